@@ -1,0 +1,270 @@
+//! Hex grid geometry for hex-and-counter wargames.
+//!
+//! Flat-topped hexes in vertical columns, numbered as printed on most maps:
+//! `CCRR`, column then row, both from 01 at the top left. Even columns sit half
+//! a hex lower than odd ones, so 0201 is south-east of 0101. The six directions
+//! are N, NE, SE, S, SW, NW.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::fmt;
+use std::str::FromStr;
+
+/// One hex, by its printed column and row.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hex {
+    pub col: i32,
+    pub row: i32,
+}
+
+/// The six directions out of a flat-topped hex, clockwise from north.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Dir {
+    N,
+    NE,
+    SE,
+    S,
+    SW,
+    NW,
+}
+
+impl Dir {
+    /// All six, clockwise from north.
+    pub const ALL: [Dir; 6] = [Dir::N, Dir::NE, Dir::SE, Dir::S, Dir::SW, Dir::NW];
+
+    /// The opposite direction.
+    pub fn opposite(self) -> Dir {
+        Dir::ALL[(self as usize + 3) % 6]
+    }
+
+    /// The short name, e.g. `"NE"`.
+    pub fn name(self) -> &'static str {
+        ["N", "NE", "SE", "S", "SW", "NW"][self as usize]
+    }
+}
+
+impl FromStr for Dir {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dir::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("not a hex direction: {s:?} (N, NE, SE, S, SW, NW)"))
+    }
+}
+
+impl Hex {
+    /// The hex at printed column `col`, row `row`.
+    pub const fn new(col: i32, row: i32) -> Hex {
+        Hex { col, row }
+    }
+
+    /// Is this column shifted half a hex down?
+    fn low(self) -> bool {
+        self.col.rem_euclid(2) == 0
+    }
+
+    /// The neighbour in direction `d` (it may be off the map).
+    pub fn step(self, d: Dir) -> Hex {
+        let (c, r) = (self.col, self.row);
+        let low = self.low();
+        match d {
+            Dir::N => Hex::new(c, r - 1),
+            Dir::S => Hex::new(c, r + 1),
+            Dir::NE => Hex::new(c + 1, if low { r } else { r - 1 }),
+            Dir::SE => Hex::new(c + 1, if low { r + 1 } else { r }),
+            Dir::NW => Hex::new(c - 1, if low { r } else { r - 1 }),
+            Dir::SW => Hex::new(c - 1, if low { r + 1 } else { r }),
+        }
+    }
+
+    /// The six neighbours, clockwise from north.
+    pub fn neighbours(self) -> [Hex; 6] {
+        Dir::ALL.map(|d| self.step(d))
+    }
+
+    /// The direction from this hex to an adjacent one.
+    pub fn dir_to(self, other: Hex) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| self.step(*d) == other)
+    }
+
+    /// Are the two hexes adjacent?
+    pub fn adjacent(self, other: Hex) -> bool {
+        self.dir_to(other).is_some()
+    }
+
+    /// Cube coordinates (x, y, z) with x + y + z = 0.
+    pub fn cube(self) -> (i32, i32, i32) {
+        let q = self.col - 1;
+        let r = self.row - 1;
+        let x = q;
+        let z = r - (q - (q & 1)) / 2;
+        (x, -x - z, z)
+    }
+
+    /// Hexes between the two, counting one end: adjacent hexes are 1 apart.
+    pub fn distance(self, other: Hex) -> u32 {
+        let (a, b, c) = self.cube();
+        let (x, y, z) = other.cube();
+        ((a - x).abs().max((b - y).abs()).max((c - z).abs())) as u32
+    }
+
+    /// Every hex within `radius` of this one (including itself), in column-row order.
+    pub fn within(self, radius: u32) -> Vec<Hex> {
+        let r = radius as i32;
+        let mut v = Vec::new();
+        for col in self.col - r..=self.col + r {
+            for row in self.row - r - 1..=self.row + r + 1 {
+                let h = Hex::new(col, row);
+                if self.distance(h) <= radius {
+                    v.push(h);
+                }
+            }
+        }
+        v.sort();
+        v
+    }
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}{:02}", self.col, self.row)
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hex({self})")
+    }
+}
+
+/// A hex label could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a hex number: {0:?} (want four digits, column then row, e.g. 0712)")]
+pub struct BadHex(pub String);
+
+impl FromStr for Hex {
+    type Err = BadHex;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        if t.len() != 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(BadHex(s.to_string()));
+        }
+        let col = t[..2].parse().map_err(|_| BadHex(s.to_string()))?;
+        let row = t[2..].parse().map_err(|_| BadHex(s.to_string()))?;
+        Ok(Hex::new(col, row))
+    }
+}
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Hex {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The cheapest cost from `start` to every hex reachable within `budget`.
+///
+/// `cost(from, to)` is the price of one step, or `None` where the step is
+/// forbidden. Ties and order are deterministic (no hash maps).
+pub fn reachable(
+    start: Hex,
+    budget: u32,
+    mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+) -> BTreeMap<Hex, u32> {
+    let mut best = BTreeMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(start, 0);
+    heap.push(Reverse((0u32, start)));
+    while let Some(Reverse((spent, at))) = heap.pop() {
+        if best.get(&at).is_some_and(|b| *b < spent) {
+            continue;
+        }
+        for next in at.neighbours() {
+            let Some(c) = cost(at, next) else { continue };
+            let total = spent + c;
+            if total > budget {
+                continue;
+            }
+            if best.get(&next).is_none_or(|b| total < *b) {
+                best.insert(next, total);
+                heap.push(Reverse((total, next)));
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> Hex {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn odd_column_neighbours() {
+        let n: Vec<String> = h("0305").neighbours().iter().map(|x| x.to_string()).collect();
+        assert_eq!(n, ["0304", "0404", "0405", "0306", "0205", "0204"]);
+    }
+
+    #[test]
+    fn even_column_neighbours_sit_lower() {
+        let n: Vec<String> = h("0405").neighbours().iter().map(|x| x.to_string()).collect();
+        assert_eq!(n, ["0404", "0505", "0506", "0406", "0306", "0305"]);
+        assert_eq!(h("0101").step(Dir::SE), h("0201"));
+    }
+
+    #[test]
+    fn adjacency_is_symmetric_and_directions_oppose() {
+        for c in 1..8 {
+            for r in 1..8 {
+                let a = Hex::new(c, r);
+                for d in Dir::ALL {
+                    let b = a.step(d);
+                    assert_eq!(b.dir_to(a), Some(d.opposite()), "{a} {d:?}");
+                    assert_eq!(a.distance(b), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn distance_counts_steps() {
+        assert_eq!(h("0101").distance(h("0101")), 0);
+        assert_eq!(h("0101").distance(h("0103")), 2);
+        assert_eq!(h("0101").distance(h("0501")), 4);
+        // 0305 →SE 0405 →SE 0506 →SE 0606 →SE 0707 →S 0708
+        assert_eq!(h("0305").distance(h("0708")), 5);
+        assert_eq!(h("0305").within(1).len(), 7);
+        assert_eq!(h("0305").within(2).len(), 19);
+    }
+
+    #[test]
+    fn reachable_respects_costs_and_walls() {
+        // Every step costs 1, except that 0202 is forbidden.
+        let r = reachable(h("0101"), 2, |_, to| (to != h("0202")).then_some(1));
+        assert_eq!(r[&h("0101")], 0);
+        assert_eq!(r[&h("0201")], 1);
+        assert!(!r.contains_key(&h("0202")));
+        assert_eq!(r[&h("0103")], 2);
+        assert!(!r.contains_key(&h("0104")));
+    }
+
+    #[test]
+    fn labels_parse_and_print() {
+        assert_eq!(h("0712"), Hex::new(7, 12));
+        assert_eq!(Hex::new(7, 12).to_string(), "0712");
+        assert!("712".parse::<Hex>().is_err());
+        assert!("07a2".parse::<Hex>().is_err());
+    }
+}

@@ -1,0 +1,12 @@
+//! Game-agnostic foundations: hashes, signatures, dice, move files, records,
+//! the ruleset contract, replay, and grid geometry. Imports nothing above it.
+
+pub mod board;
+pub mod dice;
+pub mod game;
+pub mod hash;
+pub mod hex;
+pub mod movefile;
+pub mod record;
+pub mod ruleset;
+pub mod sig;

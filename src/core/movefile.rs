@@ -1,0 +1,463 @@
+//! Move files: plain text a person writes in any editor, signed as raw bytes.
+//!
+//! ```text
+//! game: sarhu-club-7
+//! side: ming
+//! after: 3f2a…            # the record entry this move follows
+//! orders:
+//!   move du-song: 0712 0713 0813
+//!   fire 0813 -> 0914
+//! standing:
+//!   losses: flip-first
+//! ```
+//!
+//! Header lines are `key: value`. `orders:` and `standing:` open sections that
+//! run until the next header key at the start of a line. Blank lines and lines
+//! starting with `#` or `//` are comments. Every error names line and column.
+
+use super::hash::Digest;
+use std::fmt;
+
+/// First line of an armored move pasted into a mail body.
+pub const BEGIN_MOVE: &str = "-----BEGIN UMPIRE MOVE-----";
+/// Last line of an armored move.
+pub const END_MOVE: &str = "-----END UMPIRE MOVE-----";
+/// First line of an SSH signature block.
+pub const BEGIN_SIG: &str = "-----BEGIN SSH SIGNATURE-----";
+/// Last line of an SSH signature block.
+pub const END_SIG: &str = "-----END SSH SIGNATURE-----";
+/// Largest move file accepted.
+pub const MAX_MOVE_BYTES: usize = 64 * 1024;
+
+/// One line of a move file's section, with where it stands in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// 1-based column where `text` starts.
+    pub column: usize,
+    /// The line without indentation, comment or line ending.
+    pub text: String,
+}
+
+impl fmt::Display for SourceLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.text)
+    }
+}
+
+/// Requests a player may put in a signed message instead of (or besides) orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Send the current situation again.
+    Status,
+    /// Send the last result again.
+    Resend,
+    /// List the orders legal now.
+    Orders,
+    /// Send the record file.
+    Record,
+    /// Away until a date (`YYYY-MM-DD`), or back (`None`).
+    Away(Option<String>),
+}
+
+/// A parsed move file. The bytes it came from are what was signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveFile {
+    /// The game id.
+    pub game: String,
+    /// The side the signer plays.
+    pub side: String,
+    /// The record entry this move follows.
+    pub after: Option<Digest>,
+    /// Orders, in the order written.
+    pub orders: Vec<SourceLine>,
+    /// Standing orders, if the file sets them (an empty list clears them).
+    pub standing: Option<Vec<SourceLine>>,
+    /// Requests (`command: status`, `away: 2026-12-12`).
+    pub commands: Vec<(Command, usize)>,
+}
+
+/// A move file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct MoveFileError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+fn err(line: usize, column: usize, message: impl Into<String>) -> MoveFileError {
+    MoveFileError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+const KEYS: &[&str] = &["game", "side", "after", "orders", "standing", "command", "away"];
+
+/// Splits `key: value` when `key` is one of ours and starts the line.
+fn header_key(raw: &str) -> Option<(&'static str, &str)> {
+    if raw.starts_with([' ', '\t']) {
+        return None;
+    }
+    let (k, v) = raw.split_once(':')?;
+    let k = k.trim().to_ascii_lowercase();
+    KEYS.iter().find(|key| **key == k).map(|key| (*key, v))
+}
+
+fn is_comment(t: &str) -> bool {
+    t.is_empty() || t.starts_with('#') || t.starts_with("//")
+}
+
+impl MoveFile {
+    /// Parses the bytes of a move file.
+    pub fn parse(bytes: &[u8]) -> Result<MoveFile, MoveFileError> {
+        if bytes.len() > MAX_MOVE_BYTES {
+            return Err(err(
+                1,
+                1,
+                format!(
+                    "move file is {} bytes; the limit is {MAX_MOVE_BYTES}",
+                    bytes.len()
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let upto = &bytes[..e.valid_up_to()];
+            let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
+            let col = upto.len() - upto.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1) + 1;
+            err(line, col, "not UTF-8 text")
+        })?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+
+        let mut game = None;
+        let mut side = None;
+        let mut after = None;
+        let mut orders: Option<Vec<SourceLine>> = None;
+        let mut standing: Option<Vec<SourceLine>> = None;
+        let mut commands = Vec::new();
+        #[derive(PartialEq)]
+        enum In {
+            Header,
+            Orders,
+            Standing,
+        }
+        let mut section = In::Header;
+
+        for (i, raw) in text.split('\n').enumerate() {
+            let n = i + 1;
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let trimmed = raw.trim();
+            if is_comment(trimmed) {
+                continue;
+            }
+            let column = raw.len() - raw.trim_start().len() + 1;
+            if let Some((key, value)) = header_key(raw) {
+                let vcol = key.len() + 2 + (value.len() - value.trim_start().len());
+                let value = value.trim();
+                section = In::Header;
+                let once = |already: bool| {
+                    if already {
+                        Err(err(n, 1, format!("`{key}:` given twice")))
+                    } else {
+                        Ok(())
+                    }
+                };
+                match key {
+                    "game" => {
+                        once(game.is_some())?;
+                        if value.is_empty() {
+                            return Err(err(n, vcol, "`game:` needs the game id"));
+                        }
+                        game = Some(value.to_string());
+                    }
+                    "side" => {
+                        once(side.is_some())?;
+                        if value.is_empty() {
+                            return Err(err(n, vcol, "`side:` needs your side's name"));
+                        }
+                        side = Some(value.to_ascii_lowercase());
+                    }
+                    "after" => {
+                        once(after.is_some())?;
+                        let d: Digest = value.parse().map_err(|_| {
+                            err(
+                                n,
+                                vcol,
+                                "`after:` must be the 64-digit record head hash from the last result mail",
+                            )
+                        })?;
+                        after = Some(d);
+                    }
+                    "orders" => {
+                        once(orders.is_some())?;
+                        let mut v = Vec::new();
+                        if !value.is_empty() {
+                            v.push(SourceLine {
+                                line: n,
+                                column: vcol,
+                                text: value.to_string(),
+                            });
+                        }
+                        orders = Some(v);
+                        section = In::Orders;
+                    }
+                    "standing" => {
+                        once(standing.is_some())?;
+                        let mut v = Vec::new();
+                        if !value.is_empty() && !value.eq_ignore_ascii_case("clear") {
+                            v.push(SourceLine {
+                                line: n,
+                                column: vcol,
+                                text: value.to_string(),
+                            });
+                        }
+                        standing = Some(v);
+                        section = In::Standing;
+                    }
+                    "command" => {
+                        let c = match value.to_ascii_lowercase().as_str() {
+                            "status" => Command::Status,
+                            "resend" => Command::Resend,
+                            "orders" | "help" => Command::Orders,
+                            "record" => Command::Record,
+                            other => {
+                                return Err(err(
+                                    n,
+                                    vcol,
+                                    format!(
+                                        "unknown command {other:?}; known: status, resend, orders, record"
+                                    ),
+                                ));
+                            }
+                        };
+                        commands.push((c, n));
+                    }
+                    "away" => {
+                        let v = value.to_ascii_lowercase();
+                        let v = v.strip_prefix("until").map(str::trim).unwrap_or(&v);
+                        let c = if v == "back" || v == "none" {
+                            Command::Away(None)
+                        } else if is_date(v) {
+                            Command::Away(Some(v.to_string()))
+                        } else {
+                            return Err(err(
+                                n,
+                                vcol,
+                                "`away:` takes a date as YYYY-MM-DD (or `back`)",
+                            ));
+                        };
+                        commands.push((c, n));
+                    }
+                    _ => unreachable!("KEYS lists only the keys above"),
+                }
+                continue;
+            }
+            let line = SourceLine {
+                line: n,
+                column,
+                text: strip_trailing_comment(trimmed).to_string(),
+            };
+            match section {
+                In::Orders => orders.get_or_insert_with(Vec::new).push(line),
+                In::Standing => standing.get_or_insert_with(Vec::new).push(line),
+                In::Header => {
+                    let word = trimmed.split(':').next().unwrap_or(trimmed);
+                    return Err(err(
+                        n,
+                        column,
+                        format!(
+                            "unknown header {word:?}; a move file has game:, side:, after:, orders:, standing:, command:, away:"
+                        ),
+                    ));
+                }
+            }
+        }
+        let game = game.ok_or_else(|| err(1, 1, "no `game:` line"))?;
+        let side = side.ok_or_else(|| err(1, 1, "no `side:` line"))?;
+        let orders = orders.unwrap_or_default();
+        if !orders.is_empty() && after.is_none() {
+            return Err(err(
+                orders[0].line,
+                1,
+                "orders need an `after:` line naming the record head hash from your last result mail",
+            ));
+        }
+        if orders.is_empty() && standing.is_none() && commands.is_empty() {
+            return Err(err(1, 1, "the file holds no orders, standing orders or commands"));
+        }
+        Ok(MoveFile {
+            game,
+            side,
+            after,
+            orders,
+            standing,
+            commands,
+        })
+    }
+}
+
+/// `  move a: b   # why` → `move a: b`; a `#` inside a word (`#3`) stays.
+fn strip_trailing_comment(t: &str) -> &str {
+    match t.find(" #").or_else(|| t.find("\t#")) {
+        Some(i) => t[..i].trim_end(),
+        None => t,
+    }
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// A move and its signature found in a mail body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Armored {
+    /// Candidate byte strings for the signed file, most literal first. Mail may
+    /// have changed line endings or trailing blanks; the one that verifies is the truth.
+    pub candidates: Vec<Vec<u8>>,
+    /// The armored SSH signature block.
+    pub signature: String,
+}
+
+/// Finds `-----BEGIN UMPIRE MOVE-----` blocks followed by an SSH signature.
+pub fn find_armored(body: &str) -> Vec<Armored> {
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() != BEGIN_MOVE {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let Some(end) = (start..lines.len()).find(|j| lines[*j].trim() == END_MOVE) else {
+            break;
+        };
+        let Some(sig_start) = (end + 1..lines.len()).find(|j| lines[*j].trim() == BEGIN_SIG) else {
+            break;
+        };
+        let Some(sig_end) = (sig_start..lines.len()).find(|j| lines[*j].trim() == END_SIG) else {
+            break;
+        };
+        let body_lines = &lines[start..end];
+        let mut candidates = Vec::new();
+        let mut push = |v: Vec<u8>| {
+            if !candidates.contains(&v) {
+                candidates.push(v);
+            }
+        };
+        let exact = body_lines.join("\n");
+        push(format!("{exact}\n").into_bytes());
+        push(exact.clone().into_bytes());
+        let stripped: Vec<&str> = body_lines.iter().map(|l| l.trim_end()).collect();
+        let stripped = stripped.join("\n");
+        push(format!("{stripped}\n").into_bytes());
+        push(stripped.into_bytes());
+        let signature = lines[sig_start..=sig_end]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.push(Armored {
+            candidates,
+            signature: format!("{signature}\n"),
+        });
+        i = sig_end + 1;
+    }
+    out
+}
+
+/// The armored form of a signed move, for pasting into a mail body.
+pub fn armor(move_bytes: &[u8], signature: &str) -> String {
+    let text = String::from_utf8_lossy(move_bytes);
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    format!("{BEGIN_MOVE}\n{text}\n{END_MOVE}\n{}\n", signature.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "3f2a000000000000000000000000000000000000000000000000000000000001";
+
+    #[test]
+    fn parses_the_design_example() {
+        let text = format!(
+            "game: sarhu-club-7\nside: Ming\nafter: {HEAD}\norders:\n  move du-song: 0712 0713 0813\n  # a comment\n\n  fire 0813 -> 0914   # why\n"
+        );
+        let m = MoveFile::parse(text.as_bytes()).unwrap();
+        assert_eq!(m.game, "sarhu-club-7");
+        assert_eq!(m.side, "ming");
+        assert_eq!(m.after.unwrap().to_hex(), HEAD);
+        assert_eq!(m.orders.len(), 2);
+        assert_eq!(m.orders[0].line, 5);
+        assert_eq!(m.orders[0].column, 3);
+        assert_eq!(m.orders[0].text, "move du-song: 0712 0713 0813");
+        assert_eq!(m.orders[1].line, 8);
+        assert_eq!(m.orders[1].text, "fire 0813 -> 0914");
+    }
+
+    #[test]
+    fn crlf_and_unindented_orders_parse() {
+        let text = format!("game: g\r\nside: a\r\nafter: {HEAD}\r\norders:\r\nroll 2d6 x\r\n");
+        let m = MoveFile::parse(text.as_bytes()).unwrap();
+        assert_eq!(m.orders[0].text, "roll 2d6 x");
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = MoveFile::parse(b"game: g\nside: a\nafter: 12zz\norders: pass\n").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 8));
+        let e = MoveFile::parse(b"game: g\nsid: a\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("unknown header"), "{}", e.message);
+        let e = MoveFile::parse(b"game: g\nside: a\norders:\n pass\n").unwrap_err();
+        assert!(e.message.contains("after:"), "{}", e.message);
+        let e = MoveFile::parse(b"game: g\ngame: h\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = MoveFile::parse(b"game: g\nside: a\n\xff\n").unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (3, "not UTF-8 text"));
+    }
+
+    #[test]
+    fn commands_and_standing_orders_need_no_after() {
+        let m = MoveFile::parse(
+            b"game: g\nside: a\ncommand: status\naway: until 2026-12-12\nstanding:\n  losses: flip\n",
+        )
+        .unwrap();
+        assert_eq!(m.commands[0].0, Command::Status);
+        assert_eq!(m.commands[1].0, Command::Away(Some("2026-12-12".into())));
+        assert_eq!(m.standing.unwrap()[0].text, "losses: flip");
+        let m = MoveFile::parse(b"game: g\nside: a\nstanding: clear\n").unwrap();
+        assert_eq!(m.standing, Some(vec![]));
+    }
+
+    #[test]
+    fn armored_blocks_are_found_in_a_body() {
+        let body = "Hi,\r\nmy move:\r\n\r\n-----BEGIN UMPIRE MOVE-----\r\ngame: g\r\nside: a  \r\n-----END UMPIRE MOVE-----\r\n-----BEGIN SSH SIGNATURE-----\r\nAAAA\r\n-----END SSH SIGNATURE-----\r\n-- \r\nsig\r\n";
+        let found = find_armored(body);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].candidates[0], b"game: g\nside: a  \n");
+        assert!(found[0].candidates.contains(&b"game: g\nside: a\n".to_vec()));
+        assert!(found[0].signature.starts_with(BEGIN_SIG));
+        assert!(found[0].signature.ends_with("-----END SSH SIGNATURE-----\n"));
+    }
+
+    #[test]
+    fn armor_round_trips() {
+        let a = armor(b"game: g\nside: a\n", "-----BEGIN SSH SIGNATURE-----\nX\n-----END SSH SIGNATURE-----\n");
+        let f = find_armored(&a);
+        assert_eq!(f[0].candidates[0], b"game: g\nside: a\n");
+    }
+}

@@ -1,0 +1,436 @@
+//! The ruleset contract: what every game implements, and nothing else.
+//!
+//! A ruleset is a pure function of state, orders and dice: no clock, no I/O, no
+//! OS randomness, no floats in state, no hash-map iteration in anything that
+//! affects output. Games implement the typed [`Rules`] trait; the engine holds
+//! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
+//! registered by name and its state type never leaks out.
+
+use super::board::Board;
+use super::dice::{Dice, DiceError};
+use super::hash::{Digest, sha256};
+use super::hex::Hex;
+use super::movefile::SourceLine;
+use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A side, by its index in the opening's list of sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Side(pub u8);
+
+impl Side {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a new game is set up from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Scenario name, one of [`RulesetInfo::scenarios`].
+    pub scenario: String,
+    /// Options, by name; unknown names are an error.
+    pub options: BTreeMap<String, String>,
+    /// The sides' names as the players declared them, in order.
+    pub sides: Vec<String>,
+}
+
+/// A scenario a ruleset offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScenarioInfo {
+    pub name: String,
+    pub title: String,
+    /// The sides it needs, in order; empty if the players name their own.
+    pub sides: Vec<String>,
+}
+
+/// An option a ruleset understands (contested rulings become options).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionInfo {
+    pub name: String,
+    pub default: String,
+    /// The values allowed; empty if free text.
+    pub values: Vec<String>,
+    pub help: String,
+}
+
+/// A ruleset's description.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulesetInfo {
+    /// Registry name, e.g. `sarhu`.
+    pub name: String,
+    /// Bumped whenever a change could alter the replay of an old record.
+    pub version: u32,
+    /// Hash of the game data (map, counters, tables) the ruleset was built
+    /// from; a record made with other data will not replay. `None` if it has none.
+    pub data: Option<Digest>,
+    pub title: String,
+    pub summary: String,
+    pub scenarios: Vec<ScenarioInfo>,
+    pub options: Vec<OptionInfo>,
+}
+
+/// What kind of submission a side owes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AwaitKind {
+    /// A move of the side's own turn or phase.
+    Orders,
+    /// A decision in the middle of someone else's move (losses, retreat, initiative…).
+    Decision,
+}
+
+/// One side the game is waiting for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Await {
+    pub side: Side,
+    pub kind: AwaitKind,
+    /// What is expected, for the mail: "your action phase: move, combat, rally or pass".
+    pub ask: String,
+    /// The orders the umpire applies if the deadline passes (after standing orders).
+    pub default: Vec<String>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning sides (empty for a draw).
+    pub winners: Vec<Side>,
+    /// E.g. "Ming decisive victory: Hetuala taken (8.0(1))".
+    pub summary: String,
+}
+
+/// Who must act now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Prompt {
+    /// Where the game stands, e.g. "Turn 3, action phase 7".
+    pub stage: String,
+    /// Sides asked to act; several at once for simultaneous or sealed orders.
+    pub awaiting: Vec<Await>,
+    /// Set once the game is over; then `awaiting` is empty.
+    pub finished: Option<Outcome>,
+}
+
+impl Prompt {
+    /// The entry for `side`, if it is asked to act.
+    pub fn awaits(&self, side: Side) -> Option<&Await> {
+        self.awaiting.iter().find(|a| a.side == side)
+    }
+}
+
+/// Something that happened, for the result mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub text: String,
+    /// Hexes the event concerns: the map snippet centres on them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<Hex>,
+}
+
+impl Event {
+    /// An event with no place on the map.
+    pub fn say(text: impl Into<String>) -> Event {
+        Event {
+            text: text.into(),
+            focus: Vec::new(),
+        }
+    }
+
+    /// An event at some hexes.
+    pub fn at(text: impl Into<String>, focus: Vec<Hex>) -> Event {
+        Event {
+            text: text.into(),
+            focus,
+        }
+    }
+}
+
+/// An order line that could not be read, or is illegal where the move starts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct OrderError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// The rule number, e.g. `6.1(2)`.
+    pub rule: Option<String>,
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)?;
+        if let Some(r) = &self.rule {
+            write!(f, " ({r})")?;
+        }
+        Ok(())
+    }
+}
+
+impl OrderError {
+    /// An error at a source line.
+    pub fn at(src: &SourceLine, message: impl Into<String>) -> OrderError {
+        OrderError {
+            line: src.line,
+            column: src.column,
+            message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// The same error, citing a rule.
+    pub fn rule(mut self, rule: impl Into<String>) -> OrderError {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+/// Why an order cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("illegal: {message}{}", rule.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
+    Illegal {
+        message: String,
+        rule: Option<String>,
+    },
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+impl RuleError {
+    /// An illegal order, citing the rule.
+    pub fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
+        RuleError::Illegal {
+            message: message.into(),
+            rule: (!rule.is_empty()).then(|| rule.to_string()),
+        }
+    }
+}
+
+/// What one side sees.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct View {
+    /// Status lines: turn, points, what each side holds…
+    pub status: Vec<String>,
+    /// The map, for games that have one.
+    pub board: Option<Board>,
+}
+
+/// One parsed order, with the line it came from. The payload is the game's own type.
+pub struct ParsedOrder {
+    pub source: SourceLine,
+    pub payload: Box<dyn Any + Send + Sync>,
+}
+
+/// A game's rules, written against its own state and order types.
+pub trait Rules: Send + Sync + 'static {
+    /// The whole game state. Serialised (with `serde_json`) for the state hash.
+    type State: Clone + Serialize + Send + Sync + 'static;
+    /// One parsed order.
+    type Order: Send + Sync + 'static;
+
+    /// Name, version, scenarios, options.
+    fn info(&self) -> RulesetInfo;
+    /// The state at the start of play.
+    fn setup(&self, setup: &Setup) -> Result<Self::State, String>;
+    /// Who must act now.
+    fn prompt(&self, state: &Self::State) -> Prompt;
+    /// Reads the order lines of a move into orders, each with the line it starts
+    /// on (an order may span several lines). Syntax and lookups only; legality
+    /// is `apply`'s, against the state the order meets.
+    fn parse(
+        &self,
+        state: &Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Self::Order)>, OrderError>;
+    /// Carries out one order, drawing every roll through `dice`. On error the
+    /// caller discards the state, so `apply` may leave it half-changed.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        order: &Self::Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
+    /// Orders legal now for `side`, as text a player could write (a sample where
+    /// the space is huge). Used for help text, self-play and fuzzing.
+    fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
+    /// Sets (or with no lines, clears) a side's standing orders.
+    fn set_standing(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        let _ = (state, side);
+        match lines.first() {
+            Some(l) => Err(OrderError::at(l, "this game takes no standing orders")),
+            None => Ok(Vec::new()),
+        }
+    }
+    /// The side's standing orders as text, for its own view.
+    fn standing(&self, state: &Self::State, side: Side) -> Vec<String> {
+        let _ = (state, side);
+        Vec::new()
+    }
+    /// What `side` sees (fog of war).
+    fn view(&self, state: &Self::State, side: Option<Side>) -> View;
+    /// Checks the state's invariants (stacking, step counts, points…); self-play
+    /// and fuzzing call it after every order.
+    fn invariants(&self, state: &Self::State) -> Result<(), String> {
+        let _ = state;
+        Ok(())
+    }
+}
+
+/// A game state of some ruleset, type-erased.
+pub struct GameState(Box<dyn StateBox>);
+
+trait StateBox: Send + Sync {
+    fn clone_box(&self) -> Box<dyn StateBox>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn to_json(&self) -> Vec<u8>;
+}
+
+impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
+    fn clone_box(&self) -> Box<dyn StateBox> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        GameState(self.0.clone_box())
+    }
+}
+
+impl GameState {
+    /// The state's hash: SHA-256 of its JSON form.
+    pub fn hash(&self) -> Digest {
+        sha256(&self.0.to_json())
+    }
+
+    /// The state as JSON (for debugging and `umpire show --json`).
+    pub fn to_json(&self) -> Vec<u8> {
+        self.0.to_json()
+    }
+
+    /// The typed state, if it is a `T`.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+}
+
+/// A ruleset as the engine holds it.
+pub trait Ruleset: Send + Sync {
+    fn info(&self) -> RulesetInfo;
+    fn setup(&self, setup: &Setup) -> Result<GameState, String>;
+    fn prompt(&self, state: &GameState) -> Prompt;
+    fn parse(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, OrderError>;
+    fn apply(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        order: &ParsedOrder,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
+    fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn set_standing(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError>;
+    fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn view(&self, state: &GameState, side: Option<Side>) -> View;
+    fn invariants(&self, state: &GameState) -> Result<(), String>;
+}
+
+fn typed<T: 'static>(s: &GameState) -> &T {
+    // The engine pairs every state with the ruleset that made it.
+    s.0.as_any()
+        .downcast_ref()
+        .expect("game state belongs to another ruleset")
+}
+
+fn typed_mut<T: 'static>(s: &mut GameState) -> &mut T {
+    s.0.as_any_mut()
+        .downcast_mut()
+        .expect("game state belongs to another ruleset")
+}
+
+impl<R: Rules> Ruleset for R {
+    fn info(&self) -> RulesetInfo {
+        Rules::info(self)
+    }
+    fn setup(&self, setup: &Setup) -> Result<GameState, String> {
+        Rules::setup(self, setup).map(|s| GameState(Box::new(s)))
+    }
+    fn prompt(&self, state: &GameState) -> Prompt {
+        Rules::prompt(self, typed(state))
+    }
+    fn parse(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, OrderError> {
+        let orders = Rules::parse(self, typed(state), side, lines)?;
+        Ok(orders
+            .into_iter()
+            .map(|(source, o)| ParsedOrder {
+                source,
+                payload: Box::new(o),
+            })
+            .collect())
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        order: &ParsedOrder,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let o = order
+            .payload
+            .downcast_ref::<R::Order>()
+            .expect("order parsed by another ruleset");
+        Rules::apply(self, typed_mut(state), side, o, dice)
+    }
+    fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
+        Rules::legal(self, typed(state), side)
+    }
+    fn set_standing(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        Rules::set_standing(self, typed_mut(state), side, lines)
+    }
+    fn standing(&self, state: &GameState, side: Side) -> Vec<String> {
+        Rules::standing(self, typed(state), side)
+    }
+    fn view(&self, state: &GameState, side: Option<Side>) -> View {
+        Rules::view(self, typed(state), side)
+    }
+    fn invariants(&self, state: &GameState) -> Result<(), String> {
+        Rules::invariants(self, typed(state))
+    }
+}

@@ -1,0 +1,258 @@
+//! OpenSSH SSHSIG signatures over ed25519: the authority behind every move.
+//!
+//! Players sign the raw bytes of a move file with `ssh-keygen -Y sign -n umpire-move`
+//! or `umpire sign`; the umpire signs its results under its own namespace. Only
+//! ed25519 keys are accepted, so every signature has one fixed, fast check.
+
+use rand_core::{OsRng, TryRngCore};
+use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, SshSig};
+use std::fmt;
+
+/// Namespace of signatures on move files (`ssh-keygen -Y sign -n umpire-move`).
+pub const MOVE_NAMESPACE: &str = "umpire-move";
+/// Namespace of the umpire's signatures on results and record heads.
+pub const RESULT_NAMESPACE: &str = "umpire-result";
+
+/// Why a key or signature was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SigError {
+    #[error("not an OpenSSH public key line ({0})")]
+    BadPublicKey(String),
+    #[error("not an OpenSSH private key ({0})")]
+    BadPrivateKey(String),
+    #[error("the private key is protected by a passphrase; sign with `ssh-keygen -Y sign` instead")]
+    EncryptedKey,
+    #[error("only ed25519 keys are accepted, this is {0}")]
+    NotEd25519(String),
+    #[error("not an SSH signature block ({0})")]
+    BadSignatureBlock(String),
+    #[error("signature namespace is {found:?}, expected {expected:?} (sign with -n {expected})")]
+    WrongNamespace { found: String, expected: String },
+    #[error("signed by key {found}, not by {expected}")]
+    WrongKey { found: String, expected: String },
+    #[error("the signature does not match the text: the file was changed after signing")]
+    Mismatch,
+    #[error("could not sign: {0}")]
+    Signing(String),
+}
+
+/// An ed25519 public key in OpenSSH form.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PublicKey(ssh_key::PublicKey);
+
+impl PublicKey {
+    /// Reads one `ssh-ed25519 AAAA… comment` line.
+    pub fn parse(line: &str) -> Result<Self, SigError> {
+        let key = ssh_key::PublicKey::from_openssh(line.trim())
+            .map_err(|e| SigError::BadPublicKey(e.to_string()))?;
+        if key.algorithm() != Algorithm::Ed25519 {
+            return Err(SigError::NotEd25519(key.algorithm().to_string()));
+        }
+        Ok(PublicKey(key))
+    }
+
+    /// The `ssh-ed25519 AAAA…` form, without the comment, as stored in records.
+    pub fn to_openssh(&self) -> String {
+        let mut k = self.0.clone();
+        k.set_comment("");
+        k.to_openssh().unwrap_or_default().trim().to_string()
+    }
+
+    /// The SHA-256 fingerprint as `ssh-keygen -l` shows it (`SHA256:…`).
+    pub fn fingerprint(&self) -> String {
+        self.0.fingerprint(HashAlg::Sha256).to_string()
+    }
+
+    /// The raw 32 key bytes.
+    pub fn raw(&self) -> [u8; 32] {
+        match self.0.key_data().ed25519() {
+            Some(k) => k.0,
+            None => [0; 32],
+        }
+    }
+
+    /// Checks an armored SSHSIG block over `msg` under `namespace`.
+    pub fn verify(&self, namespace: &str, msg: &[u8], armored: &str) -> Result<(), SigError> {
+        let sig = parse_signature(armored)?;
+        if sig.namespace() != namespace {
+            return Err(SigError::WrongNamespace {
+                found: sig.namespace().to_string(),
+                expected: namespace.to_string(),
+            });
+        }
+        if sig.public_key() != self.0.key_data() {
+            let found = ssh_key::PublicKey::new(sig.public_key().clone(), "")
+                .fingerprint(HashAlg::Sha256)
+                .to_string();
+            return Err(SigError::WrongKey {
+                found,
+                expected: self.fingerprint(),
+            });
+        }
+        self.0
+            .verify(namespace, msg, &sig)
+            .map_err(|_| SigError::Mismatch)
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", self.fingerprint())
+    }
+}
+
+/// Reads an armored `-----BEGIN SSH SIGNATURE-----` block.
+pub fn parse_signature(armored: &str) -> Result<SshSig, SigError> {
+    let sig =
+        SshSig::from_pem(armored.trim()).map_err(|e| SigError::BadSignatureBlock(e.to_string()))?;
+    if sig.algorithm() != Algorithm::Ed25519 {
+        return Err(SigError::NotEd25519(sig.algorithm().to_string()));
+    }
+    Ok(sig)
+}
+
+/// The key that signed an armored block, whatever the block signs.
+pub fn signer_of(armored: &str) -> Result<PublicKey, SigError> {
+    let sig = parse_signature(armored)?;
+    Ok(PublicKey(ssh_key::PublicKey::new(sig.public_key().clone(), "")))
+}
+
+/// An ed25519 private key in OpenSSH form.
+pub struct SecretKey(PrivateKey);
+
+impl SecretKey {
+    /// A fresh key from the operating system's randomness.
+    pub fn generate(comment: &str) -> Result<Self, SigError> {
+        let mut seed = [0u8; 32];
+        OsRng
+            .try_fill_bytes(&mut seed)
+            .map_err(|e| SigError::Signing(e.to_string()))?;
+        Self::from_seed(&seed, comment)
+    }
+
+    /// A key from 32 seed bytes (deterministic; for tests and fixtures).
+    pub fn from_seed(seed: &[u8; 32], comment: &str) -> Result<Self, SigError> {
+        let pair = ssh_key::private::Ed25519Keypair::from_seed(seed);
+        let key = PrivateKey::new(ssh_key::private::KeypairData::Ed25519(pair), comment)
+            .map_err(|e| SigError::Signing(e.to_string()))?;
+        Ok(SecretKey(key))
+    }
+
+    /// Reads an unencrypted OpenSSH private key file's text.
+    pub fn parse(text: &str) -> Result<Self, SigError> {
+        let key =
+            PrivateKey::from_openssh(text).map_err(|e| SigError::BadPrivateKey(e.to_string()))?;
+        if key.is_encrypted() {
+            return Err(SigError::EncryptedKey);
+        }
+        if key.algorithm() != Algorithm::Ed25519 {
+            return Err(SigError::NotEd25519(key.algorithm().to_string()));
+        }
+        Ok(SecretKey(key))
+    }
+
+    /// The OpenSSH private key file text.
+    pub fn to_openssh(&self) -> Result<String, SigError> {
+        self.0
+            .to_openssh(LineEnding::LF)
+            .map(|s| s.to_string())
+            .map_err(|e| SigError::Signing(e.to_string()))
+    }
+
+    /// The matching public key, with the comment, as a `.pub` file line.
+    pub fn public_line(&self) -> String {
+        self.0
+            .public_key()
+            .to_openssh()
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+
+    /// The matching public key.
+    pub fn public(&self) -> PublicKey {
+        PublicKey(self.0.public_key().clone())
+    }
+
+    /// Signs `msg` under `namespace`; returns the armored block (as ssh-keygen writes it).
+    pub fn sign(&self, namespace: &str, msg: &[u8]) -> Result<String, SigError> {
+        let sig = self
+            .0
+            .sign(namespace, HashAlg::Sha512, msg)
+            .map_err(|e| SigError::Signing(e.to_string()))?;
+        sig.to_pem(LineEnding::LF)
+            .map_err(|e| SigError::Signing(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: u8) -> SecretKey {
+        SecretKey::from_seed(&[n; 32], "t@example").unwrap()
+    }
+
+    #[test]
+    fn sign_then_verify_round_trips() {
+        let k = key(1);
+        let sig = k.sign(MOVE_NAMESPACE, b"game: g\n").unwrap();
+        assert!(sig.starts_with("-----BEGIN SSH SIGNATURE-----"));
+        k.public().verify(MOVE_NAMESPACE, b"game: g\n", &sig).unwrap();
+    }
+
+    #[test]
+    fn a_changed_byte_is_a_mismatch() {
+        let k = key(1);
+        let sig = k.sign(MOVE_NAMESPACE, b"game: g\n").unwrap();
+        assert_eq!(
+            k.public().verify(MOVE_NAMESPACE, b"game: h\n", &sig),
+            Err(SigError::Mismatch)
+        );
+    }
+
+    #[test]
+    fn another_namespace_is_refused_by_name() {
+        let k = key(1);
+        let sig = k.sign("git", b"x").unwrap();
+        match k.public().verify(MOVE_NAMESPACE, b"x", &sig) {
+            Err(SigError::WrongNamespace { found, .. }) => assert_eq!(found, "git"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn another_key_is_refused_with_both_fingerprints() {
+        let sig = key(1).sign(MOVE_NAMESPACE, b"x").unwrap();
+        match key(2).public().verify(MOVE_NAMESPACE, b"x", &sig) {
+            Err(SigError::WrongKey { found, expected }) => {
+                assert_eq!(found, key(1).public().fingerprint());
+                assert_eq!(expected, key(2).public().fingerprint());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn keys_round_trip_through_openssh_text() {
+        let k = key(3);
+        let text = k.to_openssh().unwrap();
+        let back = SecretKey::parse(&text).unwrap();
+        assert_eq!(back.public(), k.public());
+        let p = PublicKey::parse(&k.public_line()).unwrap();
+        assert_eq!(p, k.public());
+        assert!(k.public().to_openssh().starts_with("ssh-ed25519 AAAA"));
+    }
+
+    #[test]
+    fn garbage_is_a_clear_error() {
+        assert!(matches!(
+            PublicKey::parse("ssh-rsa nonsense"),
+            Err(SigError::BadPublicKey(_))
+        ));
+        assert!(matches!(
+            parse_signature("hello"),
+            Err(SigError::BadSignatureBlock(_))
+        ));
+    }
+}

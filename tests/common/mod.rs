@@ -1,0 +1,96 @@
+//! Shared helpers for integration tests: keys, games and signed moves.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use umpire::core::dice::{DiceChain, SCHEME};
+use umpire::core::game::Game;
+use umpire::core::hash::Digest;
+use umpire::core::record::{FORMAT, Opening, SideDecl};
+use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
+
+pub struct Table {
+    pub game: Game,
+    pub chain: DiceChain,
+    pub keys: Vec<SecretKey>,
+    pub umpire: SecretKey,
+}
+
+pub fn key(n: u8) -> SecretKey {
+    SecretKey::from_seed(&[n; 32], &format!("player{n}@club.test")).unwrap()
+}
+
+/// A game of `ruleset` with sides named as given, keys from fixed seeds.
+pub fn table(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &str)]) -> Table {
+    let rs = umpire::games::find(ruleset).expect("ruleset");
+    let chain = DiceChain::from_top(Digest([77; 32]), 5000);
+    let keys: Vec<SecretKey> = (0..sides.len()).map(|i| key(i as u8 + 1)).collect();
+    let umpire = key(200);
+    let opening = Opening {
+        format: FORMAT,
+        game: "g1".into(),
+        ruleset: ruleset.into(),
+        ruleset_version: rs.info().version,
+        ruleset_data: rs.info().data,
+        scenario: scenario.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<BTreeMap<_, _>>(),
+        sides: sides
+            .iter()
+            .zip(&keys)
+            .map(|(n, k)| SideDecl {
+                name: n.to_string(),
+                email: format!("{n}@club.test"),
+                key: k.public().to_openssh(),
+            })
+            .collect(),
+        dice: chain.commitment(),
+        umpire: umpire.public().to_openssh(),
+        at: "2026-11-29T00:00:00Z".into(),
+    };
+    assert_eq!(opening.dice.scheme, SCHEME);
+    let game = Game::create(rs, opening).expect("create");
+    Table {
+        game,
+        chain,
+        keys,
+        umpire,
+    }
+}
+
+impl Table {
+    /// A move file for `side` after the current head.
+    pub fn move_text(&self, side: &str, orders: &[&str]) -> String {
+        let mut s = format!(
+            "game: g1\nside: {side}\nafter: {}\norders:\n",
+            self.game.record().head()
+        );
+        for o in orders {
+            s.push_str("  ");
+            s.push_str(o);
+            s.push('\n');
+        }
+        s
+    }
+
+    pub fn sign(&self, side_index: usize, text: &str) -> String {
+        self.keys[side_index]
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap()
+    }
+
+    /// Signs and submits; returns the verdict.
+    pub fn play(&mut self, side_index: usize, orders: &[&str]) -> umpire::core::game::Verdict {
+        let name = self.game.sides()[side_index].name.clone();
+        let text = self.move_text(&name, orders);
+        let sig = self.sign(side_index, &text);
+        self.game
+            .submit(text.as_bytes(), &sig, &self.chain, "2026-11-29T12:00:00Z")
+    }
+
+    pub fn shared(&self) -> Arc<dyn umpire::core::ruleset::Ruleset> {
+        self.game.ruleset().clone()
+    }
+}
