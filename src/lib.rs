@@ -6,3 +6,7 @@
 pub mod core;
 pub mod games;
 pub mod mail;
+pub mod store;
+pub mod render;
+pub mod service;
+pub mod cli;

@@ -3,6 +3,7 @@
 //! and building. Knows nothing of games or the store.
 
 pub mod maildir;
+pub mod mime;
 pub mod outbox;
 
 /// A mail as received.

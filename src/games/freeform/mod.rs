@@ -269,8 +269,9 @@ impl Rules for Freeform {
         let me = state.sides[side.index()].clone();
         match order {
             Order::Text(t) => {
+                // The order line itself is the record; it needs no echo.
                 state.this_turn.push(t.clone());
-                Ok(vec![Event::say(format!("{me}: {t}"))])
+                Ok(vec![])
             }
             Order::Roll {
                 count,

@@ -1,0 +1,345 @@
+//! Each command: call the library, print, return the exit code.
+
+use super::{Cli, Command, DataCommand};
+use anyhow::{Context, Result, anyhow, bail};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use crate::core::game::{Game, RejectKind, ReplayMode};
+use crate::core::movefile::armor;
+use crate::core::record::Record;
+use crate::core::sig::{MOVE_NAMESPACE, PublicKey, RESULT_NAMESPACE, SecretKey};
+use crate::mail::maildir::Maildir;
+use crate::mail::outbox::FileOutbox;
+use crate::service::Umpire;
+use crate::service::games::NewGame;
+
+/// The clock: now, or `UMPIRE_NOW` (RFC 3339) for tests and replays of a day.
+fn now() -> Result<jiff::Timestamp> {
+    match std::env::var("UMPIRE_NOW") {
+        Ok(s) => s.parse().with_context(|| format!("UMPIRE_NOW={s:?} is not an RFC 3339 time")),
+        Err(_) => Ok(jiff::Timestamp::now()),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn pair(s: &str, what: &str) -> Result<(String, String)> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| anyhow!("{what} {s:?}: write NAME=VALUE"))?;
+    Ok((k.trim().to_string(), v.trim().to_string()))
+}
+
+fn sig_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".sig");
+    PathBuf::from(s)
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<i32> {
+    let dir = cli.dir.clone();
+    match cli.command {
+        Command::Init { address } => {
+            let made = Umpire::init(&dir, &address)?;
+            let u = Umpire::open(&dir)?;
+            println!("Data directory {} is ready.", dir.display());
+            for m in made {
+                println!("  created {m}");
+            }
+            println!("Umpire key: {}", u.public_key());
+            println!("Mail for the umpire goes into {}/new; replies appear in {}.", u.path(&u.config().intake.maildir).display(), u.path(&u.config().delivery.outbox).display());
+            Ok(0)
+        }
+        Command::Keygen { file, comment } => {
+            if file.exists() {
+                bail!("{} exists; not overwriting a key", file.display());
+            }
+            let key = SecretKey::generate(&comment)?;
+            crate::service::write_private(&file, &key)?;
+            let pub_path = PathBuf::from(format!("{}.pub", file.display()));
+            std::fs::write(&pub_path, format!("{}\n", key.public_line())).with_context(|| format!("writing {}", pub_path.display()))?;
+            println!("Private key: {}", file.display());
+            println!("Public key:  {} ({})", pub_path.display(), key.public().fingerprint());
+            println!("{}", key.public_line());
+            Ok(0)
+        }
+        Command::New { ruleset, scenario, sides, options, id } => {
+            let mut parsed = Vec::new();
+            for s in &sides {
+                let mut parts = s.splitn(3, '=');
+                let (Some(name), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
+                    bail!("--side {s:?}: write NAME=EMAIL=PUBKEYFILE");
+                };
+                let key_text = if key.trim_start().starts_with("ssh-") {
+                    key.to_string()
+                } else {
+                    String::from_utf8(read(Path::new(key))?).with_context(|| format!("{key} is not text"))?
+                };
+                parsed.push((name.to_string(), email.to_string(), key_text.trim().to_string()));
+            }
+            let options = options.iter().map(|o| pair(o, "--option")).collect::<Result<BTreeMap<_, _>>>()?;
+            let mut u = Umpire::open(&dir)?;
+            let id = u.create_game(
+                NewGame {
+                    id: id.unwrap_or_default(),
+                    ruleset,
+                    scenario,
+                    options,
+                    sides: parsed,
+                },
+                now()?,
+            )?;
+            let n = u.pending()?.len();
+            println!("{id}");
+            eprintln!("Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`).");
+            Ok(0)
+        }
+        Command::Sign { file, key, armor: as_armor } => {
+            let text = read(&file)?;
+            let key_text = String::from_utf8(read(&key)?).with_context(|| format!("{} is not a key file", key.display()))?;
+            let k = SecretKey::parse(&key_text).with_context(|| format!("reading {}", key.display()))?;
+            // Refuse to sign what the umpire would refuse to read.
+            let parsed = crate::core::movefile::MoveFile::parse(&text).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            let sig = k.sign(MOVE_NAMESPACE, &text)?;
+            if as_armor {
+                print!("{}", armor(&text, &sig));
+            } else {
+                let out = sig_path(&file);
+                std::fs::write(&out, &sig).with_context(|| format!("writing {}", out.display()))?;
+                eprintln!("Signed {} for game {} as {}: attach {} and {}.", file.display(), parsed.game, parsed.side, file.display(), out.display());
+            }
+            Ok(0)
+        }
+        Command::Check { file, record, sig } => check(&file, &record, sig),
+        Command::Poll => {
+            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
+            let mut u = Umpire::open(&dir)?;
+            let n = now()?;
+            let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;
+            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
+            // Deliver first: anything left from a run that stopped early goes out before new work.
+            u.deliver(&mut outbox, n)?;
+            let r = u.poll(&mut intake, n)?;
+            let d = u.deliver(&mut outbox, n)?;
+            if !r.is_idle() || d.sent > 0 {
+                tracing::info!(mails = r.mails, accepted = r.accepted, refused = r.rejected, ignored = r.ignored, sent = d.sent, "poll done");
+            }
+            Ok(0)
+        }
+        Command::Run { interval } => {
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())?;
+            signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
+            let mut u = Umpire::open(&dir)?;
+            let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;
+            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
+            eprintln!("umpire: running on {}; stop with SIGTERM or Ctrl-C.", dir.display());
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let n = now()?;
+                u.poll(&mut intake, n)?;
+                u.deliver(&mut outbox, n)?;
+                for _ in 0..interval * 10 {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            }
+            eprintln!("umpire: stopped.");
+            Ok(0)
+        }
+        Command::Deliver => {
+            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
+            let mut u = Umpire::open(&dir)?;
+            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
+            let d = u.deliver(&mut outbox, now()?)?;
+            println!("{} sent, {} deferred, {} failed, {} waiting", d.sent, d.deferred, d.failed, d.waiting);
+            Ok(0)
+        }
+        Command::Show { game, side, full } => {
+            let mut u = Umpire::open(&dir)?;
+            let g = u.game(&game)?;
+            let s = match &side {
+                Some(name) => Some(g.side(name).ok_or_else(|| anyhow!("game {game} has no side {name}"))?),
+                None => None,
+            };
+            if full {
+                let view = g.ruleset().view(g.state(), s);
+                for l in &view.status {
+                    println!("{l}");
+                }
+                if let Some(b) = &view.board {
+                    println!("\n{}", crate::render::hexmap::full(b, &Default::default()));
+                }
+            } else {
+                print!("{}", u.status_text(&game, s)?);
+            }
+            Ok(0)
+        }
+        Command::Record { game, out } => {
+            let mut u = Umpire::open(&dir)?;
+            let text = u.export(&game)?;
+            match out {
+                Some(p) => std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?,
+                None => print!("{text}"),
+            }
+            Ok(0)
+        }
+        Command::Verify { file, sig } => verify(&file, sig),
+        Command::Games => {
+            let mut u = Umpire::open(&dir)?;
+            let ids = u.game_ids()?;
+            if ids.is_empty() {
+                println!("No games yet. Create one with `umpire new`.");
+            }
+            for id in ids {
+                let g = u.game(&id)?;
+                let p = g.prompt();
+                let state = match &p.finished {
+                    Some(f) => format!("over: {}", f.summary),
+                    None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
+                };
+                println!("{id:<20} {:<10} {:>5} entries  {state}", g.ruleset().info().name, g.record().len());
+            }
+            Ok(0)
+        }
+        Command::Rulesets => {
+            for r in crate::games::all() {
+                let i = r.info();
+                println!("{} (version {}): {}", i.name, i.version, i.title);
+                println!("  {}", i.summary);
+                for s in &i.scenarios {
+                    let sides = if s.sides.is_empty() { "sides as you declare them".to_string() } else { format!("sides {}", s.sides.join(", ")) };
+                    println!("  scenario {}: {} ({sides})", s.name, s.title);
+                }
+                for o in &i.options {
+                    let values = if o.values.is_empty() { String::new() } else { format!(" [{}]", o.values.join("|")) };
+                    println!("  option {}={}{values}: {}", o.name, o.default, o.help);
+                }
+            }
+            Ok(0)
+        }
+        Command::Selfplay { ruleset, games, seed, scenario, options } => selfplay(&ruleset, games, seed, &scenario, &options),
+        Command::Data { what: DataCommand::Check { ruleset } } => data_check(&ruleset),
+        Command::Demo { keep } => {
+            let dir = match keep {
+                Some(d) => d,
+                None => {
+                    let d = std::env::temp_dir().join(format!("umpire-demo-{}-{}", std::process::id(), now()?.as_second()));
+                    std::fs::create_dir_all(&d)?;
+                    d
+                }
+            };
+            let r = crate::service::demo::run(&dir, now()?)?;
+            println!("{}", r.transcript);
+            println!("(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)", dir.display(), dir.display(), r.game);
+            Ok(if r.verified { 0 } else { 1 })
+        }
+    }
+}
+
+fn replay_file(path: &Path) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {
+    let text = String::from_utf8(read(path)?).with_context(|| format!("{} is not text", path.display()))?;
+    let record = Record::from_text(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
+    let opening = record.opening().ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
+    let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| anyhow!("the record is a {} game; this umpire has no such ruleset", opening.ruleset))?;
+    let (game, sum) = Game::replay(ruleset, &record, ReplayMode::Verify).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok((game, sum, record))
+}
+
+fn verify(file: &Path, sig: Option<PathBuf>) -> Result<i32> {
+    let (game, s, record) = match replay_file(file) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("FAILED: {e:#}");
+            return Ok(1);
+        }
+    };
+    let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
+    println!("Game {} ({} v{}, scenario {})", o.game, o.ruleset, o.ruleset_version, o.scenario);
+    println!("  {} entries: {} moves, {} defaults, {} refusals, {} reveals", s.entries, s.moves, s.defaults, s.rejected, s.reveals);
+    println!("  {} move signatures checked, {} rolls re-derived from revealed secrets", s.signatures_checked, s.rolls_verified);
+    if s.rolls_unverified > 0 {
+        println!("  {} rolls not yet checkable: their secrets are revealed after the current round", s.rolls_unverified);
+    }
+    println!("  head {}", record.head());
+    match &game.prompt().finished {
+        Some(f) => println!("  game over: {}", f.summary),
+        None => println!("  now: {}; waiting for {}", game.prompt().stage, game.awaiting_names()),
+    }
+    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
+    if let Some(p) = sig_file {
+        let armored = String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
+        let key = PublicKey::parse(&o.umpire)?;
+        match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
+            Ok(()) => println!("  signed by the umpire's key {} ({})", key.fingerprint(), p.display()),
+            Err(e) => {
+                eprintln!("FAILED: {}: {e}", p.display());
+                return Ok(1);
+            }
+        }
+    }
+    println!("record verified");
+    Ok(0)
+}
+
+fn check(file: &Path, record: &Path, sig: Option<PathBuf>) -> Result<i32> {
+    let (game, _, _) = replay_file(record)?;
+    let text = read(file)?;
+    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
+    let sig_text = match &sig_file {
+        Some(p) => Some(String::from_utf8(read(p)?).with_context(|| format!("{} is not text", p.display()))?),
+        None => None,
+    };
+    match game.check(&text, sig_text.as_deref()) {
+        Ok(r) => {
+            println!("{}: {} moves as {} in game {} ({})", file.display(), game.id(), game.sides()[r.side.index()].name, game.id(), game.prompt().stage);
+            for o in &r.orders {
+                println!("  line {}: {}", o.source.line, o.source.text);
+                match &o.outcome {
+                    Ok(events) => events.iter().for_each(|e| println!("      {}", e.text)),
+                    Err(e) => println!("      would not be carried out: {e}"),
+                }
+            }
+            if let Some(at) = &r.stopped_at {
+                println!("  from here the outcome depends on the dice: {at}");
+                println!("  (the rolls are drawn only when the umpire accepts the move)");
+            }
+            match r.signature {
+                Some(Ok(())) => println!("  signature: good"),
+                Some(Err(e)) => {
+                    println!("  signature: BAD: {e}");
+                    return Ok(1);
+                }
+                None => println!("  signature: not checked (no {} found)", sig_path(file).display()),
+            }
+            println!("The umpire would accept this move.");
+            Ok(0)
+        }
+        Err(r) => {
+            println!("The umpire would REFUSE this move: {}", r.reason);
+            if let Some(l) = r.line {
+                println!("  line {}: {}", l.line, l.text);
+            }
+            if r.kind == RejectKind::Stale {
+                println!("  (check against the record from your latest result mail)");
+            }
+            Ok(1)
+        }
+    }
+}
+
+fn selfplay(ruleset: &str, games: u32, seed: u64, scenario: &str, options: &[String]) -> Result<i32> {
+    let _ = (ruleset, games, seed, scenario, options);
+    bail!("self-play is not available in this build yet")
+}
+
+fn data_check(ruleset: &str) -> Result<i32> {
+    let r = crate::games::find(ruleset).ok_or_else(|| anyhow!("no ruleset {ruleset}"))?;
+    println!("{}: no data files to check", r.info().name);
+    Ok(0)
+}

@@ -1,0 +1,181 @@
+//! The command line: parse, call the library, print, exit code.
+//! Exit codes: 0 ok, 1 invalid input or failed verification, 2 usage.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// A play-by-email adjudicator for board wargames: signed moves, verifiable
+/// dice, a record anyone can replay.
+#[derive(Debug, Parser)]
+#[command(name = "umpire", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The data directory (umpire.toml, keys, database, Maildir, outbox).
+    #[arg(long, short = 'd', global = true, env = "UMPIRE_DIR", default_value = "umpire-data")]
+    pub dir: PathBuf,
+    /// More log output (-v: one line per mail, -vv: debug).
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a data directory on embedded defaults (local Maildir, file outbox, sled).
+    Init {
+        /// The umpire's mail address.
+        #[arg(long, default_value = "umpire@localhost")]
+        address: String,
+    },
+    /// Make an OpenSSH ed25519 key pair for signing moves.
+    Keygen {
+        /// Where to write the private key (the public key goes to FILE.pub).
+        #[arg(short = 'f', long = "file", default_value = "umpire_ed25519")]
+        file: PathBuf,
+        /// Comment stored in the key, usually your mail address.
+        #[arg(short = 'C', long, default_value = "")]
+        comment: String,
+    },
+    /// Create a game and mail the opening to every side; prints the game id.
+    New {
+        /// The ruleset (see `umpire rulesets`).
+        ruleset: String,
+        /// The scenario.
+        #[arg(long, short = 's')]
+        scenario: String,
+        /// A side as NAME=EMAIL=PUBKEY, where PUBKEY is a .pub file or an `ssh-ed25519 AAAA…` line. Repeat per side, in order.
+        #[arg(long = "side", required = true)]
+        sides: Vec<String>,
+        /// A ruleset option as NAME=VALUE. Repeatable.
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        /// The game id (default: made from the ruleset name and the time).
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// Sign a move file with your key (writes FILE.sig, as ssh-keygen -Y sign does).
+    Sign {
+        /// The move file.
+        file: PathBuf,
+        /// Your OpenSSH ed25519 private key.
+        #[arg(long, short = 'k', default_value = "umpire_ed25519")]
+        key: PathBuf,
+        /// Print an armored block to paste into a mail body instead of writing FILE.sig.
+        #[arg(long)]
+        armor: bool,
+    },
+    /// Check a move offline against an exported record: what it would do, up to the first roll.
+    Check {
+        /// The move file.
+        file: PathBuf,
+        /// The game's record (the record.txt of your latest result mail).
+        #[arg(long, short = 'r')]
+        record: PathBuf,
+        /// The signature to check too (default: FILE.sig if it exists).
+        #[arg(long)]
+        sig: Option<PathBuf>,
+    },
+    /// One poll: read new mail, adjudicate, record, reply, deliver. For cron.
+    Poll,
+    /// Poll in a loop until SIGTERM or SIGINT.
+    Run {
+        /// Seconds between polls.
+        #[arg(long, default_value_t = 60)]
+        interval: u64,
+    },
+    /// Deliver what waits in the outbox.
+    Deliver,
+    /// Show a game's situation (as one side sees it, or the umpire's view).
+    Show {
+        game: String,
+        /// The side whose view to show.
+        #[arg(long)]
+        side: Option<String>,
+        /// The whole map instead of a snippet.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Export a game's record (to stdout or a file).
+    Record {
+        game: String,
+        /// Write to this file instead of stdout.
+        #[arg(long, short = 'o')]
+        out: Option<PathBuf>,
+    },
+    /// Verify a record offline: every link, signature, roll and refusal.
+    Verify {
+        /// The record file.
+        file: PathBuf,
+        /// The umpire's signature over it (default: FILE.sig if it exists).
+        #[arg(long)]
+        sig: Option<PathBuf>,
+    },
+    /// List the games.
+    Games,
+    /// List the rulesets, their scenarios and options.
+    Rulesets,
+    /// Play random legal games to the end, checking invariants and replay.
+    Selfplay {
+        ruleset: String,
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "")]
+        scenario: String,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Game data tools.
+    Data {
+        #[command(subcommand)]
+        what: DataCommand,
+    },
+    /// Run the whole pipeline in a fresh temporary data directory and print the mails.
+    Demo {
+        /// Use this directory instead of a new temporary one.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+}
+
+/// `umpire data …`
+#[derive(Debug, Subcommand)]
+pub enum DataCommand {
+    /// Validate a ruleset's game data (counts, adjacency, provenance tags).
+    Check { ruleset: String },
+}
+
+/// Parses arguments, runs, returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("UMPIRE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("umpire={level}")));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("umpire: {e:#}");
+            1
+        }
+    }
+}

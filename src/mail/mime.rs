@@ -1,0 +1,345 @@
+//! Reading mails (headers, text, attachments, moves inside them) and building
+//! the umpire's replies.
+
+use super::MailError;
+use crate::core::movefile::{BEGIN_SIG, find_armored};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use mailparse::{DispositionType, MailHeaderMap, ParsedMail};
+
+/// Largest attachment looked at; bigger ones are ignored (a move file is small).
+pub const MAX_ATTACHMENT_BYTES: usize = 256 * 1024;
+
+/// An attachment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What we read out of a mail.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadMail {
+    pub message_id: Option<String>,
+    /// The From address, lower case, no display name.
+    pub from: Option<String>,
+    pub subject: String,
+    pub date: Option<String>,
+    /// Message-IDs this mail replies to.
+    pub references: Vec<String>,
+    /// Why this is an automatic mail (bounce, auto-reply, list) we must not answer.
+    pub automatic: Option<String>,
+    /// The text/plain parts, decoded, joined.
+    pub text: String,
+    pub attachments: Vec<Part>,
+}
+
+/// A move found in a mail: its bytes (candidates, most literal first) and signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundMove {
+    pub candidates: Vec<Vec<u8>>,
+    pub signature: Option<String>,
+    /// Where it was found, for messages: "attachment move.txt", "mail body".
+    pub origin: String,
+}
+
+fn header(m: &ParsedMail, name: &str) -> Option<String> {
+    m.get_headers().get_first_value(name).map(|v| v.trim().to_string())
+}
+
+fn ids(v: &str) -> Vec<String> {
+    v.split_whitespace()
+        .filter(|s| s.starts_with('<') && s.ends_with('>'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// RFC 3834 and common practice: is this a bounce, an auto-reply or list traffic?
+fn automatic(m: &ParsedMail, from: Option<&str>) -> Option<String> {
+    if let Some(a) = header(m, "Auto-Submitted")
+        && !a.eq_ignore_ascii_case("no")
+    {
+        return Some(format!("Auto-Submitted: {a}"));
+    }
+    if let Some(p) = header(m, "Precedence") {
+        let p = p.to_ascii_lowercase();
+        if ["bulk", "junk", "list", "auto_reply"].contains(&p.as_str()) {
+            return Some(format!("Precedence: {p}"));
+        }
+    }
+    for h in ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id", "X-Umpire-Game"] {
+        if header(m, h).is_some() {
+            return Some(format!("{h} header"));
+        }
+    }
+    if header(m, "Return-Path").is_some_and(|r| r.replace(' ', "") == "<>") {
+        return Some("empty Return-Path (a bounce)".into());
+    }
+    if m.ctype.mimetype.eq_ignore_ascii_case("multipart/report") {
+        return Some("delivery report".into());
+    }
+    if let Some(f) = from {
+        let local = f.split('@').next().unwrap_or("");
+        if ["mailer-daemon", "postmaster", "noreply", "no-reply"].contains(&local) {
+            return Some(format!("sent by {f}"));
+        }
+    }
+    None
+}
+
+fn walk(m: &ParsedMail, out: &mut ReadMail) {
+    if !m.subparts.is_empty() {
+        for p in &m.subparts {
+            walk(p, out);
+        }
+        return;
+    }
+    let disp = m.get_content_disposition();
+    let name = disp
+        .params
+        .get("filename")
+        .cloned()
+        .or_else(|| m.ctype.params.get("name").cloned());
+    let is_text = m.ctype.mimetype.eq_ignore_ascii_case("text/plain");
+    if disp.disposition == DispositionType::Attachment || (name.is_some() && !is_text) || (name.is_some() && is_text) {
+        if let Some(name) = name {
+            if let Ok(bytes) = m.get_body_raw()
+                && bytes.len() <= MAX_ATTACHMENT_BYTES
+            {
+                out.attachments.push(Part { name, bytes });
+            }
+            return;
+        }
+    }
+    if is_text
+        && let Ok(body) = m.get_body()
+    {
+        if !out.text.is_empty() {
+            out.text.push('\n');
+        }
+        out.text.push_str(&body);
+    }
+}
+
+/// Parses a raw mail.
+pub fn read(raw: &[u8]) -> Result<ReadMail, MailError> {
+    let m = mailparse::parse_mail(raw).map_err(|e| MailError::Protocol(format!("not a readable mail: {e}")))?;
+    let from = header(&m, "From").and_then(|f| {
+        mailparse::addrparse(&f).ok().and_then(|list| {
+            list.iter().find_map(|a| match a {
+                mailparse::MailAddr::Single(s) => Some(s.addr.to_ascii_lowercase()),
+                mailparse::MailAddr::Group(g) => g.addrs.first().map(|s| s.addr.to_ascii_lowercase()),
+            })
+        })
+    });
+    let mut out = ReadMail {
+        message_id: header(&m, "Message-ID").and_then(|v| ids(&v).into_iter().next()),
+        subject: header(&m, "Subject").unwrap_or_default(),
+        date: header(&m, "Date"),
+        references: {
+            let mut r = header(&m, "References").map(|v| ids(&v)).unwrap_or_default();
+            r.extend(header(&m, "In-Reply-To").map(|v| ids(&v)).unwrap_or_default());
+            r
+        },
+        automatic: automatic(&m, from.as_deref()),
+        from,
+        ..Default::default()
+    };
+    walk(&m, &mut out);
+    Ok(out)
+}
+
+fn is_sig(p: &Part) -> bool {
+    p.name.ends_with(".sig") || p.bytes.trim_ascii_start().starts_with(BEGIN_SIG.as_bytes())
+}
+
+/// Every move in a mail: attachment pairs (`move.txt` + `move.txt.sig`) and
+/// armored blocks in the body. Unsigned move-like attachments come back with
+/// no signature, so the caller can explain how to sign.
+pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
+    let mut out = Vec::new();
+    let sigs: Vec<&Part> = mail.attachments.iter().filter(|p| is_sig(p)).collect();
+    let files: Vec<&Part> = mail.attachments.iter().filter(|p| !is_sig(p)).collect();
+    for f in &files {
+        let sig = sigs
+            .iter()
+            .find(|s| s.name == format!("{}.sig", f.name))
+            .or_else(|| (files.len() == 1 && sigs.len() == 1).then(|| &sigs[0]));
+        let looks_like_move = f.bytes.windows(5).any(|w| w == b"game:");
+        if sig.is_none() && !looks_like_move {
+            continue;
+        }
+        out.push(FoundMove {
+            candidates: vec![f.bytes.clone()],
+            signature: sig.map(|s| String::from_utf8_lossy(&s.bytes).into_owned()),
+            origin: format!("attachment {}", f.name),
+        });
+    }
+    for a in find_armored(&mail.text) {
+        out.push(FoundMove {
+            candidates: a.candidates,
+            signature: Some(a.signature),
+            origin: "mail body".into(),
+        });
+    }
+    out
+}
+
+/// Does the body look like an unsigned move (a `game:` line)?
+pub fn looks_like_unsigned_move(mail: &ReadMail) -> bool {
+    mail.text.lines().any(|l| l.trim_start().to_ascii_lowercase().starts_with("game:"))
+}
+
+/// A mail to build.
+#[derive(Debug, Clone)]
+pub struct Compose {
+    pub from_name: String,
+    pub from: String,
+    pub to: Vec<String>,
+    pub subject: String,
+    /// With angle brackets.
+    pub message_id: String,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub text: String,
+    /// (file name, MIME type, bytes)
+    pub attachments: Vec<(String, String, Vec<u8>)>,
+    /// RFC 3834 value, e.g. `auto-replied` or `auto-generated`.
+    pub auto_submitted: &'static str,
+    /// Extra headers (name, value).
+    pub headers: Vec<(String, String)>,
+    pub date: std::time::SystemTime,
+}
+
+fn mailbox(name: Option<&str>, addr: &str) -> Result<Mailbox, MailError> {
+    let a = addr
+        .parse()
+        .map_err(|e| MailError::Protocol(format!("bad address {addr:?}: {e}")))?;
+    Ok(Mailbox::new(name.map(str::to_string), a))
+}
+
+fn raw_header(name: &str, value: &str) -> Result<HeaderValue, MailError> {
+    let n = HeaderName::new_from_ascii(name.to_string())
+        .map_err(|_| MailError::Protocol(format!("bad header name {name}")))?;
+    Ok(HeaderValue::new(n, value.to_string()))
+}
+
+/// Builds the formatted bytes of a mail.
+pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
+    let mut b = lettre::Message::builder()
+        .from(mailbox(Some(&c.from_name), &c.from)?)
+        .subject(c.subject.clone())
+        .message_id(Some(c.message_id.clone()))
+        .date(c.date)
+        .raw_header(raw_header("Auto-Submitted", c.auto_submitted)?);
+    for t in &c.to {
+        b = b.to(mailbox(None, t)?);
+    }
+    if let Some(r) = &c.in_reply_to {
+        b = b.in_reply_to(r.clone());
+    }
+    if !c.references.is_empty() {
+        b = b.references(c.references.join(" "));
+    }
+    for (n, v) in &c.headers {
+        b = b.raw_header(raw_header(n, v)?);
+    }
+    let text = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .header(lettre::message::header::ContentTransferEncoding::QuotedPrintable)
+        .body(c.text.clone());
+    let msg = if c.attachments.is_empty() {
+        b.singlepart(text)
+    } else {
+        let mut mp = MultiPart::mixed().singlepart(text);
+        for (name, mime, bytes) in &c.attachments {
+            let ct = ContentType::parse(mime).map_err(|e| MailError::Protocol(format!("bad MIME type {mime}: {e}")))?;
+            mp = mp.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
+        }
+        b.multipart(mp)
+    }
+    .map_err(|e| MailError::Protocol(format!("could not build the mail: {e}")))?;
+    Ok(msg.formatted())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compose() -> Compose {
+        Compose {
+            from_name: "Umpire".into(),
+            from: "umpire@club.test".into(),
+            to: vec!["alice@club.test".into()],
+            subject: "[g1] result".into(),
+            message_id: "<umpire.g1.1@club.test>".into(),
+            in_reply_to: Some("<m1@club.test>".into()),
+            references: vec!["<open@club.test>".into()],
+            text: "Hello =\nmap:\n  0101 \\__/ \n".into(),
+            attachments: vec![("record.txt".into(), "text/plain".into(), b"# umpire record\n".to_vec())],
+            auto_submitted: "auto-replied",
+            headers: vec![("X-Umpire-Game".into(), "g1".into())],
+            date: std::time::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn built_mails_read_back() {
+        let raw = build(&compose()).unwrap();
+        let m = read(&raw).unwrap();
+        assert_eq!(m.message_id.as_deref(), Some("<umpire.g1.1@club.test>"));
+        assert_eq!(m.from.as_deref(), Some("umpire@club.test"));
+        assert_eq!(m.text.replace("\r\n", "\n"), "Hello =\nmap:\n  0101 \\__/ \n");
+        assert_eq!(m.attachments[0].name, "record.txt");
+        assert!(m.references.contains(&"<m1@club.test>".to_string()));
+        // Our own mails are automatic: a loop back to us is never answered.
+        assert!(m.automatic.is_some());
+    }
+
+    #[test]
+    fn bounces_and_auto_replies_are_recognised() {
+        for raw in [
+            "From: MAILER-DAEMON@x.test\r\nSubject: Undelivered\r\n\r\nx",
+            "From: a@x.test\r\nAuto-Submitted: auto-replied\r\n\r\nOn holiday",
+            "From: a@x.test\r\nPrecedence: bulk\r\n\r\nx",
+            "From: a@x.test\r\nReturn-Path: <>\r\n\r\nx",
+            "From: a@x.test\r\nContent-Type: multipart/report; boundary=b\r\n\r\n--b\r\n\r\nx\r\n--b--\r\n",
+        ] {
+            assert!(read(raw.as_bytes()).unwrap().automatic.is_some(), "{raw}");
+        }
+        let plain = read(b"From: Alice <Alice@X.test>\r\nAuto-Submitted: no\r\n\r\nmove").unwrap();
+        assert!(plain.automatic.is_none());
+        assert_eq!(plain.from.as_deref(), Some("alice@x.test"));
+    }
+
+    #[test]
+    fn attachment_pairs_and_armored_blocks_are_found() {
+        let c = Compose {
+            attachments: vec![
+                ("move.txt".into(), "text/plain".into(), b"game: g1\nside: a\n".to_vec()),
+                ("move.txt.sig".into(), "application/octet-stream".into(), b"-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n".to_vec()),
+            ],
+            text: "see attached\n".into(),
+            ..compose()
+        };
+        let m = read(&build(&c).unwrap()).unwrap();
+        let found = moves(&m);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].candidates[0], b"game: g1\nside: a\n");
+        assert!(found[0].signature.as_deref().unwrap().starts_with(BEGIN_SIG));
+        assert_eq!(found[0].origin, "attachment move.txt");
+
+        let body = "hi\n-----BEGIN UMPIRE MOVE-----\ngame: g1\n-----END UMPIRE MOVE-----\n-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n";
+        let m = read(format!("From: a@x.test\r\nContent-Type: text/plain\r\n\r\n{body}").as_bytes()).unwrap();
+        let found = moves(&m);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].origin, "mail body");
+    }
+
+    #[test]
+    fn a_malformed_mail_is_not_a_panic() {
+        for raw in [&b""[..], b"\xff\xfe\x00", b"Content-Type: multipart/mixed; boundary=\r\n\r\n--\r\n", b"From: <<<\r\n\r\n"] {
+            let _ = read(raw);
+        }
+    }
+}

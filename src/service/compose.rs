@@ -1,0 +1,527 @@
+//! The mails the umpire writes: the opening, each result (one per side, its
+//! own view), refusals, and notes. Text comes from the templates; each result
+//! carries the record and the umpire's signature over it.
+
+use super::{ServiceError, Umpire};
+use crate::core::dice::DiceChain;
+use crate::core::game::{Game, Rejection, RejectKind, Report};
+use crate::core::record::Body;
+use crate::core::ruleset::{Side, View};
+use crate::core::sig::RESULT_NAMESPACE;
+use crate::mail::mime::{Compose, build};
+use crate::mail::Outgoing;
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+#[derive(Serialize)]
+struct GameCtx {
+    id: String,
+    title: String,
+    scenario: String,
+    options: String,
+}
+
+#[derive(Serialize)]
+struct OrderCtx {
+    text: String,
+    events: Vec<String>,
+    failed: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RollCtx {
+    sides: u32,
+    value: u32,
+    label: String,
+}
+
+#[derive(Serialize)]
+struct ReportCtx {
+    seq: u64,
+    mover: Option<String>,
+    by_default: bool,
+    reason: String,
+    received: Option<String>,
+    standing: Vec<String>,
+    orders: Vec<OrderCtx>,
+    rolls: Vec<RollCtx>,
+    position: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct AwaitCtx {
+    side: String,
+    ask: String,
+    deadline: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RevealCtx {
+    position: u64,
+    secret: String,
+}
+
+#[derive(Serialize)]
+struct ResultCtx {
+    game: GameCtx,
+    side: Option<String>,
+    report: ReportCtx,
+    status: Vec<String>,
+    map: String,
+    finished: Option<String>,
+    stage: String,
+    awaiting: Vec<AwaitCtx>,
+    you_act: bool,
+    move_template: String,
+    default: String,
+    standing: Vec<String>,
+    head: String,
+    head_seq: usize,
+    reveals: Vec<RevealCtx>,
+}
+
+/// Draws the map part of a view: a snippet around the action.
+pub fn map_text(view: &View, focus: &[crate::core::hex::Hex]) -> String {
+    match &view.board {
+        Some(board) => crate::render::hexmap::snippet(board, focus, &crate::render::hexmap::Options::default()),
+        None => String::new(),
+    }
+}
+
+fn game_ctx(game: &Game) -> GameCtx {
+    let info = game.ruleset().info();
+    let o = game.record().opening();
+    GameCtx {
+        id: game.id().to_string(),
+        title: info.title,
+        scenario: o.map(|o| o.scenario.clone()).unwrap_or_default(),
+        options: o
+            .map(|o| {
+                o.options
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// The Message-ID for an outbox key.
+pub fn message_id(key: &str, domain: &str) -> String {
+    format!("<{key}@{domain}>")
+}
+
+/// The thread root of a side's mails in a game: its opening mail.
+pub fn thread_root(game: &str, side: &str, domain: &str) -> String {
+    message_id(&format!("{game}.0.{side}"), domain)
+}
+
+fn to_system_time(t: jiff::Timestamp) -> std::time::SystemTime {
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.as_second().max(0) as u64)
+}
+
+impl Umpire {
+    fn mail(
+        &self,
+        key: String,
+        to: &str,
+        subject: String,
+        text: String,
+        attachments: Vec<(String, String, Vec<u8>)>,
+        thread: Option<(String, Option<String>)>,
+        game: Option<&str>,
+        now: jiff::Timestamp,
+    ) -> Result<Outgoing, ServiceError> {
+        let domain = self.config.domain().to_string();
+        let message_id = message_id(&key, &domain);
+        let (references, in_reply_to) = match thread {
+            Some((root, reply)) => {
+                let mut refs = vec![root.clone()];
+                if let Some(r) = &reply
+                    && *r != root
+                {
+                    refs.push(r.clone());
+                }
+                (refs, Some(reply.unwrap_or(root)))
+            }
+            None => (vec![], None),
+        };
+        let mut headers = vec![("X-Loop".to_string(), self.config.umpire.address.clone())];
+        if let Some(g) = game {
+            headers.push(("X-Umpire-Game".to_string(), g.to_string()));
+        }
+        let raw = build(&Compose {
+            from_name: self.config.umpire.name.clone(),
+            from: self.config.umpire.address.clone(),
+            to: vec![to.to_string()],
+            subject,
+            message_id: message_id.clone(),
+            in_reply_to,
+            references,
+            text,
+            attachments,
+            auto_submitted: "auto-replied",
+            headers,
+            date: to_system_time(now),
+        })?;
+        Ok(Outgoing {
+            key,
+            message_id,
+            from: self.config.umpire.address.clone(),
+            to: vec![to.to_string()],
+            raw,
+        })
+    }
+
+    /// record.txt and the umpire's signature over it.
+    fn record_attachments(&self, game: &Game) -> Vec<(String, String, Vec<u8>)> {
+        let text = game.record().to_text();
+        let mut v = vec![("record.txt".to_string(), "text/plain; charset=utf-8".to_string(), text.clone().into_bytes())];
+        if let Ok(sig) = self.key.sign(RESULT_NAMESPACE, text.as_bytes()) {
+            v.push(("record.txt.sig".to_string(), "text/plain".to_string(), sig.into_bytes()));
+        }
+        v
+    }
+
+    fn result_text(&self, game: &Game, seq: u64, side: Option<Side>) -> Result<String, ServiceError> {
+        let ruleset = game.ruleset();
+        let state = game.state();
+        let report = game.report(seq).cloned().unwrap_or_default();
+        let view = ruleset.view(state, side);
+        let focus: Vec<_> = report.events().flat_map(|e| e.focus.iter().copied()).collect();
+        let map = map_text(&view, &focus);
+        let prompt = game.prompt();
+        let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();
+        let you = side.and_then(|s| prompt.awaits(s));
+        let head = game.record().head();
+        let move_template = match (side, you) {
+            (Some(s), Some(_)) => {
+                let mut t = format!("game: {}\nside: {}\nafter: {head}\norders:\n", game.id(), names[s.index()]);
+                for l in ruleset.legal(state, s).iter().take(4) {
+                    t.push_str(&format!("  # e.g. {l}\n"));
+                }
+                t
+            }
+            _ => String::new(),
+        };
+        let reveals = game.record().entries()[(seq as usize + 1).min(game.record().len())..]
+            .iter()
+            .map_while(|e| match &e.body {
+                Body::Reveal(r) => Some(RevealCtx {
+                    position: r.position,
+                    secret: r.secret.to_hex(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let received = game.record().entries().get(seq as usize).and_then(|e| match &e.body {
+            Body::Move(m) => Some(m.at.clone()),
+            Body::Default(d) => Some(d.at.clone()),
+            _ => None,
+        });
+        let ctx = ResultCtx {
+            game: game_ctx(game),
+            side: side.map(|s| names[s.index()].clone()),
+            report: report_ctx(&report, seq, &names, received),
+            status: view.status.clone(),
+            map,
+            finished: prompt.finished.as_ref().map(|f| f.summary.clone()),
+            stage: prompt.stage.clone(),
+            awaiting: prompt
+                .awaiting
+                .iter()
+                .map(|a| AwaitCtx {
+                    side: names[a.side.index()].clone(),
+                    ask: a.ask.clone(),
+                    deadline: None,
+                })
+                .collect(),
+            you_act: you.is_some(),
+            move_template,
+            default: you.map(|a| a.default.join("; ")).unwrap_or_default(),
+            standing: side.map(|s| ruleset.standing(state, s)).unwrap_or_default(),
+            head: head.to_hex(),
+            head_seq: game.record().len().saturating_sub(1),
+            reveals,
+        };
+        Ok(self.templates.render("result.txt", &ctx)?)
+    }
+
+    fn subject(&self, game: &Game, side: Option<Side>) -> String {
+        let p = game.prompt();
+        match &p.finished {
+            Some(f) => format!("[{}] game over: {}", game.id(), f.summary),
+            None => {
+                let yours = side.is_some_and(|s| p.awaits(s).is_some());
+                format!("[{}] {}{}", game.id(), p.stage, if yours { " (your move)" } else { "" })
+            }
+        }
+    }
+
+    /// The result of entry `seq` to every side (or only `only`), each with its view.
+    pub(super) fn result_mails(
+        &self,
+        game: &Game,
+        seq: u64,
+        signer: Option<(Side, Option<String>)>,
+        only: Option<Side>,
+        key_suffix: &str,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let domain = self.config.domain().to_string();
+        let attachments = self.record_attachments(game);
+        let mut out = Vec::new();
+        for (i, s) in game.sides().iter().enumerate() {
+            let side = Side(i as u8);
+            if only.is_some_and(|o| o != side) {
+                continue;
+            }
+            let text = self.result_text(game, seq, Some(side))?;
+            let reply = signer.as_ref().filter(|(s, _)| *s == side).and_then(|(_, r)| r.clone());
+            out.push(self.mail(
+                format!("{}.{seq}.{}{key_suffix}", game.id(), s.name),
+                &s.email,
+                self.subject(game, Some(side)),
+                text,
+                attachments.clone(),
+                Some((thread_root(game.id(), &s.name, &domain), reply)),
+                Some(game.id()),
+                now,
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// The opening mail to every side.
+    pub(super) fn opening_mails(&self, game: &Game, chain: &DiceChain, now: jiff::Timestamp) -> Result<Vec<Outgoing>, ServiceError> {
+        #[derive(Serialize)]
+        struct SideCtx {
+            name: String,
+            email: String,
+            fingerprint: String,
+        }
+        #[derive(Serialize)]
+        struct OpeningCtx {
+            game: GameCtx,
+            sides: Vec<SideCtx>,
+            commitment: String,
+            umpire_key: String,
+        }
+        let intro = self.templates.render(
+            "opening.txt",
+            &OpeningCtx {
+                game: game_ctx(game),
+                sides: game
+                    .sides()
+                    .iter()
+                    .map(|s| SideCtx {
+                        name: s.name.clone(),
+                        email: s.email.clone(),
+                        fingerprint: s.key.fingerprint(),
+                    })
+                    .collect(),
+                commitment: chain.commitment().k0.to_hex(),
+                umpire_key: self.key.public().fingerprint(),
+            },
+        )?;
+        let attachments = self.record_attachments(game);
+        let mut out = Vec::new();
+        for (i, s) in game.sides().iter().enumerate() {
+            let text = format!("{intro}\n{}", self.result_text(game, 0, Some(Side(i as u8)))?);
+            out.push(self.mail(
+                format!("{}.0.{}", game.id(), s.name),
+                &s.email,
+                format!("[{}] new game: {}", game.id(), game.ruleset().info().title),
+                text,
+                attachments.clone(),
+                None,
+                Some(game.id()),
+                now,
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// The refusal of a submission, to `to`.
+    pub(super) fn rejection_mail(
+        &self,
+        game: &Game,
+        seq: Option<u64>,
+        r: &Rejection,
+        to: &str,
+        reply: Option<String>,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Outgoing, ServiceError> {
+        #[derive(Serialize)]
+        struct LineCtx {
+            number: usize,
+            text: String,
+            caret: String,
+        }
+        #[derive(Serialize)]
+        struct RejCtx {
+            game: GameCtx,
+            reason: String,
+            line: Option<LineCtx>,
+            kind: &'static str,
+            stage: String,
+            waiting: String,
+            seq: Option<u64>,
+            head: String,
+        }
+        let kind = match r.kind {
+            RejectKind::Malformed => "malformed",
+            RejectKind::WrongGame => "wrong_game",
+            RejectKind::UnknownSide => "unknown_side",
+            RejectKind::Signature => "signature",
+            RejectKind::Finished => "finished",
+            RejectKind::NotYourTurn => "not_your_turn",
+            RejectKind::Stale => "stale",
+            RejectKind::Illegal => "illegal",
+        };
+        let text = self.templates.render(
+            "rejected.txt",
+            &RejCtx {
+                game: game_ctx(game),
+                reason: r.reason.clone(),
+                line: r.line.as_ref().map(|l| LineCtx {
+                    number: l.line,
+                    text: l.text.clone(),
+                    caret: format!("{}^", " ".repeat(format!("line {}: ", l.line).len() + l.column.saturating_sub(1).min(200))),
+                }),
+                kind,
+                stage: game.prompt().stage.clone(),
+                waiting: game.awaiting_names(),
+                seq,
+                head: game.record().head().to_hex(),
+            },
+        )?;
+        let domain = self.config.domain().to_string();
+        let root = r
+            .signer
+            .map(|s| thread_root(game.id(), &game.sides()[s.index()].name, &domain));
+        self.mail(
+            key,
+            to,
+            format!("[{}] move refused: {}", game.id(), first_words(&r.reason, 8)),
+            text,
+            vec![],
+            root.map(|root| (root, reply)),
+            Some(game.id()),
+            now,
+        )
+    }
+
+    /// How to sign, for a mail that carried no signed move.
+    pub(super) fn unsigned_mail(&self, to: &str, reason: &str, reply: Option<String>, key: String, now: jiff::Timestamp) -> Result<Outgoing, ServiceError> {
+        #[derive(Serialize)]
+        struct Ctx<'a> {
+            umpire: &'a str,
+            reason: &'a str,
+        }
+        let text = self.templates.render(
+            "unsigned.txt",
+            &Ctx {
+                umpire: &self.config.umpire.address,
+                reason,
+            },
+        )?;
+        self.mail(key, to, "umpire: how to send a signed move".into(), text, vec![], reply.map(|r| (r, None)), None, now)
+    }
+
+    /// A short note about a game (commands, duplicates, reminders).
+    pub(super) fn notice_mail(
+        &self,
+        game: &Game,
+        side: Side,
+        title: &str,
+        text: &str,
+        attach_record: bool,
+        reply: Option<String>,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Outgoing, ServiceError> {
+        #[derive(Serialize)]
+        struct Ctx<'a> {
+            game: GameCtx,
+            title: &'a str,
+            text: &'a str,
+            head: String,
+        }
+        let body = self.templates.render(
+            "notice.txt",
+            &Ctx {
+                game: game_ctx(game),
+                title,
+                text,
+                head: game.record().head().to_hex(),
+            },
+        )?;
+        let s = &game.sides()[side.index()];
+        let domain = self.config.domain().to_string();
+        self.mail(
+            key,
+            &s.email,
+            format!("[{}] {title}", game.id()),
+            body,
+            if attach_record { self.record_attachments(game) } else { vec![] },
+            Some((thread_root(game.id(), &s.name, &domain), reply)),
+            Some(game.id()),
+            now,
+        )
+    }
+
+    /// The current situation for one side (the `status` command).
+    pub fn status_text(&mut self, id: &str, side: Option<Side>) -> Result<String, ServiceError> {
+        self.load(id)?;
+        let game = &self.games[id];
+        let (seq, _) = game.last_report();
+        self.result_text(game, seq, side)
+    }
+}
+
+fn report_ctx(r: &Report, seq: u64, names: &[String], received: Option<String>) -> ReportCtx {
+    ReportCtx {
+        seq,
+        mover: r.side.map(|s| names[s.index()].clone()),
+        by_default: r.by_default,
+        reason: r.reason.clone(),
+        received,
+        standing: r.standing.iter().map(|e| e.text.clone()).collect(),
+        orders: r
+            .orders
+            .iter()
+            .map(|o| OrderCtx {
+                text: o.source.text.clone(),
+                events: o.outcome.as_ref().map(|ev| ev.iter().map(|e| e.text.clone()).collect()).unwrap_or_default(),
+                failed: o.outcome.as_ref().err().cloned(),
+            })
+            .collect(),
+        rolls: r
+            .rolls
+            .iter()
+            .map(|x| RollCtx {
+                sides: x.sides,
+                value: x.value,
+                label: x.label.clone(),
+            })
+            .collect(),
+        position: r.position,
+    }
+}
+
+fn first_words(s: &str, n: usize) -> String {
+    let w: Vec<&str> = s.split_whitespace().take(n).collect();
+    let mut t = w.join(" ");
+    if s.split_whitespace().count() > n {
+        t.push('…');
+    }
+    t
+}
+
+/// Distinct sides, for tests and callers.
+pub fn sides_in(v: &[Outgoing]) -> BTreeSet<String> {
+    v.iter().flat_map(|o| o.to.iter().cloned()).collect()
+}

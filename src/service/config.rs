@@ -1,0 +1,201 @@
+//! `umpire.toml`: the data directory's configuration, on embedded defaults.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// File name of the configuration inside the data directory.
+pub const FILE: &str = "umpire.toml";
+
+/// A configuration problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+/// Who the umpire is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Identity {
+    /// Display name on outgoing mail.
+    pub name: String,
+    /// The mailbox players write to; results come from it.
+    pub address: String,
+    /// The umpire's ed25519 private key (OpenSSH), relative to the data directory.
+    pub key: PathBuf,
+}
+
+impl Default for Identity {
+    fn default() -> Self {
+        Identity {
+            name: "Umpire".into(),
+            address: "umpire@localhost".into(),
+            key: "umpire.key".into(),
+        }
+    }
+}
+
+/// Where mail comes from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IntakeConfig {
+    /// `maildir` (the embedded default) or `imap`.
+    pub kind: String,
+    /// The Maildir, relative to the data directory.
+    pub maildir: PathBuf,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            kind: "maildir".into(),
+            maildir: "maildir".into(),
+        }
+    }
+}
+
+/// Where mail goes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeliveryConfig {
+    /// `file` (the embedded default: one .eml per mail) or `smtp`.
+    pub kind: String,
+    /// The outbox folder, relative to the data directory.
+    pub outbox: PathBuf,
+}
+
+impl Default for DeliveryConfig {
+    fn default() -> Self {
+        DeliveryConfig {
+            kind: "file".into(),
+            outbox: "outbox".into(),
+        }
+    }
+}
+
+/// Caps on what the umpire reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Mails larger than this are answered "too big" and not read.
+    pub max_mail_bytes: usize,
+    /// Most mails handled in one poll.
+    pub batch: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_mail_bytes: 2 * 1024 * 1024,
+            batch: 1000,
+        }
+    }
+}
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub umpire: Identity,
+    pub intake: IntakeConfig,
+    pub delivery: DeliveryConfig,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// Reads `dir/umpire.toml`; a missing file means the defaults.
+    pub fn load(dir: &Path) -> Result<Config, ConfigError> {
+        let path = dir.join(FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        let c: Config = toml::from_str(&text).map_err(|e| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        c.validate().map_err(|message| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message,
+        })?;
+        Ok(c)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if !["maildir"].contains(&self.intake.kind.as_str()) {
+            return Err(format!("[intake] kind = {:?}: known kinds are maildir", self.intake.kind));
+        }
+        if !["file"].contains(&self.delivery.kind.as_str()) {
+            return Err(format!("[delivery] kind = {:?}: known kinds are file", self.delivery.kind));
+        }
+        if !self.umpire.address.contains('@') {
+            return Err(format!("[umpire] address = {:?} is not a mail address", self.umpire.address));
+        }
+        Ok(())
+    }
+
+    /// The mail domain, for Message-IDs.
+    pub fn domain(&self) -> &str {
+        self.umpire.address.rsplit('@').next().unwrap_or("localhost")
+    }
+
+    /// The text of a fresh `umpire.toml` with every default written out.
+    pub fn default_text(address: &str) -> String {
+        format!(
+            r#"# umpire configuration. Paths are relative to this directory.
+
+[umpire]
+name = "Umpire"
+address = "{address}"
+key = "umpire.key"        # the umpire's ed25519 key; it signs every result
+
+[intake]
+kind = "maildir"          # maildir: mail files dropped into maildir/new
+maildir = "maildir"
+
+[delivery]
+kind = "file"             # file: one .eml per outgoing mail in outbox/
+outbox = "outbox"
+
+[limits]
+max_mail_bytes = 2097152  # bigger mails are answered "too big", not read
+batch = 1000              # most mails per poll
+"#
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_written_defaults_read_back_as_the_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE), Config::default_text("gm@club.test")).unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.umpire.address, "gm@club.test");
+        assert_eq!(c.domain(), "club.test");
+        assert_eq!(c.limits.batch, Limits::default().batch);
+    }
+
+    #[test]
+    fn typos_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE), "[umpire]\nadress = \"x@y\"\n").unwrap();
+        let e = Config::load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("adress"), "{e}");
+    }
+}

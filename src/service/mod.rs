@@ -1,0 +1,209 @@
+//! The umpire at work: one poll cycle (intake → authenticate → adjudicate →
+//! record → render → deliver), game creation, the outbox, and the embedded
+//! demo. Built on `mail`, `store`, `render`, `games` and `core`.
+
+pub mod compose;
+pub mod config;
+pub mod demo;
+pub mod games;
+pub mod outbox;
+pub mod poll;
+
+use crate::core::game::Game;
+use crate::core::sig::SecretKey;
+use crate::render::templates::Templates;
+use crate::store::Store;
+use config::Config;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The service failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Mail(#[from] crate::mail::MailError),
+    #[error(transparent)]
+    Template(#[from] crate::render::templates::TemplateError),
+    #[error("the umpire's key {path}: {message}")]
+    Key { path: String, message: String },
+    #[error("{0}")]
+    Game(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("another umpire process holds {0}; try again when it has finished")]
+    Busy(String),
+}
+
+impl ServiceError {
+    fn io(what: impl Into<String>, source: std::io::Error) -> ServiceError {
+        ServiceError::Io {
+            what: what.into(),
+            source,
+        }
+    }
+}
+
+/// The data directory's layout.
+pub mod layout {
+    /// The sled database folder.
+    pub const DB: &str = "db";
+    /// The umpire's lock file (held during a poll).
+    pub const LOCK: &str = "umpire.lock";
+    /// Club template overrides.
+    pub const TEMPLATES: &str = "templates";
+}
+
+/// The umpire of one data directory.
+pub struct Umpire {
+    dir: PathBuf,
+    config: Config,
+    store: Store,
+    templates: Templates,
+    key: SecretKey,
+    games: BTreeMap<String, Game>,
+}
+
+impl Umpire {
+    /// Creates a data directory on the embedded defaults: `umpire.toml`, the
+    /// umpire's key pair, the Maildir and the outbox. Existing files are kept.
+    pub fn init(dir: &Path, address: &str) -> Result<Vec<String>, ServiceError> {
+        let mut made = Vec::new();
+        std::fs::create_dir_all(dir).map_err(|e| ServiceError::io(format!("creating {}", dir.display()), e))?;
+        let cfg_path = dir.join(config::FILE);
+        if !cfg_path.exists() {
+            std::fs::write(&cfg_path, Config::default_text(address))
+                .map_err(|e| ServiceError::io(format!("writing {}", cfg_path.display()), e))?;
+            made.push(cfg_path.display().to_string());
+        }
+        let config = Config::load(dir)?;
+        let key_path = dir.join(&config.umpire.key);
+        if !key_path.exists() {
+            let key = SecretKey::generate(&config.umpire.address).map_err(|e| ServiceError::Key {
+                path: key_path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            write_private(&key_path, &key)?;
+            let pub_path = key_path.with_extension("key.pub");
+            std::fs::write(&pub_path, format!("{}\n", key.public_line()))
+                .map_err(|e| ServiceError::io(format!("writing {}", pub_path.display()), e))?;
+            made.push(key_path.display().to_string());
+        }
+        crate::mail::maildir::Maildir::open(&dir.join(&config.intake.maildir))?;
+        crate::mail::outbox::FileOutbox::open(&dir.join(&config.delivery.outbox))?;
+        Ok(made)
+    }
+
+    /// Opens an initialised data directory.
+    pub fn open(dir: &Path) -> Result<Umpire, ServiceError> {
+        let config = Config::load(dir)?;
+        let key_path = dir.join(&config.umpire.key);
+        let text = std::fs::read_to_string(&key_path).map_err(|e| ServiceError::Key {
+            path: key_path.display().to_string(),
+            message: format!("{e} (run `umpire init` first)"),
+        })?;
+        let key = SecretKey::parse(&text).map_err(|e| ServiceError::Key {
+            path: key_path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let store = Store::open(&dir.join(layout::DB))?;
+        let templates = Templates::load(Some(&dir.join(layout::TEMPLATES)))?;
+        Ok(Umpire {
+            dir: dir.to_path_buf(),
+            config,
+            store,
+            templates,
+            key,
+            games: BTreeMap::new(),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The data directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The umpire's public key line.
+    pub fn public_key(&self) -> String {
+        self.key.public_line()
+    }
+
+    /// A path inside the data directory.
+    pub fn path(&self, rel: &Path) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    /// Holds the data directory's lock for a poll. Waits up to `wait` for a
+    /// running poll to finish, then gives up with [`ServiceError::Busy`].
+    pub fn lock(dir: &Path, wait: std::time::Duration) -> Result<DirLock, ServiceError> {
+        let path = dir.join(layout::LOCK);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| ServiceError::io(format!("opening {}", path.display()), e))?;
+        let start = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(DirLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    std::thread::sleep(std::time::Duration::from_millis(100))
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(ServiceError::Busy(path.display().to_string()));
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(ServiceError::io(format!("locking {}", path.display()), e));
+                }
+            }
+        }
+    }
+}
+
+/// The data directory's lock (an OS file lock); released on drop, and by the
+/// OS if the process dies.
+pub struct DirLock {
+    _file: std::fs::File,
+}
+
+/// Writes a private key readable by the owner only.
+pub fn write_private(path: &Path, key: &SecretKey) -> Result<(), ServiceError> {
+    let text = key.to_openssh().map_err(|e| ServiceError::Key {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    #[cfg(unix)]
+    {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .create_new(true)
+            .write(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| ServiceError::io(format!("creating {}", path.display()), e))?;
+        f.write_all(text.as_bytes())
+            .map_err(|e| ServiceError::io(format!("writing {}", path.display()), e))?;
+    }
+    #[cfg(not(unix))]
+    std::fs::write(path, text).map_err(|e| ServiceError::io(format!("writing {}", path.display()), e))?;
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! The outbox: mails wait in the store until the transport accepts them, with
+//! backoff between attempts. An item is marked sent only after the transport
+//! accepted it, so a crash may resend it once; its Message-ID stays the same,
+//! so the receiving side can drop the copy.
+
+use super::{ServiceError, Umpire};
+use crate::mail::{Delivery, MailError, Outgoing};
+use crate::store::{Batch, Table};
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+/// An outgoing mail and its delivery state.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Item {
+    pub key: String,
+    pub message_id: String,
+    pub from: String,
+    pub to: Vec<String>,
+    /// The formatted mail, base64.
+    pub raw: String,
+    /// Seconds since the epoch when it was queued.
+    pub queued: i64,
+    pub attempts: u32,
+    /// Not before this time (seconds since the epoch).
+    pub next_attempt: i64,
+    /// Set once the transport accepted it.
+    pub sent: Option<i64>,
+    /// Set when the transport refused it for good.
+    pub failed: Option<String>,
+    pub last_error: Option<String>,
+}
+
+impl Item {
+    /// A new item, due now.
+    pub fn new(m: &Outgoing, now: jiff::Timestamp) -> Item {
+        Item {
+            key: m.key.clone(),
+            message_id: m.message_id.clone(),
+            from: m.from.clone(),
+            to: m.to.clone(),
+            raw: base64::engine::general_purpose::STANDARD.encode(&m.raw),
+            queued: now.as_second(),
+            attempts: 0,
+            next_attempt: now.as_second(),
+            sent: None,
+            failed: None,
+            last_error: None,
+        }
+    }
+
+    /// Back to an [`Outgoing`].
+    pub fn outgoing(&self) -> Outgoing {
+        Outgoing {
+            key: self.key.clone(),
+            message_id: self.message_id.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            raw: base64::engine::general_purpose::STANDARD
+                .decode(&self.raw)
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// What a delivery round did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeliveryReport {
+    pub sent: usize,
+    pub deferred: usize,
+    pub failed: usize,
+    pub waiting: usize,
+}
+
+/// Seconds to wait after `attempts` failures: 1 min doubling to 6 h.
+pub fn backoff(attempts: u32) -> i64 {
+    (60i64 << attempts.min(9).saturating_sub(1)).min(6 * 3600)
+}
+
+impl Umpire {
+    /// Every item not yet sent or failed, oldest first.
+    pub fn pending(&self) -> Result<Vec<Item>, ServiceError> {
+        let mut v: Vec<Item> = Vec::new();
+        for (k, bytes) in self.store.scan(Table::Outbox, b"")? {
+            let item: Item = serde_json::from_slice(&bytes).map_err(|e| {
+                crate::store::StoreError::Corrupt {
+                    what: format!("outbox item {}", String::from_utf8_lossy(&k)),
+                    message: e.to_string(),
+                }
+            })?;
+            if item.sent.is_none() && item.failed.is_none() {
+                v.push(item);
+            }
+        }
+        v.sort_by(|a, b| (a.queued, &a.key).cmp(&(b.queued, &b.key)));
+        Ok(v)
+    }
+
+    /// Hands every due item to `delivery`, recording each outcome.
+    pub fn deliver(&mut self, delivery: &mut dyn Delivery, now: jiff::Timestamp) -> Result<DeliveryReport, ServiceError> {
+        let mut r = DeliveryReport::default();
+        for mut item in self.pending()? {
+            if item.next_attempt > now.as_second() {
+                r.waiting += 1;
+                continue;
+            }
+            item.attempts += 1;
+            match delivery.deliver(&item.outgoing()) {
+                Ok(()) => {
+                    item.sent = Some(now.as_second());
+                    item.last_error = None;
+                    r.sent += 1;
+                    tracing::debug!(key = %item.key, to = ?item.to, "sent");
+                }
+                Err(MailError::Transient(e)) => {
+                    item.next_attempt = now.as_second() + backoff(item.attempts);
+                    item.last_error = Some(e.clone());
+                    r.deferred += 1;
+                    tracing::warn!(key = %item.key, error = %e, "delivery deferred");
+                }
+                Err(e) => {
+                    item.failed = Some(e.to_string());
+                    r.failed += 1;
+                    tracing::error!(key = %item.key, error = %e, "delivery failed for good");
+                }
+            }
+            let mut b = Batch::new();
+            b.put_json(Table::Outbox, &item.key, &item);
+            self.store.commit(b)?;
+            if r.deferred > 0 && item.sent.is_none() && item.failed.is_none() {
+                // The transport is down: the rest would fail the same way.
+                r.waiting += self.pending()?.len().saturating_sub(1);
+                break;
+            }
+        }
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_caps() {
+        assert_eq!(backoff(1), 60);
+        assert_eq!(backoff(2), 120);
+        assert_eq!(backoff(5), 960);
+        assert_eq!(backoff(30), 6 * 3600);
+    }
+}

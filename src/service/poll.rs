@@ -1,0 +1,384 @@
+//! One poll: every new mail is read, authenticated, adjudicated, recorded and
+//! answered. Everything a mail causes — record entries, ledger, raw mail,
+//! outgoing mails — is committed in one transaction before the mail is marked
+//! done in the mailbox, so a crash at any point and a rerun give the result of
+//! one clean run.
+
+use super::games::rfc3339;
+use super::{ServiceError, Umpire};
+use crate::core::game::{RejectKind, Rejection, Verdict};
+use crate::core::hash::sha256;
+use crate::core::movefile::{Command, MoveFile};
+use crate::core::ruleset::Side;
+use crate::core::sig::MOVE_NAMESPACE;
+use crate::mail::mime::{self, FoundMove, ReadMail};
+use crate::mail::{Incoming, Intake, Outgoing};
+use crate::store::{Batch, Table};
+use serde::{Deserialize, Serialize};
+
+/// What became of one mail (kept in the ledger).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// When it was processed.
+    pub at: String,
+    pub message_id: Option<String>,
+    pub from: Option<String>,
+    pub game: Option<String>,
+    /// One line: "accepted as entry 5", "refused: stale", "ignored: bounce".
+    pub outcome: String,
+}
+
+/// Counts from a poll.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PollReport {
+    pub mails: usize,
+    pub accepted: usize,
+    pub rejected: usize,
+    pub duplicates: usize,
+    pub commands: usize,
+    pub ignored: usize,
+    pub replies: usize,
+}
+
+impl PollReport {
+    /// Did the poll find anything to do?
+    pub fn is_idle(&self) -> bool {
+        self.mails == 0
+    }
+}
+
+/// What processing one mail decided, before it is committed.
+struct Decision {
+    batch: Batch,
+    mails: Vec<Outgoing>,
+    ledger: LedgerEntry,
+    game: Option<String>,
+    kind: Outcome,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Accepted,
+    Rejected,
+    Duplicate,
+    Commands,
+    Ignored,
+}
+
+/// The time a mail was sent, from its Date header, else `now`. Informative
+/// only (the record's `at`), but stable across reruns of the same mail.
+fn mail_time(mail: &ReadMail, now: jiff::Timestamp) -> jiff::Timestamp {
+    mail.date
+        .as_deref()
+        .and_then(|d| mailparse::dateparse(d).ok())
+        .and_then(|s| jiff::Timestamp::from_second(s).ok())
+        .unwrap_or(now)
+}
+
+impl Umpire {
+    /// Handles every new mail in `intake` (up to the batch limit).
+    pub fn poll(&mut self, intake: &mut dyn Intake, now: jiff::Timestamp) -> Result<PollReport, ServiceError> {
+        let mut report = PollReport::default();
+        let mut left = self.config.limits.batch;
+        while left > 0 {
+            let mails = intake.fetch(left.min(100))?;
+            if mails.is_empty() {
+                break;
+            }
+            left = left.saturating_sub(mails.len());
+            for m in mails {
+                self.process(&m, now, &mut report)?;
+                intake.done(&m.id)?;
+            }
+        }
+        Ok(report)
+    }
+
+    /// Processes and commits one mail (idempotent: a mail already in the ledger is skipped).
+    pub fn process(&mut self, m: &Incoming, now: jiff::Timestamp, report: &mut PollReport) -> Result<(), ServiceError> {
+        let hash = sha256(&m.raw);
+        let hkey = format!("h:{hash}");
+        if self.store.get(Table::Ledger, &hkey)?.is_some() {
+            return Ok(());
+        }
+        report.mails += 1;
+        let d = self.decide(m, &hkey, now)?;
+        if let Some(mid) = &d.ledger.message_id
+            && d.kind != Outcome::Ignored
+        {
+            tracing::debug!(message_id = %mid, "processed");
+        }
+        let mut batch = d.batch;
+        batch.put(Table::Inbox, hash.to_hex(), m.raw.clone());
+        batch.put_json(Table::Ledger, &hkey, &d.ledger);
+        if let Some(mid) = &d.ledger.message_id {
+            batch.put_json(Table::Ledger, format!("m:{mid}"), &d.ledger);
+        }
+        self.queue(&mut batch, &d.mails, now);
+        if let Err(e) = self.store.commit(batch) {
+            // The cached game is ahead of the store now; replay it next time.
+            if let Some(g) = &d.game {
+                self.forget(g);
+            }
+            return Err(e.into());
+        }
+        tracing::info!(
+            game = d.game.as_deref().unwrap_or("-"),
+            from = d.ledger.from.as_deref().unwrap_or("-"),
+            result = %d.ledger.outcome,
+            "mail"
+        );
+        match d.kind {
+            Outcome::Accepted => report.accepted += 1,
+            Outcome::Rejected => report.rejected += 1,
+            Outcome::Duplicate => report.duplicates += 1,
+            Outcome::Commands => report.commands += 1,
+            Outcome::Ignored => report.ignored += 1,
+        }
+        report.replies += d.mails.len();
+        Ok(())
+    }
+
+    fn decide(&mut self, m: &Incoming, hkey: &str, now: jiff::Timestamp) -> Result<Decision, ServiceError> {
+        let at_now = rfc3339(now);
+        let ledger = |mail: Option<&ReadMail>, game: Option<String>, outcome: String| LedgerEntry {
+            at: at_now.clone(),
+            message_id: mail.and_then(|x| x.message_id.clone()),
+            from: mail.and_then(|x| x.from.clone()),
+            game,
+            outcome,
+        };
+        let ignore = |l: LedgerEntry| Decision {
+            batch: Batch::new(),
+            mails: vec![],
+            ledger: l,
+            game: None,
+            kind: Outcome::Ignored,
+        };
+        let short = &hkey[2..14];
+        if m.raw.len() > self.config.limits.max_mail_bytes {
+            // Read only the headers of an oversized mail, to answer it.
+            let head_len = find_header_end(&m.raw).unwrap_or(0).min(64 * 1024);
+            let mail = mime::read(&m.raw[..head_len]).ok();
+            let outcome = format!("ignored: {} bytes, over the {} byte limit", m.raw.len(), self.config.limits.max_mail_bytes);
+            let mut d = ignore(ledger(mail.as_ref(), None, outcome.clone()));
+            if let Some(mail) = mail.filter(|x| x.automatic.is_none())
+                && let Some(from) = mail.from.clone()
+                && self.once_a_day(&from, now, &mut d.batch)?
+            {
+                d.mails.push(self.unsigned_mail(&from, &format!("the mail was {} bytes; the umpire reads mails up to {} bytes. Send the move file alone.", m.raw.len(), self.config.limits.max_mail_bytes), mail.message_id.clone(), format!("howto.{short}"), now)?);
+            }
+            return Ok(d);
+        }
+        let mail = match mime::read(&m.raw) {
+            Ok(x) => x,
+            Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
+        };
+        if let Some(mid) = &mail.message_id
+            && let Some(prev) = self.store.get_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
+        {
+            return Ok(ignore(ledger(Some(&mail), prev.game, format!("ignored: a second delivery of {mid}"))));
+        }
+        if let Some(why) = &mail.automatic {
+            return Ok(ignore(ledger(Some(&mail), None, format!("ignored: automatic mail ({why})"))));
+        }
+        let found = mime::moves(&mail);
+        let signed: Vec<&FoundMove> = found.iter().filter(|f| f.signature.is_some()).collect();
+        if signed.is_empty() {
+            let mut d = ignore(ledger(Some(&mail), None, "ignored: no signed move".into()));
+            if (!found.is_empty() || mime::looks_like_unsigned_move(&mail))
+                && let Some(from) = mail.from.clone()
+                && self.once_a_day(&from, now, &mut d.batch)?
+            {
+                d.mails.push(self.unsigned_mail(&from, "", mail.message_id.clone(), format!("howto.{short}"), now)?);
+            }
+            return Ok(d);
+        }
+        // One signed move per mail: the first found.
+        let f = signed[0];
+        let signature = f.signature.clone().unwrap_or_default();
+        let parsed = MoveFile::parse(&f.candidates[0]);
+        let game_id = match &parsed {
+            Ok(p) => p.game.clone(),
+            Err(_) => {
+                // Without a readable game line we cannot tell which game it is for.
+                let mut d = ignore(ledger(Some(&mail), None, "refused: unreadable move".into()));
+                if let (Some(from), Err(e)) = (mail.from.clone(), &parsed)
+                    && self.once_a_day(&from, now, &mut d.batch)?
+                {
+                    d.mails.push(self.unsigned_mail(&from, &format!("the move file in the {} does not read: {e}", f.origin), mail.message_id.clone(), format!("howto.{short}"), now)?);
+                }
+                return Ok(d);
+            }
+        };
+        if self.store.head(&game_id)?.is_none() {
+            let mut d = ignore(ledger(Some(&mail), None, format!("refused: no game {game_id:?}")));
+            if let Some(from) = mail.from.clone()
+                && self.once_a_day(&from, now, &mut d.batch)?
+            {
+                d.mails.push(self.unsigned_mail(&from, &format!("there is no game {game_id:?} at this umpire"), mail.message_id.clone(), format!("howto.{short}"), now)?);
+            }
+            return Ok(d);
+        }
+        self.load(&game_id)?;
+        let chain = self.chain(&game_id)?;
+        let at = rfc3339(mail_time(&mail, now));
+        let game = self.games.get_mut(&game_id).ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
+        // Of the candidate byte strings (mail may have changed line ends),
+        // the one the signature verifies is the one that was signed.
+        let bytes = parsed
+            .as_ref()
+            .ok()
+            .and_then(|p| game.side(&p.side))
+            .and_then(|side| {
+                f.candidates
+                    .iter()
+                    .find(|c| game.sides()[side.index()].key.verify(MOVE_NAMESPACE, c, &signature).is_ok())
+            })
+            .unwrap_or(&f.candidates[0])
+            .clone();
+        let len_before = game.record().len();
+        let verdict = game.submit(&bytes, &signature, &chain, &at);
+        let game = &self.games[&game_id];
+        let new_entries = game.entries_since(len_before).to_vec();
+        let mut batch = Batch::new();
+        batch.put_entries(&game_id, &new_entries);
+        let reply = mail.message_id.clone();
+        let (mails, outcome, kind) = match verdict {
+            Verdict::Accepted { seq, side, .. } => {
+                let mails = self.result_mails(game, seq, Some((side, reply)), None, "", now)?;
+                let mut meta = self.meta(&game_id)?;
+                if let Some(f) = &game.prompt().finished
+                    && meta.finished.is_none()
+                {
+                    meta.finished = Some(f.summary.clone());
+                    batch.put_json(Table::Games, &game_id, &meta);
+                }
+                (mails, format!("accepted as entry {seq}"), Outcome::Accepted)
+            }
+            Verdict::Duplicate { seq, side } => {
+                let mails = self.result_mails(game, seq, Some((side, reply)), Some(side), &format!(".again.{short}"), now)?;
+                (mails, format!("duplicate of entry {seq}: result sent again"), Outcome::Duplicate)
+            }
+            Verdict::Commands { side, commands } => {
+                let mails = self.commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
+                (mails, format!("commands: {}", commands.len()), Outcome::Commands)
+            }
+            Verdict::Rejected { seq, rejection } => {
+                let to = self.refusal_recipient(&game_id, &rejection, mail.from.as_deref());
+                let mut mails = Vec::new();
+                if let Some(to) = to
+                    && (rejection.signer.is_some() || self.once_a_day(&to, now, &mut batch)?)
+                {
+                    let game = &self.games[&game_id];
+                    mails.push(self.rejection_mail(game, Some(seq), &rejection, &to, reply, format!("{game_id}.{seq}.refused"), now)?);
+                }
+                (mails, format!("refused as entry {seq}: {}", rejection.reason), Outcome::Rejected)
+            }
+        };
+        Ok(Decision {
+            batch,
+            mails,
+            ledger: ledger(Some(&mail), Some(game_id.clone()), outcome),
+            game: Some(game_id),
+            kind,
+        })
+    }
+
+    /// A refusal goes to the signer only. If no side's key verified, the
+    /// sender is unknown; the From address gets it (rate-limited by the caller).
+    fn refusal_recipient(&self, game: &str, r: &Rejection, from: Option<&str>) -> Option<String> {
+        match r.signer {
+            Some(s) => self.games.get(game).map(|g| g.sides()[s.index()].email.clone()),
+            None if r.kind == RejectKind::Signature || r.kind == RejectKind::UnknownSide || r.kind == RejectKind::Malformed || r.kind == RejectKind::WrongGame => {
+                from.map(str::to_string)
+            }
+            None => from.map(str::to_string),
+        }
+    }
+
+    /// True (and noted in `batch`) if `addr` has not had an automatic note today.
+    fn once_a_day(&self, addr: &str, now: jiff::Timestamp, batch: &mut Batch) -> Result<bool, ServiceError> {
+        if addr.eq_ignore_ascii_case(&self.config.umpire.address) {
+            return Ok(false);
+        }
+        let day = rfc3339(now)[..10].to_string();
+        let key = format!("note:{}", addr.to_ascii_lowercase());
+        let last: Option<String> = self.store.get_json(Table::Meta, &key)?;
+        if last.as_deref() == Some(day.as_str()) {
+            return Ok(false);
+        }
+        batch.put_json(Table::Meta, &key, &day);
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn commands(
+        &mut self,
+        game_id: &str,
+        side: Side,
+        commands: &[Command],
+        reply: Option<String>,
+        short: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let mut out = Vec::new();
+        for (n, c) in commands.iter().enumerate() {
+            let key = format!("{game_id}.cmd.{short}.{n}");
+            let game = &self.games[game_id];
+            match c {
+                Command::Status => {
+                    let text = self.status_text(game_id, Some(side))?;
+                    let game = &self.games[game_id];
+                    out.push(self.notice_mail(game, side, "status", &text, false, reply.clone(), key, now)?);
+                }
+                Command::Resend => {
+                    let (seq, _) = game.last_report();
+                    out.extend(self.result_mails(game, seq, Some((side, reply.clone())), Some(side), &format!(".again.{short}"), now)?);
+                }
+                Command::Orders => {
+                    let legal = game.ruleset().legal(game.state(), side);
+                    let text = if legal.is_empty() {
+                        format!("Nothing is asked of you now. {}; waiting for {}.", game.prompt().stage, game.awaiting_names())
+                    } else {
+                        let mut t = format!("{}. Orders you can give now:\n", game.prompt().stage);
+                        for l in &legal {
+                            t.push_str(&format!("  {l}\n"));
+                        }
+                        t
+                    };
+                    out.push(self.notice_mail(game, side, "orders you can give", &text, false, reply.clone(), key, now)?);
+                }
+                Command::Record => {
+                    out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
+                }
+                Command::Away(until) => {
+                    let mut meta = self.meta(game_id)?;
+                    let name = game.sides()[side.index()].name.clone();
+                    let text = match until {
+                        Some(d) => {
+                            meta.away.insert(name, d.clone());
+                            format!("Noted: away until {d}. Your deadlines are extended to the day after.")
+                        }
+                        None => {
+                            meta.away.remove(&name);
+                            "Noted: you are back.".to_string()
+                        }
+                    };
+                    batch.put_json(Table::Games, game_id, &meta);
+                    let game = &self.games[game_id];
+                    out.push(self.notice_mail(game, side, "away", &text, false, reply.clone(), key, now)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn find_header_end(raw: &[u8]) -> Option<usize> {
+    raw.windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|p| p + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
+}

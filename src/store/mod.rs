@@ -1,0 +1,281 @@
+//! The database: sled, behind this one module. It keeps each game's record
+//! entries, the umpire's dice secrets, per-game metadata, the ledger of
+//! processed mails, the raw mails themselves, and the outbox.
+//!
+//! Everything one mail causes is written by one [`Batch`] in one transaction
+//! and flushed before the mail is marked done, so a crash at any point leaves
+//! either all of it or none of it.
+
+use crate::core::hash::Digest;
+use crate::core::record::{Entry, Record, RecordError};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// The store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Db(#[from] sled::Error),
+    #[error("the database at {path} is in use or damaged: {message}")]
+    Open { path: String, message: String },
+    #[error("stored {what} does not read: {message}")]
+    Corrupt { what: String, message: String },
+    #[error("game {0} is not in the store")]
+    NoGame(String),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+/// The tables ("trees").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    /// game id → service metadata (JSON).
+    Games,
+    /// game id ‖ 0 ‖ seq (8 bytes BE) → record entry (JSON).
+    Entries,
+    /// game id → dice chain secret (JSON).
+    Secrets,
+    /// `h:` content hash or `m:` Message-ID → what became of a mail (JSON).
+    Ledger,
+    /// content hash → the raw mail as received.
+    Inbox,
+    /// outbox key → an outgoing mail and its delivery state (JSON).
+    Outbox,
+    /// small named values: schema version, rate limits.
+    Meta,
+}
+
+const TABLES: [(Table, &str); 7] = [
+    (Table::Games, "games"),
+    (Table::Entries, "entries"),
+    (Table::Secrets, "secrets"),
+    (Table::Ledger, "ledger"),
+    (Table::Inbox, "inbox"),
+    (Table::Outbox, "outbox"),
+    (Table::Meta, "meta"),
+];
+
+/// Writes to apply together.
+#[derive(Debug, Default)]
+pub struct Batch {
+    ops: Vec<(Table, Vec<u8>, Option<Vec<u8>>)>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Sets `key` to raw bytes.
+    pub fn put(&mut self, table: Table, key: impl AsRef<[u8]>, value: Vec<u8>) {
+        self.ops.push((table, key.as_ref().to_vec(), Some(value)));
+    }
+
+    /// Sets `key` to a value as JSON.
+    pub fn put_json<T: Serialize>(&mut self, table: Table, key: impl AsRef<[u8]>, value: &T) {
+        // Our stored types are plain structs of strings and integers.
+        let bytes = serde_json::to_vec(value).unwrap_or_default();
+        self.put(table, key, bytes);
+    }
+
+    /// Removes `key`.
+    pub fn remove(&mut self, table: Table, key: impl AsRef<[u8]>) {
+        self.ops.push((table, key.as_ref().to_vec(), None));
+    }
+
+    /// Appends record entries of a game.
+    pub fn put_entries(&mut self, game: &str, entries: &[Entry]) {
+        for e in entries {
+            self.put_json(Table::Entries, entry_key(game, e.seq), e);
+        }
+    }
+
+    /// Nothing to write?
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Adds another batch's writes after this one's.
+    pub fn extend(&mut self, other: Batch) {
+        self.ops.extend(other.ops);
+    }
+}
+
+/// The key of entry `seq` of `game`.
+pub fn entry_key(game: &str, seq: u64) -> Vec<u8> {
+    let mut k = game.as_bytes().to_vec();
+    k.push(0);
+    k.extend_from_slice(&seq.to_be_bytes());
+    k
+}
+
+/// The sled database.
+pub struct Store {
+    db: sled::Db,
+    trees: Vec<sled::Tree>,
+}
+
+impl Store {
+    /// Opens (or creates) the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .mode(sled::Mode::LowSpace)
+            .open()
+            .map_err(|e| StoreError::Open {
+                path: dir.display().to_string(),
+                message: e.to_string(),
+            })?;
+        let mut trees = Vec::new();
+        for (_, name) in TABLES {
+            trees.push(db.open_tree(name)?);
+        }
+        Ok(Store { db, trees })
+    }
+
+    fn tree(&self, t: Table) -> &sled::Tree {
+        let i = TABLES.iter().position(|(x, _)| *x == t).unwrap_or(0);
+        &self.trees[i]
+    }
+
+    /// Raw bytes at `key`.
+    pub fn get(&self, table: Table, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.tree(table).get(key)?.map(|v| v.to_vec()))
+    }
+
+    /// The JSON value at `key`.
+    pub fn get_json<T: DeserializeOwned>(
+        &self,
+        table: Table,
+        key: impl AsRef<[u8]>,
+    ) -> Result<Option<T>, StoreError> {
+        let key = key.as_ref();
+        match self.get(table, key)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v).map(Some).map_err(|e| StoreError::Corrupt {
+                what: format!("{table:?} {}", String::from_utf8_lossy(key)),
+                message: e.to_string(),
+            }),
+        }
+    }
+
+    /// Every key-value pair whose key starts with `prefix`, in key order.
+    pub fn scan(&self, table: Table, prefix: impl AsRef<[u8]>) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+        self.tree(table)
+            .scan_prefix(prefix)
+            .map(|r| r.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// Applies a batch in one transaction and makes it durable.
+    pub fn commit(&self, batch: Batch) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        use sled::Transactional;
+        let r: sled::transaction::TransactionResult<(), ()> =
+            self.trees.as_slice().transaction(|views| {
+                for (table, key, value) in &batch.ops {
+                    let i = TABLES.iter().position(|(x, _)| x == table).unwrap_or(0);
+                    match value {
+                        Some(v) => {
+                            views[i].insert(key.as_slice(), v.as_slice())?;
+                        }
+                        None => {
+                            views[i].remove(key.as_slice())?;
+                        }
+                    }
+                }
+                Ok(())
+            });
+        r.map_err(|e| match e {
+            sled::transaction::TransactionError::Storage(s) => StoreError::Db(s),
+            sled::transaction::TransactionError::Abort(()) => StoreError::Corrupt {
+                what: "transaction".into(),
+                message: "aborted".into(),
+            },
+        })?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// The ids of every game, in order.
+    pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .scan(Table::Games, b"")?
+            .into_iter()
+            .map(|(k, _)| String::from_utf8_lossy(&k).into_owned())
+            .collect())
+    }
+
+    /// A game's record, checked link by link.
+    pub fn record(&self, game: &str) -> Result<Record, StoreError> {
+        let mut prefix = game.as_bytes().to_vec();
+        prefix.push(0);
+        let mut entries = Vec::new();
+        for (k, v) in self.scan(Table::Entries, &prefix)? {
+            let e: Entry = serde_json::from_slice(&v).map_err(|e| StoreError::Corrupt {
+                what: format!("entry {} of game {game}", String::from_utf8_lossy(&k)),
+                message: e.to_string(),
+            })?;
+            entries.push(e);
+        }
+        if entries.is_empty() {
+            return Err(StoreError::NoGame(game.to_string()));
+        }
+        Ok(Record::from_entries(entries)?)
+    }
+
+    /// The head hash of a game's record, if the game exists.
+    pub fn head(&self, game: &str) -> Result<Option<Digest>, StoreError> {
+        let mut prefix = game.as_bytes().to_vec();
+        prefix.push(0);
+        match self.tree(Table::Entries).scan_prefix(&prefix).next_back() {
+            None => Ok(None),
+            Some(r) => {
+                let (_, v) = r?;
+                let e: Entry = serde_json::from_slice(&v).map_err(|e| StoreError::Corrupt {
+                    what: format!("last entry of game {game}"),
+                    message: e.to_string(),
+                })?;
+                Ok(Some(e.hash))
+            }
+        }
+    }
+
+    /// Makes everything written durable.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_commits_across_tables_and_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let s = Store::open(dir.path()).unwrap();
+            let mut b = Batch::new();
+            b.put(Table::Inbox, b"h1", b"raw".to_vec());
+            b.put_json(Table::Ledger, b"h:h1", &"done");
+            b.put_json(Table::Games, b"g1", &1u32);
+            s.commit(b).unwrap();
+        }
+        let s = Store::open(dir.path()).unwrap();
+        assert_eq!(s.get(Table::Inbox, b"h1").unwrap().unwrap(), b"raw");
+        assert_eq!(s.get_json::<String>(Table::Ledger, b"h:h1").unwrap().unwrap(), "done");
+        assert_eq!(s.game_ids().unwrap(), vec!["g1".to_string()]);
+    }
+
+    #[test]
+    fn entry_keys_sort_by_game_then_seq() {
+        assert!(entry_key("g", 2) < entry_key("g", 10));
+        assert!(entry_key("g", u64::MAX) < entry_key("g1", 0));
+    }
+}
