@@ -73,7 +73,7 @@ pub struct DeliveryReport {
 
 /// Seconds to wait after `attempts` failures: 1 min doubling to 6 h.
 pub fn backoff(attempts: u32) -> i64 {
-    (60i64 << attempts.min(9).saturating_sub(1)).min(6 * 3600)
+    (60i64 << attempts.clamp(1, 16) - 1).min(6 * 3600)
 }
 
 impl Umpire {

@@ -94,3 +94,72 @@ impl Table {
         self.game.ruleset().clone()
     }
 }
+
+/// A player's mail carrying a signed move: as an attachment pair, or armored in the body.
+pub fn move_mail(from: &str, to: &str, n: u64, text: &str, sig: &str, armored: bool) -> Vec<u8> {
+    use umpire::mail::mime::{Compose, build};
+    let (body, attachments) = if armored {
+        (
+            format!("My move:\n\n{}", umpire::core::movefile::armor(text.as_bytes(), sig)),
+            vec![],
+        )
+    } else {
+        (
+            "Move attached.\n".to_string(),
+            vec![
+                ("move.txt".to_string(), "text/plain".to_string(), text.as_bytes().to_vec()),
+                ("move.txt.sig".to_string(), "application/octet-stream".to_string(), sig.as_bytes().to_vec()),
+            ],
+        )
+    };
+    build(&Compose {
+        from_name: "Player".into(),
+        from: from.into(),
+        to: vec![to.into()],
+        subject: "move".into(),
+        message_id: format!("<m{n}.{}@club.test>", from.split('@').next().unwrap_or("x")),
+        in_reply_to: None,
+        references: vec![],
+        text: body,
+        attachments,
+        auto_submitted: "no",
+        headers: vec![],
+        date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000 + n * 60),
+    })
+    .unwrap()
+}
+
+/// A plain mail with a body and optional extra headers.
+pub fn plain_mail(from: &str, to: &str, n: u64, body: &str, headers: &[(&str, &str)]) -> Vec<u8> {
+    use umpire::mail::mime::{Compose, build};
+    build(&Compose {
+        from_name: "Someone".into(),
+        from: from.into(),
+        to: vec![to.into()],
+        subject: "hello".into(),
+        message_id: format!("<p{n}@club.test>"),
+        in_reply_to: None,
+        references: vec![],
+        text: body.into(),
+        attachments: vec![],
+        auto_submitted: "no",
+        headers: headers.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+        date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000 + n * 60),
+    })
+    .unwrap()
+}
+
+/// Every .eml in a folder, by file name, decoded.
+pub fn outbox(dir: &std::path::Path) -> std::collections::BTreeMap<String, umpire::mail::mime::ReadMail> {
+    let mut m = std::collections::BTreeMap::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".eml") {
+                let raw = std::fs::read(e.path()).unwrap();
+                m.insert(name, umpire::mail::mime::read(&raw).unwrap());
+            }
+        }
+    }
+    m
+}

@@ -1,0 +1,187 @@
+//! A game played by hand with the `umpire` binary, as a club would: init,
+//! keygen (and ssh-keygen), new, sign (and ssh-keygen -Y sign), mails into the
+//! Maildir, poll, record, verify. Signatures cross-checked with OpenSSH both ways.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use umpire::core::record::{Body, Record};
+use umpire::mail::maildir::Maildir;
+
+fn umpire(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--dir")
+        .arg(dir)
+        .args(args)
+        .env("UMPIRE_NOW", "2026-12-01T10:00:00Z")
+        .output()
+        .expect("run umpire")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn ssh_keygen(args: &[&str], stdin: Option<&Path>) -> Output {
+    let mut c = Command::new("ssh-keygen");
+    c.args(args);
+    if let Some(p) = stdin {
+        c.stdin(std::fs::File::open(p).unwrap());
+    }
+    c.output().expect("ssh-keygen is installed (openssh-client)")
+}
+
+fn head(dir: &Path, game: &str) -> String {
+    let text = ok(&umpire(dir, &["record", game]));
+    Record::from_text(&text).unwrap().head().to_hex()
+}
+
+fn write(path: &Path, text: &str) -> PathBuf {
+    std::fs::write(path, text).unwrap();
+    path.to_path_buf()
+}
+
+#[test]
+fn a_game_by_hand_with_umpire_and_openssh_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("data");
+    let p = tmp.path();
+    ok(&umpire(&d, &["init", "--address", "umpire@club.test"]));
+    assert!(d.join("umpire.toml").exists() && d.join("umpire.key").exists());
+
+    // alice makes her key with umpire, bob with ssh-keygen.
+    let alice = p.join("alice");
+    ok(&umpire(&d, &["keygen", "-f", alice.to_str().unwrap(), "-C", "alice@club.test"]));
+    let bob = p.join("bob");
+    let o = ssh_keygen(&["-q", "-t", "ed25519", "-N", "", "-C", "bob@club.test", "-f", bob.to_str().unwrap()], None);
+    assert!(o.status.success());
+
+    let out = ok(&umpire(
+        &d,
+        &[
+            "new", "freeform", "--scenario", "open", "--id", "club1",
+            "--side", &format!("alice=alice@club.test={}.pub", alice.display()),
+            "--side", &format!("bob=bob@club.test={}.pub", bob.display()),
+        ],
+    ));
+    assert_eq!(out.trim(), "club1");
+
+    // alice signs with `umpire sign`; OpenSSH accepts the signature.
+    let m1 = write(&p.join("move1.txt"), &format!("game: club1\nside: alice\nafter: {}\norders:\n  roll 2d6 initiative\n  end turn\n", head(&d, "club1")));
+    ok(&umpire(&d, &["sign", m1.to_str().unwrap(), "--key", alice.to_str().unwrap()]));
+    let allowed = write(&p.join("allowed"), &format!("alice@club.test {}", std::fs::read_to_string(format!("{}.pub", alice.display())).unwrap()));
+    let o = ssh_keygen(&["-Y", "verify", "-f", allowed.to_str().unwrap(), "-I", "alice@club.test", "-n", "umpire-move", "-s", &format!("{}.sig", m1.display())], Some(&m1));
+    assert!(o.status.success(), "ssh-keygen refused umpire's signature: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Good \"umpire-move\" signature"), "{}", String::from_utf8_lossy(&o.stdout));
+
+    // `check` previews it offline against the exported record.
+    let rec0 = p.join("rec0.txt");
+    ok(&umpire(&d, &["record", "club1", "-o", rec0.to_str().unwrap()]));
+    let chk = ok(&umpire(&d, &["check", m1.to_str().unwrap(), "--record", rec0.to_str().unwrap()]));
+    assert!(chk.contains("from here the outcome depends on the dice"), "{chk}");
+    assert!(chk.contains("signature: good"), "{chk}");
+
+    let mut md = Maildir::open(&d.join("maildir")).unwrap();
+    let text1 = std::fs::read_to_string(&m1).unwrap();
+    let sig1 = std::fs::read_to_string(format!("{}.sig", m1.display())).unwrap();
+    md.deliver("1.mail", &common::move_mail("alice@club.test", "umpire@club.test", 1, &text1, &sig1, false)).unwrap();
+    ok(&umpire(&d, &["poll"]));
+    let outbox = d.join("outbox");
+    assert!(outbox.join("club1.1.bob.eml").exists(), "bob is told of alice's move");
+
+    // bob signs with `ssh-keygen -Y sign` and pastes it armored into the body.
+    let m2 = write(&p.join("move2.txt"), &format!("game: club1\nside: bob\nafter: {}\norders:\n  hold the line\n  roll 1d6+1 fire at 0712\n  end turn\n", head(&d, "club1")));
+    let o = ssh_keygen(&["-Y", "sign", "-n", "umpire-move", "-f", bob.to_str().unwrap(), m2.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sig2 = std::fs::read_to_string(format!("{}.sig", m2.display())).unwrap();
+    let text2 = std::fs::read_to_string(&m2).unwrap();
+    md.deliver("2.mail", &common::move_mail("bob@club.test", "umpire@club.test", 2, &text2, &sig2, true)).unwrap();
+    ok(&umpire(&d, &["poll"]));
+
+    let games = ok(&umpire(&d, &["games"]));
+    assert!(games.contains("club1") && games.contains("alice to move"), "{games}");
+
+    // The record verifies, and so does the record attached to bob's last mail with the umpire's signature.
+    let fin = p.join("final.txt");
+    ok(&umpire(&d, &["record", "club1", "-o", fin.to_str().unwrap()]));
+    let v = ok(&umpire(&d, &["verify", fin.to_str().unwrap()]));
+    assert!(v.contains("record verified") && v.contains("2 move signatures checked"), "{v}");
+    let mail = common::outbox(&outbox).remove("club1.3.alice.eml").expect("alice's result of bob's move");
+    let rec = mail.attachments.iter().find(|a| a.name == "record.txt").unwrap();
+    let rsig = mail.attachments.iter().find(|a| a.name == "record.txt.sig").unwrap();
+    std::fs::write(p.join("mailed.txt"), &rec.bytes).unwrap();
+    std::fs::write(p.join("mailed.txt.sig"), &rsig.bytes).unwrap();
+    let v = ok(&umpire(&d, &["verify", p.join("mailed.txt").to_str().unwrap()]));
+    assert!(v.contains("signed by the umpire's key"), "{v}");
+    // OpenSSH agrees the umpire signed it.
+    let upub = std::fs::read_to_string(d.join("umpire.key.pub")).unwrap();
+    let allowed_u = write(&p.join("allowed_u"), &format!("umpire@club.test {upub}"));
+    let o = ssh_keygen(&["-Y", "verify", "-f", allowed_u.to_str().unwrap(), "-I", "umpire@club.test", "-n", "umpire-result", "-s", p.join("mailed.txt.sig").to_str().unwrap()], Some(&p.join("mailed.txt")));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // A tampered roll fails, naming the entry.
+    let mut record = Record::from_text(&std::fs::read_to_string(&fin).unwrap()).unwrap();
+    let mut entries = record.entries().to_vec();
+    let Body::Move(m) = &mut entries[3].body else { panic!("entry 3 is bob's move") };
+    m.rolls[0].value = m.rolls[0].value % 6 + 1;
+    for i in 3..entries.len() {
+        entries[i].prev = entries[i - 1].hash;
+        entries[i].hash = umpire::core::record::entry_hash(entries[i].seq, &entries[i].prev, &entries[i].body);
+    }
+    record = Record::from_entries(entries).unwrap();
+    let bad = write(&p.join("bad.txt"), &record.to_text());
+    let o = umpire(&d, &["verify", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("entry 3") && err.contains("tampered"), "{err}");
+}
+
+#[test]
+fn ssh_keygen_signatures_verify_in_umpire() {
+    let tmp = tempfile::tempdir().unwrap();
+    let k = tmp.path().join("k");
+    assert!(ssh_keygen(&["-q", "-t", "ed25519", "-N", "", "-C", "x@y", "-f", k.to_str().unwrap()], None).status.success());
+    let f = write(&tmp.path().join("m.txt"), "game: g\nside: a\ncommand: status\n");
+    assert!(ssh_keygen(&["-Y", "sign", "-n", "umpire-move", "-f", k.to_str().unwrap(), f.to_str().unwrap()], None).status.success());
+    let sig = std::fs::read_to_string(format!("{}.sig", f.display())).unwrap();
+    let pk = umpire::core::sig::PublicKey::parse(&std::fs::read_to_string(format!("{}.pub", k.display())).unwrap()).unwrap();
+    pk.verify("umpire-move", b"game: g\nside: a\ncommand: status\n", &sig).unwrap();
+    assert!(pk.verify("umpire-move", b"game: g\nside: b\ncommand: status\n", &sig).is_err());
+    // Signed for another purpose (namespace), it is refused.
+    std::fs::remove_file(format!("{}.sig", f.display())).unwrap();
+    assert!(ssh_keygen(&["-Y", "sign", "-n", "git", "-f", k.to_str().unwrap(), f.to_str().unwrap()], None).status.success());
+    let git_sig = std::fs::read_to_string(format!("{}.sig", f.display())).unwrap();
+    assert!(pk.verify("umpire-move", b"game: g\nside: a\ncommand: status\n", &git_sig).is_err());
+}
+
+#[test]
+fn exit_codes_and_help() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = umpire(tmp.path(), &["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
+    for sub in ["init", "keygen", "new", "sign", "check", "poll", "run", "show", "record", "verify", "games", "rulesets", "demo", "selfplay", "deliver"] {
+        let o = umpire(tmp.path(), &[sub, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{sub} --help");
+        assert!(!o.stdout.is_empty());
+    }
+    let o = umpire(tmp.path(), &["verify", "/nonexistent/record.txt"]);
+    assert_eq!(o.status.code(), Some(1), "invalid input exits 1");
+}
+
+#[test]
+fn demo_runs_and_verifies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = umpire(tmp.path(), &["demo", "--keep", tmp.path().join("demo").to_str().unwrap()]);
+    let out = ok(&o);
+    assert!(out.contains("record verified"), "{out}");
+    assert!(out.contains("REFUSED"), "the demo shows a refused forgery");
+    assert!(out.contains("== Dice"), "the demo shows rolls");
+}
