@@ -251,7 +251,10 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
     let msg = if c.attachments.is_empty() {
         b.singlepart(text)
     } else {
-        let mut mp = MultiPart::mixed().singlepart(text);
+        // A boundary derived from the Message-ID: the same mail built twice is
+        // the same bytes (a rerun after a crash writes an identical file).
+        let boundary = format!("umpire-{}", &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]);
+        let mut mp = MultiPart::mixed().boundary(boundary).singlepart(text);
         for (name, mime, bytes) in &c.attachments {
             let ct = ContentType::parse(mime).map_err(|e| MailError::Protocol(format!("bad MIME type {mime}: {e}")))?;
             mp = mp.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
