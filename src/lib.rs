@@ -3,10 +3,10 @@
 //! Layers, top to bottom (imports only point down): `cli` → `service` →
 //! `mail` → `store` → `render` → `games` → `core`. See ARCHITECTURE.md.
 
+pub mod cli;
 pub mod core;
 pub mod games;
 pub mod mail;
-pub mod store;
 pub mod render;
 pub mod service;
-pub mod cli;
+pub mod store;

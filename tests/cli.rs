@@ -36,7 +36,8 @@ fn ssh_keygen(args: &[&str], stdin: Option<&Path>) -> Output {
     if let Some(p) = stdin {
         c.stdin(std::fs::File::open(p).unwrap());
     }
-    c.output().expect("ssh-keygen is installed (openssh-client)")
+    c.output()
+        .expect("ssh-keygen is installed (openssh-client)")
 }
 
 fn head(dir: &Path, game: &str) -> String {
@@ -59,82 +60,241 @@ fn a_game_by_hand_with_umpire_and_openssh_keys() {
 
     // alice makes her key with umpire, bob with ssh-keygen.
     let alice = p.join("alice");
-    ok(&umpire(&d, &["keygen", "-f", alice.to_str().unwrap(), "-C", "alice@club.test"]));
+    ok(&umpire(
+        &d,
+        &[
+            "keygen",
+            "-f",
+            alice.to_str().unwrap(),
+            "-C",
+            "alice@club.test",
+        ],
+    ));
     let bob = p.join("bob");
-    let o = ssh_keygen(&["-q", "-t", "ed25519", "-N", "", "-C", "bob@club.test", "-f", bob.to_str().unwrap()], None);
+    let o = ssh_keygen(
+        &[
+            "-q",
+            "-t",
+            "ed25519",
+            "-N",
+            "",
+            "-C",
+            "bob@club.test",
+            "-f",
+            bob.to_str().unwrap(),
+        ],
+        None,
+    );
     assert!(o.status.success());
 
     let out = ok(&umpire(
         &d,
         &[
-            "new", "freeform", "--scenario", "open", "--id", "club1",
-            "--side", &format!("alice=alice@club.test={}.pub", alice.display()),
-            "--side", &format!("bob=bob@club.test={}.pub", bob.display()),
+            "new",
+            "freeform",
+            "--scenario",
+            "open",
+            "--id",
+            "club1",
+            "--side",
+            &format!("alice=alice@club.test={}.pub", alice.display()),
+            "--side",
+            &format!("bob=bob@club.test={}.pub", bob.display()),
         ],
     ));
     assert_eq!(out.trim(), "club1");
 
     // alice signs with `umpire sign`; OpenSSH accepts the signature.
-    let m1 = write(&p.join("move1.txt"), &format!("game: club1\nside: alice\nafter: {}\norders:\n  roll 2d6 initiative\n  end turn\n", head(&d, "club1")));
-    ok(&umpire(&d, &["sign", m1.to_str().unwrap(), "--key", alice.to_str().unwrap()]));
-    let allowed = write(&p.join("allowed"), &format!("alice@club.test {}", std::fs::read_to_string(format!("{}.pub", alice.display())).unwrap()));
-    let o = ssh_keygen(&["-Y", "verify", "-f", allowed.to_str().unwrap(), "-I", "alice@club.test", "-n", "umpire-move", "-s", &format!("{}.sig", m1.display())], Some(&m1));
-    assert!(o.status.success(), "ssh-keygen refused umpire's signature: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("Good \"umpire-move\" signature"), "{}", String::from_utf8_lossy(&o.stdout));
+    let m1 = write(
+        &p.join("move1.txt"),
+        &format!(
+            "game: club1\nside: alice\nafter: {}\norders:\n  roll 2d6 initiative\n  end turn\n",
+            head(&d, "club1")
+        ),
+    );
+    ok(&umpire(
+        &d,
+        &[
+            "sign",
+            m1.to_str().unwrap(),
+            "--key",
+            alice.to_str().unwrap(),
+        ],
+    ));
+    let allowed = write(
+        &p.join("allowed"),
+        &format!(
+            "alice@club.test {}",
+            std::fs::read_to_string(format!("{}.pub", alice.display())).unwrap()
+        ),
+    );
+    let o = ssh_keygen(
+        &[
+            "-Y",
+            "verify",
+            "-f",
+            allowed.to_str().unwrap(),
+            "-I",
+            "alice@club.test",
+            "-n",
+            "umpire-move",
+            "-s",
+            &format!("{}.sig", m1.display()),
+        ],
+        Some(&m1),
+    );
+    assert!(
+        o.status.success(),
+        "ssh-keygen refused umpire's signature: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("Good \"umpire-move\" signature"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 
     // `check` previews it offline against the exported record.
     let rec0 = p.join("rec0.txt");
-    ok(&umpire(&d, &["record", "club1", "-o", rec0.to_str().unwrap()]));
-    let chk = ok(&umpire(&d, &["check", m1.to_str().unwrap(), "--record", rec0.to_str().unwrap()]));
-    assert!(chk.contains("from here the outcome depends on the dice"), "{chk}");
+    ok(&umpire(
+        &d,
+        &["record", "club1", "-o", rec0.to_str().unwrap()],
+    ));
+    let chk = ok(&umpire(
+        &d,
+        &[
+            "check",
+            m1.to_str().unwrap(),
+            "--record",
+            rec0.to_str().unwrap(),
+        ],
+    ));
+    assert!(
+        chk.contains("from here the outcome depends on the dice"),
+        "{chk}"
+    );
     assert!(chk.contains("signature: good"), "{chk}");
 
-    let mut md = Maildir::open(&d.join("maildir")).unwrap();
+    let md = Maildir::open(&d.join("maildir")).unwrap();
     let text1 = std::fs::read_to_string(&m1).unwrap();
     let sig1 = std::fs::read_to_string(format!("{}.sig", m1.display())).unwrap();
-    md.deliver("1.mail", &common::move_mail("alice@club.test", "umpire@club.test", 1, &text1, &sig1, false)).unwrap();
+    md.deliver(
+        "1.mail",
+        &common::move_mail(
+            "alice@club.test",
+            "umpire@club.test",
+            1,
+            &text1,
+            &sig1,
+            false,
+        ),
+    )
+    .unwrap();
     ok(&umpire(&d, &["poll"]));
     let outbox = d.join("outbox");
-    assert!(outbox.join("club1.1.bob.eml").exists(), "bob is told of alice's move");
+    assert!(
+        outbox.join("club1.1.bob.eml").exists(),
+        "bob is told of alice's move"
+    );
 
     // bob signs with `ssh-keygen -Y sign` and pastes it armored into the body.
-    let m2 = write(&p.join("move2.txt"), &format!("game: club1\nside: bob\nafter: {}\norders:\n  hold the line\n  roll 1d6+1 fire at 0712\n  end turn\n", head(&d, "club1")));
-    let o = ssh_keygen(&["-Y", "sign", "-n", "umpire-move", "-f", bob.to_str().unwrap(), m2.to_str().unwrap()], None);
+    let m2 = write(
+        &p.join("move2.txt"),
+        &format!(
+            "game: club1\nside: bob\nafter: {}\norders:\n  hold the line\n  roll 1d6+1 fire at 0712\n  end turn\n",
+            head(&d, "club1")
+        ),
+    );
+    let o = ssh_keygen(
+        &[
+            "-Y",
+            "sign",
+            "-n",
+            "umpire-move",
+            "-f",
+            bob.to_str().unwrap(),
+            m2.to_str().unwrap(),
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let sig2 = std::fs::read_to_string(format!("{}.sig", m2.display())).unwrap();
     let text2 = std::fs::read_to_string(&m2).unwrap();
-    md.deliver("2.mail", &common::move_mail("bob@club.test", "umpire@club.test", 2, &text2, &sig2, true)).unwrap();
+    md.deliver(
+        "2.mail",
+        &common::move_mail("bob@club.test", "umpire@club.test", 2, &text2, &sig2, true),
+    )
+    .unwrap();
     ok(&umpire(&d, &["poll"]));
 
     let games = ok(&umpire(&d, &["games"]));
-    assert!(games.contains("club1") && games.contains("alice to move"), "{games}");
+    assert!(
+        games.contains("club1") && games.contains("alice to move"),
+        "{games}"
+    );
 
     // The record verifies, and so does the record attached to bob's last mail with the umpire's signature.
     let fin = p.join("final.txt");
-    ok(&umpire(&d, &["record", "club1", "-o", fin.to_str().unwrap()]));
+    ok(&umpire(
+        &d,
+        &["record", "club1", "-o", fin.to_str().unwrap()],
+    ));
     let v = ok(&umpire(&d, &["verify", fin.to_str().unwrap()]));
-    assert!(v.contains("record verified") && v.contains("2 move signatures checked"), "{v}");
-    let mail = common::outbox(&outbox).remove("club1.3.alice.eml").expect("alice's result of bob's move");
-    let rec = mail.attachments.iter().find(|a| a.name == "record.txt").unwrap();
-    let rsig = mail.attachments.iter().find(|a| a.name == "record.txt.sig").unwrap();
+    assert!(
+        v.contains("record verified") && v.contains("2 move signatures checked"),
+        "{v}"
+    );
+    let mail = common::outbox(&outbox)
+        .remove("club1.3.alice.eml")
+        .expect("alice's result of bob's move");
+    let rec = mail
+        .attachments
+        .iter()
+        .find(|a| a.name == "record.txt")
+        .unwrap();
+    let rsig = mail
+        .attachments
+        .iter()
+        .find(|a| a.name == "record.txt.sig")
+        .unwrap();
     std::fs::write(p.join("mailed.txt"), &rec.bytes).unwrap();
     std::fs::write(p.join("mailed.txt.sig"), &rsig.bytes).unwrap();
-    let v = ok(&umpire(&d, &["verify", p.join("mailed.txt").to_str().unwrap()]));
+    let v = ok(&umpire(
+        &d,
+        &["verify", p.join("mailed.txt").to_str().unwrap()],
+    ));
     assert!(v.contains("signed by the umpire's key"), "{v}");
     // OpenSSH agrees the umpire signed it.
     let upub = std::fs::read_to_string(d.join("umpire.key.pub")).unwrap();
     let allowed_u = write(&p.join("allowed_u"), &format!("umpire@club.test {upub}"));
-    let o = ssh_keygen(&["-Y", "verify", "-f", allowed_u.to_str().unwrap(), "-I", "umpire@club.test", "-n", "umpire-result", "-s", p.join("mailed.txt.sig").to_str().unwrap()], Some(&p.join("mailed.txt")));
+    let o = ssh_keygen(
+        &[
+            "-Y",
+            "verify",
+            "-f",
+            allowed_u.to_str().unwrap(),
+            "-I",
+            "umpire@club.test",
+            "-n",
+            "umpire-result",
+            "-s",
+            p.join("mailed.txt.sig").to_str().unwrap(),
+        ],
+        Some(&p.join("mailed.txt")),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     // A tampered roll fails, naming the entry.
     let mut record = Record::from_text(&std::fs::read_to_string(&fin).unwrap()).unwrap();
     let mut entries = record.entries().to_vec();
-    let Body::Move(m) = &mut entries[3].body else { panic!("entry 3 is bob's move") };
+    let Body::Move(m) = &mut entries[3].body else {
+        panic!("entry 3 is bob's move")
+    };
     m.rolls[0].value = m.rolls[0].value % 6 + 1;
     for i in 3..entries.len() {
         entries[i].prev = entries[i - 1].hash;
-        entries[i].hash = umpire::core::record::entry_hash(entries[i].seq, &entries[i].prev, &entries[i].body);
+        entries[i].hash =
+            umpire::core::record::entry_hash(entries[i].seq, &entries[i].prev, &entries[i].body);
     }
     record = Record::from_entries(entries).unwrap();
     let bad = write(&p.join("bad.txt"), &record.to_text());
@@ -148,18 +308,82 @@ fn a_game_by_hand_with_umpire_and_openssh_keys() {
 fn ssh_keygen_signatures_verify_in_umpire() {
     let tmp = tempfile::tempdir().unwrap();
     let k = tmp.path().join("k");
-    assert!(ssh_keygen(&["-q", "-t", "ed25519", "-N", "", "-C", "x@y", "-f", k.to_str().unwrap()], None).status.success());
-    let f = write(&tmp.path().join("m.txt"), "game: g\nside: a\ncommand: status\n");
-    assert!(ssh_keygen(&["-Y", "sign", "-n", "umpire-move", "-f", k.to_str().unwrap(), f.to_str().unwrap()], None).status.success());
+    assert!(
+        ssh_keygen(
+            &[
+                "-q",
+                "-t",
+                "ed25519",
+                "-N",
+                "",
+                "-C",
+                "x@y",
+                "-f",
+                k.to_str().unwrap()
+            ],
+            None
+        )
+        .status
+        .success()
+    );
+    let f = write(
+        &tmp.path().join("m.txt"),
+        "game: g\nside: a\ncommand: status\n",
+    );
+    assert!(
+        ssh_keygen(
+            &[
+                "-Y",
+                "sign",
+                "-n",
+                "umpire-move",
+                "-f",
+                k.to_str().unwrap(),
+                f.to_str().unwrap()
+            ],
+            None
+        )
+        .status
+        .success()
+    );
     let sig = std::fs::read_to_string(format!("{}.sig", f.display())).unwrap();
-    let pk = umpire::core::sig::PublicKey::parse(&std::fs::read_to_string(format!("{}.pub", k.display())).unwrap()).unwrap();
-    pk.verify("umpire-move", b"game: g\nside: a\ncommand: status\n", &sig).unwrap();
-    assert!(pk.verify("umpire-move", b"game: g\nside: b\ncommand: status\n", &sig).is_err());
+    let pk = umpire::core::sig::PublicKey::parse(
+        &std::fs::read_to_string(format!("{}.pub", k.display())).unwrap(),
+    )
+    .unwrap();
+    pk.verify("umpire-move", b"game: g\nside: a\ncommand: status\n", &sig)
+        .unwrap();
+    assert!(
+        pk.verify("umpire-move", b"game: g\nside: b\ncommand: status\n", &sig)
+            .is_err()
+    );
     // Signed for another purpose (namespace), it is refused.
     std::fs::remove_file(format!("{}.sig", f.display())).unwrap();
-    assert!(ssh_keygen(&["-Y", "sign", "-n", "git", "-f", k.to_str().unwrap(), f.to_str().unwrap()], None).status.success());
+    assert!(
+        ssh_keygen(
+            &[
+                "-Y",
+                "sign",
+                "-n",
+                "git",
+                "-f",
+                k.to_str().unwrap(),
+                f.to_str().unwrap()
+            ],
+            None
+        )
+        .status
+        .success()
+    );
     let git_sig = std::fs::read_to_string(format!("{}.sig", f.display())).unwrap();
-    assert!(pk.verify("umpire-move", b"game: g\nside: a\ncommand: status\n", &git_sig).is_err());
+    assert!(
+        pk.verify(
+            "umpire-move",
+            b"game: g\nside: a\ncommand: status\n",
+            &git_sig
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -167,7 +391,10 @@ fn exit_codes_and_help() {
     let tmp = tempfile::tempdir().unwrap();
     let o = umpire(tmp.path(), &["frobnicate"]);
     assert_eq!(o.status.code(), Some(2), "usage errors exit 2");
-    for sub in ["init", "keygen", "new", "sign", "check", "poll", "run", "show", "record", "verify", "games", "rulesets", "demo", "selfplay", "deliver"] {
+    for sub in [
+        "init", "keygen", "new", "sign", "check", "poll", "run", "show", "record", "verify",
+        "games", "rulesets", "demo", "selfplay", "deliver",
+    ] {
         let o = umpire(tmp.path(), &[sub, "--help"]);
         assert_eq!(o.status.code(), Some(0), "{sub} --help");
         assert!(!o.stdout.is_empty());
@@ -179,7 +406,10 @@ fn exit_codes_and_help() {
 #[test]
 fn demo_runs_and_verifies() {
     let tmp = tempfile::tempdir().unwrap();
-    let o = umpire(tmp.path(), &["demo", "--keep", tmp.path().join("demo").to_str().unwrap()]);
+    let o = umpire(
+        tmp.path(),
+        &["demo", "--keep", tmp.path().join("demo").to_str().unwrap()],
+    );
     let out = ok(&o);
     assert!(out.contains("record verified"), "{out}");
     assert!(out.contains("REFUSED"), "the demo shows a refused forgery");

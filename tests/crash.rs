@@ -43,7 +43,13 @@ fn template(dir: &Path) {
             sides: SIDES
                 .iter()
                 .enumerate()
-                .map(|(i, s)| (s.to_string(), format!("{s}@club.test"), key(i as u8 + 1).public_line()))
+                .map(|(i, s)| {
+                    (
+                        s.to_string(),
+                        format!("{s}@club.test"),
+                        key(i as u8 + 1).public_line(),
+                    )
+                })
                 .collect(),
         },
         NOW.parse().unwrap(),
@@ -60,7 +66,7 @@ fn script(template_dir: &Path, scratch: &Path) -> Vec<Vec<u8>> {
     let now: jiff::Timestamp = NOW.parse().unwrap();
     let mut mails = Vec::new();
     let mut n = 0u64;
-    let mut push = |u: &mut Umpire, md: &mut Maildir, raw: Vec<u8>, mails: &mut Vec<Vec<u8>>| {
+    let push = |u: &mut Umpire, md: &mut Maildir, raw: Vec<u8>, mails: &mut Vec<Vec<u8>>| {
         md.deliver(&format!("{:04}", mails.len()), &raw).unwrap();
         u.poll(md, now).unwrap();
         mails.push(raw);
@@ -69,9 +75,20 @@ fn script(template_dir: &Path, scratch: &Path) -> Vec<Vec<u8>> {
         for (i, s) in SIDES.iter().enumerate() {
             n += 1;
             let head = u.game("g1").unwrap().record().head();
-            let text = format!("game: g1\nside: {s}\nafter: {head}\norders:\n  advance {round}\n  roll 2d6 fire {round}\n  end turn\n");
-            let sig = key(i as u8 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
-            let raw = move_mail(&format!("{s}@club.test"), "umpire@club.test", n, &text, &sig, n % 2 == 0);
+            let text = format!(
+                "game: g1\nside: {s}\nafter: {head}\norders:\n  advance {round}\n  roll 2d6 fire {round}\n  end turn\n"
+            );
+            let sig = key(i as u8 + 1)
+                .sign(MOVE_NAMESPACE, text.as_bytes())
+                .unwrap();
+            let raw = move_mail(
+                &format!("{s}@club.test"),
+                "umpire@club.test",
+                n,
+                &text,
+                &sig,
+                n.is_multiple_of(2),
+            );
             push(&mut u, &mut md, raw.clone(), &mut mails);
             match (round, i) {
                 (1, 0) => {
@@ -80,29 +97,71 @@ fn script(template_dir: &Path, scratch: &Path) -> Vec<Vec<u8>> {
                     let f = format!("game: g1\nside: blue\nafter: {head}\norders:\n  end turn\n");
                     let fs = key(3).sign(MOVE_NAMESPACE, f.as_bytes()).unwrap();
                     n += 1;
-                    push(&mut u, &mut md, move_mail("mallory@club.test", "umpire@club.test", n, &f, &fs, false), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        move_mail("mallory@club.test", "umpire@club.test", n, &f, &fs, false),
+                        &mut mails,
+                    );
                 }
                 (2, 1) => {
                     // The same mail delivered twice, and the same move resent in a new mail.
                     push(&mut u, &mut md, raw.clone(), &mut mails);
                     n += 1;
-                    push(&mut u, &mut md, move_mail("blue@club.test", "umpire@club.test", n, &text, &sig, true), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        move_mail("blue@club.test", "umpire@club.test", n, &text, &sig, true),
+                        &mut mails,
+                    );
                 }
                 (3, 2) => {
                     n += 1;
-                    push(&mut u, &mut md, plain_mail("green@club.test", "umpire@club.test", n, "game: g1\nside: green\n", &[]), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        plain_mail(
+                            "green@club.test",
+                            "umpire@club.test",
+                            n,
+                            "game: g1\nside: green\n",
+                            &[],
+                        ),
+                        &mut mails,
+                    );
                     n += 1;
-                    push(&mut u, &mut md, plain_mail("MAILER-DAEMON@club.test", "umpire@club.test", n, "bounce", &[]), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        plain_mail(
+                            "MAILER-DAEMON@club.test",
+                            "umpire@club.test",
+                            n,
+                            "bounce",
+                            &[],
+                        ),
+                        &mut mails,
+                    );
                     // Out of turn, and a signed status request.
                     let head = u.game("g1").unwrap().record().head();
                     let o = format!("game: g1\nside: blue\nafter: {head}\norders:\n  end turn\n");
                     let os = key(2).sign(MOVE_NAMESPACE, o.as_bytes()).unwrap();
                     n += 1;
-                    push(&mut u, &mut md, move_mail("blue@club.test", "umpire@club.test", n, &o, &os, false), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        move_mail("blue@club.test", "umpire@club.test", n, &o, &os, false),
+                        &mut mails,
+                    );
                     let c = "game: g1\nside: green\ncommand: status\n";
                     let cs = key(3).sign(MOVE_NAMESPACE, c.as_bytes()).unwrap();
                     n += 1;
-                    push(&mut u, &mut md, move_mail("green@club.test", "umpire@club.test", n, c, &cs, false), &mut mails);
+                    push(
+                        &mut u,
+                        &mut md,
+                        move_mail("green@club.test", "umpire@club.test", n, c, &cs, false),
+                        &mut mails,
+                    );
                 }
                 _ => {}
             }
@@ -114,7 +173,8 @@ fn script(template_dir: &Path, scratch: &Path) -> Vec<Vec<u8>> {
 fn poll_cmd(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
     c.arg("--dir").arg(dir).arg("poll").env("UMPIRE_NOW", NOW);
-    c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+    c.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
     c
 }
 
@@ -136,7 +196,11 @@ fn outcome(dir: &Path) -> (String, BTreeMap<String, Vec<u8>>) {
             files.insert(name, std::fs::read(e.path()).unwrap());
         }
     }
-    assert_eq!(std::fs::read_dir(dir.join("maildir/new")).unwrap().count(), 0, "every mail was marked done");
+    assert_eq!(
+        std::fs::read_dir(dir.join("maildir/new")).unwrap().count(),
+        0,
+        "every mail was marked done"
+    );
     (record, files)
 }
 
@@ -154,7 +218,11 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
     load_mails(&clean, &mails);
     let start = Instant::now();
     let out = poll_cmd(&clean).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let clean_time = start.elapsed();
     let expected = outcome(&clean);
     assert!(expected.1.len() > 60, "replies: {}", expected.1.len());
@@ -177,7 +245,10 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             std::thread::sleep(wait);
             match child.try_wait().unwrap() {
                 Some(status) => {
-                    assert!(status.success(), "a poll failed on its own after a crash: {status:?}");
+                    assert!(
+                        status.success(),
+                        "a poll failed on its own after a crash: {status:?}"
+                    );
                     if std::fs::read_dir(dir.join("maildir/new")).unwrap().count() == 0 {
                         break;
                     }
@@ -191,9 +262,16 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
         }
         // A final poll delivers anything left in the outbox.
         let out = poll_cmd(&dir).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let got = outcome(&dir);
-        assert_eq!(got.0, expected.0, "run {run}: the record differs from a clean run");
+        assert_eq!(
+            got.0, expected.0,
+            "run {run}: the record differs from a clean run"
+        );
         assert_eq!(
             got.1.keys().collect::<Vec<_>>(),
             expected.1.keys().collect::<Vec<_>>(),
@@ -201,9 +279,18 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
         );
         for (k, v) in &expected.1 {
             // Compare by hash: a failure message with two whole mails helps nobody.
-            assert!(umpire::core::hash::sha256(&got.1[k]) == umpire::core::hash::sha256(v), "run {run}: reply {k} differs from the clean run's");
+            assert!(
+                umpire::core::hash::sha256(&got.1[k]) == umpire::core::hash::sha256(v),
+                "run {run}: reply {k} differs from the clean run's"
+            );
         }
     }
-    eprintln!("{kills} SIGKILLs landed mid-poll over 4 runs; a clean poll of {} mails took {clean_time:?}", mails.len());
-    assert!(kills >= 8, "only {kills} kills landed mid-poll; the test did not exercise crashes");
+    eprintln!(
+        "{kills} SIGKILLs landed mid-poll over 4 runs; a clean poll of {} mails took {clean_time:?}",
+        mails.len()
+    );
+    assert!(
+        kills >= 8,
+        "only {kills} kills landed mid-poll; the test did not exercise crashes"
+    );
 }

@@ -40,7 +40,13 @@ fn club(sides: &[&str]) -> Club {
                 sides: sides
                     .iter()
                     .enumerate()
-                    .map(|(i, s)| (s.to_string(), format!("{s}@club.test"), key(i as u8 + 1).public_line()))
+                    .map(|(i, s)| {
+                        (
+                            s.to_string(),
+                            format!("{s}@club.test"),
+                            key(i as u8 + 1).public_line(),
+                        )
+                    })
                     .collect(),
             },
             now(),
@@ -50,7 +56,14 @@ fn club(sides: &[&str]) -> Club {
     let outdir = tmp.path().join("outbox");
     let mut outbox = FileOutbox::open(&outdir).unwrap();
     umpire.deliver(&mut outbox, now()).unwrap();
-    Club { _tmp: tmp, umpire, maildir, outbox, outdir, n: 0 }
+    Club {
+        _tmp: tmp,
+        umpire,
+        maildir,
+        outbox,
+        outdir,
+        n: 0,
+    }
 }
 
 impl Club {
@@ -68,14 +81,25 @@ impl Club {
 
     fn drop_mail(&mut self, raw: &[u8]) {
         self.n += 1;
-        self.maildir.deliver(&format!("{:04}.mail", self.n), raw).unwrap();
+        self.maildir
+            .deliver(&format!("{:04}.mail", self.n), raw)
+            .unwrap();
     }
 
     fn send(&mut self, side_index: u8, side: &str, orders: &[&str], armored: bool) {
         let text = self.move_text(side, orders);
-        let sig = key(side_index + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+        let sig = key(side_index + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
         let n = self.n + 1;
-        self.drop_mail(&move_mail(&format!("{side}@club.test"), "umpire@club.test", n, &text, &sig, armored));
+        self.drop_mail(&move_mail(
+            &format!("{side}@club.test"),
+            "umpire@club.test",
+            n,
+            &text,
+            &sig,
+            armored,
+        ));
     }
 
     fn poll(&mut self) -> umpire::service::poll::PollReport {
@@ -96,7 +120,12 @@ fn three_players_play_and_the_record_verifies() {
     for round in 0..2 {
         for (i, s) in ["red", "blue", "green"].iter().enumerate() {
             let roll = format!("roll 2d6 round {round}");
-            c.send(i as u8, s, &["advance", &roll, "end turn"], (i + round) % 2 == 0);
+            c.send(
+                i as u8,
+                s,
+                &["advance", &roll, "end turn"],
+                (i + round) % 2 == 0,
+            );
             let r = c.poll();
             assert_eq!(r.accepted, 1, "{s} round {round}: {r:?}");
         }
@@ -107,18 +136,37 @@ fn three_players_play_and_the_record_verifies() {
     let last = &mails["g1.11.blue.eml"]; // moves are odd entries, each followed by its reveal
     assert!(last.text.contains("green's move"), "{}", last.text);
     assert!(last.text.contains("rolls 2d6 for round 1"), "{}", last.text);
-    assert!(last.text.contains("Dice secret of position 6"), "{}", last.text);
+    assert!(
+        last.text.contains("Dice secret of position 6"),
+        "{}",
+        last.text
+    );
     assert!(last.attachments.iter().any(|a| a.name == "record.txt"));
     // The attached record verifies and matches the store.
-    let rec = last.attachments.iter().find(|a| a.name == "record.txt").unwrap();
+    let rec = last
+        .attachments
+        .iter()
+        .find(|a| a.name == "record.txt")
+        .unwrap();
     let record = Record::from_text(std::str::from_utf8(&rec.bytes).unwrap()).unwrap();
-    let (g, sum) = Game::replay(umpire::games::find("freeform").unwrap(), &record, ReplayMode::Verify).unwrap();
+    let (g, sum) = Game::replay(
+        umpire::games::find("freeform").unwrap(),
+        &record,
+        ReplayMode::Verify,
+    )
+    .unwrap();
     assert_eq!(sum.rolls_verified, 12);
-    assert_eq!(g.record().head(), c.umpire.game("g1").unwrap().record().head());
+    assert_eq!(
+        g.record().head(),
+        c.umpire.game("g1").unwrap().record().head()
+    );
     // Threading: every mail to red hangs under red's opening mail.
     for (name, m) in &mails {
         if name.starts_with("g1.") && name.ends_with(".red.eml") && name != "g1.0.red.eml" {
-            assert!(m.references.contains(&"<g1.0.red@club.test>".to_string()), "{name}");
+            assert!(
+                m.references.contains(&"<g1.0.red@club.test>".to_string()),
+                "{name}"
+            );
         }
     }
 }
@@ -131,41 +179,85 @@ fn forged_stale_malformed_and_oversized_moves_change_nothing_and_get_a_clear_ans
     let text = c.move_text("red", &["end turn"]);
     let sig = key(2).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
     let n = c.n + 1;
-    c.drop_mail(&move_mail("mallory@club.test", "umpire@club.test", n, &text, &sig, false));
+    c.drop_mail(&move_mail(
+        "mallory@club.test",
+        "umpire@club.test",
+        n,
+        &text,
+        &sig,
+        false,
+    ));
     // Malformed: an order line the ruleset cannot read, properly signed.
     c.send(0, "red", &["roll 2q6 fire"], false);
     let r = c.poll();
     assert_eq!(r.rejected, 2, "{r:?}");
     assert_eq!(c.umpire.game("g1").unwrap().state().hash(), state);
     let mails = c.mails();
-    let forged = mails.values().find(|m| m.text.contains("forged")).expect("a refusal for the forgery");
+    let forged = mails
+        .values()
+        .find(|m| m.text.contains("forged"))
+        .expect("a refusal for the forgery");
     assert!(forged.text.contains("REFUSED and changed nothing"));
-    let malformed = mails.values().find(|m| m.text.contains("2q6")).expect("a refusal quoting the line");
-    assert!(malformed.text.contains("line 5: roll 2q6 fire"), "{}", malformed.text);
+    let malformed = mails
+        .values()
+        .find(|m| m.text.contains("2q6"))
+        .expect("a refusal quoting the line");
+    assert!(
+        malformed.text.contains("line 5: roll 2q6 fire"),
+        "{}",
+        malformed.text
+    );
     assert!(malformed.text.contains("^"), "a caret under the fault");
     // Stale: written before red's accepted move, sent after it.
     let stale = c.move_text("red", &["hold", "end turn"]);
     let stale_sig = key(1).sign(MOVE_NAMESPACE, stale.as_bytes()).unwrap();
     c.send(0, "red", &["end turn"], false);
     c.send(1, "blue", &["end turn"], true);
-    assert_eq!(c.poll().accepted, 1, "blue's move is stale too: it was written before red moved");
+    assert_eq!(
+        c.poll().accepted,
+        1,
+        "blue's move is stale too: it was written before red moved"
+    );
     let n = c.n + 1;
-    c.drop_mail(&move_mail("red@club.test", "umpire@club.test", n, &stale, &stale_sig, false));
+    c.drop_mail(&move_mail(
+        "red@club.test",
+        "umpire@club.test",
+        n,
+        &stale,
+        &stale_sig,
+        false,
+    ));
     let before = c.umpire.game("g1").unwrap().state().hash();
     let r = c.poll();
     assert_eq!(r.rejected, 1);
     assert_eq!(c.umpire.game("g1").unwrap().state().hash(), before);
     assert!(c.mails().values().any(|m| m.text.contains("stale")));
     // Oversized: 3 MB of attachment.
-    let mut big = move_mail("red@club.test", "umpire@club.test", 999, &"x".repeat(3 << 20), "sig", false);
+    let mut big = move_mail(
+        "red@club.test",
+        "umpire@club.test",
+        999,
+        &"x".repeat(3 << 20),
+        "sig",
+        false,
+    );
     big.extend_from_slice(b"\r\n");
     c.drop_mail(&big);
     let r = c.poll();
     assert_eq!((r.mails, r.ignored), (1, 1));
-    assert!(c.mails().values().any(|m| m.text.contains("bytes; the umpire reads mails up to")));
+    assert!(
+        c.mails()
+            .values()
+            .any(|m| m.text.contains("bytes; the umpire reads mails up to"))
+    );
     // The record verifies, refusals included.
     let record = Record::from_text(&c.umpire.export("g1").unwrap()).unwrap();
-    let (_, sum) = Game::replay(umpire::games::find("freeform").unwrap(), &record, ReplayMode::Verify).unwrap();
+    let (_, sum) = Game::replay(
+        umpire::games::find("freeform").unwrap(),
+        &record,
+        ReplayMode::Verify,
+    )
+    .unwrap();
     assert_eq!(sum.rejected, 4);
 }
 
@@ -173,8 +265,20 @@ fn forged_stale_malformed_and_oversized_moves_change_nothing_and_get_a_clear_ans
 fn bounces_auto_replies_and_our_own_mails_are_never_answered() {
     let mut c = club(&["red", "blue"]);
     let before = c.mails().len();
-    c.drop_mail(&plain_mail("MAILER-DAEMON@club.test", "umpire@club.test", 1, "Undelivered", &[]));
-    c.drop_mail(&plain_mail("red@club.test", "umpire@club.test", 2, "I am on holiday", &[("Auto-Submitted", "auto-replied")]));
+    c.drop_mail(&plain_mail(
+        "MAILER-DAEMON@club.test",
+        "umpire@club.test",
+        1,
+        "Undelivered",
+        &[],
+    ));
+    c.drop_mail(&plain_mail(
+        "red@club.test",
+        "umpire@club.test",
+        2,
+        "I am on holiday",
+        &[("Auto-Submitted", "auto-replied")],
+    ));
     // One of our own results, looping back.
     let own = std::fs::read(c.outdir.join("g1.0.red.eml")).unwrap();
     c.drop_mail(&own);
@@ -187,11 +291,23 @@ fn bounces_auto_replies_and_our_own_mails_are_never_answered() {
 fn unsigned_mail_gets_one_how_to_a_day() {
     let mut c = club(&["red", "blue"]);
     for n in 0..3 {
-        c.drop_mail(&plain_mail("red@club.test", "umpire@club.test", 10 + n, "game: g1\nside: red\norders:\n  end turn\n", &[]));
+        c.drop_mail(&plain_mail(
+            "red@club.test",
+            "umpire@club.test",
+            10 + n,
+            "game: g1\nside: red\norders:\n  end turn\n",
+            &[],
+        ));
     }
     let r = c.poll();
     assert_eq!((r.mails, r.ignored, r.replies), (3, 3, 1));
-    assert_eq!(c.mails().values().filter(|m| m.subject.contains("how to send a signed move")).count(), 1);
+    assert_eq!(
+        c.mails()
+            .values()
+            .filter(|m| m.subject.contains("how to send a signed move"))
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -208,13 +324,27 @@ fn a_resent_move_and_a_second_delivery_are_not_applied_twice() {
     assert_eq!(r.accepted, 1, "{r:?}");
     assert_eq!(r.duplicates, 1, "{r:?}");
     let g = c.umpire.game("g1").unwrap();
-    let moves = g.record().entries().iter().filter(|e| matches!(e.body, Body::Move(_))).count();
+    let moves = g
+        .record()
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.body, Body::Move(_)))
+        .count();
     assert_eq!(moves, 1);
     // The resend got the same result again, to red only.
     let mails = c.mails();
     let first = &mails["g1.1.red.eml"];
-    let resent = mails.iter().find(|(k, _)| k.starts_with("g1.1.red.again")).map(|(_, m)| m).expect("resent result");
-    let dice = |t: &str| t.lines().filter(|l| l.contains("d6 =")).map(str::to_string).collect::<Vec<_>>();
+    let resent = mails
+        .iter()
+        .find(|(k, _)| k.starts_with("g1.1.red.again"))
+        .map(|(_, m)| m)
+        .expect("resent result");
+    let dice = |t: &str| {
+        t.lines()
+            .filter(|l| l.contains("d6 ="))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(dice(&first.text), dice(&resent.text));
     assert!(!mails.keys().any(|k| k.starts_with("g1.1.blue.again")));
 }
@@ -224,13 +354,41 @@ fn commands_by_mail_answer_the_signer() {
     let mut c = club(&["red", "blue"]);
     let text = "game: g1\nside: blue\ncommand: status\ncommand: orders\naway: until 2026-12-24\n";
     let sig = key(2).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
-    c.drop_mail(&move_mail("blue@club.test", "umpire@club.test", 1, text, &sig, false));
+    c.drop_mail(&move_mail(
+        "blue@club.test",
+        "umpire@club.test",
+        1,
+        text,
+        &sig,
+        false,
+    ));
     let r = c.poll();
     assert_eq!(r.commands, 1);
     assert_eq!(r.replies, 3);
     let mails = c.mails();
-    assert!(mails.values().any(|m| m.subject.contains("status") && m.text.contains("as blue sees it")));
-    assert!(mails.values().any(|m| m.subject.contains("orders you can give") && m.text.contains("Nothing is asked of you now")));
-    assert_eq!(c.umpire.meta("g1").unwrap().away.get("blue").map(String::as_str), Some("2026-12-24"));
-    assert_eq!(c.umpire.game("g1").unwrap().record().len(), 1, "commands are not moves");
+    assert!(
+        mails
+            .values()
+            .any(|m| m.subject.contains("status") && m.text.contains("as blue sees it"))
+    );
+    assert!(
+        mails
+            .values()
+            .any(|m| m.subject.contains("orders you can give")
+                && m.text.contains("Nothing is asked of you now"))
+    );
+    assert_eq!(
+        c.umpire
+            .meta("g1")
+            .unwrap()
+            .away
+            .get("blue")
+            .map(String::as_str),
+        Some("2026-12-24")
+    );
+    assert_eq!(
+        c.umpire.game("g1").unwrap().record().len(),
+        1,
+        "commands are not moves"
+    );
 }

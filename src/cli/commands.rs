@@ -1,9 +1,6 @@
 //! Each command: call the library, print, return the exit code.
 
 use super::{Cli, Command, DataCommand};
-use anyhow::{Context, Result, anyhow, bail};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use crate::core::game::{Game, RejectKind, ReplayMode};
 use crate::core::movefile::armor;
 use crate::core::record::Record;
@@ -12,11 +9,16 @@ use crate::mail::maildir::Maildir;
 use crate::mail::outbox::FileOutbox;
 use crate::service::Umpire;
 use crate::service::games::NewGame;
+use anyhow::{Context, Result, anyhow, bail};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// The clock: now, or `UMPIRE_NOW` (RFC 3339) for tests and replays of a day.
 fn now() -> Result<jiff::Timestamp> {
     match std::env::var("UMPIRE_NOW") {
-        Ok(s) => s.parse().with_context(|| format!("UMPIRE_NOW={s:?} is not an RFC 3339 time")),
+        Ok(s) => s
+            .parse()
+            .with_context(|| format!("UMPIRE_NOW={s:?} is not an RFC 3339 time")),
         Err(_) => Ok(jiff::Timestamp::now()),
     }
 }
@@ -50,7 +52,11 @@ pub fn run(cli: Cli) -> Result<i32> {
                 println!("  created {m}");
             }
             println!("Umpire key: {}", u.public_key());
-            println!("Mail for the umpire goes into {}/new; replies appear in {}.", u.path(&u.config().intake.maildir).display(), u.path(&u.config().delivery.outbox).display());
+            println!(
+                "Mail for the umpire goes into {}/new; replies appear in {}.",
+                u.path(&u.config().intake.maildir).display(),
+                u.path(&u.config().delivery.outbox).display()
+            );
             Ok(0)
         }
         Command::Keygen { file, comment } => {
@@ -60,27 +66,48 @@ pub fn run(cli: Cli) -> Result<i32> {
             let key = SecretKey::generate(&comment)?;
             crate::service::write_private(&file, &key)?;
             let pub_path = PathBuf::from(format!("{}.pub", file.display()));
-            std::fs::write(&pub_path, format!("{}\n", key.public_line())).with_context(|| format!("writing {}", pub_path.display()))?;
+            std::fs::write(&pub_path, format!("{}\n", key.public_line()))
+                .with_context(|| format!("writing {}", pub_path.display()))?;
             println!("Private key: {}", file.display());
-            println!("Public key:  {} ({})", pub_path.display(), key.public().fingerprint());
+            println!(
+                "Public key:  {} ({})",
+                pub_path.display(),
+                key.public().fingerprint()
+            );
             println!("{}", key.public_line());
             Ok(0)
         }
-        Command::New { ruleset, scenario, sides, options, id } => {
+        Command::New {
+            ruleset,
+            scenario,
+            sides,
+            options,
+            id,
+        } => {
             let mut parsed = Vec::new();
             for s in &sides {
                 let mut parts = s.splitn(3, '=');
-                let (Some(name), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
+                let (Some(name), Some(email), Some(key)) =
+                    (parts.next(), parts.next(), parts.next())
+                else {
                     bail!("--side {s:?}: write NAME=EMAIL=PUBKEYFILE");
                 };
                 let key_text = if key.trim_start().starts_with("ssh-") {
                     key.to_string()
                 } else {
-                    String::from_utf8(read(Path::new(key))?).with_context(|| format!("{key} is not text"))?
+                    String::from_utf8(read(Path::new(key))?)
+                        .with_context(|| format!("{key} is not text"))?
                 };
-                parsed.push((name.to_string(), email.to_string(), key_text.trim().to_string()));
+                parsed.push((
+                    name.to_string(),
+                    email.to_string(),
+                    key_text.trim().to_string(),
+                ));
             }
-            let options = options.iter().map(|o| pair(o, "--option")).collect::<Result<BTreeMap<_, _>>>()?;
+            let options = options
+                .iter()
+                .map(|o| pair(o, "--option"))
+                .collect::<Result<BTreeMap<_, _>>>()?;
             let mut u = Umpire::open(&dir)?;
             let id = u.create_game(
                 NewGame {
@@ -94,22 +121,38 @@ pub fn run(cli: Cli) -> Result<i32> {
             )?;
             let n = u.pending()?.len();
             println!("{id}");
-            eprintln!("Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`).");
+            eprintln!(
+                "Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`)."
+            );
             Ok(0)
         }
-        Command::Sign { file, key, armor: as_armor } => {
+        Command::Sign {
+            file,
+            key,
+            armor: as_armor,
+        } => {
             let text = read(&file)?;
-            let key_text = String::from_utf8(read(&key)?).with_context(|| format!("{} is not a key file", key.display()))?;
-            let k = SecretKey::parse(&key_text).with_context(|| format!("reading {}", key.display()))?;
+            let key_text = String::from_utf8(read(&key)?)
+                .with_context(|| format!("{} is not a key file", key.display()))?;
+            let k = SecretKey::parse(&key_text)
+                .with_context(|| format!("reading {}", key.display()))?;
             // Refuse to sign what the umpire would refuse to read.
-            let parsed = crate::core::movefile::MoveFile::parse(&text).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            let parsed = crate::core::movefile::MoveFile::parse(&text)
+                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             let sig = k.sign(MOVE_NAMESPACE, &text)?;
             if as_armor {
                 print!("{}", armor(&text, &sig));
             } else {
                 let out = sig_path(&file);
                 std::fs::write(&out, &sig).with_context(|| format!("writing {}", out.display()))?;
-                eprintln!("Signed {} for game {} as {}: attach {} and {}.", file.display(), parsed.game, parsed.side, file.display(), out.display());
+                eprintln!(
+                    "Signed {} for game {} as {}: attach {} and {}.",
+                    file.display(),
+                    parsed.game,
+                    parsed.side,
+                    file.display(),
+                    out.display()
+                );
             }
             Ok(0)
         }
@@ -125,7 +168,14 @@ pub fn run(cli: Cli) -> Result<i32> {
             let r = u.poll(&mut intake, n)?;
             let d = u.deliver(&mut outbox, n)?;
             if !r.is_idle() || d.sent > 0 {
-                tracing::info!(mails = r.mails, accepted = r.accepted, refused = r.rejected, ignored = r.ignored, sent = d.sent, "poll done");
+                tracing::info!(
+                    mails = r.mails,
+                    accepted = r.accepted,
+                    refused = r.rejected,
+                    ignored = r.ignored,
+                    sent = d.sent,
+                    "poll done"
+                );
             }
             Ok(0)
         }
@@ -137,7 +187,10 @@ pub fn run(cli: Cli) -> Result<i32> {
             let mut u = Umpire::open(&dir)?;
             let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;
             let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
-            eprintln!("umpire: running on {}; stop with SIGTERM or Ctrl-C.", dir.display());
+            eprintln!(
+                "umpire: running on {}; stop with SIGTERM or Ctrl-C.",
+                dir.display()
+            );
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let n = now()?;
                 u.poll(&mut intake, n)?;
@@ -157,14 +210,20 @@ pub fn run(cli: Cli) -> Result<i32> {
             let mut u = Umpire::open(&dir)?;
             let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
             let d = u.deliver(&mut outbox, now()?)?;
-            println!("{} sent, {} deferred, {} failed, {} waiting", d.sent, d.deferred, d.failed, d.waiting);
+            println!(
+                "{} sent, {} deferred, {} failed, {} waiting",
+                d.sent, d.deferred, d.failed, d.waiting
+            );
             Ok(0)
         }
         Command::Show { game, side, full } => {
             let mut u = Umpire::open(&dir)?;
             let g = u.game(&game)?;
             let s = match &side {
-                Some(name) => Some(g.side(name).ok_or_else(|| anyhow!("game {game} has no side {name}"))?),
+                Some(name) => Some(
+                    g.side(name)
+                        .ok_or_else(|| anyhow!("game {game} has no side {name}"))?,
+                ),
                 None => None,
             };
             if full {
@@ -184,7 +243,9 @@ pub fn run(cli: Cli) -> Result<i32> {
             let mut u = Umpire::open(&dir)?;
             let text = u.export(&game)?;
             match out {
-                Some(p) => std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?,
+                Some(p) => {
+                    std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?
+                }
                 None => print!("{text}"),
             }
             Ok(0)
@@ -203,7 +264,11 @@ pub fn run(cli: Cli) -> Result<i32> {
                     Some(f) => format!("over: {}", f.summary),
                     None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
                 };
-                println!("{id:<20} {:<10} {:>5} entries  {state}", g.ruleset().info().name, g.record().len());
+                println!(
+                    "{id:<20} {:<10} {:>5} entries  {state}",
+                    g.ruleset().info().name,
+                    g.record().len()
+                );
             }
             Ok(0)
         }
@@ -213,41 +278,76 @@ pub fn run(cli: Cli) -> Result<i32> {
                 println!("{} (version {}): {}", i.name, i.version, i.title);
                 println!("  {}", i.summary);
                 for s in &i.scenarios {
-                    let sides = if s.sides.is_empty() { "sides as you declare them".to_string() } else { format!("sides {}", s.sides.join(", ")) };
+                    let sides = if s.sides.is_empty() {
+                        "sides as you declare them".to_string()
+                    } else {
+                        format!("sides {}", s.sides.join(", "))
+                    };
                     println!("  scenario {}: {} ({sides})", s.name, s.title);
                 }
                 for o in &i.options {
-                    let values = if o.values.is_empty() { String::new() } else { format!(" [{}]", o.values.join("|")) };
+                    let values = if o.values.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", o.values.join("|"))
+                    };
                     println!("  option {}={}{values}: {}", o.name, o.default, o.help);
                 }
             }
             Ok(0)
         }
-        Command::Selfplay { ruleset, games, seed, scenario, options } => selfplay(&ruleset, games, seed, &scenario, &options),
-        Command::Data { what: DataCommand::Check { ruleset } } => data_check(&ruleset),
+        Command::Selfplay {
+            ruleset,
+            games,
+            seed,
+            scenario,
+            options,
+        } => selfplay(&ruleset, games, seed, &scenario, &options),
+        Command::Data {
+            what: DataCommand::Check { ruleset },
+        } => data_check(&ruleset),
         Command::Demo { keep } => {
             let dir = match keep {
                 Some(d) => d,
                 None => {
-                    let d = std::env::temp_dir().join(format!("umpire-demo-{}-{}", std::process::id(), now()?.as_second()));
+                    let d = std::env::temp_dir().join(format!(
+                        "umpire-demo-{}-{}",
+                        std::process::id(),
+                        now()?.as_second()
+                    ));
                     std::fs::create_dir_all(&d)?;
                     d
                 }
             };
             let r = crate::service::demo::run(&dir, now()?)?;
             println!("{}", r.transcript);
-            println!("(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)", dir.display(), dir.display(), r.game);
+            println!(
+                "(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)",
+                dir.display(),
+                dir.display(),
+                r.game
+            );
             Ok(if r.verified { 0 } else { 1 })
         }
     }
 }
 
 fn replay_file(path: &Path) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {
-    let text = String::from_utf8(read(path)?).with_context(|| format!("{} is not text", path.display()))?;
-    let record = Record::from_text(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
-    let opening = record.opening().ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
-    let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| anyhow!("the record is a {} game; this umpire has no such ruleset", opening.ruleset))?;
-    let (game, sum) = Game::replay(ruleset, &record, ReplayMode::Verify).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(read(path)?)
+        .with_context(|| format!("{} is not text", path.display()))?;
+    let record = Record::from_text(&text)
+        .with_context(|| format!("{} is not a valid record", path.display()))?;
+    let opening = record
+        .opening()
+        .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
+    let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| {
+        anyhow!(
+            "the record is a {} game; this umpire has no such ruleset",
+            opening.ruleset
+        )
+    })?;
+    let (game, sum) = Game::replay(ruleset, &record, ReplayMode::Verify)
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok((game, sum, record))
 }
 
@@ -260,23 +360,44 @@ fn verify(file: &Path, sig: Option<PathBuf>) -> Result<i32> {
         }
     };
     let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
-    println!("Game {} ({} v{}, scenario {})", o.game, o.ruleset, o.ruleset_version, o.scenario);
-    println!("  {} entries: {} moves, {} defaults, {} refusals, {} reveals", s.entries, s.moves, s.defaults, s.rejected, s.reveals);
-    println!("  {} move signatures checked, {} rolls re-derived from revealed secrets", s.signatures_checked, s.rolls_verified);
+    println!(
+        "Game {} ({} v{}, scenario {})",
+        o.game, o.ruleset, o.ruleset_version, o.scenario
+    );
+    println!(
+        "  {} entries: {} moves, {} defaults, {} refusals, {} reveals",
+        s.entries, s.moves, s.defaults, s.rejected, s.reveals
+    );
+    println!(
+        "  {} move signatures checked, {} rolls re-derived from revealed secrets",
+        s.signatures_checked, s.rolls_verified
+    );
     if s.rolls_unverified > 0 {
-        println!("  {} rolls not yet checkable: their secrets are revealed after the current round", s.rolls_unverified);
+        println!(
+            "  {} rolls not yet checkable: their secrets are revealed after the current round",
+            s.rolls_unverified
+        );
     }
     println!("  head {}", record.head());
     match &game.prompt().finished {
         Some(f) => println!("  game over: {}", f.summary),
-        None => println!("  now: {}; waiting for {}", game.prompt().stage, game.awaiting_names()),
+        None => println!(
+            "  now: {}; waiting for {}",
+            game.prompt().stage,
+            game.awaiting_names()
+        ),
     }
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
-        let armored = String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
+        let armored =
+            String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
         let key = PublicKey::parse(&o.umpire)?;
         match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
-            Ok(()) => println!("  signed by the umpire's key {} ({})", key.fingerprint(), p.display()),
+            Ok(()) => println!(
+                "  signed by the umpire's key {} ({})",
+                key.fingerprint(),
+                p.display()
+            ),
             Err(e) => {
                 eprintln!("FAILED: {}: {e}", p.display());
                 return Ok(1);
@@ -292,12 +413,21 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>) -> Result<i32> {
     let text = read(file)?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     let sig_text = match &sig_file {
-        Some(p) => Some(String::from_utf8(read(p)?).with_context(|| format!("{} is not text", p.display()))?),
+        Some(p) => Some(
+            String::from_utf8(read(p)?).with_context(|| format!("{} is not text", p.display()))?,
+        ),
         None => None,
     };
     match game.check(&text, sig_text.as_deref()) {
         Ok(r) => {
-            println!("{}: {} moves as {} in game {} ({})", file.display(), game.id(), game.sides()[r.side.index()].name, game.id(), game.prompt().stage);
+            println!(
+                "{}: {} moves as {} in game {} ({})",
+                file.display(),
+                game.id(),
+                game.sides()[r.side.index()].name,
+                game.id(),
+                game.prompt().stage
+            );
             for o in &r.orders {
                 println!("  line {}: {}", o.source.line, o.source.text);
                 match &o.outcome {
@@ -315,7 +445,10 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>) -> Result<i32> {
                     println!("  signature: BAD: {e}");
                     return Ok(1);
                 }
-                None => println!("  signature: not checked (no {} found)", sig_path(file).display()),
+                None => println!(
+                    "  signature: not checked (no {} found)",
+                    sig_path(file).display()
+                ),
             }
             println!("The umpire would accept this move.");
             Ok(0)
@@ -333,7 +466,13 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>) -> Result<i32> {
     }
 }
 
-fn selfplay(ruleset: &str, games: u32, seed: u64, scenario: &str, options: &[String]) -> Result<i32> {
+fn selfplay(
+    ruleset: &str,
+    games: u32,
+    seed: u64,
+    scenario: &str,
+    options: &[String],
+) -> Result<i32> {
     let _ = (ruleset, games, seed, scenario, options);
     bail!("self-play is not available in this build yet")
 }

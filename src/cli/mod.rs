@@ -12,7 +12,13 @@ use std::path::PathBuf;
 #[command(name = "umpire", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     /// The data directory (umpire.toml, keys, database, Maildir, outbox).
-    #[arg(long, short = 'd', global = true, env = "UMPIRE_DIR", default_value = "umpire-data")]
+    #[arg(
+        long,
+        short = 'd',
+        global = true,
+        env = "UMPIRE_DIR",
+        default_value = "umpire-data"
+    )]
     pub dir: PathBuf,
     /// More log output (-v: one line per mail, -vv: debug).
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]

@@ -5,7 +5,7 @@ use super::MailError;
 use crate::core::movefile::{BEGIN_SIG, find_armored};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
-use mailparse::{DispositionType, MailHeaderMap, ParsedMail};
+use mailparse::{MailHeaderMap, ParsedMail};
 
 /// Largest attachment looked at; bigger ones are ignored (a move file is small).
 pub const MAX_ATTACHMENT_BYTES: usize = 256 * 1024;
@@ -44,7 +44,9 @@ pub struct FoundMove {
 }
 
 fn header(m: &ParsedMail, name: &str) -> Option<String> {
-    m.get_headers().get_first_value(name).map(|v| v.trim().to_string())
+    m.get_headers()
+        .get_first_value(name)
+        .map(|v| v.trim().to_string())
 }
 
 fn ids(v: &str) -> Vec<String> {
@@ -67,7 +69,13 @@ fn automatic(m: &ParsedMail, from: Option<&str>) -> Option<String> {
             return Some(format!("Precedence: {p}"));
         }
     }
-    for h in ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id", "X-Umpire-Game"] {
+    for h in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Auto-Response-Suppress",
+        "List-Id",
+        "X-Umpire-Game",
+    ] {
         if header(m, h).is_some() {
             return Some(format!("{h} header"));
         }
@@ -101,19 +109,17 @@ fn walk(m: &ParsedMail, out: &mut ReadMail) {
         .cloned()
         .or_else(|| m.ctype.params.get("name").cloned());
     let is_text = m.ctype.mimetype.eq_ignore_ascii_case("text/plain");
-    if disp.disposition == DispositionType::Attachment || (name.is_some() && !is_text) || (name.is_some() && is_text) {
-        if let Some(name) = name {
-            if let Ok(bytes) = m.get_body_raw()
-                && bytes.len() <= MAX_ATTACHMENT_BYTES
-            {
-                out.attachments.push(Part { name, bytes });
-            }
-            return;
+    // A named part is an attachment whatever its disposition (clients differ).
+    if let Some(name) = name {
+        if let Ok(bytes) = m.get_body_raw()
+            && bytes.len() <= MAX_ATTACHMENT_BYTES
+        {
+            out.attachments.push(Part { name, bytes });
         }
+        return;
     }
-    if is_text
-        && let Ok(body) = m.get_body()
-    {
+
+    if is_text && let Ok(body) = m.get_body() {
         if !out.text.is_empty() {
             out.text.push('\n');
         }
@@ -123,12 +129,15 @@ fn walk(m: &ParsedMail, out: &mut ReadMail) {
 
 /// Parses a raw mail.
 pub fn read(raw: &[u8]) -> Result<ReadMail, MailError> {
-    let m = mailparse::parse_mail(raw).map_err(|e| MailError::Protocol(format!("not a readable mail: {e}")))?;
+    let m = mailparse::parse_mail(raw)
+        .map_err(|e| MailError::Protocol(format!("not a readable mail: {e}")))?;
     let from = header(&m, "From").and_then(|f| {
         mailparse::addrparse(&f).ok().and_then(|list| {
             list.iter().find_map(|a| match a {
                 mailparse::MailAddr::Single(s) => Some(s.addr.to_ascii_lowercase()),
-                mailparse::MailAddr::Group(g) => g.addrs.first().map(|s| s.addr.to_ascii_lowercase()),
+                mailparse::MailAddr::Group(g) => {
+                    g.addrs.first().map(|s| s.addr.to_ascii_lowercase())
+                }
             })
         })
     });
@@ -137,8 +146,14 @@ pub fn read(raw: &[u8]) -> Result<ReadMail, MailError> {
         subject: header(&m, "Subject").unwrap_or_default(),
         date: header(&m, "Date"),
         references: {
-            let mut r = header(&m, "References").map(|v| ids(&v)).unwrap_or_default();
-            r.extend(header(&m, "In-Reply-To").map(|v| ids(&v)).unwrap_or_default());
+            let mut r = header(&m, "References")
+                .map(|v| ids(&v))
+                .unwrap_or_default();
+            r.extend(
+                header(&m, "In-Reply-To")
+                    .map(|v| ids(&v))
+                    .unwrap_or_default(),
+            );
             r
         },
         automatic: automatic(&m, from.as_deref()),
@@ -187,7 +202,9 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
 
 /// Does the body look like an unsigned move (a `game:` line)?
 pub fn looks_like_unsigned_move(mail: &ReadMail) -> bool {
-    mail.text.lines().any(|l| l.trim_start().to_ascii_lowercase().starts_with("game:"))
+    mail.text
+        .lines()
+        .any(|l| l.trim_start().to_ascii_lowercase().starts_with("game:"))
 }
 
 /// A mail to build.
@@ -253,10 +270,14 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
     } else {
         // A boundary derived from the Message-ID: the same mail built twice is
         // the same bytes (a rerun after a crash writes an identical file).
-        let boundary = format!("umpire-{}", &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]);
+        let boundary = format!(
+            "umpire-{}",
+            &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]
+        );
         let mut mp = MultiPart::mixed().boundary(boundary).singlepart(text);
         for (name, mime, bytes) in &c.attachments {
-            let ct = ContentType::parse(mime).map_err(|e| MailError::Protocol(format!("bad MIME type {mime}: {e}")))?;
+            let ct = ContentType::parse(mime)
+                .map_err(|e| MailError::Protocol(format!("bad MIME type {mime}: {e}")))?;
             mp = mp.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
         }
         b.multipart(mp)
@@ -279,7 +300,11 @@ mod tests {
             in_reply_to: Some("<m1@club.test>".into()),
             references: vec!["<open@club.test>".into()],
             text: "Hello =\nmap:\n  0101 \\__/ \n".into(),
-            attachments: vec![("record.txt".into(), "text/plain".into(), b"# umpire record\n".to_vec())],
+            attachments: vec![(
+                "record.txt".into(),
+                "text/plain".into(),
+                b"# umpire record\n".to_vec(),
+            )],
             auto_submitted: "auto-replied",
             headers: vec![("X-Umpire-Game".into(), "g1".into())],
             date: std::time::UNIX_EPOCH,
@@ -292,7 +317,10 @@ mod tests {
         let m = read(&raw).unwrap();
         assert_eq!(m.message_id.as_deref(), Some("<umpire.g1.1@club.test>"));
         assert_eq!(m.from.as_deref(), Some("umpire@club.test"));
-        assert_eq!(m.text.replace("\r\n", "\n"), "Hello =\nmap:\n  0101 \\__/ \n");
+        assert_eq!(
+            m.text.replace("\r\n", "\n"),
+            "Hello =\nmap:\n  0101 \\__/ \n"
+        );
         assert_eq!(m.attachments[0].name, "record.txt");
         assert!(m.references.contains(&"<m1@club.test>".to_string()));
         // Our own mails are automatic: a loop back to us is never answered.
@@ -319,8 +347,16 @@ mod tests {
     fn attachment_pairs_and_armored_blocks_are_found() {
         let c = Compose {
             attachments: vec![
-                ("move.txt".into(), "text/plain".into(), b"game: g1\nside: a\n".to_vec()),
-                ("move.txt.sig".into(), "application/octet-stream".into(), b"-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n".to_vec()),
+                (
+                    "move.txt".into(),
+                    "text/plain".into(),
+                    b"game: g1\nside: a\n".to_vec(),
+                ),
+                (
+                    "move.txt.sig".into(),
+                    "application/octet-stream".into(),
+                    b"-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n".to_vec(),
+                ),
             ],
             text: "see attached\n".into(),
             ..compose()
@@ -329,11 +365,19 @@ mod tests {
         let found = moves(&m);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].candidates[0], b"game: g1\nside: a\n");
-        assert!(found[0].signature.as_deref().unwrap().starts_with(BEGIN_SIG));
+        assert!(
+            found[0]
+                .signature
+                .as_deref()
+                .unwrap()
+                .starts_with(BEGIN_SIG)
+        );
         assert_eq!(found[0].origin, "attachment move.txt");
 
         let body = "hi\n-----BEGIN UMPIRE MOVE-----\ngame: g1\n-----END UMPIRE MOVE-----\n-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n";
-        let m = read(format!("From: a@x.test\r\nContent-Type: text/plain\r\n\r\n{body}").as_bytes()).unwrap();
+        let m =
+            read(format!("From: a@x.test\r\nContent-Type: text/plain\r\n\r\n{body}").as_bytes())
+                .unwrap();
         let found = moves(&m);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].origin, "mail body");
@@ -341,7 +385,12 @@ mod tests {
 
     #[test]
     fn a_malformed_mail_is_not_a_panic() {
-        for raw in [&b""[..], b"\xff\xfe\x00", b"Content-Type: multipart/mixed; boundary=\r\n\r\n--\r\n", b"From: <<<\r\n\r\n"] {
+        for raw in [
+            &b""[..],
+            b"\xff\xfe\x00",
+            b"Content-Type: multipart/mixed; boundary=\r\n\r\n--\r\n",
+            b"From: <<<\r\n\r\n",
+        ] {
             let _ = read(raw);
         }
     }

@@ -44,16 +44,19 @@ impl Templates {
         env.add_filter("wrap", wrap);
         for (name, text) in BUILT_IN {
             let text = match dir.map(|d| d.join(name)) {
-                Some(p) if p.is_file() => std::fs::read_to_string(&p).map_err(|e| TemplateError {
-                    name: p.display().to_string(),
-                    message: e.to_string(),
-                })?,
+                Some(p) if p.is_file() => {
+                    std::fs::read_to_string(&p).map_err(|e| TemplateError {
+                        name: p.display().to_string(),
+                        message: e.to_string(),
+                    })?
+                }
                 _ => text.to_string(),
             };
-            env.add_template_owned(name.to_string(), text).map_err(|e| TemplateError {
-                name: name.to_string(),
-                message: e.to_string(),
-            })?;
+            env.add_template_owned(name.to_string(), text)
+                .map_err(|e| TemplateError {
+                    name: name.to_string(),
+                    message: e.to_string(),
+                })?;
         }
         Ok(Templates { env })
     }
@@ -65,8 +68,14 @@ impl Templates {
             message: format!("{e:#}"),
         };
         let t = self.env.get_template(name).map_err(err)?;
-        let out = t.render(minijinja::Value::from(minijinja::value::Serde(ctx))).map_err(err)?;
-        let mut s: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
+        let out = t
+            .render(minijinja::Value::from(minijinja::value::Serde(ctx)))
+            .map_err(err)?;
+        let mut s: String = out
+            .lines()
+            .map(|l| l.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n");
         // Collapse runs of blank lines left by conditional blocks.
         while s.contains("\n\n\n") {
             s = s.replace("\n\n\n", "\n\n");
@@ -120,7 +129,10 @@ mod tests {
         let w = wrap(t.to_string(), Some(40), Some(4));
         assert!(w.lines().all(|l| l.len() <= 40), "{w}");
         assert!(w.lines().skip(1).all(|l| l.starts_with("    ")));
-        assert_eq!(w.split_whitespace().collect::<Vec<_>>(), t.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(
+            w.split_whitespace().collect::<Vec<_>>(),
+            t.split_whitespace().collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -4,12 +4,12 @@
 
 use super::{ServiceError, Umpire};
 use crate::core::dice::DiceChain;
-use crate::core::game::{Game, Rejection, RejectKind, Report};
+use crate::core::game::{Game, RejectKind, Rejection, Report};
 use crate::core::record::Body;
 use crate::core::ruleset::{Side, View};
 use crate::core::sig::RESULT_NAMESPACE;
-use crate::mail::mime::{Compose, build};
 use crate::mail::Outgoing;
+use crate::mail::mime::{Compose, build};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -83,7 +83,9 @@ struct ResultCtx {
 /// Draws the map part of a view: a snippet around the action.
 pub fn map_text(view: &View, focus: &[crate::core::hex::Hex]) -> String {
     match &view.board {
-        Some(board) => crate::render::hexmap::snippet(board, focus, &crate::render::hexmap::Options::default()),
+        Some(board) => {
+            crate::render::hexmap::snippet(board, focus, &crate::render::hexmap::Options::default())
+        }
         None => String::new(),
     }
 }
@@ -121,18 +123,30 @@ fn to_system_time(t: jiff::Timestamp) -> std::time::SystemTime {
     std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.as_second().max(0) as u64)
 }
 
+/// A mail the umpire is about to write.
+pub(super) struct Draft<'a> {
+    /// The outbox key (also the Message-ID's local part).
+    pub key: String,
+    pub to: &'a str,
+    pub subject: String,
+    pub text: String,
+    pub attachments: Vec<(String, String, Vec<u8>)>,
+    /// (thread root, the mail this answers)
+    pub thread: Option<(String, Option<String>)>,
+    pub game: Option<&'a str>,
+}
+
 impl Umpire {
-    fn mail(
-        &self,
-        key: String,
-        to: &str,
-        subject: String,
-        text: String,
-        attachments: Vec<(String, String, Vec<u8>)>,
-        thread: Option<(String, Option<String>)>,
-        game: Option<&str>,
-        now: jiff::Timestamp,
-    ) -> Result<Outgoing, ServiceError> {
+    fn mail(&self, d: Draft<'_>, now: jiff::Timestamp) -> Result<Outgoing, ServiceError> {
+        let Draft {
+            key,
+            to,
+            subject,
+            text,
+            attachments,
+            thread,
+            game,
+        } = d;
         let domain = self.config.domain().to_string();
         let message_id = message_id(&key, &domain);
         let (references, in_reply_to) = match thread {
@@ -177,19 +191,35 @@ impl Umpire {
     /// record.txt and the umpire's signature over it.
     fn record_attachments(&self, game: &Game) -> Vec<(String, String, Vec<u8>)> {
         let text = game.record().to_text();
-        let mut v = vec![("record.txt".to_string(), "text/plain; charset=utf-8".to_string(), text.clone().into_bytes())];
+        let mut v = vec![(
+            "record.txt".to_string(),
+            "text/plain; charset=utf-8".to_string(),
+            text.clone().into_bytes(),
+        )];
         if let Ok(sig) = self.key.sign(RESULT_NAMESPACE, text.as_bytes()) {
-            v.push(("record.txt.sig".to_string(), "text/plain".to_string(), sig.into_bytes()));
+            v.push((
+                "record.txt.sig".to_string(),
+                "text/plain".to_string(),
+                sig.into_bytes(),
+            ));
         }
         v
     }
 
-    fn result_text(&self, game: &Game, seq: u64, side: Option<Side>) -> Result<String, ServiceError> {
+    fn result_text(
+        &self,
+        game: &Game,
+        seq: u64,
+        side: Option<Side>,
+    ) -> Result<String, ServiceError> {
         let ruleset = game.ruleset();
         let state = game.state();
         let report = game.report(seq).cloned().unwrap_or_default();
         let view = ruleset.view(state, side);
-        let focus: Vec<_> = report.events().flat_map(|e| e.focus.iter().copied()).collect();
+        let focus: Vec<_> = report
+            .events()
+            .flat_map(|e| e.focus.iter().copied())
+            .collect();
         let map = map_text(&view, &focus);
         let prompt = game.prompt();
         let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();
@@ -197,7 +227,11 @@ impl Umpire {
         let head = game.record().head();
         let move_template = match (side, you) {
             (Some(s), Some(_)) => {
-                let mut t = format!("game: {}\nside: {}\nafter: {head}\norders:\n", game.id(), names[s.index()]);
+                let mut t = format!(
+                    "game: {}\nside: {}\nafter: {head}\norders:\n",
+                    game.id(),
+                    names[s.index()]
+                );
                 for l in ruleset.legal(state, s).iter().take(4) {
                     t.push_str(&format!("  # e.g. {l}\n"));
                 }
@@ -215,11 +249,15 @@ impl Umpire {
                 _ => None,
             })
             .collect();
-        let received = game.record().entries().get(seq as usize).and_then(|e| match &e.body {
-            Body::Move(m) => Some(m.at.clone()),
-            Body::Default(d) => Some(d.at.clone()),
-            _ => None,
-        });
+        let received = game
+            .record()
+            .entries()
+            .get(seq as usize)
+            .and_then(|e| match &e.body {
+                Body::Move(m) => Some(m.at.clone()),
+                Body::Default(d) => Some(d.at.clone()),
+                _ => None,
+            });
         let ctx = ResultCtx {
             game: game_ctx(game),
             side: side.map(|s| names[s.index()].clone()),
@@ -254,7 +292,12 @@ impl Umpire {
             Some(f) => format!("[{}] game over: {}", game.id(), f.summary),
             None => {
                 let yours = side.is_some_and(|s| p.awaits(s).is_some());
-                format!("[{}] {}{}", game.id(), p.stage, if yours { " (your move)" } else { "" })
+                format!(
+                    "[{}] {}{}",
+                    game.id(),
+                    p.stage,
+                    if yours { " (your move)" } else { "" }
+                )
             }
         }
     }
@@ -278,15 +321,20 @@ impl Umpire {
                 continue;
             }
             let text = self.result_text(game, seq, Some(side))?;
-            let reply = signer.as_ref().filter(|(s, _)| *s == side).and_then(|(_, r)| r.clone());
+            let reply = signer
+                .as_ref()
+                .filter(|(s, _)| *s == side)
+                .and_then(|(_, r)| r.clone());
             out.push(self.mail(
-                format!("{}.{seq}.{}{key_suffix}", game.id(), s.name),
-                &s.email,
-                self.subject(game, Some(side)),
-                text,
-                attachments.clone(),
-                Some((thread_root(game.id(), &s.name, &domain), reply)),
-                Some(game.id()),
+                Draft {
+                    key: format!("{}.{seq}.{}{key_suffix}", game.id(), s.name),
+                    to: &s.email,
+                    subject: self.subject(game, Some(side)),
+                    text,
+                    attachments: attachments.clone(),
+                    thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
+                    game: Some(game.id()),
+                },
                 now,
             )?);
         }
@@ -294,7 +342,12 @@ impl Umpire {
     }
 
     /// The opening mail to every side.
-    pub(super) fn opening_mails(&self, game: &Game, chain: &DiceChain, now: jiff::Timestamp) -> Result<Vec<Outgoing>, ServiceError> {
+    pub(super) fn opening_mails(
+        &self,
+        game: &Game,
+        chain: &DiceChain,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
         #[derive(Serialize)]
         struct SideCtx {
             name: String,
@@ -328,15 +381,20 @@ impl Umpire {
         let attachments = self.record_attachments(game);
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
-            let text = format!("{intro}\n{}", self.result_text(game, 0, Some(Side(i as u8)))?);
+            let text = format!(
+                "{intro}\n{}",
+                self.result_text(game, 0, Some(Side(i as u8)))?
+            );
             out.push(self.mail(
-                format!("{}.0.{}", game.id(), s.name),
-                &s.email,
-                format!("[{}] new game: {}", game.id(), game.ruleset().info().title),
-                text,
-                attachments.clone(),
-                None,
-                Some(game.id()),
+                Draft {
+                    key: format!("{}.0.{}", game.id(), s.name),
+                    to: &s.email,
+                    subject: format!("[{}] new game: {}", game.id(), game.ruleset().info().title),
+                    text,
+                    attachments: attachments.clone(),
+                    thread: None,
+                    game: Some(game.id()),
+                },
                 now,
             )?);
         }
@@ -344,6 +402,7 @@ impl Umpire {
     }
 
     /// The refusal of a submission, to `to`.
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the refusal
     pub(super) fn rejection_mail(
         &self,
         game: &Game,
@@ -389,7 +448,13 @@ impl Umpire {
                 line: r.line.as_ref().map(|l| LineCtx {
                     number: l.line,
                     text: l.text.clone(),
-                    caret: format!("{}^", " ".repeat(format!("line {}: ", l.line).len() + l.column.saturating_sub(1).min(200))),
+                    caret: format!(
+                        "{}^",
+                        " ".repeat(
+                            format!("line {}: ", l.line).len()
+                                + l.column.saturating_sub(1).min(200)
+                        )
+                    ),
                 }),
                 kind,
                 stage: game.prompt().stage.clone(),
@@ -403,19 +468,32 @@ impl Umpire {
             .signer
             .map(|s| thread_root(game.id(), &game.sides()[s.index()].name, &domain));
         self.mail(
-            key,
-            to,
-            format!("[{}] move refused: {}", game.id(), first_words(&r.reason, 8)),
-            text,
-            vec![],
-            root.map(|root| (root, reply)),
-            Some(game.id()),
+            Draft {
+                key,
+                to,
+                subject: format!(
+                    "[{}] move refused: {}",
+                    game.id(),
+                    first_words(&r.reason, 8)
+                ),
+                text,
+                attachments: vec![],
+                thread: root.map(|root| (root, reply)),
+                game: Some(game.id()),
+            },
             now,
         )
     }
 
     /// How to sign, for a mail that carried no signed move.
-    pub(super) fn unsigned_mail(&self, to: &str, reason: &str, reply: Option<String>, key: String, now: jiff::Timestamp) -> Result<Outgoing, ServiceError> {
+    pub(super) fn unsigned_mail(
+        &self,
+        to: &str,
+        reason: &str,
+        reply: Option<String>,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Outgoing, ServiceError> {
         #[derive(Serialize)]
         struct Ctx<'a> {
             umpire: &'a str,
@@ -428,10 +506,22 @@ impl Umpire {
                 reason,
             },
         )?;
-        self.mail(key, to, "umpire: how to send a signed move".into(), text, vec![], reply.map(|r| (r, None)), None, now)
+        self.mail(
+            Draft {
+                key,
+                to,
+                subject: "umpire: how to send a signed move".into(),
+                text,
+                attachments: vec![],
+                thread: reply.map(|r| (r, None)),
+                game: None,
+            },
+            now,
+        )
     }
 
     /// A short note about a game (commands, duplicates, reminders).
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the note
     pub(super) fn notice_mail(
         &self,
         game: &Game,
@@ -462,13 +552,19 @@ impl Umpire {
         let s = &game.sides()[side.index()];
         let domain = self.config.domain().to_string();
         self.mail(
-            key,
-            &s.email,
-            format!("[{}] {title}", game.id()),
-            body,
-            if attach_record { self.record_attachments(game) } else { vec![] },
-            Some((thread_root(game.id(), &s.name, &domain), reply)),
-            Some(game.id()),
+            Draft {
+                key,
+                to: &s.email,
+                subject: format!("[{}] {title}", game.id()),
+                text: body,
+                attachments: if attach_record {
+                    self.record_attachments(game)
+                } else {
+                    vec![]
+                },
+                thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
+                game: Some(game.id()),
+            },
             now,
         )
     }
@@ -495,7 +591,11 @@ fn report_ctx(r: &Report, seq: u64, names: &[String], received: Option<String>) 
             .iter()
             .map(|o| OrderCtx {
                 text: o.source.text.clone(),
-                events: o.outcome.as_ref().map(|ev| ev.iter().map(|e| e.text.clone()).collect()).unwrap_or_default(),
+                events: o
+                    .outcome
+                    .as_ref()
+                    .map(|ev| ev.iter().map(|e| e.text.clone()).collect())
+                    .unwrap_or_default(),
                 failed: o.outcome.as_ref().err().cloned(),
             })
             .collect(),

@@ -135,20 +135,33 @@ impl Config {
 
     fn validate(&self) -> Result<(), String> {
         if !["maildir"].contains(&self.intake.kind.as_str()) {
-            return Err(format!("[intake] kind = {:?}: known kinds are maildir", self.intake.kind));
+            return Err(format!(
+                "[intake] kind = {:?}: known kinds are maildir",
+                self.intake.kind
+            ));
         }
         if !["file"].contains(&self.delivery.kind.as_str()) {
-            return Err(format!("[delivery] kind = {:?}: known kinds are file", self.delivery.kind));
+            return Err(format!(
+                "[delivery] kind = {:?}: known kinds are file",
+                self.delivery.kind
+            ));
         }
         if !self.umpire.address.contains('@') {
-            return Err(format!("[umpire] address = {:?} is not a mail address", self.umpire.address));
+            return Err(format!(
+                "[umpire] address = {:?} is not a mail address",
+                self.umpire.address
+            ));
         }
         Ok(())
     }
 
     /// The mail domain, for Message-IDs.
     pub fn domain(&self) -> &str {
-        self.umpire.address.rsplit('@').next().unwrap_or("localhost")
+        self.umpire
+            .address
+            .rsplit('@')
+            .next()
+            .unwrap_or("localhost")
     }
 
     /// The text of a fresh `umpire.toml` with every default written out.

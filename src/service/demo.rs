@@ -30,20 +30,35 @@ pub struct DemoReport {
     pub game: String,
 }
 
-fn incoming(from: &str, to: &str, subject: &str, n: usize, body: &str, files: Vec<(String, Vec<u8>)>, extra: Vec<(String, String)>) -> Result<Vec<u8>, ServiceError> {
+fn incoming(
+    from: &str,
+    to: &str,
+    subject: &str,
+    n: usize,
+    body: &str,
+    files: Vec<(String, Vec<u8>)>,
+    extra: Vec<(String, String)>,
+) -> Result<Vec<u8>, ServiceError> {
     Ok(mime::build(&Compose {
         from_name: from.split('@').next().unwrap_or(from).to_string(),
         from: from.to_string(),
         to: vec![to.to_string()],
         subject: subject.to_string(),
-        message_id: format!("<demo.{n}@{}>", from.rsplit('@').next().unwrap_or("demo.test")),
+        message_id: format!(
+            "<demo.{n}@{}>",
+            from.rsplit('@').next().unwrap_or("demo.test")
+        ),
         in_reply_to: None,
         references: vec![],
         text: body.to_string(),
-        attachments: files.into_iter().map(|(n, b)| (n, "text/plain".to_string(), b)).collect(),
+        attachments: files
+            .into_iter()
+            .map(|(n, b)| (n, "text/plain".to_string(), b))
+            .collect(),
         auto_submitted: "no",
         headers: extra,
-        date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000 + n as u64 * 3600),
+        date: std::time::UNIX_EPOCH
+            + std::time::Duration::from_secs(1_796_000_000 + n as u64 * 3600),
     })?)
 }
 
@@ -56,10 +71,12 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         .into_iter()
         .enumerate()
         .map(|(i, (side, email))| {
-            SecretKey::generate(email).map(|key| Player { side, email, key }).map_err(|e| ServiceError::Key {
-                path: format!("player {i}"),
-                message: e.to_string(),
-            })
+            SecretKey::generate(email)
+                .map(|key| Player { side, email, key })
+                .map_err(|e| ServiceError::Key {
+                    path: format!("player {i}"),
+                    message: e.to_string(),
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let id = umpire.create_game(
@@ -75,17 +92,39 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         },
         now,
     )?;
-    writeln!(out, "Created game {id} (freeform, 2 turns): axis = alice, allies = bob.").ok();
+    writeln!(
+        out,
+        "Created game {id} (freeform, 2 turns): axis = alice, allies = bob."
+    )
+    .ok();
     let mut maildir = Maildir::open(&umpire.path(&umpire.config().intake.maildir))?;
     let mut outbox = FileOutbox::open(&umpire.path(&umpire.config().delivery.outbox))?;
     umpire.deliver(&mut outbox, now)?;
     let to = umpire.config().umpire.address.clone();
 
     let script: [(usize, &[&str]); 4] = [
-        (0, &["The 3rd Panzer Division advances on Arnhem road", "roll 2d6 initiative", "roll 1d6+1 artillery at 0712", "end turn"]),
-        (1, &["XXX Corps holds the bridge", "roll 2d6 initiative", "end turn"]),
+        (
+            0,
+            &[
+                "The 3rd Panzer Division advances on Arnhem road",
+                "roll 2d6 initiative",
+                "roll 1d6+1 artillery at 0712",
+                "end turn",
+            ],
+        ),
+        (
+            1,
+            &[
+                "XXX Corps holds the bridge",
+                "roll 2d6 initiative",
+                "end turn",
+            ],
+        ),
         (0, &["Assault the bridge", "roll 3d6 assault", "end turn"]),
-        (1, &["Counter-attack", "roll 2d6 counter-attack", "end turn"]),
+        (
+            1,
+            &["Counter-attack", "roll 2d6 counter-attack", "end turn"],
+        ),
     ];
     let mut n = 0;
     for (turn, (who, orders)) in script.iter().enumerate() {
@@ -95,27 +134,89 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         for o in orders.iter() {
             text.push_str(&format!("  {o}\n"));
         }
-        let sig = p.key.sign(MOVE_NAMESPACE, text.as_bytes()).map_err(|e| ServiceError::Game(e.to_string()))?;
+        let sig = p
+            .key
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .map_err(|e| ServiceError::Game(e.to_string()))?;
         n += 1;
         // Alternate the two ways of sending: an attachment pair, and a block pasted in the body.
         let raw = if turn % 2 == 0 {
-            incoming(p.email, &to, "my move", n, "Move attached.\n", vec![("move.txt".into(), text.clone().into_bytes()), ("move.txt.sig".into(), sig.into_bytes())], vec![])?
+            incoming(
+                p.email,
+                &to,
+                "my move",
+                n,
+                "Move attached.\n",
+                vec![
+                    ("move.txt".into(), text.clone().into_bytes()),
+                    ("move.txt.sig".into(), sig.into_bytes()),
+                ],
+                vec![],
+            )?
         } else {
-            incoming(p.email, &to, "my move", n, &format!("Here is my move:\n\n{}\n-- \n{}\n", armor(text.as_bytes(), &sig), p.side), vec![], vec![])?
+            incoming(
+                p.email,
+                &to,
+                "my move",
+                n,
+                &format!(
+                    "Here is my move:\n\n{}\n-- \n{}\n",
+                    armor(text.as_bytes(), &sig),
+                    p.side
+                ),
+                vec![],
+                vec![],
+            )?
         };
         maildir.deliver(&format!("demo-{n}.mail"), &raw)?;
         if turn == 0 {
             // Noise a real mailbox sees: the same mail delivered twice, a forgery, an unsigned note, a bounce.
             maildir.deliver(&format!("demo-{n}-dup.mail"), &raw)?;
-            let forged_sig = players[1].key.sign(MOVE_NAMESPACE, text.replace("artillery", "massive artillery").as_bytes()).map_err(|e| ServiceError::Game(e.to_string()))?;
+            let forged_sig = players[1]
+                .key
+                .sign(
+                    MOVE_NAMESPACE,
+                    text.replace("artillery", "massive artillery").as_bytes(),
+                )
+                .map_err(|e| ServiceError::Game(e.to_string()))?;
             n += 1;
-            let forged = incoming("mallory@demo.test", &to, "axis move (honest)", n, "", vec![("move.txt".into(), text.replace("artillery", "massive artillery").into_bytes()), ("move.txt.sig".into(), forged_sig.into_bytes())], vec![])?;
+            let forged = incoming(
+                "mallory@demo.test",
+                &to,
+                "axis move (honest)",
+                n,
+                "",
+                vec![
+                    (
+                        "move.txt".into(),
+                        text.replace("artillery", "massive artillery").into_bytes(),
+                    ),
+                    ("move.txt.sig".into(), forged_sig.into_bytes()),
+                ],
+                vec![],
+            )?;
             maildir.deliver(&format!("demo-{n}-forged.mail"), &forged)?;
             n += 1;
-            let unsigned = incoming("carol@demo.test", &to, "orders", n, &format!("game: {id}\nside: allies\norders:\n  attack!\n"), vec![], vec![])?;
+            let unsigned = incoming(
+                "carol@demo.test",
+                &to,
+                "orders",
+                n,
+                &format!("game: {id}\nside: allies\norders:\n  attack!\n"),
+                vec![],
+                vec![],
+            )?;
             maildir.deliver(&format!("demo-{n}-unsigned.mail"), &unsigned)?;
             n += 1;
-            let bounce = incoming("MAILER-DAEMON@demo.test", &to, "Undelivered Mail Returned to Sender", n, "delivery failed", vec![], vec![("Auto-Submitted".into(), "auto-replied".into())])?;
+            let bounce = incoming(
+                "MAILER-DAEMON@demo.test",
+                &to,
+                "Undelivered Mail Returned to Sender",
+                n,
+                "delivery failed",
+                vec![],
+                vec![("Auto-Submitted".into(), "auto-replied".into())],
+            )?;
             maildir.deliver(&format!("demo-{n}-bounce.mail"), &bounce)?;
         }
         let r = umpire.poll(&mut maildir, now)?;
@@ -137,29 +238,57 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
 
     writeln!(out, "\nThe outbox ({}):", outbox_dir(&umpire).display()).ok();
     let mut files: Vec<_> = std::fs::read_dir(outbox_dir(&umpire))
-        .map_err(|e| ServiceError::Io { what: "reading the outbox".into(), source: e })?
+        .map_err(|e| ServiceError::Io {
+            what: "reading the outbox".into(),
+            source: e,
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     files.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
     for f in &files {
-        let raw = std::fs::read(f).map_err(|e| ServiceError::Io { what: f.display().to_string(), source: e })?;
+        let raw = std::fs::read(f).map_err(|e| ServiceError::Io {
+            what: f.display().to_string(),
+            source: e,
+        })?;
         let m = mime::read(&raw)?;
         let subject = raw
             .split(|b| *b == b'\n')
             .find(|l| l.starts_with(b"Subject:"))
             .map(|l| String::from_utf8_lossy(l).trim().to_string())
             .unwrap_or_default();
-        writeln!(out, "\n======== {} ========", f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()).ok();
-        writeln!(out, "From: {}\nTo: {}\n{subject}\nAttachments: {}\n", m.from.unwrap_or_default(), to_line(&raw), m.attachments.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")).ok();
+        writeln!(
+            out,
+            "\n======== {} ========",
+            f.file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        )
+        .ok();
+        writeln!(
+            out,
+            "From: {}\nTo: {}\n{subject}\nAttachments: {}\n",
+            m.from.unwrap_or_default(),
+            to_line(&raw),
+            m.attachments
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .ok();
         out.push_str(m.text.replace("\r\n", "\n").trim_end());
         out.push('\n');
     }
 
     let exported = umpire.export(&id)?;
     let record_path = dir.join("demo-record.txt");
-    std::fs::write(&record_path, &exported).map_err(|e| ServiceError::Io { what: record_path.display().to_string(), source: e })?;
+    std::fs::write(&record_path, &exported).map_err(|e| ServiceError::Io {
+        what: record_path.display().to_string(),
+        source: e,
+    })?;
     let record = Record::from_text(&exported).map_err(|e| ServiceError::Game(e.to_string()))?;
-    let ruleset = crate::games::find("freeform").ok_or_else(|| ServiceError::Game("freeform missing".into()))?;
+    let ruleset = crate::games::find("freeform")
+        .ok_or_else(|| ServiceError::Game("freeform missing".into()))?;
     let verified = match Game::replay(ruleset, &record, ReplayMode::Verify) {
         Ok((_, s)) => {
             writeln!(

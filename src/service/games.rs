@@ -51,16 +51,26 @@ pub struct NewGame {
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
 }
 
 impl Umpire {
     /// Creates a game: the opening entry, the dice secret, and the opening mail
     /// to every side, all in one transaction. Returns the game id.
-    pub fn create_game(&mut self, new: NewGame, now: jiff::Timestamp) -> Result<String, ServiceError> {
+    pub fn create_game(
+        &mut self,
+        new: NewGame,
+        now: jiff::Timestamp,
+    ) -> Result<String, ServiceError> {
         let ruleset = crate::games::find(&new.ruleset).ok_or_else(|| {
             let names: Vec<String> = crate::games::all().iter().map(|r| r.info().name).collect();
-            ServiceError::Game(format!("no ruleset {:?}; known: {}", new.ruleset, names.join(", ")))
+            ServiceError::Game(format!(
+                "no ruleset {:?}; known: {}",
+                new.ruleset,
+                names.join(", ")
+            ))
         })?;
         let info = ruleset.info();
         let id = if new.id.is_empty() {
@@ -78,9 +88,12 @@ impl Umpire {
         }
         let mut sides = Vec::new();
         for (name, email, key) in &new.sides {
-            let k = PublicKey::parse(key).map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
+            let k = PublicKey::parse(key)
+                .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
             if !email.contains('@') {
-                return Err(ServiceError::Game(format!("side {name}: {email:?} is not a mail address")));
+                return Err(ServiceError::Game(format!(
+                    "side {name}: {email:?} is not a mail address"
+                )));
             }
             sides.push(SideDecl {
                 name: name.to_ascii_lowercase(),
@@ -88,7 +101,8 @@ impl Umpire {
                 key: k.to_openssh(),
             });
         }
-        let chain = DiceChain::generate(DEFAULT_CHAIN_LENGTH).map_err(|e| ServiceError::Game(e.to_string()))?;
+        let chain = DiceChain::generate(DEFAULT_CHAIN_LENGTH)
+            .map_err(|e| ServiceError::Game(e.to_string()))?;
         let at = rfc3339(now);
         let opening = Opening {
             format: FORMAT,
@@ -113,7 +127,14 @@ impl Umpire {
         let mails = self.opening_mails(&game, &chain, now)?;
         let mut batch = Batch::new();
         batch.put_entries(&id, game.record().entries());
-        batch.put_json(Table::Secrets, &id, &Secret { top: chain.top(), length: DEFAULT_CHAIN_LENGTH });
+        batch.put_json(
+            Table::Secrets,
+            &id,
+            &Secret {
+                top: chain.top(),
+                length: DEFAULT_CHAIN_LENGTH,
+            },
+        );
         batch.put_json(Table::Games, &id, &meta);
         self.queue(&mut batch, &mails, now);
         self.store.commit(batch)?;
@@ -137,8 +158,12 @@ impl Umpire {
         let opening = record
             .opening()
             .ok_or_else(|| ServiceError::Game(format!("game {id} has no opening")))?;
-        let ruleset = crate::games::find(&opening.ruleset)
-            .ok_or_else(|| ServiceError::Game(format!("game {id} needs ruleset {}, not in this umpire", opening.ruleset)))?;
+        let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| {
+            ServiceError::Game(format!(
+                "game {id} needs ruleset {}, not in this umpire",
+                opening.ruleset
+            ))
+        })?;
         let (game, _) = Game::replay(ruleset, &record, ReplayMode::Trusted)
             .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
         self.games.insert(id.to_string(), game);
@@ -152,10 +177,9 @@ impl Umpire {
 
     /// The dice secret of a game.
     pub(super) fn chain(&self, id: &str) -> Result<DiceChain, ServiceError> {
-        let s: Secret = self
-            .store
-            .get_json(Table::Secrets, id)?
-            .ok_or_else(|| ServiceError::Game(format!("game {id} has no dice secret in the store")))?;
+        let s: Secret = self.store.get_json(Table::Secrets, id)?.ok_or_else(|| {
+            ServiceError::Game(format!("game {id} has no dice secret in the store"))
+        })?;
         Ok(DiceChain::from_top(s.top, s.length))
     }
 

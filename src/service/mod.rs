@@ -76,7 +76,8 @@ impl Umpire {
     /// umpire's key pair, the Maildir and the outbox. Existing files are kept.
     pub fn init(dir: &Path, address: &str) -> Result<Vec<String>, ServiceError> {
         let mut made = Vec::new();
-        std::fs::create_dir_all(dir).map_err(|e| ServiceError::io(format!("creating {}", dir.display()), e))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| ServiceError::io(format!("creating {}", dir.display()), e))?;
         let cfg_path = dir.join(config::FILE);
         if !cfg_path.exists() {
             std::fs::write(&cfg_path, Config::default_text(address))
@@ -86,10 +87,11 @@ impl Umpire {
         let config = Config::load(dir)?;
         let key_path = dir.join(&config.umpire.key);
         if !key_path.exists() {
-            let key = SecretKey::generate(&config.umpire.address).map_err(|e| ServiceError::Key {
-                path: key_path.display().to_string(),
-                message: e.to_string(),
-            })?;
+            let key =
+                SecretKey::generate(&config.umpire.address).map_err(|e| ServiceError::Key {
+                    path: key_path.display().to_string(),
+                    message: e.to_string(),
+                })?;
             write_private(&key_path, &key)?;
             let pub_path = key_path.with_extension("key.pub");
             std::fs::write(&pub_path, format!("{}\n", key.public_line()))
@@ -204,6 +206,7 @@ pub fn write_private(path: &Path, key: &SecretKey) -> Result<(), ServiceError> {
             .map_err(|e| ServiceError::io(format!("writing {}", path.display()), e))?;
     }
     #[cfg(not(unix))]
-    std::fs::write(path, text).map_err(|e| ServiceError::io(format!("writing {}", path.display()), e))?;
+    std::fs::write(path, text)
+        .map_err(|e| ServiceError::io(format!("writing {}", path.display()), e))?;
     Ok(())
 }

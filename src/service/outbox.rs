@@ -73,7 +73,7 @@ pub struct DeliveryReport {
 
 /// Seconds to wait after `attempts` failures: 1 min doubling to 6 h.
 pub fn backoff(attempts: u32) -> i64 {
-    (60i64 << attempts.clamp(1, 16) - 1).min(6 * 3600)
+    (60i64 << (attempts.clamp(1, 16) - 1)).min(6 * 3600)
 }
 
 impl Umpire {
@@ -81,12 +81,11 @@ impl Umpire {
     pub fn pending(&self) -> Result<Vec<Item>, ServiceError> {
         let mut v: Vec<Item> = Vec::new();
         for (k, bytes) in self.store.scan(Table::Outbox, b"")? {
-            let item: Item = serde_json::from_slice(&bytes).map_err(|e| {
-                crate::store::StoreError::Corrupt {
+            let item: Item =
+                serde_json::from_slice(&bytes).map_err(|e| crate::store::StoreError::Corrupt {
                     what: format!("outbox item {}", String::from_utf8_lossy(&k)),
                     message: e.to_string(),
-                }
-            })?;
+                })?;
             if item.sent.is_none() && item.failed.is_none() {
                 v.push(item);
             }
@@ -96,7 +95,11 @@ impl Umpire {
     }
 
     /// Hands every due item to `delivery`, recording each outcome.
-    pub fn deliver(&mut self, delivery: &mut dyn Delivery, now: jiff::Timestamp) -> Result<DeliveryReport, ServiceError> {
+    pub fn deliver(
+        &mut self,
+        delivery: &mut dyn Delivery,
+        now: jiff::Timestamp,
+    ) -> Result<DeliveryReport, ServiceError> {
         let mut r = DeliveryReport::default();
         for mut item in self.pending()? {
             if item.next_attempt > now.as_second() {

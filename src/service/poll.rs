@@ -77,7 +77,11 @@ fn mail_time(mail: &ReadMail, now: jiff::Timestamp) -> jiff::Timestamp {
 
 impl Umpire {
     /// Handles every new mail in `intake` (up to the batch limit).
-    pub fn poll(&mut self, intake: &mut dyn Intake, now: jiff::Timestamp) -> Result<PollReport, ServiceError> {
+    pub fn poll(
+        &mut self,
+        intake: &mut dyn Intake,
+        now: jiff::Timestamp,
+    ) -> Result<PollReport, ServiceError> {
         let mut report = PollReport::default();
         let mut left = self.config.limits.batch;
         while left > 0 {
@@ -95,7 +99,12 @@ impl Umpire {
     }
 
     /// Processes and commits one mail (idempotent: a mail already in the ledger is skipped).
-    pub fn process(&mut self, m: &Incoming, now: jiff::Timestamp, report: &mut PollReport) -> Result<(), ServiceError> {
+    pub fn process(
+        &mut self,
+        m: &Incoming,
+        now: jiff::Timestamp,
+        report: &mut PollReport,
+    ) -> Result<(), ServiceError> {
         let hash = sha256(&m.raw);
         let hkey = format!("h:{hash}");
         if self.store.get(Table::Ledger, &hkey)?.is_some() {
@@ -139,7 +148,12 @@ impl Umpire {
         Ok(())
     }
 
-    fn decide(&mut self, m: &Incoming, hkey: &str, now: jiff::Timestamp) -> Result<Decision, ServiceError> {
+    fn decide(
+        &mut self,
+        m: &Incoming,
+        hkey: &str,
+        now: jiff::Timestamp,
+    ) -> Result<Decision, ServiceError> {
         let at_now = rfc3339(now);
         let ledger = |mail: Option<&ReadMail>, game: Option<String>, outcome: String| LedgerEntry {
             at: at_now.clone(),
@@ -160,7 +174,11 @@ impl Umpire {
             // Read only the headers of an oversized mail, to answer it.
             let head_len = find_header_end(&m.raw).unwrap_or(0).min(64 * 1024);
             let mail = mime::read(&m.raw[..head_len]).ok();
-            let outcome = format!("ignored: {} bytes, over the {} byte limit", m.raw.len(), self.config.limits.max_mail_bytes);
+            let outcome = format!(
+                "ignored: {} bytes, over the {} byte limit",
+                m.raw.len(),
+                self.config.limits.max_mail_bytes
+            );
             let mut d = ignore(ledger(mail.as_ref(), None, outcome.clone()));
             if let Some(mail) = mail.filter(|x| x.automatic.is_none())
                 && let Some(from) = mail.from.clone()
@@ -175,12 +193,22 @@ impl Umpire {
             Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
         };
         if let Some(mid) = &mail.message_id
-            && let Some(prev) = self.store.get_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
+            && let Some(prev) = self
+                .store
+                .get_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
         {
-            return Ok(ignore(ledger(Some(&mail), prev.game, format!("ignored: a second delivery of {mid}"))));
+            return Ok(ignore(ledger(
+                Some(&mail),
+                prev.game,
+                format!("ignored: a second delivery of {mid}"),
+            )));
         }
         if let Some(why) = &mail.automatic {
-            return Ok(ignore(ledger(Some(&mail), None, format!("ignored: automatic mail ({why})"))));
+            return Ok(ignore(ledger(
+                Some(&mail),
+                None,
+                format!("ignored: automatic mail ({why})"),
+            )));
         }
         let found = mime::moves(&mail);
         let signed: Vec<&FoundMove> = found.iter().filter(|f| f.signature.is_some()).collect();
@@ -190,7 +218,13 @@ impl Umpire {
                 && let Some(from) = mail.from.clone()
                 && self.once_a_day(&from, now, &mut d.batch)?
             {
-                d.mails.push(self.unsigned_mail(&from, "", mail.message_id.clone(), format!("howto.{short}"), now)?);
+                d.mails.push(self.unsigned_mail(
+                    &from,
+                    "",
+                    mail.message_id.clone(),
+                    format!("howto.{short}"),
+                    now,
+                )?);
             }
             return Ok(d);
         }
@@ -206,24 +240,43 @@ impl Umpire {
                 if let (Some(from), Err(e)) = (mail.from.clone(), &parsed)
                     && self.once_a_day(&from, now, &mut d.batch)?
                 {
-                    d.mails.push(self.unsigned_mail(&from, &format!("the move file in the {} does not read: {e}", f.origin), mail.message_id.clone(), format!("howto.{short}"), now)?);
+                    d.mails.push(self.unsigned_mail(
+                        &from,
+                        &format!("the move file in the {} does not read: {e}", f.origin),
+                        mail.message_id.clone(),
+                        format!("howto.{short}"),
+                        now,
+                    )?);
                 }
                 return Ok(d);
             }
         };
         if self.store.head(&game_id)?.is_none() {
-            let mut d = ignore(ledger(Some(&mail), None, format!("refused: no game {game_id:?}")));
+            let mut d = ignore(ledger(
+                Some(&mail),
+                None,
+                format!("refused: no game {game_id:?}"),
+            ));
             if let Some(from) = mail.from.clone()
                 && self.once_a_day(&from, now, &mut d.batch)?
             {
-                d.mails.push(self.unsigned_mail(&from, &format!("there is no game {game_id:?} at this umpire"), mail.message_id.clone(), format!("howto.{short}"), now)?);
+                d.mails.push(self.unsigned_mail(
+                    &from,
+                    &format!("there is no game {game_id:?} at this umpire"),
+                    mail.message_id.clone(),
+                    format!("howto.{short}"),
+                    now,
+                )?);
             }
             return Ok(d);
         }
         self.load(&game_id)?;
         let chain = self.chain(&game_id)?;
         let at = rfc3339(mail_time(&mail, now));
-        let game = self.games.get_mut(&game_id).ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
+        let game = self
+            .games
+            .get_mut(&game_id)
+            .ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
         // Of the candidate byte strings (mail may have changed line ends),
         // the one the signature verifies is the one that was signed.
         let bytes = parsed
@@ -231,9 +284,12 @@ impl Umpire {
             .ok()
             .and_then(|p| game.side(&p.side))
             .and_then(|side| {
-                f.candidates
-                    .iter()
-                    .find(|c| game.sides()[side.index()].key.verify(MOVE_NAMESPACE, c, &signature).is_ok())
+                f.candidates.iter().find(|c| {
+                    game.sides()[side.index()]
+                        .key
+                        .verify(MOVE_NAMESPACE, c, &signature)
+                        .is_ok()
+                })
             })
             .unwrap_or(&f.candidates[0])
             .clone();
@@ -257,12 +313,28 @@ impl Umpire {
                 (mails, format!("accepted as entry {seq}"), Outcome::Accepted)
             }
             Verdict::Duplicate { seq, side } => {
-                let mails = self.result_mails(game, seq, Some((side, reply)), Some(side), &format!(".again.{short}"), now)?;
-                (mails, format!("duplicate of entry {seq}: result sent again"), Outcome::Duplicate)
+                let mails = self.result_mails(
+                    game,
+                    seq,
+                    Some((side, reply)),
+                    Some(side),
+                    &format!(".again.{short}"),
+                    now,
+                )?;
+                (
+                    mails,
+                    format!("duplicate of entry {seq}: result sent again"),
+                    Outcome::Duplicate,
+                )
             }
             Verdict::Commands { side, commands } => {
-                let mails = self.commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
-                (mails, format!("commands: {}", commands.len()), Outcome::Commands)
+                let mails =
+                    self.commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
+                (
+                    mails,
+                    format!("commands: {}", commands.len()),
+                    Outcome::Commands,
+                )
             }
             Verdict::Rejected { seq, rejection } => {
                 let to = self.refusal_recipient(&game_id, &rejection, mail.from.as_deref());
@@ -271,9 +343,21 @@ impl Umpire {
                     && (rejection.signer.is_some() || self.once_a_day(&to, now, &mut batch)?)
                 {
                     let game = &self.games[&game_id];
-                    mails.push(self.rejection_mail(game, Some(seq), &rejection, &to, reply, format!("{game_id}.{seq}.refused"), now)?);
+                    mails.push(self.rejection_mail(
+                        game,
+                        Some(seq),
+                        &rejection,
+                        &to,
+                        reply,
+                        format!("{game_id}.{seq}.refused"),
+                        now,
+                    )?);
                 }
-                (mails, format!("refused as entry {seq}: {}", rejection.reason), Outcome::Rejected)
+                (
+                    mails,
+                    format!("refused as entry {seq}: {}", rejection.reason),
+                    Outcome::Rejected,
+                )
             }
         };
         Ok(Decision {
@@ -289,8 +373,15 @@ impl Umpire {
     /// sender is unknown; the From address gets it (rate-limited by the caller).
     fn refusal_recipient(&self, game: &str, r: &Rejection, from: Option<&str>) -> Option<String> {
         match r.signer {
-            Some(s) => self.games.get(game).map(|g| g.sides()[s.index()].email.clone()),
-            None if r.kind == RejectKind::Signature || r.kind == RejectKind::UnknownSide || r.kind == RejectKind::Malformed || r.kind == RejectKind::WrongGame => {
+            Some(s) => self
+                .games
+                .get(game)
+                .map(|g| g.sides()[s.index()].email.clone()),
+            None if r.kind == RejectKind::Signature
+                || r.kind == RejectKind::UnknownSide
+                || r.kind == RejectKind::Malformed
+                || r.kind == RejectKind::WrongGame =>
+            {
                 from.map(str::to_string)
             }
             None => from.map(str::to_string),
@@ -298,7 +389,12 @@ impl Umpire {
     }
 
     /// True (and noted in `batch`) if `addr` has not had an automatic note today.
-    fn once_a_day(&self, addr: &str, now: jiff::Timestamp, batch: &mut Batch) -> Result<bool, ServiceError> {
+    fn once_a_day(
+        &self,
+        addr: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<bool, ServiceError> {
         if addr.eq_ignore_ascii_case(&self.config.umpire.address) {
             return Ok(false);
         }
@@ -331,16 +427,36 @@ impl Umpire {
                 Command::Status => {
                     let text = self.status_text(game_id, Some(side))?;
                     let game = &self.games[game_id];
-                    out.push(self.notice_mail(game, side, "status", &text, false, reply.clone(), key, now)?);
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "status",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
                 }
                 Command::Resend => {
                     let (seq, _) = game.last_report();
-                    out.extend(self.result_mails(game, seq, Some((side, reply.clone())), Some(side), &format!(".again.{short}"), now)?);
+                    out.extend(self.result_mails(
+                        game,
+                        seq,
+                        Some((side, reply.clone())),
+                        Some(side),
+                        &format!(".again.{short}"),
+                        now,
+                    )?);
                 }
                 Command::Orders => {
                     let legal = game.ruleset().legal(game.state(), side);
                     let text = if legal.is_empty() {
-                        format!("Nothing is asked of you now. {}; waiting for {}.", game.prompt().stage, game.awaiting_names())
+                        format!(
+                            "Nothing is asked of you now. {}; waiting for {}.",
+                            game.prompt().stage,
+                            game.awaiting_names()
+                        )
                     } else {
                         let mut t = format!("{}. Orders you can give now:\n", game.prompt().stage);
                         for l in &legal {
@@ -348,7 +464,16 @@ impl Umpire {
                         }
                         t
                     };
-                    out.push(self.notice_mail(game, side, "orders you can give", &text, false, reply.clone(), key, now)?);
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "orders you can give",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
                 }
                 Command::Record => {
                     out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
@@ -359,7 +484,9 @@ impl Umpire {
                     let text = match until {
                         Some(d) => {
                             meta.away.insert(name, d.clone());
-                            format!("Noted: away until {d}. Your deadlines are extended to the day after.")
+                            format!(
+                                "Noted: away until {d}. Your deadlines are extended to the day after."
+                            )
                         }
                         None => {
                             meta.away.remove(&name);
@@ -368,7 +495,16 @@ impl Umpire {
                     };
                     batch.put_json(Table::Games, game_id, &meta);
                     let game = &self.games[game_id];
-                    out.push(self.notice_mail(game, side, "away", &text, false, reply.clone(), key, now)?);
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "away",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
                 }
             }
         }

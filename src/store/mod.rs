@@ -103,6 +103,9 @@ impl Batch {
     }
 }
 
+/// Key-value pairs as read from a table.
+pub type Pairs = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// The key of entry `seq` of `game`.
 pub fn entry_key(game: &str, seq: u64) -> Vec<u8> {
     let mut k = game.as_bytes().to_vec();
@@ -154,18 +157,23 @@ impl Store {
         let key = key.as_ref();
         match self.get(table, key)? {
             None => Ok(None),
-            Some(v) => serde_json::from_slice(&v).map(Some).map_err(|e| StoreError::Corrupt {
-                what: format!("{table:?} {}", String::from_utf8_lossy(key)),
-                message: e.to_string(),
-            }),
+            Some(v) => serde_json::from_slice(&v)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt {
+                    what: format!("{table:?} {}", String::from_utf8_lossy(key)),
+                    message: e.to_string(),
+                }),
         }
     }
 
     /// Every key-value pair whose key starts with `prefix`, in key order.
-    pub fn scan(&self, table: Table, prefix: impl AsRef<[u8]>) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn scan(&self, table: Table, prefix: impl AsRef<[u8]>) -> Result<Pairs, StoreError> {
         self.tree(table)
             .scan_prefix(prefix)
-            .map(|r| r.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(StoreError::from))
+            .map(|r| {
+                r.map(|(k, v)| (k.to_vec(), v.to_vec()))
+                    .map_err(StoreError::from)
+            })
             .collect()
     }
 
@@ -269,7 +277,12 @@ mod tests {
         }
         let s = Store::open(dir.path()).unwrap();
         assert_eq!(s.get(Table::Inbox, b"h1").unwrap().unwrap(), b"raw");
-        assert_eq!(s.get_json::<String>(Table::Ledger, b"h:h1").unwrap().unwrap(), "done");
+        assert_eq!(
+            s.get_json::<String>(Table::Ledger, b"h:h1")
+                .unwrap()
+                .unwrap(),
+            "done"
+        );
         assert_eq!(s.game_ids().unwrap(), vec!["g1".to_string()]);
     }
 

@@ -100,15 +100,26 @@ pub fn move_mail(from: &str, to: &str, n: u64, text: &str, sig: &str, armored: b
     use umpire::mail::mime::{Compose, build};
     let (body, attachments) = if armored {
         (
-            format!("My move:\n\n{}", umpire::core::movefile::armor(text.as_bytes(), sig)),
+            format!(
+                "My move:\n\n{}",
+                umpire::core::movefile::armor(text.as_bytes(), sig)
+            ),
             vec![],
         )
     } else {
         (
             "Move attached.\n".to_string(),
             vec![
-                ("move.txt".to_string(), "text/plain".to_string(), text.as_bytes().to_vec()),
-                ("move.txt.sig".to_string(), "application/octet-stream".to_string(), sig.as_bytes().to_vec()),
+                (
+                    "move.txt".to_string(),
+                    "text/plain".to_string(),
+                    text.as_bytes().to_vec(),
+                ),
+                (
+                    "move.txt.sig".to_string(),
+                    "application/octet-stream".to_string(),
+                    sig.as_bytes().to_vec(),
+                ),
             ],
         )
     };
@@ -143,14 +154,19 @@ pub fn plain_mail(from: &str, to: &str, n: u64, body: &str, headers: &[(&str, &s
         text: body.into(),
         attachments: vec![],
         auto_submitted: "no",
-        headers: headers.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+        headers: headers
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect(),
         date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000 + n * 60),
     })
     .unwrap()
 }
 
 /// Every .eml in a folder, by file name, decoded.
-pub fn outbox(dir: &std::path::Path) -> std::collections::BTreeMap<String, umpire::mail::mime::ReadMail> {
+pub fn outbox(
+    dir: &std::path::Path,
+) -> std::collections::BTreeMap<String, umpire::mail::mime::ReadMail> {
     let mut m = std::collections::BTreeMap::new();
     if let Ok(rd) = std::fs::read_dir(dir) {
         for e in rd.flatten() {
