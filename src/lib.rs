@@ -6,3 +6,4 @@
 pub mod core;
 pub mod games;
 pub mod mail;
+pub mod render;
