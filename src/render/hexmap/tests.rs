@@ -456,12 +456,14 @@ fn full_properties_on_random_boards() {
     }
 }
 
-/// Every hexside of a 5×5 board, one at a time: the feature's characters sit
-/// between the two hexes' numbers (or where the missing neighbour would be),
-/// and nowhere else.
+/// Every hexside in and around an 8×7 board, one at a time, stored on
+/// either of its hexes (on the map or off it), with a snippet window that
+/// shows only part of the board: the feature's characters sit between the
+/// two hexes' numbers (or where the missing neighbour would be), and nowhere
+/// else; a hexside with neither hex shown is not drawn.
 #[test]
 fn edges_are_drawn_on_their_hexside() {
-    let board = plain(5, 5);
+    let board = plain(8, 7);
     let opts = Options {
         legend: false,
         ..Options::default()
@@ -477,75 +479,106 @@ fn edges_are_drawn_on_their_hexside() {
         Dir::SW => (-12.0, 2.0),
         Dir::NW => (-12.0, -2.0),
     };
-    for at in board.cells.keys().copied() {
-        for dir in Dir::ALL {
-            for (kind, glyph, long_len) in [
-                (EdgeKind::River, '~', 10),
-                (EdgeKind::Wall, '#', 10),
-                (EdgeKind::Bridge, '=', 4),
-            ] {
-                let mut b = board.clone();
-                b.edges.push(Edge { hex: at, dir, kind });
-                let ctx = format!("{at} {dir:?} {kind:?}");
-                let out = snippet(&b, &[h("0303")], &opts);
-                let lines = drawing(&out);
-                let seen = shown(&b, &lines);
-                let centre = |hex: &Hex| {
-                    seen.get(hex)
-                        .map(|&(y, x)| (x as f64 + 1.5 - label_offset.0, y as f64 - label_offset.1))
-                };
-                let Some(mine) = centre(&at) else {
-                    panic!("{ctx}: hex not shown\n{out}");
-                };
-                let other = centre(&at.step(dir)).unwrap_or_else(|| {
-                    let (dx, dy) = pitch(dir);
-                    (mine.0 + dx, mine.1 + dy)
-                });
-                let mid = ((mine.0 + other.0) / 2.0, (mine.1 + other.1) / 2.0);
-                let marks: Vec<(f64, f64)> = lines
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(y, l)| {
-                        l.char_indices()
-                            .filter(|(_, c)| *c == glyph)
-                            .map(move |(x, _)| (x as f64, y as f64))
-                    })
-                    .collect();
-                let want = if matches!(dir, Dir::N | Dir::S) {
-                    long_len
-                } else {
-                    2
-                };
-                assert_eq!(marks.len(), want, "{ctx}\n{out}");
-                for (x, y) in &marks {
+    let shown_plain = shown(&board, &drawing(&snippet(&board, &[h("0404")], &opts)));
+    assert!(
+        shown_plain.len() < board.cells.len(),
+        "the window must cut the board"
+    );
+    let mut drawn_sides = 0;
+    for col in 0..=9 {
+        for row in 0..=8 {
+            let at = Hex::new(col, row);
+            for dir in Dir::ALL {
+                let there = at.step(dir);
+                if !board.cells.contains_key(&at) && !board.cells.contains_key(&there) {
+                    continue;
+                }
+                for (kind, glyph, long_len) in [
+                    (EdgeKind::River, '~', 10),
+                    (EdgeKind::Wall, '#', 10),
+                    (EdgeKind::Bridge, '=', 4),
+                ] {
+                    let mut b = board.clone();
+                    b.edges.push(Edge { hex: at, dir, kind });
+                    let ctx = format!("{at} {dir:?} {kind:?}");
+                    let out = snippet(&b, &[h("0404")], &opts);
+                    let lines = drawing(&out);
+                    let seen = shown(&b, &lines);
+                    let marks: Vec<(f64, f64)> = lines
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(y, l)| {
+                            l.char_indices()
+                                .filter(|(_, c)| *c == glyph)
+                                .map(move |(x, _)| (x as f64, y as f64))
+                        })
+                        .collect();
+                    let centre = |hex: &Hex| {
+                        seen.get(hex).map(|&(y, x)| {
+                            (x as f64 + 1.5 - label_offset.0, y as f64 - label_offset.1)
+                        })
+                    };
+                    // Measure from whichever of the two hexes is shown.
+                    let (mine, other) = match (centre(&at), centre(&there)) {
+                        (Some(a), Some(b)) => (a, b),
+                        (Some(a), None) => {
+                            let (dx, dy) = pitch(dir);
+                            (a, (a.0 + dx, a.1 + dy))
+                        }
+                        (None, Some(b)) => {
+                            let (dx, dy) = pitch(dir.opposite());
+                            (b, (b.0 + dx, b.1 + dy))
+                        }
+                        (None, None) => {
+                            assert!(marks.is_empty(), "{ctx}: drawn off the window\n{out}");
+                            continue;
+                        }
+                    };
+                    drawn_sides += 1;
+                    let mid = ((mine.0 + other.0) / 2.0, (mine.1 + other.1) / 2.0);
+                    let want = if matches!(dir, Dir::N | Dir::S) {
+                        long_len
+                    } else {
+                        2
+                    };
+                    assert_eq!(marks.len(), want, "{ctx}\n{out}");
+                    for (x, y) in &marks {
+                        assert!(
+                            (x - mid.0).abs() <= 5.0 && (y - mid.1).abs() <= 1.0,
+                            "{ctx}: {glyph} at {y}:{x}, side at {mid:?}\n{out}"
+                        );
+                    }
+                    let n = marks.len() as f64;
+                    let cx = marks.iter().map(|m| m.0).sum::<f64>() / n;
+                    let cy = marks.iter().map(|m| m.1).sum::<f64>() / n;
                     assert!(
-                        (x - mid.0).abs() <= 5.0 && (y - mid.1).abs() <= 1.0,
-                        "{ctx}: {glyph} at {y}:{x}, side at {mid:?}\n{out}"
+                        (cx - mid.0).abs() <= 1.0 && (cy - mid.1).abs() <= 1.0,
+                        "{ctx}: centroid {cx},{cy} vs {mid:?}\n{out}"
                     );
                 }
-                let n = marks.len() as f64;
-                let cx = marks.iter().map(|m| m.0).sum::<f64>() / n;
-                let cy = marks.iter().map(|m| m.1).sum::<f64>() / n;
-                assert!(
-                    (cx - mid.0).abs() <= 1.0 && (cy - mid.1).abs() <= 1.0,
-                    "{ctx}: centroid {cx},{cy} vs {mid:?}\n{out}"
-                );
             }
         }
     }
+    // Sanity: the loop really looked at sides (30 hexes, 6 sides, 2 ways, 3 kinds).
+    assert!(drawn_sides > 500, "{drawn_sides}");
 }
 
 #[test]
 fn bridge_beats_river_whatever_the_order() {
-    let mut a = small();
-    let mut b = small();
-    b.edges.reverse();
-    a.edges.swap(0, 4);
     let opts = Options::default();
-    assert_eq!(
-        snippet(&a, &[h("0202")], &opts),
-        snippet(&b, &[h("0202")], &opts)
-    );
+    let base = small();
+    let n = base.edges.len();
+    for rot in 0..n {
+        for rev in [false, true] {
+            let mut b = base.clone();
+            b.edges.rotate_left(rot);
+            if rev {
+                b.edges.reverse();
+            }
+            let out = snippet(&b, &[h("0202")], &opts);
+            assert_eq!(out, SMALL_SNIPPET, "rotated {rot}, reversed {rev}\n{out}");
+        }
+    }
 }
 
 #[test]
