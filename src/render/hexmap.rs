@@ -1,6 +1,71 @@
 //! ASCII hex maps for plain-text mail.
 //!
-//! (Module docs with an example come once the layout is settled.)
+//! Draws a [`Board`] (what one side sees) for the result mails: a
+//! [`snippet`] around the last action, or the [`full`] map. The output is
+//! pure ASCII with no trailing spaces and no line longer than
+//! [`Options::width`] (76 by default), so it survives Thunderbird, Gmail's
+//! plain-text view and quoting alike; it is the same for the same board, and
+//! no board makes it panic. It knows nothing of any game: glyphs and their
+//! meanings come from the board.
+//!
+//! Hexes are flat-topped, in columns, the even columns half a hex lower, as
+//! in [`crate::core::hex`]. Each shows its number, terrain glyph and control
+//! marker on top, then the stack (as many ids as fit, then `+N`), and the
+//! place name at the bottom. `>0202<` marks a hex of the last action.
+//! Rivers (`~`), walls (`#`) and bridges (`=`) replace the border characters
+//! of the hexside they are on. Stacks that did not fit and shortened names are
+//! listed in full under the map, then the key.
+//!
+//! ```text
+//!   __________              __________
+//!  / 0101  .  \            />0301< . J\
+//! /            \__________/ j7         \
+//! \            / 0201  .  \   Hetuala  /
+//!  \__________/            \~~~====~~~/
+//!  / 0102  .  \            / 0302  .  \
+//! /            \__________/            \
+//! \            />0202< ^ M~            /
+//!  \__________/ ds.i1      ~__________/
+//!  / 0103  f  \ ds.i2 +3   ~ 0303  .  \
+//! /            \##########~            \
+//! \            / 0203  .  \            /
+//!  \__________/            \__________/
+//!             \            /
+//!              \__________/
+//!
+//! Stacks: 0202 ds.i1 ds.i2 m3' m4* art
+//!
+//! Key: 0712 ^ M: hex number, terrain, control; units and place below
+//!      >0712< last action   +2: two more units, listed under Stacks
+//!      hexsides: ~ river, # wall, = bridge   . clear   ^ hill   f forest
+//!      M Mongol   J Jin
+//! ```
+//!
+//! A map wider than six columns is drawn whole by [`full`] as an overview at
+//! three characters a hex (terrain, unit count, control), followed by the
+//! detailed drawing in west-to-east strips that share a column.
+//!
+//! ```
+//! use umpire::core::board::{Board, Cell};
+//! use umpire::core::hex::Hex;
+//! use umpire::render::hexmap::{snippet, Options};
+//!
+//! let mut board = Board::default();
+//! for col in 1..=3 {
+//!     for row in 1..=3 {
+//!         board.cells.insert(Hex::new(col, row), Cell { terrain: '.', ..Cell::default() });
+//!     }
+//! }
+//! let attacked = Hex::new(2, 2);
+//! if let Some(cell) = board.cells.get_mut(&attacked) {
+//!     cell.units = vec!["ds.i1".into(), "m3'".into()];
+//!     cell.highlight = true;
+//! }
+//! let text = snippet(&board, &[attacked], &Options::default());
+//! assert!(text.contains(">0202<"));
+//! assert!(text.contains("ds.i1 m3'"));
+//! assert!(text.lines().all(|l| l.len() <= 76));
+//! ```
 
 mod detail;
 mod layout;
@@ -23,7 +88,8 @@ pub struct Options {
     /// below 14 (narrower than one hex) lines are cut.
     pub width: usize,
     /// Most lines the drawing in a [`snippet`] may take, legend and notes
-    /// not counted (default 24: five rows of hexes).
+    /// not counted (default 24: five rows of hexes). One row of hexes (seven
+    /// lines) is drawn whatever the height.
     pub height: usize,
     /// How [`full`] draws a map wider than one detailed strip.
     pub full: FullStyle,
@@ -82,17 +148,7 @@ pub fn snippet(board: &Board, focus: &[Hex], opts: &Options) -> String {
     after.extend(stack_lines(&notes.stacks, "Stacks: ", width));
     after.extend(name_lines(&notes.names, "Names:  ", width));
     if win != extent {
-        after.push(format!(
-            "Showing columns {}-{}, rows {}-{} of {}-{}, {}-{}.",
-            text::num(win.c0),
-            text::num(win.c1),
-            text::num(win.r0),
-            text::num(win.r1),
-            text::num(extent.c0),
-            text::num(extent.c1),
-            text::num(extent.r0),
-            text::num(extent.r1),
-        ));
+        after.push(format!("Shown: {} (map: {}).", span(&win), span(&extent)));
     }
     out.block(after);
     if opts.legend {
@@ -199,13 +255,17 @@ fn heading(what: &str, w: &Window, i: usize, n: usize) -> String {
     } else {
         String::new()
     };
-    format!(
-        "{what}, columns {}-{}, rows {}-{}{part}:",
-        text::num(w.c0),
-        text::num(w.c1),
-        text::num(w.r0),
-        text::num(w.r1)
-    )
+    format!("{what}, {}{part}:", span(w))
+}
+
+/// `columns 01-06, rows 01-20`, or `columns -2 to 01, ...` where a dash
+/// would read as a minus sign.
+fn span(w: &Window) -> String {
+    let range = |a: i64, b: i64| {
+        let sep = if a < 0 || b < 0 { " to " } else { "-" };
+        format!("{}{sep}{}", text::num(a), text::num(b))
+    };
+    format!("columns {}, rows {}", range(w.c0, w.c1), range(w.r0, w.r1))
 }
 
 /// One entry per hex: `0305 ds.i1 ds.i2 m3' m4* art`.

@@ -119,6 +119,26 @@ fn golden_small_board() {
     assert_eq!(out, SMALL_SNIPPET, "\n{out}");
 }
 
+/// The example in the module docs is the golden text, so the docs cannot
+/// drift from what the renderer draws.
+#[test]
+fn module_docs_show_the_golden_text() {
+    let docs: String = include_str!("../hexmap.rs")
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| {
+            format!(
+                "{}\n",
+                l.trim_start_matches("//!").strip_prefix(' ').unwrap_or("")
+            )
+        })
+        .collect();
+    assert!(
+        docs.contains(SMALL_SNIPPET),
+        "update the example in hexmap.rs"
+    );
+}
+
 #[test]
 fn golden_overview() {
     let opts = Options {
@@ -278,7 +298,7 @@ fn random_focus(board: &Board, rng: &mut Rng) -> Vec<Hex> {
 fn drawing(out: &str) -> Vec<&str> {
     out.lines()
         .take_while(|l| {
-            !["Stacks:", "Names:", "Showing", "Key:", "(no hexes"]
+            !["Stacks:", "Names:", "Shown:", "Key:", "(no hexes"]
                 .iter()
                 .any(|p| l.starts_with(p))
         })
