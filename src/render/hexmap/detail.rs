@@ -183,6 +183,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, Notes) {
 
     for (at, cell) in map.within(w) {
         let (x, y) = origin(w, at);
+        // Lossless: the widened key came from this cell's i32 hex.
         let hex = Hex::new(at.0 as i32, at.1 as i32);
         // Line 1: number, terrain, control.
         let num = text::label(at.0, at.1);
