@@ -326,10 +326,10 @@ fn key(board: &Board, detail: Option<&Notes>, overview: Option<bool>, width: usi
         }
     }
     if let Some(highlight) = overview {
-        items.push(
-            "overview .2M: terrain, units (+ for 10 or more), control; even columns on each row's second line"
-                .to_string(),
-        );
+        // Two short items rather than one long one, so that wrapping keeps
+        // each on a line of its own.
+        items.push("overview .2M: terrain, units (+ for 10 or more), control".to_string());
+        items.push("overview: even columns on each row's second line".to_string());
         if highlight {
             items.push("overview >: last action".to_string());
         }
