@@ -111,6 +111,8 @@ impl Umpire {
                 Ok(()) => {
                     item.sent = Some(now.as_second());
                     item.last_error = None;
+                    // The text is rebuilt from the record when needed again; keep the store small.
+                    item.raw.clear();
                     r.sent += 1;
                     tracing::debug!(key = %item.key, to = ?item.to, "sent");
                 }

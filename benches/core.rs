@@ -1,0 +1,221 @@
+//! The core's costs: signing and verifying a move, one poll of 1,000 mails
+//! from a Maildir (into the real sled store, flushed per mail), and `verify`
+//! of a 10,000-entry record against the bare ed25519 checks of the same
+//! signatures (the physical floor of any verifier).
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+use umpire::core::dice::DiceChain;
+use umpire::core::game::{Game, ReplayMode, Verdict};
+use umpire::core::hash::Digest;
+use umpire::core::record::{Body, FORMAT, Opening, Record, SideDecl};
+use umpire::core::ruleset::Ruleset;
+use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
+use umpire::mail::maildir::Maildir;
+use umpire::mail::mime::{Compose, build};
+use umpire::service::Umpire;
+use umpire::service::games::NewGame;
+
+fn key(n: u8) -> SecretKey {
+    SecretKey::from_seed(&[n; 32], "p@club.test").unwrap()
+}
+
+fn freeform() -> Arc<dyn Ruleset> {
+    umpire::games::find("freeform").unwrap()
+}
+
+/// A freeform game of `moves` signed moves (each followed by its reveal).
+fn long_game(moves: usize) -> Record {
+    let chain = DiceChain::from_top(Digest([5; 32]), moves as u64 + 10);
+    let sides = ["a", "b"];
+    let opening = Opening {
+        format: FORMAT,
+        game: "bench".into(),
+        ruleset: "freeform".into(),
+        ruleset_version: 1,
+        ruleset_data: None,
+        scenario: "open".into(),
+        options: BTreeMap::new(),
+        sides: sides
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SideDecl {
+                name: s.to_string(),
+                email: format!("{s}@club.test"),
+                key: key(i as u8 + 1).public().to_openssh(),
+            })
+            .collect(),
+        dice: chain.commitment(),
+        umpire: key(9).public().to_openssh(),
+        at: "2026-12-01T00:00:00Z".into(),
+    };
+    let mut g = Game::create(freeform(), opening).unwrap();
+    for i in 0..moves {
+        let s = i % 2;
+        let text = format!(
+            "game: bench\nside: {}\nafter: {}\norders:\n  roll 2d6 fire\n  end turn\n",
+            sides[s],
+            g.record().head()
+        );
+        let sig = key(s as u8 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+        assert!(matches!(g.submit(text.as_bytes(), &sig, &chain, "t"), Verdict::Accepted { .. }));
+    }
+    g.record().clone()
+}
+
+fn sign_and_verify(c: &mut Criterion) {
+    let k = key(1);
+    let text = b"game: g1\nside: a\nafter: 3f2a000000000000000000000000000000000000000000000000000000000001\norders:\n  move du-song: 0712 0713 0813\n";
+    let sig = k.sign(MOVE_NAMESPACE, text).unwrap();
+    let pk = k.public();
+    c.bench_function("move/sign", |b| b.iter(|| k.sign(MOVE_NAMESPACE, black_box(text)).unwrap()));
+    c.bench_function("move/verify", |b| b.iter(|| pk.verify(MOVE_NAMESPACE, black_box(text), &sig).unwrap()));
+}
+
+fn verify_record(c: &mut Criterion) {
+    // 5,000 moves + 5,000 reveals + the opening = 10,001 entries.
+    let record = long_game(5_000);
+    assert!(record.len() >= 10_000);
+    let text = record.to_text();
+    let mut g = c.benchmark_group("verify-10k");
+    g.sample_size(10);
+    g.bench_function("umpire-verify", |b| {
+        b.iter(|| {
+            let r = Record::from_text(black_box(&text)).unwrap();
+            Game::replay(freeform(), &r, ReplayMode::Verify).unwrap()
+        })
+    });
+    // The floor: the same 5,000 SSHSIG signatures checked with bare ed25519.
+    let checks: Vec<_> = record
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Move(m) => {
+                let sig = ssh_key::SshSig::from_pem(&m.signature).unwrap();
+                let data = ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), m.text.as_bytes()).unwrap();
+                let raw: [u8; 32] = sig.public_key().ed25519().unwrap().0;
+                let vk = ed25519_dalek::VerifyingKey::from_bytes(&raw).unwrap();
+                let s = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).unwrap();
+                Some((vk, data, s))
+            }
+            _ => None,
+        })
+        .collect();
+    g.bench_function("bare-ed25519-floor", |b| {
+        b.iter(|| {
+            for (vk, data, s) in &checks {
+                vk.verify_strict(black_box(data), s).unwrap();
+            }
+        })
+    });
+    g.finish();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+fn poll_1000(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let template = tmp.path().join("template");
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    // A club's load: 100 games, 10 moves each, the mails interleaved.
+    const GAMES: u64 = 100;
+    Umpire::init(&template, "umpire@club.test").unwrap();
+    {
+        let mut u = Umpire::open(&template).unwrap();
+        for gi in 0..GAMES {
+            u.create_game(
+                NewGame {
+                    id: format!("g{gi}"),
+                    ruleset: "freeform".into(),
+                    scenario: "open".into(),
+                    options: BTreeMap::new(),
+                    sides: vec![
+                        ("a".into(), "a@club.test".into(), key(1).public_line()),
+                        ("b".into(), "b@club.test".into(), key(2).public_line()),
+                    ],
+                },
+                now,
+            )
+            .unwrap();
+        }
+    }
+    // Learn each move's head by playing the 1,000 mails once in a scratch copy.
+    let scratch = tmp.path().join("scratch");
+    copy_dir(&template, &scratch);
+    let mut mails = Vec::new();
+    {
+        let mut u = Umpire::open(&scratch).unwrap();
+        let mut md = Maildir::open(&scratch.join("maildir")).unwrap();
+        for i in 0..1000u64 {
+            let game = format!("g{}", i % GAMES);
+            let s = ((i / GAMES) % 2) as usize;
+            let side = ["a", "b"][s];
+            let head = u.game(&game).unwrap().record().head();
+            let text = format!("game: {game}\nside: {side}\nafter: {head}\norders:\n  roll 2d6 fire\n  end turn\n");
+            let sig = key(s as u8 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+            let raw = build(&Compose {
+                from_name: side.into(),
+                from: format!("{side}@club.test"),
+                to: vec!["umpire@club.test".into()],
+                subject: "move".into(),
+                message_id: format!("<m{i}@club.test>"),
+                in_reply_to: None,
+                references: vec![],
+                text: "attached".into(),
+                attachments: vec![
+                    ("move.txt".into(), "text/plain".into(), text.into_bytes()),
+                    ("move.txt.sig".into(), "text/plain".into(), sig.into_bytes()),
+                ],
+                auto_submitted: "no",
+                headers: vec![],
+                date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000 + i * 60),
+            })
+            .unwrap();
+            md.deliver(&format!("{i:05}"), &raw).unwrap();
+            u.poll(&mut md, now).unwrap();
+            mails.push(raw);
+        }
+    }
+    let mut g = c.benchmark_group("poll");
+    g.sample_size(10);
+    let mut n = 0;
+    g.bench_function("1000-mails-100-games-maildir-to-sled", |b| {
+        b.iter_batched(
+            || {
+                n += 1;
+                let dir = tmp.path().join(format!("run{n}"));
+                copy_dir(&template, &dir);
+                let md = Maildir::open(&dir.join("maildir")).unwrap();
+                for (i, m) in mails.iter().enumerate() {
+                    md.deliver(&format!("{i:05}"), m).unwrap();
+                }
+                dir
+            },
+            |dir| {
+                let mut u = Umpire::open(&dir).unwrap();
+                let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+                let r = u.poll(&mut md, now).unwrap();
+                assert_eq!(r.accepted, 1000);
+                dir
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, sign_and_verify, verify_record, poll_1000);
+criterion_main!(benches);
