@@ -39,6 +39,8 @@ fn long_game(moves: usize) -> Record {
         ruleset_data: None,
         scenario: "open".into(),
         options: BTreeMap::new(),
+        deadlines: None,
+        time_zones: BTreeMap::new(),
         sides: sides
             .iter()
             .enumerate()
@@ -60,8 +62,13 @@ fn long_game(moves: usize) -> Record {
             sides[s],
             g.record().head()
         );
-        let sig = key(s as u8 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
-        assert!(matches!(g.submit(text.as_bytes(), &sig, &chain, "t"), Verdict::Accepted { .. }));
+        let sig = key(s as u8 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        assert!(matches!(
+            g.submit(text.as_bytes(), &sig, &chain, "t"),
+            Verdict::Accepted { .. }
+        ));
     }
     g.record().clone()
 }
@@ -71,8 +78,12 @@ fn sign_and_verify(c: &mut Criterion) {
     let text = b"game: g1\nside: a\nafter: 3f2a000000000000000000000000000000000000000000000000000000000001\norders:\n  move du-song: 0712 0713 0813\n";
     let sig = k.sign(MOVE_NAMESPACE, text).unwrap();
     let pk = k.public();
-    c.bench_function("move/sign", |b| b.iter(|| k.sign(MOVE_NAMESPACE, black_box(text)).unwrap()));
-    c.bench_function("move/verify", |b| b.iter(|| pk.verify(MOVE_NAMESPACE, black_box(text), &sig).unwrap()));
+    c.bench_function("move/sign", |b| {
+        b.iter(|| k.sign(MOVE_NAMESPACE, black_box(text)).unwrap())
+    });
+    c.bench_function("move/verify", |b| {
+        b.iter(|| pk.verify(MOVE_NAMESPACE, black_box(text), &sig).unwrap())
+    });
 }
 
 fn verify_record(c: &mut Criterion) {
@@ -95,7 +106,9 @@ fn verify_record(c: &mut Criterion) {
         .filter_map(|e| match &e.body {
             Body::Move(m) => {
                 let sig = ssh_key::SshSig::from_pem(&m.signature).unwrap();
-                let data = ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), m.text.as_bytes()).unwrap();
+                let data =
+                    ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), m.text.as_bytes())
+                        .unwrap();
                 let raw: [u8; 32] = sig.public_key().ed25519().unwrap().0;
                 let vk = ed25519_dalek::VerifyingKey::from_bytes(&raw).unwrap();
                 let s = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).unwrap();
@@ -142,6 +155,8 @@ fn poll_1000(c: &mut Criterion) {
                     ruleset: "freeform".into(),
                     scenario: "open".into(),
                     options: BTreeMap::new(),
+                    deadlines: None,
+                    time_zones: BTreeMap::new(),
                     sides: vec![
                         ("a".into(), "a@club.test".into(), key(1).public_line()),
                         ("b".into(), "b@club.test".into(), key(2).public_line()),
@@ -164,8 +179,12 @@ fn poll_1000(c: &mut Criterion) {
             let s = ((i / GAMES) % 2) as usize;
             let side = ["a", "b"][s];
             let head = u.game(&game).unwrap().record().head();
-            let text = format!("game: {game}\nside: {side}\nafter: {head}\norders:\n  roll 2d6 fire\n  end turn\n");
-            let sig = key(s as u8 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+            let text = format!(
+                "game: {game}\nside: {side}\nafter: {head}\norders:\n  roll 2d6 fire\n  end turn\n"
+            );
+            let sig = key(s as u8 + 1)
+                .sign(MOVE_NAMESPACE, text.as_bytes())
+                .unwrap();
             let raw = build(&Compose {
                 from_name: side.into(),
                 from: format!("{side}@club.test"),
@@ -181,7 +200,8 @@ fn poll_1000(c: &mut Criterion) {
                 ],
                 auto_submitted: "no",
                 headers: vec![],
-                date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000 + i * 60),
+                date: std::time::UNIX_EPOCH
+                    + std::time::Duration::from_secs(1_800_000_000 + i * 60),
             })
             .unwrap();
             md.deliver(&format!("{i:05}"), &raw).unwrap();

@@ -40,6 +40,8 @@ fn template(dir: &Path) {
             ruleset: "freeform".into(),
             scenario: "open".into(),
             options: BTreeMap::new(),
+            deadlines: None,
+            time_zones: BTreeMap::new(),
             sides: SIDES
                 .iter()
                 .enumerate()

@@ -37,6 +37,8 @@ fn club(sides: &[&str]) -> Club {
                 ruleset: "freeform".into(),
                 scenario: "open".into(),
                 options: BTreeMap::new(),
+                deadlines: None,
+                time_zones: BTreeMap::new(),
                 sides: sides
                     .iter()
                     .enumerate()

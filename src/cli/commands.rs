@@ -83,6 +83,10 @@ pub fn run(cli: Cli) -> Result<i32> {
             sides,
             options,
             id,
+            deadline,
+            grace,
+            remind,
+            time_zones,
         } => {
             let mut parsed = Vec::new();
             for s in &sides {
@@ -108,7 +112,21 @@ pub fn run(cli: Cli) -> Result<i32> {
                 .iter()
                 .map(|o| pair(o, "--option"))
                 .collect::<Result<BTreeMap<_, _>>>()?;
+            let time_zones = time_zones
+                .iter()
+                .map(|o| pair(o, "--tz"))
+                .collect::<Result<BTreeMap<_, _>>>()?;
             let mut u = Umpire::open(&dir)?;
+            let deadlines = if deadline.is_some() || grace.is_some() || remind.is_some() {
+                let base = u.config().deadlines.clone();
+                Some(crate::service::config::Deadlines {
+                    hours: deadline.unwrap_or(base.hours),
+                    grace_hours: grace.unwrap_or(base.grace_hours),
+                    reminders: remind.unwrap_or(base.reminders),
+                })
+            } else {
+                None
+            };
             let id = u.create_game(
                 NewGame {
                     id: id.unwrap_or_default(),
@@ -116,6 +134,8 @@ pub fn run(cli: Cli) -> Result<i32> {
                     scenario,
                     options,
                     sides: parsed,
+                    deadlines,
+                    time_zones,
                 },
                 now()?,
             )?;
@@ -166,7 +186,16 @@ pub fn run(cli: Cli) -> Result<i32> {
             // Deliver first: anything left from a run that stopped early goes out before new work.
             u.deliver(&mut outbox, n)?;
             let r = u.poll(&mut intake, n)?;
+            let dl = u.check_deadlines(n)?;
             let d = u.deliver(&mut outbox, n)?;
+            if dl.defaults + dl.reminders + dl.late_notices > 0 {
+                tracing::info!(
+                    reminders = dl.reminders,
+                    late = dl.late_notices,
+                    defaults = dl.defaults,
+                    "deadlines"
+                );
+            }
             if !r.is_idle() || d.sent > 0 {
                 tracing::info!(
                     mails = r.mails,
@@ -194,6 +223,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let n = now()?;
                 u.poll(&mut intake, n)?;
+                u.check_deadlines(n)?;
                 u.deliver(&mut outbox, n)?;
                 for _ in 0..interval * 10 {
                     if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -235,7 +265,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                     println!("\n{}", crate::render::hexmap::full(b, &Default::default()));
                 }
             } else {
-                print!("{}", u.status_text(&game, s)?);
+                print!("{}", u.status_text(&game, s, now()?)?);
             }
             Ok(0)
         }

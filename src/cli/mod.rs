@@ -61,6 +61,18 @@ pub enum Command {
         /// The game id (default: made from the ruleset name and the time).
         #[arg(long)]
         id: Option<String>,
+        /// Hours each side has for a move (0: no deadlines). Default: umpire.toml's [deadlines].
+        #[arg(long)]
+        deadline: Option<u32>,
+        /// Hours of grace after a deadline before the default applies.
+        #[arg(long)]
+        grace: Option<u32>,
+        /// Reminders, in hours before the deadline, e.g. 48,24,6.
+        #[arg(long, value_delimiter = ',')]
+        remind: Option<Vec<u32>>,
+        /// A side's time zone for its deadlines, as SIDE=Area/City. Repeatable.
+        #[arg(long = "tz")]
+        time_zones: Vec<String>,
     },
     /// Sign a move file with your key (writes FILE.sig, as ssh-keygen -Y sign does).
     Sign {

@@ -647,17 +647,6 @@ impl Game {
                 format!("the game is over: {}", done.summary),
             )));
         }
-        if self.prompt.awaits(side).is_none() {
-            return Err(signed(rej(
-                RejectKind::NotYourTurn,
-                format!(
-                    "it is not {}'s turn to act: {}; waiting for {}",
-                    file.side,
-                    self.prompt.stage,
-                    self.awaiting_names()
-                ),
-            )));
-        }
         let after = file.after.unwrap_or(Digest::ZERO);
         match self.seq_of_hash.get(&after) {
             None => {
@@ -672,15 +661,36 @@ impl Game {
             }
             Some(seq) if *seq < self.anchors[side.index()] => {
                 let a = self.anchors[side.index()];
-                return Err(signed(rej(
-                    RejectKind::Stale,
-                    format!(
+                let name = &self.sides[side.index()].name;
+                // A default applied for this side since the move was written: it came too late.
+                let defaulted = self.record.entries()[(*seq as usize + 1).min(self.record.len())..]
+                    .iter()
+                    .find(|e| matches!(&e.body, Body::Default(d) if d.side == *name));
+                let reason = match defaulted {
+                    Some(e) => format!(
+                        "too late: the deadline passed and the umpire applied {name}'s stated default at entry {}; the game has moved on, write your next move against head {}",
+                        e.seq,
+                        self.record.head()
+                    ),
+                    None => format!(
                         "stale: the move follows entry {seq}, but the game moved on at entry {a}; look at the latest result mail and write the move against head {}",
                         self.record.head()
                     ),
-                )));
+                };
+                return Err(signed(rej(RejectKind::Stale, reason)));
             }
             Some(_) => {}
+        }
+        if self.prompt.awaits(side).is_none() {
+            return Err(signed(rej(
+                RejectKind::NotYourTurn,
+                format!(
+                    "it is not {}'s turn to act: {}; waiting for {}",
+                    file.side,
+                    self.prompt.stage,
+                    self.awaiting_names()
+                ),
+            )));
         }
         let orders = self
             .ruleset
@@ -1084,6 +1094,12 @@ impl Game {
         } else {
             v.join(", ")
         }
+    }
+
+    /// The seq of the last entry that changed what `side` is asked to do
+    /// (deadlines run from there).
+    pub fn anchor(&self, side: Side) -> u64 {
+        self.anchors.get(side.index()).copied().unwrap_or(0)
     }
 
     /// The awaited entry for `side`.

@@ -59,6 +59,8 @@ pub enum Command {
     Record,
     /// Away until a date (`YYYY-MM-DD`), or back (`None`).
     Away(Option<String>),
+    /// Show my deadlines in this IANA time zone (`Europe/Berlin`).
+    TimeZone(String),
 }
 
 /// A parsed move file. The bytes it came from are what was signed.
@@ -253,6 +255,21 @@ impl MoveFile {
                         };
                         commands.push((c, n));
                     }
+                    "timezone" => {
+                        let ok = !value.is_empty()
+                            && value.len() <= 64
+                            && value
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || "/_+-".contains(c));
+                        if !ok {
+                            return Err(err(
+                                n,
+                                vcol,
+                                "`timezone:` takes an IANA zone name, e.g. Europe/Berlin or UTC",
+                            ));
+                        }
+                        commands.push((Command::TimeZone(value.to_string()), n));
+                    }
                     _ => unreachable!("KEYS lists only the keys above"),
                 }
                 continue;
@@ -271,7 +288,7 @@ impl MoveFile {
                         n,
                         column,
                         format!(
-                            "unknown header {word:?}; a move file has game:, side:, after:, orders:, standing:, command:, away:"
+                            "unknown header {word:?}; a move file has game:, side:, after:, orders:, standing:, command:, away:, timezone:"
                         ),
                     ));
                 }

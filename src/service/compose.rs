@@ -2,6 +2,7 @@
 //! own view), refusals, and notes. Text comes from the templates; each result
 //! carries the record and the umpire's signature over it.
 
+use super::games::GameMeta;
 use super::{ServiceError, Umpire};
 use crate::core::dice::DiceChain;
 use crate::core::game::{Game, RejectKind, Rejection, Report};
@@ -209,8 +210,10 @@ impl Umpire {
     fn result_text(
         &self,
         game: &Game,
+        meta: &GameMeta,
         seq: u64,
         side: Option<Side>,
+        now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
         let ruleset = game.ruleset();
         let state = game.state();
@@ -272,7 +275,12 @@ impl Umpire {
                 .map(|a| AwaitCtx {
                     side: names[a.side.index()].clone(),
                     ask: a.ask.clone(),
-                    deadline: None,
+                    deadline: self.deadline_line(
+                        meta,
+                        &names[a.side.index()],
+                        side.map_or("", |s| names[s.index()].as_str()),
+                        now,
+                    ),
                 })
                 .collect(),
             you_act: you.is_some(),
@@ -303,9 +311,11 @@ impl Umpire {
     }
 
     /// The result of entry `seq` to every side (or only `only`), each with its view.
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the result
     pub(super) fn result_mails(
         &self,
         game: &Game,
+        meta: &GameMeta,
         seq: u64,
         signer: Option<(Side, Option<String>)>,
         only: Option<Side>,
@@ -320,7 +330,7 @@ impl Umpire {
             if only.is_some_and(|o| o != side) {
                 continue;
             }
-            let text = self.result_text(game, seq, Some(side))?;
+            let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
                 .filter(|(s, _)| *s == side)
@@ -345,6 +355,7 @@ impl Umpire {
     pub(super) fn opening_mails(
         &self,
         game: &Game,
+        meta: &GameMeta,
         chain: &DiceChain,
         now: jiff::Timestamp,
     ) -> Result<Vec<Outgoing>, ServiceError> {
@@ -383,7 +394,7 @@ impl Umpire {
         for (i, s) in game.sides().iter().enumerate() {
             let text = format!(
                 "{intro}\n{}",
-                self.result_text(game, 0, Some(Side(i as u8)))?
+                self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
             );
             out.push(self.mail(
                 Draft {
@@ -570,11 +581,17 @@ impl Umpire {
     }
 
     /// The current situation for one side (the `status` command).
-    pub fn status_text(&mut self, id: &str, side: Option<Side>) -> Result<String, ServiceError> {
+    pub fn status_text(
+        &mut self,
+        id: &str,
+        side: Option<Side>,
+        now: jiff::Timestamp,
+    ) -> Result<String, ServiceError> {
         self.load(id)?;
+        let meta = self.meta(id)?;
         let game = &self.games[id];
         let (seq, _) = game.last_report();
-        self.result_text(game, seq, side)
+        self.result_text(game, &meta, seq, side, now)
     }
 }
 

@@ -98,6 +98,28 @@ impl Default for Limits {
     }
 }
 
+/// Deadlines for games that do not set their own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Deadlines {
+    /// Hours a side has for each expected move; 0 for no deadlines.
+    pub hours: u32,
+    /// Reminders, in hours before the deadline.
+    pub reminders: Vec<u32>,
+    /// Hours after the deadline before the stated default is applied.
+    pub grace_hours: u32,
+}
+
+impl Default for Deadlines {
+    fn default() -> Self {
+        Deadlines {
+            hours: 72,
+            reminders: vec![48, 24, 6],
+            grace_hours: 24,
+        }
+    }
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -106,6 +128,7 @@ pub struct Config {
     pub intake: IntakeConfig,
     pub delivery: DeliveryConfig,
     pub limits: Limits,
+    pub deadlines: Deadlines,
 }
 
 impl Config {
@@ -185,6 +208,11 @@ outbox = "outbox"
 [limits]
 max_mail_bytes = 2097152  # bigger mails are answered "too big", not read
 batch = 1000              # most mails per poll
+
+[deadlines]               # for games that do not set their own (umpire new --deadline)
+hours = 72                # per expected move; 0 = no deadlines
+reminders = [48, 24, 6]   # hours before the deadline
+grace_hours = 24          # then the game's stated default is applied
 "#
         )
     }

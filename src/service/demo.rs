@@ -89,6 +89,8 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
                 .iter()
                 .map(|p| (p.side.to_string(), p.email.to_string(), p.key.public_line()))
                 .collect(),
+            deadlines: None,
+            time_zones: BTreeMap::from([("allies".to_string(), "America/New_York".to_string())]),
         },
         now,
     )?;

@@ -27,6 +27,27 @@ pub struct GameMeta {
     /// Set once the game is over.
     #[serde(default)]
     pub finished: Option<String>,
+    /// This game's deadlines (else the configuration's).
+    #[serde(default)]
+    pub deadlines: Option<crate::service::config::Deadlines>,
+    /// Per awaited side: since when, and which reminders went out.
+    #[serde(default)]
+    pub waiting: BTreeMap<String, Waiting>,
+}
+
+/// A side the game waits for.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// The record entry that made the side owe this move.
+    pub anchor: u64,
+    /// When the umpire started waiting (seconds since the epoch).
+    pub since: i64,
+    /// Reminders sent, in hours before the deadline.
+    #[serde(default)]
+    pub reminded: Vec<u32>,
+    /// The "deadline passed" notice went out.
+    #[serde(default)]
+    pub late: bool,
 }
 
 /// The umpire's secret for a game's dice.
@@ -46,6 +67,10 @@ pub struct NewGame {
     pub options: BTreeMap<String, String>,
     /// (name, email, OpenSSH public key line)
     pub sides: Vec<(String, String, String)>,
+    /// Deadlines for this game (else the configuration's).
+    pub deadlines: Option<crate::service::config::Deadlines>,
+    /// Time zones by side name, for showing deadlines.
+    pub time_zones: BTreeMap<String, String>,
 }
 
 fn valid_id(id: &str) -> bool {
@@ -118,13 +143,28 @@ impl Umpire {
             at: at.clone(),
         };
         let game = Game::create(ruleset, opening).map_err(|e| ServiceError::Game(e.message))?;
-        let meta = GameMeta {
+        for (side, tz) in &new.time_zones {
+            if game.side(side).is_none() {
+                return Err(ServiceError::Game(format!(
+                    "--tz {side}: the game has no such side"
+                )));
+            }
+            if jiff::tz::TimeZone::get(tz).is_err() {
+                return Err(ServiceError::Game(format!(
+                    "--tz {side}={tz}: not a known time zone"
+                )));
+            }
+        }
+        let mut meta = GameMeta {
             id: id.clone(),
             ruleset: info.name.clone(),
             created: at,
+            deadlines: new.deadlines.clone(),
+            time_zones: new.time_zones.clone(),
             ..Default::default()
         };
-        let mails = self.opening_mails(&game, &chain, now)?;
+        meta.refresh_waiting(&game, now);
+        let mails = self.opening_mails(&game, &meta, &chain, now)?;
         let mut batch = Batch::new();
         batch.put_entries(&id, game.record().entries());
         batch.put_json(
@@ -204,6 +244,29 @@ impl Umpire {
         for m in mails {
             batch.put_json(Table::Outbox, &m.key, &super::outbox::Item::new(m, now));
         }
+    }
+}
+
+impl GameMeta {
+    /// After the game changed: start the clock for sides newly asked to act,
+    /// forget sides no longer asked.
+    pub fn refresh_waiting(&mut self, game: &Game, now: jiff::Timestamp) {
+        let mut next = BTreeMap::new();
+        for a in &game.prompt().awaiting {
+            let name = game.sides()[a.side.index()].name.clone();
+            let anchor = game.anchor(a.side);
+            let w = match self.waiting.remove(&name) {
+                Some(w) if w.anchor == anchor => w,
+                _ => Waiting {
+                    anchor,
+                    since: now.as_second(),
+                    reminded: vec![],
+                    late: false,
+                },
+            };
+            next.insert(name, w);
+        }
+        self.waiting = next;
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod compose;
 pub mod config;
+pub mod deadlines;
 pub mod demo;
 pub mod games;
 pub mod outbox;

@@ -302,19 +302,23 @@ impl Umpire {
         let reply = mail.message_id.clone();
         let (mails, outcome, kind) = match verdict {
             Verdict::Accepted { seq, side, .. } => {
-                let mails = self.result_mails(game, seq, Some((side, reply)), None, "", now)?;
                 let mut meta = self.meta(&game_id)?;
+                meta.refresh_waiting(game, now);
                 if let Some(f) = &game.prompt().finished
                     && meta.finished.is_none()
                 {
                     meta.finished = Some(f.summary.clone());
-                    batch.put_json(Table::Games, &game_id, &meta);
                 }
+                batch.put_json(Table::Games, &game_id, &meta);
+                let mails =
+                    self.result_mails(game, &meta, seq, Some((side, reply)), None, "", now)?;
                 (mails, format!("accepted as entry {seq}"), Outcome::Accepted)
             }
             Verdict::Duplicate { seq, side } => {
+                let meta = self.meta(&game_id)?;
                 let mails = self.result_mails(
                     game,
+                    &meta,
                     seq,
                     Some((side, reply)),
                     Some(side),
@@ -425,7 +429,7 @@ impl Umpire {
             let game = &self.games[game_id];
             match c {
                 Command::Status => {
-                    let text = self.status_text(game_id, Some(side))?;
+                    let text = self.status_text(game_id, Some(side), now)?;
                     let game = &self.games[game_id];
                     out.push(self.notice_mail(
                         game,
@@ -440,8 +444,10 @@ impl Umpire {
                 }
                 Command::Resend => {
                     let (seq, _) = game.last_report();
+                    let meta = self.meta(game_id)?;
                     out.extend(self.result_mails(
                         game,
+                        &meta,
                         seq,
                         Some((side, reply.clone())),
                         Some(side),
@@ -477,6 +483,30 @@ impl Umpire {
                 }
                 Command::Record => {
                     out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
+                }
+                Command::TimeZone(tz) => {
+                    let mut meta = self.meta(game_id)?;
+                    let name = game.sides()[side.index()].name.clone();
+                    let text = if jiff::tz::TimeZone::get(tz).is_ok() {
+                        meta.time_zones.insert(name, tz.clone());
+                        batch.put_json(Table::Games, game_id, &meta);
+                        format!("Noted: your deadlines are shown in {tz}.")
+                    } else {
+                        format!(
+                            "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
+                            meta.time_zones.get(&name).map_or("UTC", String::as_str)
+                        )
+                    };
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "time zone",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
                 }
                 Command::Away(until) => {
                     let mut meta = self.meta(game_id)?;

@@ -1,0 +1,336 @@
+//! Deadlines over weeks: a deadline for each expected move, reminders before
+//! it, a grace period, then the game's stated default, recorded as taken by
+//! default. Absences push a side's clock back; each side reads its deadline in
+//! its own time zone. Modelled on the Diplomacy judges' NEXT/WARN/GRACE.
+
+use super::config::Deadlines;
+use super::games::{GameMeta, Waiting, rfc3339};
+use super::{ServiceError, Umpire};
+use crate::core::game::Game;
+use crate::core::ruleset::Side;
+use crate::store::{Batch, Table};
+
+/// What a deadline check did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeadlineReport {
+    pub reminders: usize,
+    pub late_notices: usize,
+    pub defaults: usize,
+}
+
+const HOUR: i64 = 3600;
+
+/// The end of an away day (`YYYY-MM-DD`), in the side's zone, as seconds.
+fn away_end(date: &str, tz: &jiff::tz::TimeZone) -> Option<i64> {
+    let d: jiff::civil::Date = date.parse().ok()?;
+    let next = d.tomorrow().ok()?;
+    next.to_zoned(tz.clone())
+        .ok()
+        .map(|z| z.timestamp().as_second())
+}
+
+/// A side's time zone (UTC if unset or unknown).
+pub fn zone(meta: &GameMeta, side: &str) -> jiff::tz::TimeZone {
+    meta.time_zones
+        .get(side)
+        .and_then(|n| jiff::tz::TimeZone::get(n).ok())
+        .unwrap_or(jiff::tz::TimeZone::UTC)
+}
+
+/// When `side`'s move is due, if the game has deadlines.
+pub fn due(policy: &Deadlines, meta: &GameMeta, side: &str, w: &Waiting) -> Option<i64> {
+    if policy.hours == 0 {
+        return None;
+    }
+    let mut start = w.since;
+    if let Some(end) = meta
+        .away
+        .get(side)
+        .and_then(|d| away_end(d, &zone(meta, side)))
+    {
+        start = start.max(end);
+    }
+    Some(start + policy.hours as i64 * HOUR)
+}
+
+/// A time as the side reads it: `Fri 4 Dec 2026 18:00 CET`.
+pub fn show(t: i64, meta: &GameMeta, side: &str) -> String {
+    match jiff::Timestamp::from_second(t) {
+        Ok(ts) => {
+            let z = ts.to_zoned(zone(meta, side));
+            z.strftime("%a %-d %b %Y %H:%M %Z").to_string()
+        }
+        Err(_) => t.to_string(),
+    }
+}
+
+/// "2 days 6 hours".
+pub fn span(secs: i64) -> String {
+    let h = (secs.max(0) + HOUR - 1) / HOUR;
+    match (h / 24, h % 24) {
+        (0, h) => format!("{h} hour{}", if h == 1 { "" } else { "s" }),
+        (d, 0) => format!("{d} day{}", if d == 1 { "" } else { "s" }),
+        (d, h) => format!(
+            "{d} day{} {h} hour{}",
+            if d == 1 { "" } else { "s" },
+            if h == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+impl Umpire {
+    /// The deadline policy of a game.
+    pub fn policy(&self, meta: &GameMeta) -> Deadlines {
+        meta.deadlines
+            .clone()
+            .unwrap_or_else(|| self.config.deadlines.clone())
+    }
+
+    /// The line a result mail shows under a side's prompt.
+    pub fn deadline_line(
+        &self,
+        meta: &GameMeta,
+        side: &str,
+        reader: &str,
+        now: jiff::Timestamp,
+    ) -> Option<String> {
+        let policy = self.policy(meta);
+        let w = meta.waiting.get(side)?;
+        let d = due(&policy, meta, side, w)?;
+        let left = d - now.as_second();
+        let when = show(d, meta, reader);
+        Some(if left >= 0 {
+            format!(
+                "{when} (in {}); then {} hours' grace",
+                span(left),
+                policy.grace_hours
+            )
+        } else {
+            format!(
+                "{when} (passed); the default applies at {}",
+                show(d + policy.grace_hours as i64 * HOUR, meta, reader)
+            )
+        })
+    }
+
+    /// Sends due reminders and applies defaults whose grace has run out, in
+    /// every game. Each game's changes are committed together.
+    pub fn check_deadlines(
+        &mut self,
+        now: jiff::Timestamp,
+    ) -> Result<DeadlineReport, ServiceError> {
+        let mut report = DeadlineReport::default();
+        for id in self.game_ids()? {
+            let meta = self.meta(&id)?;
+            if meta.finished.is_some() || self.policy(&meta).hours == 0 {
+                continue;
+            }
+            self.check_game(&id, meta, now, &mut report)?;
+        }
+        Ok(report)
+    }
+
+    fn check_game(
+        &mut self,
+        id: &str,
+        mut meta: GameMeta,
+        now: jiff::Timestamp,
+        report: &mut DeadlineReport,
+    ) -> Result<(), ServiceError> {
+        let policy = self.policy(&meta);
+        self.load(id)?;
+        let t = now.as_second();
+        let mut batch = Batch::new();
+        let mut mails = Vec::new();
+        let sides: Vec<(String, Waiting)> = meta
+            .waiting
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (name, w) in sides {
+            let Some(d) = due(&policy, &meta, &name, &w) else {
+                continue;
+            };
+            let game = &self.games[id];
+            let Some(side) = game.side(&name) else {
+                continue;
+            };
+            if game.awaits(side).is_none() {
+                continue;
+            }
+            let grace_end = d + policy.grace_hours as i64 * HOUR;
+            if t >= grace_end {
+                let chain = self.chain(id)?;
+                let len = self.games[id].record().len();
+                let reason = format!(
+                    "no orders from {name} by the deadline {} nor in the {} hours' grace after it",
+                    rfc3339(jiff::Timestamp::from_second(d).unwrap_or(now)),
+                    policy.grace_hours
+                );
+                let game = self
+                    .games
+                    .get_mut(id)
+                    .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
+                match game.apply_default(side, &reason, &chain, &rfc3339(now)) {
+                    Ok((seq, _)) => {
+                        let game = &self.games[id];
+                        batch.put_entries(id, game.entries_since(len));
+                        meta.refresh_waiting(game, now);
+                        if let Some(f) = &game.prompt().finished {
+                            meta.finished = Some(f.summary.clone());
+                        }
+                        mails.extend(self.result_mails(game, &meta, seq, None, None, "", now)?);
+                        report.defaults += 1;
+                        tracing::info!(game = id, side = %name, entry = seq, "default applied after the deadline");
+                    }
+                    Err(e) => {
+                        // No default can be applied: say so once, and wait.
+                        if !w.late {
+                            let game = &self.games[id];
+                            let text = format!(
+                                "The deadline passed, but no default can be applied for you ({e}). The game waits for your move."
+                            );
+                            mails.push(self.notice_mail(
+                                game,
+                                side,
+                                "deadline passed",
+                                &text,
+                                false,
+                                None,
+                                format!("{id}.{}.{name}.late", w.anchor),
+                                now,
+                            )?);
+                            if let Some(x) = meta.waiting.get_mut(&name) {
+                                x.late = true;
+                            }
+                            report.late_notices += 1;
+                        }
+                    }
+                }
+                continue;
+            }
+            let game = &self.games[id];
+            if t >= d {
+                if !w.late {
+                    let text = format!(
+                        "The deadline for your move passed at {}. Moves still count until {}; after that the umpire applies: {}.",
+                        show(d, &meta, &name),
+                        show(grace_end, &meta, &name),
+                        game.awaits(side)
+                            .map(|a| a.default.join("; "))
+                            .unwrap_or_default()
+                    );
+                    mails.push(self.notice_mail(
+                        game,
+                        side,
+                        "deadline passed",
+                        &text,
+                        false,
+                        None,
+                        format!("{id}.{}.{name}.late", w.anchor),
+                        now,
+                    )?);
+                    if let Some(x) = meta.waiting.get_mut(&name) {
+                        x.late = true;
+                    }
+                    report.late_notices += 1;
+                }
+                continue;
+            }
+            // The latest reminder now due that has not gone out; earlier ones are then moot.
+            let mut hours: Vec<u32> = policy.reminders.clone();
+            hours.sort_unstable_by(|a, b| b.cmp(a));
+            let due_now: Vec<u32> = hours
+                .iter()
+                .copied()
+                .filter(|h| {
+                    t >= d - *h as i64 * HOUR
+                        && d - (*h as i64) * HOUR > w.since
+                        && !w.reminded.contains(h)
+                })
+                .collect();
+            if let Some(h) = due_now.last().copied() {
+                let text = format!(
+                    "A reminder: {} waits for your move. The deadline is {} (in {}).\n\n{}",
+                    game.id(),
+                    show(d, &meta, &name),
+                    span(d - t),
+                    game.awaits(side).map(|a| a.ask.clone()).unwrap_or_default()
+                );
+                mails.push(self.notice_mail(
+                    game,
+                    side,
+                    &format!("reminder: your move is due in {}", span(d - t)),
+                    &text,
+                    false,
+                    None,
+                    format!("{id}.{}.{name}.remind{h}", w.anchor),
+                    now,
+                )?);
+                if let Some(x) = meta.waiting.get_mut(&name) {
+                    x.reminded.extend(due_now.iter().copied());
+                }
+                report.reminders += 1;
+            }
+        }
+        if mails.is_empty() && batch.is_empty() {
+            return Ok(());
+        }
+        batch.put_json(Table::Games, id, &meta);
+        self.queue(&mut batch, &mails, now);
+        if let Err(e) = self.store.commit(batch) {
+            self.forget(id);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// The deadline of `side` in `game`, if any (for display and tests).
+    pub fn deadline_of(&self, meta: &GameMeta, game: &Game, side: Side) -> Option<i64> {
+        let name = &game.sides()[side.index()].name;
+        due(&self.policy(meta), meta, name, meta.waiting.get(name)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_read_naturally() {
+        assert_eq!(span(3600), "1 hour");
+        assert_eq!(span(2 * 86400 + 6 * 3600), "2 days 6 hours");
+        assert_eq!(span(86400), "1 day");
+        assert_eq!(span(1), "1 hour");
+    }
+
+    #[test]
+    fn away_moves_the_clock_to_the_end_of_the_day_in_the_sides_zone() {
+        let mut meta = GameMeta::default();
+        meta.away.insert("red".into(), "2026-12-24".into());
+        meta.time_zones.insert("red".into(), "Europe/Berlin".into());
+        let policy = Deadlines {
+            hours: 48,
+            reminders: vec![],
+            grace_hours: 0,
+        };
+        let w = Waiting {
+            anchor: 1,
+            since: 0,
+            reminded: vec![],
+            late: false,
+        };
+        // Midnight after 24 Dec in Berlin is 23:00 UTC on the 24th.
+        let end: jiff::Timestamp = "2026-12-24T23:00:00Z".parse().unwrap();
+        assert_eq!(
+            due(&policy, &meta, "red", &w),
+            Some(end.as_second() + 48 * 3600)
+        );
+        assert_eq!(due(&policy, &meta, "blue", &w), Some(48 * 3600));
+        assert!(
+            show(end.as_second(), &meta, "red").contains("Fri 25 Dec 2026 00:00 CET"),
+            "{}",
+            show(end.as_second(), &meta, "red")
+        );
+    }
+}
