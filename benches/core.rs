@@ -39,8 +39,6 @@ fn long_game(moves: usize) -> Record {
         ruleset_data: None,
         scenario: "open".into(),
         options: BTreeMap::new(),
-        deadlines: None,
-        time_zones: BTreeMap::new(),
         sides: sides
             .iter()
             .enumerate()
