@@ -33,6 +33,12 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A data directory with a fresh 3-player game, its opening mails delivered.
 fn template(dir: &Path) {
     Umpire::init(dir, "umpire@club.test").unwrap();
+    // Small commit groups, so kills land between groups as well as inside them.
+    let cfg = dir.join("umpire.toml");
+    let text = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace("commit_every = 64", "commit_every = 4");
+    std::fs::write(&cfg, text).unwrap();
     let mut u = Umpire::open(dir).unwrap();
     u.create_game(
         NewGame {
@@ -231,7 +237,7 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
 
     // Runs killed at spread-out moments, rerun until one finishes.
     let mut kills = 0;
-    for run in 0..4u64 {
+    for run in 0..10u64 {
         let dir = tmp.path().join(format!("crash{run}"));
         copy_dir(&t, &dir);
         load_mails(&dir, &mails);
@@ -241,9 +247,21 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             attempt += 1;
             assert!(attempt < 200, "run {run} never finished");
             let mut child = poll_cmd(&dir).spawn().unwrap();
-            // Deterministic, varied kill points: different fractions of a clean run.
+            // Deterministic, varied kill points within the first two thirds of
+            // a clean poll; every seventh poll may finish.
             let frac = (attempt * 37 + run * 11) % 97;
-            let wait = Duration::from_micros(span * frac / 97 / 3 + 2_000);
+            let wait = Duration::from_micros(span * frac * 2 / 3 / 97 + 2_000);
+            if attempt % 7 == 0 {
+                let status = child.wait().unwrap();
+                assert!(
+                    status.success(),
+                    "a poll failed on its own after a crash: {status:?}"
+                );
+                if std::fs::read_dir(dir.join("maildir/new")).unwrap().count() == 0 {
+                    break;
+                }
+                continue;
+            }
             std::thread::sleep(wait);
             match child.try_wait().unwrap() {
                 Some(status) => {
@@ -288,7 +306,7 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
         }
     }
     eprintln!(
-        "{kills} SIGKILLs landed mid-poll over 4 runs; a clean poll of {} mails took {clean_time:?}",
+        "{kills} SIGKILLs landed mid-poll over 10 runs; a clean poll of {} mails took {clean_time:?}",
         mails.len()
     );
     assert!(

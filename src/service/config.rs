@@ -87,6 +87,8 @@ pub struct Limits {
     pub max_mail_bytes: usize,
     /// Most mails handled in one poll.
     pub batch: usize,
+    /// Mails committed together in one transaction (one flush per group).
+    pub commit_every: usize,
 }
 
 impl Default for Limits {
@@ -94,6 +96,7 @@ impl Default for Limits {
         Limits {
             max_mail_bytes: 2 * 1024 * 1024,
             batch: 1000,
+            commit_every: 64,
         }
     }
 }
@@ -208,6 +211,7 @@ outbox = "outbox"
 [limits]
 max_mail_bytes = 2097152  # bigger mails are answered "too big", not read
 batch = 1000              # most mails per poll
+commit_every = 64         # mails committed (and flushed to disk) together
 
 [deadlines]               # for games that do not set their own (umpire new --deadline)
 hours = 72                # per expected move; 0 = no deadlines

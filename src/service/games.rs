@@ -225,8 +225,7 @@ impl Umpire {
 
     /// A game's metadata.
     pub fn meta(&self, id: &str) -> Result<GameMeta, ServiceError> {
-        self.store
-            .get_json(Table::Games, id)?
+        self.read_json(Table::Games, id)?
             .ok_or_else(|| ServiceError::Game(format!("no game {id}")))
     }
 

@@ -70,6 +70,12 @@ pub struct Umpire {
     templates: Templates,
     key: SecretKey,
     games: BTreeMap<String, Game>,
+    /// Writes of mails processed but not yet committed (group commit).
+    pending: crate::store::Batch,
+    /// Mails to mark done once `pending` is committed.
+    pending_done: Vec<String>,
+    /// Games whose cached state is ahead of the store until `pending` commits.
+    pending_games: std::collections::BTreeSet<String>,
 }
 
 impl Umpire {
@@ -125,6 +131,9 @@ impl Umpire {
             templates,
             key,
             games: BTreeMap::new(),
+            pending: crate::store::Batch::new(),
+            pending_done: Vec::new(),
+            pending_games: Default::default(),
         })
     }
 
@@ -141,6 +150,37 @@ impl Umpire {
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Raw bytes at `key`, as the store will hold them once pending writes commit.
+    pub(crate) fn read(
+        &self,
+        table: crate::store::Table,
+        key: impl AsRef<[u8]>,
+    ) -> Result<Option<Vec<u8>>, ServiceError> {
+        let key = key.as_ref();
+        match self.pending.lookup(table, key) {
+            Some(v) => Ok(v.map(<[u8]>::to_vec)),
+            None => Ok(self.store.get(table, key)?),
+        }
+    }
+
+    /// The JSON value at `key`, pending writes included.
+    pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
+        &self,
+        table: crate::store::Table,
+        key: impl AsRef<[u8]>,
+    ) -> Result<Option<T>, ServiceError> {
+        let key = key.as_ref();
+        match self.read(table, key)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v).map(Some).map_err(|e| {
+                ServiceError::Store(crate::store::StoreError::Corrupt {
+                    what: format!("{table:?} {}", String::from_utf8_lossy(key)),
+                    message: e.to_string(),
+                })
+            }),
+        }
     }
 
     /// The umpire's public key line.

@@ -92,13 +92,38 @@ impl Umpire {
             left = left.saturating_sub(mails.len());
             for m in mails {
                 self.process(&m, now, &mut report)?;
-                intake.done(&m.id)?;
+                self.pending_done.push(m.id);
+                if self.pending_done.len() >= self.config.limits.commit_every.max(1) {
+                    self.commit_pending(intake)?;
+                }
             }
+            self.commit_pending(intake)?;
         }
         Ok(report)
     }
 
-    /// Processes and commits one mail (idempotent: a mail already in the ledger is skipped).
+    /// Commits what the processed mails caused, in one transaction, then marks
+    /// them done in the mailbox. A crash before the commit loses nothing (the
+    /// mails are still new); a crash after it finds them in the ledger.
+    fn commit_pending(&mut self, intake: &mut dyn Intake) -> Result<(), ServiceError> {
+        let batch = std::mem::take(&mut self.pending);
+        if let Err(e) = self.store.commit(batch) {
+            // The cached games are ahead of the store now; replay them next time.
+            for g in std::mem::take(&mut self.pending_games) {
+                self.forget(&g);
+            }
+            self.pending_done.clear();
+            return Err(e.into());
+        }
+        self.pending_games.clear();
+        for id in std::mem::take(&mut self.pending_done) {
+            intake.done(&id)?;
+        }
+        Ok(())
+    }
+
+    /// Processes one mail into the pending writes (idempotent: a mail already
+    /// in the ledger is skipped). `poll` commits them in groups.
     pub fn process(
         &mut self,
         m: &Incoming,
@@ -107,7 +132,7 @@ impl Umpire {
     ) -> Result<(), ServiceError> {
         let hash = sha256(&m.raw);
         let hkey = format!("h:{hash}");
-        if self.store.get(Table::Ledger, &hkey)?.is_some() {
+        if self.read(Table::Ledger, &hkey)?.is_some() {
             return Ok(());
         }
         report.mails += 1;
@@ -124,12 +149,9 @@ impl Umpire {
             batch.put_json(Table::Ledger, format!("m:{mid}"), &d.ledger);
         }
         self.queue(&mut batch, &d.mails, now);
-        if let Err(e) = self.store.commit(batch) {
-            // The cached game is ahead of the store now; replay it next time.
-            if let Some(g) = &d.game {
-                self.forget(g);
-            }
-            return Err(e.into());
+        self.pending.extend(batch);
+        if let Some(g) = &d.game {
+            self.pending_games.insert(g.clone());
         }
         tracing::info!(
             game = d.game.as_deref().unwrap_or("-"),
@@ -193,9 +215,7 @@ impl Umpire {
             Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
         };
         if let Some(mid) = &mail.message_id
-            && let Some(prev) = self
-                .store
-                .get_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
+            && let Some(prev) = self.read_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
         {
             return Ok(ignore(ledger(
                 Some(&mail),
@@ -404,7 +424,7 @@ impl Umpire {
         }
         let day = rfc3339(now)[..10].to_string();
         let key = format!("note:{}", addr.to_ascii_lowercase());
-        let last: Option<String> = self.store.get_json(Table::Meta, &key)?;
+        let last: Option<String> = self.read_json(Table::Meta, &key)?;
         if last.as_deref() == Some(day.as_str()) {
             return Ok(false);
         }

@@ -92,6 +92,16 @@ impl Batch {
         }
     }
 
+    /// The value this batch would leave at `key`: `Some(None)` if it removes
+    /// it, `None` if the batch does not touch it.
+    pub fn lookup(&self, table: Table, key: &[u8]) -> Option<Option<&[u8]>> {
+        self.ops
+            .iter()
+            .rev()
+            .find(|(t, k, _)| *t == table && k.as_slice() == key)
+            .map(|(_, _, v)| v.as_deref())
+    }
+
     /// Nothing to write?
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
