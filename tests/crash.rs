@@ -251,7 +251,7 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             // a clean poll; every seventh poll may finish.
             let frac = (attempt * 37 + run * 11) % 97;
             let wait = Duration::from_micros(span * frac * 2 / 3 / 97 + 2_000);
-            if attempt % 7 == 0 {
+            if attempt.is_multiple_of(7) {
                 let status = child.wait().unwrap();
                 assert!(
                     status.success(),
