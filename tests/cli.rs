@@ -415,3 +415,17 @@ fn demo_runs_and_verifies() {
     assert!(out.contains("REFUSED"), "the demo shows a refused forgery");
     assert!(out.contains("== Dice"), "the demo shows rolls");
 }
+
+#[test]
+fn a_second_poll_waits_then_gives_up_with_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("data");
+    ok(&umpire(&d, &["init"]));
+    let held = umpire::service::Umpire::lock(&d, std::time::Duration::from_secs(1)).unwrap();
+    let o = umpire(&d, &["poll", "--wait", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("another umpire process holds"), "{err}");
+    drop(held);
+    ok(&umpire(&d, &["poll", "--wait", "1"]));
+}

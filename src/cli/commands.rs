@@ -177,8 +177,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Check { file, record, sig } => check(&file, &record, sig),
-        Command::Poll => {
-            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
+        Command::Poll { wait } => {
+            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(wait))?;
             let mut u = Umpire::open(&dir)?;
             let n = now()?;
             let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;

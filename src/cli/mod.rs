@@ -97,7 +97,11 @@ pub enum Command {
         sig: Option<PathBuf>,
     },
     /// One poll: read new mail, adjudicate, record, reply, deliver. For cron.
-    Poll,
+    Poll {
+        /// Seconds to wait for another running poll before giving up.
+        #[arg(long, default_value_t = 30)]
+        wait: u64,
+    },
     /// Poll in a loop until SIGTERM or SIGINT.
     Run {
         /// Seconds between polls.
