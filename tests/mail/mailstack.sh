@@ -66,6 +66,17 @@ stop_dovecot() {
   local pid; pid=$(cat "$D/run/master.pid")
   kill "$pid" 2>/dev/null || true
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  # Logged-in imap processes (and anvil, log, ...) can outlive the master and
+  # keep serving their sessions, so a "restart" would not drop any client.
+  # They all stay in the master's session (it called setsid): end exactly those.
+  local left
+  for sig in TERM TERM TERM KILL; do
+    left=$(ps -o pid= -s "$pid" 2>/dev/null | tr -d ' ' || true)
+    [ -n "$left" ] || break
+    # shellcheck disable=SC2086
+    kill -s "$sig" $left 2>/dev/null || true
+    sleep 0.3
+  done
   wait_ports down "$P_IMAP" "$P_IMAPS"
 }
 
