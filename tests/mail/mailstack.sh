@@ -9,6 +9,7 @@
 #   stop-smtp DIR      stop Postfix only (connections to SMTP ports are refused)
 #   start-smtp DIR     start Postfix again
 #   status DIR         exit 0 if every port answers
+#   install            only install the Debian packages (apt) if missing; no DIR
 #
 # Everything (configs, mail, queue, logs, TLS CA) lives under DIR. DIR/stack.env
 # tells clients where things are (ports, domain, users, CA file).
@@ -22,7 +23,17 @@
 # TLS: DIR/tls/ca.pem signed the server certificate (localhost, 127.0.0.1);
 # DIR/tls/other-ca.pem is an unrelated CA, for "unknown CA" tests.
 set -euo pipefail
-cmd=${1:?usage: mailstack.sh start|stop|restart-imap|stop-smtp|start-smtp|status DIR}
+cmd=${1:?usage: mailstack.sh start|stop|restart-imap|stop-smtp|start-smtp|status DIR | install}
+
+install_packages() {
+  if ! command -v dovecot >/dev/null || ! command -v postfix >/dev/null || ! command -v openssl >/dev/null \
+     || [ ! -e /usr/lib/dovecot/lmtp ] || [ ! -e /usr/lib/dovecot/imap ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        dovecot-imapd dovecot-lmtpd postfix openssl >/dev/null
+  fi
+}
+if [ "$cmd" = install ]; then install_packages; exit 0; fi
 D=$(realpath -m "${2:?usage: mailstack.sh $cmd DIR}")
 DOMAIN=club.test
 
@@ -108,12 +119,7 @@ case "$cmd" in
 esac
 
 # ---------------------------------------------------------------- start
-if ! command -v dovecot >/dev/null || ! command -v postfix >/dev/null || ! command -v openssl >/dev/null \
-   || [ ! -e /usr/lib/dovecot/lmtp ] || [ ! -e /usr/lib/dovecot/imap ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      dovecot-imapd dovecot-lmtpd postfix openssl >/dev/null
-fi
+install_packages
 id vmail >/dev/null 2>&1 || useradd --system --user-group --no-create-home --shell /usr/sbin/nologin vmail
 
 mkdir -p "$D/run" "$D/state" "$D/mail" "$D/postfix" "$D/tls"
