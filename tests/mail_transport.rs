@@ -320,6 +320,20 @@ fn smtp_errors_are_classified() {
     let l = st.lock();
     let _g = l.read().unwrap();
     let t = tag("smtperr");
+    // The stack's Postfix answers RCPT TO tempfail@ with 451 and permfail@ with 550.
+    let mut d = SmtpDelivery::new(&st.smtp_plain()).unwrap();
+    let mut m = st.mail(&t, "x", "x\r\n");
+    m.to = vec![format!("tempfail@{}", st.domain)];
+    let e = d.deliver(&m).unwrap_err();
+    assert!(e.is_transient(), "4xx is worth a retry: {e:?}");
+    assert!(e.to_string().contains("451"), "{e}");
+    m.to = vec![format!("permfail@{}", st.domain)];
+    let e = d.deliver(&m).unwrap_err();
+    assert!(
+        matches!(e, MailError::Protocol(_)),
+        "5xx is for good: {e:?}"
+    );
+    assert!(e.to_string().contains("550"), "{e}");
     // 587 without AUTH: Postfix refuses to relay with a 5xx, for good.
     let mut s = SmtpSettings::new("localhost", Security::Starttls);
     s.port = Some(st.submission);

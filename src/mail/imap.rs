@@ -19,6 +19,8 @@
 //! - [`ImapIntake::wait`] blocks until new mail is likely (IDLE, or polling),
 //!   reconnecting with exponential backoff while the server is away.
 
+#![warn(missing_docs)]
+
 use super::settings::{CheckError, CheckReport, CheckStep, ImapSettings, Mark, Security};
 use super::{Incoming, Intake, MailError, tls};
 use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
@@ -45,7 +47,7 @@ enum Inner {
 
 /// What the `imap` crate reads and writes: counts bytes received (so tests
 /// and logs can see what a fetch cost), and keeps a read timeout at all times.
-pub struct ImapStream {
+struct ImapStream {
     inner: Inner,
     io_timeout: Duration,
     received: Arc<AtomicU64>,

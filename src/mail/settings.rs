@@ -38,6 +38,8 @@
 //! that is copied, backed up and shown around far more than a password file,
 //! and a warning is logged every time it is used.
 
+#![warn(missing_docs)]
+
 use super::MailError;
 use serde::Deserialize;
 use std::fmt;

@@ -15,6 +15,8 @@
 //! server accepted the data but before its reply arrives, a retry sends the
 //! mail again. Recipients can tell the copies apart by their Message-ID.
 
+#![warn(missing_docs)]
+
 use super::settings::{CheckError, CheckReport, CheckStep, Security, SmtpSettings};
 use super::{Delivery, MailError, Outgoing, tls};
 use lettre::address::{Address, Envelope};

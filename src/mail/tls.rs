@@ -6,6 +6,8 @@
 //! 0.11 cannot take a `ClientConfig` from outside, so SMTP gets the same trust
 //! decision through [`lettre_parameters`], built from the same PEM file.
 
+#![warn(missing_docs)]
+
 use super::MailError;
 use lettre::transport::smtp::client::{Certificate, CertificateStore, TlsParameters};
 use rustls::ClientConfig;

@@ -18,6 +18,7 @@
 #    25 SMTP, no auth, loopback   587 submission STARTTLS+AUTH   465 SMTPS TLS+AUTH
 #    24 LMTP (internal)            12 SASL (Dovecot auth for Postfix, internal)
 # Users (password = NAME-secret): gm alice bob carol dave, addresses NAME@club.test.
+# RCPT TO tempfail@club.test gets 451, permfail@club.test gets 550.
 # Mail to NAME+TAG@club.test lands in NAME's folder TAG (created on delivery), so
 # every test can use a folder of its own.
 # TLS: DIR/tls/ca.pem signed the server certificate (localhost, 127.0.0.1);
@@ -123,6 +124,8 @@ install_packages
 id vmail >/dev/null 2>&1 || useradd --system --user-group --no-create-home --shell /usr/sbin/nologin vmail
 
 mkdir -p "$D/run" "$D/state" "$D/mail" "$D/postfix" "$D/tls"
+# postfix and vmail must get through DIR (mktemp -d makes it 0700).
+chmod 755 "$D"
 chown vmail:vmail "$D/mail"
 if [ ! -f "$D/users" ]; then
   for u in gm alice bob carol dave; do printf '%s:{PLAIN}%s-secret\n' "$u" "$u"; done > "$D/users"
@@ -214,6 +217,8 @@ inet_interfaces = loopback-only
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
 smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
+# Two addresses that always refuse, for error classification tests.
+smtpd_recipient_restrictions = check_recipient_access inline:{ {tempfail@$DOMAIN = 451 4.3.0 try again later}, {permfail@$DOMAIN = 550 5.1.1 no such player} }
 virtual_mailbox_domains = $DOMAIN
 virtual_transport = lmtp:inet:127.0.0.1:$P_LMTP
 recipient_delimiter = +
