@@ -509,6 +509,7 @@ fn idle_wakes_soon_after_delivery() {
         lag < Duration::from_secs(3),
         "IDLE woke {lag:?} after the delivery"
     );
+    eprintln!("IDLE woke {lag:?} after the delivery was accepted");
     assert_eq!(subject_of(&intake.fetch(10).unwrap()[0]), "wake up");
     // Handed out, not yet done: no reason to wake again.
     assert!(!intake.wait(Duration::from_secs(1)).unwrap());

@@ -18,6 +18,38 @@
 //!   so mail is delivered at least once, never lost.
 //! - [`ImapIntake::wait`] blocks until new mail is likely (IDLE, or polling),
 //!   reconnecting with exponential backoff while the server is away.
+//!
+//! A daemon's loop, in outline:
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use umpire::mail::imap::ImapIntake;
+//! use umpire::mail::settings::{ImapSettings, Security};
+//! use umpire::mail::{Intake, MailError};
+//!
+//! fn run(settings: &ImapSettings) -> Result<(), MailError> {
+//!     let mut intake = ImapIntake::new(settings)?;
+//!     loop {
+//!         match intake.fetch(50) {
+//!             Ok(mails) => {
+//!                 for m in mails {
+//!                     // store m.raw (or answer "too big" if m.oversize is set), then:
+//!                     intake.done(&m.id)?;
+//!                 }
+//!             }
+//!             Err(e) if e.is_transient() => tracing::warn!("{e}"),
+//!             Err(e) => return Err(e),
+//!         }
+//!         // Returns early when mail comes in; a timeout just means "poll anyway".
+//!         if let Err(e) = intake.wait(Duration::from_secs(600)) {
+//!             if !e.is_transient() {
+//!                 return Err(e);
+//!             }
+//!         }
+//!     }
+//! }
+//! # let _ = (run, Security::Tls);
+//! ```
 
 #![warn(missing_docs)]
 

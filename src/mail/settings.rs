@@ -33,10 +33,18 @@
 //! Folder names use `/` between levels; it is turned into the server's own
 //! hierarchy separator (Dovecot's Maildir++ uses `.`). Names must be ASCII.
 //!
-//! **Passwords:** give `password_command` or `password_file`. An inline
-//! `password = "..."` is accepted but discouraged: it puts the secret in a file
-//! that is copied, backed up and shown around far more than a password file,
-//! and a warning is logged every time it is used.
+//! # Passwords
+//!
+//! Give `password_command` (run with `sh -c`, no input, killed after 30 s or
+//! the connect/SMTP timeout, whichever is longer;
+//! the first line of its output is the password) or `password_file` (its
+//! first line; a warning is logged if other users can read it).
+//!
+//! **WARNING: an inline `password = "..."` is accepted, but do not use it.**
+//! It puts the club's mail password into `umpire.toml`, a file that gets
+//! copied, backed up, pasted into bug reports and committed to repositories
+//! far more often than a password file. A warning is logged every time an
+//! inline password is used. At most one of the three may be set.
 
 #![warn(missing_docs)]
 
