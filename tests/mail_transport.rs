@@ -253,6 +253,7 @@ fn smtp_plain_to_imaps_round_trip() {
     let _g = l.read().unwrap();
     let t = tag("plain");
     let sent = st.send(&t, "turn 3 orders");
+    st.await_count(&t, 1); // the folder appears with the first delivery
     let mut intake = ImapIntake::new(&st.imaps(&t)).unwrap();
     let got = fetch_n(&mut intake, 1);
     assert_eq!(got.len(), 1);
@@ -290,6 +291,7 @@ fn submission_starttls_auth_to_imap_starttls() {
     i.host = "localhost".into();
     i.security = Security::Starttls;
     i.ca_file = Some(st.ca.clone());
+    st.await_count(&t, 1); // the folder appears with the first delivery
     let mut intake = ImapIntake::new(&i).unwrap();
     let got = fetch_n(&mut intake, 1);
     assert_eq!(subject_of(&got[0]), "via 587");
@@ -310,6 +312,7 @@ fn smtps_465_auth_delivers() {
         .unwrap()
         .deliver(&st.mail(&t, "via 465", "x\r\n"))
         .unwrap();
+    st.await_count(&t, 1); // the folder appears with the first delivery
     let mut intake = ImapIntake::new(&st.imaps(&t)).unwrap();
     assert_eq!(subject_of(&fetch_n(&mut intake, 1)[0]), "via 465");
 }
@@ -764,6 +767,7 @@ fn smtp_down_is_transient_then_delivers() {
     let e = r.unwrap_err();
     assert!(e.is_transient(), "{e:?}");
     d.deliver(&m).unwrap();
+    st.await_count(&t, 1); // the folder appears with the first delivery
     let mut intake = ImapIntake::new(&st.imap(&t)).unwrap();
     let got = fetch_n(&mut intake, 1);
     assert_eq!(got.iter().map(subject_of).collect::<Vec<_>>(), ["patience"]);
