@@ -18,6 +18,8 @@
 //!   so mail is delivered at least once, never lost.
 //! - [`ImapIntake::wait`] blocks until new mail is likely (IDLE, or polling),
 //!   reconnecting with exponential backoff while the server is away.
+//!   `fetch` and `done` never sleep: when disconnected they make one
+//!   connection attempt and report its failure.
 //!
 //! A daemon's loop, in outline:
 //!
