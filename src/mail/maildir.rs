@@ -62,7 +62,11 @@ impl Intake for Maildir {
         for (_, name) in names.into_iter().take(limit) {
             let path = dir.join(&name);
             match fs::read(&path) {
-                Ok(raw) => out.push(Incoming { id: name, raw }),
+                Ok(raw) => out.push(Incoming {
+                    id: name,
+                    raw,
+                    oversize: None,
+                }),
                 // Another process took it between listing and reading.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(MailError::io(format!("reading {}", path.display()), e)),

@@ -2,9 +2,13 @@
 //! mailbox) and delivery (a file outbox by default, SMTP), plus MIME reading
 //! and building. Knows nothing of games or the store.
 
+pub mod imap;
 pub mod maildir;
 pub mod mime;
 pub mod outbox;
+pub mod settings;
+pub mod smtp;
+pub mod tls;
 
 /// A mail as received.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,8 +16,13 @@ pub struct Incoming {
     /// Where it came from, stable across runs: a Maildir file name, or
     /// `imap:<uidvalidity>:<uid>`. Passed back to [`Intake::done`].
     pub id: String,
-    /// The raw RFC 5322 bytes.
+    /// The raw RFC 5322 bytes; only the header section when `oversize` is set.
     pub raw: Vec<u8>,
+    /// `Some(size)` when the mail is larger than the intake's size cap: `raw`
+    /// then holds only (at most the first 64 KiB of) its header section, enough
+    /// to answer the sender "too big". The body was never downloaded. Such a
+    /// mail still has to be passed to [`Intake::done`], or it comes back.
+    pub oversize: Option<u64>,
 }
 
 /// A mail ready to send.
@@ -32,19 +41,38 @@ pub struct Outgoing {
 }
 
 /// Mail could not be read or sent.
+///
+/// Only [`MailError::Transient`] is worth retrying unchanged; every other
+/// variant needs a person (settings, credentials, certificates, or a server
+/// that refuses the mail for good).
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
+    /// A local file could not be read or written.
     #[error("{what}: {source}")]
     Io {
+        /// What was being done.
         what: String,
+        /// The underlying error.
         #[source]
         source: std::io::Error,
     },
+    /// The server said no for good, or said something we cannot use.
     #[error("{0}")]
     Protocol(String),
     /// The server is unreachable or refused for now: try again later.
     #[error("temporarily unavailable: {0}")]
     Transient(String),
+    /// The mail settings are wrong or unusable (a missing CA file, a failing
+    /// password command, a folder that does not exist, ...).
+    #[error("mail settings: {0}")]
+    Config(String),
+    /// The server refused the username or password.
+    #[error("login refused: {0}")]
+    Auth(String),
+    /// The TLS handshake failed for a reason retrying will not fix, most often
+    /// a certificate the configured roots do not trust.
+    #[error("TLS: {0}")]
+    Tls(String),
 }
 
 impl MailError {
@@ -54,6 +82,11 @@ impl MailError {
             what: what.into(),
             source,
         }
+    }
+
+    /// Whether trying again later, unchanged, may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, MailError::Transient(_))
     }
 }
 

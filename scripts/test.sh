@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The project's test command: formatting, lints, and every test, the mail
+# transport tests included (against a real Dovecot + Postfix).
+#
+# If UMPIRE_MAILSTACK names a running stack (tests/mail/mailstack.sh start DIR)
+# it is used as it is; otherwise a throwaway one is started in a temp dir, on
+# the first free port base of 10000, 20000, ..., and stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --all-targets -- -D warnings
+
+if [ -z "${UMPIRE_MAILSTACK:-}" ]; then
+  port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+  base=${MAILSTACK_PORT_BASE:-}
+  if [ -z "$base" ]; then
+    # Another checkout's stack may be up on this machine: find a free set.
+    for b in 10000 20000 30000 40000 50000; do
+      free=1
+      for off in 12 24 25 143 465 587 993; do port_free $((b + off)) || { free=; break; }; done
+      [ -n "$free" ] && { base=$b; break; }
+    done
+    [ -n "$base" ] || { echo "no free port base for the mail stack" >&2; exit 1; }
+  fi
+  stack=$(mktemp -d /tmp/umpire-mailstack.XXXXXX)
+  # Set before starting, so a half-started stack is stopped too.
+  trap 'bash tests/mail/mailstack.sh stop "$stack" || true; rm -rf "$stack"' EXIT
+  step "mail stack in $stack (ports $base+)"
+  t0=$(date +%s)
+  MAILSTACK_PORT_BASE=$base bash tests/mail/mailstack.sh start "$stack"
+  echo "started in $(( $(date +%s) - t0 )) s"
+  export UMPIRE_MAILSTACK=$stack
+fi
+
+step "cargo test (UMPIRE_MAILSTACK=$UMPIRE_MAILSTACK)"
+cargo test
