@@ -192,13 +192,16 @@ impl Umpire {
             kind: Outcome::Ignored,
         };
         let short = &hkey[2..14];
-        if m.raw.len() > self.config.limits.max_mail_bytes {
+        // The intake may have left an oversized mail's body on the server.
+        let size = m.oversize.map_or(m.raw.len(), |s| s as usize);
+        if size > self.config.limits.max_mail_bytes || m.oversize.is_some() {
             // Read only the headers of an oversized mail, to answer it.
-            let head_len = find_header_end(&m.raw).unwrap_or(0).min(64 * 1024);
+            let head_len = find_header_end(&m.raw)
+                .unwrap_or(m.raw.len())
+                .min(64 * 1024);
             let mail = mime::read(&m.raw[..head_len]).ok();
             let outcome = format!(
-                "ignored: {} bytes, over the {} byte limit",
-                m.raw.len(),
+                "ignored: {size} bytes, over the {} byte limit",
                 self.config.limits.max_mail_bytes
             );
             let mut d = ignore(ledger(mail.as_ref(), None, outcome.clone()));
@@ -206,7 +209,7 @@ impl Umpire {
                 && let Some(from) = mail.from.clone()
                 && self.once_a_day(&from, now, &mut d.batch)?
             {
-                d.mails.push(self.unsigned_mail(&from, &format!("the mail was {} bytes; the umpire reads mails up to {} bytes. Send the move file alone.", m.raw.len(), self.config.limits.max_mail_bytes), mail.message_id.clone(), format!("howto.{short}"), now)?);
+                d.mails.push(self.unsigned_mail(&from, &format!("the mail was {size} bytes; the umpire reads mails up to {} bytes. Send the move file alone.", self.config.limits.max_mail_bytes), mail.message_id.clone(), format!("howto.{short}"), now)?);
             }
             return Ok(d);
         }
