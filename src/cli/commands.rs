@@ -1,12 +1,10 @@
 //! Each command: call the library, print, return the exit code.
 
-use super::{Cli, Command, DataCommand};
+use super::{Cli, Command, ConfigCommand, DataCommand};
 use crate::core::game::{Game, RejectKind, ReplayMode};
 use crate::core::movefile::armor;
 use crate::core::record::Record;
 use crate::core::sig::{MOVE_NAMESPACE, PublicKey, RESULT_NAMESPACE, SecretKey};
-use crate::mail::maildir::Maildir;
-use crate::mail::outbox::FileOutbox;
 use crate::service::Umpire;
 use crate::service::games::NewGame;
 use anyhow::{Context, Result, anyhow, bail};
@@ -180,56 +178,52 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Poll { wait } => {
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(wait))?;
             let mut u = Umpire::open(&dir)?;
-            let n = now()?;
-            let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;
-            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
-            // Deliver first: anything left from a run that stopped early goes out before new work.
-            u.deliver(&mut outbox, n)?;
-            let r = u.poll(&mut intake, n)?;
-            let dl = u.check_deadlines(n)?;
-            let d = u.deliver(&mut outbox, n)?;
-            if dl.defaults + dl.reminders + dl.late_notices > 0 {
-                tracing::info!(
-                    reminders = dl.reminders,
-                    late = dl.late_notices,
-                    defaults = dl.defaults,
-                    "deadlines"
-                );
-            }
-            if !r.is_idle() || d.sent > 0 {
-                tracing::info!(
-                    mails = r.mails,
-                    accepted = r.accepted,
-                    refused = r.rejected,
-                    ignored = r.ignored,
-                    sent = d.sent,
-                    "poll done"
-                );
-            }
+            let mut inbox = u.open_inbox()?;
+            let mut outbox = u.open_outbox()?;
+            cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
             Ok(0)
         }
         Command::Run { interval } => {
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())?;
             signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+            let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
             let mut u = Umpire::open(&dir)?;
-            let mut intake = Maildir::open(&u.path(&u.config().intake.maildir))?;
-            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
+            u.set_stop(stop.clone());
+            let mut inbox = u.open_inbox()?;
+            let mut outbox = u.open_outbox()?;
             eprintln!(
                 "umpire: running on {}; stop with SIGTERM or Ctrl-C.",
                 dir.display()
             );
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let n = now()?;
-                u.poll(&mut intake, n)?;
-                u.check_deadlines(n)?;
-                u.deliver(&mut outbox, n)?;
-                for _ in 0..interval * 10 {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let mut failures = 0u32;
+            while !stopped() {
+                match cycle(&mut u, &mut inbox, &mut outbox, now()?) {
+                    Ok(()) => failures = 0,
+                    // A server away is not a reason to stop: try again later.
+                    Err(e) if is_transient(&e) => {
+                        failures += 1;
+                        tracing::warn!(error = %e, "poll failed; retrying");
+                    }
+                    Err(e) => return Err(e),
+                }
+                // Wait for mail (IMAP IDLE where offered), a deadline check, or a signal.
+                let pause = std::time::Duration::from_secs(interval.max(1) << failures.min(5));
+                let until = std::time::Instant::now() + pause;
+                while !stopped() {
+                    let left = until.saturating_duration_since(std::time::Instant::now());
+                    if left.is_zero() {
                         break;
                     }
-                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    match inbox.wait(left.min(std::time::Duration::from_secs(5))) {
+                        Ok(true) => break,
+                        Ok(false) => {}
+                        Err(e) => {
+                            tracing::warn!(error = %e, "waiting for mail failed");
+                            std::thread::sleep(left.min(std::time::Duration::from_secs(5)));
+                        }
+                    }
                 }
             }
             eprintln!("umpire: stopped.");
@@ -238,13 +232,29 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Deliver => {
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
             let mut u = Umpire::open(&dir)?;
-            let mut outbox = FileOutbox::open(&u.path(&u.config().delivery.outbox))?;
+            let mut outbox = u.open_outbox()?;
             let d = u.deliver(&mut outbox, now()?)?;
             println!(
                 "{} sent, {} deferred, {} failed, {} waiting",
                 d.sent, d.deferred, d.failed, d.waiting
             );
             Ok(0)
+        }
+        Command::Config {
+            what: ConfigCommand::Check,
+        } => {
+            let u = Umpire::open(&dir)?;
+            let (text, ok) = u.check_transports();
+            print!("{text}");
+            println!(
+                "{}",
+                if ok {
+                    "configuration ok"
+                } else {
+                    "configuration has problems"
+                }
+            );
+            Ok(if ok { 0 } else { 1 })
         }
         Command::Show { game, side, full } => {
             let mut u = Umpire::open(&dir)?;
@@ -360,6 +370,47 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(if r.verified { 0 } else { 1 })
         }
     }
+}
+
+/// One poll cycle: deliver what waits, read new mail, check deadlines, deliver.
+fn cycle(
+    u: &mut Umpire,
+    inbox: &mut crate::service::transports::Inbox,
+    outbox: &mut crate::service::transports::Outbox,
+    n: jiff::Timestamp,
+) -> Result<()> {
+    // Deliver first: anything left from a run that stopped early goes out before new work.
+    u.deliver(outbox, n)?;
+    let r = u.poll(inbox, n)?;
+    let dl = u.check_deadlines(n)?;
+    let d = u.deliver(outbox, n)?;
+    if dl.defaults + dl.reminders + dl.late_notices > 0 {
+        tracing::info!(
+            reminders = dl.reminders,
+            late = dl.late_notices,
+            defaults = dl.defaults,
+            "deadlines"
+        );
+    }
+    if !r.is_idle() || d.sent > 0 || d.deferred > 0 {
+        tracing::info!(
+            mails = r.mails,
+            accepted = r.accepted,
+            refused = r.rejected,
+            ignored = r.ignored,
+            sent = d.sent,
+            deferred = d.deferred,
+            "poll done"
+        );
+    }
+    Ok(())
+}
+
+fn is_transient(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<crate::service::ServiceError>(),
+        Some(crate::service::ServiceError::Mail(m)) if m.is_transient()
+    )
 }
 
 fn replay_file(path: &Path) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {

@@ -151,6 +151,11 @@ pub enum Command {
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
     },
+    /// Configuration tools.
+    Config {
+        #[command(subcommand)]
+        what: ConfigCommand,
+    },
     /// Game data tools.
     Data {
         #[command(subcommand)]
@@ -162,6 +167,13 @@ pub enum Command {
         #[arg(long)]
         keep: Option<PathBuf>,
     },
+}
+
+/// `umpire config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Read umpire.toml and connect to the mail servers, reporting exactly what fails.
+    Check,
 }
 
 /// `umpire data …`

@@ -124,7 +124,7 @@ impl Default for Deadlines {
 }
 
 /// The whole configuration.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub umpire: Identity,
@@ -132,6 +132,10 @@ pub struct Config {
     pub delivery: DeliveryConfig,
     pub limits: Limits,
     pub deadlines: Deadlines,
+    /// The club's mailbox, for `[intake] kind = "imap"`.
+    pub imap: Option<crate::mail::settings::ImapSettings>,
+    /// The club's mail server, for `[delivery] kind = "smtp"`.
+    pub smtp: Option<crate::mail::settings::SmtpSettings>,
 }
 
 impl Config {
@@ -160,17 +164,27 @@ impl Config {
     }
 
     fn validate(&self) -> Result<(), String> {
-        if !["maildir"].contains(&self.intake.kind.as_str()) {
-            return Err(format!(
-                "[intake] kind = {:?}: known kinds are maildir",
-                self.intake.kind
-            ));
+        match (self.intake.kind.as_str(), &self.imap) {
+            ("maildir", _) => {}
+            ("imap", Some(imap)) => imap.validate().map_err(|e| e.to_string())?,
+            ("imap", None) => return Err("[intake] kind = \"imap\" needs an [imap] section".into()),
+            (k, _) => {
+                return Err(format!(
+                    "[intake] kind = {k:?}: known kinds are maildir and imap"
+                ));
+            }
         }
-        if !["file"].contains(&self.delivery.kind.as_str()) {
-            return Err(format!(
-                "[delivery] kind = {:?}: known kinds are file",
-                self.delivery.kind
-            ));
+        match (self.delivery.kind.as_str(), &self.smtp) {
+            ("file", _) => {}
+            ("smtp", Some(smtp)) => smtp.validate().map_err(|e| e.to_string())?,
+            ("smtp", None) => {
+                return Err("[delivery] kind = \"smtp\" needs an [smtp] section".into());
+            }
+            (k, _) => {
+                return Err(format!(
+                    "[delivery] kind = {k:?}: known kinds are file and smtp"
+                ));
+            }
         }
         if !self.umpire.address.contains('@') {
             return Err(format!(
@@ -201,11 +215,11 @@ address = "{address}"
 key = "umpire.key"        # the umpire's ed25519 key; it signs every result
 
 [intake]
-kind = "maildir"          # maildir: mail files dropped into maildir/new
+kind = "maildir"          # maildir: mail files dropped into maildir/new; imap: see [imap]
 maildir = "maildir"
 
 [delivery]
-kind = "file"             # file: one .eml per outgoing mail in outbox/
+kind = "file"             # file: one .eml per outgoing mail in outbox/; smtp: see [smtp]
 outbox = "outbox"
 
 [limits]
@@ -217,6 +231,23 @@ commit_every = 64         # mails committed (and flushed to disk) together
 hours = 72                # per expected move; 0 = no deadlines
 reminders = [48, 24, 6]   # hours before the deadline
 grace_hours = 24          # then the game's stated default is applied
+
+# A club mailbox instead of the local Maildir: set [intake] kind = "imap" and
+# [imap]
+# host = "mail.club.example"
+# security = "tls"                     # tls (993) | starttls (143) | plain (loopback only)
+# username = "umpire@club.example"
+# password_command = "pass show club/umpire"   # or password_file = "/etc/umpire/imap.pw"
+# folder = "INBOX"
+# mark = "seen"                        # seen | keyword | move (to mark_folder)
+# ca_file = "/etc/umpire/club-ca.pem"  # for a self-hosted server's own CA
+#
+# Sending by SMTP instead of the file outbox: set [delivery] kind = "smtp" and
+# [smtp]
+# host = "mail.club.example"
+# security = "starttls"                # tls (465) | starttls (587) | plain (loopback only)
+# username = "umpire@club.example"
+# password_command = "pass show club/umpire"
 "#
         )
     }

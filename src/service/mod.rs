@@ -9,6 +9,7 @@ pub mod demo;
 pub mod games;
 pub mod outbox;
 pub mod poll;
+pub mod transports;
 
 use crate::core::game::Game;
 use crate::core::sig::SecretKey;
@@ -76,6 +77,8 @@ pub struct Umpire {
     pending_done: Vec<String>,
     /// Games whose cached state is ahead of the store until `pending` commits.
     pending_games: std::collections::BTreeSet<String>,
+    /// Set by a signal: finish the current mail and stop.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Umpire {
@@ -134,7 +137,19 @@ impl Umpire {
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),
+            stop: None,
         })
+    }
+
+    /// A flag that, once set, ends a poll after the mail in hand.
+    pub fn set_stop(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The configuration.

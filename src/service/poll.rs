@@ -96,8 +96,14 @@ impl Umpire {
                 if self.pending_done.len() >= self.config.limits.commit_every.max(1) {
                     self.commit_pending(intake)?;
                 }
+                if self.stopping() {
+                    break;
+                }
             }
             self.commit_pending(intake)?;
+            if self.stopping() {
+                break;
+            }
         }
         Ok(report)
     }

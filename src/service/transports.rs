@@ -1,0 +1,145 @@
+//! The configured mail transports: the embedded Maildir and file outbox, or
+//! the club's IMAP mailbox and SMTP server.
+
+use super::{ServiceError, Umpire};
+use crate::mail::imap::ImapIntake;
+use crate::mail::maildir::Maildir;
+use crate::mail::outbox::FileOutbox;
+use crate::mail::smtp::SmtpDelivery;
+use crate::mail::{Delivery, Incoming, Intake, MailError, Outgoing};
+use std::time::{Duration, Instant};
+
+/// Where mail comes from, as configured.
+pub enum Inbox {
+    Maildir(Maildir),
+    Imap(Box<ImapIntake>),
+}
+
+impl Intake for Inbox {
+    fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
+        match self {
+            Inbox::Maildir(m) => m.fetch(limit),
+            Inbox::Imap(i) => i.fetch(limit),
+        }
+    }
+
+    fn done(&mut self, id: &str) -> Result<(), MailError> {
+        match self {
+            Inbox::Maildir(m) => m.done(id),
+            Inbox::Imap(i) => i.done(id),
+        }
+    }
+}
+
+impl Inbox {
+    /// Waits up to `timeout` for new mail: IMAP IDLE where offered, else
+    /// polling. True if there is mail to fetch.
+    pub fn wait(&mut self, timeout: Duration) -> Result<bool, MailError> {
+        match self {
+            Inbox::Imap(i) => i.wait(timeout),
+            Inbox::Maildir(m) => {
+                let end = Instant::now() + timeout;
+                loop {
+                    let new = m.root().join("new");
+                    let any = std::fs::read_dir(&new)
+                        .map_err(|e| MailError::io(format!("reading {}", new.display()), e))?
+                        .flatten()
+                        .any(|e| !e.file_name().to_string_lossy().starts_with('.'));
+                    if any {
+                        return Ok(true);
+                    }
+                    let left = end.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Ok(false);
+                    }
+                    std::thread::sleep(left.min(Duration::from_millis(500)));
+                }
+            }
+        }
+    }
+}
+
+/// Where mail goes, as configured.
+pub enum Outbox {
+    File(FileOutbox),
+    Smtp(Box<SmtpDelivery>),
+}
+
+impl Delivery for Outbox {
+    fn deliver(&mut self, mail: &Outgoing) -> Result<(), MailError> {
+        match self {
+            Outbox::File(f) => f.deliver(mail),
+            Outbox::Smtp(s) => s.deliver(mail),
+        }
+    }
+}
+
+impl Umpire {
+    /// Opens the configured intake (an IMAP intake connects lazily).
+    pub fn open_inbox(&self) -> Result<Inbox, ServiceError> {
+        match (self.config.intake.kind.as_str(), &self.config.imap) {
+            ("imap", Some(s)) => Ok(Inbox::Imap(Box::new(ImapIntake::new(s)?))),
+            _ => Ok(Inbox::Maildir(Maildir::open(
+                &self.path(&self.config.intake.maildir),
+            )?)),
+        }
+    }
+
+    /// Opens the configured delivery.
+    pub fn open_outbox(&self) -> Result<Outbox, ServiceError> {
+        match (self.config.delivery.kind.as_str(), &self.config.smtp) {
+            ("smtp", Some(s)) => Ok(Outbox::Smtp(Box::new(SmtpDelivery::new(s)?))),
+            _ => Ok(Outbox::File(FileOutbox::open(
+                &self.path(&self.config.delivery.outbox),
+            )?)),
+        }
+    }
+
+    /// Connects to each configured transport and reports each step: what
+    /// `umpire config check` prints. The second value is false if anything failed.
+    pub fn check_transports(&self) -> (String, bool) {
+        let mut out = String::new();
+        let mut ok = true;
+        let mut section = |name: &str, r: Result<String, String>| {
+            out.push_str(&format!("[{name}]\n"));
+            match r {
+                Ok(text) => out.push_str(&text),
+                Err(e) => {
+                    ok = false;
+                    out.push_str(&format!("FAILED {e}\n"));
+                }
+            }
+        };
+        match (self.config.intake.kind.as_str(), &self.config.imap) {
+            ("imap", Some(s)) => section(
+                "imap",
+                s.check().map(|r| r.to_string()).map_err(|e| e.to_string()),
+            ),
+            _ => section(
+                "intake",
+                writable(&self.path(&self.config.intake.maildir).join("new"))
+                    .map(|p| format!("ok  maildir: {p}\n")),
+            ),
+        }
+        match (self.config.delivery.kind.as_str(), &self.config.smtp) {
+            ("smtp", Some(s)) => section(
+                "smtp",
+                s.check().map(|r| r.to_string()).map_err(|e| e.to_string()),
+            ),
+            _ => section(
+                "delivery",
+                writable(&self.path(&self.config.delivery.outbox))
+                    .map(|p| format!("ok  file outbox: {p}\n")),
+            ),
+        }
+        (out, ok)
+    }
+}
+
+fn writable(dir: &std::path::Path) -> Result<String, String> {
+    let probe = dir.join(".umpire-check");
+    std::fs::write(&probe, b"")
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map(|_| dir.display().to_string())
+        .map_err(|e| format!("{} is not writable: {e}", dir.display()))
+}
