@@ -414,6 +414,16 @@ impl Data {
         }
     }
 
+    /// A dense index of an on-map hex (for per-hex tables).
+    pub fn hex_index(&self, h: Hex) -> Option<usize> {
+        self.idx(h)
+    }
+
+    /// The number of hexes.
+    pub fn hex_count(&self) -> usize {
+        self.hexes.len()
+    }
+
     fn idx(&self, h: Hex) -> Option<usize> {
         (1..=self.cols).contains(&h.col).then_some(())?;
         (1..=self.rows).contains(&h.row).then_some(())?;

@@ -13,23 +13,85 @@ use crate::core::hex::Hex;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
+/// Which hexes hold an enemy combat unit, per side (zones of control, 1.2).
+pub struct Occupancy(Vec<[bool; 2]>);
+
+impl Occupancy {
+    /// Built once for a state.
+    pub fn of(d: &Data, st: &State) -> Occupancy {
+        let mut v = vec![[false; 2]; d.hex_count()];
+        for (i, u) in st.units.iter().enumerate() {
+            if let Some(x) = u.loc.hex().and_then(|h| d.hex_index(h)) {
+                v[x][d.units[i].side.index()] = true;
+            }
+        }
+        Occupancy(v)
+    }
+
+    /// Does `to` hold a combat unit of the enemy of `f`?
+    pub fn enemy(&self, d: &Data, f: Faction, to: Hex) -> bool {
+        d.hex_index(to)
+            .is_some_and(|x| self.0[x][f.other().index()])
+    }
+}
+
+/// Every hex a unit can reach in one move, with the cheapest cost and path.
+pub struct Reach {
+    /// (hex, MP spent, node) for each reachable hex other than the start.
+    pub ends: Vec<(Hex, u32, u32)>,
+    parent: Vec<u32>,
+    rows: i32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    fn hex_of(&self, node: u32) -> Hex {
+        let i = (node / 2) as i32;
+        Hex::new(i / self.rows + 1, i % self.rows + 1)
+    }
+
+    /// The hexes entered to reach `node`, in order (the start excluded; for an
+    /// off-map unit the entry hex comes first).
+    pub fn path(&self, node: u32) -> Vec<Hex> {
+        let mut v = Vec::new();
+        let mut at = node;
+        while at != NONE && (at as usize) < self.parent.len() {
+            v.push(self.hex_of(at));
+            at = self.parent[at as usize];
+        }
+        v.reverse();
+        v
+    }
+}
+
 /// The cheapest path to every hex a unit can reach in one move (6.0, 6.1, 9.0).
-pub fn paths(d: &Data, st: &State, u: usize) -> BTreeMap<Hex, (u32, Vec<Hex>)> {
-    let mut out: BTreeMap<Hex, (u32, Vec<Hex>)> = BTreeMap::new();
+pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
+    let f = d.units[u].side;
+    let n = d.hex_count() * 2;
+    let mut out = Reach {
+        ends: Vec::new(),
+        parent: Vec::new(),
+        rows: d.rows,
+    };
     if st.units[u].stopped {
         return out;
     }
     let ma = d.type_of(u).ma;
     // Nodes are (hex, has been in Plain this phase): ruling A16 makes the flag matter.
-    let mut best: BTreeMap<(Hex, bool), (u32, Option<(Hex, bool)>)> = BTreeMap::new();
+    let node = |h: Hex, plain: bool| d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain));
+    let mut best = vec![NONE; n];
+    let parent = vec![NONE; n];
     let mut heap = BinaryHeap::new();
-    let mut start: Option<(Hex, bool)> = None;
+    let mut start = NONE;
     match st.units[u].loc {
         Loc::Hex(h) => {
-            let node = (h, st.units[u].plain);
-            best.insert(node, (0, None));
-            heap.push(Reverse((0u32, node.0, node.1)));
-            start = Some(node);
+            let Some(s) = node(h, st.units[u].plain) else {
+                return out;
+            };
+            best[s as usize] = 0;
+            heap.push(Reverse((0u32, s)));
+            start = s;
         }
         Loc::OffMap => {
             let c = d.units[u].cmd as usize;
@@ -39,60 +101,92 @@ pub fn paths(d: &Data, st: &State, u: usize) -> BTreeMap<Hex, (u32, Vec<Hex>)> {
             if st.options.entry_only_turn && st.turn != d.commands[c].entry_turn {
                 return out;
             }
-            let Ok(k) = step_cost(d, st, u, None, e, false) else {
+            let Ok(k) = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)) else {
+                return out;
+            };
+            let Some(s) = node(e, d.terrain_of(e) == Terrain::Plain) else {
                 return out;
             };
             if k > ma {
                 return out;
             }
-            let node = (e, d.terrain_of(e) == Terrain::Plain);
-            best.insert(node, (k, None));
-            heap.push(Reverse((k, node.0, node.1)));
+            best[s as usize] = k;
+            heap.push(Reverse((k, s)));
         }
         _ => return out,
     }
-    while let Some(Reverse((spent, h, plain))) = heap.pop() {
-        if best.get(&(h, plain)).is_some_and(|(b, _)| *b < spent) {
+    out.parent = parent;
+    let parent = &mut out.parent;
+    while let Some(Reverse((spent, at))) = heap.pop() {
+        if best[at as usize] < spent {
             continue;
         }
-        if Some((h, plain)) != start && d.tec(h).stop {
+        let i = (at / 2) as i32;
+        let h = Hex::new(i / d.rows + 1, i % d.rows + 1);
+        let plain = at % 2 == 1;
+        if at != start && d.tec(h).stop {
             continue;
         }
-        for n in h.neighbours() {
-            let Ok(k) = step_cost(d, st, u, Some(h), n, plain) else {
+        for nb in h.neighbours() {
+            if !d.on_map(nb) {
+                continue;
+            }
+            let Ok(k) = step_cost(d, st, u, Some(h), nb, plain, occ.enemy(d, f, nb)) else {
                 continue;
             };
             let total = spent + k;
             if total > ma {
                 continue;
             }
-            let node = (n, plain || d.terrain_of(n) == Terrain::Plain);
-            if best.get(&node).is_none_or(|(b, _)| total < *b) {
-                best.insert(node, (total, Some((h, plain))));
-                heap.push(Reverse((total, node.0, node.1)));
+            let Some(x) = node(nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
+                continue;
+            };
+            if total < best[x as usize] {
+                best[x as usize] = total;
+                parent[x as usize] = if at == start { NONE } else { at };
+                heap.push(Reverse((total, x)));
             }
         }
     }
-    for (&node, &(k, _)) in &best {
-        if Some(node) == start {
+    let start_hex = (start != NONE).then(|| start / 2);
+    for i in 0..d.hex_count() as u32 {
+        if Some(i) == start_hex {
             continue;
         }
-        if out.get(&node.0).is_some_and(|(b, _)| *b <= k) {
-            continue;
+        let (a, b) = (best[(i * 2) as usize], best[(i * 2 + 1) as usize]);
+        let (k, x) = if a <= b { (a, i * 2) } else { (b, i * 2 + 1) };
+        if k != NONE {
+            let h = Hex::new(i as i32 / d.rows + 1, i as i32 % d.rows + 1);
+            out.ends.push((h, k, x));
         }
-        let mut path = vec![node.0];
-        let mut at = node;
-        while let Some((_, Some(prev))) = best.get(&at) {
-            if Some(*prev) == start {
-                break;
-            }
-            path.push(prev.0);
-            at = *prev;
-        }
-        path.reverse();
-        out.insert(node.0, (k, path));
     }
     out
+}
+
+/// Hex distance from every hex to the nearest goal (a breadth-first field).
+fn field(d: &Data, goals: &[Hex]) -> Vec<u32> {
+    let mut v = vec![u32::MAX; d.hex_count()];
+    let mut q = std::collections::VecDeque::new();
+    for g in goals {
+        if let Some(i) = d.hex_index(*g)
+            && v[i] != 0
+        {
+            v[i] = 0;
+            q.push_back(*g);
+        }
+    }
+    while let Some(h) = q.pop_front() {
+        let k = d.hex_index(h).map_or(0, |i| v[i]);
+        for n in h.neighbours() {
+            if let Some(i) = d.hex_index(n)
+                && v[i] == u32::MAX
+            {
+                v[i] = k + 1;
+                q.push_back(n);
+            }
+        }
+    }
+    v
 }
 
 /// Where a side wants to go: enemy-held marker hexes and enemy units.
@@ -114,46 +208,54 @@ fn goals(d: &Data, st: &State, f: Faction) -> Vec<Hex> {
     g
 }
 
-fn near(goals: &[Hex], h: Hex) -> u32 {
-    goals.iter().map(|g| g.distance(h)).min().unwrap_or(0)
+fn near(d: &Data, field: &[u32], h: Hex) -> u32 {
+    d.hex_index(h).map_or(u32::MAX, |i| field[i])
 }
 
 /// A move order for some of a command's activated units, each heading for
 /// the goals as far as stacking allows; with the command placed up front.
-fn advance(d: &Data, st: &State, c: usize, units: &[u16], goals: &[Hex]) -> Option<String> {
+fn advance(
+    d: &Data,
+    st: &State,
+    cache: &mut BTreeMap<u16, Reach>,
+    occ: &Occupancy,
+    c: usize,
+    units: &[u16],
+    goals: &[u32],
+) -> Option<String> {
     let f = d.commands[c].side;
     let mut count: BTreeMap<Hex, u32> = BTreeMap::new();
     let mut parts = Vec::new();
     let mut ends = Vec::new();
     for u in units {
         let ui = *u as usize;
-        let ps = paths(d, st, ui);
+        let ps = cache.entry(*u).or_insert_with(|| paths(d, st, occ, ui));
         let here = st.units[ui].loc.hex();
-        let score_here = here.map_or(u32::MAX, |h| near(goals, h));
-        let mut best: Option<(u32, u32, Hex)> = None;
-        for (h, (k, _)) in &ps {
+        let score_here = here.map_or(u32::MAX, |h| near(d, goals, h));
+        let mut best: Option<(u32, u32, Hex, u32)> = None;
+        for (h, k, x) in ps.ends.iter() {
             let n = *count
                 .entry(*h)
                 .or_insert_with(|| st.side_at(d, *h, f).count() as u32);
             if n + 1 > d.tec(*h).stack {
                 continue;
             }
-            let s = near(goals, *h);
+            let s = near(d, goals, *h);
             if s >= score_here && here.is_some() {
                 continue;
             }
-            if best.is_none_or(|(bs, bk, bh)| (s, *k, *h) < (bs, bk, bh)) {
-                best = Some((s, *k, *h));
+            if best.is_none_or(|(bs, bk, bh, _)| (s, *k, *h) < (bs, bk, bh)) {
+                best = Some((s, *k, *h, *x));
             }
         }
-        let Some((_, _, h)) = best else { continue };
+        let Some((_, _, h, x)) = best else { continue };
         *count.entry(h).or_insert(0) += 1;
         if let Some(from) = here {
             *count
                 .entry(from)
                 .or_insert_with(|| st.side_at(d, from, f).count() as u32) -= 1;
         }
-        let path: Vec<String> = ps[&h].1.iter().map(Hex::to_string).collect();
+        let path: Vec<String> = ps.path(x).iter().map(Hex::to_string).collect();
         let lead = if here.is_none() { "entry " } else { "" };
         parts.push(format!("{} {lead}{}", d.units[ui].id, path.join(" ")));
         ends.push(h);
@@ -163,7 +265,7 @@ fn advance(d: &Data, st: &State, c: usize, units: &[u16], goals: &[Hex]) -> Opti
     }
     let mut s = format!("move {}: {}", d.commands[c].id, parts.join(", "));
     // Place the command with the unit that got nearest, where that is allowed.
-    if let Some(h) = ends.iter().min_by_key(|h| (near(goals, **h), **h))
+    if let Some(h) = ends.iter().min_by_key(|h| (near(d, goals, **h), **h))
         && st.commands_at(d, *h, f).all(|x| x == c)
         && d.tec(*h).stack_command >= 1
     {
@@ -303,7 +405,9 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         return Vec::new();
     }
     let ap = st.ap[f.index()];
-    let goals = goals(d, st, f);
+    let goals = field(d, &goals(d, st, f));
+    let occ = Occupancy::of(d, st);
+    let mut cache = BTreeMap::new();
     let mut v = Vec::new();
     if let Some(c) = st.phase.cmd {
         let c = c as usize;
@@ -317,7 +421,7 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
             v.push("then rally".into());
         }
         if ap >= cost(d, f, &Action::Move(Vec::new()))
-            && let Some(m) = advance(d, st, c, &ch, &goals)
+            && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals)
         {
             v.push(format!("then {m}"));
         }
@@ -352,7 +456,7 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
             v.push(format!("rally {}", info.id));
         }
         if ap >= cost(d, f, &Action::Move(Vec::new())) {
-            if let Some(m) = advance(d, st, c, &ch, &goals) {
+            if let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals) {
                 if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
                     v.push(format!("{m}\nthen"));
                 }
@@ -360,18 +464,20 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
             }
             let half: Vec<u16> = ch.iter().copied().step_by(2).collect();
             if half.len() < ch.len()
-                && let Some(m) = advance(d, st, c, &half, &goals)
+                && let Some(m) = advance(d, st, &mut cache, &occ, c, &half, &goals)
             {
                 v.push(m);
             }
-            let het: Vec<Hex> = d
-                .find_place(&d.values.decisive_place)
-                .map(|p| p.hex)
-                .into_iter()
-                .collect();
+            let het = field(
+                d,
+                &d.find_place(&d.values.decisive_place)
+                    .map(|p| p.hex)
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+            );
             if f == Faction::Ming
                 && !het.is_empty()
-                && let Some(m) = advance(d, st, c, &ch, &het)
+                && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &het)
             {
                 v.push(m);
             }

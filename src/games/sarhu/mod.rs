@@ -454,9 +454,10 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             ));
         }
         if k > t.stack_command && at_rest {
+            // Allowed only where some command there had nowhere else to go.
             let crowded = (0..d.commands.len())
-                .filter(|c| st.commands[*c].loc == Loc::Hex(h))
-                .any(|c| {
+                .filter(|c| st.commands[*c].loc == Loc::Hex(h) && d.commands[*c].side == f)
+                .all(|c| {
                     standing::displace_options(d, st, c)
                         .iter()
                         .any(|x| *x != h && st.commands_at(d, *x, f).next().is_none())

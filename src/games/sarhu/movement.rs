@@ -18,7 +18,8 @@ fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
 /// Why one step of a unit's move is not allowed, or its cost (6.1, 1.2).
 ///
 /// `plain` says whether the unit has been in a Plain hex this action phase
-/// (ruling A16); `from` is `None` when entering from off the map.
+/// (ruling A16); `from` is `None` when entering from off the map; `enemy`
+/// whether an enemy combat unit is in `to` (its zone of control, 1.2(1)).
 pub fn step_cost(
     d: &Data,
     st: &State,
@@ -26,6 +27,7 @@ pub fn step_cost(
     from: Option<Hex>,
     to: Hex,
     plain: bool,
+    enemy: bool,
 ) -> Result<u32, (String, &'static str)> {
     let id = &d.units[u].id;
     if !d.on_map(to) {
@@ -67,8 +69,7 @@ pub fn step_cost(
         cost += d.values.climb * up.max(0) as u32;
     }
     // 1.2(2), 6.0(2): entering a hex with an enemy combat unit costs one more.
-    let side = d.units[u].side;
-    if st.side_at(d, to, side.other()).next().is_some() {
+    if enemy {
         cost += d.values.zoc;
     }
     Ok(cost)
@@ -129,7 +130,14 @@ pub fn execute(
                 ));
             }
             let start = st.units[ui].loc;
-            let mut path: &[Step] = &spec.path;
+            let mut owned: Vec<Step> = spec.path.clone();
+            // `entry 1921 ...` names the entry hex after `entry`: the same step.
+            if let (Some(Step::Entry), Some(Step::Hex(h))) = (owned.first(), owned.get(1))
+                && d.commands[c].entry == Some(*h)
+            {
+                owned.remove(1);
+            }
+            let mut path: &[Step] = &owned;
             let mut at: Option<Hex> = start.hex();
             if let (Some(h), Some(Step::Hex(first))) = (at, path.first())
                 && *first == h
@@ -188,7 +196,9 @@ pub fn execute(
                     }
                     (Step::Hex(h), Some(_)) => *h,
                 };
-                let c1 = step_cost(d, st, ui, at, to, plain).map_err(|(m, r)| illegal(m, r))?;
+                let enemy = st.side_at(d, to, f.other()).next().is_some();
+                let c1 =
+                    step_cost(d, st, ui, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
                 spent += c1;
                 if spent > ma {
                     return Err(illegal(
