@@ -150,7 +150,9 @@ pub fn execute(
                     "6.0",
                 ));
             }
-            let mut plain = st.units[ui].plain;
+            // Ruling A16: where it started counts as having been there this phase.
+            let mut plain =
+                st.units[ui].plain || at.is_some_and(|h| d.terrain_of(h) == Terrain::Plain);
             let mut spent = 0u32;
             let mut trail = vec![at.map_or("off-map".to_string(), |h| h.to_string())];
             let mut must_stop: Option<Hex> = None;

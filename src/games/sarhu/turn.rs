@@ -106,13 +106,16 @@ fn require_phase(d: &Data, st: &State, f: Faction) -> Result<(), RuleError> {
                 "",
             )
         } else {
-            illegal(format!("waiting for the {} to decide", q.side().name()), "")
+            illegal(
+                format!("waiting for the {} player to decide", q.side().name()),
+                "",
+            )
         });
     }
     if st.phase.side != f {
         return Err(illegal(
             format!(
-                "it is the {}' action phase, not yours",
+                "it is the {} player's action phase, not yours",
                 st.phase.side.name()
             ),
             "4.2",
@@ -734,7 +737,7 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
     };
     if q.side() != f {
         return Err(illegal(
-            format!("the question is the {}' to answer", q.side().name()),
+            format!("the question is for the {} player", q.side().name()),
             "",
         ));
     }
