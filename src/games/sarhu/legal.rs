@@ -86,7 +86,9 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
     let mut start = NONE;
     match st.units[u].loc {
         Loc::Hex(h) => {
-            let Some(s) = node(h, st.units[u].plain) else {
+            // Ruling A16: the start hex counts as visited this phase.
+            let plain = st.units[u].plain || d.terrain_of(h) == Terrain::Plain;
+            let Some(s) = node(h, plain) else {
                 return out;
             };
             best[s as usize] = 0;
