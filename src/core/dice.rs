@@ -92,7 +92,7 @@ impl DiceChain {
         let mut k = top;
         let mut p = length;
         loop {
-            if p % STRIDE == 0 {
+            if p.is_multiple_of(STRIDE) {
                 down.push(k);
             }
             if p == 0 {

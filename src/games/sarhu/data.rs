@@ -1440,10 +1440,10 @@ pub fn check_data() -> Result<DataSummary, Vec<String>> {
             "2.5.2: want 10 control markers, 5 of them +1; found {markers} markers worth {vp}"
         ));
     }
-    if let Some(h) = d.find_place("hetuala") {
-        if h.hex.neighbours().iter().any(|n| !d.on_map(*n)) {
-            e.push("3.0(8): all six hexes around Hetuala must be on the map".into());
-        }
+    if let Some(h) = d.find_place("hetuala")
+        && h.hex.neighbours().iter().any(|n| !d.on_map(*n))
+    {
+        e.push("3.0(8): all six hexes around Hetuala must be on the map".into());
     }
     if let Some(p) = d.find_place("liu_ting_entry")
         && (p.hex.col < d.cols - 3 || p.hex.row < d.rows - 3)

@@ -150,7 +150,7 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             }
         }
     }
-    let start_hex = (start != NONE).then(|| start / 2);
+    let start_hex = (start != NONE).then_some(start / 2);
     for i in 0..d.hex_count() as u32 {
         if Some(i) == start_hex {
             continue;
