@@ -1285,7 +1285,6 @@ fn errors_name_line_and_rule() {
     }
 }
 
-
 /// The example move file of docs/playing-sarhu.md is legal as written in turn 1:
 /// a double action (move, then a charge across the Sarhu ford) and a placement.
 #[test]
@@ -1304,9 +1303,15 @@ fn the_documented_example_move_is_legal() {
     let r = accepted(&v);
     assert!(r.orders.iter().all(|o| o.outcome.is_ok()), "{:?}", r.orders);
     let labels: Vec<&str> = r.rolls.iter().map(|x| x.label.as_str()).collect();
-    assert!(labels.contains(&"charge ds.c1+ds.c2 -> da.i1"), "{labels:?}");
+    assert!(
+        labels.contains(&"charge ds.c1+ds.c2 -> da.i1"),
+        "{labels:?}"
+    );
     let text: Vec<String> = r.events().map(|e| e.text.clone()).collect();
-    assert!(text.iter().any(|e| e.contains("Du Song placed at 0608")), "{text:?}");
+    assert!(
+        text.iter().any(|e| e.contains("Du Song placed at 0608")),
+        "{text:?}"
+    );
     assert!(t.game.owes_orders(JURCHEN));
 }
 
@@ -1316,39 +1321,77 @@ fn the_documented_example_move_is_legal() {
 fn standing_orders_questions_and_defaults_through_the_engine() {
     let mut t = common::table("sarhu", "historical", &["ming", "jurchen"], &[]);
     for (i, side) in ["ming", "jurchen"].iter().enumerate() {
-        let text = format!("game: g1\nside: {side}\nstanding:\n  initiative: ask\n  losses: flip-first\n");
+        let text =
+            format!("game: g1\nside: {side}\nstanding:\n  initiative: ask\n  losses: flip-first\n");
         let sig = t.sign(i, &text);
-        assert!(matches!(t.game.submit(text.as_bytes(), &sig, &t.chain, "t"), Verdict::Accepted { .. }));
+        assert!(matches!(
+            t.game.submit(text.as_bytes(), &sig, &t.chain, "t"),
+            Verdict::Accepted { .. }
+        ));
     }
     let shown = t.game.ruleset().standing(t.game.state(), JURCHEN);
-    assert!(shown.contains(&"initiative: ask".to_string()) && shown.contains(&"losses: flip-first".to_string()), "{shown:?}");
+    assert!(
+        shown.contains(&"initiative: ask".to_string())
+            && shown.contains(&"losses: flip-first".to_string()),
+        "{shown:?}"
+    );
     // A bad standing order names its line.
     let text = "game: g1\nside: ming\nstanding:\n  retreat: never\n";
     let sig = t.sign(0, text);
     match t.game.submit(text.as_bytes(), &sig, &t.chain, "t") {
-        Verdict::Rejected { rejection, .. } => assert!(rejection.reason.contains("line 4"), "{}", rejection.reason),
+        Verdict::Rejected { rejection, .. } => {
+            assert!(rejection.reason.contains("line 4"), "{}", rejection.reason)
+        }
         other => panic!("{other:?}"),
     }
     // Both sides pass out turn 1; the preparation of turn 2 asks the higher roller.
-    assert!(matches!(t.play(0, &["pass rest"]), Verdict::Accepted { .. }));
-    assert!(matches!(t.play(1, &["pass rest"]), Verdict::Accepted { .. }));
+    assert!(matches!(
+        t.play(0, &["pass rest"]),
+        Verdict::Accepted { .. }
+    ));
+    assert!(matches!(
+        t.play(1, &["pass rest"]),
+        Verdict::Accepted { .. }
+    ));
     let p = t.game.prompt().clone();
     assert!(p.stage.starts_with("Turn 2"), "{}", p.stage);
     let st: &State = t.game.state().downcast_ref().unwrap();
     if st.prep[0] == st.prep[1] {
-        assert!(p.awaits(JURCHEN).is_some_and(|a| a.kind == AwaitKind::Orders), "a tie: the Jurchen go first, nobody asked");
+        assert!(
+            p.awaits(JURCHEN)
+                .is_some_and(|a| a.kind == AwaitKind::Orders),
+            "a tie: the Jurchen go first, nobody asked"
+        );
         return;
     }
-    let high = if st.prep[0] > st.prep[1] { MING } else { JURCHEN };
+    let high = if st.prep[0] > st.prep[1] {
+        MING
+    } else {
+        JURCHEN
+    };
     let a = p.awaits(high).expect("the higher roller is asked").clone();
     assert_eq!(a.kind, AwaitKind::Decision);
     assert_eq!(a.default, vec!["initiative first".to_string()]);
-    let (_, report) = t.game.apply_default(high, "deadline passed", &t.chain, "t").unwrap();
+    let (_, report) = t
+        .game
+        .apply_default(high, "deadline passed", &t.chain, "t")
+        .unwrap();
     assert!(report.by_default);
-    assert!(t.game.prompt().awaits(high).is_some_and(|a| a.kind == AwaitKind::Orders), "the higher roller moves first");
+    assert!(
+        t.game
+            .prompt()
+            .awaits(high)
+            .is_some_and(|a| a.kind == AwaitKind::Orders),
+        "the higher roller moves first"
+    );
     // The whole record verifies.
     let record = umpire::core::record::Record::from_text(&t.game.record().to_text()).unwrap();
-    let (g, sum) = umpire::core::game::Game::replay(t.shared(), &record, umpire::core::game::ReplayMode::Verify).unwrap();
+    let (g, sum) = umpire::core::game::Game::replay(
+        t.shared(),
+        &record,
+        umpire::core::game::ReplayMode::Verify,
+    )
+    .unwrap();
     assert_eq!(g.state().hash(), t.game.state().hash());
     assert_eq!(sum.defaults, 1);
 }
@@ -1359,11 +1402,18 @@ fn queued_passes_through_the_engine() {
     let mut t = common::table("sarhu", "historical", &["ming", "jurchen"], &[]);
     assert!(matches!(t.play(0, &["pass 3"]), Verdict::Accepted { .. }));
     assert!(matches!(t.play(1, &["pass"]), Verdict::Accepted { .. }));
-    assert!(t.game.owes_orders(JURCHEN), "the Ming's second pass ran by itself");
+    assert!(
+        t.game.owes_orders(JURCHEN),
+        "the Ming's second pass ran by itself"
+    );
     assert!(matches!(t.play(1, &["pass"]), Verdict::Accepted { .. }));
     assert!(t.game.owes_orders(JURCHEN), "and the third");
     assert!(matches!(t.play(1, &["pass"]), Verdict::Accepted { .. }));
     assert!(t.game.owes_orders(MING), "the queue is used up");
     let view = t.game.ruleset().view(t.game.state(), None);
-    assert!(view.status.iter().any(|s| s.contains("Action points left")), "{:?}", view.status);
+    assert!(
+        view.status.iter().any(|s| s.contains("Action points left")),
+        "{:?}",
+        view.status
+    );
 }

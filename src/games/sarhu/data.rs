@@ -22,7 +22,9 @@ pub const TABLES_TOML: &str = include_str!("../../../games/sarhu/tables.toml");
 /// The two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Faction {
+    /// The Ming Chinese.
     Ming,
+    /// The Jurchen (Later Chin).
     Jurchen,
 }
 
@@ -65,11 +67,17 @@ impl Faction {
 /// Terrain classes of the TEC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Terrain {
+    /// Plain (elevation 0).
     Plain,
+    /// Hill (elevation 1).
     Hill,
+    /// Mountain (elevation 2).
     Mountain,
+    /// Woods (2.2(6)).
     Woods,
+    /// Pass: units stop; 8 combat units a side (1.1(1)).
     Pass,
+    /// Fort: units stop; 4 combat units a side (1.1(2)).
     Fort,
 }
 
@@ -98,11 +106,17 @@ impl Terrain {
 /// Combat unit types (2.4(4), 2.4(6)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum UnitType {
+    /// Infantry: attack only.
     Infantry,
+    /// Firearm infantry: fires (red CS).
     Firearm,
+    /// Chariot: fires, counting two.
     Chariot,
+    /// Cavalry: charges.
     Cavalry,
+    /// Horse archers: fire and charge.
     HorseArcher,
+    /// Szechwan (special) infantry of the 10.0 variant.
     SpecialInfantry,
 }
 
@@ -150,9 +164,13 @@ impl UnitType {
 /// The four provenance kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum ProvKind {
+    /// Printed in the rulebook (cite the rule or line).
     Rulebook,
+    /// From a public source (cite it).
     Public,
+    /// Reconstructed from history or geography.
     Reconstructed,
+    /// Invented to make the game playable.
     StandIn,
 }
 
@@ -168,7 +186,9 @@ impl ProvKind {
 pub struct Tag {
     /// E.g. `oob.unit[ds.c1].cs`.
     pub path: String,
+    /// The kind of provenance.
     pub kind: ProvKind,
+    /// Where it came from, as written after the kind.
     pub note: String,
 }
 
@@ -207,15 +227,20 @@ pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
 /// What a terrain glyph means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Glyph {
+    /// The terrain class.
     pub terrain: Terrain,
+    /// Elevation: 0 plain, 1 hill, 2 mountain.
     pub elevation: u8,
 }
 
 /// One hex of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HexInfo {
+    /// The map glyph (see `tables.toml [glyph]`).
     pub glyph: char,
+    /// The terrain class.
     pub terrain: Terrain,
+    /// Elevation: 0 plain, 1 hill, 2 mountain.
     pub elevation: u8,
     /// Index into [`Data::places`].
     pub place: Option<u8>,
@@ -224,9 +249,13 @@ pub struct HexInfo {
 /// A named hex, with its control marker if it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place {
+    /// The umpire id (`hetuala`).
     pub id: String,
+    /// The name as printed.
     pub name: String,
+    /// Other spellings accepted in orders.
     pub aliases: Vec<String>,
+    /// Its hex.
     pub hex: Hex,
     /// The side whose control marker is set up there (3.0(2)-(3)); `None`: no marker.
     pub owner: Option<Faction>,
@@ -239,7 +268,9 @@ pub struct Place {
 /// Where something starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupAt {
+    /// On the map.
     Hex(Hex),
+    /// Off the map, entering later (9.0).
     OffMap,
     /// Not placed (a fixture map without the named place).
     Unplaced,
@@ -248,12 +279,19 @@ pub enum SetupAt {
 /// A command unit (2.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandInfo {
+    /// The short id (`ds`).
     pub id: String,
+    /// The commander's name.
     pub name: String,
+    /// Whose it is.
     pub side: Faction,
+    /// The colour of its counters (2.4(1)).
     pub colour: String,
+    /// Other names accepted in orders.
     pub aliases: Vec<String>,
+    /// Its combat strength (2.3(2)).
     pub cs: u32,
+    /// Where it sets up (3.0).
     pub setup: SetupAt,
     /// The first turn it may be activated (2.1(5)).
     pub entry_turn: u8,
@@ -264,13 +302,21 @@ pub struct CommandInfo {
 /// A combat unit (2.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitInfo {
+    /// The short id printed in hexes (`ds.c1`).
     pub id: String,
+    /// Its command, by index.
     pub cmd: u8,
+    /// Whose it is.
     pub side: Faction,
+    /// The unit type.
     pub kind: UnitType,
+    /// Combat strength on the front (2.4(3)).
     pub cs: u32,
+    /// Combat strength on the back (reduced side).
     pub reduced: u32,
+    /// Steps: 1 or 2 (2.4(2)).
     pub steps: u8,
+    /// Where it sets up (3.0).
     pub setup: SetupAt,
     /// Only in play with this variant (10.0).
     pub variant: Option<String>,
@@ -281,19 +327,26 @@ pub struct UnitInfo {
 /// A row of the terrain effects chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TerrainInfo {
+    /// MP to enter (2.2(1), 6.1(1)).
     pub cost: u32,
+    /// Whether entering ends the move (6.1(1)).
     pub stop: bool,
+    /// Combat units a side may end in it (1.1).
     pub stack: u32,
+    /// Command units a side may have in it (1.1).
     pub stack_command: u32,
 }
 
 /// What a unit type can do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TypeInfo {
+    /// Movement allowance (2.4(5)).
     pub ma: u32,
     /// Weight in fire combat (0: cannot fire).
     pub fire: u32,
+    /// Total that hits in fire combat (7.1(2)-(3)).
     pub fire_need: u32,
+    /// Whether it may charge (7.2).
     pub charge: bool,
     /// CS penalty in an Attack in woods.
     pub woods: u32,
@@ -302,55 +355,90 @@ pub struct TypeInfo {
 /// Rule values from the tables file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {
+    /// Game length in turns (4.0).
     pub turns: u8,
+    /// Turn Liu Ting enters (9.0).
     pub liu_ting_turn: u8,
+    /// Dice each side rolls in the preparation phase (4.1(4)).
     pub prep_dice: u32,
+    /// Who moves first in turn 1 (4.1(4)).
     pub first_turn_initiative: Faction,
+    /// Who moves first on a tied preparation roll (4.1(4)).
     pub tie_initiative: Faction,
+    /// AP of a move activation (4.2.1).
     pub ap_move: u32,
+    /// AP of a combat activation, Ming then Jurchen (4.2.2).
     pub ap_combat: [u32; 2],
+    /// AP of a rally activation (4.2.3).
     pub ap_rally: u32,
+    /// AP of a pass (4.2.4).
     pub ap_pass: u32,
+    /// Activations of a command per turn before it must pass (2.5.5(3)).
     pub per_turn: u8,
+    /// Total that hits in a charge (7.2(3)).
     pub charge_need: u32,
+    /// Charge modifier for higher or lower ground (2.2(7)-(8)).
     pub charge_elevation: i32,
+    /// Fire modifier for firing down or up (7.1(2)).
     pub fire_elevation: i32,
+    /// Winner's total over the loser's for two step losses (7.3(3)).
     pub double_ratio: u32,
+    /// Eliminations that trigger retreat checks, Ming then Jurchen (7.6).
     pub retreat_threshold: [u32; 2],
+    /// Highest retreat-check roll that routs a unit (7.6(1)).
     pub rout_max: u32,
+    /// Extra MP per level climbed (6.1(2)).
     pub climb: u32,
+    /// Extra MP to enter an enemy-occupied hex (1.2(2)).
     pub zoc: u32,
     /// The place whose Ming control wins decisively (8.0(1)).
     pub decisive_place: String,
+    /// Jurchen troops the Ming must wipe out to win decisively (8.0(1)).
     pub ming_decisive_troops: u32,
+    /// Ming troops the Jurchen must wipe out to win overwhelmingly (8.0(2)).
     pub jurchen_overwhelming_troops: u32,
 }
 
 /// A river or wall hexside, as drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Side {
+    /// The hex the side belongs to.
     pub hex: Hex,
+    /// The direction of the side from `hex`.
     pub dir: Dir,
+    /// The palisade ("Pole", 2.2(3)) rather than a river.
     pub wall: bool,
+    /// A bridge crosses it (2.2(4)).
     pub bridge: bool,
+    /// The river or wall's name.
     pub name: String,
 }
 
 /// Everything the rules need that is not state.
 #[derive(Clone, Debug)]
 pub struct Data {
+    /// Columns.
     pub cols: i32,
+    /// Rows.
     pub rows: i32,
     hexes: Vec<HexInfo>,
     /// Per hex: bit `d` set when crossing towards direction `d` is blocked.
     blocked: Vec<u8>,
+    /// River and wall hexsides.
     pub sides: Vec<Side>,
+    /// Named hexes.
     pub places: Vec<Place>,
+    /// Command units.
     pub commands: Vec<CommandInfo>,
+    /// Combat units.
     pub units: Vec<UnitInfo>,
+    /// The Terrain Effects Chart, by `Terrain`.
     pub terrain: [TerrainInfo; 6],
+    /// Unit types, by `UnitType`.
     pub types: [TypeInfo; 6],
+    /// Terrain glyphs of the map.
     pub glyphs: BTreeMap<char, Glyph>,
+    /// Rule values.
     pub values: Values,
     /// Every tagged value.
     pub tags: Vec<Tag>,
@@ -361,18 +449,31 @@ pub struct Data {
 /// Counts for `umpire data check sarhu`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DataSummary {
+    /// Hash of the data files.
     pub hash: String,
+    /// Hexes on the map.
     pub hexes: usize,
+    /// Columns.
     pub cols: i32,
+    /// Rows.
     pub rows: i32,
+    /// Command units.
     pub commands: usize,
+    /// Combat units, variant ones included.
     pub units: usize,
+    /// Of which in the 10.0 variant only.
     pub variant_units: usize,
+    /// Ming combat units.
     pub ming_units: usize,
+    /// Jurchen combat units.
     pub jurchen_units: usize,
+    /// Named hexes.
     pub places: usize,
+    /// River hexsides.
     pub river_sides: usize,
+    /// Palisade hexsides.
     pub wall_sides: usize,
+    /// Bridged hexsides.
     pub bridges: usize,
     /// Tagged values by provenance kind.
     pub tagged: BTreeMap<String, usize>,

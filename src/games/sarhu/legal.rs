@@ -253,9 +253,10 @@ fn advance(
         let Some((_, _, h, x)) = best else { continue };
         *count.entry(h).or_insert(0) += 1;
         if let Some(from) = here {
-            *count
+            let n = count
                 .entry(from)
-                .or_insert_with(|| st.side_at(d, from, f).count() as u32) -= 1;
+                .or_insert_with(|| st.side_at(d, from, f).count() as u32);
+            *n = n.saturating_sub(1);
         }
         let path: Vec<String> = ps.path(x).iter().map(Hex::to_string).collect();
         let lead = if here.is_none() { "entry " } else { "" };

@@ -12,6 +12,8 @@
 //! `victory`, `standing` (D1-D4 policies), `legal` (sample orders), `view`.
 //! Contested rulings of the engineering digest are options (see [`Sarhu::info`]).
 
+#![warn(missing_docs)]
+
 pub mod combat;
 pub mod data;
 pub mod legal;

@@ -27,6 +27,7 @@ use crate::core::ruleset::OrderError;
 /// One step of a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// Into a hex.
     Hex(Hex),
     /// Onto the map at the command's entry hex (9.0).
     Entry,
@@ -35,15 +36,20 @@ pub enum Step {
 /// A unit or stack and its path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveSpec {
+    /// The unit, or the units of a stack.
     pub units: Vec<u16>,
+    /// The hexes entered, in order.
     pub path: Vec<Step>,
 }
 
 /// What an activation does (4.2, 5.0(2)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Move units (4.2.1).
     Move(Vec<MoveSpec>),
+    /// Fight, one combat per unit (4.2.2).
     Combat(Vec<Decl>),
+    /// Remove disorganization (4.2.3).
     Rally,
 }
 
@@ -61,6 +67,7 @@ impl Action {
 /// Whether a second action follows (5.0(3)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Double {
+    /// A single action.
     No,
     /// A `then ACTION` order follows in the same move.
     Given,
@@ -71,8 +78,11 @@ pub enum Double {
 /// The answer to the initiative question (4.1(4)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitAnswer {
+    /// The decider moves first.
     First,
+    /// The other side moves first.
     Second,
+    /// This side moves first.
     Side(Faction),
 }
 
@@ -81,27 +91,47 @@ pub enum InitAnswer {
 pub enum Order {
     /// Activate a command (4.2.1-4.2.3).
     Act {
+        /// The command activated.
         cmd: u8,
+        /// What it does.
         action: Action,
+        /// Whether a second action follows.
         double: Double,
+        /// Where to put the command at the end of the phase.
         place: Option<Hex>,
     },
     /// The second action of a double (5.0(3)).
     Then {
+        /// The command, if named (it must be the first action's).
         cmd: Option<u8>,
+        /// What it does.
         action: Action,
+        /// Where to put the command at the end of the phase.
         place: Option<Hex>,
     },
     /// Pass (4.2.4), optionally queueing more passes for later phases.
-    Pass { cmd: Option<u8>, more: PassQueue },
+    Pass {
+        /// The command whose Action marker the pass removes, if named.
+        cmd: Option<u8>,
+        /// Passes queued for the side's later phases.
+        more: PassQueue,
+    },
     /// Close an open phase, optionally placing the command.
-    End { place: Option<(Option<u8>, Hex)> },
+    End {
+        /// A command placement to make as the phase closes.
+        place: Option<(Option<u8>, Hex)>,
+    },
     /// D1 answer.
     Losses(Vec<u16>),
     /// D2 answer.
     Rout(u16),
     /// D3 answer; `None`: off the map.
-    Displace { cmd: u8, to: Option<Hex> },
+    Displace {
+        /// The lone command.
+        cmd: u8,
+        /// Where it goes.
+        to: Option<Hex>,
+    },
     /// D4 answer.
     Initiative(InitAnswer),
 }

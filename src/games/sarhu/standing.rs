@@ -37,21 +37,30 @@ pub enum Policy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
 pub enum InitiativePolicy {
     #[default]
+    /// Move first.
     First,
+    /// Let the other side move first.
     Second,
+    /// Ask each time.
     Ask,
 }
 
 /// One side's standing orders.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
 pub struct Standing {
+    /// D1 policy.
     pub losses: Policy,
+    /// Units to take losses first, in order.
     pub loss_priority: Vec<u16>,
+    /// D2 policy.
     pub rout: Policy,
+    /// Units to rout first, in order.
     pub rout_priority: Vec<u16>,
+    /// D3 policy.
     pub displace: Policy,
     /// Preferred hexes per command (D3).
     pub displace_to: Vec<(u8, Vec<Hex>)>,
+    /// D4 policy.
     pub initiative: InitiativePolicy,
 }
 

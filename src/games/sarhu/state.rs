@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 /// Where a unit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Loc {
+    /// On the map.
     Hex(Hex),
     /// Off the map, waiting to enter (9.0).
     OffMap,
@@ -34,6 +35,7 @@ impl Loc {
 /// A combat unit's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnitState {
+    /// Where it is.
     pub loc: Loc,
     /// Flipped to its reduced side (2.4(2)).
     pub reduced: bool,
@@ -48,6 +50,7 @@ pub struct UnitState {
 /// A command unit's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CmdState {
+    /// Where it is (`Gone`: defeated).
     pub loc: Loc,
     /// Activations this turn since its last pass: the Action marker (2.5.5).
     pub acts: u8,
@@ -59,8 +62,11 @@ pub struct CmdState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
 pub enum PassQueue {
     #[default]
+    /// No pass queued.
     None,
+    /// This many more passes.
     Count(u32),
+    /// Pass every remaining phase of the turn.
     Rest,
 }
 
@@ -111,12 +117,24 @@ impl Phase {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Decl {
     /// Fire by units of one hex at one enemy combat unit (7.1).
-    Fire { units: Vec<u16>, target: u16 },
+    Fire {
+        /// The firing units.
+        units: Vec<u16>,
+        /// The enemy combat unit fired at.
+        target: u16,
+    },
     /// Charge by cavalry/horse archers of one hex at an adjacent enemy (7.2).
-    Charge { units: Vec<u16>, target: u16 },
+    Charge {
+        /// The charging units.
+        units: Vec<u16>,
+        /// The enemy combat unit charged.
+        target: u16,
+    },
     /// Attack on the enemy in a hex (7.3); `units` empty: every activated unit there.
     Attack {
+        /// The hex attacked.
         hex: Hex,
+        /// The attackers, if the order names them.
         units: Vec<u16>,
         /// Own loss priority if the attack fails (D1 given in the order).
         losses: Vec<u16>,
@@ -127,40 +145,56 @@ pub enum Decl {
 /// player can interrupt it and the next move can carry on where it stopped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Work {
+    /// Resolve a declared combat.
     Decl(Decl),
     /// Step losses to allocate (7.0(2), 7.3(3)).
     Losses {
+        /// The side losing steps.
         side: Faction,
+        /// The hex of the combat.
         hex: Hex,
+        /// Its units that took part (7.3, ruling A36).
         pool: Vec<u16>,
+        /// Steps to lose.
         steps: u8,
+        /// Loss order given with the attack, if any.
         priority: Vec<u16>,
     },
     /// Retreat-check bookkeeping after a combat (7.6): eliminated counts per command before it.
     AfterCombat {
+        /// Eliminated combat units per command before the combat.
         before: Vec<u8>,
     },
     /// Retreat-check dice still to roll for a command (7.6(1)-(2)).
     Retreat {
+        /// The command checked.
         cmd: u8,
+        /// Dice still to roll.
         dice: u8,
     },
     /// A unit of the command routs (7.6(1)).
     Rout {
+        /// The command a unit of which routs.
         cmd: u8,
     },
     /// Find commands left alone (7.0(3), 7.6, ruling A05).
     Displace,
     /// Move one lone command.
     DisplaceCmd {
+        /// The lone command.
         cmd: u8,
     },
     /// Update control markers (2.5.2).
     Control,
+    /// An activation is done: a second action, or the end of the phase.
     EndAction,
+    /// Close the action phase: placement, lone commands, control.
     EndPhase,
+    /// Hand over to the next action phase, running queued passes.
     NextPhase,
+    /// Check victory (8.0) and end the turn.
     EndTurn,
+    /// The next turn's preparation phase (4.1).
     Prep,
 }
 
@@ -169,22 +203,38 @@ pub enum Work {
 pub enum Decision {
     /// D1: which units take the step losses.
     Losses {
+        /// The side losing steps.
         side: Faction,
+        /// The hex of the combat.
         hex: Hex,
+        /// Its units that took part.
         pool: Vec<u16>,
+        /// Steps to lose.
         steps: u8,
+        /// Loss order given with the attack, if any.
         priority: Vec<u16>,
     },
     /// D2: which unit of the command routs.
-    Rout { side: Faction, cmd: u8 },
+    Rout {
+        /// Who decides.
+        side: Faction,
+        /// The command a unit of which routs.
+        cmd: u8,
+    },
     /// D3: where a lone command goes.
     Displace {
+        /// Who decides.
         side: Faction,
+        /// The lone command.
         cmd: u8,
+        /// Hexes it may go to.
         options: Vec<Hex>,
     },
     /// D4: who takes the initiative.
-    Initiative { side: Faction },
+    Initiative {
+        /// The higher roller, who decides.
+        side: Faction,
+    },
 }
 
 impl Decision {
@@ -264,6 +314,7 @@ impl Default for Options {
 /// The whole game state.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
+    /// The rulings chosen for this game.
     pub options: Options,
     /// Game turn, 1 to 5.
     pub turn: u8,
@@ -271,18 +322,27 @@ pub struct State {
     pub prep_pending: bool,
     /// The last preparation totals, Ming then Jurchen (4.1(4)).
     pub prep: [u32; 2],
+    /// Who had the initiative this turn (2.5.1).
     pub initiative: Faction,
     /// Unused action points, Ming then Jurchen (2.5.4).
     pub ap: [u32; 2],
+    /// The action phase in progress.
     pub phase: Phase,
+    /// Combat units, by data index.
     pub units: Vec<UnitState>,
+    /// Command units, by data index.
     pub commands: Vec<CmdState>,
     /// Control per place (index as in `Data::places`); `None` for places without a marker.
     pub control: Vec<Option<Faction>>,
+    /// Work left in the current action.
     pub queue: VecDeque<Work>,
+    /// A question waiting for an answer.
     pub decision: Option<Decision>,
+    /// Passes queued, Ming then Jurchen.
     pub passes: [PassQueue; 2],
+    /// Standing orders, Ming then Jurchen.
     pub standing: [Standing; 2],
+    /// The result, once the game is over.
     pub finished: Option<Outcome>,
 }
 

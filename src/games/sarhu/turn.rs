@@ -20,8 +20,11 @@ use crate::core::ruleset::{Event, RuleError};
 
 /// An order being carried out: the data, the dice and what happened.
 pub struct Ctx<'a> {
+    /// The game data.
     pub d: &'a Data,
+    /// Where every roll comes from.
     pub dice: &'a mut Dice,
+    /// What happened, for the result mail.
     pub ev: Vec<Event>,
 }
 
@@ -35,6 +38,7 @@ impl Ctx<'_> {
 /// Whether the work queue may go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Carry on.
     Go,
     /// A player must decide (`State::decision` is set).
     Ask,
