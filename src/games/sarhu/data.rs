@@ -1607,6 +1607,30 @@ mod tests {
     }
 
     #[test]
+    fn overstacked_setups_and_unknown_keys_are_reported() {
+        // Malden is a Fort (4 + 1): a fifth unit there breaks 1.1(2).
+        let oob = OOB_TOML.replacen("setup = \"jilin_cliff\"", "setup = \"malden\"", 1);
+        let d = Data::load(MAP_TOML, &oob, TABLES_TOML, true).unwrap();
+        let mut stacks = BTreeMap::new();
+        for u in d.units.iter().filter(|u| u.variant.is_none()) {
+            if let SetupAt::Hex(h) = u.setup {
+                *stacks.entry(h).or_insert(0) += 1;
+            }
+        }
+        let malden = d.find_place("malden").unwrap().hex;
+        assert_eq!(stacks[&malden], 5);
+        let typo = OOB_TOML.replacen("cs = 2\n", "cs = 2\nstrenght = 3\n", 1);
+        let e = Data::load(MAP_TOML, &typo, TABLES_TOML, true).unwrap_err();
+        assert!(
+            e.iter().any(|m| m.contains("unknown key `strenght`")),
+            "{e:?}"
+        );
+        let bad = TABLES_TOML.replacen("cost = 1", "cost = -1", 1);
+        assert!(Data::load(MAP_TOML, OOB_TOML, &bad, true).is_err());
+        assert!(Data::load("not toml [", OOB_TOML, TABLES_TOML, true).is_err());
+    }
+
+    #[test]
     fn hetuala_setup_hexes_are_its_neighbours() {
         let d = Data::embedded().unwrap();
         let het = d.find_place("hetuala").unwrap().hex;

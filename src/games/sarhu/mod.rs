@@ -483,3 +483,115 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::hex::Hex;
+    use state::Loc;
+
+    fn start() -> (Sarhu, State) {
+        let r = Sarhu::new();
+        let st = r
+            .setup(&Setup {
+                scenario: "historical".into(),
+                options: Default::default(),
+                sides: vec!["ming".into(), "jurchen".into()],
+            })
+            .unwrap();
+        (r, st)
+    }
+
+    #[test]
+    fn the_setup_satisfies_the_invariants_and_broken_states_do_not() {
+        let (r, st) = start();
+        invariants(r.data(), &st).unwrap();
+        let d = r.data();
+        // Three Ming combat units in a plain hex (1.1(3)).
+        let mut bad = st.clone();
+        let plain: Hex = "0101".parse().unwrap();
+        for id in ["ds.i1", "ds.i2", "ds.i3"] {
+            bad.units[d.unit_index(id).unwrap()].loc = Loc::Hex(plain);
+        }
+        bad.turn = 2;
+        assert!(
+            invariants(d, &bad)
+                .unwrap_err()
+                .contains("combat units in 0101")
+        );
+        // A one-step unit marked reduced (2.4(2)).
+        let mut bad = st.clone();
+        bad.units[d.unit_index("ds.i1").unwrap()].reduced = true;
+        assert!(invariants(d, &bad).is_err());
+        // A command left alone at rest (7.0(3)).
+        let mut bad = st.clone();
+        bad.commands[d.command_index("ds").unwrap()].loc = Loc::Hex(plain);
+        assert!(invariants(d, &bad).unwrap_err().contains("alone"));
+    }
+
+    #[test]
+    fn setup_checks_sides_scenario_and_options() {
+        let r = Sarhu::new();
+        let mut s = Setup {
+            scenario: "historical".into(),
+            options: Default::default(),
+            sides: vec!["jurchen".into(), "ming".into()],
+        };
+        assert!(r.setup(&s).is_err());
+        s.sides = vec!["ming".into(), "jurchen".into()];
+        s.options.insert("retreat".into(), "sometimes".into());
+        assert!(r.setup(&s).unwrap_err().contains("retreat"));
+        s.options.clear();
+        s.options.insert("variant".into(), "szechwan".into());
+        let st = r.setup(&s).unwrap();
+        let d = r.data();
+        assert_eq!(st.units[d.unit_index("lt.i1").unwrap()].loc, Loc::Out);
+        assert_eq!(st.units[d.unit_index("lt.s1").unwrap()].loc, Loc::OffMap);
+        s.scenario = "1620".into();
+        assert!(r.setup(&s).is_err());
+    }
+
+    #[test]
+    fn the_view_shows_the_board_and_status() {
+        let (r, st) = start();
+        let v = Rules::view(&r, &st, None);
+        let b = v.board.unwrap();
+        assert_eq!(b.cells.len(), 420);
+        let het = &b.cells[&"1610".parse::<Hex>().unwrap()];
+        assert_eq!(het.control, Some('J'));
+        assert!(het.units.contains(&"NH".to_string()) && het.units.contains(&"nh.c1".to_string()));
+        assert!(
+            b.edges
+                .iter()
+                .any(|e| e.kind == crate::core::board::EdgeKind::Wall)
+        );
+        assert!(
+            b.edges
+                .iter()
+                .any(|e| e.kind == crate::core::board::EdgeKind::Bridge)
+        );
+        // Every unit in play (56), the mark key, and the plain glyph.
+        assert_eq!(
+            b.legend.iter().filter(|l| l.glyph.contains('.')).count(),
+            56 + 2
+        );
+        assert!(
+            b.off_map
+                .iter()
+                .any(|l| l.contains("LT") && l.contains("lt.i1"))
+        );
+        assert!(
+            v.status
+                .iter()
+                .any(|s| s.contains("Victory points: Ming 2, Jurchen 3")),
+            "{:?}",
+            v.status
+        );
+        let info = Rules::info(&r);
+        assert_eq!(info.data, Some(d_hash(&r)));
+    }
+
+    fn d_hash(r: &Sarhu) -> crate::core::hash::Digest {
+        r.data().hash
+    }
+}

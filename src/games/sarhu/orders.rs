@@ -798,6 +798,66 @@ mod tests {
     }
 
     #[test]
+    fn garbage_never_panics() {
+        let words = [
+            "move",
+            "combat",
+            "fire",
+            "charge",
+            "attack",
+            "rally",
+            "pass",
+            "then",
+            "place",
+            "end",
+            "losses",
+            "rout",
+            "displace",
+            "initiative",
+            "ds",
+            "du-song:",
+            "ds.i1",
+            "nh.h1",
+            "->",
+            ",",
+            ";",
+            ":",
+            "+",
+            "0508",
+            "0508-0608",
+            "9999",
+            "hetuala",
+            "entry",
+            "with",
+            "rest",
+            "0",
+            "100",
+            "first",
+            "ds.i1+",
+            "+ds.i2",
+            "-",
+            "at",
+            "offmap",
+            "é",
+            "",
+        ];
+        // Every pair and many triples of words, as one or two lines.
+        let d = Data::embedded().unwrap();
+        let st = State::new(&d, Options::default());
+        let mut n = 0;
+        for a in words {
+            for b in words {
+                for c in ["", "ds.c1", "0608", "->", "rest"] {
+                    let _ = parse(&d, &st, Faction::Ming, &lines(&[&format!("{a} {b} {c}")]));
+                    let _ = parse(&d, &st, Faction::Jurchen, &lines(&[a, &format!("{b} {c}")]));
+                    n += 2;
+                }
+            }
+        }
+        assert!(n > 1000);
+    }
+
+    #[test]
     fn passes_and_decisions_read() {
         let o = go(&["pass 3 du-song"]).unwrap();
         assert_eq!(
