@@ -478,12 +478,15 @@ pub fn resolve(ctx: &mut Ctx, st: &mut State, decl: &Decl) -> Result<(), RuleErr
                 );
                 return Ok(());
             };
+            // 7.1(1): a chariot counts as two units, a firearm or horse archer as one.
             let n: u32 = firers.iter().map(|u| d.type_of(*u as usize).fire).sum();
+            // 7.1(2)-(3): 5 to hit for chariots and firearms, 6 for horse archers.
             let need = firers
                 .iter()
                 .map(|u| d.type_of(*u as usize).fire_need)
                 .max()
                 .unwrap_or(5);
+            // 7.1(2): +1 firing down from a higher elevation, -1 firing up.
             let e = slope(d, from, to, d.values.fire_elevation);
             let label = format!("fire {} -> {}", ids(d, &firers), id(d, *target));
             let die = ctx.dice.d6(&label)?;
@@ -539,6 +542,7 @@ pub fn resolve(ctx: &mut Ctx, st: &mut State, decl: &Decl) -> Result<(), RuleErr
                 st.commands[c].loc = Loc::Hex(to);
                 moved = format!(" with {}", cname(d, c));
             }
+            // 7.2(1), 7.2(3), 2.2(7)-(8): one per charger; +1 downhill, -1 uphill; 5 hits.
             let n = chargers.len() as u32;
             let e = slope(d, from, to, d.values.charge_elevation);
             let label = format!("charge {} -> {}", ids(d, &chargers), id(d, *target));
@@ -609,6 +613,7 @@ pub fn resolve(ctx: &mut Ctx, st: &mut State, decl: &Decl) -> Result<(), RuleErr
             let b = side_total(d, st, hex, f.other(), &defenders, &dcmds);
             let da = ctx.dice.d6(&format!("attack {hex}: attacker"))?;
             let db = ctx.dice.d6(&format!("attack {hex}: defender"))?;
+            // 7.3(1): die + combat strengths + tactical value.
             let ta = a.before_die() + da;
             let tb = b.before_die() + db;
             // 7.3(2): the attacker wins only with the greater total; 7.3(3) losses.

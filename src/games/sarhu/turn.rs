@@ -384,9 +384,11 @@ fn activate(
             rule,
         ));
     }
+    // 4.2: the action points are spent on activation.
     st.ap[f.index()] -= ap;
     let cs: &mut CmdState = &mut st.commands[c];
     if second {
+        // 2.3(1), 5.0(3): the command is flipped after its double action.
         cs.double_used = true;
         cs.acts = d.values.per_turn.max(cs.acts + 1);
     } else if st.options.limit_two {
@@ -398,6 +400,7 @@ fn activate(
     if double != Double::No {
         st.phase.double = true;
     }
+    // 5.0(4): command distance is fixed at activation, before anything moves.
     st.phase.chain = chain(d, st, c);
     st.phase.fought.clear();
     st.phase.attacked.clear();
