@@ -20,21 +20,13 @@ fn rolls_of(v: &Verdict) -> Vec<u32> {
 #[test]
 fn a_signed_move_is_accepted_rolled_and_revealed() {
     let mut t = table("freeform", "open", &["axis", "allies"], &[]);
-    let v = t.play(
-        0,
-        &["advance on the ridge", "roll 2d6 initiative", "end turn"],
-    );
+    let v = t.play(0, &["advance on the ridge", "roll 2d6 initiative", "end turn"]);
     let Verdict::Accepted { seq, report, .. } = &v else {
         panic!("{v:?}")
     };
     assert_eq!(*seq, 1);
     assert_eq!(report.rolls.len(), 2);
-    assert!(
-        report
-            .rolls
-            .iter()
-            .all(|r| r.label == "initiative" && (1..=6).contains(&r.value))
-    );
+    assert!(report.rolls.iter().all(|r| r.label == "initiative" && (1..=6).contains(&r.value)));
     // The move is entry 1, its reveal entry 2, and the secret is k_1 of the chain.
     let e = t.game.record().entries();
     assert_eq!(e.len(), 3);
@@ -50,12 +42,7 @@ fn a_signed_move_is_accepted_rolled_and_revealed() {
         Body::Move(m) => m.text.clone(),
         other => panic!("{other:?}"),
     };
-    let mut d = Dice::seeded(dice::seed(
-        "g1",
-        1,
-        &t.chain.secret(1).unwrap(),
-        &sha256(text.as_bytes()),
-    ));
+    let mut d = Dice::seeded(dice::seed("g1", 1, &t.chain.secret(1).unwrap(), &sha256(text.as_bytes())));
     let expect = d.roll_n(2, 6, "initiative").unwrap();
     assert_eq!(rolls_of(&v), expect);
     // Now it is the allies' turn.
@@ -76,20 +63,12 @@ fn promise_1_a_resent_move_gets_the_same_entry_and_rolls() {
     }
     assert_eq!(t.game.record().len(), len, "a resend records nothing new");
     let report = t.game.report(1).unwrap();
-    assert_eq!(
-        report.rolls.iter().map(|r| r.value).collect::<Vec<_>>(),
-        rolls_of(&first)
-    );
+    assert_eq!(report.rolls.iter().map(|r| r.value).collect::<Vec<_>>(), rolls_of(&first));
 }
 
 #[test]
 fn promise_2_a_rejected_move_reveals_nothing_and_the_fix_meets_the_same_secret() {
-    let mut t = table(
-        "freeform",
-        "open",
-        &["axis", "allies"],
-        &[("order", "declared")],
-    );
+    let mut t = table("freeform", "open", &["axis", "allies"], &[("order", "declared")]);
     // Illegal before any roll: fixed-order syntax in a declared-order game.
     let v = t.play(0, &["end turn"]);
     let Verdict::Rejected { rejection, .. } = &v else {
@@ -99,32 +78,17 @@ fn promise_2_a_rejected_move_reveals_nothing_and_the_fix_meets_the_same_secret()
     assert_eq!(rejection.line.as_ref().unwrap().text, "end turn");
     assert!(rejection.reason.contains("line 5"), "{}", rejection.reason);
     // Nothing revealed; the dice position did not advance.
-    assert!(
-        t.game
-            .record()
-            .entries()
-            .iter()
-            .all(|e| !matches!(e.body, Body::Reveal(_)))
-    );
+    assert!(t.game.record().entries().iter().all(|e| !matches!(e.body, Body::Reveal(_))));
     let v = t.play(0, &["roll 1d6 morale", "end turn -> allies"]);
     let Verdict::Accepted { report, .. } = &v else {
         panic!("{v:?}")
     };
-    assert_eq!(
-        report.position,
-        Some(1),
-        "the corrected move uses the still-secret k_1"
-    );
+    assert_eq!(report.position, Some(1), "the corrected move uses the still-secret k_1");
 }
 
 #[test]
 fn promise_2_an_order_after_a_roll_is_not_carried_out_and_the_rolls_stand() {
-    let mut t = table(
-        "freeform",
-        "open",
-        &["axis", "allies"],
-        &[("order", "declared")],
-    );
+    let mut t = table("freeform", "open", &["axis", "allies"], &[("order", "declared")]);
     let v = t.play(0, &["roll 1d6 attack", "end turn", "end turn -> allies"]);
     let Verdict::Accepted { report, .. } = &v else {
         panic!("{v:?}")
@@ -140,19 +104,13 @@ fn promise_3_verify_replays_every_roll_and_state() {
     for round in 0..4 {
         for s in 0..3 {
             let label = format!("roll 2d6 r{round}s{s}");
-            assert!(matches!(
-                t.play(s, &[label.as_str(), "end turn"]),
-                Verdict::Accepted { .. }
-            ));
+            assert!(matches!(t.play(s, &[label.as_str(), "end turn"]), Verdict::Accepted { .. }));
         }
     }
     // A forged submission in between, recorded and re-checked on replay.
     let text = t.move_text("a", &["roll 1d6 cheat"]);
     let sig = key(99).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
-    assert!(matches!(
-        t.game.submit(text.as_bytes(), &sig, &t.chain, "t"),
-        Verdict::Rejected { .. }
-    ));
+    assert!(matches!(t.game.submit(text.as_bytes(), &sig, &t.chain, "t"), Verdict::Rejected { .. }));
     let exported = t.game.record().to_text();
     let record = Record::from_text(&exported).unwrap();
     let (g, sum) = Game::replay(t.shared(), &record, ReplayMode::Verify).unwrap();
@@ -167,11 +125,7 @@ fn promise_3_verify_replays_every_roll_and_state() {
 
 fn rehash_from(entries: &mut [umpire::core::record::Entry], from: usize) {
     for i in from..entries.len() {
-        entries[i].prev = if i == 0 {
-            Default::default()
-        } else {
-            entries[i - 1].hash
-        };
+        entries[i].prev = if i == 0 { Default::default() } else { entries[i - 1].hash };
         entries[i].hash = entry_hash(entries[i].seq, &entries[i].prev, &entries[i].body);
     }
 }
@@ -179,10 +133,7 @@ fn rehash_from(entries: &mut [umpire::core::record::Entry], from: usize) {
 fn played() -> common::Table {
     let mut t = table("freeform", "open", &["a", "b"], &[]);
     for s in [0, 1, 0, 1] {
-        assert!(matches!(
-            t.play(s, &["roll 2d6 fire", "end turn"]),
-            Verdict::Accepted { .. }
-        ));
+        assert!(matches!(t.play(s, &["roll 2d6 fire", "end turn"]), Verdict::Accepted { .. }));
     }
     t
 }
@@ -192,15 +143,11 @@ fn promise_3_a_tampered_roll_fails_naming_the_entry() {
     let t = played();
     let mut e = t.game.record().entries().to_vec();
     // Entry 3 is b's move; make its first die a different face and fix every hash.
-    let Body::Move(m) = &mut e[3].body else {
-        panic!()
-    };
+    let Body::Move(m) = &mut e[3].body else { panic!() };
     m.rolls[0].value = m.rolls[0].value % 6 + 1;
     rehash_from(&mut e, 3);
     let record = Record::from_entries(e).unwrap();
-    let err = Game::replay(t.shared(), &record, ReplayMode::Verify)
-        .err()
-        .expect("must fail");
+    let err = Game::replay(t.shared(), &record, ReplayMode::Verify).err().expect("must fail");
     assert_eq!(err.seq, 3);
     assert!(err.message.contains("tampered"), "{}", err.message);
 }
@@ -215,9 +162,7 @@ fn promise_3_a_reordered_record_fails_naming_the_entry() {
     }
     rehash_from(&mut e, 1);
     let record = Record::from_entries(e).unwrap();
-    let err = Game::replay(t.shared(), &record, ReplayMode::Verify)
-        .err()
-        .expect("must fail");
+    let err = Game::replay(t.shared(), &record, ReplayMode::Verify).err().expect("must fail");
     assert_eq!(err.seq, 1, "{err}");
 }
 
@@ -225,15 +170,11 @@ fn promise_3_a_reordered_record_fails_naming_the_entry() {
 fn promise_3_a_swapped_commitment_fails_naming_the_entry() {
     let t = played();
     let mut e = t.game.record().entries().to_vec();
-    let Body::Opening(o) = &mut e[0].body else {
-        panic!()
-    };
+    let Body::Opening(o) = &mut e[0].body else { panic!() };
     o.dice.k0 = sha256(b"another chain");
     rehash_from(&mut e, 0);
     let record = Record::from_entries(e).unwrap();
-    let err = Game::replay(t.shared(), &record, ReplayMode::Verify)
-        .err()
-        .expect("must fail");
+    let err = Game::replay(t.shared(), &record, ReplayMode::Verify).err().expect("must fail");
     assert_eq!(err.seq, 2, "the first reveal no longer hashes to k0: {err}");
     assert!(err.message.contains("commitment"), "{}", err.message);
 }
@@ -282,24 +223,15 @@ fn a_garbage_entry_does_not_make_a_players_move_stale() {
     // Someone sends a forgery first; it is recorded as rejected.
     let forged = t.move_text("a", &["end turn"]);
     let fsig = key(50).sign(MOVE_NAMESPACE, forged.as_bytes()).unwrap();
-    assert!(matches!(
-        t.game.submit(forged.as_bytes(), &fsig, &t.chain, "t"),
-        Verdict::Rejected { .. }
-    ));
-    assert!(matches!(
-        t.game.submit(text.as_bytes(), &sig, &t.chain, "t"),
-        Verdict::Accepted { .. }
-    ));
+    assert!(matches!(t.game.submit(forged.as_bytes(), &fsig, &t.chain, "t"), Verdict::Rejected { .. }));
+    assert!(matches!(t.game.submit(text.as_bytes(), &sig, &t.chain, "t"), Verdict::Accepted { .. }));
 }
 
 #[test]
 fn a_default_after_the_deadline_is_recorded_and_verified() {
     let mut t = table("freeform", "open", &["a", "b"], &[]);
     let side = t.game.side("a").unwrap();
-    let (seq, report) = t
-        .game
-        .apply_default(side, "deadline passed", &t.chain, "t")
-        .unwrap();
+    let (seq, report) = t.game.apply_default(side, "deadline passed", &t.chain, "t").unwrap();
     assert_eq!(seq, 1);
     assert!(report.by_default);
     assert_eq!(t.game.awaiting_names(), "b");
@@ -308,18 +240,12 @@ fn a_default_after_the_deadline_is_recorded_and_verified() {
     assert_eq!(sum.defaults, 1);
     // A default the ruleset does not state fails verification.
     let mut e = t.game.record().entries().to_vec();
-    let Body::Default(d) = &mut e[1].body else {
-        panic!()
-    };
+    let Body::Default(d) = &mut e[1].body else { panic!() };
     d.orders = vec!["concede".into()];
     rehash_from(&mut e, 1);
-    let err = Game::replay(
-        t.shared(),
-        &Record::from_entries(e).unwrap(),
-        ReplayMode::Verify,
-    )
-    .err()
-    .unwrap();
+    let err = Game::replay(t.shared(), &Record::from_entries(e).unwrap(), ReplayMode::Verify)
+        .err()
+        .unwrap();
     assert_eq!(err.seq, 1);
 }
 

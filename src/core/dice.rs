@@ -59,9 +59,7 @@ pub enum DiceError {
     Entropy(String),
     #[error("dice position {0} is beyond the committed chain of {1}")]
     ChainExhausted(u64, u64),
-    #[error(
-        "the outcome depends on a roll from here on ({0}); a preview stops before the first roll"
-    )]
+    #[error("the outcome depends on a roll from here on ({0}); a preview stops before the first roll")]
     PreviewStops(String),
     #[error("the record has no more rolls for this move, but the rules asked for one ({0})")]
     RecordShort(String),

@@ -13,8 +13,8 @@ use super::record::{
     Body, DefaultEntry, Entry, MoveEntry, Opening, Record, RejectedEntry, RevealEntry,
 };
 use super::ruleset::{
-    Await, AwaitKind, Event, GameState, OrderError, ParsedOrder, Prompt, RuleError, Ruleset, Setup,
-    Side,
+    Await, AwaitKind, Event, GameState, OrderError, ParsedOrder, Prompt, RuleError, Ruleset,
+    Setup, Side,
 };
 use super::sig::{MOVE_NAMESPACE, PublicKey, SigError};
 use base64::Engine as _;
@@ -104,15 +104,14 @@ pub struct Rejection {
 #[derive(Debug, Clone)]
 pub enum Verdict {
     /// Recorded as entry `seq` (followed by any reveals).
-    Accepted {
-        seq: u64,
-        side: Side,
-        report: Report,
-    },
+    Accepted { seq: u64, side: Side, report: Report },
     /// The same move was accepted before as entry `seq`; nothing new recorded.
     Duplicate { seq: u64, side: Side },
     /// A signed message with only commands: nothing recorded.
-    Commands { side: Side, commands: Vec<Command> },
+    Commands {
+        side: Side,
+        commands: Vec<Command>,
+    },
     /// Refused; recorded as entry `seq` when the game is known.
     Rejected { seq: u64, rejection: Rejection },
 }
@@ -248,14 +247,12 @@ impl Game {
             )));
         }
         if opening.dice.scheme != dice::SCHEME {
-            return Err(bad(format!(
-                "unknown dice scheme {:?}",
-                opening.dice.scheme
-            )));
+            return Err(bad(format!("unknown dice scheme {:?}", opening.dice.scheme)));
         }
         let mut sides = Vec::new();
         for s in &opening.sides {
-            let key = PublicKey::parse(&s.key).map_err(|e| bad(format!("side {}: {e}", s.name)))?;
+            let key = PublicKey::parse(&s.key)
+                .map_err(|e| bad(format!("side {}: {e}", s.name)))?;
             if side_index(&sides, &s.name).is_some() {
                 return Err(bad(format!("side {} is declared twice", s.name)));
             }
@@ -299,12 +296,10 @@ impl Game {
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
         let entries = record.entries();
-        let first =
-            Record::from_entries(entries[..1.min(entries.len())].to_vec()).map_err(|e| {
-                ReplayError {
-                    seq: 0,
-                    message: e.to_string(),
-                }
+        let first = Record::from_entries(entries[..1.min(entries.len())].to_vec())
+            .map_err(|e| ReplayError {
+                seq: 0,
+                message: e.to_string(),
             })?;
         let mut game = Game::start(ruleset, first)?;
         let mut sum = ReplaySummary {
@@ -362,19 +357,10 @@ impl Game {
                             dice,
                             mode == ReplayMode::Verify,
                         )
-                        .map_err(|r| {
-                            fail(format!(
-                                "the umpire accepted a move that is refused on replay: {}",
-                                r.reason
-                            ))
-                        })?;
+                        .map_err(|r| fail(format!("the umpire accepted a move that is refused on replay: {}", r.reason)))?;
                     let ev = ev.map_err(fail)?;
                     if game.sides[ev.side.index()].name != m.side {
-                        return Err(fail(format!(
-                            "recorded as {}'s move, but signed as {}'s",
-                            m.side,
-                            game.sides[ev.side.index()].name
-                        )));
+                        return Err(fail(format!("recorded as {}'s move, but signed as {}'s", m.side, game.sides[ev.side.index()].name)));
                     }
                     if ev.report.position != m.position {
                         return Err(fail(format!(
@@ -400,13 +386,7 @@ impl Game {
                     }
                     sum.moves += 1;
                     let text_hash = sha256(m.text.as_bytes());
-                    expect_reveals = game.commit_action(
-                        e.body.clone(),
-                        ev.state,
-                        ev.report,
-                        ev.side,
-                        Some(text_hash),
-                    );
+                    expect_reveals = game.commit_action(e.body.clone(), ev.state, ev.report, ev.side, Some(text_hash));
                 }
                 Body::Default(d) => {
                     let side = side_index(&game.sides, &d.side)
@@ -423,9 +403,7 @@ impl Game {
                         return Err(fail(roll_mismatch(&d.rolls, &report.rolls)));
                     }
                     if state.hash() != d.state {
-                        return Err(fail(
-                            "the state after this default differs from the record".into(),
-                        ));
+                        return Err(fail("the state after this default differs from the record".into()));
                     }
                     let n = report.rolls.len() as u64;
                     if verified {
@@ -442,13 +420,10 @@ impl Game {
                             (Some(t), _) => t.clone().into_bytes(),
                             (None, Some(b)) => base64::engine::general_purpose::STANDARD
                                 .decode(b)
-                                .map_err(|_| {
-                                    fail("rejected submission's base64 is broken".into())
-                                })?,
+                                .map_err(|_| fail("rejected submission's base64 is broken".into()))?,
                             (None, None) => Vec::new(),
                         };
-                        match game.evaluate(&bytes, r.signature.as_deref(), DiceFrom::Preview, true)
-                        {
+                        match game.evaluate(&bytes, r.signature.as_deref(), DiceFrom::Preview, true) {
                             Err(_) => {}
                             Ok(Err(m)) => return Err(fail(m)),
                             Ok(Ok(_)) => {
@@ -536,11 +511,9 @@ impl Game {
         // A secret stays hidden while a simultaneous round is still open: a
         // side asked together with the mover, and not yet answered, could grind.
         let open_round = before.awaiting.len() > 1
-            && self
-                .prompt
-                .awaiting
-                .iter()
-                .any(|a| a.side != side && before.awaits(a.side) == Some(a));
+            && self.prompt.awaiting.iter().any(|a| {
+                a.side != side && before.awaits(a.side) == Some(a)
+            });
         if open_round {
             Vec::new()
         } else {
@@ -560,16 +533,9 @@ impl Game {
     ) -> Result<Result<Evaluated, String>, Rejection> {
         let file = MoveFile::parse(text).map_err(|e| Rejection {
             line: source_line(text, e.line, e.column),
-            ..rej(
-                RejectKind::Malformed,
-                format!("the move file does not read: {e}"),
-            )
+            ..rej(RejectKind::Malformed, format!("the move file does not read: {e}"))
         })?;
-        let opening = self
-            .record
-            .opening()
-            .map(|o| o.game.clone())
-            .unwrap_or_default();
+        let opening = self.record.opening().map(|o| o.game.clone()).unwrap_or_default();
         if file.game != opening {
             return Err(Rejection {
                 claimed: Some(file.side.clone()),
@@ -585,11 +551,7 @@ impl Game {
                 claimed: Some(file.side.clone()),
                 ..rej(
                     RejectKind::UnknownSide,
-                    format!(
-                        "game {opening} has no side {:?}; its sides are {}",
-                        file.side,
-                        names.join(", ")
-                    ),
+                    format!("game {opening} has no side {:?}; its sides are {}", file.side, names.join(", ")),
                 )
             });
         };
@@ -735,11 +697,7 @@ impl Game {
             let prompt = self.ruleset.prompt(state);
             let result = if prompt.awaits(side).is_none() {
                 Err(RuleError::illegal(
-                    format!(
-                        "{} is not asked to act any more ({})",
-                        self.sides[side.index()].name,
-                        prompt.stage
-                    ),
+                    format!("{} is not asked to act any more ({})", self.sides[side.index()].name, prompt.stage),
                     "",
                 ))
             } else {
@@ -759,9 +717,7 @@ impl Game {
                 Err(RuleError::Dice(DiceError::PreviewStops(label))) => {
                     return Err(RunError::PreviewStop(out, label));
                 }
-                Err(RuleError::Dice(
-                    e @ (DiceError::RecordShort(_) | DiceError::RecordMismatch { .. }),
-                )) => {
+                Err(RuleError::Dice(e @ (DiceError::RecordShort(_) | DiceError::RecordMismatch { .. }))) => {
                     return Err(RunError::Replay(e.to_string()));
                 }
                 // 2(promise): refused only while no die has been rolled for this move.
@@ -788,10 +744,7 @@ impl Game {
         dice_from: DiceFrom,
     ) -> Result<(GameState, Report), String> {
         let Some(awaited) = self.prompt.awaits(side) else {
-            return Err(format!(
-                "{} is not awaited, so no default applies",
-                self.sides[side.index()].name
-            ));
+            return Err(format!("{} is not awaited, so no default applies", self.sides[side.index()].name));
         };
         if awaited.default != orders {
             return Err(format!(
@@ -821,17 +774,13 @@ impl Game {
                 let k = chain.secret(position).map_err(|e| e.to_string())?;
                 Dice::seeded(dice::seed(game, position, &k, &sha256(text.as_bytes())))
             }
-            DiceFrom::Secret(k) => {
-                Dice::seeded(dice::seed(game, position, &k, &sha256(text.as_bytes())))
-            }
+            DiceFrom::Secret(k) => Dice::seeded(dice::seed(game, position, &k, &sha256(text.as_bytes()))),
             DiceFrom::Recorded(r) => Dice::recorded(r),
             DiceFrom::Preview => Dice::preview(),
         };
         let reports = match self.run_orders(&mut state, side, &parsed, &mut dice) {
             Ok(r) => r,
-            Err(RunError::Refused(r)) => {
-                return Err(format!("the default orders are illegal: {}", r.reason));
-            }
+            Err(RunError::Refused(r)) => return Err(format!("the default orders are illegal: {}", r.reason)),
             Err(RunError::Replay(m)) => return Err(m),
             Err(RunError::PreviewStop(r, _)) => r,
         };
@@ -857,10 +806,7 @@ impl Game {
             // The same signed bytes again: the same entry, the same rolls.
             if let Ok(file) = MoveFile::parse(text)
                 && side_index(&self.sides, &file.side) == Some(side)
-                && self.sides[side.index()]
-                    .key
-                    .verify(MOVE_NAMESPACE, text, signature)
-                    .is_ok()
+                && self.sides[side.index()].key.verify(MOVE_NAMESPACE, text, signature).is_ok()
             {
                 return Verdict::Duplicate { seq, side };
             }
@@ -923,10 +869,7 @@ impl Game {
     ) -> Verdict {
         let (t, b) = match std::str::from_utf8(text) {
             Ok(t) => (Some(t.to_string()), None),
-            Err(_) => (
-                None,
-                Some(base64::engine::general_purpose::STANDARD.encode(text)),
-            ),
+            Err(_) => (None, Some(base64::engine::general_purpose::STANDARD.encode(text))),
         };
         let seq = self.record.len() as u64;
         let hash = self
@@ -960,8 +903,7 @@ impl Game {
         if orders.is_empty() {
             return Err("the game states no default for this decision".into());
         }
-        let (state, report) =
-            self.evaluate_default(side, &orders, reason, DiceFrom::Chain(chain))?;
+        let (state, report) = self.evaluate_default(side, &orders, reason, DiceFrom::Chain(chain))?;
         let body = Body::Default(DefaultEntry {
             side: self.sides[side.index()].name.clone(),
             orders,
@@ -980,21 +922,21 @@ impl Game {
     /// What a move would do, without rolling: checks it up to its first roll.
     /// The signature is checked if given; an unsigned draft is fine.
     pub fn check(&self, text: &[u8], signature: Option<&str>) -> Result<CheckReport, Rejection> {
-        let sig = signature.map(
-            |s| match self.evaluate(text, Some(s), DiceFrom::Preview, true) {
+        let sig = signature.map(|s| {
+            match self.evaluate(text, Some(s), DiceFrom::Preview, true) {
                 Err(r) if r.kind == RejectKind::Signature => Err(r.reason),
                 _ => Ok(()),
-            },
-        );
+            }
+        });
         let ev = self
             .evaluate(text, None, DiceFrom::Preview, false)?
             .map_err(|m| rej(RejectKind::Illegal, m))?;
-        let stopped_at = ev
-            .stopped
-            .map(|label| match ev.file.orders.get(ev.report.orders.len()) {
+        let stopped_at = ev.stopped.map(|label| {
+            match ev.file.orders.get(ev.report.orders.len()) {
                 Some(l) => format!("line {}: {} (rolls for {label})", l.line, l.text),
                 None => label,
-            });
+            }
+        });
         Ok(CheckReport {
             side: ev.side,
             orders: ev.report.orders,
@@ -1005,13 +947,7 @@ impl Game {
 
     /// Records a rejection for a submission that could not even be evaluated
     /// against the game (no signature found, for instance).
-    pub fn reject(
-        &mut self,
-        text: &[u8],
-        signature: Option<&str>,
-        rejection: Rejection,
-        at: &str,
-    ) -> Verdict {
+    pub fn reject(&mut self, text: &[u8], signature: Option<&str>, rejection: Rejection, at: &str) -> Verdict {
         self.record_rejection(text, signature, rejection, at)
     }
 
@@ -1079,11 +1015,7 @@ impl Game {
             .iter()
             .map(|a| self.sides[a.side.index()].name.clone())
             .collect();
-        if v.is_empty() {
-            "nobody".into()
-        } else {
-            v.join(", ")
-        }
+        if v.is_empty() { "nobody".into() } else { v.join(", ") }
     }
 
     /// The awaited entry for `side`.
@@ -1093,9 +1025,7 @@ impl Game {
 
     /// Is this an orders prompt (not a mid-turn decision) for `side`?
     pub fn owes_orders(&self, side: Side) -> bool {
-        self.prompt
-            .awaits(side)
-            .is_some_and(|a| a.kind == AwaitKind::Orders)
+        self.prompt.awaits(side).is_some_and(|a| a.kind == AwaitKind::Orders)
     }
 }
 

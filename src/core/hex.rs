@@ -213,21 +213,13 @@ mod tests {
 
     #[test]
     fn odd_column_neighbours() {
-        let n: Vec<String> = h("0305")
-            .neighbours()
-            .iter()
-            .map(|x| x.to_string())
-            .collect();
+        let n: Vec<String> = h("0305").neighbours().iter().map(|x| x.to_string()).collect();
         assert_eq!(n, ["0304", "0404", "0405", "0306", "0205", "0204"]);
     }
 
     #[test]
     fn even_column_neighbours_sit_lower() {
-        let n: Vec<String> = h("0405")
-            .neighbours()
-            .iter()
-            .map(|x| x.to_string())
-            .collect();
+        let n: Vec<String> = h("0405").neighbours().iter().map(|x| x.to_string()).collect();
         assert_eq!(n, ["0404", "0505", "0506", "0406", "0306", "0305"]);
         assert_eq!(h("0101").step(Dir::SE), h("0201"));
     }

@@ -95,9 +95,7 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> MoveFileError 
     }
 }
 
-const KEYS: &[&str] = &[
-    "game", "side", "after", "orders", "standing", "command", "away",
-];
+const KEYS: &[&str] = &["game", "side", "after", "orders", "standing", "command", "away"];
 
 /// Splits `key: value` when `key` is one of ours and starts the line.
 fn header_key(raw: &str) -> Option<(&'static str, &str)> {
@@ -288,11 +286,7 @@ impl MoveFile {
             ));
         }
         if orders.is_empty() && standing.is_none() && commands.is_empty() {
-            return Err(err(
-                1,
-                1,
-                "the file holds no orders, standing orders or commands",
-            ));
+            return Err(err(1, 1, "the file holds no orders, standing orders or commands"));
         }
         Ok(MoveFile {
             game,
@@ -388,10 +382,7 @@ pub fn find_armored(body: &str) -> Vec<Armored> {
 pub fn armor(move_bytes: &[u8], signature: &str) -> String {
     let text = String::from_utf8_lossy(move_bytes);
     let text = text.strip_suffix('\n').unwrap_or(&text);
-    format!(
-        "{BEGIN_MOVE}\n{text}\n{END_MOVE}\n{}\n",
-        signature.trim_end()
-    )
+    format!("{BEGIN_MOVE}\n{text}\n{END_MOVE}\n{}\n", signature.trim_end())
 }
 
 #[cfg(test)]
@@ -458,25 +449,14 @@ mod tests {
         let found = find_armored(body);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].candidates[0], b"game: g\nside: a  \n");
-        assert!(
-            found[0]
-                .candidates
-                .contains(&b"game: g\nside: a\n".to_vec())
-        );
+        assert!(found[0].candidates.contains(&b"game: g\nside: a\n".to_vec()));
         assert!(found[0].signature.starts_with(BEGIN_SIG));
-        assert!(
-            found[0]
-                .signature
-                .ends_with("-----END SSH SIGNATURE-----\n")
-        );
+        assert!(found[0].signature.ends_with("-----END SSH SIGNATURE-----\n"));
     }
 
     #[test]
     fn armor_round_trips() {
-        let a = armor(
-            b"game: g\nside: a\n",
-            "-----BEGIN SSH SIGNATURE-----\nX\n-----END SSH SIGNATURE-----\n",
-        );
+        let a = armor(b"game: g\nside: a\n", "-----BEGIN SSH SIGNATURE-----\nX\n-----END SSH SIGNATURE-----\n");
         let f = find_armored(&a);
         assert_eq!(f[0].candidates[0], b"game: g\nside: a\n");
     }

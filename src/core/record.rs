@@ -227,10 +227,7 @@ impl Record {
         }
         let mut prev = Digest::ZERO;
         for (i, e) in entries.iter().enumerate() {
-            let chain = |message: String| RecordError::Chain {
-                seq: e.seq,
-                message,
-            };
+            let chain = |message: String| RecordError::Chain { seq: e.seq, message };
             if e.seq != i as u64 {
                 return Err(chain(format!(
                     "out of order: found at position {i}, entries were reordered or removed"
@@ -353,9 +350,7 @@ mod tests {
     #[test]
     fn an_altered_entry_is_named() {
         let r = sample();
-        let text = r
-            .to_text()
-            .replace(&Digest([3; 32]).to_hex(), &Digest([4; 32]).to_hex());
+        let text = r.to_text().replace(&Digest([3; 32]).to_hex(), &Digest([4; 32]).to_hex());
         match Record::from_text(&text) {
             Err(RecordError::Chain { seq, message }) => {
                 assert_eq!(seq, 2);

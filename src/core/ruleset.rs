@@ -159,11 +159,7 @@ pub struct OrderError {
 
 impl fmt::Display for OrderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )?;
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)?;
         if let Some(r) = &self.rule {
             write!(f, " ({r})")?;
         }

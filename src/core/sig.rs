@@ -114,10 +114,7 @@ pub fn parse_signature(armored: &str) -> Result<SshSig, SigError> {
 /// The key that signed an armored block, whatever the block signs.
 pub fn signer_of(armored: &str) -> Result<PublicKey, SigError> {
     let sig = parse_signature(armored)?;
-    Ok(PublicKey(ssh_key::PublicKey::new(
-        sig.public_key().clone(),
-        "",
-    )))
+    Ok(PublicKey(ssh_key::PublicKey::new(sig.public_key().clone(), "")))
 }
 
 /// An ed25519 private key in OpenSSH form.
@@ -201,9 +198,7 @@ mod tests {
         let k = key(1);
         let sig = k.sign(MOVE_NAMESPACE, b"game: g\n").unwrap();
         assert!(sig.starts_with("-----BEGIN SSH SIGNATURE-----"));
-        k.public()
-            .verify(MOVE_NAMESPACE, b"game: g\n", &sig)
-            .unwrap();
+        k.public().verify(MOVE_NAMESPACE, b"game: g\n", &sig).unwrap();
     }
 
     #[test]

@@ -14,8 +14,7 @@ impl Maildir {
     pub fn open(root: &Path) -> Result<Maildir, MailError> {
         for sub in ["tmp", "new", "cur"] {
             let d = root.join(sub);
-            fs::create_dir_all(&d)
-                .map_err(|e| MailError::io(format!("creating {}", d.display()), e))?;
+            fs::create_dir_all(&d).map_err(|e| MailError::io(format!("creating {}", d.display()), e))?;
         }
         Ok(Maildir {
             root: root.to_path_buf(),
@@ -42,8 +41,7 @@ impl Intake for Maildir {
     fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
         let dir = self.root.join("new");
         let mut names: Vec<(std::time::SystemTime, String)> = Vec::new();
-        let rd = fs::read_dir(&dir)
-            .map_err(|e| MailError::io(format!("reading {}", dir.display()), e))?;
+        let rd = fs::read_dir(&dir).map_err(|e| MailError::io(format!("reading {}", dir.display()), e))?;
         for entry in rd {
             let entry = entry.map_err(|e| MailError::io("listing new/", e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -101,11 +99,6 @@ mod tests {
         let left = md.fetch(10).unwrap();
         assert_eq!(left.len(), 1);
         assert_ne!(left[0].id, got[0].id);
-        assert!(
-            dir.path()
-                .join("cur")
-                .join(format!("{}:2,S", got[0].id))
-                .exists()
-        );
+        assert!(dir.path().join("cur").join(format!("{}:2,S", got[0].id)).exists());
     }
 }

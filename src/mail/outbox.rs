@@ -13,8 +13,7 @@ pub struct FileOutbox {
 impl FileOutbox {
     /// Opens (and creates) the folder.
     pub fn open(dir: &Path) -> Result<FileOutbox, MailError> {
-        fs::create_dir_all(dir)
-            .map_err(|e| MailError::io(format!("creating {}", dir.display()), e))?;
+        fs::create_dir_all(dir).map_err(|e| MailError::io(format!("creating {}", dir.display()), e))?;
         Ok(FileOutbox {
             dir: dir.to_path_buf(),
         })
@@ -24,13 +23,7 @@ impl FileOutbox {
     pub fn path_of(&self, key: &str) -> PathBuf {
         let safe: String = key
             .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
             .collect();
         self.dir.join(format!("{safe}.eml"))
     }
@@ -40,8 +33,7 @@ impl Delivery for FileOutbox {
     fn deliver(&mut self, mail: &Outgoing) -> Result<(), MailError> {
         let path = self.path_of(&mail.key);
         let tmp = path.with_extension("eml.tmp");
-        fs::write(&tmp, &mail.raw)
-            .map_err(|e| MailError::io(format!("writing {}", tmp.display()), e))?;
+        fs::write(&tmp, &mail.raw).map_err(|e| MailError::io(format!("writing {}", tmp.display()), e))?;
         fs::rename(&tmp, &path).map_err(|e| MailError::io(format!("writing {}", path.display()), e))
     }
 }

@@ -89,16 +89,10 @@ impl Freeform {
                     )
                 })?;
                 if count == 0 || count > MAX_DICE_PER_REQUEST {
-                    return Err(OrderError::at(
-                        line,
-                        format!("roll 1 to {MAX_DICE_PER_REQUEST} dice at a time"),
-                    ));
+                    return Err(OrderError::at(line, format!("roll 1 to {MAX_DICE_PER_REQUEST} dice at a time")));
                 }
                 if !(2..=MAX_SIDES).contains(&sides) {
-                    return Err(OrderError::at(
-                        line,
-                        format!("a die has 2 to {MAX_SIDES} faces"),
-                    ));
+                    return Err(OrderError::at(line, format!("a die has 2 to {MAX_SIDES} faces")));
                 }
                 // The label keeps the player's own spelling.
                 let label = t.split_whitespace().skip(2).collect::<Vec<_>>().join(" ");
@@ -109,10 +103,7 @@ impl Freeform {
                     label,
                 })
             }
-            ["roll"] => Err(OrderError::at(
-                line,
-                "`roll` needs dice, e.g. `roll 2d6 initiative`",
-            )),
+            ["roll"] => Err(OrderError::at(line, "`roll` needs dice, e.g. `roll 2d6 initiative`")),
             ["end", "turn", rest @ ..] => {
                 let next = match rest {
                     [] => None,
@@ -123,22 +114,11 @@ impl Freeform {
                             .iter()
                             .position(|s| s.eq_ignore_ascii_case(name))
                             .ok_or_else(|| {
-                                OrderError::at(
-                                    line,
-                                    format!(
-                                        "no side {name:?}; sides are {}",
-                                        state.sides.join(", ")
-                                    ),
-                                )
+                                OrderError::at(line, format!("no side {name:?}; sides are {}", state.sides.join(", ")))
                             })?;
                         Some(Side(i as u8))
                     }
-                    _ => {
-                        return Err(OrderError::at(
-                            line,
-                            "write `end turn` or `end turn -> SIDE`",
-                        ));
-                    }
+                    _ => return Err(OrderError::at(line, "write `end turn` or `end turn -> SIDE`")),
                 };
                 Ok(Order::EndTurn(next))
             }
@@ -171,9 +151,7 @@ impl Freeform {
         {
             state.finished = Some(Outcome {
                 winners: vec![],
-                summary: format!(
-                    "the agreed {last} turns are played; the players judge the result"
-                ),
+                summary: format!("the agreed {last} turns are played; the players judge the result"),
             });
         }
     }
@@ -214,10 +192,7 @@ impl Rules for Freeform {
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
         if setup.scenario != "open" {
-            return Err(format!(
-                "freeform has one scenario, `open`, not {:?}",
-                setup.scenario
-            ));
+            return Err(format!("freeform has one scenario, `open`, not {:?}", setup.scenario));
         }
         if setup.sides.is_empty() || setup.sides.len() > 16 {
             return Err("freeform needs 1 to 16 sides".into());
@@ -229,9 +204,7 @@ impl Rules for Freeform {
                 ("order", "fixed") => sequence = Sequence::Fixed,
                 ("order", "declared") => sequence = Sequence::Declared,
                 ("turns", n) => {
-                    let n: u32 = n
-                        .parse()
-                        .map_err(|_| format!("turns={n:?} is not a number"))?;
+                    let n: u32 = n.parse().map_err(|_| format!("turns={n:?} is not a number"))?;
                     last_turn = (n > 0).then_some(n);
                 }
                 _ => return Err(format!("freeform has no option {k}={v}")),
@@ -269,35 +242,21 @@ impl Rules for Freeform {
             awaiting: vec![Await {
                 side: state.active,
                 kind: AwaitKind::Orders,
-                ask: format!(
-                    "turn {}: your orders as free text, `roll NdS label` for dice, then {end}",
-                    state.turn
-                ),
+                ask: format!("turn {}: your orders as free text, `roll NdS label` for dice, then {end}", state.turn),
                 default: vec!["end turn".into()],
             }],
             finished: None,
         }
     }
 
-    fn parse(
-        &self,
-        state: &State,
-        _side: Side,
-        lines: &[SourceLine],
-    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    fn parse(&self, state: &State, _side: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
         lines
             .iter()
             .map(|l| self.parse_line(state, l).map(|o| (l.clone(), o)))
             .collect()
     }
 
-    fn apply(
-        &self,
-        state: &mut State,
-        side: Side,
-        order: &Order,
-        dice: &mut Dice,
-    ) -> Result<Vec<Event>, RuleError> {
+    fn apply(&self, state: &mut State, side: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
         if state.finished.is_some() {
             return Err(RuleError::illegal("the game is over", ""));
         }
@@ -326,33 +285,22 @@ impl Rules for Freeform {
                 };
                 let faces = dice.roll_n(*count, *sides, &what)?;
                 let sum: i64 = faces.iter().map(|f| *f as i64).sum::<i64>() + modifier;
-                let shown = faces
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" + ");
+                let shown = faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" + ");
                 let m = match modifier {
                     0 => String::new(),
                     m if *m > 0 => format!(" + {m}"),
                     m => format!(" - {}", -m),
                 };
-                let spec = format!(
-                    "{count}d{sides}{}",
-                    match modifier {
-                        0 => String::new(),
-                        m => format!("{m:+}"),
-                    }
-                );
+                let spec = format!("{count}d{sides}{}", match modifier {
+                    0 => String::new(),
+                    m => format!("{m:+}"),
+                });
                 let line = if *count == 1 && *modifier == 0 {
                     format!("{me} rolls {spec} for {what}: {sum}")
                 } else {
                     format!("{me} rolls {spec} for {what}: {shown}{m} = {sum}")
                 };
-                state.this_turn.push(
-                    format!("roll {spec} {label} → {sum}")
-                        .trim_end()
-                        .to_string(),
-                );
+                state.this_turn.push(format!("roll {spec} {label} → {sum}").trim_end().to_string());
                 Ok(vec![Event::say(line)])
             }
             Order::EndTurn(named) => {
@@ -365,24 +313,15 @@ impl Rules for Freeform {
                     }
                     (Sequence::Fixed, None) => self.next_side(state, side),
                     (Sequence::Declared, None) => {
-                        return Err(RuleError::illegal(
-                            "name who moves next: `end turn -> SIDE`",
-                            "",
-                        ));
+                        return Err(RuleError::illegal("name who moves next: `end turn -> SIDE`", ""));
                     }
                     (Sequence::Declared, Some(s)) if state.conceded[s.index()] => {
-                        return Err(RuleError::illegal(
-                            format!("{} has conceded", state.sides[s.index()]),
-                            "",
-                        ));
+                        return Err(RuleError::illegal(format!("{} has conceded", state.sides[s.index()]), ""));
                     }
                     (Sequence::Declared, Some(s)) => *s,
                 };
                 self.finish_turn(state, side, next);
-                let mut ev = vec![Event::say(format!(
-                    "{me} ends the turn; {} to move",
-                    state.sides[next.index()]
-                ))];
+                let mut ev = vec![Event::say(format!("{me} ends the turn; {} to move", state.sides[next.index()]))];
                 if let Some(f) = &state.finished {
                     ev.push(Event::say(format!("Game over: {}", f.summary)));
                 }
@@ -396,10 +335,7 @@ impl Rules for Freeform {
                     .collect();
                 let mut ev = vec![Event::say(format!("{me} concedes"))];
                 if left.len() <= 1 {
-                    let names: Vec<&str> = left
-                        .iter()
-                        .map(|s| state.sides[s.index()].as_str())
-                        .collect();
+                    let names: Vec<&str> = left.iter().map(|s| state.sides[s.index()].as_str()).collect();
                     state.finished = Some(Outcome {
                         winners: left.clone(),
                         summary: if names.is_empty() {
@@ -408,10 +344,7 @@ impl Rules for Freeform {
                             format!("{} wins: every other side conceded", names.join(", "))
                         },
                     });
-                    ev.push(Event::say(format!(
-                        "Game over: {}",
-                        state.finished.as_ref().map_or("", |f| f.summary.as_str())
-                    )));
+                    ev.push(Event::say(format!("Game over: {}", state.finished.as_ref().map_or("", |f| f.summary.as_str()))));
                 } else {
                     let next = self.next_side(state, side);
                     self.finish_turn(state, side, next);
@@ -447,10 +380,7 @@ impl Rules for Freeform {
         let mut status = vec![format!(
             "Turn {}{}; {} to move.",
             state.turn,
-            state
-                .last_turn
-                .map(|l| format!(" of {l}"))
-                .unwrap_or_default(),
+            state.last_turn.map(|l| format!(" of {l}")).unwrap_or_default(),
             state.sides[state.active.index()]
         )];
         status.push(format!(
@@ -469,16 +399,10 @@ impl Rules for Freeform {
             status.push(format!("Conceded: {}.", conceded.join(", ")));
         }
         if !state.this_turn.is_empty() {
-            status.push(format!(
-                "Orders so far this turn by {}:",
-                state.sides[state.active.index()]
-            ));
+            status.push(format!("Orders so far this turn by {}:", state.sides[state.active.index()]));
             status.extend(state.this_turn.iter().map(|o| format!("  {o}")));
         }
-        View {
-            status,
-            board: None,
-        }
+        View { status, board: None }
     }
 }
 
