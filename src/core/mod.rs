@@ -9,4 +9,5 @@ pub mod hex;
 pub mod movefile;
 pub mod record;
 pub mod ruleset;
+pub mod selfplay;
 pub mod sig;

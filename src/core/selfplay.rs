@@ -1,0 +1,416 @@
+//! Self-play for any ruleset: random games played through the real engine.
+//!
+//! Each game gets fixed-seed keys and a fixed dice chain; every move is a
+//! signed move file built from one of the ruleset's `legal` orders, picked by a
+//! ChaCha20 PRNG seeded from the game's seed, and submitted with
+//! [`Game::submit`], so parsing, signatures, dice and the engine all run as in
+//! live play. A side owing a decision it has no order for gets the ruleset's
+//! default ([`Game::apply_default`]). The ruleset's invariants are checked after
+//! every entry, and at the end the exported record is replayed with
+//! [`ReplayMode::Verify`] and must reach the same state hash.
+//!
+//! A failure names the game, its seed and the record entry, and carries the
+//! record text, so `random_game` with that seed reproduces it.
+
+use super::dice::{DiceChain, die_from_words};
+use super::game::{Game, ReplayMode, Verdict};
+use super::hash::Digest;
+use super::record::{FORMAT, Opening, Record, SideDecl};
+use super::ruleset::{AwaitKind, Ruleset, Side};
+use super::sig::{MOVE_NAMESPACE, SecretKey};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How to play.
+#[derive(Debug, Clone)]
+pub struct SelfPlayConfig {
+    /// Most record entries a game may take before it counts as stuck.
+    pub max_entries: u64,
+    /// Standing orders each side files before play (by side index), if any.
+    pub standing: Vec<Vec<String>>,
+    /// Percent chance of taking the stated default for a pending decision
+    /// instead of a random legal answer (defaults are always taken when the
+    /// ruleset lists no answer).
+    pub default_percent: u32,
+    /// Dice chain length per game.
+    pub chain_length: u64,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            max_entries: 5_000,
+            standing: Vec::new(),
+            default_percent: 25,
+            chain_length: 4_000,
+        }
+    }
+}
+
+/// What a batch of games did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SelfPlayStats {
+    pub games: u32,
+    /// Signed moves accepted.
+    pub moves: u64,
+    /// Defaults applied.
+    pub defaults: u64,
+    /// Dice rolled.
+    pub rolls: u64,
+    /// Orders reported as not carried out (a roll made them impossible).
+    pub not_carried_out: u64,
+    /// Games won, by the winners' names joined with `+` (`draw` for none).
+    pub results: BTreeMap<String, u32>,
+    /// Outcome summaries, by game.
+    pub outcomes: Vec<String>,
+}
+
+/// A game that went wrong, with what is needed to reproduce it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("self-play game {game} (seed {seed}), entry {entry}: {message}")]
+pub struct SelfPlayFailure {
+    pub game: u32,
+    /// The game's own seed: `random_game(.., seed, ..)` replays it.
+    pub seed: u64,
+    /// The record entry (sequence number) reached.
+    pub entry: u64,
+    pub message: String,
+    /// The record so far, as exported text.
+    pub record: String,
+}
+
+/// One game's seed in a batch (SplitMix64 of the batch seed and the game number).
+pub fn game_seed(seed: u64, game: u32) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(u64::from(game) + 1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays `games` random games of `scenario` with default settings.
+pub fn run(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    games: u32,
+    seed: u64,
+) -> Result<SelfPlayStats, SelfPlayFailure> {
+    run_with(
+        ruleset,
+        scenario,
+        options,
+        games,
+        seed,
+        &SelfPlayConfig::default(),
+    )
+}
+
+/// Plays `games` random games with a configuration.
+pub fn run_with(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    games: u32,
+    seed: u64,
+    config: &SelfPlayConfig,
+) -> Result<SelfPlayStats, SelfPlayFailure> {
+    let mut stats = SelfPlayStats::default();
+    for g in 0..games {
+        let (_, one) = random_game(
+            ruleset.clone(),
+            scenario,
+            options,
+            g,
+            game_seed(seed, g),
+            config,
+        )?;
+        stats.games += 1;
+        stats.moves += one.moves;
+        stats.defaults += one.defaults;
+        stats.rolls += one.rolls;
+        stats.not_carried_out += one.not_carried_out;
+        for (k, v) in one.results {
+            *stats.results.entry(k).or_insert(0) += v;
+        }
+        stats.outcomes.extend(one.outcomes);
+    }
+    Ok(stats)
+}
+
+struct Player {
+    rng: ChaCha20Rng,
+}
+
+impl Player {
+    fn below(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        (die_from_words(&mut || self.rng.next_u32(), n) - 1) as usize
+    }
+}
+
+fn move_text(game: &Game, side: &str, orders: &[&str], standing: &[String]) -> String {
+    let mut s = format!("game: {}\nside: {side}\n", game.id());
+    if !orders.is_empty() {
+        s.push_str(&format!("after: {}\norders:\n", game.record().head()));
+        for o in orders {
+            s.push_str("  ");
+            s.push_str(o);
+            s.push('\n');
+        }
+    }
+    if !standing.is_empty() {
+        s.push_str("standing:\n");
+        for o in standing {
+            s.push_str("  ");
+            s.push_str(o);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Plays one random game to its end (or `max_entries`); returns the game and
+/// its statistics. `number` only labels failures.
+pub fn random_game(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    number: u32,
+    seed: u64,
+    config: &SelfPlayConfig,
+) -> Result<(Game, SelfPlayStats), SelfPlayFailure> {
+    let mut player = Player {
+        rng: ChaCha20Rng::seed_from_u64(seed),
+    };
+    let fail = |entry: u64, message: String, record: String| SelfPlayFailure {
+        game: number,
+        seed,
+        entry,
+        message,
+        record,
+    };
+    let info = ruleset.info();
+    let mut names = info
+        .scenarios
+        .iter()
+        .find(|s| s.name == scenario)
+        .map(|s| s.sides.clone())
+        .unwrap_or_default();
+    if names.is_empty() {
+        names = vec!["north".into(), "south".into()];
+    }
+    let mut seed_bytes = |tag: u8| {
+        let mut b = [0u8; 32];
+        player.rng.fill_bytes(&mut b);
+        b[0] ^= tag;
+        b
+    };
+    let mut keys = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let k = SecretKey::from_seed(&seed_bytes(i as u8), &format!("{n}@selfplay"))
+            .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
+        keys.push(k);
+    }
+    let umpire = SecretKey::from_seed(&seed_bytes(200), "umpire@selfplay")
+        .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
+    let chain = DiceChain::from_top(Digest(seed_bytes(201)), config.chain_length);
+    let opening = Opening {
+        format: FORMAT,
+        game: format!("selfplay-{number}"),
+        ruleset: info.name.clone(),
+        ruleset_version: info.version,
+        ruleset_data: info.data,
+        scenario: scenario.to_string(),
+        options: options.clone(),
+        sides: names
+            .iter()
+            .zip(&keys)
+            .map(|(n, k)| SideDecl {
+                name: n.clone(),
+                email: format!("{n}@selfplay.test"),
+                key: k.public().to_openssh(),
+            })
+            .collect(),
+        dice: chain.commitment(),
+        umpire: umpire.public().to_openssh(),
+        at: "2026-01-01T00:00:00Z".into(),
+    };
+    let mut game = Game::create(ruleset.clone(), opening)
+        .map_err(|e| fail(e.seq, format!("create: {}", e.message), String::new()))?;
+    let mut stats = SelfPlayStats {
+        games: 1,
+        ..Default::default()
+    };
+    let at = "2026-01-01T12:00:00Z";
+    let record_text = |g: &Game| g.record().to_text();
+    let entry = |g: &Game| g.record().len() as u64;
+
+    // Standing orders first, as signed standing-only move files.
+    for (i, lines) in config.standing.iter().enumerate() {
+        if lines.is_empty() || i >= names.len() {
+            continue;
+        }
+        let text = move_text(&game, &names[i], &[], lines);
+        let sig = keys[i]
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
+        match game.submit(text.as_bytes(), &sig, &chain, at) {
+            Verdict::Accepted { .. } => {}
+            other => {
+                return Err(fail(
+                    entry(&game),
+                    format!("standing orders refused: {other:?}"),
+                    record_text(&game),
+                ));
+            }
+        }
+    }
+
+    while game.prompt().finished.is_none() {
+        if entry(&game) >= config.max_entries {
+            return Err(fail(
+                entry(&game),
+                format!(
+                    "not finished after {} entries ({})",
+                    config.max_entries,
+                    game.prompt().stage
+                ),
+                record_text(&game),
+            ));
+        }
+        let prompt = game.prompt().clone();
+        if prompt.awaiting.is_empty() {
+            return Err(fail(
+                entry(&game),
+                format!(
+                    "nobody is awaited and the game is not over ({})",
+                    prompt.stage
+                ),
+                record_text(&game),
+            ));
+        }
+        let aw = prompt.awaiting[player.below(prompt.awaiting.len())].clone();
+        let side: Side = aw.side;
+        let legal = ruleset.legal(game.state(), side);
+        let take_default = legal.is_empty()
+            || (aw.kind == AwaitKind::Decision
+                && player.below(100) < config.default_percent as usize);
+        if take_default {
+            if aw.default.is_empty() {
+                return Err(fail(
+                    entry(&game),
+                    format!(
+                        "{} owes {:?} with no legal order and no default ({})",
+                        names[side.index()],
+                        aw.kind,
+                        aw.ask
+                    ),
+                    record_text(&game),
+                ));
+            }
+            game.apply_default(side, "self-play: deadline passed", &chain, at)
+                .map_err(|e| {
+                    fail(
+                        entry(&game),
+                        format!("default {:?} failed: {e}", aw.default),
+                        record_text(&game),
+                    )
+                })?;
+            stats.defaults += 1;
+            if let Some((_, r)) = Some(game.last_report()) {
+                stats.rolls += r.rolls.len() as u64;
+            }
+        } else {
+            let pick = &legal[player.below(legal.len())];
+            let lines: Vec<&str> = pick.lines().collect();
+            let text = move_text(&game, &names[side.index()], &lines, &[]);
+            let sig = keys[side.index()]
+                .sign(MOVE_NAMESPACE, text.as_bytes())
+                .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
+            match game.submit(text.as_bytes(), &sig, &chain, at) {
+                Verdict::Accepted { report, .. } => {
+                    stats.moves += 1;
+                    stats.rolls += report.rolls.len() as u64;
+                    stats.not_carried_out +=
+                        report.orders.iter().filter(|o| o.outcome.is_err()).count() as u64;
+                }
+                Verdict::Rejected { rejection, .. } => {
+                    return Err(fail(
+                        entry(&game),
+                        format!("a legal order was refused: {pick:?}: {}", rejection.reason),
+                        record_text(&game),
+                    ));
+                }
+                other => {
+                    return Err(fail(
+                        entry(&game),
+                        format!("unexpected verdict {other:?} for {pick:?}"),
+                        record_text(&game),
+                    ));
+                }
+            }
+        }
+        if let Err(e) = ruleset.invariants(game.state()) {
+            return Err(fail(
+                entry(&game),
+                format!("invariant broken: {e}"),
+                record_text(&game),
+            ));
+        }
+    }
+    let outcome = game
+        .prompt()
+        .finished
+        .clone()
+        .unwrap_or_else(|| super::ruleset::Outcome {
+            winners: vec![],
+            summary: String::new(),
+        });
+    let key = if outcome.winners.is_empty() {
+        "draw".to_string()
+    } else {
+        outcome
+            .winners
+            .iter()
+            .map(|s| names.get(s.index()).cloned().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    stats.results.insert(key, 1);
+    stats.outcomes.push(outcome.summary);
+
+    // The record replays, verified, to the same state.
+    let text = record_text(&game);
+    let record = Record::from_text(&text)
+        .map_err(|e| fail(entry(&game), format!("export: {e}"), text.clone()))?;
+    let (again, _) = Game::replay(ruleset, &record, ReplayMode::Verify)
+        .map_err(|e| fail(e.seq, format!("replay: {}", e.message), text.clone()))?;
+    if again.state().hash() != game.state().hash() {
+        return Err(fail(
+            entry(&game),
+            format!(
+                "replay reaches state {}, live play {}",
+                again.state().hash().short(16),
+                game.state().hash().short(16)
+            ),
+            text,
+        ));
+    }
+    Ok((game, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_differ() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+    }
+}
