@@ -174,7 +174,12 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
-        Command::Check { file, record, sig } => check(&file, &record, sig),
+        Command::Check {
+            file,
+            record,
+            sig,
+            data,
+        } => check(&file, &record, sig, data.as_deref()),
         Command::Poll { wait } => {
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(wait))?;
             let mut u = Umpire::open(&dir)?;
@@ -290,7 +295,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
-        Command::Verify { file, sig } => verify(&file, sig),
+        Command::Verify { file, sig, data } => verify(&file, sig, data.as_deref()),
         Command::Games => {
             let mut u = Umpire::open(&dir)?;
             let ids = u.game_ids()?;
@@ -344,8 +349,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             options,
         } => selfplay(&ruleset, games, seed, &scenario, &options),
         Command::Data {
-            what: DataCommand::Check { ruleset },
-        } => data_check(&ruleset),
+            what: DataCommand::Check { ruleset, files },
+        } => data_check(&ruleset, files.as_deref()),
         Command::Demo { keep } => {
             let dir = match keep {
                 Some(d) => d,
@@ -413,7 +418,26 @@ fn is_transient(e: &anyhow::Error) -> bool {
     )
 }
 
-fn replay_file(path: &Path) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {
+/// The ruleset a record names, over data files in `data` if given.
+fn ruleset_for(
+    name: &str,
+    data: Option<&Path>,
+) -> Result<std::sync::Arc<dyn crate::core::ruleset::Ruleset>> {
+    let files = match data {
+        Some(d) => crate::service::games::read_data_files(d, name)?,
+        None => BTreeMap::new(),
+    };
+    match crate::games::with_data(name, &files) {
+        Ok(Some(r)) => Ok(r),
+        Ok(None) => bail!("the record is a {name} game; this umpire has no such ruleset"),
+        Err(p) => bail!("the data files are not valid: {}", p.join("; ")),
+    }
+}
+
+fn replay_file(
+    path: &Path,
+    data: Option<&Path>,
+) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {
     let text = String::from_utf8(read(path)?)
         .with_context(|| format!("{} is not text", path.display()))?;
     let record = Record::from_text(&text)
@@ -421,19 +445,14 @@ fn replay_file(path: &Path) -> Result<(Game, crate::core::game::ReplaySummary, R
     let opening = record
         .opening()
         .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
-    let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| {
-        anyhow!(
-            "the record is a {} game; this umpire has no such ruleset",
-            opening.ruleset
-        )
-    })?;
+    let ruleset = ruleset_for(&opening.ruleset, data)?;
     let (game, sum) = Game::replay(ruleset, &record, ReplayMode::Verify)
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok((game, sum, record))
 }
 
-fn verify(file: &Path, sig: Option<PathBuf>) -> Result<i32> {
-    let (game, s, record) = match replay_file(file) {
+fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32> {
+    let (game, s, record) = match replay_file(file, data) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("FAILED: {e:#}");
@@ -489,8 +508,8 @@ fn verify(file: &Path, sig: Option<PathBuf>) -> Result<i32> {
     Ok(0)
 }
 
-fn check(file: &Path, record: &Path, sig: Option<PathBuf>) -> Result<i32> {
-    let (game, _, _) = replay_file(record)?;
+fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32> {
+    let (game, _, _) = replay_file(record, data)?;
     let text = read(file)?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     let sig_text = match &sig_file {
@@ -554,12 +573,68 @@ fn selfplay(
     scenario: &str,
     options: &[String],
 ) -> Result<i32> {
-    let _ = (ruleset, games, seed, scenario, options);
-    bail!("self-play is not available in this build yet")
+    let r = ruleset_for(ruleset, None)?;
+    let info = r.info();
+    let scenario = if scenario.is_empty() {
+        info.scenarios
+            .first()
+            .map(|s| s.name.clone())
+            .unwrap_or_default()
+    } else {
+        scenario.to_string()
+    };
+    let options = options
+        .iter()
+        .map(|o| pair(o, "--option"))
+        .collect::<Result<BTreeMap<_, _>>>()?;
+    let start = std::time::Instant::now();
+    match crate::core::selfplay::run(r, &scenario, &options, games, seed) {
+        Ok(s) => {
+            println!(
+                "{games} games of {} ({scenario}) in {:.1?}: {} signed moves, {} defaults, {} rolls, {} orders not carried out; every record replayed and verified",
+                info.name,
+                start.elapsed(),
+                s.moves,
+                s.defaults,
+                s.rolls,
+                s.not_carried_out
+            );
+            for (who, n) in &s.results {
+                println!("  {who}: {n}");
+            }
+            Ok(0)
+        }
+        Err(f) => {
+            eprintln!("FAILED: {f}");
+            let out =
+                std::env::temp_dir().join(format!("umpire-selfplay-{}-{}.txt", f.game, f.seed));
+            if std::fs::write(&out, &f.record).is_ok() {
+                eprintln!("the record so far is in {}", out.display());
+            }
+            Ok(1)
+        }
+    }
 }
 
-fn data_check(ruleset: &str) -> Result<i32> {
-    let r = crate::games::find(ruleset).ok_or_else(|| anyhow!("no ruleset {ruleset}"))?;
-    println!("{}: no data files to check", r.info().name);
-    Ok(0)
+fn data_check(ruleset: &str, files: Option<&Path>) -> Result<i32> {
+    let files = match files {
+        Some(d) => crate::service::games::read_data_files(d, ruleset)?,
+        None => BTreeMap::new(),
+    };
+    match crate::games::check_data(ruleset, &files) {
+        Ok(lines) => {
+            println!("{ruleset}: data ok");
+            for l in lines {
+                println!("  {l}");
+            }
+            Ok(0)
+        }
+        Err(problems) => {
+            eprintln!("{ruleset}: {} problem(s) in the data:", problems.len());
+            for p in problems {
+                eprintln!("  {p}");
+            }
+            Ok(1)
+        }
+    }
 }

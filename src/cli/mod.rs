@@ -95,6 +95,9 @@ pub enum Command {
         /// The signature to check too (default: FILE.sig if it exists).
         #[arg(long)]
         sig: Option<PathBuf>,
+        /// A folder of the game's data files, if the club replaced the built-in ones.
+        #[arg(long)]
+        data: Option<PathBuf>,
     },
     /// One poll: read new mail, adjudicate, record, reply, deliver. For cron.
     Poll {
@@ -134,6 +137,9 @@ pub enum Command {
         /// The umpire's signature over it (default: FILE.sig if it exists).
         #[arg(long)]
         sig: Option<PathBuf>,
+        /// A folder of the game's data files, if the club replaced the built-in ones.
+        #[arg(long)]
+        data: Option<PathBuf>,
     },
     /// List the games.
     Games,
@@ -180,7 +186,12 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum DataCommand {
     /// Validate a ruleset's game data (counts, adjacency, provenance tags).
-    Check { ruleset: String },
+    Check {
+        ruleset: String,
+        /// A folder of replacement data files to check instead of the built-in ones.
+        #[arg(long)]
+        files: Option<PathBuf>,
+    },
 }
 
 /// Parses arguments, runs, returns the exit code.

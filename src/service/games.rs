@@ -89,14 +89,7 @@ impl Umpire {
         new: NewGame,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
-        let ruleset = crate::games::find(&new.ruleset).ok_or_else(|| {
-            let names: Vec<String> = crate::games::all().iter().map(|r| r.info().name).collect();
-            ServiceError::Game(format!(
-                "no ruleset {:?}; known: {}",
-                new.ruleset,
-                names.join(", ")
-            ))
-        })?;
+        let ruleset = self.ruleset(&new.ruleset)?;
         let info = ruleset.info();
         let id = if new.id.is_empty() {
             format!("{}-{}", info.name, now.as_second() % 1_000_000)
@@ -182,6 +175,31 @@ impl Umpire {
         Ok(id)
     }
 
+    /// The ruleset `name`, over the club's own data files where
+    /// `DATA_DIR/games/NAME/` holds any (else the embedded data).
+    pub fn ruleset(
+        &self,
+        name: &str,
+    ) -> Result<std::sync::Arc<dyn crate::core::ruleset::Ruleset>, ServiceError> {
+        let files = read_data_files(&self.dir.join("games").join(name), name)?;
+        match crate::games::with_data(name, &files) {
+            Ok(Some(r)) => Ok(r),
+            Ok(None) => {
+                let names: Vec<String> =
+                    crate::games::all().iter().map(|r| r.info().name).collect();
+                Err(ServiceError::Game(format!(
+                    "no ruleset {name:?}; known: {}",
+                    names.join(", ")
+                )))
+            }
+            Err(problems) => Err(ServiceError::Game(format!(
+                "the {name} data files in {} are not valid: {}",
+                self.dir.join("games").join(name).display(),
+                problems.join("; ")
+            ))),
+        }
+    }
+
     /// A game, replayed from the store (and cached).
     pub fn game(&mut self, id: &str) -> Result<&Game, ServiceError> {
         self.load(id)?;
@@ -198,12 +216,7 @@ impl Umpire {
         let opening = record
             .opening()
             .ok_or_else(|| ServiceError::Game(format!("game {id} has no opening")))?;
-        let ruleset = crate::games::find(&opening.ruleset).ok_or_else(|| {
-            ServiceError::Game(format!(
-                "game {id} needs ruleset {}, not in this umpire",
-                opening.ruleset
-            ))
-        })?;
+        let ruleset = self.ruleset(&opening.ruleset)?;
         let (game, _) = Game::replay(ruleset, &record, ReplayMode::Trusted)
             .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
         self.games.insert(id.to_string(), game);
@@ -274,4 +287,28 @@ pub fn rfc3339(t: jiff::Timestamp) -> String {
     jiff::Timestamp::from_second(t.as_second())
         .map(|t| t.to_string())
         .unwrap_or_default()
+}
+
+/// The replacement data files of ruleset `name` found in `dir`, by file name.
+pub fn read_data_files(
+    dir: &std::path::Path,
+    name: &str,
+) -> Result<BTreeMap<String, String>, ServiceError> {
+    let mut files = BTreeMap::new();
+    for f in crate::games::data_files(name) {
+        let p = dir.join(f);
+        match std::fs::read_to_string(&p) {
+            Ok(t) => {
+                files.insert(f.to_string(), t);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(ServiceError::Io {
+                    what: format!("reading {}", p.display()),
+                    source: e,
+                });
+            }
+        }
+    }
+    Ok(files)
 }

@@ -1407,7 +1407,11 @@ fn read_tec(r: &mut Reader, tt: &Table) -> Option<Tec> {
 /// The checks of `umpire data check sarhu` on the embedded data: counts, set-up
 /// stacking, symmetric hexsides, named places, and every value tagged.
 pub fn check_data() -> Result<DataSummary, Vec<String>> {
-    let d = Data::embedded()?;
+    check_loaded(&Data::embedded()?)
+}
+
+/// The checks of [`check_data`] on data already loaded (a club's own files).
+pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
     let mut e = Vec::new();
     // Counts (2.3, 2.4, 10.0).
     let count = |side: Faction| d.commands.iter().filter(|c| c.side == side).count();
