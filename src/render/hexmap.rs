@@ -75,7 +75,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use crate::core::board::{Board, EdgeKind};
+use crate::core::board::{Board, Cell, EdgeKind, Legend};
 use crate::core::hex::Hex;
 use detail::Notes;
 use layout::{Map, Window};
@@ -152,9 +152,44 @@ pub fn snippet(board: &Board, focus: &[Hex], opts: &Options) -> String {
     }
     out.block(after);
     if opts.legend {
-        out.block(key(board, Some(&notes), None, width));
+        out.block(key(board, Some(&notes), None, width, Some((&map, &win))));
     }
     out.finish()
+}
+
+/// Strips the state marks a ruleset appends to a unit id (`ds.c1'*` → `ds.c1`).
+fn bare_id(id: &str) -> &str {
+    id.trim_end_matches(['\'', '*', '+', '!', '?'])
+}
+
+/// In a snippet, a legend line about one unit or one terrain shows only if that
+/// unit or terrain is in the window: a roster of every counter on the map
+/// belongs in the full map, not in each result mail.
+fn legend_in_window(map: &Map, win: &Window, l: &Legend) -> bool {
+    let glyph = l.glyph.trim();
+    let on_board_unit = map
+        .cells
+        .values()
+        .any(|c| c.units.iter().any(|u| bare_id(u) == glyph));
+    let mut chars = glyph.chars();
+    let terrain = match (chars.next(), chars.next()) {
+        (Some(ch), None) => map.cells.values().any(|c| c.terrain == ch).then_some(ch),
+        _ => None,
+    };
+    let in_window =
+        |f: &dyn Fn(&Cell) -> bool| map.cells.iter().any(|(at, c)| win.contains(*at) && f(c));
+    if let Some(t) = terrain {
+        return in_window(&|c: &Cell| c.terrain == t);
+    }
+    if on_board_unit {
+        return in_window(&|c: &Cell| c.units.iter().any(|u| bare_id(u) == glyph));
+    }
+    // Not a unit on the map (a mark, a hexside, an off-map unit): keep it,
+    // unless it names a unit off the map, which the window cannot show.
+    !map.board
+        .off_map
+        .iter()
+        .any(|o| o.split_whitespace().next() == Some(glyph))
 }
 
 /// The whole map, readable at `opts.width` columns.
@@ -228,7 +263,7 @@ pub fn full(board: &Board, opts: &Options) -> String {
     after.extend(off_map_lines(board, width));
     out.block(after);
     if opts.legend {
-        out.block(key(board, show_detail.then_some(&notes), over, width));
+        out.block(key(board, show_detail.then_some(&notes), over, width, None));
     }
     out.finish()
 }
@@ -243,7 +278,7 @@ fn empty(board: &Board, opts: &Options, full: bool) -> String {
         out.block(off_map_lines(board, width));
     }
     if opts.legend {
-        out.block(key(board, None, None, width));
+        out.block(key(board, None, None, width, None));
     }
     out.finish()
 }
@@ -314,7 +349,13 @@ fn off_map_lines(board: &Board, width: usize) -> Vec<String> {
 
 /// The key: how to read a hex, the marks used, the hexside features drawn,
 /// then the board's own legend.
-fn key(board: &Board, detail: Option<&Notes>, overview: Option<bool>, width: usize) -> Vec<String> {
+fn key(
+    board: &Board,
+    detail: Option<&Notes>,
+    overview: Option<bool>,
+    width: usize,
+    window: Option<(&Map, &Window)>,
+) -> Vec<String> {
     let mut items = Vec::new();
     if let Some(n) = detail {
         items.push("0712 ^ M: hex number, terrain, control; units and place below".to_string());
@@ -350,6 +391,11 @@ fn key(board: &Board, detail: Option<&Notes>, overview: Option<bool>, width: usi
         items.push(format!("hexsides: {}", kinds.join(", ")));
     }
     for l in &board.legend {
+        if let Some((map, win)) = window
+            && !legend_in_window(map, win, l)
+        {
+            continue;
+        }
         items.push(format!(
             "{} {}",
             text::ascii(&l.glyph).trim(),

@@ -407,7 +407,15 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
     if st.phase.side != f {
         return Vec::new();
     }
-    let ap = st.ap[f.index()];
+    // Before turn 1's preparation roll (made with the first order), plan
+    // with the least AP the roll can give (4.1(5)).
+    let ap = if st.prep_pending {
+        d.values.prep_dice
+            + st.prep_commands(d, Faction::Ming)
+                .max(st.prep_commands(d, Faction::Jurchen))
+    } else {
+        st.ap[f.index()]
+    };
     let goals = field(d, &goals(d, st, f));
     let occ = Occupancy::of(d, st);
     let mut cache = BTreeMap::new();

@@ -718,3 +718,32 @@ fn never_panics_on_odd_boards() {
     let out = full(&boards[2], &Options::default());
     assert!(out.lines().count() < 400, "{} lines", out.lines().count());
 }
+
+#[test]
+fn a_snippet_key_lists_only_the_units_and_terrain_in_its_window() {
+    let mut b = plain(20, 10);
+    b.cells.get_mut(&h("0202")).expect("0202").units = vec!["near.1'".into()];
+    b.cells.get_mut(&h("1909")).expect("1909").units = vec!["far.1".into()];
+    b.cells.get_mut(&h("1810")).expect("1810").terrain = 'M';
+    b.off_map = vec!["off.1 (enters turn 3)".into()];
+    b.legend = vec![
+        Legend::new(".", "plain"),
+        Legend::new("M", "mountain"),
+        Legend::new("near.1", "a unit near the action"),
+        Legend::new("far.1", "a unit far away"),
+        Legend::new("off.1", "a unit off the map"),
+        Legend::new("*", "disorganized"),
+    ];
+    let s = snippet(&b, &[h("0202")], &Options::default());
+    assert!(s.contains("near.1 a unit near the action"), "{s}");
+    assert!(s.contains(". plain"), "{s}");
+    assert!(s.contains("* disorganized"), "marks always explained: {s}");
+    assert!(!s.contains("far.1"), "{s}");
+    assert!(!s.contains("mountain"), "{s}");
+    assert!(!s.contains("off.1"), "{s}");
+    // The whole map still explains everything.
+    let f = full(&b, &Options::default());
+    for word in ["far.1 a unit far away", "M mountain", "off.1"] {
+        assert!(f.contains(word), "{word} missing from the full map");
+    }
+}
