@@ -521,9 +521,8 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
     match game.check(&text, sig_text.as_deref()) {
         Ok(r) => {
             println!(
-                "{}: {} moves as {} in game {} ({})",
+                "{}: {}'s move in game {} ({})",
                 file.display(),
-                game.id(),
                 game.sides()[r.side.index()].name,
                 game.id(),
                 game.prompt().stage

@@ -215,6 +215,7 @@ pub fn main() -> i32 {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
     match commands::run(cli) {
         Ok(code) => code,

@@ -236,7 +236,11 @@ impl Umpire {
                     names[s.index()]
                 );
                 for l in ruleset.legal(state, s).iter().take(4) {
-                    t.push_str(&format!("  # e.g. {l}\n"));
+                    // Every line commented, so a copied template holds no stray order.
+                    for (i, part) in l.lines().enumerate() {
+                        let lead = if i == 0 { "# e.g. " } else { "#       " };
+                        t.push_str(&format!("  {lead}{part}\n"));
+                    }
                 }
                 t
             }

@@ -495,7 +495,8 @@ impl Umpire {
                     } else {
                         let mut t = format!("{}. Orders you can give now:\n", game.prompt().stage);
                         for l in &legal {
-                            t.push_str(&format!("  {l}\n"));
+                            // An order may take several lines; indent them under its first.
+                            t.push_str(&format!("  {}\n", l.replace('\n', "\n    ")));
                         }
                         t
                     };
