@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{key, move_mail, plain_mail};
+use common::{copy_dir, declared, key, move_mail, plain_mail};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -17,18 +17,6 @@ use umpire::service::games::NewGame;
 
 const NOW: &str = "2026-12-01T10:00:00Z";
 const SIDES: [&str; 3] = ["red", "blue", "green"];
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
 
 /// A data directory with a fresh 3-player game, its opening mails delivered.
 fn template(dir: &Path) {
@@ -48,17 +36,7 @@ fn template(dir: &Path) {
             options: BTreeMap::new(),
             deadlines: None,
             time_zones: BTreeMap::new(),
-            sides: SIDES
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        s.to_string(),
-                        format!("{s}@club.test"),
-                        key(i as u8 + 1).public_line(),
-                    )
-                })
-                .collect(),
+            sides: declared(&SIDES),
         },
         NOW.parse().unwrap(),
     )

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{key, move_mail, outbox, plain_mail};
+use common::{declared, key, move_mail, outbox, plain_mail};
 use std::collections::BTreeMap;
 use umpire::core::game::{Game, ReplayMode};
 use umpire::core::record::{Body, Record};
@@ -39,17 +39,7 @@ fn club(sides: &[&str]) -> Club {
                 options: BTreeMap::new(),
                 deadlines: None,
                 time_zones: BTreeMap::new(),
-                sides: sides
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        (
-                            s.to_string(),
-                            format!("{s}@club.test"),
-                            key(i as u8 + 1).public_line(),
-                        )
-                    })
-                    .collect(),
+                sides: declared(sides),
             },
             now(),
         )

@@ -185,56 +185,25 @@ impl Umpire {
                     }
                     Err(e) => {
                         // No default can be applied: say so once, and wait.
-                        if !w.late {
-                            let game = &self.games[id];
-                            let text = format!(
-                                "The deadline passed, but no default can be applied for you ({e}). The game waits for your move."
-                            );
-                            mails.push(self.notice_mail(
-                                game,
-                                side,
-                                "deadline passed",
-                                &text,
-                                false,
-                                None,
-                                format!("{id}.{}.{name}.late", w.anchor),
-                                now,
-                            )?);
-                            if let Some(x) = meta.waiting.get_mut(&name) {
-                                x.late = true;
-                            }
-                            report.late_notices += 1;
-                        }
+                        let text = format!(
+                            "The deadline passed, but no default can be applied for you ({e}). The game waits for your move."
+                        );
+                        self.late_notice(id, &mut meta, &name, &w, &text, now, &mut mails, report)?;
                     }
                 }
                 continue;
             }
             let game = &self.games[id];
             if t >= d {
-                if !w.late {
-                    let text = format!(
-                        "The deadline for your move passed at {}. Moves still count until {}; after that the umpire applies: {}.",
-                        show(d, &meta, &name),
-                        show(grace_end, &meta, &name),
-                        game.awaits(side)
-                            .map(|a| a.default.join("; "))
-                            .unwrap_or_default()
-                    );
-                    mails.push(self.notice_mail(
-                        game,
-                        side,
-                        "deadline passed",
-                        &text,
-                        false,
-                        None,
-                        format!("{id}.{}.{name}.late", w.anchor),
-                        now,
-                    )?);
-                    if let Some(x) = meta.waiting.get_mut(&name) {
-                        x.late = true;
-                    }
-                    report.late_notices += 1;
-                }
+                let text = format!(
+                    "The deadline for your move passed at {}. Moves still count until {}; after that the umpire applies: {}.",
+                    show(d, &meta, &name),
+                    show(grace_end, &meta, &name),
+                    game.awaits(side)
+                        .map(|a| a.default.join("; "))
+                        .unwrap_or_default()
+                );
+                self.late_notice(id, &mut meta, &name, &w, &text, now, &mut mails, report)?;
                 continue;
             }
             // The latest reminder now due that has not gone out; earlier ones are then moot.
@@ -282,6 +251,43 @@ impl Umpire {
             self.forget(id);
             return Err(e.into());
         }
+        Ok(())
+    }
+
+    /// Tells a side, once per wait, that its deadline has passed.
+    #[allow(clippy::too_many_arguments)] // the pieces of one notice in a running check
+    fn late_notice(
+        &self,
+        id: &str,
+        meta: &mut GameMeta,
+        name: &str,
+        w: &Waiting,
+        text: &str,
+        now: jiff::Timestamp,
+        mails: &mut Vec<crate::mail::Outgoing>,
+        report: &mut DeadlineReport,
+    ) -> Result<(), ServiceError> {
+        if w.late {
+            return Ok(());
+        }
+        let game = &self.games[id];
+        let Some(side) = game.side(name) else {
+            return Ok(());
+        };
+        mails.push(self.notice_mail(
+            game,
+            side,
+            "deadline passed",
+            text,
+            false,
+            None,
+            format!("{id}.{}.{name}.late", w.anchor),
+            now,
+        )?);
+        if let Some(x) = meta.waiting.get_mut(name) {
+            x.late = true;
+        }
+        report.late_notices += 1;
         Ok(())
     }
 

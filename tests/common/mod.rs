@@ -179,3 +179,31 @@ pub fn outbox(
     }
     m
 }
+
+/// Copies a folder tree (a data directory, for crash and benchmark runs).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// Sides for `NewGame`: each name plays as `name@club.test` with key `i + 1`.
+pub fn declared(names: &[&str]) -> Vec<(String, String, String)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s.to_string(),
+                format!("{s}@club.test"),
+                key(i as u8 + 1).public_line(),
+            )
+        })
+        .collect()
+}
