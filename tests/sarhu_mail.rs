@@ -84,7 +84,7 @@ fn a_full_game_of_sarhu_by_mail_ends_in_victory_and_verifies() {
             n,
             &text,
             &sig,
-            n % 3 == 0,
+            n.is_multiple_of(3),
         );
         md.deliver(&format!("{n:05}"), &mail).unwrap();
         let r = u.poll(&mut md, now).unwrap();
