@@ -429,3 +429,86 @@ fn a_second_poll_waits_then_gives_up_with_a_clear_message() {
     drop(held);
     ok(&umpire(&d, &["poll", "--wait", "1"]));
 }
+
+#[test]
+fn a_lost_store_is_rebuilt_from_a_players_record_and_play_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("data");
+    ok(&umpire(&d, &["init", "--address", "umpire@club.test"]));
+    let k1 = tmp.path().join("k1.pub");
+    let k2 = tmp.path().join("k2.pub");
+    std::fs::write(&k1, common::key(1).public_line()).unwrap();
+    std::fs::write(&k2, common::key(2).public_line()).unwrap();
+    ok(&umpire(
+        &d,
+        &[
+            "new",
+            "freeform",
+            "--scenario",
+            "open",
+            "--id",
+            "g1",
+            "--side",
+            &format!("a=a@club.test={}", k1.display()),
+            "--side",
+            &format!("b=b@club.test={}", k2.display()),
+        ],
+    ));
+    let md = Maildir::open(&d.join("maildir")).unwrap();
+    let send = |n: u64, side: usize, name: &str| {
+        let text = format!(
+            "game: g1\nside: {name}\nafter: {}\norders:\n  roll 2d6 fire\n  end turn\n",
+            head(&d, "g1")
+        );
+        let sig = common::key(side as u8 + 1)
+            .sign("umpire-move", text.as_bytes())
+            .unwrap();
+        md.deliver(
+            &format!("{n}"),
+            &common::move_mail(
+                &format!("{name}@club.test"),
+                "umpire@club.test",
+                n,
+                &text,
+                &sig,
+                false,
+            ),
+        )
+        .unwrap();
+        ok(&umpire(&d, &["poll"]));
+    };
+    send(1, 0, "a");
+    send(2, 1, "b");
+    // A player's copy of the record survives; the club's store does not.
+    let saved = tmp.path().join("saved.txt");
+    ok(&umpire(
+        &d,
+        &["record", "g1", "-o", saved.to_str().unwrap()],
+    ));
+    std::fs::remove_dir_all(d.join("db")).unwrap();
+    let out = ok(&umpire(&d, &["import", saved.to_str().unwrap()]));
+    assert_eq!(out.trim(), "g1");
+    let o = umpire(&d, &["import", saved.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "importing twice is refused");
+    // Play goes on with the new chain, and the whole record still verifies.
+    send(3, 0, "a");
+    let fin = tmp.path().join("fin.txt");
+    ok(&umpire(&d, &["record", "g1", "-o", fin.to_str().unwrap()]));
+    let v = ok(&umpire(&d, &["verify", fin.to_str().unwrap()]));
+    assert!(
+        v.contains("record verified") && v.contains("3 moves"),
+        "{v}"
+    );
+    let rec = Record::from_text(&std::fs::read_to_string(&fin).unwrap()).unwrap();
+    assert!(
+        rec.entries()
+            .iter()
+            .any(|e| matches!(e.body, Body::Recommit(_)))
+    );
+    let restored = common::outbox(&d.join("outbox"));
+    assert!(
+        restored
+            .values()
+            .any(|m| m.subject.contains("game restored"))
+    );
+}

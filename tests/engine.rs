@@ -334,3 +334,70 @@ fn check_previews_up_to_the_first_roll() {
     let e = t.game.check(bad.as_bytes(), None).unwrap_err();
     assert_eq!(e.line.unwrap().line, 5);
 }
+
+#[test]
+fn a_new_dice_chain_takes_over_and_verifies() {
+    use umpire::core::dice::DiceChain;
+    use umpire::core::hash::Digest;
+    let mut t = table("freeform", "open", &["a", "b"], &[]);
+    // A tiny first chain: two positions.
+    t.chain = DiceChain::from_top(Digest([3; 32]), 2);
+    let mut e = t.game.record().entries().to_vec();
+    let Body::Opening(o) = &mut e[0].body else {
+        panic!()
+    };
+    o.dice = t.chain.commitment();
+    e[0].hash = entry_hash(0, &e[0].prev, &e[0].body);
+    t.game = Game::replay(
+        t.shared(),
+        &Record::from_entries(e).unwrap(),
+        ReplayMode::Verify,
+    )
+    .unwrap()
+    .0;
+    assert!(matches!(
+        t.play(0, &["roll 1d6 a", "end turn"]),
+        Verdict::Accepted { .. }
+    ));
+    assert!(matches!(
+        t.play(1, &["roll 1d6 b", "end turn"]),
+        Verdict::Accepted { .. }
+    ));
+    // The chain is spent: a third move cannot be adjudicated, and nothing is recorded.
+    let len = t.game.record().len();
+    let spent = t.play(0, &["roll 1d6 c", "end turn"]);
+    assert!(matches!(spent, Verdict::Unavailable(_)), "{spent:?}");
+    assert_eq!(t.game.record().len(), len);
+    // A new chain, published before the next move exists.
+    let next = DiceChain::from_top(Digest([4; 32]), 100).with_base(t.game.next_position() - 1);
+    t.game
+        .recommit(&next, "the first chain ran out", "t")
+        .unwrap();
+    t.chain = next;
+    assert!(matches!(
+        t.play(0, &["roll 2d6 c", "end turn"]),
+        Verdict::Accepted { .. }
+    ));
+    let record = Record::from_text(&t.game.record().to_text()).unwrap();
+    let (_, sum) = Game::replay(t.shared(), &record, ReplayMode::Verify).unwrap();
+    assert_eq!(sum.rolls_verified, 4);
+    // A recommit swapped after the fact no longer matches the reveals that follow it.
+    let mut e = record.entries().to_vec();
+    let i = e
+        .iter()
+        .position(|x| matches!(x.body, Body::Recommit(_)))
+        .unwrap();
+    let Body::Recommit(r) = &mut e[i].body else {
+        panic!()
+    };
+    r.dice.k0 = Digest([9; 32]);
+    rehash_from(&mut e, i);
+    let err = Game::replay(
+        t.shared(),
+        &Record::from_entries(e).unwrap(),
+        ReplayMode::Verify,
+    )
+    .err()
+    .unwrap();
+    assert!(err.message.contains("does not hash back"), "{err}");
+}

@@ -296,6 +296,21 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Verify { file, sig, data } => verify(&file, sig, data.as_deref()),
+        Command::Import { file } => {
+            let text = String::from_utf8(read(&file)?)
+                .with_context(|| format!("{} is not text", file.display()))?;
+            let record = Record::from_text(&text)
+                .with_context(|| format!("{} is not a valid record", file.display()))?;
+            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
+            let mut u = Umpire::open(&dir)?;
+            let id = u.import(&record, now()?)?;
+            println!("{id}");
+            eprintln!(
+                "Game {id} restored at entry {}; a new dice chain is committed and every side will be told (next poll or `umpire deliver`).",
+                record.len() - 1
+            );
+            Ok(0)
+        }
         Command::Games => {
             let mut u = Umpire::open(&dir)?;
             let ids = u.game_ids()?;

@@ -130,6 +130,12 @@ pub enum Command {
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
     },
+    /// Restore a game from its record (after losing the store, or to move it to
+    /// this umpire); a new dice chain is committed and every side is told.
+    Import {
+        /// The record file (the record.txt of any player's latest result mail).
+        file: PathBuf,
+    },
     /// Verify a record offline: every link, signature, roll and refusal.
     Verify {
         /// The record file.

@@ -46,6 +46,9 @@ pub struct Commitment {
 pub struct DiceChain {
     top: Digest,
     length: u64,
+    /// The dice position `k_0` stands for: 0 for a game's first chain, the last
+    /// position served by the old chain for a recommitted one.
+    base: u64,
     /// `checkpoints[i]` is `k_{i·STRIDE}`, so any `k_p` is at most STRIDE hashes away.
     checkpoints: Vec<Digest>,
 }
@@ -57,7 +60,7 @@ const STRIDE: u64 = 256;
 pub enum DiceError {
     #[error("could not read the system's randomness: {0}")]
     Entropy(String),
-    #[error("dice position {0} is beyond the committed chain of {1}")]
+    #[error("dice position {0} is outside the committed chain (which serves up to {1})")]
     ChainExhausted(u64, u64),
     #[error(
         "the outcome depends on a roll from here on ({0}); a preview stops before the first roll"
@@ -105,8 +108,25 @@ impl DiceChain {
         DiceChain {
             top,
             length,
+            base: 0,
             checkpoints: down,
         }
+    }
+
+    /// The same chain serving positions `base + 1 ..= base + length` (after a recommit).
+    pub fn with_base(mut self, base: u64) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// The position `k_0` stands for.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// The last position this chain serves.
+    pub fn last_position(&self) -> u64 {
+        self.base + self.length
     }
 
     /// The stored secret, `k_length`.
@@ -123,11 +143,12 @@ impl DiceChain {
         }
     }
 
-    /// `k_p` for `1 <= p <= length`.
-    pub fn secret(&self, p: u64) -> Result<Digest, DiceError> {
-        if p == 0 || p > self.length {
-            return Err(DiceError::ChainExhausted(p, self.length));
+    /// `k_p` for `base < p <= base + length`.
+    pub fn secret(&self, position: u64) -> Result<Digest, DiceError> {
+        if position <= self.base || position > self.base + self.length {
+            return Err(DiceError::ChainExhausted(position, self.base + self.length));
         }
+        let p = position - self.base;
         // The nearest checkpoint at or above p, then hash down.
         let i = p.div_ceil(STRIDE);
         let (mut at, mut k) = if (i as usize) < self.checkpoints.len() {

@@ -10,7 +10,8 @@ use super::dice::{self, Dice, DiceChain, DiceError, Roll};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
 use super::record::{
-    Body, DefaultEntry, Entry, MoveEntry, Opening, Record, RejectedEntry, RevealEntry,
+    Body, DefaultEntry, Entry, MoveEntry, Opening, RecommitEntry, Record, RejectedEntry,
+    RevealEntry,
 };
 use super::ruleset::{
     Await, AwaitKind, Event, GameState, OrderError, ParsedOrder, Prompt, RuleError, Ruleset, Setup,
@@ -115,6 +116,9 @@ pub enum Verdict {
     Commands { side: Side, commands: Vec<Command> },
     /// Refused; recorded as entry `seq` when the game is known.
     Rejected { seq: u64, rejection: Rejection },
+    /// The umpire cannot adjudicate it now (its dice chain is spent): nothing
+    /// was recorded; recommit and submit again.
+    Unavailable(String),
 }
 
 /// The record does not replay.
@@ -316,6 +320,9 @@ impl Game {
         let mut secrets: BTreeMap<u64, Digest> = BTreeMap::new();
         let mut known = game.last_revealed;
         for e in entries {
+            if let Body::Recommit(r) = &e.body {
+                known = (r.from_position.saturating_sub(1), r.dice.k0);
+            }
             if let Body::Reveal(r) = &e.body {
                 if !dice::reveal_matches(known.0, &known.1, r.position, &r.secret) {
                     return Err(ReplayError {
@@ -463,6 +470,11 @@ impl Game {
                     game.seq_of_hash.insert(e.hash, e.seq);
                     game.record.push(e.body.clone());
                 }
+                Body::Recommit(r) => {
+                    game.accept_recommit(r).map_err(fail)?;
+                    game.seq_of_hash.insert(e.hash, e.seq);
+                    game.record.push(e.body.clone());
+                }
                 Body::Reveal(r) => {
                     let Some(pos) = expect_reveals.first().copied() else {
                         return Err(fail(format!(
@@ -502,6 +514,55 @@ impl Game {
         self.last_revealed = (r.position, r.secret);
         self.pending_reveal.retain(|p| *p != r.position);
         Ok(())
+    }
+
+    fn accept_recommit(&mut self, r: &RecommitEntry) -> Result<(), String> {
+        if r.dice.scheme != dice::SCHEME {
+            return Err(format!("unknown dice scheme {:?}", r.dice.scheme));
+        }
+        if !self.pending_reveal.is_empty() {
+            return Err(format!(
+                "a new dice chain while positions {:?} are not yet revealed",
+                self.pending_reveal
+            ));
+        }
+        if r.from_position != self.next_position {
+            return Err(format!(
+                "the new dice chain starts at position {}, but the next position is {}",
+                r.from_position, self.next_position
+            ));
+        }
+        self.last_revealed = (r.from_position - 1, r.dice.k0);
+        Ok(())
+    }
+
+    /// Publishes a new dice chain for the positions from the next one on (the
+    /// old one is running out, or the game was restored without its secret).
+    /// `chain` must have base `next position − 1`.
+    pub fn recommit(&mut self, chain: &DiceChain, reason: &str, at: &str) -> Result<u64, String> {
+        let r = RecommitEntry {
+            from_position: self.next_position,
+            dice: chain.commitment(),
+            reason: reason.to_string(),
+            at: at.to_string(),
+        };
+        if chain.base() + 1 != self.next_position {
+            return Err(format!(
+                "the new chain serves from position {}, the game is at {}",
+                chain.base() + 1,
+                self.next_position
+            ));
+        }
+        self.accept_recommit(&r)?;
+        let seq = self.record.len() as u64;
+        let hash = self.record.push(Body::Recommit(r)).hash;
+        self.seq_of_hash.insert(hash, seq);
+        Ok(seq)
+    }
+
+    /// The next dice position a move will use.
+    pub fn next_position(&self) -> u64 {
+        self.next_position
     }
 
     /// Records a state-changing entry and returns the positions now due for reveal.
@@ -899,11 +960,9 @@ impl Game {
                 self.reveal(&due, chain);
                 Verdict::Accepted { seq, side, report }
             }
-            Ok(Err(message)) => {
-                // Only a dice chain exhausted gets here live.
-                let r = rej(RejectKind::Illegal, message);
-                self.record_rejection(text, Some(signature), r, at)
-            }
+            // Only a spent dice chain gets here live: the umpire's fault, not
+            // the player's, so nothing is recorded against the move.
+            Ok(Err(message)) => Verdict::Unavailable(message),
             Err(r) => self.record_rejection(text, Some(signature), r, at),
         }
     }

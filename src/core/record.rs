@@ -94,6 +94,17 @@ pub struct RevealEntry {
     pub secret: Digest,
 }
 
+/// A new dice chain, published before any move can use it: when a chain runs
+/// out, or when a game is restored without the old secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecommitEntry {
+    /// The first dice position the new chain serves; its `k0` stands for the one before.
+    pub from_position: u64,
+    pub dice: Commitment,
+    pub reason: String,
+    pub at: String,
+}
+
 /// Orders the umpire applied for a side after its deadline passed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefaultEntry {
@@ -119,6 +130,7 @@ pub enum Body {
     Rejected(RejectedEntry),
     Reveal(RevealEntry),
     Default(DefaultEntry),
+    Recommit(RecommitEntry),
 }
 
 impl Body {
@@ -130,6 +142,7 @@ impl Body {
             Body::Rejected(_) => "rejected",
             Body::Reveal(_) => "reveal",
             Body::Default(_) => "default",
+            Body::Recommit(_) => "recommit",
         }
     }
 }

@@ -207,7 +207,7 @@ impl Umpire {
         v
     }
 
-    fn result_text(
+    pub(super) fn result_text(
         &self,
         game: &Game,
         meta: &GameMeta,

@@ -160,8 +160,9 @@ impl Umpire {
             }
             let grace_end = d + policy.grace_hours as i64 * HOUR;
             if t >= grace_end {
-                let chain = self.chain(id)?;
                 let len = self.games[id].record().len();
+                self.ensure_chain(id, now, &mut batch)?;
+                let chain = self.chain(id)?;
                 let reason = format!(
                     "no orders from {name} by the deadline {} nor in the {} hours' grace after it",
                     rfc3339(jiff::Timestamp::from_second(d).unwrap_or(now)),
@@ -184,6 +185,8 @@ impl Umpire {
                         tracing::info!(game = id, side = %name, entry = seq, "default applied after the deadline");
                     }
                     Err(e) => {
+                        // A recommit made just now still goes into the record.
+                        batch.put_entries(id, self.games[id].entries_since(len));
                         // No default can be applied: say so once, and wait.
                         let text = format!(
                             "The deadline passed, but no default can be applied for you ({e}). The game waits for your move."

@@ -55,6 +55,9 @@ pub struct Waiting {
 pub struct Secret {
     pub top: Digest,
     pub length: u64,
+    /// The position `k_0` stands for (0, or where a recommitted chain takes over).
+    #[serde(default)]
+    pub base: u64,
 }
 
 /// A game to create.
@@ -166,6 +169,7 @@ impl Umpire {
             &Secret {
                 top: chain.top(),
                 length: DEFAULT_CHAIN_LENGTH,
+                base: 0,
             },
         );
         batch.put_json(Table::Games, &id, &meta);
@@ -226,14 +230,70 @@ impl Umpire {
     /// Forgets cached games (after a failed commit the cache may be ahead of the store).
     pub(super) fn forget(&mut self, id: &str) {
         self.games.remove(id);
+        self.chains.remove(id);
     }
 
     /// The dice secret of a game.
-    pub(super) fn chain(&self, id: &str) -> Result<DiceChain, ServiceError> {
-        let s: Secret = self.store.get_json(Table::Secrets, id)?.ok_or_else(|| {
+    pub(super) fn chain(&mut self, id: &str) -> Result<DiceChain, ServiceError> {
+        if let Some(c) = self.chains.get(id) {
+            return Ok(c.clone());
+        }
+        let s: Secret = self.read_json(Table::Secrets, id)?.ok_or_else(|| {
             ServiceError::Game(format!("game {id} has no dice secret in the store"))
         })?;
-        Ok(DiceChain::from_top(s.top, s.length))
+        // Rebuilding walks the whole chain once: keep it for the process.
+        let c = DiceChain::from_top(s.top, s.length).with_base(s.base);
+        self.chains.insert(id.to_string(), c.clone());
+        Ok(c)
+    }
+
+    /// Publishes a new dice chain when the game's chain is spent, before any
+    /// move can need it (the game must be loaded). The entry and the new secret
+    /// join `batch`.
+    pub(super) fn ensure_chain(
+        &mut self,
+        id: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<(), ServiceError> {
+        let chain = self.chain(id)?;
+        let next = self.game(id)?.next_position();
+        if next <= chain.last_position() || !self.games[id].unrevealed().is_empty() {
+            return Ok(());
+        }
+        self.recommit(id, "the dice chain of this game is used up", now, batch)
+    }
+
+    /// Appends a recommit with a fresh secret; its entry and secret join `batch`.
+    pub(super) fn recommit(
+        &mut self,
+        id: &str,
+        reason: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<(), ServiceError> {
+        let base = self.game(id)?.next_position() - 1;
+        let fresh = DiceChain::generate(DEFAULT_CHAIN_LENGTH)
+            .map_err(|e| ServiceError::Game(e.to_string()))?
+            .with_base(base);
+        let game = self
+            .games
+            .get_mut(id)
+            .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
+        game.recommit(&fresh, reason, &rfc3339(now))
+            .map_err(ServiceError::Game)?;
+        batch.put_json(
+            Table::Secrets,
+            id,
+            &Secret {
+                top: fresh.top(),
+                length: DEFAULT_CHAIN_LENGTH,
+                base,
+            },
+        );
+        self.chains.insert(id.to_string(), fresh);
+        tracing::info!(game = id, from = base + 1, "new dice chain committed");
+        Ok(())
     }
 
     /// A game's metadata.
@@ -311,4 +371,90 @@ pub fn read_data_files(
         }
     }
     Ok(files)
+}
+
+impl Umpire {
+    /// Restores a game from its record (from any player's mail, say, after the
+    /// store was lost, or to move a game to another umpire). The record is
+    /// verified first. The old dice secret is not at hand, so a new chain is
+    /// committed before any further move, and every side is told.
+    pub fn import(
+        &mut self,
+        record: &crate::core::record::Record,
+        now: jiff::Timestamp,
+    ) -> Result<String, ServiceError> {
+        let opening = record
+            .opening()
+            .ok_or_else(|| ServiceError::Game("the record has no opening".into()))?
+            .clone();
+        let id = opening.game.clone();
+        if self.store.head(&id)?.is_some() {
+            return Err(ServiceError::Game(format!(
+                "there is already a game {id} here; a record is imported only into an umpire that lacks it"
+            )));
+        }
+        let ruleset = self.ruleset(&opening.ruleset)?;
+        let (game, _) = Game::replay(ruleset, record, ReplayMode::Verify)
+            .map_err(|e| ServiceError::Game(format!("the record does not verify: {e}")))?;
+        if !game.unrevealed().is_empty() {
+            return Err(ServiceError::Game(
+                "the record ends inside a simultaneous round whose dice are still secret; import a record from after the round".into(),
+            ));
+        }
+        let len = record.len();
+        self.games.insert(id.clone(), game);
+        let mut batch = Batch::new();
+        batch.put_entries(&id, record.entries());
+        let ours = self.key.public().to_openssh() == opening.umpire;
+        let reason = if ours {
+            "the game was restored from its record; the old dice secret is not at hand"
+        } else {
+            "the game moved to another umpire; the old dice secret stays with the old one"
+        };
+        self.recommit(&id, reason, now, &mut batch)?;
+        let game = &self.games[&id];
+        batch.put_entries(&id, game.entries_since(len));
+        let mut meta = GameMeta {
+            id: id.clone(),
+            ruleset: opening.ruleset.clone(),
+            created: rfc3339(now),
+            finished: game.prompt().finished.as_ref().map(|f| f.summary.clone()),
+            ..Default::default()
+        };
+        meta.refresh_waiting(game, now);
+        let k0 = self
+            .chains
+            .get(&id)
+            .map(|c| c.commitment().k0.to_hex())
+            .unwrap_or_default();
+        let mut mails = Vec::new();
+        for (i, s) in game.sides().iter().enumerate() {
+            let side = crate::core::ruleset::Side(i as u8);
+            let status = self.result_text(game, &meta, game.last_report().0, Some(side), now)?;
+            let text = format!(
+                "This game was restored from its record at entry {} by the umpire {} (key {}).\n{}.\nFrom here on the dice follow a new chain, committed before any further move: {k0}\n\n{status}",
+                len - 1,
+                self.config.umpire.address,
+                self.key.public().fingerprint(),
+                reason
+            );
+            mails.push(self.notice_mail(
+                game,
+                side,
+                "game restored",
+                &text,
+                true,
+                None,
+                format!("{id}.{len}.{}.restored", s.name),
+                now,
+            )?);
+        }
+        batch.put_json(Table::Games, &id, &meta);
+        self.queue(&mut batch, &mails, now);
+        if let Err(e) = self.store.commit(batch) {
+            self.forget(&id);
+            return Err(e.into());
+        }
+        Ok(id)
+    }
 }

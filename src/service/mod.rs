@@ -71,6 +71,8 @@ pub struct Umpire {
     templates: Templates,
     key: SecretKey,
     games: BTreeMap<String, Game>,
+    /// Dice chains, rebuilt once per process (a walk down the whole chain).
+    chains: BTreeMap<String, crate::core::dice::DiceChain>,
     /// Writes of mails processed but not yet committed (group commit).
     pending: crate::store::Batch,
     /// Mails to mark done once `pending` is committed.
@@ -134,6 +136,7 @@ impl Umpire {
             templates,
             key,
             games: BTreeMap::new(),
+            chains: BTreeMap::new(),
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),

@@ -300,6 +300,9 @@ impl Umpire {
             return Ok(d);
         }
         self.load(&game_id)?;
+        let len_before = self.games[&game_id].record().len();
+        let mut batch = Batch::new();
+        self.ensure_chain(&game_id, now, &mut batch)?;
         let chain = self.chain(&game_id)?;
         let at = rfc3339(mail_time(&mail, now));
         let game = self
@@ -322,14 +325,18 @@ impl Umpire {
             })
             .unwrap_or(&f.candidates[0])
             .clone();
-        let len_before = game.record().len();
         let verdict = game.submit(&bytes, &signature, &chain, &at);
         let game = &self.games[&game_id];
         let new_entries = game.entries_since(len_before).to_vec();
-        let mut batch = Batch::new();
         batch.put_entries(&game_id, &new_entries);
         let reply = mail.message_id.clone();
         let (mails, outcome, kind) = match verdict {
+            Verdict::Unavailable(why) => {
+                // The chain is renewed before each mail, so this means a fault
+                // in the store: stop here and leave the mail for the next poll.
+                self.forget(&game_id);
+                return Err(ServiceError::Game(format!("game {game_id}: {why}")));
+            }
             Verdict::Accepted { seq, side, .. } => {
                 let mut meta = self.meta(&game_id)?;
                 meta.refresh_waiting(game, now);
