@@ -244,6 +244,7 @@ impl Rules for Sarhu {
     fn prompt(&self, st: &State) -> Prompt {
         let d = &*self.data;
         let stage = match &st.decision {
+            _ if st.finished.is_some() => format!("Turn {}: the battle is over", st.turn),
             Some(q) => format!(
                 "Turn {}, action phase {}: the {} must decide",
                 st.turn,

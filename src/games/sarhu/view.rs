@@ -185,9 +185,10 @@ pub fn board(d: &Data, st: &State) -> Board {
 /// Status lines.
 pub fn status(d: &Data, st: &State) -> Vec<String> {
     let mut v = Vec::new();
-    let who = match &st.decision {
-        Some(q) => format!("the {} must decide", q.side().name()),
-        None => format!("the {} to act", st.phase.side.name()),
+    let who = match (&st.finished, &st.decision) {
+        (Some(_), _) => "the battle is over".to_string(),
+        (None, Some(q)) => format!("the {} must decide", q.side().name()),
+        (None, None) => format!("the {} to act", st.phase.side.name()),
     };
     v.push(format!(
         "Strike on Sarhu 1619. Turn {} of {}, action phase {}: {who}.",
