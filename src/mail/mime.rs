@@ -184,8 +184,20 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
         if sig.is_none() && !looks_like_move {
             continue;
         }
+        // Mail carries text as CRLF: a file signed with LF line ends and sent
+        // as 7bit or quoted-printable text arrives with CRLF. The candidate
+        // the signature verifies is the one that was signed.
+        let mut candidates = vec![f.bytes.clone()];
+        if f.bytes.windows(2).any(|w| w == b"\r\n") {
+            let b = &f.bytes;
+            let lf = (0..b.len())
+                .filter(|&i| !(b[i] == b'\r' && b.get(i + 1) == Some(&b'\n')))
+                .map(|i| b[i])
+                .collect();
+            candidates.push(lf);
+        }
         out.push(FoundMove {
-            candidates: vec![f.bytes.clone()],
+            candidates,
             signature: sig.map(|s| String::from_utf8_lossy(&s.bytes).into_owned()),
             origin: format!("attachment {}", f.name),
         });
@@ -381,6 +393,43 @@ mod tests {
         let found = moves(&m);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].origin, "mail body");
+    }
+
+    #[test]
+    fn a_text_attachment_whose_line_ends_the_mail_path_changed_still_offers_the_signed_bytes() {
+        // A move signed with LF line ends, attached as text/plain 7bit: SMTP
+        // and IMAP carry text as CRLF, so the reader sees CRLF.
+        let signed = b"game: g1\nside: a\n".to_vec();
+        let c = Compose {
+            attachments: vec![
+                ("move.txt".into(), "text/plain".into(), signed.clone()),
+                (
+                    "move.txt.sig".into(),
+                    "application/octet-stream".into(),
+                    b"-----BEGIN SSH SIGNATURE-----\nAA\n-----END SSH SIGNATURE-----\n".to_vec(),
+                ),
+            ],
+            ..compose()
+        };
+        let built = build(&c).unwrap();
+        let mut received = Vec::new();
+        for (i, b) in built.iter().enumerate() {
+            if *b == b'\n' && (i == 0 || built[i - 1] != b'\r') {
+                received.push(b'\r');
+            }
+            received.push(*b);
+        }
+        let found = moves(&read(&received).unwrap());
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].candidates.contains(&signed),
+            "{:?}",
+            found[0]
+                .candidates
+                .iter()
+                .map(|c| String::from_utf8_lossy(c))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
