@@ -101,7 +101,9 @@ impl Umpire {
         now: jiff::Timestamp,
     ) -> Result<DeliveryReport, ServiceError> {
         let mut r = DeliveryReport::default();
-        for mut item in self.pending()? {
+        let items = self.pending()?;
+        let total = items.len();
+        for (i, mut item) in items.into_iter().enumerate() {
             if item.next_attempt > now.as_second() {
                 r.waiting += 1;
                 continue;
@@ -133,7 +135,7 @@ impl Umpire {
             self.store.commit(b)?;
             if r.deferred > 0 && item.sent.is_none() && item.failed.is_none() {
                 // The transport is down: the rest would fail the same way.
-                r.waiting += self.pending()?.len().saturating_sub(1);
+                r.waiting += total - i - 1;
                 break;
             }
         }
@@ -144,6 +146,46 @@ impl Umpire {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transport that is always away.
+    struct Down;
+    impl Delivery for Down {
+        fn deliver(&mut self, _: &Outgoing) -> Result<(), MailError> {
+            Err(MailError::Transient("connection refused".into()))
+        }
+    }
+
+    #[test]
+    fn every_pending_item_is_counted_once_while_the_transport_is_down() {
+        let dir = tempfile::tempdir().unwrap();
+        Umpire::init(dir.path(), "umpire@club.test").unwrap();
+        let mut u = Umpire::open(dir.path()).unwrap();
+        let t0: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+        let side = |n: u8| {
+            let k = crate::core::sig::SecretKey::from_seed(&[n; 32], "p").unwrap();
+            (format!("s{n}"), format!("s{n}@club.test"), k.public_line())
+        };
+        u.create_game(
+            crate::service::games::NewGame {
+                id: "g1".into(),
+                ruleset: "freeform".into(),
+                scenario: "open".into(),
+                options: Default::default(),
+                sides: vec![side(1), side(2), side(3)],
+                deadlines: None,
+                time_zones: Default::default(),
+            },
+            t0,
+        )
+        .unwrap();
+        let at = |s: i64| jiff::Timestamp::from_second(t0.as_second() + s).unwrap();
+        // Three openings: the first is tried and backs off for a minute.
+        let r = u.deliver(&mut Down, t0).unwrap();
+        assert_eq!((r.sent, r.deferred, r.failed, r.waiting), (0, 1, 0, 2));
+        // Half a minute later the first waits, the second is tried: still three in all.
+        let r = u.deliver(&mut Down, at(30)).unwrap();
+        assert_eq!((r.sent, r.deferred, r.failed, r.waiting), (0, 1, 0, 2));
+    }
 
     #[test]
     fn backoff_doubles_and_caps() {
