@@ -78,7 +78,15 @@ impl Umpire {
     /// Opens the configured intake (an IMAP intake connects lazily).
     pub fn open_inbox(&self) -> Result<Inbox, ServiceError> {
         match (self.config.intake.kind.as_str(), &self.config.imap) {
-            ("imap", Some(s)) => Ok(Inbox::Imap(Box::new(ImapIntake::new(s)?))),
+            ("imap", Some(s)) => {
+                // A mail over [limits] max_mail_bytes is only answered "too
+                // big": never download more of it than its header.
+                let mut s = s.clone();
+                s.max_message_bytes = s
+                    .max_message_bytes
+                    .min(self.config.limits.max_mail_bytes as u64);
+                Ok(Inbox::Imap(Box::new(ImapIntake::new(&s)?)))
+            }
             _ => Ok(Inbox::Maildir(Maildir::open(
                 &self.path(&self.config.intake.maildir),
             )?)),
