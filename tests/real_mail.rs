@@ -1237,3 +1237,88 @@ fn a_deadline_passes_reminders_then_the_default_mailed_to_everyone() {
         }
     }
 }
+
+/// Kills the process on drop (a failed assertion must not leave a daemon behind).
+struct Reap(Child);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+#[test]
+fn umpire_run_answers_through_idle_rides_out_a_mail_server_restart_and_stops_on_sigterm() {
+    let st = stack();
+    let _lock = st.exclusive();
+    let club = Club::new(&st, "run", &PLAYERS, ClubOptions::default());
+    let _refresh = Refresh { st: &st };
+    // As the systemd unit runs it; a poll every 10 minutes unless IDLE says
+    // there is mail.
+    let child = club
+        .command(&["-v", "run", "--interval", "600"], T0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut daemon = Reap(child);
+    let stderr = daemon.0.stderr.take().unwrap();
+    let log = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::BufReader::new(stderr), &mut s).ok();
+        s
+    });
+    for p in PLAYERS {
+        st.await_count(p, &club.tag, 1);
+    }
+    let mv = |user: &str, n: u64| {
+        let p = club.player(user);
+        let head = head_in(mailbox(&st, &club, user).last().unwrap());
+        let text = move_text(&club, user, &head, &["roll 2d6 initiative", "end turn"]);
+        let (_, raw) = move_mail(&club, user, n, &text, &sign(p, &text), false, None);
+        st.send(user, &p.addr, &club.address, &raw);
+    };
+    // A move is answered within seconds: IDLE wakes the daemon (await_count
+    // gives up after 30 s, long before the 10-minute interval).
+    mv("alice", 1);
+    for p in PLAYERS {
+        st.await_count(p, &club.tag, 2);
+    }
+    // The club's mail server restarts: Dovecot, then Postfix (whose SASL
+    // connections to Dovecot went with it).
+    st.script("restart-imap");
+    st.script("stop-smtp");
+    st.script("start-smtp");
+    // The daemon reconnects and answers the next move.
+    mv("bob", 2);
+    for p in PLAYERS {
+        st.await_count(p, &club.tag, 3);
+    }
+    // SIGTERM (systemd's KillSignal) stops it cleanly, within seconds.
+    signal(&daemon.0, "TERM");
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = daemon.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "umpire run did not stop within 20 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let log = log.join().unwrap();
+    assert!(status.success(), "umpire run exited {status}:\n{log}");
+    assert!(log.contains("umpire: stopped."), "{log}");
+    eprintln!("umpire run stopped {:?} after SIGTERM; its log:\n{log}", t.elapsed());
+    st.drain();
+    for p in PLAYERS {
+        let ids = message_ids(&st, &club, p);
+        assert_eq!(ids.len(), 3, "{p}: {ids:?}");
+        assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), 3, "{p}: {ids:?}");
+    }
+    assert_eq!(st.seen("gm", &club.tag), vec![true; 2]);
+}
