@@ -98,7 +98,7 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> MoveFileError 
 }
 
 const KEYS: &[&str] = &[
-    "game", "side", "after", "orders", "standing", "command", "away",
+    "game", "side", "after", "orders", "standing", "command", "away", "timezone",
 ];
 
 /// Splits `key: value` when `key` is one of ours and starts the line.
@@ -467,6 +467,12 @@ mod tests {
         assert_eq!(m.standing.unwrap()[0].text, "losses: flip");
         let m = MoveFile::parse(b"game: g\nside: a\nstanding: clear\n").unwrap();
         assert_eq!(m.standing, Some(vec![]));
+    }
+
+    #[test]
+    fn a_time_zone_line_is_a_command() {
+        let m = MoveFile::parse(b"game: g\nside: a\ntimezone: Europe/Berlin\n").unwrap();
+        assert_eq!(m.commands[0].0, Command::TimeZone("Europe/Berlin".into()));
     }
 
     #[test]
