@@ -249,7 +249,7 @@ fn verify_attached(club: &Club, m: &Mail) -> Record {
     let rec = Record::from_text(std::str::from_utf8(record).unwrap()).unwrap();
     assert!(
         m.text
-            .contains(&format!("Record head: {} (entry", rec.head())),
+            .contains(&format!("Record head: {}", rec.head())),
         "{}: the text's record head is not the attached record's",
         m.message_id
     );
@@ -1313,7 +1313,10 @@ fn umpire_run_answers_through_idle_rides_out_a_mail_server_restart_and_stops_on_
     let log = log.join().unwrap();
     assert!(status.success(), "umpire run exited {status}:\n{log}");
     assert!(log.contains("umpire: stopped."), "{log}");
-    eprintln!("umpire run stopped {:?} after SIGTERM; its log:\n{log}", t.elapsed());
+    eprintln!(
+        "umpire run stopped {:?} after SIGTERM; its log:\n{log}",
+        t.elapsed()
+    );
     st.drain();
     for p in PLAYERS {
         let ids = message_ids(&st, &club, p);
@@ -1321,4 +1324,173 @@ fn umpire_run_answers_through_idle_rides_out_a_mail_server_restart_and_stops_on_
         assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), 3, "{p}: {ids:?}");
     }
     assert_eq!(st.seen("gm", &club.tag), vec![true; 2]);
+}
+
+/// The first fenced block after `heading` in docs/running-a-club.md.
+fn doc_block(heading: &str) -> String {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/running-a-club.md"
+    ))
+    .unwrap();
+    let rest = &doc[doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading:?}"))..];
+    let rest = &rest[rest.find("```").unwrap()..];
+    let rest = &rest[rest.find('\n').unwrap() + 1..];
+    rest[..rest.find("```").unwrap()].to_string()
+}
+
+#[test]
+fn the_documented_configuration_passes_config_check_and_polls() {
+    let st = stack();
+    let _lock = st.shared();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("umpire");
+    let tag = support::unique("docs");
+    let address = st.addr("gm", &tag);
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(support::umpire_bin())
+            .arg("--dir")
+            .arg(&dir)
+            .args(args)
+            .env("UMPIRE_NOW", T0)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    assert!(run(&["init", "--address", &address]).0);
+    // The documented umpire.toml, pointed at the test stack.
+    let pw = tmp.path().join("mail.password");
+    std::fs::write(&pw, "gm-secret\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&pw, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let mut text = doc_block("### `umpire.toml` for the club's mail server");
+    for (from, to, n) in [
+        (
+            "username = \"umpire@club.example\"",
+            "username = \"gm\"".to_string(),
+            2,
+        ),
+        ("\"umpire@club.example\"", format!("\"{address}\""), 1),
+        ("/srv/umpire/mail.password", pw.display().to_string(), 2),
+        (
+            "# ca_file = \"/etc/umpire/club-ca.pem\"",
+            format!("ca_file = \"{}\"", st.ca.display()),
+            2,
+        ),
+        ("folder = \"INBOX\"", format!("folder = \"{tag}\""), 1),
+    ] {
+        assert_eq!(
+            text.matches(from).count(),
+            n,
+            "{from} in the documented umpire.toml"
+        );
+        text = text.replace(from, &to);
+    }
+    let host = "host = \"mail.club.example\"";
+    text = text.replacen(
+        host,
+        &format!("host = \"localhost\"\nport = {}", st.imaps),
+        1,
+    );
+    text = text.replacen(
+        host,
+        &format!("host = \"localhost\"\nport = {}", st.submission),
+        1,
+    );
+    std::fs::write(dir.join("umpire.toml"), &text).unwrap();
+    st.create_folder("gm", &tag);
+    let (ok, out) = run(&["config", "check"]);
+    assert!(ok && out.contains("configuration ok"), "{text}\n{out}");
+    assert!(out.contains("marking with $UmpireDone"), "{out}");
+    let (ok, out) = run(&["poll"]);
+    assert!(
+        ok && out.is_empty(),
+        "a poll with nothing to do prints nothing: {out}"
+    );
+}
+
+#[test]
+fn player_commands_by_mail_are_answered_to_the_signer() {
+    let st = stack();
+    let _lock = st.shared();
+    let club = Club::new(
+        &st,
+        "commands",
+        &PLAYERS,
+        ClubOptions {
+            new_args: &["--deadline", "72", "--remind", "24", "--grace", "24"],
+            ..Default::default()
+        },
+    );
+    club.poll(&at(0));
+    st.await_count("carol", &club.tag, 1);
+    // carol, not to move, sends the requests of docs/running-a-club.md,
+    // signed (no `after:` needed).
+    let carol = club.player("carol");
+    let text = doc_block("### What players can send")
+        .replace("game: club7", &format!("game: {}", club.game))
+        .replace("side: allies", "side: carol");
+    let (_, raw) = move_mail(&club, "carol", 1, &text, &sign(carol, &text), true, None);
+    st.send("carol", &carol.addr, &club.address, &raw);
+    st.await_count("gm", &club.tag, 1);
+    let log = club.poll(&at(MIN));
+    assert!(log.contains("result=commands: 6"), "{log}");
+    st.await_count("carol", &club.tag, 7);
+    st.drain();
+    let got = mailbox(&st, &club, "carol");
+    assert_eq!(got.len(), 7, "the opening and six answers");
+    let answers = &got[1..];
+    let subject = |s: &str| {
+        answers
+            .iter()
+            .find(|m| m.subject.ends_with(s))
+            .unwrap_or_else(|| panic!("no answer {s:?}"))
+    };
+    let status = subject(&format!("[{}] status", club.game));
+    assert!(
+        status.text.contains("turn 1, alice to move"),
+        "{}",
+        status.text
+    );
+    assert!(
+        subject("orders you can give")
+            .text
+            .contains("Nothing is asked of you now")
+    );
+    verify_attached(&club, subject("the record"));
+    assert!(
+        subject("time zone")
+            .text
+            .contains("Noted: your deadlines are shown in Europe/Berlin.")
+    );
+    assert!(
+        subject("away")
+            .text
+            .contains("Noted: away until 2026-12-24.")
+    );
+    // resend: her last result (the opening's) again, with the record.
+    let again = answers
+        .iter()
+        .find(|m| m.message_id.contains(".again."))
+        .expect("the last result again");
+    verify_attached(&club, again);
+    for m in answers {
+        assert_eq!(m.auto_submitted.as_deref(), Some("auto-replied"));
+        assert_eq!(
+            m.references.first().map(String::as_str),
+            Some(format!("<{}.0.carol@club.test>", club.game).as_str()),
+            "answers thread under carol's opening"
+        );
+    }
+    // Nobody else hears of it.
+    assert_eq!(st.count("alice", &club.tag), 1);
+    assert_eq!(st.count("bob", &club.tag), 1);
 }
