@@ -248,8 +248,7 @@ fn verify_attached(club: &Club, m: &Mail) -> Record {
     );
     let rec = Record::from_text(std::str::from_utf8(record).unwrap()).unwrap();
     assert!(
-        m.text
-            .contains(&format!("Record head: {}", rec.head())),
+        m.text.contains(&format!("Record head: {}", rec.head())),
         "{}: the text's record head is not the attached record's",
         m.message_id
     );
@@ -696,8 +695,8 @@ fn poll_killed_mid_run_and_rerun_equals_one_clean_run() {
     assert_like_one_clean_run(&st, &club, &s, T0);
 }
 
-/// Restarts Dovecot on drop unless told it is done: a failed assertion must
-/// not leave the stack broken for the next test.
+/// Runs a `mailstack.sh` verb on drop unless disarmed: a failed assertion
+/// must not leave a server down for the next test.
 struct Restore<'a> {
     st: &'a Stack,
     verb: &'static str,

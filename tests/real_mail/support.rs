@@ -104,13 +104,29 @@ pub struct Stored {
 }
 
 impl Stack {
-    fn hold(&self, exclusive: bool) -> Held {
-        let f = File::options()
+    fn lock_file(&self) -> File {
+        File::options()
             .create(true)
             .truncate(false)
             .write(true)
             .open(self.dir.join("tests.lock"))
-            .expect("opening the stack's test lock");
+            .expect("opening the stack's test lock")
+    }
+
+    fn hold(&self, exclusive: bool) -> Held {
+        // Postfix authenticates submissions through Dovecot. After a test
+        // (here or in another test binary) restarted Dovecot, each smtpd
+        // still running answers its next AUTH with 454 "Connection lost to
+        // authentication server", and the umpire would rightly defer its
+        // replies. Start this process on a fresh Postfix, once, alone.
+        static FRESH: std::sync::Once = std::sync::Once::new();
+        FRESH.call_once(|| {
+            let f = self.lock_file();
+            f.lock().expect("locking the stack");
+            self.script("stop-smtp");
+            self.script("start-smtp");
+        });
+        let f = self.lock_file();
         if exclusive {
             f.lock().expect("locking the stack");
         } else {
