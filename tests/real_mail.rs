@@ -1493,3 +1493,65 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
     assert_eq!(st.count("alice", &club.tag), 1);
     assert_eq!(st.count("bob", &club.tag), 1);
 }
+
+/// A plain-text body as Thunderbird sends it by default (RFC 3676,
+/// format=flowed): lines starting with a space, `>` or `From ` get one more
+/// space; lines longer than 72 characters are broken after a space, which
+/// stays at the end of the line (a soft break).
+fn flowed(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut line =
+            if line.starts_with(' ') || line.starts_with('>') || line.starts_with("From ") {
+                format!(" {line}")
+            } else {
+                line.to_string()
+            };
+        while line.len() > 72 {
+            let Some(cut) = line[..72].rfind(' ').filter(|c| *c > 1) else {
+                break;
+            };
+            out.push_str(&line[..=cut]);
+            out.push_str("\r\n");
+            line = line[cut + 1..].to_string();
+        }
+        out.push_str(&line);
+        out.push_str("\r\n");
+    }
+    out
+}
+
+#[test]
+fn an_armored_move_from_a_format_flowed_mail_client_is_accepted() {
+    let st = stack();
+    let _lock = st.shared();
+    let club = Club::new(&st, "flowed", &PLAYERS, ClubOptions::default());
+    club.poll(&at(0));
+    st.await_count("alice", &club.tag, 1);
+    let alice = club.player("alice");
+    let text = move_text(
+        &club,
+        "alice",
+        &head_in(&mailbox(&st, &club, "alice")[0]),
+        &[
+            "The 3rd Panzer Division advances on the Arnhem road, leaving one battalion to hold the bridge at Nijmegen",
+            "roll 2d6 initiative",
+            "end turn",
+        ],
+    );
+    let block = umpire::core::movefile::armor(text.as_bytes(), &sign(alice, &text));
+    let body = flowed(&format!("Here are my orders.\n\n{block}\n-- \nAlice\n"));
+    assert!(body.contains("\r\n   roll 2d6"), "space-stuffed:\n{body}");
+    let raw = format!(
+        "From: alice <{from}>\r\nTo: {to}\r\nSubject: orders\r\nMessage-ID: <{tag}.flowed@club.test>\r\n\
+         Date: Tue, 1 Dec 2026 10:05:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 7bit\r\n\r\n{body}",
+        from = alice.addr,
+        to = club.address,
+        tag = club.tag,
+    );
+    st.send("alice", &alice.addr, &club.address, raw.as_bytes());
+    st.await_count("gm", &club.tag, 1);
+    let log = club.poll(&at(10 * MIN));
+    assert!(log.contains("accepted as entry 1"), "{log}");
+}

@@ -123,8 +123,57 @@ fn walk(m: &ParsedMail, out: &mut ReadMail) {
         if !out.text.is_empty() {
             out.text.push('\n');
         }
-        out.text.push_str(&body);
+        let param = |k: &str| m.ctype.params.get(k).map(|v| v.to_ascii_lowercase());
+        if param("format").as_deref() == Some("flowed") {
+            out.text
+                .push_str(&unflow(&body, param("delsp").as_deref() == Some("yes")));
+        } else {
+            out.text.push_str(&body);
+        }
     }
+}
+
+/// Decodes a `format=flowed` text (RFC 3676), as most mail clients send
+/// plain text: a line ending in a space continues on the next (a soft
+/// break), and a line starting with a space had one added ("stuffing"). An
+/// armored move pasted into such a client comes back as it was signed.
+fn unflow(body: &str, delsp: bool) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut open: Option<usize> = None; // quote depth of a paragraph still flowing
+    for line in body.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let depth = line.bytes().take_while(|b| *b == b'>').count();
+        let mut content = &line[depth..];
+        if let Some(rest) = content.strip_prefix(' ') {
+            content = rest;
+        }
+        let soft = content.ends_with(' ') && content != "-- ";
+        if open != Some(depth) {
+            if open.is_some() {
+                out.push('\n');
+            }
+            if depth > 0 {
+                out.push_str(&">".repeat(depth));
+                out.push(' ');
+            }
+        }
+        out.push_str(if soft && delsp {
+            &content[..content.len() - 1]
+        } else {
+            content
+        });
+        if soft {
+            open = Some(depth);
+        } else {
+            out.push('\n');
+            open = None;
+        }
+    }
+    // The split leaves one empty last line for a body ending in a newline.
+    if body.ends_with('\n') && out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
 }
 
 /// Parses a raw mail.
@@ -430,6 +479,23 @@ mod tests {
                 .map(|c| String::from_utf8_lossy(c))
                 .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_format_flowed_body_is_read_as_written() {
+        // As Thunderbird sends plain text: the indented lines stuffed with a
+        // space, the long line broken after a space.
+        let raw = "From: a@x.test\r\nContent-Type: text/plain; charset=utf-8; format=flowed\r\n\r\n\
+                   -----BEGIN UMPIRE MOVE-----\r\ngame: g1\r\norders:\r\n   advance on the \r\nbridge\r\n\
+                   -----END UMPIRE MOVE-----\r\n-- \r\nAlice\r\n";
+        let m = read(raw.as_bytes()).unwrap();
+        assert_eq!(
+            m.text,
+            "-----BEGIN UMPIRE MOVE-----\ngame: g1\norders:\n  advance on the bridge\n\
+             -----END UMPIRE MOVE-----\n-- \nAlice\n"
+        );
+        assert_eq!(unflow("a \r\nb\r\n", true), "ab\n");
+        assert_eq!(unflow("> q \r\n> r\r\nx\r\n", false), "> q r\nx\n");
     }
 
     #[test]
