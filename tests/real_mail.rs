@@ -919,54 +919,59 @@ fn a_vacation_auto_reply_to_a_result_is_never_answered() {
     let club = Club::new(&st, "loop", &PLAYERS, ClubOptions::default());
     club.poll(&at(0));
     st.await_count("alice", &club.tag, 1);
-    let opening = mailbox(&st, &club, "alice").remove(0);
-    let quoted: String = opening.text.lines().map(|l| format!("> {l}\n")).collect();
-    assert!(
-        quoted.contains("> game: "),
-        "the quoted opening holds a move template (which would look like an unsigned move)"
+    // alice moves; bob's result says it is his move, with a move template.
+    let alice = club.player("alice");
+    let text = move_text(
+        &club,
+        "alice",
+        &head_in(&mailbox(&st, &club, "alice")[0]),
+        &["roll 2d6 initiative", "end turn"],
     );
-    // alice's vacation responder answers the opening, quoting it: once with
-    // the null sender (as Sieve vacation sends), once from her address.
+    let (_, mv) = move_mail(&club, "alice", 1, &text, &sign(alice, &text), false, None);
+    st.send("alice", &alice.addr, &club.address, &mv);
+    st.await_count("gm", &club.tag, 1);
+    club.poll(&at(MIN));
+    st.await_count("bob", &club.tag, 2);
+    let result = mailbox(&st, &club, "bob").remove(1);
+    assert!(result.subject.contains("your move"), "{}", result.subject);
+    let quoted: String = result.text.lines().map(|l| format!("> {l}\n")).collect();
+    assert!(
+        quoted.contains("> game: ") && quoted.contains("> after: "),
+        "the quoted result holds a move template (which looks like an unsigned move)"
+    );
+    // bob's vacation responder answers it, quoting it: once with the null
+    // sender (as Sieve vacation sends), once from his address.
+    let bob = club.player("bob");
     let body = format!("I am away until January and will read your mail then.\n\n{quoted}");
     let headers = [("Auto-Submitted", "auto-replied")];
-    let (_, away1) = member_mail(
-        &club,
-        "alice",
-        1,
-        &format!("Auto: {}", opening.subject),
-        body.clone(),
-        vec![],
-        Some(&opening.message_id),
-        &headers,
-    );
-    let (_, away2) = member_mail(
-        &club,
-        "alice",
-        2,
-        &format!("Out of office: {}", opening.subject),
-        body,
-        vec![],
-        Some(&opening.message_id),
-        &headers,
-    );
-    st.send("alice", "", &club.address, &away1);
-    st.send("alice", &club.player("alice").addr, &club.address, &away2);
-    // And the umpire's own mail comes back to it (a player forwards
-    // everything to the club address).
-    let own = st.read("alice", &club.tag).remove(0).raw;
-    st.send("alice", &club.player("alice").addr, &club.address, &own);
-    st.await_count("gm", &club.tag, 3);
+    let mut auto = Vec::new();
+    for (n, subject) in [(2, "Auto"), (3, "Out of office")] {
+        let (_, raw) = member_mail(
+            &club,
+            "bob",
+            n,
+            &format!("{subject}: {}", result.subject),
+            body.clone(),
+            vec![],
+            Some(&result.message_id),
+            &headers,
+        );
+        auto.push(raw);
+    }
+    st.send("bob", "", &club.address, &auto[0]);
+    st.send("bob", &bob.addr, &club.address, &auto[1]);
+    // And the umpire's own mail comes back to it (bob forwards everything
+    // to the club address).
+    let own = st.read("bob", &club.tag).remove(1).raw;
+    st.send("bob", &bob.addr, &club.address, &own);
+    st.await_count("gm", &club.tag, 4);
 
-    let log = club.poll(&at(MIN));
+    let log = club.poll(&at(2 * MIN));
     assert_eq!(log.matches("ignored: automatic mail").count(), 3, "{log}");
-    let d = club.ok(&["deliver"], &at(2 * MIN));
+    let d = club.ok(&["deliver"], &at(3 * MIN));
     assert_eq!(d.trim(), "0 sent, 0 deferred, 0 failed, 0 waiting");
     st.drain();
-    assert_eq!(
-        st.count("alice", &club.tag),
-        1,
-        "no answer to an auto-reply"
-    );
+    assert_eq!(st.count("bob", &club.tag), 2, "no answer to an auto-reply");
     assert!(st.seen("gm", &club.tag).iter().all(|s| *s));
 }
 
