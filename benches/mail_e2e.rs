@@ -25,9 +25,10 @@
 //!   STARTTLS, AUTH, one connection per mail, as the umpire sends).
 //!
 //! Measured on the 2-core development VM (Debian 12, Dovecot 2.3, Postfix
-//! 3.7), 200 moves of 1.4 KiB in 8 games: Dovecot serves them in 7.8 ms with
-//! one UID FETCH (25 500 mails/s) and 32.5 ms with one per mail; the umpire
-//! polls them in 1.15 s (174 mails/s), 147x slower than the single fetch.
+//! 3.7), 200 moves of 1.4 KiB in 8 games: Dovecot serves them in 6.5-7.8 ms
+//! with one UID FETCH (25 000-31 000 mails/s) and 33-38 ms with one per mail;
+//! the umpire polls them in 1.15 s (175 mails/s), 150-180x slower than the
+//! single fetch (30-35x slower than one fetch per mail).
 //! About two thirds of the poll is `Umpire::chain` rebuilding the game's
 //! 20 000-step dice hash chain from its stored top secret for every mail;
 //! signing, rendering and the store share the rest. The replies go to a file
