@@ -25,16 +25,17 @@
 //!   STARTTLS, AUTH, one connection per mail, as the umpire sends).
 //!
 //! Measured on the 2-core development VM (Debian 12, Dovecot 2.3, Postfix
-//! 3.7), 200 moves of 1.4 KiB in 8 games: Dovecot serves them in 6.5-7.8 ms
-//! with one UID FETCH (25 000-31 000 mails/s) and 33-38 ms with one per mail;
-//! the umpire polls them in 1.15 s (175 mails/s), 150-180x slower than the
-//! single fetch (30-35x slower than one fetch per mail).
-//! About two thirds of the poll is `Umpire::chain` rebuilding the game's
-//! 20 000-step dice hash chain from its stored top secret for every mail;
-//! signing, rendering and the store share the rest. The replies go to a file
-//! outbox at about 830 a second and by SMTP at about 30 a second: lettre
-//! 0.11.23 leaves Nagle on, so each mail waits ~40 ms for a delayed ACK
-//! after its body (lettre PR #1159, not yet released).
+//! 3.7), 200 moves of 1.4 KiB in 8 games: Dovecot serves them in 5-8 ms with
+//! one UID FETCH (25 000-34 000 mails/s) and 33-44 ms with one per mail; the
+//! umpire polls them in 0.53 s (377 mails/s), about 90x slower than the single
+//! fetch and 12x slower than one fetch per mail. The poll's time goes to
+//! writing the replies (the MIME build of each reply with its record), the
+//! store's commits, and adjudication; rebuilding each game's 20 000-step dice
+//! chain is now paid once per game and process (it was two thirds of the poll,
+//! 175 mails/s, before main cached it). The replies go to a file outbox at
+//! about 700 a second and by SMTP at about 30 a second: lettre 0.11.23 leaves
+//! Nagle on, so each mail waits ~40 ms for a delayed ACK after its body
+//! (lettre PR #1159, not yet released).
 //!
 //! Every connection is plain IMAP on loopback (port 143), for the bare
 //! fetches and the umpire alike; the umpire's own TLS is exercised by
