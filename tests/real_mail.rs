@@ -1330,13 +1330,9 @@ fn umpire_run_answers_through_idle_rides_out_a_mail_server_restart_and_stops_on_
     assert_eq!(st.seen("gm", &club.tag), vec![true; 2]);
 }
 
-/// The first fenced block after `heading` in docs/running-a-club.md.
+/// The first fenced block after `heading` in the README (Running a club).
 fn doc_block(heading: &str) -> String {
-    let doc = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/docs/running-a-club.md"
-    ))
-    .unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let rest = &doc[doc
         .find(heading)
         .unwrap_or_else(|| panic!("no {heading:?}"))..];
@@ -1436,7 +1432,7 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
     );
     club.poll(&at(0));
     st.await_count("carol", &club.tag, 1);
-    // carol, not to move, sends the requests of docs/running-a-club.md,
+    // carol, not to move, sends the requests of the README (Running a club),
     // signed (no `after:` needed).
     let carol = club.player("carol");
     let text = doc_block("### What players can send")

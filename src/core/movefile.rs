@@ -160,7 +160,8 @@ impl MoveFile {
             let column = raw.len() - raw.trim_start().len() + 1;
             if let Some((key, value)) = header_key(raw) {
                 let vcol = key.len() + 2 + (value.len() - value.trim_start().len());
-                let value = value.trim();
+                // A trailing `# comment` explains a header as it does an order.
+                let value = strip_trailing_comment(value.trim());
                 section = In::Header;
                 let once = |already: bool| {
                     if already {
@@ -432,6 +433,17 @@ mod tests {
         assert_eq!(m.orders[0].text, "move du-song: 0712 0713 0813");
         assert_eq!(m.orders[1].line, 8);
         assert_eq!(m.orders[1].text, "fire 0813 -> 0914");
+    }
+
+    #[test]
+    fn header_values_may_carry_a_trailing_comment() {
+        let text = format!(
+            "game: g   # the club game\nside: a\nafter: {HEAD}    # from my last mail\norders: pass # done\n"
+        );
+        let m = MoveFile::parse(text.as_bytes()).unwrap();
+        assert_eq!(m.game, "g");
+        assert_eq!(m.after.unwrap().to_hex(), HEAD);
+        assert_eq!(m.orders[0].text, "pass");
     }
 
     #[test]
