@@ -140,34 +140,3 @@ fn sarhu_games_with_every_option_flipped() {
     play(&a, 20, 6, &ask);
     play(&b, 20, 7, &SelfPlayConfig::default());
 }
-
-/// Reproduces one game by number and seed and prints its last events.
-#[test]
-#[ignore]
-fn replay_one() {
-    let num: u32 = std::env::var("NUM")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    match selfplay::random_game(
-        Arc::new(Sarhu::new()),
-        "historical",
-        &opts(&[]),
-        num,
-        seed,
-        &SelfPlayConfig::default(),
-    ) {
-        Ok((g, s)) => {
-            let (seq, r) = g.last_report();
-            for e in r.events() {
-                eprintln!("{seq}: {}", e.text);
-            }
-            eprintln!("{:?}", s.outcomes);
-        }
-        Err(e) => eprintln!("{e}\n{}", e.record),
-    }
-}
