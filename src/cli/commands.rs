@@ -400,7 +400,15 @@ fn cycle(
     n: jiff::Timestamp,
 ) -> Result<()> {
     // Deliver first: anything left from a run that stopped early goes out before new work.
-    u.deliver(outbox, n)?;
+    let early = u.deliver(outbox, n)?;
+    if early.sent + early.deferred + early.failed > 0 {
+        tracing::info!(
+            sent = early.sent,
+            deferred = early.deferred,
+            failed = early.failed,
+            "delivered what was waiting"
+        );
+    }
     let r = u.poll(inbox, n)?;
     let dl = u.check_deadlines(n)?;
     let d = u.deliver(outbox, n)?;

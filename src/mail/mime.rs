@@ -31,6 +31,8 @@ pub struct ReadMail {
     pub automatic: Option<String>,
     /// The text/plain parts, decoded, joined.
     pub text: String,
+    /// The text/html parts, decoded, joined (for mails that have no plain text).
+    pub html: String,
     pub attachments: Vec<Part>,
 }
 
@@ -119,6 +121,12 @@ fn walk(m: &ParsedMail, out: &mut ReadMail) {
         return;
     }
 
+    if m.ctype.mimetype.eq_ignore_ascii_case("text/html")
+        && let Ok(body) = m.get_body()
+    {
+        out.html.push_str(&body);
+        return;
+    }
     if is_text && let Ok(body) = m.get_body() {
         if !out.text.is_empty() {
             out.text.push('\n');
@@ -251,7 +259,15 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
             origin: format!("attachment {}", f.name),
         });
     }
-    for a in find_armored(&mail.text) {
+    // Webmail may send HTML only: read the armored block out of its text.
+    let from_html;
+    let body = if mail.text.trim().is_empty() && !mail.html.is_empty() {
+        from_html = html_text(&mail.html);
+        &from_html
+    } else {
+        &mail.text
+    };
+    for a in find_armored(body) {
         out.push(FoundMove {
             candidates: a.candidates,
             signature: Some(a.signature),
@@ -259,6 +275,39 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
         });
     }
     out
+}
+
+/// The text of an HTML body, as a reader sees it: tags dropped, line breaks
+/// at `<br>`, `</p>` and `</div>`, the common entities decoded.
+pub fn html_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let Some(j) = rest[i..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = rest[i + 1..i + j].trim().to_ascii_lowercase();
+        let name = tag
+            .trim_start_matches('/')
+            .split([' ', '/'])
+            .next()
+            .unwrap_or("");
+        if matches!(name, "br" | "p" | "div" | "tr" | "li")
+            && (name == "br" || tag.starts_with('/'))
+        {
+            out.push('\n');
+        }
+        rest = &rest[i + j + 1..];
+    }
+    out.push_str(rest);
+    out.replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
 }
 
 /// Does the body look like an unsigned move (a `game:` line)?
@@ -496,6 +545,17 @@ mod tests {
         );
         assert_eq!(unflow("a \r\nb\r\n", true), "ab\n");
         assert_eq!(unflow("> q \r\n> r\r\nx\r\n", false), "> q r\nx\n");
+    }
+
+    #[test]
+    fn an_armored_move_in_an_html_only_mail_is_found() {
+        let html = "<html><body><div>My move:</div><div>-----BEGIN UMPIRE MOVE-----<br>game: g1<br>orders:<br>&nbsp; end turn<br>-----END UMPIRE MOVE-----<br>-----BEGIN SSH SIGNATURE-----<br>AA&amp;B<br>-----END SSH SIGNATURE-----</div></body></html>";
+        let raw = format!("From: a@x.test\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{html}");
+        let m = read(raw.as_bytes()).unwrap();
+        let found = moves(&m);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].candidates[0], b"game: g1\norders:\n  end turn\n");
+        assert!(found[0].signature.as_deref().unwrap().contains("AA&B"));
     }
 
     #[test]

@@ -259,7 +259,12 @@ impl Umpire {
         }
         // One signed move per mail: the first found.
         let f = signed[0];
-        let signature = f.signature.clone().unwrap_or_default();
+        // SSHSIG armor means the same with either line end; record it with LF.
+        let signature = f
+            .signature
+            .clone()
+            .unwrap_or_default()
+            .replace("\r\n", "\n");
         let parsed = MoveFile::parse(&f.candidates[0]);
         let game_id = match &parsed {
             Ok(p) => p.game.clone(),
