@@ -151,7 +151,7 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
                 "Move attached.\n",
                 vec![
                     ("move.txt".into(), text.clone().into_bytes()),
-                    ("move.txt.sig".into(), sig.into_bytes()),
+                    ("move.txt.sig".into(), sig.clone().into_bytes()),
                 ],
                 vec![],
             )?
@@ -172,8 +172,21 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         };
         maildir.deliver(&format!("demo-{n}.mail"), &raw)?;
         if turn == 0 {
-            // Noise a real mailbox sees: the same mail delivered twice, a forgery, an unsigned note, a bounce.
+            // Noise a real mailbox sees: the same mail delivered twice, the same
+            // move resent in a new mail (its reply was lost, say), a forgery, an
+            // unsigned note, a bounce.
             maildir.deliver(&format!("demo-{n}-dup.mail"), &raw)?;
+            n += 1;
+            let resent = incoming(
+                p.email,
+                &to,
+                "my move again (did you get it?)",
+                n,
+                &format!("Sending it again:\n\n{}", armor(text.as_bytes(), &sig)),
+                vec![],
+                vec![],
+            )?;
+            maildir.deliver(&format!("demo-{n}-resent.mail"), &resent)?;
             let forged_sig = players[1]
                 .key
                 .sign(

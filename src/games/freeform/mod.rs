@@ -445,15 +445,18 @@ impl Rules for Freeform {
     }
 
     fn view(&self, state: &State, _side: Option<Side>) -> View {
-        let mut status = vec![format!(
-            "Turn {}{}; {} to move.",
-            state.turn,
-            state
-                .last_turn
-                .map(|l| format!(" of {l}"))
-                .unwrap_or_default(),
-            state.sides[state.active.index()]
-        )];
+        let mut status = vec![match &state.finished {
+            Some(_) => format!("The game is over after turn {}.", state.turn - 1),
+            None => format!(
+                "Turn {}{}; {} to move.",
+                state.turn,
+                state
+                    .last_turn
+                    .map(|l| format!(" of {l}"))
+                    .unwrap_or_default(),
+                state.sides[state.active.index()]
+            ),
+        }];
         status.push(format!(
             "Order of play: {} ({}).",
             state.sides.join(", "),
