@@ -1,5 +1,5 @@
 //! The core's costs: signing and verifying a move, one poll of 1,000 mails
-//! from a Maildir (into the real sled store, flushed per mail), and `verify`
+//! from a Maildir (into the real store on disk, committed in groups), and `verify`
 //! of a 10,000-entry record against the bare ed25519 checks of the same
 //! signatures (the physical floor of any verifier).
 
@@ -210,7 +210,7 @@ fn poll_1000(c: &mut Criterion) {
     let mut g = c.benchmark_group("poll");
     g.sample_size(10);
     let mut n = 0;
-    g.bench_function("1000-mails-100-games-maildir-to-sled", |b| {
+    g.bench_function("1000-mails-100-games-maildir-to-store", |b| {
         b.iter_batched(
             || {
                 n += 1;

@@ -230,10 +230,12 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             let frac = (attempt * 37 + run * 11) % 97;
             let wait = Duration::from_micros(span * frac * 2 / 3 / 97 + 2_000);
             if attempt.is_multiple_of(7) {
-                let status = child.wait().unwrap();
+                let out = child.wait_with_output().unwrap();
                 assert!(
-                    status.success(),
-                    "a poll failed on its own after a crash: {status:?}"
+                    out.status.success(),
+                    "a poll failed on its own after a crash: {:?}: {}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr)
                 );
                 if std::fs::read_dir(dir.join("maildir/new")).unwrap().count() == 0 {
                     break;
@@ -243,9 +245,13 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             std::thread::sleep(wait);
             match child.try_wait().unwrap() {
                 Some(status) => {
+                    let mut err = String::new();
+                    if let Some(mut e) = child.stderr.take() {
+                        std::io::Read::read_to_string(&mut e, &mut err).ok();
+                    }
                     assert!(
                         status.success(),
-                        "a poll failed on its own after a crash: {status:?}"
+                        "a poll failed on its own after a crash: {status:?}: {err}"
                     );
                     if std::fs::read_dir(dir.join("maildir/new")).unwrap().count() == 0 {
                         break;

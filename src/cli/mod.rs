@@ -30,7 +30,7 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create a data directory on embedded defaults (local Maildir, file outbox, sled).
+    /// Create a data directory on embedded defaults (local Maildir, file outbox, embedded database).
     Init {
         /// The umpire's mail address.
         #[arg(long, default_value = "umpire@localhost")]

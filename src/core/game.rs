@@ -1072,18 +1072,6 @@ impl Game {
         })
     }
 
-    /// Records a rejection for a submission that could not even be evaluated
-    /// against the game (no signature found, for instance).
-    pub fn reject(
-        &mut self,
-        text: &[u8],
-        signature: Option<&str>,
-        rejection: Rejection,
-        at: &str,
-    ) -> Verdict {
-        self.record_rejection(text, signature, rejection, at)
-    }
-
     /// The game id.
     pub fn id(&self) -> &str {
         self.record.opening().map_or("", |o| o.game.as_str())

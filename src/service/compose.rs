@@ -12,7 +12,6 @@ use crate::core::sig::RESULT_NAMESPACE;
 use crate::mail::Outgoing;
 use crate::mail::mime::{Compose, build};
 use serde::Serialize;
-use std::collections::BTreeSet;
 
 #[derive(Serialize)]
 struct GameCtx {
@@ -640,9 +639,4 @@ fn first_words(s: &str, n: usize) -> String {
         t.push('…');
     }
     t
-}
-
-/// Distinct sides, for tests and callers.
-pub fn sides_in(v: &[Outgoing]) -> BTreeSet<String> {
-    v.iter().flat_map(|o| o.to.iter().cloned()).collect()
 }

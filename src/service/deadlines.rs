@@ -6,8 +6,6 @@
 use super::config::Deadlines;
 use super::games::{GameMeta, Waiting, rfc3339};
 use super::{ServiceError, Umpire};
-use crate::core::game::Game;
-use crate::core::ruleset::Side;
 use crate::store::{Batch, Table};
 
 /// What a deadline check did.
@@ -292,12 +290,6 @@ impl Umpire {
         }
         report.late_notices += 1;
         Ok(())
-    }
-
-    /// The deadline of `side` in `game`, if any (for display and tests).
-    pub fn deadline_of(&self, meta: &GameMeta, game: &Game, side: Side) -> Option<i64> {
-        let name = &game.sides()[side.index()].name;
-        due(&self.policy(meta), meta, name, meta.waiting.get(name)?)
     }
 }
 

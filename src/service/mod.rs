@@ -55,7 +55,7 @@ impl ServiceError {
 
 /// The data directory's layout.
 pub mod layout {
-    /// The sled database folder.
+    /// The database folder (the store's one file lives inside).
     pub const DB: &str = "db";
     /// The umpire's lock file (held during a poll).
     pub const LOCK: &str = "umpire.lock";

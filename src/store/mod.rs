@@ -1,4 +1,4 @@
-//! The database: sled, behind this one module. It keeps each game's record
+//! The database: redb, behind this one module. It keeps each game's record
 //! entries, the umpire's dice secrets, per-game metadata, the ledger of
 //! processed mails, the raw mails themselves, and the outbox.
 //!
@@ -8,6 +8,7 @@
 
 use crate::core::hash::Digest;
 use crate::core::record::{Entry, Record, RecordError};
+use redb::ReadableDatabase;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::Path;
@@ -16,7 +17,7 @@ use std::path::Path;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database: {0}")]
-    Db(#[from] sled::Error),
+    Db(String),
     #[error("the database at {path} is in use or damaged: {message}")]
     Open { path: String, message: String },
     #[error("stored {what} does not read: {message}")]
@@ -124,38 +125,52 @@ pub fn entry_key(game: &str, seq: u64) -> Vec<u8> {
     k
 }
 
-/// The sled database.
+/// The database file inside the store's folder.
+pub const FILE: &str = "umpire.redb";
+
+fn db<E: std::fmt::Display>(e: E) -> StoreError {
+    StoreError::Db(e.to_string())
+}
+
+type Def = redb::TableDefinition<'static, &'static [u8], &'static [u8]>;
+
+fn def(t: Table) -> Def {
+    let name = TABLES
+        .iter()
+        .find(|(x, _)| *x == t)
+        .map_or("meta", |(_, n)| *n);
+    redb::TableDefinition::new(name)
+}
+
+/// The redb database: one file, ACID transactions, each commit made durable
+/// before it returns.
 pub struct Store {
-    db: sled::Db,
-    trees: Vec<sled::Tree>,
+    db: redb::Database,
 }
 
 impl Store {
-    /// Opens (or creates) the database in `dir`.
+    /// Opens (or creates) the database in folder `dir`.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new()
-            .path(dir)
-            .mode(sled::Mode::LowSpace)
-            .open()
-            .map_err(|e| StoreError::Open {
-                path: dir.display().to_string(),
-                message: e.to_string(),
-            })?;
-        let mut trees = Vec::new();
-        for (_, name) in TABLES {
-            trees.push(db.open_tree(name)?);
+        let open_err = |message: String| StoreError::Open {
+            path: dir.display().to_string(),
+            message,
+        };
+        std::fs::create_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
+        let db = redb::Database::create(dir.join(FILE)).map_err(|e| open_err(e.to_string()))?;
+        // Every table exists from the start, so reads never meet a missing one.
+        let tx = db.begin_write().map_err(db_err)?;
+        for (t, _) in TABLES {
+            tx.open_table(def(t)).map_err(db_err)?;
         }
-        Ok(Store { db, trees })
-    }
-
-    fn tree(&self, t: Table) -> &sled::Tree {
-        let i = TABLES.iter().position(|(x, _)| *x == t).unwrap_or(0);
-        &self.trees[i]
+        tx.commit().map_err(db_err)?;
+        Ok(Store { db })
     }
 
     /// Raw bytes at `key`.
     pub fn get(&self, table: Table, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.tree(table).get(key)?.map(|v| v.to_vec()))
+        let tx = self.db.begin_read().map_err(db)?;
+        let t = tx.open_table(def(table)).map_err(db)?;
+        Ok(t.get(key.as_ref()).map_err(db)?.map(|v| v.value().to_vec()))
     }
 
     /// The JSON value at `key`.
@@ -178,13 +193,18 @@ impl Store {
 
     /// Every key-value pair whose key starts with `prefix`, in key order.
     pub fn scan(&self, table: Table, prefix: impl AsRef<[u8]>) -> Result<Pairs, StoreError> {
-        self.tree(table)
-            .scan_prefix(prefix)
-            .map(|r| {
-                r.map(|(k, v)| (k.to_vec(), v.to_vec()))
-                    .map_err(StoreError::from)
-            })
-            .collect()
+        let prefix = prefix.as_ref();
+        let tx = self.db.begin_read().map_err(db)?;
+        let t = tx.open_table(def(table)).map_err(db)?;
+        let mut out = Vec::new();
+        for item in t.range::<&[u8]>(prefix..).map_err(db)? {
+            let (k, v) = item.map_err(db)?;
+            if !k.value().starts_with(prefix) {
+                break;
+            }
+            out.push((k.value().to_vec(), v.value().to_vec()));
+        }
+        Ok(out)
     }
 
     /// Applies a batch in one transaction and makes it durable.
@@ -192,30 +212,20 @@ impl Store {
         if batch.is_empty() {
             return Ok(());
         }
-        use sled::Transactional;
-        let r: sled::transaction::TransactionResult<(), ()> =
-            self.trees.as_slice().transaction(|views| {
-                for (table, key, value) in &batch.ops {
-                    let i = TABLES.iter().position(|(x, _)| x == table).unwrap_or(0);
-                    match value {
-                        Some(v) => {
-                            views[i].insert(key.as_slice(), v.as_slice())?;
-                        }
-                        None => {
-                            views[i].remove(key.as_slice())?;
-                        }
-                    }
+        let tx = self.db.begin_write().map_err(db)?;
+        for (table, key, value) in &batch.ops {
+            let mut t = tx.open_table(def(*table)).map_err(db)?;
+            match value {
+                Some(v) => {
+                    t.insert(key.as_slice(), v.as_slice()).map_err(db)?;
                 }
-                Ok(())
-            });
-        r.map_err(|e| match e {
-            sled::transaction::TransactionError::Storage(s) => StoreError::Db(s),
-            sled::transaction::TransactionError::Abort(()) => StoreError::Corrupt {
-                what: "transaction".into(),
-                message: "aborted".into(),
-            },
-        })?;
-        self.db.flush()?;
+                None => {
+                    t.remove(key.as_slice()).map_err(db)?;
+                }
+            }
+        }
+        // Durability::Immediate (the default): flushed to disk before this returns.
+        tx.commit().map_err(db)?;
         Ok(())
     }
 
@@ -248,26 +258,33 @@ impl Store {
 
     /// The head hash of a game's record, if the game exists.
     pub fn head(&self, game: &str) -> Result<Option<Digest>, StoreError> {
-        let mut prefix = game.as_bytes().to_vec();
-        prefix.push(0);
-        match self.tree(Table::Entries).scan_prefix(&prefix).next_back() {
+        let mut lo = game.as_bytes().to_vec();
+        lo.push(0);
+        let mut hi = game.as_bytes().to_vec();
+        hi.push(1);
+        let tx = self.db.begin_read().map_err(db)?;
+        let t = tx.open_table(def(Table::Entries)).map_err(db)?;
+        let last = t
+            .range::<&[u8]>(lo.as_slice()..hi.as_slice())
+            .map_err(db)?
+            .next_back();
+        match last {
             None => Ok(None),
-            Some(r) => {
-                let (_, v) = r?;
-                let e: Entry = serde_json::from_slice(&v).map_err(|e| StoreError::Corrupt {
-                    what: format!("last entry of game {game}"),
-                    message: e.to_string(),
-                })?;
+            Some(item) => {
+                let (_, v) = item.map_err(db)?;
+                let e: Entry =
+                    serde_json::from_slice(v.value()).map_err(|e| StoreError::Corrupt {
+                        what: format!("last entry of game {game}"),
+                        message: e.to_string(),
+                    })?;
                 Ok(Some(e.hash))
             }
         }
     }
+}
 
-    /// Makes everything written durable.
-    pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
-        Ok(())
-    }
+fn db_err<E: std::fmt::Display>(e: E) -> StoreError {
+    db(e)
 }
 
 #[cfg(test)]

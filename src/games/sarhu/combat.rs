@@ -120,25 +120,15 @@ pub fn validate(
         match decl {
             Decl::Fire { units, target } => {
                 let from = check_units(d, st, f, c, units, &used, "fire")?;
-                for u in units {
-                    let ui = *u as usize;
-                    if d.type_of(ui).fire == 0 {
-                        return Err(illegal(
-                            format!(
-                                "{} ({}) cannot fire: only chariots, firearms and horse archers do",
-                                d.units[ui].id,
-                                d.units[ui].kind.name()
-                            ),
-                            "7.1, 2.4(3)",
-                        ));
-                    }
-                    if st.units[ui].dis {
-                        return Err(illegal(
-                            format!("{} is disorganized and cannot fire", d.units[ui].id),
-                            "7.5(2)",
-                        ));
-                    }
-                }
+                each_able(
+                    d,
+                    st,
+                    units,
+                    "fire",
+                    "chariots, firearms and horse archers",
+                    "7.1, 2.4(3)",
+                    |ui| d.type_of(ui).fire > 0,
+                )?;
                 let needs: Vec<u32> = units
                     .iter()
                     .map(|u| d.type_of(*u as usize).fire_need)
@@ -160,25 +150,15 @@ pub fn validate(
             }
             Decl::Charge { units, target } => {
                 let from = check_units(d, st, f, c, units, &used, "charge")?;
-                for u in units {
-                    let ui = *u as usize;
-                    if !d.type_of(ui).charge {
-                        return Err(illegal(
-                            format!(
-                                "{} ({}) cannot charge: only cavalry and horse archers do",
-                                d.units[ui].id,
-                                d.units[ui].kind.name()
-                            ),
-                            "7.2",
-                        ));
-                    }
-                    if st.units[ui].dis {
-                        return Err(illegal(
-                            format!("{} is disorganized and cannot charge", d.units[ui].id),
-                            "7.5(2)",
-                        ));
-                    }
-                }
+                each_able(
+                    d,
+                    st,
+                    units,
+                    "charge",
+                    "cavalry and horse archers",
+                    "7.2",
+                    |ui| d.type_of(ui).charge,
+                )?;
                 let to = check_target(d, st, f, *target)?;
                 let Some(dir) = from.dir_to(to) else {
                     return Err(illegal(
@@ -889,4 +869,37 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
         vec![h, pick],
     );
     Flow::Go
+}
+
+/// Every unit of a fire or charge group is of a type that may `verb` (only
+/// `who` may, `rule`) and is not disorganized (7.5(2)).
+fn each_able(
+    d: &Data,
+    st: &State,
+    units: &[u16],
+    verb: &str,
+    who: &str,
+    rule: &str,
+    able: impl Fn(usize) -> bool,
+) -> Result<(), RuleError> {
+    for u in units {
+        let ui = *u as usize;
+        if !able(ui) {
+            return Err(illegal(
+                format!(
+                    "{} ({}) cannot {verb}: only {who} do",
+                    d.units[ui].id,
+                    d.units[ui].kind.name()
+                ),
+                rule,
+            ));
+        }
+        if st.units[ui].dis {
+            return Err(illegal(
+                format!("{} is disorganized and cannot {verb}", d.units[ui].id),
+                "7.5(2)",
+            ));
+        }
+    }
+    Ok(())
 }
