@@ -49,10 +49,11 @@ fn long_game(moves: usize) -> Record {
             })
             .collect(),
         dice: chain.commitment(),
+        hidden: vec![],
         umpire: key(9).public().to_openssh(),
         at: "2026-12-01T00:00:00Z".into(),
     };
-    let mut g = Game::create(freeform(), opening).unwrap();
+    let mut g = Game::create(freeform(), opening, &chain).unwrap();
     for i in 0..moves {
         let s = i % 2;
         let text = format!(
@@ -103,10 +104,10 @@ fn verify_record(c: &mut Criterion) {
         .iter()
         .filter_map(|e| match &e.body {
             Body::Move(m) => {
-                let sig = ssh_key::SshSig::from_pem(&m.signature).unwrap();
+                let sig = ssh_key::SshSig::from_pem(m.signature.value().unwrap()).unwrap();
+                let text = m.text.value().unwrap().as_bytes();
                 let data =
-                    ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), m.text.as_bytes())
-                        .unwrap();
+                    ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), text).unwrap();
                 let raw: [u8; 32] = sig.public_key().ed25519().unwrap().0;
                 let vk = ed25519_dalek::VerifyingKey::from_bytes(&raw).unwrap();
                 let s = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).unwrap();

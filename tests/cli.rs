@@ -290,7 +290,8 @@ fn a_game_by_hand_with_umpire_and_openssh_keys() {
     let Body::Move(m) = &mut entries[3].body else {
         panic!("entry 3 is bob's move")
     };
-    m.rolls[0].value = m.rolls[0].value % 6 + 1;
+    let r = m.rolls[0].value_mut().unwrap();
+    r.value = r.value % 6 + 1;
     for i in 3..entries.len() {
         entries[i].prev = entries[i - 1].hash;
         entries[i].hash =

@@ -41,19 +41,19 @@ fn a_signed_move_is_accepted_rolled_and_revealed() {
     match &e[2].body {
         Body::Reveal(r) => {
             assert_eq!(r.position, 1);
-            assert_eq!(r.secret, t.chain.secret(1).unwrap());
+            assert_eq!(r.secret, t.chain.chain.secret(1).unwrap());
         }
         other => panic!("{other:?}"),
     }
     // The rolls are exactly ChaCha20 from the published seed formula.
     let text = match &e[1].body {
-        Body::Move(m) => m.text.clone(),
+        Body::Move(m) => m.text.value().unwrap().clone(),
         other => panic!("{other:?}"),
     };
     let mut d = Dice::seeded(dice::seed(
         "g1",
         1,
-        &t.chain.secret(1).unwrap(),
+        &t.chain.chain.secret(1).unwrap(),
         &sha256(text.as_bytes()),
     ));
     let expect = d.roll_n(2, 6, "initiative").unwrap();
@@ -195,7 +195,8 @@ fn promise_3_a_tampered_roll_fails_naming_the_entry() {
     let Body::Move(m) = &mut e[3].body else {
         panic!()
     };
-    m.rolls[0].value = m.rolls[0].value % 6 + 1;
+    let r = m.rolls[0].value_mut().unwrap();
+    r.value = r.value % 6 + 1;
     rehash_from(&mut e, 3);
     let record = Record::from_entries(e).unwrap();
     let err = Game::replay(t.shared(), &record, ReplayMode::Verify)
@@ -341,12 +342,12 @@ fn a_new_dice_chain_takes_over_and_verifies() {
     use umpire::core::hash::Digest;
     let mut t = table("freeform", "open", &["a", "b"], &[]);
     // A tiny first chain: two positions.
-    t.chain = DiceChain::from_top(Digest([3; 32]), 2);
+    t.chain = DiceChain::from_top(Digest([3; 32]), 2).into();
     let mut e = t.game.record().entries().to_vec();
     let Body::Opening(o) = &mut e[0].body else {
         panic!()
     };
-    o.dice = t.chain.commitment();
+    o.dice = t.chain.chain.commitment();
     e[0].hash = entry_hash(0, &e[0].prev, &e[0].body);
     t.game = Game::replay(
         t.shared(),
@@ -369,7 +370,9 @@ fn a_new_dice_chain_takes_over_and_verifies() {
     assert!(matches!(spent, Verdict::Unavailable(_)), "{spent:?}");
     assert_eq!(t.game.record().len(), len);
     // A new chain, published before the next move exists.
-    let next = DiceChain::from_top(Digest([4; 32]), 100).with_base(t.game.next_position() - 1);
+    let next: umpire::core::game::Secrets = DiceChain::from_top(Digest([4; 32]), 100)
+        .with_base(t.game.next_position() - 1)
+        .into();
     t.game
         .recommit(&next, "the first chain ran out", "t")
         .unwrap();

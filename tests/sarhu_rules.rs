@@ -138,6 +138,7 @@ impl T {
                     label: l.to_string(),
                     sides: 6,
                     value: *v,
+                    audience: Default::default(),
                 })
                 .collect(),
         );

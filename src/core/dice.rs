@@ -7,6 +7,7 @@
 //! turned into dice by our own rejection sampling, never by a library's range
 //! function, so a record replays the same forever (see the test vectors).
 
+use super::audience::Audience;
 use super::hash::{Digest, Tagged};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
@@ -16,6 +17,10 @@ use serde::{Deserialize, Serialize};
 pub const CHAIN_DOMAIN: &str = "umpire-dice-chain-v1";
 /// Domain tag of the per-move seed.
 pub const SEED_DOMAIN: &str = "umpire-dice-seed-v1";
+/// Domain tag of the seed of a hidden stream (one per audience slot and position).
+pub const HIDDEN_SEED_DOMAIN: &str = "umpire-hidden-seed-v1";
+/// Domain tag deriving a hidden chain's top secret from the game's hidden master.
+pub const HIDDEN_TOP_DOMAIN: &str = "umpire-hidden-top-v1";
 /// Name of the scheme, written into every opening entry.
 pub const SCHEME: &str = "sha256-chain/chacha20/reject-v1";
 /// Chain length of a new game: the number of moves that can roll dice.
@@ -76,6 +81,8 @@ pub enum DiceError {
     },
     #[error("a die needs 2 to {max} faces, not {0}", max = MAX_SIDES)]
     BadSides(u32),
+    #[error("this game was created without hidden dice, so it cannot roll in secret ({0})")]
+    NoHiddenDice(String),
 }
 
 impl DiceChain {
@@ -187,6 +194,34 @@ pub fn seed(game: &str, p: u64, k_p: &Digest, move_hash: &Digest) -> [u8; 32] {
         .0
 }
 
+/// The seed of hidden stream `slot` (0 the umpire's, `i + 1` side `i`'s) at
+/// dice position `p`: `g` is that slot's chain secret for the position. It
+/// does not depend on the move, so a side that sees only its own stream can
+/// check its own rolls in a move whose text it may not read.
+pub fn hidden_seed(game: &str, p: u64, slot: usize, g: &Digest) -> [u8; 32] {
+    Tagged::new(HIDDEN_SEED_DOMAIN)
+        .field(game.as_bytes())
+        .u64(p)
+        .u64(slot as u64)
+        .field(&g.0)
+        .finish()
+        .0
+}
+
+/// The top secret of hidden chain `slot`, derived from the game's hidden master.
+pub fn hidden_top(master: &Digest, slot: usize) -> Digest {
+    Tagged::new(HIDDEN_TOP_DOMAIN)
+        .field(&master.0)
+        .u64(slot as u64)
+        .finish()
+}
+
+/// The hidden stream slot serving an audience: the side's own when it is one
+/// side alone, else the umpire's (slot 0).
+pub fn slot_of(audience: &Audience) -> usize {
+    audience.stream_side().map_or(0, |s| s.index() + 1)
+}
+
 /// One die rolled, with what it was for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Roll {
@@ -196,6 +231,9 @@ pub struct Roll {
     pub sides: u32,
     /// The result, 1..=sides.
     pub value: u32,
+    /// Who may see it; hidden rolls come from that audience's own stream.
+    #[serde(default, skip_serializing_if = "Audience::is_public")]
+    pub audience: Audience,
 }
 
 /// A uniform die from raw 32-bit words: reject the top partial block.
@@ -211,7 +249,13 @@ pub fn die_from_words(words: &mut impl FnMut() -> u32, sides: u32) -> u32 {
 }
 
 enum Source {
-    Live(Box<ChaCha20Rng>),
+    Live {
+        public: Box<ChaCha20Rng>,
+        /// Seeds of the hidden streams by slot, where the game has hidden dice.
+        hidden: Vec<Option<[u8; 32]>>,
+        /// The streams drawn from so far, by slot.
+        streams: Vec<Option<ChaCha20Rng>>,
+    },
     Recorded(Vec<Roll>),
     Preview,
 }
@@ -226,9 +270,25 @@ impl Dice {
     /// Dice seeded for one move.
     pub fn seeded(seed: [u8; 32]) -> Self {
         Dice {
-            source: Source::Live(Box::new(ChaCha20Rng::from_seed(seed))),
+            source: Source::Live {
+                public: Box::new(ChaCha20Rng::from_seed(seed)),
+                hidden: Vec::new(),
+                streams: Vec::new(),
+            },
             rolls: Vec::new(),
         }
+    }
+
+    /// The same dice with hidden streams, seeded by slot (see [`hidden_seed`]).
+    pub fn with_hidden(mut self, seeds: Vec<Option<[u8; 32]>>) -> Self {
+        if let Source::Live {
+            hidden, streams, ..
+        } = &mut self.source
+        {
+            *streams = vec![None; seeds.len()];
+            *hidden = seeds;
+        }
+        self
     }
 
     /// Dice that hand back the rolls a record holds, checking each request's sides.
@@ -247,24 +307,48 @@ impl Dice {
         }
     }
 
-    /// Rolls one die with `sides` faces.
+    /// Rolls one die with `sides` faces, seen by every side.
     pub fn roll(&mut self, sides: u32, label: &str) -> Result<u32, DiceError> {
+        self.roll_for(Audience::All, sides, label)
+    }
+
+    /// Rolls one die that only `audience` may see until the game ends (a draw
+    /// into a hidden hand, a secret roll). It comes from that audience's own
+    /// committed stream, so no other side can work it out from what it holds.
+    pub fn roll_for(
+        &mut self,
+        audience: Audience,
+        sides: u32,
+        label: &str,
+    ) -> Result<u32, DiceError> {
         if !(2..=MAX_SIDES).contains(&sides) {
             return Err(DiceError::BadSides(sides));
         }
         let value = match &mut self.source {
-            Source::Live(rng) => die_from_words(&mut || rng.next_u32(), sides),
+            Source::Live { public, .. } if audience.is_public() => {
+                die_from_words(&mut || public.next_u32(), sides)
+            }
+            Source::Live {
+                hidden, streams, ..
+            } => {
+                let slot = slot_of(&audience);
+                let Some(Some(seed)) = hidden.get(slot) else {
+                    return Err(DiceError::NoHiddenDice(label.to_string()));
+                };
+                let rng = streams[slot].get_or_insert_with(|| ChaCha20Rng::from_seed(*seed));
+                die_from_words(&mut || rng.next_u32(), sides)
+            }
             Source::Preview => return Err(DiceError::PreviewStops(label.to_string())),
             Source::Recorded(rec) => {
                 let index = self.rolls.len();
                 let Some(r) = rec.get(index) else {
                     return Err(DiceError::RecordShort(format!("d{sides} {label}")));
                 };
-                if r.sides != sides || r.label != label {
+                if r.sides != sides || r.label != label || r.audience != audience {
                     return Err(DiceError::RecordMismatch {
                         index,
-                        recorded: format!("d{} {:?}", r.sides, r.label),
-                        asked: format!("d{sides} {label:?}"),
+                        recorded: format!("d{} {:?} to {:?}", r.sides, r.label, r.audience),
+                        asked: format!("d{sides} {label:?} to {audience:?}"),
                     });
                 }
                 r.value
@@ -274,8 +358,22 @@ impl Dice {
             label: label.to_string(),
             sides,
             value,
+            audience,
         });
         Ok(value)
+    }
+
+    /// The hidden stream slots drawn from so far (0 the umpire's, `i + 1` side `i`'s).
+    pub fn slots_used(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .rolls
+            .iter()
+            .filter(|r| !r.audience.is_public())
+            .map(|r| slot_of(&r.audience))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// Rolls a d6.
@@ -405,6 +503,7 @@ mod tests {
             label: "fire".into(),
             sides: 6,
             value: 4,
+            audience: Audience::All,
         }];
         let mut d = Dice::recorded(rec.clone());
         assert_eq!(d.d6("fire").unwrap(), 4);

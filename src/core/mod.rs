@@ -1,7 +1,9 @@
 //! Game-agnostic foundations: hashes, signatures, dice, move files, records,
 //! the ruleset contract, replay, and grid geometry. Imports nothing above it.
 
+pub mod audience;
 pub mod board;
+pub mod deck;
 pub mod dice;
 pub mod game;
 pub mod hash;
@@ -9,5 +11,6 @@ pub mod hex;
 pub mod movefile;
 pub mod record;
 pub mod ruleset;
+pub mod sealed;
 pub mod selfplay;
 pub mod sig;

@@ -8,11 +8,15 @@
 
 use super::dice::{Commitment, Roll};
 use super::hash::{Digest, Tagged};
+use super::sealed::{BadOpening, Hidden};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Version of the record format, written into every opening.
+/// Version of the record format of a game that hides nothing.
 pub const FORMAT: u32 = 1;
+/// Version of the record format of a game that hides something: sealed items,
+/// salted state hashes, hidden dice streams, sealed rounds.
+pub const FORMAT_HIDDEN: u32 = 2;
 /// Domain tag of the entry hash.
 pub const ENTRY_DOMAIN: &str = "umpire-entry-v1";
 /// First line of an exported record.
@@ -43,28 +47,49 @@ pub struct Opening {
     pub options: BTreeMap<String, String>,
     pub sides: Vec<SideDecl>,
     pub dice: Commitment,
+    /// The hidden dice streams' chains, by slot: the umpire's first, then one
+    /// per side in order. Empty for a game that hides nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<Commitment>,
     /// The umpire's public key, which signs result mails and record heads.
     pub umpire: String,
     /// When the game was created (RFC 3339, UTC). Informative only.
     pub at: String,
 }
 
+/// An order line of a sealed move that every side may read: the umpire's
+/// excerpt, checked against the opened text at the end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicLine {
+    /// The line's number in the move file.
+    pub line: usize,
+    pub text: String,
+}
+
 /// A signed submission that was accepted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveEntry {
     pub side: String,
-    /// The exact signed bytes of the move file.
-    pub text: String,
-    /// The armored SSHSIG over `text`.
-    pub signature: String,
+    /// The exact signed bytes of the move file; sealed to its side when some
+    /// line or its standing orders are not for every side.
+    pub text: Hidden<String>,
+    /// The armored SSHSIG over `text` (sealed with it: a signature would let
+    /// another side test guesses of the text).
+    pub signature: Hidden<String>,
+    /// For a sealed text: the order lines every side may read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<PublicLine>,
     /// The dice position the move rolled at, if it had orders.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    /// Every die rolled, in order.
+    /// Every die rolled, in order; hidden rolls sealed to their audience.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rolls: Vec<Roll>,
-    /// The state hash after the move.
+    pub rolls: Vec<Hidden<Roll>>,
+    /// The state hash after the move (salted in a game that hides something).
     pub state: Digest,
+    /// The salt of `state`, sealed to the umpire until the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Hidden<Digest>>,
     /// When it was received. Informative only.
     pub at: String,
 }
@@ -75,16 +100,26 @@ pub struct RejectedEntry {
     /// The side it claimed to be from, if readable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
-    /// The submitted bytes, if UTF-8.
+    /// The submitted bytes, if UTF-8 (sealed to the claimed side in a game
+    /// that hides something: a refused move may hold hidden orders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    pub text: Option<Hidden<String>>,
     /// The submitted bytes, base64, if not UTF-8.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base64: Option<String>,
+    pub base64: Option<Hidden<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-    pub reason: String,
+    pub signature: Option<Hidden<String>>,
+    /// Why (sealed with the text: it may quote an order).
+    pub reason: Hidden<String>,
     pub at: String,
+}
+
+/// The secret of one hidden dice stream at a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlotSecret {
+    /// 0 the umpire's stream, `i + 1` side `i`'s.
+    pub slot: usize,
+    pub secret: Digest,
 }
 
 /// The dice secret of a position, revealed once no move can still use it.
@@ -92,6 +127,60 @@ pub struct RejectedEntry {
 pub struct RevealEntry {
     pub position: u64,
     pub secret: Digest,
+    /// The secrets of the hidden streams the position used, each sealed to
+    /// its side (the umpire's to nobody) and opened in the full record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slots: Vec<Hidden<SlotSecret>>,
+}
+
+/// What the random part of the set-up rolled (dealt hands, a shuffled deck).
+/// Written only when it rolled; it uses dice position 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupEntry {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Hidden<Roll>>,
+    /// The hidden streams' secrets of position 0, as in a reveal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slots: Vec<Hidden<SlotSecret>>,
+    pub state: Digest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Hidden<Digest>>,
+}
+
+/// A side's orders in a sealed round, recorded as a commitment when they
+/// arrive; a later one from the same side in the same round replaces it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealedEntry {
+    pub side: String,
+    /// The signed move, sealed to its side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Hidden<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Hidden<String>>,
+    /// Or the side's stated default, applied after its deadline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Hidden<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub at: String,
+}
+
+/// The resolution of a sealed round: the sealed entries it opens, in side
+/// order, applied together with dice drawn after the last was in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEntry {
+    /// The seqs of the sealed entries resolved, in the order applied.
+    pub moves: Vec<u64>,
+    /// Per move, the order lines every side may now read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<Vec<PublicLine>>,
+    pub position: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Hidden<Roll>>,
+    pub state: Digest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Hidden<Digest>>,
+    pub at: String,
 }
 
 /// A new dice chain, published before any move can use it: when a chain runs
@@ -101,6 +190,9 @@ pub struct RecommitEntry {
     /// The first dice position the new chain serves; its `k0` stands for the one before.
     pub from_position: u64,
     pub dice: Commitment,
+    /// New hidden streams' chains, by slot, for a game that has them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<Commitment>,
     pub reason: String,
     pub at: String,
 }
@@ -114,8 +206,10 @@ pub struct DefaultEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rolls: Vec<Roll>,
+    pub rolls: Vec<Hidden<Roll>>,
     pub state: Digest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Hidden<Digest>>,
     /// Why, e.g. "deadline 2026-12-01T18:00Z passed, grace 24h".
     pub reason: String,
     pub at: String,
@@ -131,6 +225,53 @@ pub enum Body {
     Reveal(RevealEntry),
     Default(DefaultEntry),
     Recommit(RecommitEntry),
+    Setup(SetupEntry),
+    Sealed(SealedEntry),
+    Round(RoundEntry),
+}
+
+/// Lists every sealed-able item of a body, as `&dyn` or `&mut dyn HiddenItem`.
+macro_rules! hidden_items {
+    ($body:expr, $iter:ident, $($m:tt)*) => {{
+        let mut v: Vec<& $($m)* dyn HiddenItem> = Vec::new();
+        match $body {
+            Body::Opening(_) | Body::Recommit(_) => {}
+            Body::Move(m) => {
+                v.push(& $($m)* m.text);
+                v.push(& $($m)* m.signature);
+                v.extend(m.rolls.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(m.salt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+            Body::Rejected(r) => {
+                v.extend(r.text.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(r.base64.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(r.signature.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.push(& $($m)* r.reason);
+            }
+            Body::Reveal(r) => {
+                v.extend(r.slots.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+            Body::Default(d) => {
+                v.extend(d.rolls.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(d.salt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+            Body::Setup(s) => {
+                v.extend(s.rolls.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(s.slots.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(s.salt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+            Body::Sealed(s) => {
+                v.extend(s.text.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(s.signature.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(s.default.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+            Body::Round(r) => {
+                v.extend(r.rolls.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(r.salt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
+        }
+        v
+    }};
 }
 
 impl Body {
@@ -143,7 +284,62 @@ impl Body {
             Body::Reveal(_) => "reveal",
             Body::Default(_) => "default",
             Body::Recommit(_) => "recommit",
+            Body::Setup(_) => "setup",
+            Body::Sealed(_) => "sealed",
+            Body::Round(_) => "round",
         }
+    }
+
+    /// Drops the openings that `viewer` may not see (`None`: an observer,
+    /// who sees only what is public; the hash form drops every opening).
+    pub fn redact(&mut self, viewer: Option<&str>) {
+        let keep = |to: &[String]| viewer.is_some_and(|v| to.iter().any(|t| t == v));
+        for h in hidden_items!(self, iter_mut, mut) {
+            h.redact_dyn(&keep);
+        }
+    }
+
+    /// Does the body hold any opening (so its hash form differs from it)?
+    pub fn has_openings(&self) -> bool {
+        hidden_items!(self, iter,).iter().any(|h| h.opened())
+    }
+
+    /// How many sealed items this copy holds without their opening.
+    pub fn closed_items(&self) -> usize {
+        hidden_items!(self, iter,)
+            .iter()
+            .filter(|h| h.closed())
+            .count()
+    }
+
+    /// Checks every opening against its commitment.
+    pub fn check_openings(&self) -> Result<(), BadOpening> {
+        hidden_items!(self, iter,)
+            .iter()
+            .try_for_each(|h| h.check_dyn())
+    }
+}
+
+/// A sealed-able item, whatever its value type.
+trait HiddenItem {
+    fn redact_dyn(&mut self, keep: &dyn Fn(&[String]) -> bool);
+    fn opened(&self) -> bool;
+    fn closed(&self) -> bool;
+    fn check_dyn(&self) -> Result<(), BadOpening>;
+}
+
+impl<T: Serialize> HiddenItem for Hidden<T> {
+    fn redact_dyn(&mut self, keep: &dyn Fn(&[String]) -> bool) {
+        self.redact(keep)
+    }
+    fn opened(&self) -> bool {
+        self.is_opened()
+    }
+    fn closed(&self) -> bool {
+        self.is_closed()
+    }
+    fn check_dyn(&self) -> Result<(), BadOpening> {
+        self.check()
     }
 }
 
@@ -167,9 +363,17 @@ pub enum RecordError {
     Empty,
 }
 
-/// The hash of an entry with this place and body.
+/// The hash of an entry with this place and body. It is taken over the
+/// body's hash form, without openings, so every side's copy has the same hash.
 pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
-    let canon = serde_jcs::to_vec(body).unwrap_or_default();
+    let canon = if body.has_openings() {
+        let mut form = body.clone();
+        form.redact(None);
+        serde_jcs::to_vec(&form)
+    } else {
+        serde_jcs::to_vec(body)
+    }
+    .unwrap_or_default();
     Tagged::new(ENTRY_DOMAIN)
         .u64(seq)
         .field(&prev.0)
@@ -337,6 +541,7 @@ mod tests {
                 length: 10,
                 k0: Digest([1; 32]),
             },
+            hidden: vec![],
             umpire: "k".into(),
             at: "2026-11-29T00:00:00Z".into(),
         }
@@ -347,10 +552,12 @@ mod tests {
         r.push(Body::Reveal(RevealEntry {
             position: 1,
             secret: Digest([2; 32]),
+            slots: vec![],
         }));
         r.push(Body::Reveal(RevealEntry {
             position: 2,
             secret: Digest([3; 32]),
+            slots: vec![],
         }));
         r
     }
@@ -403,6 +610,7 @@ mod tests {
         e[1].body = Body::Reveal(RevealEntry {
             position: 1,
             secret: Digest([9; 32]),
+            slots: vec![],
         });
         e[1].hash = entry_hash(1, &e[1].prev, &e[1].body);
         match Record::from_entries(e) {

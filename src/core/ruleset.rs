@@ -6,9 +6,10 @@
 //! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
 //! registered by name and its state type never leaks out.
 
+pub use super::audience::Audience;
 use super::board::Board;
 use super::dice::{Dice, DiceError};
-use super::hash::{Digest, sha256};
+use super::hash::{Digest, Tagged, sha256};
 use super::hex::Hex;
 use super::movefile::SourceLine;
 use serde::{Deserialize, Serialize};
@@ -80,6 +81,12 @@ pub enum AwaitKind {
     Orders,
     /// A decision in the middle of someone else's move (losses, retreat, initiative…).
     Decision,
+    /// Orders of a simultaneous round, sealed: each side's move is recorded as a
+    /// commitment when it arrives, nobody sees another's before sending their
+    /// own, and the engine applies them all, in side order, when the last
+    /// awaited side is in (rolls drawn after that). The ruleset tracks in its
+    /// state who has given orders, so the prompt still awaits each side in turn.
+    SealedOrders,
 }
 
 /// One side the game is waiting for.
@@ -127,6 +134,9 @@ pub struct Event {
     /// Hexes the event concerns: the map snippet centres on them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub focus: Vec<Hex>,
+    /// Who is told (and whose map snippet centres on it).
+    #[serde(default, skip_serializing_if = "Audience::is_public")]
+    pub audience: Audience,
 }
 
 impl Event {
@@ -135,6 +145,7 @@ impl Event {
         Event {
             text: text.into(),
             focus: Vec::new(),
+            audience: Audience::All,
         }
     }
 
@@ -143,7 +154,14 @@ impl Event {
         Event {
             text: text.into(),
             focus,
+            audience: Audience::All,
         }
+    }
+
+    /// The same event, told only to `audience`.
+    pub fn to(mut self, audience: Audience) -> Event {
+        self.audience = audience;
+        self
     }
 }
 
@@ -260,6 +278,31 @@ pub trait Rules: Send + Sync + 'static {
     /// Orders legal now for `side`, as text a player could write (a sample where
     /// the space is huge). Used for help text, self-play and fuzzing.
     fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
+    /// The random part of the set-up (deal hands, shuffle decks, random
+    /// placement), after `setup`; rolls as `apply` does (`Dice::roll_for` for
+    /// what only some sides may see). The events go to the opening mails.
+    fn deal(&self, state: &mut Self::State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let _ = (state, dice);
+        Ok(Vec::new())
+    }
+    /// Does the game hide anything from some side (hands, fog of war, hidden
+    /// standing orders, secret rolls)? Then its state hashes are salted, it
+    /// gets hidden dice streams, and its record is kept per side.
+    fn hides_information(&self, setup: &Setup) -> bool {
+        let _ = setup;
+        false
+    }
+    /// Who may read an order line of `side`'s move (the side itself always can).
+    fn order_audience(&self, state: &Self::State, side: Side, order: &Self::Order) -> Audience {
+        let _ = (state, side, order);
+        Audience::All
+    }
+    /// Who may read `side`'s standing orders: by default the side alone until
+    /// the game ends.
+    fn standing_audience(&self, state: &Self::State, side: Side) -> Audience {
+        let _ = state;
+        Audience::side(side)
+    }
     /// Sets (or with no lines, clears) a side's standing orders.
     fn set_standing(
         &self,
@@ -295,7 +338,7 @@ trait StateBox: Send + Sync {
     fn clone_box(&self) -> Box<dyn StateBox>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    fn to_json(&self) -> Vec<u8>;
+    fn to_json(&self) -> Result<Vec<u8>, String>;
 }
 
 impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
@@ -308,8 +351,8 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
-    fn to_json(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
+    fn to_json(&self) -> Result<Vec<u8>, String> {
+        serde_json::to_vec(self).map_err(|e| e.to_string())
     }
 }
 
@@ -319,15 +362,34 @@ impl Clone for GameState {
     }
 }
 
+/// Domain tag of a salted state commitment.
+pub const STATE_DOMAIN: &str = "umpire-state-v2";
+
+/// The game state does not serialise, so it cannot be hashed (a ruleset bug:
+/// e.g. a map with non-string keys in the state).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the game state does not serialise, so it cannot be hashed (a ruleset bug): {0}")]
+pub struct StateError(pub String);
+
 impl GameState {
-    /// The state's hash: SHA-256 of its JSON form.
-    pub fn hash(&self) -> Digest {
-        sha256(&self.0.to_json())
+    /// The state's hash: SHA-256 of its JSON form, for games that hide
+    /// nothing (anyone can recompute it).
+    pub fn hash(&self) -> Result<Digest, StateError> {
+        Ok(sha256(&self.to_json()?))
+    }
+
+    /// The salted commitment to the state, for games that hide something: a
+    /// side cannot test guesses of the other's hand or orders against it.
+    pub fn commitment(&self, salt: &Digest) -> Result<Digest, StateError> {
+        Ok(Tagged::new(STATE_DOMAIN)
+            .field(&salt.0)
+            .field(&self.to_json()?)
+            .finish())
     }
 
     /// The state as JSON (for debugging and `umpire show --json`).
-    pub fn to_json(&self) -> Vec<u8> {
-        self.0.to_json()
+    pub fn to_json(&self) -> Result<Vec<u8>, StateError> {
+        self.0.to_json().map_err(StateError)
     }
 
     /// The typed state, if it is a `T`.
@@ -355,6 +417,10 @@ pub trait Ruleset: Send + Sync {
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
     fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
+    fn hides_information(&self, setup: &Setup) -> bool;
+    fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
+    fn standing_audience(&self, state: &GameState, side: Side) -> Audience;
     fn set_standing(
         &self,
         state: &mut GameState,
@@ -419,6 +485,21 @@ impl<R: Rules> Ruleset for R {
     }
     fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
         Rules::legal(self, typed(state), side)
+    }
+    fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        Rules::deal(self, typed_mut(state), dice)
+    }
+    fn hides_information(&self, setup: &Setup) -> bool {
+        Rules::hides_information(self, setup)
+    }
+    fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience {
+        match order.payload.downcast_ref::<R::Order>() {
+            Some(o) => Rules::order_audience(self, typed(state), side, o),
+            None => Audience::All,
+        }
+    }
+    fn standing_audience(&self, state: &GameState, side: Side) -> Audience {
+        Rules::standing_audience(self, typed(state), side)
     }
     fn set_standing(
         &self,

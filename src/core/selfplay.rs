@@ -12,11 +12,11 @@
 //! A failure names the game, its seed and the record entry, and carries the
 //! record text, so `random_game` with that seed reproduces it.
 
-use super::dice::{DiceChain, die_from_words};
-use super::game::{Game, ReplayMode, Verdict};
+use super::dice::die_from_words;
+use super::game::{Game, ReplayMode, Stored, Verdict, hidden_slots};
 use super::hash::Digest;
-use super::record::{FORMAT, Opening, Record, SideDecl};
-use super::ruleset::{AwaitKind, Ruleset, Side};
+use super::record::{FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
+use super::ruleset::{AwaitKind, Ruleset, Setup, Side};
 use super::sig::{MOVE_NAMESPACE, SecretKey};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -218,9 +218,22 @@ pub fn random_game(
     }
     let umpire = SecretKey::from_seed(&seed_bytes(200), "umpire@selfplay")
         .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
-    let chain = DiceChain::from_top(Digest(seed_bytes(201)), config.chain_length);
+    let setup = Setup {
+        scenario: scenario.to_string(),
+        options: options.clone(),
+        sides: names.clone(),
+    };
+    let slots = hidden_slots(ruleset.as_ref(), &setup);
+    let secrets = Stored {
+        top: Digest(seed_bytes(201)),
+        length: config.chain_length,
+        base: 0,
+        master: (slots > 0).then(|| Digest(seed_bytes(202))),
+        slots,
+    }
+    .secrets();
     let opening = Opening {
-        format: FORMAT,
+        format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
         game: format!("selfplay-{number}"),
         ruleset: info.name.clone(),
         ruleset_version: info.version,
@@ -236,11 +249,12 @@ pub fn random_game(
                 key: k.public().to_openssh(),
             })
             .collect(),
-        dice: chain.commitment(),
+        dice: secrets.chain.commitment(),
+        hidden: secrets.hidden_commitments(),
         umpire: umpire.public().to_openssh(),
         at: "2026-01-01T00:00:00Z".into(),
     };
-    let mut game = Game::create(ruleset.clone(), opening)
+    let mut game = Game::create(ruleset.clone(), opening, &secrets)
         .map_err(|e| fail(e.seq, format!("create: {}", e.message), String::new()))?;
     let mut stats = SelfPlayStats {
         games: 1,
@@ -259,7 +273,7 @@ pub fn random_game(
         let sig = keys[i]
             .sign(MOVE_NAMESPACE, text.as_bytes())
             .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
-        match game.submit(text.as_bytes(), &sig, &chain, at) {
+        match game.submit(text.as_bytes(), &sig, &secrets, at) {
             Verdict::Accepted { .. } => {}
             other => {
                 return Err(fail(
@@ -313,7 +327,7 @@ pub fn random_game(
                     record_text(&game),
                 ));
             }
-            game.apply_default(side, "self-play: deadline passed", &chain, at)
+            game.apply_default(side, "self-play: deadline passed", &secrets, at)
                 .map_err(|e| {
                     fail(
                         entry(&game),
@@ -332,7 +346,7 @@ pub fn random_game(
             let sig = keys[side.index()]
                 .sign(MOVE_NAMESPACE, text.as_bytes())
                 .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
-            match game.submit(text.as_bytes(), &sig, &chain, at) {
+            match game.submit(text.as_bytes(), &sig, &secrets, at) {
                 Verdict::Accepted { report, .. } => {
                     stats.moves += 1;
                     stats.rolls += report.rolls.len() as u64;
@@ -390,14 +404,12 @@ pub fn random_game(
         .map_err(|e| fail(entry(&game), format!("export: {e}"), text.clone()))?;
     let (again, _) = Game::replay(ruleset, &record, ReplayMode::Verify)
         .map_err(|e| fail(e.seq, format!("replay: {}", e.message), text.clone()))?;
-    if again.state().hash() != game.state().hash() {
+    let hash = |g: &Game| g.state().hash().map_err(|e| e.to_string());
+    let (replayed, live) = (hash(&again), hash(&game));
+    if replayed != live || replayed.is_err() {
         return Err(fail(
             entry(&game),
-            format!(
-                "replay reaches state {}, live play {}",
-                again.state().hash().short(16),
-                game.state().hash().short(16)
-            ),
+            format!("replay reaches state {replayed:?}, live play {live:?}"),
             text,
         ));
     }

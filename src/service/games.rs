@@ -2,10 +2,12 @@
 //! and replayed games cached for the length of a process.
 
 use super::{ServiceError, Umpire};
-use crate::core::dice::{DEFAULT_CHAIN_LENGTH, DiceChain};
+use crate::core::dice::DEFAULT_CHAIN_LENGTH;
 use crate::core::game::{Game, ReplayMode};
+use crate::core::game::{Secrets, Stored, hidden_slots};
 use crate::core::hash::Digest;
-use crate::core::record::{FORMAT, Opening, SideDecl};
+use crate::core::record::{FORMAT, FORMAT_HIDDEN, Opening, SideDecl};
+use crate::core::ruleset::Setup;
 use crate::core::sig::PublicKey;
 use crate::mail::Outgoing;
 use crate::store::{Batch, Table};
@@ -58,6 +60,38 @@ pub struct Secret {
     /// The position `k_0` stands for (0, or where a recommitted chain takes over).
     #[serde(default)]
     pub base: u64,
+    /// For a game that hides something: the master secret of its hidden
+    /// streams and sealed items' salts, and the number of hidden streams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub master: Option<Digest>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub slots: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Secret {
+    fn from_stored(s: &Stored) -> Secret {
+        Secret {
+            top: s.top,
+            length: s.length,
+            base: s.base,
+            master: s.master,
+            slots: s.slots,
+        }
+    }
+
+    fn stored(&self) -> Stored {
+        Stored {
+            top: self.top,
+            length: self.length,
+            base: self.base,
+            master: self.master,
+            slots: self.slots,
+        }
+    }
 }
 
 /// A game to create.
@@ -122,11 +156,17 @@ impl Umpire {
                 key: k.to_openssh(),
             });
         }
-        let chain = DiceChain::generate(DEFAULT_CHAIN_LENGTH)
+        let setup = Setup {
+            scenario: new.scenario.clone(),
+            options: new.options.clone(),
+            sides: sides.iter().map(|s| s.name.clone()).collect(),
+        };
+        let slots = hidden_slots(ruleset.as_ref(), &setup);
+        let (secrets, stored) = Secrets::generate(DEFAULT_CHAIN_LENGTH, 0, slots)
             .map_err(|e| ServiceError::Game(e.to_string()))?;
         let at = rfc3339(now);
         let opening = Opening {
-            format: FORMAT,
+            format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
             game: id.clone(),
             ruleset: info.name.clone(),
             ruleset_version: info.version,
@@ -134,11 +174,13 @@ impl Umpire {
             scenario: new.scenario.clone(),
             options: new.options.clone(),
             sides,
-            dice: chain.commitment(),
+            dice: secrets.chain.commitment(),
+            hidden: secrets.hidden_commitments(),
             umpire: self.key.public().to_openssh(),
             at: at.clone(),
         };
-        let game = Game::create(ruleset, opening).map_err(|e| ServiceError::Game(e.message))?;
+        let game =
+            Game::create(ruleset, opening, &secrets).map_err(|e| ServiceError::Game(e.message))?;
         for (side, tz) in &new.time_zones {
             if game.side(side).is_none() {
                 return Err(ServiceError::Game(format!(
@@ -160,22 +202,15 @@ impl Umpire {
             ..Default::default()
         };
         meta.refresh_waiting(&game, now);
-        let mails = self.opening_mails(&game, &meta, &chain, now)?;
+        let mails = self.opening_mails(&game, &meta, &secrets.chain, now)?;
         let mut batch = Batch::new();
         batch.put_entries(&id, game.record().entries());
-        batch.put_json(
-            Table::Secrets,
-            &id,
-            &Secret {
-                top: chain.top(),
-                length: DEFAULT_CHAIN_LENGTH,
-                base: 0,
-            },
-        );
+        batch.put_json(Table::Secrets, &id, &Secret::from_stored(&stored));
         batch.put_json(Table::Games, &id, &meta);
         self.queue(&mut batch, &mails, now);
         self.store.commit(batch)?;
         self.games.insert(id.clone(), game);
+        self.chains.insert(id.clone(), secrets);
         Ok(id)
     }
 
@@ -233,16 +268,16 @@ impl Umpire {
         self.chains.remove(id);
     }
 
-    /// The dice secret of a game.
-    pub(super) fn chain(&mut self, id: &str) -> Result<DiceChain, ServiceError> {
+    /// The dice secrets of a game.
+    pub(super) fn chain(&mut self, id: &str) -> Result<Secrets, ServiceError> {
         if let Some(c) = self.chains.get(id) {
             return Ok(c.clone());
         }
         let s: Secret = self.read_json(Table::Secrets, id)?.ok_or_else(|| {
             ServiceError::Game(format!("game {id} has no dice secret in the store"))
         })?;
-        // Rebuilding walks the whole chain once: keep it for the process.
-        let c = DiceChain::from_top(s.top, s.length).with_base(s.base);
+        // Rebuilding walks each chain once: keep them for the process.
+        let c = s.stored().secrets();
         self.chains.insert(id.to_string(), c.clone());
         Ok(c)
     }
@@ -258,7 +293,7 @@ impl Umpire {
     ) -> Result<(), ServiceError> {
         let chain = self.chain(id)?;
         let next = self.game(id)?.next_position();
-        if next <= chain.last_position() || !self.games[id].unrevealed().is_empty() {
+        if next <= chain.chain.last_position() || !self.games[id].unrevealed().is_empty() {
             return Ok(());
         }
         self.recommit(id, "the dice chain of this game is used up", now, batch)
@@ -273,24 +308,20 @@ impl Umpire {
         batch: &mut Batch,
     ) -> Result<(), ServiceError> {
         let base = self.game(id)?.next_position() - 1;
-        let fresh = DiceChain::generate(DEFAULT_CHAIN_LENGTH)
-            .map_err(|e| ServiceError::Game(e.to_string()))?
-            .with_base(base);
+        let slots = if self.games[id].hides_information() {
+            self.games[id].sides().len() + 1
+        } else {
+            0
+        };
+        let (fresh, stored) = Secrets::generate(DEFAULT_CHAIN_LENGTH, base, slots)
+            .map_err(|e| ServiceError::Game(e.to_string()))?;
         let game = self
             .games
             .get_mut(id)
             .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
         game.recommit(&fresh, reason, &rfc3339(now))
             .map_err(ServiceError::Game)?;
-        batch.put_json(
-            Table::Secrets,
-            id,
-            &Secret {
-                top: fresh.top(),
-                length: DEFAULT_CHAIN_LENGTH,
-                base,
-            },
-        );
+        batch.put_json(Table::Secrets, id, &Secret::from_stored(&stored));
         self.chains.insert(id.to_string(), fresh);
         tracing::info!(game = id, from = base + 1, "new dice chain committed");
         Ok(())
@@ -425,7 +456,7 @@ impl Umpire {
         let k0 = self
             .chains
             .get(&id)
-            .map(|c| c.commitment().k0.to_hex())
+            .map(|c| c.chain.commitment().k0.to_hex())
             .unwrap_or_default();
         let mut mails = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {

@@ -71,8 +71,8 @@ pub struct Umpire {
     templates: Templates,
     key: SecretKey,
     games: BTreeMap<String, Game>,
-    /// Dice chains, rebuilt once per process (a walk down the whole chain).
-    chains: BTreeMap<String, crate::core::dice::DiceChain>,
+    /// Dice secrets, rebuilt once per process (a walk down each chain).
+    chains: BTreeMap<String, crate::core::game::Secrets>,
     /// Writes of mails processed but not yet committed (group commit).
     pending: crate::store::Batch,
     /// Mails to mark done once `pending` is committed.

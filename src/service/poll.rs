@@ -355,6 +355,38 @@ impl Umpire {
                     self.result_mails(game, &meta, seq, Some((side, reply)), None, "", now)?;
                 (mails, format!("accepted as entry {seq}"), Outcome::Accepted)
             }
+            Verdict::Sealed {
+                seq,
+                side,
+                resolved,
+            } => {
+                let mut meta = self.meta(&game_id)?;
+                meta.refresh_waiting(game, now);
+                if let Some(f) = &game.prompt().finished
+                    && meta.finished.is_none()
+                {
+                    meta.finished = Some(f.summary.clone());
+                }
+                batch.put_json(Table::Games, &game_id, &meta);
+                let mut mails = vec![self.notice_mail(
+                    game,
+                    side,
+                    "sealed orders received",
+                    &sealed_receipt(game, seq, resolved),
+                    false,
+                    reply.clone(),
+                    format!("{game_id}.{seq}.sealed"),
+                    now,
+                )?];
+                if let Some(round) = resolved {
+                    mails.extend(self.result_mails(game, &meta, round, None, None, "", now)?);
+                }
+                let outcome = match resolved {
+                    Some(r) => format!("sealed as entry {seq}; the round resolved as entry {r}"),
+                    None => format!("sealed as entry {seq}"),
+                };
+                (mails, outcome, Outcome::Accepted)
+            }
             Verdict::Duplicate { seq, side } => {
                 let meta = self.meta(&game_id)?;
                 let mails = self.result_mails(
@@ -589,4 +621,30 @@ fn find_header_end(raw: &[u8]) -> Option<usize> {
         .position(|w| w == b"\r\n\r\n")
         .map(|p| p + 4)
         .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
+}
+
+/// The receipt for sealed orders: the entry and its commitment, who is still
+/// to send, and that a later submission in the same round replaces this one.
+fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64>) -> String {
+    let entry = game.record().entries().get(seq as usize);
+    let commitment = entry
+        .and_then(|e| match &e.body {
+            crate::core::record::Body::Sealed(s) => s.text.as_ref(),
+            _ => None,
+        })
+        .and_then(|t| match t {
+            crate::core::sealed::Hidden::Sealed(s) => Some(s.sealed.to_hex()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut t = format!(
+        "Your orders are recorded sealed as entry {seq}.\nCommitment: {commitment}\nNo other side sees them before the round is resolved; until then a new\nsigned move from you for this round replaces them.\n"
+    );
+    match resolved {
+        Some(r) => t.push_str(&format!(
+            "\nYours were the last orders of the round: it was resolved as entry {r}.\nThe result follows in a separate mail.\n"
+        )),
+        None => t.push_str(&format!("\nStill waiting for: {}\n", game.awaiting_names())),
+    }
+    t
 }

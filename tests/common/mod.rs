@@ -3,15 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use umpire::core::dice::{DiceChain, SCHEME};
-use umpire::core::game::Game;
+use umpire::core::dice::SCHEME;
+use umpire::core::game::{Game, Secrets, Stored, hidden_slots};
 use umpire::core::hash::Digest;
-use umpire::core::record::{FORMAT, Opening, SideDecl};
+use umpire::core::record::{FORMAT, FORMAT_HIDDEN, Opening, SideDecl};
+use umpire::core::ruleset::Setup;
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 
 pub struct Table {
     pub game: Game,
-    pub chain: DiceChain,
+    /// The game's dice secrets (the public chain, and hidden streams where the game hides something).
+    pub chain: Secrets,
     pub keys: Vec<SecretKey>,
     pub umpire: SecretKey,
 }
@@ -23,20 +25,34 @@ pub fn key(n: u8) -> SecretKey {
 /// A game of `ruleset` with sides named as given, keys from fixed seeds.
 pub fn table(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &str)]) -> Table {
     let rs = umpire::games::find(ruleset).expect("ruleset");
-    let chain = DiceChain::from_top(Digest([77; 32]), 5000);
+    let options: BTreeMap<String, String> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let setup = Setup {
+        scenario: scenario.into(),
+        options: options.clone(),
+        sides: sides.iter().map(|s| s.to_string()).collect(),
+    };
+    let slots = hidden_slots(rs.as_ref(), &setup);
+    let chain = Stored {
+        top: Digest([77; 32]),
+        length: 5000,
+        base: 0,
+        master: (slots > 0).then_some(Digest([78; 32])),
+        slots,
+    }
+    .secrets();
     let keys: Vec<SecretKey> = (0..sides.len()).map(|i| key(i as u8 + 1)).collect();
     let umpire = key(200);
     let opening = Opening {
-        format: FORMAT,
+        format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
         game: "g1".into(),
         ruleset: ruleset.into(),
         ruleset_version: rs.info().version,
         ruleset_data: rs.info().data,
         scenario: scenario.into(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
+        options,
         sides: sides
             .iter()
             .zip(&keys)
@@ -46,12 +62,13 @@ pub fn table(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &s
                 key: k.public().to_openssh(),
             })
             .collect(),
-        dice: chain.commitment(),
+        dice: chain.chain.commitment(),
+        hidden: chain.hidden_commitments(),
         umpire: umpire.public().to_openssh(),
         at: "2026-11-29T00:00:00Z".into(),
     };
     assert_eq!(opening.dice.scheme, SCHEME);
-    let game = Game::create(rs, opening).expect("create");
+    let game = Game::create(rs, opening, &chain).expect("create");
     Table {
         game,
         chain,
