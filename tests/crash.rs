@@ -174,7 +174,7 @@ fn load_mails(dir: &Path, mails: &[Vec<u8>]) {
 /// What a run leaves: the record text and every outbox file's bytes.
 fn outcome(dir: &Path) -> (String, BTreeMap<String, Vec<u8>>) {
     let mut u = Umpire::open(dir).unwrap();
-    let record = u.export("g1").unwrap();
+    let record = u.export("g1", None).unwrap();
     let mut files = BTreeMap::new();
     for e in std::fs::read_dir(dir.join("outbox")).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();

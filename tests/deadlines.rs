@@ -121,7 +121,7 @@ fn reminders_then_the_default_then_a_late_move_is_told_why() {
     );
 
     // The default is in the record and verifies as the ruleset's stated default.
-    let record = Record::from_text(&u.export("g1").unwrap()).unwrap();
+    let record = Record::from_text(&u.export("g1", None).unwrap()).unwrap();
     assert!(
         record
             .entries()

@@ -243,7 +243,7 @@ fn forged_stale_malformed_and_oversized_moves_change_nothing_and_get_a_clear_ans
             .any(|m| m.text.contains("bytes; the umpire reads mails up to"))
     );
     // The record verifies, refusals included.
-    let record = Record::from_text(&c.umpire.export("g1").unwrap()).unwrap();
+    let record = Record::from_text(&c.umpire.export("g1", None).unwrap()).unwrap();
     let (_, sum) = Game::replay(
         umpire::games::find("freeform").unwrap(),
         &record,

@@ -545,7 +545,7 @@ fn script(club: &Club, moves: usize) -> Script {
         }
     }
     u.deliver(&mut out, now).unwrap();
-    let record = u.export(&club.game).unwrap();
+    let record = u.export(&club.game, None).unwrap();
     let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (_, v) in u.store().scan(Table::Outbox, b"").unwrap() {
         let item: Item = serde_json::from_slice(&v).unwrap();

@@ -113,7 +113,7 @@ fn a_full_game_of_sarhu_by_mail_ends_in_victory_and_verifies() {
     assert!(mails.values().any(|m| m.text.contains("Key: 0712")));
     // The record verifies with the umpire binary, as a tournament director would.
     let rec = tmp.path().join("sarhu-1.txt");
-    std::fs::write(&rec, u.export("sarhu-1").unwrap()).unwrap();
+    std::fs::write(&rec, u.export("sarhu-1", None).unwrap()).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .arg("verify")
         .arg(&rec)

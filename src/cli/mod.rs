@@ -123,9 +123,13 @@ pub enum Command {
         #[arg(long)]
         full: bool,
     },
-    /// Export a game's record (to stdout or a file).
+    /// Export a game's record (to stdout or a file): the full record, or the
+    /// copy one side may hold (`--side`).
     Record {
         game: String,
+        /// Export this side's copy: sealed items it may not see keep only their commitments.
+        #[arg(long)]
+        side: Option<String>,
         /// Write to this file instead of stdout.
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,

@@ -2,6 +2,7 @@
 //! the ruleset contract, replay, and grid geometry. Imports nothing above it.
 
 pub mod audience;
+pub mod audit;
 pub mod board;
 pub mod deck;
 pub mod dice;

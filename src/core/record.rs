@@ -480,10 +480,36 @@ impl Record {
         Ok(Record { entries })
     }
 
+    /// The copy of the record `viewer` may hold: every sealed item it may not
+    /// see keeps only its commitment (`None`: an observer's public copy).
+    /// Hashes and head are the same as the full record's.
+    pub fn copy_for(&self, viewer: Option<&str>) -> Record {
+        let entries = self
+            .entries
+            .iter()
+            .map(|e| {
+                let mut e = e.clone();
+                e.body.redact(viewer);
+                e
+            })
+            .collect();
+        Record { entries }
+    }
+
+    /// Does this copy hold every opening (the full record)?
+    pub fn is_complete(&self) -> bool {
+        self.entries.iter().all(|e| e.body.closed_items() == 0)
+    }
+
     /// The exported text: comment header, then one JSON object per line.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         s.push_str(&format!("{MAGIC}, format {FORMAT}\n"));
+        if !self.is_complete() {
+            s.push_str(
+                "# a side's copy: sealed items it may not see hold only their commitments\n",
+            );
+        }
         if let Some(o) = self.opening() {
             s.push_str(&format!(
                 "# game {} ({} v{}, scenario {}), {} entries, head {}\n",

@@ -44,8 +44,20 @@ struct ReportCtx {
     received: Option<String>,
     standing: Vec<String>,
     orders: Vec<OrderCtx>,
+    /// A sealed round's parts, one per side, in the order applied.
+    parts: Vec<PartCtx>,
     rolls: Vec<RollCtx>,
+    /// Rolls of this entry the reader may not see (they open at the end).
+    hidden_rolls: usize,
     position: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct PartCtx {
+    side: String,
+    by_default: bool,
+    standing: Vec<String>,
+    orders: Vec<OrderCtx>,
 }
 
 #[derive(Serialize)]
@@ -188,9 +200,14 @@ impl Umpire {
         })
     }
 
-    /// record.txt and the umpire's signature over it.
-    fn record_attachments(&self, game: &Game) -> Vec<(String, String, Vec<u8>)> {
-        let text = game.record().to_text();
+    /// record.txt (the copy `side` may hold: the full record once the game is
+    /// over) and the umpire's signature over it.
+    fn record_attachments(
+        &self,
+        game: &Game,
+        side: Option<Side>,
+    ) -> Vec<(String, String, Vec<u8>)> {
+        let text = record_copy(game, side).to_text();
         let mut v = vec![(
             "record.txt".to_string(),
             "text/plain; charset=utf-8".to_string(),
@@ -219,13 +236,13 @@ impl Umpire {
         let report = game.report(seq).cloned().unwrap_or_default();
         let view = ruleset.view(state, side);
         let focus: Vec<_> = report
-            .events()
+            .events_for(side)
             .flat_map(|e| e.focus.iter().copied())
             .collect();
         let map = map_text(&view, &focus);
         let prompt = game.prompt();
         let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();
-        let you = side.and_then(|s| prompt.awaits(s));
+        let you = side.and_then(|s| game.awaits(s));
         let head = game.record().head();
         let move_template = match (side, you) {
             (Some(s), Some(_)) => {
@@ -267,17 +284,22 @@ impl Umpire {
         let ctx = ResultCtx {
             game: game_ctx(game),
             side: side.map(|s| names[s.index()].clone()),
-            report: report_ctx(&report, seq, &names, received),
+            report: report_ctx(&report, seq, &names, received, side),
             status: view.status.clone(),
             map,
             finished: prompt.finished.as_ref().map(|f| f.summary.clone()),
             stage: prompt.stage.clone(),
-            awaiting: prompt
-                .awaiting
-                .iter()
+            awaiting: game
+                .waiting()
                 .map(|a| AwaitCtx {
                     side: names[a.side.index()].clone(),
-                    ask: a.ask.clone(),
+                    // In a game that hides something, what another side is asked
+                    // (its choices, its default) is its own business.
+                    ask: if side == Some(a.side) || !game.hides_information() {
+                        a.ask.clone()
+                    } else {
+                        await_kind(a.kind).into()
+                    },
                     deadline: self.deadline_line(
                         meta,
                         &names[a.side.index()],
@@ -326,13 +348,13 @@ impl Umpire {
         now: jiff::Timestamp,
     ) -> Result<Vec<Outgoing>, ServiceError> {
         let domain = self.config.domain().to_string();
-        let attachments = self.record_attachments(game);
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let side = Side(i as u8);
             if only.is_some_and(|o| o != side) {
                 continue;
             }
+            let attachments = self.record_attachments(game, Some(side));
             let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
@@ -392,9 +414,9 @@ impl Umpire {
                 umpire_key: self.key.public().fingerprint(),
             },
         )?;
-        let attachments = self.record_attachments(game);
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
+            let attachments = self.record_attachments(game, Some(Side(i as u8)));
             let text = format!(
                 "{intro}\n{}",
                 self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
@@ -572,7 +594,7 @@ impl Umpire {
                 subject: format!("[{}] {title}", game.id()),
                 text: body,
                 attachments: if attach_record {
-                    self.record_attachments(game)
+                    self.record_attachments(game, Some(side))
                 } else {
                     vec![]
                 },
@@ -598,36 +620,93 @@ impl Umpire {
     }
 }
 
-fn report_ctx(r: &Report, seq: u64, names: &[String], received: Option<String>) -> ReportCtx {
+/// The record a side may hold: its own copy while the game runs, the full
+/// record (every opening) once it is over. `None`: an observer's public copy.
+pub fn record_copy(game: &Game, side: Option<Side>) -> crate::core::record::Record {
+    if game.prompt().finished.is_some() || !game.hides_information() {
+        return game.record().clone();
+    }
+    let name = side.map(|s| game.sides()[s.index()].name.as_str());
+    game.record().copy_for(name)
+}
+
+fn await_kind(kind: crate::core::ruleset::AwaitKind) -> &'static str {
+    use crate::core::ruleset::AwaitKind;
+    match kind {
+        AwaitKind::Orders => "orders",
+        AwaitKind::Decision => "a decision",
+        AwaitKind::SealedOrders => "sealed orders",
+    }
+}
+
+/// The order lines `viewer` may read (its own always), with the events it may see.
+fn orders_ctx(
+    orders: &[crate::core::game::OrderReport],
+    mover: Option<Side>,
+    viewer: Option<Side>,
+) -> Vec<OrderCtx> {
+    orders
+        .iter()
+        .filter(|o| mover == viewer && viewer.is_some() || o.audience.sees(viewer))
+        .map(|o| OrderCtx {
+            text: o.source.text.clone(),
+            events: o
+                .outcome
+                .as_ref()
+                .map(|ev| {
+                    ev.iter()
+                        .filter(|e| e.audience.sees(viewer))
+                        .map(|e| e.text.clone())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            failed: o.outcome.as_ref().err().cloned(),
+        })
+        .collect()
+}
+
+fn seen(events: &[crate::core::ruleset::Event], viewer: Option<Side>) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| e.audience.sees(viewer))
+        .map(|e| e.text.clone())
+        .collect()
+}
+
+fn report_ctx(
+    r: &Report,
+    seq: u64,
+    names: &[String],
+    received: Option<String>,
+    viewer: Option<Side>,
+) -> ReportCtx {
     ReportCtx {
         seq,
         mover: r.side.map(|s| names[s.index()].clone()),
         by_default: r.by_default,
         reason: r.reason.clone(),
         received,
-        standing: r.standing.iter().map(|e| e.text.clone()).collect(),
-        orders: r
-            .orders
+        standing: seen(&r.standing, viewer),
+        orders: orders_ctx(&r.orders, r.side, viewer),
+        parts: r
+            .round
             .iter()
-            .map(|o| OrderCtx {
-                text: o.source.text.clone(),
-                events: o
-                    .outcome
-                    .as_ref()
-                    .map(|ev| ev.iter().map(|e| e.text.clone()).collect())
-                    .unwrap_or_default(),
-                failed: o.outcome.as_ref().err().cloned(),
+            .map(|p| PartCtx {
+                side: names[p.side.index()].clone(),
+                by_default: p.by_default,
+                standing: seen(&p.standing, viewer),
+                orders: orders_ctx(&p.orders, Some(p.side), viewer),
             })
             .collect(),
         rolls: r
-            .rolls
-            .iter()
+            .rolls_for(viewer)
             .map(|x| RollCtx {
                 sides: x.sides,
                 value: x.value,
                 label: x.label.clone(),
             })
             .collect(),
+        hidden_rolls: r.rolls.len() - r.rolls_for(viewer).count(),
         position: r.position,
     }
 }

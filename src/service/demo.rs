@@ -295,7 +295,7 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         out.push('\n');
     }
 
-    let exported = umpire.export(&id)?;
+    let exported = umpire.export(&id, None)?;
     let record_path = dir.join("demo-record.txt");
     std::fs::write(&record_path, &exported).map_err(|e| ServiceError::Io {
         what: record_path.display().to_string(),

@@ -339,8 +339,19 @@ impl Umpire {
     }
 
     /// The exported record of a game.
-    pub fn export(&mut self, id: &str) -> Result<String, ServiceError> {
-        Ok(self.game(id)?.record().to_text())
+    /// A game's record as text: the full record (the umpire's own, every
+    /// opening), or the copy a side may hold.
+    pub fn export(&mut self, id: &str, side: Option<&str>) -> Result<String, ServiceError> {
+        let game = self.game(id)?;
+        match side {
+            None => Ok(game.record().to_text()),
+            Some(name) => {
+                let s = game
+                    .side(name)
+                    .ok_or_else(|| ServiceError::Game(format!("game {id} has no side {name}")))?;
+                Ok(super::compose::record_copy(game, Some(s)).to_text())
+            }
+        }
     }
 
     pub(super) fn queue(&self, batch: &mut Batch, mails: &[Outgoing], now: jiff::Timestamp) {

@@ -101,7 +101,7 @@ impl Game {
             _ => None,
         };
         let mut dice = self
-            .dice_for(from, 0, &deal_hash(&opening_hash))
+            .dice_for(from, 0, &deal_seed_hash(&opening_hash))
             .map_err(fail)?;
         let mut state = self.state.clone();
         let events = self
@@ -497,7 +497,7 @@ pub(super) fn default_lines(orders: &[String]) -> Vec<SourceLine> {
 }
 
 /// What the public seed of the deal hashes in place of a move: the opening.
-fn deal_hash(opening: &Digest) -> Digest {
+pub(crate) fn deal_seed_hash(opening: &Digest) -> Digest {
     Tagged::new(DEAL_DOMAIN).field(&opening.0).finish()
 }
 

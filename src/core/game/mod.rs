@@ -18,6 +18,8 @@ mod replay;
 mod round;
 mod secrets;
 
+pub(crate) use evaluate::deal_seed_hash;
+pub(crate) use replay::revealed_secrets;
 pub use secrets::{Keys, Secrets, Stored};
 
 /// How many hidden dice streams a new game needs: one per side plus the

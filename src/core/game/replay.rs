@@ -419,7 +419,7 @@ fn count_openings(body: &Body) -> u64 {
 /// Every dice secret the record reveals, each checked to hash back to its
 /// chain's commitment: the public chain's by position, the hidden streams' by
 /// (position, slot).
-fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayError> {
+pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayError> {
     let mut public = BTreeMap::new();
     let mut hidden = BTreeMap::new();
     let Some(Body::Opening(o)) = entries.first().map(|e| &e.body) else {

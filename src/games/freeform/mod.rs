@@ -3,13 +3,24 @@
 //! side. The umpire enforces whose turn it is and proves every roll, so a club
 //! can play any game with a printed map on the table and umpire as its dice
 //! server and order log.
+//!
+//! With hidden information (`secrets=on`, `order=simultaneous` or a deck):
+//! `roll secret 2d6 spotting` rolls for the roller's eyes only, `hidden TEXT`
+//! records an order only the umpire sees until the end (hidden movement for a
+//! Kriegsspiel), decks and hands (`cards`) are dealt and drawn in secret, and
+//! in simultaneous order every side's orders for a turn are sealed until all
+//! are in.
 
+mod cards;
+
+use crate::core::audience::Audience;
 use crate::core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
     Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Rules,
     RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
+use cards::{CardOrder, Cards};
 use serde::Serialize;
 
 /// The freeform ruleset.
@@ -22,6 +33,16 @@ pub enum Sequence {
     Fixed,
     /// The side ending its turn names who goes next (`end turn -> axis`).
     Declared,
+    /// Every side gives its orders for the turn at once, sealed until all are in.
+    Simultaneous,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn no_cards(c: &Cards) -> bool {
+    !c.in_use()
 }
 
 /// The game state.
@@ -40,6 +61,18 @@ pub struct State {
     /// The orders of the previous side's turn, shown to everyone.
     pub last_turn_orders: Vec<(String, Vec<String>)>,
     pub finished: Option<Outcome>,
+    /// The game keeps secrets (secret rolls, hidden orders, hands).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub secrets: bool,
+    /// Simultaneous order: who has given this turn's orders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub done: Vec<bool>,
+    /// Hidden orders: (side, turn, text), seen by the umpire alone until the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<(String, u32, String)>,
+    /// Decks and hands.
+    #[serde(default, skip_serializing_if = "no_cards")]
+    pub cards: Cards,
 }
 
 /// One order.
@@ -56,6 +89,17 @@ pub enum Order {
     EndTurn(Option<Side>),
     /// `concede`.
     Concede,
+    /// `roll secret NdS[+M] [label]`: seen by the roller alone.
+    SecretRoll {
+        count: u32,
+        sides: u32,
+        modifier: i64,
+        label: String,
+    },
+    /// `hidden TEXT`: seen by the umpire alone until the end.
+    Hidden(String),
+    /// A card order.
+    Card(CardOrder),
     /// Any other line, kept verbatim.
     Text(String),
 }
@@ -77,6 +121,9 @@ impl Freeform {
         let t = line.text.trim();
         let lower = t.to_ascii_lowercase();
         let words: Vec<&str> = lower.split_whitespace().collect();
+        if let Some(o) = self.parse_secret(state, line, &words)? {
+            return Ok(o);
+        }
         match words.as_slice() {
             ["roll", spec, ..] => {
                 let (count, sides, modifier) = parse_dice(spec).ok_or_else(|| {
@@ -147,6 +194,155 @@ impl Freeform {
         }
     }
 
+    /// The orders of a game that keeps secrets; `None` if the line is none of them.
+    fn parse_secret(
+        &self,
+        state: &State,
+        line: &SourceLine,
+        words: &[&str],
+    ) -> Result<Option<Order>, OrderError> {
+        let t = line.text.trim();
+        let need = |what: &str| {
+            OrderError::at(
+                line,
+                format!(
+                    "{what} needs a game created with hidden information (`--option secrets=on`)"
+                ),
+            )
+        };
+        let order = match words {
+            ["roll", "secret", ..] => {
+                if !state.secrets {
+                    return Err(need("a secret roll"));
+                }
+                let rest = SourceLine {
+                    text: format!(
+                        "roll {}",
+                        t.split_whitespace().skip(2).collect::<Vec<_>>().join(" ")
+                    ),
+                    ..line.clone()
+                };
+                match self.parse_line(state, &rest)? {
+                    Order::Roll {
+                        count,
+                        sides,
+                        modifier,
+                        label,
+                    } => Order::SecretRoll {
+                        count,
+                        sides,
+                        modifier,
+                        label,
+                    },
+                    _ => {
+                        return Err(OrderError::at(
+                            line,
+                            "write e.g. `roll secret 2d6 spotting`",
+                        ));
+                    }
+                }
+            }
+            ["hidden", ..] => {
+                if !state.secrets {
+                    return Err(need("a hidden order"));
+                }
+                let text = t[6..].trim().to_string();
+                if text.is_empty() {
+                    return Err(OrderError::at(
+                        line,
+                        "write the hidden order after `hidden`",
+                    ));
+                }
+                Order::Hidden(text)
+            }
+            _ if state.cards.in_use() => match self.parse_card(state, line, words)? {
+                Some(c) => Order::Card(c),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some(order))
+    }
+
+    fn parse_card(
+        &self,
+        state: &State,
+        line: &SourceLine,
+        words: &[&str],
+    ) -> Result<Option<CardOrder>, OrderError> {
+        // Card names keep the player's spelling (as the deck declared them).
+        let rest = |n: usize| {
+            line.text
+                .split_whitespace()
+                .skip(n)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Ok(Some(match words {
+            ["draw", n, "from", deck] => CardOrder::Draw {
+                count: n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=100).contains(n))
+                    .ok_or_else(|| {
+                        OrderError::at(line, "draw 1 to 100 cards: `draw 2 from DECK`")
+                    })?,
+                deck: deck.to_string(),
+            },
+            ["draw", "from", deck] => CardOrder::Draw {
+                count: 1,
+                deck: deck.to_string(),
+            },
+            ["reveal", _, ..] => CardOrder::Reveal(rest(1)),
+            ["play", _, ..] => CardOrder::Play(rest(1)),
+            ["discard", _, ..] => CardOrder::Discard(rest(1)),
+            ["shuffle", deck] => CardOrder::Shuffle(deck.to_string()),
+            ["give", .., "to", who] => {
+                let to = state
+                    .sides
+                    .iter()
+                    .position(|s| s.eq_ignore_ascii_case(who))
+                    .ok_or_else(|| {
+                        OrderError::at(
+                            line,
+                            format!("no side {who:?}; sides are {}", state.sides.join(", ")),
+                        )
+                    })?;
+                let all: Vec<&str> = line.text.split_whitespace().collect();
+                CardOrder::Give {
+                    card: all[1..all.len() - 2].join(" "),
+                    to: Side(to as u8),
+                }
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Simultaneous order: marks `side` done and, when every side is, ends the turn.
+    fn finish_simultaneous(&self, state: &mut State, side: Side) {
+        state.done[side.index()] = true;
+        if state
+            .done
+            .iter()
+            .zip(&state.conceded)
+            .all(|(d, c)| *d || *c)
+        {
+            state.last_turn_orders = vec![("all".into(), std::mem::take(&mut state.this_turn))];
+            state.turn += 1;
+            state.done = vec![false; state.sides.len()];
+            if let Some(last) = state.last_turn
+                && state.turn > last
+            {
+                state.finished = Some(Outcome {
+                    winners: vec![],
+                    summary: format!(
+                        "the agreed {last} turns are played; the players judge the result"
+                    ),
+                });
+            }
+        }
+    }
+
     fn next_side(&self, state: &State, from: Side) -> Side {
         let n = state.sides.len();
         (1..=n)
@@ -160,7 +356,7 @@ impl Freeform {
         state.last_turn_orders = vec![(name, std::mem::take(&mut state.this_turn))];
         let wrapped = match state.sequence {
             Sequence::Fixed => next.index() <= side.index(),
-            Sequence::Declared => true,
+            Sequence::Declared | Sequence::Simultaneous => true,
         };
         if wrapped {
             state.turn += 1;
@@ -199,8 +395,26 @@ impl Rules for Freeform {
                 OptionInfo {
                     name: "order".into(),
                     default: "fixed".into(),
-                    values: vec!["fixed".into(), "declared".into()],
-                    help: "fixed: sides move in the order declared; declared: `end turn -> SIDE` names who is next".into(),
+                    values: vec!["fixed".into(), "declared".into(), "simultaneous".into()],
+                    help: "fixed: sides move in the order declared; declared: `end turn -> SIDE` names who is next; simultaneous: every side's orders for a turn are sealed until all are in".into(),
+                },
+                OptionInfo {
+                    name: "secrets".into(),
+                    default: "off".into(),
+                    values: vec!["off".into(), "on".into()],
+                    help: "on: `roll secret` and `hidden` orders (on by itself with simultaneous order or a deck)".into(),
+                },
+                OptionInfo {
+                    name: "deck.NAME".into(),
+                    default: String::new(),
+                    values: vec![],
+                    help: "a deck of cards, comma-separated, drawn in secret: `draw 2 from NAME`".into(),
+                },
+                OptionInfo {
+                    name: "hand.NAME".into(),
+                    default: "0".into(),
+                    values: vec![],
+                    help: "cards each side is dealt from deck NAME at the start".into(),
                 },
                 OptionInfo {
                     name: "turns".into(),
@@ -224,10 +438,21 @@ impl Rules for Freeform {
         }
         let mut sequence = Sequence::Fixed;
         let mut last_turn = None;
+        let mut secrets = false;
+        let mut cards = Cards {
+            hands: vec![Vec::new(); setup.sides.len()],
+            ..Default::default()
+        };
         for (k, v) in &setup.options {
+            if cards.option(k, v)? {
+                continue;
+            }
             match (k.as_str(), v.as_str()) {
                 ("order", "fixed") => sequence = Sequence::Fixed,
                 ("order", "declared") => sequence = Sequence::Declared,
+                ("order", "simultaneous") => sequence = Sequence::Simultaneous,
+                ("secrets", "on") => secrets = true,
+                ("secrets", "off") => {}
                 ("turns", n) => {
                     let n: u32 = n
                         .parse()
@@ -236,6 +461,11 @@ impl Rules for Freeform {
                 }
                 _ => return Err(format!("freeform has no option {k}={v}")),
             }
+        }
+        cards.check(setup.sides.len())?;
+        let simultaneous = sequence == Sequence::Simultaneous;
+        if !cards.in_use() {
+            cards.hands.clear();
         }
         Ok(State {
             sides: setup.sides.clone(),
@@ -247,7 +477,37 @@ impl Rules for Freeform {
             this_turn: Vec::new(),
             last_turn_orders: Vec::new(),
             finished: None,
+            secrets: secrets || simultaneous || cards.in_use(),
+            done: if simultaneous {
+                vec![false; setup.sides.len()]
+            } else {
+                Vec::new()
+            },
+            hidden: Vec::new(),
+            cards,
         })
+    }
+
+    fn deal(&self, state: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let names = state.sides.clone();
+        state.cards.deal(&names, dice)
+    }
+
+    fn hides_information(&self, setup: &Setup) -> bool {
+        setup.options.iter().any(|(k, v)| {
+            (k == "secrets" && v == "on")
+                || (k == "order" && v == "simultaneous")
+                || k.starts_with("deck.")
+        })
+    }
+
+    fn order_audience(&self, _state: &State, side: Side, order: &Order) -> Audience {
+        match order {
+            Order::Hidden(_) => Audience::Umpire,
+            Order::SecretRoll { .. } => Audience::side(side),
+            Order::Card(c) => Cards::audience(c, side),
+            _ => Audience::All,
+        }
     }
 
     fn prompt(&self, state: &State) -> Prompt {
@@ -263,6 +523,25 @@ impl Rules for Freeform {
         let end = match state.sequence {
             Sequence::Fixed => "`end turn`".to_string(),
             Sequence::Declared => "`end turn -> SIDE`".to_string(),
+            Sequence::Simultaneous => {
+                let awaiting = (0..state.sides.len())
+                    .filter(|&i| !state.done[i] && !state.conceded[i])
+                    .map(|i| Await {
+                        side: Side(i as u8),
+                        kind: AwaitKind::SealedOrders,
+                        ask: format!(
+                            "turn {}: your sealed orders for the turn (free text, `roll NdS label`); they open when every side's are in",
+                            state.turn
+                        ),
+                        default: vec!["end turn".into()],
+                    })
+                    .collect();
+                return Prompt {
+                    stage: format!("turn {}, sealed orders", state.turn),
+                    awaiting,
+                    finished: None,
+                };
+            }
         };
         Prompt {
             stage,
@@ -285,10 +564,20 @@ impl Rules for Freeform {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
-        lines
+        let mut orders: Vec<(SourceLine, Order)> = lines
             .iter()
             .map(|l| self.parse_line(state, l).map(|o| (l.clone(), o)))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        // A simultaneous move is the side's whole turn: it ends with it.
+        if state.sequence == Sequence::Simultaneous
+            && !orders
+                .iter()
+                .any(|(_, o)| matches!(o, Order::EndTurn(_) | Order::Concede))
+            && let Some(last) = lines.last()
+        {
+            orders.push((last.clone(), Order::EndTurn(None)));
+        }
+        Ok(orders)
     }
 
     fn apply(
@@ -301,7 +590,14 @@ impl Rules for Freeform {
         if state.finished.is_some() {
             return Err(RuleError::illegal("the game is over", ""));
         }
-        if side != state.active {
+        let simultaneous = state.sequence == Sequence::Simultaneous;
+        if simultaneous && state.done[side.index()] {
+            return Err(RuleError::illegal(
+                format!("{} has given this turn's orders", state.sides[side.index()]),
+                "",
+            ));
+        }
+        if !simultaneous && side != state.active {
             return Err(RuleError::illegal(
                 format!("it is {}'s turn", state.sides[state.active.index()]),
                 "",
@@ -309,6 +605,47 @@ impl Rules for Freeform {
         }
         let me = state.sides[side.index()].clone();
         match order {
+            Order::Hidden(t) => {
+                state.hidden.push((me, state.turn, t.clone()));
+                Ok(vec![
+                    Event::say("Hidden order recorded: the umpire alone sees it until the end")
+                        .to(Audience::side(side)),
+                ])
+            }
+            Order::SecretRoll {
+                count,
+                sides,
+                modifier,
+                label,
+            } => {
+                let what = if label.is_empty() {
+                    format!("{count}d{sides}")
+                } else {
+                    label.clone()
+                };
+                let mut faces = Vec::new();
+                for _ in 0..*count {
+                    faces.push(dice.roll_for(Audience::side(side), *sides, &what)?);
+                }
+                let sum: i64 = faces.iter().map(|f| *f as i64).sum::<i64>() + modifier;
+                let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
+                Ok(vec![
+                    Event::say(format!(
+                        "Your secret roll {count}d{sides}{} for {what}: {} = {sum}",
+                        if *modifier == 0 {
+                            String::new()
+                        } else {
+                            format!("{modifier:+}")
+                        },
+                        shown.join(" + ")
+                    ))
+                    .to(Audience::side(side)),
+                ])
+            }
+            Order::Card(c) => {
+                let names = state.sides.clone();
+                state.cards.apply(side, &me, &names, c, dice)
+            }
             Order::Text(t) => {
                 // The order line itself is the record; it needs no echo.
                 state.this_turn.push(t.clone());
@@ -356,6 +693,14 @@ impl Rules for Freeform {
                 );
                 Ok(vec![Event::say(line)])
             }
+            Order::EndTurn(_) if simultaneous => {
+                self.finish_simultaneous(state, side);
+                let mut ev = vec![Event::say(format!("{me}'s orders for the turn are done"))];
+                if let Some(f) = &state.finished {
+                    ev.push(Event::say(format!("Game over: {}", f.summary)));
+                }
+                Ok(ev)
+            }
             Order::EndTurn(named) => {
                 let next = match (state.sequence, named) {
                     (Sequence::Fixed, Some(_)) => {
@@ -378,6 +723,7 @@ impl Rules for Freeform {
                         ));
                     }
                     (Sequence::Declared, Some(s)) => *s,
+                    (Sequence::Simultaneous, _) => self.next_side(state, side),
                 };
                 self.finish_turn(state, side, next);
                 let mut ev = vec![Event::say(format!(
@@ -413,6 +759,8 @@ impl Rules for Freeform {
                         "Game over: {}",
                         state.finished.as_ref().map_or("", |f| f.summary.as_str())
                     )));
+                } else if simultaneous {
+                    self.finish_simultaneous(state, side);
                 } else {
                     let next = self.next_side(state, side);
                     self.finish_turn(state, side, next);
@@ -423,7 +771,11 @@ impl Rules for Freeform {
     }
 
     fn legal(&self, state: &State, side: Side) -> Vec<String> {
-        if state.finished.is_some() || side != state.active {
+        let simultaneous = state.sequence == Sequence::Simultaneous;
+        if state.finished.is_some()
+            || (!simultaneous && side != state.active)
+            || (simultaneous && state.done[side.index()])
+        {
             return vec![];
         }
         let mut v = vec![
@@ -431,7 +783,19 @@ impl Rules for Freeform {
             "roll 1d6+1 fire at 0712".to_string(),
             "advance the 2nd Corps to the ridge".to_string(),
         ];
+        if state.secrets {
+            v.push("roll secret 1d6 spotting".into());
+            v.push("hidden the 3rd brigade slips into the wood at 0714".into());
+        }
+        if let Some((deck, _)) = state.cards.decks.iter().find(|(_, d)| !d.pool.is_empty()) {
+            v.push(format!("draw 1 from {deck}"));
+        }
+        if let Some(h) = state.cards.hands.get(side.index()).and_then(|h| h.first()) {
+            v.push(format!("play {}", h.card));
+            v.push(format!("discard {}", h.card));
+        }
         match state.sequence {
+            Sequence::Simultaneous => v.push("end turn".into()),
             Sequence::Fixed => v.push("end turn".into()),
             Sequence::Declared => {
                 for (i, s) in state.sides.iter().enumerate() {
@@ -444,9 +808,28 @@ impl Rules for Freeform {
         v
     }
 
-    fn view(&self, state: &State, _side: Option<Side>) -> View {
+    fn view(&self, state: &State, side: Option<Side>) -> View {
         let mut status = vec![match &state.finished {
             Some(_) => format!("The game is over after turn {}.", state.turn - 1),
+            None if state.sequence == Sequence::Simultaneous => {
+                let done: Vec<&str> = (0..state.sides.len())
+                    .filter(|&i| state.done[i])
+                    .map(|i| state.sides[i].as_str())
+                    .collect();
+                format!(
+                    "Turn {}{}; every side gives sealed orders{}.",
+                    state.turn,
+                    state
+                        .last_turn
+                        .map(|l| format!(" of {l}"))
+                        .unwrap_or_default(),
+                    if done.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (done: {})", done.join(", "))
+                    }
+                )
+            }
             None => format!(
                 "Turn {}{}; {} to move.",
                 state.turn,
@@ -463,8 +846,20 @@ impl Rules for Freeform {
             match state.sequence {
                 Sequence::Fixed => "fixed",
                 Sequence::Declared => "each side names the next",
+                Sequence::Simultaneous => "simultaneous, sealed",
             }
         ));
+        status.extend(state.cards.status(&state.sides, side));
+        let mine: Vec<String> = state
+            .hidden
+            .iter()
+            .filter(|(who, _, _)| side.is_some_and(|s| state.sides[s.index()] == *who))
+            .map(|(_, turn, t)| format!("  turn {turn}: {t}"))
+            .collect();
+        if !mine.is_empty() {
+            status.push("Your hidden orders (the umpire alone sees them):".into());
+            status.extend(mine);
+        }
         let conceded: Vec<&str> = (0..state.sides.len())
             .filter(|i| state.conceded[*i])
             .map(|i| state.sides[i].as_str())

@@ -343,6 +343,13 @@ impl Rules for Sarhu {
         }
     }
 
+    /// Standing orders are each side's secret until the end (their audience
+    /// is the side alone, the default): the state holds them, so its hash is
+    /// salted and a move that sets them is sealed to its side.
+    fn hides_information(&self, _setup: &Setup) -> bool {
+        true
+    }
+
     fn set_standing(
         &self,
         st: &mut State,
