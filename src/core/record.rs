@@ -470,6 +470,7 @@ impl Record {
                     e.hash.short(16)
                 )));
             }
+            e.body.check_openings().map_err(|b| chain(b.to_string()))?;
             if (i == 0) != matches!(e.body, Body::Opening(_)) {
                 return Err(chain(
                     "the first entry, and only the first, must be the opening".into(),

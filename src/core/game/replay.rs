@@ -56,6 +56,8 @@ impl Game {
             _ => DiceFrom::Preview,
         };
         game.deal(from, setup.map(|e| (&e.body, e.seq)))?;
+        let dealt = game.reports[&0].rolls.len();
+        count_rolls(&mut sum, dealt, mode == ReplayMode::Verify);
         let start = if setup.is_some() {
             sum.entries += 1;
             2

@@ -1,0 +1,423 @@
+//! Hidden information through the Maildir pipeline: sealed simultaneous
+//! orders and a hidden-hand card game in `freeform`, three sides each. Every
+//! mail a side receives (text and attachments) and its record copy are
+//! checked to hold nothing of another side's hidden items; every copy audits,
+//! the full record verifies at the end, and a tampered opening fails.
+
+mod common;
+
+use common::{declared, key, move_mail};
+use std::collections::BTreeMap;
+use umpire::core::audit::audit;
+use umpire::core::game::{Game, ReplayMode};
+use umpire::core::record::{Body, Record};
+use umpire::core::sealed::Hidden;
+use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::mail::maildir::Maildir;
+use umpire::mail::outbox::FileOutbox;
+use umpire::service::Umpire;
+use umpire::service::games::NewGame;
+
+const SIDES: [&str; 3] = ["red", "blue", "green"];
+
+struct Club {
+    _tmp: tempfile::TempDir,
+    umpire: Umpire,
+    maildir: Maildir,
+    outbox: FileOutbox,
+    outdir: std::path::PathBuf,
+    n: u64,
+}
+
+fn now() -> jiff::Timestamp {
+    "2026-12-01T12:00:00Z".parse().unwrap()
+}
+
+fn club(options: &[(&str, &str)]) -> Club {
+    let tmp = tempfile::tempdir().unwrap();
+    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let mut umpire = Umpire::open(tmp.path()).unwrap();
+    umpire
+        .create_game(
+            NewGame {
+                id: "g1".into(),
+                ruleset: "freeform".into(),
+                scenario: "open".into(),
+                options: options
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                deadlines: None,
+                time_zones: BTreeMap::new(),
+                sides: declared(&SIDES),
+            },
+            now(),
+        )
+        .unwrap();
+    let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
+    let outdir = tmp.path().join("outbox");
+    let mut outbox = FileOutbox::open(&outdir).unwrap();
+    umpire.deliver(&mut outbox, now()).unwrap();
+    Club {
+        _tmp: tmp,
+        umpire,
+        maildir,
+        outbox,
+        outdir,
+        n: 0,
+    }
+}
+
+/// One delivered mail: its recipient, decoded text and attachments.
+struct Got {
+    to: String,
+    subject: String,
+    text: String,
+    record: Option<String>,
+    all: String,
+}
+
+impl Club {
+    fn head(&mut self) -> String {
+        self.umpire.game("g1").unwrap().record().head().to_hex()
+    }
+
+    fn send(&mut self, side: usize, orders: &[&str]) {
+        let mut text = format!(
+            "game: g1\nside: {}\nafter: {}\norders:\n",
+            SIDES[side],
+            self.head()
+        );
+        for o in orders {
+            text.push_str(&format!("  {o}\n"));
+        }
+        let sig = key(side as u8 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        self.n += 1;
+        let raw = move_mail(
+            &format!("{}@club.test", SIDES[side]),
+            "umpire@club.test",
+            self.n,
+            &text,
+            &sig,
+            self.n % 2 == 0,
+        );
+        self.maildir
+            .deliver(&format!("{:04}.mail", self.n), &raw)
+            .unwrap();
+        self.umpire.poll(&mut self.maildir, now()).unwrap();
+        self.umpire.deliver(&mut self.outbox, now()).unwrap();
+    }
+
+    /// Every mail delivered so far, by file name.
+    fn mails(&self) -> BTreeMap<String, Got> {
+        let mut out = BTreeMap::new();
+        for e in std::fs::read_dir(&self.outdir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".eml") {
+                continue;
+            }
+            let raw = std::fs::read(e.path()).unwrap();
+            let head = String::from_utf8_lossy(&raw);
+            let to = head
+                .lines()
+                .find_map(|l| l.strip_prefix("To: "))
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            let m = umpire::mail::mime::read(&raw).unwrap();
+            let record = m
+                .attachments
+                .iter()
+                .find(|p| p.name == "record.txt")
+                .map(|p| String::from_utf8(p.bytes.clone()).unwrap());
+            let mut all = format!("{}\n{}\n{}\n", m.subject, m.text, m.html);
+            for p in &m.attachments {
+                all.push_str(&String::from_utf8_lossy(&p.bytes));
+            }
+            out.insert(
+                name,
+                Got {
+                    to,
+                    subject: m.subject,
+                    text: m.text,
+                    record,
+                    all,
+                },
+            );
+        }
+        out
+    }
+
+    /// No mail to any side other than `owner` contains `secret`.
+    fn kept_from_others(&self, owner: usize, secret: &str) {
+        for other in (0..3).filter(|s| *s != owner) {
+            self.kept_from(other, owner, secret);
+        }
+    }
+
+    /// No mail to `viewer` contains `owner`'s `secret`.
+    fn kept_from(&self, viewer: usize, owner: usize, secret: &str) {
+        for (name, m) in self.mails() {
+            if !m.to.starts_with(SIDES[viewer]) {
+                continue;
+            }
+            // The deck's composition is public (it is in the game's options).
+            let all = m.all.replace(CHITS, "");
+            assert!(
+                !all.contains(secret),
+                "{name} to {} shows {}'s secret {secret:?}:\n{}",
+                m.to,
+                SIDES[owner],
+                all.lines()
+                    .filter(|l| l.contains(secret))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+
+    /// The latest record copy each side received audits; returns them.
+    fn copies_audit(&self) -> Vec<Record> {
+        let mut latest: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        for m in self.mails().into_values() {
+            if let Some(r) = m.record {
+                let len = Record::from_text(&r).unwrap().len();
+                let e = latest.entry(m.to.clone()).or_insert((0, String::new()));
+                if len >= e.0 {
+                    *e = (len, r);
+                }
+            }
+        }
+        assert_eq!(latest.len(), 3, "every side got a record copy");
+        latest
+            .into_values()
+            .map(|(_, text)| {
+                let r = Record::from_text(&text).unwrap();
+                let sum = audit(&r).unwrap_or_else(|e| panic!("copy does not audit: {e}"));
+                assert!(sum.entries > 1);
+                r
+            })
+            .collect()
+    }
+
+    fn full(&mut self) -> Record {
+        Record::from_text(&self.umpire.export("g1", None).unwrap()).unwrap()
+    }
+}
+
+#[test]
+fn simultaneous_orders_stay_sealed_until_every_side_is_in() {
+    let mut c = club(&[("order", "simultaneous")]);
+    c.send(0, &["red-plan: feint at the ford", "roll 2d6 red-scouting"]);
+    c.send(1, &["blue-plan: hold the ridge"]);
+    // Two sides in: no mail to another side shows their orders, and each got a receipt.
+    c.kept_from_others(0, "red-plan");
+    c.kept_from_others(1, "blue-plan");
+    let receipts: Vec<Got> = c
+        .mails()
+        .into_values()
+        .filter(|m| m.subject.contains("sealed orders received"))
+        .collect();
+    assert_eq!(receipts.len(), 2, "a receipt to each sender");
+    assert!(receipts.iter().all(|m| m.text.contains("Commitment: ")));
+    // The copies held by blue and green carry red's move only as a commitment.
+    let full = c.full();
+    let sealed = full
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.body, Body::Sealed(_)))
+        .count();
+    assert_eq!(sealed, 2);
+    // A later move from red replaces its sealed orders in this round.
+    c.send(
+        0,
+        &[
+            "red-plan: feint at the ford, then the bridge",
+            "roll 2d6 red-scouting",
+        ],
+    );
+    c.kept_from_others(0, "red-plan");
+    // The last side closes the round: everyone sees every side's orders and rolls.
+    c.send(2, &["green-plan: march on the village"]);
+    let round: Vec<Got> = c
+        .mails()
+        .into_values()
+        .filter(|m| m.text.contains("opened together"))
+        .collect();
+    assert_eq!(round.len(), 3, "the round's result to every side");
+    for m in &round {
+        assert!(m.text.contains("then the bridge"), "{}", m.text);
+        assert!(
+            !m.text.contains("> red-plan: feint at the ford\n"),
+            "the replaced orders stay out"
+        );
+        assert!(m.text.contains("blue-plan: hold the ridge"));
+        assert!(m.text.contains("green-plan: march on the village"));
+        assert!(
+            m.text.contains("red-scouting"),
+            "the round's rolls are public"
+        );
+    }
+    c.copies_audit();
+    let full = c.full();
+    let (g, sum) = Game::replay(
+        umpire::games::find("freeform").unwrap(),
+        &full,
+        ReplayMode::Verify,
+    )
+    .unwrap();
+    assert_eq!(sum.rounds, 1);
+    assert_eq!(sum.sealed, 4);
+    assert!(g.prompt().stage.contains("turn 2"), "{}", g.prompt().stage);
+}
+
+const CHITS: &str = "Aquila,Balista,Castra,Denarius,Elephas,Fulmen,Gladius,Hasta,Ignis,Jugum,Lorica,Murus,Navis,Onager,Pilum,Quadriga,Rostrum,Scutum,Testudo,Umbo,Vexillum,Xiphos,Ypsilon,Zona";
+
+/// What a side holds, from its own status lines.
+fn hand(c: &Club, side: usize) -> Vec<String> {
+    let text = c
+        .mails()
+        .into_values()
+        .filter(|m| m.to.starts_with(SIDES[side]))
+        .max_by_key(|m| m.record.as_ref().map_or(0, |r| r.len()))
+        .unwrap()
+        .text;
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Your hand ("))
+        .unwrap_or_else(|| panic!("no hand line in:\n{text}"))
+        .to_string();
+    line.split(": ")
+        .nth(1)
+        .unwrap()
+        .split(", ")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
+    let mut c = club(&[("deck.chits", CHITS), ("hand.chits", "5")]);
+    let hands: Vec<Vec<String>> = (0..3).map(|s| hand(&c, s)).collect();
+    assert!(hands.iter().all(|h| h.len() == 5), "{hands:?}");
+
+    for (s, h) in hands.iter().enumerate() {
+        for chit in h {
+            c.kept_from_others(s, chit);
+        }
+    }
+    // Red draws in secret and plays a chit face up; blue discards face down
+    // and rolls in secret; green gives a chit to red and writes a hidden order.
+    c.send(
+        0,
+        &[
+            "draw 2 from chits",
+            &format!("play {}", hands[0][0]),
+            "end turn",
+        ],
+    );
+    let played = hands[0][0].clone();
+    c.send(
+        1,
+        &[
+            &format!("discard {}", hands[1][0]),
+            "roll secret 2d6 blue-spotting",
+            "end turn",
+        ],
+    );
+    c.send(
+        2,
+        &[
+            &format!("give {} to red", hands[2][0]),
+            "hidden green-ambush at the mill",
+            "end turn",
+        ],
+    );
+    let mails = c.mails();
+    assert!(
+        mails
+            .values()
+            .filter(|m| !m.to.contains("red"))
+            .any(|m| m.text.contains(&format!("plays {played}"))),
+        "a played chit is public"
+    );
+    // What stays hidden: hands (red's now has its draws and green's gift), the
+    // face-down discard, the secret roll, the hidden order.
+    let gift = hands[2][0].clone();
+    for s in 0..3 {
+        for chit in hand(&c, s) {
+            if chit != gift {
+                c.kept_from_others(s, &chit);
+            }
+        }
+    }
+    // Green knew the chit it gave; blue never learns it.
+    c.kept_from(1, 0, &gift);
+    c.kept_from_others(1, &hands[1][0]);
+    c.kept_from_others(1, "blue-spotting");
+    c.kept_from_others(2, "green-ambush");
+    let red = hand(&c, 0);
+    assert!(
+        red.contains(&hands[2][0]),
+        "red holds green's gift: {red:?}"
+    );
+    assert_eq!(red.len(), 5 - 1 + 2 + 1);
+    // Every copy audits and holds the other sides' items only as commitments.
+    for copy in c.copies_audit() {
+        assert!(!copy.is_complete());
+    }
+    // Concede to end the game: the full record goes to everyone and verifies.
+    c.send(0, &["concede"]);
+    c.send(1, &["concede"]);
+    let over: Vec<Got> = c
+        .mails()
+        .into_values()
+        .filter(|m| m.subject.contains("game over"))
+        .collect();
+    assert_eq!(over.len(), 3);
+    let last = over.iter().find_map(|m| m.record.clone()).unwrap();
+    let full = Record::from_text(&last).unwrap();
+    assert!(full.is_complete(), "the game is over: the record opens");
+    assert!(last.contains("green-ambush"));
+    let rs = umpire::games::find("freeform").unwrap();
+    let (_, sum) = Game::replay(rs.clone(), &full, ReplayMode::Verify).unwrap();
+    assert!(sum.openings_checked > 10, "{sum:?}");
+    assert!(sum.rolls_verified > 15, "{sum:?}");
+    // A tampered opening fails, naming the entry.
+    let mut entries = full.entries().to_vec();
+    let i = entries
+        .iter()
+        .position(|e| matches!(&e.body, Body::Setup(_)))
+        .unwrap();
+    let Body::Setup(s) = &mut entries[i].body else {
+        unreachable!()
+    };
+    let roll = s.rolls.iter_mut().find(|r| !r.is_clear()).unwrap();
+    let v = roll.value_mut().unwrap();
+    v.value = v.value % v.sides + 1;
+    match Record::from_entries(entries) {
+        Err(umpire::core::record::RecordError::Chain { seq, message }) => {
+            assert_eq!(seq, i as u64);
+            assert!(
+                message.contains("does not match its commitment"),
+                "{message}"
+            );
+        }
+        other => panic!("a tampered opening must fail: {other:?}"),
+    }
+    // The same record text read by a verifier fails the same way.
+    let text = full.to_text();
+    let Some(Hidden::Sealed(s)) = (match &full.entries()[i].body {
+        Body::Setup(s) => s.rolls.iter().find(|r| !r.is_clear()).cloned(),
+        _ => None,
+    }) else {
+        panic!("a sealed deal roll")
+    };
+    let salt = s.open.unwrap().salt.to_hex();
+    let forged = text.replacen(&salt, &"0".repeat(64), 1);
+    assert!(Record::from_text(&forged).is_err());
+    let _ = rs;
+}
