@@ -101,7 +101,7 @@ impl Club {
             self.n,
             &text,
             &sig,
-            self.n % 2 == 0,
+            self.n.is_multiple_of(2),
         );
         self.maildir
             .deliver(&format!("{:04}.mail", self.n), &raw)
