@@ -277,7 +277,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                     println!("{l}");
                 }
                 if let Some(b) = &view.board {
-                    println!("\n{}", crate::render::hexmap::full(b, &Default::default()));
+                    println!("\n{}", crate::render::map::full(b, &Default::default()));
                 }
             } else {
                 print!("{}", u.status_text(&game, s, now()?)?);

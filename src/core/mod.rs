@@ -15,3 +15,4 @@ pub mod ruleset;
 pub mod sealed;
 pub mod selfplay;
 pub mod sig;
+pub mod square;

@@ -564,10 +564,11 @@ mod tests {
         let (r, st) = start();
         let v = Rules::view(&r, &st, None);
         let b = v.board.unwrap();
+        let b = b.as_hex().unwrap();
         assert_eq!(b.cells.len(), 420);
         let het = &b.cells[&"1610".parse::<Hex>().unwrap()];
         assert_eq!(het.control, Some('J'));
-        assert!(het.units.contains(&"NH".to_string()) && het.units.contains(&"nh.c1".to_string()));
+        assert!(het.units.iter().any(|u| u == "NH") && het.units.iter().any(|u| u == "nh.c1"));
         assert!(
             b.edges
                 .iter()
