@@ -1203,6 +1203,7 @@ fn rule_3_0_setup_and_first_turn_through_the_engine() {
     assert!(t.game.owes_orders(JURCHEN));
     let view = t.game.ruleset().view(t.game.state(), Some(JURCHEN));
     let board = view.board.unwrap();
+    let board = board.as_hex().unwrap();
     assert!(board.cells[&h("0708")].units.iter().any(|u| u == "DS"));
     assert!(
         board

@@ -277,7 +277,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                     println!("{l}");
                 }
                 if let Some(b) = &view.board {
-                    println!("\n{}", crate::render::hexmap::full(b, &Default::default()));
+                    println!("\n{}", crate::render::map::full(b, &Default::default()));
                 }
             } else {
                 print!("{}", u.status_text(&game, s, now()?)?);
@@ -362,7 +362,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             seed,
             scenario,
             options,
-        } => selfplay(&ruleset, games, seed, &scenario, &options),
+            data,
+        } => selfplay(&ruleset, games, seed, &scenario, &options, data.as_deref()),
         Command::Data {
             what: DataCommand::Check { ruleset, files },
         } => data_check(&ruleset, files.as_deref()),
@@ -656,8 +657,9 @@ fn selfplay(
     seed: u64,
     scenario: &str,
     options: &[String],
+    data: Option<&Path>,
 ) -> Result<i32> {
-    let r = ruleset_for(ruleset, None)?;
+    let r = ruleset_for(ruleset, data)?;
     let info = r.info();
     let scenario = if scenario.is_empty() {
         info.scenarios

@@ -166,6 +166,9 @@ pub enum Command {
         scenario: String,
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
+        /// A folder of the game's data files, if the club replaced the built-in ones.
+        #[arg(long)]
+        data: Option<PathBuf>,
     },
     /// Configuration tools.
     Config {

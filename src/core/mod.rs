@@ -4,6 +4,7 @@
 pub mod audience;
 pub mod audit;
 pub mod board;
+pub mod data;
 pub mod deck;
 pub mod dice;
 pub mod game;
@@ -15,3 +16,4 @@ pub mod ruleset;
 pub mod sealed;
 pub mod selfplay;
 pub mod sig;
+pub mod square;

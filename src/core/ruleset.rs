@@ -7,10 +7,9 @@
 //! registered by name and its state type never leaks out.
 
 pub use super::audience::Audience;
-use super::board::Board;
+use super::board::{Board, Place};
 use super::dice::{Dice, DiceError};
 use super::hash::{Digest, Tagged, sha256};
-use super::hex::Hex;
 use super::movefile::SourceLine;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -131,9 +130,9 @@ impl Prompt {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub text: String,
-    /// Hexes the event concerns: the map snippet centres on them.
+    /// Places the event concerns (hexes, squares, spaces): the map snippet centres on them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub focus: Vec<Hex>,
+    pub focus: Vec<Place>,
     /// Who is told (and whose map snippet centres on it).
     #[serde(default, skip_serializing_if = "Audience::is_public")]
     pub audience: Audience,
@@ -149,11 +148,14 @@ impl Event {
         }
     }
 
-    /// An event at some hexes.
-    pub fn at(text: impl Into<String>, focus: Vec<Hex>) -> Event {
+    /// An event at some places: hexes, squares or spaces.
+    pub fn at<P: Into<Place>>(
+        text: impl Into<String>,
+        focus: impl IntoIterator<Item = P>,
+    ) -> Event {
         Event {
             text: text.into(),
-            focus,
+            focus: focus.into_iter().map(Into::into).collect(),
             audience: Audience::All,
         }
     }

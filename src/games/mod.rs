@@ -1,37 +1,56 @@
 //! The rulesets, registered by name. Each imports only `crate::core`.
 //!
+//! A game registers itself with one line in the [`games!`] list below: the
+//! line declares its module `src/games/<kind>/` and adds its
+//! `<kind>::DESCRIPTOR` ([`Descriptor`]: name, data files with their embedded
+//! text, a builder over a club's replacement files, a data check) to
+//! [`GAMES`]. Everything else here works from the descriptors, so nothing in
+//! this file names a game.
+//!
 //! Rulesets with printed data (maps, counters, tables) embed it from
 //! `games/<kind>/`; a club that owns the printed game may replace those files.
 //! This registry builds a ruleset over replacement files handed to it as text:
 //! the games layer does no I/O.
 
-pub mod freeform;
-pub mod sarhu;
+pub use crate::core::data::Descriptor;
 
 use crate::core::ruleset::Ruleset;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Declares each game's module and lists its descriptor in [`GAMES`].
+macro_rules! games {
+    ($($kind:ident),* $(,)?) => {
+        $(pub mod $kind;)*
+        /// Every game this umpire knows, in registration order.
+        pub const GAMES: &[Descriptor] = &[$($kind::DESCRIPTOR),*];
+    };
+}
+
+// One line per game.
+games! {
+    freeform,
+    sarhu,
+}
+
+/// The descriptor of the game registered as `name`.
+pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
+    GAMES.iter().find(|d| d.name == name)
+}
+
 /// Every ruleset this umpire knows, on its embedded data.
 pub fn all() -> Vec<Arc<dyn Ruleset>> {
-    vec![Arc::new(freeform::Freeform), Arc::new(sarhu::Sarhu::new())]
+    GAMES.iter().map(Descriptor::ruleset).collect()
 }
 
 /// The ruleset registered as `name`, on its embedded data.
 pub fn find(name: &str) -> Option<Arc<dyn Ruleset>> {
-    all().into_iter().find(|r| r.info().name == name)
+    descriptor(name).map(Descriptor::ruleset)
 }
 
 /// The data files of a ruleset that a club may replace, by file name.
-pub fn data_files(name: &str) -> &'static [&'static str] {
-    match name {
-        "sarhu" => &["map.toml", "oob.toml", "tables.toml"],
-        _ => &[],
-    }
-}
-
-fn file<'a>(files: &'a BTreeMap<String, String>, name: &str, embedded: &'a str) -> &'a str {
-    files.get(name).map_or(embedded, String::as_str)
+pub fn data_files(name: &str) -> Vec<&'static str> {
+    descriptor(name).map_or_else(Vec::new, |d| d.files.iter().map(|f| f.name).collect())
 }
 
 /// The ruleset `name` over replacement data files (by file name; files not
@@ -40,27 +59,9 @@ pub fn with_data(
     name: &str,
     files: &BTreeMap<String, String>,
 ) -> Result<Option<Arc<dyn Ruleset>>, Vec<String>> {
-    if files.is_empty() {
-        return Ok(find(name));
-    }
-    match name {
-        "sarhu" => {
-            use sarhu::data::{MAP_TOML, OOB_TOML, TABLES_TOML};
-            let r = sarhu::Sarhu::with_data(
-                file(files, "map.toml", MAP_TOML),
-                file(files, "oob.toml", OOB_TOML),
-                file(files, "tables.toml", TABLES_TOML),
-                true,
-            )?;
-            Ok(Some(Arc::new(r)))
-        }
-        other => match find(other) {
-            Some(r) => Err(vec![format!(
-                "{} has no data files to replace",
-                r.info().name
-            )]),
-            None => Ok(None),
-        },
+    match descriptor(name) {
+        Some(d) => d.with_data(files).map(Some),
+        None => Ok(None),
     }
 }
 
@@ -69,44 +70,48 @@ pub fn check_data(
     name: &str,
     files: &BTreeMap<String, String>,
 ) -> Result<Vec<String>, Vec<String>> {
-    match name {
-        "sarhu" => {
-            use sarhu::data::{Data, MAP_TOML, OOB_TOML, TABLES_TOML};
-            let d = Data::load(
-                file(files, "map.toml", MAP_TOML),
-                file(files, "oob.toml", OOB_TOML),
-                file(files, "tables.toml", TABLES_TOML),
-                true,
-            )?;
-            let s = sarhu::data::check_loaded(&d)?;
-            let mut out = vec![
-                format!("data hash {}", s.hash),
-                format!(
-                    "map {} columns x {} rows, {} hexes, {} named places",
-                    s.cols, s.rows, s.hexes, s.places
-                ),
-                format!(
-                    "hexsides: {} river, {} palisade, {} bridged",
-                    s.river_sides, s.wall_sides, s.bridges
-                ),
-                format!(
-                    "{} commands, {} combat units (ming {}, jurchen {}, of which {} variant only)",
-                    s.commands, s.units, s.ming_units, s.jurchen_units, s.variant_units
-                ),
-            ];
-            out.push(format!(
-                "values by provenance: {}",
-                s.tagged
-                    .iter()
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-            Ok(out)
+    match descriptor(name) {
+        Some(d) => d.check_data(files),
+        None => Err(vec![format!("no ruleset {name:?}")]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_descriptor_builds_and_names_its_ruleset() {
+        for d in GAMES {
+            let r = d.ruleset();
+            assert_eq!(r.info().name, d.name, "descriptor and info disagree");
+            assert!(d.check_data(&BTreeMap::new()).is_ok(), "{}", d.name);
+            // The data hash the registry pins is the one the ruleset reports.
+            let again = d.with_data(&BTreeMap::new()).expect("embedded data");
+            assert_eq!(again.info().data, r.info().data, "{}", d.name);
         }
-        other => match find(other) {
-            Some(r) => Ok(vec![format!("{} has no data files", r.info().name)]),
-            None => Err(vec![format!("no ruleset {other:?}")]),
-        },
+        let names: Vec<&str> = GAMES.iter().map(|d| d.name).collect();
+        let mut sorted = names.clone();
+        sorted.dedup();
+        assert_eq!(names, sorted, "a name registered twice");
+    }
+
+    #[test]
+    fn replacement_files_are_checked_by_name() {
+        let bad = BTreeMap::from([("mpa.toml".to_string(), String::new())]);
+        let e = with_data("sarhu", &bad)
+            .err()
+            .expect("misnamed file refused");
+        assert!(e[0].contains("map.toml, oob.toml, tables.toml"), "{e:?}");
+        let e = with_data("freeform", &bad)
+            .err()
+            .expect("freeform has none");
+        assert!(e[0].contains("no data files"), "{e:?}");
+        assert!(with_data("chess", &BTreeMap::new()).unwrap().is_none());
+        assert_eq!(data_files("sarhu"), ["map.toml", "oob.toml", "tables.toml"]);
+        assert_eq!(
+            check_data("freeform", &BTreeMap::new()),
+            Ok(vec!["freeform has no data files".to_string()])
+        );
     }
 }

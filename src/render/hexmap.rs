@@ -1,6 +1,6 @@
 //! ASCII hex maps for plain-text mail.
 //!
-//! Draws a [`Board`] (what one side sees) for the result mails: a
+//! Draws a [`HexBoard`](crate::core::board::HexBoard) (what one side sees) for the result mails: a
 //! [`snippet`] around the last action, or the [`full`] map. The output is
 //! pure ASCII with no trailing spaces and no line longer than
 //! [`Options::width`] (76 by default), so it survives Thunderbird, Gmail's
@@ -46,11 +46,11 @@
 //! detailed drawing in west-to-east strips that share a column.
 //!
 //! ```
-//! use umpire::core::board::{Board, Cell};
+//! use umpire::core::board::{Cell, HexBoard, Unit, UnitMark};
 //! use umpire::core::hex::Hex;
 //! use umpire::render::hexmap::{snippet, Options};
 //!
-//! let mut board = Board::default();
+//! let mut board = HexBoard::default();
 //! for col in 1..=3 {
 //!     for row in 1..=3 {
 //!         board.cells.insert(Hex::new(col, row), Cell { terrain: '.', ..Cell::default() });
@@ -58,7 +58,7 @@
 //! }
 //! let attacked = Hex::new(2, 2);
 //! if let Some(cell) = board.cells.get_mut(&attacked) {
-//!     cell.units = vec!["ds.i1".into(), "m3'".into()];
+//!     cell.units = vec![Unit::new("ds.i1"), Unit::new("m3").mark(UnitMark::Reduced)];
 //!     cell.highlight = true;
 //! }
 //! let text = snippet(&board, &[attacked], &Options::default());
@@ -67,15 +67,15 @@
 //! assert!(text.lines().all(|l| l.len() <= 76));
 //! ```
 
-mod detail;
-mod layout;
+pub(crate) mod detail;
+pub(crate) mod layout;
 mod overview;
-mod text;
 
 #[cfg(test)]
 mod tests;
 
-use crate::core::board::{Board, Cell, EdgeKind, Legend};
+use super::text::{self, Out};
+use crate::core::board::{Cell, HexBoard as Board, Legend};
 use crate::core::hex::Hex;
 use detail::Notes;
 use layout::{Map, Window};
@@ -157,11 +157,6 @@ pub fn snippet(board: &Board, focus: &[Hex], opts: &Options) -> String {
     out.finish()
 }
 
-/// Strips the state marks a ruleset appends to a unit id (`ds.c1'*` → `ds.c1`).
-fn bare_id(id: &str) -> &str {
-    id.trim_end_matches(['\'', '*', '+', '!', '?'])
-}
-
 /// In a snippet, a legend line about one unit or one terrain shows only if that
 /// unit or terrain is in the window: a roster of every counter on the map
 /// belongs in the full map, not in each result mail.
@@ -170,7 +165,7 @@ fn legend_in_window(map: &Map, win: &Window, l: &Legend) -> bool {
     let on_board_unit = map
         .cells
         .values()
-        .any(|c| c.units.iter().any(|u| bare_id(u) == glyph));
+        .any(|c| c.units.iter().any(|u| u.id == glyph));
     let mut chars = glyph.chars();
     let terrain = match (chars.next(), chars.next()) {
         (Some(ch), None) => map.cells.values().any(|c| c.terrain == ch).then_some(ch),
@@ -182,7 +177,7 @@ fn legend_in_window(map: &Map, win: &Window, l: &Legend) -> bool {
         return in_window(&|c: &Cell| c.terrain == t);
     }
     if on_board_unit {
-        return in_window(&|c: &Cell| c.units.iter().any(|u| bare_id(u) == glyph));
+        return in_window(&|c: &Cell| c.units.iter().any(|u| u.id == glyph));
     }
     // Not a unit on the map (a mark, a hexside, an off-map unit): keep it,
     // unless it names a unit off the map, which the window cannot show.
@@ -249,8 +244,8 @@ pub fn full(board: &Board, opts: &Options) -> String {
         let all: BTreeMap<Hex, Vec<String>> = board
             .cells
             .iter()
-            .filter(|(_, c)| c.units.iter().any(|u| !u.trim().is_empty()))
-            .map(|(h, c)| (*h, c.units.clone()))
+            .filter(|(_, c)| c.units.iter().any(|u| !u.short().trim().is_empty()))
+            .map(|(h, c)| (*h, c.units.iter().map(|u| u.short()).collect()))
             .collect();
         let names: BTreeMap<Hex, String> = board
             .cells
@@ -379,14 +374,7 @@ fn key(
         let kinds: Vec<String> = n
             .edges
             .iter()
-            .map(|k| {
-                let what = match k {
-                    EdgeKind::River => "river",
-                    EdgeKind::Wall => "wall",
-                    EdgeKind::Bridge => "bridge",
-                };
-                format!("{} {what}", detail::edge_glyph(*k) as char)
-            })
+            .map(|k| format!("{} {}", detail::edge_glyph(*k) as char, k.name()))
             .collect();
         items.push(format!("hexsides: {}", kinds.join(", ")));
     }
@@ -403,48 +391,4 @@ fn key(
         ));
     }
     text::wrap("Key: ", &items, "   ", width)
-}
-
-/// The output being assembled: blocks separated by one blank line, every line
-/// cut to the width and stripped of trailing spaces.
-struct Out {
-    width: usize,
-    lines: Vec<String>,
-}
-
-impl Out {
-    fn new(width: usize) -> Out {
-        Out {
-            width,
-            lines: Vec::new(),
-        }
-    }
-
-    /// Adds a block, after a blank line unless it is the first.
-    fn block(&mut self, lines: Vec<String>) {
-        if lines.is_empty() {
-            return;
-        }
-        if !self.lines.is_empty() {
-            self.lines.push(String::new());
-        }
-        self.lines(lines);
-    }
-
-    /// Adds lines to the current block.
-    fn lines(&mut self, lines: Vec<String>) {
-        self.lines.extend(lines);
-    }
-
-    fn finish(self) -> String {
-        let mut s = String::new();
-        for l in self.lines {
-            // Everything was made ASCII on the way in; this is the last guard
-            // for the width promise and against stray bytes.
-            let l = text::ascii(&l);
-            s.push_str(text::cut(&l, self.width).trim_end());
-            s.push('\n');
-        }
-        s
-    }
 }

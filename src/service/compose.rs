@@ -93,10 +93,10 @@ struct ResultCtx {
 }
 
 /// Draws the map part of a view: a snippet around the action.
-pub fn map_text(view: &View, focus: &[crate::core::hex::Hex]) -> String {
+pub fn map_text(view: &View, focus: &[crate::core::board::Place]) -> String {
     match &view.board {
         Some(board) => {
-            crate::render::hexmap::snippet(board, focus, &crate::render::hexmap::Options::default())
+            crate::render::map::snippet(board, focus, &crate::render::map::Options::default())
         }
         None => String::new(),
     }

@@ -26,6 +26,14 @@ use serde::Serialize;
 /// The freeform ruleset.
 pub struct Freeform;
 
+/// The registry's entry: free-text orders have no data files.
+pub const DESCRIPTOR: crate::core::data::Descriptor = crate::core::data::Descriptor {
+    name: "freeform",
+    files: &[],
+    build: |_| Ok(std::sync::Arc::new(Freeform)),
+    check: None,
+};
+
 /// Who moves next when a side ends its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Sequence {

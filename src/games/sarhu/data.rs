@@ -6,10 +6,15 @@
 //! The embedded files live in `games/sarhu/` and are compiled in with
 //! `include_str!`: the binary needs nothing at run time.
 
-use crate::core::hash::{Digest, Tagged};
+pub use crate::core::data::{ProvKind, Tag, parse_provenance};
+use crate::core::data::{
+    DataCheck, DataFile, Files, Reader, array_of_tables, count_by_provenance, data_hash, parse_toml,
+    table,
+};
+use crate::core::hash::Digest;
 use crate::core::hex::{Dir, Hex};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 /// The embedded map.
@@ -18,6 +23,25 @@ pub const MAP_TOML: &str = include_str!("../../../games/sarhu/map.toml");
 pub const OOB_TOML: &str = include_str!("../../../games/sarhu/oob.toml");
 /// The embedded rule tables.
 pub const TABLES_TOML: &str = include_str!("../../../games/sarhu/tables.toml");
+
+/// The data files a club may replace, with their embedded text.
+pub static FILES: &[DataFile] = &[
+    DataFile {
+        name: "map.toml",
+        embedded: MAP_TOML,
+    },
+    DataFile {
+        name: "oob.toml",
+        embedded: OOB_TOML,
+    },
+    DataFile {
+        name: "tables.toml",
+        embedded: TABLES_TOML,
+    },
+];
+
+/// Domain of the data hash: pinned in every record's opening, so never changed.
+const HASH_DOMAIN: &str = "umpire-sarhu-data-v1";
 
 /// The two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -159,69 +183,6 @@ impl UnitType {
     pub fn is_mounted(self) -> bool {
         matches!(self, UnitType::Cavalry | UnitType::HorseArcher)
     }
-}
-
-/// The four provenance kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum ProvKind {
-    /// Printed in the rulebook (cite the rule or line).
-    Rulebook,
-    /// From a public source (cite it).
-    Public,
-    /// Reconstructed from history or geography.
-    Reconstructed,
-    /// Invented to make the game playable.
-    StandIn,
-}
-
-impl ProvKind {
-    /// As written in the data.
-    pub fn name(self) -> &'static str {
-        ["rulebook", "public", "reconstructed", "stand-in"][self as usize]
-    }
-}
-
-/// One tagged value: where it is and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Tag {
-    /// E.g. `oob.unit[ds.c1].cs`.
-    pub path: String,
-    /// The kind of provenance.
-    pub kind: ProvKind,
-    /// Where it came from, as written after the kind.
-    pub note: String,
-}
-
-/// Reads a provenance string: `rulebook 7.6 (L375)`, `stand-in: why`.
-pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
-    let t = s.trim();
-    let lower = t.to_ascii_lowercase();
-    for (kind, words) in [
-        (ProvKind::Rulebook, &["rulebook"][..]),
-        (ProvKind::Public, &["public"][..]),
-        (ProvKind::Reconstructed, &["reconstructed"][..]),
-        (ProvKind::StandIn, &["stand-in", "standin", "stand in"][..]),
-    ] {
-        for w in words {
-            if let Some(rest) = lower.strip_prefix(w) {
-                if !(rest.is_empty() || rest.starts_with([' ', ':', ';', ','])) {
-                    continue;
-                }
-                let note = t[w.len()..].trim_start_matches([' ', ':', ';', ',']).trim();
-                if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
-                    return Err(format!(
-                        "{:?}: a `{}` tag must say where (rule number or source)",
-                        s,
-                        kind.name()
-                    ));
-                }
-                return Ok((kind, note.to_string()));
-            }
-        }
-    }
-    Err(format!(
-        "{s:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
-    ))
 }
 
 /// What a terrain glyph means.
@@ -479,6 +440,34 @@ pub struct DataSummary {
     pub tagged: BTreeMap<String, usize>,
 }
 
+impl DataSummary {
+    /// What `umpire data check sarhu` prints.
+    pub fn check(&self, hash: Digest) -> DataCheck {
+        DataCheck {
+            hash,
+            facts: vec![
+                format!(
+                    "map {} columns x {} rows, {} hexes, {} named places",
+                    self.cols, self.rows, self.hexes, self.places
+                ),
+                format!(
+                    "hexsides: {} river, {} palisade, {} bridged",
+                    self.river_sides, self.wall_sides, self.bridges
+                ),
+                format!(
+                    "{} commands, {} combat units (ming {}, jurchen {}, of which {} variant only)",
+                    self.commands,
+                    self.units,
+                    self.ming_units,
+                    self.jurchen_units,
+                    self.variant_units
+                ),
+            ],
+            by_provenance: self.tagged.clone(),
+        }
+    }
+}
+
 impl Data {
     /// The embedded data (strict: every set-up resolves).
     pub fn embedded() -> Result<Data, Vec<String>> {
@@ -488,23 +477,12 @@ impl Data {
     /// Reads data files. With `strict` off, set-up positions naming places the
     /// map lacks leave the unit unplaced (for small fixture maps in tests).
     pub fn load(map: &str, oob: &str, tables: &str, strict: bool) -> Result<Data, Vec<String>> {
-        let hash = Tagged::new("umpire-sarhu-data-v1")
-            .field(map.as_bytes())
-            .field(oob.as_bytes())
-            .field(tables.as_bytes())
-            .finish();
+        let hash = data_hash(HASH_DOMAIN, &[map, oob, tables]);
         let mut r = Reader::default();
-        let parse = |name: &str, text: &str, r: &mut Reader| match text.parse::<Table>() {
-            Ok(t) => Some(t),
-            Err(e) => {
-                r.errors.push(format!("{name}: {e}"));
-                None
-            }
-        };
         let (Some(tm), Some(to), Some(tt)) = (
-            parse("map.toml", map, &mut r),
-            parse("oob.toml", oob, &mut r),
-            parse("tables.toml", tables, &mut r),
+            parse_toml(&mut r, "map.toml", map),
+            parse_toml(&mut r, "oob.toml", oob),
+            parse_toml(&mut r, "tables.toml", tables),
         ) else {
             return Err(r.errors);
         };
@@ -513,6 +491,16 @@ impl Data {
             Some(d) if r.errors.is_empty() => Ok(Data { tags: r.tags, ..d }),
             _ => Err(r.errors),
         }
+    }
+
+    /// Reads the data files of [`FILES`] (a club's where it replaced them), strictly.
+    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("oob.toml"),
+            files.get("tables.toml"),
+            true,
+        )
     }
 
     /// A dense index of an on-map hex (for per-hex tables).
@@ -603,10 +591,7 @@ impl Data {
 
     /// The summary of tags and counts.
     pub fn summary(&self) -> DataSummary {
-        let mut tagged = BTreeMap::new();
-        for t in &self.tags {
-            *tagged.entry(t.kind.name().to_string()).or_insert(0) += 1;
-        }
+        let tagged = count_by_provenance(&self.tags);
         DataSummary {
             hash: self.hash.to_hex(),
             hexes: self.hexes.len(),
@@ -637,186 +622,6 @@ impl Data {
 /// Lower case, `_` and spaces read as `-`.
 pub fn norm(s: &str) -> String {
     s.trim().to_ascii_lowercase().replace(['_', ' '], "-")
-}
-
-/// Collects errors and tags while reading records.
-#[derive(Default)]
-struct Reader {
-    errors: Vec<String>,
-    tags: Vec<Tag>,
-}
-
-/// One TOML table being read: which keys were used, and its default tag.
-struct Rec<'a> {
-    path: String,
-    t: &'a Table,
-    used: BTreeSet<String>,
-}
-
-impl Reader {
-    fn rec<'a>(&mut self, path: impl Into<String>, t: &'a Table) -> Rec<'a> {
-        let mut used = BTreeSet::new();
-        used.insert("src".to_string());
-        Rec {
-            path: path.into(),
-            t,
-            used,
-        }
-    }
-
-    /// Records the tag for `key`: `src_<key>`, else `src`.
-    fn tag(&mut self, r: &mut Rec, key: &str) {
-        let specific = format!("src_{key}");
-        let src = match r.t.get(&specific) {
-            Some(v) => {
-                r.used.insert(specific.clone());
-                Some(v)
-            }
-            None => r.t.get("src"),
-        };
-        let path = format!("{}.{key}", r.path);
-        match src.and_then(Value::as_str) {
-            Some(s) => match parse_provenance(s) {
-                Ok((kind, note)) => self.tags.push(Tag { path, kind, note }),
-                Err(e) => self.errors.push(format!("{path}: {e}")),
-            },
-            None => self.errors.push(format!(
-                "{path} has no provenance tag: add `src = \"...\"` to the record or `{specific} = \"...\"`"
-            )),
-        }
-    }
-
-    fn value<'a>(&mut self, r: &mut Rec<'a>, key: &str, required: bool) -> Option<&'a Value> {
-        r.used.insert(key.to_string());
-        match r.t.get(key) {
-            Some(v) => {
-                self.tag(r, key);
-                Some(v)
-            }
-            None => {
-                if required {
-                    self.errors.push(format!("{}: missing `{key}`", r.path));
-                }
-                None
-            }
-        }
-    }
-
-    fn int(&mut self, r: &mut Rec, key: &str) -> Option<u32> {
-        let v = self.value(r, key, true)?;
-        match v.as_integer().and_then(|i| u32::try_from(i).ok()) {
-            Some(i) => Some(i),
-            None => {
-                self.errors.push(format!(
-                    "{}.{key}: want a whole number ≥ 0, found {v}",
-                    r.path
-                ));
-                None
-            }
-        }
-    }
-
-    fn opt_int(&mut self, r: &mut Rec, key: &str) -> Option<u32> {
-        if r.t.contains_key(key) {
-            self.int(r, key)
-        } else {
-            r.used.insert(key.to_string());
-            None
-        }
-    }
-
-    fn boolean(&mut self, r: &mut Rec, key: &str) -> Option<bool> {
-        let v = self.value(r, key, true)?;
-        v.as_bool().or_else(|| {
-            self.errors
-                .push(format!("{}.{key}: want true or false", r.path));
-            None
-        })
-    }
-
-    fn string(&mut self, r: &mut Rec, key: &str) -> Option<String> {
-        let v = self.value(r, key, true)?;
-        v.as_str().map(str::to_string).or_else(|| {
-            self.errors.push(format!("{}.{key}: want a string", r.path));
-            None
-        })
-    }
-
-    fn opt_string(&mut self, r: &mut Rec, key: &str) -> Option<String> {
-        if r.t.contains_key(key) {
-            self.string(r, key)
-        } else {
-            r.used.insert(key.to_string());
-            None
-        }
-    }
-
-    fn strings(&mut self, r: &mut Rec, key: &str, required: bool) -> Vec<String> {
-        let Some(v) = self.value(r, key, required) else {
-            return Vec::new();
-        };
-        match v.as_array() {
-            Some(a) if a.iter().all(Value::is_str) => a
-                .iter()
-                .filter_map(|x| x.as_str().map(str::to_string))
-                .collect(),
-            _ => {
-                self.errors
-                    .push(format!("{}.{key}: want a list of strings", r.path));
-                Vec::new()
-            }
-        }
-    }
-
-    /// Unknown keys and `src_` tags for fields that do not exist are errors.
-    fn finish(&mut self, r: Rec) {
-        for k in r.t.keys() {
-            if r.used.contains(k) {
-                continue;
-            }
-            if let Some(field) = k.strip_prefix("src_") {
-                self.errors.push(format!(
-                    "{}.{k} tags a field `{field}` the record does not have",
-                    r.path
-                ));
-            } else {
-                self.errors.push(format!("{}: unknown key `{k}`", r.path));
-            }
-        }
-    }
-}
-
-fn table<'a>(r: &mut Reader, t: &'a Table, key: &str, file: &str) -> Option<&'a Table> {
-    match t.get(key).and_then(Value::as_table) {
-        Some(x) => Some(x),
-        None => {
-            r.errors.push(format!("{file}: missing table [{key}]"));
-            None
-        }
-    }
-}
-
-fn array_of_tables<'a>(r: &mut Reader, t: &'a Table, key: &str, file: &str) -> Vec<&'a Table> {
-    match t.get(key) {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .filter_map(|v| {
-                let x = v.as_table();
-                if x.is_none() {
-                    r.errors
-                        .push(format!("{file}: [[{key}]] entries must be tables"));
-                }
-                x
-            })
-            .collect(),
-        Some(_) => {
-            r.errors.push(format!(
-                "{file}: `{key}` must be a list of [[{key}]] tables"
-            ));
-            Vec::new()
-        }
-    }
 }
 
 fn parse_edge(s: &str) -> Option<(Hex, Dir)> {

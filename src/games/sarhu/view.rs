@@ -6,24 +6,30 @@ use super::data::{Data, Faction};
 use super::state::{Loc, PassQueue, State};
 use super::turn::cname;
 use super::victory;
-use crate::core::board::{Board, Cell, Edge, EdgeKind, Legend};
+use crate::core::board::{Board, Cell, Edge, EdgeKind, HexBoard, Legend, Unit, UnitMark};
 use crate::core::ruleset::View;
 
-/// How a combat unit is printed in a hex: its id, `'` when reduced, `*` when disorganized.
+/// A combat unit on the board: its id, side, and marks (reduced, disorganized).
+pub fn unit(d: &Data, st: &State, u: usize) -> Unit {
+    Unit::new(d.units[u].id.clone())
+        .side(d.units[u].side.mark())
+        .mark_if(st.units[u].reduced, UnitMark::Reduced)
+        .mark_if(st.units[u].dis, UnitMark::Disorganized)
+}
+
+/// How a combat unit is printed: its id, `'` when reduced, `*` when disorganized.
 pub fn unit_label(d: &Data, st: &State, u: usize) -> String {
-    let mut s = d.units[u].id.clone();
-    if st.units[u].reduced {
-        s.push('\'');
-    }
-    if st.units[u].dis {
-        s.push('*');
-    }
-    s
+    unit(d, st, u).label()
 }
 
 /// The board.
 pub fn board(d: &Data, st: &State) -> Board {
-    let mut b = Board::default();
+    Board::Hex(hex_board(d, st))
+}
+
+/// The hex map.
+pub fn hex_board(d: &Data, st: &State) -> HexBoard {
+    let mut b = HexBoard::default();
     for h in d.all_hexes() {
         let Some(info) = d.hex(h) else { continue };
         let place = d.place_at(h);
@@ -36,11 +42,12 @@ pub fn board(d: &Data, st: &State) -> Board {
         };
         for (c, cs) in st.commands.iter().enumerate() {
             if cs.loc == Loc::Hex(h) {
-                cell.units.push(d.commands[c].id.to_uppercase());
+                let info = &d.commands[c];
+                cell.units
+                    .push(Unit::new(info.id.to_uppercase()).side(info.side.mark()));
             }
         }
-        cell.units
-            .extend(st.units_at(h).map(|u| unit_label(d, st, u)));
+        cell.units.extend(st.units_at(h).map(|u| unit(d, st, u)));
         if st
             .phase
             .cmd

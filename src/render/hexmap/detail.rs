@@ -64,7 +64,7 @@ impl Notes {
 
 /// A grid of ASCII bytes; writes outside it are dropped, which is what clips
 /// the borders of hexes at the edge of a window.
-pub(super) struct Canvas {
+pub(crate) struct Canvas {
     rows: Vec<Vec<u8>>,
 }
 
@@ -130,11 +130,12 @@ fn side((x, y): (i64, i64), d: Dir) -> (Vec<(i64, i64)>, u8) {
 }
 
 /// The character a hexside feature is drawn with.
-pub(super) fn edge_glyph(kind: EdgeKind) -> u8 {
+pub(crate) fn edge_glyph(kind: EdgeKind) -> u8 {
     match kind {
         EdgeKind::River => b'~',
         EdgeKind::Wall => b'#',
         EdgeKind::Bridge => b'=',
+        EdgeKind::Border => b':',
     }
 }
 
@@ -213,7 +214,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, Notes) {
         let units: Vec<String> = cell
             .units
             .iter()
-            .map(|u| text::ascii(u).trim().to_string())
+            .map(|u| text::ascii(&u.short()).trim().to_string())
             .filter(|u| !u.is_empty())
             .collect();
         let unit_lines = if name.is_some() { 1 } else { 2 };

@@ -4,13 +4,13 @@
 //! Coordinates are widened to `i64` because a board may hold any `i32`
 //! hex, and stepping or subtracting at the ends of `i32` would overflow.
 
-use crate::core::board::{Board, Cell};
+use crate::core::board::{Cell, HexBoard as Board};
 use crate::core::hex::Dir;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rectangle of columns `c0..=c1` and rows `r0..=r1`, never empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Window {
+pub(crate) struct Window {
     pub c0: i64,
     pub c1: i64,
     pub r0: i64,
@@ -96,7 +96,7 @@ pub(super) fn step((c, r): (i64, i64), d: Dir) -> (i64, i64) {
 /// the one the action is about. With no focus the map's centre is shown. The
 /// window is then pushed back inside the map, so it never shows more empty
 /// paper than it must.
-pub(super) fn focus_window(extent: &Window, focus: &[(i64, i64)], cols: i64, rows: i64) -> Window {
+pub(crate) fn focus_window(extent: &Window, focus: &[(i64, i64)], cols: i64, rows: i64) -> Window {
     let cols = cols.max(1);
     let rows = rows.max(1);
     let (c0, c1) = axis(focus.iter().map(|f| f.0), (extent.c0, extent.c1), cols);

@@ -67,7 +67,11 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, bool) {
     for ((c, r), cell) in map.within(w) {
         let x = x_of(c);
         let y = 2 + 2 * (r - w.r0) + i64::from(low(c));
-        let units = cell.units.iter().filter(|u| !u.trim().is_empty()).count();
+        let units = cell
+            .units
+            .iter()
+            .filter(|u| !u.short().trim().is_empty())
+            .count();
         let count = match units {
             0 => b' ',
             1..=9 => b'0' + units as u8,

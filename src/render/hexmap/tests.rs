@@ -6,12 +6,31 @@
 //! and glyphs in the text, not by asking the renderer where it put them.
 
 use super::*;
-use crate::core::board::{Cell, Edge, Legend};
+use crate::core::board::{Cell, Edge, EdgeKind, Legend, Unit, UnitMark};
 use crate::core::hex::Dir;
 use std::collections::BTreeSet;
 
 fn h(s: &str) -> Hex {
     s.parse().expect("hex label")
+}
+
+/// Units from labels as a ruleset would print them: `m3'` is `m3` reduced,
+/// `m4*` is `m4` disorganized.
+fn units(labels: &[&str]) -> Vec<Unit> {
+    labels.iter().map(|l| unit(l)).collect()
+}
+
+fn unit(label: &str) -> Unit {
+    let id = label.trim_end_matches(['\'', '*']);
+    let mut u = Unit::new(id);
+    for c in label[id.len()..].chars() {
+        u = u.mark(if c == '\'' {
+            UnitMark::Reduced
+        } else {
+            UnitMark::Disorganized
+        });
+    }
+    u
 }
 
 fn cell(terrain: char) -> Cell {
@@ -39,13 +58,11 @@ fn small() -> Board {
     let c = b.cells.get_mut(&h("0202")).expect("0202");
     c.terrain = '^';
     c.control = Some('M');
-    c.units = ["ds.i1", "ds.i2", "m3'", "m4*", "art"]
-        .map(String::from)
-        .to_vec();
+    c.units = units(&["ds.i1", "ds.i2", "m3'", "m4*", "art"]);
     c.highlight = true;
     let c = b.cells.get_mut(&h("0301")).expect("0301");
     c.name = Some("Hetuala".into());
-    c.units = vec!["j7".into()];
+    c.units = units(&["j7"]);
     c.control = Some('J');
     c.highlight = true;
     b.cells.get_mut(&h("0103")).expect("0103").terrain = 'f';
@@ -253,7 +270,7 @@ fn random_board(rng: &mut Rng) -> Board {
                         .collect()
                 }),
                 control: rng.chance(40).then(|| rng.pick(&['M', 'J'])),
-                units: (1..=n).map(|k| unit_id(at, k, rng)).collect(),
+                units: (1..=n).map(|k| unit(&unit_id(at, k, rng))).collect(),
                 highlight: rng.chance(15),
             };
             b.cells.insert(at, cell);
@@ -432,6 +449,7 @@ fn snippet_properties_on_random_boards() {
         // Every unit in the window is in the output; none from outside is.
         for (at, cell) in &board.cells {
             for u in &cell.units {
+                let u = u.label();
                 let present = out.contains(u.as_str());
                 if inside(at) {
                     assert!(present, "{ctx}: {u} of {at} missing\n{out}");
@@ -464,7 +482,7 @@ fn full_properties_on_random_boards() {
                 if style != FullStyle::Overview {
                     assert!(out.contains(&at.to_string()), "{ctx}: {at} missing\n{out}");
                 }
-                for u in &cell.units {
+                for u in cell.units.iter().map(Unit::label) {
                     assert!(out.contains(u.as_str()), "{ctx}: {u} missing\n{out}");
                 }
             }
@@ -604,7 +622,7 @@ fn bridge_beats_river_whatever_the_order() {
 #[test]
 fn full_map_of_30_by_20_names_every_hex() {
     let mut board = plain(30, 20);
-    board.cells.get_mut(&h("1710")).expect("1710").units = vec!["ds.i1".into()];
+    board.cells.get_mut(&h("1710")).expect("1710").units = units(&["ds.i1"]);
     let out = full(&board, &Options::default());
     check_lines(&out, 76, "30x20");
     for at in board.cells.keys() {
@@ -622,7 +640,7 @@ fn overview_finds_every_hex_by_ruler_and_row() {
     let letters = b"abcdefghijklmnopqrstuvwxyz";
     for (i, cell) in board.cells.values_mut().enumerate() {
         cell.terrain = letters[(i * 7) % 26] as char;
-        cell.units = (0..i % 4).map(|k| format!("x{k}")).collect();
+        cell.units = (0..i % 4).map(|k| Unit::new(format!("x{k}"))).collect();
     }
     let opts = Options {
         full: FullStyle::Overview,
@@ -690,7 +708,7 @@ fn never_panics_on_odd_boards() {
     boards.push(far);
     let mut huge = plain(2, 2);
     let c = huge.cells.get_mut(&h("0101")).expect("0101");
-    c.units = (0..1000).map(|i| format!("unit{i}")).collect();
+    c.units = (0..1000).map(|i| Unit::new(format!("unit{i}"))).collect();
     c.name = Some("N".repeat(10_000));
     c.terrain = '\u{1F5FB}';
     c.control = Some('\n');
@@ -722,8 +740,8 @@ fn never_panics_on_odd_boards() {
 #[test]
 fn a_snippet_key_lists_only_the_units_and_terrain_in_its_window() {
     let mut b = plain(20, 10);
-    b.cells.get_mut(&h("0202")).expect("0202").units = vec!["near.1'".into()];
-    b.cells.get_mut(&h("1909")).expect("1909").units = vec!["far.1".into()];
+    b.cells.get_mut(&h("0202")).expect("0202").units = units(&["near.1'"]);
+    b.cells.get_mut(&h("1909")).expect("1909").units = units(&["far.1"]);
     b.cells.get_mut(&h("1810")).expect("1810").terrain = 'M';
     b.off_map = vec!["off.1 (enters turn 3)".into()];
     b.legend = vec![

@@ -1,4 +1,5 @@
-//! Text helpers: folding input to printable ASCII, number labels, wrapping.
+//! Text helpers shared by the map renderers: folding input to printable
+//! ASCII, number labels, wrapping, and the block-by-block output.
 
 /// Folds `s` to printable ASCII.
 ///
@@ -6,7 +7,7 @@
 /// only line up if every character is one column wide. Common accented Latin
 /// letters and typographic quotes lose their accents (so `Küstrin` stays
 /// readable as `Kustrin`); whitespace becomes a space; anything else is `?`.
-pub(super) fn ascii(s: &str) -> String {
+pub(crate) fn ascii(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         fold(ch, &mut out);
@@ -16,7 +17,7 @@ pub(super) fn ascii(s: &str) -> String {
 
 /// One printable ASCII byte for a single-character glyph; control characters
 /// (including the `'\0'` of `Cell::default()`) and spaces are shown as a space.
-pub(super) fn glyph(ch: char) -> u8 {
+pub(crate) fn glyph(ch: char) -> u8 {
     if ch.is_whitespace() || ch.is_control() {
         return b' ';
     }
@@ -81,18 +82,18 @@ fn fold(ch: char, out: &mut String) {
 }
 
 /// A row or column number as printed in hex labels: at least two digits.
-pub(super) fn num(n: i64) -> String {
+pub(crate) fn num(n: i64) -> String {
     format!("{n:02}")
 }
 
 /// The printed `CCRR` label of a hex, as `core::hex::Hex` prints it.
-pub(super) fn label(col: i64, row: i64) -> String {
+pub(crate) fn label(col: i64, row: i64) -> String {
     format!("{col:02}{row:02}")
 }
 
 /// Cuts `s` to at most `width` columns. Callers pass ASCII, where bytes are
 /// columns; the boundary search only keeps a stray multi-byte input from panicking.
-pub(super) fn cut(s: &str, width: usize) -> &str {
+pub(crate) fn cut(s: &str, width: usize) -> &str {
     &s[..floor(s, width)]
 }
 
@@ -107,7 +108,7 @@ fn floor(s: &str, i: usize) -> usize {
 
 /// Shortens a place name to `width` columns, marking the cut with a `.` so the
 /// reader knows to look for the full name under the map.
-pub(super) fn shorten(s: &str, width: usize) -> String {
+pub(crate) fn shorten(s: &str, width: usize) -> String {
     if s.len() <= width {
         return s.to_string();
     }
@@ -123,7 +124,7 @@ pub(super) fn shorten(s: &str, width: usize) -> String {
 /// `width` columns; continuation lines are indented to line up under the first
 /// item. An item is kept on one line when it fits on a line at all; words
 /// longer than a line are split, so every line fits whatever the input.
-pub(super) fn wrap(prefix: &str, items: &[String], sep: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(prefix: &str, items: &[String], sep: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let (mut line, indent) = if prefix.len() < width {
@@ -183,6 +184,50 @@ fn split_hard(s: &str, width: usize) -> Vec<String> {
         .chunks(width.max(1))
         .map(|c| String::from_utf8_lossy(c).into_owned())
         .collect()
+}
+
+/// The output being assembled: blocks separated by one blank line, every line
+/// cut to the width and stripped of trailing spaces.
+pub(crate) struct Out {
+    width: usize,
+    lines: Vec<String>,
+}
+
+impl Out {
+    pub(crate) fn new(width: usize) -> Out {
+        Out {
+            width,
+            lines: Vec::new(),
+        }
+    }
+
+    /// Adds a block, after a blank line unless it is the first.
+    pub(crate) fn block(&mut self, lines: Vec<String>) {
+        if lines.is_empty() {
+            return;
+        }
+        if !self.lines.is_empty() {
+            self.lines.push(String::new());
+        }
+        self.lines(lines);
+    }
+
+    /// Adds lines to the current block.
+    pub(crate) fn lines(&mut self, lines: Vec<String>) {
+        self.lines.extend(lines);
+    }
+
+    pub(crate) fn finish(self) -> String {
+        let mut s = String::new();
+        for l in self.lines {
+            // Everything was made ASCII on the way in; this is the last guard
+            // for the width promise and against stray bytes.
+            let l = ascii(&l);
+            s.push_str(cut(&l, self.width).trim_end());
+            s.push('\n');
+        }
+        s
+    }
 }
 
 #[cfg(test)]
