@@ -29,6 +29,46 @@ pub const END_SIG: &str = "-----END SSH SIGNATURE-----";
 /// Largest move file accepted.
 pub const MAX_MOVE_BYTES: usize = 64 * 1024;
 
+/// Longest game id.
+pub const MAX_ID_LEN: usize = 64;
+/// Longest side name.
+pub const MAX_SIDE_LEN: usize = 32;
+
+/// Checks a game id: 1 to [`MAX_ID_LEN`] ASCII letters, digits, `-`, `_` or
+/// `.`, not starting with `.`. Ids name store keys, outbox files and
+/// Message-IDs, so they never hold control, path or separator characters.
+pub fn check_game_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_ID_LEN
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "game id {id:?}: use 1 to {MAX_ID_LEN} letters, digits, '-', '_' or '.' (not first)"
+        ))
+    }
+}
+
+/// Checks a side name: 1 to [`MAX_SIDE_LEN`] ASCII letters, digits, `-` or `_`.
+pub fn check_side_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_SIDE_LEN
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "side {name:?}: use 1 to {MAX_SIDE_LEN} letters, digits, '-' or '_'"
+        ))
+    }
+}
+
 /// One line of a move file's section, with where it stands in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceLine {
@@ -176,6 +216,7 @@ impl MoveFile {
                         if value.is_empty() {
                             return Err(err(n, vcol, "`game:` needs the game id"));
                         }
+                        check_game_id(value).map_err(|m| err(n, vcol, m))?;
                         game = Some(value.to_string());
                     }
                     "side" => {
@@ -183,6 +224,7 @@ impl MoveFile {
                         if value.is_empty() {
                             return Err(err(n, vcol, "`side:` needs your side's name"));
                         }
+                        check_side_name(value).map_err(|m| err(n, vcol, m))?;
                         side = Some(value.to_ascii_lowercase());
                     }
                     "after" => {
