@@ -524,6 +524,24 @@ mod tests {
     }
 
     #[test]
+    fn ids_and_side_names_hold_no_control_or_path_characters() {
+        for bad in ["g\0", "g\u{1}", "../g", "g/h", "g\\h", ".g", "g h"] {
+            let t = format!("game: {bad}\nside: a\ncommand: status\n");
+            let e = MoveFile::parse(t.as_bytes()).unwrap_err();
+            assert_eq!((e.line, e.column), (1, 7), "{bad:?}: {e}");
+        }
+        let long = "g".repeat(MAX_ID_LEN + 1);
+        assert!(check_game_id(&long).is_err());
+        check_game_id(&long[1..]).unwrap();
+        check_game_id("sarhu-club.7_b").unwrap();
+        for bad in ["a.b", "a\u{1b}", "", &"s".repeat(MAX_SIDE_LEN + 1)] {
+            assert!(check_side_name(bad).is_err(), "{bad:?}");
+        }
+        let e = MoveFile::parse(b"game: g\nside: a\x07\ncommand: status\n").unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
     fn a_time_zone_line_is_a_command() {
         let m = MoveFile::parse(b"game: g\nside: a\ntimezone: Europe/Berlin\n").unwrap();
         assert_eq!(m.commands[0].0, Command::TimeZone("Europe/Berlin".into()));

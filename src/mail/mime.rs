@@ -103,7 +103,18 @@ pub fn check_address(addr: &str) -> Result<(), String> {
     if local.len() > 64 {
         return bad("the part before @ is over 64 characters");
     }
-    match addr.parse::<lettre::Address>() {
+    let a = match addr.parse::<lettre::Address>() {
+        Ok(a) => a,
+        Err(e) => return bad(&e.to_string()),
+    };
+    // The builder writes the address into the header and reads the envelope
+    // back out of it: some addresses the parser takes do not survive that.
+    let mb = Mailbox::new(None, a);
+    match lettre::Message::builder()
+        .from(mb.clone())
+        .to(mb)
+        .body(String::new())
+    {
         Ok(_) => Ok(()),
         Err(e) => bad(&e.to_string()),
     }
@@ -628,6 +639,19 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].candidates[0], b"game: g1\norders:\n  end turn\n");
         assert!(found[0].signature.as_deref().unwrap().contains("AA&B"));
+    }
+
+    #[test]
+    fn only_addresses_the_builder_can_write_to_are_senders() {
+        let long = format!("{}@x.test", "a".repeat(300));
+        for bad in ["a..b@x", "@", "a@[127.0.0.1]", "a@b@c", &long, "a@-x.test", "a b@x"] {
+            assert!(check_address(bad).is_err(), "{bad}");
+            let raw = format!("From: {bad}\r\n\r\nx");
+            assert_eq!(read(raw.as_bytes()).unwrap().from, None, "{bad}");
+        }
+        for good in ["alice@club.test", "a.b+c@x-y.example", "umpire@localhost"] {
+            check_address(good).unwrap();
+        }
     }
 
     #[test]

@@ -711,12 +711,13 @@ fn environmental(e: &ServiceError) -> bool {
     use crate::store::StoreError;
     match e {
         ServiceError::Store(s) => matches!(s, StoreError::Db(_) | StoreError::Open { .. }),
-        ServiceError::Mail(_)
-        | ServiceError::Io { .. }
+        // Handling a mail does no mail I/O: a mail error here is building
+        // the answer, which is this mail's problem.
+        ServiceError::Io { .. }
         | ServiceError::Busy(_)
         | ServiceError::Config(_)
         | ServiceError::Key { .. } => true,
-        ServiceError::Template(_) | ServiceError::Game(_) => false,
+        ServiceError::Template(_) | ServiceError::Game(_) | ServiceError::Mail(_) => false,
     }
 }
 
