@@ -483,3 +483,53 @@ fn show_does_not_pass_control_characters_to_the_terminal() {
         }
     }
 }
+
+// 12.2: a record entry naming a huge dice position (a reveal at 2^32 or
+// 2^53 once hashed that many times) is refused by its structure at once, by
+// `verify`, `check` and `import` alike.
+#[test]
+fn a_reveal_at_a_huge_position_is_refused_before_any_hashing() {
+    use umpire::core::record::{Body, entry_hash};
+    let mut c = club();
+    c.send_valid(&["roll 1d6 opening shot", "end turn"]);
+    assert_eq!(c.poll().accepted, 1);
+    let rec = c.verifies("g1");
+    let dir = c.dir();
+    drop(c.umpire);
+    for p in [1u64 << 32, 1 << 53, u64::MAX] {
+        let mut e = rec.entries().to_vec();
+        let i = e
+            .iter()
+            .position(|x| matches!(x.body, Body::Reveal(_)))
+            .expect("a reveal");
+        if let Body::Reveal(r) = &mut e[i].body {
+            r.position = p;
+        }
+        for j in i..e.len() {
+            e[j].prev = e[j - 1].hash;
+            e[j].hash = entry_hash(j as u64, &e[j].prev, &e[j].body);
+        }
+        let mut text = String::from("# umpire record, format 1\n");
+        for x in &e {
+            text.push_str(&serde_json::to_string(x).unwrap());
+            text.push('\n');
+        }
+        let file = dir.join(format!("forged-{p}.txt"));
+        std::fs::write(&file, &text).unwrap();
+        let mv = dir.join("move.txt");
+        std::fs::write(&mv, "game: g1\nside: blue\ncommand: status\n").unwrap();
+        let f = file.to_str().unwrap();
+        let start = std::time::Instant::now();
+        for args in [
+            vec!["verify", f],
+            vec!["check", mv.to_str().unwrap(), "--record", f],
+            vec!["import", f],
+        ] {
+            let out = run_umpire(&dir, &args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("position"), "{args:?}: {err}");
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+}
