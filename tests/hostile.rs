@@ -259,7 +259,7 @@ fn a_directory_or_a_fifo_in_new_neither_fails_nor_hangs_the_poll() {
 // commit group before and after it stand.
 #[test]
 fn a_mail_that_fails_on_its_own_does_not_roll_back_its_group() {
-    let mut c = club();
+    let c = club();
     // Break ff1's record in the store: a stray entry after its opening.
     let mut b = umpire::store::Batch::new();
     b.put(
@@ -532,4 +532,43 @@ fn a_reveal_at_a_huge_position_is_refused_before_any_hashing() {
         }
         assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
+}
+
+// Beyond the list: multiparts nested thousands deep (a parser that recurses
+// would overflow its stack, which no poll survives).
+#[test]
+fn a_mail_nested_thousands_deep_is_read_in_bounded_work() {
+    let mut c = club();
+    let depth = 20_000;
+    let mut raw = String::from(
+        "From: red@club.test\r\nTo: umpire@club.test\r\nMessage-ID: <deep@evil.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b0\r\n\r\n",
+    );
+    for i in 1..depth {
+        raw.push_str(&format!(
+            "--b{}\r\nContent-Type: multipart/mixed; boundary=b{i}\r\n\r\n",
+            i - 1
+        ));
+    }
+    raw.push_str("game: g1\r\n");
+    c.drop_mail(raw.as_bytes());
+    let r = c.poll();
+    assert_eq!(r.mails, 1, "{r:?}");
+    c.still_works();
+}
+
+// Beyond the list: one signed mail asking for thousands of commands would
+// queue thousands of answers.
+#[test]
+fn a_move_file_of_a_thousand_commands_is_refused() {
+    let mut c = club();
+    let mut t = String::from("game: g1\nside: red\n");
+    for _ in 0..1000 {
+        t.push_str("command: status\n");
+    }
+    let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+    let n = c.n;
+    c.drop_mail(&raw_mail("red@club.test", n, "", &armored(&t, &sig)));
+    let r = c.poll();
+    assert!(r.replies <= 1, "{r:?}");
+    c.still_works();
 }

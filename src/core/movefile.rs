@@ -29,6 +29,9 @@ pub const END_SIG: &str = "-----END SSH SIGNATURE-----";
 /// Largest move file accepted.
 pub const MAX_MOVE_BYTES: usize = 64 * 1024;
 
+/// Most commands (`command:`, `away:`, `timezone:`) in one move file: each
+/// is answered by a mail of its own.
+pub const MAX_COMMANDS: usize = 8;
 /// Longest game id.
 pub const MAX_ID_LEN: usize = 64;
 /// Longest side name.
@@ -314,6 +317,13 @@ impl MoveFile {
                         commands.push((Command::TimeZone(value.to_string()), n));
                     }
                     _ => unreachable!("KEYS lists only the keys above"),
+                }
+                if commands.len() > MAX_COMMANDS {
+                    return Err(err(
+                        n,
+                        1,
+                        format!("at most {MAX_COMMANDS} commands in one file"),
+                    ));
                 }
                 continue;
             }

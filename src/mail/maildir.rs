@@ -17,9 +17,13 @@ const HEAD_BYTES: u64 = 64 * 1024;
 
 /// Is this directory entry a mail file? Only regular files are: a directory,
 /// FIFO, socket, device or symlink dropped into `new/` is left alone (reading
-/// a FIFO would wait forever).
+/// a FIFO would wait forever, a symlink may point anywhere).
+/// A name that is not UTF-8 is skipped too: it could not be passed to `done`.
 pub fn is_mail_file(entry: &fs::DirEntry) -> bool {
-    !entry.file_name().to_string_lossy().starts_with('.')
+    entry
+        .file_name()
+        .to_str()
+        .is_some_and(|n| !n.starts_with('.'))
         && entry.file_type().is_ok_and(|t| t.is_file())
 }
 
