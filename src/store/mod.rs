@@ -356,6 +356,7 @@ mod tests {
             options: Default::default(),
             sides: vec![],
             dice: crate::core::dice::DiceChain::from_top(Digest([1; 32]), 4).commitment(),
+            hidden: vec![],
             umpire: String::new(),
             at: String::new(),
         };
