@@ -218,6 +218,11 @@ impl Umpire {
         }
         d.ledger.body = Some(body_digest(&m.raw));
         let mut batch = d.batch;
+        // A batch the store would refuse must not join the group: it would
+        // fail the commit of every mail with it, poll after poll.
+        if let Some(id) = batch.bad_id() {
+            return Err(crate::store::StoreError::BadId(id.to_string()).into());
+        }
         batch.put(Table::Inbox, hash.to_hex(), self.kept_copy(m));
         batch.put_json(Table::Ledger, &hkey, &d.ledger);
         if let Some(mid) = &d.ledger.message_id {

@@ -120,6 +120,11 @@ impl Batch {
             .map(|(_, _, v)| v.as_deref())
     }
 
+    /// The game id that makes this batch unwritable, if any.
+    pub fn bad_id(&self) -> Option<&str> {
+        self.bad_id.as_deref()
+    }
+
     /// Nothing to write?
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
