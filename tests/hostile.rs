@@ -185,7 +185,14 @@ fn armored(text: &str, sig: &str) -> String {
 #[test]
 fn a_game_id_with_a_nul_is_refused_and_corrupts_nothing() {
     let mut c = club();
-    for bad in ["ff1\0", "ff1\0\0", "ff1\u{1}", "../ff1", "ff1/x", &"x".repeat(65)] {
+    for bad in [
+        "ff1\0",
+        "ff1\0\0",
+        "ff1\u{1}",
+        "../ff1",
+        "ff1/x",
+        &"x".repeat(65),
+    ] {
         let head = c.head("ff1");
         let t = format!("game: {bad}\nside: red\nafter: {head}\norders:\n  advance\n");
         let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
@@ -448,9 +455,17 @@ fn config_check_refuses_what_would_fail_later() {
     let cfg = dir.join("umpire.toml");
     let good = std::fs::read_to_string(&cfg).unwrap();
     for (from, to, says) in [
-        ("name = \"Umpire\"", "name = \"Ump\\r\\nBcc: all@x\"", "name"),
+        (
+            "name = \"Umpire\"",
+            "name = \"Ump\\r\\nBcc: all@x\"",
+            "name",
+        ),
         ("batch = 1000", "batch = 0", "batch"),
-        ("address = \"umpire@club.test\"", "address = \"umpire@\"", "address"),
+        (
+            "address = \"umpire@club.test\"",
+            "address = \"umpire@\"",
+            "address",
+        ),
     ] {
         assert!(good.contains(from), "{from}");
         std::fs::write(&cfg, good.replace(from, to)).unwrap();

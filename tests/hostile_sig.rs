@@ -114,7 +114,10 @@ fn mutated_signatures_are_judged_as_openssh_judges_them() {
     // Trailing bytes inside the public key and the signature strings, with
     // the enclosing lengths adjusted to match.
     let fields = length_fields(&blob);
-    for (outer, name) in [(fields[1], "public key"), (fields[fields.len() - 3], "signature")] {
+    for (outer, name) in [
+        (fields[1], "public key"),
+        (fields[fields.len() - 3], "signature"),
+    ] {
         let len = u32::from_be_bytes(blob[outer..outer + 4].try_into().unwrap()) as usize;
         let end = outer + 4 + len;
         let mut b = with_u32(&blob, outer, len as u32 + 1);

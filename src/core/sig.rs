@@ -380,7 +380,10 @@ mod tests {
         check_blob(&blob).unwrap();
         let mut longer = blob.clone();
         longer.push(0);
-        assert!(matches!(check_blob(&longer), Err(BlobError::Trailing(1, _))));
+        assert!(matches!(
+            check_blob(&longer),
+            Err(BlobError::Trailing(1, _))
+        ));
         assert!(matches!(
             check_blob(&blob[..blob.len() - 1]),
             Err(BlobError::Short(_))

@@ -98,7 +98,10 @@ impl Maildir {
         if over || raw.len() as u64 > self.max_bytes {
             // Grown since the size was read, or over the cap: headers only.
             raw.truncate(HEAD_BYTES as usize);
-            return Ok(Some((raw, Some(size.max(self.max_bytes.saturating_add(1))))));
+            return Ok(Some((
+                raw,
+                Some(size.max(self.max_bytes.saturating_add(1))),
+            )));
         }
         Ok(Some((raw, None)))
     }
@@ -148,7 +151,9 @@ impl Intake for Maildir {
 
     fn done(&mut self, id: &str) -> Result<(), MailError> {
         if id.contains(['/', '\0']) || id == ".." {
-            return Err(MailError::Protocol(format!("{id:?} is not a Maildir file name")));
+            return Err(MailError::Protocol(format!(
+                "{id:?} is not a Maildir file name"
+            )));
         }
         let from = self.root.join("new").join(id);
         let base = id.split(":2,").next().unwrap_or(id);

@@ -644,7 +644,15 @@ mod tests {
     #[test]
     fn only_addresses_the_builder_can_write_to_are_senders() {
         let long = format!("{}@x.test", "a".repeat(300));
-        for bad in ["a..b@x", "@", "a@[127.0.0.1]", "a@b@c", &long, "a@-x.test", "a b@x"] {
+        for bad in [
+            "a..b@x",
+            "@",
+            "a@[127.0.0.1]",
+            "a@b@c",
+            &long,
+            "a@-x.test",
+            "a b@x",
+        ] {
             assert!(check_address(bad).is_err(), "{bad}");
             let raw = format!("From: {bad}\r\n\r\nx");
             assert_eq!(read(raw.as_bytes()).unwrap().from, None, "{bad}");

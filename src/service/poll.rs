@@ -303,7 +303,10 @@ impl Umpire {
         // under a reused Message-ID is a new mail and is read.
         if let Some(mid) = &mail.message_id
             && let Some(prev) = self.read_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
-            && prev.body.as_deref().is_none_or(|b| b == body_digest(&m.raw))
+            && prev
+                .body
+                .as_deref()
+                .is_none_or(|b| b == body_digest(&m.raw))
         {
             return Ok(ignore(ledger(
                 Some(&mail),
@@ -319,11 +322,7 @@ impl Umpire {
             )));
         }
         let own = self.config.umpire.address.to_ascii_lowercase();
-        if mail
-            .loops
-            .iter()
-            .any(|l| l.trim_matches(['<', '>']) == own)
-        {
+        if mail.loops.iter().any(|l| l.trim_matches(['<', '>']) == own) {
             return Ok(ignore(ledger(
                 Some(&mail),
                 None,
@@ -432,9 +431,9 @@ impl Umpire {
                 // in the store: stop here and leave the mail for the next poll
                 // (a move the umpire cannot roll for is not held against it).
                 self.forget(&game_id);
-                return Err(ServiceError::Store(crate::store::StoreError::Db(
-                    format!("game {game_id}: {why}"),
-                )));
+                return Err(ServiceError::Store(crate::store::StoreError::Db(format!(
+                    "game {game_id}: {why}"
+                ))));
             }
             Verdict::Accepted { seq, side, .. } => {
                 let mut meta = self.meta(&game_id)?;
