@@ -587,3 +587,95 @@ fn a_move_file_of_a_thousand_commands_is_refused() {
     assert!(r.replies <= 1, "{r:?}");
     c.still_works();
 }
+
+// Every class at once through the binary: `umpire poll` exits 0 and the
+// records verify; `umpire run` reads the next batch and keeps running.
+#[test]
+fn the_binary_polls_and_runs_through_every_hostile_class() {
+    let mut c = club();
+    let mut hostile = Vec::new();
+    let head = c.head("ff1");
+    let t = format!("game: ff1\0\nside: red\nafter: {head}\norders:\n  advance\n");
+    let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+    hostile.push(raw_mail("red@club.test", 1, "", &armored(&t, &sig)));
+    for (n, from) in ["a..b@x", "@", "a@[127.0.0.1]", "a@b@c"].iter().enumerate() {
+        hostile.push(raw_mail(
+            from,
+            10 + n as u64,
+            "",
+            "game: g1\r\nside: red\r\n",
+        ));
+    }
+    hostile.push(raw_mail(
+        "red@club.test",
+        20,
+        "X-Loop: umpire@club.test\r\n",
+        "game: g1\r\n",
+    ));
+    for m in &hostile {
+        c.drop_mail(m);
+    }
+    let new = c.dir().join("maildir/new");
+    std::fs::create_dir(new.join("0000.dir")).unwrap();
+    let fifo = std::ffi::CString::new(new.join("0000.fifo").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    c.send_valid(&["by the binary"]);
+    // A signed command for `run` to answer later (it needs no `after:`).
+    let t = "game: g1\nside: red\ncommand: status\n";
+    let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+    let status = raw_mail("red@club.test", 30, "", &armored(t, &sig));
+    let dir = c.dir();
+    let Club { tmp, umpire, .. } = c;
+    drop(umpire); // the binary takes the database
+    let out = run_umpire(&dir, &["poll"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let waiting = || {
+        std::fs::read_dir(dir.join("maildir/new"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_type().unwrap().is_file())
+            .count()
+    };
+    assert_eq!(waiting(), 0);
+    let rec = dir.join("g1.txt");
+    let out = run_umpire(&dir, &["record", "g1", "-o", rec.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        std::fs::read_to_string(&rec)
+            .unwrap()
+            .contains("by the binary")
+    );
+    let out = run_umpire(&dir, &["verify", rec.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let sent = || std::fs::read_dir(dir.join("outbox")).unwrap().count();
+    let before = sent();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--dir")
+        .arg(&dir)
+        .args(["run", "--interval", "1"])
+        .env("UMPIRE_NOW", "2026-12-01T12:00:00Z")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let md = Maildir::open(&dir.join("maildir")).unwrap();
+    for (i, raw) in hostile.iter().enumerate() {
+        // Other bytes than the first time, so they are new mails.
+        let mut m = format!("X-Again: {i}\r\n").into_bytes();
+        m.extend_from_slice(raw);
+        md.deliver(&format!("9{i:03}.mail"), &m).unwrap();
+    }
+    md.deliver("9999.mail", &status).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while (waiting() > 0 || sent() == before) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(waiting(), 0, "run consumed the mails");
+    assert!(sent() > before, "run answered the status command");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "umpire run keeps running"
+    );
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    drop(tmp);
+}
