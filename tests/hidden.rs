@@ -21,6 +21,7 @@ use umpire::service::games::NewGame;
 const SIDES: [&str; 3] = ["red", "blue", "green"];
 
 struct Club {
+    sides: Vec<&'static str>,
     _tmp: tempfile::TempDir,
     umpire: Umpire,
     maildir: Maildir,
@@ -34,6 +35,15 @@ fn now() -> jiff::Timestamp {
 }
 
 fn club(options: &[(&str, &str)]) -> Club {
+    club_of("freeform", "open", &SIDES, options)
+}
+
+fn club_of(
+    ruleset: &str,
+    scenario: &str,
+    sides: &[&'static str],
+    options: &[(&str, &str)],
+) -> Club {
     let tmp = tempfile::tempdir().unwrap();
     Umpire::init(tmp.path(), "umpire@club.test").unwrap();
     let mut umpire = Umpire::open(tmp.path()).unwrap();
@@ -41,15 +51,15 @@ fn club(options: &[(&str, &str)]) -> Club {
         .create_game(
             NewGame {
                 id: "g1".into(),
-                ruleset: "freeform".into(),
-                scenario: "open".into(),
+                ruleset: ruleset.into(),
+                scenario: scenario.into(),
                 options: options
                     .iter()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect(),
                 deadlines: None,
                 time_zones: BTreeMap::new(),
-                sides: declared(&SIDES),
+                sides: declared(sides),
             },
             now(),
         )
@@ -59,6 +69,7 @@ fn club(options: &[(&str, &str)]) -> Club {
     let mut outbox = FileOutbox::open(&outdir).unwrap();
     umpire.deliver(&mut outbox, now()).unwrap();
     Club {
+        sides: sides.to_vec(),
         _tmp: tmp,
         umpire,
         maildir,
@@ -85,21 +96,25 @@ impl Club {
     fn send(&mut self, side: usize, orders: &[&str]) {
         let mut text = format!(
             "game: g1\nside: {}\nafter: {}\norders:\n",
-            SIDES[side],
+            self.sides[side],
             self.head()
         );
         for o in orders {
             text.push_str(&format!("  {o}\n"));
         }
+        self.send_text(side, &text);
+    }
+
+    fn send_text(&mut self, side: usize, text: &str) {
         let sig = key(side as u8 + 1)
             .sign(MOVE_NAMESPACE, text.as_bytes())
             .unwrap();
         self.n += 1;
         let raw = move_mail(
-            &format!("{}@club.test", SIDES[side]),
+            &format!("{}@club.test", self.sides[side]),
             "umpire@club.test",
             self.n,
-            &text,
+            text,
             &sig,
             self.n.is_multiple_of(2),
         );
@@ -152,7 +167,7 @@ impl Club {
 
     /// No mail to any side other than `owner` contains `secret`.
     fn kept_from_others(&self, owner: usize, secret: &str) {
-        for other in (0..3).filter(|s| *s != owner) {
+        for other in (0..self.sides.len()).filter(|s| *s != owner) {
             self.kept_from(other, owner, secret);
         }
     }
@@ -160,7 +175,7 @@ impl Club {
     /// No mail to `viewer` contains `owner`'s `secret`.
     fn kept_from(&self, viewer: usize, owner: usize, secret: &str) {
         for (name, m) in self.mails() {
-            if !m.to.starts_with(SIDES[viewer]) {
+            if !m.to.starts_with(self.sides[viewer]) {
                 continue;
             }
             // The deck's composition is public (it is in the game's options).
@@ -169,7 +184,7 @@ impl Club {
                 !all.contains(secret),
                 "{name} to {} shows {}'s secret {secret:?}:\n{}",
                 m.to,
-                SIDES[owner],
+                self.sides[owner],
                 all.lines()
                     .filter(|l| l.contains(secret))
                     .collect::<Vec<_>>()
@@ -190,7 +205,7 @@ impl Club {
                 }
             }
         }
-        assert_eq!(latest.len(), 3, "every side got a record copy");
+        assert_eq!(latest.len(), self.sides.len(), "every side got a record copy");
         latest
             .into_values()
             .map(|(_, text)| {
@@ -420,4 +435,32 @@ fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
     let forged = text.replacen(&salt, &"0".repeat(64), 1);
     assert!(Record::from_text(&forged).is_err());
     let _ = rs;
+}
+
+#[test]
+fn a_sarhu_opponent_never_sees_the_other_sides_standing_orders() {
+    let mut c = club_of("sarhu", "historical", &["ming", "jurchen"], &[]);
+    let text = format!(
+        "game: g1\nside: ming\nafter: {}\nstanding:\n  losses: flip-first\n  initiative: second\n",
+        c.head()
+    );
+    c.send_text(0, &text);
+    let mails = c.mails();
+    let to_ming: Vec<&Got> = mails.values().filter(|m| m.to.starts_with("ming")).collect();
+    assert!(
+        to_ming.iter().any(|m| m.text.contains("flip-first")),
+        "ming is told its own standing orders"
+    );
+    c.kept_from(1, 0, "flip-first");
+    c.kept_from(1, 0, "initiative: second");
+    // Jurchen's copy holds ming's move as a commitment, and still audits.
+    for copy in c.copies_audit() {
+        let t = copy.to_text();
+        assert!(t.contains("flip-first") == copy.is_complete() || t.contains("flip-first"));
+    }
+    let full = c.full();
+    assert!(full.to_text().contains("flip-first"), "the full record holds it");
+    let (_, sum) = Game::replay(umpire::games::find("sarhu").unwrap(), &full, ReplayMode::Verify)
+        .unwrap();
+    assert!(sum.openings_checked >= 2, "{sum:?}");
 }

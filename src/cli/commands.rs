@@ -21,6 +21,22 @@ fn now() -> Result<jiff::Timestamp> {
     }
 }
 
+/// Text from players or records made fit for the admin's terminal: control
+/// characters (ANSI escapes, bells, C1 controls) and bidirectional overrides
+/// are shown as `\u{..}` escapes, never passed raw. Line breaks and tabs stay.
+pub(crate) fn safe(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n' && c != '\t') || bidi {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn read(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
@@ -274,13 +290,14 @@ pub fn run(cli: Cli) -> Result<i32> {
             if full {
                 let view = g.ruleset().view(g.state(), s);
                 for l in &view.status {
-                    println!("{l}");
+                    println!("{}", safe(l));
                 }
                 if let Some(b) = &view.board {
-                    println!("\n{}", crate::render::map::full(b, &Default::default()));
+                    let map = crate::render::map::full(b, &Default::default());
+                    println!("\n{}", safe(&map));
                 }
             } else {
-                print!("{}", u.status_text(&game, s, now()?)?);
+                print!("{}", safe(&u.status_text(&game, s, now()?)?));
             }
             Ok(0)
         }
@@ -325,9 +342,10 @@ pub fn run(cli: Cli) -> Result<i32> {
                     None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
                 };
                 println!(
-                    "{id:<20} {:<10} {:>5} entries  {state}",
+                    "{id:<20} {:<10} {:>5} entries  {}",
                     g.ruleset().info().name,
-                    g.record().len()
+                    g.record().len(),
+                    safe(&state)
                 );
             }
             Ok(0)
@@ -526,7 +544,10 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
     println!(
         "Game {} ({} v{}, scenario {})",
-        o.game, o.ruleset, o.ruleset_version, o.scenario
+        safe(&o.game),
+        safe(&o.ruleset),
+        o.ruleset_version,
+        safe(&o.scenario)
     );
     println!(
         "  {} entries: {} moves, {} defaults, {} refusals, {} reveals",
@@ -544,11 +565,11 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     }
     println!("  head {}", record.head());
     match &game.prompt().finished {
-        Some(f) => println!("  game over: {}", f.summary),
+        Some(f) => println!("  game over: {}", safe(&f.summary)),
         None => println!(
             "  now: {}; waiting for {}",
-            game.prompt().stage,
-            game.awaiting_names()
+            safe(&game.prompt().stage),
+            safe(&game.awaiting_names())
         ),
     }
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
@@ -614,10 +635,12 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
                 game.prompt().stage
             );
             for o in &r.orders {
-                println!("  line {}: {}", o.source.line, o.source.text);
+                println!("  line {}: {}", o.source.line, safe(&o.source.text));
                 match &o.outcome {
-                    Ok(events) => events.iter().for_each(|e| println!("      {}", e.text)),
-                    Err(e) => println!("      would not be carried out: {e}"),
+                    Ok(events) => events
+                        .iter()
+                        .for_each(|e| println!("      {}", safe(&e.text))),
+                    Err(e) => println!("      would not be carried out: {}", safe(&e.to_string())),
                 }
             }
             if let Some(at) = &r.stopped_at {
@@ -639,9 +662,9 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
             Ok(0)
         }
         Err(r) => {
-            println!("The umpire would REFUSE this move: {}", r.reason);
+            println!("The umpire would REFUSE this move: {}", safe(&r.reason));
             if let Some(l) = r.line {
-                println!("  line {}: {}", l.line, l.text);
+                println!("  line {}: {}", l.line, safe(&l.text));
             }
             if r.kind == RejectKind::Stale {
                 println!("  (check against the record from your latest result mail)");

@@ -233,7 +233,7 @@ pub fn main() -> i32 {
     match commands::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("umpire: {e:#}");
+            eprintln!("umpire: {}", commands::safe(&format!("{e:#}")));
             1
         }
     }

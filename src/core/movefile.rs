@@ -29,6 +29,49 @@ pub const END_SIG: &str = "-----END SSH SIGNATURE-----";
 /// Largest move file accepted.
 pub const MAX_MOVE_BYTES: usize = 64 * 1024;
 
+/// Most commands (`command:`, `away:`, `timezone:`) in one move file: each
+/// is answered by a mail of its own.
+pub const MAX_COMMANDS: usize = 8;
+/// Longest game id.
+pub const MAX_ID_LEN: usize = 64;
+/// Longest side name.
+pub const MAX_SIDE_LEN: usize = 32;
+
+/// Checks a game id: 1 to [`MAX_ID_LEN`] ASCII letters, digits, `-`, `_` or
+/// `.`, not starting with `.`. Ids name store keys, outbox files and
+/// Message-IDs, so they never hold control, path or separator characters.
+pub fn check_game_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_ID_LEN
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "game id {id:?}: use 1 to {MAX_ID_LEN} letters, digits, '-', '_' or '.' (not first)"
+        ))
+    }
+}
+
+/// Checks a side name: 1 to [`MAX_SIDE_LEN`] ASCII letters, digits, `-` or `_`.
+pub fn check_side_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_SIDE_LEN
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "side {name:?}: use 1 to {MAX_SIDE_LEN} letters, digits, '-' or '_'"
+        ))
+    }
+}
+
 /// One line of a move file's section, with where it stands in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceLine {
@@ -176,6 +219,7 @@ impl MoveFile {
                         if value.is_empty() {
                             return Err(err(n, vcol, "`game:` needs the game id"));
                         }
+                        check_game_id(value).map_err(|m| err(n, vcol, m))?;
                         game = Some(value.to_string());
                     }
                     "side" => {
@@ -183,6 +227,7 @@ impl MoveFile {
                         if value.is_empty() {
                             return Err(err(n, vcol, "`side:` needs your side's name"));
                         }
+                        check_side_name(value).map_err(|m| err(n, vcol, m))?;
                         side = Some(value.to_ascii_lowercase());
                     }
                     "after" => {
@@ -272,6 +317,13 @@ impl MoveFile {
                         commands.push((Command::TimeZone(value.to_string()), n));
                     }
                     _ => unreachable!("KEYS lists only the keys above"),
+                }
+                if commands.len() > MAX_COMMANDS {
+                    return Err(err(
+                        n,
+                        1,
+                        format!("at most {MAX_COMMANDS} commands in one file"),
+                    ));
                 }
                 continue;
             }
@@ -479,6 +531,24 @@ mod tests {
         assert_eq!(m.standing.unwrap()[0].text, "losses: flip");
         let m = MoveFile::parse(b"game: g\nside: a\nstanding: clear\n").unwrap();
         assert_eq!(m.standing, Some(vec![]));
+    }
+
+    #[test]
+    fn ids_and_side_names_hold_no_control_or_path_characters() {
+        for bad in ["g\0", "g\u{1}", "../g", "g/h", "g\\h", ".g", "g h"] {
+            let t = format!("game: {bad}\nside: a\ncommand: status\n");
+            let e = MoveFile::parse(t.as_bytes()).unwrap_err();
+            assert_eq!((e.line, e.column), (1, 7), "{bad:?}: {e}");
+        }
+        let long = "g".repeat(MAX_ID_LEN + 1);
+        assert!(check_game_id(&long).is_err());
+        check_game_id(&long[1..]).unwrap();
+        check_game_id("sarhu-club.7_b").unwrap();
+        for bad in ["a.b", "a\u{1b}", "", &"s".repeat(MAX_SIDE_LEN + 1)] {
+            assert!(check_side_name(bad).is_err(), "{bad:?}");
+        }
+        let e = MoveFile::parse(b"game: g\nside: a\x07\ncommand: status\n").unwrap_err();
+        assert_eq!(e.line, 2);
     }
 
     #[test]

@@ -381,6 +381,65 @@ pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
         .finish()
 }
 
+/// Checks the dice positions entries name before anything is hashed: a
+/// reveal is checked by hashing its secret down to the last known one, once
+/// per position between them, so a forged position of 2^53 would hash for
+/// ever. Each move uses at most one position and positions are used in turn,
+/// so an entry never names a position beyond its own `seq`; reveals go up,
+/// and a new chain starts after the last reveal. With these, checking all
+/// reveals costs at most one hash per position used.
+#[derive(Default)]
+struct Positions {
+    /// The position the secrets are known up to (the commitment stands for 0).
+    known: u64,
+}
+
+impl Positions {
+    fn check(&mut self, e: &Entry) -> Result<(), String> {
+        let (p, what) = match &e.body {
+            Body::Move(m) => match m.position {
+                Some(p) => (p, "move"),
+                None => return Ok(()),
+            },
+            Body::Default(d) => match d.position {
+                Some(p) => (p, "default"),
+                None => return Ok(()),
+            },
+            Body::Round(r) => (r.position, "round"),
+            Body::Reveal(r) => (r.position, "reveal"),
+            Body::Recommit(r) => (r.from_position, "new dice chain"),
+            // The set-up uses position 0; sealed orders roll in their round.
+            Body::Opening(_) | Body::Rejected(_) | Body::Setup(_) | Body::Sealed(_) => {
+                return Ok(());
+            }
+        };
+        if p == 0 || p > e.seq {
+            return Err(format!(
+                "{what} at dice position {p}: entry {} can name positions 1 to {} only",
+                e.seq, e.seq
+            ));
+        }
+        let known = self.known;
+        match &e.body {
+            Body::Reveal(_) if p <= known => Err(format!(
+                "reveals dice position {p}, but the secrets are known up to {known} already"
+            )),
+            Body::Recommit(_) if p - 1 < known => Err(format!(
+                "a new dice chain from position {p}, before the revealed position {known}"
+            )),
+            Body::Reveal(_) => {
+                self.known = p;
+                Ok(())
+            }
+            Body::Recommit(_) => {
+                self.known = p - 1;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// An append-only, hash-chained list of entries.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {
@@ -443,6 +502,7 @@ impl Record {
             return Err(RecordError::Empty);
         }
         let mut prev = Digest::ZERO;
+        let mut positions = Positions::default();
         for (i, e) in entries.iter().enumerate() {
             let chain = |message: String| RecordError::Chain {
                 seq: e.seq,
@@ -461,6 +521,7 @@ impl Record {
                     prev.short(16)
                 )));
             }
+            positions.check(e).map_err(chain)?;
             let h = entry_hash(e.seq, &e.prev, &e.body);
             if h != e.hash {
                 return Err(chain(format!(
@@ -627,6 +688,30 @@ mod tests {
             Record::from_entries(e),
             Err(RecordError::Chain { seq: 2, .. })
         ));
+    }
+
+    #[test]
+    fn a_position_beyond_the_record_is_refused_before_any_hashing() {
+        for (i, p) in [(1, 1u64 << 32), (1, 1 << 53), (2, 1), (1, 0)] {
+            let mut e = sample().entries().to_vec();
+            e[i].body = Body::Reveal(RevealEntry {
+                position: p,
+                secret: Digest([9; 32]),
+                slots: vec![],
+            });
+            // Rehash the chain so only the position is wrong.
+            for j in i..e.len() {
+                e[j].prev = if j == 0 { Digest::ZERO } else { e[j - 1].hash };
+                e[j].hash = entry_hash(j as u64, &e[j].prev, &e[j].body);
+            }
+            match Record::from_entries(e) {
+                Err(RecordError::Chain { seq, message }) => {
+                    assert_eq!(seq as usize, i, "{message}");
+                    assert!(message.contains("position"), "{message}");
+                }
+                other => panic!("{p}: {other:?}"),
+            }
+        }
     }
 
     #[test]

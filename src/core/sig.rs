@@ -101,14 +101,136 @@ impl fmt::Debug for PublicKey {
     }
 }
 
-/// Reads an armored `-----BEGIN SSH SIGNATURE-----` block.
+/// Reads an armored `-----BEGIN SSH SIGNATURE-----` block. The blob inside
+/// is first read as strictly as OpenSSH reads it (see [`check_blob`]).
 pub fn parse_signature(armored: &str) -> Result<SshSig, SigError> {
+    check_blob(&dearmor(armored)?).map_err(|e| SigError::BadSignatureBlock(e.to_string()))?;
     let sig =
         SshSig::from_pem(armored.trim()).map_err(|e| SigError::BadSignatureBlock(e.to_string()))?;
     if sig.algorithm() != Algorithm::Ed25519 {
         return Err(SigError::NotEd25519(sig.algorithm().to_string()));
     }
     Ok(sig)
+}
+
+/// The bytes inside an armored SSHSIG block: the lines between the BEGIN
+/// and END lines, joined, as standard padded base64.
+fn dearmor(armored: &str) -> Result<Vec<u8>, SigError> {
+    use base64::Engine as _;
+    let bad = |m: &str| SigError::BadSignatureBlock(m.to_string());
+    let lines: Vec<&str> = armored.trim().lines().map(str::trim).collect();
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+        return Err(bad("empty"));
+    };
+    if lines.len() < 3
+        || *first != crate::core::movefile::BEGIN_SIG
+        || *last != crate::core::movefile::END_SIG
+    {
+        return Err(bad("not between BEGIN and END SSH SIGNATURE lines"));
+    }
+    let b64: String = lines[1..lines.len() - 1].concat();
+    base64::engine::general_purpose::STANDARD
+        .decode(b64.as_bytes())
+        .map_err(|e| bad(&format!("base64: {e}")))
+}
+
+/// Why an SSHSIG blob does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlobError {
+    #[error("incomplete message: {0} runs past the end")]
+    Short(&'static str),
+    #[error("not an SSHSIG blob (no SSHSIG magic)")]
+    Magic,
+    #[error("signature format version {0}; only version 1 exists")]
+    Version(u32),
+    #[error("{0} is {1}, expected {2}")]
+    Field(&'static str, String, &'static str),
+    #[error("{0} bytes of trailing data after the {1}")]
+    Trailing(usize, &'static str),
+}
+
+/// A reader of SSH wire format that fails rather than guesses.
+struct Wire<'a>(&'a [u8]);
+
+impl<'a> Wire<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], BlobError> {
+        if self.0.len() < n {
+            return Err(BlobError::Short(what));
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, BlobError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn string(&mut self, what: &'static str) -> Result<&'a [u8], BlobError> {
+        let n = self.u32(what)? as usize;
+        self.take(n, what)
+    }
+
+    fn end(&self, what: &'static str) -> Result<(), BlobError> {
+        match self.0.len() {
+            0 => Ok(()),
+            n => Err(BlobError::Trailing(n, what)),
+        }
+    }
+}
+
+/// `inner` is `string "ssh-ed25519" ‖ string (n bytes)` and nothing more.
+fn ed25519_part(inner: &[u8], n: usize, what: &'static str) -> Result<(), BlobError> {
+    let mut w = Wire(inner);
+    let alg = w.string(what)?;
+    if alg != b"ssh-ed25519" {
+        return Err(BlobError::Field(
+            what,
+            String::from_utf8_lossy(alg).into_owned(),
+            "ssh-ed25519",
+        ));
+    }
+    let v = w.string(what)?;
+    if v.len() != n {
+        return Err(BlobError::Field(
+            what,
+            format!("{} bytes", v.len()),
+            "exactly its size",
+        ));
+    }
+    w.end(what)
+}
+
+/// Reads an SSHSIG blob (OpenSSH's PROTOCOL.sshsig) exactly: the magic,
+/// version 1, an ed25519 public key, a namespace, the reserved string, the
+/// hash algorithm (sha256 or sha512) and an ed25519 signature, each length
+/// exact, nothing missing and nothing after. What OpenSSH refuses to read
+/// (`ssh-keygen -Y check-novalidate`) is refused here too.
+pub fn check_blob(blob: &[u8]) -> Result<(), BlobError> {
+    let mut w = Wire(blob);
+    if w.take(6, "magic").map_err(|_| BlobError::Magic)? != b"SSHSIG" {
+        return Err(BlobError::Magic);
+    }
+    let version = w.u32("version")?;
+    if version != 1 {
+        return Err(BlobError::Version(version));
+    }
+    ed25519_part(w.string("public key")?, 32, "public key")?;
+    if w.string("namespace")?.is_empty() {
+        return Err(BlobError::Field("namespace", "empty".into(), "a name"));
+    }
+    w.string("reserved field")?;
+    let hash = w.string("hash algorithm")?;
+    if hash != b"sha256" && hash != b"sha512" {
+        return Err(BlobError::Field(
+            "hash algorithm",
+            String::from_utf8_lossy(hash).into_owned(),
+            "sha256 or sha512",
+        ));
+    }
+    ed25519_part(w.string("signature")?, 64, "signature")?;
+    w.end("signature")
 }
 
 /// The key that signed an armored block, whatever the block signs.
@@ -247,6 +369,36 @@ mod tests {
         let p = PublicKey::parse(&k.public_line()).unwrap();
         assert_eq!(p, k.public());
         assert!(k.public().to_openssh().starts_with("ssh-ed25519 AAAA"));
+    }
+
+    #[test]
+    fn a_blob_with_a_wrong_length_or_trailing_bytes_is_refused() {
+        use base64::Engine as _;
+        let k = key(1);
+        let sig = k.sign(MOVE_NAMESPACE, b"x").unwrap();
+        let blob = dearmor(&sig).unwrap();
+        check_blob(&blob).unwrap();
+        let mut longer = blob.clone();
+        longer.push(0);
+        assert!(matches!(
+            check_blob(&longer),
+            Err(BlobError::Trailing(1, _))
+        ));
+        assert!(matches!(
+            check_blob(&blob[..blob.len() - 1]),
+            Err(BlobError::Short(_))
+        ));
+        let mut v2 = blob.clone();
+        v2[9] = 2;
+        assert_eq!(check_blob(&v2), Err(BlobError::Version(2)));
+        let armored = format!(
+            "-----BEGIN SSH SIGNATURE-----\n{}\n-----END SSH SIGNATURE-----\n",
+            base64::engine::general_purpose::STANDARD.encode(&longer)
+        );
+        assert!(matches!(
+            k.public().verify(MOVE_NAMESPACE, b"x", &armored),
+            Err(SigError::BadSignatureBlock(_))
+        ));
     }
 
     #[test]

@@ -7,6 +7,43 @@ use std::path::{Path, PathBuf};
 /// A Maildir (`tmp/`, `new/`, `cur/`).
 pub struct Maildir {
     root: PathBuf,
+    /// Mails larger than this are read only up to their header section
+    /// (at most 64 KiB) and come back with `oversize` set.
+    max_bytes: u64,
+}
+
+/// How much of an oversized mail is read: enough for its header section.
+const HEAD_BYTES: u64 = 64 * 1024;
+
+/// Is this directory entry a mail file? Only regular files are: a directory,
+/// FIFO, socket, device or symlink dropped into `new/` is left alone (reading
+/// a FIFO would wait forever, a symlink may point anywhere).
+/// A name that is not UTF-8 is skipped too: it could not be passed to `done`.
+pub fn is_mail_file(entry: &fs::DirEntry) -> bool {
+    entry
+        .file_name()
+        .to_str()
+        .is_some_and(|n| !n.starts_with('.'))
+        && entry.file_type().is_ok_and(|t| t.is_file())
+}
+
+/// Opens a file for reading without waiting on a FIFO put there in a race,
+/// and refuses anything that turns out not to be a regular file.
+fn open_regular(path: &Path) -> std::io::Result<Option<fs::File>> {
+    let mut o = fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = match o.open(path) {
+        Ok(f) => f,
+        // O_NOFOLLOW on a symlink.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(f.metadata()?.is_file().then_some(f))
 }
 
 impl Maildir {
@@ -19,7 +56,14 @@ impl Maildir {
         }
         Ok(Maildir {
             root: root.to_path_buf(),
+            max_bytes: u64::MAX,
         })
+    }
+
+    /// Reads mails over `max` bytes only up to their header section.
+    pub fn with_max_bytes(mut self, max: usize) -> Maildir {
+        self.max_bytes = max as u64;
+        self
     }
 
     /// The Maildir's root folder.
@@ -38,6 +82,31 @@ impl Maildir {
     }
 }
 
+impl Maildir {
+    /// A mail file's bytes, or its first [`HEAD_BYTES`] and its size if it
+    /// is over the cap. `None` if it is not a regular file.
+    fn read_mail(&self, path: &Path) -> std::io::Result<Option<(Vec<u8>, Option<u64>)>> {
+        use std::io::Read;
+        let Some(f) = open_regular(path)? else {
+            return Ok(None);
+        };
+        let size = f.metadata()?.len();
+        let over = size > self.max_bytes;
+        let limit = if over { HEAD_BYTES } else { self.max_bytes };
+        let mut raw = Vec::new();
+        f.take(limit.saturating_add(1)).read_to_end(&mut raw)?;
+        if over || raw.len() as u64 > self.max_bytes {
+            // Grown since the size was read, or over the cap: headers only.
+            raw.truncate(HEAD_BYTES as usize);
+            return Ok(Some((
+                raw,
+                Some(size.max(self.max_bytes.saturating_add(1))),
+            )));
+        }
+        Ok(Some((raw, None)))
+    }
+}
+
 impl Intake for Maildir {
     fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
         let dir = self.root.join("new");
@@ -46,10 +115,13 @@ impl Intake for Maildir {
             .map_err(|e| MailError::io(format!("reading {}", dir.display()), e))?;
         for entry in rd {
             let entry = entry.map_err(|e| MailError::io("listing new/", e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
+            if !is_mail_file(&entry) {
                 continue;
             }
+            // A name that is not UTF-8 could not be passed back to `done`.
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
             let modified = entry
                 .metadata()
                 .and_then(|m| m.modified())
@@ -61,12 +133,14 @@ impl Intake for Maildir {
         let mut out = Vec::new();
         for (_, name) in names.into_iter().take(limit) {
             let path = dir.join(&name);
-            match fs::read(&path) {
-                Ok(raw) => out.push(Incoming {
+            match self.read_mail(&path) {
+                Ok(Some((raw, oversize))) => out.push(Incoming {
                     id: name,
                     raw,
-                    oversize: None,
+                    oversize,
                 }),
+                // Not a regular file after all (swapped since the listing).
+                Ok(None) => continue,
                 // Another process took it between listing and reading.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(MailError::io(format!("reading {}", path.display()), e)),
@@ -76,6 +150,11 @@ impl Intake for Maildir {
     }
 
     fn done(&mut self, id: &str) -> Result<(), MailError> {
+        if id.contains(['/', '\0']) || id == ".." {
+            return Err(MailError::Protocol(format!(
+                "{id:?} is not a Maildir file name"
+            )));
+        }
         let from = self.root.join("new").join(id);
         let base = id.split(":2,").next().unwrap_or(id);
         let to = self.root.join("cur").join(format!("{base}:2,S"));

@@ -9,6 +9,21 @@ use mailparse::{MailHeaderMap, ParsedMail};
 
 /// Largest attachment looked at; bigger ones are ignored (a move file is small).
 pub const MAX_ATTACHMENT_BYTES: usize = 256 * 1024;
+/// Most MIME leaf parts of a mail looked at; the rest are not read. A move
+/// needs two (file and signature) or one (an armored body).
+pub const MAX_PARTS: usize = 64;
+/// Most attachments kept from one mail.
+pub const MAX_ATTACHMENTS: usize = 16;
+/// Most armored moves taken from one body (only the first signed one is used).
+pub const MAX_ARMORED: usize = 8;
+/// Longest Message-ID taken from a mail (RFC 5322 lines are at most 998
+/// characters; ours go into References and In-Reply-To). Longer ones, and
+/// ones with characters outside printable ASCII, are dropped.
+pub const MAX_MESSAGE_ID: usize = 250;
+/// Most Message-IDs kept from References and In-Reply-To.
+pub const MAX_REFERENCES: usize = 32;
+/// Longest mail address (RFC 5321: a path is at most 256 octets with brackets).
+pub const MAX_ADDRESS: usize = 254;
 
 /// An attachment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +44,8 @@ pub struct ReadMail {
     pub references: Vec<String>,
     /// Why this is an automatic mail (bounce, auto-reply, list) we must not answer.
     pub automatic: Option<String>,
+    /// The `X-Loop` header values, lower case (our own mails carry the umpire's address).
+    pub loops: Vec<String>,
     /// The text/plain parts, decoded, joined.
     pub text: String,
     /// The text/html parts, decoded, joined (for mails that have no plain text).
@@ -53,9 +70,54 @@ fn header(m: &ParsedMail, name: &str) -> Option<String> {
 
 fn ids(v: &str) -> Vec<String> {
     v.split_whitespace()
-        .filter(|s| s.starts_with('<') && s.ends_with('>'))
+        .filter(|s| usable_id(s))
+        .take(MAX_REFERENCES)
         .map(str::to_string)
         .collect()
+}
+
+/// A Message-ID we may copy into our own headers and use as a ledger key:
+/// `<…>`, printable ASCII, at most [`MAX_MESSAGE_ID`] characters.
+fn usable_id(s: &str) -> bool {
+    s.len() > 2
+        && s.len() <= MAX_MESSAGE_ID
+        && s.starts_with('<')
+        && s.ends_with('>')
+        && s.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Checks a mail address the way the mail builder will read it, within the
+/// RFC 5321 length limits (local part at most 64, the whole at most
+/// [`MAX_ADDRESS`]). A sender address that fails this is not answered.
+pub fn check_address(addr: &str) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("{addr:?} is not a usable mail address: {why}"));
+    if addr.len() > MAX_ADDRESS {
+        return bad("too long");
+    }
+    if addr.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return bad("it holds spaces or control characters");
+    }
+    let Some((local, _)) = addr.rsplit_once('@') else {
+        return bad("no @");
+    };
+    if local.len() > 64 {
+        return bad("the part before @ is over 64 characters");
+    }
+    let a = match addr.parse::<lettre::Address>() {
+        Ok(a) => a,
+        Err(e) => return bad(&e.to_string()),
+    };
+    // The builder writes the address into the header and reads the envelope
+    // back out of it: some addresses the parser takes do not survive that.
+    let mb = Mailbox::new(None, a);
+    match lettre::Message::builder()
+        .from(mb.clone())
+        .to(mb)
+        .body(String::new())
+    {
+        Ok(_) => Ok(()),
+        Err(e) => bad(&e.to_string()),
+    }
 }
 
 /// RFC 3834 and common practice: is this a bounce, an auto-reply or list traffic?
@@ -97,13 +159,18 @@ fn automatic(m: &ParsedMail, from: Option<&str>) -> Option<String> {
     None
 }
 
-fn walk(m: &ParsedMail, out: &mut ReadMail) {
+/// Reads the leaf parts of `m` into `out`, at most `budget` of them.
+fn walk(m: &ParsedMail, out: &mut ReadMail, budget: &mut usize) {
     if !m.subparts.is_empty() {
         for p in &m.subparts {
-            walk(p, out);
+            if *budget == 0 {
+                return;
+            }
+            walk(p, out, budget);
         }
         return;
     }
+    *budget = budget.saturating_sub(1);
     let disp = m.get_content_disposition();
     let name = disp
         .params
@@ -113,7 +180,8 @@ fn walk(m: &ParsedMail, out: &mut ReadMail) {
     let is_text = m.ctype.mimetype.eq_ignore_ascii_case("text/plain");
     // A named part is an attachment whatever its disposition (clients differ).
     if let Some(name) = name {
-        if let Ok(bytes) = m.get_body_raw()
+        if out.attachments.len() < MAX_ATTACHMENTS
+            && let Ok(bytes) = m.get_body_raw()
             && bytes.len() <= MAX_ATTACHMENT_BYTES
         {
             out.attachments.push(Part { name, bytes });
@@ -198,6 +266,9 @@ pub fn read(raw: &[u8]) -> Result<ReadMail, MailError> {
             })
         })
     });
+    // A sender we could not write back to is no sender: such a mail is
+    // read, recorded and left unanswered.
+    let from = from.filter(|f| check_address(f).is_ok());
     let mut out = ReadMail {
         message_id: header(&m, "Message-ID").and_then(|v| ids(&v).into_iter().next()),
         subject: header(&m, "Subject").unwrap_or_default(),
@@ -214,10 +285,18 @@ pub fn read(raw: &[u8]) -> Result<ReadMail, MailError> {
             r
         },
         automatic: automatic(&m, from.as_deref()),
+        loops: m
+            .get_headers()
+            .get_all_values("X-Loop")
+            .into_iter()
+            .take(16)
+            .map(|v| v.trim().to_ascii_lowercase())
+            .collect(),
         from,
         ..Default::default()
     };
-    walk(&m, &mut out);
+    let mut budget = MAX_PARTS;
+    walk(&m, &mut out, &mut budget);
     Ok(out)
 }
 
@@ -232,10 +311,14 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
     let mut out = Vec::new();
     let sigs: Vec<&Part> = mail.attachments.iter().filter(|p| is_sig(p)).collect();
     let files: Vec<&Part> = mail.attachments.iter().filter(|p| !is_sig(p)).collect();
+    // Pairs by name in one pass (the first signature of each name counts).
+    let mut by_name: std::collections::BTreeMap<&str, &Part> = Default::default();
+    for s in sigs.iter().rev() {
+        by_name.insert(s.name.as_str(), s);
+    }
     for f in &files {
-        let sig = sigs
-            .iter()
-            .find(|s| s.name == format!("{}.sig", f.name))
+        let sig = by_name
+            .get(format!("{}.sig", f.name).as_str())
             .or_else(|| (files.len() == 1 && sigs.len() == 1).then(|| &sigs[0]));
         let looks_like_move = f.bytes.windows(5).any(|w| w == b"game:");
         if sig.is_none() && !looks_like_move {
@@ -267,7 +350,7 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
     } else {
         &mail.text
     };
-    for a in find_armored(body) {
+    for a in find_armored(body).into_iter().take(MAX_ARMORED) {
         out.push(FoundMove {
             candidates: a.candidates,
             signature: Some(a.signature),
@@ -556,6 +639,27 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].candidates[0], b"game: g1\norders:\n  end turn\n");
         assert!(found[0].signature.as_deref().unwrap().contains("AA&B"));
+    }
+
+    #[test]
+    fn only_addresses_the_builder_can_write_to_are_senders() {
+        let long = format!("{}@x.test", "a".repeat(300));
+        for bad in [
+            "a..b@x",
+            "@",
+            "a@[127.0.0.1]",
+            "a@b@c",
+            &long,
+            "a@-x.test",
+            "a b@x",
+        ] {
+            assert!(check_address(bad).is_err(), "{bad}");
+            let raw = format!("From: {bad}\r\n\r\nx");
+            assert_eq!(read(raw.as_bytes()).unwrap().from, None, "{bad}");
+        }
+        for good in ["alice@club.test", "a.b+c@x-y.example", "umpire@localhost"] {
+            check_address(good).unwrap();
+        }
     }
 
     #[test]

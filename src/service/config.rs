@@ -41,6 +41,26 @@ impl Default for Identity {
     }
 }
 
+/// Longest display name on outgoing mail.
+pub const MAX_NAME_CHARS: usize = 64;
+
+impl Identity {
+    fn check_name(&self) -> Result<(), String> {
+        let n = &self.name;
+        if n.chars().any(char::is_control) {
+            return Err(format!(
+                "[umpire] name = {n:?} holds a line break or control character; it goes into every mail's From header"
+            ));
+        }
+        if n.trim().is_empty() || n.chars().count() > MAX_NAME_CHARS {
+            return Err(format!(
+                "[umpire] name = {n:?}: give 1 to {MAX_NAME_CHARS} characters"
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Where mail comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -98,6 +118,27 @@ impl Default for Limits {
             batch: 1000,
             commit_every: 64,
         }
+    }
+}
+
+/// Smallest `max_mail_bytes`: a move file and its signature fit in a mail this size.
+pub const MIN_MAIL_BYTES: usize = 16 * 1024;
+
+impl Limits {
+    fn check(&self) -> Result<(), String> {
+        if self.max_mail_bytes < MIN_MAIL_BYTES {
+            return Err(format!(
+                "[limits] max_mail_bytes = {}: at least {MIN_MAIL_BYTES}, or no move fits",
+                self.max_mail_bytes
+            ));
+        }
+        if self.batch == 0 {
+            return Err("[limits] batch = 0 would read no mail at all; give at least 1".into());
+        }
+        if self.commit_every == 0 {
+            return Err("[limits] commit_every = 0: give at least 1".into());
+        }
+        Ok(())
     }
 }
 
@@ -186,12 +227,13 @@ impl Config {
                 ));
             }
         }
-        if !self.umpire.address.contains('@') {
-            return Err(format!(
-                "[umpire] address = {:?} is not a mail address",
-                self.umpire.address
-            ));
+        crate::mail::mime::check_address(&self.umpire.address)
+            .map_err(|e| format!("[umpire] address: {e}"))?;
+        self.umpire.check_name()?;
+        if self.umpire.key.as_os_str().is_empty() {
+            return Err("[umpire] key is empty; name the umpire's key file".into());
         }
+        self.limits.check()?;
         Ok(())
     }
 
@@ -265,6 +307,24 @@ mod tests {
         assert_eq!(c.umpire.address, "gm@club.test");
         assert_eq!(c.domain(), "club.test");
         assert_eq!(c.limits.batch, Limits::default().batch);
+    }
+
+    #[test]
+    fn values_that_would_fail_later_are_refused_at_load() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, says) in [
+            ("[umpire]\nname = \"Ump\\r\\nBcc: x@y\"\n", "line break"),
+            ("[umpire]\nname = \"\"\n", "name"),
+            ("[umpire]\naddress = \"umpire@\"\n", "address"),
+            ("[umpire]\naddress = \"a..b@x\"\n", "address"),
+            ("[limits]\nbatch = 0\n", "batch"),
+            ("[limits]\ncommit_every = 0\n", "commit_every"),
+            ("[limits]\nmax_mail_bytes = 10\n", "max_mail_bytes"),
+        ] {
+            std::fs::write(dir.path().join(FILE), text).unwrap();
+            let e = Config::load(dir.path()).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 
     #[test]

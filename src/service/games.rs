@@ -6,6 +6,7 @@ use crate::core::dice::DEFAULT_CHAIN_LENGTH;
 use crate::core::game::{Game, ReplayMode};
 use crate::core::game::{Secrets, Stored, hidden_slots};
 use crate::core::hash::Digest;
+use crate::core::movefile::{check_game_id, check_side_name};
 use crate::core::record::{FORMAT, FORMAT_HIDDEN, Opening, SideDecl};
 use crate::core::ruleset::Setup;
 use crate::core::sig::PublicKey;
@@ -110,12 +111,16 @@ pub struct NewGame {
     pub time_zones: BTreeMap<String, String>,
 }
 
-fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+/// Checks what a game declares about itself before it reaches the store:
+/// the id (a store key and a file name), each side's name and mail address.
+fn check_declared(id: &str, sides: &[(String, String)]) -> Result<(), ServiceError> {
+    check_game_id(id).map_err(ServiceError::Game)?;
+    for (name, email) in sides {
+        check_side_name(name).map_err(ServiceError::Game)?;
+        crate::mail::mime::check_address(email)
+            .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
+    }
+    Ok(())
 }
 
 impl Umpire {
@@ -133,11 +138,12 @@ impl Umpire {
         } else {
             new.id.clone()
         };
-        if !valid_id(&id) {
-            return Err(ServiceError::Game(format!(
-                "game id {id:?}: use letters, digits, '-', '_' or '.', at most 64"
-            )));
-        }
+        let declared: Vec<(String, String)> = new
+            .sides
+            .iter()
+            .map(|(n, e, _)| (n.clone(), e.clone()))
+            .collect();
+        check_declared(&id, &declared)?;
         if self.store.head(&id)?.is_some() {
             return Err(ServiceError::Game(format!("there is already a game {id}")));
         }
@@ -145,11 +151,6 @@ impl Umpire {
         for (name, email, key) in &new.sides {
             let k = PublicKey::parse(key)
                 .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
-            if !email.contains('@') {
-                return Err(ServiceError::Game(format!(
-                    "side {name}: {email:?} is not a mail address"
-                )));
-            }
             sides.push(SideDecl {
                 name: name.to_ascii_lowercase(),
                 email: email.clone(),
@@ -430,6 +431,13 @@ impl Umpire {
             .ok_or_else(|| ServiceError::Game("the record has no opening".into()))?
             .clone();
         let id = opening.game.clone();
+        let declared: Vec<(String, String)> = opening
+            .sides
+            .iter()
+            .map(|s| (s.name.clone(), s.email.clone()))
+            .collect();
+        check_declared(&id, &declared)
+            .map_err(|e| ServiceError::Game(format!("the record cannot be imported: {e}")))?;
         if self.store.head(&id)?.is_some() {
             return Err(ServiceError::Game(format!(
                 "there is already a game {id} here; a record is imported only into an umpire that lacks it"

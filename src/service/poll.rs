@@ -26,6 +26,10 @@ pub struct LedgerEntry {
     pub game: Option<String>,
     /// One line: "accepted as entry 5", "refused: stale", "ignored: bounce".
     pub outcome: String,
+    /// The digest of the mail's body (all after the header section): a later
+    /// mail with the same Message-ID is a second delivery only if this matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// Counts from a poll.
@@ -37,6 +41,8 @@ pub struct PollReport {
     pub duplicates: usize,
     pub commands: usize,
     pub ignored: usize,
+    /// Mails whose handling failed on their own (recorded as failed, not retried).
+    pub failed: usize,
     pub replies: usize,
 }
 
@@ -91,7 +97,7 @@ impl Umpire {
             }
             left = left.saturating_sub(mails.len());
             for m in mails {
-                self.process(&m, now, &mut report)?;
+                self.contained(intake, &m, now, &mut report)?;
                 self.pending_done.push(m.id);
                 if self.pending_done.len() >= self.config.limits.commit_every.max(1) {
                     self.commit_pending(intake)?;
@@ -128,6 +134,68 @@ impl Umpire {
         Ok(())
     }
 
+    /// Processes one mail so that whatever it holds, it cannot stop the poll:
+    /// a failure of this mail alone (an error or a panic in reading,
+    /// adjudicating or answering it) becomes its recorded outcome. Only a
+    /// failing store or mailbox ends the poll, leaving the mail for the next.
+    fn contained(
+        &mut self,
+        intake: &mut dyn Intake,
+        m: &Incoming,
+        now: jiff::Timestamp,
+        report: &mut PollReport,
+    ) -> Result<(), ServiceError> {
+        let before = report.clone();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.process(m, now, report)
+        }));
+        let why = match run {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(e)) if environmental(&e) => return Err(e),
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("internal error: {}", panic_text(&*panic)),
+        };
+        *report = before;
+        // The mails before this one stand: commit them. What this one did to
+        // the cached games and dice chains is dropped with the caches; they
+        // are replayed from the store when next needed.
+        self.commit_pending(intake)?;
+        self.games.clear();
+        self.chains.clear();
+        tracing::warn!(mail = %m.id, error = %why, "a mail could not be handled; recorded as failed");
+        let hash = sha256(&m.raw);
+        let mut batch = Batch::new();
+        batch.put(Table::Inbox, hash.to_hex(), self.kept_copy(m));
+        batch.put_json(
+            Table::Ledger,
+            format!("h:{hash}"),
+            &LedgerEntry {
+                at: rfc3339(now),
+                message_id: None,
+                from: None,
+                game: None,
+                outcome: format!("failed: {}", excerpt(&why, 300)),
+                body: None,
+            },
+        );
+        self.pending.extend(batch);
+        report.mails += 1;
+        report.failed += 1;
+        Ok(())
+    }
+
+    /// What the store keeps of a mail: all of it, or only the header section
+    /// of one over the size cap.
+    fn kept_copy(&self, m: &Incoming) -> Vec<u8> {
+        if m.raw.len() <= self.config.limits.max_mail_bytes {
+            return m.raw.clone();
+        }
+        let end = find_header_end(&m.raw)
+            .unwrap_or(m.raw.len())
+            .min(64 * 1024);
+        m.raw[..end].to_vec()
+    }
+
     /// Processes one mail into the pending writes (idempotent: a mail already
     /// in the ledger is skipped). `poll` commits them in groups.
     pub fn process(
@@ -142,14 +210,20 @@ impl Umpire {
             return Ok(());
         }
         report.mails += 1;
-        let d = self.decide(m, &hkey, now)?;
+        let mut d = self.decide(m, &hkey, now)?;
         if let Some(mid) = &d.ledger.message_id
             && d.kind != Outcome::Ignored
         {
             tracing::debug!(message_id = %mid, "processed");
         }
+        d.ledger.body = Some(body_digest(&m.raw));
         let mut batch = d.batch;
-        batch.put(Table::Inbox, hash.to_hex(), m.raw.clone());
+        // A batch the store would refuse must not join the group: it would
+        // fail the commit of every mail with it, poll after poll.
+        if let Some(id) = batch.bad_id() {
+            return Err(crate::store::StoreError::BadId(id.to_string()).into());
+        }
+        batch.put(Table::Inbox, hash.to_hex(), self.kept_copy(m));
         batch.put_json(Table::Ledger, &hkey, &d.ledger);
         if let Some(mid) = &d.ledger.message_id {
             batch.put_json(Table::Ledger, format!("m:{mid}"), &d.ledger);
@@ -189,6 +263,7 @@ impl Umpire {
             from: mail.and_then(|x| x.from.clone()),
             game,
             outcome,
+            body: None,
         };
         let ignore = |l: LedgerEntry| Decision {
             batch: Batch::new(),
@@ -223,8 +298,15 @@ impl Umpire {
             Ok(x) => x,
             Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
         };
+        // The same Message-ID with the same body is a second delivery (a
+        // forward, a redelivery with other Received lines). A different body
+        // under a reused Message-ID is a new mail and is read.
         if let Some(mid) = &mail.message_id
             && let Some(prev) = self.read_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
+            && prev
+                .body
+                .as_deref()
+                .is_none_or(|b| b == body_digest(&m.raw))
         {
             return Ok(ignore(ledger(
                 Some(&mail),
@@ -237,6 +319,14 @@ impl Umpire {
                 Some(&mail),
                 None,
                 format!("ignored: automatic mail ({why})"),
+            )));
+        }
+        let own = self.config.umpire.address.to_ascii_lowercase();
+        if mail.loops.iter().any(|l| l.trim_matches(['<', '>']) == own) {
+            return Ok(ignore(ledger(
+                Some(&mail),
+                None,
+                "ignored: the umpire's own mail (X-Loop)".into(),
             )));
         }
         let found = mime::moves(&mail);
@@ -338,9 +428,12 @@ impl Umpire {
         let (mails, outcome, kind) = match verdict {
             Verdict::Unavailable(why) => {
                 // The chain is renewed before each mail, so this means a fault
-                // in the store: stop here and leave the mail for the next poll.
+                // in the store: stop here and leave the mail for the next poll
+                // (a move the umpire cannot roll for is not held against it).
                 self.forget(&game_id);
-                return Err(ServiceError::Game(format!("game {game_id}: {why}")));
+                return Err(ServiceError::Store(crate::store::StoreError::Db(format!(
+                    "game {game_id}: {why}"
+                ))));
             }
             Verdict::Accepted { seq, side, .. } => {
                 let mut meta = self.meta(&game_id)?;
@@ -614,6 +707,44 @@ impl Umpire {
         }
         Ok(out)
     }
+}
+
+/// Errors that are the environment's, not the mail's: the database or the
+/// mailbox failing. They end the poll; the mail stays new for the next one.
+fn environmental(e: &ServiceError) -> bool {
+    use crate::store::StoreError;
+    match e {
+        ServiceError::Store(s) => matches!(s, StoreError::Db(_) | StoreError::Open { .. }),
+        // Handling a mail does no mail I/O: a mail error here is building
+        // the answer, which is this mail's problem.
+        ServiceError::Io { .. }
+        | ServiceError::Busy(_)
+        | ServiceError::Config(_)
+        | ServiceError::Key { .. } => true,
+        ServiceError::Template(_) | ServiceError::Game(_) | ServiceError::Mail(_) => false,
+    }
+}
+
+/// The message of a caught panic.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// At most `n` characters of `s`, on one line.
+fn excerpt(s: &str, n: usize) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(n)
+        .collect()
+}
+
+/// The digest of everything after a mail's header section.
+fn body_digest(raw: &[u8]) -> String {
+    let start = find_header_end(raw).unwrap_or(raw.len());
+    sha256(&raw[start..]).to_hex()
 }
 
 fn find_header_end(raw: &[u8]) -> Option<usize> {

@@ -44,7 +44,7 @@ impl Inbox {
                     let any = std::fs::read_dir(&new)
                         .map_err(|e| MailError::io(format!("reading {}", new.display()), e))?
                         .flatten()
-                        .any(|e| !e.file_name().to_string_lossy().starts_with('.'));
+                        .any(|e| crate::mail::maildir::is_mail_file(&e));
                     if any {
                         return Ok(true);
                     }
@@ -87,9 +87,10 @@ impl Umpire {
                     .min(self.config.limits.max_mail_bytes as u64);
                 Ok(Inbox::Imap(Box::new(ImapIntake::new(&s)?)))
             }
-            _ => Ok(Inbox::Maildir(Maildir::open(
-                &self.path(&self.config.intake.maildir),
-            )?)),
+            _ => Ok(Inbox::Maildir(
+                Maildir::open(&self.path(&self.config.intake.maildir))?
+                    .with_max_bytes(self.config.limits.max_mail_bytes),
+            )),
         }
     }
 

@@ -24,6 +24,8 @@ pub enum StoreError {
     Corrupt { what: String, message: String },
     #[error("game {0} is not in the store")]
     NoGame(String),
+    #[error("{0:?} cannot be a game id in the store (it holds a NUL byte)")]
+    BadId(String),
     #[error(transparent)]
     Record(#[from] RecordError),
 }
@@ -33,7 +35,9 @@ pub enum StoreError {
 pub enum Table {
     /// game id → service metadata (JSON).
     Games,
-    /// game id ‖ 0 ‖ seq (8 bytes BE) → record entry (JSON).
+    /// game id ‖ 0 ‖ seq (8 bytes BE) → record entry (JSON). Game ids never
+    /// hold a NUL byte (see [`id_fits`]), so one game's keys are never a
+    /// prefix of another's.
     Entries,
     /// game id → dice chain secret (JSON).
     Secrets,
@@ -61,6 +65,15 @@ const TABLES: [(Table, &str); 7] = [
 #[derive(Debug, Default)]
 pub struct Batch {
     ops: Vec<(Table, Vec<u8>, Option<Vec<u8>>)>,
+    /// A game id that cannot be a key: the commit refuses the batch.
+    bad_id: Option<String>,
+}
+
+/// Can `game` be a game id in the store? The entry keys separate the id from
+/// the sequence number by a NUL byte, which no id may hold. (Ids are checked
+/// more strictly where they come in; this is the store's own guard.)
+pub fn id_fits(game: &str) -> bool {
+    !game.is_empty() && !game.as_bytes().contains(&0)
 }
 
 impl Batch {
@@ -88,6 +101,10 @@ impl Batch {
 
     /// Appends record entries of a game.
     pub fn put_entries(&mut self, game: &str, entries: &[Entry]) {
+        if !id_fits(game) {
+            self.bad_id = Some(game.to_string());
+            return;
+        }
         for e in entries {
             self.put_json(Table::Entries, entry_key(game, e.seq), e);
         }
@@ -103,6 +120,11 @@ impl Batch {
             .map(|(_, _, v)| v.as_deref())
     }
 
+    /// The game id that makes this batch unwritable, if any.
+    pub fn bad_id(&self) -> Option<&str> {
+        self.bad_id.as_deref()
+    }
+
     /// Nothing to write?
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
@@ -111,6 +133,9 @@ impl Batch {
     /// Adds another batch's writes after this one's.
     pub fn extend(&mut self, other: Batch) {
         self.ops.extend(other.ops);
+        if self.bad_id.is_none() {
+            self.bad_id = other.bad_id;
+        }
     }
 }
 
@@ -209,6 +234,9 @@ impl Store {
 
     /// Applies a batch in one transaction and makes it durable.
     pub fn commit(&self, batch: Batch) -> Result<(), StoreError> {
+        if let Some(id) = batch.bad_id {
+            return Err(StoreError::BadId(id));
+        }
         if batch.is_empty() {
             return Ok(());
         }
@@ -240,6 +268,9 @@ impl Store {
 
     /// A game's record, checked link by link.
     pub fn record(&self, game: &str) -> Result<Record, StoreError> {
+        if !id_fits(game) {
+            return Err(StoreError::NoGame(game.to_string()));
+        }
         let mut prefix = game.as_bytes().to_vec();
         prefix.push(0);
         let mut entries = Vec::new();
@@ -258,6 +289,9 @@ impl Store {
 
     /// The head hash of a game's record, if the game exists.
     pub fn head(&self, game: &str) -> Result<Option<Digest>, StoreError> {
+        if !id_fits(game) {
+            return Ok(None);
+        }
         let mut lo = game.as_bytes().to_vec();
         lo.push(0);
         let mut hi = game.as_bytes().to_vec();
@@ -311,6 +345,38 @@ mod tests {
             "done"
         );
         assert_eq!(s.game_ids().unwrap(), vec!["g1".to_string()]);
+    }
+
+    #[test]
+    fn an_id_with_a_nul_finds_no_game_and_cannot_be_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let o = crate::core::record::Opening {
+            format: crate::core::record::FORMAT,
+            game: "ff1".into(),
+            ruleset: "freeform".into(),
+            ruleset_version: 1,
+            ruleset_data: None,
+            scenario: "open".into(),
+            options: Default::default(),
+            sides: vec![],
+            dice: crate::core::dice::DiceChain::from_top(Digest([1; 32]), 4).commitment(),
+            hidden: vec![],
+            umpire: String::new(),
+            at: String::new(),
+        };
+        let r = Record::open(o);
+        let mut b = Batch::new();
+        b.put_entries("ff1", r.entries());
+        s.commit(b).unwrap();
+        assert!(s.head("ff1").unwrap().is_some());
+        // "ff1\0" would otherwise scan ff1's keys as its own.
+        assert_eq!(s.head("ff1\0").unwrap(), None);
+        assert!(matches!(s.record("ff1\0"), Err(StoreError::NoGame(_))));
+        let mut b = Batch::new();
+        b.put_entries("ff1\0", r.entries());
+        assert!(matches!(s.commit(b), Err(StoreError::BadId(_))));
+        assert_eq!(s.record("ff1").unwrap().len(), 1);
     }
 
     #[test]

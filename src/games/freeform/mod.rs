@@ -112,6 +112,12 @@ pub enum Order {
     Text(String),
 }
 
+/// Most dice one move may roll, over all its `roll` orders: the rolls go into
+/// the record and every later result mail.
+pub const MAX_DICE_PER_MOVE: u32 = 1000;
+/// Largest modifier of a dice request, either way.
+pub const MAX_MODIFIER: i64 = 1_000_000;
+
 /// Reads `2d6`, `1d6+1`, `d10-2`.
 fn parse_dice(spec: &str) -> Option<(u32, u32, i64)> {
     let lower = spec.to_ascii_lowercase();
@@ -153,6 +159,12 @@ impl Freeform {
                     return Err(OrderError::at(
                         line,
                         format!("a die has 2 to {MAX_SIDES} faces"),
+                    ));
+                }
+                if !(-MAX_MODIFIER..=MAX_MODIFIER).contains(&modifier) {
+                    return Err(OrderError::at(
+                        line,
+                        format!("a modifier is at most {MAX_MODIFIER} either way"),
                     ));
                 }
                 // The label keeps the player's own spelling.
@@ -576,6 +588,20 @@ impl Rules for Freeform {
             .iter()
             .map(|l| self.parse_line(state, l).map(|o| (l.clone(), o)))
             .collect::<Result<_, _>>()?;
+        let mut dice = 0u32;
+        for (l, o) in &orders {
+            if let Order::Roll { count, .. } | Order::SecretRoll { count, .. } = o {
+                dice = dice.saturating_add(*count);
+                if dice > MAX_DICE_PER_MOVE {
+                    return Err(OrderError::at(
+                        l,
+                        format!(
+                            "at most {MAX_DICE_PER_MOVE} dice in one move; this roll brings it to {dice}"
+                        ),
+                    ));
+                }
+            }
+        }
         // A simultaneous move is the side's whole turn: it ends with it.
         if state.sequence == Sequence::Simultaneous
             && !orders
@@ -899,6 +925,7 @@ mod tests {
         assert_eq!(parse_dice("1d6+1"), Some((1, 6, 1)));
         assert_eq!(parse_dice("d10-2"), Some((1, 10, -2)));
         assert_eq!(parse_dice("2x6"), None);
+        assert_eq!(parse_dice("1d6+99999999999999999999"), None);
         assert_eq!(parse_dice("2d"), None);
     }
 }
