@@ -8,10 +8,9 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use umpire::core::dice::DiceChain;
-use umpire::core::game::{Game, ReplayMode, Verdict};
+use umpire::core::game::{Game, ReplayMode, Secrets, Stored, Verdict};
 use umpire::core::hash::Digest;
-use umpire::core::record::{Body, FORMAT, Opening, Record, SideDecl};
+use umpire::core::record::{Body, FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
 use umpire::core::ruleset::Ruleset;
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 use umpire::mail::maildir::Maildir;
@@ -28,17 +27,30 @@ fn freeform() -> Arc<dyn Ruleset> {
 }
 
 /// A freeform game of `moves` signed moves (each followed by its reveal).
-fn long_game(moves: usize) -> Record {
-    let chain = DiceChain::from_top(Digest([5; 32]), moves as u64 + 10);
+/// `hidden`: the game keeps secrets and every move also rolls in secret, so
+/// each entry holds sealed rolls, a sealed state salt and slot secrets.
+fn long_game(moves: usize, hidden: bool) -> Record {
     let sides = ["a", "b"];
+    let chain: Secrets = Stored {
+        top: Digest([5; 32]),
+        length: moves as u64 + 10,
+        base: 0,
+        master: hidden.then_some(Digest([6; 32])),
+        slots: if hidden { 3 } else { 0 },
+    }
+    .secrets();
+    let mut options = BTreeMap::new();
+    if hidden {
+        options.insert("secrets".to_string(), "on".to_string());
+    }
     let opening = Opening {
-        format: FORMAT,
+        format: if hidden { FORMAT_HIDDEN } else { FORMAT },
         game: "bench".into(),
         ruleset: "freeform".into(),
         ruleset_version: 1,
         ruleset_data: None,
         scenario: "open".into(),
-        options: BTreeMap::new(),
+        options,
         sides: sides
             .iter()
             .enumerate()
@@ -48,16 +60,21 @@ fn long_game(moves: usize) -> Record {
                 key: key(i as u8 + 1).public().to_openssh(),
             })
             .collect(),
-        dice: chain.commitment(),
-        hidden: vec![],
+        dice: chain.chain.commitment(),
+        hidden: chain.hidden_commitments(),
         umpire: key(9).public().to_openssh(),
         at: "2026-12-01T00:00:00Z".into(),
     };
     let mut g = Game::create(freeform(), opening, &chain).unwrap();
     for i in 0..moves {
         let s = i % 2;
+        let secret = if hidden {
+            "  roll secret 1d6 spot\n"
+        } else {
+            ""
+        };
         let text = format!(
-            "game: bench\nside: {}\nafter: {}\norders:\n  roll 2d6 fire\n  end turn\n",
+            "game: bench\nside: {}\nafter: {}\norders:\n  roll 2d6 fire\n{secret}  end turn\n",
             sides[s],
             g.record().head()
         );
@@ -87,15 +104,31 @@ fn sign_and_verify(c: &mut Criterion) {
 
 fn verify_record(c: &mut Criterion) {
     // 5,000 moves + 5,000 reveals + the opening = 10,001 entries.
-    let record = long_game(5_000);
+    let record = long_game(5_000, false);
     assert!(record.len() >= 10_000);
     let text = record.to_text();
+    let hidden = long_game(5_000, true);
+    let hidden_text = hidden.to_text();
+    let copy_text = hidden.copy_for(Some("b")).to_text();
     let mut g = c.benchmark_group("verify-10k");
     g.sample_size(10);
     g.bench_function("umpire-verify", |b| {
         b.iter(|| {
             let r = Record::from_text(black_box(&text)).unwrap();
             Game::replay(freeform(), &r, ReplayMode::Verify).unwrap()
+        })
+    });
+    // The same game with a secret roll in every move: the full record, and one side's copy.
+    g.bench_function("umpire-verify-hidden-full", |b| {
+        b.iter(|| {
+            let r = Record::from_text(black_box(&hidden_text)).unwrap();
+            Game::replay(freeform(), &r, ReplayMode::Verify).unwrap()
+        })
+    });
+    g.bench_function("umpire-verify-hidden-copy-audit", |b| {
+        b.iter(|| {
+            let r = Record::from_text(black_box(&copy_text)).unwrap();
+            umpire::core::audit::audit(&r).unwrap()
         })
     });
     // The floor: the same 5,000 SSHSIG signatures checked with bare ed25519.

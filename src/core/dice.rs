@@ -461,6 +461,35 @@ mod tests {
     const VECTOR_SEED: &str = "6b641a5d2bf1434149890b64bb06a86b3536cc83c9579c1f82c9b876d9375256";
 
     #[test]
+    fn vector_hidden_stream_seed_and_top() {
+        // Cross-checked with Python hashlib over the same length-prefixed fields.
+        assert_eq!(
+            hex::encode(hidden_seed("g1", 5, 2, &Digest([3; 32]))),
+            "9905429b00c7bd33b7beedc0a04995cec417f38c9f22e70a1d6dd870ab2e9c58"
+        );
+        assert_eq!(
+            hidden_top(&Digest([4; 32]), 1).to_hex(),
+            "7f2ec6ec6661ac8277c2b4939f99a9b7d7b6d97982f3aa7366bc27d3178e3f23"
+        );
+    }
+
+    #[test]
+    fn a_hidden_roll_leaves_the_public_stream_alone() {
+        // The public rolls of a move are the same whatever it rolls in secret.
+        let mut a = Dice::seeded([42; 32]).with_hidden(vec![None, Some([9; 32])]);
+        let mut b = Dice::seeded([42; 32]);
+        a.roll_for(Audience::side(crate::core::ruleset::Side(0)), 6, "secret")
+            .unwrap();
+        assert_eq!(a.d6("public").unwrap(), b.d6("public").unwrap());
+        // An audience with no stream of its own (the umpire) has none here.
+        assert!(matches!(
+            a.roll_for(Audience::Umpire, 6, "x"),
+            Err(DiceError::NoHiddenDice(_))
+        ));
+        assert_eq!(a.slots_used(), vec![1]);
+    }
+
+    #[test]
     fn rejection_sampling_skips_the_partial_block() {
         // 2^32 mod 6 = 4: the top four words must be rejected.
         let mut words = vec![u32::MAX, u32::MAX - 3, 7].into_iter();

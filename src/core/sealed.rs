@@ -246,5 +246,14 @@ mod tests {
         // Cross-checked with Python: hashlib over length-prefixed fields, JCS of "x".
         assert_eq!(commitment(&Digest([0; 32]), &"x").to_hex(), VECTOR_SEALED);
     }
+    #[test]
+    fn vector_salt() {
+        // Cross-checked with Python hashlib over the same length-prefixed fields.
+        assert_eq!(
+            Salter::new(Digest([6; 32])).salt(7, 0).to_hex(),
+            "982d629e3b16c9a30109dd82992c8131e102e8b922cc90aea2bdec1bfbf33f58"
+        );
+    }
+
     const VECTOR_SEALED: &str = "051d97b320d8381df69ac1a52032a35349f10b2572980c3f4593328e5cef80f8";
 }
