@@ -476,3 +476,62 @@ fn a_sarhu_opponent_never_sees_the_other_sides_standing_orders() {
     .unwrap();
     assert!(sum.openings_checked >= 2, "{sum:?}");
 }
+
+#[test]
+fn a_deadline_default_closes_a_sealed_round_and_the_round_verifies() {
+    use umpire::core::game::Verdict;
+    let mut t = common::table(
+        "freeform",
+        "open",
+        &["a", "b"],
+        &[("order", "simultaneous")],
+    );
+    let v = t.play(0, &["roll 2d6 a-fire"]);
+    let Verdict::Sealed { seq, resolved, .. } = v else {
+        panic!("sealed orders expected: {v:?}")
+    };
+    assert_eq!(resolved, None);
+    // Sealed: no roll exists yet, and a's orders are only a commitment to b.
+    let Body::Sealed(s) = &t.game.record().entries()[seq as usize].body else {
+        panic!()
+    };
+    assert!(matches!(s.text, Some(Hidden::Sealed(_))));
+    assert!(t.game.last_report().1.rolls.is_empty());
+    let copy = t.game.record().copy_for(Some("b"));
+    assert!(!copy.to_text().contains("a-fire"));
+    // b's deadline passes: its stated default is held and closes the round.
+    let (round, report) = t
+        .game
+        .apply_default(umpire::core::ruleset::Side(1), "deadline", &t.chain, "t")
+        .unwrap();
+    assert_eq!(report.round.len(), 2);
+    assert!(report.round[1].by_default);
+    assert_eq!(
+        report.rolls.len(),
+        2,
+        "the round rolls once every side is in"
+    );
+    let full = Record::from_text(&t.game.record().to_text()).unwrap();
+    let (g, sum) = Game::replay(t.shared(), &full, ReplayMode::Verify).unwrap();
+    assert_eq!((sum.sealed, sum.rounds, sum.rolls_verified), (2, 1, 2));
+    assert!(g.prompt().stage.contains("turn 2"));
+    // A round that claims to resolve the sealed entries in another order fails.
+    let mut e = full.entries().to_vec();
+    let Body::Round(r) = &mut e[round as usize].body else {
+        panic!()
+    };
+    r.moves.reverse();
+    for i in round as usize..e.len() {
+        e[i].prev = if i == 0 { e[i].prev } else { e[i - 1].hash };
+        e[i].hash = umpire::core::record::entry_hash(e[i].seq, &e[i].prev, &e[i].body);
+    }
+    let err = Game::replay(
+        t.shared(),
+        &Record::from_entries(e).unwrap(),
+        ReplayMode::Verify,
+    )
+    .err()
+    .unwrap();
+    assert_eq!(err.seq, round);
+    assert!(err.message.contains("sealed entries held"), "{err}");
+}

@@ -367,7 +367,8 @@ impl GameMeta {
     /// forget sides no longer asked.
     pub fn refresh_waiting(&mut self, game: &Game, now: jiff::Timestamp) {
         let mut next = BTreeMap::new();
-        for a in &game.prompt().awaiting {
+        // A side whose sealed orders for the round are in is off the clock.
+        for a in game.waiting() {
             let name = game.sides()[a.side.index()].name.clone();
             let anchor = game.anchor(a.side);
             let w = match self.waiting.remove(&name) {
