@@ -279,7 +279,11 @@ fn simultaneous_orders_stay_sealed_until_every_side_is_in() {
             "the round's rolls are public"
         );
     }
-    c.copies_audit();
+    for copy in c.copies_audit() {
+        // The round's public rolls are seeded by the moves' public lines, so
+        // every copy re-derives them.
+        assert!(audit(&copy).unwrap().public_rolls_verified >= 2);
+    }
     let full = c.full();
     let (g, sum) = Game::replay(
         umpire::games::find("freeform").unwrap(),
@@ -534,4 +538,30 @@ fn a_deadline_default_closes_a_sealed_round_and_the_round_verifies() {
     .unwrap();
     assert_eq!(err.seq, round);
     assert!(err.message.contains("sealed entries held"), "{err}");
+}
+
+#[test]
+fn public_rolls_do_not_depend_on_hidden_lines() {
+    // Were a sealed move's public rolls seeded by its whole text, another side
+    // could test guesses of the hidden lines against them.
+    let roll = |hidden: &str| {
+        let mut t = common::table("freeform", "open", &["a", "b"], &[("secrets", "on")]);
+        match t.play(
+            0,
+            &[
+                &format!("hidden {hidden}"),
+                "roll 3d6 public fire",
+                "end turn",
+            ],
+        ) {
+            umpire::core::game::Verdict::Accepted { report, .. } => {
+                report.rolls.iter().map(|r| r.value).collect::<Vec<_>>()
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(
+        roll("the guard moves to the bridge"),
+        roll("the guard stays in camp")
+    );
 }

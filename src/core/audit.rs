@@ -9,8 +9,8 @@
 //! the full record is published at the end.
 
 use super::dice::{self, Dice, Roll};
-use super::game::revealed_secrets;
-use super::hash::{Digest, sha256};
+use super::game::{ROUND_DOMAIN, public_move_hash, revealed_secrets};
+use super::hash::{Digest, Tagged, sha256};
 use super::record::{Body, Entry, Record};
 use super::sealed::Hidden;
 use super::sig::{MOVE_NAMESPACE, PublicKey};
@@ -60,6 +60,7 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
         message: e.message,
     })?;
     let ctx = Ctx {
+        entries,
         game: &o.game,
         k0: o.dice.k0,
         keys: &keys,
@@ -80,6 +81,7 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
 }
 
 struct Ctx<'a> {
+    entries: &'a [Entry],
     game: &'a str,
     k0: Digest,
     keys: &'a [(String, PublicKey)],
@@ -98,8 +100,12 @@ impl Ctx<'_> {
         match &e.body {
             Body::Move(m) => {
                 self.signature(&m.side, &m.text, &m.signature, sum)?;
-                let text = m.text.value().map(|t| sha256(t.as_bytes()));
-                self.rolls(m.position, text, &m.rolls, sum)
+                // A sealed move's public rolls are seeded by its public lines.
+                let seed = match &m.text {
+                    Hidden::Clear(t) => sha256(t.as_bytes()),
+                    Hidden::Sealed(_) => public_move_hash(&m.side, &m.lines),
+                };
+                self.rolls(m.position, Some(seed), &m.rolls, sum)
             }
             Body::Sealed(s) => match (&s.text, &s.signature) {
                 (Some(t), Some(sig)) => self.signature(&s.side, t, sig, sum),
@@ -109,13 +115,28 @@ impl Ctx<'_> {
                 let text = Some(sha256(d.orders.join("\n").as_bytes()));
                 self.rolls(d.position, text, &d.rolls, sum)
             }
-            Body::Round(r) => self.rolls(Some(r.position), None, &r.rolls, sum),
+            Body::Round(r) => {
+                let seed = self.round_seed(r);
+                self.rolls(Some(r.position), seed, &r.rolls, sum)
+            }
             Body::Setup(s) => {
                 let opening = Some(crate::core::game::deal_seed_hash(&self.first_hash(e)));
                 self.rolls(Some(0), opening, &s.rolls, sum)
             }
             _ => Ok(()),
         }
+    }
+
+    /// The hash seeding a round's public rolls: each move's public projection.
+    fn round_seed(&self, r: &crate::core::record::RoundEntry) -> Option<Digest> {
+        let mut t = Tagged::new(ROUND_DOMAIN);
+        for (seq, lines) in r.moves.iter().zip(&r.lines) {
+            let Some(Body::Sealed(s)) = self.entries.get(*seq as usize).map(|e| &e.body) else {
+                return None;
+            };
+            t = t.field(&public_move_hash(&s.side, lines).0);
+        }
+        (r.moves.len() == r.lines.len()).then(|| t.finish())
     }
 
     fn first_hash(&self, e: &Entry) -> Digest {

@@ -5,9 +5,7 @@ use super::{Game, Keys, Rejection, Report, Verdict};
 use crate::core::audience::Audience;
 use crate::core::dice::Roll;
 use crate::core::hash::Digest;
-use crate::core::record::{
-    Body, DefaultEntry, MoveEntry, PublicLine, RejectedEntry, SetupEntry, SlotSecret,
-};
+use crate::core::record::{Body, DefaultEntry, MoveEntry, RejectedEntry, SetupEntry, SlotSecret};
 use crate::core::ruleset::{GameState, Side};
 use crate::core::sealed::{EntrySalts, Hidden};
 use base64::Engine as _;
@@ -100,17 +98,8 @@ impl Game {
         at: &str,
     ) -> Result<Body, String> {
         let name = self.sides[ev.side.index()].name.clone();
-        let hidden_standing = ev.file.standing.is_some()
-            && !self
-                .ruleset
-                .standing_audience(&self.state, ev.side)
-                .is_public();
-        let hidden_lines = ev.report.orders.iter().any(|o| !o.audience.is_public());
-        let to = (self.hides && (hidden_standing || hidden_lines)).then(|| vec![name.clone()]);
-        let lines = match to {
-            Some(_) => public_lines(&ev.report),
-            None => Vec::new(),
-        };
+        let to = ev.sealed_text.then(|| vec![name.clone()]);
+        let lines = ev.public_lines.clone();
         let (state, salt) = self.state_hash(&ev.state, keys)?;
         let mut salts = self.salts(keys);
         Ok(Body::Move(MoveEntry {
@@ -255,19 +244,6 @@ impl Game {
         self.seq_of_hash.insert(hash, seq);
         Verdict::Rejected { seq, rejection }
     }
-}
-
-/// The order lines every side may read, for a sealed move's excerpt.
-pub(super) fn public_lines(report: &Report) -> Vec<PublicLine> {
-    report
-        .orders
-        .iter()
-        .filter(|o| o.audience.is_public())
-        .map(|o| PublicLine {
-            line: o.source.line,
-            text: o.source.text.clone(),
-        })
-        .collect()
 }
 
 /// The rolls a copy holds the values of.

@@ -6,12 +6,38 @@ use crate::core::audience::Audience;
 use crate::core::dice::{self, Dice, DiceError, Roll};
 use crate::core::hash::{Digest, Tagged, sha256};
 use crate::core::movefile::{MoveFile, SourceLine};
-use crate::core::record::Body;
+use crate::core::record::{Body, PublicLine};
 use crate::core::ruleset::{GameState, OrderError, ParsedOrder, RuleError, Side};
 use crate::core::sig::{MOVE_NAMESPACE, SigError};
 
 /// Domain tag of the public seed of the set-up's random part.
 pub const DEAL_DOMAIN: &str = "umpire-deal-v1";
+/// Domain tag of a sealed move's public projection (its side and the order
+/// lines every side may read), which seeds its public rolls in place of the
+/// move's hash: a hash of the whole text would let another side test guesses
+/// of the hidden lines against the public rolls.
+pub const PUBLIC_MOVE_DOMAIN: &str = "umpire-public-move-v1";
+
+/// The hash seeding a sealed move's public rolls.
+pub(crate) fn public_move_hash(side: &str, lines: &[PublicLine]) -> Digest {
+    Tagged::new(PUBLIC_MOVE_DOMAIN)
+        .field(side.as_bytes())
+        .field(&serde_jcs::to_vec(lines).unwrap_or_default())
+        .finish()
+}
+
+/// The order lines every side may read, given each order's audience.
+pub(super) fn public_of(orders: &[ParsedOrder], audiences: &[Audience]) -> Vec<PublicLine> {
+    orders
+        .iter()
+        .zip(audiences)
+        .filter(|(_, a)| a.is_public())
+        .map(|(o, _)| PublicLine {
+            line: o.source.line,
+            text: o.source.text.clone(),
+        })
+        .collect()
+}
 
 /// Where a move's dice come from.
 pub(super) enum DiceFrom<'a> {
@@ -36,6 +62,10 @@ pub(super) struct Evaluated {
     pub report: Report,
     /// In a preview: the roll it stopped at.
     pub stopped: Option<String>,
+    /// Its text is sealed to its side (some line or its standing orders are not for all).
+    pub sealed_text: bool,
+    /// For a sealed text: the order lines every side may read.
+    pub public_lines: Vec<PublicLine>,
 }
 
 pub(super) enum RunError {
@@ -168,6 +198,8 @@ impl Game {
                 .map(|e| e.to(audience.clone()))
                 .collect();
         }
+        let hidden_standing =
+            file.standing.is_some() && !self.ruleset.standing_audience(&state, side).is_public();
         if file.orders.is_empty() {
             return Ok(Ok(Evaluated {
                 side,
@@ -175,6 +207,8 @@ impl Game {
                 state,
                 report,
                 stopped: None,
+                sealed_text: self.hides && hidden_standing,
+                public_lines: Vec::new(),
             }));
         }
         self.may_move(&file, side).map_err(signed)?;
@@ -182,13 +216,26 @@ impl Game {
             .ruleset
             .parse(&state, side, &file.orders)
             .map_err(|e| signed(order_rejection(&file.orders, e)))?;
+        let audiences = self.audiences(&state, side, &orders);
+        let sealed_text =
+            self.hides && (hidden_standing || audiences.iter().any(|a| !a.is_public()));
+        let public_lines = if sealed_text {
+            public_of(&orders, &audiences)
+        } else {
+            Vec::new()
+        };
+        let move_hash = if sealed_text {
+            public_move_hash(&self.sides[side.index()].name, &public_lines)
+        } else {
+            sha256(text)
+        };
         let position = self.next_position;
-        let mut dice = match self.dice_for(dice_from, position, &sha256(text)) {
+        let mut dice = match self.dice_for(dice_from, position, &move_hash) {
             Ok(d) => d,
             Err(m) => return Ok(Err(m)),
         };
         let mut stopped = None;
-        match self.run_orders(&mut state, side, &orders, &mut dice, true) {
+        match self.run_orders(&mut state, side, &orders, &audiences, &mut dice, true) {
             Ok(reports) => report.orders = reports,
             Err(RunError::Refused(r)) => return Err(signed(r)),
             Err(RunError::Replay(m)) => return Ok(Err(m)),
@@ -211,7 +258,22 @@ impl Game {
             state,
             report,
             stopped,
+            sealed_text,
+            public_lines,
         }))
+    }
+
+    /// Who may read each order, judged on the state the move starts from.
+    pub(super) fn audiences(
+        &self,
+        state: &GameState,
+        side: Side,
+        orders: &[ParsedOrder],
+    ) -> Vec<Audience> {
+        orders
+            .iter()
+            .map(|o| self.ruleset.order_audience(state, side, o))
+            .collect()
     }
 
     /// Reads the file, finds its game and side, and checks its signature.
@@ -354,12 +416,16 @@ impl Game {
         state: &mut GameState,
         side: Side,
         orders: &[ParsedOrder],
+        audiences: &[Audience],
         dice: &mut Dice,
         refuse: bool,
     ) -> Result<Vec<OrderReport>, RunError> {
         let mut out = Vec::new();
-        for o in orders {
-            let audience = self.ruleset.order_audience(state, side, o);
+        for (i, o) in orders.iter().enumerate() {
+            let audience = audiences
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| Audience::side(side));
             let prompt = self.ruleset.prompt(state);
             let result = if prompt.awaits(side).is_none() {
                 Err(RuleError::illegal(
@@ -440,7 +506,9 @@ impl Game {
         let position = self.next_position;
         let text = orders.join("\n");
         let mut dice = self.dice_for(dice_from, position, &sha256(text.as_bytes()))?;
-        let reports = match self.run_orders(&mut state, side, &parsed, &mut dice, true) {
+        let audiences = self.audiences(&state, side, &parsed);
+        let reports = match self.run_orders(&mut state, side, &parsed, &audiences, &mut dice, true)
+        {
             Ok(r) => r,
             Err(RunError::Refused(r)) => {
                 return Err(format!("the default orders are illegal: {}", r.reason));

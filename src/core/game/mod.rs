@@ -18,8 +18,9 @@ mod replay;
 mod round;
 mod secrets;
 
-pub(crate) use evaluate::deal_seed_hash;
+pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
 pub(crate) use replay::revealed_secrets;
+pub use round::ROUND_DOMAIN;
 pub use secrets::{Keys, Secrets, Stored};
 
 /// How many hidden dice streams a new game needs: one per side plus the

@@ -3,11 +3,11 @@
 //! the earlier one), and when the last awaited side is in, all are applied in
 //! side order with dice drawn from a seed over every submission.
 
-use super::entries::public_lines;
-use super::evaluate::{DiceFrom, default_lines};
+use super::evaluate::{DiceFrom, default_lines, public_move_hash, public_of};
 use super::{Game, Keys, Report, RoundPart, Verdict};
-use crate::core::hash::{Digest, Tagged, sha256};
-use crate::core::movefile::MoveFile;
+use crate::core::audience::Audience;
+use crate::core::hash::{Tagged, sha256};
+use crate::core::movefile::{MoveFile, SourceLine};
 use crate::core::record::{Body, PublicLine, RoundEntry, SealedEntry};
 use crate::core::ruleset::{AwaitKind, GameState, Side};
 
@@ -28,13 +28,14 @@ pub(super) enum HeldMove {
     Default { orders: Vec<String> },
 }
 
-impl HeldMove {
-    fn hash(&self) -> Digest {
-        match self {
-            HeldMove::Signed { text } => sha256(text),
-            HeldMove::Default { orders } => sha256(orders.join("\n").as_bytes()),
-        }
-    }
+/// A held move's orders, judged on the state before the round: who may read
+/// each line, and the lines every side may read (they seed the round's dice,
+/// so no hidden line can be tested against its public rolls).
+struct Plan {
+    lines: Vec<SourceLine>,
+    standing: Option<Vec<SourceLine>>,
+    audiences: Vec<Audience>,
+    public: Vec<PublicLine>,
 }
 
 /// A round resolved: the new state, its report, the public lines per move.
@@ -204,23 +205,23 @@ impl Game {
     /// state) is not carried out; nothing is refused any more.
     pub(super) fn resolve_round(&self, from: DiceFrom) -> Result<Resolved, String> {
         let order = self.round_order();
+        let plans = order
+            .iter()
+            .map(|h| self.plan(h))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut t = Tagged::new(ROUND_DOMAIN);
-        for h in &order {
-            t = t.field(&h.what.hash().0);
+        for (h, p) in order.iter().zip(&plans) {
+            let name = &self.sides[h.side.index()].name;
+            t = t.field(&public_move_hash(name, &p.public).0);
         }
         let position = self.next_position;
         let mut dice = self.dice_for(from, position, &t.finish())?;
         let mut state = self.state.clone();
         let mut parts = Vec::new();
-        let mut lines = Vec::new();
-        for h in &order {
-            let part = self.resolve_one(&mut state, h, &mut dice)?;
-            lines.push(public_lines(&Report {
-                orders: part.orders.clone(),
-                ..Default::default()
-            }));
-            parts.push(part);
+        for (h, plan) in order.iter().zip(&plans) {
+            parts.push(self.resolve_one(&mut state, h, plan, &mut dice)?);
         }
+        let lines = plans.into_iter().map(|p| p.public).collect();
         if dice.unused_recorded() > 0 {
             return Err(format!(
                 "the record holds {} more rolls than the round used",
@@ -240,10 +241,35 @@ impl Game {
         })
     }
 
+    fn plan(&self, h: &Held) -> Result<Plan, String> {
+        let (lines, standing) = match &h.what {
+            HeldMove::Signed { text } => {
+                let file = MoveFile::parse(text).map_err(|e| e.to_string())?;
+                (file.orders, file.standing)
+            }
+            HeldMove::Default { orders } => (default_lines(orders), None),
+        };
+        let (audiences, public) = match self.ruleset.parse(&self.state, h.side, &lines) {
+            Ok(parsed) => {
+                let a = self.audiences(&self.state, h.side, &parsed);
+                let p = public_of(&parsed, &a);
+                (a, p)
+            }
+            Err(_) => (Vec::new(), Vec::new()),
+        };
+        Ok(Plan {
+            lines,
+            standing,
+            audiences,
+            public,
+        })
+    }
+
     fn resolve_one(
         &self,
         state: &mut GameState,
         h: &Held,
+        plan: &Plan,
         dice: &mut crate::core::dice::Dice,
     ) -> Result<RoundPart, String> {
         let mut part = RoundPart {
@@ -252,22 +278,24 @@ impl Game {
             standing: Vec::new(),
             orders: Vec::new(),
         };
-        let lines = match &h.what {
-            HeldMove::Signed { text } => {
-                let file = MoveFile::parse(text).map_err(|e| e.to_string())?;
-                if let Some(st) = &file.standing {
-                    let audience = self.ruleset.standing_audience(state, h.side);
-                    if let Ok(ev) = self.ruleset.set_standing(state, h.side, st) {
-                        part.standing = ev.into_iter().map(|e| e.to(audience.clone())).collect();
-                    }
-                }
-                file.orders
+        if let Some(st) = &plan.standing {
+            let audience = self.ruleset.standing_audience(state, h.side);
+            if let Ok(ev) = self.ruleset.set_standing(state, h.side, st) {
+                part.standing = ev.into_iter().map(|e| e.to(audience.clone())).collect();
             }
-            HeldMove::Default { orders } => default_lines(orders),
-        };
-        match self.ruleset.parse(state, h.side, &lines) {
+        }
+        let lines = &plan.lines;
+        match self.ruleset.parse(state, h.side, lines) {
             Ok(parsed) => {
-                part.orders = match self.run_orders(state, h.side, &parsed, dice, false) {
+                // Orders read differently now than before the round keep
+                // their lines hidden: the round's seed was fixed on the plan.
+                let audiences = if parsed.len() == plan.audiences.len() {
+                    plan.audiences.clone()
+                } else {
+                    vec![Audience::side(h.side); parsed.len()]
+                };
+                part.orders = match self.run_orders(state, h.side, &parsed, &audiences, dice, false)
+                {
                     Ok(r) => r,
                     Err(super::evaluate::RunError::Replay(m)) => return Err(m),
                     Err(_) => Vec::new(),
@@ -279,7 +307,7 @@ impl Game {
                     .map(|l| super::OrderReport {
                         source: l.clone(),
                         outcome: Err(format!("not carried out: {e}")),
-                        audience: crate::core::audience::Audience::side(h.side),
+                        audience: Audience::side(h.side),
                     })
                     .collect();
             }
