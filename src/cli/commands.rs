@@ -499,13 +499,16 @@ fn verify_copy(file: &Path, record: &Record) -> Result<i32> {
     let s = match crate::core::audit::audit(record) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("FAILED: {}: {e}", file.display());
+            eprintln!("FAILED: {}: {}", file.display(), safe(&e.to_string()));
             return Ok(1);
         }
     };
     println!(
         "Game {} ({} v{}, scenario {}): a side's copy of the record",
-        o.game, o.ruleset, o.ruleset_version, o.scenario
+        safe(&o.game),
+        safe(&o.ruleset),
+        o.ruleset_version,
+        safe(&o.scenario)
     );
     println!(
         "  {} entries linked and hashed, {} signatures checked, {} openings checked",
@@ -537,7 +540,7 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     let (game, s, record) = match replay_file(file, data) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("FAILED: {e:#}");
+            eprintln!("FAILED: {}", safe(&format!("{e:#}")));
             return Ok(1);
         }
     };
