@@ -1,0 +1,326 @@
+//! The chit pool and the hands (3.5, 5.6, 8.17-8.19, 14.3): draws with the
+//! hand limit and put-backs, chits resolved when drawn, chits shown and put
+//! back, chits played as actions, and where each goes after use.
+
+use super::data::{Back, Data, Kind, Region, Timing, UnitId, User};
+use super::economics;
+use super::effects::{Ctx, illegal, kill, loot, to_pool};
+use super::leaders;
+use super::stacking;
+use super::state::{Faction, Item, Loc, Player, State};
+use crate::core::hex::Hex;
+use crate::core::ruleset::RuleError;
+
+/// The first chit with this effect in a player's hand.
+pub fn holds_effect(d: &Data, st: &State, p: Player, effect: &str) -> Option<u8> {
+    st.hand(p)
+        .iter()
+        .copied()
+        .find(|c| d.chit(*c).is_some_and(|x| x.effect == effect))
+}
+
+/// Takes a chit out of a hand after use and sends it where its text says (8.17).
+pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
+    if let Some(i) = st.hands[p.index()].iter().position(|x| *x == c) {
+        st.hands[p.index()].remove(i);
+    }
+    match d.chit(c).map(|x| x.back) {
+        Some(Back::Turn) => st.aside.push(c),
+        Some(Back::Removed) => st.removed.push(c),
+        _ => to_pool(st, Item::Chit(c)),
+    }
+}
+
+/// The siege chit goes back to the pool after its attack (14.3; R-G9 simplified).
+pub fn siege_back(st: &mut State) {
+    st.siege = None;
+}
+
+/// 5.6: at the start of each turn after the first, hands and set-aside chits
+/// go back into the pool.
+pub fn turn_start(st: &mut State) {
+    let mut back: Vec<u8> = Vec::new();
+    for h in st.hands.iter_mut() {
+        back.append(h);
+    }
+    back.append(&mut st.aside);
+    for c in back {
+        to_pool(st, Item::Chit(c));
+    }
+}
+
+/// The draw action (8.17): put one back first if the hand is full (R-G1).
+pub fn draw_action(ctx: &mut Ctx, st: &mut State, p: Player, put_back: Option<u8>) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let limit = d.values.hand_limit;
+    if let Some(c) = put_back {
+        if !st.hand(p).contains(&c) {
+            return Err(illegal(format!("you do not hold chit {c} to put back"), "8.17"));
+        }
+        let i = st.hands[p.index()].iter().position(|x| *x == c).unwrap_or(0);
+        st.hands[p.index()].remove(i);
+        to_pool(st, Item::Chit(c));
+        ctx.say(format!("the {} puts a chit back into the pool (8.17)", p.name()), vec![]);
+    } else if st.hand(p).len() >= limit {
+        return Err(illegal(format!("you hold {limit} chits: put one back first with `draw return N`"), "8.17"));
+    }
+    if st.pool.is_empty() {
+        return Err(illegal("the chit pool is empty", "8.17"));
+    }
+    draw_one(ctx, st, p, true)
+}
+
+/// 8.19: a free draw after a won battle, when the hand has room.
+pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
+    if st.hand(p).len() >= ctx.d.values.hand_limit || st.pool.is_empty() {
+        return Ok(());
+    }
+    ctx.say(format!("the {} won the battle and draws a free chit (8.19)", p.name()), vec![]);
+    draw_one(ctx, st, p, false)
+}
+
+/// Draws one item and deals with it.
+fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let i = ctx.pick(st.pool.len(), "draw")?;
+    let item = st.pool.remove(i);
+    let c = match item {
+        Item::Cavalry(u) => return cavalry(ctx, st, p, u),
+        Item::Chit(c) => c,
+    };
+    let Some(def) = d.chit(c).cloned() else {
+        return Ok(());
+    };
+    if def.timing == Timing::Immediate {
+        ctx.say(format!("the {} draws chit {c}, {} (resolved at once, 8.17)", p.name(), def.title), vec![]);
+        return immediate(ctx, st, p, c, &def.effect, action);
+    }
+    let shown = match (def.shown_by, p) {
+        (Some(User::Roman), Player::Roman) | (Some(User::Gp), Player::Gp) => true,
+        _ => false,
+    };
+    if shown {
+        ctx.say(format!("the {} draws chit {c}, {}, shows it and puts it back (14.3)", p.name(), def.title), vec![]);
+        to_pool(st, Item::Chit(c));
+        return Ok(());
+    }
+    if def.effect == "siege" && p == Player::Gp {
+        st.hands[Player::Roman.index()].push(c);
+        ctx.say("the Germano-Parthian draws the Roman Heavy Siege Equipment and hands it to the Roman (14.3; R-G8)", vec![]);
+        return Ok(());
+    }
+    st.hands[p.index()].push(c);
+    ctx.say(format!("the {} draws a chit ({} in hand)", p.name(), st.hand(p).len()), vec![]);
+    Ok(())
+}
+
+/// A Roman cavalry vexillation drawn from the pool (14.3): placed at once by
+/// the Roman (N8), then the cavalry reserve roll.
+fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let prefer = st.standing[Player::Roman.index()].prefer.clone();
+    let ok = |st: &State, h: Hex| {
+        st.at(h).any(|x| st.faction(d, x) == Faction::Loyal)
+            && !st.at(h).any(|x| d.kind(x) == Kind::Cavalry)
+            && {
+                let mut t = st.clone();
+                t.unit_mut(u).loc = Loc::Hex(h);
+                stacking::check_hex(d, &t, h).is_ok()
+            }
+    };
+    let emperor = st.emperor(d).and_then(|e| st.hex_of(e));
+    let hex = prefer
+        .iter()
+        .copied()
+        .chain(emperor)
+        .chain(leaders::largest_army(d, st))
+        .chain(d.all_hexes())
+        .find(|h| ok(st, *h));
+    match hex {
+        Some(h) => {
+            st.unit_mut(u).loc = Loc::Hex(h);
+            ctx.say(format!("the {} draws cavalry {}: it joins the Roman army in {} (14.3)", p.name(), d.uid(u), d.hex_name(h)), vec![h]);
+        }
+        None => {
+            to_pool(st, Item::Cavalry(u));
+            ctx.say("a cavalry vexillation is drawn but has nowhere to go and returns to the pool (R-G12)", vec![]);
+        }
+    }
+    let r = ctx.d6("cavalry-reserve")?;
+    if r == 6 && !st.reserve {
+        st.reserve = true;
+        ctx.say("reserve roll 6: the central cavalry reserve may be formed (14.3, 10.8)", vec![]);
+    }
+    Ok(())
+}
+
+/// Chits resolved when drawn (8.17): 10, 18, 19, 20.
+fn immediate(ctx: &mut Ctx, st: &mut State, p: Player, c: u8, effect: &str, action: bool) -> Result<(), RuleError> {
+    let d = ctx.d;
+    match effect {
+        "gods_bored" => {
+            if st.turn < d.values.turns {
+                let r = ctx.d6("gods-bored")?;
+                if r % 2 == 0 {
+                    ctx.say(format!("roll {r}: the gods are bored and the turn ends (5.4)"), vec![]);
+                    st.aside.push(c);
+                    if action {
+                        st.passes = 2;
+                    }
+                    return Ok(());
+                }
+                ctx.say(format!("roll {r}: nothing happens (14.3)"), vec![]);
+            } else {
+                ctx.say("Turn 5: no event (14.3)", vec![]);
+            }
+            to_pool(st, Item::Chit(c));
+        }
+        "bread_circuses" => {
+            bread_circuses(ctx, st)?;
+            to_pool(st, Item::Chit(c));
+        }
+        "persecutions" => {
+            let n = ctx.d6("persecutions")? + 1;
+            economics::pay(ctx, st, n, "Persecutions");
+            st.removed.push(c);
+        }
+        "plague" => {
+            plague(ctx, st, p)?;
+            to_pool(st, Item::Chit(c));
+        }
+        _ => to_pool(st, Item::Chit(c)),
+    }
+    Ok(())
+}
+
+/// Bread & Circuses (14.3): the Roman sponsors (N5) or refuses; then the
+/// Germano-Parthian plants a rebel garrison (N6: highest TP, lowest id).
+fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
+        let n = ctx.d6("bread-circuses")? + 1;
+        economics::pay(ctx, st, n, "the games");
+        return Ok(());
+    }
+    let garrison = d
+        .of_kind(Kind::RomanGarrison)
+        .find(|g| matches!(st.unit(*g).loc, Loc::Aside | Loc::Dead));
+    let site = d
+        .hexes
+        .iter()
+        .filter(|x| {
+            x.region.is_core()
+                && x.tp > 0
+                && x.hex != d.special.rome
+                && !st.looted.contains(&x.hex)
+                && st.at(x.hex).next().is_none()
+        })
+        .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
+        .map(|x| x.hex);
+    match (garrison, site) {
+        (Some(g), Some(h)) => {
+            *st.unit_mut(g) = super::state::UnitState {
+                loc: Loc::Hex(h),
+                rebel: true,
+                gallic: false,
+            };
+            st.bc_rebels.insert(h);
+            st.looted.insert(h);
+            ctx.say(format!("Rome refuses the games: {} rises in revolt behind a rebel garrison (14.3)", d.hex_name(h)), vec![h]);
+        }
+        _ => ctx.say("Rome refuses the games, but there is no hex or garrison for a revolt (R-C7)", vec![]),
+    }
+    Ok(())
+}
+
+/// Plague (chit 10, stand-in; see tables.toml).
+fn plague(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let r = ctx.d6("plague")?;
+    if r == 1 {
+        ctx.say("roll 1: the plague carries off the emperor (stand-in; 14.4)", vec![]);
+        if let Some(e) = st.emperor(d).filter(|e| st.hex_of(*e).is_some()) {
+            kill(ctx, st, e)?;
+        }
+        return Ok(());
+    }
+    if r <= 3 {
+        let victim = p.other();
+        let site = d.hexes.iter().map(|x| x.hex).find(|h| {
+            let region = d.region(*h);
+            let theirs = match victim {
+                Player::Roman => region.is_caucasus() || region == Region::Palmyra,
+                Player::Gp => region == Region::Parthia,
+            };
+            theirs && st.at(*h).any(|u| d.kind(u).is_garrison()) && !st.looted.contains(h)
+        });
+        if let Some(h) = site {
+            let gs: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_garrison()).collect();
+            for g in gs {
+                st.unit_mut(g).loc = Loc::Dead;
+            }
+            st.plague.insert(h);
+            ctx.say(format!("roll {r}: plague empties the garrison of {} without looting it (6.3; stand-in)", d.hex_name(h)), vec![h]);
+            return Ok(());
+        }
+    }
+    ctx.say(format!("roll {r}: the plague passes (stand-in)"), vec![]);
+    Ok(())
+}
+
+/// Chits that may be played as an action now by `p` (for `legal`).
+pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
+    st.hand(p)
+        .iter()
+        .copied()
+        .filter(|c| {
+            d.chit(*c).is_some_and(|x| {
+                x.timing == Timing::Action
+                    && matches!((x.user, p), (User::Both, _) | (User::Roman, Player::Roman) | (User::Gp, Player::Gp))
+                    && matches!(x.effect.as_str(), "mad_dash" | "resurgence" | "german_increase" | "windfall" | "gp_only")
+            })
+        })
+        .collect()
+}
+
+/// Plays a chit as an action (8.18).
+pub fn play(ctx: &mut Ctx, st: &mut State, p: Player, c: u8, tp: Option<u32>, at: &[Hex]) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let def = d.chit(c).cloned().ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
+    if !st.hand(p).contains(&c) {
+        return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+    }
+    if !playable(d, st, p).contains(&c) {
+        return Err(illegal(
+            format!("chit {c}, {}, is not played as an action by the {} (or is not yet implemented)", def.title, p.name()),
+            "8.18, 14.3",
+        ));
+    }
+    spend(d, st, p, c);
+    ctx.say(format!("the {} plays chit {c}, {} (8.18)", p.name(), def.title), vec![]);
+    match def.effect.as_str() {
+        "mad_dash" => {
+            st.extra = true;
+            ctx.say("the player takes one more action at once (5.3; stand-in)", vec![]);
+        }
+        "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
+        "german_increase" => {
+            let n = ctx.d6("german-increase")? + 3;
+            economics::tribes_return(ctx, st, at, n as usize)?;
+        }
+        "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
+        "gp_only" => {
+            let h = d
+                .hexes
+                .iter()
+                .filter(|x| x.region.is_core() && x.coastal && x.tp > 0 && !st.looted.contains(&x.hex) && st.at(x.hex).next().is_none())
+                .map(|x| x.hex)
+                .find(|h| at.is_empty() || at.contains(h));
+            if let Some(h) = h {
+                loot(ctx, st, h, "a seaborne raid (chit 8, stand-in)");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

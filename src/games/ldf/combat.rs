@@ -1,0 +1,423 @@
+//! Combat (13.x): strengths (2.6, 13.10), odds rounded for the defender
+//! (13.2), column shifts (8.4, 13.8, 13.9, chits), automatic results (13.15),
+//! the CRT results (13.11), retreat (13.12, 13.13), advance (13.14) and the
+//! free chit of a won battle (8.19).
+
+use super::chits;
+use super::data::{Data, Kind, Outcome, Region, UnitId};
+use super::effects::{Ctx, after_losses, entered, illegal, kill};
+use super::movement::may_enter;
+use super::orders::{Advance, Attack};
+use super::stacking;
+use super::state::{Faction, Loc, Palmyra, Player, State};
+use super::zoc::in_ezoc;
+use crate::core::hex::Hex;
+use crate::core::ruleset::RuleError;
+
+/// The odds as a column step: 0 is 1:1, 1 is 2:1, -1 is 1:2 (ruling R-E1).
+pub fn odds_step(att: u32, def: u32) -> i32 {
+    if def == 0 {
+        return i32::MAX / 2;
+    }
+    if att >= def {
+        (att / def) as i32 - 1
+    } else {
+        -((def.div_ceil(att.max(1))) as i32 - 1)
+    }
+}
+
+/// A column step as odds, `3:1` or `1:2`.
+pub fn step_name(k: i32) -> String {
+    if k >= 0 {
+        format!("{}:1", k + 1)
+    } else {
+        format!("1:{}", 1 - k)
+    }
+}
+
+/// The CRT column for a shifted step, or the automatic result (13.15).
+pub fn column(d: &Data, k: i32) -> Result<usize, Outcome> {
+    let ratio = if k >= 0 { (k as u32 + 1, 1) } else { (1, (1 - k) as u32) };
+    match d.crt_columns.iter().position(|c| *c == ratio) {
+        Some(i) => Ok(i),
+        None if k < 0 => Err(Outcome::AE),
+        None => Err(Outcome::DE),
+    }
+}
+
+/// A garrison's defence (13.10): the hex's unlooted TP (R-C8); Ctesiphon 8;
+/// Caucasus 1.
+pub fn garrison_strength(d: &Data, h: Hex, k: Kind) -> u32 {
+    if k == Kind::ParthianGarrison && h == d.special.ctesiphon {
+        return d.values.ctesiphon_garrison;
+    }
+    if d.region(h).is_caucasus() {
+        return d.values.caucasus_garrison;
+    }
+    d.hex(h).map_or(0, |x| x.tp)
+}
+
+/// Everything decided before the combat die.
+struct Battle {
+    from: Hex,
+    target: Hex,
+    attackers: Vec<UnitId>,
+    att_faction: Faction,
+    defenders: Vec<UnitId>,
+    shift: i32,
+    tsnp: bool,
+    siege: bool,
+}
+
+/// The units that attack: the chosen ones, never garrisons (13.10), with the
+/// hex's leader always involved (R-E2).
+fn attackers(d: &Data, st: &State, p: Player, a: &Attack) -> Result<(Vec<UnitId>, Faction), RuleError> {
+    let h = a.force.from;
+    let mine = |u: UnitId| st.owner(d, u) == Some(p);
+    let mut v: Vec<UnitId> = match &a.force.units {
+        Some(v) => v.clone(),
+        None => st.at(h).filter(|u| mine(*u) && !d.kind(*u).is_garrison()).collect(),
+    };
+    for u in &v {
+        if st.hex_of(*u) != Some(h) || !mine(*u) {
+            return Err(illegal(format!("{} is not yours in {h}", d.uid(*u)), "8.6"));
+        }
+        if d.kind(*u).is_garrison() {
+            return Err(illegal("garrison/fortification units never attack", "13.10"));
+        }
+    }
+    let f = v.first().map(|u| st.faction(d, *u)).unwrap_or(Faction::Loyal);
+    if let Some(l) = st.leader_in(d, h, f).filter(|l| !v.contains(l)) {
+        v.push(l);
+    }
+    if !v.iter().any(|u| !d.kind(*u).is_leader()) {
+        return Err(illegal(format!("you have no unit in {h} able to attack"), "8.4, 13.10"));
+    }
+    if v.iter().any(|u| st.faction(d, *u) != f) {
+        return Err(illegal("one attacking force is of one nationality", "13.5"));
+    }
+    if f == Faction::PalmyraIdle {
+        return Err(illegal("inactive Palmyrans may not attack", "9.2"));
+    }
+    Ok((v, f))
+}
+
+fn check_target(d: &Data, st: &State, f: Faction, from: Hex, target: Hex) -> Result<Vec<UnitId>, RuleError> {
+    if !d.linked(from, target) {
+        return Err(illegal(format!("{target} is not a land hex adjacent to {from}"), "13.4; R-D1"));
+    }
+    let defenders: Vec<UnitId> = st.at(target).collect();
+    let idle = defenders.iter().any(|u| st.faction(d, *u) == Faction::PalmyraIdle);
+    if idle && f.player() == Some(Player::Roman) {
+        return Err(illegal("Roman units may not attack inactive Palmyra", "9.2"));
+    }
+    if !idle && !defenders.iter().any(|u| st.faction(d, *u).hostile(f)) {
+        return Err(illegal(format!("there is no enemy in {target} to attack"), "8.6"));
+    }
+    if st.collapsed && d.region(target) == Region::Parthia {
+        return Err(illegal("no unit may attack into collapsed Parthia", "7.3"));
+    }
+    if st.gallic == super::state::Gallic::Active {
+        let g = d.region(target) == Region::Gallic;
+        if f == Faction::Gallic && !g {
+            return Err(illegal("Gallic forces attack only into Gallic hexes", "9.5"));
+        }
+        if matches!(f, Faction::German | Faction::Rebel) && g {
+            return Err(illegal("Germans and non-Gallic rebels may not attack into the Gallic Empire", "9.5"));
+        }
+    }
+    Ok(defenders)
+}
+
+/// Checks the attack and fixes everything but the dice.
+fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleError> {
+    let (att, f) = attackers(d, st, p, a)?;
+    let defenders = check_target(d, st, f, a.force.from, a.target)?;
+    let mut shift = 0;
+    let mut siege = false;
+    let mut seen = Vec::new();
+    for c in &a.chits {
+        let def = d.chit(*c).ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
+        if !st.hand(p).contains(c) || seen.contains(c) {
+            return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+        }
+        seen.push(*c);
+        match def.effect.as_str() {
+            "flanking" | "inspired" | "surprise" => shift += 1,
+            "siege" => {
+                let centre = d.hex(a.target).is_some_and(|x| x.tp > 0) && !st.looted.contains(&a.target);
+                if f != Faction::Loyal || !centre {
+                    return Err(illegal("heavy siege equipment goes with a loyal Roman force attacking an unlooted population centre", "14.3 (21)"));
+                }
+                siege = true;
+            }
+            _ => return Err(illegal(format!("chit {c}, {}, is not played in an attack", def.title), "14.3")),
+        }
+    }
+    let surprise = a.chits.iter().any(|c| d.chit(*c).is_some_and(|x| x.effect == "surprise"));
+    let def_faction = defenders.iter().map(|u| st.faction(d, *u)).find(|g| g.hostile(f)).unwrap_or(Faction::PalmyraIdle);
+    let att_leader = att.iter().any(|u| d.kind(*u).is_leader());
+    let def_leader = defenders.iter().any(|u| d.kind(*u).is_leader());
+    shift += i32::from(att_leader) - i32::from(def_leader);
+    if f == Faction::German && d.side(a.force.from, a.target).is_river() {
+        shift -= 1;
+    }
+    let defender_player = def_faction.player().unwrap_or(Player::Roman);
+    let tsnp = !surprise && chits::holds_effect(d, st, defender_player, "tsnp").is_some();
+    Ok(Battle {
+        from: a.force.from,
+        target: a.target,
+        attackers: att,
+        att_faction: f,
+        defenders,
+        shift,
+        tsnp,
+        siege,
+    })
+}
+
+fn strength(ctx: &mut Ctx, st: &State, units: &[UnitId], h: Hex) -> Result<u32, RuleError> {
+    let d = ctx.d;
+    let mut s = 0;
+    for u in units {
+        let k = d.kind(*u);
+        s += match k {
+            Kind::Tribe => {
+                let r = ctx.d6(&format!("german-cf-{}", d.uid(*u)))?;
+                let cf = r + d.values.german_die_add;
+                ctx.say(format!("{} fights with {cf} this battle (2.6)", d.uid(*u)), vec![h]);
+                cf
+            }
+            k if k.is_garrison() => garrison_strength(d, h, k),
+            k if k.is_leader() => 0,
+            _ => 1,
+        };
+    }
+    let _ = st;
+    Ok(s)
+}
+
+/// An attack action (8.6).
+pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let mut b = prepare(d, st, p, a)?;
+    if st.palmyra == Palmyra::Inactive && b.defenders.iter().any(|u| d.kind(*u) == Kind::Palmyran || st.faction(d, *u) == Faction::PalmyraIdle) {
+        st.palmyra = Palmyra::Roman { attacked: true };
+        ctx.say("the attack brings Palmyra into the war as Rome's unswerving ally (9.2; R-H2)", vec![b.target]);
+    }
+    for c in &a.chits {
+        chits::spend(d, st, p, *c);
+    }
+    let mut att = strength(ctx, st, &b.attackers, b.from)?;
+    if b.siege {
+        att *= 2;
+    }
+    let def = strength(ctx, st, &b.defenders, b.target)?;
+    let base = odds_step(att, def);
+    let defender = p.other();
+    // N2: They Shall Not Pass by the defender's standing order.
+    if b.tsnp && base >= st.standing[defender.index()].tsnp_at as i32 - 1 {
+        if let Some(c) = chits::holds_effect(d, st, defender, "tsnp") {
+            chits::spend(d, st, defender, c);
+            b.shift -= 1;
+            ctx.say(format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"), vec![b.target]);
+        } else {
+            b.tsnp = false;
+        }
+    } else {
+        b.tsnp = false;
+    }
+    let k = base + b.shift;
+    let result = match column(d, k) {
+        Ok(col) => {
+            let roll = ctx.d6("combat")?;
+            let r = d.crt[roll as usize - 1][col];
+            ctx.say(
+                format!("{att} against {def}: {} shifted {:+} to {}, roll {roll}: {} (13.2, 14.6)", step_name(base), b.shift, step_name(k), r.code()),
+                vec![b.from, b.target],
+            );
+            r
+        }
+        Err(auto) => {
+            ctx.say(
+                format!("{att} against {def}: {} shifted {:+} is off the table: automatic {} (13.15)", step_name(base), b.shift, auto.code()),
+                vec![b.from, b.target],
+            );
+            auto
+        }
+    };
+    let result = if b.tsnp && result == Outcome::DR { Outcome::AS } else { result };
+    resolve_result(ctx, st, p, &b, result, a)?;
+    if b.siege {
+        chits::siege_back(st);
+    }
+    Ok(())
+}
+
+fn resolve_result(ctx: &mut Ctx, st: &mut State, p: Player, b: &Battle, r: Outcome, a: &Attack) -> Result<(), RuleError> {
+    let d = ctx.d;
+    match r {
+        Outcome::AS => {}
+        Outcome::AE => {
+            for u in b.attackers.clone() {
+                kill(ctx, st, u)?;
+            }
+            ctx.say("the attackers are eliminated (13.11 AE)", vec![b.from]);
+        }
+        Outcome::DE | Outcome::EX => {
+            let lost = b.defenders.iter().filter(|u| !d.kind(**u).is_leader()).count();
+            for u in b.defenders.clone() {
+                if st.hex_of(u).is_some() {
+                    kill(ctx, st, u)?;
+                }
+            }
+            ctx.say(format!("the defenders in {} are eliminated (13.11 {})", b.target, r.code()), vec![b.target]);
+            if r == Outcome::EX {
+                exchange(ctx, st, b, lost, &a.losses)?;
+            }
+        }
+        Outcome::DR => {
+            for u in b.defenders.clone() {
+                if d.kind(u).is_static() {
+                    kill(ctx, st, u)?;
+                }
+            }
+            retreat(ctx, st, b)?;
+        }
+    }
+    after_losses(ctx, st, &[b.from, b.target])?;
+    if st.finished.is_some() {
+        return Ok(());
+    }
+    if r != Outcome::AE && r != Outcome::AS && st.at(b.target).next().is_none() {
+        let moved = advance(ctx, st, b, &a.advance)?;
+        let own_rebels = b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp;
+        if moved && a.draw && !own_rebels && st.finished.is_none() {
+            chits::free_draw(ctx, st, p)?;
+        }
+    }
+    Ok(())
+}
+
+/// EX (13.11): the attacker loses as many units as the defender did, his
+/// order first, then bases, infantry, cavalry, others; a leader last (R-E3).
+fn exchange(ctx: &mut Ctx, st: &mut State, b: &Battle, n: usize, first: &[UnitId]) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let rank = |u: &UnitId| match d.kind(*u) {
+        Kind::Base => 1,
+        Kind::Infantry => 2,
+        Kind::Cavalry => 3,
+        k if k.is_leader() => 9,
+        _ => 4,
+    };
+    let mut pool: Vec<UnitId> = b.attackers.clone();
+    pool.sort_by_key(|u| (first.iter().position(|x| x == u).unwrap_or(usize::MAX), rank(u), *u));
+    let others = pool.iter().filter(|u| !d.kind(**u).is_leader()).count();
+    let take: Vec<UnitId> = if n >= others { pool } else { pool.into_iter().filter(|u| !d.kind(*u).is_leader()).take(n).collect() };
+    let names: Vec<&str> = take.iter().map(|u| d.uid(*u)).collect();
+    ctx.say(format!("the attacker loses {} in the exchange (13.11 EX)", names.join(" ")), vec![b.from]);
+    for u in take {
+        kill(ctx, st, u)?;
+    }
+    Ok(())
+}
+
+/// DR: the defender's mobile units and leader retreat one hex (13.12, 13.13),
+/// by the defender's retreat doctrine (standing order N1).
+fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let units: Vec<UnitId> = st.at(b.target).filter(|u| !d.kind(*u).is_static()).collect();
+    if units.is_empty() {
+        return Ok(());
+    }
+    let f = st.faction(d, units[0]);
+    let owner = f.player().unwrap_or(Player::Roman);
+    let rally = st.standing[owner.index()].rally;
+    let fits = |st: &State, n: Hex, us: &[UnitId]| {
+        let mut t = st.clone();
+        for u in us {
+            t.unit_mut(*u).loc = Loc::Hex(n);
+        }
+        stacking::check_hex(d, &t, n).is_ok()
+    };
+    let cands: Vec<Hex> = d.links(b.target).filter(|n| may_enter(d, st, f, &units, *n).is_ok()).collect();
+    let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
+        let mut v = cs.to_vec();
+        v.sort_by_key(|n| {
+            (
+                in_ezoc(d, st, *n, f),
+                !fits(st, *n, &units),
+                !(d.hex(*n).is_some_and(|x| x.tp > 0) && st.factions_at(d, *n).contains(&f)),
+                rally.map_or(0, |r| super::data::distance(*n, r)),
+                *n,
+            )
+        });
+        v.first().copied()
+    };
+    let Some(n) = best(st, &cands) else {
+        ctx.say(format!("the defenders in {} have nowhere to retreat and are eliminated (13.12)", b.target), vec![b.target]);
+        for u in units {
+            kill(ctx, st, u)?;
+        }
+        return Ok(());
+    };
+    let mut to = n;
+    if !fits(st, n, &units) {
+        // 13.13: through the overstacked hex to one beyond, if any fits.
+        let beyond: Vec<Hex> = d.links(n).filter(|m| *m != b.target && may_enter(d, st, f, &units, *m).is_ok() && fits(st, *m, &units)).collect();
+        if let Some(m) = best(st, &beyond) {
+            to = m;
+        }
+    }
+    for u in &units {
+        st.unit_mut(*u).loc = Loc::Hex(to);
+    }
+    ctx.say(format!("{} retreat to {} (13.12)", super::movement::force_name(d, &units), d.hex_name(to)), vec![b.target, to]);
+    entered(ctx, st, f, &units, to)?;
+    if stacking::check_hex(d, st, to).is_err() {
+        // 13.13: the excess is eliminated.
+        let mut excess: Vec<UnitId> = units.iter().copied().filter(|u| !d.kind(*u).is_leader()).collect();
+        while stacking::check_hex(d, st, to).is_err() {
+            let Some(u) = excess.pop() else { break };
+            ctx.say(format!("{} cannot retreat without overstacking and is eliminated (13.13)", d.uid(u)), vec![to]);
+            kill(ctx, st, u)?;
+        }
+        after_losses(ctx, st, &[to])?;
+    }
+    Ok(())
+}
+
+/// Advance after combat (13.14): true if any unit advanced (a won battle, 8.19).
+fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<bool, RuleError> {
+    let d = ctx.d;
+    let alive: Vec<UnitId> = b.attackers.iter().copied().filter(|u| st.hex_of(*u) == Some(b.from)).collect();
+    let mut go: Vec<UnitId> = match adv {
+        Advance::Stay => return Ok(false),
+        Advance::All => alive.iter().copied().filter(|u| d.kind(*u).is_mobile()).collect(),
+        Advance::Units(v) => v.iter().copied().filter(|u| alive.contains(u) && d.kind(*u).is_mobile()).collect(),
+    };
+    if go.is_empty() {
+        return Ok(false);
+    }
+    let leader = alive.iter().copied().find(|u| d.kind(*u).is_leader());
+    if let Some(l) = leader {
+        let left = st.at(b.from).filter(|u| *u != l && !go.contains(u) && st.faction(d, *u) == b.att_faction).count();
+        if left == 0 {
+            go.push(l);
+        }
+    }
+    if may_enter(d, st, b.att_faction, &go, b.target).is_err() {
+        return Ok(false);
+    }
+    let mut t = st.clone();
+    for u in &go {
+        t.unit_mut(*u).loc = Loc::Hex(b.target);
+    }
+    if stacking::check_hexes(d, &t, &[b.from, b.target]).is_err() {
+        return Ok(false);
+    }
+    *st = t;
+    ctx.say(format!("{} advance into {} (13.14)", super::movement::force_name(d, &go), d.hex_name(b.target)), vec![b.target]);
+    entered(ctx, st, b.att_faction, &go, b.target)?;
+    Ok(true)
+}

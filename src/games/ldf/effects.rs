@@ -1,0 +1,217 @@
+//! What follows from a change on the map, wherever it happens: a counter
+//! eliminated (to the dead pile, the pool or aside), a hex entered (looting,
+//! sudden death, Ctesiphon, Trier, a rebel in Rome), rebels flipping back, a
+//! leader left alone. Every order's code calls these, so the rules hold the
+//! same way for moves, advances, retreats and placements.
+
+use super::data::{Data, Kind, Region, UnitId};
+use super::leaders;
+use super::state::{Faction, Gallic, Item, Loc, Palmyra, Player, State};
+use crate::core::dice::Dice;
+use crate::core::hex::Hex;
+use crate::core::ruleset::{Event, Outcome, RuleError, Side};
+
+/// An order being carried out: the data, the dice, what happened.
+pub struct Ctx<'a> {
+    /// The game data.
+    pub d: &'a Data,
+    /// Every roll comes from here.
+    pub dice: &'a mut Dice,
+    /// What happened, for the result mail.
+    pub ev: Vec<Event>,
+    /// Label prefix for this action's rolls, e.g. `t2/a14`.
+    pub label: String,
+}
+
+impl Ctx<'_> {
+    /// Records an event at some hexes.
+    pub fn say(&mut self, text: impl Into<String>, focus: Vec<Hex>) {
+        self.ev.push(Event::at(text, focus));
+    }
+
+    /// Rolls one die, labelled with the action and `what`.
+    pub fn d6(&mut self, what: &str) -> Result<u32, RuleError> {
+        Ok(self.dice.roll(6, &format!("{}/{what}", self.label))?)
+    }
+
+    /// Picks one of `n` things at random (a draw from the pool, 3.5).
+    pub fn pick(&mut self, n: usize, what: &str) -> Result<usize, RuleError> {
+        let n = u32::try_from(n.max(1)).unwrap_or(u32::MAX);
+        Ok(self.dice.roll(n, &format!("{}/{what}", self.label))? as usize - 1)
+    }
+}
+
+/// An illegal order, citing the rule.
+pub fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
+    RuleError::illegal(message, rule)
+}
+
+/// Ends the game.
+pub fn win(ctx: &mut Ctx, st: &mut State, p: Player, summary: String) {
+    if st.finished.is_none() {
+        ctx.say(summary.clone(), vec![]);
+        st.finished = Some(Outcome {
+            winners: vec![Side(p.index() as u8)],
+            summary,
+        });
+    }
+}
+
+/// Puts a cavalry unit back into the pool, keeping the pool sorted.
+pub fn to_pool(st: &mut State, item: Item) {
+    let i = st.pool.binary_search(&item).unwrap_or_else(|i| i);
+    st.pool.insert(i, item);
+}
+
+/// Eliminates a counter (13.11), with what follows: cavalry before the
+/// reserve back to the pool (14.3), the co-emperor aside (R-F8; a rebel's fall
+/// flips the rebels, 8.7), the emperor replaced (8.9, 14.4).
+pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let was_rebel = st.unit(u).rebel;
+    match d.kind(u) {
+        Kind::Cavalry if !st.reserve => {
+            *st.unit_mut(u) = fresh(Loc::Pool);
+            to_pool(st, Item::Cavalry(u));
+        }
+        Kind::CoEmperor => {
+            *st.unit_mut(u) = fresh(Loc::Aside);
+            if was_rebel {
+                ctx.say("the rebel co-emperor falls: every non-Gallic rebel returns to loyalty (8.7)", vec![]);
+                flip_loyal(st, d);
+            } else {
+                ctx.say("the loyal co-emperor is eliminated (8.7)", vec![]);
+            }
+        }
+        Kind::Emperor => {
+            st.unit_mut(u).loc = Loc::Dead;
+            leaders::succession(ctx, st)?;
+        }
+        _ => *st.unit_mut(u) = fresh(Loc::Dead),
+    }
+    Ok(())
+}
+
+fn fresh(loc: Loc) -> super::state::UnitState {
+    super::state::UnitState {
+        loc,
+        rebel: false,
+        gallic: false,
+    }
+}
+
+/// Every non-Gallic rebel flips back to loyal (8.7, 8.11; R-F10).
+pub fn flip_loyal(st: &mut State, d: &Data) {
+    for i in 0..st.units.len() {
+        let u = UnitId(i as u16);
+        let s = st.unit_mut(u);
+        if s.rebel && !s.gallic && d.kind(u) != Kind::CoEmperor {
+            s.rebel = false;
+        }
+    }
+    st.bc_rebels.clear();
+}
+
+/// Is this a TP-producing hex that may be looted (6.3)?
+pub fn tp_hex(d: &Data, h: Hex) -> bool {
+    d.hex(h).is_some_and(|x| x.tp > 0)
+}
+
+/// The side a TP hex's revenue belongs to: Parthia's to the Germano-Parthian,
+/// everything else to Rome (6.1, 6.3).
+fn hex_owner(d: &Data, h: Hex) -> Player {
+    if d.region(h) == Region::Parthia {
+        Player::Gp
+    } else {
+        Player::Roman
+    }
+}
+
+/// Loots a hex (6.3): markers under way are lost (6.4, 8.13).
+pub fn loot(ctx: &mut Ctx, st: &mut State, h: Hex, why: &str) {
+    if st.looted.insert(h) {
+        ctx.say(format!("{} is looted: {why} (6.3)", ctx.d.hex_name(h)), vec![h]);
+    }
+    st.rebuilding.remove(&h);
+    if st.fortify == Some(h) {
+        st.fortify = None;
+        ctx.say(format!("the fortification of {h} is abandoned (8.13)"), vec![h]);
+    }
+}
+
+/// Everything that happens when `units` (of faction `f`) enter `h`: looting
+/// and Parthian loot TP (6.3, 6.5), a rebuild or fortification overturned
+/// (6.4, 8.13), sudden death (4.2), Parthian collapse (7.3), the end of the
+/// Gallic Empire (9.5), a rebel co-emperor in Rome (8.3).
+pub fn entered(ctx: &mut Ctx, st: &mut State, f: Faction, units: &[UnitId], h: Hex) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let owner = hex_owner(d, h);
+    let enemy_entry = match owner {
+        Player::Roman => f.anti_roman(),
+        Player::Gp => matches!(f, Faction::Loyal | Faction::Rebel | Faction::PalmyraRoman),
+    };
+    let gallic_entry = st.gallic == Gallic::Active
+        && d.region(h) == Region::Gallic
+        && f == Faction::Loyal;
+    if enemy_entry && (st.rebuilding.contains(&h) || st.fortify == Some(h)) {
+        st.rebuilding.remove(&h);
+        if st.fortify == Some(h) {
+            st.fortify = None;
+        }
+        ctx.say(format!("the enemy in {h} overturns the work there (6.4, 8.13)"), vec![h]);
+    }
+    if (enemy_entry || gallic_entry) && tp_hex(d, h) && !st.looted.contains(&h) {
+        loot(ctx, st, h, "first entered by an enemy unit");
+        if owner == Player::Gp && f == Faction::Loyal {
+            let tp = d.hex(h).map_or(0, |x| x.tp);
+            st.treasury += tp;
+            ctx.say(format!("Rome takes {tp} TP of plunder (6.5)"), vec![h]);
+        }
+        if h == d.special.dacia || h == d.special.decumates {
+            st.riverine_lost = true;
+            ctx.say("riverine movement is lost for the rest of the game (12.7)", vec![h]);
+        }
+        if h == d.special.palmyra && f.anti_roman() && st.palmyra != Palmyra::Gp {
+            ctx.say("Palmyra looted: it no longer pays Rome (6.5)", vec![h]);
+        }
+    }
+    if f == Faction::German && h == d.special.rome {
+        win(ctx, st, Player::Gp, "a Germanic tribe enters Rome/Ostia: Germano-Parthian sudden-death victory (4.2)".into());
+        return Ok(());
+    }
+    if matches!(f, Faction::Loyal | Faction::Rebel) && h == d.special.ctesiphon && !st.collapsed {
+        super::economics::collapse(ctx, st)?;
+    }
+    let emperor = units.iter().any(|u| d.kind(*u) == Kind::Emperor);
+    if emperor && h == d.special.trier && st.gallic == Gallic::Active {
+        st.gallic = Gallic::Ended;
+        for s in st.units.iter_mut().filter(|s| s.gallic) {
+            s.gallic = false;
+            s.rebel = false;
+        }
+        ctx.say("the emperor enters Trier: the Gallic Empire ends and its units return to loyalty (9.5)", vec![h]);
+    }
+    let coemp = units.iter().any(|u| d.kind(*u) == Kind::CoEmperor);
+    if coemp && f == Faction::Rebel && h == d.special.rome {
+        leaders::rebel_in_rome(ctx, st)?;
+    }
+    Ok(())
+}
+
+/// A leader left without friendly units shares their fate (8.4); a stack
+/// over the limit after its leader is gone unstacks (10.7).
+pub fn after_losses(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError> {
+    let d = ctx.d;
+    for &h in hexes {
+        let leaders: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_leader()).collect();
+        for l in leaders {
+            let f = st.faction(d, l);
+            if !st.at(h).any(|u| u != l && st.faction(d, u) == f) {
+                ctx.say(format!("{} shares the fate of his last unit in {h} (8.4)", d.kind(l).name()), vec![h]);
+                kill(ctx, st, l)?;
+            }
+        }
+        leaders::unstack(ctx, st, h)?;
+    }
+    Ok(())
+}

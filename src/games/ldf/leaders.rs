@@ -1,0 +1,205 @@
+//! Leaders (8.3-8.11, 10.7, 14.4): the Emperor Creation Table, the co-emperor
+//! created loyal or rebel, a rebel co-emperor reaching Rome, and emergency
+//! unstacking when a leader is gone.
+
+use super::data::{Data, EmperorPlace, Kind, UnitId};
+use super::effects::{Ctx, entered, flip_loyal, illegal};
+use super::stacking;
+use super::state::{Faction, Loc, Player, State};
+use crate::core::hex::Hex;
+use crate::core::ruleset::RuleError;
+
+/// Loyal Roman mobile units in a hex.
+fn army(d: &Data, st: &State, h: Hex) -> usize {
+    st.at(h)
+        .filter(|u| d.kind(*u).is_mobile() && st.faction(d, *u) == Faction::Loyal)
+        .count()
+}
+
+/// Where a new emperor may stand: a hex with no enemy and not the co-emperor's (8.3).
+fn fit_for_emperor(d: &Data, st: &State, h: Hex) -> bool {
+    !st.hostile_in(d, h, Faction::Loyal) && !st.at(h).any(|u| d.kind(u) == Kind::CoEmperor)
+}
+
+/// The hex with the most loyal mobile units; ties by the Roman's `prefer`
+/// standing order, then the lowest hex id (14.4 stand-in; N9).
+pub fn largest_army(d: &Data, st: &State) -> Option<Hex> {
+    let prefer = &st.standing[Player::Roman.index()].prefer;
+    let mut hexes: Vec<Hex> = st
+        .on_map()
+        .filter(|(u, _)| d.kind(*u).is_mobile() && st.faction(d, *u) == Faction::Loyal)
+        .map(|(_, h)| h)
+        .filter(|h| fit_for_emperor(d, st, *h))
+        .collect();
+    hexes.sort();
+    hexes.dedup();
+    let rank = |h: &Hex| prefer.iter().position(|p| p == h).unwrap_or(usize::MAX);
+    hexes
+        .into_iter()
+        .max_by(|a, b| {
+            army(d, st, *a)
+                .cmp(&army(d, st, *b))
+                .then(rank(b).cmp(&rank(a)))
+                .then(b.cmp(a))
+        })
+}
+
+/// The emperor is eliminated: roll on the Emperor Creation Table (8.9, 14.4).
+pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let Some(emp) = st.emperor(d) else {
+        return Ok(());
+    };
+    let roll = ctx.d6("emperor-table")?;
+    let row = d.emperor[(roll as usize).clamp(1, 6) - 1];
+    let rome_ok = fit_for_emperor(d, st, d.special.rome);
+    let hex = match row.place {
+        EmperorPlace::Rome if rome_ok => Some(d.special.rome),
+        _ => largest_army(d, st),
+    }
+    .or(rome_ok.then_some(d.special.rome))
+    .or_else(|| {
+        d.all_hexes()
+            .find(|h| d.region(*h).is_core() && fit_for_emperor(d, st, *h))
+    });
+    let Some(h) = hex else {
+        return Ok(());
+    };
+    st.unit_mut(emp).loc = Loc::Hex(h);
+    ctx.say(
+        format!(
+            "Emperor Creation Table roll {roll}: a new emperor is proclaimed in {} (14.4, stand-in)",
+            d.hex_name(h)
+        ),
+        vec![h],
+    );
+    if row.tp_die {
+        let n = ctx.d6("emperor-table-tp")?;
+        st.treasury = st.treasury.saturating_sub(n);
+        ctx.say(format!("the succession costs {n} TP (14.4, stand-in; 6.10)"), vec![]);
+    }
+    entered(ctx, st, Faction::Loyal, &[emp], h)
+}
+
+/// A rebel co-emperor enters Rome (8.3): the emperor goes to Rome, the
+/// co-emperor is set aside, every non-Gallic rebel flips, Rome loses a die of TP.
+pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let rome = d.special.rome;
+    if let Some(co) = st.coemperor(d) {
+        st.unit_mut(co).loc = Loc::Aside;
+        st.unit_mut(co).rebel = false;
+    }
+    flip_loyal(st, d);
+    let from = st.emperor(d).and_then(|e| st.hex_of(e));
+    if let Some(e) = st.emperor(d) {
+        st.unit_mut(e).loc = Loc::Hex(rome);
+    }
+    let n = ctx.d6("rebel-in-rome")?;
+    st.treasury = st.treasury.saturating_sub(n);
+    ctx.say(
+        format!("the rebel co-emperor reaches Rome: the revolt ends, the emperor returns to Rome and Rome loses {n} TP (8.3)"),
+        vec![rome],
+    );
+    if let Some(h) = from {
+        unstack(ctx, st, h)?;
+    }
+    Ok(())
+}
+
+/// Emergency unstacking (10.7): a Roman stack over the limit moves its excess
+/// mobile units to adjacent land hexes where they fit, else they are eliminated.
+pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
+    let d = ctx.d;
+    while stacking::check_hex(d, st, h).is_err() {
+        let Some(u) = st
+            .at(h)
+            .filter(|u| matches!(d.kind(*u), Kind::Infantry | Kind::Cavalry))
+            .last()
+        else {
+            return Ok(());
+        };
+        let f = st.faction(d, u);
+        let to = d.links(h).find(|n| {
+            let mut t = st.clone();
+            t.unit_mut(u).loc = Loc::Hex(*n);
+            !st.hostile_in(d, *n, f) && stacking::check_hex(d, &t, *n).is_ok()
+        });
+        match to {
+            Some(n) => {
+                st.unit_mut(u).loc = Loc::Hex(n);
+                ctx.say(format!("{} unstacks to {n} (10.7)", d.uid(u)), vec![h, n]);
+                entered(ctx, st, f, &[u], n)?;
+            }
+            None => {
+                ctx.say(format!("{} cannot unstack from {h} and is eliminated (10.7)", d.uid(u)), vec![h]);
+                super::effects::kill(ctx, st, u)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Creates a loyal co-emperor (8.7).
+pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let co = st.coemperor(d).ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
+    if st.unit(co).loc != Loc::Aside {
+        return Err(illegal("there is already a co-emperor on the map", "8.7"));
+    }
+    let mobile = st
+        .at(h)
+        .any(|u| d.kind(u).is_mobile() && st.faction(d, u) == Faction::Loyal);
+    if !mobile {
+        return Err(illegal(format!("{h} holds no loyal Roman mobile unit"), "8.7"));
+    }
+    if st.at(h).any(|u| d.kind(u) == Kind::Emperor) {
+        return Err(illegal("the two Roman leaders may never share a hex", "8.3"));
+    }
+    st.unit_mut(co).loc = Loc::Hex(h);
+    ctx.say(format!("a loyal co-emperor is created in {} (8.7)", d.hex_name(h)), vec![h]);
+    Ok(())
+}
+
+/// Hexes where a rebel co-emperor may be placed (8.7; R-F5).
+pub fn rebel_sites(d: &Data, st: &State) -> Vec<Hex> {
+    let mut v: Vec<Hex> = st
+        .on_map()
+        .filter(|(u, _)| !d.kind(*u).is_leader() && st.faction(d, *u) == Faction::Loyal)
+        .map(|(_, h)| h)
+        .filter(|h| *h != d.special.rome && !st.at(*h).any(|u| d.kind(u).is_leader()))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Tries to create a rebel co-emperor (8.7): a 5 or 6, then placement in the
+/// first hex of the preference list that qualifies (else the lowest).
+pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let co = st.coemperor(d).ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
+    if st.unit(co).loc != Loc::Aside {
+        return Err(illegal("there is already a co-emperor on the map", "8.7"));
+    }
+    let sites = rebel_sites(d, st);
+    if sites.is_empty() {
+        return Err(illegal("no hex holds loyal units away from the emperor and Rome", "8.7"));
+    }
+    let roll = ctx.d6("rebel-coemperor")?;
+    if roll < d.values.success {
+        ctx.say(format!("the attempt to raise a rebel co-emperor fails (roll {roll}; 8.7)"), vec![]);
+        return Ok(());
+    }
+    let h = prefs.iter().copied().find(|h| sites.contains(h)).unwrap_or(sites[0]);
+    st.unit_mut(co).loc = Loc::Hex(h);
+    st.unit_mut(co).rebel = true;
+    let converted: Vec<UnitId> = st.at(h).collect();
+    for u in converted {
+        if d.kind(u).is_roman() {
+            st.unit_mut(u).rebel = true;
+        }
+    }
+    ctx.say(format!("roll {roll}: a rebel co-emperor rises in {} and its garrison rebels (8.7)", d.hex_name(h)), vec![h]);
+    Ok(())
+}

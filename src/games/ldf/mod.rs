@@ -1,0 +1,291 @@
+//! `ldf`: Lest Darkness Fall, Rome in crisis AD 235-285, by email.
+//!
+//! Two players, the Roman (side 0) and the Germano-Parthian (side 1). Five
+//! turns of alternating actions (8.1) on a hex map of the Roman world; from
+//! Turn 2 each turn opens with the mutual administrative phase (5.5). The
+//! umpire enforces the rules as far as they are implemented, rolls every die,
+//! keeps the chit hands (each player sees his own and the other's count), and
+//! answers the other player's mid-action decisions by his standing orders.
+//!
+//! Modules, one job each: `data` (the TOML data and its checks), `state`,
+//! `orders` (parsing), `turn` (sequence of play), `setup` (3.x), `movement`
+//! (8.2-8.5, 12.x), `zoc` (11.x), `stacking` (10.x), `combat` (13.x),
+//! `economics` (6.x, 7.x), `chits` (8.17-8.19, 14.3), `leaders` (8.3-8.7,
+//! 14.4), `diplomacy` (8.7-8.12, 9.x), `effects` (what follows a change on the
+//! map), `victory` (4.x), `standing`, `legal`, `view`.
+
+#![warn(missing_docs)]
+
+pub mod chits;
+pub mod combat;
+pub mod data;
+pub mod diplomacy;
+pub mod economics;
+pub mod effects;
+pub mod leaders;
+pub mod legal;
+pub mod movement;
+pub mod orders;
+pub mod setup;
+pub mod stacking;
+pub mod standing;
+pub mod state;
+pub mod turn;
+pub mod victory;
+pub mod view;
+pub mod zoc;
+
+pub use data::{Data, DataSummary, check_loaded};
+pub use state::State;
+
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{
+    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
+    ScenarioInfo, Setup, Side, View,
+};
+use data::Kind;
+use orders::Order;
+use state::{Loc, Options, Player, Stage};
+use std::sync::{Arc, OnceLock};
+
+/// The ruleset, over a data set.
+#[derive(Clone)]
+pub struct Ldf {
+    data: Arc<Data>,
+}
+
+static EMBEDDED: OnceLock<Arc<Data>> = OnceLock::new();
+
+impl Default for Ldf {
+    fn default() -> Self {
+        Ldf::new()
+    }
+}
+
+impl Ldf {
+    /// The game on its embedded data.
+    pub fn new() -> Ldf {
+        let data = EMBEDDED.get_or_init(|| match Data::embedded() {
+            Ok(d) => Arc::new(d),
+            // The embedded files are part of the build and checked by a test
+            // (`the_embedded_data_passes_every_check`); fail loudly, never play
+            // a broken map.
+            Err(e) => panic!("the embedded Lest Darkness Fall data is broken: {}", e.join("; ")),
+        });
+        Ldf { data: data.clone() }
+    }
+
+    /// The game over other data files (a club's own map, counters, tables).
+    pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+        Ok(Ldf {
+            data: Arc::new(Data::load(map, oob, tables)?),
+        })
+    }
+
+    /// The data in use.
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+}
+
+fn player(side: Side) -> Result<Player, RuleError> {
+    Player::from_index(side.index())
+        .ok_or_else(|| RuleError::illegal("Lest Darkness Fall has two sides, roman and gp", ""))
+}
+
+fn line_err(lines: &[SourceLine], e: RuleError) -> OrderError {
+    OrderError {
+        line: lines.first().map_or(0, |l| l.line),
+        column: 1,
+        message: e.to_string(),
+        rule: None,
+    }
+}
+
+fn opt(name: &str, default: &str, values: &[&str], help: &str) -> OptionInfo {
+    OptionInfo {
+        name: name.into(),
+        default: default.into(),
+        values: values.iter().map(|s| s.to_string()).collect(),
+        help: help.into(),
+    }
+}
+
+/// Reads the options (contested rulings of the digest).
+pub fn read_options(setup: &Setup) -> Result<Options, String> {
+    let mut o = Options::default();
+    for (k, v) in &setup.options {
+        match (k.as_str(), v.as_str()) {
+            ("gallic_turn", "3") => o.gallic_turn = 3,
+            ("gallic_turn", "4") => o.gallic_turn = 4,
+            ("natural_six", "yes") => o.natural_six = true,
+            ("natural_six", "no") => o.natural_six = false,
+            ("demob_surplus_tp", "1") => o.demob_surplus_tp = 1,
+            ("demob_surplus_tp", "0") => o.demob_surplus_tp = 0,
+            _ => return Err(format!("option {k}={v:?} is not allowed; see `umpire rules ldf`")),
+        }
+    }
+    Ok(o)
+}
+
+impl Rules for Ldf {
+    type State = State;
+    type Order = Order;
+
+    fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            name: "ldf".into(),
+            version: 1,
+            data: Some(self.data.hash),
+            title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
+            summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),
+            scenarios: vec![ScenarioInfo {
+                name: "campaign".into(),
+                title: "The crisis of the third century, Turns 1-5 (3.0)".into(),
+                sides: vec!["roman".into(), "gp".into()],
+            }],
+            options: vec![
+                opt("gallic_turn", "3", &["3", "4"], "R-H5: the Gallic Empire may be activated from Turn 3 (9.5) or Turn 4 (8.15)"),
+                opt("natural_six", "yes", &["yes", "no"], "R-F3: a natural 6 always succeeds on diplomacy and treachery, so negative salt never makes a sure thing (8.8)"),
+                opt("demob_surplus_tp", "1", &["1", "0"], "R-C3: TP for each surplus singleton demobilized before the twinned pairs (6.7)"),
+            ],
+        }
+    }
+
+    fn setup(&self, setup: &Setup) -> Result<State, String> {
+        if setup.scenario != "campaign" {
+            return Err(format!("ldf has one scenario, `campaign`, not {:?}", setup.scenario));
+        }
+        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if names != ["roman", "gp"] {
+            return Err(format!(
+                "ldf's sides are roman and gp, declared in that order; got {}",
+                setup.sides.join(", ")
+            ));
+        }
+        Ok(setup::initial(&self.data, read_options(setup)?))
+    }
+
+    fn prompt(&self, st: &State) -> Prompt {
+        let stage = format!("Turn {}: {}", st.turn, match st.stage {
+            Stage::Setup => "set-up",
+            Stage::AdminRoman | Stage::AdminGp => "administrative phase",
+            Stage::Actions => "alternating actions",
+        });
+        let Some(p) = turn::awaited(st) else {
+            return Prompt { stage, awaiting: vec![], finished: st.finished.clone() };
+        };
+        let (ask, default) = match st.stage {
+            Stage::Setup => ("set up your 17 tribes in Barbaria and 8 gunds in Parthia: `setup tribes HEX... gunds HEX...` or `setup auto` (3.3)".to_string(), "setup auto"),
+            Stage::AdminRoman => (format!("your administrative steps ({} TP): `tax HEX...`, `demobilize UNIT...`, `reclaim HEX...`, then `done` (6.6-6.8)", st.treasury), "done"),
+            Stage::AdminGp => ("place returning tribes and gunds (`place tribes HEX... gunds HEX...`) or `done` for the umpire's placement (7.1, 7.2)".to_string(), "done"),
+            Stage::Actions => (format!("your action (8.1): move, sea, river, attack, draw, play, pass ... ({} passes in a row)", st.passes), "pass"),
+        };
+        Prompt {
+            stage,
+            awaiting: vec![Await {
+                side: Side(p.index() as u8),
+                kind: AwaitKind::Orders,
+                ask,
+                default: vec![default.into()],
+            }],
+            finished: None,
+        }
+    }
+
+    fn parse(&self, _st: &State, _side: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        orders::parse(&self.data, lines)
+    }
+
+    fn apply(&self, st: &mut State, side: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        turn::apply(&self.data, st, player(side)?, order, dice)
+    }
+
+    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+        player(side).map(|p| legal::legal(&self.data, st, p)).unwrap_or_default()
+    }
+
+    fn set_standing(&self, st: &mut State, side: Side, lines: &[SourceLine]) -> Result<Vec<Event>, OrderError> {
+        let p = player(side).map_err(|e| line_err(lines, e))?;
+        let s = standing::parse(&self.data, p == Player::Roman, lines)?;
+        st.standing[p.index()] = s;
+        // Standing orders are the player's own: the event says only that they changed.
+        Ok(vec![Event::say(format!("the {} updates his standing orders", p.name()))])
+    }
+
+    fn standing(&self, st: &State, side: Side) -> Vec<String> {
+        player(side).map(|p| standing::show(&st.standing[p.index()])).unwrap_or_default()
+    }
+
+    fn view(&self, st: &State, side: Option<Side>) -> View {
+        view::view(&self.data, st, side.and_then(|s| Player::from_index(s.index())))
+    }
+
+    fn invariants(&self, st: &State) -> Result<(), String> {
+        invariants(&self.data, st)
+    }
+}
+
+/// What the rules guarantee about any state reached by play.
+pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
+    if !(1..=d.values.turns).contains(&st.turn) {
+        return Err(format!("turn {} is outside 1-{}", st.turn, d.values.turns));
+    }
+    if st.units.len() != d.units.len() {
+        return Err("unit count differs from the data".into());
+    }
+    // Stacking at rest (10.1); the set-up's own stacks excepted before play.
+    if st.stage != Stage::Setup {
+        let mut hexes: Vec<_> = st.on_map().map(|(_, h)| h).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            if !d.is_land(h) {
+                return Err(format!("a unit stands in all-sea hex {h}"));
+            }
+            if let Err((m, r)) = stacking::check_hex(d, st, h) {
+                return Err(format!("{m} ({r})"));
+            }
+        }
+    }
+    // Chits: every chit exactly once across pool, hands, aside, removed (3.5).
+    let mut seen = vec![0u8; d.chits.len() + 1];
+    let pooled = st.pool.iter().filter_map(|i| match i {
+        state::Item::Chit(c) => Some(*c),
+        state::Item::Cavalry(_) => None,
+    });
+    for c in pooled.chain(st.hands.iter().flatten().copied()).chain(st.aside.iter().copied()).chain(st.removed.iter().copied()) {
+        let Some(n) = seen.get_mut(c as usize) else {
+            return Err(format!("chit {c} does not exist"));
+        };
+        *n += 1;
+    }
+    if let Some(c) = seen.iter().skip(1).position(|n| *n != 1) {
+        return Err(format!("chit {} is held {} times", c + 1, seen[c + 1]));
+    }
+    for (i, h) in st.hands.iter().enumerate() {
+        if h.len() > d.values.hand_limit + 1 {
+            return Err(format!("hand {i} holds {} chits (8.17)", h.len()));
+        }
+    }
+    // Cavalry in the pool are exactly those marked in the pool.
+    for u in d.of_kind(Kind::Cavalry) {
+        let pooled = st.pool.contains(&state::Item::Cavalry(u));
+        if pooled != (st.unit(u).loc == Loc::Pool) {
+            return Err(format!("cavalry {} is lost between pool and map", d.uid(u)));
+        }
+    }
+    // One emperor on the map while the game goes on (R-F9).
+    if st.finished.is_none() && st.stage != Stage::Setup {
+        if let Some(e) = st.emperor(d) {
+            if st.hex_of(e).is_none() {
+                return Err("the emperor is not on the map".into());
+            }
+        }
+    }
+    if st.fortify.is_some_and(|h| !d.region(h).is_core()) {
+        return Err("the Fortify marker is outside core territory".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! Standing orders: how the umpire answers, for a player, the decisions that
+//! fall in the middle of the other player's action (digest N1-N15), so that a
+//! typical action needs one mail. Each has a stated default; a player sets his
+//! own in the `standing:` section of any move file. Hidden from the opponent
+//! (the view shows a player only his own).
+
+use super::data::Data;
+use crate::core::hex::Hex;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::OrderError;
+use serde::Serialize;
+
+/// One player's standing orders.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    /// N1: retreat towards this hex when no rule decides (default: Rome for
+    /// the Roman, none for the Germano-Parthian: then the lowest hex id).
+    pub rally: Option<Hex>,
+    /// N5: sponsor Bread & Circuses when the treasury holds at least this
+    /// (default 4); below it, refuse.
+    pub sponsor_at: u32,
+    /// N4: negative salt on Germano-Parthian diplomacy and treachery rolls
+    /// against the emperor (default 0).
+    pub salt_treachery: u32,
+    /// N4: negative salt on the other Germano-Parthian diplomacy rolls and
+    /// the Parthian recovery roll (default 0).
+    pub salt_diplomacy: u32,
+    /// N8, N9: hexes preferred for a new cavalry unit and for a new emperor
+    /// (default none: the largest army, then the lowest hex id).
+    pub prefer: Vec<Hex>,
+    /// N2: play They Shall Not Pass when defending at these odds or worse
+    /// for the defender (attack:1; default 3, i.e. 3:1 or more).
+    pub tsnp_at: u32,
+}
+
+impl Standing {
+    /// The defaults for a player.
+    pub fn default_for(d: &Data, roman: bool) -> Standing {
+        Standing {
+            rally: roman.then_some(d.special.rome),
+            sponsor_at: 4,
+            salt_treachery: 0,
+            salt_diplomacy: 0,
+            prefer: Vec::new(),
+            tsnp_at: 3,
+        }
+    }
+}
+
+fn num(l: &SourceLine, s: Option<&str>, max: u32) -> Result<u32, OrderError> {
+    match s.and_then(|x| x.parse::<u32>().ok()) {
+        Some(n) if n <= max => Ok(n),
+        _ => Err(OrderError::at(
+            l,
+            format!("expected a number from 0 to {max}"),
+        )),
+    }
+}
+
+/// Reads standing-order lines over the defaults.
+pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, OrderError> {
+    let mut s = Standing::default_for(d, roman);
+    for l in lines {
+        let w: Vec<&str> = l.text.split_whitespace().collect();
+        let hex = |t: &str| {
+            d.find_hex(t).filter(|h| d.is_land(*h)).ok_or_else(|| {
+                OrderError::at(l, format!("{t:?} is not a land hex or place name"))
+            })
+        };
+        match w.first().copied() {
+            Some("rally") => {
+                s.rally = match w.get(1) {
+                    Some(&"none") => None,
+                    Some(t) => Some(hex(t)?),
+                    None => return Err(OrderError::at(l, "rally HEX or rally none").rule("13.12")),
+                }
+            }
+            Some("sponsor") => s.sponsor_at = num(l, w.get(1).copied(), 99)?,
+            Some("salt") => match w.get(1).copied() {
+                Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
+                Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
+                _ => {
+                    return Err(OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8"));
+                }
+            },
+            Some("prefer") => {
+                s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
+            }
+            Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            _ => {
+                return Err(OrderError::at(
+                    l,
+                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N",
+                ));
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The standing orders as text (the player's own view).
+pub fn show(s: &Standing) -> Vec<String> {
+    vec![
+        format!(
+            "rally {} (retreats, 13.12; N1)",
+            s.rally.map_or("none".to_string(), |h| h.to_string())
+        ),
+        format!(
+            "sponsor {} (Bread & Circuses: sponsor with at least this many TP, else refuse; N5)",
+            s.sponsor_at
+        ),
+        format!(
+            "salt treachery {} / salt diplomacy {} (negative salt, 8.8; N4)",
+            s.salt_treachery, s.salt_diplomacy
+        ),
+        format!(
+            "prefer {} (cavalry and emperor placement; N8, N9)",
+            if s.prefer.is_empty() {
+                "none".to_string()
+            } else {
+                s.prefer.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+            }
+        ),
+        format!(
+            "tsnp {} (They Shall Not Pass when attacked at {}:1 or more; N2)",
+            s.tsnp_at, s.tsnp_at
+        ),
+    ]
+}

@@ -1,0 +1,191 @@
+//! The sequence of play (5.x): set-up, the mutual administrative phase from
+//! Turn 2 (5.5; Roman steps then Germano-Parthian), the alternating actions
+//! phase with the Germano-Parthian first (5.3, 8.1), passes (8.20), the end of
+//! a turn (5.4) and the chits' return (5.6).
+
+use super::chits;
+use super::combat;
+use super::data::Data;
+use super::diplomacy;
+use super::economics;
+use super::effects::{Ctx, illegal, win};
+use super::leaders;
+use super::movement;
+use super::orders::Order;
+use super::setup;
+use super::state::{Player, Stage, State};
+use super::victory;
+use crate::core::dice::Dice;
+use crate::core::ruleset::{Event, RuleError};
+
+/// Who must send orders now, and for what.
+pub fn awaited(st: &State) -> Option<Player> {
+    if st.finished.is_some() {
+        return None;
+    }
+    Some(match st.stage {
+        Stage::Setup | Stage::AdminGp => Player::Gp,
+        Stage::AdminRoman => Player::Roman,
+        Stage::Actions => st.actor,
+    })
+}
+
+/// Carries out one order of `p`.
+pub fn apply(d: &Data, st: &mut State, p: Player, o: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+    let mut ctx = Ctx {
+        d,
+        dice,
+        ev: Vec::new(),
+        label: format!("t{}/a{}", st.turn, st.seq),
+    };
+    if st.finished.is_some() {
+        return Err(illegal("the game is over", "4.5"));
+    }
+    if *o == Order::Concede {
+        let other = p.other();
+        win(&mut ctx, st, other, format!("the {} concedes: {} victory (4.3, 4.4)", p.name(), other.name()));
+        return Ok(ctx.ev);
+    }
+    if awaited(st) != Some(p) {
+        return Err(illegal("it is not your turn to give orders", "5.2"));
+    }
+    match st.stage {
+        Stage::Setup => match o {
+            Order::Setup { tribes, gunds } => setup::gp_setup(&mut ctx, st, tribes, gunds)?,
+            _ => return Err(illegal("first set up your tribes and gunds (`setup auto` or `setup tribes ... gunds ...`)", "3.3")),
+        },
+        Stage::AdminRoman => admin_roman(&mut ctx, st, o)?,
+        Stage::AdminGp => admin_gp(&mut ctx, st, o)?,
+        Stage::Actions => action(&mut ctx, st, p, o)?,
+    }
+    Ok(ctx.ev)
+}
+
+fn admin_roman(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
+    match o {
+        Order::Tax(hs) => economics::tax(ctx, st, hs),
+        Order::Demobilize(us) => economics::demobilize(ctx, st, us),
+        Order::Reclaim { pairs, cavalry } => economics::reclaim(ctx, st, pairs, cavalry),
+        Order::Done => {
+            st.stage = Stage::AdminGp;
+            ctx.say("the Roman's administrative steps are done; the Germano-Parthian's follow (7.1)", vec![]);
+            Ok(())
+        }
+        _ => Err(illegal("in the administrative phase the Roman may tax, demobilize, reclaim, or say `done`", "5.5, 6.6-6.8")),
+    }
+}
+
+fn admin_gp(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
+    let (tribes, gunds) = match o {
+        Order::Place { tribes, gunds } => (tribes.clone(), gunds.clone()),
+        Order::Done => (Vec::new(), Vec::new()),
+        _ => return Err(illegal("in the administrative phase the Germano-Parthian places returning units (`place tribes ... gunds ...`) or says `done`", "7.1, 7.2")),
+    };
+    economics::tribes_return(ctx, st, &tribes, usize::MAX)?;
+    if st.collapsed {
+        economics::recovery(ctx, st, &gunds)?;
+    } else {
+        economics::parthia_returns(ctx, st, &gunds, "7.2")?;
+    }
+    economics::palmyra_replenish(ctx, st);
+    st.stage = Stage::Actions;
+    st.actor = Player::Gp;
+    ctx.say(format!("Turn {}: the alternating actions phase begins, the Germano-Parthian first (5.3)", st.turn), vec![]);
+    Ok(())
+}
+
+/// Roman-only and Germano-Parthian-only actions (14.2 as rebuilt).
+fn side_check(p: Player, o: &Order) -> Result<(), RuleError> {
+    let roman = matches!(
+        o,
+        Order::CoEmperor(_) | Order::Fortify(_) | Order::Rebuild { .. } | Order::ActivatePalmyra
+    );
+    let gp = matches!(o, Order::Rebel(_) | Order::ActivateGaul);
+    if roman && p != Player::Roman || gp && p != Player::Gp {
+        return Err(illegal("that action belongs to the other player", "8.1, 14.2"));
+    }
+    Ok(())
+}
+
+fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleError> {
+    side_check(p, o)?;
+    let pass = *o == Order::Pass;
+    match o {
+        Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
+        Order::Move { force, path, inspired } => {
+            if let Some(c) = inspired {
+                if chits::holds_effect(ctx.d, st, p, "inspired") != Some(*c) && !st.hand(p).contains(c) {
+                    return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+                }
+                if ctx.d.chit(*c).is_none_or(|x| x.effect != "inspired") {
+                    return Err(illegal(format!("chit {c} is not Inspired Subordinates"), "14.3"));
+                }
+                chits::spend(ctx.d, st, p, *c);
+            }
+            movement::land(ctx, st, p, force, path, inspired.is_some())?
+        }
+        Order::Sea { force, to } => movement::sea(ctx, st, p, force, *to)?,
+        Order::River { force, to } => movement::river(ctx, st, p, force, *to)?,
+        Order::Attack(a) => combat::attack(ctx, st, p, a)?,
+        Order::Draw { put_back } => chits::draw_action(ctx, st, p, *put_back)?,
+        Order::Play { chit, tp, at } => chits::play(ctx, st, p, *chit, *tp, at)?,
+        Order::CoEmperor(h) => leaders::create_loyal(ctx, st, *h)?,
+        Order::Rebel(prefs) => leaders::create_rebel(ctx, st, prefs)?,
+        Order::Treachery { salt, agents } => diplomacy::treachery(ctx, st, p, *salt, *agents)?,
+        Order::Diplomacy { target, salt, agents } => diplomacy::diplomacy(ctx, st, p, target, *salt, *agents)?,
+        Order::Fortify(h) => economics::fortify(ctx, st, *h)?,
+        Order::Rebuild { hex, complete } => economics::rebuild(ctx, st, *hex, *complete)?,
+        Order::ActivatePalmyra => diplomacy::activate_palmyra(ctx, st)?,
+        Order::ActivateGaul => diplomacy::activate_gaul(ctx, st)?,
+        _ => return Err(illegal("that is not an action of the alternating actions phase", "8.1, 14.2")),
+    }
+    st.seq += 1;
+    st.acted[p.index()] += 1;
+    // The Gods Are Bored sets `passes` to 2 to end the turn (5.4(1)).
+    if st.passes >= 2 {
+        return end_turn(ctx, st);
+    }
+    st.passes = if pass { st.passes + 1 } else { 0 };
+    if st.finished.is_some() {
+        return Ok(());
+    }
+    victory::after_action(ctx, st);
+    if st.finished.is_some() {
+        return Ok(());
+    }
+    if st.passes >= 2 {
+        if st.turn == ctx.d.values.turns {
+            victory::two_passes(ctx, st);
+            return Ok(());
+        }
+        return end_turn(ctx, st);
+    }
+    if st.extra {
+        st.extra = false;
+    } else {
+        st.actor = p.other();
+    }
+    Ok(())
+}
+
+/// The end of a turn (5.4): carry-over cap (6.9), the next turn, chits back
+/// to the pool (5.6), the administrative phase (5.5) with collection.
+fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    if st.turn >= d.values.turns {
+        victory::two_passes(ctx, st);
+        return Ok(());
+    }
+    let kept = st.treasury.min(d.values.carry_over);
+    ctx.say(format!("Turn {} ends; Rome carries {kept} TP over (5.4, 6.9)", st.turn), vec![]);
+    st.treasury = kept;
+    st.turn += 1;
+    st.passes = 0;
+    st.acted = [0, 0];
+    st.extra = false;
+    chits::turn_start(st);
+    st.stage = Stage::AdminRoman;
+    ctx.say(format!("Turn {}: every chit returns to the pool; the administrative phase begins (5.5, 5.6)", st.turn), vec![]);
+    economics::admin_start(ctx, st);
+    Ok(())
+}

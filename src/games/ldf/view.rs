@@ -1,0 +1,99 @@
+//! What a player sees (10.9: no fog of war but the chit hands): the turn, the
+//! treasury, every stack, the special entities, his own hand and only the
+//! count of the other's.
+
+use super::data::Data;
+use super::state::{Gallic, Loc, Palmyra, Player, Stage, State};
+use crate::core::ruleset::View;
+use std::collections::BTreeMap;
+
+fn chit_list(d: &Data, cs: &[u8]) -> String {
+    if cs.is_empty() {
+        return "none".into();
+    }
+    cs.iter()
+        .map(|c| format!("{c} {}", d.chit(*c).map_or("?", |x| x.title.as_str())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The status lines for `viewer` (None: the umpire, who sees both hands).
+pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
+    let stage = match st.stage {
+        Stage::Setup => "set-up (3.3): the gp to place tribes and gunds".to_string(),
+        Stage::AdminRoman => "administrative phase (5.5): the roman's steps".to_string(),
+        Stage::AdminGp => "administrative phase (5.5): the gp's steps".to_string(),
+        Stage::Actions => format!("alternating actions (8.1): the {} to act, {} pass(es) in a row", st.actor.name(), st.passes),
+    };
+    let mut v = vec![
+        format!("Turn {} of {} ({}-{} AD): {stage}", st.turn, d.values.turns, 225 + 10 * st.turn, 235 + 10 * st.turn),
+        format!("Roman treasury: {} TP", st.treasury),
+        format!(
+            "Chits: roman holds {}, gp holds {}, pool {} items, set aside {}, removed {}",
+            st.hand_count(Player::Roman),
+            st.hand_count(Player::Gp),
+            st.pool.len(),
+            chit_list(d, &st.aside),
+            chit_list(d, &st.removed)
+        ),
+    ];
+    for p in [Player::Roman, Player::Gp] {
+        if viewer.is_none() || viewer == Some(p) {
+            v.push(format!("{} hand: {}", p.name(), chit_list(d, st.hand(p))));
+        }
+    }
+    v.push(format!(
+        "Palmyra: {}; Gallic Empire: {}; Parthia: {}; cavalry reserve: {}; riverine movement: {}",
+        match st.palmyra {
+            Palmyra::Inactive => "inactive",
+            Palmyra::Roman { .. } => "allied to Rome",
+            Palmyra::Gp => "allied to the gp",
+        },
+        match st.gallic {
+            Gallic::Dormant => "dormant",
+            Gallic::Active => "ACTIVE",
+            Gallic::Ended => "ended",
+        },
+        if st.collapsed { "COLLAPSED" } else { "standing" },
+        if st.reserve { "formed" } else { "not formed" },
+        if st.riverine_lost { "lost" } else { "available" }
+    ));
+    let hexes = |s: &std::collections::BTreeSet<crate::core::hex::Hex>| {
+        if s.is_empty() { "none".to_string() } else { s.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ") }
+    };
+    v.push(format!("Looted: {}", hexes(&st.looted)));
+    v.push(format!(
+        "Rebuilding: {}; fortifying: {}",
+        hexes(&st.rebuilding),
+        st.fortify.map_or("none".into(), |h| h.to_string())
+    ));
+    let mut dead: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, s) in st.units.iter().enumerate() {
+        if s.loc == Loc::Dead {
+            *dead.entry(d.units[i].kind.name()).or_default() += 1;
+        }
+    }
+    v.push(format!(
+        "Dead pile: {}",
+        if dead.is_empty() { "empty".to_string() } else { dead.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ") }
+    ));
+    let mut stacks: BTreeMap<crate::core::hex::Hex, Vec<String>> = BTreeMap::new();
+    for (u, h) in st.on_map() {
+        let s = st.unit(u);
+        let mark = if s.gallic { "^" } else if s.rebel { "*" } else { "" };
+        stacks.entry(h).or_default().push(format!("{}{mark}", d.uid(u)));
+    }
+    v.push("Stacks (* rebel, ^ Gallic):".into());
+    for (h, us) in stacks {
+        v.push(format!("  {} [{}]: {}", d.hex_name(h), d.region(h).name(), us.join(" ")));
+    }
+    v
+}
+
+/// The view (the map itself waits for the core's hex-board kinds).
+pub fn view(d: &Data, st: &State, viewer: Option<Player>) -> View {
+    View {
+        status: status(d, st, viewer),
+        board: None,
+    }
+}
