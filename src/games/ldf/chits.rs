@@ -150,6 +150,14 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
     if r == 6 && !st.reserve {
         st.reserve = true;
         ctx.say("reserve roll 6: the central cavalry reserve may be formed (14.3, 10.8)", vec![]);
+        // Cavalry now count for stacking (10.8): stacks over the limit unstack
+        // as in 10.7 (ruling: the text does not say).
+        let mut hexes: Vec<Hex> = st.on_map().filter(|(x, _)| d.kind(*x) == Kind::Cavalry).map(|(_, h)| h).collect();
+        hexes.sort();
+        hexes.dedup();
+        for h in hexes {
+            leaders::unstack(ctx, st, h)?;
+        }
     }
     Ok(())
 }

@@ -107,26 +107,26 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
             .filter(|u| st.hex_of(*u).is_some() && st.faction(d, *u) == Faction::Loyal)
             .count()
     };
-    let (mut b, mut v) = (loyal_on_map(st, Kind::Base), loyal_on_map(st, Kind::Infantry));
-    let mut singles = 0;
+    let (b, v) = (loyal_on_map(st, Kind::Base), loyal_on_map(st, Kind::Infantry));
     let hexes: Vec<Hex> = units.iter().filter_map(|u| st.hex_of(*u)).collect();
     for u in units {
         let k = d.kind(*u);
         if !matches!(k, Kind::Base | Kind::Infantry) || st.hex_of(*u).is_none() || st.faction(d, *u) != Faction::Loyal {
             return Err(illegal(format!("{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize)", d.uid(*u)), "6.7"));
         }
-        let surplus = if k == Kind::Base { b > v } else { v > b };
-        if surplus {
-            singles += 1;
-        }
-        if k == Kind::Base { b -= 1 } else { v -= 1 }
+    }
+    let nb = units.iter().filter(|u| d.kind(**u) == Kind::Base).count();
+    let nv = units.len() - nb;
+    // The over-supplied kind goes first, singly (R-C3); the rest in twins.
+    let singles = if b > v { nb.min(b - v) } else { nv.min(v - b) };
+    let (pb, pv) = if b > v { (nb - singles, nv) } else { (nb, nv - singles) };
+    if pb != pv {
+        return Err(illegal("bases and infantry vexillations are demobilized in twinned pairs, the over-supplied kind first", "6.7"));
+    }
+    for u in units {
         st.unit_mut(*u).loc = Loc::Dead;
     }
-    let paired = units.len() - singles;
-    if paired % 2 != 0 {
-        return Err(illegal("bases and infantry vexillations are demobilized in twinned pairs", "6.7"));
-    }
-    let tp = (paired / 2) as u32 * d.values.demobilize_pair + singles as u32 * st.options.demob_surplus_tp;
+    let tp = pb as u32 * d.values.demobilize_pair + singles as u32 * st.options.demob_surplus_tp;
     st.treasury += tp;
     ctx.say(format!("{} units demobilized for {tp} TP (6.7)", units.len()), vec![]);
     super::effects::after_losses(ctx, st, &hexes)

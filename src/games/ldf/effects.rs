@@ -36,6 +36,9 @@ impl Ctx<'_> {
 
     /// Picks one of `n` things at random (a draw from the pool, 3.5).
     pub fn pick(&mut self, n: usize, what: &str) -> Result<usize, RuleError> {
+        if n <= 1 {
+            return Ok(0);
+        }
         let n = u32::try_from(n.max(1)).unwrap_or(u32::MAX);
         Ok(self.dice.roll(n, &format!("{}/{what}", self.label))? as usize - 1)
     }

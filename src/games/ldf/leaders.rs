@@ -111,7 +111,7 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 /// mobile units to adjacent land hexes where they fit, else they are eliminated.
 pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
     let d = ctx.d;
-    while stacking::check_hex(d, st, h).is_err() {
+    while stacking::limit_broken(d, st, &stacking::count(d, st, st.at(h))).is_some() {
         let Some(u) = st
             .at(h)
             .filter(|u| matches!(d.kind(*u), Kind::Infantry | Kind::Cavalry))

@@ -60,7 +60,10 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
         v.dedup();
         v
     };
-    for h in &mine {
+    // A few of the player's hexes, rotating with the action count.
+    let k = mine.len().max(1);
+    let pick: Vec<Hex> = (0..mine.len().min(3)).map(|i| mine[(st.seq as usize * 13 + i * 7) % k]).collect();
+    for h in &pick {
         let f = st.at(*h).find(|u| st.owner(d, *u) == Some(p)).map(|u| st.faction(d, u)).unwrap_or(Faction::Loyal);
         for path in reach(d, st, f, *h, 4).into_iter().rev().take(3) {
             let tail: Vec<String> = path[1..].iter().map(|x| x.to_string()).collect();
@@ -145,7 +148,7 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     }
     let n = all.len();
     let start = (st.seq as usize * 7919) % n;
-    for i in 0..n {
+    for i in 0..n.min(12) {
         if out.len() >= 5 {
             break;
         }

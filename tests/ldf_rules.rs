@@ -1,0 +1,562 @@
+//! Lest Darkness Fall: the rulebook's examples and its unambiguous rules,
+//! each test citing its rule. States are built on the embedded map by moving
+//! counters; dice are scripted with `Dice::recorded`, and CRT results are
+//! found by looking the wanted result up in the table, so no test depends on
+//! the stand-in cells.
+
+use umpire::core::dice::{Dice, Roll};
+use umpire::core::hex::Hex;
+use umpire::core::movefile::SourceLine;
+use umpire::core::ruleset::{Event, RuleError, Rules, Setup, Side};
+use umpire::games::ldf::combat::{column, garrison_strength, odds_step, step_name};
+use umpire::games::ldf::data::{Data, Kind, Outcome, Region, UnitId, distance};
+use umpire::games::ldf::state::{Faction, Loc, Player, Stage, State};
+use umpire::games::ldf::{Ldf, orders, zoc};
+
+const ROMAN: Side = Side(0);
+const GP: Side = Side(1);
+
+fn h(s: &str) -> Hex {
+    s.parse().unwrap()
+}
+
+struct T {
+    r: Ldf,
+    st: State,
+}
+
+/// A game after `setup auto`, in Turn 1's actions phase.
+fn game() -> T {
+    let r = Ldf::new();
+    let st = r
+        .setup(&Setup {
+            scenario: "campaign".into(),
+            options: Default::default(),
+            sides: vec!["roman".into(), "gp".into()],
+        })
+        .unwrap();
+    let mut t = T { r, st };
+    t.ok(GP, "setup auto", &[]);
+    t
+}
+
+/// A game with every counter set aside: tests place what they need.
+fn empty() -> T {
+    let mut t = game();
+    for u in t.st.units.iter_mut() {
+        u.loc = Loc::Aside;
+    }
+    t.st.pool.clear();
+    t
+}
+
+impl T {
+    fn d(&self) -> &Data {
+        self.r.data()
+    }
+    fn u(&self, id: &str) -> UnitId {
+        self.d().unit(id).unwrap_or_else(|| panic!("no counter {id}"))
+    }
+    fn put(&mut self, id: &str, hex: Hex) {
+        let u = self.u(id);
+        self.st.unit_mut(u).loc = Loc::Hex(hex);
+    }
+    fn at(&self, id: &str) -> Option<Hex> {
+        self.st.hex_of(self.u(id))
+    }
+    /// The labels of the next action's rolls start with this.
+    fn label(&self, what: &str) -> String {
+        format!("t{}/a{}/{what}", self.st.turn, self.st.seq)
+    }
+    fn run(&mut self, side: Side, text: &str, rolls: &[(&str, u32, u32)]) -> Result<Vec<Event>, RuleError> {
+        let l = SourceLine { line: 1, column: 1, text: text.into() };
+        let o = orders::parse_line(self.d(), &l).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let rolls = rolls
+            .iter()
+            .map(|(what, sides, value)| Roll { label: self.label(what), sides: *sides, value: *value })
+            .collect();
+        let mut dice = Dice::recorded(rolls);
+        let mut st = self.st.clone();
+        let ev = self.r.apply(&mut st, side, &o, &mut dice)?;
+        self.st = st;
+        Ok(ev)
+    }
+    fn ok(&mut self, side: Side, text: &str, rolls: &[(&str, u32, u32)]) -> Vec<Event> {
+        self.run(side, text, rolls).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+    fn err(&mut self, side: Side, text: &str) -> String {
+        match self.run(side, text, &[]) {
+            Ok(_) => panic!("{text} was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+    /// The first die roll giving `want` in the CRT column of `odds`.
+    fn roll_for(&self, k: i32, want: Outcome) -> u32 {
+        let col = column(self.d(), k).unwrap();
+        (1..=6).find(|r| self.d().crt[*r as usize - 1][col] == want).unwrap_or_else(|| panic!("no {want:?} at {}", step_name(k)))
+    }
+}
+
+fn text(ev: &[Event]) -> String {
+    ev.iter().map(|e| e.text.as_str()).collect::<Vec<_>>().join(" | ")
+}
+
+/// A path of `n` steps through empty core land, never touching itself, no
+/// river or narrows, starting as near `start` as can be.
+fn path(d: &Data, start: Hex, n: usize) -> Vec<Hex> {
+    use umpire::games::ldf::data::adjacent;
+    fn grow(d: &Data, p: &mut Vec<Hex>, n: usize) -> bool {
+        if p.len() > n {
+            return true;
+        }
+        let cur = *p.last().unwrap();
+        let next: Vec<Hex> = d
+            .links(cur)
+            .filter(|x| d.region(*x).is_core() && !d.is_narrows(*x) && !p.contains(x) && !d.side(cur, *x).is_river())
+            .filter(|x| p[..p.len() - 1].iter().all(|q| !adjacent(*q, *x)))
+            .filter(|x| distance(*x, d.special.rome) > 2)
+            .collect();
+        for x in next {
+            p.push(x);
+            if grow(d, p, n) {
+                return true;
+            }
+            p.pop();
+        }
+        false
+    }
+    let mut starts: Vec<Hex> = d.all_hexes().filter(|x| d.region(*x).is_core() && !d.is_narrows(*x)).collect();
+    starts.sort_by_key(|x| (distance(*x, start), *x));
+    for s in starts {
+        let mut p = vec![s];
+        if grow(d, &mut p, n) {
+            return p;
+        }
+    }
+    panic!("no path of {n}");
+}
+
+#[test]
+fn the_embedded_data_passes_every_check_with_provenance_on_every_value() {
+    let d = Data::embedded().unwrap();
+    let s = umpire::games::ldf::check_loaded(&d).unwrap();
+    for k in ["rulebook", "public", "reconstructed", "stand-in"] {
+        assert!(s.tagged.get(k).copied().unwrap_or(0) > 0, "{k}: {:?}", s.tagged);
+    }
+    // 2.2: 176 counters in all.
+    assert_eq!(d.counter_total, 176);
+    assert_eq!(d.units.len() as u32 + d.markers, 176);
+}
+
+#[test]
+fn a_club_file_without_provenance_is_refused() {
+    use umpire::games::ldf::data::{MAP_TOML, OOB_TOML, TABLES_TOML};
+    let bad = TABLES_TOML.replace("src = \"rulebook 2.6 (cavalry 8, other mobile units 4), 8.4 (a leader adds one), 8.5 (mixed forces)\"", "");
+    let e = Data::load(MAP_TOML, OOB_TOML, &bad).unwrap_err();
+    assert!(e.iter().any(|m| m.contains("tables.movement.infantry has no provenance tag")), "{e:?}");
+    // 1.5: the narrows are printed; moving one is an error.
+    let moved = MAP_TOML.replacen("hex = \"2421\"", "hex = \"2521\"", 1);
+    let e = Data::load(&moved, OOB_TOML, TABLES_TOML).unwrap_err();
+    assert!(e.iter().any(|m| m.contains("(1.5)")), "{e:?}");
+}
+
+// 9.5: 3315, 3415 and 3416 "all come together" at one point (odd-q, R-D2).
+#[test]
+fn the_gallic_vertex_hexes_meet_at_one_point() {
+    use umpire::games::ldf::data::adjacent;
+    assert!(adjacent(h("3315"), h("3415")) && adjacent(h("3315"), h("3416")) && adjacent(h("3415"), h("3416")));
+}
+
+// 6.5: "the Rome/Ostia hex (3318), when unlooted, generates four TP"; 13.10:
+// garrisons defend at 4 there, 2 in 4521, 5 in 4119, 8 in Ctesiphon, 1 in the Caucasus.
+#[test]
+fn treasury_values_and_garrison_strengths_follow_the_text() {
+    let d = Data::embedded().unwrap();
+    assert_eq!(d.hex(h("3318")).unwrap().tp, 4);
+    assert_eq!(garrison_strength(&d, h("3318"), Kind::RomanGarrison), 4);
+    assert_eq!(garrison_strength(&d, h("4521"), Kind::RomanGarrison), 2);
+    assert_eq!(garrison_strength(&d, h("4119"), Kind::RomanGarrison), 5);
+    assert_eq!(garrison_strength(&d, h("5020"), Kind::ParthianGarrison), 8);
+    let cau = d.all_hexes().find(|x| d.region(*x).is_caucasus()).unwrap();
+    assert_eq!(garrison_strength(&d, cau, Kind::ClientGarrison), 1);
+}
+
+// 13.2: "if 13 strength points were attacking four ... 3.25 to 1, rounded off,
+// in favor of the defender, to three to one (3:1)".
+#[test]
+fn odds_are_rounded_down_for_the_defender() {
+    assert_eq!(step_name(odds_step(13, 4)), "3:1");
+    assert_eq!(step_name(odds_step(4, 13)), "1:4");
+    assert_eq!(step_name(odds_step(3, 4)), "1:2");
+    assert_eq!(step_name(odds_step(4, 4)), "1:1");
+}
+
+// 13.15: below 1:3 an automatic AE, above 6:1 an automatic DE, shifts first.
+#[test]
+fn odds_off_the_table_are_automatic_after_the_shifts() {
+    let d = Data::embedded().unwrap();
+    let k = odds_step(1, 4);
+    assert_eq!(column(&d, k), Err(Outcome::AE));
+    assert_eq!(column(&d, k + 1), Ok(0), "1:4 shifted one right is 1:3");
+    let k = odds_step(7, 1);
+    assert_eq!(column(&d, k), Err(Outcome::DE));
+    assert_eq!(column(&d, k - 1), Ok(7), "7:1 shifted one left is 6:1");
+}
+
+// 3.2, 3.5: the fixed Roman set-up and the pool of 26.
+#[test]
+fn the_roman_setup_and_the_pool_are_as_printed() {
+    let t = game();
+    let d = t.d();
+    for hx in ["2812", "3515", "3615", "3816", "4619", "4719"] {
+        let kinds: Vec<Kind> = t.st.at(h(hx)).map(|u| d.kind(u)).collect();
+        assert_eq!(kinds.iter().filter(|k| **k == Kind::Base).count(), 2, "{hx}");
+        assert_eq!(kinds.iter().filter(|k| **k == Kind::Infantry).count(), 2, "{hx}");
+    }
+    assert_eq!(t.at("emp"), Some(h("3318")));
+    assert_eq!(t.at("c1"), Some(h("3318")));
+    assert_eq!(t.st.pool.len(), 26);
+    assert_eq!(t.st.treasury, 5);
+    assert_eq!(t.st.at(h("4720")).count(), 9, "eight Palmyrans and a garrison");
+    assert_eq!(d.of_kind(Kind::ClientGarrison).filter(|u| t.st.hex_of(*u).is_some()).count(), 7);
+    assert_eq!(d.of_kind(Kind::ParthianGarrison).filter(|u| t.st.hex_of(*u).is_some()).count(), 7);
+    assert_eq!(d.of_kind(Kind::RomanGarrison).filter(|u| t.st.unit(*u).loc == Loc::Aside).count(), 11);
+    // 5.3: no administrative phase in Turn 1; the Germano-Parthian acts first.
+    assert_eq!((t.st.turn, t.st.stage, t.st.actor), (1, Stage::Actions, Player::Gp));
+}
+
+// 3.3, 10.2: 17 tribes in 17 different Barbaria hexes.
+#[test]
+fn the_gp_setup_allows_no_german_stacking() {
+    let r = Ldf::new();
+    let mut t = T {
+        st: r.setup(&Setup { scenario: "campaign".into(), options: Default::default(), sides: vec!["roman".into(), "gp".into()] }).unwrap(),
+        r,
+    };
+    let b: Vec<Hex> = t.d().all_hexes().filter(|x| t.d().region(*x) == Region::Barbaria).take(16).collect();
+    let mut tribes: Vec<String> = b.iter().map(|x| x.to_string()).collect();
+    tribes.push(tribes[0].clone());
+    let e = t.err(GP, &format!("setup tribes {} gunds 5020 5020 5020 5020 5020 5020 5020 5020", tribes.join(" ")));
+    assert!(e.contains("(3.3, 10.2)"), "{e}");
+    let e = t.err(GP, "setup tribes 3318 gunds 5020");
+    assert!(e.contains("(3.3)"), "{e}");
+}
+
+// 1.5, 12.5: only Roman units move into narrows hexes; others may attack them.
+#[test]
+fn only_romans_enter_the_narrows() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let n = h("4119");
+    let land = d.links(n).find(|x| d.region(*x).is_core()).unwrap();
+    t.put("t1", land);
+    let e = t.err(GP, &format!("move {land} to {n}"));
+    assert!(e.contains("(1.5, 12.5)"), "{e}");
+    t.st.unit_mut(t.u("t1")).loc = Loc::Aside;
+    t.put("v1", land);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("move {land} to {n}"), &[]);
+    assert_eq!(t.at("v1"), Some(n));
+}
+
+// 2.6, 8.4, 12.4: infantry move four; a leader adds one.
+#[test]
+fn a_leader_adds_one_movement_point() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 5);
+    let route: Vec<String> = p[1..].iter().map(|x| x.to_string()).collect();
+    t.put("v1", p[0]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], route.join(" ")));
+    assert!(e.contains("(12.4)"), "{e}");
+    t.put("emp", p[0]);
+    t.ok(ROMAN, &format!("move {} to {}", p[0], route.join(" ")), &[]);
+    assert_eq!((t.at("v1"), t.at("emp")), (Some(p[5]), Some(p[5])));
+}
+
+// 8.5: a mixed force without a leader stops when the infantry have moved four.
+#[test]
+fn a_mixed_force_without_a_leader_moves_four() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 5);
+    let route: Vec<String> = p[1..].iter().map(|x| x.to_string()).collect();
+    t.put("v1", p[0]);
+    t.put("c1", p[0]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], route.join(" ")));
+    assert!(e.contains("12.4"), "{e}");
+    // Cavalry alone move eight (2.6).
+    t.st.unit_mut(t.u("v1")).loc = Loc::Aside;
+    t.ok(ROMAN, &format!("move {} to {}", p[0], route.join(" ")), &[]);
+    assert_eq!(t.at("c1"), Some(p[5]));
+}
+
+// 8.5: with a leader, the infantry stop after five and the cavalry and leader go on.
+#[test]
+fn with_a_leader_the_infantry_stop_after_five_and_the_cavalry_go_on() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 7);
+    let route: Vec<String> = p[1..].iter().map(|x| x.to_string()).collect();
+    for id in ["v1", "c1", "emp"] {
+        t.put(id, p[0]);
+    }
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, &format!("move {} to {}", p[0], route.join(" ")), &[]);
+    assert!(text(&ev).contains("(8.5)"), "{}", text(&ev));
+    assert_eq!((t.at("v1"), t.at("c1"), t.at("emp")), (Some(p[5]), Some(p[7]), Some(p[7])));
+}
+
+// 11.3: a force stops in the first EZOC hex it enters; 11.1: it may not leave.
+#[test]
+fn zones_of_control_stop_and_hold_a_force() {
+    use umpire::games::ldf::data::adjacent;
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    let q = d
+        .links(p[2])
+        .find(|x| !p.contains(x) && !adjacent(*x, p[0]) && !adjacent(*x, p[1]) && !d.side(p[2], *x).is_river())
+        .expect("a hex beside the path");
+    t.put("v1", p[0]);
+    t.put("t1", q);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {} {} {}", p[0], p[1], p[2], p[3]));
+    assert!(e.contains("(11.3)"), "{e}");
+    t.ok(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[2], Faction::Loyal));
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[2], p[3]));
+    assert!(e.contains("11.1"), "{e}");
+}
+
+// 11.1: Germanic ZOC never crosses the Rhine or Danube; 13.8: a German attack
+// across them shifts one column left; 2.6: a German fights with a die plus one.
+#[test]
+fn rivers_stop_german_zoc_and_shift_german_attacks() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let (&(a, b), _) = d
+        .sides
+        .iter()
+        .find(|((a, b), k)| k.is_river() && d.region(*a) == Region::Barbaria && d.region(*b).is_core() && distance(*b, d.special.rome) > 2)
+        .expect("a Barbaria/core river side");
+    t.put("t1", a);
+    t.put("v1", b);
+    assert!(!zoc::in_ezoc(&d, &t.st, b, Faction::Loyal), "German ZOC across the river");
+    assert!(zoc::in_ezoc(&d, &t.st, a, Faction::German), "Roman ZOC does cross it");
+    let k = odds_step(4, 1) - 1;
+    let roll = t.roll_for(k, Outcome::AS);
+    let ev = t.ok(GP, &format!("attack {a} on {b}"), &[("german-cf-t1", 6, 3), ("combat", 6, roll)]);
+    let s = text(&ev);
+    assert!(s.contains("t1 fights with 4") && s.contains("4 against 1: 4:1 shifted -1 to 3:1"), "{s}");
+}
+
+// 4.2: a tribe entering Rome/Ostia wins the game at once.
+#[test]
+fn a_tribe_entering_rome_wins_at_once() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let rome = d.special.rome;
+    let next = d.links(rome).find(|x| !d.is_narrows(*x)).unwrap();
+    t.put("t1", next);
+    t.ok(GP, &format!("move {next} to {rome}"), &[]);
+    let f = t.st.finished.clone().unwrap();
+    assert_eq!(f.winners, vec![GP]);
+    assert!(f.summary.contains("(4.2)"));
+}
+
+// 13.11 DR, 13.12, 13.14, 8.19: the defender retreats, the attacker advances
+// and draws a free chit.
+#[test]
+fn a_retreat_an_advance_and_a_free_chit() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    for id in ["v1", "v2", "emp"] {
+        t.put(id, p[0]);
+    }
+    t.put("g1", p[1]);
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(4)];
+    t.st.actor = Player::Roman;
+    let k = odds_step(2, 1) + 1;
+    let roll = t.roll_for(k, Outcome::DR);
+    let ev = t.ok(ROMAN, &format!("attack {} on {}", p[0], p[1]), &[("combat", 6, roll)]);
+    let s = text(&ev);
+    assert!(s.contains("DR") && s.contains("(13.12)") && s.contains("(13.14)") && s.contains("(8.19)"), "{s}");
+    assert_eq!(t.at("v1"), Some(p[1]));
+    assert_eq!(t.at("emp"), Some(p[1]), "the leader goes with his last units");
+    assert_ne!(t.at("g1"), Some(p[1]));
+    assert_eq!(t.st.hand(Player::Roman), &[4]);
+}
+
+// 13.11 AE and EX.
+#[test]
+fn attackers_eliminated_and_exchanges() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("v1", p[0]);
+    for g in ["g1", "g2", "g3"] {
+        t.put(g, p[1]);
+    }
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(1, 3), Outcome::AE);
+    t.ok(ROMAN, &format!("attack {} on {}", p[0], p[1]), &[("combat", 6, roll)]);
+    assert_eq!(t.st.unit(t.u("v1")).loc, Loc::Dead);
+    // EX: two against one; the defender dies and the attacker loses one, his choice.
+    let mut t = empty();
+    t.put("v1", p[0]);
+    t.put("v2", p[0]);
+    t.put("g1", p[1]);
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(2, 1), Outcome::EX);
+    t.ok(ROMAN, &format!("attack {} on {} advance none losses v2", p[0], p[1]), &[("combat", 6, roll)]);
+    assert_eq!(t.st.unit(t.u("g1")).loc, Loc::Dead);
+    assert_eq!(t.st.unit(t.u("v2")).loc, Loc::Dead);
+    assert_eq!(t.at("v1"), Some(p[0]));
+}
+
+// 10.7: two infantry without a leader, eight with one.
+#[test]
+fn infantry_stack_two_without_a_leader() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 2);
+    t.put("v1", p[0]);
+    t.put("v2", p[1]);
+    t.put("v3", p[1]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    assert!(e.contains("(10.7)"), "{e}");
+    t.put("emp", p[0]);
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+}
+
+// 8.17: a hand holds six; a seventh draw needs a put-back first.
+#[test]
+fn the_hand_holds_six_chits() {
+    let mut t = game();
+    t.st.pool.retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(1..=6)));
+    t.st.hands[1] = vec![1, 2, 3, 4, 5, 6];
+    let e = t.err(GP, "draw");
+    assert!(e.contains("(8.17)"), "{e}");
+    let n = t.st.pool.len() as u32 + 1;
+    t.ok(GP, "draw return 3", &[("draw", n, 1)]);
+    assert_eq!(t.st.hand(Player::Gp).len(), 6);
+}
+
+// 5.4, 8.20: two passes end the turn; 6.9: at most five TP carried over; 5.6:
+// every chit back to the pool; 6.5: the administrative phase collects TP.
+#[test]
+fn two_passes_end_the_turn() {
+    let mut t = game();
+    t.st.treasury = 9;
+    t.st.pool.retain(|i| *i != umpire::games::ldf::state::Item::Chit(5));
+    t.st.hands[0] = vec![5];
+    t.ok(GP, "pass", &[]);
+    let ev = t.ok(ROMAN, "pass", &[]);
+    let revenue = umpire::games::ldf::economics::revenue(t.d(), &t.st);
+    assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman), "{}", text(&ev));
+    assert!(t.st.hand(Player::Roman).is_empty() && t.st.pool.len() == 26);
+    assert_eq!(t.st.treasury, 5 + revenue);
+}
+
+// 6.6: emergency taxation doubles a hex's TP and loots it; never Rome/Ostia.
+#[test]
+fn emergency_taxation() {
+    let mut t = game();
+    t.st.stage = Stage::AdminRoman;
+    let e = t.err(ROMAN, "tax 3318");
+    assert!(e.contains("(6.6)"), "{e}");
+    let d = t.d().clone();
+    let lug = d.find_hex("Lugdunum").unwrap();
+    let before = t.st.treasury;
+    t.ok(ROMAN, "tax Lugdunum", &[]);
+    assert_eq!(t.st.treasury, before + 2 * d.hex(lug).unwrap().tp);
+    assert!(t.st.looted.contains(&lug));
+}
+
+// 6.7: a twinned base and vexillation give two TP; cavalry never demobilize.
+#[test]
+fn demobilizing_a_pair() {
+    let mut t = game();
+    t.st.stage = Stage::AdminRoman;
+    let before = t.st.treasury;
+    t.ok(ROMAN, "demobilize b1 v1", &[]);
+    assert_eq!(t.st.treasury, before + 2);
+    let e = t.err(ROMAN, "demobilize c1");
+    assert!(e.contains("(6.7)"), "{e}");
+}
+
+// 8.8: salt and Agents add at most +3 together.
+#[test]
+fn salt_and_agents_add_at_most_three() {
+    let mut t = game();
+    let d = t.d().clone();
+    let co = t.u("co");
+    let hx = t.at("v5").unwrap();
+    t.st.unit_mut(co).loc = Loc::Hex(hx);
+    t.st.unit_mut(co).rebel = true;
+    t.st.pool.retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
+    t.st.hands[0] = vec![17];
+    t.st.actor = Player::Roman;
+    t.st.treasury = 5;
+    let ev = t.ok(ROMAN, "treachery salt 3 with 17", &[("treachery against the rebel co-emperor", 6, 1)]);
+    assert!(text(&ev).contains("roll 1 +3 = 4: failure"), "{}", text(&ev));
+    assert_eq!(t.st.treasury, 2, "the salt is spent anyway");
+    assert!(t.st.hex_of(co).is_some());
+    let _ = d;
+}
+
+// 12.6: no sea movement starts or ends in Petra.
+#[test]
+fn petra_has_no_sea_movement() {
+    let mut t = empty();
+    t.put("v1", h("4623"));
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "sea 4623 to Alexandria");
+    assert!(e.contains("(12.6)"), "{e}");
+}
+
+// 8.7: a rebel co-emperor never rises in Rome/Ostia or with the emperor.
+#[test]
+fn no_rebel_coemperor_in_rome() {
+    let mut t = empty();
+    t.put("emp", h("3318"));
+    t.put("c1", h("3318"));
+    let e = t.err(GP, "rebel");
+    assert!(e.contains("(8.7)"), "{e}");
+}
+
+// 10.9: a player sees his own hand and only the count of the other's.
+#[test]
+fn each_side_sees_only_its_own_hand() {
+    let mut t = game();
+    t.st.pool.retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(17 | 2)));
+    t.st.hands = [vec![17], vec![2]];
+    let roman = t.r.view(&t.st, Some(ROMAN)).status.join("\n");
+    let gp = t.r.view(&t.st, Some(GP)).status.join("\n");
+    assert!(roman.contains("Agents in Enemy Camp") && !roman.contains("Beseech"), "{roman}");
+    assert!(gp.contains("Beseech") && !gp.contains("Agents in Enemy Camp"), "{gp}");
+    assert!(roman.contains("roman holds 1, gp holds 1"));
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// Standing orders: defaults stated, a player's own, errors with the line.
+#[test]
+fn standing_orders_are_read_and_shown() {
+    let mut t = game();
+    let lines = vec![
+        SourceLine { line: 3, column: 3, text: "rally Lugdunum".into() },
+        SourceLine { line: 4, column: 3, text: "sponsor 2".into() },
+    ];
+    t.r.set_standing(&mut t.st, ROMAN, &lines).unwrap();
+    let shown = t.r.standing(&t.st, ROMAN).join("\n");
+    assert!(shown.contains("sponsor 2") && shown.contains("rally 3016"), "{shown}");
+    let bad = vec![SourceLine { line: 7, column: 3, text: "salt treachery 9".into() }];
+    let e = t.r.set_standing(&mut t.st, GP, &bad).unwrap_err();
+    assert_eq!(e.line, 7);
+}
