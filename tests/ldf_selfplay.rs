@@ -36,14 +36,14 @@ fn play(o: &BTreeMap<String, String>, games: u32, seed: u64) {
 
 #[test]
 fn campaign_games_with_default_rulings_finish_and_replay() {
-    play(&opts(&[]), 6, 1);
+    play(&opts(&[]), 10, 1);
 }
 
 #[test]
 fn campaign_games_with_the_other_rulings_finish_and_replay() {
     play(
         &opts(&[("gallic_turn", "4"), ("natural_six", "no"), ("demob_surplus_tp", "0")]),
-        6,
+        10,
         2,
     );
 }
