@@ -55,7 +55,9 @@ impl T {
         self.r.data()
     }
     fn u(&self, id: &str) -> UnitId {
-        self.d().unit(id).unwrap_or_else(|| panic!("no counter {id}"))
+        self.d()
+            .unit(id)
+            .unwrap_or_else(|| panic!("no counter {id}"))
     }
     fn put(&mut self, id: &str, hex: Hex) {
         let u = self.u(id);
@@ -68,12 +70,25 @@ impl T {
     fn label(&self, what: &str) -> String {
         format!("t{}/a{}/{what}", self.st.turn, self.st.seq)
     }
-    fn run(&mut self, side: Side, text: &str, rolls: &[(&str, u32, u32)]) -> Result<Vec<Event>, RuleError> {
-        let l = SourceLine { line: 1, column: 1, text: text.into() };
+    fn run(
+        &mut self,
+        side: Side,
+        text: &str,
+        rolls: &[(&str, u32, u32)],
+    ) -> Result<Vec<Event>, RuleError> {
+        let l = SourceLine {
+            line: 1,
+            column: 1,
+            text: text.into(),
+        };
         let o = orders::parse_line(self.d(), &l).unwrap_or_else(|e| panic!("{text}: {e}"));
         let rolls = rolls
             .iter()
-            .map(|(what, sides, value)| Roll { label: self.label(what), sides: *sides, value: *value })
+            .map(|(what, sides, value)| Roll {
+                label: self.label(what),
+                sides: *sides,
+                value: *value,
+            })
             .collect();
         let mut dice = Dice::recorded(rolls);
         let mut st = self.st.clone();
@@ -82,7 +97,8 @@ impl T {
         Ok(ev)
     }
     fn ok(&mut self, side: Side, text: &str, rolls: &[(&str, u32, u32)]) -> Vec<Event> {
-        self.run(side, text, rolls).unwrap_or_else(|e| panic!("{text}: {e}"))
+        self.run(side, text, rolls)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
     }
     fn err(&mut self, side: Side, text: &str) -> String {
         match self.run(side, text, &[]) {
@@ -93,12 +109,17 @@ impl T {
     /// The first die roll giving `want` in the CRT column of `odds`.
     fn roll_for(&self, k: i32, want: Outcome) -> u32 {
         let col = column(self.d(), k).unwrap();
-        (1..=6).find(|r| self.d().crt[*r as usize - 1][col] == want).unwrap_or_else(|| panic!("no {want:?} at {}", step_name(k)))
+        (1..=6)
+            .find(|r| self.d().crt[*r as usize - 1][col] == want)
+            .unwrap_or_else(|| panic!("no {want:?} at {}", step_name(k)))
     }
 }
 
 fn text(ev: &[Event]) -> String {
-    ev.iter().map(|e| e.text.as_str()).collect::<Vec<_>>().join(" | ")
+    ev.iter()
+        .map(|e| e.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// A path of `n` steps through empty core land, never touching itself, no
@@ -112,7 +133,12 @@ fn path(d: &Data, start: Hex, n: usize) -> Vec<Hex> {
         let cur = *p.last().unwrap();
         let next: Vec<Hex> = d
             .links(cur)
-            .filter(|x| d.region(*x).is_core() && !d.is_narrows(*x) && !p.contains(x) && !d.side(cur, *x).is_river())
+            .filter(|x| {
+                d.region(*x).is_core()
+                    && !d.is_narrows(*x)
+                    && !p.contains(x)
+                    && !d.side(cur, *x).is_river()
+            })
             .filter(|x| p[..p.len() - 1].iter().all(|q| !adjacent(*q, *x)))
             .filter(|x| distance(*x, d.special.rome) > 2)
             .collect();
@@ -125,7 +151,10 @@ fn path(d: &Data, start: Hex, n: usize) -> Vec<Hex> {
         }
         false
     }
-    let mut starts: Vec<Hex> = d.all_hexes().filter(|x| d.region(*x).is_core() && !d.is_narrows(*x)).collect();
+    let mut starts: Vec<Hex> = d
+        .all_hexes()
+        .filter(|x| d.region(*x).is_core() && !d.is_narrows(*x))
+        .collect();
     starts.sort_by_key(|x| (distance(*x, start), *x));
     for s in starts {
         let mut p = vec![s];
@@ -141,7 +170,11 @@ fn the_embedded_data_passes_every_check_with_provenance_on_every_value() {
     let d = Data::embedded().unwrap();
     let s = umpire::games::ldf::check_loaded(&d).unwrap();
     for k in ["rulebook", "public", "reconstructed", "stand-in"] {
-        assert!(s.tagged.get(k).copied().unwrap_or(0) > 0, "{k}: {:?}", s.tagged);
+        assert!(
+            s.tagged.get(k).copied().unwrap_or(0) > 0,
+            "{k}: {:?}",
+            s.tagged
+        );
     }
     // 2.2: 176 counters in all.
     assert_eq!(d.counter_total, 176);
@@ -153,7 +186,11 @@ fn a_club_file_without_provenance_is_refused() {
     use umpire::games::ldf::data::{MAP_TOML, OOB_TOML, TABLES_TOML};
     let bad = TABLES_TOML.replace("src = \"rulebook 2.6 (cavalry 8, other mobile units 4), 8.4 (a leader adds one), 8.5 (mixed forces)\"", "");
     let e = Data::load(MAP_TOML, OOB_TOML, &bad).unwrap_err();
-    assert!(e.iter().any(|m| m.contains("tables.movement.infantry has no provenance tag")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|m| m.contains("tables.movement.infantry has no provenance tag")),
+        "{e:?}"
+    );
     // 1.5: the narrows are printed; moving one is an error.
     let moved = MAP_TOML.replacen("hex = \"2421\"", "hex = \"2521\"", 1);
     let e = Data::load(&moved, OOB_TOML, TABLES_TOML).unwrap_err();
@@ -164,7 +201,11 @@ fn a_club_file_without_provenance_is_refused() {
 #[test]
 fn the_gallic_vertex_hexes_meet_at_one_point() {
     use umpire::games::ldf::data::adjacent;
-    assert!(adjacent(h("3315"), h("3415")) && adjacent(h("3315"), h("3416")) && adjacent(h("3415"), h("3416")));
+    assert!(
+        adjacent(h("3315"), h("3415"))
+            && adjacent(h("3315"), h("3416"))
+            && adjacent(h("3415"), h("3416"))
+    );
 }
 
 // 6.5: "the Rome/Ostia hex (3318), when unlooted, generates four TP"; 13.10:
@@ -210,19 +251,49 @@ fn the_roman_setup_and_the_pool_are_as_printed() {
     let d = t.d();
     for hx in ["2812", "3515", "3615", "3816", "4619", "4719"] {
         let kinds: Vec<Kind> = t.st.at(h(hx)).map(|u| d.kind(u)).collect();
-        assert_eq!(kinds.iter().filter(|k| **k == Kind::Base).count(), 2, "{hx}");
-        assert_eq!(kinds.iter().filter(|k| **k == Kind::Infantry).count(), 2, "{hx}");
+        assert_eq!(
+            kinds.iter().filter(|k| **k == Kind::Base).count(),
+            2,
+            "{hx}"
+        );
+        assert_eq!(
+            kinds.iter().filter(|k| **k == Kind::Infantry).count(),
+            2,
+            "{hx}"
+        );
     }
     assert_eq!(t.at("emp"), Some(h("3318")));
     assert_eq!(t.at("c1"), Some(h("3318")));
     assert_eq!(t.st.pool.len(), 26);
     assert_eq!(t.st.treasury, 5);
-    assert_eq!(t.st.at(h("4720")).count(), 9, "eight Palmyrans and a garrison");
-    assert_eq!(d.of_kind(Kind::ClientGarrison).filter(|u| t.st.hex_of(*u).is_some()).count(), 7);
-    assert_eq!(d.of_kind(Kind::ParthianGarrison).filter(|u| t.st.hex_of(*u).is_some()).count(), 7);
-    assert_eq!(d.of_kind(Kind::RomanGarrison).filter(|u| t.st.unit(*u).loc == Loc::Aside).count(), 11);
+    assert_eq!(
+        t.st.at(h("4720")).count(),
+        9,
+        "eight Palmyrans and a garrison"
+    );
+    assert_eq!(
+        d.of_kind(Kind::ClientGarrison)
+            .filter(|u| t.st.hex_of(*u).is_some())
+            .count(),
+        7
+    );
+    assert_eq!(
+        d.of_kind(Kind::ParthianGarrison)
+            .filter(|u| t.st.hex_of(*u).is_some())
+            .count(),
+        7
+    );
+    assert_eq!(
+        d.of_kind(Kind::RomanGarrison)
+            .filter(|u| t.st.unit(*u).loc == Loc::Aside)
+            .count(),
+        11
+    );
     // 5.3: no administrative phase in Turn 1; the Germano-Parthian acts first.
-    assert_eq!((t.st.turn, t.st.stage, t.st.actor), (1, Stage::Actions, Player::Gp));
+    assert_eq!(
+        (t.st.turn, t.st.stage, t.st.actor),
+        (1, Stage::Actions, Player::Gp)
+    );
 }
 
 // 3.3, 10.2: 17 tribes in 17 different Barbaria hexes.
@@ -230,13 +301,30 @@ fn the_roman_setup_and_the_pool_are_as_printed() {
 fn the_gp_setup_allows_no_german_stacking() {
     let r = Ldf::new();
     let mut t = T {
-        st: r.setup(&Setup { scenario: "campaign".into(), options: Default::default(), sides: vec!["roman".into(), "gp".into()] }).unwrap(),
+        st: r
+            .setup(&Setup {
+                scenario: "campaign".into(),
+                options: Default::default(),
+                sides: vec!["roman".into(), "gp".into()],
+            })
+            .unwrap(),
         r,
     };
-    let b: Vec<Hex> = t.d().all_hexes().filter(|x| t.d().region(*x) == Region::Barbaria).take(16).collect();
+    let b: Vec<Hex> = t
+        .d()
+        .all_hexes()
+        .filter(|x| t.d().region(*x) == Region::Barbaria)
+        .take(16)
+        .collect();
     let mut tribes: Vec<String> = b.iter().map(|x| x.to_string()).collect();
     tribes.push(tribes[0].clone());
-    let e = t.err(GP, &format!("setup tribes {} gunds 5020 5020 5020 5020 5020 5020 5020 5020", tribes.join(" ")));
+    let e = t.err(
+        GP,
+        &format!(
+            "setup tribes {} gunds 5020 5020 5020 5020 5020 5020 5020 5020",
+            tribes.join(" ")
+        ),
+    );
     assert!(e.contains("(3.3, 10.2)"), "{e}");
     let e = t.err(GP, "setup tribes 3318 gunds 5020");
     assert!(e.contains("(3.3)"), "{e}");
@@ -306,7 +394,10 @@ fn with_a_leader_the_infantry_stop_after_five_and_the_cavalry_go_on() {
     t.st.actor = Player::Roman;
     let ev = t.ok(ROMAN, &format!("move {} to {}", p[0], route.join(" ")), &[]);
     assert!(text(&ev).contains("(8.5)"), "{}", text(&ev));
-    assert_eq!((t.at("v1"), t.at("c1"), t.at("emp")), (Some(p[5]), Some(p[7]), Some(p[7])));
+    assert_eq!(
+        (t.at("v1"), t.at("c1"), t.at("emp")),
+        (Some(p[5]), Some(p[7]), Some(p[7]))
+    );
 }
 
 // 11.3: a force stops in the first EZOC hex it enters; 11.1: it may not leave.
@@ -318,12 +409,20 @@ fn zones_of_control_stop_and_hold_a_force() {
     let p = path(&d, h("3016"), 3);
     let q = d
         .links(p[2])
-        .find(|x| !p.contains(x) && !adjacent(*x, p[0]) && !adjacent(*x, p[1]) && !d.side(p[2], *x).is_river())
+        .find(|x| {
+            !p.contains(x)
+                && !adjacent(*x, p[0])
+                && !adjacent(*x, p[1])
+                && !d.side(p[2], *x).is_river()
+        })
         .expect("a hex beside the path");
     t.put("v1", p[0]);
     t.put("t1", q);
     t.st.actor = Player::Roman;
-    let e = t.err(ROMAN, &format!("move {} to {} {} {}", p[0], p[1], p[2], p[3]));
+    let e = t.err(
+        ROMAN,
+        &format!("move {} to {} {} {}", p[0], p[1], p[2], p[3]),
+    );
     assert!(e.contains("(11.3)"), "{e}");
     t.ok(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
     assert!(zoc::in_ezoc(&d, &t.st, p[2], Faction::Loyal));
@@ -341,17 +440,35 @@ fn rivers_stop_german_zoc_and_shift_german_attacks() {
     let (&(a, b), _) = d
         .sides
         .iter()
-        .find(|((a, b), k)| k.is_river() && d.region(*a) == Region::Barbaria && d.region(*b).is_core() && distance(*b, d.special.rome) > 2)
+        .find(|((a, b), k)| {
+            k.is_river()
+                && d.region(*a) == Region::Barbaria
+                && d.region(*b).is_core()
+                && distance(*b, d.special.rome) > 2
+        })
         .expect("a Barbaria/core river side");
     t.put("t1", a);
     t.put("v1", b);
-    assert!(!zoc::in_ezoc(&d, &t.st, b, Faction::Loyal), "German ZOC across the river");
-    assert!(zoc::in_ezoc(&d, &t.st, a, Faction::German), "Roman ZOC does cross it");
+    assert!(
+        !zoc::in_ezoc(&d, &t.st, b, Faction::Loyal),
+        "German ZOC across the river"
+    );
+    assert!(
+        zoc::in_ezoc(&d, &t.st, a, Faction::German),
+        "Roman ZOC does cross it"
+    );
     let k = odds_step(4, 1) - 1;
     let roll = t.roll_for(k, Outcome::AS);
-    let ev = t.ok(GP, &format!("attack {a} on {b}"), &[("german-cf-t1", 6, 3), ("combat", 6, roll)]);
+    let ev = t.ok(
+        GP,
+        &format!("attack {a} on {b}"),
+        &[("german-cf-t1", 6, 3), ("combat", 6, roll)],
+    );
     let s = text(&ev);
-    assert!(s.contains("t1 fights with 4") && s.contains("4 against 1: 4:1 shifted -1 to 3:1"), "{s}");
+    assert!(
+        s.contains("t1 fights with 4") && s.contains("4 against 1: 4:1 shifted -1 to 3:1"),
+        "{s}"
+    );
 }
 
 // 4.2: a tribe entering Rome/Ostia wins the game at once.
@@ -383,11 +500,22 @@ fn a_retreat_an_advance_and_a_free_chit() {
     t.st.actor = Player::Roman;
     let k = odds_step(2, 1) + 1;
     let roll = t.roll_for(k, Outcome::DR);
-    let ev = t.ok(ROMAN, &format!("attack {} on {}", p[0], p[1]), &[("combat", 6, roll)]);
+    let ev = t.ok(
+        ROMAN,
+        &format!("attack {} on {}", p[0], p[1]),
+        &[("combat", 6, roll)],
+    );
     let s = text(&ev);
-    assert!(s.contains("DR") && s.contains("(13.12)") && s.contains("(13.14)") && s.contains("(8.19)"), "{s}");
+    assert!(
+        s.contains("DR") && s.contains("(13.12)") && s.contains("(13.14)") && s.contains("(8.19)"),
+        "{s}"
+    );
     assert_eq!(t.at("v1"), Some(p[1]));
-    assert_eq!(t.at("emp"), Some(p[1]), "the leader goes with his last units");
+    assert_eq!(
+        t.at("emp"),
+        Some(p[1]),
+        "the leader goes with his last units"
+    );
     assert_ne!(t.at("g1"), Some(p[1]));
     assert_eq!(t.st.hand(Player::Roman), &[4]);
 }
@@ -404,7 +532,11 @@ fn attackers_eliminated_and_exchanges() {
     }
     t.st.actor = Player::Roman;
     let roll = t.roll_for(odds_step(1, 3), Outcome::AE);
-    t.ok(ROMAN, &format!("attack {} on {}", p[0], p[1]), &[("combat", 6, roll)]);
+    t.ok(
+        ROMAN,
+        &format!("attack {} on {}", p[0], p[1]),
+        &[("combat", 6, roll)],
+    );
     assert_eq!(t.st.unit(t.u("v1")).loc, Loc::Dead);
     // EX: two against one; the defender dies and the attacker loses one, his choice.
     let mut t = empty();
@@ -413,7 +545,11 @@ fn attackers_eliminated_and_exchanges() {
     t.put("g1", p[1]);
     t.st.actor = Player::Roman;
     let roll = t.roll_for(odds_step(2, 1), Outcome::EX);
-    t.ok(ROMAN, &format!("attack {} on {} advance none losses v2", p[0], p[1]), &[("combat", 6, roll)]);
+    t.ok(
+        ROMAN,
+        &format!("attack {} on {} advance none losses v2", p[0], p[1]),
+        &[("combat", 6, roll)],
+    );
     assert_eq!(t.st.unit(t.u("g1")).loc, Loc::Dead);
     assert_eq!(t.st.unit(t.u("v2")).loc, Loc::Dead);
     assert_eq!(t.at("v1"), Some(p[0]));
@@ -439,7 +575,8 @@ fn infantry_stack_two_without_a_leader() {
 #[test]
 fn the_hand_holds_six_chits() {
     let mut t = game();
-    t.st.pool.retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(1..=6)));
+    t.st.pool
+        .retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(1..=6)));
     t.st.hands[1] = vec![1, 2, 3, 4, 5, 6];
     let e = t.err(GP, "draw");
     assert!(e.contains("(8.17)"), "{e}");
@@ -454,12 +591,18 @@ fn the_hand_holds_six_chits() {
 fn two_passes_end_the_turn() {
     let mut t = game();
     t.st.treasury = 9;
-    t.st.pool.retain(|i| *i != umpire::games::ldf::state::Item::Chit(5));
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(5));
     t.st.hands[0] = vec![5];
     t.ok(GP, "pass", &[]);
     let ev = t.ok(ROMAN, "pass", &[]);
     let revenue = umpire::games::ldf::economics::revenue(t.d(), &t.st);
-    assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman), "{}", text(&ev));
+    assert_eq!(
+        (t.st.turn, t.st.stage),
+        (2, Stage::AdminRoman),
+        "{}",
+        text(&ev)
+    );
     assert!(t.st.hand(Player::Roman).is_empty() && t.st.pool.len() == 26);
     assert_eq!(t.st.treasury, 5 + revenue);
 }
@@ -500,12 +643,21 @@ fn salt_and_agents_add_at_most_three() {
     let hx = t.at("v5").unwrap();
     t.st.unit_mut(co).loc = Loc::Hex(hx);
     t.st.unit_mut(co).rebel = true;
-    t.st.pool.retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
     t.st.hands[0] = vec![17];
     t.st.actor = Player::Roman;
     t.st.treasury = 5;
-    let ev = t.ok(ROMAN, "treachery salt 3 with 17", &[("treachery against the rebel co-emperor", 6, 1)]);
-    assert!(text(&ev).contains("roll 1 +3 = 4: failure"), "{}", text(&ev));
+    let ev = t.ok(
+        ROMAN,
+        "treachery salt 3 with 17",
+        &[("treachery against the rebel co-emperor", 6, 1)],
+    );
+    assert!(
+        text(&ev).contains("roll 1 +3 = 4: failure"),
+        "{}",
+        text(&ev)
+    );
     assert_eq!(t.st.treasury, 2, "the salt is spent anyway");
     assert!(t.st.hex_of(co).is_some());
     let _ = d;
@@ -535,12 +687,19 @@ fn no_rebel_coemperor_in_rome() {
 #[test]
 fn each_side_sees_only_its_own_hand() {
     let mut t = game();
-    t.st.pool.retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(17 | 2)));
+    t.st.pool
+        .retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(17 | 2)));
     t.st.hands = [vec![17], vec![2]];
     let roman = t.r.view(&t.st, Some(ROMAN)).status.join("\n");
     let gp = t.r.view(&t.st, Some(GP)).status.join("\n");
-    assert!(roman.contains("Agents in Enemy Camp") && !roman.contains("Beseech"), "{roman}");
-    assert!(gp.contains("Beseech") && !gp.contains("Agents in Enemy Camp"), "{gp}");
+    assert!(
+        roman.contains("Agents in Enemy Camp") && !roman.contains("Beseech"),
+        "{roman}"
+    );
+    assert!(
+        gp.contains("Beseech") && !gp.contains("Agents in Enemy Camp"),
+        "{gp}"
+    );
     assert!(roman.contains("roman holds 1, gp holds 1"));
     umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
 }
@@ -550,13 +709,28 @@ fn each_side_sees_only_its_own_hand() {
 fn standing_orders_are_read_and_shown() {
     let mut t = game();
     let lines = vec![
-        SourceLine { line: 3, column: 3, text: "rally Lugdunum".into() },
-        SourceLine { line: 4, column: 3, text: "sponsor 2".into() },
+        SourceLine {
+            line: 3,
+            column: 3,
+            text: "rally Lugdunum".into(),
+        },
+        SourceLine {
+            line: 4,
+            column: 3,
+            text: "sponsor 2".into(),
+        },
     ];
     t.r.set_standing(&mut t.st, ROMAN, &lines).unwrap();
     let shown = t.r.standing(&t.st, ROMAN).join("\n");
-    assert!(shown.contains("sponsor 2") && shown.contains("rally 3016"), "{shown}");
-    let bad = vec![SourceLine { line: 7, column: 3, text: "salt treachery 9".into() }];
+    assert!(
+        shown.contains("sponsor 2") && shown.contains("rally 3016"),
+        "{shown}"
+    );
+    let bad = vec![SourceLine {
+        line: 7,
+        column: 3,
+        text: "salt treachery 9".into(),
+    }];
     let e = t.r.set_standing(&mut t.st, GP, &bad).unwrap_err();
     assert_eq!(e.line, 7);
 }

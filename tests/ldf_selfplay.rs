@@ -8,7 +8,9 @@ use umpire::core::selfplay::{self, SelfPlayConfig};
 use umpire::games::ldf::Ldf;
 
 fn opts(v: &[(&str, &str)]) -> BTreeMap<String, String> {
-    v.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    v.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 fn play(o: &BTreeMap<String, String>, games: u32, seed: u64) {
@@ -30,7 +32,11 @@ fn play(o: &BTreeMap<String, String>, games: u32, seed: u64) {
         .map(|(_, v)| v)
         .sum();
     assert_eq!(won, games, "{:?}", s.results);
-    assert!(s.outcomes.iter().all(|o| o.contains("(4.")), "{:?}", s.outcomes);
+    assert!(
+        s.outcomes.iter().all(|o| o.contains("(4.")),
+        "{:?}",
+        s.outcomes
+    );
     assert!(s.rolls > 0);
 }
 
@@ -42,7 +48,11 @@ fn campaign_games_with_default_rulings_finish_and_replay() {
 #[test]
 fn campaign_games_with_the_other_rulings_finish_and_replay() {
     play(
-        &opts(&[("gallic_turn", "4"), ("natural_six", "no"), ("demob_surplus_tp", "0")]),
+        &opts(&[
+            ("gallic_turn", "4"),
+            ("natural_six", "no"),
+            ("demob_surplus_tp", "0"),
+        ]),
         10,
         2,
     );

@@ -50,19 +50,36 @@ pub fn turn_start(st: &mut State) {
 }
 
 /// The draw action (8.17): put one back first if the hand is full (R-G1).
-pub fn draw_action(ctx: &mut Ctx, st: &mut State, p: Player, put_back: Option<u8>) -> Result<(), RuleError> {
+pub fn draw_action(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    put_back: Option<u8>,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let limit = d.values.hand_limit;
     if let Some(c) = put_back {
         if !st.hand(p).contains(&c) {
-            return Err(illegal(format!("you do not hold chit {c} to put back"), "8.17"));
+            return Err(illegal(
+                format!("you do not hold chit {c} to put back"),
+                "8.17",
+            ));
         }
-        let i = st.hands[p.index()].iter().position(|x| *x == c).unwrap_or(0);
+        let i = st.hands[p.index()]
+            .iter()
+            .position(|x| *x == c)
+            .unwrap_or(0);
         st.hands[p.index()].remove(i);
         to_pool(st, Item::Chit(c));
-        ctx.say(format!("the {} puts a chit back into the pool (8.17)", p.name()), vec![]);
+        ctx.say(
+            format!("the {} puts a chit back into the pool (8.17)", p.name()),
+            vec![],
+        );
     } else if st.hand(p).len() >= limit {
-        return Err(illegal(format!("you hold {limit} chits: put one back first with `draw return N`"), "8.17"));
+        return Err(illegal(
+            format!("you hold {limit} chits: put one back first with `draw return N`"),
+            "8.17",
+        ));
     }
     if st.pool.is_empty() {
         return Err(illegal("the chit pool is empty", "8.17"));
@@ -75,7 +92,13 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
     if st.hand(p).len() >= ctx.d.values.hand_limit || st.pool.is_empty() {
         return Ok(());
     }
-    ctx.say(format!("the {} won the battle and draws a free chit (8.19)", p.name()), vec![]);
+    ctx.say(
+        format!(
+            "the {} won the battle and draws a free chit (8.19)",
+            p.name()
+        ),
+        vec![],
+    );
     draw_one(ctx, st, p, false)
 }
 
@@ -92,15 +115,29 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         return Ok(());
     };
     if def.timing == Timing::Immediate {
-        ctx.say(format!("the {} draws chit {c}, {} (resolved at once, 8.17)", p.name(), def.title), vec![]);
+        ctx.say(
+            format!(
+                "the {} draws chit {c}, {} (resolved at once, 8.17)",
+                p.name(),
+                def.title
+            ),
+            vec![],
+        );
         return immediate(ctx, st, p, c, &def.effect, action);
     }
-    let shown = match (def.shown_by, p) {
-        (Some(User::Roman), Player::Roman) | (Some(User::Gp), Player::Gp) => true,
-        _ => false,
-    };
+    let shown = matches!(
+        (def.shown_by, p),
+        (Some(User::Roman), Player::Roman) | (Some(User::Gp), Player::Gp)
+    );
     if shown {
-        ctx.say(format!("the {} draws chit {c}, {}, shows it and puts it back (14.3)", p.name(), def.title), vec![]);
+        ctx.say(
+            format!(
+                "the {} draws chit {c}, {}, shows it and puts it back (14.3)",
+                p.name(),
+                def.title
+            ),
+            vec![],
+        );
         to_pool(st, Item::Chit(c));
         return Ok(());
     }
@@ -110,7 +147,14 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         return Ok(());
     }
     st.hands[p.index()].push(c);
-    ctx.say(format!("the {} draws a chit ({} in hand)", p.name(), st.hand(p).len()), vec![]);
+    ctx.say(
+        format!(
+            "the {} draws a chit ({} in hand)",
+            p.name(),
+            st.hand(p).len()
+        ),
+        vec![],
+    );
     Ok(())
 }
 
@@ -139,7 +183,15 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
     match hex {
         Some(h) => {
             st.unit_mut(u).loc = Loc::Hex(h);
-            ctx.say(format!("the {} draws cavalry {}: it joins the Roman army in {} (14.3)", p.name(), d.uid(u), d.hex_name(h)), vec![h]);
+            ctx.say(
+                format!(
+                    "the {} draws cavalry {}: it joins the Roman army in {} (14.3)",
+                    p.name(),
+                    d.uid(u),
+                    d.hex_name(h)
+                ),
+                vec![h],
+            );
         }
         None => {
             to_pool(st, Item::Cavalry(u));
@@ -149,10 +201,17 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
     let r = ctx.d6("cavalry-reserve")?;
     if r == 6 && !st.reserve {
         st.reserve = true;
-        ctx.say("reserve roll 6: the central cavalry reserve may be formed (14.3, 10.8)", vec![]);
+        ctx.say(
+            "reserve roll 6: the central cavalry reserve may be formed (14.3, 10.8)",
+            vec![],
+        );
         // Cavalry now count for stacking (10.8): stacks over the limit unstack
         // as in 10.7 (ruling: the text does not say).
-        let mut hexes: Vec<Hex> = st.on_map().filter(|(x, _)| d.kind(*x) == Kind::Cavalry).map(|(_, h)| h).collect();
+        let mut hexes: Vec<Hex> = st
+            .on_map()
+            .filter(|(x, _)| d.kind(*x) == Kind::Cavalry)
+            .map(|(_, h)| h)
+            .collect();
         hexes.sort();
         hexes.dedup();
         for h in hexes {
@@ -163,14 +222,24 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
 }
 
 /// Chits resolved when drawn (8.17): 10, 18, 19, 20.
-fn immediate(ctx: &mut Ctx, st: &mut State, p: Player, c: u8, effect: &str, action: bool) -> Result<(), RuleError> {
+fn immediate(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    c: u8,
+    effect: &str,
+    action: bool,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     match effect {
         "gods_bored" => {
             if st.turn < d.values.turns {
                 let r = ctx.d6("gods-bored")?;
                 if r % 2 == 0 {
-                    ctx.say(format!("roll {r}: the gods are bored and the turn ends (5.4)"), vec![]);
+                    ctx.say(
+                        format!("roll {r}: the gods are bored and the turn ends (5.4)"),
+                        vec![],
+                    );
                     st.aside.push(c);
                     if action {
                         st.passes = 2;
@@ -234,9 +303,18 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             };
             st.bc_rebels.insert(h);
             st.looted.insert(h);
-            ctx.say(format!("Rome refuses the games: {} rises in revolt behind a rebel garrison (14.3)", d.hex_name(h)), vec![h]);
+            ctx.say(
+                format!(
+                    "Rome refuses the games: {} rises in revolt behind a rebel garrison (14.3)",
+                    d.hex_name(h)
+                ),
+                vec![h],
+            );
         }
-        _ => ctx.say("Rome refuses the games, but there is no hex or garrison for a revolt (R-C7)", vec![]),
+        _ => ctx.say(
+            "Rome refuses the games, but there is no hex or garrison for a revolt (R-C7)",
+            vec![],
+        ),
     }
     Ok(())
 }
@@ -246,7 +324,10 @@ fn plague(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
     let d = ctx.d;
     let r = ctx.d6("plague")?;
     if r == 1 {
-        ctx.say("roll 1: the plague carries off the emperor (stand-in; 14.4)", vec![]);
+        ctx.say(
+            "roll 1: the plague carries off the emperor (stand-in; 14.4)",
+            vec![],
+        );
         if let Some(e) = st.emperor(d).filter(|e| st.hex_of(*e).is_some()) {
             kill(ctx, st, e)?;
         }
@@ -284,32 +365,58 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
         .filter(|c| {
             d.chit(*c).is_some_and(|x| {
                 x.timing == Timing::Action
-                    && matches!((x.user, p), (User::Both, _) | (User::Roman, Player::Roman) | (User::Gp, Player::Gp))
-                    && matches!(x.effect.as_str(), "mad_dash" | "resurgence" | "german_increase" | "windfall" | "gp_only")
+                    && matches!(
+                        (x.user, p),
+                        (User::Both, _) | (User::Roman, Player::Roman) | (User::Gp, Player::Gp)
+                    )
+                    && matches!(
+                        x.effect.as_str(),
+                        "mad_dash" | "resurgence" | "german_increase" | "windfall" | "gp_only"
+                    )
             })
         })
         .collect()
 }
 
 /// Plays a chit as an action (8.18).
-pub fn play(ctx: &mut Ctx, st: &mut State, p: Player, c: u8, tp: Option<u32>, at: &[Hex]) -> Result<(), RuleError> {
+pub fn play(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    c: u8,
+    tp: Option<u32>,
+    at: &[Hex],
+) -> Result<(), RuleError> {
     let d = ctx.d;
-    let def = d.chit(c).cloned().ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
+    let def = d
+        .chit(c)
+        .cloned()
+        .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
     if !st.hand(p).contains(&c) {
         return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
     }
     if !playable(d, st, p).contains(&c) {
         return Err(illegal(
-            format!("chit {c}, {}, is not played as an action by the {} (or is not yet implemented)", def.title, p.name()),
+            format!(
+                "chit {c}, {}, is not played as an action by the {} (or is not yet implemented)",
+                def.title,
+                p.name()
+            ),
             "8.18, 14.3",
         ));
     }
     spend(d, st, p, c);
-    ctx.say(format!("the {} plays chit {c}, {} (8.18)", p.name(), def.title), vec![]);
+    ctx.say(
+        format!("the {} plays chit {c}, {} (8.18)", p.name(), def.title),
+        vec![],
+    );
     match def.effect.as_str() {
         "mad_dash" => {
             st.extra = true;
-            ctx.say("the player takes one more action at once (5.3; stand-in)", vec![]);
+            ctx.say(
+                "the player takes one more action at once (5.3; stand-in)",
+                vec![],
+            );
         }
         "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
         "german_increase" => {
@@ -321,7 +428,13 @@ pub fn play(ctx: &mut Ctx, st: &mut State, p: Player, c: u8, tp: Option<u32>, at
             let h = d
                 .hexes
                 .iter()
-                .filter(|x| x.region.is_core() && x.coastal && x.tp > 0 && !st.looted.contains(&x.hex) && st.at(x.hex).next().is_none())
+                .filter(|x| {
+                    x.region.is_core()
+                        && x.coastal
+                        && x.tp > 0
+                        && !st.looted.contains(&x.hex)
+                        && st.at(x.hex).next().is_none()
+                })
                 .map(|x| x.hex)
                 .find(|h| at.is_empty() || at.contains(h));
             if let Some(h) = h {

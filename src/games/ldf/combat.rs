@@ -37,7 +37,11 @@ pub fn step_name(k: i32) -> String {
 
 /// The CRT column for a shifted step, or the automatic result (13.15).
 pub fn column(d: &Data, k: i32) -> Result<usize, Outcome> {
-    let ratio = if k >= 0 { (k as u32 + 1, 1) } else { (1, (1 - k) as u32) };
+    let ratio = if k >= 0 {
+        (k as u32 + 1, 1)
+    } else {
+        (1, (1 - k) as u32)
+    };
     match d.crt_columns.iter().position(|c| *c == ratio) {
         Some(i) => Ok(i),
         None if k < 0 => Err(Outcome::AE),
@@ -71,27 +75,44 @@ struct Battle {
 
 /// The units that attack: the chosen ones, never garrisons (13.10), with the
 /// hex's leader always involved (R-E2).
-fn attackers(d: &Data, st: &State, p: Player, a: &Attack) -> Result<(Vec<UnitId>, Faction), RuleError> {
+fn attackers(
+    d: &Data,
+    st: &State,
+    p: Player,
+    a: &Attack,
+) -> Result<(Vec<UnitId>, Faction), RuleError> {
     let h = a.force.from;
     let mine = |u: UnitId| st.owner(d, u) == Some(p);
     let mut v: Vec<UnitId> = match &a.force.units {
         Some(v) => v.clone(),
-        None => st.at(h).filter(|u| mine(*u) && !d.kind(*u).is_garrison()).collect(),
+        None => st
+            .at(h)
+            .filter(|u| mine(*u) && !d.kind(*u).is_garrison())
+            .collect(),
     };
     for u in &v {
         if st.hex_of(*u) != Some(h) || !mine(*u) {
             return Err(illegal(format!("{} is not yours in {h}", d.uid(*u)), "8.6"));
         }
         if d.kind(*u).is_garrison() {
-            return Err(illegal("garrison/fortification units never attack", "13.10"));
+            return Err(illegal(
+                "garrison/fortification units never attack",
+                "13.10",
+            ));
         }
     }
-    let f = v.first().map(|u| st.faction(d, *u)).unwrap_or(Faction::Loyal);
+    let f = v
+        .first()
+        .map(|u| st.faction(d, *u))
+        .unwrap_or(Faction::Loyal);
     if let Some(l) = st.leader_in(d, h, f).filter(|l| !v.contains(l)) {
         v.push(l);
     }
     if !v.iter().any(|u| !d.kind(*u).is_leader()) {
-        return Err(illegal(format!("you have no unit in {h} able to attack"), "8.4, 13.10"));
+        return Err(illegal(
+            format!("you have no unit in {h} able to attack"),
+            "8.4, 13.10",
+        ));
     }
     if v.iter().any(|u| st.faction(d, *u) != f) {
         return Err(illegal("one attacking force is of one nationality", "13.5"));
@@ -102,17 +123,34 @@ fn attackers(d: &Data, st: &State, p: Player, a: &Attack) -> Result<(Vec<UnitId>
     Ok((v, f))
 }
 
-fn check_target(d: &Data, st: &State, f: Faction, from: Hex, target: Hex) -> Result<Vec<UnitId>, RuleError> {
+fn check_target(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    from: Hex,
+    target: Hex,
+) -> Result<Vec<UnitId>, RuleError> {
     if !d.linked(from, target) {
-        return Err(illegal(format!("{target} is not a land hex adjacent to {from}"), "13.4; R-D1"));
+        return Err(illegal(
+            format!("{target} is not a land hex adjacent to {from}"),
+            "13.4; R-D1",
+        ));
     }
     let defenders: Vec<UnitId> = st.at(target).collect();
-    let idle = defenders.iter().any(|u| st.faction(d, *u) == Faction::PalmyraIdle);
+    let idle = defenders
+        .iter()
+        .any(|u| st.faction(d, *u) == Faction::PalmyraIdle);
     if idle && f.player() == Some(Player::Roman) {
-        return Err(illegal("Roman units may not attack inactive Palmyra", "9.2"));
+        return Err(illegal(
+            "Roman units may not attack inactive Palmyra",
+            "9.2",
+        ));
     }
     if !idle && !defenders.iter().any(|u| st.faction(d, *u).hostile(f)) {
-        return Err(illegal(format!("there is no enemy in {target} to attack"), "8.6"));
+        return Err(illegal(
+            format!("there is no enemy in {target} to attack"),
+            "8.6",
+        ));
     }
     if st.collapsed && d.region(target) == Region::Parthia {
         return Err(illegal("no unit may attack into collapsed Parthia", "7.3"));
@@ -120,10 +158,16 @@ fn check_target(d: &Data, st: &State, f: Faction, from: Hex, target: Hex) -> Res
     if st.gallic == super::state::Gallic::Active {
         let g = d.region(target) == Region::Gallic;
         if f == Faction::Gallic && !g {
-            return Err(illegal("Gallic forces attack only into Gallic hexes", "9.5"));
+            return Err(illegal(
+                "Gallic forces attack only into Gallic hexes",
+                "9.5",
+            ));
         }
         if matches!(f, Faction::German | Faction::Rebel) && g {
-            return Err(illegal("Germans and non-Gallic rebels may not attack into the Gallic Empire", "9.5"));
+            return Err(illegal(
+                "Germans and non-Gallic rebels may not attack into the Gallic Empire",
+                "9.5",
+            ));
         }
     }
     Ok(defenders)
@@ -137,7 +181,9 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleEr
     let mut siege = false;
     let mut seen = Vec::new();
     for c in &a.chits {
-        let def = d.chit(*c).ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
+        let def = d
+            .chit(*c)
+            .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
         if !st.hand(p).contains(c) || seen.contains(c) {
             return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
         }
@@ -145,17 +191,33 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleEr
         match def.effect.as_str() {
             "flanking" | "inspired" | "surprise" => shift += 1,
             "siege" => {
-                let centre = d.hex(a.target).is_some_and(|x| x.tp > 0) && !st.looted.contains(&a.target);
+                let centre =
+                    d.hex(a.target).is_some_and(|x| x.tp > 0) && !st.looted.contains(&a.target);
                 if f != Faction::Loyal || !centre {
-                    return Err(illegal("heavy siege equipment goes with a loyal Roman force attacking an unlooted population centre", "14.3 (21)"));
+                    return Err(illegal(
+                        "heavy siege equipment goes with a loyal Roman force attacking an unlooted population centre",
+                        "14.3 (21)",
+                    ));
                 }
                 siege = true;
             }
-            _ => return Err(illegal(format!("chit {c}, {}, is not played in an attack", def.title), "14.3")),
+            _ => {
+                return Err(illegal(
+                    format!("chit {c}, {}, is not played in an attack", def.title),
+                    "14.3",
+                ));
+            }
         }
     }
-    let surprise = a.chits.iter().any(|c| d.chit(*c).is_some_and(|x| x.effect == "surprise"));
-    let def_faction = defenders.iter().map(|u| st.faction(d, *u)).find(|g| g.hostile(f)).unwrap_or(Faction::PalmyraIdle);
+    let surprise = a
+        .chits
+        .iter()
+        .any(|c| d.chit(*c).is_some_and(|x| x.effect == "surprise"));
+    let def_faction = defenders
+        .iter()
+        .map(|u| st.faction(d, *u))
+        .find(|g| g.hostile(f))
+        .unwrap_or(Faction::PalmyraIdle);
     let att_leader = att.iter().any(|u| d.kind(*u).is_leader());
     let def_leader = defenders.iter().any(|u| d.kind(*u).is_leader());
     shift += i32::from(att_leader) - i32::from(def_leader);
@@ -185,7 +247,10 @@ fn strength(ctx: &mut Ctx, st: &State, units: &[UnitId], h: Hex) -> Result<u32, 
             Kind::Tribe => {
                 let r = ctx.d6(&format!("german-cf-{}", d.uid(*u)))?;
                 let cf = r + d.values.german_die_add;
-                ctx.say(format!("{} fights with {cf} this battle (2.6)", d.uid(*u)), vec![h]);
+                ctx.say(
+                    format!("{} fights with {cf} this battle (2.6)", d.uid(*u)),
+                    vec![h],
+                );
                 cf
             }
             k if k.is_garrison() => garrison_strength(d, h, k),
@@ -201,9 +266,16 @@ fn strength(ctx: &mut Ctx, st: &State, units: &[UnitId], h: Hex) -> Result<u32, 
 pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<(), RuleError> {
     let d = ctx.d;
     let mut b = prepare(d, st, p, a)?;
-    if st.palmyra == Palmyra::Inactive && b.defenders.iter().any(|u| d.kind(*u) == Kind::Palmyran || st.faction(d, *u) == Faction::PalmyraIdle) {
+    if st.palmyra == Palmyra::Inactive
+        && b.defenders
+            .iter()
+            .any(|u| d.kind(*u) == Kind::Palmyran || st.faction(d, *u) == Faction::PalmyraIdle)
+    {
         st.palmyra = Palmyra::Roman { attacked: true };
-        ctx.say("the attack brings Palmyra into the war as Rome's unswerving ally (9.2; R-H2)", vec![b.target]);
+        ctx.say(
+            "the attack brings Palmyra into the war as Rome's unswerving ally (9.2; R-H2)",
+            vec![b.target],
+        );
     }
     for c in &a.chits {
         chits::spend(d, st, p, *c);
@@ -220,7 +292,10 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
         if let Some(c) = chits::holds_effect(d, st, defender, "tsnp") {
             chits::spend(d, st, defender, c);
             b.shift -= 1;
-            ctx.say(format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"), vec![b.target]);
+            ctx.say(
+                format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"),
+                vec![b.target],
+            );
         } else {
             b.tsnp = false;
         }
@@ -233,20 +308,35 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
             let roll = ctx.d6("combat")?;
             let r = d.crt[roll as usize - 1][col];
             ctx.say(
-                format!("{att} against {def}: {} shifted {:+} to {}, roll {roll}: {} (13.2, 14.6)", step_name(base), b.shift, step_name(k), r.code()),
+                format!(
+                    "{att} against {def}: {} shifted {:+} to {}, roll {roll}: {} (13.2, 14.6)",
+                    step_name(base),
+                    b.shift,
+                    step_name(k),
+                    r.code()
+                ),
                 vec![b.from, b.target],
             );
             r
         }
         Err(auto) => {
             ctx.say(
-                format!("{att} against {def}: {} shifted {:+} is off the table: automatic {} (13.15)", step_name(base), b.shift, auto.code()),
+                format!(
+                    "{att} against {def}: {} shifted {:+} is off the table: automatic {} (13.15)",
+                    step_name(base),
+                    b.shift,
+                    auto.code()
+                ),
                 vec![b.from, b.target],
             );
             auto
         }
     };
-    let result = if b.tsnp && result == Outcome::DR { Outcome::AS } else { result };
+    let result = if b.tsnp && result == Outcome::DR {
+        Outcome::AS
+    } else {
+        result
+    };
     resolve_result(ctx, st, p, &b, result, a)?;
     if b.siege {
         chits::siege_back(st);
@@ -254,7 +344,14 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
     Ok(())
 }
 
-fn resolve_result(ctx: &mut Ctx, st: &mut State, p: Player, b: &Battle, r: Outcome, a: &Attack) -> Result<(), RuleError> {
+fn resolve_result(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    b: &Battle,
+    r: Outcome,
+    a: &Attack,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     match r {
         Outcome::AS => {}
@@ -265,13 +362,24 @@ fn resolve_result(ctx: &mut Ctx, st: &mut State, p: Player, b: &Battle, r: Outco
             ctx.say("the attackers are eliminated (13.11 AE)", vec![b.from]);
         }
         Outcome::DE | Outcome::EX => {
-            let lost = b.defenders.iter().filter(|u| !d.kind(**u).is_leader()).count();
+            let lost = b
+                .defenders
+                .iter()
+                .filter(|u| !d.kind(**u).is_leader())
+                .count();
             for u in b.defenders.clone() {
                 if st.hex_of(u).is_some() {
                     kill(ctx, st, u)?;
                 }
             }
-            ctx.say(format!("the defenders in {} are eliminated (13.11 {})", b.target, r.code()), vec![b.target]);
+            ctx.say(
+                format!(
+                    "the defenders in {} are eliminated (13.11 {})",
+                    b.target,
+                    r.code()
+                ),
+                vec![b.target],
+            );
             if r == Outcome::EX {
                 exchange(ctx, st, b, lost, &a.losses)?;
             }
@@ -301,7 +409,13 @@ fn resolve_result(ctx: &mut Ctx, st: &mut State, p: Player, b: &Battle, r: Outco
 
 /// EX (13.11): the attacker loses as many units as the defender did, his
 /// order first, then bases, infantry, cavalry, others; a leader last (R-E3).
-fn exchange(ctx: &mut Ctx, st: &mut State, b: &Battle, n: usize, first: &[UnitId]) -> Result<(), RuleError> {
+fn exchange(
+    ctx: &mut Ctx,
+    st: &mut State,
+    b: &Battle,
+    n: usize,
+    first: &[UnitId],
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let rank = |u: &UnitId| match d.kind(*u) {
         Kind::Base => 1,
@@ -311,11 +425,30 @@ fn exchange(ctx: &mut Ctx, st: &mut State, b: &Battle, n: usize, first: &[UnitId
         _ => 4,
     };
     let mut pool: Vec<UnitId> = b.attackers.clone();
-    pool.sort_by_key(|u| (first.iter().position(|x| x == u).unwrap_or(usize::MAX), rank(u), *u));
+    pool.sort_by_key(|u| {
+        (
+            first.iter().position(|x| x == u).unwrap_or(usize::MAX),
+            rank(u),
+            *u,
+        )
+    });
     let others = pool.iter().filter(|u| !d.kind(**u).is_leader()).count();
-    let take: Vec<UnitId> = if n >= others { pool } else { pool.into_iter().filter(|u| !d.kind(*u).is_leader()).take(n).collect() };
+    let take: Vec<UnitId> = if n >= others {
+        pool
+    } else {
+        pool.into_iter()
+            .filter(|u| !d.kind(*u).is_leader())
+            .take(n)
+            .collect()
+    };
     let names: Vec<&str> = take.iter().map(|u| d.uid(*u)).collect();
-    ctx.say(format!("the attacker loses {} in the exchange (13.11 EX)", names.join(" ")), vec![b.from]);
+    ctx.say(
+        format!(
+            "the attacker loses {} in the exchange (13.11 EX)",
+            names.join(" ")
+        ),
+        vec![b.from],
+    );
     for u in take {
         kill(ctx, st, u)?;
     }
@@ -326,7 +459,10 @@ fn exchange(ctx: &mut Ctx, st: &mut State, b: &Battle, n: usize, first: &[UnitId
 /// by the defender's retreat doctrine (standing order N1).
 fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
     let d = ctx.d;
-    let units: Vec<UnitId> = st.at(b.target).filter(|u| !d.kind(*u).is_static()).collect();
+    let units: Vec<UnitId> = st
+        .at(b.target)
+        .filter(|u| !d.kind(*u).is_static())
+        .collect();
     if units.is_empty() {
         return Ok(());
     }
@@ -340,7 +476,10 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         }
         stacking::check_hex(d, &t, n).is_ok()
     };
-    let cands: Vec<Hex> = d.links(b.target).filter(|n| may_enter(d, st, f, &units, *n).is_ok()).collect();
+    let cands: Vec<Hex> = d
+        .links(b.target)
+        .filter(|n| may_enter(d, st, f, &units, *n).is_ok())
+        .collect();
     let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
         let mut v = cs.to_vec();
         v.sort_by_key(|n| {
@@ -355,7 +494,13 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         v.first().copied()
     };
     let Some(n) = best(st, &cands) else {
-        ctx.say(format!("the defenders in {} have nowhere to retreat and are eliminated (13.12)", b.target), vec![b.target]);
+        ctx.say(
+            format!(
+                "the defenders in {} have nowhere to retreat and are eliminated (13.12)",
+                b.target
+            ),
+            vec![b.target],
+        );
         for u in units {
             kill(ctx, st, u)?;
         }
@@ -364,7 +509,12 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
     let mut to = n;
     if !fits(st, n, &units) {
         // 13.13: through the overstacked hex to one beyond, if any fits.
-        let beyond: Vec<Hex> = d.links(n).filter(|m| *m != b.target && may_enter(d, st, f, &units, *m).is_ok() && fits(st, *m, &units)).collect();
+        let beyond: Vec<Hex> = d
+            .links(n)
+            .filter(|m| {
+                *m != b.target && may_enter(d, st, f, &units, *m).is_ok() && fits(st, *m, &units)
+            })
+            .collect();
         if let Some(m) = best(st, &beyond) {
             to = m;
         }
@@ -372,14 +522,31 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
     for u in &units {
         st.unit_mut(*u).loc = Loc::Hex(to);
     }
-    ctx.say(format!("{} retreat to {} (13.12)", super::movement::force_name(d, &units), d.hex_name(to)), vec![b.target, to]);
+    ctx.say(
+        format!(
+            "{} retreat to {} (13.12)",
+            super::movement::force_name(d, &units),
+            d.hex_name(to)
+        ),
+        vec![b.target, to],
+    );
     entered(ctx, st, f, &units, to)?;
     if stacking::check_hex(d, st, to).is_err() {
         // 13.13: the excess is eliminated.
-        let mut excess: Vec<UnitId> = units.iter().copied().filter(|u| !d.kind(*u).is_leader()).collect();
+        let mut excess: Vec<UnitId> = units
+            .iter()
+            .copied()
+            .filter(|u| !d.kind(*u).is_leader())
+            .collect();
         while stacking::check_hex(d, st, to).is_err() {
             let Some(u) = excess.pop() else { break };
-            ctx.say(format!("{} cannot retreat without overstacking and is eliminated (13.13)", d.uid(u)), vec![to]);
+            ctx.say(
+                format!(
+                    "{} cannot retreat without overstacking and is eliminated (13.13)",
+                    d.uid(u)
+                ),
+                vec![to],
+            );
             kill(ctx, st, u)?;
         }
         after_losses(ctx, st, &[to])?;
@@ -390,18 +557,34 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
 /// Advance after combat (13.14): true if any unit advanced (a won battle, 8.19).
 fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<bool, RuleError> {
     let d = ctx.d;
-    let alive: Vec<UnitId> = b.attackers.iter().copied().filter(|u| st.hex_of(*u) == Some(b.from)).collect();
+    let alive: Vec<UnitId> = b
+        .attackers
+        .iter()
+        .copied()
+        .filter(|u| st.hex_of(*u) == Some(b.from))
+        .collect();
     let mut go: Vec<UnitId> = match adv {
         Advance::Stay => return Ok(false),
-        Advance::All => alive.iter().copied().filter(|u| d.kind(*u).is_mobile()).collect(),
-        Advance::Units(v) => v.iter().copied().filter(|u| alive.contains(u) && d.kind(*u).is_mobile()).collect(),
+        Advance::All => alive
+            .iter()
+            .copied()
+            .filter(|u| d.kind(*u).is_mobile())
+            .collect(),
+        Advance::Units(v) => v
+            .iter()
+            .copied()
+            .filter(|u| alive.contains(u) && d.kind(*u).is_mobile())
+            .collect(),
     };
     if go.is_empty() {
         return Ok(false);
     }
     let leader = alive.iter().copied().find(|u| d.kind(*u).is_leader());
     if let Some(l) = leader {
-        let left = st.at(b.from).filter(|u| *u != l && !go.contains(u) && st.faction(d, *u) == b.att_faction).count();
+        let left = st
+            .at(b.from)
+            .filter(|u| *u != l && !go.contains(u) && st.faction(d, *u) == b.att_faction)
+            .count();
         if left == 0 {
             go.push(l);
         }
@@ -417,7 +600,14 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
         return Ok(false);
     }
     *st = t;
-    ctx.say(format!("{} advance into {} (13.14)", super::movement::force_name(d, &go), d.hex_name(b.target)), vec![b.target]);
+    ctx.say(
+        format!(
+            "{} advance into {} (13.14)",
+            super::movement::force_name(d, &go),
+            d.hex_name(b.target)
+        ),
+        vec![b.target],
+    );
     entered(ctx, st, b.att_faction, &go, b.target)?;
     Ok(true)
 }

@@ -12,17 +12,34 @@ use crate::core::ruleset::RuleError;
 /// Agents, at most +3 together, 8.8), the opponent's negative salt (N4) and
 /// Agents; results above six count as six; five or six succeeds, and with
 /// ruling R-F3 a natural six always does.
-pub fn dt_roll(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bool, vs_emperor: bool, what: &str) -> Result<bool, RuleError> {
+pub fn dt_roll(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    salt: u32,
+    agents: bool,
+    vs_emperor: bool,
+    what: &str,
+) -> Result<bool, RuleError> {
     let d = ctx.d;
     let v = &d.values;
     if salt > 0 && p != Player::Roman {
         return Err(illegal("only the Roman player may salt", "8.8"));
     }
     if salt > v.salt_max || salt > st.treasury {
-        return Err(illegal(format!("salt is 1 to {} TP, and no more than the treasury holds", v.salt_max), "8.8"));
+        return Err(illegal(
+            format!(
+                "salt is 1 to {} TP, and no more than the treasury holds",
+                v.salt_max
+            ),
+            "8.8",
+        ));
     }
     let agents_chit = if agents {
-        Some(holds_effect(d, st, p, "agents").ok_or_else(|| illegal("you do not hold Agents in Enemy Camp", "14.3"))?)
+        Some(
+            holds_effect(d, st, p, "agents")
+                .ok_or_else(|| illegal("you do not hold Agents in Enemy Camp", "14.3"))?,
+        )
     } else {
         None
     };
@@ -34,7 +51,11 @@ pub fn dt_roll(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bool
     let mut minus = 0;
     if p == Player::Gp {
         let s = &st.standing[Player::Roman.index()];
-        let want = if vs_emperor { s.salt_treachery } else { s.salt_diplomacy };
+        let want = if vs_emperor {
+            s.salt_treachery
+        } else {
+            s.salt_diplomacy
+        };
         let neg = want.min(v.salt_max).min(st.treasury);
         st.treasury -= neg;
         minus += neg;
@@ -45,8 +66,16 @@ pub fn dt_roll(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bool
     ctx.say(
         format!(
             "{what}: roll {roll}{}{} = {net}: {} (8.8)",
-            if plus > 0 { format!(" +{plus}") } else { String::new() },
-            if minus > 0 { format!(" -{minus} Roman salt") } else { String::new() },
+            if plus > 0 {
+                format!(" +{plus}")
+            } else {
+                String::new()
+            },
+            if minus > 0 {
+                format!(" -{minus} Roman salt")
+            } else {
+                String::new()
+            },
             if ok { "success" } else { "failure" }
         ),
         vec![],
@@ -56,12 +85,29 @@ pub fn dt_roll(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bool
 
 /// Treachery (8.9 by the Germano-Parthian against the emperor; 8.11 by the
 /// Roman against a rebel co-emperor).
-pub fn treachery(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bool) -> Result<(), RuleError> {
+pub fn treachery(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    salt: u32,
+    agents: bool,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     match p {
         Player::Gp => {
-            let e = st.emperor(d).filter(|e| st.hex_of(*e).is_some()).ok_or_else(|| illegal("the emperor is not on the map", "8.9"))?;
-            if dt_roll(ctx, st, p, salt, agents, true, "treachery against the emperor")? {
+            let e = st
+                .emperor(d)
+                .filter(|e| st.hex_of(*e).is_some())
+                .ok_or_else(|| illegal("the emperor is not on the map", "8.9"))?;
+            if dt_roll(
+                ctx,
+                st,
+                p,
+                salt,
+                agents,
+                true,
+                "treachery against the emperor",
+            )? {
                 ctx.say("the emperor is assassinated (8.9)", vec![]);
                 let h = st.hex_of(e);
                 kill(ctx, st, e)?;
@@ -71,13 +117,25 @@ pub fn treachery(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bo
             }
         }
         Player::Roman => {
-            let co = rebel_coemperor(d, st).ok_or_else(|| illegal("there is no rebel co-emperor", "8.11"))?;
-            if dt_roll(ctx, st, p, salt, agents, false, "treachery against the rebel co-emperor")? {
+            let co = rebel_coemperor(d, st)
+                .ok_or_else(|| illegal("there is no rebel co-emperor", "8.11"))?;
+            if dt_roll(
+                ctx,
+                st,
+                p,
+                salt,
+                agents,
+                false,
+                "treachery against the rebel co-emperor",
+            )? {
                 let h = st.hex_of(co);
                 st.unit_mut(co).loc = Loc::Aside;
                 st.unit_mut(co).rebel = false;
                 flip_loyal(st, d);
-                ctx.say("the rebel co-emperor is eliminated and the rebels return to loyalty (8.11)", h.into_iter().collect());
+                ctx.say(
+                    "the rebel co-emperor is eliminated and the rebels return to loyalty (8.11)",
+                    h.into_iter().collect(),
+                );
             }
         }
     }
@@ -85,31 +143,65 @@ pub fn treachery(ctx: &mut Ctx, st: &mut State, p: Player, salt: u32, agents: bo
 }
 
 fn rebel_coemperor(d: &Data, st: &State) -> Option<UnitId> {
-    st.coemperor(d).filter(|c| st.hex_of(*c).is_some() && st.unit(*c).rebel)
+    st.coemperor(d)
+        .filter(|c| st.hex_of(*c).is_some() && st.unit(*c).rebel)
 }
 
 /// Diplomacy (8.10, 8.12, 9.4).
-pub fn diplomacy(ctx: &mut Ctx, st: &mut State, p: Player, t: &DipTarget, salt: u32, agents: bool) -> Result<(), RuleError> {
+pub fn diplomacy(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    t: &DipTarget,
+    salt: u32,
+    agents: bool,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     match (p, t) {
         (Player::Roman, DipTarget::Tribe(u)) => {
-            let h = st.hex_of(*u).filter(|h| d.region(*h).is_core() && d.kind(*u) == Kind::Tribe);
-            let h = h.ok_or_else(|| illegal(format!("{} is not a Germanic tribe in Roman core territory", d.uid(*u)), "8.12"))?;
+            let h = st
+                .hex_of(*u)
+                .filter(|h| d.region(*h).is_core() && d.kind(*u) == Kind::Tribe);
+            let h = h.ok_or_else(|| {
+                illegal(
+                    format!(
+                        "{} is not a Germanic tribe in Roman core territory",
+                        d.uid(*u)
+                    ),
+                    "8.12",
+                )
+            })?;
             if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with a tribe")? {
                 st.unit_mut(*u).loc = Loc::Dead;
-                ctx.say(format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)), vec![h]);
+                ctx.say(
+                    format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)),
+                    vec![h],
+                );
             }
         }
         (Player::Gp, DipTarget::CoEmperor) => {
-            let co = st.coemperor(d).filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
+            let co = st
+                .coemperor(d)
+                .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
             let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
-            if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with the co-emperor")? {
+            if dt_roll(
+                ctx,
+                st,
+                p,
+                salt,
+                agents,
+                false,
+                "diplomacy with the co-emperor",
+            )? {
                 let h = st.hex_of(co).unwrap_or(d.special.rome);
                 let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
                 for u in us {
                     st.unit_mut(u).rebel = true;
                 }
-                ctx.say(format!("the co-emperor and his stack in {h} turn rebel (8.10)"), vec![h]);
+                ctx.say(
+                    format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
+                    vec![h],
+                );
             }
         }
         (Player::Gp, DipTarget::Palmyra) => {
@@ -119,16 +211,27 @@ pub fn diplomacy(ctx: &mut Ctx, st: &mut State, p: Player, t: &DipTarget, salt: 
             match st.palmyra {
                 Palmyra::Gp => return Err(illegal("Palmyra is already your ally", "9.4")),
                 Palmyra::Roman { attacked: true } => {
-                    return Err(illegal("Palmyra, attacked in Turns 1-2, is Rome's unswerving ally", "9.2; R-H1"));
+                    return Err(illegal(
+                        "Palmyra, attacked in Turns 1-2, is Rome's unswerving ally",
+                        "9.2; R-H1",
+                    ));
                 }
                 _ => {}
             }
             if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with Palmyra")? {
                 st.palmyra = Palmyra::Gp;
-                ctx.say("Palmyra joins the Germano-Parthian for good (9.4)", vec![d.special.palmyra]);
+                ctx.say(
+                    "Palmyra joins the Germano-Parthian for good (9.4)",
+                    vec![d.special.palmyra],
+                );
             }
         }
-        _ => return Err(illegal("that diplomacy is not open to you", "8.12 design note")),
+        _ => {
+            return Err(illegal(
+                "that diplomacy is not open to you",
+                "8.12 design note",
+            ));
+        }
     }
     Ok(())
 }
@@ -136,10 +239,16 @@ pub fn diplomacy(ctx: &mut Ctx, st: &mut State, p: Player, t: &DipTarget, salt: 
 /// The Roman activates Palmyra in Turn 3 (9.3).
 pub fn activate_palmyra(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     if st.turn != 3 || st.palmyra != Palmyra::Inactive {
-        return Err(illegal("Palmyra may be activated by Rome only in Turn 3, while inactive", "8.15, 9.3"));
+        return Err(illegal(
+            "Palmyra may be activated by Rome only in Turn 3, while inactive",
+            "8.15, 9.3",
+        ));
     }
     st.palmyra = Palmyra::Roman { attacked: false };
-    ctx.say("Rome activates Palmyra as its ally (9.3)", vec![ctx.d.special.palmyra]);
+    ctx.say(
+        "Rome activates Palmyra as its ally (9.3)",
+        vec![ctx.d.special.palmyra],
+    );
     Ok(())
 }
 
@@ -147,25 +256,53 @@ pub fn activate_palmyra(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> 
 pub fn activate_gaul(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     if st.turn < st.options.gallic_turn || st.gallic != super::state::Gallic::Dormant {
-        return Err(illegal(format!("the Gallic Empire may be activated once, from Turn {}", st.options.gallic_turn), "8.15, 9.5; R-H5"));
+        return Err(illegal(
+            format!(
+                "the Gallic Empire may be activated once, from Turn {}",
+                st.options.gallic_turn
+            ),
+            "8.15, 9.5; R-H5",
+        ));
     }
-    let inside = |u: &UnitId| st.hex_of(*u).is_some_and(|h| d.region(h) == super::data::Region::Gallic);
-    let blocked = (0..st.units.len()).map(|i| UnitId(i as u16)).filter(inside).any(|u| {
-        d.kind(u).is_leader() || st.faction(d, u) == Faction::Rebel || d.kind(u) == Kind::Tribe
-    });
+    let inside = |u: &UnitId| {
+        st.hex_of(*u)
+            .is_some_and(|h| d.region(h) == super::data::Region::Gallic)
+    };
+    let blocked = (0..st.units.len())
+        .map(|i| UnitId(i as u16))
+        .filter(inside)
+        .any(|u| {
+            d.kind(u).is_leader() || st.faction(d, u) == Faction::Rebel || d.kind(u) == Kind::Tribe
+        });
     if blocked {
-        return Err(illegal("no Roman leader, rebel or German may be inside Gaul", "9.5"));
+        return Err(illegal(
+            "no Roman leader, rebel or German may be inside Gaul",
+            "9.5",
+        ));
     }
-    let us: Vec<UnitId> = (0..st.units.len()).map(|i| UnitId(i as u16)).filter(inside).filter(|u| d.kind(*u).is_roman()).collect();
+    let us: Vec<UnitId> = (0..st.units.len())
+        .map(|i| UnitId(i as u16))
+        .filter(inside)
+        .filter(|u| d.kind(*u).is_roman())
+        .collect();
     for u in &us {
         let s = st.unit_mut(*u);
         s.rebel = true;
         s.gallic = true;
     }
-    if st.fortify.is_some_and(|h| d.region(h) == super::data::Region::Gallic) {
+    if st
+        .fortify
+        .is_some_and(|h| d.region(h) == super::data::Region::Gallic)
+    {
         st.fortify = None;
     }
     st.gallic = super::state::Gallic::Active;
-    ctx.say(format!("the Gallic Empire rises: {} Roman units in Gaul turn rebel (9.5)", us.len()), vec![]);
+    ctx.say(
+        format!(
+            "the Gallic Empire rises: {} Roman units in Gaul turn rebel (9.5)",
+            us.len()
+        ),
+        vec![],
+    );
     Ok(())
 }

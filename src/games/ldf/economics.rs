@@ -14,10 +14,8 @@ use crate::core::ruleset::RuleError;
 /// garrison, not in an active Gallic Empire)?
 fn pays(d: &Data, st: &State, h: Hex) -> bool {
     let r = d.region(h);
-    !st.looted.contains(&h)
-        && !st.anti_roman_in(d, h)
-        && !st.bc_rebels.contains(&h)
-        && !(st.gallic == Gallic::Active && r == Region::Gallic)
+    let gallic = st.gallic == Gallic::Active && r == Region::Gallic;
+    !(st.looted.contains(&h) || st.anti_roman_in(d, h) || st.bc_rebels.contains(&h) || gallic)
 }
 
 /// The TP the Roman collects now (6.5).
@@ -42,7 +40,13 @@ pub fn revenue(d: &Data, st: &State) -> u32 {
 pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) {
     let paid = n.min(st.treasury);
     st.treasury -= paid;
-    ctx.say(format!("{why} cost Rome {n} TP; the treasury holds {} (6.10)", st.treasury), vec![]);
+    ctx.say(
+        format!(
+            "{why} cost Rome {n} TP; the treasury holds {} (6.10)",
+            st.treasury
+        ),
+        vec![],
+    );
 }
 
 /// The Roman's automatic steps at the start of the administrative phase:
@@ -54,7 +58,13 @@ pub fn admin_start(ctx: &mut Ctx, st: &mut State) {
     }
     let tp = revenue(d, st);
     st.treasury += tp;
-    ctx.say(format!("Rome collects {tp} TP; the treasury holds {} (6.2, 6.5)", st.treasury), vec![]);
+    ctx.say(
+        format!(
+            "Rome collects {tp} TP; the treasury holds {} (6.2, 6.5)",
+            st.treasury
+        ),
+        vec![],
+    );
 }
 
 /// 9.5: one dead infantry vexillation onto each Gallic base without one (R-H7).
@@ -67,10 +77,19 @@ fn gallic_replenish(ctx: &mut Ctx, st: &mut State) {
         .collect();
     for h in bases {
         let has = st.at(h).any(|u| d.kind(u) == Kind::Infantry);
-        let dead = d.of_kind(Kind::Infantry).find(|u| st.unit(*u).loc == Loc::Dead);
+        let dead = d
+            .of_kind(Kind::Infantry)
+            .find(|u| st.unit(*u).loc == Loc::Dead);
         if let (false, Some(v)) = (has, dead) {
-            *st.unit_mut(v) = super::state::UnitState { loc: Loc::Hex(h), rebel: true, gallic: true };
-            ctx.say(format!("the Gallic Empire raises {} in {h} (9.5)", d.uid(v)), vec![h]);
+            *st.unit_mut(v) = super::state::UnitState {
+                loc: Loc::Hex(h),
+                rebel: true,
+                gallic: true,
+            };
+            ctx.say(
+                format!("the Gallic Empire raises {} in {h} (9.5)", d.uid(v)),
+                vec![h],
+            );
         }
     }
 }
@@ -79,21 +98,38 @@ fn gallic_replenish(ctx: &mut Ctx, st: &mut State) {
 pub fn tax(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
     for h in hexes {
-        let x = d.hex(*h).ok_or_else(|| illegal(format!("{h} is off the map"), "6.6"))?;
+        let x = d
+            .hex(*h)
+            .ok_or_else(|| illegal(format!("{h} is off the map"), "6.6"))?;
         if !x.region.is_core() || x.tp == 0 || *h == d.special.rome {
-            return Err(illegal(format!("{h} is not a core population centre that may be taxed (not Rome/Ostia)"), "6.6"));
+            return Err(illegal(
+                format!("{h} is not a core population centre that may be taxed (not Rome/Ostia)"),
+                "6.6",
+            ));
         }
         if !pays(d, st, *h) {
-            return Err(illegal(format!("{h} is looted or not under Roman control"), "6.6"));
+            return Err(illegal(
+                format!("{h} is looted or not under Roman control"),
+                "6.6",
+            ));
         }
         let tp = 2 * x.tp;
         st.treasury += tp;
         loot(ctx, st, *h, "emergency taxation");
-        let gs: Vec<UnitId> = st.at(*h).filter(|u| d.kind(*u) == Kind::RomanGarrison).collect();
+        let gs: Vec<UnitId> = st
+            .at(*h)
+            .filter(|u| d.kind(*u) == Kind::RomanGarrison)
+            .collect();
         for g in gs {
             st.unit_mut(g).loc = Loc::Dead;
         }
-        ctx.say(format!("emergency taxation of {} yields {tp} TP (6.6)", d.hex_name(*h)), vec![*h]);
+        ctx.say(
+            format!(
+                "emergency taxation of {} yields {tp} TP (6.6)",
+                d.hex_name(*h)
+            ),
+            vec![*h],
+        );
     }
     Ok(())
 }
@@ -107,40 +143,76 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
             .filter(|u| st.hex_of(*u).is_some() && st.faction(d, *u) == Faction::Loyal)
             .count()
     };
-    let (b, v) = (loyal_on_map(st, Kind::Base), loyal_on_map(st, Kind::Infantry));
+    let (b, v) = (
+        loyal_on_map(st, Kind::Base),
+        loyal_on_map(st, Kind::Infantry),
+    );
     let hexes: Vec<Hex> = units.iter().filter_map(|u| st.hex_of(*u)).collect();
     for u in units {
         let k = d.kind(*u);
-        if !matches!(k, Kind::Base | Kind::Infantry) || st.hex_of(*u).is_none() || st.faction(d, *u) != Faction::Loyal {
-            return Err(illegal(format!("{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize)", d.uid(*u)), "6.7"));
+        if !matches!(k, Kind::Base | Kind::Infantry)
+            || st.hex_of(*u).is_none()
+            || st.faction(d, *u) != Faction::Loyal
+        {
+            return Err(illegal(
+                format!(
+                    "{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize)",
+                    d.uid(*u)
+                ),
+                "6.7",
+            ));
         }
     }
     let nb = units.iter().filter(|u| d.kind(**u) == Kind::Base).count();
     let nv = units.len() - nb;
     // The over-supplied kind goes first, singly (R-C3); the rest in twins.
     let singles = if b > v { nb.min(b - v) } else { nv.min(v - b) };
-    let (pb, pv) = if b > v { (nb - singles, nv) } else { (nb, nv - singles) };
+    let (pb, pv) = if b > v {
+        (nb - singles, nv)
+    } else {
+        (nb, nv - singles)
+    };
     if pb != pv {
-        return Err(illegal("bases and infantry vexillations are demobilized in twinned pairs, the over-supplied kind first", "6.7"));
+        return Err(illegal(
+            "bases and infantry vexillations are demobilized in twinned pairs, the over-supplied kind first",
+            "6.7",
+        ));
     }
     for u in units {
         st.unit_mut(*u).loc = Loc::Dead;
     }
     let tp = pb as u32 * d.values.demobilize_pair + singles as u32 * st.options.demob_surplus_tp;
     st.treasury += tp;
-    ctx.say(format!("{} units demobilized for {tp} TP (6.7)", units.len()), vec![]);
+    ctx.say(
+        format!("{} units demobilized for {tp} TP (6.7)", units.len()),
+        vec![],
+    );
     super::effects::after_losses(ctx, st, &hexes)
 }
 
 /// Reclaiming pairs, or cavalry after the reserve (6.8).
-pub fn reclaim(ctx: &mut Ctx, st: &mut State, pairs: &[Hex], cavalry: &[Hex]) -> Result<(), RuleError> {
+pub fn reclaim(
+    ctx: &mut Ctx,
+    st: &mut State,
+    pairs: &[Hex],
+    cavalry: &[Hex],
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let cost = (2 * pairs.len() + cavalry.len()) as u32 * d.values.reclaim_unit;
     if cost > st.treasury {
-        return Err(illegal(format!("reclaiming costs {cost} TP; the treasury holds {}", st.treasury), "6.8, 6.10"));
+        return Err(illegal(
+            format!(
+                "reclaiming costs {cost} TP; the treasury holds {}",
+                st.treasury
+            ),
+            "6.8, 6.10",
+        ));
     }
     if !cavalry.is_empty() && !st.reserve {
-        return Err(illegal("cavalry may be reclaimed only once the central cavalry reserve exists", "6.8, 10.8"));
+        return Err(illegal(
+            "cavalry may be reclaimed only once the central cavalry reserve exists",
+            "6.8, 10.8",
+        ));
     }
     let mut placed = Vec::new();
     for (h, kinds) in pairs
@@ -148,21 +220,37 @@ pub fn reclaim(ctx: &mut Ctx, st: &mut State, pairs: &[Hex], cavalry: &[Hex]) ->
         .map(|h| (h, &[Kind::Base, Kind::Infantry][..]))
         .chain(cavalry.iter().map(|h| (h, &[Kind::Cavalry][..])))
     {
-        if !d.region(*h).is_core() || st.anti_roman_in(d, *h) || (st.gallic == Gallic::Active && d.region(*h) == Region::Gallic) {
-            return Err(illegal(format!("{h} is not a core hex free of enemy units"), "6.8; R-C13"));
+        if !d.region(*h).is_core()
+            || st.anti_roman_in(d, *h)
+            || (st.gallic == Gallic::Active && d.region(*h) == Region::Gallic)
+        {
+            return Err(illegal(
+                format!("{h} is not a core hex free of enemy units"),
+                "6.8; R-C13",
+            ));
         }
         for k in kinds {
             let u = d
                 .of_kind(*k)
                 .find(|u| st.unit(*u).loc == Loc::Dead)
                 .ok_or_else(|| illegal(format!("no {} in the dead pile", k.name()), "6.8"))?;
-            *st.unit_mut(u) = super::state::UnitState { loc: Loc::Hex(*h), rebel: false, gallic: false };
+            *st.unit_mut(u) = super::state::UnitState {
+                loc: Loc::Hex(*h),
+                rebel: false,
+                gallic: false,
+            };
         }
         placed.push(*h);
     }
     stacking::check_hexes(d, st, &placed).map_err(|(m, r)| illegal(m, r))?;
     st.treasury -= cost;
-    ctx.say(format!("Rome reclaims {} units for {cost} TP (6.8)", 2 * pairs.len() + cavalry.len()), placed.clone());
+    ctx.say(
+        format!(
+            "Rome reclaims {} units for {cost} TP (6.8)",
+            2 * pairs.len() + cavalry.len()
+        ),
+        placed.clone(),
+    );
     Ok(())
 }
 
@@ -176,27 +264,49 @@ fn tribe_sites(d: &Data, st: &State) -> Vec<Hex> {
 }
 
 /// Up to `n` dead tribes return, one a hex, to the named hexes first (7.1; R-C9).
-pub fn tribes_return(ctx: &mut Ctx, st: &mut State, prefs: &[Hex], n: usize) -> Result<(), RuleError> {
+pub fn tribes_return(
+    ctx: &mut Ctx,
+    st: &mut State,
+    prefs: &[Hex],
+    n: usize,
+) -> Result<(), RuleError> {
     let d = ctx.d;
-    let dead: Vec<UnitId> = d.of_kind(Kind::Tribe).filter(|u| st.unit(*u).loc == Loc::Dead).take(n).collect();
+    let dead: Vec<UnitId> = d
+        .of_kind(Kind::Tribe)
+        .filter(|u| st.unit(*u).loc == Loc::Dead)
+        .take(n)
+        .collect();
     let mut placed = 0;
     for u in dead {
         let sites = tribe_sites(d, st);
-        let Some(h) = prefs.iter().copied().find(|h| sites.contains(h)).or(sites.first().copied()) else {
+        let Some(h) = prefs
+            .iter()
+            .copied()
+            .find(|h| sites.contains(h))
+            .or(sites.first().copied())
+        else {
             break;
         };
         st.unit_mut(u).loc = Loc::Hex(h);
         placed += 1;
     }
     if placed > 0 {
-        ctx.say(format!("{placed} Germanic tribes return to Barbaria (7.1)"), vec![]);
+        ctx.say(
+            format!("{placed} Germanic tribes return to Barbaria (7.1)"),
+            vec![],
+        );
     }
     Ok(())
 }
 
 /// Parthian units return (7.2, chit 22): a garrison in every Parthian
 /// centre free of enemies (un-looting it), gunds to the named hexes or Ctesiphon.
-pub fn parthia_returns(ctx: &mut Ctx, st: &mut State, prefs: &[Hex], rule: &str) -> Result<(), RuleError> {
+pub fn parthia_returns(
+    ctx: &mut Ctx,
+    st: &mut State,
+    prefs: &[Hex],
+    rule: &str,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     st.collapsed = false;
     let centres: Vec<Hex> = d
@@ -210,17 +320,29 @@ pub fn parthia_returns(ctx: &mut Ctx, st: &mut State, prefs: &[Hex], rule: &str)
         if st.at(*h).any(|u| d.kind(u) == Kind::ParthianGarrison) {
             continue;
         }
-        if let Some(g) = d.of_kind(Kind::ParthianGarrison).find(|u| st.unit(*u).loc == Loc::Dead) {
+        if let Some(g) = d
+            .of_kind(Kind::ParthianGarrison)
+            .find(|u| st.unit(*u).loc == Loc::Dead)
+        {
             st.unit_mut(g).loc = Loc::Hex(*h);
             st.looted.remove(h);
             st.plague.remove(h);
         }
     }
-    let gunds: Vec<UnitId> = d.of_kind(Kind::Gund).filter(|u| st.unit(*u).loc == Loc::Dead).collect();
-    let mut k = 0;
-    for g in gunds {
-        let targets: Vec<Hex> = prefs.iter().copied().filter(|h| centres.contains(h)).collect();
-        let h = targets.get(k % targets.len().max(1)).copied().or(centres.first().copied());
+    let gunds: Vec<UnitId> = d
+        .of_kind(Kind::Gund)
+        .filter(|u| st.unit(*u).loc == Loc::Dead)
+        .collect();
+    for (k, g) in gunds.into_iter().enumerate() {
+        let targets: Vec<Hex> = prefs
+            .iter()
+            .copied()
+            .filter(|h| centres.contains(h))
+            .collect();
+        let h = targets
+            .get(k % targets.len().max(1))
+            .copied()
+            .or(centres.first().copied());
         if let Some(h) = h {
             let mut t = st.clone();
             t.unit_mut(g).loc = Loc::Hex(h);
@@ -228,9 +350,11 @@ pub fn parthia_returns(ctx: &mut Ctx, st: &mut State, prefs: &[Hex], rule: &str)
                 st.unit_mut(g).loc = Loc::Hex(h);
             }
         }
-        k += 1;
     }
-    ctx.say(format!("Parthian units return to their cities ({rule})"), centres.clone());
+    ctx.say(
+        format!("Parthian units return to their cities ({rule})"),
+        centres.clone(),
+    );
     Ok(())
 }
 
@@ -240,17 +364,35 @@ pub fn parthia_returns(ctx: &mut Ctx, st: &mut State, prefs: &[Hex], rule: &str)
 pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     st.collapsed = true;
-    let parthians: Vec<UnitId> = st.on_map().filter(|(u, _)| st.faction(d, *u) == Faction::Parthian).map(|(u, _)| u).collect();
+    let parthians: Vec<UnitId> = st
+        .on_map()
+        .filter(|(u, _)| st.faction(d, *u) == Faction::Parthian)
+        .map(|(u, _)| u)
+        .collect();
     for u in parthians {
         st.unit_mut(u).loc = Loc::Dead;
     }
     st.treasury += d.values.collapse_award;
-    ctx.say(format!("Ctesiphon falls: Parthian dynastic collapse; Rome gains {} TP (7.3)", d.values.collapse_award), vec![d.special.ctesiphon]);
-    let inside: Vec<(UnitId, Hex)> = st.on_map().filter(|(u, h)| d.region(*h) == Region::Parthia && d.kind(*u).is_roman()).collect();
+    ctx.say(
+        format!(
+            "Ctesiphon falls: Parthian dynastic collapse; Rome gains {} TP (7.3)",
+            d.values.collapse_award
+        ),
+        vec![d.special.ctesiphon],
+    );
+    let inside: Vec<(UnitId, Hex)> = st
+        .on_map()
+        .filter(|(u, h)| d.region(*h) == Region::Parthia && d.kind(*u).is_roman())
+        .collect();
     for (u, h) in inside {
         let f = st.faction(d, u);
         let mut best: Option<Hex> = None;
-        let mut cands: Vec<Hex> = d.hexes.iter().filter(|x| x.region.is_core()).map(|x| x.hex).collect();
+        let mut cands: Vec<Hex> = d
+            .hexes
+            .iter()
+            .filter(|x| x.region.is_core())
+            .map(|x| x.hex)
+            .collect();
         cands.sort_by_key(|c| (super::data::distance(h, *c), *c));
         for c in cands {
             let mut t = st.clone();
@@ -264,7 +406,10 @@ pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             st.unit_mut(u).loc = Loc::Hex(c);
         }
     }
-    ctx.say("Roman units leave Parthia without using actions (7.3; R-H9)", vec![]);
+    ctx.say(
+        "Roman units leave Parthia without using actions (7.3; R-H9)",
+        vec![],
+    );
     Ok(())
 }
 
@@ -272,12 +417,29 @@ pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 /// Roman's negative salt (N4).
 pub fn recovery(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    let salt = st.standing[Player::Roman.index()].salt_diplomacy.min(st.treasury);
+    let salt = st.standing[Player::Roman.index()]
+        .salt_diplomacy
+        .min(st.treasury);
     st.treasury -= salt;
     let roll = ctx.d6("parthian-recovery")?;
     let net = roll.saturating_sub(salt);
     let ok = net >= d.values.success || (roll == 6 && st.options.natural_six);
-    ctx.say(format!("Parthian recovery roll {roll}{}: {} (7.3)", if salt > 0 { format!(" less {salt} salt") } else { String::new() }, if ok { "Parthia recovers" } else { "still collapsed" }), vec![]);
+    ctx.say(
+        format!(
+            "Parthian recovery roll {roll}{}: {} (7.3)",
+            if salt > 0 {
+                format!(" less {salt} salt")
+            } else {
+                String::new()
+            },
+            if ok {
+                "Parthia recovers"
+            } else {
+                "still collapsed"
+            }
+        ),
+        vec![],
+    );
     if ok {
         parthia_returns(ctx, st, prefs, "7.3")?;
     }
@@ -296,14 +458,20 @@ pub fn palmyra_replenish(ctx: &mut Ctx, st: &mut State) {
     if st.at(pal).any(|u| st.faction(d, u) != f) {
         return;
     }
-    let dead: Vec<UnitId> = d.of_kind(Kind::Palmyran).filter(|u| st.unit(*u).loc == Loc::Dead).collect();
+    let dead: Vec<UnitId> = d
+        .of_kind(Kind::Palmyran)
+        .filter(|u| st.unit(*u).loc == Loc::Dead)
+        .collect();
     if dead.is_empty() {
         return;
     }
     for u in &dead {
         st.unit_mut(*u).loc = Loc::Hex(pal);
     }
-    ctx.say(format!("{} Palmyrans return to Palmyra (9.2-9.4)", dead.len()), vec![pal]);
+    ctx.say(
+        format!("{} Palmyrans return to Palmyra (9.2-9.4)", dead.len()),
+        vec![pal],
+    );
 }
 
 /// Revenue Windfall (14.3; R-C6): 1d6+3 points as TP (at most 5) and pairs.
@@ -319,7 +487,9 @@ pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result
             continue;
         }
         let b = d.of_kind(Kind::Base).find(|u| st.unit(*u).loc == Loc::Dead);
-        let v = d.of_kind(Kind::Infantry).find(|u| st.unit(*u).loc == Loc::Dead);
+        let v = d
+            .of_kind(Kind::Infantry)
+            .find(|u| st.unit(*u).loc == Loc::Dead);
         if let (Some(b), Some(v)) = (b, v) {
             let mut t = st.clone();
             t.unit_mut(b).loc = Loc::Hex(*h);
@@ -331,7 +501,13 @@ pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result
             }
         }
     }
-    ctx.say(format!("windfall of {n}: {tp} TP and {} legions (14.3)", placed.len()), placed);
+    ctx.say(
+        format!(
+            "windfall of {n}: {tp} TP and {} legions (14.3)",
+            placed.len()
+        ),
+        placed,
+    );
     Ok(())
 }
 
@@ -341,24 +517,42 @@ pub fn fortify(ctx: &mut Ctx, st: &mut State, hex: Option<Hex>) -> Result<(), Ru
     match hex {
         Some(h) => {
             if st.fortify.is_some() {
-                return Err(illegal("the single Fortify marker is already in use", "8.13"));
+                return Err(illegal(
+                    "the single Fortify marker is already in use",
+                    "8.13",
+                ));
             }
             if !d.region(h).is_core() || d.hex(h).is_none_or(|x| x.tp == 0) {
-                return Err(illegal(format!("{h} is not a core population centre"), "8.13"));
+                return Err(illegal(
+                    format!("{h} is not a core population centre"),
+                    "8.13",
+                ));
             }
             if st.at(h).any(|u| d.kind(u).is_garrison()) || st.anti_roman_in(d, h) {
-                return Err(illegal(format!("{h} already has a garrison or holds enemy units"), "8.13"));
+                return Err(illegal(
+                    format!("{h} already has a garrison or holds enemy units"),
+                    "8.13",
+                ));
             }
             st.fortify = Some(h);
-            ctx.say(format!("fortification begins in {} (8.13)", d.hex_name(h)), vec![h]);
+            ctx.say(
+                format!("fortification begins in {} (8.13)", d.hex_name(h)),
+                vec![h],
+            );
         }
         None => {
-            let h = st.fortify.ok_or_else(|| illegal("no fortification is under way", "8.13"))?;
+            let h = st
+                .fortify
+                .ok_or_else(|| illegal("no fortification is under way", "8.13"))?;
             let g = d
                 .of_kind(Kind::RomanGarrison)
                 .find(|u| matches!(st.unit(*u).loc, Loc::Aside | Loc::Dead))
                 .ok_or_else(|| illegal("all eleven Roman garrisons are in play", "8.13; R-C7"))?;
-            *st.unit_mut(g) = super::state::UnitState { loc: Loc::Hex(h), rebel: false, gallic: false };
+            *st.unit_mut(g) = super::state::UnitState {
+                loc: Loc::Hex(h),
+                rebel: false,
+                gallic: false,
+            };
             st.fortify = None;
             ctx.say(format!("{} is fortified (8.13)", d.hex_name(h)), vec![h]);
         }
@@ -370,7 +564,10 @@ pub fn fortify(ctx: &mut Ctx, st: &mut State, hex: Option<Hex>) -> Result<(), Ru
 pub fn rebuild(ctx: &mut Ctx, st: &mut State, h: Hex, complete: bool) -> Result<(), RuleError> {
     let d = ctx.d;
     if !d.region(h).is_core() || !st.looted.contains(&h) {
-        return Err(illegal(format!("{h} is not a looted core population centre"), "6.4"));
+        return Err(illegal(
+            format!("{h} is not a looted core population centre"),
+            "6.4",
+        ));
     }
     if st.anti_roman_in(d, h) {
         return Err(illegal(format!("{h} is occupied by the enemy"), "6.4"));
@@ -381,12 +578,18 @@ pub fn rebuild(ctx: &mut Ctx, st: &mut State, h: Hex, complete: bool) -> Result<
         }
         st.looted.remove(&h);
         st.bc_rebels.remove(&h);
-        ctx.say(format!("{} is rebuilt and pays again (6.4)", d.hex_name(h)), vec![h]);
+        ctx.say(
+            format!("{} is rebuilt and pays again (6.4)", d.hex_name(h)),
+            vec![h],
+        );
     } else {
         if !st.rebuilding.insert(h) {
             return Err(illegal(format!("{h} is already rebuilding"), "6.4"));
         }
-        ctx.say(format!("rebuilding begins in {} (6.4)", d.hex_name(h)), vec![h]);
+        ctx.say(
+            format!("rebuilding begins in {} (6.4)", d.hex_name(h)),
+            vec![h],
+        );
     }
     Ok(())
 }

@@ -80,7 +80,10 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
         Kind::CoEmperor => {
             *st.unit_mut(u) = fresh(Loc::Aside);
             if was_rebel {
-                ctx.say("the rebel co-emperor falls: every non-Gallic rebel returns to loyalty (8.7)", vec![]);
+                ctx.say(
+                    "the rebel co-emperor falls: every non-Gallic rebel returns to loyalty (8.7)",
+                    vec![],
+                );
                 flip_loyal(st, d);
             } else {
                 ctx.say("the loyal co-emperor is eliminated (8.7)", vec![]);
@@ -133,12 +136,18 @@ fn hex_owner(d: &Data, h: Hex) -> Player {
 /// Loots a hex (6.3): markers under way are lost (6.4, 8.13).
 pub fn loot(ctx: &mut Ctx, st: &mut State, h: Hex, why: &str) {
     if st.looted.insert(h) {
-        ctx.say(format!("{} is looted: {why} (6.3)", ctx.d.hex_name(h)), vec![h]);
+        ctx.say(
+            format!("{} is looted: {why} (6.3)", ctx.d.hex_name(h)),
+            vec![h],
+        );
     }
     st.rebuilding.remove(&h);
     if st.fortify == Some(h) {
         st.fortify = None;
-        ctx.say(format!("the fortification of {h} is abandoned (8.13)"), vec![h]);
+        ctx.say(
+            format!("the fortification of {h} is abandoned (8.13)"),
+            vec![h],
+        );
     }
 }
 
@@ -146,22 +155,30 @@ pub fn loot(ctx: &mut Ctx, st: &mut State, h: Hex, why: &str) {
 /// and Parthian loot TP (6.3, 6.5), a rebuild or fortification overturned
 /// (6.4, 8.13), sudden death (4.2), Parthian collapse (7.3), the end of the
 /// Gallic Empire (9.5), a rebel co-emperor in Rome (8.3).
-pub fn entered(ctx: &mut Ctx, st: &mut State, f: Faction, units: &[UnitId], h: Hex) -> Result<(), RuleError> {
+pub fn entered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    units: &[UnitId],
+    h: Hex,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let owner = hex_owner(d, h);
     let enemy_entry = match owner {
         Player::Roman => f.anti_roman(),
         Player::Gp => matches!(f, Faction::Loyal | Faction::Rebel | Faction::PalmyraRoman),
     };
-    let gallic_entry = st.gallic == Gallic::Active
-        && d.region(h) == Region::Gallic
-        && f == Faction::Loyal;
+    let gallic_entry =
+        st.gallic == Gallic::Active && d.region(h) == Region::Gallic && f == Faction::Loyal;
     if enemy_entry && (st.rebuilding.contains(&h) || st.fortify == Some(h)) {
         st.rebuilding.remove(&h);
         if st.fortify == Some(h) {
             st.fortify = None;
         }
-        ctx.say(format!("the enemy in {h} overturns the work there (6.4, 8.13)"), vec![h]);
+        ctx.say(
+            format!("the enemy in {h} overturns the work there (6.4, 8.13)"),
+            vec![h],
+        );
     }
     if (enemy_entry || gallic_entry) && tp_hex(d, h) && !st.looted.contains(&h) {
         loot(ctx, st, h, "first entered by an enemy unit");
@@ -172,14 +189,23 @@ pub fn entered(ctx: &mut Ctx, st: &mut State, f: Faction, units: &[UnitId], h: H
         }
         if h == d.special.dacia || h == d.special.decumates {
             st.riverine_lost = true;
-            ctx.say("riverine movement is lost for the rest of the game (12.7)", vec![h]);
+            ctx.say(
+                "riverine movement is lost for the rest of the game (12.7)",
+                vec![h],
+            );
         }
         if h == d.special.palmyra && f.anti_roman() && st.palmyra != Palmyra::Gp {
             ctx.say("Palmyra looted: it no longer pays Rome (6.5)", vec![h]);
         }
     }
     if f == Faction::German && h == d.special.rome {
-        win(ctx, st, Player::Gp, "a Germanic tribe enters Rome/Ostia: Germano-Parthian sudden-death victory (4.2)".into());
+        win(
+            ctx,
+            st,
+            Player::Gp,
+            "a Germanic tribe enters Rome/Ostia: Germano-Parthian sudden-death victory (4.2)"
+                .into(),
+        );
         return Ok(());
     }
     if matches!(f, Faction::Loyal | Faction::Rebel) && h == d.special.ctesiphon && !st.collapsed {
@@ -210,7 +236,13 @@ pub fn after_losses(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), 
         for l in leaders {
             let f = st.faction(d, l);
             if !st.at(h).any(|u| u != l && st.faction(d, u) == f) {
-                ctx.say(format!("{} shares the fate of his last unit in {h} (8.4)", d.kind(l).name()), vec![h]);
+                ctx.say(
+                    format!(
+                        "{} shares the fate of his last unit in {h} (8.4)",
+                        d.kind(l).name()
+                    ),
+                    vec![h],
+                );
                 kill(ctx, st, l)?;
             }
         }

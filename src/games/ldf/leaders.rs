@@ -34,14 +34,12 @@ pub fn largest_army(d: &Data, st: &State) -> Option<Hex> {
     hexes.sort();
     hexes.dedup();
     let rank = |h: &Hex| prefer.iter().position(|p| p == h).unwrap_or(usize::MAX);
-    hexes
-        .into_iter()
-        .max_by(|a, b| {
-            army(d, st, *a)
-                .cmp(&army(d, st, *b))
-                .then(rank(b).cmp(&rank(a)))
-                .then(b.cmp(a))
-        })
+    hexes.into_iter().max_by(|a, b| {
+        army(d, st, *a)
+            .cmp(&army(d, st, *b))
+            .then(rank(b).cmp(&rank(a)))
+            .then(b.cmp(a))
+    })
 }
 
 /// The emperor is eliminated: roll on the Emperor Creation Table (8.9, 14.4).
@@ -76,7 +74,10 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     if row.tp_die {
         let n = ctx.d6("emperor-table-tp")?;
         st.treasury = st.treasury.saturating_sub(n);
-        ctx.say(format!("the succession costs {n} TP (14.4, stand-in; 6.10)"), vec![]);
+        ctx.say(
+            format!("the succession costs {n} TP (14.4, stand-in; 6.10)"),
+            vec![],
+        );
     }
     entered(ctx, st, Faction::Loyal, &[emp], h)
 }
@@ -132,7 +133,13 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
                 entered(ctx, st, f, &[u], n)?;
             }
             None => {
-                ctx.say(format!("{} cannot unstack from {h} and is eliminated (10.7)", d.uid(u)), vec![h]);
+                ctx.say(
+                    format!(
+                        "{} cannot unstack from {h} and is eliminated (10.7)",
+                        d.uid(u)
+                    ),
+                    vec![h],
+                );
                 super::effects::kill(ctx, st, u)?;
             }
         }
@@ -143,7 +150,9 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
 /// Creates a loyal co-emperor (8.7).
 pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
     let d = ctx.d;
-    let co = st.coemperor(d).ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
+    let co = st
+        .coemperor(d)
+        .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
     if st.unit(co).loc != Loc::Aside {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
@@ -151,13 +160,22 @@ pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleErr
         .at(h)
         .any(|u| d.kind(u).is_mobile() && st.faction(d, u) == Faction::Loyal);
     if !mobile {
-        return Err(illegal(format!("{h} holds no loyal Roman mobile unit"), "8.7"));
+        return Err(illegal(
+            format!("{h} holds no loyal Roman mobile unit"),
+            "8.7",
+        ));
     }
     if st.at(h).any(|u| d.kind(u) == Kind::Emperor) {
-        return Err(illegal("the two Roman leaders may never share a hex", "8.3"));
+        return Err(illegal(
+            "the two Roman leaders may never share a hex",
+            "8.3",
+        ));
     }
     st.unit_mut(co).loc = Loc::Hex(h);
-    ctx.say(format!("a loyal co-emperor is created in {} (8.7)", d.hex_name(h)), vec![h]);
+    ctx.say(
+        format!("a loyal co-emperor is created in {} (8.7)", d.hex_name(h)),
+        vec![h],
+    );
     Ok(())
 }
 
@@ -178,20 +196,32 @@ pub fn rebel_sites(d: &Data, st: &State) -> Vec<Hex> {
 /// first hex of the preference list that qualifies (else the lowest).
 pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    let co = st.coemperor(d).ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
+    let co = st
+        .coemperor(d)
+        .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
     if st.unit(co).loc != Loc::Aside {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
     let sites = rebel_sites(d, st);
     if sites.is_empty() {
-        return Err(illegal("no hex holds loyal units away from the emperor and Rome", "8.7"));
+        return Err(illegal(
+            "no hex holds loyal units away from the emperor and Rome",
+            "8.7",
+        ));
     }
     let roll = ctx.d6("rebel-coemperor")?;
     if roll < d.values.success {
-        ctx.say(format!("the attempt to raise a rebel co-emperor fails (roll {roll}; 8.7)"), vec![]);
+        ctx.say(
+            format!("the attempt to raise a rebel co-emperor fails (roll {roll}; 8.7)"),
+            vec![],
+        );
         return Ok(());
     }
-    let h = prefs.iter().copied().find(|h| sites.contains(h)).unwrap_or(sites[0]);
+    let h = prefs
+        .iter()
+        .copied()
+        .find(|h| sites.contains(h))
+        .unwrap_or(sites[0]);
     st.unit_mut(co).loc = Loc::Hex(h);
     st.unit_mut(co).rebel = true;
     let converted: Vec<UnitId> = st.at(h).collect();
@@ -200,6 +230,12 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
             st.unit_mut(u).rebel = true;
         }
     }
-    ctx.say(format!("roll {roll}: a rebel co-emperor rises in {} and its garrison rebels (8.7)", d.hex_name(h)), vec![h]);
+    ctx.say(
+        format!(
+            "roll {roll}: a rebel co-emperor rises in {} and its garrison rebels (8.7)",
+            d.hex_name(h)
+        ),
+        vec![h],
+    );
     Ok(())
 }

@@ -13,8 +13,14 @@ use crate::core::ruleset::RuleError;
 
 /// Is the order text legal now (up to its first die roll)?
 pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
-    let l = SourceLine { line: 1, column: 1, text: text.to_string() };
-    let Ok(o) = orders::parse_line(d, &l) else { return false };
+    let l = SourceLine {
+        line: 1,
+        column: 1,
+        text: text.to_string(),
+    };
+    let Ok(o) = orders::parse_line(d, &l) else {
+        return false;
+    };
     let mut t = st.clone();
     let mut dice = Dice::preview();
     match turn::apply(d, &mut t, p, &o, &mut dice) {
@@ -55,16 +61,26 @@ fn reach(d: &Data, st: &State, f: Faction, from: Hex, mp: u32) -> Vec<Vec<Hex>> 
 fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
     let mut c = Vec::new();
     let mine: Vec<Hex> = {
-        let mut v: Vec<Hex> = st.on_map().filter(|(u, _)| st.owner(d, *u) == Some(p) && d.kind(*u).is_mobile()).map(|(_, h)| h).collect();
+        let mut v: Vec<Hex> = st
+            .on_map()
+            .filter(|(u, _)| st.owner(d, *u) == Some(p) && d.kind(*u).is_mobile())
+            .map(|(_, h)| h)
+            .collect();
         v.sort();
         v.dedup();
         v
     };
     // A few of the player's hexes, rotating with the action count.
     let k = mine.len().max(1);
-    let pick: Vec<Hex> = (0..mine.len().min(3)).map(|i| mine[(st.seq as usize * 13 + i * 7) % k]).collect();
+    let pick: Vec<Hex> = (0..mine.len().min(3))
+        .map(|i| mine[(st.seq as usize * 13 + i * 7) % k])
+        .collect();
     for h in &pick {
-        let f = st.at(*h).find(|u| st.owner(d, *u) == Some(p)).map(|u| st.faction(d, u)).unwrap_or(Faction::Loyal);
+        let f = st
+            .at(*h)
+            .find(|u| st.owner(d, *u) == Some(p))
+            .map(|u| st.faction(d, u))
+            .unwrap_or(Faction::Loyal);
         for path in reach(d, st, f, *h, 4).into_iter().rev().take(3) {
             let tail: Vec<String> = path[1..].iter().map(|x| x.to_string()).collect();
             c.push(format!("move {h} to {}", tail.join(" ")));
@@ -88,19 +104,33 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
     }
     match p {
         Player::Roman => {
-            if let Some(h) = mine.iter().find(|h| st.at(**h).all(|u| d.kind(u) != Kind::Emperor)) {
+            if let Some(h) = mine
+                .iter()
+                .find(|h| st.at(**h).all(|u| d.kind(u) != Kind::Emperor))
+            {
                 c.push(format!("coemperor {h}"));
             }
             c.push("treachery".into());
-            if let Some(t) = st.on_map().find(|(u, h)| d.kind(*u) == Kind::Tribe && d.region(*h).is_core()) {
+            if let Some(t) = st
+                .on_map()
+                .find(|(u, h)| d.kind(*u) == Kind::Tribe && d.region(*h).is_core())
+            {
                 c.push(format!("diplomacy {}", d.uid(t.0)));
             }
-            if let Some(x) = d.hexes.iter().find(|x| x.region.is_core() && x.tp > 0 && st.looted.contains(&x.hex)) {
+            if let Some(x) = d
+                .hexes
+                .iter()
+                .find(|x| x.region.is_core() && x.tp > 0 && st.looted.contains(&x.hex))
+            {
                 c.push(format!("rebuild {}", x.hex));
                 c.push(format!("rebuild complete {}", x.hex));
             }
             c.push("fortify complete".into());
-            if let Some(x) = d.hexes.iter().find(|x| x.region == Region::Core && x.tp >= 2 && !st.looted.contains(&x.hex)) {
+            if let Some(x) = d
+                .hexes
+                .iter()
+                .find(|x| x.region == Region::Core && x.tp >= 2 && !st.looted.contains(&x.hex))
+            {
                 c.push(format!("fortify {}", x.hex));
             }
             c.push("activate palmyra".into());
@@ -126,9 +156,15 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
         Stage::Setup => return vec!["setup auto".into()],
         Stage::AdminRoman => {
             let mut v = vec!["done".to_string()];
-            if let Some(x) = d.hexes.iter().find(|x| x.region == Region::Core && x.tp > 0 && x.hex != d.special.rome && !st.looted.contains(&x.hex) && !st.anti_roman_in(d, x.hex)) {
+            if let Some(x) = d.hexes.iter().find(|x| {
+                x.region == Region::Core
+                    && x.tp > 0
+                    && x.hex != d.special.rome
+                    && !st.looted.contains(&x.hex)
+                    && !st.anti_roman_in(d, x.hex)
+            }) {
                 let t = format!("tax {}", x.hex);
-                if st.seq % 3 == 0 && ok(d, st, p, &t) {
+                if st.seq.is_multiple_of(3) && ok(d, st, p, &t) {
                     v.push(t);
                 }
             }

@@ -71,7 +71,10 @@ impl Ldf {
             // The embedded files are part of the build and checked by a test
             // (`the_embedded_data_passes_every_check`); fail loudly, never play
             // a broken map.
-            Err(e) => panic!("the embedded Lest Darkness Fall data is broken: {}", e.join("; ")),
+            Err(e) => panic!(
+                "the embedded Lest Darkness Fall data is broken: {}",
+                e.join("; ")
+            ),
         });
         Ldf { data: data.clone() }
     }
@@ -123,7 +126,11 @@ pub fn read_options(setup: &Setup) -> Result<Options, String> {
             ("natural_six", "no") => o.natural_six = false,
             ("demob_surplus_tp", "1") => o.demob_surplus_tp = 1,
             ("demob_surplus_tp", "0") => o.demob_surplus_tp = 0,
-            _ => return Err(format!("option {k}={v:?} is not allowed; see `umpire rules ldf`")),
+            _ => {
+                return Err(format!(
+                    "option {k}={v:?} is not allowed; see `umpire rules ldf`"
+                ));
+            }
         }
     }
     Ok(o)
@@ -155,7 +162,10 @@ impl Rules for Ldf {
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
         if setup.scenario != "campaign" {
-            return Err(format!("ldf has one scenario, `campaign`, not {:?}", setup.scenario));
+            return Err(format!(
+                "ldf has one scenario, `campaign`, not {:?}",
+                setup.scenario
+            ));
         }
         let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if names != ["roman", "gp"] {
@@ -168,13 +178,21 @@ impl Rules for Ldf {
     }
 
     fn prompt(&self, st: &State) -> Prompt {
-        let stage = format!("Turn {}: {}", st.turn, match st.stage {
-            Stage::Setup => "set-up",
-            Stage::AdminRoman | Stage::AdminGp => "administrative phase",
-            Stage::Actions => "alternating actions",
-        });
+        let stage = format!(
+            "Turn {}: {}",
+            st.turn,
+            match st.stage {
+                Stage::Setup => "set-up",
+                Stage::AdminRoman | Stage::AdminGp => "administrative phase",
+                Stage::Actions => "alternating actions",
+            }
+        );
         let Some(p) = turn::awaited(st) else {
-            return Prompt { stage, awaiting: vec![], finished: st.finished.clone() };
+            return Prompt {
+                stage,
+                awaiting: vec![],
+                finished: st.finished.clone(),
+            };
         };
         let (ask, default) = match st.stage {
             Stage::Setup => ("set up your 17 tribes in Barbaria and 8 gunds in Parthia: `setup tribes HEX... gunds HEX...` or `setup auto` (3.3)".to_string(), "setup auto"),
@@ -194,32 +212,59 @@ impl Rules for Ldf {
         }
     }
 
-    fn parse(&self, _st: &State, _side: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    fn parse(
+        &self,
+        _st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
         orders::parse(&self.data, lines)
     }
 
-    fn apply(&self, st: &mut State, side: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+    fn apply(
+        &self,
+        st: &mut State,
+        side: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
         turn::apply(&self.data, st, player(side)?, order, dice)
     }
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {
-        player(side).map(|p| legal::legal(&self.data, st, p)).unwrap_or_default()
+        player(side)
+            .map(|p| legal::legal(&self.data, st, p))
+            .unwrap_or_default()
     }
 
-    fn set_standing(&self, st: &mut State, side: Side, lines: &[SourceLine]) -> Result<Vec<Event>, OrderError> {
+    fn set_standing(
+        &self,
+        st: &mut State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
         let p = player(side).map_err(|e| line_err(lines, e))?;
         let s = standing::parse(&self.data, p == Player::Roman, lines)?;
         st.standing[p.index()] = s;
         // Standing orders are the player's own: the event says only that they changed.
-        Ok(vec![Event::say(format!("the {} updates his standing orders", p.name()))])
+        Ok(vec![Event::say(format!(
+            "the {} updates his standing orders",
+            p.name()
+        ))])
     }
 
     fn standing(&self, st: &State, side: Side) -> Vec<String> {
-        player(side).map(|p| standing::show(&st.standing[p.index()])).unwrap_or_default()
+        player(side)
+            .map(|p| standing::show(&st.standing[p.index()]))
+            .unwrap_or_default()
     }
 
     fn view(&self, st: &State, side: Option<Side>) -> View {
-        view::view(&self.data, st, side.and_then(|s| Player::from_index(s.index())))
+        view::view(
+            &self.data,
+            st,
+            side.and_then(|s| Player::from_index(s.index())),
+        )
     }
 
     fn invariants(&self, st: &State) -> Result<(), String> {
@@ -255,7 +300,11 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         state::Item::Chit(c) => Some(*c),
         state::Item::Cavalry(_) => None,
     });
-    for c in pooled.chain(st.hands.iter().flatten().copied()).chain(st.aside.iter().copied()).chain(st.removed.iter().copied()) {
+    for c in pooled
+        .chain(st.hands.iter().flatten().copied())
+        .chain(st.aside.iter().copied())
+        .chain(st.removed.iter().copied())
+    {
         let Some(n) = seen.get_mut(c as usize) else {
             return Err(format!("chit {c} does not exist"));
         };
@@ -277,12 +326,9 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         }
     }
     // One emperor on the map while the game goes on (R-F9).
-    if st.finished.is_none() && st.stage != Stage::Setup {
-        if let Some(e) = st.emperor(d) {
-            if st.hex_of(e).is_none() {
-                return Err("the emperor is not on the map".into());
-            }
-        }
+    let emperor_off = st.emperor(d).is_some_and(|e| st.hex_of(e).is_none());
+    if st.finished.is_none() && st.stage != Stage::Setup && emperor_off {
+        return Err("the emperor is not on the map".into());
     }
     if st.fortify.is_some_and(|h| !d.region(h).is_core()) {
         return Err("the Fortify marker is outside core territory".into());

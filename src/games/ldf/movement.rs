@@ -13,7 +13,12 @@ use crate::core::ruleset::RuleError;
 use std::collections::BTreeSet;
 
 /// The units of a force and their faction, checked (8.2, 8.3, 8.4).
-pub fn resolve(d: &Data, st: &State, p: Player, f: &Force) -> Result<(Vec<UnitId>, Faction), RuleError> {
+pub fn resolve(
+    d: &Data,
+    st: &State,
+    p: Player,
+    f: &Force,
+) -> Result<(Vec<UnitId>, Faction), RuleError> {
     let h = f.from;
     let mine = |u: &UnitId| st.owner(d, *u) == Some(p);
     let units: Vec<UnitId> = match &f.units {
@@ -23,21 +28,36 @@ pub fn resolve(d: &Data, st: &State, p: Player, f: &Force) -> Result<(Vec<UnitId
                     return Err(illegal(format!("{} is not in {h}", d.uid(*u)), "8.2"));
                 }
                 if !mine(u) {
-                    return Err(illegal(format!("{} is not yours to command", d.uid(*u)), "1.2"));
+                    return Err(illegal(
+                        format!("{} is not yours to command", d.uid(*u)),
+                        "1.2",
+                    ));
                 }
             }
             v.clone()
         }
-        None => st.at(h).filter(|u| mine(u) && !d.kind(*u).is_static()).collect(),
+        None => st
+            .at(h)
+            .filter(|u| mine(u) && !d.kind(*u).is_static())
+            .collect(),
     };
     if units.is_empty() {
-        return Err(illegal(format!("you have no unit in {h} that can do that"), "8.2"));
+        return Err(illegal(
+            format!("you have no unit in {h} that can do that"),
+            "8.2",
+        ));
     }
     if let Some(u) = units.iter().find(|u| d.kind(**u).is_static()) {
-        return Err(illegal(format!("{} is a static unit and never moves", d.uid(*u)), "2.4"));
+        return Err(illegal(
+            format!("{} is a static unit and never moves", d.uid(*u)),
+            "2.4",
+        ));
     }
     if !units.iter().any(|u| d.kind(*u).is_mobile()) {
-        return Err(illegal("a leader moves only with one or more mobile units", "8.4"));
+        return Err(illegal(
+            "a leader moves only with one or more mobile units",
+            "8.4",
+        ));
     }
     let fs: BTreeSet<Faction> = units.iter().map(|u| st.faction(d, *u)).collect();
     let f0 = *fs.iter().next().unwrap_or(&Faction::Loyal);
@@ -48,14 +68,23 @@ pub fn resolve(d: &Data, st: &State, p: Player, f: &Force) -> Result<(Vec<UnitId
         return Err(illegal("inactive Palmyrans may not move or attack", "9.2"));
     }
     if f0 == Faction::Rebel && !units.iter().any(|u| d.kind(*u) == Kind::CoEmperor) {
-        return Err(illegal("rebel Roman units move only with the rebel co-emperor", "8.3"));
+        return Err(illegal(
+            "rebel Roman units move only with the rebel co-emperor",
+            "8.3",
+        ));
     }
     Ok((units, f0))
 }
 
 /// May the force's units (of faction `f`) enter `n` at all? Shared by moves,
 /// retreats and advances.
-pub fn may_enter(d: &Data, st: &State, f: Faction, units: &[UnitId], n: Hex) -> Result<(), RuleError> {
+pub fn may_enter(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    units: &[UnitId],
+    n: Hex,
+) -> Result<(), RuleError> {
     if !d.is_land(n) {
         return Err(illegal(format!("{n} is all-sea"), "12.1"));
     }
@@ -63,7 +92,10 @@ pub fn may_enter(d: &Data, st: &State, f: Faction, units: &[UnitId], n: Hex) -> 
         return Err(illegal(format!("{n} is occupied by enemy units"), "12.3"));
     }
     if st.factions_at(d, n).contains(&Faction::PalmyraIdle) {
-        return Err(illegal("no unit may move into or through inactive Palmyra", "9.2"));
+        return Err(illegal(
+            "no unit may move into or through inactive Palmyra",
+            "9.2",
+        ));
     }
     if d.is_narrows(n) && !units.iter().all(|u| d.kind(*u).is_roman()) {
         return Err(illegal(
@@ -74,7 +106,10 @@ pub fn may_enter(d: &Data, st: &State, f: Faction, units: &[UnitId], n: Hex) -> 
     if st.gallic == Gallic::Active {
         let gallic_hex = d.region(n) == Region::Gallic;
         if f == Faction::Gallic && !gallic_hex {
-            return Err(illegal("Gallic forces move only in Gallic Empire hexes", "9.5"));
+            return Err(illegal(
+                "Gallic forces move only in Gallic Empire hexes",
+                "9.5",
+            ));
         }
         if matches!(f, Faction::German | Faction::Rebel) && gallic_hex {
             return Err(illegal(
@@ -102,9 +137,15 @@ pub fn may_enter(d: &Data, st: &State, f: Faction, units: &[UnitId], n: Hex) -> 
 fn allowances(d: &Data, units: &[UnitId], inspired: bool) -> Vec<u32> {
     let v = &d.values;
     let leader = units.iter().any(|u| d.kind(*u).is_leader());
-    let has_inf = units.iter().any(|u| d.kind(*u).is_mobile() && d.kind(*u) != Kind::Cavalry);
+    let has_inf = units
+        .iter()
+        .any(|u| d.kind(*u).is_mobile() && d.kind(*u) != Kind::Cavalry);
     let bonus = if leader { v.leader_bonus } else { 0 } + u32::from(inspired);
-    let cav = if has_inf && !leader { v.mf_infantry } else { v.mf_cavalry };
+    let cav = if has_inf && !leader {
+        v.mf_infantry
+    } else {
+        v.mf_cavalry
+    };
     let cav_present = units.iter().any(|u| d.kind(*u) == Kind::Cavalry);
     units
         .iter()
@@ -117,7 +158,14 @@ fn allowances(d: &Data, units: &[UnitId], inspired: bool) -> Vec<u32> {
 }
 
 /// A land move (8.2, 12.x).
-pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Step], inspired: bool) -> Result<(), RuleError> {
+pub fn land(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    force: &Force,
+    path: &[Step],
+    inspired: bool,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let (mut units, f) = resolve(d, st, p, force)?;
     let mut mp = allowances(d, &units, inspired);
@@ -128,10 +176,16 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
     let mut rolled: BTreeSet<Hex> = BTreeSet::new();
     if in_ezoc(d, st, cur, f) {
         if f != Faction::Rebel {
-            return Err(illegal(format!("a unit may not leave an enemy zone of control ({cur})"), "11.1, 11.4"));
+            return Err(illegal(
+                format!("a unit may not leave an enemy zone of control ({cur})"),
+                "11.1, 11.4",
+            ));
         }
         if !convert_around(ctx, st, cur, &mut rolled)? || in_ezoc(d, st, cur, f) {
-            ctx.say("the rebel co-emperor cannot break out: the move ends (8.3)", vec![cur]);
+            ctx.say(
+                "the rebel co-emperor cannot break out: the move ends (8.3)",
+                vec![cur],
+            );
             return Ok(());
         }
     }
@@ -141,14 +195,23 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
         match step {
             Step::Drop(v) => {
                 if inspired {
-                    return Err(illegal("a force moving with Inspired Subordinates may not drop off units", "14.3"));
+                    return Err(illegal(
+                        "a force moving with Inspired Subordinates may not drop off units",
+                        "14.3",
+                    ));
                 }
                 for u in v {
                     if picked.contains(u) {
-                        return Err(illegal(format!("{} was picked up and must stay with its leader", d.uid(*u)), "8.2"));
+                        return Err(illegal(
+                            format!("{} was picked up and must stay with its leader", d.uid(*u)),
+                            "8.2",
+                        ));
                     }
                     let Some(i) = units.iter().position(|x| x == u) else {
-                        return Err(illegal(format!("{} is not in the moving force", d.uid(*u)), "8.2"));
+                        return Err(illegal(
+                            format!("{} is not in the moving force", d.uid(*u)),
+                            "8.2",
+                        ));
                     };
                     units.remove(i);
                     mp.remove(i);
@@ -157,14 +220,34 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
             }
             Step::Pick(v) => {
                 if !leader {
-                    return Err(illegal("only a force with a leader from the start may pick up units", "8.2, 8.4"));
+                    return Err(illegal(
+                        "only a force with a leader from the start may pick up units",
+                        "8.2, 8.4",
+                    ));
                 }
-                let lmp = units.iter().zip(&mp).filter(|(u, _)| d.kind(**u).is_leader()).map(|(_, m)| *m).max().unwrap_or(0);
+                let lmp = units
+                    .iter()
+                    .zip(&mp)
+                    .filter(|(u, _)| d.kind(**u).is_leader())
+                    .map(|(_, m)| *m)
+                    .max()
+                    .unwrap_or(0);
                 for u in v {
-                    if st.hex_of(*u) != Some(cur) || units.contains(u) || st.faction(d, *u) != f || !d.kind(*u).is_mobile() {
-                        return Err(illegal(format!("{} cannot be picked up in {cur}", d.uid(*u)), "8.2"));
+                    if st.hex_of(*u) != Some(cur)
+                        || units.contains(u)
+                        || st.faction(d, *u) != f
+                        || !d.kind(*u).is_mobile()
+                    {
+                        return Err(illegal(
+                            format!("{} cannot be picked up in {cur}", d.uid(*u)),
+                            "8.2",
+                        ));
                     }
-                    let own = if d.kind(*u) == Kind::Cavalry { lmp } else { lmp.min(d.values.mf_infantry + d.values.leader_bonus) };
+                    let own = if d.kind(*u) == Kind::Cavalry {
+                        lmp
+                    } else {
+                        lmp.min(d.values.mf_infantry + d.values.leader_bonus)
+                    };
                     units.push(*u);
                     mp.push(own);
                     picked.insert(*u);
@@ -173,24 +256,38 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
             Step::To(n) => {
                 let n = *n;
                 if !d.linked(cur, n) {
-                    return Err(illegal(format!("{n} is not a land hex adjacent to {cur}"), "12.2, 12.5"));
+                    return Err(illegal(
+                        format!("{n} is not a land hex adjacent to {cur}"),
+                        "12.2, 12.5",
+                    ));
                 }
                 // 8.5: infantry that have spent their allowance stay behind.
                 let spent: Vec<usize> = (0..units.len()).filter(|i| mp[*i] == 0).collect();
                 if !spent.is_empty() {
-                    let only_inf = spent.iter().all(|i| matches!(d.kind(units[*i]), Kind::Infantry));
+                    let only_inf = spent
+                        .iter()
+                        .all(|i| matches!(d.kind(units[*i]), Kind::Infantry));
                     if !(leader && only_inf) || spent.len() == units.len() {
-                        return Err(illegal(format!("no movement points left to enter {n}"), "12.4"));
+                        return Err(illegal(
+                            format!("no movement points left to enter {n}"),
+                            "12.4",
+                        ));
                     }
                     for i in spent.into_iter().rev() {
                         units.remove(i);
                         mp.remove(i);
                     }
                     if !units.iter().any(|u| d.kind(*u).is_mobile()) {
-                        return Err(illegal(format!("no movement points left to enter {n}"), "8.5, 12.4"));
+                        return Err(illegal(
+                            format!("no movement points left to enter {n}"),
+                            "8.5, 12.4",
+                        ));
                     }
                     touched.push(cur);
-                    ctx.say(format!("the infantry stop in {cur} after five movement points (8.5)"), vec![cur]);
+                    ctx.say(
+                        format!("the infantry stop in {cur} after five movement points (8.5)"),
+                        vec![cur],
+                    );
                 }
                 may_enter(d, st, f, &units, n)?;
                 for u in &units {
@@ -209,10 +306,11 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
                 if f == Faction::Rebel {
                     stop = !convert_around(ctx, st, n, &mut rolled)?;
                 }
-                if !stop && in_ezoc(d, st, n, f) {
-                    if done < steps {
-                        return Err(illegal(format!("a force must stop on entering an enemy zone of control ({n})"), "11.3"));
-                    }
+                if !stop && in_ezoc(d, st, n, f) && done < steps {
+                    return Err(illegal(
+                        format!("a force must stop on entering an enemy zone of control ({n})"),
+                        "11.3",
+                    ));
                 }
                 if stop {
                     break;
@@ -227,7 +325,12 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
     }
     let _ = f_now;
     ctx.say(
-        format!("{} moves {} to {}", force_name(d, &units), force.from, d.hex_name(cur)),
+        format!(
+            "{} moves {} to {}",
+            force_name(d, &units),
+            force.from,
+            d.hex_name(cur)
+        ),
         vec![force.from, cur],
     );
     Ok(())
@@ -236,12 +339,20 @@ pub fn land(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, path: &[Ste
 /// Conversion rolls of a rebel co-emperor's force (8.3): one die per hex of
 /// loyal Romans newly adjacent, in hex order; even flips them. False if any
 /// failed (the move ends) or the emperor is adjacent (stasis).
-fn convert_around(ctx: &mut Ctx, st: &mut State, h: Hex, rolled: &mut BTreeSet<Hex>) -> Result<bool, RuleError> {
+fn convert_around(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    rolled: &mut BTreeSet<Hex>,
+) -> Result<bool, RuleError> {
     let d = ctx.d;
     let mut ok = true;
     let ns: Vec<Hex> = d.links(h).collect();
     for n in ns {
-        let loyal: Vec<UnitId> = st.at(n).filter(|u| d.kind(*u).is_roman() && st.faction(d, *u) == Faction::Loyal).collect();
+        let loyal: Vec<UnitId> = st
+            .at(n)
+            .filter(|u| d.kind(*u).is_roman() && st.faction(d, *u) == Faction::Loyal)
+            .collect();
         if loyal.is_empty() || rolled.contains(&n) {
             continue;
         }
@@ -256,9 +367,15 @@ fn convert_around(ctx: &mut Ctx, st: &mut State, h: Hex, rolled: &mut BTreeSet<H
             for u in loyal {
                 st.unit_mut(u).rebel = true;
             }
-            ctx.say(format!("conversion roll {r} for {n}: its Romans join the rebels (8.3)"), vec![n]);
+            ctx.say(
+                format!("conversion roll {r} for {n}: its Romans join the rebels (8.3)"),
+                vec![n],
+            );
         } else {
-            ctx.say(format!("conversion roll {r} for {n}: they stay loyal, the move ends (8.3)"), vec![n]);
+            ctx.say(
+                format!("conversion roll {r} for {n}: they stay loyal, the move ends (8.3)"),
+                vec![n],
+            );
             ok = false;
         }
     }
@@ -267,7 +384,11 @@ fn convert_around(ctx: &mut Ctx, st: &mut State, h: Hex, rolled: &mut BTreeSet<H
 
 /// A short description of a force.
 pub fn force_name(d: &Data, units: &[UnitId]) -> String {
-    units.iter().map(|u| d.uid(*u)).collect::<Vec<_>>().join(" ")
+    units
+        .iter()
+        .map(|u| d.uid(*u))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Is `h` a port friendly to faction `f` (12.6; ruling R-C2)?
@@ -279,7 +400,9 @@ fn friendly_port(d: &Data, st: &State, f: Faction, h: Hex) -> bool {
     let own = st.factions_at(d, h).contains(&f);
     match f {
         Faction::Loyal => {
-            own || (x.region.is_core() || x.region.is_caucasus() || matches!(x.region, Region::Dacia | Region::Decumates))
+            own || (x.region.is_core()
+                || x.region.is_caucasus()
+                || matches!(x.region, Region::Dacia | Region::Decumates))
                 && !st.anti_roman_in(d, h)
                 && !st.bc_rebels.contains(&h)
                 && !(st.gallic == Gallic::Active && x.region == Region::Gallic)
@@ -291,7 +414,13 @@ fn friendly_port(d: &Data, st: &State, f: Faction, h: Hex) -> bool {
 }
 
 /// A sea move (12.6): port to friendly port, the whole action.
-pub fn sea(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, to: Hex) -> Result<(), RuleError> {
+pub fn sea(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    force: &Force,
+    to: Hex,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let (units, f) = resolve(d, st, p, force)?;
     if !units.iter().all(|u| d.kind(*u).is_roman()) {
@@ -300,40 +429,76 @@ pub fn sea(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, to: Hex) -> 
     let from = force.from;
     let port = |h: Hex| d.hex(h).is_some_and(|x| x.coastal && x.tp > 0);
     if !port(from) || from == d.special.petra {
-        return Err(illegal(format!("{from} is not a coastal population centre a sea move may start from"), "12.6"));
+        return Err(illegal(
+            format!("{from} is not a coastal population centre a sea move may start from"),
+            "12.6",
+        ));
     }
     if to == from || !friendly_port(d, st, f, to) {
-        return Err(illegal(format!("{to} is not a friendly controlled coastal population centre"), "12.6"));
+        return Err(illegal(
+            format!("{to} is not a friendly controlled coastal population centre"),
+            "12.6",
+        ));
     }
     may_enter(d, st, f, &units, to)?;
     for u in &units {
         st.unit_mut(*u).loc = Loc::Hex(to);
     }
     stacking::check_hexes(d, st, &[from, to]).map_err(|(m, r)| illegal(m, r))?;
-    ctx.say(format!("{} sails from {from} to {}", force_name(d, &units), d.hex_name(to)), vec![from, to]);
+    ctx.say(
+        format!(
+            "{} sails from {from} to {}",
+            force_name(d, &units),
+            d.hex_name(to)
+        ),
+        vec![from, to],
+    );
     entered(ctx, st, f, &units, to)
 }
 
 /// A riverine move (12.7): riverbank to riverbank, the whole action.
-pub fn river(ctx: &mut Ctx, st: &mut State, p: Player, force: &Force, to: Hex) -> Result<(), RuleError> {
+pub fn river(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    force: &Force,
+    to: Hex,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let (units, f) = resolve(d, st, p, force)?;
-    if !matches!(f, Faction::Loyal | Faction::Rebel) || !units.iter().all(|u| d.kind(*u).is_roman()) {
-        return Err(illegal("only loyal and non-Gallic rebel Roman units move by river", "12.7"));
+    if !matches!(f, Faction::Loyal | Faction::Rebel) || !units.iter().all(|u| d.kind(*u).is_roman())
+    {
+        return Err(illegal(
+            "only loyal and non-Gallic rebel Roman units move by river",
+            "12.7",
+        ));
     }
     if st.riverine_lost {
-        return Err(illegal("riverine movement was lost when Dacia or Germania Decumates was looted", "12.7"));
+        return Err(illegal(
+            "riverine movement was lost when Dacia or Germania Decumates was looted",
+            "12.7",
+        ));
     }
     let from = force.from;
     let bank = |h: Hex| d.hex(h).is_some_and(|x| x.riverbank);
     if !bank(from) || !bank(to) || from == to {
-        return Err(illegal(format!("{from} to {to} is not riverbank to riverbank"), "12.7"));
+        return Err(illegal(
+            format!("{from} to {to} is not riverbank to riverbank"),
+            "12.7",
+        ));
     }
     may_enter(d, st, f, &units, to)?;
     for u in &units {
         st.unit_mut(*u).loc = Loc::Hex(to);
     }
     stacking::check_hexes(d, st, &[from, to]).map_err(|(m, r)| illegal(m, r))?;
-    ctx.say(format!("{} goes by river from {from} to {}", force_name(d, &units), d.hex_name(to)), vec![from, to]);
+    ctx.say(
+        format!(
+            "{} goes by river from {from} to {}",
+            force_name(d, &units),
+            d.hex_name(to)
+        ),
+        vec![from, to],
+    );
     entered(ctx, st, f, &units, to)
 }

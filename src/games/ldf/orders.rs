@@ -248,9 +248,11 @@ impl<'a> Words<'a> {
 
     fn hex(&mut self) -> Result<Hex, OrderError> {
         let t = self.next().ok_or_else(|| self.err("a hex is missing"))?;
-        self.d
-            .find_hex(t)
-            .ok_or_else(|| self.err(format!("{t:?} is neither a hex on the map nor a place name")))
+        self.d.find_hex(t).ok_or_else(|| {
+            self.err(format!(
+                "{t:?} is neither a hex on the map nor a place name"
+            ))
+        })
     }
 
     fn is_hex(&self, t: &str) -> bool {
@@ -264,12 +266,19 @@ impl<'a> Words<'a> {
     }
 
     fn units_csv(&mut self) -> Result<Vec<UnitId>, OrderError> {
-        let t = self.next().ok_or_else(|| self.err("counter ids are missing"))?;
-        t.split(',').filter(|s| !s.is_empty()).map(|s| self.unit(s)).collect()
+        let t = self
+            .next()
+            .ok_or_else(|| self.err("counter ids are missing"))?;
+        t.split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| self.unit(s))
+            .collect()
     }
 
     fn number(&mut self, what: &str) -> Result<u32, OrderError> {
-        let t = self.next().ok_or_else(|| self.err(format!("{what} is missing")))?;
+        let t = self
+            .next()
+            .ok_or_else(|| self.err(format!("{what} is missing")))?;
         t.parse()
             .map_err(|_| self.err(format!("{what}: {t:?} is not a number")))
     }
@@ -325,7 +334,10 @@ pub fn parse(d: &Data, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>,
 /// Reads one order line.
 pub fn parse_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
     let mut w = Words::new(d, l);
-    let kw = w.next().ok_or_else(|| w.err("empty order"))?.to_ascii_lowercase();
+    let kw = w
+        .next()
+        .ok_or_else(|| w.err("empty order"))?
+        .to_ascii_lowercase();
     let o = match kw.as_str() {
         "move" => parse_move(&mut w)?,
         "sea" | "river" => {
@@ -443,7 +455,9 @@ fn salt_agents(w: &mut Words) -> Result<(u32, bool), OrderError> {
         } else if w.eat("with") {
             let n = w.number("the chit")?;
             if n != 17 {
-                return Err(w.err("only Agents in Enemy Camp (17) is played with diplomacy or treachery").rule("14.3"));
+                return Err(w
+                    .err("only Agents in Enemy Camp (17) is played with diplomacy or treachery")
+                    .rule("14.3"));
             }
             agents = true;
         } else {
@@ -495,8 +509,10 @@ fn parse_attack(w: &mut Words) -> Result<Order, OrderError> {
         if w.eat("with") {
             let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
             for s in t.split(',') {
-                a.chits
-                    .push(s.parse().map_err(|_| w.err(format!("{s:?} is not a chit number")))?);
+                a.chits.push(
+                    s.parse()
+                        .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
+                );
             }
         } else if w.eat("advance") {
             a.advance = match w.peek() {

@@ -19,7 +19,14 @@ pub fn initial(d: &Data, options: Options) -> State {
         acted: [0, 0],
         seq: 0,
         extra: false,
-        units: vec![UnitState { loc: Loc::Aside, rebel: false, gallic: false }; d.units.len()],
+        units: vec![
+            UnitState {
+                loc: Loc::Aside,
+                rebel: false,
+                gallic: false
+            };
+            d.units.len()
+        ],
         treasury: d.values.start_treasury,
         looted: Default::default(),
         rebuilding: Default::default(),
@@ -36,7 +43,10 @@ pub fn initial(d: &Data, options: Options) -> State {
         collapsed: false,
         reserve: false,
         riverine_lost: false,
-        standing: [Standing::default_for(d, true), Standing::default_for(d, false)],
+        standing: [
+            Standing::default_for(d, true),
+            Standing::default_for(d, false),
+        ],
         options,
         finished: None,
     };
@@ -45,7 +55,11 @@ pub fn initial(d: &Data, options: Options) -> State {
             st.unit_mut(u).loc = Loc::Hex(*h);
         }
     };
-    let legion_hexes: Vec<Hex> = d.legion_hexes.iter().flat_map(|(h, n)| std::iter::repeat_n(*h, *n as usize)).collect();
+    let legion_hexes: Vec<Hex> = d
+        .legion_hexes
+        .iter()
+        .flat_map(|(h, n)| std::iter::repeat_n(*h, *n as usize))
+        .collect();
     place(&mut st, Kind::Base, &legion_hexes);
     place(&mut st, Kind::Infantry, &legion_hexes);
     place(&mut st, Kind::Emperor, &[d.special.rome]);
@@ -58,11 +72,21 @@ pub fn initial(d: &Data, options: Options) -> State {
             st.pool.push(Item::Cavalry(*c));
         }
     }
-    let mut clients: Vec<Hex> = d.hexes.iter().filter(|x| x.region.is_caucasus()).map(|x| x.hex).collect();
+    let mut clients: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_caucasus())
+        .map(|x| x.hex)
+        .collect();
     clients.push(d.special.palmyra);
     place(&mut st, Kind::ClientGarrison, &clients);
     place(&mut st, Kind::Palmyran, &[d.special.palmyra; 8]);
-    let centres: Vec<Hex> = d.hexes.iter().filter(|x| x.region == Region::Parthia && x.tp > 0).map(|x| x.hex).collect();
+    let centres: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Parthia && x.tp > 0)
+        .map(|x| x.hex)
+        .collect();
     place(&mut st, Kind::ParthianGarrison, &centres);
     st.pool.extend((1..=d.chits.len() as u8).map(Item::Chit));
     st.pool.sort();
@@ -71,26 +95,50 @@ pub fn initial(d: &Data, options: Options) -> State {
 
 /// Barbaria hexes for an automatic set-up: nearest Rome first.
 fn auto_tribes(d: &Data, st: &State) -> Vec<Hex> {
-    let mut v: Vec<Hex> = d.hexes.iter().filter(|x| x.region == Region::Barbaria && st.at(x.hex).next().is_none()).map(|x| x.hex).collect();
+    let mut v: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Barbaria && st.at(x.hex).next().is_none())
+        .map(|x| x.hex)
+        .collect();
     v.sort_by_key(|h| (super::data::distance(*h, d.special.rome), *h));
     v
 }
 
 /// The Germano-Parthian set-up order (3.3).
-pub fn gp_setup(ctx: &mut Ctx, st: &mut State, tribes: &[Hex], gunds: &[Hex]) -> Result<(), RuleError> {
+pub fn gp_setup(
+    ctx: &mut Ctx,
+    st: &mut State,
+    tribes: &[Hex],
+    gunds: &[Hex],
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let nt = d.of_kind(Kind::Tribe).count();
     let ng = d.of_kind(Kind::Gund).count();
-    let tribes: Vec<Hex> = if tribes.is_empty() { auto_tribes(d, st).into_iter().take(nt).collect() } else { tribes.to_vec() };
-    let gunds: Vec<Hex> = if gunds.is_empty() { vec![d.special.ctesiphon; ng] } else { gunds.to_vec() };
+    let tribes: Vec<Hex> = if tribes.is_empty() {
+        auto_tribes(d, st).into_iter().take(nt).collect()
+    } else {
+        tribes.to_vec()
+    };
+    let gunds: Vec<Hex> = if gunds.is_empty() {
+        vec![d.special.ctesiphon; ng]
+    } else {
+        gunds.to_vec()
+    };
     if tribes.len() != nt {
-        return Err(illegal(format!("name {nt} hexes for the {nt} tribes"), "3.3"));
+        return Err(illegal(
+            format!("name {nt} hexes for the {nt} tribes"),
+            "3.3",
+        ));
     }
     let mut seen = tribes.clone();
     seen.sort();
     seen.dedup();
     if seen.len() != nt {
-        return Err(illegal("the tribes go into 17 different hexes: no German stacking", "3.3, 10.2"));
+        return Err(illegal(
+            "the tribes go into 17 different hexes: no German stacking",
+            "3.3, 10.2",
+        ));
     }
     for h in &tribes {
         if d.region(*h) != Region::Barbaria || st.at(*h).next().is_some() {
@@ -98,7 +146,10 @@ pub fn gp_setup(ctx: &mut Ctx, st: &mut State, tribes: &[Hex], gunds: &[Hex]) ->
         }
     }
     if gunds.len() != ng {
-        return Err(illegal(format!("name {ng} hexes (repeats allowed) for the {ng} gunds"), "3.3"));
+        return Err(illegal(
+            format!("name {ng} hexes (repeats allowed) for the {ng} gunds"),
+            "3.3",
+        ));
     }
     for h in &gunds {
         if d.region(*h) != Region::Parthia {

@@ -92,7 +92,8 @@ pub fn limit_broken(d: &Data, st: &State, c: &Counts) -> Option<(String, &'stati
 /// 10.5; ruling R-D5: only loyal Romans and Caucasus garrisons mix).
 pub fn check_hex(d: &Data, st: &State, h: Hex) -> Result<(), (String, &'static str)> {
     let fs = st.factions_at(d, h);
-    let mixed = fs.len() > 1 && !(fs.len() == 2 && fs.contains(&Faction::Loyal) && fs.contains(&Faction::Caucasus));
+    let mixed = fs.len() > 1
+        && !(fs.len() == 2 && fs.contains(&Faction::Loyal) && fs.contains(&Faction::Caucasus));
     if mixed {
         return Err((
             format!("units of different nationalities may not stack in {h}"),
@@ -107,10 +108,7 @@ pub fn check_hex(d: &Data, st: &State, h: Hex) -> Result<(), (String, &'static s
         ));
     }
     if !leaders.is_empty() && st.at(h).all(|u| d.kind(u).is_leader()) {
-        return Err((
-            format!("a leader may not be left alone in {h}"),
-            "8.4",
-        ));
+        return Err((format!("a leader may not be left alone in {h}"), "8.4"));
     }
     match limit_broken(d, st, &count(d, st, st.at(h))) {
         Some((m, r)) => Err((format!("{m} in {h}"), r)),

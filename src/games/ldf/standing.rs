@@ -63,9 +63,9 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
     for l in lines {
         let w: Vec<&str> = l.text.split_whitespace().collect();
         let hex = |t: &str| {
-            d.find_hex(t).filter(|h| d.is_land(*h)).ok_or_else(|| {
-                OrderError::at(l, format!("{t:?} is not a land hex or place name"))
-            })
+            d.find_hex(t)
+                .filter(|h| d.is_land(*h))
+                .ok_or_else(|| OrderError::at(l, format!("{t:?} is not a land hex or place name")))
         };
         match w.first().copied() {
             Some("rally") => {
@@ -80,7 +80,9 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
                 Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
                 _ => {
-                    return Err(OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8"));
+                    return Err(
+                        OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
+                    );
                 }
             },
             Some("prefer") => {
@@ -118,7 +120,11 @@ pub fn show(s: &Standing) -> Vec<String> {
             if s.prefer.is_empty() {
                 "none".to_string()
             } else {
-                s.prefer.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+                s.prefer
+                    .iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             }
         ),
         format!(

@@ -31,7 +31,13 @@ pub fn awaited(st: &State) -> Option<Player> {
 }
 
 /// Carries out one order of `p`.
-pub fn apply(d: &Data, st: &mut State, p: Player, o: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+pub fn apply(
+    d: &Data,
+    st: &mut State,
+    p: Player,
+    o: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
     let mut ctx = Ctx {
         d,
         dice,
@@ -43,7 +49,16 @@ pub fn apply(d: &Data, st: &mut State, p: Player, o: &Order, dice: &mut Dice) ->
     }
     if *o == Order::Concede {
         let other = p.other();
-        win(&mut ctx, st, other, format!("the {} concedes: {} victory (4.3, 4.4)", p.name(), other.name()));
+        win(
+            &mut ctx,
+            st,
+            other,
+            format!(
+                "the {} concedes: {} victory (4.3, 4.4)",
+                p.name(),
+                other.name()
+            ),
+        );
         return Ok(ctx.ev);
     }
     if awaited(st) != Some(p) {
@@ -52,7 +67,12 @@ pub fn apply(d: &Data, st: &mut State, p: Player, o: &Order, dice: &mut Dice) ->
     match st.stage {
         Stage::Setup => match o {
             Order::Setup { tribes, gunds } => setup::gp_setup(&mut ctx, st, tribes, gunds)?,
-            _ => return Err(illegal("first set up your tribes and gunds (`setup auto` or `setup tribes ... gunds ...`)", "3.3")),
+            _ => {
+                return Err(illegal(
+                    "first set up your tribes and gunds (`setup auto` or `setup tribes ... gunds ...`)",
+                    "3.3",
+                ));
+            }
         },
         Stage::AdminRoman => admin_roman(&mut ctx, st, o)?,
         Stage::AdminGp => admin_gp(&mut ctx, st, o)?,
@@ -68,10 +88,16 @@ fn admin_roman(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError
         Order::Reclaim { pairs, cavalry } => economics::reclaim(ctx, st, pairs, cavalry),
         Order::Done => {
             st.stage = Stage::AdminGp;
-            ctx.say("the Roman's administrative steps are done; the Germano-Parthian's follow (7.1)", vec![]);
+            ctx.say(
+                "the Roman's administrative steps are done; the Germano-Parthian's follow (7.1)",
+                vec![],
+            );
             Ok(())
         }
-        _ => Err(illegal("in the administrative phase the Roman may tax, demobilize, reclaim, or say `done`", "5.5, 6.6-6.8")),
+        _ => Err(illegal(
+            "in the administrative phase the Roman may tax, demobilize, reclaim, or say `done`",
+            "5.5, 6.6-6.8",
+        )),
     }
 }
 
@@ -79,7 +105,12 @@ fn admin_gp(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
     let (tribes, gunds) = match o {
         Order::Place { tribes, gunds } => (tribes.clone(), gunds.clone()),
         Order::Done => (Vec::new(), Vec::new()),
-        _ => return Err(illegal("in the administrative phase the Germano-Parthian places returning units (`place tribes ... gunds ...`) or says `done`", "7.1, 7.2")),
+        _ => {
+            return Err(illegal(
+                "in the administrative phase the Germano-Parthian places returning units (`place tribes ... gunds ...`) or says `done`",
+                "7.1, 7.2",
+            ));
+        }
     };
     economics::tribes_return(ctx, st, &tribes, usize::MAX)?;
     if st.collapsed {
@@ -90,7 +121,13 @@ fn admin_gp(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
     economics::palmyra_replenish(ctx, st);
     st.stage = Stage::Actions;
     st.actor = Player::Gp;
-    ctx.say(format!("Turn {}: the alternating actions phase begins, the Germano-Parthian first (5.3)", st.turn), vec![]);
+    ctx.say(
+        format!(
+            "Turn {}: the alternating actions phase begins, the Germano-Parthian first (5.3)",
+            st.turn
+        ),
+        vec![],
+    );
     Ok(())
 }
 
@@ -102,7 +139,10 @@ fn side_check(p: Player, o: &Order) -> Result<(), RuleError> {
     );
     let gp = matches!(o, Order::Rebel(_) | Order::ActivateGaul);
     if roman && p != Player::Roman || gp && p != Player::Gp {
-        return Err(illegal("that action belongs to the other player", "8.1, 14.2"));
+        return Err(illegal(
+            "that action belongs to the other player",
+            "8.1, 14.2",
+        ));
     }
     Ok(())
 }
@@ -112,13 +152,22 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
     let pass = *o == Order::Pass;
     match o {
         Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
-        Order::Move { force, path, inspired } => {
+        Order::Move {
+            force,
+            path,
+            inspired,
+        } => {
             if let Some(c) = inspired {
-                if chits::holds_effect(ctx.d, st, p, "inspired") != Some(*c) && !st.hand(p).contains(c) {
+                if chits::holds_effect(ctx.d, st, p, "inspired") != Some(*c)
+                    && !st.hand(p).contains(c)
+                {
                     return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
                 }
                 if ctx.d.chit(*c).is_none_or(|x| x.effect != "inspired") {
-                    return Err(illegal(format!("chit {c} is not Inspired Subordinates"), "14.3"));
+                    return Err(illegal(
+                        format!("chit {c} is not Inspired Subordinates"),
+                        "14.3",
+                    ));
                 }
                 chits::spend(ctx.d, st, p, *c);
             }
@@ -132,12 +181,21 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
         Order::CoEmperor(h) => leaders::create_loyal(ctx, st, *h)?,
         Order::Rebel(prefs) => leaders::create_rebel(ctx, st, prefs)?,
         Order::Treachery { salt, agents } => diplomacy::treachery(ctx, st, p, *salt, *agents)?,
-        Order::Diplomacy { target, salt, agents } => diplomacy::diplomacy(ctx, st, p, target, *salt, *agents)?,
+        Order::Diplomacy {
+            target,
+            salt,
+            agents,
+        } => diplomacy::diplomacy(ctx, st, p, target, *salt, *agents)?,
         Order::Fortify(h) => economics::fortify(ctx, st, *h)?,
         Order::Rebuild { hex, complete } => economics::rebuild(ctx, st, *hex, *complete)?,
         Order::ActivatePalmyra => diplomacy::activate_palmyra(ctx, st)?,
         Order::ActivateGaul => diplomacy::activate_gaul(ctx, st)?,
-        _ => return Err(illegal("that is not an action of the alternating actions phase", "8.1, 14.2")),
+        _ => {
+            return Err(illegal(
+                "that is not an action of the alternating actions phase",
+                "8.1, 14.2",
+            ));
+        }
     }
     st.seq += 1;
     st.acted[p.index()] += 1;
@@ -177,7 +235,13 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         return Ok(());
     }
     let kept = st.treasury.min(d.values.carry_over);
-    ctx.say(format!("Turn {} ends; Rome carries {kept} TP over (5.4, 6.9)", st.turn), vec![]);
+    ctx.say(
+        format!(
+            "Turn {} ends; Rome carries {kept} TP over (5.4, 6.9)",
+            st.turn
+        ),
+        vec![],
+    );
     st.treasury = kept;
     st.turn += 1;
     st.passes = 0;
@@ -185,7 +249,13 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     st.extra = false;
     chits::turn_start(st);
     st.stage = Stage::AdminRoman;
-    ctx.say(format!("Turn {}: every chit returns to the pool; the administrative phase begins (5.5, 5.6)", st.turn), vec![]);
+    ctx.say(
+        format!(
+            "Turn {}: every chit returns to the pool; the administrative phase begins (5.5, 5.6)",
+            st.turn
+        ),
+        vec![],
+    );
     economics::admin_start(ctx, st);
     Ok(())
 }

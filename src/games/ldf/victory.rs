@@ -17,7 +17,12 @@ pub fn core_clear(d: &Data, st: &State) -> bool {
 pub fn after_action(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     if st.turn == d.values.turns && st.acted.iter().all(|n| *n >= 1) && core_clear(d, st) {
-        win(ctx, st, Player::Roman, "Turn 5: Roman core territory is clear of every enemy: Roman victory (4.3)".into());
+        win(
+            ctx,
+            st,
+            Player::Roman,
+            "Turn 5: Roman core territory is clear of every enemy: Roman victory (4.3)".into(),
+        );
     }
 }
 
@@ -25,7 +30,12 @@ pub fn after_action(ctx: &mut Ctx, st: &mut State) {
 pub fn two_passes(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     if core_clear(d, st) {
-        win(ctx, st, Player::Roman, "Turn 5 ends with the core clear: Roman victory (4.3, 4.5)".into());
+        win(
+            ctx,
+            st,
+            Player::Roman,
+            "Turn 5 ends with the core clear: Roman victory (4.3, 4.5)".into(),
+        );
     } else {
         win(ctx, st, Player::Gp, "Turn 5 ends with both players passing and enemies in Roman core territory: Germano-Parthian victory (4.3)".into());
     }

@@ -23,10 +23,20 @@ pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
         Stage::Setup => "set-up (3.3): the gp to place tribes and gunds".to_string(),
         Stage::AdminRoman => "administrative phase (5.5): the roman's steps".to_string(),
         Stage::AdminGp => "administrative phase (5.5): the gp's steps".to_string(),
-        Stage::Actions => format!("alternating actions (8.1): the {} to act, {} pass(es) in a row", st.actor.name(), st.passes),
+        Stage::Actions => format!(
+            "alternating actions (8.1): the {} to act, {} pass(es) in a row",
+            st.actor.name(),
+            st.passes
+        ),
     };
     let mut v = vec![
-        format!("Turn {} of {} ({}-{} AD): {stage}", st.turn, d.values.turns, 225 + 10 * st.turn, 235 + 10 * st.turn),
+        format!(
+            "Turn {} of {} ({}-{} AD): {stage}",
+            st.turn,
+            d.values.turns,
+            225 + 10 * st.turn,
+            235 + 10 * st.turn
+        ),
         format!("Roman treasury: {} TP", st.treasury),
         format!(
             "Chits: roman holds {}, gp holds {}, pool {} items, set aside {}, removed {}",
@@ -54,12 +64,27 @@ pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
             Gallic::Active => "ACTIVE",
             Gallic::Ended => "ended",
         },
-        if st.collapsed { "COLLAPSED" } else { "standing" },
+        if st.collapsed {
+            "COLLAPSED"
+        } else {
+            "standing"
+        },
         if st.reserve { "formed" } else { "not formed" },
-        if st.riverine_lost { "lost" } else { "available" }
+        if st.riverine_lost {
+            "lost"
+        } else {
+            "available"
+        }
     ));
     let hexes = |s: &std::collections::BTreeSet<crate::core::hex::Hex>| {
-        if s.is_empty() { "none".to_string() } else { s.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ") }
+        if s.is_empty() {
+            "none".to_string()
+        } else {
+            s.iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
     };
     v.push(format!("Looted: {}", hexes(&st.looted)));
     v.push(format!(
@@ -75,17 +100,38 @@ pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
     }
     v.push(format!(
         "Dead pile: {}",
-        if dead.is_empty() { "empty".to_string() } else { dead.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ") }
+        if dead.is_empty() {
+            "empty".to_string()
+        } else {
+            dead.iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     ));
     let mut stacks: BTreeMap<crate::core::hex::Hex, Vec<String>> = BTreeMap::new();
     for (u, h) in st.on_map() {
         let s = st.unit(u);
-        let mark = if s.gallic { "^" } else if s.rebel { "*" } else { "" };
-        stacks.entry(h).or_default().push(format!("{}{mark}", d.uid(u)));
+        let mark = if s.gallic {
+            "^"
+        } else if s.rebel {
+            "*"
+        } else {
+            ""
+        };
+        stacks
+            .entry(h)
+            .or_default()
+            .push(format!("{}{mark}", d.uid(u)));
     }
     v.push("Stacks (* rebel, ^ Gallic):".into());
     for (h, us) in stacks {
-        v.push(format!("  {} [{}]: {}", d.hex_name(h), d.region(h).name(), us.join(" ")));
+        v.push(format!(
+            "  {} [{}]: {}",
+            d.hex_name(h),
+            d.region(h).name(),
+            us.join(" ")
+        ));
     }
     v
 }

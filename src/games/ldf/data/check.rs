@@ -169,12 +169,17 @@ fn regions(d: &Data, e: &mut Vec<String>) {
     }
     for x in d.hexes.iter().filter(|x| x.region.is_caucasus()) {
         if x.tp != 1 {
-            e.push(format!("Caucasus hex {} yields {} TP (9.6: one)", x.hex, x.tp));
+            e.push(format!(
+                "Caucasus hex {} yields {} TP (9.6: one)",
+                x.hex, x.tp
+            ));
         }
     }
     let tribes = d.of_kind(Kind::Tribe).count();
     if count(&|r| r == Region::Barbaria) < tribes {
-        e.push(format!("Barbaria must hold {tribes} tribes one a hex (3.3)"));
+        e.push(format!(
+            "Barbaria must hold {tribes} tribes one a hex (3.3)"
+        ));
     }
     let parthian_centres = d
         .hexes
@@ -254,11 +259,16 @@ fn tables(d: &Data, e: &mut Vec<String>) {
         (24, "windfall"),
     ] {
         if d.chit(n).map(|c| c.effect.as_str()) != Some(effect) {
-            e.push(format!("chit {n} must be {effect} (its number is in the text)"));
+            e.push(format!(
+                "chit {n} must be {effect} (its number is in the text)"
+            ));
         }
     }
     let v = &d.values;
     if v.turns != 5 || v.hand_limit != 6 || v.tp != [1, 2, 3] || v.start_treasury != 5 {
-        e.push("turns 5, hand 6, TP 1/2/3 and a treasury of 5 are printed (3.2, 5.4, 6.5, 8.17)".into());
+        e.push(
+            "turns 5, hand 6, TP 1/2/3 and a treasury of 5 are printed (3.2, 5.4, 6.5, 8.17)"
+                .into(),
+        );
     }
 }

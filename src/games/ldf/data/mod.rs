@@ -717,7 +717,9 @@ impl Data {
 
     /// The land hexes linked to `h`.
     pub fn links(&self, h: Hex) -> impl Iterator<Item = Hex> + '_ {
-        neighbours(h).into_iter().filter(move |n| self.linked(h, *n))
+        neighbours(h)
+            .into_iter()
+            .filter(move |n| self.linked(h, *n))
     }
 
     /// Every hex, in column-row order.
@@ -731,7 +733,10 @@ impl Data {
             return self.hex(h).map(|x| x.hex);
         }
         let n = norm(s);
-        self.places.iter().find(|p| norm(&p.name) == n).map(|p| p.hex)
+        self.places
+            .iter()
+            .find(|p| norm(&p.name) == n)
+            .map(|p| p.hex)
     }
 
     /// A counter by id.

@@ -265,7 +265,10 @@ fn read_grid(r: &mut Reader, tm: &Table, d: &mut Data) {
             let h = Hex::new(c0 + ci as i32, r0 + ri as i32);
             match Region::from_glyph(gl[ci]) {
                 Some(reg) => grid[ci * rows.len() + ri] = reg,
-                None => r.err(format!("map.grid.rows: hex {h}: unknown glyph {:?}", gl[ci])),
+                None => r.err(format!(
+                    "map.grid.rows: hex {h}: unknown glyph {:?}",
+                    gl[ci]
+                )),
             }
             let tag = key
                 .and_then(|k| k.get(&sl[ci].to_string()))
@@ -401,9 +404,9 @@ fn derive_hexes(d: &mut Data) {
             continue;
         }
         let ns = neighbours(h);
-        let coastal = ns.iter().any(|n| {
-            d.hex(*n).is_some_and(|x| !x.is_land()) || d.side(h, *n) == SideKind::Sea
-        });
+        let coastal = ns
+            .iter()
+            .any(|n| d.hex(*n).is_some_and(|x| !x.is_land()) || d.side(h, *n) == SideKind::Sea);
         let riverbank = ns.iter().any(|n| d.side(h, *n).is_river());
         d.hexes[i].coastal = coastal;
         d.hexes[i].riverbank = riverbank;
@@ -473,7 +476,11 @@ fn read_values(r: &mut Reader, tt: &Table, v: &mut Values) {
     v.caucasus_garrison = r.int(c, "tables.combat", "caucasus_garrison");
     let e = r.table(tt, "economy");
     let p = "tables.economy";
-    v.tp = [r.int(e, p, "town"), r.int(e, p, "city"), r.int(e, p, "metropolis")];
+    v.tp = [
+        r.int(e, p, "town"),
+        r.int(e, p, "city"),
+        r.int(e, p, "metropolis"),
+    ];
     v.caucasus_tp = r.int(e, p, "caucasus_hex");
     v.dacia_tp = r.int(e, p, "dacia");
     v.decumates_tp = r.int(e, p, "decumates");
@@ -579,9 +586,7 @@ fn read_chit(r: &mut Reader, t: &Table, i: usize, d: &mut Data) {
     let title = r.str(t, &path, "title").to_string();
     let before = r.tags.len();
     let effect = r.str(t, &path, "effect").to_string();
-    let stand_in = r.tags[before..]
-        .iter()
-        .any(|x| x.kind == ProvKind::StandIn);
+    let stand_in = r.tags[before..].iter().any(|x| x.kind == ProvKind::StandIn);
     let timing = match r.str(t, &path, "timing") {
         "immediate" => Timing::Immediate,
         "action" => Timing::Action,
