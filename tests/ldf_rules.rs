@@ -7,7 +7,7 @@
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Event, RuleError, Rules, Setup, Side};
+use umpire::core::ruleset::{Audience, Event, RuleError, Rules, Setup, Side};
 use umpire::games::ldf::combat::{column, garrison_strength, odds_step, step_name};
 use umpire::games::ldf::data::{Data, Kind, Outcome, Region, UnitId, distance};
 use umpire::games::ldf::state::{Faction, Loc, Player, Stage, State};
@@ -86,6 +86,12 @@ impl T {
             .iter()
             .map(|(what, sides, value)| Roll {
                 label: self.label(what),
+                // Draws into a hand are the drawer's own (10.9).
+                audience: if what.starts_with("draw") {
+                    Audience::side(side)
+                } else {
+                    Audience::All
+                },
                 sides: *sides,
                 value: *value,
             })

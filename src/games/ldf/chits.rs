@@ -105,7 +105,7 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
 /// Draws one item and deals with it.
 fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<(), RuleError> {
     let d = ctx.d;
-    let i = ctx.pick(st.pool.len(), "draw")?;
+    let i = ctx.pick_for(p, st.pool.len(), "draw")?;
     let item = st.pool.remove(i);
     let c = match item {
         Item::Cavalry(u) => return cavalry(ctx, st, p, u),
@@ -147,6 +147,7 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         return Ok(());
     }
     st.hands[p.index()].push(c);
+    ctx.tell(p, format!("you drew chit {c}, {} (14.3)", def.title));
     ctx.say(
         format!(
             "the {} draws a chit ({} in hand)",
@@ -371,7 +372,12 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
                     )
                     && matches!(
                         x.effect.as_str(),
-                        "mad_dash" | "resurgence" | "german_increase" | "windfall" | "gp_only"
+                        "mad_dash"
+                            | "resurgence"
+                            | "german_increase"
+                            | "windfall"
+                            | "gp_only"
+                            | "spies"
                     )
             })
         })
@@ -424,6 +430,25 @@ pub fn play(
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
+        "spies" => {
+            let theirs: Vec<String> = st
+                .hand(p.other())
+                .iter()
+                .map(|x| format!("{x} {}", d.chit(*x).map_or("?", |c| c.title.as_str())))
+                .collect();
+            let seen = if theirs.is_empty() {
+                "empty".to_string()
+            } else {
+                theirs.join(", ")
+            };
+            ctx.tell(
+                p,
+                format!(
+                    "your spies report the {}'s hand: {seen} (chit 13, stand-in)",
+                    p.other().name()
+                ),
+            );
+        }
         "gp_only" => {
             let h = d
                 .hexes

@@ -9,7 +9,7 @@ use super::leaders;
 use super::state::{Faction, Gallic, Item, Loc, Palmyra, Player, State};
 use crate::core::dice::Dice;
 use crate::core::hex::Hex;
-use crate::core::ruleset::{Event, Outcome, RuleError, Side};
+use crate::core::ruleset::{Audience, Event, Outcome, RuleError, Side};
 
 /// An order being carried out: the data, the dice, what happened.
 pub struct Ctx<'a> {
@@ -34,13 +34,24 @@ impl Ctx<'_> {
         Ok(self.dice.roll(6, &format!("{}/{what}", self.label))?)
     }
 
-    /// Picks one of `n` things at random (a draw from the pool, 3.5).
-    pub fn pick(&mut self, n: usize, what: &str) -> Result<usize, RuleError> {
+    /// Picks one of `n` things at random where only `p` sees the pick (a
+    /// draw from the pool into a hidden hand, 3.5, 10.9).
+    pub fn pick_for(&mut self, p: Player, n: usize, what: &str) -> Result<usize, RuleError> {
         if n <= 1 {
             return Ok(0);
         }
-        let n = u32::try_from(n.max(1)).unwrap_or(u32::MAX);
-        Ok(self.dice.roll(n, &format!("{}/{what}", self.label))? as usize - 1)
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        let who = Audience::side(Side(p.index() as u8));
+        Ok(self
+            .dice
+            .roll_for(who, n, &format!("{}/{what}", self.label))? as usize
+            - 1)
+    }
+
+    /// Tells one player only (his own hand, 10.9).
+    pub fn tell(&mut self, p: Player, text: impl Into<String>) {
+        self.ev
+            .push(Event::say(text).to(Audience::side(Side(p.index() as u8))));
     }
 }
 

@@ -41,8 +41,8 @@ pub use state::State;
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
-    ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules,
+    RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 use data::Kind;
 use orders::Order;
@@ -229,6 +229,18 @@ impl Rules for Ldf {
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
         turn::apply(&self.data, st, player(side)?, order, dice)
+    }
+
+    fn hides_information(&self, _setup: &Setup) -> bool {
+        // The chit hands (10.9) and the identity of a chit put back (R-G2).
+        true
+    }
+
+    fn order_audience(&self, _st: &State, side: Side, order: &Order) -> Audience {
+        match order {
+            Order::Draw { put_back: Some(_) } => Audience::side(side),
+            _ => Audience::All,
+        }
     }
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {

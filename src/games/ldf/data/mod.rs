@@ -635,6 +635,31 @@ pub fn distance(a: Hex, b: Hex) -> u32 {
     ((x - p).abs().max((y - q).abs()).max((z - r).abs())) as u32
 }
 
+/// A value's path with record indices folded: `map.place[3].size` is
+/// `map.place[*].size`, and a hex's region `map.rows.*`.
+fn group_path(p: &str) -> String {
+    let mut out = String::new();
+    let mut in_index = false;
+    for c in p.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                out.push_str("[*");
+            }
+            ']' => {
+                in_index = false;
+                out.push(']');
+            }
+            _ if in_index => {}
+            _ => out.push(c),
+        }
+    }
+    match out.strip_prefix("map.rows.") {
+        Some(_) => "map.rows.*".into(),
+        None => out,
+    }
+}
+
 /// Lower case, with `_`, `-` and spaces removed, for name look-ups.
 pub fn norm(s: &str) -> String {
     s.trim()
@@ -782,13 +807,17 @@ impl Data {
     /// The summary for `umpire data check`.
     pub fn summary(&self) -> DataSummary {
         let mut tagged = BTreeMap::new();
-        let mut stand_ins = Vec::new();
+        let mut groups: BTreeMap<String, usize> = BTreeMap::new();
         for t in &self.tags {
             *tagged.entry(t.kind.name().to_string()).or_insert(0) += 1;
-            if t.kind == ProvKind::StandIn && !t.path.starts_with("map.rows") {
-                stand_ins.push(t.path.clone());
+            if t.kind == ProvKind::StandIn {
+                *groups.entry(group_path(&t.path)).or_insert(0) += 1;
             }
         }
+        let stand_ins = groups
+            .into_iter()
+            .map(|(p, n)| if n == 1 { p } else { format!("{p} (x{n})") })
+            .collect();
         let mut regions = BTreeMap::new();
         for x in &self.hexes {
             *regions.entry(x.region.name().to_string()).or_insert(0) += 1;
