@@ -740,3 +740,300 @@ fn standing_orders_are_read_and_shown() {
     let e = t.r.set_standing(&mut t.st, GP, &bad).unwrap_err();
     assert_eq!(e.line, 7);
 }
+
+/// Sends every counter in `h` aside.
+fn clear(t: &mut T, hex: Hex) {
+    let us: Vec<UnitId> = t.st.at(hex).collect();
+    for u in us {
+        t.st.unit_mut(u).loc = Loc::Aside;
+    }
+}
+
+// 7.3: a Roman unit entering Ctesiphon collapses Parthia: every Parthian unit
+// to the dead pile, 11 TP (and the plunder of 6.5, R-C11), Romans leave Parthia.
+#[test]
+fn taking_ctesiphon_collapses_parthia() {
+    let mut t = game();
+    let d = t.d().clone();
+    let cte = d.special.ctesiphon;
+    clear(&mut t, cte);
+    let from = d
+        .links(cte)
+        .find(|x| d.region(*x) == Region::Parthia && t.st.at(*x).next().is_none())
+        .unwrap();
+    let gs: Vec<UnitId> = d.of_kind(Kind::Gund).collect();
+    for g in gs {
+        t.st.unit_mut(g).loc = Loc::Aside;
+    }
+    t.put("v1", from);
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, &format!("move {from} to {cte}"), &[]);
+    assert!(t.st.collapsed, "{}", text(&ev));
+    assert_eq!(t.st.treasury, 5 + 11 + d.hex(cte).unwrap().tp);
+    assert!(
+        d.of_kind(Kind::ParthianGarrison)
+            .all(|u| t.st.hex_of(u).is_none())
+    );
+    assert!(d.region(t.at("v1").unwrap()).is_core(), "evacuated (7.3)");
+    // While collapsed, no unit may move into Parthia.
+    let back = t.at("v1").unwrap();
+    let into = d.links(back).find(|x| d.region(*x) == Region::Parthia);
+    if let Some(x) = into {
+        t.st.actor = Player::Roman;
+        let e = t.err(ROMAN, &format!("move {back} to {x}"));
+        assert!(e.contains("(7.3)"), "{e}");
+    }
+}
+
+// 6.3: the first entry of an enemy loots a TP hex; a German loots Roman towns.
+#[test]
+fn an_enemy_entering_a_centre_loots_it() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let lug = d.find_hex("Lugdunum").unwrap();
+    let from = d.links(lug).find(|x| !d.is_narrows(*x)).unwrap();
+    t.put("t1", from);
+    t.ok(GP, &format!("move {from} to {lug}"), &[]);
+    assert!(t.st.looted.contains(&lug));
+    assert_eq!(
+        umpire::games::ldf::economics::revenue(&d, &t.st) + d.hex(lug).unwrap().tp,
+        {
+            let mut s = t.st.clone();
+            s.looted.remove(&lug);
+            s.unit_mut(t.u("t1")).loc = Loc::Aside;
+            umpire::games::ldf::economics::revenue(&d, &s)
+        }
+    );
+}
+
+// 9.2: attacking inactive Palmyra makes it Rome's ally for good; 13.15: 1:10 is
+// an automatic AE, no die.
+#[test]
+fn attacking_palmyra_brings_it_in_for_rome() {
+    let mut t = game();
+    let d = t.d().clone();
+    let pal = d.special.palmyra;
+    let from = d.links(pal).find(|x| t.st.at(*x).next().is_none()).unwrap();
+    t.put("g1", from);
+    let ev = t.ok(GP, &format!("attack {from} on {pal}"), &[]);
+    assert!(
+        text(&ev).contains("(9.2; R-H2)") && text(&ev).contains("automatic AE"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(
+        t.st.palmyra,
+        umpire::games::ldf::state::Palmyra::Roman { attacked: true }
+    );
+    // 9.3: Rome may activate Palmyra only in Turn 3.
+    let mut t = game();
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "activate palmyra");
+    assert!(e.contains("(8.15, 9.3)"), "{e}");
+    t.st.turn = 3;
+    t.ok(ROMAN, "activate palmyra", &[]);
+}
+
+// 9.5: the Gallic Empire rises with no leader, rebel or German inside; it ends
+// when the emperor enters Trier.
+#[test]
+fn the_gallic_empire_rises_and_ends_at_trier() {
+    let mut t = game();
+    let d = t.d().clone();
+    let e = t.err(GP, "activate gaul");
+    assert!(e.contains("9.5"), "{e}");
+    t.st.turn = 3;
+    t.put("emp", h("2813"));
+    let e = t.err(GP, "activate gaul");
+    assert!(e.contains("(9.5)"), "{e}");
+    t.put("emp", d.special.rome);
+    t.ok(GP, "activate gaul", &[]);
+    assert_eq!(t.st.gallic, umpire::games::ldf::state::Gallic::Active);
+    let b = d
+        .of_kind(Kind::Base)
+        .find(|u| t.st.hex_of(*u) == Some(h("2812")))
+        .unwrap();
+    assert!(t.st.unit(b).gallic && t.st.unit(b).rebel);
+    let trier = d.special.trier;
+    clear(&mut t, trier);
+    let from = d
+        .links(trier)
+        .find(|x| d.region(*x) != Region::Gallic && t.st.at(*x).next().is_none())
+        .unwrap();
+    clear(&mut t, from);
+    let around: Vec<Hex> = d
+        .links(trier)
+        .chain(d.links(from))
+        .filter(|n| *n != from)
+        .collect();
+    for n in around {
+        clear(&mut t, n);
+    }
+    t.put("emp", from);
+    t.put("c1", from);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("move {from} to {trier}"), &[]);
+    assert_eq!(t.st.gallic, umpire::games::ldf::state::Gallic::Ended);
+    assert!(
+        !t.st.unit(b).gallic && !t.st.unit(b).rebel,
+        "the Gallic units return to loyalty"
+    );
+}
+
+// 8.3: a rebel co-emperor's force rolls for each hex of loyal Romans it moves
+// next to: even flips them, odd ends the move.
+#[test]
+fn rebel_conversion_rolls() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !umpire::games::ldf::data::adjacent(*x, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", q);
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 4)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(t.at("co"), Some(p[2]));
+    // An odd roll keeps them loyal and ends the move where it is.
+    let mut t2 = empty();
+    for id in ["co", "v1"] {
+        t2.put(id, p[0]);
+        let u = t2.u(id);
+        t2.st.unit_mut(u).rebel = true;
+    }
+    t2.put("v2", q);
+    t2.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 3)],
+    );
+    assert!(!t2.st.unit(t2.u("v2")).rebel);
+    assert_eq!(t2.at("co"), Some(p[1]));
+}
+
+// 5.4, 14.3: The Gods Are Bored, drawn in Turns 1-4 with an even roll, ends the turn.
+#[test]
+fn the_gods_are_bored_end_the_turn() {
+    let mut t = game();
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(18)];
+    for c in (1..=24).filter(|c| *c != 18) {
+        t.st.removed.push(c);
+    }
+    let ev = t.ok(GP, "draw", &[("gods-bored", 6, 2)]);
+    assert_eq!(
+        (t.st.turn, t.st.stage),
+        (2, Stage::AdminRoman),
+        "{}",
+        text(&ev)
+    );
+}
+
+// 14.3: Persecutions cost Rome a die plus one and leave the game.
+#[test]
+fn persecutions_cost_a_die_plus_one() {
+    let mut t = game();
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(20)];
+    for c in (1..=24).filter(|c| *c != 20) {
+        t.st.removed.push(c);
+    }
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert_eq!(t.st.treasury, 1);
+    assert!(t.st.removed.contains(&20) && t.st.pool.is_empty());
+}
+
+// 8.9, 8.8, R-F3, 14.4: treachery against the emperor; the Roman's negative
+// salt (standing order N4) cannot stop a natural six; the table makes a new emperor.
+#[test]
+fn treachery_against_the_emperor_and_the_emperor_creation_table() {
+    let mut t = game();
+    let lines = vec![SourceLine {
+        line: 1,
+        column: 1,
+        text: "salt treachery 2".into(),
+    }];
+    t.r.set_standing(&mut t.st, ROMAN, &lines).unwrap();
+    let ev = t.ok(
+        GP,
+        "treachery",
+        &[
+            ("treachery against the emperor", 6, 6),
+            ("emperor-table", 6, 3),
+        ],
+    );
+    let s = text(&ev);
+    assert!(
+        s.contains("roll 6 -2 Roman salt = 4: success") && s.contains("(14.4, stand-in)"),
+        "{s}"
+    );
+    assert_eq!(t.st.treasury, 3, "the salt is paid");
+    assert!(t.at("emp").is_some());
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// 8.12: Roman diplomacy buys off a tribe inside core territory.
+#[test]
+fn diplomacy_with_a_tribe_in_the_core() {
+    let mut t = empty();
+    let lug = t.d().find_hex("Lugdunum").unwrap();
+    t.put("t1", lug);
+    t.put("emp", h("3318"));
+    t.put("c1", h("3318"));
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "diplomacy t1", &[("diplomacy with a tribe", 6, 5)]);
+    assert_eq!(t.st.unit(t.u("t1")).loc, Loc::Dead);
+}
+
+// 6.8: reclaiming a base and its vexillation costs one TP each; 6.4: a rebuild
+// takes two actions.
+#[test]
+fn reclaiming_and_rebuilding() {
+    let mut t = game();
+    t.st.stage = Stage::AdminRoman;
+    t.ok(ROMAN, "demobilize b1 v1", &[]);
+    let before = t.st.treasury;
+    t.ok(ROMAN, "reclaim Lugdunum", &[]);
+    assert_eq!(t.st.treasury, before - 2);
+    let lug = t.d().find_hex("Lugdunum").unwrap();
+    assert_eq!(t.at("b1"), Some(lug));
+    t.st.stage = Stage::Actions;
+    t.st.actor = Player::Roman;
+    t.st.looted.insert(lug);
+    let e = t.err(ROMAN, "rebuild complete Lugdunum");
+    assert!(e.contains("(6.4)"), "{e}");
+    t.ok(ROMAN, "rebuild Lugdunum", &[]);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "rebuild complete Lugdunum", &[]);
+    assert!(!t.st.looted.contains(&lug));
+}
+
+// 12.7: riverine movement bank to bank, lost for good once Dacia is looted.
+#[test]
+fn riverine_movement_and_its_loss() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let banks: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.riverbank && x.region.is_core())
+        .map(|x| x.hex)
+        .collect();
+    let (a, b) = (banks[0], *banks.last().unwrap());
+    t.put("v1", a);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("river {a} to {b}"), &[]);
+    assert_eq!(t.at("v1"), Some(b));
+    t.st.riverine_lost = true;
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("river {b} to {a}"));
+    assert!(e.contains("(12.7)"), "{e}");
+}

@@ -1,0 +1,104 @@
+//! Lest Darkness Fall: the cost of applying one action (µs), of the legal
+//! sample, and of replaying a whole recorded game (ms). The game is a
+//! fixed-seed self-play game.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::sync::Arc;
+use umpire::core::dice::Dice;
+use umpire::core::game::{Game, ReplayMode};
+use umpire::core::movefile::SourceLine;
+use umpire::core::record::Record;
+use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::selfplay::{self, SelfPlayConfig};
+use umpire::games::ldf::{Ldf, State};
+
+fn order(r: &Ldf, st: &State, side: Side, text: &str) -> <Ldf as Rules>::Order {
+    let lines = vec![SourceLine {
+        line: 1,
+        column: 1,
+        text: text.to_string(),
+    }];
+    r.parse(st, side, &lines).expect("parse").remove(0).1
+}
+
+fn start(r: &Ldf) -> State {
+    let mut st = r
+        .setup(&Setup {
+            scenario: "campaign".into(),
+            options: BTreeMap::new(),
+            sides: vec!["roman".into(), "gp".into()],
+        })
+        .expect("setup");
+    let o = order(r, &st, Side(1), "setup auto");
+    r.apply(&mut st, Side(1), &o, &mut Dice::preview())
+        .expect("setup");
+    st
+}
+
+fn apply_actions(c: &mut Criterion) {
+    let r = Ldf::new();
+    let st = start(&r);
+    let mut g = c.benchmark_group("ldf apply");
+    for (name, text) in [
+        ("pass", "pass"),
+        ("draw", "draw"),
+        (
+            "move a gund stack two hexes",
+            "move 5020 g1 g2 to 4920 4820",
+        ),
+    ] {
+        let o = order(&r, &st, Side(1), text);
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || st.clone(),
+                |mut x| {
+                    let mut dice = Dice::seeded([7; 32]);
+                    let _ = black_box(r.apply(&mut x, Side(1), &o, &mut dice));
+                    x
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.bench_function("legal sample (checked by dry runs)", |b| {
+        b.iter(|| black_box(r.legal(&st, Side(1))))
+    });
+    g.finish();
+}
+
+fn replay_game(c: &mut Criterion) {
+    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ldf::new());
+    let (game, stats) = selfplay::random_game(
+        rs.clone(),
+        "campaign",
+        &BTreeMap::new(),
+        0,
+        2026,
+        &SelfPlayConfig::default(),
+    )
+    .expect("self-play game");
+    let record = Record::from_text(&game.record().to_text()).expect("record");
+    eprintln!(
+        "replaying a game of {} entries ({} moves, {} rolls): {}",
+        record.len(),
+        stats.moves,
+        stats.rolls,
+        stats.outcomes.join("")
+    );
+    let mut g = c.benchmark_group("ldf replay");
+    g.sample_size(10);
+    g.bench_function("whole game, trusted", |b| {
+        b.iter(|| {
+            black_box(Game::replay(rs.clone(), &record, ReplayMode::Trusted).expect("replay"))
+        })
+    });
+    g.bench_function("whole game, verified", |b| {
+        b.iter(|| black_box(Game::replay(rs.clone(), &record, ReplayMode::Verify).expect("replay")))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, apply_actions, replay_game);
+criterion_main!(benches);
