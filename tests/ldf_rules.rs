@@ -1037,3 +1037,83 @@ fn riverine_movement_and_its_loss() {
     let e = t.err(ROMAN, &format!("river {b} to {a}"));
     assert!(e.contains("(12.7)"), "{e}");
 }
+
+// The README's example move is legal on the opening map.
+#[test]
+fn the_readme_example_move_is_legal() {
+    let mut t = game();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "move Rome EMP c1 v10 to 3418 drop v10 Capua", &[]);
+    let capua = t.d().find_hex("Capua").unwrap();
+    assert_eq!((t.at("v10"), t.at("emp")), (Some(h("3418")), Some(capua)));
+}
+
+// 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
+#[test]
+fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
+    let mut t = game();
+    t.st.treasury = 0;
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(20)];
+    for c in (1..=24).filter(|c| *c != 20) {
+        t.st.removed.push(c);
+    }
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead);
+    assert_eq!(t.st.unit(t.u("v2")).loc, Loc::Dead);
+    assert_eq!(
+        t.st.treasury, 0,
+        "four TP owed, two twins demobilized for four"
+    );
+}
+
+// 14.3 Agents in Enemy Camp, played by the Roman against treachery (N4).
+#[test]
+fn the_roman_answers_treachery_with_agents() {
+    let mut t = game();
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
+    t.st.hands[0] = vec![17];
+    let ev = t.ok(GP, "treachery", &[("treachery against the emperor", 6, 5)]);
+    assert!(
+        text(&ev).contains("roll 5 -2 Roman salt = 3: failure"),
+        "{}",
+        text(&ev)
+    );
+    assert!(t.st.hand(Player::Roman).is_empty());
+}
+
+// 14.3 From the Jaws of Death: with a German in mainland Italy the Roman rolls
+// and draws that many, up to six; free at the start of his action (R-G4, R-G5).
+#[test]
+fn from_the_jaws_of_death() {
+    let mut t = game();
+    let d = t.d().clone();
+    let italy = d
+        .all_hexes()
+        .find(|x| d.region(*x) == Region::Italy && t.st.at(*x).next().is_none())
+        .unwrap();
+    t.put("t1", italy);
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(3));
+    t.st.pool
+        .retain(|i| !matches!(i, umpire::games::ldf::state::Item::Cavalry(_)));
+    for c in [10, 18, 19, 20] {
+        t.st.pool
+            .retain(|i| *i != umpire::games::ldf::state::Item::Chit(c));
+        t.st.removed.push(c);
+    }
+    for id in ["c2", "c3"] {
+        t.put(id, h("3318"));
+    }
+    t.st.hands[0] = vec![3];
+    t.st.actor = Player::Roman;
+    let n = t.st.pool.len() as u32;
+    t.ok(
+        ROMAN,
+        "play 3",
+        &[("jaws", 6, 2), ("draw", n, 1), ("draw", n - 1, 1)],
+    );
+    assert_eq!(t.st.hand(Player::Roman).len(), 2);
+    assert!(t.st.aside.contains(&3));
+    assert_eq!(t.st.actor, Player::Roman, "the Roman still has his action");
+}

@@ -242,9 +242,9 @@ fn immediate(
                         vec![],
                     );
                     st.aside.push(c);
-                    if action {
-                        st.passes = 2;
-                    }
+                    // However it was drawn, the turn ends (5.4(1)).
+                    let _ = action;
+                    st.passes = 2;
                     return Ok(());
                 }
                 ctx.say(format!("roll {r}: nothing happens (14.3)"), vec![]);
@@ -259,7 +259,7 @@ fn immediate(
         }
         "persecutions" => {
             let n = ctx.d6("persecutions")? + 1;
-            economics::pay(ctx, st, n, "Persecutions");
+            economics::pay(ctx, st, n, "Persecutions")?;
             st.removed.push(c);
         }
         "plague" => {
@@ -277,7 +277,7 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
         let n = ctx.d6("bread-circuses")? + 1;
-        economics::pay(ctx, st, n, "the games");
+        economics::pay(ctx, st, n, "the games")?;
         return Ok(());
     }
     let garrison = d
@@ -378,6 +378,7 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
                             | "windfall"
                             | "gp_only"
                             | "spies"
+                            | "jaws"
                     )
             })
         })
@@ -411,6 +412,12 @@ pub fn play(
             "8.18, 14.3",
         ));
     }
+    if def.effect == "jaws" && !jaws_open(d, st, p) {
+        return Err(illegal(
+            "From the Jaws of Death needs a German in mainland Italy (Roman) or a Roman-side unit in Barbaria or Parthia (Germano-Parthian)",
+            "14.3",
+        ));
+    }
     spend(d, st, p, c);
     ctx.say(
         format!("the {} plays chit {c}, {} (8.18)", p.name(), def.title),
@@ -430,6 +437,21 @@ pub fn play(
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
+        "jaws" => {
+            let r = ctx.d6("jaws")?;
+            let room = d.values.hand_limit.saturating_sub(st.hand(p).len());
+            let n = (r as usize).min(room);
+            ctx.say(
+                format!("roll {r}: the {} draws {n} chits (14.3)", p.name()),
+                vec![],
+            );
+            for _ in 0..n {
+                if st.pool.is_empty() || st.finished.is_some() {
+                    break;
+                }
+                draw_one(ctx, st, p, false)?;
+            }
+        }
         "spies" => {
             let theirs: Vec<String> = st
                 .hand(p.other())
@@ -469,4 +491,21 @@ pub fn play(
         _ => {}
     }
     Ok(())
+}
+
+/// From the Jaws of Death may be played (14.3).
+pub fn jaws_open(d: &Data, st: &State, p: Player) -> bool {
+    st.on_map().any(|(u, h)| match p {
+        Player::Roman => d.kind(u) == Kind::Tribe && d.region(h) == Region::Italy,
+        Player::Gp => {
+            st.owner(d, u) == Some(Player::Roman)
+                && matches!(d.region(h), Region::Barbaria | Region::Parthia)
+        }
+    })
+}
+
+/// A chit played at the start of one's own action without spending it
+/// (Jaws of Death, ruling R-G4).
+pub fn is_free(d: &Data, c: u8) -> bool {
+    d.chit(c).is_some_and(|x| x.effect == "jaws")
 }

@@ -56,9 +56,18 @@ pub fn dt_roll(
         } else {
             s.salt_diplomacy
         };
+        let play_agents = vs_emperor && s.agents;
         let neg = want.min(v.salt_max).min(st.treasury);
         st.treasury -= neg;
         minus += neg;
+        if let Some(c) = holds_effect(d, st, Player::Roman, "agents").filter(|_| play_agents) {
+            spend(d, st, Player::Roman, c);
+            minus += 2;
+            ctx.say(
+                "the Roman answers with Agents in Enemy Camp (-2; 14.3)",
+                vec![],
+            );
+        }
     }
     let roll = ctx.d6(what)?;
     let net = (roll + plus).saturating_sub(minus).min(6);

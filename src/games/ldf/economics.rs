@@ -37,7 +37,8 @@ pub fn revenue(d: &Data, st: &State) -> u32 {
 
 /// Takes TP from the treasury; it never goes below zero (6.10; R-C4: the
 /// rest of the shortfall is forgiven, the deficit cover is not yet asked).
-pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) {
+pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleError> {
+    cover(ctx, st, n)?;
     let paid = n.min(st.treasury);
     st.treasury -= paid;
     ctx.say(
@@ -47,6 +48,33 @@ pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) {
         ),
         vec![],
     );
+    Ok(())
+}
+
+/// 6.10: play halts while the Roman demobilizes enough to pay (his choice is
+/// not yet asked: the lowest-numbered twins go, the over-supplied kind first).
+fn cover(ctx: &mut Ctx, st: &mut State, n: u32) -> Result<(), RuleError> {
+    let d = ctx.d;
+    while st.treasury < n {
+        let on = |st: &State, k: Kind| -> Vec<UnitId> {
+            d.of_kind(k)
+                .filter(|u| st.hex_of(*u).is_some() && st.faction(d, *u) == Faction::Loyal)
+                .collect()
+        };
+        let (b, v) = (on(st, Kind::Base), on(st, Kind::Infantry));
+        let pick = match (b.first(), v.first()) {
+            _ if b.len() > v.len() => vec![b[0]],
+            _ if v.len() > b.len() => vec![v[0]],
+            (Some(x), Some(y)) => vec![*x, *y],
+            _ => break,
+        };
+        ctx.say(
+            "the treasury cannot pay: Rome demobilizes to cover it (6.10)",
+            vec![],
+        );
+        demobilize(ctx, st, &pick)?;
+    }
+    Ok(())
 }
 
 /// The Roman's automatic steps at the start of the administrative phase:

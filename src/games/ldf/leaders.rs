@@ -73,7 +73,7 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     );
     if row.tp_die {
         let n = ctx.d6("emperor-table-tp")?;
-        st.treasury = st.treasury.saturating_sub(n);
+        super::economics::pay(ctx, st, n, "the succession")?;
         ctx.say(
             format!("the succession costs {n} TP (14.4, stand-in; 6.10)"),
             vec![],
@@ -97,7 +97,7 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         st.unit_mut(e).loc = Loc::Hex(rome);
     }
     let n = ctx.d6("rebel-in-rome")?;
-    st.treasury = st.treasury.saturating_sub(n);
+    super::economics::pay(ctx, st, n, "the end of the revolt")?;
     ctx.say(
         format!("the rebel co-emperor reaches Rome: the revolt ends, the emperor returns to Rome and Rome loses {n} TP (8.3)"),
         vec![rome],

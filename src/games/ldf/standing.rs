@@ -31,6 +31,9 @@ pub struct Standing {
     /// N2: play They Shall Not Pass when defending at these odds or worse
     /// for the defender (attack:1; default 3, i.e. 3:1 or more).
     pub tsnp_at: u32,
+    /// N4: play Agents in Enemy Camp (-2) against Germano-Parthian treachery
+    /// on the emperor (default yes).
+    pub agents: bool,
 }
 
 impl Standing {
@@ -43,6 +46,7 @@ impl Standing {
             salt_diplomacy: 0,
             prefer: Vec::new(),
             tsnp_at: 3,
+            agents: true,
         }
     }
 }
@@ -89,10 +93,17 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
             Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("agents") => {
+                s.agents = match w.get(1).copied() {
+                    Some("yes") => true,
+                    Some("no") => false,
+                    _ => return Err(OrderError::at(l, "agents yes or agents no").rule("14.3")),
+                }
+            }
             _ => {
                 return Err(OrderError::at(
                     l,
-                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N",
+                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N, agents yes|no",
                 ));
             }
         }
@@ -130,6 +141,10 @@ pub fn show(s: &Standing) -> Vec<String> {
         format!(
             "tsnp {} (They Shall Not Pass when attacked at {}:1 or more; N2)",
             s.tsnp_at, s.tsnp_at
+        ),
+        format!(
+            "agents {} (Agents in Enemy Camp against treachery on the emperor; N4)",
+            if s.agents { "yes" } else { "no" }
         ),
     ]
 }

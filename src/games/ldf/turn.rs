@@ -149,6 +149,17 @@ fn side_check(p: Player, o: &Order) -> Result<(), RuleError> {
 
 fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleError> {
     side_check(p, o)?;
+    if let Order::Play { chit, tp, at } = o
+        && chits::is_free(ctx.d, *chit)
+    {
+        // R-G4: free, at the start of the player's own action; he acts next.
+        chits::play(ctx, st, p, *chit, *tp, at)?;
+        st.seq += 1;
+        if st.passes >= 2 {
+            return end_turn(ctx, st);
+        }
+        return Ok(());
+    }
     let pass = *o == Order::Pass;
     match o {
         Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
