@@ -83,6 +83,7 @@ pub fn to_pool(st: &mut State, item: Item) {
 pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
     let d = ctx.d;
     let was_rebel = st.unit(u).rebel;
+    let from = st.hex_of(u);
     match d.kind(u) {
         Kind::Cavalry if !st.reserve => {
             *st.unit_mut(u) = fresh(Loc::Pool);
@@ -105,6 +106,10 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
             leaders::succession(ctx, st)?;
         }
         _ => *st.unit_mut(u) = fresh(Loc::Dead),
+    }
+    // A stack that was legal only with its leader unstacks at once (10.7).
+    if let (true, Some(h)) = (d.kind(u).is_leader(), from) {
+        leaders::unstack(ctx, st, h)?;
     }
     Ok(())
 }
