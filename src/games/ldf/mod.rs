@@ -47,7 +47,8 @@ use crate::core::ruleset::{
 use data::Kind;
 use orders::Order;
 use state::{Loc, Options, Player, Stage};
-use std::sync::{Arc, OnceLock};
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
+use std::sync::Arc;
 
 /// The ruleset, over a data set.
 #[derive(Clone)]
@@ -55,7 +56,45 @@ pub struct Ldf {
     data: Arc<Data>,
 }
 
-static EMBEDDED: OnceLock<Arc<Data>> = OnceLock::new();
+static EMBEDDED: Embedded<Data> = Embedded::new();
+
+/// The registry's entry for Lest Darkness Fall.
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ldf",
+    files: data::FILES,
+    build,
+    check: Some(check),
+};
+
+fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
+    Ok(Arc::new(Ldf {
+        data: EMBEDDED.load(files, Data::from_files)?,
+    }))
+}
+
+fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+    let d = Data::from_files(files)?;
+    let s = check_loaded(&d)?;
+    let join = |m: &std::collections::BTreeMap<String, usize>| {
+        m.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Ok(DataCheck {
+        hash: d.hash,
+        facts: vec![
+            format!(
+                "map {} land hexes, {} all-sea hexes, {} population centres",
+                s.land, s.sea, s.places
+            ),
+            format!("hexes by region: {}", join(&s.regions)),
+            format!("{} counters in play", s.units),
+            format!("stand-in values a club replaces: {}", s.stand_ins.join(", ")),
+        ],
+        by_provenance: s.tagged,
+    })
+}
 
 impl Default for Ldf {
     fn default() -> Self {
@@ -64,19 +103,12 @@ impl Default for Ldf {
 }
 
 impl Ldf {
-    /// The game on its embedded data.
+    /// The game on its embedded data (checked by a test, so it panics only
+    /// on a broken build, never plays a broken map).
     pub fn new() -> Ldf {
-        let data = EMBEDDED.get_or_init(|| match Data::embedded() {
-            Ok(d) => Arc::new(d),
-            // The embedded files are part of the build and checked by a test
-            // (`the_embedded_data_passes_every_check`); fail loudly, never play
-            // a broken map.
-            Err(e) => panic!(
-                "the embedded Lest Darkness Fall data is broken: {}",
-                e.join("; ")
-            ),
-        });
-        Ldf { data: data.clone() }
+        Ldf {
+            data: EMBEDDED.embedded("Lest Darkness Fall", data::FILES, Data::from_files),
+        }
     }
 
     /// The game over other data files (a club's own map, counters, tables).

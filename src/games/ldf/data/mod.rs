@@ -8,6 +8,7 @@ mod read;
 
 pub use check::check_loaded;
 
+use crate::core::data::{DataFile, Files};
 use crate::core::hash::Digest;
 use crate::core::hex::Hex;
 use serde::Serialize;
@@ -20,36 +21,23 @@ pub const OOB_TOML: &str = include_str!("../../../../games/ldf/oob.toml");
 /// The embedded tables.
 pub const TABLES_TOML: &str = include_str!("../../../../games/ldf/tables.toml");
 
-/// The four provenance kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum ProvKind {
-    /// Printed in the rulebook (cite the rule).
-    Rulebook,
-    /// From a public source (cite it).
-    Public,
-    /// Reconstructed from history or geography.
-    Reconstructed,
-    /// Invented to make the game playable; a club replaces it.
-    StandIn,
-}
+/// The data files a club may replace.
+pub const FILES: &[DataFile] = &[
+    DataFile {
+        name: "map.toml",
+        embedded: MAP_TOML,
+    },
+    DataFile {
+        name: "oob.toml",
+        embedded: OOB_TOML,
+    },
+    DataFile {
+        name: "tables.toml",
+        embedded: TABLES_TOML,
+    },
+];
 
-impl ProvKind {
-    /// As written in the data.
-    pub fn name(self) -> &'static str {
-        ["rulebook", "public", "reconstructed", "stand-in"][self as usize]
-    }
-}
-
-/// One tagged value: where it is and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Tag {
-    /// E.g. `tables.crt.rows`.
-    pub path: String,
-    /// The kind of provenance.
-    pub kind: ProvKind,
-    /// What the tag says after its kind.
-    pub note: String,
-}
+pub use crate::core::data::{ProvKind, Tag};
 
 /// The regions of the Terrain Key (14.5), one per land hex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -673,6 +661,15 @@ impl Data {
     /// The embedded data.
     pub fn embedded() -> Result<Data, Vec<String>> {
         Data::load(MAP_TOML, OOB_TOML, TABLES_TOML)
+    }
+
+    /// Reads and checks a game's files (embedded where not replaced).
+    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("oob.toml"),
+            files.get("tables.toml"),
+        )
     }
 
     /// Reads and checks the three data files.

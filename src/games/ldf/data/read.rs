@@ -11,34 +11,7 @@ use crate::core::hex::Hex;
 use std::collections::BTreeMap;
 use toml::{Table, Value};
 
-/// Reads a provenance string: `rulebook 7.6`, `stand-in: why`.
-pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
-    let t = s.trim();
-    let lower = t.to_ascii_lowercase();
-    for (kind, word) in [
-        (ProvKind::Rulebook, "rulebook"),
-        (ProvKind::Public, "public"),
-        (ProvKind::Reconstructed, "reconstructed"),
-        (ProvKind::StandIn, "stand-in"),
-    ] {
-        let Some(rest) = lower.strip_prefix(word) else {
-            continue;
-        };
-        if !(rest.is_empty() || rest.starts_with([' ', ':', ';', ','])) {
-            continue;
-        }
-        let note = t[word.len()..]
-            .trim_start_matches([' ', ':', ';', ','])
-            .trim();
-        if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
-            return Err(format!("{s:?}: a `{word}` tag must say where"));
-        }
-        return Ok((kind, note.to_string()));
-    }
-    Err(format!(
-        "{s:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
-    ))
-}
+pub use crate::core::data::parse_provenance;
 
 /// Errors and tags collected while reading.
 #[derive(Default)]
