@@ -1117,3 +1117,28 @@ fn from_the_jaws_of_death() {
     assert!(t.st.aside.contains(&3));
     assert_eq!(t.st.actor, Player::Roman, "the Roman still has his action");
 }
+
+// 14.3 Into the Valley of the Shadow of Death: the player moves an enemy force
+// by normal movement rules; it may start in an EZOC, stops on entering one.
+#[test]
+fn into_the_valley_moves_an_enemy_force() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    t.put("t1", p[0]);
+    t.put("emp", h("3318"));
+    t.put("c1", h("3318"));
+    t.st.hands[0] = vec![5];
+    t.st.actor = Player::Roman;
+    let e = t.err(
+        ROMAN,
+        &format!(
+            "play 5 at {} {} {} {} {} {}",
+            p[0], p[1], p[2], p[3], p[4], p[0]
+        ),
+    );
+    assert!(e.contains("12.4"), "{e}");
+    t.ok(ROMAN, &format!("play 5 at {} {} {}", p[0], p[1], p[2]), &[]);
+    assert_eq!(t.at("t1"), Some(p[2]));
+    assert!(t.st.hand(Player::Roman).is_empty() && t.st.actor == Player::Gp);
+}

@@ -379,6 +379,7 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
                             | "gp_only"
                             | "spies"
                             | "jaws"
+                            | "valley"
                     )
             })
         })
@@ -437,6 +438,7 @@ pub fn play(
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
+        "valley" => super::movement::valley(ctx, st, p, at)?,
         "jaws" => {
             let r = ctx.d6("jaws")?;
             let room = d.values.hand_limit.saturating_sub(st.hand(p).len());

@@ -134,7 +134,7 @@ pub fn may_enter(
 }
 
 /// Movement points of each unit at the start (2.6, 8.4, 8.5).
-fn allowances(d: &Data, units: &[UnitId], inspired: bool) -> Vec<u32> {
+pub fn allowances(d: &Data, units: &[UnitId], inspired: bool) -> Vec<u32> {
     let v = &d.values;
     let leader = units.iter().any(|u| d.kind(*u).is_leader());
     let has_inf = units
@@ -501,4 +501,49 @@ pub fn river(
         vec![from, to],
     );
     entered(ctx, st, f, &units, to)
+}
+
+/// Into the Valley of the Shadow of Death (14.3): the player moves one enemy
+/// force from `path[0]` along the rest, by normal movement rules; it may start
+/// in an EZOC, stops on entering one, drops no one.
+pub fn valley(ctx: &mut Ctx, st: &mut State, p: Player, path: &[Hex]) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let (Some(&from), true) = (path.first(), path.len() >= 2) else {
+        return Err(illegal("name the enemy force's hex and its path: `play 5 at FROM HEX...`", "14.3"));
+    };
+    let units: Vec<UnitId> = st
+        .at(from)
+        .filter(|u| st.owner(d, *u) == Some(p.other()) && !d.kind(*u).is_static())
+        .collect();
+    let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
+        return Err(illegal(format!("there is no enemy force in {from}"), "14.3"));
+    };
+    if units.iter().any(|u| st.faction(d, *u) != f) || !units.iter().any(|u| d.kind(*u).is_mobile()) {
+        return Err(illegal(format!("{from} holds no single enemy force that can move"), "14.3"));
+    }
+    let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0) as usize;
+    if path.len() - 1 > mp {
+        return Err(illegal(format!("the force moves at most {mp} hexes"), "12.4, 14.3"));
+    }
+    let mut cur = from;
+    for (i, n) in path[1..].iter().enumerate() {
+        if !d.linked(cur, *n) {
+            return Err(illegal(format!("{n} is not a land hex adjacent to {cur}"), "12.2"));
+        }
+        may_enter(d, st, f, &units, *n)?;
+        for u in &units {
+            st.unit_mut(*u).loc = Loc::Hex(*n);
+        }
+        cur = *n;
+        entered(ctx, st, f, &units, *n)?;
+        if st.finished.is_some() {
+            return Ok(());
+        }
+        if in_ezoc(d, st, *n, f) && i + 2 < path.len() {
+            return Err(illegal(format!("the force must stop on entering an enemy zone of control ({n})"), "11.3, 14.3"));
+        }
+    }
+    stacking::check_hexes(d, st, &[from, cur]).map_err(|(m, r)| illegal(m, r))?;
+    ctx.say(format!("Into the Valley: {} is moved from {from} to {}", force_name(d, &units), d.hex_name(cur)), vec![from, cur]);
+    Ok(())
 }
