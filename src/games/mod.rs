@@ -31,6 +31,7 @@ macro_rules! games {
 games! {
     freeform,
     sarhu,
+    ac,
 }
 
 /// The descriptor of the game registered as `name`.

@@ -1,0 +1,318 @@
+//! Movement (11.3, 12.2, 13.0, 16.21, 19.0). Costs are counted in half
+//! movement points (ruling A23) so that trade routes' 1/2 MP stays whole.
+//! Not yet: railroad movement (13.6), amphibious movement (13.8), drop-offs
+//! (11.3), forced march (27.0) and telegraph (28.0).
+
+use super::data::{Base, Data, Nat, Power, Terrain};
+use super::geom::Sq;
+use super::state::{AgentId, Loc, State, UnitId};
+use super::turn::Ctx;
+use crate::core::ruleset::RuleError;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// A piece named in a move order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Piece {
+    /// A combat unit.
+    Unit(UnitId),
+    /// An agent.
+    Agent(AgentId),
+}
+
+fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
+    RuleError::illegal(m, rule)
+}
+
+/// What a force may do: its movement allowance in half MP and whether it may
+/// move across vertices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// Half movement points.
+    pub half_mp: u32,
+    /// Every unit has a highlighted movement factor (13.2).
+    pub diagonal: bool,
+    /// Only British (red) units: may enter Central India; only blue: the Urals (19.21-19.22).
+    pub base: Option<Base>,
+}
+
+/// The allowance of a force (11.3: the slowest unit; 16.21: plus one agent's
+/// military rating, not for agents).
+pub fn allowance(d: &Data, st: &State, pieces: &[Piece]) -> Allowance {
+    let mut unit_mf = u32::MAX;
+    let mut bonus = 0;
+    let mut diagonal = true;
+    let mut has_agent = false;
+    let mut regular: Option<Option<Power>> = None;
+    for p in pieces {
+        match p {
+            Piece::Unit(u) => {
+                let x = st.unit(*u);
+                let s = d.stats(x.nat, x.kind);
+                unit_mf = unit_mf.min(s.mf);
+                diagonal &= s.highlighted;
+                let r = x.nat.regular();
+                regular = Some(match regular {
+                    None => r,
+                    Some(prev) if prev == r => r,
+                    Some(_) => None,
+                });
+            }
+            Piece::Agent(a) => {
+                has_agent = true;
+                bonus = bonus.max(d.agents[a.0 as usize].military);
+            }
+        }
+    }
+    let mf = if unit_mf == u32::MAX {
+        d.agent_mf
+    } else if has_agent {
+        (unit_mf + bonus).min(d.agent_mf)
+    } else {
+        unit_mf
+    };
+    let base = match regular {
+        None => agents_base(d, pieces),
+        Some(Some(p)) => Some(Base::of(p)),
+        Some(None) => None,
+    };
+    Allowance {
+        half_mp: 2 * mf,
+        diagonal,
+        base,
+    }
+}
+
+fn agents_base(d: &Data, pieces: &[Piece]) -> Option<Base> {
+    let mut side = None;
+    for p in pieces {
+        if let Piece::Agent(a) = p {
+            match d.agents[a.0 as usize].side {
+                super::data::AgentSide::Power(p) if side.is_none_or(|s| s == p) => side = Some(p),
+                _ => return None,
+            }
+        }
+    }
+    side.map(Base::of)
+}
+
+/// The half-MP cost of one step, or why it is not allowed.
+pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleError> {
+    let extra = 2 * d.num.movement.base_extra;
+    let route_cost = |s: Sq| match d.sq(s).map(|i| i.terrain) {
+        Some(Terrain::Desert | Terrain::Mountain) => 2,
+        _ => 1,
+    };
+    let terrain_cost = |s: Sq| {
+        let key = match d.sq(s).map(|i| i.terrain) {
+            Some(Terrain::Desert) => "desert",
+            Some(Terrain::Mountain) => "mountain",
+            _ => "clear",
+        };
+        2 * d.num.terrain.get(key).map_or(1, |t| t.mp)
+    };
+    match (from, to) {
+        (Loc::Base(b), Loc::Sq(s)) => {
+            if !d.base_edges[&b].contains(&s) {
+                return Err(illegal(format!("{} is entered and left only from its map edge, not {s}", b.name()), "19.11, 19.12"));
+            }
+            let c = if d.base_routes.get(&s) == Some(&b) { route_cost(s) } else { terrain_cost(s) };
+            Ok(c + extra)
+        }
+        (Loc::Sq(s), Loc::Base(b)) => {
+            if a.base != Some(b) {
+                return Err(illegal(format!("only {} units enter {}", b.owner().name(), b.name()), "19.21, 19.22"));
+            }
+            if !d.base_edges[&b].contains(&s) {
+                return Err(illegal(format!("{} is entered only from its map edge, not {s}", b.name()), "19.11, 19.12"));
+            }
+            let c = if d.base_routes.get(&s) == Some(&b) { route_cost(s) } else { 2 };
+            Ok(c + extra)
+        }
+        (Loc::Sq(f), Loc::Sq(t)) => {
+            let Some(diag) = f.adjacency(t) else {
+                return Err(illegal(format!("{t} is not next to {f}"), "13.1"));
+            };
+            if !d.land(t) {
+                return Err(illegal(format!("{t} is all sea or lake, or off the map"), "13.71"));
+            }
+            if diag {
+                if !a.diagonal {
+                    return Err(illegal(format!("{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"), "13.2"));
+                }
+                if f.corners(t).iter().all(|c| !d.land(*c)) {
+                    return Err(illegal(format!("{f} to {t} crosses all-sea squares"), "13.71, ruling A22"));
+                }
+            }
+            if d.route_edges.contains(&(f, t)) {
+                Ok(route_cost(t))
+            } else {
+                Ok(terrain_cost(t))
+            }
+        }
+        _ => Err(illegal("pieces move between squares and home bases", "13.1")),
+    }
+}
+
+/// Whether a square holds combat units of `p`'s enemy (13.32).
+pub fn enemy_at(st: &State, s: Sq, p: Power) -> bool {
+    st.occupies(s, p.other())
+}
+
+/// Checks a force and its path (no change to `st`); returns the SP it costs.
+pub fn check(d: &Data, st: &State, p: Power, k: u8, pieces: &[Piece], path: &[Loc]) -> Result<u32, RuleError> {
+    if pieces.is_empty() || path.is_empty() {
+        return Err(illegal("a move names its pieces and at least one square", "13.1"));
+    }
+    let start = loc_of(st, pieces[0]);
+    for x in pieces {
+        let (loc, owner, moved, name) = match x {
+            Piece::Unit(u) => (st.unit(*u).loc, st.owner(st.unit(*u).nat), st.unit(*u).moved, st.unit(*u).id.clone()),
+            Piece::Agent(a) => (st.agent(*a).loc, st.agent_owner(d, *a), st.agent(*a).moved, d.agents[a.0 as usize].name.clone()),
+        };
+        if owner != Some(p) {
+            return Err(illegal(format!("{name} is not under your control"), "5.31(1), 11.2"));
+        }
+        if !loc.in_play() {
+            return Err(illegal(format!("{name} is not on the map or in a home base"), "13.1"));
+        }
+        if moved {
+            return Err(illegal(format!("{name} has already moved in this operations phase"), "12.0"));
+        }
+        if loc != start {
+            return Err(illegal(format!("{name} does not start with the rest of the force"), "11.3"));
+        }
+    }
+    let a = allowance(d, st, pieces);
+    if a.base.is_none() && pieces.iter().any(|x| matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular().is_none())) {
+        // Natives never enter a home base; nothing to check unless the path does.
+    }
+    let mut at = start;
+    let mut spent = 0;
+    for (i, to) in path.iter().enumerate() {
+        if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+            return Err(illegal("a force moves out of a base onto the map", "19.1"));
+        }
+        if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
+            return Err(illegal("a unit may not both exit and enter a home base in one phase", "19.23"));
+        }
+        spent += step(d, at, *to, &a)?;
+        if spent > a.half_mp {
+            return Err(illegal(
+                format!("the force has {} MP and the path to {} costs {}", fmt_half(a.half_mp), show(*to), fmt_half(spent)),
+                "13.1, 11.3",
+            ));
+        }
+        if let Loc::Sq(s) = to
+            && enemy_at(st, *s, p)
+            && i + 1 < path.len()
+        {
+            return Err(illegal(format!("{s} holds enemy combat units: the force stops there"), "13.32"));
+        }
+        at = *to;
+    }
+    let regular_only = pieces.iter().all(|x| match x {
+        Piece::Unit(u) => st.unit(*u).nat.regular().is_some(),
+        Piece::Agent(_) => true,
+    });
+    let staff = st.options.staff_work && k == 2 && st.year() >= 1890 && regular_only;
+    let sp = if k >= 2 && !staff { 1 } else { 0 };
+    if st.sp[p.index()] < sp {
+        return Err(illegal(format!("moving in operations phase {k} costs a supply point, and you have none"), "12.2(2)"));
+    }
+    Ok(sp)
+}
+
+/// Moves a force (after [`check`]).
+pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, k: u8, pieces: &[Piece], path: &[Loc]) -> Result<(), RuleError> {
+    let sp = check(ctx.d, st, p, k, pieces, path)?;
+    st.sp[p.index()] -= sp;
+    let end = *path.last().unwrap_or(&loc_of(st, pieces[0]));
+    for x in pieces {
+        match x {
+            Piece::Unit(u) => {
+                st.unit_mut(*u).loc = end;
+                st.unit_mut(*u).moved = true;
+            }
+            Piece::Agent(a) => {
+                st.agent_mut(*a).loc = end;
+                st.agent_mut(*a).moved = true;
+            }
+        }
+    }
+    let _ = Nat::Ghazi;
+    ctx.say(
+        format!("A {} force moves ({} piece{}).", p.name(), pieces.len(), if pieces.len() == 1 { "" } else { "s" }),
+        end.sq().into_iter().collect(),
+    );
+    Ok(())
+}
+
+/// Where a piece is.
+pub fn loc_of(st: &State, x: Piece) -> Loc {
+    match x {
+        Piece::Unit(u) => st.unit(u).loc,
+        Piece::Agent(a) => st.agent(a).loc,
+    }
+}
+
+fn fmt_half(h: u32) -> String {
+    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}.5", h / 2) }
+}
+
+/// A location as written in orders.
+pub fn show(l: Loc) -> String {
+    match l {
+        Loc::Sq(s) => s.to_string(),
+        Loc::Base(b) => b.key().into(),
+        _ => "?".into(),
+    }
+}
+
+/// Every location a force can reach this phase with the cheapest path to it
+/// (for the legal-order sampler). Stops at enemy combat units (13.32).
+pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, Vec<Loc>> {
+    let a = allowance(d, st, pieces);
+    let start = loc_of(st, pieces[0]);
+    let mut best: BTreeMap<Loc, (u32, Vec<Loc>)> = BTreeMap::new();
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((0u32, start, Vec::<Loc>::new())));
+    while let Some(Reverse((cost, at, path))) = heap.pop() {
+        if best.get(&at).is_some_and(|(c, _)| *c <= cost) && at != start {
+            continue;
+        }
+        if at != start {
+            best.insert(at, (cost, path.clone()));
+            if matches!(at, Loc::Base(_)) || at.sq().is_some_and(|s| enemy_at(st, s, p)) {
+                continue;
+            }
+        }
+        let next: Vec<Loc> = match at {
+            Loc::Sq(s) => {
+                let mut v: Vec<Loc> = s.neighbours().iter().map(|(n, _)| Loc::Sq(*n)).collect();
+                for (b, e) in &d.base_edges {
+                    if e.contains(&s) && !matches!(start, Loc::Base(_)) {
+                        v.push(Loc::Base(*b));
+                    }
+                }
+                v
+            }
+            Loc::Base(b) => d.base_edges[&b].iter().map(|s| Loc::Sq(*s)).collect(),
+            _ => Vec::new(),
+        };
+        for n in next {
+            if n == start {
+                continue;
+            }
+            if let Ok(c) = step(d, at, n, &a) {
+                let total = cost + c;
+                if total <= a.half_mp && best.get(&n).is_none_or(|(b, _)| *b > total) {
+                    let mut p2 = path.clone();
+                    p2.push(n);
+                    heap.push(Reverse((total, n, p2)));
+                }
+            }
+        }
+    }
+    best.into_iter().map(|(k, (_, p))| (k, p)).collect()
+}
