@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::ruleset::{Audience, Rules, Setup, Side};
 use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power};
 use umpire::games::ac::geom::Sq;
 use umpire::games::ac::movement::{self, Piece};
@@ -89,7 +89,7 @@ impl T {
             .map(|(i, t)| SourceLine { line: i + 1, column: 1, text: t.trim().to_string() })
             .collect();
         let orders = self.r.parse(&self.st, side, &lines).map_err(|e| e.to_string())?;
-        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| Roll { label: l.to_string(), sides: 6, value: *v }).collect());
+        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
         let mut trial = self.st.clone();
         let mut out = Vec::new();
         for (_, o) in &orders {
@@ -100,6 +100,18 @@ impl T {
         self.st = trial;
         Ok(out)
     }
+}
+
+/// A scripted d6; income rolls are the player's own (9.0).
+fn roll(label: &str, value: u32) -> Roll {
+    let audience = if label.starts_with("home government income, British") {
+        Audience::side(BRITISH)
+    } else if label.starts_with("home government income, Russian") {
+        Audience::side(RUSSIAN)
+    } else {
+        Audience::All
+    };
+    Roll { label: label.to_string(), sides: 6, value, audience }
 }
 
 fn cell_text(c: &NegCell) -> String {
@@ -587,7 +599,7 @@ fn random_events_apply_both_columns() {
             ("random events, column C (8.1(2))", 1),
         ]
         .iter()
-        .map(|(l, v)| Roll { label: l.to_string(), sides: 6, value: *v })
+        .map(|(l, v)| roll(l, *v))
         .collect(),
     );
     let mut ctx = umpire::games::ac::turn::Ctx { d: &d, dice: &mut dice, ev: Vec::new() };

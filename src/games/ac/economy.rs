@@ -11,7 +11,7 @@ use super::geom::Sq;
 use super::state::{AgentId, Loc, Marker, State, UnitId};
 use super::supply::forage;
 use super::turn::Ctx;
-use crate::core::ruleset::RuleError;
+use crate::core::ruleset::{Audience, RuleError};
 use serde::Serialize;
 
 /// One expenditure order.
@@ -312,7 +312,9 @@ pub fn collect_income(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         if st.open_war == Some(p) {
             drm += d.num.income.drm_open_war;
         }
-        let roll = ctx.dice.d6(&format!("home government income, {} (9.1(1))", p.name()))? as i32;
+        // The roll is the player's own secret, like his treasury (9.0).
+        let audience = Audience::side(super::turn::side_of(p));
+        let roll = ctx.dice.roll_for(audience, 6, &format!("home government income, {} (9.1(1))", p.name()))? as i32;
         let idx = (roll + drm).clamp(1, 7) as usize - 1;
         let home = d.num.income.home[idx.min(d.num.income.home.len() - 1)];
         let cities = city_income(d, st, p);
@@ -324,6 +326,13 @@ pub fn collect_income(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             * d.num.income.railroad;
         st.treasury[p.index()] += home + cities + rails;
         ctx.say(format!("The {} collect their income (9.1).", p.name()), vec![]);
+        ctx.tell(
+            p,
+            format!(
+                "Your income: home government {home} (die {roll}{drm:+}), cities and markers {cities}, railroads {rails}; treasury {} pounds (9.1).",
+                st.treasury[p.index()]
+            ),
+        );
     }
     Ok(())
 }

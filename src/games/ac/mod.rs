@@ -45,13 +45,20 @@ pub use state::State;
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Setup, Side, View,
 };
 use orders::Order;
 use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
+
+/// How the income/expenditure round is awaited. The state seals each side's
+/// orders itself (3.1[3]: checked alone, hidden by audience, carried out when
+/// both are in), so plain `Orders` is correct today; `SealedOrders` adds the
+/// engine's commitments. It stays off until `core::selfplay` accepts
+/// `Verdict::Sealed` and picks from `Game::waiting()` (see the report).
+pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::Orders;
 
 /// The ruleset over a data set.
 #[derive(Clone)]
@@ -212,7 +219,7 @@ impl Rules for Ac {
                 .filter(|p| !st.sealed[p.index()])
                 .map(|p| Await {
                     side: side(*p),
-                    kind: AwaitKind::Orders,
+                    kind: ECONOMY_AWAIT,
                     ask: format!(
                         "income and expenditure, sealed: buy, recruit, agent, build, disband, then `done` ({} pounds; 3.1[3])",
                         st.treasury[p.index()]
@@ -260,6 +267,20 @@ impl Rules for Ac {
         }
     }
 
+    fn hides_information(&self, _setup: &Setup) -> bool {
+        // 22.0 fog of war, secret treasuries (9.0) and the sealed economy (3.1[3]).
+        true
+    }
+
+    fn order_audience(&self, _st: &State, s: Side, order: &Order) -> Audience {
+        match order {
+            // What a player buys, where he moves and which CRT he wants are his
+            // own (22.1, 3.1[3]); the opponent learns what the map shows him.
+            Order::Econ(_) | Order::Done | Order::Move { .. } | Order::Crt(..) => Audience::side(s),
+            Order::Initiative(_) | Order::Negotiate(_) | Order::End => Audience::All,
+        }
+    }
+
     fn set_standing(&self, st: &mut State, s: Side, lines: &[SourceLine]) -> Result<Vec<Event>, OrderError> {
         let p = power(s).map_err(|e| OrderError {
             line: lines.first().map_or(0, |l| l.line),
@@ -269,7 +290,7 @@ impl Rules for Ac {
         })?;
         st.standing[p.index()] = standing::parse(lines)?;
         // Standing orders are the side's own: the event says only that they changed.
-        Ok(vec![Event::say(format!("The {} have filed standing orders.", p.name()))])
+        Ok(vec![Event::say(format!("Your standing orders: {}", standing::show(&st.standing[p.index()]).join("; "))).to(Audience::side(s))])
     }
 
     fn standing(&self, st: &State, s: Side) -> Vec<String> {

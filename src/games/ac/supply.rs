@@ -122,9 +122,7 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
         for u in &lost {
             st.unit_mut(*u).loc = Loc::Pool;
         }
-        ctx.say(
-            format!("{} units out of supply are eliminated: {} (17.4, 17.6)", p.name(), ids.join(" ")),
-            vec![],
-        );
+        ctx.say(format!("{} units out of supply are eliminated (17.4, 17.6).", p.name()), vec![]);
+        ctx.tell(p, format!("Your units out of supply, eliminated: {} (17.4, 17.6).", ids.join(" ")));
     }
 }

@@ -22,7 +22,7 @@ use super::state::{OpsPhase, Stage, State};
 use super::supply;
 use super::victory;
 use crate::core::dice::Dice;
-use crate::core::ruleset::{Event, RuleError};
+use crate::core::ruleset::{Audience, Event, RuleError, Side};
 
 /// An order being carried out: the data, the dice and what happened.
 pub struct Ctx<'a> {
@@ -41,6 +41,16 @@ impl Ctx<'_> {
         let _ = focus;
         self.ev.push(Event::say(text));
     }
+
+    /// Records an event told only to one player (his treasury, his plan).
+    pub fn tell(&mut self, p: Power, text: impl Into<String>) {
+        self.ev.push(Event::say(text).to(Audience::side(side_of(p))));
+    }
+}
+
+/// The engine's side of a player.
+pub fn side_of(p: Power) -> Side {
+    Side(p.index() as u8)
 }
 
 fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
@@ -80,8 +90,7 @@ pub fn apply(d: &Data, st: &mut State, p: Power, order: &Order, dice: &mut Dice)
             }
             let what = economy::apply(d, &mut trial, p, o)?;
             st.plans[p.index()].push(o.clone());
-            let _ = what;
-            ctx.say(format!("The {} write down an expenditure (sealed until both are in, 3.1[3]).", p.name()), vec![]);
+            ctx.tell(p, format!("Written down, to be carried out when both players are in: {what} (3.1[3])."));
         }
         (Stage::Economy, Order::Done) => {
             if st.sealed[p.index()] {
@@ -210,8 +219,11 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
         let mut done = 0;
         for o in &plan {
             match economy::apply(d, st, p, o) {
-                Ok(_) => done += 1,
-                Err(e) => ctx.say(format!("A {} expenditure is not carried out: {e}", p.name()), vec![]),
+                Ok(what) => {
+                    done += 1;
+                    ctx.tell(p, format!("Carried out: {what}."));
+                }
+                Err(e) => ctx.tell(p, format!("Not carried out, nothing paid: {e}")),
             }
         }
         ctx.say(format!("The {} carry out {done} expenditure order{} (3.1[3]).", p.name(), if done == 1 { "" } else { "s" }), vec![]);
