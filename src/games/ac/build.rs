@@ -82,18 +82,34 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
             match codes.iter().position(|x| x == v) {
                 Some(i) => Some((c, RegionId(i as u8))),
                 None => {
-                    err(errors, format!("map.region_key: {v} is not a region code (26.0)"));
+                    err(
+                        errors,
+                        format!("map.region_key: {v} is not a region code (26.0)"),
+                    );
                     None
                 }
             }
         })
         .collect();
     if key.len() != codes.len() {
-        err(errors, format!("map.region_key names {} regions, the rulebook 19 (26.0)", key.len()));
+        err(
+            errors,
+            format!(
+                "map.region_key names {} regions, the rulebook 19 (26.0)",
+                key.len()
+            ),
+        );
     }
-    for (name, grid) in [("terrain", &m.map.terrain), ("regions", &m.map.regions), ("rivers", &m.map.rivers)] {
+    for (name, grid) in [
+        ("terrain", &m.map.terrain),
+        ("regions", &m.map.regions),
+        ("rivers", &m.map.rivers),
+    ] {
         if grid.len() != rows as usize || grid.iter().any(|r| r.chars().count() != cols as usize) {
-            err(errors, format!("map.{name}: want {rows} rows of {cols} characters"));
+            err(
+                errors,
+                format!("map.{name}: want {rows} rows of {cols} characters"),
+            );
             return None;
         }
     }
@@ -105,15 +121,24 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
         for c in 0..cols as usize {
             let sq = Sq::new(c as i32 + 1, r as i32 + 1);
             let terrain = terrain_glyph(tr[c]).unwrap_or_else(|| {
-                err(errors, format!("map.terrain {sq}: unknown glyph {:?}", tr[c]));
+                err(
+                    errors,
+                    format!("map.terrain {sq}: unknown glyph {:?}", tr[c]),
+                );
                 Terrain::Clear
             });
             let region = key.get(&rr[c]).copied();
             if terrain == Terrain::Sea && region.is_some() {
-                err(errors, format!("map {sq}: an all-sea square lies in a region"));
+                err(
+                    errors,
+                    format!("map {sq}: an all-sea square lies in a region"),
+                );
             }
             if terrain != Terrain::Sea && region.is_none() {
-                err(errors, format!("map {sq}: a land square in no region (2.11)"));
+                err(
+                    errors,
+                    format!("map {sq}: a land square in no region (2.11)"),
+                );
             }
             squares.push(SquareInfo {
                 terrain,
@@ -128,8 +153,15 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
     let mut of_region: BTreeMap<RegionId, Vec<CityId>> = BTreeMap::new();
     for (i, c) in m.city.iter().enumerate() {
         let id = CityId(i as u8);
-        let Some(reg) = codes.iter().position(|x| *x == c.region).map(|i| RegionId(i as u8)) else {
-            err(errors, format!("city {}: unknown region {}", c.name, c.region));
+        let Some(reg) = codes
+            .iter()
+            .position(|x| *x == c.region)
+            .map(|i| RegionId(i as u8))
+        else {
+            err(
+                errors,
+                format!("city {}: unknown region {}", c.name, c.region),
+            );
             continue;
         };
         let s = c.square;
@@ -142,10 +174,16 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
             err(errors, format!("city {} at {s} is in the sea", c.name));
         }
         if info.region != Some(reg) {
-            err(errors, format!("city {} at {s} lies outside {}", c.name, c.region));
+            err(
+                errors,
+                format!("city {} at {s} lies outside {}", c.name, c.region),
+            );
         }
         if info.city.is_some() {
-            err(errors, format!("city {} shares {s} with another city", c.name));
+            err(
+                errors,
+                format!("city {} shares {s} with another city", c.name),
+            );
         }
         info.city = Some(id);
         if c.capital {
@@ -166,10 +204,16 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
         let r = RegionId(i as u8);
         let caps = capitals.get(&r).cloned().unwrap_or_default();
         if caps.len() != 1 {
-            err(errors, format!("region {code} has {} capitals, want one (15.0)", caps.len()));
+            err(
+                errors,
+                format!("region {code} has {} capitals, want one (15.0)", caps.len()),
+            );
         }
         let vp = t.region_vp.get(*code).copied().unwrap_or_else(|| {
-            err(errors, format!("tables.region_vp: no value for {code} (2.14)"));
+            err(
+                errors,
+                format!("tables.region_vp: no value for {code} (2.14)"),
+            );
             0
         });
         regions.push(Region {
@@ -187,13 +231,22 @@ fn map(m: &RawMapFile, t: &Numbers, codes: &[&str], errors: &mut Vec<String>) ->
             .and_then(|r| cities.get(r.capital.0 as usize))
             .is_none_or(|c: &City| c.name != city)
         {
-            err(errors, format!("{city} must be the capital of {code} (errata 2.81)"));
+            err(
+                errors,
+                format!("{city} must be the capital of {code} (errata 2.81)"),
+            );
         }
     }
     if let Some(pe) = codes.iter().position(|x| *x == "PE")
         && regions[pe].cities.len() != 6
     {
-        err(errors, format!("Persia has {} cities; the set-ups put a garrison in each of six (26.0 S1 3.5(2))", regions[pe].cities.len()));
+        err(
+            errors,
+            format!(
+                "Persia has {} cities; the set-ups put a garrison in each of six (26.0 S1 3.5(2))",
+                regions[pe].cities.len()
+            ),
+        );
     }
     Some((squares, cities, regions))
 }
@@ -202,14 +255,23 @@ fn routes(d: &mut Data, m: &RawMapFile, errors: &mut Vec<String>) {
     for r in &m.route {
         for w in r.squares.windows(2) {
             if w[0].adjacency(w[1]) != Some(false) {
-                err(errors, format!("route {}: {} to {} is not across a square side (ruling A20)", r.name, w[0], w[1]));
+                err(
+                    errors,
+                    format!(
+                        "route {}: {} to {} is not across a square side (ruling A20)",
+                        r.name, w[0], w[1]
+                    ),
+                );
             }
             d.route_edges.insert((w[0], w[1]));
             d.route_edges.insert((w[1], w[0]));
         }
         for s in &r.squares {
             if !d.land(*s) {
-                err(errors, format!("route {}: {s} is not a land square", r.name));
+                err(
+                    errors,
+                    format!("route {}: {s} is not a land square", r.name),
+                );
             }
         }
         if let Some(b) = &r.base {
@@ -217,7 +279,10 @@ fn routes(d: &mut Data, m: &RawMapFile, errors: &mut Vec<String>) {
                 (Some(base), Some(last)) => {
                     d.base_routes.insert(*last, base);
                 }
-                _ => err(errors, format!("route {}: base {b:?} is not india or urals", r.name)),
+                _ => err(
+                    errors,
+                    format!("route {}: base {b:?} is not india or urals", r.name),
+                ),
             }
         }
         d.routes.push((r.name.clone(), r.squares.clone()));
@@ -248,7 +313,13 @@ fn base_edges(d: &mut Data, errors: &mut Vec<String>) {
             Base::India => india.contains(b),
         };
         if !ok {
-            err(errors, format!("a route enters {} from {b}, which is not on its map edge (19.11, 19.12)", s.name()));
+            err(
+                errors,
+                format!(
+                    "a route enters {} from {b}, which is not on its map edge (19.11, 19.12)",
+                    s.name()
+                ),
+            );
         }
     }
     if urals.is_empty() || india.is_empty() {
@@ -270,14 +341,20 @@ fn units(d: &mut Data, u: &RawUnits, errors: &mut Vec<String>) {
     }
     for s in &u.stats {
         let (Some(k), Some(crt)) = (Kind::parse(&s.kind), crt_letter(&s.crt)) else {
-            err(errors, format!("units.stats: bad kind {} or crt {}", s.kind, s.crt));
+            err(
+                errors,
+                format!("units.stats: bad kind {} or crt {}", s.kind, s.crt),
+            );
             continue;
         };
         let regular = match s.class.as_str() {
             "regular" => true,
             "native" => false,
             other => {
-                err(errors, format!("units.stats: class {other:?} is not regular or native"));
+                err(
+                    errors,
+                    format!("units.stats: class {other:?} is not regular or native"),
+                );
                 continue;
             }
         };
@@ -290,8 +367,15 @@ fn units(d: &mut Data, u: &RawUnits, errors: &mut Vec<String>) {
         d.stats.insert((regular, k), st);
     }
     for o in &u.overrides {
-        let (Some(n), Some(k), Some(crt)) = (d.parse_nat(&o.nat), Kind::parse(&o.kind), crt_letter(&o.crt)) else {
-            err(errors, format!("units.override: bad {} {} {}", o.nat, o.kind, o.crt));
+        let (Some(n), Some(k), Some(crt)) = (
+            d.parse_nat(&o.nat),
+            Kind::parse(&o.kind),
+            crt_letter(&o.crt),
+        ) else {
+            err(
+                errors,
+                format!("units.override: bad {} {} {}", o.nat, o.kind, o.crt),
+            );
             continue;
         };
         let st = Stats {
@@ -313,7 +397,10 @@ fn units(d: &mut Data, u: &RawUnits, errors: &mut Vec<String>) {
                     if !d.stats.contains_key(&(n.regular().is_some(), kind))
                         && !d.stats.contains_key(&(n.regular().is_none(), kind))
                     {
-                        err(errors, format!("units.mix: {nat} {k} has no values in [[stats]]"));
+                        err(
+                            errors,
+                            format!("units.mix: {nat} {k} has no values in [[stats]]"),
+                        );
                     }
                     d.mix.insert((n, kind), *count);
                 }
@@ -388,14 +475,32 @@ fn agents(d: &mut Data, u: &RawUnits, errors: &mut Vec<String>) {
     });
 }
 
-fn grid<T>(name: &str, rows: &[Vec<String>], width: usize, parse: fn(&str) -> Option<T>, errors: &mut Vec<String>) -> Vec<Vec<T>> {
+fn grid<T>(
+    name: &str,
+    rows: &[Vec<String>],
+    width: usize,
+    parse: fn(&str) -> Option<T>,
+    errors: &mut Vec<String>,
+) -> Vec<Vec<T>> {
     if rows.len() != 8 {
-        err(errors, format!("tables.{name}: want 8 rows (modified die <=0 to >=7), found {}", rows.len()));
+        err(
+            errors,
+            format!(
+                "tables.{name}: want 8 rows (modified die <=0 to >=7), found {}",
+                rows.len()
+            ),
+        );
     }
     let mut out = Vec::new();
     for (i, r) in rows.iter().enumerate() {
         if r.len() != width {
-            err(errors, format!("tables.{name} row {i}: want {width} cells, found {}", r.len()));
+            err(
+                errors,
+                format!(
+                    "tables.{name} row {i}: want {width} cells, found {}",
+                    r.len()
+                ),
+            );
         }
         let mut row = Vec::new();
         for c in r {
@@ -418,13 +523,31 @@ fn tables(d: &mut Data, errors: &mut Vec<String>) {
     }
     d.battle = grid("battle_crt", &n.battle_crt.rows, 7, crt_cell, errors);
     d.raid = grid("raid_crt", &n.raid_crt.rows, 7, crt_cell, errors);
-    d.negotiations = grid("negotiations", &n.negotiations.rows, n.negotiations.columns.len(), neg_cell, errors);
-    d.ultimatum = grid("ultimatum", &n.ultimatum.rows, n.ultimatum.columns.len(), neg_cell, errors);
+    d.negotiations = grid(
+        "negotiations",
+        &n.negotiations.rows,
+        n.negotiations.columns.len(),
+        neg_cell,
+        errors,
+    );
+    d.ultimatum = grid(
+        "ultimatum",
+        &n.ultimatum.rows,
+        n.ultimatum.columns.len(),
+        neg_cell,
+        errors,
+    );
     if n.negotiations.columns.len() != 7 || n.ultimatum.columns.len() != 8 {
-        err(errors, "tables: the Negotiations Table needs 7 columns, the Ultimatum Table 8 (15.62)");
+        err(
+            errors,
+            "tables: the Negotiations Table needs 7 columns, the Ultimatum Table 8 (15.62)",
+        );
     }
     if n.income.home.len() != 7 {
-        err(errors, "tables.income.home: want 7 values, for a modified die of <=1 to >=7");
+        err(
+            errors,
+            "tables.income.home: want 7 values, for a modified die of <=1 to >=7",
+        );
     }
     for k in &n.key_cities.cities {
         if d.find_city(k).is_none() {
@@ -468,11 +591,22 @@ fn tables(d: &mut Data, errors: &mut Vec<String>) {
             dice,
         });
     }
-    let cols = [&n.events.col_a, &n.events.col_b, &n.events.col_c, &n.events.col_d];
+    let cols = [
+        &n.events.col_a,
+        &n.events.col_b,
+        &n.events.col_c,
+        &n.events.col_d,
+    ];
     let mut idx: [Vec<usize>; 4] = Default::default();
     for (i, col) in cols.iter().enumerate() {
         if col.len() != 6 {
-            err(errors, format!("tables.events column {}: want 6 events (8.1)", "ABCD".as_bytes()[i] as char));
+            err(
+                errors,
+                format!(
+                    "tables.events column {}: want 6 events (8.1)",
+                    "ABCD".as_bytes()[i] as char
+                ),
+            );
         }
         for k in col.iter() {
             match events.iter().position(|e| &e.key == k) {
@@ -524,7 +658,10 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
         let mut units = Vec::new();
         for us in &p.units {
             let Some((n, k, c)) = parse_units(d, us) else {
-                err(errors, format!("scenario {} at {}: cannot read units {us:?}", s.key, p.at));
+                err(
+                    errors,
+                    format!("scenario {} at {}: cannot read units {us:?}", s.key, p.at),
+                );
                 continue;
             };
             // Neutral units start in their own region (26.0 "in any X cities");
@@ -533,7 +670,13 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
                 && region != Some(r)
                 && !control.iter().any(|(c, _)| *c == r)
             {
-                err(errors, format!("scenario {} at {}: neutral {us} set up outside its region", s.key, p.at));
+                err(
+                    errors,
+                    format!(
+                        "scenario {} at {}: neutral {us} set up outside its region",
+                        s.key, p.at
+                    ),
+                );
             }
             *used.entry((n, k)).or_insert(0) += c;
             units.push((n, k, c));
@@ -544,7 +687,10 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
                 match region {
                     Some(r) => format!("khan-{}", d.reg(r).code.to_ascii_lowercase()),
                     None => {
-                        err(errors, format!("scenario {}: a Khan outside any region", s.key));
+                        err(
+                            errors,
+                            format!("scenario {}: a Khan outside any region", s.key),
+                        );
                         continue;
                     }
                 }
@@ -560,22 +706,38 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
                 err(errors, format!("scenario {}: no agent {a}", s.key));
             }
             if !agents_seen.insert(id.clone()) {
-                err(errors, format!("scenario {}: agent {a} placed twice", s.key));
+                err(
+                    errors,
+                    format!("scenario {}: agent {a} placed twice", s.key),
+                );
             }
             agents.push(id);
         }
         let mut markers = Vec::new();
         for m in &p.markers {
             let w: Vec<&str> = m.split_whitespace().collect();
-            match (w.first().and_then(|x| Power::parse(x)), w.get(1).and_then(|x| MarkerKind::parse(x))) {
+            match (
+                w.first().and_then(|x| Power::parse(x)),
+                w.get(1).and_then(|x| MarkerKind::parse(x)),
+            ) {
                 (Some(pw), Some(k)) => {
                     let city = matches!(at, At::Sq(sq) if d.city_at(sq).is_some());
                     if matches!(k, MarkerKind::Colony | MarkerKind::TradingPost) && !city {
-                        err(errors, format!("scenario {}: a {} off a city (20.31, 20.33)", s.key, k.key()));
+                        err(
+                            errors,
+                            format!(
+                                "scenario {}: a {} off a city (20.31, 20.33)",
+                                s.key,
+                                k.key()
+                            ),
+                        );
                     }
                     markers.push((pw, k));
                 }
-                _ => err(errors, format!("scenario {}: cannot read marker {m:?}", s.key)),
+                _ => err(
+                    errors,
+                    format!("scenario {}: cannot read marker {m:?}", s.key),
+                ),
             }
         }
         places.push(Placement {
@@ -588,15 +750,32 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
     for ((n, k), c) in &used {
         let have = d.mix.get(&(*n, *k)).copied().unwrap_or(0);
         if *c > have {
-            err(errors, format!("scenario {} sets up {c} {} {} but the counter mix has {have} (10.62)", s.key, d.nat_code(*n), k.key()));
+            err(
+                errors,
+                format!(
+                    "scenario {} sets up {c} {} {} but the counter mix has {have} (10.62)",
+                    s.key,
+                    d.nat_code(*n),
+                    k.key()
+                ),
+            );
         }
     }
     let first_setter = Power::parse(&s.first_setter).unwrap_or_else(|| {
-        err(errors, format!("scenario {}: first_setter {}", s.key, s.first_setter));
+        err(
+            errors,
+            format!("scenario {}: first_setter {}", s.key, s.first_setter),
+        );
         Power::British
     });
     if s.bop == 0 || s.bop.abs() > d.num.bop.limit {
-        err(errors, format!("scenario {}: index {} is not on the track (4.3, errata)", s.key, s.bop));
+        err(
+            errors,
+            format!(
+                "scenario {}: index {} is not on the track (4.3, errata)",
+                s.key, s.bop
+            ),
+        );
     }
     let money = |k: &str| s.treasury.get(k).copied().unwrap_or(0);
     Some(Scenario {

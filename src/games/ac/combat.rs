@@ -87,7 +87,12 @@ fn best_military(d: &Data, st: &State, s: Sq, p: Power) -> u32 {
 }
 
 /// Every combat of the phasing player's combat sub-phase (14.21-14.3).
-pub fn combat_phase(ctx: &mut Ctx, st: &mut State, att: Power, crt: &BTreeMap<Sq, CrtChoice>) -> Result<(), RuleError> {
+pub fn combat_phase(
+    ctx: &mut Ctx,
+    st: &mut State,
+    att: Power,
+    crt: &BTreeMap<Sq, CrtChoice>,
+) -> Result<(), RuleError> {
     let mut squares: Vec<Sq> = st
         .units
         .iter()
@@ -106,24 +111,47 @@ pub fn combat_phase(ctx: &mut Ctx, st: &mut State, att: Power, crt: &BTreeMap<Sq
 }
 
 fn names(st: &State, us: &[UnitId]) -> String {
-    us.iter().map(|u| st.unit(*u).id.as_str()).collect::<Vec<_>>().join(" ")
+    us.iter()
+        .map(|u| st.unit(*u).id.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn battle(ctx: &mut Ctx, st: &mut State, s: Sq, att: Power, choice: Option<CrtChoice>) -> Result<(), RuleError> {
+fn battle(
+    ctx: &mut Ctx,
+    st: &mut State,
+    s: Sq,
+    att: Power,
+    choice: Option<CrtChoice>,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let def = att.other();
     let a_units: Vec<UnitId> = st.side_units_at(Loc::Sq(s), att).collect();
     let d_units: Vec<UnitId> = st.side_units_at(Loc::Sq(s), def).collect();
     // 14.1(1), 22.1(2): both stacks are revealed.
     ctx.say(
-        format!("Combat at {s}: the {} attack with {} against {} (14.1).", att.name(), names(st, &a_units), names(st, &d_units)),
+        format!(
+            "Combat at {s}: the {} attack with {} against {} (14.1).",
+            att.name(),
+            names(st, &a_units),
+            names(st, &d_units)
+        ),
         vec![s],
     );
     // 14.5: withdrawal before combat (N3).
-    let fastest = a_units.iter().map(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf).max().unwrap_or(0);
-    let can_withdraw = d_units.iter().all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf > fastest);
+    let fastest = a_units
+        .iter()
+        .map(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf)
+        .max()
+        .unwrap_or(0);
+    let can_withdraw = d_units
+        .iter()
+        .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf > fastest);
     if can_withdraw && st.standing[def.index()].withdraw {
-        ctx.say(format!("The {} withdraw before combat (14.5).", def.name()), vec![s]);
+        ctx.say(
+            format!("The {} withdraw before combat (14.5).", def.name()),
+            vec![s],
+        );
         retreat(ctx, st, s, def, &d_units);
         return Ok(());
     }
@@ -142,12 +170,20 @@ fn battle(ctx: &mut Ctx, st: &mut State, s: Sq, att: Power, choice: Option<CrtCh
     let drm = best_military(d, st, s, att) as i32 - best_military(d, st, s, def) as i32;
     let die = ctx.dice.d6(&format!("combat at {s} (14.1(5))"))? as i32;
     let row = (die + drm).clamp(0, 7) as usize;
-    let cells = if table == CrtChoice::Battle { &d.battle } else { &d.raid };
+    let cells = if table == CrtChoice::Battle {
+        &d.battle
+    } else {
+        &d.raid
+    };
     let cell = cells[row][col];
     ctx.say(
         format!(
             "{} CRT, {a_str} against {d_str} (x{m}): {}; die {die}{:+} gives {:?}{} (14.7-14.9).",
-            if table == CrtChoice::Battle { "Battle" } else { "Raid" },
+            if table == CrtChoice::Battle {
+                "Battle"
+            } else {
+                "Raid"
+            },
             COLUMNS[col],
             drm,
             cell.code,
@@ -183,7 +219,13 @@ fn battle(ctx: &mut Ctx, st: &mut State, s: Sq, att: Power, choice: Option<CrtCh
 
 /// Open war (24.0; errata: once a game): red or blue combat units attacking a
 /// force with the other's red or blue combat units.
-fn open_war(ctx: &mut Ctx, st: &mut State, a: &[UnitId], dfd: &[UnitId], att: Power) -> Result<(), RuleError> {
+fn open_war(
+    ctx: &mut Ctx,
+    st: &mut State,
+    a: &[UnitId],
+    dfd: &[UnitId],
+    att: Power,
+) -> Result<(), RuleError> {
     if st.open_war.is_some() {
         return Ok(());
     }
@@ -195,18 +237,30 @@ fn open_war(ctx: &mut Ctx, st: &mut State, a: &[UnitId], dfd: &[UnitId], att: Po
     st.open_war = Some(att);
     let pounds: u32 = ctx
         .dice
-        .roll_n(d.num.open_war.pounds_dice, 6, "open war: the defender's pounds (24.1(1))")?
+        .roll_n(
+            d.num.open_war.pounds_dice,
+            6,
+            "open war: the defender's pounds (24.1(1))",
+        )?
         .iter()
         .sum();
     let shift = ctx
         .dice
-        .roll_n(d.num.open_war.bop_dice, 6, "open war: Balance of Power shift (24.1(2))")?
+        .roll_n(
+            d.num.open_war.bop_dice,
+            6,
+            "open war: Balance of Power shift (24.1(2))",
+        )?
         .iter()
         .sum::<u32>();
     st.treasury[att.other().index()] += pounds;
     st.bop = bop::shifted(d, st.bop, att, shift as i32);
     ctx.say(
-        format!("Open war! The {} receive pounds and the index shifts {shift} toward the {} (24.1).", att.other().name(), att.name()),
+        format!(
+            "Open war! The {} receive pounds and the index shifts {shift} toward the {} (24.1).",
+            att.other().name(),
+            att.name()
+        ),
         vec![],
     );
     Ok(())
@@ -235,15 +289,24 @@ fn lose(ctx: &mut Ctx, st: &mut State, units: &[UnitId], n: usize) -> Vec<UnitId
 /// Removes an agent: named ones for good, generic ones back to the pool (16.43).
 pub fn kill_agent(ctx: &mut Ctx, st: &mut State, a: AgentId, rule: &str) {
     let d = ctx.d;
-    st.agent_mut(a).loc = if State::is_generic(d, a) { Loc::Pool } else { Loc::Dead };
-    ctx.say(format!("{} is eliminated ({rule}).", d.agents[a.0 as usize].name), vec![]);
+    st.agent_mut(a).loc = if State::is_generic(d, a) {
+        Loc::Pool
+    } else {
+        Loc::Dead
+    };
+    ctx.say(
+        format!("{} is eliminated ({rule}).", d.agents[a.0 as usize].name),
+        vec![],
+    );
 }
 
 /// The square a loser retreats to (ruling A31, N4): adjacent (diagonal only
 /// if every unit is highlighted), land, no enemy combat units; best first:
 /// friendly combat units there, a city, a friendly-controlled region, lowest label.
 pub fn retreat_square(d: &Data, st: &State, s: Sq, p: Power, units: &[UnitId]) -> Option<Sq> {
-    let diag_ok = units.iter().all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).highlighted);
+    let diag_ok = units
+        .iter()
+        .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).highlighted);
     s.neighbours()
         .iter()
         .filter(|(n, diag)| d.land(*n) && (!diag || diag_ok) && !st.occupies(*n, p.other()))
@@ -252,7 +315,10 @@ pub fn retreat_square(d: &Data, st: &State, s: Sq, p: Power, units: &[UnitId]) -
         .max_by_key(|n| {
             let friends = st.occupies(*n, p);
             let city = d.city_at(*n).is_some();
-            let region = d.sq(*n).and_then(|i| i.region).is_some_and(|r| st.control[r.0 as usize] == Some(p));
+            let region = d
+                .sq(*n)
+                .and_then(|i| i.region)
+                .is_some_and(|r| st.control[r.0 as usize] == Some(p));
             (friends, city, region, std::cmp::Reverse(*n))
         })
 }
@@ -273,10 +339,19 @@ fn retreat(ctx: &mut Ctx, st: &mut State, s: Sq, p: Power, units: &[UnitId]) {
             for a in agents {
                 st.agent_mut(a).loc = Loc::Sq(to);
             }
-            ctx.say(format!("The {} retreat from {s} to {to} (14.1(7)).", p.name()), vec![s, to]);
+            ctx.say(
+                format!("The {} retreat from {s} to {to} (14.1(7)).", p.name()),
+                vec![s, to],
+            );
         }
         None => {
-            ctx.say(format!("The {} have nowhere to retreat from {s} (ruling A31).", p.name()), vec![s]);
+            ctx.say(
+                format!(
+                    "The {} have nowhere to retreat from {s} (ruling A31).",
+                    p.name()
+                ),
+                vec![s],
+            );
             eliminate(ctx, st, units);
         }
     }
@@ -292,7 +367,10 @@ fn nearest_friends(d: &Data, st: &State, s: Sq, p: Power) -> Option<Sq> {
         if at == s || st.owner(x.nat) != Some(p) {
             continue;
         }
-        let strength: u32 = st.side_units_at(Loc::Sq(at), p).map(|u| st.strength(d, u)).sum();
+        let strength: u32 = st
+            .side_units_at(Loc::Sq(at), p)
+            .map(|u| st.strength(d, u))
+            .sum();
         let key = (at.distance(s), std::cmp::Reverse(strength), at);
         if best.is_none_or(|b| key < b) {
             best = Some(key);
@@ -309,13 +387,16 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
     for (i, a) in st.agents.iter().enumerate() {
         let id = AgentId(i as u16);
         let Some(s) = a.loc.sq() else { continue };
-        if st.agent_owner(d, id) == Some(enemy) && st.occupies(s, phasing) && !st.occupies(s, enemy) {
+        if st.agent_owner(d, id) == Some(enemy) && st.occupies(s, phasing) && !st.occupies(s, enemy)
+        {
             targets.push((id, s));
         }
     }
     for (a, s) in targets {
         let info = &d.agents[a.0 as usize];
-        let roll = ctx.dice.d6(&format!("capture check, {} (16.41)", info.name))?;
+        let roll = ctx
+            .dice
+            .d6(&format!("capture check, {} (16.41)", info.name))?;
         if roll <= info.political + info.military {
             let to = nearest_friends(d, st, s, enemy);
             let dest = match (to, info.side) {
@@ -327,7 +408,10 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
                 kill_agent(ctx, st, a, "16.41, ruling A36");
             } else {
                 st.agent_mut(a).loc = dest;
-                ctx.say(format!("{} escapes (roll {roll}) (16.41).", info.name), vec![s]);
+                ctx.say(
+                    format!("{} escapes (roll {roll}) (16.41).", info.name),
+                    vec![s],
+                );
             }
         } else if State::is_generic(d, a) {
             ctx.say(format!("{} is caught (roll {roll}).", info.name), vec![s]);
@@ -335,10 +419,24 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
         } else if st.standing[phasing.index()].execute {
             st.agent_mut(a).loc = Loc::Dead;
             st.bop = bop::shifted(d, st.bop, enemy, d.num.bop_changes.agent_executed);
-            ctx.say(format!("{} is captured and executed; the index shifts toward the {} (16.42(2)).", info.name, enemy.name()), vec![s]);
+            ctx.say(
+                format!(
+                    "{} is captured and executed; the index shifts toward the {} (16.42(2)).",
+                    info.name,
+                    enemy.name()
+                ),
+                vec![s],
+            );
         } else {
             st.agent_mut(a).loc = Loc::Prisoner(phasing);
-            ctx.say(format!("{} is captured and held prisoner by the {} (16.42(1)).", info.name, phasing.name()), vec![s]);
+            ctx.say(
+                format!(
+                    "{} is captured and held prisoner by the {} (16.42(1)).",
+                    info.name,
+                    phasing.name()
+                ),
+                vec![s],
+            );
         }
     }
     Ok(())

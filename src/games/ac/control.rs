@@ -19,7 +19,13 @@ pub enum Why {
 }
 
 /// Gives region `r` to `to` (5.42, 5.6).
-pub fn set_control(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power, why: Why) -> Result<(), RuleError> {
+pub fn set_control(
+    ctx: &mut Ctx,
+    st: &mut State,
+    r: RegionId,
+    to: Power,
+    why: Why,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let from = st.control[r.0 as usize];
     if from == Some(to) {
@@ -29,13 +35,23 @@ pub fn set_control(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power, why: W
     let name = &d.reg(r).name;
     match from {
         None => {
-            ctx.say(format!("{name} becomes {}-controlled (5.42(1)).", to.name()), vec![]);
+            ctx.say(
+                format!("{name} becomes {}-controlled (5.42(1)).", to.name()),
+                vec![],
+            );
             if why == Why::Invasion || st.options.levy_any {
                 levy(ctx, st, r, to)?;
             }
         }
         Some(old) => {
-            ctx.say(format!("{name} defects from the {} to the {} (5.6).", old.name(), to.name()), vec![]);
+            ctx.say(
+                format!(
+                    "{name} defects from the {} to the {} (5.6).",
+                    old.name(),
+                    to.name()
+                ),
+                vec![],
+            );
             // 5.6: its units stacked with the former controller's forces are eliminated.
             let doomed: Vec<UnitId> = (0..st.units.len())
                 .map(|i| UnitId(i as u16))
@@ -43,7 +59,10 @@ pub fn set_control(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power, why: W
                     let x = st.unit(*u);
                     x.nat == Nat::Native(r)
                         && x.loc.sq().is_some_and(|s| {
-                            st.units_at(Loc::Sq(s)).any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(old))
+                            st.units_at(Loc::Sq(s)).any(|o| {
+                                st.unit(o).nat != Nat::Native(r)
+                                    && st.owner(st.unit(o).nat) == Some(old)
+                            })
                         })
                 })
                 .collect();
@@ -52,7 +71,13 @@ pub fn set_control(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power, why: W
                 for u in doomed {
                     st.unit_mut(u).loc = Loc::Pool;
                 }
-                ctx.say(format!("Stacked with their former allies, {} are eliminated (5.6).", ids.join(" ")), vec![]);
+                ctx.say(
+                    format!(
+                        "Stacked with their former allies, {} are eliminated (5.6).",
+                        ids.join(" ")
+                    ),
+                    vec![],
+                );
             }
         }
     }
@@ -83,14 +108,27 @@ fn levy_squares(ctx: &Ctx, st: &State, r: RegionId, to: Power) -> Vec<Sq> {
 /// to the counter mix, and its Khan if not on the map.
 fn levy(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power) -> Result<(), RuleError> {
     let d = ctx.d;
-    let n = ctx.dice.d6(&format!("invasion defence levy, {} (5.42(3))", d.reg(r).code))?;
+    let n = ctx.dice.d6(&format!(
+        "invasion defence levy, {} (5.42(3))",
+        d.reg(r).code
+    ))?;
     let Some(s) = levy_squares(ctx, st, r, to).first().copied() else {
-        ctx.say(format!("No square of {} is free for its levy (5.42(3)).", d.reg(r).name), vec![]);
+        ctx.say(
+            format!(
+                "No square of {} is free for its levy (5.42(3)).",
+                d.reg(r).name
+            ),
+            vec![],
+        );
         return Ok(());
     };
     let free: Vec<UnitId> = (0..st.units.len())
         .map(|i| UnitId(i as u16))
-        .filter(|u| st.unit(*u).nat == Nat::Native(r) && st.unit(*u).kind == Kind::Irregular && st.unit(*u).loc == Loc::Pool)
+        .filter(|u| {
+            st.unit(*u).nat == Nat::Native(r)
+                && st.unit(*u).kind == Kind::Irregular
+                && st.unit(*u).loc == Loc::Pool
+        })
         .take(n as usize)
         .collect();
     let got = free.len();
@@ -111,7 +149,12 @@ fn levy(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power) -> Result<(), Rul
         with_khan = " and its Khan";
     }
     ctx.say(
-        format!("{} raises {got} irregular group{}{with_khan} for the {} at {s} (5.42(3)).", d.reg(r).name, if got == 1 { "" } else { "s" }, to.name()),
+        format!(
+            "{} raises {got} irregular group{}{with_khan} for the {} at {s} (5.42(3)).",
+            d.reg(r).name,
+            if got == 1 { "" } else { "s" },
+            to.name()
+        ),
         vec![s],
     );
     Ok(())
@@ -134,7 +177,9 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
             if st.owner(x.nat) != Some(phasing) {
                 continue;
             }
-            let with_neutrals = st.units_at(Loc::Sq(s)).any(|o| st.unit(o).nat == Nat::Native(r));
+            let with_neutrals = st
+                .units_at(Loc::Sq(s))
+                .any(|o| st.unit(o).nat == Nat::Native(r));
             let in_city = d.city_at(s).is_some_and(|c| d.city(c).region == r);
             if with_neutrals || in_city {
                 invaded = Some(s);
@@ -143,7 +188,12 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
         }
         if let Some(s) = invaded {
             ctx.say(
-                format!("The {} invade {} at {s}: it joins the {} (5.4(3), 5.41).", phasing.name(), d.reg(r).name, phasing.other().name()),
+                format!(
+                    "The {} invade {} at {s}: it joins the {} (5.4(3), 5.41).",
+                    phasing.name(),
+                    d.reg(r).name,
+                    phasing.other().name()
+                ),
                 vec![s],
             );
             set_control(ctx, st, r, phasing.other(), Why::Invasion)?;

@@ -1128,7 +1128,12 @@ impl Data {
     }
 
     /// Reads and checks the four files.
-    pub fn load(map: &str, units: &str, tables: &str, scenarios: &str) -> Result<Data, Vec<String>> {
+    pub fn load(
+        map: &str,
+        units: &str,
+        tables: &str,
+        scenarios: &str,
+    ) -> Result<Data, Vec<String>> {
         let mut tags = Vec::new();
         let mut errors = Vec::new();
         let m: Option<RawMapFile> = read("map.toml", map, &mut tags, &mut errors);
@@ -1288,7 +1293,13 @@ pub(super) fn crt_letter(s: &str) -> Option<CrtLetter> {
 impl RawEvent {
     /// Key, name, effect, who, dice.
     pub(super) fn parts(&self) -> (&str, &str, &str, Option<&str>, u32) {
-        (&self.key, &self.name, &self.effect, self.who.as_deref(), self.dice)
+        (
+            &self.key,
+            &self.name,
+            &self.effect,
+            self.who.as_deref(),
+            self.dice,
+        )
     }
 }
 

@@ -11,7 +11,11 @@ use crate::core::ruleset::RuleError;
 /// The roller this turn: British on odd turns, Russian on even (8.1; ruling A4,
 /// counted from the scenario's first turn).
 pub fn roller(turn: u32) -> Power {
-    if turn % 2 == 1 { Power::British } else { Power::Russian }
+    if turn % 2 == 1 {
+        Power::British
+    } else {
+        Power::Russian
+    }
 }
 
 /// The columns a modified first die selects (8.1(1)): a 6 or more reads D, then C.
@@ -32,24 +36,45 @@ pub fn columns(d: &super::data::Data, modified: i32) -> Vec<usize> {
 pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     let who = roller(st.turn);
-    let drm = if bop::favoured(st.bop) == who { d.num.events.drm_bop } else { 0 };
-    let first = ctx.dice.d6(&format!("random events, column roll by the {} (8.1(1))", who.name()))? as i32;
+    let drm = if bop::favoured(st.bop) == who {
+        d.num.events.drm_bop
+    } else {
+        0
+    };
+    let first = ctx.dice.d6(&format!(
+        "random events, column roll by the {} (8.1(1))",
+        who.name()
+    ))? as i32;
     for col in columns(d, first + drm) {
         let letter = ["A", "B", "C", "D"][col];
-        let second = ctx.dice.d6(&format!("random events, column {letter} (8.1(2))"))?;
+        let second = ctx
+            .dice
+            .d6(&format!("random events, column {letter} (8.1(2))"))?;
         let idx = d.event_columns[col][(second - 1) as usize];
         let ev = &d.events[idx];
         let repeat = st.events_this_turn.contains(&ev.key);
         let mutiny = ev.effect == Effect::Mutiny && st.mutiny_done;
         if ev.effect == Effect::None || repeat || mutiny {
             ctx.say(
-                format!("Events {letter}{second}: No Event{} (8.2).", if repeat { " (repeated this turn)" } else if mutiny { " (the Mutiny has occurred, S2 7.0b)" } else { "" }),
+                format!(
+                    "Events {letter}{second}: No Event{} (8.2).",
+                    if repeat {
+                        " (repeated this turn)"
+                    } else if mutiny {
+                        " (the Mutiny has occurred, S2 7.0b)"
+                    } else {
+                        ""
+                    }
+                ),
                 vec![],
             );
             continue;
         }
         st.events_this_turn.push(ev.key.clone());
-        ctx.say(format!("Events {letter}{second}: {} (8.1).", ev.name), vec![]);
+        ctx.say(
+            format!("Events {letter}{second}: {} (8.1).", ev.name),
+            vec![],
+        );
         effect(ctx, st, ev, who)?;
     }
     Ok(())
@@ -67,7 +92,11 @@ fn targets(w: Who, roller: Power) -> Vec<Power> {
 fn effect(ctx: &mut Ctx, st: &mut State, ev: &EventDef, roller: Power) -> Result<(), RuleError> {
     let d = ctx.d;
     for p in targets(ev.who, roller) {
-        let n: u32 = ctx.dice.roll_n(ev.dice, 6, &format!("{} for the {}", ev.name, p.name()))?.iter().sum();
+        let n: u32 = ctx
+            .dice
+            .roll_n(ev.dice, 6, &format!("{} for the {}", ev.name, p.name()))?
+            .iter()
+            .sum();
         let i = p.index();
         match ev.effect {
             Effect::None => {}
@@ -112,7 +141,10 @@ fn uprising(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
 fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleError> {
     let d = ctx.d;
     let barred = ["WS", "NI", "NP", "PJ", "SN"];
-    let free = |s: super::geom::Sq| st.units_at(Loc::Sq(s)).all(|u| st.owner(st.unit(u).nat) == Some(p));
+    let free = |s: super::geom::Sq| {
+        st.units_at(Loc::Sq(s))
+            .all(|u| st.owner(st.unit(u).nat) == Some(p))
+    };
     let Some(s) = d
         .cities
         .iter()
@@ -125,19 +157,34 @@ fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleErro
     st.ghazis = Some(p);
     let ghazis: Vec<UnitId> = (0..st.units.len())
         .map(|i| UnitId(i as u16))
-        .filter(|u| st.unit(*u).nat == Nat::Ghazi && st.unit(*u).kind == Kind::Ghazi && st.unit(*u).loc == Loc::Pool)
+        .filter(|u| {
+            st.unit(*u).nat == Nat::Ghazi
+                && st.unit(*u).kind == Kind::Ghazi
+                && st.unit(*u).loc == Loc::Pool
+        })
         .take(n as usize)
         .collect();
     for u in &ghazis {
         st.unit_mut(*u).loc = Loc::Sq(s);
     }
-    if let Some(m) = d.agents.iter().position(|a| a.kind == AgentKind::Mullah && a.side == AgentSide::Ghazi) {
+    if let Some(m) = d
+        .agents
+        .iter()
+        .position(|a| a.kind == AgentKind::Mullah && a.side == AgentSide::Ghazi)
+    {
         let m = AgentId(m as u16);
         if st.agent(m).loc == Loc::Pool {
             st.agent_mut(m).loc = Loc::Sq(s);
         }
     }
-    ctx.say(format!("Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s} (21.1, 21.2).", ghazis.len(), p.name()), vec![s]);
+    ctx.say(
+        format!(
+            "Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s} (21.1, 21.2).",
+            ghazis.len(),
+            p.name()
+        ),
+        vec![s],
+    );
     Ok(())
 }
 
@@ -162,16 +209,24 @@ pub fn end_jihad(ctx: &mut Ctx, st: &mut State) {
 /// S1 7.2: at the start of every turn Ranjit Singh dies on a 1-3.
 pub fn ranjit_singh(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
-    let Some(i) = d.find_agent("ranjit-singh") else { return Ok(()) };
+    let Some(i) = d.find_agent("ranjit-singh") else {
+        return Ok(());
+    };
     if !st.sc(d).ranjit_singh || st.agents[i].loc == Loc::Dead {
         return Ok(());
     }
     let roll = ctx.dice.d6("Ranjit Singh (S1 7.2)")?;
     if roll <= d.num.ranjit.dies_on_or_below {
         st.agents[i].loc = Loc::Dead;
-        ctx.say(format!("Ranjit Singh dies of natural causes (roll {roll}; S1 7.2)."), vec![]);
+        ctx.say(
+            format!("Ranjit Singh dies of natural causes (roll {roll}; S1 7.2)."),
+            vec![],
+        );
     } else {
-        ctx.say(format!("Ranjit Singh lives on (roll {roll}; S1 7.2)."), vec![]);
+        ctx.say(
+            format!("Ranjit Singh lives on (roll {roll}; S1 7.2)."),
+            vec![],
+        );
     }
     Ok(())
 }

@@ -17,7 +17,9 @@ use std::collections::BTreeSet;
 /// The sample of legal orders for `p`.
 pub fn legal(d: &Data, st: &State, p: Power) -> Vec<String> {
     match &st.stage {
-        Stage::Initiative if p == chooser(st) => vec!["initiative first".into(), "initiative second".into()],
+        Stage::Initiative if p == chooser(st) => {
+            vec!["initiative first".into(), "initiative second".into()]
+        }
         Stage::Economy if !st.sealed[p.index()] => economy_plans(d, st, p),
         Stage::Ops(ph) if ph.side == p => ops(d, st, p, ph.k, ph.negotiating),
         _ => Vec::new(),
@@ -52,7 +54,15 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
         ("buy 5".into(), vec![EconOrder::Buy(5)]),
         (
             format!("buy 3\nrecruit field_force at {}", at_text(base)),
-            vec![EconOrder::Buy(3), EconOrder::Recruit { nat: own, kind: Kind::FieldForce, at: base, count: 1 }],
+            vec![
+                EconOrder::Buy(3),
+                EconOrder::Recruit {
+                    nat: own,
+                    kind: Kind::FieldForce,
+                    at: base,
+                    count: 1,
+                },
+            ],
         ),
     ];
     // A native irregular in the capital of each controlled region.
@@ -62,22 +72,54 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             let nat = Nat::Native(super::data::RegionId(i as u8));
             cands.push((
                 format!("recruit {} irregular at {}", r.code, at_text(at)),
-                vec![EconOrder::Recruit { nat, kind: Kind::Irregular, at, count: 1 }],
+                vec![EconOrder::Recruit {
+                    nat,
+                    kind: Kind::Irregular,
+                    at,
+                    count: 1,
+                }],
             ));
         }
     }
     // A trading post and a fort where the player stands.
-    let occupied: BTreeSet<Sq> = st.units.iter().filter(|u| st.owner(u.nat) == Some(p)).filter_map(|u| u.loc.sq()).collect();
-    if let Some(s) = occupied.iter().find(|s| d.city_at(**s).is_some() && st.markers_at(**s).next().is_none()) {
-        cands.push((format!("build trading_post at {s}"), vec![EconOrder::Build { kind: MarkerKind::TradingPost, sq: *s }]));
+    let occupied: BTreeSet<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .filter_map(|u| u.loc.sq())
+        .collect();
+    if let Some(s) = occupied
+        .iter()
+        .find(|s| d.city_at(**s).is_some() && st.markers_at(**s).next().is_none())
+    {
+        cands.push((
+            format!("build trading_post at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::TradingPost,
+                sq: *s,
+            }],
+        ));
     }
-    if let Some(s) = occupied.iter().rev().find(|s| st.markers_at(**s).next().is_none()) {
-        cands.push((format!("build fort at {s}"), vec![EconOrder::Build { kind: MarkerKind::Fort, sq: *s }]));
+    if let Some(s) = occupied
+        .iter()
+        .rev()
+        .find(|s| st.markers_at(**s).next().is_none())
+    {
+        cands.push((
+            format!("build fort at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::Fort,
+                sq: *s,
+            }],
+        ));
     }
     // A Pundit or a period agent from the Agent Available box.
     for (i, a) in d.agents.iter().enumerate() {
         let id = AgentId(i as u16);
-        let plan = vec![EconOrder::Agent { agent: id, at: base }];
+        let plan = vec![EconOrder::Agent {
+            agent: id,
+            at: base,
+        }];
         if st.agent(id).loc == Loc::Pool && plan_ok(d, st, p, &plan) {
             cands.push((format!("agent {} at {}", a.id, at_text(base)), plan));
             break;
@@ -127,7 +169,11 @@ fn forces(d: &Data, st: &State, p: Power) -> Vec<Vec<Piece>> {
         }
     }
     for (i, a) in st.agents.iter().enumerate() {
-        if st.agent_owner(d, AgentId(i as u16)) == Some(p) && a.loc.in_play() && !a.moved && !locs.contains(&a.loc) {
+        if st.agent_owner(d, AgentId(i as u16)) == Some(p)
+            && a.loc.in_play()
+            && !a.moved
+            && !locs.contains(&a.loc)
+        {
             locs.push(a.loc);
         }
     }
@@ -177,16 +223,28 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
                     .iter()
                     .filter_map(|(l, path)| l.sq().map(|s| (s, path)))
                     .filter(|(s, _)| want(*s))
-                    .min_by_key(|(s, path)| (goals.iter().map(|g| g.distance(*s)).min().unwrap_or(0), path.len(), *s))
+                    .min_by_key(|(s, path)| {
+                        (
+                            goals.iter().map(|g| g.distance(*s)).min().unwrap_or(0),
+                            path.len(),
+                            *s,
+                        )
+                    })
                     .map(|(_, path)| path.clone())
             };
             let path = if agent_only {
-                target(&|s: Sq| d.city_at(s).is_some_and(|c| d.city(c).capital && st.control[d.city(c).region.0 as usize] != Some(p)))
-                    .or_else(|| target(&|_| true))
+                target(&|s: Sq| {
+                    d.city_at(s).is_some_and(|c| {
+                        d.city(c).capital && st.control[d.city(c).region.0 as usize] != Some(p)
+                    })
+                })
+                .or_else(|| target(&|_| true))
             } else {
                 target(&|_| true)
             };
-            let Some(path) = path.filter(|x| !x.is_empty()) else { continue };
+            let Some(path) = path.filter(|x| !x.is_empty()) else {
+                continue;
+            };
             if movement::check(d, st, p, k, &f, &path).is_err() {
                 continue;
             }
@@ -211,10 +269,18 @@ fn negotiations(d: &Data, st: &State, p: Power) -> Vec<String> {
         let cap = d.city(r.capital).sq;
         for a in st.side_agents_at(d, Loc::Sq(cap), p) {
             for ultimatum in [false, true] {
-                let at = Attempt { region: super::data::RegionId(i as u8), agent: a, pounds: 0, ultimatum };
+                let at = Attempt {
+                    region: super::data::RegionId(i as u8),
+                    agent: a,
+                    pounds: 0,
+                    ultimatum,
+                };
                 if negotiate::check(d, st, p, &done, &at).is_ok() {
                     let word = if ultimatum { "ultimatum" } else { "negotiate" };
-                    out.push(format!("{word} {} agent {}\nend", r.code, d.agents[a.0 as usize].id));
+                    out.push(format!(
+                        "{word} {} agent {}\nend",
+                        r.code, d.agents[a.0 as usize].id
+                    ));
                 }
             }
         }

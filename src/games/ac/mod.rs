@@ -45,8 +45,8 @@ pub use state::State;
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
-    ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules,
+    RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 use orders::Order;
 use state::{Loc, Options, Stage};
@@ -81,7 +81,10 @@ impl Ac {
             Ok(d) => Arc::new(d),
             // The embedded files are part of the build and checked by a test
             // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
-            Err(e) => panic!("the embedded Asia Crossroads data is broken: {}", e.join("; ")),
+            Err(e) => panic!(
+                "the embedded Asia Crossroads data is broken: {}",
+                e.join("; ")
+            ),
         });
         Ac { data: data.clone() }
     }
@@ -108,7 +111,10 @@ fn power(side: Side) -> Result<Power, RuleError> {
     match side.0 {
         0 => Ok(Power::British),
         1 => Ok(Power::Russian),
-        _ => Err(RuleError::illegal("Asia Crossroads has two sides, british and russian", "1.0")),
+        _ => Err(RuleError::illegal(
+            "Asia Crossroads has two sides, british and russian",
+            "1.0",
+        )),
     }
 }
 
@@ -138,7 +144,11 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
             ("base", "s1" | "s2") => base = v.clone(),
-            _ => return Err(format!("option {k}={v:?} is not allowed; see `umpire rules ac`")),
+            _ => {
+                return Err(format!(
+                    "option {k}={v:?} is not allowed; see `umpire rules ac`"
+                ));
+            }
         }
     }
     Ok((o, base))
@@ -184,11 +194,18 @@ impl Rules for Ac {
     fn setup(&self, setup: &Setup) -> Result<State, String> {
         let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if names != ["british", "russian"] {
-            return Err(format!("ac's sides are british and russian, in that order; got {}", setup.sides.join(", ")));
+            return Err(format!(
+                "ac's sides are british and russian, in that order; got {}",
+                setup.sides.join(", ")
+            ));
         }
         let (options, base) = read_options(setup)?;
         let d = &*self.data;
-        let key = if setup.scenario == "s3" { base.as_str() } else { setup.scenario.as_str() };
+        let key = if setup.scenario == "s3" {
+            base.as_str()
+        } else {
+            setup.scenario.as_str()
+        };
         let idx = d
             .scenarios
             .iter()
@@ -196,7 +213,11 @@ impl Rules for Ac {
             .ok_or_else(|| format!("ac has scenarios s1, s2 and s3, not {:?}", setup.scenario))?;
         let sc = &d.scenarios[idx];
         // 26.0 S3 1.0: play through to the 1900-04 turn.
-        let turns = if setup.scenario == "s3" { (1900 - sc.first_year) / 5 + 1 } else { sc.turns };
+        let turns = if setup.scenario == "s3" {
+            (1900 - sc.first_year) / 5 + 1
+        } else {
+            sc.turns
+        };
         setup::new_state(d, idx, turns, options)
     }
 
@@ -204,7 +225,13 @@ impl Rules for Ac {
         let stage = match &st.stage {
             Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
             Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
-            Stage::Ops(ph) => format!("Turn {} ({}): {} operations phase {}", st.turn, st.year(), ph.side.name(), ph.k),
+            Stage::Ops(ph) => format!(
+                "Turn {} ({}): {} operations phase {}",
+                st.turn,
+                st.year(),
+                ph.side.name(),
+                ph.k
+            ),
             Stage::Over => format!("Turn {}: the game is over", st.turn),
         };
         let awaiting = match &st.stage {
@@ -246,7 +273,12 @@ impl Rules for Ac {
         }
     }
 
-    fn parse(&self, st: &State, s: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    fn parse(
+        &self,
+        st: &State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
         let p = power(s).map_err(|e| OrderError {
             line: lines.first().map_or(0, |l| l.line),
             column: 1,
@@ -256,7 +288,13 @@ impl Rules for Ac {
         orders::parse(&self.data, st, p, lines)
     }
 
-    fn apply(&self, st: &mut State, s: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+    fn apply(
+        &self,
+        st: &mut State,
+        s: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
         turn::apply(&self.data, st, power(s)?, order, dice)
     }
 
@@ -281,7 +319,12 @@ impl Rules for Ac {
         }
     }
 
-    fn set_standing(&self, st: &mut State, s: Side, lines: &[SourceLine]) -> Result<Vec<Event>, OrderError> {
+    fn set_standing(
+        &self,
+        st: &mut State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
         let p = power(s).map_err(|e| OrderError {
             line: lines.first().map_or(0, |l| l.line),
             column: 1,
@@ -290,7 +333,13 @@ impl Rules for Ac {
         })?;
         st.standing[p.index()] = standing::parse(lines)?;
         // Standing orders are the side's own: the event says only that they changed.
-        Ok(vec![Event::say(format!("Your standing orders: {}", standing::show(&st.standing[p.index()]).join("; "))).to(Audience::side(s))])
+        Ok(vec![
+            Event::say(format!(
+                "Your standing orders: {}",
+                standing::show(&st.standing[p.index()]).join("; ")
+            ))
+            .to(Audience::side(s)),
+        ])
     }
 
     fn standing(&self, st: &State, s: Side) -> Vec<String> {
@@ -321,10 +370,16 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     }
     for u in &st.units {
         match u.loc {
-            Loc::Sq(s) if !d.land(s) => return Err(format!("{} stands on {s}, which is not land (13.71)", u.id)),
+            Loc::Sq(s) if !d.land(s) => {
+                return Err(format!("{} stands on {s}, which is not land (13.71)", u.id));
+            }
             // 19.21, 19.22: only red in Central India, only blue in the Urals.
-            Loc::Base(b) if u.nat.regular() != Some(b.owner()) => return Err(format!("{} is in {} (19.2)", u.id, b.name())),
-            Loc::Dead | Loc::Prisoner(_) => return Err(format!("combat unit {} is dead or prisoner", u.id)),
+            Loc::Base(b) if u.nat.regular() != Some(b.owner()) => {
+                return Err(format!("{} is in {} (19.2)", u.id, b.name()));
+            }
+            Loc::Dead | Loc::Prisoner(_) => {
+                return Err(format!("combat unit {} is dead or prisoner", u.id));
+            }
             _ => {}
         }
         if u.nat == data::Nat::Ghazi && u.loc.in_play() && st.ghazis.is_none() {
@@ -336,7 +391,10 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             && State::is_generic(d, state::AgentId(i as u16))
             && matches!(a.loc, Loc::Prisoner(_))
         {
-            return Err(format!("{} is a generic agent held prisoner (16.41)", d.agents[i].name));
+            return Err(format!(
+                "{} is a generic agent held prisoner (16.41)",
+                d.agents[i].name
+            ));
         }
         if let Loc::Sq(s) = a.loc
             && !d.land(s)
@@ -346,8 +404,17 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     }
     // 20.21, 20.23: one marker of a kind a square, never both players'.
     for m in &st.markers {
-        let same = st.markers.iter().filter(|x| x.sq == m.sq && x.owner == m.owner && x.kind == m.kind).count();
-        if same > 1 || st.markers.iter().any(|x| x.sq == m.sq && x.owner != m.owner) {
+        let same = st
+            .markers
+            .iter()
+            .filter(|x| x.sq == m.sq && x.owner == m.owner && x.kind == m.kind)
+            .count();
+        if same > 1
+            || st
+                .markers
+                .iter()
+                .any(|x| x.sq == m.sq && x.owner != m.owner)
+        {
             return Err(format!("markers clash on {} (20.21, 20.23)", m.sq));
         }
     }
@@ -362,7 +429,9 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             if let (Loc::Sq(s), Some(p)) = (u.loc, st.owner(u.nat))
                 && st.occupies(s, p.other())
             {
-                return Err(format!("both players' combat units are in {s} after combat (11.4)"));
+                return Err(format!(
+                    "both players' combat units are in {s} after combat (11.4)"
+                ));
             }
         }
     }
@@ -374,14 +443,34 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
 
 /// `umpire data check ac`: a summary of the data, or every problem found.
 pub fn check_data(files: &BTreeMap<String, String>) -> Result<Vec<String>, Vec<String>> {
-    let r = if files.is_empty() { Ac::new() } else { Ac::with_data(files)? };
+    let r = if files.is_empty() {
+        Ac::new()
+    } else {
+        Ac::with_data(files)?
+    };
     let d = r.data();
     let land = d.all_squares().filter(|s| d.land(*s)).count();
     let mut out = vec![
         format!("data hash {}", d.hash),
-        format!("map {} columns x {} rows, {} land squares, {} cities, {} regions", d.cols, d.rows, land, d.cities.len(), d.regions.len()),
-        format!("trade-route segments {}, historical railways {}", d.route_edges.len() / 2, d.railways.len()),
-        format!("{} counters in the mix, {} agents, {} scenarios (+ s3)", d.mix.values().sum::<u32>(), d.agents.len(), d.scenarios.len()),
+        format!(
+            "map {} columns x {} rows, {} land squares, {} cities, {} regions",
+            d.cols,
+            d.rows,
+            land,
+            d.cities.len(),
+            d.regions.len()
+        ),
+        format!(
+            "trade-route segments {}, historical railways {}",
+            d.route_edges.len() / 2,
+            d.railways.len()
+        ),
+        format!(
+            "{} counters in the mix, {} agents, {} scenarios (+ s3)",
+            d.mix.values().sum::<u32>(),
+            d.agents.len(),
+            d.scenarios.len()
+        ),
     ];
     out.push(format!(
         "values by provenance: {}",

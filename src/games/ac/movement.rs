@@ -114,19 +114,39 @@ pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleErro
     match (from, to) {
         (Loc::Base(b), Loc::Sq(s)) => {
             if !d.base_edges[&b].contains(&s) {
-                return Err(illegal(format!("{} is entered and left only from its map edge, not {s}", b.name()), "19.11, 19.12"));
+                return Err(illegal(
+                    format!(
+                        "{} is entered and left only from its map edge, not {s}",
+                        b.name()
+                    ),
+                    "19.11, 19.12",
+                ));
             }
-            let c = if d.base_routes.get(&s) == Some(&b) { route_cost(s) } else { terrain_cost(s) };
+            let c = if d.base_routes.get(&s) == Some(&b) {
+                route_cost(s)
+            } else {
+                terrain_cost(s)
+            };
             Ok(c + extra)
         }
         (Loc::Sq(s), Loc::Base(b)) => {
             if a.base != Some(b) {
-                return Err(illegal(format!("only {} units enter {}", b.owner().name(), b.name()), "19.21, 19.22"));
+                return Err(illegal(
+                    format!("only {} units enter {}", b.owner().name(), b.name()),
+                    "19.21, 19.22",
+                ));
             }
             if !d.base_edges[&b].contains(&s) {
-                return Err(illegal(format!("{} is entered only from its map edge, not {s}", b.name()), "19.11, 19.12"));
+                return Err(illegal(
+                    format!("{} is entered only from its map edge, not {s}", b.name()),
+                    "19.11, 19.12",
+                ));
             }
-            let c = if d.base_routes.get(&s) == Some(&b) { route_cost(s) } else { 2 };
+            let c = if d.base_routes.get(&s) == Some(&b) {
+                route_cost(s)
+            } else {
+                2
+            };
             Ok(c + extra)
         }
         (Loc::Sq(f), Loc::Sq(t)) => {
@@ -134,14 +154,25 @@ pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleErro
                 return Err(illegal(format!("{t} is not next to {f}"), "13.1"));
             };
             if !d.land(t) {
-                return Err(illegal(format!("{t} is all sea or lake, or off the map"), "13.71"));
+                return Err(illegal(
+                    format!("{t} is all sea or lake, or off the map"),
+                    "13.71",
+                ));
             }
             if diag {
                 if !a.diagonal {
-                    return Err(illegal(format!("{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"), "13.2"));
+                    return Err(illegal(
+                        format!(
+                            "{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"
+                        ),
+                        "13.2",
+                    ));
                 }
                 if f.corners(t).iter().all(|c| !d.land(*c)) {
-                    return Err(illegal(format!("{f} to {t} crosses all-sea squares"), "13.71, ruling A22"));
+                    return Err(illegal(
+                        format!("{f} to {t} crosses all-sea squares"),
+                        "13.71, ruling A22",
+                    ));
                 }
             }
             if d.route_edges.contains(&(f, t)) {
@@ -150,7 +181,10 @@ pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleErro
                 Ok(terrain_cost(t))
             }
         }
-        _ => Err(illegal("pieces move between squares and home bases", "13.1")),
+        _ => Err(illegal(
+            "pieces move between squares and home bases",
+            "13.1",
+        )),
     }
 }
 
@@ -160,31 +194,67 @@ pub fn enemy_at(st: &State, s: Sq, p: Power) -> bool {
 }
 
 /// Checks a force and its path (no change to `st`); returns the SP it costs.
-pub fn check(d: &Data, st: &State, p: Power, k: u8, pieces: &[Piece], path: &[Loc]) -> Result<u32, RuleError> {
+pub fn check(
+    d: &Data,
+    st: &State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    path: &[Loc],
+) -> Result<u32, RuleError> {
     if pieces.is_empty() || path.is_empty() {
-        return Err(illegal("a move names its pieces and at least one square", "13.1"));
+        return Err(illegal(
+            "a move names its pieces and at least one square",
+            "13.1",
+        ));
     }
     let start = loc_of(st, pieces[0]);
     for x in pieces {
         let (loc, owner, moved, name) = match x {
-            Piece::Unit(u) => (st.unit(*u).loc, st.owner(st.unit(*u).nat), st.unit(*u).moved, st.unit(*u).id.clone()),
-            Piece::Agent(a) => (st.agent(*a).loc, st.agent_owner(d, *a), st.agent(*a).moved, d.agents[a.0 as usize].name.clone()),
+            Piece::Unit(u) => (
+                st.unit(*u).loc,
+                st.owner(st.unit(*u).nat),
+                st.unit(*u).moved,
+                st.unit(*u).id.clone(),
+            ),
+            Piece::Agent(a) => (
+                st.agent(*a).loc,
+                st.agent_owner(d, *a),
+                st.agent(*a).moved,
+                d.agents[a.0 as usize].name.clone(),
+            ),
         };
         if owner != Some(p) {
-            return Err(illegal(format!("{name} is not under your control"), "5.31(1), 11.2"));
+            return Err(illegal(
+                format!("{name} is not under your control"),
+                "5.31(1), 11.2",
+            ));
         }
         if !loc.in_play() {
-            return Err(illegal(format!("{name} is not on the map or in a home base"), "13.1"));
+            return Err(illegal(
+                format!("{name} is not on the map or in a home base"),
+                "13.1",
+            ));
         }
         if moved {
-            return Err(illegal(format!("{name} has already moved in this operations phase"), "12.0"));
+            return Err(illegal(
+                format!("{name} has already moved in this operations phase"),
+                "12.0",
+            ));
         }
         if loc != start {
-            return Err(illegal(format!("{name} does not start with the rest of the force"), "11.3"));
+            return Err(illegal(
+                format!("{name} does not start with the rest of the force"),
+                "11.3",
+            ));
         }
     }
     let a = allowance(d, st, pieces);
-    if a.base.is_none() && pieces.iter().any(|x| matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular().is_none())) {
+    if a.base.is_none()
+        && pieces
+            .iter()
+            .any(|x| matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular().is_none()))
+    {
         // Natives never enter a home base; nothing to check unless the path does.
     }
     let mut at = start;
@@ -194,12 +264,20 @@ pub fn check(d: &Data, st: &State, p: Power, k: u8, pieces: &[Piece], path: &[Lo
             return Err(illegal("a force moves out of a base onto the map", "19.1"));
         }
         if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
-            return Err(illegal("a unit may not both exit and enter a home base in one phase", "19.23"));
+            return Err(illegal(
+                "a unit may not both exit and enter a home base in one phase",
+                "19.23",
+            ));
         }
         spent += step(d, at, *to, &a)?;
         if spent > a.half_mp {
             return Err(illegal(
-                format!("the force has {} MP and the path to {} costs {}", fmt_half(a.half_mp), show(*to), fmt_half(spent)),
+                format!(
+                    "the force has {} MP and the path to {} costs {}",
+                    fmt_half(a.half_mp),
+                    show(*to),
+                    fmt_half(spent)
+                ),
                 "13.1, 11.3",
             ));
         }
@@ -207,7 +285,10 @@ pub fn check(d: &Data, st: &State, p: Power, k: u8, pieces: &[Piece], path: &[Lo
             && enemy_at(st, *s, p)
             && i + 1 < path.len()
         {
-            return Err(illegal(format!("{s} holds enemy combat units: the force stops there"), "13.32"));
+            return Err(illegal(
+                format!("{s} holds enemy combat units: the force stops there"),
+                "13.32",
+            ));
         }
         at = *to;
     }
@@ -218,13 +299,23 @@ pub fn check(d: &Data, st: &State, p: Power, k: u8, pieces: &[Piece], path: &[Lo
     let staff = st.options.staff_work && k == 2 && st.year() >= 1890 && regular_only;
     let sp = if k >= 2 && !staff { 1 } else { 0 };
     if st.sp[p.index()] < sp {
-        return Err(illegal(format!("moving in operations phase {k} costs a supply point, and you have none"), "12.2(2)"));
+        return Err(illegal(
+            format!("moving in operations phase {k} costs a supply point, and you have none"),
+            "12.2(2)",
+        ));
     }
     Ok(sp)
 }
 
 /// Moves a force (after [`check`]).
-pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, k: u8, pieces: &[Piece], path: &[Loc]) -> Result<(), RuleError> {
+pub fn apply(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    path: &[Loc],
+) -> Result<(), RuleError> {
     let sp = check(ctx.d, st, p, k, pieces, path)?;
     st.sp[p.index()] -= sp;
     let end = *path.last().unwrap_or(&loc_of(st, pieces[0]));
@@ -242,7 +333,12 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, k: u8, pieces: &[Piece], p
     }
     let _ = Nat::Ghazi;
     ctx.say(
-        format!("A {} force moves ({} piece{}).", p.name(), pieces.len(), if pieces.len() == 1 { "" } else { "s" }),
+        format!(
+            "A {} force moves ({} piece{}).",
+            p.name(),
+            pieces.len(),
+            if pieces.len() == 1 { "" } else { "s" }
+        ),
         end.sq().into_iter().collect(),
     );
     Ok(())
@@ -257,7 +353,11 @@ pub fn loc_of(st: &State, x: Piece) -> Loc {
 }
 
 fn fmt_half(h: u32) -> String {
-    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}.5", h / 2) }
+    if h.is_multiple_of(2) {
+        format!("{}", h / 2)
+    } else {
+        format!("{}.5", h / 2)
+    }
 }
 
 /// A location as written in orders.

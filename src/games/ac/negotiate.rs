@@ -28,30 +28,70 @@ pub struct Attempt {
 }
 
 /// Checks an attempt before any die (15.1, 15.3, 15.4, 15.5, 16.9, 19.5).
-pub fn check(d: &Data, st: &State, p: Power, regions_done: &[RegionId], at: &Attempt) -> Result<(), RuleError> {
+pub fn check(
+    d: &Data,
+    st: &State,
+    p: Power,
+    regions_done: &[RegionId],
+    at: &Attempt,
+) -> Result<(), RuleError> {
     let r = at.region;
     let info = &d.agents[at.agent.0 as usize];
     if at.ultimatum && !st.options.ultimatums {
-        return Err(illegal("ultimatums are an optional rule not chosen for this game", "15.6"));
+        return Err(illegal(
+            "ultimatums are an optional rule not chosen for this game",
+            "15.6",
+        ));
     }
     if st.control[r.0 as usize] == Some(p) {
-        return Err(illegal(format!("you already control {}", d.reg(r).name), "15.0"));
+        return Err(illegal(
+            format!("you already control {}", d.reg(r).name),
+            "15.0",
+        ));
     }
     if regions_done.contains(&r) {
-        return Err(illegal(format!("one attempt against {} per negotiations sub-phase", d.reg(r).name), "15.3"));
+        return Err(illegal(
+            format!(
+                "one attempt against {} per negotiations sub-phase",
+                d.reg(r).name
+            ),
+            "15.3",
+        ));
     }
     let cap = d.city(d.reg(r).capital).sq;
     if st.agent(at.agent).loc != Loc::Sq(cap) || st.agent_owner(d, at.agent) != Some(p) {
-        return Err(illegal(format!("{} is not your agent in {}, the capital", info.name, d.city(d.reg(r).capital).name), "15.0"));
+        return Err(illegal(
+            format!(
+                "{} is not your agent in {}, the capital",
+                info.name,
+                d.city(d.reg(r).capital).name
+            ),
+            "15.0",
+        ));
     }
     if st.agent(at.agent).used {
-        return Err(illegal(format!("{} has used his values in this sub-phase", info.name), "16.9"));
+        return Err(illegal(
+            format!("{} has used his values in this sub-phase", info.name),
+            "16.9",
+        ));
     }
     if !at.ultimatum && st.occupies(cap, p.other()) {
-        return Err(illegal(format!("enemy combat units are in {}", d.city(d.reg(r).capital).name), "15.5"));
+        return Err(illegal(
+            format!(
+                "enemy combat units are in {}",
+                d.city(d.reg(r).capital).name
+            ),
+            "15.5",
+        ));
     }
     if at.pounds > info.political {
-        return Err(illegal(format!("{} may add at most {} pounds, his political value", info.name, info.political), "15.1(2), 15.4"));
+        return Err(illegal(
+            format!(
+                "{} may add at most {} pounds, his political value",
+                info.name, info.political
+            ),
+            "15.1(2), 15.4",
+        ));
     }
     if at.pounds > st.treasury[p.index()] {
         return Err(illegal("you do not have the pounds", "9.3"));
@@ -83,7 +123,10 @@ pub fn drm(d: &Data, st: &State, p: Power, r: RegionId) -> i32 {
         }
     }
     let code = d.reg(r).code.as_str();
-    let controls = |c: &str| d.region(c).is_some_and(|q| st.control[q.0 as usize] == Some(p));
+    let controls = |c: &str| {
+        d.region(c)
+            .is_some_and(|q| st.control[q.0 as usize] == Some(p))
+    };
     if code == "SK" {
         x += m.sinkiang;
     }
@@ -100,7 +143,10 @@ pub fn drm(d: &Data, st: &State, p: Power, r: RegionId) -> i32 {
 /// else the last (15.1(7), 15.61(6)).
 pub fn column(bounds: &[i32], diff: i32) -> usize {
     let last = bounds.len().saturating_sub(1);
-    bounds[..last].iter().position(|b| diff <= *b).unwrap_or(last)
+    bounds[..last]
+        .iter()
+        .position(|b| diff <= *b)
+        .unwrap_or(last)
 }
 
 /// The non-phasing agent in the capital who counters, if any (N1, N2).
@@ -129,14 +175,22 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     }
     let (off, def, cells, bounds) = if at.ultimatum {
         // 15.61(3)-(4): combat strength in the capital times one agent's political value.
-        let mine: u32 = st.side_units_at(Loc::Sq(cap), p).map(|u| st.strength(d, u)).sum();
+        let mine: u32 = st
+            .side_units_at(Loc::Sq(cap), p)
+            .map(|u| st.strength(d, u))
+            .sum();
         let theirs: u32 = st
             .units_at(Loc::Sq(cap))
             .filter(|u| st.owner(st.unit(*u).nat) != Some(p))
             .map(|u| st.strength(d, u))
             .sum();
         let cpol = ca.map_or(0, |c| d.agents[c.0 as usize].political);
-        ((mine * pa.political) as i32, (theirs * cpol) as i32, &d.ultimatum, &d.num.ultimatum.columns)
+        (
+            (mine * pa.political) as i32,
+            (theirs * cpol) as i32,
+            &d.ultimatum,
+            &d.num.ultimatum.columns,
+        )
     } else {
         let cpol = ca.map_or(0, |c| d.agents[c.0 as usize].political);
         let cp = match st.standing[np.index()].counter_pounds {
@@ -148,14 +202,23 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
         let cp = if ca.is_some() { cp } else { 0 };
         st.treasury[p.index()] -= at.pounds;
         st.treasury[np.index()] -= cp;
-        ((pa.political + at.pounds) as i32, (cpol + cp) as i32, &d.negotiations, &d.num.negotiations.columns)
+        (
+            (pa.political + at.pounds) as i32,
+            (cpol + cp) as i32,
+            &d.negotiations,
+            &d.num.negotiations.columns,
+        )
     };
     let diff = off - def;
     let col = column(bounds, diff);
     let m = drm(d, st, p, r);
     let die = ctx.dice.d6(&format!(
         "{} against {} (15.1(8))",
-        if at.ultimatum { "ultimatum" } else { "negotiations" },
+        if at.ultimatum {
+            "ultimatum"
+        } else {
+            "negotiations"
+        },
         d.reg(r).code
     ))? as i32;
     let cell = cells[(die + m).clamp(0, 7) as usize][col];
@@ -163,11 +226,21 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
         format!(
             "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} (15.1, 15.62).",
             p.name(),
-            if at.ultimatum { "ultimatum to" } else { "negotiations with" },
+            if at.ultimatum {
+                "ultimatum to"
+            } else {
+                "negotiations with"
+            },
             d.reg(r).name,
             pa.name,
-            ca.map_or("no counter".to_string(), |c| d.agents[c.0 as usize].name.clone()),
-            if at.ultimatum { "" } else { " (pounds revealed)" },
+            ca.map_or("no counter".to_string(), |c| d.agents[c.0 as usize]
+                .name
+                .clone()),
+            if at.ultimatum {
+                ""
+            } else {
+                " (pounds revealed)"
+            },
             describe(&cell)
         ),
         vec![cap],
@@ -192,17 +265,37 @@ fn describe(c: &NegCell) -> String {
     if c.agent_lost {
         v.push("X");
     }
-    if v.is_empty() { "-".into() } else { v.join("+") }
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join("+")
+    }
 }
 
-fn result(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt, cell: NegCell) -> Result<(), RuleError> {
+fn result(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    at: &Attempt,
+    cell: NegCell,
+) -> Result<(), RuleError> {
     let d = ctx.d;
     let r = at.region;
     let mut treaty = cell.treaty;
     if cell.conditional {
         let t = ctx.dice.d6("ultimatum T1 (15.62)")?;
         treaty |= t <= d.num.ultimatum.t1_success;
-        ctx.say(format!("T1: roll {t}, {} (15.62).", if t <= d.num.ultimatum.t1_success { "treaty" } else { "no effect" }), vec![]);
+        ctx.say(
+            format!(
+                "T1: roll {t}, {} (15.62).",
+                if t <= d.num.ultimatum.t1_success {
+                    "treaty"
+                } else {
+                    "no effect"
+                }
+            ),
+            vec![],
+        );
     }
     if cell.outrage {
         st.bop = bop::shifted(d, st.bop, p.other(), d.num.bop_changes.negotiation_r);

@@ -69,7 +69,10 @@ pub fn place(d: &Data, s: &str) -> Option<At> {
 fn square(d: &Data, l: &SourceLine, s: &str) -> Result<Sq, OrderError> {
     match place(d, s) {
         Some(At::Sq(sq)) => Ok(sq),
-        _ => Err(err(l, format!("{s:?} is not a square on the map or a city"))),
+        _ => Err(err(
+            l,
+            format!("{s:?} is not a square on the map or a city"),
+        )),
     }
 }
 
@@ -80,7 +83,12 @@ fn agent(d: &Data, l: &SourceLine, s: &str) -> Result<AgentId, OrderError> {
 }
 
 /// Reads a move's order lines.
-pub fn parse(d: &Data, st: &State, side: Power, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+pub fn parse(
+    d: &Data,
+    st: &State,
+    side: Power,
+    lines: &[SourceLine],
+) -> Result<Vec<(SourceLine, Order)>, OrderError> {
     let mut out = Vec::new();
     for l in lines {
         let text = l.text.trim();
@@ -92,7 +100,13 @@ pub fn parse(d: &Data, st: &State, side: Power, lines: &[SourceLine]) -> Result<
     Ok(out)
 }
 
-fn line(d: &Data, st: &State, side: Power, l: &SourceLine, text: &str) -> Result<Order, OrderError> {
+fn line(
+    d: &Data,
+    st: &State,
+    side: Power,
+    l: &SourceLine,
+    text: &str,
+) -> Result<Order, OrderError> {
     let (head, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let rest = rest.trim();
     let w: Vec<&str> = rest.split_whitespace().collect();
@@ -103,60 +117,106 @@ fn line(d: &Data, st: &State, side: Power, l: &SourceLine, text: &str) -> Result
             _ => Err(err(l, "write `initiative first` or `initiative second`").rule("7.2")),
         },
         "buy" => {
-            let n = w.iter().rev().find_map(|x| x.parse::<u32>().ok()).ok_or_else(|| err(l, "write `buy N` (supply points)"))?;
+            let n = w
+                .iter()
+                .rev()
+                .find_map(|x| x.parse::<u32>().ok())
+                .ok_or_else(|| err(l, "write `buy N` (supply points)"))?;
             Ok(Order::Econ(EconOrder::Buy(n)))
         }
         "recruit" => recruit(d, side, l, rest),
         "agent" => {
-            let (who, at) = rest.split_once(" at ").ok_or_else(|| err(l, "write `agent NAME at PLACE`"))?;
+            let (who, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `agent NAME at PLACE`"))?;
             let a = agent(d, l, who.trim())?;
-            let at = place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
+            let at =
+                place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
             Ok(Order::Econ(EconOrder::Agent { agent: a, at }))
         }
         "build" => {
-            let (kind, at) = rest.split_once(" at ").ok_or_else(|| err(l, "write `build KIND at SQUARE`"))?;
-            let k = MarkerKind::parse(kind.trim()).ok_or_else(|| err(l, format!("{kind:?} is not colony, fort, trading_post or railroad")).rule("2.34"))?;
-            Ok(Order::Econ(EconOrder::Build { kind: k, sq: square(d, l, at.trim())? }))
+            let (kind, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `build KIND at SQUARE`"))?;
+            let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
+                err(
+                    l,
+                    format!("{kind:?} is not colony, fort, trading_post or railroad"),
+                )
+                .rule("2.34")
+            })?;
+            Ok(Order::Econ(EconOrder::Build {
+                kind: k,
+                sq: square(d, l, at.trim())?,
+            }))
         }
         "disband" => {
-            let u = w.first().and_then(|x| st.find_unit(x)).ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            let u = w
+                .first()
+                .and_then(|x| st.find_unit(x))
+                .ok_or_else(|| err(l, "write `disband UNIT`"))?;
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
         "done" => Ok(Order::Done),
         "move" => moves(d, st, l, rest),
         "negotiate" | "ultimatum" => {
             let ultimatum = head.eq_ignore_ascii_case("ultimatum");
-            let r = w.first().and_then(|x| d.region(x)).ok_or_else(|| err(l, "name the region by its code, e.g. `negotiate AF agent burnes`"))?;
-            let ai = w.iter().position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
-            let a = ai.and_then(|i| w.get(i + 1)).ok_or_else(|| err(l, "name the agent: `agent NAME`").rule("15.1(2)"))?;
+            let r = w.first().and_then(|x| d.region(x)).ok_or_else(|| {
+                err(
+                    l,
+                    "name the region by its code, e.g. `negotiate AF agent burnes`",
+                )
+            })?;
+            let ai = w
+                .iter()
+                .position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
+            let a = ai
+                .and_then(|i| w.get(i + 1))
+                .ok_or_else(|| err(l, "name the agent: `agent NAME`").rule("15.1(2)"))?;
             let pounds = match w.iter().position(|x| x.eq_ignore_ascii_case("pounds")) {
-                Some(i) => w.get(i + 1).and_then(|x| x.parse().ok()).ok_or_else(|| err(l, "pounds N"))?,
+                Some(i) => w
+                    .get(i + 1)
+                    .and_then(|x| x.parse().ok())
+                    .ok_or_else(|| err(l, "pounds N"))?,
                 None => 0,
             };
             if ultimatum && pounds > 0 {
                 return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
             }
-            Ok(Order::Negotiate(Attempt { region: r, agent: agent(d, l, a)?, pounds, ultimatum }))
+            Ok(Order::Negotiate(Attempt {
+                region: r,
+                agent: agent(d, l, a)?,
+                pounds,
+                ultimatum,
+            }))
         }
         "crt" => {
             let s = square(d, l, w.first().copied().unwrap_or(""))?;
             let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("battle") => CrtChoice::Battle,
                 Some("raid") => CrtChoice::Raid,
-                _ => return Err(err(l, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")),
+                _ => {
+                    return Err(
+                        err(l, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")
+                    );
+                }
             };
             Ok(Order::Crt(s, c))
         }
         "end" | "pass" => Ok(Order::End),
         other => Err(err(
             l,
-            format!("no order {other:?}: initiative, buy, recruit, agent, build, disband, done, move, negotiate, ultimatum, crt, end"),
+            format!(
+                "no order {other:?}: initiative, buy, recruit, agent, build, disband, done, move, negotiate, ultimatum, crt, end"
+            ),
         )),
     }
 }
 
 fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
-    let (what, at) = rest.split_once(" at ").ok_or_else(|| err(l, "write `recruit [NATIONALITY] KIND [COUNT] at PLACE`"))?;
+    let (what, at) = rest
+        .split_once(" at ")
+        .ok_or_else(|| err(l, "write `recruit [NATIONALITY] KIND [COUNT] at PLACE`"))?;
     let at = place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
     let mut nat = match side {
         Power::British => Nat::British,
@@ -172,15 +232,30 @@ fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, O
         } else if let Some(n) = d.parse_nat(t) {
             nat = n;
         } else {
-            return Err(err(l, format!("{t:?} is neither a nationality nor a unit type")));
+            return Err(err(
+                l,
+                format!("{t:?} is neither a nationality nor a unit type"),
+            ));
         }
     }
-    let kind = kind.ok_or_else(|| err(l, "name the unit type: field_force, flying_column, garrison, irregular, elephant"))?;
-    Ok(Order::Econ(EconOrder::Recruit { nat, kind, at, count }))
+    let kind = kind.ok_or_else(|| {
+        err(
+            l,
+            "name the unit type: field_force, flying_column, garrison, irregular, elephant",
+        )
+    })?;
+    Ok(Order::Econ(EconOrder::Recruit {
+        nat,
+        kind,
+        at,
+        count,
+    }))
 }
 
 fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
-    let (who, path) = rest.split_once(':').ok_or_else(|| err(l, "write `move PIECES: SQUARE SQUARE ...`"))?;
+    let (who, path) = rest
+        .split_once(':')
+        .ok_or_else(|| err(l, "write `move PIECES: SQUARE SQUARE ...`"))?;
     let mut pieces = Vec::new();
     for t in who.split_whitespace() {
         let p = match st.find_unit(t) {
@@ -198,5 +273,8 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             None => Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e))?),
         });
     }
-    Ok(Order::Move { pieces, path: steps })
+    Ok(Order::Move {
+        pieces,
+        path: steps,
+    })
 }

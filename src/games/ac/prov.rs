@@ -68,13 +68,21 @@ fn is_tag_key(k: &str) -> bool {
 
 /// Collects the tag of every value under `t` (a value inherits the nearest
 /// `src`), reporting untagged values and tags of fields that do not exist.
-pub fn collect(path: &str, t: &Table, inherited: Option<&str>, tags: &mut Vec<Tag>, errors: &mut Vec<String>) {
+pub fn collect(
+    path: &str,
+    t: &Table,
+    inherited: Option<&str>,
+    tags: &mut Vec<Tag>,
+    errors: &mut Vec<String>,
+) {
     let own = t.get("src").and_then(Value::as_str).or(inherited);
     for (k, v) in t {
         if let Some(field) = k.strip_prefix("src_")
             && !t.contains_key(field)
         {
-            errors.push(format!("{path}.{k} tags a field `{field}` that is not there"));
+            errors.push(format!(
+                "{path}.{k} tags a field `{field}` that is not there"
+            ));
         }
         if is_tag_key(k) {
             continue;
@@ -140,7 +148,9 @@ mod tests {
         assert_eq!(parse_tag("stand-in: guess").unwrap().0, ProvKind::StandIn);
         assert!(parse_tag("guess").is_err());
         assert!(parse_tag("public").is_err());
-        let t: Table = toml::from_str("[a]\nx = 1\n[b]\ny = 2\nsrc = \"stand-in: y\"\nsrc_z = \"rulebook 1\"").unwrap();
+        let t: Table =
+            toml::from_str("[a]\nx = 1\n[b]\ny = 2\nsrc = \"stand-in: y\"\nsrc_z = \"rulebook 1\"")
+                .unwrap();
         let (mut tags, mut errors) = (Vec::new(), Vec::new());
         collect("f", &t, None, &mut tags, &mut errors);
         assert_eq!(tags.len(), 1);

@@ -3,8 +3,8 @@
 //! listed pieces on the map (18.4: as brigade equivalents).
 
 use super::data::{At, Data, Nat, Power};
-use super::state::{Agent, Loc, Marker, Options, Stage, State, Unit};
 use super::standing::Standing;
+use super::state::{Agent, Loc, Marker, Options, Stage, State, Unit};
 
 fn prefix(d: &Data, n: Nat) -> String {
     match n {
@@ -88,7 +88,13 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
                     .units
                     .iter_mut()
                     .find(|u| u.nat == *nat && u.kind == *kind && u.loc == Loc::Pool)
-                    .ok_or_else(|| format!("the counter mix runs out of {} {}", d.nat_code(*nat), kind.key()))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "the counter mix runs out of {} {}",
+                            d.nat_code(*nat),
+                            kind.key()
+                        )
+                    })?;
                 u.loc = at;
             }
         }

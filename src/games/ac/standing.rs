@@ -82,19 +82,28 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
             continue;
         }
         let (key, rest) = text.split_once(':').unwrap_or((text, ""));
-        let words: Vec<String> = rest.split_whitespace().map(str::to_ascii_lowercase).collect();
+        let words: Vec<String> = rest
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
         let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
         match key.trim().to_ascii_lowercase().as_str() {
             "counter" => {
                 s.counter = match w(0) {
                     "best" => true,
                     "none" => false,
-                    x => return Err(bad(l, format!("counter: {x:?}; write best or none")).rule("15.1(4)")),
+                    x => {
+                        return Err(
+                            bad(l, format!("counter: {x:?}; write best or none")).rule("15.1(4)")
+                        );
+                    }
                 };
                 if w(1) == "pounds" {
                     s.counter_pounds = match w(2) {
                         "max" => Pounds::Max,
-                        n => Pounds::Upto(n.parse().map_err(|_| bad(l, "counter: pounds N or max"))?),
+                        n => {
+                            Pounds::Upto(n.parse().map_err(|_| bad(l, "counter: pounds N or max"))?)
+                        }
                     };
                 }
             }
@@ -102,41 +111,65 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
                 s.counter_ultimatum = match w(0) {
                     "best" => true,
                     "none" => false,
-                    x => return Err(bad(l, format!("counter-ultimatum: {x:?}; write best or none")).rule("15.61(4)")),
+                    x => {
+                        return Err(bad(
+                            l,
+                            format!("counter-ultimatum: {x:?}; write best or none"),
+                        )
+                        .rule("15.61(4)"));
+                    }
                 }
             }
             "withdraw" => {
                 s.withdraw = match w(0) {
                     "always" => true,
                     "never" => false,
-                    x => return Err(bad(l, format!("withdraw: {x:?}; write never or always")).rule("14.5")),
+                    x => {
+                        return Err(
+                            bad(l, format!("withdraw: {x:?}; write never or always")).rule("14.5")
+                        );
+                    }
                 }
             }
             "initiative" => {
                 s.first = match w(0) {
                     "first" => true,
                     "second" => false,
-                    x => return Err(bad(l, format!("initiative: {x:?}; write first or second")).rule("7.2")),
+                    x => {
+                        return Err(
+                            bad(l, format!("initiative: {x:?}; write first or second")).rule("7.2")
+                        );
+                    }
                 }
             }
             "supply" => {
                 s.supply = match w(0) {
                     "pay" => true,
                     "none" => false,
-                    x => return Err(bad(l, format!("supply: {x:?}; write pay or none")).rule("17.4")),
+                    x => {
+                        return Err(
+                            bad(l, format!("supply: {x:?}; write pay or none")).rule("17.4")
+                        );
+                    }
                 }
             }
             "captured" => {
                 s.execute = match w(0) {
                     "hold" => false,
                     "execute" => true,
-                    x => return Err(bad(l, format!("captured: {x:?}; write hold or execute")).rule("16.42")),
+                    x => {
+                        return Err(
+                            bad(l, format!("captured: {x:?}; write hold or execute")).rule("16.42")
+                        );
+                    }
                 }
             }
             other => {
                 return Err(bad(
                     l,
-                    format!("no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured"),
+                    format!(
+                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured"
+                    ),
                 ));
             }
         }
@@ -152,8 +185,14 @@ pub fn show(s: &Standing) -> Vec<String> {
         Pounds::Upto(n) => format!(" pounds {n}"),
     };
     vec![
-        format!("counter: {}{pounds}", if s.counter { "best" } else { "none" }),
-        format!("counter-ultimatum: {}", if s.counter_ultimatum { "best" } else { "none" }),
+        format!(
+            "counter: {}{pounds}",
+            if s.counter { "best" } else { "none" }
+        ),
+        format!(
+            "counter-ultimatum: {}",
+            if s.counter_ultimatum { "best" } else { "none" }
+        ),
         format!("withdraw: {}", if s.withdraw { "always" } else { "never" }),
         format!("initiative: {}", if s.first { "first" } else { "second" }),
         format!("supply: {}", if s.supply { "pay" } else { "none" }),

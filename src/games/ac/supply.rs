@@ -80,7 +80,13 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
     squares.sort();
     squares.dedup();
     // Pay first where most strength stands (N12).
-    squares.sort_by_key(|s| Reverse(st.side_units_at(Loc::Sq(*s), p).map(|u| st.strength(d, u)).sum::<u32>()));
+    squares.sort_by_key(|s| {
+        Reverse(
+            st.side_units_at(Loc::Sq(*s), p)
+                .map(|u| st.strength(d, u))
+                .sum::<u32>(),
+        )
+    });
     let pay = st.standing[p.index()].supply;
     let mut lost = Vec::new();
     for s in squares {
@@ -90,7 +96,11 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
             .filter(|u| st.unit(*u).nat != Nat::Ghazi)
             .collect();
         // Expeditionary forces first (ruling A50).
-        let away: Vec<UnitId> = units.iter().copied().filter(|u| expeditionary(d, st, *u, s)).collect();
+        let away: Vec<UnitId> = units
+            .iter()
+            .copied()
+            .filter(|u| expeditionary(d, st, *u, s))
+            .collect();
         let mut units = units;
         if !away.is_empty() && !rail_line(d, st, s, p) {
             if pay && st.sp[p.index()] > 0 {
@@ -111,7 +121,8 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
                 st.sp[p.index()] -= 1;
             } else {
                 // 17.4: the owner loses the excess, weakest first (N5).
-                units.sort_by_key(|u| (st.unit(*u).nat.regular().is_some(), st.strength(d, *u), *u));
+                units
+                    .sort_by_key(|u| (st.unit(*u).nat.regular().is_some(), st.strength(d, *u), *u));
                 let excess = units.len() - feed as usize;
                 lost.extend(units.into_iter().take(excess));
             }
@@ -122,7 +133,19 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
         for u in &lost {
             st.unit_mut(*u).loc = Loc::Pool;
         }
-        ctx.say(format!("{} units out of supply are eliminated (17.4, 17.6).", p.name()), vec![]);
-        ctx.tell(p, format!("Your units out of supply, eliminated: {} (17.4, 17.6).", ids.join(" ")));
+        ctx.say(
+            format!(
+                "{} units out of supply are eliminated (17.4, 17.6).",
+                p.name()
+            ),
+            vec![],
+        );
+        ctx.tell(
+            p,
+            format!(
+                "Your units out of supply, eliminated: {} (17.4, 17.6).",
+                ids.join(" ")
+            ),
+        );
     }
 }

@@ -44,7 +44,8 @@ impl Ctx<'_> {
 
     /// Records an event told only to one player (his treasury, his plan).
     pub fn tell(&mut self, p: Power, text: impl Into<String>) {
-        self.ev.push(Event::say(text).to(Audience::side(side_of(p))));
+        self.ev
+            .push(Event::say(text).to(Audience::side(side_of(p))));
     }
 }
 
@@ -63,26 +64,54 @@ pub fn chooser(st: &State) -> Power {
 }
 
 /// Carries out one order of `p`.
-pub fn apply(d: &Data, st: &mut State, p: Power, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+pub fn apply(
+    d: &Data,
+    st: &mut State,
+    p: Power,
+    order: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
     if let Some(o) = &st.finished {
         return Err(illegal(format!("the game is over: {}", o.summary), "25.0"));
     }
-    let mut ctx = Ctx { d, dice, ev: Vec::new() };
+    let mut ctx = Ctx {
+        d,
+        dice,
+        ev: Vec::new(),
+    };
     match (&st.stage, order) {
         (Stage::Initiative, Order::Initiative(first)) => {
             if p != chooser(st) {
-                return Err(illegal(format!("the index favours the {}, who choose", chooser(st).name()), "7.1"));
+                return Err(illegal(
+                    format!("the index favours the {}, who choose", chooser(st).name()),
+                    "7.1",
+                ));
             }
             st.first = if *first { p } else { p.other() };
-            ctx.say(format!("The {} will be first player this turn (7.2).", st.first.name()), vec![]);
+            ctx.say(
+                format!(
+                    "The {} will be first player this turn (7.2).",
+                    st.first.name()
+                ),
+                vec![],
+            );
             open_turn(&mut ctx, st, false)?;
         }
         (Stage::Initiative, _) => {
-            return Err(illegal(format!("first the {} choose who moves first: `initiative first|second`", chooser(st).name()), "7.2"));
+            return Err(illegal(
+                format!(
+                    "first the {} choose who moves first: `initiative first|second`",
+                    chooser(st).name()
+                ),
+                "7.2",
+            ));
         }
         (Stage::Economy, Order::Econ(o)) => {
             if st.sealed[p.index()] {
-                return Err(illegal("your economy orders are sealed; wait for the other player", "3.1[3]"));
+                return Err(illegal(
+                    "your economy orders are sealed; wait for the other player",
+                    "3.1[3]",
+                ));
             }
             let mut trial = st.clone();
             for prior in st.plans[p.index()].clone() {
@@ -90,24 +119,45 @@ pub fn apply(d: &Data, st: &mut State, p: Power, order: &Order, dice: &mut Dice)
             }
             let what = economy::apply(d, &mut trial, p, o)?;
             st.plans[p.index()].push(o.clone());
-            ctx.tell(p, format!("Written down, to be carried out when both players are in: {what} (3.1[3])."));
+            ctx.tell(
+                p,
+                format!(
+                    "Written down, to be carried out when both players are in: {what} (3.1[3])."
+                ),
+            );
         }
         (Stage::Economy, Order::Done) => {
             if st.sealed[p.index()] {
                 return Err(illegal("your economy orders are already sealed", "3.1[3]"));
             }
             st.sealed[p.index()] = true;
-            ctx.say(format!("The {} have sealed their economy orders (3.1[3]).", p.name()), vec![]);
+            ctx.say(
+                format!(
+                    "The {} have sealed their economy orders (3.1[3]).",
+                    p.name()
+                ),
+                vec![],
+            );
             if st.sealed == [true, true] {
                 resolve_economy(&mut ctx, st);
             }
         }
         (Stage::Economy, _) => {
-            return Err(illegal("the income/expenditure phase takes buy, recruit, agent, build, disband and done", "3.1[3]"));
+            return Err(illegal(
+                "the income/expenditure phase takes buy, recruit, agent, build, disband and done",
+                "3.1[3]",
+            ));
         }
         (Stage::Ops(ph), o) => {
             if ph.side != p {
-                return Err(illegal(format!("it is the {} player's operations phase {}", ph.side.name(), ph.k), "3.1[4]"));
+                return Err(illegal(
+                    format!(
+                        "it is the {} player's operations phase {}",
+                        ph.side.name(),
+                        ph.k
+                    ),
+                    "3.1[4]",
+                ));
             }
             ops_order(&mut ctx, st, p, o)?;
         }
@@ -146,7 +196,10 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             Ok(())
         }
         Order::End => end_phase(ctx, st, p),
-        _ => Err(illegal("an operations phase takes move, negotiate, ultimatum, crt and end", "12.1")),
+        _ => Err(illegal(
+            "an operations phase takes move, negotiate, ultimatum, crt and end",
+            "12.1",
+        )),
     }
 }
 
@@ -196,11 +249,26 @@ fn open_turn(ctx: &mut Ctx, st: &mut State, choose: bool) -> Result<(), RuleErro
     events::ranjit_singh(ctx, st)?;
     if choose {
         let c = chooser(st);
-        st.first = if st.standing[c.index()].first { c } else { c.other() };
-        ctx.say(format!("Turn {} ({}): the {} are first player (7.2, standing order).", st.turn, st.year(), st.first.name()), vec![]);
+        st.first = if st.standing[c.index()].first {
+            c
+        } else {
+            c.other()
+        };
+        ctx.say(
+            format!(
+                "Turn {} ({}): the {} are first player (7.2, standing order).",
+                st.turn,
+                st.year(),
+                st.first.name()
+            ),
+            vec![],
+        );
     }
     if st.turn == 1 && st.sc(d).no_events_first_turn {
-        ctx.say("No random events on the first turn (26.0 S1 7.1, S2 7.0a).", vec![]);
+        ctx.say(
+            "No random events on the first turn (26.0 S1 7.1, S2 7.0a).",
+            vec![],
+        );
     } else {
         events::random_events(ctx, st)?;
     }
@@ -226,7 +294,14 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
                 Err(e) => ctx.tell(p, format!("Not carried out, nothing paid: {e}")),
             }
         }
-        ctx.say(format!("The {} carry out {done} expenditure order{} (3.1[3]).", p.name(), if done == 1 { "" } else { "s" }), vec![]);
+        ctx.say(
+            format!(
+                "The {} carry out {done} expenditure order{} (3.1[3]).",
+                p.name(),
+                if done == 1 { "" } else { "s" }
+            ),
+            vec![],
+        );
     }
     open_phase(st, 1, st.first);
 }

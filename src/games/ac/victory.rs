@@ -15,10 +15,22 @@ pub fn points(d: &Data, st: &State, p: Power) -> (i32, Vec<String>) {
         .sum();
     parts.push(format!("regions {regions}"));
     // Ruling A53: any friendly combat unit occupies a city for its points.
-    let cities: u32 = d.cities.iter().filter(|c| st.occupies(c.sq, p)).map(|c| c.income).sum();
+    let cities: u32 = d
+        .cities
+        .iter()
+        .filter(|c| st.occupies(c.sq, p))
+        .map(|c| c.income)
+        .sum();
     parts.push(format!("cities {cities}"));
-    let count = |k: MarkerKind| st.markers.iter().filter(|m| m.owner == p && m.kind == k).count() as u32;
-    let markers = count(MarkerKind::TradingPost) * v.trading_post + count(MarkerKind::Railroad) * v.railroad + count(MarkerKind::Colony) * v.colony;
+    let count = |k: MarkerKind| {
+        st.markers
+            .iter()
+            .filter(|m| m.owner == p && m.kind == k)
+            .count() as u32
+    };
+    let markers = count(MarkerKind::TradingPost) * v.trading_post
+        + count(MarkerKind::Railroad) * v.railroad
+        + count(MarkerKind::Colony) * v.colony;
     parts.push(format!("markers {markers}"));
     let b = match bop::band(d, st.bop, p) {
         Some(Band::Mild) => v.bop_mild,
@@ -35,15 +47,19 @@ pub fn points(d: &Data, st: &State, p: Power) -> (i32, Vec<String>) {
         parts.push(format!("started open war {}", v.open_war));
     }
     let regulars_in = |name: &str, who: Nat| {
-        d.find_city(name)
-            .is_some_and(|c| st.units_at(Loc::Sq(d.city(c).sq)).any(|u| st.unit(u).nat == who))
+        d.find_city(name).is_some_and(|c| {
+            st.units_at(Loc::Sq(d.city(c).sq))
+                .any(|u| st.unit(u).nat == who)
+        })
     };
     match p {
         Power::British if regulars_in("Orenburg", Nat::British) => {
             total += v.orenburg as i32;
             parts.push(format!("Orenburg {}", v.orenburg));
         }
-        Power::Russian if regulars_in("Bushire", Nat::Russian) || regulars_in("Karachi", Nat::Russian) => {
+        Power::Russian
+            if regulars_in("Bushire", Nat::Russian) || regulars_in("Karachi", Nat::Russian) =>
+        {
             total += v.gulf as i32;
             parts.push(format!("Bushire/Karachi {}", v.gulf));
         }

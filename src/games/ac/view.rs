@@ -16,8 +16,12 @@ use std::collections::BTreeMap;
 /// Whether `viewer` may examine what stands on `s` (22.1(1), 22.1(4)).
 pub fn can_examine(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> bool {
     let Some(p) = viewer else { return true };
-    let mine = st.side_units_at(Loc::Sq(s), p).next().is_some() || st.side_agents_at(d, Loc::Sq(s), p).next().is_some();
-    let region = d.sq(s).and_then(|i| i.region).is_some_and(|r| st.control[r.0 as usize] == Some(p));
+    let mine = st.side_units_at(Loc::Sq(s), p).next().is_some()
+        || st.side_agents_at(d, Loc::Sq(s), p).next().is_some();
+    let region = d
+        .sq(s)
+        .and_then(|i| i.region)
+        .is_some_and(|r| st.control[r.0 as usize] == Some(p));
     mine || region
 }
 
@@ -36,19 +40,29 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
     let mut by_sq: BTreeMap<Sq, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for u in &st.units {
         if let Loc::Sq(s) = u.loc {
-            by_sq.entry(s).or_default().0.push(format!("{}({})", u.id, side_tag(d, st, u.nat)));
+            by_sq
+                .entry(s)
+                .or_default()
+                .0
+                .push(format!("{}({})", u.id, side_tag(d, st, u.nat)));
         }
     }
     for (i, a) in st.agents.iter().enumerate() {
         if let Loc::Sq(s) = a.loc {
             let owner = st.agent_owner(d, super::state::AgentId(i as u16));
             let tag = owner.map_or("neutral".to_string(), |p| p.name().to_string());
-            by_sq.entry(s).or_default().1.push(format!("{}({tag})", d.agents[i].id));
+            by_sq
+                .entry(s)
+                .or_default()
+                .1
+                .push(format!("{}({tag})", d.agents[i].id));
         }
     }
     let mut out = Vec::new();
     for (s, (units, agents)) in by_sq {
-        let place = d.city_at(s).map_or(String::new(), |c| format!(" {}", d.city(c).name));
+        let place = d
+            .city_at(s)
+            .map_or(String::new(), |c| format!(" {}", d.city(c).name));
         if can_examine(d, st, s, viewer) {
             let mut all = units;
             all.extend(agents);
@@ -58,7 +72,10 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
             let mut sides: Vec<String> = units
                 .iter()
                 .chain(agents.iter())
-                .filter_map(|x| x.split_once('(').map(|(_, t)| t.trim_end_matches(')').to_string()))
+                .filter_map(|x| {
+                    x.split_once('(')
+                        .map(|(_, t)| t.trim_end_matches(')').to_string())
+                })
                 .collect();
             sides.sort();
             sides.dedup();
@@ -81,7 +98,10 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         (st.year() + 4) % 100
     ));
     status.push(match &st.stage {
-        Stage::Initiative => format!("Initiative phase: the {} choose (7.2)", bop::favoured(st.bop).name()),
+        Stage::Initiative => format!(
+            "Initiative phase: the {} choose (7.2)",
+            bop::favoured(st.bop).name()
+        ),
         Stage::Economy => "Income/expenditure phase (sealed)".into(),
         Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
         Stage::Over => "The game is over".into(),
@@ -100,22 +120,40 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         .collect();
     status.push(format!("Neutral: {}", neutral.join(" ")));
     if let Some(p) = st.open_war {
-        status.push(format!("Open war began, started by the {} (24.0)", p.name()));
+        status.push(format!(
+            "Open war began, started by the {} (24.0)",
+            p.name()
+        ));
     }
     for p in Power::ALL {
         if viewer.is_none_or(|v| v == p) {
-            status.push(format!("{}: {} pounds, {} SP", p.name(), st.treasury[p.index()], st.sp[p.index()]));
+            status.push(format!(
+                "{}: {} pounds, {} SP",
+                p.name(),
+                st.treasury[p.index()],
+                st.sp[p.index()]
+            ));
             let (vp, _) = victory::points(d, st, p);
             status.push(format!("{} victory points now: {vp}", p.name()));
             for b in [super::data::Base::India, super::data::Base::Urals] {
                 if b.owner() == p {
-                    let ids: Vec<String> = st.units_at(Loc::Base(b)).map(|u| st.unit(u).id.clone()).collect();
-                    let ags: Vec<String> = st.agents_at(Loc::Base(b)).map(|a| d.agents[a.0 as usize].id.clone()).collect();
+                    let ids: Vec<String> = st
+                        .units_at(Loc::Base(b))
+                        .map(|u| st.unit(u).id.clone())
+                        .collect();
+                    let ags: Vec<String> = st
+                        .agents_at(Loc::Base(b))
+                        .map(|a| d.agents[a.0 as usize].id.clone())
+                        .collect();
                     status.push(format!("{}: {} {}", b.name(), ids.join(" "), ags.join(" ")));
                 }
             }
             if !st.plans[p.index()].is_empty() {
-                status.push(format!("{} sealed economy orders: {}", p.name(), st.plans[p.index()].len()));
+                status.push(format!(
+                    "{} sealed economy orders: {}",
+                    p.name(),
+                    st.plans[p.index()].len()
+                ));
             }
         }
     }
@@ -138,5 +176,8 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         status.push(format!("Prisoners: {}", prisoners.join(", ")));
     }
     status.extend(stacks(d, st, viewer));
-    View { status, board: None }
+    View {
+        status,
+        board: None,
+    }
 }
