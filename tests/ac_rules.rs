@@ -476,7 +476,7 @@ fn no_sea_squares_and_stop_at_the_enemy() {
             &[],
         )
         .unwrap_err();
-    assert!(e.contains("(13.32)"), "{e}");
+    assert!(e.contains("13.32"), "{e}");
     let bushire = t.city("Bushire");
     let pe = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(bushire))[0];
     let id = t.st.unit(pe).id.clone();
@@ -970,4 +970,144 @@ fn the_data_meets_the_rulebook() {
             .any(|x| x.contains("tables.fort.defence has no provenance")),
         "{e:?}"
     );
+}
+
+// 13.61-13.62, 13.64: a railroad move to any square linked by friendly
+// railroads across square sides costs one movement point; it stops at enemy
+// combat units.
+#[test]
+fn rail_movement_costs_one_point_along_friendly_railroads() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    for s in ["0403", "0503", "0603", "0703"] {
+        t.st.markers.push(Marker {
+            sq: sq(s),
+            owner: Power::Russian,
+            kind: MarkerKind::Railroad,
+        });
+    }
+    let g = t.put(Nat::Russian, Kind::Garrison, 2, Loc::Sq(sq("0403")));
+    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    // A garrison (2 MP): rail to 0703 for 1, then one clear square off the line.
+    t.run(RUSSIAN, &format!("move {a}: rail:0703 0704"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g[0]).loc, Loc::Sq(sq("0704")));
+    let e = t
+        .run(RUSSIAN, &format!("move {b}: rail:0704"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.61"), "{e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0503")));
+    let e = t
+        .run(RUSSIAN, &format!("move {b}: rail:0703"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.61"), "enemy units block the line: {e}");
+    t.run(RUSSIAN, &format!("move {b}: rail:0503"), &[])
+        .unwrap();
+}
+
+// 11.3: dropped units stay where they are dropped and the rest keep the
+// slowest unit's movement; 16.21: the agent giving the bonus stays with the force.
+#[test]
+fn drop_offs_keep_the_slowest_allowance_and_the_bonus_agent() {
+    let mut t = empty(1);
+    let s = t.city("Delhi");
+    let ff = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))[0];
+    t.agent("keane", Loc::Sq(s));
+    let (f, c) = (t.st.unit(ff).id.clone(), t.st.unit(fc).id.clone());
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {f} {c} keane: 3135 drop:keane 3136"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("16.21"), "{e}");
+    // 4 + 2 (Keane) = 6 MP, even after the field force is dropped.
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {f} {c} keane: 3135 drop:{f} 3136 3135 3136 3135 3136 3135 3136 3135 3136 3135 3136 3135 3136"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        e.contains("the force has 6 MP") && e.contains("13.1"),
+        "{e}"
+    );
+    t.run(
+        BRITISH,
+        &format!("move {f} {c} keane: 3135 drop:{f} 3136 3137"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.st.unit(ff).loc, Loc::Sq(sq("3135")));
+    assert_eq!(t.st.unit(fc).loc, Loc::Sq(sq("3137")));
+}
+
+// 27.1 example (ruling A27): an agent and two brigades force march at double
+// movement; then one brigade (half, rounded up) is eliminated.
+#[test]
+fn a_forced_march_doubles_movement_and_costs_half_the_brigades() {
+    let mut t = game("s1", &[("forced_march", "on")]);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    for a in &mut t.st.agents {
+        a.loc = Loc::Pool;
+    }
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::British);
+    let s = t.city("Delhi");
+    let u = t.put(Nat::British, Kind::FieldForce, 2, Loc::Sq(s));
+    t.agent("conolly", Loc::Sq(s));
+    let ids = format!("{} {}", t.st.unit(u[0]).id, t.st.unit(u[1]).id);
+    let path = "3135 3136 3137 3138 3139 3140";
+    let e = t
+        .run(BRITISH, &format!("move {ids} conolly: {path}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.1"), "without forced march: {e}");
+    t.run(BRITISH, &format!("move {ids} conolly: {path} forced"), &[])
+        .unwrap();
+    let left = u
+        .iter()
+        .filter(|x| t.st.unit(**x).loc == Loc::Sq(sq("3140")))
+        .count();
+    assert_eq!(left, 1);
+}
+
+// 20.5, 20.51: at the end of his combat phase a player may eliminate enemy
+// markers where his combat units stand alone; a colony shifts the index two
+// toward its owner.
+#[test]
+fn a_massacre_destroys_enemy_markers_and_shifts_the_index() {
+    let mut t = empty(1);
+    let o = t.city("Orenburg");
+    t.st.markers.push(Marker {
+        sq: o,
+        owner: Power::Russian,
+        kind: MarkerKind::Colony,
+    });
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(o));
+    t.run(BRITISH, &format!("massacre {o}\nend"), &[]).unwrap();
+    assert!(t.st.markers.is_empty());
+    assert_eq!(
+        t.st.bop, -2,
+        "from 1 pro-British, two toward Russia, skipping 0"
+    );
+}
+
+// 16.42(2): executing a prisoner shifts the index one toward his side.
+#[test]
+fn executing_a_prisoner_shifts_the_index() {
+    let mut t = empty(1);
+    let v = t.agent("vitkovitch", Loc::Prisoner(Power::British));
+    t.st.stage = Stage::Economy;
+    t.st.bop = 3;
+    t.run(BRITISH, "execute vitkovitch", &[]).unwrap();
+    assert_eq!(t.st.agent(v).loc, Loc::Dead);
+    assert_eq!(t.st.bop, 2);
+    let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();
+    assert!(e.contains("16.42"), "{e}");
 }

@@ -125,7 +125,30 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             break;
         }
     }
+    // A railroad where a red or blue unit stands (20.34), from 1860-64.
+    if let Some(s) = occupied.iter().find(|s| {
+        d.city_at(**s).is_some()
+            && st
+                .units_at(Loc::Sq(**s))
+                .any(|u| st.unit(u).nat.regular() == Some(p))
+    }) {
+        cands.push((
+            format!("build railroad at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::Railroad,
+                sq: *s,
+            }],
+        ));
+    }
     let mut out = vec!["done".to_string()];
+    // Prisoners (16.42): release one at his capture's captor's choice, or execute him.
+    for (i, a) in st.agents.iter().enumerate() {
+        if a.loc == Loc::Prisoner(p) {
+            let home = d.city(d.regions[0].capital).sq;
+            out.push(format!("release {} at {home}\ndone", d.agents[i].id));
+            out.push(format!("execute {}\ndone", d.agents[i].id));
+        }
+    }
     for (text, plan) in cands {
         if plan_ok(d, st, p, &plan) {
             out.push(format!("{text}\ndone"));
@@ -245,17 +268,38 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
             let Some(path) = path.filter(|x| !x.is_empty()) else {
                 continue;
             };
-            if movement::check(d, st, p, k, &f, &path).is_err() {
+            let path: Vec<movement::Step> = path.into_iter().map(movement::Step::To).collect();
+            if movement::check(d, st, p, k, &f, &path, false).is_err() {
                 continue;
             }
             let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
-            let steps: Vec<String> = path.iter().map(|l| movement::show(*l)).collect();
+            let steps: Vec<String> = path
+                .iter()
+                .map(|x| match x {
+                    movement::Step::To(l) => movement::show(*l),
+                    _ => String::new(),
+                })
+                .collect();
             let m = format!("move {}: {}", who.join(" "), steps.join(" "));
             out.push(format!("{m}\nend"));
+            if st.options.forced_march && !agent_only {
+                out.push(format!("{m} forced\nend"));
+            }
             out.push(m);
         }
     }
     out.extend(negotiations(d, st, p));
+    // 20.5: massacre enemy markers where our combat units stand alone.
+    let mut seen = BTreeSet::new();
+    for m in &st.markers {
+        if m.owner != p
+            && st.occupies(m.sq, p)
+            && !st.occupies(m.sq, p.other())
+            && seen.insert(m.sq)
+        {
+            out.push(format!("massacre {}\nend", m.sq));
+        }
+    }
     out
 }
 

@@ -141,6 +141,8 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("ultimatums", "off") => o.ultimatums = false,
             ("staff_work", "on") => o.staff_work = true,
             ("staff_work", "off") => o.staff_work = false,
+            ("forced_march", "on") => o.forced_march = true,
+            ("forced_march", "off") => o.forced_march = false,
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
             ("base", "s1" | "s2") => base = v.clone(),
@@ -185,6 +187,7 @@ impl Rules for Ac {
             options: vec![
                 opt("ultimatums", "off", &["off", "on"], "optional rule 15.6: Ultimatums, on the printed Ultimatum Table"),
                 opt("staff_work", "off", &["off", "on"], "optional rule 29.0: from 1890-94 all-red or all-blue forces move free in their second operation"),
+                opt("forced_march", "off", &["off", "on"], "optional rule 27.0: `forced` at the end of a move doubles the units' movement, then half the brigades and half its SP are lost (ruling A27)"),
                 opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
@@ -315,7 +318,12 @@ impl Rules for Ac {
             // What a player buys, where he moves and which CRT he wants are his
             // own (22.1, 3.1[3]); the opponent learns what the map shows him.
             Order::Econ(_) | Order::Done | Order::Move { .. } | Order::Crt(..) => Audience::side(s),
-            Order::Initiative(_) | Order::Negotiate(_) | Order::End => Audience::All,
+            Order::Initiative(_)
+            | Order::Negotiate(_)
+            | Order::End
+            | Order::Massacre(_)
+            | Order::Execute(_)
+            | Order::Release(..) => Audience::All,
         }
     }
 

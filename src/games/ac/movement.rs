@@ -3,7 +3,7 @@
 //! Not yet: railroad movement (13.6), amphibious movement (13.8), drop-offs
 //! (11.3), forced march (27.0) and telegraph (28.0).
 
-use super::data::{Base, Data, Nat, Power, Terrain};
+use super::data::{Base, Data, Power, Terrain};
 use super::geom::Sq;
 use super::state::{AgentId, Loc, State, UnitId};
 use super::turn::Ctx;
@@ -193,21 +193,55 @@ pub fn enemy_at(st: &State, s: Sq, p: Power) -> bool {
     st.occupies(s, p.other())
 }
 
-/// Checks a force and its path (no change to `st`); returns the SP it costs.
-pub fn check(
-    d: &Data,
-    st: &State,
-    p: Power,
-    k: u8,
-    pieces: &[Piece],
-    path: &[Loc],
-) -> Result<u32, RuleError> {
-    if pieces.is_empty() || path.is_empty() {
-        return Err(illegal(
-            "a move names its pieces and at least one square",
-            "13.1",
-        ));
+/// One element of a move order's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Into an adjacent square, or into or out of a home base.
+    To(Loc),
+    /// By railroad to a square linked by friendly railroads (13.6).
+    Rail(Sq),
+    /// Leave a piece where the force stands (11.3).
+    Drop(Piece),
+}
+
+/// What a checked move does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Supply points it costs (12.2).
+    pub sp: u32,
+    /// Where the force ends.
+    pub end: Loc,
+    /// Pieces dropped on the way, and where.
+    pub drops: Vec<(Piece, Loc)>,
+}
+
+/// Whether `to` is reached from `from` along side-adjacent friendly railroad
+/// squares (13.61, 13.64, 13.65), passing no square with enemy combat units
+/// before the last (13.62).
+pub fn rail_linked(st: &State, p: Power, from: Sq, to: Sq) -> bool {
+    use super::data::MarkerKind::Railroad;
+    if from == to || !st.has_marker(from, p, Railroad) || !st.has_marker(to, p, Railroad) {
+        return false;
     }
+    let mut seen = std::collections::BTreeSet::from([from]);
+    let mut todo = vec![from];
+    while let Some(x) = todo.pop() {
+        if x == to {
+            return true;
+        }
+        if x != from && enemy_at(st, x, p) {
+            continue;
+        }
+        for (n, diag) in x.neighbours() {
+            if !diag && st.has_marker(n, p, Railroad) && seen.insert(n) {
+                todo.push(n);
+            }
+        }
+    }
+    false
+}
+
+fn check_pieces(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> Result<Loc, RuleError> {
     let start = loc_of(st, pieces[0]);
     for x in pieces {
         let (loc, owner, moved, name) = match x {
@@ -249,48 +283,129 @@ pub fn check(
             ));
         }
     }
-    let a = allowance(d, st, pieces);
-    if a.base.is_none()
-        && pieces
-            .iter()
-            .any(|x| matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular().is_none()))
-    {
-        // Natives never enter a home base; nothing to check unless the path does.
+    Ok(start)
+}
+
+/// The agent whose rating is the force's movement bonus (16.21), if any.
+fn bonus_agent(d: &Data, pieces: &[Piece]) -> Option<Piece> {
+    if !pieces.iter().any(|x| matches!(x, Piece::Unit(_))) {
+        return None;
     }
+    pieces
+        .iter()
+        .filter(|x| matches!(x, Piece::Agent(_)))
+        .max_by_key(|x| match x {
+            Piece::Agent(a) => d.agents[a.0 as usize].military,
+            Piece::Unit(_) => 0,
+        })
+        .copied()
+}
+
+/// Checks a force and its path without changing `st`.
+pub fn check(
+    d: &Data,
+    st: &State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    path: &[Step],
+    forced: bool,
+) -> Result<Plan, RuleError> {
+    if pieces.is_empty() || !path.iter().any(|x| !matches!(x, Step::Drop(_))) {
+        return Err(illegal(
+            "a move names its pieces and at least one square",
+            "13.1",
+        ));
+    }
+    let start = check_pieces(d, st, p, pieces)?;
+    if forced && !st.options.forced_march {
+        return Err(illegal(
+            "forced march is an optional rule not chosen for this game",
+            "27.0",
+        ));
+    }
+    let mut a = allowance(d, st, pieces);
+    if forced {
+        a = forced_allowance(d, st, pieces);
+    }
+    let bonus = bonus_agent(d, pieces);
     let mut at = start;
     let mut spent = 0;
-    for (i, to) in path.iter().enumerate() {
-        if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
-            return Err(illegal("a force moves out of a base onto the map", "19.1"));
-        }
-        if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
-            return Err(illegal(
-                "a unit may not both exit and enter a home base in one phase",
-                "19.23",
-            ));
-        }
-        spent += step(d, at, *to, &a)?;
+    let mut drops = Vec::new();
+    let last = path
+        .iter()
+        .rposition(|x| !matches!(x, Step::Drop(_)))
+        .unwrap_or(0);
+    for (i, step_) in path.iter().enumerate() {
+        let to = match step_ {
+            Step::Drop(x) => {
+                if !pieces.contains(x) {
+                    return Err(illegal(
+                        "only pieces of the force may be dropped off",
+                        "11.3",
+                    ));
+                }
+                if Some(*x) == bonus {
+                    return Err(illegal(
+                        "the agent giving the movement bonus may not be dropped off",
+                        "16.21",
+                    ));
+                }
+                drops.push((*x, at));
+                continue;
+            }
+            Step::Rail(s) => {
+                let Loc::Sq(from) = at else {
+                    return Err(illegal(
+                        "rail movement runs between squares of the map",
+                        "13.61",
+                    ));
+                };
+                if !rail_linked(st, p, from, *s) {
+                    return Err(illegal(
+                        format!("{from} and {s} are not linked by your railroads"),
+                        "13.61, 13.64, 13.65",
+                    ));
+                }
+                spent += 2;
+                Loc::Sq(*s)
+            }
+            Step::To(to) => {
+                let to = *to;
+                if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+                    return Err(illegal("a force moves out of a base onto the map", "19.1"));
+                }
+                if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
+                    return Err(illegal(
+                        "a unit may not both exit and enter a home base in one phase",
+                        "19.23",
+                    ));
+                }
+                spent += step(d, at, to, &a)?;
+                to
+            }
+        };
         if spent > a.half_mp {
             return Err(illegal(
                 format!(
                     "the force has {} MP and the path to {} costs {}",
                     fmt_half(a.half_mp),
-                    show(*to),
+                    show(to),
                     fmt_half(spent)
                 ),
                 "13.1, 11.3",
             ));
         }
         if let Loc::Sq(s) = to
-            && enemy_at(st, *s, p)
-            && i + 1 < path.len()
+            && enemy_at(st, s, p)
+            && i < last
         {
             return Err(illegal(
                 format!("{s} holds enemy combat units: the force stops there"),
-                "13.32",
+                "13.32, 13.62",
             ));
         }
-        at = *to;
+        at = to;
     }
     let regular_only = pieces.iter().all(|x| match x {
         Piece::Unit(u) => st.unit(*u).nat.regular().is_some(),
@@ -304,34 +419,58 @@ pub fn check(
             "12.2(2)",
         ));
     }
-    Ok(sp)
+    Ok(Plan { sp, end: at, drops })
 }
 
-/// Moves a force (after [`check`]).
+/// 27.1-27.2: units move up to double their printed factor; agents at their own.
+fn forced_allowance(d: &Data, st: &State, pieces: &[Piece]) -> Allowance {
+    let mut a = allowance(d, st, pieces);
+    let units = pieces.iter().filter_map(|x| match x {
+        Piece::Unit(u) => Some(d.stats(st.unit(*u).nat, st.unit(*u).kind).mf),
+        Piece::Agent(_) => None,
+    });
+    if let Some(slowest) = units.min() {
+        let agents = pieces.iter().any(|x| matches!(x, Piece::Agent(_)));
+        let mf = if agents {
+            (2 * slowest).min(d.agent_mf)
+        } else {
+            2 * slowest
+        };
+        a.half_mp = 2 * mf;
+    }
+    a
+}
+
+/// Moves a force (after [`check`]); a forced march then loses half its
+/// brigades and half the SP spent on the move, rounded up (27.1, ruling A27).
 pub fn apply(
     ctx: &mut Ctx,
     st: &mut State,
     p: Power,
     k: u8,
     pieces: &[Piece],
-    path: &[Loc],
+    path: &[Step],
+    forced: bool,
 ) -> Result<(), RuleError> {
-    let sp = check(ctx.d, st, p, k, pieces, path)?;
-    st.sp[p.index()] -= sp;
-    let end = *path.last().unwrap_or(&loc_of(st, pieces[0]));
+    let plan = check(ctx.d, st, p, k, pieces, path, forced)?;
+    st.sp[p.index()] -= plan.sp;
     for x in pieces {
+        let to = plan
+            .drops
+            .iter()
+            .find(|(y, _)| y == x)
+            .map_or(plan.end, |(_, l)| *l);
         match x {
             Piece::Unit(u) => {
-                st.unit_mut(*u).loc = end;
+                st.unit_mut(*u).loc = to;
                 st.unit_mut(*u).moved = true;
             }
             Piece::Agent(a) => {
-                st.agent_mut(*a).loc = end;
+                st.agent_mut(*a).loc = to;
                 st.agent_mut(*a).moved = true;
             }
         }
     }
-    let _ = Nat::Ghazi;
     ctx.say(
         format!(
             "A {} force moves ({} piece{}).",
@@ -339,9 +478,50 @@ pub fn apply(
             pieces.len(),
             if pieces.len() == 1 { "" } else { "s" }
         ),
-        end.sq().into_iter().collect(),
+        plan.end.sq().into_iter().collect(),
     );
+    if forced {
+        forced_losses(ctx, st, p, pieces, plan.sp);
+    }
     Ok(())
+}
+
+fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: u32) {
+    let d = ctx.d;
+    let mut units: Vec<UnitId> = pieces
+        .iter()
+        .filter_map(|x| match x {
+            Piece::Unit(u) => Some(*u),
+            Piece::Agent(_) => None,
+        })
+        .collect();
+    units.sort_by_key(|u| (st.unit(*u).nat.regular().is_some(), st.strength(d, *u), *u));
+    let n = units.len().div_ceil(2);
+    let ids: Vec<String> = units
+        .iter()
+        .take(n)
+        .map(|u| st.unit(*u).id.clone())
+        .collect();
+    for u in units.iter().take(n) {
+        st.unit_mut(*u).loc = Loc::Pool;
+    }
+    let lost_sp = sp.div_ceil(2).min(st.sp[p.index()]);
+    st.sp[p.index()] -= lost_sp;
+    ctx.say(
+        format!(
+            "Forced march: the {} lose {n} brigade{} (27.1).",
+            p.name(),
+            if n == 1 { "" } else { "s" }
+        ),
+        vec![],
+    );
+    ctx.tell(
+        p,
+        format!(
+            "Forced march losses: {} and {lost_sp} SP (27.1, ruling A27).",
+            ids.join(" ")
+        ),
+    );
 }
 
 /// Where a piece is.

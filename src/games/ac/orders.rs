@@ -12,6 +12,10 @@
 //! done                                      # seals the economy orders (3.1[3])
 //! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
+//! move rf1 rf2: rail:1812 1813 drop:rf2 1814 # rail legs (13.6), drop-offs (11.3)
+//! move bc1: 3135 3136 3137 forced           # forced march (27.0, optional)
+//! massacre 2226                             # 20.5: at the end of the combat sub-phase
+//! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
 //! negotiate AF agent burnes pounds 1        # 15.1
 //! ultimatum AF agent burnes                 # 15.6 (optional rule)
 //! crt 2522 raid                             # 14.6: the CRT for a combat
@@ -21,7 +25,7 @@
 use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
 use super::economy::EconOrder;
 use super::geom::Sq;
-use super::movement::Piece;
+use super::movement::{Piece, Step};
 use super::negotiate::Attempt;
 use super::state::{AgentId, CrtChoice, Loc, State};
 use crate::core::movefile::SourceLine;
@@ -40,9 +44,17 @@ pub enum Order {
     Move {
         /// The pieces.
         pieces: Vec<Piece>,
-        /// The locations entered.
-        path: Vec<Loc>,
+        /// The squares entered, rail legs and drop-offs.
+        path: Vec<Step>,
+        /// Forced march (27.0).
+        forced: bool,
     },
+    /// Massacre a square at the end of the combat sub-phase (20.5).
+    Massacre(Sq),
+    /// Execute a prisoner (16.42(2)).
+    Execute(AgentId),
+    /// Release a prisoner onto a square (16.42(1)).
+    Release(AgentId, Sq),
     /// Negotiations or an ultimatum.
     Negotiate(Attempt),
     /// Choose the CRT for a square.
@@ -204,6 +216,17 @@ fn line(
             Ok(Order::Crt(s, c))
         }
         "end" | "pass" => Ok(Order::End),
+        "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
+        "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
+        "release" => {
+            let (who, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `release AGENT at SQUARE`"))?;
+            Ok(Order::Release(
+                agent(d, l, who.trim())?,
+                square(d, l, at.trim())?,
+            ))
+        }
         other => Err(err(
             l,
             format!(
@@ -267,14 +290,28 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
         }
     }
     let mut steps = Vec::new();
+    let mut forced = false;
     for t in path.split_whitespace() {
-        steps.push(match Base::parse(t) {
-            Some(b) => Loc::Base(b),
-            None => Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e))?),
+        if t.eq_ignore_ascii_case("forced") {
+            forced = true;
+            continue;
+        }
+        steps.push(if let Some(s) = t.strip_prefix("rail:") {
+            Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e))?)
+        } else if let Some(x) = t.strip_prefix("drop:") {
+            match st.find_unit(x) {
+                Some(u) => Step::Drop(Piece::Unit(u)),
+                None => Step::Drop(Piece::Agent(agent(d, l, x)?)),
+            }
+        } else if let Some(b) = Base::parse(t) {
+            Step::To(Loc::Base(b))
+        } else {
+            Step::To(Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e))?))
         });
     }
     Ok(Order::Move {
         pieces,
         path: steps,
+        forced,
     })
 }

@@ -108,6 +108,8 @@ pub struct OpsPhase {
     pub negotiated: Vec<RegionId>,
     /// CRT choices declared for the combat sub-phase.
     pub crt: BTreeMap<Sq, CrtChoice>,
+    /// Squares to massacre at the end of the combat sub-phase (20.5).
+    pub massacre: Vec<Sq>,
 }
 
 /// Where the turn stands.
@@ -133,6 +135,8 @@ pub struct Options {
     pub staff_work: bool,
     /// Ruling A14: the levy on every neutral-to-controlled change (`true`), or only on invasion.
     pub levy_any: bool,
+    /// Optional rule 27.0 Forced March.
+    pub forced_march: bool,
 }
 
 impl Default for Options {
@@ -141,6 +145,7 @@ impl Default for Options {
             ultimatums: false,
             staff_work: false,
             levy_any: true,
+            forced_march: false,
         }
     }
 }

@@ -11,7 +11,7 @@
 use super::bop;
 use super::combat;
 use super::control;
-use super::data::{Data, Power};
+use super::data::{Data, MarkerKind, Power};
 use super::economy;
 use super::events;
 use super::geom::Sq;
@@ -142,6 +142,8 @@ pub fn apply(
                 resolve_economy(&mut ctx, st);
             }
         }
+        (Stage::Economy, Order::Release(a, s)) => prisoner(&mut ctx, st, p, *a, Some(*s))?,
+        (Stage::Economy, Order::Execute(a)) => prisoner(&mut ctx, st, p, *a, None)?,
         (Stage::Economy, _) => {
             return Err(illegal(
                 "the income/expenditure phase takes buy, recruit, agent, build, disband and done",
@@ -176,13 +178,22 @@ fn phase(st: &mut State) -> &mut OpsPhase {
 fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), RuleError> {
     let d = ctx.d;
     match o {
-        Order::Move { pieces, path } => {
+        Order::Move {
+            pieces,
+            path,
+            forced,
+        } => {
             if phase(st).negotiating {
                 return Err(illegal("all movement comes before negotiations", "12.1"));
             }
             let k = phase(st).k;
-            movement::apply(ctx, st, p, k, pieces, path)
+            movement::apply(ctx, st, p, k, pieces, path, *forced)
         }
+        Order::Massacre(s) => {
+            phase(st).massacre.push(*s);
+            Ok(())
+        }
+        Order::Execute(a) => prisoner(ctx, st, p, *a, None),
         Order::Negotiate(at) => {
             let done = phase(st).negotiated.clone();
             negotiate::check(d, st, p, &done, at)?;
@@ -209,6 +220,8 @@ fn end_phase(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
     control::belligerency(ctx, st, p)?;
     combat::combat_phase(ctx, st, p, &crt)?;
     combat::captures(ctx, st, p)?;
+    let massacres = phase(st).massacre.clone();
+    massacre(ctx, st, p, &massacres);
     let (k, side) = (phase(st).k, phase(st).side);
     if side == st.first {
         open_phase(st, k, side.other());
@@ -216,6 +229,87 @@ fn end_phase(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
         open_phase(st, k + 1, st.first);
     } else {
         end_turn(ctx, st)?;
+    }
+    Ok(())
+}
+
+/// Massacres (20.5, ruling A39: the phasing player, at the end of his combat
+/// sub-phase): enemy civilization markers in squares his combat units hold
+/// alone are eliminated, and the index shifts toward their owner (20.51).
+fn massacre(ctx: &mut Ctx, st: &mut State, p: Power, squares: &[Sq]) {
+    let d = ctx.d;
+    for s in squares {
+        if !st.occupies(*s, p) || st.occupies(*s, p.other()) {
+            ctx.tell(
+                p,
+                format!("No massacre at {s}: it needs your combat units and no enemy ones (20.5)."),
+            );
+            continue;
+        }
+        let gone: Vec<super::state::Marker> = st
+            .markers_at(*s)
+            .filter(|m| m.owner != p)
+            .copied()
+            .collect();
+        for m in &gone {
+            let c = &d.num.bop_changes;
+            let n = match m.kind {
+                MarkerKind::Colony => c.colony_lost,
+                MarkerKind::TradingPost => c.post_lost,
+                MarkerKind::Railroad => c.railroad_lost,
+                MarkerKind::Fort => c.fort_lost,
+            };
+            st.bop = bop::shifted(d, st.bop, m.owner, n);
+            ctx.say(
+                format!(
+                    "The {} destroy the {} {} at {s} (20.5, 20.51).",
+                    p.name(),
+                    m.owner.name(),
+                    m.kind.key()
+                ),
+                vec![*s],
+            );
+        }
+        st.markers.retain(|m| !(m.sq == *s && m.owner != p));
+    }
+}
+
+/// Executes (16.42(2)) or releases (16.42(1)) a prisoner held by `p`.
+fn prisoner(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    a: super::state::AgentId,
+    to: Option<Sq>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let name = &d.agents[a.0 as usize].name;
+    if st.agent(a).loc != super::state::Loc::Prisoner(p) {
+        return Err(illegal(format!("you hold no prisoner {name}"), "16.42"));
+    }
+    match to {
+        Some(s) => {
+            if !d.land(s) {
+                return Err(illegal(format!("{s} is not a land square"), "16.42(1)"));
+            }
+            st.agent_mut(a).loc = super::state::Loc::Sq(s);
+            ctx.say(
+                format!("The {} release {name} at {s} (16.42(1)).", p.name()),
+                vec![s],
+            );
+        }
+        None => {
+            st.agent_mut(a).loc = super::state::Loc::Dead;
+            st.bop = bop::shifted(d, st.bop, p.other(), d.num.bop_changes.agent_executed);
+            ctx.say(
+                format!(
+                    "The {} execute {name}; the index shifts toward the {} (16.42(2)).",
+                    p.name(),
+                    p.other().name()
+                ),
+                vec![],
+            );
+        }
     }
     Ok(())
 }
@@ -235,6 +329,7 @@ pub fn open_phase(st: &mut State, k: u8, side: Power) {
         negotiating: false,
         negotiated: Vec::new(),
         crt: Default::default(),
+        massacre: Vec::new(),
     });
 }
 
