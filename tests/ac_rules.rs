@@ -1111,3 +1111,48 @@ fn executing_a_prisoner_shifts_the_index() {
     let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();
     assert!(e.contains("16.42"), "{e}");
 }
+
+// 13.81, 13.84: an amphibious move along coasts and seas costs one movement
+// point and one SP from a port (two elsewhere), in every phase.
+#[test]
+fn an_amphibious_move_crosses_the_caspian_for_a_supply_point() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
+    let id = t.st.unit(g).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: sea:{gu}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.81"), "{e}");
+    t.st.sp[1] = 1;
+    t.run(RUSSIAN, &format!("move {id}: sea:{gu}"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(gu));
+    assert_eq!(t.st.sp[1], 0);
+}
+
+// 23.1: players may trade pounds and change the control of regions they control.
+#[test]
+fn agreements_give_pounds_and_cede_regions() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 3),
+            ("home government income, Russian (9.1(1))", 3),
+        ],
+    )
+    .unwrap();
+    let (b, r) = (t.st.treasury[0], t.st.treasury[1]);
+    t.run(BRITISH, "give 5\ncede NP to neutral\ndone", &[])
+        .unwrap();
+    let e = t.run(RUSSIAN, "cede NI to russian", &[]).unwrap_err();
+    assert!(e.contains("23.1(2)"), "{e}");
+    t.run(RUSSIAN, "done", &[]).unwrap();
+    assert_eq!((t.st.treasury[0], t.st.treasury[1]), (b - 5, r + 5));
+    assert_eq!(t.st.control[t.region("NP")], None);
+}

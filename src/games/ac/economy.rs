@@ -6,7 +6,9 @@
 //! a civilization marker the other side placed first is refused and refunded).
 
 use super::bop;
-use super::data::{AgentKind, AgentSide, At, Base, Data, Kind, MarkerKind, Nat, Power, Terrain};
+use super::data::{
+    AgentKind, AgentSide, At, Base, Data, Kind, MarkerKind, Nat, Power, RegionId, Terrain,
+};
 use super::geom::Sq;
 use super::state::{AgentId, Loc, Marker, State, UnitId};
 use super::supply::forage;
@@ -46,6 +48,10 @@ pub enum EconOrder {
     },
     /// Disband a unit (10.5).
     Disband(UnitId),
+    /// Give pounds to the other player (23.1(1)).
+    Give(u32),
+    /// Change the control of a region one controls (23.1(2)).
+    Cede(RegionId, Option<Power>),
 }
 
 fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
@@ -109,6 +115,15 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
         } => recruit(d, st, p, *nat, *kind, *at, *count),
         EconOrder::Agent { agent, at } => recruit_agent(d, st, p, *agent, *at),
         EconOrder::Build { kind, sq } => build(d, st, p, *kind, *sq),
+        EconOrder::Give(n) => {
+            pay(st, p, *n, "the gift")?;
+            st.treasury[p.other().index()] += n;
+            Ok(format!(
+                "gave {n} pounds to the {} (23.1(1))",
+                p.other().name()
+            ))
+        }
+        EconOrder::Cede(r, to) => cede(d, st, p, *r, *to),
         EconOrder::Disband(u) => {
             if st.owner(st.unit(*u).nat) != Some(p) || !st.unit(*u).loc.in_play() {
                 return Err(illegal(
@@ -120,6 +135,64 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
             Ok(format!("disbanded {}", st.unit(*u).id))
         }
     }
+}
+
+/// 23.1(2): a region changes hands by agreement: to the other player as a
+/// defection (5.6), or back to neutral as a reversion (5.51).
+fn cede(
+    d: &Data,
+    st: &mut State,
+    p: Power,
+    r: RegionId,
+    to: Option<Power>,
+) -> Result<String, RuleError> {
+    let i = r.0 as usize;
+    if st.control[i] != Some(p) || to == Some(p) {
+        return Err(illegal(
+            format!(
+                "you can cede only a region you control, to the other player or to neutral ({})",
+                d.reg(r).name
+            ),
+            "23.1(2)",
+        ));
+    }
+    st.control[i] = to;
+    let units: Vec<UnitId> = (0..st.units.len())
+        .map(|x| UnitId(x as u16))
+        .filter(|u| st.unit(*u).nat == Nat::Native(r) && st.unit(*u).loc.in_play())
+        .collect();
+    let mut lost = 0;
+    for u in units {
+        let Some(s) = st.unit(u).loc.sq() else {
+            continue;
+        };
+        let stacked = st
+            .units_at(Loc::Sq(s))
+            .any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(p));
+        let home = d.sq(s).and_then(|x| x.region) == Some(r);
+        match to {
+            // 5.6: stacked with their former masters, they are eliminated.
+            Some(_) if stacked => {
+                st.unit_mut(u).loc = Loc::Pool;
+                lost += 1;
+            }
+            // 5.51(2): outside their region, back to a free city of it, or eliminated.
+            None if !home => {
+                let free = d.reg(r).cities.iter().map(|c| d.city(*c).sq).find(|c| {
+                    st.units_at(Loc::Sq(*c))
+                        .all(|o| st.unit(o).nat == Nat::Native(r))
+                });
+                st.unit_mut(u).loc = free.map_or(Loc::Pool, Loc::Sq);
+                lost += usize::from(free.is_none());
+            }
+            _ => {}
+        }
+    }
+    let who = to.map_or("neutral".to_string(), |q| format!("the {}", q.name()));
+    Ok(format!(
+        "ceded {} to {who} ({lost} of its units eliminated; 23.1(2), 5.6, 5.51)",
+        d.reg(r).name
+    ))
 }
 
 /// Where `p` may place a new combat unit of `nat` (10.3).

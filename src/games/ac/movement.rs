@@ -202,6 +202,55 @@ pub enum Step {
     Rail(Sq),
     /// Leave a piece where the force stands (11.3).
     Drop(Piece),
+    /// By water along rivers, coasts and seas to a square (13.8).
+    Sea(Sq),
+}
+
+/// A coast square: land beside an all-sea or lake square across a side (13.8).
+pub fn coast(d: &Data, s: Sq) -> bool {
+    d.land(s)
+        && s.neighbours()
+            .iter()
+            .any(|(n, diag)| !diag && d.on_map(*n) && !d.land(*n))
+}
+
+/// A square an amphibious move may pass: river, coast or all sea (13.81).
+fn waterway(d: &Data, s: Sq) -> bool {
+    d.sq(s)
+        .is_some_and(|i| i.river || i.terrain == Terrain::Sea)
+        || coast(d, s)
+}
+
+/// Whether a force can go by water from `from` to `to` (13.81-13.84): both
+/// river or coast squares, not mountains, joined across square sides by
+/// river, coast and sea squares without enemy combat units before the end.
+pub fn sea_linked(d: &Data, st: &State, p: Power, from: Sq, to: Sq) -> bool {
+    let mountain = |s: Sq| d.sq(s).is_some_and(|i| i.terrain == Terrain::Mountain);
+    if from == to
+        || !waterway(d, from)
+        || !waterway(d, to)
+        || !d.land(to)
+        || mountain(from)
+        || mountain(to)
+    {
+        return false;
+    }
+    let mut seen = std::collections::BTreeSet::from([from]);
+    let mut todo = vec![from];
+    while let Some(x) = todo.pop() {
+        if x == to {
+            return true;
+        }
+        if x != from && enemy_at(st, x, p) {
+            continue;
+        }
+        for (n, diag) in x.neighbours() {
+            if !diag && waterway(d, n) && seen.insert(n) {
+                todo.push(n);
+            }
+        }
+    }
+    false
 }
 
 /// What a checked move does.
@@ -331,6 +380,7 @@ pub fn check(
     let bonus = bonus_agent(d, pieces);
     let mut at = start;
     let mut spent = 0;
+    let mut amphibious_sp = 0;
     let mut drops = Vec::new();
     let last = path
         .iter()
@@ -353,6 +403,27 @@ pub fn check(
                 }
                 drops.push((*x, at));
                 continue;
+            }
+            Step::Sea(s) => {
+                let Loc::Sq(from) = at else {
+                    return Err(illegal(
+                        "amphibious movement runs between squares of the map",
+                        "13.81",
+                    ));
+                };
+                if !sea_linked(d, st, p, from, *s) {
+                    return Err(illegal(
+                        format!(
+                            "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
+                        ),
+                        "13.81, 13.82",
+                    ));
+                }
+                // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
+                let port = d.city_at(from).is_some_and(|c| d.city(c).port);
+                amphibious_sp += if port { 1 } else { 2 };
+                spent += 2;
+                Loc::Sq(*s)
             }
             Step::Rail(s) => {
                 let Loc::Sq(from) = at else {
@@ -419,6 +490,13 @@ pub fn check(
             "12.2(2)",
         ));
     }
+    if st.sp[p.index()] < sp + amphibious_sp {
+        return Err(illegal(
+            format!("the amphibious move costs {amphibious_sp} more SP than you have"),
+            "13.81",
+        ));
+    }
+    let sp = sp + amphibious_sp;
     Ok(Plan { sp, end: at, drops })
 }
 

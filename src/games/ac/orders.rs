@@ -14,6 +14,8 @@
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
 //! move rf1 rf2: rail:1812 1813 drop:rf2 1814 # rail legs (13.6), drop-offs (11.3)
 //! move bc1: 3135 3136 3137 forced           # forced march (27.0, optional)
+//! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
+//! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
 //! massacre 2226                             # 20.5: at the end of the combat sub-phase
 //! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
 //! negotiate AF agent burnes pounds 1        # 15.1
@@ -170,6 +172,31 @@ fn line(
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
         "done" => Ok(Order::Done),
+        "give" => {
+            let n = w
+                .first()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err(l, "write `give N` (pounds)").rule("23.1"))?;
+            Ok(Order::Econ(EconOrder::Give(n)))
+        }
+        "cede" => {
+            let r = w
+                .first()
+                .and_then(|x| d.region(x))
+                .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
+            let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
+                Some("neutral") => None,
+                Some(x) => Some(
+                    Power::parse(x).ok_or_else(|| err(l, "cede to british, russian or neutral"))?,
+                ),
+                None => {
+                    return Err(
+                        err(l, "write `cede REGION to russian|british|neutral`").rule("23.1")
+                    );
+                }
+            };
+            Ok(Order::Econ(EconOrder::Cede(r, to)))
+        }
         "move" => moves(d, st, l, rest),
         "negotiate" | "ultimatum" => {
             let ultimatum = head.eq_ignore_ascii_case("ultimatum");
@@ -296,7 +323,9 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             forced = true;
             continue;
         }
-        steps.push(if let Some(s) = t.strip_prefix("rail:") {
+        steps.push(if let Some(s) = t.strip_prefix("sea:") {
+            Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e))?)
+        } else if let Some(s) = t.strip_prefix("rail:") {
             Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e))?)
         } else if let Some(x) = t.strip_prefix("drop:") {
             match st.find_unit(x) {
