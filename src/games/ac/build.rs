@@ -5,7 +5,7 @@
 //! squares, every table the rules cite complete, scenarios that fit the map.
 
 use super::data::*;
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::prov::Tag;
 use crate::core::hash::Digest;
 use std::collections::{BTreeMap, BTreeSet};

@@ -6,7 +6,7 @@
 
 use super::bop;
 use super::data::{CrtCode, CrtLetter, Data, MarkerKind, Power, Terrain};
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::state::{AgentId, CrtChoice, Loc, State, UnitId};
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
@@ -307,7 +307,7 @@ pub fn retreat_square(d: &Data, st: &State, s: Sq, p: Power, units: &[UnitId]) -
     let diag_ok = units
         .iter()
         .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).highlighted);
-    s.neighbours()
+    s.around()
         .iter()
         .filter(|(n, diag)| d.land(*n) && (!diag || diag_ok) && !st.occupies(*n, p.other()))
         .filter(|(n, diag)| !diag || s.corners(*n).iter().any(|c| d.land(*c)))

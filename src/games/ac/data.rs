@@ -4,6 +4,7 @@
 
 use super::geom::Sq;
 use super::prov::{self, ProvKind, Tag};
+use crate::core::data::DataFile;
 use crate::core::hash::{Digest, Tagged};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,8 +17,13 @@ pub const UNITS_TOML: &str = include_str!("../../../games/ac/units.toml");
 pub const TABLES_TOML: &str = include_str!("../../../games/ac/tables.toml");
 /// The embedded scenarios.
 pub const SCENARIOS_TOML: &str = include_str!("../../../games/ac/scenarios.toml");
-/// The data files a club may replace.
-pub const FILES: [&str; 4] = ["map.toml", "units.toml", "tables.toml", "scenarios.toml"];
+/// The data files a club may replace, with their embedded text.
+pub const FILES: &[DataFile] = &[
+    DataFile { name: "map.toml", embedded: MAP_TOML },
+    DataFile { name: "units.toml", embedded: UNITS_TOML },
+    DataFile { name: "tables.toml", embedded: TABLES_TOML },
+    DataFile { name: "scenarios.toml", embedded: SCENARIOS_TOML },
+];
 
 /// The two players (1.0): side 0 British, side 1 Russian.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

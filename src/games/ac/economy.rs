@@ -9,7 +9,7 @@ use super::bop;
 use super::data::{
     AgentKind, AgentSide, At, Base, Data, Kind, MarkerKind, Nat, Power, RegionId, Terrain,
 };
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::state::{AgentId, Loc, Marker, State, UnitId};
 use super::supply::forage;
 use super::turn::Ctx;
@@ -494,8 +494,8 @@ fn railroad_ok(d: &Data, st: &State, p: Power, s: Sq) -> Result<(), RuleError> {
         ));
     }
     let own_rail = |x: Sq| st.has_marker(x, p, MarkerKind::Railroad);
-    let side_linked = s.neighbours().iter().any(|(n, diag)| !diag && own_rail(*n));
-    let any_linked = s.neighbours().iter().any(|(n, _)| own_rail(*n));
+    let side_linked = s.around().iter().any(|(n, diag)| !diag && own_rail(*n));
+    let any_linked = s.around().iter().any(|(n, _)| own_rail(*n));
     let edge = d
         .base_edges
         .get(&Base::of(p))

@@ -51,7 +51,8 @@ use crate::core::ruleset::{
 use orders::Order;
 use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
+use std::sync::Arc;
 
 /// How the income/expenditure round is awaited. The state seals each side's
 /// orders itself (3.1[3]: checked alone, hidden by audience, carried out when
@@ -60,13 +61,49 @@ use std::sync::{Arc, OnceLock};
 /// `Verdict::Sealed` and picks from `Game::waiting()` (see the report).
 pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::Orders;
 
+/// The registry entry (`src/games/mod.rs`).
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ac",
+    files: data::FILES,
+    build,
+    check: Some(check),
+};
+
+fn load(files: &Files) -> Result<Data, Vec<String>> {
+    Data::load(
+        files.get("map.toml"),
+        files.get("units.toml"),
+        files.get("tables.toml"),
+        files.get("scenarios.toml"),
+    )
+}
+
+fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
+    Ok(Arc::new(Ac {
+        data: EMBEDDED.load(files, load)?,
+    }))
+}
+
+fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+    let d = load(files)?;
+    Ok(DataCheck {
+        hash: d.hash,
+        facts: facts(&d),
+        by_provenance: d
+            .provenance_counts()
+            .into_iter()
+            .map(|(k, v)| (k.name().to_string(), v))
+            .collect(),
+    })
+}
+
 /// The ruleset over a data set.
 #[derive(Clone)]
 pub struct Ac {
     data: Arc<Data>,
 }
 
-static EMBEDDED: OnceLock<Arc<Data>> = OnceLock::new();
+static EMBEDDED: Embedded<Data> = Embedded::new();
 
 impl Default for Ac {
     fn default() -> Self {
@@ -77,16 +114,13 @@ impl Default for Ac {
 impl Ac {
     /// The game with its embedded data.
     pub fn new() -> Ac {
-        let data = EMBEDDED.get_or_init(|| match Data::embedded() {
-            Ok(d) => Arc::new(d),
-            // The embedded files are part of the build and checked by a test
-            // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
-            Err(e) => panic!(
-                "the embedded Asia Crossroads data is broken: {}",
-                e.join("; ")
-            ),
-        });
-        Ac { data: data.clone() }
+        let none = BTreeMap::new();
+        // The embedded files are part of the build and checked by a test
+        // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
+        let data = Files::new(data::FILES, &none)
+            .and_then(|f| EMBEDDED.load(&f, load))
+            .unwrap_or_else(|e| panic!("the embedded Asia Crossroads data is broken: {}", e.join("; ")));
+        Ac { data }
     }
 
     /// The game over other data files (a club's own, or a fixture), by file name.
@@ -449,17 +483,10 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     Ok(())
 }
 
-/// `umpire data check ac`: a summary of the data, or every problem found.
-pub fn check_data(files: &BTreeMap<String, String>) -> Result<Vec<String>, Vec<String>> {
-    let r = if files.is_empty() {
-        Ac::new()
-    } else {
-        Ac::with_data(files)?
-    };
-    let d = r.data();
+/// The facts `umpire data check ac` prints about the data.
+fn facts(d: &Data) -> Vec<String> {
     let land = d.all_squares().filter(|s| d.land(*s)).count();
-    let mut out = vec![
-        format!("data hash {}", d.hash),
+    vec![
         format!(
             "map {} columns x {} rows, {} land squares, {} cities, {} regions",
             d.cols,
@@ -479,14 +506,5 @@ pub fn check_data(files: &BTreeMap<String, String>) -> Result<Vec<String>, Vec<S
             d.agents.len(),
             d.scenarios.len()
         ),
-    ];
-    out.push(format!(
-        "values by provenance: {}",
-        d.provenance_counts()
-            .iter()
-            .map(|(k, v)| format!("{} {v}", k.name()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    Ok(out)
+    ]
 }

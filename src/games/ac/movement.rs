@@ -4,7 +4,7 @@
 //! (11.3), forced march (27.0) and telegraph (28.0).
 
 use super::data::{Base, Data, Power, Terrain};
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::state::{AgentId, Loc, State, UnitId};
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
@@ -209,7 +209,7 @@ pub enum Step {
 /// A coast square: land beside an all-sea or lake square across a side (13.8).
 pub fn coast(d: &Data, s: Sq) -> bool {
     d.land(s)
-        && s.neighbours()
+        && s.around()
             .iter()
             .any(|(n, diag)| !diag && d.on_map(*n) && !d.land(*n))
 }
@@ -244,7 +244,7 @@ pub fn sea_linked(d: &Data, st: &State, p: Power, from: Sq, to: Sq) -> bool {
         if x != from && enemy_at(st, x, p) {
             continue;
         }
-        for (n, diag) in x.neighbours() {
+        for (n, diag) in x.around() {
             if !diag && waterway(d, n) && seen.insert(n) {
                 todo.push(n);
             }
@@ -281,7 +281,7 @@ pub fn rail_linked(st: &State, p: Power, from: Sq, to: Sq) -> bool {
         if x != from && enemy_at(st, x, p) {
             continue;
         }
-        for (n, diag) in x.neighbours() {
+        for (n, diag) in x.around() {
             if !diag && st.has_marker(n, p, Railroad) && seen.insert(n) {
                 todo.push(n);
             }
@@ -647,7 +647,7 @@ pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, 
         }
         let next: Vec<Loc> = match at {
             Loc::Sq(s) => {
-                let mut v: Vec<Loc> = s.neighbours().iter().map(|(n, _)| Loc::Sq(*n)).collect();
+                let mut v: Vec<Loc> = s.around().iter().map(|(n, _)| Loc::Sq(*n)).collect();
                 for (b, e) in &d.base_edges {
                     if e.contains(&s) && !matches!(start, Loc::Base(_)) {
                         v.push(Loc::Base(*b));

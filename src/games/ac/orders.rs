@@ -324,9 +324,9 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             continue;
         }
         steps.push(if let Some(s) = t.strip_prefix("sea:") {
-            Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e))?)
+            Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
         } else if let Some(s) = t.strip_prefix("rail:") {
-            Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e))?)
+            Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
         } else if let Some(x) = t.strip_prefix("drop:") {
             match st.find_unit(x) {
                 Some(u) => Step::Drop(Piece::Unit(u)),
@@ -335,7 +335,7 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
         } else if let Some(b) = Base::parse(t) {
             Step::To(Loc::Base(b))
         } else {
-            Step::To(Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e))?))
+            Step::To(Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e.to_string()))?))
         });
     }
     Ok(Order::Move {

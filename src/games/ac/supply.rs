@@ -2,7 +2,7 @@
 //! the last operations phase, both players, by standing order N12).
 
 use super::data::{Data, Kind, MarkerKind, Nat, Power, Terrain};
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::state::{Loc, State, UnitId};
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
@@ -52,7 +52,7 @@ fn rail_line(d: &Data, st: &State, s: Sq, p: Power) -> bool {
         if edge.contains(&x) {
             return true;
         }
-        for (n, diag) in x.neighbours() {
+        for (n, diag) in x.around() {
             if !diag && rail(n) && seen.insert(n) {
                 todo.push(n);
             }
