@@ -1156,3 +1156,36 @@ fn agreements_give_pounds_and_cede_regions() {
     assert_eq!((t.st.treasury[0], t.st.treasury[1]), (b - 5, r + 5));
     assert_eq!(t.st.control[t.region("NP")], None);
 }
+
+// 22.1, 22.2 on the map: the square board shows terrain and control to all,
+// a foreign stack one may not examine as `stack`, and fits 72 columns.
+#[test]
+fn the_square_map_shows_each_side_what_it_may_see() {
+    use umpire::core::board::Place;
+    let t = game("s1", &[]);
+    let delhi = t.city("Delhi");
+    let russian = t.r.view(&t.st, Some(RUSSIAN)).board.unwrap();
+    let sb = russian.as_square().unwrap();
+    assert_eq!(sb.cells.len(), 1600);
+    assert!(
+        sb.cells[&delhi].units.iter().all(|u| u.id == "stack"),
+        "{:?}",
+        sb.cells[&delhi].units
+    );
+    assert_eq!(sb.cells[&delhi].control, Some('B'));
+    assert!(!sb.edges.is_empty(), "region borders (2.13)");
+    let british = t.r.view(&t.st, Some(BRITISH)).board.unwrap();
+    assert!(
+        british.as_square().unwrap().cells[&delhi]
+            .units
+            .iter()
+            .any(|u| u.id == "keane")
+    );
+    let opts = umpire::render::map::Options {
+        width: 72,
+        ..Default::default()
+    };
+    let text = umpire::render::map::snippet(&russian, &[Place::Square(delhi)], &opts);
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+    assert!(!text.contains("keane"), "{text}");
+}

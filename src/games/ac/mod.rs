@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod board;
 pub mod bop;
 mod build;
 pub mod combat;

@@ -35,11 +35,9 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Records an event. `focus` names squares for the map snippet once the
-    /// core's square board lands.
+    /// Records an event at some squares (the map snippet centres on them).
     pub fn say(&mut self, text: impl Into<String>, focus: Vec<Sq>) {
-        let _ = focus;
-        self.ev.push(Event::say(text));
+        self.ev.push(Event::at(text, focus));
     }
 
     /// Records an event told only to one player (his treasury, his plan).

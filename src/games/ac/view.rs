@@ -178,6 +178,6 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     status.extend(stacks(d, st, viewer));
     View {
         status,
-        board: None,
+        board: Some(crate::core::board::Board::Square(super::board::board(d, st, viewer))),
     }
 }
