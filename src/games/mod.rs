@@ -32,6 +32,7 @@ games! {
     freeform,
     sarhu,
     ldf,
+    ac,
 }
 
 /// The descriptor of the game registered as `name`.

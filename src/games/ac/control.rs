@@ -1,0 +1,203 @@
+//! Control, neutrality, belligerency and invasion (5.0): control changes, the
+//! invasion defence levy (5.42(3)), defection (5.6) and the belligerency check
+//! of the phasing player (5.41, ruling A17: only his combat units trigger it).
+//! Not yet: reversion to neutrality (5.51).
+
+use super::data::{AgentSide, Kind, Nat, Power, RegionId};
+use super::geom::Sq;
+use super::state::{AgentId, Loc, State, UnitId};
+use super::turn::Ctx;
+use crate::core::ruleset::RuleError;
+
+/// How a neutral region came to be controlled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Invasion (5.4(3)): the levy always follows.
+    Invasion,
+    /// Negotiations or an event (5.4(1)-(2)): the levy follows by ruling A14.
+    Other,
+}
+
+/// Gives region `r` to `to` (5.42, 5.6).
+pub fn set_control(
+    ctx: &mut Ctx,
+    st: &mut State,
+    r: RegionId,
+    to: Power,
+    why: Why,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let from = st.control[r.0 as usize];
+    if from == Some(to) {
+        return Ok(());
+    }
+    st.control[r.0 as usize] = Some(to);
+    let name = &d.reg(r).name;
+    match from {
+        None => {
+            ctx.say(
+                format!("{name} becomes {}-controlled (5.42(1)).", to.name()),
+                vec![],
+            );
+            if why == Why::Invasion || st.options.levy_any {
+                levy(ctx, st, r, to)?;
+            }
+        }
+        Some(old) => {
+            ctx.say(
+                format!(
+                    "{name} defects from the {} to the {} (5.6).",
+                    old.name(),
+                    to.name()
+                ),
+                vec![],
+            );
+            // 5.6: its units stacked with the former controller's forces are eliminated.
+            let doomed: Vec<UnitId> = (0..st.units.len())
+                .map(|i| UnitId(i as u16))
+                .filter(|u| {
+                    let x = st.unit(*u);
+                    x.nat == Nat::Native(r)
+                        && x.loc.sq().is_some_and(|s| {
+                            st.units_at(Loc::Sq(s)).any(|o| {
+                                st.unit(o).nat != Nat::Native(r)
+                                    && st.owner(st.unit(o).nat) == Some(old)
+                            })
+                        })
+                })
+                .collect();
+            if !doomed.is_empty() {
+                let ids: Vec<String> = doomed.iter().map(|u| st.unit(*u).id.clone()).collect();
+                for u in doomed {
+                    st.unit_mut(u).loc = Loc::Pool;
+                }
+                ctx.say(
+                    format!(
+                        "Stacked with their former allies, {} are eliminated (5.6).",
+                        ids.join(" ")
+                    ),
+                    vec![],
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Squares of `r` where the levy may go: no units but the region's own and
+/// `to`'s, capital first, then the other cities, then the rest by distance
+/// from the capital (N7).
+fn levy_squares(ctx: &Ctx, st: &State, r: RegionId, to: Power) -> Vec<Sq> {
+    let d = ctx.d;
+    let cap = d.city(d.reg(r).capital).sq;
+    let free = |s: Sq| {
+        st.units_at(Loc::Sq(s)).all(|u| {
+            let n = st.unit(u).nat;
+            n == Nat::Native(r) || st.owner(n) == Some(to)
+        })
+    };
+    let mut v: Vec<Sq> = d
+        .all_squares()
+        .filter(|s| d.sq(*s).and_then(|i| i.region) == Some(r) && free(*s))
+        .collect();
+    v.sort_by_key(|s| (*s != cap, d.city_at(*s).is_none(), s.distance(cap), *s));
+    v
+}
+
+/// The invasion defence levy (5.42(3)): a die of the region's irregulars, up
+/// to the counter mix, and its Khan if not on the map.
+fn levy(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let n = ctx.dice.d6(&format!(
+        "invasion defence levy, {} (5.42(3))",
+        d.reg(r).code
+    ))?;
+    let Some(s) = levy_squares(ctx, st, r, to).first().copied() else {
+        ctx.say(
+            format!(
+                "No square of {} is free for its levy (5.42(3)).",
+                d.reg(r).name
+            ),
+            vec![],
+        );
+        return Ok(());
+    };
+    let free: Vec<UnitId> = (0..st.units.len())
+        .map(|i| UnitId(i as u16))
+        .filter(|u| {
+            st.unit(*u).nat == Nat::Native(r)
+                && st.unit(*u).kind == Kind::Irregular
+                && st.unit(*u).loc == Loc::Pool
+        })
+        .take(n as usize)
+        .collect();
+    let got = free.len();
+    for u in free {
+        st.unit_mut(u).loc = Loc::Sq(s);
+    }
+    let khan = d
+        .agents
+        .iter()
+        .position(|a| a.side == AgentSide::Native(r) && a.kind == super::data::AgentKind::Khan)
+        .map(|i| AgentId(i as u16));
+    let mut with_khan = "";
+    if let Some(k) = khan
+        && st.agent(k).loc == Loc::Pool
+        && got > 0
+    {
+        st.agent_mut(k).loc = Loc::Sq(s);
+        with_khan = " and its Khan";
+    }
+    ctx.say(
+        format!(
+            "{} raises {got} irregular group{}{with_khan} for the {} at {s} (5.42(3)).",
+            d.reg(r).name,
+            if got == 1 { "" } else { "s" },
+            to.name()
+        ),
+        vec![s],
+    );
+    Ok(())
+}
+
+/// The belligerency check sub-phase (5.41(1)-(2)): a neutral region whose
+/// units share a square with the phasing player's combat units, or one of
+/// whose cities they occupy, is invaded and joins the other player.
+pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), RuleError> {
+    let d = ctx.d;
+    for i in 0..d.regions.len() {
+        let r = RegionId(i as u8);
+        if st.control[i].is_some() {
+            continue;
+        }
+        let mut invaded = None;
+        for u in 0..st.units.len() {
+            let x = st.unit(UnitId(u as u16));
+            let Some(s) = x.loc.sq() else { continue };
+            if st.owner(x.nat) != Some(phasing) {
+                continue;
+            }
+            let with_neutrals = st
+                .units_at(Loc::Sq(s))
+                .any(|o| st.unit(o).nat == Nat::Native(r));
+            let in_city = d.city_at(s).is_some_and(|c| d.city(c).region == r);
+            if with_neutrals || in_city {
+                invaded = Some(s);
+                break;
+            }
+        }
+        if let Some(s) = invaded {
+            ctx.say(
+                format!(
+                    "The {} invade {} at {s}: it joins the {} (5.4(3), 5.41).",
+                    phasing.name(),
+                    d.reg(r).name,
+                    phasing.other().name()
+                ),
+                vec![s],
+            );
+            set_control(ctx, st, r, phasing.other(), Why::Invasion)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,232 @@
+//! The random events phase (8.0) on the stand-in Events Table, the Jihad
+//! (21.0) and the scenario specials (S1 7.2 Ranjit Singh, S2 7.0b).
+
+use super::bop;
+use super::control::{self, Why};
+use super::data::{AgentKind, AgentSide, Effect, EventDef, Kind, Nat, Power, RegionId, Who};
+use super::state::{AgentId, Loc, State, UnitId};
+use super::turn::Ctx;
+use crate::core::ruleset::RuleError;
+
+/// The roller this turn: British on odd turns, Russian on even (8.1; ruling A4,
+/// counted from the scenario's first turn).
+pub fn roller(turn: u32) -> Power {
+    if turn % 2 == 1 {
+        Power::British
+    } else {
+        Power::Russian
+    }
+}
+
+/// The columns a modified first die selects (8.1(1)): a 6 or more reads D, then C.
+pub fn columns(d: &super::data::Data, modified: i32) -> Vec<usize> {
+    let e = &d.num.events;
+    if modified <= e.a {
+        vec![0]
+    } else if modified <= e.b {
+        vec![1]
+    } else if modified <= e.c {
+        vec![2]
+    } else {
+        vec![3, 2]
+    }
+}
+
+/// The random events phase.
+pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let who = roller(st.turn);
+    let drm = if bop::favoured(st.bop) == who {
+        d.num.events.drm_bop
+    } else {
+        0
+    };
+    let first = ctx.dice.d6(&format!(
+        "random events, column roll by the {} (8.1(1))",
+        who.name()
+    ))? as i32;
+    for col in columns(d, first + drm) {
+        let letter = ["A", "B", "C", "D"][col];
+        let second = ctx
+            .dice
+            .d6(&format!("random events, column {letter} (8.1(2))"))?;
+        let idx = d.event_columns[col][(second - 1) as usize];
+        let ev = &d.events[idx];
+        let repeat = st.events_this_turn.contains(&ev.key);
+        let mutiny = ev.effect == Effect::Mutiny && st.mutiny_done;
+        if ev.effect == Effect::None || repeat || mutiny {
+            ctx.say(
+                format!(
+                    "Events {letter}{second}: No Event{} (8.2).",
+                    if repeat {
+                        " (repeated this turn)"
+                    } else if mutiny {
+                        " (the Mutiny has occurred, S2 7.0b)"
+                    } else {
+                        ""
+                    }
+                ),
+                vec![],
+            );
+            continue;
+        }
+        st.events_this_turn.push(ev.key.clone());
+        ctx.say(
+            format!("Events {letter}{second}: {} (8.1).", ev.name),
+            vec![],
+        );
+        effect(ctx, st, ev, who)?;
+    }
+    Ok(())
+}
+
+fn targets(w: Who, roller: Power) -> Vec<Power> {
+    match w {
+        Who::Roller => vec![roller],
+        Who::Other => vec![roller.other()],
+        Who::Both => vec![Power::British, Power::Russian],
+        Who::Power(p) => vec![p],
+    }
+}
+
+fn effect(ctx: &mut Ctx, st: &mut State, ev: &EventDef, roller: Power) -> Result<(), RuleError> {
+    let d = ctx.d;
+    for p in targets(ev.who, roller) {
+        let n: u32 = ctx
+            .dice
+            .roll_n(ev.dice, 6, &format!("{} for the {}", ev.name, p.name()))?
+            .iter()
+            .sum();
+        let i = p.index();
+        match ev.effect {
+            Effect::None => {}
+            Effect::Pounds => st.treasury[i] += n,
+            // 9.3 (addition): never below 0.
+            Effect::LosePounds => st.treasury[i] = st.treasury[i].saturating_sub(n),
+            Effect::LoseSp => st.sp[i] = st.sp[i].saturating_sub(n),
+            Effect::Mutiny => {
+                st.treasury[i] = st.treasury[i].saturating_sub(n);
+                st.bop = bop::shifted(d, st.bop, p.other(), 2);
+            }
+            Effect::Accord => {
+                if st.bop.abs() > 2 {
+                    st.bop -= 2 * st.bop.signum();
+                } else {
+                    st.bop = st.bop.signum();
+                }
+                break;
+            }
+            Effect::Uprising => uprising(ctx, st, p)?,
+            Effect::Jihad => jihad(ctx, st, p, n)?,
+        }
+    }
+    Ok(())
+}
+
+/// Stand-in uprising: the most valuable neutral region joins `p` (5.4(1)).
+fn uprising(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let best = (0..d.regions.len())
+        .filter(|i| st.control[*i].is_none())
+        .max_by_key(|i| (d.regions[*i].vp, std::cmp::Reverse(*i)));
+    if let Some(i) = best {
+        control::set_control(ctx, st, RegionId(i as u8), p, Why::Other)?;
+    }
+    Ok(())
+}
+
+/// The Jihad (21.1-21.2): `n` Ghazi groups and the Mad Mullah for `p`, placed
+/// in one land square outside West Siberia, North India, Nepal, the Punjab and
+/// the Sind without enemy or neutral units: the first such city (N13).
+fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let barred = ["WS", "NI", "NP", "PJ", "SN"];
+    let free = |s: super::geom::Sq| {
+        st.units_at(Loc::Sq(s))
+            .all(|u| st.owner(st.unit(u).nat) == Some(p))
+    };
+    let Some(s) = d
+        .cities
+        .iter()
+        .filter(|c| !barred.contains(&d.reg(c.region).code.as_str()))
+        .map(|c| c.sq)
+        .find(|s| free(*s))
+    else {
+        return Ok(());
+    };
+    st.ghazis = Some(p);
+    let ghazis: Vec<UnitId> = (0..st.units.len())
+        .map(|i| UnitId(i as u16))
+        .filter(|u| {
+            st.unit(*u).nat == Nat::Ghazi
+                && st.unit(*u).kind == Kind::Ghazi
+                && st.unit(*u).loc == Loc::Pool
+        })
+        .take(n as usize)
+        .collect();
+    for u in &ghazis {
+        st.unit_mut(*u).loc = Loc::Sq(s);
+    }
+    if let Some(m) = d
+        .agents
+        .iter()
+        .position(|a| a.kind == AgentKind::Mullah && a.side == AgentSide::Ghazi)
+    {
+        let m = AgentId(m as u16);
+        if st.agent(m).loc == Loc::Pool {
+            st.agent_mut(m).loc = Loc::Sq(s);
+        }
+    }
+    ctx.say(
+        format!(
+            "Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s} (21.1, 21.2).",
+            ghazis.len(),
+            p.name()
+        ),
+        vec![s],
+    );
+    Ok(())
+}
+
+/// The end of a Jihad's turn (21.3): Ghazis and the Mad Mullah leave the map.
+pub fn end_jihad(ctx: &mut Ctx, st: &mut State) {
+    if st.ghazis.is_none() {
+        return;
+    }
+    let d = ctx.d;
+    for u in st.units.iter_mut().filter(|u| u.nat == Nat::Ghazi) {
+        u.loc = Loc::Pool;
+    }
+    for (i, a) in d.agents.iter().enumerate() {
+        if a.kind == AgentKind::Mullah && st.agents[i].loc.in_play() {
+            st.agents[i].loc = Loc::Pool;
+        }
+    }
+    st.ghazis = None;
+    ctx.say("The Ghazis and the Mad Mullah go home (21.3).", vec![]);
+}
+
+/// S1 7.2: at the start of every turn Ranjit Singh dies on a 1-3.
+pub fn ranjit_singh(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let Some(i) = d.find_agent("ranjit-singh") else {
+        return Ok(());
+    };
+    if !st.sc(d).ranjit_singh || st.agents[i].loc == Loc::Dead {
+        return Ok(());
+    }
+    let roll = ctx.dice.d6("Ranjit Singh (S1 7.2)")?;
+    if roll <= d.num.ranjit.dies_on_or_below {
+        st.agents[i].loc = Loc::Dead;
+        ctx.say(
+            format!("Ranjit Singh dies of natural causes (roll {roll}; S1 7.2)."),
+            vec![],
+        );
+    } else {
+        ctx.say(
+            format!("Ranjit Singh lives on (roll {roll}; S1 7.2)."),
+            vec![],
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,334 @@
+//! Orders legal now, as text a player could write: for self-play, fuzzing and
+//! help. The spaces are huge, so this is a sample: every initiative answer;
+//! a few whole economy plans (each checked); for an operations phase `end`,
+//! moves of each force toward the nearest objective (enemy stacks, neutral
+//! cities, the key cities), agents toward neutral capitals, and every
+//! negotiation an agent in a capital can open.
+
+use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
+use super::economy::{self, EconOrder};
+use super::geom::Sq;
+use super::movement::{self, Piece};
+use super::negotiate::{self, Attempt};
+use super::state::{AgentId, Loc, Stage, State, UnitId};
+use super::turn::chooser;
+use std::collections::BTreeSet;
+
+/// The sample of legal orders for `p`.
+pub fn legal(d: &Data, st: &State, p: Power) -> Vec<String> {
+    match &st.stage {
+        Stage::Initiative if p == chooser(st) => {
+            vec!["initiative first".into(), "initiative second".into()]
+        }
+        Stage::Economy if !st.sealed[p.index()] => economy_plans(d, st, p),
+        Stage::Ops(ph) if ph.side == p => ops(d, st, p, ph.k, ph.negotiating),
+        _ => Vec::new(),
+    }
+}
+
+fn plan_ok(d: &Data, st: &State, p: Power, plan: &[EconOrder]) -> bool {
+    let mut t = st.clone();
+    for o in &st.plans[p.index()] {
+        if economy::apply(d, &mut t, p, o).is_err() {
+            return false;
+        }
+    }
+    plan.iter().all(|o| economy::apply(d, &mut t, p, o).is_ok())
+}
+
+fn at_text(at: At) -> String {
+    match at {
+        At::Sq(s) => s.to_string(),
+        At::Base(b) => b.key().into(),
+    }
+}
+
+fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let base = At::Base(Base::of(p));
+    let own = match p {
+        Power::British => Nat::British,
+        Power::Russian => Nat::Russian,
+    };
+    let mut cands: Vec<(String, Vec<EconOrder>)> = vec![
+        ("buy 2".into(), vec![EconOrder::Buy(2)]),
+        ("buy 5".into(), vec![EconOrder::Buy(5)]),
+        (
+            format!("buy 3\nrecruit field_force at {}", at_text(base)),
+            vec![
+                EconOrder::Buy(3),
+                EconOrder::Recruit {
+                    nat: own,
+                    kind: Kind::FieldForce,
+                    at: base,
+                    count: 1,
+                },
+            ],
+        ),
+    ];
+    // A native irregular in the capital of each controlled region.
+    for (i, r) in d.regions.iter().enumerate() {
+        if st.control[i] == Some(p) {
+            let at = At::Sq(d.city(r.capital).sq);
+            let nat = Nat::Native(super::data::RegionId(i as u8));
+            cands.push((
+                format!("recruit {} irregular at {}", r.code, at_text(at)),
+                vec![EconOrder::Recruit {
+                    nat,
+                    kind: Kind::Irregular,
+                    at,
+                    count: 1,
+                }],
+            ));
+        }
+    }
+    // A trading post and a fort where the player stands.
+    let occupied: BTreeSet<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .filter_map(|u| u.loc.sq())
+        .collect();
+    if let Some(s) = occupied
+        .iter()
+        .find(|s| d.city_at(**s).is_some() && st.markers_at(**s).next().is_none())
+    {
+        cands.push((
+            format!("build trading_post at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::TradingPost,
+                sq: *s,
+            }],
+        ));
+    }
+    if let Some(s) = occupied
+        .iter()
+        .rev()
+        .find(|s| st.markers_at(**s).next().is_none())
+    {
+        cands.push((
+            format!("build fort at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::Fort,
+                sq: *s,
+            }],
+        ));
+    }
+    // A Pundit or a period agent from the Agent Available box.
+    for (i, a) in d.agents.iter().enumerate() {
+        let id = AgentId(i as u16);
+        let plan = vec![EconOrder::Agent {
+            agent: id,
+            at: base,
+        }];
+        if st.agent(id).loc == Loc::Pool && plan_ok(d, st, p, &plan) {
+            cands.push((format!("agent {} at {}", a.id, at_text(base)), plan));
+            break;
+        }
+    }
+    // A railroad where a red or blue unit stands (20.34), from 1860-64.
+    if let Some(s) = occupied.iter().find(|s| {
+        d.city_at(**s).is_some()
+            && st
+                .units_at(Loc::Sq(**s))
+                .any(|u| st.unit(u).nat.regular() == Some(p))
+    }) {
+        cands.push((
+            format!("build railroad at {s}"),
+            vec![EconOrder::Build {
+                kind: MarkerKind::Railroad,
+                sq: *s,
+            }],
+        ));
+    }
+    let mut out = vec!["done".to_string()];
+    // Prisoners (16.42): release one at his capture's captor's choice, or execute him.
+    for (i, a) in st.agents.iter().enumerate() {
+        if a.loc == Loc::Prisoner(p) {
+            let home = d.city(d.regions[0].capital).sq;
+            out.push(format!("release {} at {home}\ndone", d.agents[i].id));
+            out.push(format!("execute {}\ndone", d.agents[i].id));
+        }
+    }
+    for (text, plan) in cands {
+        if plan_ok(d, st, p, &plan) {
+            out.push(format!("{text}\ndone"));
+        }
+    }
+    out
+}
+
+fn objectives(d: &Data, st: &State, p: Power) -> Vec<Sq> {
+    let mut v: BTreeSet<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p.other()))
+        .filter_map(|u| u.loc.sq())
+        .collect();
+    for c in &d.cities {
+        if st.control[c.region.0 as usize].is_none() {
+            v.insert(c.sq);
+        }
+    }
+    for name in &d.num.key_cities.cities {
+        if let Some(c) = d.find_city(name) {
+            v.insert(d.city(c).sq);
+        }
+    }
+    v.into_iter().collect()
+}
+
+fn piece_text(d: &Data, st: &State, x: Piece) -> String {
+    match x {
+        Piece::Unit(u) => st.unit(u).id.clone(),
+        Piece::Agent(a) => d.agents[a.0 as usize].id.clone(),
+    }
+}
+
+fn forces(d: &Data, st: &State, p: Power) -> Vec<Vec<Piece>> {
+    let mut locs: Vec<Loc> = Vec::new();
+    for u in &st.units {
+        if st.owner(u.nat) == Some(p) && u.loc.in_play() && !u.moved && !locs.contains(&u.loc) {
+            locs.push(u.loc);
+        }
+    }
+    for (i, a) in st.agents.iter().enumerate() {
+        if st.agent_owner(d, AgentId(i as u16)) == Some(p)
+            && a.loc.in_play()
+            && !a.moved
+            && !locs.contains(&a.loc)
+        {
+            locs.push(a.loc);
+        }
+    }
+    locs.sort();
+    let mut out = Vec::new();
+    for l in locs {
+        let units: Vec<Piece> = st
+            .side_units_at(l, p)
+            .filter(|u| !st.unit(*u).moved)
+            .map(Piece::Unit)
+            .collect();
+        let agents: Vec<Piece> = st
+            .side_agents_at(d, l, p)
+            .filter(|a| !st.agent(*a).moved)
+            .map(Piece::Agent)
+            .collect();
+        if !units.is_empty() {
+            let mut all = units.clone();
+            all.extend(agents.iter().take(1));
+            out.push(all);
+            // The irregulars alone move diagonally (13.2).
+            let irr: Vec<Piece> = units
+                .iter()
+                .copied()
+                .filter(|x| matches!(x, Piece::Unit(u) if st.unit(*u).kind == Kind::Irregular))
+                .collect();
+            if !irr.is_empty() && irr.len() < units.len() {
+                out.push(irr);
+            }
+        }
+        if let Some(a) = agents.first() {
+            out.push(vec![*a]);
+        }
+    }
+    out
+}
+
+fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> {
+    let mut out = vec!["end".to_string()];
+    if !negotiating {
+        let goals = objectives(d, st, p);
+        for f in forces(d, st, p).into_iter().take(14) {
+            let agent_only = f.iter().all(|x| matches!(x, Piece::Agent(_)));
+            let reach = movement::reach(d, st, p, &f);
+            let target = |want: &dyn Fn(Sq) -> bool| {
+                reach
+                    .iter()
+                    .filter_map(|(l, path)| l.sq().map(|s| (s, path)))
+                    .filter(|(s, _)| want(*s))
+                    .min_by_key(|(s, path)| {
+                        (
+                            goals.iter().map(|g| g.distance(*s)).min().unwrap_or(0),
+                            path.len(),
+                            *s,
+                        )
+                    })
+                    .map(|(_, path)| path.clone())
+            };
+            let path = if agent_only {
+                target(&|s: Sq| {
+                    d.city_at(s).is_some_and(|c| {
+                        d.city(c).capital && st.control[d.city(c).region.0 as usize] != Some(p)
+                    })
+                })
+                .or_else(|| target(&|_| true))
+            } else {
+                target(&|_| true)
+            };
+            let Some(path) = path.filter(|x| !x.is_empty()) else {
+                continue;
+            };
+            let path: Vec<movement::Step> = path.into_iter().map(movement::Step::To).collect();
+            if movement::check(d, st, p, k, &f, &path, false).is_err() {
+                continue;
+            }
+            let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
+            let steps: Vec<String> = path
+                .iter()
+                .map(|x| match x {
+                    movement::Step::To(l) => movement::show(*l),
+                    _ => String::new(),
+                })
+                .collect();
+            let m = format!("move {}: {}", who.join(" "), steps.join(" "));
+            out.push(format!("{m}\nend"));
+            if st.options.forced_march && !agent_only {
+                out.push(format!("{m} forced\nend"));
+            }
+            out.push(m);
+        }
+    }
+    out.extend(negotiations(d, st, p));
+    // 20.5: massacre enemy markers where our combat units stand alone.
+    let mut seen = BTreeSet::new();
+    for m in &st.markers {
+        if m.owner != p
+            && st.occupies(m.sq, p)
+            && !st.occupies(m.sq, p.other())
+            && seen.insert(m.sq)
+        {
+            out.push(format!("massacre {}\nend", m.sq));
+        }
+    }
+    out
+}
+
+fn negotiations(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let done = match &st.stage {
+        Stage::Ops(ph) => ph.negotiated.clone(),
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (i, r) in d.regions.iter().enumerate() {
+        let cap = d.city(r.capital).sq;
+        for a in st.side_agents_at(d, Loc::Sq(cap), p) {
+            for ultimatum in [false, true] {
+                let at = Attempt {
+                    region: super::data::RegionId(i as u8),
+                    agent: a,
+                    pounds: 0,
+                    ultimatum,
+                };
+                if negotiate::check(d, st, p, &done, &at).is_ok() {
+                    let word = if ultimatum { "ultimatum" } else { "negotiate" };
+                    out.push(format!(
+                        "{word} {} agent {}\nend",
+                        r.code, d.agents[a.0 as usize].id
+                    ));
+                }
+            }
+        }
+    }
+    let _: Option<UnitId> = None;
+    out
+}

@@ -1,0 +1,511 @@
+//! `ac`: Asia Crossroads, the Great Game in Central Asia, 1835-1904, by email.
+//!
+//! Two players, British (side 0) and Russian (side 1), and nineteen native
+//! regions that are neutral until won by negotiation or invasion. Each turn:
+//! initiative (7.0), random events (8.0), a sealed simultaneous income and
+//! expenditure phase (3.1[3]), five operations phases a player (12.0), each
+//! move, negotiate, belligerency check, combat; provisioning (17.3) and the end
+//! of the turn; victory after the last (25.0). The non-phasing player's
+//! decisions are standing orders (`standing`), so an operations phase costs
+//! one mail. Most charts are missing from the rulebook; `games/ac/` holds
+//! marked stand-ins (see `umpire data check ac`).
+//!
+//! Modules: `data` and `build` (the TOML data and its checks, with `prov`
+//! for provenance tags), `geom` (the square grid), `state`, `setup`,
+//! `orders` (parsing), `turn` (the sequence of play), `economy`,
+//! `movement`, `control`, `negotiate`, `combat`, `supply`, `events`, `bop`,
+//! `victory`, `standing`, `legal`, `view`.
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod bop;
+mod build;
+pub mod combat;
+pub mod control;
+pub mod data;
+pub mod economy;
+pub mod events;
+pub mod geom;
+pub mod legal;
+pub mod movement;
+pub mod negotiate;
+pub mod orders;
+pub mod prov;
+pub mod setup;
+pub mod standing;
+pub mod state;
+pub mod supply;
+pub mod turn;
+pub mod victory;
+pub mod view;
+
+pub use data::{Data, Power};
+pub use state::State;
+
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules,
+    RulesetInfo, ScenarioInfo, Setup, Side, View,
+};
+use orders::Order;
+use state::{Loc, Options, Stage};
+use std::collections::BTreeMap;
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
+use std::sync::Arc;
+
+/// How the income/expenditure round is awaited. The state seals each side's
+/// orders itself (3.1[3]: checked alone, hidden by audience, carried out when
+/// both are in), so plain `Orders` is correct today; `SealedOrders` adds the
+/// engine's commitments. It stays off until `core::selfplay` accepts
+/// `Verdict::Sealed` and picks from `Game::waiting()` (see the report).
+pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::Orders;
+
+/// The registry entry (`src/games/mod.rs`).
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ac",
+    files: data::FILES,
+    build,
+    check: Some(check),
+};
+
+fn load(files: &Files) -> Result<Data, Vec<String>> {
+    Data::load(
+        files.get("map.toml"),
+        files.get("units.toml"),
+        files.get("tables.toml"),
+        files.get("scenarios.toml"),
+    )
+}
+
+fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
+    Ok(Arc::new(Ac {
+        data: EMBEDDED.load(files, load)?,
+    }))
+}
+
+fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+    let d = load(files)?;
+    Ok(DataCheck {
+        hash: d.hash,
+        facts: facts(&d),
+        by_provenance: d
+            .provenance_counts()
+            .into_iter()
+            .map(|(k, v)| (k.name().to_string(), v))
+            .collect(),
+    })
+}
+
+/// The ruleset over a data set.
+#[derive(Clone)]
+pub struct Ac {
+    data: Arc<Data>,
+}
+
+static EMBEDDED: Embedded<Data> = Embedded::new();
+
+impl Default for Ac {
+    fn default() -> Self {
+        Ac::new()
+    }
+}
+
+impl Ac {
+    /// The game with its embedded data.
+    pub fn new() -> Ac {
+        let none = BTreeMap::new();
+        // The embedded files are part of the build and checked by a test
+        // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
+        let data = Files::new(data::FILES, &none)
+            .and_then(|f| EMBEDDED.load(&f, load))
+            .unwrap_or_else(|e| panic!("the embedded Asia Crossroads data is broken: {}", e.join("; ")));
+        Ac { data }
+    }
+
+    /// The game over other data files (a club's own, or a fixture), by file name.
+    pub fn with_data(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+        let f = |n: &str, e: &'static str| files.get(n).map_or(e, String::as_str).to_string();
+        let d = Data::load(
+            &f("map.toml", data::MAP_TOML),
+            &f("units.toml", data::UNITS_TOML),
+            &f("tables.toml", data::TABLES_TOML),
+            &f("scenarios.toml", data::SCENARIOS_TOML),
+        )?;
+        Ok(Ac { data: Arc::new(d) })
+    }
+
+    /// The data in use.
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+}
+
+fn power(side: Side) -> Result<Power, RuleError> {
+    match side.0 {
+        0 => Ok(Power::British),
+        1 => Ok(Power::Russian),
+        _ => Err(RuleError::illegal(
+            "Asia Crossroads has two sides, british and russian",
+            "1.0",
+        )),
+    }
+}
+
+fn side(p: Power) -> Side {
+    Side(p.index() as u8)
+}
+
+fn opt(name: &str, default: &str, values: &[&str], help: &str) -> OptionInfo {
+    OptionInfo {
+        name: name.into(),
+        default: default.into(),
+        values: values.iter().map(|s| s.to_string()).collect(),
+        help: help.into(),
+    }
+}
+
+/// Reads the options; returns them with the base scenario for `s3`.
+pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
+    let mut o = Options::default();
+    let mut base = "s1".to_string();
+    for (k, v) in &setup.options {
+        match (k.as_str(), v.as_str()) {
+            ("ultimatums", "on") => o.ultimatums = true,
+            ("ultimatums", "off") => o.ultimatums = false,
+            ("staff_work", "on") => o.staff_work = true,
+            ("staff_work", "off") => o.staff_work = false,
+            ("forced_march", "on") => o.forced_march = true,
+            ("forced_march", "off") => o.forced_march = false,
+            ("levy", "any") => o.levy_any = true,
+            ("levy", "invasion") => o.levy_any = false,
+            ("base", "s1" | "s2") => base = v.clone(),
+            _ => {
+                return Err(format!(
+                    "option {k}={v:?} is not allowed; see `umpire rules ac`"
+                ));
+            }
+        }
+    }
+    Ok((o, base))
+}
+
+impl Rules for Ac {
+    type State = State;
+    type Order = Order;
+
+    fn info(&self) -> RulesetInfo {
+        let sides = vec!["british".to_string(), "russian".to_string()];
+        let mut scenarios: Vec<ScenarioInfo> = self
+            .data
+            .scenarios
+            .iter()
+            .map(|s| ScenarioInfo {
+                name: s.key.clone(),
+                title: s.title.clone(),
+                sides: sides.clone(),
+            })
+            .collect();
+        scenarios.push(ScenarioInfo {
+            name: "s3".into(),
+            title: "The Great Game: from the base scenario (option base) to 1900-04".into(),
+            sides,
+        });
+        RulesetInfo {
+            name: "ac".into(),
+            version: 1,
+            data: Some(self.data.hash),
+            title: "Asia Crossroads: The Great Game".into(),
+            summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
+            scenarios,
+            options: vec![
+                opt("ultimatums", "off", &["off", "on"], "optional rule 15.6: Ultimatums, on the printed Ultimatum Table"),
+                opt("staff_work", "off", &["off", "on"], "optional rule 29.0: from 1890-94 all-red or all-blue forces move free in their second operation"),
+                opt("forced_march", "off", &["off", "on"], "optional rule 27.0: `forced` at the end of a move doubles the units' movement, then half the brigades and half its SP are lost (ruling A27)"),
+                opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
+                opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
+            ],
+        }
+    }
+
+    fn setup(&self, setup: &Setup) -> Result<State, String> {
+        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if names != ["british", "russian"] {
+            return Err(format!(
+                "ac's sides are british and russian, in that order; got {}",
+                setup.sides.join(", ")
+            ));
+        }
+        let (options, base) = read_options(setup)?;
+        let d = &*self.data;
+        let key = if setup.scenario == "s3" {
+            base.as_str()
+        } else {
+            setup.scenario.as_str()
+        };
+        let idx = d
+            .scenarios
+            .iter()
+            .position(|s| s.key == key)
+            .ok_or_else(|| format!("ac has scenarios s1, s2 and s3, not {:?}", setup.scenario))?;
+        let sc = &d.scenarios[idx];
+        // 26.0 S3 1.0: play through to the 1900-04 turn.
+        let turns = if setup.scenario == "s3" {
+            (1900 - sc.first_year) / 5 + 1
+        } else {
+            sc.turns
+        };
+        setup::new_state(d, idx, turns, options)
+    }
+
+    fn prompt(&self, st: &State) -> Prompt {
+        let stage = match &st.stage {
+            Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
+            Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
+            Stage::Ops(ph) => format!(
+                "Turn {} ({}): {} operations phase {}",
+                st.turn,
+                st.year(),
+                ph.side.name(),
+                ph.k
+            ),
+            Stage::Over => format!("Turn {}: the game is over", st.turn),
+        };
+        let awaiting = match &st.stage {
+            Stage::Initiative => vec![Await {
+                side: side(turn::chooser(st)),
+                kind: AwaitKind::Orders,
+                ask: "the index favours you: `initiative first` or `initiative second` (7.2)".into(),
+                default: vec!["initiative first".into()],
+            }],
+            Stage::Economy => Power::ALL
+                .iter()
+                .filter(|p| !st.sealed[p.index()])
+                .map(|p| Await {
+                    side: side(*p),
+                    kind: ECONOMY_AWAIT,
+                    ask: format!(
+                        "income and expenditure, sealed: buy, recruit, agent, build, disband, then `done` ({} pounds; 3.1[3])",
+                        st.treasury[p.index()]
+                    ),
+                    default: vec!["done".into()],
+                })
+                .collect(),
+            Stage::Ops(ph) => vec![Await {
+                side: side(ph.side),
+                kind: AwaitKind::Orders,
+                ask: format!(
+                    "your operations phase {} of 5: move, negotiate, crt, then `end` for belligerency and combat ({} SP; 12.0)",
+                    ph.k,
+                    st.sp[ph.side.index()]
+                ),
+                default: vec!["end".into()],
+            }],
+            Stage::Over => Vec::new(),
+        };
+        Prompt {
+            stage,
+            awaiting,
+            finished: st.finished.clone(),
+        }
+    }
+
+    fn parse(
+        &self,
+        st: &State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        let p = power(s).map_err(|e| OrderError {
+            line: lines.first().map_or(0, |l| l.line),
+            column: 1,
+            message: e.to_string(),
+            rule: None,
+        })?;
+        orders::parse(&self.data, st, p, lines)
+    }
+
+    fn apply(
+        &self,
+        st: &mut State,
+        s: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        turn::apply(&self.data, st, power(s)?, order, dice)
+    }
+
+    fn legal(&self, st: &State, s: Side) -> Vec<String> {
+        match power(s) {
+            Ok(p) => legal::legal(&self.data, st, p),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn hides_information(&self, _setup: &Setup) -> bool {
+        // 22.0 fog of war, secret treasuries (9.0) and the sealed economy (3.1[3]).
+        true
+    }
+
+    fn order_audience(&self, _st: &State, s: Side, order: &Order) -> Audience {
+        match order {
+            // What a player buys, where he moves and which CRT he wants are his
+            // own (22.1, 3.1[3]); the opponent learns what the map shows him.
+            Order::Econ(_) | Order::Done | Order::Move { .. } | Order::Crt(..) => Audience::side(s),
+            Order::Initiative(_)
+            | Order::Negotiate(_)
+            | Order::End
+            | Order::Massacre(_)
+            | Order::Execute(_)
+            | Order::Release(..) => Audience::All,
+        }
+    }
+
+    fn set_standing(
+        &self,
+        st: &mut State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        let p = power(s).map_err(|e| OrderError {
+            line: lines.first().map_or(0, |l| l.line),
+            column: 1,
+            message: e.to_string(),
+            rule: None,
+        })?;
+        st.standing[p.index()] = standing::parse(lines)?;
+        // Standing orders are the side's own: the event says only that they changed.
+        Ok(vec![
+            Event::say(format!(
+                "Your standing orders: {}",
+                standing::show(&st.standing[p.index()]).join("; ")
+            ))
+            .to(Audience::side(s)),
+        ])
+    }
+
+    fn standing(&self, st: &State, s: Side) -> Vec<String> {
+        match power(s) {
+            Ok(p) => standing::show(&st.standing[p.index()]),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn view(&self, st: &State, s: Option<Side>) -> View {
+        view::view(&self.data, st, s.and_then(|x| power(x).ok()))
+    }
+
+    fn invariants(&self, st: &State) -> Result<(), String> {
+        invariants(&self.data, st)
+    }
+}
+
+/// What the rules guarantee about any state reached by play.
+pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
+    let limit = d.num.bop.limit;
+    // 4.3 and the errata: the index is never 0 and never past 18.
+    if st.bop == 0 || st.bop.abs() > limit {
+        return Err(format!("the index is at {}", st.bop));
+    }
+    if !(1..=st.turns).contains(&st.turn) {
+        return Err(format!("turn {} is outside 1-{}", st.turn, st.turns));
+    }
+    for u in &st.units {
+        match u.loc {
+            Loc::Sq(s) if !d.land(s) => {
+                return Err(format!("{} stands on {s}, which is not land (13.71)", u.id));
+            }
+            // 19.21, 19.22: only red in Central India, only blue in the Urals.
+            Loc::Base(b) if u.nat.regular() != Some(b.owner()) => {
+                return Err(format!("{} is in {} (19.2)", u.id, b.name()));
+            }
+            Loc::Dead | Loc::Prisoner(_) => {
+                return Err(format!("combat unit {} is dead or prisoner", u.id));
+            }
+            _ => {}
+        }
+        if u.nat == data::Nat::Ghazi && u.loc.in_play() && st.ghazis.is_none() {
+            return Err(format!("Ghazi {} is in play with no Jihad (21.3)", u.id));
+        }
+    }
+    for (i, a) in st.agents.iter().enumerate() {
+        if let Loc::Prisoner(_) | Loc::Dead = a.loc
+            && State::is_generic(d, state::AgentId(i as u16))
+            && matches!(a.loc, Loc::Prisoner(_))
+        {
+            return Err(format!(
+                "{} is a generic agent held prisoner (16.41)",
+                d.agents[i].name
+            ));
+        }
+        if let Loc::Sq(s) = a.loc
+            && !d.land(s)
+        {
+            return Err(format!("{} stands in the sea", d.agents[i].name));
+        }
+    }
+    // 20.21, 20.23: one marker of a kind a square, never both players'.
+    for m in &st.markers {
+        let same = st
+            .markers
+            .iter()
+            .filter(|x| x.sq == m.sq && x.owner == m.owner && x.kind == m.kind)
+            .count();
+        if same > 1
+            || st
+                .markers
+                .iter()
+                .any(|x| x.sq == m.sq && x.owner != m.owner)
+        {
+            return Err(format!("markers clash on {} (20.21, 20.23)", m.sq));
+        }
+    }
+    // 11.4: at the end of every combat sub-phase no square holds both players' combat units.
+    let at_rest = match &st.stage {
+        Stage::Ops(ph) => !ph.negotiating && st.units.iter().all(|u| !u.moved),
+        Stage::Economy | Stage::Over => true,
+        Stage::Initiative => false,
+    };
+    if at_rest {
+        for u in &st.units {
+            if let (Loc::Sq(s), Some(p)) = (u.loc, st.owner(u.nat))
+                && st.occupies(s, p.other())
+            {
+                return Err(format!(
+                    "both players' combat units are in {s} after combat (11.4)"
+                ));
+            }
+        }
+    }
+    if st.finished.is_some() != (st.stage == Stage::Over) {
+        return Err("the game is over in one field and not the other".into());
+    }
+    Ok(())
+}
+
+/// The facts `umpire data check ac` prints about the data.
+fn facts(d: &Data) -> Vec<String> {
+    let land = d.all_squares().filter(|s| d.land(*s)).count();
+    vec![
+        format!(
+            "map {} columns x {} rows, {} land squares, {} cities, {} regions",
+            d.cols,
+            d.rows,
+            land,
+            d.cities.len(),
+            d.regions.len()
+        ),
+        format!(
+            "trade-route segments {}, historical railways {}",
+            d.route_edges.len() / 2,
+            d.railways.len()
+        ),
+        format!(
+            "{} counters in the mix, {} agents, {} scenarios (+ s3)",
+            d.mix.values().sum::<u32>(),
+            d.agents.len(),
+            d.scenarios.len()
+        ),
+    ]
+}

@@ -1,0 +1,676 @@
+//! Movement (11.3, 12.2, 13.0, 16.21, 19.0). Costs are counted in half
+//! movement points (ruling A23) so that trade routes' 1/2 MP stays whole.
+//! Not yet: railroad movement (13.6), amphibious movement (13.8), drop-offs
+//! (11.3), forced march (27.0) and telegraph (28.0).
+
+use super::data::{Base, Data, Power, Terrain};
+use super::geom::{Grid, Sq};
+use super::state::{AgentId, Loc, State, UnitId};
+use super::turn::Ctx;
+use crate::core::ruleset::RuleError;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// A piece named in a move order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Piece {
+    /// A combat unit.
+    Unit(UnitId),
+    /// An agent.
+    Agent(AgentId),
+}
+
+fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
+    RuleError::illegal(m, rule)
+}
+
+/// What a force may do: its movement allowance in half MP and whether it may
+/// move across vertices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// Half movement points.
+    pub half_mp: u32,
+    /// Every unit has a highlighted movement factor (13.2).
+    pub diagonal: bool,
+    /// Only British (red) units: may enter Central India; only blue: the Urals (19.21-19.22).
+    pub base: Option<Base>,
+}
+
+/// The allowance of a force (11.3: the slowest unit; 16.21: plus one agent's
+/// military rating, not for agents).
+pub fn allowance(d: &Data, st: &State, pieces: &[Piece]) -> Allowance {
+    let mut unit_mf = u32::MAX;
+    let mut bonus = 0;
+    let mut diagonal = true;
+    let mut has_agent = false;
+    let mut regular: Option<Option<Power>> = None;
+    for p in pieces {
+        match p {
+            Piece::Unit(u) => {
+                let x = st.unit(*u);
+                let s = d.stats(x.nat, x.kind);
+                unit_mf = unit_mf.min(s.mf);
+                diagonal &= s.highlighted;
+                let r = x.nat.regular();
+                regular = Some(match regular {
+                    None => r,
+                    Some(prev) if prev == r => r,
+                    Some(_) => None,
+                });
+            }
+            Piece::Agent(a) => {
+                has_agent = true;
+                bonus = bonus.max(d.agents[a.0 as usize].military);
+            }
+        }
+    }
+    let mf = if unit_mf == u32::MAX {
+        d.agent_mf
+    } else if has_agent {
+        (unit_mf + bonus).min(d.agent_mf)
+    } else {
+        unit_mf
+    };
+    let base = match regular {
+        None => agents_base(d, pieces),
+        Some(Some(p)) => Some(Base::of(p)),
+        Some(None) => None,
+    };
+    Allowance {
+        half_mp: 2 * mf,
+        diagonal,
+        base,
+    }
+}
+
+fn agents_base(d: &Data, pieces: &[Piece]) -> Option<Base> {
+    let mut side = None;
+    for p in pieces {
+        if let Piece::Agent(a) = p {
+            match d.agents[a.0 as usize].side {
+                super::data::AgentSide::Power(p) if side.is_none_or(|s| s == p) => side = Some(p),
+                _ => return None,
+            }
+        }
+    }
+    side.map(Base::of)
+}
+
+/// The half-MP cost of one step, or why it is not allowed.
+pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleError> {
+    let extra = 2 * d.num.movement.base_extra;
+    let route_cost = |s: Sq| match d.sq(s).map(|i| i.terrain) {
+        Some(Terrain::Desert | Terrain::Mountain) => 2,
+        _ => 1,
+    };
+    let terrain_cost = |s: Sq| {
+        let key = match d.sq(s).map(|i| i.terrain) {
+            Some(Terrain::Desert) => "desert",
+            Some(Terrain::Mountain) => "mountain",
+            _ => "clear",
+        };
+        2 * d.num.terrain.get(key).map_or(1, |t| t.mp)
+    };
+    match (from, to) {
+        (Loc::Base(b), Loc::Sq(s)) => {
+            if !d.base_edges[&b].contains(&s) {
+                return Err(illegal(
+                    format!(
+                        "{} is entered and left only from its map edge, not {s}",
+                        b.name()
+                    ),
+                    "19.11, 19.12",
+                ));
+            }
+            let c = if d.base_routes.get(&s) == Some(&b) {
+                route_cost(s)
+            } else {
+                terrain_cost(s)
+            };
+            Ok(c + extra)
+        }
+        (Loc::Sq(s), Loc::Base(b)) => {
+            if a.base != Some(b) {
+                return Err(illegal(
+                    format!("only {} units enter {}", b.owner().name(), b.name()),
+                    "19.21, 19.22",
+                ));
+            }
+            if !d.base_edges[&b].contains(&s) {
+                return Err(illegal(
+                    format!("{} is entered only from its map edge, not {s}", b.name()),
+                    "19.11, 19.12",
+                ));
+            }
+            let c = if d.base_routes.get(&s) == Some(&b) {
+                route_cost(s)
+            } else {
+                2
+            };
+            Ok(c + extra)
+        }
+        (Loc::Sq(f), Loc::Sq(t)) => {
+            let Some(diag) = f.adjacency(t) else {
+                return Err(illegal(format!("{t} is not next to {f}"), "13.1"));
+            };
+            if !d.land(t) {
+                return Err(illegal(
+                    format!("{t} is all sea or lake, or off the map"),
+                    "13.71",
+                ));
+            }
+            if diag {
+                if !a.diagonal {
+                    return Err(illegal(
+                        format!(
+                            "{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"
+                        ),
+                        "13.2",
+                    ));
+                }
+                if f.corners(t).iter().all(|c| !d.land(*c)) {
+                    return Err(illegal(
+                        format!("{f} to {t} crosses all-sea squares"),
+                        "13.71, ruling A22",
+                    ));
+                }
+            }
+            if d.route_edges.contains(&(f, t)) {
+                Ok(route_cost(t))
+            } else {
+                Ok(terrain_cost(t))
+            }
+        }
+        _ => Err(illegal(
+            "pieces move between squares and home bases",
+            "13.1",
+        )),
+    }
+}
+
+/// Whether a square holds combat units of `p`'s enemy (13.32).
+pub fn enemy_at(st: &State, s: Sq, p: Power) -> bool {
+    st.occupies(s, p.other())
+}
+
+/// One element of a move order's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Into an adjacent square, or into or out of a home base.
+    To(Loc),
+    /// By railroad to a square linked by friendly railroads (13.6).
+    Rail(Sq),
+    /// Leave a piece where the force stands (11.3).
+    Drop(Piece),
+    /// By water along rivers, coasts and seas to a square (13.8).
+    Sea(Sq),
+}
+
+/// A coast square: land beside an all-sea or lake square across a side (13.8).
+pub fn coast(d: &Data, s: Sq) -> bool {
+    d.land(s)
+        && s.around()
+            .iter()
+            .any(|(n, diag)| !diag && d.on_map(*n) && !d.land(*n))
+}
+
+/// A square an amphibious move may pass: river, coast or all sea (13.81).
+fn waterway(d: &Data, s: Sq) -> bool {
+    d.sq(s)
+        .is_some_and(|i| i.river || i.terrain == Terrain::Sea)
+        || coast(d, s)
+}
+
+/// Whether a force can go by water from `from` to `to` (13.81-13.84): both
+/// river or coast squares, not mountains, joined across square sides by
+/// river, coast and sea squares without enemy combat units before the end.
+pub fn sea_linked(d: &Data, st: &State, p: Power, from: Sq, to: Sq) -> bool {
+    let mountain = |s: Sq| d.sq(s).is_some_and(|i| i.terrain == Terrain::Mountain);
+    if from == to
+        || !waterway(d, from)
+        || !waterway(d, to)
+        || !d.land(to)
+        || mountain(from)
+        || mountain(to)
+    {
+        return false;
+    }
+    let mut seen = std::collections::BTreeSet::from([from]);
+    let mut todo = vec![from];
+    while let Some(x) = todo.pop() {
+        if x == to {
+            return true;
+        }
+        if x != from && enemy_at(st, x, p) {
+            continue;
+        }
+        for (n, diag) in x.around() {
+            if !diag && waterway(d, n) && seen.insert(n) {
+                todo.push(n);
+            }
+        }
+    }
+    false
+}
+
+/// What a checked move does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Supply points it costs (12.2).
+    pub sp: u32,
+    /// Where the force ends.
+    pub end: Loc,
+    /// Pieces dropped on the way, and where.
+    pub drops: Vec<(Piece, Loc)>,
+}
+
+/// Whether `to` is reached from `from` along side-adjacent friendly railroad
+/// squares (13.61, 13.64, 13.65), passing no square with enemy combat units
+/// before the last (13.62).
+pub fn rail_linked(st: &State, p: Power, from: Sq, to: Sq) -> bool {
+    use super::data::MarkerKind::Railroad;
+    if from == to || !st.has_marker(from, p, Railroad) || !st.has_marker(to, p, Railroad) {
+        return false;
+    }
+    let mut seen = std::collections::BTreeSet::from([from]);
+    let mut todo = vec![from];
+    while let Some(x) = todo.pop() {
+        if x == to {
+            return true;
+        }
+        if x != from && enemy_at(st, x, p) {
+            continue;
+        }
+        for (n, diag) in x.around() {
+            if !diag && st.has_marker(n, p, Railroad) && seen.insert(n) {
+                todo.push(n);
+            }
+        }
+    }
+    false
+}
+
+fn check_pieces(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> Result<Loc, RuleError> {
+    let start = loc_of(st, pieces[0]);
+    for x in pieces {
+        let (loc, owner, moved, name) = match x {
+            Piece::Unit(u) => (
+                st.unit(*u).loc,
+                st.owner(st.unit(*u).nat),
+                st.unit(*u).moved,
+                st.unit(*u).id.clone(),
+            ),
+            Piece::Agent(a) => (
+                st.agent(*a).loc,
+                st.agent_owner(d, *a),
+                st.agent(*a).moved,
+                d.agents[a.0 as usize].name.clone(),
+            ),
+        };
+        if owner != Some(p) {
+            return Err(illegal(
+                format!("{name} is not under your control"),
+                "5.31(1), 11.2",
+            ));
+        }
+        if !loc.in_play() {
+            return Err(illegal(
+                format!("{name} is not on the map or in a home base"),
+                "13.1",
+            ));
+        }
+        if moved {
+            return Err(illegal(
+                format!("{name} has already moved in this operations phase"),
+                "12.0",
+            ));
+        }
+        if loc != start {
+            return Err(illegal(
+                format!("{name} does not start with the rest of the force"),
+                "11.3",
+            ));
+        }
+    }
+    Ok(start)
+}
+
+/// The agent whose rating is the force's movement bonus (16.21), if any.
+fn bonus_agent(d: &Data, pieces: &[Piece]) -> Option<Piece> {
+    if !pieces.iter().any(|x| matches!(x, Piece::Unit(_))) {
+        return None;
+    }
+    pieces
+        .iter()
+        .filter(|x| matches!(x, Piece::Agent(_)))
+        .max_by_key(|x| match x {
+            Piece::Agent(a) => d.agents[a.0 as usize].military,
+            Piece::Unit(_) => 0,
+        })
+        .copied()
+}
+
+/// Checks a force and its path without changing `st`.
+pub fn check(
+    d: &Data,
+    st: &State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    path: &[Step],
+    forced: bool,
+) -> Result<Plan, RuleError> {
+    if pieces.is_empty() || !path.iter().any(|x| !matches!(x, Step::Drop(_))) {
+        return Err(illegal(
+            "a move names its pieces and at least one square",
+            "13.1",
+        ));
+    }
+    let start = check_pieces(d, st, p, pieces)?;
+    if forced && !st.options.forced_march {
+        return Err(illegal(
+            "forced march is an optional rule not chosen for this game",
+            "27.0",
+        ));
+    }
+    let mut a = allowance(d, st, pieces);
+    if forced {
+        a = forced_allowance(d, st, pieces);
+    }
+    let bonus = bonus_agent(d, pieces);
+    let mut at = start;
+    let mut spent = 0;
+    let mut amphibious_sp = 0;
+    let mut drops = Vec::new();
+    let last = path
+        .iter()
+        .rposition(|x| !matches!(x, Step::Drop(_)))
+        .unwrap_or(0);
+    for (i, step_) in path.iter().enumerate() {
+        let to = match step_ {
+            Step::Drop(x) => {
+                if !pieces.contains(x) {
+                    return Err(illegal(
+                        "only pieces of the force may be dropped off",
+                        "11.3",
+                    ));
+                }
+                if Some(*x) == bonus {
+                    return Err(illegal(
+                        "the agent giving the movement bonus may not be dropped off",
+                        "16.21",
+                    ));
+                }
+                drops.push((*x, at));
+                continue;
+            }
+            Step::Sea(s) => {
+                let Loc::Sq(from) = at else {
+                    return Err(illegal(
+                        "amphibious movement runs between squares of the map",
+                        "13.81",
+                    ));
+                };
+                if !sea_linked(d, st, p, from, *s) {
+                    return Err(illegal(
+                        format!(
+                            "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
+                        ),
+                        "13.81, 13.82",
+                    ));
+                }
+                // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
+                let port = d.city_at(from).is_some_and(|c| d.city(c).port);
+                amphibious_sp += if port { 1 } else { 2 };
+                spent += 2;
+                Loc::Sq(*s)
+            }
+            Step::Rail(s) => {
+                let Loc::Sq(from) = at else {
+                    return Err(illegal(
+                        "rail movement runs between squares of the map",
+                        "13.61",
+                    ));
+                };
+                if !rail_linked(st, p, from, *s) {
+                    return Err(illegal(
+                        format!("{from} and {s} are not linked by your railroads"),
+                        "13.61, 13.64, 13.65",
+                    ));
+                }
+                spent += 2;
+                Loc::Sq(*s)
+            }
+            Step::To(to) => {
+                let to = *to;
+                if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+                    return Err(illegal("a force moves out of a base onto the map", "19.1"));
+                }
+                if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
+                    return Err(illegal(
+                        "a unit may not both exit and enter a home base in one phase",
+                        "19.23",
+                    ));
+                }
+                spent += step(d, at, to, &a)?;
+                to
+            }
+        };
+        if spent > a.half_mp {
+            return Err(illegal(
+                format!(
+                    "the force has {} MP and the path to {} costs {}",
+                    fmt_half(a.half_mp),
+                    show(to),
+                    fmt_half(spent)
+                ),
+                "13.1, 11.3",
+            ));
+        }
+        if let Loc::Sq(s) = to
+            && enemy_at(st, s, p)
+            && i < last
+        {
+            return Err(illegal(
+                format!("{s} holds enemy combat units: the force stops there"),
+                "13.32, 13.62",
+            ));
+        }
+        at = to;
+    }
+    let regular_only = pieces.iter().all(|x| match x {
+        Piece::Unit(u) => st.unit(*u).nat.regular().is_some(),
+        Piece::Agent(_) => true,
+    });
+    let staff = st.options.staff_work && k == 2 && st.year() >= 1890 && regular_only;
+    let sp = if k >= 2 && !staff { 1 } else { 0 };
+    if st.sp[p.index()] < sp {
+        return Err(illegal(
+            format!("moving in operations phase {k} costs a supply point, and you have none"),
+            "12.2(2)",
+        ));
+    }
+    if st.sp[p.index()] < sp + amphibious_sp {
+        return Err(illegal(
+            format!("the amphibious move costs {amphibious_sp} more SP than you have"),
+            "13.81",
+        ));
+    }
+    let sp = sp + amphibious_sp;
+    Ok(Plan { sp, end: at, drops })
+}
+
+/// 27.1-27.2: units move up to double their printed factor; agents at their own.
+fn forced_allowance(d: &Data, st: &State, pieces: &[Piece]) -> Allowance {
+    let mut a = allowance(d, st, pieces);
+    let units = pieces.iter().filter_map(|x| match x {
+        Piece::Unit(u) => Some(d.stats(st.unit(*u).nat, st.unit(*u).kind).mf),
+        Piece::Agent(_) => None,
+    });
+    if let Some(slowest) = units.min() {
+        let agents = pieces.iter().any(|x| matches!(x, Piece::Agent(_)));
+        let mf = if agents {
+            (2 * slowest).min(d.agent_mf)
+        } else {
+            2 * slowest
+        };
+        a.half_mp = 2 * mf;
+    }
+    a
+}
+
+/// Moves a force (after [`check`]); a forced march then loses half its
+/// brigades and half the SP spent on the move, rounded up (27.1, ruling A27).
+pub fn apply(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    path: &[Step],
+    forced: bool,
+) -> Result<(), RuleError> {
+    let plan = check(ctx.d, st, p, k, pieces, path, forced)?;
+    st.sp[p.index()] -= plan.sp;
+    for x in pieces {
+        let to = plan
+            .drops
+            .iter()
+            .find(|(y, _)| y == x)
+            .map_or(plan.end, |(_, l)| *l);
+        match x {
+            Piece::Unit(u) => {
+                st.unit_mut(*u).loc = to;
+                st.unit_mut(*u).moved = true;
+            }
+            Piece::Agent(a) => {
+                st.agent_mut(*a).loc = to;
+                st.agent_mut(*a).moved = true;
+            }
+        }
+    }
+    ctx.say(
+        format!(
+            "A {} force moves ({} piece{}).",
+            p.name(),
+            pieces.len(),
+            if pieces.len() == 1 { "" } else { "s" }
+        ),
+        plan.end.sq().into_iter().collect(),
+    );
+    if forced {
+        forced_losses(ctx, st, p, pieces, plan.sp);
+    }
+    Ok(())
+}
+
+fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: u32) {
+    let d = ctx.d;
+    let mut units: Vec<UnitId> = pieces
+        .iter()
+        .filter_map(|x| match x {
+            Piece::Unit(u) => Some(*u),
+            Piece::Agent(_) => None,
+        })
+        .collect();
+    units.sort_by_key(|u| (st.unit(*u).nat.regular().is_some(), st.strength(d, *u), *u));
+    let n = units.len().div_ceil(2);
+    let ids: Vec<String> = units
+        .iter()
+        .take(n)
+        .map(|u| st.unit(*u).id.clone())
+        .collect();
+    for u in units.iter().take(n) {
+        st.unit_mut(*u).loc = Loc::Pool;
+    }
+    let lost_sp = sp.div_ceil(2).min(st.sp[p.index()]);
+    st.sp[p.index()] -= lost_sp;
+    ctx.say(
+        format!(
+            "Forced march: the {} lose {n} brigade{} (27.1).",
+            p.name(),
+            if n == 1 { "" } else { "s" }
+        ),
+        vec![],
+    );
+    ctx.tell(
+        p,
+        format!(
+            "Forced march losses: {} and {lost_sp} SP (27.1, ruling A27).",
+            ids.join(" ")
+        ),
+    );
+}
+
+/// Where a piece is.
+pub fn loc_of(st: &State, x: Piece) -> Loc {
+    match x {
+        Piece::Unit(u) => st.unit(u).loc,
+        Piece::Agent(a) => st.agent(a).loc,
+    }
+}
+
+fn fmt_half(h: u32) -> String {
+    if h.is_multiple_of(2) {
+        format!("{}", h / 2)
+    } else {
+        format!("{}.5", h / 2)
+    }
+}
+
+/// A location as written in orders.
+pub fn show(l: Loc) -> String {
+    match l {
+        Loc::Sq(s) => s.to_string(),
+        Loc::Base(b) => b.key().into(),
+        _ => "?".into(),
+    }
+}
+
+/// Every location a force can reach this phase with the cheapest path to it
+/// (for the legal-order sampler). Stops at enemy combat units (13.32).
+pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, Vec<Loc>> {
+    let a = allowance(d, st, pieces);
+    let start = loc_of(st, pieces[0]);
+    let mut best: BTreeMap<Loc, (u32, Vec<Loc>)> = BTreeMap::new();
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((0u32, start, Vec::<Loc>::new())));
+    while let Some(Reverse((cost, at, path))) = heap.pop() {
+        if best.get(&at).is_some_and(|(c, _)| *c <= cost) && at != start {
+            continue;
+        }
+        if at != start {
+            best.insert(at, (cost, path.clone()));
+            if matches!(at, Loc::Base(_)) || at.sq().is_some_and(|s| enemy_at(st, s, p)) {
+                continue;
+            }
+        }
+        let next: Vec<Loc> = match at {
+            Loc::Sq(s) => {
+                let mut v: Vec<Loc> = s.around().iter().map(|(n, _)| Loc::Sq(*n)).collect();
+                for (b, e) in &d.base_edges {
+                    if e.contains(&s) && !matches!(start, Loc::Base(_)) {
+                        v.push(Loc::Base(*b));
+                    }
+                }
+                v
+            }
+            Loc::Base(b) => d.base_edges[&b].iter().map(|s| Loc::Sq(*s)).collect(),
+            _ => Vec::new(),
+        };
+        for n in next {
+            if n == start {
+                continue;
+            }
+            if let Ok(c) = step(d, at, n, &a) {
+                let total = cost + c;
+                if total <= a.half_mp && best.get(&n).is_none_or(|(b, _)| *b > total) {
+                    let mut p2 = path.clone();
+                    p2.push(n);
+                    heap.push(Reverse((total, n, p2)));
+                }
+            }
+        }
+    }
+    best.into_iter().map(|(k, (_, p))| (k, p)).collect()
+}

@@ -1,0 +1,346 @@
+//! Reading orders a person writes by hand. Syntax and lookups only; legality
+//! is decided when they are carried out.
+//!
+//! ```text
+//! initiative first                          # 7.2, turn 1 (later turns: standing order)
+//! buy 4                                     # supply points (17.1)
+//! recruit field_force 2 at india            # 10.0: [NATIONALITY] KIND [COUNT] at PLACE
+//! recruit AF irregular at Kabul
+//! agent pundit2 at india                    # recruit an agent (16.5(2))
+//! build trading_post at Lahore              # 20.1: colony | fort | trading_post | railroad
+//! disband bg3                               # 10.5
+//! done                                      # seals the economy orders (3.1[3])
+//! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
+//! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
+//! move rf1 rf2: rail:1812 1813 drop:rf2 1814 # rail legs (13.6), drop-offs (11.3)
+//! move bc1: 3135 3136 3137 forced           # forced march (27.0, optional)
+//! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
+//! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
+//! massacre 2226                             # 20.5: at the end of the combat sub-phase
+//! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
+//! negotiate AF agent burnes pounds 1        # 15.1
+//! ultimatum AF agent burnes                 # 15.6 (optional rule)
+//! crt 2522 raid                             # 14.6: the CRT for a combat
+//! end                                       # ends the operations phase: combat follows
+//! ```
+
+use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
+use super::economy::EconOrder;
+use super::geom::Sq;
+use super::movement::{Piece, Step};
+use super::negotiate::Attempt;
+use super::state::{AgentId, CrtChoice, Loc, State};
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::OrderError;
+
+/// One order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Move first (`true`) or second (7.2).
+    Initiative(bool),
+    /// An expenditure order.
+    Econ(EconOrder),
+    /// Seal the economy orders.
+    Done,
+    /// Move a force.
+    Move {
+        /// The pieces.
+        pieces: Vec<Piece>,
+        /// The squares entered, rail legs and drop-offs.
+        path: Vec<Step>,
+        /// Forced march (27.0).
+        forced: bool,
+    },
+    /// Massacre a square at the end of the combat sub-phase (20.5).
+    Massacre(Sq),
+    /// Execute a prisoner (16.42(2)).
+    Execute(AgentId),
+    /// Release a prisoner onto a square (16.42(1)).
+    Release(AgentId, Sq),
+    /// Negotiations or an ultimatum.
+    Negotiate(Attempt),
+    /// Choose the CRT for a square.
+    Crt(Sq, CrtChoice),
+    /// End the operations phase.
+    End,
+}
+
+fn err(l: &SourceLine, m: impl Into<String>) -> OrderError {
+    OrderError::at(l, m)
+}
+
+/// A place: a home base, a square or a city name.
+pub fn place(d: &Data, s: &str) -> Option<At> {
+    if let Some(b) = Base::parse(s) {
+        return Some(At::Base(b));
+    }
+    if let Ok(sq) = s.parse::<Sq>() {
+        return d.on_map(sq).then_some(At::Sq(sq));
+    }
+    d.find_city(s).map(|c| At::Sq(d.city(c).sq))
+}
+
+fn square(d: &Data, l: &SourceLine, s: &str) -> Result<Sq, OrderError> {
+    match place(d, s) {
+        Some(At::Sq(sq)) => Ok(sq),
+        _ => Err(err(
+            l,
+            format!("{s:?} is not a square on the map or a city"),
+        )),
+    }
+}
+
+fn agent(d: &Data, l: &SourceLine, s: &str) -> Result<AgentId, OrderError> {
+    d.find_agent(s)
+        .map(|i| AgentId(i as u16))
+        .ok_or_else(|| err(l, format!("no agent {s:?}")))
+}
+
+/// Reads a move's order lines.
+pub fn parse(
+    d: &Data,
+    st: &State,
+    side: Power,
+    lines: &[SourceLine],
+) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    let mut out = Vec::new();
+    for l in lines {
+        let text = l.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        out.push((l.clone(), line(d, st, side, l, text)?));
+    }
+    Ok(out)
+}
+
+fn line(
+    d: &Data,
+    st: &State,
+    side: Power,
+    l: &SourceLine,
+    text: &str,
+) -> Result<Order, OrderError> {
+    let (head, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    match head.to_ascii_lowercase().as_str() {
+        "initiative" => match w.first().map(|x| x.to_ascii_lowercase()).as_deref() {
+            Some("first") => Ok(Order::Initiative(true)),
+            Some("second") => Ok(Order::Initiative(false)),
+            _ => Err(err(l, "write `initiative first` or `initiative second`").rule("7.2")),
+        },
+        "buy" => {
+            let n = w
+                .iter()
+                .rev()
+                .find_map(|x| x.parse::<u32>().ok())
+                .ok_or_else(|| err(l, "write `buy N` (supply points)"))?;
+            Ok(Order::Econ(EconOrder::Buy(n)))
+        }
+        "recruit" => recruit(d, side, l, rest),
+        "agent" => {
+            let (who, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `agent NAME at PLACE`"))?;
+            let a = agent(d, l, who.trim())?;
+            let at =
+                place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
+            Ok(Order::Econ(EconOrder::Agent { agent: a, at }))
+        }
+        "build" => {
+            let (kind, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `build KIND at SQUARE`"))?;
+            let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
+                err(
+                    l,
+                    format!("{kind:?} is not colony, fort, trading_post or railroad"),
+                )
+                .rule("2.34")
+            })?;
+            Ok(Order::Econ(EconOrder::Build {
+                kind: k,
+                sq: square(d, l, at.trim())?,
+            }))
+        }
+        "disband" => {
+            let u = w
+                .first()
+                .and_then(|x| st.find_unit(x))
+                .ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            Ok(Order::Econ(EconOrder::Disband(u)))
+        }
+        "done" => Ok(Order::Done),
+        "give" => {
+            let n = w
+                .first()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err(l, "write `give N` (pounds)").rule("23.1"))?;
+            Ok(Order::Econ(EconOrder::Give(n)))
+        }
+        "cede" => {
+            let r = w
+                .first()
+                .and_then(|x| d.region(x))
+                .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
+            let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
+                Some("neutral") => None,
+                Some(x) => Some(
+                    Power::parse(x).ok_or_else(|| err(l, "cede to british, russian or neutral"))?,
+                ),
+                None => {
+                    return Err(
+                        err(l, "write `cede REGION to russian|british|neutral`").rule("23.1")
+                    );
+                }
+            };
+            Ok(Order::Econ(EconOrder::Cede(r, to)))
+        }
+        "move" => moves(d, st, l, rest),
+        "negotiate" | "ultimatum" => {
+            let ultimatum = head.eq_ignore_ascii_case("ultimatum");
+            let r = w.first().and_then(|x| d.region(x)).ok_or_else(|| {
+                err(
+                    l,
+                    "name the region by its code, e.g. `negotiate AF agent burnes`",
+                )
+            })?;
+            let ai = w
+                .iter()
+                .position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
+            let a = ai
+                .and_then(|i| w.get(i + 1))
+                .ok_or_else(|| err(l, "name the agent: `agent NAME`").rule("15.1(2)"))?;
+            let pounds = match w.iter().position(|x| x.eq_ignore_ascii_case("pounds")) {
+                Some(i) => w
+                    .get(i + 1)
+                    .and_then(|x| x.parse().ok())
+                    .ok_or_else(|| err(l, "pounds N"))?,
+                None => 0,
+            };
+            if ultimatum && pounds > 0 {
+                return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
+            }
+            Ok(Order::Negotiate(Attempt {
+                region: r,
+                agent: agent(d, l, a)?,
+                pounds,
+                ultimatum,
+            }))
+        }
+        "crt" => {
+            let s = square(d, l, w.first().copied().unwrap_or(""))?;
+            let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
+                Some("battle") => CrtChoice::Battle,
+                Some("raid") => CrtChoice::Raid,
+                _ => {
+                    return Err(
+                        err(l, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")
+                    );
+                }
+            };
+            Ok(Order::Crt(s, c))
+        }
+        "end" | "pass" => Ok(Order::End),
+        "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
+        "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
+        "release" => {
+            let (who, at) = rest
+                .split_once(" at ")
+                .ok_or_else(|| err(l, "write `release AGENT at SQUARE`"))?;
+            Ok(Order::Release(
+                agent(d, l, who.trim())?,
+                square(d, l, at.trim())?,
+            ))
+        }
+        other => Err(err(
+            l,
+            format!(
+                "no order {other:?}: initiative, buy, recruit, agent, build, disband, done, move, negotiate, ultimatum, crt, end"
+            ),
+        )),
+    }
+}
+
+fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let (what, at) = rest
+        .split_once(" at ")
+        .ok_or_else(|| err(l, "write `recruit [NATIONALITY] KIND [COUNT] at PLACE`"))?;
+    let at = place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
+    let mut nat = match side {
+        Power::British => Nat::British,
+        Power::Russian => Nat::Russian,
+    };
+    let mut kind = None;
+    let mut count = 1;
+    for t in what.split_whitespace() {
+        if let Ok(n) = t.trim_start_matches('x').parse::<u32>() {
+            count = n;
+        } else if let Some(k) = Kind::parse(t).filter(|_| t.len() > 2) {
+            kind = Some(k);
+        } else if let Some(n) = d.parse_nat(t) {
+            nat = n;
+        } else {
+            return Err(err(
+                l,
+                format!("{t:?} is neither a nationality nor a unit type"),
+            ));
+        }
+    }
+    let kind = kind.ok_or_else(|| {
+        err(
+            l,
+            "name the unit type: field_force, flying_column, garrison, irregular, elephant",
+        )
+    })?;
+    Ok(Order::Econ(EconOrder::Recruit {
+        nat,
+        kind,
+        at,
+        count,
+    }))
+}
+
+fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let (who, path) = rest
+        .split_once(':')
+        .ok_or_else(|| err(l, "write `move PIECES: SQUARE SQUARE ...`"))?;
+    let mut pieces = Vec::new();
+    for t in who.split_whitespace() {
+        let p = match st.find_unit(t) {
+            Some(u) => Piece::Unit(u),
+            None => Piece::Agent(agent(d, l, t)?),
+        };
+        if !pieces.contains(&p) {
+            pieces.push(p);
+        }
+    }
+    let mut steps = Vec::new();
+    let mut forced = false;
+    for t in path.split_whitespace() {
+        if t.eq_ignore_ascii_case("forced") {
+            forced = true;
+            continue;
+        }
+        steps.push(if let Some(s) = t.strip_prefix("sea:") {
+            Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
+        } else if let Some(s) = t.strip_prefix("rail:") {
+            Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
+        } else if let Some(x) = t.strip_prefix("drop:") {
+            match st.find_unit(x) {
+                Some(u) => Step::Drop(Piece::Unit(u)),
+                None => Step::Drop(Piece::Agent(agent(d, l, x)?)),
+            }
+        } else if let Some(b) = Base::parse(t) {
+            Step::To(Loc::Base(b))
+        } else {
+            Step::To(Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e.to_string()))?))
+        });
+    }
+    Ok(Order::Move {
+        pieces,
+        path: steps,
+        forced,
+    })
+}

@@ -1,0 +1,117 @@
+//! Setting up a scenario (26.0): every counter of the mix exists from the
+//! start (10.62), in the pool until placed; the scenario's placements put the
+//! listed pieces on the map (18.4: as brigade equivalents).
+
+use super::data::{At, Data, Nat, Power};
+use super::standing::Standing;
+use super::state::{Agent, Loc, Marker, Options, Stage, State, Unit};
+
+fn prefix(d: &Data, n: Nat) -> String {
+    match n {
+        Nat::British => "b".into(),
+        Nat::Russian => "r".into(),
+        Nat::Native(r) => d.reg(r).code.to_ascii_lowercase(),
+        Nat::Ghazi => "gh".into(),
+    }
+}
+
+fn loc(at: At) -> Loc {
+    match at {
+        At::Sq(s) => Loc::Sq(s),
+        At::Base(b) => Loc::Base(b),
+    }
+}
+
+/// The state at the start of scenario `idx`, played for `turns` turns.
+pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<State, String> {
+    let sc = &d.scenarios[idx];
+    let mut units = Vec::new();
+    for ((nat, kind), count) in &d.mix {
+        for i in 1..=*count {
+            let id = match nat {
+                Nat::Ghazi => format!("gh{i}"),
+                _ => format!("{}{}{i}", prefix(d, *nat), kind.letter()),
+            };
+            units.push(Unit {
+                id,
+                nat: *nat,
+                kind: *kind,
+                loc: Loc::Pool,
+                moved: false,
+            });
+        }
+    }
+    let agents = d
+        .agents
+        .iter()
+        .map(|_| Agent {
+            loc: Loc::Pool,
+            moved: false,
+            used: false,
+        })
+        .collect();
+    let mut control = vec![None; d.regions.len()];
+    for (r, p) in &sc.control {
+        control[r.0 as usize] = Some(*p);
+    }
+    let mut st = State {
+        scenario: idx,
+        turns,
+        turn: 1,
+        first_year: sc.first_year,
+        options,
+        bop: sc.bop,
+        control,
+        ghazis: None,
+        treasury: sc.treasury,
+        sp: [0, 0],
+        sp_bought: [0, 0],
+        units,
+        agents,
+        markers: Vec::new(),
+        first: Power::British,
+        stage: Stage::Initiative,
+        plans: [Vec::new(), Vec::new()],
+        sealed: [false, false],
+        open_war: None,
+        events_this_turn: Vec::new(),
+        mutiny_done: sc.mutiny_done,
+        standing: [Standing::default(), Standing::default()],
+        finished: None,
+        recruited: Default::default(),
+    };
+    for p in &sc.places {
+        let at = loc(p.at);
+        for (nat, kind, count) in &p.units {
+            for _ in 0..*count {
+                let u = st
+                    .units
+                    .iter_mut()
+                    .find(|u| u.nat == *nat && u.kind == *kind && u.loc == Loc::Pool)
+                    .ok_or_else(|| {
+                        format!(
+                            "the counter mix runs out of {} {}",
+                            d.nat_code(*nat),
+                            kind.key()
+                        )
+                    })?;
+                u.loc = at;
+            }
+        }
+        for a in &p.agents {
+            let i = d.find_agent(a).ok_or_else(|| format!("no agent {a}"))?;
+            st.agents[i].loc = at;
+        }
+        if let At::Sq(sq) = p.at {
+            for (owner, kind) in &p.markers {
+                st.markers.push(Marker {
+                    sq,
+                    owner: *owner,
+                    kind: *kind,
+                });
+            }
+        }
+    }
+    st.markers.sort();
+    Ok(st)
+}

@@ -1,0 +1,201 @@
+//! Standing orders: how a side answers the decisions it owes in the middle of
+//! the other side's operations phase (digest N1-N14), set in advance so that
+//! an operations phase costs one mail. The defaults are the digest's.
+//!
+//! ```text
+//! standing:
+//!   counter: best pounds 1      # N1: best | none, pounds N | max (default best, 0 pounds)
+//!   counter-ultimatum: best     # N2: best | none (default best)
+//!   withdraw: never             # N3: never | always (default never)
+//!   initiative: first           # N11: first | second (default first)
+//!   supply: pay                 # N12: pay | none (default pay while SP last)
+//!   captured: hold              # N14: hold | execute (default hold)
+//! ```
+//!
+//! Fixed rules, not choices: retreats go to the best adjacent square (N4,
+//! ruling A31), losses are the weakest units first with red and blue last
+//! (N5), the defender takes his best terrain multiplier and agent (N6, A33),
+//! the levy goes to the capital, else the first free city (N7), reverting
+//! units to the nearest free home city (N8), an escaped agent to the nearest
+//! friendly stack (N9, A36), only the phasing player massacres (N10, A39),
+//! event choices are the first legal ones (N13).
+
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::OrderError;
+use serde::Serialize;
+
+/// Pounds added to a counter-negotiation (N1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+pub enum Pounds {
+    /// None.
+    #[default]
+    Zero,
+    /// As many as the agent's political value allows (15.1(4)).
+    Max,
+    /// Up to this many.
+    Upto(u32),
+}
+
+/// One side's standing orders.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    /// N1: counter negotiations with the best agent in the capital.
+    pub counter: bool,
+    /// N1: pounds added when countering.
+    pub counter_pounds: Pounds,
+    /// N2: counter ultimatums.
+    pub counter_ultimatum: bool,
+    /// N3: withdraw before combat whenever allowed (14.5).
+    pub withdraw: bool,
+    /// N11: move first when the initiative is ours (7.2).
+    pub first: bool,
+    /// N12: pay SP in provisioning while they last (17.3).
+    pub supply: bool,
+    /// N14: execute captured named agents at once (16.42(2)).
+    pub execute: bool,
+}
+
+impl Default for Standing {
+    fn default() -> Standing {
+        Standing {
+            counter: true,
+            counter_pounds: Pounds::Zero,
+            counter_ultimatum: true,
+            withdraw: false,
+            first: true,
+            supply: true,
+            execute: false,
+        }
+    }
+}
+
+fn bad(l: &SourceLine, msg: impl Into<String>) -> OrderError {
+    OrderError::at(l, msg)
+}
+
+/// Reads standing order lines (replacing the whole set).
+pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
+    let mut s = Standing::default();
+    for l in lines {
+        let text = l.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let (key, rest) = text.split_once(':').unwrap_or((text, ""));
+        let words: Vec<String> = rest
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+        match key.trim().to_ascii_lowercase().as_str() {
+            "counter" => {
+                s.counter = match w(0) {
+                    "best" => true,
+                    "none" => false,
+                    x => {
+                        return Err(
+                            bad(l, format!("counter: {x:?}; write best or none")).rule("15.1(4)")
+                        );
+                    }
+                };
+                if w(1) == "pounds" {
+                    s.counter_pounds = match w(2) {
+                        "max" => Pounds::Max,
+                        n => {
+                            Pounds::Upto(n.parse().map_err(|_| bad(l, "counter: pounds N or max"))?)
+                        }
+                    };
+                }
+            }
+            "counter-ultimatum" => {
+                s.counter_ultimatum = match w(0) {
+                    "best" => true,
+                    "none" => false,
+                    x => {
+                        return Err(bad(
+                            l,
+                            format!("counter-ultimatum: {x:?}; write best or none"),
+                        )
+                        .rule("15.61(4)"));
+                    }
+                }
+            }
+            "withdraw" => {
+                s.withdraw = match w(0) {
+                    "always" => true,
+                    "never" => false,
+                    x => {
+                        return Err(
+                            bad(l, format!("withdraw: {x:?}; write never or always")).rule("14.5")
+                        );
+                    }
+                }
+            }
+            "initiative" => {
+                s.first = match w(0) {
+                    "first" => true,
+                    "second" => false,
+                    x => {
+                        return Err(
+                            bad(l, format!("initiative: {x:?}; write first or second")).rule("7.2")
+                        );
+                    }
+                }
+            }
+            "supply" => {
+                s.supply = match w(0) {
+                    "pay" => true,
+                    "none" => false,
+                    x => {
+                        return Err(
+                            bad(l, format!("supply: {x:?}; write pay or none")).rule("17.4")
+                        );
+                    }
+                }
+            }
+            "captured" => {
+                s.execute = match w(0) {
+                    "hold" => false,
+                    "execute" => true,
+                    x => {
+                        return Err(
+                            bad(l, format!("captured: {x:?}; write hold or execute")).rule("16.42")
+                        );
+                    }
+                }
+            }
+            other => {
+                return Err(bad(
+                    l,
+                    format!(
+                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The standing orders as text.
+pub fn show(s: &Standing) -> Vec<String> {
+    let pounds = match s.counter_pounds {
+        Pounds::Zero => String::new(),
+        Pounds::Max => " pounds max".into(),
+        Pounds::Upto(n) => format!(" pounds {n}"),
+    };
+    vec![
+        format!(
+            "counter: {}{pounds}",
+            if s.counter { "best" } else { "none" }
+        ),
+        format!(
+            "counter-ultimatum: {}",
+            if s.counter_ultimatum { "best" } else { "none" }
+        ),
+        format!("withdraw: {}", if s.withdraw { "always" } else { "never" }),
+        format!("initiative: {}", if s.first { "first" } else { "second" }),
+        format!("supply: {}", if s.supply { "pay" } else { "none" }),
+        format!("captured: {}", if s.execute { "execute" } else { "hold" }),
+    ]
+}

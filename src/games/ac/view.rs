@@ -1,0 +1,183 @@
+//! What one side sees (22.0): its own pieces fully; enemy and neutral pieces
+//! only where it has a piece in the square (22.1(1)) or controls the region
+//! (22.1(4), ruling A56), otherwise only that a stack of some side is there
+//! (ruling A57); markers and region control always (22.2); treasuries, supply
+//! points, home bases and sealed economy orders only its own (9.0, 17.1, 3.1[3]).
+//! `None` is the umpire's view: everything.
+
+use super::bop;
+use super::data::{Data, Nat, Power};
+use super::geom::Sq;
+use super::state::{Loc, Stage, State};
+use super::victory;
+use crate::core::ruleset::View;
+use std::collections::BTreeMap;
+
+/// Whether `viewer` may examine what stands on `s` (22.1(1), 22.1(4)).
+pub fn can_examine(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> bool {
+    let Some(p) = viewer else { return true };
+    let mine = st.side_units_at(Loc::Sq(s), p).next().is_some()
+        || st.side_agents_at(d, Loc::Sq(s), p).next().is_some();
+    let region = d
+        .sq(s)
+        .and_then(|i| i.region)
+        .is_some_and(|r| st.control[r.0 as usize] == Some(p));
+    mine || region
+}
+
+fn side_tag(d: &Data, st: &State, n: Nat) -> String {
+    match st.owner(n) {
+        Some(p) => p.name().to_string(),
+        None => match n {
+            Nat::Native(r) => format!("neutral {}", d.reg(r).code),
+            _ => "neutral".into(),
+        },
+    }
+}
+
+/// One line per occupied square, as `viewer` may see it.
+pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
+    let mut by_sq: BTreeMap<Sq, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for u in &st.units {
+        if let Loc::Sq(s) = u.loc {
+            by_sq
+                .entry(s)
+                .or_default()
+                .0
+                .push(format!("{}({})", u.id, side_tag(d, st, u.nat)));
+        }
+    }
+    for (i, a) in st.agents.iter().enumerate() {
+        if let Loc::Sq(s) = a.loc {
+            let owner = st.agent_owner(d, super::state::AgentId(i as u16));
+            let tag = owner.map_or("neutral".to_string(), |p| p.name().to_string());
+            by_sq
+                .entry(s)
+                .or_default()
+                .1
+                .push(format!("{}({tag})", d.agents[i].id));
+        }
+    }
+    let mut out = Vec::new();
+    for (s, (units, agents)) in by_sq {
+        let place = d
+            .city_at(s)
+            .map_or(String::new(), |c| format!(" {}", d.city(c).name));
+        if can_examine(d, st, s, viewer) {
+            let mut all = units;
+            all.extend(agents);
+            out.push(format!("{s}{place}: {}", all.join(" ")));
+        } else {
+            // Ruling A57: a stack is seen, with its side, not its contents.
+            let mut sides: Vec<String> = units
+                .iter()
+                .chain(agents.iter())
+                .filter_map(|x| {
+                    x.split_once('(')
+                        .map(|(_, t)| t.trim_end_matches(')').to_string())
+                })
+                .collect();
+            sides.sort();
+            sides.dedup();
+            out.push(format!("{s}{place}: a stack ({})", sides.join(", ")));
+        }
+    }
+    out
+}
+
+/// The view.
+pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
+    let mut status = Vec::new();
+    let sc = st.sc(d);
+    status.push(format!(
+        "Asia Crossroads, {}: turn {} of {} ({}-{:02})",
+        sc.title,
+        st.turn,
+        st.turns,
+        st.year(),
+        (st.year() + 4) % 100
+    ));
+    status.push(match &st.stage {
+        Stage::Initiative => format!(
+            "Initiative phase: the {} choose (7.2)",
+            bop::favoured(st.bop).name()
+        ),
+        Stage::Economy => "Income/expenditure phase (sealed)".into(),
+        Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
+        Stage::Over => "The game is over".into(),
+    });
+    status.push(format!("Balance of Power: {}", bop::describe(d, st.bop)));
+    for p in Power::ALL {
+        let regions: Vec<&str> = (0..d.regions.len())
+            .filter(|i| st.control[*i] == Some(p))
+            .map(|i| d.regions[i].code.as_str())
+            .collect();
+        status.push(format!("{} control: {}", p.name(), regions.join(" ")));
+    }
+    let neutral: Vec<&str> = (0..d.regions.len())
+        .filter(|i| st.control[*i].is_none())
+        .map(|i| d.regions[i].code.as_str())
+        .collect();
+    status.push(format!("Neutral: {}", neutral.join(" ")));
+    if let Some(p) = st.open_war {
+        status.push(format!(
+            "Open war began, started by the {} (24.0)",
+            p.name()
+        ));
+    }
+    for p in Power::ALL {
+        if viewer.is_none_or(|v| v == p) {
+            status.push(format!(
+                "{}: {} pounds, {} SP",
+                p.name(),
+                st.treasury[p.index()],
+                st.sp[p.index()]
+            ));
+            let (vp, _) = victory::points(d, st, p);
+            status.push(format!("{} victory points now: {vp}", p.name()));
+            for b in [super::data::Base::India, super::data::Base::Urals] {
+                if b.owner() == p {
+                    let ids: Vec<String> = st
+                        .units_at(Loc::Base(b))
+                        .map(|u| st.unit(u).id.clone())
+                        .collect();
+                    let ags: Vec<String> = st
+                        .agents_at(Loc::Base(b))
+                        .map(|a| d.agents[a.0 as usize].id.clone())
+                        .collect();
+                    status.push(format!("{}: {} {}", b.name(), ids.join(" "), ags.join(" ")));
+                }
+            }
+            if !st.plans[p.index()].is_empty() {
+                status.push(format!(
+                    "{} sealed economy orders: {}",
+                    p.name(),
+                    st.plans[p.index()].len()
+                ));
+            }
+        }
+    }
+    let markers: Vec<String> = st
+        .markers
+        .iter()
+        .map(|m| format!("{} {} {}", m.sq, m.owner.name(), m.kind.key()))
+        .collect();
+    status.push(format!("Markers: {}", markers.join(", ")));
+    let prisoners: Vec<String> = st
+        .agents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a.loc {
+            Loc::Prisoner(p) => Some(format!("{} (held by the {})", d.agents[i].name, p.name())),
+            _ => None,
+        })
+        .collect();
+    if !prisoners.is_empty() {
+        status.push(format!("Prisoners: {}", prisoners.join(", ")));
+    }
+    status.extend(stacks(d, st, viewer));
+    View {
+        status,
+        board: Some(crate::core::board::Board::Square(super::board::board(d, st, viewer))),
+    }
+}

@@ -1,0 +1,1191 @@
+//! Asia Crossroads: the rulebook's worked examples and unambiguous rules, on
+//! the real data with pieces placed by hand and scripted dice. Each test cites
+//! its rule. Tables that are stand-ins are tested for the shape the rules
+//! demand, not for their values.
+
+use std::collections::BTreeMap;
+use umpire::core::dice::{Dice, Roll};
+use umpire::core::movefile::SourceLine;
+use umpire::core::ruleset::{Audience, Rules, Setup, Side};
+use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power};
+use umpire::games::ac::geom::Sq;
+use umpire::games::ac::movement::{self, Piece};
+use umpire::games::ac::state::{AgentId, Loc, Marker, Stage, State, UnitId};
+use umpire::games::ac::{Ac, bop, combat, economy, events, negotiate, supply, victory};
+
+const BRITISH: Side = Side(0);
+const RUSSIAN: Side = Side(1);
+
+fn sq(s: &str) -> Sq {
+    s.parse().unwrap()
+}
+
+struct T {
+    r: Ac,
+    st: State,
+}
+
+fn game(scenario: &str, options: &[(&str, &str)]) -> T {
+    let r = Ac::new();
+    let st = r
+        .setup(&Setup {
+            scenario: scenario.into(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<BTreeMap<_, _>>(),
+            sides: vec!["british".into(), "russian".into()],
+        })
+        .unwrap();
+    T { r, st }
+}
+
+/// Scenario 1 with every piece taken off the map, in British operations phase `k`.
+fn empty(k: u8) -> T {
+    let mut t = game("s1", &[]);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    for a in &mut t.st.agents {
+        a.loc = Loc::Pool;
+    }
+    t.st.markers.clear();
+    t.st.first = Power::British;
+    umpire::games::ac::turn::open_phase(&mut t.st, k, Power::British);
+    t
+}
+
+impl T {
+    fn d(&self) -> &Data {
+        self.r.data()
+    }
+    /// Puts the first `n` pool units of a kind on `at`; returns them.
+    fn put(&mut self, nat: Nat, kind: Kind, n: usize, at: Loc) -> Vec<UnitId> {
+        let mut v = Vec::new();
+        for (i, u) in self.st.units.iter_mut().enumerate() {
+            if v.len() < n && u.nat == nat && u.kind == kind && u.loc == Loc::Pool {
+                u.loc = at;
+                v.push(UnitId(i as u16));
+            }
+        }
+        assert_eq!(v.len(), n, "not enough {nat:?} {kind:?}");
+        v
+    }
+    fn agent(&mut self, name: &str, at: Loc) -> AgentId {
+        let i = self.d().find_agent(name).unwrap();
+        self.st.agents[i].loc = at;
+        AgentId(i as u16)
+    }
+    fn region(&self, code: &str) -> usize {
+        self.d().region(code).unwrap().0 as usize
+    }
+    fn city(&self, name: &str) -> Sq {
+        let d = self.d();
+        d.city(d.find_city(name).unwrap()).sq
+    }
+    /// Applies the orders of `text` (one per line) with scripted dice; on
+    /// error nothing changes.
+    fn run(
+        &mut self,
+        side: Side,
+        text: &str,
+        rolls: &[(&str, u32)],
+    ) -> Result<Vec<String>, String> {
+        let lines: Vec<SourceLine> = text
+            .lines()
+            .enumerate()
+            .map(|(i, t)| SourceLine {
+                line: i + 1,
+                column: 1,
+                text: t.trim().to_string(),
+            })
+            .collect();
+        let orders = self
+            .r
+            .parse(&self.st, side, &lines)
+            .map_err(|e| e.to_string())?;
+        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+        let mut trial = self.st.clone();
+        let mut out = Vec::new();
+        for (_, o) in &orders {
+            let ev = self
+                .r
+                .apply(&mut trial, side, o, &mut dice)
+                .map_err(|e| e.to_string())?;
+            out.extend(ev.into_iter().map(|e| e.text));
+        }
+        assert_eq!(
+            dice.unused_recorded(),
+            0,
+            "scripted rolls left over: {out:?}"
+        );
+        self.st = trial;
+        Ok(out)
+    }
+}
+
+/// A scripted d6; income rolls are the player's own (9.0).
+fn roll(label: &str, value: u32) -> Roll {
+    let audience = if label.starts_with("home government income, British") {
+        Audience::side(BRITISH)
+    } else if label.starts_with("home government income, Russian") {
+        Audience::side(RUSSIAN)
+    } else {
+        Audience::All
+    };
+    Roll {
+        label: label.to_string(),
+        sides: 6,
+        value,
+        audience,
+    }
+}
+
+fn cell_text(c: &NegCell) -> String {
+    let mut v = Vec::new();
+    if c.treaty {
+        v.push("T");
+    }
+    if c.conditional {
+        v.push("T1");
+    }
+    if c.enemy {
+        v.push("E");
+    }
+    if c.outrage {
+        v.push("R");
+    }
+    if c.agent_lost {
+        v.push("X");
+    }
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join("+")
+    }
+}
+
+// 15.62: the Ultimatum Table, cell by cell as printed (the printed empty cell
+// between the 7th and 8th values dropped, ruling A6).
+#[test]
+fn the_ultimatum_table_is_reproduced_cell_by_cell() {
+    let printed = [
+        ["E", "E", "E", "E", "E", "E", "E", "E"],
+        ["R+X", "R+X", "R+X", "R+X", "R+X", "R+X", "R+X", "R+X"],
+        ["R", "R", "R", "R", "R", "R", "R", "R"],
+        ["-", "-", "-", "R", "R", "R", "T1+R", "T+R"],
+        ["-", "-", "-", "-", "T1", "T", "T+R", "T+R"],
+        ["-", "-", "T1", "T", "T", "T", "T", "T"],
+        ["-", "T", "T", "T", "T", "T", "T", "T"],
+        ["T", "T", "T", "T", "T", "T", "T", "T"],
+    ];
+    let d = Ac::new();
+    let d = d.data();
+    assert_eq!(d.ultimatum.len(), 8);
+    for (row, cells) in printed.iter().enumerate() {
+        for (col, want) in cells.iter().enumerate() {
+            let got = cell_text(&d.ultimatum[row][col]);
+            assert_eq!(got, *want, "die row {row}, column {col}");
+        }
+    }
+    // 15.62 T1: on 1-3 the phasing player gains control.
+    assert_eq!(d.num.ultimatum.t1_success, 3);
+}
+
+// 15.61(6), 15.62 headings: 0(-), 1-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37+.
+#[test]
+fn ultimatum_columns_follow_the_differential() {
+    let r = Ac::new();
+    let b = &r.data().num.ultimatum.columns;
+    for (diff, col) in [
+        (-5, 0),
+        (0, 0),
+        (1, 1),
+        (6, 1),
+        (7, 2),
+        (12, 2),
+        (13, 3),
+        (19, 4),
+        (30, 5),
+        (31, 6),
+        (36, 6),
+        (37, 7),
+        (90, 7),
+    ] {
+        assert_eq!(negotiate::column(b, diff), col, "differential {diff}");
+    }
+}
+
+// 15.61(1)-(7), 15.62 T1: strength in the capital times the agent's political
+// value; no counter (neutral agents have no effect, errata); T1 then a roll.
+#[test]
+fn an_ultimatum_with_two_brigades_and_burnes_takes_afghanistan_on_t1() {
+    let mut t = empty(1);
+    t.st.options.ultimatums = true;
+    let kabul = t.city("Kabul");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
+    t.agent("burnes", Loc::Sq(kabul));
+    let af = t.d().region("AF").unwrap();
+    t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
+    t.agent("dost-mohammed", Loc::Sq(kabul));
+    // (4 + 1) x 2 = 10 against 0: the 7-12 column; die 5 (no DRM at index 1 pro-British) gives T1.
+    let ev = t
+        .run(
+            BRITISH,
+            "ultimatum AF agent burnes",
+            &[
+                ("ultimatum against AF (15.1(8))", 5),
+                ("ultimatum T1 (15.62)", 3),
+                ("invasion defence levy, AF (5.42(3))", 2),
+            ],
+        )
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("differential 10") && e.contains(": T1 ")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.control[t.region("AF")], Some(Power::British));
+    // 15.3: one attempt per region per negotiations sub-phase.
+    let again = t
+        .run(BRITISH, "negotiate AF agent burnes", &[])
+        .unwrap_err();
+    assert!(again.contains("15.0") || again.contains("15.3"), "{again}");
+}
+
+// 15.6 is optional: without it an ultimatum is refused.
+#[test]
+fn ultimatums_need_the_optional_rule() {
+    let mut t = empty(1);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    let e = t
+        .run(BRITISH, "ultimatum AF agent burnes", &[])
+        .unwrap_err();
+    assert!(e.contains("(15.6)"), "{e}");
+}
+
+// 15.1, 15.5, 15.4, 15.0.
+#[test]
+fn negotiations_need_an_agent_in_the_capital_and_no_enemy_combat_units() {
+    let mut t = empty(1);
+    let kabul = t.city("Kabul");
+    let e = t
+        .run(BRITISH, "negotiate AF agent burnes", &[])
+        .unwrap_err();
+    assert!(e.contains("capital") && e.contains("(15.0)"), "{e}");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kabul));
+    let e = t
+        .run(BRITISH, "negotiate AF agent burnes", &[])
+        .unwrap_err();
+    assert!(e.contains("(15.5)"), "{e}");
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    // Burnes has political value 2 (stand-in): at most 2 pounds (15.1(2)).
+    let e = t
+        .run(BRITISH, "negotiate AF agent burnes pounds 3", &[])
+        .unwrap_err();
+    assert!(e.contains("15.1(2)"), "{e}");
+    let ev = t
+        .run(
+            BRITISH,
+            "negotiate AF agent burnes pounds 2",
+            &[
+                ("negotiations against AF (15.1(8))", 6),
+                ("invasion defence levy, AF (5.42(3))", 1),
+            ],
+        )
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains("differential 4")), "{ev:?}");
+    assert_eq!(t.st.treasury[0], 18, "the pounds are spent (15.1(2))");
+    // 12.1: no movement after negotiations have begun.
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Base(Base::India));
+    let id =
+        t.st.units
+            .iter()
+            .find(|u| u.loc == Loc::Base(Base::India))
+            .unwrap()
+            .id
+            .clone();
+    let e = t
+        .run(BRITISH, &format!("move {id}: 3140"), &[])
+        .unwrap_err();
+    assert!(e.contains("(12.1)"), "{e}");
+}
+
+// 15.62 DRMs: the index moderately pro-phasing +1, target Sinkiang -1,
+// controlling North India +1 against the Punjab.
+#[test]
+fn negotiation_die_roll_modifiers() {
+    let mut t = empty(1);
+    let d = t.r.data().clone();
+    t.st.bop = 8;
+    assert_eq!(
+        negotiate::drm(&d, &t.st, Power::British, d.region("PJ").unwrap()),
+        2
+    );
+    assert_eq!(
+        negotiate::drm(&d, &t.st, Power::Russian, d.region("SK").unwrap()),
+        -2
+    );
+    t.st.bop = 2;
+    assert_eq!(
+        negotiate::drm(&d, &t.st, Power::British, d.region("KV").unwrap()),
+        0
+    );
+}
+
+// 14.71 examples: 14 to 5 is 2:1; 10 defending against 6 is 1:2; 14.73: 7
+// to 4 is 1.5:1; 14.72: below 1:3 is 1:3, above 4:1 is 4:1.
+#[test]
+fn combat_odds_follow_the_examples() {
+    let col = |a, d| combat::COLUMNS[combat::odds_column(a, d)];
+    assert_eq!(col(14, 5), "2:1");
+    assert_eq!(col(6, 10), "1:2");
+    assert_eq!(col(7, 4), "1.5:1");
+    assert_eq!(col(5, 5), "1:1");
+    assert_eq!(col(4, 5), "1:2");
+    assert_eq!(col(1, 10), "1:3");
+    assert_eq!(col(20, 2), "4:1");
+    assert_eq!(col(9, 3), "3:1");
+}
+
+// 14.61, 14.62 examples: mostly B factors may use only Battle; half B and half
+// C may use either.
+#[test]
+fn the_crt_letters_decide_which_tables_a_force_may_use() {
+    let mut t = empty(1);
+    let s = t.city("Delhi");
+    let mut a = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s)); // 4 B
+    let ni = t.d().region("NI").unwrap();
+    a.extend(t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(s))); // 2 R
+    assert_eq!(combat::crts_allowed(t.d(), &t.st, &a), (true, false));
+    let mut b = t.put(Nat::British, Kind::Garrison, 3, Loc::Sq(s)); // 3 B
+    b.extend(t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))); // 3 C
+    assert_eq!(combat::crts_allowed(t.d(), &t.st, &b), (true, true));
+}
+
+// 14.74: one multiplier, never more than x3; 20.32: a fort triples, but only its owner (20.4).
+#[test]
+fn the_defender_takes_one_multiplier_at_most_triple() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    assert_eq!(combat::multiplier(t.d(), &t.st, delhi, Power::British), 2);
+    t.st.markers.push(Marker {
+        sq: delhi,
+        owner: Power::British,
+        kind: MarkerKind::Fort,
+    });
+    assert_eq!(combat::multiplier(t.d(), &t.st, delhi, Power::British), 3);
+    assert_eq!(combat::multiplier(t.d(), &t.st, delhi, Power::Russian), 2);
+}
+
+// 4.3, errata (no 0 space): shifts skip 0 and stop at 18.
+#[test]
+fn the_balance_of_power_skips_zero_and_stops_at_eighteen() {
+    let t = empty(1);
+    let d = t.d();
+    assert_eq!(bop::shifted(d, 1, Power::Russian, 1), -1);
+    assert_eq!(bop::shifted(d, 2, Power::Russian, 3), -2);
+    assert_eq!(bop::shifted(d, 17, Power::British, 5), 18);
+    assert_eq!(bop::shifted(d, -18, Power::Russian, 1), -18);
+    assert_eq!(bop::favoured(-1), Power::Russian);
+}
+
+// 11.3 example: a flying column (6) with a field force (4) moves 4; 16.21
+// example: Keane (military 2) with a field force moves 6.
+#[test]
+fn a_force_moves_at_its_slowest_plus_one_agents_bonus() {
+    let mut t = empty(1);
+    let s = t.city("Delhi");
+    let ff = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))[0];
+    let keane = t.agent("keane", Loc::Sq(s));
+    let a = movement::allowance(t.d(), &t.st, &[Piece::Unit(ff), Piece::Unit(fc)]);
+    assert_eq!(a.half_mp, 8);
+    assert!(!a.diagonal, "13.2: field forces move across sides only");
+    let a = movement::allowance(t.d(), &t.st, &[Piece::Unit(ff), Piece::Agent(keane)]);
+    assert_eq!(a.half_mp, 12);
+}
+
+// 13.2: only highlighted units move diagonally; 13.21: at the same cost.
+#[test]
+fn only_agents_irregulars_and_ghazis_move_diagonally() {
+    let mut t = empty(1);
+    let s = sq("0404");
+    let ff = t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let id = t.st.unit(ff).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: 0505"), &[])
+        .unwrap_err();
+    assert!(e.contains("(13.2)"), "{e}");
+    let irr = t.put(Nat::Russian, Kind::Irregular, 1, Loc::Sq(s))[0];
+    let id = t.st.unit(irr).id.clone();
+    t.run(RUSSIAN, &format!("move {id}: 0505 0606"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(irr).loc, Loc::Sq(sq("0606")));
+    // 12.0: once per operations phase.
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: 0707"), &[])
+        .unwrap_err();
+    assert!(e.contains("(12.0)"), "{e}");
+}
+
+// 13.51: half a movement point a square directly along a trade route (the
+// Orenburg line, clear); 13.1: full cost off it.
+#[test]
+fn trade_routes_halve_the_cost() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0303")))[0];
+    let a = t.st.unit(g).id.clone();
+    // A garrison moves 2 (stand-in): four squares along the route...
+    t.run(RUSSIAN, &format!("move {a}: 0403 0503 0603 0602"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(t.city("Orenburg")));
+    // ...but only two off it.
+    let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0808")))[0];
+    let b = t.st.unit(h).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {b}: 0809 0810 0811"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.1"), "{e}");
+    t.run(RUSSIAN, &format!("move {b}: 0809 0810"), &[])
+        .unwrap();
+}
+
+// 13.71: never into all sea; 13.32: a force stops on entering enemy combat units.
+#[test]
+fn no_sea_squares_and_stop_at_the_enemy() {
+    let mut t = empty(1);
+    let s = t.city("Delhi");
+    let ff = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))[0];
+    let id = t.st.unit(ff).id.clone();
+    let next = Sq::new(s.col, s.row + 1);
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(next));
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {id}: {next} {}", Sq::new(s.col, s.row + 2)),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("13.32"), "{e}");
+    let bushire = t.city("Bushire");
+    let pe = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(bushire))[0];
+    let id = t.st.unit(pe).id.clone();
+    let sea = Sq::new(bushire.col, bushire.row + 2);
+    assert!(!t.d().land(sea));
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {id}: {} {sea}", Sq::new(bushire.col, bushire.row + 1)),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("13.71"), "{e}");
+}
+
+// 12.2(2): moving in the 2nd-5th operations phases costs one SP per force.
+#[test]
+fn later_operations_cost_a_supply_point_per_force() {
+    let mut t = empty(2);
+    let s = t.city("Delhi");
+    let u = t.put(Nat::British, Kind::FieldForce, 2, Loc::Sq(s));
+    let ids = format!("{} {}", t.st.unit(u[0]).id, t.st.unit(u[1]).id);
+    let to = Sq::new(s.col, s.row + 1);
+    let e = t
+        .run(BRITISH, &format!("move {ids}: {to}"), &[])
+        .unwrap_err();
+    assert!(e.contains("12.2(2)"), "{e}");
+    t.st.sp[0] = 3;
+    t.run(BRITISH, &format!("move {ids}: {to}"), &[]).unwrap();
+    assert_eq!(t.st.sp[0], 2, "one SP for the whole force");
+}
+
+// 19.11, 19.13, 19.21: British units enter Central India from the southern
+// edge of North India at +1 MP; natives never.
+#[test]
+fn home_bases_take_their_own_regulars_only() {
+    let mut t = empty(1);
+    let edge = *t.d().base_edges[&Base::India].iter().next().unwrap();
+    let b = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(edge))[0];
+    let ni = t.d().region("NI").unwrap();
+    let n = t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(edge))[0];
+    let nid = t.st.unit(n).id.clone();
+    let e = t
+        .run(BRITISH, &format!("move {nid}: india"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.21"), "{e}");
+    let bid = t.st.unit(b).id.clone();
+    t.run(BRITISH, &format!("move {bid}: india"), &[]).unwrap();
+    assert_eq!(t.st.unit(b).loc, Loc::Base(Base::India));
+}
+
+// 5.41(2), 5.42: British combat units left in a neutral city invade; the
+// region joins the Russians, who get a die of its irregulars (and its Khan).
+// 5.44: an agent alone does not.
+#[test]
+fn an_invasion_gives_the_region_to_the_other_player_with_its_levy() {
+    let mut t = empty(1);
+    let herat = t.city("Herat");
+    t.agent("pottinger", Loc::Sq(herat));
+    let khiva = t.city("Khiva");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(khiva));
+    let ev = t
+        .run(
+            BRITISH,
+            "end",
+            &[("invasion defence levy, KV (5.42(3))", 3)],
+        )
+        .unwrap();
+    assert_eq!(t.st.control[t.region("KV")], Some(Power::Russian), "{ev:?}");
+    assert_eq!(
+        t.st.control[t.region("HE")],
+        None,
+        "5.44: agents do not violate neutrality"
+    );
+    let kv = t.d().region("KV").unwrap();
+    let levied =
+        t.st.units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(kv) && u.loc.in_play())
+            .count();
+    assert!(levied >= 1, "{ev:?}");
+    // The levy went to the capital only if it was free; the British brigade
+    // stands in Khiva, so the levy is elsewhere and no combat followed there.
+    assert!(ev.iter().any(|e| e.contains("5.42(3)")), "{ev:?}");
+}
+
+// 5.6 example: the Russians control Afghanistan with a force of one blue and
+// two Afghan units; the British gain control: the two Afghan units are eliminated.
+#[test]
+fn defection_eliminates_natives_stacked_with_their_former_masters() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::Russian);
+    let s = t.city("Kandahar");
+    t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(s));
+    let natives = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(s));
+    let kabul = t.city("Kabul");
+    let ghazni = t.city("Ghazni");
+    let alone = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(ghazni))[0];
+    t.agent("burnes", Loc::Sq(kabul));
+    // Die 6 + 0: T on a differential of 2 (stand-in table).
+    t.run(
+        BRITISH,
+        "negotiate AF agent burnes",
+        &[("negotiations against AF (15.1(8))", 6)],
+    )
+    .unwrap();
+    assert_eq!(t.st.control[af.0 as usize], Some(Power::British));
+    for u in natives {
+        assert_eq!(t.st.unit(u).loc, Loc::Pool);
+    }
+    assert_eq!(
+        t.st.unit(alone).loc,
+        Loc::Sq(ghazni),
+        "units elsewhere simply change sides"
+    );
+}
+
+// 14.21, 24.1: the first attack of red on blue is open war: the defender
+// rolls three dice of pounds, the index shifts a die toward the attacker.
+#[test]
+fn the_first_red_on_blue_attack_is_open_war() {
+    let mut t = empty(1);
+    let s = t.city("Herat");
+    t.put(Nat::British, Kind::FieldForce, 3, Loc::Sq(s));
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    let he = t.region("HE");
+    t.st.control[he] = Some(Power::British);
+    let before = t.st.treasury[1];
+    let ev = t
+        .run(
+            BRITISH,
+            "end",
+            &[
+                ("open war: the defender's pounds (24.1(1))", 4),
+                ("open war: the defender's pounds (24.1(1))", 5),
+                ("open war: the defender's pounds (24.1(1))", 6),
+                ("open war: Balance of Power shift (24.1(2))", 2),
+                (&format!("combat at {s} (14.1(5))"), 6),
+            ],
+        )
+        .unwrap();
+    assert_eq!(t.st.open_war, Some(Power::British), "{ev:?}");
+    assert_eq!(t.st.treasury[1], before + 15);
+    assert_eq!(t.st.bop, 3);
+    // 11.4: one side is gone or retreated.
+    assert!(!(t.st.occupies(s, Power::British) && t.st.occupies(s, Power::Russian)));
+    // 25.11: -15 victory points for starting it.
+    let (_, parts) = victory::points(t.d(), &t.st, Power::British);
+    assert!(parts.iter().any(|p| p.contains("-15")), "{parts:?}");
+}
+
+// 16.4(4), 16.41: an enemy agent alone with friendly combat units at the end
+// of the combat phase escapes on a roll of his ratings or less, else is captured.
+#[test]
+fn agents_alone_with_enemy_combat_units_are_checked_for_capture() {
+    let mut t = empty(1);
+    let s = t.city("Meshed");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    let pe = t.region("PE");
+    t.st.control[pe] = Some(Power::British);
+    let sim = t.agent("simonich", Loc::Sq(s)); // political 2, military 0 (stand-in)
+    let vit = t.agent("vitkovitch", Loc::Sq(s));
+    let home = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(t.city("Orenburg")))[0];
+    let ev = t
+        .run(
+            BRITISH,
+            "end",
+            &[
+                ("capture check, Simonich (16.41)", 2),
+                ("capture check, Vitkovitch (16.41)", 3),
+            ],
+        )
+        .unwrap();
+    assert_eq!(
+        t.st.agent(sim).loc,
+        t.st.unit(home).loc,
+        "escaped to the nearest friendly stack: {ev:?}"
+    );
+    assert_eq!(
+        t.st.agent(vit).loc,
+        Loc::Prisoner(Power::British),
+        "N14 default: held prisoner"
+    );
+}
+
+// 17.1: the first 10 SP a turn cost a pound each, later ones two.
+#[test]
+fn supply_points_cost_one_pound_then_two() {
+    let t = empty(1);
+    assert_eq!(economy::sp_cost(t.d(), 0, 10), 10);
+    assert_eq!(economy::sp_cost(t.d(), 0, 12), 14);
+    assert_eq!(economy::sp_cost(t.d(), 9, 2), 3);
+}
+
+// 9.1(2)-(3), errata: occupied cities pay; a trading post doubles; an enemy-occupied city pays nothing.
+#[test]
+fn city_income_needs_occupation_and_markers_double_it() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let d = t.r.data().clone();
+    let value = d.city(d.find_city("Delhi").unwrap()).income;
+    assert_eq!(economy::city_income(&d, &t.st, Power::British), 0);
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi));
+    assert_eq!(economy::city_income(&d, &t.st, Power::British), value);
+    t.st.markers.push(Marker {
+        sq: delhi,
+        owner: Power::British,
+        kind: MarkerKind::TradingPost,
+    });
+    assert_eq!(economy::city_income(&d, &t.st, Power::British), 2 * value);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    assert_eq!(
+        economy::city_income(&d, &t.st, Power::British),
+        value,
+        "unoccupied: the normal value"
+    );
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi));
+    assert_eq!(economy::city_income(&d, &t.st, Power::British), 0);
+}
+
+// 3.1[3]: the economy is simultaneous and secret: each side's orders are
+// checked alone, hidden from the other, and carried out when both are in.
+#[test]
+fn the_economy_phase_is_sealed_until_both_are_in() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 3),
+            ("home government income, Russian (9.1(1))", 3),
+        ],
+    )
+    .unwrap();
+    assert_eq!(t.st.stage, Stage::Economy);
+    let pounds = t.st.treasury[1];
+    t.run(RUSSIAN, "buy 3\nrecruit field_force at urals", &[])
+        .unwrap();
+    assert_eq!(
+        t.st.treasury[1], pounds,
+        "nothing is spent before both are in"
+    );
+    let view = t.r.view(&t.st, Some(BRITISH));
+    assert!(
+        !view
+            .status
+            .iter()
+            .any(|l| l.contains("Russian sealed") || l.contains("Russian:")),
+        "{:?}",
+        view.status
+    );
+    let e = t.run(RUSSIAN, &format!("buy {}", pounds), &[]).unwrap_err();
+    assert!(e.contains("(9.3)"), "the plan so far counts: {e}");
+    t.run(RUSSIAN, "done", &[]).unwrap();
+    assert_eq!(t.st.treasury[1], pounds);
+    t.run(BRITISH, "done", &[]).unwrap();
+    assert_eq!(t.st.treasury[1], pounds - 3 - 4);
+    assert_eq!(t.st.sp[1], 3);
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 1 && ph.side == Power::British));
+}
+
+// 10.31, 10.61, 10.62: red recruits to Central India or a colony; one red or
+// blue recruit a colony square; no more than the counter mix.
+#[test]
+fn recruits_go_where_the_rules_say() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 6),
+            ("home government income, Russian (9.1(1))", 1),
+        ],
+    )
+    .unwrap();
+    let e = t
+        .run(BRITISH, "recruit field_force at Kabul", &[])
+        .unwrap_err();
+    assert!(e.contains("10.31"), "{e}");
+    let e = t
+        .run(BRITISH, "recruit AF irregular at Kabul", &[])
+        .unwrap_err();
+    assert!(e.contains("5.22"), "{e}");
+    t.run(BRITISH, "recruit NI irregular at Delhi", &[])
+        .unwrap();
+    let agra = t.city("Agra");
+    t.run(BRITISH, &format!("recruit NI garrison at {agra}"), &[])
+        .unwrap();
+}
+
+// 8.1 example: a 5 modified to 6 reads column D and then column C; D4 is the
+// Nihilist Revolt and C1 the Anglo-Russian Accord.
+#[test]
+fn the_events_example_reads_d_then_c() {
+    let t = empty(1);
+    let d = t.d();
+    assert_eq!(events::columns(d, 6), vec![3, 2]);
+    assert_eq!(d.events[d.event_columns[3][3]].name, "Nihilist Revolt");
+    assert_eq!(d.events[d.event_columns[2][0]].name, "Anglo-Russian Accord");
+    assert_eq!(
+        events::roller(3),
+        Power::British,
+        "8.1: the British roll on odd turns"
+    );
+    assert_eq!(events::roller(4), Power::Russian);
+}
+
+// 8.1 example, 8.2: on turn 3 the British roll 5, +1 for the index; D4 and C1.
+#[test]
+fn random_events_apply_both_columns() {
+    let mut t = empty(1);
+    t.st.turn = 3;
+    t.st.bop = 2;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(
+        [
+            ("random events, column roll by the British (8.1(1))", 5),
+            ("random events, column D (8.1(2))", 4),
+            ("Nihilist Revolt for the Russian", 2),
+            ("random events, column C (8.1(2))", 1),
+        ]
+        .iter()
+        .map(|(l, v)| roll(l, *v))
+        .collect(),
+    );
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    let before = t.st.treasury[1];
+    events::random_events(&mut ctx, &mut t.st).unwrap();
+    assert_eq!(t.st.treasury[1], before - 2);
+    assert_eq!(
+        t.st.bop, 1,
+        "the accord (stand-in) moves the index toward the centre"
+    );
+    assert!(
+        t.st.events_this_turn
+            .contains(&"nihilist_revolt".to_string())
+    );
+}
+
+// S1 7.2: at the start of each turn Ranjit Singh dies on a 1-3.
+#[test]
+fn ranjit_singh_dies_on_one_to_three() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 3),
+            ("home government income, British (9.1(1))", 1),
+            ("home government income, Russian (9.1(1))", 1),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let i = t.d().find_agent("ranjit-singh").unwrap();
+    assert_eq!(t.st.agents[i].loc, Loc::Dead);
+}
+
+// 17.6 example: one red, two North Indian and one Afghan unit in a clear
+// square of Afghanistan (forage 3) need two SP: one for the excess, one for
+// the expedition.
+#[test]
+fn an_expeditionary_force_beyond_its_forage_needs_two_supply_points() {
+    let mut t = empty(1);
+    let s = sq("2227");
+    assert_eq!(t.d().sq(s).unwrap().region, t.d().region("AF"));
+    assert_eq!(supply::forage(t.d(), &t.st, s, Power::British), 3);
+    let ni = t.d().region("NI").unwrap();
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
+    t.st.sp[0] = 2;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    assert_eq!(t.st.sp[0], 0);
+    assert!(all.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(s)));
+}
+
+// 25.52: the levels of victory; 25.11: the treasury divided by 10, rounded up.
+#[test]
+fn victory_levels_and_points() {
+    let mut t = empty(1);
+    let d = t.r.data().clone();
+    assert_eq!(victory::level(&d, 19), "Draw");
+    assert_eq!(victory::level(&d, 20), "Regional Victory");
+    assert_eq!(victory::level(&d, 59), "Regional Victory");
+    assert_eq!(victory::level(&d, 60), "Continental Victory");
+    assert_eq!(victory::level(&d, 100), "Imperial Victory");
+    t.st.treasury = [21, 0];
+    t.st.control = vec![None; d.regions.len()];
+    let (b, parts) = victory::points(&d, &t.st, Power::British);
+    assert!(parts.contains(&"treasury 3".to_string()), "{parts:?}");
+    assert_eq!(b, 3 + 5, "plus 5 for the index mildly pro-British");
+    // 25.12: a red combat unit in Orenburg is worth 10 more.
+    let o = t.city("Orenburg");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(o));
+    let (b2, _) = victory::points(&d, &t.st, Power::British);
+    let value = d.city(d.find_city("Orenburg").unwrap()).income as i32;
+    assert_eq!(b2, b + 10 + value);
+}
+
+// 22.1, 22.2: each side sees its own units, others only where it has a unit
+// or controls the region; markers always; treasuries its own.
+#[test]
+fn the_fog_of_war_hides_what_22_1_hides() {
+    let t = game("s1", &[]);
+    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
+    let b = t.r.view(&t.st, Some(BRITISH)).status;
+    let delhi = t.city("Delhi");
+    let line = |v: &[String], s: Sq| {
+        v.iter()
+            .find(|l| l.starts_with(&s.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(line(&b, delhi).contains("keane"), "{:?}", line(&b, delhi));
+    assert!(
+        !line(&r, delhi).contains("keane") && line(&r, delhi).contains("a stack (British)"),
+        "{:?}",
+        line(&r, delhi)
+    );
+    assert!(
+        r.iter()
+            .any(|l| l.starts_with("Russian:") && l.contains("pounds"))
+    );
+    assert!(
+        !r.iter().any(|l| l.starts_with("British:")),
+        "the British treasury is secret (9.0)"
+    );
+    assert!(
+        r.iter()
+            .any(|l| l.starts_with("Markers:") && l.contains("British trading_post")),
+        "22.2"
+    );
+    // Persia is Russian-controlled: the Russians see all in it (22.1(4)).
+    let teheran = t.city("Teheran");
+    assert!(line(&r, teheran).contains("simonich"));
+    // A neutral stack seen from afar shows its region only (ruling A57).
+    let kabul = t.city("Kabul");
+    assert!(
+        line(&r, kabul).contains("a stack") && !line(&r, kabul).contains("afi"),
+        "{:?}",
+        line(&r, kabul)
+    );
+}
+
+// The data: 2.81 errata capitals, Persia's six cities (S1 3.5(2)), every value tagged.
+#[test]
+fn the_data_meets_the_rulebook() {
+    let r = Ac::new();
+    let d = r.data();
+    let cap = |code: &str| d.city(d.reg(d.region(code).unwrap()).capital).name.clone();
+    assert_eq!(cap("KV"), "Khiva");
+    assert_eq!(cap("PA"), "Chitral");
+    assert_eq!(d.reg(d.region("PE").unwrap()).cities.len(), 6);
+    assert_eq!(d.regions.len(), 19);
+    let dost = &d.agents[d.find_agent("dost-mohammed").unwrap()];
+    assert_eq!((dost.political, dost.military), (2, 2), "errata 2.82");
+    assert_eq!(
+        d.stats(Nat::Native(d.region("BL").unwrap()), Kind::Irregular)
+            .strength,
+        3,
+        "errata 2.82: BL 3-r-6"
+    );
+    let mut files = BTreeMap::new();
+    files.insert(
+        "tables.toml".to_string(),
+        umpire::games::ac::data::TABLES_TOML.replace("[fort]\ndefence = 3\nsrc = \"rulebook 20.32(2): units defending in a fort are tripled\"", "[fort]\ndefence = 3"),
+    );
+    let e = Ac::with_data(&files)
+        .err()
+        .expect("an untagged value is refused");
+    assert!(
+        e.iter()
+            .any(|x| x.contains("tables.fort.defence has no provenance")),
+        "{e:?}"
+    );
+}
+
+// 13.61-13.62, 13.64: a railroad move to any square linked by friendly
+// railroads across square sides costs one movement point; it stops at enemy
+// combat units.
+#[test]
+fn rail_movement_costs_one_point_along_friendly_railroads() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    for s in ["0403", "0503", "0603", "0703"] {
+        t.st.markers.push(Marker {
+            sq: sq(s),
+            owner: Power::Russian,
+            kind: MarkerKind::Railroad,
+        });
+    }
+    let g = t.put(Nat::Russian, Kind::Garrison, 2, Loc::Sq(sq("0403")));
+    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    // A garrison (2 MP): rail to 0703 for 1, then one clear square off the line.
+    t.run(RUSSIAN, &format!("move {a}: rail:0703 0704"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g[0]).loc, Loc::Sq(sq("0704")));
+    let e = t
+        .run(RUSSIAN, &format!("move {b}: rail:0704"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.61"), "{e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0503")));
+    let e = t
+        .run(RUSSIAN, &format!("move {b}: rail:0703"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.61"), "enemy units block the line: {e}");
+    t.run(RUSSIAN, &format!("move {b}: rail:0503"), &[])
+        .unwrap();
+}
+
+// 11.3: dropped units stay where they are dropped and the rest keep the
+// slowest unit's movement; 16.21: the agent giving the bonus stays with the force.
+#[test]
+fn drop_offs_keep_the_slowest_allowance_and_the_bonus_agent() {
+    let mut t = empty(1);
+    let s = t.city("Delhi");
+    let ff = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))[0];
+    t.agent("keane", Loc::Sq(s));
+    let (f, c) = (t.st.unit(ff).id.clone(), t.st.unit(fc).id.clone());
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {f} {c} keane: 3135 drop:keane 3136"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("16.21"), "{e}");
+    // 4 + 2 (Keane) = 6 MP, even after the field force is dropped.
+    let e = t
+        .run(
+            BRITISH,
+            &format!("move {f} {c} keane: 3135 drop:{f} 3136 3135 3136 3135 3136 3135 3136 3135 3136 3135 3136 3135 3136"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        e.contains("the force has 6 MP") && e.contains("13.1"),
+        "{e}"
+    );
+    t.run(
+        BRITISH,
+        &format!("move {f} {c} keane: 3135 drop:{f} 3136 3137"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.st.unit(ff).loc, Loc::Sq(sq("3135")));
+    assert_eq!(t.st.unit(fc).loc, Loc::Sq(sq("3137")));
+}
+
+// 27.1 example (ruling A27): an agent and two brigades force march at double
+// movement; then one brigade (half, rounded up) is eliminated.
+#[test]
+fn a_forced_march_doubles_movement_and_costs_half_the_brigades() {
+    let mut t = game("s1", &[("forced_march", "on")]);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    for a in &mut t.st.agents {
+        a.loc = Loc::Pool;
+    }
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::British);
+    let s = t.city("Delhi");
+    let u = t.put(Nat::British, Kind::FieldForce, 2, Loc::Sq(s));
+    t.agent("conolly", Loc::Sq(s));
+    let ids = format!("{} {}", t.st.unit(u[0]).id, t.st.unit(u[1]).id);
+    let path = "3135 3136 3137 3138 3139 3140";
+    let e = t
+        .run(BRITISH, &format!("move {ids} conolly: {path}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.1"), "without forced march: {e}");
+    t.run(BRITISH, &format!("move {ids} conolly: {path} forced"), &[])
+        .unwrap();
+    let left = u
+        .iter()
+        .filter(|x| t.st.unit(**x).loc == Loc::Sq(sq("3140")))
+        .count();
+    assert_eq!(left, 1);
+}
+
+// 20.5, 20.51: at the end of his combat phase a player may eliminate enemy
+// markers where his combat units stand alone; a colony shifts the index two
+// toward its owner.
+#[test]
+fn a_massacre_destroys_enemy_markers_and_shifts_the_index() {
+    let mut t = empty(1);
+    let o = t.city("Orenburg");
+    t.st.markers.push(Marker {
+        sq: o,
+        owner: Power::Russian,
+        kind: MarkerKind::Colony,
+    });
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(o));
+    t.run(BRITISH, &format!("massacre {o}\nend"), &[]).unwrap();
+    assert!(t.st.markers.is_empty());
+    assert_eq!(
+        t.st.bop, -2,
+        "from 1 pro-British, two toward Russia, skipping 0"
+    );
+}
+
+// 16.42(2): executing a prisoner shifts the index one toward his side.
+#[test]
+fn executing_a_prisoner_shifts_the_index() {
+    let mut t = empty(1);
+    let v = t.agent("vitkovitch", Loc::Prisoner(Power::British));
+    t.st.stage = Stage::Economy;
+    t.st.bop = 3;
+    t.run(BRITISH, "execute vitkovitch", &[]).unwrap();
+    assert_eq!(t.st.agent(v).loc, Loc::Dead);
+    assert_eq!(t.st.bop, 2);
+    let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();
+    assert!(e.contains("16.42"), "{e}");
+}
+
+// 13.81, 13.84: an amphibious move along coasts and seas costs one movement
+// point and one SP from a port (two elsewhere), in every phase.
+#[test]
+fn an_amphibious_move_crosses_the_caspian_for_a_supply_point() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
+    let id = t.st.unit(g).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: sea:{gu}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.81"), "{e}");
+    t.st.sp[1] = 1;
+    t.run(RUSSIAN, &format!("move {id}: sea:{gu}"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(gu));
+    assert_eq!(t.st.sp[1], 0);
+}
+
+// 23.1: players may trade pounds and change the control of regions they control.
+#[test]
+fn agreements_give_pounds_and_cede_regions() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 3),
+            ("home government income, Russian (9.1(1))", 3),
+        ],
+    )
+    .unwrap();
+    let (b, r) = (t.st.treasury[0], t.st.treasury[1]);
+    t.run(BRITISH, "give 5\ncede NP to neutral\ndone", &[])
+        .unwrap();
+    let e = t.run(RUSSIAN, "cede NI to russian", &[]).unwrap_err();
+    assert!(e.contains("23.1(2)"), "{e}");
+    t.run(RUSSIAN, "done", &[]).unwrap();
+    assert_eq!((t.st.treasury[0], t.st.treasury[1]), (b - 5, r + 5));
+    assert_eq!(t.st.control[t.region("NP")], None);
+}
+
+// 22.1, 22.2 on the map: the square board shows terrain and control to all,
+// a foreign stack one may not examine as `stack`, and fits 72 columns.
+#[test]
+fn the_square_map_shows_each_side_what_it_may_see() {
+    use umpire::core::board::Place;
+    let t = game("s1", &[]);
+    let delhi = t.city("Delhi");
+    let russian = t.r.view(&t.st, Some(RUSSIAN)).board.unwrap();
+    let sb = russian.as_square().unwrap();
+    assert_eq!(sb.cells.len(), 1600);
+    assert!(
+        sb.cells[&delhi].units.iter().all(|u| u.id == "stack"),
+        "{:?}",
+        sb.cells[&delhi].units
+    );
+    assert_eq!(sb.cells[&delhi].control, Some('B'));
+    assert!(!sb.edges.is_empty(), "region borders (2.13)");
+    let british = t.r.view(&t.st, Some(BRITISH)).board.unwrap();
+    assert!(
+        british.as_square().unwrap().cells[&delhi]
+            .units
+            .iter()
+            .any(|u| u.id == "keane")
+    );
+    let opts = umpire::render::map::Options {
+        width: 72,
+        ..Default::default()
+    };
+    let text = umpire::render::map::snippet(&russian, &[Place::Square(delhi)], &opts);
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+    assert!(!text.contains("keane"), "{text}");
+}
