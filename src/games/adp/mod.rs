@@ -1,0 +1,205 @@
+//! `adp`: A Distant Plain, the card-driven COIN game of Afghanistan for one to
+//! four players, by email.
+//!
+//! Four factions (1.5): Coalition, Government, Taliban, Warlords. Each card the
+//! Eligible factions, in the card's order, may Pass, execute the Event, or an
+//! Operation with or without a Special Activity (2.3); Propaganda cards bring
+//! a Round of victory checks, earnings, Civic Action, Redeploy and Reset (6.0).
+//!
+//! Modules, one job each: `prov` (provenance-tagged TOML), `data` (map, forces,
+//! set-up, checks), `cards` (the cards and the effect vocabulary), `pieces`,
+//! `seats` (who plays which faction), `state`, `deck` (verifiable draws),
+//! `orders` (parsing), `sequence` (2.x: eligibility, options, the card loop),
+//! `action` (an Operation's lines and costs), `coin` and `insurgent` (the
+//! Operations), `special` (the Special Activities), `removal` (removal orders,
+//! Activation), `effects` (Events), `propaganda` (6.x), `victory` (7.x),
+//! `legal` (sample orders), `view`.
+
+#![warn(missing_docs)]
+
+pub mod action;
+pub mod cards;
+pub mod coin;
+pub mod data;
+pub mod deck;
+pub mod effects;
+pub mod invariants;
+pub mod insurgent;
+pub mod legal;
+pub mod orders;
+pub mod pieces;
+pub mod propaganda;
+pub mod prov;
+pub mod removal;
+pub mod seats;
+pub mod sequence;
+pub mod special;
+pub mod state;
+pub mod victory;
+pub mod view;
+
+pub use data::Data;
+pub use state::State;
+
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{
+    Event, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo,
+    Setup, Side, View,
+};
+use orders::Order;
+use pieces::Faction;
+use seats::{MODES, Seats};
+use state::{Options, Stage};
+use std::sync::{Arc, OnceLock};
+
+/// The ruleset, over a data set.
+#[derive(Clone)]
+pub struct Adp {
+    data: Arc<Data>,
+}
+
+static EMBEDDED: OnceLock<Arc<Data>> = OnceLock::new();
+
+impl Default for Adp {
+    fn default() -> Self {
+        Adp::new()
+    }
+}
+
+impl Adp {
+    /// The game with its embedded data.
+    pub fn new() -> Adp {
+        let data = EMBEDDED.get_or_init(|| match Data::embedded() {
+            Ok(d) => Arc::new(d),
+            // The embedded files are part of the build and checked by tests
+            // (`the_embedded_data_passes_every_check`): fail loudly, never play
+            // a broken map.
+            Err(e) => panic!("the embedded A Distant Plain data is broken: {}", e.join("; ")),
+        });
+        Adp { data: data.clone() }
+    }
+
+    /// The game over other data files (a club's own), in [`data::FILES`] order.
+    pub fn with_data(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Adp, Vec<String>> {
+        Ok(Adp {
+            data: Arc::new(Data::load(map, forces, cards, setup)?),
+        })
+    }
+
+    /// The data in use.
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+}
+
+fn scenario_name(d: &Data, suffix: &str) -> String {
+    format!("{}{suffix}", d.scenario.name)
+}
+
+/// The faction `side` acts for now, if it is awaited.
+pub fn acting(d: &Data, st: &State, side: Side, order: Option<&Order>) -> Result<Faction, RuleError> {
+    match &st.stage {
+        Stage::Start => (side == Side(0) || st.seats.side(Faction::Coalition) == Some(side))
+            .then_some(Faction::Coalition)
+            .ok_or_else(|| RuleError::illegal("the Coalition player opens the deck", "2.2")),
+        Stage::Card(_) => {
+            let f = sequence::decider(d, st).ok_or_else(|| RuleError::illegal("nobody is to act on this card", "2.3"))?;
+            if st.seats.side(f) != Some(side) {
+                return Err(RuleError::illegal(format!("the {} are to act now (2.3.2)", f.name()), "2.3.2"));
+            }
+            Ok(f)
+        }
+        Stage::Propaganda(r) => {
+            let named = match order {
+                Some(Order::Plan(Some(f), _)) => Some(*f),
+                _ => None,
+            };
+            r.waiting
+                .iter()
+                .copied()
+                .find(|f| st.seats.side(*f) == Some(side) && named.is_none_or(|n| n == *f))
+                .ok_or_else(|| RuleError::illegal("no Propaganda plan is awaited from you", "6.0"))
+        }
+        Stage::Over => Err(RuleError::illegal("the game is over", "7.0")),
+    }
+}
+
+impl Rules for Adp {
+    type State = State;
+    type Order = Order;
+
+    fn info(&self) -> RulesetInfo {
+        let d = &*self.data;
+        RulesetInfo {
+            name: "adp".into(),
+            version: 1,
+            data: Some(d.hash),
+            title: "A Distant Plain".into(),
+            summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
+            scenarios: MODES
+                .iter()
+                .map(|m| ScenarioInfo {
+                    name: scenario_name(d, m.suffix),
+                    title: format!("{}, {}", d.scenario.title, m.title),
+                    sides: m.sides.iter().map(|(n, _)| n.to_string()).collect(),
+                })
+                .collect(),
+            options: Vec::new(),
+        }
+    }
+
+    fn setup(&self, setup: &Setup) -> Result<State, String> {
+        let d = &*self.data;
+        let Some(mode) = MODES.iter().find(|m| scenario_name(d, m.suffix) == setup.scenario) else {
+            let names: Vec<String> = MODES.iter().map(|m| scenario_name(d, m.suffix)).collect();
+            return Err(format!("adp has the scenarios {}, not {:?}", names.join(", "), setup.scenario));
+        };
+        let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
+        let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if got != want {
+            return Err(format!("{}'s sides are {}, declared in that order; got {}", setup.scenario, want.join(", "), setup.sides.join(", ")));
+        }
+        if let Some((k, _)) = setup.options.iter().next() {
+            return Err(format!("adp has no option {k:?} yet"));
+        }
+        Ok(State::new(d, Seats::of(mode), Options::default(), deck::Deck::new(d)))
+    }
+
+    fn prompt(&self, st: &State) -> Prompt {
+        view::prompt(&self.data, st)
+    }
+
+    fn parse(&self, st: &State, _side: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
+    }
+
+    fn apply(&self, st: &mut State, side: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let d = &*self.data;
+        let f = acting(d, st, side, Some(order))?;
+        match (&st.stage, order) {
+            (Stage::Start, Order::Start) => {
+                let mut ev = Vec::new();
+                st.deck.next = st.deck.draw(d, dice)?;
+                sequence::next_card(d, st, dice, &mut ev)?;
+                Ok(ev)
+            }
+            (Stage::Start, _) => Err(RuleError::illegal("the game opens with `start`: the first card is drawn and the next shown", "2.2")),
+            (Stage::Propaganda(_), Order::Plan(_, plan)) => propaganda::submit(d, st, f, plan.clone(), dice),
+            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice),
+            _ => Err(RuleError::illegal("that order does not fit the game's stage", "2.0")),
+        }
+    }
+
+    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+        legal::legal(self, st, side)
+    }
+
+    fn view(&self, st: &State, side: Option<Side>) -> View {
+        view::view(&self.data, st, side)
+    }
+
+    fn invariants(&self, st: &State) -> Result<(), String> {
+        invariants::check(&self.data, st)
+    }
+}
