@@ -3,7 +3,7 @@
 
 use super::data::{Data, Support};
 use super::pieces::{Faction, Piece, Pieces};
-use super::state::{Stage, State, control_of};
+use super::state::{Stage, State, avail_slot, control_of};
 
 /// Every broken invariant, or `Ok`.
 pub fn check(d: &Data, st: &State) -> Result<(), String> {
@@ -81,8 +81,10 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
     Ok(())
 }
 
+/// Adds `b` to `a`, Active Guerrillas counted with the Underground ones as
+/// the inventory counts them.
 fn add(a: &mut Pieces, b: &Pieces) {
     for p in Piece::ALL {
-        a[p] += b[p];
+        a[avail_slot(p)] += b[p];
     }
 }
