@@ -159,8 +159,16 @@ impl State {
         st
     }
 
-    /// Recomputes every Control marker (1.7).
+    /// Recomputes every Control marker (1.7), and at Hostility turns Taliban
+    /// Guerrillas in Pakistan Active (6.6.1).
     pub fn update_control(&mut self, d: &Data) {
+        if self.islamabad == 0 {
+            for id in d.ids().filter(|s| d[*s].is_pakistan()) {
+                let p = &mut self[id].pieces;
+                p[Piece::TalActive] += p[Piece::TalUnder];
+                p[Piece::TalUnder] = 0;
+            }
+        }
         for id in d.ids() {
             self[id].control = if d[id].has_control() {
                 control_of(&self[id].pieces)
