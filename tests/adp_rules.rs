@@ -19,7 +19,9 @@ fn game() -> (Adp, State) {
         .setup(&Setup {
             scenario: "standin".into(),
             options: Default::default(),
-            sides: ["coalition", "government", "taliban", "warlords"].map(String::from).to_vec(),
+            sides: ["coalition", "government", "taliban", "warlords"]
+                .map(String::from)
+                .to_vec(),
         })
         .unwrap();
     (r, st)
@@ -53,7 +55,11 @@ fn put(d: &Data, st: &mut State, name: &str, p: Piece, n: u8) {
 fn lines(text: &str) -> Vec<SourceLine> {
     text.lines()
         .enumerate()
-        .map(|(i, t)| SourceLine { line: i + 1, column: 1, text: t.trim().to_string() })
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.trim().to_string(),
+        })
         .collect()
 }
 
@@ -61,11 +67,17 @@ fn parse(d: &Data, text: &str) -> Order {
     orders::parse(d, &lines(text), false).unwrap().remove(0).1
 }
 
-const FULL: Terms = Terms { free: false, final_card: false, sa_allowed: true };
+const FULL: Terms = Terms {
+    free: false,
+    final_card: false,
+    sa_allowed: true,
+};
 
 /// Runs an Operation for `f` on the state (no card sequence around it).
 fn op(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<(), String> {
-    let Order::Act(a) = parse(d, text) else { panic!("not an Operation: {text}") };
+    let Order::Act(a) = parse(d, text) else {
+        panic!("not an Operation: {text}")
+    };
     let mut copy = st.clone();
     let r = action::execute(d, &mut copy, f, &a, FULL, &mut Dice::seeded([3; 32]));
     match r {
@@ -85,8 +97,22 @@ fn the_embedded_data_passes_every_check() {
     assert!(data::check(&d).is_empty());
     assert_eq!(d.inventory.total(), 158);
     assert_eq!(d.spaces.iter().filter(|s| s.is_pakistan()).count(), 3);
-    assert_eq!(d.spaces.iter().filter(|s| s.is_loc()).map(|s| u32::from(s.econ)).sum::<u32>(), 12);
-    assert_eq!(d.spaces.iter().filter(|s| s.is_afghan()).map(|s| u32::from(s.pop)).sum::<u32>(), 25);
+    assert_eq!(
+        d.spaces
+            .iter()
+            .filter(|s| s.is_loc())
+            .map(|s| u32::from(s.econ))
+            .sum::<u32>(),
+        12
+    );
+    assert_eq!(
+        d.spaces
+            .iter()
+            .filter(|s| s.is_afghan())
+            .map(|s| u32::from(s.pop))
+            .sum::<u32>(),
+        25
+    );
     for a in d.ids() {
         for b in &d[a].adjacent {
             assert!(d.adjacent(*b, a), "{} ~ {}", d[a].name, d[*b].name);
@@ -100,9 +126,16 @@ fn the_embedded_data_passes_every_check() {
 fn broken_data_is_refused_with_its_reason() {
     use data::{CARDS_TOML, FORCES_TOML, MAP_TOML, SETUP_TOML};
     // An edge listed at one end only (1.3).
-    let map = MAP_TOML.replacen("adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\"]", "adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\", \"herat\"]", 1);
+    let map = MAP_TOML.replacen(
+        "adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\"]",
+        "adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\", \"herat\"]",
+        1,
+    );
     let e = Data::load(&map, FORCES_TOML, CARDS_TOML, SETUP_TOML).unwrap_err();
-    assert!(e.iter().any(|m| m.contains("badakhshan lists herat")), "{e:?}");
+    assert!(
+        e.iter().any(|m| m.contains("badakhshan lists herat")),
+        "{e:?}"
+    );
     // Econ must total 12 (6.3.1).
     let map = MAP_TOML.replacen("econ = 4", "econ = 5", 1);
     let e = Data::load(&map, FORCES_TOML, CARDS_TOML, SETUP_TOML).unwrap_err();
@@ -139,7 +172,11 @@ fn march_example_ghazni_to_bamian_activates() {
     let b = s(d, "bamian");
     assert_eq!(st[b].pieces[Piece::TalActive], 2);
     assert_eq!(st[b].pieces[Piece::TalUnder], 0);
-    assert_eq!(st.res(Faction::Taliban), 4, "1 Resource per Province entered (3.3.2)");
+    assert_eq!(
+        st.res(Faction::Taliban),
+        4,
+        "1 Resource per Province entered (3.3.2)"
+    );
 }
 
 #[test]
@@ -150,13 +187,25 @@ fn march_into_a_pashtun_space_stays_underground_and_may_go_on() {
     let d = r.data();
     put(d, &mut st, "kandahar", Piece::TalUnder, 4);
     st.resources[Faction::Taliban.index()] = 5;
-    op(d, &mut st, Faction::Taliban, "march\nmove 4 kandahar>zabol>ghazni").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 4 kandahar>zabol>ghazni",
+    )
+    .unwrap();
     assert_eq!(st[s(d, "ghazni")].pieces[Piece::TalUnder], 4);
     assert_eq!(st.res(Faction::Taliban), 3);
     // Warlords March only once (3.3.2).
     put(d, &mut st, "balkh", Piece::WarUnder, 1);
     st.resources[Faction::Warlords.index()] = 5;
-    let e = op(d, &mut st, Faction::Warlords, "march\nmove 1 balkh>samangan>kabul").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "march\nmove 1 balkh>samangan>kabul",
+    )
+    .unwrap_err();
     assert!(e.contains("3.3.2"), "{e}");
 }
 
@@ -196,7 +245,13 @@ fn sweep_may_not_pass_a_sabotaged_loc() {
     put(d, &mut st, "kabul", Piece::CoalTroops, 2);
     st[s(d, "kandahar-kabul")].sabotage = true;
     st.resources[Faction::Government.index()] = 10;
-    let e = op(d, &mut st, Faction::Coalition, "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Coalition,
+        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar",
+    )
+    .unwrap_err();
     assert!(e.contains("unsabotaged"), "{e}");
 }
 
@@ -211,8 +266,15 @@ fn coalition_assault_removes_to_the_maximum_extent() {
     put(d, &mut st, "helmand", Piece::WarActive, 2);
     op(d, &mut st, Faction::Coalition, "assault\nin helmand").unwrap();
     let h = s(d, "helmand");
-    assert_eq!(st[h].pieces.guerrillas(Faction::Taliban) + st[h].pieces.guerrillas(Faction::Warlords), 1);
-    assert_eq!(st.res(Faction::Government), 30, "Coalition Assault is free (3.2.4)");
+    assert_eq!(
+        st[h].pieces.guerrillas(Faction::Taliban) + st[h].pieces.guerrillas(Faction::Warlords),
+        1
+    );
+    assert_eq!(
+        st.res(Faction::Government),
+        30,
+        "Coalition Assault is free (3.2.4)"
+    );
 }
 
 #[test]
@@ -226,7 +288,11 @@ fn government_assault_counts_troops_in_provinces_and_thirds_in_mountains() {
     put(d, &mut st, "khowst", Piece::Police, 4);
     put(d, &mut st, "khowst", Piece::TalActive, 3);
     op(d, &mut st, Faction::Government, "assault\nin khowst").unwrap();
-    assert_eq!(st[s(d, "khowst")].pieces[Piece::TalActive], 2, "5 Troops / 3 = 1");
+    assert_eq!(
+        st[s(d, "khowst")].pieces[Piece::TalActive],
+        2,
+        "5 Troops / 3 = 1"
+    );
     let aid = st.aid;
     put(d, &mut st, "helmand", Piece::GovTroops, 4);
     put(d, &mut st, "helmand", Piece::TalActive, 1);
@@ -261,7 +327,9 @@ fn attack_hits_on_a_roll_at_most_the_guerrillas_government_cubes_first() {
         put(d, &mut st, "helmand", Piece::Police, 1);
         put(d, &mut st, "helmand", Piece::CoalTroops, 2);
         st.resources[Faction::Taliban.index()] = 2;
-        let Order::Act(a) = parse(d, "attack\nin helmand") else { unreachable!() };
+        let Order::Act(a) = parse(d, "attack\nin helmand") else {
+            unreachable!()
+        };
         let mut dice = Dice::seeded([seed; 32]);
         action::execute(d, &mut st, Faction::Taliban, &a, FULL, &mut dice).unwrap();
         let roll = dice.rolls()[0].value;
@@ -287,14 +355,20 @@ fn ambush_succeeds_without_a_roll() {
     put(d, &mut st, "helmand", Piece::TalUnder, 2);
     put(d, &mut st, "helmand", Piece::GovTroops, 2);
     st.resources[Faction::Taliban.index()] = 1;
-    let Order::Act(a) = parse(d, "attack\nsa ambush helmand\nin helmand") else { unreachable!() };
+    let Order::Act(a) = parse(d, "attack\nsa ambush helmand\nin helmand") else {
+        unreachable!()
+    };
     let mut dice = Dice::seeded([1; 32]);
     action::execute(d, &mut st, Faction::Taliban, &a, FULL, &mut dice).unwrap();
     assert!(dice.rolls().is_empty());
     let h = s(d, "helmand");
     assert_eq!(st[h].pieces[Piece::GovTroops], 0);
     assert_eq!(st[h].pieces[Piece::TalActive], 1);
-    assert_eq!(st[h].pieces[Piece::TalUnder], 2, "one stays Underground, one placed");
+    assert_eq!(
+        st[h].pieces[Piece::TalUnder],
+        2,
+        "one stays Underground, one placed"
+    );
 }
 
 #[test]
@@ -307,7 +381,13 @@ fn extort_first_pays_for_the_operation() {
     st.resources[Faction::Taliban.index()] = 0;
     let e = op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap_err();
     assert!(e.contains("cannot pay"), "{e}");
-    op(d, &mut st, Faction::Taliban, "rally\nsa extort kandahar\nin kandahar").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nsa extort kandahar\nin kandahar",
+    )
+    .unwrap();
     assert_eq!(st.res(Faction::Taliban), 0);
     assert_eq!(st[s(d, "kandahar")].pieces.guerrillas(Faction::Taliban), 4);
 }
@@ -323,7 +403,13 @@ fn terror_marks_shifts_and_sabotages() {
     put(d, &mut st, "kandahar", Piece::TalUnder, 1);
     put(d, &mut st, "kandahar-kabul", Piece::TalUnder, 1);
     st.resources[Faction::Taliban.index()] = 1;
-    op(d, &mut st, Faction::Taliban, "terror\nin kandahar\nin kandahar-kabul").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "terror\nin kandahar\nin kandahar-kabul",
+    )
+    .unwrap();
     assert_eq!(st[k].support, Support::Neutral);
     assert_eq!(st[k].terror, 1);
     assert!(st[s(d, "kandahar-kabul")].sabotage);
@@ -373,12 +459,32 @@ fn train_places_cubes_only_with_a_base_or_in_kabul() {
     let (r, mut st) = empty();
     let d = r.data();
     st.resources[Faction::Government.index()] = 9;
-    op(d, &mut st, Faction::Government, "train\nin kabul place 3 police 3 troops").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 3 police 3 troops",
+    )
+    .unwrap();
     assert_eq!(st[s(d, "kabul")].pieces.gov_cubes(), 6);
     assert_eq!(st.res(Faction::Government), 6);
-    let e = op(d, &mut st, Faction::Government, "train\nin helmand place 1 police").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Government,
+        "train\nin helmand place 1 police",
+    )
+    .unwrap_err();
     assert!(e.contains("3.2.1"), "{e}");
-    assert!(op(d, &mut st, Faction::Government, "train\nin kabul place 4 police 3 troops").is_err());
+    assert!(
+        op(
+            d,
+            &mut st,
+            Faction::Government,
+            "train\nin kabul place 4 police 3 troops"
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -387,13 +493,31 @@ fn a_limited_operation_is_one_space_without_a_special_activity() {
     let (r, mut st) = empty();
     let d = r.data();
     st.resources[Faction::Taliban.index()] = 5;
-    let e = op(d, &mut st, Faction::Taliban, "rally limited\nin kandahar\nin helmand").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally limited\nin kandahar\nin helmand",
+    )
+    .unwrap_err();
     assert!(e.contains("2.3.5"), "{e}");
     put(d, &mut st, "kandahar", Piece::TalUnder, 2);
-    let e = op(d, &mut st, Faction::Taliban, "rally limited\nin kandahar\nsa extort kandahar").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally limited\nin kandahar\nsa extort kandahar",
+    )
+    .unwrap_err();
     assert!(e.contains("4.1"), "{e}");
     // Ambush accompanies only Attack (4.1.1).
-    let e = op(d, &mut st, Faction::Taliban, "rally\nsa ambush kandahar\nin kandahar").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nsa ambush kandahar\nin kandahar",
+    )
+    .unwrap_err();
     assert!(e.contains("4.1.1"), "{e}");
 }
 
@@ -440,14 +564,20 @@ fn second_eligible_options_follow_the_first() {
     let (r, mut st) = game();
     let d = r.data();
     on_card(&r, &mut st, 14);
-    assert_eq!(sequence::offers(d, &st), vec![Offer::Event, Offer::Op, Offer::OpSa]);
+    assert_eq!(
+        sequence::offers(d, &st),
+        vec![Offer::Event, Offer::Op, Offer::OpSa]
+    );
     let f = Faction::Coalition;
     for (took, want) in [
         (Took::Op, vec![Offer::LimOp]),
         (Took::OpSa, vec![Offer::LimOp, Offer::Event]),
         (Took::Event, vec![Offer::Op, Offer::OpSa]),
     ] {
-        st.stage = Stage::Card(CardTurn { first: Some((f, took)), ..Default::default() });
+        st.stage = Stage::Card(CardTurn {
+            first: Some((f, took)),
+            ..Default::default()
+        });
         assert_eq!(sequence::offers(d, &st), want, "{took:?}");
     }
 }
@@ -462,9 +592,23 @@ fn the_final_event_card_allows_only_limited_operations_without_sweep_or_march() 
     st.deck.props_drawn = st.deck.props_total;
     assert!(sequence::final_event_card(d, &st));
     assert_eq!(sequence::offers(d, &st), vec![Offer::Event, Offer::LimOp]);
-    let Order::Act(a) = parse(d, "march\nmove 1 kandahar>zabol") else { unreachable!() };
-    let terms = Terms { free: false, final_card: true, sa_allowed: false };
-    let e = action::execute(d, &mut st, Faction::Taliban, &a, terms, &mut Dice::seeded([0; 32])).unwrap_err();
+    let Order::Act(a) = parse(d, "march\nmove 1 kandahar>zabol") else {
+        unreachable!()
+    };
+    let terms = Terms {
+        free: false,
+        final_card: true,
+        sa_allowed: false,
+    };
+    let e = action::execute(
+        d,
+        &mut st,
+        Faction::Taliban,
+        &a,
+        terms,
+        &mut Dice::seeded([0; 32]),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("2.3.8"), "{e}");
 }
 
@@ -480,7 +624,10 @@ fn executing_factions_become_ineligible_and_passers_stay_eligible() {
     assert_eq!(sequence::decider(&d, &st), Some(order[0]));
     sequence::act(&d, &mut st, order[0], &Order::Pass, &mut dice).unwrap();
     assert_eq!(sequence::decider(&d, &st), Some(order[1]));
-    let ev = Order::Event { shaded: false, spaces: vec![] };
+    let ev = Order::Event {
+        shaded: false,
+        spaces: vec![],
+    };
     sequence::act(&d, &mut st, order[1], &ev, &mut dice).unwrap();
     // After the Event, the 2nd Eligible may do an Operation (2.3.4).
     assert_eq!(sequence::offers(&d, &st), vec![Offer::Op, Offer::OpSa]);
@@ -584,7 +731,10 @@ fn victory_margins_and_the_warlords_double_condition() {
     assert_eq!(victory::margin(d, &t, Faction::Warlords), 5);
     assert_eq!(victory::instant_winners(d, &st), vec![Side(3)]);
     st.resources[Faction::Warlords.index()] = 40;
-    assert!(victory::instant_winners(d, &st).is_empty(), "exceeds is strict (ruling A5)");
+    assert!(
+        victory::instant_winners(d, &st).is_empty(),
+        "exceeds is strict (ruling A5)"
+    );
     // The Coalition counts Available pieces (1.9): 26 here.
     let t = victory::totals(d, &st);
     assert_eq!(t.coalition, 26);
@@ -626,7 +776,10 @@ fn two_propaganda_cards_in_a_row_give_one_round() {
     st.deck.last_was_propaganda = true;
     st.deck.current = Some(73);
     sequence::next_card(&d, &mut st, &mut Dice::seeded([2; 32]), &mut ev).unwrap();
-    assert!(ev.iter().any(|e| e.text.contains("without a Round")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.text.contains("without a Round")),
+        "{ev:?}"
+    );
     assert!(st.deck.played.contains(&74));
 }
 
@@ -645,7 +798,11 @@ fn the_deck_draws_every_card_once_with_labelled_rolls() {
     let per = usize::from(d.scenario.events_per_pile) + 1;
     assert_eq!(seen.len(), per * usize::from(d.scenario.piles));
     for (i, pile) in seen.chunks(per).enumerate() {
-        assert_eq!(pile.iter().filter(|c| **c > 72).count(), 1, "pile {i}: one Propaganda card");
+        assert_eq!(
+            pile.iter().filter(|c| **c > 72).count(),
+            1,
+            "pile {i}: one Propaganda card"
+        );
     }
     let mut sorted = seen.clone();
     sorted.sort();
@@ -665,7 +822,13 @@ fn order_errors_carry_the_line_and_the_rule() {
     let (r, mut st) = empty();
     let d = r.data();
     st.resources[Faction::Taliban.index()] = 5;
-    let e = op(d, &mut st, Faction::Taliban, "rally\nin kandahar\nin kandahar").unwrap_err();
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin kandahar\nin kandahar",
+    )
+    .unwrap_err();
     assert!(e.contains("line 3") && e.contains("(3.1)"), "{e}");
 }
 
@@ -679,7 +842,13 @@ fn air_strike_in_pakistan_shifts_islamabad() {
     put(d, &mut st, "waziristan", Piece::TalActive, 1);
     put(d, &mut st, "balochistan", Piece::TalActive, 1);
     st.islamabad = 2;
-    op(d, &mut st, Faction::Coalition, "assault\nin helmand\nsa airstrike waziristan taliban, balochistan taliban").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Coalition,
+        "assault\nin helmand\nsa airstrike waziristan taliban, balochistan taliban",
+    )
+    .unwrap();
     assert_eq!(st[s(d, "waziristan")].pieces.of(Faction::Taliban), 0);
     assert_eq!(st.islamabad, 3);
 }
@@ -693,9 +862,21 @@ fn traffic_and_suborn_pay_and_take() {
     put(d, &mut st, "balkh", Piece::WarUnder, 1);
     put(d, &mut st, "balkh", Piece::Police, 3);
     st.resources[Faction::Warlords.index()] = 3;
-    op(d, &mut st, Faction::Warlords, "rally\nin balkh\nsa traffic balkh").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "rally\nin balkh\nsa traffic balkh",
+    )
+    .unwrap();
     assert_eq!(st.res(Faction::Warlords), 3 - 1 + 2);
-    op(d, &mut st, Faction::Warlords, "terror\nin balkh\nsa suborn balkh cubes 3").unwrap();
+    op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "terror\nin balkh\nsa suborn balkh cubes 3",
+    )
+    .unwrap();
     assert_eq!(st[s(d, "balkh")].pieces.gov_cubes(), 0);
 }
 
@@ -706,12 +887,16 @@ fn events_run_their_steps_and_capabilities_hook_into_costs() {
     let d = r.data();
     let card = d.card(23).unwrap().clone();
     assert_eq!(card.title, "Roadside IEDs");
-    let ev = umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[]).unwrap();
+    let ev = umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[])
+        .unwrap();
     assert!(!ev.is_empty());
     assert_eq!(st.capabilities.len(), 1);
     st.resources[Faction::Taliban.index()] = 5;
     op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap();
-    assert_eq!(st.res(Faction::Taliban), 5 - st.cost_override(Faction::Taliban, "rally").unwrap_or(1));
+    assert_eq!(
+        st.res(Faction::Taliban),
+        5 - st.cost_override(Faction::Taliban, "rally").unwrap_or(1)
+    );
 }
 
 #[test]
@@ -722,5 +907,9 @@ fn the_opening_position_satisfies_the_invariants() {
     let d = r.data();
     bad[s(d, "waziristan")].pieces[Piece::Police] += 1;
     bad.available[Piece::Police] -= 1;
-    assert!(Rules::invariants(&r, &bad).unwrap_err().contains("Pakistan"));
+    assert!(
+        Rules::invariants(&r, &bad)
+            .unwrap_err()
+            .contains("Pakistan")
+    );
 }

@@ -23,12 +23,17 @@ fn play(scenario: &str, games: u32, seed: u64) -> SelfPlayStats {
     assert_eq!(s.games, games);
     // Every game ends with a ranking by margins (7.1, 7.3).
     assert!(
-        s.outcomes.iter().all(|o| o.contains("wins") && o.contains("7.")),
+        s.outcomes
+            .iter()
+            .all(|o| o.contains("wins") && o.contains("7.")),
         "{:?}",
         s.outcomes
     );
     assert_eq!(s.results.values().sum::<u32>(), games);
-    assert_eq!(s.not_carried_out, 0, "legal() offered orders the engine could not carry out");
+    assert_eq!(
+        s.not_carried_out, 0,
+        "legal() offered orders the engine could not carry out"
+    );
     assert!(s.rolls > 0, "the deck is drawn with rolls");
     s
 }

@@ -108,7 +108,11 @@ impl Exec<'_> {
     pub fn select(&mut self, s: SpaceId) -> Result<(), RuleError> {
         if self.selected.contains(&s) {
             return Err(self.ill(
-                format!("{} is already selected for this {}", self.d[s].name, self.op.key()),
+                format!(
+                    "{} is already selected for this {}",
+                    self.d[s].name,
+                    self.op.key()
+                ),
                 "3.1",
             ));
         }
@@ -152,7 +156,11 @@ pub fn execute(
     x.say(format!(
         "{} {}{}",
         f.name(),
-        if x.limited { "Limited Operation: " } else { "Operation: " },
+        if x.limited {
+            "Limited Operation: "
+        } else {
+            "Operation: "
+        },
         a.op.key()
     ));
     coin::begin(&mut x, st)?;
@@ -190,7 +198,9 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
         (Op::Train, _) => coin::train_step(x, st, step),
         (Op::Patrol, _) => coin::patrol_step(x, st, step),
         (Op::Sweep, _) => coin::sweep_step(x, st, step),
-        (Op::Assault, ActStep::In(i)) => coin::assault_space(x, st, i.space, i.with_government, &i.targets, false),
+        (Op::Assault, ActStep::In(i)) => {
+            coin::assault_space(x, st, i.space, i.with_government, &i.targets, false)
+        }
         (Op::Rally, _) => insurgent::rally_step(x, st, step),
         (Op::March, ActStep::Move(m)) => insurgent::march(x, st, m),
         (Op::Attack, ActStep::In(i)) => insurgent::attack(x, st, i.space, &i.targets, dice),
@@ -206,10 +216,7 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
     let _ = dice;
     coin::finish(x, st)?;
     if x.selected.is_empty() && x.destinations.is_empty() {
-        return Err(x.ill(
-            format!("the {} selects no space", x.op.key()),
-            "3.1",
-        ));
+        return Err(x.ill(format!("the {} selects no space", x.op.key()), "3.1"));
     }
     // 2.3.5: a Limited Operation is in 1 space (movement: 1 destination);
     // Taliban LimOps at Sponsorship may use several (6.6.1).
@@ -218,14 +225,20 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
     spaces.extend(x.destinations.iter().copied());
     if x.limited && spaces.len() > 1 && !sponsorship {
         return Err(RuleError::illegal(
-            format!("a Limited Operation is in 1 space; this one uses {}", spaces.len()),
+            format!(
+                "a Limited Operation is in 1 space; this one uses {}",
+                spaces.len()
+            ),
             "2.3.5",
         ));
     }
     if let Some(sa) = x.sa {
         if x.limited {
             return Err(RuleError::illegal(
-                format!("no Special Activity ({}) with a Limited Operation", sa.key()),
+                format!(
+                    "no Special Activity ({}) with a Limited Operation",
+                    sa.key()
+                ),
                 "4.1",
             ));
         }

@@ -202,9 +202,9 @@ impl Step {
     /// How many spaces the executor names for this step.
     pub fn spaces(&self) -> u8 {
         match self {
-            Step::Place { spaces, .. } | Step::Remove { spaces, .. } | Step::Shift { spaces, .. } => {
-                *spaces
-            }
+            Step::Place { spaces, .. }
+            | Step::Remove { spaces, .. }
+            | Step::Shift { spaces, .. } => *spaces,
             _ => 0,
         }
     }
@@ -212,9 +212,9 @@ impl Step {
     /// The step's filter, for space steps.
     pub fn filter(&self) -> Option<Filter> {
         match self {
-            Step::Place { filter, .. } | Step::Remove { filter, .. } | Step::Shift { filter, .. } => {
-                Some(*filter)
-            }
+            Step::Place { filter, .. }
+            | Step::Remove { filter, .. }
+            | Step::Shift { filter, .. } => Some(*filter),
             _ => None,
         }
     }
@@ -257,7 +257,10 @@ impl Card {
 /// Reads `[[card]]` records.
 pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
     let mut cards = Vec::new();
-    for (i, ct) in prov::tables(r, t, "card", "cards.toml").into_iter().enumerate() {
+    for (i, ct) in prov::tables(r, t, "card", "cards.toml")
+        .into_iter()
+        .enumerate()
+    {
         let mut rec = r.rec(format!("cards.card[{i}]"), ct);
         let number = r.small(&mut rec, "number").unwrap_or(0);
         let title = r.string(&mut rec, "title").unwrap_or_default();
@@ -281,7 +284,9 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
                 .filter_map(|c| Faction::parse(&c.to_string()))
                 .collect();
             if card.order.len() != 4 || o.len() != 4 {
-                r.error(format!("card {number}: order {o:?} must name c g t w once each"));
+                r.error(format!(
+                    "card {number}: order {o:?} must name c g t w once each"
+                ));
             }
             for shaded in [false, true] {
                 let key = if shaded { "shaded" } else { "unshaded" };
@@ -352,17 +357,35 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
         "place" | "remove" => {
             let faction = Faction::parse(s("faction"));
             let kind = Kind::parse(s("piece"));
-            let filter = Filter::parse(if s("filter").is_empty() { "any" } else { s("filter") });
+            let filter = Filter::parse(if s("filter").is_empty() {
+                "any"
+            } else {
+                s("filter")
+            });
             let (Some(faction), Some(kind), Some(filter)) = (faction, kind, filter) else {
-                r.error(format!("{at}: place/remove needs faction, piece and a known filter"));
+                r.error(format!(
+                    "{at}: place/remove needs faction, piece and a known filter"
+                ));
                 return None;
             };
             let count = u8::try_from(amount(r, "count")?).ok()?;
             let spaces = u8::try_from(amount(r, "spaces")?).ok()?;
             if s("do") == "place" {
-                Step::Place { faction, kind, count, spaces, filter }
+                Step::Place {
+                    faction,
+                    kind,
+                    count,
+                    spaces,
+                    filter,
+                }
             } else {
-                Step::Remove { faction, kind, count, spaces, filter }
+                Step::Remove {
+                    faction,
+                    kind,
+                    count,
+                    spaces,
+                    filter,
+                }
             }
         }
         "shift" => {
@@ -374,7 +397,11 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                     return None;
                 }
             };
-            let filter = Filter::parse(if s("filter").is_empty() { "any" } else { s("filter") })?;
+            let filter = Filter::parse(if s("filter").is_empty() {
+                "any"
+            } else {
+                s("filter")
+            })?;
             Step::Shift {
                 up,
                 levels: u8::try_from(amount(r, "levels")?).ok()?,
@@ -393,7 +420,9 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
             }
         }
         other => {
-            r.error(format!("{at}: unknown step {other:?} (see the vocabulary in cards.toml)"));
+            r.error(format!(
+                "{at}: unknown step {other:?} (see the vocabulary in cards.toml)"
+            ));
             return None;
         }
     };
@@ -402,9 +431,26 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
 
 /// Operation and Special Activity keys a modifier may name.
 pub const ACTIVITIES: [&str; 20] = [
-    "train", "patrol", "sweep", "assault", "rally", "march", "attack", "terror", "surge",
-    "airlift", "airstrike", "govern", "transport", "eradicate", "extort", "infiltrate", "ambush",
-    "cultivate", "traffic", "suborn",
+    "train",
+    "patrol",
+    "sweep",
+    "assault",
+    "rally",
+    "march",
+    "attack",
+    "terror",
+    "surge",
+    "airlift",
+    "airstrike",
+    "govern",
+    "transport",
+    "eradicate",
+    "extort",
+    "infiltrate",
+    "ambush",
+    "cultivate",
+    "traffic",
+    "suborn",
 ];
 
 fn modifier(r: &mut Reader, at: &str, v: Option<&Value>) -> Option<Modifier> {
@@ -438,7 +484,9 @@ fn modifier(r: &mut Reader, at: &str, v: Option<&Value>) -> Option<Modifier> {
             activity: act("activity")?,
         },
         _ => {
-            r.error(format!("{at}: modifier kind must be cost, removal or forbid, with a faction"));
+            r.error(format!(
+                "{at}: modifier kind must be cost, removal or forbid, with a faction"
+            ));
             return None;
         }
     };
@@ -453,14 +501,21 @@ pub fn check(cards: &[Card]) -> Vec<String> {
     }
     for (i, c) in cards.iter().enumerate() {
         if usize::from(c.number) != i + 1 {
-            e.push(format!("card numbers must run 1-78 without gaps; found {} at {}", c.number, i + 1));
+            e.push(format!(
+                "card numbers must run 1-78 without gaps; found {} at {}",
+                c.number,
+                i + 1
+            ));
             break;
         }
         let mut seen = c.order.clone();
         seen.sort();
         seen.dedup();
         if !c.is_propaganda() && seen.len() != 4 {
-            e.push(format!("card {}: the faction order names each faction once (2.3.2)", c.number));
+            e.push(format!(
+                "card {}: the faction order names each faction once (2.3.2)",
+                c.number
+            ));
         }
     }
     e

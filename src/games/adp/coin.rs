@@ -22,7 +22,10 @@ pub fn begin(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
 /// COIN Operations act only in Afghanistan; Air Strike is the exception (1.4.2, ruling A24).
 fn not_pakistan(x: &Exec, s: SpaceId, rule: &str) -> Result<(), RuleError> {
     if x.d[s].is_pakistan() {
-        return Err(x.ill(format!("only Taliban forces may be in {} (Pakistan)", x.name(s)), rule));
+        return Err(x.ill(
+            format!("only Taliban forces may be in {} (Pakistan)", x.name(s)),
+            rule,
+        ));
     }
     Ok(())
 }
@@ -59,12 +62,21 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     let s = i.space;
     let sp = &x.d[s];
     if sp.is_loc() {
-        return Err(x.ill(format!("Train selects Provinces or Kabul, not {}", sp.name), "3.2.1"));
+        return Err(x.ill(
+            format!("Train selects Provinces or Kabul, not {}", sp.name),
+            "3.2.1",
+        ));
     }
     not_pakistan(x, s, "3.2.1")?;
     let pieces = st[s].pieces;
     if x.f == Faction::Coalition && !sp.is_city() && pieces.of(Faction::Coalition) == 0 {
-        return Err(x.ill(format!("the Coalition may Train in a Province only with Coalition pieces, not in {}", sp.name), "3.2.1"));
+        return Err(x.ill(
+            format!(
+                "the Coalition may Train in a Province only with Coalition pieces, not in {}",
+                sp.name
+            ),
+            "3.2.1",
+        ));
     }
     x.select(s)?;
     let cubes: u32 = i.place.iter().map(|(n, _)| u32::from(*n)).sum();
@@ -73,12 +85,28 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     }
     let base_ok = sp.is_city() || pieces[Piece::CoalBase] + pieces[Piece::GovBase] > 0;
     if cubes > 0 && !base_ok {
-        return Err(x.ill(format!("cubes are placed only in Kabul or with a COIN Base, not in {}", sp.name), "3.2.1"));
+        return Err(x.ill(
+            format!(
+                "cubes are placed only in Kabul or with a COIN Base, not in {}",
+                sp.name
+            ),
+            "3.2.1",
+        ));
     }
     if cubes > 0 && x.f == Faction::Coalition && pieces[Piece::CoalBase] == 0 {
-        return Err(x.ill(format!("the Coalition places Government cubes only with a Coalition Base, not in {}", sp.name), "3.2.1"));
+        return Err(x.ill(
+            format!(
+                "the Coalition places Government cubes only with a Coalition Base, not in {}",
+                sp.name
+            ),
+            "3.2.1",
+        ));
     }
-    let cost = if x.f == Faction::Government || cubes > 0 { x.space_cost(st, 3) } else { 0 };
+    let cost = if x.f == Faction::Government || cubes > 0 {
+        x.space_cost(st, 3)
+    } else {
+        0
+    };
     x.pay(st, cost, &format!("Train in {}", sp.name))?;
     let mut placed = Vec::new();
     for (n, k) in &i.place {
@@ -90,16 +118,30 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
         let got = st.place(s, p, *n);
         placed.push(format!("{got} {}", k.key()));
     }
-    x.say(format!("Train in {}: placed {}", sp.name, if placed.is_empty() { "nothing".into() } else { placed.join(", ") }));
+    x.say(format!(
+        "Train in {}: placed {}",
+        sp.name,
+        if placed.is_empty() {
+            "nothing".into()
+        } else {
+            placed.join(", ")
+        }
+    ));
     Ok(())
 }
 
 fn train_extra(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
     if x.train_extra {
-        return Err(x.ill("Train's second step is done in at most 1 space, once", "3.2.1"));
+        return Err(x.ill(
+            "Train's second step is done in at most 1 space, once",
+            "3.2.1",
+        ));
     }
     if !x.selected.contains(&s) {
-        return Err(x.ill(format!("{} was not selected for the Train", x.name(s)), "3.2.1"));
+        return Err(x.ill(
+            format!("{} was not selected for the Train", x.name(s)),
+            "3.2.1",
+        ));
     }
     x.train_extra = true;
     Ok(())
@@ -107,13 +149,23 @@ fn train_extra(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
 
 /// Civic Action: each 3 Government Resources removes a Terror marker or, once
 /// none remain, shifts one level toward Support; COIN Control needed (3.2.1, 6.4.1).
-pub fn civic_action(x: &mut Exec, st: &mut State, s: SpaceId, n: u8, rule: &str) -> Result<(), RuleError> {
+pub fn civic_action(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceId,
+    n: u8,
+    rule: &str,
+) -> Result<(), RuleError> {
     if st[s].control != Control::Coin {
-        return Err(x.ill(format!("Civic Action needs COIN Control, which {} lacks", x.name(s)), rule));
+        return Err(x.ill(
+            format!("Civic Action needs COIN Control, which {} lacks", x.name(s)),
+            rule,
+        ));
     }
     let mut done = 0;
     for _ in 0..n {
-        let can_shift = x.d[s].is_afghan() && st.pop(x.d, s) > 0 && st[s].support != Support::Support;
+        let can_shift =
+            x.d[s].is_afghan() && st.pop(x.d, s) > 0 && st[s].support != Support::Support;
         if st[s].terror == 0 && !can_shift {
             break;
         }
@@ -129,7 +181,11 @@ pub fn civic_action(x: &mut Exec, st: &mut State, s: SpaceId, n: u8, rule: &str)
         }
         done += 1;
     }
-    x.say(format!("Civic Action in {}: {done} step(s), now {:?}", x.name(s), st[s].support));
+    x.say(format!(
+        "Civic Action in {}: {done} step(s), now {:?}",
+        x.name(s),
+        st[s].support
+    ));
     Ok(())
 }
 
@@ -139,19 +195,32 @@ fn build_base(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
     }
     let p = st[s].pieces;
     if p.gov_cubes() < 3 {
-        return Err(x.ill(format!("{} has {} Government cubes; a Base replaces 3", x.name(s), p.gov_cubes()), "3.2.1"));
+        return Err(x.ill(
+            format!(
+                "{} has {} Government cubes; a Base replaces 3",
+                x.name(s),
+                p.gov_cubes()
+            ),
+            "3.2.1",
+        ));
     }
     if p.bases() >= u32::from(x.d.limits.bases_per_space) {
         return Err(x.ill(format!("{} already holds 2 Bases", x.name(s)), "1.4.2"));
     }
     if st.available[Piece::GovBase] == 0 {
-        return Err(x.ill("no Government Base is Available (taking one from the map is not yet offered)", "3.2.1"));
+        return Err(x.ill(
+            "no Government Base is Available (taking one from the map is not yet offered)",
+            "3.2.1",
+        ));
     }
     let police = p[Piece::Police].min(3);
     st.remove(s, Piece::Police, police, false);
     st.remove(s, Piece::GovTroops, 3 - police, false);
     st.place(s, Piece::GovBase, 1);
-    x.say(format!("Train in {}: 3 Government cubes become a Base", x.name(s)));
+    x.say(format!(
+        "Train in {}: 3 Government cubes become a Base",
+        x.name(s)
+    ));
     Ok(())
 }
 
@@ -169,7 +238,10 @@ pub fn patrol_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), R
             x.patrol_assault = Some((*s, t.clone()));
             Ok(())
         }
-        _ => Err(x.ill("a Patrol's lines are `move N troops|police FROM>LOC...` and `assault LOC`", "3.2.2")),
+        _ => Err(x.ill(
+            "a Patrol's lines are `move N troops|police FROM>LOC...` and `assault LOC`",
+            "3.2.2",
+        )),
     }
 }
 
@@ -178,13 +250,24 @@ fn cube(x: &Exec, k: Option<Kind>, rule: &str) -> Result<Piece, RuleError> {
         (Faction::Coalition, None | Some(Kind::Troops)) => Ok(Piece::CoalTroops),
         (Faction::Government, None | Some(Kind::Troops)) => Ok(Piece::GovTroops),
         (Faction::Government, Some(Kind::Police)) if rule != "3.2.3" => Ok(Piece::Police),
-        _ => Err(x.ill("only the faction's own cubes move (Sweep: Troops only)", rule)),
+        _ => Err(x.ill(
+            "only the faction's own cubes move (Sweep: Troops only)",
+            rule,
+        )),
     }
 }
 
 fn take(x: &Exec, st: &State, s: SpaceId, p: Piece, n: u8, rule: &str) -> Result<(), RuleError> {
     if st[s].pieces[p] < n {
-        return Err(x.ill(format!("{} has {} {}, not {n}", x.name(s), st[s].pieces[p], p.label()), rule));
+        return Err(x.ill(
+            format!(
+                "{} has {} {}, not {n}",
+                x.name(s),
+                st[s].pieces[p],
+                p.label()
+            ),
+            rule,
+        ));
     }
     Ok(())
 }
@@ -197,16 +280,31 @@ fn patrol_move(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> 
     for (i, s) in m.path.iter().enumerate().skip(1) {
         let sp = &x.d[*s];
         if !(sp.is_loc() || sp.is_city()) {
-            return Err(x.ill(format!("Patrolling cubes enter only LoCs and Kabul, not {}", sp.name), "3.2.2"));
+            return Err(x.ill(
+                format!(
+                    "Patrolling cubes enter only LoCs and Kabul, not {}",
+                    sp.name
+                ),
+                "3.2.2",
+            ));
         }
         if st[*s].sabotage && i + 1 < m.path.len() {
-            return Err(x.ill(format!("cubes stop on entering Sabotaged {}", sp.name), "3.2.2"));
+            return Err(x.ill(
+                format!("cubes stop on entering Sabotaged {}", sp.name),
+                "3.2.2",
+            ));
         }
     }
     let to = m.path[m.path.len() - 1];
     st.shift_pieces(from, to, p, m.count);
     x.destinations.insert(to);
-    x.say(format!("{} {} {} to {}", m.count, p.label(), x.name(from), x.name(to)));
+    x.say(format!(
+        "{} {} {} to {}",
+        m.count,
+        p.label(),
+        x.name(from),
+        x.name(to)
+    ));
     Ok(())
 }
 
@@ -227,7 +325,10 @@ pub fn sweep_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
             Ok(())
         }
         ActStep::Move(m) => sweep_move(x, st, m),
-        _ => Err(x.ill("a Sweep's lines are `in SPACE` and `move N troops FROM>[LOC>]SPACE [with N]`", "3.2.3")),
+        _ => Err(x.ill(
+            "a Sweep's lines are `in SPACE` and `move N troops FROM>[LOC>]SPACE [with N]`",
+            "3.2.3",
+        )),
     }
 }
 
@@ -236,17 +337,31 @@ fn sweep_move(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     check_path(x, m)?;
     let (from, to) = (m.path[0], m.path[m.path.len() - 1]);
     if !x.selected.contains(&to) {
-        return Err(x.ill(format!("moving Troops must end in a selected Sweep space, not {}", x.name(to)), "3.2.3"));
+        return Err(x.ill(
+            format!(
+                "moving Troops must end in a selected Sweep space, not {}",
+                x.name(to)
+            ),
+            "3.2.3",
+        ));
     }
     match m.path.len() {
         2 => {}
         3 if x.d[m.path[1]].is_loc() && !st[m.path[1]].sabotage => {}
-        _ => return Err(x.ill("Sweep moves Troops from an adjacent space, or via 1 unsabotaged LoC", "3.2.3")),
+        _ => {
+            return Err(x.ill(
+                "Sweep moves Troops from an adjacent space, or via 1 unsabotaged LoC",
+                "3.2.3",
+            ));
+        }
     }
     take(x, st, from, p, m.count, "3.2.3")?;
     if m.with > 0 {
         if x.f != Faction::Coalition || m.with > m.count {
-            return Err(x.ill("each moving Coalition cube may take 1 Government Troops cube along", "3.2.3"));
+            return Err(x.ill(
+                "each moving Coalition cube may take 1 Government Troops cube along",
+                "3.2.3",
+            ));
         }
         take(x, st, from, Piece::GovTroops, m.with, "3.2.3")?;
         st.shift_pieces(from, to, Piece::GovTroops, m.with);
@@ -261,7 +376,13 @@ fn sweep_move(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     }
     st.shift_pieces(from, to, p, m.count);
     x.destinations.insert(to);
-    x.say(format!("{} {} {} to {}", m.count, p.label(), x.name(from), x.name(to)));
+    x.say(format!(
+        "{} {} {} to {}",
+        m.count,
+        p.label(),
+        x.name(from),
+        x.name(to)
+    ));
     Ok(())
 }
 
@@ -284,7 +405,10 @@ pub fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
             }
             if let Some((s, t)) = x.patrol_assault.take() {
                 if x.limited && !x.destinations.contains(&s) {
-                    return Err(x.ill("a Limited Patrol's Assault is in its destination LoC", "3.2.2"));
+                    return Err(x.ill(
+                        "a Limited Patrol's Assault is in its destination LoC",
+                        "3.2.2",
+                    ));
                 }
                 let saved = x.terms.free;
                 x.terms.free = true;
@@ -297,7 +421,11 @@ pub fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
             for s in x.selected.clone() {
                 if x.f == Faction::Coalition && x.gov_troops_in.contains(&s) {
                     let c = x.space_cost(st, 3);
-                    x.pay(st, c, &format!("Government Troops Sweeping into {}", x.name(s)))?;
+                    x.pay(
+                        st,
+                        c,
+                        &format!("Government Troops Sweeping into {}", x.name(s)),
+                    )?;
                 }
                 let p = st[s].pieces;
                 let n = match x.f {
@@ -306,10 +434,14 @@ pub fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
                     _ => 0,
                 };
                 let k = removal::activate(st, s, n, &INSURGENTS);
-                x.say(format!("Sweep in {}: {k} Guerrilla(s) Activated", x.name(s)));
+                x.say(format!(
+                    "Sweep in {}: {k} Guerrilla(s) Activated",
+                    x.name(s)
+                ));
             }
             for l in x.entered.clone() {
-                let g = st[l].pieces.guerrillas(Faction::Taliban) + st[l].pieces.guerrillas(Faction::Warlords);
+                let g = st[l].pieces.guerrillas(Faction::Taliban)
+                    + st[l].pieces.guerrillas(Faction::Warlords);
                 if g > 0 && st.res(Faction::Government) > 0 {
                     st.resources[Faction::Government.index()] -= 1;
                     st.gain(x.d, Faction::Warlords, 1);
@@ -358,17 +490,31 @@ pub fn assault_space(
         _ => {
             let troops = u32::from(st[s].pieces[Piece::CoalTroops]);
             if troops == 0 {
-                return Err(x.ill(format!("the Coalition Assaults only with Coalition Troops, none in {}", x.name(s)), "3.2.4"));
+                return Err(x.ill(
+                    format!(
+                        "the Coalition Assaults only with Coalition Troops, none in {}",
+                        x.name(s)
+                    ),
+                    "3.2.4",
+                ));
             }
             let mut cap = troops;
             if with_government {
-                x.pay(st, 3, &format!("counting Government cubes in {}", x.name(s)))?;
+                x.pay(
+                    st,
+                    3,
+                    &format!("counting Government cubes in {}", x.name(s)),
+                )?;
                 cap += assault_gov_cubes(x, st, s);
             }
             cap
         }
     } + st.extra_removals(x.f, "assault");
-    let targets: Vec<Faction> = if targets.is_empty() { INSURGENTS.to_vec() } else { targets.to_vec() };
+    let targets: Vec<Faction> = if targets.is_empty() {
+        INSURGENTS.to_vec()
+    } else {
+        targets.to_vec()
+    };
     if let Some(t) = targets.iter().find(|t| t.is_coin()) {
         return Err(x.ill(format!("the {} are not an enemy", t.name()), "3.2.4"));
     }
@@ -376,8 +522,15 @@ pub fn assault_space(
     let tal_bases = gone.iter().filter(|p| **p == Piece::TalBase).count() as i32;
     if x.f == Faction::Government && tal_bases > 0 {
         st.add_aid(x.d, 6 * tal_bases);
-        x.say(format!("+{} Aid for Taliban Bases removed (3.2.4)", 6 * tal_bases));
+        x.say(format!(
+            "+{} Aid for Taliban Bases removed (3.2.4)",
+            6 * tal_bases
+        ));
     }
-    x.say(format!("Assault in {}: removed {}", x.name(s), removal::describe(&gone)));
+    x.say(format!(
+        "Assault in {}: removed {}",
+        x.name(s),
+        removal::describe(&gone)
+    ));
     Ok(())
 }

@@ -297,14 +297,21 @@ impl Data {
         if r.errors.is_empty() {
             r.errors = check(&d);
         }
-        if r.errors.is_empty() { Ok(d) } else { Err(r.errors) }
+        if r.errors.is_empty() {
+            Ok(d)
+        } else {
+            Err(r.errors)
+        }
     }
 
     /// The space called `name` (key or name, any case and punctuation; a LoC
     /// also by its Towns in either order).
     pub fn find(&self, name: &str) -> Option<SpaceId> {
         let n = norm(name);
-        let n = n.strip_prefix("loc").filter(|r| !r.is_empty()).unwrap_or(&n);
+        let n = n
+            .strip_prefix("loc")
+            .filter(|r| !r.is_empty())
+            .unwrap_or(&n);
         self.spaces
             .iter()
             .position(|s| {
@@ -373,18 +380,24 @@ fn read_map(r: &mut Reader, t: &Table) -> Vec<Space> {
             Some("mountain") => Some(Terrain::Mountain),
             Some("plains") => Some(Terrain::Plains),
             Some(x) => {
-                r.error(format!("map.space {key}: terrain {x:?} is not mountain or plains"));
+                r.error(format!(
+                    "map.space {key}: terrain {x:?} is not mountain or plains"
+                ));
                 None
             }
         };
         let adj = r.strings(&mut rec, "adjacent");
         r.finish(rec);
         let kind = space_kind(&kind).unwrap_or_else(|| {
-            r.error(format!("map.space {key}: kind {kind:?} is not city, province or pakistan"));
+            r.error(format!(
+                "map.space {key}: kind {kind:?} is not city, province or pakistan"
+            ));
             SpaceKind::Province
         });
         if kind != SpaceKind::City && terrain.is_none() {
-            r.error(format!("map.space {key}: a Province is Mountain or Plains (1.3.2)"));
+            r.error(format!(
+                "map.space {key}: a Province is Mountain or Plains (1.3.2)"
+            ));
         }
         spaces.push(Space {
             key,
@@ -440,7 +453,10 @@ fn link(r: &mut Reader, spaces: &mut [Space], names: &[(Vec<String>, Vec<String>
                 continue;
             };
             if i == j {
-                r.error(format!("map: {} is listed as its own neighbour", spaces[i].key));
+                r.error(format!(
+                    "map: {} is listed as its own neighbour",
+                    spaces[i].key
+                ));
                 continue;
             }
             let one_sided = spaces[i].is_loc() && !spaces[j].is_loc();
@@ -468,7 +484,10 @@ type Forces = (Pieces, Limits, Thresholds, Vec<String>);
 
 fn read_forces(r: &mut Reader, t: &Table) -> Forces {
     let mut inv = Pieces::default();
-    for (i, pt) in prov::tables(r, t, "piece", "forces.toml").into_iter().enumerate() {
+    for (i, pt) in prov::tables(r, t, "piece", "forces.toml")
+        .into_iter()
+        .enumerate()
+    {
         let mut rec = r.rec(format!("forces.piece[{i}]"), pt);
         let f = r.string(&mut rec, "faction").unwrap_or_default();
         let k = r.string(&mut rec, "kind").unwrap_or_default();
@@ -479,7 +498,9 @@ fn read_forces(r: &mut Reader, t: &Table) -> Forces {
                 Some(p) => inv[p] = inv[p].saturating_add(n),
                 None => r.error(format!("forces: the {} have no {}", f.name(), k.key())),
             },
-            _ => r.error(format!("forces.piece[{i}]: unknown faction {f:?} or kind {k:?}")),
+            _ => r.error(format!(
+                "forces.piece[{i}]: unknown faction {f:?} or kind {k:?}"
+            )),
         }
     }
     let mut lim = Limits {
@@ -539,13 +560,22 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
     let patronage = r.small(&mut rec, "patronage").unwrap_or(0);
     let isl = r.string(&mut rec, "islamabad").unwrap_or_default();
     r.finish(rec);
-    let islamabad = d.islamabad.iter().position(|b| *b == isl).unwrap_or_else(|| {
-        r.error(format!("setup.scenario: islamabad {isl:?} is not an Islamabad box"));
-        0
-    }) as u8;
+    let islamabad = d
+        .islamabad
+        .iter()
+        .position(|b| *b == isl)
+        .unwrap_or_else(|| {
+            r.error(format!(
+                "setup.scenario: islamabad {isl:?} is not an Islamabad box"
+            ));
+            0
+        }) as u8;
     let mut pieces = BTreeMap::new();
     let mut support = BTreeMap::new();
-    for (i, at) in prov::tables(r, t, "at", "setup.toml").into_iter().enumerate() {
+    for (i, at) in prov::tables(r, t, "at", "setup.toml")
+        .into_iter()
+        .enumerate()
+    {
         let mut rec = r.rec(format!("setup.at[{i}]"), at);
         let space = r.string(&mut rec, "space").unwrap_or_default();
         let Some(id) = d.find(&space) else {
@@ -571,7 +601,11 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
             let n = r.opt_small(&mut rec, &key);
             match Piece::of(f, k) {
                 Some(pc) => p[pc] = n,
-                None => r.error(format!("setup.at[{i}]: the {} have no {}", f.name(), k.key())),
+                None => r.error(format!(
+                    "setup.at[{i}]: the {} have no {}",
+                    f.name(),
+                    k.key()
+                )),
             }
         }
         r.finish(rec);
@@ -627,12 +661,18 @@ pub fn check(d: &Data) -> Vec<String> {
         }
         for a in &s.adjacent {
             if !d[*a].adjacent.contains(&SpaceId(i as u8)) {
-                e.push(format!("{} ~ {} is not symmetric (1.3)", s.name, d[*a].name));
+                e.push(format!(
+                    "{} ~ {} is not symmetric (1.3)",
+                    s.name, d[*a].name
+                ));
             }
         }
     }
     if d.islamabad.len() != 5 {
-        e.push(format!("{} Islamabad boxes, not 5 (6.6.1)", d.islamabad.len()));
+        e.push(format!(
+            "{} Islamabad boxes, not 5 (6.6.1)",
+            d.islamabad.len()
+        ));
     }
     e.extend(cards::check(&d.cards));
     e.extend(check_setup(d));
@@ -669,13 +709,19 @@ fn check_setup(d: &Data) -> Vec<String> {
     for (id, _) in sc.support.iter().filter(|(_, s)| **s != Support::Neutral) {
         let s = &d[*id];
         if !s.is_afghan() || s.pop == 0 {
-            e.push(format!("set-up: {} may not have Support or Opposition (1.6)", s.name));
+            e.push(format!(
+                "set-up: {} may not have Support or Opposition (1.6)",
+                s.name
+            ));
         }
     }
     let events = d.cards.iter().filter(|c| !c.is_propaganda()).count();
     let props = d.cards.len() - events;
     if usize::from(sc.piles) > props {
-        e.push(format!("set-up: {} piles but {props} Propaganda cards", sc.piles));
+        e.push(format!(
+            "set-up: {} piles but {props} Propaganda cards",
+            sc.piles
+        ));
     }
     if usize::from(sc.piles) * usize::from(sc.events_per_pile) > events {
         e.push("set-up: the piles need more Event cards than the deck has".into());

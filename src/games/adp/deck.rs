@@ -94,7 +94,10 @@ impl Deck {
             && (left == 1
                 || dice.roll(
                     u32::from(left),
-                    &format!("deck: pile {} of {n} holds {left} cards; a 1 is its Propaganda card (2.1)", i + 1),
+                    &format!(
+                        "deck: pile {} of {n} holds {left} cards; a 1 is its Propaganda card (2.1)",
+                        i + 1
+                    ),
                 )? == 1);
         pile.left -= 1;
         let card = if is_prop {
@@ -129,7 +132,10 @@ impl Deck {
             .and_then(|n| d.card(n))
             .is_some_and(|c| c.is_propaganda())
             && self.props_drawn == self.props_total
-            && self.current.and_then(|n| d.card(n)).is_some_and(|c| !c.is_propaganda())
+            && self
+                .current
+                .and_then(|n| d.card(n))
+                .is_some_and(|c| !c.is_propaganda())
     }
 
     /// Is the current card the last Propaganda card (2.4.1)?
@@ -138,7 +144,10 @@ impl Deck {
             .and_then(|n| d.card(n))
             .is_some_and(|c| c.is_propaganda())
             && self.props_drawn == self.props_total
-            && !self.next.and_then(|n| d.card(n)).is_some_and(|c| c.is_propaganda())
+            && !self
+                .next
+                .and_then(|n| d.card(n))
+                .is_some_and(|c| c.is_propaganda())
     }
 
     /// Propaganda cards still to come after the current card.

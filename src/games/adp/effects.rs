@@ -44,18 +44,31 @@ pub fn execute(
     let wanted: usize = steps.iter().map(|s| usize::from(s.spaces())).sum();
     if spaces.len() > wanted {
         return Err(RuleError::illegal(
-            format!("{} ({}) names {wanted} space(s), not {}", card.label(), side(shaded), spaces.len()),
+            format!(
+                "{} ({}) names {wanted} space(s), not {}",
+                card.label(),
+                side(shaded),
+                spaces.len()
+            ),
             "5.1",
         ));
     }
-    let mut events = vec![Event::say(format!("{} executes {} ({})", f.name(), card.label(), side(shaded)))];
+    let mut events = vec![Event::say(format!(
+        "{} executes {} ({})",
+        f.name(),
+        card.label(),
+        side(shaded)
+    ))];
     let mut next = spaces.iter().copied();
     for step in steps {
         let mine: Vec<SpaceId> = next.by_ref().take(usize::from(step.spaces())).collect();
         if let Some(filter) = step.filter() {
             if let Some(bad) = mine.iter().find(|s| !fits(d, **s, filter)) {
                 return Err(RuleError::illegal(
-                    format!("{} does not qualify for this step ({filter:?})", d[*bad].name),
+                    format!(
+                        "{} does not qualify for this step ({filter:?})",
+                        d[*bad].name
+                    ),
                     "5.1",
                 ));
             }
@@ -103,27 +116,45 @@ fn one(
             st.shift_islamabad(i32::from(*shift));
             ev.push(Event::say(format!("Islamabad shifts {shift:+} (6.6.1)")));
         }
-        Step::Place { faction, kind, count, .. } => {
+        Step::Place {
+            faction,
+            kind,
+            count,
+            ..
+        } => {
             let Some(p) = Piece::of(*faction, *kind) else {
                 return Ok(ev);
             };
             for s in spaces {
                 if d[*s].is_pakistan() && *faction != Faction::Taliban {
-                    return Err(RuleError::illegal(format!("only Taliban pieces go into {} (Pakistan)", d[*s].name), "5.1.1"));
+                    return Err(RuleError::illegal(
+                        format!("only Taliban pieces go into {} (Pakistan)", d[*s].name),
+                        "5.1.1",
+                    ));
                 }
                 let mut n = *count;
                 if p.kind() == super::pieces::Kind::Base {
                     if d[*s].is_loc() {
                         return Err(RuleError::illegal("no Bases on LoCs", "1.4.2"));
                     }
-                    let room = u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
+                    let room =
+                        u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
                     n = n.min(room as u8);
                 }
                 let k = st.place(*s, p, n);
-                ev.push(Event::say(format!("{}: {k} {} placed", d[*s].name, p.label())));
+                ev.push(Event::say(format!(
+                    "{}: {k} {} placed",
+                    d[*s].name,
+                    p.label()
+                )));
             }
         }
-        Step::Remove { faction, kind, count, .. } => {
+        Step::Remove {
+            faction,
+            kind,
+            count,
+            ..
+        } => {
             for s in spaces {
                 let mut left = *count;
                 let pieces: Vec<Piece> = Piece::ALL
@@ -134,7 +165,13 @@ fn one(
                     // A32: Coalition pieces removed by an Event go to Casualties.
                     left -= st.remove(*s, p, left, true);
                 }
-                ev.push(Event::say(format!("{}: {} {} {} removed", d[*s].name, count - left, faction.name(), kind.key())));
+                ev.push(Event::say(format!(
+                    "{}: {} {} {} removed",
+                    d[*s].name,
+                    count - left,
+                    faction.name(),
+                    kind.key()
+                )));
             }
         }
         Step::Shift { up, levels, .. } => {
@@ -144,7 +181,10 @@ fn one(
                         st[*s].support = st[*s].support.shifted(*up);
                     }
                 }
-                ev.push(Event::say(format!("{}: now {:?}", d[*s].name, st[*s].support)));
+                ev.push(Event::say(format!(
+                    "{}: now {:?}",
+                    d[*s].name, st[*s].support
+                )));
             }
         }
         Step::Eligible { who: w } => {
@@ -155,12 +195,27 @@ fn one(
         }
         Step::Capability(m) => {
             st.capabilities.retain(|l| l.card != card.number);
-            st.capabilities.push(Lasting { card: card.number, shaded, modifier: m.clone() });
-            ev.push(Event::say(format!("Capability {} in play, {} (5.3)", card.label(), side(shaded))));
+            st.capabilities.push(Lasting {
+                card: card.number,
+                shaded,
+                modifier: m.clone(),
+            });
+            ev.push(Event::say(format!(
+                "Capability {} in play, {} (5.3)",
+                card.label(),
+                side(shaded)
+            )));
         }
         Step::Momentum(m) => {
-            st.momentum.push(Lasting { card: card.number, shaded, modifier: m.clone() });
-            ev.push(Event::say(format!("Momentum {} in play until the next Reset (5.4)", card.label())));
+            st.momentum.push(Lasting {
+                card: card.number,
+                shaded,
+                modifier: m.clone(),
+            });
+            ev.push(Event::say(format!(
+                "Momentum {} in play until the next Reset (5.4)",
+                card.label()
+            )));
         }
     }
     Ok(ev)

@@ -16,7 +16,10 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
     add(&mut all, &st.out_of_play);
     for p in Piece::ALL {
         if all[p] != d.inventory[p] {
-            return Err(format!("{} {:?} in the game, the inventory has {} (1.2)", all[p], p, d.inventory[p]));
+            return Err(format!(
+                "{} {:?} in the game, the inventory has {} (1.2)",
+                all[p], p, d.inventory[p]
+            ));
         }
     }
     for id in d.ids() {
@@ -24,7 +27,10 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
         let s = &st[id];
         let p = &s.pieces;
         if sp.is_loc() && (p.bases() > 0 || s.terror > 0 || s.support != Support::Neutral) {
-            return Err(format!("{}: a LoC has a Base, Terror or Support (1.4.2, 1.6)", sp.name));
+            return Err(format!(
+                "{}: a LoC has a Base, Terror or Support (1.4.2, 1.6)",
+                sp.name
+            ));
         }
         if !sp.is_loc() && s.sabotage {
             return Err(format!("{}: Sabotage off a LoC (3.3.4)", sp.name));
@@ -33,27 +39,49 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("{}: {} Bases (1.4.2)", sp.name, p.bases()));
         }
         if sp.is_pakistan() && p.total() != p.of(Faction::Taliban) {
-            return Err(format!("{}: non-Taliban pieces in Pakistan (1.4.2)", sp.name));
+            return Err(format!(
+                "{}: non-Taliban pieces in Pakistan (1.4.2)",
+                sp.name
+            ));
         }
         if s.support != Support::Neutral && (!sp.is_afghan() || st.pop(d, id) == 0) {
-            return Err(format!("{}: Support or Opposition where none may be (1.6)", sp.name));
+            return Err(format!(
+                "{}: Support or Opposition where none may be (1.6)",
+                sp.name
+            ));
         }
-        let want = if sp.has_control() { control_of(p) } else { Default::default() };
+        let want = if sp.has_control() {
+            control_of(p)
+        } else {
+            Default::default()
+        };
         if s.control != want {
-            return Err(format!("{}: Control marker {:?}, pieces give {:?} (1.7)", sp.name, s.control, want));
+            return Err(format!(
+                "{}: Control marker {:?}, pieces give {:?} (1.7)",
+                sp.name, s.control, want
+            ));
         }
         if s.returnees && !sp.is_afghan() {
-            return Err(format!("{}: a Returnees marker outside Afghanistan", sp.name));
+            return Err(format!(
+                "{}: a Returnees marker outside Afghanistan",
+                sp.name
+            ));
         }
     }
     if st.markers_on_map() > u32::from(d.limits.terror_markers) {
-        return Err(format!("{} Terror/Sabotage markers on the map (3.3.4)", st.markers_on_map()));
+        return Err(format!(
+            "{} Terror/Sabotage markers on the map (3.3.4)",
+            st.markers_on_map()
+        ));
     }
     if st.spaces.iter().filter(|s| s.returnees).count() > usize::from(d.limits.returnees) {
         return Err("too many Returnees markers (4.3.1)".into());
     }
     let max = d.limits.resources_max;
-    if st.resources.iter().any(|r| *r > max) || st.aid > d.limits.aid_max || st.patronage > d.limits.patronage_max {
+    if st.resources.iter().any(|r| *r > max)
+        || st.aid > d.limits.aid_max
+        || st.patronage > d.limits.patronage_max
+    {
         return Err("a track is past its cap (1.8)".into());
     }
     if st.resources[Faction::Coalition.index()] != 0 {
@@ -74,7 +102,12 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
                 return Err("one faction executed twice on a card (2.3)".into());
             }
         }
-        if st.deck.current.and_then(|n| d.card(n)).is_none_or(|c| c.is_propaganda()) {
+        if st
+            .deck
+            .current
+            .and_then(|n| d.card(n))
+            .is_none_or(|c| c.is_propaganda())
+        {
             return Err("an Event card stage without an Event card".into());
         }
     }

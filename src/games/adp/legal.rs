@@ -23,7 +23,10 @@ pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
         Stage::Propaganda(_) => plan_candidates(d, st, f),
         Stage::Over => Vec::new(),
     };
-    candidates.into_iter().filter(|c| accepted(r, st, side, c)).collect()
+    candidates
+        .into_iter()
+        .filter(|c| accepted(r, st, side, c))
+        .collect()
 }
 
 /// Does the ruleset accept `text` from `side` now?
@@ -31,14 +34,20 @@ pub fn accepted(r: &Adp, st: &State, side: Side, text: &str) -> bool {
     let lines: Vec<SourceLine> = text
         .lines()
         .enumerate()
-        .map(|(i, t)| SourceLine { line: i + 1, column: 1, text: t.to_string() })
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.to_string(),
+        })
         .collect();
     let Ok(orders) = Rules::parse(r, st, side, &lines) else {
         return false;
     };
     let mut copy = st.clone();
     let mut dice = Dice::seeded([7; 32]);
-    orders.iter().all(|(_, o)| Rules::apply(r, &mut copy, side, o, &mut dice).is_ok())
+    orders
+        .iter()
+        .all(|(_, o)| Rules::apply(r, &mut copy, side, o, &mut dice).is_ok())
 }
 
 fn key(d: &Data, s: SpaceId) -> &str {
@@ -76,20 +85,28 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
     for shaded in [false, true] {
         let mut names = Vec::new();
         for step in card.side(shaded) {
-            let Some(filter) = step.filter() else { continue };
+            let Some(filter) = step.filter() else {
+                continue;
+            };
             let pick = d
                 .ids()
                 .filter(|s| super::effects::fits(d, *s, filter))
                 .filter(|s| match step {
                     super::cards::Step::Remove { faction, .. } => st[*s].pieces.of(*faction) > 0,
-                    super::cards::Step::Place { faction, .. } => !(d[*s].is_pakistan() && *faction != Faction::Taliban) && !d[*s].is_loc(),
+                    super::cards::Step::Place { faction, .. } => {
+                        !(d[*s].is_pakistan() && *faction != Faction::Taliban) && !d[*s].is_loc()
+                    }
                     _ => d[*s].is_afghan(),
                 })
                 .take(usize::from(step.spaces()));
             names.extend(pick.map(|s| key(d, s).to_string()));
         }
         let side = if shaded { "shaded" } else { "unshaded" };
-        v.push(format!("event {side} {}", names.join(" ")).trim_end().to_string());
+        v.push(
+            format!("event {side} {}", names.join(" "))
+                .trim_end()
+                .to_string(),
+        );
     }
     v
 }
@@ -112,50 +129,114 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
     match f {
         Faction::Coalition | Faction::Government => {
             let sas = coin_sas(d, st, f);
-            let train: Vec<SpaceId> = rot(ids.iter().copied().filter(|s| {
-                let b = p(*s)[Piece::CoalBase] + if f == Faction::Government { p(*s)[Piece::GovBase] } else { 0 };
-                !d[*s].is_pakistan() && !d[*s].is_loc() && (b > 0 || (d[*s].is_city() && f == Faction::Government))
-            }).collect());
+            let train: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let b = p(*s)[Piece::CoalBase]
+                        + if f == Faction::Government {
+                            p(*s)[Piece::GovBase]
+                        } else {
+                            0
+                        };
+                    !d[*s].is_pakistan()
+                        && !d[*s].is_loc()
+                        && (b > 0 || (d[*s].is_city() && f == Faction::Government))
+                })
+                .collect());
             for s in train.iter().take(2) {
-                v.push((format!("train\nin {} place 2 police 1 troops", key(d, *s)), sas.clone()));
+                v.push((
+                    format!("train\nin {} place 2 police 1 troops", key(d, *s)),
+                    sas.clone(),
+                ));
                 if st[*s].control == Control::Coin {
-                    v.push((format!("train\nin {} place 1 police\ncivic {} 1", key(d, *s), key(d, *s)), sas.clone()));
+                    v.push((
+                        format!(
+                            "train\nin {} place 1 police\ncivic {} 1",
+                            key(d, *s),
+                            key(d, *s)
+                        ),
+                        sas.clone(),
+                    ));
                 }
             }
-            let assault: Vec<SpaceId> = rot(ids.iter().copied().filter(|s| {
-                let q = p(*s);
-                !d[*s].is_pakistan() && (q[Piece::TalActive] + q[Piece::WarActive] + q[Piece::TalBase] + q[Piece::WarBase]) > 0 && q.cubes() > 0
-            }).collect());
+            let assault: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let q = p(*s);
+                    !d[*s].is_pakistan()
+                        && (q[Piece::TalActive]
+                            + q[Piece::WarActive]
+                            + q[Piece::TalBase]
+                            + q[Piece::WarBase])
+                            > 0
+                        && q.cubes() > 0
+                })
+                .collect());
             for s in assault.iter().take(2) {
                 v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
             }
             // Patrol and Sweep: one cube group to an adjacent LoC / space.
-            let cube = if f == Faction::Coalition { Piece::CoalTroops } else { Piece::GovTroops };
-            for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect()).iter().take(3) {
+            let cube = if f == Faction::Coalition {
+                Piece::CoalTroops
+            } else {
+                Piece::GovTroops
+            };
+            for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
+                .iter()
+                .take(3)
+            {
                 if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
-                    v.push((format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)), sas.clone()));
+                    v.push((
+                        format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
+                        sas.clone(),
+                    ));
                 }
-                if let Some(t) = d[*s].adjacent.iter().find(|a| !d[**a].is_loc() && !d[**a].is_pakistan()) {
-                    v.push((format!("sweep\nin {}\nmove 1 troops {}>{}", key(d, *t), key(d, *s), key(d, *t)), sas.clone()));
+                if let Some(t) = d[*s]
+                    .adjacent
+                    .iter()
+                    .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
+                {
+                    v.push((
+                        format!(
+                            "sweep\nin {}\nmove 1 troops {}>{}",
+                            key(d, *t),
+                            key(d, *s),
+                            key(d, *t)
+                        ),
+                        sas.clone(),
+                    ));
                 }
             }
         }
         Faction::Taliban | Faction::Warlords => {
             let sas = insurgent_sas(d, st, f);
-            let rally: Vec<SpaceId> = rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
+            let rally: Vec<SpaceId> =
+                rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
             for s in rally.iter().take(3) {
                 v.push((format!("rally\nin {}", key(d, *s)), sas.clone()));
             }
             if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
-                v.push((format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)), sas.clone()));
+                v.push((
+                    format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
+                    sas.clone(),
+                ));
             }
             for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
                 v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
             }
-            let here: Vec<SpaceId> = rot(ids.iter().copied().filter(|s| p(*s).guerrillas(f) > 0).collect());
+            let here: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| p(*s).guerrillas(f) > 0)
+                .collect());
             for s in here.iter().take(3) {
                 for a in d[*s].adjacent.iter().take(2) {
-                    v.push((format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)), sas.clone()));
+                    v.push((
+                        format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
+                        sas.clone(),
+                    ));
                 }
                 if p(*s).enemies_of(f) > 0 {
                     v.push((format!("attack\nin {}", key(d, *s)), sas.clone()));
@@ -172,21 +253,43 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
     let ids: Vec<SpaceId> = d.ids().collect();
     if f == Faction::Coalition {
-        for s in ids.iter().filter(|s| !d[**s].is_city() && st[**s].pieces[Piece::TalActive] + st[**s].pieces[Piece::WarActive] > 0).take(1) {
-            let t = if st[*s].pieces[Piece::TalActive] > 0 { "taliban" } else { "warlords" };
+        for s in ids
+            .iter()
+            .filter(|s| {
+                !d[**s].is_city()
+                    && st[**s].pieces[Piece::TalActive] + st[**s].pieces[Piece::WarActive] > 0
+            })
+            .take(1)
+        {
+            let t = if st[*s].pieces[Piece::TalActive] > 0 {
+                "taliban"
+            } else {
+                "warlords"
+            };
             v.push(format!("sa airstrike {} {t}", d[*s].key));
         }
         let k = d.kabul();
         if st[k].pieces[Piece::CoalTroops] > 0 {
-            if let Some(t) = ids.iter().find(|s| st[**s].pieces[Piece::CoalBase] > 0 && **s != k) {
+            if let Some(t) = ids
+                .iter()
+                .find(|s| st[**s].pieces[Piece::CoalBase] > 0 && **s != k)
+            {
                 v.push(format!("sa airlift 1 troops {}>{}", d[k].key, d[*t].key));
             }
         }
     } else {
-        for s in ids.iter().filter(|s| d[**s].is_afghan() && st[**s].control == Control::Coin).take(1) {
+        for s in ids
+            .iter()
+            .filter(|s| d[**s].is_afghan() && st[**s].control == Control::Coin)
+            .take(1)
+        {
             v.push(format!("sa govern {} returnees", d[*s].key));
         }
-        for s in ids.iter().filter(|s| st[**s].pieces[Piece::WarBase] > 0 && st[**s].control == Control::Coin).take(1) {
+        for s in ids
+            .iter()
+            .filter(|s| st[**s].pieces[Piece::WarBase] > 0 && st[**s].control == Control::Coin)
+            .take(1)
+        {
             v.push(format!("sa eradicate {}", d[*s].key));
         }
     }
@@ -201,7 +304,8 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
             .iter()
             .filter(|s| {
                 let p = st[**s].pieces;
-                p[Piece::TalUnder] > 0 && p.of(Faction::Taliban) > p.total() - p.of(Faction::Taliban)
+                p[Piece::TalUnder] > 0
+                    && p.of(Faction::Taliban) > p.total() - p.of(Faction::Taliban)
             })
             .take(2)
             .map(|s| d[*s].key.as_str())
@@ -212,7 +316,9 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     } else {
         let tr: Vec<&str> = ids
             .iter()
-            .filter(|s| st[**s].pieces[Piece::WarBase] > 0 && st[**s].pieces.of(Faction::Coalition) == 0)
+            .filter(|s| {
+                st[**s].pieces[Piece::WarBase] > 0 && st[**s].pieces.of(Faction::Coalition) == 0
+            })
             .take(2)
             .map(|s| d[*s].key.as_str())
             .collect();
@@ -229,12 +335,20 @@ fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let ids: Vec<SpaceId> = d.ids().collect();
     match f {
         Faction::Coalition | Faction::Government => {
-            for s in ids.iter().filter(|s| super::propaganda::civic_decider(d, st, **s) == Some(f)).take(2) {
+            for s in ids
+                .iter()
+                .filter(|s| super::propaganda::civic_decider(d, st, **s) == Some(f))
+                .take(2)
+            {
                 v.push(format!("{head}\ncivic {} 1", d[*s].key));
             }
         }
         Faction::Taliban => {
-            for s in ids.iter().filter(|s| st[**s].control == Control::Taliban).take(2) {
+            for s in ids
+                .iter()
+                .filter(|s| st[**s].control == Control::Taliban)
+                .take(2)
+            {
                 v.push(format!("{head}\nsharia {} 1", d[*s].key));
             }
         }

@@ -23,8 +23,8 @@ pub mod coin;
 pub mod data;
 pub mod deck;
 pub mod effects;
-pub mod invariants;
 pub mod insurgent;
+pub mod invariants;
 pub mod legal;
 pub mod orders;
 pub mod pieces;
@@ -44,8 +44,7 @@ pub use state::State;
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
-    Event, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo,
-    Setup, Side, View,
+    Event, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 use orders::Order;
 use pieces::Faction;
@@ -75,13 +74,21 @@ impl Adp {
             // The embedded files are part of the build and checked by tests
             // (`the_embedded_data_passes_every_check`): fail loudly, never play
             // a broken map.
-            Err(e) => panic!("the embedded A Distant Plain data is broken: {}", e.join("; ")),
+            Err(e) => panic!(
+                "the embedded A Distant Plain data is broken: {}",
+                e.join("; ")
+            ),
         });
         Adp { data: data.clone() }
     }
 
     /// The game over other data files (a club's own), in [`data::FILES`] order.
-    pub fn with_data(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Adp, Vec<String>> {
+    pub fn with_data(
+        map: &str,
+        forces: &str,
+        cards: &str,
+        setup: &str,
+    ) -> Result<Adp, Vec<String>> {
         Ok(Adp {
             data: Arc::new(Data::load(map, forces, cards, setup)?),
         })
@@ -98,15 +105,24 @@ fn scenario_name(d: &Data, suffix: &str) -> String {
 }
 
 /// The faction `side` acts for now, if it is awaited.
-pub fn acting(d: &Data, st: &State, side: Side, order: Option<&Order>) -> Result<Faction, RuleError> {
+pub fn acting(
+    d: &Data,
+    st: &State,
+    side: Side,
+    order: Option<&Order>,
+) -> Result<Faction, RuleError> {
     match &st.stage {
         Stage::Start => (side == Side(0) || st.seats.side(Faction::Coalition) == Some(side))
             .then_some(Faction::Coalition)
             .ok_or_else(|| RuleError::illegal("the Coalition player opens the deck", "2.2")),
         Stage::Card(_) => {
-            let f = sequence::decider(d, st).ok_or_else(|| RuleError::illegal("nobody is to act on this card", "2.3"))?;
+            let f = sequence::decider(d, st)
+                .ok_or_else(|| RuleError::illegal("nobody is to act on this card", "2.3"))?;
             if st.seats.side(f) != Some(side) {
-                return Err(RuleError::illegal(format!("the {} are to act now (2.3.2)", f.name()), "2.3.2"));
+                return Err(RuleError::illegal(
+                    format!("the {} are to act now (2.3.2)", f.name()),
+                    "2.3.2",
+                ));
             }
             Ok(f)
         }
@@ -151,30 +167,58 @@ impl Rules for Adp {
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
         let d = &*self.data;
-        let Some(mode) = MODES.iter().find(|m| scenario_name(d, m.suffix) == setup.scenario) else {
+        let Some(mode) = MODES
+            .iter()
+            .find(|m| scenario_name(d, m.suffix) == setup.scenario)
+        else {
             let names: Vec<String> = MODES.iter().map(|m| scenario_name(d, m.suffix)).collect();
-            return Err(format!("adp has the scenarios {}, not {:?}", names.join(", "), setup.scenario));
+            return Err(format!(
+                "adp has the scenarios {}, not {:?}",
+                names.join(", "),
+                setup.scenario
+            ));
         };
         let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
         let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if got != want {
-            return Err(format!("{}'s sides are {}, declared in that order; got {}", setup.scenario, want.join(", "), setup.sides.join(", ")));
+            return Err(format!(
+                "{}'s sides are {}, declared in that order; got {}",
+                setup.scenario,
+                want.join(", "),
+                setup.sides.join(", ")
+            ));
         }
         if let Some((k, _)) = setup.options.iter().next() {
             return Err(format!("adp has no option {k:?} yet"));
         }
-        Ok(State::new(d, Seats::of(mode), Options::default(), deck::Deck::new(d)))
+        Ok(State::new(
+            d,
+            Seats::of(mode),
+            Options::default(),
+            deck::Deck::new(d),
+        ))
     }
 
     fn prompt(&self, st: &State) -> Prompt {
         view::prompt(&self.data, st)
     }
 
-    fn parse(&self, st: &State, _side: Side, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    fn parse(
+        &self,
+        st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
         orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
-    fn apply(&self, st: &mut State, side: Side, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+    fn apply(
+        &self,
+        st: &mut State,
+        side: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
         let f = acting(d, st, side, Some(order))?;
         match (&st.stage, order) {
@@ -184,10 +228,18 @@ impl Rules for Adp {
                 sequence::next_card(d, st, dice, &mut ev)?;
                 Ok(ev)
             }
-            (Stage::Start, _) => Err(RuleError::illegal("the game opens with `start`: the first card is drawn and the next shown", "2.2")),
-            (Stage::Propaganda(_), Order::Plan(_, plan)) => propaganda::submit(d, st, f, plan.clone(), dice),
+            (Stage::Start, _) => Err(RuleError::illegal(
+                "the game opens with `start`: the first card is drawn and the next shown",
+                "2.2",
+            )),
+            (Stage::Propaganda(_), Order::Plan(_, plan)) => {
+                propaganda::submit(d, st, f, plan.clone(), dice)
+            }
             (Stage::Card(_), _) => sequence::act(d, st, f, order, dice),
-            _ => Err(RuleError::illegal("that order does not fit the game's stage", "2.0")),
+            _ => Err(RuleError::illegal(
+                "that order does not fit the game's stage",
+                "2.0",
+            )),
         }
     }
 

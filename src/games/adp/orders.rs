@@ -47,12 +47,16 @@ impl Op {
 
     /// The order word.
     pub fn key(self) -> &'static str {
-        ["train", "patrol", "sweep", "assault", "rally", "march", "attack", "terror"][self as usize]
+        [
+            "train", "patrol", "sweep", "assault", "rally", "march", "attack", "terror",
+        ][self as usize]
     }
 
     /// The rule.
     pub fn rule(self) -> &'static str {
-        ["3.2.1", "3.2.2", "3.2.3", "3.2.4", "3.3.1", "3.3.2", "3.3.3", "3.3.4"][self as usize]
+        [
+            "3.2.1", "3.2.2", "3.2.3", "3.2.4", "3.3.1", "3.3.2", "3.3.3", "3.3.4",
+        ][self as usize]
     }
 
     /// A COIN Operation (3.2) or an Insurgent one (3.3).
@@ -110,8 +114,18 @@ impl SaKind {
     /// The order word.
     pub fn key(self) -> &'static str {
         [
-            "surge", "airlift", "airstrike", "govern", "transport", "eradicate", "extort",
-            "infiltrate", "ambush", "cultivate", "traffic", "suborn",
+            "surge",
+            "airlift",
+            "airstrike",
+            "govern",
+            "transport",
+            "eradicate",
+            "extort",
+            "infiltrate",
+            "ambush",
+            "cultivate",
+            "traffic",
+            "suborn",
         ][self as usize]
     }
 
@@ -345,7 +359,11 @@ fn words(s: &str) -> Vec<String> {
 }
 
 /// Reads a move's order lines into one order.
-pub fn parse(d: &Data, lines: &[SourceLine], planning: bool) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+pub fn parse(
+    d: &Data,
+    lines: &[SourceLine],
+    planning: bool,
+) -> Result<Vec<(SourceLine, Order)>, OrderError> {
     let lines: Vec<Line> = lines
         .iter()
         .map(|src| Line {
@@ -398,7 +416,11 @@ fn event(d: &Data, l: &Line) -> Result<Order, OrderError> {
     let shaded = match l.words.get(1).map(String::as_str) {
         Some("unshaded") => false,
         Some("shaded") => true,
-        _ => return Err(l.err("write `event unshaded` or `event shaded` (5.2)").rule("5.2")),
+        _ => {
+            return Err(l
+                .err("write `event unshaded` or `event shaded` (5.2)")
+                .rule("5.2"));
+        }
     };
     let mut spaces = Vec::new();
     for w in l.words.iter().skip(2).filter(|w| *w != "," && *w != "in") {
@@ -422,13 +444,19 @@ fn action(d: &Data, lines: &[Line]) -> Result<Action, OrderError> {
     let limited = match first.words.get(1).map(String::as_str) {
         None => false,
         Some("limited") | Some("limop") => true,
-        Some(w) => return Err(first.err(format!("after {}, only `limited` (found {w:?})", o.key()))),
+        Some(w) => {
+            return Err(first.err(format!("after {}, only `limited` (found {w:?})", o.key())));
+        }
     };
     let mut steps = Vec::new();
     for l in &lines[1..] {
         steps.push((l.src.line, act_step(d, l)?));
     }
-    Ok(Action { op: o, limited, steps })
+    Ok(Action {
+        op: o,
+        limited,
+        steps,
+    })
 }
 
 fn act_step(d: &Data, l: &Line) -> Result<ActStep, OrderError> {
@@ -467,7 +495,11 @@ fn count_or_one(l: &Line, w: &[&str], i: usize) -> Result<u8, OrderError> {
 fn targets(l: &Line, w: &[&str]) -> Result<Vec<Faction>, OrderError> {
     match w.first() {
         None => Ok(Vec::new()),
-        Some(&"target") => w[1..].iter().filter(|x| **x != ",").map(|x| faction(l, x)).collect(),
+        Some(&"target") => w[1..]
+            .iter()
+            .filter(|x| **x != ",")
+            .map(|x| faction(l, x))
+            .collect(),
         Some(x) => Err(l.err(format!("expected `target FACTION...`, found {x:?}"))),
     }
 }
@@ -508,7 +540,11 @@ fn in_space(d: &Data, l: &Line, w: &[&str]) -> Result<InSpace, OrderError> {
                 s.targets = targets(l, &w[i..])?;
                 break;
             }
-            other => return Err(l.err(format!("{other:?}: after `in SPACE`: place, base, flip, with-government, target"))),
+            other => {
+                return Err(l.err(format!(
+                    "{other:?}: after `in SPACE`: place, base, flip, with-government, target"
+                )));
+            }
         }
         i += 1;
     }
@@ -548,7 +584,11 @@ fn movement(d: &Data, l: &Line, w: &[&str]) -> Result<Move, OrderError> {
             x if x.contains('>') => m.path = path(d, l, x)?,
             x => match Kind::parse(x) {
                 Some(k) => m.kind = Some(k),
-                None => return Err(l.err(format!("{x:?}: a move is `move N [troops|police|active] FROM>TO [with N]`"))),
+                None => {
+                    return Err(l.err(format!(
+                        "{x:?}: a move is `move N [troops|police|active] FROM>TO [with N]`"
+                    )));
+                }
             },
         }
         i += 1;
@@ -568,11 +608,17 @@ fn groups<'a>(w: &[&'a str]) -> Vec<Vec<&'a str>> {
 }
 
 fn spaces_of(d: &Data, l: &Line, w: &[&str]) -> Result<Vec<SpaceId>, OrderError> {
-    w.iter().filter(|x| **x != ",").map(|x| space(d, l, x)).collect()
+    w.iter()
+        .filter(|x| **x != ",")
+        .map(|x| space(d, l, x))
+        .collect()
 }
 
 fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
-    let Some(k) = w.first().and_then(|k| SaKind::ALL.into_iter().find(|s| s.key() == *k)) else {
+    let Some(k) = w
+        .first()
+        .and_then(|k| SaKind::ALL.into_iter().find(|s| s.key() == *k))
+    else {
         return Err(l.err("`sa` names a Special Activity: surge airlift airstrike govern transport eradicate extort infiltrate ambush cultivate traffic suborn"));
     };
     let rest = &w[1..];
@@ -586,7 +632,11 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
             let mut v = Vec::new();
             for g in groups(rest) {
                 let s = space(d, l, g[0])?;
-                let f = faction(l, g.get(1).ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?)?;
+                let f = faction(
+                    l,
+                    g.get(1)
+                        .ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?,
+                )?;
                 v.push((s, f));
             }
             Sa::Airstrike(v)
@@ -598,7 +648,11 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
                 let ret = match g.get(1).copied() {
                     Some("returnees") => true,
                     Some("patronage") => false,
-                    _ => return Err(l.err("govern: SPACE returnees|patronage, ...").rule("4.3.1")),
+                    _ => {
+                        return Err(l
+                            .err("govern: SPACE returnees|patronage, ...")
+                            .rule("4.3.1"));
+                    }
                 };
                 v.push((s, ret));
             }
@@ -622,9 +676,17 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
                     }
                 }
                 Some("replace") => replace = Some(faction(l, arg(l, w, 3)?)?),
-                _ => return Err(l.err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION").rule("4.4.2")),
+                _ => {
+                    return Err(l
+                        .err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION")
+                        .rule("4.4.2"));
+                }
             }
-            Sa::Infiltrate { space: s, remove, replace }
+            Sa::Infiltrate {
+                space: s,
+                remove,
+                replace,
+            }
         }
         SaKind::Suborn => {
             let mut v = Vec::new();
@@ -635,7 +697,11 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
                     (Some("base"), _) => Suborn::Base,
                     (Some("guerrilla"), _) => Suborn::Guerrilla,
                     (Some("flip"), _) => Suborn::Flip,
-                    _ => return Err(l.err("suborn: SPACE cubes N|base|guerrilla|flip, ...").rule("4.5.3")),
+                    _ => {
+                        return Err(l
+                            .err("suborn: SPACE cubes N|base|guerrilla|flip, ...")
+                            .rule("4.5.3"));
+                    }
                 };
                 v.push((s, what));
             }
@@ -654,15 +720,24 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
                     continue;
                 }
                 let n = number(l, g[0])?;
-                let kind = g.get(1).and_then(|k| Kind::parse(k)).ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
-                let p = g.get(2).ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
+                let kind = g
+                    .get(1)
+                    .and_then(|k| Kind::parse(k))
+                    .ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
+                let p = g
+                    .get(2)
+                    .ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
                 let parts: Vec<&str> = p.split('>').collect();
                 if parts.len() != 2 {
                     return Err(l.err("surge: a move is FROM>TO (either may be `available`)"));
                 }
                 let from_avail = parts[0] == "available";
                 let to_avail = parts[1] == "available";
-                let mut mv = Move { count: n, kind: Some(kind), ..Move::default() };
+                let mut mv = Move {
+                    count: n,
+                    kind: Some(kind),
+                    ..Move::default()
+                };
                 for (end, avail) in [(parts[0], from_avail), (parts[1], to_avail)] {
                     if !avail {
                         mv.path.push(space(d, l, end)?);
@@ -690,9 +765,15 @@ fn plan(d: &Data, lines: &[Line]) -> Result<Order, OrderError> {
             "sharia" => PlanLine::Sharia(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
             "redeploy" => {
                 let count = number(l, arg(l, &w, 1)?)?;
-                let kind = Kind::parse(arg(l, &w, 2)?).ok_or_else(|| l.err("redeploy N troops|police|guerrillas FROM>TO"))?;
+                let kind = Kind::parse(arg(l, &w, 2)?)
+                    .ok_or_else(|| l.err("redeploy N troops|police|guerrillas FROM>TO"))?;
                 let p = path(d, l, arg(l, &w, 3)?)?;
-                PlanLine::Redeploy { count, kind, from: p[0], to: p[p.len() - 1] }
+                PlanLine::Redeploy {
+                    count,
+                    kind,
+                    from: p[0],
+                    to: p[p.len() - 1],
+                }
             }
             other => {
                 return Err(l.err(format!(

@@ -183,7 +183,12 @@ impl Piece {
 
     /// The faction's Base.
     pub fn base(f: Faction) -> Piece {
-        [Piece::CoalBase, Piece::GovBase, Piece::TalBase, Piece::WarBase][f.index()]
+        [
+            Piece::CoalBase,
+            Piece::GovBase,
+            Piece::TalBase,
+            Piece::WarBase,
+        ][f.index()]
     }
 
     /// An Insurgent's Underground and Active Guerrillas.

@@ -26,10 +26,20 @@ pub struct Round {
 }
 
 /// Phases 1 and 2 (6.1-6.3), then the call for plans.
-pub fn begin(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+pub fn begin(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     // 6.1 Victory Phase (7.2).
     if !victory::instant_winners(d, st).is_empty() {
-        sequence::end_game(d, st, "a victory condition is met at a Propaganda Round (6.1, 7.2)", events);
+        sequence::end_game(
+            d,
+            st,
+            "a victory condition is met at a Propaganda Round (6.1, 7.2)",
+            events,
+        );
         return Ok(());
     }
     resources_phase(d, st, events);
@@ -38,7 +48,11 @@ pub fn begin(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>)
         .into_iter()
         .filter(|f| st.seats.side(*f).is_some())
         .collect();
-    st.stage = Stage::Propaganda(Round { plans: Vec::new(), waiting, last });
+    st.stage = Stage::Propaganda(Round {
+        plans: Vec::new(),
+        waiting,
+        last,
+    });
     let _ = dice;
     Ok(())
 }
@@ -61,9 +75,17 @@ pub fn resources_phase(d: &Data, st: &mut State, events: &mut Vec<Event>) {
         .sum();
     let gov = i32::from(st.aid) + econ;
     st.gain(d, Faction::Government, gov);
-    let tal: i32 = st.spaces.iter().map(|s| i32::from(s.pieces[Piece::TalBase])).sum();
+    let tal: i32 = st
+        .spaces
+        .iter()
+        .map(|s| i32::from(s.pieces[Piece::TalBase]))
+        .sum();
     st.gain(d, Faction::Taliban, tal);
-    let war_bases: i32 = st.spaces.iter().map(|s| i32::from(s.pieces[Piece::WarBase])).sum();
+    let war_bases: i32 = st
+        .spaces
+        .iter()
+        .map(|s| i32::from(s.pieces[Piece::WarBase]))
+        .sum();
     let war_locs: i32 = d
         .ids()
         .filter(|s| d[*s].is_loc() && !st[*s].sabotage)
@@ -95,22 +117,38 @@ pub fn civic_decider(d: &Data, st: &State, s: SpaceId) -> Option<Faction> {
 }
 
 /// May `count` pieces of `kind` Redeploy from `from` to `to` (6.5, ruling A30)?
-pub fn redeploy_legal(d: &Data, st: &State, f: Faction, kind: Kind, from: SpaceId, to: SpaceId) -> Result<(), String> {
+pub fn redeploy_legal(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    kind: Kind,
+    from: SpaceId,
+    to: SpaceId,
+) -> Result<(), String> {
     let sf = &d[from];
     let dest = &d[to];
     let coin_base = |s: SpaceId| st[s].pieces[Piece::CoalBase] + st[s].pieces[Piece::GovBase] > 0;
     match (f, kind) {
         (Faction::Coalition | Faction::Government, Kind::Troops) => {
             if !(sf.is_loc() || (!sf.is_city() && !coin_base(from))) {
-                return Err(format!("Troops Redeploy from LoCs or Provinces without COIN Bases, not {}", sf.name));
+                return Err(format!(
+                    "Troops Redeploy from LoCs or Provinces without COIN Bases, not {}",
+                    sf.name
+                ));
             }
             if !(dest.is_city() || (st[to].control == Control::Coin && coin_base(to))) {
-                return Err(format!("Troops Redeploy to Kabul or COIN-Controlled spaces with COIN Bases, not {}", dest.name));
+                return Err(format!(
+                    "Troops Redeploy to Kabul or COIN-Controlled spaces with COIN Bases, not {}",
+                    dest.name
+                ));
             }
         }
         (Faction::Government, Kind::Police) => {
             if !(dest.is_loc() || st[to].control == Control::Coin) {
-                return Err(format!("Police Redeploy to LoCs or COIN-Controlled spaces, not {}", dest.name));
+                return Err(format!(
+                    "Police Redeploy to LoCs or COIN-Controlled spaces, not {}",
+                    dest.name
+                ));
             }
         }
         (Faction::Taliban, Kind::Guerrilla) => {
@@ -118,7 +156,10 @@ pub fn redeploy_legal(d: &Data, st: &State, f: Faction, kind: Kind, from: SpaceI
                 return Err(format!("Taliban Guerrillas in {} stay (6.5)", sf.name));
             }
             if !taliban_destination(d, st, to) {
-                return Err(format!("Taliban Guerrillas Redeploy to Taliban-Controlled spaces with Taliban Bases or Pashtun Pakistan, not {}", dest.name));
+                return Err(format!(
+                    "Taliban Guerrillas Redeploy to Taliban-Controlled spaces with Taliban Bases or Pashtun Pakistan, not {}",
+                    dest.name
+                ));
             }
         }
         _ => return Err(format!("the {} do not Redeploy {}", f.name(), kind.key())),
@@ -136,31 +177,63 @@ fn must_redeploy_taliban(d: &Data, st: &State, s: SpaceId) -> bool {
 
 fn taliban_destination(d: &Data, st: &State, s: SpaceId) -> bool {
     let sp = &d[s];
-    (sp.is_pakistan() && sp.pashtun) || (st[s].pieces[Piece::TalBase] > 0 && st[s].control == Control::Taliban)
+    (sp.is_pakistan() && sp.pashtun)
+        || (st[s].pieces[Piece::TalBase] > 0 && st[s].control == Control::Taliban)
 }
 
 /// Checks a plan against the frozen state when it arrives, so that a plan is
 /// refused in its sender's mail, never later.
-pub fn check_plan(d: &Data, st: &State, f: Faction, plan: &[(usize, PlanLine)]) -> Result<(), RuleError> {
+pub fn check_plan(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    plan: &[(usize, PlanLine)],
+) -> Result<(), RuleError> {
     for (line, p) in plan {
         let ill = |m: String, r: &str| RuleError::illegal(format!("line {line}: {m}"), r);
         match p {
             PlanLine::Civic(s, _) => {
                 if civic_decider(d, st, *s) != Some(f) {
-                    return Err(ill(format!("the {} do not decide Civic Action in {} (COIN Control, Troops and Police needed; the faction with more Troops decides)", f.name(), d[*s].name), "6.4.1"));
+                    return Err(ill(
+                        format!(
+                            "the {} do not decide Civic Action in {} (COIN Control, Troops and Police needed; the faction with more Troops decides)",
+                            f.name(),
+                            d[*s].name
+                        ),
+                        "6.4.1",
+                    ));
                 }
             }
             PlanLine::Sharia(s, _) => {
-                if f != Faction::Taliban || st[*s].control != Control::Taliban || !d[*s].has_control() {
-                    return Err(ill(format!("Sharia is the Taliban's, in Taliban-Controlled spaces, not {}", d[*s].name), "6.4.2"));
+                if f != Faction::Taliban
+                    || st[*s].control != Control::Taliban
+                    || !d[*s].has_control()
+                {
+                    return Err(ill(
+                        format!(
+                            "Sharia is the Taliban's, in Taliban-Controlled spaces, not {}",
+                            d[*s].name
+                        ),
+                        "6.4.2",
+                    ));
                 }
             }
-            PlanLine::Redeploy { count, kind, from, to } => {
+            PlanLine::Redeploy {
+                count,
+                kind,
+                from,
+                to,
+            } => {
                 redeploy_legal(d, st, f, *kind, *from, *to).map_err(|m| ill(m, "6.5"))?;
-                let p = piece_for(f, *kind).ok_or_else(|| ill(format!("the {} have no {}", f.name(), kind.key()), "6.5"))?;
+                let p = piece_for(f, *kind).ok_or_else(|| {
+                    ill(format!("the {} have no {}", f.name(), kind.key()), "6.5")
+                })?;
                 let have = movable(st, *from, p, f);
                 if have < *count {
-                    return Err(ill(format!("{} has {have} {}, not {count}", d[*from].name, kind.key()), "6.5"));
+                    return Err(ill(
+                        format!("{} has {have} {}, not {count}", d[*from].name, kind.key()),
+                        "6.5",
+                    ));
                 }
             }
         }
@@ -181,18 +254,31 @@ fn movable(st: &State, s: SpaceId, p: Piece, f: Faction) -> u8 {
 }
 
 /// Takes one faction's plan; with the last, runs the rest of the Round.
-pub fn submit(d: &Data, st: &mut State, f: Faction, plan: Vec<(usize, PlanLine)>, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+pub fn submit(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    plan: Vec<(usize, PlanLine)>,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
     let Stage::Propaganda(r) = &st.stage else {
-        return Err(RuleError::illegal("no Propaganda Round is under way", "6.0"));
+        return Err(RuleError::illegal(
+            "no Propaganda Round is under way",
+            "6.0",
+        ));
     };
     if !r.waiting.contains(&f) {
-        return Err(RuleError::illegal(format!("the {} have sent their plan", f.name()), "6.0"));
+        return Err(RuleError::illegal(
+            format!("the {} have sent their plan", f.name()),
+            "6.0",
+        ));
     }
     check_plan(d, st, f, &plan)?;
     let mut events = vec![Event::say(format!("{} Propaganda plan received", f.name()))];
     if let Stage::Propaganda(r) = &mut st.stage {
         r.waiting.retain(|x| *x != f);
-        r.plans.push((f, plan.into_iter().map(|(_, p)| p).collect()));
+        r.plans
+            .push((f, plan.into_iter().map(|(_, p)| p).collect()));
         if !r.waiting.is_empty() {
             return Ok(events);
         }
@@ -202,10 +288,19 @@ pub fn submit(d: &Data, st: &mut State, f: Faction, plan: Vec<(usize, PlanLine)>
 }
 
 fn plan_of(r: &Round, f: Faction) -> Vec<PlanLine> {
-    r.plans.iter().filter(|(x, _)| *x == f).flat_map(|(_, p)| p.clone()).collect()
+    r.plans
+        .iter()
+        .filter(|(x, _)| *x == f)
+        .flat_map(|(_, p)| p.clone())
+        .collect()
 }
 
-fn finish(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+fn finish(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     let Stage::Propaganda(r) = st.stage.clone() else {
         return Ok(());
     };
@@ -213,7 +308,12 @@ fn finish(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) ->
     redeploy_phase(d, st, &r, events);
     st.update_control(d);
     if r.last {
-        sequence::end_game(d, st, "after the final Propaganda Round (2.4.1, 7.3)", events);
+        sequence::end_game(
+            d,
+            st,
+            "after the final Propaganda Round (2.4.1, 7.3)",
+            events,
+        );
         return Ok(());
     }
     reset(d, st, events);
@@ -238,7 +338,11 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                     }
                     done += 1;
                 }
-                events.push(Event::say(format!("{} Civic Action in {}: {done} step(s) (6.4.1)", f.name(), d[s].name)));
+                events.push(Event::say(format!(
+                    "{} Civic Action in {}: {done} step(s) (6.4.1)",
+                    f.name(),
+                    d[s].name
+                )));
             }
         }
     }
@@ -246,7 +350,8 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
         if let PlanLine::Sharia(s, n) = p {
             let mut done = 0;
             for _ in 0..n {
-                let can_shift = d[s].is_afghan() && st.pop(d, s) > 0 && st[s].support != Support::Opposition;
+                let can_shift =
+                    d[s].is_afghan() && st.pop(d, s) > 0 && st[s].support != Support::Opposition;
                 if st.res(Faction::Taliban) == 0 || (st[s].terror == 0 && !can_shift) {
                     break;
                 }
@@ -258,7 +363,10 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                 }
                 done += 1;
             }
-            events.push(Event::say(format!("Taliban Sharia in {}: {done} step(s) (6.4.2)", d[s].name)));
+            events.push(Event::say(format!(
+                "Taliban Sharia in {}: {done} step(s) (6.4.2)",
+                d[s].name
+            )));
         }
     }
 }
@@ -269,13 +377,25 @@ fn redeploy_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) 
     desertion(d, st, events);
     for f in [Faction::Coalition, Faction::Government, Faction::Taliban] {
         for p in plan_of(r, f) {
-            if let PlanLine::Redeploy { count, kind, from, to } = p {
+            if let PlanLine::Redeploy {
+                count,
+                kind,
+                from,
+                to,
+            } = p
+            {
                 if redeploy_legal(d, st, f, kind, from, to).is_err() {
                     continue;
                 }
                 let moved = move_pieces(st, f, kind, from, to, count);
                 if moved > 0 {
-                    events.push(Event::say(format!("{} Redeploy {moved} {} {} to {}", f.name(), kind.key(), d[from].name, d[to].name)));
+                    events.push(Event::say(format!(
+                        "{} Redeploy {moved} {} {} to {}",
+                        f.name(),
+                        kind.key(),
+                        d[from].name,
+                        d[to].name
+                    )));
                 }
             }
         }
@@ -293,7 +413,9 @@ fn move_pieces(st: &mut State, f: Faction, kind: Kind, from: SpaceId, to: SpaceI
         }
         n - left
     } else {
-        let Some(p) = Piece::of(f, kind) else { return 0 };
+        let Some(p) = Piece::of(f, kind) else {
+            return 0;
+        };
         let k = n.min(st[from].pieces[p]);
         st.shift_pieces(from, to, p, k);
         k
@@ -310,7 +432,10 @@ fn forced(d: &Data, st: &mut State, f: Faction, events: &mut Vec<Event>) {
                 let k = d.kabul();
                 if n > 0 && redeploy_legal(d, st, f, Kind::Troops, s, k).is_ok() {
                     st.shift_pieces(s, k, Piece::GovTroops, n);
-                    events.push(Event::say(format!("Government Troops Redeploy: {n} {} to Kabul (6.5)", d[s].name)));
+                    events.push(Event::say(format!(
+                        "Government Troops Redeploy: {n} {} to Kabul (6.5)",
+                        d[s].name
+                    )));
                 }
             }
             Faction::Taliban => {
@@ -324,7 +449,10 @@ fn forced(d: &Data, st: &mut State, f: Faction, events: &mut Vec<Event>) {
                     .max_by_key(|t| (st[*t].pieces[Piece::TalBase], std::cmp::Reverse(t.0)));
                 if let Some(t) = best {
                     move_pieces(st, f, Kind::Guerrilla, s, t, n);
-                    events.push(Event::say(format!("Taliban Redeploy: {n} {} to {} (6.5)", d[s].name, d[t].name)));
+                    events.push(Event::say(format!(
+                        "Taliban Redeploy: {n} {} to {} (6.5)",
+                        d[s].name, d[t].name
+                    )));
                 }
             }
             _ => {}
@@ -338,13 +466,28 @@ pub fn desertion(d: &Data, st: &mut State, events: &mut Vec<Event>) {
     for s in d.ids() {
         let n = st[s].pieces.gov_cubes() / 3;
         for i in 0..n {
-            let first = if i % 2 == 0 { Piece::Police } else { Piece::GovTroops };
-            let other = if first == Piece::Police { Piece::GovTroops } else { Piece::Police };
-            let p = if st[s].pieces[first] > 0 { first } else { other };
+            let first = if i % 2 == 0 {
+                Piece::Police
+            } else {
+                Piece::GovTroops
+            };
+            let other = if first == Piece::Police {
+                Piece::GovTroops
+            } else {
+                Piece::Police
+            };
+            let p = if st[s].pieces[first] > 0 {
+                first
+            } else {
+                other
+            };
             st.remove(s, p, 1, false);
         }
         if n > 0 {
-            events.push(Event::say(format!("Desertion in {}: {n} Government cube(s)", d[s].name)));
+            events.push(Event::say(format!(
+                "Desertion in {}: {n} Government cube(s)",
+                d[s].name
+            )));
         }
     }
 }

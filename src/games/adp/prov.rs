@@ -43,7 +43,9 @@ pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
         if !(rest.is_empty() || rest.starts_with([' ', ':', ';', ','])) {
             continue;
         }
-        let note = t[word.len()..].trim_start_matches([' ', ':', ';', ',']).trim();
+        let note = t[word.len()..]
+            .trim_start_matches([' ', ':', ';', ','])
+            .trim();
         if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
             return Err(format!(
                 "{s:?}: a `{}` tag must say where (rule number or source)",
@@ -145,8 +147,9 @@ impl Reader {
         match v.as_integer().and_then(|i| u8::try_from(i).ok()) {
             Some(i) => Some(i),
             None => {
-                self.errors
-                    .push(format!("{path}.{key}: want a whole number 0-255, found {v}"));
+                self.errors.push(format!(
+                    "{path}.{key}: want a whole number 0-255, found {v}"
+                ));
                 None
             }
         }
@@ -156,7 +159,8 @@ impl Reader {
     pub fn boolean(&mut self, r: &mut Rec, key: &str) -> Option<bool> {
         let v = self.value(r, key, true)?;
         v.as_bool().or_else(|| {
-            self.errors.push(format!("{}.{key}: want true or false", r.path));
+            self.errors
+                .push(format!("{}.{key}: want true or false", r.path));
             None
         })
     }

@@ -5,7 +5,7 @@ use super::action::{self, Terms};
 use super::cards::Card;
 use super::data::Data;
 use super::effects;
-use super::orders::{Action, ActStep, Order};
+use super::orders::{ActStep, Action, Order};
 use super::pieces::Faction;
 use super::propaganda;
 use super::state::{Stage, State};
@@ -91,7 +91,13 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
         // 2.3.8: every Operation is Limited, with no Special Activity.
         v = v
             .into_iter()
-            .map(|o| if matches!(o, Offer::Op | Offer::OpSa) { Offer::LimOp } else { o })
+            .map(|o| {
+                if matches!(o, Offer::Op | Offer::OpSa) {
+                    Offer::LimOp
+                } else {
+                    o
+                }
+            })
             .collect();
         v.dedup();
     }
@@ -99,7 +105,13 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
 }
 
 /// Carries out the decider's order on an Event card.
-pub fn act(d: &Data, st: &mut State, f: Faction, order: &Order, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+pub fn act(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    order: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
     let mut events = Vec::new();
     let took = match order {
         Order::Pass => {
@@ -113,12 +125,18 @@ pub fn act(d: &Data, st: &mut State, f: Faction, order: &Order, dice: &mut Dice)
                     "2.3.4",
                 ));
             }
-            let card = current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
+            let card =
+                current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
             events.extend(effects::execute(d, st, f, card, *shaded, spaces)?);
             Some(Took::Event)
         }
         Order::Act(a) => Some(operation(d, st, f, a, dice, &mut events)?),
-        _ => return Err(RuleError::illegal("on an Event card: pass, event, or an Operation", "2.3.4")),
+        _ => {
+            return Err(RuleError::illegal(
+                "on an Event card: pass, event, or an Operation",
+                "2.3.4",
+            ));
+        }
     };
     if let Stage::Card(t) = &mut st.stage {
         match took {
@@ -136,7 +154,11 @@ pub fn act(d: &Data, st: &mut State, f: Faction, order: &Order, dice: &mut Dice)
 /// Passing (2.3.3): an Insurgent gains 1 Resource; a COIN faction gives the
 /// Government 3.
 pub fn pass(d: &Data, st: &mut State, f: Faction, events: &mut Vec<Event>) {
-    let (who, n) = if f.is_coin() { (Faction::Government, 3) } else { (f, 1) };
+    let (who, n) = if f.is_coin() {
+        (Faction::Government, 3)
+    } else {
+        (f, 1)
+    };
     st.gain(d, who, n);
     events.push(Event::say(format!(
         "{} passes: +{n} {} Resources (2.3.3)",
@@ -145,11 +167,21 @@ pub fn pass(d: &Data, st: &mut State, f: Faction, events: &mut Vec<Event>) {
     )));
 }
 
-fn operation(d: &Data, st: &mut State, f: Faction, a: &Action, dice: &mut Dice, events: &mut Vec<Event>) -> Result<Took, RuleError> {
+fn operation(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<Took, RuleError> {
     let offered = offers(d, st);
     let full = offered.contains(&Offer::Op);
     if !full && !offered.contains(&Offer::LimOp) {
-        return Err(RuleError::illegal("an Operation is not among your options now", "2.3.4"));
+        return Err(RuleError::illegal(
+            "an Operation is not among your options now",
+            "2.3.4",
+        ));
     }
     let has_sa = a.steps.iter().any(|(_, s)| matches!(s, ActStep::Sa(_)));
     let mut a = a.clone();
@@ -171,7 +203,12 @@ fn operation(d: &Data, st: &mut State, f: Faction, a: &Action, dice: &mut Dice, 
 }
 
 /// Adjusts Eligibility (2.3.6) and moves on to the next card (2.3.7).
-pub fn end_card(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+pub fn end_card(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     if let Stage::Card(t) = &st.stage {
         let executed: Vec<Faction> = [t.first, t.second].iter().flatten().map(|x| x.0).collect();
         for f in Faction::ALL {
@@ -188,7 +225,12 @@ pub fn end_card(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Even
 
 /// Plays the next card and reveals the new top card (2.3.7), then resolves
 /// what it is: an Event card to ask about, or a Propaganda card (6.0).
-pub fn next_card(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+pub fn next_card(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     if let Some(c) = st.deck.current.take() {
         st.deck.played.push(c);
         st.deck.last_was_propaganda = d.card(c).is_some_and(Card::is_propaganda);
@@ -198,7 +240,12 @@ pub fn next_card(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Eve
     resolve(d, st, dice, events)
 }
 
-fn resolve(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+fn resolve(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     loop {
         let Some(card) = current(d, st) else {
             end_game(d, st, "the deck is spent", events);
@@ -210,12 +257,21 @@ fn resolve(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -
             .and_then(|n| d.card(n))
             .map_or("none".to_string(), Card::label);
         if !card.is_propaganda() {
-            let order: String = card.order.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+            let order: String = card
+                .order
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ");
             events.push(Event::say(format!(
                 "Card {} ({}); next: {shown}{}",
                 card.label(),
                 order,
-                if final_event_card(d, st) { " — this is the Final Event Card (2.3.8)" } else { "" }
+                if final_event_card(d, st) {
+                    " — this is the Final Event Card (2.3.8)"
+                } else {
+                    ""
+                }
             )));
             st.stage = Stage::Card(CardTurn::default());
             if decider(d, st).is_none() {
@@ -227,7 +283,12 @@ fn resolve(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -
         if st.deck.last_was_propaganda {
             // 6.0: never two Propaganda Rounds in a row.
             if st.deck.current_is_final_propaganda(d) {
-                end_game(d, st, "the final Propaganda card follows another (6.0)", events);
+                end_game(
+                    d,
+                    st,
+                    "the final Propaganda card follows another (6.0)",
+                    events,
+                );
                 return Ok(());
             }
             events.push(Event::say(format!(
@@ -240,7 +301,10 @@ fn resolve(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -
             st.deck.next = st.deck.draw(d, dice)?;
             continue;
         }
-        events.push(Event::say(format!("Card {}: a Propaganda Round (6.0); next: {shown}", card.label())));
+        events.push(Event::say(format!(
+            "Card {}: a Propaganda Round (6.0); next: {shown}",
+            card.label()
+        )));
         return propaganda::begin(d, st, dice, events);
     }
 }

@@ -24,7 +24,11 @@ pub fn execute(x: &mut Exec, st: &mut State, sa: &Sa, dice: &mut Dice) -> Result
         Sa::Transport(m) => transport(x, st, m),
         Sa::Eradicate(v) => eradicate(x, st, v),
         Sa::Extort(v) => extort(x, st, v),
-        Sa::Infiltrate { space, remove, replace } => infiltrate(x, st, *space, remove, *replace),
+        Sa::Infiltrate {
+            space,
+            remove,
+            replace,
+        } => infiltrate(x, st, *space, remove, *replace),
         Sa::Ambush(v) => ambush(x, st, v),
         Sa::Cultivate(s) => cultivate(x, st, *s),
         Sa::Traffic(v) => traffic(x, st, v),
@@ -34,13 +38,19 @@ pub fn execute(x: &mut Exec, st: &mut State, sa: &Sa, dice: &mut Dice) -> Result
 
 fn check(x: &Exec, st: &State, k: SaKind) -> Result<(), RuleError> {
     if k.faction() != x.f {
-        return Err(x.ill(format!("{} is a {} Special Activity", k.key(), k.faction().name()), k.rule()));
+        return Err(x.ill(
+            format!("{} is a {} Special Activity", k.key(), k.faction().name()),
+            k.rule(),
+        ));
     }
     if x.sa.is_some() {
         return Err(x.ill("one Special Activity an Operation", "4.1"));
     }
     if !x.terms.sa_allowed || x.terms.final_card {
-        return Err(x.ill("no Special Activity is allowed with this Operation", if x.terms.final_card { "2.3.8" } else { "2.3.4" }));
+        return Err(x.ill(
+            "no Special Activity is allowed with this Operation",
+            if x.terms.final_card { "2.3.8" } else { "2.3.4" },
+        ));
     }
     if x.limited {
         return Err(x.ill("no Special Activity with a Limited Operation", "4.1"));
@@ -48,7 +58,10 @@ fn check(x: &Exec, st: &State, k: SaKind) -> Result<(), RuleError> {
     let acc = k.accompanies();
     if !acc.is_empty() && !acc.contains(&x.op) {
         let names: Vec<&str> = acc.iter().map(|o| o.key()).collect();
-        return Err(x.ill(format!("{} accompanies only {}", k.key(), names.join(" or ")), "4.1.1"));
+        return Err(x.ill(
+            format!("{} accompanies only {}", k.key(), names.join(" or ")),
+            "4.1.1",
+        ));
     }
     if let Some(card) = st.forbidden(x.f, k.key()) {
         return Err(x.ill(format!("card #{card} in play bars {}", k.key()), "5.3"));
@@ -71,16 +84,32 @@ fn distinct(x: &Exec, v: &[SpaceId], k: SaKind) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn surge(x: &mut Exec, st: &mut State, moves: &[(Move, bool, bool)], roll: Option<u8>, dice: &mut Dice) -> Result<(), RuleError> {
-    let spaces: BTreeSet<SpaceId> = moves.iter().flat_map(|(m, _, _)| m.path.iter().copied()).collect();
+fn surge(
+    x: &mut Exec,
+    st: &mut State,
+    moves: &[(Move, bool, bool)],
+    roll: Option<u8>,
+    dice: &mut Dice,
+) -> Result<(), RuleError> {
+    let spaces: BTreeSet<SpaceId> = moves
+        .iter()
+        .flat_map(|(m, _, _)| m.path.iter().copied())
+        .collect();
     if spaces.len() > 3 {
         return Err(x.ill("Surge moves pieces among up to 3 spaces", "4.2.1"));
     }
     for s in &spaces {
         let sp = &x.d[*s];
-        let ok = sp.is_city() || (sp.kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin);
+        let ok = sp.is_city()
+            || (sp.kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin);
         if !ok {
-            return Err(x.ill(format!("Surge spaces are Kabul or COIN-Controlled Provinces, not {}", sp.name), "4.2.1"));
+            return Err(x.ill(
+                format!(
+                    "Surge spaces are Kabul or COIN-Controlled Provinces, not {}",
+                    sp.name
+                ),
+                "4.2.1",
+            ));
         }
     }
     for (m, from_avail, to_avail) in moves {
@@ -104,17 +133,26 @@ fn surge(x: &mut Exec, st: &mut State, moves: &[(Move, bool, bool)], roll: Optio
         }
         if let Some(s) = to {
             if st[s].pieces.bases() > u32::from(x.d.limits.bases_per_space) {
-                return Err(x.ill(format!("{} would hold more than 2 Bases", x.name(s)), "1.4.2"));
+                return Err(x.ill(
+                    format!("{} would hold more than 2 Bases", x.name(s)),
+                    "1.4.2",
+                ));
             }
         }
     }
     x.say(format!("Surge: {} move(s)", moves.len()));
     if let Some(w) = roll {
-        let r = dice.roll(6, "Coalition Surge: split between Aid and Warlord Resources (4.2.1)")? as u8;
+        let r = dice.roll(
+            6,
+            "Coalition Surge: split between Aid and Warlord Resources (4.2.1)",
+        )? as u8;
         let w = w.min(r);
         st.gain(x.d, Faction::Warlords, i32::from(w));
         st.add_aid(x.d, i32::from(r - w));
-        x.say(format!("Surge roll {r}: {w} to the Warlords, {} to Aid", r - w));
+        x.say(format!(
+            "Surge roll {r}: {w} to the Warlords, {} to Aid",
+            r - w
+        ));
     }
     Ok(())
 }
@@ -125,7 +163,10 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
         return Err(x.ill("Air Lift moves Troops among any 3 spaces", "4.2.2"));
     }
     if let Some(s) = spaces.iter().find(|s| x.d[**s].is_pakistan()) {
-        return Err(x.ill(format!("Air Lift never uses Pakistan ({})", x.name(*s)), "4.2.2"));
+        return Err(x.ill(
+            format!("Air Lift never uses Pakistan ({})", x.name(*s)),
+            "4.2.2",
+        ));
     }
     // `N troops FROM>TO [with M]`: N Coalition and M Government Troops.
     let mut gov_total = 0u32;
@@ -133,7 +174,10 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
         let (from, to) = (m.path[0], m.path[m.path.len() - 1]);
         for (p, n) in [(Piece::CoalTroops, m.count), (Piece::GovTroops, m.with)] {
             if st[from].pieces[p] < n {
-                return Err(x.ill(format!("{} has {} {}", x.name(from), st[from].pieces[p], p.label()), "4.2.2"));
+                return Err(x.ill(
+                    format!("{} has {} {}", x.name(from), st[from].pieces[p], p.label()),
+                    "4.2.2",
+                ));
             }
             st.shift_pieces(from, to, p, n);
         }
@@ -161,7 +205,11 @@ fn airstrike(x: &mut Exec, st: &mut State, hits: &[(SpaceId, Faction)]) -> Resul
         pakistan |= x.d[*s].is_pakistan();
         let n = 1 + st.extra_removals(x.f, "airstrike");
         let gone = removal::remove_up_to(st, *s, n, &[*f], Reach::ActiveOnly, false);
-        x.say(format!("Air Strike in {}: removed {}", x.name(*s), removal::describe(&gone)));
+        x.say(format!(
+            "Air Strike in {}: removed {}",
+            x.name(*s),
+            removal::describe(&gone)
+        ));
     }
     if pakistan {
         st.shift_islamabad(1);
@@ -172,11 +220,18 @@ fn airstrike(x: &mut Exec, st: &mut State, hits: &[(SpaceId, Faction)]) -> Resul
 
 fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceId, bool)]) -> Result<(), RuleError> {
     few(x, v.len(), 2, SaKind::Govern)?;
-    distinct(x, &v.iter().map(|g| g.0).collect::<Vec<_>>(), SaKind::Govern)?;
+    distinct(
+        x,
+        &v.iter().map(|g| g.0).collect::<Vec<_>>(),
+        SaKind::Govern,
+    )?;
     for (s, returnees) in v {
         let sp = &x.d[*s];
         let pop = st.pop(x.d, *s);
-        if !sp.is_afghan() || st[*s].control != Control::Coin || !(st[*s].support == Support::Support || pop == 0) {
+        if !sp.is_afghan()
+            || st[*s].control != Control::Coin
+            || !(st[*s].support == Support::Support || pop == 0)
+        {
             return Err(x.ill(format!("Govern needs a COIN-Controlled Province or Kabul with Support or 0 Pop, not {}", sp.name), "4.3.1"));
         }
         if *returnees {
@@ -188,13 +243,19 @@ fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceId, bool)]) -> Result<(), Rul
             x.say(format!("Govern in {}: +1 Pop Returnees", sp.name));
         } else {
             if st[*s].pieces[Piece::CoalBase] > 0 {
-                return Err(x.ill(format!("Aid to Patronage needs no Coalition Base in {}", sp.name), "4.3.1"));
+                return Err(x.ill(
+                    format!("Aid to Patronage needs no Coalition Base in {}", sp.name),
+                    "4.3.1",
+                ));
             }
             let t = pop.min(st.aid);
             st.aid -= t;
             st.add_patronage(x.d, i32::from(t));
             st[*s].support = Support::Neutral;
-            x.say(format!("Govern in {}: {t} Aid to Patronage; Neutral", sp.name));
+            x.say(format!(
+                "Govern in {}: {t} Aid to Patronage; Neutral",
+                sp.name
+            ));
         }
     }
     Ok(())
@@ -204,7 +265,14 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     check_path(x, m)?;
     let from = m.path[0];
     if st[from].pieces[Piece::GovTroops] < m.count {
-        return Err(x.ill(format!("{} has {} Government Troops", x.name(from), st[from].pieces[Piece::GovTroops]), "4.3.2"));
+        return Err(x.ill(
+            format!(
+                "{} has {} Government Troops",
+                x.name(from),
+                st[from].pieces[Piece::GovTroops]
+            ),
+            "4.3.2",
+        ));
     }
     let n = m.path.len();
     for (i, s) in m.path.iter().enumerate().skip(1) {
@@ -220,9 +288,13 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
             return Err(x.ill("Transport never enters Pakistan", "4.3.2"));
         }
         if st[*s].sabotage && !last {
-            return Err(x.ill(format!("Transport stops at Sabotage on {}", sp.name), "4.3.2"));
+            return Err(x.ill(
+                format!("Transport stops at Sabotage on {}", sp.name),
+                "4.3.2",
+            ));
         }
-        let g = st[*s].pieces.guerrillas(Faction::Taliban) + st[*s].pieces.guerrillas(Faction::Warlords);
+        let g = st[*s].pieces.guerrillas(Faction::Taliban)
+            + st[*s].pieces.guerrillas(Faction::Warlords);
         if g > 0 && st.res(Faction::Government) > 0 {
             st.resources[Faction::Government.index()] -= 1;
             st.gain(x.d, Faction::Warlords, 1);
@@ -230,7 +302,12 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     }
     let to = m.path[n - 1];
     st.shift_pieces(from, to, Piece::GovTroops, m.count);
-    x.say(format!("Transport: {} Government Troops {} to {}", m.count, x.name(from), x.name(to)));
+    x.say(format!(
+        "Transport: {} Government Troops {} to {}",
+        m.count,
+        x.name(from),
+        x.name(to)
+    ));
     Ok(())
 }
 
@@ -240,7 +317,11 @@ fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleErro
     for s in v {
         let sp = &x.d[*s];
         let p = st[*s].pieces;
-        if sp.kind != super::data::SpaceKind::Province || st[*s].control != Control::Coin || p.gov_cubes() == 0 || p[Piece::WarBase] == 0 {
+        if sp.kind != super::data::SpaceKind::Province
+            || st[*s].control != Control::Coin
+            || p.gov_cubes() == 0
+            || p[Piece::WarBase] == 0
+        {
             return Err(x.ill(format!("Eradicate needs a COIN-Controlled Province with Government cubes and a Warlord Base, not {}", sp.name), "4.3.3"));
         }
         st.add_aid(x.d, 3);
@@ -252,7 +333,10 @@ fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleErro
         if sp.pashtun {
             st.place(*s, Piece::TalUnder, 1);
         }
-        x.say(format!("Eradicate in {}: +3 Aid, +1 Patronage, a Warlord Base removed", sp.name));
+        x.say(format!(
+            "Eradicate in {}: +3 Aid, +1 Patronage, a Warlord Base removed",
+            sp.name
+        ));
     }
     Ok(())
 }
@@ -277,7 +361,11 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
             x.say(format!("Extort in {}: {t} from the Warlords", x.name(*s)));
         } else {
             let sp = &x.d[*s];
-            let g = if sp.is_loc() && !st[*s].sabotage { sp.econ } else { 1 };
+            let g = if sp.is_loc() && !st[*s].sabotage {
+                sp.econ
+            } else {
+                1
+            };
             st.gain(x.d, Faction::Taliban, i32::from(g));
             x.say(format!("Extort in {}: +{g}", sp.name));
         }
@@ -285,13 +373,28 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
     Ok(())
 }
 
-fn infiltrate(x: &mut Exec, st: &mut State, s: SpaceId, remove: &[Faction], replace: Option<Faction>) -> Result<(), RuleError> {
+fn infiltrate(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceId,
+    remove: &[Faction],
+    replace: Option<Faction>,
+) -> Result<(), RuleError> {
     if st[s].pieces[Piece::TalUnder] == 0 {
-        return Err(x.ill(format!("Infiltrate needs an Underground Taliban Guerrilla in {}", x.name(s)), "4.4.2"));
+        return Err(x.ill(
+            format!(
+                "Infiltrate needs an Underground Taliban Guerrilla in {}",
+                x.name(s)
+            ),
+            "4.4.2",
+        ));
     }
     let bad = |f: &Faction| !matches!(f, Faction::Government | Faction::Warlords);
     if remove.iter().any(bad) || replace.iter().any(bad) || remove.len() > 2 {
-        return Err(x.ill("Infiltrate removes up to 2 Government or Warlord pieces, or replaces 1", "4.4.2"));
+        return Err(x.ill(
+            "Infiltrate removes up to 2 Government or Warlord pieces, or replaces 1",
+            "4.4.2",
+        ));
     }
     let mut gone = Vec::new();
     for f in remove.iter().chain(replace.iter()) {
@@ -305,9 +408,16 @@ fn infiltrate(x: &mut Exec, st: &mut State, s: SpaceId, remove: &[Faction], repl
     if replace.is_some() && !gone.is_empty() {
         st.place(s, Piece::TalUnder, 1);
     }
-    let gov = gone.iter().filter(|p| p.faction() == Faction::Government).count() as i32;
+    let gov = gone
+        .iter()
+        .filter(|p| p.faction() == Faction::Government)
+        .count() as i32;
     st.add_patronage(x.d, -gov);
-    x.say(format!("Infiltrate in {}: removed {}", x.name(s), removal::describe(&gone)));
+    x.say(format!(
+        "Infiltrate in {}: removed {}",
+        x.name(s),
+        removal::describe(&gone)
+    ));
     Ok(())
 }
 
@@ -327,10 +437,22 @@ fn ambush(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
     distinct(x, v, SaKind::Ambush)?;
     for s in v {
         if x.selected.contains(s) {
-            return Err(x.ill(format!("Ambush is in Attack spaces not yet resolved, and {} was", x.name(*s)), "4.4.3"));
+            return Err(x.ill(
+                format!(
+                    "Ambush is in Attack spaces not yet resolved, and {} was",
+                    x.name(*s)
+                ),
+                "4.4.3",
+            ));
         }
         if st[*s].pieces[Piece::TalUnder] == 0 {
-            return Err(x.ill(format!("Ambush needs an Underground Taliban Guerrilla in {}", x.name(*s)), "4.4.3"));
+            return Err(x.ill(
+                format!(
+                    "Ambush needs an Underground Taliban Guerrilla in {}",
+                    x.name(*s)
+                ),
+                "4.4.3",
+            ));
         }
     }
     x.ambush = v.to_vec();
@@ -340,9 +462,14 @@ fn ambush(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
 
 fn cultivate(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
     let sp = &x.d[s];
-    let chosen = (x.op == Op::Rally && x.selected.contains(&s)) || (x.op == Op::March && x.destinations.contains(&s));
+    let chosen = (x.op == Op::Rally && x.selected.contains(&s))
+        || (x.op == Op::March && x.destinations.contains(&s));
     let p = st[s].pieces;
-    if !chosen || sp.kind != super::data::SpaceKind::Province || st.pop(x.d, s) == 0 || p.guerrillas(Faction::Warlords) <= u32::from(p[Piece::Police]) {
+    if !chosen
+        || sp.kind != super::data::SpaceKind::Province
+        || st.pop(x.d, s) == 0
+        || p.guerrillas(Faction::Warlords) <= u32::from(p[Piece::Police])
+    {
         return Err(x.ill(format!("Cultivate needs a Province of the Rally or a March destination, Pop > 0, more Warlord Guerrillas than Police: not {}", sp.name), "4.5.1"));
     }
     if p.bases() >= u32::from(x.d.limits.bases_per_space) {
@@ -361,7 +488,13 @@ fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError>
     for s in v {
         let p = st[*s].pieces;
         if p[Piece::WarBase] == 0 || p.of(Faction::Coalition) > 0 {
-            return Err(x.ill(format!("Traffic needs a Warlord Base and no Coalition pieces in {}", x.name(*s)), "4.5.2"));
+            return Err(x.ill(
+                format!(
+                    "Traffic needs a Warlord Base and no Coalition pieces in {}",
+                    x.name(*s)
+                ),
+                "4.5.2",
+            ));
         }
         st.gain(x.d, Faction::Warlords, i32::from(p[Piece::WarBase]));
         match st[*s].control {
@@ -369,17 +502,31 @@ fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError>
             Control::Coin => st.add_patronage(x.d, 1),
             Control::None => {}
         }
-        x.say(format!("Traffic in {}: +{} Warlord Resources", x.name(*s), p[Piece::WarBase]));
+        x.say(format!(
+            "Traffic in {}: +{} Warlord Resources",
+            x.name(*s),
+            p[Piece::WarBase]
+        ));
     }
     Ok(())
 }
 
 fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), RuleError> {
     few(x, v.len(), 3, SaKind::Suborn)?;
-    distinct(x, &v.iter().map(|z| z.0).collect::<Vec<_>>(), SaKind::Suborn)?;
+    distinct(
+        x,
+        &v.iter().map(|z| z.0).collect::<Vec<_>>(),
+        SaKind::Suborn,
+    )?;
     for (s, what) in v {
         if st[*s].pieces.guerrillas(Faction::Warlords) == 0 {
-            return Err(x.ill(format!("Suborn needs a Warlord Guerrilla in {} (ruling A6)", x.name(*s)), "4.5.3"));
+            return Err(x.ill(
+                format!(
+                    "Suborn needs a Warlord Guerrilla in {} (ruling A6)",
+                    x.name(*s)
+                ),
+                "4.5.3",
+            ));
         }
         if st.res(Faction::Warlords) < 2 && !x.terms.free {
             return Err(x.ill("Suborn costs 2 Warlord Resources a space", "4.5.3"));
@@ -391,7 +538,10 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), R
         match what {
             Suborn::Cubes(n) => {
                 for _ in 0..(*n).min(3) {
-                    if let Some(p) = [Piece::Police, Piece::GovTroops].into_iter().find(|p| st[*s].pieces[*p] > 0) {
+                    if let Some(p) = [Piece::Police, Piece::GovTroops]
+                        .into_iter()
+                        .find(|p| st[*s].pieces[*p] > 0)
+                    {
                         st.remove(*s, p, 1, false);
                         gone.push(p);
                     }
@@ -406,7 +556,10 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), R
                 }
             }
             Suborn::Guerrilla => {
-                if let Some(p) = [Piece::TalActive, Piece::TalUnder].into_iter().find(|p| st[*s].pieces[*p] > 0) {
+                if let Some(p) = [Piece::TalActive, Piece::TalUnder]
+                    .into_iter()
+                    .find(|p| st[*s].pieces[*p] > 0)
+                {
                     st.remove(*s, p, 1, false);
                     gone.push(p);
                 }
@@ -415,7 +568,11 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), R
                 removal::flip_underground(st, *s, Faction::Warlords);
             }
         }
-        x.say(format!("Suborn in {}: removed {}", x.name(*s), removal::describe(&gone)));
+        x.say(format!(
+            "Suborn in {}: removed {}",
+            x.name(*s),
+            removal::describe(&gone)
+        ));
     }
     Ok(())
 }

@@ -235,9 +235,11 @@ impl State {
     pub fn cost_override(&self, f: Faction, op: &str) -> Option<u8> {
         self.lasting()
             .filter_map(|l| match &l.modifier {
-                Modifier::Cost { faction, op: o, amount } if *faction == f && o == op => {
-                    Some(*amount)
-                }
+                Modifier::Cost {
+                    faction,
+                    op: o,
+                    amount,
+                } if *faction == f && o == op => Some(*amount),
                 _ => None,
             })
             .last()
@@ -247,9 +249,11 @@ impl State {
     pub fn extra_removals(&self, f: Faction, op: &str) -> u32 {
         self.lasting()
             .filter_map(|l| match &l.modifier {
-                Modifier::Removal { faction, op: o, amount } if *faction == f && o == op => {
-                    Some(u32::from(*amount))
-                }
+                Modifier::Removal {
+                    faction,
+                    op: o,
+                    amount,
+                } if *faction == f && o == op => Some(u32::from(*amount)),
                 _ => None,
             })
             .sum()

@@ -43,7 +43,8 @@ pub fn totals(d: &Data, st: &State) -> Totals {
             Control::Taliban => {}
         }
     }
-    t.coalition += i32::from(st.available[Piece::CoalTroops]) + i32::from(st.available[Piece::CoalBase]);
+    t.coalition +=
+        i32::from(st.available[Piece::CoalTroops]) + i32::from(st.available[Piece::CoalBase]);
     t.taliban += st
         .spaces
         .iter()
@@ -80,7 +81,11 @@ fn tie_rank(f: Faction) -> u8 {
 /// among them.
 fn side_score(d: &Data, st: &State, t: &Totals, side: Side) -> (i32, u8) {
     let fs = st.seats.factions_of(side);
-    let m = fs.iter().map(|f| margin(d, t, *f)).min().unwrap_or(i32::MIN);
+    let m = fs
+        .iter()
+        .map(|f| margin(d, t, *f))
+        .min()
+        .unwrap_or(i32::MIN);
     let r = fs.iter().map(|f| tie_rank(*f)).min().unwrap_or(9);
     (m, r)
 }

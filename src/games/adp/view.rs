@@ -24,14 +24,19 @@ fn card_label(d: &Data, n: Option<u8>) -> String {
 pub fn prompt(d: &Data, st: &State) -> Prompt {
     let stage = stage_text(d, st);
     if let Some(o) = &st.finished {
-        return Prompt { stage, awaiting: vec![], finished: Some(o.clone()) };
+        return Prompt {
+            stage,
+            awaiting: vec![],
+            finished: Some(o.clone()),
+        };
     }
     let mut awaiting = Vec::new();
     match &st.stage {
         Stage::Start => awaiting.push(Await {
             side: st.seats.side(Faction::Coalition).unwrap_or(Side(0)),
             kind: AwaitKind::Orders,
-            ask: "open the game with `start`: the first card is drawn and the next shown (2.2)".into(),
+            ask: "open the game with `start`: the first card is drawn and the next shown (2.2)"
+                .into(),
             default: vec!["start".into()],
         }),
         Stage::Card(_) => {
@@ -46,7 +51,9 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
         }
         Stage::Propaganda(r) => {
             for f in &r.waiting {
-                let Some(side) = st.seats.side(*f) else { continue };
+                let Some(side) = st.seats.side(*f) else {
+                    continue;
+                };
                 if awaiting.iter().any(|a: &Await| a.side == side) {
                     continue;
                 }
@@ -69,7 +76,11 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
         }
         Stage::Over => {}
     }
-    Prompt { stage, awaiting, finished: None }
+    Prompt {
+        stage,
+        awaiting,
+        finished: None,
+    }
 }
 
 fn stage_text(d: &Data, st: &State) -> String {
@@ -77,7 +88,10 @@ fn stage_text(d: &Data, st: &State) -> String {
     match &st.stage {
         Stage::Start => "Before the first card".into(),
         Stage::Card(_) => format!("Card {card}"),
-        Stage::Propaganda(r) => format!("{card}: Propaganda Round{}", if r.last { " (final)" } else { "" }),
+        Stage::Propaganda(r) => format!(
+            "{card}: Propaganda Round{}",
+            if r.last { " (final)" } else { "" }
+        ),
         Stage::Over => "The game is over".into(),
     }
 }
@@ -105,7 +119,11 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
         },
         card_label(d, st.deck.current),
         opts.join(", "),
-        if sequence::final_event_card(d, st) { ", Final Event Card 2.3.8" } else { "" }
+        if sequence::final_event_card(d, st) {
+            ", Final Event Card 2.3.8"
+        } else {
+            ""
+        }
     )
 }
 
@@ -123,7 +141,17 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     ));
     let elig: Vec<String> = Faction::ALL
         .iter()
-        .map(|f| format!("{} {}", f.name(), if st.eligible[f.index()] { "Eligible" } else { "Ineligible" }))
+        .map(|f| {
+            format!(
+                "{} {}",
+                f.name(),
+                if st.eligible[f.index()] {
+                    "Eligible"
+                } else {
+                    "Ineligible"
+                }
+            )
+        })
         .collect();
     s.push(format!("Eligibility: {}", elig.join(", ")));
     s.push(format!(
@@ -136,7 +164,9 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     ));
     s.push(format!(
         "Islamabad: {}{}",
-        d.islamabad.get(usize::from(st.islamabad)).map_or("?", String::as_str),
+        d.islamabad
+            .get(usize::from(st.islamabad))
+            .map_or("?", String::as_str),
         if st.hard { " (Hard)" } else { "" }
     ));
     let t = victory::totals(d, st);
@@ -147,7 +177,12 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     ));
     for l in st.capabilities.iter().chain(&st.momentum) {
         if let Some(c) = d.card(l.card) {
-            s.push(format!("In play: {} ({}) {:?}", c.label(), if l.shaded { "shaded" } else { "unshaded" }, l.modifier));
+            s.push(format!(
+                "In play: {} ({}) {:?}",
+                c.label(),
+                if l.shaded { "shaded" } else { "unshaded" },
+                l.modifier
+            ));
         }
     }
     s.push(format!("Available: {}", pieces_text(&st.available)));
@@ -157,7 +192,10 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     for id in d.ids() {
         s.push(space_line(d, st, id));
     }
-    View { status: s, board: None }
+    View {
+        status: s,
+        board: None,
+    }
 }
 
 fn pieces_text(p: &super::pieces::Pieces) -> String {
@@ -166,7 +204,11 @@ fn pieces_text(p: &super::pieces::Pieces) -> String {
         .filter(|k| p[**k] > 0)
         .map(|k| format!("{} {}", p[*k], k.label()))
         .collect();
-    if parts.is_empty() { "-".into() } else { parts.join(" ") }
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
 }
 
 fn space_line(d: &Data, st: &State, id: super::data::SpaceId) -> String {
@@ -203,5 +245,10 @@ fn space_line(d: &Data, st: &State, id: super::data::SpaceId) -> String {
             tags.push(format!("Terror {}", ss.terror));
         }
     }
-    format!("{} ({}): {}", sp.key, tags.join(", "), pieces_text(&ss.pieces))
+    format!(
+        "{} ({}): {}",
+        sp.key,
+        tags.join(", "),
+        pieces_text(&ss.pieces)
+    )
 }
