@@ -232,16 +232,16 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
             "2.3.5",
         ));
     }
-    if let Some(sa) = x.sa {
-        if x.limited {
-            return Err(RuleError::illegal(
-                format!(
-                    "no Special Activity ({}) with a Limited Operation",
-                    sa.key()
-                ),
-                "4.1",
-            ));
-        }
+    if let Some(sa) = x.sa
+        && x.limited
+    {
+        return Err(RuleError::illegal(
+            format!(
+                "no Special Activity ({}) with a Limited Operation",
+                sa.key()
+            ),
+            "4.1",
+        ));
     }
     if !x.ambush.is_empty() {
         return Err(RuleError::illegal(

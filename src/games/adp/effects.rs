@@ -62,16 +62,16 @@ pub fn execute(
     let mut next = spaces.iter().copied();
     for step in steps {
         let mine: Vec<SpaceId> = next.by_ref().take(usize::from(step.spaces())).collect();
-        if let Some(filter) = step.filter() {
-            if let Some(bad) = mine.iter().find(|s| !fits(d, **s, filter)) {
-                return Err(RuleError::illegal(
-                    format!(
-                        "{} does not qualify for this step ({filter:?})",
-                        d[*bad].name
-                    ),
-                    "5.1",
-                ));
-            }
+        if let Some(filter) = step.filter()
+            && let Some(bad) = mine.iter().find(|s| !fits(d, **s, filter))
+        {
+            return Err(RuleError::illegal(
+                format!(
+                    "{} does not qualify for this step ({filter:?})",
+                    d[*bad].name
+                ),
+                "5.1",
+            ));
         }
         events.extend(one(d, st, f, card, shaded, step, &mine)?);
         st.update_control(d);

@@ -97,10 +97,10 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
         return Err("more Propaganda cards drawn than the deck holds".into());
     }
     if let Stage::Card(t) = &st.stage {
-        if let (Some(a), Some(b)) = (t.first, t.second) {
-            if a.0 == b.0 {
-                return Err("one faction executed twice on a card (2.3)".into());
-            }
+        if let (Some(a), Some(b)) = (t.first, t.second)
+            && a.0 == b.0
+        {
+            return Err("one faction executed twice on a card (2.3)".into());
         }
         if st
             .deck

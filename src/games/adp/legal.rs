@@ -94,7 +94,8 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
                 .filter(|s| match step {
                     super::cards::Step::Remove { faction, .. } => st[*s].pieces.of(*faction) > 0,
                     super::cards::Step::Place { faction, .. } => {
-                        !(d[*s].is_pakistan() && *faction != Faction::Taliban) && !d[*s].is_loc()
+                        let pak = d[*s].is_pakistan() && *faction != Faction::Taliban;
+                        !(pak || d[*s].is_loc())
                     }
                     _ => d[*s].is_afghan(),
                 })
@@ -269,13 +270,12 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
             v.push(format!("sa airstrike {} {t}", d[*s].key));
         }
         let k = d.kabul();
-        if st[k].pieces[Piece::CoalTroops] > 0 {
-            if let Some(t) = ids
+        if st[k].pieces[Piece::CoalTroops] > 0
+            && let Some(t) = ids
                 .iter()
                 .find(|s| st[**s].pieces[Piece::CoalBase] > 0 && **s != k)
-            {
-                v.push(format!("sa airlift 1 troops {}>{}", d[k].key, d[*t].key));
-            }
+        {
+            v.push(format!("sa airlift 1 troops {}>{}", d[k].key, d[*t].key));
         }
     } else {
         for s in ids

@@ -131,13 +131,13 @@ fn surge(
             Some(s) => st[s].pieces[p] += m.count,
             None => st.available[p] += m.count,
         }
-        if let Some(s) = to {
-            if st[s].pieces.bases() > u32::from(x.d.limits.bases_per_space) {
-                return Err(x.ill(
-                    format!("{} would hold more than 2 Bases", x.name(s)),
-                    "1.4.2",
-                ));
-            }
+        if let Some(s) = to
+            && st[s].pieces.bases() > u32::from(x.d.limits.bases_per_space)
+        {
+            return Err(x.ill(
+                format!("{} would hold more than 2 Bases", x.name(s)),
+                "1.4.2",
+            ));
         }
     }
     x.say(format!("Surge: {} move(s)", moves.len()));
@@ -281,7 +281,8 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         if i == 1 && !sp.is_loc() {
             return Err(x.ill("Transport first moves onto an adjacent LoC", "4.3.2"));
         }
-        if !last && !(sp.is_loc() || sp.is_city()) {
+        let through = sp.is_loc() || sp.is_city();
+        if !last && !through {
             return Err(x.ill("Transport goes on along LoCs or through Kabul", "4.3.2"));
         }
         if sp.is_pakistan() {
