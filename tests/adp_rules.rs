@@ -627,6 +627,7 @@ fn executing_factions_become_ineligible_and_passers_stay_eligible() {
     let ev = Order::Event {
         shaded: false,
         spaces: vec![],
+        free: None,
     };
     sequence::act(&d, &mut st, order[1], &ev, &mut dice).unwrap();
     // After the Event, the 2nd Eligible may do an Operation (2.3.4).
@@ -912,4 +913,109 @@ fn the_opening_position_satisfies_the_invariants() {
             .unwrap_err()
             .contains("Pakistan")
     );
+}
+
+#[test]
+fn an_event_may_grant_a_free_operation() {
+    // 3.1.2, 5.5: a free Operation costs nothing; 5.1.1: only the executor's own.
+    use umpire::games::adp::cards::Step;
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| c.unshaded.iter().any(|s| matches!(s, Step::FreeOp(_))))
+        .unwrap()
+        .clone();
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 2);
+    put(&d, &mut st, "helmand", Piece::TalActive, 2);
+    st.resources[Faction::Government.index()] = 0;
+    on_card(&r, &mut st, card.number);
+    let first = sequence::decider(&d, &st).unwrap();
+    let Order::Event { free: Some(a), .. } = parse(&d, "event unshaded\nassault\nin helmand")
+    else {
+        panic!("the op lines after an event line are its free Operation")
+    };
+    let mut dice = Dice::seeded([1; 32]);
+    // The Coalition Assaults for free; another faction may not use a COIN Op.
+    let mut copy = st.clone();
+    umpire::games::adp::effects::free_op(
+        &d,
+        &mut copy,
+        Faction::Coalition,
+        &card,
+        false,
+        &a,
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(copy[s(&d, "helmand")].pieces[Piece::TalActive], 0);
+    assert!(
+        umpire::games::adp::effects::free_op(
+            &d,
+            &mut st.clone(),
+            Faction::Taliban,
+            &card,
+            false,
+            &a,
+            &mut dice
+        )
+        .is_err()
+    );
+    // Not granted by the shaded side.
+    assert!(
+        umpire::games::adp::effects::free_op(
+            &d,
+            &mut st.clone(),
+            Faction::Coalition,
+            &card,
+            true,
+            &a,
+            &mut dice
+        )
+        .is_err()
+    );
+    let _ = first;
+}
+
+#[test]
+fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
+    // 2.3.7 Sudden Propaganda option; the Final Event Card rule is ignored.
+    let r = Adp::new();
+    let mut st = r
+        .setup(&Setup {
+            scenario: "standin".into(),
+            options: [("sudden_propaganda".to_string(), "yes".to_string())].into(),
+            sides: ["coalition", "government", "taliban", "warlords"]
+                .map(String::from)
+                .to_vec(),
+        })
+        .unwrap();
+    let d = r.data().clone();
+    let mut dice = Dice::seeded([4; 32]);
+    Rules::apply(&r, &mut st, Side(0), &Order::Start, &mut dice).unwrap();
+    // Play on until a Propaganda card comes: it is always current, never next.
+    let mut guard = 0;
+    while st.finished.is_none() && guard < 400 {
+        guard += 1;
+        assert!(
+            st.deck
+                .next
+                .and_then(|n| d.card(n))
+                .is_none_or(|c| !c.is_propaganda())
+                || st
+                    .deck
+                    .current
+                    .and_then(|n| d.card(n))
+                    .is_some_and(|c| c.is_propaganda()),
+            "a Propaganda card is shown as the next card"
+        );
+        assert!(!sequence::final_event_card(&d, &st));
+        let p = Rules::prompt(&r, &st);
+        let aw = &p.awaiting[0];
+        let text = aw.default.join("\n");
+        let o = orders::parse(&d, &lines(&text), matches!(st.stage, Stage::Propaganda(_))).unwrap();
+        Rules::apply(&r, &mut st, aw.side, &o[0].1, &mut dice).unwrap();
+    }
+    assert!(st.finished.is_some(), "a game of passes ends");
 }

@@ -8,10 +8,19 @@ use umpire::core::selfplay::{self, SelfPlayConfig, SelfPlayStats};
 use umpire::games::adp::Adp;
 
 fn play(scenario: &str, games: u32, seed: u64) -> SelfPlayStats {
+    play_with(scenario, &BTreeMap::new(), games, seed)
+}
+
+fn play_with(
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    games: u32,
+    seed: u64,
+) -> SelfPlayStats {
     let s = selfplay::run_with(
         Arc::new(Adp::new()),
         scenario,
-        &BTreeMap::new(),
+        options,
         games,
         seed,
         &SelfPlayConfig::default(),
@@ -62,4 +71,10 @@ fn two_player_games_in_both_pairings() {
 #[test]
 fn the_same_seed_plays_the_same_games() {
     assert_eq!(play("standin", 2, 9), play("standin", 2, 9));
+}
+
+#[test]
+fn four_player_games_with_sudden_propaganda() {
+    let o: BTreeMap<String, String> = [("sudden_propaganda".to_string(), "yes".to_string())].into();
+    play_with("standin", &o, 4, 6);
 }

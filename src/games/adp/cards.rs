@@ -3,6 +3,7 @@
 //! [`super::effects`] carries out. The card texts are not public: the effects
 //! in `games/adp/cards.toml` are stand-ins a club owning the cards replaces.
 
+use super::orders::Op;
 use super::pieces::{Faction, Kind};
 use super::prov::{self, Reader};
 use serde::Serialize;
@@ -192,6 +193,9 @@ pub enum Step {
         /// Who.
         who: Who,
     },
+    /// The executing faction may follow the Event with one of these
+    /// Operations, free (3.1.2, 5.5).
+    FreeOp(Vec<Op>),
     /// A lasting modifier for the game (5.3).
     Capability(Modifier),
     /// A lasting modifier until the next Reset (5.4).
@@ -408,6 +412,22 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                 spaces: u8::try_from(amount(r, "spaces")?).ok()?,
                 filter,
             }
+        }
+        "free_op" => {
+            let ops: Vec<Op> = get(t, "ops")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .filter_map(|k| Op::ALL.into_iter().find(|o| o.key() == k))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if ops.is_empty() {
+                r.error(format!("{at}: free_op needs `ops = [\"assault\", ...]`"));
+                return None;
+            }
+            Step::FreeOp(ops)
         }
         "eligible" => Step::Eligible { who: who(r)? },
         "ineligible" => Step::Ineligible { who: who(r)? },

@@ -3,10 +3,13 @@
 //! pieces, break stacking or put non-Taliban pieces in Pakistan (5.1.1), and
 //! never raise Resources, Aid or Patronage past their caps (1.8).
 
+use super::action::{self, Terms};
 use super::cards::{Card, Filter, Step, Who};
 use super::data::{Data, SpaceId};
+use super::orders::Action;
 use super::pieces::{Faction, Piece};
 use super::state::{Lasting, State};
+use crate::core::dice::Dice;
 use crate::core::ruleset::{Event, RuleError};
 
 /// Does `s` pass the step's filter?
@@ -193,6 +196,7 @@ fn one(
         Step::Ineligible { who: w } => {
             st.next_eligibility[who(*w, f).index()] = Some(false);
         }
+        Step::FreeOp(_) => {}
         Step::Capability(m) => {
             st.capabilities.retain(|l| l.card != card.number);
             st.capabilities.push(Lasting {
@@ -219,4 +223,39 @@ fn one(
         }
     }
     Ok(ev)
+}
+
+/// The free Operation an Event grants its executor (3.1.2, 5.5): costs
+/// nothing, no Special Activity, and only of the executor's own Operations
+/// (5.1.1).
+pub fn free_op(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    card: &Card,
+    shaded: bool,
+    a: &Action,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let granted = card
+        .side(shaded)
+        .iter()
+        .any(|s| matches!(s, Step::FreeOp(ops) if ops.contains(&a.op)));
+    if !granted {
+        return Err(RuleError::illegal(
+            format!(
+                "{} ({}) grants no free {}",
+                card.label(),
+                side(shaded),
+                a.op.key()
+            ),
+            "5.5",
+        ));
+    }
+    let terms = Terms {
+        free: true,
+        final_card: false,
+        sa_allowed: false,
+    };
+    action::execute(d, st, f, a, terms, dice)
 }

@@ -58,7 +58,9 @@ fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = vec!["pass".to_string()];
     let offers = sequence::offers(d, st);
     if offers.contains(&Offer::Event) {
-        v.extend(event_candidates(d, st));
+        let events = event_candidates(d, st);
+        v.extend(events.iter().cloned());
+        v.extend(free_op_candidates(d, st, f, &events));
     }
     let limited = !offers.contains(&Offer::Op);
     let ops = op_candidates(d, st, f);
@@ -69,11 +71,40 @@ fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
             }
         } else {
             v.push(op.clone());
+            // The Special Activity before the Operation's lines, so that no
+            // roll (Attack) can change whether it is still allowed (4.1).
+            let (head, rest) = op.split_once('\n').unwrap_or((op.as_str(), ""));
             for s in sa.iter().take(2) {
-                v.push(format!("{op}\n{s}"));
+                v.push(format!("{head}\n{s}\n{rest}"));
             }
         }
     }
+    v
+}
+
+/// Events followed by a free Operation they grant (3.1.2, 5.5).
+fn free_op_candidates(d: &Data, st: &State, f: Faction, events: &[String]) -> Vec<String> {
+    let Some(card) = sequence::current(d, st) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for (e, shaded) in events.iter().zip([false, true]) {
+        let granted: Vec<&str> = card
+            .side(shaded)
+            .iter()
+            .filter_map(|s| match s {
+                super::cards::Step::FreeOp(ops) => Some(ops.iter().map(|o| o.key())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for (op, _) in op_candidates(d, st, f) {
+            if granted.iter().any(|g| op.starts_with(g)) {
+                v.push(format!("{e}\n{op}"));
+            }
+        }
+    }
+    v.truncate(4);
     v
 }
 

@@ -44,7 +44,8 @@ pub use state::State;
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
-    Event, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo, Setup, Side, View,
+    Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo, Setup,
+    Side, View,
 };
 use orders::Order;
 use pieces::Faction;
@@ -161,7 +162,12 @@ impl Rules for Adp {
                     sides: m.sides.iter().map(|(n, _)| n.to_string()).collect(),
                 })
                 .collect(),
-            options: Vec::new(),
+            options: vec![OptionInfo {
+                name: "sudden_propaganda".into(),
+                default: "no".into(),
+                values: vec!["no".into(), "yes".into()],
+                help: "2.3.7: a Propaganda card revealed as the next card is played at once, the Event showing opens the next Campaign; the Final Event Card rule (2.3.8) is ignored".into(),
+            }],
         }
     }
 
@@ -188,15 +194,19 @@ impl Rules for Adp {
                 setup.sides.join(", ")
             ));
         }
-        if let Some((k, _)) = setup.options.iter().next() {
-            return Err(format!("adp has no option {k:?} yet"));
+        let mut options = Options::default();
+        for (k, v) in &setup.options {
+            match (k.as_str(), v.as_str()) {
+                ("sudden_propaganda", "yes") => options.sudden_propaganda = true,
+                ("sudden_propaganda", "no") => options.sudden_propaganda = false,
+                _ => {
+                    return Err(format!(
+                        "option {k}={v:?} is not allowed; see `umpire rules adp`"
+                    ));
+                }
+            }
         }
-        Ok(State::new(
-            d,
-            Seats::of(mode),
-            Options::default(),
-            deck::Deck::new(d),
-        ))
+        Ok(State::new(d, Seats::of(mode), options, deck::Deck::new(d)))
     }
 
     fn prompt(&self, st: &State) -> Prompt {

@@ -333,6 +333,9 @@ pub enum Order {
         shaded: bool,
         /// Spaces for the space steps, in step order.
         spaces: Vec<SpaceId>,
+        /// The free Operation the Event grants, written after the event line
+        /// (3.1.2, 5.5).
+        free: Option<Action>,
     },
     /// An Operation, perhaps with a Special Activity.
     Act(Action),
@@ -381,7 +384,7 @@ pub fn parse(
         match first.words[0].as_str() {
             "start" => single(&lines, Order::Start)?,
             "pass" => single(&lines, Order::Pass)?,
-            "event" => single(&lines, event(d, first)?)?,
+            "event" => event(d, &lines)?,
             _ => Order::Act(action(d, &lines)?),
         }
     };
@@ -412,7 +415,8 @@ fn faction(l: &Line, w: &str) -> Result<Faction, OrderError> {
     Faction::parse(w).ok_or_else(|| l.err(format!("no faction {w:?}")))
 }
 
-fn event(d: &Data, l: &Line) -> Result<Order, OrderError> {
+fn event(d: &Data, lines: &[Line]) -> Result<Order, OrderError> {
+    let l = &lines[0];
     let shaded = match l.words.get(1).map(String::as_str) {
         Some("unshaded") => false,
         Some("shaded") => true,
@@ -426,7 +430,16 @@ fn event(d: &Data, l: &Line) -> Result<Order, OrderError> {
     for w in l.words.iter().skip(2).filter(|w| *w != "," && *w != "in") {
         spaces.push(space(d, l, w)?);
     }
-    Ok(Order::Event { shaded, spaces })
+    let free = if lines.len() > 1 {
+        Some(action(d, &lines[1..])?)
+    } else {
+        None
+    };
+    Ok(Order::Event {
+        shaded,
+        spaces,
+        free,
+    })
 }
 
 fn op(w: &str) -> Option<Op> {

@@ -71,9 +71,10 @@ pub fn decider(d: &Data, st: &State) -> Option<Faction> {
     })
 }
 
-/// The current card is the Final Event Card (2.3.8).
+/// The current card is the Final Event Card (2.3.8); the rule is ignored
+/// with Sudden Propaganda (2.3.7).
 pub fn final_event_card(d: &Data, st: &State) -> bool {
-    st.deck.next_is_final_propaganda(d)
+    !st.options.sudden_propaganda && st.deck.next_is_final_propaganda(d)
 }
 
 /// The options open to the decider (2.3.4, 2.3.8).
@@ -118,7 +119,11 @@ pub fn act(
             pass(d, st, f, &mut events);
             None
         }
-        Order::Event { shaded, spaces } => {
+        Order::Event {
+            shaded,
+            spaces,
+            free,
+        } => {
             if !offers(d, st).contains(&Offer::Event) {
                 return Err(RuleError::illegal(
                     "the Event is not among your options now",
@@ -128,6 +133,9 @@ pub fn act(
             let card =
                 current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
             events.extend(effects::execute(d, st, f, card, *shaded, spaces)?);
+            if let Some(a) = free {
+                events.extend(effects::free_op(d, st, f, card, *shaded, a, dice)?);
+            }
             Some(Took::Event)
         }
         Order::Act(a) => Some(operation(d, st, f, a, dice, &mut events)?),
@@ -236,8 +244,32 @@ pub fn next_card(
         st.deck.last_was_propaganda = d.card(c).is_some_and(Card::is_propaganda);
     }
     st.deck.current = st.deck.next.take();
-    st.deck.next = st.deck.draw(d, dice)?;
+    reveal(d, st, dice, events)?;
     resolve(d, st, dice, events)
+}
+
+/// Reveals the new top card (2.3.7); with Sudden Propaganda, a Propaganda
+/// card revealed swaps places with the Event card showing, which then opens
+/// the next Campaign.
+fn reveal(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    st.deck.next = st.deck.draw(d, dice)?;
+    let prop = |n: Option<u8>| n.and_then(|n| d.card(n)).is_some_and(Card::is_propaganda);
+    if st.options.sudden_propaganda
+        && prop(st.deck.next)
+        && st.deck.current.is_some()
+        && !prop(st.deck.current)
+    {
+        std::mem::swap(&mut st.deck.current, &mut st.deck.next);
+        events.push(Event::say(
+            "Sudden Propaganda: the revealed Propaganda card is played at once (2.3.7)",
+        ));
+    }
+    Ok(())
 }
 
 fn resolve(
@@ -298,7 +330,7 @@ fn resolve(
             let c = st.deck.current.take();
             st.deck.played.extend(c);
             st.deck.current = st.deck.next.take();
-            st.deck.next = st.deck.draw(d, dice)?;
+            reveal(d, st, dice, events)?;
             continue;
         }
         events.push(Event::say(format!(

@@ -68,7 +68,11 @@ pub enum Stage {
 
 /// Game options (contested rulings and optional rules).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Options {}
+pub struct Options {
+    /// Sudden Propaganda (2.3.7): a Propaganda card revealed as the next card
+    /// swaps places with the current one and its Round comes at once.
+    pub sudden_propaganda: bool,
+}
 
 /// The whole changing state.
 #[derive(Clone, Debug, Serialize)]
