@@ -27,6 +27,13 @@ fn game() -> (Adp, State) {
     (r, st)
 }
 
+/// The stand-in set-up, dealt: the first card drawn and the next shown (2.2).
+fn dealt() -> (Adp, State) {
+    let (r, mut st) = game();
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    (r, st)
+}
+
 /// The stand-in set-up with every piece back in Available and all Neutral.
 fn empty() -> (Adp, State) {
     let (r, mut st) = game();
@@ -809,7 +816,7 @@ fn the_deck_draws_every_card_once_with_labelled_rolls() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), seen.len(), "no card twice");
-    assert!(dice.rolls().iter().all(|r| r.label.starts_with("deck: ")));
+    assert!(dice.rolls().iter().all(|r| r.label.contains("(2.1)")));
 }
 
 #[test]
@@ -993,7 +1000,7 @@ fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
         .unwrap();
     let d = r.data().clone();
     let mut dice = Dice::seeded([4; 32]);
-    Rules::apply(&r, &mut st, Side(0), &Order::Start, &mut dice).unwrap();
+    Rules::deal(&r, &mut st, &mut dice).unwrap();
     // Play on until a Propaganda card comes: it is always current, never next.
     let mut guard = 0;
     while st.finished.is_none() && guard < 400 {
@@ -1018,4 +1025,21 @@ fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
         Rules::apply(&r, &mut st, aw.side, &o[0].1, &mut dice).unwrap();
     }
     assert!(st.finished.is_some(), "a game of passes ends");
+}
+
+#[test]
+fn the_deal_draws_the_first_card_and_shows_the_next() {
+    // 2.2: the top card is played and the next revealed; one card ahead.
+    let (r, st) = dealt();
+    let d = r.data();
+    assert!(st.deck.current.is_some() && st.deck.next.is_some());
+    assert_eq!(
+        st.deck.left() as usize,
+        d.scenario.piles as usize * (d.scenario.events_per_pile as usize + 1) - 2
+    );
+    let p = Rules::prompt(&r, &st);
+    assert_eq!(p.awaiting.len(), 1, "{p:?}");
+    let v = Rules::view(&r, &st, None);
+    assert!(v.status[0].starts_with("Current card: #"));
+    assert!(v.status[1].starts_with("Next card: #"));
 }

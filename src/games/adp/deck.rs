@@ -7,6 +7,8 @@
 //! and shuffling, and every draw can be checked against the dice.
 
 use super::data::Data;
+use crate::core::audience::Audience;
+use crate::core::deck::{DrawError, Pool};
 use crate::core::dice::{Dice, DiceError};
 use serde::Serialize;
 
@@ -23,7 +25,7 @@ pub struct Pile {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Deck {
     /// Events not yet dealt, by number.
-    pub pool: Vec<u8>,
+    pub pool: Pool<u8>,
     /// Propaganda cards not yet drawn, by number.
     pub props: Vec<u8>,
     /// The piles, top first.
@@ -60,7 +62,7 @@ impl Deck {
             .take(usize::from(sc.piles))
             .collect();
         Deck {
-            pool,
+            pool: Pool::new(pool),
             piles: (0..sc.piles)
                 .map(|_| Pile {
                     left: sc.events_per_pile + 1,
@@ -104,22 +106,15 @@ impl Deck {
             pile.propaganda = false;
             self.props_drawn += 1;
             (!self.props.is_empty()).then(|| self.props.remove(0))
-        } else if self.pool.is_empty() {
-            None
         } else {
-            let k = if self.pool.len() == 1 {
-                0
-            } else {
-                let r = dice.roll(
-                    self.pool.len() as u32,
-                    &format!(
-                        "deck: which of the {} Events not yet dealt (in number order) is drawn (2.1)",
-                        self.pool.len()
-                    ),
-                )?;
-                (r - 1) as usize
-            };
-            Some(self.pool.remove(k))
+            match self
+                .pool
+                .draw(dice, Audience::All, "the Events not yet dealt (2.1)")
+            {
+                Ok(c) => Some(c),
+                Err(DrawError::Empty(_)) => None,
+                Err(DrawError::Dice(e)) => return Err(e),
+            }
         };
         let _ = d;
         Ok(card)

@@ -18,7 +18,7 @@ pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
         return Vec::new();
     };
     let candidates = match &st.stage {
-        Stage::Start => vec!["start".to_string()],
+        Stage::Start => Vec::new(),
         Stage::Card(_) => card_candidates(d, st, f),
         Stage::Propaganda(_) => plan_candidates(d, st, f),
         Stage::Over => Vec::new(),

@@ -113,9 +113,10 @@ pub fn acting(
     order: Option<&Order>,
 ) -> Result<Faction, RuleError> {
     match &st.stage {
-        Stage::Start => (side == Side(0) || st.seats.side(Faction::Coalition) == Some(side))
-            .then_some(Faction::Coalition)
-            .ok_or_else(|| RuleError::illegal("the Coalition player opens the deck", "2.2")),
+        Stage::Start => Err(RuleError::illegal(
+            "the first cards are not yet drawn",
+            "2.2",
+        )),
         Stage::Card(_) => {
             let f = sequence::decider(d, st)
                 .ok_or_else(|| RuleError::illegal("nobody is to act on this card", "2.3"))?;
@@ -232,16 +233,6 @@ impl Rules for Adp {
         let d = &*self.data;
         let f = acting(d, st, side, Some(order))?;
         match (&st.stage, order) {
-            (Stage::Start, Order::Start) => {
-                let mut ev = Vec::new();
-                st.deck.next = st.deck.draw(d, dice)?;
-                sequence::next_card(d, st, dice, &mut ev)?;
-                Ok(ev)
-            }
-            (Stage::Start, _) => Err(RuleError::illegal(
-                "the game opens with `start`: the first card is drawn and the next shown",
-                "2.2",
-            )),
             (Stage::Propaganda(_), Order::Plan(_, plan)) => {
                 propaganda::submit(d, st, f, plan.clone(), dice)
             }
@@ -251,6 +242,16 @@ impl Rules for Adp {
                 "2.0",
             )),
         }
+    }
+
+    /// The set-up's random part (2.2): the first card is drawn and played, the
+    /// next revealed.
+    fn deal(&self, st: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let d = &*self.data;
+        let mut ev = Vec::new();
+        st.deck.next = st.deck.draw(d, dice)?;
+        sequence::next_card(d, st, dice, &mut ev)?;
+        Ok(ev)
     }
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {

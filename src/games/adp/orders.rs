@@ -323,8 +323,6 @@ pub enum PlanLine {
 /// A parsed order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Order {
-    /// Draw the first card and reveal the next (2.2).
-    Start,
     /// Pass (2.3.3).
     Pass,
     /// Execute the current card's Event (5.0), naming spaces for its steps.
@@ -382,7 +380,6 @@ pub fn parse(
         plan(d, &lines)?
     } else {
         match first.words[0].as_str() {
-            "start" => single(&lines, Order::Start)?,
             "pass" => single(&lines, Order::Pass)?,
             "event" => event(d, &lines)?,
             _ => Order::Act(action(d, &lines)?),

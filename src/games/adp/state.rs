@@ -56,7 +56,7 @@ pub struct Lasting {
 /// Where the game stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Stage {
-    /// Before the first card is drawn (2.2).
+    /// Before the first card is drawn (2.2): only until the set-up's deal.
     Start,
     /// An Event card is being played (2.3).
     Card(CardTurn),

@@ -32,13 +32,7 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
     }
     let mut awaiting = Vec::new();
     match &st.stage {
-        Stage::Start => awaiting.push(Await {
-            side: st.seats.side(Faction::Coalition).unwrap_or(Side(0)),
-            kind: AwaitKind::Orders,
-            ask: "open the game with `start`: the first card is drawn and the next shown (2.2)"
-                .into(),
-            default: vec!["start".into()],
-        }),
+        Stage::Start => {}
         Stage::Card(_) => {
             if let Some(f) = sequence::decider(d, st) {
                 awaiting.push(Await {
