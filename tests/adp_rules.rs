@@ -1043,3 +1043,34 @@ fn the_deal_draws_the_first_card_and_shows_the_next() {
     assert!(v.status[0].starts_with("Current card: #"));
     assert!(v.status[1].starts_with("Next card: #"));
 }
+
+#[test]
+fn the_readme_examples_parse() {
+    let d = Data::embedded().unwrap();
+    let blocks = [
+        "event unshaded\nassault\nin helmand",
+        "rally\nsa extort waziristan northwest-frontier\nin kandahar\nin oruzgan base\nin waziristan place 2\nsharia oruzgan 1",
+        "train\nin kabul place 3 police 2 troops\ncivic kabul 2\nsa surge 2 troops kabul>kandahar, roll warlords 2",
+        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar with 2\nmove 1 troops zabol>kandahar",
+        "patrol\nmove 2 police kabul>kabul-aibak\nassault kabul-aibak",
+        "assault\nin helmand with-government target taliban\nsa airstrike waziristan taliban, balochistan taliban",
+        "march\nmove 2 ghazni>bamian\nmove 3 kandahar>zabol>ghazni",
+        "attack\nsa ambush helmand\nin helmand target government coalition",
+        "terror\nin kandahar\nin kandahar-kabul",
+        "assault\nin kabul\nsa airlift 3 troops kabul>helmand with 2",
+        "train\nin kabul\nsa govern kabul returnees, balkh patronage",
+        "patrol\nmove 1 police kabul>kabul-aibak\nsa transport 3 kabul>kandahar-kabul>kandahar",
+        "train\nin kabul\nsa eradicate balkh",
+        "rally\nin kandahar\nsa infiltrate kandahar remove government warlords",
+        "march\nmove 1 balkh>samangan\nsa infiltrate kandahar replace warlords",
+        "rally\nin balkh\nsa cultivate balkh",
+        "rally\nin balkh\nsa traffic balkh herat",
+        "terror\nin balkh\nsa suborn balkh cubes 3, herat flip",
+    ];
+    for b in blocks {
+        orders::parse(&d, &lines(b), false).unwrap_or_else(|e| panic!("{b}: {e}"));
+    }
+    let plan = "as government\ncivic kabul 2\nredeploy 2 police kabul>kabul-aibak\nredeploy 3 troops helmand>kabul\ndone";
+    let o = orders::parse(&d, &lines(plan), true).unwrap();
+    assert!(matches!(&o[0].1, Order::Plan(Some(Faction::Government), p) if p.len() == 3));
+}
