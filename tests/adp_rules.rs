@@ -800,7 +800,7 @@ fn the_deck_draws_every_card_once_with_labelled_rolls() {
     let mut deck = st.deck.clone();
     let mut dice = Dice::seeded([9; 32]);
     let mut seen = Vec::new();
-    while let Some(c) = deck.draw(d, &mut dice).unwrap() {
+    while let Some(c) = deck.draw(&mut dice).unwrap() {
         seen.push(c);
     }
     let per = usize::from(d.scenario.events_per_pile) + 1;

@@ -46,8 +46,8 @@ pub struct Exec<'a> {
     pub gov_troops_in: BTreeSet<SpaceId>,
     /// Ambush spaces not yet resolved (4.4.3).
     pub ambush: Vec<SpaceId>,
-    /// Train's step 2 was used (ruling A21).
-    pub train_extra: bool,
+    /// Train's step 2 (ruling A21), or Rally's Sharia, was used.
+    pub step_two: bool,
     /// Patrol's free Assault, to follow the Activation (3.2.2).
     pub patrol_assault: Option<(SpaceId, Vec<Faction>)>,
     /// The Special Activity, once done.
@@ -146,7 +146,7 @@ pub fn execute(
         destinations: BTreeSet::new(),
         gov_troops_in: BTreeSet::new(),
         ambush: Vec::new(),
-        train_extra: false,
+        step_two: false,
         patrol_assault: None,
         sa: None,
         line: 0,
@@ -172,7 +172,7 @@ pub fn execute(
         }
         st.update_control(d);
     }
-    finish(&mut x, st, dice)?;
+    finish(&mut x, st)?;
     st.update_control(d);
     Ok(x.events)
 }
@@ -212,8 +212,7 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
     }
 }
 
-fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError> {
-    let _ = dice;
+fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
     coin::finish(x, st)?;
     if x.selected.is_empty() && x.destinations.is_empty() {
         return Err(x.ill(format!("the {} selects no space", x.op.key()), "3.1"));

@@ -35,16 +35,16 @@ pub fn train_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
     match step {
         ActStep::In(i) => train_space(x, st, i),
         ActStep::Civic(s, n) => {
-            train_extra(x, *s)?;
+            step_two(x, *s)?;
             civic_action(x, st, *s, *n, "3.2.1")
         }
         ActStep::BuildBase(s) => {
-            train_extra(x, *s)?;
+            step_two(x, *s)?;
             build_base(x, st, *s)
         }
         ActStep::Patronage => {
             let k = x.d.kabul();
-            train_extra(x, k)?;
+            step_two(x, k)?;
             if x.f != Faction::Coalition {
                 return Err(x.ill("only a Coalition Train in Kabul transfers Patronage", "3.2.1"));
             }
@@ -130,8 +130,8 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     Ok(())
 }
 
-fn train_extra(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
-    if x.train_extra {
+fn step_two(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
+    if x.step_two {
         return Err(x.ill(
             "Train's second step is done in at most 1 space, once",
             "3.2.1",
@@ -143,7 +143,7 @@ fn train_extra(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
             "3.2.1",
         ));
     }
-    x.train_extra = true;
+    x.step_two = true;
     Ok(())
 }
 

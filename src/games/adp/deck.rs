@@ -85,7 +85,7 @@ impl Deck {
     }
 
     /// Draws the top card of the draw pile at random, with public rolls.
-    pub fn draw(&mut self, d: &Data, dice: &mut Dice) -> Result<Option<u8>, DiceError> {
+    pub fn draw(&mut self, dice: &mut Dice) -> Result<Option<u8>, DiceError> {
         let Some(i) = self.piles.iter().position(|p| p.left > 0) else {
             return Ok(None);
         };
@@ -116,7 +116,6 @@ impl Deck {
                 Err(DrawError::Dice(e)) => return Err(e),
             }
         };
-        let _ = d;
         Ok(card)
     }
 

@@ -6,7 +6,7 @@ use super::data::{SpaceId, Support};
 use super::orders::{ActStep, InSpace, Move};
 use super::pieces::{Faction, Piece};
 use super::removal::{self, Reach};
-use super::state::{Control, State};
+use super::state::State;
 use crate::core::dice::Dice;
 use crate::core::ruleset::RuleError;
 
@@ -141,10 +141,10 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleErr
             "3.3.1",
         ));
     }
-    if x.train_extra {
+    if x.step_two {
         return Err(x.ill("Sharia in 1 space only", "3.3.1"));
     }
-    x.train_extra = true;
+    x.step_two = true;
     let k = sharia_steps(x, st, s, n, "3.3.1")?;
     x.say(format!("Sharia in {}: {k} step(s)", x.name(s)));
     Ok(())
@@ -393,6 +393,5 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
         }
         x.say(format!("Terror in {}: now {:?}", sp.name, st[s].support));
     }
-    let _ = Control::None;
     Ok(())
 }

@@ -148,7 +148,6 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
     let mut v = Vec::new();
     let ids: Vec<SpaceId> = d.ids().collect();
     let p = |s: SpaceId| st[s].pieces;
-    let mine = |s: SpaceId| p(s).of(f) > 0;
     // Spaces rotate with the cards played, for variety.
     let turn = st.deck.played.len();
     let rot = |mut xs: Vec<SpaceId>| {
@@ -275,7 +274,6 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
                 }
                 v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
             }
-            let _ = mine;
         }
     }
     v

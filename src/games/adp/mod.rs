@@ -249,7 +249,7 @@ impl Rules for Adp {
     fn deal(&self, st: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
         let mut ev = Vec::new();
-        st.deck.next = st.deck.draw(d, dice)?;
+        st.deck.next = st.deck.draw(dice)?;
         sequence::next_card(d, st, dice, &mut ev)?;
         Ok(ev)
     }

@@ -26,12 +26,7 @@ pub struct Round {
 }
 
 /// Phases 1 and 2 (6.1-6.3), then the call for plans.
-pub fn begin(
-    d: &Data,
-    st: &mut State,
-    dice: &mut Dice,
-    events: &mut Vec<Event>,
-) -> Result<(), RuleError> {
+pub fn begin(d: &Data, st: &mut State, events: &mut Vec<Event>) -> Result<(), RuleError> {
     // 6.1 Victory Phase (7.2).
     if !victory::instant_winners(d, st).is_empty() {
         sequence::end_game(
@@ -53,7 +48,6 @@ pub fn begin(
         waiting,
         last,
     });
-    let _ = dice;
     Ok(())
 }
 

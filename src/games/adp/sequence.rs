@@ -257,7 +257,7 @@ fn reveal(
     dice: &mut Dice,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    st.deck.next = st.deck.draw(d, dice)?;
+    st.deck.next = st.deck.draw(dice)?;
     let prop = |n: Option<u8>| n.and_then(|n| d.card(n)).is_some_and(Card::is_propaganda);
     if st.options.sudden_propaganda
         && prop(st.deck.next)
@@ -337,7 +337,7 @@ fn resolve(
             "Card {}: a Propaganda Round (6.0); next: {shown}",
             card.label()
         )));
-        return propaganda::begin(d, st, dice, events);
+        return propaganda::begin(d, st, events);
     }
 }
 

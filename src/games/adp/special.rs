@@ -2,7 +2,7 @@
 //! Operation where its line stands (4.1).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceId, Support};
+use super::data::{SpaceId, SpaceKind, Support};
 use super::orders::{Move, Op, Sa, SaKind, Suborn};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -100,8 +100,8 @@ fn surge(
     }
     for s in &spaces {
         let sp = &x.d[*s];
-        let ok = sp.is_city()
-            || (sp.kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin);
+        let ok =
+            sp.is_city() || (sp.kind == SpaceKind::Province && st[*s].control == Control::Coin);
         if !ok {
             return Err(x.ill(
                 format!(
@@ -318,7 +318,7 @@ fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleErro
     for s in v {
         let sp = &x.d[*s];
         let p = st[*s].pieces;
-        if sp.kind != super::data::SpaceKind::Province
+        if sp.kind != SpaceKind::Province
             || st[*s].control != Control::Coin
             || p.gov_cubes() == 0
             || p[Piece::WarBase] == 0
@@ -467,7 +467,7 @@ fn cultivate(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> 
         || (x.op == Op::March && x.destinations.contains(&s));
     let p = st[s].pieces;
     if !chosen
-        || sp.kind != super::data::SpaceKind::Province
+        || sp.kind != SpaceKind::Province
         || st.pop(x.d, s) == 0
         || p.guerrillas(Faction::Warlords) <= u32::from(p[Piece::Police])
     {
