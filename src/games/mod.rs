@@ -31,6 +31,7 @@ macro_rules! games {
 games! {
     freeform,
     sarhu,
+    adp,
 }
 
 /// The descriptor of the game registered as `name`.

@@ -5,7 +5,7 @@
 
 use super::orders::Op;
 use super::pieces::{Faction, Kind};
-use super::prov::{self, Reader};
+use super::prov::{self, Reader, ReaderExt};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use toml::{Table, Value};

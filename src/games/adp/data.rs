@@ -4,8 +4,9 @@
 
 use super::cards::{self, Card};
 use super::pieces::{Faction, Kind, Piece, Pieces};
-use super::prov::{self, ProvKind, Reader};
-use crate::core::hash::{Digest, Tagged};
+use super::prov::{self, Reader, ReaderExt};
+use crate::core::data::{DataCheck, DataFile, Files};
+use crate::core::hash::Digest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Index;
@@ -19,8 +20,28 @@ pub const FORCES_TOML: &str = include_str!("../../../games/adp/forces.toml");
 pub const CARDS_TOML: &str = include_str!("../../../games/adp/cards.toml");
 /// The embedded set-up.
 pub const SETUP_TOML: &str = include_str!("../../../games/adp/setup.toml");
-/// The data files a club may replace, in load order.
-pub const FILES: [&str; 4] = ["map.toml", "forces.toml", "cards.toml", "setup.toml"];
+/// The data files a club may replace, with their embedded text.
+pub static FILES: &[DataFile] = &[
+    DataFile {
+        name: "map.toml",
+        embedded: MAP_TOML,
+    },
+    DataFile {
+        name: "forces.toml",
+        embedded: FORCES_TOML,
+    },
+    DataFile {
+        name: "cards.toml",
+        embedded: CARDS_TOML,
+    },
+    DataFile {
+        name: "setup.toml",
+        embedded: SETUP_TOML,
+    },
+];
+
+/// Domain of the data hash: pinned in every record's opening, so never changed.
+const HASH_DOMAIN: &str = "umpire-adp-data-v1";
 
 /// A map space (Province, Kabul, Pakistan Province or LoC), by index into
 /// [`Data::spaces`]: the 25 non-LoC spaces first, then the LoCs.
@@ -223,8 +244,8 @@ pub struct Data {
     pub cards: Vec<Card>,
     /// The scenario.
     pub scenario: Scenario,
-    /// Tagged values by provenance.
-    pub provenance: BTreeMap<ProvKind, u32>,
+    /// Tagged values by provenance kind.
+    pub provenance: BTreeMap<String, usize>,
 }
 
 impl Index<SpaceId> for Data {
@@ -243,6 +264,16 @@ pub fn norm(s: &str) -> String {
 }
 
 impl Data {
+    /// The data over a club's files (embedded where not replaced).
+    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("forces.toml"),
+            files.get("cards.toml"),
+            files.get("setup.toml"),
+        )
+    }
+
     /// The embedded data.
     pub fn embedded() -> Result<Data, Vec<String>> {
         Data::load(MAP_TOML, FORCES_TOML, CARDS_TOML, SETUP_TOML)
@@ -250,18 +281,13 @@ impl Data {
 
     /// Reads and checks the four files.
     pub fn load(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Data, Vec<String>> {
-        let hash = Tagged::new("umpire-adp-data-v1")
-            .field(map.as_bytes())
-            .field(forces.as_bytes())
-            .field(cards.as_bytes())
-            .field(setup.as_bytes())
-            .finish();
+        let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup]);
         let mut r = Reader::default();
         let (Some(tm), Some(tf), Some(tc), Some(ts)) = (
-            prov::parse(&mut r, map, "map.toml"),
-            prov::parse(&mut r, forces, "forces.toml"),
-            prov::parse(&mut r, cards, "cards.toml"),
-            prov::parse(&mut r, setup, "setup.toml"),
+            prov::parse_toml(&mut r, "map.toml", map),
+            prov::parse_toml(&mut r, "forces.toml", forces),
+            prov::parse_toml(&mut r, "cards.toml", cards),
+            prov::parse_toml(&mut r, "setup.toml", setup),
         ) else {
             return Err(r.errors);
         };
@@ -293,7 +319,7 @@ impl Data {
         if let Some(s) = read_setup(&mut r, &ts, &d) {
             d.scenario = s;
         }
-        d.provenance = r.counts.clone();
+        d.provenance = prov::count_by_provenance(&r.tags);
         if r.errors.is_empty() {
             r.errors = check(&d);
         }
@@ -386,7 +412,7 @@ fn read_map(r: &mut Reader, t: &Table) -> Vec<Space> {
                 None
             }
         };
-        let adj = r.strings(&mut rec, "adjacent");
+        let adj = r.strings(&mut rec, "adjacent", true);
         r.finish(rec);
         let kind = space_kind(&kind).unwrap_or_else(|| {
             r.error(format!(
@@ -417,9 +443,9 @@ fn read_map(r: &mut Reader, t: &Table) -> Vec<Space> {
         let key = r.string(&mut rec, "id").unwrap_or_default();
         let name = r.string(&mut rec, "name").unwrap_or_default();
         let econ = r.small(&mut rec, "econ").unwrap_or(0);
-        let towns = r.strings(&mut rec, "towns");
-        let adj = r.strings(&mut rec, "adjacent");
-        let links = r.strings(&mut rec, "links");
+        let towns = r.strings(&mut rec, "towns", true);
+        let adj = r.strings(&mut rec, "adjacent", true);
+        let links = r.strings(&mut rec, "links", true);
         r.finish(rec);
         spaces.push(Space {
             key,
@@ -540,7 +566,7 @@ fn read_forces(r: &mut Reader, t: &Table) -> Forces {
     let mut boxes = Vec::new();
     if let Some(it) = prov::table(r, t, "islamabad", "forces.toml") {
         let mut rec = r.rec("forces.islamabad", it);
-        boxes = r.strings(&mut rec, "boxes");
+        boxes = r.strings(&mut rec, "boxes", true);
         r.finish(rec);
     }
     (inv, lim, v, boxes)
@@ -591,7 +617,7 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
             }
         }
         let mut p = Pieces::default();
-        for key in rec.keys() {
+        for key in rec.t.keys().cloned().collect::<Vec<_>>() {
             let Some((f, k)) = key.split_once('_') else {
                 continue;
             };
@@ -732,40 +758,35 @@ fn check_setup(d: &Data) -> Vec<String> {
     e
 }
 
-/// A summary for `umpire data check adp`.
-pub fn summary(d: &Data) -> Vec<String> {
+/// What `umpire data check adp` prints for data that passed every check.
+pub fn summary(d: &Data) -> DataCheck {
     let count = |k: SpaceKind| d.spaces.iter().filter(|s| s.kind == k).count();
     let edges: usize = d.spaces.iter().map(|s| s.adjacent.len()).sum::<usize>() / 2;
     let kinds = cards::kind_counts(&d.cards);
-    vec![
-        format!("data hash {}", d.hash),
-        format!(
-            "map: {} Provinces, {} City, {} Pakistan, {} LoCs, {edges} adjacencies (symmetric); Econ 12, Afghan Pop 25",
-            count(SpaceKind::Province),
-            count(SpaceKind::City),
-            count(SpaceKind::Pakistan),
-            count(SpaceKind::Loc)
-        ),
-        format!("forces: {} pieces", d.inventory.total()),
-        format!(
-            "cards: {}",
-            kinds
-                .iter()
-                .map(|(k, n)| format!("{n} {k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        format!(
-            "scenario {}: {} piles of {} Events + 1 Propaganda",
-            d.scenario.name, d.scenario.piles, d.scenario.events_per_pile
-        ),
-        format!(
-            "values by provenance: {}",
-            d.provenance
-                .iter()
-                .map(|(k, v)| format!("{} {v}", k.name()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    ]
+    DataCheck {
+        hash: d.hash,
+        facts: vec![
+            format!(
+                "map: {} Provinces, {} City, {} Pakistan, {} LoCs, {edges} adjacencies (symmetric); Econ 12, Afghan Pop 25",
+                count(SpaceKind::Province),
+                count(SpaceKind::City),
+                count(SpaceKind::Pakistan),
+                count(SpaceKind::Loc)
+            ),
+            format!("forces: {} pieces", d.inventory.total()),
+            format!(
+                "cards: {}",
+                kinds
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "scenario {}: {} piles of {} Events + 1 Propaganda",
+                d.scenario.name, d.scenario.piles, d.scenario.events_per_pile
+            ),
+        ],
+        by_provenance: d.provenance.clone(),
+    }
 }

@@ -51,7 +51,8 @@ use orders::Order;
 use pieces::Faction;
 use seats::{MODES, Seats};
 use state::{Options, Stage};
-use std::sync::{Arc, OnceLock};
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
+use std::sync::Arc;
 
 /// The ruleset, over a data set.
 #[derive(Clone)]
@@ -59,7 +60,25 @@ pub struct Adp {
     data: Arc<Data>,
 }
 
-static EMBEDDED: OnceLock<Arc<Data>> = OnceLock::new();
+static EMBEDDED: Embedded<Data> = Embedded::new();
+
+/// How the registry knows the game (`src/games/mod.rs`).
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "adp",
+    files: data::FILES,
+    build,
+    check: Some(check),
+};
+
+fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
+    Ok(Arc::new(Adp {
+        data: EMBEDDED.load(files, Data::from_files)?,
+    }))
+}
+
+fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+    Ok(data::summary(&Data::from_files(files)?))
+}
 
 impl Default for Adp {
     fn default() -> Self {
@@ -70,17 +89,12 @@ impl Default for Adp {
 impl Adp {
     /// The game with its embedded data.
     pub fn new() -> Adp {
-        let data = EMBEDDED.get_or_init(|| match Data::embedded() {
-            Ok(d) => Arc::new(d),
-            // The embedded files are part of the build and checked by tests
-            // (`the_embedded_data_passes_every_check`): fail loudly, never play
-            // a broken map.
-            Err(e) => panic!(
-                "the embedded A Distant Plain data is broken: {}",
-                e.join("; ")
-            ),
-        });
-        Adp { data: data.clone() }
+        // The embedded files are part of the build and checked by tests
+        // (`the_embedded_data_passes_every_check`): a failure panics rather
+        // than play a broken map.
+        Adp {
+            data: EMBEDDED.embedded("adp", data::FILES, Data::from_files),
+        }
     }
 
     /// The game over other data files (a club's own), in [`data::FILES`] order.
