@@ -1074,3 +1074,33 @@ fn the_readme_examples_parse() {
     let o = orders::parse(&d, &lines(plan), true).unwrap();
     assert!(matches!(&o[0].1, Order::Plan(Some(Faction::Government), p) if p.len() == 3));
 }
+
+#[test]
+fn the_view_carries_the_point_to_point_map() {
+    let (r, st) = dealt();
+    let v = Rules::view(&r, &st, None);
+    let b = v.board.expect("a board");
+    let p = b.as_points().expect("a point-to-point board");
+    assert_eq!(p.spaces.len(), 32);
+    assert_eq!(p.links.len(), 103);
+    let kabul = p.spaces.values().find(|s| s.name == "Kabul").unwrap();
+    assert_eq!(kabul.control, Some('C'));
+    assert!(kabul.markers.iter().any(|m| m.name == "Support"));
+}
+
+#[test]
+fn the_map_renders_at_72_columns() {
+    use umpire::render::hexmap::Options;
+    let (r, st) = dealt();
+    let b = Rules::view(&r, &st, None).board.unwrap();
+    let opts = Options {
+        width: 72,
+        ..Options::default()
+    };
+    let text = umpire::render::map::full(&b, &opts);
+    assert!(
+        text.contains("Kabul") && text.contains("Kandahar-Spin Boldak"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+}

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod board;
 pub mod cards;
 pub mod coin;
 pub mod data;

@@ -1,6 +1,5 @@
 //! What the players see: the prompt (who is asked what) and the status lines
-//! (cards, tracks, eligibility, victory, every space). The point-to-point map
-//! renderer is coming to `render/`; until then the spaces are listed.
+//! (cards, tracks, eligibility, victory, every space) and the point-to-point map.
 
 use super::data::{Data, Support};
 use super::pieces::{Faction, Piece};
@@ -188,7 +187,7 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     }
     View {
         status: s,
-        board: None,
+        board: Some(super::board::board(d, st)),
     }
 }
 
