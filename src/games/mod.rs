@@ -33,6 +33,7 @@ games! {
     sarhu,
     ldf,
     ac,
+    adp,
 }
 
 /// The descriptor of the game registered as `name`.

@@ -1,0 +1,265 @@
+//! Carrying out an Operation with its Special Activity (3.1, 4.1): the
+//! context shared by every Operation's lines, costs, space selection, and the
+//! placement of the Special Activity among the Operation's lines.
+
+use super::coin;
+use super::data::{Data, SpaceId};
+use super::insurgent;
+use super::orders::{ActStep, Action, Move, Op, SaKind};
+use super::pieces::Faction;
+use super::special;
+use super::state::State;
+use crate::core::dice::Dice;
+use crate::core::ruleset::{Event, RuleError};
+use std::collections::BTreeSet;
+
+/// How the Operation is being executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// Free (granted by an Event: 3.1.2, 5.5).
+    pub free: bool,
+    /// The Final Event Card (2.3.8): Limited, no SA, no Sweep or March.
+    pub final_card: bool,
+    /// Whether a Special Activity may accompany it (2.3.4).
+    pub sa_allowed: bool,
+}
+
+/// The state of one Operation while its lines are carried out.
+pub struct Exec<'a> {
+    /// The data.
+    pub d: &'a Data,
+    /// The executing faction.
+    pub f: Faction,
+    /// The Operation.
+    pub op: Op,
+    /// Limited (2.3.5).
+    pub limited: bool,
+    /// Terms.
+    pub terms: Terms,
+    /// Spaces selected, in order (3.1: each at most once).
+    pub selected: Vec<SpaceId>,
+    /// Spaces entered by movement (March costs, Sweep payments, LimOp).
+    pub entered: BTreeSet<SpaceId>,
+    /// Movement destinations (LimOp: one destination, 2.3.5).
+    pub destinations: BTreeSet<SpaceId>,
+    /// Spaces into which Government Troops moved (Coalition Sweep costs).
+    pub gov_troops_in: BTreeSet<SpaceId>,
+    /// Ambush spaces not yet resolved (4.4.3).
+    pub ambush: Vec<SpaceId>,
+    /// Train's step 2 (ruling A21), or Rally's Sharia, was used.
+    pub step_two: bool,
+    /// Patrol's free Assault, to follow the Activation (3.2.2).
+    pub patrol_assault: Option<(SpaceId, Vec<Faction>)>,
+    /// The Special Activity, once done.
+    pub sa: Option<SaKind>,
+    /// The line being carried out, for errors.
+    pub line: usize,
+    /// What happened.
+    pub events: Vec<Event>,
+}
+
+impl Exec<'_> {
+    /// An error naming the line and the rule.
+    pub fn ill(&self, msg: impl Into<String>, rule: &str) -> RuleError {
+        RuleError::illegal(format!("line {}: {}", self.line, msg.into()), rule)
+    }
+
+    /// Reports something.
+    pub fn say(&mut self, s: impl Into<String>) {
+        self.events.push(Event::say(s));
+    }
+
+    /// Who pays: the Coalition spends Government Resources (3.1 NOTE).
+    pub fn payer(&self) -> Faction {
+        if self.f == Faction::Coalition {
+            Faction::Government
+        } else {
+            self.f
+        }
+    }
+
+    /// Pays `n` Resources for `what`, unless free (3.1, 3.1.2); the payer
+    /// must be able to afford it.
+    pub fn pay(&mut self, st: &mut State, n: u8, what: &str) -> Result<(), RuleError> {
+        if self.terms.free || n == 0 {
+            return Ok(());
+        }
+        let who = self.payer();
+        if st.res(who) < n {
+            return Err(self.ill(
+                format!(
+                    "the {} have {} Resources and cannot pay {n} for {what}",
+                    who.name(),
+                    st.res(who)
+                ),
+                "3.1",
+            ));
+        }
+        st.resources[who.index()] -= n;
+        Ok(())
+    }
+
+    /// The per-space cost of this Operation, or a lasting modifier's (5.3, 5.4).
+    pub fn space_cost(&self, st: &State, normal: u8) -> u8 {
+        st.cost_override(self.f, self.op.key()).unwrap_or(normal)
+    }
+
+    /// Selects a space for the Operation: each at most once (3.1).
+    pub fn select(&mut self, s: SpaceId) -> Result<(), RuleError> {
+        if self.selected.contains(&s) {
+            return Err(self.ill(
+                format!(
+                    "{} is already selected for this {}",
+                    self.d[s].name,
+                    self.op.key()
+                ),
+                "3.1",
+            ));
+        }
+        self.selected.push(s);
+        Ok(())
+    }
+
+    /// The name of a space.
+    pub fn name(&self, s: SpaceId) -> &str {
+        &self.d[s].name
+    }
+}
+
+/// Carries out an Operation and its Special Activity for `f`.
+pub fn execute(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    terms: Terms,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let mut x = Exec {
+        d,
+        f,
+        op: a.op,
+        limited: a.limited || terms.final_card,
+        terms,
+        selected: Vec::new(),
+        entered: BTreeSet::new(),
+        destinations: BTreeSet::new(),
+        gov_troops_in: BTreeSet::new(),
+        ambush: Vec::new(),
+        step_two: false,
+        patrol_assault: None,
+        sa: None,
+        line: 0,
+        events: Vec::new(),
+    };
+    check_op(&x, st)?;
+    x.say(format!(
+        "{} {}{}",
+        f.name(),
+        if x.limited {
+            "Limited Operation: "
+        } else {
+            "Operation: "
+        },
+        a.op.key()
+    ));
+    coin::begin(&mut x, st)?;
+    for (line, step) in &a.steps {
+        x.line = *line;
+        match step {
+            ActStep::Sa(sa) => special::execute(&mut x, st, sa, dice)?,
+            _ => op_step(&mut x, st, step, dice)?,
+        }
+        st.update_control(d);
+    }
+    finish(&mut x, st)?;
+    st.update_control(d);
+    Ok(x.events)
+}
+
+fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {
+    if x.op.is_coin() != x.f.is_coin() {
+        return Err(x.ill(
+            format!("{} is not an Operation of the {}", x.op.key(), x.f.name()),
+            if x.f.is_coin() { "3.2" } else { "3.3" },
+        ));
+    }
+    if let Some(card) = st.forbidden(x.f, x.op.key()) {
+        return Err(x.ill(format!("card #{card} in play bars {}", x.op.key()), "5.3"));
+    }
+    if x.terms.final_card && matches!(x.op, Op::Sweep | Op::March) {
+        return Err(x.ill("no Sweep or March on the Final Event Card", "2.3.8"));
+    }
+    Ok(())
+}
+
+fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {
+    match (x.op, step) {
+        (Op::Train, _) => coin::train_step(x, st, step),
+        (Op::Patrol, _) => coin::patrol_step(x, st, step),
+        (Op::Sweep, _) => coin::sweep_step(x, st, step),
+        (Op::Assault, ActStep::In(i)) => {
+            coin::assault_space(x, st, i.space, i.with_government, &i.targets, false)
+        }
+        (Op::Rally, _) => insurgent::rally_step(x, st, step),
+        (Op::March, ActStep::Move(m)) => insurgent::march(x, st, m),
+        (Op::Attack, ActStep::In(i)) => insurgent::attack(x, st, i.space, &i.targets, dice),
+        (Op::Terror, ActStep::In(i)) => insurgent::terror(x, st, i.space),
+        (op, _) => Err(x.ill(
+            format!("this line does not belong in a {}", op.key()),
+            op.rule(),
+        )),
+    }
+}
+
+fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
+    coin::finish(x, st)?;
+    if x.selected.is_empty() && x.destinations.is_empty() {
+        return Err(x.ill(format!("the {} selects no space", x.op.key()), "3.1"));
+    }
+    // 2.3.5: a Limited Operation is in 1 space (movement: 1 destination);
+    // Taliban LimOps at Sponsorship may use several (6.6.1).
+    let sponsorship = x.f == Faction::Taliban && st.islamabad == 4 && !x.terms.final_card;
+    let mut spaces: BTreeSet<SpaceId> = x.selected.iter().copied().collect();
+    spaces.extend(x.destinations.iter().copied());
+    if x.limited && spaces.len() > 1 && !sponsorship {
+        return Err(RuleError::illegal(
+            format!(
+                "a Limited Operation is in 1 space; this one uses {}",
+                spaces.len()
+            ),
+            "2.3.5",
+        ));
+    }
+    if let Some(sa) = x.sa
+        && x.limited
+    {
+        return Err(RuleError::illegal(
+            format!(
+                "no Special Activity ({}) with a Limited Operation",
+                sa.key()
+            ),
+            "4.1",
+        ));
+    }
+    if !x.ambush.is_empty() {
+        return Err(RuleError::illegal(
+            "an Ambush space was not then Attacked",
+            "4.4.3",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a movement path: each step to an adjacent space (1.3).
+pub fn check_path(x: &Exec, m: &Move) -> Result<(), RuleError> {
+    for w in m.path.windows(2) {
+        if !x.d.adjacent(w[0], w[1]) {
+            return Err(x.ill(
+                format!("{} is not adjacent to {}", x.name(w[1]), x.name(w[0])),
+                "1.3",
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,792 @@
+//! The game data: map, forces, limits, the set-up and the cards, read from the
+//! TOML files in `games/adp/` (embedded with `include_str!`) and checked.
+//! Every value carries a provenance tag (see [`super::prov`]).
+
+use super::cards::{self, Card};
+use super::pieces::{Faction, Kind, Piece, Pieces};
+use super::prov::{self, Reader, ReaderExt};
+use crate::core::data::{DataCheck, DataFile, Files};
+use crate::core::hash::Digest;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::Index;
+use toml::Table;
+
+/// The embedded map.
+pub const MAP_TOML: &str = include_str!("../../../games/adp/map.toml");
+/// The embedded forces, limits and tracks.
+pub const FORCES_TOML: &str = include_str!("../../../games/adp/forces.toml");
+/// The embedded cards.
+pub const CARDS_TOML: &str = include_str!("../../../games/adp/cards.toml");
+/// The embedded set-up.
+pub const SETUP_TOML: &str = include_str!("../../../games/adp/setup.toml");
+/// The data files a club may replace, with their embedded text.
+pub static FILES: &[DataFile] = &[
+    DataFile {
+        name: "map.toml",
+        embedded: MAP_TOML,
+    },
+    DataFile {
+        name: "forces.toml",
+        embedded: FORCES_TOML,
+    },
+    DataFile {
+        name: "cards.toml",
+        embedded: CARDS_TOML,
+    },
+    DataFile {
+        name: "setup.toml",
+        embedded: SETUP_TOML,
+    },
+];
+
+/// Domain of the data hash: pinned in every record's opening, so never changed.
+const HASH_DOMAIN: &str = "umpire-adp-data-v1";
+
+/// A map space (Province, Kabul, Pakistan Province or LoC), by index into
+/// [`Data::spaces`]: the 25 non-LoC spaces first, then the LoCs.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct SpaceId(pub u8);
+
+impl SpaceId {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What kind of space (1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SpaceKind {
+    /// Kabul, the only City (1.3.3).
+    City,
+    /// An Afghan Province (1.3.2).
+    Province,
+    /// A Province of Pakistan (1.3.5): only Taliban pieces (1.4.2).
+    Pakistan,
+    /// A Line of Communication (1.3.4).
+    Loc,
+}
+
+/// Province terrain (1.3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Terrain {
+    /// Mountain: Government Assault removes 1 per 3 cubes (3.2.4).
+    Mountain,
+    /// Plains.
+    Plains,
+}
+
+/// A space's support level (1.6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Support {
+    /// In Opposition.
+    Opposition,
+    /// Neutral (no marker).
+    #[default]
+    Neutral,
+    /// In Support.
+    Support,
+}
+
+impl Support {
+    /// Reads `support`, `neutral`, `opposition`.
+    pub fn parse(s: &str) -> Option<Support> {
+        match s.to_ascii_lowercase().as_str() {
+            "support" => Some(Support::Support),
+            "neutral" => Some(Support::Neutral),
+            "opposition" => Some(Support::Opposition),
+            _ => None,
+        }
+    }
+
+    /// One level toward Support (`up`) or Opposition.
+    pub fn shifted(self, up: bool) -> Support {
+        match (self, up) {
+            (Support::Opposition, true) => Support::Neutral,
+            (Support::Neutral, true) | (Support::Support, true) => Support::Support,
+            (Support::Support, false) => Support::Neutral,
+            (_, false) => Support::Opposition,
+        }
+    }
+}
+
+/// One space of the map.
+#[derive(Clone, Debug, Serialize)]
+pub struct Space {
+    /// Key in orders and data, e.g. `sar-e-pol`, `kabul-aibak`.
+    pub key: String,
+    /// Display name.
+    pub name: String,
+    /// Province, City, Pakistan or LoC.
+    pub kind: SpaceKind,
+    /// Population (0 for LoCs).
+    pub pop: u8,
+    /// Pashtun (LoCs never are, 1.3.4).
+    pub pashtun: bool,
+    /// Mountain or Plains, for Provinces (Pakistan included).
+    pub terrain: Option<Terrain>,
+    /// Econ, for LoCs (1.3.4).
+    pub econ: u8,
+    /// The Towns at a LoC's ends (1.3.4).
+    pub towns: Vec<String>,
+    /// Adjacent spaces (1.3), sorted.
+    pub adjacent: Vec<SpaceId>,
+}
+
+impl Space {
+    /// A LoC (1.3.4).
+    pub fn is_loc(&self) -> bool {
+        self.kind == SpaceKind::Loc
+    }
+
+    /// In Pakistan (1.3.5).
+    pub fn is_pakistan(&self) -> bool {
+        self.kind == SpaceKind::Pakistan
+    }
+
+    /// Kabul (1.3.3).
+    pub fn is_city(&self) -> bool {
+        self.kind == SpaceKind::City
+    }
+
+    /// Kabul or an Afghan Province: the spaces that count for victory (1.9).
+    pub fn is_afghan(&self) -> bool {
+        matches!(self.kind, SpaceKind::City | SpaceKind::Province)
+    }
+
+    /// A Province or Kabul (Pakistan included): where Control exists (1.7).
+    pub fn has_control(&self) -> bool {
+        !self.is_loc()
+    }
+
+    /// Mountain terrain (3.2.4).
+    pub fn is_mountain(&self) -> bool {
+        self.terrain == Some(Terrain::Mountain)
+    }
+}
+
+/// Track limits and marker pools (1.8, 3.3.4, 4.3.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Limits {
+    /// Resources maximum (1.8).
+    pub resources_max: u8,
+    /// Aid maximum.
+    pub aid_max: u8,
+    /// Patronage maximum.
+    pub patronage_max: u8,
+    /// Terror and Sabotage markers, one pool (ruling A3).
+    pub terror_markers: u8,
+    /// +1 Pop Returnees markers.
+    pub returnees: u8,
+    /// Bases a Province or Kabul may hold (1.4.2).
+    pub bases_per_space: u8,
+}
+
+/// Victory thresholds (7.2): each total must exceed its value.
+#[derive(Clone, Debug, Serialize)]
+pub struct Thresholds {
+    /// Support + Available Coalition pieces.
+    pub coalition: u8,
+    /// COIN-Controlled Pop + Patronage.
+    pub government: u8,
+    /// Opposition + Taliban Bases.
+    pub taliban: u8,
+    /// Uncontrolled Pop.
+    pub warlords_pop: u8,
+    /// Warlord Resources.
+    pub warlords_resources: u8,
+}
+
+/// A scenario's opening position and deck preparation (2.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Scenario {
+    /// Key, e.g. `standin`.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Piles the Events are dealt into, one Propaganda card shuffled into each.
+    pub piles: u8,
+    /// Events in each pile.
+    pub events_per_pile: u8,
+    /// Starting Aid.
+    pub aid: u8,
+    /// Starting Resources, by faction (Coalition's is unused: 3.1).
+    pub resources: [u8; 4],
+    /// Starting Patronage.
+    pub patronage: u8,
+    /// Starting Islamabad box (0 Hostility .. 4 Sponsorship).
+    pub islamabad: u8,
+    /// Pieces placed, by space.
+    pub pieces: BTreeMap<SpaceId, Pieces>,
+    /// Support levels other than Neutral.
+    pub support: BTreeMap<SpaceId, Support>,
+}
+
+/// Everything printed, loaded and checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Data {
+    /// Hash of the four files, pinned in the record.
+    pub hash: Digest,
+    /// The spaces: 25 non-LoC spaces, then the LoCs.
+    pub spaces: Vec<Space>,
+    /// Pieces of each type in the game (1.2).
+    pub inventory: Pieces,
+    /// Track limits.
+    pub limits: Limits,
+    /// Victory thresholds.
+    pub victory: Thresholds,
+    /// Islamabad box names, Hostility first (6.6.1).
+    pub islamabad: Vec<String>,
+    /// The cards, by number (index = number - 1).
+    pub cards: Vec<Card>,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Tagged values by provenance kind.
+    pub provenance: BTreeMap<String, usize>,
+}
+
+impl Index<SpaceId> for Data {
+    type Output = Space;
+    fn index(&self, s: SpaceId) -> &Space {
+        &self.spaces[s.index()]
+    }
+}
+
+/// Normalises a space name for lookup: lower case, letters and digits only.
+pub fn norm(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+impl Data {
+    /// The data over a club's files (embedded where not replaced).
+    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("forces.toml"),
+            files.get("cards.toml"),
+            files.get("setup.toml"),
+        )
+    }
+
+    /// The embedded data.
+    pub fn embedded() -> Result<Data, Vec<String>> {
+        Data::load(MAP_TOML, FORCES_TOML, CARDS_TOML, SETUP_TOML)
+    }
+
+    /// Reads and checks the four files.
+    pub fn load(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Data, Vec<String>> {
+        let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup]);
+        let mut r = Reader::default();
+        let (Some(tm), Some(tf), Some(tc), Some(ts)) = (
+            prov::parse_toml(&mut r, "map.toml", map),
+            prov::parse_toml(&mut r, "forces.toml", forces),
+            prov::parse_toml(&mut r, "cards.toml", cards),
+            prov::parse_toml(&mut r, "setup.toml", setup),
+        ) else {
+            return Err(r.errors);
+        };
+        let spaces = read_map(&mut r, &tm);
+        let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
+        let cards = cards::read(&mut r, &tc);
+        let mut d = Data {
+            hash,
+            spaces,
+            inventory,
+            limits,
+            victory,
+            islamabad,
+            cards,
+            scenario: Scenario {
+                name: String::new(),
+                title: String::new(),
+                piles: 0,
+                events_per_pile: 0,
+                aid: 0,
+                resources: [0; 4],
+                patronage: 0,
+                islamabad: 0,
+                pieces: BTreeMap::new(),
+                support: BTreeMap::new(),
+            },
+            provenance: BTreeMap::new(),
+        };
+        if let Some(s) = read_setup(&mut r, &ts, &d) {
+            d.scenario = s;
+        }
+        d.provenance = prov::count_by_provenance(&r.tags);
+        if r.errors.is_empty() {
+            r.errors = check(&d);
+        }
+        if r.errors.is_empty() {
+            Ok(d)
+        } else {
+            Err(r.errors)
+        }
+    }
+
+    /// The space called `name` (key or name, any case and punctuation; a LoC
+    /// also by its Towns in either order).
+    pub fn find(&self, name: &str) -> Option<SpaceId> {
+        let n = norm(name);
+        let n = n
+            .strip_prefix("loc")
+            .filter(|r| !r.is_empty())
+            .unwrap_or(&n);
+        self.spaces
+            .iter()
+            .position(|s| {
+                norm(&s.key) == n
+                    || norm(&s.name) == n
+                    || (s.towns.len() == 2 && norm(&format!("{}{}", s.towns[1], s.towns[0])) == n)
+            })
+            .map(|i| SpaceId(i as u8))
+    }
+
+    /// Every space id.
+    pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
+        (0..self.spaces.len()).map(|i| SpaceId(i as u8))
+    }
+
+    /// Kabul.
+    pub fn kabul(&self) -> SpaceId {
+        self.ids()
+            .find(|s| self[*s].is_city())
+            .unwrap_or(SpaceId(0))
+    }
+
+    /// Are `a` and `b` adjacent (1.3)?
+    pub fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+        self[a].adjacent.binary_search(&b).is_ok()
+    }
+
+    /// The card numbered `n`.
+    pub fn card(&self, n: u8) -> Option<&Card> {
+        self.cards.get(usize::from(n).wrapping_sub(1))
+    }
+
+    /// The pieces not placed by the set-up: the opening Available boxes (1.4.1).
+    pub fn available_at_start(&self) -> Pieces {
+        let mut a = self.inventory;
+        for p in self.scenario.pieces.values() {
+            for k in Piece::ALL {
+                a[k] = a[k].saturating_sub(p[k]);
+            }
+        }
+        a
+    }
+}
+
+fn space_kind(s: &str) -> Option<SpaceKind> {
+    match s {
+        "city" => Some(SpaceKind::City),
+        "province" => Some(SpaceKind::Province),
+        "pakistan" => Some(SpaceKind::Pakistan),
+        _ => None,
+    }
+}
+
+fn read_map(r: &mut Reader, t: &Table) -> Vec<Space> {
+    let mut spaces = Vec::new();
+    let mut names: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for st in prov::tables(r, t, "space", "map.toml") {
+        let mut rec = r.rec(format!("map.space[{}]", spaces.len()), st);
+        let key = r.string(&mut rec, "id").unwrap_or_default();
+        let name = r.string(&mut rec, "name").unwrap_or_default();
+        let kind = r.string(&mut rec, "kind").unwrap_or_default();
+        let pop = r.small(&mut rec, "pop").unwrap_or(0);
+        let pashtun = r.boolean(&mut rec, "pashtun").unwrap_or(false);
+        let terrain = match r.opt_string(&mut rec, "terrain").as_deref() {
+            None => None,
+            Some("mountain") => Some(Terrain::Mountain),
+            Some("plains") => Some(Terrain::Plains),
+            Some(x) => {
+                r.error(format!(
+                    "map.space {key}: terrain {x:?} is not mountain or plains"
+                ));
+                None
+            }
+        };
+        let adj = r.strings(&mut rec, "adjacent", true);
+        r.finish(rec);
+        let kind = space_kind(&kind).unwrap_or_else(|| {
+            r.error(format!(
+                "map.space {key}: kind {kind:?} is not city, province or pakistan"
+            ));
+            SpaceKind::Province
+        });
+        if kind != SpaceKind::City && terrain.is_none() {
+            r.error(format!(
+                "map.space {key}: a Province is Mountain or Plains (1.3.2)"
+            ));
+        }
+        spaces.push(Space {
+            key,
+            name,
+            kind,
+            pop,
+            pashtun,
+            terrain,
+            econ: 0,
+            towns: Vec::new(),
+            adjacent: Vec::new(),
+        });
+        names.push((adj, Vec::new()));
+    }
+    for lt in prov::tables(r, t, "loc", "map.toml") {
+        let mut rec = r.rec(format!("map.loc[{}]", spaces.len()), lt);
+        let key = r.string(&mut rec, "id").unwrap_or_default();
+        let name = r.string(&mut rec, "name").unwrap_or_default();
+        let econ = r.small(&mut rec, "econ").unwrap_or(0);
+        let towns = r.strings(&mut rec, "towns", true);
+        let adj = r.strings(&mut rec, "adjacent", true);
+        let links = r.strings(&mut rec, "links", true);
+        r.finish(rec);
+        spaces.push(Space {
+            key,
+            name,
+            kind: SpaceKind::Loc,
+            pop: 0,
+            pashtun: false,
+            terrain: None,
+            econ,
+            towns,
+            adjacent: Vec::new(),
+        });
+        names.push((adj, links));
+    }
+    link(r, &mut spaces, &names);
+    spaces
+}
+
+/// Resolves adjacency names. A LoC's `adjacent` lists the spaces it touches
+/// (listed at the LoC only); every other edge is listed at both ends (1.3).
+fn link(r: &mut Reader, spaces: &mut [Space], names: &[(Vec<String>, Vec<String>)]) {
+    let index: BTreeMap<String, usize> = spaces
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.key.clone(), i))
+        .collect();
+    for (i, (adj, links)) in names.iter().enumerate() {
+        for n in adj.iter().chain(links) {
+            let Some(&j) = index.get(n) else {
+                r.error(format!("map: {} lists unknown space {n:?}", spaces[i].key));
+                continue;
+            };
+            if i == j {
+                r.error(format!(
+                    "map: {} is listed as its own neighbour",
+                    spaces[i].key
+                ));
+                continue;
+            }
+            let one_sided = spaces[i].is_loc() && !spaces[j].is_loc();
+            let back = &spaces[i].key;
+            if !one_sided && !names[j].0.contains(back) && !names[j].1.contains(back) {
+                r.error(format!(
+                    "map: {} lists {} but not the other way round (adjacency is symmetric, 1.3)",
+                    spaces[i].key, spaces[j].key
+                ));
+            }
+            for (a, b) in [(i, j), (j, i)] {
+                let id = SpaceId(b as u8);
+                if !spaces[a].adjacent.contains(&id) {
+                    spaces[a].adjacent.push(id);
+                }
+            }
+        }
+    }
+    for s in spaces.iter_mut() {
+        s.adjacent.sort();
+    }
+}
+
+type Forces = (Pieces, Limits, Thresholds, Vec<String>);
+
+fn read_forces(r: &mut Reader, t: &Table) -> Forces {
+    let mut inv = Pieces::default();
+    for (i, pt) in prov::tables(r, t, "piece", "forces.toml")
+        .into_iter()
+        .enumerate()
+    {
+        let mut rec = r.rec(format!("forces.piece[{i}]"), pt);
+        let f = r.string(&mut rec, "faction").unwrap_or_default();
+        let k = r.string(&mut rec, "kind").unwrap_or_default();
+        let n = r.small(&mut rec, "count").unwrap_or(0);
+        r.finish(rec);
+        match (Faction::parse(&f), Kind::parse(&k)) {
+            (Some(f), Some(k)) => match Piece::of(f, k) {
+                Some(p) => inv[p] = inv[p].saturating_add(n),
+                None => r.error(format!("forces: the {} have no {}", f.name(), k.key())),
+            },
+            _ => r.error(format!(
+                "forces.piece[{i}]: unknown faction {f:?} or kind {k:?}"
+            )),
+        }
+    }
+    let mut lim = Limits {
+        resources_max: 75,
+        aid_max: 75,
+        patronage_max: 40,
+        terror_markers: 30,
+        returnees: 6,
+        bases_per_space: 2,
+    };
+    if let Some(lt) = prov::table(r, t, "limits", "forces.toml") {
+        let mut rec = r.rec("forces.limits", lt);
+        lim.resources_max = r.small(&mut rec, "resources_max").unwrap_or(75);
+        lim.aid_max = r.small(&mut rec, "aid_max").unwrap_or(75);
+        lim.patronage_max = r.small(&mut rec, "patronage_max").unwrap_or(40);
+        lim.terror_markers = r.small(&mut rec, "terror_markers").unwrap_or(30);
+        lim.returnees = r.small(&mut rec, "returnees").unwrap_or(6);
+        lim.bases_per_space = r.small(&mut rec, "bases_per_space").unwrap_or(2);
+        r.finish(rec);
+    }
+    let mut v = Thresholds {
+        coalition: 30,
+        government: 35,
+        taliban: 20,
+        warlords_pop: 15,
+        warlords_resources: 40,
+    };
+    if let Some(vt) = prov::table(r, t, "victory", "forces.toml") {
+        let mut rec = r.rec("forces.victory", vt);
+        v.coalition = r.small(&mut rec, "coalition").unwrap_or(30);
+        v.government = r.small(&mut rec, "government").unwrap_or(35);
+        v.taliban = r.small(&mut rec, "taliban").unwrap_or(20);
+        v.warlords_pop = r.small(&mut rec, "warlords_pop").unwrap_or(15);
+        v.warlords_resources = r.small(&mut rec, "warlords_resources").unwrap_or(40);
+        r.finish(rec);
+    }
+    let mut boxes = Vec::new();
+    if let Some(it) = prov::table(r, t, "islamabad", "forces.toml") {
+        let mut rec = r.rec("forces.islamabad", it);
+        boxes = r.strings(&mut rec, "boxes", true);
+        r.finish(rec);
+    }
+    (inv, lim, v, boxes)
+}
+
+fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
+    let st = prov::table(r, t, "scenario", "setup.toml")?;
+    let mut rec = r.rec("setup.scenario", st);
+    let name = r.string(&mut rec, "name").unwrap_or_default();
+    let title = r.string(&mut rec, "title").unwrap_or_default();
+    let piles = r.small(&mut rec, "piles").unwrap_or(0);
+    let events_per_pile = r.small(&mut rec, "events_per_pile").unwrap_or(0);
+    let aid = r.small(&mut rec, "aid").unwrap_or(0);
+    let gov = r.small(&mut rec, "government").unwrap_or(0);
+    let tal = r.small(&mut rec, "taliban").unwrap_or(0);
+    let war = r.small(&mut rec, "warlords").unwrap_or(0);
+    let patronage = r.small(&mut rec, "patronage").unwrap_or(0);
+    let isl = r.string(&mut rec, "islamabad").unwrap_or_default();
+    r.finish(rec);
+    let islamabad = d
+        .islamabad
+        .iter()
+        .position(|b| *b == isl)
+        .unwrap_or_else(|| {
+            r.error(format!(
+                "setup.scenario: islamabad {isl:?} is not an Islamabad box"
+            ));
+            0
+        }) as u8;
+    let mut pieces = BTreeMap::new();
+    let mut support = BTreeMap::new();
+    for (i, at) in prov::tables(r, t, "at", "setup.toml")
+        .into_iter()
+        .enumerate()
+    {
+        let mut rec = r.rec(format!("setup.at[{i}]"), at);
+        let space = r.string(&mut rec, "space").unwrap_or_default();
+        let Some(id) = d.find(&space) else {
+            r.error(format!("setup.at[{i}]: unknown space {space:?}"));
+            continue;
+        };
+        if let Some(s) = r.opt_string(&mut rec, "support") {
+            match Support::parse(&s) {
+                Some(s) => {
+                    support.insert(id, s);
+                }
+                None => r.error(format!("setup.at[{i}]: support {s:?}")),
+            }
+        }
+        let mut p = Pieces::default();
+        for key in rec.t.keys().cloned().collect::<Vec<_>>() {
+            let Some((f, k)) = key.split_once('_') else {
+                continue;
+            };
+            let (Some(f), Some(k)) = (Faction::parse(f), Kind::parse(k)) else {
+                continue;
+            };
+            let n = r.opt_small(&mut rec, &key);
+            match Piece::of(f, k) {
+                Some(pc) => p[pc] = n,
+                None => r.error(format!(
+                    "setup.at[{i}]: the {} have no {}",
+                    f.name(),
+                    k.key()
+                )),
+            }
+        }
+        r.finish(rec);
+        pieces.insert(id, p);
+    }
+    Some(Scenario {
+        name,
+        title,
+        piles,
+        events_per_pile,
+        aid,
+        resources: [0, gov, tal, war],
+        patronage,
+        islamabad,
+        pieces,
+        support,
+    })
+}
+
+/// The invariants `umpire data check adp` checks, beyond reading: every
+/// problem found.
+pub fn check(d: &Data) -> Vec<String> {
+    let mut e = Vec::new();
+    let econ: u32 = d.spaces.iter().map(|s| u32::from(s.econ)).sum();
+    if econ != 12 {
+        e.push(format!("LoC Econ totals {econ}, not 12 (6.3.1)"));
+    }
+    let pop: u32 = d
+        .spaces
+        .iter()
+        .filter(|s| s.is_afghan())
+        .map(|s| u32::from(s.pop))
+        .sum();
+    if pop != 25 {
+        e.push(format!("Afghan Population totals {pop}, not 25 (1.3.2)"));
+    }
+    if d.inventory.total() != 158 {
+        e.push(format!("{} pieces, not 158 (1.2)", d.inventory.total()));
+    }
+    let pak = d.spaces.iter().filter(|s| s.is_pakistan()).count();
+    if pak != 3 {
+        e.push(format!("{pak} Pakistan spaces, not 3 (1.3.5)"));
+    }
+    if d.spaces.iter().filter(|s| s.is_city()).count() != 1 {
+        e.push("there must be exactly one City, Kabul (1.3.3)".into());
+    }
+    for (i, s) in d.spaces.iter().enumerate() {
+        if s.is_loc() && s.pashtun {
+            e.push(format!("{}: LoCs are never Pashtun (1.3.4)", s.name));
+        }
+        if !s.is_loc() && s.pop > 3 {
+            e.push(format!("{}: Pop {} is above 3 (1.3.2)", s.name, s.pop));
+        }
+        for a in &s.adjacent {
+            if !d[*a].adjacent.contains(&SpaceId(i as u8)) {
+                e.push(format!(
+                    "{} ~ {} is not symmetric (1.3)",
+                    s.name, d[*a].name
+                ));
+            }
+        }
+    }
+    if d.islamabad.len() != 5 {
+        e.push(format!(
+            "{} Islamabad boxes, not 5 (6.6.1)",
+            d.islamabad.len()
+        ));
+    }
+    e.extend(cards::check(&d.cards));
+    e.extend(check_setup(d));
+    e
+}
+
+fn check_setup(d: &Data) -> Vec<String> {
+    let mut e = Vec::new();
+    let sc = &d.scenario;
+    let mut used = Pieces::default();
+    for (id, p) in &sc.pieces {
+        let s = &d[*id];
+        for k in Piece::ALL {
+            used[k] = used[k].saturating_add(p[k]);
+        }
+        if s.is_pakistan() && p.total() > p.of(Faction::Taliban) {
+            e.push(format!("set-up: non-Taliban pieces in {} (1.4.2)", s.name));
+        }
+        if s.is_loc() && p.bases() > 0 {
+            e.push(format!("set-up: a Base on {} (1.4.2)", s.name));
+        }
+        if p.bases() > u32::from(d.limits.bases_per_space) {
+            e.push(format!("set-up: {} Bases in {} (1.4.2)", p.bases(), s.name));
+        }
+    }
+    for k in Piece::ALL {
+        if used[k] > d.inventory[k] {
+            e.push(format!(
+                "set-up places {} {:?}, the game has {} (1.4.1)",
+                used[k], k, d.inventory[k]
+            ));
+        }
+    }
+    for (id, _) in sc.support.iter().filter(|(_, s)| **s != Support::Neutral) {
+        let s = &d[*id];
+        if !s.is_afghan() || s.pop == 0 {
+            e.push(format!(
+                "set-up: {} may not have Support or Opposition (1.6)",
+                s.name
+            ));
+        }
+    }
+    let events = d.cards.iter().filter(|c| !c.is_propaganda()).count();
+    let props = d.cards.len() - events;
+    if usize::from(sc.piles) > props {
+        e.push(format!(
+            "set-up: {} piles but {props} Propaganda cards",
+            sc.piles
+        ));
+    }
+    if usize::from(sc.piles) * usize::from(sc.events_per_pile) > events {
+        e.push("set-up: the piles need more Event cards than the deck has".into());
+    }
+    if sc.piles == 0 {
+        e.push("set-up: the deck needs at least one pile".into());
+    }
+    e
+}
+
+/// What `umpire data check adp` prints for data that passed every check.
+pub fn summary(d: &Data) -> DataCheck {
+    let count = |k: SpaceKind| d.spaces.iter().filter(|s| s.kind == k).count();
+    let edges: usize = d.spaces.iter().map(|s| s.adjacent.len()).sum::<usize>() / 2;
+    let kinds = cards::kind_counts(&d.cards);
+    DataCheck {
+        hash: d.hash,
+        facts: vec![
+            format!(
+                "map: {} Provinces, {} City, {} Pakistan, {} LoCs, {edges} adjacencies (symmetric); Econ 12, Afghan Pop 25",
+                count(SpaceKind::Province),
+                count(SpaceKind::City),
+                count(SpaceKind::Pakistan),
+                count(SpaceKind::Loc)
+            ),
+            format!("forces: {} pieces", d.inventory.total()),
+            format!(
+                "cards: {}",
+                kinds
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "scenario {}: {} piles of {} Events + 1 Propaganda",
+                d.scenario.name, d.scenario.piles, d.scenario.events_per_pile
+            ),
+        ],
+        by_provenance: d.provenance.clone(),
+    }
+}

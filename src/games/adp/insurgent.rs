@@ -1,0 +1,397 @@
+//! The Insurgent Operations: Rally, March, Attack, Terror (3.3), with their
+//! Islamabad effects (6.6.1).
+
+use super::action::{Exec, check_path};
+use super::data::{SpaceId, Support};
+use super::orders::{ActStep, InSpace, Move};
+use super::pieces::{Faction, Piece};
+use super::removal::{self, Reach};
+use super::state::State;
+use crate::core::dice::Dice;
+use crate::core::ruleset::RuleError;
+
+/// Islamabad at Backing or Sponsorship (6.6.1).
+fn backing(st: &State) -> bool {
+    st.islamabad >= 3
+}
+
+fn guerrillas(x: &Exec) -> (Piece, Piece) {
+    Piece::guerrillas(x.f).unwrap_or((Piece::TalUnder, Piece::TalActive))
+}
+
+/// One line of a Rally (3.3.1).
+pub fn rally_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), RuleError> {
+    match step {
+        ActStep::In(i) => rally_space(x, st, i),
+        ActStep::Sharia(s, n) => sharia(x, st, *s, *n),
+        _ => Err(x.ill(
+            "a Rally's lines are `in SPACE [place N|base|flip]` and `sharia SPACE N`",
+            "3.3.1",
+        )),
+    }
+}
+
+fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleError> {
+    let s = i.space;
+    let sp = &x.d[s];
+    if sp.is_loc() {
+        return Err(x.ill("Rally selects Provinces or Kabul, not LoCs", "3.3.1"));
+    }
+    let mut cost = x.space_cost(st, 1);
+    match x.f {
+        Faction::Taliban => {
+            if st[s].support == Support::Support && !sp.pashtun {
+                return Err(x.ill(
+                    format!(
+                        "the Taliban Rally only in Neutral, Opposition or Pashtun spaces, not {}",
+                        sp.name
+                    ),
+                    "3.3.1",
+                ));
+            }
+            if sp.is_pakistan() {
+                if st.islamabad <= 1 {
+                    return Err(x.ill(
+                        "no Taliban Rally in Pakistan at Hostility or Pressure",
+                        "6.6.1",
+                    ));
+                }
+                if backing(st) {
+                    cost = 0;
+                }
+            }
+        }
+        _ => {
+            if sp.is_pakistan() {
+                return Err(x.ill("the Warlords never Rally in Pakistan", "3.3.1"));
+            }
+        }
+    }
+    x.select(s)?;
+    x.pay(st, cost, &format!("Rally in {}", sp.name))?;
+    let (u, a) = guerrillas(x);
+    let base = Piece::base(x.f);
+    let mine = st[s].pieces[base];
+    let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
+    let placing: u8 = i.place.iter().map(|(n, _)| *n).sum();
+    let text = if i.base {
+        if st[s].pieces[u] + st[s].pieces[a] < 2 {
+            return Err(x.ill(
+                format!(
+                    "a Base replaces 2 of your Guerrillas; {} lacks them",
+                    sp.name
+                ),
+                "3.3.1",
+            ));
+        }
+        if st[s].pieces.bases() >= u32::from(x.d.limits.bases_per_space) {
+            return Err(x.ill(format!("{} already holds 2 Bases", sp.name), "1.4.2"));
+        }
+        if st.available[base] == 0 {
+            return Err(x.ill("no Base is Available", "1.4.1"));
+        }
+        let from_u = st[s].pieces[u].min(2);
+        st.remove(s, u, from_u, false);
+        st.remove(s, a, 2 - from_u, false);
+        st.place(s, base, 1);
+        "2 Guerrillas become a Base".to_string()
+    } else if i.flip {
+        if !base_rally {
+            return Err(x.ill(
+                format!(
+                    "flipping Underground needs your Base in {}{}",
+                    sp.name,
+                    if x.f == Faction::Warlords {
+                        " (non-Pashtun)"
+                    } else {
+                        ""
+                    }
+                ),
+                "3.3.1",
+            ));
+        }
+        let k = removal::flip_underground(st, s, x.f);
+        format!("{k} Guerrilla(s) flipped Underground")
+    } else {
+        let most = if base_rally { mine + st.pop(x.d, s) } else { 1 };
+        let n = if placing == 0 { 1 } else { placing };
+        if n > most {
+            return Err(x.ill(
+                format!("Rally places {most} Guerrilla(s) in {} at most", sp.name),
+                "3.3.1",
+            ));
+        }
+        let k = st.place(s, u, n);
+        format!("placed {k} Guerrilla(s)")
+    };
+    x.say(format!("Rally in {}: {text}", sp.name));
+    Ok(())
+}
+
+fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleError> {
+    if x.f != Faction::Taliban {
+        return Err(x.ill("only the Taliban buy Sharia", "3.3.1"));
+    }
+    if !x.selected.contains(&s) || st[s].pieces[Piece::TalBase] == 0 {
+        return Err(x.ill(
+            format!(
+                "Sharia is bought in 1 Taliban-Base space selected for the Rally, not {}",
+                x.name(s)
+            ),
+            "3.3.1",
+        ));
+    }
+    if x.step_two {
+        return Err(x.ill("Sharia in 1 space only", "3.3.1"));
+    }
+    x.step_two = true;
+    let k = sharia_steps(x, st, s, n, "3.3.1")?;
+    x.say(format!("Sharia in {}: {k} step(s)", x.name(s)));
+    Ok(())
+}
+
+/// Each Taliban Resource removes a Terror marker or, once none remain, shifts
+/// a level toward Opposition (3.3.1, 6.4.2). Paid even when free.
+pub fn sharia_steps(
+    x: &Exec,
+    st: &mut State,
+    s: SpaceId,
+    n: u8,
+    rule: &str,
+) -> Result<u8, RuleError> {
+    let mut done = 0;
+    for _ in 0..n {
+        let can_shift =
+            x.d[s].is_afghan() && st.pop(x.d, s) > 0 && st[s].support != Support::Opposition;
+        if st[s].terror == 0 && !can_shift {
+            break;
+        }
+        if st.res(Faction::Taliban) == 0 {
+            return Err(x.ill("Sharia costs 1 Taliban Resource a step", rule));
+        }
+        st.resources[Faction::Taliban.index()] -= 1;
+        if st[s].terror > 0 {
+            st[s].terror -= 1;
+        } else {
+            st[s].support = st[s].support.shifted(false);
+        }
+        done += 1;
+    }
+    Ok(done)
+}
+
+/// One March group along its path (3.3.2, rulings A13, A14).
+pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
+    check_path(x, m)?;
+    let (u, a) = guerrillas(x);
+    let from = m.path[0];
+    let have = st[from].pieces[u] + st[from].pieces[a];
+    if have < m.count || m.count == 0 {
+        return Err(x.ill(
+            format!(
+                "{} has {have} of your Guerrillas, not {}",
+                x.name(from),
+                m.count
+            ),
+            "3.3.2",
+        ));
+    }
+    if x.f == Faction::Warlords && m.path.len() > 2 {
+        return Err(x.ill("Warlord Guerrillas March only once", "3.3.2"));
+    }
+    // The group: Active ones first if asked, else Underground first.
+    let (first, second) = if m.active { (a, u) } else { (u, a) };
+    let k1 = m.count.min(st[from].pieces[first]);
+    let mut group = [(first, k1), (second, m.count - k1)];
+    let mut at = from;
+    for (leg, to) in m.path.iter().copied().enumerate().skip(1) {
+        let sp = &x.d[to];
+        if leg > 1 && !x.d[at].pashtun {
+            return Err(x.ill(
+                format!(
+                    "the Taliban keep Marching only from a Pashtun space, not {}",
+                    x.name(at)
+                ),
+                "3.3.2",
+            ));
+        }
+        if sp.is_pakistan() && x.f != Faction::Taliban {
+            return Err(x.ill(
+                format!("only Taliban forces may enter {} (Pakistan)", sp.name),
+                "1.4.2",
+            ));
+        }
+        let pak = sp.is_pakistan() || x.d[at].is_pakistan();
+        if !sp.is_loc() && !x.entered.contains(&to) {
+            let cost = if pak && x.f == Faction::Taliban && backing(st) {
+                0
+            } else {
+                x.space_cost(st, 1)
+            };
+            x.pay(st, cost, &format!("Marching into {}", sp.name))?;
+            x.entered.insert(to);
+        }
+        for (p, n) in group {
+            st.shift_pieces(at, to, p, n);
+        }
+        // Activation (3.3.2): LoC, or non-Pashtun (Taliban) / Pashtun (Warlords), and
+        // the group plus enemy Guerrillas (and cubes, for the Taliban) exceed 3.
+        let exposed = sp.is_loc()
+            || (x.f == Faction::Taliban && !sp.pashtun)
+            || (x.f == Faction::Warlords && sp.pashtun);
+        let other = if x.f == Faction::Taliban {
+            Faction::Warlords
+        } else {
+            Faction::Taliban
+        };
+        let mut count = u32::from(m.count) + st[to].pieces.guerrillas(other);
+        if x.f == Faction::Taliban {
+            count += st[to].pieces.cubes();
+        }
+        if exposed && count > 3 {
+            let under = group
+                .iter()
+                .filter(|(p, _)| *p == u)
+                .map(|(_, n)| *n)
+                .sum::<u8>();
+            st[to].pieces[u] -= under;
+            st[to].pieces[a] += under;
+            group = [(a, m.count), (u, 0)];
+            x.say(format!(
+                "the group entering {} is Activated (3.3.2)",
+                sp.name
+            ));
+        }
+        at = to;
+    }
+    x.destinations.insert(at);
+    x.say(format!(
+        "March: {} Guerrilla(s) {} to {}",
+        m.count,
+        x.name(from),
+        x.name(at)
+    ));
+    Ok(())
+}
+
+/// Attack in one space (3.3.3), or an Ambush there (4.4.3).
+pub fn attack(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceId,
+    targets: &[Faction],
+    dice: &mut Dice,
+) -> Result<(), RuleError> {
+    let (u, a) = guerrillas(x);
+    let mine = st[s].pieces.guerrillas(x.f);
+    let enemies = st[s].pieces.enemies_of(x.f);
+    if mine == 0 || enemies == 0 {
+        return Err(x.ill(
+            format!(
+                "Attack needs your Guerrilla and an enemy piece in {}",
+                x.name(s)
+            ),
+            "3.3.3",
+        ));
+    }
+    x.select(s)?;
+    let c = x.space_cost(st, 1);
+    x.pay(st, c, &format!("Attack in {}", x.name(s)))?;
+    let targets: Vec<Faction> = if targets.is_empty() {
+        [
+            Faction::Government,
+            Faction::Coalition,
+            Faction::Taliban,
+            Faction::Warlords,
+        ]
+        .into_iter()
+        .filter(|f| x.f.is_enemy(*f))
+        .collect()
+    } else {
+        targets.to_vec()
+    };
+    if let Some(t) = targets.iter().find(|t| !x.f.is_enemy(**t)) {
+        return Err(x.ill(format!("the {} are not an enemy", t.name()), "3.3.3"));
+    }
+    let ambush = x.ambush.iter().position(|z| *z == s);
+    let (success, captured) = if let Some(k) = ambush {
+        // 4.4.3: only 1 Underground Guerrilla Activates; success without a roll.
+        x.ambush.remove(k);
+        st[s].pieces[u] -= 1;
+        st[s].pieces[a] += 1;
+        (true, true)
+    } else {
+        let k = st[s].pieces[u];
+        st[s].pieces[u] = 0;
+        st[s].pieces[a] += k;
+        let roll = dice.roll(
+            6,
+            &format!(
+                "{} Attack in {}: hits on {} or less (3.3.3)",
+                x.f.name(),
+                x.name(s),
+                mine
+            ),
+        )?;
+        x.say(format!(
+            "Attack in {}: rolled {roll} against {mine} Guerrilla(s)",
+            x.name(s)
+        ));
+        (roll <= mine, roll == 1)
+    };
+    if success {
+        let n = 2 + st.extra_removals(x.f, "attack");
+        let gone = removal::remove_up_to(st, s, n, &targets, Reach::Any, true);
+        x.say(format!(
+            "Attack in {}: removed {}",
+            x.name(s),
+            removal::describe(&gone)
+        ));
+    }
+    if captured {
+        let k = st.place(s, u, 1);
+        if k > 0 {
+            x.say(format!(
+                "Captured Goods: 1 Guerrilla placed in {} (3.3.3)",
+                x.name(s)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Terror in one space (3.3.4).
+pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
+    let (u, a) = guerrillas(x);
+    if st[s].pieces[u] == 0 {
+        return Err(x.ill(
+            format!("Terror needs your Underground Guerrilla in {}", x.name(s)),
+            "3.3.4",
+        ));
+    }
+    x.select(s)?;
+    let sp = &x.d[s];
+    let cost = if sp.is_loc() { 0 } else { x.space_cost(st, 1) };
+    x.pay(st, cost, &format!("Terror in {}", sp.name))?;
+    st[s].pieces[u] -= 1;
+    st[s].pieces[a] += 1;
+    let pool = st.markers_on_map() < u32::from(x.d.limits.terror_markers);
+    if sp.is_loc() {
+        if !st[s].sabotage && pool {
+            st[s].sabotage = true;
+            x.say(format!("Terror on {}: Sabotaged", sp.name));
+        }
+    } else {
+        if pool {
+            st[s].terror += 1;
+        }
+        if sp.is_afghan() && st.pop(x.d, s) > 0 {
+            st[s].support = match x.f {
+                Faction::Taliban => st[s].support.shifted(false),
+                _ => Support::Neutral,
+            };
+        }
+        x.say(format!("Terror in {}: now {:?}", sp.name, st[s].support));
+    }
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! Sample legal orders, for help text and self-play: candidates are built
+//! from the position, then each is tried on a copy of the state (with fixed
+//! dice) and kept only if the rules accept it.
+
+use super::data::{Data, SpaceId};
+use super::pieces::{Faction, Piece};
+use super::sequence::{self, Offer};
+use super::state::{Control, Stage, State};
+use super::{Adp, acting};
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{Rules, Side};
+
+/// Orders `side` could send now (a sample).
+pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
+    let d = r.data();
+    let Ok(f) = acting(d, st, side, None) else {
+        return Vec::new();
+    };
+    let candidates = match &st.stage {
+        Stage::Start => Vec::new(),
+        Stage::Card(_) => card_candidates(d, st, f),
+        Stage::Propaganda(_) => plan_candidates(d, st, f),
+        Stage::Over => Vec::new(),
+    };
+    candidates
+        .into_iter()
+        .filter(|c| accepted(r, st, side, c))
+        .collect()
+}
+
+/// Does the ruleset accept `text` from `side` now?
+pub fn accepted(r: &Adp, st: &State, side: Side, text: &str) -> bool {
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let Ok(orders) = Rules::parse(r, st, side, &lines) else {
+        return false;
+    };
+    let mut copy = st.clone();
+    let mut dice = Dice::seeded([7; 32]);
+    orders
+        .iter()
+        .all(|(_, o)| Rules::apply(r, &mut copy, side, o, &mut dice).is_ok())
+}
+
+fn key(d: &Data, s: SpaceId) -> &str {
+    &d[s].key
+}
+
+fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    let mut v = vec!["pass".to_string()];
+    let offers = sequence::offers(d, st);
+    if offers.contains(&Offer::Event) {
+        let events = event_candidates(d, st);
+        v.extend(events.iter().cloned());
+        v.extend(free_op_candidates(d, st, f, &events));
+    }
+    let limited = !offers.contains(&Offer::Op);
+    let ops = op_candidates(d, st, f);
+    for (op, sa) in ops {
+        if limited {
+            if !op.contains('\n') || op.matches('\n').count() == 1 {
+                v.push(op.replacen('\n', " limited\n", 1));
+            }
+        } else {
+            v.push(op.clone());
+            // The Special Activity before the Operation's lines, so that no
+            // roll (Attack) can change whether it is still allowed (4.1).
+            let (head, rest) = op.split_once('\n').unwrap_or((op.as_str(), ""));
+            for s in sa.iter().take(2) {
+                v.push(format!("{head}\n{s}\n{rest}"));
+            }
+        }
+    }
+    v
+}
+
+/// Events followed by a free Operation they grant (3.1.2, 5.5).
+fn free_op_candidates(d: &Data, st: &State, f: Faction, events: &[String]) -> Vec<String> {
+    let Some(card) = sequence::current(d, st) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for (e, shaded) in events.iter().zip([false, true]) {
+        let granted: Vec<&str> = card
+            .side(shaded)
+            .iter()
+            .filter_map(|s| match s {
+                super::cards::Step::FreeOp(ops) => Some(ops.iter().map(|o| o.key())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for (op, _) in op_candidates(d, st, f) {
+            if granted.iter().any(|g| op.starts_with(g)) {
+                v.push(format!("{e}\n{op}"));
+            }
+        }
+    }
+    v.truncate(4);
+    v
+}
+
+fn event_candidates(d: &Data, st: &State) -> Vec<String> {
+    let Some(card) = sequence::current(d, st) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for shaded in [false, true] {
+        let mut names = Vec::new();
+        for step in card.side(shaded) {
+            let Some(filter) = step.filter() else {
+                continue;
+            };
+            let pick = d
+                .ids()
+                .filter(|s| super::effects::fits(d, *s, filter))
+                .filter(|s| match step {
+                    super::cards::Step::Remove { faction, .. } => st[*s].pieces.of(*faction) > 0,
+                    super::cards::Step::Place { faction, .. } => {
+                        let pak = d[*s].is_pakistan() && *faction != Faction::Taliban;
+                        !(pak || d[*s].is_loc())
+                    }
+                    _ => d[*s].is_afghan(),
+                })
+                .take(usize::from(step.spaces()));
+            names.extend(pick.map(|s| key(d, s).to_string()));
+        }
+        let side = if shaded { "shaded" } else { "unshaded" };
+        v.push(
+            format!("event {side} {}", names.join(" "))
+                .trim_end()
+                .to_string(),
+        );
+    }
+    v
+}
+
+/// (Operation text, Special Activity lines that might go with it).
+fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceId> = d.ids().collect();
+    let p = |s: SpaceId| st[s].pieces;
+    // Spaces rotate with the cards played, for variety.
+    let turn = st.deck.played.len();
+    let rot = |mut xs: Vec<SpaceId>| {
+        if !xs.is_empty() {
+            let k = turn % xs.len();
+            xs.rotate_left(k);
+        }
+        xs
+    };
+    match f {
+        Faction::Coalition | Faction::Government => {
+            let sas = coin_sas(d, st, f);
+            let train: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let b = p(*s)[Piece::CoalBase]
+                        + if f == Faction::Government {
+                            p(*s)[Piece::GovBase]
+                        } else {
+                            0
+                        };
+                    !d[*s].is_pakistan()
+                        && !d[*s].is_loc()
+                        && (b > 0 || (d[*s].is_city() && f == Faction::Government))
+                })
+                .collect());
+            for s in train.iter().take(2) {
+                v.push((
+                    format!("train\nin {} place 2 police 1 troops", key(d, *s)),
+                    sas.clone(),
+                ));
+                if st[*s].control == Control::Coin {
+                    v.push((
+                        format!(
+                            "train\nin {} place 1 police\ncivic {} 1",
+                            key(d, *s),
+                            key(d, *s)
+                        ),
+                        sas.clone(),
+                    ));
+                }
+            }
+            let assault: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let q = p(*s);
+                    !d[*s].is_pakistan()
+                        && (q[Piece::TalActive]
+                            + q[Piece::WarActive]
+                            + q[Piece::TalBase]
+                            + q[Piece::WarBase])
+                            > 0
+                        && q.cubes() > 0
+                })
+                .collect());
+            for s in assault.iter().take(2) {
+                v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
+            }
+            // Patrol and Sweep: one cube group to an adjacent LoC / space.
+            let cube = if f == Faction::Coalition {
+                Piece::CoalTroops
+            } else {
+                Piece::GovTroops
+            };
+            for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
+                .iter()
+                .take(3)
+            {
+                if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
+                    v.push((
+                        format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
+                        sas.clone(),
+                    ));
+                }
+                if let Some(t) = d[*s]
+                    .adjacent
+                    .iter()
+                    .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
+                {
+                    v.push((
+                        format!(
+                            "sweep\nin {}\nmove 1 troops {}>{}",
+                            key(d, *t),
+                            key(d, *s),
+                            key(d, *t)
+                        ),
+                        sas.clone(),
+                    ));
+                }
+            }
+        }
+        Faction::Taliban | Faction::Warlords => {
+            let sas = insurgent_sas(d, st, f);
+            let rally: Vec<SpaceId> =
+                rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
+            for s in rally.iter().take(3) {
+                v.push((format!("rally\nin {}", key(d, *s)), sas.clone()));
+            }
+            if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
+                v.push((
+                    format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
+                    sas.clone(),
+                ));
+            }
+            for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
+                v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
+            }
+            let here: Vec<SpaceId> = rot(ids
+                .iter()
+                .copied()
+                .filter(|s| p(*s).guerrillas(f) > 0)
+                .collect());
+            for s in here.iter().take(3) {
+                for a in d[*s].adjacent.iter().take(2) {
+                    v.push((
+                        format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
+                        sas.clone(),
+                    ));
+                }
+                if p(*s).enemies_of(f) > 0 {
+                    v.push((format!("attack\nin {}", key(d, *s)), sas.clone()));
+                }
+                v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
+            }
+        }
+    }
+    v
+}
+
+fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceId> = d.ids().collect();
+    if f == Faction::Coalition {
+        for s in ids
+            .iter()
+            .filter(|s| {
+                !d[**s].is_city()
+                    && st[**s].pieces[Piece::TalActive] + st[**s].pieces[Piece::WarActive] > 0
+            })
+            .take(1)
+        {
+            let t = if st[*s].pieces[Piece::TalActive] > 0 {
+                "taliban"
+            } else {
+                "warlords"
+            };
+            v.push(format!("sa airstrike {} {t}", d[*s].key));
+        }
+        let k = d.kabul();
+        if st[k].pieces[Piece::CoalTroops] > 0
+            && let Some(t) = ids
+                .iter()
+                .find(|s| st[**s].pieces[Piece::CoalBase] > 0 && **s != k)
+        {
+            v.push(format!("sa airlift 1 troops {}>{}", d[k].key, d[*t].key));
+        }
+    } else {
+        for s in ids
+            .iter()
+            .filter(|s| d[**s].is_afghan() && st[**s].control == Control::Coin)
+            .take(1)
+        {
+            v.push(format!("sa govern {} returnees", d[*s].key));
+        }
+        for s in ids
+            .iter()
+            .filter(|s| st[**s].pieces[Piece::WarBase] > 0 && st[**s].control == Control::Coin)
+            .take(1)
+        {
+            v.push(format!("sa eradicate {}", d[*s].key));
+        }
+    }
+    v
+}
+
+fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceId> = d.ids().collect();
+    if f == Faction::Taliban {
+        let ext: Vec<&str> = ids
+            .iter()
+            .filter(|s| {
+                let p = st[**s].pieces;
+                p[Piece::TalUnder] > 0
+                    && p.of(Faction::Taliban) > p.total() - p.of(Faction::Taliban)
+            })
+            .take(2)
+            .map(|s| d[*s].key.as_str())
+            .collect();
+        if !ext.is_empty() {
+            v.push(format!("sa extort {}", ext.join(" ")));
+        }
+    } else {
+        let tr: Vec<&str> = ids
+            .iter()
+            .filter(|s| {
+                st[**s].pieces[Piece::WarBase] > 0 && st[**s].pieces.of(Faction::Coalition) == 0
+            })
+            .take(2)
+            .map(|s| d[*s].key.as_str())
+            .collect();
+        if !tr.is_empty() {
+            v.push(format!("sa traffic {}", tr.join(" ")));
+        }
+    }
+    v
+}
+
+fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    let head = format!("as {}", f.key());
+    let mut v = vec![format!("{head}\ndone")];
+    let ids: Vec<SpaceId> = d.ids().collect();
+    match f {
+        Faction::Coalition | Faction::Government => {
+            for s in ids
+                .iter()
+                .filter(|s| super::propaganda::civic_decider(d, st, **s) == Some(f))
+                .take(2)
+            {
+                v.push(format!("{head}\ncivic {} 1", d[*s].key));
+            }
+        }
+        Faction::Taliban => {
+            for s in ids
+                .iter()
+                .filter(|s| st[**s].control == Control::Taliban)
+                .take(2)
+            {
+                v.push(format!("{head}\nsharia {} 1", d[*s].key));
+            }
+        }
+        Faction::Warlords => {}
+    }
+    v
+}

@@ -1,0 +1,283 @@
+//! `adp`: A Distant Plain, the card-driven COIN game of Afghanistan for one to
+//! four players, by email.
+//!
+//! Four factions (1.5): Coalition, Government, Taliban, Warlords. Each card the
+//! Eligible factions, in the card's order, may Pass, execute the Event, or an
+//! Operation with or without a Special Activity (2.3); Propaganda cards bring
+//! a Round of victory checks, earnings, Civic Action, Redeploy and Reset (6.0).
+//!
+//! Modules, one job each: `prov` (provenance-tagged TOML), `data` (map, forces,
+//! set-up, checks), `cards` (the cards and the effect vocabulary), `pieces`,
+//! `seats` (who plays which faction), `state`, `deck` (verifiable draws),
+//! `orders` (parsing), `sequence` (2.x: eligibility, options, the card loop),
+//! `action` (an Operation's lines and costs), `coin` and `insurgent` (the
+//! Operations), `special` (the Special Activities), `removal` (removal orders,
+//! Activation), `effects` (Events), `propaganda` (6.x), `victory` (7.x),
+//! `legal` (sample orders), `view`.
+
+#![warn(missing_docs)]
+
+pub mod action;
+pub mod board;
+pub mod cards;
+pub mod coin;
+pub mod data;
+pub mod deck;
+pub mod effects;
+pub mod insurgent;
+pub mod invariants;
+pub mod legal;
+pub mod orders;
+pub mod pieces;
+pub mod propaganda;
+pub mod prov;
+pub mod removal;
+pub mod seats;
+pub mod sequence;
+pub mod special;
+pub mod state;
+pub mod victory;
+pub mod view;
+
+pub use data::Data;
+pub use state::State;
+
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{
+    Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo, Setup,
+    Side, View,
+};
+use orders::Order;
+use pieces::Faction;
+use seats::{MODES, Seats};
+use state::{Options, Stage};
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
+use std::sync::Arc;
+
+/// The ruleset, over a data set.
+#[derive(Clone)]
+pub struct Adp {
+    data: Arc<Data>,
+}
+
+static EMBEDDED: Embedded<Data> = Embedded::new();
+
+/// How the registry knows the game (`src/games/mod.rs`).
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "adp",
+    files: data::FILES,
+    build,
+    check: Some(check),
+};
+
+fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
+    Ok(Arc::new(Adp {
+        data: EMBEDDED.load(files, Data::from_files)?,
+    }))
+}
+
+fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+    Ok(data::summary(&Data::from_files(files)?))
+}
+
+impl Default for Adp {
+    fn default() -> Self {
+        Adp::new()
+    }
+}
+
+impl Adp {
+    /// The game with its embedded data.
+    pub fn new() -> Adp {
+        // The embedded files are part of the build and checked by tests
+        // (`the_embedded_data_passes_every_check`): a failure panics rather
+        // than play a broken map.
+        Adp {
+            data: EMBEDDED.embedded("adp", data::FILES, Data::from_files),
+        }
+    }
+
+    /// The game over other data files (a club's own), in [`data::FILES`] order.
+    pub fn with_data(
+        map: &str,
+        forces: &str,
+        cards: &str,
+        setup: &str,
+    ) -> Result<Adp, Vec<String>> {
+        Ok(Adp {
+            data: Arc::new(Data::load(map, forces, cards, setup)?),
+        })
+    }
+
+    /// The data in use.
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+}
+
+fn scenario_name(d: &Data, suffix: &str) -> String {
+    format!("{}{suffix}", d.scenario.name)
+}
+
+/// The faction `side` acts for now, if it is awaited.
+pub fn acting(
+    d: &Data,
+    st: &State,
+    side: Side,
+    order: Option<&Order>,
+) -> Result<Faction, RuleError> {
+    match &st.stage {
+        Stage::Start => Err(RuleError::illegal(
+            "the first cards are not yet drawn",
+            "2.2",
+        )),
+        Stage::Card(_) => {
+            let f = sequence::decider(d, st)
+                .ok_or_else(|| RuleError::illegal("nobody is to act on this card", "2.3"))?;
+            if st.seats.side(f) != Some(side) {
+                return Err(RuleError::illegal(
+                    format!("the {} are to act now (2.3.2)", f.name()),
+                    "2.3.2",
+                ));
+            }
+            Ok(f)
+        }
+        Stage::Propaganda(r) => {
+            let named = match order {
+                Some(Order::Plan(Some(f), _)) => Some(*f),
+                _ => None,
+            };
+            r.waiting
+                .iter()
+                .copied()
+                .find(|f| st.seats.side(*f) == Some(side) && named.is_none_or(|n| n == *f))
+                .ok_or_else(|| RuleError::illegal("no Propaganda plan is awaited from you", "6.0"))
+        }
+        Stage::Over => Err(RuleError::illegal("the game is over", "7.0")),
+    }
+}
+
+impl Rules for Adp {
+    type State = State;
+    type Order = Order;
+
+    fn info(&self) -> RulesetInfo {
+        let d = &*self.data;
+        RulesetInfo {
+            name: "adp".into(),
+            version: 1,
+            data: Some(d.hash),
+            title: "A Distant Plain".into(),
+            summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
+            scenarios: MODES
+                .iter()
+                .map(|m| ScenarioInfo {
+                    name: scenario_name(d, m.suffix),
+                    title: format!("{}, {}", d.scenario.title, m.title),
+                    sides: m.sides.iter().map(|(n, _)| n.to_string()).collect(),
+                })
+                .collect(),
+            options: vec![OptionInfo {
+                name: "sudden_propaganda".into(),
+                default: "no".into(),
+                values: vec!["no".into(), "yes".into()],
+                help: "2.3.7: a Propaganda card revealed as the next card is played at once, the Event showing opens the next Campaign; the Final Event Card rule (2.3.8) is ignored".into(),
+            }],
+        }
+    }
+
+    fn setup(&self, setup: &Setup) -> Result<State, String> {
+        let d = &*self.data;
+        let Some(mode) = MODES
+            .iter()
+            .find(|m| scenario_name(d, m.suffix) == setup.scenario)
+        else {
+            let names: Vec<String> = MODES.iter().map(|m| scenario_name(d, m.suffix)).collect();
+            return Err(format!(
+                "adp has the scenarios {}, not {:?}",
+                names.join(", "),
+                setup.scenario
+            ));
+        };
+        let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
+        let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if got != want {
+            return Err(format!(
+                "{}'s sides are {}, declared in that order; got {}",
+                setup.scenario,
+                want.join(", "),
+                setup.sides.join(", ")
+            ));
+        }
+        let mut options = Options::default();
+        for (k, v) in &setup.options {
+            match (k.as_str(), v.as_str()) {
+                ("sudden_propaganda", "yes") => options.sudden_propaganda = true,
+                ("sudden_propaganda", "no") => options.sudden_propaganda = false,
+                _ => {
+                    return Err(format!(
+                        "option {k}={v:?} is not allowed; see `umpire rules adp`"
+                    ));
+                }
+            }
+        }
+        Ok(State::new(d, Seats::of(mode), options, deck::Deck::new(d)))
+    }
+
+    fn prompt(&self, st: &State) -> Prompt {
+        view::prompt(&self.data, st)
+    }
+
+    fn parse(
+        &self,
+        st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
+    }
+
+    fn apply(
+        &self,
+        st: &mut State,
+        side: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let d = &*self.data;
+        let f = acting(d, st, side, Some(order))?;
+        match (&st.stage, order) {
+            (Stage::Propaganda(_), Order::Plan(_, plan)) => {
+                propaganda::submit(d, st, f, plan.clone(), dice)
+            }
+            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice),
+            _ => Err(RuleError::illegal(
+                "that order does not fit the game's stage",
+                "2.0",
+            )),
+        }
+    }
+
+    /// The set-up's random part (2.2): the first card is drawn and played, the
+    /// next revealed.
+    fn deal(&self, st: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let d = &*self.data;
+        let mut ev = Vec::new();
+        st.deck.next = st.deck.draw(dice)?;
+        sequence::next_card(d, st, dice, &mut ev)?;
+        Ok(ev)
+    }
+
+    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+        legal::legal(self, st, side)
+    }
+
+    fn view(&self, st: &State, side: Option<Side>) -> View {
+        view::view(&self.data, st, side)
+    }
+
+    fn invariants(&self, st: &State) -> Result<(), String> {
+        invariants::check(&self.data, st)
+    }
+}

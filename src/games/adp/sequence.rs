@@ -1,0 +1,361 @@
+//! The sequence of play on Event cards (2.2, 2.3): who is asked, what each
+//! may do, passing, eligibility, and drawing the next card.
+
+use super::action::{self, Terms};
+use super::cards::Card;
+use super::data::Data;
+use super::effects;
+use super::orders::{ActStep, Action, Order};
+use super::pieces::Faction;
+use super::propaganda;
+use super::state::{Stage, State};
+use super::victory;
+use crate::core::dice::Dice;
+use crate::core::ruleset::{Event, RuleError, Side};
+use serde::Serialize;
+
+/// What a faction did with a card (2.3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Took {
+    /// An Operation only.
+    Op,
+    /// An Operation with a Special Activity.
+    OpSa,
+    /// A Limited Operation (counts as "Op only": ruling A35).
+    LimOp,
+    /// The Event.
+    Event,
+}
+
+/// The current Event card's progress.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CardTurn {
+    /// The 1st Eligible faction to execute, and what it did.
+    pub first: Option<(Faction, Took)>,
+    /// The 2nd.
+    pub second: Option<(Faction, Took)>,
+    /// Factions that passed on this card (2.3.3).
+    pub passed: Vec<Faction>,
+}
+
+/// An option open to the faction asked (2.3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// The Event.
+    Event,
+    /// An Operation (a Limited one also allowed).
+    Op,
+    /// An Operation with a Special Activity.
+    OpSa,
+    /// A Limited Operation only.
+    LimOp,
+}
+
+/// The card being played.
+pub fn current<'a>(d: &'a Data, st: &State) -> Option<&'a Card> {
+    st.deck.current.and_then(|n| d.card(n))
+}
+
+/// The faction to decide now, if an Event card awaits one (2.3.2): the
+/// leftmost Eligible faction in the card's order not yet asked.
+pub fn decider(d: &Data, st: &State) -> Option<Faction> {
+    let Stage::Card(t) = &st.stage else {
+        return None;
+    };
+    if t.second.is_some() {
+        return None;
+    }
+    let card = current(d, st)?;
+    card.order.iter().copied().find(|f| {
+        st.eligible[f.index()] && !t.passed.contains(f) && t.first.map(|x| x.0) != Some(*f)
+    })
+}
+
+/// The current card is the Final Event Card (2.3.8); the rule is ignored
+/// with Sudden Propaganda (2.3.7).
+pub fn final_event_card(d: &Data, st: &State) -> bool {
+    !st.options.sudden_propaganda && st.deck.next_is_final_propaganda(d)
+}
+
+/// The options open to the decider (2.3.4, 2.3.8).
+pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
+    let Stage::Card(t) = &st.stage else {
+        return Vec::new();
+    };
+    let mut v = match t.first.map(|x| x.1) {
+        None => vec![Offer::Event, Offer::Op, Offer::OpSa],
+        Some(Took::Op) | Some(Took::LimOp) => vec![Offer::LimOp],
+        Some(Took::OpSa) => vec![Offer::LimOp, Offer::Event],
+        Some(Took::Event) => vec![Offer::Op, Offer::OpSa],
+    };
+    if final_event_card(d, st) {
+        // 2.3.8: every Operation is Limited, with no Special Activity.
+        v = v
+            .into_iter()
+            .map(|o| {
+                if matches!(o, Offer::Op | Offer::OpSa) {
+                    Offer::LimOp
+                } else {
+                    o
+                }
+            })
+            .collect();
+        v.dedup();
+    }
+    v
+}
+
+/// Carries out the decider's order on an Event card.
+pub fn act(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    order: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let mut events = Vec::new();
+    let took = match order {
+        Order::Pass => {
+            pass(d, st, f, &mut events);
+            None
+        }
+        Order::Event {
+            shaded,
+            spaces,
+            free,
+        } => {
+            if !offers(d, st).contains(&Offer::Event) {
+                return Err(RuleError::illegal(
+                    "the Event is not among your options now",
+                    "2.3.4",
+                ));
+            }
+            let card =
+                current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
+            events.extend(effects::execute(d, st, f, card, *shaded, spaces)?);
+            if let Some(a) = free {
+                events.extend(effects::free_op(d, st, f, card, *shaded, a, dice)?);
+            }
+            Some(Took::Event)
+        }
+        Order::Act(a) => Some(operation(d, st, f, a, dice, &mut events)?),
+        _ => {
+            return Err(RuleError::illegal(
+                "on an Event card: pass, event, or an Operation",
+                "2.3.4",
+            ));
+        }
+    };
+    if let Stage::Card(t) = &mut st.stage {
+        match took {
+            None => t.passed.push(f),
+            Some(k) if t.first.is_none() => t.first = Some((f, k)),
+            Some(k) => t.second = Some((f, k)),
+        }
+    }
+    if decider(d, st).is_none() {
+        end_card(d, st, dice, &mut events)?;
+    }
+    Ok(events)
+}
+
+/// Passing (2.3.3): an Insurgent gains 1 Resource; a COIN faction gives the
+/// Government 3.
+pub fn pass(d: &Data, st: &mut State, f: Faction, events: &mut Vec<Event>) {
+    let (who, n) = if f.is_coin() {
+        (Faction::Government, 3)
+    } else {
+        (f, 1)
+    };
+    st.gain(d, who, n);
+    events.push(Event::say(format!(
+        "{} passes: +{n} {} Resources (2.3.3)",
+        f.name(),
+        who.name()
+    )));
+}
+
+fn operation(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<Took, RuleError> {
+    let offered = offers(d, st);
+    let full = offered.contains(&Offer::Op);
+    if !full && !offered.contains(&Offer::LimOp) {
+        return Err(RuleError::illegal(
+            "an Operation is not among your options now",
+            "2.3.4",
+        ));
+    }
+    let has_sa = a.steps.iter().any(|(_, s)| matches!(s, ActStep::Sa(_)));
+    let mut a = a.clone();
+    // Offered a Limited Operation only: the Operation is Limited (2.3.4).
+    a.limited = a.limited || !full;
+    let terms = Terms {
+        free: false,
+        final_card: final_event_card(d, st),
+        sa_allowed: offered.contains(&Offer::OpSa),
+    };
+    events.extend(action::execute(d, st, f, &a, terms, dice)?);
+    Ok(if a.limited {
+        Took::LimOp
+    } else if has_sa {
+        Took::OpSa
+    } else {
+        Took::Op
+    })
+}
+
+/// Adjusts Eligibility (2.3.6) and moves on to the next card (2.3.7).
+pub fn end_card(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    if let Stage::Card(t) = &st.stage {
+        let executed: Vec<Faction> = [t.first, t.second].iter().flatten().map(|x| x.0).collect();
+        for f in Faction::ALL {
+            st.eligible[f.index()] = !executed.contains(&f);
+        }
+    }
+    for f in Faction::ALL {
+        if let Some(e) = st.next_eligibility[f.index()].take() {
+            st.eligible[f.index()] = e;
+        }
+    }
+    next_card(d, st, dice, events)
+}
+
+/// Plays the next card and reveals the new top card (2.3.7), then resolves
+/// what it is: an Event card to ask about, or a Propaganda card (6.0).
+pub fn next_card(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    if let Some(c) = st.deck.current.take() {
+        st.deck.played.push(c);
+        st.deck.last_was_propaganda = d.card(c).is_some_and(Card::is_propaganda);
+    }
+    st.deck.current = st.deck.next.take();
+    reveal(d, st, dice, events)?;
+    resolve(d, st, dice, events)
+}
+
+/// Reveals the new top card (2.3.7); with Sudden Propaganda, a Propaganda
+/// card revealed swaps places with the Event card showing, which then opens
+/// the next Campaign.
+fn reveal(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    st.deck.next = st.deck.draw(dice)?;
+    let prop = |n: Option<u8>| n.and_then(|n| d.card(n)).is_some_and(Card::is_propaganda);
+    if st.options.sudden_propaganda
+        && prop(st.deck.next)
+        && st.deck.current.is_some()
+        && !prop(st.deck.current)
+    {
+        std::mem::swap(&mut st.deck.current, &mut st.deck.next);
+        events.push(Event::say(
+            "Sudden Propaganda: the revealed Propaganda card is played at once (2.3.7)",
+        ));
+    }
+    Ok(())
+}
+
+fn resolve(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    loop {
+        let Some(card) = current(d, st) else {
+            end_game(d, st, "the deck is spent", events);
+            return Ok(());
+        };
+        let shown = st
+            .deck
+            .next
+            .and_then(|n| d.card(n))
+            .map_or("none".to_string(), Card::label);
+        if !card.is_propaganda() {
+            let order: String = card
+                .order
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ");
+            events.push(Event::say(format!(
+                "Card {} ({}); next: {shown}{}",
+                card.label(),
+                order,
+                if final_event_card(d, st) {
+                    " — this is the Final Event Card (2.3.8)"
+                } else {
+                    ""
+                }
+            )));
+            st.stage = Stage::Card(CardTurn::default());
+            if decider(d, st).is_none() {
+                // Nobody Eligible: the card ends at once.
+                return end_card(d, st, dice, events);
+            }
+            return Ok(());
+        }
+        if st.deck.last_was_propaganda {
+            // 6.0: never two Propaganda Rounds in a row.
+            if st.deck.current_is_final_propaganda(d) {
+                end_game(
+                    d,
+                    st,
+                    "the final Propaganda card follows another (6.0)",
+                    events,
+                );
+                return Ok(());
+            }
+            events.push(Event::say(format!(
+                "Card {}: played without a Round, after another Propaganda card (6.0); next: {shown}",
+                card.label()
+            )));
+            let c = st.deck.current.take();
+            st.deck.played.extend(c);
+            st.deck.current = st.deck.next.take();
+            reveal(d, st, dice, events)?;
+            continue;
+        }
+        events.push(Event::say(format!(
+            "Card {}: a Propaganda Round (6.0); next: {shown}",
+            card.label()
+        )));
+        return propaganda::begin(d, st, events);
+    }
+}
+
+/// Ends the game by margins (7.3).
+pub fn end_game(d: &Data, st: &mut State, why: &str, events: &mut Vec<Event>) {
+    let names = |s: Side| names_of(st, s);
+    let o = victory::outcome(d, st, why, &names);
+    events.push(Event::say(o.summary.clone()));
+    st.finished = Some(o);
+    st.stage = Stage::Over;
+}
+
+/// A side's name: its factions joined with `+`.
+pub fn names_of(st: &State, s: Side) -> String {
+    st.seats
+        .factions_of(s)
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join("+")
+}

@@ -1,0 +1,135 @@
+//! Victory totals, conditions, margins and ranking (1.9, 7.0-7.3).
+
+use super::data::{Data, Support};
+use super::pieces::{Faction, Piece};
+use super::state::{Control, State};
+use crate::core::ruleset::{Outcome, Side};
+
+/// The four victory totals (1.9) and the Warlords' two numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Totals {
+    /// Pop in Support + Coalition pieces Available.
+    pub coalition: i32,
+    /// COIN-Controlled Pop + Patronage.
+    pub government: i32,
+    /// Pop in Opposition + Taliban Bases on the map.
+    pub taliban: i32,
+    /// Uncontrolled Afghan Pop.
+    pub uncontrolled: i32,
+    /// Warlord Resources.
+    pub warlord_resources: i32,
+}
+
+/// Computes the totals from stored Control (ruling A1).
+pub fn totals(d: &Data, st: &State) -> Totals {
+    let mut t = Totals {
+        coalition: 0,
+        government: i32::from(st.patronage),
+        taliban: 0,
+        uncontrolled: 0,
+        warlord_resources: i32::from(st.res(Faction::Warlords)),
+    };
+    for id in d.ids().filter(|s| d[*s].is_afghan()) {
+        let pop = i32::from(st.pop(d, id));
+        let s = &st[id];
+        match s.support {
+            Support::Support => t.coalition += pop,
+            Support::Opposition => t.taliban += pop,
+            Support::Neutral => {}
+        }
+        match s.control {
+            Control::Coin => t.government += pop,
+            Control::None => t.uncontrolled += pop,
+            Control::Taliban => {}
+        }
+    }
+    t.coalition +=
+        i32::from(st.available[Piece::CoalTroops]) + i32::from(st.available[Piece::CoalBase]);
+    t.taliban += st
+        .spaces
+        .iter()
+        .map(|s| i32::from(s.pieces[Piece::TalBase]))
+        .sum::<i32>();
+    t
+}
+
+/// A faction's victory margin (7.3): positive exactly when its 7.2
+/// condition is met (7.3 NOTE, ruling A5).
+pub fn margin(d: &Data, t: &Totals, f: Faction) -> i32 {
+    let v = &d.victory;
+    match f {
+        Faction::Coalition => t.coalition - i32::from(v.coalition),
+        Faction::Government => t.government - i32::from(v.government),
+        Faction::Taliban => t.taliban - i32::from(v.taliban),
+        Faction::Warlords => (t.uncontrolled - i32::from(v.warlords_pop))
+            .min(t.warlord_resources - i32::from(v.warlords_resources)),
+    }
+}
+
+/// Tie order (7.1): Warlords, Government, Taliban, then the Coalition
+/// (not listed: last, ruling A41). Lower ranks first.
+fn tie_rank(f: Faction) -> u8 {
+    match f {
+        Faction::Warlords => 0,
+        Faction::Government => 1,
+        Faction::Taliban => 2,
+        Faction::Coalition => 3,
+    }
+}
+
+/// A side's margin: the lowest of its factions' (1.5), and the best tie rank
+/// among them.
+fn side_score(d: &Data, st: &State, t: &Totals, side: Side) -> (i32, u8) {
+    let fs = st.seats.factions_of(side);
+    let m = fs
+        .iter()
+        .map(|f| margin(d, t, *f))
+        .min()
+        .unwrap_or(i32::MIN);
+    let r = fs.iter().map(|f| tie_rank(*f)).min().unwrap_or(9);
+    (m, r)
+}
+
+/// The 7.2 check at the start of a Propaganda Round (6.1): the sides all of
+/// whose factions meet their conditions (1.5), if any.
+pub fn instant_winners(d: &Data, st: &State) -> Vec<Side> {
+    let t = totals(d, st);
+    (0..st.seats.factions.len())
+        .map(|i| Side(i as u8))
+        .filter(|s| {
+            let fs = st.seats.factions_of(*s);
+            !fs.is_empty() && fs.iter().all(|f| margin(d, &t, *f) > 0)
+        })
+        .collect()
+}
+
+/// Ranks the sides by margin (7.1), best first, ties by the 7.1 order.
+pub fn ranking(d: &Data, st: &State) -> Vec<(Side, i32)> {
+    let t = totals(d, st);
+    let mut v: Vec<(Side, i32, u8)> = (0..st.seats.factions.len())
+        .map(|i| {
+            let s = Side(i as u8);
+            let (m, r) = side_score(d, st, &t, s);
+            (s, m, r)
+        })
+        .collect();
+    v.sort_by_key(|(s, m, r)| (-m, *r, s.0));
+    v.into_iter().map(|(s, m, _)| (s, m)).collect()
+}
+
+/// The outcome: the top-ranked side wins (7.1, 7.3).
+pub fn outcome(d: &Data, st: &State, why: &str, names: &dyn Fn(Side) -> String) -> Outcome {
+    let r = ranking(d, st);
+    let list: Vec<String> = r
+        .iter()
+        .map(|(s, m)| format!("{} {m:+}", names(*s)))
+        .collect();
+    Outcome {
+        winners: r.first().map(|(s, _)| vec![*s]).unwrap_or_default(),
+        summary: format!(
+            "{} wins: {why}; margins {} (7.1, 7.3)",
+            r.first().map(|(s, _)| names(*s)).unwrap_or_default(),
+            list.join(", ")
+        ),
+    }
+}

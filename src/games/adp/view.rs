@@ -1,0 +1,247 @@
+//! What the players see: the prompt (who is asked what) and the status lines
+//! (cards, tracks, eligibility, victory, every space) and the point-to-point map.
+
+use super::data::{Data, Support};
+use super::pieces::{Faction, Piece};
+use super::sequence::{self, Offer};
+use super::state::{Control, Stage, State};
+use super::victory;
+use crate::core::ruleset::{Await, AwaitKind, Prompt, Side, View};
+
+fn card_label(d: &Data, n: Option<u8>) -> String {
+    n.and_then(|n| d.card(n)).map_or("none".into(), |c| {
+        if c.is_propaganda() {
+            c.label()
+        } else {
+            let order: Vec<&str> = c.order.iter().map(|f| f.name()).collect();
+            format!("{} [{}] ({})", c.label(), order.join(" "), c.kind.key())
+        }
+    })
+}
+
+/// Who must act now.
+pub fn prompt(d: &Data, st: &State) -> Prompt {
+    let stage = stage_text(d, st);
+    if let Some(o) = &st.finished {
+        return Prompt {
+            stage,
+            awaiting: vec![],
+            finished: Some(o.clone()),
+        };
+    }
+    let mut awaiting = Vec::new();
+    match &st.stage {
+        Stage::Start => {}
+        Stage::Card(_) => {
+            if let Some(f) = sequence::decider(d, st) {
+                awaiting.push(Await {
+                    side: st.seats.side(f).unwrap_or(Side(0)),
+                    kind: AwaitKind::Orders,
+                    ask: card_ask(d, st, f),
+                    default: vec!["pass".into()],
+                });
+            }
+        }
+        Stage::Propaganda(r) => {
+            for f in &r.waiting {
+                let Some(side) = st.seats.side(*f) else {
+                    continue;
+                };
+                if awaiting.iter().any(|a: &Await| a.side == side) {
+                    continue;
+                }
+                awaiting.push(Await {
+                    side,
+                    kind: AwaitKind::Orders,
+                    ask: format!(
+                        "Propaganda Round plan for the {} (`as {}` first if you play two factions): {} then `done` (6.4, 6.5)",
+                        f.name(),
+                        f.key(),
+                        match f {
+                            Faction::Taliban => "`sharia SPACE N`, `redeploy N guerrillas FROM>TO`",
+                            Faction::Government => "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)",
+                            _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
+                        }
+                    ),
+                    default: vec![format!("as {}", f.key()), "done".into()],
+                });
+            }
+        }
+        Stage::Over => {}
+    }
+    Prompt {
+        stage,
+        awaiting,
+        finished: None,
+    }
+}
+
+fn stage_text(d: &Data, st: &State) -> String {
+    let card = card_label(d, st.deck.current);
+    match &st.stage {
+        Stage::Start => "Before the first card".into(),
+        Stage::Card(_) => format!("Card {card}"),
+        Stage::Propaganda(r) => format!(
+            "{card}: Propaganda Round{}",
+            if r.last { " (final)" } else { "" }
+        ),
+        Stage::Over => "The game is over".into(),
+    }
+}
+
+fn card_ask(d: &Data, st: &State, f: Faction) -> String {
+    let offers = sequence::offers(d, st);
+    let mut opts = vec!["`pass`".to_string()];
+    for o in offers {
+        opts.push(
+            match o {
+                Offer::Event => "`event unshaded|shaded [SPACE...]`",
+                Offer::Op => "an Operation",
+                Offer::OpSa => "an Operation with a Special Activity (`sa ...` line)",
+                Offer::LimOp => "a Limited Operation (1 space, no Special Activity)",
+            }
+            .to_string(),
+        );
+    }
+    format!(
+        "the {} are {} Eligible on {}: {} (2.3.4{})",
+        f.name(),
+        match &st.stage {
+            Stage::Card(t) if t.first.is_some() => "2nd",
+            _ => "1st",
+        },
+        card_label(d, st.deck.current),
+        opts.join(", "),
+        if sequence::final_event_card(d, st) {
+            ", Final Event Card 2.3.8"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Status lines and the space list (everything in ADP is public but the deck
+/// order, 1.4.3; the draw pile's order is not even decided yet).
+pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
+    let mut s = Vec::new();
+    s.push(format!("Current card: {}", card_label(d, st.deck.current)));
+    s.push(format!("Next card: {}", card_label(d, st.deck.next)));
+    s.push(format!(
+        "Deck: {} cards to draw; Propaganda cards played or shown {} of {} (2.4)",
+        st.deck.left(),
+        st.deck.props_drawn,
+        st.deck.props_total
+    ));
+    let elig: Vec<String> = Faction::ALL
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f.name(),
+                if st.eligible[f.index()] {
+                    "Eligible"
+                } else {
+                    "Ineligible"
+                }
+            )
+        })
+        .collect();
+    s.push(format!("Eligibility: {}", elig.join(", ")));
+    s.push(format!(
+        "Resources: Government {}, Taliban {}, Warlords {}; Aid {}; Patronage {}",
+        st.res(Faction::Government),
+        st.res(Faction::Taliban),
+        st.res(Faction::Warlords),
+        st.aid,
+        st.patronage
+    ));
+    s.push(format!(
+        "Islamabad: {}{}",
+        d.islamabad
+            .get(usize::from(st.islamabad))
+            .map_or("?", String::as_str),
+        if st.hard { " (Hard)" } else { "" }
+    ));
+    let t = victory::totals(d, st);
+    s.push(format!(
+        "Victory: Coalition {} (>{}), Government {} (>{}), Taliban {} (>{}), Warlords Uncontrolled {} (>{}) and Resources {} (>{})",
+        t.coalition, d.victory.coalition, t.government, d.victory.government, t.taliban, d.victory.taliban,
+        t.uncontrolled, d.victory.warlords_pop, t.warlord_resources, d.victory.warlords_resources
+    ));
+    for l in st.capabilities.iter().chain(&st.momentum) {
+        if let Some(c) = d.card(l.card) {
+            s.push(format!(
+                "In play: {} ({}) {:?}",
+                c.label(),
+                if l.shaded { "shaded" } else { "unshaded" },
+                l.modifier
+            ));
+        }
+    }
+    s.push(format!("Available: {}", pieces_text(&st.available)));
+    if st.casualties.total() > 0 {
+        s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
+    }
+    for id in d.ids() {
+        s.push(space_line(d, st, id));
+    }
+    View {
+        status: s,
+        board: Some(super::board::board(d, st)),
+    }
+}
+
+fn pieces_text(p: &super::pieces::Pieces) -> String {
+    let parts: Vec<String> = Piece::ALL
+        .iter()
+        .filter(|k| p[**k] > 0)
+        .map(|k| format!("{} {}", p[*k], k.label()))
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn space_line(d: &Data, st: &State, id: super::data::SpaceId) -> String {
+    let sp = &d[id];
+    let ss = &st[id];
+    let mut tags = Vec::new();
+    if sp.is_loc() {
+        tags.push(format!("LoC Econ {}", sp.econ));
+        if ss.sabotage {
+            tags.push("Sabotaged".into());
+        }
+    } else {
+        tags.push(format!("Pop {}", st.pop(d, id)));
+        if sp.pashtun {
+            tags.push("Pashtun".into());
+        }
+        if sp.is_pakistan() {
+            tags.push("Pakistan".into());
+        }
+        if sp.is_mountain() {
+            tags.push("Mountain".into());
+        }
+        match ss.support {
+            Support::Support => tags.push("Support".into()),
+            Support::Opposition => tags.push("Opposition".into()),
+            Support::Neutral => {}
+        }
+        match ss.control {
+            Control::Coin => tags.push("COIN Control".into()),
+            Control::Taliban => tags.push("Taliban Control".into()),
+            Control::None => {}
+        }
+        if ss.terror > 0 {
+            tags.push(format!("Terror {}", ss.terror));
+        }
+    }
+    format!(
+        "{} ({}): {}",
+        sp.key,
+        tags.join(", "),
+        pieces_text(&ss.pieces)
+    )
+}

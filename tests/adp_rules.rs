@@ -1,0 +1,1106 @@
+//! A Distant Plain: the rulebook's worked examples and unambiguous rules, each
+//! test citing its rule. Positions are built on an emptied map so that each
+//! test shows exactly the pieces its rule needs.
+
+use umpire::core::dice::Dice;
+use umpire::core::movefile::SourceLine;
+use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::games::adp::action::{self, Terms};
+use umpire::games::adp::data::{Data, SpaceId, Support};
+use umpire::games::adp::orders::{self, Order};
+use umpire::games::adp::pieces::{Faction, Piece};
+use umpire::games::adp::sequence::{self, CardTurn, Offer, Took};
+use umpire::games::adp::state::{Control, Stage, State};
+use umpire::games::adp::{Adp, data, propaganda, victory};
+
+fn game() -> (Adp, State) {
+    let r = Adp::new();
+    let st = r
+        .setup(&Setup {
+            scenario: "standin".into(),
+            options: Default::default(),
+            sides: ["coalition", "government", "taliban", "warlords"]
+                .map(String::from)
+                .to_vec(),
+        })
+        .unwrap();
+    (r, st)
+}
+
+/// The stand-in set-up, dealt: the first card drawn and the next shown (2.2).
+fn dealt() -> (Adp, State) {
+    let (r, mut st) = game();
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    (r, st)
+}
+
+/// The stand-in set-up with every piece back in Available and all Neutral.
+fn empty() -> (Adp, State) {
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    for id in d.ids() {
+        for p in Piece::ALL {
+            let n = st[id].pieces[p];
+            st.remove(id, p, n, false);
+        }
+        st[id].support = Support::Neutral;
+    }
+    st.update_control(&d);
+    (r, st)
+}
+
+fn s(d: &Data, name: &str) -> SpaceId {
+    d.find(name).unwrap_or_else(|| panic!("no space {name}"))
+}
+
+fn put(d: &Data, st: &mut State, name: &str, p: Piece, n: u8) {
+    let id = s(d, name);
+    assert_eq!(st.place(id, p, n), n, "not enough {p:?} Available");
+    st.update_control(d);
+}
+
+fn lines(text: &str) -> Vec<SourceLine> {
+    text.lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.trim().to_string(),
+        })
+        .collect()
+}
+
+fn parse(d: &Data, text: &str) -> Order {
+    orders::parse(d, &lines(text), false).unwrap().remove(0).1
+}
+
+const FULL: Terms = Terms {
+    free: false,
+    final_card: false,
+    sa_allowed: true,
+};
+
+/// Runs an Operation for `f` on the state (no card sequence around it).
+fn op(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<(), String> {
+    let Order::Act(a) = parse(d, text) else {
+        panic!("not an Operation: {text}")
+    };
+    let mut copy = st.clone();
+    let r = action::execute(d, &mut copy, f, &a, FULL, &mut Dice::seeded([3; 32]));
+    match r {
+        Ok(_) => {
+            *st = copy;
+            Ok(())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[test]
+fn the_embedded_data_passes_every_check() {
+    // 1.2 (158 pieces), 1.3 (symmetric adjacency), 1.3.2 (Afghan Pop 25),
+    // 1.3.5 (3 Pakistan spaces), 6.3.1 (Econ 12).
+    let d = Data::embedded().unwrap();
+    assert!(data::check(&d).is_empty());
+    assert_eq!(d.inventory.total(), 158);
+    assert_eq!(d.spaces.iter().filter(|s| s.is_pakistan()).count(), 3);
+    assert_eq!(
+        d.spaces
+            .iter()
+            .filter(|s| s.is_loc())
+            .map(|s| u32::from(s.econ))
+            .sum::<u32>(),
+        12
+    );
+    assert_eq!(
+        d.spaces
+            .iter()
+            .filter(|s| s.is_afghan())
+            .map(|s| u32::from(s.pop))
+            .sum::<u32>(),
+        25
+    );
+    for a in d.ids() {
+        for b in &d[a].adjacent {
+            assert!(d.adjacent(*b, a), "{} ~ {}", d[a].name, d[*b].name);
+        }
+    }
+    assert_eq!(d.cards.len(), 78);
+    assert!(d.provenance.values().sum::<usize>() > 700);
+}
+
+#[test]
+fn broken_data_is_refused_with_its_reason() {
+    use data::{CARDS_TOML, FORCES_TOML, MAP_TOML, SETUP_TOML};
+    // An edge listed at one end only (1.3).
+    let map = MAP_TOML.replacen(
+        "adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\"]",
+        "adjacent = [\"northwest-frontier\", \"nuristan\", \"baghlan\", \"konduz\", \"herat\"]",
+        1,
+    );
+    let e = Data::load(&map, FORCES_TOML, CARDS_TOML, SETUP_TOML).unwrap_err();
+    assert!(
+        e.iter().any(|m| m.contains("badakhshan lists herat")),
+        "{e:?}"
+    );
+    // Econ must total 12 (6.3.1).
+    let map = MAP_TOML.replacen("econ = 4", "econ = 5", 1);
+    let e = Data::load(&map, FORCES_TOML, CARDS_TOML, SETUP_TOML).unwrap_err();
+    assert!(e.iter().any(|m| m.contains("Econ totals 13")), "{e:?}");
+    // An untagged value.
+    let forces = FORCES_TOML.replacen("count = 20\nsrc = ", "count = 20\nsrc_x = ", 1);
+    assert!(Data::load(MAP_TOML, &forces, CARDS_TOML, SETUP_TOML).is_err());
+}
+
+#[test]
+fn adjacency_example_faryab_and_the_shibirghan_loc() {
+    // 1.3 ADJACENCY EXAMPLE: Faryab and the LoC ending at Shibirghan are
+    // adjacent, as are the Provinces north and south of the LoC.
+    let d = Data::embedded().unwrap();
+    assert!(d.adjacent(s(&d, "faryab"), s(&d, "shibirghan-aibak")));
+    assert!(d.adjacent(s(&d, "balkh"), s(&d, "sar-e-pol")));
+    // LoCs meeting at a Town are adjacent (1.3): Aibak.
+    assert!(d.adjacent(s(&d, "kabul-aibak"), s(&d, "shibirghan-aibak")));
+    // A LoC may be named by its Towns in either order.
+    assert_eq!(d.find("aibak-kabul"), d.find("kabul-aibak"));
+}
+
+#[test]
+fn march_example_ghazni_to_bamian_activates() {
+    // 3.3.2 EXAMPLE: two Underground Taliban March from Ghazni to Bamian, where
+    // there are 1 Warlord Guerrilla and 1 Police: not Pashtun, 4 > 3: Active.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "ghazni", Piece::TalUnder, 2);
+    put(d, &mut st, "bamian", Piece::WarUnder, 1);
+    put(d, &mut st, "bamian", Piece::Police, 1);
+    st.resources[Faction::Taliban.index()] = 5;
+    op(d, &mut st, Faction::Taliban, "march\nmove 2 ghazni>bamian").unwrap();
+    let b = s(d, "bamian");
+    assert_eq!(st[b].pieces[Piece::TalActive], 2);
+    assert_eq!(st[b].pieces[Piece::TalUnder], 0);
+    assert_eq!(
+        st.res(Faction::Taliban),
+        4,
+        "1 Resource per Province entered (3.3.2)"
+    );
+}
+
+#[test]
+fn march_into_a_pashtun_space_stays_underground_and_may_go_on() {
+    // 3.3.2: the Taliban are exposed only in non-Pashtun spaces and on LoCs;
+    // they may keep Marching from a Pashtun destination, paying again.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "kandahar", Piece::TalUnder, 4);
+    st.resources[Faction::Taliban.index()] = 5;
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 4 kandahar>zabol>ghazni",
+    )
+    .unwrap();
+    assert_eq!(st[s(d, "ghazni")].pieces[Piece::TalUnder], 4);
+    assert_eq!(st.res(Faction::Taliban), 3);
+    // Warlords March only once (3.3.2).
+    put(d, &mut st, "balkh", Piece::WarUnder, 1);
+    st.resources[Faction::Warlords.index()] = 5;
+    let e = op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "march\nmove 1 balkh>samangan>kabul",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.3.2"), "{e}");
+}
+
+#[test]
+fn sweep_example_kandahar_from_kabul_via_the_loc() {
+    // 3.2.3 EXAMPLE: the Coalition selects Kandahar; two Coalition Troops move
+    // from Kabul onto the LoC south and into Kandahar, taking 2 Government
+    // Troops; the Coalition Troops in Zabol also could enter Kandahar.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "kabul", Piece::CoalTroops, 2);
+    put(d, &mut st, "kabul", Piece::GovTroops, 2);
+    put(d, &mut st, "zabol", Piece::CoalTroops, 1);
+    put(d, &mut st, "kandahar", Piece::TalUnder, 3);
+    st.resources[Faction::Government.index()] = 10;
+    op(
+        d,
+        &mut st,
+        Faction::Coalition,
+        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar with 2\nmove 1 troops zabol>kandahar",
+    )
+    .unwrap();
+    let k = s(d, "kandahar");
+    assert_eq!(st[k].pieces[Piece::CoalTroops], 3);
+    assert_eq!(st[k].pieces[Piece::GovTroops], 2);
+    // Coalition Sweep: 1 Guerrilla per cube when a Coalition piece is there.
+    assert_eq!(st[k].pieces[Piece::TalActive], 3);
+    // Government Troops moved in: 3 Government Resources (3.2.3).
+    assert_eq!(st.res(Faction::Government), 7);
+}
+
+#[test]
+fn sweep_may_not_pass_a_sabotaged_loc() {
+    // 3.2.3: the LoC on the way must be free of Sabotage.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "kabul", Piece::CoalTroops, 2);
+    st[s(d, "kandahar-kabul")].sabotage = true;
+    st.resources[Faction::Government.index()] = 10;
+    let e = op(
+        d,
+        &mut st,
+        Faction::Coalition,
+        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar",
+    )
+    .unwrap_err();
+    assert!(e.contains("unsabotaged"), "{e}");
+}
+
+#[test]
+fn coalition_assault_removes_to_the_maximum_extent() {
+    // 1.4.1 EXAMPLE: a Coalition Assault with 3 Troops must remove 3 Active
+    // pieces if there are that many among the targeted factions.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "helmand", Piece::CoalTroops, 3);
+    put(d, &mut st, "helmand", Piece::TalActive, 2);
+    put(d, &mut st, "helmand", Piece::WarActive, 2);
+    op(d, &mut st, Faction::Coalition, "assault\nin helmand").unwrap();
+    let h = s(d, "helmand");
+    assert_eq!(
+        st[h].pieces.guerrillas(Faction::Taliban) + st[h].pieces.guerrillas(Faction::Warlords),
+        1
+    );
+    assert_eq!(
+        st.res(Faction::Government),
+        30,
+        "Coalition Assault is free (3.2.4)"
+    );
+}
+
+#[test]
+fn government_assault_counts_troops_in_provinces_and_thirds_in_mountains() {
+    // 3.2.4: Government removes 1 per 2 cubes, 1 per 3 in Mountain; in
+    // Provinces only Troops count; Bases go last; +6 Aid per Taliban Base.
+    let (r, mut st) = empty();
+    let d = r.data();
+    assert!(d[s(d, "khowst")].is_mountain());
+    put(d, &mut st, "khowst", Piece::GovTroops, 5);
+    put(d, &mut st, "khowst", Piece::Police, 4);
+    put(d, &mut st, "khowst", Piece::TalActive, 3);
+    op(d, &mut st, Faction::Government, "assault\nin khowst").unwrap();
+    assert_eq!(
+        st[s(d, "khowst")].pieces[Piece::TalActive],
+        2,
+        "5 Troops / 3 = 1"
+    );
+    let aid = st.aid;
+    put(d, &mut st, "helmand", Piece::GovTroops, 4);
+    put(d, &mut st, "helmand", Piece::TalActive, 1);
+    put(d, &mut st, "helmand", Piece::TalBase, 1);
+    op(d, &mut st, Faction::Government, "assault\nin helmand").unwrap();
+    let h = s(d, "helmand");
+    assert_eq!(st[h].pieces.of(Faction::Taliban), 0);
+    assert_eq!(st.aid, aid + 6);
+    assert_eq!(st.res(Faction::Government), 24, "3 per space");
+}
+
+#[test]
+fn underground_guerrillas_shield_their_bases() {
+    // 3.2.4: a faction's Bases go only once it has no Guerrillas there.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "helmand", Piece::CoalTroops, 4);
+    put(d, &mut st, "helmand", Piece::TalUnder, 1);
+    put(d, &mut st, "helmand", Piece::TalBase, 1);
+    op(d, &mut st, Faction::Coalition, "assault\nin helmand").unwrap();
+    assert_eq!(st[s(d, "helmand")].pieces[Piece::TalBase], 1);
+}
+
+#[test]
+fn attack_hits_on_a_roll_at_most_the_guerrillas_government_cubes_first() {
+    // 3.3.3: roll <= Guerrillas: remove 2; Government cubes before Coalition;
+    // Coalition pieces to Casualties; a 1 places a Guerrilla (Captured Goods).
+    for seed in 0..12u8 {
+        let (r, mut st) = empty();
+        let d = r.data();
+        put(d, &mut st, "helmand", Piece::TalUnder, 3);
+        put(d, &mut st, "helmand", Piece::Police, 1);
+        put(d, &mut st, "helmand", Piece::CoalTroops, 2);
+        st.resources[Faction::Taliban.index()] = 2;
+        let Order::Act(a) = parse(d, "attack\nin helmand") else {
+            unreachable!()
+        };
+        let mut dice = Dice::seeded([seed; 32]);
+        action::execute(d, &mut st, Faction::Taliban, &a, FULL, &mut dice).unwrap();
+        let roll = dice.rolls()[0].value;
+        let h = s(d, "helmand");
+        if roll <= 3 {
+            assert_eq!(st[h].pieces[Piece::Police], 0, "roll {roll}");
+            assert_eq!(st[h].pieces[Piece::CoalTroops], 1);
+            assert_eq!(st.casualties[Piece::CoalTroops], 1);
+        } else {
+            assert_eq!(st[h].pieces.cubes(), 3);
+        }
+        let captured = u8::from(roll == 1);
+        assert_eq!(st[h].pieces[Piece::TalActive], 3, "all Activate");
+        assert_eq!(st[h].pieces[Piece::TalUnder], captured);
+    }
+}
+
+#[test]
+fn ambush_succeeds_without_a_roll() {
+    // 4.4.3: only 1 Underground Guerrilla Activates and the Attack succeeds.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "helmand", Piece::TalUnder, 2);
+    put(d, &mut st, "helmand", Piece::GovTroops, 2);
+    st.resources[Faction::Taliban.index()] = 1;
+    let Order::Act(a) = parse(d, "attack\nsa ambush helmand\nin helmand") else {
+        unreachable!()
+    };
+    let mut dice = Dice::seeded([1; 32]);
+    action::execute(d, &mut st, Faction::Taliban, &a, FULL, &mut dice).unwrap();
+    assert!(dice.rolls().is_empty());
+    let h = s(d, "helmand");
+    assert_eq!(st[h].pieces[Piece::GovTroops], 0);
+    assert_eq!(st[h].pieces[Piece::TalActive], 1);
+    assert_eq!(
+        st[h].pieces[Piece::TalUnder],
+        2,
+        "one stays Underground, one placed"
+    );
+}
+
+#[test]
+fn extort_first_pays_for_the_operation() {
+    // 4.1 EXAMPLE: the Taliban with 0 Resources Extort enough to pay for the
+    // accompanying Operation thereafter.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "kandahar", Piece::TalUnder, 3);
+    st.resources[Faction::Taliban.index()] = 0;
+    let e = op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap_err();
+    assert!(e.contains("cannot pay"), "{e}");
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nsa extort kandahar\nin kandahar",
+    )
+    .unwrap();
+    assert_eq!(st.res(Faction::Taliban), 0);
+    assert_eq!(st[s(d, "kandahar")].pieces.guerrillas(Faction::Taliban), 4);
+}
+
+#[test]
+fn terror_marks_shifts_and_sabotages() {
+    // 3.3.4: Taliban Terror shifts toward Opposition, Warlord Terror sets
+    // Neutral; on a LoC it Sabotages; LoCs cost nothing.
+    let (r, mut st) = empty();
+    let d = r.data();
+    let k = s(d, "kandahar");
+    st[k].support = Support::Support;
+    put(d, &mut st, "kandahar", Piece::TalUnder, 1);
+    put(d, &mut st, "kandahar-kabul", Piece::TalUnder, 1);
+    st.resources[Faction::Taliban.index()] = 1;
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "terror\nin kandahar\nin kandahar-kabul",
+    )
+    .unwrap();
+    assert_eq!(st[k].support, Support::Neutral);
+    assert_eq!(st[k].terror, 1);
+    assert!(st[s(d, "kandahar-kabul")].sabotage);
+    assert_eq!(st.res(Faction::Taliban), 0);
+    let b = s(d, "balkh");
+    st[b].support = Support::Opposition;
+    put(d, &mut st, "balkh", Piece::WarUnder, 1);
+    st.resources[Faction::Warlords.index()] = 1;
+    op(d, &mut st, Faction::Warlords, "terror\nin balkh").unwrap();
+    assert_eq!(st[b].support, Support::Neutral);
+}
+
+#[test]
+fn taliban_rally_in_pakistan_follows_islamabad() {
+    // 6.6.1: no Taliban Rally in Pakistan at Hostility or Pressure; free at
+    // Backing or Sponsorship. 3.3.1: Warlords never Rally in Pakistan.
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.resources[Faction::Taliban.index()] = 3;
+    st.islamabad = 1;
+    let e = op(d, &mut st, Faction::Taliban, "rally\nin waziristan").unwrap_err();
+    assert!(e.contains("6.6.1"), "{e}");
+    st.islamabad = 3;
+    op(d, &mut st, Faction::Taliban, "rally\nin waziristan").unwrap();
+    assert_eq!(st.res(Faction::Taliban), 3);
+    st.resources[Faction::Warlords.index()] = 3;
+    assert!(op(d, &mut st, Faction::Warlords, "rally\nin balochistan").is_err());
+}
+
+#[test]
+fn rally_with_a_base_places_bases_plus_pop() {
+    // 3.3.1: with a Base, place up to Bases + Pop Guerrillas; Warlords only in
+    // non-Pashtun spaces.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "balkh", Piece::WarBase, 1);
+    st.resources[Faction::Warlords.index()] = 3;
+    assert!(op(d, &mut st, Faction::Warlords, "rally\nin balkh place 4").is_err());
+    op(d, &mut st, Faction::Warlords, "rally\nin balkh place 3").unwrap();
+    assert_eq!(st[s(d, "balkh")].pieces[Piece::WarUnder], 3);
+}
+
+#[test]
+fn train_places_cubes_only_with_a_base_or_in_kabul() {
+    // 3.2.1: cubes in Kabul or with a COIN Base; 3 a space for the Government;
+    // the Coalition pays only where it places cubes.
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.resources[Faction::Government.index()] = 9;
+    op(
+        d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 3 police 3 troops",
+    )
+    .unwrap();
+    assert_eq!(st[s(d, "kabul")].pieces.gov_cubes(), 6);
+    assert_eq!(st.res(Faction::Government), 6);
+    let e = op(
+        d,
+        &mut st,
+        Faction::Government,
+        "train\nin helmand place 1 police",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.2.1"), "{e}");
+    assert!(
+        op(
+            d,
+            &mut st,
+            Faction::Government,
+            "train\nin kabul place 4 police 3 troops"
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn a_limited_operation_is_one_space_without_a_special_activity() {
+    // 2.3.5, 4.1.
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.resources[Faction::Taliban.index()] = 5;
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally limited\nin kandahar\nin helmand",
+    )
+    .unwrap_err();
+    assert!(e.contains("2.3.5"), "{e}");
+    put(d, &mut st, "kandahar", Piece::TalUnder, 2);
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally limited\nin kandahar\nsa extort kandahar",
+    )
+    .unwrap_err();
+    assert!(e.contains("4.1"), "{e}");
+    // Ambush accompanies only Attack (4.1.1).
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nsa ambush kandahar\nin kandahar",
+    )
+    .unwrap_err();
+    assert!(e.contains("4.1.1"), "{e}");
+}
+
+#[test]
+fn control_is_more_pieces_than_all_others() {
+    // 1.7: COIN together, or the Taliban alone, exceeding all others.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "herat", Piece::Police, 1);
+    put(d, &mut st, "herat", Piece::CoalTroops, 1);
+    put(d, &mut st, "herat", Piece::WarUnder, 1);
+    assert_eq!(st[s(d, "herat")].control, Control::Coin);
+    put(d, &mut st, "herat", Piece::TalUnder, 1);
+    assert_eq!(st[s(d, "herat")].control, Control::None);
+    put(d, &mut st, "farah", Piece::TalUnder, 2);
+    put(d, &mut st, "farah", Piece::WarUnder, 1);
+    assert_eq!(st[s(d, "farah")].control, Control::Taliban);
+}
+
+#[test]
+fn passing_pays_insurgents_one_and_the_government_three() {
+    // 2.3.3.
+    let (r, mut st) = game();
+    let d = r.data();
+    let mut ev = Vec::new();
+    let (g, t) = (st.res(Faction::Government), st.res(Faction::Taliban));
+    sequence::pass(d, &mut st, Faction::Coalition, &mut ev);
+    sequence::pass(d, &mut st, Faction::Taliban, &mut ev);
+    assert_eq!(st.res(Faction::Government), g + 3);
+    assert_eq!(st.res(Faction::Taliban), t + 1);
+}
+
+fn on_card(r: &Adp, st: &mut State, n: u8) {
+    st.deck.current = Some(n);
+    st.deck.next = Some(1);
+    st.stage = Stage::Card(CardTurn::default());
+    let _ = r;
+}
+
+#[test]
+fn second_eligible_options_follow_the_first() {
+    // 2.3.4: after an Op only, a LimOp; after Op + SA, a LimOp or the Event;
+    // after the Event, an Op with or without an SA.
+    let (r, mut st) = game();
+    let d = r.data();
+    on_card(&r, &mut st, 14);
+    assert_eq!(
+        sequence::offers(d, &st),
+        vec![Offer::Event, Offer::Op, Offer::OpSa]
+    );
+    let f = Faction::Coalition;
+    for (took, want) in [
+        (Took::Op, vec![Offer::LimOp]),
+        (Took::OpSa, vec![Offer::LimOp, Offer::Event]),
+        (Took::Event, vec![Offer::Op, Offer::OpSa]),
+    ] {
+        st.stage = Stage::Card(CardTurn {
+            first: Some((f, took)),
+            ..Default::default()
+        });
+        assert_eq!(sequence::offers(d, &st), want, "{took:?}");
+    }
+}
+
+#[test]
+fn the_final_event_card_allows_only_limited_operations_without_sweep_or_march() {
+    // 2.3.8.
+    let (r, mut st) = game();
+    let d = r.data();
+    on_card(&r, &mut st, 14);
+    st.deck.next = Some(78);
+    st.deck.props_drawn = st.deck.props_total;
+    assert!(sequence::final_event_card(d, &st));
+    assert_eq!(sequence::offers(d, &st), vec![Offer::Event, Offer::LimOp]);
+    let Order::Act(a) = parse(d, "march\nmove 1 kandahar>zabol") else {
+        unreachable!()
+    };
+    let terms = Terms {
+        free: false,
+        final_card: true,
+        sa_allowed: false,
+    };
+    let e = action::execute(
+        d,
+        &mut st,
+        Faction::Taliban,
+        &a,
+        terms,
+        &mut Dice::seeded([0; 32]),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("2.3.8"), "{e}");
+}
+
+#[test]
+fn executing_factions_become_ineligible_and_passers_stay_eligible() {
+    // 2.3.2, 2.3.3, 2.3.6: the leftmost Eligible faction decides; a pass hands
+    // the same slot on; executors are Ineligible for the next card.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    on_card(&r, &mut st, 14);
+    let order = d.card(14).unwrap().order.clone();
+    let mut dice = Dice::seeded([5; 32]);
+    assert_eq!(sequence::decider(&d, &st), Some(order[0]));
+    sequence::act(&d, &mut st, order[0], &Order::Pass, &mut dice).unwrap();
+    assert_eq!(sequence::decider(&d, &st), Some(order[1]));
+    let ev = Order::Event {
+        shaded: false,
+        spaces: vec![],
+        free: None,
+    };
+    sequence::act(&d, &mut st, order[1], &ev, &mut dice).unwrap();
+    // After the Event, the 2nd Eligible may do an Operation (2.3.4).
+    assert_eq!(sequence::offers(&d, &st), vec![Offer::Op, Offer::OpSa]);
+    sequence::act(&d, &mut st, order[2], &Order::Pass, &mut dice).unwrap();
+    sequence::act(&d, &mut st, order[3], &Order::Pass, &mut dice).unwrap();
+    // The card is over: the next card is current.
+    assert_eq!(st.deck.current, Some(1));
+    assert!(!st.eligible[order[1].index()]);
+    for f in [order[0], order[2], order[3]] {
+        assert!(st.eligible[f.index()], "{f:?} passed and stays Eligible");
+    }
+}
+
+#[test]
+fn government_earnings_are_aid_plus_unsabotaged_econ() {
+    // 6.3.1: Aid + 12 minus the Econ of Sabotaged LoCs; Taliban earn their
+    // Bases; Warlords their Bases and Guerrillas on unsabotaged LoCs; Aid
+    // drops 3 per Casualty.
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.aid = 10;
+    st.resources = [0, 0, 0, 0];
+    st[s(d, "kabul-tor-kham")].sabotage = true;
+    put(d, &mut st, "waziristan", Piece::TalBase, 2);
+    put(d, &mut st, "balkh", Piece::WarBase, 1);
+    put(d, &mut st, "kabul-aibak", Piece::WarUnder, 2);
+    st.casualties[Piece::CoalTroops] = 2;
+    let mut ev = Vec::new();
+    propaganda::resources_phase(d, &mut st, &mut ev);
+    assert_eq!(st.res(Faction::Government), 10 + 12 - 4);
+    assert_eq!(st.res(Faction::Taliban), 2);
+    assert_eq!(st.res(Faction::Warlords), 3);
+    assert_eq!(st.aid, 4);
+}
+
+#[test]
+fn propaganda_sabotages_locs_the_taliban_outnumber_others_on() {
+    // 6.2: Sabotage each unsabotaged LoC where Taliban Guerrillas outnumber
+    // the non-Taliban pieces.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "farah-kandahar", Piece::TalUnder, 2);
+    put(d, &mut st, "farah-kandahar", Piece::Police, 1);
+    put(d, &mut st, "kabul-aibak", Piece::TalUnder, 1);
+    put(d, &mut st, "kabul-aibak", Piece::Police, 1);
+    propaganda::resources_phase(d, &mut st, &mut Vec::new());
+    assert!(st[s(d, "farah-kandahar")].sabotage);
+    assert!(!st[s(d, "kabul-aibak")].sabotage);
+}
+
+#[test]
+fn desertion_takes_one_in_three_and_spares_two_cubes() {
+    // 6.5: 1 in 3 Government cubes (round down); two cubes alone are unaffected.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "herat", Piece::Police, 2);
+    put(d, &mut st, "kabul", Piece::Police, 4);
+    put(d, &mut st, "kabul", Piece::GovTroops, 3);
+    propaganda::desertion(d, &mut st, &mut Vec::new());
+    assert_eq!(st[s(d, "herat")].pieces.gov_cubes(), 2);
+    assert_eq!(st[s(d, "kabul")].pieces.gov_cubes(), 5);
+}
+
+#[test]
+fn reset_moves_islamabad_toward_backing_unless_hard() {
+    // 6.6, 6.6.1 (ruling A28): past an end the marker turns Hard; Hard flips
+    // back at Reset instead of shifting.
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.islamabad = 1;
+    propaganda::reset(d, &mut st, &mut Vec::new());
+    assert_eq!(st.islamabad, 2);
+    st.islamabad = 4;
+    st.shift_islamabad(1);
+    assert!(st.hard);
+    assert_eq!(st.islamabad, 4);
+    propaganda::reset(d, &mut st, &mut Vec::new());
+    assert!(!st.hard);
+    assert_eq!(st.islamabad, 4);
+    propaganda::reset(d, &mut st, &mut Vec::new());
+    assert_eq!(st.islamabad, 3);
+    // Casualties: Bases and half the Troops leave the game (6.6).
+    st.casualties[Piece::CoalTroops] = 3;
+    st.casualties[Piece::CoalBase] = 1;
+    let avail = st.available[Piece::CoalTroops];
+    propaganda::reset(d, &mut st, &mut Vec::new());
+    assert_eq!(st.out_of_play[Piece::CoalTroops], 1);
+    assert_eq!(st.out_of_play[Piece::CoalBase], 1);
+    assert_eq!(st.available[Piece::CoalTroops], avail + 2);
+}
+
+#[test]
+fn victory_margins_and_the_warlords_double_condition() {
+    // 7.2, 7.3: margins are totals minus thresholds; the Warlords need both
+    // Uncontrolled Pop > 15 and Resources > 40 (their margin is the lower).
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.resources[Faction::Warlords.index()] = 45;
+    let t = victory::totals(d, &st);
+    assert_eq!(t.uncontrolled, 25, "the empty map is all Uncontrolled");
+    assert_eq!(victory::margin(d, &t, Faction::Warlords), 5);
+    assert_eq!(victory::instant_winners(d, &st), vec![Side(3)]);
+    st.resources[Faction::Warlords.index()] = 40;
+    assert!(
+        victory::instant_winners(d, &st).is_empty(),
+        "exceeds is strict (ruling A5)"
+    );
+    // The Coalition counts Available pieces (1.9): 26 here.
+    let t = victory::totals(d, &st);
+    assert_eq!(t.coalition, 26);
+}
+
+#[test]
+fn ties_go_warlords_government_taliban_coalition() {
+    // 7.1 (ruling A41: the Coalition, not listed, last).
+    let (r, mut st) = empty();
+    let d = r.data();
+    // Make every margin equal by construction is hard; check the order on a
+    // constructed tie of Government and Coalition at the same margin.
+    st.patronage = 0;
+    let rank = victory::ranking(d, &st);
+    assert_eq!(rank.len(), 4);
+    let pos = |s: u8| rank.iter().position(|(x, _)| x.0 == s).unwrap();
+    let m = |s: u8| rank.iter().find(|(x, _)| x.0 == s).unwrap().1;
+    for a in 0..4u8 {
+        for b in 0..4u8 {
+            if m(a) > m(b) {
+                assert!(pos(a) < pos(b));
+            }
+        }
+    }
+}
+
+#[test]
+fn two_propaganda_cards_in_a_row_give_one_round() {
+    // 6.0: a Propaganda card right after another is played without a Round.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    st.deck.current = Some(73);
+    st.deck.next = Some(74);
+    st.deck.last_was_propaganda = false;
+    st.deck.props_drawn = 2;
+    st.stage = Stage::Card(CardTurn::default());
+    let mut ev = Vec::new();
+    // The Round of card 73 ran: its Reset draws on.
+    st.deck.last_was_propaganda = true;
+    st.deck.current = Some(73);
+    sequence::next_card(&d, &mut st, &mut Dice::seeded([2; 32]), &mut ev).unwrap();
+    assert!(
+        ev.iter().any(|e| e.text.contains("without a Round")),
+        "{ev:?}"
+    );
+    assert!(st.deck.played.contains(&74));
+}
+
+#[test]
+fn the_deck_draws_every_card_once_with_labelled_rolls() {
+    // 2.1: each pile holds its Events and one Propaganda card; every draw is a
+    // public labelled roll.
+    let (r, st) = game();
+    let d = r.data();
+    let mut deck = st.deck.clone();
+    let mut dice = Dice::seeded([9; 32]);
+    let mut seen = Vec::new();
+    while let Some(c) = deck.draw(&mut dice).unwrap() {
+        seen.push(c);
+    }
+    let per = usize::from(d.scenario.events_per_pile) + 1;
+    assert_eq!(seen.len(), per * usize::from(d.scenario.piles));
+    for (i, pile) in seen.chunks(per).enumerate() {
+        assert_eq!(
+            pile.iter().filter(|c| **c > 72).count(),
+            1,
+            "pile {i}: one Propaganda card"
+        );
+    }
+    let mut sorted = seen.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), seen.len(), "no card twice");
+    assert!(dice.rolls().iter().all(|r| r.label.contains("(2.1)")));
+}
+
+#[test]
+fn order_errors_carry_the_line_and_the_rule() {
+    let d = Data::embedded().unwrap();
+    let e = orders::parse(&d, &lines("rally\nin nowhere"), false).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("nowhere"));
+    let e = orders::parse(&d, &lines("event sideways"), false).unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("5.2"));
+    let (r, mut st) = empty();
+    let d = r.data();
+    st.resources[Faction::Taliban.index()] = 5;
+    let e = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin kandahar\nin kandahar",
+    )
+    .unwrap_err();
+    assert!(e.contains("line 3") && e.contains("(3.1)"), "{e}");
+}
+
+#[test]
+fn air_strike_in_pakistan_shifts_islamabad() {
+    // 4.2.3 (ruling A24): Pakistan allowed; Islamabad shifts once toward Sponsorship.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "helmand", Piece::CoalTroops, 1);
+    put(d, &mut st, "helmand", Piece::TalActive, 1);
+    put(d, &mut st, "waziristan", Piece::TalActive, 1);
+    put(d, &mut st, "balochistan", Piece::TalActive, 1);
+    st.islamabad = 2;
+    op(
+        d,
+        &mut st,
+        Faction::Coalition,
+        "assault\nin helmand\nsa airstrike waziristan taliban, balochistan taliban",
+    )
+    .unwrap();
+    assert_eq!(st[s(d, "waziristan")].pieces.of(Faction::Taliban), 0);
+    assert_eq!(st.islamabad, 3);
+}
+
+#[test]
+fn traffic_and_suborn_pay_and_take() {
+    // 4.5.2: +1 per Warlord Base, no Coalition pieces; 4.5.3: 2 a space.
+    let (r, mut st) = empty();
+    let d = r.data();
+    put(d, &mut st, "balkh", Piece::WarBase, 2);
+    put(d, &mut st, "balkh", Piece::WarUnder, 1);
+    put(d, &mut st, "balkh", Piece::Police, 3);
+    st.resources[Faction::Warlords.index()] = 3;
+    op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "rally\nin balkh\nsa traffic balkh",
+    )
+    .unwrap();
+    assert_eq!(st.res(Faction::Warlords), 3 - 1 + 2);
+    op(
+        d,
+        &mut st,
+        Faction::Warlords,
+        "terror\nin balkh\nsa suborn balkh cubes 3",
+    )
+    .unwrap();
+    assert_eq!(st[s(d, "balkh")].pieces.gov_cubes(), 0);
+}
+
+#[test]
+fn events_run_their_steps_and_capabilities_hook_into_costs() {
+    // 5.1, 5.3: a Capability's modifier changes an Operation's cost.
+    let (r, mut st) = empty();
+    let d = r.data();
+    let card = d.card(23).unwrap().clone();
+    assert_eq!(card.title, "Roadside IEDs");
+    let ev = umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[])
+        .unwrap();
+    assert!(!ev.is_empty());
+    assert_eq!(st.capabilities.len(), 1);
+    st.resources[Faction::Taliban.index()] = 5;
+    op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap();
+    assert_eq!(
+        st.res(Faction::Taliban),
+        5 - st.cost_override(Faction::Taliban, "rally").unwrap_or(1)
+    );
+}
+
+#[test]
+fn the_opening_position_satisfies_the_invariants() {
+    let (r, st) = game();
+    Rules::invariants(&r, &st).unwrap();
+    let mut bad = st.clone();
+    let d = r.data();
+    bad[s(d, "waziristan")].pieces[Piece::Police] += 1;
+    bad.available[Piece::Police] -= 1;
+    assert!(
+        Rules::invariants(&r, &bad)
+            .unwrap_err()
+            .contains("Pakistan")
+    );
+}
+
+#[test]
+fn an_event_may_grant_a_free_operation() {
+    // 3.1.2, 5.5: a free Operation costs nothing; 5.1.1: only the executor's own.
+    use umpire::games::adp::cards::Step;
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| c.unshaded.iter().any(|s| matches!(s, Step::FreeOp(_))))
+        .unwrap()
+        .clone();
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 2);
+    put(&d, &mut st, "helmand", Piece::TalActive, 2);
+    st.resources[Faction::Government.index()] = 0;
+    on_card(&r, &mut st, card.number);
+    let first = sequence::decider(&d, &st).unwrap();
+    let Order::Event { free: Some(a), .. } = parse(&d, "event unshaded\nassault\nin helmand")
+    else {
+        panic!("the op lines after an event line are its free Operation")
+    };
+    let mut dice = Dice::seeded([1; 32]);
+    // The Coalition Assaults for free; another faction may not use a COIN Op.
+    let mut copy = st.clone();
+    umpire::games::adp::effects::free_op(
+        &d,
+        &mut copy,
+        Faction::Coalition,
+        &card,
+        false,
+        &a,
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(copy[s(&d, "helmand")].pieces[Piece::TalActive], 0);
+    assert!(
+        umpire::games::adp::effects::free_op(
+            &d,
+            &mut st.clone(),
+            Faction::Taliban,
+            &card,
+            false,
+            &a,
+            &mut dice
+        )
+        .is_err()
+    );
+    // Not granted by the shaded side.
+    assert!(
+        umpire::games::adp::effects::free_op(
+            &d,
+            &mut st.clone(),
+            Faction::Coalition,
+            &card,
+            true,
+            &a,
+            &mut dice
+        )
+        .is_err()
+    );
+    let _ = first;
+}
+
+#[test]
+fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
+    // 2.3.7 Sudden Propaganda option; the Final Event Card rule is ignored.
+    let r = Adp::new();
+    let mut st = r
+        .setup(&Setup {
+            scenario: "standin".into(),
+            options: [("sudden_propaganda".to_string(), "yes".to_string())].into(),
+            sides: ["coalition", "government", "taliban", "warlords"]
+                .map(String::from)
+                .to_vec(),
+        })
+        .unwrap();
+    let d = r.data().clone();
+    let mut dice = Dice::seeded([4; 32]);
+    Rules::deal(&r, &mut st, &mut dice).unwrap();
+    // Play on until a Propaganda card comes: it is always current, never next.
+    let mut guard = 0;
+    while st.finished.is_none() && guard < 400 {
+        guard += 1;
+        assert!(
+            st.deck
+                .next
+                .and_then(|n| d.card(n))
+                .is_none_or(|c| !c.is_propaganda())
+                || st
+                    .deck
+                    .current
+                    .and_then(|n| d.card(n))
+                    .is_some_and(|c| c.is_propaganda()),
+            "a Propaganda card is shown as the next card"
+        );
+        assert!(!sequence::final_event_card(&d, &st));
+        let p = Rules::prompt(&r, &st);
+        let aw = &p.awaiting[0];
+        let text = aw.default.join("\n");
+        let o = orders::parse(&d, &lines(&text), matches!(st.stage, Stage::Propaganda(_))).unwrap();
+        Rules::apply(&r, &mut st, aw.side, &o[0].1, &mut dice).unwrap();
+    }
+    assert!(st.finished.is_some(), "a game of passes ends");
+}
+
+#[test]
+fn the_deal_draws_the_first_card_and_shows_the_next() {
+    // 2.2: the top card is played and the next revealed; one card ahead.
+    let (r, st) = dealt();
+    let d = r.data();
+    assert!(st.deck.current.is_some() && st.deck.next.is_some());
+    assert_eq!(
+        st.deck.left() as usize,
+        d.scenario.piles as usize * (d.scenario.events_per_pile as usize + 1) - 2
+    );
+    let p = Rules::prompt(&r, &st);
+    assert_eq!(p.awaiting.len(), 1, "{p:?}");
+    let v = Rules::view(&r, &st, None);
+    assert!(v.status[0].starts_with("Current card: #"));
+    assert!(v.status[1].starts_with("Next card: #"));
+}
+
+#[test]
+fn the_readme_examples_parse() {
+    let d = Data::embedded().unwrap();
+    let blocks = [
+        "event unshaded\nassault\nin helmand",
+        "rally\nsa extort waziristan northwest-frontier\nin kandahar\nin oruzgan base\nin waziristan place 2\nsharia oruzgan 1",
+        "train\nin kabul place 3 police 2 troops\ncivic kabul 2\nsa surge 2 troops kabul>kandahar, roll warlords 2",
+        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar with 2\nmove 1 troops zabol>kandahar",
+        "patrol\nmove 2 police kabul>kabul-aibak\nassault kabul-aibak",
+        "assault\nin helmand with-government target taliban\nsa airstrike waziristan taliban, balochistan taliban",
+        "march\nmove 2 ghazni>bamian\nmove 3 kandahar>zabol>ghazni",
+        "attack\nsa ambush helmand\nin helmand target government coalition",
+        "terror\nin kandahar\nin kandahar-kabul",
+        "assault\nin kabul\nsa airlift 3 troops kabul>helmand with 2",
+        "train\nin kabul\nsa govern kabul returnees, balkh patronage",
+        "patrol\nmove 1 police kabul>kabul-aibak\nsa transport 3 kabul>kandahar-kabul>kandahar",
+        "train\nin kabul\nsa eradicate balkh",
+        "rally\nin kandahar\nsa infiltrate kandahar remove government warlords",
+        "march\nmove 1 balkh>samangan\nsa infiltrate kandahar replace warlords",
+        "rally\nin balkh\nsa cultivate balkh",
+        "rally\nin balkh\nsa traffic balkh herat",
+        "terror\nin balkh\nsa suborn balkh cubes 3, herat flip",
+    ];
+    for b in blocks {
+        orders::parse(&d, &lines(b), false).unwrap_or_else(|e| panic!("{b}: {e}"));
+    }
+    let plan = "as government\ncivic kabul 2\nredeploy 2 police kabul>kabul-aibak\nredeploy 3 troops helmand>kabul\ndone";
+    let o = orders::parse(&d, &lines(plan), true).unwrap();
+    assert!(matches!(&o[0].1, Order::Plan(Some(Faction::Government), p) if p.len() == 3));
+}
+
+#[test]
+fn the_view_carries_the_point_to_point_map() {
+    let (r, st) = dealt();
+    let v = Rules::view(&r, &st, None);
+    let b = v.board.expect("a board");
+    let p = b.as_points().expect("a point-to-point board");
+    assert_eq!(p.spaces.len(), 32);
+    assert_eq!(p.links.len(), 103);
+    let kabul = p.spaces.values().find(|s| s.name == "Kabul").unwrap();
+    assert_eq!(kabul.control, Some('C'));
+    assert!(kabul.markers.iter().any(|m| m.name == "Support"));
+}
+
+#[test]
+fn the_map_renders_at_72_columns() {
+    use umpire::render::hexmap::Options;
+    let (r, st) = dealt();
+    let b = Rules::view(&r, &st, None).board.unwrap();
+    let opts = Options {
+        width: 72,
+        ..Options::default()
+    };
+    let text = umpire::render::map::full(&b, &opts);
+    assert!(
+        text.contains("Kabul") && text.contains("Kandahar-Spin Boldak"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+}

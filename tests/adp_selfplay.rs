@@ -1,0 +1,80 @@
+//! A Distant Plain: random legal games through the real engine (signed moves,
+//! verifiable dice, invariants after every entry, a verified replay of every
+//! record; see `core::selfplay`), in every seating mode offered.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use umpire::core::selfplay::{self, SelfPlayConfig, SelfPlayStats};
+use umpire::games::adp::Adp;
+
+fn play(scenario: &str, games: u32, seed: u64) -> SelfPlayStats {
+    play_with(scenario, &BTreeMap::new(), games, seed)
+}
+
+fn play_with(
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    games: u32,
+    seed: u64,
+) -> SelfPlayStats {
+    let s = selfplay::run_with(
+        Arc::new(Adp::new()),
+        scenario,
+        options,
+        games,
+        seed,
+        &SelfPlayConfig::default(),
+    )
+    .unwrap_or_else(|e| {
+        let tail: Vec<&str> = e.record.lines().rev().take(3).collect();
+        panic!("{e}\nlast record lines:\n{}", tail.join("\n"))
+    });
+    assert_eq!(s.games, games);
+    // Every game ends with a ranking by margins (7.1, 7.3).
+    assert!(
+        s.outcomes
+            .iter()
+            .all(|o| o.contains("wins") && o.contains("7.")),
+        "{:?}",
+        s.outcomes
+    );
+    assert_eq!(s.results.values().sum::<u32>(), games);
+    assert_eq!(
+        s.not_carried_out, 0,
+        "legal() offered orders the engine could not carry out"
+    );
+    assert!(s.rolls > 0, "the deck is drawn with rolls");
+    s
+}
+
+#[test]
+fn four_player_games_a() {
+    play("standin", 8, 1);
+}
+
+#[test]
+fn four_player_games_b() {
+    play("standin", 8, 2);
+}
+
+#[test]
+fn three_player_games_with_the_coalition_running_the_warlords() {
+    play("standin-3p", 4, 3);
+}
+
+#[test]
+fn two_player_games_in_both_pairings() {
+    play("standin-2p", 3, 4);
+    play("standin-2p-alt", 3, 5);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_games() {
+    assert_eq!(play("standin", 2, 9), play("standin", 2, 9));
+}
+
+#[test]
+fn four_player_games_with_sudden_propaganda() {
+    let o: BTreeMap<String, String> = [("sudden_propaganda".to_string(), "yes".to_string())].into();
+    play_with("standin", &o, 4, 6);
+}
