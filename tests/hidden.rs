@@ -565,3 +565,26 @@ fn public_rolls_do_not_depend_on_hidden_lines() {
         roll("the guard stays in camp")
     );
 }
+
+#[test]
+fn self_play_covers_sealed_rounds_decks_and_secrets() {
+    let rs = umpire::games::find("freeform").unwrap();
+    let modes: [&[(&str, &str)]; 2] = [
+        &[("order", "simultaneous"), ("turns", "4")],
+        &[
+            ("deck.d", "a,b,c,d,e,f,g,h,i,j"),
+            ("hand.d", "2"),
+            ("turns", "4"),
+        ],
+    ];
+    for opts in modes {
+        let options = opts
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let stats = umpire::core::selfplay::run(rs.clone(), "open", &options, 8, 3)
+            .unwrap_or_else(|f| panic!("{opts:?}: {}", f.message));
+        assert_eq!(stats.games, 8);
+        assert!(stats.moves > 8, "{stats:?}");
+    }
+}

@@ -308,7 +308,19 @@ pub fn random_game(
                 record_text(&game),
             ));
         }
-        let aw = prompt.awaiting[player.below(prompt.awaiting.len())].clone();
+        // A side whose sealed orders for the round are in owes nothing more.
+        let waiting: Vec<_> = game.waiting().cloned().collect();
+        if waiting.is_empty() {
+            return Err(fail(
+                entry(&game),
+                format!(
+                    "every awaited side's sealed orders are in, yet the round did not resolve ({})",
+                    prompt.stage
+                ),
+                record_text(&game),
+            ));
+        }
+        let aw = waiting[player.below(waiting.len())].clone();
         let side: Side = aw.side;
         let legal = ruleset.legal(game.state(), side);
         let take_default = legal.is_empty()
@@ -352,6 +364,20 @@ pub fn random_game(
                     stats.rolls += report.rolls.len() as u64;
                     stats.not_carried_out +=
                         report.orders.iter().filter(|o| o.outcome.is_err()).count() as u64;
+                }
+                Verdict::Sealed { resolved, .. } => {
+                    stats.moves += 1;
+                    if let Some(seq) = resolved
+                        && let Some(r) = game.report(seq)
+                    {
+                        stats.rolls += r.rolls.len() as u64;
+                        stats.not_carried_out += r
+                            .round
+                            .iter()
+                            .flat_map(|p| &p.orders)
+                            .filter(|o| o.outcome.is_err())
+                            .count() as u64;
+                    }
                 }
                 Verdict::Rejected { rejection, .. } => {
                     return Err(fail(
