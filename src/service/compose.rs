@@ -324,7 +324,7 @@ impl Umpire {
         match &p.finished {
             Some(f) => format!("[{}] game over: {}", game.id(), f.summary),
             None => {
-                let yours = side.is_some_and(|s| p.awaits(s).is_some());
+                let yours = side.is_some_and(|s| game.awaits(s).is_some());
                 format!(
                     "[{}] {}{}",
                     game.id(),
