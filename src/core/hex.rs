@@ -6,8 +6,7 @@
 //! are N, NE, SE, S, SW, NW.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -180,27 +179,12 @@ pub fn reachable(
     budget: u32,
     mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
 ) -> BTreeMap<Hex, u32> {
-    let mut best = BTreeMap::new();
-    let mut heap = BinaryHeap::new();
-    best.insert(start, 0);
-    heap.push(Reverse((0u32, start)));
-    while let Some(Reverse((spent, at))) = heap.pop() {
-        if best.get(&at).is_some_and(|b| *b < spent) {
-            continue;
-        }
-        for next in at.neighbours() {
-            let Some(c) = cost(at, next) else { continue };
-            let total = spent + c;
-            if total > budget {
-                continue;
-            }
-            if best.get(&next).is_none_or(|b| total < *b) {
-                best.insert(next, total);
-                heap.push(Reverse((total, next)));
-            }
-        }
-    }
-    best
+    super::path::cheapest(start, budget, |at| {
+        at.neighbours()
+            .into_iter()
+            .map(|next| (next, cost(at, next)))
+            .collect::<Vec<_>>()
+    })
 }
 
 #[cfg(test)]

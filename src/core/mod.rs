@@ -11,6 +11,7 @@ pub mod game;
 pub mod hash;
 pub mod hex;
 pub mod movefile;
+pub mod path;
 pub mod record;
 pub mod ruleset;
 pub mod sealed;

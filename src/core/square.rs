@@ -8,8 +8,7 @@
 //! pass to [`reachable`].
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -203,28 +202,12 @@ pub fn reachable(
     budget: u32,
     mut cost: impl FnMut(Square, Square, Dir8) -> Option<u32>,
 ) -> BTreeMap<Square, u32> {
-    let mut best = BTreeMap::new();
-    let mut heap = BinaryHeap::new();
-    best.insert(start, 0);
-    heap.push(Reverse((0u32, start)));
-    while let Some(Reverse((spent, at))) = heap.pop() {
-        if best.get(&at).is_some_and(|b| *b < spent) {
-            continue;
-        }
-        for d in Dir8::ALL {
-            let next = at.step(d);
-            let Some(c) = cost(at, next, d) else { continue };
-            let total = spent.saturating_add(c);
-            if total > budget {
-                continue;
-            }
-            if best.get(&next).is_none_or(|b| total < *b) {
-                best.insert(next, total);
-                heap.push(Reverse((total, next)));
-            }
-        }
-    }
-    best
+    super::path::cheapest(start, budget, |at| {
+        Dir8::ALL
+            .into_iter()
+            .map(|d| (at.step(d), cost(at, at.step(d), d)))
+            .collect::<Vec<_>>()
+    })
 }
 
 #[cfg(test)]
