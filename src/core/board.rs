@@ -8,7 +8,7 @@
 //! of them, for `Event::focus`. Units are structured ([`Unit`]): the renderer
 //! prints their marks, nothing is encoded in the id.
 
-use super::hex::{Dir, Hex};
+use super::hex::{Dir, Hex, Offset};
 use super::square::{Dir8, Square};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -343,6 +343,8 @@ impl Track {
 /// A hex map as one side sees it.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct HexBoard {
+    /// Which columns sit half a hex lower (most maps: the even ones).
+    pub offset: Offset,
     /// Every on-map hex. Hexes not listed are off the map.
     pub cells: BTreeMap<Hex, Cell>,
     /// Hexside features (rivers, walls, bridges).

@@ -1,9 +1,11 @@
 //! Hex grid geometry for hex-and-counter wargames.
 //!
 //! Flat-topped hexes in vertical columns, numbered as printed on most maps:
-//! `CCRR`, column then row, both from 01 at the top left. Even columns sit half
-//! a hex lower than odd ones, so 0201 is south-east of 0101. The six directions
-//! are N, NE, SE, S, SW, NW.
+//! `CCRR`, column then row, both from 01 at the top left. On most maps even
+//! columns sit half a hex lower than odd ones, so 0201 is south-east of 0101
+//! ([`Offset::EvenLow`], what the plain methods assume); some maps shift the odd
+//! columns instead ([`Offset::OddLow`], the `..._on` methods). The six
+//! directions are N, NE, SE, S, SW, NW.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -54,21 +56,43 @@ impl FromStr for Dir {
     }
 }
 
+/// Which columns of a map sit half a hex lower than their neighbours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Offset {
+    /// Even columns are lower: 0201 is south-east of 0101 (most maps; Sarhu).
+    #[default]
+    EvenLow,
+    /// Odd columns are lower: 0101 is south-west of 0201 (Lest Darkness Fall, rule 9.5).
+    OddLow,
+}
+
+impl Offset {
+    /// Is column `col` shifted half a hex down?
+    pub fn low(self, col: i64) -> bool {
+        let even = col.rem_euclid(2) == 0;
+        match self {
+            Offset::EvenLow => even,
+            Offset::OddLow => !even,
+        }
+    }
+}
+
 impl Hex {
     /// The hex at printed column `col`, row `row`.
     pub const fn new(col: i32, row: i32) -> Hex {
         Hex { col, row }
     }
 
-    /// Is this column shifted half a hex down?
-    fn low(self) -> bool {
-        self.col.rem_euclid(2) == 0
+    /// The neighbour in direction `d` (it may be off the map), even columns low.
+    pub fn step(self, d: Dir) -> Hex {
+        self.step_on(Offset::EvenLow, d)
     }
 
-    /// The neighbour in direction `d` (it may be off the map).
-    pub fn step(self, d: Dir) -> Hex {
+    /// The neighbour in direction `d` on a map with the given column offset.
+    pub fn step_on(self, offset: Offset, d: Dir) -> Hex {
         let (c, r) = (self.col, self.row);
-        let low = self.low();
+        let low = offset.low(i64::from(c));
         match d {
             Dir::N => Hex::new(c, r - 1),
             Dir::S => Hex::new(c, r + 1),
@@ -81,12 +105,24 @@ impl Hex {
 
     /// The six neighbours, clockwise from north.
     pub fn neighbours(self) -> [Hex; 6] {
-        Dir::ALL.map(|d| self.step(d))
+        self.neighbours_on(Offset::EvenLow)
+    }
+
+    /// The six neighbours, clockwise from north, on a map with the given offset.
+    pub fn neighbours_on(self, offset: Offset) -> [Hex; 6] {
+        Dir::ALL.map(|d| self.step_on(offset, d))
     }
 
     /// The direction from this hex to an adjacent one.
     pub fn dir_to(self, other: Hex) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| self.step(*d) == other)
+        self.dir_to_on(Offset::EvenLow, other)
+    }
+
+    /// The direction from this hex to an adjacent one, on a map with the given offset.
+    pub fn dir_to_on(self, offset: Offset, other: Hex) -> Option<Dir> {
+        Dir::ALL
+            .into_iter()
+            .find(|d| self.step_on(offset, *d) == other)
     }
 
     /// Are the two hexes adjacent?
@@ -94,9 +130,24 @@ impl Hex {
         self.dir_to(other).is_some()
     }
 
-    /// Cube coordinates (x, y, z) with x + y + z = 0.
+    /// Are the two hexes adjacent on a map with the given offset?
+    pub fn adjacent_on(self, offset: Offset, other: Hex) -> bool {
+        self.dir_to_on(offset, other).is_some()
+    }
+
+    /// Cube coordinates (x, y, z) with x + y + z = 0, even columns low.
     pub fn cube(self) -> (i32, i32, i32) {
-        let q = self.col - 1;
+        self.cube_on(Offset::EvenLow)
+    }
+
+    /// Cube coordinates on a map with the given offset.
+    pub fn cube_on(self, offset: Offset) -> (i32, i32, i32) {
+        // Rebase the column so that column 0 of the rebased grid is a high one;
+        // then both offsets are the same odd-q arithmetic.
+        let q = match offset {
+            Offset::EvenLow => self.col - 1,
+            Offset::OddLow => self.col,
+        };
         let r = self.row - 1;
         let x = q;
         let z = r - (q - (q & 1)) / 2;
@@ -105,8 +156,13 @@ impl Hex {
 
     /// Hexes between the two, counting one end: adjacent hexes are 1 apart.
     pub fn distance(self, other: Hex) -> u32 {
-        let (a, b, c) = self.cube();
-        let (x, y, z) = other.cube();
+        self.distance_on(Offset::EvenLow, other)
+    }
+
+    /// Hexes between the two on a map with the given offset.
+    pub fn distance_on(self, offset: Offset, other: Hex) -> u32 {
+        let (a, b, c) = self.cube_on(offset);
+        let (x, y, z) = other.cube_on(offset);
         ((a - x).abs().max((b - y).abs()).max((c - z).abs())) as u32
     }
 
@@ -177,10 +233,20 @@ impl<'de> Deserialize<'de> for Hex {
 pub fn reachable(
     start: Hex,
     budget: u32,
+    cost: impl FnMut(Hex, Hex) -> Option<u32>,
+) -> BTreeMap<Hex, u32> {
+    reachable_on(Offset::EvenLow, start, budget, cost)
+}
+
+/// [`reachable`] on a map with the given column offset.
+pub fn reachable_on(
+    offset: Offset,
+    start: Hex,
+    budget: u32,
     mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
 ) -> BTreeMap<Hex, u32> {
     super::path::cheapest(start, budget, |at| {
-        at.neighbours()
+        at.neighbours_on(offset)
             .into_iter()
             .map(|next| (next, cost(at, next)))
             .collect::<Vec<_>>()
@@ -193,6 +259,32 @@ mod tests {
 
     fn h(s: &str) -> Hex {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn odd_low_maps_mirror_the_shift() {
+        // LDF 9.5: on its odd-low map 3315, 3415 and 3416 meet at one point.
+        let o = Offset::OddLow;
+        assert!(h("3315").adjacent_on(o, h("3415")));
+        assert!(h("3315").adjacent_on(o, h("3416")));
+        assert!(h("3415").adjacent_on(o, h("3416")));
+        // On an even-low map 3415 and 3416 are still neighbours, 3315 and 3416 not.
+        assert!(!h("3315").adjacent(h("3416")));
+        assert_eq!(h("0101").step_on(o, Dir::NE), h("0201"));
+        assert_eq!(h("0201").step_on(o, Dir::SE), h("0301"));
+        for a in ["0101", "0202", "0505", "3315"] {
+            for b in h(a).neighbours_on(o) {
+                assert_eq!(h(a).distance_on(o, b), 1, "{a} to {b}");
+                assert_eq!(
+                    b.dir_to_on(o, h(a)).map(Dir::opposite),
+                    h(a).dir_to_on(o, b)
+                );
+            }
+            assert_eq!(
+                h(a).distance_on(o, h(a).step_on(o, Dir::N).step_on(o, Dir::NE)),
+                2
+            );
+        }
     }
 
     #[test]

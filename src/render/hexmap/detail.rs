@@ -13,7 +13,7 @@
 //! Neighbouring hexes share their border characters; a hexside feature
 //! overwrites the characters of the side it is on.
 
-use super::layout::{Map, Window, low, step};
+use super::layout::{Map, Window};
 use super::text;
 use crate::core::board::EdgeKind;
 use crate::core::hex::{Dir, Hex};
@@ -108,9 +108,9 @@ impl Canvas {
 
 /// Where a hex's top-left corner (the start of the line above its top side,
 /// at the level of the `_` run) lands in a drawing of `w`.
-fn origin(w: &Window, (c, r): (i64, i64)) -> (i64, i64) {
+fn origin(map: &Map, w: &Window, (c, r): (i64, i64)) -> (i64, i64) {
     let x = (c - w.c0) * PITCH_X;
-    let y = (r - w.r0) * PITCH_Y + if low(c) { HALF } else { 0 };
+    let y = (r - w.r0) * PITCH_Y + if map.low(c) { HALF } else { 0 };
     (x, y)
 }
 
@@ -151,7 +151,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, Notes) {
     // Outlines first: features and contents overwrite them.
     for (at, _) in map.within(w) {
         for d in Dir::ALL {
-            let (pts, ch) = side(origin(w, at), d);
+            let (pts, ch) = side(origin(map, w, at), d);
             for (x, y) in pts {
                 canvas.put(x, y, ch);
             }
@@ -165,11 +165,11 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, Notes) {
     edges.sort_by_key(|e| (e.kind, e.hex, e.dir));
     for e in edges {
         let at = (i64::from(e.hex.col), i64::from(e.hex.row));
-        if !drawn(at) && !drawn(step(at, e.dir)) {
+        if !drawn(at) && !drawn(map.step(at, e.dir)) {
             continue;
         }
         notes.edges.insert(e.kind);
-        let (pts, _) = side(origin(w, at), e.dir);
+        let (pts, _) = side(origin(map, w, at), e.dir);
         let glyph = edge_glyph(e.kind);
         let long = pts.len() > HALF as usize;
         for (i, (x, y)) in pts.into_iter().enumerate() {
@@ -183,7 +183,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, Notes) {
     }
 
     for (at, cell) in map.within(w) {
-        let (x, y) = origin(w, at);
+        let (x, y) = origin(map, w, at);
         // Lossless: the widened key came from this cell's i32 hex.
         let hex = Hex::new(at.0 as i32, at.1 as i32);
         // Line 1: number, terrain, control.

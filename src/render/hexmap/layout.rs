@@ -5,7 +5,7 @@
 //! hex, and stepping or subtracting at the ends of `i32` would overflow.
 
 use crate::core::board::{Cell, HexBoard as Board};
-use crate::core::hex::Dir;
+use crate::core::hex::{Dir, Offset};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rectangle of columns `c0..=c1` and rows `r0..=r1`, never empty.
@@ -71,14 +71,21 @@ impl<'a> Map<'a> {
     }
 }
 
-/// Even columns sit half a hex lower (see `core::hex`).
-pub(super) fn low(col: i64) -> bool {
-    col.rem_euclid(2) == 0
+impl Map<'_> {
+    /// Does column `col` sit half a hex lower (see `core::hex::Offset`)?
+    pub fn low(&self, col: i64) -> bool {
+        self.board.offset.low(col)
+    }
+
+    /// `Hex::step_on` in widened coordinates, so that it cannot overflow.
+    pub fn step(&self, at: (i64, i64), d: Dir) -> (i64, i64) {
+        step(self.board.offset, at, d)
+    }
 }
 
-/// `Hex::step` in widened coordinates, so that it cannot overflow.
-pub(super) fn step((c, r): (i64, i64), d: Dir) -> (i64, i64) {
-    let low = low(c);
+/// `Hex::step_on` in widened coordinates.
+pub(super) fn step(offset: Offset, (c, r): (i64, i64), d: Dir) -> (i64, i64) {
+    let low = offset.low(c);
     match d {
         Dir::N => (c, r - 1),
         Dir::S => (c, r + 1),

@@ -1,11 +1,12 @@
 //! The overview: the whole map at three characters a hex, for maps too wide
 //! to draw in detail on one strip.
 //!
-//! Hexes keep their true neighbours. Each row takes two lines: odd columns on
-//! the first, even columns (half a hex lower) on the second, so a hex's north
+//! Hexes keep their true neighbours. Each row takes two lines: the high
+//! columns on the first, the low ones (half a hex lower: even columns on most
+//! maps, odd ones on an `Offset::OddLow` map) on the second, so a hex's north
 //! neighbour is two lines up, its NE and SE neighbours one line up or down
 //! and two characters right. Rows are numbered on the left of both their
-//! lines, columns on rulers above and below (odd columns on the upper ruler).
+//! lines, columns on rulers above and below (high columns on the upper ruler).
 //!
 //! ```text
 //!     01  03  05
@@ -18,8 +19,7 @@
 //! the control marker; `>` before a cell marks the last action.
 
 use super::detail::Canvas;
-use super::layout::Map;
-use super::layout::{Window, low};
+use super::layout::{Map, Window};
 use super::text;
 
 /// Width of a row label for rows `r0..=r1` (numbers grow away from zero, so
@@ -53,7 +53,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, bool) {
 
     for c in w.c0..=w.c1 {
         let n = text::num(c);
-        let line = i64::from(low(c));
+        let line = i64::from(map.low(c));
         canvas.text(x_of(c), line, &n);
         canvas.text(x_of(c), height - 2 + line, &n);
     }
@@ -66,7 +66,7 @@ pub(super) fn draw(map: &Map, w: &Window) -> (Vec<String>, bool) {
     let mut highlight = false;
     for ((c, r), cell) in map.within(w) {
         let x = x_of(c);
-        let y = 2 + 2 * (r - w.r0) + i64::from(low(c));
+        let y = 2 + 2 * (r - w.r0) + i64::from(map.low(c));
         let units = cell
             .units
             .iter()

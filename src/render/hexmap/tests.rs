@@ -765,3 +765,17 @@ fn a_snippet_key_lists_only_the_units_and_terrain_in_its_window() {
         assert!(f.contains(word), "{word} missing from the full map");
     }
 }
+
+#[test]
+fn odd_low_maps_draw_odd_columns_lower() {
+    // An `Offset::OddLow` map (Lest Darkness Fall) shifts the odd columns down:
+    // 0101 sits half a hex below 0201, where an even-low map draws it above.
+    let mut board = plain(3, 2);
+    let opts = Options::default();
+    let even = shown(&board, &drawing(&snippet(&board, &[h("0201")], &opts)));
+    assert!(even[&h("0101")].0 < even[&h("0201")].0);
+    board.offset = crate::core::hex::Offset::OddLow;
+    let odd = shown(&board, &drawing(&snippet(&board, &[h("0201")], &opts)));
+    assert!(odd[&h("0101")].0 > odd[&h("0201")].0, "{odd:?}");
+    assert_eq!(odd[&h("0101")].0, odd[&h("0301")].0);
+}
