@@ -328,6 +328,11 @@ pub fn run(cli: Cli) -> Result<i32> {
             );
             Ok(0)
         }
+        Command::Upgrade {
+            game,
+            keep,
+            move_on,
+        } => super::upgrade::run(&dir, game.as_deref(), keep, move_on, now()?),
         Command::Games => {
             let mut u = Umpire::open(&dir)?;
             let ids = u.game_ids()?;
@@ -428,6 +433,7 @@ fn cycle(
             "delivered what was waiting"
         );
     }
+    super::upgrade::report(&u.check_upgrades(false, n)?);
     let r = u.poll(inbox, n)?;
     let dl = u.check_deadlines(n)?;
     let d = u.deliver(outbox, n)?;

@@ -2,6 +2,7 @@
 //! Exit codes: 0 ok, 1 invalid input or failed verification, 2 usage.
 
 mod commands;
+mod upgrade;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -150,6 +151,20 @@ pub enum Command {
         /// A folder of the game's data files, if the club replaced the built-in ones.
         #[arg(long)]
         data: Option<PathBuf>,
+    },
+    /// After installing a new umpire: check the running games under the new
+    /// rulesets. A game whose every entry replays the same moves on by itself
+    /// (each poll does this too); for one that differs, decide here.
+    Upgrade {
+        /// One game (default: every running game).
+        game: Option<String>,
+        /// Keep the game on the version it was played under.
+        #[arg(long, conflicts_with = "move_on", requires = "game")]
+        keep: bool,
+        /// Move the game on to the new version from its position now, although
+        /// its replay differs; every side is told.
+        #[arg(long, requires = "game")]
+        move_on: bool,
     },
     /// List the games.
     Games,

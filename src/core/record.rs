@@ -197,6 +197,41 @@ pub struct RecommitEntry {
     pub at: String,
 }
 
+/// A ruleset's version and game data, as a record names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesetVersion {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Digest>,
+}
+
+impl std::fmt::Display for RulesetVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "version {}", self.version)?;
+        if let Some(d) = self.data {
+            write!(f, " (data {})", d.short(12))?;
+        }
+        Ok(())
+    }
+}
+
+/// The game moves on to another version of its ruleset (or other game data).
+///
+/// Without `diverged_at`, the umpire replayed every entry before this one
+/// under `to` and reached the same states, so a verifier may replay the
+/// whole record under `to`. With it, the admin chose to move the game on
+/// although the replay differed first at that entry: entries before this one
+/// replay under `from`, the rest under `to`, from the state reached so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpgradeEntry {
+    pub from: RulesetVersion,
+    pub to: RulesetVersion,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_at: Option<u64>,
+    pub reason: String,
+    pub at: String,
+}
+
 /// Orders the umpire applied for a side after its deadline passed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefaultEntry {
@@ -228,6 +263,7 @@ pub enum Body {
     Setup(SetupEntry),
     Sealed(SealedEntry),
     Round(RoundEntry),
+    Upgrade(UpgradeEntry),
 }
 
 /// Lists every sealed-able item of a body, as `&dyn` or `&mut dyn HiddenItem`.
@@ -235,7 +271,7 @@ macro_rules! hidden_items {
     ($body:expr, $iter:ident, $($m:tt)*) => {{
         let mut v: Vec<& $($m)* dyn HiddenItem> = Vec::new();
         match $body {
-            Body::Opening(_) | Body::Recommit(_) => {}
+            Body::Opening(_) | Body::Recommit(_) | Body::Upgrade(_) => {}
             Body::Move(m) => {
                 v.push(& $($m)* m.text);
                 v.push(& $($m)* m.signature);
@@ -287,6 +323,7 @@ impl Body {
             Body::Setup(_) => "setup",
             Body::Sealed(_) => "sealed",
             Body::Round(_) => "round",
+            Body::Upgrade(_) => "upgrade",
         }
     }
 
@@ -409,7 +446,11 @@ impl Positions {
             Body::Reveal(r) => (r.position, "reveal"),
             Body::Recommit(r) => (r.from_position, "new dice chain"),
             // The set-up uses position 0; sealed orders roll in their round.
-            Body::Opening(_) | Body::Rejected(_) | Body::Setup(_) | Body::Sealed(_) => {
+            Body::Opening(_)
+            | Body::Rejected(_)
+            | Body::Setup(_)
+            | Body::Sealed(_)
+            | Body::Upgrade(_) => {
                 return Ok(());
             }
         };

@@ -331,6 +331,15 @@ pub trait Rules: Send + Sync + 'static {
         let _ = state;
         Ok(())
     }
+    /// This ruleset as it played at an earlier `version`, for a ruleset that
+    /// keeps old behaviour behind version switches (same `State` type, same
+    /// data). `None` (the default) when it cannot reproduce that version: games
+    /// recorded under it then move on only if every entry replays the same
+    /// under the current version. See "Upgrades" in ARCHITECTURE.md.
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
+        let _ = version;
+        None
+    }
 }
 
 /// A game state of some ruleset, type-erased.
@@ -432,6 +441,7 @@ pub trait Ruleset: Send + Sync {
     fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
     fn view(&self, state: &GameState, side: Option<Side>) -> View;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
 }
 
 fn typed<T: 'static>(s: &GameState) -> &T {
@@ -450,6 +460,9 @@ fn typed_mut<T: 'static>(s: &mut GameState) -> &mut T {
 impl<R: Rules> Ruleset for R {
     fn info(&self) -> RulesetInfo {
         Rules::info(self)
+    }
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
+        Rules::at_version(self, version)
     }
     fn setup(&self, setup: &Setup) -> Result<GameState, String> {
         Rules::setup(self, setup).map(|s| GameState(Box::new(s)))

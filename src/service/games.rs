@@ -36,6 +36,10 @@ pub struct GameMeta {
     /// Per awaited side: since when, and which reminders went out.
     #[serde(default)]
     pub waiting: BTreeMap<String, Waiting>,
+    /// A new version of the ruleset whose replay of this game differs: the
+    /// admin's to decide (`umpire upgrade`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade: Option<crate::service::upgrade::PendingUpgrade>,
 }
 
 /// A side the game waits for.
@@ -343,6 +347,11 @@ impl Umpire {
     /// A game's record as text: the full record (the umpire's own, every
     /// opening), or the copy a side may hold.
     pub fn export(&mut self, id: &str, side: Option<&str>) -> Result<String, ServiceError> {
+        if side.is_none() && !self.games.contains_key(id) {
+            // The full record needs no replay: it exports even for a game this
+            // umpire cannot play (one waiting for an upgrade decision, say).
+            return Ok(self.store.record(id)?.to_text());
+        }
         let game = self.game(id)?;
         match side {
             None => Ok(game.record().to_text()),

@@ -10,6 +10,7 @@ pub mod games;
 pub mod outbox;
 pub mod poll;
 pub mod transports;
+pub mod upgrade;
 
 use crate::core::game::Game;
 use crate::core::sig::SecretKey;

@@ -17,11 +17,13 @@ mod evaluate;
 mod replay;
 mod round;
 mod secrets;
+mod upgrade;
 
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
 pub(crate) use replay::revealed_secrets;
 pub use round::ROUND_DOMAIN;
 pub use secrets::{Keys, Secrets, Stored};
+pub use upgrade::{UpgradeCheck, own_version, record_version};
 
 /// How many hidden dice streams a new game needs: one per side plus the
 /// umpire's if the ruleset hides anything in this set-up, else none.
@@ -37,7 +39,7 @@ use super::audience::Audience;
 use super::dice::{self, Roll};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
-use super::record::{Body, Entry, Opening, RecommitEntry, Record, RevealEntry};
+use super::record::{Body, Entry, Opening, RecommitEntry, Record, RevealEntry, RulesetVersion};
 use super::ruleset::{Await, AwaitKind, Event, GameState, Prompt, Ruleset, Setup, Side};
 use super::sig::{MOVE_NAMESPACE, PublicKey};
 use evaluate::DiceFrom;
@@ -234,7 +236,14 @@ pub struct CheckReport {
 /// A game: record plus replayed state.
 #[derive(Clone)]
 pub struct Game {
+    /// The ruleset in effect (the umpire's own, or an earlier version of it).
     ruleset: Arc<dyn Ruleset>,
+    /// The umpire's own version of the ruleset, which upgrades move on to.
+    base: Arc<dyn Ruleset>,
+    /// The version the record says is in effect.
+    nominal: RulesetVersion,
+    /// Replaying under `base` from this seq on, whatever the record's version.
+    force_from: Option<u64>,
     record: Record,
     sides: Vec<SideInfo>,
     state: GameState,
@@ -282,18 +291,32 @@ impl Game {
         keys: impl Into<Keys<'a>>,
     ) -> Result<Game, ReplayError> {
         let keys = keys.into();
-        let mut game = Game::start(ruleset, Record::open(opening))?;
+        let mut game = Game::start(ruleset, Record::open(opening), &[], None)?;
         game.deal(DiceFrom::Live(keys), None)?;
         Ok(game)
     }
 
-    fn start(ruleset: Arc<dyn Ruleset>, record: Record) -> Result<Game, ReplayError> {
+    /// A game at its opening (`record`), with the ruleset that replays the
+    /// entries `rest` after it (see `upgrade::pick`), or `base` itself from
+    /// the start when `force_from` is 0.
+    fn start(
+        base: Arc<dyn Ruleset>,
+        record: Record,
+        rest: &[Entry],
+        force_from: Option<u64>,
+    ) -> Result<Game, ReplayError> {
         let bad = |message: String| ReplayError { seq: 0, message };
         let opening = record
             .opening()
             .cloned()
             .ok_or_else(|| bad("the record does not start with an opening".into()))?;
-        check_opening(ruleset.as_ref(), &opening).map_err(bad)?;
+        check_opening(base.as_ref(), &opening).map_err(bad)?;
+        let nominal = upgrade::opening_version(&opening);
+        let ruleset = if force_from == Some(0) {
+            base.clone()
+        } else {
+            upgrade::pick(&base, rest, nominal).map_err(bad)?
+        };
         let mut sides = Vec::new();
         for s in &opening.sides {
             let key = PublicKey::parse(&s.key).map_err(|e| bad(format!("side {}: {e}", s.name)))?;
@@ -322,6 +345,9 @@ impl Game {
         reports.insert(0, Report::default());
         Ok(Game {
             ruleset,
+            base,
+            nominal,
+            force_from,
             sides: sides.clone(),
             state,
             prompt,
@@ -727,27 +753,14 @@ fn setup_of(opening: &Opening) -> Setup {
     }
 }
 
-/// Does the opening fit this ruleset (name, version, data, dice scheme)?
+/// Does the opening fit this ruleset (name, dice scheme)? Its version and
+/// data are `upgrade::pick`'s business.
 fn check_opening(ruleset: &dyn Ruleset, opening: &Opening) -> Result<(), String> {
     let info = ruleset.info();
     if info.name != opening.ruleset {
         return Err(format!(
             "the record is a {} game, not {}",
             opening.ruleset, info.name
-        ));
-    }
-    if info.version != opening.ruleset_version {
-        return Err(format!(
-            "the record was made with {} version {}, this umpire has version {}; replay it with a matching umpire",
-            opening.ruleset, opening.ruleset_version, info.version
-        ));
-    }
-    if info.data != opening.ruleset_data {
-        return Err(format!(
-            "the record was made with other {} game data (hash {}), this umpire has {}; use the data files the game was created with",
-            opening.ruleset,
-            opening.ruleset_data.map_or("none".into(), |d| d.short(16)),
-            info.data.map_or("none".into(), |d| d.short(16)),
         ));
     }
     let schemes = std::iter::once(&opening.dice).chain(&opening.hidden);

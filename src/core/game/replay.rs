@@ -26,6 +26,16 @@ impl Game {
         record: &Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_from(ruleset, record, mode, None)
+    }
+
+    /// [`Game::replay`], under `base` itself from entry `force_from` on when given.
+    pub(super) fn replay_from(
+        ruleset: Arc<dyn Ruleset>,
+        record: &Record,
+        mode: ReplayMode,
+        force_from: Option<u64>,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
         let entries = record.entries();
         if let Some(e) = entries.iter().find(|e| e.body.closed_items() > 0) {
             return Err(ReplayError {
@@ -40,7 +50,8 @@ impl Game {
                     message: e.to_string(),
                 }
             })?;
-        let mut game = Game::start(ruleset, first)?;
+        let rest = entries.get(1..).unwrap_or_default();
+        let mut game = Game::start(ruleset, first, rest, force_from)?;
         let revealed = revealed_secrets(entries)?;
         let mut sum = ReplaySummary {
             entries: 1,
@@ -65,8 +76,9 @@ impl Game {
             1
         };
         let mut expect_reveals: Vec<u64> = Vec::new();
-        for e in entries.iter().skip(start) {
-            game.replay_entry(e, mode, &revealed, &mut expect_reveals, &mut sum)
+        for (i, e) in entries.iter().enumerate().skip(start) {
+            let rest = &entries[i + 1..];
+            game.replay_entry(e, rest, mode, &revealed, &mut expect_reveals, &mut sum)
                 .map_err(|message| ReplayError {
                     seq: e.seq,
                     message,
@@ -85,6 +97,7 @@ impl Game {
     fn replay_entry(
         &mut self,
         e: &Entry,
+        rest: &[Entry],
         mode: ReplayMode,
         revealed: &Revealed,
         expect_reveals: &mut Vec<u64>,
@@ -124,6 +137,7 @@ impl Game {
                 self.push_entry(e.body.clone());
                 Ok(())
             }
+            Body::Upgrade(u) => self.replay_upgrade(e, u, rest),
             Body::Reveal(r) => {
                 let Some(pos) = expect_reveals.first().copied() else {
                     return Err(format!(
