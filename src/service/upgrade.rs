@@ -62,7 +62,8 @@ pub enum UpgradeDecision {
 impl Umpire {
     /// Checks the running games whose ruleset changed since the last check
     /// (all of them with `all`); moves on those that replay the same and
-    /// reports those that do not. Cheap when nothing changed: one read.
+    /// reports those that do not. When no ruleset changed this reads one
+    /// store key and touches no game.
     pub fn check_upgrades(
         &mut self,
         all: bool,
@@ -73,30 +74,36 @@ impl Umpire {
             .get_json(Table::Meta, SEEN_KEY)?
             .unwrap_or_default();
         let mut current = BTreeMap::new();
+        for r in crate::games::all() {
+            let name = r.info().name;
+            match self.ruleset(&name) {
+                Ok(r) => {
+                    current.insert(name, own_version(r.as_ref()));
+                }
+                // Its games fail on their own; the others go on.
+                Err(e) => tracing::warn!(ruleset = %name, "{e}"),
+            }
+        }
+        let changed = |name: &str| seen.get(name) != current.get(name);
+        if !all && !current.keys().any(|n| changed(n)) {
+            return Ok(Vec::new());
+        }
         let mut out = Vec::new();
         for id in self.game_ids()? {
             let meta = self.meta(&id)?;
-            if meta.finished.is_some() {
+            if meta.finished.is_some() || !(all || changed(&meta.ruleset)) {
                 continue;
             }
-            let own = match current.get(&meta.ruleset) {
-                Some(v) => *v,
-                None => {
-                    let v = own_version(self.ruleset(&meta.ruleset)?.as_ref());
-                    current.insert(meta.ruleset.clone(), v);
-                    v
-                }
+            let Some(own) = current.get(&meta.ruleset).copied() else {
+                continue;
             };
-            if !all && seen.get(&meta.ruleset) == Some(&own) {
-                continue;
-            }
             if let Some(o) = self.check_one(&id, own, now)? {
                 out.push((id, o));
             }
         }
         if current != seen {
-            let mut merged = seen;
-            merged.extend(current);
+            let mut merged = seen.clone();
+            merged.extend(current.clone());
             let mut batch = Batch::new();
             batch.put_json(Table::Meta, SEEN_KEY, &merged);
             self.store.commit(batch)?;
