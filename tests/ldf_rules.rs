@@ -1394,3 +1394,91 @@ fn the_defender_plays_flanking_move_by_standing_order() {
     assert!(text(&ev).contains("shifted +0"), "{}", text(&ev));
     assert!(t.pooled(1));
 }
+
+/// Where `needle` starts in the drawing: (line, column).
+fn find_in(text: &str, needle: &str) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find(needle).map(|c| (i, c)))
+}
+
+// 9.5 (R-D2): the map is drawn odd columns low, and a snippet around an
+// action shows each unit under its own hex's number.
+#[test]
+fn a_snippet_shows_each_unit_at_its_hex() {
+    use umpire::core::board::{Board, Place};
+    use umpire::render::map::{Options, snippet};
+    let mut t = empty();
+    t.put("emp", h("3318"));
+    t.put("v7", h("3418"));
+    let view = t.r.view(&t.st, Some(ROMAN));
+    let Some(Board::Hex(b)) = &view.board else {
+        panic!("no hex board");
+    };
+    assert_eq!(b.offset, OFFSET);
+    let board = view.board.clone().unwrap();
+    let text = snippet(
+        &board,
+        &[Place::Hex(h("3318")), Place::Hex(h("3418"))],
+        &Options {
+            width: 72,
+            ..Options::default()
+        },
+    );
+    assert!(text.lines().all(|l| l.len() <= 72), "{text}");
+    for (hex, unit) in [("3318", "emp"), ("3418", "v7")] {
+        let (hl, hc) = find_in(&text, hex).unwrap_or_else(|| panic!("{hex}\n{text}"));
+        let (ul, uc) = find_in(&text, unit).unwrap_or_else(|| panic!("{unit}\n{text}"));
+        assert!(
+            ul == hl + 1 && uc + 2 >= hc && uc <= hc + 4,
+            "{unit} is not under {hex}:\n{text}"
+        );
+    }
+    // Odd column 33 is the lower one: 3318's number sits half a hex below 3418's.
+    let (l33, _) = find_in(&text, "3318").unwrap();
+    let (l34, _) = find_in(&text, "3418").unwrap();
+    assert_eq!(l33, l34 + 2, "{text}");
+}
+
+// `command: orders` lists what is legal now, grouped: each line is itself a
+// legal order; moves come one per stack, with reachable hexes and costs.
+#[test]
+fn legal_orders_are_grouped_and_each_is_legal() {
+    let t = game();
+    let legal = t.r.legal(&t.st, GP);
+    assert_eq!(legal[0], "pass");
+    assert!(legal.contains(&"draw".to_string()), "{legal:?}");
+    let moves: Vec<&String> = legal.iter().filter(|l| l.starts_with("move ")).collect();
+    assert!(!moves.is_empty() && moves.iter().all(|m| m.contains("# reach (hex:MP): ")), "{legal:?}");
+    let mut froms: Vec<&str> = moves.iter().map(|m| m.split(' ').nth(1).unwrap()).collect();
+    let n = froms.len();
+    froms.dedup();
+    assert_eq!(froms.len(), n, "one move per stack");
+    let mut seen = legal.clone();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), legal.len(), "no duplicates");
+    for l in &legal {
+        let order = l.split('#').next().unwrap().trim();
+        let mut u = T {
+            r: t.r.clone(),
+            st: t.st.clone(),
+        };
+        let text = orders::parse_line(
+            u.d(),
+            &SourceLine {
+                line: 1,
+                column: 1,
+                text: order.into(),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+        let mut dice = Dice::preview();
+        match u.r.apply(&mut u.st, GP, &text, &mut dice) {
+            Ok(_) | Err(RuleError::Dice(_)) => {}
+            Err(e) => panic!("{order}: {e}"),
+        }
+    }
+    // The Roman is not asked now.
+    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+}
