@@ -31,9 +31,45 @@ pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
     }
 }
 
-/// The siege chit goes back to the pool after its attack (14.3; R-G9 simplified).
-pub fn siege_back(st: &mut State) {
-    st.siege = None;
+/// Places the siege chit on the besieging force (14.3 (21); R-G9).
+pub fn siege_place(ctx: &mut Ctx, st: &mut State, c: u8, hex: Hex, target: Hex) {
+    if let Some(i) = st.hands[Player::Roman.index()].iter().position(|x| *x == c) {
+        st.hands[Player::Roman.index()].remove(i);
+    }
+    st.siege = Some(super::state::Siege { hex, target, chit: c });
+    ctx.say(
+        format!(
+            "the Roman places Heavy Siege Equipment (chit {c}) with his force in {hex} against {} (14.3)",
+            ctx.d.hex_name(target)
+        ),
+        vec![hex, target],
+    );
+}
+
+/// The siege chit goes back to the pool once its target is taken (entered
+/// by a loyal Roman unit, or looted) or no Roman unit is left with it (14.3
+/// (21); R-G9). Checked after every order.
+pub fn siege_check(ctx: &mut Ctx, st: &mut State) {
+    let d = ctx.d;
+    let Some(s) = st.siege else { return };
+    let loyal = |st: &State, h: Hex| st.at(h).any(|u| st.faction(d, u) == Faction::Loyal);
+    let taken = loyal(st, s.target) || st.looted.contains(&s.target);
+    if taken || !loyal(st, s.hex) {
+        st.siege = None;
+        to_pool(st, Item::Chit(s.chit));
+        ctx.say(
+            format!(
+                "the Heavy Siege Equipment in {} goes back to the pool: {} (14.3)",
+                s.hex,
+                if taken {
+                    "its target is taken"
+                } else {
+                    "no Roman unit is left with it"
+                }
+            ),
+            vec![s.hex],
+        );
+    }
 }
 
 /// 5.6: at the start of each turn after the first, hands and set-aside chits
@@ -199,7 +235,7 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
             ctx.say("a cavalry vexillation is drawn but has nowhere to go and returns to the pool (R-G12)", vec![]);
         }
     }
-    let r = ctx.d6("cavalry-reserve")?;
+    let r = ctx.d6(st, "cavalry-reserve")?;
     if r == 6 && !st.reserve {
         st.reserve = true;
         ctx.say(
@@ -235,7 +271,7 @@ fn immediate(
     match effect {
         "gods_bored" => {
             if st.turn < d.values.turns {
-                let r = ctx.d6("gods-bored")?;
+                let r = ctx.d6(st, "gods-bored")?;
                 if r % 2 == 0 {
                     ctx.say(
                         format!("roll {r}: the gods are bored and the turn ends (5.4)"),
@@ -258,7 +294,7 @@ fn immediate(
             to_pool(st, Item::Chit(c));
         }
         "persecutions" => {
-            let n = ctx.d6("persecutions")? + 1;
+            let n = ctx.d6(st, "persecutions")? + 1;
             economics::pay(ctx, st, n, "Persecutions")?;
             st.removed.push(c);
         }
@@ -276,7 +312,7 @@ fn immediate(
 fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
-        let n = ctx.d6("bread-circuses")? + 1;
+        let n = ctx.d6(st, "bread-circuses")? + 1;
         economics::pay(ctx, st, n, "the games")?;
         return Ok(());
     }
@@ -323,7 +359,7 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 /// Plague (chit 10, stand-in; see tables.toml).
 fn plague(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
     let d = ctx.d;
-    let r = ctx.d6("plague")?;
+    let r = ctx.d6(st, "plague")?;
     if r == 1 {
         ctx.say(
             "roll 1: the plague carries off the emperor (stand-in; 14.4)",
@@ -386,7 +422,9 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
         .collect()
 }
 
-/// Plays a chit as an action (8.18).
+/// Plays a chit as an action (8.18); `back` are the chits thrown back into
+/// the pool first by From the Jaws of Death (14.3).
+#[allow(clippy::too_many_arguments)]
 pub fn play(
     ctx: &mut Ctx,
     st: &mut State,
@@ -394,6 +432,7 @@ pub fn play(
     c: u8,
     tp: Option<u32>,
     at: &[Hex],
+    back: &[u8],
 ) -> Result<(), RuleError> {
     let d = ctx.d;
     let def = d
@@ -419,11 +458,34 @@ pub fn play(
             "14.3",
         ));
     }
+    if !back.is_empty() && def.effect != "jaws" {
+        return Err(illegal(
+            "only From the Jaws of Death throws chits back (`return N,N`)",
+            "14.3",
+        ));
+    }
+    let mut rest: Vec<u8> = st.hand(p).to_vec();
+    for b in back {
+        match rest.iter().position(|x| x == b) {
+            Some(i) if *b != c => {
+                rest.remove(i);
+            }
+            _ => {
+                return Err(illegal(
+                    format!("you do not hold chit {b} to throw back"),
+                    "14.3",
+                ));
+            }
+        }
+    }
     spend(d, st, p, c);
     ctx.say(
         format!("the {} plays chit {c}, {} (8.18)", p.name(), def.title),
         vec![],
     );
+    if !back.is_empty() {
+        throw_back(ctx, st, p, back);
+    }
     match def.effect.as_str() {
         "mad_dash" => {
             st.extra = true;
@@ -434,13 +496,13 @@ pub fn play(
         }
         "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
         "german_increase" => {
-            let n = ctx.d6("german-increase")? + 3;
+            let n = ctx.d6(st, "german-increase")? + 3;
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
         "valley" => super::movement::valley(ctx, st, p, at)?,
         "jaws" => {
-            let r = ctx.d6("jaws")?;
+            let r = ctx.d6(st, "jaws")?;
             let room = d.values.hand_limit.saturating_sub(st.hand(p).len());
             let n = (r as usize).min(room);
             ctx.say(
@@ -493,6 +555,50 @@ pub fn play(
         _ => {}
     }
     Ok(())
+}
+
+/// Chits put back into the pool from a hand: the count is public, which
+/// chits only the player's own (R-G2).
+fn throw_back(ctx: &mut Ctx, st: &mut State, p: Player, chits: &[u8]) {
+    for c in chits {
+        if let Some(i) = st.hands[p.index()].iter().position(|x| x == c) {
+            st.hands[p.index()].remove(i);
+            to_pool(st, Item::Chit(*c));
+        }
+    }
+    let list: Vec<String> = chits.iter().map(|c| c.to_string()).collect();
+    ctx.tell(
+        p,
+        format!("you put chit(s) {} back into the pool", list.join(", ")),
+    );
+    ctx.say(
+        format!(
+            "the {} puts {} chit(s) back into the pool (14.3, 8.17)",
+            p.name(),
+            chits.len()
+        ),
+        vec![],
+    );
+}
+
+/// R-G8: a hand over the limit at the end of its holder's action (the Roman
+/// handed the siege chit with six in hand) goes back to the limit, by his
+/// `discard` standing order, else the lowest-numbered chits but the siege
+/// chit.
+pub fn overflow(ctx: &mut Ctx, st: &mut State, p: Player) {
+    let d = ctx.d;
+    let over = st.hand(p).len().saturating_sub(d.values.hand_limit);
+    if over == 0 {
+        return;
+    }
+    let hand = st.hand(p).to_vec();
+    let prefs = &st.standing[p.index()].discard;
+    let mut order: Vec<u8> = prefs.iter().copied().filter(|c| hand.contains(c)).collect();
+    let mut others: Vec<u8> = hand.iter().copied().filter(|c| !order.contains(c)).collect();
+    others.sort_by_key(|c| (d.chit(*c).is_some_and(|x| x.effect == "siege"), *c));
+    order.extend(others);
+    order.truncate(over);
+    throw_back(ctx, st, p, &order);
 }
 
 /// From the Jaws of Death may be played (14.3).

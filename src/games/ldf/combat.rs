@@ -209,6 +209,14 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleEr
             }
         }
     }
+    // R-G9: the equipment already placed doubles every later attack of the
+    // loyal force it sits with against the same centre.
+    if st
+        .siege
+        .is_some_and(|s| s.hex == a.force.from && s.target == a.target && f == Faction::Loyal)
+    {
+        siege = true;
+    }
     let surprise = a
         .chits
         .iter()
@@ -238,14 +246,14 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleEr
     })
 }
 
-fn strength(ctx: &mut Ctx, st: &State, units: &[UnitId], h: Hex) -> Result<u32, RuleError> {
+fn strength(ctx: &mut Ctx, st: &mut State, units: &[UnitId], h: Hex) -> Result<u32, RuleError> {
     let d = ctx.d;
     let mut s = 0;
     for u in units {
         let k = d.kind(*u);
         s += match k {
             Kind::Tribe => {
-                let r = ctx.d6(&format!("german-cf-{}", d.uid(*u)))?;
+                let r = ctx.d6(st, &format!("german-cf-{}", d.uid(*u)))?;
                 let cf = r + d.values.german_die_add;
                 ctx.say(
                     format!("{} fights with {cf} this battle (2.6)", d.uid(*u)),
@@ -258,7 +266,6 @@ fn strength(ctx: &mut Ctx, st: &State, units: &[UnitId], h: Hex) -> Result<u32, 
             _ => 1,
         };
     }
-    let _ = st;
     Ok(s)
 }
 
@@ -278,7 +285,11 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
         );
     }
     for c in &a.chits {
-        chits::spend(d, st, p, *c);
+        if d.chit(*c).is_some_and(|x| x.effect == "siege") {
+            chits::siege_place(ctx, st, *c, b.from, b.target);
+        } else {
+            chits::spend(d, st, p, *c);
+        }
     }
     let mut att = strength(ctx, st, &b.attackers, b.from)?;
     if b.siege {
@@ -302,10 +313,25 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
     } else {
         b.tsnp = false;
     }
+    // N2: Flanking Move or Inspired Subordinates for the defence, by standing order.
+    let shift_at = st.standing[defender.index()].shift_at;
+    if shift_at > 0 && base >= shift_at as i32 - 1 {
+        let c = chits::holds_effect(d, st, defender, "flanking")
+            .or_else(|| chits::holds_effect(d, st, defender, "inspired"));
+        if let Some(c) = c {
+            let title = d.chit(c).map_or("?", |x| x.title.as_str());
+            ctx.say(
+                format!("the defender plays {title} (chit {c}): one column in his favour (14.3)"),
+                vec![b.target],
+            );
+            chits::spend(d, st, defender, c);
+            b.shift -= 1;
+        }
+    }
     let k = base + b.shift;
     let result = match column(d, k) {
         Ok(col) => {
-            let roll = ctx.d6("combat")?;
+            let roll = ctx.d6(st, "combat")?;
             let r = d.crt[roll as usize - 1][col];
             ctx.say(
                 format!(
@@ -338,9 +364,7 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
         result
     };
     resolve_result(ctx, st, p, &b, result, a)?;
-    if b.siege {
-        chits::siege_back(st);
-    }
+    chits::siege_check(ctx, st);
     Ok(())
 }
 
@@ -487,7 +511,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
                 in_ezoc(d, st, *n, f),
                 !fits(st, *n, &units),
                 !(d.hex(*n).is_some_and(|x| x.tp > 0) && st.factions_at(d, *n).contains(&f)),
-                rally.map_or(0, |r| super::data::distance(*n, r)),
+                rally.map_or(0, |r| n.distance_on(super::data::OFFSET, r)),
                 *n,
             )
         });

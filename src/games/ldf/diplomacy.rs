@@ -69,7 +69,10 @@ pub fn dt_roll(
             );
         }
     }
-    let roll = ctx.d6(what)?;
+    let roll = ctx.d6(st, what)?;
+    // 8.8: a roll done again by Beseech the Gods keeps neither salt nor
+    // Agents (their TP and chits stay spent).
+    let (plus, minus) = if ctx.rerolled { (0, 0) } else { (plus, minus) };
     let net = (roll + plus).saturating_sub(minus).min(6);
     let ok = net >= v.success || (roll == 6 && st.options.natural_six);
     ctx.say(

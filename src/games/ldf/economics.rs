@@ -421,7 +421,7 @@ pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             .filter(|x| x.region.is_core())
             .map(|x| x.hex)
             .collect();
-        cands.sort_by_key(|c| (super::data::distance(h, *c), *c));
+        cands.sort_by_key(|c| (h.distance_on(super::data::OFFSET, *c), *c));
         for c in cands {
             let mut t = st.clone();
             t.unit_mut(u).loc = Loc::Hex(c);
@@ -449,7 +449,7 @@ pub fn recovery(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), Rule
         .salt_diplomacy
         .min(st.treasury);
     st.treasury -= salt;
-    let roll = ctx.d6("parthian-recovery")?;
+    let roll = ctx.d6(st, "parthian-recovery")?;
     let net = roll.saturating_sub(salt);
     let ok = net >= d.values.success || (roll == 6 && st.options.natural_six);
     ctx.say(
@@ -505,7 +505,7 @@ pub fn palmyra_replenish(ctx: &mut Ctx, st: &mut State) {
 /// Revenue Windfall (14.3; R-C6): 1d6+3 points as TP (at most 5) and pairs.
 pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    let n = ctx.d6("windfall")? + 3;
+    let n = ctx.d6(st, "windfall")? + 3;
     let tp = tp.min(5).min(n);
     let mut left = n - tp;
     st.treasury += tp;

@@ -21,6 +21,11 @@ pub struct Ctx<'a> {
     pub ev: Vec<Event>,
     /// Label prefix for this action's rolls, e.g. `t2/a14`.
     pub label: String,
+    /// The player whose order this is (for Beseech the Gods' `own`/`enemy`).
+    pub actor: Player,
+    /// The last roll was rolled again by Beseech the Gods: modifiers declared
+    /// before it (salt, Agents) no longer apply (8.8).
+    pub rerolled: bool,
 }
 
 impl Ctx<'_> {
@@ -29,9 +34,28 @@ impl Ctx<'_> {
         self.ev.push(Event::at(text, focus));
     }
 
-    /// Rolls one die, labelled with the action and `what`.
-    pub fn d6(&mut self, what: &str) -> Result<u32, RuleError> {
-        Ok(self.dice.roll(6, &format!("{}/{what}", self.label))?)
+    /// Rolls one die, labelled with the action and `what`; the holder of
+    /// Beseech the Gods may have it rolled again by his standing order (14.3,
+    /// digest N3), and then the second roll stands.
+    pub fn d6(&mut self, st: &mut State, what: &str) -> Result<u32, RuleError> {
+        let label = format!("{}/{what}", self.label);
+        let roll = self.dice.roll(6, &label)?;
+        self.rerolled = false;
+        let Some((p, c)) = super::beseech::wants(self.d, st, self.actor, what, roll) else {
+            return Ok(roll);
+        };
+        super::chits::spend(self.d, st, p, c);
+        let again = self.dice.roll(6, &format!("{label}/reroll"))?;
+        self.rerolled = true;
+        self.say(
+            format!(
+                "the {} plays chit {c}, Beseech the Gods, on the {} roll of {roll}: rolled again, {again} (14.3)",
+                p.name(),
+                super::beseech::kind(what)
+            ),
+            vec![],
+        );
+        Ok(again)
     }
 
     /// Picks one of `n` things at random where only `p` sees the pick (a

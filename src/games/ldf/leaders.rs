@@ -48,7 +48,7 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let Some(emp) = st.emperor(d) else {
         return Ok(());
     };
-    let roll = ctx.d6("emperor-table")?;
+    let roll = ctx.d6(st, "emperor-table")?;
     let row = d.emperor[(roll as usize).clamp(1, 6) - 1];
     let rome_ok = fit_for_emperor(d, st, d.special.rome);
     let hex = match row.place {
@@ -72,7 +72,7 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         vec![h],
     );
     if row.tp_die {
-        let n = ctx.d6("emperor-table-tp")?;
+        let n = ctx.d6(st, "emperor-table-tp")?;
         super::economics::pay(ctx, st, n, "the succession")?;
         ctx.say(
             format!("the succession costs {n} TP (14.4, stand-in; 6.10)"),
@@ -96,7 +96,7 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     if let Some(e) = st.emperor(d) {
         st.unit_mut(e).loc = Loc::Hex(rome);
     }
-    let n = ctx.d6("rebel-in-rome")?;
+    let n = ctx.d6(st, "rebel-in-rome")?;
     super::economics::pay(ctx, st, n, "the end of the revolt")?;
     ctx.say(
         format!("the rebel co-emperor reaches Rome: the revolt ends, the emperor returns to Rome and Rome loses {n} TP (8.3)"),
@@ -209,7 +209,7 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
             "8.7",
         ));
     }
-    let roll = ctx.d6("rebel-coemperor")?;
+    let roll = ctx.d6(st, "rebel-coemperor")?;
     if roll < d.values.success {
         ctx.say(
             format!("the attempt to raise a rebel co-emperor fails (roll {roll}; 8.7)"),

@@ -1,13 +1,16 @@
-//! Orders legal now, as text: a short, deterministic sample (the full space
-//! of paths is huge), each checked by a dry run against the state.
+//! Orders legal now, as text for `command: orders`, the move template and
+//! self-play: grouped (the actions open now, the attacks, one move per stack
+//! with its reachable hexes and costs), each checked by a dry run.
 
-use super::data::{Data, Kind, Region};
+use super::data::{Data, Kind, OFFSET, Region, UnitId};
+use super::movement::{allowances, may_enter};
 use super::orders;
 use super::state::{Faction, Player, Stage, State};
 use super::turn;
 use super::zoc::in_ezoc;
 use crate::core::dice::{Dice, DiceError};
-use crate::core::hex::Hex;
+use crate::core::hex::{Hex, reachable_on};
+use std::collections::BTreeMap;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::RuleError;
 
@@ -30,32 +33,90 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
     }
 }
 
-/// Hexes a force could reach by land, by a simple search (checked later).
-fn reach(d: &Data, st: &State, f: Faction, from: Hex, mp: u32) -> Vec<Vec<Hex>> {
-    let mut out = Vec::new();
-    let mut seen = vec![from];
-    let mut frontier = vec![vec![from]];
-    for _ in 0..mp {
-        let mut next = Vec::new();
-        for path in &frontier {
-            let cur = *path.last().unwrap_or(&from);
-            if cur != from && in_ezoc(d, st, cur, f) {
-                continue;
-            }
-            for n in d.links(cur) {
-                if seen.contains(&n) || st.hostile_in(d, n, f) {
-                    continue;
-                }
-                seen.push(n);
-                let mut p = path.clone();
-                p.push(n);
-                out.push(p.clone());
-                next.push(p);
-            }
-        }
-        frontier = next;
-    }
+/// The land hexes the default force in `from` (every mobile unit of the
+/// player there, with its leader) can reach now, with their cost in movement
+/// points: normal movement, stopping on entering an EZOC (8.2-8.5, 11.x, 12.x).
+pub fn reach(d: &Data, st: &State, p: Player, from: Hex) -> BTreeMap<Hex, u32> {
+    let units: Vec<UnitId> = st
+        .at(from)
+        .filter(|u| st.owner(d, *u) == Some(p) && (d.kind(*u).is_mobile() || d.kind(*u).is_leader()))
+        .collect();
+    let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
+        return BTreeMap::new();
+    };
+    let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
+    let mut out = reachable_on(OFFSET, from, mp, |a, b| {
+        let stopped = a != from && in_ezoc(d, st, a, f);
+        (!stopped && d.linked(a, b) && may_enter(d, st, f, &units, b).is_ok()).then_some(1)
+    });
+    out.remove(&from);
     out
+}
+
+/// A cheapest path to `to` through `costs` (as [`reach`] gives them).
+fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTreeMap<Hex, u32>) -> Vec<Hex> {
+    let f = st
+        .at(from)
+        .find(|u| st.owner(d, *u) == Some(p))
+        .map_or(Faction::Loyal, |u| st.faction(d, u));
+    let mut path = vec![to];
+    let mut cur = to;
+    while let Some(c) = costs.get(&cur).copied().filter(|c| *c > 1) {
+        let Some(prev) = d.links(cur).find(|n| {
+            costs.get(n) == Some(&(c - 1)) && !in_ezoc(d, st, *n, f)
+        }) else {
+            break;
+        };
+        path.push(prev);
+        cur = prev;
+    }
+    path.reverse();
+    path
+}
+
+/// One move order per stack, to its farthest hex, with every reachable hex
+/// and its cost in a trailing comment.
+fn moves(d: &Data, st: &State, p: Player, from: Hex) -> Option<String> {
+    let costs = reach(d, st, p, from);
+    let mut by_cost: Vec<(u32, Hex)> = costs.iter().map(|(h, c)| (*c, *h)).collect();
+    by_cost.sort();
+    let order = by_cost.iter().rev().take(3).find_map(|(_, to)| {
+        let path = path_to(d, st, p, from, *to, &costs);
+        let tail: Vec<String> = path.iter().map(|x| x.to_string()).collect();
+        let o = format!("move {from} to {}", tail.join(" "));
+        ok(d, st, p, &o).then_some(o)
+    })?;
+    let listed: Vec<String> = by_cost
+        .iter()
+        .take(REACH_LISTED)
+        .map(|(c, h)| format!("{h}:{c}"))
+        .collect();
+    let more = by_cost.len().saturating_sub(REACH_LISTED);
+    Some(format!(
+        "{order}   # reach (hex:MP): {}{}",
+        listed.join(" "),
+        if more > 0 { format!(" +{more} more") } else { String::new() }
+    ))
+}
+
+/// How many reachable hexes a move line lists.
+const REACH_LISTED: usize = 10;
+
+/// The attacks a stack may make now, one line per target hex.
+fn attacks(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
+    let Some(f) = st
+        .at(from)
+        .find(|u| st.owner(d, *u) == Some(p) && !d.kind(*u).is_garrison())
+        .map(|u| st.faction(d, u))
+    else {
+        return Vec::new();
+    };
+    d.links(from)
+        .filter(|n| st.hostile_in(d, *n, f) || st.factions_at(d, *n).contains(&Faction::PalmyraIdle))
+        .map(|n| format!("attack {from} on {n}"))
+        .filter(|o| ok(d, st, p, o))
+        .map(|o| format!("{o}   # 13.x; add `with N` for combat chits"))
+        .collect()
 }
 
 fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
@@ -70,27 +131,6 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
         v.dedup();
         v
     };
-    // A few of the player's hexes, rotating with the action count.
-    let k = mine.len().max(1);
-    let pick: Vec<Hex> = (0..mine.len().min(3))
-        .map(|i| mine[(st.seq as usize * 13 + i * 7) % k])
-        .collect();
-    for h in &pick {
-        let f = st
-            .at(*h)
-            .find(|u| st.owner(d, *u) == Some(p))
-            .map(|u| st.faction(d, u))
-            .unwrap_or(Faction::Loyal);
-        for path in reach(d, st, f, *h, 4).into_iter().rev().take(3) {
-            let tail: Vec<String> = path[1..].iter().map(|x| x.to_string()).collect();
-            c.push(format!("move {h} to {}", tail.join(" ")));
-        }
-        for n in d.links(*h) {
-            if st.hostile_in(d, n, f) || st.factions_at(d, n).contains(&Faction::PalmyraIdle) {
-                c.push(format!("attack {h} on {n}"));
-            }
-        }
-    }
     let hand = st.hand(p);
     if hand.len() >= d.values.hand_limit {
         if let Some(x) = hand.first() {
@@ -143,11 +183,21 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
             c.push("activate gaul".into());
         }
     }
+    c.retain(|o| ok(d, st, p, o));
+    for h in &mine {
+        c.extend(attacks(d, st, p, *h));
+    }
+    for h in &mine {
+        c.extend(moves(d, st, p, *h));
+    }
     c
 }
 
-/// A short sample of legal orders: `pass` always, then a few others picked
-/// deterministically from the state's action count.
+/// The orders legal now, grouped: `pass`; the other actions open to the
+/// player (draw, chits, diplomacy, ...); every attack his stacks may make;
+/// one move per stack to its farthest hex, listing every hex it can reach
+/// with its cost. Each line is itself a legal order (a trailing `#` comment
+/// is ignored in a move file).
 pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     if turn::awaited(st) != Some(p) {
         return Vec::new();
@@ -177,21 +227,7 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
         Stage::AdminGp => return vec!["done".into()],
         Stage::Actions => {}
     }
-    let all = candidates(d, st, p);
     let mut out = vec!["pass".to_string()];
-    if all.is_empty() {
-        return out;
-    }
-    let n = all.len();
-    let start = (st.seq as usize * 7919) % n;
-    for i in 0..n.min(12) {
-        if out.len() >= 5 {
-            break;
-        }
-        let t = &all[(start + i * 31) % n];
-        if !out.contains(t) && ok(d, st, p, t) {
-            out.push(t.clone());
-        }
-    }
+    out.extend(candidates(d, st, p));
     out
 }

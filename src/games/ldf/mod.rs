@@ -16,6 +16,7 @@
 
 #![warn(missing_docs)]
 
+pub mod beseech;
 pub mod chits;
 pub mod combat;
 pub mod data;
@@ -270,7 +271,9 @@ impl Rules for Ldf {
 
     fn order_audience(&self, _st: &State, side: Side, order: &Order) -> Audience {
         match order {
+            // The identity of a chit put back is the player's own (R-G2).
             Order::Draw { put_back: Some(_) } => Audience::side(side),
+            Order::Play { back, .. } if !back.is_empty() => Audience::side(side),
             _ => Audience::All,
         }
     }
@@ -348,6 +351,7 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         .chain(st.hands.iter().flatten().copied())
         .chain(st.aside.iter().copied())
         .chain(st.removed.iter().copied())
+        .chain(st.siege.map(|s| s.chit))
     {
         let Some(n) = seen.get_mut(c as usize) else {
             return Err(format!("chit {c} does not exist"));
@@ -358,7 +362,7 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         return Err(format!("chit {} is held {} times", c + 1, seen[c + 1]));
     }
     for (i, h) in st.hands.iter().enumerate() {
-        if h.len() > d.values.hand_limit + 1 {
+        if h.len() > d.values.hand_limit + usize::from(i == Player::Roman.index()) {
             return Err(format!("hand {i} holds {} chits (8.17)", h.len()));
         }
     }

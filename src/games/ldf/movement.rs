@@ -362,7 +362,7 @@ fn convert_around(
             continue;
         }
         rolled.insert(n);
-        let r = ctx.d6(&format!("conversion-{n}"))?;
+        let r = ctx.d6(st, &format!("conversion-{n}"))?;
         if r % 2 == 0 {
             for u in loyal {
                 st.unit_mut(u).rebel = true;

@@ -128,6 +128,8 @@ pub enum Order {
         tp: Option<u32>,
         /// Hexes named.
         at: Vec<Hex>,
+        /// Chits thrown back into the pool first (From the Jaws of Death).
+        back: Vec<u8>,
     },
     /// Pass (8.20).
     Pass,
@@ -361,16 +363,25 @@ pub fn parse_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
             let chit = w.number("the chit")? as u8;
             let mut tp = None;
             let mut at = Vec::new();
+            let mut back = Vec::new();
             loop {
                 if w.eat("tp") {
                     tp = Some(w.number("TP")?);
+                } else if w.eat("return") {
+                    let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
+                    for s in t.split(',') {
+                        back.push(
+                            s.parse()
+                                .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
+                        );
+                    }
                 } else if w.eat("at") {
-                    at = w.hexes_until(&["tp"])?;
+                    at = w.hexes_until(&["tp", "return"])?;
                 } else {
                     break;
                 }
             }
-            Order::Play { chit, tp, at }
+            Order::Play { chit, tp, at, back }
         }
         "pass" => Order::Pass,
         "concede" => Order::Concede,

@@ -101,7 +101,7 @@ fn auto_tribes(d: &Data, st: &State) -> Vec<Hex> {
         .filter(|x| x.region == Region::Barbaria && st.at(x.hex).next().is_none())
         .map(|x| x.hex)
         .collect();
-    v.sort_by_key(|h| (super::data::distance(*h, d.special.rome), *h));
+    v.sort_by_key(|h| (h.distance_on(super::data::OFFSET, d.special.rome), *h));
     v
 }
 

@@ -34,6 +34,14 @@ pub struct Standing {
     /// N4: play Agents in Enemy Camp (-2) against Germano-Parthian treachery
     /// on the emperor (default yes).
     pub agents: bool,
+    /// N3: when to play Beseech the Gods (default never).
+    pub beseech: Vec<super::beseech::Rule>,
+    /// N2: play Flanking Move or Inspired Subordinates for the defence when
+    /// attacked at this many to one or more (default 0: never).
+    pub shift_at: u32,
+    /// R-G8: which chits to put back first when a hand is over the limit
+    /// (default none: the lowest-numbered chit).
+    pub discard: Vec<u8>,
 }
 
 impl Standing {
@@ -47,6 +55,9 @@ impl Standing {
             prefer: Vec::new(),
             tsnp_at: 3,
             agents: true,
+            beseech: Vec::new(),
+            shift_at: 0,
+            discard: Vec::new(),
         }
     }
 }
@@ -93,6 +104,21 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
             Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("shift") => s.shift_at = num(l, w.get(1).copied(), 99)?,
+            Some("beseech") => match w.get(1).copied() {
+                Some("never") => s.beseech.clear(),
+                _ => s.beseech.push(
+                    super::beseech::parse(&w[1..])
+                        .map_err(|m| OrderError::at(l, m).rule("14.3"))?,
+                ),
+            },
+            Some("discard") => {
+                s.discard = w[1..]
+                    .iter()
+                    .map(|t| t.trim_matches(',').parse::<u8>().ok())
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| OrderError::at(l, "discard N N ... (chit numbers)").rule("8.17"))?;
+            }
             Some("agents") => {
                 s.agents = match w.get(1).copied() {
                     Some("yes") => true,
@@ -103,7 +129,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
             _ => {
                 return Err(OrderError::at(
                     l,
-                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N, agents yes|no",
+                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
                 ));
             }
         }
@@ -113,7 +139,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
 
 /// The standing orders as text (the player's own view).
 pub fn show(s: &Standing) -> Vec<String> {
-    vec![
+    let mut v = vec![
         format!(
             "rally {} (retreats, 13.12; N1)",
             s.rally.map_or("none".to_string(), |h| h.to_string())
@@ -146,5 +172,26 @@ pub fn show(s: &Standing) -> Vec<String> {
             "agents {} (Agents in Enemy Camp against treachery on the emperor; N4)",
             if s.agents { "yes" } else { "no" }
         ),
-    ]
+        format!(
+            "shift {} (Flanking Move or Inspired Subordinates for the defence at {}:1 or more, 0 never; N2)",
+            s.shift_at, s.shift_at
+        ),
+        format!(
+            "discard {} (chits put back first when over the hand limit; R-G8)",
+            if s.discard.is_empty() {
+                "lowest".to_string()
+            } else {
+                s.discard
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        ),
+    ];
+    if s.beseech.is_empty() {
+        v.push("beseech never (Beseech the Gods is not played; N3)".into());
+    }
+    v.extend(s.beseech.iter().map(super::beseech::show));
+    v
 }

@@ -205,6 +205,19 @@ impl Default for Options {
     }
 }
 
+/// Roman Heavy Siege Equipment placed on the map (14.3 (21); R-G9): it
+/// stays with the force in `hex` until `target` is taken or no Roman unit is
+/// left with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Siege {
+    /// The hex of the besieging force.
+    pub hex: Hex,
+    /// The population centre under siege.
+    pub target: Hex,
+    /// The chit's number.
+    pub chit: u8,
+}
+
 /// The whole game state.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -244,8 +257,8 @@ pub struct State {
     pub aside: Vec<u8>,
     /// Chits out of the game (Persecutions).
     pub removed: Vec<u8>,
-    /// The siege chit's hex and target (8.16; R-G9).
-    pub siege: Option<(Hex, Hex)>,
+    /// The siege chit on the map (8.16; R-G9).
+    pub siege: Option<Siege>,
     /// Palmyra.
     pub palmyra: Palmyra,
     /// The Gallic Empire.

@@ -43,6 +43,8 @@ pub fn apply(
         dice,
         ev: Vec::new(),
         label: format!("t{}/a{}", st.turn, st.seq),
+        actor: p,
+        rerolled: false,
     };
     if st.finished.is_some() {
         return Err(illegal("the game is over", "4.5"));
@@ -149,11 +151,11 @@ fn side_check(p: Player, o: &Order) -> Result<(), RuleError> {
 
 fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleError> {
     side_check(p, o)?;
-    if let Order::Play { chit, tp, at } = o
+    if let Order::Play { chit, tp, at, back } = o
         && chits::is_free(ctx.d, *chit)
     {
         // R-G4: free, at the start of the player's own action; he acts next.
-        chits::play(ctx, st, p, *chit, *tp, at)?;
+        chits::play(ctx, st, p, *chit, *tp, at, back)?;
         st.seq += 1;
         if st.passes >= 2 {
             return end_turn(ctx, st);
@@ -188,7 +190,7 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
         Order::River { force, to } => movement::river(ctx, st, p, force, *to)?,
         Order::Attack(a) => combat::attack(ctx, st, p, a)?,
         Order::Draw { put_back } => chits::draw_action(ctx, st, p, *put_back)?,
-        Order::Play { chit, tp, at } => chits::play(ctx, st, p, *chit, *tp, at)?,
+        Order::Play { chit, tp, at, back } => chits::play(ctx, st, p, *chit, *tp, at, back)?,
         Order::CoEmperor(h) => leaders::create_loyal(ctx, st, *h)?,
         Order::Rebel(prefs) => leaders::create_rebel(ctx, st, prefs)?,
         Order::Treachery { salt, agents } => diplomacy::treachery(ctx, st, p, *salt, *agents)?,
@@ -208,6 +210,8 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
             ));
         }
     }
+    chits::siege_check(ctx, st);
+    chits::overflow(ctx, st, p);
     st.seq += 1;
     st.acted[p.index()] += 1;
     // The Gods Are Bored sets `passes` to 2 to end the turn (5.4(1)).

@@ -2,7 +2,9 @@
 //! treasury, every stack, the special entities, his own hand and only the
 //! count of the other's.
 
-use super::data::Data;
+use super::data::{Data, OFFSET, Region, UnitId};
+use crate::core::board::{Board, Cell, HexBoard, Legend, Unit, UnitMark};
+use crate::core::hex::Hex;
 use super::state::{Gallic, Loc, Palmyra, Player, Stage, State};
 use crate::core::ruleset::View;
 use std::collections::BTreeMap;
@@ -136,10 +138,75 @@ pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
     v
 }
 
-/// The view (the map itself waits for the core's hex-board kinds).
+/// One counter as drawn: its id, its player (`R` Roman side, `G`
+/// Germano-Parthian side, none for idle Palmyrans), `*` rebel, `^` Gallic.
+fn counter(d: &Data, st: &State, u: UnitId) -> Unit {
+    let s = st.unit(u);
+    let unit = Unit::new(d.uid(u))
+        .mark_if(s.gallic, UnitMark::Other('^'))
+        .mark_if(s.rebel && !s.gallic, UnitMark::Other('*'));
+    match st.owner(d, u) {
+        Some(Player::Roman) => unit.side('R'),
+        Some(Player::Gp) => unit.side('G'),
+        None => unit,
+    }
+}
+
+/// A hex's status marker: looted, fortifying, rebuilding, emptied by plague.
+fn marker(st: &State, h: Hex) -> Option<char> {
+    if st.fortify == Some(h) {
+        Some('F')
+    } else if st.rebuilding.contains(&h) {
+        Some('B')
+    } else if st.plague.contains(&h) {
+        Some('$')
+    } else if st.looted.contains(&h) {
+        Some('L')
+    } else {
+        None
+    }
+}
+
+/// The hex map as the renderer draws it: odd columns low (9.5), every hex
+/// with its region glyph, first population centre, status marker and stack.
+pub fn board(d: &Data, st: &State) -> HexBoard {
+    let mut b = HexBoard {
+        offset: OFFSET,
+        ..HexBoard::default()
+    };
+    for x in &d.hexes {
+        let cell = Cell {
+            terrain: x.region.glyph(),
+            name: x.places.first().map(|p| d.places[*p].name.clone()),
+            control: marker(st, x.hex),
+            units: st.at(x.hex).map(|u| counter(d, st, u)).collect(),
+            highlight: false,
+        };
+        b.cells.insert(x.hex, cell);
+    }
+    for r in Region::ALL {
+        b.legend
+            .push(Legend::new(r.glyph().to_string(), r.name().to_string()));
+    }
+    b.legend.push(Legend::new(
+        "L B F $",
+        "looted (6.3), rebuilding (6.4), fortifying (8.13), emptied by plague (6.3)",
+    ));
+    b.legend.push(Legend::new(
+        "R / G",
+        "the Roman's / the Germano-Parthian's units",
+    ));
+    b.legend.push(Legend::new(
+        "v3* / v3^",
+        "a rebel (8.7) / a Gallic (9.5) unit",
+    ));
+    b
+}
+
+/// The view: the status lines and the map.
 pub fn view(d: &Data, st: &State, viewer: Option<Player>) -> View {
     View {
         status: status(d, st, viewer),
-        board: None,
+        board: Some(Board::Hex(board(d, st))),
     }
 }

@@ -1,7 +1,7 @@
 //! Holding the data to what the rulebook says: the anchor hexes, the narrows,
 //! the double-legion hexes, the counter total, the tables the rules cite.
 
-use super::{Data, DataSummary, Kind, Region, Size, adjacent};
+use super::{Data, DataSummary, Kind, Region, Size, OFFSET};
 use crate::core::hex::Hex;
 
 fn h(s: &str) -> Hex {
@@ -86,7 +86,7 @@ fn anchors(d: &Data, e: &mut Vec<String>) {
     }
     // 9.5: the three hexes meet at one point (odd-q, ruling R-D2).
     let (a, b, c) = (h("3315"), h("3415"), h("3416"));
-    if !(adjacent(a, b) && adjacent(b, c) && adjacent(a, c)) {
+    if !(a.adjacent_on(OFFSET, b) && b.adjacent_on(OFFSET, c) && a.adjacent_on(OFFSET, c)) {
         e.push("3315, 3415 and 3416 must meet at one point (9.5)".into());
     }
     for p in &d.places {
@@ -115,7 +115,7 @@ fn narrows(d: &Data, e: &mut Vec<String>) {
             e.push(format!("narrows {} is all-sea (1.5)", x.hex));
         }
         for n in x.narrows.iter().flatten() {
-            if !adjacent(x.hex, *n) || !d.is_land(*n) {
+            if !x.hex.adjacent_on(OFFSET, *n) || !d.is_land(*n) {
                 e.push(format!(
                     "narrows {} connects {n}, not an adjacent land hex (12.5)",
                     x.hex

@@ -10,7 +10,7 @@ pub use check::check_loaded;
 
 use crate::core::data::{DataFile, Files};
 use crate::core::hash::Digest;
-use crate::core::hex::Hex;
+use crate::core::hex::{Hex, Offset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -93,6 +93,31 @@ impl Region {
             _ => return None,
         })
     }
+
+    /// The map glyph (the inverse of [`Region::from_glyph`]).
+    pub fn glyph(self) -> char {
+        [
+            '~', 'C', 'G', 'I', 'M', 'B', 'P', 'K', 'E', 'A', 'D', 'Z', 'Y', '.',
+        ][self as usize]
+    }
+
+    /// Every region, in glyph order (for the map's key).
+    pub const ALL: [Region; 14] = [
+        Region::Sea,
+        Region::Core,
+        Region::Gallic,
+        Region::Italy,
+        Region::Island,
+        Region::Barbaria,
+        Region::Parthia,
+        Region::Colchis,
+        Region::Iberia,
+        Region::Armenia,
+        Region::Dacia,
+        Region::Decumates,
+        Region::Palmyra,
+        Region::Other,
+    ];
 
     /// Roman core territory (Terrain Key; 4.3).
     pub fn is_core(self) -> bool {
@@ -591,37 +616,10 @@ pub struct DataSummary {
     pub stand_ins: Vec<String>,
 }
 
-/// The hex offsets of the six neighbours, clockwise from north, for odd-q
-/// (odd columns half a hex lower; ruling R-D2).
-fn offsets(col: i32) -> [(i32, i32); 6] {
-    if col.rem_euclid(2) == 1 {
-        [(0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)]
-    } else {
-        [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)]
-    }
-}
-
-/// The six neighbours of a hex on the odd-q grid (some may be off the map).
-pub fn neighbours(h: Hex) -> [Hex; 6] {
-    offsets(h.col).map(|(dc, dr)| Hex::new(h.col + dc, h.row + dr))
-}
-
-/// Are two hexes adjacent on the odd-q grid?
-pub fn adjacent(a: Hex, b: Hex) -> bool {
-    neighbours(a).contains(&b)
-}
-
-/// Hexes between two, on the odd-q grid.
-pub fn distance(a: Hex, b: Hex) -> u32 {
-    let cube = |h: Hex| {
-        let q = h.col;
-        let r = h.row - (q - q.rem_euclid(2)) / 2;
-        (q, r, -q - r)
-    };
-    let (x, y, z) = cube(a);
-    let (p, q, r) = cube(b);
-    ((x - p).abs().max((y - q).abs()).max((z - r).abs())) as u32
-}
+/// The map's column offset: odd columns sit half a hex lower, so 3315, 3415
+/// and 3416 meet at one point (9.5; ruling R-D2). Every adjacency, distance
+/// and path on this map goes through the core's `..._on(OFFSET, ..)` methods.
+pub const OFFSET: Offset = Offset::OddLow;
 
 /// A value's path with record indices folded: `map.place[3].size` is
 /// `map.place[*].size`, and a hex's region `map.rows.*`.
@@ -722,7 +720,7 @@ impl Data {
     /// retreat, ZOC)? A narrows hex links only to the land hexes it connects, as
     /// by a bridge (12.5); otherwise an all-sea hexside breaks it (R-D1).
     pub fn linked(&self, a: Hex, b: Hex) -> bool {
-        if !adjacent(a, b) || !self.is_land(a) || !self.is_land(b) {
+        if !a.adjacent_on(OFFSET, b) || !self.is_land(a) || !self.is_land(b) {
             return false;
         }
         let via = |n: Hex, o: Hex| {
@@ -739,7 +737,7 @@ impl Data {
 
     /// The land hexes linked to `h`.
     pub fn links(&self, h: Hex) -> impl Iterator<Item = Hex> + '_ {
-        neighbours(h)
+        h.neighbours_on(OFFSET)
             .into_iter()
             .filter(move |n| self.linked(h, *n))
     }

@@ -4,7 +4,7 @@
 use super::{
     ActionDef, Back, ChitDef, Data, EmperorPlace, EmperorRow, HexInfo, Kind, Outcome, Place,
     ProvKind, Region, SideKind, Size, Special, Tag, Timing, UnitDef, UnitId, User, Values,
-    neighbours,
+    OFFSET,
 };
 use crate::core::hash::Tagged;
 use crate::core::hex::Hex;
@@ -314,7 +314,7 @@ fn read_map_records(r: &mut Reader, tm: &Table, d: &mut Data) {
                 continue;
             };
             let (a, b) = (r.hex(a, "map.sides"), r.hex(b, "map.sides"));
-            if !neighbours(a).contains(&b) {
+            if !a.adjacent_on(OFFSET, b) {
                 r.err(format!("map.sides.{key}: {a} and {b} are not adjacent"));
             }
             d.sides.insert(if a < b { (a, b) } else { (b, a) }, kind);
@@ -376,7 +376,7 @@ fn derive_hexes(d: &mut Data) {
         if !d.hexes[i].is_land() {
             continue;
         }
-        let ns = neighbours(h);
+        let ns = h.neighbours_on(OFFSET);
         let coastal = ns
             .iter()
             .any(|n| d.hex(*n).is_some_and(|x| !x.is_land()) || d.side(h, *n) == SideKind::Sea);
