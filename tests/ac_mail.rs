@@ -242,6 +242,7 @@ fn scenario_1_by_mail_ends_in_victory_and_no_mail_shows_the_other_sides_secrets(
         rounds >= 4,
         "the sealed economy ran each turn: {rounds} rounds"
     );
+    assert!(own_marks > 0, "no side's copy held its own sealed mail");
     assert!(
         hidden_checks > 100,
         "the test checked hidden items: {hidden_checks}"
