@@ -42,7 +42,12 @@ fn game(scenario: &str, options: &[(&str, &str)]) -> T {
 
 /// Scenario 1 with every piece taken off the map, in British operations phase `k`.
 fn empty(k: u8) -> T {
-    let mut t = game("s1", &[]);
+    empty_with(k, &[])
+}
+
+/// [`empty`] with game options.
+fn empty_with(k: u8, options: &[(&str, &str)]) -> T {
+    let mut t = game("s1", options);
     for u in &mut t.st.units {
         u.loc = Loc::Pool;
     }
@@ -717,8 +722,18 @@ fn the_economy_phase_is_sealed_until_both_are_in() {
     .unwrap();
     assert_eq!(t.st.stage, Stage::Economy);
     let pounds = t.st.treasury[1];
+    let e = t
+        .run(
+            RUSSIAN,
+            &format!("buy 3\nrecruit field_force at urals\nbuy {pounds}"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("(9.3)"), "the plan so far counts: {e}");
+    // A mail is the whole plan: `done` is implied at its end.
     t.run(RUSSIAN, "buy 3\nrecruit field_force at urals", &[])
         .unwrap();
+    assert!(t.st.sealed[1]);
     assert_eq!(
         t.st.treasury[1], pounds,
         "nothing is spent before both are in"
@@ -732,10 +747,8 @@ fn the_economy_phase_is_sealed_until_both_are_in() {
         "{:?}",
         view.status
     );
-    let e = t.run(RUSSIAN, &format!("buy {}", pounds), &[]).unwrap_err();
-    assert!(e.contains("(9.3)"), "the plan so far counts: {e}");
-    t.run(RUSSIAN, "done", &[]).unwrap();
-    assert_eq!(t.st.treasury[1], pounds);
+    let e = t.run(RUSSIAN, "done", &[]).unwrap_err();
+    assert!(e.contains("(3.1[3])"), "{e}");
     t.run(BRITISH, "done", &[]).unwrap();
     assert_eq!(t.st.treasury[1], pounds - 3 - 4);
     assert_eq!(t.st.sp[1], 3);
@@ -765,11 +778,13 @@ fn recruits_go_where_the_rules_say() {
         .run(BRITISH, "recruit AF irregular at Kabul", &[])
         .unwrap_err();
     assert!(e.contains("5.22"), "{e}");
-    t.run(BRITISH, "recruit NI irregular at Delhi", &[])
-        .unwrap();
     let agra = t.city("Agra");
-    t.run(BRITISH, &format!("recruit NI garrison at {agra}"), &[])
-        .unwrap();
+    t.run(
+        BRITISH,
+        &format!("recruit NI irregular at Delhi\nrecruit NI garrison at {agra}"),
+        &[],
+    )
+    .unwrap();
 }
 
 // 8.1 example: a 5 modified to 6 reads column D and then column C; D4 is the
@@ -1188,4 +1203,140 @@ fn the_square_map_shows_each_side_what_it_may_see() {
     let text = umpire::render::map::snippet(&russian, &[Place::Square(delhi)], &opts);
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
     assert!(!text.contains("keane"), "{text}");
+}
+
+// 28.0 (optional Telegraph): a force moving along railroads picks up units on
+// the railroad squares it enters, if they have not moved this sub-phase.
+#[test]
+fn the_telegraph_picks_up_unmoved_units_on_railroad_squares() {
+    for on in [false, true] {
+        let mut t = empty_with(1, &[("telegraph", if on { "on" } else { "off" })]);
+        t.st.first_year = 1860;
+        t.st.first = Power::Russian;
+        umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+        for s in ["0403", "0503", "0603", "0703"] {
+            t.st.markers.push(Marker {
+                sq: sq(s),
+                owner: Power::Russian,
+                kind: MarkerKind::Railroad,
+            });
+        }
+        let a = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0403")))[0];
+        let b = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0603")))[0];
+        let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
+        let id = |t: &T, u| t.st.unit(u).id.clone();
+        let (ia, ib, ic) = (id(&t, a), id(&t, b), id(&t, c));
+        let order = format!("move {ia}: rail:0603 pick:{ib} 0604");
+        if !on {
+            let e = t.run(RUSSIAN, &order, &[]).unwrap_err();
+            assert!(e.contains("(28.0)"), "an option: {e}");
+            continue;
+        }
+        // 28.0: the square left by foot off the line is not a railroad square.
+        let e = t
+            .run(
+                RUSSIAN,
+                &format!("move {ia}: rail:0703 0704 pick:{ic}"),
+                &[],
+            )
+            .unwrap_err();
+        assert!(e.contains("(28.0)"), "{e}");
+        t.run(RUSSIAN, &order, &[]).unwrap();
+        assert_eq!(t.st.unit(a).loc, Loc::Sq(sq("0604")));
+        assert_eq!(
+            t.st.unit(b).loc,
+            Loc::Sq(sq("0604")),
+            "picked up and carried"
+        );
+        assert!(t.st.unit(b).moved);
+        // A unit that has moved is not picked up again.
+        let e = t
+            .run(RUSSIAN, &format!("move {ic}: 0703 pick:{ib}"), &[])
+            .unwrap_err();
+        assert!(e.contains("(28.0)"), "{e}");
+    }
+}
+
+// 30.1, 30.21(1), 31.31-31.34 (optional Massacre): after movement, enemy
+// markers go, a city yields a pound of loot, the square forages nothing for the
+// rest of the turn and the index shifts two toward the enemy.
+#[test]
+fn the_optional_massacre_loots_strips_forage_and_shifts_the_index_two() {
+    let mut t = empty_with(1, &[("massacre", "on")]);
+    let o = t.city("Orenburg");
+    t.st.markers.push(Marker {
+        sq: o,
+        owner: Power::Russian,
+        kind: MarkerKind::Colony,
+    });
+    let bf = t.put(Nat::British, Kind::FieldForce, 2, Loc::Sq(o));
+    let pounds = t.st.treasury[0];
+    let forage = supply::forage(t.d(), &t.st, o, Power::British);
+    assert!(forage > 0);
+    t.run(BRITISH, &format!("massacre {o}"), &[]).unwrap();
+    assert!(t.st.markers.is_empty(), "31.31");
+    assert_eq!(t.st.treasury[0], pounds + 1, "31.32: loot");
+    assert_eq!(supply::forage(t.d(), &t.st, o, Power::British), 0, "31.33");
+    assert_eq!(t.st.bop, -2, "31.34: from 1, two toward Russia, skipping 0");
+    let e = t.run(BRITISH, &format!("massacre {o}"), &[]).unwrap_err();
+    assert!(e.contains("31.33"), "once a turn: {e}");
+    let id = t.st.unit(bf[1]).id.clone();
+    let e = t
+        .run(BRITISH, &format!("move {id}: india"), &[])
+        .unwrap_err();
+    assert!(
+        e.contains("12.1"),
+        "30.0: massacre comes after all movement: {e}"
+    );
+    // 30.21(1): not where enemy combat units stand.
+    let mut t = empty_with(1, &[("massacre", "on")]);
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(o));
+    t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(o));
+    let e = t.run(BRITISH, &format!("massacre {o}"), &[]).unwrap_err();
+    assert!(e.contains("30.21(1)"), "{e}");
+}
+
+// 32.1, 32.4, 32.6 (optional Discoveries): a d66, the first die the tens; 12
+// is an Archeological Find, one toward the discoverer; one attempt a city a
+// game, by either player.
+#[test]
+fn a_discovery_reads_two_dice_as_tens_and_ones_once_per_city() {
+    let mut t = empty_with(1, &[("discoveries", "on")]);
+    let kabul = t.city("Kabul");
+    let b = t.agent("burnes", Loc::Sq(kabul));
+    let name = t.d().agents[b.0 as usize].name.clone();
+    let tens = format!("discovery by {name}, tens die (32.1)");
+    let ones = format!("discovery by {name}, ones die (32.1)");
+    let bop = t.st.bop;
+    let out = t
+        .run(BRITISH, "discover burnes", &[(&tens, 1), (&ones, 2)])
+        .unwrap();
+    assert!(
+        out.iter().any(|l| l.contains("12, Archeological Find")),
+        "{out:?}"
+    );
+    assert_eq!(t.st.bop, bop + 1);
+    let e = t.run(BRITISH, "discover burnes", &[]).unwrap_err();
+    assert!(e.contains("(32.4)"), "{e}");
+    // 32.2: a native agent may not; 32.0: only with the option.
+    let mut t = empty(1);
+    t.agent("burnes", Loc::Sq(kabul));
+    let e = t.run(BRITISH, "discover burnes", &[]).unwrap_err();
+    assert!(e.contains("(32.0)"), "{e}");
+}
+
+// 32.6: the printed table ends at 22; the rest are stand-ins, tagged so.
+#[test]
+fn the_discovery_table_has_every_d66_result_and_marks_the_missing_ones() {
+    let t = empty(1);
+    let rows = &t.d().num.discovery;
+    assert_eq!(rows.len(), 36);
+    let printed: Vec<u32> = rows
+        .iter()
+        .filter(|r| r.roll <= 22)
+        .map(|r| r.roll)
+        .collect();
+    assert_eq!(printed, vec![11, 12, 13, 14, 15, 16, 21, 22]);
+    let once: Vec<u32> = rows.iter().filter(|r| r.once).map(|r| r.roll).collect();
+    assert_eq!(once, vec![11, 21, 22], "32.6: once per game");
 }

@@ -2,6 +2,7 @@
 //! hidden dice streams, per-side records), the ruleset's invariants after
 //! every entry and a verified replay of every record (see `core::selfplay`).
 //! To reproduce a failure: `umpire selfplay ac --scenario s1 --seed N`.
+//! The long run (see the README): `umpire selfplay ac --games 200 --seed 1`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -45,7 +46,7 @@ fn play(
 
 #[test]
 fn scenario_1_games() {
-    play("s1", &opts(&[]), 8, 1, &SelfPlayConfig::default());
+    play("s1", &opts(&[]), 4, 1, &SelfPlayConfig::default());
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn scenario_2_games_with_ultimatums_and_staff_work() {
             ("staff_work", "on"),
             ("levy", "invasion"),
         ]),
-        8,
+        4,
         2,
         &SelfPlayConfig::default(),
     );
@@ -85,8 +86,28 @@ fn scenario_3_games_with_standing_orders() {
     play(
         "s3",
         &opts(&[("base", "s2"), ("ultimatums", "on")]),
-        4,
+        2,
         3,
         &c,
+    );
+}
+
+/// The optional rules of 27.0-32.0 together (telegraph, massacre in place of
+/// 20.5, discoveries with the stand-in results), on scenario 1.
+#[test]
+fn scenario_1_games_with_every_optional_rule() {
+    play(
+        "s1",
+        &opts(&[
+            ("ultimatums", "on"),
+            ("staff_work", "on"),
+            ("forced_march", "on"),
+            ("telegraph", "on"),
+            ("massacre", "on"),
+            ("discoveries", "on"),
+        ]),
+        4,
+        4,
+        &SelfPlayConfig::default(),
     );
 }

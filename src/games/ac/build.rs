@@ -543,6 +543,7 @@ fn tables(d: &mut Data, errors: &mut Vec<String>) {
             "tables: the Negotiations Table needs 7 columns, the Ultimatum Table 8 (15.62)",
         );
     }
+    super::discovery::check_table(&n.discovery, errors);
     if n.income.home.len() != 7 {
         err(
             errors,

@@ -543,6 +543,25 @@ pub struct Numbers {
     pub ranjit: Ranjit,
     /// Open war.
     pub open_war: OpenWarValues,
+    /// Discovery Table (optional rule 32.6), one row per d66 result.
+    pub discovery: Vec<DiscoveryRow>,
+}
+
+/// One result of the Discovery Table (32.6).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoveryRow {
+    /// The d66 result: tens die, ones die (32.1).
+    pub roll: u32,
+    /// Its name.
+    pub name: String,
+    /// What it does: none, bop, pounds, mahdum, bazaar, buzkashi, commercial,
+    /// somnath, hashishan.
+    pub effect: String,
+    /// The amount of a `bop` or `pounds` effect.
+    pub value: i32,
+    /// May occur only once a game (32.5).
+    pub once: bool,
 }
 
 /// City square.

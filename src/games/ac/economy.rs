@@ -563,8 +563,15 @@ pub fn collect_income(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 
 /// Pounds from cities and markers for `p` (9.1(2)-(3), errata: occupied cities).
 pub fn city_income(d: &Data, st: &State, p: Power) -> u32 {
+    (0..d.regions.len())
+        .map(|r| region_city_income(d, st, p, RegionId(r as u8)))
+        .sum()
+}
+
+/// `p`'s income from the cities of one region (9.1(2)).
+pub fn region_city_income(d: &Data, st: &State, p: Power, r: RegionId) -> u32 {
     let mut total = 0;
-    for c in &d.cities {
+    for c in d.cities.iter().filter(|c| c.region == r) {
         let marker = st.has_marker(c.sq, p, MarkerKind::TradingPost)
             || st.has_marker(c.sq, p, MarkerKind::Colony);
         let mine = st.occupies(c.sq, p);

@@ -295,12 +295,30 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         if m.owner != p
             && st.occupies(m.sq, p)
             && !st.occupies(m.sq, p.other())
+            && !st.massacred.contains(&m.sq)
             && seen.insert(m.sq)
         {
             out.push(format!("massacre {}\nend", m.sq));
         }
     }
+    out.extend(discoveries(d, st, p));
     out
+}
+
+/// 32.0: an attempt by each agent that may make one, aimed (for the
+/// Hashishan) at the first square holding enemy combat units.
+fn discoveries(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let target = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p.other()))
+        .find_map(|u| u.loc.sq())
+        .map_or(String::new(), |s| format!(" {s}"));
+    (0..st.agents.len())
+        .map(|i| AgentId(i as u16))
+        .filter(|a| super::discovery::check(d, st, p, *a).is_ok())
+        .map(|a| format!("discover {}{target}", d.agents[a.0 as usize].id))
+        .collect()
 }
 
 fn negotiations(d: &Data, st: &State, p: Power) -> Vec<String> {

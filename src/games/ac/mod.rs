@@ -24,10 +24,12 @@ mod build;
 pub mod combat;
 pub mod control;
 pub mod data;
+pub mod discovery;
 pub mod economy;
 pub mod events;
 pub mod geom;
 pub mod legal;
+pub mod massacre;
 pub mod movement;
 pub mod negotiate;
 pub mod orders;
@@ -55,12 +57,12 @@ use std::collections::BTreeMap;
 use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use std::sync::Arc;
 
-/// How the income/expenditure round is awaited. The state seals each side's
-/// orders itself (3.1[3]: checked alone, hidden by audience, carried out when
-/// both are in), so plain `Orders` is correct today; `SealedOrders` adds the
-/// engine's commitments. It stays off until `core::selfplay` accepts
-/// `Verdict::Sealed` and picks from `Game::waiting()` (see the report).
-pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::Orders;
+/// How the income/expenditure round is awaited: as the engine's sealed round
+/// (3.1[3], 22.0). Each side's mail of economy orders is a sealed commitment
+/// in the record until both are in; then both are applied in one round entry
+/// (British, then Russian; the state carries the plans out first player
+/// first, ruling A49). A later mail in the same round replaces the earlier.
+pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -178,6 +180,12 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("staff_work", "off") => o.staff_work = false,
             ("forced_march", "on") => o.forced_march = true,
             ("forced_march", "off") => o.forced_march = false,
+            ("telegraph", "on") => o.telegraph = true,
+            ("telegraph", "off") => o.telegraph = false,
+            ("massacre", "on") => o.massacre = true,
+            ("massacre", "off") => o.massacre = false,
+            ("discoveries", "on") => o.discoveries = true,
+            ("discoveries", "off") => o.discoveries = false,
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
             ("base", "s1" | "s2") => base = v.clone(),
@@ -223,6 +231,9 @@ impl Rules for Ac {
                 opt("ultimatums", "off", &["off", "on"], "optional rule 15.6: Ultimatums, on the printed Ultimatum Table"),
                 opt("staff_work", "off", &["off", "on"], "optional rule 29.0: from 1890-94 all-red or all-blue forces move free in their second operation"),
                 opt("forced_march", "off", &["off", "on"], "optional rule 27.0: `forced` at the end of a move doubles the units' movement, then half the brigades and half its SP are lost (ruling A27)"),
+                opt("telegraph", "off", &["off", "on"], "optional rule 28.0: a force moving along your railroads picks up unmoved units on railroad squares it enters (`pick:ID` in the path)"),
+                opt("massacre", "off", &["off", "on"], "optional rule 30.0 in place of 20.5: `massacre SQ` after movement: enemy markers gone, 1 pound loot in a city, no forage this turn, the index 2 toward the enemy"),
+                opt("discoveries", "off", &["off", "on"], "optional rule 32.0: `discover AGENT` in a city of a region that began neutral; results 23-66 of the table are stand-ins"),
                 opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
@@ -286,7 +297,7 @@ impl Rules for Ac {
                     side: side(*p),
                     kind: ECONOMY_AWAIT,
                     ask: format!(
-                        "income and expenditure, sealed: buy, recruit, agent, build, disband, then `done` ({} pounds; 3.1[3])",
+                        "income and expenditure, sealed: buy, recruit, agent, build, disband, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
                         st.treasury[p.index()]
                     ),
                     default: vec!["done".into()],
@@ -357,6 +368,7 @@ impl Rules for Ac {
             | Order::Negotiate(_)
             | Order::End
             | Order::Massacre(_)
+            | Order::Discover(..)
             | Order::Execute(_)
             | Order::Release(..) => Audience::All,
         }

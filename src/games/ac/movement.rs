@@ -204,6 +204,9 @@ pub enum Step {
     Drop(Piece),
     /// By water along rivers, coasts and seas to a square (13.8).
     Sea(Sq),
+    /// Pick up a unit standing on a railroad square the force has entered
+    /// (optional rule 28.0, Telegraph).
+    Pick(Piece),
 }
 
 /// A coast square: land beside an all-sea or lake square across a side (13.8).
@@ -262,6 +265,8 @@ pub struct Plan {
     pub end: Loc,
     /// Pieces dropped on the way, and where.
     pub drops: Vec<(Piece, Loc)>,
+    /// Units picked up on the way (28.0).
+    pub picked: Vec<Piece>,
 }
 
 /// Whether `to` is reached from `from` along side-adjacent friendly railroad
@@ -360,7 +365,8 @@ pub fn check(
     path: &[Step],
     forced: bool,
 ) -> Result<Plan, RuleError> {
-    if pieces.is_empty() || !path.iter().any(|x| !matches!(x, Step::Drop(_))) {
+    let moving = |x: &Step| !matches!(x, Step::Drop(_) | Step::Pick(_));
+    if pieces.is_empty() || !path.iter().any(moving) {
         return Err(illegal(
             "a move names its pieces and at least one square",
             "13.1",
@@ -382,14 +388,21 @@ pub fn check(
     let mut spent = 0;
     let mut amphibious_sp = 0;
     let mut drops = Vec::new();
-    let last = path
-        .iter()
-        .rposition(|x| !matches!(x, Step::Drop(_)))
-        .unwrap_or(0);
+    let mut picked: Vec<Piece> = Vec::new();
+    // 28.0: the force came into `at` along railroads (a rail leg, or a step
+    // between two of the mover's railroad squares).
+    let mut by_rail = false;
+    let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
         let to = match step_ {
+            Step::Pick(x) => {
+                let all: Vec<Piece> = pieces.iter().chain(&picked).copied().collect();
+                check_pick(st, p, at, *x, &all, by_rail)?;
+                picked.push(*x);
+                continue;
+            }
             Step::Drop(x) => {
-                if !pieces.contains(x) {
+                if !pieces.contains(x) && !picked.contains(x) {
                     return Err(illegal(
                         "only pieces of the force may be dropped off",
                         "11.3",
@@ -476,6 +489,10 @@ pub fn check(
                 "13.32, 13.62",
             ));
         }
+        by_rail = matches!(step_, Step::Rail(_))
+            || matches!((at, to), (Loc::Sq(a), Loc::Sq(b))
+                if st.has_marker(a, p, super::data::MarkerKind::Railroad)
+                    && st.has_marker(b, p, super::data::MarkerKind::Railroad));
         at = to;
     }
     let regular_only = pieces.iter().all(|x| match x {
@@ -497,7 +514,58 @@ pub fn check(
         ));
     }
     let sp = sp + amphibious_sp;
-    Ok(Plan { sp, end: at, drops })
+    Ok(Plan {
+        sp,
+        end: at,
+        drops,
+        picked,
+    })
+}
+
+/// Optional rule 28.0 (Telegraph): a force moving along railroad squares may
+/// pick up units standing on the railroad squares it enters, if they have not
+/// moved this sub-phase. Ruling: "railroad squares" are the mover's own
+/// railroad markers (13.61); the force must have entered the square by rail or
+/// on foot from another railroad square; a picked-up unit is carried for the
+/// rest of the move within the force's allowance (it adds no MP and no SP).
+fn check_pick(
+    st: &State,
+    p: Power,
+    at: Loc,
+    x: Piece,
+    force: &[Piece],
+    by_rail: bool,
+) -> Result<(), RuleError> {
+    use super::data::MarkerKind::Railroad;
+    if !st.options.telegraph {
+        return Err(illegal(
+            "the telegraph is an optional rule not chosen for this game",
+            "28.0",
+        ));
+    }
+    let Piece::Unit(u) = x else {
+        return Err(illegal("only units are picked up", "28.0"));
+    };
+    let Loc::Sq(s) = at else {
+        return Err(illegal("units are picked up on railroad squares", "28.0"));
+    };
+    if !by_rail || !st.has_marker(s, p, Railroad) {
+        return Err(illegal(
+            format!("the force did not come into {s} along your railroads"),
+            "28.0",
+        ));
+    }
+    let unit = st.unit(u);
+    if force.contains(&x) || unit.loc != at || st.owner(unit.nat) != Some(p) || unit.moved {
+        return Err(illegal(
+            format!(
+                "{} is not a friendly unit in {s} that has not moved this sub-phase",
+                unit.id
+            ),
+            "28.0",
+        ));
+    }
+    Ok(())
 }
 
 /// 27.1-27.2: units move up to double their printed factor; agents at their own.
@@ -532,7 +600,7 @@ pub fn apply(
 ) -> Result<(), RuleError> {
     let plan = check(ctx.d, st, p, k, pieces, path, forced)?;
     st.sp[p.index()] -= plan.sp;
-    for x in pieces {
+    for x in pieces.iter().chain(&plan.picked) {
         let to = plan
             .drops
             .iter()

@@ -130,6 +130,12 @@ pub fn drm(d: &Data, st: &State, p: Power, r: RegionId) -> i32 {
     if code == "SK" {
         x += m.sinkiang;
     }
+    // 32.6 21 Gates of Somnath, for the rest of the turn.
+    if matches!(code, "NI" | "PJ" | "SN")
+        && let Some(by) = st.discoveries.somnath
+    {
+        x += if by == p { 1 } else { -1 };
+    }
     if (matches!(code, "PJ" | "SN") && controls("NI"))
         || (code == "HE" && controls("AF"))
         || (matches!(code, "NP" | "WT") && controls("SK"))

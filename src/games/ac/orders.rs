@@ -9,14 +9,16 @@
 //! agent pundit2 at india                    # recruit an agent (16.5(2))
 //! build trading_post at Lahore              # 20.1: colony | fort | trading_post | railroad
 //! disband bg3                               # 10.5
-//! done                                      # seals the economy orders (3.1[3])
+//! done                                      # seals the economy plan (implied at the mail's end; 3.1[3])
 //! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
 //! move rf1 rf2: rail:1812 1813 drop:rf2 1814 # rail legs (13.6), drop-offs (11.3)
 //! move bc1: 3135 3136 3137 forced           # forced march (27.0, optional)
+//! move rf1: rail:1812 pick:rf4 1813         # telegraph pick-up (28.0, optional)
+//! discover burnes                           # a discovery attempt (32.0, optional)
 //! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
 //! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
-//! massacre 2226                             # 20.5: at the end of the combat sub-phase
+//! massacre 2226                             # 20.5: at the end of the combat sub-phase (30.0, optional: at once)
 //! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
 //! negotiate AF agent burnes pounds 1        # 15.1
 //! ultimatum AF agent burnes                 # 15.6 (optional rule)
@@ -29,7 +31,7 @@ use super::economy::EconOrder;
 use super::geom::Sq;
 use super::movement::{Piece, Step};
 use super::negotiate::Attempt;
-use super::state::{AgentId, CrtChoice, Loc, State};
+use super::state::{AgentId, CrtChoice, Loc, Stage, State};
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
 
@@ -53,6 +55,8 @@ pub enum Order {
     },
     /// Massacre a square at the end of the combat sub-phase (20.5).
     Massacre(Sq),
+    /// A discovery attempt by an agent, with the Hashishan's target (32.0).
+    Discover(AgentId, Option<Sq>),
     /// Execute a prisoner (16.42(2)).
     Execute(AgentId),
     /// Release a prisoner onto a square (16.42(1)).
@@ -111,7 +115,24 @@ pub fn parse(
         }
         out.push((l.clone(), line(d, st, side, l, text)?));
     }
+    implied_done(st, side, &mut out);
     Ok(out)
+}
+
+/// In the sealed economy round a mail is the side's whole plan (3.1[3]): it
+/// ends with `done` whether written or not, so a turn costs one sealed round.
+fn implied_done(st: &State, side: Power, out: &mut Vec<(SourceLine, Order)>) {
+    let open = st.stage == Stage::Economy && !st.sealed[side.index()];
+    if !open || out.iter().any(|(_, o)| *o == Order::Done) {
+        return;
+    }
+    let at = out.last().map_or(1, |(l, _)| l.line + 1);
+    let l = SourceLine {
+        line: at,
+        column: 1,
+        text: "done (implied: the plan is sealed with the mail)".into(),
+    };
+    out.push((l, Order::Done));
 }
 
 fn line(
@@ -172,6 +193,17 @@ fn line(
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
         "done" => Ok(Order::Done),
+        "discover" => {
+            let who = w
+                .first()
+                .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
+            let a = agent(d, l, who)?;
+            let target = match w.get(1) {
+                Some(s) => Some(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?),
+                None => None,
+            };
+            Ok(Order::Discover(a, target))
+        }
         "give" => {
             let n = w
                 .first()
@@ -327,6 +359,11 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
         } else if let Some(s) = t.strip_prefix("rail:") {
             Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
+        } else if let Some(x) = t.strip_prefix("pick:") {
+            let u = st
+                .find_unit(x)
+                .ok_or_else(|| err(l, format!("no unit {x:?}")).rule("28.0"))?;
+            Step::Pick(Piece::Unit(u))
         } else if let Some(x) = t.strip_prefix("drop:") {
             match st.find_unit(x) {
                 Some(u) => Step::Drop(Piece::Unit(u)),

@@ -79,6 +79,8 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
         standing: [Standing::default(), Standing::default()],
         finished: None,
         recruited: Default::default(),
+        massacred: Vec::new(),
+        discoveries: Default::default(),
     };
     for p in &sc.places {
         let at = loc(p.at);

@@ -137,6 +137,12 @@ pub struct Options {
     pub levy_any: bool,
     /// Optional rule 27.0 Forced March.
     pub forced_march: bool,
+    /// Optional rule 28.0 Telegraph.
+    pub telegraph: bool,
+    /// Optional rule 30.0 Massacre (in place of 20.5).
+    pub massacre: bool,
+    /// Optional rule 32.0 Discoveries.
+    pub discoveries: bool,
 }
 
 impl Default for Options {
@@ -146,6 +152,9 @@ impl Default for Options {
             staff_work: false,
             levy_any: true,
             forced_march: false,
+            telegraph: false,
+            massacre: false,
+            discoveries: false,
         }
     }
 }
@@ -201,6 +210,10 @@ pub struct State {
     pub finished: Option<Outcome>,
     /// New brigades placed this turn per square: all, and red or blue (10.61).
     pub recruited: BTreeMap<Sq, (u32, u32)>,
+    /// Squares massacred this turn: no forage until the turn ends (31.33).
+    pub massacred: Vec<Sq>,
+    /// Discoveries (optional rule 32.0).
+    pub discoveries: super::discovery::Discoveries,
 }
 
 impl State {

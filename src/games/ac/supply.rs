@@ -19,9 +19,17 @@ pub fn forage(d: &Data, st: &State, s: Sq, p: Power) -> u32 {
         Terrain::Mountain => "mountain",
         Terrain::Sea => return 0,
     };
+    // 31.33: a massacred square forages nothing for the rest of the turn.
+    if st.massacred.contains(&s) {
+        return 0;
+    }
     let mut f = d.num.terrain.get(key).map_or(0, |t| t.forage);
-    if info.city.is_some() {
+    if let Some(c) = info.city {
         f = f.max(d.num.city.forage);
+        // 32.6 13-14 Bazaar: the region's city squares forage double this turn.
+        if st.discoveries.bazaar.contains(&d.city(c).region) {
+            f *= 2;
+        }
     }
     if st.has_marker(s, p, MarkerKind::Colony) {
         f *= 2;

@@ -187,10 +187,15 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             let k = phase(st).k;
             movement::apply(ctx, st, p, k, pieces, path, *forced)
         }
+        Order::Massacre(s) if st.options.massacre => {
+            phase(st).negotiating = true;
+            super::massacre::now(ctx, st, p, *s)
+        }
         Order::Massacre(s) => {
             phase(st).massacre.push(*s);
             Ok(())
         }
+        Order::Discover(a, target) => super::discovery::apply(ctx, st, p, *a, *target),
         Order::Execute(a) => prisoner(ctx, st, p, *a, None),
         Order::Negotiate(at) => {
             let done = phase(st).negotiated.clone();
@@ -404,6 +409,10 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     supply::provisioning(ctx, st)?;
     events::end_jihad(ctx, st);
+    // 31.33 and 32.6: "for the remainder of the turn" ends here.
+    st.massacred.clear();
+    st.discoveries.bazaar.clear();
+    st.discoveries.somnath = None;
     // 4.0 clarification: the index shifts for cities occupied at the end of a turn.
     for name in &d.num.key_cities.cities {
         let Some(c) = d.find_city(name) else { continue };

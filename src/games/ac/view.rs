@@ -1,7 +1,8 @@
 //! What one side sees (22.0): its own pieces fully; enemy and neutral pieces
 //! only where it has a piece in the square (22.1(1)) or controls the region
 //! (22.1(4), ruling A56), otherwise only that a stack of some side is there
-//! (ruling A57); markers and region control always (22.2); treasuries, supply
+//! (ruling A57; agents alone show only their flag, 22.3: every agent stands
+//! face down); markers and region control always (22.2); treasuries, supply
 //! points, home bases and sealed economy orders only its own (9.0, 17.1, 3.1[3]).
 //! `None` is the umpire's view: everything.
 
@@ -79,7 +80,9 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
                 .collect();
             sides.sort();
             sides.dedup();
-            out.push(format!("{s}{place}: a stack ({})", sides.join(", ")));
+            // 22.3: agents stand face down; alone they show only their flag.
+            let what = if units.is_empty() { "agent flag" } else { "a stack" };
+            out.push(format!("{s}{place}: {what} ({})", sides.join(", ")));
         }
     }
     out
