@@ -1,6 +1,7 @@
 //! A Distant Plain: the cost of resolving a card's orders and a Propaganda
-//! Round's automatic phases (µs), of the legal-order sampler, and of replaying
-//! a whole recorded game (ms). The game is a fixed-seed self-play game.
+//! Round's automatic phases (µs), of the legal-order sampler, of one
+//! Non-player decision (8.1), and of replaying a whole recorded game (ms).
+//! The game is a fixed-seed self-play game.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
@@ -12,7 +13,9 @@ use umpire::core::movefile::SourceLine;
 use umpire::core::record::Record;
 use umpire::core::ruleset::{Rules, Setup};
 use umpire::core::selfplay::{self, SelfPlayConfig};
-use umpire::games::adp::{Adp, State, propaganda, sequence};
+use umpire::games::adp::pieces::Faction;
+use umpire::games::adp::state::Stage;
+use umpire::games::adp::{Adp, State, nonplayer, propaganda, sequence};
 
 fn start(r: &Adp) -> State {
     let mut st = r
@@ -86,6 +89,47 @@ fn card(c: &mut Criterion) {
     g.finish();
 }
 
+/// One Non-player decision (8.1): the first card of a game in which every
+/// faction is a Non-player but the Coalition, handed to the first Non-player
+/// asked on it (candidates built, tried on copies, ranked, carried out).
+fn nonplayer_decision(c: &mut Criterion) {
+    let r = Adp::new();
+    let d = r.data().clone();
+    let mut st = r
+        .setup(&Setup {
+            scenario: "standin-1p-coalition".into(),
+            options: BTreeMap::new(),
+            sides: vec!["coalition".into()],
+        })
+        .expect("setup");
+    st.deck.next = st.deck.draw(&mut Dice::seeded([1; 32])).expect("draw");
+    let mut ev = Vec::new();
+    sequence::next_card(&d, &mut st, &mut Dice::seeded([2; 32]), &mut ev).expect("first card");
+    let f = match &st.stage {
+        Stage::Card(_) => sequence::decider(&d, &st).filter(|f| *f != Faction::Coalition),
+        _ => None,
+    };
+    let Some(f) = f else {
+        eprintln!("the first card is not a Non-player's: no Non-player bench");
+        return;
+    };
+    let mut g = c.benchmark_group("adp");
+    g.bench_function(format!("Non-player {} decision", f.name()), |b| {
+        b.iter_batched(
+            || st.clone(),
+            |mut x| {
+                let mut ev = Vec::new();
+                let mut dice = Dice::seeded([7; 32]);
+                nonplayer::decide(&d, &mut x, f, &mut dice, &mut ev).expect("decides");
+                black_box(ev);
+                x
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
 fn replay_game(c: &mut Criterion) {
     let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Adp::new());
     let (game, stats) = selfplay::random_game(
@@ -118,5 +162,5 @@ fn replay_game(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, card, replay_game);
+criterion_group!(benches, card, nonplayer_decision, replay_game);
 criterion_main!(benches);

@@ -11,17 +11,23 @@ use umpire::games::adp::orders::{self, Order};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::sequence::{self, CardTurn, Offer, Took};
 use umpire::games::adp::state::{Control, Stage, State};
-use umpire::games::adp::{Adp, data, propaganda, victory};
+use umpire::games::adp::{Adp, data, nonplayer, propaganda, victory};
 
 fn game() -> (Adp, State) {
+    game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+}
+
+/// A game in a seating mode; factions no side declares are Non-players (8.0).
+fn game_in(scenario: &str, sides: &[&str]) -> (Adp, State) {
     let r = Adp::new();
     let st = r
         .setup(&Setup {
-            scenario: "standin".into(),
+            scenario: scenario.into(),
             options: Default::default(),
-            sides: ["coalition", "government", "taliban", "warlords"]
-                .map(String::from)
-                .to_vec(),
+            sides: sides.iter().map(|s| s.to_string()).collect(),
         })
         .unwrap();
     (r, st)
@@ -36,7 +42,11 @@ fn dealt() -> (Adp, State) {
 
 /// The stand-in set-up with every piece back in Available and all Neutral.
 fn empty() -> (Adp, State) {
-    let (r, mut st) = game();
+    let (r, st) = game();
+    emptied(r, st)
+}
+
+fn emptied(r: Adp, mut st: State) -> (Adp, State) {
     let d = r.data().clone();
     for id in d.ids() {
         for p in Piece::ALL {
@@ -1103,4 +1113,145 @@ fn the_map_renders_at_72_columns() {
         "{text}"
     );
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+}
+
+#[test]
+fn a_non_player_offered_a_limited_operation_executes_a_full_one() {
+    // 8.1 Operations Not Limited: a full Operation with a Special Activity;
+    // a player in its place has a Limited Operation only (2.3.4).
+    let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[1] != Faction::Coalition)
+        .unwrap()
+        .number;
+    on_card(&r, &mut st, card);
+    let first = d.card(card).unwrap().order[0];
+    st.stage = Stage::Card(CardTurn {
+        first: Some((first, Took::Op)),
+        ..Default::default()
+    });
+    assert!(st.seats.is_np(d.card(card).unwrap().order[1]));
+    assert_eq!(sequence::offers(&d, &st), vec![Offer::Op, Offer::OpSa]);
+    let (r4, mut st4) = game();
+    on_card(&r4, &mut st4, card);
+    st4.stage = st.stage.clone();
+    assert_eq!(sequence::offers(r4.data(), &st4), vec![Offer::LimOp]);
+}
+
+#[test]
+fn non_players_low_on_resources_pass_instead_of_operating() {
+    // 8.1 Low Resources: an Insurgent at 0, the Government below 3; a
+    // Non-player Coalition operates even when the Government is out.
+    let (_, mut st) = game_in("standin-1p-coalition", &["coalition"]);
+    for (f, n, low) in [
+        (Faction::Government, 2, true),
+        (Faction::Government, 3, false),
+        (Faction::Taliban, 0, true),
+        (Faction::Taliban, 1, false),
+        (Faction::Warlords, 0, true),
+        (Faction::Coalition, 0, false),
+    ] {
+        st.resources[f.index()] = n;
+        assert_eq!(nonplayer::low_resources(&st, f), low, "{f:?} at {n}");
+    }
+}
+
+#[test]
+fn a_non_player_meeting_its_condition_makes_every_player_lose() {
+    // 7.1: if any Non-player passes a victory check, all players lose.
+    let (r, st) = game_in("standin-2p-np", &["coalition", "taliban"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    // Every Afghan space empty, so Uncontrolled; Warlord Resources over 40.
+    st.resources[Faction::Warlords.index()] = 60;
+    assert_eq!(victory::np_met(&d, &st), vec![Faction::Warlords]);
+    assert!(victory::check_met(&d, &st));
+    let o = victory::outcome(&d, &st, "a test", &|s| format!("side{}", s.0));
+    assert!(o.winners.is_empty(), "{}", o.summary);
+    assert!(
+        o.summary.contains("Non-player Warlords wins"),
+        "{}",
+        o.summary
+    );
+    // With four players the Warlords' player meets the condition instead.
+    let (r4, mut st4) = empty();
+    st4.resources[Faction::Warlords.index()] = 60;
+    assert!(victory::instant_winners(r4.data(), &st4).contains(&Side(3)));
+}
+
+#[test]
+fn non_players_play_their_cards_at_once_with_labelled_rolls() {
+    // 8.1: a Non-player has no key; the umpire plays it inside the move
+    // (here the set-up's deal) until a player is asked (2.3.2).
+    let (r, mut st) = game_in("standin-1p-taliban", &["taliban"]);
+    let mut dice = Dice::seeded([5; 32]);
+    Rules::deal(&r, &mut st, &mut dice).unwrap();
+    let d = r.data();
+    match &st.stage {
+        Stage::Card(_) => assert_eq!(sequence::decider(d, &st), Some(Faction::Taliban)),
+        Stage::Propaganda(p) => assert_eq!(p.waiting, vec![Faction::Taliban]),
+        Stage::Over | Stage::Start => panic!("the game should go on"),
+    }
+    let prompt = Rules::prompt(&r, &st);
+    assert!(prompt.awaiting.iter().all(|a| a.side == Side(0)));
+}
+
+#[test]
+fn voluntary_transfers_go_with_the_givers_mail_but_never_within_one_player() {
+    // 1.5.1 (digest D5): the faction executing may give Resources, and the
+    // Government Patronage to the Warlords; 1.5: not between one player's
+    // own factions; 1.8: the Coalition holds no Resources.
+    let (r, mut st) = dealt();
+    let d = r.data().clone();
+    let f = sequence::decider(&d, &st).expect("a faction is asked");
+    let side = st.seats.side(f).unwrap();
+    let to = if f == Faction::Taliban {
+        Faction::Warlords
+    } else {
+        Faction::Taliban
+    };
+    let give = |st: &mut State, text: &str| {
+        let o = Rules::parse(&r, st, side, &lines(text)).map_err(|e| e.to_string())?;
+        let mut dice = Dice::seeded([1; 32]);
+        o.iter()
+            .try_for_each(|(_, o)| Rules::apply(&r, st, side, o, &mut dice).map(|_| ()))
+            .map_err(|e| e.to_string())
+    };
+    if f != Faction::Coalition {
+        st.resources[f.index()] = 5;
+        let before = st.res(to);
+        give(&mut st, &format!("transfer 2 to {}", to.key())).unwrap();
+        assert_eq!((st.res(f), st.res(to)), (3, before + 2));
+        let e = give(&mut st, &format!("transfer 9 to {}", to.key())).unwrap_err();
+        assert!(e.contains("only 3 Resources") && e.contains("1.5.1"), "{e}");
+    }
+    let e = give(&mut st, "transfer 1 to coalition").unwrap_err();
+    assert!(e.contains("1.8") || e.contains("1.5.1"), "{e}");
+    // Two factions of one player may not trade (1.5).
+    let (r2, st2) = game_in("standin-2p", &["coin", "insurgents"]);
+    assert!(st2.seats.same_player(Faction::Taliban, Faction::Warlords));
+    let mut st2 = st2;
+    let e = same_player_transfer(&r2, &mut st2);
+    assert!(e.contains("1.5"), "{e}");
+}
+
+/// A Taliban transfer to the Warlords in the two-player game, on a card
+/// where the Taliban are asked.
+fn same_player_transfer(r: &Adp, st: &mut State) -> String {
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Taliban))
+        .unwrap()
+        .number;
+    on_card(r, st, card);
+    let side = st.seats.side(Faction::Taliban).unwrap();
+    let o = Rules::parse(r, st, side, &lines("transfer 1 to warlords")).unwrap();
+    Rules::apply(r, st, side, &o[0].1, &mut Dice::seeded([1; 32]))
+        .unwrap_err()
+        .to_string()
 }

@@ -78,3 +78,19 @@ fn four_player_games_with_sudden_propaganda() {
     let o: BTreeMap<String, String> = [("sudden_propaganda".to_string(), "yes".to_string())].into();
     play_with("standin", &o, 4, 6);
 }
+
+#[test]
+fn three_players_with_the_warlords_a_non_player() {
+    play("standin-3p-np", 3, 7);
+}
+
+#[test]
+fn two_players_with_the_government_and_the_warlords_non_players() {
+    play("standin-2p-np", 3, 8);
+}
+
+#[test]
+fn one_player_as_the_coalition_and_as_the_taliban() {
+    play("standin-1p-coalition", 2, 10);
+    play("standin-1p-taliban", 2, 11);
+}

@@ -20,6 +20,8 @@ pub const FORCES_TOML: &str = include_str!("../../../games/adp/forces.toml");
 pub const CARDS_TOML: &str = include_str!("../../../games/adp/cards.toml");
 /// The embedded set-up.
 pub const SETUP_TOML: &str = include_str!("../../../games/adp/setup.toml");
+/// The embedded Non-player priorities (8.x, reconstructed).
+pub const NONPLAYER_TOML: &str = include_str!("../../../games/adp/nonplayer.toml");
 /// The data files a club may replace, with their embedded text.
 pub static FILES: &[DataFile] = &[
     DataFile {
@@ -37,6 +39,10 @@ pub static FILES: &[DataFile] = &[
     DataFile {
         name: "setup.toml",
         embedded: SETUP_TOML,
+    },
+    DataFile {
+        name: "nonplayer.toml",
+        embedded: NONPLAYER_TOML,
     },
 ];
 
@@ -246,6 +252,28 @@ pub struct Data {
     pub scenario: Scenario,
     /// Tagged values by provenance kind.
     pub provenance: BTreeMap<String, usize>,
+    /// How the umpire plays each faction as a Non-player (8.x), by faction.
+    pub nonplayer: [NpPriorities; 4],
+}
+
+/// A Non-player faction's priorities (8.x): the flowcharts are missing, so
+/// these are reconstructed data (`games/adp/nonplayer.toml`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct NpPriorities {
+    /// Operation keys, best first.
+    pub ops: Vec<String>,
+    /// Special Activity keys, best first.
+    pub sas: Vec<String>,
+    /// Does the faction consider the Event before its Operations (8.1)?
+    pub event: bool,
+}
+
+impl NpPriorities {
+    /// The rank of an Operation or Special Activity key (lower is better;
+    /// unlisted keys come last).
+    pub fn rank(list: &[String], key: &str) -> usize {
+        list.iter().position(|k| k == key).unwrap_or(list.len())
+    }
 }
 
 impl Index<SpaceId> for Data {
@@ -266,11 +294,12 @@ pub fn norm(s: &str) -> String {
 impl Data {
     /// The data over a club's files (embedded where not replaced).
     pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
-        Data::load(
+        Data::load_with(
             files.get("map.toml"),
             files.get("forces.toml"),
             files.get("cards.toml"),
             files.get("setup.toml"),
+            files.get("nonplayer.toml"),
         )
     }
 
@@ -281,19 +310,32 @@ impl Data {
 
     /// Reads and checks the four files.
     pub fn load(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Data, Vec<String>> {
-        let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup]);
+        Data::load_with(map, forces, cards, setup, NONPLAYER_TOML)
+    }
+
+    /// The data over five files' text, the Non-player priorities included.
+    pub fn load_with(
+        map: &str,
+        forces: &str,
+        cards: &str,
+        setup: &str,
+        nonplayer: &str,
+    ) -> Result<Data, Vec<String>> {
+        let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup, nonplayer]);
         let mut r = Reader::default();
-        let (Some(tm), Some(tf), Some(tc), Some(ts)) = (
+        let (Some(tm), Some(tf), Some(tc), Some(ts), Some(tn)) = (
             prov::parse_toml(&mut r, "map.toml", map),
             prov::parse_toml(&mut r, "forces.toml", forces),
             prov::parse_toml(&mut r, "cards.toml", cards),
             prov::parse_toml(&mut r, "setup.toml", setup),
+            prov::parse_toml(&mut r, "nonplayer.toml", nonplayer),
         ) else {
             return Err(r.errors);
         };
         let spaces = read_map(&mut r, &tm);
         let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
         let cards = cards::read(&mut r, &tc);
+        let nonplayer = read_nonplayer(&mut r, &tn);
         let mut d = Data {
             hash,
             spaces,
@@ -315,6 +357,7 @@ impl Data {
                 support: BTreeMap::new(),
             },
             provenance: BTreeMap::new(),
+            nonplayer,
         };
         if let Some(s) = read_setup(&mut r, &ts, &d) {
             d.scenario = s;
@@ -570,6 +613,45 @@ fn read_forces(r: &mut Reader, t: &Table) -> Forces {
         r.finish(rec);
     }
     (inv, lim, v, boxes)
+}
+
+/// `nonplayer.toml`: one table per faction, its keys checked against the
+/// faction's own Operations and Special Activities (3.0, 4.0).
+fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
+    use super::orders::{Op, SaKind};
+    let mut out: [NpPriorities; 4] = Default::default();
+    for f in Faction::ALL {
+        let Some(ft) = prov::table(r, t, f.key(), "nonplayer.toml") else {
+            continue;
+        };
+        let mut rec = r.rec(format!("nonplayer.{}", f.key()), ft);
+        let ops = r.strings(&mut rec, "ops", true);
+        let sas = r.strings(&mut rec, "sas", true);
+        let event = r.boolean(&mut rec, "event").unwrap_or(true);
+        r.finish(rec);
+        for o in &ops {
+            let ok = Op::ALL
+                .iter()
+                .any(|x| x.key() == o && x.is_coin() == f.is_coin());
+            if !ok {
+                r.error(format!(
+                    "nonplayer.{}: {o:?} is not a {} Operation (3.0)",
+                    f.key(),
+                    f.name()
+                ));
+            }
+        }
+        for s in &sas {
+            if !SaKind::ALL.iter().any(|x| x.key() == s) {
+                r.error(format!(
+                    "nonplayer.{}: {s:?} is not a Special Activity (4.0)",
+                    f.key()
+                ));
+            }
+        }
+        out[f.index()] = NpPriorities { ops, sas, event };
+    }
+    out
 }
 
 fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {

@@ -20,7 +20,20 @@ pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
     let candidates = match &st.stage {
         Stage::Start => Vec::new(),
         Stage::Card(_) => card_candidates(d, st, f),
-        Stage::Propaganda(_) => plan_candidates(d, st, f),
+        Stage::Propaganda(r) => {
+            // The side's one sealed mail holds a plan for each of its
+            // factions awaited (6.0): the others' plans follow `f`'s.
+            let rest: String = r
+                .waiting
+                .iter()
+                .filter(|g| **g != f && st.seats.side(**g) == Some(side))
+                .map(|g| format!("\nas {}\ndone", g.key()))
+                .collect();
+            plan_candidates(d, st, f)
+                .into_iter()
+                .map(|c| format!("{c}{rest}"))
+                .collect()
+        }
         Stage::Over => Vec::new(),
     };
     candidates
@@ -54,7 +67,9 @@ fn key(d: &Data, s: SpaceId) -> &str {
     &d[s].key
 }
 
-fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
+/// Candidate orders for `f` on the current card, not yet tried (the
+/// Non-player engine tries and ranks them, `super::nonplayer`).
+pub fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = vec!["pass".to_string()];
     let offers = sequence::offers(d, st);
     if offers.contains(&Offer::Event) {

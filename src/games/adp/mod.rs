@@ -13,7 +13,8 @@
 //! `action` (an Operation's lines and costs), `coin` and `insurgent` (the
 //! Operations), `special` (the Special Activities), `removal` (removal orders,
 //! Activation), `effects` (Events), `propaganda` (6.x), `victory` (7.x),
-//! `legal` (sample orders), `view`.
+//! `transfer` (voluntary transfers, 1.5.1), `legal` (sample orders), `nonplayer` (the umpire playing the factions no
+//! side declares, 8.x), `view`.
 
 #![warn(missing_docs)]
 
@@ -27,6 +28,7 @@ pub mod effects;
 pub mod insurgent;
 pub mod invariants;
 pub mod legal;
+pub mod nonplayer;
 pub mod orders;
 pub mod pieces;
 pub mod propaganda;
@@ -36,6 +38,7 @@ pub mod seats;
 pub mod sequence;
 pub mod special;
 pub mod state;
+pub mod transfer;
 pub mod victory;
 pub mod view;
 
@@ -225,6 +228,13 @@ impl Rules for Adp {
         Ok(State::new(d, Seats::of(mode), options, deck::Deck::new(d)))
     }
 
+    /// Propaganda plans are simultaneous (6.0): they come as sealed orders,
+    /// which need the hidden-information machinery (salted state hashes,
+    /// per-side records). Everything else in the game is public.
+    fn hides_information(&self, _setup: &Setup) -> bool {
+        true
+    }
+
     fn prompt(&self, st: &State) -> Prompt {
         view::prompt(&self.data, st)
     }
@@ -247,16 +257,29 @@ impl Rules for Adp {
     ) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
         let f = acting(d, st, side, Some(order))?;
-        match (&st.stage, order) {
+        let mut events = match (&st.stage, order) {
             (Stage::Propaganda(_), Order::Plan(_, plan)) => {
-                propaganda::submit(d, st, f, plan.clone(), dice)
+                propaganda::submit(d, st, f, plan.clone(), dice)?
             }
-            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice),
-            _ => Err(RuleError::illegal(
-                "that order does not fit the game's stage",
-                "2.0",
-            )),
-        }
+            (
+                Stage::Card(_),
+                Order::Transfer {
+                    amount,
+                    patronage,
+                    to,
+                },
+            ) => transfer::apply(d, st, f, *amount, *patronage, *to)?,
+            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice)?,
+            _ => {
+                return Err(RuleError::illegal(
+                    "that order does not fit the game's stage",
+                    "2.0",
+                ));
+            }
+        };
+        // 8.1: the Non-players handed a card by this move decide now.
+        nonplayer::play(d, st, dice, &mut events)?;
+        Ok(events)
     }
 
     /// The set-up's random part (2.2): the first card is drawn and played, the
@@ -266,6 +289,7 @@ impl Rules for Adp {
         let mut ev = Vec::new();
         st.deck.next = st.deck.draw(dice)?;
         sequence::next_card(d, st, dice, &mut ev)?;
+        nonplayer::play(d, st, dice, &mut ev)?;
         Ok(ev)
     }
 

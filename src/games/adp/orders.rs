@@ -339,6 +339,17 @@ pub enum Order {
     Act(Action),
     /// A Propaganda Round plan, for one faction (`None`: the side's only one).
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
+    /// A voluntary transfer by the faction executing (1.5.1, digest D5):
+    /// Resources to another faction, or the Government's Patronage to the
+    /// Warlords' Resources.
+    Transfer {
+        /// How much.
+        amount: u8,
+        /// Patronage rather than Resources.
+        patronage: bool,
+        /// The receiver.
+        to: Faction,
+    },
 }
 
 struct Line<'a> {
@@ -373,19 +384,51 @@ pub fn parse(
         })
         .filter(|l| !l.words.is_empty())
         .collect();
-    let Some(first) = lines.first() else {
+    if lines.is_empty() {
         return Ok(Vec::new());
+    }
+    if planning {
+        return plans(d, &lines);
+    }
+    // 1.5.1: transfers come first, then the card's one order (if any).
+    let mut out = Vec::new();
+    let mut lines = lines;
+    while lines.first().is_some_and(|l| l.words[0] == "transfer") {
+        let l = lines.remove(0);
+        out.push((l.src.clone(), transfer(&l)?));
+    }
+    let Some(first) = lines.first() else {
+        return Ok(out);
     };
-    let order = if planning {
-        plan(d, &lines)?
-    } else {
+    let order = {
         match first.words[0].as_str() {
             "pass" => single(&lines, Order::Pass)?,
             "event" => event(d, &lines)?,
             _ => Order::Act(action(d, &lines)?),
         }
     };
-    Ok(vec![(first.src.clone(), order)])
+    out.push((first.src.clone(), order));
+    Ok(out)
+}
+
+/// `transfer N [resources|patronage] to FACTION` (1.5.1).
+fn transfer(l: &Line) -> Result<Order, OrderError> {
+    let w: Vec<&str> = l.words.iter().map(String::as_str).collect();
+    let amount = number(l, arg(l, &w, 1)?)?;
+    let (patronage, rest) = match w.get(2) {
+        Some(&"patronage") => (true, 3),
+        Some(&"resources") => (false, 3),
+        _ => (false, 2),
+    };
+    if w.get(rest) != Some(&"to") {
+        return Err(l.err("transfer N [resources|patronage] to FACTION (1.5.1)"));
+    }
+    let to = faction(l, arg(l, &w, rest + 1)?)?;
+    Ok(Order::Transfer {
+        amount,
+        patronage,
+        to,
+    })
 }
 
 fn single(lines: &[Line], o: Order) -> Result<Order, OrderError> {
@@ -758,6 +801,22 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
             Sa::Surge { moves, roll }
         }
     })
+}
+
+/// A Propaganda move: one plan per `as FACTION` section (a player with two
+/// factions sends both in the one sealed mail of the round, 6.0), or one
+/// plan for the faction asked when no `as` line comes first.
+fn plans(d: &Data, lines: &[Line]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=lines.len() {
+        if i == lines.len() || lines[i].words[0] == "as" {
+            let part = &lines[start..i];
+            out.push((part[0].src.clone(), plan(d, part)?));
+            start = i;
+        }
+    }
+    Ok(out)
 }
 
 fn plan(d: &Data, lines: &[Line]) -> Result<Order, OrderError> {

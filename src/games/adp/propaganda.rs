@@ -26,9 +26,15 @@ pub struct Round {
 }
 
 /// Phases 1 and 2 (6.1-6.3), then the call for plans.
-pub fn begin(d: &Data, st: &mut State, events: &mut Vec<Event>) -> Result<(), RuleError> {
-    // 6.1 Victory Phase (7.2).
-    if !victory::instant_winners(d, st).is_empty() {
+pub fn begin(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    // 6.1 Victory Phase (7.2); a Non-player meeting its condition ends the
+    // game too (7.1).
+    if victory::check_met(d, st) {
         sequence::end_game(
             d,
             st,
@@ -43,11 +49,16 @@ pub fn begin(d: &Data, st: &mut State, events: &mut Vec<Event>) -> Result<(), Ru
         .into_iter()
         .filter(|f| st.seats.side(*f).is_some())
         .collect();
+    let nobody = waiting.is_empty();
     st.stage = Stage::Propaganda(Round {
         plans: Vec::new(),
         waiting,
         last,
     });
+    if nobody {
+        // Only Non-players decide: they send no plan (8.1), the defaults run.
+        finish(d, st, dice, events)?;
+    }
     Ok(())
 }
 

@@ -1,8 +1,8 @@
 //! Who plays which faction (1.5). Four players take a faction each; with two or
 //! three, the No-Non-Player option (1.5) gives a player two factions, whose
 //! victory counts only when all of them meet their conditions, with the lowest
-//! margin as the player's (7.1). Non-player factions (8.x) will be seats with no
-//! side: the umpire plays them.
+//! margin as the player's (7.1). A faction no side declares is a Non-player
+//! (8.0): it has no key, and the umpire plays it (`super::nonplayer`).
 
 use super::pieces::Faction;
 use crate::core::ruleset::Side;
@@ -29,8 +29,8 @@ pub struct Mode {
 
 use Faction::*;
 
-/// The seating modes offered (1.5).
-pub const MODES: [Mode; 4] = [
+/// The seating modes offered (1.5, 8.0).
+pub const MODES: [Mode; 8] = [
     Mode {
         suffix: "",
         title: "four players",
@@ -66,6 +66,30 @@ pub const MODES: [Mode; 4] = [
             ("taliban-government", &[Taliban, Government]),
         ],
     },
+    Mode {
+        suffix: "-3p-np",
+        title: "three players; the Warlords are a Non-player (1.5, 8.0)",
+        sides: &[
+            ("coalition", &[Coalition]),
+            ("government", &[Government]),
+            ("taliban", &[Taliban]),
+        ],
+    },
+    Mode {
+        suffix: "-2p-np",
+        title: "two players, Coalition and Taliban; the Government and the Warlords are Non-players (1.5, 8.0)",
+        sides: &[("coalition", &[Coalition]), ("taliban", &[Taliban])],
+    },
+    Mode {
+        suffix: "-1p-coalition",
+        title: "one player, the Coalition; the other three are Non-players (1.5, 8.0)",
+        sides: &[("coalition", &[Coalition])],
+    },
+    Mode {
+        suffix: "-1p-taliban",
+        title: "one player, the Taliban; the other three are Non-players (1.5, 8.0)",
+        sides: &[("taliban", &[Taliban])],
+    },
 ];
 
 impl Seats {
@@ -80,6 +104,11 @@ impl Seats {
             factions.push(fs.to_vec());
         }
         Seats { side_of, factions }
+    }
+
+    /// Is `f` a Non-player (8.0): no side plays it?
+    pub fn is_np(&self, f: Faction) -> bool {
+        self.side(f).is_none()
     }
 
     /// The side playing `f`.

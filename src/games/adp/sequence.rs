@@ -77,7 +77,14 @@ pub fn final_event_card(d: &Data, st: &State) -> bool {
     !st.options.sudden_propaganda && st.deck.next_is_final_propaganda(d)
 }
 
-/// The options open to the decider (2.3.4, 2.3.8).
+/// Is the decider a Non-player (8.0)?
+pub fn np_deciding(d: &Data, st: &State) -> bool {
+    decider(d, st).is_some_and(|f| st.seats.is_np(f))
+}
+
+/// The options open to the decider (2.3.4, 2.3.8). A Non-player offered a
+/// Limited Operation executes a full one with a Special Activity, and ignores
+/// the Final Event Card (8.1).
 pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
     let Stage::Card(t) = &st.stage else {
         return Vec::new();
@@ -88,6 +95,14 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
         Some(Took::OpSa) => vec![Offer::LimOp, Offer::Event],
         Some(Took::Event) => vec![Offer::Op, Offer::OpSa],
     };
+    if np_deciding(d, st) {
+        // 8.1 Operations Not Limited.
+        if v.contains(&Offer::LimOp) {
+            v.retain(|o| *o != Offer::LimOp);
+            v.extend([Offer::Op, Offer::OpSa]);
+        }
+        return v;
+    }
     if final_event_card(d, st) {
         // 2.3.8: every Operation is Limited, with no Special Activity.
         v = v
@@ -197,7 +212,7 @@ fn operation(
     a.limited = a.limited || !full;
     let terms = Terms {
         free: false,
-        final_card: final_event_card(d, st),
+        final_card: final_event_card(d, st) && !np_deciding(d, st),
         sa_allowed: offered.contains(&Offer::OpSa),
     };
     events.extend(action::execute(d, st, f, &a, terms, dice)?);
@@ -337,7 +352,7 @@ fn resolve(
             "Card {}: a Propaganda Round (6.0); next: {shown}",
             card.label()
         )));
-        return propaganda::begin(d, st, events);
+        return propaganda::begin(d, st, dice, events);
     }
 }
 

@@ -103,6 +103,36 @@ pub fn instant_winners(d: &Data, st: &State) -> Vec<Side> {
         .collect()
 }
 
+/// The Non-player factions meeting their 7.2 conditions now.
+pub fn np_met(d: &Data, st: &State) -> Vec<Faction> {
+    let t = totals(d, st);
+    Faction::ALL
+        .into_iter()
+        .filter(|f| st.seats.is_np(*f) && margin(d, &t, *f) > 0)
+        .collect()
+}
+
+/// Does the 6.1 Victory Phase end the game: a side all of whose factions
+/// meet their conditions, or any Non-player meeting its own (7.1)?
+pub fn check_met(d: &Data, st: &State) -> bool {
+    !instant_winners(d, st).is_empty() || !np_met(d, st).is_empty()
+}
+
+/// The best Non-player, if it beats every side (7.1: if a Non-player passes
+/// a victory check all players lose; ties go to Non-players first). With
+/// the 1-player victory rule (8.8, 8.9) missing, the same rule serves it
+/// (reconstructed).
+fn np_winner(d: &Data, st: &State, best_side: Option<i32>) -> Option<(Faction, i32)> {
+    let t = totals(d, st);
+    let best = Faction::ALL
+        .into_iter()
+        .filter(|f| st.seats.is_np(*f))
+        .map(|f| (f, margin(d, &t, f)))
+        .min_by_key(|(f, m)| (-m, tie_rank(*f)))?;
+    let met = best.1 > 0;
+    (met || best_side.is_none_or(|m| best.1 >= m)).then_some(best)
+}
+
 /// Ranks the sides by margin (7.1), best first, ties by the 7.1 order.
 pub fn ranking(d: &Data, st: &State) -> Vec<(Side, i32)> {
     let t = totals(d, st);
@@ -120,10 +150,27 @@ pub fn ranking(d: &Data, st: &State) -> Vec<(Side, i32)> {
 /// The outcome: the top-ranked side wins (7.1, 7.3).
 pub fn outcome(d: &Data, st: &State, why: &str, names: &dyn Fn(Side) -> String) -> Outcome {
     let r = ranking(d, st);
-    let list: Vec<String> = r
+    let mut list: Vec<String> = r
         .iter()
         .map(|(s, m)| format!("{} {m:+}", names(*s)))
         .collect();
+    let t = totals(d, st);
+    list.extend(
+        Faction::ALL
+            .into_iter()
+            .filter(|f| st.seats.is_np(*f))
+            .map(|f| format!("Non-player {} {:+}", f.name(), margin(d, &t, f))),
+    );
+    if let Some((f, _)) = np_winner(d, st, r.first().map(|(_, m)| *m)) {
+        return Outcome {
+            winners: Vec::new(),
+            summary: format!(
+                "the Non-player {} wins: {why}; all players lose (7.1); margins {} (7.1, 7.3)",
+                f.name(),
+                list.join(", ")
+            ),
+        };
+    }
     Outcome {
         winners: r.first().map(|(s, _)| vec![*s]).unwrap_or_default(),
         summary: format!(

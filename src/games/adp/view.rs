@@ -33,9 +33,12 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
     match &st.stage {
         Stage::Start => {}
         Stage::Card(_) => {
-            if let Some(f) = sequence::decider(d, st) {
+            // A Non-player decider has no side: the umpire plays it (8.1).
+            if let Some(f) = sequence::decider(d, st)
+                && let Some(side) = st.seats.side(f)
+            {
                 awaiting.push(Await {
-                    side: st.seats.side(f).unwrap_or(Side(0)),
+                    side,
                     kind: AwaitKind::Orders,
                     ask: card_ask(d, st, f),
                     default: vec!["pass".into()],
@@ -43,27 +46,31 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
             }
         }
         Stage::Propaganda(r) => {
-            for f in &r.waiting {
-                let Some(side) = st.seats.side(*f) else {
-                    continue;
-                };
-                if awaiting.iter().any(|a: &Await| a.side == side) {
+            // One sealed mail per side for the round (6.0), holding a plan
+            // for each of its factions still awaited.
+            for (i, _) in st.seats.factions.iter().enumerate() {
+                let side = Side(i as u8);
+                let mine: Vec<Faction> = r
+                    .waiting
+                    .iter()
+                    .copied()
+                    .filter(|f| st.seats.side(*f) == Some(side))
+                    .collect();
+                if mine.is_empty() {
                     continue;
                 }
+                let asks: Vec<String> = mine.iter().map(|f| plan_ask(*f)).collect();
                 awaiting.push(Await {
                     side,
-                    kind: AwaitKind::Orders,
+                    kind: AwaitKind::SealedOrders,
                     ask: format!(
-                        "Propaganda Round plan for the {} (`as {}` first if you play two factions): {} then `done` (6.4, 6.5)",
-                        f.name(),
-                        f.key(),
-                        match f {
-                            Faction::Taliban => "`sharia SPACE N`, `redeploy N guerrillas FROM>TO`",
-                            Faction::Government => "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)",
-                            _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
-                        }
+                        "Propaganda Round plan, sealed until every plan is in (6.0): {} (6.4, 6.5)",
+                        asks.join("; then ")
                     ),
-                    default: vec![format!("as {}", f.key()), "done".into()],
+                    default: mine
+                        .iter()
+                        .flat_map(|f| [format!("as {}", f.key()), "done".into()])
+                        .collect(),
                 });
             }
         }
@@ -74,6 +81,22 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
         awaiting,
         finished: None,
     }
+}
+
+/// What a faction's Propaganda plan holds.
+fn plan_ask(f: Faction) -> String {
+    format!(
+        "for the {}: `as {}`, {}, `done`",
+        f.name(),
+        f.key(),
+        match f {
+            Faction::Taliban => "`sharia SPACE N`, `redeploy N guerrillas FROM>TO`",
+            Faction::Government => {
+                "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)"
+            }
+            _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
+        }
+    )
 }
 
 fn stage_text(d: &Data, st: &State) -> String {
@@ -132,6 +155,17 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
         st.deck.props_drawn,
         st.deck.props_total
     ));
+    let np: Vec<&str> = Faction::ALL
+        .iter()
+        .filter(|f| st.seats.is_np(**f))
+        .map(|f| f.name())
+        .collect();
+    if !np.is_empty() {
+        s.push(format!(
+            "Non-players, played by the umpire with public dice (8.0): {}",
+            np.join(", ")
+        ));
+    }
     let elig: Vec<String> = Faction::ALL
         .iter()
         .map(|f| {

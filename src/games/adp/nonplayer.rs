@@ -1,0 +1,282 @@
+//! Non-player factions (8.0-8.4): the umpire plays every faction no side
+//! declares, inside the move (or set-up) that hands it the card, so the
+//! record's replay re-derives each decision. What the rulebook text says is
+//! code here (Event or Operations, Limited Operations made full, Low
+//! Resources, Dual Use); what the missing flowcharts would say is the
+//! reconstructed data of `games/adp/nonplayer.toml` ([`NpPriorities`]). Every
+//! choice among equals is a labelled, public roll (8.2 PLAY NOTE).
+
+use super::cards::CardKind;
+use super::data::{Data, NpPriorities};
+use super::effects;
+use super::legal;
+use super::orders::{self, Order};
+use super::pieces::Faction;
+use super::sequence::{self, Offer};
+use super::state::{Stage, State};
+use crate::core::dice::Dice;
+use crate::core::movefile::SourceLine;
+use crate::core::ruleset::{Event, RuleError};
+use std::cmp::Reverse;
+
+/// A guard: every decision ends a faction's part of a card, so the deck
+/// bounds them long before this.
+const MAX_DECISIONS: usize = 1000;
+
+/// Plays every Non-player decision due now (8.1), until a player is asked,
+/// a Propaganda Round awaits plans, or the game ends.
+pub fn play(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    for _ in 0..MAX_DECISIONS {
+        if !matches!(st.stage, Stage::Card(_)) {
+            return Ok(());
+        }
+        let Some(f) = sequence::decider(d, st) else {
+            return Ok(());
+        };
+        if !st.seats.is_np(f) {
+            return Ok(());
+        }
+        decide(d, st, f, dice, events)?;
+    }
+    Err(RuleError::illegal(
+        "the Non-players did not stop deciding",
+        "8.1",
+    ))
+}
+
+/// One Non-player decision on the current card, carried out.
+pub fn decide(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let text = choose(d, st, f, dice)?;
+    let said = Event::say(format!(
+        "Non-player {}: {} (8.1)",
+        f.name(),
+        text.replace('\n', "; ")
+    ));
+    let Some(order) = parse(d, &text) else {
+        return pass(d, st, f, dice, events, "its order did not parse");
+    };
+    let mut copy = st.clone();
+    match sequence::act(d, &mut copy, f, &order, dice) {
+        Ok(ev) => {
+            *st = copy;
+            events.push(said);
+            events.extend(ev);
+            Ok(())
+        }
+        Err(RuleError::Dice(e)) => Err(RuleError::Dice(e)),
+        // The real dice fell otherwise than the trial's: it passes instead.
+        Err(e) => pass(d, st, f, dice, events, &e.to_string()),
+    }
+}
+
+fn pass(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+    why: &str,
+) -> Result<(), RuleError> {
+    events.push(Event::say(format!(
+        "Non-player {}: its choice could not be carried out ({why}); it passes (8.1)",
+        f.name()
+    )));
+    events.extend(sequence::act(d, st, f, &Order::Pass, dice)?);
+    Ok(())
+}
+
+/// The order text a Non-player sends: the Event when 8.1 allows and it has
+/// an effect, else its best Operation by the priorities, else a pass.
+pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<String, RuleError> {
+    let pri = &d.nonplayer[f.index()];
+    let all = legal::card_candidates(d, st, f);
+    if pri.event && sequence::offers(d, st).contains(&Offer::Event) && wants_event(d, st, f, dice)?
+    {
+        // 8.4 Dual Use: Insurgents the shaded text, COIN the unshaded.
+        let side = if f.is_coin() {
+            "event unshaded"
+        } else {
+            "event shaded"
+        };
+        let events: Vec<String> = all
+            .iter()
+            .filter(|c| c.starts_with(side) && effective(d, st, f, c))
+            .cloned()
+            .collect();
+        if !events.is_empty() {
+            // The maximum extent (8.1 GUIDELINES): the most lines first.
+            return pick(events, |c| Reverse(c.lines().count()), f, dice);
+        }
+    }
+    if low_resources(st, f) {
+        return Ok("pass".into());
+    }
+    let ops: Vec<String> = all
+        .into_iter()
+        .filter(|c| !c.starts_with("pass") && !c.starts_with("event"))
+        .filter(|c| trial(d, st, f, c))
+        .collect();
+    if ops.is_empty() {
+        return Ok("pass".into());
+    }
+    pick(ops, |c| score(pri, c), f, dice)
+}
+
+/// 8.1 Low Resources: an Insurgent Non-player at 0, or the Government below
+/// 3, passes instead of operating (the Coalition operates on).
+pub fn low_resources(st: &State, f: Faction) -> bool {
+    match f {
+        Faction::Government => st.res(f) < 3,
+        Faction::Taliban | Faction::Warlords => st.res(f) == 0,
+        Faction::Coalition => false,
+    }
+}
+
+/// 8.1 Event or Ops: does the Non-player consider the current card's Event?
+pub fn wants_event(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<bool, RuleError> {
+    let Some(card) = sequence::current(d, st) else {
+        return Ok(false);
+    };
+    let next_is_propaganda = st
+        .deck
+        .next
+        .and_then(|n| d.card(n))
+        .is_some_and(|c| c.is_propaganda());
+    Ok(match (card.kind, f) {
+        (CardKind::Momentum, _) => !next_is_propaganda || card.title.contains("Mullah Omar"),
+        (CardKind::Capability | CardKind::Islamabad, Faction::Warlords) => {
+            st.seats.is_np(Faction::Taliban)
+        }
+        (CardKind::Capability | CardKind::Islamabad, Faction::Government) => {
+            st.seats.is_np(Faction::Coalition)
+        }
+        (CardKind::Capability, _) => {
+            let left = st.deck.props_to_come(d);
+            let roll = dice.roll(
+                6,
+                &format!(
+                    "8.1: the Non-player {} take the Capability {} on less than {left} (Propaganda cards left)",
+                    f.name(),
+                    card.label()
+                ),
+            )?;
+            roll < u32::from(left)
+        }
+        _ => true,
+    })
+}
+
+/// 8.1 Ineffective Events: would the Event do anything?
+fn effective(d: &Data, st: &State, f: Faction, text: &str) -> bool {
+    let Some(Order::Event {
+        shaded,
+        spaces,
+        free,
+    }) = parse(d, text)
+    else {
+        return false;
+    };
+    if free.is_some() {
+        return trial(d, st, f, text);
+    }
+    let Some(card) = sequence::current(d, st) else {
+        return false;
+    };
+    let mut copy = st.clone();
+    effects::execute(d, &mut copy, f, card, shaded, &spaces).is_ok() && changed(st, &copy)
+}
+
+/// Did anything an Event can touch change?
+fn changed(a: &State, b: &State) -> bool {
+    a.spaces != b.spaces
+        || a.available != b.available
+        || a.casualties != b.casualties
+        || a.out_of_play != b.out_of_play
+        || a.resources != b.resources
+        || (a.aid, a.patronage, a.islamabad, a.hard) != (b.aid, b.patronage, b.islamabad, b.hard)
+        || a.capabilities != b.capabilities
+        || a.momentum != b.momentum
+        || a.eligible != b.eligible
+        || a.next_eligibility != b.next_eligibility
+}
+
+/// Ranks an Operation's text by the faction's priorities: its Operation,
+/// with a Special Activity before without (8.1 Operations Not Limited), the
+/// Special Activity's rank, then the most lines (the maximum extent).
+fn score(pri: &NpPriorities, text: &str) -> (usize, usize, usize, Reverse<usize>) {
+    let op = text.split_whitespace().next().unwrap_or("");
+    let sa = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("sa "))
+        .and_then(|l| l.split_whitespace().next());
+    (
+        NpPriorities::rank(&pri.ops, op),
+        usize::from(sa.is_none()),
+        sa.map_or(pri.sas.len(), |k| NpPriorities::rank(&pri.sas, k)),
+        Reverse(text.lines().count()),
+    )
+}
+
+/// The best candidate by `key`; among equals, an equal-chance labelled roll
+/// (8.2 PLAY NOTE).
+fn pick<K: Ord>(
+    mut v: Vec<String>,
+    key: impl Fn(&str) -> K,
+    f: Faction,
+    dice: &mut Dice,
+) -> Result<String, RuleError> {
+    v.sort_by_key(|c| key(c));
+    let best = key(&v[0]);
+    v.retain(|c| key(c) == best);
+    let n = v.len();
+    let i = if n == 1 {
+        0
+    } else {
+        let r = dice.roll(
+            n as u32,
+            &format!(
+                "8.2: the Non-player {} choose among {n} equal candidates",
+                f.name()
+            ),
+        )?;
+        (r as usize).saturating_sub(1).min(n - 1)
+    };
+    Ok(v.swap_remove(i))
+}
+
+/// Would the order be carried out (tried on a copy, with fixed dice)?
+fn trial(d: &Data, st: &State, f: Faction, text: &str) -> bool {
+    let Some(order) = parse(d, text) else {
+        return false;
+    };
+    let mut copy = st.clone();
+    sequence::act(d, &mut copy, f, &order, &mut Dice::seeded([7; 32])).is_ok()
+}
+
+fn parse(d: &Data, text: &str) -> Option<Order> {
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.to_string(),
+        })
+        .collect();
+    orders::parse(d, &lines, false)
+        .ok()?
+        .into_iter()
+        .next()
+        .map(|(_, o)| o)
+}
