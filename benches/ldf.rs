@@ -1,5 +1,5 @@
 //! Lest Darkness Fall: the cost of applying one action (µs), of the legal
-//! sample, and of replaying a whole recorded game (ms). The game is a
+//! orders, of replaying a whole recorded game (ms) and of drawing the map. The game is a
 //! fixed-seed self-play game.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -62,8 +62,26 @@ fn apply_actions(c: &mut Criterion) {
             )
         });
     }
-    g.bench_function("legal sample (checked by dry runs)", |b| {
+    g.bench_function("legal orders (checked by dry runs)", |b| {
         b.iter(|| black_box(r.legal(&st, Side(1))))
+    });
+    g.finish();
+}
+
+fn render_map(c: &mut Criterion) {
+    use umpire::core::board::Place;
+    use umpire::core::hex::Hex;
+    use umpire::render::map::{Options, full, snippet};
+    let r = Ldf::new();
+    let st = start(&r);
+    let board = r.view(&st, Some(Side(0))).board.expect("a board");
+    let rome = [Place::Hex(Hex::new(33, 18))];
+    let mut g = c.benchmark_group("ldf map");
+    g.bench_function("snippet around Rome", |b| {
+        b.iter(|| black_box(snippet(&board, &rome, &Options::default())))
+    });
+    g.bench_function("full map", |b| {
+        b.iter(|| black_box(full(&board, &Options::default())))
     });
     g.finish();
 }
@@ -100,5 +118,5 @@ fn replay_game(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, apply_actions, replay_game);
+criterion_group!(benches, apply_actions, replay_game, render_map);
 criterion_main!(benches);

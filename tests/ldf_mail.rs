@@ -80,8 +80,15 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
             "{name} is asked to act but has no legal order"
         );
         let pick = legal[(rng.next_u32() as usize) % legal.len()].clone();
+        // Each side's first mail also sets a standing order that plays
+        // Beseech the Gods on any roll, so that chit 2 is revealed by rule.
+        let standing = if n < 4 {
+            "standing:\n  beseech any 1 2 3 4 5 6\n"
+        } else {
+            ""
+        };
         let text = format!(
-            "game: ldf-1\nside: {name}\nafter: {}\norders:\n  {pick}\n",
+            "game: ldf-1\nside: {name}\nafter: {}\norders:\n  {pick}\n{standing}",
             g.record().head()
         );
         let sig = key(side.0 + 1)
@@ -142,6 +149,35 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         }
     }
     assert!(mails.values().any(|m| m.text.contains("roman hand:")));
+    // A chit revealed by rule (Beseech the Gods played) shows in the other
+    // side's mail, though that side never sees the hand it came from.
+    let mut revealed = 0;
+    for (file, m) in &mails {
+        let raw = String::from_utf8_lossy(&std::fs::read(outdir.join(file)).unwrap()).into_owned();
+        let to = raw
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("to:"))
+            .unwrap_or("")
+            .to_string();
+        if to.contains("gp@")
+            && !to.contains("roman@")
+            && m.text.contains("the roman plays chit 2, Beseech the Gods")
+            || to.contains("roman@")
+                && !to.contains("gp@")
+                && m.text.contains("the gp plays chit 2, Beseech the Gods")
+        {
+            revealed += 1;
+        }
+    }
+    assert!(
+        revealed > 0,
+        "no mail shows the other side's Beseech the Gods"
+    );
+    // The map is drawn in the result mails (9.5: odd columns low).
+    assert!(
+        mails.values().any(|m| m.text.contains("looted (6.3)")),
+        "no result mail draws the map"
+    );
     // The full record, and each side's copy, verify.
     let full = u.export("ldf-1", None).unwrap();
     let rec = tmp.path().join("ldf-1.txt");

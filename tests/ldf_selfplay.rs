@@ -20,8 +20,16 @@ fn play(o: &BTreeMap<String, String>, games: u32, seed: u64) {
     };
     let s = selfplay::run_with(Arc::new(Ldf::new()), "campaign", o, games, seed, &config)
         .unwrap_or_else(|e| {
+            // The whole failing record, for `umpire show` or a replay by hand.
+            let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+            let file = dir.join(format!("ldf-selfplay-{seed}.txt"));
+            let _ = std::fs::write(&file, &e.record);
             let tail: Vec<&str> = e.record.lines().rev().take(4).collect();
-            panic!("{e}\nlast record lines:\n{}", tail.join("\n"))
+            panic!(
+                "{e}\nrecord in {}; last lines:\n{}",
+                file.display(),
+                tail.join("\n")
+            )
         });
     assert_eq!(s.games, games);
     // 4.5: no draws; every game ends with a winner and the rule that decided it.

@@ -148,6 +148,10 @@ pub fn treachery(
                     "the rebel co-emperor is eliminated and the rebels return to loyalty (8.11)",
                     h.into_iter().collect(),
                 );
+                // The stack he led may now be over the limit (10.7).
+                if let Some(h) = h {
+                    super::leaders::unstack(ctx, st, h)?;
+                }
             }
         }
     }

@@ -52,13 +52,26 @@ pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleE
 }
 
 /// 6.10: play halts while the Roman demobilizes enough to pay (his choice is
-/// not yet asked: the lowest-numbered twins go, the over-supplied kind first).
+/// not yet asked: the lowest-numbered twins go, the over-supplied kind first,
+/// never from a hex where a leader has two units or fewer).
 fn cover(ctx: &mut Ctx, st: &mut State, n: u32) -> Result<(), RuleError> {
     let d = ctx.d;
     while st.treasury < n {
+        // Never the last unit with a leader (8.4; ruling: a leader is not left
+        // alone by demobilizing, as by no other order, R-F6).
+        let leaves_leader_alone = |st: &State, u: UnitId| {
+            st.hex_of(u).is_some_and(|h| {
+                st.at(h).any(|x| d.kind(x).is_leader())
+                    && st.at(h).filter(|x| !d.kind(*x).is_leader()).count() <= 2
+            })
+        };
         let on = |st: &State, k: Kind| -> Vec<UnitId> {
             d.of_kind(k)
-                .filter(|u| st.hex_of(*u).is_some() && st.faction(d, *u) == Faction::Loyal)
+                .filter(|u| {
+                    st.hex_of(*u).is_some()
+                        && st.faction(d, *u) == Faction::Loyal
+                        && !leaves_leader_alone(st, *u)
+                })
                 .collect()
         };
         let (b, v) = (on(st, Kind::Base), on(st, Kind::Infantry));
