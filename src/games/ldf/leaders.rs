@@ -50,7 +50,13 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     };
     let roll = ctx.d6(st, "emperor-table")?;
     let row = d.emperor[(roll as usize).clamp(1, 6) - 1];
-    let rome_ok = fit_for_emperor(d, st, d.special.rome);
+    // A new emperor is never proclaimed alone where a hex with Roman units
+    // will do (8.4; R-F6): Rome needs a loyal unit to stand with him.
+    let manned = |st: &State, h: Hex| {
+        st.at(h)
+            .any(|u| !d.kind(u).is_leader() && st.faction(d, u) == Faction::Loyal)
+    };
+    let rome_ok = fit_for_emperor(d, st, d.special.rome) && manned(st, d.special.rome);
     let hex = match row.place {
         EmperorPlace::Rome if rome_ok => Some(d.special.rome),
         _ => largest_army(d, st),
@@ -58,8 +64,9 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     .or(rome_ok.then_some(d.special.rome))
     .or_else(|| {
         d.all_hexes()
-            .find(|h| d.region(*h).is_core() && fit_for_emperor(d, st, *h))
-    });
+            .find(|h| manned(st, *h) && fit_for_emperor(d, st, *h))
+    })
+    .or_else(|| fit_for_emperor(d, st, d.special.rome).then_some(d.special.rome));
     let Some(h) = hex else {
         return Ok(());
     };
