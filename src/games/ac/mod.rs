@@ -222,7 +222,10 @@ impl Rules for Ac {
         });
         RulesetInfo {
             name: "ac".into(),
-            version: 1,
+            // 2: the economy as the engine's sealed round, the options of
+            // 28.0, 30.0 and 32.0 (new state fields and data). Version 1 is
+            // not kept (`at_version`): it was a first slice with no club games.
+            version: 2,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
             summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
