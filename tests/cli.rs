@@ -244,26 +244,42 @@ fn a_game_by_hand_with_umpire_and_openssh_keys() {
         v.contains("record verified") && v.contains("2 move signatures checked"),
         "{v}"
     );
-    let mail = common::outbox(&outbox)
-        .remove("club1.3.alice.eml")
-        .expect("alice's result of bob's move");
-    let rec = mail
-        .attachments
+    // Each of alice's mails carries what she had not yet received; her
+    // parts, saved as files, verify together, and so does the folder of mails.
+    let mut parts = Vec::new();
+    for (name, mail) in common::outbox(&outbox) {
+        if !(name.starts_with("club1.") && name.ends_with(".alice.eml")) {
+            continue;
+        }
+        for a in &mail.attachments {
+            if a.name.starts_with("record") {
+                std::fs::write(p.join(&a.name), &a.bytes).unwrap();
+                if !a.name.ends_with(".sig") {
+                    parts.push(p.join(&a.name).to_str().unwrap().to_string());
+                }
+            }
+        }
+    }
+    let last = parts
         .iter()
-        .find(|a| a.name == "record.txt")
-        .unwrap();
-    let rsig = mail
-        .attachments
-        .iter()
-        .find(|a| a.name == "record.txt.sig")
-        .unwrap();
-    std::fs::write(p.join("mailed.txt"), &rec.bytes).unwrap();
-    std::fs::write(p.join("mailed.txt.sig"), &rsig.bytes).unwrap();
-    let v = ok(&umpire(
-        &d,
-        &["verify", p.join("mailed.txt").to_str().unwrap()],
-    ));
-    assert!(v.contains("signed by the umpire's key"), "{v}");
+        .find(|n| n.ends_with("record-3-4.txt"))
+        .unwrap_or_else(|| panic!("alice's result of bob's move is a segment: {parts:?}"))
+        .clone();
+    std::fs::copy(&last, p.join("mailed.txt")).unwrap();
+    std::fs::copy(format!("{last}.sig"), p.join("mailed.txt.sig")).unwrap();
+    let mut args = vec!["verify".to_string()];
+    args.extend(parts.iter().cloned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = ok(&umpire(&d, &args));
+    assert!(
+        v.contains("record verified") && v.contains("signed by the umpire's key"),
+        "{v}"
+    );
+    let v = ok(&umpire(&d, &["verify", outbox.to_str().unwrap()]));
+    assert!(v.contains("record verified"), "{v}");
+    // One segment alone is not a record.
+    let o = umpire(&d, &["verify", p.join("mailed.txt").to_str().unwrap()]);
+    assert!(!o.status.success());
     // OpenSSH agrees the umpire signed it.
     let upub = std::fs::read_to_string(d.join("umpire.key.pub")).unwrap();
     let allowed_u = write(&p.join("allowed_u"), &format!("umpire@club.test {upub}"));

@@ -145,7 +145,7 @@ impl Club {
             let record = m
                 .attachments
                 .iter()
-                .find(|p| p.name == "record.txt")
+                .find(|p| p.name.starts_with("record") && p.name.ends_with(".txt"))
                 .map(|p| String::from_utf8(p.bytes.clone()).unwrap());
             let mut all = format!("{}\n{}\n{}\n", m.subject, m.text, m.html);
             for p in &m.attachments {
@@ -193,27 +193,24 @@ impl Club {
         }
     }
 
-    /// The latest record copy each side received audits; returns them.
+    /// The record copy each side holds, put together from the parts its
+    /// mails carried, audits; returns them.
     fn copies_audit(&self) -> Vec<Record> {
-        let mut latest: BTreeMap<String, (usize, String)> = BTreeMap::new();
-        for m in self.mails().into_values() {
+        let mut parts: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        for (name, m) in self.mails() {
             if let Some(r) = m.record {
-                let len = Record::from_text(&r).unwrap().len();
-                let e = latest.entry(m.to.clone()).or_insert((0, String::new()));
-                if len >= e.0 {
-                    *e = (len, r);
-                }
+                parts.entry(m.to.clone()).or_default().push((name, r));
             }
         }
         assert_eq!(
-            latest.len(),
+            parts.len(),
             self.sides.len(),
             "every side got a record copy"
         );
-        latest
+        parts
             .into_values()
-            .map(|(_, text)| {
-                let r = Record::from_text(&text).unwrap();
+            .map(|parts| {
+                let r = umpire::core::segment::assemble(&parts).unwrap();
                 let sum = audit(&r).unwrap_or_else(|e| panic!("copy does not audit: {e}"));
                 assert!(sum.entries > 1);
                 r
@@ -304,7 +301,14 @@ fn hand(c: &Club, side: usize) -> Vec<String> {
         .mails()
         .into_values()
         .filter(|m| m.to.starts_with(SIDES[side]))
-        .max_by_key(|m| m.record.as_ref().map_or(0, |r| r.len()))
+        .max_by_key(|m| {
+            m.record.as_ref().map_or(0, |r| {
+                umpire::core::segment::parse(r)
+                    .unwrap()
+                    .last()
+                    .map_or(0, |e| e.seq)
+            })
+        })
         .unwrap()
         .text;
     let line = text

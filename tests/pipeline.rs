@@ -133,14 +133,26 @@ fn three_players_play_and_the_record_verifies() {
         "{}",
         last.text
     );
-    assert!(last.attachments.iter().any(|a| a.name == "record.txt"));
-    // The attached record verifies and matches the store.
-    let rec = last
-        .attachments
+    // The last mail carries only what blue had not yet received.
+    assert!(
+        last.attachments
+            .iter()
+            .any(|a| a.name == "record-11-12.txt"),
+        "{:?}",
+        last.attachments.iter().map(|a| &a.name).collect::<Vec<_>>()
+    );
+    // The parts blue received, put together, verify and match the store.
+    let parts: Vec<(String, String)> = mails
         .iter()
-        .find(|a| a.name == "record.txt")
-        .unwrap();
-    let record = Record::from_text(std::str::from_utf8(&rec.bytes).unwrap()).unwrap();
+        .filter(|(n, _)| n.ends_with(".blue.eml"))
+        .flat_map(|(n, m)| {
+            m.attachments
+                .iter()
+                .filter(|a| a.name.starts_with("record") && a.name.ends_with(".txt"))
+                .map(move |a| (n.clone(), String::from_utf8(a.bytes.clone()).unwrap()))
+        })
+        .collect();
+    let record = umpire::core::segment::assemble(&parts).unwrap();
     let (g, sum) = Game::replay(
         umpire::games::find("freeform").unwrap(),
         &record,

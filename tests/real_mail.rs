@@ -211,30 +211,45 @@ fn head_in(m: &Mail) -> String {
         .to_string()
 }
 
-/// Runs `umpire verify` on a mail's record.txt + record.txt.sig, as a
-/// sceptical player would; returns the parsed record.
-fn verify_attached(club: &Club, m: &Mail) -> Record {
-    let record = m
-        .attachments
-        .get("record.txt")
-        .unwrap_or_else(|| panic!("{} carries no record.txt", m.message_id));
-    let sig = m
-        .attachments
-        .get("record.txt.sig")
-        .unwrap_or_else(|| panic!("{} carries no record.txt.sig", m.message_id));
+/// Runs `umpire verify` on the record parts `held` (a player's mails, `m`
+/// among them) carried, each with its signature, as a sceptical player would;
+/// returns the record they make.
+fn verify_attached(club: &Club, held: &[Mail], m: &Mail) -> Record {
+    assert!(
+        m.attachments
+            .keys()
+            .any(|n| n.starts_with("record") && n.ends_with(".txt")),
+        "{} carries no record part",
+        m.message_id
+    );
     let d = tempfile::tempdir().unwrap();
-    let path = d.path().join("record.txt");
-    std::fs::write(&path, record).unwrap();
-    std::fs::write(d.path().join("record.txt.sig"), sig).unwrap();
+    let mut files = Vec::new();
+    let mut parts = Vec::new();
+    for (i, h) in held.iter().chain([m]).enumerate() {
+        for (name, bytes) in &h.attachments {
+            if !(name.starts_with("record") && name.ends_with(".txt")) {
+                continue;
+            }
+            let sig = h
+                .attachments
+                .get(&format!("{name}.sig"))
+                .unwrap_or_else(|| panic!("{} carries no {name}.sig", h.message_id));
+            let path = d.path().join(format!("{i}-{name}"));
+            std::fs::write(&path, bytes).unwrap();
+            std::fs::write(d.path().join(format!("{i}-{name}.sig")), sig).unwrap();
+            files.push(path);
+            parts.push((name.clone(), String::from_utf8(bytes.clone()).unwrap()));
+        }
+    }
     let out = std::process::Command::new(support::umpire_bin())
         .arg("verify")
-        .arg(&path)
+        .args(&files)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && stdout.contains("record verified"),
-        "umpire verify failed on the record of {}:\n{stdout}\n{}",
+        "umpire verify failed on the record parts of {}:\n{stdout}\n{}",
         m.message_id,
         String::from_utf8_lossy(&out.stderr)
     );
@@ -243,10 +258,10 @@ fn verify_attached(club: &Club, m: &Mail) -> Record {
             "signed by the umpire's key {}",
             club.umpire_fingerprint
         )),
-        "record.txt.sig of {} is not the umpire's signature:\n{stdout}",
+        "the record parts of {} are not signed by the umpire:\n{stdout}",
         m.message_id
     );
-    let rec = Record::from_text(std::str::from_utf8(record).unwrap()).unwrap();
+    let rec = umpire::core::segment::assemble(&parts).unwrap();
     assert!(
         m.text.contains(&format!("Record head: {}", rec.head())),
         "{}: the text's record head is not the attached record's",
@@ -263,7 +278,8 @@ struct SentMove<'a> {
     text: &'a str,
 }
 
-fn check_result(club: &Club, reader: &str, opening: &Mail, m: &Mail, mv: &SentMove<'_>) -> u64 {
+fn check_result(club: &Club, reader: &str, held: &[Mail], m: &Mail, mv: &SentMove<'_>) -> u64 {
+    let opening = &held[0];
     let prefix = format!("<{}.", club.game);
     let suffix = format!(".{reader}@club.test>");
     let seq: u64 = m
@@ -290,7 +306,7 @@ fn check_result(club: &Club, reader: &str, opening: &Mail, m: &Mail, mv: &SentMo
     } else {
         assert_eq!(m.in_reply_to.as_ref(), Some(&opening.message_id));
     }
-    let rec = verify_attached(club, m);
+    let rec = verify_attached(club, held, m);
     let entry = &rec.entries()[seq as usize];
     let Body::Move(e) = &entry.body else {
         panic!("entry {seq} is not a move: {:?}", entry.body)
@@ -341,7 +357,7 @@ fn three_players_play_rounds_over_real_mail() {
             o.text.contains(&club.umpire_fingerprint),
             "the opening names the umpire's key"
         );
-        verify_attached(&club, &o);
+        verify_attached(&club, &[], &o);
         openings.insert(p, o);
         boxes.insert(p, got);
     }
@@ -411,8 +427,8 @@ fn three_players_play_rounds_over_real_mail() {
                 st.await_count(q, &club.tag, want);
                 let got = mailbox(&st, &club, q);
                 let new = got.last().unwrap();
-                check_result(&club, q, &openings[q], new, &mv);
-                last_record = new.attachments["record.txt"].clone();
+                check_result(&club, q, &got, new, &mv);
+                last_record = verify_attached(&club, &got, new).to_text().into_bytes();
                 boxes.insert(q, got);
             }
         }
@@ -1238,7 +1254,7 @@ fn a_deadline_passes_reminders_then_the_default_mailed_to_everyone() {
             "{}",
             result.text
         );
-        let rec = verify_attached(&club, result);
+        let rec = verify_attached(&club, &m, result);
         assert!(matches!(rec.entries()[1].body, Body::Default(_)));
         if p != "alice" {
             assert_eq!(m.len(), 2, "{p}: the opening and the default's result");
@@ -1469,7 +1485,7 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
             .text
             .contains("Nothing is asked of you now")
     );
-    verify_attached(&club, subject("the record"));
+    verify_attached(&club, &[], subject("the record"));
     assert!(
         subject("time zone")
             .text
@@ -1485,7 +1501,7 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
         .iter()
         .find(|m| m.message_id.contains(".again."))
         .expect("the last result again");
-    verify_attached(&club, again);
+    verify_attached(&club, &[], again);
     for m in answers {
         assert_eq!(m.auto_submitted.as_deref(), Some("auto-replied"));
         assert_eq!(

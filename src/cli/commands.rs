@@ -312,12 +312,14 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
-        Command::Verify { file, sig, data } => verify(&file, sig, data.as_deref()),
-        Command::Import { file } => {
-            let text = String::from_utf8(read(&file)?)
-                .with_context(|| format!("{} is not text", file.display()))?;
-            let record = Record::from_text(&text)
-                .with_context(|| format!("{} is not a valid record", file.display()))?;
+        Command::Verify { files, sig, data } => match files.as_slice() {
+            [file] if is_whole_record(file) => verify(file, sig, data.as_deref()),
+            _ => verify_parts(&files, data.as_deref()),
+        },
+        Command::Import { files } => {
+            let record = crate::service::segments::gather(&files)
+                .context("the record cannot be read")?
+                .record;
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
             let mut u = Umpire::open(&dir)?;
             let id = u.import(&record, now()?)?;
@@ -550,6 +552,84 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
             return Ok(1);
         }
     };
+    print_replay(&game, &s, &record)?;
+    let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
+    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
+    if let Some(p) = sig_file {
+        let armored =
+            String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
+        let key = PublicKey::parse(&o.umpire)?;
+        match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
+            Ok(()) => println!(
+                "  signed by the umpire's key {} ({})",
+                key.fingerprint(),
+                p.display()
+            ),
+            Err(e) => {
+                eprintln!("FAILED: {}: {e}", p.display());
+                return Ok(1);
+            }
+        }
+    }
+    println!("record verified");
+    Ok(0)
+}
+
+/// Is `file` one whole record (not a segment, a mail or a folder)?
+fn is_whole_record(file: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(file)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    head.starts_with(crate::core::record::MAGIC.as_bytes())
+        && !head.starts_with(crate::core::segment::SEGMENT_MAGIC.as_bytes())
+}
+
+/// Verifies a record assembled from a player's parts: segments, mails, folders.
+fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
+    let g = match crate::service::segments::gather(files) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("FAILED: {}", safe(&e.to_string()));
+            return Ok(1);
+        }
+    };
+    println!(
+        "Assembled from {} parts ({} signed by the umpire)",
+        g.parts, g.signed
+    );
+    let signed = |g: &crate::service::segments::Gathered| {
+        if let Some(fp) = &g.fingerprint {
+            println!("  signed by the umpire's key {fp} ({} parts)", g.signed);
+        }
+    };
+    if !g.record.is_complete() {
+        let code = verify_copy(&files[0], &g.record)?;
+        if code == 0 {
+            signed(&g);
+            println!("record copy verified");
+        }
+        return Ok(code);
+    }
+    let o = g.record.opening().ok_or_else(|| anyhow!("no opening"))?;
+    let ruleset = ruleset_for(&o.ruleset, data)?;
+    let (game, s) = match Game::replay(ruleset, &g.record, ReplayMode::Verify) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("FAILED: {}", safe(&e.to_string()));
+            return Ok(1);
+        }
+    };
+    print_replay(&game, &s, &g.record)?;
+    signed(&g);
+    println!("record verified");
+    Ok(0)
+}
+
+/// What a verified replay found.
+fn print_replay(game: &Game, s: &crate::core::game::ReplaySummary, record: &Record) -> Result<()> {
     let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
     println!(
         "Game {} ({} v{}, scenario {})",
@@ -581,25 +661,7 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
             safe(&game.awaiting_names())
         ),
     }
-    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
-    if let Some(p) = sig_file {
-        let armored =
-            String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
-        let key = PublicKey::parse(&o.umpire)?;
-        match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
-            Ok(()) => println!(
-                "  signed by the umpire's key {} ({})",
-                key.fingerprint(),
-                p.display()
-            ),
-            Err(e) => {
-                eprintln!("FAILED: {}: {e}", p.display());
-                return Ok(1);
-            }
-        }
-    }
-    println!("record verified");
-    Ok(0)
+    Ok(())
 }
 
 /// Checks the umpire's signature over a record file, if there is one.

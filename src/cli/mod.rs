@@ -138,13 +138,18 @@ pub enum Command {
     /// Restore a game from its record (after losing the store, or to move it to
     /// this umpire); a new dice chain is committed and every side is told.
     Import {
-        /// The record file (the record.txt of any player's latest result mail).
-        file: PathBuf,
+        /// The record: one file, or the parts a player kept (record.txt and
+        /// record-A-B.txt segments, or the folder, Maildir or mbox of its mails).
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
     },
     /// Verify a record offline: every link, signature, roll and refusal.
     Verify {
-        /// The record file.
-        file: PathBuf,
+        /// The record file, or several parts of it: record.txt and the
+        /// record-A-B.txt segments of later mails, or the folder, Maildir or mbox
+        /// holding the game's mails.
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
         /// The umpire's signature over it (default: FILE.sig if it exists).
         #[arg(long)]
         sig: Option<PathBuf>,

@@ -15,6 +15,7 @@ pub mod path;
 pub mod record;
 pub mod ruleset;
 pub mod sealed;
+pub mod segment;
 pub mod selfplay;
 pub mod sig;
 pub mod square;

@@ -1,6 +1,7 @@
 //! The mails the umpire writes: the opening, each result (one per side, its
 //! own view), refusals, and notes. Text comes from the templates; each result
-//! carries the record and the umpire's signature over it.
+//! carries the entries its side has not yet received (`service::segments`) and
+//! the umpire's signature over them.
 
 use super::games::GameMeta;
 use super::{ServiceError, Umpire};
@@ -8,7 +9,6 @@ use crate::core::dice::DiceChain;
 use crate::core::game::{Game, RejectKind, Rejection, Report};
 use crate::core::record::Body;
 use crate::core::ruleset::{Side, View};
-use crate::core::sig::RESULT_NAMESPACE;
 use crate::mail::Outgoing;
 use crate::mail::mime::{Compose, build};
 use serde::Serialize;
@@ -201,26 +201,19 @@ impl Umpire {
     }
 
     /// record.txt (the copy `side` may hold: the full record once the game is
-    /// over) and the umpire's signature over it.
-    fn record_attachments(
+    /// over) and the umpire's signature over it; the mail `key` then gives the
+    /// side the record up to its head (`service::segments`).
+    pub(super) fn record_attachments(
         &self,
         game: &Game,
         side: Option<Side>,
+        key: &str,
     ) -> Vec<(String, String, Vec<u8>)> {
-        let text = record_copy(game, side).to_text();
-        let mut v = vec![(
-            "record.txt".to_string(),
-            "text/plain; charset=utf-8".to_string(),
-            text.clone().into_bytes(),
-        )];
-        if let Ok(sig) = self.key.sign(RESULT_NAMESPACE, text.as_bytes()) {
-            v.push((
-                "record.txt.sig".to_string(),
-                "text/plain".to_string(),
-                sig.into_bytes(),
-            ));
+        if let Some(s) = side {
+            self.mark_sent(key, game, s);
         }
-        v
+        let text = record_copy(game, side).to_text();
+        self.signed("record.txt".to_string(), text)
     }
 
     pub(super) fn result_text(
@@ -354,7 +347,8 @@ impl Umpire {
             if only.is_some_and(|o| o != side) {
                 continue;
             }
-            let attachments = self.record_attachments(game, Some(side));
+            let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
+            let attachments = self.result_attachments(game, side, &key, key_suffix.is_empty())?;
             let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
@@ -362,11 +356,11 @@ impl Umpire {
                 .and_then(|(_, r)| r.clone());
             out.push(self.mail(
                 Draft {
-                    key: format!("{}.{seq}.{}{key_suffix}", game.id(), s.name),
+                    key,
                     to: &s.email,
                     subject: self.subject(game, Some(side)),
                     text,
-                    attachments: attachments.clone(),
+                    attachments,
                     thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
                     game: Some(game.id()),
                 },
@@ -416,18 +410,19 @@ impl Umpire {
         )?;
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
-            let attachments = self.record_attachments(game, Some(Side(i as u8)));
+            let key = format!("{}.0.{}", game.id(), s.name);
+            let attachments = self.record_attachments(game, Some(Side(i as u8)), &key);
             let text = format!(
                 "{intro}\n{}",
                 self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
             );
             out.push(self.mail(
                 Draft {
-                    key: format!("{}.0.{}", game.id(), s.name),
+                    key,
                     to: &s.email,
                     subject: format!("[{}] new game: {}", game.id(), game.ruleset().info().title),
                     text,
-                    attachments: attachments.clone(),
+                    attachments,
                     thread: None,
                     game: Some(game.id()),
                 },
@@ -587,17 +582,18 @@ impl Umpire {
         )?;
         let s = &game.sides()[side.index()];
         let domain = self.config.domain().to_string();
+        let attachments = if attach_record {
+            self.record_attachments(game, Some(side), &key)
+        } else {
+            vec![]
+        };
         self.mail(
             Draft {
                 key,
                 to: &s.email,
                 subject: format!("[{}] {title}", game.id()),
                 text: body,
-                attachments: if attach_record {
-                    self.record_attachments(game, Some(side))
-                } else {
-                    vec![]
-                },
+                attachments,
                 thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
                 game: Some(game.id()),
             },

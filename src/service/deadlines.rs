@@ -51,6 +51,24 @@ pub fn due(policy: &Deadlines, meta: &GameMeta, side: &str, w: &Waiting) -> Opti
     Some(start + policy.hours as i64 * HOUR)
 }
 
+/// Is any reminder, late notice or default of this game due at `t`? The
+/// same tests `check_game` makes, on the metadata alone, so that a game with
+/// nothing due is not loaded (replayed) at all.
+fn anything_due(policy: &Deadlines, meta: &GameMeta, t: i64) -> bool {
+    meta.waiting.iter().any(|(name, w)| {
+        let Some(d) = due(policy, meta, name, w) else {
+            return false;
+        };
+        if t >= d {
+            return !w.late || t >= d + policy.grace_hours as i64 * HOUR;
+        }
+        policy.reminders.iter().any(|h| {
+            let at = d - *h as i64 * HOUR;
+            t >= at && at > w.since && !w.reminded.contains(h)
+        })
+    })
+}
+
 /// A time as the side reads it: `Fri 4 Dec 2026 18:00 CET`.
 pub fn show(t: i64, meta: &GameMeta, side: &str) -> String {
     match jiff::Timestamp::from_second(t) {
@@ -120,7 +138,9 @@ impl Umpire {
         let mut report = DeadlineReport::default();
         for id in self.game_ids()? {
             let meta = self.meta(&id)?;
-            if meta.finished.is_some() || self.policy(&meta).hours == 0 {
+            let policy = self.policy(&meta);
+            if meta.finished.is_some() || !anything_due(&policy, &meta, now.as_second()) {
+                // Decided from the metadata alone: the game is not replayed.
                 continue;
             }
             self.check_game(&id, meta, now, &mut report)?;

@@ -365,6 +365,8 @@ impl Umpire {
     }
 
     pub(super) fn queue(&self, batch: &mut Batch, mails: &[Outgoing], now: jiff::Timestamp) {
+        let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
+        self.store_marks(batch, &keys);
         for m in mails {
             batch.put_json(Table::Outbox, &m.key, &super::outbox::Item::new(m, now));
         }

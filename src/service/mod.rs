@@ -9,6 +9,7 @@ pub mod demo;
 pub mod games;
 pub mod outbox;
 pub mod poll;
+pub mod segments;
 pub mod transports;
 pub mod upgrade;
 
@@ -80,6 +81,8 @@ pub struct Umpire {
     pending_done: Vec<String>,
     /// Games whose cached state is ahead of the store until `pending` commits.
     pending_games: std::collections::BTreeSet<String>,
+    /// What each mail composed but not yet queued gives its side (by outbox key).
+    marks: std::sync::Mutex<BTreeMap<String, segments::Mark>>,
     /// Set by a signal: finish the current mail and stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -141,6 +144,7 @@ impl Umpire {
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),
+            marks: Default::default(),
             stop: None,
         })
     }

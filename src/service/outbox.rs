@@ -1,7 +1,8 @@
 //! The outbox: mails wait in the store until the transport accepts them, with
-//! backoff between attempts. An item is marked sent only after the transport
-//! accepted it, so a crash may resend it once; its Message-ID stays the same,
-//! so the receiving side can drop the copy.
+//! backoff between attempts. An item leaves the store only after the transport
+//! accepted it, its outcome committed with those of the mails around it
+//! ([`DELIVERY_GROUP`]), so a crash may resend a group once; Message-IDs stay
+//! the same, so the receiving side can drop the copies.
 
 use super::{ServiceError, Umpire};
 use crate::mail::{Delivery, MailError, Outgoing};
@@ -71,6 +72,12 @@ pub struct DeliveryReport {
     pub waiting: usize,
 }
 
+/// Delivery outcomes committed together: one durable commit per this many
+/// mails, not one per mail. A crash loses at most the outcomes of one group,
+/// and those mails go out again with the same Message-ID (the receiver can
+/// drop the copies), as a crash between send and commit always could.
+pub const DELIVERY_GROUP: usize = 32;
+
 /// Seconds to wait after `attempts` failures: 1 min doubling to 6 h.
 pub fn backoff(attempts: u32) -> i64 {
     (60i64 << (attempts.clamp(1, 16) - 1)).min(6 * 3600)
@@ -103,6 +110,8 @@ impl Umpire {
         let mut r = DeliveryReport::default();
         let items = self.pending()?;
         let total = items.len();
+        let mut b = Batch::new();
+        let mut in_group = 0;
         for (i, mut item) in items.into_iter().enumerate() {
             if item.next_attempt > now.as_second() {
                 r.waiting += 1;
@@ -130,14 +139,27 @@ impl Umpire {
                     tracing::error!(key = %item.key, error = %e, "delivery failed for good");
                 }
             }
-            let mut b = Batch::new();
-            b.put_json(Table::Outbox, &item.key, &item);
-            self.store.commit(b)?;
+            if item.sent.is_some() {
+                // Delivered: nothing is left to do with it (its text is
+                // rebuilt from the record if it is asked for again), and a
+                // kept stub would make every later `pending` scan longer.
+                b.remove(Table::Outbox, &item.key);
+            } else {
+                b.put_json(Table::Outbox, &item.key, &item);
+            }
+            in_group += 1;
+            if in_group >= DELIVERY_GROUP {
+                self.store.commit(std::mem::take(&mut b))?;
+                in_group = 0;
+            }
             if r.deferred > 0 && item.sent.is_none() && item.failed.is_none() {
                 // The transport is down: the rest would fail the same way.
                 r.waiting += total - i - 1;
                 break;
             }
+        }
+        if !b.is_empty() {
+            self.store.commit(b)?;
         }
         Ok(r)
     }

@@ -49,9 +49,12 @@ pub enum Table {
     Outbox,
     /// small named values: schema version, rate limits.
     Meta,
+    /// game id ‖ 0 ‖ side name → the last record entry mailed to that side
+    /// (JSON integer): where its next result mail's segment starts.
+    Sent,
 }
 
-const TABLES: [(Table, &str); 7] = [
+const TABLES: [(Table, &str); 8] = [
     (Table::Games, "games"),
     (Table::Entries, "entries"),
     (Table::Secrets, "secrets"),
@@ -59,6 +62,7 @@ const TABLES: [(Table, &str); 7] = [
     (Table::Inbox, "inbox"),
     (Table::Outbox, "outbox"),
     (Table::Meta, "meta"),
+    (Table::Sent, "sent"),
 ];
 
 /// Writes to apply together.

@@ -1,0 +1,224 @@
+//! Issue 13's scale benchmarks.
+//!
+//! `result-mail`: the size of a result mail and the time of the poll that
+//! builds it (read the move, verify it, adjudicate, build and sign every
+//! side's result, commit) at game lengths 10, 100, 1,000 and 5,000 entries.
+//! Each game is a freeform record of signed moves (each followed by its
+//! reveal) imported into a fresh data directory (not timed); the timed part
+//! polls one signed move from the Maildir. The floor is the 10-entry figure
+//! of the same run: the issue asks for every length within 2x of it.
+//!
+//! `cargo bench --bench perf`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use umpire::core::game::{Game, Secrets, Stored, Verdict};
+use umpire::core::hash::Digest;
+use umpire::core::record::{FORMAT, Opening, Record, SideDecl};
+use umpire::core::ruleset::Ruleset;
+use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
+use umpire::mail::maildir::Maildir;
+use umpire::mail::mime::{Compose, build};
+use umpire::mail::outbox::FileOutbox;
+use umpire::service::Umpire;
+
+const SIDES: [&str; 2] = ["a", "b"];
+
+fn key(n: u8) -> SecretKey {
+    SecretKey::from_seed(&[n; 32], "p@club.test").unwrap()
+}
+
+fn freeform() -> Arc<dyn Ruleset> {
+    umpire::games::find("freeform").unwrap()
+}
+
+fn now() -> jiff::Timestamp {
+    "2026-12-01T12:00:00Z".parse().unwrap()
+}
+
+/// A freeform record of `entries` entries (the opening, then moves each
+/// followed by its reveal).
+fn record(entries: usize) -> Record {
+    let moves = entries / 2;
+    let chain: Secrets = Stored {
+        top: Digest([5; 32]),
+        length: moves as u64 + 10,
+        base: 0,
+        master: None,
+        slots: 0,
+    }
+    .secrets();
+    let opening = Opening {
+        format: FORMAT,
+        game: "bench".into(),
+        ruleset: "freeform".into(),
+        ruleset_version: 1,
+        ruleset_data: None,
+        scenario: "open".into(),
+        options: BTreeMap::new(),
+        sides: SIDES
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SideDecl {
+                name: s.to_string(),
+                email: format!("{s}@club.test"),
+                key: key(i as u8 + 1).public().to_openssh(),
+            })
+            .collect(),
+        dice: chain.chain.commitment(),
+        hidden: vec![],
+        umpire: key(9).public().to_openssh(),
+        at: "2026-12-01T00:00:00Z".into(),
+    };
+    let mut g = Game::create(freeform(), opening, &chain).unwrap();
+    for i in 0..moves {
+        let text = move_text(&g, i % 2);
+        let sig = key(i as u8 % 2 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        assert!(matches!(
+            g.submit(text.as_bytes(), &sig, &chain, "t"),
+            Verdict::Accepted { .. }
+        ));
+    }
+    g.record().clone()
+}
+
+fn move_text(g: &Game, side: usize) -> String {
+    format!(
+        "game: bench\nside: {}\nafter: {}\norders:\n  advance on the ford\n  roll 2d6 fire\n  end turn\n",
+        SIDES[side],
+        g.record().head()
+    )
+}
+
+/// A data directory holding one imported game of `entries` entries.
+struct Club {
+    _tmp: tempfile::TempDir,
+    umpire: Umpire,
+    maildir: Maildir,
+    outbox: FileOutbox,
+    outdir: std::path::PathBuf,
+    n: u64,
+}
+
+impl Club {
+    fn new(entries: usize) -> Club {
+        let tmp = tempfile::tempdir().unwrap();
+        Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+        let mut umpire = Umpire::open(tmp.path()).unwrap();
+        umpire.import(&record(entries), now()).unwrap();
+        let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
+        let outdir = tmp.path().join("outbox");
+        let mut outbox = FileOutbox::open(&outdir).unwrap();
+        umpire.deliver(&mut outbox, now()).unwrap();
+        Club {
+            _tmp: tmp,
+            umpire,
+            maildir,
+            outbox,
+            outdir,
+            n: 0,
+        }
+    }
+
+    /// Drops the next move into the Maildir.
+    fn drop_move(&mut self) {
+        let g = self.umpire.game("bench").unwrap();
+        let side = g.awaiting_names();
+        let s = SIDES.iter().position(|x| side.contains(x)).unwrap();
+        let text = move_text(g, s);
+        let sig = key(s as u8 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        self.n += 1;
+        let raw = build(&Compose {
+            from_name: SIDES[s].into(),
+            from: format!("{}@club.test", SIDES[s]),
+            to: vec!["umpire@club.test".into()],
+            subject: "move".into(),
+            message_id: format!("<m{}@club.test>", self.n),
+            in_reply_to: None,
+            references: vec![],
+            text: "my move".into(),
+            attachments: vec![
+                ("move.txt".into(), "text/plain".into(), text.into_bytes()),
+                ("move.txt.sig".into(), "text/plain".into(), sig.into_bytes()),
+            ],
+            auto_submitted: "no",
+            headers: vec![],
+            date: std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_764_590_400),
+        })
+        .unwrap();
+        self.maildir
+            .deliver(&format!("{:06}.mail", self.n), &raw)
+            .unwrap();
+    }
+
+    /// Polls the move in the Maildir; returns the time of the poll.
+    fn poll(&mut self) -> Duration {
+        let t = Instant::now();
+        let r = self.umpire.poll(&mut self.maildir, now()).unwrap();
+        let d = t.elapsed();
+        assert_eq!(r.accepted, 1, "{r:?}");
+        d
+    }
+
+    /// The size of the largest result mail delivered since the last call.
+    fn delivered_size(&mut self) -> u64 {
+        let _ = std::fs::remove_dir_all(&self.outdir);
+        self.outbox = FileOutbox::open(&self.outdir).unwrap();
+        self.umpire.deliver(&mut self.outbox, now()).unwrap();
+        std::fs::read_dir(&self.outdir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".eml"))
+            .map(|e| e.metadata().unwrap().len())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn result_mail(c: &mut Criterion) {
+    let mut g = c.benchmark_group("result-mail");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(5));
+    let mut figures = Vec::new();
+    for entries in [10usize, 100, 1_000, 5_000] {
+        let mut club = Club::new(entries);
+        let mut total = Duration::ZERO;
+        let mut polls = 0u32;
+        g.bench_function(format!("poll one move at {entries} entries"), |b| {
+            b.iter_custom(|iters| {
+                let mut d = Duration::ZERO;
+                for _ in 0..iters {
+                    club.drop_move();
+                    d += club.poll();
+                }
+                total += d;
+                polls += iters as u32;
+                d
+            })
+        });
+        club.drop_move();
+        club.poll();
+        let size = club.delivered_size();
+        figures.push((entries, size, total / polls.max(1)));
+    }
+    g.finish();
+    let (_, size0, time0) = figures[0];
+    println!("result-mail: size and poll time against the 10-entry game (the floor)");
+    for (entries, size, time) in figures {
+        println!(
+            "  {entries:>5} entries: {size:>6} bytes ({:.2}x), {:>8.2?} a poll ({:.2}x)",
+            size as f64 / size0 as f64,
+            time,
+            time.as_secs_f64() / time0.as_secs_f64()
+        );
+    }
+}
+
+criterion_group!(benches, result_mail);
+criterion_main!(benches);
