@@ -169,7 +169,9 @@ impl Rules for Adp {
         let d = &*self.data;
         RulesetInfo {
             name: "adp".into(),
-            version: 1,
+            // 2: Non-players, sealed Propaganda plans (the game now hides
+            // information), transfers; ARCHITECTURE "Upgrades".
+            version: 2,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),

@@ -176,7 +176,9 @@ impl Rules for Ldf {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             name: "ldf".into(),
-            version: 1,
+            // 2: Beseech the Gods, siege equipment that stays, the hand limit
+            // put-back (the state and replays changed; ARCHITECTURE "Upgrades").
+            version: 2,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
             summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),
