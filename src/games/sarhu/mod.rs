@@ -464,12 +464,12 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     }
     for ((h, f), (n, k)) in stacks {
         let t = d.tec(h);
-        let setup_overstack = st.turn == 1
-            && st.units.iter().enumerate().all(|(i, u)| {
+        // Overstacking from set-up stands until a unit moves in, on any turn (ruling A13).
+        let setup_overstack = st.units.iter().enumerate().all(|(i, u)| {
                 u.loc.hex() != Some(h)
                     || d.units[i].side != f
-                    || matches!(d.units[i].setup, data::SetupAt::Hex(x) if x == h)
-            });
+                || matches!(d.units[i].setup, data::SetupAt::Hex(x) if x == h)
+        });
         if n > t.stack && !setup_overstack {
             return Err(format!(
                 "{n} {} combat units in {} (limit {})",
@@ -512,6 +512,7 @@ mod tests {
     use super::*;
     use crate::core::hex::Hex;
     use state::Loc;
+    use std::collections::BTreeMap;
 
     fn start() -> (Sarhu, State) {
         let r = Sarhu::new();
@@ -550,6 +551,36 @@ mod tests {
         let mut bad = st.clone();
         bad.commands[d.command_index("ds").unwrap()].loc = Loc::Hex(plain);
         assert!(invariants(d, &bad).unwrap_err().contains("alone"));
+    }
+
+    // Ruling A13: overstacking from set-up is tolerated until units move in,
+    // on turn 2 and after too; a unit moving in makes it an overstack.
+    #[test]
+    fn the_setup_overstack_stands_until_a_unit_moves_in() {
+        let (r, mut st) = start();
+        let d = r.data();
+        let mut at: BTreeMap<(Hex, Faction), Vec<usize>> = BTreeMap::new();
+        for (i, u) in d.units.iter().enumerate() {
+            if let (data::SetupAt::Hex(h), Loc::Hex(x)) = (&u.setup, &st.units[i].loc)
+                && h == x
+            {
+                at.entry((*h, u.side)).or_default().push(i);
+            }
+        }
+        let ((h, f), _) = at
+            .iter()
+            .find(|((h, _), v)| v.len() as u32 > d.tec(*h).stack)
+            .expect("a set-up hex over its stacking limit (Fushun Pass, Yaku Pass or Tieling)");
+        st.turn = 3;
+        invariants(d, &st).unwrap();
+        let mover = (0..d.units.len())
+            .find(|i| {
+                d.units[*i].side == *f
+                    && matches!(st.units[*i].loc, Loc::Hex(x) if x != *h)
+            })
+            .unwrap();
+        st.units[mover].loc = Loc::Hex(*h);
+        assert!(invariants(d, &st).unwrap_err().contains("combat units in"));
     }
 
     #[test]
