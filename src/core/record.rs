@@ -265,6 +265,9 @@ pub struct DefaultEntry {
 /// What an entry records.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// The refusal's optional digested form made it the largest variant; bodies are
+// built once per entry and moved rarely, so boxing would buy nothing here.
+#[allow(clippy::large_enum_variant)]
 pub enum Body {
     Opening(Opening),
     Move(MoveEntry),

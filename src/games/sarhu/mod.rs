@@ -512,7 +512,6 @@ mod tests {
     use super::*;
     use crate::core::hex::Hex;
     use state::Loc;
-    use std::collections::BTreeMap;
 
     fn start() -> (Sarhu, State) {
         let r = Sarhu::new();
@@ -554,33 +553,27 @@ mod tests {
     }
 
     // Ruling A13: overstacking from set-up is tolerated until units move in,
-    // on turn 2 and after too; a unit moving in makes it an overstack.
+    // on turn 2 and after too; a unit moving in makes it an overstack. The
+    // embedded data's set-up fits every limit, so this data sets up three
+    // Ming units in one plain hex (limit 2, 1.1(3)).
     #[test]
     fn the_setup_overstack_stands_until_a_unit_moves_in() {
         let (r, mut st) = start();
-        let d = r.data();
-        let mut at: BTreeMap<(Hex, Faction), Vec<usize>> = BTreeMap::new();
-        for (i, u) in d.units.iter().enumerate() {
-            if let (data::SetupAt::Hex(h), Loc::Hex(x)) = (&u.setup, &st.units[i].loc)
-                && h == x
-            {
-                at.entry((*h, u.side)).or_default().push(i);
-            }
+        let mut d = r.data().clone();
+        let plain: Hex = "0101".parse().unwrap();
+        for id in ["ds.i1", "ds.i2", "ds.i3"] {
+            let i = d.unit_index(id).unwrap();
+            d.units[i].setup = data::SetupAt::Hex(plain);
+            st.units[i].loc = Loc::Hex(plain);
         }
-        let ((h, f), _) = at
-            .iter()
-            .find(|((h, _), v)| v.len() as u32 > d.tec(*h).stack)
-            .expect("a set-up hex over its stacking limit (Fushun Pass, Yaku Pass or Tieling)");
         st.turn = 3;
-        invariants(d, &st).unwrap();
-        let mover = (0..d.units.len())
-            .find(|i| {
-                d.units[*i].side == *f
-                    && matches!(st.units[*i].loc, Loc::Hex(x) if x != *h)
-            })
-            .unwrap();
-        st.units[mover].loc = Loc::Hex(*h);
-        assert!(invariants(d, &st).unwrap_err().contains("combat units in"));
+        invariants(&d, &st).unwrap();
+        st.units[d.unit_index("ds.f1").unwrap()].loc = Loc::Hex(plain);
+        assert!(
+            invariants(&d, &st)
+                .unwrap_err()
+                .contains("combat units in 0101")
+        );
     }
 
     #[test]
