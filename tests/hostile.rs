@@ -679,3 +679,123 @@ fn the_binary_polls_and_runs_through_every_hostile_class() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
     drop(tmp);
 }
+
+// Beyond the list: a game whose stored state is broken (its metadata does not
+// read, or its record no longer replays) once ended every deadline check, so
+// no other game got its reminders or defaults. Each game is now contained.
+#[test]
+fn a_broken_game_does_not_stop_the_other_games_deadlines() {
+    let tmp = tempfile::tempdir().unwrap();
+    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let mut u = Umpire::open(tmp.path()).unwrap();
+    // Sorted ahead of the healthy one, so the check meets them first.
+    for id in ["a-record", "b-meta", "g1"] {
+        u.create_game(
+            NewGame {
+                id: id.into(),
+                ruleset: "freeform".into(),
+                scenario: "open".into(),
+                options: BTreeMap::new(),
+                deadlines: Some(umpire::service::config::Deadlines {
+                    hours: 1,
+                    reminders: vec![],
+                    grace_hours: 1,
+                }),
+                time_zones: BTreeMap::new(),
+                sides: declared(&["red", "blue"]),
+            },
+            now(),
+        )
+        .unwrap();
+    }
+    let mut b = umpire::store::Batch::new();
+    b.put(
+        umpire::store::Table::Entries,
+        umpire::store::entry_key("a-record", 1),
+        b"{\"not\":\"an entry\"}".to_vec(),
+    );
+    b.put(
+        umpire::store::Table::Games,
+        "b-meta",
+        b"{ not json".to_vec(),
+    );
+    u.store().commit(b).unwrap();
+    drop(u);
+    let mut u = Umpire::open(tmp.path()).unwrap();
+    let later = jiff::Timestamp::from_second(now().as_second() + 3 * 3600).unwrap();
+    let r = u.check_deadlines(later).expect("the check finishes");
+    assert_eq!((r.defaults, r.failed), (1, 2), "{r:?}");
+    let rec = Record::from_text(&u.export("g1", None).unwrap()).unwrap();
+    assert!(rec.entries().iter().any(|e| e.body.kind() == "default"));
+    let rs = umpire::games::find("freeform").unwrap();
+    Game::replay(rs, &rec, ReplayMode::Verify).unwrap();
+    // The broken games are tried again, and contained again, next time.
+    let r = u.check_deadlines(later).expect("the check finishes again");
+    assert_eq!(r.failed, 2, "{r:?}");
+}
+
+/// The biggest result mail in the outbox, in bytes.
+fn biggest_mail(dir: &Path) -> u64 {
+    std::fs::read_dir(dir.join("outbox"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.metadata().unwrap().len())
+        .max()
+        .unwrap_or(0)
+}
+
+// 12.3, the record side: 40 forged 64 KB mails once made every later result
+// mail 2.7 MB. A refusal no side signed is kept as a digest and an excerpt.
+#[test]
+fn forty_forged_big_mails_do_not_grow_the_record_or_the_result_mails() {
+    let mut c = club();
+    c.send_valid(&["open the game"]);
+    assert_eq!(c.poll().accepted, 1);
+    let record_before = c.umpire.export("g1", None).unwrap().len();
+    let mail_before = biggest_mail(&c.dir());
+    for i in 0..40 {
+        let mut t = format!("game: g1\nside: red\nafter: {}\norders:\n", c.head("g1"));
+        while t.len() < 62 * 1024 {
+            t.push_str(&format!(
+                "  forged order number {i} of many, to fill the record\n"
+            ));
+        }
+        // Signed, but with a key that is not red's.
+        let sig = key(9).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+        let n = c.n;
+        c.drop_mail(&raw_mail("mallory@evil.test", n, "", &armored(&t, &sig)));
+    }
+    let r = c.poll();
+    assert_eq!(r.rejected, 40, "{r:?}");
+    let rec = c.verifies("g1");
+    assert_eq!(rec.len(), 3 + 40, "each forged mail is one refusal entry");
+    let grown = c.umpire.export("g1", None).unwrap().len() - record_before;
+    assert!(grown < 40 * 2048, "the record grew by {grown} bytes");
+    c.still_works();
+    let mail_after = biggest_mail(&c.dir());
+    assert!(
+        mail_after < mail_before + 160 * 1024,
+        "result mails grew from {mail_before} to {mail_after} bytes"
+    );
+    // What is kept says which bytes were refused, and a little of them.
+    let text = c.umpire.export("g1", None).unwrap();
+    assert!(text.contains("\"digest\":"), "a digest is kept");
+    assert!(text.contains("forged order number 0"), "an excerpt is kept");
+}
+
+// 12.3: records written before refusals were digested hold whole refusals
+// (here the demo's forged move, entry 3); they still verify, hashed as before.
+#[test]
+fn an_old_record_with_a_whole_forged_refusal_still_verifies() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/record/demo-freeform");
+    let rec = Record::from_text(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let whole = rec
+        .entries()
+        .iter()
+        .filter(|e| e.body.kind() == "rejected")
+        .count();
+    assert_eq!(whole, 1);
+    let rs = umpire::games::find("freeform").unwrap();
+    let (_, sum) = Game::replay(rs, &rec, ReplayMode::Verify).unwrap();
+    assert_eq!(sum.rejected, 1);
+}

@@ -109,10 +109,22 @@ pub struct RejectedEntry {
     pub base64: Option<Hidden<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<Hidden<String>>,
+    /// Instead of `text`/`base64`/`signature`, for a submission too big to
+    /// keep or that no side's key signed: the SHA-256 of the submitted bytes
+    /// (hex), so a sender can show which bytes were refused (sealed like the text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<Hidden<String>>,
+    /// With `digest`: the start of the submission, at most
+    /// [`REFUSAL_EXCERPT_CHARS`] characters (sealed like the text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<Hidden<String>>,
     /// Why (sealed with the text: it may quote an order).
     pub reason: Hidden<String>,
     pub at: String,
 }
+
+/// The longest excerpt a digested refusal keeps of the submission.
+pub const REFUSAL_EXCERPT_CHARS: usize = 200;
 
 /// The secret of one hidden dice stream at a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,6 +265,9 @@ pub struct DefaultEntry {
 /// What an entry records.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// The refusal's optional digested form made it the largest variant; bodies are
+// built once per entry and moved rarely, so boxing would buy nothing here.
+#[allow(clippy::large_enum_variant)]
 pub enum Body {
     Opening(Opening),
     Move(MoveEntry),
@@ -282,6 +297,8 @@ macro_rules! hidden_items {
                 v.extend(r.text.$iter().map(|x| x as & $($m)* dyn HiddenItem));
                 v.extend(r.base64.$iter().map(|x| x as & $($m)* dyn HiddenItem));
                 v.extend(r.signature.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(r.digest.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+                v.extend(r.excerpt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
                 v.push(& $($m)* r.reason);
             }
             Body::Reveal(r) => {

@@ -193,14 +193,17 @@ impl Config {
                 });
             }
         };
-        let c: Config = toml::from_str(&text).map_err(|e| ConfigError::Invalid {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        c.validate().map_err(|message| ConfigError::Invalid {
+        Config::from_text(&text).map_err(|message| ConfigError::Invalid {
             path: path.display().to_string(),
             message,
-        })?;
+        })
+    }
+
+    /// Reads and validates the text of an `umpire.toml` (what [`Config::load`]
+    /// does after reading the file; the fuzz target calls it directly).
+    pub fn from_text(text: &str) -> Result<Config, String> {
+        let c: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.validate()?;
         Ok(c)
     }
 

@@ -14,6 +14,9 @@ pub struct DeadlineReport {
     pub reminders: usize,
     pub late_notices: usize,
     pub defaults: usize,
+    /// Games whose deadlines could not be checked (their stored state is
+    /// broken): logged, skipped, and tried again at the next check.
+    pub failed: usize,
 }
 
 const HOUR: i64 = 3600;
@@ -130,22 +133,51 @@ impl Umpire {
     }
 
     /// Sends due reminders and applies defaults whose grace has run out, in
-    /// every game. Each game's changes are committed together.
+    /// every game. Each game's changes are committed together; a game whose
+    /// stored state fails does not stop the others (see `contained_game`).
     pub fn check_deadlines(
         &mut self,
         now: jiff::Timestamp,
     ) -> Result<DeadlineReport, ServiceError> {
         let mut report = DeadlineReport::default();
         for id in self.game_ids()? {
-            let meta = self.meta(&id)?;
+            self.contained_game(&id, now, &mut report)?;
+        }
+        Ok(report)
+    }
+
+    /// One game's deadlines, contained as `Umpire::contained` contains a
+    /// mail: an error or panic from this game's stored state (metadata that
+    /// does not read, a record that no longer replays) is logged and counted
+    /// in `failed`, the game's caches are dropped, and the check goes on.
+    /// Only a failing database ends it.
+    fn contained_game(
+        &mut self,
+        id: &str,
+        now: jiff::Timestamp,
+        report: &mut DeadlineReport,
+    ) -> Result<(), ServiceError> {
+        let before = report.clone();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let meta = self.meta(id)?;
             let policy = self.policy(&meta);
             if meta.finished.is_some() || !anything_due(&policy, &meta, now.as_second()) {
                 // Decided from the metadata alone: the game is not replayed.
-                continue;
+                return Ok(());
             }
-            self.check_game(&id, meta, now, &mut report)?;
-        }
-        Ok(report)
+            self.check_game(id, meta, now, report)
+        }));
+        let why = match run {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(e)) if super::poll::environmental(&e) => return Err(e),
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("internal error: {}", super::poll::panic_text(&*panic)),
+        };
+        *report = before;
+        report.failed += 1;
+        self.forget(id);
+        tracing::warn!(game = id, error = %why, "deadlines of a game could not be checked; skipped");
+        Ok(())
     }
 
     fn check_game(

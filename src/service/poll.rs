@@ -525,7 +525,10 @@ impl Umpire {
                 }
                 (
                     mails,
-                    format!("refused as entry {seq}: {}", rejection.reason),
+                    format!(
+                        "refused as entry {seq}: {}",
+                        excerpt(&rejection.reason, 300)
+                    ),
                     Outcome::Rejected,
                 )
             }
@@ -711,7 +714,7 @@ impl Umpire {
 
 /// Errors that are the environment's, not the mail's: the database or the
 /// mailbox failing. They end the poll; the mail stays new for the next one.
-fn environmental(e: &ServiceError) -> bool {
+pub(super) fn environmental(e: &ServiceError) -> bool {
     use crate::store::StoreError;
     match e {
         ServiceError::Store(s) => matches!(s, StoreError::Db(_) | StoreError::Open { .. }),
@@ -726,7 +729,7 @@ fn environmental(e: &ServiceError) -> bool {
 }
 
 /// The message of a caught panic.
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| p.downcast_ref::<String>().cloned())

@@ -4,8 +4,10 @@ use super::evaluate::Evaluated;
 use super::{Game, Keys, Rejection, Report, Verdict};
 use crate::core::audience::Audience;
 use crate::core::dice::Roll;
-use crate::core::hash::Digest;
-use crate::core::record::{Body, DefaultEntry, MoveEntry, RejectedEntry, SetupEntry, SlotSecret};
+use crate::core::hash::{Digest, sha256};
+use crate::core::record::{
+    Body, DefaultEntry, MoveEntry, REFUSAL_EXCERPT_CHARS, RejectedEntry, SetupEntry, SlotSecret,
+};
 use crate::core::ruleset::{GameState, Side};
 use crate::core::sealed::{EntrySalts, Hidden};
 use base64::Engine as _;
@@ -221,6 +223,19 @@ impl Game {
                 .unwrap_or_default()
         });
         let mut salts = self.salts(keys);
+        if !keeps_whole(text, &rejection) {
+            let body = Body::Rejected(RejectedEntry {
+                side: rejection.claimed.clone(),
+                text: None,
+                base64: None,
+                signature: None,
+                digest: Some(salts.item(sha256(text).to_hex(), to.clone())),
+                excerpt: Some(salts.item(refusal_excerpt(text), to.clone())),
+                reason: salts.item(bounded(&rejection.reason), to),
+                at: at.to_string(),
+            });
+            return self.push_rejection(body, rejection);
+        }
         let (t, b) = match std::str::from_utf8(text) {
             Ok(t) => (Some(salts.item(t.to_string(), to.clone())), None),
             Err(_) => (
@@ -236,14 +251,46 @@ impl Game {
             text: t,
             base64: b,
             signature: signature.map(|s| salts.item(s.to_string(), to.clone())),
+            digest: None,
+            excerpt: None,
             reason: salts.item(rejection.reason.clone(), to),
             at: at.to_string(),
         });
+        self.push_rejection(body, rejection)
+    }
+
+    fn push_rejection(&mut self, body: Body, rejection: Rejection) -> Verdict {
         let seq = self.record.len() as u64;
         let hash = self.record.push(body).hash;
         self.seq_of_hash.insert(hash, seq);
         Verdict::Rejected { seq, rejection }
     }
+}
+
+/// The largest refused submission the record keeps whole (and a verifier
+/// re-checks): a side's own signed move file. Anything bigger, and anything
+/// no side's key signed (forged, unsigned, unreadable), is kept as a digest
+/// and an excerpt, so hostile mail cannot grow the record (12.3).
+pub const MAX_KEPT_REFUSAL: usize = 4096;
+
+fn keeps_whole(text: &[u8], r: &Rejection) -> bool {
+    r.signer.is_some() && text.len() <= MAX_KEPT_REFUSAL
+}
+
+/// The start of a refused submission, as text (lines kept, other control
+/// characters as spaces).
+fn refusal_excerpt(text: &[u8]) -> String {
+    bounded(&String::from_utf8_lossy(
+        &text[..text.len().min(4 * REFUSAL_EXCERPT_CHARS)],
+    ))
+}
+
+/// At most [`REFUSAL_EXCERPT_CHARS`] characters, control characters as spaces.
+fn bounded(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .take(REFUSAL_EXCERPT_CHARS)
+        .collect()
 }
 
 /// The rolls a copy holds the values of.

@@ -464,12 +464,12 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     }
     for ((h, f), (n, k)) in stacks {
         let t = d.tec(h);
-        let setup_overstack = st.turn == 1
-            && st.units.iter().enumerate().all(|(i, u)| {
+        // Overstacking from set-up stands until a unit moves in, on any turn (ruling A13).
+        let setup_overstack = st.units.iter().enumerate().all(|(i, u)| {
                 u.loc.hex() != Some(h)
                     || d.units[i].side != f
-                    || matches!(d.units[i].setup, data::SetupAt::Hex(x) if x == h)
-            });
+                || matches!(d.units[i].setup, data::SetupAt::Hex(x) if x == h)
+        });
         if n > t.stack && !setup_overstack {
             return Err(format!(
                 "{n} {} combat units in {} (limit {})",
@@ -550,6 +550,30 @@ mod tests {
         let mut bad = st.clone();
         bad.commands[d.command_index("ds").unwrap()].loc = Loc::Hex(plain);
         assert!(invariants(d, &bad).unwrap_err().contains("alone"));
+    }
+
+    // Ruling A13: overstacking from set-up is tolerated until units move in,
+    // on turn 2 and after too; a unit moving in makes it an overstack. The
+    // embedded data's set-up fits every limit, so this data sets up three
+    // Ming units in one plain hex (limit 2, 1.1(3)).
+    #[test]
+    fn the_setup_overstack_stands_until_a_unit_moves_in() {
+        let (r, mut st) = start();
+        let mut d = r.data().clone();
+        let plain: Hex = "0101".parse().unwrap();
+        for id in ["ds.i1", "ds.i2", "ds.i3"] {
+            let i = d.unit_index(id).unwrap();
+            d.units[i].setup = data::SetupAt::Hex(plain);
+            st.units[i].loc = Loc::Hex(plain);
+        }
+        st.turn = 3;
+        invariants(&d, &st).unwrap();
+        st.units[d.unit_index("ds.f1").unwrap()].loc = Loc::Hex(plain);
+        assert!(
+            invariants(&d, &st)
+                .unwrap_err()
+                .contains("combat units in 0101")
+        );
     }
 
     #[test]

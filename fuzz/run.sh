@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds and runs the fuzz targets (cargo-fuzz, stable Rust, no sanitizer;
+# debug assertions on, so an arithmetic overflow is a crash).
+#
+#   fuzz/run.sh --time 20            each target for 20 s (what CI runs)
+#   fuzz/run.sh --runs 10000000      each target for 10 million inputs (the long run)
+#   fuzz/run.sh --time 60 mime sshsig   only these targets
+#
+# Seeds are in fuzz/corpus/<target>/ (read only); what a run learns goes to
+# target/fuzz/corpus/<target>/, crashes, hangs and blow-ups to
+# target/fuzz/artifacts/<target>/. Each target has a -max_len big enough for
+# what it reads (a whole mail, a whole record) and a -timeout, so a hang or a
+# quadratic blow-up fails the run, not only a panic. Exit 1 if any target fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+limit=(-max_total_time=20)
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) limit=(-max_total_time="$2"); shift 2 ;;
+    --runs) limit=(-runs="$2"); shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config)
+
+# target: max_len (bytes) and timeout (s) per input.
+declare -A max_len=(
+  [movefile]=70000       # past the 64 KiB move-file cap
+  [armored]=262144       # a mail body with blocks in it
+  [mime]=1048576         # a whole mail (the default cap is 2 MiB; 1 MiB keeps runs fast)
+  [record]=1048576       # a whole exported record
+  [sshsig]=4096          # an SSHSIG blob is ~150 bytes
+  [config]=65536         # an umpire.toml
+)
+declare -A timeout=(
+  [movefile]=5 [armored]=5 [mime]=10 [record]=10 [sshsig]=5 [config]=5
+)
+
+out="$PWD/target/fuzz"
+fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none --target-dir "$out" "$@"; }
+
+fuzz build
+failed=()
+for t in "${targets[@]}"; do
+  [ -n "${max_len[$t]:-}" ] || { echo "no fuzz target $t" >&2; exit 2; }
+  mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
+  echo "== fuzz $t (max_len ${max_len[$t]}, timeout ${timeout[$t]} s, ${limit[*]})"
+  t0=$(date +%s)
+  if fuzz run "$t" "$out/corpus/$t" "$PWD/fuzz/corpus/$t" -- \
+      "${limit[@]}" -max_len="${max_len[$t]}" -timeout="${timeout[$t]}" \
+      -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$out/artifacts/$t/" \
+      > "$out/$t.log" 2>&1; then
+    echo "   ok in $(( $(date +%s) - t0 )) s: $(grep -E '^stat::number_of_executed_units' "$out/$t.log" | awk '{print $2}') inputs"
+  else
+    echo "   FAILED ($t): see $out/$t.log and $out/artifacts/$t/" >&2
+    tail -30 "$out/$t.log" >&2
+    failed+=("$t")
+  fi
+done
+[ ${#failed[@]} -eq 0 ] || { echo "fuzz targets failed: ${failed[*]}" >&2; exit 1; }
