@@ -18,3 +18,4 @@ pub mod sealed;
 pub mod selfplay;
 pub mod sig;
 pub mod square;
+pub mod suggest;

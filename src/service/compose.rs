@@ -95,9 +95,15 @@ struct ResultCtx {
 /// Draws the map part of a view: a snippet around the action.
 pub fn map_text(view: &View, focus: &[crate::core::board::Place]) -> String {
     match &view.board {
-        Some(board) => {
-            crate::render::map::snippet(board, focus, &crate::render::map::Options::default())
-        }
+        // Mail is read at 72 columns (RFC 2646's advice for quoted replies).
+        Some(board) => crate::render::map::snippet(
+            board,
+            focus,
+            &crate::render::map::Options {
+                width: 72,
+                ..Default::default()
+            },
+        ),
         None => String::new(),
     }
 }
@@ -534,12 +540,15 @@ impl Umpire {
         struct Ctx<'a> {
             umpire: &'a str,
             reason: &'a str,
+            /// A player of a running game: answered every time, not once a day.
+            known: bool,
         }
         let text = self.templates.render(
             "unsigned.txt",
             &Ctx {
                 umpire: &self.config.umpire.address,
                 reason,
+                known: self.is_player(to)?,
             },
         )?;
         self.mail(
