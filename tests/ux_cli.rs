@@ -62,10 +62,17 @@ fn the_man_page_and_completions_come_from_the_commands() {
     assert!(man.contains(".TH umpire"), "{man}");
     assert!(man.contains("verify"), "the subcommands are listed");
     let bash = ok(&umpire(tmp.path(), &["completions", "bash"]));
-    assert!(bash.contains("complete") && bash.contains("umpire"), "{bash}");
+    assert!(
+        bash.contains("complete") && bash.contains("umpire"),
+        "{bash}"
+    );
     assert!(bash.contains("selfplay"));
     let o = umpire(tmp.path(), &["completions", "tcsh-9"]);
-    assert_eq!(o.status.code(), Some(2), "an unknown shell is a usage error");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
 }
 
 #[test]
@@ -87,7 +94,10 @@ fn record_out_writes_the_signature_and_verify_reads_stdin() {
     let sig = tmp.path().join("g1.txt.sig");
     assert!(sig.exists(), "record -o writes FILE.sig");
     let v = ok(&umpire(&d, &["verify", file.to_str().unwrap()]));
-    assert!(v.contains("signature"), "the .sig is found and checked: {v}");
+    assert!(
+        v.contains("signature"),
+        "the .sig is found and checked: {v}"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(["verify", "-"])
         .stdin(std::fs::File::open(&file).unwrap())
@@ -100,7 +110,13 @@ fn record_out_writes_the_signature_and_verify_reads_stdin() {
     // The whole map, offline, as one side sees it, within 72 columns.
     let map = ok(&umpire(
         &d,
-        &["show", "--record", file.to_str().unwrap(), "--side", "jurchen"],
+        &[
+            "show",
+            "--record",
+            file.to_str().unwrap(),
+            "--side",
+            "jurchen",
+        ],
     ));
     assert!(map.lines().count() > 10, "{map}");
     for l in map.lines() {

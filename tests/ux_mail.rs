@@ -24,6 +24,11 @@ struct Club {
     n: u64,
 }
 
+/// The text with its line wrapping undone, for phrase checks.
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
 }
@@ -158,8 +163,8 @@ fn a_signature_without_its_file_is_explained_to_a_player() {
         false,
     );
     let a = c.answer();
-    assert!(a.contains("only a signature"), "{a}");
-    assert!(!a.contains("at most once a day"), "{a}");
+    assert!(flat(&a).contains("only a signature"), "{a}");
+    assert!(!flat(&a).contains("at most once a day"), "{a}");
 }
 
 #[test]
@@ -174,13 +179,25 @@ fn a_player_is_answered_every_time_an_unknown_sender_once_a_day() {
             false,
         );
         let a = c.answer();
-        assert!(a.contains("came without its signature"), "{a}");
+        assert!(flat(&a).contains("came without its signature"), "{a}");
     }
     let body = "game: g1\nside: red\norders:\n  advance\n";
-    c.drop_mail(&plain_mail("who@else.test", "umpire@club.test", 90, body, &[]));
+    c.drop_mail(&plain_mail(
+        "who@else.test",
+        "umpire@club.test",
+        90,
+        body,
+        &[],
+    ));
     let a = c.answer();
-    assert!(a.contains("at most once a day"), "{a}");
-    c.drop_mail(&plain_mail("who@else.test", "umpire@club.test", 91, body, &[]));
+    assert!(flat(&a).contains("at most once a day"), "{a}");
+    c.drop_mail(&plain_mail(
+        "who@else.test",
+        "umpire@club.test",
+        91,
+        body,
+        &[],
+    ));
     c.poll();
     assert!(c.new_mails().is_empty(), "a second note the same day");
 }
@@ -188,7 +205,9 @@ fn a_player_is_answered_every_time_an_unknown_sender_once_a_day() {
 #[test]
 fn a_wrong_game_id_names_the_players_games() {
     let mut c = club("freeform", "open", &["red", "blue"]);
-    let text = c.move_text("red", &["advance"]).replace("game: g1", "game: g9");
+    let text = c
+        .move_text("red", &["advance"])
+        .replace("game: g1", "game: g9");
     let sig = c.sign(0, &text);
     let n = c.n + 1;
     c.drop_mail(&move_mail(
@@ -200,8 +219,8 @@ fn a_wrong_game_id_names_the_players_games() {
         false,
     ));
     let a = c.answer();
-    assert!(a.contains("no game \"g9\""), "{a}");
-    assert!(a.contains("You play in g1 (as red)"), "{a}");
+    assert!(flat(&a).contains("no game \"g9\""), "{a}");
+    assert!(flat(&a).contains("You play in g1 (as red)"), "{a}");
 }
 
 #[test]
@@ -214,9 +233,9 @@ fn a_move_damaged_by_the_mail_client_says_what_probably_happened() {
         .replace("  advance", "  advance to the ridge \n  and hold");
     c.mail("red@club.test", &armored, vec![], false);
     let a = c.answer();
-    assert!(a.contains("refused"), "{a}");
-    assert!(a.contains("mail client probably changed it"), "{a}");
-    assert!(a.contains("plain-text"), "{a}");
+    assert!(flat(&a).contains("refused"), "{a}");
+    assert!(flat(&a).contains("mail client probably changed it"), "{a}");
+    assert!(flat(&a).contains("plain-text"), "{a}");
     // A bad signature from an unknown address is not the player's: still once a day.
     c.drop_mail(&plain_mail(
         "who@else.test",
@@ -289,7 +308,7 @@ fn the_whole_map_by_mail_fits_72_columns() {
         false,
     ));
     let a = c.answer();
-    assert!(a.contains("the map"), "{a}");
+    assert!(flat(&a).contains("the map"), "{a}");
     for l in a.lines() {
         assert!(l.chars().count() <= 72, "over 72 columns: {l:?}");
     }
@@ -310,9 +329,9 @@ fn every_bad_order_of_a_move_is_reported_on_its_own_line() {
         false,
     ));
     let a = c.answer();
-    assert!(a.contains("REFUSED"), "{a}");
-    assert!(a.contains("line 5, column"), "{a}");
-    assert!(a.contains("line 7, column"), "{a}");
+    assert!(flat(&a).contains("REFUSED"), "{a}");
+    assert!(flat(&a).contains("line 5, column"), "{a}");
+    assert!(flat(&a).contains("line 7, column"), "{a}");
     for l in a.lines() {
         assert!(l.chars().count() <= 72, "over 72 columns: {l:?}");
     }

@@ -69,7 +69,8 @@ fn open(dir: &Path) -> Result<Umpire> {
 /// `verify -`), returning its path.
 fn stdin_file() -> Result<PathBuf> {
     let mut buf = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).context("reading standard input")?;
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+        .context("reading standard input")?;
     let p = std::env::temp_dir().join(format!("umpire-stdin-{}.txt", std::process::id()));
     std::fs::write(&p, buf).with_context(|| format!("writing {}", p.display()))?;
     Ok(p)
@@ -88,7 +89,8 @@ fn show_record(file: &Path, side: Option<&str>) -> Result<i32> {
     };
     let view = game.ruleset().view(game.state(), s);
     for l in &view.status {
-        println!("{}", safe(l));
+        let l = crate::render::templates::wrap(l.clone(), Some(72), Some(2));
+        println!("{}", safe(&l));
     }
     if let Some(b) = &view.board {
         let opts = crate::render::map::Options {

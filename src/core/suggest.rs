@@ -60,6 +60,9 @@ mod tests {
         let ids = ["ds.c1", "ds.c2", "ds.i1"];
         assert_eq!(closest("ds.c3", ids), Some("ds.c1"));
         assert_eq!(closest("zz.q9", ids), None);
-        assert_eq!(did_you_mean("ds.i2", ids), "; did you mean ds.i1?");
+        assert_eq!(
+            did_you_mean("ds.i2", ["ds.c1", "ds.i1"]),
+            "; did you mean ds.i1?"
+        );
     }
 }

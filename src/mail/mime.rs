@@ -451,8 +451,21 @@ pub fn damage_hint(mail: &ReadMail, found: &FoundMove) -> String {
 pub fn html_text(html: &str) -> String {
     let mut out = String::new();
     let mut rest = html;
+    // The source's own line end after a `<br>` is layout, not a second break.
+    let mut broke = false;
+    let text = |t: &str, broke: bool| -> String {
+        let t = if broke {
+            t.strip_prefix("\r\n")
+                .or_else(|| t.strip_prefix('\n'))
+                .unwrap_or(t)
+        } else {
+            t
+        };
+        t.to_string()
+    };
     while let Some(i) = rest.find('<') {
-        out.push_str(&rest[..i]);
+        out.push_str(&text(&rest[..i], broke));
+        broke = false;
         let Some(j) = rest[i..].find('>') else {
             rest = "";
             break;
@@ -467,10 +480,11 @@ pub fn html_text(html: &str) -> String {
             && (name == "br" || tag.starts_with('/'))
         {
             out.push('\n');
+            broke = true;
         }
         rest = &rest[i + j + 1..];
     }
-    out.push_str(rest);
+    out.push_str(&text(rest, broke));
     out.replace("&nbsp;", " ")
         .replace("&lt;", "<")
         .replace("&gt;", ">")

@@ -38,7 +38,11 @@ pub fn whole_map(game: &Game, side: Side) -> String {
     let view = game.ruleset().view(game.state(), Some(side));
     let mut t = String::new();
     for l in &view.status {
-        t.push_str(&crate::render::templates::wrap(l.clone(), Some(72), Some(2)));
+        t.push_str(&crate::render::templates::wrap(
+            l.clone(),
+            Some(72),
+            Some(2),
+        ));
         t.push('\n');
     }
     match &view.board {
@@ -87,7 +91,11 @@ pub fn grouped_orders(legal: &[String]) -> String {
             // An order may take several lines; indent them under its first.
             for (i, part) in l.lines().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
-                let w = crate::render::templates::wrap(part.to_string(), Some(72 - lead.len()), Some(4));
+                let w = crate::render::templates::wrap(
+                    part.to_string(),
+                    Some(72 - lead.len()),
+                    Some(4),
+                );
                 for wl in w.lines() {
                     t.push_str(lead);
                     t.push_str(wl);
@@ -122,9 +130,7 @@ impl Umpire {
             return Ok(Err(Unanswered::Replayed));
         }
         let count_key = format!("reqs:{game}:{side_name}");
-        let (d, n): (String, u32) = self
-            .read_json(Table::Meta, &count_key)?
-            .unwrap_or_default();
+        let (d, n): (String, u32) = self.read_json(Table::Meta, &count_key)?.unwrap_or_default();
         let n = if d == day { n } else { 0 };
         if n >= REQUESTS_PER_DAY {
             return Ok(Err(Unanswered::Limit));
@@ -179,14 +185,17 @@ impl Umpire {
                 }
                 Command::Orders => {
                     let legal = game.ruleset().legal(game.state(), side);
+                    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
                     let text = if legal.is_empty() {
-                        format!(
+                        wrap(format!(
                             "Nothing is asked of you now. {}; waiting for {}.",
                             game.prompt().stage,
                             game.awaiting_names()
-                        )
+                        ))
                     } else {
-                        let mut t = format!("{}. Orders you can give now:\n\n", game.prompt().stage);
+                        let mut t =
+                            wrap(format!("{}. Orders you can give now:", game.prompt().stage));
+                        t.push_str("\n\n");
                         t.push_str(&grouped_orders(&legal));
                         t
                     };

@@ -92,6 +92,22 @@ struct ResultCtx {
     reveals: Vec<RevealCtx>,
 }
 
+/// A legal order as commented example lines of a move template, wrapped
+/// within 72 columns, every line (continuations too) commented.
+fn commented_example(order: &str) -> String {
+    let mut t = String::new();
+    let mut first = true;
+    for part in order.lines() {
+        let w = crate::render::templates::wrap(part.to_string(), Some(72 - 9), Some(0));
+        for l in w.lines() {
+            let lead = if first { "# e.g. " } else { "#       " };
+            first = false;
+            t.push_str(&format!("  {lead}{l}\n"));
+        }
+    }
+    t
+}
+
 /// Draws the map part of a view: a snippet around the action.
 pub fn map_text(view: &View, focus: &[crate::core::board::Place]) -> String {
     match &view.board {
@@ -259,10 +275,7 @@ impl Umpire {
                 );
                 for l in ruleset.legal(state, s).iter().take(4) {
                     // Every line commented, so a copied template holds no stray order.
-                    for (i, part) in l.lines().enumerate() {
-                        let lead = if i == 0 { "# e.g. " } else { "#       " };
-                        t.push_str(&format!("  {lead}{part}\n"));
-                    }
+                    t.push_str(&commented_example(l));
                 }
                 t
             }

