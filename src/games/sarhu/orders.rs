@@ -549,7 +549,7 @@ fn parse_line(
     let rest = &toks[1..];
     match kw {
         "move" | "combat" | "rally" => {
-            let (cmd, action) = p.action(&kw, rest, None)?;
+            let (cmd, action) = p.action(kw, rest, None)?;
             let cmd = cmd
                 .ok_or_else(|| p.err(format!("name the command: `{kw} du-song: ...` (4.2)")))?;
             out.push((
@@ -563,8 +563,8 @@ fn parse_line(
             ));
         }
         "fire" | "charge" | "attack" => {
-            let hint = action_cmd(&out, st);
-            for (cmd, decl) in p.decls(&toks, hint)? {
+            let hint = action_cmd(out, st);
+            for (cmd, decl) in p.decls(toks, hint)? {
                 let joined = match out.last_mut().map(|(_, o)| o) {
                     Some(Order::Act {
                         cmd: c,
@@ -613,7 +613,7 @@ fn parse_line(
                 None => {}
             }
             if let Some(akw) = rest.first() {
-                let prev = action_cmd(&out, st);
+                let prev = action_cmd(out, st);
                 let (cmd, action) = match akw.as_str() {
                     "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
                     "fire" | "charge" | "attack" => {
@@ -750,7 +750,7 @@ fn parse_line(
             | Some(Order::Then {
                 action: Action::Move(specs),
                 ..
-            }) => p.moves(&toks, specs)?,
+            }) => p.moves(toks, specs)?,
             _ => {
                 return Err(p.err(format!(
                     "{w}: a unit's path continues a `move COMMAND:` order; start with `move {}: {w} ...`",
