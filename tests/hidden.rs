@@ -237,7 +237,7 @@ fn simultaneous_orders_stay_sealed_until_every_side_is_in() {
         .filter(|m| m.subject.contains("sealed orders received"))
         .collect();
     assert_eq!(receipts.len(), 2, "a receipt to each sender");
-    assert!(receipts.iter().all(|m| m.text.contains("Commitment: ")));
+    assert!(receipts.iter().all(|m| m.text.contains("Commitment:\n  ")));
     // The copies held by blue and green carry red's move only as a commitment.
     let full = c.full();
     let sealed = full

@@ -293,10 +293,12 @@ fn bounces_auto_replies_and_our_own_mails_are_never_answered() {
 
 #[test]
 fn unsigned_mail_gets_one_how_to_a_day() {
+    // From an address that plays no game: one note a day (a player of a
+    // running game is answered every time: tests/ux_mail.rs).
     let mut c = club(&["red", "blue"]);
     for n in 0..3 {
         c.drop_mail(&plain_mail(
-            "red@club.test",
+            "someone@else.test",
             "umpire@club.test",
             10 + n,
             "game: g1\nside: red\norders:\n  end turn\n",

@@ -203,9 +203,10 @@ fn sign(p: &Player, text: &str) -> String {
 
 /// The record head a result mail tells its reader to write against.
 fn head_in(m: &Mail) -> String {
-    m.text
-        .lines()
-        .find_map(|l| l.strip_prefix("Record head: "))
+    let mut lines = m.text.lines();
+    lines
+        .find(|l| l.starts_with("Record head"))
+        .and_then(|_| lines.next())
         .and_then(|l| l.split_whitespace().next())
         .unwrap_or_else(|| panic!("no record head in {}:\n{}", m.message_id, m.text))
         .to_string()
@@ -263,7 +264,7 @@ fn verify_attached(club: &Club, held: &[Mail], m: &Mail) -> Record {
     );
     let rec = umpire::core::segment::assemble(&parts).unwrap();
     assert!(
-        m.text.contains(&format!("Record head: {}", rec.head())),
+        m.text.contains(&format!("):\n  {}", rec.head())),
         "{}: the text's record head is not the attached record's",
         m.message_id
     );

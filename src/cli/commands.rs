@@ -54,13 +54,61 @@ fn sig_path(file: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Opens the data directory, or says how to make one.
+fn open(dir: &Path) -> Result<Umpire> {
+    if !dir.join("umpire.toml").exists() {
+        bail!(
+            "no data directory at {}: run `umpire init` there, or pass --dir (or set UMPIRE_DIR) to the one you made",
+            dir.display()
+        );
+    }
+    Ok(Umpire::open(dir)?)
+}
+
+/// Reads standard input into a file under the temporary directory (for
+/// `verify -`), returning its path.
+fn stdin_file() -> Result<PathBuf> {
+    let mut buf = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+        .context("reading standard input")?;
+    let p = std::env::temp_dir().join(format!("umpire-stdin-{}.txt", std::process::id()));
+    std::fs::write(&p, buf).with_context(|| format!("writing {}", p.display()))?;
+    Ok(p)
+}
+
+/// `umpire show --record FILE [--side S]`: the whole map and status from a
+/// record, replayed offline (a side's copy of a hidden game cannot be).
+fn show_record(file: &Path, side: Option<&str>) -> Result<i32> {
+    let (game, _, _) = replay_file(file, None)?;
+    let s = match side {
+        Some(name) => Some(
+            game.side(name)
+                .ok_or_else(|| anyhow!("the record has no side {name}"))?,
+        ),
+        None => None,
+    };
+    let view = game.ruleset().view(game.state(), s);
+    for l in &view.status {
+        let l = crate::render::templates::wrap(l.clone(), Some(72), Some(2));
+        println!("{}", safe(&l));
+    }
+    if let Some(b) = &view.board {
+        let opts = crate::render::map::Options {
+            width: 72,
+            ..Default::default()
+        };
+        println!("\n{}", safe(&crate::render::map::full(b, &opts)));
+    }
+    Ok(0)
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<i32> {
     let dir = cli.dir.clone();
     match cli.command {
         Command::Init { address } => {
             let made = Umpire::init(&dir, &address)?;
-            let u = Umpire::open(&dir)?;
+            let u = open(&dir)?;
             println!("Data directory {} is ready.", dir.display());
             for m in made {
                 println!("  created {m}");
@@ -130,7 +178,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 .iter()
                 .map(|o| pair(o, "--tz"))
                 .collect::<Result<BTreeMap<_, _>>>()?;
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let deadlines = if deadline.is_some() || grace.is_some() || remind.is_some() {
                 let base = u.config().deadlines.clone();
                 Some(crate::service::config::Deadlines {
@@ -198,7 +246,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         } => check(&file, &record, sig, data.as_deref()),
         Command::Poll { wait } => {
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(wait))?;
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let mut inbox = u.open_inbox()?;
             let mut outbox = u.open_outbox()?;
             cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
@@ -210,7 +258,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
             let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             u.set_stop(stop.clone());
             let mut inbox = u.open_inbox()?;
             let mut outbox = u.open_outbox()?;
@@ -252,7 +300,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Deliver => {
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let mut outbox = u.open_outbox()?;
             let d = u.deliver(&mut outbox, now()?)?;
             println!(
@@ -264,7 +312,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Config {
             what: ConfigCommand::Check,
         } => {
-            let u = Umpire::open(&dir)?;
+            let u = open(&dir)?;
             let (text, ok) = u.check_transports();
             print!("{text}");
             println!(
@@ -277,8 +325,15 @@ pub fn run(cli: Cli) -> Result<i32> {
             );
             Ok(if ok { 0 } else { 1 })
         }
-        Command::Show { game, side, full } => {
-            let mut u = Umpire::open(&dir)?;
+        Command::Show {
+            record: Some(file),
+            side,
+            ..
+        } => show_record(&file, side.as_deref()),
+        Command::Show {
+            game, side, full, ..
+        } => {
+            let mut u = open(&dir)?;
             let g = u.game(&game)?;
             let s = match &side {
                 Some(name) => Some(
@@ -302,26 +357,45 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Record { game, side, out } => {
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let text = u.export(&game, side.as_deref())?;
             match out {
                 Some(p) => {
-                    std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?
+                    std::fs::write(&p, &text)
+                        .with_context(|| format!("writing {}", p.display()))?;
+                    let sig = u.sign_result(text.as_bytes())?;
+                    let sp = sig_path(&p);
+                    std::fs::write(&sp, sig)
+                        .with_context(|| format!("writing {}", sp.display()))?;
                 }
                 None => print!("{text}"),
             }
             Ok(0)
         }
+        Command::Verify { files, sig, data } if files.len() == 1 && files[0].as_os_str() == "-" => {
+            let tmp = stdin_file()?;
+            let r = verify(&tmp, sig, data.as_deref());
+            let _ = std::fs::remove_file(&tmp);
+            r
+        }
         Command::Verify { files, sig, data } => match files.as_slice() {
             [file] if is_whole_record(file) => verify(file, sig, data.as_deref()),
             _ => verify_parts(&files, data.as_deref()),
         },
+        Command::Man => {
+            std::io::Write::write_all(&mut std::io::stdout(), &super::man_page()?)?;
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            std::io::Write::write_all(&mut std::io::stdout(), &super::completions(shell))?;
+            Ok(0)
+        }
         Command::Import { files } => {
             let record = crate::service::segments::gather(&files)
                 .context("the record cannot be read")?
                 .record;
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let id = u.import(&record, now()?)?;
             println!("{id}");
             eprintln!(
@@ -336,7 +410,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             move_on,
         } => super::upgrade::run(&dir, game.as_deref(), keep, move_on, now()?),
         Command::Games => {
-            let mut u = Umpire::open(&dir)?;
+            let mut u = open(&dir)?;
             let ids = u.game_ids()?;
             if ids.is_empty() {
                 println!("No games yet. Create one with `umpire new`.");
@@ -348,6 +422,21 @@ pub fn run(cli: Cli) -> Result<i32> {
                     Some(f) => format!("over: {}", f.summary),
                     None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
                 };
+                let names: Vec<String> = g.sides().iter().map(|s| s.name.clone()).collect();
+                let meta = u.meta(&id)?;
+                let due: Vec<String> = names
+                    .iter()
+                    .filter_map(|n| {
+                        u.deadline_line(&meta, n, n, now().ok()?)
+                            .map(|d| format!("{n} due {d}"))
+                    })
+                    .collect();
+                let state = if due.is_empty() {
+                    state
+                } else {
+                    format!("{state}; {}", due.join("; "))
+                };
+                let g = u.game(&id)?;
                 println!(
                     "{id:<20} {:<10} {:>5} entries  {}",
                     g.ruleset().info().name,
@@ -393,6 +482,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             what: DataCommand::Check { ruleset, files },
         } => data_check(&ruleset, files.as_deref()),
         Command::Demo { keep } => {
+            let kept = keep.is_some();
             let dir = match keep {
                 Some(d) => d,
                 None => {
@@ -405,14 +495,21 @@ pub fn run(cli: Cli) -> Result<i32> {
                     d
                 }
             };
-            let r = crate::service::demo::run(&dir, now()?)?;
+            let r = crate::service::demo::run(&dir, now()?);
+            if !kept {
+                // A demo leaves nothing behind unless asked to.
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            let r = r?;
             println!("{}", r.transcript);
-            println!(
-                "(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)",
-                dir.display(),
-                dir.display(),
-                r.game
-            );
+            if kept {
+                println!(
+                    "(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)",
+                    dir.display(),
+                    dir.display(),
+                    r.game
+                );
+            }
             Ok(if r.verified { 0 } else { 1 })
         }
     }

@@ -1,5 +1,7 @@
 //! The command line: parse, call the library, print, exit code.
-//! Exit codes: 0 ok, 1 invalid input or failed verification, 2 usage.
+//! Exit codes: 0 ok, 1 invalid input or failed verification, 2 usage,
+//! 75 (`EX_TEMPFAIL`) a temporary failure worth retrying (a mail server
+//! down, another umpire process holding the data directory).
 
 mod commands;
 mod upgrade;
@@ -114,9 +116,15 @@ pub enum Command {
     },
     /// Deliver what waits in the outbox.
     Deliver,
-    /// Show a game's situation (as one side sees it, or the umpire's view).
+    /// Show a game's situation (as one side sees it, or the umpire's view);
+    /// with --record, draw it offline from a record file, no data directory needed.
     Show {
+        /// The game id (not needed with --record).
+        #[arg(required_unless_present = "record", default_value = "")]
         game: String,
+        /// Draw from this record file (the record.txt of a result mail) instead.
+        #[arg(long, short = 'r')]
+        record: Option<PathBuf>,
         /// The side whose view to show.
         #[arg(long)]
         side: Option<String>,
@@ -131,7 +139,7 @@ pub enum Command {
         /// Export this side's copy: sealed items it may not see keep only their commitments.
         #[arg(long)]
         side: Option<String>,
-        /// Write to this file instead of stdout.
+        /// Write to this file instead of stdout, with the umpire's signature in FILE.sig.
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
     },
@@ -147,7 +155,7 @@ pub enum Command {
     Verify {
         /// The record file, or several parts of it: record.txt and the
         /// record-A-B.txt segments of later mails, or the folder, Maildir or mbox
-        /// holding the game's mails.
+        /// holding the game's mails (`-`: read one record from standard input).
         #[arg(required = true, num_args = 1..)]
         files: Vec<PathBuf>,
         /// The umpire's signature over it (default: FILE.sig if it exists).
@@ -200,7 +208,15 @@ pub enum Command {
         #[command(subcommand)]
         what: DataCommand,
     },
-    /// Run the whole pipeline in a fresh temporary data directory and print the mails.
+    /// Print the manual page (roff) on standard output: `umpire man > umpire.1`.
+    Man,
+    /// Print a shell completion script: `umpire completions bash > /etc/bash_completion.d/umpire`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Run the whole pipeline in a fresh temporary data directory and print the
+    /// mails; the directory is removed afterwards unless --keep names one.
     Demo {
         /// Use this directory instead of a new temporary one.
         #[arg(long)]
@@ -254,7 +270,39 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("umpire: {}", commands::safe(&format!("{e:#}")));
-            1
+            exit_code(&e)
         }
     }
+}
+
+/// `EX_TEMPFAIL` (sysexits.h): try again later.
+pub const EX_TEMPFAIL: i32 = 75;
+
+/// The exit code for an error: 75 for what a cron wrapper should simply
+/// retry (a mail server unreachable, the data directory busy), else 1.
+pub fn exit_code(e: &anyhow::Error) -> i32 {
+    use crate::mail::MailError;
+    use crate::service::ServiceError;
+    let temporary = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<ServiceError>(),
+            Some(ServiceError::Busy(_) | ServiceError::Mail(MailError::Transient(_)))
+        ) || matches!(c.downcast_ref::<MailError>(), Some(MailError::Transient(_)))
+    });
+    if temporary { EX_TEMPFAIL } else { 1 }
+}
+
+/// The manual page, generated from the command definitions.
+pub fn man_page() -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out)?;
+    Ok(out)
+}
+
+/// A completion script for `shell`, generated from the command definitions.
+pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "umpire", &mut out);
+    out
 }

@@ -19,3 +19,4 @@ pub mod segment;
 pub mod selfplay;
 pub mod sig;
 pub mod square;
+pub mod suggest;

@@ -100,6 +100,8 @@ pub enum Command {
     Orders,
     /// Send the record file.
     Record,
+    /// Send the whole map as this side sees it.
+    Map,
     /// Away until a date (`YYYY-MM-DD`), or back (`None`).
     Away(Option<String>),
     /// Show my deadlines in this IANA time zone (`Europe/Berlin`).
@@ -273,12 +275,13 @@ impl MoveFile {
                             "resend" => Command::Resend,
                             "orders" | "help" => Command::Orders,
                             "record" => Command::Record,
+                            "map" => Command::Map,
                             other => {
                                 return Err(err(
                                     n,
                                     vcol,
                                     format!(
-                                        "unknown command {other:?}; known: status, resend, orders, record"
+                                        "unknown command {other:?}; known: status, resend, orders, record, map"
                                     ),
                                 ));
                             }
@@ -426,32 +429,63 @@ pub fn find_armored(body: &str) -> Vec<Armored> {
         let Some(sig_end) = (sig_start..lines.len()).find(|j| lines[*j].trim() == END_SIG) else {
             break;
         };
-        let body_lines = &lines[start..end];
-        let mut candidates = Vec::new();
-        let mut push = |v: Vec<u8>| {
-            if !candidates.contains(&v) {
-                candidates.push(v);
-            }
-        };
-        let exact = body_lines.join("\n");
-        push(format!("{exact}\n").into_bytes());
-        push(exact.clone().into_bytes());
-        let stripped: Vec<&str> = body_lines.iter().map(|l| l.trim_end()).collect();
-        let stripped = stripped.join("\n");
-        push(format!("{stripped}\n").into_bytes());
-        push(stripped.into_bytes());
-        let signature = lines[sig_start..=sig_end]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n");
-        out.push(Armored {
-            candidates,
-            signature: format!("{signature}\n"),
-        });
+        out.push(armored_at(&lines, start..end, sig_start..=sig_end));
         i = sig_end + 1;
     }
     out
+}
+
+/// The move in `lines[text]` and the signature in `lines[sig]`, with the
+/// candidate byte strings mail may have left of the signed file.
+fn armored_at(
+    lines: &[&str],
+    text: std::ops::Range<usize>,
+    sig: std::ops::RangeInclusive<usize>,
+) -> Armored {
+    let body_lines = &lines[text];
+    let mut candidates = Vec::new();
+    let mut push = |v: Vec<u8>| {
+        if !candidates.contains(&v) {
+            candidates.push(v);
+        }
+    };
+    let exact = body_lines.join("\n");
+    push(format!("{exact}\n").into_bytes());
+    push(exact.clone().into_bytes());
+    let stripped: Vec<&str> = body_lines.iter().map(|l| l.trim_end()).collect();
+    let stripped = stripped.join("\n");
+    push(format!("{stripped}\n").into_bytes());
+    push(stripped.into_bytes());
+    let signature = lines[sig]
+        .iter()
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Armored {
+        candidates,
+        signature: format!("{signature}\n"),
+    }
+}
+
+/// A move pasted without its armor lines: a `game:` line, the rest of the
+/// file, then an SSH signature block. Players copy the file and the `.sig`
+/// into a body by hand; the signature decides whether it was the signed text.
+pub fn find_bare(body: &str) -> Option<Armored> {
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let start = lines
+        .iter()
+        .position(|l| l.to_ascii_lowercase().starts_with("game:"))?;
+    let sig_start = (start..lines.len()).find(|j| lines[*j].trim() == BEGIN_SIG)?;
+    let sig_end = (sig_start..lines.len()).find(|j| lines[*j].trim() == END_SIG)?;
+    // Blank lines between the file and the signature are the paste's, not the file's.
+    let mut end = sig_start;
+    while end > start && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    Some(armored_at(&lines, start..end, sig_start..=sig_end))
 }
 
 /// The armored form of a signed move, for pasting into a mail body.
@@ -584,5 +618,9 @@ mod tests {
         );
         let f = find_armored(&a);
         assert_eq!(f[0].candidates[0], b"game: g\nside: a\n");
+        let bare = "Here it is:\r\n\r\ngame: g\r\nside: a\r\n\r\n-----BEGIN SSH SIGNATURE-----\r\nX\r\n-----END SSH SIGNATURE-----\r\n";
+        let b = find_bare(bare).expect("a bare move is recognised");
+        assert_eq!(b.candidates[0], b"game: g\nside: a\n");
+        assert!(b.signature.starts_with(BEGIN_SIG));
     }
 }

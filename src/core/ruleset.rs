@@ -209,6 +209,27 @@ impl OrderError {
     }
 }
 
+/// Reads each line on its own with `one`, collecting every error: the
+/// `parse_all` of a ruleset whose orders are one line each.
+pub fn parse_lines<O>(
+    lines: &[SourceLine],
+    mut one: impl FnMut(&SourceLine) -> Result<O, OrderError>,
+) -> Result<Vec<(SourceLine, O)>, Vec<OrderError>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for l in lines {
+        match one(l) {
+            Ok(o) => out.push((l.clone(), o)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
 /// Why an order cannot be carried out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
@@ -268,6 +289,18 @@ pub trait Rules: Send + Sync + 'static {
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Self::Order)>, OrderError>;
+    /// Like `parse`, but reports every line that does not read, not only the
+    /// first, so a player fixes a move in one go. The default keeps `parse`'s
+    /// single error; a ruleset that reads line by line overrides it (see
+    /// [`parse_lines`]).
+    fn parse_all(
+        &self,
+        state: &Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Self::Order)>, Vec<OrderError>> {
+        self.parse(state, side, lines).map_err(|e| vec![e])
+    }
     /// Carries out one order, drawing every roll through `dice`. On error the
     /// caller discards the state, so `apply` may leave it half-changed.
     fn apply(
@@ -420,6 +453,12 @@ pub trait Ruleset: Send + Sync {
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<ParsedOrder>, OrderError>;
+    fn parse_all(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, Vec<OrderError>>;
     fn apply(
         &self,
         state: &mut GameState,
@@ -477,6 +516,21 @@ impl<R: Rules> Ruleset for R {
         lines: &[SourceLine],
     ) -> Result<Vec<ParsedOrder>, OrderError> {
         let orders = Rules::parse(self, typed(state), side, lines)?;
+        Ok(orders
+            .into_iter()
+            .map(|(source, o)| ParsedOrder {
+                source,
+                payload: Box::new(o),
+            })
+            .collect())
+    }
+    fn parse_all(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, Vec<OrderError>> {
+        let orders = Rules::parse_all(self, typed(state), side, lines)?;
         Ok(orders
             .into_iter()
             .map(|(source, o)| ParsedOrder {

@@ -2,7 +2,7 @@
 //! the umpire's replies.
 
 use super::MailError;
-use crate::core::movefile::{BEGIN_SIG, find_armored};
+use crate::core::movefile::{BEGIN_MOVE, BEGIN_SIG, find_armored, find_bare};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use mailparse::{MailHeaderMap, ParsedMail};
@@ -357,7 +357,93 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
             origin: "mail body".into(),
         });
     }
+    // A move and its signature pasted without the armor lines.
+    if !body.contains(BEGIN_MOVE)
+        && let Some(a) = find_bare(body)
+    {
+        out.push(FoundMove {
+            candidates: a.candidates,
+            signature: Some(a.signature),
+            origin: "mail body (without the armor lines)".into(),
+        });
+    }
     out
+}
+
+/// What a mail that carried no signed move holds instead, in words for the
+/// sender: a signature without its file, a file without its signature, an
+/// unsigned move in the body, or nothing move-like at all.
+pub fn missing_signature(mail: &ReadMail, found: &[FoundMove]) -> String {
+    if let Some(f) = found.first() {
+        return format!(
+            "the move file ({}) came without its signature. Attach the .sig file \
+             that ssh-keygen wrote beside it (move.txt.sig for move.txt), or paste \
+             the armored block into the body.",
+            f.origin
+        );
+    }
+    if let Some(sig) = mail.attachments.iter().find(|p| is_sig(p)) {
+        return format!(
+            "the mail carried only a signature ({}), not the move file it signs. \
+             Attach both files: the move (move.txt) and its signature (move.txt.sig).",
+            sig.name
+        );
+    }
+    let body = if mail.text.trim().is_empty() {
+        html_text(&mail.html)
+    } else {
+        mail.text.clone()
+    };
+    if body.contains(BEGIN_SIG) {
+        return "the body holds a signature but no move file above it (a `game:` line \
+                first). Paste the whole armored block that `umpire sign --armor` prints."
+            .into();
+    }
+    if looks_like_unsigned_move(mail) || body.contains(BEGIN_MOVE) {
+        return "the move in the body is not signed. Sign the file and paste the \
+                armored block, or attach the file and its .sig."
+            .into();
+    }
+    "the mail holds no move file and no signature.".into()
+}
+
+/// What a mail client probably did to a signed move whose signature does
+/// not verify, and how to send it safely; empty when nothing points to it.
+pub fn damage_hint(mail: &ReadMail, found: &FoundMove) -> String {
+    let text = String::from_utf8_lossy(&found.candidates[0]);
+    let mut why = Vec::new();
+    if found.origin.starts_with("mail body") && mail.text.trim().is_empty() && !mail.html.is_empty()
+    {
+        why.push("the mail was sent as HTML only, whose line breaks are not the file's");
+    }
+    if text.contains('\u{a0}') {
+        why.push("spaces became non-breaking spaces");
+    }
+    if text.lines().any(|l| l.len() > 72) {
+        why.push("a line over 72 columns may have been re-wrapped (or format=flowed)");
+    }
+    if text.lines().any(|l| l.ends_with(' ')) {
+        why.push("lines end in spaces, which re-wrapping or format=flowed adds");
+    }
+    if why.is_empty() && !found.origin.starts_with("mail body") {
+        return String::new();
+    }
+    let mut t = String::from(
+        "If you signed exactly this text, your mail client probably changed it on the way",
+    );
+    if why.is_empty() {
+        t.push('.');
+    } else {
+        t.push_str(": ");
+        t.push_str(&why.join("; "));
+        t.push('.');
+    }
+    t.push_str(
+        " To send it safely, attach move.txt and move.txt.sig as files, or paste \
+         the armored block into a plain-text (not HTML) mail, with no line over \
+         72 columns.",
+    );
+    t
 }
 
 /// The text of an HTML body, as a reader sees it: tags dropped, line breaks
@@ -365,8 +451,21 @@ pub fn moves(mail: &ReadMail) -> Vec<FoundMove> {
 pub fn html_text(html: &str) -> String {
     let mut out = String::new();
     let mut rest = html;
+    // The source's own line end after a `<br>` is layout, not a second break.
+    let mut broke = false;
+    let text = |t: &str, broke: bool| -> String {
+        let t = if broke {
+            t.strip_prefix("\r\n")
+                .or_else(|| t.strip_prefix('\n'))
+                .unwrap_or(t)
+        } else {
+            t
+        };
+        t.to_string()
+    };
     while let Some(i) = rest.find('<') {
-        out.push_str(&rest[..i]);
+        out.push_str(&text(&rest[..i], broke));
+        broke = false;
         let Some(j) = rest[i..].find('>') else {
             rest = "";
             break;
@@ -381,10 +480,11 @@ pub fn html_text(html: &str) -> String {
             && (name == "br" || tag.starts_with('/'))
         {
             out.push('\n');
+            broke = true;
         }
         rest = &rest[i + j + 1..];
     }
-    out.push_str(rest);
+    out.push_str(&text(rest, broke));
     out.replace("&nbsp;", " ")
         .replace("&lt;", "<")
         .replace("&gt;", ">")

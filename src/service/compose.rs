@@ -92,12 +92,34 @@ struct ResultCtx {
     reveals: Vec<RevealCtx>,
 }
 
+/// A legal order as commented example lines of a move template, wrapped
+/// within 72 columns, every line (continuations too) commented.
+fn commented_example(order: &str) -> String {
+    let mut t = String::new();
+    let mut first = true;
+    for part in order.lines() {
+        let w = crate::render::templates::wrap(part.to_string(), Some(72 - 9), Some(0));
+        for l in w.lines() {
+            let lead = if first { "# e.g. " } else { "#       " };
+            first = false;
+            t.push_str(&format!("  {lead}{l}\n"));
+        }
+    }
+    t
+}
+
 /// Draws the map part of a view: a snippet around the action.
 pub fn map_text(view: &View, focus: &[crate::core::board::Place]) -> String {
     match &view.board {
-        Some(board) => {
-            crate::render::map::snippet(board, focus, &crate::render::map::Options::default())
-        }
+        // Mail is read at 72 columns (RFC 2646's advice for quoted replies).
+        Some(board) => crate::render::map::snippet(
+            board,
+            focus,
+            &crate::render::map::Options {
+                width: 72,
+                ..Default::default()
+            },
+        ),
         None => String::new(),
     }
 }
@@ -246,10 +268,7 @@ impl Umpire {
                 );
                 for l in ruleset.legal(state, s).iter().take(4) {
                     // Every line commented, so a copied template holds no stray order.
-                    for (i, part) in l.lines().enumerate() {
-                        let lead = if i == 0 { "# e.g. " } else { "#       " };
-                        t.push_str(&format!("  {lead}{part}\n"));
-                    }
+                    t.push_str(&commented_example(l));
                 }
                 t
             }
@@ -529,12 +548,15 @@ impl Umpire {
         struct Ctx<'a> {
             umpire: &'a str,
             reason: &'a str,
+            /// A player of a running game: answered every time, not once a day.
+            known: bool,
         }
         let text = self.templates.render(
             "unsigned.txt",
             &Ctx {
                 umpire: &self.config.umpire.address,
                 reason,
+                known: self.is_player(to)?,
             },
         )?;
         self.mail(

@@ -2,6 +2,7 @@
 //! record → render → deliver), game creation, the outbox, and the embedded
 //! demo. Built on `mail`, `store`, `render`, `games` and `core`.
 
+pub mod commands;
 pub mod compose;
 pub mod config;
 pub mod deadlines;
@@ -204,6 +205,14 @@ impl Umpire {
                 })
             }),
         }
+    }
+
+    /// The umpire's signature over a record export (`RESULT_NAMESPACE`),
+    /// as the `record.txt.sig` of a result mail carries it.
+    pub fn sign_result(&self, text: &[u8]) -> Result<String, ServiceError> {
+        self.key
+            .sign(crate::core::sig::RESULT_NAMESPACE, text)
+            .map_err(|e| ServiceError::Game(format!("signing the record: {e}")))
     }
 
     /// The umpire's public key line.

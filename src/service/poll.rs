@@ -8,8 +8,7 @@ use super::games::rfc3339;
 use super::{ServiceError, Umpire};
 use crate::core::game::{RejectKind, Rejection, Verdict};
 use crate::core::hash::sha256;
-use crate::core::movefile::{Command, MoveFile};
-use crate::core::ruleset::Side;
+use crate::core::movefile::MoveFile;
 use crate::core::sig::MOVE_NAMESPACE;
 use crate::mail::mime::{self, FoundMove, ReadMail};
 use crate::mail::{Incoming, Intake, Outgoing};
@@ -288,7 +287,7 @@ impl Umpire {
             let mut d = ignore(ledger(mail.as_ref(), None, outcome.clone()));
             if let Some(mail) = mail.filter(|x| x.automatic.is_none())
                 && let Some(from) = mail.from.clone()
-                && self.once_a_day(&from, now, &mut d.batch)?
+                && self.may_note(&from, now, &mut d.batch)?
             {
                 d.mails.push(self.unsigned_mail(&from, &format!("the mail was {size} bytes; the umpire reads mails up to {} bytes. Send the move file alone.", self.config.limits.max_mail_bytes), mail.message_id.clone(), format!("howto.{short}"), now)?);
             }
@@ -333,13 +332,17 @@ impl Umpire {
         let signed: Vec<&FoundMove> = found.iter().filter(|f| f.signature.is_some()).collect();
         if signed.is_empty() {
             let mut d = ignore(ledger(Some(&mail), None, "ignored: no signed move".into()));
-            if (!found.is_empty() || mime::looks_like_unsigned_move(&mail))
-                && let Some(from) = mail.from.clone()
-                && self.once_a_day(&from, now, &mut d.batch)?
+            let reason = mime::missing_signature(&mail, &found);
+            let movelike = !found.is_empty()
+                || mime::looks_like_unsigned_move(&mail)
+                || mail.attachments.iter().any(|p| p.name.ends_with(".sig"));
+            if let Some(from) = mail.from.clone()
+                && (movelike || self.is_player(&from)?)
+                && self.may_note(&from, now, &mut d.batch)?
             {
                 d.mails.push(self.unsigned_mail(
                     &from,
-                    "",
+                    &reason,
                     mail.message_id.clone(),
                     format!("howto.{short}"),
                     now,
@@ -362,7 +365,7 @@ impl Umpire {
                 // Without a readable game line we cannot tell which game it is for.
                 let mut d = ignore(ledger(Some(&mail), None, "refused: unreadable move".into()));
                 if let (Some(from), Err(e)) = (mail.from.clone(), &parsed)
-                    && self.once_a_day(&from, now, &mut d.batch)?
+                    && self.may_note(&from, now, &mut d.batch)?
                 {
                     d.mails.push(self.unsigned_mail(
                         &from,
@@ -382,11 +385,12 @@ impl Umpire {
                 format!("refused: no game {game_id:?}"),
             ));
             if let Some(from) = mail.from.clone()
-                && self.once_a_day(&from, now, &mut d.batch)?
+                && self.may_note(&from, now, &mut d.batch)?
             {
+                let reason = self.no_game_reason(&game_id, &from)?;
                 d.mails.push(self.unsigned_mail(
                     &from,
-                    &format!("there is no game {game_id:?} at this umpire"),
+                    &reason,
                     mail.message_id.clone(),
                     format!("howto.{short}"),
                     now,
@@ -498,25 +502,39 @@ impl Umpire {
                 )
             }
             Verdict::Commands { side, commands } => {
-                let mails =
-                    self.commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
-                (
-                    mails,
-                    format!("commands: {}", commands.len()),
-                    Outcome::Commands,
-                )
+                let name = game.sides()[side.index()].name.clone();
+                match self.request_guard(&game_id, &name, &signature, now, &mut batch)? {
+                    Ok(()) => {
+                        let mails = self
+                            .commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
+                        (
+                            mails,
+                            format!("commands: {}", commands.len()),
+                            Outcome::Commands,
+                        )
+                    }
+                    Err(why) => (vec![], format!("ignored: {why}"), Outcome::Ignored),
+                }
             }
             Verdict::Rejected { seq, rejection } => {
                 let to = self.refusal_recipient(&game_id, &rejection, mail.from.as_deref());
                 let mut mails = Vec::new();
                 if let Some(to) = to
-                    && (rejection.signer.is_some() || self.once_a_day(&to, now, &mut batch)?)
+                    && (rejection.signer.is_some() || self.may_note(&to, now, &mut batch)?)
                 {
+                    // The mail says what the client probably did; the record keeps the bare reason.
+                    let mut shown = rejection.clone();
+                    if rejection.kind == RejectKind::Signature {
+                        let hint = mime::damage_hint(&mail, f);
+                        if !hint.is_empty() {
+                            shown.reason = format!("{}\n\n{hint}", shown.reason);
+                        }
+                    }
                     let game = &self.games[&game_id];
                     mails.push(self.rejection_mail(
                         game,
                         Some(seq),
-                        &rejection,
+                        &shown,
                         &to,
                         reply,
                         format!("{game_id}.{seq}.refused"),
@@ -581,134 +599,67 @@ impl Umpire {
         Ok(true)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn commands(
-        &mut self,
-        game_id: &str,
-        side: Side,
-        commands: &[Command],
-        reply: Option<String>,
-        short: &str,
+    /// May `addr` get an automatic note now? A player of a running game
+    /// always may (a specific answer to each mail); an unknown sender once a day.
+    fn may_note(
+        &self,
+        addr: &str,
         now: jiff::Timestamp,
         batch: &mut Batch,
-    ) -> Result<Vec<Outgoing>, ServiceError> {
+    ) -> Result<bool, ServiceError> {
+        if addr.eq_ignore_ascii_case(&self.config.umpire.address) {
+            return Ok(false);
+        }
+        if self.is_player(addr)? {
+            return Ok(true);
+        }
+        self.once_a_day(addr, now, batch)
+    }
+
+    /// Does `addr` play in a game that is not over?
+    pub(super) fn is_player(&self, addr: &str) -> Result<bool, ServiceError> {
+        Ok(!self.player_games(addr)?.is_empty())
+    }
+
+    /// The running games `addr` plays in, as (game, side), from each game's
+    /// opening (one read per game, no replay).
+    pub(super) fn player_games(&self, addr: &str) -> Result<Vec<(String, String)>, ServiceError> {
         let mut out = Vec::new();
-        for (n, c) in commands.iter().enumerate() {
-            let key = format!("{game_id}.cmd.{short}.{n}");
-            let game = &self.games[game_id];
-            match c {
-                Command::Status => {
-                    let text = self.status_text(game_id, Some(side), now)?;
-                    let game = &self.games[game_id];
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "status",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
-                }
-                Command::Resend => {
-                    let (seq, _) = game.last_report();
-                    let meta = self.meta(game_id)?;
-                    out.extend(self.result_mails(
-                        game,
-                        &meta,
-                        seq,
-                        Some((side, reply.clone())),
-                        Some(side),
-                        &format!(".again.{short}"),
-                        now,
-                    )?);
-                }
-                Command::Orders => {
-                    let legal = game.ruleset().legal(game.state(), side);
-                    let text = if legal.is_empty() {
-                        format!(
-                            "Nothing is asked of you now. {}; waiting for {}.",
-                            game.prompt().stage,
-                            game.awaiting_names()
-                        )
-                    } else {
-                        let mut t = format!("{}. Orders you can give now:\n", game.prompt().stage);
-                        for l in &legal {
-                            // An order may take several lines; indent them under its first.
-                            t.push_str(&format!("  {}\n", l.replace('\n', "\n    ")));
-                        }
-                        t
-                    };
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "orders you can give",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
-                }
-                Command::Record => {
-                    out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
-                }
-                Command::TimeZone(tz) => {
-                    let mut meta = self.meta(game_id)?;
-                    let name = game.sides()[side.index()].name.clone();
-                    let text = if jiff::tz::TimeZone::get(tz).is_ok() {
-                        meta.time_zones.insert(name, tz.clone());
-                        batch.put_json(Table::Games, game_id, &meta);
-                        format!("Noted: your deadlines are shown in {tz}.")
-                    } else {
-                        format!(
-                            "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
-                            meta.time_zones.get(&name).map_or("UTC", String::as_str)
-                        )
-                    };
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "time zone",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
-                }
-                Command::Away(until) => {
-                    let mut meta = self.meta(game_id)?;
-                    let name = game.sides()[side.index()].name.clone();
-                    let text = match until {
-                        Some(d) => {
-                            meta.away.insert(name, d.clone());
-                            format!(
-                                "Noted: away until {d}. Your deadlines are extended to the day after."
-                            )
-                        }
-                        None => {
-                            meta.away.remove(&name);
-                            "Noted: you are back.".to_string()
-                        }
-                    };
-                    batch.put_json(Table::Games, game_id, &meta);
-                    let game = &self.games[game_id];
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "away",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
+        for id in self.store.game_ids()? {
+            if self.meta(&id).is_ok_and(|m| m.finished.is_some()) {
+                continue;
+            }
+            let Some(raw) = self.read(Table::Entries, crate::store::entry_key(&id, 0))? else {
+                continue;
+            };
+            let Ok(e) = serde_json::from_slice::<crate::core::record::Entry>(&raw) else {
+                continue;
+            };
+            if let crate::core::record::Body::Opening(o) = &e.body {
+                for s in o
+                    .sides
+                    .iter()
+                    .filter(|s| s.email.eq_ignore_ascii_case(addr))
+                {
+                    out.push((id.clone(), s.name.clone()));
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Why a move names no game here, with the games the sender does play.
+    fn no_game_reason(&self, game: &str, from: &str) -> Result<String, ServiceError> {
+        let mine = self.player_games(from)?;
+        let mut t = format!("there is no game {game:?} at this umpire.");
+        if !mine.is_empty() {
+            let list: Vec<String> = mine.iter().map(|(g, s)| format!("{g} (as {s})")).collect();
+            t.push_str(&format!(
+                " You play in {}: check the `game:` line of your move.",
+                list.join(", ")
+            ));
+        }
+        Ok(t)
     }
 }
 
@@ -772,7 +723,7 @@ fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64
         })
         .unwrap_or_default();
     let mut t = format!(
-        "Your orders are recorded sealed as entry {seq}.\nCommitment: {commitment}\nNo other side sees them before the round is resolved; until then a new\nsigned move from you for this round replaces them.\n"
+        "Your orders are recorded sealed as entry {seq}.\nCommitment:\n  {commitment}\nNo other side sees them before the round is resolved; until then a new\nsigned move from you for this round replaces them.\n"
     );
     match resolved {
         Some(r) => t.push_str(&format!(

@@ -214,8 +214,8 @@ impl Game {
         self.may_move(&file, side).map_err(signed)?;
         let orders = self
             .ruleset
-            .parse(&state, side, &file.orders)
-            .map_err(|e| signed(order_rejection(&file.orders, e)))?;
+            .parse_all(&state, side, &file.orders)
+            .map_err(|e| signed(order_rejections(&file.orders, e)))?;
         let audiences = self.audiences(&state, side, &orders);
         let sealed_text =
             self.hides && (hidden_standing || audiences.iter().any(|a| !a.is_public()));
@@ -467,15 +467,42 @@ impl Game {
                 }
                 // 2(promise): refused only while no die has been rolled for this move.
                 Err(e) if refuse && dice.count() == 0 => {
+                    let mut reason = format!("line {}: {e}", o.source.line);
+                    for more in self.later_errors(state, side, &orders[i + 1..]) {
+                        reason.push('\n');
+                        reason.push_str(&more);
+                    }
                     return Err(RunError::Refused(Rejection {
                         line: Some(o.source.clone()),
-                        ..rej(RejectKind::Illegal, format!("line {}: {e}", o.source.line))
+                        ..rej(RejectKind::Illegal, reason)
                     }));
                 }
                 Err(e) => out.push(report(Err(e.to_string()))),
             }
         }
         Ok(out)
+    }
+
+    /// The errors of the orders after a refused one, so the player sees them
+    /// all at once: each is tried on the state as if the refused order were
+    /// not there, with dice that stop at the first roll (a refusal reveals no
+    /// roll), so checking ends at the first order that would roll.
+    fn later_errors(&self, state: &GameState, side: Side, orders: &[ParsedOrder]) -> Vec<String> {
+        let mut state = state.clone();
+        let mut dice = Dice::preview();
+        let mut out = Vec::new();
+        for o in orders {
+            if self.ruleset.prompt(&state).awaits(side).is_none() {
+                break;
+            }
+            let mut trial = state.clone();
+            match self.ruleset.apply(&mut trial, side, o, &mut dice) {
+                Ok(_) => state = trial,
+                Err(RuleError::Dice(_)) => break,
+                Err(e) => out.push(format!("line {}: {e}", o.source.line)),
+            }
+        }
+        out
     }
 
     /// The stated default orders of `side`, carried out as a move would be.
@@ -582,6 +609,21 @@ pub(super) fn order_rejection(lines: &[SourceLine], e: OrderError) -> Rejection 
     Rejection {
         line: lines.iter().find(|l| l.line == e.line).cloned(),
         ..rej(RejectKind::Illegal, e.to_string())
+    }
+}
+
+/// The refusal of a move with several unreadable lines: every error, one a
+/// line, with the first offending line to quote.
+pub(super) fn order_rejections(lines: &[SourceLine], errors: Vec<OrderError>) -> Rejection {
+    let first = errors.first().map(|e| e.line);
+    let reason = errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    Rejection {
+        line: lines.iter().find(|l| Some(l.line) == first).cloned(),
+        ..rej(RejectKind::Illegal, reason)
     }
 }
 

@@ -18,6 +18,7 @@ use crate::core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
     Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Rules,
+    parse_lines,
     RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 use cards::{CardOrder, Cards};
@@ -581,24 +582,31 @@ impl Rules for Freeform {
     fn parse(
         &self,
         state: &State,
-        _side: Side,
+        side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
-        let mut orders: Vec<(SourceLine, Order)> = lines
-            .iter()
-            .map(|l| self.parse_line(state, l).map(|o| (l.clone(), o)))
-            .collect::<Result<_, _>>()?;
+        self.parse_all(state, side, lines)
+            .map_err(|mut e| e.remove(0))
+    }
+
+    fn parse_all(
+        &self,
+        state: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        let mut orders = parse_lines(lines, |l| self.parse_line(state, l))?;
         let mut dice = 0u32;
         for (l, o) in &orders {
             if let Order::Roll { count, .. } | Order::SecretRoll { count, .. } = o {
                 dice = dice.saturating_add(*count);
                 if dice > MAX_DICE_PER_MOVE {
-                    return Err(OrderError::at(
+                    return Err(vec![OrderError::at(
                         l,
                         format!(
                             "at most {MAX_DICE_PER_MOVE} dice in one move; this roll brings it to {dice}"
                         ),
-                    ));
+                    )]);
                 }
             }
         }

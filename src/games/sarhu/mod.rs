@@ -341,6 +341,23 @@ impl Rules for Sarhu {
         orders::parse(&self.data, st, f, lines)
     }
 
+    fn parse_all(
+        &self,
+        st: &State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        let f = faction(side).map_err(|e| {
+            vec![OrderError {
+                line: lines.first().map_or(0, |l| l.line),
+                column: 1,
+                message: e.to_string(),
+                rule: None,
+            }]
+        })?;
+        orders::parse_all(&self.data, st, f, lines)
+    }
+
     fn apply(
         &self,
         st: &mut State,

@@ -22,6 +22,7 @@ use super::data::{Data, Faction, norm};
 use super::state::{Decl, PassQueue, State};
 use crate::core::hex::Hex;
 use crate::core::movefile::SourceLine;
+use crate::core::suggest::did_you_mean;
 use crate::core::ruleset::OrderError;
 
 /// One step of a path.
@@ -140,6 +141,10 @@ pub enum Order {
 pub fn lookup_unit(d: &Data, w: &str) -> Result<u16, String> {
     let w = w.trim_end_matches(':');
     d.unit_index(w).map(|u| u as u16).ok_or_else(|| {
+        let near = did_you_mean(w, d.units.iter().map(|u| u.id.as_str()));
+        if !near.is_empty() {
+            return format!("no unit {w}{near}");
+        }
         match w.split_once('.').and_then(|(c, _)| d.command_index(c)) {
             Some(c) => {
                 let ids: Vec<&str> = d
@@ -168,7 +173,8 @@ pub fn lookup_command(d: &Data, w: &str) -> Result<u8, String> {
             .iter()
             .map(|c| format!("{} ({})", norm(&c.name), c.id))
             .collect();
-        format!("no command {w:?}; commands are {}", names.join(", "))
+        let near = did_you_mean(w, d.commands.iter().map(|c| c.id.as_str()));
+        format!("no command {w:?}{near}; commands are {}", names.join(", "))
     })
 }
 
@@ -286,6 +292,14 @@ impl P<'_> {
                         finish(&mut cur, out)?;
                     }
                     cur.units.push(self.unit(w)?);
+                }
+                // A mistyped unit id (hex labels hold no dot): name the nearest.
+                w if w.contains('.') => {
+                    let u = self.unit(w)?;
+                    if !cur.path.is_empty() {
+                        finish(&mut cur, out)?;
+                    }
+                    cur.units.push(u);
                 }
                 w => {
                     if cur.units.is_empty() {
@@ -481,240 +495,276 @@ fn action_cmd(orders: &[(SourceLine, Order)], st: &State) -> Option<u8> {
     }
 }
 
-/// Reads a move's order lines.
+/// Reads a move's order lines (the first error only).
 pub fn parse(
     d: &Data,
     st: &State,
     side: Faction,
     lines: &[SourceLine],
 ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    parse_all(d, st, side, lines).map_err(|mut e| e.remove(0))
+}
+
+/// Reads a move's order lines, reporting every line that does not read. The
+/// path lines under a `move` line that failed are not reported again.
+pub fn parse_all(
+    d: &Data,
+    st: &State,
+    side: Faction,
+    lines: &[SourceLine],
+) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
     let mut out: Vec<(SourceLine, Order)> = Vec::new();
+    let mut errors = Vec::new();
+    let mut failed = false;
     for line in lines {
         let p = P { d, st, side, line };
         let toks = tokens(&line.text);
         let Some(kw) = toks.first().cloned() else {
             continue;
         };
-        let rest = &toks[1..];
-        match kw.as_str() {
-            "move" | "combat" | "rally" => {
-                let (cmd, action) = p.action(&kw, rest, None)?;
-                let cmd = cmd
-                    .ok_or_else(|| p.err(format!("name the command: `{kw} du-song: ...` (4.2)")))?;
-                out.push((
-                    line.clone(),
-                    Order::Act {
-                        cmd,
-                        action,
-                        double: Double::No,
-                        place: None,
-                    },
-                ));
-            }
-            "fire" | "charge" | "attack" => {
-                let hint = action_cmd(&out, st);
-                for (cmd, decl) in p.decls(&toks, hint)? {
-                    let joined = match out.last_mut().map(|(_, o)| o) {
-                        Some(Order::Act {
-                            cmd: c,
-                            action: Action::Combat(ds),
-                            ..
-                        }) if *c == cmd => {
-                            ds.push(decl.clone());
-                            true
-                        }
-                        Some(Order::Then {
-                            action: Action::Combat(ds),
-                            ..
-                        }) if hint == Some(cmd) => {
-                            ds.push(decl.clone());
-                            true
-                        }
-                        _ => false,
-                    };
-                    if !joined {
-                        out.push((
-                            line.clone(),
-                            Order::Act {
-                                cmd,
-                                action: Action::Combat(vec![decl]),
-                                double: Double::No,
-                                place: None,
-                            },
-                        ));
+        if failed && p.is_unit(&kw) {
+            continue;
+        }
+        failed = false;
+        if let Err(e) = parse_line(&p, &kw, &toks, &mut out) {
+            errors.push(e);
+            failed = true;
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads one order line into `out` (a line may add to the order before it).
+fn parse_line(
+    p: &P<'_>,
+    kw: &str,
+    toks: &[String],
+    out: &mut Vec<(SourceLine, Order)>,
+) -> Result<(), OrderError> {
+    let (d, st, line) = (p.d, p.st, p.line);
+    let rest = &toks[1..];
+    match kw {
+        "move" | "combat" | "rally" => {
+            let (cmd, action) = p.action(kw, rest, None)?;
+            let cmd = cmd
+                .ok_or_else(|| p.err(format!("name the command: `{kw} du-song: ...` (4.2)")))?;
+            out.push((
+                line.clone(),
+                Order::Act {
+                    cmd,
+                    action,
+                    double: Double::No,
+                    place: None,
+                },
+            ));
+        }
+        "fire" | "charge" | "attack" => {
+            let hint = action_cmd(out, st);
+            for (cmd, decl) in p.decls(toks, hint)? {
+                let joined = match out.last_mut().map(|(_, o)| o) {
+                    Some(Order::Act {
+                        cmd: c,
+                        action: Action::Combat(ds),
+                        ..
+                    }) if *c == cmd => {
+                        ds.push(decl.clone());
+                        true
                     }
-                }
-            }
-            "then" => {
-                let double = if rest.is_empty() {
-                    Double::Open
-                } else {
-                    Double::Given
+                    Some(Order::Then {
+                        action: Action::Combat(ds),
+                        ..
+                    }) if hint == Some(cmd) => {
+                        ds.push(decl.clone());
+                        true
+                    }
+                    _ => false,
                 };
-                match out.last_mut().map(|(_, o)| o) {
-                    Some(Order::Act { double: dbl, .. }) => *dbl = double,
-                    Some(_) => {
-                        return Err(p.err("`then` gives the second action of a double; it follows the first action (5.0(3))"));
-                    }
-                    None if rest.is_empty() => {
-                        return Err(p.err("a bare `then` keeps a phase open after an action; it follows one (5.0(3))"));
-                    }
-                    None => {}
-                }
-                if let Some(akw) = rest.first() {
-                    let prev = action_cmd(&out, st);
-                    let (cmd, action) = match akw.as_str() {
-                        "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
-                        "fire" | "charge" | "attack" => {
-                            let ds = p.decls(rest, prev)?;
-                            (
-                                ds.first().map(|(c, _)| *c),
-                                Action::Combat(ds.into_iter().map(|(_, d)| d).collect()),
-                            )
-                        }
-                        other => {
-                            return Err(p.err(format!("`then {other}`: the second action is move, combat or rally (5.0(2))")));
-                        }
-                    };
+                if !joined {
                     out.push((
                         line.clone(),
-                        Order::Then {
+                        Order::Act {
                             cmd,
-                            action,
+                            action: Action::Combat(vec![decl]),
+                            double: Double::No,
                             place: None,
                         },
                     ));
                 }
             }
-            "place" => {
-                let (cmd, hex) = match rest {
-                    [h] => (None, p.hex(h)?),
-                    [c, h] => (Some(p.command(c)?), p.hex(h)?),
-                    _ => {
-                        return Err(
-                            p.err("write `place COMMAND HEX`, e.g. `place du-song 0708` (2.3(3))")
-                        );
+        }
+        "then" => {
+            let double = if rest.is_empty() {
+                Double::Open
+            } else {
+                Double::Given
+            };
+            match out.last_mut().map(|(_, o)| o) {
+                Some(Order::Act { double: dbl, .. }) => *dbl = double,
+                Some(_) => {
+                    return Err(p.err("`then` gives the second action of a double; it follows the first action (5.0(3))"));
+                }
+                None if rest.is_empty() => {
+                    return Err(p.err("a bare `then` keeps a phase open after an action; it follows one (5.0(3))"));
+                }
+                None => {}
+            }
+            if let Some(akw) = rest.first() {
+                let prev = action_cmd(out, st);
+                let (cmd, action) = match akw.as_str() {
+                    "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
+                    "fire" | "charge" | "attack" => {
+                        let ds = p.decls(rest, prev)?;
+                        (
+                            ds.first().map(|(c, _)| *c),
+                            Action::Combat(ds.into_iter().map(|(_, d)| d).collect()),
+                        )
+                    }
+                    other => {
+                        return Err(p.err(format!("`then {other}`: the second action is move, combat or rally (5.0(2))")));
                     }
                 };
-                let attached = match out.last_mut().map(|(_, o)| o) {
-                    Some(Order::Act { cmd: c, place, .. }) if cmd.is_none_or(|x| x == *c) => {
-                        *place = Some(hex);
-                        true
-                    }
-                    Some(Order::Then { place, .. }) => {
-                        *place = Some(hex);
-                        true
-                    }
-                    _ => false,
-                };
-                if !attached {
-                    out.push((
-                        line.clone(),
-                        Order::End {
-                            place: Some((cmd, hex)),
-                        },
-                    ));
-                }
-            }
-            "end" => {
-                if !rest.is_empty() {
-                    return Err(p.err("`end` stands alone; it closes an open action phase"));
-                }
-                out.push((line.clone(), Order::End { place: None }));
-            }
-            "pass" => {
-                let mut cmd = None;
-                let mut more = PassQueue::None;
-                for t in rest {
-                    match t.as_str() {
-                        "rest" | "all" => more = PassQueue::Rest,
-                        ":" => {}
-                        n if n.bytes().all(|b| b.is_ascii_digit()) => {
-                            let k: u32 = n
-                                .parse()
-                                .map_err(|_| p.err(format!("{n} is not a number of passes")))?;
-                            if k == 0 || k > 99 {
-                                return Err(p.err("pass 1 to 99 phases"));
-                            }
-                            more = if k > 1 {
-                                PassQueue::Count(k - 1)
-                            } else {
-                                PassQueue::None
-                            };
-                        }
-                        w => cmd = Some(p.command(w)?),
-                    }
-                }
-                out.push((line.clone(), Order::Pass { cmd, more }));
-            }
-            "losses" | "loss" => {
-                let us = rest
-                    .iter()
-                    .filter(|t| !matches!(t.as_str(), "," | "+" | ":"))
-                    .map(|t| p.unit(t))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if us.is_empty() {
-                    return Err(p.err("write `losses UNIT [UNIT]`, one unit per step (7.0(2))"));
-                }
-                out.push((line.clone(), Order::Losses(us)));
-            }
-            "rout" => match rest {
-                [u] => out.push((line.clone(), Order::Rout(p.unit(u)?))),
-                _ => return Err(p.err("write `rout UNIT` (7.6(1))")),
-            },
-            "displace" => {
-                let r: Vec<&String> = rest.iter().filter(|t| *t != ":").collect();
-                match r.as_slice() {
-                    [c, h] => {
-                        let cmd = p.command(c)?;
-                        let to = if matches!(h.as_str(), "offmap" | "off-map" | "off") {
-                            None
-                        } else {
-                            Some(p.hex(h)?)
-                        };
-                        out.push((line.clone(), Order::Displace { cmd, to }));
-                    }
-                    _ => return Err(p.err("write `displace COMMAND HEX` (7.0(3))")),
-                }
-            }
-            "initiative" => {
-                let a = match rest.iter().find(|t| *t != ":").map(String::as_str) {
-                    Some("first") => InitAnswer::First,
-                    Some("second") => InitAnswer::Second,
-                    Some("ming") => InitAnswer::Side(Faction::Ming),
-                    Some("jurchen") => InitAnswer::Side(Faction::Jurchen),
-                    _ => {
-                        return Err(
-                            p.err("write `initiative first` or `initiative second` (4.1(4))")
-                        );
-                    }
-                };
-                out.push((line.clone(), Order::Initiative(a)));
-            }
-            w if p.is_unit(w) => match out.last_mut().map(|(_, o)| o) {
-                Some(Order::Act {
-                    action: Action::Move(specs),
-                    ..
-                })
-                | Some(Order::Then {
-                    action: Action::Move(specs),
-                    ..
-                }) => p.moves(&toks, specs)?,
-                _ => {
-                    return Err(p.err(format!(
-                        "{w}: a unit's path continues a `move COMMAND:` order; start with `move {}: {w} ...`",
-                        d.commands[d.units[d.unit_index(w).unwrap_or(0)].cmd as usize].id
-                    )));
-                }
-            },
-            w => {
-                return Err(p.err(format!(
-                    "{w:?} is not an order; orders are move, combat, fire, charge, attack, rally, pass, then, place, end, losses, rout, displace, initiative"
-                )));
+                out.push((
+                    line.clone(),
+                    Order::Then {
+                        cmd,
+                        action,
+                        place: None,
+                    },
+                ));
             }
         }
+        "place" => {
+            let (cmd, hex) = match rest {
+                [h] => (None, p.hex(h)?),
+                [c, h] => (Some(p.command(c)?), p.hex(h)?),
+                _ => {
+                    return Err(
+                        p.err("write `place COMMAND HEX`, e.g. `place du-song 0708` (2.3(3))")
+                    );
+                }
+            };
+            let attached = match out.last_mut().map(|(_, o)| o) {
+                Some(Order::Act { cmd: c, place, .. }) if cmd.is_none_or(|x| x == *c) => {
+                    *place = Some(hex);
+                    true
+                }
+                Some(Order::Then { place, .. }) => {
+                    *place = Some(hex);
+                    true
+                }
+                _ => false,
+            };
+            if !attached {
+                out.push((
+                    line.clone(),
+                    Order::End {
+                        place: Some((cmd, hex)),
+                    },
+                ));
+            }
+        }
+        "end" => {
+            if !rest.is_empty() {
+                return Err(p.err("`end` stands alone; it closes an open action phase"));
+            }
+            out.push((line.clone(), Order::End { place: None }));
+        }
+        "pass" => {
+            let mut cmd = None;
+            let mut more = PassQueue::None;
+            for t in rest {
+                match t.as_str() {
+                    "rest" | "all" => more = PassQueue::Rest,
+                    ":" => {}
+                    n if n.bytes().all(|b| b.is_ascii_digit()) => {
+                        let k: u32 = n
+                            .parse()
+                            .map_err(|_| p.err(format!("{n} is not a number of passes")))?;
+                        if k == 0 || k > 99 {
+                            return Err(p.err("pass 1 to 99 phases"));
+                        }
+                        more = if k > 1 {
+                            PassQueue::Count(k - 1)
+                        } else {
+                            PassQueue::None
+                        };
+                    }
+                    w => cmd = Some(p.command(w)?),
+                }
+            }
+            out.push((line.clone(), Order::Pass { cmd, more }));
+        }
+        "losses" | "loss" => {
+            let us = rest
+                .iter()
+                .filter(|t| !matches!(t.as_str(), "," | "+" | ":"))
+                .map(|t| p.unit(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            if us.is_empty() {
+                return Err(p.err("write `losses UNIT [UNIT]`, one unit per step (7.0(2))"));
+            }
+            out.push((line.clone(), Order::Losses(us)));
+        }
+        "rout" => match rest {
+            [u] => out.push((line.clone(), Order::Rout(p.unit(u)?))),
+            _ => return Err(p.err("write `rout UNIT` (7.6(1))")),
+        },
+        "displace" => {
+            let r: Vec<&String> = rest.iter().filter(|t| *t != ":").collect();
+            match r.as_slice() {
+                [c, h] => {
+                    let cmd = p.command(c)?;
+                    let to = if matches!(h.as_str(), "offmap" | "off-map" | "off") {
+                        None
+                    } else {
+                        Some(p.hex(h)?)
+                    };
+                    out.push((line.clone(), Order::Displace { cmd, to }));
+                }
+                _ => return Err(p.err("write `displace COMMAND HEX` (7.0(3))")),
+            }
+        }
+        "initiative" => {
+            let a = match rest.iter().find(|t| *t != ":").map(String::as_str) {
+                Some("first") => InitAnswer::First,
+                Some("second") => InitAnswer::Second,
+                Some("ming") => InitAnswer::Side(Faction::Ming),
+                Some("jurchen") => InitAnswer::Side(Faction::Jurchen),
+                _ => {
+                    return Err(
+                        p.err("write `initiative first` or `initiative second` (4.1(4))")
+                    );
+                }
+            };
+            out.push((line.clone(), Order::Initiative(a)));
+        }
+        w if p.is_unit(w) => match out.last_mut().map(|(_, o)| o) {
+            Some(Order::Act {
+                action: Action::Move(specs),
+                ..
+            })
+            | Some(Order::Then {
+                action: Action::Move(specs),
+                ..
+            }) => p.moves(toks, specs)?,
+            _ => {
+                return Err(p.err(format!(
+                    "{w}: a unit's path continues a `move COMMAND:` order; start with `move {}: {w} ...`",
+                    d.commands[d.units[d.unit_index(w).unwrap_or(0)].cmd as usize].id
+                )));
+            }
+        },
+        w => {
+            return Err(p.err(format!(
+                "{w:?} is not an order; orders are move, combat, fire, charge, attack, rally, pass, then, place, end, losses, rout, displace, initiative"
+            )));
+        }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -795,6 +845,33 @@ mod tests {
         assert!(e.message.contains("ds.x9"), "{}", e.message);
         let e = go(&["advance!"]).unwrap_err();
         assert!(e.message.contains("not an order"));
+    }
+
+    #[test]
+    fn every_bad_line_is_reported_with_a_suggestion() {
+        let d = Data::embedded().unwrap();
+        let st = State::new(&d, Options::default());
+        let e = parse_all(
+            &d,
+            &st,
+            Faction::Ming,
+            &lines(&[
+                "move ds: ds.c9 0301",
+                "ds.i1 0201",
+                "pass",
+                "advance!",
+                "rout",
+            ]),
+        )
+        .unwrap_err();
+        // The path line under the failed `move` is not reported again.
+        assert_eq!(e.iter().map(|e| e.line).collect::<Vec<_>>(), [5, 8, 9]);
+        assert!(
+            e[0].message.contains("no unit ds.c9; did you mean "),
+            "{}",
+            e[0].message
+        );
+        assert!(e[2].message.contains("7.6(1)"), "{}", e[2].message);
     }
 
     #[test]

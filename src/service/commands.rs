@@ -1,0 +1,285 @@
+//! Requests by mail (`command: status`, `map`, `orders`, `away:`, `tz:`):
+//! what each answers, and the guard that keeps a copied signed request from
+//! flooding a mailbox.
+
+use super::games::rfc3339;
+use super::{ServiceError, Umpire};
+use crate::core::game::Game;
+use crate::core::hash::sha256;
+use crate::core::movefile::Command;
+use crate::core::ruleset::Side;
+use crate::mail::Outgoing;
+use crate::store::{Batch, Table};
+
+/// Most request mails answered per side and day: a player may ask often,
+/// but a stream of copies cannot turn the umpire into a mail cannon.
+pub const REQUESTS_PER_DAY: u32 = 20;
+
+/// Why a signed request is not answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The very same signed request was answered today already.
+    Replayed,
+    /// The side asked [`REQUESTS_PER_DAY`] times today.
+    Limit,
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::Replayed => f.write_str("the same signed request was answered today"),
+            Unanswered::Limit => write!(f, "over {REQUESTS_PER_DAY} requests today"),
+        }
+    }
+}
+
+/// The whole map as `side` sees it, with the status lines, at most 72 columns.
+pub fn whole_map(game: &Game, side: Side) -> String {
+    let view = game.ruleset().view(game.state(), Some(side));
+    let mut t = String::new();
+    for l in &view.status {
+        t.push_str(&crate::render::templates::wrap(
+            l.clone(),
+            Some(72),
+            Some(2),
+        ));
+        t.push('\n');
+    }
+    match &view.board {
+        Some(b) => {
+            let opts = crate::render::map::Options {
+                width: 72,
+                ..Default::default()
+            };
+            t.push('\n');
+            t.push_str(&crate::render::map::full(b, &opts));
+        }
+        None => t.push_str("\nThis game has no map.\n"),
+    }
+    t
+}
+
+/// Most examples shown of one kind of order.
+const EXAMPLES: usize = 4;
+
+/// The legal orders grouped by their first word, each group counted and
+/// shown by a few examples, duplicates dropped, every line within 72
+/// columns: short enough to read in a mail, whatever the ruleset lists.
+pub fn grouped_orders(legal: &[String]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for l in legal {
+        let verb = l
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(':')
+            .to_ascii_lowercase();
+        match groups.iter_mut().find(|(v, _)| *v == verb) {
+            Some((_, v)) if !v.contains(&l.as_str()) => v.push(l),
+            Some(_) => {}
+            None => groups.push((verb, vec![l])),
+        }
+    }
+    let mut t = String::new();
+    for (verb, all) in &groups {
+        if all.len() == 1 {
+            t.push_str(&format!("{verb}:\n"));
+        } else {
+            t.push_str(&format!("{verb} ({} ways), for example:\n", all.len()));
+        }
+        for l in all.iter().take(EXAMPLES) {
+            // An order may take several lines; indent them under its first.
+            for (i, part) in l.lines().enumerate() {
+                let lead = if i == 0 { "  " } else { "    " };
+                let w = crate::render::templates::wrap(
+                    part.to_string(),
+                    Some(72 - lead.len()),
+                    Some(4),
+                );
+                for wl in w.lines() {
+                    t.push_str(lead);
+                    t.push_str(wl);
+                    t.push('\n');
+                }
+            }
+        }
+        if all.len() > EXAMPLES {
+            t.push_str(&format!("  ... and {} more\n", all.len() - EXAMPLES));
+        }
+    }
+    t
+}
+
+impl Umpire {
+    /// May this signed request be answered? A request is keyed by its
+    /// signature: ed25519 signatures are deterministic, so a copy of the mail
+    /// carries the same one. Each is answered once a day, and a side at most
+    /// [`REQUESTS_PER_DAY`] times a day. Noted in `batch`.
+    pub(super) fn request_guard(
+        &self,
+        game: &str,
+        side_name: &str,
+        signature: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<Result<(), Unanswered>, ServiceError> {
+        let day = rfc3339(now)[..10].to_string();
+        let key = format!("req:{}", sha256(signature.trim().as_bytes()).to_hex());
+        let last: Option<String> = self.read_json(Table::Meta, &key)?;
+        if last.as_deref() == Some(day.as_str()) {
+            return Ok(Err(Unanswered::Replayed));
+        }
+        let count_key = format!("reqs:{game}:{side_name}");
+        let (d, n): (String, u32) = self.read_json(Table::Meta, &count_key)?.unwrap_or_default();
+        let n = if d == day { n } else { 0 };
+        if n >= REQUESTS_PER_DAY {
+            return Ok(Err(Unanswered::Limit));
+        }
+        batch.put_json(Table::Meta, &key, &day);
+        batch.put_json(Table::Meta, &count_key, &(day, n + 1));
+        Ok(Ok(()))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn commands(
+        &mut self,
+        game_id: &str,
+        side: Side,
+        commands: &[Command],
+        reply: Option<String>,
+        short: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let mut out = Vec::new();
+        for (n, c) in commands.iter().enumerate() {
+            let key = format!("{game_id}.cmd.{short}.{n}");
+            let game = &self.games[game_id];
+            match c {
+                Command::Status => {
+                    let text = self.status_text(game_id, Some(side), now)?;
+                    let game = &self.games[game_id];
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "status",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
+                }
+                Command::Resend => {
+                    let (seq, _) = game.last_report();
+                    let meta = self.meta(game_id)?;
+                    out.extend(self.result_mails(
+                        game,
+                        &meta,
+                        seq,
+                        Some((side, reply.clone())),
+                        Some(side),
+                        &format!(".again.{short}"),
+                        now,
+                    )?);
+                }
+                Command::Orders => {
+                    let legal = game.ruleset().legal(game.state(), side);
+                    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
+                    let text = if legal.is_empty() {
+                        wrap(format!(
+                            "Nothing is asked of you now. {}; waiting for {}.",
+                            game.prompt().stage,
+                            game.awaiting_names()
+                        ))
+                    } else {
+                        let mut t =
+                            wrap(format!("{}. Orders you can give now:", game.prompt().stage));
+                        t.push_str("\n\n");
+                        t.push_str(&grouped_orders(&legal));
+                        t
+                    };
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "orders you can give",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
+                }
+                Command::Map => {
+                    let text = whole_map(game, side);
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "the map",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
+                }
+                Command::Record => {
+                    out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
+                }
+                Command::TimeZone(tz) => {
+                    let mut meta = self.meta(game_id)?;
+                    let name = game.sides()[side.index()].name.clone();
+                    let text = if jiff::tz::TimeZone::get(tz).is_ok() {
+                        meta.time_zones.insert(name, tz.clone());
+                        batch.put_json(Table::Games, game_id, &meta);
+                        format!("Noted: your deadlines are shown in {tz}.")
+                    } else {
+                        format!(
+                            "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
+                            meta.time_zones.get(&name).map_or("UTC", String::as_str)
+                        )
+                    };
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "time zone",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
+                }
+                Command::Away(until) => {
+                    let mut meta = self.meta(game_id)?;
+                    let name = game.sides()[side.index()].name.clone();
+                    let text = match until {
+                        Some(d) => {
+                            meta.away.insert(name, d.clone());
+                            format!(
+                                "Noted: away until {d}. Your deadlines are extended to the day after."
+                            )
+                        }
+                        None => {
+                            meta.away.remove(&name);
+                            "Noted: you are back.".to_string()
+                        }
+                    };
+                    batch.put_json(Table::Games, game_id, &meta);
+                    let game = &self.games[game_id];
+                    out.push(self.notice_mail(
+                        game,
+                        side,
+                        "away",
+                        &text,
+                        false,
+                        reply.clone(),
+                        key,
+                        now,
+                    )?);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
