@@ -8,7 +8,9 @@ pub mod deadlines;
 pub mod demo;
 pub mod games;
 pub mod outbox;
+pub mod picture;
 pub mod poll;
+pub mod site;
 pub mod transports;
 pub mod upgrade;
 

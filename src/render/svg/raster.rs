@@ -1,0 +1,56 @@
+//! SVG to PNG with resvg, using only the font embedded in the binary
+//! (`assets/fonts/`), never the system's: the same picture on every machine.
+
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, OnceLock};
+
+/// The one font every picture uses (DejaVu Sans Condensed, licence beside it).
+pub const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansCondensed.ttf");
+/// Its family name, as the SVG names it.
+pub const FAMILY: &str = "DejaVu Sans Condensed";
+/// Largest picture drawn, per side in pixels (a bound on the work per mail).
+pub const MAX_SIDE: u32 = 4096;
+
+/// Why a picture could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    #[error("the map picture is not valid SVG: {0}")]
+    Svg(String),
+    #[error("the map picture is {0}×{1} pixels, more than {MAX_SIDE} on a side")]
+    TooBig(u32, u32),
+    #[error("could not encode the map picture as PNG: {0}")]
+    Png(String),
+}
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_sans_serif_family(FAMILY);
+        db.set_serif_family(FAMILY);
+        db.set_monospace_family(FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Rasterises an SVG document to PNG bytes at its own size.
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let opt = usvg::Options {
+        font_family: FAMILY.to_string(),
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError::Svg(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    if w > MAX_SIDE || h > MAX_SIDE {
+        return Err(PictureError::TooBig(w, h));
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| PictureError::Png(e.to_string()))
+}
