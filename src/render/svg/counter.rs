@@ -11,13 +11,24 @@ const UNKNOWN: &str = "#8d8d8d";
 /// How many counters of a stack are drawn (the rest are counted on the badge).
 const SHOWN: usize = 3;
 
+/// The offset of counter `k` (0 the top) in a stack of `shown`.
+fn offset(k: usize, shown: usize, w: f64) -> f64 {
+    let step = (w * 0.12).max(2.0);
+    step * (k as f64) - step * ((shown - 1) as f64) / 2.0
+}
+
+/// The centre of the top counter of a stack of `n` centred on `c`.
+pub fn top_centre(n: usize, c: (f64, f64), w: f64) -> (f64, f64) {
+    let off = offset(0, n.clamp(1, SHOWN), w);
+    (c.0 - off, c.1 - off)
+}
+
 /// Draws the stack `units` (top first) centred on `c`, counters `w` wide.
 pub fn stack(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], c: (f64, f64), w: f64) {
     let shown = units.len().min(SHOWN);
-    let step = (w * 0.12).max(2.0);
-    // Bottom of the stack first, each one up and left of the one below.
+    // Bottom of the stack first; each counter below peeks out up and left of the one on it.
     for (k, u) in units[..shown].iter().enumerate().rev() {
-        let off = step * (k as f64) - step * ((shown - 1) as f64) / 2.0;
+        let off = offset(k, shown, w);
         counter(doc, pal, u, (c.0 - off, c.1 - off), w);
     }
     let pieces: u32 = units.iter().map(|u| u.count).sum();

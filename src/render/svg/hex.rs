@@ -87,6 +87,12 @@ impl Layout {
     }
 }
 
+/// Where the stack in `h` is centred, and how wide its counters are.
+pub fn counter_spot(l: &Layout, h: Hex) -> ((f64, f64), f64) {
+    let c = l.centre(h);
+    ((c.0 + l.size * 0.08, c.1), l.size * 0.82)
+}
+
 /// The whole hex map as SVG.
 pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
     let l = Layout::of(b);
@@ -147,8 +153,8 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
     doc.group("units");
     for (hex, cell) in &b.cells {
         if !cell.units.is_empty() {
-            let c = l.centre(*hex);
-            counter::stack(&mut doc, &pal, &cell.units, (c.0 + l.size * 0.08, c.1), l.size * 0.82);
+            let (c, w) = counter_spot(&l, *hex);
+            counter::stack(&mut doc, &pal, &cell.units, c, w);
         }
     }
     doc.end_group();

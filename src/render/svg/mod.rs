@@ -60,3 +60,23 @@ pub fn svg(board: &Board, focus: &[Place]) -> String {
 pub fn png(board: &Board, focus: &[Place]) -> Result<Vec<u8>, PictureError> {
     raster::png(&svg(board, focus))
 }
+
+/// The colour (`#rrggbb`) a side's counters have on `board`: for keys and tests.
+pub fn side_colour(board: &Board, side: char) -> &'static str {
+    let terrain: Vec<char> = match board {
+        Board::Hex(b) => b.cells.values().map(|c| c.terrain).collect(),
+        Board::Square(b) => b.cells.values().map(|c| c.terrain).collect(),
+        Board::Points(_) => Vec::new(),
+    };
+    style::Palette::of(board, &terrain).side(side)
+}
+
+/// A pixel of the top counter in hex `h` (near its upper-left corner, clear of
+/// its text and marks) where the side's colour shows: for tests of the picture.
+pub fn hex_counter_probe(board: &crate::core::board::HexBoard, h: crate::core::hex::Hex) -> (f64, f64) {
+    let l = hex::Layout::of(board);
+    let (c, w) = hex::counter_spot(&l, h);
+    let n = board.cells.get(&h).map_or(1, |c| c.units.len());
+    let (x, y) = counter::top_centre(n, c, w);
+    (x - w * 0.38, y - w * 0.38)
+}

@@ -4,10 +4,10 @@
 use resvg::{tiny_skia, usvg};
 use std::sync::{Arc, OnceLock};
 
-/// The one font every picture uses (DejaVu Sans Condensed, licence beside it).
-pub const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansCondensed.ttf");
+/// The one font every picture uses (DejaVu Sans, licence beside it).
+pub const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 /// Its family name, as the SVG names it.
-pub const FAMILY: &str = "DejaVu Sans Condensed";
+pub const FAMILY: &str = "DejaVu Sans";
 /// Largest picture drawn, per side in pixels (a bound on the work per mail).
 pub const MAX_SIDE: u32 = 4096;
 

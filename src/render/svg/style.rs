@@ -60,11 +60,18 @@ impl<'a> Palette<'a> {
         let legend = board.legend();
         let mut sides = Vec::new();
         for l in legend {
+            // A one-character line of a terrain glyph is terrain; `M / J` is sides
+            // even where M is also a terrain glyph.
+            let mut g = l.glyph.chars();
+            if let (Some(c), None) = (g.next(), g.next())
+                && terrain.contains(&c)
+            {
+                continue;
+            }
             for w in l.glyph.split(|c: char| !c.is_alphanumeric()) {
                 let mut cs = w.chars();
                 if let (Some(c), None) = (cs.next(), cs.next())
                     && c.is_alphabetic()
-                    && !terrain.contains(&c)
                     && !sides.contains(&c)
                 {
                     sides.push(c);
@@ -130,7 +137,7 @@ mod tests {
         b.legend.push(Legend::new("M", "mountain: 3 MP"));
         b.legend.push(Legend::new("J / K", "Jurchen / Korea"));
         let board = Board::Hex(b);
-        let p = Palette::of(&board, &['f', 'M']);
+        let p = Palette::of(&board, &['f', 'M', 'J']);
         assert_eq!(p.side('J'), SIDES[0]);
         assert_eq!(p.side('K'), SIDES[1]);
         assert_eq!(p.terrain('f'), "#9dc48b");
