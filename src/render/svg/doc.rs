@@ -57,7 +57,7 @@ impl Doc {
         let mut out = String::new();
         let _ = write!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans\">\n\
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans\" shape-rendering=\"crispEdges\" text-rendering=\"optimizeSpeed\">\n\
              <rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>\n",
             w = num(w),
             h = num(h)

@@ -50,7 +50,44 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     }
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| PictureError::Png(e.to_string()))
+    encode(&pixmap).map_err(|e| PictureError::Png(e.to_string()))
+}
+
+/// PNG of an opaque picture: indexed when it has at most 256 colours (flat
+/// fills and unsmoothed text make that the rule, and a mail's map small),
+/// else 8-bit RGB.
+fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let rgb: Vec<[u8; 3]> = p
+        .pixels()
+        .iter()
+        .map(|c| [c.red(), c.green(), c.blue()])
+        .collect();
+    let mut colours: std::collections::BTreeMap<[u8; 3], u8> = std::collections::BTreeMap::new();
+    for c in &rgb {
+        if colours.len() > 256 {
+            break;
+        }
+        colours.entry(*c).or_insert(0);
+    }
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, p.width(), p.height());
+    e.set_depth(png::BitDepth::Eight);
+    e.set_compression(png::Compression::High);
+    let data: Vec<u8> = if colours.len() <= 256 {
+        let mut palette = Vec::with_capacity(colours.len() * 3);
+        for (i, (c, idx)) in colours.iter_mut().enumerate() {
+            *idx = i as u8;
+            palette.extend_from_slice(c);
+        }
+        e.set_color(png::ColorType::Indexed);
+        e.set_palette(palette);
+        rgb.iter().map(|c| colours[c]).collect()
+    } else {
+        e.set_color(png::ColorType::Rgb);
+        rgb.concat()
+    };
+    let mut w = e.write_header()?;
+    w.write_image_data(&data)?;
+    w.finish()?;
+    Ok(out)
 }
