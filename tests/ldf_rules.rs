@@ -1449,7 +1449,10 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     assert_eq!(legal[0], "pass");
     assert!(legal.contains(&"draw".to_string()), "{legal:?}");
     let moves: Vec<&String> = legal.iter().filter(|l| l.starts_with("move ")).collect();
-    assert!(!moves.is_empty() && moves.iter().all(|m| m.contains("# reach (hex:MP): ")), "{legal:?}");
+    assert!(
+        !moves.is_empty() && moves.iter().all(|m| m.contains("# reach (hex:MP): ")),
+        "{legal:?}"
+    );
     let mut froms: Vec<&str> = moves.iter().map(|m| m.split(' ').nth(1).unwrap()).collect();
     let n = froms.len();
     froms.dedup();

@@ -43,7 +43,11 @@ fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
             time_zones: BTreeMap::new(),
             sides: vec![
                 ("ming".into(), "ming@club.test".into(), key(1).public_line()),
-                ("jurchen".into(), "jurchen@club.test".into(), key(2).public_line()),
+                (
+                    "jurchen".into(),
+                    "jurchen@club.test".into(),
+                    key(2).public_line(),
+                ),
             ],
         },
         now,
@@ -63,8 +67,17 @@ fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
         for line in legal[0].lines() {
             text.push_str(&format!("  {line}\n"));
         }
-        let sig = key(side.0 + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
-        let mail = move_mail(&format!("{name}@club.test"), "umpire@club.test", n, &text, &sig, false);
+        let sig = key(side.0 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        let mail = move_mail(
+            &format!("{name}@club.test"),
+            "umpire@club.test",
+            n,
+            &text,
+            &sig,
+            false,
+        );
         md.deliver(&format!("{n:05}"), &mail).unwrap();
         assert_eq!(u.poll(&mut md, now).unwrap().accepted, 1, "{text}");
     }
@@ -100,23 +113,48 @@ fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
     let board = g.ruleset().view(g.state(), Some(side)).board.unwrap();
     let svg = umpire::render::svg::svg(&board, &[]);
     let doc = roxmltree::Document::parse(&svg).unwrap();
-    let w: f64 = doc.root_element().attribute("width").unwrap().parse().unwrap();
-    let h: f64 = doc.root_element().attribute("height").unwrap().parse().unwrap();
-    assert_eq!((pix.width(), pix.height()), (w.round() as u32, h.round() as u32));
+    let w: f64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let h: f64 = doc
+        .root_element()
+        .attribute("height")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        (pix.width(), pix.height()),
+        (w.round() as u32, h.round() as u32)
+    );
 
-    let Board::Hex(hb) = &board else { panic!("Sarhu is a hex map") };
+    let Board::Hex(hb) = &board else {
+        panic!("Sarhu is a hex map")
+    };
     let mut checked = BTreeMap::new();
     for (hex, cell) in &hb.cells {
-        let Some(top) = cell.units.first() else { continue };
+        let Some(top) = cell.units.first() else {
+            continue;
+        };
         let s = top.side.expect("Sarhu units have a side");
         let want = rgb(umpire::render::svg::side_colour(&board, s));
         let (x, y) = umpire::render::svg::hex_counter_probe(hb, *hex);
         let p = pix.pixel(x.round() as u32, y.round() as u32).unwrap();
         let got = [p.red(), p.green(), p.blue()];
-        assert!(near(got, want), "{hex} ({}): {got:?}, want {want:?}", top.id);
+        assert!(
+            near(got, want),
+            "{hex} ({}): {got:?}, want {want:?}",
+            top.id
+        );
         *checked.entry(s).or_insert(0) += 1;
     }
-    assert_eq!(checked.len(), 2, "both sides' counters on the map: {checked:?}");
+    assert_eq!(
+        checked.len(),
+        2,
+        "both sides' counters on the map: {checked:?}"
+    );
     assert_ne!(
         umpire::render::svg::side_colour(&board, 'M'),
         umpire::render::svg::side_colour(&board, 'J')
@@ -130,7 +168,10 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
         ("sarhu", &["ming", "jurchen"][..]),
         ("ldf", &["roman", "gp"][..]),
         ("ac", &["british", "russian"][..]),
-        ("adp", &["coalition", "government", "taliban", "warlords"][..]),
+        (
+            "adp",
+            &["coalition", "government", "taliban", "warlords"][..],
+        ),
     ] {
         let rs = umpire::games::find(ruleset).unwrap();
         let scenario = rs.info().scenarios[0].name.clone();
@@ -144,14 +185,17 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
             drawn.push(ruleset);
             let focus: Vec<Place> = Vec::new();
             let svg = umpire::render::svg::svg(&board, &focus);
-            let doc = roxmltree::Document::parse(&svg)
-                .unwrap_or_else(|e| panic!("{ruleset}: {e}"));
+            let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{ruleset}: {e}"));
             assert_eq!(doc.root_element().tag_name().name(), "svg");
             assert_eq!(svg, umpire::render::svg::svg(&board, &focus), "{ruleset}");
             let png = umpire::render::svg::png(&board, &focus).unwrap();
             assert_eq!(png, umpire::render::svg::png(&board, &focus).unwrap());
             // With the record and its signature, a mail stays under the cap.
-            assert!(png.len() < MAX_MAIL - 100 * 1024, "{ruleset}: {} bytes", png.len());
+            assert!(
+                png.len() < MAX_MAIL - 100 * 1024,
+                "{ruleset}: {} bytes",
+                png.len()
+            );
             if let Ok(keep) = std::env::var("KEEP_PICTURES") {
                 std::fs::create_dir_all(&keep).unwrap();
                 std::fs::write(format!("{keep}/{ruleset}.svg"), &svg).unwrap();
@@ -161,7 +205,11 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
     }
     // A hex map, a square grid and a point-to-point map, each for all and for a side.
     for kind in ["sarhu", "ac", "adp"] {
-        assert_eq!(drawn.iter().filter(|r| **r == kind).count(), 2, "{kind}: {drawn:?}");
+        assert_eq!(
+            drawn.iter().filter(|r| **r == kind).count(),
+            2,
+            "{kind}: {drawn:?}"
+        );
     }
 }
 
@@ -218,9 +266,18 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
     let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("href=\"sarhu-1/index.html\""), "{index}");
-    assert!(page.contains("src=\"map.png\"") && !page.contains("<script"), "{page}");
-    assert!(page.matches("<li value=").count() >= 3, "set-up and two moves: {page}");
-    assert!(page.contains("<code class=\"order\">"), "the orders are listed: {page}");
+    assert!(
+        page.contains("src=\"map.png\"") && !page.contains("<script"),
+        "{page}"
+    );
+    assert!(
+        page.matches("<li value=").count() >= 3,
+        "set-up and two moves: {page}"
+    );
+    assert!(
+        page.contains("<code class=\"order\">"),
+        "the orders are listed: {page}"
+    );
     Pixmap::decode_png(&std::fs::read(out.join("sarhu-1/map.png")).unwrap()).unwrap();
     // The record offered is the observer's copy, and it verifies.
     let mut u = Umpire::open(&dir).unwrap();
@@ -236,14 +293,21 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
     // A private game gets no page.
     u.set_public("sarhu-1", false).unwrap();
-    let r = u.write_site(&out, "2026-12-01T12:00:00Z".parse().unwrap()).unwrap();
+    let r = u
+        .write_site(&out, "2026-12-01T12:00:00Z".parse().unwrap())
+        .unwrap();
     assert!(r.games.is_empty());
-    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("No public games"));
+    assert!(
+        std::fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("No public games")
+    );
 }
 
 #[test]
 fn in_headless_chromium_the_page_shows_its_map_and_lists_the_moves() {
-    let Some(chromium) = chromium("in_headless_chromium_the_page_shows_its_map_and_lists_the_moves")
+    let Some(chromium) =
+        chromium("in_headless_chromium_the_page_shows_its_map_and_lists_the_moves")
     else {
         return;
     };
@@ -269,16 +333,26 @@ window.addEventListener('load', () => {
     let dom = String::from_utf8_lossy(&o.stdout);
     let attr = |name: &str| {
         let key = format!("{name}=\"");
-        let at = dom.find(&key).unwrap_or_else(|| panic!("no {name} in {dom}")) + key.len();
+        let at = dom
+            .find(&key)
+            .unwrap_or_else(|| panic!("no {name} in {dom}"))
+            + key.len();
         dom[at..].split('"').next().unwrap().to_string()
     };
     let png = Pixmap::decode_png(&std::fs::read(out.join("sarhu-1/map.png")).unwrap()).unwrap();
-    assert_eq!(attr("data-map"), format!("{}x{}", png.width(), png.height()), "the map loads");
+    assert_eq!(
+        attr("data-map"),
+        format!("{}x{}", png.width(), png.height()),
+        "the map loads"
+    );
     let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
     let entries = page.matches("<li value=").count();
     assert_eq!(attr("data-log"), entries.to_string());
     assert!(entries >= 3, "set-up and two moves: {entries}");
-    assert!(!attr("data-orders").is_empty(), "the moves' orders are listed");
+    assert!(
+        !attr("data-orders").is_empty(),
+        "the moves' orders are listed"
+    );
 }
 
 /// Mean per-channel difference and the share of pixels off by more than 64.
@@ -315,7 +389,11 @@ fn the_sarhu_set_up_matches_its_reference_picture() {
     let want = Pixmap::decode_png(&std::fs::read(REFERENCE).unwrap()).unwrap();
     let got = Pixmap::decode_png(&png).unwrap();
     let (mean, off) = diff(&got, &want);
-    assert!(mean < 1.0 && off < 0.002, "mean {mean:.3}, {:.3}% of pixels off", off * 100.0);
+    assert!(
+        mean < 1.0 && off < 0.002,
+        "mean {mean:.3}, {:.3}% of pixels off",
+        off * 100.0
+    );
 }
 
 #[test]
@@ -339,10 +417,17 @@ fn chromium_draws_the_sarhu_svg_as_the_reference_picture_within_a_tolerance() {
         ],
     );
     let got = Pixmap::decode_png(&std::fs::read(&shot).unwrap_or_else(|e| {
-        panic!("no screenshot ({e}): {}", String::from_utf8_lossy(&o.stderr))
+        panic!(
+            "no screenshot ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
     }))
     .unwrap();
     // Browser and resvg anti-alias and hint text differently; shapes and colours agree.
     let (mean, off) = diff(&got, &want);
-    assert!(mean < 6.0 && off < 0.05, "mean {mean:.3}, {:.3}% of pixels off", off * 100.0);
+    assert!(
+        mean < 6.0 && off < 0.05,
+        "mean {mean:.3}, {:.3}% of pixels off",
+        off * 100.0
+    );
 }

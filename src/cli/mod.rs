@@ -2,8 +2,8 @@
 //! Exit codes: 0 ok, 1 invalid input or failed verification, 2 usage.
 
 mod commands;
-mod upgrade;
 mod pictures;
+mod upgrade;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -56,7 +56,16 @@ pub fn counter(doc: &mut Doc, pal: &Palette<'_>, u: &Unit, c: (f64, f64), w: f64
     doc.rect(x, y, w, w, w * 0.1, fill, "#111111", 0.8);
     if u.marks.contains(&UnitMark::Reduced) {
         // The flipped side: a white band across the lower third.
-        doc.rect(x + 1.0, y + w * 0.68, w - 2.0, w * 0.3, 0.0, "#ffffff", "none", 0.0);
+        doc.rect(
+            x + 1.0,
+            y + w * 0.68,
+            w - 2.0,
+            w * 0.3,
+            0.0,
+            "#ffffff",
+            "none",
+            0.0,
+        );
     }
     if u.marks.contains(&UnitMark::Disorganized) {
         doc.polygon(

@@ -89,13 +89,27 @@ impl Doc {
             num(b.0),
             num(b.1),
             num(width),
-            if dash { " stroke-dasharray=\"4 3\"" } else { "" }
+            if dash {
+                " stroke-dasharray=\"4 3\""
+            } else {
+                ""
+            }
         );
     }
 
     /// A rectangle with rounded corners `r`.
     #[allow(clippy::too_many_arguments)] // position, size and paint of one shape
-    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, r: f64, fill: &str, stroke: &str, sw: f64) {
+    pub fn rect(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        r: f64,
+        fill: &str,
+        stroke: &str,
+        sw: f64,
+    ) {
         let _ = writeln!(
             self.out,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",

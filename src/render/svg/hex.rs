@@ -100,11 +100,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
         let c = l.centre(*x);
         (w.max(c.0), h.max(c.1))
     });
-    let mut doc = Doc::new(
-        w + l.size + MARGIN,
-        h + l.half_height() + MARGIN,
-        PAPER,
-    );
+    let mut doc = Doc::new(w + l.size + MARGIN, h + l.half_height() + MARGIN, PAPER);
     let terrain: Vec<char> = b.cells.values().map(|c| c.terrain).collect();
     let pal = Palette::of(board, &terrain);
     doc.group("terrain");
@@ -139,14 +135,26 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
     for (hex, cell) in &b.cells {
         let c = l.centre(*hex);
         let hh = l.half_height();
-        doc.text((c.0, c.1 - hh * 0.68), small, "#555555", Anchor::Middle, &hex.to_string());
+        doc.text(
+            (c.0, c.1 - hh * 0.68),
+            small,
+            "#555555",
+            Anchor::Middle,
+            &hex.to_string(),
+        );
         if let Some(n) = &cell.name {
             doc.text((c.0, c.1 + hh * 0.9), small, INK, Anchor::Middle, n);
         }
         if let Some(s) = cell.control {
             let at = (c.0 - l.size * 0.62, c.1 + hh * 0.2);
             doc.circle(at, l.size * 0.2, &tint(pal.side(s)), pal.side(s), 1.0);
-            doc.text((at.0, at.1 + small * 0.35), small, INK, Anchor::Middle, &s.to_string());
+            doc.text(
+                (at.0, at.1 + small * 0.35),
+                small,
+                INK,
+                Anchor::Middle,
+                &s.to_string(),
+            );
         }
     }
     doc.end_group();
@@ -161,7 +169,12 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
     doc.group("highlight");
     for (hex, cell) in &b.cells {
         if cell.highlight || focus.contains(hex) {
-            doc.polygon(&l.corners(*hex), "none", HIGHLIGHT, (l.size * 0.12).max(2.0));
+            doc.polygon(
+                &l.corners(*hex),
+                "none",
+                HIGHLIGHT,
+                (l.size * 0.12).max(2.0),
+            );
         }
     }
     doc.end_group();

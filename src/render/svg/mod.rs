@@ -73,7 +73,10 @@ pub fn side_colour(board: &Board, side: char) -> &'static str {
 
 /// A pixel of the top counter in hex `h` (near its upper-left corner, clear of
 /// its text and marks) where the side's colour shows: for tests of the picture.
-pub fn hex_counter_probe(board: &crate::core::board::HexBoard, h: crate::core::hex::Hex) -> (f64, f64) {
+pub fn hex_counter_probe(
+    board: &crate::core::board::HexBoard,
+    h: crate::core::hex::Hex,
+) -> (f64, f64) {
     let l = hex::Layout::of(board);
     let (c, w) = hex::counter_spot(&l, h);
     let n = board.cells.get(&h).map_or(1, |c| c.units.len());

@@ -99,7 +99,13 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
             continue;
         }
         let broken = !l.markers.is_empty();
-        doc.line(centre(&l.a), centre(&l.b), if broken { "#c62828" } else { "#8a8a8a" }, 2.0, broken);
+        doc.line(
+            centre(&l.a),
+            centre(&l.b),
+            if broken { "#c62828" } else { "#8a8a8a" },
+            2.0,
+            broken,
+        );
     }
     doc.end_group();
     doc.group("spaces");
@@ -112,21 +118,51 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
         doc.rect(x, y, BOX_W, BOX_H, 6.0, &fill, stroke, 1.5);
         doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
         if let Some(c) = s.control {
-            doc.text((x + BOX_W - 6.0, y + 14.0), 11.0, stroke, Anchor::End, &c.to_string());
+            doc.text(
+                (x + BOX_W - 6.0, y + 14.0),
+                11.0,
+                stroke,
+                Anchor::End,
+                &c.to_string(),
+            );
         }
         let kinds = s.kinds.join(", ");
         doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
         let markers: Vec<String> = s.markers.iter().map(|m| m.to_string()).collect();
-        doc.text((x + 6.0, y + 39.0), 9.0, INK, Anchor::Start, &markers.join(", "));
+        doc.text(
+            (x + 6.0, y + 39.0),
+            9.0,
+            INK,
+            Anchor::Start,
+            &markers.join(", "),
+        );
         for (k, u) in s.units.iter().take(7).enumerate() {
-            let c = (x + 6.0 + PIECE / 2.0 + k as f64 * (PIECE + 3.0), y + BOX_H - PIECE / 2.0 - 8.0);
+            let c = (
+                x + 6.0 + PIECE / 2.0 + k as f64 * (PIECE + 3.0),
+                y + BOX_H - PIECE / 2.0 - 8.0,
+            );
             counter::counter(&mut doc, &pal, u, c, PIECE);
         }
         if s.units.len() > 7 {
-            doc.text((x + BOX_W - 4.0, y + BOX_H - 4.0), 9.0, INK, Anchor::End, &format!("+{}", s.units.len() - 7));
+            doc.text(
+                (x + BOX_W - 4.0, y + BOX_H - 4.0),
+                9.0,
+                INK,
+                Anchor::End,
+                &format!("+{}", s.units.len() - 7),
+            );
         }
         if s.highlight || focus.contains(id) {
-            doc.rect(x - 2.0, y - 2.0, BOX_W + 4.0, BOX_H + 4.0, 8.0, "none", HIGHLIGHT, 3.0);
+            doc.rect(
+                x - 2.0,
+                y - 2.0,
+                BOX_W + 4.0,
+                BOX_H + 4.0,
+                8.0,
+                "none",
+                HIGHLIGHT,
+                3.0,
+            );
         }
     }
     doc.end_group();

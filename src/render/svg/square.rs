@@ -32,8 +32,14 @@ impl Layout {
 /// The whole grid as SVG.
 pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     let cols = |f: fn(&Square) -> i32| b.cells.keys().map(f);
-    let (cmin, cmax) = (cols(|s| s.col).min().unwrap_or(1), cols(|s| s.col).max().unwrap_or(1));
-    let (rmin, rmax) = (cols(|s| s.row).min().unwrap_or(1), cols(|s| s.row).max().unwrap_or(1));
+    let (cmin, cmax) = (
+        cols(|s| s.col).min().unwrap_or(1),
+        cols(|s| s.col).max().unwrap_or(1),
+    );
+    let (rmin, rmax) = (
+        cols(|s| s.row).min().unwrap_or(1),
+        cols(|s| s.row).max().unwrap_or(1),
+    );
     let n = f64::from(cmax - cmin + 1);
     let cell = ((MAX_WIDTH - 2.0 * MARGIN) / n).clamp(MIN_CELL, MAX_CELL);
     let l = Layout { cell, cmin, rmin };
@@ -52,7 +58,13 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     doc.group("numbers");
     for c in cmin..=cmax {
         let x = MARGIN + (f64::from(c - cmin) + 0.5) * cell;
-        doc.text((x, MARGIN - 6.0), 9.0, INK, Anchor::Middle, &format!("{c:02}"));
+        doc.text(
+            (x, MARGIN - 6.0),
+            9.0,
+            INK,
+            Anchor::Middle,
+            &format!("{c:02}"),
+        );
     }
     for r in rmin..=rmax {
         let y = MARGIN + (f64::from(r - rmin) + 0.6) * cell;
@@ -80,10 +92,25 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     for (s, c) in &b.cells {
         let (x, y) = l.origin(*s);
         if let Some(k) = c.control {
-            doc.rect(x + 1.0, y + 1.0, cell * 0.28, cell * 0.28, 1.0, &tint(pal.side(k)), pal.side(k), 0.8);
+            doc.rect(
+                x + 1.0,
+                y + 1.0,
+                cell * 0.28,
+                cell * 0.28,
+                1.0,
+                &tint(pal.side(k)),
+                pal.side(k),
+                0.8,
+            );
         }
         if let Some(name) = &c.name {
-            doc.text((x + cell / 2.0, y + cell - 2.0), small, INK, Anchor::Middle, name);
+            doc.text(
+                (x + cell / 2.0, y + cell - 2.0),
+                small,
+                INK,
+                Anchor::Middle,
+                name,
+            );
         }
     }
     doc.end_group();
@@ -91,7 +118,13 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     for (s, c) in &b.cells {
         if !c.units.is_empty() {
             let (x, y) = l.origin(*s);
-            counter::stack(&mut doc, &pal, &c.units, (x + cell * 0.55, y + cell * 0.45), cell * 0.55);
+            counter::stack(
+                &mut doc,
+                &pal,
+                &c.units,
+                (x + cell * 0.55, y + cell * 0.45),
+                cell * 0.55,
+            );
         }
     }
     doc.end_group();
@@ -99,7 +132,16 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     for (s, c) in &b.cells {
         if c.highlight || focus.contains(s) {
             let (x, y) = l.origin(*s);
-            doc.rect(x, y, cell, cell, 0.0, "none", HIGHLIGHT, (cell * 0.08).max(2.0));
+            doc.rect(
+                x,
+                y,
+                cell,
+                cell,
+                0.0,
+                "none",
+                HIGHLIGHT,
+                (cell * 0.08).max(2.0),
+            );
         }
     }
     doc.end_group();

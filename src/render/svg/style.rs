@@ -133,7 +133,8 @@ mod tests {
     #[test]
     fn sides_rank_by_the_legend_and_terrain_by_its_words() {
         let mut b = HexBoard::default();
-        b.legend.push(Legend::new("f", "forest (elevation 0): 2 MP"));
+        b.legend
+            .push(Legend::new("f", "forest (elevation 0): 2 MP"));
         b.legend.push(Legend::new("M", "mountain: 3 MP"));
         b.legend.push(Legend::new("J / K", "Jurchen / Korea"));
         let board = Board::Hex(b);
