@@ -95,7 +95,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
     doc.group("links");
     let mut drawn = BTreeSet::new();
     for l in &b.links {
-        if !(pos.contains_key(&l.a) && pos.contains_key(&l.b)) || !drawn.insert((l.a, l.b)) {
+        if !(pos.contains_key(&l.a) && pos.contains_key(&l.b) && drawn.insert((l.a, l.b))) {
             continue;
         }
         let broken = !l.markers.is_empty();
