@@ -10,6 +10,17 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "tools the tests use"
+# tests/site.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
+if command -v chromium >/dev/null; then
+  echo "chromium: $(chromium --version 2>/dev/null || echo present)"
+elif [ -n "${CI:-}" ]; then
+  echo "chromium is missing: .ci/run installs it (apt-get install chromium fonts-dejavu-core)" >&2
+  exit 1
+else
+  echo "chromium not found: the browser test in tests/site.rs will be skipped (apt-get install chromium fonts-dejavu-core)"
+fi
+
 step "cargo fmt --check"
 cargo fmt --check
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The clock: now, or `UMPIRE_NOW` (RFC 3339) for tests and replays of a day.
-fn now() -> Result<jiff::Timestamp> {
+pub(super) fn now() -> Result<jiff::Timestamp> {
     match std::env::var("UMPIRE_NOW") {
         Ok(s) => s
             .parse()
@@ -149,6 +149,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             grace,
             remind,
             time_zones,
+            public,
         } => {
             let mut parsed = Vec::new();
             for s in &sides {
@@ -201,6 +202,9 @@ pub fn run(cli: Cli) -> Result<i32> {
                 },
                 now()?,
             )?;
+            if public {
+                u.set_public(&id, true)?;
+            }
             let n = u.pending()?.len();
             println!("{id}");
             eprintln!(
@@ -481,6 +485,13 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Data {
             what: DataCommand::Check { ruleset, files },
         } => data_check(&ruleset, files.as_deref()),
+        Command::Map {
+            game,
+            side,
+            out,
+            data,
+        } => super::pictures::map(&dir, &game, side.as_deref(), &out, data.as_deref()),
+        Command::Site { out } => super::pictures::site(&dir, out.as_deref()),
         Command::Demo { keep } => {
             let kept = keep.is_some();
             let dir = match keep {
@@ -535,6 +546,7 @@ fn cycle(
     super::upgrade::report(&u.check_upgrades(false, n)?);
     let r = u.poll(inbox, n)?;
     let dl = u.check_deadlines(n)?;
+    u.refresh_site(n);
     let d = u.deliver(outbox, n)?;
     if dl.defaults + dl.reminders + dl.late_notices > 0 {
         tracing::info!(
@@ -581,7 +593,7 @@ fn ruleset_for(
     }
 }
 
-fn replay_file(
+pub(super) fn replay_file(
     path: &Path,
     data: Option<&Path>,
 ) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {

@@ -4,6 +4,7 @@
 //! down, another umpire process holding the data directory).
 
 mod commands;
+mod pictures;
 mod upgrade;
 
 use clap::{Parser, Subcommand};
@@ -76,6 +77,9 @@ pub enum Command {
         /// A side's time zone for its deadlines, as SIDE=Area/City. Repeatable.
         #[arg(long = "tz")]
         time_zones: Vec<String>,
+        /// Put the game's page on the club's site (`umpire site`): map, log and public record.
+        #[arg(long)]
+        public: bool,
     },
     /// Sign a move file with your key (writes FILE.sig, as ssh-keygen -Y sign does).
     Sign {
@@ -214,6 +218,26 @@ pub enum Command {
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
+    },
+    /// Draw a game's map as SVG or PNG (by the file name), as one side sees it.
+    Map {
+        /// A game id, or a record file (a full record: the record.txt of a game without secrets, or of one that ended).
+        game: String,
+        /// The side whose view to draw (default: what every side may see).
+        #[arg(long)]
+        side: Option<String>,
+        /// The picture to write: map.svg or map.png.
+        #[arg(long, short = 'o')]
+        out: PathBuf,
+        /// A folder of the game's data files, if the club replaced the built-in ones.
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Write the public games' pages (static HTML, no scripts) for the club's web server.
+    Site {
+        /// The folder to write (default: umpire.toml's [site] out).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Run the whole pipeline in a fresh temporary data directory and print the
     /// mails; the directory is removed afterwards unless --keep names one.

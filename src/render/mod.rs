@@ -10,5 +10,6 @@ pub mod map;
 mod pieces;
 pub mod pointmap;
 pub mod squaremap;
+pub mod svg;
 pub mod templates;
 mod text;

@@ -14,7 +14,7 @@ use crate::mail::mime::{Compose, build};
 use serde::Serialize;
 
 #[derive(Serialize)]
-struct GameCtx {
+pub(super) struct GameCtx {
     id: String,
     title: String,
     scenario: String,
@@ -36,7 +36,7 @@ struct RollCtx {
 }
 
 #[derive(Serialize)]
-struct ReportCtx {
+pub(super) struct ReportCtx {
     seq: u64,
     mover: Option<String>,
     by_default: bool,
@@ -124,7 +124,7 @@ pub fn map_text(view: &View, focus: &[crate::core::board::Place]) -> String {
     }
 }
 
-fn game_ctx(game: &Game) -> GameCtx {
+pub(super) fn game_ctx(game: &Game) -> GameCtx {
     let info = game.ruleset().info();
     let o = game.record().opening();
     GameCtx {
@@ -367,7 +367,9 @@ impl Umpire {
                 continue;
             }
             let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
-            let attachments = self.result_attachments(game, side, &key, key_suffix.is_empty())?;
+            let mut attachments =
+                self.result_attachments(game, side, &key, key_suffix.is_empty())?;
+            attachments.extend(self.map_attachment(game, seq, Some(side)));
             let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
@@ -430,7 +432,8 @@ impl Umpire {
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let key = format!("{}.0.{}", game.id(), s.name);
-            let attachments = self.record_attachments(game, Some(Side(i as u8)), &key);
+            let mut attachments = self.record_attachments(game, Some(Side(i as u8)), &key);
+            attachments.extend(self.map_attachment(game, 0, Some(Side(i as u8))));
             let text = format!(
                 "{intro}\n{}",
                 self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
@@ -648,7 +651,7 @@ pub fn record_copy(game: &Game, side: Option<Side>) -> crate::core::record::Reco
     game.record().copy_for(name)
 }
 
-fn await_kind(kind: crate::core::ruleset::AwaitKind) -> &'static str {
+pub(super) fn await_kind(kind: crate::core::ruleset::AwaitKind) -> &'static str {
     use crate::core::ruleset::AwaitKind;
     match kind {
         AwaitKind::Orders => "orders",
@@ -691,7 +694,7 @@ fn seen(events: &[crate::core::ruleset::Event], viewer: Option<Side>) -> Vec<Str
         .collect()
 }
 
-fn report_ctx(
+pub(super) fn report_ctx(
     r: &Report,
     seq: u64,
     names: &[String],

@@ -177,6 +177,17 @@ pub struct Config {
     pub imap: Option<crate::mail::settings::ImapSettings>,
     /// The club's mail server, for `[delivery] kind = "smtp"`.
     pub smtp: Option<crate::mail::settings::SmtpSettings>,
+    /// The public game pages (`umpire site`).
+    pub site: SiteConfig,
+}
+
+/// `[site]`: where the public games' pages go. When set, every poll that
+/// changed something rewrites them, and `umpire site` writes there by default.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SiteConfig {
+    /// The folder the pages go to, relative to the data directory (unset: no site).
+    pub out: Option<PathBuf>,
 }
 
 impl Config {

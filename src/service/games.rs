@@ -40,6 +40,9 @@ pub struct GameMeta {
     /// admin's to decide (`umpire upgrade`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upgrade: Option<crate::service::upgrade::PendingUpgrade>,
+    /// Its page goes on the club's site (`umpire new --public`, `umpire site`).
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// A side the game waits for.

@@ -9,8 +9,10 @@ pub mod deadlines;
 pub mod demo;
 pub mod games;
 pub mod outbox;
+pub mod picture;
 pub mod poll;
 pub mod segments;
+pub mod site;
 pub mod transports;
 pub mod upgrade;
 

@@ -1,0 +1,177 @@
+//! A small SVG writer: numbers with one fixed decimal and escaped text, so the
+//! same board gives the same bytes on every machine.
+
+use std::fmt::Write;
+
+/// A number as SVG wants it: one decimal, never `-0.0`.
+pub fn num(x: f64) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    let r = if r == 0.0 { 0.0 } else { r };
+    format!("{r:.1}")
+}
+
+/// Text escaped for an XML element or attribute.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            // XML 1.0 forbids most control characters, even escaped.
+            c if c.is_control() => o.push(' '),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// An SVG document under construction.
+pub struct Doc {
+    out: String,
+}
+
+/// Text anchoring.
+#[derive(Clone, Copy)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+impl Anchor {
+    fn name(self) -> &'static str {
+        match self {
+            Anchor::Start => "start",
+            Anchor::Middle => "middle",
+            Anchor::End => "end",
+        }
+    }
+}
+
+impl Doc {
+    /// A document `w` × `h` pixels with a background colour.
+    pub fn new(w: f64, h: f64, background: &str) -> Doc {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans\" shape-rendering=\"crispEdges\" text-rendering=\"optimizeSpeed\">\n\
+             <rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>\n",
+            w = num(w),
+            h = num(h)
+        );
+        Doc { out }
+    }
+
+    /// A closed polygon.
+    pub fn polygon(&mut self, pts: &[(f64, f64)], fill: &str, stroke: &str, width: f64) {
+        let p: Vec<String> = pts
+            .iter()
+            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+            .collect();
+        let _ = writeln!(
+            self.out,
+            "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            p.join(" "),
+            num(width)
+        );
+    }
+
+    /// A line.
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, width: f64, dash: bool) {
+        let _ = writeln!(
+            self.out,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" stroke-linecap=\"round\"{}/>",
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
+            num(width),
+            if dash {
+                " stroke-dasharray=\"4 3\""
+            } else {
+                ""
+            }
+        );
+    }
+
+    /// A rectangle with rounded corners `r`.
+    #[allow(clippy::too_many_arguments)] // position, size and paint of one shape
+    pub fn rect(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        r: f64,
+        fill: &str,
+        stroke: &str,
+        sw: f64,
+    ) {
+        let _ = writeln!(
+            self.out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            num(x),
+            num(y),
+            num(w),
+            num(h),
+            num(r),
+            num(sw)
+        );
+    }
+
+    /// A circle.
+    pub fn circle(&mut self, c: (f64, f64), r: f64, fill: &str, stroke: &str, sw: f64) {
+        let _ = writeln!(
+            self.out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            num(c.0),
+            num(c.1),
+            num(r),
+            num(sw)
+        );
+    }
+
+    /// A line of text at `at` (the baseline), `size` pixels high.
+    pub fn text(&mut self, at: (f64, f64), size: f64, fill: &str, anchor: Anchor, text: &str) {
+        let _ = writeln!(
+            self.out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\" text-anchor=\"{}\">{}</text>",
+            num(at.0),
+            num(at.1),
+            num(size),
+            anchor.name(),
+            esc(text)
+        );
+    }
+
+    /// A comment-free group open/close, to keep the layers readable in the source.
+    pub fn group(&mut self, id: &str) {
+        let _ = writeln!(self.out, "<g id=\"{}\">", esc(id));
+    }
+
+    /// Closes the group [`Doc::group`] opened.
+    pub fn end_group(&mut self) {
+        self.out.push_str("</g>\n");
+    }
+
+    /// The finished document.
+    pub fn finish(mut self) -> String {
+        self.out.push_str("</svg>\n");
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_fixed_and_text_is_escaped() {
+        assert_eq!(num(-0.01), "0.0");
+        assert_eq!(num(12.345), "12.3");
+        assert_eq!(esc("a<b & \"c\"\u{7}"), "a&lt;b &amp; &quot;c&quot; ");
+    }
+}
