@@ -65,10 +65,9 @@ fn check(ruleset: &str) {
         maildir.deliver(&format!("{n:04}.mail"), &raw).unwrap();
         u.poll(&mut maildir, now()).unwrap();
     };
-    for side in 0..names.len() {
+    for (side, name) in names.iter().enumerate() {
         let body = format!(
-            "game: g1\nside: {}\ncommand: map\ncommand: orders\ncommand: status\n",
-            names[side]
+            "game: g1\nside: {name}\ncommand: map\ncommand: orders\ncommand: status\n"
         );
         send(&mut u, side, body);
     }
