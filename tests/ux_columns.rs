@@ -66,9 +66,8 @@ fn check(ruleset: &str) {
         u.poll(&mut maildir, now()).unwrap();
     };
     for (side, name) in names.iter().enumerate() {
-        let body = format!(
-            "game: g1\nside: {name}\ncommand: map\ncommand: orders\ncommand: status\n"
-        );
+        let body =
+            format!("game: g1\nside: {name}\ncommand: map\ncommand: orders\ncommand: status\n");
         send(&mut u, side, body);
     }
     for step in 0..3 {
