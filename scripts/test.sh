@@ -50,4 +50,4 @@ if [ -z "${UMPIRE_MAILSTACK:-}" ]; then
 fi
 
 step "cargo test (UMPIRE_MAILSTACK=$UMPIRE_MAILSTACK)"
-cargo test
+cargo test --no-fail-fast
