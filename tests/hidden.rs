@@ -237,7 +237,13 @@ fn simultaneous_orders_stay_sealed_until_every_side_is_in() {
         .filter(|m| m.subject.contains("sealed orders received"))
         .collect();
     assert_eq!(receipts.len(), 2, "a receipt to each sender");
-    assert!(receipts.iter().all(|m| m.text.contains("Commitment:\n  ")));
+    assert!(
+        receipts
+            .iter()
+            .all(|m| m.text.replace("\r\n", "\n").contains("Commitment:\n  ")),
+        "{:?}",
+        receipts.iter().map(|m| &m.text).collect::<Vec<_>>()
+    );
     // The copies held by blue and green carry red's move only as a commitment.
     let full = c.full();
     let sealed = full
@@ -311,12 +317,18 @@ fn hand(c: &Club, side: usize) -> Vec<String> {
         })
         .unwrap()
         .text;
-    let line = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("Your hand ("))
-        .unwrap_or_else(|| panic!("no hand line in:\n{text}"))
-        .to_string();
+    // Status lines are wrapped at 72 columns: the hand goes on in the
+    // indented lines under its first.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.starts_with("Your hand ("))
+        .unwrap_or_else(|| panic!("no hand line in:\n{text}"));
+    let mut line = lines[at].to_string();
+    for l in lines[at + 1..].iter().take_while(|l| l.starts_with(' ')) {
+        line.push(' ');
+        line.push_str(l.trim());
+    }
     line.split(": ")
         .nth(1)
         .unwrap()
