@@ -1463,11 +1463,11 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
     st.send("carol", &carol.addr, &club.address, &raw);
     st.await_count("gm", &club.tag, 1);
     let log = club.poll(&at(MIN));
-    assert!(log.contains("result=commands: 6"), "{log}");
-    st.await_count("carol", &club.tag, 7);
+    assert!(log.contains("result=commands: 7"), "{log}");
+    st.await_count("carol", &club.tag, 8);
     st.drain();
     let got = mailbox(&st, &club, "carol");
-    assert_eq!(got.len(), 7, "the opening and six answers");
+    assert_eq!(got.len(), 8, "the opening and seven answers");
     let answers = &got[1..];
     let subject = |s: &str| {
         answers
