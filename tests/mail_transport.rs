@@ -374,7 +374,9 @@ fn mark_mode_case(mark: Mark, name: &str) {
     settings.mark = mark;
     let done_folder = format!("{t}_done");
     settings.mark_folder = done_folder.clone();
+    // One at a time: Postfix may deliver two queued mails in either order.
     st.send(&t, "first");
+    st.await_count(&t, 1);
     st.send(&t, "second");
     st.await_count(&t, 2);
 

@@ -264,7 +264,9 @@ fn verify_attached(club: &Club, held: &[Mail], m: &Mail) -> Record {
     );
     let rec = umpire::core::segment::assemble(&parts).unwrap();
     assert!(
-        m.text.contains(&format!("):\n  {}", rec.head())),
+        m.text
+            .replace("\r\n", "\n")
+            .contains(&format!(":\n  {}", rec.head())),
         "{}: the text's record head is not the attached record's",
         m.message_id
     );
