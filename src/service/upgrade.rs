@@ -223,21 +223,22 @@ impl Umpire {
                     .remove(id)
                     .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
                 let name = &meta.ruleset;
+                // The replay's message stays with the admin (log, meta): it may
+                // quote a sealed order line, and this reason and mail go to every side.
                 let why = format!(
-                    "the admin moved the game on; its replay under {name} {} differs from entry {} ({})",
-                    p.to, p.seq, p.message
+                    "the admin moved the game on; its replay under {name} {} differs from entry {}",
+                    p.to, p.seq
                 );
                 let text = format!(
                     "From now on this game is played under {name} {to} (it began under\n\
                      {from}). The umpire's club moved it on although replaying the game\n\
-                     under the new version would differ from entry {seq}:\n  {message}\n\
+                     under the new version would differ from entry {seq}.\n\
                      Everything played so far stands as it was played; the new rules\n\
                      apply from the position as it is now. The change is entry {{seq}}\n\
                      of the game's record.",
                     to = p.to,
                     from = p.from,
                     seq = p.seq,
-                    message = p.message
                 );
                 self.move_on(id, game, Some(p.seq), &why, &text, now)?;
                 Ok(UpgradeOutcome::MovedOnDiffering {
