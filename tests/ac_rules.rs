@@ -143,6 +143,7 @@ fn roll(label: &str, value: u32) -> Roll {
         sides: 6,
         value,
         audience,
+        item: None,
     }
 }
 

@@ -337,6 +337,39 @@ fn hand(c: &Club, side: usize) -> Vec<String> {
         .collect()
 }
 
+/// The record's one `disclose` entry.
+fn disclosure(r: &Record) -> umpire::core::record::DiscloseEntry {
+    r.entries()
+        .iter()
+        .find_map(|e| match &e.body {
+            Body::Disclose(d) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("a disclose entry")
+}
+
+/// The same bodies, changed by `f`, chained and hashed again (a forger who
+/// rewrites the copy consistently).
+fn rebuilt(r: &Record, f: impl Fn(&mut Body)) -> Record {
+    let mut out = Record::default();
+    for e in r.entries() {
+        let mut b = e.body.clone();
+        f(&mut b);
+        out.push(b);
+    }
+    out
+}
+
+fn rebuilt_without_disclosure(r: &Record) -> Record {
+    let mut out = Record::default();
+    for e in r.entries() {
+        if !matches!(e.body, Body::Disclose(_)) {
+            out.push(e.body.clone());
+        }
+    }
+    out
+}
+
 #[test]
 fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
     let mut c = club(&[("deck.chits", CHITS), ("hand.chits", "5")]);
@@ -408,6 +441,24 @@ fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
     for copy in c.copies_audit() {
         assert!(!copy.is_complete());
     }
+    // Early disclosure (issue 14.2): red's played chit opens its draw at once.
+    // Every copy holds the opening, checked against the commitment sealed at
+    // the deal; a forged opening fails the audit.
+    for copy in c.copies_audit() {
+        let d = disclosure(&copy);
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].roll.item.as_deref(), Some(played.as_str()));
+        assert_eq!(audit(&copy).unwrap().disclosures_checked, 1);
+    }
+    let copy = c.copies_audit().remove(0);
+    let other = hands[0][1].clone();
+    let forged = rebuilt(&copy, |b| {
+        if let Body::Disclose(d) = b {
+            d.items[0].roll.item = Some(other.clone());
+        }
+    });
+    let e = audit(&forged).unwrap_err().to_string();
+    assert!(e.contains("does not match the commitment"), "{e}");
     // Concede to end the game: the full record goes to everyone and verifies.
     c.send(0, &["concede"]);
     c.send(1, &["concede"]);
@@ -424,6 +475,13 @@ fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
     let rs = umpire::games::find("freeform").unwrap();
     let (_, sum) = Game::replay(rs.clone(), &full, ReplayMode::Verify).unwrap();
     assert!(sum.openings_checked > 10, "{sum:?}");
+    // The disclose entry is owed: a full record without it does not replay.
+    let without = rebuilt_without_disclosure(&full);
+    let e = Game::replay(rs.clone(), &without, ReplayMode::Verify)
+        .err()
+        .expect("a missing disclosure fails")
+        .to_string();
+    assert!(e.contains("no disclose entry follows"), "{e}");
     assert!(sum.rolls_verified > 15, "{sum:?}");
     // A tampered opening fails, naming the entry.
     let mut entries = full.entries().to_vec();

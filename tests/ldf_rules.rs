@@ -94,6 +94,7 @@ impl T {
                 },
                 sides: *sides,
                 value: *value,
+                item: None,
             })
             .collect();
         let mut dice = Dice::recorded(rolls);

@@ -139,6 +139,7 @@ impl T {
                     sides: 6,
                     value: *v,
                     audience: Default::default(),
+                    item: None,
                 })
                 .collect(),
         );

@@ -54,13 +54,25 @@ fn play(
 
 #[test]
 fn freeform_games_with_a_turn_limit_finish_and_replay() {
-    let s = selfplay::run(Arc::new(Freeform), "open", &opts(&[("turns", "3")]), 10, 42)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let s = selfplay::run(
+        Arc::new(Freeform::new()),
+        "open",
+        &opts(&[("turns", "3")]),
+        10,
+        42,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.games, 10);
     assert_eq!(s.results.get("draw"), Some(&10), "{s:?}");
     assert!(s.rolls > 0);
-    let again =
-        selfplay::run(Arc::new(Freeform), "open", &opts(&[("turns", "3")]), 10, 42).unwrap();
+    let again = selfplay::run(
+        Arc::new(Freeform::new()),
+        "open",
+        &opts(&[("turns", "3")]),
+        10,
+        42,
+    )
+    .unwrap();
     assert_eq!(s, again, "the same seed plays the same games");
 }
 

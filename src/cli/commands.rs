@@ -635,6 +635,12 @@ fn verify_copy(file: &Path, record: &Record) -> Result<i32> {
         "  {} public and {} of your hidden rolls re-derived from their committed streams",
         s.public_rolls_verified, s.hidden_rolls_verified
     );
+    if s.disclosures_checked > 0 {
+        println!(
+            "  {} hidden rolls disclosed early, each matching the commitment made when it was rolled",
+            s.disclosures_checked
+        );
+    }
     println!(
         "  {} sealed items held as commitments and {} rolls not checkable yet: they verify when the full record opens at the end",
         s.sealed_items, s.rolls_unchecked

@@ -23,6 +23,8 @@ pub struct AuditSummary {
     pub openings_checked: u64,
     /// Sealed items this copy holds only as commitments.
     pub sealed_items: u64,
+    /// Rolls disclosed early, each checked against its commitment.
+    pub disclosures_checked: u64,
     pub public_rolls_verified: u64,
     pub hidden_rolls_verified: u64,
     /// Rolls this copy cannot check yet (sealed text, unrevealed secret).
@@ -59,7 +61,12 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
         seq: e.seq,
         message: e.message,
     })?;
+    let rolled_at = entries
+        .iter()
+        .filter_map(|e| Some((e.body.rolled()?.0, e.seq as usize)))
+        .collect();
     let ctx = Ctx {
+        rolled_at,
         entries,
         game: &o.game,
         k0: o.dice.k0,
@@ -81,6 +88,8 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
 }
 
 struct Ctx<'a> {
+    /// The entry that rolled at each dice position (one lookup per disclosure).
+    rolled_at: std::collections::BTreeMap<u64, usize>,
     entries: &'a [Entry],
     game: &'a str,
     k0: Digest,
@@ -123,8 +132,43 @@ impl Ctx<'_> {
                 let opening = Some(crate::core::game::deal_seed_hash(&self.first_hash(e)));
                 self.rolls(Some(0), opening, &s.rolls, sum)
             }
+            Body::Disclose(d) => self.disclosures(e, d, sum),
             _ => Ok(()),
         }
+    }
+
+    /// Each disclosed roll's opening against the commitment sealed when it
+    /// was rolled, in an entry before this one.
+    fn disclosures(
+        &self,
+        e: &Entry,
+        d: &crate::core::record::DiscloseEntry,
+        sum: &mut AuditSummary,
+    ) -> Result<(), String> {
+        for x in &d.items {
+            let at = format!("roll {} of dice position {}", x.index, x.position);
+            let roll = self
+                .rolled_at
+                .get(&x.position)
+                .filter(|i| **i < e.seq as usize)
+                .and_then(|i| self.entries[*i].body.rolled())
+                .and_then(|(_, rolls)| rolls.get(x.index as usize));
+            match roll {
+                None => return Err(format!("discloses {at}, which no earlier entry rolled")),
+                Some(Hidden::Clear(_)) => {
+                    return Err(format!("discloses {at}, which was public already"));
+                }
+                Some(Hidden::Sealed(s)) => {
+                    if crate::core::sealed::commitment(&x.salt, &x.roll) != s.sealed {
+                        return Err(format!(
+                            "the disclosed {at} does not match the commitment sealed when it was rolled: it was altered after the fact"
+                        ));
+                    }
+                }
+            }
+            sum.disclosures_checked += 1;
+        }
+        Ok(())
     }
 
     /// The hash seeding a round's public rolls: each move's public projection.

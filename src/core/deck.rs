@@ -9,7 +9,7 @@
 //! `Dice::roll_for`, from that audience's own committed stream.
 
 use super::audience::Audience;
-use super::dice::{Dice, DiceError};
+use super::dice::{Dice, DiceError, RollRef};
 use serde::{Deserialize, Serialize};
 
 /// A pool was asked for more than it holds.
@@ -76,6 +76,27 @@ impl<T: Clone> Pool<T> {
             }
         };
         Ok(self.items.remove(i))
+    }
+
+    /// Draws one item like [`Pool::draw`], naming it in the roll (`item`) so the
+    /// sealed roll commits to the item itself; returns where the roll sits, for
+    /// a later [`Dice::disclose`]. A pool of one gives its item up without a
+    /// roll, so there is nothing to disclose (`None`): the item is checked when
+    /// the full record is published.
+    pub fn draw_named(
+        &mut self,
+        dice: &mut Dice,
+        audience: Audience,
+        name: &str,
+        item: impl Fn(&T) -> String,
+    ) -> Result<(T, Option<RollRef>), DrawError> {
+        let rolled = self.items.len() > 1;
+        let t = self.draw(dice, audience, name)?;
+        if !rolled {
+            return Ok((t, None));
+        }
+        dice.name_last(&item(&t));
+        Ok((t, dice.last_ref()))
     }
 
     /// Draws `n` items, one roll each.

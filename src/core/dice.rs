@@ -234,6 +234,21 @@ pub struct Roll {
     /// Who may see it; hidden rolls come from that audience's own stream.
     #[serde(default, skip_serializing_if = "Audience::is_public")]
     pub audience: Audience,
+    /// What a draw from a hidden cup took out ("#5 Aurelian"), named by the
+    /// ruleset so that the sealed roll commits to the item itself, not only to
+    /// an index into a cup the other sides cannot see. Disclosing the roll
+    /// early (see [`Dice::disclose`]) then proves which item was drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+}
+
+/// Where a roll sits in the record: the dice position of the entry that rolled
+/// it and its index among that entry's rolls. A ruleset keeps it in its state
+/// to disclose the roll later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct RollRef {
+    pub position: u64,
+    pub index: u32,
 }
 
 /// A uniform die from raw 32-bit words: reject the top partial block.
@@ -264,6 +279,10 @@ enum Source {
 pub struct Dice {
     source: Source,
     rolls: Vec<Roll>,
+    /// The dice position these dice serve, where the engine set it.
+    position: u64,
+    /// Earlier hidden rolls the rules reveal now, in the order asked.
+    disclosed: Vec<RollRef>,
 }
 
 impl Dice {
@@ -276,7 +295,16 @@ impl Dice {
                 streams: Vec::new(),
             },
             rolls: Vec::new(),
+            position: 0,
+            disclosed: Vec::new(),
         }
+    }
+
+    /// The same dice, serving dice position `position` (the engine sets it, so
+    /// [`Dice::last_ref`] can say where a roll sits in the record).
+    pub fn at(mut self, position: u64) -> Self {
+        self.position = position;
+        self
     }
 
     /// The same dice with hidden streams, seeded by slot (see [`hidden_seed`]).
@@ -296,6 +324,8 @@ impl Dice {
         Dice {
             source: Source::Recorded(rolls),
             rolls: Vec::new(),
+            position: 0,
+            disclosed: Vec::new(),
         }
     }
 
@@ -304,6 +334,8 @@ impl Dice {
         Dice {
             source: Source::Preview,
             rolls: Vec::new(),
+            position: 0,
+            disclosed: Vec::new(),
         }
     }
 
@@ -359,8 +391,42 @@ impl Dice {
             sides,
             value,
             audience,
+            item: None,
         });
         Ok(value)
+    }
+
+    /// Names what the last roll drew (see [`Roll::item`]). On replay the name
+    /// is derived again and compared with the record's, like the value.
+    pub fn name_last(&mut self, item: &str) {
+        if let Some(r) = self.rolls.last_mut() {
+            r.item = Some(item.to_string());
+        }
+    }
+
+    /// Where the last roll sits in the record, once this move is recorded.
+    pub fn last_ref(&self) -> Option<RollRef> {
+        let index = self.rolls.len().checked_sub(1)?;
+        Some(RollRef {
+            position: self.position,
+            index: index as u32,
+        })
+    }
+
+    /// Publishes an earlier hidden roll (a chit shown, a card played from a
+    /// hidden hand): the engine appends a `disclose` entry with its opening
+    /// right after this move's entry, so every side can check it against the
+    /// commitment made when it was rolled. A roll already public, or disclosed
+    /// twice in one move, is published once.
+    pub fn disclose(&mut self, roll: RollRef) {
+        if !self.disclosed.contains(&roll) {
+            self.disclosed.push(roll);
+        }
+    }
+
+    /// The rolls disclosed so far, in the order asked.
+    pub fn disclosed(&self) -> &[RollRef] {
+        &self.disclosed
     }
 
     /// The hidden stream slots drawn from so far (0 the umpire's, `i + 1` side `i`'s).
@@ -533,6 +599,7 @@ mod tests {
             sides: 6,
             value: 4,
             audience: Audience::All,
+            item: None,
         }];
         let mut d = Dice::recorded(rec.clone());
         assert_eq!(d.d6("fire").unwrap(), 4);

@@ -6,7 +6,7 @@
 //! exports to one text file: comment lines starting with `#`, then one JSON
 //! object per entry.
 
-use super::dice::{Commitment, Roll};
+use super::dice::{Commitment, Roll, RollRef};
 use super::hash::{Digest, Tagged};
 use super::sealed::{BadOpening, Hidden};
 use serde::{Deserialize, Serialize};
@@ -245,6 +245,26 @@ pub struct UpgradeEntry {
 }
 
 /// Orders the umpire applied for a side after its deadline passed.
+/// The openings of earlier hidden rolls that the rules revealed in the entry
+/// just before this one (a chit shown, a card played from a hidden hand).
+/// Every side can check each against the commitment sealed when it was rolled;
+/// a replay of the full record derives the same list from the ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscloseEntry {
+    pub items: Vec<Disclosure>,
+}
+
+/// One disclosed roll: where it was rolled and its opening.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disclosure {
+    /// The dice position of the entry that rolled it.
+    pub position: u64,
+    /// Its index among that entry's rolls.
+    pub index: u32,
+    pub salt: Digest,
+    pub roll: Roll,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefaultEntry {
     pub side: String,
@@ -279,6 +299,7 @@ pub enum Body {
     Sealed(SealedEntry),
     Round(RoundEntry),
     Upgrade(UpgradeEntry),
+    Disclose(DiscloseEntry),
 }
 
 /// Lists every sealed-able item of a body, as `&dyn` or `&mut dyn HiddenItem`.
@@ -286,7 +307,7 @@ macro_rules! hidden_items {
     ($body:expr, $iter:ident, $($m:tt)*) => {{
         let mut v: Vec<& $($m)* dyn HiddenItem> = Vec::new();
         match $body {
-            Body::Opening(_) | Body::Recommit(_) | Body::Upgrade(_) => {}
+            Body::Opening(_) | Body::Recommit(_) | Body::Upgrade(_) | Body::Disclose(_) => {}
             Body::Move(m) => {
                 v.push(& $($m)* m.text);
                 v.push(& $($m)* m.signature);
@@ -341,6 +362,19 @@ impl Body {
             Body::Sealed(_) => "sealed",
             Body::Round(_) => "round",
             Body::Upgrade(_) => "upgrade",
+            Body::Disclose(_) => "disclose",
+        }
+    }
+
+    /// The dice position and rolls of an entry that rolls dice (a move, a
+    /// default, a round, the set-up at position 0).
+    pub fn rolled(&self) -> Option<(u64, &[Hidden<Roll>])> {
+        match self {
+            Body::Move(m) => Some((m.position?, &m.rolls)),
+            Body::Default(d) => Some((d.position?, &d.rolls)),
+            Body::Round(r) => Some((r.position, &r.rolls)),
+            Body::Setup(s) => Some((0, &s.rolls)),
+            _ => None,
         }
     }
 
@@ -372,6 +406,16 @@ impl Body {
             .iter()
             .try_for_each(|h| h.check_dyn())
     }
+}
+
+/// The roll `r` refers to: the latest entry rolled at its position (a
+/// position is used once, so there is one), at its index.
+pub fn find_roll(entries: &[Entry], r: RollRef) -> Option<&Hidden<Roll>> {
+    entries
+        .iter()
+        .rev()
+        .find_map(|e| e.body.rolled().filter(|(p, _)| *p == r.position))
+        .and_then(|(_, rolls)| rolls.get(r.index as usize))
 }
 
 /// A sealed-able item, whatever its value type.
@@ -462,6 +506,16 @@ impl Positions {
             Body::Round(r) => (r.position, "round"),
             Body::Reveal(r) => (r.position, "reveal"),
             Body::Recommit(r) => (r.from_position, "new dice chain"),
+            // A disclosure names rolls of earlier entries only.
+            Body::Disclose(d) => {
+                return match d.items.iter().find(|x| x.position >= e.seq) {
+                    Some(x) => Err(format!(
+                        "discloses a roll of dice position {}: entry {} can name positions before {} only",
+                        x.position, e.seq, e.seq
+                    )),
+                    None => Ok(()),
+                };
+            }
             // The set-up uses position 0; sealed orders roll in their round.
             Body::Opening(_)
             | Body::Rejected(_)

@@ -110,7 +110,8 @@ impl Game {
             }
             DiceFrom::Recorded(r) => Dice::recorded(r),
             DiceFrom::Preview => Dice::preview(),
-        })
+        }
+        .at(p))
     }
 
     /// The random part of the set-up, at dice position 0: live, it appends a
@@ -250,6 +251,10 @@ impl Game {
                 dice.unused_recorded()
             )));
         }
+        if let Err(m) = self.check_disclosed(dice.disclosed(), position, dice.count()) {
+            return Ok(Err(m));
+        }
+        report.disclosed = dice.disclosed().to_vec();
         report.rolls = dice.into_rolls();
         report.position = Some(position);
         Ok(Ok(Evaluated {
@@ -543,6 +548,7 @@ impl Game {
             Err(RunError::Replay(m)) => return Err(m),
             Err(RunError::PreviewStop(r, _)) => r,
         };
+        self.check_disclosed(dice.disclosed(), position, dice.count())?;
         Ok((
             state,
             Report {
@@ -550,6 +556,7 @@ impl Game {
                 by_default: true,
                 reason: reason.to_string(),
                 orders: reports,
+                disclosed: dice.disclosed().to_vec(),
                 rolls: dice.into_rolls(),
                 position: Some(position),
                 ..Default::default()

@@ -12,6 +12,7 @@
 //! hashes and of its hidden streams' secrets. The engine holds the full
 //! record; [`Record::copy_for`] gives each side its own.
 
+mod disclose;
 mod entries;
 mod evaluate;
 mod replay;
@@ -36,7 +37,7 @@ pub fn hidden_slots(ruleset: &dyn Ruleset, setup: &Setup) -> usize {
 }
 
 use super::audience::Audience;
-use super::dice::{self, Roll};
+use super::dice::{self, Roll, RollRef};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
 use super::record::{Body, Entry, Opening, RecommitEntry, Record, RevealEntry, RulesetVersion};
@@ -91,6 +92,8 @@ pub struct Report {
     pub round: Vec<RoundPart>,
     pub rolls: Vec<Roll>,
     pub position: Option<u64>,
+    /// Earlier hidden rolls the rules revealed in this action.
+    pub disclosed: Vec<RollRef>,
 }
 
 impl Report {
@@ -263,6 +266,8 @@ pub struct Game {
     accepted_texts: BTreeMap<Digest, (u64, Side)>,
     reports: BTreeMap<u64, Report>,
     last_action: u64,
+    /// The `disclose` entry the last action owes (see `disclose.rs`).
+    disclose_due: Option<Body>,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -362,6 +367,7 @@ impl Game {
             accepted_texts: BTreeMap::new(),
             reports,
             last_action: 0,
+            disclose_due: None,
             record,
         })
     }
@@ -405,6 +411,7 @@ impl Game {
                 let report = ev.report.clone();
                 let due = self.commit_action(body, ev.state, ev.report, side, Some(text_hash));
                 let seq = self.last_action;
+                self.push_disclosure();
                 self.reveal(&due, keys);
                 Verdict::Accepted { seq, side, report }
             }
@@ -474,6 +481,7 @@ impl Game {
         let body = self.default_body(side, &awaited.default, &state, &report, keys, reason, at)?;
         let due = self.commit_action(body, state, report.clone(), side, None);
         let seq = self.last_action;
+        self.push_disclosure();
         self.reveal(&due, keys);
         Ok((seq, report))
     }
@@ -595,6 +603,9 @@ impl Game {
         let seq = self.record.len() as u64;
         let hash = self.record.push(body).hash;
         self.seq_of_hash.insert(hash, seq);
+        // The disclosure is worked out now, with this entry's own rolls in the
+        // record; a live caller appends it, a replay compares it.
+        self.disclose_due = self.disclosure_for(&report.disclosed);
         if let Some(t) = text_hash {
             self.accepted_texts.insert(t, (seq, side));
         }

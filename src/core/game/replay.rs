@@ -91,6 +91,12 @@ impl Game {
             }
             sum.entries += 1;
         }
+        if game.disclose_due.is_some() {
+            return Err(ReplayError {
+                seq: entries.len() as u64,
+                message: "the record ends before the disclose entry its last entry owes".into(),
+            });
+        }
         Ok((game, sum))
     }
 
@@ -106,7 +112,12 @@ impl Game {
         if e.prev != self.record.head() || e.seq != self.record.len() as u64 {
             return Err("does not follow the entry before it".into());
         }
-        if !matches!(e.body, Body::Reveal(_)) && !expect_reveals.is_empty() {
+        if self.disclose_due.is_some() && !matches!(e.body, Body::Disclose(_)) {
+            return Err(
+                "the entry before disclosed rolls, but no disclose entry follows it".into(),
+            );
+        }
+        if !matches!(e.body, Body::Reveal(_) | Body::Disclose(_)) && !expect_reveals.is_empty() {
             return Err(format!(
                 "the secrets of dice positions {expect_reveals:?} were due to be revealed here"
             ));
@@ -138,6 +149,7 @@ impl Game {
                 Ok(())
             }
             Body::Upgrade(u) => self.replay_upgrade(e, u, rest),
+            Body::Disclose(_) => self.replay_disclosure(&e.body),
             Body::Reveal(r) => {
                 let Some(pos) = expect_reveals.first().copied() else {
                     return Err(format!(

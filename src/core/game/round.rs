@@ -189,6 +189,7 @@ impl Game {
         self.held.clear();
         let due = self.commit_action(body, r.state, r.report, side, None);
         let seq = self.last_action;
+        self.push_disclosure();
         self.reveal(&due, keys);
         Ok(Some(seq))
     }
@@ -228,8 +229,10 @@ impl Game {
                 dice.unused_recorded()
             ));
         }
+        self.check_disclosed(dice.disclosed(), position, dice.count())?;
         let report = Report {
             round: parts,
+            disclosed: dice.disclosed().to_vec(),
             rolls: dice.into_rolls(),
             position: Some(position),
             ..Default::default()

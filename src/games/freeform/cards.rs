@@ -5,7 +5,7 @@
 
 use crate::core::audience::Audience;
 use crate::core::deck::{DrawError, Pool};
-use crate::core::dice::Dice;
+use crate::core::dice::{Dice, RollRef};
 use crate::core::ruleset::{Event, RuleError, Side};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -28,6 +28,10 @@ pub struct Deck {
 pub struct Held {
     pub deck: String,
     pub card: String,
+    /// The draw that put it in a hand (version 2 on), disclosed when the card
+    /// is revealed or played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<RollRef>,
 }
 
 /// All decks and hands of a game.
@@ -38,6 +42,10 @@ pub struct Cards {
     pub hands: Vec<Vec<Held>>,
     /// Cards each side draws at the start (`hand.NAME=N`), by deck.
     pub deal: BTreeMap<String, u32>,
+    /// Draws commit to the card by name and showing a card discloses its draw
+    /// (ruleset version 2 on; false keeps version 1's state and rolls).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub commit: bool,
 }
 
 /// A card order.
@@ -156,19 +164,30 @@ impl Cards {
                 "",
             ));
         }
-        let drawn = d
-            .pool
-            .draw_n(count as usize, dice, Audience::side(side), deck)
+        let commit = self.commit;
+        let d = self.deck(deck)?;
+        let mut drawn = Vec::new();
+        for _ in 0..count {
+            let (card, roll) = if commit {
+                d.pool
+                    .draw_named(dice, Audience::side(side), deck, |c| c.clone())
+            } else {
+                d.pool.draw(dice, Audience::side(side), deck).map(|c| (c, None))
+            }
             .map_err(|e| match e {
                 DrawError::Dice(d) => RuleError::Dice(d),
                 other => RuleError::illegal(other.to_string(), ""),
             })?;
+            drawn.push(Held {
+                deck: deck.to_string(),
+                card,
+                drawn: roll,
+            });
+        }
         let left = d.pool.len();
-        let names = drawn.join(", ");
-        self.hand(side).extend(drawn.into_iter().map(|card| Held {
-            deck: deck.to_string(),
-            card,
-        }));
+        let names: Vec<&str> = drawn.iter().map(|h| h.card.as_str()).collect();
+        let names = names.join(", ");
+        self.hand(side).extend(drawn);
         Ok(vec![
             Event::say(format!("{me} draws {count} from {deck} ({left} left)")),
             Event::say(format!("You draw: {names}")).to(Audience::side(side)),
@@ -193,6 +212,9 @@ impl Cards {
                     .and_then(|hand| hand.iter().find(|h| h.card.eq_ignore_ascii_case(card)))
                     .cloned()
                     .ok_or_else(|| RuleError::illegal(format!("you hold no card {card:?}"), ""))?;
+                if let Some(r) = h.drawn {
+                    dice.disclose(r);
+                }
                 Ok(vec![Event::say(format!(
                     "{me} reveals {} (from {})",
                     h.card, h.deck
@@ -200,6 +222,9 @@ impl Cards {
             }
             CardOrder::Play(card) => {
                 let h = self.take(side, card)?;
+                if let Some(r) = h.drawn {
+                    dice.disclose(r);
+                }
                 let text = format!("{me} plays {} (to the {} pile)", h.card, h.deck);
                 self.deck(&h.deck)?.played.push(h.card);
                 Ok(vec![Event::say(text)])
@@ -276,5 +301,81 @@ impl Cards {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(commit: bool) -> Cards {
+        let mut c = Cards {
+            hands: vec![Vec::new(), Vec::new()],
+            commit,
+            ..Default::default()
+        };
+        c.option("deck.main", "a,b,c,d,e").unwrap();
+        c
+    }
+
+    fn dice() -> Dice {
+        Dice::seeded([1; 32])
+            .with_hidden(vec![Some([2; 32]), Some([3; 32]), Some([4; 32])])
+            .at(7)
+    }
+
+    fn names() -> Vec<String> {
+        vec!["red".into(), "blue".into()]
+    }
+
+    // Issue 14, early disclosure: from version 2 a draw names its card in the
+    // sealed roll, and playing the card discloses that roll.
+    #[test]
+    fn a_played_card_discloses_the_draw_that_committed_to_it() {
+        let mut c = cards(true);
+        let mut d = dice();
+        let draw = CardOrder::Draw {
+            count: 2,
+            deck: "main".into(),
+        };
+        c.apply(Side(0), "red", &names(), &draw, &mut d).unwrap();
+        let hand = c.hands[0].clone();
+        assert_eq!(d.rolls()[1].item.as_deref(), Some(hand[1].card.as_str()));
+        assert_eq!(
+            hand[1].drawn,
+            Some(RollRef {
+                position: 7,
+                index: 1
+            })
+        );
+        let mut later = dice();
+        let play = CardOrder::Play(hand[1].card.clone());
+        c.apply(Side(0), "red", &names(), &play, &mut later).unwrap();
+        assert_eq!(later.disclosed(), &[hand[1].drawn.unwrap()]);
+        // A face-down discard discloses nothing.
+        let mut later = dice();
+        let discard = CardOrder::Discard(hand[0].card.clone());
+        c.apply(Side(0), "red", &names(), &discard, &mut later).unwrap();
+        assert!(later.disclosed().is_empty());
+    }
+
+    // Version 1 games keep their rolls and states: no names, no disclosure.
+    #[test]
+    fn version_one_draws_neither_name_nor_disclose() {
+        let mut c = cards(false);
+        let mut d = dice();
+        let draw = CardOrder::Draw {
+            count: 1,
+            deck: "main".into(),
+        };
+        c.apply(Side(0), "red", &names(), &draw, &mut d).unwrap();
+        assert_eq!(d.rolls()[0].item, None);
+        assert_eq!(c.hands[0][0].drawn, None);
+        let card = c.hands[0][0].card.clone();
+        let mut later = dice();
+        c.apply(Side(0), "red", &names(), &CardOrder::Play(card), &mut later)
+            .unwrap();
+        assert!(later.disclosed().is_empty());
+        assert!(!serde_json::to_string(&c).unwrap().contains("commit"));
     }
 }

@@ -24,14 +24,36 @@ use crate::core::ruleset::{
 use cards::{CardOrder, Cards};
 use serde::Serialize;
 
-/// The freeform ruleset.
-pub struct Freeform;
+/// The freeform ruleset, as it plays at `version` (see [`Freeform::VERSION`]).
+pub struct Freeform {
+    version: u32,
+}
+
+impl Default for Freeform {
+    fn default() -> Self {
+        Freeform::new()
+    }
+}
+
+impl Freeform {
+    /// The current version. 2: a card drawn into a hand is committed by name,
+    /// and `reveal`/`play` disclose its draw at once (a `disclose` entry).
+    /// Version 1 games replay under version 1 rules (`at_version`).
+    pub const VERSION: u32 = 2;
+
+    /// The ruleset at its current version.
+    pub fn new() -> Self {
+        Freeform {
+            version: Self::VERSION,
+        }
+    }
+}
 
 /// The registry's entry: free-text orders have no data files.
 pub const DESCRIPTOR: crate::core::data::Descriptor = crate::core::data::Descriptor {
     name: "freeform",
     files: &[],
-    build: |_| Ok(std::sync::Arc::new(Freeform)),
+    build: |_| Ok(std::sync::Arc::new(Freeform::new())),
     check: None,
 };
 
@@ -403,7 +425,7 @@ impl Rules for Freeform {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             name: "freeform".into(),
-            version: 1,
+            version: self.version,
             data: None,
             title: "Freeform: any game, verifiable dice and an order log".into(),
             summary: "Orders are free text recorded verbatim; `roll 2d6 label` rolls verifiable dice; `end turn` passes play on.".into(),
@@ -462,6 +484,7 @@ impl Rules for Freeform {
         let mut secrets = false;
         let mut cards = Cards {
             hands: vec![Vec::new(); setup.sides.len()],
+            commit: self.version >= 2,
             ..Default::default()
         };
         for (k, v) in &setup.options {
@@ -507,6 +530,12 @@ impl Rules for Freeform {
             hidden: Vec::new(),
             cards,
         })
+    }
+
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn crate::core::ruleset::Ruleset>> {
+        (1..=Self::VERSION)
+            .contains(&version)
+            .then(|| std::sync::Arc::new(Freeform { version }) as _)
     }
 
     fn deal(&self, state: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
