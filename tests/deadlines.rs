@@ -184,3 +184,95 @@ fn an_absence_extends_the_deadline() {
     );
     assert_eq!(u.check_deadlines(due).unwrap().defaults, 1);
 }
+
+/// A default held sealed in a round it does not close changes nothing the
+/// other sides can see: only the defaulted side hears of it (with its
+/// commitment); the default that closes the round sends everyone the result.
+#[test]
+fn a_sealed_default_that_does_not_close_the_round_is_told_to_its_side_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let mut u = Umpire::open(tmp.path()).unwrap();
+    let sides = ["red", "blue", "green"];
+    u.create_game(
+        NewGame {
+            id: "g1".into(),
+            ruleset: "freeform".into(),
+            scenario: "open".into(),
+            options: BTreeMap::from([("order".to_string(), "simultaneous".to_string())]),
+            deadlines: Some(Deadlines {
+                hours: 72,
+                reminders: vec![],
+                grace_hours: 0,
+            }),
+            time_zones: BTreeMap::new(),
+            sides: sides
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        s.to_string(),
+                        format!("{s}@club.test"),
+                        key(i as u8 + 1).public_line(),
+                    )
+                })
+                .collect(),
+        },
+        at(0),
+    )
+    .unwrap();
+    let outdir = tmp.path().join("outbox");
+    let mut out = FileOutbox::open(&outdir).unwrap();
+    u.deliver(&mut out, at(0)).unwrap();
+    let before: Vec<String> = outbox(&outdir).into_keys().collect();
+    // Only red sends its sealed orders; blue and green let the deadline pass.
+    let head = u.game("g1").unwrap().record().head();
+    let text = format!("game: g1\nside: red\nafter: {head}\norders:\n  roll 2d6 red-fire\n");
+    let sig = key(1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let mut md = Maildir::open(&tmp.path().join("maildir")).unwrap();
+    md.deliver(
+        "red",
+        &move_mail("red@club.test", "umpire@club.test", 1, &text, &sig, false),
+    )
+    .unwrap();
+    u.poll(&mut md, at(1)).unwrap();
+    u.deliver(&mut out, at(1)).unwrap();
+    let r = u.check_deadlines(at(73)).unwrap();
+    assert_eq!(r.defaults, 2, "blue's and green's defaults");
+    u.deliver(&mut out, at(73)).unwrap();
+    let mails = outbox(&outdir);
+    let new: Vec<&String> = mails
+        .keys()
+        .filter(|k| !before.contains(k) && !k.contains(".sealed."))
+        .collect();
+    // Blue's default is held (the round waits for green): blue alone is told.
+    let held: Vec<&&String> = new
+        .iter()
+        .filter(|k| k.contains("sealed-default"))
+        .collect();
+    assert_eq!(held.len(), 1, "{new:?}");
+    let notice = &mails[*held[0]];
+    assert!(
+        notice.text.contains("recorded sealed as entry"),
+        "{}",
+        notice.text
+    );
+    assert!(notice.text.contains("Commitment:"), "{}", notice.text);
+    // Green's default closes the round: each side gets one result mail, and
+    // no side gets a mail for blue's held entry.
+    let record = Record::from_text(&u.export("g1", None).unwrap()).unwrap();
+    let held_seq = record
+        .entries()
+        .iter()
+        .find(|e| matches!(&e.body, Body::Sealed(s) if s.side == "blue"))
+        .unwrap()
+        .seq;
+    for s in sides {
+        assert!(
+            !mails.contains_key(&format!("g1.{held_seq}.{s}.eml")),
+            "{s} got a situation mail for blue's held default: {new:?}"
+        );
+    }
+    let results = new.iter().filter(|k| !k.contains("sealed-default")).count();
+    assert_eq!(results, 3, "the round's result to every side: {new:?}");
+}

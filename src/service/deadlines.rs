@@ -6,6 +6,8 @@
 use super::config::Deadlines;
 use super::games::{GameMeta, Waiting, rfc3339};
 use super::{ServiceError, Umpire};
+use crate::core::record::Body;
+use crate::core::sealed::Hidden;
 use crate::store::{Batch, Table};
 
 /// What a deadline check did.
@@ -230,7 +232,7 @@ impl Umpire {
                         if let Some(f) = &game.prompt().finished {
                             meta.finished = Some(f.summary.clone());
                         }
-                        mails.extend(self.result_mails(game, &meta, seq, None, None, "", now)?);
+                        mails.extend(self.default_mails(game, &meta, seq, side, now)?);
                         report.defaults += 1;
                         tracing::info!(game = id, side = %name, entry = seq, "default applied after the deadline");
                     }
@@ -305,6 +307,50 @@ impl Umpire {
             return Err(e.into());
         }
         Ok(())
+    }
+
+    /// The mails of a default applied at entry `seq`. A default held sealed in
+    /// a round it did not close changes nothing the other sides can see: only
+    /// the defaulted side is told, with the commitment. Otherwise every side
+    /// gets the result, as for a move.
+    fn default_mails(
+        &self,
+        game: &crate::core::game::Game,
+        meta: &GameMeta,
+        seq: u64,
+        side: crate::core::ruleset::Side,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<crate::mail::Outgoing>, ServiceError> {
+        let held = game
+            .record()
+            .entries()
+            .get(seq as usize)
+            .and_then(|e| match &e.body {
+                Body::Sealed(s) => s.default.as_ref(),
+                _ => None,
+            });
+        let Some(held) = held else {
+            return self.result_mails(game, meta, seq, None, None, "", now);
+        };
+        let commitment = match held {
+            Hidden::Sealed(s) => s.sealed.to_hex(),
+            Hidden::Clear(_) => String::new(),
+        };
+        let text = format!(
+            "Your deadline passed, so the umpire applied your stated default: {}.\nIt is recorded sealed as entry {seq}.\nCommitment:\n  {commitment}\nNo other side sees it before the round is resolved; until then a signed\nmove from you for this round replaces it.\n\nStill waiting for: {}\n",
+            held.value().map(|o| o.join("; ")).unwrap_or_default(),
+            game.awaiting_names()
+        );
+        Ok(vec![self.notice_mail(
+            game,
+            side,
+            "your default is in, sealed",
+            &text,
+            false,
+            None,
+            format!("{}.{seq}.sealed-default", game.id()),
+            now,
+        )?])
     }
 
     /// Tells a side, once per wait, that its deadline has passed.
