@@ -530,3 +530,131 @@ fn a_lost_store_is_rebuilt_from_a_players_record_and_play_goes_on() {
             .any(|m| m.subject.contains("game restored"))
     );
 }
+
+/// `check` against a side's copy of a game that hides information: the copy
+/// cannot be replayed, so it checks the copy, the move's form, game, side,
+/// signature and `after:`, and says the orders are checked by the umpire.
+#[test]
+fn check_against_a_sides_copy_checks_what_the_copy_allows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("data");
+    let p = tmp.path();
+    ok(&umpire(&d, &["init", "--address", "umpire@club.test"]));
+    let mut sides = Vec::new();
+    for name in ["alice", "bob"] {
+        let k = p.join(name);
+        ok(&umpire(
+            &d,
+            &[
+                "keygen",
+                "-f",
+                k.to_str().unwrap(),
+                "-C",
+                &format!("{name}@club.test"),
+            ],
+        ));
+        sides.push(format!("{name}={name}@club.test={}.pub", k.display()));
+    }
+    ok(&umpire(
+        &d,
+        &[
+            "new",
+            "freeform",
+            "--scenario",
+            "open",
+            "--id",
+            "h1",
+            "-o",
+            "deck.c=a,b,c,d,e,f",
+            "-o",
+            "hand.c=2",
+            "--side",
+            &sides[0],
+            "--side",
+            &sides[1],
+        ],
+    ));
+    let copy = p.join("alice-copy.txt");
+    ok(&umpire(
+        &d,
+        &[
+            "record",
+            "h1",
+            "--side",
+            "alice",
+            "-o",
+            copy.to_str().unwrap(),
+        ],
+    ));
+    let full = Record::from_text(&ok(&umpire(&d, &["record", "h1"]))).unwrap();
+    let m = write(
+        &p.join("m.txt"),
+        &format!(
+            "game: h1\nside: alice\nafter: {}\norders:\n  draw 1 from c\n  end turn\n",
+            full.head().to_hex()
+        ),
+    );
+    ok(&umpire(
+        &d,
+        &[
+            "sign",
+            m.to_str().unwrap(),
+            "--key",
+            p.join("alice").to_str().unwrap(),
+        ],
+    ));
+    let chk = ok(&umpire(
+        &d,
+        &[
+            "check",
+            m.to_str().unwrap(),
+            "--record",
+            copy.to_str().unwrap(),
+        ],
+    ));
+    assert!(chk.contains("checked against a side's copy"), "{chk}");
+    assert!(chk.contains("signature: good"), "{chk}");
+    assert!(chk.contains("follows the copy's latest entry"), "{chk}");
+    assert!(chk.contains("the orders are not checked offline"), "{chk}");
+    // Bob's key did not sign it: a move claiming to be bob's fails the signature.
+    let forged = write(
+        &p.join("f.txt"),
+        &std::fs::read_to_string(&m)
+            .unwrap()
+            .replace("side: alice", "side: bob"),
+    );
+    std::fs::copy(
+        format!("{}.sig", m.display()),
+        format!("{}.sig", forged.display()),
+    )
+    .unwrap();
+    let o = umpire(
+        &d,
+        &[
+            "check",
+            forged.to_str().unwrap(),
+            "--record",
+            copy.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("signature: BAD"));
+    // A wrong game id is refused, naming both.
+    let other = write(
+        &p.join("o.txt"),
+        &std::fs::read_to_string(&m)
+            .unwrap()
+            .replace("game: h1", "game: h2"),
+    );
+    let o = umpire(
+        &d,
+        &[
+            "check",
+            other.to_str().unwrap(),
+            "--record",
+            copy.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("it names game h2, the record is game h1"));
+}
