@@ -46,6 +46,11 @@ pub fn all() -> Vec<Arc<dyn Ruleset>> {
     GAMES.iter().map(Descriptor::ruleset).collect()
 }
 
+/// The names of the registered rulesets, without building them.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|d| d.name).collect()
+}
+
 /// The ruleset registered as `name`, on its embedded data.
 pub fn find(name: &str) -> Option<Arc<dyn Ruleset>> {
     descriptor(name).map(Descriptor::ruleset)

@@ -229,8 +229,23 @@ impl Umpire {
         name: &str,
     ) -> Result<std::sync::Arc<dyn crate::core::ruleset::Ruleset>, ServiceError> {
         let files = read_data_files(&self.dir.join("games").join(name), name)?;
+        // Building a ruleset parses and checks its data: once per process and
+        // data, not once per game loaded (10,000 games would parse 10,000 times).
+        let mut cache = self.rulesets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = cache.get(name).filter(|c| c.files == files) {
+            return Ok(c.ruleset.clone());
+        }
         match crate::games::with_data(name, &files) {
-            Ok(Some(r)) => Ok(r),
+            Ok(Some(r)) => {
+                cache.insert(
+                    name.to_string(),
+                    CachedRuleset {
+                        files,
+                        ruleset: r.clone(),
+                    },
+                );
+                Ok(r)
+            }
             Ok(None) => {
                 let names: Vec<String> =
                     crate::games::all().iter().map(|r| r.info().name).collect();
@@ -408,6 +423,12 @@ pub fn rfc3339(t: jiff::Timestamp) -> String {
 }
 
 /// The replacement data files of ruleset `name` found in `dir`, by file name.
+/// A ruleset the umpire built, with the data files it was built from.
+pub struct CachedRuleset {
+    files: BTreeMap<String, String>,
+    ruleset: std::sync::Arc<dyn crate::core::ruleset::Ruleset>,
+}
+
 pub fn read_data_files(
     dir: &std::path::Path,
     name: &str,
@@ -521,5 +542,38 @@ impl Umpire {
             return Err(e.into());
         }
         Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A ruleset is built once per process and data: the same Arc comes back
+    // until a club data file changes, then a new one built on the new file.
+    #[test]
+    fn rulesets_are_built_once_per_data() {
+        let tmp = tempfile::tempdir().unwrap();
+        Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+        let u = Umpire::open(tmp.path()).unwrap();
+        let a = u.ruleset("sarhu").unwrap();
+        let b = u.ruleset("sarhu").unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        let dir = tmp.path().join("games").join("sarhu");
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = crate::games::sarhu::data::TABLES_TOML;
+        std::fs::write(
+            dir.join("tables.toml"),
+            format!("{text}\n# a club's copy\n"),
+        )
+        .unwrap();
+        let c = u.ruleset("sarhu").unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a, &c));
+        assert_ne!(
+            a.info().data,
+            c.info().data,
+            "the data hash follows the file"
+        );
+        assert!(std::sync::Arc::ptr_eq(&c, &u.ruleset("sarhu").unwrap()));
     }
 }

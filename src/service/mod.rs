@@ -86,6 +86,9 @@ pub struct Umpire {
     pending_games: std::collections::BTreeSet<String>,
     /// What each mail composed but not yet queued gives its side (by outbox key).
     marks: std::sync::Mutex<BTreeMap<String, segments::Mark>>,
+    /// Rulesets built once per process, by name, with the club data files they
+    /// were built from (a changed file builds the ruleset again).
+    rulesets: std::sync::Mutex<BTreeMap<String, games::CachedRuleset>>,
     /// Set by a signal: finish the current mail and stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -148,6 +151,7 @@ impl Umpire {
             pending_done: Vec::new(),
             pending_games: Default::default(),
             marks: Default::default(),
+            rulesets: Default::default(),
             stop: None,
         })
     }

@@ -74,8 +74,8 @@ impl Umpire {
             .get_json(Table::Meta, SEEN_KEY)?
             .unwrap_or_default();
         let mut current = BTreeMap::new();
-        for r in crate::games::all() {
-            let name = r.info().name;
+        for name in crate::games::names() {
+            let name = name.to_string();
             match self.ruleset(&name) {
                 Ok(r) => {
                     current.insert(name, own_version(r.as_ref()));
