@@ -662,3 +662,52 @@ fn self_play_covers_sealed_rounds_decks_and_secrets() {
         assert!(stats.moves > 8, "{stats:?}");
     }
 }
+
+/// Old records keep verifying: a freeform game recorded under version 1 (no
+/// named draws, no disclosure) replays under today's freeform, which plays
+/// version 1 for it (`at_version`).
+#[test]
+fn a_version_one_card_game_replays_unchanged() {
+    use umpire::core::ruleset::Ruleset;
+    let v1 = umpire::games::freeform::Freeform::new()
+        .at_version(1)
+        .unwrap();
+    assert_eq!(v1.info().version, 1);
+    let mut t = common::table_with(
+        v1,
+        "freeform",
+        "open",
+        &["a", "b"],
+        &[("deck.c", "p,q,r,s,t,u"), ("hand.c", "2")],
+    );
+    let card = t
+        .game
+        .record()
+        .entries()
+        .iter()
+        .find_map(|e| match &e.body {
+            Body::Setup(s) => s.rolls.first().and_then(|r| r.value()).cloned(),
+            _ => None,
+        });
+    assert_eq!(card.and_then(|r| r.item), None, "version 1 names no draw");
+    let state = String::from_utf8(t.game.state().to_json().unwrap()).unwrap();
+    let hand: Vec<String> = state
+        .split("\"card\":\"")
+        .skip(1)
+        .map(|x| x.split('"').next().unwrap().to_string())
+        .collect();
+    t.play(0, &[&format!("play {}", hand[0]), "end turn"]);
+    assert!(
+        !t.game
+            .record()
+            .entries()
+            .iter()
+            .any(|e| matches!(e.body, Body::Disclose(_))),
+        "version 1 discloses nothing"
+    );
+    let full = Record::from_text(&t.game.record().to_text()).unwrap();
+    let today = umpire::games::find("freeform").unwrap();
+    assert_eq!(today.info().version, 2);
+    let (_, sum) = Game::replay(today, &full, ReplayMode::Verify).unwrap();
+    assert_eq!(sum.moves, 1);
+}

@@ -25,6 +25,18 @@ pub fn key(n: u8) -> SecretKey {
 /// A game of `ruleset` with sides named as given, keys from fixed seeds.
 pub fn table(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &str)]) -> Table {
     let rs = umpire::games::find(ruleset).expect("ruleset");
+    table_with(rs, ruleset, scenario, sides, options)
+}
+
+/// [`table`] under a given ruleset (an earlier version of one, say).
+#[allow(dead_code)] // not every test binary uses it
+pub fn table_with(
+    rs: std::sync::Arc<dyn umpire::core::ruleset::Ruleset>,
+    ruleset: &str,
+    scenario: &str,
+    sides: &[&str],
+    options: &[(&str, &str)],
+) -> Table {
     let options: BTreeMap<String, String> = options
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
