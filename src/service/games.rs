@@ -43,6 +43,15 @@ pub struct GameMeta {
     /// Its page goes on the club's site (`umpire new --public`, `umpire site`).
     #[serde(default)]
     pub public: bool,
+    /// Paused by the admin (`umpire admin pause`): deadlines stop, moves are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<crate::service::admin::Paused>,
+    /// Addresses that get the public view of every result (`umpire admin observe`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<String>,
+    /// Per side: the address the admin gave it since the opening.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub addresses: BTreeMap<String, String>,
 }
 
 /// A side the game waits for.
