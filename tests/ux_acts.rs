@@ -26,7 +26,11 @@ fn refused(v: &Verdict) -> (RejectKind, String) {
 
 fn verifies(t: &common::Table) -> Game {
     let (g, _) = Game::replay(t.shared(), t.game.record(), ReplayMode::Verify).unwrap();
-    assert_eq!(g.prompt(), t.game.prompt(), "the replay ends where the game is");
+    assert_eq!(
+        g.prompt(),
+        t.game.prompt(),
+        "the replay ends where the game is"
+    );
     audit(&t.game.record().copy_for(Some(&t.game.sides()[0].name))).unwrap();
     g
 }
@@ -122,7 +126,10 @@ fn the_admin_replaces_a_key_and_the_record_knows_it() {
         )
         .unwrap();
     assert!(report.standing[0].text.contains("replaced a's key"));
-    assert!(matches!(&t.game.record().entries()[seq as usize].body, Body::Admin(_)));
+    assert!(matches!(
+        &t.game.record().entries()[seq as usize].body,
+        Body::Admin(_)
+    ));
     // The old key no longer signs a's moves.
     let (kind, _) = refused(&t.play(0, &["advance"]));
     assert_eq!(kind, RejectKind::Signature);

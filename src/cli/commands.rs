@@ -441,6 +441,10 @@ pub fn run(cli: Cli) -> Result<i32> {
                 } else {
                     format!("{state}; {}", due.join("; "))
                 };
+                let state = match &meta.paused {
+                    Some(_) => format!("PAUSED; {state}"),
+                    None => state,
+                };
                 let g = u.game(&id)?;
                 println!(
                     "{id:<20} {:<10} {:>5} entries  {}",

@@ -30,7 +30,12 @@ pub enum Act {
 
 impl Act {
     /// Every act, in the order the help text lists them.
-    pub const ALL: [Act; 4] = [Act::Concede, Act::OfferDraw, Act::AcceptDraw, Act::DeclineDraw];
+    pub const ALL: [Act; 4] = [
+        Act::Concede,
+        Act::OfferDraw,
+        Act::AcceptDraw,
+        Act::DeclineDraw,
+    ];
 
     /// Reads an order line as an act (case and spacing do not matter).
     pub fn parse(line: &str) -> Option<Act> {
@@ -38,11 +43,9 @@ impl Act {
             .split_whitespace()
             .map(str::to_ascii_lowercase)
             .collect();
-        Act::ALL.into_iter().find(|a| {
-            a.text()
-                .split(' ')
-                .eq(words.iter().map(String::as_str))
-        })
+        Act::ALL
+            .into_iter()
+            .find(|a| a.text().split(' ').eq(words.iter().map(String::as_str)))
     }
 
     /// The act as a player writes it.

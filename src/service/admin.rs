@@ -44,7 +44,8 @@ impl Umpire {
         let old = match &act {
             AdminAct::Address { side, .. } => {
                 let g = &self.games[id];
-                g.side(side).map(|s| (s, g.sides()[s.index()].email.clone()))
+                g.side(side)
+                    .map(|s| (s, g.sides()[s.index()].email.clone()))
             }
             _ => None,
         };
@@ -93,7 +94,12 @@ impl Umpire {
 
     /// Pauses a game: its deadlines stop, moves are refused (not recorded)
     /// until `resume`; every side is told.
-    pub fn pause(&mut self, id: &str, reason: &str, now: jiff::Timestamp) -> Result<(), ServiceError> {
+    pub fn pause(
+        &mut self,
+        id: &str,
+        reason: &str,
+        now: jiff::Timestamp,
+    ) -> Result<(), ServiceError> {
         let mut meta = self.running_meta(id)?;
         if let Some(p) = &meta.paused {
             return Err(ServiceError::Game(format!(
@@ -192,8 +198,12 @@ impl Umpire {
         match (remove, had) {
             (false, false) => meta.observers.push(email.to_string()),
             (true, true) => meta.observers.retain(|o| !o.eq_ignore_ascii_case(email)),
-            (false, true) => return Err(ServiceError::Game(format!("{email} observes {id} already"))),
-            (true, false) => return Err(ServiceError::Game(format!("{email} does not observe {id}"))),
+            (false, true) => {
+                return Err(ServiceError::Game(format!("{email} observes {id} already")));
+            }
+            (true, false) => {
+                return Err(ServiceError::Game(format!("{email} does not observe {id}")));
+            }
         }
         let mut batch = Batch::new();
         batch.put_json(Table::Games, id, &meta);
@@ -230,7 +240,12 @@ impl Umpire {
                 text,
                 false,
                 None,
-                format!("{id}.{}.{}.{what}{}", game.record().len(), s.name, now.as_second()),
+                format!(
+                    "{id}.{}.{}.{what}{}",
+                    game.record().len(),
+                    s.name,
+                    now.as_second()
+                ),
                 now,
             )?);
         }

@@ -415,7 +415,10 @@ impl Umpire {
                     subject: self.subject(game, None),
                     text,
                     attachments,
-                    thread: Some((thread_root(game.id(), &format!("observer{i}"), &domain), None)),
+                    thread: Some((
+                        thread_root(game.id(), &format!("observer{i}"), &domain),
+                        None,
+                    )),
                     game: Some(game.id()),
                 },
                 now,

@@ -667,7 +667,7 @@ impl Umpire {
                 ),
                 false,
                 mail.message_id.clone(),
-                format!("{id}.{}.{}.paused{}", game.record().len(), file.side, now.as_second()),
+                format!("{id}.{}.{}.refused-paused{}", game.record().len(), file.side, now.as_second()),
                 now,
             )?);
         }
