@@ -93,6 +93,10 @@ impl Club {
         for o in orders {
             text.push_str(&format!("  {o}\n"));
         }
+        self.send_text(side, &text)
+    }
+
+    fn send_text(&mut self, side: usize, text: &str) -> Vec<Got> {
         let sig = self.keys[side]
             .sign(MOVE_NAMESPACE, text.as_bytes())
             .unwrap();
@@ -101,7 +105,7 @@ impl Club {
             &format!("{}@club.test", self.sides[side]),
             "umpire@club.test",
             self.n,
-            &text,
+            text,
             &sig,
             false,
         );
@@ -376,4 +380,38 @@ fn a_new_key_and_address_are_told_to_every_side_and_verify() {
     c.umpire.deliver(&mut c.outbox, now()).unwrap();
     let mails = c.new_mails();
     ended_for_all(&c, &mails, "jurchen left the club");
+}
+
+#[test]
+fn away_and_time_zone_in_one_request_survive_an_import() {
+    let mut c = club("freeform", "open", &["red", "blue"], &[]);
+    let text =
+        "game: g1\nside: blue\ntimezone: Europe/Berlin\naway: until 2026-12-24\ncommand: status\n";
+    let mails = c.send_text(1, text);
+    assert_eq!(mails.len(), 3, "{mails:#?}");
+    let status = mails.iter().find(|m| m.subject.contains("status")).unwrap();
+    assert!(
+        status.text.contains("CET"),
+        "the status shows Berlin time: {}",
+        status.text
+    );
+    let meta = c.umpire.meta("g1").unwrap();
+    assert_eq!(meta.time_zones["blue"], "Europe/Berlin");
+    assert_eq!(meta.away["blue"], "2026-12-24");
+    // The record keeps them: a new umpire importing it knows them too.
+    let record = c.umpire.game("g1").unwrap().record().clone();
+    let (g, _) = Game::replay(
+        umpire::games::find("freeform").unwrap(),
+        &record,
+        ReplayMode::Verify,
+    )
+    .unwrap();
+    assert!(g.prompt().finished.is_none());
+    let other = tempfile::tempdir().unwrap();
+    Umpire::init(other.path(), "umpire@other.test").unwrap();
+    let mut u2 = Umpire::open(other.path()).unwrap();
+    u2.import(&record, now()).unwrap();
+    let meta = u2.meta("g1").unwrap();
+    assert_eq!(meta.time_zones["blue"], "Europe/Berlin");
+    assert_eq!(meta.away["blue"], "2026-12-24");
 }

@@ -94,6 +94,16 @@ pub enum AdminAct {
     Key { side: String, key: String },
     /// A side's mails go to this address from here on.
     Address { side: String, email: String },
+    /// A side's deadline settings from here on (its own `timezone:` and
+    /// `away:` requests): kept in the record so they survive an import.
+    /// Empty strings: UTC, not away.
+    Settings {
+        side: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        time_zone: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        away: String,
+    },
 }
 
 /// An act of the club's admin (`umpire admin ...`), made by the umpire in

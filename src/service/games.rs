@@ -386,6 +386,34 @@ impl Umpire {
 }
 
 impl GameMeta {
+    /// The sides' time zones and absences as the record's last settings
+    /// entries give them (so they survive an import).
+    pub fn settings_from(&mut self, record: &crate::core::record::Record) {
+        use crate::core::act::AdminAct;
+        for e in record.entries() {
+            if let crate::core::record::Body::Admin(a) = &e.body
+                && let AdminAct::Address { side, email } = &a.act
+            {
+                self.addresses.insert(side.clone(), email.clone());
+            }
+            if let crate::core::record::Body::Admin(a) = &e.body
+                && let AdminAct::Settings {
+                    side,
+                    time_zone,
+                    away,
+                } = &a.act
+            {
+                for (map, v) in [(&mut self.time_zones, time_zone), (&mut self.away, away)] {
+                    if v.is_empty() {
+                        map.remove(side);
+                    } else {
+                        map.insert(side.clone(), v.clone());
+                    }
+                }
+            }
+        }
+    }
+
     /// After the game changed: start the clock for sides newly asked to act,
     /// forget sides no longer asked.
     pub fn refresh_waiting(&mut self, game: &Game, now: jiff::Timestamp) {
@@ -495,6 +523,7 @@ impl Umpire {
             finished: game.prompt().finished.as_ref().map(|f| f.summary.clone()),
             ..Default::default()
         };
+        meta.settings_from(record);
         meta.refresh_waiting(game, now);
         let k0 = self
             .chains

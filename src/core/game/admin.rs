@@ -33,7 +33,7 @@ impl Game {
             let due = self.pending_reveal.clone();
             self.reveal(&due, keys);
         }
-        Ok((seq, self.reports[&seq].clone()))
+        Ok((seq, self.reports.get(&seq).cloned().unwrap_or_default()))
     }
 
     /// What an admin act does, or why it cannot be done now.
@@ -70,6 +70,10 @@ impl Game {
                     self.sides[s.index()].key.fingerprint()
                 ))]
             }
+            AdminAct::Settings { side: name, .. } => {
+                side(name)?;
+                Vec::new()
+            }
             AdminAct::Address { side: name, email } => {
                 let s = side(name)?;
                 if email.trim().is_empty() || !email.contains('@') {
@@ -98,6 +102,8 @@ impl Game {
                     self.sides[s.index()].email = email.clone();
                 }
             }
+            // The service's business; the last result stays the last action.
+            AdminAct::Settings { .. } => return seq,
         }
         let report = Report {
             reason: reason.to_string(),
