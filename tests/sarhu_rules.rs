@@ -197,6 +197,8 @@ fn rule_6_1_costs_plain_hill_mountain() {
     // 0101 → 0201 (hill, 3) → 0301 (mountain from hill: 2+1 = 3): 6 > 4.
     let e = t.go(MING, "move ds: ds.i1 0201 0301", &[]).unwrap_err();
     assert!(e.contains("needs 6 MP") && e.contains("2.4(5)"), "{e}");
+    // The error shows the cost of each step.
+    assert!(e.contains("step costs: 0201 3, 0301 3"), "{e}");
     // Plain to Mountain directly: 2 + 2 = 4 for infantry.
     t.put("ds.i2", "0302");
     let ev = t.go(MING, "move ds: ds.i1 0201", &[]).unwrap();

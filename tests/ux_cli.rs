@@ -160,3 +160,48 @@ fn the_demo_leaves_nothing_behind() {
     let after = std::fs::read_dir(tmp.path()).unwrap().count();
     assert_eq!(before, after, "the demo's temporary directory is removed");
 }
+
+#[test]
+fn admin_commands_run_from_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = club(tmp.path());
+    let man = ok(&umpire(&d, &["man"]));
+    assert!(man.contains("admin"), "the man page lists admin");
+    assert!(
+        ok(&umpire(
+            &d,
+            &["admin", "pause", "g1", "--reason", "holiday"]
+        ))
+        .contains("paused")
+    );
+    assert!(ok(&umpire(&d, &["games"])).contains("PAUSED"));
+    // Pausing twice is an error that says why.
+    let o = umpire(&d, &["admin", "pause", "g1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("paused already"));
+    ok(&umpire(&d, &["admin", "resume", "g1"]));
+    ok(&umpire(
+        &d,
+        &["admin", "observe", "g1", "watcher@club.test"],
+    ));
+    let key = common::key(9).public_line();
+    assert!(ok(&umpire(&d, &["admin", "key", "g1", "ming", &key])).contains("entry"));
+    let out = ok(&umpire(
+        &d,
+        &[
+            "admin",
+            "end",
+            "g1",
+            "--winner",
+            "ming",
+            "--result",
+            "ming wins: jurchen left",
+        ],
+    ));
+    assert!(out.contains("ended"), "{out}");
+    assert!(ok(&umpire(&d, &["games"])).contains("over: ming wins: jurchen left"));
+    // The exported record, with the key change and the end, verifies.
+    let rec = tmp.path().join("g1.txt");
+    ok(&umpire(&d, &["record", "g1", "-o", rec.to_str().unwrap()]));
+    ok(&umpire(&d, &["verify", rec.to_str().unwrap()]));
+}

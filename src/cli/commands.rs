@@ -413,6 +413,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             keep,
             move_on,
         } => super::upgrade::run(&dir, game.as_deref(), keep, move_on, now()?),
+        Command::Admin { what } => super::admin::run(&dir, what),
         Command::Games => {
             let mut u = open(&dir)?;
             let ids = u.game_ids()?;
@@ -439,6 +440,10 @@ pub fn run(cli: Cli) -> Result<i32> {
                     state
                 } else {
                     format!("{state}; {}", due.join("; "))
+                };
+                let state = match &meta.paused {
+                    Some(_) => format!("PAUSED; {state}"),
+                    None => state,
                 };
                 let g = u.game(&id)?;
                 println!(

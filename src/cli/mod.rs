@@ -3,6 +3,7 @@
 //! 75 (`EX_TEMPFAIL`) a temporary failure worth retrying (a mail server
 //! down, another umpire process holding the data directory).
 
+mod admin;
 mod commands;
 mod pictures;
 mod upgrade;
@@ -182,6 +183,11 @@ pub enum Command {
         /// its replay differs; every side is told.
         #[arg(long, requires = "game")]
         move_on: bool,
+    },
+    /// Run the club's games: pause, resume, extend a deadline, replace a key or address, end a game, observers.
+    Admin {
+        #[command(subcommand)]
+        what: admin::AdminCommand,
     },
     /// List the games.
     Games,

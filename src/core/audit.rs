@@ -48,7 +48,7 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
             message: "the record does not start with an opening".into(),
         });
     };
-    let keys = o
+    let mut keys = o
         .sides
         .iter()
         .map(|s| PublicKey::parse(&s.key).map(|k| (s.name.clone(), k)))
@@ -61,35 +61,47 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
         seq: e.seq,
         message: e.message,
     })?;
-    let rolled_at = entries
+    let rolled_at: std::collections::BTreeMap<u64, usize> = entries
         .iter()
         .filter_map(|e| Some((e.body.rolled()?.0, e.seq as usize)))
         .collect();
-    let ctx = Ctx {
-        rolled_at,
-        entries,
-        game: &o.game,
-        k0: o.dice.k0,
-        keys: &keys,
-        public: &public,
-        hidden: &hidden,
-    };
     let mut sum = AuditSummary {
         entries: entries.len() as u64,
         ..Default::default()
     };
     for e in entries {
+        let ctx = Ctx {
+            rolled_at: &rolled_at,
+            entries,
+            game: &o.game,
+            k0: o.dice.k0,
+            keys: &keys,
+            public: &public,
+            hidden: &hidden,
+        };
         ctx.entry(e, &mut sum).map_err(|message| AuditError {
             seq: e.seq,
             message,
         })?;
+        new_key(&mut keys, &e.body);
     }
     Ok(sum)
 }
 
+/// An admin entry that replaces a side's key: later moves verify with it.
+fn new_key(keys: &mut [(String, PublicKey)], body: &Body) {
+    if let Body::Admin(a) = body
+        && let crate::core::act::AdminAct::Key { side, key } = &a.act
+        && let Ok(k) = PublicKey::parse(key)
+        && let Some(slot) = keys.iter_mut().find(|(n, _)| n == side)
+    {
+        slot.1 = k;
+    }
+}
+
 struct Ctx<'a> {
     /// The entry that rolled at each dice position (one lookup per disclosure).
-    rolled_at: std::collections::BTreeMap<u64, usize>,
+    rolled_at: &'a std::collections::BTreeMap<u64, usize>,
     entries: &'a [Entry],
     game: &'a str,
     k0: Digest,
@@ -127,6 +139,11 @@ impl Ctx<'_> {
             Body::Round(r) => {
                 let seed = self.round_seed(r);
                 self.rolls(Some(r.position), seed, &r.rolls, sum)
+            }
+            Body::Act(a) => {
+                let text = Hidden::Clear(a.text.clone());
+                let sig = Hidden::Clear(a.signature.clone());
+                self.signature(&a.side, &text, &sig, sum)
             }
             Body::Setup(s) => {
                 let opening = Some(crate::core::game::deal_seed_hash(&self.first_hash(e)));

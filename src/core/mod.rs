@@ -1,6 +1,7 @@
 //! Game-agnostic foundations: hashes, signatures, dice, move files, records,
 //! the ruleset contract, replay, and grid geometry. Imports nothing above it.
 
+pub mod act;
 pub mod audience;
 pub mod audit;
 pub mod board;

@@ -6,6 +6,7 @@
 //! exports to one text file: comment lines starting with `#`, then one JSON
 //! object per entry.
 
+use super::act::{ActEntry, AdminEntry};
 use super::dice::{Commitment, Roll, RollRef};
 use super::hash::{Digest, Tagged};
 use super::sealed::{BadOpening, Hidden};
@@ -300,6 +301,10 @@ pub enum Body {
     Round(RoundEntry),
     Upgrade(UpgradeEntry),
     Disclose(DiscloseEntry),
+    /// A side's concession or draw offer (`core::act`).
+    Act(ActEntry),
+    /// An act of the club's admin (`core::act`).
+    Admin(AdminEntry),
 }
 
 /// Lists every sealed-able item of a body, as `&dyn` or `&mut dyn HiddenItem`.
@@ -307,7 +312,12 @@ macro_rules! hidden_items {
     ($body:expr, $iter:ident, $($m:tt)*) => {{
         let mut v: Vec<& $($m)* dyn HiddenItem> = Vec::new();
         match $body {
-            Body::Opening(_) | Body::Recommit(_) | Body::Upgrade(_) | Body::Disclose(_) => {}
+            Body::Opening(_)
+            | Body::Recommit(_)
+            | Body::Upgrade(_)
+            | Body::Disclose(_)
+            | Body::Act(_)
+            | Body::Admin(_) => {}
             Body::Move(m) => {
                 v.push(& $($m)* m.text);
                 v.push(& $($m)* m.signature);
@@ -363,6 +373,8 @@ impl Body {
             Body::Round(_) => "round",
             Body::Upgrade(_) => "upgrade",
             Body::Disclose(_) => "disclose",
+            Body::Act(_) => "act",
+            Body::Admin(_) => "admin",
         }
     }
 
@@ -521,7 +533,9 @@ impl Positions {
             | Body::Rejected(_)
             | Body::Setup(_)
             | Body::Sealed(_)
-            | Body::Upgrade(_) => {
+            | Body::Upgrade(_)
+            | Body::Act(_)
+            | Body::Admin(_) => {
                 return Ok(());
             }
         };

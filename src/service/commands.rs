@@ -2,14 +2,16 @@
 //! what each answers, and the guard that keeps a copied signed request from
 //! flooding a mailbox.
 
-use super::games::rfc3339;
+use super::games::{GameMeta, rfc3339};
 use super::{ServiceError, Umpire};
+use crate::core::act::AdminAct;
 use crate::core::game::Game;
 use crate::core::hash::sha256;
 use crate::core::movefile::Command;
 use crate::core::ruleset::Side;
 use crate::mail::Outgoing;
 use crate::store::{Batch, Table};
+use std::collections::BTreeMap;
 
 /// Most request mails answered per side and day: a player may ask often,
 /// but a stream of copies cannot turn the umpire into a mail cannon.
@@ -152,13 +154,15 @@ impl Umpire {
         batch: &mut Batch,
     ) -> Result<Vec<Outgoing>, ServiceError> {
         let mut out = Vec::new();
+        // Settings first, all into one meta, so a status in the same file shows them.
+        let (meta, notes) = self.settings(game_id, side, commands, now, batch)?;
         for (n, c) in commands.iter().enumerate() {
             let key = format!("{game_id}.cmd.{short}.{n}");
             let game = &self.games[game_id];
             match c {
                 Command::Status => {
-                    let text = self.status_text(game_id, Some(side), now)?;
-                    let game = &self.games[game_id];
+                    let text =
+                        self.result_text(game, &meta, game.last_report().0, Some(side), now)?;
                     out.push(self.notice_mail(
                         game,
                         side,
@@ -172,7 +176,6 @@ impl Umpire {
                 }
                 Command::Resend => {
                     let (seq, _) = game.last_report();
-                    let meta = self.meta(game_id)?;
                     out.extend(self.result_mails(
                         game,
                         &meta,
@@ -226,52 +229,13 @@ impl Umpire {
                 Command::Record => {
                     out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
                 }
-                Command::TimeZone(tz) => {
-                    let mut meta = self.meta(game_id)?;
-                    let name = game.sides()[side.index()].name.clone();
-                    let text = if jiff::tz::TimeZone::get(tz).is_ok() {
-                        meta.time_zones.insert(name, tz.clone());
-                        batch.put_json(Table::Games, game_id, &meta);
-                        format!("Noted: your deadlines are shown in {tz}.")
-                    } else {
-                        format!(
-                            "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
-                            meta.time_zones.get(&name).map_or("UTC", String::as_str)
-                        )
-                    };
+                Command::TimeZone(_) | Command::Away(_) => {
+                    let (title, text) = &notes[&n];
                     out.push(self.notice_mail(
                         game,
                         side,
-                        "time zone",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
-                }
-                Command::Away(until) => {
-                    let mut meta = self.meta(game_id)?;
-                    let name = game.sides()[side.index()].name.clone();
-                    let text = match until {
-                        Some(d) => {
-                            meta.away.insert(name, d.clone());
-                            format!(
-                                "Noted: away until {d}. Your deadlines are extended to the day after."
-                            )
-                        }
-                        None => {
-                            meta.away.remove(&name);
-                            "Noted: you are back.".to_string()
-                        }
-                    };
-                    batch.put_json(Table::Games, game_id, &meta);
-                    let game = &self.games[game_id];
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "away",
-                        &text,
+                        title,
+                        text,
                         false,
                         reply.clone(),
                         key,
@@ -281,5 +245,89 @@ impl Umpire {
             }
         }
         Ok(out)
+    }
+
+    /// Applies a request's `timezone:` and `away:` lines to the game's meta
+    /// and, when they change it, to the record (an `admin` settings entry,
+    /// so they survive an import). Returns the meta and each line's answer.
+    #[allow(clippy::type_complexity)]
+    fn settings(
+        &mut self,
+        game_id: &str,
+        side: Side,
+        commands: &[Command],
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<(GameMeta, BTreeMap<usize, (&'static str, String)>), ServiceError> {
+        let mut meta = self.meta(game_id)?;
+        let name = self.games[game_id].sides()[side.index()].name.clone();
+        let before = (
+            meta.time_zones.get(&name).cloned(),
+            meta.away.get(&name).cloned(),
+        );
+        let mut notes = BTreeMap::new();
+        for (n, c) in commands.iter().enumerate() {
+            let note = match c {
+                Command::TimeZone(tz) if jiff::tz::TimeZone::get(tz).is_ok() => {
+                    meta.time_zones.insert(name.clone(), tz.clone());
+                    (
+                        "time zone",
+                        format!("Noted: your deadlines are shown in {tz}."),
+                    )
+                }
+                Command::TimeZone(tz) => (
+                    "time zone",
+                    format!(
+                        "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
+                        meta.time_zones.get(&name).map_or("UTC", String::as_str)
+                    ),
+                ),
+                Command::Away(Some(d)) => {
+                    meta.away.insert(name.clone(), d.clone());
+                    (
+                        "away",
+                        format!(
+                            "Noted: away until {d}. Your deadlines are extended to the day after."
+                        ),
+                    )
+                }
+                Command::Away(None) => {
+                    meta.away.remove(&name);
+                    ("away", "Noted: you are back.".to_string())
+                }
+                _ => continue,
+            };
+            notes.insert(n, note);
+        }
+        let after = (
+            meta.time_zones.get(&name).cloned(),
+            meta.away.get(&name).cloned(),
+        );
+        if after != before {
+            batch.put_json(Table::Games, game_id, &meta);
+            let act = AdminAct::Settings {
+                side: name,
+                time_zone: after.0.unwrap_or_default(),
+                away: after.1.unwrap_or_default(),
+            };
+            let chain = self.chain(game_id)?;
+            let game = self
+                .games
+                .get_mut(game_id)
+                .ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
+            let len = game.record().len();
+            if game
+                .admin(
+                    act,
+                    "the side's request",
+                    &chain,
+                    &super::games::rfc3339(now),
+                )
+                .is_ok()
+            {
+                batch.put_entries(game_id, game.entries_since(len));
+            }
+        }
+        Ok((meta, notes))
     }
 }

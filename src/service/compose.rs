@@ -388,6 +388,42 @@ impl Umpire {
                 now,
             )?);
         }
+        if only.is_none() && key_suffix.is_empty() {
+            out.extend(self.observer_mails(game, meta, seq, now)?);
+        }
+        Ok(out)
+    }
+
+    /// The public view of entry `seq` to each observer: only what every side
+    /// may see (events, rolls, map, status for `None`), no record copy.
+    fn observer_mails(
+        &self,
+        game: &Game,
+        meta: &GameMeta,
+        seq: u64,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let domain = self.config.domain().to_string();
+        let mut out = Vec::new();
+        for (i, to) in meta.observers.iter().enumerate() {
+            let text = self.result_text(game, meta, seq, None, now)?;
+            let attachments = self.map_attachment(game, seq, None).into_iter().collect();
+            out.push(self.mail(
+                Draft {
+                    key: format!("{}.{seq}.observer{i}", game.id()),
+                    to,
+                    subject: self.subject(game, None),
+                    text,
+                    attachments,
+                    thread: Some((
+                        thread_root(game.id(), &format!("observer{i}"), &domain),
+                        None,
+                    )),
+                    game: Some(game.id()),
+                },
+                now,
+            )?);
+        }
         Ok(out)
     }
 
@@ -589,6 +625,24 @@ impl Umpire {
         key: String,
         now: jiff::Timestamp,
     ) -> Result<Outgoing, ServiceError> {
+        let to = game.sides()[side.index()].email.clone();
+        self.notice_to(game, side, &to, title, text, attach_record, reply, key, now)
+    }
+
+    /// [`Umpire::notice_mail`] to another address than the side's own.
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the note
+    pub(super) fn notice_to(
+        &self,
+        game: &Game,
+        side: Side,
+        to: &str,
+        title: &str,
+        text: &str,
+        attach_record: bool,
+        reply: Option<String>,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Outgoing, ServiceError> {
         #[derive(Serialize)]
         struct Ctx<'a> {
             game: GameCtx,
@@ -615,7 +669,7 @@ impl Umpire {
         self.mail(
             Draft {
                 key,
-                to: &s.email,
+                to,
                 subject: format!("[{}] {title}", game.id()),
                 text: body,
                 attachments,

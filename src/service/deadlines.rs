@@ -163,7 +163,10 @@ impl Umpire {
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let meta = self.meta(id)?;
             let policy = self.policy(&meta);
-            if meta.finished.is_some() || !anything_due(&policy, &meta, now.as_second()) {
+            if meta.finished.is_some()
+                || meta.paused.is_some()
+                || !anything_due(&policy, &meta, now.as_second())
+            {
                 // Decided from the metadata alone: the game is not replayed.
                 return Ok(());
             }

@@ -43,6 +43,15 @@ pub struct GameMeta {
     /// Its page goes on the club's site (`umpire new --public`, `umpire site`).
     #[serde(default)]
     pub public: bool,
+    /// Paused by the admin (`umpire admin pause`): deadlines stop, moves are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<crate::service::admin::Paused>,
+    /// Addresses that get the public view of every result (`umpire admin observe`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<String>,
+    /// Per side: the address the admin gave it since the opening.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub addresses: BTreeMap<String, String>,
 }
 
 /// A side the game waits for.
@@ -392,6 +401,34 @@ impl Umpire {
 }
 
 impl GameMeta {
+    /// The sides' time zones and absences as the record's last settings
+    /// entries give them (so they survive an import).
+    pub fn settings_from(&mut self, record: &crate::core::record::Record) {
+        use crate::core::act::AdminAct;
+        for e in record.entries() {
+            if let crate::core::record::Body::Admin(a) = &e.body
+                && let AdminAct::Address { side, email } = &a.act
+            {
+                self.addresses.insert(side.clone(), email.clone());
+            }
+            if let crate::core::record::Body::Admin(a) = &e.body
+                && let AdminAct::Settings {
+                    side,
+                    time_zone,
+                    away,
+                } = &a.act
+            {
+                for (map, v) in [(&mut self.time_zones, time_zone), (&mut self.away, away)] {
+                    if v.is_empty() {
+                        map.remove(side);
+                    } else {
+                        map.insert(side.clone(), v.clone());
+                    }
+                }
+            }
+        }
+    }
+
     /// After the game changed: start the clock for sides newly asked to act,
     /// forget sides no longer asked.
     pub fn refresh_waiting(&mut self, game: &Game, now: jiff::Timestamp) {
@@ -507,6 +544,7 @@ impl Umpire {
             finished: game.prompt().finished.as_ref().map(|f| f.summary.clone()),
             ..Default::default()
         };
+        meta.settings_from(record);
         meta.refresh_waiting(game, now);
         let k0 = self
             .chains

@@ -2,6 +2,7 @@
 //! record → render → deliver), game creation, the outbox, and the embedded
 //! demo. Built on `mail`, `store`, `render`, `games` and `core`.
 
+pub mod admin;
 pub mod commands;
 pub mod compose;
 pub mod config;

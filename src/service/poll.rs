@@ -399,6 +399,9 @@ impl Umpire {
             return Ok(d);
         }
         self.load(&game_id)?;
+        if let Some(d) = self.paused_refusal(&game_id, &f.candidates, &signature, &mail, now)? {
+            return Ok(d);
+        }
         let len_before = self.games[&game_id].record().len();
         let mut batch = Batch::new();
         self.ensure_chain(&game_id, now, &mut batch)?;
@@ -617,6 +620,74 @@ impl Umpire {
     }
 
     /// Does `addr` play in a game that is not over?
+    /// In a paused game, a move (not a request) is refused and not
+    /// recorded; the signer is told why. `None` when the game runs.
+    fn paused_refusal(
+        &self,
+        id: &str,
+        candidates: &[Vec<u8>],
+        signature: &str,
+        mail: &ReadMail,
+        now: jiff::Timestamp,
+    ) -> Result<Option<Decision>, ServiceError> {
+        let Some(p) = self.meta(id)?.paused else {
+            return Ok(None);
+        };
+        let Some(Ok(file)) = candidates.first().map(|c| MoveFile::parse(c)) else {
+            return Ok(None);
+        };
+        if file.orders.is_empty() && file.standing.is_none() {
+            return Ok(None);
+        }
+        let game = &self.games[id];
+        let signer = game.side(&file.side).filter(|s| {
+            candidates.iter().any(|c| {
+                game.sides()[s.index()]
+                    .key
+                    .verify(MOVE_NAMESPACE, c, signature)
+                    .is_ok()
+            })
+        });
+        let mut mails = Vec::new();
+        if let Some(side) = signer {
+            let since = jiff::Timestamp::from_second(p.since)
+                .map(|t| t.to_string())
+                .unwrap_or_default();
+            let why = if p.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", p.reason)
+            };
+            mails.push(self.notice_mail(
+                game,
+                side,
+                "move not recorded: the game is paused",
+                &format!(
+                    "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
+                ),
+                false,
+                mail.message_id.clone(),
+                format!("{id}.{}.{}.refused-paused{}", game.record().len(), file.side, now.as_second()),
+                now,
+            )?);
+        }
+        let at_now = rfc3339(now);
+        Ok(Some(Decision {
+            batch: Batch::new(),
+            mails,
+            ledger: LedgerEntry {
+                at: at_now,
+                message_id: mail.message_id.clone(),
+                from: mail.from.clone(),
+                game: Some(id.to_string()),
+                outcome: "refused: the game is paused".into(),
+                body: None,
+            },
+            game: Some(id.to_string()),
+            kind: Outcome::Rejected,
+        }))
+    }
+
     pub(super) fn is_player(&self, addr: &str) -> Result<bool, ServiceError> {
         Ok(!self.player_games(addr)?.is_empty())
     }
@@ -635,12 +706,14 @@ impl Umpire {
             let Ok(e) = serde_json::from_slice::<crate::core::record::Entry>(&raw) else {
                 continue;
             };
+            let moved = self.meta(&id).map(|m| m.addresses).unwrap_or_default();
             if let crate::core::record::Body::Opening(o) = &e.body {
-                for s in o
-                    .sides
-                    .iter()
-                    .filter(|s| s.email.eq_ignore_ascii_case(addr))
-                {
+                for s in o.sides.iter().filter(|s| {
+                    moved
+                        .get(&s.name)
+                        .unwrap_or(&s.email)
+                        .eq_ignore_ascii_case(addr)
+                }) {
                     out.push((id.clone(), s.name.clone()));
                 }
             }

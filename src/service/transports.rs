@@ -5,6 +5,7 @@ use super::{ServiceError, Umpire};
 use crate::mail::imap::ImapIntake;
 use crate::mail::maildir::Maildir;
 use crate::mail::outbox::FileOutbox;
+use crate::mail::settings::{CheckError, CheckStep, Security};
 use crate::mail::smtp::SmtpDelivery;
 use crate::mail::{Delivery, Incoming, Intake, MailError, Outgoing};
 use std::time::{Duration, Instant};
@@ -115,34 +116,67 @@ impl Umpire {
                 Ok(text) => out.push_str(&text),
                 Err(e) => {
                     ok = false;
-                    out.push_str(&format!("FAILED {e}\n"));
+                    out.push_str(&e);
                 }
             }
         };
+        let failed = |e: String| format!("FAILED {e}\n");
         match (self.config.intake.kind.as_str(), &self.config.imap) {
             ("imap", Some(s)) => section(
                 "imap",
-                s.check().map(|r| r.to_string()).map_err(|e| e.to_string()),
+                s.check()
+                    .map(|r| r.to_string())
+                    .map_err(|e| passed_then_failed(&e, s.security, true)),
             ),
             _ => section(
                 "intake",
                 writable(&self.path(&self.config.intake.maildir).join("new"))
-                    .map(|p| format!("ok  maildir: {p}\n")),
+                    .map(|p| format!("ok  maildir: {p}\n"))
+                    .map_err(failed),
             ),
         }
         match (self.config.delivery.kind.as_str(), &self.config.smtp) {
             ("smtp", Some(s)) => section(
                 "smtp",
-                s.check().map(|r| r.to_string()).map_err(|e| e.to_string()),
+                s.check()
+                    .map(|r| r.to_string())
+                    .map_err(|e| passed_then_failed(&e, s.security, false)),
             ),
             _ => section(
                 "delivery",
                 writable(&self.path(&self.config.delivery.outbox))
-                    .map(|p| format!("ok  file outbox: {p}\n")),
+                    .map(|p| format!("ok  file outbox: {p}\n"))
+                    .map_err(failed),
             ),
         }
         (out, ok)
     }
+}
+
+/// A failed connection check as `config check` prints it: the steps
+/// before the failed one (they run in this order, so they passed), then the
+/// failure.
+fn passed_then_failed(e: &CheckError, security: Security, imap: bool) -> String {
+    let order = [
+        CheckStep::Settings,
+        CheckStep::Password,
+        CheckStep::Dns,
+        CheckStep::Connect,
+        CheckStep::Tls,
+        CheckStep::Greeting,
+        CheckStep::Login,
+        CheckStep::Folder,
+    ];
+    let mut out = String::new();
+    for step in order.into_iter().take_while(|s| *s != e.step) {
+        let skipped = (step == CheckStep::Tls && security == Security::Plain)
+            || (step == CheckStep::Folder && !imap);
+        if !skipped {
+            out.push_str(&format!("ok  {step}\n"));
+        }
+    }
+    out.push_str(&format!("FAILED {e}\n"));
+    out
 }
 
 fn writable(dir: &std::path::Path) -> Result<String, String> {
@@ -151,4 +185,24 @@ fn writable(dir: &std::path::Path) -> Result<String, String> {
         .and_then(|_| std::fs::remove_file(&probe))
         .map(|_| dir.display().to_string())
         .map_err(|e| format!("{} is not writable: {e}", dir.display()))
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_check_lists_the_steps_that_passed() {
+        let e = CheckError {
+            step: CheckStep::Login,
+            error: MailError::Auth("535 bad password".into()),
+        };
+        let t = passed_then_failed(&e, Security::Tls, false);
+        assert!(
+            t.starts_with("ok  settings\nok  password\nok  DNS lookup\nok  TCP connect\nok  TLS\nok  server greeting\nFAILED login failed"),
+            "{t}"
+        );
+        let t = passed_then_failed(&e, Security::Plain, false);
+        assert!(!t.contains("TLS"), "{t}");
+    }
 }

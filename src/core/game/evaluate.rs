@@ -282,7 +282,7 @@ impl Game {
     }
 
     /// Reads the file, finds its game and side, and checks its signature.
-    fn authenticate(
+    pub(super) fn authenticate(
         &self,
         text: &[u8],
         signature: Option<&str>,

@@ -12,6 +12,8 @@
 //! hashes and of its hidden streams' secrets. The engine holds the full
 //! record; [`Record::copy_for`] gives each side its own.
 
+mod acts;
+mod admin;
 mod disclose;
 mod entries;
 mod evaluate;
@@ -20,6 +22,7 @@ mod round;
 mod secrets;
 mod upgrade;
 
+pub use acts::DrawOffer;
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
 pub(crate) use replay::revealed_secrets;
 pub use round::ROUND_DOMAIN;
@@ -385,6 +388,10 @@ impl Game {
         let keys = keys.into();
         let text_hash = sha256(text);
         if let Some(v) = self.duplicate(text, signature, &text_hash) {
+            return v;
+        }
+        // Concede and draw offers: the engine's own, in every ruleset.
+        if let Some(v) = self.submit_act(text, signature, keys, at) {
             return v;
         }
         let sealed = MoveFile::parse(text).ok().and_then(|f| {

@@ -150,6 +150,14 @@ impl Game {
             }
             Body::Upgrade(u) => self.replay_upgrade(e, u, rest),
             Body::Disclose(_) => self.replay_disclosure(&e.body),
+            Body::Act(a) => {
+                *expect_reveals = self.replay_act(a, &e.body, mode, sum)?;
+                Ok(())
+            }
+            Body::Admin(a) => {
+                *expect_reveals = self.replay_admin(a, &e.body)?;
+                Ok(())
+            }
             Body::Reveal(r) => {
                 let Some(pos) = expect_reveals.first().copied() else {
                     return Err(format!(
@@ -324,6 +332,8 @@ impl Game {
             match self.evaluate(&bytes, sig, DiceFrom::Preview, true) {
                 Err(_) => {}
                 Ok(Err(m)) => return Err(m),
+                // An act the engine refused, which the ruleset alone would read.
+                Ok(Ok(_)) if self.act_refused(&bytes, sig) => {}
                 Ok(Ok(_)) => {
                     return Err(format!(
                         "recorded as rejected ({}), but it is a valid move on replay",

@@ -154,6 +154,8 @@ pub fn execute(
             let mut plain =
                 st.units[ui].plain || at.is_some_and(|h| d.terrain_of(h) == Terrain::Plain);
             let mut spent = 0u32;
+            // Each step's cost, for the error that names them.
+            let mut costs: Vec<String> = Vec::new();
             let mut trail = vec![at.map_or("off-map".to_string(), |h| h.to_string())];
             let mut must_stop: Option<Hex> = None;
             let ma = d.type_of(ui).ma;
@@ -202,11 +204,13 @@ pub fn execute(
                 let c1 =
                     step_cost(d, st, ui, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
                 spent += c1;
+                costs.push(format!("{to} {c1}"));
                 if spent > ma {
                     return Err(illegal(
                         format!(
-                            "{} needs {spent} MP to reach {to}; its movement allowance is {ma}",
-                            info.id
+                            "{} needs {spent} MP to reach {to} (step costs: {}); its movement allowance is {ma}",
+                            info.id,
+                            costs.join(", ")
                         ),
                         "2.4(5), 6.0, 6.1",
                     ));
