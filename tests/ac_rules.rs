@@ -1341,3 +1341,37 @@ fn the_discovery_table_has_every_d66_result_and_marks_the_missing_ones() {
     let once: Vec<u32> = rows.iter().filter(|r| r.once).map(|r| r.roll).collect();
     assert_eq!(once, vec![11, 21, 22], "32.6: once per game");
 }
+
+/// 3.0 (the move file) with 13.1, 15.1, 16.42 and 20.1: a move's every bad
+/// line is reported at once, each with its line, the column of the word at
+/// fault and the rule its order is written under; a mistyped id gets the
+/// nearest real one.
+#[test]
+fn every_bad_order_of_a_move_is_reported_at_once_with_a_suggestion() {
+    let mut t = empty(1);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    let text = "move burnse: 3136\nnegotiate AX agent burnes\nend\nmassacer 2226\nbuild fort at Kabull";
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 3,
+            text: t.to_string(),
+        })
+        .collect();
+    let e = t.r.parse_all(&t.st, BRITISH, &lines).unwrap_err();
+    let at: Vec<(usize, usize)> = e.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(at, [(1, 8), (2, 13), (4, 3), (5, 17)], "{e:?}");
+    let m: Vec<String> = e.iter().map(|e| e.to_string()).collect();
+    assert!(m[0].contains("did you mean burnes?") && m[0].ends_with("(13.1)"), "{m:?}");
+    assert!(m[1].contains("no region \"AX\"; did you mean ") && m[1].ends_with("(15.1)"), "{m:?}");
+    assert!(m[2].contains("did you mean massacre?"), "{m:?}");
+    assert!(m[3].contains("did you mean kabul?") && m[3].ends_with("(20.1)"), "{m:?}");
+    // The first error alone is what `parse` reports.
+    let one = t.r.parse(&t.st, BRITISH, &lines).unwrap_err();
+    assert_eq!(one, e[0]);
+    // Good lines read as before.
+    assert!(t.r.parse_all(&t.st, BRITISH, &lines[2..3]).is_ok());
+}

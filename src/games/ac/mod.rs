@@ -340,6 +340,23 @@ impl Rules for Ac {
         orders::parse(&self.data, st, p, lines)
     }
 
+    fn parse_all(
+        &self,
+        st: &State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        let p = power(s).map_err(|e| {
+            vec![OrderError {
+                line: lines.first().map_or(0, |l| l.line),
+                column: 1,
+                message: e.to_string(),
+                rule: None,
+            }]
+        })?;
+        orders::parse_all(&self.data, st, p, lines)
+    }
+
     fn apply(
         &self,
         st: &mut State,
