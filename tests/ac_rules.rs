@@ -1375,3 +1375,83 @@ fn every_bad_order_of_a_move_is_reported_at_once_with_a_suggestion() {
     // Good lines read as before.
     assert!(t.r.parse_all(&t.st, BRITISH, &lines[2..3]).is_ok());
 }
+
+// 19.11, 19.13, 13.81: British units leave Central India by the Persian Gulf
+// with amphibious movement, 1 MP for the sea leg and 1 more for the base
+// (a garrison's 2 MP), 1 SP (a home base counts as a port: ruling); 19.21:
+// only British (red) units come back in that way, and 19.23 not in the same phase.
+#[test]
+fn amphibious_moves_leave_and_enter_central_india_by_the_persian_gulf() {
+    let mut t = empty(1);
+    let bushire = t.city("Bushire");
+    let g = t.put(Nat::British, Kind::Garrison, 2, Loc::Base(Base::India));
+    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    t.st.sp[0] = 0;
+    let e = t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[]).unwrap_err();
+    assert!(e.contains("13.81"), "{e}");
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[]).unwrap();
+    assert_eq!(t.st.unit(g[0]).loc, Loc::Sq(bushire));
+    assert_eq!(t.st.sp[0], 0);
+    // Kabul is far from any water: no chain to the Gulf.
+    let kabul = t.city("Kabul");
+    t.st.sp[0] = 2;
+    let e = t.run(BRITISH, &format!("move {b}: sea:{kabul}"), &[]).unwrap_err();
+    assert!(e.contains("13.8"), "{e}");
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:{bushire} sea:india"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.23"), "{e}");
+    // 19.22: no British unit enters the Urals, even from the Caspian shore.
+    let kr = t.city("Krasnovodsk");
+    t.st.unit_mut(g[1]).loc = Loc::Sq(kr);
+    let e = t.run(BRITISH, &format!("move {b}: sea:urals"), &[]).unwrap_err();
+    assert!(e.contains("19.21, 19.22"), "{e}");
+}
+
+// 19.12: Russian units enter the Urals by the Caspian Sea, 1 SP from a port.
+#[test]
+fn a_russian_force_sails_home_to_the_urals_across_the_caspian() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let kr = t.city("Krasnovodsk");
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
+    let id = t.st.unit(g).id.clone();
+    t.st.sp[1] = 1;
+    t.run(RUSSIAN, &format!("move {id}: sea:urals"), &[]).unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Base(Base::Urals));
+    assert_eq!(t.st.sp[1], 0);
+}
+
+// 19.14, 19.13: from the 1860-64 turn units enter and leave a home base by
+// rail where a friendly railroad marker is on its map edge (1 MP for the
+// rail leg, 1 for the base); before 1860 there are no off-map railroads.
+#[test]
+fn railroads_run_into_the_urals_from_1860() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    for s in ["0501", "0502", "0503"] {
+        t.st.markers.push(Marker {
+            sq: sq(s),
+            owner: Power::Russian,
+            kind: MarkerKind::Railroad,
+        });
+    }
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Base(Base::Urals))[0];
+    let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
+    let (a, b) = (t.st.unit(g).id.clone(), t.st.unit(h).id.clone());
+    let e = t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[]).unwrap_err();
+    assert!(e.contains("19.14"), "{e}");
+    t.st.first_year = 1860;
+    t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[]).unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(sq("0503")));
+    t.run(RUSSIAN, &format!("move {b}: rail:urals"), &[]).unwrap();
+    assert_eq!(t.st.unit(h).loc, Loc::Base(Base::Urals));
+    // 0704 holds no railroad: no line to the edge.
+    let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
+    let cid = t.st.unit(c).id.clone();
+    let e = t.run(RUSSIAN, &format!("move {cid}: rail:urals"), &[]).unwrap_err();
+    assert!(e.contains("19.14"), "{e}");
+}

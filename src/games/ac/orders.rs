@@ -17,6 +17,8 @@
 //! move rf1: rail:1812 pick:rf4 1813         # telegraph pick-up (28.0, optional)
 //! discover burnes                           # a discovery attempt (32.0, optional)
 //! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
+//! move bf1: sea:0134 | bf1: 0134 sea:india    # by the Persian Gulf or the Caspian (19.11, 19.12)
+//! move rf1: rail:0503 | rf1: rail:urals    # off-map railroads from 1860 (19.14)
 //! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
 //! massacre 2226                             # 20.5: at the end of the combat sub-phase (30.0, optional: at once)
 //! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
@@ -506,9 +508,15 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             continue;
         }
         steps.push(if let Some(s) = t.strip_prefix("sea:") {
-            Step::Sea(grid(l, s)?)
+            match Base::parse(s) {
+                Some(b) => Step::SeaBase(b),
+                None => Step::Sea(grid(l, s)?),
+            }
         } else if let Some(s) = t.strip_prefix("rail:") {
-            Step::Rail(grid(l, s)?)
+            match Base::parse(s) {
+                Some(b) => Step::RailBase(b),
+                None => Step::Rail(grid(l, s)?),
+            }
         } else if let Some(x) = t.strip_prefix("pick:") {
             Step::Pick(Piece::Unit(unit(st, l, x).map_err(|e| e.rule("28.0"))?))
         } else if let Some(x) = t.strip_prefix("drop:") {
