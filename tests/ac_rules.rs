@@ -1455,3 +1455,27 @@ fn railroads_run_into_the_urals_from_1860() {
     let e = t.run(RUSSIAN, &format!("move {cid}: rail:urals"), &[]).unwrap_err();
     assert!(e.contains("19.14"), "{e}");
 }
+
+// 16.44: a captured native agent whose region later becomes the captor's may
+// be placed on any square holding one of his units, in any phase; a prisoner
+// of another kind is returned only at the beginning of a turn (16.42(1)).
+#[test]
+fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
+    let mut t = empty(1);
+    let dost = t.agent("dost-mohammed", Loc::Prisoner(Power::British));
+    t.agent("vitkovitch", Loc::Prisoner(Power::British));
+    let kabul = t.city("Kabul");
+    let af = t.region("AF");
+    t.st.control[af] = Some(Power::Russian);
+    let e = t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap_err();
+    assert!(e.contains("16.42(1)"), "not yet his region: {e}");
+    let e = t.run(BRITISH, &format!("release vitkovitch at {kabul}"), &[]).unwrap_err();
+    assert!(e.contains("16.42(1)"), "{e}");
+    t.st.control[af] = Some(Power::British);
+    let e = t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap_err();
+    assert!(e.contains("16.44"), "no British unit in Kabul: {e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
+    t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap();
+    assert_eq!(t.st.agent(dost).loc, Loc::Sq(kabul));
+    assert_eq!(t.st.agent_owner(t.d(), dost), Some(Power::British));
+}
