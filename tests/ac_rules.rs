@@ -1479,3 +1479,30 @@ fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
     assert_eq!(t.st.agent(dost).loc, Loc::Sq(kabul));
     assert_eq!(t.st.agent_owner(t.d(), dost), Some(Power::British));
 }
+
+// 5.51 (through 23.1(2)): a region that returns to neutral keeps its units
+// inside its borders in place (1); those outside go back to a city of their
+// region with no British, Russian or other regions' units (2).
+#[test]
+fn a_region_reverting_to_neutral_calls_its_units_home() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let (kabul, peshawar, kandahar) = (t.city("Kabul"), t.city("Peshawar"), t.city("Kandahar"));
+    let home = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(kabul))[0];
+    let away = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(peshawar))[0];
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
+    let d = t.r.data();
+    economy::apply(d, &mut t.st, Power::British, &economy::EconOrder::Cede(af, None)).unwrap();
+    assert_eq!(t.st.control[af.0 as usize], None);
+    assert_eq!(t.st.unit(home).loc, Loc::Sq(kabul));
+    let Loc::Sq(back) = t.st.unit(away).loc else {
+        panic!("{:?}", t.st.unit(away).loc)
+    };
+    assert_eq!(d.sq(back).and_then(|i| i.region), Some(af));
+    assert!(
+        t.st.units_at(Loc::Sq(back)).all(|u| t.st.unit(u).nat == Nat::Native(af)),
+        "{back} holds foreign units"
+    );
+    assert_ne!(back, kandahar);
+}
