@@ -1506,3 +1506,39 @@ fn a_region_reverting_to_neutral_calls_its_units_home() {
     );
     assert_ne!(back, kandahar);
 }
+
+// 23.0, 23.1: an agreement both players sign: the British propose pounds for
+// a cession in their phase; nothing changes until the Russians accept in a
+// later move of their own; then both terms are carried out. An offer one
+// cannot meet is refused at proposal (23.1(2)) or at acceptance (pounds).
+#[test]
+fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
+    let mut t = empty(1);
+    let (np, pe) = (t.region("NP"), t.region("PE"));
+    t.st.control[np] = Some(Power::Russian);
+    t.st.control[pe] = None;
+    t.st.treasury = [10, 4];
+    let e = t.run(BRITISH, "propose give 5, want cede PE to british", &[]).unwrap_err();
+    assert!(e.contains("23.1(2)"), "the Russians do not hold Persia: {e}");
+    let ev = t
+        .run(BRITISH, "propose give 5, want cede NP to neutral", &[])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains("agreement 1")), "{ev:?}");
+    assert_eq!(t.st.treasury, [10, 4]);
+    let e = t.run(BRITISH, "accept 1", &[]).unwrap_err();
+    assert!(e.contains("23.0"), "one's own offer: {e}");
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "accept 1", &[]).unwrap();
+    assert_eq!(t.st.treasury, [5, 9]);
+    assert_eq!(t.st.control[np], None);
+    assert!(t.st.offers.is_empty());
+    let e = t.run(RUSSIAN, "accept 1", &[]).unwrap_err();
+    assert!(e.contains("no open agreement 1"), "{e}");
+    // A gift beyond the treasury fails at acceptance; the offer stands.
+    t.run(RUSSIAN, "propose want 50", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    let e = t.run(BRITISH, "accept 2", &[]).unwrap_err();
+    assert!(e.contains("pounds"), "{e}");
+    t.run(BRITISH, "decline 2", &[]).unwrap();
+    assert!(t.st.offers.is_empty());
+}

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod agreement;
 pub mod basemove;
 pub mod bop;
 mod build;
@@ -394,7 +395,8 @@ impl Rules for Ac {
             | Order::Massacre(_)
             | Order::Discover(..)
             | Order::Execute(_)
-            | Order::Release(..) => Audience::All,
+            | Order::Release(..)
+            | Order::Deal(_) => Audience::All,
         }
     }
 

@@ -19,7 +19,9 @@
 //! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
 //! move bf1: sea:0134 | bf1: 0134 sea:india    # by the Persian Gulf or the Caspian (19.11, 19.12)
 //! move rf1: rail:0503 | rf1: rail:urals    # off-map railroads from 1860 (19.14)
-//! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
+//! give 5 | cede AF to russian|neutral       # one-sided agreements, in the economy (23.1)
+//! propose give 5, want cede NP to neutral   # a two-sided agreement (23.0), in your operations phase
+//! accept 1 | decline 1                      # answer it, in a later move of your own
 //! massacre 2226                             # 20.5: at the end of the combat sub-phase (30.0, optional: at once)
 //! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
 //! negotiate AF agent burnes pounds 1        # 15.1
@@ -29,6 +31,7 @@
 //! ```
 
 use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
+use super::agreement::Deal;
 use super::economy::EconOrder;
 use super::geom::Sq;
 use super::movement::{Piece, Step};
@@ -68,6 +71,8 @@ pub enum Order {
     Negotiate(Attempt),
     /// Choose the CRT for a square.
     Crt(Sq, CrtChoice),
+    /// Propose, accept or decline an agreement (23.0).
+    Deal(super::agreement::Deal),
     /// End the operations phase.
     End,
 }
@@ -93,6 +98,9 @@ const WORDS: &[&str] = &[
     "massacre",
     "execute",
     "release",
+    "propose",
+    "accept",
+    "decline",
 ];
 
 fn err(l: &SourceLine, m: impl Into<String>) -> OrderError {
@@ -121,6 +129,7 @@ fn rule_of(head: &str) -> &'static str {
         "done" => "3.1[3]",
         "discover" => "32.0",
         "give" | "cede" => "23.1",
+        "propose" | "accept" | "decline" => "23.0",
         "move" => "13.1",
         "negotiate" => "15.1",
         "ultimatum" => "15.6",
@@ -422,6 +431,18 @@ fn line(
             };
             Ok(Order::Crt(s, c))
         }
+        "propose" => propose(d, l, rest),
+        "accept" | "decline" => {
+            let n = w
+                .first()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
+            Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
+                Deal::Accept(n)
+            } else {
+                Deal::Decline(n)
+            }))
+        }
         "end" | "pass" => Ok(Order::End),
         "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
         "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
@@ -443,6 +464,41 @@ fn line(
             ),
         )),
     }
+}
+
+/// `propose give 5, want cede NP to neutral, want 3`: terms by commas; a
+/// `want` term is the other player's, a bare number is pounds (23.1).
+fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let mut terms = Vec::new();
+    for clause in rest.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        let w: Vec<&str> = clause.split_whitespace().collect();
+        let theirs = w[0].eq_ignore_ascii_case("want");
+        let w = if theirs { &w[1..] } else { &w[..] };
+        let what = match w {
+            [n] | [_, n] if n.parse::<u32>().is_ok() && (w.len() == 1 || w[0].eq_ignore_ascii_case("give")) => {
+                EconOrder::Give(n.parse().unwrap_or(0))
+            }
+            [c, r, _to, who] if c.eq_ignore_ascii_case("cede") => {
+                let to = if who.eq_ignore_ascii_case("neutral") {
+                    None
+                } else {
+                    Some(Power::parse(who).ok_or_else(|| {
+                        err_at(l, who, "cede to british, russian or neutral")
+                    })?)
+                };
+                EconOrder::Cede(region(d, l, r)?, to)
+            }
+            _ => {
+                return Err(err_at(
+                    l,
+                    clause,
+                    format!("{clause:?} is not a term: `give N`, `cede REGION to SIDE`, each may follow `want`"),
+                ));
+            }
+        };
+        terms.push((theirs, what));
+    }
+    Ok(Order::Deal(Deal::Propose(terms)))
 }
 
 fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {

@@ -211,6 +211,7 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             phase(st).crt.insert(*s, *c);
             Ok(())
         }
+        Order::Deal(deal) => super::agreement::apply(ctx, st, p, deal),
         Order::End => end_phase(ctx, st, p),
         _ => Err(illegal(
             "an operations phase takes move, negotiate, ultimatum, crt and end",
