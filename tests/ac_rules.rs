@@ -1542,3 +1542,35 @@ fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
     t.run(BRITISH, "decline 2", &[]).unwrap();
     assert!(t.st.offers.is_empty());
 }
+
+// 29.0 (optional Improved Staff Work): from the 1890-94 turn an all-red force
+// makes its second operation free of supply; 29.1: the third still pays;
+// 29.2: a force with any native unit pays in the second too.
+#[test]
+fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() {
+    let mut t = empty_with(2, &[("staff_work", "on")]);
+    let s = t.city("Delhi");
+    let red = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let id = t.st.unit(red).id.clone();
+    let to = Sq::new(s.col, s.row + 1);
+    t.st.sp[0] = 0;
+    let e = t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap_err();
+    assert!(e.contains("12.2(2)"), "before 1890 the rule is off: {e}");
+    t.st.first_year = 1890;
+    t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap();
+    assert_eq!(t.st.sp[0], 0);
+    // 29.2: a Punjabi brigade in the force.
+    let pj = t.d().region("PJ").unwrap();
+    t.st.control[pj.0 as usize] = Some(Power::British);
+    let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let n = t.put(Nat::Native(pj), Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let ids = format!("{} {}", t.st.unit(f).id, t.st.unit(n).id);
+    let e = t.run(BRITISH, &format!("move {ids}: {to}"), &[]).unwrap_err();
+    assert!(e.contains("12.2(2)"), "{e}");
+    // 29.1: the third operation pays.
+    umpire::games::ac::turn::open_phase(&mut t.st, 3, Power::British);
+    let e = t
+        .run(BRITISH, &format!("move {}: {s}", t.st.unit(red).id), &[])
+        .unwrap_err();
+    assert!(e.contains("12.2(2)"), "{e}");
+}
