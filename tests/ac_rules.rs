@@ -1351,7 +1351,8 @@ fn every_bad_order_of_a_move_is_reported_at_once_with_a_suggestion() {
     let mut t = empty(1);
     let kabul = t.city("Kabul");
     t.agent("burnes", Loc::Sq(kabul));
-    let text = "move burnse: 3136\nnegotiate AX agent burnes\nend\nmassacer 2226\nbuild fort at Kabull";
+    let text =
+        "move burnse: 3136\nnegotiate AX agent burnes\nend\nmassacer 2226\nbuild fort at Kabull";
     let lines: Vec<SourceLine> = text
         .lines()
         .enumerate()
@@ -1365,10 +1366,19 @@ fn every_bad_order_of_a_move_is_reported_at_once_with_a_suggestion() {
     let at: Vec<(usize, usize)> = e.iter().map(|e| (e.line, e.column)).collect();
     assert_eq!(at, [(1, 8), (2, 13), (4, 3), (5, 17)], "{e:?}");
     let m: Vec<String> = e.iter().map(|e| e.to_string()).collect();
-    assert!(m[0].contains("did you mean burnes?") && m[0].ends_with("(13.1)"), "{m:?}");
-    assert!(m[1].contains("no region \"AX\"; did you mean ") && m[1].ends_with("(15.1)"), "{m:?}");
+    assert!(
+        m[0].contains("did you mean burnes?") && m[0].ends_with("(13.1)"),
+        "{m:?}"
+    );
+    assert!(
+        m[1].contains("no region \"AX\"; did you mean ") && m[1].ends_with("(15.1)"),
+        "{m:?}"
+    );
     assert!(m[2].contains("did you mean massacre?"), "{m:?}");
-    assert!(m[3].contains("did you mean kabul?") && m[3].ends_with("(20.1)"), "{m:?}");
+    assert!(
+        m[3].contains("did you mean kabul?") && m[3].ends_with("(20.1)"),
+        "{m:?}"
+    );
     // The first error alone is what `parse` reports.
     let one = t.r.parse(&t.st, BRITISH, &lines).unwrap_err();
     assert_eq!(one, e[0]);
@@ -1387,16 +1397,21 @@ fn amphibious_moves_leave_and_enter_central_india_by_the_persian_gulf() {
     let g = t.put(Nat::British, Kind::Garrison, 2, Loc::Base(Base::India));
     let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
     t.st.sp[0] = 0;
-    let e = t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("move {a}: sea:{bushire}"), &[])
+        .unwrap_err();
     assert!(e.contains("13.81"), "{e}");
     t.st.sp[0] = 1;
-    t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[]).unwrap();
+    t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[])
+        .unwrap();
     assert_eq!(t.st.unit(g[0]).loc, Loc::Sq(bushire));
     assert_eq!(t.st.sp[0], 0);
     // Kabul is far from any water: no chain to the Gulf.
     let kabul = t.city("Kabul");
     t.st.sp[0] = 2;
-    let e = t.run(BRITISH, &format!("move {b}: sea:{kabul}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:{kabul}"), &[])
+        .unwrap_err();
     assert!(e.contains("13.8"), "{e}");
     let e = t
         .run(BRITISH, &format!("move {b}: sea:{bushire} sea:india"), &[])
@@ -1405,7 +1420,9 @@ fn amphibious_moves_leave_and_enter_central_india_by_the_persian_gulf() {
     // 19.22: no British unit enters the Urals, even from the Caspian shore.
     let kr = t.city("Krasnovodsk");
     t.st.unit_mut(g[1]).loc = Loc::Sq(kr);
-    let e = t.run(BRITISH, &format!("move {b}: sea:urals"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:urals"), &[])
+        .unwrap_err();
     assert!(e.contains("19.21, 19.22"), "{e}");
 }
 
@@ -1419,7 +1436,8 @@ fn a_russian_force_sails_home_to_the_urals_across_the_caspian() {
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
     let id = t.st.unit(g).id.clone();
     t.st.sp[1] = 1;
-    t.run(RUSSIAN, &format!("move {id}: sea:urals"), &[]).unwrap();
+    t.run(RUSSIAN, &format!("move {id}: sea:urals"), &[])
+        .unwrap();
     assert_eq!(t.st.unit(g).loc, Loc::Base(Base::Urals));
     assert_eq!(t.st.sp[1], 0);
 }
@@ -1442,17 +1460,23 @@ fn railroads_run_into_the_urals_from_1860() {
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Base(Base::Urals))[0];
     let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
     let (a, b) = (t.st.unit(g).id.clone(), t.st.unit(h).id.clone());
-    let e = t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[]).unwrap_err();
+    let e = t
+        .run(RUSSIAN, &format!("move {a}: rail:0503"), &[])
+        .unwrap_err();
     assert!(e.contains("19.14"), "{e}");
     t.st.first_year = 1860;
-    t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[]).unwrap();
+    t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[])
+        .unwrap();
     assert_eq!(t.st.unit(g).loc, Loc::Sq(sq("0503")));
-    t.run(RUSSIAN, &format!("move {b}: rail:urals"), &[]).unwrap();
+    t.run(RUSSIAN, &format!("move {b}: rail:urals"), &[])
+        .unwrap();
     assert_eq!(t.st.unit(h).loc, Loc::Base(Base::Urals));
     // 0704 holds no railroad: no line to the edge.
     let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
     let cid = t.st.unit(c).id.clone();
-    let e = t.run(RUSSIAN, &format!("move {cid}: rail:urals"), &[]).unwrap_err();
+    let e = t
+        .run(RUSSIAN, &format!("move {cid}: rail:urals"), &[])
+        .unwrap_err();
     assert!(e.contains("19.14"), "{e}");
 }
 
@@ -1467,15 +1491,22 @@ fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
     let kabul = t.city("Kabul");
     let af = t.region("AF");
     t.st.control[af] = Some(Power::Russian);
-    let e = t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap_err();
     assert!(e.contains("16.42(1)"), "not yet his region: {e}");
-    let e = t.run(BRITISH, &format!("release vitkovitch at {kabul}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("release vitkovitch at {kabul}"), &[])
+        .unwrap_err();
     assert!(e.contains("16.42(1)"), "{e}");
     t.st.control[af] = Some(Power::British);
-    let e = t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap_err();
     assert!(e.contains("16.44"), "no British unit in Kabul: {e}");
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
-    t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[]).unwrap();
+    t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap();
     assert_eq!(t.st.agent(dost).loc, Loc::Sq(kabul));
     assert_eq!(t.st.agent_owner(t.d(), dost), Some(Power::British));
 }
@@ -1493,7 +1524,13 @@ fn a_region_reverting_to_neutral_calls_its_units_home() {
     let away = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(peshawar))[0];
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
     let d = t.r.data();
-    economy::apply(d, &mut t.st, Power::British, &economy::EconOrder::Cede(af, None)).unwrap();
+    economy::apply(
+        d,
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
     assert_eq!(t.st.control[af.0 as usize], None);
     assert_eq!(t.st.unit(home).loc, Loc::Sq(kabul));
     let Loc::Sq(back) = t.st.unit(away).loc else {
@@ -1501,7 +1538,8 @@ fn a_region_reverting_to_neutral_calls_its_units_home() {
     };
     assert_eq!(d.sq(back).and_then(|i| i.region), Some(af));
     assert!(
-        t.st.units_at(Loc::Sq(back)).all(|u| t.st.unit(u).nat == Nat::Native(af)),
+        t.st.units_at(Loc::Sq(back))
+            .all(|u| t.st.unit(u).nat == Nat::Native(af)),
         "{back} holds foreign units"
     );
     assert_ne!(back, kandahar);
@@ -1518,8 +1556,13 @@ fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
     t.st.control[np] = Some(Power::Russian);
     t.st.control[pe] = None;
     t.st.treasury = [10, 4];
-    let e = t.run(BRITISH, "propose give 5, want cede PE to british", &[]).unwrap_err();
-    assert!(e.contains("23.1(2)"), "the Russians do not hold Persia: {e}");
+    let e = t
+        .run(BRITISH, "propose give 5, want cede PE to british", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("23.1(2)"),
+        "the Russians do not hold Persia: {e}"
+    );
     let ev = t
         .run(BRITISH, "propose give 5, want cede NP to neutral", &[])
         .unwrap();
@@ -1554,7 +1597,9 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     let id = t.st.unit(red).id.clone();
     let to = Sq::new(s.col, s.row + 1);
     t.st.sp[0] = 0;
-    let e = t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("move {id}: {to}"), &[])
+        .unwrap_err();
     assert!(e.contains("12.2(2)"), "before 1890 the rule is off: {e}");
     t.st.first_year = 1890;
     t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap();
@@ -1565,7 +1610,9 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
     let n = t.put(Nat::Native(pj), Kind::FieldForce, 1, Loc::Sq(s))[0];
     let ids = format!("{} {}", t.st.unit(f).id, t.st.unit(n).id);
-    let e = t.run(BRITISH, &format!("move {ids}: {to}"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("move {ids}: {to}"), &[])
+        .unwrap_err();
     assert!(e.contains("12.2(2)"), "{e}");
     // 29.1: the third operation pays.
     umpire::games::ac::turn::open_phase(&mut t.st, 3, Power::British);
