@@ -1341,3 +1341,283 @@ fn the_discovery_table_has_every_d66_result_and_marks_the_missing_ones() {
     let once: Vec<u32> = rows.iter().filter(|r| r.once).map(|r| r.roll).collect();
     assert_eq!(once, vec![11, 21, 22], "32.6: once per game");
 }
+
+/// 3.0 (the move file) with 13.1, 15.1, 16.42 and 20.1: a move's every bad
+/// line is reported at once, each with its line, the column of the word at
+/// fault and the rule its order is written under; a mistyped id gets the
+/// nearest real one.
+#[test]
+fn every_bad_order_of_a_move_is_reported_at_once_with_a_suggestion() {
+    let mut t = empty(1);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    let text =
+        "move burnse: 3136\nnegotiate AX agent burnes\nend\nmassacer 2226\nbuild fort at Kabull";
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 3,
+            text: t.to_string(),
+        })
+        .collect();
+    let e = t.r.parse_all(&t.st, BRITISH, &lines).unwrap_err();
+    let at: Vec<(usize, usize)> = e.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(at, [(1, 8), (2, 13), (4, 3), (5, 17)], "{e:?}");
+    let m: Vec<String> = e.iter().map(|e| e.to_string()).collect();
+    assert!(
+        m[0].contains("did you mean burnes?") && m[0].ends_with("(13.1)"),
+        "{m:?}"
+    );
+    assert!(
+        m[1].contains("no region \"AX\"; did you mean ") && m[1].ends_with("(15.1)"),
+        "{m:?}"
+    );
+    assert!(m[2].contains("did you mean massacre?"), "{m:?}");
+    assert!(
+        m[3].contains("did you mean kabul?") && m[3].ends_with("(20.1)"),
+        "{m:?}"
+    );
+    // The first error alone is what `parse` reports.
+    let one = t.r.parse(&t.st, BRITISH, &lines).unwrap_err();
+    assert_eq!(one, e[0]);
+    // Good lines read as before.
+    assert!(t.r.parse_all(&t.st, BRITISH, &lines[2..3]).is_ok());
+}
+
+// 19.11, 19.13, 13.81: British units leave Central India by the Persian Gulf
+// with amphibious movement, 1 MP for the sea leg and 1 more for the base
+// (a garrison's 2 MP), 1 SP (a home base counts as a port: ruling); 19.21:
+// only British (red) units come back in that way, and 19.23 not in the same phase.
+#[test]
+fn amphibious_moves_leave_and_enter_central_india_by_the_persian_gulf() {
+    let mut t = empty(1);
+    let bushire = t.city("Bushire");
+    let g = t.put(Nat::British, Kind::Garrison, 2, Loc::Base(Base::India));
+    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    t.st.sp[0] = 0;
+    let e = t
+        .run(BRITISH, &format!("move {a}: sea:{bushire}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.81"), "{e}");
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move {a}: sea:{bushire}"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g[0]).loc, Loc::Sq(bushire));
+    assert_eq!(t.st.sp[0], 0);
+    // Kabul is far from any water: no chain to the Gulf.
+    let kabul = t.city("Kabul");
+    t.st.sp[0] = 2;
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:{kabul}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.8"), "{e}");
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:{bushire} sea:india"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.23"), "{e}");
+    // 19.22: no British unit enters the Urals, even from the Caspian shore.
+    let kr = t.city("Krasnovodsk");
+    t.st.unit_mut(g[1]).loc = Loc::Sq(kr);
+    let e = t
+        .run(BRITISH, &format!("move {b}: sea:urals"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.21, 19.22"), "{e}");
+}
+
+// 19.12: Russian units enter the Urals by the Caspian Sea, 1 SP from a port.
+#[test]
+fn a_russian_force_sails_home_to_the_urals_across_the_caspian() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let kr = t.city("Krasnovodsk");
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
+    let id = t.st.unit(g).id.clone();
+    t.st.sp[1] = 1;
+    t.run(RUSSIAN, &format!("move {id}: sea:urals"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Base(Base::Urals));
+    assert_eq!(t.st.sp[1], 0);
+}
+
+// 19.14, 19.13: from the 1860-64 turn units enter and leave a home base by
+// rail where a friendly railroad marker is on its map edge (1 MP for the
+// rail leg, 1 for the base); before 1860 there are no off-map railroads.
+#[test]
+fn railroads_run_into_the_urals_from_1860() {
+    let mut t = empty(1);
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    for s in ["0501", "0502", "0503"] {
+        t.st.markers.push(Marker {
+            sq: sq(s),
+            owner: Power::Russian,
+            kind: MarkerKind::Railroad,
+        });
+    }
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Base(Base::Urals))[0];
+    let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
+    let (a, b) = (t.st.unit(g).id.clone(), t.st.unit(h).id.clone());
+    let e = t
+        .run(RUSSIAN, &format!("move {a}: rail:0503"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.14"), "{e}");
+    t.st.first_year = 1860;
+    t.run(RUSSIAN, &format!("move {a}: rail:0503"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(sq("0503")));
+    t.run(RUSSIAN, &format!("move {b}: rail:urals"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(h).loc, Loc::Base(Base::Urals));
+    // 0704 holds no railroad: no line to the edge.
+    let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
+    let cid = t.st.unit(c).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {cid}: rail:urals"), &[])
+        .unwrap_err();
+    assert!(e.contains("19.14"), "{e}");
+}
+
+// 16.44: a captured native agent whose region later becomes the captor's may
+// be placed on any square holding one of his units, in any phase; a prisoner
+// of another kind is returned only at the beginning of a turn (16.42(1)).
+#[test]
+fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
+    let mut t = empty(1);
+    let dost = t.agent("dost-mohammed", Loc::Prisoner(Power::British));
+    t.agent("vitkovitch", Loc::Prisoner(Power::British));
+    let kabul = t.city("Kabul");
+    let af = t.region("AF");
+    t.st.control[af] = Some(Power::Russian);
+    let e = t
+        .run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap_err();
+    assert!(e.contains("16.42(1)"), "not yet his region: {e}");
+    let e = t
+        .run(BRITISH, &format!("release vitkovitch at {kabul}"), &[])
+        .unwrap_err();
+    assert!(e.contains("16.42(1)"), "{e}");
+    t.st.control[af] = Some(Power::British);
+    let e = t
+        .run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap_err();
+    assert!(e.contains("16.44"), "no British unit in Kabul: {e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
+    t.run(BRITISH, &format!("release dost-mohammed at {kabul}"), &[])
+        .unwrap();
+    assert_eq!(t.st.agent(dost).loc, Loc::Sq(kabul));
+    assert_eq!(t.st.agent_owner(t.d(), dost), Some(Power::British));
+}
+
+// 5.51 (through 23.1(2)): a region that returns to neutral keeps its units
+// inside its borders in place (1); those outside go back to a city of their
+// region with no British, Russian or other regions' units (2).
+#[test]
+fn a_region_reverting_to_neutral_calls_its_units_home() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let (kabul, peshawar, kandahar) = (t.city("Kabul"), t.city("Peshawar"), t.city("Kandahar"));
+    let home = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(kabul))[0];
+    let away = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(peshawar))[0];
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
+    let d = t.r.data();
+    economy::apply(
+        d,
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
+    assert_eq!(t.st.control[af.0 as usize], None);
+    assert_eq!(t.st.unit(home).loc, Loc::Sq(kabul));
+    let Loc::Sq(back) = t.st.unit(away).loc else {
+        panic!("{:?}", t.st.unit(away).loc)
+    };
+    assert_eq!(d.sq(back).and_then(|i| i.region), Some(af));
+    assert!(
+        t.st.units_at(Loc::Sq(back))
+            .all(|u| t.st.unit(u).nat == Nat::Native(af)),
+        "{back} holds foreign units"
+    );
+    assert_ne!(back, kandahar);
+}
+
+// 23.0, 23.1: an agreement both players sign: the British propose pounds for
+// a cession in their phase; nothing changes until the Russians accept in a
+// later move of their own; then both terms are carried out. An offer one
+// cannot meet is refused at proposal (23.1(2)) or at acceptance (pounds).
+#[test]
+fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
+    let mut t = empty(1);
+    let (np, pe) = (t.region("NP"), t.region("PE"));
+    t.st.control[np] = Some(Power::Russian);
+    t.st.control[pe] = None;
+    t.st.treasury = [10, 4];
+    let e = t
+        .run(BRITISH, "propose give 5, want cede PE to british", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("23.1(2)"),
+        "the Russians do not hold Persia: {e}"
+    );
+    let ev = t
+        .run(BRITISH, "propose give 5, want cede NP to neutral", &[])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains("agreement 1")), "{ev:?}");
+    assert_eq!(t.st.treasury, [10, 4]);
+    let e = t.run(BRITISH, "accept 1", &[]).unwrap_err();
+    assert!(e.contains("23.0"), "one's own offer: {e}");
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "accept 1", &[]).unwrap();
+    assert_eq!(t.st.treasury, [5, 9]);
+    assert_eq!(t.st.control[np], None);
+    assert!(t.st.offers.is_empty());
+    let e = t.run(RUSSIAN, "accept 1", &[]).unwrap_err();
+    assert!(e.contains("no open agreement 1"), "{e}");
+    // A gift beyond the treasury fails at acceptance; the offer stands.
+    t.run(RUSSIAN, "propose want 50", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    let e = t.run(BRITISH, "accept 2", &[]).unwrap_err();
+    assert!(e.contains("pounds"), "{e}");
+    t.run(BRITISH, "decline 2", &[]).unwrap();
+    assert!(t.st.offers.is_empty());
+}
+
+// 29.0 (optional Improved Staff Work): from the 1890-94 turn an all-red force
+// makes its second operation free of supply; 29.1: the third still pays;
+// 29.2: a force with any native unit pays in the second too.
+#[test]
+fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() {
+    let mut t = empty_with(2, &[("staff_work", "on")]);
+    let s = t.city("Delhi");
+    let red = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let id = t.st.unit(red).id.clone();
+    let to = Sq::new(s.col, s.row + 1);
+    t.st.sp[0] = 0;
+    let e = t
+        .run(BRITISH, &format!("move {id}: {to}"), &[])
+        .unwrap_err();
+    assert!(e.contains("12.2(2)"), "before 1890 the rule is off: {e}");
+    t.st.first_year = 1890;
+    t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap();
+    assert_eq!(t.st.sp[0], 0);
+    // 29.2: a Punjabi brigade in the force.
+    let pj = t.d().region("PJ").unwrap();
+    t.st.control[pj.0 as usize] = Some(Power::British);
+    let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let n = t.put(Nat::Native(pj), Kind::FieldForce, 1, Loc::Sq(s))[0];
+    let ids = format!("{} {}", t.st.unit(f).id, t.st.unit(n).id);
+    let e = t
+        .run(BRITISH, &format!("move {ids}: {to}"), &[])
+        .unwrap_err();
+    assert!(e.contains("12.2(2)"), "{e}");
+    // 29.1: the third operation pays.
+    umpire::games::ac::turn::open_phase(&mut t.st, 3, Power::British);
+    let e = t
+        .run(BRITISH, &format!("move {}: {s}", t.st.unit(red).id), &[])
+        .unwrap_err();
+    assert!(e.contains("12.2(2)"), "{e}");
+}

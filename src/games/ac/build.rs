@@ -35,6 +35,7 @@ pub(super) fn build(
         route_edges: BTreeSet::new(),
         base_routes: BTreeMap::new(),
         base_edges: BTreeMap::new(),
+        base_seas: BTreeMap::new(),
         routes: Vec::new(),
         railways: m
             .railway
@@ -327,6 +328,25 @@ fn base_edges(d: &mut Data, errors: &mut Vec<String>) {
     }
     d.base_edges.insert(Base::Urals, urals);
     d.base_edges.insert(Base::India, india);
+    base_seas(d, errors);
+}
+
+/// 19.11, 19.12: the Persian Gulf and the Caspian Sea, from one square each.
+fn base_seas(d: &mut Data, errors: &mut Vec<String>) {
+    let mut anchors = Vec::new();
+    for (b, s) in [
+        (Base::India, &d.num.base_seas.india),
+        (Base::Urals, &d.num.base_seas.urals),
+    ] {
+        match s.parse::<Sq>() {
+            Ok(sq) => anchors.push((b, sq)),
+            Err(e) => err(errors, format!("base_seas.{}: {e}", b.key())),
+        }
+    }
+    match super::basemove::seas(d, &anchors) {
+        Ok(v) => d.base_seas.extend(v),
+        Err(e) => err(errors, e),
+    }
 }
 
 fn units(d: &mut Data, u: &RawUnits, errors: &mut Vec<String>) {

@@ -1,7 +1,8 @@
 //! Control, neutrality, belligerency and invasion (5.0): control changes, the
 //! invasion defence levy (5.42(3)), defection (5.6) and the belligerency check
 //! of the phasing player (5.41, ruling A17: only his combat units trigger it).
-//! Not yet: reversion to neutrality (5.51).
+//! Reversion to neutrality (5.51) comes by agreement (`economy::cede`); the
+//! negotiation and event tables that could cause it are missing (stand-ins).
 
 use super::data::{AgentSide, Kind, Nat, Power, RegionId};
 use super::geom::Sq;

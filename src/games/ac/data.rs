@@ -509,6 +509,8 @@ pub struct Numbers {
     pub fort: FortValues,
     /// Movement.
     pub movement: MovementValues,
+    /// The seas by which a home base is entered and left (19.11, 19.12).
+    pub base_seas: BaseSeas,
     /// Index bands.
     pub bop: BopValues,
     /// Index shifts.
@@ -592,6 +594,16 @@ pub struct MovementValues {
     pub base_extra: u32,
     /// Largest defence multiplier (14.74).
     pub max_multiplier: u32,
+}
+/// One all-sea square of the sea each home base is entered and left by
+/// (19.11: the Persian Gulf; 19.12: the Caspian Sea), as `CCRR`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BaseSeas {
+    /// A square of the Persian Gulf.
+    pub india: String,
+    /// A square of the Caspian Sea.
+    pub urals: String,
 }
 /// Index bands.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -918,6 +930,8 @@ pub struct Data {
     pub base_routes: BTreeMap<Sq, Base>,
     /// Edge squares from which each base may be entered (19.11, 19.12).
     pub base_edges: BTreeMap<Base, BTreeSet<Sq>>,
+    /// The sea squares each base is entered and left by (19.11, 19.12).
+    pub base_seas: BTreeMap<Base, BTreeSet<Sq>>,
     /// Named trade routes (for the view).
     pub routes: Vec<(String, Vec<Sq>)>,
     /// The historical railways (reference).

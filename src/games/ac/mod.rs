@@ -19,6 +19,8 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod agreement;
+pub mod basemove;
 pub mod bop;
 mod build;
 pub mod combat;
@@ -225,7 +227,10 @@ impl Rules for Ac {
             // 2: the economy as the engine's sealed round, the options of
             // 28.0, 30.0 and 32.0 (new state fields and data). Version 1 is
             // not kept (`at_version`): it was a first slice with no club games.
-            version: 2,
+            // 3: rail and amphibious moves into and out of the home bases
+            // (19.11-19.14) and the two-sided agreements (23.0); unreleased,
+            // so version 2 is not kept either.
+            version: 3,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
             summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
@@ -340,6 +345,23 @@ impl Rules for Ac {
         orders::parse(&self.data, st, p, lines)
     }
 
+    fn parse_all(
+        &self,
+        st: &State,
+        s: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        let p = power(s).map_err(|e| {
+            vec![OrderError {
+                line: lines.first().map_or(0, |l| l.line),
+                column: 1,
+                message: e.to_string(),
+                rule: None,
+            }]
+        })?;
+        orders::parse_all(&self.data, st, p, lines)
+    }
+
     fn apply(
         &self,
         st: &mut State,
@@ -373,7 +395,8 @@ impl Rules for Ac {
             | Order::Massacre(_)
             | Order::Discover(..)
             | Order::Execute(_)
-            | Order::Release(..) => Audience::All,
+            | Order::Release(..)
+            | Order::Deal(_) => Audience::All,
         }
     }
 

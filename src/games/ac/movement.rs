@@ -1,8 +1,8 @@
 //! Movement (11.3, 12.2, 13.0, 16.21, 19.0). Costs are counted in half
 //! movement points (ruling A23) so that trade routes' 1/2 MP stays whole.
-//! Not yet: railroad movement (13.6), amphibious movement (13.8), drop-offs
-//! (11.3), forced march (27.0) and telegraph (28.0).
+//! Into and out of the home bases by rail and by water: `basemove`.
 
+use super::basemove;
 use super::data::{Base, Data, Power, Terrain};
 use super::geom::{Grid, Sq};
 use super::state::{AgentId, Loc, State, UnitId};
@@ -207,6 +207,10 @@ pub enum Step {
     /// Pick up a unit standing on a railroad square the force has entered
     /// (optional rule 28.0, Telegraph).
     Pick(Piece),
+    /// By railroad into a home base (19.14): `rail:india`.
+    RailBase(Base),
+    /// By water into a home base (19.11, 19.12): `sea:urals`.
+    SeaBase(Base),
 }
 
 /// A coast square: land beside an all-sea or lake square across a side (13.8).
@@ -218,7 +222,7 @@ pub fn coast(d: &Data, s: Sq) -> bool {
 }
 
 /// A square an amphibious move may pass: river, coast or all sea (13.81).
-fn waterway(d: &Data, s: Sq) -> bool {
+pub(super) fn waterway(d: &Data, s: Sq) -> bool {
     d.sq(s)
         .is_some_and(|i| i.river || i.terrain == Terrain::Sea)
         || coast(d, s)
@@ -394,7 +398,14 @@ pub fn check(
     let mut by_rail = false;
     let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
-        let to = match step_ {
+        let leg = basemove::leg(d, st, p, &a, at, step_, i > 0 && matches!(start, Loc::Base(_)));
+        let to = if let Some(leg) = leg {
+            let (to, mp, sp) = leg?;
+            spent += mp;
+            amphibious_sp += sp;
+            to
+        } else {
+            match step_ {
             Step::Pick(x) => {
                 let all: Vec<Piece> = pieces.iter().chain(&picked).copied().collect();
                 check_pick(st, p, at, *x, &all, by_rail)?;
@@ -416,6 +427,9 @@ pub fn check(
                 }
                 drops.push((*x, at));
                 continue;
+            }
+            Step::SeaBase(_) | Step::RailBase(_) => {
+                return Err(illegal("a force moves out of a base onto the map", "19.1"));
             }
             Step::Sea(s) => {
                 let Loc::Sq(from) = at else {
@@ -468,6 +482,7 @@ pub fn check(
                 spent += step(d, at, to, &a)?;
                 to
             }
+        }
         };
         if spent > a.half_mp {
             return Err(illegal(
@@ -489,7 +504,7 @@ pub fn check(
                 "13.32, 13.62",
             ));
         }
-        by_rail = matches!(step_, Step::Rail(_))
+        by_rail = matches!(step_, Step::Rail(_) | Step::RailBase(_))
             || matches!((at, to), (Loc::Sq(a), Loc::Sq(b))
                 if st.has_marker(a, p, super::data::MarkerKind::Railroad)
                     && st.has_marker(b, p, super::data::MarkerKind::Railroad));

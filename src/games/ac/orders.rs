@@ -17,7 +17,11 @@
 //! move rf1: rail:1812 pick:rf4 1813         # telegraph pick-up (28.0, optional)
 //! discover burnes                           # a discovery attempt (32.0, optional)
 //! move bf1: sea:1726                        # amphibious along rivers and coasts (13.8)
-//! give 5 | cede AF to russian|neutral       # player agreements, in the economy (23.1)
+//! move bf1: sea:0134 | bf1: 0134 sea:india    # by the Persian Gulf or the Caspian (19.11, 19.12)
+//! move rf1: rail:0503 | rf1: rail:urals    # off-map railroads from 1860 (19.14)
+//! give 5 | cede AF to russian|neutral       # one-sided agreements, in the economy (23.1)
+//! propose give 5, want cede NP to neutral   # a two-sided agreement (23.0), in your operations phase
+//! accept 1 | decline 1                      # answer it, in a later move of your own
 //! massacre 2226                             # 20.5: at the end of the combat sub-phase (30.0, optional: at once)
 //! execute vitkovitch | release vitkovitch at 0602   # prisoners (16.42)
 //! negotiate AF agent burnes pounds 1        # 15.1
@@ -27,13 +31,15 @@
 //! ```
 
 use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
+use super::agreement::Deal;
 use super::economy::EconOrder;
 use super::geom::Sq;
 use super::movement::{Piece, Step};
 use super::negotiate::Attempt;
-use super::state::{AgentId, CrtChoice, Loc, Stage, State};
+use super::state::{AgentId, CrtChoice, Loc, Stage, State, UnitId};
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
+use crate::core::suggest::did_you_mean;
 
 /// One order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,12 +71,73 @@ pub enum Order {
     Negotiate(Attempt),
     /// Choose the CRT for a square.
     Crt(Sq, CrtChoice),
+    /// Propose, accept or decline an agreement (23.0).
+    Deal(super::agreement::Deal),
     /// End the operations phase.
     End,
 }
 
+/// The order words, for "did you mean" on a mistyped one.
+const WORDS: &[&str] = &[
+    "initiative",
+    "buy",
+    "recruit",
+    "agent",
+    "build",
+    "disband",
+    "done",
+    "discover",
+    "give",
+    "cede",
+    "move",
+    "negotiate",
+    "ultimatum",
+    "crt",
+    "end",
+    "pass",
+    "massacre",
+    "execute",
+    "release",
+    "propose",
+    "accept",
+    "decline",
+];
+
 fn err(l: &SourceLine, m: impl Into<String>) -> OrderError {
     OrderError::at(l, m)
+}
+
+/// An error pointing at the word `tok` of the line (its column), or at the
+/// line's start if the word is not found.
+fn err_at(l: &SourceLine, tok: &str, m: impl Into<String>) -> OrderError {
+    let mut e = OrderError::at(l, m);
+    if let Some(i) = (!tok.is_empty()).then(|| l.text.find(tok)).flatten() {
+        e.column = l.column + l.text[..i].chars().count();
+    }
+    e
+}
+
+/// The rule an order word is written under, cited by an error that names none.
+fn rule_of(head: &str) -> &'static str {
+    match head {
+        "initiative" => "7.2",
+        "buy" => "17.1",
+        "recruit" => "10.0",
+        "agent" => "16.5(2)",
+        "build" => "20.1",
+        "disband" => "10.5",
+        "done" => "3.1[3]",
+        "discover" => "32.0",
+        "give" | "cede" => "23.1",
+        "propose" | "accept" | "decline" => "23.0",
+        "move" => "13.1",
+        "negotiate" => "15.1",
+        "ultimatum" => "15.6",
+        "crt" => "14.6",
+        "massacre" => "30.0",
+        "execute" | "release" => "16.42",
+        _ => "3.0",
+    }
 }
 
 /// A place: a home base, a square or a city name.
@@ -84,36 +151,128 @@ pub fn place(d: &Data, s: &str) -> Option<At> {
     d.find_city(s).map(|c| At::Sq(d.city(c).sq))
 }
 
+/// `"; did you mean X?"` over the cities' names (as slugs) and the bases.
+fn near_place(d: &Data, s: &str) -> String {
+    let names: Vec<String> = d.cities.iter().map(|c| super::data::slug(&c.name)).collect();
+    did_you_mean(
+        &super::data::slug(s),
+        names
+            .iter()
+            .map(String::as_str)
+            .chain(["india", "urals"]),
+    )
+}
+
+/// A place or an error naming the nearest one.
+fn place_or(d: &Data, l: &SourceLine, s: &str) -> Result<At, OrderError> {
+    place(d, s).ok_or_else(|| err_at(l, s, format!("no place {s:?}{}", near_place(d, s))))
+}
+
 fn square(d: &Data, l: &SourceLine, s: &str) -> Result<Sq, OrderError> {
     match place(d, s) {
         Some(At::Sq(sq)) => Ok(sq),
-        _ => Err(err(
+        _ => Err(err_at(
             l,
-            format!("{s:?} is not a square on the map or a city"),
+            s,
+            format!(
+                "{s:?} is not a square on the map or a city{}",
+                near_place(d, s)
+            ),
         )),
     }
 }
 
-fn agent(d: &Data, l: &SourceLine, s: &str) -> Result<AgentId, OrderError> {
-    d.find_agent(s)
-        .map(|i| AgentId(i as u16))
-        .ok_or_else(|| err(l, format!("no agent {s:?}")))
+/// A square written as `CCRR` (a path step).
+fn grid(l: &SourceLine, s: &str) -> Result<Sq, OrderError> {
+    s.parse::<Sq>().map_err(|e| err_at(l, s, e.to_string()))
 }
 
-/// Reads a move's order lines.
+fn agent(d: &Data, l: &SourceLine, s: &str) -> Result<AgentId, OrderError> {
+    d.find_agent(s).map(|i| AgentId(i as u16)).ok_or_else(|| {
+        let ids = d.agents.iter().map(|a| a.id.as_str());
+        err_at(l, s, format!("no agent {s:?}{}", did_you_mean(s, ids)))
+    })
+}
+
+/// A unit of the state, or an error naming the nearest unit.
+fn unit(st: &State, l: &SourceLine, s: &str) -> Result<UnitId, OrderError> {
+    st.find_unit(s).ok_or_else(|| {
+        let ids = st.units.iter().map(|u| u.id.as_str());
+        err_at(l, s, format!("no unit {s:?}{}", did_you_mean(s, ids)))
+    })
+}
+
+/// A combat unit or an agent (a piece that moves), or an error naming the
+/// nearest of either.
+fn piece(d: &Data, st: &State, l: &SourceLine, s: &str) -> Result<Piece, OrderError> {
+    if let Some(u) = st.find_unit(s) {
+        return Ok(Piece::Unit(u));
+    }
+    if let Some(a) = d.find_agent(s) {
+        return Ok(Piece::Agent(AgentId(a as u16)));
+    }
+    let ids = st
+        .units
+        .iter()
+        .map(|u| u.id.as_str())
+        .chain(d.agents.iter().map(|a| a.id.as_str()));
+    Err(err_at(
+        l,
+        s,
+        format!("no unit or agent {s:?}{}", did_you_mean(s, ids)),
+    ))
+}
+
+/// A native region by its code, or an error naming the nearest code.
+fn region(d: &Data, l: &SourceLine, s: &str) -> Result<super::data::RegionId, OrderError> {
+    d.region(s).ok_or_else(|| {
+        let codes = d.regions.iter().map(|r| r.code.as_str());
+        err_at(
+            l,
+            s,
+            format!("no region {s:?}{}", did_you_mean(s, codes)),
+        )
+    })
+}
+
+/// Reads a move's order lines (the first error only).
 pub fn parse(
     d: &Data,
     st: &State,
     side: Power,
     lines: &[SourceLine],
 ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    parse_all(d, st, side, lines).map_err(|mut e| e.remove(0))
+}
+
+/// Reads a move's order lines, reporting every line that does not read, each
+/// with its line, column and the rule its order is written under.
+pub fn parse_all(
+    d: &Data,
+    st: &State,
+    side: Power,
+    lines: &[SourceLine],
+) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for l in lines {
         let text = l.text.trim();
         if text.is_empty() {
             continue;
         }
-        out.push((l.clone(), line(d, st, side, l, text)?));
+        match line(d, st, side, l, text) {
+            Ok(o) => out.push((l.clone(), o)),
+            Err(mut e) => {
+                if e.rule.is_none() {
+                    let head = text.split_whitespace().next().unwrap_or("");
+                    e.rule = Some(rule_of(&head.to_ascii_lowercase()).to_string());
+                }
+                errors.push(e);
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     implied_done(st, side, &mut out);
     Ok(out)
@@ -165,8 +324,7 @@ fn line(
                 .split_once(" at ")
                 .ok_or_else(|| err(l, "write `agent NAME at PLACE`"))?;
             let a = agent(d, l, who.trim())?;
-            let at =
-                place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
+            let at = place_or(d, l, at.trim())?;
             Ok(Order::Econ(EconOrder::Agent { agent: a, at }))
         }
         "build" => {
@@ -186,10 +344,8 @@ fn line(
             }))
         }
         "disband" => {
-            let u = w
-                .first()
-                .and_then(|x| st.find_unit(x))
-                .ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            let x = w.first().ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            let u = unit(st, l, x)?;
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
         "done" => Ok(Order::Done),
@@ -199,7 +355,7 @@ fn line(
                 .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
             let a = agent(d, l, who)?;
             let target = match w.get(1) {
-                Some(s) => Some(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?),
+                Some(s) => Some(grid(l, s)?),
                 None => None,
             };
             Ok(Order::Discover(a, target))
@@ -212,10 +368,10 @@ fn line(
             Ok(Order::Econ(EconOrder::Give(n)))
         }
         "cede" => {
-            let r = w
+            let x = w
                 .first()
-                .and_then(|x| d.region(x))
                 .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
+            let r = region(d, l, x)?;
             let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("neutral") => None,
                 Some(x) => Some(
@@ -232,12 +388,13 @@ fn line(
         "move" => moves(d, st, l, rest),
         "negotiate" | "ultimatum" => {
             let ultimatum = head.eq_ignore_ascii_case("ultimatum");
-            let r = w.first().and_then(|x| d.region(x)).ok_or_else(|| {
+            let x = w.first().ok_or_else(|| {
                 err(
                     l,
                     "name the region by its code, e.g. `negotiate AF agent burnes`",
                 )
             })?;
+            let r = region(d, l, x)?;
             let ai = w
                 .iter()
                 .position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
@@ -274,6 +431,18 @@ fn line(
             };
             Ok(Order::Crt(s, c))
         }
+        "propose" => propose(d, l, rest),
+        "accept" | "decline" => {
+            let n = w
+                .first()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
+            Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
+                Deal::Accept(n)
+            } else {
+                Deal::Decline(n)
+            }))
+        }
         "end" | "pass" => Ok(Order::End),
         "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
         "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
@@ -286,20 +455,57 @@ fn line(
                 square(d, l, at.trim())?,
             ))
         }
-        other => Err(err(
+        other => Err(err_at(
             l,
+            head,
             format!(
-                "no order {other:?}: initiative, buy, recruit, agent, build, disband, done, move, negotiate, ultimatum, crt, end"
+                "no order {other:?}{}: initiative, buy, recruit, agent, build, disband, done, move, negotiate, ultimatum, crt, end",
+                did_you_mean(other, WORDS.iter().copied())
             ),
         )),
     }
+}
+
+/// `propose give 5, want cede NP to neutral, want 3`: terms by commas; a
+/// `want` term is the other player's, a bare number is pounds (23.1).
+fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let mut terms = Vec::new();
+    for clause in rest.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        let w: Vec<&str> = clause.split_whitespace().collect();
+        let theirs = w[0].eq_ignore_ascii_case("want");
+        let w = if theirs { &w[1..] } else { &w[..] };
+        let what = match w {
+            [n] | [_, n] if n.parse::<u32>().is_ok() && (w.len() == 1 || w[0].eq_ignore_ascii_case("give")) => {
+                EconOrder::Give(n.parse().unwrap_or(0))
+            }
+            [c, r, _to, who] if c.eq_ignore_ascii_case("cede") => {
+                let to = if who.eq_ignore_ascii_case("neutral") {
+                    None
+                } else {
+                    Some(Power::parse(who).ok_or_else(|| {
+                        err_at(l, who, "cede to british, russian or neutral")
+                    })?)
+                };
+                EconOrder::Cede(region(d, l, r)?, to)
+            }
+            _ => {
+                return Err(err_at(
+                    l,
+                    clause,
+                    format!("{clause:?} is not a term: `give N`, `cede REGION to SIDE`, each may follow `want`"),
+                ));
+            }
+        };
+        terms.push((theirs, what));
+    }
+    Ok(Order::Deal(Deal::Propose(terms)))
 }
 
 fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
     let (what, at) = rest
         .split_once(" at ")
         .ok_or_else(|| err(l, "write `recruit [NATIONALITY] KIND [COUNT] at PLACE`"))?;
-    let at = place(d, at.trim()).ok_or_else(|| err(l, format!("no place {:?}", at.trim())))?;
+    let at = place_or(d, l, at.trim())?;
     let mut nat = match side {
         Power::British => Nat::British,
         Power::Russian => Nat::Russian,
@@ -314,9 +520,14 @@ fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, O
         } else if let Some(n) = d.parse_nat(t) {
             nat = n;
         } else {
-            return Err(err(
+            let kinds = ["field_force", "flying_column", "garrison", "irregular", "elephant"];
+            return Err(err_at(
                 l,
-                format!("{t:?} is neither a nationality nor a unit type"),
+                t,
+                format!(
+                    "{t:?} is neither a nationality nor a unit type{}",
+                    did_you_mean(t, kinds)
+                ),
             ));
         }
     }
@@ -340,10 +551,7 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
         .ok_or_else(|| err(l, "write `move PIECES: SQUARE SQUARE ...`"))?;
     let mut pieces = Vec::new();
     for t in who.split_whitespace() {
-        let p = match st.find_unit(t) {
-            Some(u) => Piece::Unit(u),
-            None => Piece::Agent(agent(d, l, t)?),
-        };
+        let p = piece(d, st, l, t)?;
         if !pieces.contains(&p) {
             pieces.push(p);
         }
@@ -356,23 +564,23 @@ fn moves(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, Orde
             continue;
         }
         steps.push(if let Some(s) = t.strip_prefix("sea:") {
-            Step::Sea(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
-        } else if let Some(s) = t.strip_prefix("rail:") {
-            Step::Rail(s.parse::<Sq>().map_err(|e| err(l, e.to_string()))?)
-        } else if let Some(x) = t.strip_prefix("pick:") {
-            let u = st
-                .find_unit(x)
-                .ok_or_else(|| err(l, format!("no unit {x:?}")).rule("28.0"))?;
-            Step::Pick(Piece::Unit(u))
-        } else if let Some(x) = t.strip_prefix("drop:") {
-            match st.find_unit(x) {
-                Some(u) => Step::Drop(Piece::Unit(u)),
-                None => Step::Drop(Piece::Agent(agent(d, l, x)?)),
+            match Base::parse(s) {
+                Some(b) => Step::SeaBase(b),
+                None => Step::Sea(grid(l, s)?),
             }
+        } else if let Some(s) = t.strip_prefix("rail:") {
+            match Base::parse(s) {
+                Some(b) => Step::RailBase(b),
+                None => Step::Rail(grid(l, s)?),
+            }
+        } else if let Some(x) = t.strip_prefix("pick:") {
+            Step::Pick(Piece::Unit(unit(st, l, x).map_err(|e| e.rule("28.0"))?))
+        } else if let Some(x) = t.strip_prefix("drop:") {
+            Step::Drop(piece(d, st, l, x)?)
         } else if let Some(b) = Base::parse(t) {
             Step::To(Loc::Base(b))
         } else {
-            Step::To(Loc::Sq(t.parse::<Sq>().map_err(|e| err(l, e.to_string()))?))
+            Step::To(Loc::Sq(grid(l, t)?))
         });
     }
     Ok(Order::Move {

@@ -73,6 +73,8 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
         stage: Stage::Initiative,
         plans: [Vec::new(), Vec::new()],
         sealed: [false, false],
+        offers: Vec::new(),
+        next_offer: 0,
         open_war: None,
         events_this_turn: Vec::new(),
         mutiny_done: sc.mutiny_done,

@@ -198,6 +198,10 @@ pub struct State {
     pub plans: [Vec<EconOrder>; 2],
     /// Sides whose economy orders are sealed.
     pub sealed: [bool; 2],
+    /// Agreements proposed and not yet answered (23.0).
+    pub offers: Vec<super::agreement::Offer>,
+    /// The number of the last agreement proposed.
+    pub next_offer: u32,
     /// Who started open war, once it has begun (24.0, errata: once a game).
     pub open_war: Option<Power>,
     /// Events already drawn this turn (8.2).

@@ -197,6 +197,8 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
         }
         Order::Discover(a, target) => super::discovery::apply(ctx, st, p, *a, *target),
         Order::Execute(a) => prisoner(ctx, st, p, *a, None),
+        // 16.44: a native prisoner is placed "if he desires", in any phase.
+        Order::Release(a, s) => prisoner(ctx, st, p, *a, Some(*s)),
         Order::Negotiate(at) => {
             let done = phase(st).negotiated.clone();
             negotiate::check(d, st, p, &done, at)?;
@@ -209,6 +211,7 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             phase(st).crt.insert(*s, *c);
             Ok(())
         }
+        Order::Deal(deal) => super::agreement::apply(ctx, st, p, deal),
         Order::End => end_phase(ctx, st, p),
         _ => Err(illegal(
             "an operations phase takes move, negotiate, ultimatum, crt and end",
@@ -291,6 +294,31 @@ fn prisoner(
         return Err(illegal(format!("you hold no prisoner {name}"), "16.42"));
     }
     match to {
+        Some(s) if native_home(d, st, p, a) => {
+            let friendly = st
+                .units_at(super::state::Loc::Sq(s))
+                .any(|u| st.owner(st.unit(u).nat) == Some(p));
+            if !friendly {
+                return Err(illegal(
+                    format!("{name} is placed on a square holding one of your units, not {s}"),
+                    "16.44",
+                ));
+            }
+            st.agent_mut(a).loc = super::state::Loc::Sq(s);
+            ctx.say(
+                format!(
+                    "The {} take {name} into their service at {s}: his region is theirs now (16.44).",
+                    p.name()
+                ),
+                vec![s],
+            );
+        }
+        Some(_) if matches!(st.stage, Stage::Ops(_)) => {
+            return Err(illegal(
+                format!("{name} is returned at the beginning of a turn"),
+                "16.42(1)",
+            ));
+        }
         Some(s) => {
             if !d.land(s) {
                 return Err(illegal(format!("{s} is not a land square"), "16.42(1)"));
@@ -315,6 +343,12 @@ fn prisoner(
         }
     }
     Ok(())
+}
+
+/// 16.44: a captured native agent whose region `p` (his captor) now controls.
+fn native_home(d: &Data, st: &State, p: Power, a: super::state::AgentId) -> bool {
+    matches!(d.agents[a.0 as usize].side, super::data::AgentSide::Native(r)
+        if st.control[r.0 as usize] == Some(p))
 }
 
 /// Opens operations phase `k` of `side`: every piece may operate again (12.0).

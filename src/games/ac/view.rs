@@ -122,6 +122,17 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         .map(|i| d.regions[i].code.as_str())
         .collect();
     status.push(format!("Neutral: {}", neutral.join(" ")));
+    // 23.0: open agreements are public, terms and all.
+    for o in &st.offers {
+        let terms: Vec<String> = o.terms.iter().map(|t| super::agreement::show(d, t)).collect();
+        status.push(format!(
+            "Agreement {} proposed by the {}: {} (`accept {}`, 23.0)",
+            o.id,
+            o.from.name(),
+            terms.join("; "),
+            o.id
+        ));
+    }
     if let Some(p) = st.open_war {
         status.push(format!(
             "Open war began, started by the {} (24.0)",

@@ -1,0 +1,174 @@
+//! Player agreements that both sides sign (23.0): one player proposes terms
+//! in his move (`propose give 5, want cede NP to neutral`), the other accepts
+//! or declines in a later move of his own (`accept 1`, `decline 1`). Terms are
+//! carried out only on acceptance, each as the one-sided `give` and `cede`
+//! orders of the economy (23.1), and checked then: a term that cannot be met
+//! refuses the acceptance and the offer stands. Either player may decline
+//! (the proposer so withdraws it). Offers and their fate are public; what a
+//! treasury holds stays secret (9.0) except as the pounds given show it.
+//! Ruling: agreements are written in a player's own operations phase, so
+//! that they never cross the sealed economy round (3.1[3]).
+
+use super::data::{Data, Power, RegionId};
+use super::economy::{self, EconOrder};
+use super::state::State;
+use super::turn::Ctx;
+use crate::core::ruleset::RuleError;
+use serde::Serialize;
+
+/// One term: who carries it out and what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Term {
+    /// The player who gives the pounds or cedes the region.
+    pub by: Power,
+    /// `Give` or `Cede` (23.1(1)-(2)).
+    pub what: EconOrder,
+}
+
+/// An offer awaiting the other player's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Offer {
+    /// Its number, for `accept N`.
+    pub id: u32,
+    /// Who proposed it.
+    pub from: Power,
+    /// The terms, for both players.
+    pub terms: Vec<Term>,
+}
+
+/// What a player writes about an agreement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deal {
+    /// Proposes terms; `true` marks a term the other player carries out.
+    Propose(Vec<(bool, EconOrder)>),
+    /// Accepts an offer of the other player.
+    Accept(u32),
+    /// Declines (or, for its proposer, withdraws) an offer.
+    Decline(u32),
+}
+
+fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
+    RuleError::illegal(m, rule)
+}
+
+/// One term in words.
+pub fn show(d: &Data, t: &Term) -> String {
+    match &t.what {
+        EconOrder::Give(n) => format!("the {} give {n} pounds", t.by.name()),
+        EconOrder::Cede(r, to) => format!(
+            "the {} cede {} to {}",
+            t.by.name(),
+            d.reg(*r).name,
+            to.map_or("neutral".to_string(), |p| format!("the {}", p.name()))
+        ),
+        other => format!("{other:?}"),
+    }
+}
+
+fn terms(d: &Data, o: &Offer) -> String {
+    o.terms
+        .iter()
+        .map(|t| show(d, t))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Whether `by` holds `r` to cede it (23.1(2)), for the check at proposal.
+fn holds(st: &State, by: Power, r: RegionId) -> bool {
+    st.control[r.0 as usize] == Some(by)
+}
+
+/// Carries out an agreement order of `p`.
+pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(), RuleError> {
+    let d = ctx.d;
+    match deal {
+        Deal::Propose(ts) => {
+            if ts.is_empty() {
+                return Err(illegal("an agreement has at least one term", "23.1"));
+            }
+            let mut out = Vec::new();
+            for (theirs, what) in ts {
+                let by = if *theirs { p.other() } else { p };
+                if let EconOrder::Cede(r, to) = what
+                    && (!holds(st, by, *r) || *to == Some(by))
+                {
+                    return Err(illegal(
+                        format!(
+                            "the {} do not control {} to cede it",
+                            by.name(),
+                            d.reg(*r).name
+                        ),
+                        "23.1(2)",
+                    ));
+                }
+                out.push(Term {
+                    by,
+                    what: what.clone(),
+                });
+            }
+            st.next_offer += 1;
+            let o = Offer {
+                id: st.next_offer,
+                from: p,
+                terms: out,
+            };
+            ctx.say(
+                format!(
+                    "The {} propose agreement {}: {}. The {} may `accept {}` or `decline {}` (23.0).",
+                    p.name(),
+                    o.id,
+                    terms(d, &o),
+                    p.other().name(),
+                    o.id,
+                    o.id
+                ),
+                vec![],
+            );
+            st.offers.push(o);
+        }
+        Deal::Decline(n) => {
+            let i = find(st, *n)?;
+            let what = if st.offers[i].from == p {
+                "withdraw"
+            } else {
+                "decline"
+            };
+            st.offers.remove(i);
+            ctx.say(
+                format!("The {} {what} agreement {n} (23.0).", p.name()),
+                vec![],
+            );
+        }
+        Deal::Accept(n) => {
+            let i = find(st, *n)?;
+            let o = st.offers[i].clone();
+            if o.from == p {
+                return Err(illegal(
+                    format!("agreement {n} is your own offer; the other player accepts it"),
+                    "23.0",
+                ));
+            }
+            st.offers.remove(i);
+            // Each term as its one-sided order, checked now (23.1).
+            for t in &o.terms {
+                economy::apply(d, st, t.by, &t.what)?;
+            }
+            ctx.say(
+                format!(
+                    "The {} accept agreement {n}: {} (23.1).",
+                    p.name(),
+                    terms(d, &o)
+                ),
+                vec![],
+            );
+        }
+    }
+    Ok(())
+}
+
+fn find(st: &State, n: u32) -> Result<usize, RuleError> {
+    st.offers
+        .iter()
+        .position(|o| o.id == n)
+        .ok_or_else(|| illegal(format!("there is no open agreement {n}"), "23.0"))
+}
