@@ -1486,3 +1486,65 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     // The Roman is not asked now.
     assert!(t.r.legal(&t.st, ROMAN).is_empty());
 }
+
+fn lines(v: &[&str]) -> Vec<SourceLine> {
+    v.iter()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 4,
+            column: 3,
+            text: t.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggestion() {
+    let t = game();
+    let e = t
+        .r
+        .parse_all(
+            &t.st,
+            ROMAN,
+            &lines(&[
+                "move 3318 EMP v3x to 3417",
+                "pass",
+                "sea Rme to Alexandria",
+                "draww",
+                "attack 3318 on 3881",
+                "treachery salt 2 with 13",
+            ]),
+        )
+        .unwrap_err();
+    // Lines 4, 6, 7, 8, 9 (the good `pass` on line 5 is not reported).
+    assert_eq!(
+        e.iter().map(|e| e.line).collect::<Vec<_>>(),
+        [4, 6, 7, 8, 9]
+    );
+    // A mistyped counter (2.2), its column that of the word in the file.
+    assert!(
+        e[0].message.contains("no counter \"v3x\"; did you mean"),
+        "{}",
+        e[0].message
+    );
+    assert_eq!(e[0].column, 3 + "move 3318 EMP ".len());
+    assert_eq!(e[0].rule.as_deref(), Some("2.2"));
+    // A mistyped place name and hex number (2.1).
+    assert!(e[1].message.contains("did you mean Rome?"), "{}", e[1].message);
+    assert_eq!(e[1].rule.as_deref(), Some("2.1"));
+    assert!(e[2].message.contains("did you mean draw?"), "{}", e[2].message);
+    assert!(
+        e[3].message.contains("\"3881\"") && e[3].message.contains("; did you mean 38"),
+        "{}",
+        e[3].message
+    );
+    // 14.3: only Agents in Enemy Camp goes with diplomacy or treachery.
+    assert_eq!(e[4].rule.as_deref(), Some("14.3"));
+    // Every error names a rule.
+    assert!(e.iter().all(|e| e.rule.is_some()), "{e:?}");
+    // `parse` gives the first of them.
+    let first = t.r.parse(&t.st, ROMAN, &lines(&["pass", "draww"])).unwrap_err();
+    assert_eq!(first.line, 5);
+    assert_eq!(first.rule.as_deref(), Some("8.1, 14.2"));
+}
+

@@ -256,6 +256,15 @@ impl Rules for Ldf {
         orders::parse(&self.data, lines)
     }
 
+    fn parse_all(
+        &self,
+        _st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        orders::parse_all(&self.data, lines)
+    }
+
     fn apply(
         &self,
         st: &mut State,
