@@ -1367,7 +1367,8 @@ fn the_jaws_of_death_throw_back_unwanted_chits() {
     assert_eq!(t.st.hand(Player::Roman), &[1], "{}", text(&ev));
     assert!(t.pooled(8) && t.pooled(13));
     assert!(t.st.aside.contains(&3));
-    assert!(t.err(ROMAN, "play 1 return 4").contains("14.3"));
+    // Chit 1 was drawn in this action (8.17; R-G3).
+    assert!(t.err(ROMAN, "play 1 return 4").contains("R-G3"));
 }
 
 // 14.3 Flanking Move / Inspired Subordinates may be played by the defence:
@@ -1548,3 +1549,108 @@ fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggesti
     assert_eq!(first.rule.as_deref(), Some("8.1, 14.2"));
 }
 
+// 8.17 L443, R-G3: no chit may be played in the action that drew it. Chits
+// drawn by a free Jaws of Death belong to the action it opens (R-G4): a
+// Beseech the Gods drawn there is not used on that action's later roll (the
+// cavalry reserve roll), and a Windfall drawn there cannot be played in it;
+// from the next action on, both may be used.
+#[test]
+fn a_chit_drawn_in_an_action_is_not_used_in_it() {
+    use umpire::games::ldf::state::Item;
+    let mut t = game();
+    let d = t.d().clone();
+    let italy = d
+        .all_hexes()
+        .find(|x| d.region(*x) == Region::Italy && t.st.at(*x).next().is_none())
+        .unwrap();
+    t.put("t1", italy);
+    t.put("c3", h("3318"));
+    let c2 = t.u("c2");
+    t.st.unit_mut(c2).loc = Loc::Pool;
+    t.st.pool = vec![Item::Chit(2), Item::Chit(24), Item::Cavalry(c2)];
+    t.st.hands[0] = vec![3];
+    t.st.actor = Player::Roman;
+    t.standing(ROMAN, &["beseech any any 1 2 3 4 5 6"]);
+    // No reroll is scripted: a Beseech on the reserve roll would fail the order.
+    let ev = t.ok(
+        ROMAN,
+        "play 3",
+        &[
+            ("jaws", 6, 3),
+            ("draw", 3, 1),
+            ("draw", 2, 1),
+            ("cavalry-reserve", 6, 3),
+        ],
+    );
+    assert!(!text(&ev).contains("plays chit 2"), "{}", text(&ev));
+    assert_eq!(t.st.hand(Player::Roman), &[2, 24]);
+    let e = t.err(ROMAN, "play 24 tp 4");
+    assert!(e.contains("drawn in this action") && e.contains("R-G3"), "{e}");
+    t.ok(ROMAN, "pass", &[]);
+    assert!(t.st.usable(Player::Roman, 24) && t.st.usable(Player::Roman, 2));
+}
+
+// 8.8, 14.3: Beseech the Gods is decided on the result as it counts. The
+// Roman's treachery die shows 3, salted +2 to a success of 5; the
+// Germano-Parthian, whose standing order rerolls a 5 or 6, plays chit 2 (on
+// the die as rolled he would not have); the unsalted reroll of 4 fails.
+#[test]
+fn beseech_the_gods_answers_the_modified_result() {
+    let mut t = game();
+    let co = t.u("co");
+    let hx = t.at("v5").unwrap();
+    t.st.unit_mut(co).loc = Loc::Hex(hx);
+    t.st.unit_mut(co).rebel = true;
+    t.give(Player::Gp, 2);
+    t.standing(GP, &["beseech enemy treachery 5 6"]);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 5;
+    let ev = t.ok(
+        ROMAN,
+        "treachery salt 2",
+        &[
+            ("treachery against the rebel co-emperor", 6, 3),
+            ("treachery against the rebel co-emperor/reroll", 6, 4),
+        ],
+    );
+    let s = text(&ev);
+    assert!(s.contains("roll of 3 (result 5)"), "{s}");
+    assert!(s.contains("roll 4 = 4: failure"), "{s}");
+    assert_eq!(t.st.treasury, 3, "the salt stays spent (8.8)");
+}
+
+// 8.8: the reroll is "not considered salted unless the Roman player made a
+// new TP expenditure": with `resalt 1` he pays again, and 4 + 1 succeeds.
+#[test]
+fn the_roman_may_salt_a_beseeched_reroll_again() {
+    let mut t = game();
+    let co = t.u("co");
+    let hx = t.at("v5").unwrap();
+    t.st.unit_mut(co).loc = Loc::Hex(hx);
+    t.st.unit_mut(co).rebel = true;
+    t.give(Player::Gp, 2);
+    t.standing(GP, &["beseech enemy treachery 5 6"]);
+    t.standing(ROMAN, &["resalt 1"]);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 5;
+    let ev = t.ok(
+        ROMAN,
+        "treachery salt 2",
+        &[
+            ("treachery against the rebel co-emperor", 6, 3),
+            ("treachery against the rebel co-emperor/reroll", 6, 4),
+        ],
+    );
+    let s = text(&ev);
+    assert!(s.contains("salts the roll done again with 1 TP"), "{s}");
+    assert!(s.contains("roll 4 +1 = 5: success"), "{s}");
+    assert_eq!(t.st.treasury, 2);
+    assert_eq!(t.st.unit(co).loc, Loc::Aside);
+    // Only the Roman salts (8.8).
+    let l = [SourceLine {
+        line: 2,
+        column: 3,
+        text: "resalt 1".into(),
+    }];
+    assert!(t.r.set_standing(&mut t.st, GP, &l).is_err());
+}

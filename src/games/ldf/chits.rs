@@ -11,12 +11,29 @@ use super::state::{Faction, Item, Loc, Player, State};
 use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
 
-/// The first chit with this effect in a player's hand.
+/// The first chit with this effect in a player's hand that he may use now
+/// (not drawn in the action under way, 8.17; R-G3).
 pub fn holds_effect(d: &Data, st: &State, p: Player, effect: &str) -> Option<u8> {
     st.hand(p)
         .iter()
         .copied()
+        .filter(|c| !st.fresh.contains(c))
         .find(|c| d.chit(*c).is_some_and(|x| x.effect == effect))
+}
+
+/// Chit `c` may be used by `p` now, or the error saying why not: he must
+/// hold it (8.18), and not have drawn it in this action (8.17; R-G3).
+pub fn check_usable(st: &State, p: Player, c: u8) -> Result<(), RuleError> {
+    if !st.hand(p).contains(&c) {
+        return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+    }
+    if st.fresh.contains(&c) {
+        return Err(illegal(
+            format!("chit {c} was drawn in this action and may be played only in a later one"),
+            "8.17; R-G3",
+        ));
+    }
+    Ok(())
 }
 
 /// Takes a chit out of a hand after use and sends it where its text says (8.17).
@@ -75,6 +92,7 @@ pub fn siege_check(ctx: &mut Ctx, st: &mut State) {
 /// 5.6: at the start of each turn after the first, hands and set-aside chits
 /// go back into the pool.
 pub fn turn_start(st: &mut State) {
+    st.fresh.clear();
     let mut back: Vec<u8> = Vec::new();
     for h in st.hands.iter_mut() {
         back.append(h);
@@ -177,6 +195,7 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         to_pool(st, Item::Chit(c));
         return Ok(());
     }
+    st.fresh.push(c);
     if def.effect == "siege" && p == Player::Gp {
         st.hands[Player::Roman.index()].push(c);
         ctx.say("the Germano-Parthian draws the Roman Heavy Siege Equipment and hands it to the Roman (14.3; R-G8)", vec![]);
@@ -294,7 +313,7 @@ fn immediate(
             to_pool(st, Item::Chit(c));
         }
         "persecutions" => {
-            let n = ctx.d6(st, "persecutions")? + 1;
+            let n = ctx.d6_as(st, "persecutions", |r| r + 1)? + 1;
             economics::pay(ctx, st, n, "Persecutions")?;
             st.removed.push(c);
         }
@@ -312,7 +331,7 @@ fn immediate(
 fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
-        let n = ctx.d6(st, "bread-circuses")? + 1;
+        let n = ctx.d6_as(st, "bread-circuses", |r| r + 1)? + 1;
         economics::pay(ctx, st, n, "the games")?;
         return Ok(());
     }
@@ -399,6 +418,7 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
     st.hand(p)
         .iter()
         .copied()
+        .filter(|c| !st.fresh.contains(c))
         .filter(|c| {
             d.chit(*c).is_some_and(|x| {
                 x.timing == Timing::Action
@@ -439,9 +459,7 @@ pub fn play(
         .chit(c)
         .cloned()
         .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
-    if !st.hand(p).contains(&c) {
-        return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
-    }
+    check_usable(st, p, c)?;
     if !playable(d, st, p).contains(&c) {
         return Err(illegal(
             format!(
@@ -496,7 +514,7 @@ pub fn play(
         }
         "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
         "german_increase" => {
-            let n = ctx.d6(st, "german-increase")? + 3;
+            let n = ctx.d6_as(st, "german-increase", |r| r + 3)? + 3;
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,

@@ -36,6 +36,7 @@ pub fn initial(d: &Data, options: Options) -> State {
         pool: Vec::new(),
         hands: [Vec::new(), Vec::new()],
         aside: Vec::new(),
+        fresh: Vec::new(),
         removed: Vec::new(),
         siege: None,
         palmyra: Palmyra::Inactive,

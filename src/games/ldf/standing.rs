@@ -39,6 +39,9 @@ pub struct Standing {
     /// N2: play Flanking Move or Inspired Subordinates for the defence when
     /// attacked at this many to one or more (default 0: never).
     pub shift_at: u32,
+    /// 8.8: TP of new salt on a diplomacy or treachery roll done again by
+    /// Beseech the Gods (the Roman only; default 0: the reroll is unsalted).
+    pub resalt: u32,
     /// R-G8: which chits to put back first when a hand is over the limit
     /// (default none: the lowest-numbered chit).
     pub discard: Vec<u8>,
@@ -57,6 +60,7 @@ impl Standing {
             agents: true,
             beseech: Vec::new(),
             shift_at: 0,
+            resalt: 0,
             discard: Vec::new(),
         }
     }
@@ -104,6 +108,10 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
             Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
+            Some("resalt") => {
+                return Err(OrderError::at(l, "only the Roman player may salt").rule("8.8"));
+            }
             Some("shift") => s.shift_at = num(l, w.get(1).copied(), 99)?,
             Some("beseech") => match w.get(1).copied() {
                 Some("never") => s.beseech.clear(),
@@ -129,7 +137,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
             _ => {
                 return Err(OrderError::at(
                     l,
-                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
+                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, resalt N, prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
                 ));
             }
         }
@@ -151,6 +159,10 @@ pub fn show(s: &Standing) -> Vec<String> {
         format!(
             "salt treachery {} / salt diplomacy {} (negative salt, 8.8; N4)",
             s.salt_treachery, s.salt_diplomacy
+        ),
+        format!(
+            "resalt {} (new salt on a roll done again by Beseech the Gods, 8.8)",
+            s.resalt
         ),
         format!(
             "prefer {} (cavalry and emperor placement; N8, N9)",

@@ -255,6 +255,9 @@ pub struct State {
     pub hands: [Vec<u8>; 2],
     /// Chits set aside until the next turn (8.17).
     pub aside: Vec<u8>,
+    /// Chits drawn in the action under way (with a free Jaws of Death, the
+    /// action it opens): none may be used in it (8.17; R-G3).
+    pub fresh: Vec<u8>,
     /// Chits out of the game (Persecutions).
     pub removed: Vec<u8>,
     /// The siege chit on the map (8.16; R-G9).
@@ -376,6 +379,12 @@ impl State {
     /// Chits in a player's hand.
     pub fn hand(&self, p: Player) -> &[u8] {
         &self.hands[p.index()]
+    }
+
+    /// May `p` use chit `c` now: in his hand, and not drawn in the action
+    /// under way (8.17; R-G3)?
+    pub fn usable(&self, p: Player, c: u8) -> bool {
+        self.hand(p).contains(&c) && !self.fresh.contains(&c)
     }
 
     /// The other player's hand count (all the opponent may know, 10.9).

@@ -171,11 +171,7 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
             inspired,
         } => {
             if let Some(c) = inspired {
-                if chits::holds_effect(ctx.d, st, p, "inspired") != Some(*c)
-                    && !st.hand(p).contains(c)
-                {
-                    return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
-                }
+                chits::check_usable(st, p, *c)?;
                 if ctx.d.chit(*c).is_none_or(|x| x.effect != "inspired") {
                     return Err(illegal(
                         format!("chit {c} is not Inspired Subordinates"),
@@ -212,6 +208,8 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
     }
     chits::siege_check(ctx, st);
     chits::overflow(ctx, st, p);
+    // The action is over: what it drew may be used from the next (R-G3).
+    st.fresh.clear();
     st.seq += 1;
     st.acted[p.index()] += 1;
     // The Gods Are Bored sets `passes` to 2 to end the turn (5.4(1)).
