@@ -1654,3 +1654,74 @@ fn the_roman_may_salt_a_beseeched_reroll_again() {
     }];
     assert!(t.r.set_standing(&mut t.st, GP, &l).is_err());
 }
+
+// 8.3 ¶2, 8.2: when a conversion roll flips the loyal Romans next to him, the
+// rebel co-emperor's force may keep moving, enter the converted units' hex
+// and add them to his force within its movement (a non-Gallic rebel force
+// picks up units, 8.2).
+#[test]
+fn a_rebel_force_picks_up_the_units_it_converted() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    let r = d
+        .links(q)
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", q);
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {} {q} pick v2 {r}", p[0], p[1]),
+        &[(&format!("conversion-{q}"), 6, 2)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(
+        (t.at("co"), t.at("v1"), t.at("v2")),
+        (Some(r), Some(r), Some(r)),
+        "{}",
+        text(&ev)
+    );
+}
+
+// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
+// Germano-Parthian plants the rebel garrison in the first hex of his
+// `revolt` standing order that qualifies (an empty, unlooted core population
+// centre other than Rome), not the richest one.
+#[test]
+fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+    let mut t = game();
+    let d = t.d().clone();
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(19)];
+    for c in (1..=24).filter(|c| *c != 19) {
+        t.st.removed.push(c);
+    }
+    let rg = t.u("rg1");
+    t.st.unit_mut(rg).loc = Loc::Aside;
+    t.st.treasury = 0;
+    let site = d
+        .hexes
+        .iter()
+        .filter(|x| {
+            x.region.is_core()
+                && x.tp > 0
+                && x.hex != h("3318")
+                && t.st.at(x.hex).next().is_none()
+        })
+        .min_by_key(|x| (x.tp, x.hex))
+        .map(|x| x.hex)
+        .unwrap();
+    t.standing(GP, &[&format!("revolt {site}")]);
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(t.st.bc_rebels.contains(&site), "{}", text(&ev));
+    assert_eq!(t.at("rg1"), Some(site));
+    assert!(t.st.unit(rg).rebel && t.st.looted.contains(&site));
+}

@@ -338,18 +338,26 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let garrison = d
         .of_kind(Kind::RomanGarrison)
         .find(|g| matches!(st.unit(*g).loc, Loc::Aside | Loc::Dead));
-    let site = d
-        .hexes
+    let eligible = |x: &super::data::HexInfo| {
+        x.region.is_core()
+            && x.tp > 0
+            && x.hex != d.special.rome
+            && !st.looted.contains(&x.hex)
+            && st.at(x.hex).next().is_none()
+    };
+    // N6: the Germano-Parthian's `revolt` list first, else the richest.
+    let site = st.standing[Player::Gp.index()]
+        .revolt
         .iter()
-        .filter(|x| {
-            x.region.is_core()
-                && x.tp > 0
-                && x.hex != d.special.rome
-                && !st.looted.contains(&x.hex)
-                && st.at(x.hex).next().is_none()
-        })
-        .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
-        .map(|x| x.hex);
+        .find(|h| d.hex(**h).is_some_and(eligible))
+        .copied()
+        .or_else(|| {
+            d.hexes
+                .iter()
+                .filter(|x| eligible(x))
+                .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
+                .map(|x| x.hex)
+        });
     match (garrison, site) {
         (Some(g), Some(h)) => {
             *st.unit_mut(g) = super::state::UnitState {
