@@ -17,7 +17,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
 use std::process::Command;
-use umpire::core::record::Record;
+use umpire::core::record::{Body, Record};
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::games::ldf::state::{Player, Stage, State};
 use umpire::mail::maildir::Maildir;
@@ -44,10 +44,10 @@ fn choose(st: &State, side: Player, legal: &[String], beseeched: bool, r: u32) -
         };
         return want.unwrap_or_else(any);
     }
-    if r % 2 == 0 {
-        if let Some(p) = find("pass") {
-            return p;
-        }
+    if r.is_multiple_of(2)
+        && let Some(p) = find("pass")
+    {
+        return p;
     }
     any()
 }
@@ -233,6 +233,15 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
     // Each side's copy (as the service exports it; at the game's end every
     // hidden item is open) shares the head and passes `umpire verify`.
     let record = Record::from_text(&full).unwrap();
+    // A chit revealed by rule has its sealed draw opened at once in a
+    // `disclose` entry (core early disclosure), which every copy checked.
+    assert!(
+        record
+            .entries()
+            .iter()
+            .any(|e| matches!(e.body, Body::Disclose(_))),
+        "no draw was disclosed"
+    );
     for side in ["roman", "gp"] {
         let text = u.export("ldf-1", Some(side)).unwrap();
         let copy = Record::from_text(&text).unwrap();

@@ -38,6 +38,7 @@ pub fn check_usable(st: &State, p: Player, c: u8) -> Result<(), RuleError> {
 
 /// Takes a chit out of a hand after use and sends it where its text says (8.17).
 pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
+    reveal(st, c);
     if let Some(i) = st.hands[p.index()].iter().position(|x| *x == c) {
         st.hands[p.index()].remove(i);
     }
@@ -48,11 +49,19 @@ pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
     }
 }
 
+/// The chit is shown by rule: its hidden draw is published (early disclosure).
+fn reveal(st: &mut State, c: u8) {
+    if let Some(r) = st.drawn.remove(&c) {
+        st.reveal.push(r);
+    }
+}
+
 /// Places the siege chit on the besieging force (14.3 (21); R-G9).
 pub fn siege_place(ctx: &mut Ctx, st: &mut State, c: u8, hex: Hex, target: Hex) {
     if let Some(i) = st.hands[Player::Roman.index()].iter().position(|x| *x == c) {
         st.hands[Player::Roman.index()].remove(i);
     }
+    reveal(st, c);
     st.siege = Some(super::state::Siege { hex, target, chit: c });
     ctx.say(
         format!(
@@ -93,6 +102,8 @@ pub fn siege_check(ctx: &mut Ctx, st: &mut State) {
 /// go back into the pool.
 pub fn turn_start(st: &mut State) {
     st.fresh.clear();
+    // Back unseen: the draws stay sealed until the end.
+    st.drawn.clear();
     let mut back: Vec<u8> = Vec::new();
     for h in st.hands.iter_mut() {
         back.append(h);
@@ -124,6 +135,7 @@ pub fn draw_action(
             .position(|x| *x == c)
             .unwrap_or(0);
         st.hands[p.index()].remove(i);
+        st.drawn.remove(&c);
         to_pool(st, Item::Chit(c));
         ctx.say(
             format!("the {} puts a chit back into the pool (8.17)", p.name()),
@@ -159,15 +171,40 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
 /// Draws one item and deals with it.
 fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<(), RuleError> {
     let d = ctx.d;
-    let i = ctx.pick_for(p, st.pool.len(), "draw")?;
+    let (i, roll) = ctx.pick_for(p, st.pool.len(), "draw")?;
     let item = st.pool.remove(i);
+    // The sealed draw commits to the item itself, not only to an index into
+    // a pool the other side cannot see (it holds chits put back unseen).
+    if roll.is_some() {
+        ctx.dice.name_last(&match item {
+            Item::Chit(c) => format!("chit {c}"),
+            Item::Cavalry(u) => format!("cavalry {}", d.uid(u)),
+        });
+    }
     let c = match item {
-        Item::Cavalry(u) => return cavalry(ctx, st, p, u),
+        Item::Cavalry(u) => {
+            // Shown at once (14.3): the draw is published.
+            st.reveal.extend(roll);
+            return cavalry(ctx, st, p, u);
+        }
         Item::Chit(c) => c,
     };
+    if let Some(r) = roll {
+        st.drawn.insert(c, r);
+    }
     let Some(def) = d.chit(c).cloned() else {
         return Ok(());
     };
+    let into_hand = def.timing != Timing::Immediate
+        && !matches!(
+            (def.shown_by, p),
+            (Some(User::Roman), Player::Roman) | (Some(User::Gp), Player::Gp)
+        )
+        && !(def.effect == "siege" && p == Player::Gp);
+    if !into_hand {
+        // Resolved, shown or handed over in the open (8.17, 14.3).
+        reveal(st, c);
+    }
     if def.timing == Timing::Immediate {
         ctx.say(
             format!(
@@ -589,6 +626,7 @@ fn throw_back(ctx: &mut Ctx, st: &mut State, p: Player, chits: &[u8]) {
     for c in chits {
         if let Some(i) = st.hands[p.index()].iter().position(|x| x == c) {
             st.hands[p.index()].remove(i);
+            st.drawn.remove(c);
             to_pool(st, Item::Chit(*c));
         }
     }

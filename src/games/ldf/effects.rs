@@ -7,7 +7,7 @@
 use super::data::{Data, Kind, Region, UnitId};
 use super::leaders;
 use super::state::{Faction, Gallic, Item, Loc, Palmyra, Player, State};
-use crate::core::dice::Dice;
+use crate::core::dice::{Dice, RollRef};
 use crate::core::hex::Hex;
 use crate::core::ruleset::{Audience, Event, Outcome, RuleError, Side};
 
@@ -82,16 +82,23 @@ impl Ctx<'_> {
 
     /// Picks one of `n` things at random where only `p` sees the pick (a
     /// draw from the pool into a hidden hand, 3.5, 10.9).
-    pub fn pick_for(&mut self, p: Player, n: usize, what: &str) -> Result<usize, RuleError> {
+    /// With it, where the roll sits (none when there was no choice), to
+    /// disclose it if the rules later reveal the pick.
+    pub fn pick_for(
+        &mut self,
+        p: Player,
+        n: usize,
+        what: &str,
+    ) -> Result<(usize, Option<RollRef>), RuleError> {
         if n <= 1 {
-            return Ok(0);
+            return Ok((0, None));
         }
         let n = u32::try_from(n).unwrap_or(u32::MAX);
         let who = Audience::side(Side(p.index() as u8));
-        Ok(self
+        let v = self
             .dice
-            .roll_for(who, n, &format!("{}/{what}", self.label))? as usize
-            - 1)
+            .roll_for(who, n, &format!("{}/{what}", self.label))? as usize;
+        Ok((v - 1, self.dice.last_ref()))
     }
 
     /// Tells one player only (his own hand, 10.9).

@@ -37,6 +37,8 @@ pub fn initial(d: &Data, options: Options) -> State {
         hands: [Vec::new(), Vec::new()],
         aside: Vec::new(),
         fresh: Vec::new(),
+        drawn: Default::default(),
+        reveal: Vec::new(),
         removed: Vec::new(),
         siege: None,
         palmyra: Palmyra::Inactive,

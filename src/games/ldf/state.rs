@@ -7,7 +7,8 @@ use super::standing::Standing;
 use crate::core::hex::Hex;
 use crate::core::ruleset::Outcome;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use crate::core::dice::RollRef;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The two players (1.2): side 0 and side 1 of the opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -258,6 +259,11 @@ pub struct State {
     /// Chits drawn in the action under way (with a free Jaws of Death, the
     /// action it opens): none may be used in it (8.17; R-G3).
     pub fresh: Vec<u8>,
+    /// The hidden draw of each chit in a hand, whose opening is published
+    /// when the rules reveal the chit (played, or shown; core early disclosure).
+    pub drawn: BTreeMap<u8, RollRef>,
+    /// Draws revealed by the order under way, published when it ends.
+    pub reveal: Vec<RollRef>,
     /// Chits out of the game (Persecutions).
     pub removed: Vec<u8>,
     /// The siege chit on the map (8.16; R-G9).

@@ -46,13 +46,23 @@ pub fn apply(
         actor: p,
         rerolled: false,
     };
+    run(&mut ctx, st, p, o)?;
+    // Chits the order revealed by rule: their sealed draws are published
+    // right after it (core early disclosure).
+    for r in std::mem::take(&mut st.reveal) {
+        ctx.dice.disclose(r);
+    }
+    Ok(ctx.ev)
+}
+
+fn run(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleError> {
     if st.finished.is_some() {
         return Err(illegal("the game is over", "4.5"));
     }
     if *o == Order::Concede {
         let other = p.other();
         win(
-            &mut ctx,
+            ctx,
             st,
             other,
             format!(
@@ -61,14 +71,14 @@ pub fn apply(
                 other.name()
             ),
         );
-        return Ok(ctx.ev);
+        return Ok(());
     }
     if awaited(st) != Some(p) {
         return Err(illegal("it is not your turn to give orders", "5.2"));
     }
     match st.stage {
         Stage::Setup => match o {
-            Order::Setup { tribes, gunds } => setup::gp_setup(&mut ctx, st, tribes, gunds)?,
+            Order::Setup { tribes, gunds } => setup::gp_setup(ctx, st, tribes, gunds)?,
             _ => {
                 return Err(illegal(
                     "first set up your tribes and gunds (`setup auto` or `setup tribes ... gunds ...`)",
@@ -76,11 +86,11 @@ pub fn apply(
                 ));
             }
         },
-        Stage::AdminRoman => admin_roman(&mut ctx, st, o)?,
-        Stage::AdminGp => admin_gp(&mut ctx, st, o)?,
-        Stage::Actions => action(&mut ctx, st, p, o)?,
+        Stage::AdminRoman => admin_roman(ctx, st, o)?,
+        Stage::AdminGp => admin_gp(ctx, st, o)?,
+        Stage::Actions => action(ctx, st, p, o)?,
     }
-    Ok(ctx.ev)
+    Ok(())
 }
 
 fn admin_roman(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
