@@ -1502,9 +1502,8 @@ fn lines(v: &[&str]) -> Vec<SourceLine> {
 #[test]
 fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggestion() {
     let t = game();
-    let e = t
-        .r
-        .parse_all(
+    let e =
+        t.r.parse_all(
             &t.st,
             ROMAN,
             &lines(&[
@@ -1531,9 +1530,17 @@ fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggesti
     assert_eq!(e[0].column, 3 + "move 3318 EMP ".len());
     assert_eq!(e[0].rule.as_deref(), Some("2.2"));
     // A mistyped place name and hex number (2.1).
-    assert!(e[1].message.contains("did you mean Rome?"), "{}", e[1].message);
+    assert!(
+        e[1].message.contains("did you mean Rome?"),
+        "{}",
+        e[1].message
+    );
     assert_eq!(e[1].rule.as_deref(), Some("2.1"));
-    assert!(e[2].message.contains("did you mean draw?"), "{}", e[2].message);
+    assert!(
+        e[2].message.contains("did you mean draw?"),
+        "{}",
+        e[2].message
+    );
     assert!(
         e[3].message.contains("\"3881\"") && e[3].message.contains("; did you mean 38"),
         "{}",
@@ -1544,7 +1551,9 @@ fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggesti
     // Every error names a rule.
     assert!(e.iter().all(|e| e.rule.is_some()), "{e:?}");
     // `parse` gives the first of them.
-    let first = t.r.parse(&t.st, ROMAN, &lines(&["pass", "draww"])).unwrap_err();
+    let first =
+        t.r.parse(&t.st, ROMAN, &lines(&["pass", "draww"]))
+            .unwrap_err();
     assert_eq!(first.line, 5);
     assert_eq!(first.rule.as_deref(), Some("8.1, 14.2"));
 }
@@ -1585,7 +1594,10 @@ fn a_chit_drawn_in_an_action_is_not_used_in_it() {
     assert!(!text(&ev).contains("plays chit 2"), "{}", text(&ev));
     assert_eq!(t.st.hand(Player::Roman), &[2, 24]);
     let e = t.err(ROMAN, "play 24 tp 4");
-    assert!(e.contains("drawn in this action") && e.contains("R-G3"), "{e}");
+    assert!(
+        e.contains("drawn in this action") && e.contains("R-G3"),
+        "{e}"
+    );
     t.ok(ROMAN, "pass", &[]);
     assert!(t.st.usable(Player::Roman, 24) && t.st.usable(Player::Roman, 2));
 }
@@ -1711,10 +1723,7 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
         .hexes
         .iter()
         .filter(|x| {
-            x.region.is_core()
-                && x.tp > 0
-                && x.hex != h("3318")
-                && t.st.at(x.hex).next().is_none()
+            x.region.is_core() && x.tp > 0 && x.hex != h("3318") && t.st.at(x.hex).next().is_none()
         })
         .min_by_key(|x| (x.tp, x.hex))
         .map(|x| x.hex)
