@@ -84,6 +84,17 @@ fn render_map(c: &mut Criterion) {
         b.iter(|| black_box(full(&board, &Options::default())))
     });
     g.finish();
+    // The picture every result mail attaches (map.png): what dominated the
+    // old whole-game mail test.
+    let mut g = c.benchmark_group("ldf picture");
+    g.sample_size(10);
+    g.bench_function("full map SVG", |b| {
+        b.iter(|| black_box(umpire::render::svg::svg(&board, &rome)))
+    });
+    g.bench_function("full map PNG", |b| {
+        b.iter(|| black_box(umpire::render::svg::png(&board, &rome).expect("png")))
+    });
+    g.finish();
 }
 
 fn replay_game(c: &mut Criterion) {

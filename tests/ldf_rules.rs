@@ -1367,7 +1367,8 @@ fn the_jaws_of_death_throw_back_unwanted_chits() {
     assert_eq!(t.st.hand(Player::Roman), &[1], "{}", text(&ev));
     assert!(t.pooled(8) && t.pooled(13));
     assert!(t.st.aside.contains(&3));
-    assert!(t.err(ROMAN, "play 1 return 4").contains("14.3"));
+    // Chit 1 was drawn in this action (8.17; R-G3).
+    assert!(t.err(ROMAN, "play 1 return 4").contains("R-G3"));
 }
 
 // 14.3 Flanking Move / Inspired Subordinates may be played by the defence:
@@ -1485,4 +1486,251 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     }
     // The Roman is not asked now.
     assert!(t.r.legal(&t.st, ROMAN).is_empty());
+}
+
+fn lines(v: &[&str]) -> Vec<SourceLine> {
+    v.iter()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 4,
+            column: 3,
+            text: t.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn every_bad_order_line_is_reported_at_once_with_line_column_rule_and_a_suggestion() {
+    let t = game();
+    let e =
+        t.r.parse_all(
+            &t.st,
+            ROMAN,
+            &lines(&[
+                "move 3318 EMP v3x to 3417",
+                "pass",
+                "sea Rme to Alexandria",
+                "draww",
+                "attack 3318 on 3881",
+                "treachery salt 2 with 13",
+            ]),
+        )
+        .unwrap_err();
+    // Lines 4, 6, 7, 8, 9 (the good `pass` on line 5 is not reported).
+    assert_eq!(
+        e.iter().map(|e| e.line).collect::<Vec<_>>(),
+        [4, 6, 7, 8, 9]
+    );
+    // A mistyped counter (2.2), its column that of the word in the file.
+    assert!(
+        e[0].message.contains("no counter \"v3x\"; did you mean"),
+        "{}",
+        e[0].message
+    );
+    assert_eq!(e[0].column, 3 + "move 3318 EMP ".len());
+    assert_eq!(e[0].rule.as_deref(), Some("2.2"));
+    // A mistyped place name and hex number (2.1).
+    assert!(
+        e[1].message.contains("did you mean Rome?"),
+        "{}",
+        e[1].message
+    );
+    assert_eq!(e[1].rule.as_deref(), Some("2.1"));
+    assert!(
+        e[2].message.contains("did you mean draw?"),
+        "{}",
+        e[2].message
+    );
+    assert!(
+        e[3].message.contains("\"3881\"") && e[3].message.contains("; did you mean 38"),
+        "{}",
+        e[3].message
+    );
+    // 14.3: only Agents in Enemy Camp goes with diplomacy or treachery.
+    assert_eq!(e[4].rule.as_deref(), Some("14.3"));
+    // Every error names a rule.
+    assert!(e.iter().all(|e| e.rule.is_some()), "{e:?}");
+    // `parse` gives the first of them.
+    let first =
+        t.r.parse(&t.st, ROMAN, &lines(&["pass", "draww"]))
+            .unwrap_err();
+    assert_eq!(first.line, 5);
+    assert_eq!(first.rule.as_deref(), Some("8.1, 14.2"));
+}
+
+// 8.17 L443, R-G3: no chit may be played in the action that drew it. Chits
+// drawn by a free Jaws of Death belong to the action it opens (R-G4): a
+// Beseech the Gods drawn there is not used on that action's later roll (the
+// cavalry reserve roll), and a Windfall drawn there cannot be played in it;
+// from the next action on, both may be used.
+#[test]
+fn a_chit_drawn_in_an_action_is_not_used_in_it() {
+    use umpire::games::ldf::state::Item;
+    let mut t = game();
+    let d = t.d().clone();
+    let italy = d
+        .all_hexes()
+        .find(|x| d.region(*x) == Region::Italy && t.st.at(*x).next().is_none())
+        .unwrap();
+    t.put("t1", italy);
+    t.put("c3", h("3318"));
+    let c2 = t.u("c2");
+    t.st.unit_mut(c2).loc = Loc::Pool;
+    t.st.pool = vec![Item::Chit(2), Item::Chit(24), Item::Cavalry(c2)];
+    t.st.hands[0] = vec![3];
+    t.st.actor = Player::Roman;
+    t.standing(ROMAN, &["beseech any any 1 2 3 4 5 6"]);
+    // No reroll is scripted: a Beseech on the reserve roll would fail the order.
+    let ev = t.ok(
+        ROMAN,
+        "play 3",
+        &[
+            ("jaws", 6, 3),
+            ("draw", 3, 1),
+            ("draw", 2, 1),
+            ("cavalry-reserve", 6, 3),
+        ],
+    );
+    assert!(!text(&ev).contains("plays chit 2"), "{}", text(&ev));
+    assert_eq!(t.st.hand(Player::Roman), &[2, 24]);
+    let e = t.err(ROMAN, "play 24 tp 4");
+    assert!(
+        e.contains("drawn in this action") && e.contains("R-G3"),
+        "{e}"
+    );
+    t.ok(ROMAN, "pass", &[]);
+    assert!(t.st.usable(Player::Roman, 24) && t.st.usable(Player::Roman, 2));
+}
+
+// 8.8, 14.3: Beseech the Gods is decided on the result as it counts. The
+// Roman's treachery die shows 3, salted +2 to a success of 5; the
+// Germano-Parthian, whose standing order rerolls a 5 or 6, plays chit 2 (on
+// the die as rolled he would not have); the unsalted reroll of 4 fails.
+#[test]
+fn beseech_the_gods_answers_the_modified_result() {
+    let mut t = game();
+    let co = t.u("co");
+    let hx = t.at("v5").unwrap();
+    t.st.unit_mut(co).loc = Loc::Hex(hx);
+    t.st.unit_mut(co).rebel = true;
+    t.give(Player::Gp, 2);
+    t.standing(GP, &["beseech enemy treachery 5 6"]);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 5;
+    let ev = t.ok(
+        ROMAN,
+        "treachery salt 2",
+        &[
+            ("treachery against the rebel co-emperor", 6, 3),
+            ("treachery against the rebel co-emperor/reroll", 6, 4),
+        ],
+    );
+    let s = text(&ev);
+    assert!(s.contains("roll of 3 (result 5)"), "{s}");
+    assert!(s.contains("roll 4 = 4: failure"), "{s}");
+    assert_eq!(t.st.treasury, 3, "the salt stays spent (8.8)");
+}
+
+// 8.8: the reroll is "not considered salted unless the Roman player made a
+// new TP expenditure": with `resalt 1` he pays again, and 4 + 1 succeeds.
+#[test]
+fn the_roman_may_salt_a_beseeched_reroll_again() {
+    let mut t = game();
+    let co = t.u("co");
+    let hx = t.at("v5").unwrap();
+    t.st.unit_mut(co).loc = Loc::Hex(hx);
+    t.st.unit_mut(co).rebel = true;
+    t.give(Player::Gp, 2);
+    t.standing(GP, &["beseech enemy treachery 5 6"]);
+    t.standing(ROMAN, &["resalt 1"]);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 5;
+    let ev = t.ok(
+        ROMAN,
+        "treachery salt 2",
+        &[
+            ("treachery against the rebel co-emperor", 6, 3),
+            ("treachery against the rebel co-emperor/reroll", 6, 4),
+        ],
+    );
+    let s = text(&ev);
+    assert!(s.contains("salts the roll done again with 1 TP"), "{s}");
+    assert!(s.contains("roll 4 +1 = 5: success"), "{s}");
+    assert_eq!(t.st.treasury, 2);
+    assert_eq!(t.st.unit(co).loc, Loc::Aside);
+    // Only the Roman salts (8.8).
+    let l = [SourceLine {
+        line: 2,
+        column: 3,
+        text: "resalt 1".into(),
+    }];
+    assert!(t.r.set_standing(&mut t.st, GP, &l).is_err());
+}
+
+// 8.3 ¶2, 8.2: when a conversion roll flips the loyal Romans next to him, the
+// rebel co-emperor's force may keep moving, enter the converted units' hex
+// and add them to his force within its movement (a non-Gallic rebel force
+// picks up units, 8.2).
+#[test]
+fn a_rebel_force_picks_up_the_units_it_converted() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    let r = d
+        .links(q)
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", q);
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {} {q} pick v2 {r}", p[0], p[1]),
+        &[(&format!("conversion-{q}"), 6, 2)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(
+        (t.at("co"), t.at("v1"), t.at("v2")),
+        (Some(r), Some(r), Some(r)),
+        "{}",
+        text(&ev)
+    );
+}
+
+// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
+// Germano-Parthian plants the rebel garrison in the first hex of his
+// `revolt` standing order that qualifies (an empty, unlooted core population
+// centre other than Rome), not the richest one.
+#[test]
+fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+    let mut t = game();
+    let d = t.d().clone();
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(19)];
+    for c in (1..=24).filter(|c| *c != 19) {
+        t.st.removed.push(c);
+    }
+    let rg = t.u("rg1");
+    t.st.unit_mut(rg).loc = Loc::Aside;
+    t.st.treasury = 0;
+    let site = d
+        .hexes
+        .iter()
+        .filter(|x| {
+            x.region.is_core() && x.tp > 0 && x.hex != h("3318") && t.st.at(x.hex).next().is_none()
+        })
+        .min_by_key(|x| (x.tp, x.hex))
+        .map(|x| x.hex)
+        .unwrap();
+    t.standing(GP, &[&format!("revolt {site}")]);
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(t.st.bc_rebels.contains(&site), "{}", text(&ev));
+    assert_eq!(t.at("rg1"), Some(site));
+    assert!(t.st.unit(rg).rebel && t.st.looted.contains(&site));
 }

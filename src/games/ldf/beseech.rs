@@ -2,8 +2,11 @@
 //! any die roll by either player. That die roll is rolled again, and that
 //! second result must be the one that's implemented." The holder answers by
 //! standing order (digest N3): `beseech [own|enemy] KIND FACE…` asks for a
-//! reroll when a roll of that kind comes up one of those faces, in his own
-//! actions, the other's, or both. The default is never to play it.
+//! reroll when a roll of that kind comes up one of those results, in his own
+//! actions, the other's, or both. The result is the one that counts, the die
+//! with its modifiers (8.8: the reroll follows a salted roll that "fails",
+//! so the players decide on the modified outcome). The default is never to
+//! play it.
 
 use super::data::Data;
 use super::state::{Player, State};
@@ -48,7 +51,9 @@ pub struct Rule {
     pub whose: Whose,
     /// The roll kind (one of [`KINDS`], or `any`).
     pub kind: String,
-    /// The faces (the die as rolled, before any modifier) that call for a reroll.
+    /// The results that call for a reroll: the result as it counts, the die
+    /// with its modifiers (German combat factor 2-7, Windfall 4-9, a salted
+    /// diplomacy roll's net 1-6; 14.3, 8.8).
     pub faces: Vec<u32>,
 }
 
@@ -107,9 +112,11 @@ pub fn parse(words: &[&str]) -> Result<Rule, String> {
     }
     let faces: Vec<u32> = rest[1..]
         .iter()
-        .map(|t| t.parse::<u32>().ok().filter(|f| (1..=6).contains(f)))
+        .map(|t| t.parse::<u32>().ok().filter(|f| (1..=9).contains(f)))
         .collect::<Option<_>>()
-        .ok_or_else(|| "the faces are die faces, 1 to 6".to_string())?;
+        .ok_or_else(|| {
+            "the faces are results, 1 to 9 (the die with its modifiers)".to_string()
+        })?;
     if faces.is_empty() {
         return Err(usage());
     }

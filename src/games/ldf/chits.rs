@@ -11,16 +11,34 @@ use super::state::{Faction, Item, Loc, Player, State};
 use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
 
-/// The first chit with this effect in a player's hand.
+/// The first chit with this effect in a player's hand that he may use now
+/// (not drawn in the action under way, 8.17; R-G3).
 pub fn holds_effect(d: &Data, st: &State, p: Player, effect: &str) -> Option<u8> {
     st.hand(p)
         .iter()
         .copied()
+        .filter(|c| !st.fresh.contains(c))
         .find(|c| d.chit(*c).is_some_and(|x| x.effect == effect))
+}
+
+/// Chit `c` may be used by `p` now, or the error saying why not: he must
+/// hold it (8.18), and not have drawn it in this action (8.17; R-G3).
+pub fn check_usable(st: &State, p: Player, c: u8) -> Result<(), RuleError> {
+    if !st.hand(p).contains(&c) {
+        return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+    }
+    if st.fresh.contains(&c) {
+        return Err(illegal(
+            format!("chit {c} was drawn in this action and may be played only in a later one"),
+            "8.17; R-G3",
+        ));
+    }
+    Ok(())
 }
 
 /// Takes a chit out of a hand after use and sends it where its text says (8.17).
 pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
+    reveal(st, c);
     if let Some(i) = st.hands[p.index()].iter().position(|x| *x == c) {
         st.hands[p.index()].remove(i);
     }
@@ -31,11 +49,19 @@ pub fn spend(d: &Data, st: &mut State, p: Player, c: u8) {
     }
 }
 
+/// The chit is shown by rule: its hidden draw is published (early disclosure).
+fn reveal(st: &mut State, c: u8) {
+    if let Some(r) = st.drawn.remove(&c) {
+        st.reveal.push(r);
+    }
+}
+
 /// Places the siege chit on the besieging force (14.3 (21); R-G9).
 pub fn siege_place(ctx: &mut Ctx, st: &mut State, c: u8, hex: Hex, target: Hex) {
     if let Some(i) = st.hands[Player::Roman.index()].iter().position(|x| *x == c) {
         st.hands[Player::Roman.index()].remove(i);
     }
+    reveal(st, c);
     st.siege = Some(super::state::Siege { hex, target, chit: c });
     ctx.say(
         format!(
@@ -75,6 +101,9 @@ pub fn siege_check(ctx: &mut Ctx, st: &mut State) {
 /// 5.6: at the start of each turn after the first, hands and set-aside chits
 /// go back into the pool.
 pub fn turn_start(st: &mut State) {
+    st.fresh.clear();
+    // Back unseen: the draws stay sealed until the end.
+    st.drawn.clear();
     let mut back: Vec<u8> = Vec::new();
     for h in st.hands.iter_mut() {
         back.append(h);
@@ -106,6 +135,7 @@ pub fn draw_action(
             .position(|x| *x == c)
             .unwrap_or(0);
         st.hands[p.index()].remove(i);
+        st.drawn.remove(&c);
         to_pool(st, Item::Chit(c));
         ctx.say(
             format!("the {} puts a chit back into the pool (8.17)", p.name()),
@@ -141,15 +171,40 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
 /// Draws one item and deals with it.
 fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<(), RuleError> {
     let d = ctx.d;
-    let i = ctx.pick_for(p, st.pool.len(), "draw")?;
+    let (i, roll) = ctx.pick_for(p, st.pool.len(), "draw")?;
     let item = st.pool.remove(i);
+    // The sealed draw commits to the item itself, not only to an index into
+    // a pool the other side cannot see (it holds chits put back unseen).
+    if roll.is_some() {
+        ctx.dice.name_last(&match item {
+            Item::Chit(c) => format!("chit {c}"),
+            Item::Cavalry(u) => format!("cavalry {}", d.uid(u)),
+        });
+    }
     let c = match item {
-        Item::Cavalry(u) => return cavalry(ctx, st, p, u),
+        Item::Cavalry(u) => {
+            // Shown at once (14.3): the draw is published.
+            st.reveal.extend(roll);
+            return cavalry(ctx, st, p, u);
+        }
         Item::Chit(c) => c,
     };
+    if let Some(r) = roll {
+        st.drawn.insert(c, r);
+    }
     let Some(def) = d.chit(c).cloned() else {
         return Ok(());
     };
+    let into_hand = def.timing != Timing::Immediate
+        && !matches!(
+            (def.shown_by, p),
+            (Some(User::Roman), Player::Roman) | (Some(User::Gp), Player::Gp)
+        )
+        && !(def.effect == "siege" && p == Player::Gp);
+    if !into_hand {
+        // Resolved, shown or handed over in the open (8.17, 14.3).
+        reveal(st, c);
+    }
     if def.timing == Timing::Immediate {
         ctx.say(
             format!(
@@ -177,6 +232,7 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         to_pool(st, Item::Chit(c));
         return Ok(());
     }
+    st.fresh.push(c);
     if def.effect == "siege" && p == Player::Gp {
         st.hands[Player::Roman.index()].push(c);
         ctx.say("the Germano-Parthian draws the Roman Heavy Siege Equipment and hands it to the Roman (14.3; R-G8)", vec![]);
@@ -294,7 +350,7 @@ fn immediate(
             to_pool(st, Item::Chit(c));
         }
         "persecutions" => {
-            let n = ctx.d6(st, "persecutions")? + 1;
+            let n = ctx.d6_as(st, "persecutions", |r| r + 1)? + 1;
             economics::pay(ctx, st, n, "Persecutions")?;
             st.removed.push(c);
         }
@@ -312,25 +368,33 @@ fn immediate(
 fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
-        let n = ctx.d6(st, "bread-circuses")? + 1;
+        let n = ctx.d6_as(st, "bread-circuses", |r| r + 1)? + 1;
         economics::pay(ctx, st, n, "the games")?;
         return Ok(());
     }
     let garrison = d
         .of_kind(Kind::RomanGarrison)
         .find(|g| matches!(st.unit(*g).loc, Loc::Aside | Loc::Dead));
-    let site = d
-        .hexes
+    let eligible = |x: &super::data::HexInfo| {
+        x.region.is_core()
+            && x.tp > 0
+            && x.hex != d.special.rome
+            && !st.looted.contains(&x.hex)
+            && st.at(x.hex).next().is_none()
+    };
+    // N6: the Germano-Parthian's `revolt` list first, else the richest.
+    let site = st.standing[Player::Gp.index()]
+        .revolt
         .iter()
-        .filter(|x| {
-            x.region.is_core()
-                && x.tp > 0
-                && x.hex != d.special.rome
-                && !st.looted.contains(&x.hex)
-                && st.at(x.hex).next().is_none()
-        })
-        .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
-        .map(|x| x.hex);
+        .find(|h| d.hex(**h).is_some_and(eligible))
+        .copied()
+        .or_else(|| {
+            d.hexes
+                .iter()
+                .filter(|x| eligible(x))
+                .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
+                .map(|x| x.hex)
+        });
     match (garrison, site) {
         (Some(g), Some(h)) => {
             *st.unit_mut(g) = super::state::UnitState {
@@ -399,6 +463,7 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
     st.hand(p)
         .iter()
         .copied()
+        .filter(|c| !st.fresh.contains(c))
         .filter(|c| {
             d.chit(*c).is_some_and(|x| {
                 x.timing == Timing::Action
@@ -439,9 +504,7 @@ pub fn play(
         .chit(c)
         .cloned()
         .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
-    if !st.hand(p).contains(&c) {
-        return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
-    }
+    check_usable(st, p, c)?;
     if !playable(d, st, p).contains(&c) {
         return Err(illegal(
             format!(
@@ -496,7 +559,7 @@ pub fn play(
         }
         "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
         "german_increase" => {
-            let n = ctx.d6(st, "german-increase")? + 3;
+            let n = ctx.d6_as(st, "german-increase", |r| r + 3)? + 3;
             economics::tribes_return(ctx, st, at, n as usize)?;
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
@@ -563,6 +626,7 @@ fn throw_back(ctx: &mut Ctx, st: &mut State, p: Player, chits: &[u8]) {
     for c in chits {
         if let Some(i) = st.hands[p.index()].iter().position(|x| x == c) {
             st.hands[p.index()].remove(i);
+            st.drawn.remove(c);
             to_pool(st, Item::Chit(*c));
         }
     }

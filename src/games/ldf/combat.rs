@@ -184,9 +184,10 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleEr
         let def = d
             .chit(*c)
             .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
-        if !st.hand(p).contains(c) || seen.contains(c) {
-            return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
+        if seen.contains(c) {
+            return Err(illegal(format!("chit {c} is named twice"), "8.18"));
         }
+        chits::check_usable(st, p, *c)?;
         seen.push(*c);
         match def.effect.as_str() {
             "flanking" | "inspired" | "surprise" => shift += 1,
@@ -253,8 +254,9 @@ fn strength(ctx: &mut Ctx, st: &mut State, units: &[UnitId], h: Hex) -> Result<u
         let k = d.kind(*u);
         s += match k {
             Kind::Tribe => {
-                let r = ctx.d6(st, &format!("german-cf-{}", d.uid(*u)))?;
-                let cf = r + d.values.german_die_add;
+                let add = d.values.german_die_add;
+                let r = ctx.d6_as(st, &format!("german-cf-{}", d.uid(*u)), |r| r + add)?;
+                let cf = r + add;
                 ctx.say(
                     format!("{} fights with {cf} this battle (2.6)", d.uid(*u)),
                     vec![h],

@@ -69,11 +69,19 @@ pub fn dt_roll(
             );
         }
     }
-    let roll = ctx.d6(st, what)?;
+    // Beseech the Gods is decided on the net result (8.8: a salted roll that
+    // "fails" is countered by chit 2).
+    let net_of = |r: u32, plus: u32, minus: u32| (r + plus).saturating_sub(minus).min(6);
+    let roll = ctx.d6_as(st, what, |r| net_of(r, plus, minus))?;
     // 8.8: a roll done again by Beseech the Gods keeps neither salt nor
-    // Agents (their TP and chits stay spent).
-    let (plus, minus) = if ctx.rerolled { (0, 0) } else { (plus, minus) };
-    let net = (roll + plus).saturating_sub(minus).min(6);
+    // Agents (their TP and chits stay spent) "unless the Roman player made a
+    // new TP expenditure": his `resalt N` standing order pays again.
+    let (plus, minus) = if ctx.rerolled {
+        resalt(ctx, st, p)
+    } else {
+        (plus, minus)
+    };
+    let net = net_of(roll, plus, minus);
     let ok = net >= v.success || (roll == 6 && st.options.natural_six);
     ctx.say(
         format!(
@@ -93,6 +101,32 @@ pub fn dt_roll(
         vec![],
     );
     Ok(ok)
+}
+
+/// The Roman's new salt on a diplomacy or treachery roll done again by
+/// Beseech the Gods (8.8; digest `resalt_on_beseech`): his `resalt N`
+/// standing order, at most the salt cap and the treasury; for his own roll
+/// it adds, against the Germano-Parthian's it subtracts. Returns (plus, minus).
+fn resalt(ctx: &mut Ctx, st: &mut State, actor: Player) -> (u32, u32) {
+    let d = ctx.d;
+    let v = &d.values;
+    let n = st.standing[Player::Roman.index()]
+        .resalt
+        .min(v.salt_max)
+        .min(v.modifier_cap)
+        .min(st.treasury);
+    if n == 0 {
+        return (0, 0);
+    }
+    st.treasury -= n;
+    ctx.say(
+        format!("the Roman salts the roll done again with {n} TP (8.8)"),
+        vec![],
+    );
+    match actor {
+        Player::Roman => (n, 0),
+        Player::Gp => (0, n),
+    }
 }
 
 /// Treachery (8.9 by the Germano-Parthian against the emperor; 8.11 by the

@@ -462,7 +462,9 @@ pub fn recovery(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), Rule
         .salt_diplomacy
         .min(st.treasury);
     st.treasury -= salt;
-    let roll = ctx.d6(st, "parthian-recovery")?;
+    let roll = ctx.d6_as(st, "parthian-recovery", |r| r.saturating_sub(salt))?;
+    // 8.8: a roll done again by Beseech the Gods is no longer salted.
+    let salt = if ctx.rerolled { 0 } else { salt };
     let net = roll.saturating_sub(salt);
     let ok = net >= d.values.success || (roll == 6 && st.options.natural_six);
     ctx.say(
@@ -518,7 +520,7 @@ pub fn palmyra_replenish(ctx: &mut Ctx, st: &mut State) {
 /// Revenue Windfall (14.3; R-C6): 1d6+3 points as TP (at most 5) and pairs.
 pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    let n = ctx.d6(st, "windfall")? + 3;
+    let n = ctx.d6_as(st, "windfall", |r| r + 3)? + 3;
     let tp = tp.min(5).min(n);
     let mut left = n - tp;
     st.treasury += tp;

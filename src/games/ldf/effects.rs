@@ -7,7 +7,7 @@
 use super::data::{Data, Kind, Region, UnitId};
 use super::leaders;
 use super::state::{Faction, Gallic, Item, Loc, Palmyra, Player, State};
-use crate::core::dice::Dice;
+use crate::core::dice::{Dice, RollRef};
 use crate::core::hex::Hex;
 use crate::core::ruleset::{Audience, Event, Outcome, RuleError, Side};
 
@@ -38,10 +38,27 @@ impl Ctx<'_> {
     /// Beseech the Gods may have it rolled again by his standing order (14.3,
     /// digest N3), and then the second roll stands.
     pub fn d6(&mut self, st: &mut State, what: &str) -> Result<u32, RuleError> {
+        self.d6_as(st, what, |r| r)
+    }
+
+    /// Rolls one die as [`Ctx::d6`] does, where the result that counts is
+    /// `result(die)` (the die with its modifiers, capped): the
+    /// holder of Beseech the Gods decides on that result, as the players see
+    /// it "immediately after" the roll (14.3; 8.8 has a salted roll that
+    /// "fails" then rerolled). Returns the die; after a reroll
+    /// `self.rerolled` is set, and modifiers declared before the roll no
+    /// longer apply (8.8).
+    pub fn d6_as(
+        &mut self,
+        st: &mut State,
+        what: &str,
+        result: impl Fn(u32) -> u32,
+    ) -> Result<u32, RuleError> {
         let label = format!("{}/{what}", self.label);
         let roll = self.dice.roll(6, &label)?;
         self.rerolled = false;
-        let Some((p, c)) = super::beseech::wants(self.d, st, self.actor, what, roll) else {
+        let shown = result(roll);
+        let Some((p, c)) = super::beseech::wants(self.d, st, self.actor, what, shown) else {
             return Ok(roll);
         };
         super::chits::spend(self.d, st, p, c);
@@ -49,9 +66,14 @@ impl Ctx<'_> {
         self.rerolled = true;
         self.say(
             format!(
-                "the {} plays chit {c}, Beseech the Gods, on the {} roll of {roll}: rolled again, {again} (14.3)",
+                "the {} plays chit {c}, Beseech the Gods, on the {} roll of {roll}{}: rolled again, {again} (14.3)",
                 p.name(),
-                super::beseech::kind(what)
+                super::beseech::kind(what),
+                if shown == roll {
+                    String::new()
+                } else {
+                    format!(" (result {shown})")
+                }
             ),
             vec![],
         );
@@ -60,16 +82,23 @@ impl Ctx<'_> {
 
     /// Picks one of `n` things at random where only `p` sees the pick (a
     /// draw from the pool into a hidden hand, 3.5, 10.9).
-    pub fn pick_for(&mut self, p: Player, n: usize, what: &str) -> Result<usize, RuleError> {
+    /// With it, where the roll sits (none when there was no choice), to
+    /// disclose it if the rules later reveal the pick.
+    pub fn pick_for(
+        &mut self,
+        p: Player,
+        n: usize,
+        what: &str,
+    ) -> Result<(usize, Option<RollRef>), RuleError> {
         if n <= 1 {
-            return Ok(0);
+            return Ok((0, None));
         }
         let n = u32::try_from(n).unwrap_or(u32::MAX);
         let who = Audience::side(Side(p.index() as u8));
-        Ok(self
+        let v = self
             .dice
-            .roll_for(who, n, &format!("{}/{what}", self.label))? as usize
-            - 1)
+            .roll_for(who, n, &format!("{}/{what}", self.label))? as usize;
+        Ok((v - 1, self.dice.last_ref()))
     }
 
     /// Tells one player only (his own hand, 10.9).

@@ -178,7 +178,9 @@ impl Rules for Ldf {
             name: "ldf".into(),
             // 2: Beseech the Gods, siege equipment that stays, the hand limit
             // put-back (the state and replays changed; ARCHITECTURE "Upgrades").
-            version: 2,
+            // 3: R-G3 in full (chits drawn in an action unusable in it),
+            // Beseech on the result as it counts, re-salting (8.8).
+            version: 3,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
             summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),
@@ -254,6 +256,15 @@ impl Rules for Ldf {
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
         orders::parse(&self.data, lines)
+    }
+
+    fn parse_all(
+        &self,
+        _st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        orders::parse_all(&self.data, lines)
     }
 
     fn apply(

@@ -19,7 +19,8 @@
 use super::data::{Data, UnitId};
 use crate::core::hex::Hex;
 use crate::core::movefile::SourceLine;
-use crate::core::ruleset::OrderError;
+use crate::core::ruleset::{OrderError, parse_lines};
+use crate::core::suggest::did_you_mean;
 
 /// Some or all units of a hex.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,8 +253,10 @@ impl<'a> Words<'a> {
         let t = self.next().ok_or_else(|| self.err("a hex is missing"))?;
         self.d.find_hex(t).ok_or_else(|| {
             self.err(format!(
-                "{t:?} is neither a hex on the map nor a place name"
+                "{t:?} is neither a hex on the map nor a place name{}",
+                hex_suggestion(self.d, t)
             ))
+            .rule("2.1")
         })
     }
 
@@ -262,9 +265,10 @@ impl<'a> Words<'a> {
     }
 
     fn unit(&self, t: &str) -> Result<UnitId, OrderError> {
-        self.d
-            .unit(t)
-            .ok_or_else(|| self.err(format!("no counter {t:?}")))
+        self.d.unit(t).ok_or_else(|| {
+            let near = did_you_mean(t, self.d.units.iter().map(|u| u.id.as_str()));
+            self.err(format!("no counter {t:?}{near}")).rule("2.2")
+        })
     }
 
     fn units_csv(&mut self) -> Result<Vec<UnitId>, OrderError> {
@@ -325,7 +329,52 @@ impl<'a> Words<'a> {
     }
 }
 
-/// Reads the orders of a move, one a line.
+/// "; did you mean ...?" for a mistyped hex: the nearest hex number for a
+/// number, the nearest place name for a word.
+fn hex_suggestion(d: &Data, t: &str) -> String {
+    if t.chars().all(|c| c.is_ascii_digit()) {
+        let labels: Vec<String> = d.hexes.iter().map(|x| x.hex.to_string()).collect();
+        did_you_mean(t, labels.iter().map(String::as_str))
+    } else {
+        did_you_mean(t, d.places.iter().map(|p| p.name.as_str()))
+    }
+}
+
+/// Every order's first word.
+const KEYWORDS: [&str; 21] = [
+    "move", "sea", "river", "attack", "draw", "play", "pass", "concede", "done",
+    "coemperor", "rebel", "treachery", "diplomacy", "fortify", "rebuild", "activate", "tax",
+    "demobilize", "reclaim", "place", "setup",
+];
+
+/// The rule an order stands on, cited by its errors that name no other.
+fn order_rule(kw: &str) -> &'static str {
+    match kw {
+        "move" => "8.2, 12.2",
+        "sea" => "12.6",
+        "river" => "12.7",
+        "attack" => "8.6, 13.0",
+        "draw" => "8.17",
+        "play" => "8.18, 14.3",
+        "pass" => "8.20",
+        "concede" => "4.3, 4.4",
+        "done" => "5.5",
+        "coemperor" | "rebel" => "8.7",
+        "treachery" => "8.9, 8.11",
+        "diplomacy" => "8.10, 8.12, 9.4",
+        "fortify" => "8.13",
+        "rebuild" => "8.14",
+        "activate" => "8.15",
+        "tax" => "6.6",
+        "demobilize" => "6.7",
+        "reclaim" => "6.8",
+        "place" => "7.1, 7.2",
+        "setup" => "3.3",
+        _ => "8.1, 14.2",
+    }
+}
+
+/// Reads the orders of a move, one a line; the first error.
 pub fn parse(d: &Data, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
     lines
         .iter()
@@ -333,8 +382,31 @@ pub fn parse(d: &Data, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>,
         .collect()
 }
 
-/// Reads one order line.
+/// Reads the orders of a move, reporting every line that does not read, each
+/// with its line, column and rule.
+pub fn parse_all(
+    d: &Data,
+    lines: &[SourceLine],
+) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+    parse_lines(lines, |l| parse_line(d, l))
+}
+
+/// Reads one order line; every error cites a rule (the order's own when no
+/// lookup or stricter rule applies).
 pub fn parse_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
+    let kw = l
+        .text
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    read_line(d, l).map_err(|e| match e.rule {
+        Some(_) => e,
+        None => e.rule(order_rule(&kw)),
+    })
+}
+
+fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
     let mut w = Words::new(d, l);
     let kw = w
         .next()
@@ -448,8 +520,9 @@ pub fn parse_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
         }
         "place" | "setup" => parse_place(&mut w, kw == "setup")?,
         _ => {
+            let near = did_you_mean(&kw, KEYWORDS.iter().copied());
             return Err(w.err(format!(
-                "unknown order {kw:?}; see `umpire rules ldf` or send `command: orders`"
+                "unknown order {kw:?}{near}; see `umpire rules ldf` or send `command: orders`"
             )));
         }
     };

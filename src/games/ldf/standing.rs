@@ -39,6 +39,13 @@ pub struct Standing {
     /// N2: play Flanking Move or Inspired Subordinates for the defence when
     /// attacked at this many to one or more (default 0: never).
     pub shift_at: u32,
+    /// N6: where the Germano-Parthian plants the rebel garrison of a refused
+    /// Bread & Circuses, in order of preference (default none: the richest
+    /// eligible hex, then the lowest id).
+    pub revolt: Vec<Hex>,
+    /// 8.8: TP of new salt on a diplomacy or treachery roll done again by
+    /// Beseech the Gods (the Roman only; default 0: the reroll is unsalted).
+    pub resalt: u32,
     /// R-G8: which chits to put back first when a hand is over the limit
     /// (default none: the lowest-numbered chit).
     pub discard: Vec<u8>,
@@ -57,6 +64,8 @@ impl Standing {
             agents: true,
             beseech: Vec::new(),
             shift_at: 0,
+            resalt: 0,
+            revolt: Vec::new(),
             discard: Vec::new(),
         }
     }
@@ -100,10 +109,24 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                     );
                 }
             },
+            Some("revolt") if !roman => {
+                s.revolt = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
+            }
+            Some("revolt") => {
+                return Err(OrderError::at(
+                    l,
+                    "the Germano-Parthian picks the hex of a revolt",
+                )
+                .rule("14.3"));
+            }
             Some("prefer") => {
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
             Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
+            Some("resalt") => {
+                return Err(OrderError::at(l, "only the Roman player may salt").rule("8.8"));
+            }
             Some("shift") => s.shift_at = num(l, w.get(1).copied(), 99)?,
             Some("beseech") => match w.get(1).copied() {
                 Some("never") => s.beseech.clear(),
@@ -129,7 +152,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
             _ => {
                 return Err(OrderError::at(
                     l,
-                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
+                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
                 ));
             }
         }
@@ -151,6 +174,22 @@ pub fn show(s: &Standing) -> Vec<String> {
         format!(
             "salt treachery {} / salt diplomacy {} (negative salt, 8.8; N4)",
             s.salt_treachery, s.salt_diplomacy
+        ),
+        format!(
+            "resalt {} (new salt on a roll done again by Beseech the Gods, 8.8)",
+            s.resalt
+        ),
+        format!(
+            "revolt {} (the hex of a refused Bread & Circuses' rebel garrison; N6)",
+            if s.revolt.is_empty() {
+                "richest".to_string()
+            } else {
+                s.revolt
+                    .iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         ),
         format!(
             "prefer {} (cavalry and emperor placement; N8, N9)",

@@ -7,7 +7,8 @@ use super::standing::Standing;
 use crate::core::hex::Hex;
 use crate::core::ruleset::Outcome;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use crate::core::dice::RollRef;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The two players (1.2): side 0 and side 1 of the opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -255,6 +256,14 @@ pub struct State {
     pub hands: [Vec<u8>; 2],
     /// Chits set aside until the next turn (8.17).
     pub aside: Vec<u8>,
+    /// Chits drawn in the action under way (with a free Jaws of Death, the
+    /// action it opens): none may be used in it (8.17; R-G3).
+    pub fresh: Vec<u8>,
+    /// The hidden draw of each chit in a hand, whose opening is published
+    /// when the rules reveal the chit (played, or shown; core early disclosure).
+    pub drawn: BTreeMap<u8, RollRef>,
+    /// Draws revealed by the order under way, published when it ends.
+    pub reveal: Vec<RollRef>,
     /// Chits out of the game (Persecutions).
     pub removed: Vec<u8>,
     /// The siege chit on the map (8.16; R-G9).
@@ -376,6 +385,12 @@ impl State {
     /// Chits in a player's hand.
     pub fn hand(&self, p: Player) -> &[u8] {
         &self.hands[p.index()]
+    }
+
+    /// May `p` use chit `c` now: in his hand, and not drawn in the action
+    /// under way (8.17; R-G3)?
+    pub fn usable(&self, p: Player, c: u8) -> bool {
+        self.hand(p).contains(&c) && !self.fresh.contains(&c)
     }
 
     /// The other player's hand count (all the opponent may know, 10.9).

@@ -46,13 +46,23 @@ pub fn apply(
         actor: p,
         rerolled: false,
     };
+    run(&mut ctx, st, p, o)?;
+    // Chits the order revealed by rule: their sealed draws are published
+    // right after it (core early disclosure).
+    for r in std::mem::take(&mut st.reveal) {
+        ctx.dice.disclose(r);
+    }
+    Ok(ctx.ev)
+}
+
+fn run(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleError> {
     if st.finished.is_some() {
         return Err(illegal("the game is over", "4.5"));
     }
     if *o == Order::Concede {
         let other = p.other();
         win(
-            &mut ctx,
+            ctx,
             st,
             other,
             format!(
@@ -61,14 +71,14 @@ pub fn apply(
                 other.name()
             ),
         );
-        return Ok(ctx.ev);
+        return Ok(());
     }
     if awaited(st) != Some(p) {
         return Err(illegal("it is not your turn to give orders", "5.2"));
     }
     match st.stage {
         Stage::Setup => match o {
-            Order::Setup { tribes, gunds } => setup::gp_setup(&mut ctx, st, tribes, gunds)?,
+            Order::Setup { tribes, gunds } => setup::gp_setup(ctx, st, tribes, gunds)?,
             _ => {
                 return Err(illegal(
                     "first set up your tribes and gunds (`setup auto` or `setup tribes ... gunds ...`)",
@@ -76,11 +86,11 @@ pub fn apply(
                 ));
             }
         },
-        Stage::AdminRoman => admin_roman(&mut ctx, st, o)?,
-        Stage::AdminGp => admin_gp(&mut ctx, st, o)?,
-        Stage::Actions => action(&mut ctx, st, p, o)?,
+        Stage::AdminRoman => admin_roman(ctx, st, o)?,
+        Stage::AdminGp => admin_gp(ctx, st, o)?,
+        Stage::Actions => action(ctx, st, p, o)?,
     }
-    Ok(ctx.ev)
+    Ok(())
 }
 
 fn admin_roman(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
@@ -171,11 +181,7 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
             inspired,
         } => {
             if let Some(c) = inspired {
-                if chits::holds_effect(ctx.d, st, p, "inspired") != Some(*c)
-                    && !st.hand(p).contains(c)
-                {
-                    return Err(illegal(format!("you do not hold chit {c}"), "8.18"));
-                }
+                chits::check_usable(st, p, *c)?;
                 if ctx.d.chit(*c).is_none_or(|x| x.effect != "inspired") {
                     return Err(illegal(
                         format!("chit {c} is not Inspired Subordinates"),
@@ -212,6 +218,8 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
     }
     chits::siege_check(ctx, st);
     chits::overflow(ctx, st, p);
+    // The action is over: what it drew may be used from the next (R-G3).
+    st.fresh.clear();
     st.seq += 1;
     st.acted[p.index()] += 1;
     // The Gods Are Bored sets `passes` to 2 to end the turn (5.4(1)).
