@@ -829,6 +829,48 @@ fn the_deck_draws_every_card_once_with_labelled_rolls() {
     assert!(dice.rolls().iter().all(|r| r.label.contains("(2.1)")));
 }
 
+/// Every line of a move that does not read is reported at once, each with
+/// its line, the column of the word at fault and a rule, with "did you
+/// mean" for mistyped spaces, factions and keywords (the issue's item 8).
+#[test]
+fn every_bad_line_of_a_move_is_reported_at_once() {
+    let d = Data::embedded().unwrap();
+    let text = "transfer 2 to talibn\nrally\nin kandhar\nin oruzgan base\nsa extrot waziristan\ncivic kabul x\nmarch 3 bamian>ghazni";
+    let e = orders::parse_all(&d, &lines(text), false).unwrap_err();
+    assert_eq!(
+        e.iter().map(|e| e.line).collect::<Vec<_>>(),
+        [1, 3, 5, 6, 7],
+        "{e:#?}"
+    );
+    // 1.5: the faction; the column of the mistyped word.
+    assert!(e[0].message.contains("did you mean taliban?"), "{}", e[0].message);
+    assert_eq!(e[0].column, 15);
+    assert_eq!(e[0].rule.as_deref(), Some("1.5"));
+    // 1.3: the space.
+    assert!(e[1].message.contains("did you mean kandahar?"), "{}", e[1].message);
+    assert_eq!((e[1].column, e[1].rule.as_deref()), (4, Some("1.3")));
+    // 4.0: the Special Activity's name.
+    assert!(e[2].message.contains("did you mean extort?"), "{}", e[2].message);
+    // The Rally's own line: its rule (3.3.1) when the error names none.
+    assert_eq!(e[3].rule.as_deref(), Some("3.3.1"));
+    assert_eq!(e[3].column, 13);
+    // A line that starts with no known word.
+    assert!(e[4].message.contains("an Operation's lines start with"));
+    // Every error names a rule.
+    assert!(e.iter().all(|e| e.rule.is_some()), "{e:#?}");
+    // The first error alone is what `parse` gives.
+    assert_eq!(orders::parse(&d, &lines(text), false).unwrap_err(), e[0]);
+    // A mistyped order word, and a Propaganda plan's lines (6.4, 6.5).
+    let e = orders::parse_all(&d, &lines("trian\nin kabul place 2 police"), false).unwrap_err();
+    assert!(e[0].message.contains("did you mean train?"), "{}", e[0].message);
+    let plan = "as govrnment\ncivic kabul 2\nredploy 2 police kabul>kabul-aibak\nredeploy 3 troops helmnd>kabul\ndone";
+    let e = orders::parse_all(&d, &lines(plan), true).unwrap_err();
+    assert_eq!(e.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 3, 4]);
+    assert!(e[1].message.contains("did you mean redeploy?"), "{}", e[1].message);
+    assert_eq!(e[2].rule.as_deref(), Some("1.3"));
+    assert!(e[2].message.contains("did you mean helmand?"), "{}", e[2].message);
+}
+
 #[test]
 fn order_errors_carry_the_line_and_the_rule() {
     let d = Data::embedded().unwrap();
@@ -1254,4 +1296,122 @@ fn same_player_transfer(r: &Adp, st: &mut State) -> String {
     Rules::apply(r, st, side, &o[0].1, &mut Dice::seeded([1; 32]))
         .unwrap_err()
         .to_string()
+}
+
+#[test]
+fn train_takes_cubes_and_a_base_from_the_map_when_none_are_available() {
+    // 1.4.1 EXCEPTIONS (Training) and 3.2.1: with no cube of the kind
+    // Available, Train takes them from elsewhere on the map; step 2 replaces 3
+    // cubes with a Base "from map if needed".
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    let police = st.available[Piece::Police];
+    put(&d, &mut st, "herat", Piece::Police, police);
+    st.resources[Faction::Government.index()] = 9;
+    op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 3 police from herat",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 3);
+    assert_eq!(st[s(&d, "herat")].pieces[Piece::Police], police - 3);
+    // Without `from`, only what is Available is placed.
+    op(&d, &mut st, Faction::Government, "train\nin kabul place 2 police").unwrap();
+    assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 3);
+    // The Base: every Government Base on the map, one taken from Balkh.
+    let bases = st.available[Piece::GovBase];
+    put(&d, &mut st, "balkh", Piece::GovBase, bases);
+    st.resources[Faction::Government.index()] = 3;
+    let e = op(&d, &mut st, Faction::Government, "train\nin kabul\nbase kabul").unwrap_err();
+    assert!(e.contains("base SPACE from SPACE") && e.contains("3.2.1"), "{e}");
+    op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul\nbase kabul from balkh",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "kabul")].pieces[Piece::GovBase], 1);
+    assert_eq!(st[s(&d, "balkh")].pieces[Piece::GovBase], bases - 1);
+    assert_eq!(st[s(&d, "kabul")].pieces.gov_cubes(), 0);
+}
+
+#[test]
+fn insurgent_players_may_remove_their_own_pieces_to_available() {
+    // 1.4.1: "Taliban and Warlord players (only), while executing an
+    // Operation ... may remove their own pieces to Available Forces", e.g.
+    // to Rally them again Underground.
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    let all = st.available[Piece::TalUnder];
+    put(&d, &mut st, "kandahar", Piece::TalUnder, all);
+    let k = s(&d, "kandahar");
+    st[k].pieces[Piece::TalUnder] -= 2;
+    st[k].pieces[Piece::TalActive] += 2;
+    st.resources[Faction::Taliban.index()] = 5;
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nreturn 2 active guerrillas kandahar\nin helmand place 1",
+    )
+    .unwrap();
+    assert_eq!(st[k].pieces[Piece::TalActive], 0);
+    assert_eq!(st[s(&d, "helmand")].pieces[Piece::TalUnder], 1);
+    // The COIN factions may not.
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    st.resources[Faction::Government.index()] = 9;
+    let e = op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nreturn 1 guerrilla kandahar\nin kabul",
+    )
+    .unwrap_err();
+    assert!(e.contains("1.4.1"), "{e}");
+}
+
+#[test]
+fn standing_transfer_offers_give_while_the_receiver_executes() {
+    // 1.5.1 (digest D5): a transfer may go while the receiver executes; a
+    // standing offer makes it without the giver's mail. Negotiations are
+    // open: every side reads it.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    let warlords = st.seats.side(Faction::Warlords).unwrap();
+    let e = Rules::set_standing(&r, &mut st, warlords, &lines("transfer 2 to taliban")).unwrap();
+    assert!(e[0].text.contains("transfer 2 to taliban as warlords"), "{e:?}");
+    assert_eq!(
+        Rules::standing(&r, &st, warlords),
+        ["transfer 2 to taliban as warlords"]
+    );
+    assert!(Rules::standing_audience(&r, &st, warlords).is_public());
+    // Not to the Coalition (1.8), and only one's own factions give.
+    assert!(Rules::set_standing(&r, &mut st.clone(), warlords, &lines("transfer 1 to coalition")).is_err());
+    assert!(
+        Rules::set_standing(&r, &mut st.clone(), warlords, &lines("transfer 1 to taliban as government"))
+            .is_err()
+    );
+    // The Taliban execute an Operation: the offer goes first.
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Taliban))
+        .unwrap()
+        .number;
+    on_card(&r, &mut st, card);
+    st.resources[Faction::Taliban.index()] = 0;
+    st.resources[Faction::Warlords.index()] = 5;
+    let taliban = st.seats.side(Faction::Taliban).unwrap();
+    let o = Rules::parse(&r, &st, taliban, &lines("terror\nin oruzgan")).unwrap();
+    let ev = Rules::apply(&r, &mut st, taliban, &o[0].1, &mut Dice::seeded([1; 32])).unwrap();
+    assert!(ev.iter().any(|e| e.text.contains("standing offer")), "{ev:?}");
+    assert_eq!(st.res(Faction::Warlords), 3);
+    // 2 given, 1 paid for the Terror (3.3.4).
+    assert_eq!(st.res(Faction::Taliban), 1);
+    // No lines withdraw the offers.
+    Rules::set_standing(&r, &mut st, warlords, &[]).unwrap();
+    assert!(Rules::standing(&r, &st, warlords).is_empty());
 }

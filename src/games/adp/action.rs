@@ -168,6 +168,12 @@ pub fn execute(
         x.line = *line;
         match step {
             ActStep::Sa(sa) => special::execute(&mut x, st, sa, dice)?,
+            ActStep::Return {
+                space,
+                count,
+                kind,
+                active,
+            } => insurgent::return_pieces(&mut x, st, *space, *count, *kind, *active)?,
             _ => op_step(&mut x, st, step, dice)?,
         }
         st.update_control(d);

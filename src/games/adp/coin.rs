@@ -38,9 +38,9 @@ pub fn train_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
             step_two(x, *s)?;
             civic_action(x, st, *s, *n, "3.2.1")
         }
-        ActStep::BuildBase(s) => {
+        ActStep::BuildBase(s, from) => {
             step_two(x, *s)?;
-            build_base(x, st, *s)
+            build_base(x, st, *s, *from)
         }
         ActStep::Patronage => {
             let k = x.d.kabul();
@@ -115,7 +115,22 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             Kind::Police => Piece::Police,
             _ => return Err(x.ill("Train places Government Troops and Police", "3.2.1")),
         };
-        let got = st.place(s, p, *n);
+        let mut got = st.place(s, p, *n);
+        // 1.4.1 EXCEPTIONS, 3.2.1: with none Available, cubes come from
+        // elsewhere on the map, from the spaces the order names.
+        for src in &i.from {
+            if got == *n {
+                break;
+            }
+            if *src == s {
+                return Err(x.ill("Train takes cubes from other spaces", "3.2.1"));
+            }
+            let took = st.remove(*src, p, *n - got, false);
+            if took > 0 {
+                x.say(format!("{took} {} taken from {}", k.key(), x.name(*src)));
+            }
+            got += st.place(s, p, took);
+        }
         placed.push(format!("{got} {}", k.key()));
     }
     x.say(format!(
@@ -189,7 +204,12 @@ pub fn civic_action(
     Ok(())
 }
 
-fn build_base(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
+fn build_base(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceId,
+    from: Option<SpaceId>,
+) -> Result<(), RuleError> {
     if x.f != Faction::Government {
         return Err(x.ill("only the Government replaces cubes with a Base", "3.2.1"));
     }
@@ -208,8 +228,18 @@ fn build_base(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
         return Err(x.ill(format!("{} already holds 2 Bases", x.name(s)), "1.4.2"));
     }
     if st.available[Piece::GovBase] == 0 {
+        // "from map if needed" (3.2.1, ruling A20).
+        let Some(src) = from.filter(|f| *f != s && st[*f].pieces[Piece::GovBase] > 0) else {
+            return Err(x.ill(
+                "no Government Base is Available: name one on the map, `base SPACE from SPACE`",
+                "3.2.1",
+            ));
+        };
+        st.remove(src, Piece::GovBase, 1, false);
+        x.say(format!("a Government Base taken from {}", x.name(src)));
+    } else if from.is_some() {
         return Err(x.ill(
-            "no Government Base is Available (taking one from the map is not yet offered)",
+            "a Base comes from the map only when none is Available",
             "3.2.1",
         ));
     }

@@ -4,7 +4,7 @@
 use super::action::{Exec, check_path};
 use super::data::{SpaceId, Support};
 use super::orders::{ActStep, InSpace, Move};
-use super::pieces::{Faction, Piece};
+use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
 use super::state::State;
 use crate::core::dice::Dice;
@@ -393,5 +393,53 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
         }
         x.say(format!("Terror in {}: now {:?}", sp.name, st[s].support));
     }
+    Ok(())
+}
+
+/// 1.4.1: Taliban and Warlord players (only), while executing, may remove
+/// their own pieces to Available (e.g. to place them again Underground).
+pub fn return_pieces(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceId,
+    count: u8,
+    kind: Kind,
+    active: bool,
+) -> Result<(), RuleError> {
+    if x.f.is_coin() || st.seats.is_np(x.f) {
+        return Err(x.ill(
+            "only Taliban and Warlord players remove their own pieces to Available",
+            "1.4.1",
+        ));
+    }
+    let order: Vec<Piece> = match kind {
+        Kind::Base => Piece::of(x.f, Kind::Base).into_iter().collect(),
+        _ => {
+            let (u, a) = guerrillas(x);
+            if active { vec![a, u] } else { vec![u, a] }
+        }
+    };
+    let here: u8 = order.iter().map(|p| st[s].pieces[*p]).sum();
+    if here < count {
+        return Err(x.ill(
+            format!(
+                "{} holds {here} {} {}, not {count}",
+                x.name(s),
+                x.f.name(),
+                kind.key()
+            ),
+            "1.4.1",
+        ));
+    }
+    let mut left = count;
+    for p in order {
+        left -= st.remove(s, p, left, false);
+    }
+    x.say(format!(
+        "{}: {count} {} {} removed to Available (1.4.1)",
+        x.name(s),
+        x.f.name(),
+        kind.key()
+    ));
     Ok(())
 }

@@ -170,8 +170,11 @@ impl Rules for Adp {
         RulesetInfo {
             name: "adp".into(),
             // 2: Non-players, sealed Propaganda plans (the game now hides
-            // information), transfers; ARCHITECTURE "Upgrades".
-            version: 2,
+            // information), transfers; 3: Train from the map, Insurgents'
+            // own pieces to Available, standing transfer offers, the
+            // Random Spaces table; ARCHITECTURE "Upgrades". Unreleased: no
+            // `at_version(2)` emulation.
+            version: 3,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
@@ -250,6 +253,16 @@ impl Rules for Adp {
         orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
+    /// Every line that does not read, at once (`orders::parse_all`).
+    fn parse_all(
+        &self,
+        st: &State,
+        _side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        orders::parse_all(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
+    }
+
     fn apply(
         &self,
         st: &mut State,
@@ -282,6 +295,40 @@ impl Rules for Adp {
         // 8.1: the Non-players handed a card by this move decide now.
         nonplayer::play(d, st, dice, &mut events)?;
         Ok(events)
+    }
+
+    /// Standing transfer offers (1.5.1, digest D5) replace the side's
+    /// earlier ones; no lines clear them.
+    fn set_standing(
+        &self,
+        st: &mut State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        let offers = transfer::parse_standing(&self.data, st, side, lines)?;
+        let mine = st.seats.factions_of(side).to_vec();
+        st.standing.retain(|o| !mine.contains(&o.giver));
+        let text: Vec<String> = offers.iter().map(transfer::Standing::text).collect();
+        st.standing.extend(offers);
+        Ok(vec![Event::say(if text.is_empty() {
+            "standing transfer offers withdrawn (1.5.1)".to_string()
+        } else {
+            format!("standing transfer offers (1.5.1): {}", text.join("; "))
+        })])
+    }
+
+    fn standing(&self, st: &State, side: Side) -> Vec<String> {
+        let mine = st.seats.factions_of(side);
+        st.standing
+            .iter()
+            .filter(|o| mine.contains(&o.giver))
+            .map(transfer::Standing::text)
+            .collect()
+    }
+
+    /// "All negotiations are open" (1.5.1): every side reads the offers.
+    fn standing_audience(&self, _st: &State, _side: Side) -> crate::core::audience::Audience {
+        crate::core::audience::Audience::All
     }
 
     /// The set-up's random part (2.2): the first card is drawn and played, the

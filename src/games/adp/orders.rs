@@ -9,6 +9,7 @@ use super::data::{Data, SpaceId};
 use super::pieces::{Faction, Kind};
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
+use crate::core::suggest::did_you_mean;
 use serde::Serialize;
 
 /// An Operation (3.2, 3.3).
@@ -176,6 +177,9 @@ pub struct InSpace {
     pub with_government: bool,
     /// Factions targeted, in order (1.4.1); empty: every enemy.
     pub targets: Vec<Faction>,
+    /// Train: spaces to take Government cubes from, in order, when none of
+    /// the kind placed is Available (1.4.1 EXCEPTIONS, 3.2.1).
+    pub from: Vec<SpaceId>,
 }
 
 /// A movement: `count` pieces along `path` (its first space the origin).
@@ -277,8 +281,22 @@ pub enum ActStep {
     Move(Move),
     /// Train's Civic Action: this many Terror removals / shifts (3.2.1).
     Civic(SpaceId, u8),
-    /// Train: replace 3 Government cubes with a Base (3.2.1).
-    BuildBase(SpaceId),
+    /// Train: replace 3 Government cubes with a Base (3.2.1), the Base taken
+    /// from the second space when none is Available ("from map if needed").
+    BuildBase(SpaceId, Option<SpaceId>),
+    /// A Taliban or Warlords player removes its own pieces to Available
+    /// while executing (1.4.1): `count` Guerrillas (Active first when
+    /// `active`) or Bases from the space.
+    Return {
+        /// The space.
+        space: SpaceId,
+        /// How many.
+        count: u8,
+        /// Guerrillas or Bases.
+        kind: Kind,
+        /// Active Guerrillas first (else Underground first).
+        active: bool,
+    },
     /// Train in Kabul: 3 Patronage to Government Resources (3.2.1).
     Patronage,
     /// Rally's Sharia (3.3.1).
@@ -361,6 +379,25 @@ impl Line<'_> {
     fn err(&self, m: impl Into<String>) -> OrderError {
         OrderError::at(self.src, m)
     }
+
+    /// An error pointing at `word` (the column where it starts in the line,
+    /// else the line's start).
+    fn err_at(&self, word: &str, m: impl Into<String>) -> OrderError {
+        let mut e = self.err(m);
+        let text = self.src.text.to_ascii_lowercase();
+        if let Some(at) = word_at(&text, &word.to_ascii_lowercase()) {
+            e.column = self.src.column + text[..at].chars().count();
+        }
+        e
+    }
+}
+
+/// Where `word` stands on its own in `text` (not inside a longer word).
+fn word_at(text: &str, word: &str) -> Option<usize> {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        !part(text[..i].chars().next_back()) && !part(text[i + word.len()..].chars().next())
+    })
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -370,12 +407,44 @@ fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// Reads a move's order lines into one order.
+/// Every error of a move, in line order; an error without a rule of its
+/// own cites `rule`, the rule of what the line was read as.
+#[derive(Default)]
+struct Errors(Vec<OrderError>);
+
+impl Errors {
+    fn keep<T>(&mut self, r: Result<T, OrderError>, rule: &str) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(mut e) => {
+                if e.rule.is_none() {
+                    e.rule = Some(rule.to_string());
+                }
+                self.0.push(e);
+                None
+            }
+        }
+    }
+}
+
+/// Reads a move's order lines into one order (the first error only; see
+/// [`parse_all`]).
 pub fn parse(
     d: &Data,
     lines: &[SourceLine],
     planning: bool,
 ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+    parse_all(d, lines, planning).map_err(|mut e| e.remove(0))
+}
+
+/// Reads a move's order lines, reporting every line that does not read, each
+/// with its line, the column of the word at fault, the rule, and "did you
+/// mean" for a mistyped space, faction or keyword (`core::suggest`).
+pub fn parse_all(
+    d: &Data,
+    lines: &[SourceLine],
+    planning: bool,
+) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
     let lines: Vec<Line> = lines
         .iter()
         .map(|src| Line {
@@ -384,31 +453,41 @@ pub fn parse(
         })
         .filter(|l| !l.words.is_empty())
         .collect();
-    if lines.is_empty() {
-        return Ok(Vec::new());
+    let mut errors = Errors::default();
+    let out = if planning {
+        plans(d, &lines, &mut errors)
+    } else {
+        card_orders(d, &lines, &mut errors)
+    };
+    if errors.0.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors.0)
     }
-    if planning {
-        return plans(d, &lines);
-    }
-    // 1.5.1: transfers come first, then the card's one order (if any).
+}
+
+/// A card's move: transfers first (1.5.1), then the card's one order.
+fn card_orders(d: &Data, lines: &[Line], errors: &mut Errors) -> Vec<(SourceLine, Order)> {
     let mut out = Vec::new();
-    let mut lines = lines;
-    while lines.first().is_some_and(|l| l.words[0] == "transfer") {
-        let l = lines.remove(0);
-        out.push((l.src.clone(), transfer(&l)?));
-    }
-    let Some(first) = lines.first() else {
-        return Ok(out);
-    };
-    let order = {
-        match first.words[0].as_str() {
-            "pass" => single(&lines, Order::Pass)?,
-            "event" => event(d, &lines)?,
-            _ => Order::Act(action(d, &lines)?),
+    let n = lines.iter().take_while(|l| l.words[0] == "transfer").count();
+    for l in &lines[..n] {
+        if let Some(t) = errors.keep(transfer(l), "1.5.1") {
+            out.push((l.src.clone(), t));
         }
+    }
+    let lines = &lines[n..];
+    let Some(first) = lines.first() else {
+        return out;
     };
-    out.push((first.src.clone(), order));
-    Ok(out)
+    let order = match first.words[0].as_str() {
+        "pass" => errors.keep(single(lines, Order::Pass), "2.3.3"),
+        "event" => event(d, lines, errors),
+        _ => action(d, lines, errors).map(Order::Act),
+    };
+    if let Some(o) = order {
+        out.push((first.src.clone(), o));
+    }
+    out
 }
 
 /// `transfer N [resources|patronage] to FACTION` (1.5.1).
@@ -440,45 +519,59 @@ fn single(lines: &[Line], o: Order) -> Result<Order, OrderError> {
 
 fn space(d: &Data, l: &Line, w: &str) -> Result<SpaceId, OrderError> {
     d.find(w).ok_or_else(|| {
-        l.err(format!(
-            "no space {w:?}; spaces are named by key, e.g. kandahar, sar-e-pol, kabul-aibak"
-        ))
+        let hint = did_you_mean(w, d.spaces.iter().map(|s| s.key.as_str()));
+        let hint = if hint.is_empty() {
+            "; spaces are named by key, e.g. kandahar, sar-e-pol, kabul-aibak".to_string()
+        } else {
+            hint
+        };
+        l.err_at(w, format!("no space {w:?}{hint}")).rule("1.3")
     })
 }
 
 fn number(l: &Line, w: &str) -> Result<u8, OrderError> {
     w.parse::<u8>()
-        .map_err(|_| l.err(format!("want a number, found {w:?}")))
+        .map_err(|_| l.err_at(w, format!("want a number, found {w:?}")))
 }
 
 fn faction(l: &Line, w: &str) -> Result<Faction, OrderError> {
-    Faction::parse(w).ok_or_else(|| l.err(format!("no faction {w:?}")))
+    Faction::parse(w).ok_or_else(|| {
+        let hint = did_you_mean(w, Faction::ALL.iter().map(|f| f.key()));
+        l.err_at(w, format!("no faction {w:?}{hint}")).rule("1.5")
+    })
 }
 
-fn event(d: &Data, lines: &[Line]) -> Result<Order, OrderError> {
+fn event(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
     let l = &lines[0];
     let shaded = match l.words.get(1).map(String::as_str) {
-        Some("unshaded") => false,
-        Some("shaded") => true,
-        _ => {
-            return Err(l
-                .err("write `event unshaded` or `event shaded` (5.2)")
-                .rule("5.2"));
+        Some("unshaded") => Some(false),
+        Some("shaded") => Some(true),
+        w => {
+            let hint = w
+                .map(|w| did_you_mean(w, ["unshaded", "shaded"]))
+                .unwrap_or_default();
+            let e = l.err_at(w.unwrap_or("event"), format!("write `event unshaded` or `event shaded`{hint}"));
+            errors.keep::<()>(Err(e), "5.2");
+            None
         }
     };
-    let mut spaces = Vec::new();
-    for w in l.words.iter().skip(2).filter(|w| *w != "," && *w != "in") {
-        spaces.push(space(d, l, w)?);
-    }
+    let spaces: Vec<Option<SpaceId>> = l
+        .words
+        .iter()
+        .skip(2)
+        .filter(|w| *w != "," && *w != "in")
+        .map(|w| errors.keep(space(d, l, w), "5.1"))
+        .collect();
+    // 5.5: an Event granting a free Operation has its lines after its own.
     let free = if lines.len() > 1 {
-        Some(action(d, &lines[1..])?)
+        Some(action(d, &lines[1..], errors))
     } else {
         None
     };
-    Ok(Order::Event {
-        shaded,
-        spaces,
-        free,
+    Some(Order::Event {
+        shaded: shaded?,
+        spaces: spaces.into_iter().collect::<Option<_>>()?,
+        free: free.map_or(Some(None), |a| a.map(Some))?,
     })
 }
 
@@ -486,30 +579,61 @@ fn op(w: &str) -> Option<Op> {
     Op::ALL.into_iter().find(|o| o.key() == w)
 }
 
-fn action(d: &Data, lines: &[Line]) -> Result<Action, OrderError> {
+/// Every order word a card's move may start with.
+const ORDER_WORDS: [&str; 11] = [
+    "pass", "event", "transfer", "train", "patrol", "sweep", "assault", "rally", "march",
+    "attack", "terror",
+];
+
+/// An Operation: its first line, then its steps. Every line is read even
+/// after one fails, so that each error is reported.
+fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
     let first = &lines[0];
-    let Some(o) = op(&first.words[0]) else {
-        return Err(first.err(format!(
-            "{:?} is not an order: pass, event, an Operation (train patrol sweep assault rally march attack terror), or a Propaganda plan",
-            first.words[0]
-        )));
-    };
+    let w0 = first.words[0].as_str();
+    let o = op(w0);
+    if o.is_none() {
+        let hint = did_you_mean(w0, ORDER_WORDS);
+        errors.keep::<()>(
+            Err(first.err_at(w0, format!(
+                "{w0:?} is not an order: pass, event, an Operation (train patrol sweep assault rally march attack terror), or a Propaganda plan{hint}"
+            ))),
+            "2.3",
+        );
+    }
+    let rule = o.map_or("3.0", Op::rule);
     let limited = match first.words.get(1).map(String::as_str) {
-        None => false,
-        Some("limited") | Some("limop") => true,
+        None => Some(false),
+        Some("limited") | Some("limop") => Some(true),
         Some(w) => {
-            return Err(first.err(format!("after {}, only `limited` (found {w:?})", o.key())));
+            let e = first.err_at(w, format!("after {w0}, only `limited` (found {w:?})"));
+            errors.keep::<bool>(Err(e), "2.3.5")
         }
     };
-    let mut steps = Vec::new();
-    for l in &lines[1..] {
-        steps.push((l.src.line, act_step(d, l)?));
-    }
-    Ok(Action {
-        op: o,
-        limited,
-        steps,
+    let steps: Vec<Option<(usize, ActStep)>> = lines[1..]
+        .iter()
+        .map(|l| {
+            let r = act_step(d, l);
+            let rule = match (&r, l.words[0].as_str()) {
+                (_, "sa") => sa_rule(l).unwrap_or("4.1"),
+                _ => rule,
+            };
+            errors.keep(r, rule).map(|s| (l.src.line, s))
+        })
+        .collect();
+    Some(Action {
+        op: o?,
+        limited: limited?,
+        steps: steps.into_iter().collect::<Option<_>>()?,
     })
+}
+
+/// The rule of the Special Activity an `sa` line names, if it names one.
+fn sa_rule(l: &Line) -> Option<&'static str> {
+    let k = l.words.get(1)?;
+    SaKind::ALL
+        .into_iter()
+        .find(|s| s.key() == k)
+        .map(SaKind::rule)
 }
 
 fn act_step(d: &Data, l: &Line) -> Result<ActStep, OrderError> {
@@ -518,7 +642,16 @@ fn act_step(d: &Data, l: &Line) -> Result<ActStep, OrderError> {
         "in" => ActStep::In(in_space(d, l, &w[1..])?),
         "move" => ActStep::Move(movement(d, l, &w[1..])?),
         "civic" => ActStep::Civic(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
-        "base" => ActStep::BuildBase(space(d, l, arg(l, &w, 1)?)?),
+        "base" => {
+            let s = space(d, l, arg(l, &w, 1)?)?;
+            let from = match w.get(2) {
+                None => None,
+                Some(&"from") => Some(space(d, l, arg(l, &w, 3)?)?),
+                Some(x) => return Err(l.err_at(x, "base SPACE [from SPACE]").rule("3.2.1")),
+            };
+            ActStep::BuildBase(s, from)
+        }
+        "return" => returned(d, l, &w)?,
         "patronage" => ActStep::Patronage,
         "sharia" => ActStep::Sharia(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
         "assault" => {
@@ -528,10 +661,40 @@ fn act_step(d: &Data, l: &Line) -> Result<ActStep, OrderError> {
         }
         "sa" => ActStep::Sa(special(d, l, &w[1..])?),
         other => {
-            return Err(l.err(format!(
-                "{other:?}: an Operation's lines start with in, move, civic, base, patronage, sharia, assault or sa"
+            let hint = did_you_mean(other, STEP_WORDS);
+            return Err(l.err_at(other, format!(
+                "{other:?}: an Operation's lines start with in, move, civic, base, patronage, sharia, assault or sa{hint}"
             )));
         }
+    })
+}
+
+/// The words an Operation's lines start with.
+const STEP_WORDS: [&str; 9] = [
+    "in", "move", "civic", "base", "patronage", "sharia", "assault", "sa", "return",
+];
+
+/// `return N [active] guerrillas|bases SPACE` (1.4.1).
+fn returned(d: &Data, l: &Line, w: &[&str]) -> Result<ActStep, OrderError> {
+    let count = number(l, arg(l, w, 1)?)?;
+    let mut i = 2;
+    let active = w.get(i) == Some(&"active");
+    if active {
+        i += 1;
+    }
+    let k = arg(l, w, i)?;
+    let kind = Kind::parse(k)
+        .filter(|k| matches!(k, Kind::Guerrilla | Kind::Base))
+        .ok_or_else(|| {
+            l.err_at(k, "return N [active] guerrillas|bases SPACE")
+                .rule("1.4.1")
+        })?;
+    let space = space(d, l, arg(l, w, i + 1)?)?;
+    Ok(ActStep::Return {
+        space,
+        count,
+        kind,
+        active,
     })
 }
 
@@ -553,7 +716,7 @@ fn targets(l: &Line, w: &[&str]) -> Result<Vec<Faction>, OrderError> {
             .filter(|x| **x != ",")
             .map(|x| faction(l, x))
             .collect(),
-        Some(x) => Err(l.err(format!("expected `target FACTION...`, found {x:?}"))),
+        Some(x) => Err(l.err_at(x, format!("expected `target FACTION...`, found {x:?}"))),
     }
 }
 
@@ -593,9 +756,21 @@ fn in_space(d: &Data, l: &Line, w: &[&str]) -> Result<InSpace, OrderError> {
                 s.targets = targets(l, &w[i..])?;
                 break;
             }
+            "from" => {
+                // `from SPACE [SPACE...]`: where Train's cubes come from
+                // when none are Available (3.2.1).
+                i += 1;
+                while i < w.len() && w[i] != "target" {
+                    if w[i] != "," {
+                        s.from.push(space(d, l, w[i])?);
+                    }
+                    i += 1;
+                }
+                continue;
+            }
             other => {
-                return Err(l.err(format!(
-                    "{other:?}: after `in SPACE`: place, base, flip, with-government, target"
+                return Err(l.err_at(other, format!(
+                    "{other:?}: after `in SPACE`: place, from, base, flip, with-government, target"
                 )));
             }
         }
@@ -638,7 +813,7 @@ fn movement(d: &Data, l: &Line, w: &[&str]) -> Result<Move, OrderError> {
             x => match Kind::parse(x) {
                 Some(k) => m.kind = Some(k),
                 None => {
-                    return Err(l.err(format!(
+                    return Err(l.err_at(x, format!(
                         "{x:?}: a move is `move N [troops|police|active] FROM>TO [with N]`"
                     )));
                 }
@@ -672,7 +847,11 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
         .first()
         .and_then(|k| SaKind::ALL.into_iter().find(|s| s.key() == *k))
     else {
-        return Err(l.err("`sa` names a Special Activity: surge airlift airstrike govern transport eradicate extort infiltrate ambush cultivate traffic suborn"));
+        let w0 = w.first().copied().unwrap_or("sa");
+        let hint = did_you_mean(w0, SaKind::ALL.iter().map(|k| k.key()));
+        return Err(l
+            .err_at(w0, format!("`sa` names a Special Activity: surge airlift airstrike govern transport eradicate extort infiltrate ambush cultivate traffic suborn{hint}"))
+            .rule("4.0"));
     };
     let rest = &w[1..];
     Ok(match k {
@@ -806,51 +985,77 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
 /// A Propaganda move: one plan per `as FACTION` section (a player with two
 /// factions sends both in the one sealed mail of the round, 6.0), or one
 /// plan for the faction asked when no `as` line comes first.
-fn plans(d: &Data, lines: &[Line]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+fn plans(d: &Data, lines: &[Line], errors: &mut Errors) -> Vec<(SourceLine, Order)> {
     let mut out = Vec::new();
     let mut start = 0;
     for i in 1..=lines.len() {
         if i == lines.len() || lines[i].words[0] == "as" {
             let part = &lines[start..i];
-            out.push((part[0].src.clone(), plan(d, part)?));
+            if let Some(p) = plan(d, part, errors) {
+                out.push((part[0].src.clone(), p));
+            }
             start = i;
         }
     }
-    Ok(out)
+    out
 }
 
-fn plan(d: &Data, lines: &[Line]) -> Result<Order, OrderError> {
-    let mut who = None;
+/// The words a Propaganda plan's lines start with.
+const PLAN_WORDS: [&str; 5] = ["civic", "sharia", "redeploy", "as", "done"];
+
+fn plan(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
+    let mut who = Some(None);
     let mut v = Vec::new();
+    let mut ok = true;
     for l in lines {
         let w: Vec<&str> = l.words.iter().map(String::as_str).collect();
-        let step = match w[0] {
+        let (step, rule) = match w[0] {
             "as" => {
-                who = Some(faction(l, arg(l, &w, 1)?)?);
+                who = errors.keep(arg(l, &w, 1).and_then(|x| faction(l, x)), "6.0").map(Some);
                 continue;
             }
             "done" => continue,
-            "civic" => PlanLine::Civic(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
-            "sharia" => PlanLine::Sharia(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
-            "redeploy" => {
-                let count = number(l, arg(l, &w, 1)?)?;
-                let kind = Kind::parse(arg(l, &w, 2)?)
-                    .ok_or_else(|| l.err("redeploy N troops|police|guerrillas FROM>TO"))?;
-                let p = path(d, l, arg(l, &w, 3)?)?;
-                PlanLine::Redeploy {
-                    count,
-                    kind,
-                    from: p[0],
-                    to: p[p.len() - 1],
-                }
-            }
+            "civic" => (
+                plan_space(d, l, &w).map(|(s, n)| PlanLine::Civic(s, n)),
+                "6.4.1",
+            ),
+            "sharia" => (
+                plan_space(d, l, &w).map(|(s, n)| PlanLine::Sharia(s, n)),
+                "6.4.2",
+            ),
+            "redeploy" => (redeploy(d, l, &w), "6.5"),
             other => {
-                return Err(l.err(format!(
-                    "{other:?}: in a Propaganda Round write civic, sharia, redeploy, `as FACTION` or done (6.4, 6.5)"
-                )));
+                let hint = did_you_mean(other, PLAN_WORDS);
+                (
+                    Err(l.err_at(other, format!(
+                        "{other:?}: in a Propaganda Round write civic, sharia, redeploy, `as FACTION` or done{hint}"
+                    ))),
+                    "6.4",
+                )
             }
         };
-        v.push((l.src.line, step));
+        match errors.keep(step, rule) {
+            Some(s) => v.push((l.src.line, s)),
+            None => ok = false,
+        }
     }
-    Ok(Order::Plan(who, v))
+    Some(Order::Plan(who?, ok.then_some(v)?))
+}
+
+fn plan_space(d: &Data, l: &Line, w: &[&str]) -> Result<(SpaceId, u8), OrderError> {
+    Ok((space(d, l, arg(l, w, 1)?)?, count_or_one(l, w, 2)?))
+}
+
+fn redeploy(d: &Data, l: &Line, w: &[&str]) -> Result<PlanLine, OrderError> {
+    let count = number(l, arg(l, w, 1)?)?;
+    let k = arg(l, w, 2)?;
+    let kind = Kind::parse(k)
+        .ok_or_else(|| l.err_at(k, "redeploy N troops|police|guerrillas FROM>TO"))?;
+    let p = path(d, l, arg(l, w, 3)?)?;
+    Ok(PlanLine::Redeploy {
+        count,
+        kind,
+        from: p[0],
+        to: p[p.len() - 1],
+    })
 }

@@ -129,6 +129,10 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<Vec<Event>, RuleError> {
     let mut events = Vec::new();
+    if matches!(order, Order::Event { .. } | Order::Act(_)) {
+        // 1.5.1: standing offers to a faction go while it executes.
+        events.extend(super::transfer::standing_offers(d, st, f));
+    }
     let took = match order {
         Order::Pass => {
             pass(d, st, f, &mut events);

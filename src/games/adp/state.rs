@@ -113,6 +113,8 @@ pub struct State {
     pub options: Options,
     /// Set when the game ends.
     pub finished: Option<Outcome>,
+    /// Standing transfer offers, every side's (1.5.1, digest D5).
+    pub standing: Vec<super::transfer::Standing>,
 }
 
 impl Index<SpaceId> for State {
@@ -158,6 +160,7 @@ impl State {
             seats,
             options,
             finished: None,
+            standing: Vec::new(),
         };
         st.update_control(d);
         st
