@@ -1415,3 +1415,37 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     Rules::set_standing(&r, &mut st, warlords, &[]).unwrap();
     assert!(Rules::standing(&r, &st, warlords).is_empty());
 }
+
+#[test]
+fn random_spaces_roll_three_dice_and_walk_down_the_table() {
+    // 8.2: tan die the column, black the trio, green the space in the trio;
+    // a space that is not a candidate: walk down the column, on to the next,
+    // and from Kandahar round to Balochistan. Kabul fills a whole trio.
+    let d = Data::embedded().unwrap();
+    assert_eq!(d.random_spaces.len(), 27);
+    assert_eq!(d[d.random_spaces[0]].key, "balochistan");
+    assert_eq!(d[d.random_spaces[26]].key, "kandahar");
+    let kabul = d.kabul();
+    assert_eq!(d.random_spaces.iter().filter(|s| **s == kabul).count(), 3);
+    for seed in 0..12u8 {
+        let mut dice = Dice::seeded([seed; 32]);
+        // Only Balochistan: every walk ends there, wrapping if it must.
+        let b = s(&d, "balochistan");
+        assert_eq!(
+            nonplayer::table_walk(&d, &[b], Faction::Warlords, &mut dice).unwrap(),
+            b
+        );
+        let labels: Vec<String> = dice.rolls().iter().map(|r| r.label.clone()).collect();
+        assert_eq!(labels.len(), 3);
+        assert!(labels[0].contains("8.2: Random Spaces") && labels[0].contains("tan"));
+        assert!(labels[1].contains("black") && labels[2].contains("green"));
+        // The walk reaches the first candidate at or after the space rolled.
+        let r: Vec<u32> = dice.rolls().iter().map(|r| r.value).collect();
+        let start = ((r[0] - 1) / 2 * 9 + (r[1] - 1) / 2 * 3 + (r[2] - 1) / 2) as usize;
+        let (herat, kandahar) = (s(&d, "herat"), s(&d, "kandahar"));
+        let mut again = Dice::seeded([seed; 32]);
+        let got = nonplayer::table_walk(&d, &[herat, kandahar], Faction::Taliban, &mut again).unwrap();
+        let want = if (4..=26).contains(&start) { kandahar } else { herat };
+        assert_eq!(got, want, "start {start}");
+    }
+}

@@ -254,6 +254,10 @@ pub struct Data {
     pub provenance: BTreeMap<String, usize>,
     /// How the umpire plays each faction as a Non-player (8.x), by faction.
     pub nonplayer: [NpPriorities; 4],
+    /// The Random Spaces table (8.2), in the order of its walk: the tan
+    /// die's three columns, each of three trios, top to bottom (27 entries,
+    /// Kabul three times).
+    pub random_spaces: Vec<SpaceId>,
 }
 
 /// A Non-player faction's priorities (8.x): the flowcharts are missing, so
@@ -336,6 +340,7 @@ impl Data {
         let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
         let cards = cards::read(&mut r, &tc);
         let nonplayer = read_nonplayer(&mut r, &tn);
+        let random_spaces = read_random_spaces(&mut r, &tn, &spaces);
         let mut d = Data {
             hash,
             spaces,
@@ -358,6 +363,7 @@ impl Data {
             },
             provenance: BTreeMap::new(),
             nonplayer,
+            random_spaces,
         };
         if let Some(s) = read_setup(&mut r, &ts, &d) {
             d.scenario = s;
@@ -650,6 +656,45 @@ fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
             }
         }
         out[f.index()] = NpPriorities { ops, sas, event };
+    }
+    out
+}
+
+/// `nonplayer.toml` `[random_spaces]`: three columns of nine spaces; every
+/// Province (Pakistan included) once and Kabul three times (8.2).
+fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space]) -> Vec<SpaceId> {
+    let Some(rt) = prov::table(r, t, "random_spaces", "nonplayer.toml") else {
+        return Vec::new();
+    };
+    let mut rec = r.rec("nonplayer.random_spaces", rt);
+    let mut out = Vec::new();
+    for col in ["tan_1_2", "tan_3_4", "tan_5_6"] {
+        let keys = r.strings(&mut rec, col, true);
+        if keys.len() != 9 {
+            r.error(format!(
+                "nonplayer.random_spaces.{col}: 9 spaces (3 trios), not {} (8.2)",
+                keys.len()
+            ));
+        }
+        for k in keys {
+            match spaces.iter().position(|s| s.key == k && !s.is_loc()) {
+                Some(i) => out.push(SpaceId(i as u8)),
+                None => r.error(format!(
+                    "nonplayer.random_spaces.{col}: {k:?} is not a Province or Kabul (8.2)"
+                )),
+            }
+        }
+    }
+    r.finish(rec);
+    for (i, s) in spaces.iter().enumerate().filter(|(_, s)| !s.is_loc()) {
+        let n = out.iter().filter(|x| x.index() == i).count();
+        let want = if s.is_city() { 3 } else { 1 };
+        if n != want {
+            r.error(format!(
+                "nonplayer.random_spaces: {} appears {n} times, not {want} (8.2)",
+                s.key
+            ));
+        }
     }
     out
 }

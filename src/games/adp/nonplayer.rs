@@ -7,10 +7,10 @@
 //! choice among equals is a labelled, public roll (8.2 PLAY NOTE).
 
 use super::cards::CardKind;
-use super::data::{Data, NpPriorities};
+use super::data::{Data, NpPriorities, SpaceId};
 use super::effects;
 use super::legal;
-use super::orders::{self, Order};
+use super::orders::{self, ActStep, Order};
 use super::pieces::Faction;
 use super::sequence::{self, Offer};
 use super::state::{Stage, State};
@@ -116,7 +116,7 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
             .collect();
         if !events.is_empty() {
             // The maximum extent (8.1 GUIDELINES): the most lines first.
-            return pick(events, |c| Reverse(c.lines().count()), f, dice);
+            return pick(d, events, |c| Reverse(c.lines().count()), f, dice);
         }
     }
     if low_resources(st, f) {
@@ -130,7 +130,7 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
     if ops.is_empty() {
         return Ok("pass".into());
     }
-    pick(ops, |c| score(pri, c), f, dice)
+    pick(d, ops, |c| score(pri, c), f, dice)
 }
 
 /// 8.1 Low Resources: an Insurgent Non-player at 0, or the Government below
@@ -228,9 +228,12 @@ fn score(pri: &NpPriorities, text: &str) -> (usize, usize, usize, Reverse<usize>
     )
 }
 
-/// The best candidate by `key`; among equals, an equal-chance labelled roll
-/// (8.2 PLAY NOTE).
+/// The best candidate by `key`. Among equals in different spaces, the
+/// Random Spaces table picks a Province or Kabul (8.2), or among LoCs alone
+/// the highest Econ (8.3); among what is still equal, an equal-chance
+/// labelled roll (8.2 PLAY NOTE, 8.3).
 fn pick<K: Ord>(
+    d: &Data,
     mut v: Vec<String>,
     key: impl Fn(&str) -> K,
     f: Faction,
@@ -239,6 +242,7 @@ fn pick<K: Ord>(
     v.sort_by_key(|c| key(c));
     let best = key(&v[0]);
     v.retain(|c| key(c) == best);
+    let v = random_space(d, v, f, dice)?;
     let n = v.len();
     let i = if n == 1 {
         0
@@ -252,7 +256,94 @@ fn pick<K: Ord>(
         )?;
         (r as usize).saturating_sub(1).min(n - 1)
     };
+    let mut v = v;
     Ok(v.swap_remove(i))
+}
+
+/// The space a candidate order is about: its first selected space, or a
+/// movement's destination, or the Event's first space.
+pub fn primary_space(d: &Data, text: &str) -> Option<SpaceId> {
+    match parse(d, text)? {
+        Order::Event { spaces, free, .. } => spaces
+            .first()
+            .copied()
+            .or_else(|| free.and_then(|a| first_space(&a.steps))),
+        Order::Act(a) => first_space(&a.steps),
+        _ => None,
+    }
+}
+
+fn first_space(steps: &[(usize, ActStep)]) -> Option<SpaceId> {
+    steps.iter().find_map(|(_, s)| match s {
+        ActStep::In(i) => Some(i.space),
+        ActStep::Move(m) => m.path.last().copied(),
+        ActStep::Civic(s, _) | ActStep::Sharia(s, _) | ActStep::Assault(s, _) => Some(*s),
+        _ => None,
+    })
+}
+
+/// 8.2, 8.3: narrows equal candidates in several spaces to one space.
+fn random_space(
+    d: &Data,
+    v: Vec<String>,
+    f: Faction,
+    dice: &mut Dice,
+) -> Result<Vec<String>, RuleError> {
+    let spaces: Vec<Option<SpaceId>> = v.iter().map(|c| primary_space(d, c)).collect();
+    let mut distinct: Vec<SpaceId> = spaces.iter().flatten().copied().collect();
+    distinct.sort();
+    distinct.dedup();
+    // Only when every candidate names a space, and they differ.
+    if distinct.len() < 2 || spaces.iter().any(Option::is_none) || d.random_spaces.is_empty() {
+        return Ok(v);
+    }
+    let provinces: Vec<SpaceId> = distinct.iter().copied().filter(|s| !d[*s].is_loc()).collect();
+    let chosen = if provinces.is_empty() {
+        // 8.3: LoCs alone: the highest Econ first (then the roll below).
+        let top = distinct.iter().map(|s| d[*s].econ).max().unwrap_or(0);
+        let locs: Vec<SpaceId> = distinct.into_iter().filter(|s| d[*s].econ == top).collect();
+        if locs.len() == 1 {
+            locs[0]
+        } else {
+            let r = dice.roll(
+                locs.len() as u32,
+                &format!(
+                    "8.3: Random LoCs for the Non-player {}, {} of Econ {top}",
+                    f.name(),
+                    locs.len()
+                ),
+            )?;
+            locs[(r as usize).saturating_sub(1).min(locs.len() - 1)]
+        }
+    } else {
+        table_walk(d, &provinces, f, dice)?
+    };
+    Ok(v.into_iter()
+        .zip(spaces)
+        .filter(|(_, s)| *s == Some(chosen))
+        .map(|(c, _)| c)
+        .collect())
+}
+
+/// 8.2: roll the tan, black and green dice, read the table, and walk down it
+/// (column to column, Kandahar to Balochistan) to the first candidate.
+pub fn table_walk(
+    d: &Data,
+    candidates: &[SpaceId],
+    f: Faction,
+    dice: &mut Dice,
+) -> Result<SpaceId, RuleError> {
+    let who = f.name();
+    let tan = dice.roll(6, &format!("8.2: Random Spaces for the Non-player {who}, tan die (column)"))?;
+    let black = dice.roll(6, &format!("8.2: Random Spaces for the Non-player {who}, black die (trio)"))?;
+    let green = dice.roll(6, &format!("8.2: Random Spaces for the Non-player {who}, green die (space in the trio)"))?;
+    let third = |r: u32| (r.clamp(1, 6) as usize - 1) / 2;
+    let start = third(tan) * 9 + third(black) * 3 + third(green);
+    let n = d.random_spaces.len();
+    (0..n)
+        .map(|k| d.random_spaces[(start + k) % n])
+        .find(|s| candidates.contains(s))
+        .ok_or_else(|| RuleError::illegal("no candidate is on the Random Spaces table", "8.2"))
 }
 
 /// Would the order be carried out (tried on a copy, with fixed dice)?
