@@ -1449,3 +1449,44 @@ fn random_spaces_roll_three_dice_and_walk_down_the_table() {
         assert_eq!(got, want, "start {start}");
     }
 }
+
+#[test]
+fn a_halo_instruction_overrides_the_event_choice() {
+    // 8.4.1: with a gray halo on its symbol, a Non-player first checks the
+    // card's instruction on its faction sheet. The sources have none, so a
+    // club's `[[halo]]` record stands for one here.
+    let (r, mut st) = game_in("standin-3p-np", &["coalition", "government", "taliban"]);
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .filter(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Warlords))
+        .find(|c| {
+            on_card(&r, &mut st, c.number);
+            nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32]))
+                .unwrap()
+                .starts_with("event shaded")
+        })
+        .expect("a card whose Event the Non-player Warlords take")
+        .number;
+    let halo = format!(
+        "{}\n[[halo]]\ncard = {card}\nfaction = \"warlords\"\ndo = \"operations\"\nsrc = \"stand-in: a test\"\n",
+        data::NONPLAYER_TOML
+    );
+    let d2 = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &halo,
+    )
+    .unwrap();
+    assert_eq!(d2.halos.len(), 1);
+    on_card(&r, &mut st, card);
+    let text = nonplayer::choose(&d2, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+    assert!(!text.starts_with("event"), "{text}");
+    // A malformed instruction is refused with its rule.
+    let bad = format!("{}\n[[halo]]\ncard = 1\nfaction = \"warlords\"\ndo = \"maybe\"\nsrc = \"stand-in: a test\"\n", data::NONPLAYER_TOML);
+    let e = Data::load_with(data::MAP_TOML, data::FORCES_TOML, data::CARDS_TOML, data::SETUP_TOML, &bad).unwrap_err();
+    assert!(e.iter().any(|e| e.contains("8.4.1")), "{e:?}");
+}

@@ -258,6 +258,30 @@ pub struct Data {
     /// die's three columns, each of three trios, top to bottom (27 entries,
     /// Kabul three times).
     pub random_spaces: Vec<SpaceId>,
+    /// Halo Event Instructions (8.4.1), by card and faction: none in the
+    /// sources; a club adds `[[halo]]` records to `nonplayer.toml`.
+    pub halos: Vec<Halo>,
+}
+
+/// One halo Event Instruction (8.4.1): what a Non-player does with a card
+/// whose faction symbol carries a gray halo for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Halo {
+    /// The card's number.
+    pub card: u8,
+    /// The faction whose symbol has the halo.
+    pub faction: Faction,
+    /// What it does instead of the 8.1 Event choice and 8.4 Dual Use.
+    pub instruction: HaloDo,
+}
+
+/// A halo instruction's effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum HaloDo {
+    /// Skip the Event: Operations instead.
+    Operations,
+    /// Take the Event, this side of it (`true`: shaded), overriding Dual Use.
+    Event(bool),
 }
 
 /// A Non-player faction's priorities (8.x): the flowcharts are missing, so
@@ -341,6 +365,7 @@ impl Data {
         let cards = cards::read(&mut r, &tc);
         let nonplayer = read_nonplayer(&mut r, &tn);
         let random_spaces = read_random_spaces(&mut r, &tn, &spaces);
+        let halos = read_halos(&mut r, &tn);
         let mut d = Data {
             hash,
             spaces,
@@ -364,6 +389,7 @@ impl Data {
             provenance: BTreeMap::new(),
             nonplayer,
             random_spaces,
+            halos,
         };
         if let Some(s) = read_setup(&mut r, &ts, &d) {
             d.scenario = s;
@@ -656,6 +682,35 @@ fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
             }
         }
         out[f.index()] = NpPriorities { ops, sas, event };
+    }
+    out
+}
+
+/// `nonplayer.toml` `[[halo]]`: `card`, `faction`, `do` = "operations",
+/// "unshaded" or "shaded" (8.4.1).
+fn read_halos(r: &mut Reader, t: &Table) -> Vec<Halo> {
+    let mut out = Vec::new();
+    for (i, ht) in prov::tables(r, t, "halo", "nonplayer.toml").into_iter().enumerate() {
+        let mut rec = r.rec(format!("nonplayer.halo[{i}]"), ht);
+        let card = r.small(&mut rec, "card");
+        let faction = r.string(&mut rec, "faction").and_then(|f| Faction::parse(&f));
+        let instruction = match r.string(&mut rec, "do").as_deref() {
+            Some("operations") => Some(HaloDo::Operations),
+            Some("unshaded") => Some(HaloDo::Event(false)),
+            Some("shaded") => Some(HaloDo::Event(true)),
+            _ => None,
+        };
+        r.finish(rec);
+        match (card, faction, instruction) {
+            (Some(card), Some(faction), Some(instruction)) => out.push(Halo {
+                card,
+                faction,
+                instruction,
+            }),
+            _ => r.error(format!(
+                "nonplayer.halo[{i}]: card N, faction, do = operations|unshaded|shaded (8.4.1)"
+            )),
+        }
     }
     out
 }

@@ -7,10 +7,10 @@
 //! choice among equals is a labelled, public roll (8.2 PLAY NOTE).
 
 use super::cards::CardKind;
-use super::data::{Data, NpPriorities, SpaceId};
+use super::data::{Data, HaloDo, NpPriorities, SpaceId};
 use super::effects;
 use super::legal;
-use super::orders::{self, ActStep, Order};
+use super::orders::{self, ActStep, Order, Sa};
 use super::pieces::Faction;
 use super::sequence::{self, Offer};
 use super::state::{Stage, State};
@@ -101,13 +101,27 @@ fn pass(
 pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<String, RuleError> {
     let pri = &d.nonplayer[f.index()];
     let all = legal::card_candidates(d, st, f);
-    if pri.event && sequence::offers(d, st).contains(&Offer::Event) && wants_event(d, st, f, dice)?
-    {
+    // 8.4.1: a halo instruction comes before 8.1's choice and Dual Use.
+    let halo = sequence::current(d, st)
+        .and_then(|c| d.halos.iter().find(|h| h.card == c.number && h.faction == f))
+        .map(|h| h.instruction);
+    let offered = sequence::offers(d, st).contains(&Offer::Event);
+    let consider = offered
+        && match halo {
+            Some(HaloDo::Operations) => false,
+            Some(HaloDo::Event(_)) => true,
+            None => pri.event && wants_event(d, st, f, dice)?,
+        };
+    if consider {
         // 8.4 Dual Use: Insurgents the shaded text, COIN the unshaded.
-        let side = if f.is_coin() {
-            "event unshaded"
-        } else {
+        let shaded = match halo {
+            Some(HaloDo::Event(s)) => s,
+            _ => !f.is_coin(),
+        };
+        let side = if shaded {
             "event shaded"
+        } else {
+            "event unshaded"
         };
         let events: Vec<String> = all
             .iter()
@@ -130,7 +144,51 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
     if ops.is_empty() {
         return Ok("pass".into());
     }
+    // 8.1 GUIDELINES: do not move a piece out of a space if that would
+    // place or remove Control there (Surge excepted, 8.8.2); when every
+    // candidate would, the guideline cannot be kept and they all stay.
+    let keeping: Vec<String> = ops
+        .iter()
+        .filter(|c| keeps_control(d, st, f, c))
+        .cloned()
+        .collect();
+    let ops = if keeping.is_empty() { ops } else { keeping };
     pick(d, ops, |c| score(pri, c), f, dice)
+}
+
+/// The spaces an order moves pieces out of, Surge's excepted (8.1, 8.8.2).
+fn moved_from(order: &Order) -> Vec<SpaceId> {
+    let steps = match order {
+        Order::Act(a) => &a.steps,
+        Order::Event { free: Some(a), .. } => &a.steps,
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (_, s) in steps {
+        match s {
+            ActStep::Move(m) | ActStep::Sa(Sa::Transport(m)) => out.extend(m.path.first()),
+            ActStep::Sa(Sa::Airlift(ms)) => out.extend(ms.iter().filter_map(|m| m.path.first())),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Does the order leave Control as it was in every space it moves pieces
+/// out of (8.1 GUIDELINES)?
+fn keeps_control(d: &Data, st: &State, f: Faction, text: &str) -> bool {
+    let Some(order) = parse(d, text) else {
+        return false;
+    };
+    let from = moved_from(&order);
+    if from.is_empty() {
+        return true;
+    }
+    let mut copy = st.clone();
+    if sequence::act(d, &mut copy, f, &order, &mut Dice::seeded([7; 32])).is_err() {
+        return false;
+    }
+    from.iter().all(|s| copy[*s].control == st[*s].control)
 }
 
 /// 8.1 Low Resources: an Insurgent Non-player at 0, or the Government below
