@@ -843,14 +843,26 @@ fn every_bad_line_of_a_move_is_reported_at_once() {
         "{e:#?}"
     );
     // 1.5: the faction; the column of the mistyped word.
-    assert!(e[0].message.contains("did you mean taliban?"), "{}", e[0].message);
+    assert!(
+        e[0].message.contains("did you mean taliban?"),
+        "{}",
+        e[0].message
+    );
     assert_eq!(e[0].column, 15);
     assert_eq!(e[0].rule.as_deref(), Some("1.5"));
     // 1.3: the space.
-    assert!(e[1].message.contains("did you mean kandahar?"), "{}", e[1].message);
+    assert!(
+        e[1].message.contains("did you mean kandahar?"),
+        "{}",
+        e[1].message
+    );
     assert_eq!((e[1].column, e[1].rule.as_deref()), (4, Some("1.3")));
     // 4.0: the Special Activity's name.
-    assert!(e[2].message.contains("did you mean extort?"), "{}", e[2].message);
+    assert!(
+        e[2].message.contains("did you mean extort?"),
+        "{}",
+        e[2].message
+    );
     // The Rally's own line: its rule (3.3.1) when the error names none.
     assert_eq!(e[3].rule.as_deref(), Some("3.3.1"));
     assert_eq!(e[3].column, 13);
@@ -862,13 +874,25 @@ fn every_bad_line_of_a_move_is_reported_at_once() {
     assert_eq!(orders::parse(&d, &lines(text), false).unwrap_err(), e[0]);
     // A mistyped order word, and a Propaganda plan's lines (6.4, 6.5).
     let e = orders::parse_all(&d, &lines("trian\nin kabul place 2 police"), false).unwrap_err();
-    assert!(e[0].message.contains("did you mean train?"), "{}", e[0].message);
+    assert!(
+        e[0].message.contains("did you mean train?"),
+        "{}",
+        e[0].message
+    );
     let plan = "as govrnment\ncivic kabul 2\nredploy 2 police kabul>kabul-aibak\nredeploy 3 troops helmnd>kabul\ndone";
     let e = orders::parse_all(&d, &lines(plan), true).unwrap_err();
     assert_eq!(e.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 3, 4]);
-    assert!(e[1].message.contains("did you mean redeploy?"), "{}", e[1].message);
+    assert!(
+        e[1].message.contains("did you mean redeploy?"),
+        "{}",
+        e[1].message
+    );
     assert_eq!(e[2].rule.as_deref(), Some("1.3"));
-    assert!(e[2].message.contains("did you mean helmand?"), "{}", e[2].message);
+    assert!(
+        e[2].message.contains("did you mean helmand?"),
+        "{}",
+        e[2].message
+    );
 }
 
 #[test]
@@ -1318,14 +1342,29 @@ fn train_takes_cubes_and_a_base_from_the_map_when_none_are_available() {
     assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 3);
     assert_eq!(st[s(&d, "herat")].pieces[Piece::Police], police - 3);
     // Without `from`, only what is Available is placed.
-    op(&d, &mut st, Faction::Government, "train\nin kabul place 2 police").unwrap();
+    op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 2 police",
+    )
+    .unwrap();
     assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 3);
     // The Base: every Government Base on the map, one taken from Balkh.
     let bases = st.available[Piece::GovBase];
     put(&d, &mut st, "balkh", Piece::GovBase, bases);
     st.resources[Faction::Government.index()] = 3;
-    let e = op(&d, &mut st, Faction::Government, "train\nin kabul\nbase kabul").unwrap_err();
-    assert!(e.contains("base SPACE from SPACE") && e.contains("3.2.1"), "{e}");
+    let e = op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul\nbase kabul",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("base SPACE from SPACE") && e.contains("3.2.1"),
+        "{e}"
+    );
     op(
         &d,
         &mut st,
@@ -1382,17 +1421,33 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     let d = r.data().clone();
     let warlords = st.seats.side(Faction::Warlords).unwrap();
     let e = Rules::set_standing(&r, &mut st, warlords, &lines("transfer 2 to taliban")).unwrap();
-    assert!(e[0].text.contains("transfer 2 to taliban as warlords"), "{e:?}");
+    assert!(
+        e[0].text.contains("transfer 2 to taliban as warlords"),
+        "{e:?}"
+    );
     assert_eq!(
         Rules::standing(&r, &st, warlords),
         ["transfer 2 to taliban as warlords"]
     );
     assert!(Rules::standing_audience(&r, &st, warlords).is_public());
     // Not to the Coalition (1.8), and only one's own factions give.
-    assert!(Rules::set_standing(&r, &mut st.clone(), warlords, &lines("transfer 1 to coalition")).is_err());
     assert!(
-        Rules::set_standing(&r, &mut st.clone(), warlords, &lines("transfer 1 to taliban as government"))
-            .is_err()
+        Rules::set_standing(
+            &r,
+            &mut st.clone(),
+            warlords,
+            &lines("transfer 1 to coalition")
+        )
+        .is_err()
+    );
+    assert!(
+        Rules::set_standing(
+            &r,
+            &mut st.clone(),
+            warlords,
+            &lines("transfer 1 to taliban as government")
+        )
+        .is_err()
     );
     // The Taliban execute an Operation: the offer goes first.
     let card = d
@@ -1407,7 +1462,10 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     let taliban = st.seats.side(Faction::Taliban).unwrap();
     let o = Rules::parse(&r, &st, taliban, &lines("terror\nin oruzgan")).unwrap();
     let ev = Rules::apply(&r, &mut st, taliban, &o[0].1, &mut Dice::seeded([1; 32])).unwrap();
-    assert!(ev.iter().any(|e| e.text.contains("standing offer")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.text.contains("standing offer")),
+        "{ev:?}"
+    );
     assert_eq!(st.res(Faction::Warlords), 3);
     // 2 given, 1 paid for the Terror (3.3.4).
     assert_eq!(st.res(Faction::Taliban), 1);
@@ -1444,8 +1502,13 @@ fn random_spaces_roll_three_dice_and_walk_down_the_table() {
         let start = ((r[0] - 1) / 2 * 9 + (r[1] - 1) / 2 * 3 + (r[2] - 1) / 2) as usize;
         let (herat, kandahar) = (s(&d, "herat"), s(&d, "kandahar"));
         let mut again = Dice::seeded([seed; 32]);
-        let got = nonplayer::table_walk(&d, &[herat, kandahar], Faction::Taliban, &mut again).unwrap();
-        let want = if (4..=26).contains(&start) { kandahar } else { herat };
+        let got =
+            nonplayer::table_walk(&d, &[herat, kandahar], Faction::Taliban, &mut again).unwrap();
+        let want = if (4..=26).contains(&start) {
+            kandahar
+        } else {
+            herat
+        };
         assert_eq!(got, want, "start {start}");
     }
 }
@@ -1486,7 +1549,35 @@ fn a_halo_instruction_overrides_the_event_choice() {
     let text = nonplayer::choose(&d2, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
     assert!(!text.starts_with("event"), "{text}");
     // A malformed instruction is refused with its rule.
-    let bad = format!("{}\n[[halo]]\ncard = 1\nfaction = \"warlords\"\ndo = \"maybe\"\nsrc = \"stand-in: a test\"\n", data::NONPLAYER_TOML);
-    let e = Data::load_with(data::MAP_TOML, data::FORCES_TOML, data::CARDS_TOML, data::SETUP_TOML, &bad).unwrap_err();
+    let bad = format!(
+        "{}\n[[halo]]\ncard = 1\nfaction = \"warlords\"\ndo = \"maybe\"\nsrc = \"stand-in: a test\"\n",
+        data::NONPLAYER_TOML
+    );
+    let e = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &bad,
+    )
+    .unwrap_err();
     assert!(e.iter().any(|e| e.contains("8.4.1")), "{e:?}");
+}
+
+#[test]
+fn the_stand_in_set_up_opens_with_the_government_nearest_its_goal() {
+    // 7.3 margins at the stand-in set-up (games/adp/setup.toml): the figures
+    // its header and the README give for the self-play balance.
+    let (r, st) = game();
+    let d = r.data();
+    let t = victory::totals(d, &st);
+    let m: Vec<i32> = Faction::ALL
+        .into_iter()
+        .map(|f| victory::margin(d, &t, f))
+        .collect();
+    assert_eq!(m, [-13, -10, -12, -25]);
+    // The public values: Aid 15, Government 30, Warlords 15 (digest 5).
+    assert_eq!(st.aid, 15);
+    assert_eq!(st.res(Faction::Government), 30);
+    assert_eq!(st.res(Faction::Warlords), 15);
 }
