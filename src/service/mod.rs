@@ -90,6 +90,10 @@ pub struct Umpire {
     /// Rulesets built once per process, by name, with the club data files they
     /// were built from (a changed file builds the ruleset again).
     rulesets: std::sync::Mutex<BTreeMap<String, games::CachedRuleset>>,
+    /// Who plays in which running game, by lower-case address: built once per
+    /// poll when a mail needs it, so a flood of bad mails costs one scan of the
+    /// games, not one per mail.
+    players: std::sync::Mutex<Option<poll::Players>>,
     /// Set by a signal: finish the current mail and stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -153,6 +157,7 @@ impl Umpire {
             pending_games: Default::default(),
             marks: Default::default(),
             rulesets: Default::default(),
+            players: Default::default(),
             stop: None,
         })
     }

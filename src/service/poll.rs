@@ -80,6 +80,9 @@ fn mail_time(mail: &ReadMail, now: jiff::Timestamp) -> jiff::Timestamp {
         .unwrap_or(now)
 }
 
+/// The running games' sides, (game, side), by lower-case address.
+pub(super) type Players = std::collections::BTreeMap<String, Vec<(String, String)>>;
+
 impl Umpire {
     /// Handles every new mail in `intake` (up to the batch limit).
     pub fn poll(
@@ -88,6 +91,8 @@ impl Umpire {
         now: jiff::Timestamp,
     ) -> Result<PollReport, ServiceError> {
         let mut report = PollReport::default();
+        // Games may have started or ended since the last poll.
+        *self.players.lock().unwrap_or_else(|p| p.into_inner()) = None;
         let mut left = self.config.limits.batch;
         while left > 0 {
             let mails = intake.fetch(left.min(100))?;
@@ -695,7 +700,20 @@ impl Umpire {
     /// The running games `addr` plays in, as (game, side), from each game's
     /// opening (one read per game, no replay).
     pub(super) fn player_games(&self, addr: &str) -> Result<Vec<(String, String)>, ServiceError> {
-        let mut out = Vec::new();
+        let mut cache = self.players.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.is_none() {
+            *cache = Some(self.players_by_address()?);
+        }
+        Ok(cache
+            .as_ref()
+            .and_then(|m| m.get(&addr.to_ascii_lowercase()))
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    /// Every running game's sides by lower-case address (one scan of the games).
+    fn players_by_address(&self) -> Result<Players, ServiceError> {
+        let mut out = Players::new();
         for id in self.store.game_ids()? {
             if self.meta(&id).is_ok_and(|m| m.finished.is_some()) {
                 continue;
@@ -708,13 +726,11 @@ impl Umpire {
             };
             let moved = self.meta(&id).map(|m| m.addresses).unwrap_or_default();
             if let crate::core::record::Body::Opening(o) = &e.body {
-                for s in o.sides.iter().filter(|s| {
-                    moved
-                        .get(&s.name)
-                        .unwrap_or(&s.email)
-                        .eq_ignore_ascii_case(addr)
-                }) {
-                    out.push((id.clone(), s.name.clone()));
+                for s in &o.sides {
+                    let addr = moved.get(&s.name).unwrap_or(&s.email).to_ascii_lowercase();
+                    out.entry(addr)
+                        .or_default()
+                        .push((id.clone(), s.name.clone()));
                 }
             }
         }
