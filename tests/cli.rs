@@ -657,4 +657,12 @@ fn check_against_a_sides_copy_checks_what_the_copy_allows() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("it names game h2, the record is game h1"));
+    // Another umpire cannot import the copy, and says what to import instead.
+    let d2 = p.join("other");
+    ok(&umpire(&d2, &["init", "--address", "umpire2@club.test"]));
+    let o = umpire(&d2, &["import", copy.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("this is a side's copy of game h1"), "{err}");
+    assert!(err.contains("Import the full record"), "{err}");
 }

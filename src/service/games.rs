@@ -504,6 +504,11 @@ impl Umpire {
             .ok_or_else(|| ServiceError::Game("the record has no opening".into()))?
             .clone();
         let id = opening.game.clone();
+        if !record.is_complete() {
+            return Err(ServiceError::Game(format!(
+                "this is a side's copy of game {id}: other sides' items are sealed in it, so the game's state cannot be rebuilt. Import the full record (`umpire record {id}` at the umpire that ran it, or the record mailed to every side when the game ended)"
+            )));
+        }
         let declared: Vec<(String, String)> = opening
             .sides
             .iter()
