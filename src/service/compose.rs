@@ -403,18 +403,23 @@ impl Umpire {
         seq: u64,
         now: jiff::Timestamp,
     ) -> Result<Vec<Outgoing>, ServiceError> {
+        if meta.observers.is_empty() {
+            return Ok(Vec::new());
+        }
         let domain = self.config.domain().to_string();
+        // One public view for every observer: the text and picture are the
+        // same, and a map picture costs up to a tenth of a second to draw.
+        let text = self.result_text(game, meta, seq, None, now)?;
+        let attachments: Vec<_> = self.map_attachment(game, seq, None).into_iter().collect();
         let mut out = Vec::new();
         for (i, to) in meta.observers.iter().enumerate() {
-            let text = self.result_text(game, meta, seq, None, now)?;
-            let attachments = self.map_attachment(game, seq, None).into_iter().collect();
             out.push(self.mail(
                 Draft {
                     key: format!("{}.{seq}.observer{i}", game.id()),
                     to,
                     subject: self.subject(game, None),
-                    text,
-                    attachments,
+                    text: text.clone(),
+                    attachments: attachments.clone(),
                     thread: Some((
                         thread_root(game.id(), &format!("observer{i}"), &domain),
                         None,
