@@ -76,6 +76,36 @@ fn the_man_page_and_completions_come_from_the_commands() {
 }
 
 #[test]
+fn the_man_page_installs_where_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let to = tmp.path().join("share/man/man1");
+    let out = ok(&umpire(
+        tmp.path(),
+        &["man", "--install", "--to", to.to_str().unwrap()],
+    ));
+    let page = std::fs::read_to_string(to.join("umpire.1")).expect("umpire.1 written");
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH umpire"),
+        "{page}"
+    );
+    assert!(out.contains("installed"), "{out}");
+}
+
+#[test]
+fn long_commands_draw_no_progress_line_into_a_pipe() {
+    // Progress goes to a terminal only: cron mails and pipes stay clean.
+    let tmp = tempfile::tempdir().unwrap();
+    let o = umpire(
+        tmp.path(),
+        &["selfplay", "freeform", "--games", "2", "-o", "turns=2"],
+    );
+    let out = ok(&o);
+    assert!(out.starts_with("2 games of"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+}
+
+#[test]
 fn a_missing_data_directory_says_what_to_do() {
     let tmp = tempfile::tempdir().unwrap();
     let o = umpire(&tmp.path().join("nowhere"), &["games"]);

@@ -386,8 +386,27 @@ pub fn run(cli: Cli) -> Result<i32> {
             [file] if is_whole_record(file) => verify(file, sig, data.as_deref()),
             _ => verify_parts(&files, data.as_deref()),
         },
-        Command::Man => {
-            std::io::Write::write_all(&mut std::io::stdout(), &super::man_page()?)?;
+        Command::Man { install, to } => {
+            let page = super::man_page()?;
+            if !install && to.is_none() {
+                std::io::Write::write_all(&mut std::io::stdout(), &page)?;
+                return Ok(0);
+            }
+            let dir = match to {
+                Some(d) => d,
+                None => std::env::current_exe()
+                    .ok()
+                    .and_then(|e| super::default_man_dir(&e))
+                    .ok_or_else(|| {
+                        anyhow!("cannot tell where the umpire binary is: pass --to DIR")
+                    })?,
+            };
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let file = dir.join("umpire.1");
+            std::fs::write(&file, page)
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            println!("installed {}", file.display());
             Ok(0)
         }
         Command::Completions { shell } => {
@@ -400,7 +419,11 @@ pub fn run(cli: Cli) -> Result<i32> {
                 .record;
             let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
             let mut u = open(&dir)?;
-            let id = u.import(&record, now()?)?;
+            let progress =
+                super::progress::Progress::status(format!("importing {} entries", record.len()));
+            let imported = u.import(&record, now()?);
+            progress.finish();
+            let id = imported?;
             println!("{id}");
             eprintln!(
                 "Game {id} restored at entry {}; a new dice chain is committed and every side will be told (next poll or `umpire deliver`).",
@@ -610,9 +633,16 @@ pub(super) fn replay_file(
         .opening()
         .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
     let ruleset = ruleset_for(&opening.ruleset, data)?;
-    let (game, sum) = Game::replay(ruleset, &record, ReplayMode::Verify)
-        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let progress = replay_status(&record);
+    let replayed = Game::replay(ruleset, &record, ReplayMode::Verify);
+    progress.finish();
+    let (game, sum) = replayed.map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok((game, sum, record))
+}
+
+/// The status line shown (on a terminal) while a record replays.
+fn replay_status(record: &Record) -> super::progress::Progress {
+    super::progress::Progress::status(format!("replaying and verifying {} entries", record.len()))
 }
 
 /// Audits a side's copy: everything it can check without the openings it lacks.
@@ -735,7 +765,10 @@ fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
     }
     let o = g.record.opening().ok_or_else(|| anyhow!("no opening"))?;
     let ruleset = ruleset_for(&o.ruleset, data)?;
-    let (game, s) = match Game::replay(ruleset, &g.record, ReplayMode::Verify) {
+    let progress = replay_status(&g.record);
+    let replayed = Game::replay(ruleset, &g.record, ReplayMode::Verify);
+    progress.finish();
+    let (game, s) = match replayed {
         Ok(x) => x,
         Err(e) => {
             eprintln!("FAILED: {}", safe(&e.to_string()));
@@ -967,7 +1000,18 @@ fn selfplay(
         .map(|o| pair(o, "--option"))
         .collect::<Result<BTreeMap<_, _>>>()?;
     let start = std::time::Instant::now();
-    match crate::core::selfplay::run(r, &scenario, &options, games, seed) {
+    let mut progress = super::progress::Progress::new(format!("selfplay {ruleset}"), games.into());
+    let played = crate::core::selfplay::run_observed(
+        r,
+        &scenario,
+        &options,
+        games,
+        seed,
+        &crate::core::selfplay::SelfPlayConfig::default(),
+        &mut |s| progress.set(s.games.into()),
+    );
+    progress.finish();
+    match played {
         Ok(s) => {
             println!(
                 "{games} games of {} ({scenario}) in {:.1?}: {} signed moves, {} defaults, {} rolls, {} orders not carried out; every record replayed and verified",

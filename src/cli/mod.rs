@@ -6,6 +6,7 @@
 mod admin;
 mod commands;
 mod pictures;
+mod progress;
 mod upgrade;
 
 use clap::{Parser, Subcommand};
@@ -218,8 +219,17 @@ pub enum Command {
         #[command(subcommand)]
         what: DataCommand,
     },
-    /// Print the manual page (roff) on standard output: `umpire man > umpire.1`.
-    Man,
+    /// Print the manual page (roff) on standard output, or install it (`--install`).
+    Man {
+        /// Write `umpire.1` beside the binary, in `BIN/../share/man/man1/`, where
+        /// `man` finds it for a binary on the PATH (so after `cargo install`,
+        /// `umpire man --install` makes `man umpire` work).
+        #[arg(long)]
+        install: bool,
+        /// Install into this directory instead (implies --install).
+        #[arg(long, value_name = "DIR")]
+        to: Option<PathBuf>,
+    },
     /// Print a shell completion script: `umpire completions bash > /etc/bash_completion.d/umpire`.
     Completions {
         /// The shell.
@@ -329,10 +339,28 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Where `umpire man --install` puts the page for a binary at `exe`:
+/// `man` looks in `../share/man` of each directory on the PATH.
+pub fn default_man_dir(exe: &std::path::Path) -> Option<PathBuf> {
+    Some(exe.parent()?.parent()?.join("share/man/man1"))
+}
+
 /// A completion script for `shell`, generated from the command definitions.
 pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     let mut cmd = <Cli as clap::CommandFactory>::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "umpire", &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_man_page_goes_where_man_looks_for_a_binary_on_the_path() {
+        let dir = default_man_dir(std::path::Path::new("/home/a/.cargo/bin/umpire"));
+        assert_eq!(dir, Some(PathBuf::from("/home/a/.cargo/share/man/man1")));
+        assert_eq!(default_man_dir(std::path::Path::new("umpire")), None);
+    }
 }

@@ -116,6 +116,20 @@ pub fn run_with(
     seed: u64,
     config: &SelfPlayConfig,
 ) -> Result<SelfPlayStats, SelfPlayFailure> {
+    run_observed(ruleset, scenario, options, games, seed, config, &mut |_| {})
+}
+
+/// [`run_with`], calling `after_game` with the running totals after each game
+/// (the CLI draws its progress line from it).
+pub fn run_observed(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    games: u32,
+    seed: u64,
+    config: &SelfPlayConfig,
+    after_game: &mut dyn FnMut(&SelfPlayStats),
+) -> Result<SelfPlayStats, SelfPlayFailure> {
     let mut stats = SelfPlayStats::default();
     for g in 0..games {
         let (_, one) = random_game(
@@ -135,6 +149,7 @@ pub fn run_with(
             *stats.results.entry(k).or_insert(0) += v;
         }
         stats.outcomes.extend(one.outcomes);
+        after_game(&stats);
     }
     Ok(stats)
 }
