@@ -153,6 +153,15 @@ pub fn thread_root(game: &str, side: &str, domain: &str) -> String {
     message_id(&format!("{game}.0.{side}"), domain)
 }
 
+/// An observer's part of outbox keys and thread ids, from the address (not
+/// its place in the list), so a rerun after a crash gives each observer the
+/// keys of its own mails even if the list changed in between (invariant 8).
+/// Hashed, because an address may hold characters a Message-ID may not.
+fn observer_tag(address: &str) -> String {
+    let d = crate::core::hash::sha256(address.trim().to_ascii_lowercase().as_bytes());
+    format!("observer-{}", d.short(12))
+}
+
 fn to_system_time(t: jiff::Timestamp) -> std::time::SystemTime {
     std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.as_second().max(0) as u64)
 }
@@ -412,18 +421,16 @@ impl Umpire {
         let text = self.result_text(game, meta, seq, None, now)?;
         let attachments: Vec<_> = self.map_attachment(game, seq, None).into_iter().collect();
         let mut out = Vec::new();
-        for (i, to) in meta.observers.iter().enumerate() {
+        for to in &meta.observers {
+            let who = observer_tag(to);
             out.push(self.mail(
                 Draft {
-                    key: format!("{}.{seq}.observer{i}", game.id()),
+                    key: format!("{}.{seq}.{who}", game.id()),
                     to,
                     subject: self.subject(game, None),
                     text: text.clone(),
                     attachments: attachments.clone(),
-                    thread: Some((
-                        thread_root(game.id(), &format!("observer{i}"), &domain),
-                        None,
-                    )),
+                    thread: Some((thread_root(game.id(), &who, &domain), None)),
                     game: Some(game.id()),
                 },
                 now,
@@ -798,4 +805,18 @@ fn first_words(s: &str, n: usize) -> String {
         t.push('…');
     }
     t
+}
+
+#[cfg(test)]
+mod observer_tests {
+    use super::observer_tag;
+
+    #[test]
+    fn an_observers_keys_follow_its_address_not_its_place_in_the_list() {
+        let a = observer_tag("kibitzer@club.test");
+        assert_eq!(a, observer_tag(" Kibitzer@Club.test"));
+        assert_ne!(a, observer_tag("other@club.test"));
+        assert!(a.starts_with("observer-") && a.len() == "observer-".len() + 12);
+        assert!(a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+    }
 }
