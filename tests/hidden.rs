@@ -482,6 +482,24 @@ fn a_hidden_hand_card_game_keeps_each_hand_secret_and_verifies_at_the_end() {
         .expect("a missing disclosure fails")
         .to_string();
     assert!(e.contains("no disclose entry follows"), "{e}");
+    // Nor does one that discloses where the rules revealed nothing: the same
+    // disclose entry put right after the deal, chained and hashed again.
+    let extra = disclosure(&full);
+    let mut bodies: Vec<Body> = full.entries().iter().map(|e| e.body.clone()).collect();
+    let deal = bodies
+        .iter()
+        .position(|b| matches!(b, Body::Setup(_)))
+        .expect("the deal");
+    bodies.insert(deal + 1, Body::Disclose(extra));
+    let mut early = Record::default();
+    for b in bodies {
+        early.push(b);
+    }
+    let e = Game::replay(rs.clone(), &early, ReplayMode::Verify)
+        .err()
+        .expect("a disclosure the rules did not make fails")
+        .to_string();
+    assert!(e.contains("did not reveal"), "{e}");
     assert!(sum.rolls_verified > 15, "{sum:?}");
     // A tampered opening fails, naming the entry.
     let mut entries = full.entries().to_vec();
