@@ -18,8 +18,10 @@ fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
 }
 
-/// Plays a few moves of `ruleset`'s first scenario by mail and checks every mail.
-fn check(ruleset: &str) {
+/// Plays a few moves of `ruleset`'s first scenario by mail and checks every
+/// mail; returns them (outbox file name to mail) and the game's last view
+/// per side.
+fn check(ruleset: &str) -> BTreeMap<String, umpire::mail::mime::ReadMail> {
     let rs = umpire::games::find(ruleset).expect("ruleset");
     let info = rs.info();
     let sc = &info.scenarios[0];
@@ -113,6 +115,7 @@ fn check(ruleset: &str) {
         long.len(),
         long.join("\n")
     );
+    mails
 }
 
 #[test]
@@ -122,7 +125,39 @@ fn freeform_mails_fit_72_columns() {
 
 #[test]
 fn sarhu_mails_fit_72_columns() {
-    check("sarhu");
+    let mails = check("sarhu");
+    // Issue 10.3: a result mail lists where every one of the reader's own
+    // units is, not only those in the snippet around the action.
+    let result = mails
+        .values()
+        .find(|m| m.text.contains("as ming sees it") && m.text.contains("Your forces:"))
+        .expect("a result mail to ming lists its forces");
+    let forces: String = result
+        .text
+        .split("Your forces:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The Ming columns start far apart (hexes 0302, 0508 and 1113 in the
+    // historical set-up), further than one snippet window: each is listed,
+    // with every unit of the column.
+    for (hex, column) in [("0302", "ml"), ("0508", "ds"), ("1113", "lr")] {
+        let line = forces
+            .lines()
+            .find(|l| l.trim_start().starts_with(hex))
+            .unwrap_or_else(|| panic!("no {hex} in {forces}"));
+        for unit in ["i1", "i2", "i3", "f1", "f2", "ch", "c1", "c2"] {
+            assert!(line.contains(&format!("{column}.{unit}")), "{line}");
+        }
+    }
+    assert!(
+        !forces.to_lowercase().contains("nurhaci"),
+        "only Ming's own: {forces}"
+    );
 }
 
 #[test]

@@ -358,6 +358,14 @@ pub trait Rules: Send + Sync + 'static {
     }
     /// What `side` sees (fog of war).
     fn view(&self, state: &Self::State, side: Option<Side>) -> View;
+    /// The unit side marks ([`crate::core::board::Unit::side`]) that are
+    /// `side`'s own in its view, so a result mail can list where all its forces
+    /// are, not only those near the action. Several for a side playing more
+    /// than one faction; none (the default) lists nothing.
+    fn own_marks(&self, state: &Self::State, side: Side) -> Vec<char> {
+        let _ = (state, side);
+        Vec::new()
+    }
     /// Checks the state's invariants (stacking, step counts, points…); self-play
     /// and fuzzing call it after every order.
     fn invariants(&self, state: &Self::State) -> Result<(), String> {
@@ -479,6 +487,7 @@ pub trait Ruleset: Send + Sync {
     ) -> Result<Vec<Event>, OrderError>;
     fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
     fn view(&self, state: &GameState, side: Option<Side>) -> View;
+    fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
 }
@@ -583,6 +592,9 @@ impl<R: Rules> Ruleset for R {
     }
     fn view(&self, state: &GameState, side: Option<Side>) -> View {
         Rules::view(self, typed(state), side)
+    }
+    fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
+        Rules::own_marks(self, typed(state), side)
     }
     fn invariants(&self, state: &GameState) -> Result<(), String> {
         Rules::invariants(self, typed(state))

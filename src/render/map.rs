@@ -56,10 +56,121 @@ pub fn full(board: &Board, opts: &Options) -> String {
     }
 }
 
+/// Where the viewer's own units are, for a result mail: one entry per place
+/// holding a unit marked with one of `marks` (the viewer's side marks),
+/// `PLACE id id …`, wrapped within `width`. The snippet shows the action;
+/// this makes sure the player also sees every force of its own, wherever it
+/// is. Empty when no place holds one.
+pub fn own_forces(board: &Board, marks: &[char], width: usize) -> String {
+    let mine = |units: &[crate::core::board::Unit]| -> Vec<String> {
+        units
+            .iter()
+            .filter(|u| u.side.is_some_and(|c| marks.contains(&c)))
+            .map(|u| u.short())
+            .collect()
+    };
+    let places: Vec<(String, Vec<String>)> = match board {
+        Board::Hex(b) => b
+            .cells
+            .iter()
+            .map(|(h, c)| (h.to_string(), mine(&c.units)))
+            .collect(),
+        Board::Square(b) => b
+            .cells
+            .iter()
+            .map(|(q, c)| (q.to_string(), mine(&c.units)))
+            .collect(),
+        Board::Points(b) => b
+            .spaces
+            .values()
+            .map(|sp| (sp.name.replace(' ', "_"), mine(&sp.units)))
+            .collect(),
+    };
+    let entries: Vec<String> = places
+        .into_iter()
+        .filter(|(_, units)| !units.is_empty())
+        .map(|(place, units)| format!("{place} {}", units.join(" ")))
+        .collect();
+    pack(&entries, " · ", width)
+}
+
+/// Entries joined by `sep` into lines within `width`, breaking between
+/// entries; an entry wider than a line is word-wrapped on its own lines.
+fn pack(entries: &[String], sep: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for e in entries {
+        let wide = e.chars().count() > width;
+        if !line.is_empty()
+            && (wide || line.chars().count() + sep.chars().count() + e.chars().count() > width)
+        {
+            lines.push(std::mem::take(&mut line));
+        }
+        if wide {
+            lines.extend(
+                super::templates::wrap(e.clone(), Some(width), Some(2))
+                    .lines()
+                    .map(str::to_string),
+            );
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(sep);
+        }
+        line.push_str(e);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::board::{Cell, HexBoard, PointBoard, Space, SpaceId, SquareBoard};
+
+    #[test]
+    fn own_forces_lists_every_place_with_a_unit_of_the_viewer() {
+        use crate::core::board::Unit;
+        let cell = |units| Cell {
+            units,
+            ..Cell::default()
+        };
+        let mut h = HexBoard::default();
+        let both = vec![Unit::new("m3").side('M'), Unit::new("j1").side('J')];
+        h.cells.insert(Hex::new(11, 13), cell(both));
+        h.cells.insert(
+            Hex::new(2, 7),
+            cell(vec![Unit::new("m4").side('M').strength(2)]),
+        );
+        h.cells
+            .insert(Hex::new(5, 5), cell(vec![Unit::new("j2").side('J')]));
+        let out = own_forces(&Board::Hex(h.clone()), &['M'], 72);
+        assert_eq!(
+            out,
+            format!("{} m4(2) · {} m3", Hex::new(2, 7), Hex::new(11, 13))
+        );
+        assert_eq!(own_forces(&Board::Hex(h), &['X'], 72), "");
+        let mut p = PointBoard::default();
+        p.spaces.insert(
+            SpaceId(1),
+            Space {
+                name: "Kabul City".into(),
+                units: vec![Unit::pieces('G', "Troops", 3)],
+                ..Space::default()
+            },
+        );
+        assert_eq!(
+            own_forces(&Board::Points(p), &['G'], 72),
+            "Kabul_City 3xTroops"
+        );
+        let many: Vec<String> = (0..12).map(|i| format!("{i:04} a{i} b{i}")).collect();
+        let packed = pack(&many, " · ", 40);
+        assert!(packed.lines().all(|l| l.chars().count() <= 40), "{packed}");
+        assert!(packed.lines().all(|l| !l.starts_with(" ·")), "{packed}");
+        assert_eq!(packed.matches('a').count(), 12);
+    }
 
     #[test]
     fn dispatches_on_the_kind_and_drops_foreign_places() {

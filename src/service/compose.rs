@@ -80,6 +80,8 @@ struct ResultCtx {
     report: ReportCtx,
     status: Vec<String>,
     map: String,
+    /// Where every unit of the reader's own is (not only those in the map's window).
+    own_forces: String,
     finished: Option<String>,
     stage: String,
     awaiting: Vec<AwaitCtx>,
@@ -264,6 +266,12 @@ impl Umpire {
             .flat_map(|e| e.focus.iter().copied())
             .collect();
         let map = map_text(&view, &focus);
+        let own_forces = match (side, &view.board) {
+            (Some(s), Some(board)) => {
+                crate::render::map::own_forces(board, &ruleset.own_marks(state, s), 70)
+            }
+            _ => String::new(),
+        };
         let prompt = game.prompt();
         let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();
         let you = side.and_then(|s| game.awaits(s));
@@ -308,6 +316,7 @@ impl Umpire {
             report: report_ctx(&report, seq, &names, received, side),
             status: view.status.clone(),
             map,
+            own_forces,
             finished: prompt.finished.as_ref().map(|f| f.summary.clone()),
             stage: prompt.stage.clone(),
             awaiting: game

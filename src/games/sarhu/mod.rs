@@ -415,6 +415,10 @@ impl Rules for Sarhu {
         view::view(&self.data, st)
     }
 
+    fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {
+        faction(side).map(|f| vec![f.mark()]).unwrap_or_default()
+    }
+
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants(&self.data, st)
     }
