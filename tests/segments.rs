@@ -330,10 +330,78 @@ fn verify_and_import_take_a_players_mails() {
     let other = tempfile::tempdir().unwrap();
     Umpire::init(other.path(), "umpire@other.test").unwrap();
     let mut u2 = Umpire::open(other.path()).unwrap();
-    let record = umpire::service::segments::gather(&[md]).unwrap().record;
+    let record = umpire::service::segments::gather(std::slice::from_ref(&md))
+        .unwrap()
+        .record;
     u2.import(&record, now()).unwrap();
     assert!(
         u2.game("g1").unwrap().record().len() > record.len(),
         "a recommit follows"
     );
+    // Red moves at the new umpire; blue files the new umpire's result with the
+    // old one's mails. The recommit names the new umpire's key, so the parts
+    // signed by each umpire verify against the right key, and the whole
+    // record the new umpire exports verifies against its own signature.
+    let mut md2 = Maildir::open(&other.path().join("maildir")).unwrap();
+    let out2 = other.path().join("outbox");
+    let mut ob2 = FileOutbox::open(&out2).unwrap();
+    u2.deliver(&mut ob2, now()).unwrap();
+    let head = u2.game("g1").unwrap().record().head().to_hex();
+    let text = format!("game: g1\nside: red\nafter: {head}\norders:\n  advance\n");
+    let sig = key(1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let raw = move_mail(
+        "red@club.test",
+        "umpire@other.test",
+        900,
+        &text,
+        &sig,
+        false,
+    );
+    md2.deliver("0900.mail", &raw).unwrap();
+    u2.poll(&mut md2, now()).unwrap();
+    u2.deliver(&mut ob2, now()).unwrap();
+    let mut moved = 0;
+    for e in std::fs::read_dir(&out2).unwrap().flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        if n.contains(".blue.") && n.ends_with(".eml") {
+            std::fs::copy(e.path(), md.join("cur").join(format!("new-{n}:2,S"))).unwrap();
+            moved += 1;
+        }
+    }
+    assert!(moved >= 1, "blue got the new umpire's mails");
+    let g = umpire::service::segments::gather(std::slice::from_ref(&md)).unwrap();
+    assert_eq!(g.signed, g.parts);
+    assert_eq!(g.fingerprints.len(), 2, "{:?}", g.fingerprints);
+    let k2 = umpire::core::sig::PublicKey::parse(&u2.public_key()).unwrap();
+    assert_eq!(g.fingerprints[1], k2.fingerprint());
+    assert_eq!(g.record.head(), u2.game("g1").unwrap().record().head());
+    let o = umpire_bin(&["verify", md.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("in turn, as the game moved"), "{out}");
+    // The whole record the new umpire writes is signed by its key, and
+    // `verify` checks that signature against the key the record hands over to.
+    drop(u2); // the CLI opens the database itself
+    let whole = other.path().join("g1.txt");
+    let o = umpire_bin(&[
+        "--dir",
+        other.path().to_str().unwrap(),
+        "record",
+        "g1",
+        "-o",
+        whole.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = umpire_bin(&["verify", whole.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains(&k2.fingerprint()), "{out}");
 }

@@ -703,12 +703,11 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
         }
     };
     print_replay(&game, &s, &record)?;
-    let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
             String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
-        let key = PublicKey::parse(&o.umpire)?;
+        let key = head_umpire_key(&record)?;
         match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
             Ok(()) => println!(
                 "  signed by the umpire's key {} ({})",
@@ -723,6 +722,16 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     }
     println!("record verified");
     Ok(0)
+}
+
+/// The umpire key that signs the record as it stands: the opening's, or the
+/// one the game was handed to when it moved to another umpire.
+fn head_umpire_key(record: &Record) -> Result<PublicKey> {
+    let head = (record.len() as u64).saturating_sub(1);
+    let key = record
+        .umpire_key_at(head)
+        .ok_or_else(|| anyhow!("the record names no umpire key"))?;
+    Ok(PublicKey::parse(key)?)
 }
 
 /// Is `file` one whole record (not a segment, a mail or a folder)?
@@ -750,10 +759,14 @@ fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
         "Assembled from {} parts ({} signed by the umpire)",
         g.parts, g.signed
     );
-    let signed = |g: &crate::service::segments::Gathered| {
-        if let Some(fp) = &g.fingerprint {
-            println!("  signed by the umpire's key {fp} ({} parts)", g.signed);
-        }
+    let signed = |g: &crate::service::segments::Gathered| match g.fingerprints.as_slice() {
+        [] => {}
+        [fp] => println!("  signed by the umpire's key {fp} ({} parts)", g.signed),
+        fps => println!(
+            "  signed by the umpire's keys {} in turn, as the game moved between umpires ({} parts)",
+            fps.join(", then "),
+            g.signed
+        ),
     };
     if !g.record.is_complete() {
         let code = verify_copy(&files[0], &g.record)?;
@@ -819,12 +832,11 @@ fn print_replay(game: &Game, s: &crate::core::game::ReplaySummary, record: &Reco
 
 /// Checks the umpire's signature over a record file, if there is one.
 fn verify_signature_only(file: &Path, sig: Option<PathBuf>, record: &Record) -> Result<i32> {
-    let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
             String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
-        let key = PublicKey::parse(&o.umpire)?;
+        let key = head_umpire_key(record)?;
         if let Err(e) = key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
             eprintln!("FAILED: {}: {e}", p.display());
             return Ok(1);

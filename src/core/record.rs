@@ -208,6 +208,12 @@ pub struct RecommitEntry {
     pub hidden: Vec<Commitment>,
     pub reason: String,
     pub at: String,
+    /// The umpire key (`ssh-ed25519 …`) that signs the game's mails from
+    /// here on, when the game moved to another umpire (`import`); absent when
+    /// the same umpire goes on. Absent in every record written before it, so
+    /// their hashes stand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire: Option<String>,
 }
 
 /// A ruleset's version and game data, as a record names them.
@@ -473,6 +479,23 @@ pub enum RecordError {
     Empty,
 }
 
+/// [`Record::umpire_key_at`] over a run of entries starting at the opening.
+pub fn umpire_key_at(entries: &[Entry], seq: u64) -> Option<&str> {
+    let mut key = match entries.first().map(|e| &e.body) {
+        Some(Body::Opening(o)) => Some(o.umpire.as_str()),
+        _ => None,
+    };
+    for e in entries.iter().take_while(|e| e.seq <= seq) {
+        if let Body::Recommit(RecommitEntry {
+            umpire: Some(k), ..
+        }) = &e.body
+        {
+            key = Some(k.as_str());
+        }
+    }
+    key
+}
+
 /// The hash of an entry with this place and body. It is taken over the
 /// body's hash form, without openings, so every side's copy has the same hash.
 pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
@@ -620,6 +643,27 @@ impl Record {
             Some(Body::Opening(o)) => Some(o),
             _ => None,
         }
+    }
+
+    /// The umpire key that signed the mails carrying entries up to `seq`: the
+    /// opening's, or the one a later `recommit` handed the game to.
+    pub fn umpire_key_at(&self, seq: u64) -> Option<&str> {
+        umpire_key_at(&self.entries, seq)
+    }
+
+    /// Every umpire key the game has had, each with the entry where it took
+    /// charge: the opening's at 0, then each hand-over.
+    pub fn umpire_keys(&self) -> Vec<(u64, &str)> {
+        self.entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Opening(o) => Some((e.seq, o.umpire.as_str())),
+                Body::Recommit(RecommitEntry {
+                    umpire: Some(k), ..
+                }) => Some((e.seq, k.as_str())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Builds a record from entries, checking every link and hash.

@@ -339,6 +339,19 @@ impl Umpire {
         now: jiff::Timestamp,
         batch: &mut Batch,
     ) -> Result<(), ServiceError> {
+        self.recommit_by(id, reason, now, None, batch)
+    }
+
+    /// [`Umpire::recommit`], naming this umpire's key when it takes the game
+    /// over from another.
+    fn recommit_by(
+        &mut self,
+        id: &str,
+        reason: &str,
+        now: jiff::Timestamp,
+        umpire: Option<String>,
+        batch: &mut Batch,
+    ) -> Result<(), ServiceError> {
         let base = self.game(id)?.next_position() - 1;
         let slots = if self.games[id].hides_information() {
             self.games[id].sides().len() + 1
@@ -351,7 +364,7 @@ impl Umpire {
             .games
             .get_mut(id)
             .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
-        game.recommit(&fresh, reason, &rfc3339(now))
+        game.recommit_by(&fresh, reason, &rfc3339(now), umpire)
             .map_err(ServiceError::Game)?;
         batch.put_json(Table::Secrets, id, &Secret::from_stored(&stored));
         self.chains.insert(id.to_string(), fresh);
@@ -539,7 +552,10 @@ impl Umpire {
         } else {
             "the game moved to another umpire; the old dice secret stays with the old one"
         };
-        self.recommit(&id, reason, now, &mut batch)?;
+        // Mails from here on carry this umpire's signature: the record says so,
+        // so a player's segments from both umpires still verify (`gather`).
+        let handover = (!ours).then(|| self.key.public().to_openssh());
+        self.recommit_by(&id, reason, now, handover, &mut batch)?;
         let game = &self.games[&id];
         batch.put_entries(&id, game.entries_since(len));
         let mut meta = GameMeta {

@@ -128,10 +128,11 @@ pub struct Part {
 pub struct Gathered {
     pub record: Record,
     pub parts: usize,
-    /// Parts whose signature by the opening's umpire key was checked.
+    /// Parts whose umpire signature was checked.
     pub signed: usize,
-    /// The umpire's key fingerprint, if any part was signed.
-    pub fingerprint: Option<String>,
+    /// The fingerprints of the umpire keys that signed them, in the order
+    /// the game passed between umpires (one, unless it moved by `import`).
+    pub fingerprints: Vec<String>,
 }
 
 /// Why a player's parts do not make a verified record.
@@ -145,7 +146,7 @@ pub enum GatherError {
     Assemble(#[from] segment::AssembleError),
     #[error("{0}: not the umpire's signature: {1}")]
     Signature(String, String),
-    #[error("the record's opening names no usable umpire key: {0}")]
+    #[error("the record names no usable umpire key: {0}")]
     Key(String),
 }
 
@@ -279,28 +280,48 @@ pub fn gather(paths: &[PathBuf]) -> Result<Gathered, GatherError> {
         .map(|p| (p.name.clone(), p.text.clone()))
         .collect();
     let record = segment::assemble(&texts)?;
-    let umpire = record
-        .opening()
-        .map(|o| o.umpire.clone())
-        .unwrap_or_default();
     let mut signed = 0;
-    let mut fingerprint = None;
-    if parts.iter().any(|p| p.sig.is_some()) {
-        let key = PublicKey::parse(&umpire).map_err(|e| GatherError::Key(e.to_string()))?;
-        for p in parts.iter().filter(|p| p.sig.is_some()) {
-            let sig = p.sig.as_deref().unwrap_or_default();
-            key.verify(RESULT_NAMESPACE, p.text.as_bytes(), sig)
-                .map_err(|e| GatherError::Signature(p.name.clone(), e.to_string()))?;
-            signed += 1;
+    let mut fingerprints: Vec<String> = Vec::new();
+    for p in parts.iter().filter(|p| p.sig.is_some()) {
+        let key = signing_key(&record, p)?;
+        let sig = p.sig.as_deref().unwrap_or_default();
+        key.verify(RESULT_NAMESPACE, p.text.as_bytes(), sig)
+            .map_err(|e| GatherError::Signature(p.name.clone(), e.to_string()))?;
+        signed += 1;
+        let fp = key.fingerprint();
+        if !fingerprints.contains(&fp) {
+            fingerprints.push(fp);
         }
-        fingerprint = Some(key.fingerprint());
     }
+    // Parts come in file order; the keys' order is the game's.
+    fingerprints.sort_by_key(|fp| first_use(&record, fp));
     Ok(Gathered {
         record,
         parts: parts.len(),
         signed,
-        fingerprint,
+        fingerprints,
     })
+}
+
+/// The key that must have signed part `p`: the umpire's in charge when the
+/// part's last entry was written (the opening's, or the one a `recommit`
+/// handed the game to after an `import` elsewhere).
+fn signing_key(record: &Record, p: &Part) -> Result<PublicKey, GatherError> {
+    let head = segment::parse(&p.text)
+        .ok()
+        .and_then(|es| es.iter().map(|e| e.seq).max())
+        .unwrap_or(0);
+    let text = record.umpire_key_at(head).unwrap_or_default();
+    PublicKey::parse(text).map_err(|e| GatherError::Key(e.to_string()))
+}
+
+/// Where in the record the key with fingerprint `fp` takes charge.
+fn first_use(record: &Record, fp: &str) -> u64 {
+    record
+        .umpire_keys()
+        .into_iter()
+        .find(|(_, k)| PublicKey::parse(k).is_ok_and(|k| k.fingerprint() == fp))
+        .map_or(u64::MAX, |(seq, _)| seq)
 }
 
 #[cfg(test)]

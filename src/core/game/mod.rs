@@ -537,6 +537,10 @@ impl Game {
         if r.dice.scheme != dice::SCHEME {
             return Err(format!("unknown dice scheme {:?}", r.dice.scheme));
         }
+        if let Some(k) = &r.umpire {
+            crate::core::sig::PublicKey::parse(k)
+                .map_err(|e| format!("the new umpire key is not usable: {e}"))?;
+        }
         if !self.pending_reveal.is_empty() {
             return Err(format!(
                 "a new dice chain while positions {:?} are not yet revealed",
@@ -564,12 +568,25 @@ impl Game {
     /// old one is running out, or the game was restored without its secret).
     /// `secrets` must have base `next position − 1`.
     pub fn recommit(&mut self, secrets: &Secrets, reason: &str, at: &str) -> Result<u64, String> {
+        self.recommit_by(secrets, reason, at, None)
+    }
+
+    /// [`Game::recommit`] by an umpire taking the game over: `umpire` is the
+    /// key that signs its mails from here on.
+    pub fn recommit_by(
+        &mut self,
+        secrets: &Secrets,
+        reason: &str,
+        at: &str,
+        umpire: Option<String>,
+    ) -> Result<u64, String> {
         let r = RecommitEntry {
             from_position: self.next_position,
             dice: secrets.chain.commitment(),
             hidden: secrets.hidden_commitments(),
             reason: reason.to_string(),
             at: at.to_string(),
+            umpire,
         };
         if secrets.chain.base() + 1 != self.next_position {
             return Err(format!(
