@@ -20,6 +20,7 @@ pub fn legal(d: &Data, st: &State, p: Power) -> Vec<String> {
         Stage::Initiative if p == chooser(st) => {
             vec!["initiative first".into(), "initiative second".into()]
         }
+        Stage::Setup(s) if *s == p => super::placing::samples(d, st, p),
         Stage::Economy if !st.sealed[p.index()] => economy_plans(d, st, p),
         Stage::Ops(ph) if ph.side == p => ops(d, st, p, ph.k, ph.negotiating),
         _ => Vec::new(),
