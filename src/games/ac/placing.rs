@@ -215,13 +215,20 @@ pub fn status(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
         for m in &pp.markers {
             items.push(format!("{}@{}", m.kind.key(), m.sq));
         }
-        out.push(format!(
-            "Set-up {} ({}; {}): {}",
-            pick.key,
-            pick.describe(d),
-            rule(d, st, pick),
-            items.join(" ")
-        ));
+        out.push(format!("Set-up {} ({}):", pick.key, rule(d, st, pick)));
+        out.push(format!("  in the {}", pick.describe(d)));
+        // Pieces in lines that fit a 72-column mail.
+        let mut line = String::from(" ");
+        for i in items {
+            if line.len() + i.len() + 1 > 68 {
+                out.push(std::mem::replace(&mut line, String::from(" ")));
+            }
+            line.push(' ');
+            line.push_str(&i);
+        }
+        if !line.trim().is_empty() {
+            out.push(line);
+        }
     }
     out
 }
