@@ -1674,10 +1674,16 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
     }
     let e = t.run(BRITISH, "done", &[]).unwrap_err();
     assert!(e.contains("(26.0)"), "the Russians set up first: {e}");
-    let e = t.run(RUSSIAN, "place dost-mohammed at Lahore", &[]).unwrap_err();
-    assert!(e.contains("26.0 S1 6.5"), "Dost Mohammed sets up in Afghanistan: {e}");
+    let e = t
+        .run(RUSSIAN, "place dost-mohammed at Lahore", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("26.0 S1 6.5"),
+        "Dost Mohammed sets up in Afghanistan: {e}"
+    );
     let (kandahar, kabul) = (t.city("Kandahar"), t.city("Kabul"));
-    t.run(RUSSIAN, "place dost-mohammed at Kandahar", &[]).unwrap();
+    t.run(RUSSIAN, "place dost-mohammed at Kandahar", &[])
+        .unwrap();
     let dost = AgentId(t.d().find_agent("dost-mohammed").unwrap() as u16);
     assert_eq!(t.st.agent(dost).loc, Loc::Sq(kandahar));
     assert_eq!(t.st.stage, Stage::Setup(Power::British));
@@ -1685,18 +1691,30 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
     let seen = t.r.view(&t.st, Some(RUSSIAN)).status;
     assert!(!seen.iter().any(|l| l.starts_with("Set-up ")), "{seen:?}");
     let mine = t.r.view(&t.st, Some(BRITISH)).status;
-    assert!(mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")), "{mine:?}");
+    assert!(
+        mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")),
+        "{mine:?}"
+    );
     let (_, red) = t.pick("4.3(1)");
-    let e = t.run(BRITISH, &format!("place {} at Kabul", red[0]), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("place {} at Kabul", red[0]), &[])
+        .unwrap_err();
     assert!(e.contains("26.0 S1 4.3(1)"), "{e}");
-    let e = t.run(BRITISH, "place dost-mohammed at Kabul", &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, "place dost-mohammed at Kabul", &[])
+        .unwrap_err();
     assert!(e.contains("(26.0)"), "not a British piece: {e}");
     // A58: Kucha holds Sinkiang's only unit there; moving it empties a city.
     let kucha = t.city("Kucha");
     let sk = t.d().region("SK").unwrap();
-    let lone = t.st.units_at(Loc::Sq(kucha)).find(|u| t.st.unit(*u).nat == Nat::Native(sk)).unwrap();
+    let lone =
+        t.st.units_at(Loc::Sq(kucha))
+            .find(|u| t.st.unit(*u).nat == Nat::Native(sk))
+            .unwrap();
     let lone = t.st.unit(lone).id.clone();
-    let e = t.run(BRITISH, &format!("place {lone} at Kashgar"), &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, &format!("place {lone} at Kashgar"), &[])
+        .unwrap_err();
     assert!(e.contains("ruling A58") && e.contains("Kucha"), "{e}");
     let (agra, simla, delhi) = (t.city("Agra"), t.city("Simla"), t.city("Delhi"));
     let e = t
@@ -1715,9 +1733,16 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
     let u = t.st.find_unit(&red[0]).unwrap();
     assert_eq!(t.st.unit(u).loc, Loc::Sq(agra));
     let burnes = AgentId(t.d().find_agent("burnes").unwrap() as u16);
-    assert_eq!(t.st.agent(burnes).loc, Loc::Sq(kabul), "the last order stands");
+    assert_eq!(
+        t.st.agent(burnes).loc,
+        Loc::Sq(kabul),
+        "the last order stands"
+    );
     assert!(t.st.has_marker(simla, Power::British, MarkerKind::TradingPost));
-    assert!(!t.st.has_marker(delhi, Power::British, MarkerKind::TradingPost));
+    assert!(
+        !t.st
+            .has_marker(delhi, Power::British, MarkerKind::TradingPost)
+    );
     assert_eq!(t.st.stage, Stage::Initiative);
     assert!(t.st.picks.is_empty());
 }
@@ -1747,10 +1772,14 @@ fn the_scenario_2_forts_keep_their_garrisons_in_a_chosen_set_up() {
         .find(|id| t.st.unit(t.st.find_unit(id).unwrap()).loc == Loc::Sq(fort))
         .unwrap()
         .clone();
-    let e = t.run(RUSSIAN, &format!("place {g0} at {free}"), &[]).unwrap_err();
+    let e = t
+        .run(RUSSIAN, &format!("place {g0} at {free}"), &[])
+        .unwrap_err();
     assert!(e.contains("26.0 S2 4.3(2)"), "{e}");
     let (_, blue) = t.pick("4.3(1)");
-    let e = t.run(RUSSIAN, &format!("place {} at {free}", blue[0]), &[]).unwrap_err();
+    let e = t
+        .run(RUSSIAN, &format!("place {} at {free}", blue[0]), &[])
+        .unwrap_err();
     assert!(e.contains("26.0 S2 4.3(1)"), "{e}");
     t.run(
         RUSSIAN,
@@ -1802,7 +1831,11 @@ fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
     let e = t.run(RUSSIAN, &format!("jihad {to}"), &[]).unwrap_err();
     assert!(e.contains("21.2"), "not the Russians' Jihad: {e}");
     t.run(BRITISH, &format!("jihad {to}"), &[]).unwrap();
-    assert_eq!(t.st.unit(gh[0]).loc, Loc::Sq(start), "sealed until both are in");
+    assert_eq!(
+        t.st.unit(gh[0]).loc,
+        Loc::Sq(start),
+        "sealed until both are in"
+    );
     let ev = t.run(RUSSIAN, "done", &[]).unwrap();
     assert!(gh.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(to)));
     assert!(ev.iter().any(|e| e.contains("takes the field")), "{ev:?}");
@@ -1819,11 +1852,24 @@ fn the_former_controller_chooses_where_reverting_units_go() {
     let (kandahar, ghazni, peshawar) = (t.city("Kandahar"), t.city("Ghazni"), t.city("Peshawar"));
     let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
-    let e = t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF lahore")).unwrap_err();
+    let e =
+        t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF lahore"))
+            .unwrap_err();
     assert!(e.to_string().contains("5.51(2)"), "{e}");
-    t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF kandahar ghazni")).unwrap();
-    assert!(t.r.standing(&t.st, BRITISH).iter().any(|l| l == "reversion: AF kandahar ghazni"));
-    economy::apply(t.r.data(), &mut t.st, Power::British, &economy::EconOrder::Cede(af, None)).unwrap();
+    t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF kandahar ghazni"))
+        .unwrap();
+    assert!(
+        t.r.standing(&t.st, BRITISH)
+            .iter()
+            .any(|l| l == "reversion: AF kandahar ghazni")
+    );
+    economy::apply(
+        t.r.data(),
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
     // Kandahar holds a British garrison: the next city listed.
     assert!(away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(ghazni)));
 }
@@ -1840,7 +1886,10 @@ fn an_unanswered_agreement_lapses_at_the_end_of_the_turn() {
     assert_eq!(t.st.offers.len(), 1, "it stands in the Russian phase");
     let ev = t.run(RUSSIAN, "end", &[]).unwrap();
     assert!(t.st.offers.is_empty());
-    assert!(ev.iter().any(|e| e.contains("lapses") && e.contains("A69")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.contains("lapses") && e.contains("A69")),
+        "{ev:?}"
+    );
 }
 
 // 16.42(1), 23.0: a prisoner's return is a term: the captor returns him on
@@ -1852,13 +1901,24 @@ fn a_prisoner_returned_by_agreement_goes_back_at_the_next_turn() {
     t.st.treasury = [10, 10];
     let vit = AgentId(t.d().find_agent("vitkovitch").unwrap() as u16);
     t.st.agent_mut(vit).loc = Loc::Prisoner(Power::British);
-    let e = t.run(BRITISH, "propose want release vitkovitch at 0602", &[]).unwrap_err();
+    let e = t
+        .run(BRITISH, "propose want release vitkovitch at 0602", &[])
+        .unwrap_err();
     assert!(e.contains("16.42(1)"), "the Russians hold no prisoner: {e}");
-    t.run(BRITISH, "propose release vitkovitch at 0602, want give 3", &[]).unwrap();
+    t.run(
+        BRITISH,
+        "propose release vitkovitch at 0602, want give 3",
+        &[],
+    )
+    .unwrap();
     t.run(BRITISH, "end", &[]).unwrap();
     t.run(RUSSIAN, "accept 1", &[]).unwrap();
     assert_eq!(t.st.treasury, [13, 7]);
-    assert_eq!(t.st.agent(vit).loc, Loc::Prisoner(Power::British), "not before the next turn");
+    assert_eq!(
+        t.st.agent(vit).loc,
+        Loc::Prisoner(Power::British),
+        "not before the next turn"
+    );
     assert_eq!(t.st.returns, vec![(vit, sq("0602"))]);
     t.run(RUSSIAN, "end", &[]).unwrap();
     let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();

@@ -332,9 +332,17 @@ fn base_moves(d: &Data, st: &State, p: Power, k: u8) -> Vec<String> {
         .filter(|m| m.owner == p && m.kind == MarkerKind::Railroad)
         .map(|m| m.sq)
         .collect();
-    for f in forces(d, st, p).into_iter().take(8) {
+    // Every force in the base (it sorts last), and the first few on the map.
+    let mut on_map = 0;
+    for f in forces(d, st, p) {
         if f.iter().all(|x| matches!(x, Piece::Agent(_))) {
             continue;
+        }
+        if movement::loc_of(st, f[0]) != Loc::Base(base) {
+            on_map += 1;
+            if on_map > 8 {
+                continue;
+            }
         }
         let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
         let who = who.join(" ");
