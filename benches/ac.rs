@@ -53,7 +53,8 @@ fn economy() -> (Ac, State) {
     let mut st = r
         .setup(&Setup {
             scenario: "s1".into(),
-            options: BTreeMap::new(),
+            // The printed set-up: the bench starts at the initiative (26.0).
+            options: [("setup".to_string(), "printed".to_string())].into(),
             sides: vec!["british".into(), "russian".into()],
         })
         .expect("setup");

@@ -25,15 +25,19 @@ struct T {
     st: State,
 }
 
+/// A new game; its set-up is the printed default unless `options` name
+/// `setup` (26.0: `setup=chosen` has the players place their choices).
 fn game(scenario: &str, options: &[(&str, &str)]) -> T {
     let r = Ac::new();
+    let mut o: BTreeMap<String, String> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    o.entry("setup".into()).or_insert_with(|| "printed".into());
     let st = r
         .setup(&Setup {
             scenario: scenario.into(),
-            options: options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>(),
+            options: o,
             sides: vec!["british".into(), "russian".into()],
         })
         .unwrap();
@@ -1620,4 +1624,303 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
         .run(BRITISH, &format!("move {}: {s}", t.st.unit(red).id), &[])
         .unwrap_err();
     assert!(e.contains("12.2(2)"), "{e}");
+}
+
+fn lines(text: &str) -> Vec<SourceLine> {
+    text.lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.trim().to_string(),
+        })
+        .collect()
+}
+
+impl T {
+    /// The pieces of set-up choice `key` now: (unit ids, agent ids).
+    fn pick(&self, key: &str) -> (usize, Vec<String>) {
+        let d = self.d();
+        let g = d.scenarios[self.st.scenario]
+            .picks
+            .iter()
+            .position(|p| p.key == key)
+            .unwrap();
+        let ids = self.st.picks[g]
+            .units
+            .iter()
+            .map(|u| self.st.unit(*u).id.clone())
+            .collect();
+        (g, ids)
+    }
+}
+
+// 26.0 S1 3.0, 4.0: the Russians set up first, then the British; each places
+// what the scenario leaves to him within its limits: 4.3(1) "any city(ies)
+// in North India", 5.1 "in any Sinkiang cities, at least one unit per city"
+// (ruling A58), 4.6(1) the trading posts. What is not moved stands where
+// scenarios.toml puts it, so a setter's `done` (the deadline default) keeps
+// the printed defaults, which meet every limit.
+#[test]
+fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits() {
+    let mut t = game("s1", &[("setup", "chosen")]);
+    assert_eq!(t.st.stage, Stage::Setup(Power::Russian));
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting.len(), 1);
+    assert_eq!(prompt.awaiting[0].side, RUSSIAN);
+    assert_eq!(prompt.awaiting[0].default, vec!["done".to_string()]);
+    for p in [Power::British, Power::Russian] {
+        umpire::games::ac::placing::check(t.d(), &t.st, p).expect("the defaults meet the limits");
+    }
+    let e = t.run(BRITISH, "done", &[]).unwrap_err();
+    assert!(e.contains("(26.0)"), "the Russians set up first: {e}");
+    let e = t
+        .run(RUSSIAN, "place dost-mohammed at Lahore", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("26.0 S1 6.5"),
+        "Dost Mohammed sets up in Afghanistan: {e}"
+    );
+    let (kandahar, kabul) = (t.city("Kandahar"), t.city("Kabul"));
+    t.run(RUSSIAN, "place dost-mohammed at Kandahar", &[])
+        .unwrap();
+    let dost = AgentId(t.d().find_agent("dost-mohammed").unwrap() as u16);
+    assert_eq!(t.st.agent(dost).loc, Loc::Sq(kandahar));
+    assert_eq!(t.st.stage, Stage::Setup(Power::British));
+    // 22.1: the British do not see the Russians' choices, nor these lines.
+    let seen = t.r.view(&t.st, Some(RUSSIAN)).status;
+    assert!(!seen.iter().any(|l| l.starts_with("Set-up ")), "{seen:?}");
+    let mine = t.r.view(&t.st, Some(BRITISH)).status;
+    assert!(
+        mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")),
+        "{mine:?}"
+    );
+    let (_, red) = t.pick("4.3(1)");
+    let e = t
+        .run(BRITISH, &format!("place {} at Kabul", red[0]), &[])
+        .unwrap_err();
+    assert!(e.contains("26.0 S1 4.3(1)"), "{e}");
+    let e = t
+        .run(BRITISH, "place dost-mohammed at Kabul", &[])
+        .unwrap_err();
+    assert!(e.contains("(26.0)"), "not a British piece: {e}");
+    // A58: Kucha holds Sinkiang's only unit there; moving it empties a city.
+    let kucha = t.city("Kucha");
+    let sk = t.d().region("SK").unwrap();
+    let lone =
+        t.st.units_at(Loc::Sq(kucha))
+            .find(|u| t.st.unit(*u).nat == Nat::Native(sk))
+            .unwrap();
+    let lone = t.st.unit(lone).id.clone();
+    let e = t
+        .run(BRITISH, &format!("place {lone} at Kashgar"), &[])
+        .unwrap_err();
+    assert!(e.contains("ruling A58") && e.contains("Kucha"), "{e}");
+    let (agra, simla, delhi) = (t.city("Agra"), t.city("Simla"), t.city("Delhi"));
+    let e = t
+        .run(BRITISH, "place trading_post from Delhi at Agra", &[])
+        .unwrap_err();
+    assert!(e.contains("20.21"), "Agra has its post already: {e}");
+    t.run(
+        BRITISH,
+        &format!(
+            "place {} {} at Agra\nplace trading_post from Delhi at Simla\nplace burnes at Kandahar\nplace burnes at Kabul",
+            red[0], red[1]
+        ),
+        &[],
+    )
+    .unwrap();
+    let u = t.st.find_unit(&red[0]).unwrap();
+    assert_eq!(t.st.unit(u).loc, Loc::Sq(agra));
+    let burnes = AgentId(t.d().find_agent("burnes").unwrap() as u16);
+    assert_eq!(
+        t.st.agent(burnes).loc,
+        Loc::Sq(kabul),
+        "the last order stands"
+    );
+    assert!(t.st.has_marker(simla, Power::British, MarkerKind::TradingPost));
+    assert!(
+        !t.st
+            .has_marker(delhi, Power::British, MarkerKind::TradingPost)
+    );
+    assert_eq!(t.st.stage, Stage::Initiative);
+    assert!(t.st.picks.is_empty());
+}
+
+// 26.0 S2 4.3(2), 4.6(2): two garrisons in non-city squares of Kazakhistan,
+// one in each of the two forts: a garrison moved without its fort is refused
+// at the mail's end; with the fort it stands. 4.3(1) may not use a non-city.
+#[test]
+fn the_scenario_2_forts_keep_their_garrisons_in_a_chosen_set_up() {
+    let mut t = game("s2", &[("setup", "chosen")]);
+    assert_eq!(t.st.stage, Stage::Setup(Power::British));
+    t.run(BRITISH, "done", &[]).unwrap();
+    let (g, ids) = t.pick("4.3(2)");
+    let d = t.d();
+    let pick = &d.scenarios[t.st.scenario].picks[g];
+    let fort = t.st.picks[g].markers[0].sq;
+    let free = d
+        .all_squares()
+        .find(|s| {
+            pick.allows(d, *s)
+                && t.st.units_at(Loc::Sq(*s)).next().is_none()
+                && t.st.markers_at(*s).next().is_none()
+        })
+        .unwrap();
+    let g0 = ids
+        .iter()
+        .find(|id| t.st.unit(t.st.find_unit(id).unwrap()).loc == Loc::Sq(fort))
+        .unwrap()
+        .clone();
+    let e = t
+        .run(RUSSIAN, &format!("place {g0} at {free}"), &[])
+        .unwrap_err();
+    assert!(e.contains("26.0 S2 4.3(2)"), "{e}");
+    let (_, blue) = t.pick("4.3(1)");
+    let e = t
+        .run(RUSSIAN, &format!("place {} at {free}", blue[0]), &[])
+        .unwrap_err();
+    assert!(e.contains("26.0 S2 4.3(1)"), "{e}");
+    t.run(
+        RUSSIAN,
+        &format!("place {g0} at {free}\nplace fort from {fort} at {free}"),
+        &[],
+    )
+    .unwrap();
+    assert!(t.st.has_marker(free, Power::Russian, MarkerKind::Fort));
+    assert_eq!(t.st.stage, Stage::Initiative);
+}
+
+// 21.2: the Jihad's player places it, in his economy orders (digest N13):
+// a land square outside West Siberia, North India, Nepal, the Punjab and the
+// Sind, with no enemy or neutral units; the other player cannot.
+#[test]
+fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 3),
+            ("home government income, Russian (9.1(1))", 3),
+        ],
+    )
+    .unwrap();
+    let start = t.city("Herat");
+    let gh = t.put(Nat::Ghazi, Kind::Ghazi, 3, Loc::Pool);
+    for u in &gh {
+        t.st.unit_mut(*u).loc = Loc::Sq(start);
+    }
+    t.st.ghazis = Some(Power::British);
+    t.st.jihad_at = Some(start);
+    let af = t.d().region("AF").unwrap();
+    let to = t
+        .d()
+        .all_squares()
+        .find(|s| {
+            t.d().sq(*s).and_then(|i| i.region) == Some(af)
+                && t.d().land(*s)
+                && t.st.units_at(Loc::Sq(*s)).next().is_none()
+        })
+        .unwrap();
+    let e = t.run(BRITISH, "jihad Delhi", &[]).unwrap_err();
+    assert!(e.contains("21.2") && e.contains("North India"), "{e}");
+    let e = t.run(BRITISH, "jihad Kabul", &[]).unwrap_err();
+    assert!(e.contains("21.2") && e.contains("neutral"), "{e}");
+    let e = t.run(RUSSIAN, &format!("jihad {to}"), &[]).unwrap_err();
+    assert!(e.contains("21.2"), "not the Russians' Jihad: {e}");
+    t.run(BRITISH, &format!("jihad {to}"), &[]).unwrap();
+    assert_eq!(
+        t.st.unit(gh[0]).loc,
+        Loc::Sq(start),
+        "sealed until both are in"
+    );
+    let ev = t.run(RUSSIAN, "done", &[]).unwrap();
+    assert!(gh.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(to)));
+    assert!(ev.iter().any(|e| e.contains("takes the field")), "{ev:?}");
+    assert_eq!(t.st.jihad_at, None);
+}
+
+// 5.51(2): the former controller places the returning units on free cities
+// of their region: his standing order (N8) names them, first free first.
+#[test]
+fn the_former_controller_chooses_where_reverting_units_go() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let (kandahar, ghazni, peshawar) = (t.city("Kandahar"), t.city("Ghazni"), t.city("Peshawar"));
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
+    let e =
+        t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF lahore"))
+            .unwrap_err();
+    assert!(e.to_string().contains("5.51(2)"), "{e}");
+    t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF kandahar ghazni"))
+        .unwrap();
+    assert!(
+        t.r.standing(&t.st, BRITISH)
+            .iter()
+            .any(|l| l == "reversion: AF kandahar ghazni")
+    );
+    economy::apply(
+        t.r.data(),
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
+    // Kandahar holds a British garrison: the next city listed.
+    assert!(away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(ghazni)));
+}
+
+// 23.0 (silent on lapsing; ruling A69): an offer stands through the turn and
+// lapses at its end if nobody answered it.
+#[test]
+fn an_unanswered_agreement_lapses_at_the_end_of_the_turn() {
+    let mut t = empty(5);
+    t.st.turn = t.st.turns;
+    t.st.treasury = [10, 10];
+    t.run(BRITISH, "propose give 2", &[]).unwrap();
+    t.run(BRITISH, "end", &[]).unwrap();
+    assert_eq!(t.st.offers.len(), 1, "it stands in the Russian phase");
+    let ev = t.run(RUSSIAN, "end", &[]).unwrap();
+    assert!(t.st.offers.is_empty());
+    assert!(
+        ev.iter().any(|e| e.contains("lapses") && e.contains("A69")),
+        "{ev:?}"
+    );
+}
+
+// 16.42(1), 23.0: a prisoner's return is a term: the captor returns him on
+// an agreed square at the beginning of the next turn, and may not execute
+// him meanwhile; only the captor can promise it.
+#[test]
+fn a_prisoner_returned_by_agreement_goes_back_at_the_next_turn() {
+    let mut t = empty(1);
+    t.st.treasury = [10, 10];
+    let vit = AgentId(t.d().find_agent("vitkovitch").unwrap() as u16);
+    t.st.agent_mut(vit).loc = Loc::Prisoner(Power::British);
+    let e = t
+        .run(BRITISH, "propose want release vitkovitch at 0602", &[])
+        .unwrap_err();
+    assert!(e.contains("16.42(1)"), "the Russians hold no prisoner: {e}");
+    t.run(
+        BRITISH,
+        "propose release vitkovitch at 0602, want give 3",
+        &[],
+    )
+    .unwrap();
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "accept 1", &[]).unwrap();
+    assert_eq!(t.st.treasury, [13, 7]);
+    assert_eq!(
+        t.st.agent(vit).loc,
+        Loc::Prisoner(Power::British),
+        "not before the next turn"
+    );
+    assert_eq!(t.st.returns, vec![(vit, sq("0602"))]);
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();
+    assert!(e.contains("23.0"), "{e}");
 }

@@ -111,3 +111,31 @@ fn scenario_1_games_with_every_optional_rule() {
         &SelfPlayConfig::default(),
     );
 }
+
+/// Self-play tries the newer orders (issue 8): the chosen set-up (26.0),
+/// agreements (23.0) and moves into and out of the home bases by water and
+/// rail (19.11-19.14); the full record, opened at the end, holds them.
+#[test]
+fn self_play_tries_set_ups_agreements_and_home_base_moves() {
+    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
+    let mut found: BTreeMap<&str, u32> = BTreeMap::new();
+    for (n, seed) in [(0u32, 11u64), (1, 12)] {
+        let (game, _) = selfplay::random_game(
+            rs.clone(),
+            "s1",
+            &opts(&[]),
+            n,
+            seed,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let text = game.record().to_text();
+        for w in ["place ", "propose ", "accept ", "decline ", "sea:", "rail:"] {
+            *found.entry(w).or_insert(0) += text.matches(w).count() as u32;
+        }
+    }
+    eprintln!("newer orders in 2 games: {found:?}");
+    assert!(found["propose "] > 0, "{found:?}");
+    assert!(found["accept "] + found["decline "] > 0, "{found:?}");
+    assert!(found["place "] > 0, "{found:?}");
+}

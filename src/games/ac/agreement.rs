@@ -8,6 +8,15 @@
 //! treasury holds stays secret (9.0) except as the pounds given show it.
 //! Ruling: agreements are written in a player's own operations phase, so
 //! that they never cross the sealed economy round (3.1[3]).
+//!
+//! Terms (23.1, 16.42(1)): pounds, cessions, and the return of a prisoner on
+//! an agreed square ("the capturing player may request whatever terms he
+//! desires, as long as they are within the limits of the player agreements
+//! rule"); the prisoner goes back at the start of the next turn, as 16.42(1)
+//! says, and may not be executed meanwhile. Lapsing (ruling A69, the rulebook
+//! is silent): an offer not answered by the end of the turn it was made in
+//! lapses then, so no old offer can be accepted turns later on changed terms
+//! of the world.
 
 use super::data::{Data, Power, RegionId};
 use super::economy::{self, EconOrder};
@@ -61,6 +70,11 @@ pub fn show(d: &Data, t: &Term) -> String {
             d.reg(*r).name,
             to.map_or("neutral".to_string(), |p| format!("the {}", p.name()))
         ),
+        EconOrder::Return(a, s) => format!(
+            "the {} return their prisoner {} on {s} at the start of the next turn",
+            t.by.name(),
+            d.agents[a.0 as usize].name
+        ),
         other => format!("{other:?}"),
     }
 }
@@ -99,6 +113,19 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                             d.reg(*r).name
                         ),
                         "23.1(2)",
+                    ));
+                }
+                // 16.42(1): prisoners are the captor's to return.
+                if let EconOrder::Return(a, _) = what
+                    && st.agent(*a).loc != super::state::Loc::Prisoner(by)
+                {
+                    return Err(illegal(
+                        format!(
+                            "the {} hold no prisoner {}",
+                            by.name(),
+                            d.agents[a.0 as usize].name
+                        ),
+                        "16.42(1)",
                     ));
                 }
                 out.push(Term {

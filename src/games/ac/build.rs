@@ -658,6 +658,7 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
             }
         }
     }
+    let picks = picks(d, s, errors);
     let mut places = Vec::new();
     let mut used: BTreeMap<(Nat, Kind), u32> = BTreeMap::new();
     let mut agents_seen = BTreeSet::new();
@@ -761,11 +762,31 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
                 ),
             }
         }
+        let pick = match &p.pick {
+            None => None,
+            Some(k) => {
+                let i = picks.iter().position(|x| x.key == *k);
+                match (i, at) {
+                    (None, _) => err(errors, format!("scenario {}: no pick {k}", s.key)),
+                    (Some(i), At::Sq(sq)) if !picks[i].allows(d, sq) => err(
+                        errors,
+                        format!("scenario {}: {} is not a place pick {k} allows", s.key, p.at),
+                    ),
+                    (Some(_), At::Base(_)) => err(
+                        errors,
+                        format!("scenario {}: pick {k} in a home base", s.key),
+                    ),
+                    _ => {}
+                }
+                i
+            }
+        };
         places.push(Placement {
             at,
             units,
             agents,
             markers,
+            pick,
         });
     }
     for ((n, k), c) in &used {
@@ -798,6 +819,7 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
             ),
         );
     }
+    each_city_defaults(d, &s.key, &picks, &places, errors);
     let money = |k: &str| s.treasury.get(k).copied().unwrap_or(0);
     Some(Scenario {
         key: s.key.clone(),
@@ -812,5 +834,75 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
         ranjit_singh: s.ranjit_singh,
         mutiny_done: s.mutiny_done,
         places,
+        picks,
     })
+}
+
+/// The scenario's set-up choices (26.0).
+fn picks(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Vec<Pick> {
+    let mut out: Vec<Pick> = Vec::new();
+    for p in &s.pick {
+        let Some(setter) = Power::parse(&p.setter) else {
+            err(errors, format!("scenario {} pick {}: setter {}", s.key, p.key, p.setter));
+            continue;
+        };
+        let mut regions = Vec::new();
+        for c in &p.regions {
+            match d.region(c) {
+                Some(r) => regions.push(r),
+                None => err(errors, format!("scenario {} pick {}: no region {c}", s.key, p.key)),
+            }
+        }
+        let non_city = match p.squares.as_deref() {
+            None | Some("cities") => false,
+            Some("non-city") => true,
+            Some(x) => {
+                err(errors, format!("scenario {} pick {}: squares {x:?} (cities | non-city)", s.key, p.key));
+                false
+            }
+        };
+        if out.iter().any(|x| x.key == p.key) {
+            err(errors, format!("scenario {}: pick {} twice", s.key, p.key));
+        }
+        out.push(Pick {
+            key: p.key.clone(),
+            setter,
+            regions,
+            non_city,
+            each_city: p.each_city,
+            paired: p.paired,
+        });
+    }
+    out
+}
+
+/// Ruling A58: the default set-up of an "at least one unit per city" choice
+/// puts a unit in every city of its regions.
+fn each_city_defaults(
+    d: &Data,
+    key: &str,
+    picks: &[Pick],
+    places: &[Placement],
+    errors: &mut Vec<String>,
+) {
+    for (i, p) in picks.iter().enumerate().filter(|(_, p)| p.each_city) {
+        for r in &p.regions {
+            for c in &d.reg(*r).cities {
+                let sq = d.city(*c).sq;
+                let held = places
+                    .iter()
+                    .any(|x| x.pick == Some(i) && x.at == At::Sq(sq) && !x.units.is_empty());
+                if !held {
+                    err(
+                        errors,
+                        format!(
+                            "scenario {key} pick {}: {} holds none of its units (ruling A58)",
+                            p.key,
+                            d.city(*c).name
+                        ),
+                    );
+                }
+            }
+        }
+    }
 }

@@ -880,6 +880,51 @@ pub struct Placement {
     pub agents: Vec<String>,
     /// Markers.
     pub markers: Vec<(Power, MarkerKind)>,
+    /// The set-up choice these pieces belong to (an index into
+    /// [`Scenario::picks`]); `None`: fixed by the rulebook.
+    pub pick: Option<usize>,
+}
+
+/// A choice a scenario leaves to a player (26.0: "any city(ies) in North
+/// India"): the pieces of the placements naming it are its default set-up,
+/// and its setter may move them anywhere it allows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pick {
+    /// The rulebook's paragraph, e.g. `4.3(1)` (the order names it).
+    pub key: String,
+    /// Who places these pieces (26.0 "set up by the British").
+    pub setter: Power,
+    /// The regions whose squares it allows.
+    pub regions: Vec<RegionId>,
+    /// Non-city squares of those regions (S2 4.3(2), 4.6(2)); else their cities.
+    pub non_city: bool,
+    /// "At least one unit per city" (ruling A58): every city of the regions
+    /// holds a unit of this choice.
+    pub each_city: bool,
+    /// Each unit stands with one marker of this choice and each marker with
+    /// one unit (S2 4.3(2): a garrison in each fort).
+    pub paired: bool,
+}
+
+impl Pick {
+    /// Whether a piece of this choice may be set up on `s`.
+    pub fn allows(&self, d: &Data, s: Sq) -> bool {
+        let region = d.sq(s).and_then(|i| i.region);
+        d.land(s)
+            && region.is_some_and(|r| self.regions.contains(&r))
+            && d.city_at(s).is_some() != self.non_city
+    }
+
+    /// Where it allows, in words.
+    pub fn describe(&self, d: &Data) -> String {
+        let codes: Vec<&str> = self.regions.iter().map(|r| d.reg(*r).code.as_str()).collect();
+        format!(
+            "{} of {}{}",
+            if self.non_city { "non-city squares" } else { "cities" },
+            codes.join(" "),
+            if self.each_city { ", at least one unit per city" } else { "" }
+        )
+    }
 }
 
 /// A scenario (26.0).
@@ -909,6 +954,8 @@ pub struct Scenario {
     pub mutiny_done: bool,
     /// Placements.
     pub places: Vec<Placement>,
+    /// The choices its set-up leaves to the players (26.0).
+    pub picks: Vec<Pick>,
 }
 
 /// The loaded, checked data.
@@ -1112,12 +1159,30 @@ pub(super) struct RawScenario {
     pub(super) ranjit_singh: bool,
     pub(super) mutiny_done: bool,
     pub(super) place: Vec<RawPlace>,
+    #[serde(default)]
+    pub(super) pick: Vec<RawPick>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPick {
+    pub(super) key: String,
+    pub(super) setter: String,
+    pub(super) regions: Vec<String>,
+    #[serde(default)]
+    pub(super) squares: Option<String>,
+    #[serde(default)]
+    pub(super) each_city: bool,
+    #[serde(default)]
+    pub(super) paired: bool,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPlace {
     pub(super) at: String,
+    #[serde(default)]
+    pub(super) pick: Option<String>,
     #[serde(default)]
     pub(super) units: Vec<String>,
     #[serde(default)]

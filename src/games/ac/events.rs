@@ -135,12 +135,59 @@ fn uprising(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The Jihad (21.1-21.2): `n` Ghazi groups and the Mad Mullah for `p`, placed
+/// The regions where no Jihad may be placed (21.2).
+const NO_JIHAD: [&str; 5] = ["WS", "NI", "NP", "PJ", "SN"];
+
+/// Whether `p` may place his Jihad on `s` (21.2): a land square of a region
+/// other than West Siberia, North India, Nepal, the Punjab and the Sind,
+/// with no enemy or neutral units (the Ghazis themselves aside).
+pub fn jihad_square_ok(d: &super::data::Data, st: &State, p: Power, s: super::geom::Sq) -> Result<(), RuleError> {
+    let region = d.sq(s).and_then(|i| i.region);
+    let Some(r) = region.filter(|_| d.land(s)) else {
+        return Err(RuleError::illegal(format!("{s} is not a land square of a region"), "21.2"));
+    };
+    if NO_JIHAD.contains(&d.reg(r).code.as_str()) {
+        return Err(RuleError::illegal(
+            format!("no Jihad is placed in {} (West Siberia, North India, Nepal, the Punjab, the Sind)", d.reg(r).name),
+            "21.2",
+        ));
+    }
+    if st
+        .units_at(Loc::Sq(s))
+        .any(|u| st.unit(u).nat != Nat::Ghazi && st.owner(st.unit(u).nat) != Some(p))
+    {
+        return Err(RuleError::illegal(format!("{s} holds enemy or neutral units"), "21.2"));
+    }
+    Ok(())
+}
+
+/// `jihad SQUARE` in the economy orders of the Jihad's player (21.2, digest
+/// N13): the Ghazis and the Mad Mullah move from where the event put them.
+pub fn place_jihad(d: &super::data::Data, st: &mut State, p: Power, to: super::geom::Sq) -> Result<String, RuleError> {
+    let Some(from) = st.jihad_at.filter(|_| st.ghazis == Some(p)) else {
+        return Err(RuleError::illegal("you have no Jihad to place this turn", "21.2"));
+    };
+    jihad_square_ok(d, st, p, to)?;
+    for u in st.units.iter_mut().filter(|u| u.nat == Nat::Ghazi && u.loc == Loc::Sq(from)) {
+        u.loc = Loc::Sq(to);
+    }
+    for (i, a) in d.agents.iter().enumerate() {
+        if a.kind == AgentKind::Mullah && st.agents[i].loc == Loc::Sq(from) {
+            st.agents[i].loc = Loc::Sq(to);
+        }
+    }
+    st.jihad_at = Some(to);
+    Ok(format!("the Jihad placed on {to} (21.2)"))
+}
+
+/// The Jihad (21.1-21.2): `n` Ghazi groups and the Mad Mullah for `p`, first
 /// in one land square outside West Siberia, North India, Nepal, the Punjab and
-/// the Sind without enemy or neutral units: the first such city (N13).
+/// the Sind without enemy or neutral units: the first such city (the default,
+/// N13); its player places it where he likes with `jihad SQUARE` in his
+/// economy orders of the same turn.
 fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleError> {
     let d = ctx.d;
-    let barred = ["WS", "NI", "NP", "PJ", "SN"];
+    let barred = NO_JIHAD;
     let free = |s: super::geom::Sq| {
         st.units_at(Loc::Sq(s))
             .all(|u| st.owner(st.unit(u).nat) == Some(p))
@@ -177,10 +224,12 @@ fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleErro
             st.agent_mut(m).loc = Loc::Sq(s);
         }
     }
+    st.jihad_at = Some(s);
     ctx.say(
         format!(
-            "Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s} (21.1, 21.2).",
+            "Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s}; the {} may place them elsewhere with `jihad SQUARE` in their economy orders (21.1, 21.2).",
             ghazis.len(),
+            p.name(),
             p.name()
         ),
         vec![s],

@@ -7,7 +7,7 @@
 
 use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
 use super::economy::{self, EconOrder};
-use super::geom::Sq;
+use super::geom::{Grid, Sq};
 use super::movement::{self, Piece};
 use super::negotiate::{self, Attempt};
 use super::state::{AgentId, Loc, Stage, State, UnitId};
@@ -20,6 +20,7 @@ pub fn legal(d: &Data, st: &State, p: Power) -> Vec<String> {
         Stage::Initiative if p == chooser(st) => {
             vec!["initiative first".into(), "initiative second".into()]
         }
+        Stage::Setup(s) if *s == p => super::placing::samples(d, st, p),
         Stage::Economy if !st.sealed[p.index()] => economy_plans(d, st, p),
         Stage::Ops(ph) if ph.side == p => ops(d, st, p, ph.k, ph.negotiating),
         _ => Vec::new(),
@@ -139,6 +140,14 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
                 sq: *s,
             }],
         ));
+    }
+    // 21.2: the Jihad's player places it, near where the event put it.
+    if let (Some(at), Some(true)) = (st.jihad_at, st.ghazis.map(|g| g == p)) {
+        for (s, _) in at.around().into_iter().take(3) {
+            if super::events::jihad_square_ok(d, st, p, s).is_ok() {
+                cands.push((format!("jihad {s}"), vec![EconOrder::Jihad(s)]));
+            }
+        }
     }
     let mut out = vec!["done".to_string()];
     // Prisoners (16.42): release one at his capture's captor's choice, or execute him.
@@ -288,6 +297,11 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
             out.push(m);
         }
     }
+    if !negotiating {
+        out.extend(base_moves(d, st, p, k));
+    }
+    out.extend(agreements(d, st, p));
+    out.extend(native_releases(d, st, p));
     out.extend(negotiations(d, st, p));
     // 20.5: massacre enemy markers where our combat units stand alone.
     let mut seen = BTreeSet::new();
@@ -303,6 +317,111 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
     }
     out.extend(discoveries(d, st, p));
     out
+}
+
+/// Moves into and out of the home base by water and rail (19.11-19.14):
+/// out of the base to the first few river or coast squares (and railroad
+/// squares) the force may reach in one leg, and into it from the map.
+fn base_moves(d: &Data, st: &State, p: Power, k: u8) -> Vec<String> {
+    use movement::Step;
+    let base = Base::of(p);
+    let mut out = Vec::new();
+    let rails: Vec<Sq> = st
+        .markers
+        .iter()
+        .filter(|m| m.owner == p && m.kind == MarkerKind::Railroad)
+        .map(|m| m.sq)
+        .collect();
+    // Every force in the base (it sorts last), and the first few on the map.
+    let mut on_map = 0;
+    for f in forces(d, st, p) {
+        if f.iter().all(|x| matches!(x, Piece::Agent(_))) {
+            continue;
+        }
+        if movement::loc_of(st, f[0]) != Loc::Base(base) {
+            on_map += 1;
+            if on_map > 8 {
+                continue;
+            }
+        }
+        let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
+        let who = who.join(" ");
+        let ok = |steps: &[Step]| movement::check(d, st, p, k, &f, steps, false).is_ok();
+        if movement::loc_of(st, f[0]) == Loc::Base(base) {
+            // The land squares beside the base's sea (19.11, 19.12).
+            let coast: BTreeSet<Sq> = d
+                .base_seas
+                .get(&base)
+                .into_iter()
+                .flatten()
+                .flat_map(|s| s.around())
+                .filter(|(n, diag)| !diag && d.land(*n) && movement::coast(d, *n))
+                .map(|(n, _)| n)
+                .collect();
+            let coast = coast.into_iter().step_by(3).take(12);
+            for s in coast.filter(|s| ok(&[Step::Sea(*s)])).take(2) {
+                out.push(format!("move {who}: sea:{s}"));
+            }
+            for s in rails.iter().filter(|s| ok(&[Step::Rail(**s)])).take(1) {
+                out.push(format!("move {who}: rail:{s}"));
+            }
+        } else {
+            if ok(&[Step::SeaBase(base)]) {
+                out.push(format!("move {who}: sea:{}", base.key()));
+            }
+            if ok(&[Step::RailBase(base)]) {
+                out.push(format!("move {who}: rail:{}", base.key()));
+            }
+        }
+    }
+    out
+}
+
+/// Agreements (23.0): accept an offer whose terms can be met now, decline
+/// any; propose a small gift, a request, or a prisoner's return for pounds.
+fn agreements(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in st.offers.iter().filter(|o| o.from != p) {
+        let mut t = st.clone();
+        if o.terms.iter().all(|x| economy::apply(d, &mut t, x.by, &x.what).is_ok()) {
+            out.push(format!("accept {}", o.id));
+        }
+        out.push(format!("decline {}", o.id));
+    }
+    if st.offers.iter().any(|o| o.from == p) {
+        return out;
+    }
+    if st.treasury[p.index()] >= 1 {
+        out.push("propose give 1".into());
+    }
+    out.push("propose want 2".into());
+    for (i, a) in st.agents.iter().enumerate() {
+        if a.loc == Loc::Prisoner(p) && !st.returns.iter().any(|(x, _)| x.0 as usize == i) {
+            let home = d.city(d.regions[0].capital).sq;
+            out.push(format!("propose release {} at {home}, want give 1", d.agents[i].id));
+        }
+    }
+    out
+}
+
+/// 16.44: a native prisoner whose region is now ours, onto one of our stacks.
+fn native_releases(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let Some(s) = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .find_map(|u| u.loc.sq())
+    else {
+        return Vec::new();
+    };
+    (0..st.agents.len())
+        .filter(|i| st.agents[*i].loc == Loc::Prisoner(p))
+        .filter(|i| {
+            matches!(d.agents[*i].side, super::data::AgentSide::Native(r)
+                if st.control[r.0 as usize] == Some(p))
+        })
+        .map(|i| format!("release {} at {s}", d.agents[i].id))
+        .collect()
 }
 
 /// 32.0: an attempt by each agent that may make one, aimed (for the

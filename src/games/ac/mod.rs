@@ -35,6 +35,7 @@ pub mod massacre;
 pub mod movement;
 pub mod negotiate;
 pub mod orders;
+pub mod placing;
 pub mod prov;
 pub mod setup;
 pub mod standing;
@@ -191,6 +192,8 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
             ("base", "s1" | "s2") => base = v.clone(),
+            ("setup", "chosen") => o.chosen_setup = true,
+            ("setup", "printed") => o.chosen_setup = false,
             _ => {
                 return Err(format!(
                     "option {k}={v:?} is not allowed; see `umpire rules ac`"
@@ -230,7 +233,12 @@ impl Rules for Ac {
             // 3: rail and amphibious moves into and out of the home bases
             // (19.11-19.14) and the two-sided agreements (23.0); unreleased,
             // so version 2 is not kept either.
-            version: 3,
+            // 4: player-chosen set-ups (26.0), the Jihad placed by its
+            // player (21.2), the reversion's cities by standing order
+            // (5.51(2)), agreements that lapse at the end of the turn and
+            // prisoners as a term (23.0, 16.42(1)); unreleased, so version 3
+            // is not kept.
+            version: 4,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
             summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
@@ -243,6 +251,7 @@ impl Rules for Ac {
                 opt("massacre", "off", &["off", "on"], "optional rule 30.0 in place of 20.5: `massacre SQ` after movement: enemy markers gone, 1 pound loot in a city, no forage this turn, the index 2 toward the enemy"),
                 opt("discoveries", "off", &["off", "on"], "optional rule 32.0: `discover AGENT` in a city of a region that began neutral; results 23-66 of the table are stand-ins"),
                 opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
+                opt("setup", "chosen", &["chosen", "printed"], "26.0: the players place what the scenario leaves to them (first setter, then second), or the defaults of scenarios.toml stand"),
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
         }
@@ -280,6 +289,7 @@ impl Rules for Ac {
 
     fn prompt(&self, st: &State) -> Prompt {
         let stage = match &st.stage {
+            Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.name()),
             Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
             Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
             Stage::Ops(ph) => format!(
@@ -292,6 +302,12 @@ impl Rules for Ac {
             Stage::Over => format!("Turn {}: the game is over", st.turn),
         };
         let awaiting = match &st.stage {
+            Stage::Setup(p) => vec![Await {
+                side: side(*p),
+                kind: AwaitKind::Orders,
+                ask: "set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up".into(),
+                default: vec!["done".into()],
+            }],
             Stage::Initiative => vec![Await {
                 side: side(turn::chooser(st)),
                 kind: AwaitKind::Orders,
@@ -388,7 +404,12 @@ impl Rules for Ac {
         match order {
             // What a player buys, where he moves and which CRT he wants are his
             // own (22.1, 3.1[3]); the opponent learns what the map shows him.
-            Order::Econ(_) | Order::Done | Order::Move { .. } | Order::Crt(..) => Audience::side(s),
+            Order::Econ(_)
+            | Order::Done
+            | Order::Move { .. }
+            | Order::Crt(..)
+            | Order::Place(..)
+            | Order::PlaceMarker(..) => Audience::side(s),
             Order::Initiative(_)
             | Order::Negotiate(_)
             | Order::End
@@ -412,7 +433,9 @@ impl Rules for Ac {
             message: e.to_string(),
             rule: None,
         })?;
-        st.standing[p.index()] = standing::parse(lines)?;
+        let new = standing::parse(lines)?;
+        check_reversion(&self.data, &new, lines)?;
+        st.standing[p.index()] = new;
         // Standing orders are the side's own: the event says only that they changed.
         Ok(vec![
             Event::say(format!(
@@ -437,6 +460,37 @@ impl Rules for Ac {
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants(&self.data, st)
     }
+}
+
+/// N8 (5.51(2)): every `reversion:` line names a region and cities of it.
+fn check_reversion(
+    d: &Data,
+    s: &standing::Standing,
+    lines: &[SourceLine],
+) -> Result<(), OrderError> {
+    for (code, cities) in &s.reversion {
+        let at = lines
+            .iter()
+            .rev()
+            .find(|l| l.text.to_ascii_lowercase().contains("reversion"))
+            .or(lines.first());
+        let bad = |m: String| OrderError {
+            line: at.map_or(0, |l| l.line),
+            column: at.map_or(1, |l| l.column),
+            message: m,
+            rule: Some("5.51(2)".into()),
+        };
+        let r = d
+            .region(code)
+            .ok_or_else(|| bad(format!("reversion: no region {code:?}")))?;
+        for c in cities {
+            let ok = d.find_city(c).is_some_and(|x| d.city(x).region == r);
+            if !ok {
+                return Err(bad(format!("reversion: {c:?} is not a city of {}", d.reg(r).name)));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What the rules guarantee about any state reached by play.
@@ -503,7 +557,7 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     let at_rest = match &st.stage {
         Stage::Ops(ph) => !ph.negotiating && st.units.iter().all(|u| !u.moved),
         Stage::Economy | Stage::Over => true,
-        Stage::Initiative => false,
+        Stage::Initiative | Stage::Setup(_) => false,
     };
     if at_rest {
         for u in &st.units {

@@ -71,6 +71,10 @@ pub enum Order {
     Negotiate(Attempt),
     /// Choose the CRT for a square.
     Crt(Sq, CrtChoice),
+    /// Set up pieces of a set-up choice on a square (26.0).
+    Place(Vec<Piece>, Sq),
+    /// Set up a marker of a set-up choice: its kind, from, to (26.0).
+    PlaceMarker(MarkerKind, Sq, Sq),
     /// Propose, accept or decline an agreement (23.0).
     Deal(super::agreement::Deal),
     /// End the operations phase.
@@ -101,6 +105,8 @@ const WORDS: &[&str] = &[
     "propose",
     "accept",
     "decline",
+    "place",
+    "jihad",
 ];
 
 fn err(l: &SourceLine, m: impl Into<String>) -> OrderError {
@@ -130,6 +136,8 @@ fn rule_of(head: &str) -> &'static str {
         "discover" => "32.0",
         "give" | "cede" => "23.1",
         "propose" | "accept" | "decline" => "23.0",
+        "place" => "26.0",
+        "jihad" => "21.2",
         "move" => "13.1",
         "negotiate" => "15.1",
         "ultimatum" => "15.6",
@@ -281,7 +289,8 @@ pub fn parse_all(
 /// In the sealed economy round a mail is the side's whole plan (3.1[3]): it
 /// ends with `done` whether written or not, so a turn costs one sealed round.
 fn implied_done(st: &State, side: Power, out: &mut Vec<(SourceLine, Order)>) {
-    let open = st.stage == Stage::Economy && !st.sealed[side.index()];
+    let open = (st.stage == Stage::Economy && !st.sealed[side.index()])
+        || st.stage == Stage::Setup(side);
     if !open || out.iter().any(|(_, o)| *o == Order::Done) {
         return;
     }
@@ -432,6 +441,8 @@ fn line(
             Ok(Order::Crt(s, c))
         }
         "propose" => propose(d, l, rest),
+        "place" => place_order(d, st, l, rest),
+        "jihad" => Ok(Order::Econ(EconOrder::Jihad(square(d, l, rest)?))),
         "accept" | "decline" => {
             let n = w
                 .first()
@@ -478,6 +489,9 @@ fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
             [n] | [_, n] if n.parse::<u32>().is_ok() && (w.len() == 1 || w[0].eq_ignore_ascii_case("give")) => {
                 EconOrder::Give(n.parse().unwrap_or(0))
             }
+            [c, who, at, s] if c.eq_ignore_ascii_case("release") && at.eq_ignore_ascii_case("at") => {
+                EconOrder::Return(agent(d, l, who)?, square(d, l, s)?)
+            }
             [c, r, _to, who] if c.eq_ignore_ascii_case("cede") => {
                 let to = if who.eq_ignore_ascii_case("neutral") {
                     None
@@ -492,13 +506,38 @@ fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
                 return Err(err_at(
                     l,
                     clause,
-                    format!("{clause:?} is not a term: `give N`, `cede REGION to SIDE`, each may follow `want`"),
+                    format!("{clause:?} is not a term: `give N`, `cede REGION to SIDE`, `release AGENT at SQUARE`, each may follow `want`"),
                 ));
             }
         };
         terms.push((theirs, what));
     }
     Ok(Order::Deal(Deal::Propose(terms)))
+}
+
+/// `place bf1 keane at Simla` or `place trading_post from Delhi at Simla` (26.0).
+fn place_order(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let (what, at) = rest.rsplit_once(" at ").ok_or_else(|| {
+        err(l, "write `place PIECES at CITY` or `place KIND from CITY at CITY`")
+    })?;
+    let to = square(d, l, at.trim())?;
+    if let Some((kind, from)) = what.split_once(" from ") {
+        let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
+            err_at(l, kind.trim(), format!("{:?} is not colony, fort or trading_post", kind.trim()))
+        })?;
+        return Ok(Order::PlaceMarker(k, square(d, l, from.trim())?, to));
+    }
+    let mut pieces = Vec::new();
+    for t in what.split_whitespace() {
+        let p = piece(d, st, l, t)?;
+        if !pieces.contains(&p) {
+            pieces.push(p);
+        }
+    }
+    if pieces.is_empty() {
+        return Err(err(l, "name the pieces: `place bf1 keane at Simla`"));
+    }
+    Ok(Order::Place(pieces, to))
 }
 
 fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {

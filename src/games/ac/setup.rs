@@ -4,7 +4,7 @@
 
 use super::data::{At, Data, Nat, Power};
 use super::standing::Standing;
-use super::state::{Agent, Loc, Marker, Options, Stage, State, Unit};
+use super::state::{Agent, AgentId, Loc, Marker, Options, PickPieces, Stage, State, Unit, UnitId};
 
 fn prefix(d: &Data, n: Nat) -> String {
     match n {
@@ -83,15 +83,19 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
         recruited: Default::default(),
         massacred: Vec::new(),
         discoveries: Default::default(),
+        picks: vec![PickPieces::default(); sc.picks.len()],
+        jihad_at: None,
+        returns: Vec::new(),
     };
     for p in &sc.places {
         let at = loc(p.at);
+        let mut group = PickPieces::default();
         for (nat, kind, count) in &p.units {
             for _ in 0..*count {
-                let u = st
+                let i = st
                     .units
-                    .iter_mut()
-                    .find(|u| u.nat == *nat && u.kind == *kind && u.loc == Loc::Pool)
+                    .iter()
+                    .position(|u| u.nat == *nat && u.kind == *kind && u.loc == Loc::Pool)
                     .ok_or_else(|| {
                         format!(
                             "the counter mix runs out of {} {}",
@@ -99,23 +103,39 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
                             kind.key()
                         )
                     })?;
-                u.loc = at;
+                st.units[i].loc = at;
+                group.units.push(UnitId(i as u16));
             }
         }
         for a in &p.agents {
             let i = d.find_agent(a).ok_or_else(|| format!("no agent {a}"))?;
             st.agents[i].loc = at;
+            group.agents.push(AgentId(i as u16));
         }
         if let At::Sq(sq) = p.at {
             for (owner, kind) in &p.markers {
-                st.markers.push(Marker {
+                let m = Marker {
                     sq,
                     owner: *owner,
                     kind: *kind,
-                });
+                };
+                st.markers.push(m);
+                group.markers.push(m);
             }
+        }
+        if let Some(g) = p.pick {
+            let pieces = &mut st.picks[g];
+            pieces.units.extend(group.units);
+            pieces.agents.extend(group.agents);
+            pieces.markers.extend(group.markers);
         }
     }
     st.markers.sort();
+    // 26.0: the first setter, then the second, unless the defaults stand.
+    if st.options.chosen_setup && !sc.picks.is_empty() {
+        st.stage = Stage::Setup(sc.first_setter);
+    } else {
+        st.picks.clear();
+    }
     Ok(st)
 }

@@ -10,6 +10,7 @@
 //!   initiative: first           # N11: first | second (default first)
 //!   supply: pay                 # N12: pay | none (default pay while SP last)
 //!   captured: hold              # N14: hold | execute (default hold)
+//!   reversion: AF kabul ghazni  # N8 (5.51(2)): where a region's units go home, one line a region
 //! ```
 //!
 //! Fixed rules, not choices: retreats go to the best adjacent square (N4,
@@ -53,6 +54,10 @@ pub struct Standing {
     pub supply: bool,
     /// N14: execute captured named agents at once (16.42(2)).
     pub execute: bool,
+    /// N8 (5.51(2)): for a region, the cities (slugs) its units outside it go
+    /// to when it reverts to neutral, first free one first; checked against
+    /// the data when set (`Ac::set_standing`). Unlisted: the nearest free city.
+    pub reversion: Vec<(String, Vec<String>)>,
 }
 
 impl Default for Standing {
@@ -65,6 +70,7 @@ impl Default for Standing {
             first: true,
             supply: true,
             execute: false,
+            reversion: Vec::new(),
         }
     }
 }
@@ -164,11 +170,18 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
                     }
                 }
             }
+            "reversion" => {
+                let Some((code, cities)) = words.split_first() else {
+                    return Err(bad(l, "reversion: REGION CITY [CITY ...]").rule("5.51(2)"));
+                };
+                s.reversion.retain(|(c, _)| c != code);
+                s.reversion.push((code.clone(), cities.to_vec()));
+            }
             other => {
                 return Err(bad(
                     l,
                     format!(
-                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured"
+                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured, reversion"
                     ),
                 ));
             }
@@ -198,4 +211,11 @@ pub fn show(s: &Standing) -> Vec<String> {
         format!("supply: {}", if s.supply { "pay" } else { "none" }),
         format!("captured: {}", if s.execute { "execute" } else { "hold" }),
     ]
+    .into_iter()
+    .chain(
+        s.reversion
+            .iter()
+            .map(|(r, cs)| format!("reversion: {} {}", r.to_ascii_uppercase(), cs.join(" "))),
+    )
+    .collect()
 }

@@ -115,6 +115,9 @@ pub struct OpsPhase {
 /// Where the turn stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Stage {
+    /// The set-up (26.0): this player places the pieces of his choices;
+    /// the first setter, then the second.
+    Setup(Power),
     /// Turn 1: the favoured player chooses first or second (7.2); the turn's
     /// opening rolls come with his answer.
     Initiative,
@@ -143,6 +146,9 @@ pub struct Options {
     pub massacre: bool,
     /// Optional rule 32.0 Discoveries.
     pub discoveries: bool,
+    /// The players place the pieces the scenario leaves to them (26.0);
+    /// `false`: the defaults of `scenarios.toml` stand.
+    pub chosen_setup: bool,
 }
 
 impl Default for Options {
@@ -155,6 +161,7 @@ impl Default for Options {
             telegraph: false,
             massacre: false,
             discoveries: false,
+            chosen_setup: true,
         }
     }
 }
@@ -218,6 +225,26 @@ pub struct State {
     pub massacred: Vec<Sq>,
     /// Discoveries (optional rule 32.0).
     pub discoveries: super::discovery::Discoveries,
+    /// The pieces of each set-up choice ([`Scenario::picks`]), while the
+    /// set-up lasts (26.0); empty after it.
+    pub picks: Vec<PickPieces>,
+    /// Where this turn's Jihad stands until its player may place it in his
+    /// economy orders (21.2); `None` once placed or without a Jihad.
+    pub jihad_at: Option<Sq>,
+    /// Prisoners an accepted agreement returns at the start of the next
+    /// turn, and where (16.42(1), 23.0).
+    pub returns: Vec<(AgentId, Sq)>,
+}
+
+/// The pieces of one set-up choice (26.0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PickPieces {
+    /// Its combat units.
+    pub units: Vec<UnitId>,
+    /// Its agents.
+    pub agents: Vec<AgentId>,
+    /// Its markers, where they stand now.
+    pub markers: Vec<Marker>,
 }
 
 impl State {

@@ -78,6 +78,25 @@ pub fn apply(
         ev: Vec::new(),
     };
     match (&st.stage, order) {
+        (Stage::Setup(s), _) if *s != p => {
+            return Err(illegal(
+                format!("the {} set up now; you set up {}", s.name(), if *s == st.sc(d).first_setter { "after them" } else { "before them" }),
+                "26.0",
+            ));
+        }
+        (Stage::Setup(_), Order::Place(pieces, to)) => {
+            super::placing::place(&mut ctx, st, p, pieces, *to)?
+        }
+        (Stage::Setup(_), Order::PlaceMarker(k, from, to)) => {
+            super::placing::place_marker(&mut ctx, st, p, *k, *from, *to)?
+        }
+        (Stage::Setup(_), Order::Done) => super::placing::done(&mut ctx, st, p)?,
+        (Stage::Setup(_), _) => {
+            return Err(illegal(
+                "the set-up takes `place PIECES at CITY`, `place KIND from CITY at CITY` and done",
+                "26.0",
+            ));
+        }
         (Stage::Initiative, Order::Initiative(first)) => {
             if p != chooser(st) {
                 return Err(illegal(
@@ -329,6 +348,12 @@ fn prisoner(
                 vec![s],
             );
         }
+        None if st.returns.iter().any(|(x, _)| *x == a) => {
+            return Err(illegal(
+                format!("{name} is to be returned by agreement at the start of the next turn"),
+                "23.0",
+            ));
+        }
         None => {
             st.agent_mut(a).loc = super::state::Loc::Dead;
             st.bop = bop::shifted(d, st.bop, p.other(), d.num.bop_changes.agent_executed);
@@ -379,6 +404,7 @@ fn open_turn(ctx: &mut Ctx, st: &mut State, choose: bool) -> Result<(), RuleErro
     st.sp_bought = [0, 0];
     st.recruited.clear();
     events::ranjit_singh(ctx, st)?;
+    returns(ctx, st);
     if choose {
         let c = chooser(st);
         st.first = if st.standing[c.index()].first {
@@ -411,6 +437,24 @@ fn open_turn(ctx: &mut Ctx, st: &mut State, choose: bool) -> Result<(), RuleErro
     Ok(())
 }
 
+/// Prisoners an agreement returns, at the beginning of the turn (16.42(1)).
+fn returns(ctx: &mut Ctx, st: &mut State) {
+    for (a, s) in std::mem::take(&mut st.returns) {
+        let super::state::Loc::Prisoner(captor) = st.agent(a).loc else {
+            continue;
+        };
+        st.agent_mut(a).loc = super::state::Loc::Sq(s);
+        ctx.say(
+            format!(
+                "The {} return {} on {s}, as agreed (16.42(1), 23.0).",
+                captor.name(),
+                ctx.d.agents[a.0 as usize].name
+            ),
+            vec![s],
+        );
+    }
+}
+
 /// Carries out both sealed plans, first player first (ruling A49).
 fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
@@ -422,6 +466,13 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
                 Ok(what) => {
                     done += 1;
                     ctx.tell(p, format!("Carried out: {what}."));
+                    // 21.2: where the Jihad stands is no secret once placed.
+                    if let super::economy::EconOrder::Jihad(s) = o {
+                        ctx.say(
+                            format!("The {}' Jihad takes the field at {s} (21.2).", p.name()),
+                            vec![*s],
+                        );
+                    }
                 }
                 Err(e) => ctx.tell(p, format!("Not carried out, nothing paid: {e}")),
             }
@@ -435,6 +486,7 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
             vec![],
         );
     }
+    st.jihad_at = None;
     open_phase(st, 1, st.first);
 }
 
@@ -445,6 +497,17 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     events::end_jihad(ctx, st);
     // 31.33 and 32.6: "for the remainder of the turn" ends here.
     st.massacred.clear();
+    // Ruling A69 (23.0 is silent): an offer lapses at the end of its turn.
+    for o in std::mem::take(&mut st.offers) {
+        ctx.say(
+            format!(
+                "Agreement {} of the {} lapses unanswered at the end of the turn (23.0, ruling A69).",
+                o.id,
+                o.from.name()
+            ),
+            vec![],
+        );
+    }
     st.discoveries.bazaar.clear();
     st.discoveries.somnath = None;
     // 4.0 clarification: the index shifts for cities occupied at the end of a turn.

@@ -101,6 +101,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         (st.year() + 4) % 100
     ));
     status.push(match &st.stage {
+        Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.name()),
         Stage::Initiative => format!(
             "Initiative phase: the {} choose (7.2)",
             bop::favoured(st.bop).name()
@@ -189,6 +190,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     if !prisoners.is_empty() {
         status.push(format!("Prisoners: {}", prisoners.join(", ")));
     }
+    status.extend(super::placing::status(d, st, viewer));
     status.extend(stacks(d, st, viewer));
     View {
         status,

@@ -63,11 +63,16 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
         .map(|c| [c.red(), c.green(), c.blue()])
         .collect();
     let mut colours: std::collections::BTreeMap<[u8; 3], u8> = std::collections::BTreeMap::new();
+    // A map is long runs of one colour: skip the lookup for a repeated pixel.
+    let mut last = None;
     for c in &rgb {
         if colours.len() > 256 {
             break;
         }
-        colours.entry(*c).or_insert(0);
+        if last != Some(*c) {
+            last = Some(*c);
+            colours.entry(*c).or_insert(0);
+        }
     }
     let mut out = Vec::new();
     let mut e = png::Encoder::new(&mut out, p.width(), p.height());
@@ -81,7 +86,17 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
         }
         e.set_color(png::ColorType::Indexed);
         e.set_palette(palette);
-        rgb.iter().map(|c| colours[c]).collect()
+        let mut run = ([0u8; 3], None);
+        rgb.iter()
+            .map(|c| match run {
+                (prev, Some(i)) if prev == *c => i,
+                _ => {
+                    let i = colours[c];
+                    run = (*c, Some(i));
+                    i
+                }
+            })
+            .collect()
     } else {
         e.set_color(png::ColorType::Rgb);
         rgb.concat()
