@@ -11,7 +11,7 @@ use crate::core::board::{Cell, EdgeKind, Legend, SquareBoard, SquareEdge, Track,
 use crate::core::square::Dir8;
 
 /// The side letter of a player (B or R) or of neutrals (n).
-fn letter(p: Option<Power>) -> char {
+pub fn letter(p: Option<Power>) -> char {
     match p {
         Some(Power::British) => 'B',
         Some(Power::Russian) => 'R',

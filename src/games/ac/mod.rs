@@ -457,6 +457,10 @@ impl Rules for Ac {
         view::view(&self.data, st, s.and_then(|x| power(x).ok()))
     }
 
+    fn own_marks(&self, _st: &State, s: Side) -> Vec<char> {
+        power(s).map(|p| vec![board::letter(Some(p))]).unwrap_or_default()
+    }
+
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants(&self.data, st)
     }
