@@ -1049,19 +1049,165 @@ fn the_readme_example_move_is_legal() {
 // 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
 #[test]
 fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
-    let mut t = game();
+    // N7's fallback: pairs from the largest leaderless stacks, farthest
+    // from any enemy first; a stack with a leader last.
+    let mut t = empty();
+    let d = t.d().clone();
+    let near = path(&d, h("3016"), 1);
+    let (a, e) = (near[0], near[1]);
+    let far = |t: &T, min: u32| {
+        d.hexes
+            .iter()
+            .map(|x| x.hex)
+            .filter(|x| d.region(*x).is_core() && x.distance_on(OFFSET, e) >= min)
+            .find(|x| t.st.at(*x).next().is_none())
+            .unwrap()
+    };
+    t.put("t1", e);
+    for id in ["b1", "v1"] {
+        t.put(id, a);
+    }
+    let f = far(&t, 4);
+    for id in ["b2", "v2"] {
+        t.put(id, f);
+    }
+    let l = far(&t, 6);
+    for id in ["b3", "v3", "b4", "v4", "emp"] {
+        t.put(id, l);
+    }
     t.st.treasury = 0;
     t.st.pool = vec![umpire::games::ldf::state::Item::Chit(20)];
     for c in (1..=24).filter(|c| *c != 20) {
         t.st.removed.push(c);
     }
     t.ok(GP, "draw", &[("persecutions", 6, 3)]);
-    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead);
-    assert_eq!(t.st.unit(t.u("v2")).loc, Loc::Dead);
+    for id in ["b1", "v1", "b2", "v2"] {
+        assert_eq!(t.st.unit(t.u(id)).loc, Loc::Dead, "{id}");
+    }
+    for id in ["b3", "v3", "b4", "v4"] {
+        assert_eq!(t.at(id), Some(l), "{id} stays with the emperor");
+    }
     assert_eq!(
         t.st.treasury, 0,
         "four TP owed, two twins demobilized for four"
     );
+}
+
+/// Persecutions in the pool alone, so the next draw is it (14.3).
+fn persecutions_next(t: &mut T) {
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(20)];
+    for c in (1..=24).filter(|c| *c != 20) {
+        t.st.removed.push(c);
+    }
+}
+
+// 6.10, digest N7: the Roman's `deficit` standing order covers a deficit
+// met in the Germano-Parthian's action, in its order: emergency taxation of
+// a named hex (6.6: double TP, looted) before anything is demobilized.
+#[test]
+fn a_deficit_is_covered_by_the_romans_standing_order_tax_first() {
+    let mut t = game();
+    let d = t.d().clone();
+    let x = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core() && x.tp >= 2 && x.hex != d.special.rome)
+        .find(|x| t.st.at(x.hex).next().is_none())
+        .unwrap();
+    t.standing(ROMAN, &[&format!("deficit tax {}", x.hex)]);
+    assert!(
+        t.r.standing(&t.st, ROMAN)
+            .join("\n")
+            .contains(&format!("deficit tax {}", x.hex))
+    );
+    t.st.treasury = 0;
+    persecutions_next(&mut t);
+    let dead_before = t.st.units.iter().filter(|u| u.loc == Loc::Dead).count();
+    let ev = t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert!(t.st.looted.contains(&x.hex), "{}", text(&ev));
+    assert!(text(&ev).contains("emergency taxation"), "{}", text(&ev));
+    assert_eq!(t.st.treasury, 2 * x.tp - 4);
+    let dead = t.st.units.iter().filter(|u| u.loc == Loc::Dead).count();
+    assert_eq!(dead, dead_before, "nothing demobilized");
+}
+
+// 6.10, 6.7, N7: demobilizing in the hex the Roman names, then the fallback;
+// the Germano-Parthian may not give the order (it is the Roman's cover).
+#[test]
+fn a_deficit_demobilizes_where_the_roman_says() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    for id in ["b1", "v1"] {
+        t.put(id, p[0]);
+    }
+    for id in ["b2", "v2", "b3", "v3"] {
+        t.put(id, p[3]);
+    }
+    t.standing(ROMAN, &[&format!("deficit {}", p[0])]);
+    t.st.treasury = 0;
+    persecutions_next(&mut t);
+    t.ok(GP, "draw", &[("persecutions", 6, 1)]);
+    assert_eq!(
+        t.at("b1"),
+        None,
+        "b1 goes first though its stack is smaller"
+    );
+    assert_eq!(t.at("v1"), None);
+    assert_eq!(t.at("b2"), Some(p[3]));
+    assert_eq!(t.st.treasury, 0);
+    let bad = lines(&["deficit 3016"]);
+    let e = t.r.set_standing(&mut t.st, GP, &bad).unwrap_err();
+    assert!(e.to_string().contains("6.10"), "{e}");
+}
+
+// 14.3, digest N3: Beseech the Gods by odds and by stack. The rule `at 3:1`
+// fires only at those final odds (here 2:1 shifted one for the leader), and
+// `with g1` only when that unit fights.
+#[test]
+fn beseech_the_gods_by_odds_and_by_stack() {
+    let setup = |rule: &str| {
+        let mut t = empty();
+        let d = t.d().clone();
+        let p = path(&d, h("3016"), 3);
+        for id in ["v1", "v2", "emp"] {
+            t.put(id, p[0]);
+        }
+        t.put("g1", p[1]);
+        t.give(Player::Gp, 2);
+        t.standing(GP, &[rule]);
+        t.st.actor = Player::Roman;
+        (t, p)
+    };
+    let k = odds_step(2, 1) + 1;
+    for rule in [
+        "beseech enemy combat 1 2 3 4 5 6 at 2:1",
+        "beseech enemy combat 1 2 3 4 5 6 with g2",
+    ] {
+        let (mut t, p) = setup(rule);
+        let roll = t.roll_for(k, Outcome::AS);
+        let ev = t.ok(
+            ROMAN,
+            &format!("attack {} on {}", p[0], p[1]),
+            &[("combat", 6, roll)],
+        );
+        assert!(!text(&ev).contains("Beseech"), "{rule}: {}", text(&ev));
+        assert_eq!(t.st.hand(Player::Gp), &[2]);
+    }
+    let (mut t, p) = setup("beseech enemy combat 1 2 3 4 5 6 at 3:1 with g1");
+    let shown = t.r.standing(&t.st, GP).join("\n");
+    assert!(shown.contains("at 3:1 with g1"), "{shown}");
+    let roll = t.roll_for(k, Outcome::AS);
+    let ev = t.ok(
+        ROMAN,
+        &format!("attack {} on {}", p[0], p[1]),
+        &[("combat", 6, roll), ("combat/reroll", 6, roll)],
+    );
+    assert!(text(&ev).contains("Beseech the Gods"), "{}", text(&ev));
+    assert!(t.pooled(2));
+    let bad = lines(&["beseech combat 6 at 2:3"]);
+    let e = t.r.set_standing(&mut t.st, GP, &bad).unwrap_err();
+    assert!(e.to_string().contains("13.2"), "{e}");
 }
 
 // 14.3 Agents in Enemy Camp, played by the Roman against treachery (N4).

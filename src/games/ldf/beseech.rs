@@ -8,7 +8,8 @@
 //! so the players decide on the modified outcome). The default is never to
 //! play it.
 
-use super::data::Data;
+use super::combat::step_name;
+use super::data::{Data, UnitId};
 use super::state::{Player, State};
 use serde::Serialize;
 
@@ -55,6 +56,31 @@ pub struct Rule {
     /// with its modifiers (German combat factor 2-7, Windfall 4-9, a salted
     /// diplomacy roll's net 1-6; 14.3, 8.8).
     pub faces: Vec<u32>,
+    /// Only at these final odds columns (steps, as `combat::odds_step`;
+    /// empty: any). A roll with no odds (all but a CRT roll) never matches.
+    pub odds: Vec<i32>,
+    /// Only when one of these units fights in the battle (empty: any). A
+    /// roll outside a battle never matches.
+    pub with: Vec<UnitId>,
+}
+
+/// What a roll is about, as far as a rule can ask: the battle's units on
+/// both sides and, for the CRT roll, its final odds step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct About {
+    /// The units of both sides of the battle (empty outside one).
+    pub units: Vec<UnitId>,
+    /// The final odds step (after shifts) of a CRT roll.
+    pub odds: Option<i32>,
+}
+
+impl Rule {
+    /// Does the rule's odds and stack condition hold for this roll?
+    fn fits(&self, about: &About) -> bool {
+        let odds = self.odds.is_empty() || about.odds.is_some_and(|k| self.odds.contains(&k));
+        let with = self.with.is_empty() || self.with.iter().any(|u| about.units.contains(u));
+        odds && with
+    }
 }
 
 /// The kind of a roll from its label: `german-cf-t3` is `german-cf`,
@@ -70,7 +96,14 @@ pub fn kind(what: &str) -> &'static str {
 
 /// Who plays Beseech the Gods on this roll, and which chit, if anyone's
 /// standing order asks for it (only the holder of a chit with that effect).
-pub fn wants(d: &Data, st: &State, actor: Player, what: &str, roll: u32) -> Option<(Player, u8)> {
+pub fn wants(
+    d: &Data,
+    st: &State,
+    actor: Player,
+    what: &str,
+    roll: u32,
+    about: &About,
+) -> Option<(Player, u8)> {
     let k = kind(what);
     [Player::Roman, Player::Gp].into_iter().find_map(|p| {
         let c = super::chits::holds_effect(d, st, p, "beseech")?;
@@ -84,14 +117,18 @@ pub fn wants(d: &Data, st: &State, actor: Player, what: &str, roll: u32) -> Opti
                     Whose::Enemy => !own,
                     Whose::Any => true,
                 };
-                whose && (r.kind == "any" || r.kind == k) && r.faces.contains(&roll)
+                whose
+                    && (r.kind == "any" || r.kind == k)
+                    && r.faces.contains(&roll)
+                    && r.fits(about)
             })
             .then_some((p, c))
     })
 }
 
-/// Reads the words after `beseech`: `[own|enemy|any] KIND FACE…`.
-pub fn parse(words: &[&str]) -> Result<Rule, String> {
+/// Reads the words after `beseech`: `[own|enemy|any] KIND FACE… [at ODDS…]
+/// [with UNIT…]`.
+pub fn parse(d: &Data, words: &[&str]) -> Result<Rule, String> {
     let (whose, rest) = match words.first().copied() {
         Some("own") => (Whose::Own, &words[1..]),
         Some("enemy") => (Whose::Enemy, &words[1..]),
@@ -110,7 +147,12 @@ pub fn parse(words: &[&str]) -> Result<Rule, String> {
     if k != "any" && !KINDS.contains(&k) {
         return Err(usage());
     }
-    let faces: Vec<u32> = rest[1..]
+    let end = rest
+        .iter()
+        .position(|w| *w == "at" || *w == "with")
+        .unwrap_or(rest.len());
+    let (odds, with) = conditions(d, &rest[end..])?;
+    let faces: Vec<u32> = rest[1..end]
         .iter()
         .map(|t| t.parse::<u32>().ok().filter(|f| (1..=9).contains(f)))
         .collect::<Option<_>>()
@@ -124,19 +166,58 @@ pub fn parse(words: &[&str]) -> Result<Rule, String> {
         whose,
         kind: k.to_string(),
         faces,
+        odds,
+        with,
     })
 }
 
+/// Reads `at ODDS…` and `with UNIT…`, in either order.
+fn conditions(d: &Data, words: &[&str]) -> Result<(Vec<i32>, Vec<UnitId>), String> {
+    let (mut odds, mut with) = (Vec::new(), Vec::new());
+    let mut list = "";
+    for w in words {
+        match *w {
+            "at" | "with" => list = w,
+            _ if list == "at" => {
+                let (a, b) = w
+                    .split_once(':')
+                    .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+                    .filter(|(a, b)| *a >= 1 && *b >= 1 && (*a == 1 || *b == 1))
+                    .ok_or_else(|| format!("{w:?} is not odds like 3:1 or 1:2 (13.2)"))?;
+                odds.push(super::combat::odds_step(a, b));
+            }
+            _ => with.push(
+                d.unit(w)
+                    .ok_or_else(|| format!("{w:?} is not a counter (EMP, v3, t12 ...)"))?,
+            ),
+        }
+    }
+    if (words.contains(&"at") && odds.is_empty()) || (words.contains(&"with") && with.is_empty())
+    {
+        return Err("at ODDS... and with UNIT... need at least one each".into());
+    }
+    Ok((odds, with))
+}
+
 /// A rule as text (the player's view of his standing orders).
-pub fn show(r: &Rule) -> String {
+pub fn show(d: &Data, r: &Rule) -> String {
     let whose = match r.whose {
         Whose::Own => "own ",
         Whose::Enemy => "enemy ",
         Whose::Any => "",
     };
     let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
+    let mut cond = String::new();
+    if !r.odds.is_empty() {
+        let o: Vec<String> = r.odds.iter().map(|k| step_name(*k)).collect();
+        cond += &format!(" at {}", o.join(" "));
+    }
+    if !r.with.is_empty() {
+        let w: Vec<&str> = r.with.iter().map(|u| d.uid(*u)).collect();
+        cond += &format!(" with {}", w.join(" "));
+    }
     format!(
-        "beseech {whose}{} {} (Beseech the Gods rerolls it; N3)",
+        "beseech {whose}{} {}{cond} (Beseech the Gods rerolls it; N3)",
         r.kind,
         faces.join(" ")
     )

@@ -293,6 +293,8 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
             chits::spend(d, st, p, *c);
         }
     }
+    // Beseech the Gods by stack: the rolls of this battle are about its units.
+    ctx.about.units = b.attackers.iter().chain(&b.defenders).copied().collect();
     let mut att = strength(ctx, st, &b.attackers, b.from)?;
     if b.siege {
         att *= 2;
@@ -333,7 +335,9 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
     let k = base + b.shift;
     let result = match column(d, k) {
         Ok(col) => {
+            ctx.about.odds = Some(k);
             let roll = ctx.d6(st, "combat")?;
+            ctx.about = Default::default();
             let r = d.crt[roll as usize - 1][col];
             ctx.say(
                 format!(
@@ -348,6 +352,7 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
             r
         }
         Err(auto) => {
+            ctx.about = Default::default();
             ctx.say(
                 format!(
                     "{att} against {def}: {} shifted {:+} is off the table: automatic {} (13.15)",

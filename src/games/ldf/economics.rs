@@ -12,7 +12,7 @@ use crate::core::ruleset::RuleError;
 
 /// Is a Roman TP hex producing (6.1, 6.5; R-C2: no hostile unit, no rebel
 /// garrison, not in an active Gallic Empire)?
-fn pays(d: &Data, st: &State, h: Hex) -> bool {
+pub(super) fn pays(d: &Data, st: &State, h: Hex) -> bool {
     let r = d.region(h);
     let gallic = st.gallic == Gallic::Active && r == Region::Gallic;
     !(st.looted.contains(&h) || st.anti_roman_in(d, h) || st.bc_rebels.contains(&h) || gallic)
@@ -35,10 +35,11 @@ pub fn revenue(d: &Data, st: &State) -> u32 {
         .sum()
 }
 
-/// Takes TP from the treasury; it never goes below zero (6.10; R-C4: the
-/// rest of the shortfall is forgiven, the deficit cover is not yet asked).
+/// Takes TP from the treasury; it never goes below zero: the Roman first
+/// covers a shortfall by his standing order (6.10, N7), and what nothing
+/// covers is forgiven (R-C4).
 pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleError> {
-    cover(ctx, st, n)?;
+    super::deficit::cover(ctx, st, n)?;
     let paid = n.min(st.treasury);
     st.treasury -= paid;
     ctx.say(
@@ -48,45 +49,6 @@ pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleE
         ),
         vec![],
     );
-    Ok(())
-}
-
-/// 6.10: play halts while the Roman demobilizes enough to pay (his choice is
-/// not yet asked: the lowest-numbered twins go, the over-supplied kind first,
-/// never from a hex where a leader has two units or fewer).
-fn cover(ctx: &mut Ctx, st: &mut State, n: u32) -> Result<(), RuleError> {
-    let d = ctx.d;
-    while st.treasury < n {
-        // Never the last unit with a leader (8.4; ruling: a leader is not left
-        // alone by demobilizing, as by no other order, R-F6).
-        let leaves_leader_alone = |st: &State, u: UnitId| {
-            st.hex_of(u).is_some_and(|h| {
-                st.at(h).any(|x| d.kind(x).is_leader())
-                    && st.at(h).filter(|x| !d.kind(*x).is_leader()).count() <= 2
-            })
-        };
-        let on = |st: &State, k: Kind| -> Vec<UnitId> {
-            d.of_kind(k)
-                .filter(|u| {
-                    st.hex_of(*u).is_some()
-                        && st.faction(d, *u) == Faction::Loyal
-                        && !leaves_leader_alone(st, *u)
-                })
-                .collect()
-        };
-        let (b, v) = (on(st, Kind::Base), on(st, Kind::Infantry));
-        let pick = match (b.first(), v.first()) {
-            _ if b.len() > v.len() => vec![b[0]],
-            _ if v.len() > b.len() => vec![v[0]],
-            (Some(x), Some(y)) => vec![*x, *y],
-            _ => break,
-        };
-        ctx.say(
-            "the treasury cannot pay: Rome demobilizes to cover it (6.10)",
-            vec![],
-        );
-        demobilize(ctx, st, &pick)?;
-    }
     Ok(())
 }
 

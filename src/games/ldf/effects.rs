@@ -26,6 +26,9 @@ pub struct Ctx<'a> {
     /// The last roll was rolled again by Beseech the Gods: modifiers declared
     /// before it (salt, Agents) no longer apply (8.8).
     pub rerolled: bool,
+    /// What the next roll is about, for Beseech the Gods by odds or by
+    /// stack (a battle's units and its final odds; empty outside battles).
+    pub about: super::beseech::About,
 }
 
 impl Ctx<'_> {
@@ -58,7 +61,8 @@ impl Ctx<'_> {
         let roll = self.dice.roll(6, &label)?;
         self.rerolled = false;
         let shown = result(roll);
-        let Some((p, c)) = super::beseech::wants(self.d, st, self.actor, what, shown) else {
+        let Some((p, c)) = super::beseech::wants(self.d, st, self.actor, what, shown, &self.about)
+        else {
             return Ok(roll);
         };
         super::chits::spend(self.d, st, p, c);

@@ -20,6 +20,7 @@ pub mod beseech;
 pub mod chits;
 pub mod combat;
 pub mod data;
+pub mod deficit;
 pub mod diplomacy;
 pub mod economics;
 pub mod effects;
@@ -315,7 +316,7 @@ impl Rules for Ldf {
 
     fn standing(&self, st: &State, side: Side) -> Vec<String> {
         player(side)
-            .map(|p| standing::show(&st.standing[p.index()]))
+            .map(|p| standing::show(&self.data, &st.standing[p.index()]))
             .unwrap_or_default()
     }
 

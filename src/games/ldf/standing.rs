@@ -49,6 +49,28 @@ pub struct Standing {
     /// R-G8: which chits to put back first when a hand is over the limit
     /// (default none: the lowest-numbered chit).
     pub discard: Vec<u8>,
+    /// N7, 6.10: how the Roman covers a deficit, in order (default none:
+    /// pairs from the largest leaderless stacks farthest from any enemy).
+    pub deficit: Vec<Cover>,
+}
+
+/// One step of the Roman's deficit cover (6.10; digest N7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Cover {
+    /// Demobilize a twinned pair (or the over-supplied kind first) in this
+    /// hex, as often as it holds one (6.7).
+    Demobilize(Hex),
+    /// Tax this hex in emergency (6.6), once.
+    Tax(Hex),
+}
+
+impl Cover {
+    fn show(self) -> String {
+        match self {
+            Cover::Demobilize(h) => format!("demobilize {h}"),
+            Cover::Tax(h) => format!("tax {h}"),
+        }
+    }
 }
 
 impl Standing {
@@ -67,6 +89,7 @@ impl Standing {
             resalt: 0,
             revolt: Vec::new(),
             discard: Vec::new(),
+            deficit: Vec::new(),
         }
     }
 }
@@ -79,6 +102,34 @@ fn num(l: &SourceLine, s: Option<&str>, max: u32) -> Result<u32, OrderError> {
             format!("expected a number from 0 to {max}"),
         )),
     }
+}
+
+/// Reads `deficit` words: hexes to demobilize in, and after `tax` hexes to
+/// tax in emergency, until `demobilize` (6.10; N7), in the order given.
+fn deficit(
+    l: &SourceLine,
+    words: &[&str],
+    hex: &dyn Fn(&str) -> Result<Hex, OrderError>,
+) -> Result<Vec<Cover>, OrderError> {
+    let mut taxing = false;
+    let mut v = Vec::new();
+    for t in words {
+        match *t {
+            "tax" => taxing = true,
+            "demobilize" | "demob" => taxing = false,
+            "none" if words.len() == 1 => {}
+            t if taxing => v.push(Cover::Tax(hex(t)?)),
+            t => v.push(Cover::Demobilize(hex(t)?)),
+        }
+    }
+    if v.is_empty() && words.first() != Some(&"none") {
+        return Err(OrderError::at(
+            l,
+            "deficit HEX... (demobilize there) tax HEX... (emergency tax), or deficit none",
+        )
+        .rule("6.10"));
+    }
+    Ok(v)
 }
 
 /// Reads standing-order lines over the defaults.
@@ -119,6 +170,10 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 )
                 .rule("14.3"));
             }
+            Some("deficit") if roman => s.deficit = deficit(l, &w[1..], &hex)?,
+            Some("deficit") => {
+                return Err(OrderError::at(l, "only the Roman player covers a deficit").rule("6.10"));
+            }
             Some("prefer") => {
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
@@ -131,7 +186,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
             Some("beseech") => match w.get(1).copied() {
                 Some("never") => s.beseech.clear(),
                 _ => s.beseech.push(
-                    super::beseech::parse(&w[1..])
+                    super::beseech::parse(d, &w[1..])
                         .map_err(|m| OrderError::at(l, m).rule("14.3"))?,
                 ),
             },
@@ -152,7 +207,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
             _ => {
                 return Err(OrderError::at(
                     l,
-                    "standing orders are: rally HEX|none, sponsor N, salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
+                    "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
                 ));
             }
         }
@@ -161,7 +216,7 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
 }
 
 /// The standing orders as text (the player's own view).
-pub fn show(s: &Standing) -> Vec<String> {
+pub fn show(d: &Data, s: &Standing) -> Vec<String> {
     let mut v = vec![
         format!(
             "rally {} (retreats, 13.12; N1)",
@@ -228,9 +283,17 @@ pub fn show(s: &Standing) -> Vec<String> {
             }
         ),
     ];
+    v.push(format!(
+        "deficit {} (covering a deficit: demobilize in these hexes, tax those; 6.10, N7)",
+        if s.deficit.is_empty() {
+            "none (pairs from the largest leaderless stacks farthest from the enemy)".to_string()
+        } else {
+            s.deficit.iter().map(|c| c.show()).collect::<Vec<_>>().join(" ")
+        }
+    ));
     if s.beseech.is_empty() {
         v.push("beseech never (Beseech the Gods is not played; N3)".into());
     }
-    v.extend(s.beseech.iter().map(super::beseech::show));
+    v.extend(s.beseech.iter().map(|r| super::beseech::show(d, r)));
     v
 }

@@ -45,6 +45,7 @@ pub fn apply(
         label: format!("t{}/a{}", st.turn, st.seq),
         actor: p,
         rerolled: false,
+        about: Default::default(),
     };
     run(&mut ctx, st, p, o)?;
     // Chits the order revealed by rule: their sealed draws are published
