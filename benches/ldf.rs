@@ -37,6 +37,37 @@ fn start(r: &Ldf) -> State {
     st
 }
 
+/// Dice for one move, with the hidden streams a draw into a hand needs
+/// (without them a draw is refused at its first roll, and the figure would
+/// time the refusal).
+fn dice() -> Dice {
+    Dice::seeded([7; 32]).with_hidden(vec![Some([1; 32]), Some([2; 32]), Some([3; 32])])
+}
+
+/// Benchmarks one order of `side` on `st`, after checking it is carried out.
+fn bench_order(
+    g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    r: &Ldf,
+    st: &State,
+    side: Side,
+    name: &str,
+    text: &str,
+) {
+    let o = order(r, st, side, text);
+    r.apply(&mut st.clone(), side, &o, &mut dice())
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    g.bench_function(name, |b| {
+        b.iter_batched(
+            || st.clone(),
+            |mut x| {
+                let _ = black_box(r.apply(&mut x, side, &o, &mut dice()));
+                x
+            },
+            BatchSize::SmallInput,
+        )
+    });
+}
+
 fn apply_actions(c: &mut Criterion) {
     let r = Ldf::new();
     let st = start(&r);
@@ -49,21 +80,24 @@ fn apply_actions(c: &mut Criterion) {
             "move 5020 g1 g2 to 4920 4820",
         ),
     ] {
-        let o = order(&r, &st, Side(1), text);
-        g.bench_function(name, |b| {
-            b.iter_batched(
-                || st.clone(),
-                |mut x| {
-                    let mut dice = Dice::seeded([7; 32]);
-                    let _ = black_box(r.apply(&mut x, Side(1), &o, &mut dice));
-                    x
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_order(&mut g, &r, &st, Side(1), name, text);
     }
+    // The Roman's turn after the Germano-Parthian passes.
+    let mut roman = st.clone();
+    let o = order(&r, &roman, Side(1), "pass");
+    r.apply(&mut roman, Side(1), &o, &mut dice()).expect("pass");
+    let legal = r.legal(&roman, Side(0));
+    let sea = legal
+        .iter()
+        .find(|l| l.starts_with("sea "))
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .expect("a sea move is offered");
+    bench_order(&mut g, &r, &roman, Side(0), "sea move", &sea);
     g.bench_function("legal orders (checked by dry runs)", |b| {
         b.iter(|| black_box(r.legal(&st, Side(1))))
+    });
+    g.bench_function("legal orders, the Roman (with sea and river)", |b| {
+        b.iter(|| black_box(r.legal(&roman, Side(0))))
     });
     g.finish();
 }

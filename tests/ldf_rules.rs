@@ -1880,3 +1880,96 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
     assert_eq!(t.at("rg1"), Some(site));
     assert!(t.st.unit(rg).rebel && t.st.looted.contains(&site));
 }
+
+// 14.3 Bread & Circuses, R-C2: the refused games' hex "is thereafter
+// automatically friendly to any rebel co-emperor and yields no taxes until
+// retaken (and rebuilt)": rebel-held even once its garrison is gone, not
+// rebuilt before loyal troops retake it, and then still looted.
+#[test]
+fn a_bread_and_circuses_hex_is_rebel_territory_until_retaken() {
+    use umpire::games::ldf::control::holds;
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 2);
+    let site = p[1];
+    t.st.bc_rebels.insert(site);
+    t.st.looted.insert(site);
+    assert!(holds(&d, &t.st, Faction::Rebel, site));
+    assert!(!holds(&d, &t.st, Faction::Loyal, site));
+    assert!(!holds(&d, &t.st, Faction::Rebel, p[0]));
+    t.put("v1", p[0]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("rebuild {site}"));
+    assert!(e.contains("14.3"), "{e}");
+    let ev = t.ok(ROMAN, &format!("move {} v1 to {site}", p[0]), &[]);
+    assert!(text(&ev).contains("retake"), "{}", text(&ev));
+    assert!(t.st.bc_rebels.is_empty() && t.st.looted.contains(&site));
+    assert!(holds(&d, &t.st, Faction::Loyal, site));
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("rebuild {site}"), &[]);
+    assert!(t.st.rebuilding.contains(&site));
+}
+
+// 9.5, 12.6, R-D6: Gallic forces sail only between Gallic coastal
+// population centres the Empire holds (R-C2): never out of Gaul, never
+// into a port loyal units hold; a looted Gallic port is still its own.
+#[test]
+fn gallic_forces_sail_only_between_gallic_ports() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let port =
+        |x: &&umpire::games::ldf::data::HexInfo| x.coastal && x.tp > 0 && x.hex != d.special.petra;
+    let gaul: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| port(x) && x.region == Region::Gallic)
+        .map(|x| x.hex)
+        .collect();
+    assert!(gaul.len() >= 3, "{gaul:?}");
+    let other = d
+        .hexes
+        .iter()
+        .find(|x| port(x) && x.region.is_core() && x.region != Region::Gallic)
+        .map(|x| x.hex)
+        .unwrap();
+    t.st.gallic = umpire::games::ldf::state::Gallic::Active;
+    t.put("v1", gaul[0]);
+    let v1 = t.u("v1");
+    t.st.unit_mut(v1).rebel = true;
+    t.st.unit_mut(v1).gallic = true;
+    t.st.looted.insert(gaul[1]);
+    let e = t.err(GP, &format!("sea {} to {other}", gaul[0]));
+    assert!(e.contains("9.5"), "{e}");
+    t.put("v2", gaul[2]);
+    let e = t.err(GP, &format!("sea {} to {}", gaul[0], gaul[2]));
+    assert!(e.contains("(12.3)"), "loyal units hold it: {e}");
+    t.ok(GP, &format!("sea {} to {}", gaul[0], gaul[1]), &[]);
+    assert_eq!(t.at("v1"), Some(gaul[1]));
+}
+
+// 12.6, 12.7: `legal()` (so `command: orders` and self-play) offers each
+// stack's sea and river moves, and each offered line is a legal order.
+#[test]
+fn legal_orders_include_sea_and_river_moves() {
+    let mut t = game();
+    t.st.actor = Player::Roman;
+    let legal = t.r.legal(&t.st, ROMAN);
+    let voyages: Vec<&String> = legal
+        .iter()
+        .filter(|l| l.starts_with("sea ") || l.starts_with("river "))
+        .collect();
+    assert!(voyages.iter().any(|l| l.starts_with("sea ")), "{legal:?}");
+    assert!(voyages.iter().any(|l| l.starts_with("river ")), "{legal:?}");
+    for l in voyages {
+        assert!(l.contains("the whole action"), "{l}");
+        let order = l.split('#').next().unwrap().trim().to_string();
+        let mut u = T {
+            r: t.r.clone(),
+            st: t.st.clone(),
+        };
+        u.ok(ROMAN, &order, &[]);
+    }
+    t.st.riverine_lost = true;
+    let legal = t.r.legal(&t.st, ROMAN);
+    assert!(!legal.iter().any(|l| l.starts_with("river ")), "{legal:?}");
+}

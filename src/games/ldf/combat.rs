@@ -517,7 +517,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
             (
                 in_ezoc(d, st, *n, f),
                 !fits(st, *n, &units),
-                !(d.hex(*n).is_some_and(|x| x.tp > 0) && st.factions_at(d, *n).contains(&f)),
+                !(d.hex(*n).is_some_and(|x| x.tp > 0) && super::control::holds(d, st, f, *n)),
                 rally.map_or(0, |r| n.distance_on(super::data::OFFSET, r)),
                 *n,
             )

@@ -577,12 +577,17 @@ pub fn rebuild(ctx: &mut Ctx, st: &mut State, h: Hex, complete: bool) -> Result<
     if st.anti_roman_in(d, h) {
         return Err(illegal(format!("{h} is occupied by the enemy"), "6.4"));
     }
+    if st.bc_rebels.contains(&h) {
+        return Err(illegal(
+            format!("{h} is held by the revolt: loyal units must retake it before it is rebuilt"),
+            "14.3, 6.4",
+        ));
+    }
     if complete {
         if !st.rebuilding.remove(&h) {
             return Err(illegal(format!("{h} is not rebuilding"), "6.4"));
         }
         st.looted.remove(&h);
-        st.bc_rebels.remove(&h);
         ctx.say(
             format!("{} is rebuilt and pays again (6.4)", d.hex_name(h)),
             vec![h],

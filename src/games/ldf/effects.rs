@@ -271,6 +271,15 @@ pub fn entered(
             ctx.say("Palmyra looted: it no longer pays Rome (6.5)", vec![h]);
         }
     }
+    if f == Faction::Loyal && st.bc_rebels.remove(&h) {
+        ctx.say(
+            format!(
+                "loyal troops retake {} from the revolt; it must be rebuilt to pay (14.3)",
+                d.hex_name(h)
+            ),
+            vec![h],
+        );
+    }
     if f == Faction::German && h == d.special.rome {
         win(
             ctx,

@@ -119,6 +119,91 @@ fn attacks(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
         .collect()
 }
 
+/// How many sea or river destinations a stack's lines offer as orders (the
+/// farthest first; the rest are named in the line's comment).
+const VOYAGES: usize = 2;
+
+/// The sea (12.6) and river (12.7) moves the default force in `from` may
+/// make now: up to [`VOYAGES`] orders each, the farthest destinations, every
+/// other destination named in a trailing comment. Destinations are screened
+/// by the cheap tests (a port its faction controls, a riverbank it may enter)
+/// and each offered order is checked by a dry run.
+fn voyages(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
+    let units: Vec<UnitId> = st
+        .at(from)
+        .filter(|u| st.owner(d, *u) == Some(p) && (d.kind(*u).is_mobile() || d.kind(*u).is_leader()))
+        .collect();
+    let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
+        return Vec::new();
+    };
+    if !units.iter().all(|u| d.kind(*u).is_roman()) {
+        return Vec::new();
+    }
+    let Some(here) = d.hex(from) else {
+        return Vec::new();
+    };
+    let port = |x: &super::data::HexInfo| x.coastal && x.tp > 0 && x.hex != d.special.petra;
+    let mut out = Vec::new();
+    if port(here) {
+        let to: Vec<Hex> = d
+            .hexes
+            .iter()
+            .filter(|x| port(x) && x.hex != from && super::control::holds(d, st, f, x.hex))
+            .map(|x| x.hex)
+            .filter(|h| may_enter(d, st, f, &units, *h).is_ok())
+            .collect();
+        out.extend(offer(d, st, p, "sea", "12.6", from, to));
+    }
+    let river = matches!(f, Faction::Loyal | Faction::Rebel) && !st.riverine_lost;
+    if river && here.riverbank {
+        let to: Vec<Hex> = d
+            .hexes
+            .iter()
+            .filter(|x| x.riverbank && x.hex != from)
+            .map(|x| x.hex)
+            .filter(|h| may_enter(d, st, f, &units, *h).is_ok())
+            .collect();
+        out.extend(offer(d, st, p, "river", "12.7", from, to));
+    }
+    out
+}
+
+/// The lines of one kind of voyage from `from` to any of `to`.
+fn offer(
+    d: &Data,
+    st: &State,
+    p: Player,
+    kw: &str,
+    rule: &str,
+    from: Hex,
+    mut to: Vec<Hex>,
+) -> Vec<String> {
+    to.sort_by_key(|h| (std::cmp::Reverse(from.distance_on(OFFSET, *h)), *h));
+    let lines: Vec<(Hex, String)> = to
+        .iter()
+        .take(VOYAGES)
+        .map(|h| (*h, format!("{kw} {from} to {h}")))
+        .filter(|(_, o)| ok(d, st, p, o))
+        .collect();
+    lines
+        .iter()
+        .map(|(h, o)| {
+            let others: Vec<String> = to
+                .iter()
+                .filter(|x| *x != h)
+                .take(REACH_LISTED)
+                .map(|x| x.to_string())
+                .collect();
+            let more = to.len().saturating_sub(1 + REACH_LISTED);
+            format!(
+                "{o}   # {rule}, the whole action; also to: {}{}",
+                others.join(" "),
+                if more > 0 { format!(" +{more} more") } else { String::new() }
+            )
+        })
+        .collect()
+}
+
 fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
     let mut c = Vec::new();
     let mine: Vec<Hex> = {
@@ -190,13 +275,16 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
     for h in &mine {
         c.extend(moves(d, st, p, *h));
     }
+    for h in &mine {
+        c.extend(voyages(d, st, p, *h));
+    }
     c
 }
 
 /// The orders legal now, grouped: `pass`; the other actions open to the
 /// player (draw, chits, diplomacy, ...); every attack his stacks may make;
 /// one move per stack to its farthest hex, listing every hex it can reach
-/// with its cost. Each line is itself a legal order (a trailing `#` comment
+/// with its cost; the sea and river moves of each stack (12.6, 12.7). Each line is itself a legal order (a trailing `#` comment
 /// is ignored in a move file).
 pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     if turn::awaited(st) != Some(p) {

@@ -19,6 +19,7 @@
 pub mod beseech;
 pub mod chits;
 pub mod combat;
+pub mod control;
 pub mod data;
 pub mod deficit;
 pub mod diplomacy;
@@ -181,7 +182,10 @@ impl Rules for Ldf {
             // put-back (the state and replays changed; ARCHITECTURE "Upgrades").
             // 3: R-G3 in full (chits drawn in an action unusable in it),
             // Beseech on the result as it counts, re-salting (8.8).
-            version: 3,
+            // 4: the deficit cover's standing order and its fallback (6.10,
+            // N7), B&C hexes rebel-held until retaken, control in retreats
+            // (R-C2, 14.3). Unreleased: no at_version(3) emulation.
+            version: 4,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
             summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),

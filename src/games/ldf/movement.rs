@@ -391,26 +391,12 @@ pub fn force_name(d: &Data, units: &[UnitId]) -> String {
         .join(" ")
 }
 
-/// Is `h` a port friendly to faction `f` (12.6; ruling R-C2)?
+/// Is `h` a port friendly to faction `f` (12.6): a coastal population
+/// centre, never Petra, that `f` controls (R-C2, `control::holds`).
 fn friendly_port(d: &Data, st: &State, f: Faction, h: Hex) -> bool {
-    let Some(x) = d.hex(h) else { return false };
-    if !(x.coastal && x.tp > 0) || h == d.special.petra {
-        return false;
-    }
-    let own = st.factions_at(d, h).contains(&f);
-    match f {
-        Faction::Loyal => {
-            own || (x.region.is_core()
-                || x.region.is_caucasus()
-                || matches!(x.region, Region::Dacia | Region::Decumates))
-                && !st.anti_roman_in(d, h)
-                && !st.bc_rebels.contains(&h)
-                && !(st.gallic == Gallic::Active && x.region == Region::Gallic)
-        }
-        Faction::Rebel => own || st.bc_rebels.contains(&h),
-        Faction::Gallic => own || x.region == Region::Gallic && st.at(h).next().is_none(),
-        _ => false,
-    }
+    d.hex(h).is_some_and(|x| x.coastal && x.tp > 0)
+        && h != d.special.petra
+        && super::control::holds(d, st, f, h)
 }
 
 /// A sea move (12.6): port to friendly port, the whole action.
@@ -434,13 +420,20 @@ pub fn sea(
             "12.6",
         ));
     }
+    if f == Faction::Gallic && d.region(from) != Region::Gallic {
+        return Err(illegal(
+            "Gallic forces sail only between Gallic coastal population centres",
+            "9.5, 12.6; R-D6",
+        ));
+    }
+    // The faction's own bounds first (9.5: a Gallic force stays in Gaul).
+    may_enter(d, st, f, &units, to)?;
     if to == from || !friendly_port(d, st, f, to) {
         return Err(illegal(
             format!("{to} is not a friendly controlled coastal population centre"),
             "12.6",
         ));
     }
-    may_enter(d, st, f, &units, to)?;
     for u in &units {
         st.unit_mut(*u).loc = Loc::Hex(to);
     }

@@ -160,6 +160,9 @@ fn marker(st: &State, h: Hex) -> Option<char> {
         Some('B')
     } else if st.plague.contains(&h) {
         Some('$')
+    } else if st.bc_rebels.contains(&h) {
+        // A refused Bread & Circuses' revolt: rebel-held (and looted, 14.3).
+        Some('R')
     } else if st.looted.contains(&h) {
         Some('L')
     } else {
