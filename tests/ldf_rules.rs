@@ -1973,3 +1973,30 @@ fn legal_orders_include_sea_and_river_moves() {
     let legal = t.r.legal(&t.st, ROMAN);
     assert!(!legal.iter().any(|l| l.starts_with("river ")), "{legal:?}");
 }
+
+// 8.10: diplomacy flips the co-emperor "and all Roman units stacked with
+// him"; a client garrison with them would share a hex with its enemies, so
+// (ruling) it falls to the new rebels. Found by self-play after a sea move
+// into a Caucasus port.
+#[test]
+fn a_client_garrison_falls_when_the_coemperors_stack_turns_rebel() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let hx = d
+        .hexes
+        .iter()
+        .find(|x| x.region.is_caucasus())
+        .map(|x| x.hex)
+        .unwrap();
+    for id in ["cg1", "co", "v1", "v2"] {
+        t.put(id, hx);
+    }
+    let ev = t.ok(
+        GP,
+        "diplomacy coemperor",
+        &[("diplomacy with the co-emperor", 6, 6)],
+    );
+    assert!(t.st.unit(t.u("v1")).rebel, "{}", text(&ev));
+    assert_eq!(t.at("cg1"), None, "{}", text(&ev));
+    assert!(text(&ev).contains("falls to the new rebels"));
+}

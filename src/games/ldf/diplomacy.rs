@@ -252,6 +252,21 @@ pub fn diplomacy(
                     format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
                     vec![h],
                 );
+                // 8.10 flips only the Roman units; a client garrison or a
+                // Palmyran with them would share a hex with its enemies,
+                // which no rule allows (10.4, 11.x). Ruling: it falls to the
+                // rebels, eliminated.
+                let left: Vec<UnitId> = st
+                    .at(h)
+                    .filter(|u| st.faction(d, *u).hostile(Faction::Rebel))
+                    .collect();
+                for u in left {
+                    ctx.say(
+                        format!("{} in {h} falls to the new rebels (ruling; 8.10)", d.uid(u)),
+                        vec![h],
+                    );
+                    kill(ctx, st, u)?;
+                }
             }
         }
         (Player::Gp, DipTarget::Palmyra) => {
