@@ -332,6 +332,15 @@ impl Rules for Ldf {
         )
     }
 
+    fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {
+        // The side letters `view::counter` draws (rebels too: owned by a player).
+        match Player::from_index(side.index()) {
+            Some(Player::Roman) => vec!['R'],
+            Some(Player::Gp) => vec!['G'],
+            None => Vec::new(),
+        }
+    }
+
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants(&self.data, st)
     }
