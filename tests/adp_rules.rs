@@ -1581,3 +1581,82 @@ fn the_stand_in_set_up_opens_with_the_government_nearest_its_goal() {
     assert_eq!(st.res(Faction::Government), 30);
     assert_eq!(st.res(Faction::Warlords), 15);
 }
+
+/// The Taliban to act on an Event card, on the emptied map, with Resources.
+fn taliban_on_card() -> (Adp, State, Side) {
+    let (r, mut st) = empty();
+    let card = r
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Taliban))
+        .unwrap()
+        .number;
+    on_card(&r, &mut st, card);
+    st.resources[Faction::Taliban.index()] = 10;
+    let side = st.seats.side(Faction::Taliban).unwrap();
+    (r, st, side)
+}
+
+#[test]
+fn every_illegal_line_of_an_operation_is_reported_at_once() {
+    // 3.1: each space selected once; 3.3.1: a Base takes 2 Guerrillas there.
+    // The lines that read (parse_all) are carried out; each illegal one is
+    // set aside and the later ones still checked, each error with its line,
+    // column and rule.
+    let (r, st, taliban) = taliban_on_card();
+    let text = "rally\nin kandahar\n  in kandahar\nin oruzgan base\nin zabol\nin kandahar";
+    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+    let mut after = st.clone();
+    let mut dice = Dice::seeded([1; 32]);
+    let e = Rules::apply(&r, &mut after, taliban, &o[0].1, &mut dice)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3 lines are illegal"), "{e}");
+    assert!(
+        e.contains("line 3, column 1: Kandahar is already selected"),
+        "{e}"
+    );
+    assert!(
+        e.contains("line 4, column 1: ") && e.contains("(3.3.1)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("line 6, column 1: Kandahar is already selected"),
+        "{e}"
+    );
+    assert!(!e.contains("line 5"), "{e}");
+    assert_eq!(e.matches("(3.1)").count(), 2, "{e}");
+    // One illegal line alone keeps its rule at the end, as before.
+    let o = Rules::parse_all(&r, &st, taliban, &lines("rally\nin kandahar\nin kandahar")).unwrap();
+    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice).unwrap_err();
+    assert_eq!(
+        e,
+        umpire::core::ruleset::RuleError::illegal(
+            "line 3, column 1: Kandahar is already selected for this rally",
+            "3.1"
+        )
+    );
+    assert_eq!(dice.count(), 0);
+}
+
+#[test]
+fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
+    // Invariant 4: a move is refused before its first roll. Attack rolls a
+    // die (3.3.3): once a line is illegal, the later Attack is not rolled.
+    let (r, mut st, taliban) = taliban_on_card();
+    let d = r.data().clone();
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
+    put(&d, &mut st, "kandahar", Piece::Police, 1);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 2);
+    put(&d, &mut st, "helmand", Piece::Police, 1);
+    let text = "attack\nin kabul target government\nin kandahar target government\nin kabul target government";
+    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+    let mut dice = Dice::seeded([1; 32]);
+    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(dice.count(), 0, "{e}");
+    assert!(e.starts_with("illegal: line 2, column 1: "), "{e}");
+    assert!(!e.contains("line 4"), "{e}");
+}

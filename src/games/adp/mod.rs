@@ -173,8 +173,11 @@ impl Rules for Adp {
             // information), transfers; 3: Train from the map, Insurgents'
             // own pieces to Available, standing transfer offers, the
             // Random Spaces table; ARCHITECTURE "Upgrades". Unreleased: no
-            // `at_version(2)` emulation.
-            version: 3,
+            // `at_version(2)` emulation. 4: every illegal line of an
+            // Operation reported (the refusal's text), Deception markers,
+            // Non-player removal guidelines, concede; unreleased again, no
+            // `at_version(3)`.
+            version: 4,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),

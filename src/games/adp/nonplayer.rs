@@ -10,7 +10,7 @@ use super::cards::CardKind;
 use super::data::{Data, HaloDo, NpPriorities, SpaceId};
 use super::effects;
 use super::legal;
-use super::orders::{self, ActStep, Order, Sa};
+use super::orders::{self, ActStep, At, Order, Sa};
 use super::pieces::Faction;
 use super::sequence::{self, Offer};
 use super::state::{Stage, State};
@@ -331,7 +331,7 @@ pub fn primary_space(d: &Data, text: &str) -> Option<SpaceId> {
     }
 }
 
-fn first_space(steps: &[(usize, ActStep)]) -> Option<SpaceId> {
+fn first_space(steps: &[(At, ActStep)]) -> Option<SpaceId> {
     steps.iter().find_map(|(_, s)| match s {
         ActStep::In(i) => Some(i.space),
         ActStep::Move(m) => m.path.last().copied(),

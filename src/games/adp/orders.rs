@@ -314,8 +314,18 @@ pub struct Action {
     pub op: Op,
     /// A Limited Operation (2.3.5).
     pub limited: bool,
-    /// The lines after the first, with their line numbers.
-    pub steps: Vec<(usize, ActStep)>,
+    /// The lines after the first, each with where it starts.
+    pub steps: Vec<(At, ActStep)>,
+}
+
+/// Where a line of an Operation starts in the move file, so that an error
+/// found while carrying it out names its line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct At {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column of the line's first word.
+    pub column: usize,
 }
 
 /// One line of a Propaganda plan (6.4, 6.5).
@@ -609,7 +619,7 @@ fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
             errors.keep::<bool>(Err(e), "2.3.5")
         }
     };
-    let steps: Vec<Option<(usize, ActStep)>> = lines[1..]
+    let steps: Vec<Option<(At, ActStep)>> = lines[1..]
         .iter()
         .map(|l| {
             let r = act_step(d, l);
@@ -617,7 +627,11 @@ fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
                 (_, "sa") => sa_rule(l).unwrap_or("4.1"),
                 _ => rule,
             };
-            errors.keep(r, rule).map(|s| (l.src.line, s))
+            let at = At {
+                line: l.src.line,
+                column: l.src.column,
+            };
+            errors.keep(r, rule).map(|s| (at, s))
         })
         .collect();
     Some(Action {
