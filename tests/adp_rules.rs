@@ -1660,3 +1660,227 @@ fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
     assert!(e.starts_with("illegal: line 2, column 1: "), "{e}");
     assert!(!e.contains("line 4"), "{e}");
 }
+
+fn deception_game(scenario: &str, sides: &[&str]) -> Result<(Adp, State), String> {
+    let r = Adp::new();
+    let st = r.setup(&Setup {
+        scenario: scenario.into(),
+        options: [("deception".to_string(), "yes".to_string())].into(),
+        sides: sides.iter().map(|s| s.to_string()).collect(),
+    })?;
+    Ok((r, st))
+}
+
+/// Dice with every side's hidden stream, as the engine gives them.
+fn hidden_dice() -> Dice {
+    Dice::seeded([5; 32]).with_hidden((0..5).map(|i| Some([i + 10; 32])).collect())
+}
+
+#[test]
+fn deception_markers_are_drawn_blindly_two_a_player_and_seen_by_their_holder_alone() {
+    use umpire::games::adp::deception::Marker;
+    // 7.3: "each player at start blindly draws 2 Deception markers. Set
+    // aside the rest; they may not be inspected." 1.9 NOTE: 12 markers.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    let mut dice = hidden_dice();
+    let ev = Rules::deal(&r, &mut st, &mut dice).unwrap();
+    let x = st.deception.clone().unwrap();
+    assert_eq!(x.held.len(), 4);
+    assert!(x.held.iter().all(|h| h.len() == 2));
+    assert_eq!(x.aside.len(), 4);
+    let mut all: Vec<Marker> = x.held.iter().flatten().map(|h| h.marker).collect();
+    all.extend(x.aside.items().iter().copied());
+    for m in Marker::ALL {
+        assert_eq!(all.iter().filter(|k| **k == m).count(), 4, "{m:?}");
+    }
+    // Each draw is a hidden roll of the drawer's own stream, naming the marker.
+    let hidden: Vec<_> = dice
+        .rolls()
+        .iter()
+        .filter(|r| !r.audience.is_public())
+        .collect();
+    assert_eq!(hidden.len(), 8);
+    assert!(hidden.iter().all(|r| r.item.is_some()));
+    // The holder alone is told, and sees them in its view; nobody else does.
+    let told: Vec<_> = ev
+        .iter()
+        .filter(|e| e.text.contains("your Deception"))
+        .collect();
+    assert_eq!(told.len(), 4);
+    assert!(told.iter().all(|e| !e.audience.is_public()));
+    let mine = Rules::view(&r, &st, Some(Side(0))).status.join("\n");
+    assert!(mine.contains("Your Deception markers"), "{mine}");
+    let public = Rules::view(&r, &st, None).status.join("\n");
+    assert!(!public.contains("Your Deception"), "{public}");
+    assert!(public.contains("revealed: none"), "{public}");
+}
+
+#[test]
+fn deception_is_an_option_for_three_or_four_players_only() {
+    // 7.3: "in 3- or 4-player games".
+    assert!(deception_game("standin-2p", &["coin", "insurgents"]).is_err());
+    assert!(deception_game("standin-1p-taliban", &["taliban"]).is_err());
+    assert!(deception_game("standin-3p-np", &["coalition", "government", "taliban"]).is_ok());
+}
+
+#[test]
+fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // 7.3 Hidden Asset: "Convert any 1 LimOp option (2.3.5) into a full Op &
+    // Special Activity Option"; revealing it discloses its sealed draw.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[1] == Faction::Taliban)
+        .unwrap();
+    on_card(&r, &mut st, card.number);
+    st.stage = Stage::Card(CardTurn {
+        first: Some((card.order[0], Took::Op)),
+        ..Default::default()
+    });
+    let taliban = st.seats.side(Faction::Taliban).unwrap();
+    let draw = umpire::core::dice::RollRef {
+        position: 0,
+        index: 0,
+    };
+    st.deception.as_mut().unwrap().held[taliban.index()] = vec![
+        Held {
+            marker: Marker::HiddenAsset,
+            draw: Some(draw),
+            revealed: false,
+        },
+        Held {
+            marker: Marker::EmptyThreat,
+            draw: None,
+            revealed: false,
+        },
+    ];
+    assert_eq!(sequence::offers(&d, &st), vec![Offer::LimOp]);
+    st.resources[Faction::Taliban.index()] = 10;
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
+    // Without the marker: a Limited Operation, no Special Activity (2.3.4).
+    let text = "rally\nin kandahar\nin zabol\nsa extort kandahar";
+    let o = Rules::parse(&r, &st, taliban, &lines(text)).unwrap();
+    assert!(
+        Rules::apply(
+            &r,
+            &mut st.clone(),
+            taliban,
+            &o[0].1,
+            &mut Dice::seeded([1; 32])
+        )
+        .is_err()
+    );
+    // An Empty Threat is not used by order.
+    let o = Rules::parse(&r, &st, taliban, &lines("deception empty threat\npass")).unwrap();
+    let e = Rules::apply(
+        &r,
+        &mut st.clone(),
+        taliban,
+        &o[0].1,
+        &mut Dice::seeded([1; 32]),
+    );
+    assert!(e.unwrap_err().to_string().contains("(7.3)"));
+    // With it: the full Operation and its Special Activity.
+    let o = Rules::parse(
+        &r,
+        &st,
+        taliban,
+        &lines(&format!("deception hidden-asset\n{text}")),
+    )
+    .unwrap();
+    let mut dice = Dice::seeded([1; 32]);
+    for (_, o) in &o {
+        Rules::apply(&r, &mut st, taliban, o, &mut dice).unwrap();
+    }
+    assert_eq!(dice.disclosed(), [draw]);
+    let x = st.deception.as_ref().unwrap();
+    assert!(x.held[taliban.index()][0].revealed);
+    assert!(!x.held[taliban.index()][1].revealed);
+    let public = Rules::view(&r, &st, None).status.join("\n");
+    assert!(public.contains("Taliban Hidden Asset"), "{public}");
+}
+
+#[test]
+fn a_hidden_asset_does_not_lift_the_final_event_card() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // Ruling A36: it converts only the 2.3.4 LimOp option, not 2.3.8.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order[0] == Faction::Taliban)
+        .unwrap();
+    on_card(&r, &mut st, card.number);
+    let taliban = st.seats.side(Faction::Taliban).unwrap();
+    st.deception.as_mut().unwrap().held[taliban.index()][0] = Held {
+        marker: Marker::HiddenAsset,
+        draw: None,
+        revealed: false,
+    };
+    // 1st Eligible: no Limited Operation option to convert.
+    let o = Rules::parse(&r, &st, taliban, &lines("deception hidden-asset\npass")).unwrap();
+    let e = Rules::apply(
+        &r,
+        &mut st.clone(),
+        taliban,
+        &o[0].1,
+        &mut Dice::seeded([1; 32]),
+    );
+    assert!(e.unwrap_err().to_string().contains("none is offered"));
+}
+
+#[test]
+fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // 7.3 Hidden Agenda "+1 to the holding player's victory margin"; ruling
+    // A40: in the ranking only.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let d = r.data().clone();
+    for h in st.deception.as_mut().unwrap().held.iter_mut() {
+        for m in h.iter_mut() {
+            m.marker = Marker::EmptyThreat;
+        }
+    }
+    let before = victory::ranking(&d, &st);
+    let coalition = st.seats.side(Faction::Coalition).unwrap();
+    st.deception.as_mut().unwrap().held[coalition.index()] = vec![
+        Held {
+            marker: Marker::HiddenAgenda,
+            draw: None,
+            revealed: false,
+        };
+        2
+    ];
+    let after = victory::ranking(&d, &st);
+    let m = |v: &[(Side, i32)]| v.iter().find(|(s, _)| *s == coalition).unwrap().1;
+    assert_eq!(m(&after), m(&before) + 2);
+    // A 7.2 threshold is not met by it.
+    assert_eq!(victory::check_met(&d, &st), {
+        st.deception = None;
+        victory::check_met(&d, &st)
+    });
+}

@@ -94,3 +94,46 @@ fn one_player_as_the_coalition_and_as_the_taliban() {
     play("standin-1p-coalition", 2, 10);
     play("standin-1p-taliban", 2, 11);
 }
+
+#[test]
+fn four_and_three_player_games_with_deception_markers() {
+    // 7.3: hidden draws at the start, Hidden Assets used, every marker
+    // revealed (disclosed) at the end; the records verify.
+    let o: BTreeMap<String, String> = [("deception".to_string(), "yes".to_string())].into();
+    play_with("standin", &o, 3, 12);
+    play_with("standin-3p-np", &o, 2, 13);
+}
+
+#[test]
+fn deception_draws_are_disclosed_and_each_copy_checks_them() {
+    use umpire::core::audit::audit;
+    use umpire::core::record::Body;
+    // 7.3: a marker is revealed when used and every marker at the end; each
+    // reveal opens the sealed draw in a `disclose` entry (core early
+    // disclosure), which a side's copy checks against the commitment.
+    let o: BTreeMap<String, String> = [("deception".to_string(), "yes".to_string())].into();
+    let (g, _) = selfplay::random_game(
+        Arc::new(Adp::new()),
+        "standin",
+        &o,
+        0,
+        21,
+        &SelfPlayConfig::default(),
+    )
+    .unwrap();
+    let record = g.record();
+    let disclosed: usize = record
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Disclose(x) => Some(x.items.len()),
+            _ => None,
+        })
+        .sum();
+    // 8 draws; the last marker of a pool is never drawn by a roll, so all 8
+    // are rolls and all are opened by the end.
+    assert_eq!(disclosed, 8);
+    let copy = record.copy_for(Some("taliban"));
+    let a = audit(&copy).unwrap();
+    assert_eq!(a.disclosures_checked, 8, "{a:?}");
+}

@@ -23,6 +23,7 @@ pub mod board;
 pub mod cards;
 pub mod coin;
 pub mod data;
+pub mod deception;
 pub mod deck;
 pub mod effects;
 pub mod insurgent;
@@ -194,6 +195,11 @@ impl Rules for Adp {
                 default: "no".into(),
                 values: vec!["no".into(), "yes".into()],
                 help: "2.3.7: a Propaganda card revealed as the next card is played at once, the Event showing opens the next Campaign; the Final Event Card rule (2.3.8) is ignored".into(),
+            }, OptionInfo {
+                name: "deception".into(),
+                default: "no".into(),
+                values: vec!["no".into(), "yes".into()],
+                help: "7.3 Victory Deception, 3 or 4 players: each player draws 2 hidden markers (Empty Threat, Hidden Agenda +1 margin, Hidden Asset: `deception hidden-asset` turns a Limited Operation option into a full Operation with a Special Activity); the mix of the 12 is a stand-in".into(),
             }],
         }
     }
@@ -226,6 +232,11 @@ impl Rules for Adp {
             match (k.as_str(), v.as_str()) {
                 ("sudden_propaganda", "yes") => options.sudden_propaganda = true,
                 ("sudden_propaganda", "no") => options.sudden_propaganda = false,
+                ("deception", "yes") => {
+                    deception::allowed(d, setup.sides.len())?;
+                    options.deception = true;
+                }
+                ("deception", "no") => options.deception = false,
                 _ => {
                     return Err(format!(
                         "option {k}={v:?} is not allowed; see `umpire rules adp`"
@@ -287,6 +298,7 @@ impl Rules for Adp {
                     to,
                 },
             ) => transfer::apply(d, st, f, *amount, *patronage, *to)?,
+            (Stage::Card(_), Order::Deception(m)) => deception::use_marker(d, st, side, *m, dice)?,
             (Stage::Card(_), _) => sequence::act(d, st, f, order, dice)?,
             _ => {
                 return Err(RuleError::illegal(
@@ -297,6 +309,8 @@ impl Rules for Adp {
         };
         // 8.1: the Non-players handed a card by this move decide now.
         nonplayer::play(d, st, dice, &mut events)?;
+        // 7.3: the markers still hidden are shown when the game ends.
+        deception::at_end(st, dice, &mut events);
         Ok(events)
     }
 
@@ -339,6 +353,9 @@ impl Rules for Adp {
     fn deal(&self, st: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
         let mut ev = Vec::new();
+        if st.options.deception {
+            ev.extend(deception::deal(d, st, dice)?);
+        }
         st.deck.next = st.deck.draw(dice)?;
         sequence::next_card(d, st, dice, &mut ev)?;
         nonplayer::play(d, st, dice, &mut ev)?;

@@ -367,6 +367,8 @@ pub enum Order {
     Act(Action),
     /// A Propaganda Round plan, for one faction (`None`: the side's only one).
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
+    /// Uses a Deception marker before the card's order (7.3).
+    Deception(super::deception::Marker),
     /// A voluntary transfer by the faction executing (1.5.1, digest D5):
     /// Resources to another faction, or the Government's Patronage to the
     /// Warlords' Resources.
@@ -479,10 +481,18 @@ pub fn parse_all(
 /// A card's move: transfers first (1.5.1), then the card's one order.
 fn card_orders(d: &Data, lines: &[Line], errors: &mut Errors) -> Vec<(SourceLine, Order)> {
     let mut out = Vec::new();
-    let n = lines.iter().take_while(|l| l.words[0] == "transfer").count();
+    let n = lines
+        .iter()
+        .take_while(|l| matches!(l.words[0].as_str(), "transfer" | "deception"))
+        .count();
     for l in &lines[..n] {
-        if let Some(t) = errors.keep(transfer(l), "1.5.1") {
-            out.push((l.src.clone(), t));
+        let o = if l.words[0] == "deception" {
+            errors.keep(deception(l), "7.3")
+        } else {
+            errors.keep(transfer(l), "1.5.1")
+        };
+        if let Some(o) = o {
+            out.push((l.src.clone(), o));
         }
     }
     let lines = &lines[n..];
@@ -517,6 +527,19 @@ fn transfer(l: &Line) -> Result<Order, OrderError> {
         amount,
         patronage,
         to,
+    })
+}
+
+/// `deception MARKER` (7.3): `hidden-asset`.
+fn deception(l: &Line) -> Result<Order, OrderError> {
+    use super::deception::Marker;
+    let w = l.words.get(1..).unwrap_or_default().join("-");
+    if l.words.len() < 2 {
+        return Err(l.err("deception MARKER, e.g. `deception hidden-asset` (7.3)"));
+    }
+    Marker::parse(&w).map(Order::Deception).ok_or_else(|| {
+        let hint = did_you_mean(&w, Marker::ALL.iter().map(|m| m.key()));
+        l.err_at(&l.words[1], format!("no Deception marker {w:?}{hint}"))
     })
 }
 
@@ -590,7 +613,8 @@ fn op(w: &str) -> Option<Op> {
 }
 
 /// Every order word a card's move may start with.
-const ORDER_WORDS: [&str; 11] = [
+const ORDER_WORDS: [&str; 12] = [
+    "deception",
     "pass", "event", "transfer", "train", "patrol", "sweep", "assault", "rally", "march",
     "attack", "terror",
 ];

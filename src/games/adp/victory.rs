@@ -77,15 +77,15 @@ fn tie_rank(f: Faction) -> u8 {
     }
 }
 
-/// A side's margin: the lowest of its factions' (1.5), and the best tie rank
-/// among them.
+/// A side's margin: the lowest of its factions' (1.5), +1 for each Hidden
+/// Agenda it holds (7.3, ruling A40), and the best tie rank among them.
 fn side_score(d: &Data, st: &State, t: &Totals, side: Side) -> (i32, u8) {
     let fs = st.seats.factions_of(side);
     let m = fs
         .iter()
         .map(|f| margin(d, t, *f))
         .min()
-        .unwrap_or(i32::MIN);
+        .map_or(i32::MIN, |m| m + super::deception::agenda(st, side));
     let r = fs.iter().map(|f| tie_rank(*f)).min().unwrap_or(9);
     (m, r)
 }
