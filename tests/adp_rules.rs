@@ -1884,3 +1884,65 @@ fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
         victory::check_met(&d, &st)
     });
 }
+
+#[test]
+fn non_players_remove_by_the_guidelines() {
+    use umpire::games::adp::removal::{self, By, Reach};
+    // 8.1 GUIDELINES: "Target or remove enemy players before Non-players
+    // assets whenever possible. Remove enemy Bases before other pieces,
+    // Underground before Active Guerrillas, and Police then Troops evenly
+    // (each space)." One player, the Coalition: the rest are Non-players.
+    let (r, st) = game_in("standin-1p-coalition", &["coalition"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    let k = s(&d, "kandahar");
+    put(&d, &mut st, "kandahar", Piece::Police, 2);
+    put(&d, &mut st, "kandahar", Piece::GovTroops, 2);
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(
+        &mut a,
+        k,
+        2,
+        &[Faction::Government],
+        Reach::Any,
+        true,
+        By::NonPlayer,
+    );
+    assert_eq!(gone, [Piece::Police, Piece::GovTroops]);
+    // A player's Attack takes the Police first (the code's default order).
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(
+        &mut a,
+        k,
+        2,
+        &[Faction::Government],
+        Reach::Any,
+        true,
+        By::Player,
+    );
+    assert_eq!(gone, [Piece::Police, Piece::Police]);
+    // The player (Coalition) before the Non-player Warlords, and an enemy
+    // Base before other pieces; Underground before Active.
+    let h = s(&d, "helmand");
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 1);
+    put(&d, &mut st, "helmand", Piece::CoalBase, 1);
+    put(&d, &mut st, "helmand", Piece::WarUnder, 1);
+    put(&d, &mut st, "helmand", Piece::WarActive, 1);
+    let targets = [Faction::Warlords, Faction::Coalition];
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(&mut a, h, 4, &targets, Reach::Any, true, By::NonPlayer);
+    assert_eq!(
+        gone,
+        [
+            Piece::CoalTroops,
+            Piece::CoalBase,
+            Piece::WarUnder,
+            Piece::WarActive
+        ]
+    );
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(&mut a, h, 2, &targets, Reach::Any, true, By::Player);
+    assert_eq!(gone, [Piece::WarActive, Piece::WarUnder]);
+    assert_eq!(By::of(&st, Faction::Taliban), By::NonPlayer);
+    assert_eq!(By::of(&st, Faction::Coalition), By::Player);
+}
