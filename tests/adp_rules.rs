@@ -1946,3 +1946,40 @@ fn non_players_remove_by_the_guidelines() {
     assert_eq!(By::of(&st, Faction::Taliban), By::NonPlayer);
     assert_eq!(By::of(&st, Faction::Coalition), By::Player);
 }
+
+#[test]
+fn a_conceding_player_becomes_a_non_player_and_the_last_one_ends_the_game() {
+    use umpire::games::adp::concede;
+    use umpire::games::adp::propaganda::Round;
+    // Ruling A45 (8.0: the rules govern "any Factions beyond those
+    // represented by a player").
+    let (r, mut st) = dealt();
+    let d = r.data().clone();
+    let coalition = st.seats.side(Faction::Coalition).unwrap();
+    // In a Propaganda Round, the conceded faction's plan is no longer
+    // awaited: with none left the round resolves.
+    st.stage = Stage::Propaganda(Round {
+        plans: Vec::new(),
+        waiting: vec![Faction::Coalition],
+        last: false,
+    });
+    let mut dice = Dice::seeded([2; 32]);
+    let ev = concede::apply(&d, &mut st, coalition, &mut dice).unwrap();
+    assert!(st.seats.is_np(Faction::Coalition));
+    let text: Vec<&str> = ev.iter().map(|e| e.text.as_str()).collect();
+    assert!(text.iter().any(|t| t.contains("Card ")), "{text:?}");
+    assert!(st.finished.is_none());
+    assert!(concede::apply(&d, &mut st, coalition, &mut dice).is_err());
+    // The conceded side ranks last whatever the margins (7.1).
+    assert_eq!(victory::ranking(&d, &st).last().unwrap().0, coalition);
+    for f in [Faction::Government, Faction::Taliban] {
+        let side = st.seats.side(f).unwrap();
+        concede::apply(&d, &mut st, side, &mut dice).unwrap();
+        assert!(st.finished.is_none());
+    }
+    let warlords = st.seats.side(Faction::Warlords).unwrap();
+    concede::apply(&d, &mut st, warlords, &mut dice).unwrap();
+    let done = st.finished.clone().unwrap();
+    assert!(done.winners.is_empty(), "{done:?}");
+    assert!(matches!(st.stage, Stage::Over));
+}

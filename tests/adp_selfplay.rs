@@ -2,6 +2,8 @@
 //! verifiable dice, invariants after every entry, a verified replay of every
 //! record; see `core::selfplay`), in every seating mode offered.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use umpire::core::selfplay::{self, SelfPlayConfig, SelfPlayStats};
@@ -136,4 +138,57 @@ fn deception_draws_are_disclosed_and_each_copy_checks_them() {
     let copy = record.copy_for(Some("taliban"));
     let a = audit(&copy).unwrap();
     assert_eq!(a.disclosures_checked, 8, "{a:?}");
+}
+
+#[test]
+fn a_player_conceding_in_a_four_player_game_leaves_its_faction_to_the_umpire() {
+    use umpire::core::game::{Game, RejectKind, ReplayMode, Verdict};
+    use umpire::core::record::Body;
+    // Ruling A45: a conceding player's factions become Non-players (8.0);
+    // the others play on. The engine lets the ruleset read `concede`.
+    let mut t = common::table(
+        "adp",
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+        &[],
+    );
+    let asked = t.game.prompt().awaiting[0].side.index();
+    let other = (asked + 1) % 4;
+    // Out of turn, it is refused: the ruleset reads it as an order.
+    match t.play(other, &["concede"]) {
+        Verdict::Rejected { rejection, .. } => assert_eq!(rejection.kind, RejectKind::NotYourTurn),
+        v => panic!("{v:?}"),
+    }
+    let seq = match t.play(asked, &["concede"]) {
+        Verdict::Accepted { seq, .. } => seq,
+        v => panic!("{v:?}"),
+    };
+    assert!(matches!(
+        t.game.record().entries()[seq as usize].body,
+        Body::Move(_)
+    ));
+    let p = t.game.prompt();
+    assert!(p.finished.is_none(), "the game goes on");
+    assert!(p.awaiting.iter().all(|a| a.side.index() != asked));
+    let (g, _) = Game::replay(t.shared(), t.game.record(), ReplayMode::Verify).unwrap();
+    assert_eq!(g.prompt(), t.game.prompt());
+}
+
+#[test]
+fn a_two_sided_game_ends_on_a_concession() {
+    use umpire::core::record::Body;
+    // With two sides the core's concede stands: the other side wins.
+    let mut t = common::table("adp", "standin-2p", &["coin", "insurgents"], &[]);
+    let asked = t.game.prompt().awaiting[0].side.index();
+    t.play(1 - asked, &["concede"]);
+    let done = t.game.prompt().finished.clone().expect("over");
+    assert_eq!(done.winners.len(), 1);
+    assert_eq!(done.winners[0].index(), asked);
+    assert!(
+        t.game
+            .record()
+            .entries()
+            .iter()
+            .any(|e| matches!(e.body, Body::Act(_)))
+    );
 }

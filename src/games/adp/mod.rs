@@ -22,6 +22,7 @@ pub mod action;
 pub mod board;
 pub mod cards;
 pub mod coin;
+pub mod concede;
 pub mod data;
 pub mod deception;
 pub mod deck;
@@ -264,6 +265,9 @@ impl Rules for Adp {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        if let Some(o) = concede::parse(st, lines) {
+            return Ok(o);
+        }
         orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
@@ -274,6 +278,9 @@ impl Rules for Adp {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        if let Some(o) = concede::parse(st, lines) {
+            return Ok(o);
+        }
         orders::parse_all(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
@@ -287,6 +294,9 @@ impl Rules for Adp {
         let d = &*self.data;
         let f = acting(d, st, side, Some(order))?;
         let mut events = match (&st.stage, order) {
+            (Stage::Card(_) | Stage::Propaganda(_), Order::Concede) => {
+                concede::apply(d, st, side, dice)?
+            }
             (Stage::Propaganda(_), Order::Plan(_, plan)) => {
                 propaganda::submit(d, st, f, plan.clone(), dice)?
             }

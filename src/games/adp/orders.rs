@@ -367,6 +367,8 @@ pub enum Order {
     Act(Action),
     /// A Propaganda Round plan, for one faction (`None`: the side's only one).
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
+    /// The player concedes; its factions become Non-players (ruling A45).
+    Concede,
     /// Uses a Deception marker before the card's order (7.3).
     Deception(super::deception::Marker),
     /// A voluntary transfer by the faction executing (1.5.1, digest D5):
