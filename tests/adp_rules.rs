@@ -1581,3 +1581,405 @@ fn the_stand_in_set_up_opens_with_the_government_nearest_its_goal() {
     assert_eq!(st.res(Faction::Government), 30);
     assert_eq!(st.res(Faction::Warlords), 15);
 }
+
+/// The Taliban to act on an Event card, on the emptied map, with Resources.
+fn taliban_on_card() -> (Adp, State, Side) {
+    let (r, mut st) = empty();
+    let card = r
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Taliban))
+        .unwrap()
+        .number;
+    on_card(&r, &mut st, card);
+    st.resources[Faction::Taliban.index()] = 10;
+    let side = st.seats.side(Faction::Taliban).unwrap();
+    (r, st, side)
+}
+
+#[test]
+fn every_illegal_line_of_an_operation_is_reported_at_once() {
+    // 3.1: each space selected once; 3.3.1: a Base takes 2 Guerrillas there.
+    // The lines that read (parse_all) are carried out; each illegal one is
+    // set aside and the later ones still checked, each error with its line,
+    // column and rule.
+    let (r, st, taliban) = taliban_on_card();
+    let text = "rally\nin kandahar\n  in kandahar\nin oruzgan base\nin zabol\nin kandahar";
+    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+    let mut after = st.clone();
+    let mut dice = Dice::seeded([1; 32]);
+    let e = Rules::apply(&r, &mut after, taliban, &o[0].1, &mut dice)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3 lines are illegal"), "{e}");
+    assert!(
+        e.contains("line 3, column 1: Kandahar is already selected"),
+        "{e}"
+    );
+    assert!(
+        e.contains("line 4, column 1: ") && e.contains("(3.3.1)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("line 6, column 1: Kandahar is already selected"),
+        "{e}"
+    );
+    assert!(!e.contains("line 5"), "{e}");
+    assert_eq!(e.matches("(3.1)").count(), 2, "{e}");
+    // One illegal line alone keeps its rule at the end, as before.
+    let o = Rules::parse_all(&r, &st, taliban, &lines("rally\nin kandahar\nin kandahar")).unwrap();
+    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice).unwrap_err();
+    assert_eq!(
+        e,
+        umpire::core::ruleset::RuleError::illegal(
+            "line 3, column 1: Kandahar is already selected for this rally",
+            "3.1"
+        )
+    );
+    assert_eq!(dice.count(), 0);
+}
+
+#[test]
+fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
+    // Invariant 4: a move is refused before its first roll. Attack rolls a
+    // die (3.3.3): once a line is illegal, the later Attack is not rolled.
+    let (r, mut st, taliban) = taliban_on_card();
+    let d = r.data().clone();
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
+    put(&d, &mut st, "kandahar", Piece::Police, 1);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 2);
+    put(&d, &mut st, "helmand", Piece::Police, 1);
+    let text = "attack\nin kabul target government\nin kandahar target government\nin kabul target government";
+    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+    let mut dice = Dice::seeded([1; 32]);
+    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(dice.count(), 0, "{e}");
+    assert!(e.starts_with("illegal: line 2, column 1: "), "{e}");
+    assert!(!e.contains("line 4"), "{e}");
+}
+
+fn deception_game(scenario: &str, sides: &[&str]) -> Result<(Adp, State), String> {
+    let r = Adp::new();
+    let st = r.setup(&Setup {
+        scenario: scenario.into(),
+        options: [("deception".to_string(), "yes".to_string())].into(),
+        sides: sides.iter().map(|s| s.to_string()).collect(),
+    })?;
+    Ok((r, st))
+}
+
+/// Dice with every side's hidden stream, as the engine gives them.
+fn hidden_dice() -> Dice {
+    Dice::seeded([5; 32]).with_hidden((0..5).map(|i| Some([i + 10; 32])).collect())
+}
+
+#[test]
+fn deception_markers_are_drawn_blindly_two_a_player_and_seen_by_their_holder_alone() {
+    use umpire::games::adp::deception::Marker;
+    // 7.3: "each player at start blindly draws 2 Deception markers. Set
+    // aside the rest; they may not be inspected." 1.9 NOTE: 12 markers.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    let mut dice = hidden_dice();
+    let ev = Rules::deal(&r, &mut st, &mut dice).unwrap();
+    let x = st.deception.clone().unwrap();
+    assert_eq!(x.held.len(), 4);
+    assert!(x.held.iter().all(|h| h.len() == 2));
+    assert_eq!(x.aside.len(), 4);
+    let mut all: Vec<Marker> = x.held.iter().flatten().map(|h| h.marker).collect();
+    all.extend(x.aside.items().iter().copied());
+    for m in Marker::ALL {
+        assert_eq!(all.iter().filter(|k| **k == m).count(), 4, "{m:?}");
+    }
+    // Each draw is a hidden roll of the drawer's own stream, naming the marker.
+    let hidden: Vec<_> = dice
+        .rolls()
+        .iter()
+        .filter(|r| !r.audience.is_public())
+        .collect();
+    assert_eq!(hidden.len(), 8);
+    assert!(hidden.iter().all(|r| r.item.is_some()));
+    // The holder alone is told, and sees them in its view; nobody else does.
+    let told: Vec<_> = ev
+        .iter()
+        .filter(|e| e.text.contains("your Deception"))
+        .collect();
+    assert_eq!(told.len(), 4);
+    assert!(told.iter().all(|e| !e.audience.is_public()));
+    let mine = Rules::view(&r, &st, Some(Side(0))).status.join("\n");
+    assert!(mine.contains("Your Deception markers"), "{mine}");
+    let public = Rules::view(&r, &st, None).status.join("\n");
+    assert!(!public.contains("Your Deception"), "{public}");
+    assert!(public.contains("revealed: none"), "{public}");
+}
+
+#[test]
+fn deception_is_an_option_for_three_or_four_players_only() {
+    // 7.3: "in 3- or 4-player games".
+    assert!(deception_game("standin-2p", &["coin", "insurgents"]).is_err());
+    assert!(deception_game("standin-1p-taliban", &["taliban"]).is_err());
+    assert!(deception_game("standin-3p-np", &["coalition", "government", "taliban"]).is_ok());
+}
+
+#[test]
+fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // 7.3 Hidden Asset: "Convert any 1 LimOp option (2.3.5) into a full Op &
+    // Special Activity Option"; revealing it discloses its sealed draw.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[1] == Faction::Taliban)
+        .unwrap();
+    on_card(&r, &mut st, card.number);
+    st.stage = Stage::Card(CardTurn {
+        first: Some((card.order[0], Took::Op)),
+        ..Default::default()
+    });
+    let taliban = st.seats.side(Faction::Taliban).unwrap();
+    let draw = umpire::core::dice::RollRef {
+        position: 0,
+        index: 0,
+    };
+    st.deception.as_mut().unwrap().held[taliban.index()] = vec![
+        Held {
+            marker: Marker::HiddenAsset,
+            draw: Some(draw),
+            revealed: false,
+        },
+        Held {
+            marker: Marker::EmptyThreat,
+            draw: None,
+            revealed: false,
+        },
+    ];
+    assert_eq!(sequence::offers(&d, &st), vec![Offer::LimOp]);
+    st.resources[Faction::Taliban.index()] = 10;
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
+    // Without the marker: a Limited Operation, no Special Activity (2.3.4).
+    let text = "rally\nin kandahar\nin zabol\nsa extort kandahar";
+    let o = Rules::parse(&r, &st, taliban, &lines(text)).unwrap();
+    assert!(
+        Rules::apply(
+            &r,
+            &mut st.clone(),
+            taliban,
+            &o[0].1,
+            &mut Dice::seeded([1; 32])
+        )
+        .is_err()
+    );
+    // An Empty Threat is not used by order.
+    let o = Rules::parse(&r, &st, taliban, &lines("deception empty threat\npass")).unwrap();
+    let e = Rules::apply(
+        &r,
+        &mut st.clone(),
+        taliban,
+        &o[0].1,
+        &mut Dice::seeded([1; 32]),
+    );
+    assert!(e.unwrap_err().to_string().contains("(7.3)"));
+    // With it: the full Operation and its Special Activity.
+    let o = Rules::parse(
+        &r,
+        &st,
+        taliban,
+        &lines(&format!("deception hidden-asset\n{text}")),
+    )
+    .unwrap();
+    let mut dice = Dice::seeded([1; 32]);
+    for (_, o) in &o {
+        Rules::apply(&r, &mut st, taliban, o, &mut dice).unwrap();
+    }
+    assert_eq!(dice.disclosed(), [draw]);
+    let x = st.deception.as_ref().unwrap();
+    assert!(x.held[taliban.index()][0].revealed);
+    assert!(!x.held[taliban.index()][1].revealed);
+    let public = Rules::view(&r, &st, None).status.join("\n");
+    assert!(public.contains("Taliban Hidden Asset"), "{public}");
+}
+
+#[test]
+fn a_hidden_asset_does_not_lift_the_final_event_card() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // Ruling A36: it converts only the 2.3.4 LimOp option, not 2.3.8.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let d = r.data().clone();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order[0] == Faction::Taliban)
+        .unwrap();
+    on_card(&r, &mut st, card.number);
+    let taliban = st.seats.side(Faction::Taliban).unwrap();
+    st.deception.as_mut().unwrap().held[taliban.index()][0] = Held {
+        marker: Marker::HiddenAsset,
+        draw: None,
+        revealed: false,
+    };
+    // 1st Eligible: no Limited Operation option to convert.
+    let o = Rules::parse(&r, &st, taliban, &lines("deception hidden-asset\npass")).unwrap();
+    let e = Rules::apply(
+        &r,
+        &mut st.clone(),
+        taliban,
+        &o[0].1,
+        &mut Dice::seeded([1; 32]),
+    );
+    assert!(e.unwrap_err().to_string().contains("none is offered"));
+}
+
+#[test]
+fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
+    use umpire::games::adp::deception::{Held, Marker};
+    // 7.3 Hidden Agenda "+1 to the holding player's victory margin"; ruling
+    // A40: in the ranking only.
+    let (r, mut st) = deception_game(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+    .unwrap();
+    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    let d = r.data().clone();
+    for h in st.deception.as_mut().unwrap().held.iter_mut() {
+        for m in h.iter_mut() {
+            m.marker = Marker::EmptyThreat;
+        }
+    }
+    let before = victory::ranking(&d, &st);
+    let coalition = st.seats.side(Faction::Coalition).unwrap();
+    st.deception.as_mut().unwrap().held[coalition.index()] = vec![
+        Held {
+            marker: Marker::HiddenAgenda,
+            draw: None,
+            revealed: false,
+        };
+        2
+    ];
+    let after = victory::ranking(&d, &st);
+    let m = |v: &[(Side, i32)]| v.iter().find(|(s, _)| *s == coalition).unwrap().1;
+    assert_eq!(m(&after), m(&before) + 2);
+    // A 7.2 threshold is not met by it.
+    assert_eq!(victory::check_met(&d, &st), {
+        st.deception = None;
+        victory::check_met(&d, &st)
+    });
+}
+
+#[test]
+fn non_players_remove_by_the_guidelines() {
+    use umpire::games::adp::removal::{self, By, Reach};
+    // 8.1 GUIDELINES: "Target or remove enemy players before Non-players
+    // assets whenever possible. Remove enemy Bases before other pieces,
+    // Underground before Active Guerrillas, and Police then Troops evenly
+    // (each space)." One player, the Coalition: the rest are Non-players.
+    let (r, st) = game_in("standin-1p-coalition", &["coalition"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    let k = s(&d, "kandahar");
+    put(&d, &mut st, "kandahar", Piece::Police, 2);
+    put(&d, &mut st, "kandahar", Piece::GovTroops, 2);
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(
+        &mut a,
+        k,
+        2,
+        &[Faction::Government],
+        Reach::Any,
+        true,
+        By::NonPlayer,
+    );
+    assert_eq!(gone, [Piece::Police, Piece::GovTroops]);
+    // A player's Attack takes the Police first (the code's default order).
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(
+        &mut a,
+        k,
+        2,
+        &[Faction::Government],
+        Reach::Any,
+        true,
+        By::Player,
+    );
+    assert_eq!(gone, [Piece::Police, Piece::Police]);
+    // The player (Coalition) before the Non-player Warlords, and an enemy
+    // Base before other pieces; Underground before Active.
+    let h = s(&d, "helmand");
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 1);
+    put(&d, &mut st, "helmand", Piece::CoalBase, 1);
+    put(&d, &mut st, "helmand", Piece::WarUnder, 1);
+    put(&d, &mut st, "helmand", Piece::WarActive, 1);
+    let targets = [Faction::Warlords, Faction::Coalition];
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(&mut a, h, 4, &targets, Reach::Any, true, By::NonPlayer);
+    assert_eq!(
+        gone,
+        [
+            Piece::CoalTroops,
+            Piece::CoalBase,
+            Piece::WarUnder,
+            Piece::WarActive
+        ]
+    );
+    let mut a = st.clone();
+    let gone = removal::remove_up_to(&mut a, h, 2, &targets, Reach::Any, true, By::Player);
+    assert_eq!(gone, [Piece::WarActive, Piece::WarUnder]);
+    assert_eq!(By::of(&st, Faction::Taliban), By::NonPlayer);
+    assert_eq!(By::of(&st, Faction::Coalition), By::Player);
+}
+
+#[test]
+fn a_conceding_player_becomes_a_non_player_and_the_last_one_ends_the_game() {
+    use umpire::games::adp::concede;
+    use umpire::games::adp::propaganda::Round;
+    // Ruling A45 (8.0: the rules govern "any Factions beyond those
+    // represented by a player").
+    let (r, mut st) = dealt();
+    let d = r.data().clone();
+    let coalition = st.seats.side(Faction::Coalition).unwrap();
+    // In a Propaganda Round, the conceded faction's plan is no longer
+    // awaited: with none left the round resolves.
+    st.stage = Stage::Propaganda(Round {
+        plans: Vec::new(),
+        waiting: vec![Faction::Coalition],
+        last: false,
+    });
+    let mut dice = Dice::seeded([2; 32]);
+    let ev = concede::apply(&d, &mut st, coalition, &mut dice).unwrap();
+    assert!(st.seats.is_np(Faction::Coalition));
+    let text: Vec<&str> = ev.iter().map(|e| e.text.as_str()).collect();
+    assert!(text.iter().any(|t| t.contains("Card ")), "{text:?}");
+    assert!(st.finished.is_none());
+    assert!(concede::apply(&d, &mut st, coalition, &mut dice).is_err());
+    // The conceded side ranks last whatever the margins (7.1).
+    assert_eq!(victory::ranking(&d, &st).last().unwrap().0, coalition);
+    for f in [Faction::Government, Faction::Taliban] {
+        let side = st.seats.side(f).unwrap();
+        concede::apply(&d, &mut st, side, &mut dice).unwrap();
+        assert!(st.finished.is_none());
+    }
+    let warlords = st.seats.side(Faction::Warlords).unwrap();
+    concede::apply(&d, &mut st, warlords, &mut dice).unwrap();
+    let done = st.finished.clone().unwrap();
+    assert!(done.winners.is_empty(), "{done:?}");
+    assert!(matches!(st.stage, Stage::Over));
+}

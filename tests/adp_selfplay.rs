@@ -2,6 +2,8 @@
 //! verifiable dice, invariants after every entry, a verified replay of every
 //! record; see `core::selfplay`), in every seating mode offered.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use umpire::core::selfplay::{self, SelfPlayConfig, SelfPlayStats};
@@ -93,4 +95,100 @@ fn two_players_with_the_government_and_the_warlords_non_players() {
 fn one_player_as_the_coalition_and_as_the_taliban() {
     play("standin-1p-coalition", 2, 10);
     play("standin-1p-taliban", 2, 11);
+}
+
+#[test]
+fn four_and_three_player_games_with_deception_markers() {
+    // 7.3: hidden draws at the start, Hidden Assets used, every marker
+    // revealed (disclosed) at the end; the records verify.
+    let o: BTreeMap<String, String> = [("deception".to_string(), "yes".to_string())].into();
+    play_with("standin", &o, 3, 12);
+    play_with("standin-3p-np", &o, 2, 13);
+}
+
+#[test]
+fn deception_draws_are_disclosed_and_each_copy_checks_them() {
+    use umpire::core::audit::audit;
+    use umpire::core::record::Body;
+    // 7.3: a marker is revealed when used and every marker at the end; each
+    // reveal opens the sealed draw in a `disclose` entry (core early
+    // disclosure), which a side's copy checks against the commitment.
+    let o: BTreeMap<String, String> = [("deception".to_string(), "yes".to_string())].into();
+    let (g, _) = selfplay::random_game(
+        Arc::new(Adp::new()),
+        "standin",
+        &o,
+        0,
+        21,
+        &SelfPlayConfig::default(),
+    )
+    .unwrap();
+    let record = g.record();
+    let disclosed: usize = record
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Disclose(x) => Some(x.items.len()),
+            _ => None,
+        })
+        .sum();
+    // 8 draws; the last marker of a pool is never drawn by a roll, so all 8
+    // are rolls and all are opened by the end.
+    assert_eq!(disclosed, 8);
+    let copy = record.copy_for(Some("taliban"));
+    let a = audit(&copy).unwrap();
+    assert_eq!(a.disclosures_checked, 8, "{a:?}");
+}
+
+#[test]
+fn a_player_conceding_in_a_four_player_game_leaves_its_faction_to_the_umpire() {
+    use umpire::core::game::{Game, RejectKind, ReplayMode, Verdict};
+    use umpire::core::record::Body;
+    // Ruling A45: a conceding player's factions become Non-players (8.0);
+    // the others play on. The engine lets the ruleset read `concede`.
+    let mut t = common::table(
+        "adp",
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+        &[],
+    );
+    let asked = t.game.prompt().awaiting[0].side.index();
+    let other = (asked + 1) % 4;
+    // Out of turn, it is refused: the ruleset reads it as an order.
+    match t.play(other, &["concede"]) {
+        Verdict::Rejected { rejection, .. } => assert_eq!(rejection.kind, RejectKind::NotYourTurn),
+        v => panic!("{v:?}"),
+    }
+    let seq = match t.play(asked, &["concede"]) {
+        Verdict::Accepted { seq, .. } => seq,
+        v => panic!("{v:?}"),
+    };
+    assert!(matches!(
+        t.game.record().entries()[seq as usize].body,
+        Body::Move(_)
+    ));
+    let p = t.game.prompt();
+    assert!(p.finished.is_none(), "the game goes on");
+    assert!(p.awaiting.iter().all(|a| a.side.index() != asked));
+    let (g, _) = Game::replay(t.shared(), t.game.record(), ReplayMode::Verify).unwrap();
+    assert_eq!(g.prompt(), t.game.prompt());
+}
+
+#[test]
+fn a_two_sided_game_ends_on_a_concession() {
+    use umpire::core::record::Body;
+    // With two sides the core's concede stands: the other side wins.
+    let mut t = common::table("adp", "standin-2p", &["coin", "insurgents"], &[]);
+    let asked = t.game.prompt().awaiting[0].side.index();
+    t.play(1 - asked, &["concede"]);
+    let done = t.game.prompt().finished.clone().expect("over");
+    assert_eq!(done.winners.len(), 1);
+    assert_eq!(done.winners[0].index(), asked);
+    assert!(
+        t.game
+            .record()
+            .entries()
+            .iter()
+            .any(|e| matches!(e.body, Body::Act(_)))
+    );
 }

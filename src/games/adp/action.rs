@@ -5,11 +5,11 @@
 use super::coin;
 use super::data::{Data, SpaceId};
 use super::insurgent;
-use super::orders::{ActStep, Action, Move, Op, SaKind};
+use super::orders::{ActStep, Action, At, Move, Op, SaKind};
 use super::pieces::Faction;
 use super::special;
 use super::state::State;
-use crate::core::dice::Dice;
+use crate::core::dice::{Dice, DiceError};
 use crate::core::ruleset::{Event, RuleError};
 use std::collections::BTreeSet;
 
@@ -25,6 +25,7 @@ pub struct Terms {
 }
 
 /// The state of one Operation while its lines are carried out.
+#[derive(Clone)]
 pub struct Exec<'a> {
     /// The data.
     pub d: &'a Data,
@@ -59,9 +60,9 @@ pub struct Exec<'a> {
 }
 
 impl Exec<'_> {
-    /// An error naming the line and the rule.
+    /// An error citing the rule; [`execute`] adds the line and column.
     pub fn ill(&self, msg: impl Into<String>, rule: &str) -> RuleError {
-        RuleError::illegal(format!("line {}: {}", self.line, msg.into()), rule)
+        RuleError::illegal(msg, rule)
     }
 
     /// Reports something.
@@ -164,23 +165,102 @@ pub fn execute(
         a.op.key()
     ));
     coin::begin(&mut x, st)?;
-    for (line, step) in &a.steps {
-        x.line = *line;
-        match step {
-            ActStep::Sa(sa) => special::execute(&mut x, st, sa, dice)?,
-            ActStep::Return {
-                space,
-                count,
-                kind,
-                active,
-            } => insurgent::return_pieces(&mut x, st, *space, *count, *kind, *active)?,
-            _ => op_step(&mut x, st, step, dice)?,
-        }
+    let mut errors = Vec::new();
+    steps(&mut x, st, a, dice, &mut errors)?;
+    // The whole Operation's checks only when every line stood: with a line
+    // set aside they would report its absence, not a fault.
+    if errors.is_empty() {
+        finish(&mut x, st)?;
         st.update_control(d);
     }
-    finish(&mut x, st)?;
-    st.update_control(d);
-    Ok(x.events)
+    if errors.is_empty() {
+        Ok(x.events)
+    } else {
+        Err(combined(errors))
+    }
+}
+
+/// An error of one line of an Operation.
+type LineError = (At, RuleError);
+
+/// Carries out the Operation's lines in order. A line that is illegal is
+/// set aside (state as before it) and the later lines are still checked, so
+/// that the player sees every illegal line at once; once one has failed, no
+/// die is rolled for real any more (a refusal reveals no roll, invariant 4),
+/// and checking stops at the first line that would roll.
+fn steps(
+    x: &mut Exec,
+    st: &mut State,
+    a: &Action,
+    dice: &mut Dice,
+    errors: &mut Vec<LineError>,
+) -> Result<(), RuleError> {
+    let mut preview: Option<Dice> = None;
+    for (i, (at, step)) in a.steps.iter().enumerate() {
+        x.line = at.line;
+        // Only a line with lines after it needs the state before it back.
+        let saved = (i + 1 < a.steps.len()).then(|| (st.clone(), x.clone()));
+        let roll = preview.as_mut().unwrap_or(&mut *dice);
+        match one_step(x, st, step, roll) {
+            Ok(()) => st.update_control(x.d),
+            Err(RuleError::Dice(DiceError::PreviewStops(_))) if preview.is_some() => {
+                return Ok(());
+            }
+            Err(e @ RuleError::Dice(_)) => return Err(e),
+            Err(e) => {
+                if let Some((s, y)) = saved {
+                    *st = s;
+                    *x = y;
+                }
+                errors.push((*at, e));
+                preview.get_or_insert_with(Dice::preview);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn one_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {
+    match step {
+        ActStep::Sa(sa) => special::execute(x, st, sa, dice),
+        ActStep::Return {
+            space,
+            count,
+            kind,
+            active,
+        } => insurgent::return_pieces(x, st, *space, *count, *kind, *active),
+        _ => op_step(x, st, step, dice),
+    }
+}
+
+/// The errors of an Operation's lines as one, each with its line, column
+/// and rule (one alone keeps its rule where the engine prints it).
+fn combined(mut errors: Vec<LineError>) -> RuleError {
+    let at = |a: At, m: &str| format!("line {}, column {}: {m}", a.line, a.column);
+    if errors.len() == 1 {
+        return match errors.remove(0) {
+            (a, RuleError::Illegal { message, rule }) => RuleError::Illegal {
+                message: at(a, &message),
+                rule,
+            },
+            (_, e) => e,
+        };
+    }
+    let text: Vec<String> = errors
+        .into_iter()
+        .map(|(a, e)| match e {
+            RuleError::Illegal {
+                message,
+                rule: Some(r),
+            } => at(a, &format!("{message} ({r})")),
+            RuleError::Illegal { message, .. } => at(a, &message),
+            e => at(a, &e.to_string()),
+        })
+        .collect();
+    RuleError::Illegal {
+        message: format!("{} lines are illegal:\n{}", text.len(), text.join("\n")),
+        rule: None,
+    }
 }
 
 fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {

@@ -548,7 +548,15 @@ pub fn assault_space(
     if let Some(t) = targets.iter().find(|t| t.is_coin()) {
         return Err(x.ill(format!("the {} are not an enemy", t.name()), "3.2.4"));
     }
-    let gone = removal::remove_up_to(st, s, cap, &targets, Reach::ActiveOnly, false);
+    let gone = removal::remove_up_to(
+        st,
+        s,
+        cap,
+        &targets,
+        Reach::ActiveOnly,
+        false,
+        removal::By::of(st, x.f),
+    );
     let tal_bases = gone.iter().filter(|p| **p == Piece::TalBase).count() as i32;
     if x.f == Faction::Government && tal_bases > 0 {
         st.add_aid(x.d, 6 * tal_bases);

@@ -191,6 +191,22 @@ pub struct Limits {
     pub bases_per_space: u8,
 }
 
+/// The Deception markers (7.3 option): how many, of which kind, and how
+/// many each player draws.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DeceptionMix {
+    /// All markers (1.9 NOTE: 12).
+    pub markers: u8,
+    /// Drawn by each player at the start (7.3: 2).
+    pub per_player: u8,
+    /// Empty Threat markers.
+    pub empty_threat: u8,
+    /// Hidden Agenda markers.
+    pub hidden_agenda: u8,
+    /// Hidden Asset markers.
+    pub hidden_asset: u8,
+}
+
 /// Victory thresholds (7.2): each total must exceed its value.
 #[derive(Clone, Debug, Serialize)]
 pub struct Thresholds {
@@ -246,6 +262,8 @@ pub struct Data {
     pub victory: Thresholds,
     /// Islamabad box names, Hostility first (6.6.1).
     pub islamabad: Vec<String>,
+    /// The Deception markers (7.3 option).
+    pub deception: DeceptionMix,
     /// The cards, by number (index = number - 1).
     pub cards: Vec<Card>,
     /// The scenario.
@@ -362,6 +380,7 @@ impl Data {
         };
         let spaces = read_map(&mut r, &tm);
         let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
+        let deception = read_deception(&mut r, &tf);
         let cards = cards::read(&mut r, &tc);
         let nonplayer = read_nonplayer(&mut r, &tn);
         let random_spaces = read_random_spaces(&mut r, &tn, &spaces);
@@ -373,6 +392,7 @@ impl Data {
             limits,
             victory,
             islamabad,
+            deception,
             cards,
             scenario: Scenario {
                 name: String::new(),
@@ -645,6 +665,38 @@ fn read_forces(r: &mut Reader, t: &Table) -> Forces {
         r.finish(rec);
     }
     (inv, lim, v, boxes)
+}
+
+/// `forces.toml`'s `[deception]`: the 7.3 option's markers. A file without
+/// it has none, and the option cannot be chosen.
+fn read_deception(r: &mut Reader, t: &Table) -> DeceptionMix {
+    let Some(dt) = t.get("deception").and_then(|v| v.as_table()) else {
+        return DeceptionMix::default();
+    };
+    let mut rec = r.rec("forces.deception", dt);
+    let m = DeceptionMix {
+        markers: r.small(&mut rec, "markers").unwrap_or(0),
+        per_player: r.small(&mut rec, "per_player").unwrap_or(0),
+        empty_threat: r.small(&mut rec, "empty_threat").unwrap_or(0),
+        hidden_agenda: r.small(&mut rec, "hidden_agenda").unwrap_or(0),
+        hidden_asset: r.small(&mut rec, "hidden_asset").unwrap_or(0),
+    };
+    r.finish(rec);
+    let sum = u32::from(m.empty_threat) + u32::from(m.hidden_agenda) + u32::from(m.hidden_asset);
+    if sum != u32::from(m.markers) {
+        r.error(format!(
+            "forces.deception: the kinds add up to {sum}, not the {} markers (1.9)",
+            m.markers
+        ));
+    }
+    // 7.3: up to 4 players draw; enough must be left to draw from.
+    if u32::from(m.per_player) * 4 > u32::from(m.markers) {
+        r.error(format!(
+            "forces.deception: 4 players drawing {} each need more than {} markers (7.3)",
+            m.per_player, m.markers
+        ));
+    }
+    m
 }
 
 /// `nonplayer.toml`: one table per faction, its keys checked against the

@@ -341,7 +341,15 @@ pub fn attack(
     };
     if success {
         let n = 2 + st.extra_removals(x.f, "attack");
-        let gone = removal::remove_up_to(st, s, n, &targets, Reach::Any, true);
+        let gone = removal::remove_up_to(
+            st,
+            s,
+            n,
+            &targets,
+            Reach::Any,
+            true,
+            removal::By::of(st, x.f),
+        );
         x.say(format!(
             "Attack in {}: removed {}",
             x.name(s),

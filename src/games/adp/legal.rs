@@ -19,7 +19,11 @@ pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
     };
     let candidates = match &st.stage {
         Stage::Start => Vec::new(),
-        Stage::Card(_) => card_candidates(d, st, f),
+        Stage::Card(_) => {
+            let mut v = card_candidates(d, st, f);
+            v.extend(asset_candidates(d, st, side, f));
+            v
+        }
         Stage::Propaganda(r) => {
             // The side's one sealed mail holds a plan for each of its
             // factions awaited (6.0): the others' plans follow `f`'s.
@@ -39,6 +43,33 @@ pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
     candidates
         .into_iter()
         .filter(|c| accepted(r, st, side, c))
+        .collect()
+}
+
+/// With an unused Hidden Asset and a Limited Operation offered (7.3): a few
+/// full Operations, the marker revealed first.
+fn asset_candidates(d: &Data, st: &State, side: Side, f: Faction) -> Vec<String> {
+    use super::deception::Marker;
+    let holds = st
+        .deception
+        .as_ref()
+        .and_then(|x| x.held.get(side.index()))
+        .is_some_and(|h| {
+            h.iter()
+                .any(|h| h.marker == Marker::HiddenAsset && !h.revealed)
+        });
+    if !holds || !sequence::offers(d, st).contains(&Offer::LimOp) {
+        return Vec::new();
+    }
+    let mut full = st.clone();
+    if let Stage::Card(t) = &mut full.stage {
+        t.asset = true;
+    }
+    card_candidates(d, &full, f)
+        .into_iter()
+        .filter(|c| c.contains("\nsa "))
+        .take(3)
+        .map(|c| format!("deception hidden-asset\n{c}"))
         .collect()
 }
 

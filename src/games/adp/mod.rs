@@ -22,7 +22,9 @@ pub mod action;
 pub mod board;
 pub mod cards;
 pub mod coin;
+pub mod concede;
 pub mod data;
+pub mod deception;
 pub mod deck;
 pub mod effects;
 pub mod insurgent;
@@ -173,8 +175,11 @@ impl Rules for Adp {
             // information), transfers; 3: Train from the map, Insurgents'
             // own pieces to Available, standing transfer offers, the
             // Random Spaces table; ARCHITECTURE "Upgrades". Unreleased: no
-            // `at_version(2)` emulation.
-            version: 3,
+            // `at_version(2)` emulation. 4: every illegal line of an
+            // Operation reported (the refusal's text), Deception markers,
+            // Non-player removal guidelines, concede; unreleased again, no
+            // `at_version(3)`.
+            version: 4,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
@@ -191,6 +196,11 @@ impl Rules for Adp {
                 default: "no".into(),
                 values: vec!["no".into(), "yes".into()],
                 help: "2.3.7: a Propaganda card revealed as the next card is played at once, the Event showing opens the next Campaign; the Final Event Card rule (2.3.8) is ignored".into(),
+            }, OptionInfo {
+                name: "deception".into(),
+                default: "no".into(),
+                values: vec!["no".into(), "yes".into()],
+                help: "7.3 Victory Deception, 3 or 4 players: each player draws 2 hidden markers (Empty Threat, Hidden Agenda +1 margin, Hidden Asset: `deception hidden-asset` turns a Limited Operation option into a full Operation with a Special Activity); the mix of the 12 is a stand-in".into(),
             }],
         }
     }
@@ -223,6 +233,11 @@ impl Rules for Adp {
             match (k.as_str(), v.as_str()) {
                 ("sudden_propaganda", "yes") => options.sudden_propaganda = true,
                 ("sudden_propaganda", "no") => options.sudden_propaganda = false,
+                ("deception", "yes") => {
+                    deception::allowed(d, setup.sides.len())?;
+                    options.deception = true;
+                }
+                ("deception", "no") => options.deception = false,
                 _ => {
                     return Err(format!(
                         "option {k}={v:?} is not allowed; see `umpire rules adp`"
@@ -250,6 +265,9 @@ impl Rules for Adp {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+        if let Some(o) = concede::parse(st, lines) {
+            return Ok(o);
+        }
         orders::parse(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
@@ -260,6 +278,9 @@ impl Rules for Adp {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
+        if let Some(o) = concede::parse(st, lines) {
+            return Ok(o);
+        }
         orders::parse_all(&self.data, lines, matches!(st.stage, Stage::Propaganda(_)))
     }
 
@@ -273,6 +294,9 @@ impl Rules for Adp {
         let d = &*self.data;
         let f = acting(d, st, side, Some(order))?;
         let mut events = match (&st.stage, order) {
+            (Stage::Card(_) | Stage::Propaganda(_), Order::Concede) => {
+                concede::apply(d, st, side, dice)?
+            }
             (Stage::Propaganda(_), Order::Plan(_, plan)) => {
                 propaganda::submit(d, st, f, plan.clone(), dice)?
             }
@@ -284,6 +308,7 @@ impl Rules for Adp {
                     to,
                 },
             ) => transfer::apply(d, st, f, *amount, *patronage, *to)?,
+            (Stage::Card(_), Order::Deception(m)) => deception::use_marker(d, st, side, *m, dice)?,
             (Stage::Card(_), _) => sequence::act(d, st, f, order, dice)?,
             _ => {
                 return Err(RuleError::illegal(
@@ -294,6 +319,8 @@ impl Rules for Adp {
         };
         // 8.1: the Non-players handed a card by this move decide now.
         nonplayer::play(d, st, dice, &mut events)?;
+        // 7.3: the markers still hidden are shown when the game ends.
+        deception::at_end(st, dice, &mut events);
         Ok(events)
     }
 
@@ -336,6 +363,9 @@ impl Rules for Adp {
     fn deal(&self, st: &mut State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
         let mut ev = Vec::new();
+        if st.options.deception {
+            ev.extend(deception::deal(d, st, dice)?);
+        }
         st.deck.next = st.deck.draw(dice)?;
         sequence::next_card(d, st, dice, &mut ev)?;
         nonplayer::play(d, st, dice, &mut ev)?;

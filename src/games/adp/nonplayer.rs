@@ -10,7 +10,7 @@ use super::cards::CardKind;
 use super::data::{Data, HaloDo, NpPriorities, SpaceId};
 use super::effects;
 use super::legal;
-use super::orders::{self, ActStep, Order, Sa};
+use super::orders::{self, ActStep, At, Order, Sa};
 use super::pieces::Faction;
 use super::sequence::{self, Offer};
 use super::state::{Stage, State};
@@ -153,7 +153,13 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
         .cloned()
         .collect();
     let ops = if keeping.is_empty() { ops } else { keeping };
-    pick(d, ops, |c| score(pri, c), f, dice)
+    let fresh: Vec<String> = ops
+        .iter()
+        .filter(|c| sabotages_fresh(d, st, c))
+        .cloned()
+        .collect();
+    let ops = if fresh.is_empty() { ops } else { fresh };
+    pick(d, ops, |c| score(st, pri, c), f, dice)
 }
 
 /// The spaces an order moves pieces out of, Surge's excepted (8.1, 8.8.2).
@@ -271,8 +277,13 @@ fn changed(a: &State, b: &State) -> bool {
 
 /// Ranks an Operation's text by the faction's priorities: its Operation,
 /// with a Special Activity before without (8.1 Operations Not Limited), the
-/// Special Activity's rank, then the most lines (the maximum extent).
-fn score(pri: &NpPriorities, text: &str) -> (usize, usize, usize, Reverse<usize>) {
+/// Special Activity's rank; then the 8.1 GUIDELINES: the fewest Non-players
+/// targeted ("target or remove enemy players before Non-players"), the most
+/// friendly Bases placed ("place friendly Bases whenever possible"), the
+/// most lines (the maximum extent).
+type Score = (usize, usize, usize, usize, Reverse<usize>, Reverse<usize>);
+
+fn score(st: &State, pri: &NpPriorities, text: &str) -> Score {
     let op = text.split_whitespace().next().unwrap_or("");
     let sa = text
         .lines()
@@ -282,8 +293,42 @@ fn score(pri: &NpPriorities, text: &str) -> (usize, usize, usize, Reverse<usize>
         NpPriorities::rank(&pri.ops, op),
         usize::from(sa.is_none()),
         sa.map_or(pri.sas.len(), |k| NpPriorities::rank(&pri.sas, k)),
+        np_targets(st, text),
+        Reverse(bases_placed(text)),
         Reverse(text.lines().count()),
     )
+}
+
+/// How many times the order names a Non-player faction as its target (a
+/// Surge's `roll warlords N` share is not a target).
+fn np_targets(st: &State, text: &str) -> usize {
+    text.lines()
+        .filter(|l| !l.contains(" roll "))
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || c == ','))
+        .filter_map(Faction::parse)
+        .filter(|f| st.seats.is_np(*f))
+        .count()
+}
+
+/// The Bases the order places: Rally's `in SPACE base` lines (3.3.1); a
+/// Government Base by Train (`base SPACE`) is never a candidate, so the
+/// guideline's "no more than 1 Government Base per space" holds.
+fn bases_placed(text: &str) -> usize {
+    text.lines().filter(|l| l.trim_end().ends_with(" base")).count()
+}
+
+/// 8.3 "Sabotage only unsabotaged LoCs": a Terror line in a LoC already
+/// Sabotaged is not a Non-player's choice.
+fn sabotages_fresh(d: &Data, st: &State, text: &str) -> bool {
+    if !text.starts_with("terror") {
+        return true;
+    }
+    text.lines().skip(1).all(|l| {
+        let Some(s) = l.trim().strip_prefix("in ").and_then(|k| d.find(k.trim())) else {
+            return true;
+        };
+        !(d[s].is_loc() && st[s].sabotage)
+    })
 }
 
 /// The best candidate by `key`. Among equals in different spaces, the
@@ -331,7 +376,7 @@ pub fn primary_space(d: &Data, text: &str) -> Option<SpaceId> {
     }
 }
 
-fn first_space(steps: &[(usize, ActStep)]) -> Option<SpaceId> {
+fn first_space(steps: &[(At, ActStep)]) -> Option<SpaceId> {
     steps.iter().find_map(|(_, s)| match s {
         ActStep::In(i) => Some(i.space),
         ActStep::Move(m) => m.path.last().copied(),

@@ -314,8 +314,18 @@ pub struct Action {
     pub op: Op,
     /// A Limited Operation (2.3.5).
     pub limited: bool,
-    /// The lines after the first, with their line numbers.
-    pub steps: Vec<(usize, ActStep)>,
+    /// The lines after the first, each with where it starts.
+    pub steps: Vec<(At, ActStep)>,
+}
+
+/// Where a line of an Operation starts in the move file, so that an error
+/// found while carrying it out names its line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct At {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column of the line's first word.
+    pub column: usize,
 }
 
 /// One line of a Propaganda plan (6.4, 6.5).
@@ -357,6 +367,10 @@ pub enum Order {
     Act(Action),
     /// A Propaganda Round plan, for one faction (`None`: the side's only one).
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
+    /// The player concedes; its factions become Non-players (ruling A45).
+    Concede,
+    /// Uses a Deception marker before the card's order (7.3).
+    Deception(super::deception::Marker),
     /// A voluntary transfer by the faction executing (1.5.1, digest D5):
     /// Resources to another faction, or the Government's Patronage to the
     /// Warlords' Resources.
@@ -469,10 +483,18 @@ pub fn parse_all(
 /// A card's move: transfers first (1.5.1), then the card's one order.
 fn card_orders(d: &Data, lines: &[Line], errors: &mut Errors) -> Vec<(SourceLine, Order)> {
     let mut out = Vec::new();
-    let n = lines.iter().take_while(|l| l.words[0] == "transfer").count();
+    let n = lines
+        .iter()
+        .take_while(|l| matches!(l.words[0].as_str(), "transfer" | "deception"))
+        .count();
     for l in &lines[..n] {
-        if let Some(t) = errors.keep(transfer(l), "1.5.1") {
-            out.push((l.src.clone(), t));
+        let o = if l.words[0] == "deception" {
+            errors.keep(deception(l), "7.3")
+        } else {
+            errors.keep(transfer(l), "1.5.1")
+        };
+        if let Some(o) = o {
+            out.push((l.src.clone(), o));
         }
     }
     let lines = &lines[n..];
@@ -507,6 +529,19 @@ fn transfer(l: &Line) -> Result<Order, OrderError> {
         amount,
         patronage,
         to,
+    })
+}
+
+/// `deception MARKER` (7.3): `hidden-asset`.
+fn deception(l: &Line) -> Result<Order, OrderError> {
+    use super::deception::Marker;
+    let w = l.words.get(1..).unwrap_or_default().join("-");
+    if l.words.len() < 2 {
+        return Err(l.err("deception MARKER, e.g. `deception hidden-asset` (7.3)"));
+    }
+    Marker::parse(&w).map(Order::Deception).ok_or_else(|| {
+        let hint = did_you_mean(&w, Marker::ALL.iter().map(|m| m.key()));
+        l.err_at(&l.words[1], format!("no Deception marker {w:?}{hint}"))
     })
 }
 
@@ -580,7 +615,8 @@ fn op(w: &str) -> Option<Op> {
 }
 
 /// Every order word a card's move may start with.
-const ORDER_WORDS: [&str; 11] = [
+const ORDER_WORDS: [&str; 12] = [
+    "deception",
     "pass", "event", "transfer", "train", "patrol", "sweep", "assault", "rally", "march",
     "attack", "terror",
 ];
@@ -609,7 +645,7 @@ fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
             errors.keep::<bool>(Err(e), "2.3.5")
         }
     };
-    let steps: Vec<Option<(usize, ActStep)>> = lines[1..]
+    let steps: Vec<Option<(At, ActStep)>> = lines[1..]
         .iter()
         .map(|l| {
             let r = act_step(d, l);
@@ -617,7 +653,11 @@ fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
                 (_, "sa") => sa_rule(l).unwrap_or("4.1"),
                 _ => rule,
             };
-            errors.keep(r, rule).map(|s| (l.src.line, s))
+            let at = At {
+                line: l.src.line,
+                column: l.src.column,
+            };
+            errors.keep(r, rule).map(|s| (at, s))
         })
         .collect();
     Some(Action {

@@ -300,6 +300,17 @@ fn plan_of(r: &Round, f: Faction) -> Vec<PlanLine> {
         .collect()
 }
 
+/// Resolves the round once no plan is awaited (a conceding player's
+/// factions withdrawn, `super::concede`).
+pub fn resolve(
+    d: &Data,
+    st: &mut State,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    finish(d, st, dice, events)
+}
+
 fn finish(
     d: &Data,
     st: &mut State,

@@ -2,7 +2,7 @@
 //! and Events (1.4.1, 1.4.3, 3.2.4, 3.3.3).
 
 use super::data::SpaceId;
-use super::pieces::{Faction, Piece};
+use super::pieces::{Faction, Kind, Piece};
 use super::state::State;
 
 /// Which pieces an attacker may take.
@@ -58,9 +58,75 @@ pub fn next_piece(st: &State, s: SpaceId, target: Faction, reach: Reach) -> Opti
     }
 }
 
-/// Removes up to `n` pieces of the targeted factions (tried in order) from
-/// `s`, to the maximum extent (1.4.1). Coalition pieces go to Casualties if
-/// `casualties` (3.3.3). Returns what went.
+/// Who picks the pieces that go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// A player: the targeted factions in the order named, each faction's
+    /// pieces in the rules' order (Active before Underground, Police first).
+    Player,
+    /// A Non-player, by the 8.1 GUIDELINES: enemy players before Non-players,
+    /// enemy Bases before other pieces, Underground before Active Guerrillas,
+    /// Police then Troops evenly (each space).
+    NonPlayer,
+}
+
+impl By {
+    /// How `f` removes pieces: by the guidelines if it is a Non-player.
+    pub fn of(st: &State, f: Faction) -> By {
+        if st.seats.is_np(f) {
+            By::NonPlayer
+        } else {
+            By::Player
+        }
+    }
+}
+
+/// The next piece of `target` a Non-player takes in `s` (8.1 GUIDELINES),
+/// within what the rules allow (`next_piece`); `gone` is what it took there.
+fn next_np(st: &State, s: SpaceId, target: Faction, reach: Reach, gone: &[Piece]) -> Option<Piece> {
+    let p = &st[s].pieces;
+    match target {
+        Faction::Taliban | Faction::Warlords if reach == Reach::Any => {
+            let (u, a) = Piece::guerrillas(target)?;
+            if p[u] > 0 {
+                Some(u)
+            } else if p[a] > 0 {
+                Some(a)
+            } else {
+                next_piece(st, s, target, reach)
+            }
+        }
+        Faction::Government if p[Piece::Police] > 0 && p[Piece::GovTroops] > 0 => {
+            let n = |k: Piece| gone.iter().filter(|x| **x == k).count();
+            Some(if n(Piece::Police) <= n(Piece::GovTroops) {
+                Piece::Police
+            } else {
+                Piece::GovTroops
+            })
+        }
+        _ => next_piece(st, s, target, reach),
+    }
+}
+
+/// The next piece to go, by `by`.
+fn next_of(st: &State, s: SpaceId, targets: &[Faction], reach: Reach, by: By, gone: &[Piece]) -> Option<Piece> {
+    match by {
+        By::Player => targets.iter().find_map(|f| next_piece(st, s, *f, reach)),
+        By::NonPlayer => {
+            // Players' factions first; among those of one kind, a Base first.
+            let mut options: Vec<(bool, Piece)> = targets
+                .iter()
+                .filter_map(|f| Some((st.seats.is_np(*f), next_np(st, s, *f, reach, gone)?)))
+                .collect();
+            options.sort_by_key(|(np, p)| (*np, p.kind() != Kind::Base));
+            options.first().map(|(_, p)| *p)
+        }
+    }
+}
+
+/// Removes up to `n` pieces of the targeted factions from `s`, to the
+/// maximum extent (1.4.1), in the order `by` picks. Coalition pieces go to
+/// Casualties if `casualties` (3.3.3). Returns what went.
 pub fn remove_up_to(
     st: &mut State,
     s: SpaceId,
@@ -68,10 +134,11 @@ pub fn remove_up_to(
     targets: &[Faction],
     reach: Reach,
     casualties: bool,
+    by: By,
 ) -> Vec<Piece> {
     let mut gone = Vec::new();
     while (gone.len() as u32) < n {
-        let Some(p) = targets.iter().find_map(|f| next_piece(st, s, *f, reach)) else {
+        let Some(p) = next_of(st, s, targets, reach, by, &gone) else {
             break;
         };
         st.remove(s, p, 1, casualties);

@@ -121,6 +121,20 @@ impl Seats {
         self.factions.get(side.index()).map_or(&[], Vec::as_slice)
     }
 
+    /// `side` concedes: its factions become Non-players (ruling A45).
+    /// Returns them.
+    pub fn concede(&mut self, side: Side) -> Vec<Faction> {
+        let gone = self
+            .factions
+            .get_mut(side.index())
+            .map(std::mem::take)
+            .unwrap_or_default();
+        for f in &gone {
+            self.side_of[f.index()] = None;
+        }
+        gone
+    }
+
     /// Does one player hold both? (No transfers between them, 1.5.)
     pub fn same_player(&self, a: Faction, b: Faction) -> bool {
         self.side(a).is_some() && self.side(a) == self.side(b)

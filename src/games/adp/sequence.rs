@@ -36,6 +36,9 @@ pub struct CardTurn {
     pub second: Option<(Faction, Took)>,
     /// Factions that passed on this card (2.3.3).
     pub passed: Vec<Faction>,
+    /// The decider revealed a Hidden Asset (7.3): its Limited Operation
+    /// option is a full Operation with a Special Activity.
+    pub asset: bool,
 }
 
 /// An option open to the faction asked (2.3.4).
@@ -95,6 +98,11 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
         Some(Took::OpSa) => vec![Offer::LimOp, Offer::Event],
         Some(Took::Event) => vec![Offer::Op, Offer::OpSa],
     };
+    if t.asset && v.contains(&Offer::LimOp) {
+        // 7.3 Hidden Asset.
+        v.retain(|o| *o != Offer::LimOp);
+        v.splice(0..0, [Offer::Op, Offer::OpSa]);
+    }
     if np_deciding(d, st) {
         // 8.1 Operations Not Limited.
         if v.contains(&Offer::LimOp) {

@@ -204,7 +204,15 @@ fn airstrike(x: &mut Exec, st: &mut State, hits: &[(SpaceId, Faction)]) -> Resul
         }
         pakistan |= x.d[*s].is_pakistan();
         let n = 1 + st.extra_removals(x.f, "airstrike");
-        let gone = removal::remove_up_to(st, *s, n, &[*f], Reach::ActiveOnly, false);
+        let gone = removal::remove_up_to(
+            st,
+            *s,
+            n,
+            &[*f],
+            Reach::ActiveOnly,
+            false,
+            removal::By::of(st, x.f),
+        );
         x.say(format!(
             "Air Strike in {}: removed {}",
             x.name(*s),

@@ -72,6 +72,8 @@ pub struct Options {
     /// Sudden Propaganda (2.3.7): a Propaganda card revealed as the next card
     /// swaps places with the current one and its Round comes at once.
     pub sudden_propaganda: bool,
+    /// The Victory Deception option (7.3): hidden markers, 2 a player.
+    pub deception: bool,
 }
 
 /// The whole changing state.
@@ -115,6 +117,8 @@ pub struct State {
     pub finished: Option<Outcome>,
     /// Standing transfer offers, every side's (1.5.1, digest D5).
     pub standing: Vec<super::transfer::Standing>,
+    /// The Deception markers, with the option (7.3).
+    pub deception: Option<super::deception::Deception>,
 }
 
 impl Index<SpaceId> for State {
@@ -161,6 +165,7 @@ impl State {
             options,
             finished: None,
             standing: Vec::new(),
+            deception: None,
         };
         st.update_control(d);
         st

@@ -77,15 +77,15 @@ fn tie_rank(f: Faction) -> u8 {
     }
 }
 
-/// A side's margin: the lowest of its factions' (1.5), and the best tie rank
-/// among them.
+/// A side's margin: the lowest of its factions' (1.5), +1 for each Hidden
+/// Agenda it holds (7.3, ruling A40), and the best tie rank among them.
 fn side_score(d: &Data, st: &State, t: &Totals, side: Side) -> (i32, u8) {
     let fs = st.seats.factions_of(side);
     let m = fs
         .iter()
         .map(|f| margin(d, t, *f))
         .min()
-        .unwrap_or(i32::MIN);
+        .map_or(i32::MIN, |m| m + super::deception::agenda(st, side));
     let r = fs.iter().map(|f| tie_rank(*f)).min().unwrap_or(9);
     (m, r)
 }
@@ -143,7 +143,9 @@ pub fn ranking(d: &Data, st: &State) -> Vec<(Side, i32)> {
             (s, m, r)
         })
         .collect();
-    v.sort_by_key(|(s, m, r)| (-m, *r, s.0));
+    // A side with no faction (it conceded, ruling A45) scores i32::MIN:
+    // Reverse, not negation, which would overflow.
+    v.sort_by_key(|(s, m, r)| (std::cmp::Reverse(*m), *r, s.0));
     v.into_iter().map(|(s, m, _)| (s, m)).collect()
 }
 
@@ -152,7 +154,10 @@ pub fn outcome(d: &Data, st: &State, why: &str, names: &dyn Fn(Side) -> String) 
     let r = ranking(d, st);
     let mut list: Vec<String> = r
         .iter()
-        .map(|(s, m)| format!("{} {m:+}", names(*s)))
+        .map(|(s, m)| match *m {
+            i32::MIN => format!("side {} conceded", s.0 + 1),
+            m => format!("{} {m:+}", names(*s)),
+        })
         .collect();
     let t = totals(d, st);
     list.extend(

@@ -145,7 +145,7 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
 
 /// Status lines and the space list (everything in ADP is public but the deck
 /// order, 1.4.3; the draw pile's order is not even decided yet).
-pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
+pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
     let mut s = Vec::new();
     s.push(format!("Current card: {}", card_label(d, st.deck.current)));
     s.push(format!("Next card: {}", card_label(d, st.deck.next)));
@@ -216,6 +216,7 @@ pub fn view(d: &Data, st: &State, _side: Option<Side>) -> View {
     if st.casualties.total() > 0 {
         s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
     }
+    s.extend(super::deception::status(st, side));
     for id in d.ids() {
         s.push(space_line(d, st, id));
     }
