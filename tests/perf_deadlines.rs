@@ -90,7 +90,10 @@ fn the_wake_index_follows_every_change_of_a_game() {
     md.deliver("m1", &mail).unwrap();
     assert_eq!(u.poll(&mut md, at(30)).unwrap().accepted, 1);
     assert_exact(&u);
-    assert_eq!(u.store().wake_of("g1").unwrap(), Some(at(30 + 24).as_second()));
+    assert_eq!(
+        u.store().wake_of("g1").unwrap(),
+        Some(at(30 + 24).as_second())
+    );
 
     // Paused: out of the index; resumed ten hours later: back, ten hours on.
     u.pause("g3", "a holiday", at(2)).unwrap();

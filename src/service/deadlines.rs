@@ -107,10 +107,12 @@ pub fn wake(policy: &Deadlines, meta: &GameMeta) -> Option<i64> {
 /// The store's wake function over the club's default deadlines: a game's
 /// metadata that does not read wakes at once, so the check logs it.
 pub fn wake_fn(default: Deadlines) -> crate::store::WakeFn {
-    Box::new(move |_id, bytes| match serde_json::from_slice::<GameMeta>(bytes) {
-        Ok(meta) => wake(meta.deadlines.as_ref().unwrap_or(&default), &meta),
-        Err(_) => Some(i64::MIN),
-    })
+    Box::new(
+        move |_id, bytes| match serde_json::from_slice::<GameMeta>(bytes) {
+            Ok(meta) => wake(meta.deadlines.as_ref().unwrap_or(&default), &meta),
+            Err(_) => Some(i64::MIN),
+        },
+    )
 }
 
 /// A time as the side reads it: `Fri 4 Dec 2026 18:00 CET`.

@@ -278,7 +278,11 @@ fn index_deadlines(store: &mut Store, config: &Config) -> Result<(), ServiceErro
     use crate::store::{Batch, Table};
     store.set_wake(deadlines::wake_fn(config.deadlines.clone()));
     let policy = serde_json::to_string(&config.deadlines).unwrap_or_default();
-    if store.get_json::<String>(Table::Meta, WAKE_POLICY_KEY)?.as_deref() == Some(&policy) {
+    if store
+        .get_json::<String>(Table::Meta, WAKE_POLICY_KEY)?
+        .as_deref()
+        == Some(&policy)
+    {
         return Ok(());
     }
     let n = store.reindex()?;
