@@ -105,12 +105,13 @@ impl Club {
         std::fs::create_dir_all(&out).unwrap();
     }
 
-    /// Drops one move for each of the next `n` games into the Maildir.
-    fn drop_moves(&mut self, n: usize) {
+    /// Drops one move for each of the next `n` games (round robin over the
+    /// first `spread` games) into the Maildir.
+    fn drop_moves(&mut self, n: usize, spread: usize) {
         let mut u = Umpire::open(&self.dir).unwrap();
         let md = Maildir::open(&self.dir.join("maildir")).unwrap();
         for _ in 0..n {
-            let id = format!("g{}", self.next % self.games);
+            let id = format!("g{}", self.next % spread.min(self.games));
             self.next += 1;
             let g = u.game(&id).unwrap();
             let waiting = g.awaiting_names();
@@ -203,17 +204,20 @@ fn scale(c: &mut Criterion) {
     let mut figures: BTreeMap<(&str, usize), Figure> = BTreeMap::new();
     for games in sizes {
         let mut club = Club::new(games);
-        for (what, mails) in [
-            ("idle poll", 0usize),
-            ("poll of 1 mail", 1),
-            ("poll of 1,000 mails", 1000),
+        // The last: the same 1,000 mails over only 100 games, whatever the
+        // club's size, to tell the club's size from the games a poll touches.
+        for (what, mails, spread) in [
+            ("idle poll", 0usize, games),
+            ("poll of 1 mail", 1, games),
+            ("poll of 1,000 mails", 1000, games),
+            ("1,000 mails, 100 games", 1000, 100),
         ] {
             let mut f = Figure::default();
             g.bench_function(format!("{what} among {games} games"), |b| {
                 b.iter_custom(|iters| {
                     let mut d = Duration::ZERO;
                     for _ in 0..iters {
-                        club.drop_moves(mails);
+                        club.drop_moves(mails, spread);
                         let (t, kb) = club.run(&["poll"]);
                         f.add(t, mails.max(1) as u64, kb);
                         d += t;
@@ -268,6 +272,7 @@ fn scale(c: &mut Criterion) {
         "idle poll",
         "poll of 1 mail",
         "poll of 1,000 mails",
+        "1,000 mails, 100 games",
         "umpire new",
     ] {
         let a = figures[&(what, 100)];
