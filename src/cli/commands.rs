@@ -205,7 +205,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             if public {
                 u.set_public(&id, true)?;
             }
-            let n = u.pending()?.len();
+            // One opening mail a side (counting them, not scanning the outbox).
+            let n = u.game(&id)?.sides().len();
             println!("{id}");
             eprintln!(
                 "Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`)."

@@ -142,7 +142,8 @@ impl Umpire {
             path: key_path.display().to_string(),
             message: e.to_string(),
         })?;
-        let store = Store::open(&dir.join(layout::DB))?;
+        let mut store = Store::open(&dir.join(layout::DB))?;
+        index_deadlines(&mut store, &config)?;
         let templates = Templates::load(Some(&dir.join(layout::TEMPLATES)))?;
         Ok(Umpire {
             dir: dir.to_path_buf(),
@@ -263,6 +264,33 @@ impl Umpire {
             }
         }
     }
+}
+
+/// The store's key naming the default deadline policy the wake index was
+/// built with.
+const WAKE_POLICY_KEY: &str = "wake-policy";
+
+/// Keeps the store's wake index (when each game's deadlines next need a look)
+/// over the club's default deadlines; rebuilds it, once, when it was built
+/// under another default (the club changed `[deadlines]`) or never built (a
+/// data directory from before the index).
+fn index_deadlines(store: &mut Store, config: &Config) -> Result<(), ServiceError> {
+    use crate::store::{Batch, Table};
+    store.set_wake(deadlines::wake_fn(config.deadlines.clone()));
+    let policy = serde_json::to_string(&config.deadlines).unwrap_or_default();
+    if store
+        .get_json::<String>(Table::Meta, WAKE_POLICY_KEY)?
+        .as_deref()
+        == Some(&policy)
+    {
+        return Ok(());
+    }
+    let n = store.reindex()?;
+    tracing::info!(games = n, "deadline index built");
+    let mut b = Batch::new();
+    b.put_json(Table::Meta, WAKE_POLICY_KEY, &policy);
+    store.commit(b)?;
+    Ok(())
 }
 
 /// The data directory's lock (an OS file lock); released on drop, and by the

@@ -8,7 +8,7 @@
 
 use crate::core::hash::Digest;
 use crate::core::record::{Entry, Record, RecordError};
-use redb::ReadableDatabase;
+use redb::{ReadableDatabase, ReadableTable};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::Path;
@@ -52,9 +52,16 @@ pub enum Table {
     /// game id ‖ 0 ‖ side name → the last record entry mailed to that side
     /// (JSON integer): where its next result mail's segment starts.
     Sent,
+    /// The wake index: wake time (8 bytes, [`time_key`]) ‖ game id → nothing.
+    /// Derived from `Games` by the [`WakeFn`] at every commit, in the same
+    /// transaction: the games something may be due in at a time are one range.
+    Wake,
+    /// game id → its key in `Wake` (the time's 8 bytes): where to remove it
+    /// when the game's metadata changes.
+    WakeOf,
 }
 
-const TABLES: [(Table, &str); 8] = [
+const TABLES: [(Table, &str); 10] = [
     (Table::Games, "games"),
     (Table::Entries, "entries"),
     (Table::Secrets, "secrets"),
@@ -63,7 +70,20 @@ const TABLES: [(Table, &str); 8] = [
     (Table::Outbox, "outbox"),
     (Table::Meta, "meta"),
     (Table::Sent, "sent"),
+    (Table::Wake, "wake"),
+    (Table::WakeOf, "wake-of"),
 ];
+
+/// When a game (its id and `Games` value) next needs its deadlines checked:
+/// `None` for never (finished, paused, nothing awaited). The service owns
+/// the metadata's meaning; the store only keeps the index exact.
+pub type WakeFn = Box<dyn Fn(&str, &[u8]) -> Option<i64> + Send + Sync>;
+
+/// A time as an index key: big-endian with the sign bit flipped, so keys sort
+/// as the times do (negative times included).
+pub fn time_key(t: i64) -> [u8; 8] {
+    ((t as u64) ^ (1 << 63)).to_be_bytes()
+}
 
 /// Writes to apply together.
 #[derive(Debug, Default)]
@@ -154,6 +174,13 @@ pub fn entry_key(game: &str, seq: u64) -> Vec<u8> {
     k
 }
 
+/// The key of a game in the wake index.
+fn wake_key(t: i64, game: &str) -> Vec<u8> {
+    let mut k = time_key(t).to_vec();
+    k.extend_from_slice(game.as_bytes());
+    k
+}
+
 /// The database file inside the store's folder.
 pub const FILE: &str = "umpire.redb";
 
@@ -175,6 +202,7 @@ fn def(t: Table) -> Def {
 /// before it returns.
 pub struct Store {
     db: redb::Database,
+    wake: Option<WakeFn>,
 }
 
 impl Store {
@@ -192,7 +220,65 @@ impl Store {
             tx.open_table(def(t)).map_err(db_err)?;
         }
         tx.commit().map_err(db_err)?;
-        Ok(Store { db })
+        Ok(Store { db, wake: None })
+    }
+
+    /// Sets how a game's wake time is derived from its metadata; from now on
+    /// every commit that writes `Games` keeps the wake index exact. Call
+    /// [`Store::reindex`] when the function's meaning changed (a new default
+    /// deadline policy) or the index was never built.
+    pub fn set_wake(&mut self, f: WakeFn) {
+        self.wake = Some(f);
+    }
+
+    /// Rebuilds the wake index from every game's metadata, in one transaction.
+    pub fn reindex(&self) -> Result<usize, StoreError> {
+        let Some(wake) = &self.wake else {
+            return Ok(0);
+        };
+        let tx = self.db.begin_write().map_err(db)?;
+        tx.delete_table(def(Table::Wake)).map_err(db)?;
+        tx.delete_table(def(Table::WakeOf)).map_err(db)?;
+        let mut n = 0;
+        {
+            let games = tx.open_table(def(Table::Games)).map_err(db)?;
+            let mut idx = tx.open_table(def(Table::Wake)).map_err(db)?;
+            let mut of = tx.open_table(def(Table::WakeOf)).map_err(db)?;
+            for item in games.iter().map_err(db)? {
+                let (k, v) = item.map_err(db)?;
+                let id = String::from_utf8_lossy(k.value()).into_owned();
+                if let Some(t) = wake(&id, v.value()) {
+                    idx.insert(wake_key(t, &id).as_slice(), &[][..])
+                        .map_err(db)?;
+                    of.insert(id.as_bytes(), &time_key(t)[..]).map_err(db)?;
+                    n += 1;
+                }
+            }
+        }
+        tx.commit().map_err(db)?;
+        Ok(n)
+    }
+
+    /// The games whose wake time is at or before `t`, earliest first: the only
+    /// ones a deadline check at `t` need look at.
+    pub fn due(&self, t: i64) -> Result<Vec<String>, StoreError> {
+        let tx = self.db.begin_read().map_err(db)?;
+        let idx = tx.open_table(def(Table::Wake)).map_err(db)?;
+        let hi = time_key(t.saturating_add(1));
+        let mut out = Vec::new();
+        for item in idx.range::<&[u8]>(..&hi[..]).map_err(db)? {
+            let (k, _) = item.map_err(db)?;
+            out.push(String::from_utf8_lossy(&k.value()[8..]).into_owned());
+        }
+        Ok(out)
+    }
+
+    /// A game's wake time as the index holds it.
+    pub fn wake_of(&self, game: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self.get(Table::WakeOf, game)?.and_then(|v| {
+            let b: [u8; 8] = v.as_slice().try_into().ok()?;
+            Some((u64::from_be_bytes(b) ^ (1 << 63)) as i64)
+        }))
     }
 
     /// Raw bytes at `key`.
@@ -255,9 +341,41 @@ impl Store {
                     t.remove(key.as_slice()).map_err(db)?;
                 }
             }
+            drop(t);
+            if *table == Table::Games {
+                self.rewake(&tx, key, value.as_deref())?;
+            }
         }
         // Durability::Immediate (the default): flushed to disk before this returns.
         tx.commit().map_err(db)?;
+        Ok(())
+    }
+
+    /// Moves a game's entry in the wake index to where its new metadata puts
+    /// it (inside the transaction that writes the metadata).
+    fn rewake(
+        &self,
+        tx: &redb::WriteTransaction,
+        key: &[u8],
+        value: Option<&[u8]>,
+    ) -> Result<(), StoreError> {
+        let Some(wake) = &self.wake else {
+            return Ok(());
+        };
+        let id = String::from_utf8_lossy(key).into_owned();
+        let mut idx = tx.open_table(def(Table::Wake)).map_err(db)?;
+        let mut of = tx.open_table(def(Table::WakeOf)).map_err(db)?;
+        let old = of.remove(key).map_err(db)?.map(|v| v.value().to_vec());
+        if let Some(old) = old {
+            let mut k = old;
+            k.extend_from_slice(key);
+            idx.remove(k.as_slice()).map_err(db)?;
+        }
+        if let Some(t) = value.and_then(|v| wake(&id, v)) {
+            idx.insert(wake_key(t, &id).as_slice(), &[][..])
+                .map_err(db)?;
+            of.insert(key, &time_key(t)[..]).map_err(db)?;
+        }
         Ok(())
     }
 
