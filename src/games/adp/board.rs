@@ -8,7 +8,8 @@ use super::state::{Control, State};
 use super::victory;
 use crate::core::board::{Board, Legend, Link, Marker, PointBoard, Space, SpaceId, Track, Unit, UnitMark};
 
-fn side_char(f: Faction) -> char {
+/// The side letter a faction's pieces are drawn with.
+pub fn side_char(f: Faction) -> char {
     ['C', 'G', 'T', 'W'][f.index()]
 }
 

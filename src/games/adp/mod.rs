@@ -380,6 +380,15 @@ impl Rules for Adp {
         view::view(&self.data, st, side)
     }
 
+    fn own_marks(&self, st: &State, side: Side) -> Vec<char> {
+        // A player may hold two factions (1.5): the pieces of both are its own.
+        st.seats
+            .factions_of(side)
+            .iter()
+            .map(|f| board::side_char(*f))
+            .collect()
+    }
+
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants::check(&self.data, st)
     }
