@@ -479,23 +479,6 @@ pub enum RecordError {
     Empty,
 }
 
-/// [`Record::umpire_key_at`] over a run of entries starting at the opening.
-pub fn umpire_key_at(entries: &[Entry], seq: u64) -> Option<&str> {
-    let mut key = match entries.first().map(|e| &e.body) {
-        Some(Body::Opening(o)) => Some(o.umpire.as_str()),
-        _ => None,
-    };
-    for e in entries.iter().take_while(|e| e.seq <= seq) {
-        if let Body::Recommit(RecommitEntry {
-            umpire: Some(k), ..
-        }) = &e.body
-        {
-            key = Some(k.as_str());
-        }
-    }
-    key
-}
-
 /// The hash of an entry with this place and body. It is taken over the
 /// body's hash form, without openings, so every side's copy has the same hash.
 pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
@@ -648,7 +631,11 @@ impl Record {
     /// The umpire key that signed the mails carrying entries up to `seq`: the
     /// opening's, or the one a later `recommit` handed the game to.
     pub fn umpire_key_at(&self, seq: u64) -> Option<&str> {
-        umpire_key_at(&self.entries, seq)
+        let keys = self.umpire_keys();
+        keys.iter()
+            .rev()
+            .find(|(from, _)| *from <= seq)
+            .map(|(_, k)| *k)
     }
 
     /// Every umpire key the game has had, each with the entry where it took
@@ -803,6 +790,37 @@ mod tests {
             umpire: "k".into(),
             at: "2026-11-29T00:00:00Z".into(),
         }
+    }
+
+    #[test]
+    fn the_umpire_key_in_charge_follows_a_hand_over() {
+        let mut r = sample();
+        let c = opening().dice;
+        let recommit = |umpire: Option<&str>| {
+            Body::Recommit(RecommitEntry {
+                from_position: 1,
+                dice: c.clone(),
+                hidden: vec![],
+                reason: "test".into(),
+                at: "2026-11-29T00:00:00Z".into(),
+                umpire: umpire.map(str::to_string),
+            })
+        };
+        r.push(recommit(None));
+        let same = r.len() as u64 - 1;
+        r.push(recommit(Some("k2")));
+        let moved = r.len() as u64 - 1;
+        assert_eq!(
+            r.umpire_key_at(same),
+            Some("k"),
+            "a plain recommit keeps the key"
+        );
+        assert_eq!(r.umpire_key_at(moved - 1), Some("k"));
+        assert_eq!(r.umpire_key_at(moved), Some("k2"));
+        assert_eq!(r.umpire_keys(), vec![(0, "k"), (moved, "k2")]);
+        // A recommit without a new umpire hashes as records did before the field.
+        let text = serde_json::to_string(&recommit(None)).unwrap();
+        assert!(!text.contains("umpire"), "{text}");
     }
 
     fn sample() -> Record {

@@ -280,48 +280,40 @@ pub fn gather(paths: &[PathBuf]) -> Result<Gathered, GatherError> {
         .map(|p| (p.name.clone(), p.text.clone()))
         .collect();
     let record = segment::assemble(&texts)?;
+    // Each part is checked against the key in charge at its last entry: the
+    // opening's, or the one a recommit handed the game to (`import` at
+    // another umpire).
+    let keys = record.umpire_keys();
+    let mut used = vec![false; keys.len()];
     let mut signed = 0;
-    let mut fingerprints: Vec<String> = Vec::new();
     for p in parts.iter().filter(|p| p.sig.is_some()) {
-        let key = signing_key(&record, p)?;
+        let head = segment::parse(&p.text)
+            .ok()
+            .and_then(|es| es.iter().map(|e| e.seq).max())
+            .unwrap_or(0);
+        let i = keys
+            .iter()
+            .rposition(|(from, _)| *from <= head)
+            .ok_or_else(|| GatherError::Key("no opening".into()))?;
+        let key = PublicKey::parse(keys[i].1).map_err(|e| GatherError::Key(e.to_string()))?;
         let sig = p.sig.as_deref().unwrap_or_default();
         key.verify(RESULT_NAMESPACE, p.text.as_bytes(), sig)
             .map_err(|e| GatherError::Signature(p.name.clone(), e.to_string()))?;
         signed += 1;
-        let fp = key.fingerprint();
-        if !fingerprints.contains(&fp) {
-            fingerprints.push(fp);
-        }
+        used[i] = true;
     }
-    // Parts come in file order; the keys' order is the game's.
-    fingerprints.sort_by_key(|fp| first_use(&record, fp));
+    let fingerprints = keys
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| **u)
+        .filter_map(|((_, k), _)| PublicKey::parse(k).ok().map(|k| k.fingerprint()))
+        .collect();
     Ok(Gathered {
         record,
         parts: parts.len(),
         signed,
         fingerprints,
     })
-}
-
-/// The key that must have signed part `p`: the umpire's in charge when the
-/// part's last entry was written (the opening's, or the one a `recommit`
-/// handed the game to after an `import` elsewhere).
-fn signing_key(record: &Record, p: &Part) -> Result<PublicKey, GatherError> {
-    let head = segment::parse(&p.text)
-        .ok()
-        .and_then(|es| es.iter().map(|e| e.seq).max())
-        .unwrap_or(0);
-    let text = record.umpire_key_at(head).unwrap_or_default();
-    PublicKey::parse(text).map_err(|e| GatherError::Key(e.to_string()))
-}
-
-/// Where in the record the key with fingerprint `fp` takes charge.
-fn first_use(record: &Record, fp: &str) -> u64 {
-    record
-        .umpire_keys()
-        .into_iter()
-        .find(|(_, k)| PublicKey::parse(k).is_ok_and(|k| k.fingerprint() == fp))
-        .map_or(u64::MAX, |(seq, _)| seq)
 }
 
 #[cfg(test)]
