@@ -120,6 +120,14 @@ fn position(r: &Adp, pieces: &[(&str, Piece, u8)], res: u8) -> State {
     st
 }
 
+/// A bench case: its name, the faction, the pieces placed, the order.
+type Case = (
+    &'static str,
+    Faction,
+    Vec<(&'static str, Piece, u8)>,
+    &'static str,
+);
+
 /// Operations of several lines with a Special Activity (3.1, 4.1), each
 /// carried out whole (`action::execute`, no card sequence around it): a
 /// Taliban Rally in four spaces with Extort in two, an Attack in three with
@@ -134,7 +142,7 @@ fn multi_line_operation(c: &mut Criterion) {
         final_card: false,
         sa_allowed: true,
     };
-    let cases: [(&str, Faction, Vec<(&str, Piece, u8)>, &str); 3] = [
+    let cases: [Case; 3] = [
         (
             "Rally in 4 spaces + Extort in 2",
             Faction::Taliban,

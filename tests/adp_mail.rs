@@ -60,6 +60,9 @@ struct Concession {
     after: u64,
 }
 
+/// Cards a test plays before it stops, for a game played to its end.
+const TO_THE_END: usize = usize::MAX;
+
 /// Signs `orders` as `name`'s move after the current head and mails it in.
 fn mail_move(
     u: &mut Umpire,
@@ -90,7 +93,7 @@ fn mail_move(
 /// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
 /// the end), then checks the mails and verifies every record.
 fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
-    play_conceding(id, scenario, sides, seed, &[])
+    play_conceding(id, scenario, sides, seed, &[], CARDS)
 }
 
 /// [`play_by_mail`], with players conceding out of turn on the way.
@@ -100,6 +103,7 @@ fn play_conceding(
     sides: &[&str],
     seed: u8,
     concessions: &[Concession],
+    stop: usize,
 ) -> Played {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("club");
@@ -145,10 +149,10 @@ fn play_conceding(
             rounds += 1;
         }
         in_round = propaganda;
-        if g.prompt().finished.is_some() || (cards >= CARDS && rounds > 0 && !propaganda) {
+        if g.prompt().finished.is_some() || (cards >= stop && rounds > 0 && !propaganda) {
             break cards;
         }
-        assert!(n < 600, "{CARDS} cards took more than 600 moves");
+        assert!(n < 600, "{cards} cards took more than 600 moves");
         // A conceded player is never asked again: the umpire plays its
         // factions (8.0, ruling A48).
         for (i, _) in &conceded {
@@ -279,8 +283,18 @@ fn a_two_player_game_by_mail_through_a_propaganda_round_verifies() {
 fn a_two_player_game_with_two_non_players_by_mail_verifies() {
     // 8.0: the Government and the Warlords have no key; the umpire plays
     // them inside the moves, and the replay re-derives their decisions.
-    let p = play_by_mail("adp-2p-np", "standin-2p-np", &["coalition", "taliban"], 33);
-    assert!(p.rounds >= 1 && (p.cards >= CARDS || p.finished));
+    // Played to the end: the Non-players' turns cost no mail, so the whole
+    // game is short.
+    let p = play_conceding(
+        "adp-2p-np",
+        "standin-2p-np",
+        &["coalition", "taliban"],
+        33,
+        &[],
+        TO_THE_END,
+    );
+    assert!(p.finished, "the game ended");
+    assert!(p.mails.values().any(|m| m.text.contains("== GAME OVER ==")));
     eprintln!(
         "2 players, 2 Non-players: {} moves, {} cards, {} Propaganda Rounds",
         p.moves, p.cards, p.rounds
@@ -311,6 +325,7 @@ fn players_concede_by_mail_out_of_turn_and_the_others_play_on() {
                 after: 0,
             },
         ],
+        CARDS,
     );
     assert_eq!(p.conceded.len(), 2);
     assert!(p.rounds >= 1 && (p.cards >= CARDS || p.finished));
