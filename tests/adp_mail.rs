@@ -45,11 +45,66 @@ struct Played {
     cards: usize,
     rounds: usize,
     finished: bool,
+    /// The entries of the concessions, in the order sent.
+    conceded: Vec<u64>,
+    /// Every mail the umpire sent, by file name.
+    mails: BTreeMap<String, umpire::mail::mime::ReadMail>,
+}
+
+/// A player that concedes by mail while it is not asked to act (ruling A48),
+/// at the first such moment in (or out of) a Propaganda Round after `after`
+/// moves.
+struct Concession {
+    side: &'static str,
+    in_round: bool,
+    after: u64,
+}
+
+/// Cards a test plays before it stops, for a game played to its end.
+const TO_THE_END: usize = usize::MAX;
+
+/// Signs `orders` as `name`'s move after the current head and mails it in.
+fn mail_move(
+    u: &mut Umpire,
+    md: &mut Maildir,
+    id: &str,
+    (side, name): (u8, &str),
+    orders: &str,
+    n: u64,
+) -> umpire::service::poll::PollReport {
+    let head = u.game(id).unwrap().record().head();
+    let body: String = orders.lines().map(|l| format!("  {l}\n")).collect();
+    let text = format!("game: {id}\nside: {name}\nafter: {head}\norders:\n{body}");
+    let sig = key(side + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let from = format!("{name}@club.test");
+    let mail = move_mail(
+        &from,
+        "umpire@club.test",
+        n,
+        &text,
+        &sig,
+        n.is_multiple_of(3),
+    );
+    md.deliver(&format!("{n:05}"), &mail).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    u.poll(md, now).unwrap()
 }
 
 /// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
 /// the end), then checks the mails and verifies every record.
 fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
+    play_conceding(id, scenario, sides, seed, &[], CARDS)
+}
+
+/// [`play_by_mail`], with players conceding out of turn on the way.
+fn play_conceding(
+    id: &str,
+    scenario: &str,
+    sides: &[&str],
+    seed: u8,
+    concessions: &[Concession],
+    stop: usize,
+) -> Played {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("club");
     Umpire::init(&dir, "umpire@club.test").unwrap();
@@ -84,6 +139,7 @@ fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
     u.deliver(&mut ob, now).unwrap();
     let mut rng = ChaCha20Rng::from_seed([seed; 32]);
     let (mut n, mut rounds, mut in_round) = (0u64, 0usize, false);
+    let mut conceded: Vec<(usize, u64)> = Vec::new();
     let cards = loop {
         let g = u.game(id).unwrap();
         let st: &State = g.state().downcast_ref().unwrap();
@@ -93,10 +149,33 @@ fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
             rounds += 1;
         }
         in_round = propaganda;
-        if g.prompt().finished.is_some() || (cards >= CARDS && rounds > 0 && !propaganda) {
+        if g.prompt().finished.is_some() || (cards >= stop && rounds > 0 && !propaganda) {
             break cards;
         }
-        assert!(n < 600, "{CARDS} cards took more than 600 moves");
+        assert!(n < 600, "{cards} cards took more than 600 moves");
+        // A conceded player is never asked again: the umpire plays its
+        // factions (8.0, ruling A48).
+        for (i, _) in &conceded {
+            assert!(g.awaits(umpire::core::ruleset::Side(*i as u8)).is_none());
+        }
+        // A concession due now, from a player not asked to act.
+        let due = concessions.iter().position(|c| {
+            let i = sides.iter().position(|s| *s == c.side).unwrap();
+            !conceded.iter().any(|(j, _)| *j == i)
+                && n >= c.after
+                && c.in_round == propaganda
+                && g.awaits(umpire::core::ruleset::Side(i as u8)).is_none()
+        });
+        if let Some(c) = due.map(|k| &concessions[k]) {
+            let i = sides.iter().position(|s| *s == c.side).unwrap();
+            n += 1;
+            let seq = g.record().len() as u64;
+            let r = mail_move(&mut u, &mut md, id, (i as u8, c.side), "concede", n);
+            assert_eq!(r.accepted, 1, "{}'s concession out of turn", c.side);
+            conceded.push((i, seq));
+            u.deliver(&mut ob, now).unwrap();
+            continue;
+        }
         // A side whose sealed plan is in owes nothing until the round closes.
         let side = g.waiting().next().expect("someone is awaited").side;
         let name = g.sides()[side.index()].name.clone();
@@ -106,31 +185,19 @@ fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
             "{name} is asked to act but has no legal order"
         );
         let pick = legal[(rng.next_u32() as usize) % legal.len()].clone();
-        let body: String = pick.lines().map(|l| format!("  {l}\n")).collect();
-        let text = format!(
-            "game: {id}\nside: {name}\nafter: {}\norders:\n{body}",
-            g.record().head()
-        );
-        let sig = key(side.0 + 1)
-            .sign(MOVE_NAMESPACE, text.as_bytes())
-            .unwrap();
         n += 1;
-        let mail = move_mail(
-            &format!("{name}@club.test"),
-            "umpire@club.test",
-            n,
-            &text,
-            &sig,
-            n.is_multiple_of(3),
-        );
-        md.deliver(&format!("{n:05}"), &mail).unwrap();
-        let r = u.poll(&mut md, now).unwrap();
+        let r = mail_move(&mut u, &mut md, id, (side.0, &name), &pick, n);
         assert_eq!(
             r.accepted, 1,
-            "move {n} by {name} was not accepted:\n{text}"
+            "move {n} by {name} was not accepted:\n{pick}"
         );
         u.deliver(&mut ob, now).unwrap();
     };
+    assert_eq!(
+        conceded.len(),
+        concessions.len(),
+        "every concession was sent"
+    );
     let finished = u.game(id).unwrap().prompt().finished.is_some();
     // 2.2: every situation mail shows the card being played and the next.
     let mails = outbox(&outdir);
@@ -181,6 +248,8 @@ fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
         cards,
         rounds,
         finished,
+        conceded: conceded.iter().map(|(_, seq)| *seq).collect(),
+        mails,
     }
 }
 
@@ -214,10 +283,62 @@ fn a_two_player_game_by_mail_through_a_propaganda_round_verifies() {
 fn a_two_player_game_with_two_non_players_by_mail_verifies() {
     // 8.0: the Government and the Warlords have no key; the umpire plays
     // them inside the moves, and the replay re-derives their decisions.
-    let p = play_by_mail("adp-2p-np", "standin-2p-np", &["coalition", "taliban"], 33);
-    assert!(p.rounds >= 1 && (p.cards >= CARDS || p.finished));
+    // Played to the end: the Non-players' turns cost no mail, so the whole
+    // game is short.
+    let p = play_conceding(
+        "adp-2p-np",
+        "standin-2p-np",
+        &["coalition", "taliban"],
+        33,
+        &[],
+        TO_THE_END,
+    );
+    assert!(p.finished, "the game ended");
+    assert!(p.mails.values().any(|m| m.text.contains("== GAME OVER ==")));
     eprintln!(
         "2 players, 2 Non-players: {} moves, {} cards, {} Propaganda Rounds",
         p.moves, p.cards, p.rounds
     );
+}
+
+#[test]
+fn players_concede_by_mail_out_of_turn_and_the_others_play_on() {
+    // Ruling A48: in a game of three or more players, `concede` turns the
+    // player's factions into Non-players and the game goes on. It is taken
+    // when the player is not asked to act (`Rules::out_of_turn`): the
+    // Government on a card another faction is deciding, the Warlords (who
+    // send no plan, 6.4-6.5) while a sealed Propaganda Round is open.
+    let p = play_conceding(
+        "adp-concede",
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+        34,
+        &[
+            Concession {
+                side: "government",
+                in_round: false,
+                after: 2,
+            },
+            Concession {
+                side: "warlords",
+                in_round: true,
+                after: 0,
+            },
+        ],
+        CARDS,
+    );
+    assert_eq!(p.conceded.len(), 2);
+    assert!(p.rounds >= 1 && (p.cards >= CARDS || p.finished));
+    // Every player is told, in the mail of the concession's entry.
+    for who in ["Government", "Warlords"] {
+        let told = format!("{who} concede: from now on the umpire plays them as Non-players");
+        for side in ["coalition", "taliban"] {
+            assert!(
+                p.mails
+                    .iter()
+                    .any(|(file, m)| file.contains(side) && m.text.contains(&told)),
+                "{side} was not told: {told}"
+            );
+        }
+    }
 }

@@ -1885,9 +1885,29 @@ fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
     });
 }
 
+/// `remove_up_to` with fixed dice, for the removal tests.
+fn removed(
+    d: &Data,
+    st: &mut State,
+    s: SpaceId,
+    n: u32,
+    targets: &[Faction],
+    by: umpire::games::adp::removal::By,
+) -> Vec<Piece> {
+    use umpire::games::adp::removal::{self, Reach, Removal};
+    let r = Removal {
+        n,
+        targets,
+        reach: Reach::Any,
+        casualties: true,
+        by,
+    };
+    removal::remove_up_to(d, st, s, r, &mut Dice::seeded([3; 32])).unwrap()
+}
+
 #[test]
 fn non_players_remove_by_the_guidelines() {
-    use umpire::games::adp::removal::{self, By, Reach};
+    use umpire::games::adp::removal::By;
     // 8.1 GUIDELINES: "Target or remove enemy players before Non-players
     // assets whenever possible. Remove enemy Bases before other pieces,
     // Underground before Active Guerrillas, and Police then Troops evenly
@@ -1898,28 +1918,11 @@ fn non_players_remove_by_the_guidelines() {
     let k = s(&d, "kandahar");
     put(&d, &mut st, "kandahar", Piece::Police, 2);
     put(&d, &mut st, "kandahar", Piece::GovTroops, 2);
-    let mut a = st.clone();
-    let gone = removal::remove_up_to(
-        &mut a,
-        k,
-        2,
-        &[Faction::Government],
-        Reach::Any,
-        true,
-        By::NonPlayer,
-    );
+    let gov = [Faction::Government];
+    let gone = removed(&d, &mut st.clone(), k, 2, &gov, By::NonPlayer);
     assert_eq!(gone, [Piece::Police, Piece::GovTroops]);
     // A player's Attack takes the Police first (the code's default order).
-    let mut a = st.clone();
-    let gone = removal::remove_up_to(
-        &mut a,
-        k,
-        2,
-        &[Faction::Government],
-        Reach::Any,
-        true,
-        By::Player,
-    );
+    let gone = removed(&d, &mut st.clone(), k, 2, &gov, By::Player);
     assert_eq!(gone, [Piece::Police, Piece::Police]);
     // The player (Coalition) before the Non-player Warlords, and an enemy
     // Base before other pieces; Underground before Active.
@@ -1929,8 +1932,7 @@ fn non_players_remove_by_the_guidelines() {
     put(&d, &mut st, "helmand", Piece::WarUnder, 1);
     put(&d, &mut st, "helmand", Piece::WarActive, 1);
     let targets = [Faction::Warlords, Faction::Coalition];
-    let mut a = st.clone();
-    let gone = removal::remove_up_to(&mut a, h, 4, &targets, Reach::Any, true, By::NonPlayer);
+    let gone = removed(&d, &mut st.clone(), h, 4, &targets, By::NonPlayer);
     assert_eq!(
         gone,
         [
@@ -1940,18 +1942,76 @@ fn non_players_remove_by_the_guidelines() {
             Piece::WarActive
         ]
     );
-    let mut a = st.clone();
-    let gone = removal::remove_up_to(&mut a, h, 2, &targets, Reach::Any, true, By::Player);
+    let gone = removed(&d, &mut st.clone(), h, 2, &targets, By::Player);
     assert_eq!(gone, [Piece::WarActive, Piece::WarUnder]);
     assert_eq!(By::of(&st, Faction::Taliban), By::NonPlayer);
     assert_eq!(By::of(&st, Faction::Coalition), By::Player);
 }
 
 #[test]
+fn a_non_player_picks_at_random_among_equal_enemy_factions() {
+    use umpire::games::adp::removal::{self, By, Reach, Removal};
+    // 8.1 GUIDELINES: "... otherwise select randomly among enemy Factions."
+    // Two players (Coalition, Taliban) against the Non-player Warlords: in a
+    // space with a Coalition cube and a Taliban Guerrilla, neither a Base,
+    // the Warlords' Attack takes one of them by a labelled roll.
+    let (r, st) = game_in("standin-2p-np", &["coalition", "taliban"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    let h = s(&d, "helmand");
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 2);
+    put(&d, &mut st, "helmand", Piece::TalActive, 2);
+    let targets = [Faction::Coalition, Faction::Taliban];
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..16u8 {
+        let mut a = st.clone();
+        let mut dice = Dice::seeded([seed; 32]);
+        let r = Removal {
+            n: 1,
+            targets: &targets,
+            reach: Reach::Any,
+            casualties: true,
+            by: By::NonPlayer,
+        };
+        let gone = removal::remove_up_to(&d, &mut a, h, r, &mut dice).unwrap();
+        let rolls = dice.into_rolls();
+        assert_eq!(rolls.len(), 1, "one roll between the two factions");
+        assert!(
+            rolls[0]
+                .label
+                .starts_with("8.1: the Non-player removes in Helmand")
+        );
+        assert_eq!(rolls[0].sides, 2);
+        let want = [Piece::CoalTroops, Piece::TalActive][rolls[0].value as usize - 1];
+        assert_eq!(gone, [want]);
+        seen.insert(want);
+    }
+    assert_eq!(seen.len(), 2, "either faction may be picked");
+    // A player picks in the order it named: no roll.
+    let mut dice = Dice::seeded([1; 32]);
+    let r = Removal {
+        n: 1,
+        targets: &targets,
+        reach: Reach::Any,
+        casualties: true,
+        by: By::Player,
+    };
+    let gone = removal::remove_up_to(&d, &mut st.clone(), h, r, &mut dice).unwrap();
+    assert_eq!(gone, [Piece::CoalTroops]);
+    assert!(dice.into_rolls().is_empty());
+    // A Base is not equal to a cube: it goes first, without a roll (a
+    // Taliban Base may go once no Taliban Guerrilla is left, 3.3.3).
+    st.remove(h, Piece::TalActive, 2, false);
+    put(&d, &mut st, "helmand", Piece::TalBase, 1);
+    let gone = removed(&d, &mut st, h, 1, &targets, By::NonPlayer);
+    assert_eq!(gone, [Piece::TalBase]);
+}
+
+#[test]
 fn a_conceding_player_becomes_a_non_player_and_the_last_one_ends_the_game() {
     use umpire::games::adp::concede;
     use umpire::games::adp::propaganda::Round;
-    // Ruling A45 (8.0: the rules govern "any Factions beyond those
+    // Ruling A48 (8.0: the rules govern "any Factions beyond those
     // represented by a player").
     let (r, mut st) = dealt();
     let d = r.data().clone();
@@ -1982,4 +2042,168 @@ fn a_conceding_player_becomes_a_non_player_and_the_last_one_ends_the_game() {
     let done = st.finished.clone().unwrap();
     assert!(done.winners.is_empty(), "{done:?}");
     assert!(matches!(st.stage, Stage::Over));
+}
+
+#[test]
+fn a_non_player_removes_its_own_active_guerrillas_first() {
+    // 8.1 GUIDELINES: "Remove friendly Active before Underground Guerrillas."
+    // A Rally Base replaces 2 of the faction's Guerrillas (3.3.1); card 16's
+    // unshaded Event (a stand-in) removes 2 Taliban Guerrillas (5.1).
+    for (scenario, sides, np) in [
+        ("standin-1p-coalition", &["coalition"][..], true),
+        (
+            "standin",
+            &["coalition", "government", "taliban", "warlords"][..],
+            false,
+        ),
+    ] {
+        let (r, st) = game_in(scenario, sides);
+        let (r, mut st) = emptied(r, st);
+        let d = r.data().clone();
+        assert_eq!(st.seats.is_np(Faction::Warlords), np);
+        put(&d, &mut st, "balkh", Piece::WarUnder, 1);
+        put(&d, &mut st, "balkh", Piece::WarActive, 2);
+        st.resources[Faction::Warlords.index()] = 5;
+        op(&d, &mut st, Faction::Warlords, "rally\nin balkh base").unwrap();
+        let p = st[s(&d, "balkh")].pieces;
+        assert_eq!(p[Piece::WarBase], 1);
+        // A Non-player keeps its Underground one; a player's order takes
+        // the Underground first (the code's order for players).
+        let (under, active) = if np { (1, 0) } else { (0, 1) };
+        assert_eq!((p[Piece::WarUnder], p[Piece::WarActive]), (under, active));
+
+        put(&d, &mut st, "kandahar", Piece::TalUnder, 1);
+        put(&d, &mut st, "kandahar", Piece::TalActive, 2);
+        let card = d.card(16).unwrap().clone();
+        let k = s(&d, "kandahar");
+        umpire::games::adp::effects::execute(&d, &mut st, Faction::Taliban, &card, false, &[k])
+            .unwrap();
+        let p = st[k].pieces;
+        assert_eq!((p[Piece::TalUnder], p[Piece::TalActive]), (under, active));
+    }
+}
+
+#[test]
+fn a_non_player_trains_to_the_maximum_extent_police_and_troops_evenly() {
+    use umpire::games::adp::legal;
+    // 8.1 GUIDELINES: the maximum extent ("the most pieces allowed": 6 a
+    // space, 3.2.1), "Place or remove friendly Police and Troops evenly,
+    // Police first".
+    assert_eq!(legal::even_cubes(6, 20, 20), (3, 3));
+    assert_eq!(legal::even_cubes(5, 20, 20), (3, 2));
+    assert_eq!(legal::even_cubes(6, 1, 20), (1, 5));
+    assert_eq!(legal::even_cubes(6, 20, 0), (6, 0));
+    assert_eq!(legal::even_cubes(6, 2, 1), (2, 1));
+    let (_, st) = game_in("standin-1p-coalition", &["coalition"]);
+    let (p, t) = legal::even_cubes(
+        6,
+        st.available[Piece::Police],
+        st.available[Piece::GovTroops],
+    );
+    let want = match (p, t) {
+        (p, 0) => format!("{p} police"),
+        (0, t) => format!("{t} troops"),
+        (p, t) => format!("{p} police {t} troops"),
+    };
+    assert_eq!(legal::train_cubes(&st, Faction::Government), want);
+    // A player's sample is unchanged.
+    assert_eq!(
+        legal::train_cubes(&st, Faction::Coalition),
+        "2 police 1 troops"
+    );
+    // Carried out by the Non-player Government in Kabul.
+    let (r, st) = game_in("standin-1p-coalition", &["coalition"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    st.resources[Faction::Government.index()] = 10;
+    let text = format!(
+        "train\nin kabul place {}",
+        legal::train_cubes(&st, Faction::Government)
+    );
+    op(&d, &mut st, Faction::Government, &text).unwrap();
+    let k = st[s(&d, "kabul")].pieces;
+    assert_eq!((k[Piece::Police], k[Piece::GovTroops]), (3, 3));
+}
+
+#[test]
+fn every_illegal_line_of_a_propaganda_plan_is_reported_at_once() {
+    // 6.4.1 (Civic Action needs COIN Control, Troops and Police; the faction
+    // with more Troops decides), 6.4.2 (Sharia is the Taliban's), 6.5: on
+    // an emptied map every line of this Government plan is illegal.
+    let (r, st) = empty();
+    let d = r.data().clone();
+    let plan =
+        "as government\ncivic helmand 1\nredeploy 2 police zabol>kabul\nsharia kandahar 1\ndone";
+    let Order::Plan(_, p) = orders::parse(&d, &lines(plan), true).unwrap().remove(0).1 else {
+        panic!("not a plan")
+    };
+    let e = propaganda::check_plan(&d, &st, Faction::Government, &p)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3 lines are illegal"), "{e}");
+    for (line, rule) in [(2, "6.4.1"), (3, "6.5"), (4, "6.4.2")] {
+        assert!(
+            e.lines()
+                .any(|l| l.starts_with(&format!("line {line}: "))
+                    && l.ends_with(&format!("({rule})"))),
+            "line {line} ({rule}) missing: {e}"
+        );
+    }
+    // One illegal line alone keeps its own rule.
+    let one = "as government\ncivic helmand 1\ndone";
+    let Order::Plan(_, p) = orders::parse(&d, &lines(one), true).unwrap().remove(0).1 else {
+        panic!("not a plan")
+    };
+    let e = propaganda::check_plan(&d, &st, Faction::Government, &p).unwrap_err();
+    assert!(
+        matches!(&e, umpire::core::ruleset::RuleError::Illegal { rule: Some(r), .. } if r == "6.4.1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_non_player_marches_as_many_underground_guerrillas_as_it_can() {
+    use umpire::games::adp::legal;
+    // 8.1 GUIDELINES: "March so as to get as many Underground Guerrillas as
+    // possible to the destination (3.3.2). Within that requirement, March
+    // Active Guerrillas first." MARCH EXAMPLE: Warlords Marching into an
+    // empty Pashtun space: "If any were Underground, only 3 of them would
+    // move, first those Underground" (3.3.2: more than 3 there Activate).
+    let (r, st) = game_in("standin-1p-coalition", &["coalition"]);
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    put(&d, &mut st, "sar-e-pol", Piece::WarUnder, 2);
+    put(&d, &mut st, "sar-e-pol", Piece::WarActive, 3);
+    let (from, pashtun, other) = (s(&d, "sar-e-pol"), s(&d, "oruzgan"), s(&d, "balkh"));
+    let f = Faction::Warlords;
+    assert_eq!(
+        legal::np_march(&d, &st, f, from, pashtun).as_deref(),
+        Some("3")
+    );
+    // Where none would be Activated, all go.
+    assert_eq!(
+        legal::np_march(&d, &st, f, from, other).as_deref(),
+        Some("5")
+    );
+    // Taliban Guerrillas count there (3.3.2): with 1, only 2 go; with 3,
+    // no Underground one can arrive so, and only the Active ones go.
+    let mut one = st.clone();
+    put(&d, &mut one, "oruzgan", Piece::TalActive, 1);
+    assert_eq!(
+        legal::np_march(&d, &one, f, from, pashtun).as_deref(),
+        Some("2")
+    );
+    put(&d, &mut one, "oruzgan", Piece::TalActive, 2);
+    assert_eq!(
+        legal::np_march(&d, &one, f, from, pashtun).as_deref(),
+        Some("3 active")
+    );
+    // Carried out: the 2 Underground and 1 Active arrive, none Activated.
+    st.resources[f.index()] = 5;
+    op(&d, &mut st, f, "march\nmove 3 sar-e-pol>oruzgan").unwrap();
+    let p = st[pashtun].pieces;
+    assert_eq!((p[Piece::WarUnder], p[Piece::WarActive]), (2, 1));
+    // A player is given no such group.
+    let (r4, st4) = game();
+    assert!(legal::np_march(r4.data(), &st4, f, from, pashtun).is_none());
 }

@@ -144,8 +144,9 @@ fn deception_draws_are_disclosed_and_each_copy_checks_them() {
 fn a_player_conceding_in_a_four_player_game_leaves_its_faction_to_the_umpire() {
     use umpire::core::game::{Game, RejectKind, ReplayMode, Verdict};
     use umpire::core::record::Body;
-    // Ruling A45: a conceding player's factions become Non-players (8.0);
-    // the others play on. The engine lets the ruleset read `concede`.
+    // Ruling A48: a conceding player's factions become Non-players (8.0);
+    // the others play on. The engine lets the ruleset read `concede`, and
+    // takes it out of turn (`Rules::out_of_turn`).
     let mut t = common::table(
         "adp",
         "standin",
@@ -154,9 +155,25 @@ fn a_player_conceding_in_a_four_player_game_leaves_its_faction_to_the_umpire() {
     );
     let asked = t.game.prompt().awaiting[0].side.index();
     let other = (asked + 1) % 4;
-    // Out of turn, it is refused: the ruleset reads it as an order.
+    // Out of turn: accepted, and the one on turn is still asked.
     match t.play(other, &["concede"]) {
+        Verdict::Accepted { .. } => {}
+        v => panic!("{v:?}"),
+    }
+    assert_eq!(t.game.prompt().awaiting[0].side.index(), asked);
+    // Other orders out of turn are still refused, and so is a second concession.
+    match t.play(other, &["pass"]) {
         Verdict::Rejected { rejection, .. } => assert_eq!(rejection.kind, RejectKind::NotYourTurn),
+        v => panic!("{v:?}"),
+    }
+    match t.play(other, &["concede"]) {
+        Verdict::Rejected { rejection, .. } => {
+            assert_eq!(rejection.kind, RejectKind::Illegal);
+            assert!(
+                rejection.reason.contains("conceded already"),
+                "{rejection:?}"
+            );
+        }
         v => panic!("{v:?}"),
     }
     let seq = match t.play(asked, &["concede"]) {

@@ -332,6 +332,15 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side, order);
         Audience::All
     }
+    /// May `side` give `order` when it is not asked to act? A move whose
+    /// every order is one of these is accepted out of turn (still signed, not
+    /// stale, the game not over), and `apply` then gets it whatever the
+    /// prompt says: e.g. a concession the ruleset reads as its own order
+    /// (A Distant Plain). The default: no order is.
+    fn out_of_turn(&self, state: &Self::State, side: Side, order: &Self::Order) -> bool {
+        let _ = (state, side, order);
+        false
+    }
     /// Who may read `side`'s standing orders: by default the side alone until
     /// the game ends.
     fn standing_audience(&self, state: &Self::State, side: Side) -> Audience {
@@ -478,6 +487,7 @@ pub trait Ruleset: Send + Sync {
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
     fn hides_information(&self, setup: &Setup) -> bool;
     fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
+    fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool;
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience;
     fn set_standing(
         &self,
@@ -575,6 +585,12 @@ impl<R: Rules> Ruleset for R {
             Some(o) => Rules::order_audience(self, typed(state), side, o),
             None => Audience::All,
         }
+    }
+    fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool {
+        order
+            .payload
+            .downcast_ref::<R::Order>()
+            .is_some_and(|o| Rules::out_of_turn(self, typed(state), side, o))
     }
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience {
         Rules::standing_audience(self, typed(state), side)

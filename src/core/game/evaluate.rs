@@ -212,11 +212,17 @@ impl Game {
                 public_lines: Vec::new(),
             }));
         }
-        self.may_move(&file, side).map_err(signed)?;
-        let orders = self
-            .ruleset
-            .parse_all(&state, side, &file.orders)
-            .map_err(|e| signed(order_rejections(&file.orders, e)))?;
+        let orders = match self.may_move(&file, side) {
+            Ok(()) => self
+                .ruleset
+                .parse_all(&state, side, &file.orders)
+                .map_err(|e| signed(order_rejections(&file.orders, e)))?,
+            // Orders the ruleset takes at any time (`Rules::out_of_turn`).
+            Err(r) if r.kind == RejectKind::NotYourTurn => self
+                .out_of_turn(&state, side, &file.orders)
+                .ok_or_else(|| signed(r))?,
+            Err(r) => return Err(signed(r)),
+        };
         let audiences = self.audiences(&state, side, &orders);
         let sealed_text =
             self.hides && (hidden_standing || audiences.iter().any(|a| !a.is_public()));
@@ -390,6 +396,22 @@ impl Game {
         Ok(())
     }
 
+    /// The move's orders, if every one may be given out of turn
+    /// (`Rules::out_of_turn`); otherwise `None` and the move is refused as
+    /// not the side's turn, as before, whatever its lines say.
+    fn out_of_turn(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Option<Vec<ParsedOrder>> {
+        let orders = self.ruleset.parse_all(state, side, lines).ok()?;
+        orders
+            .iter()
+            .all(|o| self.ruleset.out_of_turn(state, side, o))
+            .then_some(orders)
+    }
+
     fn stale_reason(&self, side: Side, seq: u64, anchor: u64) -> String {
         let name = &self.sides[side.index()].name;
         // A default applied for this side since the move was written: it came too late.
@@ -432,21 +454,22 @@ impl Game {
                 .cloned()
                 .unwrap_or_else(|| Audience::side(side));
             let prompt = self.ruleset.prompt(state);
-            let result = if prompt.awaits(side).is_none() {
-                Err(RuleError::illegal(
-                    format!(
-                        "{} is not asked to act any more ({})",
-                        self.sides[side.index()].name,
-                        prompt.stage
-                    ),
-                    "",
-                ))
-            } else {
-                let mut trial = state.clone();
-                self.ruleset
-                    .apply(&mut trial, side, o, dice)
-                    .map(|ev| (trial, ev))
-            };
+            let result =
+                if prompt.awaits(side).is_none() && !self.ruleset.out_of_turn(state, side, o) {
+                    Err(RuleError::illegal(
+                        format!(
+                            "{} is not asked to act any more ({})",
+                            self.sides[side.index()].name,
+                            prompt.stage
+                        ),
+                        "",
+                    ))
+                } else {
+                    let mut trial = state.clone();
+                    self.ruleset
+                        .apply(&mut trial, side, o, dice)
+                        .map(|ev| (trial, ev))
+                };
             let report = |outcome| OrderReport {
                 source: o.source.clone(),
                 outcome,

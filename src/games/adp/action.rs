@@ -170,7 +170,7 @@ pub fn execute(
     // The whole Operation's checks only when every line stood: with a line
     // set aside they would report its absence, not a fault.
     if errors.is_empty() {
-        finish(&mut x, st)?;
+        finish(&mut x, st, dice)?;
         st.update_control(d);
     }
     if errors.is_empty() {
@@ -285,7 +285,7 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
         (Op::Patrol, _) => coin::patrol_step(x, st, step),
         (Op::Sweep, _) => coin::sweep_step(x, st, step),
         (Op::Assault, ActStep::In(i)) => {
-            coin::assault_space(x, st, i.space, i.with_government, &i.targets, false)
+            coin::assault_space(x, st, i.space, i.with_government, &i.targets, false, dice)
         }
         (Op::Rally, _) => insurgent::rally_step(x, st, step),
         (Op::March, ActStep::Move(m)) => insurgent::march(x, st, m),
@@ -298,8 +298,8 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
     }
 }
 
-fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
-    coin::finish(x, st)?;
+fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError> {
+    coin::finish(x, st, dice)?;
     if x.selected.is_empty() && x.destinations.is_empty() {
         return Err(x.ill(format!("the {} selects no space", x.op.key()), "3.1"));
     }

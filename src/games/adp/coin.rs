@@ -6,6 +6,7 @@ use super::orders::{ActStep, InSpace, Move, Op};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
 use super::state::{Control, State};
+use crate::core::dice::Dice;
 use crate::core::ruleset::RuleError;
 
 const INSURGENTS: [Faction; 2] = [Faction::Taliban, Faction::Warlords];
@@ -418,7 +419,7 @@ fn sweep_move(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
 
 /// After the last line: Patrol's Activation and free Assault (3.2.2); Sweep's
 /// costs, Warlord payments and Activation (3.2.3).
-pub fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
+pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError> {
     match x.op {
         Op::Patrol => {
             for s in x.d.ids().filter(|s| x.d[*s].is_loc()) {
@@ -442,7 +443,7 @@ pub fn finish(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
                 }
                 let saved = x.terms.free;
                 x.terms.free = true;
-                let r = assault_space(x, st, s, false, &t, true);
+                let r = assault_space(x, st, s, false, &t, true, dice);
                 x.terms.free = saved;
                 r?;
             }
@@ -503,6 +504,7 @@ pub fn assault_space(
     with_government: bool,
     targets: &[Faction],
     patrol: bool,
+    dice: &mut Dice,
 ) -> Result<(), RuleError> {
     not_pakistan(x, s, "3.2.4")?;
     if !patrol {
@@ -548,15 +550,20 @@ pub fn assault_space(
     if let Some(t) = targets.iter().find(|t| t.is_coin()) {
         return Err(x.ill(format!("the {} are not an enemy", t.name()), "3.2.4"));
     }
+    let by = removal::By::of(st, x.f);
     let gone = removal::remove_up_to(
+        x.d,
         st,
         s,
-        cap,
-        &targets,
-        Reach::ActiveOnly,
-        false,
-        removal::By::of(st, x.f),
-    );
+        removal::Removal {
+            n: cap,
+            targets: &targets,
+            reach: Reach::ActiveOnly,
+            casualties: false,
+            by,
+        },
+        dice,
+    )?;
     let tal_bases = gone.iter().filter(|p| **p == Piece::TalBase).count() as i32;
     if x.f == Faction::Government && tal_bases > 0 {
         st.add_aid(x.d, 6 * tal_bases);

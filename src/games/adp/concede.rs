@@ -1,10 +1,14 @@
-//! A player conceding in a game of three or more players (ruling A45): its
+//! A player conceding in a game of three or more players (ruling A48): its
 //! factions become Non-players (8.0: "actions by any Factions beyond those
 //! represented by a player"), played by the umpire from then on, and the
 //! others play on. The conceding player can no longer win (it has no
 //! faction to score, 7.1). The last player to concede ends the game with no
 //! player winning. With two sides or one, the core's own `concede` ends the
 //! game with the other side winning; this module does not read it then.
+//!
+//! A player may concede at any time, not only when asked to act: the ruleset
+//! names `concede` to the engine as an order taken out of turn
+//! (`Rules::out_of_turn`), as the core's own concession is.
 
 use super::data::Data;
 use super::orders::Order;
@@ -25,13 +29,16 @@ pub fn parse(st: &State, lines: &[SourceLine]) -> Option<Vec<(SourceLine, Order)
         .then(|| vec![(line.clone(), Order::Concede)])
 }
 
-/// `side` concedes: its factions become Non-players (ruling A45).
+/// `side` concedes: its factions become Non-players (ruling A48).
 pub fn apply(
     d: &Data,
     st: &mut State,
     side: Side,
     dice: &mut Dice,
 ) -> Result<Vec<Event>, RuleError> {
+    if matches!(st.stage, Stage::Start | Stage::Over) {
+        return Err(RuleError::illegal("the game is not being played", "8.0"));
+    }
     let name = sequence::names_of(st, side);
     let gone = st.seats.concede(side);
     if gone.is_empty() {
@@ -40,11 +47,11 @@ pub fn apply(
     // 8.1: a Non-player transfers nothing; its standing offers lapse.
     st.standing.retain(|o| !gone.contains(&o.giver));
     let mut events = vec![Event::say(format!(
-        "{name} concede: from now on the umpire plays them as Non-players (8.0, ruling A45)"
+        "{name} concede: from now on the umpire plays them as Non-players (8.0, ruling A48)"
     ))];
     if st.seats.factions.iter().all(Vec::is_empty) {
         let summary = format!(
-            "{name} concede, the last player in the game: no player wins (ruling A45)"
+            "{name} concede, the last player in the game: no player wins (ruling A48)"
         );
         events.push(Event::say(summary.clone()));
         st.finished = Some(Outcome {

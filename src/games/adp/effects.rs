@@ -160,10 +160,16 @@ fn one(
         } => {
             for s in spaces {
                 let mut left = *count;
-                let pieces: Vec<Piece> = Piece::ALL
+                let mut pieces: Vec<Piece> = Piece::ALL
                     .into_iter()
                     .filter(|p| p.faction() == *faction && p.kind() == *kind)
                     .collect();
+                // Underground before Active (enemy Guerrillas, and a
+                // player's); a Non-player removes its own Active ones first
+                // (8.1 GUIDELINES).
+                if *faction == f && st.seats.is_np(f) {
+                    pieces.reverse();
+                }
                 for p in pieces {
                     // A32: Coalition pieces removed by an Event go to Casualties.
                     left -= st.remove(*s, p, left, true);

@@ -90,9 +90,13 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
         if st.available[base] == 0 {
             return Err(x.ill("no Base is Available", "1.4.1"));
         }
-        let from_u = st[s].pieces[u].min(2);
-        st.remove(s, u, from_u, false);
-        st.remove(s, a, 2 - from_u, false);
+        // A player's Underground ones go first (the code's order); a
+        // Non-player "removes friendly Active before Underground
+        // Guerrillas" (8.1 GUIDELINES).
+        let (first, second) = if st.seats.is_np(x.f) { (a, u) } else { (u, a) };
+        let k = st[s].pieces[first].min(2);
+        st.remove(s, first, k, false);
+        st.remove(s, second, 2 - k, false);
         st.place(s, base, 1);
         "2 Guerrillas become a Base".to_string()
     } else if i.flip {
@@ -341,15 +345,20 @@ pub fn attack(
     };
     if success {
         let n = 2 + st.extra_removals(x.f, "attack");
+        let by = removal::By::of(st, x.f);
         let gone = removal::remove_up_to(
+            x.d,
             st,
             s,
-            n,
-            &targets,
-            Reach::Any,
-            true,
-            removal::By::of(st, x.f),
-        );
+            removal::Removal {
+                n,
+                targets: &targets,
+                reach: Reach::Any,
+                casualties: true,
+                by,
+            },
+            dice,
+        )?;
         x.say(format!(
             "Attack in {}: removed {}",
             x.name(s),

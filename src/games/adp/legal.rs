@@ -223,7 +223,7 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
                 .collect());
             for s in train.iter().take(2) {
                 v.push((
-                    format!("train\nin {} place 2 police 1 troops", key(d, *s)),
+                    format!("train\nin {} place {}", key(d, *s), train_cubes(st, f)),
                     sas.clone(),
                 ));
                 if st[*s].control == Control::Coin {
@@ -314,6 +314,12 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
                         format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
                         sas.clone(),
                     ));
+                    if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
+                        v.push((
+                            format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
+                            sas.clone(),
+                        ));
+                    }
                 }
                 if p(*s).enemies_of(f) > 0 {
                     v.push((format!("attack\nin {}", key(d, *s)), sas.clone()));
@@ -323,6 +329,77 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
         }
     }
     v
+}
+
+/// The cubes a Train candidate places in a space: a sample for a player.
+/// A Non-player places to the maximum extent (8.1 GUIDELINES: "the most
+/// pieces allowed"), up to 6 (3.2.1) of those Available, Police and Troops
+/// evenly, Police first ("Place or remove friendly Police and Troops
+/// evenly, Police first"); the Coalition's Train places Government cubes,
+/// and they follow the same order.
+pub fn train_cubes(st: &State, f: Faction) -> String {
+    if !st.seats.is_np(f) {
+        return "2 police 1 troops".into();
+    }
+    let (police, troops) = even_cubes(
+        6,
+        st.available[Piece::Police],
+        st.available[Piece::GovTroops],
+    );
+    match (police, troops) {
+        (0, 0) => "1 police".into(),
+        (p, 0) => format!("{p} police"),
+        (0, t) => format!("{t} troops"),
+        (p, t) => format!("{p} police {t} troops"),
+    }
+}
+
+/// Up to `most` cubes of `police` and `troops` Available, split evenly with
+/// the odd one a Police; what one kind lacks, the other makes up.
+pub fn even_cubes(most: u8, police: u8, troops: u8) -> (u8, u8) {
+    let total = most.min(police.saturating_add(troops));
+    let p = police.min(total.div_ceil(2));
+    let t = troops.min(total - p);
+    (total - t, t)
+}
+
+/// A Non-player's March group from `from` to `to` (8.1 GUIDELINES): "as
+/// many Underground Guerrillas as possible to the destination" and, within
+/// that, Active ones too. Where the group would be Activated (3.3.2: a LoC,
+/// or a space exposed to the faction, and more than 3 counted), only so many
+/// move that none is, Underground first (the MARCH EXAMPLE: "only 3 of them
+/// would move, first those Underground"); with none Underground, the Active
+/// ones go. `None` for a player, or with nothing to move. The count, and
+/// `active` when only Active ones move, as the order's words.
+pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) -> Option<String> {
+    let (u, a) = Piece::guerrillas(f)?;
+    if !st.seats.is_np(f) {
+        return None;
+    }
+    let (under, active) = (st[from].pieces[u], st[from].pieces[a]);
+    let sp = &d[to];
+    let exposed = sp.is_loc()
+        || (f == Faction::Taliban && !sp.pashtun)
+        || (f == Faction::Warlords && sp.pashtun);
+    let other = if f == Faction::Taliban {
+        st[to].pieces.guerrillas(Faction::Warlords) + st[to].pieces.cubes()
+    } else {
+        st[to].pieces.guerrillas(Faction::Taliban)
+    };
+    let room = 3u32.saturating_sub(other);
+    let all = u32::from(under) + u32::from(active);
+    let text = if !exposed || under == 0 || room == 0 {
+        // Nothing Underground can arrive so: every Guerrilla goes if none
+        // is Activated on the way, else only the Active ones.
+        if exposed && under > 0 {
+            (active > 0).then(|| format!("{active} active"))?
+        } else {
+            all.to_string()
+        }
+    } else {
+        all.min(room).to_string()
+    };
+    (all > 0).then_some(text)
 }
 
 fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {

@@ -178,8 +178,10 @@ impl Rules for Adp {
             // `at_version(2)` emulation. 4: every illegal line of an
             // Operation reported (the refusal's text), Deception markers,
             // Non-player removal guidelines, concede; unreleased again, no
-            // `at_version(3)`.
-            version: 4,
+            // `at_version(3)`. 5: `concede` taken out of turn (A48,
+            // `out_of_turn`), more Non-player removal guidelines (8.1);
+            // unreleased, no `at_version(4)`.
+            version: 5,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
@@ -292,11 +294,15 @@ impl Rules for Adp {
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
         let d = &*self.data;
+        // Ruling A48: a player may concede at any time, on turn or not.
+        if let Order::Concede = order {
+            let mut events = concede::apply(d, st, side, dice)?;
+            nonplayer::play(d, st, dice, &mut events)?;
+            deception::at_end(st, dice, &mut events);
+            return Ok(events);
+        }
         let f = acting(d, st, side, Some(order))?;
         let mut events = match (&st.stage, order) {
-            (Stage::Card(_) | Stage::Propaganda(_), Order::Concede) => {
-                concede::apply(d, st, side, dice)?
-            }
             (Stage::Propaganda(_), Order::Plan(_, plan)) => {
                 propaganda::submit(d, st, f, plan.clone(), dice)?
             }
@@ -370,6 +376,12 @@ impl Rules for Adp {
         sequence::next_card(d, st, dice, &mut ev)?;
         nonplayer::play(d, st, dice, &mut ev)?;
         Ok(ev)
+    }
+
+    /// Ruling A48: `concede` is taken from a player at any time, not only
+    /// when one of its factions is to act.
+    fn out_of_turn(&self, _st: &State, _side: Side, order: &Order) -> bool {
+        matches!(order, Order::Concede)
     }
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {

@@ -280,8 +280,17 @@ fn changed(a: &State, b: &State) -> bool {
 /// Special Activity's rank; then the 8.1 GUIDELINES: the fewest Non-players
 /// targeted ("target or remove enemy players before Non-players"), the most
 /// friendly Bases placed ("place friendly Bases whenever possible"), the
-/// most lines (the maximum extent).
-type Score = (usize, usize, usize, usize, Reverse<usize>, Reverse<usize>);
+/// most lines, then the most pieces moved or placed (the maximum extent:
+/// "with the most pieces allowed").
+type Score = (
+    usize,
+    usize,
+    usize,
+    usize,
+    Reverse<usize>,
+    Reverse<usize>,
+    Reverse<u32>,
+);
 
 fn score(st: &State, pri: &NpPriorities, text: &str) -> Score {
     let op = text.split_whitespace().next().unwrap_or("");
@@ -296,7 +305,17 @@ fn score(st: &State, pri: &NpPriorities, text: &str) -> Score {
         np_targets(st, text),
         Reverse(bases_placed(text)),
         Reverse(text.lines().count()),
+        Reverse(pieces_named(text)),
     )
+}
+
+/// The pieces an order's `move` and `place` lines name: the numbers on them.
+fn pieces_named(text: &str) -> u32 {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("move ") || l.contains(" place "))
+        .flat_map(|l| l.split_whitespace().filter_map(|w| w.parse::<u32>().ok()))
+        .sum()
 }
 
 /// How many times the order names a Non-player faction as its target (a

@@ -367,7 +367,7 @@ pub enum Order {
     Act(Action),
     /// A Propaganda Round plan, for one faction (`None`: the side's only one).
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
-    /// The player concedes; its factions become Non-players (ruling A45).
+    /// The player concedes; its factions become Non-players (ruling A48).
     Concede,
     /// Uses a Deception marker before the card's order (7.3).
     Deception(super::deception::Marker),

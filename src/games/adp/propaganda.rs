@@ -194,52 +194,90 @@ pub fn check_plan(
     f: Faction,
     plan: &[(usize, PlanLine)],
 ) -> Result<(), RuleError> {
-    for (line, p) in plan {
-        let ill = |m: String, r: &str| RuleError::illegal(format!("line {line}: {m}"), r);
-        match p {
-            PlanLine::Civic(s, _) => {
-                if civic_decider(d, st, *s) != Some(f) {
-                    return Err(ill(
-                        format!(
-                            "the {} do not decide Civic Action in {} (COIN Control, Troops and Police needed; the faction with more Troops decides)",
-                            f.name(),
-                            d[*s].name
-                        ),
-                        "6.4.1",
-                    ));
-                }
+    let errors: Vec<RuleError> = plan
+        .iter()
+        .filter_map(|(line, p)| check_line(d, st, f, *line, p).err())
+        .collect();
+    combined(errors)
+}
+
+/// Every illegal line of a plan as one error, so the player fixes the plan
+/// in one go: one alone as it is, several listed one a line, each with its
+/// line and rule.
+fn combined(mut errors: Vec<RuleError>) -> Result<(), RuleError> {
+    if errors.len() <= 1 {
+        return errors.pop().map_or(Ok(()), Err);
+    }
+    let text: Vec<String> = errors
+        .iter()
+        .map(|e| match e {
+            RuleError::Illegal {
+                message,
+                rule: Some(r),
+            } => format!("{message} ({r})"),
+            RuleError::Illegal { message, .. } => message.clone(),
+            e => e.to_string(),
+        })
+        .collect();
+    Err(RuleError::Illegal {
+        message: format!("{} lines are illegal:\n{}", text.len(), text.join("\n")),
+        rule: None,
+    })
+}
+
+/// One line of a plan, checked against the position before the Round's
+/// phases (6.4, 6.5).
+fn check_line(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    line: usize,
+    p: &PlanLine,
+) -> Result<(), RuleError> {
+    let ill = |m: String, r: &str| RuleError::illegal(format!("line {line}: {m}"), r);
+    match p {
+        PlanLine::Civic(s, _) => {
+            if civic_decider(d, st, *s) != Some(f) {
+                return Err(ill(
+                    format!(
+                        "the {} do not decide Civic Action in {} (COIN Control, Troops and Police needed; the faction with more Troops decides)",
+                        f.name(),
+                        d[*s].name
+                    ),
+                    "6.4.1",
+                ));
             }
-            PlanLine::Sharia(s, _) => {
-                if f != Faction::Taliban
-                    || st[*s].control != Control::Taliban
-                    || !d[*s].has_control()
-                {
-                    return Err(ill(
-                        format!(
-                            "Sharia is the Taliban's, in Taliban-Controlled spaces, not {}",
-                            d[*s].name
-                        ),
-                        "6.4.2",
-                    ));
-                }
+        }
+        PlanLine::Sharia(s, _) => {
+            if f != Faction::Taliban
+                || st[*s].control != Control::Taliban
+                || !d[*s].has_control()
+            {
+                return Err(ill(
+                    format!(
+                        "Sharia is the Taliban's, in Taliban-Controlled spaces, not {}",
+                        d[*s].name
+                    ),
+                    "6.4.2",
+                ));
             }
-            PlanLine::Redeploy {
-                count,
-                kind,
-                from,
-                to,
-            } => {
-                redeploy_legal(d, st, f, *kind, *from, *to).map_err(|m| ill(m, "6.5"))?;
-                let p = piece_for(f, *kind).ok_or_else(|| {
-                    ill(format!("the {} have no {}", f.name(), kind.key()), "6.5")
-                })?;
-                let have = movable(st, *from, p, f);
-                if have < *count {
-                    return Err(ill(
-                        format!("{} has {have} {}, not {count}", d[*from].name, kind.key()),
-                        "6.5",
-                    ));
-                }
+        }
+        PlanLine::Redeploy {
+            count,
+            kind,
+            from,
+            to,
+        } => {
+            redeploy_legal(d, st, f, *kind, *from, *to).map_err(|m| ill(m, "6.5"))?;
+            let p = piece_for(f, *kind).ok_or_else(|| {
+                ill(format!("the {} have no {}", f.name(), kind.key()), "6.5")
+            })?;
+            let have = movable(st, *from, p, f);
+            if have < *count {
+                return Err(ill(
+                    format!("{} has {have} {}, not {count}", d[*from].name, kind.key()),
+                    "6.5",
+                ));
             }
         }
     }

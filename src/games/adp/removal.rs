@@ -1,9 +1,11 @@
 //! Removal orders and Activation, shared by Operations, Special Activities
 //! and Events (1.4.1, 1.4.3, 3.2.4, 3.3.3).
 
-use super::data::SpaceId;
+use super::data::{Data, SpaceId};
 use super::pieces::{Faction, Kind, Piece};
 use super::state::State;
+use crate::core::dice::Dice;
+use crate::core::ruleset::RuleError;
 
 /// Which pieces an attacker may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,43 +110,87 @@ fn next_np(st: &State, s: SpaceId, target: Faction, reach: Reach, gone: &[Piece]
     }
 }
 
-/// The next piece to go, by `by`.
-fn next_of(st: &State, s: SpaceId, targets: &[Faction], reach: Reach, by: By, gone: &[Piece]) -> Option<Piece> {
-    match by {
-        By::Player => targets.iter().find_map(|f| next_piece(st, s, *f, reach)),
-        By::NonPlayer => {
-            // Players' factions first; among those of one kind, a Base first.
-            let mut options: Vec<(bool, Piece)> = targets
-                .iter()
-                .filter_map(|f| Some((st.seats.is_np(*f), next_np(st, s, *f, reach, gone)?)))
-                .collect();
-            options.sort_by_key(|(np, p)| (*np, p.kind() != Kind::Base));
-            options.first().map(|(_, p)| *p)
-        }
+/// The next piece to go, by `by`: for a Non-player, enemy players' pieces
+/// before Non-players', a Base before other pieces, and "otherwise select
+/// randomly among enemy Factions" (8.1 GUIDELINES): a labelled, public roll
+/// among the factions still equal.
+fn next_of(
+    d: &Data,
+    st: &State,
+    s: SpaceId,
+    r: &Removal,
+    gone: &[Piece],
+    dice: &mut Dice,
+) -> Result<Option<Piece>, RuleError> {
+    let (targets, reach) = (r.targets, r.reach);
+    if r.by == By::Player {
+        return Ok(targets.iter().find_map(|f| next_piece(st, s, *f, reach)));
     }
+    let rank = |np: bool, p: Piece| (np, p.kind() != Kind::Base);
+    let options: Vec<((bool, bool), Piece)> = targets
+        .iter()
+        .filter_map(|f| {
+            let np = st.seats.is_np(*f);
+            next_np(st, s, *f, reach, gone).map(|p| (rank(np, p), p))
+        })
+        .collect();
+    let Some(best) = options.iter().map(|(k, _)| *k).min() else {
+        return Ok(None);
+    };
+    let tied: Vec<Piece> = options
+        .into_iter()
+        .filter(|(k, _)| *k == best)
+        .map(|(_, p)| p)
+        .collect();
+    if tied.len() == 1 {
+        return Ok(Some(tied[0]));
+    }
+    let names: Vec<&str> = tied.iter().map(|p| p.faction().name()).collect();
+    let r = dice.roll(
+        tied.len() as u32,
+        &format!(
+            "8.1: the Non-player removes in {} from one of {}, at random",
+            d[s].name,
+            names.join(", ")
+        ),
+    )?;
+    Ok(Some(tied[(r as usize).saturating_sub(1).min(tied.len() - 1)]))
 }
 
-/// Removes up to `n` pieces of the targeted factions from `s`, to the
-/// maximum extent (1.4.1), in the order `by` picks. Coalition pieces go to
-/// Casualties if `casualties` (3.3.3). Returns what went.
+/// What a removal takes: up to `n` pieces of the `targets` in one space.
+#[derive(Clone, Copy, Debug)]
+pub struct Removal<'a> {
+    /// How many at most.
+    pub n: u32,
+    /// The targeted factions, in the order a player named them.
+    pub targets: &'a [Faction],
+    /// Which pieces the attacker may take.
+    pub reach: Reach,
+    /// Coalition pieces go to Casualties (3.3.3).
+    pub casualties: bool,
+    /// Who picks.
+    pub by: By,
+}
+
+/// Removes up to `r.n` pieces of the targeted factions from `s`, to the
+/// maximum extent (1.4.1), in the order `r.by` picks (a Non-player may roll
+/// among equal enemy factions, 8.1). Returns what went.
 pub fn remove_up_to(
+    d: &Data,
     st: &mut State,
     s: SpaceId,
-    n: u32,
-    targets: &[Faction],
-    reach: Reach,
-    casualties: bool,
-    by: By,
-) -> Vec<Piece> {
+    r: Removal,
+    dice: &mut Dice,
+) -> Result<Vec<Piece>, RuleError> {
     let mut gone = Vec::new();
-    while (gone.len() as u32) < n {
-        let Some(p) = next_of(st, s, targets, reach, by, &gone) else {
+    while (gone.len() as u32) < r.n {
+        let Some(p) = next_of(d, st, s, &r, &gone, dice)? else {
             break;
         };
-        st.remove(s, p, 1, casualties);
+        st.remove(s, p, 1, r.casualties);
         gone.push(p);
     }
-    gone
+    Ok(gone)
 }
 
 /// Activates up to `n` Underground Guerrillas of the factions, in order

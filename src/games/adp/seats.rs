@@ -121,7 +121,7 @@ impl Seats {
         self.factions.get(side.index()).map_or(&[], Vec::as_slice)
     }
 
-    /// `side` concedes: its factions become Non-players (ruling A45).
+    /// `side` concedes: its factions become Non-players (ruling A48).
     /// Returns them.
     pub fn concede(&mut self, side: Side) -> Vec<Faction> {
         let gone = self

@@ -19,7 +19,7 @@ pub fn execute(x: &mut Exec, st: &mut State, sa: &Sa, dice: &mut Dice) -> Result
     match sa {
         Sa::Surge { moves, roll } => surge(x, st, moves, *roll, dice),
         Sa::Airlift(moves) => airlift(x, st, moves),
-        Sa::Airstrike(hits) => airstrike(x, st, hits),
+        Sa::Airstrike(hits) => airstrike(x, st, hits, dice),
         Sa::Govern(v) => govern(x, st, v),
         Sa::Transport(m) => transport(x, st, m),
         Sa::Eradicate(v) => eradicate(x, st, v),
@@ -190,7 +190,12 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
     Ok(())
 }
 
-fn airstrike(x: &mut Exec, st: &mut State, hits: &[(SpaceId, Faction)]) -> Result<(), RuleError> {
+fn airstrike(
+    x: &mut Exec,
+    st: &mut State,
+    hits: &[(SpaceId, Faction)],
+    dice: &mut Dice,
+) -> Result<(), RuleError> {
     few(x, hits.len(), 3, SaKind::Airstrike)?;
     let spaces: Vec<SpaceId> = hits.iter().map(|h| h.0).collect();
     distinct(x, &spaces, SaKind::Airstrike)?;
@@ -204,15 +209,20 @@ fn airstrike(x: &mut Exec, st: &mut State, hits: &[(SpaceId, Faction)]) -> Resul
         }
         pakistan |= x.d[*s].is_pakistan();
         let n = 1 + st.extra_removals(x.f, "airstrike");
+        let by = removal::By::of(st, x.f);
         let gone = removal::remove_up_to(
+            x.d,
             st,
             *s,
-            n,
-            &[*f],
-            Reach::ActiveOnly,
-            false,
-            removal::By::of(st, x.f),
-        );
+            removal::Removal {
+                n,
+                targets: &[*f],
+                reach: Reach::ActiveOnly,
+                casualties: false,
+                by,
+            },
+            dice,
+        )?;
         x.say(format!(
             "Air Strike in {}: removed {}",
             x.name(*s),

@@ -143,7 +143,7 @@ pub fn ranking(d: &Data, st: &State) -> Vec<(Side, i32)> {
             (s, m, r)
         })
         .collect();
-    // A side with no faction (it conceded, ruling A45) scores i32::MIN:
+    // A side with no faction (it conceded, ruling A48) scores i32::MIN:
     // Reverse, not negation, which would overflow.
     v.sort_by_key(|(s, m, r)| (std::cmp::Reverse(*m), *r, s.0));
     v.into_iter().map(|(s, m, _)| (s, m)).collect()
