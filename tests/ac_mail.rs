@@ -303,3 +303,197 @@ fn scenario_1_by_mail_ends_in_victory_and_no_mail_shows_the_other_sides_secrets(
         outcome.summary
     );
 }
+
+/// The first `place UNIT at SQUARE` sample of `p` that moves a combat unit
+/// (not an agent, not a marker), with the unit's id and the square.
+fn unit_placement(ac: &Ac, st: &State, p: Power) -> (String, String, String) {
+    use umpire::core::ruleset::Rules;
+    let legal = ac.legal(st, Side(p.index() as u8));
+    legal
+        .iter()
+        .find_map(|l| {
+            let rest = l.strip_prefix("place ")?;
+            let (id, sq) = rest.split_once(" at ")?;
+            (st.find_unit(id).is_some() && !id.contains(' ') && !rest.contains(" from "))
+                .then(|| (l.clone(), id.to_string(), sq.to_string()))
+        })
+        .unwrap_or_else(|| panic!("no unit placement for the {} in {legal:?}", p.name()))
+}
+
+#[test]
+fn sealed_set_up_by_mail_shows_neither_side_the_others_set_up_before_both_are_in() {
+    // Option setup=sealed (the digest's house option, 2.4): both set-ups in
+    // one sealed round of the engine (26.0). Scenario 1: the Russians set up
+    // first in the printed order, so the British mail the sealed round first
+    // here, and the Russians' mails are checked while the British one is in.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    u.create_game(
+        NewGame {
+            id: "ac-s".into(),
+            ruleset: "ac".into(),
+            scenario: "s1".into(),
+            options: [("setup".to_string(), "sealed".to_string())].into(),
+            deadlines: None,
+            time_zones: BTreeMap::new(),
+            sides: SIDES
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        s.to_string(),
+                        format!("{s}@club.test"),
+                        key(i as u8 + 1).public_line(),
+                    )
+                })
+                .collect(),
+        },
+        now,
+    )
+    .unwrap();
+    let ac = Ac::new();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    u.deliver(&mut ob, now).unwrap();
+    let g = u.game("ac-s").unwrap();
+    let waiting: Vec<_> = g.waiting().cloned().collect();
+    assert_eq!(waiting.len(), 2, "both setters are asked at once");
+    assert!(waiting.iter().all(|a| a.kind == AwaitKind::SealedOrders));
+    let st0 = g.state().downcast_ref::<State>().unwrap().clone();
+    // What each side places, and how it would show: the order line, the
+    // setter's own event, and the status token of the piece on its square.
+    let plans: Vec<(String, String, String)> = Power::ALL
+        .iter()
+        .map(|p| unit_placement(&ac, &st0, *p))
+        .collect();
+    let secrets = |p: Power| -> Vec<String> {
+        let (line, id, sq) = &plans[p.index()];
+        vec![
+            line.clone(),
+            format!("Set up {id} on {sq}"),
+            format!("{id}@{sq}"),
+        ]
+    };
+    let mut seen: BTreeSet<String> = outbox(&outdir).into_keys().collect();
+    let mut marks: [String; 2] = Default::default();
+    for (n, p) in [Power::British, Power::Russian].into_iter().enumerate() {
+        let name = SIDES[p.index()];
+        let g = u.game("ac-s").unwrap();
+        let text = format!(
+            "game: ac-s\nside: {name}\nafter: {}\norders:\n  {}\n",
+            g.record().head(),
+            plans[p.index()].0
+        );
+        let sig = key(p.index() as u8 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        marks[p.index()] = sig_mark(&sig);
+        let n = n as u64 + 1;
+        let mail = move_mail(
+            &format!("{name}@club.test"),
+            "umpire@club.test",
+            n,
+            &text,
+            &sig,
+            false,
+        );
+        md.deliver(&format!("{n:05}"), &mail).unwrap();
+        assert_eq!(u.poll(&mut md, now).unwrap().accepted, 1, "{name}'s set-up");
+        u.deliver(&mut ob, now).unwrap();
+        let st = u
+            .game("ac-s")
+            .unwrap()
+            .state()
+            .downcast_ref::<State>()
+            .unwrap()
+            .clone();
+        let (_, id, sq) = &plans[p.index()];
+        let at = st
+            .unit(st.find_unit(id).unwrap())
+            .loc
+            .sq()
+            .map(|s| s.to_string());
+        if p == Power::British {
+            // Only the British are in: the state has not moved yet.
+            assert_ne!(at.as_deref(), Some(sq.as_str()), "sealed until both are in");
+        } else {
+            // Both are in: both set-ups are carried out and the game goes on.
+            assert_eq!(
+                at.as_deref(),
+                Some(sq.as_str()),
+                "the Russians' set-up is carried out"
+            );
+            let (_, bid, bsq) = &plans[0];
+            let b = st
+                .unit(st.find_unit(bid).unwrap())
+                .loc
+                .sq()
+                .map(|s| s.to_string());
+            assert_eq!(
+                b.as_deref(),
+                Some(bsq.as_str()),
+                "the British set-up is carried out"
+            );
+            assert!(matches!(
+                st.stage,
+                umpire::games::ac::state::Stage::Initiative
+            ));
+        }
+        let mut own = 0;
+        for (file, m) in outbox(&outdir) {
+            if !seen.insert(file.clone()) {
+                continue;
+            }
+            let Some(viewer) = Power::ALL.into_iter().find(|v| {
+                m.text.contains(&format!("side: {}", SIDES[v.index()]))
+                    || std::fs::read_to_string(outdir.join(&file))
+                        .is_ok_and(|raw| raw.contains(&format!("To: {}@", SIDES[v.index()])))
+            }) else {
+                continue;
+            };
+            let mut all = format!("{}\n{}\n", m.subject, m.text);
+            for a in &m.attachments {
+                all.push_str(&String::from_utf8_lossy(&a.bytes));
+            }
+            let other = viewer.other();
+            // The other side's order line and its signature: never, until
+            // the game ends; its events and where its piece went: not before
+            // the reveal, and after it only as the fog of war lets him see.
+            assert!(
+                !all.contains(&plans[other.index()].0),
+                "{file} to the {} holds the {}' set-up line",
+                viewer.name(),
+                other.name()
+            );
+            assert!(
+                !all.contains(&marks[other.index()]) || marks[other.index()].is_empty(),
+                "{file} holds the {}' sealed mail",
+                other.name()
+            );
+            let before_reveal = p == Power::British;
+            if before_reveal {
+                for s in secrets(other) {
+                    assert!(
+                        !all.contains(&s),
+                        "{file} to the {} shows {s:?} before the reveal",
+                        viewer.name()
+                    );
+                }
+            }
+            own += usize::from(
+                all.contains(&plans[viewer.index()].0)
+                    || all.contains(&format!("Set up {}", plans[viewer.index()].1)),
+            );
+        }
+        if p == Power::Russian {
+            assert!(
+                own >= 2,
+                "each side got its own set-up back at the reveal (the checks look where it would be): {own}"
+            );
+        }
+    }
+}

@@ -1924,3 +1924,267 @@ fn a_prisoner_returned_by_agreement_goes_back_at_the_next_turn() {
     let e = t.run(BRITISH, "execute vitkovitch", &[]).unwrap_err();
     assert!(e.contains("23.0"), "{e}");
 }
+
+// Option setup=sealed (the digest's house option, 2.4; 26.0): both setters
+// place their choices at once; each mail seals its side's set-up, a side
+// whose mail is in may not send more, and the set-up ends, and the game
+// goes on to the initiative, when both are in.
+#[test]
+fn a_sealed_set_up_awaits_both_setters_at_once_and_ends_when_both_are_in() {
+    let mut t = game("s1", &[("setup", "sealed")]);
+    assert_eq!(t.st.stage, Stage::SetupSealed);
+    let prompt = t.r.prompt(&t.st);
+    let who: Vec<Side> = prompt.awaiting.iter().map(|a| a.side).collect();
+    assert_eq!(who, vec![BRITISH, RUSSIAN], "both at once");
+    assert!(
+        prompt
+            .awaiting
+            .iter()
+            .all(|a| a.kind == umpire::core::ruleset::AwaitKind::SealedOrders
+                && a.default == ["done"])
+    );
+    // Each side's status shows only its own choices (22.1).
+    let b = t.r.view(&t.st, Some(BRITISH)).status;
+    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
+    assert!(b.iter().any(|l| l.starts_with("Set-up 4.3(1)")), "{b:?}");
+    assert!(!b.iter().any(|l| l.starts_with("Set-up 6.5")), "{b:?}");
+    assert!(r.iter().any(|l| l.starts_with("Set-up 6.5")), "{r:?}");
+    let kandahar = t.city("Kandahar");
+    // The British go first here: in the sealed round the printed order is void.
+    let (_, red) = t.pick("4.3(1)");
+    let agra = t.city("Agra");
+    t.run(BRITISH, &format!("place {} at Agra", red[0]), &[])
+        .unwrap();
+    assert_eq!(t.st.stage, Stage::SetupSealed);
+    assert_eq!(t.st.sealed, [true, false]);
+    let e = t.run(BRITISH, "done", &[]).unwrap_err();
+    assert!(e.contains("sealed") && e.contains("(26.0)"), "{e}");
+    assert_eq!(t.r.prompt(&t.st).awaiting.len(), 1);
+    t.run(RUSSIAN, "place dost-mohammed at Kandahar", &[])
+        .unwrap();
+    assert_eq!(t.st.stage, Stage::Initiative);
+    assert_eq!(t.st.sealed, [false, false]);
+    assert!(t.st.picks.is_empty());
+    let u = t.st.find_unit(&red[0]).unwrap();
+    assert_eq!(t.st.unit(u).loc, Loc::Sq(agra));
+    let dost = AgentId(t.d().find_agent("dost-mohammed").unwrap() as u16);
+    assert_eq!(t.st.agent(dost).loc, Loc::Sq(kandahar));
+}
+
+// 5.5: "Regions may return to neutral status. This may be the result of
+// negotiations". On the stand-in Negotiations Table, N against a region the
+// other player controls: it reverts (5.51(1)); its units outside it go home
+// to free cities the former controller's standing order names (5.51(2), N8);
+// the other player's units in it stay (5.51(3)).
+#[test]
+fn negotiations_can_return_an_enemy_region_to_neutrality() {
+    let mut t = empty(1);
+    let d = t.r.data().clone();
+    let af = d.region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::Russian);
+    let (kabul, ghazni, herat) = (t.city("Kabul"), t.city("Ghazni"), t.city("Herat"));
+    t.agent("burnes", Loc::Sq(kabul));
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(herat));
+    let stay = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(ghazni));
+    t.r.set_standing(
+        &mut t.st,
+        RUSSIAN,
+        &lines("reversion: AF ghazni kandahar\ncounter: none"),
+    )
+    .unwrap();
+    // Burnes 2 against no counter: differential 2, the column "1..2"; a
+    // modified 3 reads N.
+    let m = negotiate::drm(&d, &t.st, Power::British, af);
+    let die = (3 - m) as u32;
+    assert!((1..=6).contains(&die), "drm {m}");
+    assert!(d.negotiations[3][3].neutral, "the stand-in cell is N");
+    let ev = t
+        .run(
+            BRITISH,
+            "negotiate AF agent burnes",
+            &[("negotiations against AF (15.1(8))", die)],
+        )
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("reverts to neutral") && e.contains("5.51")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.control[af.0 as usize], None, "5.51(1)");
+    // Ghazni holds a Russian garrison (not free): the next city listed.
+    let kandahar = t.city("Kandahar");
+    assert!(
+        away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(kandahar)),
+        "5.51(2)"
+    );
+    assert_eq!(t.st.unit(stay[0]).loc, Loc::Sq(ghazni), "5.51(3)");
+    // Against a neutral region the same N has no effect.
+    let mut t2 = empty(1);
+    t2.agent("burnes", Loc::Sq(kabul));
+    let m = negotiate::drm(&d, &t2.st, Power::British, af);
+    t2.run(
+        BRITISH,
+        "negotiate AF agent burnes",
+        &[("negotiations against AF (15.1(8))", (3 - m) as u32)],
+    )
+    .unwrap();
+    assert_eq!(t2.st.control[af.0 as usize], None);
+}
+
+/// Runs the random events of turn `turn` with scripted dice.
+fn events_with(t: &mut T, turn: u32, rolls: &[(&str, u32)]) -> Vec<String> {
+    t.st.turn = turn;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    events::random_events(&mut ctx, &mut t.st).unwrap();
+    let ev = ctx.ev.into_iter().map(|e| e.text).collect();
+    assert_eq!(dice.unused_recorded(), 0);
+    ev
+}
+
+// 5.5: reversion "may be the result of ... an event" (stand-in: Native
+// Unrest, B6, on the player who did not roll). Which region is an event
+// choice (N13): the standing order `unrest:` lists them, first first; the
+// stated default is the least valuable region he controls.
+#[test]
+fn native_unrest_returns_the_region_the_standing_order_names_to_neutrality() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    let (ni, np) = (t.region("NI"), t.region("NP"));
+    assert_eq!(t.st.control[ni], Some(Power::British));
+    assert_eq!(t.st.control[np], Some(Power::British));
+    let rolls = [
+        ("random events, column roll by the Russian (8.1(1))", 3),
+        ("random events, column B (8.1(2))", 6),
+    ];
+    // The default: the least valuable of the British regions.
+    let mut a = empty(1);
+    a.st.bop = 1;
+    let d = a.r.data().clone();
+    let least = if d.regions[ni].vp < d.regions[np].vp {
+        ni
+    } else {
+        np
+    };
+    let ev = events_with(&mut a, 2, &rolls);
+    assert!(ev.iter().any(|e| e.contains("Native Unrest")), "{ev:?}");
+    assert_eq!(a.st.control[least], None, "{ev:?}");
+    // The standing order names the other one.
+    let other = if least == ni { "NP" } else { "NI" };
+    t.r.set_standing(&mut t.st, BRITISH, &lines(&format!("unrest: {other}")))
+        .unwrap();
+    assert!(
+        t.r.standing(&t.st, BRITISH)
+            .iter()
+            .any(|l| *l == format!("unrest: {other}"))
+    );
+    let ev = events_with(&mut t, 2, &rolls);
+    assert_eq!(t.st.control[t.region(other)], None, "{ev:?}");
+    assert_eq!(t.st.control[least], Some(Power::British));
+    let e =
+        t.r.set_standing(&mut t.st, BRITISH, &lines("unrest: XX"))
+            .unwrap_err();
+    assert!(e.to_string().contains("5.5"), "{e}");
+}
+
+// N13 with `ask`: when the event leaves a real choice, the umpire asks its
+// player (`choose REGION`) before income and the economy round; the other
+// player may not answer, nor may anything else be done meanwhile; the
+// deadline's default is the stated default. Then the turn goes on.
+#[test]
+fn an_event_choice_is_asked_when_the_player_asked_to_be_asked() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    t.r.set_standing(&mut t.st, BRITISH, &lines("unrest: ask"))
+        .unwrap();
+    let ev = events_with(
+        &mut t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 6),
+        ],
+    );
+    let Stage::Choice(q) = t.st.stage.clone() else {
+        panic!("no question: {ev:?}")
+    };
+    assert_eq!(q.who, Power::British);
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting.len(), 1);
+    let aw = &prompt.awaiting[0];
+    assert_eq!(aw.side, BRITISH);
+    assert_eq!(aw.kind, umpire::core::ruleset::AwaitKind::Decision);
+    let d = t.r.data().clone();
+    let (ni, np) = (t.region("NI"), t.region("NP"));
+    let least = if d.regions[ni].vp < d.regions[np].vp {
+        "NI"
+    } else {
+        "NP"
+    };
+    let other = if least == "NI" { "NP" } else { "NI" };
+    assert_eq!(aw.default, vec![format!("choose {least}")]);
+    assert!(aw.ask.contains("choose REGION"), "{}", aw.ask);
+    let mut legal = t.r.legal(&t.st, BRITISH);
+    legal.sort();
+    assert_eq!(
+        legal,
+        vec!["choose NI".to_string(), "choose NP".to_string()]
+    );
+    let e = t.run(RUSSIAN, &format!("choose {other}"), &[]).unwrap_err();
+    assert!(e.contains("(8.0)"), "{e}");
+    let e = t.run(BRITISH, "buy 2", &[]).unwrap_err();
+    assert!(e.contains("choose REGION"), "{e}");
+    let e = t.run(BRITISH, "choose AF", &[]).unwrap_err();
+    assert!(e.contains("(5.5)"), "not one of his regions: {e}");
+    let ev = t
+        .run(
+            BRITISH,
+            &format!("choose {other}"),
+            &[
+                ("home government income, British (9.1(1))", 3),
+                ("home government income, Russian (9.1(1))", 3),
+            ],
+        )
+        .unwrap();
+    assert_eq!(t.st.control[t.region(other)], None, "{ev:?}");
+    assert_eq!(t.st.control[t.region(least)], Some(Power::British));
+    assert_eq!(t.st.stage, Stage::Economy, "the turn goes on");
+}
+
+// N13 (5.4(1)): the uprising's region is the player's choice: `uprising:`
+// lists neutral regions, first neutral one first; an unknown code is refused.
+#[test]
+fn an_uprising_wins_the_region_the_standing_order_names() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    let kv = t.region("KV");
+    t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: NI KV AF"))
+        .unwrap();
+    let ev = events_with(
+        &mut t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 1),
+            ("invasion defence levy, KV (5.42(3))", 1),
+        ],
+    );
+    assert!(
+        ev.iter().any(|e| e.contains("Pro-British Uprising")),
+        "{ev:?}"
+    );
+    assert_eq!(
+        t.st.control[kv],
+        Some(Power::British),
+        "NI is not neutral: KV is next"
+    );
+    let e =
+        t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: XX"))
+            .unwrap_err();
+    assert!(e.to_string().contains("5.4(1)"), "{e}");
+}

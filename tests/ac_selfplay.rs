@@ -139,3 +139,49 @@ fn self_play_tries_set_ups_agreements_and_home_base_moves() {
     assert!(found["accept "] + found["decline "] > 0, "{found:?}");
     assert!(found["place "] > 0, "{found:?}");
 }
+
+/// Self-play reaches the home bases' railroads (19.14, 20.34: railroads
+/// built; `rail:` moves and telegraph pick-ups, 28.0, are counted but too
+/// rare to assert here), reversion to neutrality (5.5, 5.51: by cession, an `N`
+/// negotiation or Native Unrest) and the event questions a player who
+/// asked to be asked must answer (N13: `choose`), in scenario 2, whose
+/// railroads are there from its first turn (20.34).
+#[test]
+fn self_play_reaches_the_telegraph_base_railroads_reversion_and_event_questions() {
+    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
+    let config = SelfPlayConfig {
+        standing: vec![
+            vec!["uprising: ask".to_string(), "unrest: ask".into()],
+            vec!["unrest: ask".to_string(), "reversion: AF kabul".into()],
+        ],
+        ..Default::default()
+    };
+    let mut found: BTreeMap<&str, u32> = BTreeMap::new();
+    for (n, seed) in [(0u32, 21u64), (1, 22)] {
+        let (game, _) = selfplay::random_game(
+            rs.clone(),
+            "s2",
+            &opts(&[("telegraph", "on")]),
+            n,
+            seed,
+            &config,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let text = game.record().to_text();
+        for w in [
+            " pick:",
+            " rail:",
+            "build railroad",
+            "to neutral",
+            "choose ",
+        ] {
+            *found.entry(w).or_insert(0) += text.matches(w).count() as u32;
+        }
+    }
+    eprintln!("in 2 games of scenario 2: {found:?}");
+    // Telegraph pick-ups and rail moves need a chain of railroads built by
+    // random plans first: too rare for these two games (see the README).
+    for w in ["build railroad", "to neutral", "choose "] {
+        assert!(found[w] > 0, "{w:?} never came up: {found:?}");
+    }
+}

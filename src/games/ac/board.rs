@@ -27,7 +27,11 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> Vec<Unit> {
         let x = st.unit(u);
         let side = letter(st.owner(x.nat));
         if open {
-            out.push(Unit::new(x.id.clone()).side(side).strength(d.stats(x.nat, x.kind).strength));
+            out.push(
+                Unit::new(x.id.clone())
+                    .side(side)
+                    .strength(d.stats(x.nat, x.kind).strength),
+            );
         } else if !hidden.contains(&side) {
             hidden.push(side);
         }
@@ -51,10 +55,13 @@ pub fn board(d: &Data, st: &State, viewer: Option<Power>) -> SquareBoard {
     let mut b = SquareBoard::default();
     for s in d.all_squares() {
         let Some(info) = d.sq(s) else { continue };
-        let control = info.region.map(|r| st.control[r.0 as usize]).map(|c| match c {
-            Some(p) => letter(Some(p)),
-            None => 'n',
-        });
+        let control = info
+            .region
+            .map(|r| st.control[r.0 as usize])
+            .map(|c| match c {
+                Some(p) => letter(Some(p)),
+                None => 'n',
+            });
         b.cells.insert(
             s,
             Cell {
@@ -66,10 +73,17 @@ pub fn board(d: &Data, st: &State, viewer: Option<Power>) -> SquareBoard {
             },
         );
         // Region borders run along square sides (2.13): east and south of each square.
-        for (dir, n) in [(Dir8::E, Sq::new(s.col + 1, s.row)), (Dir8::S, Sq::new(s.col, s.row + 1))] {
+        for (dir, n) in [
+            (Dir8::E, Sq::new(s.col + 1, s.row)),
+            (Dir8::S, Sq::new(s.col, s.row + 1)),
+        ] {
             let other = d.sq(n).and_then(|i| i.region);
             if d.on_map(n) && info.region.is_some() && other.is_some() && other != info.region {
-                b.edges.push(SquareEdge { square: s, dir, kind: EdgeKind::Border });
+                b.edges.push(SquareEdge {
+                    square: s,
+                    dir,
+                    kind: EdgeKind::Border,
+                });
             }
         }
     }
@@ -81,22 +95,31 @@ pub fn board(d: &Data, st: &State, viewer: Option<Power>) -> SquareBoard {
     ] {
         b.legend.push(Legend::new(g.glyph().to_string(), m));
     }
-    b.legend.push(Legend::new("B", "British or British-controlled"));
-    b.legend.push(Legend::new("R", "Russian or Russian-controlled"));
+    b.legend
+        .push(Legend::new("B", "British or British-controlled"));
+    b.legend
+        .push(Legend::new("R", "Russian or Russian-controlled"));
     b.legend.push(Legend::new("n", "neutral"));
-    b.legend.push(Legend::new("stack", "pieces you may not examine (22.1)"));
+    b.legend
+        .push(Legend::new("stack", "pieces you may not examine (22.1)"));
     for p in Power::ALL {
         if viewer.is_none_or(|v| v == p) {
             let base = super::data::Base::of(p);
             let ids: Vec<String> = st
                 .units_at(Loc::Base(base))
                 .map(|u| st.unit(u).id.clone())
-                .chain(st.agents_at(Loc::Base(base)).map(|a: AgentId| d.agents[a.0 as usize].id.clone()))
+                .chain(
+                    st.agents_at(Loc::Base(base))
+                        .map(|a: AgentId| d.agents[a.0 as usize].id.clone()),
+                )
                 .collect();
-            b.off_map.push(format!("{}: {}", base.name(), ids.join(" ")));
+            b.off_map
+                .push(format!("{}: {}", base.name(), ids.join(" ")));
         }
     }
-    b.tracks.push(Track::new("Balance of Power (+ British, - Russian)", i64::from(st.bop)).max(18));
-    b.tracks.push(Track::new("Turn", i64::from(st.turn)).max(i64::from(st.turns)));
+    b.tracks
+        .push(Track::new("Balance of Power (+ British, - Russian)", i64::from(st.bop)).max(18));
+    b.tracks
+        .push(Track::new("Turn", i64::from(st.turn)).max(i64::from(st.turns)));
     b
 }

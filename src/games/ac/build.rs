@@ -584,6 +584,7 @@ fn tables(d: &mut Data, errors: &mut Vec<String>) {
             "lose_pounds" => Effect::LosePounds,
             "lose_sp" => Effect::LoseSp,
             "uprising" => Effect::Uprising,
+            "unrest" => Effect::Unrest,
             "accord" => Effect::Accord,
             "jihad" => Effect::Jihad,
             "mutiny" => Effect::Mutiny,
@@ -770,7 +771,10 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
                     (None, _) => err(errors, format!("scenario {}: no pick {k}", s.key)),
                     (Some(i), At::Sq(sq)) if !picks[i].allows(d, sq) => err(
                         errors,
-                        format!("scenario {}: {} is not a place pick {k} allows", s.key, p.at),
+                        format!(
+                            "scenario {}: {} is not a place pick {k} allows",
+                            s.key, p.at
+                        ),
                     ),
                     (Some(_), At::Base(_)) => err(
                         errors,
@@ -843,21 +847,33 @@ fn picks(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Vec<Pick> {
     let mut out: Vec<Pick> = Vec::new();
     for p in &s.pick {
         let Some(setter) = Power::parse(&p.setter) else {
-            err(errors, format!("scenario {} pick {}: setter {}", s.key, p.key, p.setter));
+            err(
+                errors,
+                format!("scenario {} pick {}: setter {}", s.key, p.key, p.setter),
+            );
             continue;
         };
         let mut regions = Vec::new();
         for c in &p.regions {
             match d.region(c) {
                 Some(r) => regions.push(r),
-                None => err(errors, format!("scenario {} pick {}: no region {c}", s.key, p.key)),
+                None => err(
+                    errors,
+                    format!("scenario {} pick {}: no region {c}", s.key, p.key),
+                ),
             }
         }
         let non_city = match p.squares.as_deref() {
             None | Some("cities") => false,
             Some("non-city") => true,
             Some(x) => {
-                err(errors, format!("scenario {} pick {}: squares {x:?} (cities | non-city)", s.key, p.key));
+                err(
+                    errors,
+                    format!(
+                        "scenario {} pick {}: squares {x:?} (cities | non-city)",
+                        s.key, p.key
+                    ),
+                );
                 false
             }
         };

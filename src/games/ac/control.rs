@@ -1,10 +1,12 @@
 //! Control, neutrality, belligerency and invasion (5.0): control changes, the
 //! invasion defence levy (5.42(3)), defection (5.6) and the belligerency check
 //! of the phasing player (5.41, ruling A17: only his combat units trigger it).
-//! Reversion to neutrality (5.51) comes by agreement (`economy::cede`); the
-//! negotiation and event tables that could cause it are missing (stand-ins).
+//! Reversion to neutrality (5.5, 5.51: "the result of negotiations or an
+//! event", and by cession, 23.1(2)) is [`revert`], whichever causes it: the
+//! `N` result of the stand-in Negotiations Table against a region the other
+//! player controls, the stand-in Native Unrest event, or `cede R to neutral`.
 
-use super::data::{AgentSide, Kind, Nat, Power, RegionId};
+use super::data::{AgentSide, Data, Kind, Nat, Power, RegionId};
 use super::geom::Sq;
 use super::state::{AgentId, Loc, State, UnitId};
 use super::turn::Ctx;
@@ -201,4 +203,70 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Reversion to neutrality (5.51): `r`'s control marker goes to the neutral
+/// space (5.51(1)); its units outside it are picked up and placed on its
+/// free cities (no British, Russian or other regions' units) as `former`,
+/// its controller until now, chooses (5.51(2); his standing order N8),
+/// eliminated if none is free; belligerent units in it stay, and the next
+/// belligerency checks may invade it again (5.51(3), 5.52). Returns how many
+/// units went home and how many were eliminated.
+pub fn revert(d: &Data, st: &mut State, r: RegionId, former: Power) -> (usize, usize) {
+    st.control[r.0 as usize] = None;
+    let away: Vec<UnitId> = (0..st.units.len())
+        .map(|x| UnitId(x as u16))
+        .filter(|u| st.unit(*u).nat == Nat::Native(r))
+        .filter(|u| match st.unit(*u).loc {
+            Loc::Sq(s) => d.sq(s).and_then(|x| x.region) != Some(r),
+            Loc::Base(_) => true,
+            _ => false,
+        })
+        .collect();
+    let (mut home, mut lost) = (0, 0);
+    for u in away {
+        let from = st.unit(u).loc.sq();
+        match reversion_city(d, st, former, r, from) {
+            Some(c) => {
+                st.unit_mut(u).loc = Loc::Sq(c);
+                home += 1;
+            }
+            None => {
+                st.unit_mut(u).loc = Loc::Pool;
+                lost += 1;
+            }
+        }
+    }
+    (home, lost)
+}
+
+/// 5.51(2): the city of `r` a unit of it standing on `from` goes home to, as
+/// the former controller `p` chooses: the first free city of his standing
+/// order's list for `r` (N8), else the nearest free city (ties by city
+/// order; from a home base, the first). Free: no British, Russian or other
+/// regions' units.
+fn reversion_city(d: &Data, st: &State, p: Power, r: RegionId, from: Option<Sq>) -> Option<Sq> {
+    let free = |c: &Sq| {
+        st.units_at(Loc::Sq(*c))
+            .all(|o| st.unit(o).nat == Nat::Native(r))
+    };
+    let code = d.reg(r).code.to_ascii_lowercase();
+    let listed = st.standing[p.index()]
+        .reversion
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(&code))
+        .into_iter()
+        .flat_map(|(_, cs)| cs.iter())
+        .filter_map(|c| d.find_city(c))
+        .filter(|c| d.city(*c).region == r)
+        .map(|c| d.city(c).sq)
+        .find(|c| free(c));
+    listed.or_else(|| {
+        d.reg(r)
+            .cities
+            .iter()
+            .map(|c| d.city(*c).sq)
+            .filter(|c| free(c))
+            .min_by_key(|c| from.map_or(0, |f| f.distance(*c)))
+    })
 }

@@ -19,10 +19,22 @@ pub const TABLES_TOML: &str = include_str!("../../../games/ac/tables.toml");
 pub const SCENARIOS_TOML: &str = include_str!("../../../games/ac/scenarios.toml");
 /// The data files a club may replace, with their embedded text.
 pub const FILES: &[DataFile] = &[
-    DataFile { name: "map.toml", embedded: MAP_TOML },
-    DataFile { name: "units.toml", embedded: UNITS_TOML },
-    DataFile { name: "tables.toml", embedded: TABLES_TOML },
-    DataFile { name: "scenarios.toml", embedded: SCENARIOS_TOML },
+    DataFile {
+        name: "map.toml",
+        embedded: MAP_TOML,
+    },
+    DataFile {
+        name: "units.toml",
+        embedded: UNITS_TOML,
+    },
+    DataFile {
+        name: "tables.toml",
+        embedded: TABLES_TOML,
+    },
+    DataFile {
+        name: "scenarios.toml",
+        embedded: SCENARIOS_TOML,
+    },
 ];
 
 /// The two players (1.0): side 0 British, side 1 Russian.
@@ -416,6 +428,9 @@ pub struct NegCell {
     pub outrage: bool,
     /// X: the phasing agent is eliminated (ruling A5, 16.4(2)).
     pub agent_lost: bool,
+    /// N (stand-in, 5.5: reversion "may be the result of negotiations"): a
+    /// region the non-phasing player controls reverts to neutral (5.51).
+    pub neutral: bool,
 }
 
 fn parse_neg(s: &str) -> Option<NegCell> {
@@ -430,6 +445,7 @@ fn parse_neg(s: &str) -> Option<NegCell> {
             "E" => c.enemy = true,
             "R" => c.outrage = true,
             "X" => c.agent_lost = true,
+            "N" => c.neutral = true,
             _ => return None,
         }
     }
@@ -449,6 +465,8 @@ pub enum Effect {
     LoseSp,
     /// A neutral region joins a player.
     Uprising,
+    /// A region the player controls reverts to neutral (5.5, 5.51).
+    Unrest,
     /// The index moves toward the centre.
     Accord,
     /// Ghazis and the Mad Mullah (21.1).
@@ -917,12 +935,24 @@ impl Pick {
 
     /// Where it allows, in words.
     pub fn describe(&self, d: &Data) -> String {
-        let codes: Vec<&str> = self.regions.iter().map(|r| d.reg(*r).code.as_str()).collect();
+        let codes: Vec<&str> = self
+            .regions
+            .iter()
+            .map(|r| d.reg(*r).code.as_str())
+            .collect();
         format!(
             "{} of {}{}",
-            if self.non_city { "non-city squares" } else { "cities" },
+            if self.non_city {
+                "non-city squares"
+            } else {
+                "cities"
+            },
             codes.join(" "),
-            if self.each_city { ", at least one unit per city" } else { "" }
+            if self.each_city {
+                ", at least one unit per city"
+            } else {
+                ""
+            }
         )
     }
 }

@@ -91,7 +91,10 @@ pub fn check(d: &Data, st: &State, p: Power, a: AgentId) -> Result<CityId, RuleE
     let info = &d.agents[a.0 as usize];
     if info.side != AgentSide::Power(p) {
         return Err(illegal(
-            format!("only your own red or blue agents make discoveries, not {}", info.name),
+            format!(
+                "only your own red or blue agents make discoveries, not {}",
+                info.name
+            ),
             "32.2",
         ));
     }
@@ -104,10 +107,7 @@ pub fn check(d: &Data, st: &State, p: Power, a: AgentId) -> Result<CityId, RuleE
     let region = d.city(c).region;
     if st.sc(d).control.iter().any(|(r, _)| *r == region) {
         return Err(illegal(
-            format!(
-                "{} did not begin the scenario neutral",
-                d.reg(region).name
-            ),
+            format!("{} did not begin the scenario neutral", d.reg(region).name),
             "32.1",
         ));
     }
@@ -135,8 +135,12 @@ pub fn apply(
     let d = ctx.d;
     let c = check(d, st, p, a)?;
     let name = d.agents[a.0 as usize].name.clone();
-    let tens = ctx.dice.d6(&format!("discovery by {name}, tens die (32.1)"))?;
-    let ones = ctx.dice.d6(&format!("discovery by {name}, ones die (32.1)"))?;
+    let tens = ctx
+        .dice
+        .d6(&format!("discovery by {name}, tens die (32.1)"))?;
+    let ones = ctx
+        .dice
+        .d6(&format!("discovery by {name}, ones die (32.1)"))?;
     let roll = tens * 10 + ones;
     st.discoveries.tried.insert(c, p);
     let Some(row) = d.num.discovery.iter().find(|r| r.roll == roll).cloned() else {
@@ -158,7 +162,10 @@ pub fn apply(
         st.discoveries.spent.push(roll);
     }
     ctx.say(
-        format!("Discovery in {} by {name}: {roll}, {} (32.6).", city.name, row.name),
+        format!(
+            "Discovery in {} by {name}: {roll}, {} (32.6).",
+            city.name, row.name
+        ),
         vec![sq],
     );
     effect(ctx, st, p, a, &row, city.region, target)
@@ -230,7 +237,10 @@ fn commercial(ctx: &mut Ctx, st: &mut State, region: RegionId) {
         st.treasury[p.index()] += n;
         ctx.tell(
             p,
-            format!("Commercial Advance: {n} more pounds from {} (32.6 16).", d.reg(region).name),
+            format!(
+                "Commercial Advance: {n} more pounds from {} (32.6 16).",
+                d.reg(region).name
+            ),
         );
     }
 }
@@ -240,7 +250,10 @@ fn commercial(ctx: &mut Ctx, st: &mut State, region: RegionId) {
 fn hashishan(ctx: &mut Ctx, st: &mut State, p: Power, target: Option<Sq>) -> Result<(), RuleError> {
     let d = ctx.d;
     let Some(s) = target else {
-        ctx.say("Hashishan: no square was declared; no effect (32.6 22).", vec![]);
+        ctx.say(
+            "Hashishan: no square was declared; no effect (32.6 22).",
+            vec![],
+        );
         return Ok(());
     };
     let victims: Vec<AgentId> = st.side_agents_at(d, Loc::Sq(s), p.other()).collect();
@@ -253,7 +266,9 @@ fn hashishan(ctx: &mut Ctx, st: &mut State, p: Power, target: Option<Sq>) -> Res
     }
     let v = victims[0];
     let info = &d.agents[v.0 as usize];
-    let die = ctx.dice.d6(&format!("Hashishan against {} (32.6 22)", info.name))?;
+    let die = ctx
+        .dice
+        .d6(&format!("Hashishan against {} (32.6 22)", info.name))?;
     if die > info.political + info.military {
         st.agent_mut(v).loc = if State::is_generic(d, v) {
             Loc::Pool

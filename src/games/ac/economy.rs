@@ -133,13 +133,18 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
         EconOrder::Return(a, s) => {
             let name = &d.agents[a.0 as usize].name;
             if st.agent(*a).loc != Loc::Prisoner(p) || st.returns.iter().any(|(x, _)| x == a) {
-                return Err(illegal(format!("the {} hold no prisoner {name} to return", p.name()), "16.42(1)"));
+                return Err(illegal(
+                    format!("the {} hold no prisoner {name} to return", p.name()),
+                    "16.42(1)",
+                ));
             }
             if !d.land(*s) {
                 return Err(illegal(format!("{s} is not a land square"), "16.42(1)"));
             }
             st.returns.push((*a, *s));
-            Ok(format!("{name} to be returned on {s} at the start of the next turn (16.42(1))"))
+            Ok(format!(
+                "{name} to be returned on {s} at the start of the next turn (16.42(1))"
+            ))
         }
         EconOrder::Disband(u) => {
             if st.owner(st.unit(*u).nat) != Some(p) || !st.unit(*u).loc.in_play() {
@@ -173,6 +178,14 @@ fn cede(
             "23.1(2)",
         ));
     }
+    if to.is_none() {
+        // 5.5, 5.51: a cession to neutral is a reversion.
+        let (home, lost) = super::control::revert(d, st, r, p);
+        return Ok(format!(
+            "ceded {} to neutral: {home} of its units go home, {lost} eliminated (23.1(2), 5.51)",
+            d.reg(r).name
+        ));
+    }
     st.control[i] = to;
     let units: Vec<UnitId> = (0..st.units.len())
         .map(|x| UnitId(x as u16))
@@ -186,58 +199,17 @@ fn cede(
         let stacked = st
             .units_at(Loc::Sq(s))
             .any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(p));
-        let home = d.sq(s).and_then(|x| x.region) == Some(r);
-        match to {
-            // 5.6: stacked with their former masters, they are eliminated.
-            Some(_) if stacked => {
-                st.unit_mut(u).loc = Loc::Pool;
-                lost += 1;
-            }
-            // 5.51(2): outside their region, back to a free city of it, or
-            // eliminated; the former controller (`p`) chooses the city.
-            None if !home => {
-                let free = reversion_city(d, st, p, r, s);
-                st.unit_mut(u).loc = free.map_or(Loc::Pool, Loc::Sq);
-                lost += usize::from(free.is_none());
-            }
-            _ => {}
+        // 5.6: stacked with their former masters, they are eliminated.
+        if stacked {
+            st.unit_mut(u).loc = Loc::Pool;
+            lost += 1;
         }
     }
     let who = to.map_or("neutral".to_string(), |q| format!("the {}", q.name()));
     Ok(format!(
-        "ceded {} to {who} ({lost} of its units eliminated; 23.1(2), 5.6, 5.51)",
+        "ceded {} to {who} ({lost} of its units eliminated; 23.1(2), 5.6)",
         d.reg(r).name
     ))
-}
-
-/// 5.51(2): the city of `r` a unit of it standing on `from` goes home to, as
-/// the former controller `p` chooses: the first free city of his standing
-/// order's list for `r` (N8), else the nearest free city (ties by city
-/// order). Free: no British, Russian or other regions' units.
-fn reversion_city(d: &Data, st: &State, p: Power, r: RegionId, from: Sq) -> Option<Sq> {
-    let free = |c: &Sq| {
-        st.units_at(Loc::Sq(*c))
-            .all(|o| st.unit(o).nat == Nat::Native(r))
-    };
-    let code = d.reg(r).code.to_ascii_lowercase();
-    let listed = st.standing[p.index()]
-        .reversion
-        .iter()
-        .find(|(c, _)| c.eq_ignore_ascii_case(&code))
-        .into_iter()
-        .flat_map(|(_, cs)| cs.iter())
-        .filter_map(|c| d.find_city(c))
-        .filter(|c| d.city(*c).region == r)
-        .map(|c| d.city(c).sq)
-        .find(|c| free(c));
-    listed.or_else(|| {
-        d.reg(r)
-            .cities
-            .iter()
-            .map(|c| d.city(*c).sq)
-            .filter(|c| free(c))
-            .min_by_key(|c| from.distance(*c))
-    })
 }
 
 /// Where `p` may place a new combat unit of `nat` (10.3).

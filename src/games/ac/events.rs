@@ -4,7 +4,8 @@
 use super::bop;
 use super::control::{self, Why};
 use super::data::{AgentKind, AgentSide, Effect, EventDef, Kind, Nat, Power, RegionId, Who};
-use super::state::{AgentId, Loc, State, UnitId};
+use super::standing::RegionPick;
+use super::state::{AgentId, ChoiceKind, EventChoice, Loc, Stage, State, UnitId};
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
 
@@ -32,8 +33,10 @@ pub fn columns(d: &super::data::Data, modified: i32) -> Vec<usize> {
     }
 }
 
-/// The random events phase.
-pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+/// The random events phase: the column roll, then each column (8.1). An
+/// event that asks a question (N13) stops it: the rest of the columns are
+/// read after the answer ([`answer`]). Returns whether it stopped.
+pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<bool, RuleError> {
     let d = ctx.d;
     let who = roller(st.turn);
     let drm = if bop::favoured(st.bop) == who {
@@ -45,7 +48,14 @@ pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         "random events, column roll by the {} (8.1(1))",
         who.name()
     ))? as i32;
-    for col in columns(d, first + drm) {
+    read_columns(ctx, st, columns(d, first + drm))
+}
+
+/// Reads the event columns in order (8.1(2)); stops at a question.
+fn read_columns(ctx: &mut Ctx, st: &mut State, cols: Vec<usize>) -> Result<bool, RuleError> {
+    let d = ctx.d;
+    let who = roller(st.turn);
+    for (n, col) in cols.iter().copied().enumerate() {
         let letter = ["A", "B", "C", "D"][col];
         let second = ctx
             .dice
@@ -75,9 +85,48 @@ pub fn random_events(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             format!("Events {letter}{second}: {} (8.1).", ev.name),
             vec![],
         );
-        effect(ctx, st, ev, who)?;
+        if let Some(q) = effect(ctx, st, ev, who)? {
+            st.stage = Stage::Choice(EventChoice {
+                rest: cols[n + 1..].to_vec(),
+                ..q
+            });
+            return Ok(true);
+        }
     }
-    Ok(())
+    Ok(false)
+}
+
+/// The answer to an event's question (`choose REGION`, N13): the choice is
+/// carried out, then the rest of the events phase. Returns whether another
+/// question stopped it.
+pub fn answer(ctx: &mut Ctx, st: &mut State, p: Power, r: RegionId) -> Result<bool, RuleError> {
+    let d = ctx.d;
+    let Stage::Choice(q) = st.stage.clone() else {
+        return Err(RuleError::illegal("no event asks you anything now", "8.0"));
+    };
+    if q.who != p {
+        return Err(RuleError::illegal(
+            format!("the {} choose now", q.who.name()),
+            "8.0",
+        ));
+    }
+    if !q.options.contains(&r) {
+        let names: Vec<&str> = q.options.iter().map(|x| d.reg(*x).code.as_str()).collect();
+        return Err(RuleError::illegal(
+            format!("choose one of {}", names.join(" ")),
+            rule_of(q.kind),
+        ));
+    }
+    carry_out(ctx, st, q.kind, p, r)?;
+    st.stage = Stage::Economy;
+    read_columns(ctx, st, q.rest)
+}
+
+fn rule_of(k: ChoiceKind) -> &'static str {
+    match k {
+        ChoiceKind::Uprising => "5.4(1)",
+        ChoiceKind::Unrest => "5.5",
+    }
 }
 
 fn targets(w: Who, roller: Power) -> Vec<Power> {
@@ -89,9 +138,19 @@ fn targets(w: Who, roller: Power) -> Vec<Power> {
     }
 }
 
-fn effect(ctx: &mut Ctx, st: &mut State, ev: &EventDef, roller: Power) -> Result<(), RuleError> {
+/// An event's effect. An uprising or unrest whose player asked to be asked
+/// (and has a real choice) returns the question instead; with two players
+/// affected (`who = both`) the standing orders answer, never a question.
+fn effect(
+    ctx: &mut Ctx,
+    st: &mut State,
+    ev: &EventDef,
+    roller: Power,
+) -> Result<Option<EventChoice>, RuleError> {
     let d = ctx.d;
-    for p in targets(ev.who, roller) {
+    let ps = targets(ev.who, roller);
+    let single = ps.len() == 1;
+    for p in ps {
         let n: u32 = ctx
             .dice
             .roll_n(ev.dice, 6, &format!("{} for the {}", ev.name, p.name()))?
@@ -116,23 +175,114 @@ fn effect(ctx: &mut Ctx, st: &mut State, ev: &EventDef, roller: Power) -> Result
                 }
                 break;
             }
-            Effect::Uprising => uprising(ctx, st, p)?,
+            Effect::Uprising | Effect::Unrest => {
+                let kind = if ev.effect == Effect::Uprising {
+                    ChoiceKind::Uprising
+                } else {
+                    ChoiceKind::Unrest
+                };
+                let options = choices(d, st, kind, p);
+                let Some(first) = options.first().copied() else {
+                    ctx.say(
+                        format!(
+                            "{}: no region fits; no effect ({}).",
+                            ev.name,
+                            rule_of(kind)
+                        ),
+                        vec![],
+                    );
+                    continue;
+                };
+                let pick = match kind {
+                    ChoiceKind::Uprising => &st.standing[i].uprising,
+                    ChoiceKind::Unrest => &st.standing[i].unrest,
+                };
+                if single && options.len() > 1 && *pick == RegionPick::Ask {
+                    ctx.say(
+                        format!("The {} choose where the {} falls (N13).", p.name(), ev.name),
+                        vec![],
+                    );
+                    return Ok(Some(EventChoice {
+                        who: p,
+                        kind,
+                        options,
+                        rest: Vec::new(),
+                    }));
+                }
+                carry_out(ctx, st, kind, p, first)?;
+            }
             Effect::Jihad => jihad(ctx, st, p, n)?,
         }
     }
-    Ok(())
+    Ok(None)
 }
 
-/// Stand-in uprising: the most valuable neutral region joins `p` (5.4(1)).
-fn uprising(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
-    let d = ctx.d;
-    let best = (0..d.regions.len())
-        .filter(|i| st.control[*i].is_none())
-        .max_by_key(|i| (d.regions[*i].vp, std::cmp::Reverse(*i)));
-    if let Some(i) = best {
-        control::set_control(ctx, st, RegionId(i as u8), p, Why::Other)?;
+/// The regions an event's choice may fall on, in the order `p`'s standing
+/// order puts them (N13): for an uprising the neutral regions, his list
+/// first, then by value, most valuable first (the stand-in's default); for
+/// unrest the regions he controls, his list first, then least valuable first.
+pub fn choices(d: &super::data::Data, st: &State, kind: ChoiceKind, p: Power) -> Vec<RegionId> {
+    let fits = |i: usize| match kind {
+        ChoiceKind::Uprising => st.control[i].is_none(),
+        ChoiceKind::Unrest => st.control[i] == Some(p),
+    };
+    let mut v: Vec<RegionId> = (0..d.regions.len())
+        .filter(|i| fits(*i))
+        .map(|i| RegionId(i as u8))
+        .collect();
+    v.sort_by_key(|r| {
+        let vp = d.reg(*r).vp as i64;
+        (
+            if kind == ChoiceKind::Uprising {
+                -vp
+            } else {
+                vp
+            },
+            r.0,
+        )
+    });
+    let pick = match kind {
+        ChoiceKind::Uprising => &st.standing[p.index()].uprising,
+        ChoiceKind::Unrest => &st.standing[p.index()].unrest,
+    };
+    if let RegionPick::List(codes) = pick {
+        let listed: Vec<RegionId> = codes
+            .iter()
+            .filter_map(|c| d.region(c))
+            .filter(|r| v.contains(r))
+            .collect();
+        let mut out = listed.clone();
+        out.extend(v.into_iter().filter(|r| !listed.contains(r)));
+        return out;
     }
-    Ok(())
+    v
+}
+
+/// An uprising (stand-in: the region joins `p`, 5.4(1)) or Native Unrest
+/// (stand-in: `p`'s region reverts to neutral, 5.5, 5.51) on region `r`.
+fn carry_out(
+    ctx: &mut Ctx,
+    st: &mut State,
+    kind: ChoiceKind,
+    p: Power,
+    r: RegionId,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    match kind {
+        ChoiceKind::Uprising => control::set_control(ctx, st, r, p, Why::Other),
+        ChoiceKind::Unrest => {
+            let (home, lost) = control::revert(d, st, r, p);
+            ctx.say(
+                format!(
+                    "{} rises against the {} and reverts to neutral (5.5, 5.51): {home} of its units outside it go home, {lost} are eliminated.",
+                    d.reg(r).name,
+                    p.name()
+                ),
+                vec![d.city(d.reg(r).capital).sq],
+            );
+            Ok(())
+        }
+    }
 }
 
 /// The regions where no Jihad may be placed (21.2).
@@ -141,14 +291,25 @@ const NO_JIHAD: [&str; 5] = ["WS", "NI", "NP", "PJ", "SN"];
 /// Whether `p` may place his Jihad on `s` (21.2): a land square of a region
 /// other than West Siberia, North India, Nepal, the Punjab and the Sind,
 /// with no enemy or neutral units (the Ghazis themselves aside).
-pub fn jihad_square_ok(d: &super::data::Data, st: &State, p: Power, s: super::geom::Sq) -> Result<(), RuleError> {
+pub fn jihad_square_ok(
+    d: &super::data::Data,
+    st: &State,
+    p: Power,
+    s: super::geom::Sq,
+) -> Result<(), RuleError> {
     let region = d.sq(s).and_then(|i| i.region);
     let Some(r) = region.filter(|_| d.land(s)) else {
-        return Err(RuleError::illegal(format!("{s} is not a land square of a region"), "21.2"));
+        return Err(RuleError::illegal(
+            format!("{s} is not a land square of a region"),
+            "21.2",
+        ));
     };
     if NO_JIHAD.contains(&d.reg(r).code.as_str()) {
         return Err(RuleError::illegal(
-            format!("no Jihad is placed in {} (West Siberia, North India, Nepal, the Punjab, the Sind)", d.reg(r).name),
+            format!(
+                "no Jihad is placed in {} (West Siberia, North India, Nepal, the Punjab, the Sind)",
+                d.reg(r).name
+            ),
             "21.2",
         ));
     }
@@ -156,19 +317,34 @@ pub fn jihad_square_ok(d: &super::data::Data, st: &State, p: Power, s: super::ge
         .units_at(Loc::Sq(s))
         .any(|u| st.unit(u).nat != Nat::Ghazi && st.owner(st.unit(u).nat) != Some(p))
     {
-        return Err(RuleError::illegal(format!("{s} holds enemy or neutral units"), "21.2"));
+        return Err(RuleError::illegal(
+            format!("{s} holds enemy or neutral units"),
+            "21.2",
+        ));
     }
     Ok(())
 }
 
 /// `jihad SQUARE` in the economy orders of the Jihad's player (21.2, digest
 /// N13): the Ghazis and the Mad Mullah move from where the event put them.
-pub fn place_jihad(d: &super::data::Data, st: &mut State, p: Power, to: super::geom::Sq) -> Result<String, RuleError> {
+pub fn place_jihad(
+    d: &super::data::Data,
+    st: &mut State,
+    p: Power,
+    to: super::geom::Sq,
+) -> Result<String, RuleError> {
     let Some(from) = st.jihad_at.filter(|_| st.ghazis == Some(p)) else {
-        return Err(RuleError::illegal("you have no Jihad to place this turn", "21.2"));
+        return Err(RuleError::illegal(
+            "you have no Jihad to place this turn",
+            "21.2",
+        ));
     };
     jihad_square_ok(d, st, p, to)?;
-    for u in st.units.iter_mut().filter(|u| u.nat == Nat::Ghazi && u.loc == Loc::Sq(from)) {
+    for u in st
+        .units
+        .iter_mut()
+        .filter(|u| u.nat == Nat::Ghazi && u.loc == Loc::Sq(from))
+    {
         u.loc = Loc::Sq(to);
     }
     for (i, a) in d.agents.iter().enumerate() {

@@ -20,7 +20,14 @@ pub fn legal(d: &Data, st: &State, p: Power) -> Vec<String> {
         Stage::Initiative if p == chooser(st) => {
             vec!["initiative first".into(), "initiative second".into()]
         }
-        Stage::Setup(s) if *s == p => super::placing::samples(d, st, p),
+        Stage::Setup(_) | Stage::SetupSealed if st.setting_up(p) => {
+            super::placing::samples(d, st, p)
+        }
+        Stage::Choice(q) if q.who == p => q
+            .options
+            .iter()
+            .map(|r| format!("choose {}", d.reg(*r).code))
+            .collect(),
         Stage::Economy if !st.sealed[p.index()] => economy_plans(d, st, p),
         Stage::Ops(ph) if ph.side == p => ops(d, st, p, ph.k, ph.negotiating),
         _ => Vec::new(),
@@ -126,19 +133,43 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             break;
         }
     }
-    // A railroad where a red or blue unit stands (20.34), from 1860-64.
-    if let Some(s) = occupied.iter().find(|s| {
-        d.city_at(**s).is_some()
-            && st
-                .units_at(Loc::Sq(**s))
-                .any(|u| st.unit(u).nat.regular() == Some(p))
-    }) {
+    // A railroad where a red or blue unit stands (20.34), from 1860-64: in
+    // a city, beside the home base's map edge (19.14: it joins the base's
+    // off-map railroads), or continuing one of ours across a square side.
+    let regular_at = |s: &Sq| {
+        st.units_at(Loc::Sq(*s))
+            .any(|u| st.unit(u).nat.regular() == Some(p))
+    };
+    let edge = d.base_edges.get(&Base::of(p));
+    let rail = |s: Sq| st.has_marker(s, p, MarkerKind::Railroad);
+    let sites = [
+        occupied
+            .iter()
+            .find(|s| d.city_at(**s).is_some() && regular_at(s)),
+        occupied
+            .iter()
+            .find(|s| edge.is_some_and(|e| e.contains(*s)) && regular_at(s) && !rail(**s)),
+        occupied.iter().find(|s| {
+            regular_at(s) && !rail(**s) && s.around().iter().any(|(n, g)| !g && rail(*n))
+        }),
+    ];
+    for s in sites.into_iter().flatten().collect::<BTreeSet<_>>() {
         cands.push((
             format!("build railroad at {s}"),
             vec![EconOrder::Build {
                 kind: MarkerKind::Railroad,
                 sq: *s,
             }],
+        ));
+    }
+    // 23.1(2), 5.51: a reversion by cession, of the least valuable region.
+    if let Some(r) = super::events::choices(d, st, super::state::ChoiceKind::Unrest, p)
+        .first()
+        .filter(|_| st.turn > 1)
+    {
+        cands.push((
+            format!("cede {} to neutral", d.reg(*r).code),
+            vec![EconOrder::Cede(*r, None)],
         ));
     }
     // 21.2: the Jihad's player places it, near where the event put it.
@@ -364,6 +395,7 @@ fn base_moves(d: &Data, st: &State, p: Power, k: u8) -> Vec<String> {
             }
             for s in rails.iter().filter(|s| ok(&[Step::Rail(**s)])).take(1) {
                 out.push(format!("move {who}: rail:{s}"));
+                out.extend(pick_up(st, p, *s, &f, &who, &[Step::Rail(*s)], &ok));
             }
         } else {
             if ok(&[Step::SeaBase(base)]) {
@@ -372,9 +404,41 @@ fn base_moves(d: &Data, st: &State, p: Power, k: u8) -> Vec<String> {
             if ok(&[Step::RailBase(base)]) {
                 out.push(format!("move {who}: rail:{}", base.key()));
             }
+            // 28.0: along our railroads to a square where units wait.
+            if let Loc::Sq(from) = movement::loc_of(st, f[0]) {
+                for s in rails
+                    .iter()
+                    .filter(|s| movement::rail_linked(st, p, from, **s))
+                    .take(4)
+                {
+                    out.extend(pick_up(st, p, *s, &f, &who, &[Step::Rail(*s)], &ok));
+                }
+            }
         }
     }
     out
+}
+
+/// Telegraph pick-ups (28.0): the force's rail leg to `s`, then `pick:ID`
+/// of an unmoved friendly unit waiting there (if the move checks).
+fn pick_up(
+    st: &State,
+    p: Power,
+    s: Sq,
+    force: &[Piece],
+    who: &str,
+    leg: &[movement::Step],
+    ok: &dyn Fn(&[movement::Step]) -> bool,
+) -> Option<String> {
+    if !st.options.telegraph {
+        return None;
+    }
+    let u = st
+        .side_units_at(Loc::Sq(s), p)
+        .find(|u| !st.unit(*u).moved && !force.contains(&Piece::Unit(*u)))?;
+    let mut steps = leg.to_vec();
+    steps.push(movement::Step::Pick(Piece::Unit(u)));
+    ok(&steps).then(|| format!("move {who}: rail:{s} pick:{}", st.unit(u).id))
 }
 
 /// Agreements (23.0): accept an offer whose terms can be met now, decline
@@ -383,7 +447,10 @@ fn agreements(d: &Data, st: &State, p: Power) -> Vec<String> {
     let mut out = Vec::new();
     for o in st.offers.iter().filter(|o| o.from != p) {
         let mut t = st.clone();
-        if o.terms.iter().all(|x| economy::apply(d, &mut t, x.by, &x.what).is_ok()) {
+        if o.terms
+            .iter()
+            .all(|x| economy::apply(d, &mut t, x.by, &x.what).is_ok())
+        {
             out.push(format!("accept {}", o.id));
         }
         out.push(format!("decline {}", o.id));
@@ -398,7 +465,10 @@ fn agreements(d: &Data, st: &State, p: Power) -> Vec<String> {
     for (i, a) in st.agents.iter().enumerate() {
         if a.loc == Loc::Prisoner(p) && !st.returns.iter().any(|(x, _)| x.0 as usize == i) {
             let home = d.city(d.regions[0].capital).sq;
-            out.push(format!("propose release {} at {home}, want give 1", d.agents[i].id));
+            out.push(format!(
+                "propose release {} at {home}, want give 1",
+                d.agents[i].id
+            ));
         }
     }
     out

@@ -11,11 +11,11 @@
 //! (its forage is already gone).
 
 use super::bop;
+use super::data::Power;
 use super::geom::Sq;
 use super::state::State;
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
-use super::data::Power;
 
 /// Massacres `s` now (30.1).
 pub fn now(ctx: &mut Ctx, st: &mut State, p: Power, s: Sq) -> Result<(), RuleError> {

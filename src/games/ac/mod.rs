@@ -18,9 +18,9 @@
 
 #![warn(missing_docs)]
 
-pub mod board;
 pub mod agreement;
 pub mod basemove;
+pub mod board;
 pub mod bop;
 mod build;
 pub mod combat;
@@ -48,6 +48,7 @@ pub mod view;
 pub use data::{Data, Power};
 pub use state::State;
 
+use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use crate::core::dice::Dice;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
@@ -57,7 +58,6 @@ use crate::core::ruleset::{
 use orders::Order;
 use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
-use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use std::sync::Arc;
 
 /// How the income/expenditure round is awaited: as the engine's sealed round
@@ -125,7 +125,12 @@ impl Ac {
         // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
         let data = Files::new(data::FILES, &none)
             .and_then(|f| EMBEDDED.load(&f, load))
-            .unwrap_or_else(|e| panic!("the embedded Asia Crossroads data is broken: {}", e.join("; ")));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "the embedded Asia Crossroads data is broken: {}",
+                    e.join("; ")
+                )
+            });
         Ac { data }
     }
 
@@ -192,8 +197,9 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
             ("base", "s1" | "s2") => base = v.clone(),
-            ("setup", "chosen") => o.chosen_setup = true,
-            ("setup", "printed") => o.chosen_setup = false,
+            ("setup", "chosen") => (o.chosen_setup, o.sealed_setup) = (true, false),
+            ("setup", "sealed") => (o.chosen_setup, o.sealed_setup) = (true, true),
+            ("setup", "printed") => (o.chosen_setup, o.sealed_setup) = (false, false),
             _ => {
                 return Err(format!(
                     "option {k}={v:?} is not allowed; see `umpire rules ac`"
@@ -238,7 +244,12 @@ impl Rules for Ac {
             // (5.51(2)), agreements that lapse at the end of the turn and
             // prisoners as a term (23.0, 16.42(1)); unreleased, so version 3
             // is not kept.
-            version: 4,
+            // 5: the sealed set-up (option setup=sealed), reversion by
+            // negotiations and event (5.5; stand-in N cells and Native
+            // Unrest), event choices as standing orders or questions (N13);
+            // new state fields and data, so replays differ; unreleased, so
+            // version 4 is not kept.
+            version: 5,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
             summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
@@ -251,7 +262,7 @@ impl Rules for Ac {
                 opt("massacre", "off", &["off", "on"], "optional rule 30.0 in place of 20.5: `massacre SQ` after movement: enemy markers gone, 1 pound loot in a city, no forage this turn, the index 2 toward the enemy"),
                 opt("discoveries", "off", &["off", "on"], "optional rule 32.0: `discover AGENT` in a city of a region that began neutral; results 23-66 of the table are stand-ins"),
                 opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
-                opt("setup", "chosen", &["chosen", "printed"], "26.0: the players place what the scenario leaves to them (first setter, then second), or the defaults of scenarios.toml stand"),
+                opt("setup", "chosen", &["chosen", "sealed", "printed"], "26.0: the players place what the scenario leaves to them (chosen: first setter, then second; sealed: both at once in one sealed round, each hidden from the other until both are in), or the defaults of scenarios.toml stand"),
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
         }
@@ -290,8 +301,15 @@ impl Rules for Ac {
     fn prompt(&self, st: &State) -> Prompt {
         let stage = match &st.stage {
             Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.name()),
+            Stage::SetupSealed => "Set-up (26.0), sealed: both players place their forces".into(),
             Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
             Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
+            Stage::Choice(q) => format!(
+                "Turn {} ({}): random events, the {} choose",
+                st.turn,
+                st.year(),
+                q.who.name()
+            ),
             Stage::Ops(ph) => format!(
                 "Turn {} ({}): {} operations phase {}",
                 st.turn,
@@ -308,11 +326,32 @@ impl Rules for Ac {
                 ask: "set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up".into(),
                 default: vec!["done".into()],
             }],
+            Stage::SetupSealed => Power::ALL
+                .iter()
+                .filter(|p| !st.sealed[p.index()])
+                .map(|p| Await {
+                    side: side(*p),
+                    kind: AwaitKind::SealedOrders,
+                    ask: "set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in".into(),
+                    default: vec!["done".into()],
+                })
+                .collect(),
             Stage::Initiative => vec![Await {
                 side: side(turn::chooser(st)),
                 kind: AwaitKind::Orders,
                 ask: "the index favours you: `initiative first` or `initiative second` (7.2)".into(),
                 default: vec!["initiative first".into()],
+            }],
+            Stage::Choice(q) => vec![Await {
+                side: side(q.who),
+                kind: AwaitKind::Decision,
+                ask: events_ask(&self.data, q),
+                default: q
+                    .options
+                    .first()
+                    .map(|r| format!("choose {}", self.data.reg(*r).code))
+                    .into_iter()
+                    .collect(),
             }],
             Stage::Economy => Power::ALL
                 .iter()
@@ -411,6 +450,7 @@ impl Rules for Ac {
             | Order::Place(..)
             | Order::PlaceMarker(..) => Audience::side(s),
             Order::Initiative(_)
+            | Order::Choose(_)
             | Order::Negotiate(_)
             | Order::End
             | Order::Massacre(_)
@@ -458,7 +498,9 @@ impl Rules for Ac {
     }
 
     fn own_marks(&self, _st: &State, s: Side) -> Vec<char> {
-        power(s).map(|p| vec![board::letter(Some(p))]).unwrap_or_default()
+        power(s)
+            .map(|p| vec![board::letter(Some(p))])
+            .unwrap_or_default()
     }
 
     fn invariants(&self, st: &State) -> Result<(), String> {
@@ -466,7 +508,21 @@ impl Rules for Ac {
     }
 }
 
-/// N8 (5.51(2)): every `reversion:` line names a region and cities of it.
+/// The question an event puts (N13), for the mail.
+fn events_ask(d: &Data, q: &state::EventChoice) -> String {
+    let codes: Vec<&str> = q.options.iter().map(|r| d.reg(*r).code.as_str()).collect();
+    let (what, rule) = match q.kind {
+        state::ChoiceKind::Uprising => ("which neutral region the uprising wins for you", "5.4(1)"),
+        state::ChoiceKind::Unrest => ("which of your regions reverts to neutral", "5.5, 5.51"),
+    };
+    format!(
+        "random events: choose {what}: `choose REGION`, one of {} (the default is the first; {rule}, N13)",
+        codes.join(" ")
+    )
+}
+
+/// N8 (5.51(2)): every `reversion:` line names a region and cities of it;
+/// N13: every `uprising:` and `unrest:` region exists.
 fn check_reversion(
     d: &Data,
     s: &standing::Standing,
@@ -490,8 +546,29 @@ fn check_reversion(
         for c in cities {
             let ok = d.find_city(c).is_some_and(|x| d.city(x).region == r);
             if !ok {
-                return Err(bad(format!("reversion: {c:?} is not a city of {}", d.reg(r).name)));
+                return Err(bad(format!(
+                    "reversion: {c:?} is not a city of {}",
+                    d.reg(r).name
+                )));
             }
+        }
+    }
+    for (key, pick) in [("uprising", &s.uprising), ("unrest", &s.unrest)] {
+        let standing::RegionPick::List(codes) = pick else {
+            continue;
+        };
+        let at = lines
+            .iter()
+            .rev()
+            .find(|l| l.text.to_ascii_lowercase().contains(key))
+            .or(lines.first());
+        if let Some(c) = codes.iter().find(|c| d.region(c).is_none()) {
+            return Err(OrderError {
+                line: at.map_or(0, |l| l.line),
+                column: at.map_or(1, |l| l.column),
+                message: format!("{key}: no region {c:?}"),
+                rule: Some(if key == "uprising" { "5.4(1)" } else { "5.5" }.into()),
+            });
         }
     }
     Ok(())
@@ -561,7 +638,7 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     let at_rest = match &st.stage {
         Stage::Ops(ph) => !ph.negotiating && st.units.iter().all(|u| !u.moved),
         Stage::Economy | Stage::Over => true,
-        Stage::Initiative | Stage::Setup(_) => false,
+        Stage::Initiative | Stage::Setup(_) | Stage::SetupSealed | Stage::Choice(_) => false,
     };
     if at_rest {
         for u in &st.units {

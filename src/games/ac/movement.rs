@@ -398,7 +398,15 @@ pub fn check(
     let mut by_rail = false;
     let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
-        let leg = basemove::leg(d, st, p, &a, at, step_, i > 0 && matches!(start, Loc::Base(_)));
+        let leg = basemove::leg(
+            d,
+            st,
+            p,
+            &a,
+            at,
+            step_,
+            i > 0 && matches!(start, Loc::Base(_)),
+        );
         let to = if let Some(leg) = leg {
             let (to, mp, sp) = leg?;
             spent += mp;
@@ -406,83 +414,83 @@ pub fn check(
             to
         } else {
             match step_ {
-            Step::Pick(x) => {
-                let all: Vec<Piece> = pieces.iter().chain(&picked).copied().collect();
-                check_pick(st, p, at, *x, &all, by_rail)?;
-                picked.push(*x);
-                continue;
-            }
-            Step::Drop(x) => {
-                if !pieces.contains(x) && !picked.contains(x) {
-                    return Err(illegal(
-                        "only pieces of the force may be dropped off",
-                        "11.3",
-                    ));
+                Step::Pick(x) => {
+                    let all: Vec<Piece> = pieces.iter().chain(&picked).copied().collect();
+                    check_pick(st, p, at, *x, &all, by_rail)?;
+                    picked.push(*x);
+                    continue;
                 }
-                if Some(*x) == bonus {
-                    return Err(illegal(
-                        "the agent giving the movement bonus may not be dropped off",
-                        "16.21",
-                    ));
+                Step::Drop(x) => {
+                    if !pieces.contains(x) && !picked.contains(x) {
+                        return Err(illegal(
+                            "only pieces of the force may be dropped off",
+                            "11.3",
+                        ));
+                    }
+                    if Some(*x) == bonus {
+                        return Err(illegal(
+                            "the agent giving the movement bonus may not be dropped off",
+                            "16.21",
+                        ));
+                    }
+                    drops.push((*x, at));
+                    continue;
                 }
-                drops.push((*x, at));
-                continue;
-            }
-            Step::SeaBase(_) | Step::RailBase(_) => {
-                return Err(illegal("a force moves out of a base onto the map", "19.1"));
-            }
-            Step::Sea(s) => {
-                let Loc::Sq(from) = at else {
-                    return Err(illegal(
-                        "amphibious movement runs between squares of the map",
-                        "13.81",
-                    ));
-                };
-                if !sea_linked(d, st, p, from, *s) {
-                    return Err(illegal(
-                        format!(
-                            "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
-                        ),
-                        "13.81, 13.82",
-                    ));
-                }
-                // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
-                let port = d.city_at(from).is_some_and(|c| d.city(c).port);
-                amphibious_sp += if port { 1 } else { 2 };
-                spent += 2;
-                Loc::Sq(*s)
-            }
-            Step::Rail(s) => {
-                let Loc::Sq(from) = at else {
-                    return Err(illegal(
-                        "rail movement runs between squares of the map",
-                        "13.61",
-                    ));
-                };
-                if !rail_linked(st, p, from, *s) {
-                    return Err(illegal(
-                        format!("{from} and {s} are not linked by your railroads"),
-                        "13.61, 13.64, 13.65",
-                    ));
-                }
-                spent += 2;
-                Loc::Sq(*s)
-            }
-            Step::To(to) => {
-                let to = *to;
-                if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+                Step::SeaBase(_) | Step::RailBase(_) => {
                     return Err(illegal("a force moves out of a base onto the map", "19.1"));
                 }
-                if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
-                    return Err(illegal(
-                        "a unit may not both exit and enter a home base in one phase",
-                        "19.23",
-                    ));
+                Step::Sea(s) => {
+                    let Loc::Sq(from) = at else {
+                        return Err(illegal(
+                            "amphibious movement runs between squares of the map",
+                            "13.81",
+                        ));
+                    };
+                    if !sea_linked(d, st, p, from, *s) {
+                        return Err(illegal(
+                            format!(
+                                "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
+                            ),
+                            "13.81, 13.82",
+                        ));
+                    }
+                    // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
+                    let port = d.city_at(from).is_some_and(|c| d.city(c).port);
+                    amphibious_sp += if port { 1 } else { 2 };
+                    spent += 2;
+                    Loc::Sq(*s)
                 }
-                spent += step(d, at, to, &a)?;
-                to
+                Step::Rail(s) => {
+                    let Loc::Sq(from) = at else {
+                        return Err(illegal(
+                            "rail movement runs between squares of the map",
+                            "13.61",
+                        ));
+                    };
+                    if !rail_linked(st, p, from, *s) {
+                        return Err(illegal(
+                            format!("{from} and {s} are not linked by your railroads"),
+                            "13.61, 13.64, 13.65",
+                        ));
+                    }
+                    spent += 2;
+                    Loc::Sq(*s)
+                }
+                Step::To(to) => {
+                    let to = *to;
+                    if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+                        return Err(illegal("a force moves out of a base onto the map", "19.1"));
+                    }
+                    if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
+                        return Err(illegal(
+                            "a unit may not both exit and enter a home base in one phase",
+                            "19.23",
+                        ));
+                    }
+                    spent += step(d, at, to, &a)?;
+                    to
+                }
             }
-        }
         };
         if spent > a.half_mp {
             return Err(illegal(

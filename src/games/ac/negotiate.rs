@@ -271,6 +271,9 @@ fn describe(c: &NegCell) -> String {
     if c.agent_lost {
         v.push("X");
     }
+    if c.neutral {
+        v.push("N");
+    }
     if v.is_empty() {
         "-".into()
     } else {
@@ -313,6 +316,16 @@ fn result(
         control::set_control(ctx, st, r, p, Why::Other)?;
     } else if cell.enemy && st.control[r.0 as usize].is_none() {
         control::set_control(ctx, st, r, p.other(), Why::Other)?;
+    } else if cell.neutral && st.control[r.0 as usize] == Some(p.other()) {
+        // 5.5: reversion as "the result of negotiations".
+        let (home, lost) = control::revert(d, st, r, p.other());
+        ctx.say(
+            format!(
+                "{} reverts to neutral (5.5, 5.51): {home} of its units outside it go home, {lost} are eliminated.",
+                d.reg(r).name
+            ),
+            vec![d.city(d.reg(r).capital).sq],
+        );
     }
     Ok(())
 }

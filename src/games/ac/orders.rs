@@ -30,8 +30,8 @@
 //! end                                       # ends the operations phase: combat follows
 //! ```
 
-use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
 use super::agreement::Deal;
+use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
 use super::economy::EconOrder;
 use super::geom::Sq;
 use super::movement::{Piece, Step};
@@ -77,6 +77,8 @@ pub enum Order {
     PlaceMarker(MarkerKind, Sq, Sq),
     /// Propose, accept or decline an agreement (23.0).
     Deal(super::agreement::Deal),
+    /// Answer the question an event put (8.0, N13): the region chosen.
+    Choose(super::data::RegionId),
     /// End the operations phase.
     End,
 }
@@ -107,6 +109,7 @@ const WORDS: &[&str] = &[
     "decline",
     "place",
     "jihad",
+    "choose",
 ];
 
 fn err(l: &SourceLine, m: impl Into<String>) -> OrderError {
@@ -138,6 +141,7 @@ fn rule_of(head: &str) -> &'static str {
         "propose" | "accept" | "decline" => "23.0",
         "place" => "26.0",
         "jihad" => "21.2",
+        "choose" => "8.0",
         "move" => "13.1",
         "negotiate" => "15.1",
         "ultimatum" => "15.6",
@@ -161,13 +165,14 @@ pub fn place(d: &Data, s: &str) -> Option<At> {
 
 /// `"; did you mean X?"` over the cities' names (as slugs) and the bases.
 fn near_place(d: &Data, s: &str) -> String {
-    let names: Vec<String> = d.cities.iter().map(|c| super::data::slug(&c.name)).collect();
+    let names: Vec<String> = d
+        .cities
+        .iter()
+        .map(|c| super::data::slug(&c.name))
+        .collect();
     did_you_mean(
         &super::data::slug(s),
-        names
-            .iter()
-            .map(String::as_str)
-            .chain(["india", "urals"]),
+        names.iter().map(String::as_str).chain(["india", "urals"]),
     )
 }
 
@@ -235,11 +240,7 @@ fn piece(d: &Data, st: &State, l: &SourceLine, s: &str) -> Result<Piece, OrderEr
 fn region(d: &Data, l: &SourceLine, s: &str) -> Result<super::data::RegionId, OrderError> {
     d.region(s).ok_or_else(|| {
         let codes = d.regions.iter().map(|r| r.code.as_str());
-        err_at(
-            l,
-            s,
-            format!("no region {s:?}{}", did_you_mean(s, codes)),
-        )
+        err_at(l, s, format!("no region {s:?}{}", did_you_mean(s, codes)))
     })
 }
 
@@ -289,8 +290,7 @@ pub fn parse_all(
 /// In the sealed economy round a mail is the side's whole plan (3.1[3]): it
 /// ends with `done` whether written or not, so a turn costs one sealed round.
 fn implied_done(st: &State, side: Power, out: &mut Vec<(SourceLine, Order)>) {
-    let open = (st.stage == Stage::Economy && !st.sealed[side.index()])
-        || st.stage == Stage::Setup(side);
+    let open = (st.stage == Stage::Economy && !st.sealed[side.index()]) || st.setting_up(side);
     if !open || out.iter().any(|(_, o)| *o == Order::Done) {
         return;
     }
@@ -318,6 +318,10 @@ fn line(
             Some("first") => Ok(Order::Initiative(true)),
             Some("second") => Ok(Order::Initiative(false)),
             _ => Err(err(l, "write `initiative first` or `initiative second`").rule("7.2")),
+        },
+        "choose" => match w.first() {
+            Some(r) => Ok(Order::Choose(region(d, l, r)?)),
+            None => Err(err(l, "write `choose REGION`").rule("8.0")),
         },
         "buy" => {
             let n = w
@@ -486,19 +490,25 @@ fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
         let theirs = w[0].eq_ignore_ascii_case("want");
         let w = if theirs { &w[1..] } else { &w[..] };
         let what = match w {
-            [n] | [_, n] if n.parse::<u32>().is_ok() && (w.len() == 1 || w[0].eq_ignore_ascii_case("give")) => {
+            [n] | [_, n]
+                if n.parse::<u32>().is_ok()
+                    && (w.len() == 1 || w[0].eq_ignore_ascii_case("give")) =>
+            {
                 EconOrder::Give(n.parse().unwrap_or(0))
             }
-            [c, who, at, s] if c.eq_ignore_ascii_case("release") && at.eq_ignore_ascii_case("at") => {
+            [c, who, at, s]
+                if c.eq_ignore_ascii_case("release") && at.eq_ignore_ascii_case("at") =>
+            {
                 EconOrder::Return(agent(d, l, who)?, square(d, l, s)?)
             }
             [c, r, _to, who] if c.eq_ignore_ascii_case("cede") => {
                 let to = if who.eq_ignore_ascii_case("neutral") {
                     None
                 } else {
-                    Some(Power::parse(who).ok_or_else(|| {
-                        err_at(l, who, "cede to british, russian or neutral")
-                    })?)
+                    Some(
+                        Power::parse(who)
+                            .ok_or_else(|| err_at(l, who, "cede to british, russian or neutral"))?,
+                    )
                 };
                 EconOrder::Cede(region(d, l, r)?, to)
             }
@@ -506,7 +516,9 @@ fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
                 return Err(err_at(
                     l,
                     clause,
-                    format!("{clause:?} is not a term: `give N`, `cede REGION to SIDE`, `release AGENT at SQUARE`, each may follow `want`"),
+                    format!(
+                        "{clause:?} is not a term: `give N`, `cede REGION to SIDE`, `release AGENT at SQUARE`, each may follow `want`"
+                    ),
                 ));
             }
         };
@@ -518,12 +530,19 @@ fn propose(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
 /// `place bf1 keane at Simla` or `place trading_post from Delhi at Simla` (26.0).
 fn place_order(d: &Data, st: &State, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
     let (what, at) = rest.rsplit_once(" at ").ok_or_else(|| {
-        err(l, "write `place PIECES at CITY` or `place KIND from CITY at CITY`")
+        err(
+            l,
+            "write `place PIECES at CITY` or `place KIND from CITY at CITY`",
+        )
     })?;
     let to = square(d, l, at.trim())?;
     if let Some((kind, from)) = what.split_once(" from ") {
         let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
-            err_at(l, kind.trim(), format!("{:?} is not colony, fort or trading_post", kind.trim()))
+            err_at(
+                l,
+                kind.trim(),
+                format!("{:?} is not colony, fort or trading_post", kind.trim()),
+            )
         })?;
         return Ok(Order::PlaceMarker(k, square(d, l, from.trim())?, to));
     }
@@ -559,7 +578,13 @@ fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, O
         } else if let Some(n) = d.parse_nat(t) {
             nat = n;
         } else {
-            let kinds = ["field_force", "flying_column", "garrison", "irregular", "elephant"];
+            let kinds = [
+                "field_force",
+                "flying_column",
+                "garrison",
+                "irregular",
+                "elephant",
+            ];
             return Err(err_at(
                 l,
                 t,

@@ -8,9 +8,17 @@
 //! garrisons (S2 4.3(2)). What a setter does not move stands, so a setter who
 //! does not answer by the deadline keeps the defaults, which meet every limit
 //! (checked when the data load). Ruling (A68): the set-up is sequential, as
-//! the rulebook orders it, not sealed: under the fog of war (22.1) the second
-//! setter sees only what his pieces and regions let him see, and the markers
-//! (22.2), so the orders and their events go to their setter alone.
+//! the rulebook orders it: under the fog of war (22.1) the second setter sees
+//! only what his pieces and regions let him see, and the markers (22.2), so
+//! the orders and their events go to their setter alone. Option
+//! `setup=sealed` (the digest's house option, 2.4) makes it one sealed round
+//! of the engine instead ([`Stage::SetupSealed`]): both mails are sealed
+//! commitments until both are in, then carried out, British then Russian.
+//! Each mail is checked on its own when it arrives. The setters' choices
+//! share a region only for pieces that cannot clash (S1: Burnes in an
+//! Afghan city, S2: the Russian trading posts); a marker the other setter
+//! placed first on the same square would leave the later one where it
+//! stood, not carried out, as in the economy (ruling A49).
 
 use super::data::{Data, MarkerKind, Pick, Power};
 use super::geom::Sq;
@@ -55,7 +63,10 @@ pub fn place(
     for x in pieces {
         let Some(g) = pick_of(d, st, p, *x) else {
             return Err(RuleError::illegal(
-                format!("{} is not a piece the scenario lets you set up", name(d, st, *x)),
+                format!(
+                    "{} is not a piece the scenario lets you set up",
+                    name(d, st, *x)
+                ),
                 "26.0",
             ));
         };
@@ -109,13 +120,20 @@ pub fn place_marker(
     let pick = &picks[g];
     if !pick.allows(d, to) {
         return Err(RuleError::illegal(
-            format!("this {} sets up in the {}, not on {to}", kind.key(), pick.describe(d)),
+            format!(
+                "this {} sets up in the {}, not on {to}",
+                kind.key(),
+                pick.describe(d)
+            ),
             &rule(d, st, pick),
         ));
     }
     if st.markers_at(to).any(|m| m.kind == kind || m.owner != p) {
         return Err(RuleError::illegal(
-            format!("{to} already holds a {} or the other player's marker", kind.key()),
+            format!(
+                "{to} already holds a {} or the other player's marker",
+                kind.key()
+            ),
             "20.21",
         ));
     }
@@ -126,7 +144,10 @@ pub fn place_marker(
         st.markers[j] = new;
     }
     st.markers.sort();
-    ctx.tell(p, format!("Set up the {} from {from} on {to} (26.0).", kind.key()));
+    ctx.tell(
+        p,
+        format!("Set up the {} from {from} on {to} (26.0).", kind.key()),
+    );
     Ok(())
 }
 
@@ -180,6 +201,20 @@ pub fn done(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
     let d = ctx.d;
     check(d, st, p)?;
     ctx.say(format!("The {} have set up (26.0).", p.name()), vec![]);
+    if st.stage == Stage::SetupSealed {
+        // The sealed house option: the set-up ends when both are in.
+        st.sealed[p.index()] = true;
+        if st.sealed == [true, true] {
+            st.sealed = [false, false];
+            st.picks.clear();
+            st.stage = Stage::Initiative;
+            ctx.say(
+                "Both set-ups are in and carried out (26.0, sealed).",
+                vec![],
+            );
+        }
+        return Ok(());
+    }
     if p == st.sc(d).first_setter {
         st.stage = Stage::Setup(p.other());
     } else {
@@ -191,15 +226,10 @@ pub fn done(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
 
 /// The setter's status lines: each choice, its limits and its pieces.
 pub fn status(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
-    let Stage::Setup(s) = st.stage else {
-        return Vec::new();
-    };
-    if viewer.is_some_and(|v| v != s) {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     for (g, pick) in st.sc(d).picks.iter().enumerate() {
-        if pick.setter != s {
+        let s = pick.setter;
+        if !st.setting_up(s) || viewer.is_some_and(|v| v != s) {
             continue;
         }
         let pp = &st.picks[g];
@@ -249,7 +279,11 @@ pub fn samples(d: &Data, st: &State, p: Power) -> Vec<String> {
             .filter(|s| pick.allows(d, *s))
             .collect();
         if let Some(u) = pp.units.last() {
-            for t in targets.iter().filter(|t| st.unit(*u).loc != Loc::Sq(**t)).take(2) {
+            for t in targets
+                .iter()
+                .filter(|t| st.unit(*u).loc != Loc::Sq(**t))
+                .take(2)
+            {
                 let mut trial = st.clone();
                 trial.unit_mut(*u).loc = Loc::Sq(*t);
                 if check(d, &trial, p).is_ok() {

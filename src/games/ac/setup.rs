@@ -133,7 +133,11 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
     st.markers.sort();
     // 26.0: the first setter, then the second, unless the defaults stand.
     if st.options.chosen_setup && !sc.picks.is_empty() {
-        st.stage = Stage::Setup(sc.first_setter);
+        st.stage = if st.options.sealed_setup {
+            Stage::SetupSealed
+        } else {
+            Stage::Setup(sc.first_setter)
+        };
     } else {
         st.picks.clear();
     }

@@ -11,15 +11,22 @@
 //!   supply: pay                 # N12: pay | none (default pay while SP last)
 //!   captured: hold              # N14: hold | execute (default hold)
 //!   reversion: AF kabul ghazni  # N8 (5.51(2)): where a region's units go home, one line a region
+//!   uprising: KV AF             # N13 (5.4(1)): the neutral regions an uprising wins, first first | ask
+//!   unrest: SN NP               # N13 (5.5): the regions you give up to Native Unrest, first first | ask
 //! ```
+//!
+//! `ask` (uprising, unrest): when the event leaves a real choice (two
+//! regions or more), the umpire asks before the economy round (`choose
+//! REGION`), and the deadline's default is what the standing order would do.
 //!
 //! Fixed rules, not choices: retreats go to the best adjacent square (N4,
 //! ruling A31), losses are the weakest units first with red and blue last
 //! (N5), the defender takes his best terrain multiplier and agent (N6, A33),
 //! the levy goes to the capital, else the first free city (N7), reverting
 //! units to the nearest free home city (N8), an escaped agent to the nearest
-//! friendly stack (N9, A36), only the phasing player massacres (N10, A39),
-//! event choices are the first legal ones (N13).
+//! friendly stack (N9, A36), only the phasing player massacres (N10, A39).
+//! Event choices (N13) are standing orders or questions (uprising, unrest)
+//! or a conditional order in the economy mail (`jihad SQUARE`).
 
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
@@ -58,6 +65,25 @@ pub struct Standing {
     /// to when it reverts to neutral, first free one first; checked against
     /// the data when set (`Ac::set_standing`). Unlisted: the nearest free city.
     pub reversion: Vec<(String, Vec<String>)>,
+    /// N13 (5.4(1)): region codes an uprising for us wins, first neutral one
+    /// first; unlisted: the most valuable neutral region.
+    pub uprising: RegionPick,
+    /// N13 (5.5): region codes we give up to Native Unrest, first one we
+    /// control first; unlisted: the least valuable.
+    pub unrest: RegionPick,
+}
+
+/// An event's choice of region (N13): a list, first fit first (then the
+/// stated default), or a question when the choice is real.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum RegionPick {
+    /// The stated default.
+    #[default]
+    Default,
+    /// These region codes, first fit first, then the default.
+    List(Vec<String>),
+    /// Ask (`choose REGION`) when two regions or more fit.
+    Ask,
 }
 
 impl Default for Standing {
@@ -71,6 +97,8 @@ impl Default for Standing {
             supply: true,
             execute: false,
             reversion: Vec::new(),
+            uprising: RegionPick::Default,
+            unrest: RegionPick::Default,
         }
     }
 }
@@ -177,11 +205,26 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
                 s.reversion.retain(|(c, _)| c != code);
                 s.reversion.push((code.clone(), cities.to_vec()));
             }
+            k @ ("uprising" | "unrest") => {
+                let pick = match words.as_slice() {
+                    [] => {
+                        return Err(bad(l, format!("{k}: REGION [REGION ...] or ask"))
+                            .rule(if k == "uprising" { "5.4(1)" } else { "5.5" }));
+                    }
+                    [a] if a == "ask" => RegionPick::Ask,
+                    w => RegionPick::List(w.to_vec()),
+                };
+                if k == "uprising" {
+                    s.uprising = pick;
+                } else {
+                    s.unrest = pick;
+                }
+            }
             other => {
                 return Err(bad(
                     l,
                     format!(
-                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured, reversion"
+                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured, reversion, uprising, unrest"
                     ),
                 ));
             }
@@ -217,5 +260,21 @@ pub fn show(s: &Standing) -> Vec<String> {
             .iter()
             .map(|(r, cs)| format!("reversion: {} {}", r.to_ascii_uppercase(), cs.join(" "))),
     )
+    .chain(show_pick("uprising", &s.uprising))
+    .chain(show_pick("unrest", &s.unrest))
     .collect()
+}
+
+fn show_pick(key: &str, p: &RegionPick) -> Option<String> {
+    match p {
+        RegionPick::Default => None,
+        RegionPick::Ask => Some(format!("{key}: ask")),
+        RegionPick::List(v) => Some(format!(
+            "{key}: {}",
+            v.iter()
+                .map(|c| c.to_ascii_uppercase())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+    }
 }

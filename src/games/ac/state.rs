@@ -112,17 +112,49 @@ pub struct OpsPhase {
     pub massacre: Vec<Sq>,
 }
 
+/// What an event lets a player choose (N13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ChoiceKind {
+    /// Which neutral region an uprising wins for him (5.4(1)).
+    Uprising,
+    /// Which of his regions reverts to neutral (5.5).
+    Unrest,
+}
+
+/// A question an event puts (8.0, N13): who, what, among which regions, and
+/// the event columns still to read after the answer (8.1(2)).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventChoice {
+    /// Who chooses.
+    pub who: Power,
+    /// What.
+    pub kind: ChoiceKind,
+    /// The regions he may choose, the default (his standing order's) first.
+    pub options: Vec<RegionId>,
+    /// The event columns still to read, in order.
+    pub rest: Vec<usize>,
+}
+
 /// Where the turn stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Stage {
     /// The set-up (26.0): this player places the pieces of his choices;
     /// the first setter, then the second.
     Setup(Power),
+    /// The sealed set-up (option `setup=sealed`, digest 2.4): both players
+    /// place their choices at once in one sealed round of the engine; each
+    /// side's mail is hidden from the other until both are in, then both
+    /// are carried out (British, then Russian) and the game goes on.
+    /// [`State::sealed`] says who is in.
+    SetupSealed,
     /// Turn 1: the favoured player chooses first or second (7.2); the turn's
     /// opening rolls come with his answer.
     Initiative,
     /// The simultaneous, secret income/expenditure phase (3.1[3]).
     Economy,
+    /// An event's choice put to a player who asked to be asked (8.0, N13);
+    /// the rest of the events phase, income and the economy wait for it.
+    Choice(EventChoice),
     /// An operations phase.
     Ops(OpsPhase),
     /// The game is over.
@@ -149,6 +181,10 @@ pub struct Options {
     /// The players place the pieces the scenario leaves to them (26.0);
     /// `false`: the defaults of `scenarios.toml` stand.
     pub chosen_setup: bool,
+    /// With `chosen_setup`: both set-ups in one sealed simultaneous round
+    /// (option `setup=sealed`, the digest's house option of 2.4), not one
+    /// after the other (ruling A68).
+    pub sealed_setup: bool,
 }
 
 impl Default for Options {
@@ -162,6 +198,7 @@ impl Default for Options {
             massacre: false,
             discoveries: false,
             chosen_setup: true,
+            sealed_setup: false,
         }
     }
 }
@@ -251,6 +288,16 @@ impl State {
     /// The scenario.
     pub fn sc<'a>(&self, d: &'a Data) -> &'a Scenario {
         &d.scenarios[self.scenario]
+    }
+
+    /// Whether `p` is placing his set-up choices now (26.0): his turn of the
+    /// sequential set-up, or the sealed one before his mail is in.
+    pub fn setting_up(&self, p: Power) -> bool {
+        match self.stage {
+            Stage::Setup(s) => s == p,
+            Stage::SetupSealed => !self.sealed[p.index()],
+            _ => false,
+        }
     }
 
     /// The first year of the current turn.

@@ -78,20 +78,36 @@ pub fn apply(
         ev: Vec::new(),
     };
     match (&st.stage, order) {
-        (Stage::Setup(s), _) if *s != p => {
+        (Stage::SetupSealed, _) if st.sealed[p.index()] => {
             return Err(illegal(
-                format!("the {} set up now; you set up {}", s.name(), if *s == st.sc(d).first_setter { "after them" } else { "before them" }),
+                "your set-up is sealed; wait for the other player",
                 "26.0",
             ));
         }
-        (Stage::Setup(_), Order::Place(pieces, to)) => {
+        (Stage::Setup(s), _) if *s != p => {
+            return Err(illegal(
+                format!(
+                    "the {} set up now; you set up {}",
+                    s.name(),
+                    if *s == st.sc(d).first_setter {
+                        "after them"
+                    } else {
+                        "before them"
+                    }
+                ),
+                "26.0",
+            ));
+        }
+        (Stage::Setup(_) | Stage::SetupSealed, Order::Place(pieces, to)) => {
             super::placing::place(&mut ctx, st, p, pieces, *to)?
         }
-        (Stage::Setup(_), Order::PlaceMarker(k, from, to)) => {
+        (Stage::Setup(_) | Stage::SetupSealed, Order::PlaceMarker(k, from, to)) => {
             super::placing::place_marker(&mut ctx, st, p, *k, *from, *to)?
         }
-        (Stage::Setup(_), Order::Done) => super::placing::done(&mut ctx, st, p)?,
-        (Stage::Setup(_), _) => {
+        (Stage::Setup(_) | Stage::SetupSealed, Order::Done) => {
+            super::placing::done(&mut ctx, st, p)?
+        }
+        (Stage::Setup(_) | Stage::SetupSealed, _) => {
             return Err(illegal(
                 "the set-up takes `place PIECES at CITY`, `place KIND from CITY at CITY` and done",
                 "26.0",
@@ -121,6 +137,24 @@ pub fn apply(
                     chooser(st).name()
                 ),
                 "7.2",
+            ));
+        }
+        (Stage::Choice(_), Order::Choose(r)) => {
+            if !events::answer(&mut ctx, st, p, *r)? {
+                open_economy(&mut ctx, st)?;
+            }
+        }
+        (Stage::Choice(q), _) => {
+            return Err(illegal(
+                if q.who == p {
+                    "first answer the event's question: `choose REGION`".to_string()
+                } else {
+                    format!(
+                        "waiting for the {} to answer the event's question",
+                        q.who.name()
+                    )
+                },
+                "8.0",
             ));
         }
         (Stage::Economy, Order::Econ(o)) => {
@@ -427,9 +461,15 @@ fn open_turn(ctx: &mut Ctx, st: &mut State, choose: bool) -> Result<(), RuleErro
             "No random events on the first turn (26.0 S1 7.1, S2 7.0a).",
             vec![],
         );
-    } else {
-        events::random_events(ctx, st)?;
+    } else if events::random_events(ctx, st)? {
+        // An event asks a question (N13): income and the economy wait.
+        return Ok(());
     }
+    open_economy(ctx, st)
+}
+
+/// Income for both, then the sealed economy round (3.1[3]).
+fn open_economy(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     economy::collect_income(ctx, st)?;
     st.plans = [Vec::new(), Vec::new()];
     st.sealed = [false, false];

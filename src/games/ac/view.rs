@@ -81,7 +81,11 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
             sides.sort();
             sides.dedup();
             // 22.3: agents stand face down; alone they show only their flag.
-            let what = if units.is_empty() { "agent flag" } else { "a stack" };
+            let what = if units.is_empty() {
+                "agent flag"
+            } else {
+                "a stack"
+            };
             out.push(format!("{s}{place}: {what} ({})", sides.join(", ")));
         }
     }
@@ -102,11 +106,13 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     ));
     status.push(match &st.stage {
         Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.name()),
+        Stage::SetupSealed => "Set-up: both players place their forces, sealed (26.0)".into(),
         Stage::Initiative => format!(
             "Initiative phase: the {} choose (7.2)",
             bop::favoured(st.bop).name()
         ),
         Stage::Economy => "Income/expenditure phase (sealed)".into(),
+        Stage::Choice(q) => format!("Random events: the {} choose (8.0)", q.who.name()),
         Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
         Stage::Over => "The game is over".into(),
     });
@@ -125,7 +131,11 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     status.push(format!("Neutral: {}", neutral.join(" ")));
     // 23.0: open agreements are public, terms and all.
     for o in &st.offers {
-        let terms: Vec<String> = o.terms.iter().map(|t| super::agreement::show(d, t)).collect();
+        let terms: Vec<String> = o
+            .terms
+            .iter()
+            .map(|t| super::agreement::show(d, t))
+            .collect();
         status.push(format!(
             "Agreement {} proposed by the {}: {} (`accept {}`, 23.0)",
             o.id,
@@ -194,6 +204,8 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     status.extend(stacks(d, st, viewer));
     View {
         status,
-        board: Some(crate::core::board::Board::Square(super::board::board(d, st, viewer))),
+        board: Some(crate::core::board::Board::Square(super::board::board(
+            d, st, viewer,
+        ))),
     }
 }
