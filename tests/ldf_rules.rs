@@ -2000,3 +2000,68 @@ fn a_client_garrison_falls_when_the_coemperors_stack_turns_rebel() {
     assert_eq!(t.at("cg1"), None, "{}", text(&ev));
     assert!(text(&ev).contains("falls to the new rebels"));
 }
+
+// 7.3, 8.4: the free evacuation after a collapse moves each Roman force whole,
+// its leader with it. A rebel co-emperor whose force takes Ctesiphon is never
+// left alone in Parthia while his units sail home (found by self-play, seed
+// 7455107161863376737: the rebel force advanced into Ctesiphon).
+#[test]
+fn the_evacuation_after_a_collapse_keeps_a_leader_with_his_force() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let cte = d.special.ctesiphon;
+    let from = d
+        .links(cte)
+        .find(|x| d.region(*x) == Region::Parthia)
+        .unwrap();
+    for id in ["emp", "v3", "v4"] {
+        t.put(id, h("3318"));
+    }
+    for id in ["co", "v1", "v2"] {
+        t.put(id, from);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    let ev = t.ok(GP, &format!("move {from} to {cte}"), &[]);
+    assert!(t.st.collapsed, "{}", text(&ev));
+    let to = t.at("co").expect("the co-emperor stays on the map");
+    assert!(d.region(to).is_core(), "evacuated (7.3): {}", text(&ev));
+    assert_eq!(t.at("v1"), Some(to), "{}", text(&ev));
+    assert_eq!(t.at("v2"), Some(to), "{}", text(&ev));
+    umpire::games::ldf::invariants(&d, &t.st).unwrap();
+}
+
+// 8.4, 8.9, 13.11 DE: a leader shares the fate of his last unit, so he falls
+// after them; the new emperor is proclaimed by the largest army left, never
+// in the stack being eliminated (one roll on the Emperor Creation Table).
+#[test]
+fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let lug = d.find_hex("Lugdunum").unwrap();
+    let from = d
+        .links(lug)
+        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
+        .unwrap();
+    for id in ["emp", "v1", "v2"] {
+        t.put(id, lug);
+    }
+    t.put("v3", h("3318"));
+    t.put("t1", from);
+    // 7 against 2, the defender's leader one column to his side (13.9).
+    let k = odds_step(7, 2) - 1;
+    let r = t.roll_for(k, Outcome::DE);
+    // Roll 3 on the stand-in table: the largest army proclaims (14.4).
+    let ev = t.ok(
+        GP,
+        &format!("attack {from} on {lug} advance none nodraw"),
+        &[
+            ("german-cf-t1", 6, 6),
+            ("combat", 6, r),
+            ("emperor-table", 6, 3),
+        ],
+    );
+    assert_eq!(t.at("v1"), None, "{}", text(&ev));
+    assert_eq!(t.at("emp"), Some(h("3318")), "{}", text(&ev));
+    umpire::games::ldf::invariants(&d, &t.st).unwrap();
+}

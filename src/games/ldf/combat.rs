@@ -387,8 +387,10 @@ fn resolve_result(
     match r {
         Outcome::AS => {}
         Outcome::AE => {
-            for u in b.attackers.clone() {
-                kill(ctx, st, u)?;
+            for u in leaders_last(d, &b.attackers) {
+                if st.hex_of(u) == Some(b.from) {
+                    kill(ctx, st, u)?;
+                }
             }
             ctx.say("the attackers are eliminated (13.11 AE)", vec![b.from]);
         }
@@ -398,8 +400,8 @@ fn resolve_result(
                 .iter()
                 .filter(|u| !d.kind(**u).is_leader())
                 .count();
-            for u in b.defenders.clone() {
-                if st.hex_of(u).is_some() {
+            for u in leaders_last(d, &b.defenders) {
+                if st.hex_of(u) == Some(b.target) {
                     kill(ctx, st, u)?;
                 }
             }
@@ -436,6 +438,14 @@ fn resolve_result(
         }
     }
     Ok(())
+}
+
+/// The units in the order they fall: a leader after his units (8.4), so an
+/// emperor's successor is never proclaimed in a stack about to fall (8.9).
+fn leaders_last(d: &Data, units: &[UnitId]) -> Vec<UnitId> {
+    let mut v = units.to_vec();
+    v.sort_by_key(|u| (d.kind(*u).is_leader(), *u));
+    v
 }
 
 /// EX (13.11): the attacker loses as many units as the defender did, his

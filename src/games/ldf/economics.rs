@@ -383,36 +383,96 @@ pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         ),
         vec![d.special.ctesiphon],
     );
-    let inside: Vec<(UnitId, Hex)> = st
-        .on_map()
-        .filter(|(u, h)| d.region(*h) == Region::Parthia && d.kind(*u).is_roman())
-        .collect();
-    for (u, h) in inside {
-        let f = st.faction(d, u);
-        let mut best: Option<Hex> = None;
-        let mut cands: Vec<Hex> = d
-            .hexes
-            .iter()
-            .filter(|x| x.region.is_core())
-            .map(|x| x.hex)
-            .collect();
-        cands.sort_by_key(|c| (h.distance_on(super::data::OFFSET, *c), *c));
-        for c in cands {
-            let mut t = st.clone();
-            t.unit_mut(u).loc = Loc::Hex(c);
-            if !st.hostile_in(d, c, f) && stacking::check_hex(d, &t, c).is_ok() {
-                best = Some(c);
-                break;
-            }
-        }
-        if let Some(c) = best {
-            st.unit_mut(u).loc = Loc::Hex(c);
-        }
-    }
+    evacuate(ctx, st)?;
     ctx.say(
         "Roman units leave Parthia without using actions (7.3; R-H9)",
         vec![],
     );
+    Ok(())
+}
+
+/// The Roman forces in Parthia after a collapse, each hex's force of one
+/// faction together with its leader (7.3 "movement actions" move forces;
+/// 8.4: a leader never moves without units).
+fn forces_in_parthia(d: &Data, st: &State) -> Vec<(Hex, Vec<UnitId>)> {
+    let mut out: Vec<(Hex, Vec<UnitId>)> = Vec::new();
+    for (u, h) in st.on_map() {
+        if d.region(h) != Region::Parthia || !d.kind(u).is_roman() {
+            continue;
+        }
+        let f = st.faction(d, u);
+        match out
+            .iter_mut()
+            .find(|(x, us)| *x == h && st.faction(d, us[0]) == f)
+        {
+            Some((_, us)) => us.push(u),
+            None => out.push((h, vec![u])),
+        }
+    }
+    out
+}
+
+/// The free evacuation after a collapse (7.3; R-H9): each Roman force in
+/// Parthia goes whole to the nearest core hex it may enter and stand in
+/// (its leader with it). A force no single hex takes goes unit by unit to
+/// the nearest hexes that take each, its leader with the last of them, so
+/// no leader is ever left alone (8.4); what no hex takes stays put (R-H9).
+/// The hexes entered and left see the usual effects (looting, 8.4, 10.7).
+fn evacuate(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let core: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core())
+        .map(|x| x.hex)
+        .collect();
+    for (h, units) in forces_in_parthia(d, st) {
+        let f = st.faction(d, units[0]);
+        let mut cands = core.clone();
+        cands.sort_by_key(|c| (h.distance_on(super::data::OFFSET, *c), *c));
+        let takes = |st: &State, us: &[UnitId], c: Hex| {
+            super::movement::may_enter(d, st, f, us, c).is_ok()
+                && stacking::check_with(d, st, c, us).is_ok()
+        };
+        let groups: Vec<Vec<UnitId>> = if cands.iter().any(|c| takes(st, &units, *c)) {
+            vec![units.clone()]
+        } else {
+            let (leaders, mut rest): (Vec<UnitId>, Vec<UnitId>) =
+                units.iter().partition(|u| d.kind(**u).is_leader());
+            let mut gs: Vec<Vec<UnitId>> = rest.drain(..).map(|u| vec![u]).collect();
+            match gs.last_mut() {
+                Some(last) => last.extend(leaders),
+                None => gs.push(leaders),
+            }
+            gs
+        };
+        for g in groups {
+            match cands.iter().copied().find(|c| takes(st, &g, *c)) {
+                Some(c) => {
+                    for u in &g {
+                        st.unit_mut(*u).loc = Loc::Hex(c);
+                    }
+                    ctx.say(
+                        format!(
+                            "{} leave Parthia for {} (7.3; R-H9)",
+                            super::movement::force_name(d, &g),
+                            d.hex_name(c)
+                        ),
+                        vec![h, c],
+                    );
+                    super::effects::entered(ctx, st, f, &g, c)?;
+                }
+                None => ctx.say(
+                    format!(
+                        "{} can reach no core hex and stay in {h} (7.3; R-H9)",
+                        super::movement::force_name(d, &g)
+                    ),
+                    vec![h],
+                ),
+            }
+        }
+        super::effects::after_losses(ctx, st, &[h])?;
+    }
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use super::movement::{allowances, may_enter};
 use super::orders;
 use super::state::{Faction, Player, Stage, State};
 use super::turn;
-use super::zoc::in_ezoc;
+use super::zoc::ezoc_hexes;
 use crate::core::dice::{Dice, DiceError};
 use crate::core::hex::{Hex, reachable_on};
 use std::collections::BTreeMap;
@@ -45,8 +45,9 @@ pub fn reach(d: &Data, st: &State, p: Player, from: Hex) -> BTreeMap<Hex, u32> {
         return BTreeMap::new();
     };
     let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
+    let ezoc = ezoc_hexes(d, st, f);
     let mut out = reachable_on(OFFSET, from, mp, |a, b| {
-        let stopped = a != from && in_ezoc(d, st, a, f);
+        let stopped = a != from && ezoc.contains(&a);
         (!stopped && d.linked(a, b) && may_enter(d, st, f, &units, b).is_ok()).then_some(1)
     });
     out.remove(&from);
@@ -59,11 +60,12 @@ fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTreeMap
         .at(from)
         .find(|u| st.owner(d, *u) == Some(p))
         .map_or(Faction::Loyal, |u| st.faction(d, u));
+    let ezoc = ezoc_hexes(d, st, f);
     let mut path = vec![to];
     let mut cur = to;
     while let Some(c) = costs.get(&cur).copied().filter(|c| *c > 1) {
         let Some(prev) = d.links(cur).find(|n| {
-            costs.get(n) == Some(&(c - 1)) && !in_ezoc(d, st, *n, f)
+            costs.get(n) == Some(&(c - 1)) && !ezoc.contains(n)
         }) else {
             break;
         };

@@ -185,7 +185,10 @@ impl Rules for Ldf {
             // 4: the deficit cover's standing order and its fallback (6.10,
             // N7), B&C hexes rebel-held until retaken, control in retreats
             // (R-C2, 14.3). Unreleased: no at_version(3) emulation.
-            version: 4,
+            // 5: the evacuation after a collapse moves whole forces with
+            // their leaders (7.3, 8.4); leaders fall after their units.
+            // Unreleased: no at_version(4) emulation.
+            version: 5,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
             summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),

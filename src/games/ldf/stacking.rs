@@ -91,7 +91,25 @@ pub fn limit_broken(d: &Data, st: &State, c: &Counts) -> Option<(String, &'stati
 /// Checks one hex: limits, and nationalities that may not share a hex (10.4,
 /// 10.5; ruling R-D5: only loyal Romans and Caucasus garrisons mix).
 pub fn check_hex(d: &Data, st: &State, h: Hex) -> Result<(), (String, &'static str)> {
-    let fs = st.factions_at(d, h);
+    check_with(d, st, h, &[])
+}
+
+/// Would hex `h` pass [`check_hex`] with `extra` moved into it (wherever
+/// they stand now)? Checked without copying the state, for the retreats,
+/// placements and dry runs that try many hexes.
+pub fn check_with(
+    d: &Data,
+    st: &State,
+    h: Hex,
+    extra: &[super::data::UnitId],
+) -> Result<(), (String, &'static str)> {
+    let mut here: Vec<super::data::UnitId> = st.at(h).filter(|u| !extra.contains(u)).collect();
+    here.extend_from_slice(extra);
+    // A client garrison's faction depends on its hex; it never moves, so
+    // the factions of the units as they stand now are those they would have.
+    let mut fs: Vec<Faction> = here.iter().map(|u| st.faction(d, *u)).collect();
+    fs.sort();
+    fs.dedup();
     let mixed = fs.len() > 1
         && !(fs.len() == 2 && fs.contains(&Faction::Loyal) && fs.contains(&Faction::Caucasus));
     if mixed {
@@ -100,17 +118,17 @@ pub fn check_hex(d: &Data, st: &State, h: Hex) -> Result<(), (String, &'static s
             "10.4, 10.5",
         ));
     }
-    let leaders: Vec<_> = st.at(h).filter(|u| d.kind(*u).is_leader()).collect();
-    if leaders.len() > 1 {
+    let leaders = here.iter().filter(|u| d.kind(**u).is_leader()).count();
+    if leaders > 1 {
         return Err((
             format!("the two Roman leaders may never share a hex ({h})"),
             "8.3",
         ));
     }
-    if !leaders.is_empty() && st.at(h).all(|u| d.kind(u).is_leader()) {
+    if leaders > 0 && here.iter().all(|u| d.kind(*u).is_leader()) {
         return Err((format!("a leader may not be left alone in {h}"), "8.4"));
     }
-    match limit_broken(d, st, &count(d, st, st.at(h))) {
+    match limit_broken(d, st, &count(d, st, here.iter().copied())) {
         Some((m, r)) => Err((format!("{m} in {h}"), r)),
         None => Ok(()),
     }

@@ -1,6 +1,7 @@
 //! Zones of control (11.x) with the faction-relations matrix (digest 5.9).
 
-use super::data::{Data, Region};
+use super::data::{Data, OFFSET, Region};
+use std::collections::BTreeSet;
 use super::state::{Faction, Gallic, State};
 use crate::core::hex::Hex;
 
@@ -25,12 +26,35 @@ pub fn reaches(d: &Data, st: &State, f: Faction, from: Hex, to: Hex) -> bool {
     true
 }
 
+/// Does unit `u`, standing in `n`, put `h` in a zone of control hostile to
+/// faction `f`?
+fn pins(d: &Data, st: &State, u: super::data::UnitId, n: Hex, h: Hex, f: Faction) -> bool {
+    if !d.kind(u).exerts_zoc() {
+        return false;
+    }
+    let g = st.faction(d, u);
+    projects(g) && g.hostile(f) && d.linked(h, n) && reaches(d, st, g, n, h)
+}
+
 /// Is `h` in a zone of control hostile to faction `f` (an EZOC, 11.1)?
+/// One pass over the counters on the map (the hot path of move checks and
+/// `legal()`), the adjacency test first.
 pub fn in_ezoc(d: &Data, st: &State, h: Hex, f: Faction) -> bool {
-    d.links(h).any(|n| {
-        st.at(n).any(|u| {
-            let g = st.faction(d, u);
-            d.kind(u).exerts_zoc() && projects(g) && g.hostile(f) && reaches(d, st, g, n, h)
-        })
-    })
+    st.on_map()
+        .any(|(u, n)| n != h && n.adjacent_on(OFFSET, h) && pins(d, st, u, n, h, f))
+}
+
+/// Every hex in a zone of control hostile to faction `f` (11.1): the same
+/// answer as [`in_ezoc`] for every hex at once, for searches that ask it of
+/// many hexes.
+pub fn ezoc_hexes(d: &Data, st: &State, f: Faction) -> BTreeSet<Hex> {
+    let mut out = BTreeSet::new();
+    for (u, n) in st.on_map() {
+        for h in d.links(n) {
+            if !out.contains(&h) && pins(d, st, u, n, h, f) {
+                out.insert(h);
+            }
+        }
+    }
+    out
 }
