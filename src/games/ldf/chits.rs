@@ -451,7 +451,8 @@ fn plague(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
             }
             st.plague.insert(h);
             ctx.say(format!("roll {r}: plague empties the garrison of {} without looting it (6.3; stand-in)", d.hex_name(h)), vec![h]);
-            return Ok(());
+            // A leader whose last unit was that garrison shares its fate (8.4).
+            return super::effects::after_losses(ctx, st, &[h]);
         }
     }
     ctx.say(format!("roll {r}: the plague passes (stand-in)"), vec![]);

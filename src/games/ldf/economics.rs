@@ -133,6 +133,8 @@ pub fn tax(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError
             ),
             vec![*h],
         );
+        // A leader whose last unit was that garrison shares its fate (8.4).
+        super::effects::after_losses(ctx, st, &[*h])?;
     }
     Ok(())
 }
