@@ -47,7 +47,7 @@ fn play(dir: &Path, id: &str, moves: u64, from: u64, secrets: bool) {
     for n in from..from + moves {
         let g = u.game(id).unwrap();
         let waiting = g.awaiting_names();
-        let (side, k) = if waiting.iter().any(|w| w == "red") {
+        let (side, k) = if waiting.contains("red") {
             ("red", 1)
         } else {
             ("blue", 2)
