@@ -120,6 +120,35 @@ impl DiceChain {
         }
     }
 
+    /// The chain's checkpoints (`k_{i·STRIDE}`, from `k_0` up): secret, for
+    /// the store to cache beside the top so that a process need not walk the
+    /// whole chain again ([`DiceChain::from_checkpoints`]).
+    pub fn checkpoints(&self) -> &[Digest] {
+        &self.checkpoints
+    }
+
+    /// The chain from its top and cached checkpoints, without the walk down
+    /// (`length` hashes). Cheap checks only: the count must fit `length`, and
+    /// the highest checkpoint must be what the top hashes down to (at most
+    /// `STRIDE` hashes); `None` otherwise. The caller checks `k_0` against
+    /// the record's commitment and the cache's integrity tag.
+    pub fn from_checkpoints(top: Digest, length: u64, checkpoints: Vec<Digest>) -> Option<Self> {
+        if checkpoints.len() as u64 != length / STRIDE + 1 {
+            return None;
+        }
+        let last = (checkpoints.len() as u64 - 1) * STRIDE;
+        let mut k = top;
+        for _ in last..length {
+            k = chain_step(&k);
+        }
+        (checkpoints.last() == Some(&k)).then_some(DiceChain {
+            top,
+            length,
+            base: 0,
+            checkpoints,
+        })
+    }
+
     /// The same chain serving positions `base + 1 ..= base + length` (after a recommit).
     pub fn with_base(mut self, base: u64) -> Self {
         self.base = base;

@@ -600,6 +600,28 @@ impl Record {
         &self.entries[seq as usize]
     }
 
+    /// [`Record::push`], taking the hash of `known` instead of hashing the
+    /// body again when `known` is this very link: the same seq, prev and
+    /// body, an entry of a record whose hashes were checked when it was built
+    /// (every [`Record`] is: `push` hashes, `from_entries` checks). Replay
+    /// pushes each recorded entry again; this spares it a second hash.
+    pub fn push_known(&mut self, body: Body, known: Option<&Entry>) -> &Entry {
+        let seq = self.entries.len() as u64;
+        let prev = self.head();
+        match known {
+            Some(k) if k.seq == seq && k.prev == prev && k.body == body => {
+                self.entries.push(Entry {
+                    seq,
+                    prev,
+                    hash: k.hash,
+                    body,
+                });
+                &self.entries[seq as usize]
+            }
+            _ => self.push(body),
+        }
+    }
+
     /// Every entry, in order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries

@@ -41,6 +41,7 @@ impl Umpire {
         let mut batch = Batch::new();
         self.ensure_chain(id, now, &mut batch)?;
         let chain = self.chain(id)?;
+        self.cache_chains(&mut batch);
         let old = match &act {
             AdminAct::Address { side, .. } => {
                 let g = &self.games[id];

@@ -311,6 +311,7 @@ impl Umpire {
                 away: after.1.unwrap_or_default(),
             };
             let chain = self.chain(game_id)?;
+            self.cache_chains(batch);
             let game = self
                 .games
                 .get_mut(game_id)

@@ -261,6 +261,7 @@ impl Umpire {
                 let len = self.games[id].record().len();
                 self.ensure_chain(id, now, &mut batch)?;
                 let chain = self.chain(id)?;
+                self.cache_chains(&mut batch);
                 let reason = format!(
                     "no orders from {name} by the deadline {} nor in the {} hours' grace after it",
                     rfc3339(jiff::Timestamp::from_second(d).unwrap_or(now)),

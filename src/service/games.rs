@@ -223,6 +223,7 @@ impl Umpire {
         let mut batch = Batch::new();
         batch.put_entries(&id, game.record().entries());
         batch.put_json(Table::Secrets, &id, &Secret::from_stored(&stored));
+        batch.put(Table::Chains, &id, secrets.cache_bytes(&stored));
         batch.put_json(Table::Games, &id, &meta);
         self.queue(&mut batch, &mails, now);
         self.store.commit(batch)?;
@@ -308,10 +309,40 @@ impl Umpire {
         let s: Secret = self.read_json(Table::Secrets, id)?.ok_or_else(|| {
             ServiceError::Game(format!("game {id} has no dice secret in the store"))
         })?;
-        // Rebuilding walks each chain once: keep them for the process.
-        let c = s.stored().secrets();
+        let stored = s.stored();
+        self.load(id)?;
+        let record = self.games[id].record();
+        // The cached checkpoints save the walk down each chain (20,000 hashes
+        // a chain); they are used only if their tag holds and they serve the
+        // chains the record commits to, else rebuilt and cached again.
+        let cached = self
+            .read(Table::Chains, id)?
+            .and_then(|b| Secrets::from_cache(&stored, &b))
+            .filter(|c| c.fits(record));
+        let c = match cached {
+            Some(c) => c,
+            None => {
+                let c = stored.secrets();
+                if !c.fits(record) {
+                    return Err(ServiceError::Game(format!(
+                        "game {id}: the stored dice secret is not the chain its record commits to"
+                    )));
+                }
+                tracing::debug!(game = id, "dice chain cache rebuilt");
+                self.chain_writes
+                    .insert(id.to_string(), c.cache_bytes(&stored));
+                c
+            }
+        };
         self.chains.insert(id.to_string(), c.clone());
         Ok(c)
+    }
+
+    /// Adds the chain caches rebuilt since the last call to `batch`.
+    pub(super) fn cache_chains(&mut self, batch: &mut Batch) {
+        for (id, bytes) in std::mem::take(&mut self.chain_writes) {
+            batch.put(Table::Chains, &id, bytes);
+        }
     }
 
     /// Publishes a new dice chain when the game's chain is spent, before any
@@ -367,6 +398,8 @@ impl Umpire {
         game.recommit_by(&fresh, reason, &rfc3339(now), umpire)
             .map_err(ServiceError::Game)?;
         batch.put_json(Table::Secrets, id, &Secret::from_stored(&stored));
+        batch.put(Table::Chains, id, fresh.cache_bytes(&stored));
+        self.chain_writes.remove(id);
         self.chains.insert(id.to_string(), fresh);
         tracing::info!(game = id, from = base + 1, "new dice chain committed");
         Ok(())

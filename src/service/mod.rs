@@ -79,6 +79,9 @@ pub struct Umpire {
     games: BTreeMap<String, Game>,
     /// Dice secrets, rebuilt once per process (a walk down each chain).
     chains: BTreeMap<String, crate::core::game::Secrets>,
+    /// Chain caches rebuilt in this process, to join the next commit
+    /// (`Umpire::cache_chains`).
+    chain_writes: BTreeMap<String, Vec<u8>>,
     /// Writes of mails processed but not yet committed (group commit).
     pending: crate::store::Batch,
     /// Mails to mark done once `pending` is committed.
@@ -153,6 +156,7 @@ impl Umpire {
             key,
             games: BTreeMap::new(),
             chains: BTreeMap::new(),
+            chain_writes: BTreeMap::new(),
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),

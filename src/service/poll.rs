@@ -166,6 +166,7 @@ impl Umpire {
         self.commit_pending(intake)?;
         self.games.clear();
         self.chains.clear();
+        self.chain_writes.clear();
         tracing::warn!(mail = %m.id, error = %why, "a mail could not be handled; recorded as failed");
         let hash = sha256(&m.raw);
         let mut batch = Batch::new();
@@ -411,16 +412,20 @@ impl Umpire {
         let mut batch = Batch::new();
         self.ensure_chain(&game_id, now, &mut batch)?;
         let chain = self.chain(&game_id)?;
+        self.cache_chains(&mut batch);
         let at = rfc3339(mail_time(&mail, now));
         let game = self
             .games
             .get_mut(&game_id)
             .ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
         // Of the candidate byte strings (mail may have changed line ends),
-        // the one the signature verifies is the one that was signed.
+        // the one the signature verifies is the one that was signed. With
+        // one candidate there is nothing to choose: `submit` checks it, so
+        // each signature is verified once.
         let bytes = parsed
             .as_ref()
             .ok()
+            .filter(|_| f.candidates.len() > 1)
             .and_then(|p| game.side(&p.side))
             .and_then(|side| {
                 f.candidates.iter().find(|c| {

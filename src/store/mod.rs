@@ -59,9 +59,14 @@ pub enum Table {
     /// game id → its key in `Wake` (the time's 8 bytes): where to remove it
     /// when the game's metadata changes.
     WakeOf,
+    /// game id → a cache of its dice chains' checkpoints (binary, tagged,
+    /// `core::game::Secrets::cache_bytes`): saves walking each chain once
+    /// per process. Derived from `Secrets`; checked on every read and
+    /// rebuilt when it does not fit.
+    Chains,
 }
 
-const TABLES: [(Table, &str); 10] = [
+const TABLES: [(Table, &str); 11] = [
     (Table::Games, "games"),
     (Table::Entries, "entries"),
     (Table::Secrets, "secrets"),
@@ -72,6 +77,7 @@ const TABLES: [(Table, &str); 10] = [
     (Table::Sent, "sent"),
     (Table::Wake, "wake"),
     (Table::WakeOf, "wake-of"),
+    (Table::Chains, "chains"),
 ];
 
 /// When a game (its id and `Games` value) next needs its deadlines checked:

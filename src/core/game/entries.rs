@@ -261,7 +261,7 @@ impl Game {
 
     fn push_rejection(&mut self, body: Body, rejection: Rejection) -> Verdict {
         let seq = self.record.len() as u64;
-        let hash = self.record.push(body).hash;
+        let hash = self.record_push(body).hash;
         self.seq_of_hash.insert(hash, seq);
         Verdict::Rejected { seq, rejection }
     }

@@ -159,7 +159,7 @@ impl Game {
             }
         };
         let seq = self.record.len() as u64;
-        let hash = self.record.push(body).hash;
+        let hash = self.record_push(body).hash;
         self.seq_of_hash.insert(hash, seq);
         self.state = state;
         self.prompt = self.ruleset.prompt(&self.state);

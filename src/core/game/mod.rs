@@ -271,6 +271,9 @@ pub struct Game {
     last_action: u64,
     /// The `disclose` entry the last action owes (see `disclose.rs`).
     disclose_due: Option<Body>,
+    /// While replaying: the recorded entry being replayed, whose checked hash
+    /// the entry pushed for it takes when it is the same (`record_push`).
+    replaying: Option<Entry>,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -371,6 +374,7 @@ impl Game {
             reports,
             last_action: 0,
             disclose_due: None,
+            replaying: None,
             record,
         })
     }
@@ -457,7 +461,7 @@ impl Game {
                 slots,
             };
             if self.accept_reveal(&r).is_ok() {
-                let hash = self.record.push(Body::Reveal(r)).hash;
+                let hash = self.record_push(Body::Reveal(r)).hash;
                 self.seq_of_hash.insert(hash, seq);
             }
         }
@@ -600,12 +604,18 @@ impl Game {
         }
         self.accept_recommit(&r)?;
         let seq = self.record.len() as u64;
-        let hash = self.record.push(Body::Recommit(r)).hash;
+        let hash = self.record_push(Body::Recommit(r)).hash;
         self.seq_of_hash.insert(hash, seq);
         Ok(seq)
     }
 
     /// Records a state-changing entry and returns the positions now due for reveal.
+    /// Appends a body to the record: [`Record::push_known`] with the entry
+    /// being replayed, if any.
+    fn record_push(&mut self, body: Body) -> &Entry {
+        self.record.push_known(body, self.replaying.as_ref())
+    }
+
     fn commit_action(
         &mut self,
         body: Body,
@@ -625,7 +635,7 @@ impl Game {
             }
         }
         let seq = self.record.len() as u64;
-        let hash = self.record.push(body).hash;
+        let hash = self.record_push(body).hash;
         self.seq_of_hash.insert(hash, seq);
         // The disclosure is worked out now, with this entry's own rolls in the
         // record; a live caller appends it, a replay compares it.

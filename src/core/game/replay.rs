@@ -78,11 +78,13 @@ impl Game {
         let mut expect_reveals: Vec<u64> = Vec::new();
         for (i, e) in entries.iter().enumerate().skip(start) {
             let rest = &entries[i + 1..];
-            game.replay_entry(e, rest, mode, &revealed, &mut expect_reveals, &mut sum)
-                .map_err(|message| ReplayError {
-                    seq: e.seq,
-                    message,
-                })?;
+            game.replaying = Some(e.clone());
+            let step = game.replay_entry(e, rest, mode, &revealed, &mut expect_reveals, &mut sum);
+            game.replaying = None;
+            step.map_err(|message| ReplayError {
+                seq: e.seq,
+                message,
+            })?;
             if game.record.head() != e.hash {
                 return Err(ReplayError {
                     seq: e.seq,

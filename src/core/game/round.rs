@@ -321,7 +321,7 @@ impl Game {
     /// Appends a body that changes no state; returns its seq.
     pub(super) fn push_entry(&mut self, body: Body) -> u64 {
         let seq = self.record.len() as u64;
-        let hash = self.record.push(body).hash;
+        let hash = self.record_push(body).hash;
         self.seq_of_hash.insert(hash, seq);
         seq
     }
