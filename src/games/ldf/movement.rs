@@ -302,6 +302,15 @@ pub fn land(
                 if st.finished.is_some() {
                     return Ok(());
                 }
+                if f == Faction::Rebel && units.iter().all(|u| !st.unit(*u).rebel) {
+                    // 8.3: the co-emperor reached Rome and the revolt ended;
+                    // the force is loyal now, with the emperor in Rome, and
+                    // goes no further (it may not leave him alone there, 8.4).
+                    if done < steps {
+                        ctx.say(format!("the revolt is over: the force stops in {n} (8.3)"), vec![n]);
+                    }
+                    break;
+                }
                 let mut stop = false;
                 if f == Faction::Rebel {
                     stop = !convert_around(ctx, st, n, &mut rolled)?;
