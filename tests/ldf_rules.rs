@@ -2081,3 +2081,27 @@ fn stacks_hold(t: &T) {
     umpire::games::ldf::stacking::check_hexes(t.d(), &t.st, &hexes)
         .unwrap_or_else(|(e, rule)| panic!("{e} ({rule})"));
 }
+
+// 8.3, 8.4: a rebel force that brings its co-emperor to Rome ends the revolt
+// there; loyal now, it stops in Rome with the emperor rather than moving on
+// and leaving him alone (found by self-play, seed 2092789425003139053).
+#[test]
+fn a_rebel_force_reaching_rome_stops_with_the_emperor() {
+    let mut t = empty();
+    for id in ["co", "v1", "v2"] {
+        t.put(id, h("3218"));
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("emp", h("2813"));
+    t.put("v3", h("2813"));
+    let ev = t.ok(GP, "move 3218 to 3318 3419", &[("rebel-in-rome", 6, 3)]);
+    assert!(
+        text(&ev).contains("the force stops in 3318 (8.3)"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.at("v1"), Some(h("3318")), "{}", text(&ev));
+    assert_eq!(t.at("emp"), Some(h("3318")), "{}", text(&ev));
+    stacks_hold(&t);
+}
