@@ -337,6 +337,16 @@ fn smtp_errors_are_classified() {
         "5xx is for good: {e:?}"
     );
     assert!(e.to_string().contains("550"), "{e}");
+    // Both refusals were reset (RSET) on the same connection, which then
+    // carries a good mail.
+    m.to = vec![format!("gm+{t}@{}", st.domain)];
+    d.deliver(&m).unwrap();
+    assert_eq!(
+        d.connections(),
+        1,
+        "a refused RCPT must not cost the connection"
+    );
+    st.await_count(&t, 1);
     // 587 without AUTH: Postfix refuses to relay with a 5xx, for good.
     let mut s = SmtpSettings::new("localhost", Security::Starttls);
     s.port = Some(st.submission);
@@ -753,6 +763,43 @@ fn imap_restart_mid_session_loses_nothing() {
     assert!(woke, "wait() never saw the mail sent after the restart");
     let got = fetch_n(&mut intake, 1);
     assert_eq!(got.iter().map(subject_of).collect::<Vec<_>>(), ["three"]);
+}
+
+/// Issue 13: one connection (STARTTLS, AUTH) carries every mail of a run, each
+/// mail's bytes arrive intact (dot-stuffed lines, a body without a final
+/// CRLF), and a connection the server dropped is replaced without losing the
+/// mail that found it dead.
+#[test]
+fn one_connection_carries_many_mails_and_is_replaced_when_dropped() {
+    let st = stack();
+    let mut l = st.lock();
+    let _g = l.write().unwrap();
+    let t = tag("reuse");
+    let mut s = SmtpSettings::new("localhost", Security::Starttls);
+    s.port = Some(st.submission);
+    s.ca_file = Some(st.ca.clone());
+    s.username = Some("alice".into());
+    s.password = Some("alice-secret".into());
+    let mut d = SmtpDelivery::new(&s).unwrap();
+    let body = "line one\r\n.a dot first\r\n..two dots\r\nno final newline";
+    for i in 0..20 {
+        d.deliver(&st.mail(&t, &format!("m{i}"), body)).unwrap();
+    }
+    assert_eq!(d.connections(), 1, "20 mails, one connection");
+    st.await_count(&t, 20);
+    let mut intake = ImapIntake::new(&st.imap(&t)).unwrap();
+    let got = fetch_n(&mut intake, 20);
+    let text = String::from_utf8_lossy(&got[0].raw).replace("\r\n", "\n");
+    assert!(
+        text.contains("\nline one\n.a dot first\n..two dots\nno final newline"),
+        "the body must arrive as sent:\n{text}"
+    );
+    // Postfix restarts: the kept session is gone; the next mail still goes.
+    st.script("stop-smtp");
+    st.script("start-smtp");
+    d.deliver(&st.mail(&t, "after restart", "x\r\n")).unwrap();
+    assert_eq!(d.connections(), 2, "a new connection after the restart");
+    st.await_count(&t, 21);
 }
 
 #[test]

@@ -2,14 +2,11 @@
 //! (`webpki-roots`, compiled in, so no system store is read) or, for a club's
 //! self-hosted server, only the CA certificate(s) in one PEM file.
 //!
-//! IMAP uses the rustls [`ClientConfig`] from [`client_config`] directly. lettre
-//! 0.11 cannot take a `ClientConfig` from outside, so SMTP gets the same trust
-//! decision through [`lettre_parameters`], built from the same PEM file.
+//! IMAP and SMTP both use the rustls [`ClientConfig`] from [`client_config`].
 
 #![warn(missing_docs)]
 
 use super::MailError;
-use lettre::transport::smtp::client::{Certificate, CertificateStore, TlsParameters};
 use rustls::ClientConfig;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
@@ -66,30 +63,6 @@ pub fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, MailEr
     Ok(Arc::new(config))
 }
 
-/// lettre's TLS parameters for `host`, with the same trust as [`client_config`].
-pub fn lettre_parameters(host: &str, ca_file: Option<&Path>) -> Result<TlsParameters, MailError> {
-    let mut builder = TlsParameters::builder(host.to_string());
-    match ca_file {
-        Some(path) => {
-            // Checked with our own loader first for a clear message; lettre's
-            // own PEM error says only "invalid certificates".
-            load_ca_file(path)?;
-            let pem = std::fs::read(path).map_err(|e| {
-                MailError::Config(format!("reading ca_file {}: {e}", path.display()))
-            })?;
-            let cert = Certificate::from_pem(&pem)
-                .map_err(|e| MailError::Config(format!("ca_file {}: {e}", path.display())))?;
-            builder = builder
-                .certificate_store(CertificateStore::None)
-                .add_root_certificate(cert);
-        }
-        None => builder = builder.certificate_store(CertificateStore::WebpkiRoots),
-    }
-    builder
-        .build_rustls()
-        .map_err(|e| MailError::Tls(format!("building TLS configuration for {host}: {e}")))
-}
-
 /// The name the server's certificate must carry: a DNS name or an IP address.
 pub fn server_name(host: &str) -> Result<ServerName<'static>, MailError> {
     ServerName::try_from(host.to_string())
@@ -143,7 +116,6 @@ mod tests {
     #[test]
     fn public_roots_build() {
         assert!(client_config(None).is_ok());
-        assert!(lettre_parameters("mail.example.org", None).is_ok());
     }
 
     #[test]
