@@ -21,8 +21,11 @@
 //!   roll, append to the record, render and sign every reply, commit in
 //!   groups, mark each mail \Seen. Replies are queued in the store;
 //! - `deliver to a file outbox`: writing those replies as .eml files;
-//! - once, `deliver by SMTP`: the same replies over submission (587,
-//!   STARTTLS, AUTH, one connection per mail, as the umpire sends).
+//! - once each, `deliver by SMTP`: the same replies over submission (587,
+//!   STARTTLS, AUTH) and over plain SMTP on loopback, one kept connection;
+//! - once, `smtp-source` (Postfix's benchmark client) sending as many mails
+//!   of the replies' mean size over one plain session: the rate Postfix
+//!   accepts from a bare client, the floor issue 13 measures `deliver` by.
 //!
 //! Measured on the 2-core development VM (Debian 12, Dovecot 2.3, Postfix
 //! 3.7), 200 moves of 1.4 KiB in 8 games: Dovecot serves them in 5-8 ms with
@@ -53,6 +56,8 @@ use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 use umpire::mail::imap::ImapIntake;
 use umpire::mail::mime::{Compose, build};
 use umpire::mail::outbox::FileOutbox;
+use umpire::mail::settings::{Security, SmtpSettings};
+use umpire::mail::smtp::SmtpDelivery;
 use umpire::mail::{Incoming, Intake, MailError};
 use umpire::service::Umpire;
 use umpire::service::games::NewGame;
@@ -176,6 +181,26 @@ ca_file = \"{ca}\"
             .unwrap()
         })
         .collect()
+}
+
+/// Postfix's own benchmark client: `n` mails of `size` bytes over one plain
+/// SMTP session to gm's mailbox, timed from outside.
+fn bare_smtp(st: &Stack, folder: &str, n: usize, size: usize) -> Duration {
+    let to = st.addr("gm", &format!("{folder}-bare"));
+    let t = Instant::now();
+    let out = std::process::Command::new("smtp-source")
+        .args(["-s", "1", "-m", &n.to_string(), "-l", &size.to_string()])
+        .args(["-f", &st.addr("gm", folder), "-t", &to])
+        .arg(format!("127.0.0.1:{}", st.smtp))
+        .output()
+        .expect("smtp-source (Postfix's benchmark client) must be installed");
+    let d = t.elapsed();
+    assert!(
+        out.status.success(),
+        "smtp-source failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    d
 }
 
 /// The mails: `moves` per game, interleaved across the games, each written
@@ -309,6 +334,8 @@ fn main() {
     };
     let mut replies = 0;
     let mut smtp_sample: Option<Duration> = None;
+    let mut smtp_plain: Option<Duration> = None;
+    let mut reply_bytes = 0usize;
     for sample in 0..samples {
         // Dovecot alone.
         let mut s = st.login("gm");
@@ -361,6 +388,22 @@ fn main() {
         drop(inbox);
         replies = r.replies;
         if smtp && sample + 1 == samples {
+            // Plain SMTP on loopback, as the bare client below speaks it.
+            reply_bytes = u
+                .pending()
+                .unwrap()
+                .iter()
+                .map(|i| i.raw.len() * 3 / 4)
+                .sum();
+            let mut plain = SmtpSettings::new("127.0.0.1", Security::Plain);
+            plain.port = Some(st.smtp);
+            let mut smtp_out = SmtpDelivery::new(&plain).unwrap();
+            let t = Instant::now();
+            let d = u.deliver(&mut smtp_out, now).unwrap();
+            smtp_plain = Some(t.elapsed());
+            assert_eq!(d.sent, replies, "{d:?}");
+            assert_eq!(smtp_out.connections(), 1);
+        } else if smtp && sample + 2 == samples {
             let mut smtp_out = u.open_outbox().unwrap();
             let t = Instant::now();
             let d = u.deliver(&mut smtp_out, now).unwrap();
@@ -405,9 +448,32 @@ fn main() {
     if let Some(d) = smtp_sample {
         println!(
             "  {:<44} {:>9.1} ms  {:>9.0} replies/s  (once)",
-            "deliver the replies by SMTP (587, AUTH)",
+            "deliver the replies by SMTP (587, STARTTLS, AUTH)",
             d.as_secs_f64() * 1e3,
             replies as f64 / d.as_secs_f64()
+        );
+    }
+    if let Some(d) = smtp_plain {
+        let umpire_rate = replies as f64 / d.as_secs_f64();
+        println!(
+            "  {:<44} {:>9.1} ms  {:>9.0} replies/s  (once)",
+            "deliver the replies by SMTP (plain, loopback)",
+            d.as_secs_f64() * 1e3,
+            umpire_rate
+        );
+        let size = reply_bytes / replies.max(1);
+        let bare = bare_smtp(&st, &folder, replies, size);
+        let bare_rate = replies as f64 / bare.as_secs_f64();
+        println!(
+            "  {:<44} {:>9.1} ms  {:>9.0} mails/s  (once; {replies} mails of {size} bytes)",
+            "postfix from smtp-source, one connection",
+            bare.as_secs_f64() * 1e3,
+            bare_rate
+        );
+        println!(
+            "  ratio: the umpire delivers at {:.2}x the rate Postfix accepts from a bare client \
+             (issue 13 asks >= 0.5)",
+            umpire_rate / bare_rate
         );
     }
     println!(

@@ -69,8 +69,10 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
         entries: entries.len() as u64,
         ..Default::default()
     };
+    let prechecked = crate::core::game::precheck_moves(entries);
     for e in entries {
         let ctx = Ctx {
+            prechecked: &prechecked,
             rolled_at: &rolled_at,
             entries,
             game: &o.game,
@@ -100,6 +102,8 @@ fn new_key(keys: &mut [(String, PublicKey)], body: &Body) {
 }
 
 struct Ctx<'a> {
+    /// The open move signatures, checked in one batch ahead (issue 13).
+    prechecked: &'a crate::core::sig::Prechecked,
     /// The entry that rolled at each dice position (one lookup per disclosure).
     rolled_at: &'a std::collections::BTreeMap<u64, usize>,
     entries: &'a [Entry],
@@ -218,7 +222,7 @@ impl Ctx<'_> {
         let Some((_, key)) = self.keys.iter().find(|(n, _)| n == side) else {
             return Err(format!("a move of {side}, which the game does not have"));
         };
-        key.verify(MOVE_NAMESPACE, t.as_bytes(), s)
+        key.verify_prechecked(MOVE_NAMESPACE, t.as_bytes(), s, Some(self.prechecked))
             .map_err(|e| format!("{side}'s signature does not verify: {e}"))?;
         sum.signatures_checked += 1;
         Ok(())

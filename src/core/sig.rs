@@ -93,6 +93,147 @@ impl PublicKey {
             .verify(namespace, msg, &sig)
             .map_err(|_| SigError::Mismatch)
     }
+
+    /// [`PublicKey::verify`], skipping the curve arithmetic when `pre` holds
+    /// this very signature over this very text (checked by [`precheck`]).
+    /// The namespace and the key are still compared here.
+    pub fn verify_prechecked(
+        &self,
+        namespace: &str,
+        msg: &[u8],
+        armored: &str,
+        pre: Option<&Prechecked>,
+    ) -> Result<(), SigError> {
+        if !pre.is_some_and(|p| p.holds(namespace, msg, armored)) {
+            return self.verify(namespace, msg, armored);
+        }
+        // Found valid by the key inside it, under this namespace: what is
+        // left is whether that key is this one.
+        let sig = parse_signature(armored)?;
+        if sig.public_key() != self.0.key_data() {
+            return self.verify(namespace, msg, armored);
+        }
+        Ok(())
+    }
+}
+
+/// Signatures already found valid by [`precheck`]: each by the key and under
+/// the namespace inside it, over the text it was checked with.
+#[derive(Debug, Default, Clone)]
+pub struct Prechecked(std::collections::HashSet<[u8; 32]>);
+
+impl Prechecked {
+    fn tag(namespace: &str, msg: &[u8], armored: &str) -> [u8; 32] {
+        use sha2::{Digest as _, Sha256};
+        let mut h = Sha256::new();
+        for part in [namespace.as_bytes(), armored.trim().as_bytes(), msg] {
+            h.update((part.len() as u64).to_be_bytes());
+            h.update(part);
+        }
+        h.finalize().into()
+    }
+
+    /// Was this signature over this text found valid under `namespace`?
+    pub fn holds(&self, namespace: &str, msg: &[u8], armored: &str) -> bool {
+        self.0.contains(&Prechecked::tag(namespace, msg, armored))
+    }
+
+    /// How many signatures were found valid.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One signature for [`precheck`]: the namespace it must carry, the signed
+/// text and the armored SSHSIG block.
+pub type Signed<'a> = (&'a str, &'a [u8], &'a str);
+
+/// Checks many signatures at once, ahead of a replay (issue 13): ed25519
+/// batch verification (ed25519-dalek's `verify_batch`), in chunks spread over
+/// the machine's cores. A chunk that fails as a whole is checked one by one,
+/// so one bad signature costs only its chunk's speed-up. What does not pass
+/// is simply left out: the caller's own check then reports it as usual.
+///
+/// The batch equation can accept a signature the single check refuses only
+/// when its own key's holder built it with a small-order component on
+/// purpose; such a signature still proves that holder signed. The umpire's
+/// intake checks every move singly, as strictly as OpenSSH, so no record it
+/// writes holds one.
+pub fn precheck(items: &[Signed<'_>]) -> Prechecked {
+    // Parse and build the signed data first (cheap), then the curve work.
+    let parsed: Vec<Option<Batchable>> = items.iter().map(|i| Batchable::new(*i)).collect();
+    let usable: Vec<(usize, &Batchable)> = parsed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.as_ref().map(|b| (i, b)))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = usable.len().div_ceil(threads).clamp(64, 4096);
+    let good: Vec<usize> = std::thread::scope(|scope| {
+        let workers: Vec<_> = usable
+            .chunks(chunk)
+            .map(|c| scope.spawn(move || check_chunk(c)))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    Prechecked(
+        good.into_iter()
+            .map(|i| {
+                let (ns, msg, armored) = items[i];
+                Prechecked::tag(ns, msg, armored)
+            })
+            .collect(),
+    )
+}
+
+/// A signature ready for the batch: its signed data, bytes and key.
+struct Batchable {
+    signed: Vec<u8>,
+    signature: ed25519_dalek::Signature,
+    key: ed25519_dalek::VerifyingKey,
+}
+
+impl Batchable {
+    /// `None` for anything the batch cannot take as the single check would
+    /// (unreadable, another namespace or algorithm, reserved bytes set).
+    fn new((namespace, msg, armored): Signed<'_>) -> Option<Batchable> {
+        let sig = parse_signature(armored).ok()?;
+        if sig.namespace() != namespace || !sig.reserved().is_empty() {
+            return None;
+        }
+        let key = ed25519_dalek::VerifyingKey::from_bytes(&sig.public_key().ed25519()?.0).ok()?;
+        let signature = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).ok()?;
+        let signed = SshSig::signed_data(namespace, sig.hash_alg(), msg).ok()?;
+        Some(Batchable {
+            signed,
+            signature,
+            key,
+        })
+    }
+}
+
+/// The indices in `chunk` whose signatures verify.
+fn check_chunk(chunk: &[(usize, &Batchable)]) -> Vec<usize> {
+    let msgs: Vec<&[u8]> = chunk.iter().map(|(_, b)| b.signed.as_slice()).collect();
+    let sigs: Vec<ed25519_dalek::Signature> = chunk.iter().map(|(_, b)| b.signature).collect();
+    let keys: Vec<ed25519_dalek::VerifyingKey> = chunk.iter().map(|(_, b)| b.key).collect();
+    if ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok() {
+        return chunk.iter().map(|(i, _)| *i).collect();
+    }
+    use ed25519_dalek::Verifier as _;
+    chunk
+        .iter()
+        .filter(|(_, b)| b.key.verify(&b.signed, &b.signature).is_ok())
+        .map(|(i, _)| *i)
+        .collect()
 }
 
 impl fmt::Debug for PublicKey {
@@ -316,6 +457,52 @@ mod tests {
 
     fn key(n: u8) -> SecretKey {
         SecretKey::from_seed(&[n; 32], "t@example").unwrap()
+    }
+
+    /// Issue 13: the batch pre-check holds exactly the signatures the single
+    /// check accepts, even with a bad one inside a chunk, and a pre-checked
+    /// signature still has to be by the expected key.
+    #[test]
+    fn precheck_holds_exactly_the_valid_signatures() {
+        let keys: Vec<SecretKey> = (1..=3).map(key).collect();
+        let texts: Vec<Vec<u8>> = (0..150)
+            .map(|i| format!("game: g\nmove {i}\n").into_bytes())
+            .collect();
+        let mut sigs: Vec<String> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| keys[i % 3].sign(MOVE_NAMESPACE, t).unwrap())
+            .collect();
+        // One signature over other text, one under another namespace, one garbled.
+        sigs[7] = keys[1].sign(MOVE_NAMESPACE, b"something else").unwrap();
+        sigs[80] = keys[2].sign(RESULT_NAMESPACE, &texts[80]).unwrap();
+        sigs[140] = "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----".into();
+        let items: Vec<Signed<'_>> = texts
+            .iter()
+            .zip(&sigs)
+            .map(|(t, s)| (MOVE_NAMESPACE, t.as_slice(), s.as_str()))
+            .collect();
+        let pre = precheck(&items);
+        assert_eq!(pre.len(), 147);
+        for (i, (ns, t, s)) in items.iter().enumerate() {
+            let single = keys[i % 3].public().verify(ns, t, s).is_ok();
+            assert_eq!(pre.holds(ns, t, s), single, "item {i}");
+            assert_eq!(
+                keys[i % 3]
+                    .public()
+                    .verify_prechecked(ns, t, s, Some(&pre))
+                    .is_ok(),
+                single,
+                "item {i}"
+            );
+        }
+        // Pre-checked, but by key 1 while key 2 is expected.
+        let (ns, t, s) = items[0];
+        assert!(pre.holds(ns, t, s));
+        assert!(matches!(
+            keys[1].public().verify_prechecked(ns, t, s, Some(&pre)),
+            Err(SigError::WrongKey { .. })
+        ));
     }
 
     #[test]

@@ -346,16 +346,17 @@ impl Game {
             return Err(sig_err("the move is not signed".into()));
         };
         let key = &self.sides[side.index()].key;
-        key.verify(MOVE_NAMESPACE, text, sig).map_err(|e| {
-            sig_err(match e {
-                SigError::WrongKey { found, .. } => format!(
-                    "signed by key {found}, which is not {}'s key ({}): forged or wrong key",
-                    file.side,
-                    key.fingerprint()
-                ),
-                other => format!("bad signature: {other}"),
+        key.verify_prechecked(MOVE_NAMESPACE, text, sig, self.prechecked.as_deref())
+            .map_err(|e| {
+                sig_err(match e {
+                    SigError::WrongKey { found, .. } => format!(
+                        "signed by key {found}, which is not {}'s key ({}): forged or wrong key",
+                        file.side,
+                        key.fingerprint()
+                    ),
+                    other => format!("bad signature: {other}"),
+                })
             })
-        })
     }
 
     /// May `side` give orders now: the game runs, the move is not stale, and

@@ -24,7 +24,7 @@ mod upgrade;
 
 pub use acts::DrawOffer;
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
-pub(crate) use replay::revealed_secrets;
+pub(crate) use replay::{precheck_moves, revealed_secrets};
 pub use round::ROUND_DOMAIN;
 pub use secrets::{Keys, Secrets, Stored};
 pub use upgrade::{UpgradeCheck, own_version, record_version};
@@ -274,6 +274,9 @@ pub struct Game {
     /// While replaying: the recorded entry being replayed, whose checked hash
     /// the entry pushed for it takes when it is the same (`record_push`).
     replaying: Option<Entry>,
+    /// While verifying a replay: the move signatures already found valid
+    /// in one batch ahead of it (issue 13), so each is not checked again.
+    prechecked: Option<Arc<crate::core::sig::Prechecked>>,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -375,6 +378,7 @@ impl Game {
             last_action: 0,
             disclose_due: None,
             replaying: None,
+            prechecked: None,
             record,
         })
     }

@@ -76,6 +76,9 @@ impl Game {
             1
         };
         let mut expect_reveals: Vec<u64> = Vec::new();
+        if mode == ReplayMode::Verify {
+            game.prechecked = Some(Arc::new(precheck_moves(entries)));
+        }
         for (i, e) in entries.iter().enumerate().skip(start) {
             let rest = &entries[i + 1..];
             game.replaying = Some(e.clone());
@@ -93,6 +96,7 @@ impl Game {
             }
             sum.entries += 1;
         }
+        game.prechecked = None;
         if game.disclose_due.is_some() {
             return Err(ReplayError {
                 seq: entries.len() as u64,
@@ -517,4 +521,23 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
         }
     }
     Ok((public, hidden))
+}
+
+/// Every open move signature of the record, checked in one batch (see
+/// [`crate::core::sig::precheck`]); the replay still checks each move's
+/// signer, and checks singly whatever the batch left out.
+pub(crate) fn precheck_moves(entries: &[Entry]) -> crate::core::sig::Prechecked {
+    use crate::core::sig::{MOVE_NAMESPACE, precheck};
+    let items: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Move(m) => Some((
+                MOVE_NAMESPACE,
+                m.text.value()?.as_bytes(),
+                m.signature.value()?.as_str(),
+            )),
+            _ => None,
+        })
+        .collect();
+    precheck(&items)
 }
