@@ -162,6 +162,25 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             }],
         ));
     }
+    // 17.3, 17.6: enough SP to provision every stack (red and blue units
+    // are always expeditionary), with a few to move on; else random plans
+    // lose every regular in the first provisioning phase.
+    let need = supply_need(st, p);
+    let mut provision = None;
+    if need > 0 {
+        let n = (1..=need)
+            .rev()
+            .find(|n| plan_ok(d, st, p, &[EconOrder::Buy(*n)]));
+        if let Some(n) = n {
+            cands.push((format!("buy {n}"), vec![EconOrder::Buy(n)]));
+            provision = Some(n);
+        }
+    }
+    // 20.34: a railroad line where our regulars stand (and after every
+    // other plan below).
+    if let Some(plan) = super::legal_rail::line_plan(d, st, p, &[]) {
+        cands.push((super::legal_rail::line_text(&plan).join("\n"), plan));
+    }
     // 23.1(2), 5.51: a reversion by cession, of the least valuable region.
     if let Some(r) = super::events::choices(d, st, super::state::ChoiceKind::Unrest, p)
         .first()
@@ -189,12 +208,49 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             out.push(format!("execute {}\ndone", d.agents[i].id));
         }
     }
-    for (text, plan) in cands {
-        if plan_ok(d, st, p, &plan) {
-            out.push(format!("{text}\ndone"));
+    for (i, (mut text, mut plan)) in cands.into_iter().enumerate() {
+        if !plan_ok(d, st, p, &plan) {
+            continue;
         }
+        // The plan after the provisioning buy where it can be afforded, so
+        // that nearly every plan keeps the army fed.
+        if let Some(n) = provision.filter(|_| !matches!(plan.first(), Some(EconOrder::Buy(_)))) {
+            let mut with = vec![EconOrder::Buy(n)];
+            with.extend(plan.iter().cloned());
+            if plan_ok(d, st, p, &with) {
+                text = format!("buy {n}\n{text}");
+                plan = with;
+            }
+        }
+        // Every other plan also lays railroads, so that lines grow.
+        if i % 2 == 1
+            && let Some(full) = super::legal_rail::line_plan(d, st, p, &plan)
+        {
+            for line in super::legal_rail::line_text(&full[plan.len()..]) {
+                text = format!("{text}\n{line}");
+            }
+        }
+        out.push(format!("{text}\ndone"));
     }
     out
+}
+
+/// SP to buy so that every square with units of `p` can be provisioned
+/// (17.3) twice over and five forces can still move, less the SP in hand.
+fn supply_need(st: &State, p: Power) -> u32 {
+    (2 * supply_squares(st, p) + 5).saturating_sub(st.sp[p.index()])
+}
+
+/// The squares with units of `p` that provisioning feeds (17.3; each may
+/// take an SP, two if it also holds more than it forages).
+fn supply_squares(st: &State, p: Power) -> u32 {
+    let squares: BTreeSet<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p) && u.nat != Nat::Ghazi)
+        .filter_map(|u| u.loc.sq())
+        .collect();
+    squares.len() as u32
 }
 
 fn objectives(d: &Data, st: &State, p: Power) -> Vec<Sq> {
@@ -276,7 +332,10 @@ fn forces(d: &Data, st: &State, p: Power) -> Vec<Vec<Piece>> {
 
 fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> {
     let mut out = vec!["end".to_string()];
-    if !negotiating {
+    // A move after the first phase costs an SP (12.2(2)): the sample keeps
+    // one per stack for provisioning (17.3), rail moves aside.
+    let paid = k >= 2 && st.sp[p.index()] <= supply_squares(st, p);
+    if !negotiating && !paid {
         let goals = objectives(d, st, p);
         for f in forces(d, st, p).into_iter().take(14) {
             let agent_only = f.iter().all(|x| matches!(x, Piece::Agent(_)));
@@ -328,8 +387,11 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
             out.push(m);
         }
     }
-    if !negotiating {
+    if !negotiating && !paid {
         out.extend(base_moves(d, st, p, k));
+    }
+    if !negotiating {
+        out.extend(super::legal_rail::ops(d, st, p, k, &|x| piece_text(d, st, x)));
     }
     out.extend(agreements(d, st, p));
     out.extend(native_releases(d, st, p));

@@ -31,6 +31,7 @@ pub mod economy;
 pub mod events;
 pub mod geom;
 pub mod legal;
+mod legal_rail;
 pub mod massacre;
 pub mod movement;
 pub mod negotiate;
