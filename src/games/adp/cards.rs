@@ -196,6 +196,15 @@ pub enum Step {
     /// The executing faction may follow the Event with one of these
     /// Operations, free (3.1.2, 5.5).
     FreeOp(Vec<Op>),
+    /// Another faction (`to`) may execute one of these Operations, free,
+    /// right after the Event (5.5, digest D4): it decides, by its standing
+    /// order or when asked.
+    Grant {
+        /// The grantee.
+        to: Faction,
+        /// The Operations it may choose among.
+        ops: Vec<Op>,
+    },
     /// A lasting modifier for the game (5.3).
     Capability(Modifier),
     /// A lasting modifier until the next Reset (5.4).
@@ -413,7 +422,7 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                 filter,
             }
         }
-        "free_op" => {
+        "free_op" | "grant" => {
             let ops: Vec<Op> = get(t, "ops")
                 .and_then(Value::as_array)
                 .map(|a| {
@@ -427,7 +436,15 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                 r.error(format!("{at}: free_op needs `ops = [\"assault\", ...]`"));
                 return None;
             }
-            Step::FreeOp(ops)
+            if s("do") == "grant" {
+                let Some(to) = Faction::parse(s("faction")) else {
+                    r.error(format!("{at}: grant needs `faction = \"taliban\"` (the grantee)"));
+                    return None;
+                };
+                Step::Grant { to, ops }
+            } else {
+                Step::FreeOp(ops)
+            }
         }
         "eligible" => Step::Eligible { who: who(r)? },
         "ineligible" => Step::Ineligible { who: who(r)? },

@@ -203,6 +203,23 @@ fn one(
             st.next_eligibility[who(*w, f).index()] = Some(false);
         }
         Step::FreeOp(_) => {}
+        Step::Grant { to, ops } => {
+            // 5.5: the grantee decides next (digest D4).
+            if let super::state::Stage::Card(t) = &mut st.stage {
+                t.grant = Some(super::sequence::Grant {
+                    faction: *to,
+                    card: card.number,
+                    shaded,
+                });
+            }
+            let names: Vec<&str> = ops.iter().map(|o| o.key()).collect();
+            ev.push(Event::say(format!(
+                "{} grants the {} a free {} (5.5)",
+                card.label(),
+                to.name(),
+                names.join(" or ")
+            )));
+        }
         Step::Capability(m) => {
             st.capabilities.retain(|l| l.card != card.number);
             st.capabilities.push(Lasting {
@@ -253,6 +270,42 @@ pub fn free_op(
                 "{} ({}) grants no free {}",
                 card.label(),
                 side(shaded),
+                a.op.key()
+            ),
+            "5.5",
+        ));
+    }
+    let terms = Terms {
+        free: true,
+        final_card: false,
+        sa_allowed: false,
+    };
+    action::execute(d, st, f, a, terms, dice)
+}
+
+/// The free Operation an Event grants another faction (5.5, digest D4),
+/// carried out by the grantee `f`: free, no Special Activity, of the
+/// Operations the step names.
+pub fn grant_op(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    card: &Card,
+    shaded: bool,
+    a: &Action,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let ok = card
+        .side(shaded)
+        .iter()
+        .any(|s| matches!(s, Step::Grant { to, ops } if *to == f && ops.contains(&a.op)));
+    if !ok {
+        return Err(RuleError::illegal(
+            format!(
+                "{} ({}) grants the {} no free {}",
+                card.label(),
+                side(shaded),
+                f.name(),
                 a.op.key()
             ),
             "5.5",
