@@ -472,8 +472,9 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
 
 /// A whole four-player game by mail, to the end (issue 9 "done means"):
 /// about 100 moves and some 400 mails, every record and copy verified.
-/// Too long for the suite's budget; run it with
-/// `cargo test --release --test adp_mail -- --ignored`.
+/// Too long for the suite's budget (36.5 s in the test profile on the
+/// project's 2-core machine: 103 moves, 47 cards, 6 Rounds, 386 mails);
+/// run it with `cargo test --test adp_mail -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn a_four_player_game_by_mail_to_its_end_verifies() {

@@ -2469,3 +2469,66 @@ fn an_illegal_line_found_while_applying_points_at_its_space() {
     assert_eq!(at.column_for(&d, &msg), 14);
     assert_eq!(at.column_for(&d, "no Resources"), 1);
 }
+
+#[test]
+fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
+    // 5.1 (digest D3): the text may call for another faction's decision;
+    // the named faction chooses the spaces, by its standing order (sealed
+    // to it), else by the stated default: the qualifying spaces holding
+    // the most of the pieces. The executor names no space for the step.
+    let probe = Adp::new();
+    let n = probe
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Coalition))
+        .unwrap()
+        .number;
+    let text = r#"[{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }]"#;
+    let setup = |r: Adp, st: State| {
+        let (r, mut st) = emptied(r, st);
+        let d = r.data().clone();
+        put(&d, &mut st, "kandahar", Piece::TalUnder, 3);
+        put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+        put(&d, &mut st, "zabol", Piece::TalUnder, 2);
+        on_card(&r, &mut st, n);
+        (r, st)
+    };
+    let count = |r: &Adp, st: &State, name: &str| st[s(r.data(), name)].pieces[Piece::TalUnder];
+    // The default: Kandahar (3) and Zabol (2).
+    let (r, st) = with_card_text(n, text);
+    let (r, mut st) = setup(r, st);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(
+        [
+            count(&r, &st, "kandahar"),
+            count(&r, &st, "zabol"),
+            count(&r, &st, "helmand")
+        ],
+        [2, 1, 1]
+    );
+    // Its standing choice first: Helmand, then the default's best.
+    let (r, st) = with_card_text(n, text);
+    let (r, mut st) = setup(r, st);
+    let t = st.seats.side(Faction::Taliban).unwrap();
+    Rules::set_standing(&r, &mut st, t, &lines(&format!("on {n} choose helmand"))).unwrap();
+    assert_eq!(
+        Rules::standing(&r, &st, t),
+        [format!("on {n} as taliban choose helmand")]
+    );
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(
+        [
+            count(&r, &st, "kandahar"),
+            count(&r, &st, "zabol"),
+            count(&r, &st, "helmand")
+        ],
+        [2, 2, 0]
+    );
+    // The executor names no space for it (5.1).
+    let (r, st) = with_card_text(n, text);
+    let (r, st) = setup(r, st);
+    let c = st.seats.side(Faction::Coalition).unwrap();
+    let o = Rules::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
+    assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
+}

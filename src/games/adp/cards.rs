@@ -171,6 +171,9 @@ pub enum Step {
         spaces: u8,
         /// Which spaces qualify.
         filter: Filter,
+        /// The faction that chooses the spaces, when the text names one
+        /// (5.1, digest D3); else the executor names them.
+        by: Option<Faction>,
     },
     /// Shift Support or Opposition in named spaces.
     Shift {
@@ -215,10 +218,24 @@ impl Step {
     /// How many spaces the executor names for this step.
     pub fn spaces(&self) -> u8 {
         match self {
+            Step::Remove { by: Some(_), .. } => 0,
             Step::Place { spaces, .. }
             | Step::Remove { spaces, .. }
             | Step::Shift { spaces, .. } => *spaces,
             _ => 0,
+        }
+    }
+
+    /// The faction that chooses this step's spaces, and how many, when the
+    /// text names one other than the executor (5.1, digest D3).
+    pub fn chosen_by(&self) -> Option<(Faction, u8)> {
+        match self {
+            Step::Remove {
+                by: Some(f),
+                spaces,
+                ..
+            } => Some((*f, *spaces)),
+            _ => None,
         }
     }
 
@@ -392,12 +409,23 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                     filter,
                 }
             } else {
+                let by = match s("by") {
+                    "" => None,
+                    f => match Faction::parse(f) {
+                        Some(f) => Some(f),
+                        None => {
+                            r.error(format!("{at}: by {f:?} is not a faction"));
+                            return None;
+                        }
+                    },
+                };
                 Step::Remove {
                     faction,
                     kind,
                     count,
                     spaces,
                     filter,
+                    by,
                 }
             }
         }

@@ -17,7 +17,8 @@
 //! game ends: `Adp::standing_audience`); what a branch carried out does is
 //! told to all, as any move's events are.
 
-use super::data::Data;
+use super::cards::Step;
+use super::data::{Data, SpaceId};
 use super::orders::{self, Order};
 use super::pieces::Faction;
 use super::sequence::{self, Took};
@@ -43,6 +44,9 @@ pub enum When {
     Any,
     /// Granted a free Operation by another faction's Event (5.5, D4).
     Grant,
+    /// The spaces it chooses when an Event's text names it to choose (5.1,
+    /// D3), best first: `on CARD [as FACTION] choose SPACE...`.
+    Choose,
 }
 
 impl When {
@@ -54,6 +58,17 @@ impl When {
             When::AfterEvent => "after event",
             When::Any => "any",
             When::Grant => "grant",
+            When::Choose => "choose",
+        }
+    }
+
+    /// Branches of one class are spent together: a card order, a grant's
+    /// answer, a choice of spaces.
+    fn class(self) -> u8 {
+        match self {
+            When::Grant => 1,
+            When::Choose => 2,
+            _ => 0,
         }
     }
 }
@@ -80,11 +95,21 @@ pub struct CardOrder {
     pub when: When,
     /// The order's lines, as a move on the card would hold them.
     pub lines: Vec<Kept>,
+    /// `choose`: the spaces' keys, best first.
+    pub spaces: Vec<String>,
 }
 
 impl CardOrder {
     /// The branch as its owner wrote it, on one line.
     pub fn text(&self) -> String {
+        if self.when == When::Choose {
+            return format!(
+                "on {} as {} choose {}",
+                self.card,
+                self.faction.key(),
+                self.spaces.join(" ")
+            );
+        }
         let body: Vec<&str> = self.lines.iter().map(|l| l.text.as_str()).collect();
         format!(
             "on {} as {} {}: {}",
@@ -131,7 +156,13 @@ pub fn parse(
     for l in lines.iter().filter(|l| !l.text.trim().is_empty()) {
         if is_head(l) {
             out.extend(open.take().map(|b| check(d, b, l)).transpose()?);
-            open = Some(head(d, st, mine, l)?);
+            let h = head(d, st, mine, l)?;
+            if h.when == When::Choose {
+                // Its spaces are on its head line: it has no body.
+                out.push(h);
+            } else {
+                open = Some(h);
+            }
         } else if l.text.trim().eq_ignore_ascii_case("end") {
             let b = open.take().ok_or_else(|| {
                 OrderError::at(l, "`end` closes an `on CARD ...` branch, and none is open")
@@ -158,7 +189,7 @@ pub fn parse(
 fn head(d: &Data, st: &State, mine: &[Faction], l: &SourceLine) -> Result<CardOrder, OrderError> {
     let text = l.text.to_ascii_lowercase();
     let w: Vec<&str> = text.split_whitespace().collect();
-    let usage = "a branch starts `on CARD [as FACTION] first | after op | after op-sa | after event | any | grant`";
+    let usage = "a branch starts `on CARD [as FACTION] first | after op | after op-sa | after event | any | grant | choose SPACE...`";
     let bad = |m: String| OrderError::at(l, m).rule("2.3.4");
     let card: u8 = w
         .get(1)
@@ -185,13 +216,25 @@ fn head(d: &Data, st: &State, mine: &[Faction], l: &SourceLine) -> Result<CardOr
         ["after", "event"] => When::AfterEvent,
         ["any"] => When::Any,
         ["grant"] => When::Grant,
+        ["choose", ..] => When::Choose,
         _ => return Err(bad(usage.into())),
     };
+    let mut spaces = Vec::new();
+    if when == When::Choose {
+        for w in &rest[1..] {
+            let s = d.find(w).ok_or_else(|| bad(format!("no space {w:?} (1.3)")))?;
+            spaces.push(d[s].key.clone());
+        }
+        if spaces.is_empty() {
+            return Err(bad("`choose` names spaces, best first".into()));
+        }
+    }
     Ok(CardOrder {
         card,
         faction,
         when,
         lines: Vec::new(),
+        spaces,
     })
 }
 
@@ -253,7 +296,7 @@ pub fn step(
     let b = st.cards.remove(i);
     let grant = b.when == When::Grant;
     st.cards
-        .retain(|o| !(o.card == card && o.faction == f && (o.when == When::Grant) == grant));
+        .retain(|o| !(o.card == card && o.faction == f && o.when.class() == b.when.class()));
     let mut copy = st.clone();
     let mut ev = vec![Event::say(format!(
         "The {} act on their standing order for card {card} ({}; digest {})",
@@ -319,4 +362,42 @@ pub fn idle_grant(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Ev
     )));
     events.extend(sequence::act(d, st, f, &Order::Pass, dice)?);
     Ok(true)
+}
+
+/// The spaces `g` chooses for an Event step whose text names it to choose
+/// (5.1, digest D3): those of its standing `choose` order for the card that
+/// qualify, in its order, then by the stated default, the qualifying spaces
+/// with the most of the step's pieces, then in map order. Never asked: the
+/// Event runs whole in its executor's move.
+pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) -> Vec<SpaceId> {
+    let Step::Remove {
+        faction,
+        kind,
+        filter,
+        ..
+    } = step
+    else {
+        return Vec::new();
+    };
+    let held = |s: SpaceId| -> u32 {
+        super::pieces::Piece::ALL
+            .iter()
+            .filter(|p| p.faction() == *faction && p.kind() == *kind)
+            .map(|p| u32::from(st[s].pieces[*p]))
+            .sum()
+    };
+    let fits = |s: SpaceId| super::effects::fits(d, s, *filter) && held(s) > 0;
+    let mut out: Vec<SpaceId> = st
+        .cards
+        .iter()
+        .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
+        .flat_map(|b| b.spaces.iter().filter_map(|k| d.find(k)))
+        .filter(|s| fits(*s))
+        .collect();
+    let mut rest: Vec<SpaceId> = d.ids().filter(|s| fits(*s) && !out.contains(s)).collect();
+    rest.sort_by_key(|s| std::cmp::Reverse(held(*s)));
+    out.extend(rest);
+    out.dedup();
+    out.truncate(usize::from(n));
+    out
 }

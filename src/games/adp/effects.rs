@@ -64,7 +64,11 @@ pub fn execute(
     ))];
     let mut next = spaces.iter().copied();
     for step in steps {
-        let mine: Vec<SpaceId> = next.by_ref().take(usize::from(step.spaces())).collect();
+        let mine: Vec<SpaceId> = match step.chosen_by() {
+            // 5.1: the text names who chooses (digest D3).
+            Some((g, n)) => super::conditional::chosen(d, st, g, card.number, step, n),
+            None => next.by_ref().take(usize::from(step.spaces())).collect(),
+        };
         if let Some(filter) = step.filter()
             && let Some(bad) = mine.iter().find(|s| !fits(d, **s, filter))
         {

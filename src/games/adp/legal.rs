@@ -217,7 +217,7 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
     for shaded in [false, true] {
         let mut names = Vec::new();
         for step in card.side(shaded) {
-            let Some(filter) = step.filter() else {
+            let Some(filter) = step.filter().filter(|_| step.chosen_by().is_none()) else {
                 continue;
             };
             let pick = d
