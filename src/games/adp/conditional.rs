@@ -265,6 +265,10 @@ fn fits(st: &State, when: When) -> bool {
     }
 }
 
+/// Carries out one order of a side as if it had sent it (`Adp::dispatch`).
+pub type Dispatch<'a> =
+    dyn Fn(&mut State, Side, &Order, &mut Dice) -> Result<Vec<Event>, RuleError> + 'a;
+
 /// Carries out the branch that fits the player asked now, if any. True if
 /// one was carried out (the card moved on), false if the player is to be
 /// asked. `dispatch` carries out one order as if the player had sent it.
@@ -273,7 +277,7 @@ pub fn step(
     st: &mut State,
     dice: &mut Dice,
     events: &mut Vec<Event>,
-    dispatch: &dyn Fn(&mut State, Side, &Order, &mut Dice) -> Result<Vec<Event>, RuleError>,
+    dispatch: &Dispatch,
 ) -> Result<bool, RuleError> {
     // Branches for cards played are spent.
     let played = st.deck.played.clone();

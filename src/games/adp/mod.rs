@@ -13,7 +13,9 @@
 //! `action` (an Operation's lines and costs), `coin` and `insurgent` (the
 //! Operations), `special` (the Special Activities), `removal` (removal orders,
 //! Activation), `effects` (Events), `propaganda` (6.x), `victory` (7.x),
-//! `transfer` (voluntary transfers, 1.5.1), `legal` (sample orders), `nonplayer` (the umpire playing the factions no
+//! `transfer` (voluntary transfers, 1.5.1), `conditional` (standing
+//! orders for the decisions other factions owe, digest D1-D4), `legal`
+//! (sample orders), `nonplayer` (the umpire playing the factions no
 //! side declares, 8.x), `view`.
 
 #![warn(missing_docs)]
