@@ -1416,7 +1416,8 @@ fn insurgent_players_may_remove_their_own_pieces_to_available() {
 fn standing_transfer_offers_give_while_the_receiver_executes() {
     // 1.5.1 (digest D5): a transfer may go while the receiver executes; a
     // standing offer makes it without the giver's mail. Negotiations are
-    // open: every side reads it.
+    // open: every side reads it (in its status, although the move that
+    // set it is sealed with the side's other standing orders, D1).
     let (r, mut st) = game();
     let d = r.data().clone();
     let warlords = st.seats.side(Faction::Warlords).unwrap();
@@ -1429,7 +1430,13 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
         Rules::standing(&r, &st, warlords),
         ["transfer 2 to taliban as warlords"]
     );
-    assert!(Rules::standing_audience(&r, &st, warlords).is_public());
+    let coalition = st.seats.side(Faction::Coalition).unwrap();
+    let seen = Rules::view(&r, &st, Some(coalition)).status;
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("Standing transfer offers (1.5.1): transfer 2 to taliban")),
+        "{seen:?}"
+    );
     // Not to the Coalition (1.8), and only one's own factions give.
     assert!(
         Rules::set_standing(
@@ -1614,15 +1621,15 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
         .to_string();
     assert!(e.contains("3 lines are illegal"), "{e}");
     assert!(
-        e.contains("line 3, column 1: Kandahar is already selected"),
+        e.contains("line 3, column 4: Kandahar is already selected"),
         "{e}"
     );
     assert!(
-        e.contains("line 4, column 1: ") && e.contains("(3.3.1)"),
+        e.contains("line 4, column 4: ") && e.contains("(3.3.1)"),
         "{e}"
     );
     assert!(
-        e.contains("line 6, column 1: Kandahar is already selected"),
+        e.contains("line 6, column 4: Kandahar is already selected"),
         "{e}"
     );
     assert!(!e.contains("line 5"), "{e}");
@@ -1633,7 +1640,7 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
     assert_eq!(
         e,
         umpire::core::ruleset::RuleError::illegal(
-            "line 3, column 1: Kandahar is already selected for this rally",
+            "line 3, column 4: Kandahar is already selected for this rally",
             "3.1"
         )
     );
@@ -1657,7 +1664,7 @@ fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
         .unwrap_err()
         .to_string();
     assert_eq!(dice.count(), 0, "{e}");
-    assert!(e.starts_with("illegal: line 2, column 1: "), "{e}");
+    assert!(e.starts_with("illegal: line 2, column "), "{e}");
     assert!(!e.contains("line 4"), "{e}");
 }
 
@@ -2206,4 +2213,322 @@ fn a_non_player_marches_as_many_underground_guerrillas_as_it_can() {
     // A player is given no such group.
     let (r4, st4) = game();
     assert!(legal::np_march(r4.data(), &st4, f, from, pashtun).is_none());
+}
+
+// --- Standing orders for the decisions other factions owe (digest D1-D4) ---
+
+/// An Event card whose 1st faction is `first`, played now, with the
+/// faction that follows it on the card.
+fn card_led_by(r: &Adp, st: &mut State, first: Faction) -> (u8, Faction, Faction) {
+    let card = r
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&first))
+        .unwrap();
+    let (n, second, third) = (card.number, card.order[1], card.order[2]);
+    on_card(r, st, n);
+    (n, second, third)
+}
+
+fn send(r: &Adp, st: &mut State, f: Faction, text: &str) -> Vec<umpire::core::ruleset::Event> {
+    let side = st.seats.side(f).unwrap();
+    let o = Rules::parse(r, st, side, &lines(text)).unwrap();
+    let mut ev = Vec::new();
+    for (_, o) in o {
+        ev.extend(Rules::apply(r, st, side, &o, &mut Dice::seeded([1; 32])).unwrap());
+    }
+    ev
+}
+
+fn decider_now(r: &Adp, st: &State) -> Option<Faction> {
+    sequence::decider(r.data(), st)
+}
+
+#[test]
+fn a_conditional_order_answers_for_the_second_eligible_without_a_mail() {
+    // Digest D1 (2.3.4): the 2nd Eligible's options follow the 1st's
+    // choice; its standing order names a branch for each, and the one that
+    // fits is carried out in the 1st's move, so the card needs no mail of
+    // its own. A passing 2nd leaves the slot to the next (2.3.3).
+    let (r, mut st) = game();
+    let (n, second, third) = card_led_by(&r, &mut st, Faction::Taliban);
+    st.resources[Faction::Taliban.index()] = 5;
+    let side = st.seats.side(second).unwrap();
+    let text = format!("on {n} after event\nrally\nin kandahar\non {n} after op\npass\nend");
+    Rules::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
+    assert_eq!(Rules::standing(&r, &st, side).len(), 2);
+    // Sealed to its side until the end (the core seals the move).
+    assert!(!Rules::standing_audience(&r, &st, side).is_public());
+    let ev = send(&r, &mut st, Faction::Taliban, "terror\nin oruzgan");
+    assert!(
+        ev.iter().any(|e| e
+            .text
+            .contains(&format!("standing order for card {n} (after op"))),
+        "{ev:?}"
+    );
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert_eq!(t.passed, vec![second], "the branch `after op` passed");
+    assert_eq!(decider_now(&r, &st), Some(third));
+    // Asked once on the card, its other branch is spent.
+    assert!(Rules::standing(&r, &st, side).is_empty());
+}
+
+#[test]
+fn a_branch_that_does_not_fit_leaves_the_player_to_be_asked() {
+    // D1: only the branch of what the 1st did applies; a branch now illegal
+    // (the Event after an Operation only: a Limited Operation is all that
+    // is offered, 2.3.4) is dropped, its owner alone told, and it is asked.
+    let (r, mut st) = game();
+    let (n, second, _) = card_led_by(&r, &mut st, Faction::Taliban);
+    st.resources[Faction::Taliban.index()] = 5;
+    let side = st.seats.side(second).unwrap();
+    let text = format!("on {n} after event\npass\non {n} after op\nevent unshaded");
+    Rules::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
+    let ev = send(&r, &mut st, Faction::Taliban, "terror\nin oruzgan");
+    assert_eq!(decider_now(&r, &st), Some(second), "asked after all");
+    let told = ev
+        .iter()
+        .find(|e| e.text.contains("cannot be carried out now"))
+        .expect("its owner is told");
+    assert_eq!(told.audience, umpire::core::audience::Audience::side(side));
+    assert!(told.text.contains("2.3.4"), "{}", told.text);
+}
+
+#[test]
+fn a_first_branch_passes_for_a_faction_handed_the_first_slot() {
+    // D2 (2.3.3): "auto-pass this card": the 1st passes, the slot goes to
+    // the next Eligible, whose `first` branch passes too, in the same move.
+    let (r, mut st) = game();
+    let (n, second, third) = card_led_by(&r, &mut st, Faction::Taliban);
+    let side = st.seats.side(second).unwrap();
+    Rules::set_standing(&r, &mut st, side, &lines(&format!("on {n} first\npass"))).unwrap();
+    send(&r, &mut st, Faction::Taliban, "pass");
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert_eq!(t.passed, vec![Faction::Taliban, second]);
+    assert_eq!(decider_now(&r, &st), Some(third));
+}
+
+#[test]
+fn conditional_orders_are_read_when_set_with_line_and_column() {
+    // A branch's lines must read as a move on the card would; a played card
+    // or one not in the deck is refused (2.2, 2.3.4).
+    let (r, mut st) = game();
+    let side = st.seats.side(Faction::Coalition).unwrap();
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 99 first\npass")).unwrap_err();
+    assert_eq!(e.line, 1);
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 later\npass")).unwrap_err();
+    assert!(e.message.contains("after op-sa"), "{e}");
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nassault\nin kandhar"))
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (3, 4), "{e}");
+    st.deck.played.push(5);
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
+    assert!(e.message.contains("has been played"), "{e}");
+    // Transfer offers and branches go together; `end` closes a branch.
+    let text = "transfer 1 to taliban\non 6 any\npass\nend";
+    let gov = st.seats.side(Faction::Government).unwrap();
+    Rules::set_standing(&r, &mut st, gov, &lines(text)).unwrap();
+    assert_eq!(Rules::standing(&r, &st, gov).len(), 2);
+}
+
+/// The game over the embedded data with one card's shaded text replaced.
+fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let cards = read("cards.toml");
+    let at = cards.find(&format!("number = {n}\n")).unwrap();
+    let from = at + cards[at..].find("\nshaded = [").unwrap() + 1;
+    let to = from + cards[from..].find('\n').unwrap();
+    let cards = format!("{}shaded = {shaded}{}", &cards[..from], &cards[to..]);
+    let r = Adp::with_data(
+        &read("map.toml"),
+        &read("forces.toml"),
+        &cards,
+        &read("setup.toml"),
+    )
+    .unwrap();
+    let st = r
+        .setup(&Setup {
+            scenario: "standin".into(),
+            options: Default::default(),
+            sides: ["coalition", "government", "taliban", "warlords"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        })
+        .unwrap();
+    (r, st)
+}
+
+#[test]
+fn an_event_granting_another_faction_a_free_operation_asks_it_only_when_it_has_one() {
+    // 5.5 (digest D4): an Event may grant another faction a free Operation;
+    // the grantee decides before the card goes on: by its standing order,
+    // else it is asked (its default `pass` declines), and it is not asked
+    // when it could carry out none.
+    let probe = Adp::new();
+    let n = probe
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Taliban))
+        .unwrap()
+        .number;
+    let grant = r#"[{ do = "grant", faction = "warlords", ops = ["rally"] }]"#;
+    let (r, mut st) = with_card_text(n, grant);
+    let d = r.data().clone();
+    on_card(&r, &mut st, n);
+    let before = st.res(Faction::Warlords);
+    // Asked: the Warlords are the decider, with the grant's question.
+    send(&r, &mut st, Faction::Taliban, "event shaded");
+    assert_eq!(decider_now(&r, &st), Some(Faction::Warlords));
+    let ask = Rules::prompt(&r, &st).awaiting[0].ask.clone();
+    assert!(ask.contains("free Operation"), "{ask}");
+    let g0 = st[s(&d, "balkh")].pieces.guerrillas(Faction::Warlords);
+    send(&r, &mut st, Faction::Warlords, "rally\nin balkh");
+    assert_eq!(
+        st[s(&d, "balkh")].pieces.guerrillas(Faction::Warlords),
+        g0 + 1
+    );
+    assert_eq!(st.res(Faction::Warlords), before, "free (3.1.2)");
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.grant.is_none());
+    assert_eq!(t.first.map(|x| x.0), Some(Faction::Taliban));
+    // By a standing order: no mail.
+    let (r, mut st) = with_card_text(n, grant);
+    on_card(&r, &mut st, n);
+    let w = st.seats.side(Faction::Warlords).unwrap();
+    Rules::set_standing(
+        &r,
+        &mut st,
+        w,
+        &lines(&format!("on {n} grant\nrally\nin balkh")),
+    )
+    .unwrap();
+    send(&r, &mut st, Faction::Taliban, "event shaded");
+    assert_eq!(
+        st[s(&d, "balkh")].pieces.guerrillas(Faction::Warlords),
+        g0 + 1
+    );
+    assert_ne!(decider_now(&r, &st), Some(Faction::Warlords));
+    // Nothing it could carry out: not asked, declined.
+    let (r, st) = with_card_text(
+        n,
+        r#"[{ do = "grant", faction = "warlords", ops = ["attack"] }]"#,
+    );
+    let (r, mut st) = emptied(r, st);
+    on_card(&r, &mut st, n);
+    let ev = send(&r, &mut st, Faction::Taliban, "event shaded");
+    assert!(ev.iter().any(|e| e.text.contains("not asked")), "{ev:?}");
+    assert_ne!(decider_now(&r, &st), Some(Faction::Warlords));
+}
+
+#[test]
+fn an_illegal_line_found_while_applying_points_at_its_space() {
+    // The parser knows where each space of a line stands: an error found
+    // while carrying the line out gives the column of the space it names
+    // (the longest name: "Kabul-Aibak" over "Kabul"), in an indented line
+    // or a path too; an error naming no space keeps the line's start.
+    let (r, st, taliban) = taliban_on_card();
+    let d = r.data().clone();
+    let src = |text: &str, column: usize| SourceLine {
+        line: 2,
+        column,
+        text: text.into(),
+    };
+    let head = SourceLine {
+        line: 1,
+        column: 1,
+        text: "march".into(),
+    };
+    // No Taliban Guerrilla in Zabol to march (3.3.2).
+    let o = Rules::parse(
+        &r,
+        &st,
+        taliban,
+        &[head.clone(), src("move 1 oruzgan>zabol", 3)],
+    )
+    .unwrap();
+    let e = Rules::apply(
+        &r,
+        &mut st.clone(),
+        taliban,
+        &o[0].1,
+        &mut Dice::seeded([1; 32]),
+    )
+    .unwrap_err()
+    .to_string();
+    // "move 1 " is 7 characters: Oruzgan's word starts 7 after column 3.
+    let k = d.find("oruzgan").unwrap();
+    assert!(e.contains(&d[k].name), "{e}");
+    assert!(e.contains("line 2, column 10: "), "{e}");
+    let at = umpire::games::adp::orders::At::of(&d, &src("move 1 kabul>kabul-aibak", 1));
+    let loc = d.find("kabul-aibak").unwrap();
+    let msg = format!("{} is Sabotaged", d[loc].name);
+    assert_eq!(at.column_for(&d, &msg), 14);
+    assert_eq!(at.column_for(&d, "no Resources"), 1);
+}
+
+#[test]
+fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
+    // 5.1 (digest D3): the text may call for another faction's decision;
+    // the named faction chooses the spaces, by its standing order (sealed
+    // to it), else by the stated default: the qualifying spaces holding
+    // the most of the pieces. The executor names no space for the step.
+    let probe = Adp::new();
+    let n = probe
+        .data()
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Coalition))
+        .unwrap()
+        .number;
+    let text = r#"[{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }]"#;
+    let setup = |r: Adp, st: State| {
+        let (r, mut st) = emptied(r, st);
+        let d = r.data().clone();
+        put(&d, &mut st, "kandahar", Piece::TalUnder, 3);
+        put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+        put(&d, &mut st, "zabol", Piece::TalUnder, 2);
+        on_card(&r, &mut st, n);
+        (r, st)
+    };
+    let count = |r: &Adp, st: &State, name: &str| st[s(r.data(), name)].pieces[Piece::TalUnder];
+    // The default: Kandahar (3) and Zabol (2).
+    let (r, st) = with_card_text(n, text);
+    let (r, mut st) = setup(r, st);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(
+        [
+            count(&r, &st, "kandahar"),
+            count(&r, &st, "zabol"),
+            count(&r, &st, "helmand")
+        ],
+        [2, 1, 1]
+    );
+    // Its standing choice first: Helmand, then the default's best.
+    let (r, st) = with_card_text(n, text);
+    let (r, mut st) = setup(r, st);
+    let t = st.seats.side(Faction::Taliban).unwrap();
+    Rules::set_standing(&r, &mut st, t, &lines(&format!("on {n} choose helmand"))).unwrap();
+    assert_eq!(
+        Rules::standing(&r, &st, t),
+        [format!("on {n} as taliban choose helmand")]
+    );
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(
+        [
+            count(&r, &st, "kandahar"),
+            count(&r, &st, "zabol"),
+            count(&r, &st, "helmand")
+        ],
+        [2, 2, 0]
+    );
+    // The executor names no space for it (5.1).
+    let (r, st) = with_card_text(n, text);
+    let (r, st) = setup(r, st);
+    let c = st.seats.side(Faction::Coalition).unwrap();
+    let o = Rules::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
+    assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
 }

@@ -209,3 +209,67 @@ fn a_two_sided_game_ends_on_a_concession() {
             .any(|e| matches!(e.body, Body::Act(_)))
     );
 }
+
+#[test]
+fn non_players_use_every_special_activity_in_seeded_games() {
+    // 8.1 and the stand-in `first` pairs of nonplayer.toml: a Non-player
+    // takes a Special Activity its priorities call for when it is legal;
+    // over a few seeded one-player games (three Non-players each) each of
+    // those the sample of orders once lacked occurs.
+    let wanted = [
+        "infiltrate",
+        "ambush",
+        "cultivate",
+        "suborn",
+        "surge",
+        "transport",
+    ];
+    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+    // The games alternate between the two modes and stop once all six are
+    // seen, at most 8 (the seeds' games change with the data's hash).
+    let games = (0..8u64).map(|i| {
+        let m = if i % 2 == 0 {
+            "standin-1p-coalition"
+        } else {
+            "standin-1p-taliban"
+        };
+        (m, 40 + i)
+    });
+    for (scenario, seed) in games {
+        if wanted.iter().all(|k| seen.contains_key(*k)) {
+            break;
+        }
+        {
+            let (g, _) = selfplay::random_game(
+                Arc::new(Adp::new()),
+                scenario,
+                &BTreeMap::new(),
+                0,
+                seed,
+                &SelfPlayConfig::default(),
+            )
+            .unwrap();
+            for seq in 0..g.record().len() as u64 {
+                let Some(r) = g.report(seq) else { continue };
+                for e in r.events() {
+                    let Some(rest) = e.text.strip_prefix("Non-player ") else {
+                        continue;
+                    };
+                    for part in rest.split("; ") {
+                        if let Some(sa) = part.strip_prefix("sa ") {
+                            let k = sa.split_whitespace().next().unwrap_or("");
+                            *seen.entry(k.to_string()).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for sa in wanted {
+        assert!(
+            seen.get(sa).is_some_and(|n| *n > 0),
+            "no Non-player {sa}: {seen:?}"
+        );
+    }
+    eprintln!("Non-player Special Activities: {seen:?}");
+}

@@ -176,7 +176,7 @@ pub fn execute(
     if errors.is_empty() {
         Ok(x.events)
     } else {
-        Err(combined(errors))
+        Err(combined(d, errors))
     }
 }
 
@@ -235,8 +235,10 @@ fn one_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Re
 
 /// The errors of an Operation's lines as one, each with its line, column
 /// and rule (one alone keeps its rule where the engine prints it).
-fn combined(mut errors: Vec<LineError>) -> RuleError {
-    let at = |a: At, m: &str| format!("line {}, column {}: {m}", a.line, a.column);
+/// The column is that of the space the message names, where the line names
+/// it, else the line's first word.
+fn combined(d: &Data, mut errors: Vec<LineError>) -> RuleError {
+    let at = |a: At, m: &str| format!("line {}, column {}: {m}", a.line, a.column_for(d, m));
     if errors.len() == 1 {
         return match errors.remove(0) {
             (a, RuleError::Illegal { message, rule }) => RuleError::Illegal {

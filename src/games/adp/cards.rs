@@ -171,6 +171,9 @@ pub enum Step {
         spaces: u8,
         /// Which spaces qualify.
         filter: Filter,
+        /// The faction that chooses the spaces, when the text names one
+        /// (5.1, digest D3); else the executor names them.
+        by: Option<Faction>,
     },
     /// Shift Support or Opposition in named spaces.
     Shift {
@@ -196,6 +199,15 @@ pub enum Step {
     /// The executing faction may follow the Event with one of these
     /// Operations, free (3.1.2, 5.5).
     FreeOp(Vec<Op>),
+    /// Another faction (`to`) may execute one of these Operations, free,
+    /// right after the Event (5.5, digest D4): it decides, by its standing
+    /// order or when asked.
+    Grant {
+        /// The grantee.
+        to: Faction,
+        /// The Operations it may choose among.
+        ops: Vec<Op>,
+    },
     /// A lasting modifier for the game (5.3).
     Capability(Modifier),
     /// A lasting modifier until the next Reset (5.4).
@@ -206,10 +218,24 @@ impl Step {
     /// How many spaces the executor names for this step.
     pub fn spaces(&self) -> u8 {
         match self {
+            Step::Remove { by: Some(_), .. } => 0,
             Step::Place { spaces, .. }
             | Step::Remove { spaces, .. }
             | Step::Shift { spaces, .. } => *spaces,
             _ => 0,
+        }
+    }
+
+    /// The faction that chooses this step's spaces, and how many, when the
+    /// text names one other than the executor (5.1, digest D3).
+    pub fn chosen_by(&self) -> Option<(Faction, u8)> {
+        match self {
+            Step::Remove {
+                by: Some(f),
+                spaces,
+                ..
+            } => Some((*f, *spaces)),
+            _ => None,
         }
     }
 
@@ -383,12 +409,23 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                     filter,
                 }
             } else {
+                let by = match s("by") {
+                    "" => None,
+                    f => match Faction::parse(f) {
+                        Some(f) => Some(f),
+                        None => {
+                            r.error(format!("{at}: by {f:?} is not a faction"));
+                            return None;
+                        }
+                    },
+                };
                 Step::Remove {
                     faction,
                     kind,
                     count,
                     spaces,
                     filter,
+                    by,
                 }
             }
         }
@@ -413,7 +450,7 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                 filter,
             }
         }
-        "free_op" => {
+        "free_op" | "grant" => {
             let ops: Vec<Op> = get(t, "ops")
                 .and_then(Value::as_array)
                 .map(|a| {
@@ -427,7 +464,15 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                 r.error(format!("{at}: free_op needs `ops = [\"assault\", ...]`"));
                 return None;
             }
-            Step::FreeOp(ops)
+            if s("do") == "grant" {
+                let Some(to) = Faction::parse(s("faction")) else {
+                    r.error(format!("{at}: grant needs `faction = \"taliban\"` (the grantee)"));
+                    return None;
+                };
+                Step::Grant { to, ops }
+            } else {
+                Step::FreeOp(ops)
+            }
         }
         "eligible" => Step::Eligible { who: who(r)? },
         "ineligible" => Step::Ineligible { who: who(r)? },

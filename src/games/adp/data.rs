@@ -312,6 +312,10 @@ pub struct NpPriorities {
     pub sas: Vec<String>,
     /// Does the faction consider the Event before its Operations (8.1)?
     pub event: bool,
+    /// Operation and Special Activity pairs (`"attack ambush"`) tried
+    /// before the ranking by `ops` and `sas`, best first (a stand-in where
+    /// the flowcharts would call for a Special Activity by situation).
+    pub first: Vec<String>,
 }
 
 impl NpPriorities {
@@ -712,7 +716,20 @@ fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
         let ops = r.strings(&mut rec, "ops", true);
         let sas = r.strings(&mut rec, "sas", true);
         let event = r.boolean(&mut rec, "event").unwrap_or(true);
+        let first = r.strings(&mut rec, "first", false);
         r.finish(rec);
+        for pair in &first {
+            let ok = match pair.split_once(' ') {
+                Some((o, s)) => ops.iter().any(|x| x == o) && sas.iter().any(|x| x == s),
+                None => false,
+            };
+            if !ok {
+                r.error(format!(
+                    "nonplayer.{}: first {pair:?} is not \"OPERATION SPECIAL-ACTIVITY\" of its ops and sas",
+                    f.key()
+                ));
+            }
+        }
         for o in &ops {
             let ok = Op::ALL
                 .iter()
@@ -733,7 +750,12 @@ fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
                 ));
             }
         }
-        out[f.index()] = NpPriorities { ops, sas, event };
+        out[f.index()] = NpPriorities {
+            ops,
+            sas,
+            event,
+            first,
+        };
     }
     out
 }

@@ -64,7 +64,11 @@ pub fn execute(
     ))];
     let mut next = spaces.iter().copied();
     for step in steps {
-        let mine: Vec<SpaceId> = next.by_ref().take(usize::from(step.spaces())).collect();
+        let mine: Vec<SpaceId> = match step.chosen_by() {
+            // 5.1: the text names who chooses (digest D3).
+            Some((g, n)) => super::conditional::chosen(d, st, g, card.number, step, n),
+            None => next.by_ref().take(usize::from(step.spaces())).collect(),
+        };
         if let Some(filter) = step.filter()
             && let Some(bad) = mine.iter().find(|s| !fits(d, **s, filter))
         {
@@ -203,6 +207,23 @@ fn one(
             st.next_eligibility[who(*w, f).index()] = Some(false);
         }
         Step::FreeOp(_) => {}
+        Step::Grant { to, ops } => {
+            // 5.5: the grantee decides next (digest D4).
+            if let super::state::Stage::Card(t) = &mut st.stage {
+                t.grant = Some(super::sequence::Grant {
+                    faction: *to,
+                    card: card.number,
+                    shaded,
+                });
+            }
+            let names: Vec<&str> = ops.iter().map(|o| o.key()).collect();
+            ev.push(Event::say(format!(
+                "{} grants the {} a free {} (5.5)",
+                card.label(),
+                to.name(),
+                names.join(" or ")
+            )));
+        }
         Step::Capability(m) => {
             st.capabilities.retain(|l| l.card != card.number);
             st.capabilities.push(Lasting {
@@ -253,6 +274,42 @@ pub fn free_op(
                 "{} ({}) grants no free {}",
                 card.label(),
                 side(shaded),
+                a.op.key()
+            ),
+            "5.5",
+        ));
+    }
+    let terms = Terms {
+        free: true,
+        final_card: false,
+        sa_allowed: false,
+    };
+    action::execute(d, st, f, a, terms, dice)
+}
+
+/// The free Operation an Event grants another faction (5.5, digest D4),
+/// carried out by the grantee `f`: free, no Special Activity, of the
+/// Operations the step names.
+pub fn grant_op(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    card: &Card,
+    shaded: bool,
+    a: &Action,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let ok = card
+        .side(shaded)
+        .iter()
+        .any(|s| matches!(s, Step::Grant { to, ops } if *to == f && ops.contains(&a.op)));
+    if !ok {
+        return Err(RuleError::illegal(
+            format!(
+                "{} ({}) grants the {} no free {}",
+                card.label(),
+                side(shaded),
+                f.name(),
                 a.op.key()
             ),
             "5.5",

@@ -102,6 +102,17 @@ fn key(d: &Data, s: SpaceId) -> &str {
 /// Non-player engine tries and ranks them, `super::nonplayer`).
 pub fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = vec!["pass".to_string()];
+    if let Some(ops) = granted_ops(d, st) {
+        // 5.5: a free Operation of those granted, no Special Activity, or
+        // `pass` to decline it (digest D4).
+        v.extend(
+            op_candidates(d, st, f)
+                .into_iter()
+                .map(|(op, _)| op)
+                .filter(|op| ops.iter().any(|g| op.starts_with(g))),
+        );
+        return v;
+    }
     let offers = sequence::offers(d, st);
     if offers.contains(&Offer::Event) {
         let events = event_candidates(d, st);
@@ -120,12 +131,56 @@ pub fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
             // The Special Activity before the Operation's lines, so that no
             // roll (Attack) can change whether it is still allowed (4.1).
             let (head, rest) = op.split_once('\n').unwrap_or((op.as_str(), ""));
-            for s in sa.iter().take(2) {
-                v.push(format!("{head}\n{s}\n{rest}"));
+            for s in sa.iter().filter(|s| accompanies(s, head)).take(3) {
+                // Cultivate names a space the Operation selects (4.5.1):
+                // its line follows the Operation's.
+                match s.strip_prefix(AFTER) {
+                    Some(s) => v.push(format!("{op}\n{s}")),
+                    None => v.push(format!("{head}\n{s}\n{rest}")),
+                }
             }
         }
     }
     v
+}
+
+/// A Special Activity line that goes after the Operation's lines.
+const AFTER: &str = "after:";
+
+/// May the Special Activity `sa` accompany the Operation `op` (4.1.1)?
+fn accompanies(sa: &str, op: &str) -> bool {
+    use super::orders::SaKind;
+    let key = sa
+        .trim_start_matches(AFTER)
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("");
+    let op = op.split_whitespace().next().unwrap_or("");
+    SaKind::ALL
+        .into_iter()
+        .find(|k| k.key() == key)
+        .is_some_and(|k| k.accompanies().is_empty() || k.accompanies().iter().any(|o| o.key() == op))
+}
+
+/// The Operations a pending grant offers (5.5), if one is owed.
+fn granted_ops(d: &Data, st: &State) -> Option<Vec<&'static str>> {
+    let Stage::Card(t) = &st.stage else {
+        return None;
+    };
+    let g = t.grant.as_ref()?;
+    let card = d.card(g.card)?;
+    Some(
+        card.side(g.shaded)
+            .iter()
+            .filter_map(|s| match s {
+                super::cards::Step::Grant { to, ops } if *to == g.faction => {
+                    Some(ops.iter().map(|o| o.key()))
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect(),
+    )
 }
 
 /// Events followed by a free Operation they grant (3.1.2, 5.5).
@@ -162,7 +217,7 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
     for shaded in [false, true] {
         let mut names = Vec::new();
         for step in card.side(shaded) {
-            let Some(filter) = step.filter() else {
+            let Some(filter) = step.filter().filter(|_| step.chosen_by().is_none()) else {
                 continue;
             };
             let pick = d
@@ -292,7 +347,10 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
             let rally: Vec<SpaceId> =
                 rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
             for s in rally.iter().take(3) {
-                v.push((format!("rally\nin {}", key(d, *s)), sas.clone()));
+                v.push((
+                    format!("rally\nin {}", key(d, *s)),
+                    with_cultivate(d, st, f, *s, &sas),
+                ));
             }
             if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
                 v.push((
@@ -317,12 +375,18 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
                     if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
                         v.push((
                             format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
-                            sas.clone(),
+                            with_cultivate(d, st, f, *a, &sas),
                         ));
                     }
                 }
                 if p(*s).enemies_of(f) > 0 {
-                    v.push((format!("attack\nin {}", key(d, *s)), sas.clone()));
+                    let mut with = sas.clone();
+                    // 4.4.3: Ambush in the Attack's space, declared before
+                    // it resolves.
+                    if f == Faction::Taliban && p(*s)[Piece::TalUnder] > 0 {
+                        with.insert(0, format!("sa ambush {}", key(d, *s)));
+                    }
+                    v.push((format!("attack\nin {}", key(d, *s)), with));
                 }
                 v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
             }
@@ -402,6 +466,24 @@ pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) ->
     (all > 0).then_some(text)
 }
 
+/// The Special Activities for a Rally in (or a March to) `s`: Cultivate
+/// first where it may place a Warlord Base after it (4.5.1: a Province,
+/// Pop > 0, more Warlord Guerrillas than Police, room for a Base).
+fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceId, sas: &[String]) -> Vec<String> {
+    let mut v = sas.to_vec();
+    let p = st[s].pieces;
+    let fits = f == Faction::Warlords
+        && d[s].kind == super::data::SpaceKind::Province
+        && st.pop(d, s) > 0
+        && p.guerrillas(f) + 1 > u32::from(p[Piece::Police])
+        && p.bases() < u32::from(d.limits.bases_per_space)
+        && st.available[Piece::WarBase] > 0;
+    if fits {
+        v.insert(0, format!("{AFTER}sa cultivate {}", key(d, s)));
+    }
+    v
+}
+
 fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
     let ids: Vec<SpaceId> = d.ids().collect();
@@ -429,7 +511,40 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
         {
             v.push(format!("sa airlift 1 troops {}>{}", d[k].key, d[*t].key));
         }
+        // 4.2.1 Surge (with Train): a Troop from Available to Kabul, else
+        // from Kabul to a COIN-Controlled Province; the roll all to Aid
+        // (digest D6's default).
+        let surge_to = ids.iter().copied().find(|s| {
+            d[*s].kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin
+        });
+        if st.available[Piece::CoalTroops] > 0 {
+            v.push(format!("sa surge 1 troops available>{}, roll", d[k].key));
+        } else if let Some(t) = surge_to.filter(|_| st[k].pieces[Piece::CoalTroops] > 0) {
+            v.push(format!("sa surge 1 troops {}>{}, roll", d[k].key, d[t].key));
+        }
     } else {
+        // 4.3.2 Transport: Government Troops onto an adjacent LoC, then
+        // into a space adjacent to it.
+        let transport = ids.iter().copied().find_map(|s| {
+            if st[s].pieces[Piece::GovTroops] == 0 || d[s].is_pakistan() {
+                return None;
+            }
+            d[s].adjacent.iter().copied().find_map(|l| {
+                let open = d[l].is_loc() && !st[l].sabotage;
+                let to = d[l]
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .find(|t| *t != s && !d[*t].is_pakistan() && !d[*t].is_loc());
+                open.then_some(to).flatten().map(|t| (s, l, t))
+            })
+        });
+        if let Some((s, l, t)) = transport {
+            v.push(format!(
+                "sa transport 1 {}>{}>{}",
+                d[s].key, d[l].key, d[t].key
+            ));
+        }
         for s in ids
             .iter()
             .filter(|s| d[**s].is_afghan() && st[**s].control == Control::Coin)
@@ -465,6 +580,21 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if !ext.is_empty() {
             v.push(format!("sa extort {}", ext.join(" ")));
         }
+        // 4.4.2 Infiltrate (with Rally or March): replace a Government (or
+        // else a Warlord) piece where an Underground Guerrilla is.
+        let inf = ids.iter().copied().find_map(|s| {
+            let p = st[s].pieces;
+            if p[Piece::TalUnder] == 0 {
+                return None;
+            }
+            [Faction::Government, Faction::Warlords]
+                .into_iter()
+                .find(|g| p.of(*g) > 0)
+                .map(|g| (s, g))
+        });
+        if let Some((s, g)) = inf {
+            v.push(format!("sa infiltrate {} replace {}", d[s].key, g.key()));
+        }
     } else {
         let tr: Vec<&str> = ids
             .iter()
@@ -476,6 +606,23 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
             .collect();
         if !tr.is_empty() {
             v.push(format!("sa traffic {}", tr.join(" ")));
+        }
+        // 4.5.3 Suborn (ruling A6: where a Warlord Guerrilla is): Government
+        // cubes, else a Taliban Guerrilla.
+        if st.res(f) >= 2 {
+            let sub = ids.iter().copied().find_map(|s| {
+                let p = st[s].pieces;
+                if p.guerrillas(f) == 0 {
+                    None
+                } else if p.gov_cubes() > 0 {
+                    Some(format!("sa suborn {} cubes 3", d[s].key))
+                } else if p.guerrillas(Faction::Taliban) > 0 {
+                    Some(format!("sa suborn {} guerrilla", d[s].key))
+                } else {
+                    None
+                }
+            });
+            v.extend(sub);
         }
     }
     v

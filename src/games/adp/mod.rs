@@ -13,7 +13,9 @@
 //! `action` (an Operation's lines and costs), `coin` and `insurgent` (the
 //! Operations), `special` (the Special Activities), `removal` (removal orders,
 //! Activation), `effects` (Events), `propaganda` (6.x), `victory` (7.x),
-//! `transfer` (voluntary transfers, 1.5.1), `legal` (sample orders), `nonplayer` (the umpire playing the factions no
+//! `transfer` (voluntary transfers, 1.5.1), `conditional` (standing
+//! orders for the decisions other factions owe, digest D1-D4), `legal`
+//! (sample orders), `nonplayer` (the umpire playing the factions no
 //! side declares, 8.x), `view`.
 
 #![warn(missing_docs)]
@@ -23,6 +25,7 @@ pub mod board;
 pub mod cards;
 pub mod coin;
 pub mod concede;
+pub mod conditional;
 pub mod data;
 pub mod deception;
 pub mod deck;
@@ -163,6 +166,62 @@ pub fn acting(
     }
 }
 
+impl Adp {
+    /// Carries out one order of `side` as it came (by mail or from a
+    /// standing order).
+    fn dispatch(
+        &self,
+        st: &mut State,
+        side: Side,
+        order: &Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let d = &*self.data;
+        let f = acting(d, st, side, Some(order))?;
+        match (&st.stage, order) {
+            (Stage::Propaganda(_), Order::Plan(_, plan)) => {
+                propaganda::submit(d, st, f, plan.clone(), dice)
+            }
+            (
+                Stage::Card(_),
+                Order::Transfer {
+                    amount,
+                    patronage,
+                    to,
+                },
+            ) => transfer::apply(d, st, f, *amount, *patronage, *to),
+            (Stage::Card(_), Order::Deception(m)) => deception::use_marker(d, st, side, *m, dice),
+            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice),
+            _ => Err(RuleError::illegal(
+                "that order does not fit the game's stage",
+                "2.0",
+            )),
+        }
+    }
+
+    /// What is due without a mail, until a player is asked: the
+    /// Non-players' decisions (8.1), the players' conditional card orders
+    /// that fit (D1, D2, D4), and grants the grantee could not use (D4).
+    fn auto(&self, st: &mut State, dice: &mut Dice, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        let d = &*self.data;
+        let dispatch = |s: &mut State, side: Side, o: &Order, dice: &mut Dice| {
+            self.dispatch(s, side, o, dice)
+        };
+        // Each turn of the loop ends one faction's part of a card: the deck
+        // bounds them long before this.
+        for _ in 0..1000 {
+            nonplayer::play(d, st, dice, events)?;
+            if conditional::step(d, st, dice, events, &dispatch)?
+                || conditional::idle_grant(d, st, dice, events)?
+            {
+                continue;
+            }
+            return Ok(());
+        }
+        Err(RuleError::illegal("the standing orders did not stop", "2.3"))
+    }
+}
+
 impl Rules for Adp {
     type State = State;
     type Order = Order;
@@ -180,8 +239,12 @@ impl Rules for Adp {
             // Non-player removal guidelines, concede; unreleased again, no
             // `at_version(3)`. 5: `concede` taken out of turn (A48,
             // `out_of_turn`), more Non-player removal guidelines (8.1);
-            // unreleased, no `at_version(4)`.
-            version: 5,
+            // unreleased, no `at_version(4)`. 6: conditional card orders
+            // and grants to other factions (digest D1, D2, D4), the
+            // standing orders sealed to their side, the Non-players'
+            // Special Activities by situation; unreleased, no
+            // `at_version(5)`.
+            version: 6,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
@@ -297,56 +360,41 @@ impl Rules for Adp {
         // Ruling A48: a player may concede at any time, on turn or not.
         if let Order::Concede = order {
             let mut events = concede::apply(d, st, side, dice)?;
-            nonplayer::play(d, st, dice, &mut events)?;
+            self.auto(st, dice, &mut events)?;
             deception::at_end(st, dice, &mut events);
             return Ok(events);
         }
-        let f = acting(d, st, side, Some(order))?;
-        let mut events = match (&st.stage, order) {
-            (Stage::Propaganda(_), Order::Plan(_, plan)) => {
-                propaganda::submit(d, st, f, plan.clone(), dice)?
-            }
-            (
-                Stage::Card(_),
-                Order::Transfer {
-                    amount,
-                    patronage,
-                    to,
-                },
-            ) => transfer::apply(d, st, f, *amount, *patronage, *to)?,
-            (Stage::Card(_), Order::Deception(m)) => deception::use_marker(d, st, side, *m, dice)?,
-            (Stage::Card(_), _) => sequence::act(d, st, f, order, dice)?,
-            _ => {
-                return Err(RuleError::illegal(
-                    "that order does not fit the game's stage",
-                    "2.0",
-                ));
-            }
-        };
-        // 8.1: the Non-players handed a card by this move decide now.
-        nonplayer::play(d, st, dice, &mut events)?;
+        let mut events = self.dispatch(st, side, order, dice)?;
+        // 8.1: the Non-players handed a card by this move decide now, and
+        // the players' standing orders that fit (D1, D2, D4).
+        self.auto(st, dice, &mut events)?;
         // 7.3: the markers still hidden are shown when the game ends.
         deception::at_end(st, dice, &mut events);
         Ok(events)
     }
 
-    /// Standing transfer offers (1.5.1, digest D5) replace the side's
-    /// earlier ones; no lines clear them.
+    /// A side's standing orders replace its earlier ones (no lines clear
+    /// them): standing transfer offers (1.5.1, digest D5) and conditional
+    /// card orders (D1, D2, D4, `conditional`).
     fn set_standing(
         &self,
         st: &mut State,
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<Event>, OrderError> {
-        let offers = transfer::parse_standing(&self.data, st, side, lines)?;
+        let (cards, rest) = conditional::parse(&self.data, st, side, lines)?;
+        let offers = transfer::parse_standing(&self.data, st, side, &rest)?;
         let mine = st.seats.factions_of(side).to_vec();
         st.standing.retain(|o| !mine.contains(&o.giver));
-        let text: Vec<String> = offers.iter().map(transfer::Standing::text).collect();
+        st.cards.retain(|b| !mine.contains(&b.faction));
+        let mut text: Vec<String> = offers.iter().map(transfer::Standing::text).collect();
+        text.extend(cards.iter().map(conditional::CardOrder::text));
         st.standing.extend(offers);
+        st.cards.extend(cards);
         Ok(vec![Event::say(if text.is_empty() {
-            "standing transfer offers withdrawn (1.5.1)".to_string()
+            "standing orders withdrawn".to_string()
         } else {
-            format!("standing transfer offers (1.5.1): {}", text.join("; "))
+            format!("standing orders: {}", text.join("; "))
         })])
     }
 
@@ -356,12 +404,21 @@ impl Rules for Adp {
             .iter()
             .filter(|o| mine.contains(&o.giver))
             .map(transfer::Standing::text)
+            .chain(
+                st.cards
+                    .iter()
+                    .filter(|b| mine.contains(&b.faction))
+                    .map(conditional::CardOrder::text),
+            )
             .collect()
     }
 
-    /// "All negotiations are open" (1.5.1): every side reads the offers.
-    fn standing_audience(&self, _st: &State, _side: Side) -> crate::core::audience::Audience {
-        crate::core::audience::Audience::All
+    /// A side's standing orders are its secret until the game ends (the
+    /// conditional card orders, D1): the move that sets them is sealed to
+    /// it. The transfer offers among them are open all the same (1.5.1:
+    /// "all negotiations are open"): every side's status lists them.
+    fn standing_audience(&self, _st: &State, side: Side) -> crate::core::audience::Audience {
+        crate::core::audience::Audience::side(side)
     }
 
     /// The set-up's random part (2.2): the first card is drawn and played, the
@@ -374,7 +431,7 @@ impl Rules for Adp {
         }
         st.deck.next = st.deck.draw(dice)?;
         sequence::next_card(d, st, dice, &mut ev)?;
-        nonplayer::play(d, st, dice, &mut ev)?;
+        self.auto(st, dice, &mut ev)?;
         Ok(ev)
     }
 

@@ -275,7 +275,9 @@ fn changed(a: &State, b: &State) -> bool {
         || a.next_eligibility != b.next_eligibility
 }
 
-/// Ranks an Operation's text by the faction's priorities: its Operation,
+/// Ranks an Operation's text by the faction's priorities: first the
+/// stand-in pairs of an Operation with a Special Activity the situation
+/// calls for (`first`), then its Operation,
 /// with a Special Activity before without (8.1 Operations Not Limited), the
 /// Special Activity's rank; then the 8.1 GUIDELINES: the fewest Non-players
 /// targeted ("target or remove enemy players before Non-players"), the most
@@ -283,6 +285,7 @@ fn changed(a: &State, b: &State) -> bool {
 /// most lines, then the most pieces moved or placed (the maximum extent:
 /// "with the most pieces allowed").
 type Score = (
+    usize,
     usize,
     usize,
     usize,
@@ -298,7 +301,12 @@ fn score(st: &State, pri: &NpPriorities, text: &str) -> Score {
         .lines()
         .find_map(|l| l.trim().strip_prefix("sa "))
         .and_then(|l| l.split_whitespace().next());
+    // The stand-in pairs first (`nonplayer.toml` `first`).
+    let pair = sa.map_or(pri.first.len(), |k| {
+        NpPriorities::rank(&pri.first, &format!("{op} {k}"))
+    });
     (
+        pair,
         NpPriorities::rank(&pri.ops, op),
         usize::from(sa.is_none()),
         sa.map_or(pri.sas.len(), |k| NpPriorities::rank(&pri.sas, k)),
@@ -469,7 +477,7 @@ pub fn table_walk(
 }
 
 /// Would the order be carried out (tried on a copy, with fixed dice)?
-fn trial(d: &Data, st: &State, f: Faction, text: &str) -> bool {
+pub(super) fn trial(d: &Data, st: &State, f: Faction, text: &str) -> bool {
     let Some(order) = parse(d, text) else {
         return false;
     };

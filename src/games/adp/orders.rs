@@ -326,6 +326,55 @@ pub struct At {
     pub line: usize,
     /// 1-based column of the line's first word.
     pub column: usize,
+    /// The first spaces the line names, each with the column of its word
+    /// (or of its part of a path), so that an error found while carrying
+    /// the line out points at the space it concerns.
+    pub spaces: [Option<(SpaceId, usize)>; 4],
+}
+
+impl At {
+    /// Where `src` stands, with the spaces its words name.
+    pub fn of(d: &Data, src: &SourceLine) -> At {
+        let mut at = At {
+            line: src.line,
+            column: src.column,
+            spaces: [None; 4],
+        };
+        let text = src.text.to_ascii_lowercase();
+        let mut k = 0;
+        let mut start = None;
+        // Words and path parts: split at blanks, commas and `>`.
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            let sep = c.is_whitespace() || c == ',' || c == '>';
+            match (sep, start) {
+                (false, None) => start = Some(i),
+                (true, Some(b)) => {
+                    start = None;
+                    let w = &text[b..i];
+                    if let Some(s) = d.find(w).filter(|_| w.len() > 2)
+                        && k < at.spaces.len()
+                        && !at.spaces.iter().flatten().any(|(x, _)| *x == s)
+                    {
+                        at.spaces[k] = Some((s, src.column + text[..b].chars().count()));
+                        k += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        at
+    }
+
+    /// The column of the space `message` names, else the line's start.
+    pub fn column_for(&self, d: &Data, message: &str) -> usize {
+        self.spaces
+            .iter()
+            .flatten()
+            .filter(|(s, _)| message.contains(d[*s].name.as_str()))
+            // "Kabul-Aibak" holds "Kabul": the longest name is the one meant.
+            .max_by_key(|(s, _)| d[*s].name.len())
+            .map_or(self.column, |(_, c)| *c)
+    }
 }
 
 /// One line of a Propaganda plan (6.4, 6.5).
@@ -653,10 +702,7 @@ fn action(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Action> {
                 (_, "sa") => sa_rule(l).unwrap_or("4.1"),
                 _ => rule,
             };
-            let at = At {
-                line: l.src.line,
-                column: l.src.column,
-            };
+            let at = At::of(d, l.src);
             errors.keep(r, rule).map(|s| (at, s))
         })
         .collect();

@@ -39,6 +39,21 @@ pub struct CardTurn {
     /// The decider revealed a Hidden Asset (7.3): its Limited Operation
     /// option is a full Operation with a Special Activity.
     pub asset: bool,
+    /// A free Operation an Event granted another faction, owed now (5.5,
+    /// digest D4).
+    pub grant: Option<Grant>,
+}
+
+/// A free Operation granted by an Event to a faction other than its
+/// executor (5.5): the grantee decides before the card goes on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    /// The grantee.
+    pub faction: Faction,
+    /// The card whose Event grants it.
+    pub card: u8,
+    /// Which text of the card.
+    pub shaded: bool,
 }
 
 /// An option open to the faction asked (2.3.4).
@@ -65,6 +80,9 @@ pub fn decider(d: &Data, st: &State) -> Option<Faction> {
     let Stage::Card(t) = &st.stage else {
         return None;
     };
+    if let Some(g) = &t.grant {
+        return Some(g.faction);
+    }
     if t.second.is_some() {
         return None;
     }
@@ -92,6 +110,10 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
     let Stage::Card(t) = &st.stage else {
         return Vec::new();
     };
+    if t.grant.is_some() {
+        // 5.5: a free Operation, no Special Activity, whatever the card.
+        return vec![Offer::Op];
+    }
     let mut v = match t.first.map(|x| x.1) {
         None => vec![Offer::Event, Offer::Op, Offer::OpSa],
         Some(Took::Op) | Some(Took::LimOp) => vec![Offer::LimOp],
@@ -136,6 +158,11 @@ pub fn act(
     order: &Order,
     dice: &mut Dice,
 ) -> Result<Vec<Event>, RuleError> {
+    if let Stage::Card(t) = &st.stage
+        && let Some(g) = t.grant.clone()
+    {
+        return granted(d, st, f, &g, order, dice);
+    }
     let mut events = Vec::new();
     if matches!(order, Order::Event { .. } | Order::Act(_)) {
         // 1.5.1: standing offers to a faction go while it executes.
@@ -179,6 +206,45 @@ pub fn act(
             Some(k) if t.first.is_none() => t.first = Some((f, k)),
             Some(k) => t.second = Some((f, k)),
         }
+    }
+    if decider(d, st).is_none() {
+        end_card(d, st, dice, &mut events)?;
+    }
+    Ok(events)
+}
+
+/// The grantee's answer to a free Operation granted by another's Event
+/// (5.5, digest D4): the Operation, or `pass` to decline it.
+fn granted(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    g: &Grant,
+    order: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let card = d
+        .card(g.card)
+        .ok_or_else(|| RuleError::illegal("no such card", "2.2"))?;
+    let mut events = match order {
+        Order::Pass => vec![Event::say(format!(
+            "The {} decline the free Operation of {} (5.5)",
+            f.name(),
+            card.label()
+        ))],
+        Order::Act(a) => effects::grant_op(d, st, f, card, g.shaded, a, dice)?,
+        _ => {
+            return Err(RuleError::illegal(
+                format!(
+                    "{} grants you a free Operation: write it, or `pass` to decline",
+                    card.label()
+                ),
+                "5.5",
+            ));
+        }
+    };
+    if let Stage::Card(t) = &mut st.stage {
+        t.grant = None;
     }
     if decider(d, st).is_none() {
         end_card(d, st, dice, &mut events)?;

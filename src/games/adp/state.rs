@@ -117,6 +117,9 @@ pub struct State {
     pub finished: Option<Outcome>,
     /// Standing transfer offers, every side's (1.5.1, digest D5).
     pub standing: Vec<super::transfer::Standing>,
+    /// Conditional card orders, every player's, each sealed to its side
+    /// (digest D1, D2, D4: `super::conditional`).
+    pub cards: Vec<super::conditional::CardOrder>,
     /// The Deception markers, with the option (7.3).
     pub deception: Option<super::deception::Deception>,
 }
@@ -165,6 +168,7 @@ impl State {
             options,
             finished: None,
             standing: Vec::new(),
+            cards: Vec::new(),
             deception: None,
         };
         st.update_control(d);

@@ -113,6 +113,15 @@ fn stage_text(d: &Data, st: &State) -> String {
 }
 
 fn card_ask(d: &Data, st: &State, f: Faction) -> String {
+    if let Stage::Card(t) = &st.stage
+        && let Some(g) = &t.grant
+    {
+        return format!(
+            "{} grants the {} a free Operation: write it (no Special Activity), or `pass` to decline (5.5)",
+            card_label(d, Some(g.card)),
+            f.name()
+        );
+    }
     let offers = sequence::offers(d, st);
     let mut opts = vec!["`pass`".to_string()];
     for o in offers {
@@ -217,6 +226,22 @@ pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
         s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
     }
     s.extend(super::deception::status(st, side));
+    // 1.5.1: "all negotiations are open": every side reads the offers,
+    // although the move that set them is sealed with its side's other
+    // standing orders (the conditional card orders, D1).
+    if !st.standing.is_empty() {
+        let offers: Vec<String> = st.standing.iter().map(|o| o.text()).collect();
+        s.push(format!(
+            "Standing transfer offers (1.5.1): {}",
+            offers.join("; ")
+        ));
+    }
+    // A side's own conditional card orders (D1, D2, D4), for it alone.
+    if let Some(me) = side {
+        for b in st.cards.iter().filter(|b| st.seats.side(b.faction) == Some(me)) {
+            s.push(format!("Your standing order: {}", b.text()));
+        }
+    }
     for id in d.ids() {
         s.push(space_line(d, st, id));
     }
