@@ -43,8 +43,8 @@ fn game() -> T {
 /// A game with every counter set aside: tests place what they need.
 fn empty() -> T {
     let mut t = game();
-    for u in t.st.units.iter_mut() {
-        u.loc = Loc::Aside;
+    for i in 0..t.st.units().len() {
+        t.st.unit_mut(UnitId(i as u16)).loc = Loc::Aside;
     }
     t.st.pool.clear();
     t
@@ -1122,12 +1122,12 @@ fn a_deficit_is_covered_by_the_romans_standing_order_tax_first() {
     );
     t.st.treasury = 0;
     persecutions_next(&mut t);
-    let dead_before = t.st.units.iter().filter(|u| u.loc == Loc::Dead).count();
+    let dead_before = t.st.units().iter().filter(|u| u.loc == Loc::Dead).count();
     let ev = t.ok(GP, "draw", &[("persecutions", 6, 3)]);
     assert!(t.st.looted.contains(&x.hex), "{}", text(&ev));
     assert!(text(&ev).contains("emergency taxation"), "{}", text(&ev));
     assert_eq!(t.st.treasury, 2 * x.tp - 4);
-    let dead = t.st.units.iter().filter(|u| u.loc == Loc::Dead).count();
+    let dead = t.st.units().iter().filter(|u| u.loc == Loc::Dead).count();
     assert_eq!(dead, dead_before, "nothing demobilized");
 }
 
@@ -2071,7 +2071,7 @@ fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
 /// also counts chits, which `empty()` takes out of play).
 fn stacks_hold(t: &T) {
     let hexes: Vec<Hex> =
-        t.st.units
+        t.st.units()
             .iter()
             .filter_map(|u| match u.loc {
                 Loc::Hex(h) => Some(h),
@@ -2104,4 +2104,96 @@ fn a_rebel_force_reaching_rome_stops_with_the_emperor() {
     assert_eq!(t.at("v1"), Some(h("3318")), "{}", text(&ev));
     assert_eq!(t.at("emp"), Some(h("3318")), "{}", text(&ev));
     stacks_hold(&t);
+}
+
+// 7.3: the instant a Roman unit enters Ctesiphon, Parthia collapses and the
+// Roman units leave it at once without using actions; the force's own move
+// ends there. The rest of its path (here on into Parthia, which may no longer
+// be entered) is not walked: the order stands, the force is in core territory.
+#[test]
+fn a_move_that_collapses_parthia_ends_with_the_evacuation() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let cte = d.special.ctesiphon;
+    let parthian: Vec<Hex> = d
+        .links(cte)
+        .filter(|x| d.region(*x) == Region::Parthia)
+        .collect();
+    let (from, beyond) = (parthian[0], parthian[1]);
+    for id in ["v1", "v2"] {
+        t.put(id, from);
+    }
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, &format!("move {from} to {cte} {beyond}"), &[]);
+    assert!(t.st.collapsed, "{}", text(&ev));
+    let to = t.at("v1").expect("on the map");
+    assert!(d.region(to).is_core(), "evacuated (7.3): {}", text(&ev));
+    assert_eq!(t.at("v2"), Some(to), "{}", text(&ev));
+    assert!(text(&ev).contains("the move ends"), "{}", text(&ev));
+    stacks_hold(&t);
+}
+
+// 13.12: a force with nowhere to retreat is eliminated; 8.4: its leader
+// shares the fate of his last unit, so he falls after them, and 14.3: a
+// cavalry vexillation eliminated before the reserve goes back to the pool,
+// once. (Self-play seed 3, game 31: the emperor fell first, the leaderless
+// stack unstacked (10.7), and the cavalry was eliminated twice.)
+#[test]
+fn a_stack_with_nowhere_to_retreat_falls_once_its_leader_last() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let x = d
+        .hexes
+        .iter()
+        .map(|i| i.hex)
+        .find(|x| {
+            d.region(*x).is_core()
+                && *x != d.special.rome
+                && d.links(*x).count() == 6
+                && d.links(*x)
+                    .all(|n| !d.is_narrows(n) && !d.side(*x, n).is_river())
+        })
+        .unwrap();
+    for id in ["emp", "v1", "v2", "v3", "c1"] {
+        t.put(id, x);
+    }
+    t.put("v5", h("3318"));
+    let ns: Vec<Hex> = d.links(x).collect();
+    // Eight gunds attack from one side (8 against 4, as in the self-play
+    // game); tribes hold every other way out.
+    for (i, n) in ns.iter().enumerate().skip(1) {
+        t.put(&format!("t{i}"), *n);
+    }
+    for g in 1..=8 {
+        t.put(&format!("g{g}"), ns[0]);
+    }
+    let base = t.st.clone();
+    let mut fell = 0;
+    for r in 1..=6 {
+        t.st = base.clone();
+        let ev = t.ok(
+            GP,
+            &format!("attack {} on {x} advance none nodraw", ns[0]),
+            &[("combat", 6, r), ("emperor-table", 6, 3)],
+        );
+        if !text(&ev).contains("nowhere to retreat") {
+            continue;
+        }
+        fell += 1;
+        let c1 = t.u("c1");
+        let pooled =
+            t.st.pool
+                .iter()
+                .filter(|i| **i == umpire::games::ldf::state::Item::Cavalry(c1))
+                .count();
+        assert_eq!(pooled, 1, "{}", text(&ev));
+        assert_eq!(t.st.unit(c1).loc, Loc::Pool, "{}", text(&ev));
+        assert!(!text(&ev).contains("cannot unstack"), "{}", text(&ev));
+        for id in ["v1", "v2", "v3"] {
+            assert_eq!(t.at(id), None, "{}", text(&ev));
+        }
+        assert_eq!(t.at("emp"), Some(h("3318")), "{}", text(&ev));
+        stacks_hold(&t);
+    }
+    assert!(fell > 0, "no CRT roll at these odds gives DR");
 }

@@ -261,7 +261,7 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
             && !st.at(h).any(|x| d.kind(x) == Kind::Cavalry)
             && {
                 let mut t = st.clone();
-                t.unit_mut(u).loc = Loc::Hex(h);
+                t.set_loc(u, Loc::Hex(h));
                 stacking::check_hex(d, &t, h).is_ok()
             }
     };
@@ -275,7 +275,7 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
         .find(|h| ok(st, *h));
     match hex {
         Some(h) => {
-            st.unit_mut(u).loc = Loc::Hex(h);
+            st.set_loc(u, Loc::Hex(h));
             ctx.say(
                 format!(
                     "the {} draws cavalry {}: it joins the Roman army in {} (14.3)",
@@ -447,7 +447,7 @@ fn plague(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
         if let Some(h) = site {
             let gs: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_garrison()).collect();
             for g in gs {
-                st.unit_mut(g).loc = Loc::Dead;
+                st.set_loc(g, Loc::Dead);
             }
             st.plague.insert(h);
             ctx.say(format!("roll {r}: plague empties the garrison of {} without looting it (6.3; stand-in)", d.hex_name(h)), vec![h]);

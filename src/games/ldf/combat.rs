@@ -491,7 +491,11 @@ fn exchange(
         vec![b.from],
     );
     for u in take {
-        kill(ctx, st, u)?;
+        // A leader named first may fall before his units (R-E3) and his
+        // fall unstack them (10.7): each counter is eliminated once.
+        if st.hex_of(u) == Some(b.from) {
+            kill(ctx, st, u)?;
+        }
     }
     Ok(())
 }
@@ -513,7 +517,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
     let fits = |st: &State, n: Hex, us: &[UnitId]| {
         let mut t = st.clone();
         for u in us {
-            t.unit_mut(*u).loc = Loc::Hex(n);
+            t.set_loc(*u, Loc::Hex(n));
         }
         stacking::check_hex(d, &t, n).is_ok()
     };
@@ -542,8 +546,12 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
             ),
             vec![b.target],
         );
-        for u in units {
-            kill(ctx, st, u)?;
+        // 8.4: the leader falls after his units (his fall may unstack or
+        // move what is left); each counter is eliminated once.
+        for u in leaders_last(d, &units) {
+            if st.hex_of(u) == Some(b.target) {
+                kill(ctx, st, u)?;
+            }
         }
         return Ok(());
     };
@@ -561,7 +569,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         }
     }
     for u in &units {
-        st.unit_mut(*u).loc = Loc::Hex(to);
+        st.set_loc(*u, Loc::Hex(to));
     }
     ctx.say(
         format!(
@@ -635,7 +643,7 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
     }
     let mut t = st.clone();
     for u in &go {
-        t.unit_mut(*u).loc = Loc::Hex(b.target);
+        t.set_loc(*u, Loc::Hex(b.target));
     }
     if stacking::check_hexes(d, &t, &[b.from, b.target]).is_err() {
         return Ok(false);

@@ -175,7 +175,7 @@ pub fn treachery(
                 "treachery against the rebel co-emperor",
             )? {
                 let h = st.hex_of(co);
-                st.unit_mut(co).loc = Loc::Aside;
+                st.set_loc(co, Loc::Aside);
                 st.unit_mut(co).rebel = false;
                 flip_loyal(st, d);
                 ctx.say(
@@ -222,7 +222,7 @@ pub fn diplomacy(
                 )
             })?;
             if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with a tribe")? {
-                st.unit_mut(*u).loc = Loc::Dead;
+                st.set_loc(*u, Loc::Dead);
                 ctx.say(
                     format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)),
                     vec![h],

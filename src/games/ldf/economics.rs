@@ -124,7 +124,7 @@ pub fn tax(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError
             .filter(|u| d.kind(*u) == Kind::RomanGarrison)
             .collect();
         for g in gs {
-            st.unit_mut(g).loc = Loc::Dead;
+            st.set_loc(g, Loc::Dead);
         }
         ctx.say(
             format!(
@@ -184,7 +184,7 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
         ));
     }
     for u in units {
-        st.unit_mut(*u).loc = Loc::Dead;
+        st.set_loc(*u, Loc::Dead);
     }
     let tp = pb as u32 * d.values.demobilize_pair + singles as u32 * st.options.demob_surplus_tp;
     st.treasury += tp;
@@ -292,7 +292,7 @@ pub fn tribes_return(
         else {
             break;
         };
-        st.unit_mut(u).loc = Loc::Hex(h);
+        st.set_loc(u, Loc::Hex(h));
         placed += 1;
     }
     if placed > 0 {
@@ -329,7 +329,7 @@ pub fn parthia_returns(
             .of_kind(Kind::ParthianGarrison)
             .find(|u| st.unit(*u).loc == Loc::Dead)
         {
-            st.unit_mut(g).loc = Loc::Hex(*h);
+            st.set_loc(g, Loc::Hex(*h));
             st.looted.remove(h);
             st.plague.remove(h);
         }
@@ -350,9 +350,9 @@ pub fn parthia_returns(
             .or(centres.first().copied());
         if let Some(h) = h {
             let mut t = st.clone();
-            t.unit_mut(g).loc = Loc::Hex(h);
+            t.set_loc(g, Loc::Hex(h));
             if stacking::check_hex(d, &t, h).is_ok() {
-                st.unit_mut(g).loc = Loc::Hex(h);
+                st.set_loc(g, Loc::Hex(h));
             }
         }
     }
@@ -375,7 +375,7 @@ pub fn collapse(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         .map(|(u, _)| u)
         .collect();
     for u in parthians {
-        st.unit_mut(u).loc = Loc::Dead;
+        st.set_loc(u, Loc::Dead);
     }
     st.treasury += d.values.collapse_award;
     ctx.say(
@@ -452,7 +452,7 @@ fn evacuate(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             match cands.iter().copied().find(|c| takes(st, &g, *c)) {
                 Some(c) => {
                     for u in &g {
-                        st.unit_mut(*u).loc = Loc::Hex(c);
+                        st.set_loc(*u, Loc::Hex(c));
                     }
                     ctx.say(
                         format!(
@@ -533,7 +533,7 @@ pub fn palmyra_replenish(ctx: &mut Ctx, st: &mut State) {
         return;
     }
     for u in &dead {
-        st.unit_mut(*u).loc = Loc::Hex(pal);
+        st.set_loc(*u, Loc::Hex(pal));
     }
     ctx.say(
         format!("{} Palmyrans return to Palmyra (9.2-9.4)", dead.len()),
@@ -559,8 +559,8 @@ pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result
             .find(|u| st.unit(*u).loc == Loc::Dead);
         if let (Some(b), Some(v)) = (b, v) {
             let mut t = st.clone();
-            t.unit_mut(b).loc = Loc::Hex(*h);
-            t.unit_mut(v).loc = Loc::Hex(*h);
+            t.set_loc(b, Loc::Hex(*h));
+            t.set_loc(v, Loc::Hex(*h));
             if stacking::check_hex(d, &t, *h).is_ok() {
                 *st = t;
                 left -= 2;

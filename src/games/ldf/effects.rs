@@ -159,7 +159,7 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
             }
         }
         Kind::Emperor => {
-            st.unit_mut(u).loc = Loc::Dead;
+            st.set_loc(u, Loc::Dead);
             leaders::succession(ctx, st)?;
         }
         _ => *st.unit_mut(u) = fresh(Loc::Dead),
@@ -296,9 +296,12 @@ pub fn entered(
     let emperor = units.iter().any(|u| d.kind(*u) == Kind::Emperor);
     if emperor && h == d.special.trier && st.gallic == Gallic::Active {
         st.gallic = Gallic::Ended;
-        for s in st.units.iter_mut().filter(|s| s.gallic) {
-            s.gallic = false;
-            s.rebel = false;
+        for i in 0..st.units().len() {
+            let s = st.unit_mut(UnitId(i as u16));
+            if s.gallic {
+                s.gallic = false;
+                s.rebel = false;
+            }
         }
         ctx.say("the emperor enters Trier: the Gallic Empire ends and its units return to loyalty (9.5)", vec![h]);
     }

@@ -70,7 +70,7 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let Some(h) = hex else {
         return Ok(());
     };
-    st.unit_mut(emp).loc = Loc::Hex(h);
+    st.set_loc(emp, Loc::Hex(h));
     ctx.say(
         format!(
             "Emperor Creation Table roll {roll}: a new emperor is proclaimed in {} (14.4, stand-in)",
@@ -95,13 +95,13 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
     let rome = d.special.rome;
     if let Some(co) = st.coemperor(d) {
-        st.unit_mut(co).loc = Loc::Aside;
+        st.set_loc(co, Loc::Aside);
         st.unit_mut(co).rebel = false;
     }
     flip_loyal(st, d);
     let from = st.emperor(d).and_then(|e| st.hex_of(e));
     if let Some(e) = st.emperor(d) {
-        st.unit_mut(e).loc = Loc::Hex(rome);
+        st.set_loc(e, Loc::Hex(rome));
     }
     let n = ctx.d6(st, "rebel-in-rome")?;
     super::economics::pay(ctx, st, n, "the end of the revolt")?;
@@ -130,12 +130,12 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
         let f = st.faction(d, u);
         let to = d.links(h).find(|n| {
             let mut t = st.clone();
-            t.unit_mut(u).loc = Loc::Hex(*n);
+            t.set_loc(u, Loc::Hex(*n));
             !st.hostile_in(d, *n, f) && stacking::check_hex(d, &t, *n).is_ok()
         });
         match to {
             Some(n) => {
-                st.unit_mut(u).loc = Loc::Hex(n);
+                st.set_loc(u, Loc::Hex(n));
                 ctx.say(format!("{} unstacks to {n} (10.7)", d.uid(u)), vec![h, n]);
                 entered(ctx, st, f, &[u], n)?;
             }
@@ -178,7 +178,7 @@ pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleErr
             "8.3",
         ));
     }
-    st.unit_mut(co).loc = Loc::Hex(h);
+    st.set_loc(co, Loc::Hex(h));
     ctx.say(
         format!("a loyal co-emperor is created in {} (8.7)", d.hex_name(h)),
         vec![h],
@@ -229,7 +229,7 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
         .copied()
         .find(|h| sites.contains(h))
         .unwrap_or(sites[0]);
-    st.unit_mut(co).loc = Loc::Hex(h);
+    st.set_loc(co, Loc::Hex(h));
     st.unit_mut(co).rebel = true;
     let converted: Vec<UnitId> = st.at(h).collect();
     for u in converted {

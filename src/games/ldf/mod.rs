@@ -188,7 +188,10 @@ impl Rules for Ldf {
             // 5: the evacuation after a collapse moves whole forces with
             // their leaders (7.3, 8.4); leaders fall after their units.
             // Unreleased: no at_version(4) emulation.
-            version: 5,
+            // 6: a move that collapses Parthia ends with the evacuation
+            // (7.3); the cavalry fixes of self-play seed 3 (14.3).
+            // Unreleased: no at_version(5) emulation.
+            version: 6,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
             summary: "The Roman against the Germano-Parthian: five turns of alternating actions, chits, emperors and rebels on a map of the Roman world.".into(),
@@ -396,10 +399,17 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("hand {i} holds {} chits (8.17)", h.len()));
         }
     }
-    // Cavalry in the pool are exactly those marked in the pool.
+    // Cavalry in the pool are exactly those marked in the pool, once each.
     for u in d.of_kind(Kind::Cavalry) {
-        let pooled = st.pool.contains(&state::Item::Cavalry(u));
-        if pooled != (st.unit(u).loc == Loc::Pool) {
+        let pooled = st
+            .pool
+            .iter()
+            .filter(|i| **i == state::Item::Cavalry(u))
+            .count();
+        if pooled > 1 {
+            return Err(format!("cavalry {} is in the pool {pooled} times", d.uid(u)));
+        }
+        if (pooled == 1) != (st.unit(u).loc == Loc::Pool) {
             return Err(format!("cavalry {} is lost between pool and map", d.uid(u)));
         }
     }

@@ -91,7 +91,7 @@ pub fn may_enter(
     if st.hostile_in(d, n, f) {
         return Err(illegal(format!("{n} is occupied by enemy units"), "12.3"));
     }
-    if st.factions_at(d, n).contains(&Faction::PalmyraIdle) {
+    if st.at(n).any(|u| st.faction(d, u) == Faction::PalmyraIdle) {
         return Err(illegal(
             "no unit may move into or through inactive Palmyra",
             "9.2",
@@ -291,16 +291,29 @@ pub fn land(
                 }
                 may_enter(d, st, f, &units, n)?;
                 for u in &units {
-                    st.unit_mut(*u).loc = Loc::Hex(n);
+                    st.set_loc(*u, Loc::Hex(n));
                 }
                 for m in mp.iter_mut() {
                     *m -= 1;
                 }
                 cur = n;
                 done += 1;
+                let was_collapsed = st.collapsed;
                 entered(ctx, st, f, &units, n)?;
                 if st.finished.is_some() {
                     return Ok(());
+                }
+                if st.collapsed && !was_collapsed {
+                    // 7.3: entering Ctesiphon collapsed Parthia, and the free
+                    // evacuation has just taken the force back to core
+                    // territory; its own move ends there.
+                    if done < steps {
+                        ctx.say(
+                            format!("Parthia collapses: the move ends in {n}, its force evacuated (7.3)"),
+                            vec![n],
+                        );
+                    }
+                    break;
                 }
                 if f == Faction::Rebel && units.iter().all(|u| !st.unit(*u).rebel) {
                     // 8.3: the co-emperor reached Rome and the revolt ended;
@@ -444,7 +457,7 @@ pub fn sea(
         ));
     }
     for u in &units {
-        st.unit_mut(*u).loc = Loc::Hex(to);
+        st.set_loc(*u, Loc::Hex(to));
     }
     stacking::check_hexes(d, st, &[from, to]).map_err(|(m, r)| illegal(m, r))?;
     ctx.say(
@@ -491,7 +504,7 @@ pub fn river(
     }
     may_enter(d, st, f, &units, to)?;
     for u in &units {
-        st.unit_mut(*u).loc = Loc::Hex(to);
+        st.set_loc(*u, Loc::Hex(to));
     }
     stacking::check_hexes(d, st, &[from, to]).map_err(|(m, r)| illegal(m, r))?;
     ctx.say(
@@ -534,7 +547,7 @@ pub fn valley(ctx: &mut Ctx, st: &mut State, p: Player, path: &[Hex]) -> Result<
         }
         may_enter(d, st, f, &units, *n)?;
         for u in &units {
-            st.unit_mut(*u).loc = Loc::Hex(*n);
+            st.set_loc(*u, Loc::Hex(*n));
         }
         cur = *n;
         entered(ctx, st, f, &units, *n)?;

@@ -52,10 +52,11 @@ pub fn initial(d: &Data, options: Options) -> State {
         ],
         options,
         finished: None,
+        index: Default::default(),
     };
     let place = |st: &mut State, k: Kind, hexes: &[Hex]| {
         for (u, h) in d.of_kind(k).zip(hexes) {
-            st.unit_mut(u).loc = Loc::Hex(*h);
+            st.set_loc(u, Loc::Hex(*h));
         }
     };
     let legion_hexes: Vec<Hex> = d
@@ -69,9 +70,9 @@ pub fn initial(d: &Data, options: Options) -> State {
     let cav: Vec<UnitId> = d.of_kind(Kind::Cavalry).collect();
     for (i, c) in cav.iter().enumerate() {
         if i == 0 {
-            st.unit_mut(*c).loc = Loc::Hex(d.special.rome);
+            st.set_loc(*c, Loc::Hex(d.special.rome));
         } else {
-            st.unit_mut(*c).loc = Loc::Pool;
+            st.set_loc(*c, Loc::Pool);
             st.pool.push(Item::Cavalry(*c));
         }
     }
@@ -160,10 +161,10 @@ pub fn gp_setup(
         }
     }
     for (u, h) in d.of_kind(Kind::Tribe).zip(&tribes) {
-        st.unit_mut(u).loc = Loc::Hex(*h);
+        st.set_loc(u, Loc::Hex(*h));
     }
     for (u, h) in d.of_kind(Kind::Gund).zip(&gunds) {
-        st.unit_mut(u).loc = Loc::Hex(*h);
+        st.set_loc(u, Loc::Hex(*h));
     }
     let mut all = gunds.clone();
     all.sort();

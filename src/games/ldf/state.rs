@@ -9,6 +9,7 @@ use crate::core::ruleset::Outcome;
 use serde::Serialize;
 use crate::core::dice::RollRef;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 /// The two players (1.2): side 0 and side 1 of the opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -236,8 +237,9 @@ pub struct State {
     pub seq: u32,
     /// The actor takes one more action (Mad Dash stand-in, R-B3).
     pub extra: bool,
-    /// Every counter, by [`UnitId`].
-    pub units: Vec<UnitState>,
+    /// Every counter, by [`UnitId`]; changed only through
+    /// [`State::unit_mut`], which keeps [`State::index`] true.
+    pub(super) units: Vec<UnitState>,
     /// Roman treasury points.
     pub treasury: u32,
     /// Looted TP hexes (6.3).
@@ -284,17 +286,73 @@ pub struct State {
     pub options: Options,
     /// Set when the game is over.
     pub finished: Option<Outcome>,
+    /// Which counters stand in which hex: derived from `units`, built on
+    /// first use and dropped by every [`State::unit_mut`], so never stale.
+    /// Not part of the state (not serialized, not hashed).
+    #[serde(skip)]
+    pub(super) index: HexIndex,
+}
+
+/// The counters on the map by hex, sorted by (hex, id): a cache of
+/// `State::units` so that [`State::at`] (the hot path of move and ZOC
+/// checks) reads a slice instead of scanning every counter.
+#[derive(Clone, Default)]
+pub struct HexIndex(OnceLock<Vec<(Hex, UnitId)>>);
+
+impl std::fmt::Debug for HexIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HexIndex")
+    }
+}
+
+impl HexIndex {
+    fn get(&self, units: &[UnitState]) -> &[(Hex, UnitId)] {
+        self.0.get_or_init(|| {
+            let mut v: Vec<(Hex, UnitId)> = units
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.loc.hex().map(|h| (h, UnitId(i as u16))))
+                .collect();
+            v.sort_unstable();
+            v
+        })
+    }
 }
 
 impl State {
+    /// Every counter's state, by [`UnitId`].
+    pub fn units(&self) -> &[UnitState] {
+        &self.units
+    }
+
     /// A counter's state.
     pub fn unit(&self, u: UnitId) -> &UnitState {
         &self.units[u.index()]
     }
 
-    /// A counter's state, to change.
+    /// A counter's state, to change (the only way to move one: it drops
+    /// the hex index, rebuilt on the next [`State::at`]).
     pub fn unit_mut(&mut self, u: UnitId) -> &mut UnitState {
+        self.index = HexIndex::default();
         &mut self.units[u.index()]
+    }
+
+    /// Moves a counter, keeping the hex index in step (one entry out, one
+    /// in, in order) instead of dropping it as [`State::unit_mut`] must.
+    pub fn set_loc(&mut self, u: UnitId, loc: Loc) {
+        let old = self.units[u.index()].loc;
+        self.units[u.index()].loc = loc;
+        if let Some(v) = self.index.0.get_mut() {
+            if let Some(h) = old.hex()
+                && let Ok(i) = v.binary_search(&(h, u))
+            {
+                v.remove(i);
+            }
+            if let Some(h) = loc.hex() {
+                let i = v.binary_search(&(h, u)).unwrap_or_else(|i| i);
+                v.insert(i, (h, u));
+            }
+        }
     }
 
     /// Where a counter is on the map.
@@ -304,9 +362,12 @@ impl State {
 
     /// The counters in a hex, in id order.
     pub fn at(&self, h: Hex) -> impl Iterator<Item = UnitId> + '_ {
-        (0..self.units.len())
-            .map(|i| UnitId(i as u16))
-            .filter(move |u| self.units[u.index()].loc == Loc::Hex(h))
+        let all = self.index.get(&self.units);
+        let from = all.partition_point(|(x, _)| *x < h);
+        all[from..]
+            .iter()
+            .take_while(move |(x, _)| *x == h)
+            .map(|(_, u)| *u)
     }
 
     /// Every counter on the map.

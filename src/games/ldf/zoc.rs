@@ -1,6 +1,6 @@
 //! Zones of control (11.x) with the faction-relations matrix (digest 5.9).
 
-use super::data::{Data, OFFSET, Region};
+use super::data::{Data, Region};
 use std::collections::BTreeSet;
 use super::state::{Faction, Gallic, State};
 use crate::core::hex::Hex;
@@ -37,11 +37,11 @@ fn pins(d: &Data, st: &State, u: super::data::UnitId, n: Hex, h: Hex, f: Faction
 }
 
 /// Is `h` in a zone of control hostile to faction `f` (an EZOC, 11.1)?
-/// One pass over the counters on the map (the hot path of move checks and
-/// `legal()`), the adjacency test first.
+/// Only the counters of the linked hexes can (the hot path of move checks
+/// and `legal()`; `State::at` reads the hex index).
 pub fn in_ezoc(d: &Data, st: &State, h: Hex, f: Faction) -> bool {
-    st.on_map()
-        .any(|(u, n)| n != h && n.adjacent_on(OFFSET, h) && pins(d, st, u, n, h, f))
+    d.links(h)
+        .any(|n| st.at(n).any(|u| pins(d, st, u, n, h, f)))
 }
 
 /// Every hex in a zone of control hostile to faction `f` (11.1): the same

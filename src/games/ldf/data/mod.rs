@@ -563,6 +563,11 @@ pub struct Data {
     pub hexes: Vec<HexInfo>,
     /// Hexsides that are not open land, by (lower hex, higher hex).
     pub sides: BTreeMap<(Hex, Hex), SideKind>,
+    /// Each hex's land links (by dense index): bit `i` set when the hex
+    /// links to its neighbour in direction `Dir::ALL[i]`; derived from the
+    /// map once it is read ([`Data::derive_links`]), the hot path of every
+    /// move, ZOC and reach test.
+    pub link_bits: Vec<u8>,
     /// Population centres.
     pub places: Vec<Place>,
     /// Sea zone names.
@@ -720,6 +725,16 @@ impl Data {
     /// retreat, ZOC)? A narrows hex links only to the land hexes it connects, as
     /// by a bridge (12.5); otherwise an all-sea hexside breaks it (R-D1).
     pub fn linked(&self, a: Hex, b: Hex) -> bool {
+        let Some(bits) = self.idx(a).and_then(|i| self.link_bits.get(i)) else {
+            return self.linked_by_map(a, b);
+        };
+        let ns = a.neighbours_on(OFFSET);
+        (0..6).any(|i| ns[i] == b && bits & (1 << i) != 0)
+    }
+
+    /// [`Data::linked`] from the map itself (narrows, hexsides), as
+    /// [`Data::derive_links`] tabulates it.
+    fn linked_by_map(&self, a: Hex, b: Hex) -> bool {
         if !a.adjacent_on(OFFSET, b) || !self.is_land(a) || !self.is_land(b) {
             return false;
         }
@@ -737,9 +752,31 @@ impl Data {
 
     /// The land hexes linked to `h`.
     pub fn links(&self, h: Hex) -> impl Iterator<Item = Hex> + '_ {
+        let bits = self.idx(h).and_then(|i| self.link_bits.get(i).copied());
         h.neighbours_on(OFFSET)
             .into_iter()
-            .filter(move |n| self.linked(h, *n))
+            .enumerate()
+            .filter(move |(i, n)| match bits {
+                Some(b) => b & (1 << i) != 0,
+                None => self.linked_by_map(h, *n),
+            })
+            .map(|(_, n)| n)
+    }
+
+    /// Tabulates every hex's land links ([`Data::link_bits`]); called once
+    /// the map is read.
+    pub fn derive_links(&mut self) {
+        let bits: Vec<u8> = self
+            .hexes
+            .iter()
+            .map(|x| {
+                let ns = x.hex.neighbours_on(OFFSET);
+                (0..6)
+                    .filter(|i| self.linked_by_map(x.hex, ns[*i]))
+                    .fold(0u8, |b, i| b | (1 << i))
+            })
+            .collect();
+        self.link_bits = bits;
     }
 
     /// Every hex, in column-row order.

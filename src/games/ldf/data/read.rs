@@ -159,6 +159,7 @@ pub(super) fn read(map: &str, oob: &str, tables: &str) -> Result<Data, Vec<Strin
         bounds: (0, 0, 0, 0),
         hexes: Vec::new(),
         sides: BTreeMap::new(),
+        link_bits: Vec::new(),
         places: Vec::new(),
         zones: Vec::new(),
         units: Vec::new(),
@@ -187,6 +188,7 @@ pub(super) fn read(map: &str, oob: &str, tables: &str) -> Result<Data, Vec<Strin
     if r.errors.is_empty() {
         read_map_records(&mut r, &tm, &mut d);
         derive_hexes(&mut d);
+        d.derive_links();
     }
     read_oob(&mut r, &to, &mut d);
     read_tables(&mut r, &tt, &mut d);
