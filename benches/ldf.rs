@@ -77,7 +77,7 @@ fn apply_actions(c: &mut Criterion) {
         ("draw", "draw"),
         (
             "move a gund stack two hexes",
-            "move 5020 g1 g2 to 4920 4820",
+            "move 5020 g1 g2 to 5021 5022",
         ),
     ] {
         bench_order(&mut g, &r, &st, Side(1), name, text);
