@@ -374,50 +374,71 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
     let mut u = Umpire::open(&dir).unwrap();
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
     let sides = ["coalition", "government", "taliban", "warlords"];
-    let id = "adp-standing";
-    u.create_game(
-        NewGame {
-            id: id.into(),
-            ruleset: "adp".into(),
-            scenario: "standin".into(),
-            options: BTreeMap::new(),
-            deadlines: None,
-            time_zones: BTreeMap::new(),
-            sides: sides
+    let mut tries = 0;
+    let (id, mut md, mut ob, outdir, ruleset, card, first, second, third) = loop {
+        tries += 1;
+        assert!(
+            tries <= 20,
+            "no game opened on an Event card with a 2nd Eligible"
+        );
+        let id = format!("adp-standing-{tries}");
+        u.create_game(
+            NewGame {
+                id: id.clone(),
+                ruleset: "adp".into(),
+                scenario: "standin".into(),
+                options: BTreeMap::new(),
+                deadlines: None,
+                time_zones: BTreeMap::new(),
+                sides: sides
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        (
+                            s.to_string(),
+                            format!("{s}@club.test"),
+                            key(i as u8 + 1).public_line(),
+                        )
+                    })
+                    .collect(),
+            },
+            now,
+        )
+        .unwrap();
+        let md = Maildir::open(&dir.join("maildir")).unwrap();
+        let outdir = dir.join("outbox");
+        let mut ob = FileOutbox::open(&outdir).unwrap();
+        u.deliver(&mut ob, now).unwrap();
+        let ruleset = Adp::new();
+        let d = ruleset.data();
+        // The deck is shuffled from the umpire's fresh secret: a game may open on
+        // a Propaganda card, with no 2nd Eligible to test. Such a game is left
+        // and another one made.
+        let opening = {
+            let st: &State = u.game(&id).unwrap().state().downcast_ref().unwrap();
+            let n = st.deck.current.unwrap();
+            let order = &d.card(n).unwrap().order;
+            let Some(first) = sequence::decider(d, st) else {
+                continue;
+            };
+            let after: Vec<_> = order
                 .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        s.to_string(),
-                        format!("{s}@club.test"),
-                        key(i as u8 + 1).public_line(),
-                    )
-                })
-                .collect(),
-        },
-        now,
-    )
-    .unwrap();
-    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
-    let outdir = dir.join("outbox");
-    let mut ob = FileOutbox::open(&outdir).unwrap();
-    u.deliver(&mut ob, now).unwrap();
-    let ruleset = Adp::new();
-    let d = ruleset.data();
-    let (card, first, second, third) = {
-        let st: &State = u.game(id).unwrap().state().downcast_ref().unwrap();
-        let n = st.deck.current.unwrap();
-        let order = &d.card(n).unwrap().order;
-        let first = sequence::decider(d, st).unwrap();
-        let after: Vec<_> = order
-            .iter()
-            .skip_while(|f| **f != first)
-            .skip(1)
-            .filter(|f| st.eligible[f.index()])
-            .copied()
-            .collect();
-        (n, first, after[0], after.get(1).copied())
+                .skip_while(|f| **f != first)
+                .skip(1)
+                .filter(|f| st.eligible[f.index()])
+                .copied()
+                .collect();
+            let Some(second) = after.first().copied() else {
+                continue;
+            };
+            (n, first, second, after.get(1).copied())
+        };
+        let (card, first, second, third) = opening;
+        break (id, md, ob, outdir, ruleset, card, first, second, third);
     };
+    let id = id.as_str();
+    let d = ruleset.data();
+
     let name = |f: umpire::games::adp::pieces::Faction| f.key();
     let idx = |f: umpire::games::adp::pieces::Faction| {
         sides.iter().position(|s| *s == f.key()).unwrap() as u8
