@@ -153,21 +153,10 @@ fn verify_record(c: &mut Criterion) {
         })
         .collect();
     // The batch pre-check alone (what `verify` now pays for the signatures).
-    let signed: Vec<(&str, &[u8], &str)> = record
-        .entries()
-        .iter()
-        .filter_map(|e| match &e.body {
-            Body::Move(m) => Some((
-                MOVE_NAMESPACE,
-                m.text.value()?.as_bytes(),
-                m.signature.value()?.as_str(),
-            )),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(umpire::core::sig::precheck(&signed).len(), signed.len());
+    let entries = record.entries();
+    assert_eq!(umpire::core::game::precheck_moves(entries).len(), 5_000);
     g.bench_function("batch-precheck", |b| {
-        b.iter(|| umpire::core::sig::precheck(black_box(&signed)))
+        b.iter(|| umpire::core::game::precheck_moves(black_box(entries)))
     });
     g.bench_function("umpire-replay-trusted", |b| {
         b.iter(|| {

@@ -24,7 +24,8 @@ mod upgrade;
 
 pub use acts::DrawOffer;
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
-pub(crate) use replay::{precheck_moves, revealed_secrets};
+pub use replay::precheck_moves;
+pub(crate) use replay::revealed_secrets;
 pub use round::ROUND_DOMAIN;
 pub use secrets::{Keys, Secrets, Stored};
 pub use upgrade::{UpgradeCheck, own_version, record_version};

@@ -526,7 +526,7 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
 /// Every open move signature of the record, checked in one batch (see
 /// [`crate::core::sig::precheck`]); the replay still checks each move's
 /// signer, and checks singly whatever the batch left out.
-pub(crate) fn precheck_moves(entries: &[Entry]) -> crate::core::sig::Prechecked {
+pub fn precheck_moves(entries: &[Entry]) -> crate::core::sig::Prechecked {
     use crate::core::sig::{MOVE_NAMESPACE, precheck};
     let items: Vec<_> = entries
         .iter()
