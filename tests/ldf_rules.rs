@@ -919,6 +919,33 @@ fn rebel_conversion_rolls() {
     assert_eq!(t2.at("co"), Some(p[1]));
 }
 
+// 8.3, 10.4, 10.5 (ruling R-F11): loyal Romans stacked with a Caucasus
+// garrison cannot turn rebel without it, and it has no rebel side: no
+// conversion roll, they stay loyal and the rebel force's move ends there.
+// Self-play (seed 3, game 34) found a roll here leaving rebels stacked with
+// the client garrison.
+#[test]
+fn loyal_romans_stacked_with_client_units_are_not_rolled_for() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", q);
+    t.put("cg1", q);
+    let ev = t.ok(GP, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert!(!t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(t.at("co"), Some(p[1]), "the move ends next to them");
+    assert!(text(&ev).contains("client units"), "{}", text(&ev));
+}
+
 // 5.4, 14.3: The Gods Are Bored, drawn in Turns 1-4 with an even roll, ends the turn.
 #[test]
 fn the_gods_are_bored_end_the_turn() {

@@ -383,6 +383,22 @@ fn convert_around(
             ok = false;
             continue;
         }
+        if st
+            .at(n)
+            .any(|u| matches!(d.kind(u), Kind::ClientGarrison | Kind::Palmyran))
+        {
+            // All the units in one hex change together (8.3), and the
+            // Caucasus and Palmyran units have no rebel side: the hex stays
+            // loyal without a roll, so not every adjacent loyal hex flipped
+            // and the move ends (ruling R-F11, umpire's own; a roll here left rebels
+            // stacked with client units, against 10.4 and 10.5).
+            ctx.say(
+                format!("the Romans in {n} stand with client units: they stay loyal, no roll, the move ends (8.3)"),
+                vec![h, n],
+            );
+            ok = false;
+            continue;
+        }
         rolled.insert(n);
         let r = ctx.d6(st, &format!("conversion-{n}"))?;
         if r % 2 == 0 {
