@@ -165,6 +165,11 @@ pub type Signed<'a> = (&'a str, &'a [u8], &'a str);
 /// intake checks every move singly, as strictly as OpenSSH, so no record it
 /// writes holds one.
 pub fn precheck(items: &[Signed<'_>]) -> Prechecked {
+    precheck_in_batches(items, 1024)
+}
+
+/// [`precheck`] with batches of at most `batch` signatures.
+fn precheck_in_batches(items: &[Signed<'_>], batch: usize) -> Prechecked {
     // Parse and build the signed data first (cheap), then the curve work.
     let parsed: Vec<Option<Batchable>> = items.iter().map(|i| Batchable::new(*i)).collect();
     let usable: Vec<(usize, &Batchable)> = parsed
@@ -172,18 +177,27 @@ pub fn precheck(items: &[Signed<'_>]) -> Prechecked {
         .enumerate()
         .filter_map(|(i, b)| b.as_ref().map(|b| (i, b)))
         .collect();
+    // One worker per core (never more, however long the record), each
+    // checking its share in batches of at most `batch`.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = usable.len().div_ceil(threads).clamp(64, 4096);
-    let good: Vec<usize> = std::thread::scope(|scope| {
-        let workers: Vec<_> = usable
-            .chunks(chunk)
-            .map(|c| scope.spawn(move || check_chunk(c)))
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
+    let share = usable.len().div_ceil(threads).max(batch);
+    let check_share = |part: &[(usize, &Batchable)]| -> Vec<usize> {
+        part.chunks(batch).flat_map(check_chunk).collect()
+    };
+    let good: Vec<usize> = if usable.len() <= share {
+        check_share(&usable)
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = usable
+                .chunks(share)
+                .map(|part| scope.spawn(move || check_share(part)))
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        })
+    };
     Prechecked(
         good.into_iter()
             .map(|i| {
@@ -484,6 +498,9 @@ mod tests {
             .collect();
         let pre = precheck(&items);
         assert_eq!(pre.len(), 147);
+        // Small batches over several workers: the same set.
+        let small = precheck_in_batches(&items, 16);
+        assert_eq!(small.0, pre.0);
         for (i, (ns, t, s)) in items.iter().enumerate() {
             let single = keys[i % 3].public().verify(ns, t, s).is_ok();
             assert_eq!(pre.holds(ns, t, s), single, "item {i}");
