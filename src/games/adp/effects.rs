@@ -279,6 +279,18 @@ pub fn free_op(
             "5.5",
         ));
     }
+    execute_free(d, st, f, a, dice)
+}
+
+/// A free Operation granted by an Event (5.5): it costs nothing and takes
+/// no Special Activity.
+fn execute_free(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
     let terms = Terms {
         free: true,
         final_card: false,
@@ -315,10 +327,5 @@ pub fn grant_op(
             "5.5",
         ));
     }
-    let terms = Terms {
-        free: true,
-        final_card: false,
-        sa_allowed: false,
-    };
-    action::execute(d, st, f, a, terms, dice)
+    execute_free(d, st, f, a, dice)
 }
