@@ -485,9 +485,9 @@ pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
     let canon = if body.has_openings() {
         let mut form = body.clone();
         form.redact(None);
-        serde_jcs::to_vec(&form)
+        crate::core::canon::to_vec(&form)
     } else {
-        serde_jcs::to_vec(body)
+        crate::core::canon::to_vec(body)
     }
     .unwrap_or_default();
     Tagged::new(ENTRY_DOMAIN)
@@ -495,6 +495,17 @@ pub fn entry_hash(seq: u64, prev: &Digest, body: &Body) -> Digest {
         .field(&prev.0)
         .field(&canon)
         .finish()
+}
+
+/// The content hashes of `entries`, taken on all cores.
+fn entry_hashes(entries: &[Entry]) -> Vec<Digest> {
+    crate::core::par::shares(entries, 256, |share| {
+        share
+            .iter()
+            .map(|e| entry_hash(e.seq, &e.prev, &e.body))
+            .collect::<Vec<_>>()
+    })
+    .concat()
 }
 
 /// Checks the dice positions entries name before anything is hashed: a
@@ -677,6 +688,13 @@ impl Record {
 
     /// Builds a record from entries, checking every link and hash.
     pub fn from_entries(entries: Vec<Entry>) -> Result<Record, RecordError> {
+        let hashes = entry_hashes(&entries);
+        Record::from_hashed(entries, &hashes)
+    }
+
+    /// [`Record::from_entries`] with each entry's content hash already taken
+    /// (`hashes[i]` is entry `i`'s).
+    fn from_hashed(entries: Vec<Entry>, hashes: &[Digest]) -> Result<Record, RecordError> {
         if entries.is_empty() {
             return Err(RecordError::Empty);
         }
@@ -701,7 +719,7 @@ impl Record {
                 )));
             }
             positions.check(e).map_err(chain)?;
-            let h = entry_hash(e.seq, &e.prev, &e.body);
+            let h = hashes[i];
             if h != e.hash {
                 return Err(chain(format!(
                     "{} entry was altered: its content hashes to {}, but it claims {}",
@@ -773,19 +791,37 @@ impl Record {
 
     /// Reads an exported record, checking the chain.
     pub fn from_text(text: &str) -> Result<Record, RecordError> {
-        let mut entries = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let t = line.trim();
-            if t.is_empty() || t.starts_with('#') {
-                continue;
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.trim()))
+            .filter(|(_, t)| !t.is_empty() && !t.starts_with('#'))
+            .collect();
+        // Each line is read and hashed on its own (an entry's hash covers
+        // its recorded `prev`, not the entry before), so the cores share
+        // the work; the chain is then checked in order.
+        let read = crate::core::par::shares(&lines, 256, |share| {
+            share
+                .iter()
+                .map(|&(line, t)| {
+                    let e: Entry = serde_json::from_str(t).map_err(|e| RecordError::Syntax {
+                        line,
+                        message: e.to_string(),
+                    })?;
+                    let h = entry_hash(e.seq, &e.prev, &e.body);
+                    Ok((e, h))
+                })
+                .collect::<Result<Vec<_>, RecordError>>()
+        });
+        let mut entries = Vec::with_capacity(lines.len());
+        let mut hashes = Vec::with_capacity(lines.len());
+        for share in read {
+            for (e, h) in share? {
+                entries.push(e);
+                hashes.push(h);
             }
-            let e: Entry = serde_json::from_str(t).map_err(|e| RecordError::Syntax {
-                line: i + 1,
-                message: e.to_string(),
-            })?;
-            entries.push(e);
         }
-        Record::from_entries(entries)
+        Record::from_hashed(entries, &hashes)
     }
 }
 

@@ -51,7 +51,7 @@ pub struct Opened<T> {
 /// The commitment to `value` under `salt`.
 pub fn commitment<T: Serialize>(salt: &Digest, value: &T) -> Digest {
     // Values are strings, integers, digests and lists of them: JCS cannot fail.
-    let canon = serde_jcs::to_vec(value).unwrap_or_default();
+    let canon = crate::core::canon::to_vec(value).unwrap_or_default();
     Tagged::new(SEALED_DOMAIN)
         .field(&salt.0)
         .field(&canon)

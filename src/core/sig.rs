@@ -104,23 +104,21 @@ impl PublicKey {
         armored: &str,
         pre: Option<&Prechecked>,
     ) -> Result<(), SigError> {
-        if !pre.is_some_and(|p| p.holds(namespace, msg, armored)) {
-            return self.verify(namespace, msg, armored);
+        // Found valid under this namespace by the key inside it: what is
+        // left is whether that key is this one. The full check otherwise
+        // (and to name the wrong key).
+        match pre.and_then(|p| p.signer(namespace, msg, armored)) {
+            Some(key) if self.0.key_data().ed25519().is_some_and(|k| k.0 == key) => Ok(()),
+            _ => self.verify(namespace, msg, armored),
         }
-        // Found valid by the key inside it, under this namespace: what is
-        // left is whether that key is this one.
-        let sig = parse_signature(armored)?;
-        if sig.public_key() != self.0.key_data() {
-            return self.verify(namespace, msg, armored);
-        }
-        Ok(())
     }
 }
 
-/// Signatures already found valid by [`precheck`]: each by the key and under
-/// the namespace inside it, over the text it was checked with.
+/// Signatures already found valid by [`precheck`], each by the key and under
+/// the namespace inside it, over the text it was checked with: a tag of the
+/// three, and the ed25519 key that signed.
 #[derive(Debug, Default, Clone)]
-pub struct Prechecked(std::collections::HashSet<[u8; 32]>);
+pub struct Prechecked(std::collections::HashMap<[u8; 32], [u8; 32]>);
 
 impl Prechecked {
     fn tag(namespace: &str, msg: &[u8], armored: &str) -> [u8; 32] {
@@ -133,9 +131,17 @@ impl Prechecked {
         h.finalize().into()
     }
 
+    /// The key that made this signature over this text, if it was found
+    /// valid under `namespace`.
+    pub fn signer(&self, namespace: &str, msg: &[u8], armored: &str) -> Option<[u8; 32]> {
+        self.0
+            .get(&Prechecked::tag(namespace, msg, armored))
+            .copied()
+    }
+
     /// Was this signature over this text found valid under `namespace`?
     pub fn holds(&self, namespace: &str, msg: &[u8], armored: &str) -> bool {
-        self.0.contains(&Prechecked::tag(namespace, msg, armored))
+        self.signer(namespace, msg, armored).is_some()
     }
 
     /// How many signatures were found valid.
@@ -155,9 +161,10 @@ pub type Signed<'a> = (&'a str, &'a [u8], &'a str);
 
 /// Checks many signatures at once, ahead of a replay (issue 13): ed25519
 /// batch verification (ed25519-dalek's `verify_batch`), in chunks spread over
-/// the machine's cores. A chunk that fails as a whole is checked one by one,
-/// so one bad signature costs only its chunk's speed-up. What does not pass
-/// is simply left out: the caller's own check then reports it as usual.
+/// the machine's cores, each core also reading its own share's blocks. A
+/// chunk that fails as a whole is checked one by one, so one bad signature
+/// costs only its chunk's speed-up. What does not pass is simply left out:
+/// the caller's own check then reports it as usual.
 ///
 /// The batch equation can accept a signature the single check refuses only
 /// when its own key's holder built it with a small-order component on
@@ -170,42 +177,24 @@ pub fn precheck(items: &[Signed<'_>]) -> Prechecked {
 
 /// [`precheck`] with batches of at most `batch` signatures.
 fn precheck_in_batches(items: &[Signed<'_>], batch: usize) -> Prechecked {
-    // Parse and build the signed data first (cheap), then the curve work.
-    let parsed: Vec<Option<Batchable>> = items.iter().map(|i| Batchable::new(*i)).collect();
-    let usable: Vec<(usize, &Batchable)> = parsed
+    let found = crate::core::par::shares(items, batch, |share| check_share(share, batch));
+    Prechecked(found.into_iter().flatten().collect())
+}
+
+/// The tags and keys of the signatures in `share` that verify.
+fn check_share(share: &[Signed<'_>], batch: usize) -> Vec<([u8; 32], [u8; 32])> {
+    // A record has a few keys and many signatures: each key's point is
+    // decompressed once, not once per signature.
+    let mut keys = std::collections::HashMap::new();
+    let ready: Vec<(Signed<'_>, Batchable)> = share
         .iter()
-        .enumerate()
-        .filter_map(|(i, b)| b.as_ref().map(|b| (i, b)))
+        .filter_map(|&item| Some((item, Batchable::new(item, &mut keys)?)))
         .collect();
-    // One worker per core (never more, however long the record), each
-    // checking its share in batches of at most `batch`.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let share = usable.len().div_ceil(threads).max(batch);
-    let check_share = |part: &[(usize, &Batchable)]| -> Vec<usize> {
-        part.chunks(batch).flat_map(check_chunk).collect()
-    };
-    let good: Vec<usize> = if usable.len() <= share {
-        check_share(&usable)
-    } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = usable
-                .chunks(share)
-                .map(|part| scope.spawn(move || check_share(part)))
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
-                .collect()
-        })
-    };
-    Prechecked(
-        good.into_iter()
-            .map(|i| {
-                let (ns, msg, armored) = items[i];
-                Prechecked::tag(ns, msg, armored)
-            })
-            .collect(),
-    )
+    ready
+        .chunks(batch)
+        .flat_map(check_chunk)
+        .map(|((ns, msg, armored), b)| (Prechecked::tag(ns, msg, armored), b.key.to_bytes()))
+        .collect()
 }
 
 /// A signature ready for the batch: its signed data, bytes and key.
@@ -218,12 +207,22 @@ struct Batchable {
 impl Batchable {
     /// `None` for anything the batch cannot take as the single check would
     /// (unreadable, another namespace or algorithm, reserved bytes set).
-    fn new((namespace, msg, armored): Signed<'_>) -> Option<Batchable> {
+    fn new(
+        (namespace, msg, armored): Signed<'_>,
+        keys: &mut std::collections::HashMap<[u8; 32], ed25519_dalek::VerifyingKey>,
+    ) -> Option<Batchable> {
         let sig = parse_signature(armored).ok()?;
         if sig.namespace() != namespace || !sig.reserved().is_empty() {
             return None;
         }
-        let key = ed25519_dalek::VerifyingKey::from_bytes(&sig.public_key().ed25519()?.0).ok()?;
+        let raw = sig.public_key().ed25519()?.0;
+        let key = match keys.get(&raw) {
+            Some(k) => *k,
+            None => {
+                let k = ed25519_dalek::VerifyingKey::from_bytes(&raw).ok()?;
+                *keys.entry(raw).or_insert(k)
+            }
+        };
         let signature = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).ok()?;
         let signed = SshSig::signed_data(namespace, sig.hash_alg(), msg).ok()?;
         Some(Batchable {
@@ -234,19 +233,17 @@ impl Batchable {
     }
 }
 
-/// The indices in `chunk` whose signatures verify.
-fn check_chunk(chunk: &[(usize, &Batchable)]) -> Vec<usize> {
+/// Those of `chunk` whose signatures verify.
+fn check_chunk<'c, 'a>(chunk: &'c [(Signed<'a>, Batchable)]) -> Vec<(Signed<'a>, &'c Batchable)> {
     let msgs: Vec<&[u8]> = chunk.iter().map(|(_, b)| b.signed.as_slice()).collect();
     let sigs: Vec<ed25519_dalek::Signature> = chunk.iter().map(|(_, b)| b.signature).collect();
     let keys: Vec<ed25519_dalek::VerifyingKey> = chunk.iter().map(|(_, b)| b.key).collect();
-    if ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok() {
-        return chunk.iter().map(|(i, _)| *i).collect();
-    }
+    let all = ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok();
     use ed25519_dalek::Verifier as _;
     chunk
         .iter()
-        .filter(|(_, b)| b.key.verify(&b.signed, &b.signature).is_ok())
-        .map(|(i, _)| *i)
+        .filter(|(_, b)| all || b.key.verify(&b.signed, &b.signature).is_ok())
+        .map(|(item, b)| (*item, b))
         .collect()
 }
 

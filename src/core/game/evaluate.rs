@@ -22,7 +22,7 @@ pub const PUBLIC_MOVE_DOMAIN: &str = "umpire-public-move-v1";
 pub(crate) fn public_move_hash(side: &str, lines: &[PublicLine]) -> Digest {
     Tagged::new(PUBLIC_MOVE_DOMAIN)
         .field(side.as_bytes())
-        .field(&serde_jcs::to_vec(lines).unwrap_or_default())
+        .field(&crate::core::canon::to_vec(lines).unwrap_or_default())
         .finish()
 }
 
