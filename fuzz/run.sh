@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config)
+[ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config smtp_wire)
 
 # target: max_len (bytes) and timeout (s) per input.
 declare -A max_len=(
@@ -34,9 +34,10 @@ declare -A max_len=(
   [record]=1048576       # a whole exported record
   [sshsig]=4096          # an SSHSIG blob is ~150 bytes
   [config]=65536         # an umpire.toml
+  [smtp_wire]=65536      # server replies, or a message through DATA
 )
 declare -A timeout=(
-  [movefile]=5 [armored]=5 [mime]=10 [record]=10 [sshsig]=5 [config]=5
+  [movefile]=5 [armored]=5 [mime]=10 [record]=10 [sshsig]=5 [config]=5 [smtp_wire]=5
 )
 
 out="$PWD/target/fuzz"

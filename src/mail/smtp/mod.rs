@@ -32,6 +32,13 @@ use session::{Envelope, Session};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// For the fuzz target only: reads `data` as server replies and sends it
+/// through DATA's transparency, panicking if an invariant breaks.
+#[doc(hidden)]
+pub fn fuzz_wire(data: &[u8]) {
+    wire::fuzz_check(data);
+}
+
 /// A kept connection idle longer than this is closed and a new one opened:
 /// servers drop idle sessions (Postfix after 300 s, some far sooner), and a
 /// fresh one costs less than finding out mid-mail.

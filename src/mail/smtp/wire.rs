@@ -165,9 +165,76 @@ pub(crate) fn data_block(raw: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The fuzz target's check (`fuzz/fuzz_targets/smtp_wire.rs`): `data` read
+/// as a server's replies never panics, hangs or reads a reply past its
+/// bounds, and sent as a message, DATA's transparency undoes exactly.
+pub(crate) fn fuzz_check(data: &[u8]) {
+    let mut r = data;
+    while !r.is_empty() {
+        let before = r.len();
+        let Ok(reply) = read_reply(&mut r) else {
+            break;
+        };
+        assert!((200..600).contains(&reply.code), "code {}", reply.code);
+        assert!(!reply.lines.is_empty() && reply.lines.len() <= MAX_LINES);
+        assert!(r.len() < before, "a reply consumed nothing");
+        let _ = Extensions::from_ehlo(&reply);
+    }
+    let block = data_block(data);
+    let body = block
+        .strip_suffix(b".\r\n")
+        .expect("DATA ends with CRLF . CRLF");
+    let mut unstuffed = Vec::with_capacity(body.len());
+    for line in body.split_inclusive(|&b| b == b'\n') {
+        assert!(line.ends_with(b"\r\n"), "a line not ended by CRLF");
+        assert_ne!(line, b".\r\n", "a lone dot inside the data");
+        unstuffed.extend_from_slice(line.strip_prefix(b".").unwrap_or(line));
+    }
+    assert_eq!(unstuffed, crlf_lines(data), "transparency does not undo");
+}
+
+/// `raw` with every line end (CRLF, lone CR, lone LF) as CRLF, the last
+/// line ended too.
+fn crlf_lines(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() + 2);
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\r' if raw.get(i + 1) == Some(&b'\n') => {
+                out.extend_from_slice(b"\r\n");
+                i += 1;
+            }
+            b'\r' | b'\n' => out.extend_from_slice(b"\r\n"),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    if !out.is_empty() && !out.ends_with(b"\r\n") {
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fuzz_check_holds_for_awkward_inputs() {
+        for data in [
+            &b""[..],
+            b".",
+            b"\r",
+            b"\n.\n",
+            b"250-a\r\n250 b\r\n",
+            b"..\r\n.\r\n",
+            b"x\r\r\n\n\r.",
+            b"250-",
+            b"999 nope\r\n",
+        ] {
+            fuzz_check(data);
+        }
+    }
 
     fn reply(s: &str) -> Result<Reply, MailError> {
         read_reply(&mut s.as_bytes())
