@@ -154,3 +154,29 @@ fn a_new_default_policy_rebuilds_the_index_once() {
     assert_exact(&u);
     assert_eq!(u.store().wake_of("g1").unwrap(), Some(at(52).as_second()));
 }
+
+/// `umpire run` keeps one process for weeks: its cache of replayed games
+/// follows the games in play (least recently used dropped first), and a
+/// dropped game replays when next asked for (issue 13: memory bounded by the
+/// games in play, not by the club).
+#[test]
+fn the_game_cache_keeps_the_games_last_used() {
+    let tmp = tempfile::tempdir().unwrap();
+    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let mut u = Umpire::open(tmp.path()).unwrap();
+    for id in ["c1", "c2", "c3", "c4", "c5"] {
+        u.create_game(new(id, None), at(0)).unwrap();
+    }
+    for id in ["c3", "c1", "c5", "c2", "c4", "c1"] {
+        u.game(id).unwrap();
+    }
+    assert_eq!(u.trim_cache(2), 3);
+    let kept = u.cached_games();
+    assert_eq!(kept, ["c1", "c4"], "the two games asked for last are kept");
+    assert_eq!(u.trim_cache(2), 0, "nothing more to drop");
+    // A dropped game replays to the same state.
+    let head = u.game("c3").unwrap().record().head();
+    u.trim_cache(0);
+    assert!(u.cached_games().is_empty());
+    assert_eq!(u.game("c3").unwrap().record().head(), head);
+}

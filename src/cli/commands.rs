@@ -273,7 +273,9 @@ pub fn run(cli: Cli) -> Result<i32> {
             );
             let mut failures = 0u32;
             while !stopped() {
-                match cycle(&mut u, &mut inbox, &mut outbox, now()?) {
+                let cycled = cycle(&mut u, &mut inbox, &mut outbox, now()?);
+                u.trim_cache(crate::service::CACHED_GAMES);
+                match cycled {
                     Ok(()) => failures = 0,
                     // A server away is not a reason to stop: try again later.
                     Err(e) if is_transient(&e) => {

@@ -281,7 +281,11 @@ impl Umpire {
     }
 
     pub(super) fn load(&mut self, id: &str) -> Result<(), ServiceError> {
+        self.loads += 1;
+        let tick = self.loads;
         if self.games.contains_key(id) {
+            // Also games cached by creation or import, not by a load.
+            self.used.insert(id.to_string(), tick);
             return Ok(());
         }
         let record = self.store.record(id)?;
@@ -292,6 +296,7 @@ impl Umpire {
         let (game, _) = Game::replay(ruleset, &record, ReplayMode::Trusted)
             .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
         self.games.insert(id.to_string(), game);
+        self.used.insert(id.to_string(), tick);
         Ok(())
     }
 
@@ -299,6 +304,32 @@ impl Umpire {
     pub(super) fn forget(&mut self, id: &str) {
         self.games.remove(id);
         self.chains.remove(id);
+        self.used.remove(id);
+    }
+
+    /// Keeps at most `keep` replayed games cached, dropping those asked for
+    /// least recently (never one whose state is ahead of the store), so the
+    /// memory of `umpire run` follows the games in play, not every game it
+    /// has touched since it started (issue 13). Returns how many it dropped.
+    pub fn trim_cache(&mut self, keep: usize) -> usize {
+        // A game cached without a load (created, imported) counts as oldest.
+        let mut by_age: Vec<(u64, String)> = self
+            .games
+            .keys()
+            .filter(|id| !self.pending_games.contains(*id))
+            .map(|id| (self.used.get(id).copied().unwrap_or(0), id.clone()))
+            .collect();
+        by_age.sort();
+        let over = self.games.len().saturating_sub(keep).min(by_age.len());
+        for (_, id) in &by_age[..over] {
+            self.forget(id);
+        }
+        over
+    }
+
+    /// The games cached now, replayed.
+    pub fn cached_games(&self) -> Vec<&str> {
+        self.games.keys().map(String::as_str).collect()
     }
 
     /// The dice secrets of a game.

@@ -69,6 +69,11 @@ pub mod layout {
     pub const TEMPLATES: &str = "templates";
 }
 
+/// Most replayed games `umpire run` keeps cached from one cycle to the next:
+/// a club's games in play fit, and memory stays bounded however many games
+/// the data directory holds (each dropped game replays when next needed).
+pub const CACHED_GAMES: usize = 256;
+
 /// The umpire of one data directory.
 pub struct Umpire {
     dir: PathBuf,
@@ -77,6 +82,12 @@ pub struct Umpire {
     templates: Templates,
     key: SecretKey,
     games: BTreeMap<String, Game>,
+    /// When each cached game was last asked for (a count of loads), so a
+    /// long-running umpire keeps the games in play and drops the others
+    /// (`Umpire::trim_cache`).
+    used: BTreeMap<String, u64>,
+    /// The count of game loads so far (the clock of `used`).
+    loads: u64,
     /// Dice secrets, rebuilt once per process (a walk down each chain).
     chains: BTreeMap<String, crate::core::game::Secrets>,
     /// Chain caches rebuilt in this process, to join the next commit
@@ -155,6 +166,8 @@ impl Umpire {
             templates,
             key,
             games: BTreeMap::new(),
+            used: BTreeMap::new(),
+            loads: 0,
             chains: BTreeMap::new(),
             chain_writes: BTreeMap::new(),
             pending: crate::store::Batch::new(),
