@@ -29,6 +29,7 @@ pub mod leaders;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod reach;
 pub mod setup;
 pub mod stacking;
 pub mod standing;

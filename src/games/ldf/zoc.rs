@@ -1,7 +1,6 @@
 //! Zones of control (11.x) with the faction-relations matrix (digest 5.9).
 
 use super::data::{Data, Region};
-use std::collections::BTreeSet;
 use super::state::{Faction, Gallic, State};
 use crate::core::hex::Hex;
 
@@ -44,15 +43,18 @@ pub fn in_ezoc(d: &Data, st: &State, h: Hex, f: Faction) -> bool {
         .any(|n| st.at(n).any(|u| pins(d, st, u, n, h, f)))
 }
 
-/// Every hex in a zone of control hostile to faction `f` (11.1): the same
-/// answer as [`in_ezoc`] for every hex at once, for searches that ask it of
-/// many hexes.
-pub fn ezoc_hexes(d: &Data, st: &State, f: Faction) -> BTreeSet<Hex> {
-    let mut out = BTreeSet::new();
+/// Every hex in a zone of control hostile to faction `f` (11.1), as a mask
+/// by [`Data::hex_index`]: the same answer as [`in_ezoc`] for every hex at
+/// once, for searches that ask it of many hexes.
+pub fn ezoc_mask(d: &Data, st: &State, f: Faction) -> Vec<bool> {
+    let mut out = vec![false; d.hexes.len()];
     for (u, n) in st.on_map() {
         for h in d.links(n) {
-            if !out.contains(&h) && pins(d, st, u, n, h, f) {
-                out.insert(h);
+            if let Some(i) = d.hex_index(h)
+                && !out[i]
+                && pins(d, st, u, n, h, f)
+            {
+                out[i] = true;
             }
         }
     }
