@@ -6,7 +6,7 @@
 use super::chits;
 use super::data::{Data, Kind, Outcome, Region, UnitId};
 use super::effects::{Ctx, after_losses, entered, illegal, kill};
-use super::movement::may_enter;
+use super::entry::may_enter;
 use super::orders::{Advance, Attack};
 use super::stacking;
 use super::state::{Faction, Loc, Palmyra, Player, State};

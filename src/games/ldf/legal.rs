@@ -3,7 +3,7 @@
 //! with its reachable hexes and costs), each checked by a dry run.
 
 use super::data::{Data, Kind, OFFSET, Region};
-use super::movement::may_enter;
+use super::entry::may_enter;
 use super::orders;
 use super::reach::{self, Ezocs};
 use super::state::{Faction, Player, Stage, State};
@@ -35,11 +35,10 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
 /// One move order per stack, to its farthest hex, with every reachable hex
 /// and its cost in a trailing comment.
 fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Option<String> {
-    let costs = reach::reach(d, st, p, from, ez);
-    let mut by_cost: Vec<(u32, Hex)> = costs.iter().map(|(h, c)| (*c, *h)).collect();
-    by_cost.sort();
+    let r = reach::reach(d, st, p, from, ez);
+    let by_cost = &r.by_cost;
     let order = by_cost.iter().rev().take(3).find_map(|(_, to)| {
-        let path = reach::path_to(d, st, p, from, *to, &costs, ez);
+        let path = reach::path_to(d, st, p, from, *to, &r, ez);
         let tail: Vec<String> = path.iter().map(|x| x.to_string()).collect();
         let o = format!("move {from} to {}", tail.join(" "));
         ok(d, st, p, &o).then_some(o)

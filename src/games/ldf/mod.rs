@@ -25,6 +25,7 @@ pub mod deficit;
 pub mod diplomacy;
 pub mod economics;
 pub mod effects;
+pub mod entry;
 pub mod leaders;
 pub mod legal;
 pub mod movement;

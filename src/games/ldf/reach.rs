@@ -8,7 +8,8 @@
 //! made this the hot spot of self-play.
 
 use super::data::{Data, UnitId};
-use super::movement::{allowances, may_enter};
+use super::entry::barrier;
+use super::movement::allowances;
 use super::state::{Faction, Player, State};
 use super::zoc::ezoc_mask;
 use crate::core::hex::Hex;
@@ -41,47 +42,70 @@ pub fn force(d: &Data, st: &State, p: Player, from: Hex) -> Vec<UnitId> {
         .collect()
 }
 
+/// Where the default force in one hex can go by land now.
+pub struct Reach {
+    /// The cost of each hex by [`Data::hex_index`]: 0 for the start,
+    /// [`UNSEEN`] or [`BARRED`] for hexes it cannot reach.
+    cost: Vec<u32>,
+    /// Every hex it can reach but the start, by (cost, hex).
+    pub by_cost: Vec<(u32, Hex)>,
+}
+
+/// A hex the search has not reached, in [`Reach::cost`].
+const UNSEEN: u32 = u32::MAX;
+
+impl Reach {
+    /// The cost in movement points of a hex it can reach.
+    pub fn cost(&self, d: &Data, h: Hex) -> Option<u32> {
+        let c = *self.cost.get(d.hex_index(h)?)?;
+        (c < BARRED).then_some(c)
+    }
+}
+
 /// The land hexes the default force in `from` can reach now, with their
 /// cost in movement points: normal movement, stopping on entering an EZOC
-/// (8.2-8.5, 11.x, 12.x). `from` itself is not listed.
-pub fn reach(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> BTreeMap<Hex, u32> {
+/// (8.2-8.5, 11.x, 12.x).
+pub fn reach(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Reach {
+    let mut r = Reach {
+        cost: Vec::new(),
+        by_cost: Vec::new(),
+    };
     let units = force(d, st, p, from);
     let (Some(f), Some(start)) = (units.first().map(|u| st.faction(d, *u)), d.hex_index(from)) else {
-        return BTreeMap::new();
+        return r;
     };
     let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
     let ezoc = ez.of(d, st, f);
-    // u32::MAX: not yet seen; BARRED: may not be entered (asked once per hex).
-    let mut cost = vec![u32::MAX; d.hexes.len()];
-    cost[start] = 0;
+    r.cost = vec![UNSEEN; d.hexes.len()];
+    r.cost[start] = 0;
     let mut queue = VecDeque::from([start]);
-    let mut out = BTreeMap::new();
     while let Some(i) = queue.pop_front() {
         // 11.3: a force stops on entering an EZOC; 12.4: within its MF.
-        if cost[i] >= mp || (i != start && ezoc[i]) {
+        if r.cost[i] >= mp || (i != start && ezoc[i]) {
             continue;
         }
         for b in d.links(d.hexes[i].hex) {
             let Some(j) = d.hex_index(b) else { continue };
-            if cost[j] != u32::MAX {
+            if r.cost[j] != UNSEEN {
                 continue;
             }
-            if may_enter(d, st, f, &units, b).is_err() {
-                cost[j] = BARRED;
+            if barrier(d, st, f, &units, b).is_some() {
+                r.cost[j] = BARRED;
                 continue;
             }
-            cost[j] = cost[i] + 1;
-            out.insert(b, cost[j]);
+            r.cost[j] = r.cost[i] + 1;
+            r.by_cost.push((r.cost[j], b));
             queue.push_back(j);
         }
     }
-    out
+    r.by_cost.sort_unstable();
+    r
 }
 
-/// A cheapest path from `from` to `to` through `costs` (as [`reach`] gives
-/// them), stepping back through linked hexes one point cheaper and outside
-/// the EZOC of the stack's faction.
-pub fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTreeMap<Hex, u32>, ez: &mut Ezocs) -> Vec<Hex> {
+/// A cheapest path from `from` to `to` (a hex of `r`), stepping back
+/// through linked hexes one point cheaper and outside the EZOC of the
+/// stack's faction.
+pub fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, r: &Reach, ez: &mut Ezocs) -> Vec<Hex> {
     let f = st
         .at(from)
         .find(|u| st.owner(d, *u) == Some(p))
@@ -89,10 +113,10 @@ pub fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTre
     let ezoc = ez.of(d, st, f);
     let mut path = vec![to];
     let mut cur = to;
-    while let Some(c) = costs.get(&cur).copied().filter(|c| *c > 1) {
+    while let Some(c) = r.cost(d, cur).filter(|c| *c > 1) {
         let Some(prev) = d
             .links(cur)
-            .find(|n| costs.get(n) == Some(&(c - 1)) && !masked(d, ezoc, *n))
+            .find(|n| r.cost(d, *n) == Some(c - 1) && !masked(d, ezoc, *n))
         else {
             break;
         };
@@ -101,4 +125,82 @@ pub fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTre
     }
     path.reverse();
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dice::Dice;
+    use crate::core::hex::reachable_on;
+    use crate::core::movefile::SourceLine;
+    use crate::core::ruleset::{Rules, Setup, Side};
+    use crate::games::ldf::Ldf;
+    use crate::games::ldf::data::OFFSET;
+    use crate::games::ldf::entry::may_enter;
+    use crate::games::ldf::zoc::in_ezoc;
+
+    /// The opening position, after the Germano-Parthian's `setup auto`.
+    fn opening(r: &Ldf) -> State {
+        let setup = Setup {
+            scenario: "campaign".into(),
+            options: Default::default(),
+            sides: vec!["roman".into(), "gp".into()],
+        };
+        let mut st = r.setup(&setup).expect("setup");
+        let line = SourceLine {
+            line: 1,
+            column: 1,
+            text: "setup auto".into(),
+        };
+        let o = r.parse(&st, Side(1), &[line]).expect("parse").remove(0).1;
+        r.apply(&mut st, Side(1), &o, &mut Dice::preview()).expect("setup auto");
+        st
+    }
+
+    /// The cheapest-path search over the rules as they are written (one
+    /// movement point a hex, 12.2; stop on entering an EZOC, 11.3; the entry
+    /// tests of 12.3, 9.2, 1.5, 9.5, 7.3, 8.3), for comparison.
+    fn by_dijkstra(d: &Data, st: &State, p: Player, from: Hex) -> Vec<(u32, Hex)> {
+        let units = force(d, st, p, from);
+        let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
+            return Vec::new();
+        };
+        let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
+        let costs = reachable_on(OFFSET, from, mp, |a, b| {
+            let stopped = a != from && in_ezoc(d, st, a, f);
+            let open = d.linked(a, b) && may_enter(d, st, f, &units, b).is_ok();
+            (!stopped && open).then_some(1)
+        });
+        let mut v: Vec<(u32, Hex)> = costs.into_iter().filter(|(h, _)| *h != from).map(|(h, c)| (c, h)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn breadth_first_reach_is_the_cheapest_path_reach() {
+        let r = Ldf::new();
+        let d = r.data();
+        let st = opening(&r);
+        let mut stacks: Vec<(Player, Hex)> = st
+            .on_map()
+            .filter_map(|(u, h)| Some((st.owner(d, u)?, h)))
+            .collect();
+        stacks.sort();
+        stacks.dedup();
+        let mut stopped = 0;
+        for (p, from) in stacks {
+            let mut ez = Ezocs::default();
+            let got = reach(d, &st, p, from, &mut ez);
+            assert_eq!(got.by_cost, by_dijkstra(d, &st, p, from), "{p:?} from {from}");
+            let f = st.at(from).find_map(|u| (st.owner(d, u) == Some(p)).then(|| st.faction(d, u)));
+            stopped += got
+                .by_cost
+                .iter()
+                .filter(|(_, h)| f.is_some_and(|f| in_ezoc(d, &st, *h, f)))
+                .count();
+        }
+        // The opening has stacks that reach an enemy zone of control and
+        // stop there (11.3), so the comparison covers the stop rule.
+        assert!(stopped > 0);
+    }
 }
