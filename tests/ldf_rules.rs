@@ -2346,3 +2346,35 @@ fn only_enemy_occupation_aborts_a_fortification() {
     t.ok(GP, &format!("move {next} to {lug}"), &[]);
     assert_eq!(t.st.fortify, None, "the enemy in the hex aborts it (8.13)");
 }
+
+// 11.4: a unit in an enemy zone of control leaves it only by combat, never
+// by a move (11.1).
+#[test]
+fn a_unit_in_an_ezoc_may_not_move_out() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("v1", p[1]);
+    t.put("t1", p[2]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal));
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[1], p[0]));
+    assert!(e.contains("11.4"), "{e}");
+}
+
+// 13.4: units attack only the enemy directly adjacent; 13.5: one attacking
+// force from one hex, never units of two hexes together.
+#[test]
+fn an_attack_is_from_one_hex_on_one_adjacent_hex() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    t.put("v1", p[0]);
+    t.put("v2", p[2]);
+    t.put("t1", p[3]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("attack {} on {}", p[0], p[3]));
+    assert!(e.contains("13.4"), "{e}");
+    let e = t.err(ROMAN, &format!("attack {} v1 v2 on {}", p[2], p[3]));
+    assert!(e.contains("v1") && e.contains("(13.5)"), "{e}");
+}

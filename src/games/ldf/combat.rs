@@ -91,8 +91,14 @@ fn attackers(
             .collect(),
     };
     for u in &v {
-        if st.hex_of(*u) != Some(h) || !mine(*u) {
-            return Err(illegal(format!("{} is not yours in {h}", d.uid(*u)), "8.6"));
+        if st.hex_of(*u) != Some(h) {
+            return Err(illegal(
+                format!("{} is not in {h}: one attack is made by units of one hex", d.uid(*u)),
+                "13.5",
+            ));
+        }
+        if !mine(*u) {
+            return Err(illegal(format!("{} is not yours to command", d.uid(*u)), "1.2, 8.6"));
         }
         if d.kind(*u).is_garrison() {
             return Err(illegal(
