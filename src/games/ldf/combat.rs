@@ -531,6 +531,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         .links(b.target)
         .filter(|n| may_enter(d, st, f, &units, *n).is_ok())
         .collect();
+    // 11.6: a retreat may enter an EZOC; 13.12's doctrine avoids one if it can.
     let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
         let mut v = cs.to_vec();
         v.sort_by_key(|n| {
