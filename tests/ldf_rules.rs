@@ -2224,3 +2224,157 @@ fn a_stack_with_nowhere_to_retreat_falls_once_its_leader_last() {
     }
     assert!(fell > 0, "no CRT roll at these odds gives DR");
 }
+
+/// A core hex with a population centre, for the victory and fortify tests.
+fn lugdunum(t: &T) -> Hex {
+    t.d().find_hex("Lugdunum").unwrap()
+}
+
+// 4.3 first paragraph: in Turn 5 the Roman wins once both players have
+// completed an action and no enemy stands in Roman core territory; not
+// before the Roman has acted.
+#[test]
+fn turn_5_the_roman_wins_with_the_core_clear_once_both_have_acted() {
+    let mut t = game();
+    t.st.turn = 5;
+    t.ok(GP, "pass", &[]);
+    assert!(t.st.finished.is_none(), "the Roman has not acted yet (4.3)");
+    let n = t.st.pool.len() as u32;
+    t.ok(ROMAN, "draw", &[("draw", n, 1)]);
+    let f = t.st.finished.clone().expect("a Roman victory");
+    assert_eq!(f.winners, vec![ROMAN]);
+    assert!(f.summary.contains("(4.3)"), "{}", f.summary);
+}
+
+// 4.3 third paragraph: in Turn 5 two passes with a German in the core give
+// the game to the Germano-Parthian.
+#[test]
+fn turn_5_two_passes_with_a_german_in_the_core_win_for_the_gp() {
+    let mut t = game();
+    t.st.turn = 5;
+    let lug = lugdunum(&t);
+    t.put("t1", lug);
+    t.ok(GP, "pass", &[]);
+    assert!(t.st.finished.is_none());
+    t.ok(ROMAN, "pass", &[]);
+    let f = t.st.finished.clone().expect("a Germano-Parthian victory");
+    assert_eq!(f.winners, vec![GP]);
+    assert!(f.summary.contains("(4.3)"), "{}", f.summary);
+}
+
+// 4.3 second paragraph, 4.4: a concession ends the game at any time; 4.5:
+// the game over, no order is taken.
+#[test]
+fn a_concession_ends_the_game_and_nothing_follows() {
+    let mut t = game();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "concede", &[]);
+    let f = t.st.finished.clone().expect("the concession decides");
+    assert_eq!(f.winners, vec![GP]);
+    let e = t.err(GP, "pass");
+    assert!(e.contains("(4.5)"), "{e}");
+}
+
+// 4.4: in Turns 1-4 enemies in the core decide nothing; two passes just end
+// the turn.
+#[test]
+fn turns_1_to_4_end_without_a_victory_check() {
+    let mut t = game();
+    t.st.turn = 4;
+    let lug = lugdunum(&t);
+    t.put("t1", lug);
+    t.ok(GP, "pass", &[]);
+    t.ok(ROMAN, "pass", &[]);
+    assert!(t.st.finished.is_none());
+    assert_eq!((t.st.turn, t.st.stage), (5, Stage::AdminRoman));
+}
+
+// 8.13: the single Fortify marker begins a fortification (one at a time), a
+// later action completes it with a loyal garrison, and a hex with a garrison
+// may not be fortified again.
+#[test]
+fn fortifying_takes_two_actions_and_one_marker() {
+    let mut t = game();
+    let lug = lugdunum(&t);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "fortify Lugdunum", &[]);
+    assert_eq!(t.st.fortify, Some(lug));
+    assert!(
+        !t.st.at(lug).any(|u| t.d().kind(u) == Kind::RomanGarrison),
+        "not yet fortified (8.13)"
+    );
+    let other = t
+        .d()
+        .hexes
+        .iter()
+        .find(|x| {
+            x.region == Region::Core && x.tp > 0 && x.hex != lug && t.st.at(x.hex).next().is_none()
+        })
+        .map(|x| x.hex)
+        .unwrap();
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("fortify {other}"));
+    assert!(e.contains("(8.13)"), "{e}");
+    t.ok(ROMAN, "fortify complete", &[]);
+    assert_eq!(t.st.fortify, None);
+    let g =
+        t.st.at(lug)
+            .find(|u| t.d().kind(*u) == Kind::RomanGarrison)
+            .expect("a garrison (8.13)");
+    assert_eq!(t.st.faction(t.d(), g), Faction::Loyal);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "fortify Lugdunum");
+    assert!(e.contains("(8.13)"), "{e}");
+}
+
+// 8.13 last paragraph: an enemy ZOC does not stop a fortification, an enemy
+// entering the hex aborts it.
+#[test]
+fn only_enemy_occupation_aborts_a_fortification() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let lug = lugdunum(&t);
+    let next = d
+        .links(lug)
+        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
+        .unwrap();
+    t.put("t1", next);
+    assert!(zoc::in_ezoc(&d, &t.st, lug, Faction::Loyal));
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "fortify Lugdunum", &[]);
+    assert_eq!(t.st.fortify, Some(lug));
+    t.ok(GP, &format!("move {next} to {lug}"), &[]);
+    assert_eq!(t.st.fortify, None, "the enemy in the hex aborts it (8.13)");
+}
+
+// 11.4: a unit in an enemy zone of control leaves it only by combat, never
+// by a move (11.1).
+#[test]
+fn a_unit_in_an_ezoc_may_not_move_out() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("v1", p[1]);
+    t.put("t1", p[2]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal));
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[1], p[0]));
+    assert!(e.contains("11.4"), "{e}");
+}
+
+// 13.4: units attack only the enemy directly adjacent; 13.5: one attacking
+// force from one hex, never units of two hexes together.
+#[test]
+fn an_attack_is_from_one_hex_on_one_adjacent_hex() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    t.put("v1", p[0]);
+    t.put("v2", p[2]);
+    t.put("t1", p[3]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("attack {} on {}", p[0], p[3]));
+    assert!(e.contains("13.4"), "{e}");
+    let e = t.err(ROMAN, &format!("attack {} v1 v2 on {}", p[2], p[3]));
+    assert!(e.contains("v1") && e.contains("(13.5)"), "{e}");
+}

@@ -6,7 +6,7 @@
 use super::chits;
 use super::data::{Data, Kind, Outcome, Region, UnitId};
 use super::effects::{Ctx, after_losses, entered, illegal, kill};
-use super::movement::may_enter;
+use super::entry::may_enter;
 use super::orders::{Advance, Attack};
 use super::stacking;
 use super::state::{Faction, Loc, Palmyra, Player, State};
@@ -91,8 +91,14 @@ fn attackers(
             .collect(),
     };
     for u in &v {
-        if st.hex_of(*u) != Some(h) || !mine(*u) {
-            return Err(illegal(format!("{} is not yours in {h}", d.uid(*u)), "8.6"));
+        if st.hex_of(*u) != Some(h) {
+            return Err(illegal(
+                format!("{} is not in {h}: one attack is made by units of one hex", d.uid(*u)),
+                "13.5",
+            ));
+        }
+        if !mine(*u) {
+            return Err(illegal(format!("{} is not yours to command", d.uid(*u)), "1.2, 8.6"));
         }
         if d.kind(*u).is_garrison() {
             return Err(illegal(
@@ -525,6 +531,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         .links(b.target)
         .filter(|n| may_enter(d, st, f, &units, *n).is_ok())
         .collect();
+    // 11.6: a retreat may enter an EZOC; 13.12's doctrine avoids one if it can.
     let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
         let mut v = cs.to_vec();
         v.sort_by_key(|n| {

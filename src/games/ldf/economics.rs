@@ -433,7 +433,7 @@ fn evacuate(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         let mut cands = core.clone();
         cands.sort_by_key(|c| (h.distance_on(super::data::OFFSET, *c), *c));
         let takes = |st: &State, us: &[UnitId], c: Hex| {
-            super::movement::may_enter(d, st, f, us, c).is_ok()
+            super::entry::may_enter(d, st, f, us, c).is_ok()
                 && stacking::check_with(d, st, c, us).is_ok()
         };
         let groups: Vec<Vec<UnitId>> = if cands.iter().any(|c| takes(st, &units, *c)) {

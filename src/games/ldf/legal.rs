@@ -2,15 +2,14 @@
 //! self-play: grouped (the actions open now, the attacks, one move per stack
 //! with its reachable hexes and costs), each checked by a dry run.
 
-use super::data::{Data, Kind, OFFSET, Region, UnitId};
-use super::movement::{allowances, may_enter};
+use super::data::{Data, Kind, OFFSET, Region};
+use super::entry::may_enter;
 use super::orders;
+use super::reach::{self, Ezocs};
 use super::state::{Faction, Player, Stage, State};
 use super::turn;
-use super::zoc::ezoc_hexes;
 use crate::core::dice::{Dice, DiceError};
-use crate::core::hex::{Hex, reachable_on};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::core::hex::Hex;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::RuleError;
 
@@ -33,83 +32,13 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
     }
 }
 
-/// The land hexes the default force in `from` (every mobile unit of the
-/// player there, with its leader) can reach now, with their cost in movement
-/// points: normal movement, stopping on entering an EZOC (8.2-8.5, 11.x, 12.x).
-pub fn reach(d: &Data, st: &State, p: Player, from: Hex) -> BTreeMap<Hex, u32> {
-    reach_in(d, st, p, from, &mut Ezocs::default())
-}
-
-/// The EZOC sets of the factions asked so far in one `legal()` call: the
-/// state does not change between its searches, so each is computed once.
-#[derive(Default)]
-struct Ezocs(BTreeMap<Faction, BTreeSet<Hex>>);
-
-impl Ezocs {
-    fn of(&mut self, d: &Data, st: &State, f: Faction) -> &BTreeSet<Hex> {
-        self.0.entry(f).or_insert_with(|| ezoc_hexes(d, st, f))
-    }
-}
-
-/// [`reach`] with the EZOC sets of the call.
-fn reach_in(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> BTreeMap<Hex, u32> {
-    let units: Vec<UnitId> = st
-        .at(from)
-        .filter(|u| st.owner(d, *u) == Some(p) && (d.kind(*u).is_mobile() || d.kind(*u).is_leader()))
-        .collect();
-    let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
-        return BTreeMap::new();
-    };
-    let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
-    let ezoc = ez.of(d, st, f);
-    // may_enter depends on the hex entered only: asked once per hex, not
-    // once per hexside (0 not yet asked, 1 no, 2 yes).
-    let mut enter = vec![0u8; d.hexes.len()];
-    let mut out = reachable_on(OFFSET, from, mp, |a, b| {
-        let stopped = a != from && ezoc.contains(&a);
-        if stopped || !d.linked(a, b) {
-            return None;
-        }
-        let i = d.hex_index(b)?;
-        if enter[i] == 0 {
-            enter[i] = 1 + u8::from(may_enter(d, st, f, &units, b).is_ok());
-        }
-        (enter[i] == 2).then_some(1)
-    });
-    out.remove(&from);
-    out
-}
-
-/// A cheapest path to `to` through `costs` (as [`reach`] gives them).
-fn path_to(d: &Data, st: &State, p: Player, from: Hex, to: Hex, costs: &BTreeMap<Hex, u32>, ez: &mut Ezocs) -> Vec<Hex> {
-    let f = st
-        .at(from)
-        .find(|u| st.owner(d, *u) == Some(p))
-        .map_or(Faction::Loyal, |u| st.faction(d, u));
-    let ezoc = ez.of(d, st, f);
-    let mut path = vec![to];
-    let mut cur = to;
-    while let Some(c) = costs.get(&cur).copied().filter(|c| *c > 1) {
-        let Some(prev) = d.links(cur).find(|n| {
-            costs.get(n) == Some(&(c - 1)) && !ezoc.contains(n)
-        }) else {
-            break;
-        };
-        path.push(prev);
-        cur = prev;
-    }
-    path.reverse();
-    path
-}
-
 /// One move order per stack, to its farthest hex, with every reachable hex
 /// and its cost in a trailing comment.
 fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Option<String> {
-    let costs = reach_in(d, st, p, from, ez);
-    let mut by_cost: Vec<(u32, Hex)> = costs.iter().map(|(h, c)| (*c, *h)).collect();
-    by_cost.sort();
+    let r = reach::reach(d, st, p, from, ez);
+    let by_cost = &r.by_cost;
     let order = by_cost.iter().rev().take(3).find_map(|(_, to)| {
-        let path = path_to(d, st, p, from, *to, &costs, ez);
+        let path = reach::path_to(d, st, p, from, *to, &r, ez);
         let tail: Vec<String> = path.iter().map(|x| x.to_string()).collect();
         let o = format!("move {from} to {}", tail.join(" "));
         ok(d, st, p, &o).then_some(o)
@@ -157,10 +86,7 @@ const VOYAGES: usize = 2;
 /// by the cheap tests (a port its faction controls, a riverbank it may enter)
 /// and each offered order is checked by a dry run.
 fn voyages(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
-    let units: Vec<UnitId> = st
-        .at(from)
-        .filter(|u| st.owner(d, *u) == Some(p) && (d.kind(*u).is_mobile() || d.kind(*u).is_leader()))
-        .collect();
+    let units = reach::force(d, st, p, from);
     let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
         return Vec::new();
     };

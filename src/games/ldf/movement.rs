@@ -3,10 +3,11 @@
 //! (8.3), sea moves port to port (12.6) and riverine moves (12.7).
 
 use super::data::{Data, Kind, Region, UnitId};
+use super::entry::may_enter;
 use super::effects::{Ctx, entered, illegal};
 use super::orders::{Force, Step};
 use super::stacking;
-use super::state::{Faction, Gallic, Loc, Player, State};
+use super::state::{Faction, Loc, Player, State};
 use super::zoc::in_ezoc;
 use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
@@ -74,63 +75,6 @@ pub fn resolve(
         ));
     }
     Ok((units, f0))
-}
-
-/// May the force's units (of faction `f`) enter `n` at all? Shared by moves,
-/// retreats and advances.
-pub fn may_enter(
-    d: &Data,
-    st: &State,
-    f: Faction,
-    units: &[UnitId],
-    n: Hex,
-) -> Result<(), RuleError> {
-    if !d.is_land(n) {
-        return Err(illegal(format!("{n} is all-sea"), "12.1"));
-    }
-    if st.hostile_in(d, n, f) {
-        return Err(illegal(format!("{n} is occupied by enemy units"), "12.3"));
-    }
-    if st.at(n).any(|u| st.faction(d, u) == Faction::PalmyraIdle) {
-        return Err(illegal(
-            "no unit may move into or through inactive Palmyra",
-            "9.2",
-        ));
-    }
-    if d.is_narrows(n) && !units.iter().all(|u| d.kind(*u).is_roman()) {
-        return Err(illegal(
-            format!("only Roman units may move into or through narrows hex {n}"),
-            "1.5, 12.5",
-        ));
-    }
-    if st.gallic == Gallic::Active {
-        let gallic_hex = d.region(n) == Region::Gallic;
-        if f == Faction::Gallic && !gallic_hex {
-            return Err(illegal(
-                "Gallic forces move only in Gallic Empire hexes",
-                "9.5",
-            ));
-        }
-        if matches!(f, Faction::German | Faction::Rebel) && gallic_hex {
-            return Err(illegal(
-                "Germans and non-Gallic rebels may not enter the Gallic Empire",
-                "9.5",
-            ));
-        }
-    }
-    if st.collapsed && d.region(n) == Region::Parthia {
-        return Err(illegal("no unit may move into collapsed Parthia", "7.3"));
-    }
-    let leader = units.iter().find(|u| d.kind(**u).is_leader());
-    if let Some(l) = leader
-        && st.at(n).any(|u| d.kind(u).is_leader() && u != *l)
-    {
-        return Err(illegal(
-            "the two Roman leaders may not enter or pass through each other's hexes",
-            "8.3",
-        ));
-    }
-    Ok(())
 }
 
 /// Movement points of each unit at the start (2.6, 8.4, 8.5).

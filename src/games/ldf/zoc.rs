@@ -1,7 +1,6 @@
 //! Zones of control (11.x) with the faction-relations matrix (digest 5.9).
 
 use super::data::{Data, Region};
-use std::collections::BTreeSet;
 use super::state::{Faction, Gallic, State};
 use crate::core::hex::Hex;
 
@@ -26,33 +25,47 @@ pub fn reaches(d: &Data, st: &State, f: Faction, from: Hex, to: Hex) -> bool {
     true
 }
 
-/// Does unit `u`, standing in `n`, put `h` in a zone of control hostile to
-/// faction `f`?
-fn pins(d: &Data, st: &State, u: super::data::UnitId, n: Hex, h: Hex, f: Faction) -> bool {
+/// Does unit `u` project a zone of control hostile to faction `f` at all
+/// (11.1)?
+fn hostile_zoc(d: &Data, st: &State, u: super::data::UnitId, f: Faction) -> Option<Faction> {
     if !d.kind(u).exerts_zoc() {
-        return false;
+        return None;
     }
     let g = st.faction(d, u);
-    projects(g) && g.hostile(f) && d.linked(h, n) && reaches(d, st, g, n, h)
+    (projects(g) && g.hostile(f)).then_some(g)
+}
+
+/// Does a unit of faction `g` (hostile to the one asked about), standing in
+/// `n`, put `h` in its zone of control?
+fn pins(d: &Data, st: &State, g: Faction, n: Hex, h: Hex) -> bool {
+    d.linked(h, n) && reaches(d, st, g, n, h)
 }
 
 /// Is `h` in a zone of control hostile to faction `f` (an EZOC, 11.1)?
 /// Only the counters of the linked hexes can (the hot path of move checks
 /// and `legal()`; `State::at` reads the hex index).
 pub fn in_ezoc(d: &Data, st: &State, h: Hex, f: Faction) -> bool {
-    d.links(h)
-        .any(|n| st.at(n).any(|u| pins(d, st, u, n, h, f)))
+    d.links(h).any(|n| {
+        st.at(n)
+            .any(|u| hostile_zoc(d, st, u, f).is_some_and(|g| pins(d, st, g, n, h)))
+    })
 }
 
-/// Every hex in a zone of control hostile to faction `f` (11.1): the same
-/// answer as [`in_ezoc`] for every hex at once, for searches that ask it of
-/// many hexes.
-pub fn ezoc_hexes(d: &Data, st: &State, f: Faction) -> BTreeSet<Hex> {
-    let mut out = BTreeSet::new();
+/// Every hex in a zone of control hostile to faction `f` (11.1), as a mask
+/// by [`Data::hex_index`]: the same answer as [`in_ezoc`] for every hex at
+/// once, for searches that ask it of many hexes.
+pub fn ezoc_mask(d: &Data, st: &State, f: Faction) -> Vec<bool> {
+    let mut out = vec![false; d.hexes.len()];
     for (u, n) in st.on_map() {
+        let Some(g) = hostile_zoc(d, st, u, f) else {
+            continue;
+        };
         for h in d.links(n) {
-            if !out.contains(&h) && pins(d, st, u, n, h, f) {
-                out.insert(h);
+            if let Some(i) = d.hex_index(h)
+                && !out[i]
+                && pins(d, st, g, n, h)
+            {
+                out[i] = true;
             }
         }
     }
