@@ -1874,6 +1874,43 @@ fn the_former_controller_chooses_where_reverting_units_go() {
     assert!(away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(ghazni)));
 }
 
+// 5.51(2): "The player who formerly controlled the region ... places them":
+// unit by unit (ruling A70). `UNIT=CITY` sends that unit to that city if it
+// is free; the others follow the region's list; a unit of another region or
+// a unit of no such id is refused citing 5.51(2).
+#[test]
+fn the_former_controller_places_each_reverting_unit() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let (kabul, ghazni, peshawar) = (t.city("Kabul"), t.city("Ghazni"), t.city("Peshawar"));
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    let (first, second) = (away[0], away[1]);
+    let id = t.st.unit(second).id.clone();
+    for wrong in ["nobody=kabul", "af=lahore"] {
+        let e =
+            t.r.set_standing(
+                &mut t.st,
+                BRITISH,
+                &lines(&format!("reversion: AF {wrong}")),
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("5.51(2)"), "{wrong}: {e}");
+    }
+    let order = format!("reversion: AF {id}=ghazni kabul");
+    t.r.set_standing(&mut t.st, BRITISH, &lines(&order))
+        .unwrap();
+    economy::apply(
+        t.r.data(),
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
+    assert_eq!(t.st.unit(second).loc, Loc::Sq(ghazni));
+    assert_eq!(t.st.unit(first).loc, Loc::Sq(kabul));
+}
+
 // 23.0 (silent on lapsing; ruling A69): an offer stands through the turn and
 // lapses at its end if nobody answered it.
 #[test]
