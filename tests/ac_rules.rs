@@ -1842,15 +1842,23 @@ fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
     assert_eq!(t.st.jihad_at, None);
 }
 
+/// British-controlled Afghanistan with two of its irregulars at Peshawar,
+/// outside it: the set-up of the 5.51(2) tests.
+fn british_afghans_abroad() -> (T, umpire::games::ac::data::RegionId, Vec<UnitId>) {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let peshawar = t.city("Peshawar");
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    (t, af, away)
+}
+
 // 5.51(2): the former controller places the returning units on free cities
 // of their region: his standing order (N8) names them, first free first.
 #[test]
 fn the_former_controller_chooses_where_reverting_units_go() {
-    let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
-    let (kandahar, ghazni, peshawar) = (t.city("Kandahar"), t.city("Ghazni"), t.city("Peshawar"));
-    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    let (mut t, af, away) = british_afghans_abroad();
+    let (kandahar, ghazni) = (t.city("Kandahar"), t.city("Ghazni"));
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
     let e =
         t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF lahore"))
@@ -1880,11 +1888,8 @@ fn the_former_controller_chooses_where_reverting_units_go() {
 // a unit of no such id is refused citing 5.51(2).
 #[test]
 fn the_former_controller_places_each_reverting_unit() {
-    let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
-    let (kabul, ghazni, peshawar) = (t.city("Kabul"), t.city("Ghazni"), t.city("Peshawar"));
-    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    let (mut t, af, away) = british_afghans_abroad();
+    let (kabul, ghazni) = (t.city("Kabul"), t.city("Ghazni"));
     let (first, second) = (away[0], away[1]);
     let id = t.st.unit(second).id.clone();
     for wrong in ["nobody=kabul", "af=lahore"] {
