@@ -1853,6 +1853,12 @@ fn british_afghans_abroad() -> (T, umpire::games::ac::data::RegionId, Vec<UnitId
     (t, af, away)
 }
 
+/// The British cede `af` to neutral (23.1(2)): a reversion (5.51).
+fn british_cede_to_neutral(t: &mut T, af: umpire::games::ac::data::RegionId) {
+    let order = economy::EconOrder::Cede(af, None);
+    economy::apply(t.r.data(), &mut t.st, Power::British, &order).unwrap();
+}
+
 // 5.51(2): the former controller places the returning units on free cities
 // of their region: his standing order (N8) names them, first free first.
 #[test]
@@ -1871,13 +1877,7 @@ fn the_former_controller_chooses_where_reverting_units_go() {
             .iter()
             .any(|l| l == "reversion: AF kandahar ghazni")
     );
-    economy::apply(
-        t.r.data(),
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
+    british_cede_to_neutral(&mut t, af);
     // Kandahar holds a British garrison: the next city listed.
     assert!(away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(ghazni)));
 }
@@ -1905,13 +1905,7 @@ fn the_former_controller_places_each_reverting_unit() {
     let order = format!("reversion: AF {id}=ghazni kabul");
     t.r.set_standing(&mut t.st, BRITISH, &lines(&order))
         .unwrap();
-    economy::apply(
-        t.r.data(),
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
+    british_cede_to_neutral(&mut t, af);
     assert_eq!(t.st.unit(second).loc, Loc::Sq(ghazni));
     assert_eq!(t.st.unit(first).loc, Loc::Sq(kabul));
 }
