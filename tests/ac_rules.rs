@@ -1842,15 +1842,29 @@ fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
     assert_eq!(t.st.jihad_at, None);
 }
 
+/// British-controlled Afghanistan with two of its irregulars at Peshawar,
+/// outside it: the set-up of the 5.51(2) tests.
+fn british_afghans_abroad() -> (T, umpire::games::ac::data::RegionId, Vec<UnitId>) {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let peshawar = t.city("Peshawar");
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    (t, af, away)
+}
+
+/// The British cede `af` to neutral (23.1(2)): a reversion (5.51).
+fn british_cede_to_neutral(t: &mut T, af: umpire::games::ac::data::RegionId) {
+    let order = economy::EconOrder::Cede(af, None);
+    economy::apply(t.r.data(), &mut t.st, Power::British, &order).unwrap();
+}
+
 // 5.51(2): the former controller places the returning units on free cities
 // of their region: his standing order (N8) names them, first free first.
 #[test]
 fn the_former_controller_chooses_where_reverting_units_go() {
-    let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
-    let (kandahar, ghazni, peshawar) = (t.city("Kandahar"), t.city("Ghazni"), t.city("Peshawar"));
-    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    let (mut t, af, away) = british_afghans_abroad();
+    let (kandahar, ghazni) = (t.city("Kandahar"), t.city("Ghazni"));
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
     let e =
         t.r.set_standing(&mut t.st, BRITISH, &lines("reversion: AF lahore"))
@@ -1863,15 +1877,37 @@ fn the_former_controller_chooses_where_reverting_units_go() {
             .iter()
             .any(|l| l == "reversion: AF kandahar ghazni")
     );
-    economy::apply(
-        t.r.data(),
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
+    british_cede_to_neutral(&mut t, af);
     // Kandahar holds a British garrison: the next city listed.
     assert!(away.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(ghazni)));
+}
+
+// 5.51(2): "The player who formerly controlled the region ... places them":
+// unit by unit (ruling A70). `UNIT=CITY` sends that unit to that city if it
+// is free; the others follow the region's list; a unit of another region or
+// a unit of no such id is refused citing 5.51(2).
+#[test]
+fn the_former_controller_places_each_reverting_unit() {
+    let (mut t, af, away) = british_afghans_abroad();
+    let (kabul, ghazni) = (t.city("Kabul"), t.city("Ghazni"));
+    let (first, second) = (away[0], away[1]);
+    let id = t.st.unit(second).id.clone();
+    for wrong in ["nobody=kabul", "af=lahore"] {
+        let e =
+            t.r.set_standing(
+                &mut t.st,
+                BRITISH,
+                &lines(&format!("reversion: AF {wrong}")),
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("5.51(2)"), "{wrong}: {e}");
+    }
+    let order = format!("reversion: AF {id}=ghazni kabul");
+    t.r.set_standing(&mut t.st, BRITISH, &lines(&order))
+        .unwrap();
+    british_cede_to_neutral(&mut t, af);
+    assert_eq!(t.st.unit(second).loc, Loc::Sq(ghazni));
+    assert_eq!(t.st.unit(first).loc, Loc::Sq(kabul));
 }
 
 // 23.0 (silent on lapsing; ruling A69): an offer stands through the turn and

@@ -8,6 +8,7 @@
 
 use super::data::{AgentSide, Data, Kind, Nat, Power, RegionId};
 use super::geom::Sq;
+use super::standing::reversion_entry;
 use super::state::{AgentId, Loc, State, UnitId};
 use super::turn::Ctx;
 use crate::core::ruleset::RuleError;
@@ -226,7 +227,7 @@ pub fn revert(d: &Data, st: &mut State, r: RegionId, former: Power) -> (usize, u
     let (mut home, mut lost) = (0, 0);
     for u in away {
         let from = st.unit(u).loc.sq();
-        match reversion_city(d, st, former, r, from) {
+        match reversion_city(d, st, former, r, u, from) {
             Some(c) => {
                 st.unit_mut(u).loc = Loc::Sq(c);
                 home += 1;
@@ -240,28 +241,46 @@ pub fn revert(d: &Data, st: &mut State, r: RegionId, former: Power) -> (usize, u
     (home, lost)
 }
 
-/// 5.51(2): the city of `r` a unit of it standing on `from` goes home to, as
-/// the former controller `p` chooses: the first free city of his standing
-/// order's list for `r` (N8), else the nearest free city (ties by city
-/// order; from a home base, the first). Free: no British, Russian or other
-/// regions' units.
-fn reversion_city(d: &Data, st: &State, p: Power, r: RegionId, from: Option<Sq>) -> Option<Sq> {
+/// 5.51(2): the city of `r` unit `u`, standing on `from`, goes home to, as
+/// the former controller `p` chooses: the first free city his standing
+/// order names for `u` itself (`UNIT=CITY`, ruling A70: he places each
+/// unit), else the first free city of his list for `r` (N8), else the
+/// nearest free city (ties by city order; from a home base, the first).
+/// Free: no British, Russian or other regions' units.
+fn reversion_city(
+    d: &Data,
+    st: &State,
+    p: Power,
+    r: RegionId,
+    u: UnitId,
+    from: Option<Sq>,
+) -> Option<Sq> {
     let free = |c: &Sq| {
         st.units_at(Loc::Sq(*c))
             .all(|o| st.unit(o).nat == Nat::Native(r))
     };
     let code = d.reg(r).code.to_ascii_lowercase();
-    let listed = st.standing[p.index()]
+    let entries: Vec<(Option<&str>, &str)> = st.standing[p.index()]
         .reversion
         .iter()
         .find(|(c, _)| c.eq_ignore_ascii_case(&code))
         .into_iter()
-        .flat_map(|(_, cs)| cs.iter())
-        .filter_map(|c| d.find_city(c))
-        .filter(|c| d.city(*c).region == r)
-        .map(|c| d.city(c).sq)
-        .find(|c| free(c));
-    listed.or_else(|| {
+        .flat_map(|(_, cs)| cs.iter().map(|e| reversion_entry(e)))
+        .collect();
+    let id = &st.unit(u).id;
+    let city_of = |c: &str| {
+        d.find_city(c)
+            .filter(|c| d.city(*c).region == r)
+            .map(|c| d.city(c).sq)
+    };
+    let pick = |mine: bool| {
+        entries
+            .iter()
+            .filter(|(who, _)| who.map(|w| w.eq_ignore_ascii_case(id)) == mine.then_some(true))
+            .filter_map(|(_, c)| city_of(c))
+            .find(|c| free(c))
+    };
+    pick(true).or_else(|| pick(false)).or_else(|| {
         d.reg(r)
             .cities
             .iter()

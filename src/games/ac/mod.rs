@@ -475,7 +475,7 @@ impl Rules for Ac {
             rule: None,
         })?;
         let new = standing::parse(lines)?;
-        check_reversion(&self.data, &new, lines)?;
+        check_reversion(&self.data, st, &new, lines)?;
         st.standing[p.index()] = new;
         // Standing orders are the side's own: the event says only that they changed.
         Ok(vec![
@@ -522,10 +522,13 @@ fn events_ask(d: &Data, q: &state::EventChoice) -> String {
     )
 }
 
-/// N8 (5.51(2)): every `reversion:` line names a region and cities of it;
+/// N8 (5.51(2)): every `reversion:` line names a region and cities of it,
+/// each either for the whole region or, as `UNIT=CITY`, for one unit of that
+/// region (ruling A70: the former controller places unit by unit);
 /// N13: every `uprising:` and `unrest:` region exists.
 fn check_reversion(
     d: &Data,
+    st: &state::State,
     s: &standing::Standing,
     lines: &[SourceLine],
 ) -> Result<(), OrderError> {
@@ -544,7 +547,19 @@ fn check_reversion(
         let r = d
             .region(code)
             .ok_or_else(|| bad(format!("reversion: no region {code:?}")))?;
-        for c in cities {
+        for entry in cities {
+            let (unit, c) = standing::reversion_entry(entry);
+            if let Some(u) = unit {
+                let ok = st
+                    .find_unit(u)
+                    .is_some_and(|x| st.unit(x).nat == data::Nat::Native(r));
+                if !ok {
+                    return Err(bad(format!(
+                        "reversion: {u:?} is not a unit of {}",
+                        d.reg(r).name
+                    )));
+                }
+            }
             let ok = d.find_city(c).is_some_and(|x| d.city(x).region == r);
             if !ok {
                 return Err(bad(format!(

@@ -11,6 +11,7 @@
 //!   supply: pay                 # N12: pay | none (default pay while SP last)
 //!   captured: hold              # N14: hold | execute (default hold)
 //!   reversion: AF kabul ghazni  # N8 (5.51(2)): where a region's units go home, one line a region
+//!   reversion: AF af-irr-2=ghazni kabul  # UNIT=CITY: that unit first to that city (ruling A70)
 //!   uprising: KV AF             # N13 (5.4(1)): the neutral regions an uprising wins, first first | ask
 //!   unrest: SN NP               # N13 (5.5): the regions you give up to Native Unrest, first first | ask
 //! ```
@@ -231,6 +232,15 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
         }
     }
     Ok(s)
+}
+
+/// One entry of a `reversion:` line (N8, 5.51(2)): `CITY` for any unit of
+/// the region, or `UNIT=CITY` for that unit alone (ruling A70).
+pub fn reversion_entry(entry: &str) -> (Option<&str>, &str) {
+    match entry.split_once('=') {
+        Some((u, c)) => (Some(u), c),
+        None => (None, entry),
+    }
 }
 
 /// The standing orders as text.
