@@ -246,9 +246,9 @@ impl Rules for Adp {
             // standing orders sealed to their side, the Non-players'
             // Special Activities by situation; unreleased, no
             // `at_version(5)`. 7: Non-players buy Civic Action and Sharia
-            // in a Propaganda Round (8.1 GUIDELINES, ruling A49); stand-in
-            // cards with grants and other factions' choices; unreleased,
-            // no `at_version(6)`.
+            // in a Propaganda Round (8.1 GUIDELINES, ruling A49) and widen
+            // their Operations to the maximum extent (A50); unreleased, no
+            // `at_version(6)`.
             version: 7,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
