@@ -2532,3 +2532,68 @@ fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
     let o = Rules::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
     assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
 }
+
+/// A one-player game, dealt, with the board emptied (8.0: the other three
+/// factions are Non-players).
+fn np_game_emptied() -> (Adp, State) {
+    let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    // Whatever the deal played, a fresh Event card with nobody executed.
+    st.stage = Stage::Card(CardTurn::default());
+    st.finished = None;
+    (r, st)
+}
+
+#[test]
+fn a_non_player_operation_goes_to_the_maximum_extent_its_resources_allow() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "carry out whatever actions apply to the maximum
+    // extent (... only as long as needed pieces and Resources are
+    // available)"; ruling A50: further spaces highest Pop first. A Warlord
+    // Rally costs 1 a space (3.3.1): with 4 Resources, 4 spaces.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    st.resources[Faction::Warlords.index()] = 4;
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, "rally\nin balkh");
+    let spaces: Vec<&str> = wide.lines().filter(|l| l.starts_with("in ")).collect();
+    assert_eq!(spaces.len(), 4, "{wide}");
+    assert_eq!(spaces[0], "in balkh");
+    // Kabul (Pop 3) is the first space added.
+    assert_eq!(spaces[1], "in kabul", "{wide}");
+    op(&d, &mut st, Faction::Warlords, &wide).unwrap();
+    assert_eq!(st.res(Faction::Warlords), 0);
+    // A movement is not widened (one group, as ranked).
+    let march = "march\nmove 1 balkh>samangan";
+    assert_eq!(np_extent::widen(&d, &st, Faction::Warlords, march), march);
+}
+
+#[test]
+fn non_players_buy_civic_action_and_sharia_to_the_maximum_extent() {
+    use umpire::games::adp::np_round;
+    use umpire::games::adp::orders::PlanLine;
+    // 8.1 GUIDELINES (the maximum extent) in the Support Phase, ruling A49:
+    // a Non-player Government buys Civic Action where it decides (6.4.1:
+    // COIN Control, Troops and Police; more Government Troops than
+    // Coalition), every Terror marker then every level; a Non-player
+    // Taliban buys Sharia where it Controls (6.4.2). The Coalition here is
+    // a player: it sends its own plan.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    put(&d, &mut st, "kandahar", Piece::GovTroops, 2);
+    put(&d, &mut st, "kandahar", Piece::Police, 1);
+    let k = s(&d, "kandahar");
+    st[k].terror = 1;
+    st[k].support = Support::Opposition;
+    put(&d, &mut st, "helmand", Piece::TalUnder, 2);
+    st.update_control(&d);
+    assert_eq!(
+        np_round::plan(&d, &st, Faction::Government),
+        vec![PlanLine::Civic(k, 3)]
+    );
+    assert_eq!(
+        np_round::plan(&d, &st, Faction::Taliban),
+        vec![PlanLine::Sharia(s(&d, "helmand"), 1)]
+    );
+    assert!(np_round::plan(&d, &st, Faction::Warlords).is_empty());
+}

@@ -51,17 +51,17 @@ fn play_with(
 
 #[test]
 fn four_player_games_a() {
-    play("standin", 8, 1);
+    play("standin", 4, 1);
 }
 
 #[test]
 fn four_player_games_b() {
-    play("standin", 8, 2);
+    play("standin", 4, 2);
 }
 
 #[test]
 fn three_player_games_with_the_coalition_running_the_warlords() {
-    play("standin-3p", 4, 3);
+    play("standin-3p", 2, 3);
 }
 
 #[test]
@@ -78,23 +78,23 @@ fn the_same_seed_plays_the_same_games() {
 #[test]
 fn four_player_games_with_sudden_propaganda() {
     let o: BTreeMap<String, String> = [("sudden_propaganda".to_string(), "yes".to_string())].into();
-    play_with("standin", &o, 4, 6);
+    play_with("standin", &o, 2, 6);
 }
 
 #[test]
 fn three_players_with_the_warlords_a_non_player() {
-    play("standin-3p-np", 3, 7);
+    play("standin-3p-np", 2, 7);
 }
 
 #[test]
 fn two_players_with_the_government_and_the_warlords_non_players() {
-    play("standin-2p-np", 3, 8);
+    play("standin-2p-np", 2, 8);
 }
 
 #[test]
 fn one_player_as_the_coalition_and_as_the_taliban() {
-    play("standin-1p-coalition", 2, 10);
-    play("standin-1p-taliban", 2, 11);
+    play("standin-1p-coalition", 1, 10);
+    play("standin-1p-taliban", 1, 11);
 }
 
 #[test]

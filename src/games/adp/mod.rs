@@ -34,6 +34,8 @@ pub mod insurgent;
 pub mod invariants;
 pub mod legal;
 pub mod nonplayer;
+pub mod np_extent;
+pub mod np_round;
 pub mod orders;
 pub mod pieces;
 pub mod propaganda;
@@ -243,8 +245,11 @@ impl Rules for Adp {
             // and grants to other factions (digest D1, D2, D4), the
             // standing orders sealed to their side, the Non-players'
             // Special Activities by situation; unreleased, no
-            // `at_version(5)`.
-            version: 6,
+            // `at_version(5)`. 7: Non-players buy Civic Action and Sharia
+            // in a Propaganda Round (8.1 GUIDELINES, ruling A49) and widen
+            // their Operations to the maximum extent (A50); unreleased, no
+            // `at_version(6)`.
+            version: 7,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),

@@ -159,7 +159,9 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
         .cloned()
         .collect();
     let ops = if fresh.is_empty() { ops } else { fresh };
-    pick(d, ops, |c| score(st, pri, c), f, dice)
+    let best = pick(d, ops, |c| score(st, pri, c), f, dice)?;
+    // 8.1 GUIDELINES: the maximum extent (ruling A50).
+    Ok(super::np_extent::widen(d, st, f, &best))
 }
 
 /// The spaces an order moves pieces out of, Surge's excepted (8.1, 8.8.2).
@@ -478,11 +480,16 @@ pub fn table_walk(
 
 /// Would the order be carried out (tried on a copy, with fixed dice)?
 pub(super) fn trial(d: &Data, st: &State, f: Faction, text: &str) -> bool {
-    let Some(order) = parse(d, text) else {
-        return false;
-    };
+    trial_state(d, st, f, text).is_some()
+}
+
+/// The state after the order, tried on a copy with fixed dice, if it is
+/// carried out.
+pub(super) fn trial_state(d: &Data, st: &State, f: Faction, text: &str) -> Option<State> {
+    let order = parse(d, text)?;
     let mut copy = st.clone();
-    sequence::act(d, &mut copy, f, &order, &mut Dice::seeded([7; 32])).is_ok()
+    sequence::act(d, &mut copy, f, &order, &mut Dice::seeded([7; 32])).ok()?;
+    Some(copy)
 }
 
 fn parse(d: &Data, text: &str) -> Option<Order> {

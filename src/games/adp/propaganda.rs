@@ -56,7 +56,7 @@ pub fn begin(
         last,
     });
     if nobody {
-        // Only Non-players decide: they send no plan (8.1), the defaults run.
+        // Only Non-players decide: they send no plan; `finish` makes theirs.
         finish(d, st, dice, events)?;
     }
     Ok(())
@@ -355,9 +355,17 @@ fn finish(
     dice: &mut Dice,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    let Stage::Propaganda(r) = st.stage.clone() else {
+    let Stage::Propaganda(mut r) = st.stage.clone() else {
         return Ok(());
     };
+    // 8.1 GUIDELINES: the Non-players' Civic Action and Sharia, to the
+    // maximum extent (ruling A49, `np_round`); a faction conceded during
+    // the Round (A48) has sent no plan and is one of them now.
+    for f in [Faction::Coalition, Faction::Government, Faction::Taliban] {
+        if st.seats.is_np(f) && r.plans.iter().all(|(x, _)| *x != f) {
+            r.plans.push((f, super::np_round::plan(d, st, f)));
+        }
+    }
     support_phase(d, st, &r, events);
     redeploy_phase(d, st, &r, events);
     st.update_control(d);
