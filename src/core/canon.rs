@@ -409,49 +409,28 @@ impl Seq<'_> {
     }
 }
 
-impl ser::SerializeSeq for Seq<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
+/// The four array-like traits of serde, all [`Seq::element`] and [`Seq::finish`].
+macro_rules! seq_like {
+    ($($tr:ident :: $method:ident),*) => {$(
+        impl ser::$tr for Seq<'_> {
+            type Ok = ();
+            type Error = CanonError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Seq<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for Seq<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for Seq<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+seq_like!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// An object being written (a struct variant's, inside its one-member object).
 pub struct Map<'a> {
@@ -495,27 +474,27 @@ impl ser::SerializeMap for Map<'_> {
     }
 }
 
-impl ser::SerializeStruct for Map<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.member(key, v)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
+/// Both struct traits of serde, [`Map::member`] and [`Map::finish`].
+macro_rules! struct_like {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for Map<'_> {
+            type Ok = ();
+            type Error = CanonError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<()> {
+                self.member(key, v)
+            }
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Map<'_> {
-    type Ok = ();
-    type Error = CanonError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.member(key, v)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+struct_like!(SerializeStruct, SerializeStructVariant);
 
 /// A map key as the member name `serde_json` makes of it: strings as they
 /// are, numbers and bools in their written form, anything else refused.
