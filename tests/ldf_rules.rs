@@ -2378,3 +2378,146 @@ fn an_attack_is_from_one_hex_on_one_adjacent_hex() {
     let e = t.err(ROMAN, &format!("attack {} v1 v2 on {}", p[2], p[3]));
     assert!(e.contains("v1") && e.contains("(13.5)"), "{e}");
 }
+
+// 13.3: no unit attacks twice in one combat action (an order naming it twice
+// is refused, not counted twice); over the phase the same force may attack,
+// and the same defender be attacked, in any number of actions.
+#[test]
+fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("v1", p[0]);
+    t.put("v2", p[0]);
+    t.put("g1", p[1]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("attack {} v1 v1 on {}", p[0], p[1]));
+    assert!(e.contains("v1") && e.contains("(13.3)"), "{e}");
+    let roll = t.roll_for(odds_step(2, 1), Outcome::AS);
+    for _ in 0..2 {
+        t.st.actor = Player::Roman;
+        let ev = t.ok(
+            ROMAN,
+            &format!("attack {} v1 v2 on {}", p[0], p[1]),
+            &[("combat", 6, roll)],
+        );
+        assert!(text(&ev).contains("2 against 1"), "{}", text(&ev));
+    }
+    assert_eq!(t.at("g1"), Some(p[1]));
+}
+
+/// A Parthian population centre with an empty land neighbour outside the
+/// narrows, for attacks on a garrisoned hex.
+fn parthian_centre(d: &Data) -> (Hex, Hex) {
+    d.hexes
+        .iter()
+        .filter(|x| x.region == Region::Parthia && x.tp > 0 && x.hex != d.special.ctesiphon)
+        .find_map(|x| {
+            d.links(x.hex)
+                .find(|n| !d.is_narrows(*n) && !d.side(x.hex, *n).is_river())
+                .map(|n| (x.hex, n))
+        })
+        .expect("a Parthian centre")
+}
+
+// 13.6: every unit in the attacked hex defends, the garrison at its hex's TP
+// (13.10) with the gunds; a DE takes them all.
+#[test]
+fn every_unit_in_the_attacked_hex_defends() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let (c, from) = parthian_centre(&d);
+    let tp = d.hex(c).unwrap().tp;
+    for id in ["pg1", "g1", "g2"] {
+        t.put(id, c);
+    }
+    for id in ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "emp"] {
+        t.put(id, from);
+    }
+    t.st.actor = Player::Roman;
+    let col = column(&d, odds_step(8, tp + 2) + 1).unwrap();
+    let roll = (1..=6)
+        .find(|r| matches!(d.crt[*r as usize - 1][col], Outcome::DE | Outcome::EX))
+        .expect("a DE or EX in the column") as u32;
+    let ev = t.ok(
+        ROMAN,
+        &format!("attack {from} on {c} advance none losses v8"),
+        &[("combat", 6, roll)],
+    );
+    assert!(
+        text(&ev).contains(&format!("8 against {}", tp + 2)),
+        "{}",
+        text(&ev)
+    );
+    for id in ["pg1", "g1", "g2"] {
+        assert_eq!(t.st.unit(t.u(id)).loc, Loc::Dead, "{id}");
+    }
+    // A Caucasus garrison defends with the loyal Romans stacked with it
+    // (R-D5): one each (13.10).
+    let mut t = empty();
+    let cau = d
+        .hexes
+        .iter()
+        .find(|x| x.region.is_caucasus())
+        .map(|x| x.hex)
+        .unwrap();
+    let from = d
+        .links(cau)
+        .find(|n| !d.region(*n).is_caucasus() && !d.is_narrows(*n))
+        .expect("a neighbour outside the Caucasus");
+    t.put("cg1", cau);
+    t.put("v1", cau);
+    t.put("g1", from);
+    t.put("g2", from);
+    t.put("g3", from);
+    t.put("g4", from);
+    let roll = t.roll_for(odds_step(4, 2), Outcome::AS);
+    let ev = t.ok(
+        GP,
+        &format!("attack {from} on {cau}"),
+        &[("combat", 6, roll)],
+    );
+    assert!(text(&ev).contains("4 against 2"), "{}", text(&ev));
+}
+
+// 13.7: a force's strength is unitary: one attack goes on one hex with all
+// of it, never split between two targets, and the other adjacent enemy is
+// untouched.
+#[test]
+fn a_force_attacks_one_hex_with_its_whole_strength() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !d.side(p[1], *x).is_river())
+        .unwrap();
+    for id in ["v1", "v2", "emp"] {
+        t.put(id, p[1]);
+    }
+    t.put("g1", p[2]);
+    t.put("g2", q);
+    t.st.actor = Player::Roman;
+    let l = SourceLine {
+        line: 1,
+        column: 1,
+        text: format!("attack {} on {} {q}", p[1], p[2]),
+    };
+    assert!(
+        orders::parse_line(t.d(), &l).is_err(),
+        "an attack names one target hex"
+    );
+    let k = odds_step(2, 1) + 1;
+    let roll = t.roll_for(k, Outcome::AS);
+    let ev = t.ok(
+        ROMAN,
+        &format!("attack {} on {}", p[1], p[2]),
+        &[("combat", 6, roll)],
+    );
+    assert!(
+        text(&ev).contains("2 against 1: 2:1 shifted +1"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!((t.at("g1"), t.at("g2")), (Some(p[2]), Some(q)));
+}

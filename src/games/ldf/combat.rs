@@ -90,7 +90,13 @@ fn attackers(
             .filter(|u| mine(*u) && !d.kind(*u).is_garrison())
             .collect(),
     };
-    for u in &v {
+    for (i, u) in v.iter().enumerate() {
+        if v[..i].contains(u) {
+            return Err(illegal(
+                format!("{} is named twice: no unit attacks more than once in one combat action", d.uid(*u)),
+                "13.3",
+            ));
+        }
         if st.hex_of(*u) != Some(h) {
             return Err(illegal(
                 format!("{} is not in {h}: one attack is made by units of one hex", d.uid(*u)),
