@@ -2521,3 +2521,167 @@ fn a_force_attacks_one_hex_with_its_whole_strength() {
     );
     assert_eq!((t.at("g1"), t.at("g2")), (Some(p[2]), Some(q)));
 }
+
+// 11.5: ZOC are reciprocal: a Roman in a tribe's EZOC holds the tribe in
+// his, and both are pinned; a hex next to both lies in both zones at once.
+// The proviso: a lone garrison (no ZOC, 11.1) pins nothing back.
+#[test]
+fn zones_of_control_are_reciprocal() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    t.put("v1", p[1]);
+    t.put("t1", p[2]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal));
+    assert!(zoc::in_ezoc(&d, &t.st, p[2], Faction::German));
+    let both = d
+        .links(p[1])
+        .find(|x| x.adjacent_on(OFFSET, p[2]) && d.is_land(*x))
+        .expect("a hex next to both");
+    assert!(
+        zoc::in_ezoc(&d, &t.st, both, Faction::Loyal)
+            && zoc::in_ezoc(&d, &t.st, both, Faction::German)
+    );
+    let e = t.err(GP, &format!("move {} to {}", p[2], p[3]));
+    assert!(e.contains("11."), "the tribe is held too: {e}");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[1], p[0]));
+    assert!(e.contains("11."), "{e}");
+    // A garrison alone projects no ZOC: it is in the tribe's EZOC, the tribe
+    // is in no zone of it.
+    let mut t = empty();
+    t.put("rg1", p[1]);
+    t.put("t1", p[2]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal));
+    assert!(!zoc::in_ezoc(&d, &t.st, p[2], Faction::German));
+    t.ok(GP, &format!("move {} to {}", p[2], p[3]), &[]);
+    // 11.4: rebel Romans and Germans pin each other both ways.
+    let mut t = empty();
+    for id in ["co", "v1"] {
+        t.put(id, p[1]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("t1", p[2]);
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Rebel));
+    assert!(zoc::in_ezoc(&d, &t.st, p[2], Faction::German));
+}
+
+// 10.6: one garrison a hex and at most two legion bases, which may stack
+// with it (and 10.7's two infantry); a third base is refused at reclaiming.
+#[test]
+fn static_stacking_one_garrison_and_two_bases() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let lug = lugdunum(&t);
+    for id in ["rg1", "b1", "b2", "v1", "v2"] {
+        t.put(id, lug);
+    }
+    stacks_hold(&t);
+    t.st.stage = Stage::AdminRoman;
+    t.st.treasury = 5;
+    for id in ["b3", "v3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    let e = t.err(ROMAN, "reclaim Lugdunum");
+    assert!(e.contains("legion bases") && e.contains("(10.6)"), "{e}");
+    assert_eq!(t.st.treasury, 5);
+    t.put("rg2", lug);
+    let (m, rule) = umpire::games::ldf::stacking::check_hex(&d, &t.st, lug).unwrap_err();
+    assert!(
+        m.contains("garrison") && rule.contains("10.6"),
+        "{m} ({rule})"
+    );
+}
+
+// 10.3: up to eight gunds and one Parthian garrison in a hex.
+#[test]
+fn parthian_stacking_eight_gunds_and_one_garrison() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let (c, from) = parthian_centre(&d);
+    t.put("pg1", c);
+    for i in 1..=7 {
+        t.put(&format!("g{i}"), c);
+    }
+    t.put("g8", from);
+    t.ok(GP, &format!("move {from} to {c}"), &[]);
+    assert_eq!(t.at("g8"), Some(c));
+    stacks_hold(&t);
+    t.put("pg2", c);
+    let (m, rule) = umpire::games::ldf::stacking::check_hex(&d, &t.st, c).unwrap_err();
+    assert!(
+        m.contains("garrison") && rule.contains("10.3"),
+        "{m} ({rule})"
+    );
+}
+
+// 10.8: before the central cavalry reserve one cavalry vexillation joins any
+// stack, full or not, but never a second; after it, cavalry count as
+// infantry (two without a leader, eight with one).
+#[test]
+fn cavalry_stacking_before_and_after_the_reserve() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    for id in ["b1", "b2", "v1", "v2"] {
+        t.put(id, p[1]);
+    }
+    t.put("c1", p[0]);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    assert_eq!(t.at("c1"), Some(p[1]));
+    t.put("c2", p[0]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    assert!(e.contains("cavalry") && e.contains("(10.8)"), "{e}");
+    // After the reserve: c1 with v1, v2 is three mobile units.
+    let mut t = empty();
+    t.st.reserve = true;
+    for id in ["v1", "v2"] {
+        t.put(id, p[1]);
+    }
+    t.put("c1", p[0]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    assert!(
+        e.contains("3 Roman mobile units") && e.contains("(10.8)"),
+        "{e}"
+    );
+    t.put("emp", p[1]);
+    t.put("c2", p[1]);
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    assert_eq!(
+        t.at("c1"),
+        Some(p[1]),
+        "two cavalry and two infantry with a leader"
+    );
+}
+
+// 10.10: markers never count for stacking: a Fortify marker, a Looted/
+// Rebuild marker and the siege chit leave a hex's limits as they are.
+#[test]
+fn markers_do_not_count_for_stacking() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    for id in ["b1", "b2", "v1", "c1"] {
+        t.put(id, p[1]);
+    }
+    t.put("v2", p[0]);
+    t.put("t1", p[2]);
+    t.st.fortify = Some(p[1]);
+    t.st.looted.insert(p[1]);
+    t.st.rebuilding.insert(p[1]);
+    t.st.siege = Some(umpire::games::ldf::state::Siege {
+        hex: p[1],
+        target: p[2],
+        chit: 21,
+    });
+    stacks_hold(&t);
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    assert_eq!(t.at("v2"), Some(p[1]));
+    stacks_hold(&t);
+}

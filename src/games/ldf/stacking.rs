@@ -67,7 +67,12 @@ pub fn limit_broken(d: &Data, st: &State, c: &Counts) -> Option<(String, &'stati
         return Some((format!("more than {} Palmyrans", v.palmyran), "10.4"));
     }
     if c.garrisons > v.garrisons {
-        return Some(("more than one garrison/fortification".into(), "10.6"));
+        // One garrison a hex of every nationality: Parthian 10.3, Palmyran
+        // 10.4, Roman and client 10.6.
+        return Some((
+            "more than one garrison/fortification".into(),
+            "10.3, 10.4, 10.6",
+        ));
     }
     if c.bases > v.roman_bases {
         return Some((format!("more than {} legion bases", v.roman_bases), "10.6"));
