@@ -2685,3 +2685,122 @@ fn markers_do_not_count_for_stacking() {
     assert_eq!(t.at("v2"), Some(p[1]));
     stacks_hold(&t);
 }
+
+// 6.11: rebel Romans have no economy: the Roman demobilizes only loyal
+// units, his 6.7 twinning survey counts only loyal ones, and the
+// Germano-Parthian has no tax, demobilization or reclaiming of his own.
+#[test]
+fn rebels_have_no_economy() {
+    let mut t = game();
+    let d = t.d().clone();
+    t.st.stage = Stage::AdminRoman;
+    let b5 = t.at("b5").unwrap();
+    for u in t.st.at(b5).collect::<Vec<_>>() {
+        t.st.unit_mut(u).rebel = true;
+    }
+    let e = t.err(ROMAN, "demobilize b5 v5");
+    assert!(e.contains("(6.7, 6.11)"), "{e}");
+    // A rebel base with no vexillation leaves the loyal twins matched.
+    let v6 = t.u("v6");
+    t.st.unit_mut(v6).loc = Loc::Aside;
+    let b6 = t.u("b6");
+    t.st.unit_mut(b6).rebel = true;
+    let before = t.st.treasury;
+    t.ok(ROMAN, "demobilize b1 v1", &[]);
+    assert_eq!(t.st.treasury, before + 2);
+    t.ok(ROMAN, "done", &[]);
+    assert_eq!(t.st.stage, Stage::AdminGp);
+    for o in ["demobilize b5 v5", "tax Lugdunum", "reclaim Lugdunum"] {
+        let e = t.err(GP, o);
+        assert!(e.contains("6.11"), "{o}: {e}");
+    }
+    let _ = d;
+}
+
+// 7.1: in the administrative phase every dead tribe returns, one a hex, to
+// Barbaria hexes empty of all units; Roman ZOC does not matter.
+#[test]
+fn dead_tribes_return_one_a_hex_to_empty_barbaria() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let (a, b) = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Barbaria)
+        .find_map(|x| {
+            d.links(x.hex)
+                .find(|n| d.region(*n) == Region::Barbaria && !d.side(x.hex, *n).is_river())
+                .map(|n| (x.hex, n))
+        })
+        .unwrap();
+    t.put("v1", b);
+    assert!(zoc::in_ezoc(&d, &t.st, a, Faction::German));
+    for id in ["t1", "t2", "t3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.stage = Stage::AdminGp;
+    t.ok(GP, &format!("place tribes {a} {b}"), &[]);
+    let at: Vec<Hex> = ["t1", "t2", "t3"]
+        .iter()
+        .map(|id| t.at(id).expect("every dead tribe returns (7.1)"))
+        .collect();
+    assert!(at.contains(&a), "into Roman ZOC: {at:?}");
+    assert!(!at.contains(&b), "never into an occupied hex: {at:?}");
+    assert!(at.iter().all(|x| d.region(*x) == Region::Barbaria));
+    let mut one = at.clone();
+    one.sort();
+    one.dedup();
+    assert_eq!(one.len(), 3, "one a hex: {at:?}");
+    assert_eq!(t.st.stage, Stage::Actions);
+}
+
+// 7.2: every dead Parthian unit returns: a garrison into every Parthian
+// centre free of enemy units (even in Roman ZOC), un-looting it; gunds into
+// those hexes; a centre a Roman holds gets none and stays looted.
+#[test]
+fn parthian_units_return_to_centres_free_of_enemies() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let centres: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Parthia && x.tp > 0)
+        .map(|x| x.hex)
+        .filter(|x| *x != d.special.ctesiphon)
+        .collect();
+    let held = centres[0];
+    let (free, near) = centres[1..]
+        .iter()
+        .find_map(|c| {
+            d.links(*c)
+                .find(|n| !centres.contains(n) && *n != d.special.ctesiphon && !d.is_narrows(*n))
+                .map(|n| (*c, n))
+        })
+        .unwrap();
+    t.put("v1", held);
+    t.put("v2", near);
+    t.st.looted.insert(held);
+    t.st.looted.insert(free);
+    for u in d
+        .of_kind(Kind::ParthianGarrison)
+        .chain(d.of_kind(Kind::Gund))
+    {
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.stage = Stage::AdminGp;
+    t.ok(GP, &format!("place gunds {free} {held}"), &[]);
+    let pg = |t: &T, h: Hex| t.st.at(h).any(|u| d.kind(u) == Kind::ParthianGarrison);
+    assert!(pg(&t, free) && !t.st.looted.contains(&free), "in Roman ZOC");
+    assert!(!pg(&t, held) && t.st.looted.contains(&held), "held by Rome");
+    for c in d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Parthia && x.tp > 0)
+    {
+        assert!(c.hex == held || pg(&t, c.hex), "{}", c.hex);
+    }
+    for g in d.of_kind(Kind::Gund) {
+        assert_eq!(t.st.hex_of(g), Some(free), "{}", d.uid(g));
+    }
+}

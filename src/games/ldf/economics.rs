@@ -161,10 +161,10 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
         {
             return Err(illegal(
                 format!(
-                    "{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize)",
+                    "{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize; rebels have no economy)",
                     d.uid(*u)
                 ),
-                "6.7",
+                "6.7, 6.11",
             ));
         }
     }

@@ -118,6 +118,12 @@ fn admin_gp(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
     let (tribes, gunds) = match o {
         Order::Place { tribes, gunds } => (tribes.clone(), gunds.clone()),
         Order::Done => (Vec::new(), Vec::new()),
+        Order::Tax(_) | Order::Demobilize(_) | Order::Reclaim { .. } => {
+            return Err(illegal(
+                "taxing, demobilizing and reclaiming are the loyal Roman's; rebels get troops only by conversion",
+                "6.11, 8.3",
+            ));
+        }
         _ => {
             return Err(illegal(
                 "in the administrative phase the Germano-Parthian places returning units (`place tribes ... gunds ...`) or says `done`",
