@@ -2804,3 +2804,130 @@ fn parthian_units_return_to_centres_free_of_enemies() {
         assert_eq!(t.st.hex_of(g), Some(free), "{}", d.uid(g));
     }
 }
+
+// 3.4: both sides may set up in each other's zones of control: tribes and
+// gunds placed next to Roman legions are accepted.
+#[test]
+fn the_setup_may_be_made_in_enemy_zones_of_control() {
+    let r = Ldf::new();
+    let st = r
+        .setup(&Setup {
+            scenario: "campaign".into(),
+            options: Default::default(),
+            sides: vec!["roman".into(), "gp".into()],
+        })
+        .unwrap();
+    let mut t = T { r, st };
+    let d = t.d().clone();
+    let mut tribes: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Barbaria && t.st.at(x.hex).next().is_none())
+        .map(|x| x.hex)
+        .collect();
+    tribes.sort_by_key(|x| !zoc::in_ezoc(&d, &t.st, *x, Faction::German));
+    tribes.truncate(17);
+    assert!(zoc::in_ezoc(&d, &t.st, tribes[0], Faction::German));
+    let gund = d
+        .hexes
+        .iter()
+        .filter(|x| x.region == Region::Parthia)
+        .map(|x| x.hex)
+        .find(|x| zoc::in_ezoc(&d, &t.st, *x, Faction::Parthian))
+        .expect("a Parthian hex next to a Roman legion");
+    let list: Vec<String> = tribes.iter().map(|x| x.to_string()).collect();
+    let gunds = vec![gund.to_string(); 8];
+    t.ok(
+        GP,
+        &format!("setup tribes {} gunds {}", list.join(" "), gunds.join(" ")),
+        &[],
+    );
+    assert_eq!(t.at("t1"), Some(tribes[0]));
+    assert_eq!(t.at("g8"), Some(gund));
+    assert_eq!(t.st.stage, Stage::Actions);
+}
+
+// 8.11: Roman treachery against a rebel co-emperor succeeds on 5-6: he is
+// eliminated and every non-Gallic rebel turns loyal; on 1-4 nothing happens.
+#[test]
+fn roman_treachery_against_the_rebel_coemperor() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    for (id, x) in [("co", p[0]), ("v1", p[0]), ("v2", p[3])] {
+        t.put(id, x);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    let gaul = d
+        .hexes
+        .iter()
+        .find(|x| x.region == Region::Gallic)
+        .map(|x| x.hex)
+        .unwrap();
+    t.put("b1", gaul);
+    let b1 = t.u("b1");
+    t.st.unit_mut(b1).rebel = true;
+    t.st.unit_mut(b1).gallic = true;
+    t.st.gallic = umpire::games::ldf::state::Gallic::Active;
+    let roll = "treachery against the rebel co-emperor";
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &[(roll, 6, 4)]);
+    assert_eq!(t.at("co"), Some(p[0]));
+    assert!(t.st.unit(t.u("v2")).rebel);
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
+    assert!(text(&ev).contains("(8.11)"), "{}", text(&ev));
+    assert_eq!(t.at("co"), None, "eliminated");
+    assert!(!t.st.unit(t.u("v1")).rebel && !t.st.unit(t.u("v2")).rebel);
+    assert!(t.st.unit(b1).rebel, "the Gallic rebels stay rebel");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "treachery");
+    assert!(e.contains("(8.11)"), "{e}");
+}
+
+// 9.4: from Turn 4 the Germano-Parthian's diplomacy (5-6) wins an inactive
+// or Turn-3-activated Palmyra for good: it stops paying Rome (6.5), projects
+// ZOC, and no later attempt is needed or allowed; Rome's Turn 3 activation
+// is forfeit after Turn 3; an ally made by a Turn 1-2 attack is immune (R-H1).
+#[test]
+fn palmyra_diplomacy_in_turns_4_and_5() {
+    use umpire::games::ldf::state::Palmyra;
+    let roll = "diplomacy with Palmyra";
+    let mut t = game();
+    let d = t.d().clone();
+    let pal = d.special.palmyra;
+    t.st.turn = 3;
+    let e = t.err(GP, "diplomacy palmyra");
+    assert!(e.contains("(9.4)"), "{e}");
+    t.st.turn = 4;
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "activate palmyra");
+    assert!(e.contains("9.3"), "forfeit after Turn 3: {e}");
+    t.st.actor = Player::Gp;
+    t.ok(GP, "diplomacy palmyra", &[(roll, 6, 4)]);
+    assert_eq!(t.st.palmyra, Palmyra::Inactive);
+    let next = d.links(pal).find(|x| d.is_land(*x)).unwrap();
+    assert!(!zoc::in_ezoc(&d, &t.st, next, Faction::Loyal));
+    let before = umpire::games::ldf::economics::revenue(&d, &t.st);
+    t.st.actor = Player::Gp;
+    t.ok(GP, "diplomacy palmyra", &[(roll, 6, 5)]);
+    assert_eq!(t.st.palmyra, Palmyra::Gp);
+    assert_eq!(
+        umpire::games::ldf::economics::revenue(&d, &t.st),
+        before - 2
+    );
+    assert!(zoc::in_ezoc(&d, &t.st, next, Faction::Loyal));
+    t.st.actor = Player::Gp;
+    let e = t.err(GP, "diplomacy palmyra");
+    assert!(e.contains("(9.4)"), "{e}");
+    // A Roman ally by activation converts; an ally by attack does not.
+    t.st.palmyra = Palmyra::Roman { attacked: false };
+    t.st.actor = Player::Gp;
+    t.ok(GP, "diplomacy palmyra", &[(roll, 6, 6)]);
+    assert_eq!(t.st.palmyra, Palmyra::Gp);
+    t.st.palmyra = Palmyra::Roman { attacked: true };
+    t.st.actor = Player::Gp;
+    let e = t.err(GP, "diplomacy palmyra");
+    assert!(e.contains("R-H1"), "{e}");
+}
