@@ -2404,6 +2404,19 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
         assert!(text(&ev).contains("2 against 1"), "{}", text(&ev));
     }
     assert_eq!(t.at("g1"), Some(p[1]));
+    // Version 6 counted a unit named twice twice; its records replay so.
+    assert_eq!(t.r.info().version, 7);
+    assert!(t.r.as_version(5).is_none());
+    t.r = t.r.as_version(6).unwrap();
+    assert_eq!(t.r.info().version, 6);
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(3, 1), Outcome::AS);
+    let ev = t.ok(
+        ROMAN,
+        &format!("attack {} v1 v1 v2 on {}", p[0], p[1]),
+        &[("combat", 6, roll)],
+    );
+    assert!(text(&ev).contains("3 against 1"), "{}", text(&ev));
 }
 
 /// A Parthian population centre with an empty land neighbour outside the

@@ -80,6 +80,7 @@ fn attackers(
     st: &State,
     p: Player,
     a: &Attack,
+    version: u32,
 ) -> Result<(Vec<UnitId>, Faction), RuleError> {
     let h = a.force.from;
     let mine = |u: UnitId| st.owner(d, u) == Some(p);
@@ -91,7 +92,8 @@ fn attackers(
             .collect(),
     };
     for (i, u) in v.iter().enumerate() {
-        if v[..i].contains(u) {
+        // 13.3 from version 7; version 6 counted such a unit twice.
+        if version >= 7 && v[..i].contains(u) {
             return Err(illegal(
                 format!("{} is named twice: no unit attacks more than once in one combat action", d.uid(*u)),
                 "13.3",
@@ -186,8 +188,14 @@ fn check_target(
 }
 
 /// Checks the attack and fixes everything but the dice.
-fn prepare(d: &Data, st: &State, p: Player, a: &Attack) -> Result<Battle, RuleError> {
-    let (att, f) = attackers(d, st, p, a)?;
+fn prepare(
+    d: &Data,
+    st: &State,
+    p: Player,
+    a: &Attack,
+    version: u32,
+) -> Result<Battle, RuleError> {
+    let (att, f) = attackers(d, st, p, a, version)?;
     let defenders = check_target(d, st, f, a.force.from, a.target)?;
     let mut shift = 0;
     let mut siege = false;
@@ -286,7 +294,7 @@ fn strength(ctx: &mut Ctx, st: &mut State, units: &[UnitId], h: Hex) -> Result<u
 /// An attack action (8.6).
 pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<(), RuleError> {
     let d = ctx.d;
-    let mut b = prepare(d, st, p, a)?;
+    let mut b = prepare(d, st, p, a, ctx.version)?;
     if st.palmyra == Palmyra::Inactive
         && b.defenders
             .iter()

@@ -155,16 +155,25 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
     let hexes: Vec<Hex> = units.iter().filter_map(|u| st.hex_of(*u)).collect();
     for u in units {
         let k = d.kind(*u);
+        if st.unit(*u).rebel {
+            return Err(illegal(
+                format!(
+                    "{} is a rebel: rebels have no economy and are never demobilized",
+                    d.uid(*u)
+                ),
+                "6.7, 6.11",
+            ));
+        }
         if !matches!(k, Kind::Base | Kind::Infantry)
             || st.hex_of(*u).is_none()
             || st.faction(d, *u) != Faction::Loyal
         {
             return Err(illegal(
                 format!(
-                    "{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize; rebels have no economy)",
+                    "{} is not a loyal base or infantry vexillation on the map (cavalry never demobilize)",
                     d.uid(*u)
                 ),
-                "6.7, 6.11",
+                "6.7",
             ));
         }
     }

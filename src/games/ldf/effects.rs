@@ -29,6 +29,9 @@ pub struct Ctx<'a> {
     /// What the next roll is about, for Beseech the Gods by odds or by
     /// stack (a battle's units and its final odds; empty outside battles).
     pub about: super::beseech::About,
+    /// The ruleset version the order is judged under (a record made under an
+    /// older version replays as it did; ARCHITECTURE "Upgrades").
+    pub version: u32,
 }
 
 impl Ctx<'_> {

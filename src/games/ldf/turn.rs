@@ -30,13 +30,25 @@ pub fn awaited(st: &State) -> Option<Player> {
     })
 }
 
-/// Carries out one order of `p`.
+/// Carries out one order of `p` under the current version.
 pub fn apply(
     d: &Data,
     st: &mut State,
     p: Player,
     o: &Order,
     dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    apply_at(d, st, p, o, dice, super::VERSION)
+}
+
+/// Carries out one order of `p` as ruleset `version` judged it.
+pub fn apply_at(
+    d: &Data,
+    st: &mut State,
+    p: Player,
+    o: &Order,
+    dice: &mut Dice,
+    version: u32,
 ) -> Result<Vec<Event>, RuleError> {
     let mut ctx = Ctx {
         d,
@@ -46,6 +58,7 @@ pub fn apply(
         actor: p,
         rerolled: false,
         about: Default::default(),
+        version,
     };
     run(&mut ctx, st, p, o)?;
     // Chits the order revealed by rule: their sealed draws are published
