@@ -25,8 +25,8 @@ struct T {
     st: State,
 }
 
-/// A game after `setup auto`, in Turn 1's actions phase.
-fn game() -> T {
+/// A game before the Germano-Parthian's set-up (3.3).
+fn fresh() -> T {
     let r = Ldf::new();
     let st = r
         .setup(&Setup {
@@ -35,7 +35,12 @@ fn game() -> T {
             sides: vec!["roman".into(), "gp".into()],
         })
         .unwrap();
-    let mut t = T { r, st };
+    T { r, st }
+}
+
+/// A game after `setup auto`, in Turn 1's actions phase.
+fn game() -> T {
+    let mut t = fresh();
     t.ok(GP, "setup auto", &[]);
     t
 }
@@ -62,6 +67,17 @@ impl T {
     fn put(&mut self, id: &str, hex: Hex) {
         let u = self.u(id);
         self.st.unit_mut(u).loc = Loc::Hex(hex);
+    }
+    /// Puts every named counter in `hex`.
+    fn put_all(&mut self, ids: &[&str], hex: Hex) {
+        for id in ids {
+            self.put(id, hex);
+        }
+    }
+    /// The Roman, given the action, moves the stack in `from` to `to`.
+    fn roman_move(&mut self, from: Hex, to: Hex) -> Result<Vec<Event>, RuleError> {
+        self.st.actor = Player::Roman;
+        self.run(ROMAN, &format!("move {from} to {to}"), &[])
     }
     fn at(&self, id: &str) -> Option<Hex> {
         self.st.hex_of(self.u(id))
@@ -2441,12 +2457,11 @@ fn every_unit_in_the_attacked_hex_defends() {
     let d = t.d().clone();
     let (c, from) = parthian_centre(&d);
     let tp = d.hex(c).unwrap().tp;
-    for id in ["pg1", "g1", "g2"] {
-        t.put(id, c);
-    }
-    for id in ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "emp"] {
-        t.put(id, from);
-    }
+    t.put_all(&["pg1", "g1", "g2"], c);
+    t.put_all(
+        &["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "emp"],
+        from,
+    );
     t.st.actor = Player::Roman;
     let col = column(&d, odds_step(8, tp + 2) + 1).unwrap();
     let roll = (1..=6)
@@ -2505,9 +2520,7 @@ fn a_force_attacks_one_hex_with_its_whole_strength() {
         .links(p[1])
         .find(|x| !p.contains(x) && d.is_land(*x) && !d.side(p[1], *x).is_river())
         .unwrap();
-    for id in ["v1", "v2", "emp"] {
-        t.put(id, p[1]);
-    }
+    t.put_all(&["v1", "v2", "emp"], p[1]);
     t.put("g1", p[2]);
     t.put("g2", q);
     t.st.actor = Player::Roman;
@@ -2587,9 +2600,7 @@ fn static_stacking_one_garrison_and_two_bases() {
     let mut t = empty();
     let d = t.d().clone();
     let lug = lugdunum(&t);
-    for id in ["rg1", "b1", "b2", "v1", "v2"] {
-        t.put(id, lug);
-    }
+    t.put_all(&["rg1", "b1", "b2", "v1", "v2"], lug);
     stacks_hold(&t);
     t.st.stage = Stage::AdminRoman;
     t.st.treasury = 5;
@@ -2638,33 +2649,26 @@ fn cavalry_stacking_before_and_after_the_reserve() {
     let mut t = empty();
     let d = t.d().clone();
     let p = path(&d, h("3016"), 3);
-    for id in ["b1", "b2", "v1", "v2"] {
-        t.put(id, p[1]);
-    }
+    t.put_all(&["b1", "b2", "v1", "v2"], p[1]);
     t.put("c1", p[0]);
-    t.st.actor = Player::Roman;
-    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    t.roman_move(p[0], p[1]).unwrap();
     assert_eq!(t.at("c1"), Some(p[1]));
     t.put("c2", p[0]);
-    t.st.actor = Player::Roman;
-    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    let e = t.roman_move(p[0], p[1]).unwrap_err().to_string();
     assert!(e.contains("cavalry") && e.contains("(10.8)"), "{e}");
     // After the reserve: c1 with v1, v2 is three mobile units.
     let mut t = empty();
     t.st.reserve = true;
-    for id in ["v1", "v2"] {
-        t.put(id, p[1]);
-    }
+    t.put_all(&["v1", "v2"], p[1]);
     t.put("c1", p[0]);
-    t.st.actor = Player::Roman;
-    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    let e = t.roman_move(p[0], p[1]).unwrap_err().to_string();
     assert!(
         e.contains("3 Roman mobile units") && e.contains("(10.8)"),
         "{e}"
     );
     t.put("emp", p[1]);
     t.put("c2", p[1]);
-    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    t.roman_move(p[0], p[1]).unwrap();
     assert_eq!(
         t.at("c1"),
         Some(p[1]),
@@ -2679,9 +2683,7 @@ fn markers_do_not_count_for_stacking() {
     let mut t = empty();
     let d = t.d().clone();
     let p = path(&d, h("3016"), 3);
-    for id in ["b1", "b2", "v1", "c1"] {
-        t.put(id, p[1]);
-    }
+    t.put_all(&["b1", "b2", "v1", "c1"], p[1]);
     t.put("v2", p[0]);
     t.put("t1", p[2]);
     t.st.fortify = Some(p[1]);
@@ -2693,8 +2695,7 @@ fn markers_do_not_count_for_stacking() {
         chit: 21,
     });
     stacks_hold(&t);
-    t.st.actor = Player::Roman;
-    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    t.roman_move(p[0], p[1]).unwrap();
     assert_eq!(t.at("v2"), Some(p[1]));
     stacks_hold(&t);
 }
@@ -2705,7 +2706,6 @@ fn markers_do_not_count_for_stacking() {
 #[test]
 fn rebels_have_no_economy() {
     let mut t = game();
-    let d = t.d().clone();
     t.st.stage = Stage::AdminRoman;
     let b5 = t.at("b5").unwrap();
     for u in t.st.at(b5).collect::<Vec<_>>() {
@@ -2727,7 +2727,6 @@ fn rebels_have_no_economy() {
         let e = t.err(GP, o);
         assert!(e.contains("6.11"), "{o}: {e}");
     }
-    let _ = d;
 }
 
 // 7.1: in the administrative phase every dead tribe returns, one a hex, to
@@ -2822,15 +2821,7 @@ fn parthian_units_return_to_centres_free_of_enemies() {
 // gunds placed next to Roman legions are accepted.
 #[test]
 fn the_setup_may_be_made_in_enemy_zones_of_control() {
-    let r = Ldf::new();
-    let st = r
-        .setup(&Setup {
-            scenario: "campaign".into(),
-            options: Default::default(),
-            sides: vec!["roman".into(), "gp".into()],
-        })
-        .unwrap();
-    let mut t = T { r, st };
+    let mut t = fresh();
     let d = t.d().clone();
     let mut tribes: Vec<Hex> = d
         .hexes
