@@ -2224,3 +2224,246 @@ fn an_uprising_wins_the_region_the_standing_order_names() {
             .unwrap_err();
     assert!(e.to_string().contains("5.4(1)"), "{e}");
 }
+
+// ---- 5.0 Control, neutrality, belligerency, invasion, reversion ----
+
+impl T {
+    /// The belligerency check sub-phase of `phasing` alone (5.41(1)-(2)),
+    /// with scripted dice; returns its events.
+    fn belligerency(&mut self, phasing: Power, rolls: &[(&str, u32)]) -> Vec<String> {
+        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+        let mut ctx = umpire::games::ac::turn::Ctx {
+            d: self.r.data(),
+            dice: &mut dice,
+            ev: Vec::new(),
+        };
+        umpire::games::ac::control::belligerency(&mut ctx, &mut self.st, phasing).unwrap();
+        let ev: Vec<String> = ctx.ev.into_iter().map(|e| e.text).collect();
+        assert_eq!(
+            dice.unused_recorded(),
+            0,
+            "scripted rolls left over: {ev:?}"
+        );
+        ev
+    }
+    /// A land square of region `code` with no city, none of whose pieces stand there.
+    fn open_square(&self, code: &str) -> Sq {
+        let d = self.d();
+        let r = d.region(code).unwrap();
+        d.all_squares()
+            .find(|s| {
+                d.sq(*s)
+                    .is_some_and(|i| i.region == Some(r) && i.city.is_none())
+                    && d.land(*s)
+                    && self.st.units_at(Loc::Sq(*s)).next().is_none()
+            })
+            .unwrap()
+    }
+    fn units_of(&self, code: &str, f: impl Fn(Loc) -> bool) -> usize {
+        let r = self.d().region(code).unwrap();
+        self.st
+            .units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(r) && f(u.loc))
+            .count()
+    }
+}
+
+// 5.41(1): phasing combat units in the same square as neutral units invade
+// (outside any city too); 5.4(3): the region joins the other player, 5.42(2)
+// with all its units. Ruling A17 (5.41: "phasing player-controlled"): the
+// non-phasing player's units in a neutral city trigger nothing in the
+// phasing player's check; in his own check they do (5.41(2)).
+#[test]
+fn sharing_a_square_with_neutral_units_is_an_invasion_but_only_for_the_phasing_player() {
+    let mut t = empty(1);
+    let s = t.open_square("KV");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s));
+    let kv = t.d().region("KV").unwrap();
+    let native = t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(s))[0];
+    let herat = t.city("Herat");
+    t.put(Nat::Russian, Kind::FlyingColumn, 1, Loc::Sq(herat));
+    let ev = t.belligerency(
+        Power::British,
+        &[("invasion defence levy, KV (5.42(3))", 1)],
+    );
+    assert_eq!(t.st.control[t.region("KV")], Some(Power::Russian), "{ev:?}");
+    assert_eq!(t.st.owner(t.st.unit(native).nat), Some(Power::Russian));
+    assert_eq!(t.st.control[t.region("HE")], None, "A17: {ev:?}");
+    let ev = t.belligerency(
+        Power::Russian,
+        &[("invasion defence levy, HE (5.42(3))", 1)],
+    );
+    assert_eq!(t.st.control[t.region("HE")], Some(Power::British), "{ev:?}");
+}
+
+// 5.43, 5.46, 5.31(3), 13.31: a force may move through a neutral region, its
+// units and its cities, without stopping and without violating neutrality;
+// only where it ends counts (5.41). 5.45: civilization markers never violate
+// neutrality.
+#[test]
+fn moving_through_a_neutral_city_and_its_units_is_no_invasion() {
+    let mut t = empty(1);
+    let khiva = t.city("Khiva");
+    let kv = t.d().region("KV").unwrap();
+    t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva));
+    let d = t.d();
+    let side: Vec<Sq> = [(0i32, -1i32), (0, 1), (-1, 0), (1, 0)]
+        .iter()
+        .map(|(dc, dr)| Sq::new((khiva.col as i32 + dc) as _, (khiva.row as i32 + dr) as _))
+        .filter(|s| d.land(*s) && d.city_at(*s).is_none())
+        .collect();
+    assert!(side.len() >= 2, "{side:?}");
+    let (from, to) = (side[0], side[side.len() - 1]);
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(from))[0];
+    let id = t.st.unit(fc).id.clone();
+    t.st.markers.push(Marker {
+        sq: t.city("Kunya-Urgench"),
+        owner: Power::British,
+        kind: MarkerKind::TradingPost,
+    });
+    t.run(BRITISH, &format!("move {id}: {khiva} {to}"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fc).loc, Loc::Sq(to), "13.31: no stop at neutrals");
+    let ev = t.belligerency(Power::British, &[]);
+    assert_eq!(t.st.control[kv.0 as usize], None, "{ev:?}");
+}
+
+// 5.31(1): neither player may conduct operations with neutral units.
+#[test]
+fn neutral_units_take_no_orders() {
+    let mut t = empty(1);
+    let khiva = t.city("Khiva");
+    let kv = t.d().region("KV").unwrap();
+    let u = t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva))[0];
+    let id = t.st.unit(u).id.clone();
+    let next = Sq::new(khiva.col, khiva.row + 1);
+    for (side, p) in [(BRITISH, Power::British), (RUSSIAN, Power::Russian)] {
+        umpire::games::ac::turn::open_phase(&mut t.st, 1, p);
+        let e = t.run(side, &format!("move {id}: {next}"), &[]).unwrap_err();
+        assert!(e.contains("5.31(1)"), "{e}");
+    }
+}
+
+// 5.42(3): the invasion defence levy is a die of the region's irregulars,
+// "up to the limit available in the counter mix", free of charge, with its
+// Khan if he is not on the map, on squares of the region without enemy or
+// neutral units.
+#[test]
+fn the_invasion_levy_stops_at_the_counter_mix_and_avoids_enemy_squares() {
+    let mut t = empty(1);
+    let kv = t.d().region("KV").unwrap();
+    let pool = t.units_of("KV", |l| l == Loc::Pool);
+    let irregular_pool =
+        t.st.units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(kv) && u.kind == Kind::Irregular && u.loc == Loc::Pool)
+            .count();
+    assert!(irregular_pool >= 1);
+    // Leave one irregular in the mix: a 6 still raises only one.
+    let keep = irregular_pool - 1;
+    let far = t.open_square("KV");
+    let elsewhere = t.put(Nat::Native(kv), Kind::Irregular, keep, Loc::Sq(far));
+    for u in &elsewhere {
+        t.st.unit_mut(*u).loc = Loc::Dead;
+    }
+    let khiva = t.city("Khiva");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(khiva));
+    let (treasury, ev) = (
+        t.st.treasury,
+        t.belligerency(
+            Power::British,
+            &[("invasion defence levy, KV (5.42(3))", 6)],
+        ),
+    );
+    for u in &elsewhere {
+        t.st.unit_mut(*u).loc = Loc::Pool;
+    }
+    assert_eq!(t.st.control[kv.0 as usize], Some(Power::Russian));
+    assert!(
+        ev.iter().any(|e| e.contains("raises 1 irregular")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.treasury, treasury, "10.44: the levy costs nothing");
+    let raised: Vec<Sq> =
+        t.st.units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(kv))
+            .filter_map(|u| u.loc.sq())
+            .collect();
+    assert_eq!(raised.len(), 1, "{ev:?}");
+    assert_ne!(raised[0], khiva, "the levy avoids the invader's square");
+    assert_eq!(t.units_of("KV", |l| l == Loc::Pool), pool - 1);
+}
+
+// 5.51(2): the units of a reverting region outside it go to its free cities
+// (no British, Russian or other regions' units); with none free they are
+// eliminated. 5.51(1): those inside stay.
+#[test]
+fn reverting_units_with_no_free_city_are_eliminated() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let cities: Vec<Sq> = t
+        .d()
+        .reg(af)
+        .cities
+        .iter()
+        .map(|c| t.d().city(*c).sq)
+        .collect();
+    let ni = t.d().region("NI").unwrap();
+    let (first, rest) = cities.split_first().unwrap();
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(*first));
+    for c in rest {
+        t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(*c));
+    }
+    let inside = t.put(
+        Nat::Native(af),
+        Kind::Irregular,
+        1,
+        Loc::Sq(t.open_square("AF")),
+    )[0];
+    let peshawar = t.city("Peshawar");
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    let d = t.r.data();
+    economy::apply(
+        d,
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
+    assert_eq!(t.st.control[af.0 as usize], None);
+    for u in away {
+        assert_eq!(t.st.unit(u).loc, Loc::Pool, "5.51(2): no free city");
+    }
+    assert!(t.st.unit(inside).loc.in_play(), "5.51(1)");
+}
+
+// 5.51(3): belligerent units stay in a newly neutral region, cities too; if
+// at the first belligerency check the conditions of invasion hold, the
+// region returns to belligerency (5.4(3): for the other player, with its levy).
+#[test]
+fn belligerent_units_left_in_a_reverted_region_invade_it_at_the_next_check() {
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let kandahar = t.city("Kandahar");
+    let g = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar))[0];
+    let d = t.r.data();
+    economy::apply(
+        d,
+        &mut t.st,
+        Power::British,
+        &economy::EconOrder::Cede(af, None),
+    )
+    .unwrap();
+    assert_eq!(t.st.control[af.0 as usize], None);
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(kandahar), "5.51(3): it stays");
+    let ev = t.belligerency(
+        Power::British,
+        &[("invasion defence levy, AF (5.42(3))", 2)],
+    );
+    assert_eq!(t.st.control[af.0 as usize], Some(Power::Russian), "{ev:?}");
+    assert!(ev.iter().any(|e| e.contains("5.42(3)")), "{ev:?}");
+}
