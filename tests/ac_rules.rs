@@ -2467,3 +2467,59 @@ fn belligerent_units_left_in_a_reverted_region_invade_it_at_the_next_check() {
     assert_eq!(t.st.control[af.0 as usize], Some(Power::Russian), "{ev:?}");
     assert!(ev.iter().any(|e| e.contains("5.42(3)")), "{ev:?}");
 }
+
+// 16.42 (note): "capture attempts may not be made for neutral agents": a
+// neutral region's agent alone with the phasing player's combat units at
+// the end of his combat phase is not checked (no roll) and stays put.
+#[test]
+fn neutral_agents_are_never_checked_for_capture() {
+    let mut t = empty(1);
+    let s = t.open_square("KK");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s));
+    let ali = t.agent("Muhammed Ali", Loc::Sq(s));
+    let ev = t.run(BRITISH, "end", &[]).unwrap();
+    assert_eq!(t.st.agent(ali).loc, Loc::Sq(s), "{ev:?}");
+    assert_eq!(t.st.control[t.region("KK")], None, "5.44, 5.41: {ev:?}");
+}
+
+/// 14.5 case: a Russian-controlled West Siberian irregular (movement 6)
+/// attacked in a North Indian square by one British unit of `kind`, the
+/// Russians' standing order N3 `withdraw` as given; the British end their
+/// phase. Returns the events and where the irregular ends.
+fn withdrawal_case(kind: Kind, withdraw: bool, rolls: &[(&str, u32)]) -> (Vec<String>, Sq, Loc) {
+    let mut t = empty(1);
+    let ws = t.d().region("WS").unwrap();
+    t.st.control[ws.0 as usize] = Some(Power::Russian);
+    let s = t.open_square("NI");
+    t.put(Nat::British, kind, 1, Loc::Sq(s));
+    let irr = t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(s))[0];
+    t.st.standing[Power::Russian.index()].withdraw = withdraw;
+    let ev = t.run(BRITISH, "end", rolls).unwrap();
+    (ev, s, t.st.unit(irr).loc)
+}
+
+// 14.5: the defender may withdraw before combat only if all his units are
+// faster than the attacker's fastest combat unit; it is a one-square
+// retreat, and no combat follows. N3: by standing order, never by default.
+#[test]
+fn the_defender_withdraws_before_combat_only_from_slower_attackers() {
+    let withdrew = |ev: &[String]| {
+        ev.iter()
+            .any(|e| e.contains("withdraw before combat (14.5)"))
+    };
+    // A garrison (movement 2): the irregular withdraws one square, no roll.
+    let (ev, s, at) = withdrawal_case(Kind::Garrison, true, &[]);
+    assert!(withdrew(&ev), "{ev:?}");
+    assert!(
+        at.sq().is_some_and(|x| x != s && x.distance(s) == 1),
+        "{at:?}"
+    );
+    let fight = |s: Sq| format!("combat at {s} (14.1(5))");
+    // The same with the default standing order: combat.
+    let (ev, _, _) = withdrawal_case(Kind::Garrison, false, &[(&fight(s), 3)]);
+    assert!(!withdrew(&ev), "N3 default is never: {ev:?}");
+    // A flying column (movement 6) is not slower: no withdrawal.
+    let (ev, _, _) = withdrawal_case(Kind::FlyingColumn, true, &[(&fight(s), 3)]);
+    assert!(!withdrew(&ev), "14.5: not all defenders are faster: {ev:?}");
+    assert!(ev.iter().any(|e| e.contains("Combat at")), "{ev:?}");
+}
