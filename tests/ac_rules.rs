@@ -2523,3 +2523,48 @@ fn the_defender_withdraws_before_combat_only_from_slower_attackers() {
     assert!(!withdrew(&ev), "14.5: not all defenders are faster: {ev:?}");
     assert!(ev.iter().any(|e| e.contains("Combat at")), "{ev:?}");
 }
+
+// 20.21, 20.23, 20.31(1), 20.32(1), 20.33(1): where civilization markers may
+// go. A trading post needs a city with a friendly combat unit or agent; one
+// marker of a kind a square; none where the enemy has one; a fort needs a
+// friendly combat unit; a colony a city with a red (or blue) combat unit and
+// a red (or blue) agent, and it replaces the trading post.
+#[test]
+fn civilization_markers_go_where_20_2_and_20_3_allow() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let delhi = t.city("Delhi");
+    let build = |t: &mut T, p: Power, kind: MarkerKind| {
+        let d = t.r.data();
+        economy::apply(
+            d,
+            &mut t.st,
+            p,
+            &economy::EconOrder::Build { kind, sq: delhi },
+        )
+        .map_err(|e| e.to_string())
+    };
+    let e = build(&mut t, Power::British, MarkerKind::TradingPost).unwrap_err();
+    assert!(e.contains("20.33(1)"), "{e}");
+    t.agent("burnes", Loc::Sq(delhi));
+    build(&mut t, Power::British, MarkerKind::TradingPost).unwrap();
+    let e = build(&mut t, Power::British, MarkerKind::TradingPost).unwrap_err();
+    assert!(e.contains("20.21"), "{e}");
+    let e = build(&mut t, Power::British, MarkerKind::Fort).unwrap_err();
+    assert!(e.contains("20.32(1)"), "an agent is no combat unit: {e}");
+    let ni = t.d().region("NI").unwrap();
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(delhi));
+    let e = build(&mut t, Power::British, MarkerKind::Colony).unwrap_err();
+    assert!(e.contains("20.31(1)"), "natives are not red: {e}");
+    t.put(Nat::Russian, Kind::FlyingColumn, 1, Loc::Sq(delhi));
+    let e = build(&mut t, Power::Russian, MarkerKind::Fort).unwrap_err();
+    assert!(e.contains("20.23"), "{e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi));
+    build(&mut t, Power::British, MarkerKind::Colony).unwrap();
+    let kinds: Vec<MarkerKind> = t.st.markers_at(delhi).map(|m| m.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![MarkerKind::Colony],
+        "20.31(1): the post is replaced"
+    );
+}
