@@ -2568,3 +2568,49 @@ fn civilization_markers_go_where_20_2_and_20_3_allow() {
         "20.31(1): the post is replaced"
     );
 }
+
+// 4.0 (clarification): at the end of a turn the index shifts for the key
+// cities a player occupies, with regulars or controlled natives alike
+// (here North Indian irregulars in Kabul and Lahore, a blue brigade in
+// Herat); 21.3: first the Ghazis and the Mad Mullah leave the map, so the
+// Ghazis alone in Teheran shift nothing. The key cities and the size of the
+// shift are stand-ins (tables.toml); the last turn ends the game (25.0).
+#[test]
+fn the_turn_ends_with_the_ghazis_gone_and_the_index_shifted_for_held_cities() {
+    let mut t = empty(5);
+    t.st.turn = t.st.turns;
+    t.st.sp = [10, 10];
+    for (code, p) in [
+        ("HE", Power::Russian),
+        ("PE", Power::Russian),
+        ("AF", Power::British),
+        ("PJ", Power::British),
+    ] {
+        let r = t.region(code);
+        t.st.control[r] = Some(p);
+    }
+    let ni = t.d().region("NI").unwrap();
+    let (kabul, lahore) = (t.city("Kabul"), t.city("Lahore"));
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(kabul));
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(lahore));
+    t.put(
+        Nat::Russian,
+        Kind::FlyingColumn,
+        1,
+        Loc::Sq(t.city("Herat")),
+    );
+    t.st.ghazis = Some(Power::Russian);
+    let ghazi = t.put(Nat::Ghazi, Kind::Ghazi, 1, Loc::Sq(t.city("Teheran")))[0];
+    let before = t.st.bop;
+    t.run(BRITISH, "end", &[]).unwrap();
+    let ev = t.run(RUSSIAN, "end", &[]).unwrap();
+    assert!(ev.iter().any(|e| e.contains("(21.3)")), "{ev:?}");
+    assert_eq!(t.st.unit(ghazi).loc, Loc::Pool);
+    assert_eq!(t.st.ghazis, None);
+    let d = t.d();
+    let want = [Power::British, Power::Russian, Power::British]
+        .iter()
+        .fold(before, |b, p| bop::shifted(d, b, *p, 1));
+    assert_eq!(t.st.bop, want, "{ev:?}");
+    assert!(t.st.finished.is_some(), "25.0: the last turn ends the game");
+}
