@@ -2614,3 +2614,62 @@ fn the_turn_ends_with_the_ghazis_gone_and_the_index_shifted_for_held_cities() {
     assert_eq!(t.st.bop, want, "{ev:?}");
     assert!(t.st.finished.is_some(), "25.0: the last turn ends the game");
 }
+
+// 16.43: an eliminated named agent may never be replaced, an eliminated
+// Pundit may (16.8); 16.61: named agents are recruited only in their period.
+#[test]
+fn dead_named_agents_stay_dead_and_agents_come_in_their_period() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let india = Base::of(Power::British);
+    let recruit = |t: &mut T, name: &str| {
+        let agent = AgentId(t.d().find_agent(name).unwrap() as u16);
+        let d = t.r.data();
+        let at = umpire::games::ac::data::At::Base(india);
+        economy::apply(
+            d,
+            &mut t.st,
+            Power::British,
+            &economy::EconOrder::Agent { agent, at },
+        )
+        .map_err(|e| e.to_string())
+    };
+    let burnes = t.agent("burnes", Loc::Dead);
+    let e = recruit(&mut t, "burnes").unwrap_err();
+    assert!(e.contains("16.43"), "{e}");
+    assert_eq!(t.st.agent(burnes).loc, Loc::Dead);
+    let e = recruit(&mut t, "younghusband").unwrap_err();
+    assert!(e.contains("16.61"), "period 3 in 1835: {e}");
+    let pundit = t.agent("pundit1", Loc::Pool);
+    recruit(&mut t, "pundit1").unwrap();
+    assert_eq!(t.st.agent(pundit).loc, Loc::Base(india));
+}
+
+// 24.3: a force of native units only does not trigger open war, even against
+// blue; 24.2 errata: open war is triggered once a game, so a later red on
+// blue attack rolls nothing for it.
+#[test]
+fn natives_alone_never_start_open_war_and_it_starts_once_a_game() {
+    let fight = |kind: Nat, open: Option<Power>| {
+        let mut t = empty(1);
+        t.st.open_war = open;
+        let s = t.open_square("NI");
+        let k = if kind == Nat::British {
+            Kind::FlyingColumn
+        } else {
+            Kind::Irregular
+        };
+        t.put(kind, k, 1, Loc::Sq(s));
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+        let ev = t
+            .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+            .unwrap();
+        (ev, t.st.open_war)
+    };
+    let ni = Nat::Native(Ac::new().data().region("NI").unwrap());
+    let (ev, open) = fight(ni, None);
+    assert_eq!(open, None, "24.3: {ev:?}");
+    let (ev, open) = fight(Nat::British, Some(Power::Russian));
+    assert_eq!(open, Some(Power::Russian), "{ev:?}");
+    assert!(!ev.iter().any(|e| e.contains("Open war")), "{ev:?}");
+}
