@@ -868,25 +868,11 @@ fn ranjit_singh_dies_on_one_to_three() {
 // the expedition.
 #[test]
 fn an_expeditionary_force_beyond_its_forage_needs_two_supply_points() {
-    let mut t = empty(1);
+    let t = empty(1);
     let s = sq("2227");
     assert_eq!(t.d().sq(s).unwrap().region, t.d().region("AF"));
     assert_eq!(supply::forage(t.d(), &t.st, s, Power::British), 3);
-    let ni = t.d().region("NI").unwrap();
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
-    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
-    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
-    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
-    t.st.sp[0] = 2;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(Vec::new());
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    let (all, t) = provisioned(2);
     assert_eq!(t.st.sp[0], 0);
     assert!(all.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(s)));
 }
@@ -2672,4 +2658,54 @@ fn natives_alone_never_start_open_war_and_it_starts_once_a_game() {
     let (ev, open) = fight(Nat::British, Some(Power::Russian));
     assert_eq!(open, Some(Power::Russian), "{ev:?}");
     assert!(!ev.iter().any(|e| e.contains("Open war")), "{ev:?}");
+}
+
+/// The 17.6 example's square (one red, two North Indian and one Afghan unit
+/// in a clear square of Afghanistan, forage 3), with an agent too, after a
+/// provisioning phase with `sp` supply points; returns the units and the state.
+fn provisioned(sp: u32) -> (Vec<UnitId>, T) {
+    let mut t = empty(1);
+    let s = sq("2227");
+    let (ni, af) = (t.d().region("NI").unwrap(), t.d().region("AF").unwrap());
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
+    t.agent("burnes", Loc::Sq(s));
+    t.st.sp[0] = sp;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    (all, t)
+}
+
+// 17.4: units beyond the forage value that no SP feeds are eliminated, the
+// owner's choice (N5: natives, weakest, first); 17.6: with no SP for the
+// expeditionary square, its units outside their home region go (red and
+// blue always, clarification); 17.31(1): the agent needs nothing.
+#[test]
+fn units_no_supply_point_feeds_are_eliminated() {
+    let on_map =
+        |t: &T, all: &[UnitId]| all.iter().filter(|u| t.st.unit(**u).loc.in_play()).count();
+    // One SP pays the expeditionary point (ruling A50: first); one unit over
+    // the forage value of 3 starves, and it is not the red one.
+    let (all, t) = provisioned(1);
+    assert_eq!((on_map(&t, &all), t.st.sp[0]), (3, 0));
+    assert!(t.st.unit(all[0]).loc.in_play(), "red is lost last");
+    // No SP: the red and the North Indians are expeditionary and go; the
+    // Afghan, at home and within the forage value, stays.
+    let (all, t) = provisioned(0);
+    let kept: Vec<UnitId> = all
+        .iter()
+        .copied()
+        .filter(|u| t.st.unit(*u).loc.in_play())
+        .collect();
+    assert_eq!(kept, vec![all[3]]);
+    let burnes = AgentId(t.d().find_agent("burnes").unwrap() as u16);
+    assert!(t.st.agent(burnes).loc.in_play(), "17.31(1)");
 }
