@@ -2709,3 +2709,23 @@ fn units_no_supply_point_feeds_are_eliminated() {
     let burnes = AgentId(t.d().find_agent("burnes").unwrap() as u16);
     assert!(t.st.agent(burnes).loc.in_play(), "17.31(1)");
 }
+
+// 14.8 example: the attacker's agent has military 2, the defender's 1: the
+// die roll modifier is +1; one agent a side counts (Keane, not Keane and
+// Pottinger together).
+#[test]
+fn one_agent_a_side_modifies_the_combat_die() {
+    let mut t = empty(1);
+    let ws = t.d().region("WS").unwrap();
+    t.st.control[ws.0 as usize] = Some(Power::Russian);
+    let s = t.open_square("NI");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
+    t.agent("keane", Loc::Sq(s)); // military 2 (16.21 example)
+    t.agent("pottinger", Loc::Sq(s));
+    t.put(Nat::Native(ws), Kind::Irregular, 3, Loc::Sq(s));
+    t.agent("ivanov", Loc::Sq(s)); // military 1 (stand-in)
+    let ev = t
+        .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains("die 3+1 ")), "{ev:?}");
+}
