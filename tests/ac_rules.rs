@@ -813,27 +813,18 @@ fn the_events_example_reads_d_then_c() {
 #[test]
 fn random_events_apply_both_columns() {
     let mut t = empty(1);
-    t.st.turn = 3;
     t.st.bop = 2;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(
-        [
+    let before = t.st.treasury[1];
+    events_with(
+        &mut t,
+        3,
+        &[
             ("random events, column roll by the British (8.1(1))", 5),
             ("random events, column D (8.1(2))", 4),
             ("Nihilist Revolt for the Russian", 2),
             ("random events, column C (8.1(2))", 1),
-        ]
-        .iter()
-        .map(|(l, v)| roll(l, *v))
-        .collect(),
+        ],
     );
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    let before = t.st.treasury[1];
-    events::random_events(&mut ctx, &mut t.st).unwrap();
     assert_eq!(t.st.treasury[1], before - 2);
     assert_eq!(
         t.st.bop, 1,
@@ -2728,4 +2719,32 @@ fn one_agent_a_side_modifies_the_combat_die() {
         .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
         .unwrap();
     assert!(ev.iter().any(|e| e.contains("die 3+1 ")), "{ev:?}");
+}
+
+// 8.2: "if the same event is rolled more than once in the same turn, the
+// second time it's rolled is treated as No Event": the Nihilist Revolt,
+// already rolled this turn, costs the Russians nothing and rolls nothing;
+// the Accord in column C still happens.
+#[test]
+fn an_event_rolled_twice_in_a_turn_is_no_event_the_second_time() {
+    let mut t = empty(1);
+    t.st.bop = 2;
+    t.st.events_this_turn.push("nihilist_revolt".into());
+    let before = t.st.treasury[1];
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 5),
+            ("random events, column D (8.1(2))", 4),
+            ("random events, column C (8.1(2))", 1),
+        ],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("No Event (repeated this turn)")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.treasury[1], before);
+    assert_eq!(t.st.bop, 1, "{ev:?}");
 }
