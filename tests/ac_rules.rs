@@ -2748,3 +2748,30 @@ fn an_event_rolled_twice_in_a_turn_is_no_event_the_second_time() {
     assert_eq!(t.st.treasury[1], before);
     assert_eq!(t.st.bop, 1, "{ev:?}");
 }
+
+// 13.34: a force that begins in a square with enemy units may always leave
+// it; it may move directly from one enemy-occupied square to another, but
+// must stop there (13.32).
+#[test]
+fn a_force_leaves_an_enemy_square_freely_and_stops_in_the_next_enemy_square() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let (next, beyond) = (
+        Sq::new(delhi.col, delhi.row + 1),
+        Sq::new(delhi.col, delhi.row + 2),
+    );
+    let fcs = t.put(Nat::British, Kind::FlyingColumn, 3, Loc::Sq(delhi));
+    let ids: Vec<String> = fcs.iter().map(|u| t.st.unit(*u).id.clone()).collect();
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi));
+    t.run(BRITISH, &format!("move {}: {next} {beyond}", ids[0]), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fcs[0]).loc, Loc::Sq(beyond));
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(next));
+    let e = t
+        .run(BRITISH, &format!("move {}: {next} {beyond}", ids[1]), &[])
+        .unwrap_err();
+    assert!(e.contains("13.32"), "{e}");
+    t.run(BRITISH, &format!("move {}: {next}", ids[2]), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fcs[2]).loc, Loc::Sq(next));
+}
