@@ -2775,3 +2775,36 @@ fn a_force_leaves_an_enemy_square_freely_and_stops_in_the_next_enemy_square() {
         .unwrap();
     assert_eq!(t.st.unit(fcs[2]).loc, Loc::Sq(next));
 }
+
+// 13.65: a force may not use a railroad of the enemy's; 13.64: rail
+// movement runs along square sides only, never across a vertex.
+#[test]
+fn rail_moves_use_only_friendly_railroads_along_square_sides() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let lay = |t: &mut T, squares: &[&str], owner: Power| {
+        for s in squares {
+            t.st.markers.push(Marker {
+                sq: sq(s),
+                owner,
+                kind: MarkerKind::Railroad,
+            });
+        }
+    };
+    lay(&mut t, &["0403", "0503", "0603", "0703"], Power::British);
+    lay(&mut t, &["0403"], Power::Russian);
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0403")))[0];
+    let id = t.st.unit(g).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: rail:0703"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.65"), "British rails: {e}");
+    // A Russian line 0403-0504 touches only at a corner: not connected.
+    lay(&mut t, &["0504"], Power::Russian);
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: rail:0504"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.64"), "{e}");
+}
