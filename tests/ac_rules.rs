@@ -2808,3 +2808,21 @@ fn rail_moves_use_only_friendly_railroads_along_square_sides() {
         .unwrap_err();
     assert!(e.contains("13.64"), "{e}");
 }
+
+// 5.42(3) "If the region was formerly neutral [see 4(3) above]": ruling A14
+// reads the reference as "by invasion" under `levy=invasion`; then a region
+// won by negotiations (5.4(2)) raises no levy, and no die is rolled for it.
+#[test]
+fn with_levy_on_invasion_only_a_negotiated_region_raises_no_levy() {
+    let mut t = empty_with(1, &[("levy", "invasion")]);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    let ev = t
+        .run(
+            BRITISH,
+            "negotiate AF agent burnes",
+            &[("negotiations against AF (15.1(8))", 6)],
+        )
+        .unwrap();
+    assert_eq!(t.st.control[t.region("AF")], Some(Power::British), "{ev:?}");
+    assert_eq!(t.units_of("AF", |l| l.in_play()), 0, "{ev:?}");
+}
