@@ -2285,9 +2285,9 @@ fn moving_through_a_neutral_city_and_its_units_is_no_invasion() {
     let kv = t.d().region("KV").unwrap();
     t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva));
     let d = t.d();
-    let side: Vec<Sq> = [(0i32, -1i32), (0, 1), (-1, 0), (1, 0)]
+    let side: Vec<Sq> = [(0, -1), (0, 1), (-1, 0), (1, 0)]
         .iter()
-        .map(|(dc, dr)| Sq::new((khiva.col as i32 + dc) as _, (khiva.row as i32 + dr) as _))
+        .map(|(dc, dr)| Sq::new(khiva.col + dc, khiva.row + dr))
         .filter(|s| d.land(*s) && d.city_at(*s).is_none())
         .collect();
     assert!(side.len() >= 2, "{side:?}");
