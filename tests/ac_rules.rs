@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Rules, Setup, Side};
-use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power};
+use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power, RegionId};
 use umpire::games::ac::geom::Sq;
 use umpire::games::ac::movement::{self, Piece};
 use umpire::games::ac::state::{AgentId, Loc, Marker, Stage, State, UnitId};
@@ -578,8 +578,7 @@ fn an_invasion_gives_the_region_to_the_other_player_with_its_levy() {
 #[test]
 fn defection_eliminates_natives_stacked_with_their_former_masters() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::Russian);
+    let af = t.control("AF", Some(Power::Russian));
     let s = t.city("Kandahar");
     t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(s));
     let natives = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(s));
@@ -1498,26 +1497,17 @@ fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
 #[test]
 fn a_region_reverting_to_neutral_calls_its_units_home() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let (kabul, peshawar, kandahar) = (t.city("Kabul"), t.city("Peshawar"), t.city("Kandahar"));
     let home = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(kabul))[0];
     let away = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(peshawar))[0];
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
-    let d = t.r.data();
-    economy::apply(
-        d,
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
-    assert_eq!(t.st.control[af.0 as usize], None);
+    t.cede_to_neutral(af);
     assert_eq!(t.st.unit(home).loc, Loc::Sq(kabul));
     let Loc::Sq(back) = t.st.unit(away).loc else {
         panic!("{:?}", t.st.unit(away).loc)
     };
-    assert_eq!(d.sq(back).and_then(|i| i.region), Some(af));
+    assert_eq!(t.d().sq(back).and_then(|i| i.region), Some(af));
     assert!(
         t.st.units_at(Loc::Sq(back))
             .all(|u| t.st.unit(u).nat == Nat::Native(af)),
@@ -1586,8 +1576,7 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap();
     assert_eq!(t.st.sp[0], 0);
     // 29.2: a Punjabi brigade in the force.
-    let pj = t.d().region("PJ").unwrap();
-    t.st.control[pj.0 as usize] = Some(Power::British);
+    let pj = t.control("PJ", Some(Power::British));
     let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
     let n = t.put(Nat::Native(pj), Kind::FieldForce, 1, Loc::Sq(s))[0];
     let ids = format!("{} {}", t.st.unit(f).id, t.st.unit(n).id);
@@ -1823,8 +1812,7 @@ fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
 /// outside it: the set-up of the 5.51(2) tests.
 fn british_afghans_abroad() -> (T, umpire::games::ac::data::RegionId, Vec<UnitId>) {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let peshawar = t.city("Peshawar");
     let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
     (t, af, away)
@@ -2205,6 +2193,24 @@ fn an_uprising_wins_the_region_the_standing_order_names() {
 // ---- 5.0 Control, neutrality, belligerency, invasion, reversion ----
 
 impl T {
+    /// Gives region `code` to `p` (None: neutral) by hand; returns it.
+    fn control(&mut self, code: &str, p: Option<Power>) -> RegionId {
+        let r = self.d().region(code).unwrap();
+        self.st.control[r.0 as usize] = p;
+        r
+    }
+    /// The British cede `r` to neutral (23.1(2)), which reverts it (5.51).
+    fn cede_to_neutral(&mut self, r: RegionId) {
+        let d = self.r.data();
+        economy::apply(
+            d,
+            &mut self.st,
+            Power::British,
+            &economy::EconOrder::Cede(r, None),
+        )
+        .unwrap();
+        assert_eq!(self.st.control[r.0 as usize], None);
+    }
     /// The belligerency check sub-phase of `phasing` alone (5.41(1)-(2)),
     /// with scripted dice; returns its events.
     fn belligerency(&mut self, phasing: Power, rolls: &[(&str, u32)]) -> Vec<String> {
@@ -2379,8 +2385,7 @@ fn the_invasion_levy_stops_at_the_counter_mix_and_avoids_enemy_squares() {
 #[test]
 fn reverting_units_with_no_free_city_are_eliminated() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let cities: Vec<Sq> = t
         .d()
         .reg(af)
@@ -2402,15 +2407,7 @@ fn reverting_units_with_no_free_city_are_eliminated() {
     )[0];
     let peshawar = t.city("Peshawar");
     let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
-    let d = t.r.data();
-    economy::apply(
-        d,
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
-    assert_eq!(t.st.control[af.0 as usize], None);
+    t.cede_to_neutral(af);
     for u in away {
         assert_eq!(t.st.unit(u).loc, Loc::Pool, "5.51(2): no free city");
     }
@@ -2423,19 +2420,10 @@ fn reverting_units_with_no_free_city_are_eliminated() {
 #[test]
 fn belligerent_units_left_in_a_reverted_region_invade_it_at_the_next_check() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let kandahar = t.city("Kandahar");
     let g = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar))[0];
-    let d = t.r.data();
-    economy::apply(
-        d,
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
-    assert_eq!(t.st.control[af.0 as usize], None);
+    t.cede_to_neutral(af);
     assert_eq!(t.st.unit(g).loc, Loc::Sq(kandahar), "5.51(3): it stays");
     let ev = t.belligerency(
         Power::British,
@@ -2465,8 +2453,7 @@ fn neutral_agents_are_never_checked_for_capture() {
 /// phase. Returns the events and where the irregular ends.
 fn withdrawal_case(kind: Kind, withdraw: bool, rolls: &[(&str, u32)]) -> (Vec<String>, Sq, Loc) {
     let mut t = empty(1);
-    let ws = t.d().region("WS").unwrap();
-    t.st.control[ws.0 as usize] = Some(Power::Russian);
+    let ws = t.control("WS", Some(Power::Russian));
     let s = t.open_square("NI");
     t.put(Nat::British, kind, 1, Loc::Sq(s));
     let irr = t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(s))[0];
@@ -2707,8 +2694,7 @@ fn units_no_supply_point_feeds_are_eliminated() {
 #[test]
 fn one_agent_a_side_modifies_the_combat_die() {
     let mut t = empty(1);
-    let ws = t.d().region("WS").unwrap();
-    t.st.control[ws.0 as usize] = Some(Power::Russian);
+    let ws = t.control("WS", Some(Power::Russian));
     let s = t.open_square("NI");
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
     t.agent("keane", Loc::Sq(s)); // military 2 (16.21 example)
