@@ -2199,6 +2199,11 @@ impl T {
         self.st.control[r.0 as usize] = p;
         r
     }
+    /// One economy order of `p` (10.0, 20.1, 23.1), outside the sealed round.
+    fn econ(&mut self, p: Power, o: economy::EconOrder) -> Result<String, String> {
+        let d = self.r.data();
+        economy::apply(d, &mut self.st, p, &o).map_err(|e| e.to_string())
+    }
     /// The British cede `r` to neutral (23.1(2)), which reverts it (5.51).
     fn cede_to_neutral(&mut self, r: RegionId) {
         let d = self.r.data();
@@ -2498,16 +2503,7 @@ fn civilization_markers_go_where_20_2_and_20_3_allow() {
     let mut t = empty(1);
     t.st.treasury = [100, 100];
     let delhi = t.city("Delhi");
-    let build = |t: &mut T, p: Power, kind: MarkerKind| {
-        let d = t.r.data();
-        economy::apply(
-            d,
-            &mut t.st,
-            p,
-            &economy::EconOrder::Build { kind, sq: delhi },
-        )
-        .map_err(|e| e.to_string())
-    };
+    let build = |t: &mut T, p, kind| t.econ(p, economy::EconOrder::Build { kind, sq: delhi });
     let e = build(&mut t, Power::British, MarkerKind::TradingPost).unwrap_err();
     assert!(e.contains("20.33(1)"), "{e}");
     t.agent("burnes", Loc::Sq(delhi));
@@ -2588,15 +2584,8 @@ fn dead_named_agents_stay_dead_and_agents_come_in_their_period() {
     let india = Base::of(Power::British);
     let recruit = |t: &mut T, name: &str| {
         let agent = AgentId(t.d().find_agent(name).unwrap() as u16);
-        let d = t.r.data();
         let at = umpire::games::ac::data::At::Base(india);
-        economy::apply(
-            d,
-            &mut t.st,
-            Power::British,
-            &economy::EconOrder::Agent { agent, at },
-        )
-        .map_err(|e| e.to_string())
+        t.econ(Power::British, economy::EconOrder::Agent { agent, at })
     };
     let burnes = t.agent("burnes", Loc::Dead);
     let e = recruit(&mut t, "burnes").unwrap_err();
@@ -2811,4 +2800,31 @@ fn with_levy_on_invasion_only_a_negotiated_region_raises_no_levy() {
         .unwrap();
     assert_eq!(t.st.control[t.region("AF")], Some(Power::British), "{ev:?}");
     assert_eq!(t.units_of("AF", |l| l.in_play()), 0, "{ev:?}");
+}
+
+// 10.5: in the income/expenditure phase a player may remove any friendly
+// unit from the map at no cost (not counted as eliminated: it goes back to
+// the counter mix); never the enemy's or a neutral's.
+#[test]
+fn a_player_disbands_his_own_units_only_and_for_nothing() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let mine = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi))[0];
+    let theirs = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi))[0];
+    let kv = t.d().region("KV").unwrap();
+    let neutral = t.put(
+        Nat::Native(kv),
+        Kind::Irregular,
+        1,
+        Loc::Sq(t.city("Khiva")),
+    )[0];
+    let (treasury, bop) = (t.st.treasury, t.st.bop);
+    let disband = |t: &mut T, u| t.econ(Power::British, economy::EconOrder::Disband(u));
+    for u in [theirs, neutral] {
+        let e = disband(&mut t, u).unwrap_err();
+        assert!(e.contains("10.5"), "{e}");
+    }
+    disband(&mut t, mine).unwrap();
+    assert_eq!(t.st.unit(mine).loc, Loc::Pool);
+    assert_eq!((t.st.treasury, t.st.bop), (treasury, bop));
 }
