@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Rules, Setup, Side};
-use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power};
+use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power, RegionId};
 use umpire::games::ac::geom::Sq;
 use umpire::games::ac::movement::{self, Piece};
 use umpire::games::ac::state::{AgentId, Loc, Marker, Stage, State, UnitId};
@@ -578,8 +578,7 @@ fn an_invasion_gives_the_region_to_the_other_player_with_its_levy() {
 #[test]
 fn defection_eliminates_natives_stacked_with_their_former_masters() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::Russian);
+    let af = t.control("AF", Some(Power::Russian));
     let s = t.city("Kandahar");
     t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(s));
     let natives = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(s));
@@ -813,27 +812,18 @@ fn the_events_example_reads_d_then_c() {
 #[test]
 fn random_events_apply_both_columns() {
     let mut t = empty(1);
-    t.st.turn = 3;
     t.st.bop = 2;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(
-        [
+    let before = t.st.treasury[1];
+    events_with(
+        &mut t,
+        3,
+        &[
             ("random events, column roll by the British (8.1(1))", 5),
             ("random events, column D (8.1(2))", 4),
             ("Nihilist Revolt for the Russian", 2),
             ("random events, column C (8.1(2))", 1),
-        ]
-        .iter()
-        .map(|(l, v)| roll(l, *v))
-        .collect(),
+        ],
     );
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    let before = t.st.treasury[1];
-    events::random_events(&mut ctx, &mut t.st).unwrap();
     assert_eq!(t.st.treasury[1], before - 2);
     assert_eq!(
         t.st.bop, 1,
@@ -868,25 +858,11 @@ fn ranjit_singh_dies_on_one_to_three() {
 // the expedition.
 #[test]
 fn an_expeditionary_force_beyond_its_forage_needs_two_supply_points() {
-    let mut t = empty(1);
+    let t = empty(1);
     let s = sq("2227");
     assert_eq!(t.d().sq(s).unwrap().region, t.d().region("AF"));
     assert_eq!(supply::forage(t.d(), &t.st, s, Power::British), 3);
-    let ni = t.d().region("NI").unwrap();
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
-    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
-    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
-    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
-    t.st.sp[0] = 2;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(Vec::new());
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    let (all, t) = provisioned(2);
     assert_eq!(t.st.sp[0], 0);
     assert!(all.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(s)));
 }
@@ -1521,26 +1497,17 @@ fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
 #[test]
 fn a_region_reverting_to_neutral_calls_its_units_home() {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let (kabul, peshawar, kandahar) = (t.city("Kabul"), t.city("Peshawar"), t.city("Kandahar"));
     let home = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(kabul))[0];
     let away = t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(peshawar))[0];
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
-    let d = t.r.data();
-    economy::apply(
-        d,
-        &mut t.st,
-        Power::British,
-        &economy::EconOrder::Cede(af, None),
-    )
-    .unwrap();
-    assert_eq!(t.st.control[af.0 as usize], None);
+    t.cede_to_neutral(af);
     assert_eq!(t.st.unit(home).loc, Loc::Sq(kabul));
     let Loc::Sq(back) = t.st.unit(away).loc else {
         panic!("{:?}", t.st.unit(away).loc)
     };
-    assert_eq!(d.sq(back).and_then(|i| i.region), Some(af));
+    assert_eq!(t.d().sq(back).and_then(|i| i.region), Some(af));
     assert!(
         t.st.units_at(Loc::Sq(back))
             .all(|u| t.st.unit(u).nat == Nat::Native(af)),
@@ -1609,8 +1576,7 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     t.run(BRITISH, &format!("move {id}: {to}"), &[]).unwrap();
     assert_eq!(t.st.sp[0], 0);
     // 29.2: a Punjabi brigade in the force.
-    let pj = t.d().region("PJ").unwrap();
-    t.st.control[pj.0 as usize] = Some(Power::British);
+    let pj = t.control("PJ", Some(Power::British));
     let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
     let n = t.put(Nat::Native(pj), Kind::FieldForce, 1, Loc::Sq(s))[0];
     let ids = format!("{} {}", t.st.unit(f).id, t.st.unit(n).id);
@@ -1846,8 +1812,7 @@ fn the_jihad_is_placed_by_its_player_in_his_economy_orders() {
 /// outside it: the set-up of the 5.51(2) tests.
 fn british_afghans_abroad() -> (T, umpire::games::ac::data::RegionId, Vec<UnitId>) {
     let mut t = empty(1);
-    let af = t.d().region("AF").unwrap();
-    t.st.control[af.0 as usize] = Some(Power::British);
+    let af = t.control("AF", Some(Power::British));
     let peshawar = t.city("Peshawar");
     let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
     (t, af, away)
@@ -2223,4 +2188,643 @@ fn an_uprising_wins_the_region_the_standing_order_names() {
         t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: XX"))
             .unwrap_err();
     assert!(e.to_string().contains("5.4(1)"), "{e}");
+}
+
+// ---- 5.0 Control, neutrality, belligerency, invasion, reversion ----
+
+impl T {
+    /// Gives region `code` to `p` (None: neutral) by hand; returns it.
+    fn control(&mut self, code: &str, p: Option<Power>) -> RegionId {
+        let r = self.d().region(code).unwrap();
+        self.st.control[r.0 as usize] = p;
+        r
+    }
+    /// One economy order of `p` (10.0, 20.1, 23.1), outside the sealed round.
+    fn econ(&mut self, p: Power, o: economy::EconOrder) -> Result<String, String> {
+        let d = self.r.data();
+        economy::apply(d, &mut self.st, p, &o).map_err(|e| e.to_string())
+    }
+    /// The British cede `r` to neutral (23.1(2)), which reverts it (5.51).
+    fn cede_to_neutral(&mut self, r: RegionId) {
+        let d = self.r.data();
+        economy::apply(
+            d,
+            &mut self.st,
+            Power::British,
+            &economy::EconOrder::Cede(r, None),
+        )
+        .unwrap();
+        assert_eq!(self.st.control[r.0 as usize], None);
+    }
+    /// The belligerency check sub-phase of `phasing` alone (5.41(1)-(2)),
+    /// with scripted dice; returns its events.
+    fn belligerency(&mut self, phasing: Power, rolls: &[(&str, u32)]) -> Vec<String> {
+        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+        let mut ctx = umpire::games::ac::turn::Ctx {
+            d: self.r.data(),
+            dice: &mut dice,
+            ev: Vec::new(),
+        };
+        umpire::games::ac::control::belligerency(&mut ctx, &mut self.st, phasing).unwrap();
+        let ev: Vec<String> = ctx.ev.into_iter().map(|e| e.text).collect();
+        assert_eq!(
+            dice.unused_recorded(),
+            0,
+            "scripted rolls left over: {ev:?}"
+        );
+        ev
+    }
+    /// A land square of region `code` with no city, none of whose pieces stand there.
+    fn open_square(&self, code: &str) -> Sq {
+        let d = self.d();
+        let r = d.region(code).unwrap();
+        d.all_squares()
+            .find(|s| {
+                d.sq(*s)
+                    .is_some_and(|i| i.region == Some(r) && i.city.is_none())
+                    && d.land(*s)
+                    && self.st.units_at(Loc::Sq(*s)).next().is_none()
+            })
+            .unwrap()
+    }
+    fn units_of(&self, code: &str, f: impl Fn(Loc) -> bool) -> usize {
+        let r = self.d().region(code).unwrap();
+        self.st
+            .units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(r) && f(u.loc))
+            .count()
+    }
+}
+
+// 5.41(1): phasing combat units in the same square as neutral units invade
+// (outside any city too); 5.4(3): the region joins the other player, 5.42(2)
+// with all its units. Ruling A17 (5.41: "phasing player-controlled"): the
+// non-phasing player's units in a neutral city trigger nothing in the
+// phasing player's check; in his own check they do (5.41(2)).
+#[test]
+fn sharing_a_square_with_neutral_units_is_an_invasion_but_only_for_the_phasing_player() {
+    let mut t = empty(1);
+    let s = t.open_square("KV");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s));
+    let kv = t.d().region("KV").unwrap();
+    let native = t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(s))[0];
+    let herat = t.city("Herat");
+    t.put(Nat::Russian, Kind::FlyingColumn, 1, Loc::Sq(herat));
+    let ev = t.belligerency(
+        Power::British,
+        &[("invasion defence levy, KV (5.42(3))", 1)],
+    );
+    assert_eq!(t.st.control[t.region("KV")], Some(Power::Russian), "{ev:?}");
+    assert_eq!(t.st.owner(t.st.unit(native).nat), Some(Power::Russian));
+    assert_eq!(t.st.control[t.region("HE")], None, "A17: {ev:?}");
+    let ev = t.belligerency(
+        Power::Russian,
+        &[("invasion defence levy, HE (5.42(3))", 1)],
+    );
+    assert_eq!(t.st.control[t.region("HE")], Some(Power::British), "{ev:?}");
+}
+
+// 5.43, 5.46, 5.31(3), 13.31: a force may move through a neutral region, its
+// units and its cities, without stopping and without violating neutrality;
+// only where it ends counts (5.41). 5.45: civilization markers never violate
+// neutrality.
+#[test]
+fn moving_through_a_neutral_city_and_its_units_is_no_invasion() {
+    let mut t = empty(1);
+    let khiva = t.city("Khiva");
+    let kv = t.d().region("KV").unwrap();
+    t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva));
+    let d = t.d();
+    let side: Vec<Sq> = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+        .iter()
+        .map(|(dc, dr)| Sq::new(khiva.col + dc, khiva.row + dr))
+        .filter(|s| d.land(*s) && d.city_at(*s).is_none())
+        .collect();
+    assert!(side.len() >= 2, "{side:?}");
+    let (from, to) = (side[0], side[side.len() - 1]);
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(from))[0];
+    let id = t.st.unit(fc).id.clone();
+    t.st.markers.push(Marker {
+        sq: t.city("Kunya-Urgench"),
+        owner: Power::British,
+        kind: MarkerKind::TradingPost,
+    });
+    t.run(BRITISH, &format!("move {id}: {khiva} {to}"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fc).loc, Loc::Sq(to), "13.31: no stop at neutrals");
+    let ev = t.belligerency(Power::British, &[]);
+    assert_eq!(t.st.control[kv.0 as usize], None, "{ev:?}");
+}
+
+// 5.31(1): neither player may conduct operations with neutral units.
+#[test]
+fn neutral_units_take_no_orders() {
+    let mut t = empty(1);
+    let khiva = t.city("Khiva");
+    let kv = t.d().region("KV").unwrap();
+    let u = t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva))[0];
+    let id = t.st.unit(u).id.clone();
+    let next = Sq::new(khiva.col, khiva.row + 1);
+    for (side, p) in [(BRITISH, Power::British), (RUSSIAN, Power::Russian)] {
+        umpire::games::ac::turn::open_phase(&mut t.st, 1, p);
+        let e = t.run(side, &format!("move {id}: {next}"), &[]).unwrap_err();
+        assert!(e.contains("5.31(1)"), "{e}");
+    }
+}
+
+// 5.42(3): the invasion defence levy is a die of the region's irregulars,
+// "up to the limit available in the counter mix", free of charge, with its
+// Khan if he is not on the map, on squares of the region without enemy or
+// neutral units.
+#[test]
+fn the_invasion_levy_stops_at_the_counter_mix_and_avoids_enemy_squares() {
+    let mut t = empty(1);
+    let kv = t.d().region("KV").unwrap();
+    let pool = t.units_of("KV", |l| l == Loc::Pool);
+    let irregular_pool =
+        t.st.units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(kv) && u.kind == Kind::Irregular && u.loc == Loc::Pool)
+            .count();
+    assert!(irregular_pool >= 1);
+    // Leave one irregular in the mix: a 6 still raises only one.
+    let keep = irregular_pool - 1;
+    let far = t.open_square("KV");
+    let elsewhere = t.put(Nat::Native(kv), Kind::Irregular, keep, Loc::Sq(far));
+    for u in &elsewhere {
+        t.st.unit_mut(*u).loc = Loc::Dead;
+    }
+    let khiva = t.city("Khiva");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(khiva));
+    let (treasury, ev) = (
+        t.st.treasury,
+        t.belligerency(
+            Power::British,
+            &[("invasion defence levy, KV (5.42(3))", 6)],
+        ),
+    );
+    for u in &elsewhere {
+        t.st.unit_mut(*u).loc = Loc::Pool;
+    }
+    assert_eq!(t.st.control[kv.0 as usize], Some(Power::Russian));
+    assert!(
+        ev.iter().any(|e| e.contains("raises 1 irregular")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.treasury, treasury, "10.44: the levy costs nothing");
+    let raised: Vec<Sq> =
+        t.st.units
+            .iter()
+            .filter(|u| u.nat == Nat::Native(kv))
+            .filter_map(|u| u.loc.sq())
+            .collect();
+    assert_eq!(raised.len(), 1, "{ev:?}");
+    assert_ne!(raised[0], khiva, "the levy avoids the invader's square");
+    assert_eq!(t.units_of("KV", |l| l == Loc::Pool), pool - 1);
+}
+
+// 5.51(2): the units of a reverting region outside it go to its free cities
+// (no British, Russian or other regions' units); with none free they are
+// eliminated. 5.51(1): those inside stay.
+#[test]
+fn reverting_units_with_no_free_city_are_eliminated() {
+    let mut t = empty(1);
+    let af = t.control("AF", Some(Power::British));
+    let cities: Vec<Sq> = t
+        .d()
+        .reg(af)
+        .cities
+        .iter()
+        .map(|c| t.d().city(*c).sq)
+        .collect();
+    let ni = t.d().region("NI").unwrap();
+    let (first, rest) = cities.split_first().unwrap();
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(*first));
+    for c in rest {
+        t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(*c));
+    }
+    let inside = t.put(
+        Nat::Native(af),
+        Kind::Irregular,
+        1,
+        Loc::Sq(t.open_square("AF")),
+    )[0];
+    let peshawar = t.city("Peshawar");
+    let away = t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(peshawar));
+    t.cede_to_neutral(af);
+    for u in away {
+        assert_eq!(t.st.unit(u).loc, Loc::Pool, "5.51(2): no free city");
+    }
+    assert!(t.st.unit(inside).loc.in_play(), "5.51(1)");
+}
+
+// 5.51(3): belligerent units stay in a newly neutral region, cities too; if
+// at the first belligerency check the conditions of invasion hold, the
+// region returns to belligerency (5.4(3): for the other player, with its levy).
+#[test]
+fn belligerent_units_left_in_a_reverted_region_invade_it_at_the_next_check() {
+    let mut t = empty(1);
+    let af = t.control("AF", Some(Power::British));
+    let kandahar = t.city("Kandahar");
+    let g = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar))[0];
+    t.cede_to_neutral(af);
+    assert_eq!(t.st.unit(g).loc, Loc::Sq(kandahar), "5.51(3): it stays");
+    let ev = t.belligerency(
+        Power::British,
+        &[("invasion defence levy, AF (5.42(3))", 2)],
+    );
+    assert_eq!(t.st.control[af.0 as usize], Some(Power::Russian), "{ev:?}");
+    assert!(ev.iter().any(|e| e.contains("5.42(3)")), "{ev:?}");
+}
+
+// 16.42 (note): "capture attempts may not be made for neutral agents": a
+// neutral region's agent alone with the phasing player's combat units at
+// the end of his combat phase is not checked (no roll) and stays put.
+#[test]
+fn neutral_agents_are_never_checked_for_capture() {
+    let mut t = empty(1);
+    let s = t.open_square("KK");
+    t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s));
+    let ali = t.agent("Muhammed Ali", Loc::Sq(s));
+    let ev = t.run(BRITISH, "end", &[]).unwrap();
+    assert_eq!(t.st.agent(ali).loc, Loc::Sq(s), "{ev:?}");
+    assert_eq!(t.st.control[t.region("KK")], None, "5.44, 5.41: {ev:?}");
+}
+
+/// 14.5 case: a Russian-controlled West Siberian irregular (movement 6)
+/// attacked in a North Indian square by one British unit of `kind`, the
+/// Russians' standing order N3 `withdraw` as given; the British end their
+/// phase. Returns the events and where the irregular ends.
+fn withdrawal_case(kind: Kind, withdraw: bool, rolls: &[(&str, u32)]) -> (Vec<String>, Sq, Loc) {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let s = t.open_square("NI");
+    t.put(Nat::British, kind, 1, Loc::Sq(s));
+    let irr = t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(s))[0];
+    t.st.standing[Power::Russian.index()].withdraw = withdraw;
+    let ev = t.run(BRITISH, "end", rolls).unwrap();
+    (ev, s, t.st.unit(irr).loc)
+}
+
+// 14.5: the defender may withdraw before combat only if all his units are
+// faster than the attacker's fastest combat unit; it is a one-square
+// retreat, and no combat follows. N3: by standing order, never by default.
+#[test]
+fn the_defender_withdraws_before_combat_only_from_slower_attackers() {
+    let withdrew = |ev: &[String]| {
+        ev.iter()
+            .any(|e| e.contains("withdraw before combat (14.5)"))
+    };
+    // A garrison (movement 2): the irregular withdraws one square, no roll.
+    let (ev, s, at) = withdrawal_case(Kind::Garrison, true, &[]);
+    assert!(withdrew(&ev), "{ev:?}");
+    assert!(
+        at.sq().is_some_and(|x| x != s && x.distance(s) == 1),
+        "{at:?}"
+    );
+    let fight = |s: Sq| format!("combat at {s} (14.1(5))");
+    // The same with the default standing order: combat.
+    let (ev, _, _) = withdrawal_case(Kind::Garrison, false, &[(&fight(s), 3)]);
+    assert!(!withdrew(&ev), "N3 default is never: {ev:?}");
+    // A flying column (movement 6) is not slower: no withdrawal.
+    let (ev, _, _) = withdrawal_case(Kind::FlyingColumn, true, &[(&fight(s), 3)]);
+    assert!(!withdrew(&ev), "14.5: not all defenders are faster: {ev:?}");
+    assert!(ev.iter().any(|e| e.contains("Combat at")), "{ev:?}");
+}
+
+// 20.21, 20.23, 20.31(1), 20.32(1), 20.33(1): where civilization markers may
+// go. A trading post needs a city with a friendly combat unit or agent; one
+// marker of a kind a square; none where the enemy has one; a fort needs a
+// friendly combat unit; a colony a city with a red (or blue) combat unit and
+// a red (or blue) agent, and it replaces the trading post.
+#[test]
+fn civilization_markers_go_where_20_2_and_20_3_allow() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let delhi = t.city("Delhi");
+    let build = |t: &mut T, p, kind| t.econ(p, economy::EconOrder::Build { kind, sq: delhi });
+    let e = build(&mut t, Power::British, MarkerKind::TradingPost).unwrap_err();
+    assert!(e.contains("20.33(1)"), "{e}");
+    t.agent("burnes", Loc::Sq(delhi));
+    build(&mut t, Power::British, MarkerKind::TradingPost).unwrap();
+    let e = build(&mut t, Power::British, MarkerKind::TradingPost).unwrap_err();
+    assert!(e.contains("20.21"), "{e}");
+    let e = build(&mut t, Power::British, MarkerKind::Fort).unwrap_err();
+    assert!(e.contains("20.32(1)"), "an agent is no combat unit: {e}");
+    let ni = t.d().region("NI").unwrap();
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(delhi));
+    let e = build(&mut t, Power::British, MarkerKind::Colony).unwrap_err();
+    assert!(e.contains("20.31(1)"), "natives are not red: {e}");
+    t.put(Nat::Russian, Kind::FlyingColumn, 1, Loc::Sq(delhi));
+    let e = build(&mut t, Power::Russian, MarkerKind::Fort).unwrap_err();
+    assert!(e.contains("20.23"), "{e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi));
+    build(&mut t, Power::British, MarkerKind::Colony).unwrap();
+    let kinds: Vec<MarkerKind> = t.st.markers_at(delhi).map(|m| m.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![MarkerKind::Colony],
+        "20.31(1): the post is replaced"
+    );
+}
+
+// 4.0 (clarification): at the end of a turn the index shifts for the key
+// cities a player occupies, with regulars or controlled natives alike
+// (here North Indian irregulars in Kabul and Lahore, a blue brigade in
+// Herat); 21.3: first the Ghazis and the Mad Mullah leave the map, so the
+// Ghazis alone in Teheran shift nothing. The key cities and the size of the
+// shift are stand-ins (tables.toml); the last turn ends the game (25.0).
+#[test]
+fn the_turn_ends_with_the_ghazis_gone_and_the_index_shifted_for_held_cities() {
+    let mut t = empty(5);
+    t.st.turn = t.st.turns;
+    t.st.sp = [10, 10];
+    for (code, p) in [
+        ("HE", Power::Russian),
+        ("PE", Power::Russian),
+        ("AF", Power::British),
+        ("PJ", Power::British),
+    ] {
+        let r = t.region(code);
+        t.st.control[r] = Some(p);
+    }
+    let ni = t.d().region("NI").unwrap();
+    let (kabul, lahore) = (t.city("Kabul"), t.city("Lahore"));
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(kabul));
+    t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(lahore));
+    t.put(
+        Nat::Russian,
+        Kind::FlyingColumn,
+        1,
+        Loc::Sq(t.city("Herat")),
+    );
+    t.st.ghazis = Some(Power::Russian);
+    let ghazi = t.put(Nat::Ghazi, Kind::Ghazi, 1, Loc::Sq(t.city("Teheran")))[0];
+    let before = t.st.bop;
+    t.run(BRITISH, "end", &[]).unwrap();
+    let ev = t.run(RUSSIAN, "end", &[]).unwrap();
+    assert!(ev.iter().any(|e| e.contains("(21.3)")), "{ev:?}");
+    assert_eq!(t.st.unit(ghazi).loc, Loc::Pool);
+    assert_eq!(t.st.ghazis, None);
+    let d = t.d();
+    let want = [Power::British, Power::Russian, Power::British]
+        .iter()
+        .fold(before, |b, p| bop::shifted(d, b, *p, 1));
+    assert_eq!(t.st.bop, want, "{ev:?}");
+    assert!(t.st.finished.is_some(), "25.0: the last turn ends the game");
+}
+
+// 16.43: an eliminated named agent may never be replaced, an eliminated
+// Pundit may (16.8); 16.61: named agents are recruited only in their period.
+#[test]
+fn dead_named_agents_stay_dead_and_agents_come_in_their_period() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let india = Base::of(Power::British);
+    let recruit = |t: &mut T, name: &str| {
+        let agent = AgentId(t.d().find_agent(name).unwrap() as u16);
+        let at = umpire::games::ac::data::At::Base(india);
+        t.econ(Power::British, economy::EconOrder::Agent { agent, at })
+    };
+    let burnes = t.agent("burnes", Loc::Dead);
+    let e = recruit(&mut t, "burnes").unwrap_err();
+    assert!(e.contains("16.43"), "{e}");
+    assert_eq!(t.st.agent(burnes).loc, Loc::Dead);
+    let e = recruit(&mut t, "younghusband").unwrap_err();
+    assert!(e.contains("16.61"), "period 3 in 1835: {e}");
+    let pundit = t.agent("pundit1", Loc::Pool);
+    recruit(&mut t, "pundit1").unwrap();
+    assert_eq!(t.st.agent(pundit).loc, Loc::Base(india));
+}
+
+// 24.3: a force of native units only does not trigger open war, even against
+// blue; 24.2 errata: open war is triggered once a game, so a later red on
+// blue attack rolls nothing for it.
+#[test]
+fn natives_alone_never_start_open_war_and_it_starts_once_a_game() {
+    let fight = |kind: Nat, open: Option<Power>| {
+        let mut t = empty(1);
+        t.st.open_war = open;
+        let s = t.open_square("NI");
+        let k = if kind == Nat::British {
+            Kind::FlyingColumn
+        } else {
+            Kind::Irregular
+        };
+        t.put(kind, k, 1, Loc::Sq(s));
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+        let ev = t
+            .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+            .unwrap();
+        (ev, t.st.open_war)
+    };
+    let ni = Nat::Native(Ac::new().data().region("NI").unwrap());
+    let (ev, open) = fight(ni, None);
+    assert_eq!(open, None, "24.3: {ev:?}");
+    let (ev, open) = fight(Nat::British, Some(Power::Russian));
+    assert_eq!(open, Some(Power::Russian), "{ev:?}");
+    assert!(!ev.iter().any(|e| e.contains("Open war")), "{ev:?}");
+}
+
+/// The 17.6 example's square (one red, two North Indian and one Afghan unit
+/// in a clear square of Afghanistan, forage 3), with an agent too, after a
+/// provisioning phase with `sp` supply points; returns the units and the state.
+fn provisioned(sp: u32) -> (Vec<UnitId>, T) {
+    let mut t = empty(1);
+    let s = sq("2227");
+    let (ni, af) = (t.d().region("NI").unwrap(), t.d().region("AF").unwrap());
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
+    t.agent("burnes", Loc::Sq(s));
+    t.st.sp[0] = sp;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    (all, t)
+}
+
+// 17.4: units beyond the forage value that no SP feeds are eliminated, the
+// owner's choice (N5: natives, weakest, first); 17.6: with no SP for the
+// expeditionary square, its units outside their home region go (red and
+// blue always, clarification); 17.31(1): the agent needs nothing.
+#[test]
+fn units_no_supply_point_feeds_are_eliminated() {
+    let on_map =
+        |t: &T, all: &[UnitId]| all.iter().filter(|u| t.st.unit(**u).loc.in_play()).count();
+    // One SP pays the expeditionary point (ruling A50: first); one unit over
+    // the forage value of 3 starves, and it is not the red one.
+    let (all, t) = provisioned(1);
+    assert_eq!((on_map(&t, &all), t.st.sp[0]), (3, 0));
+    assert!(t.st.unit(all[0]).loc.in_play(), "red is lost last");
+    // No SP: the red and the North Indians are expeditionary and go; the
+    // Afghan, at home and within the forage value, stays.
+    let (all, t) = provisioned(0);
+    let kept: Vec<UnitId> = all
+        .iter()
+        .copied()
+        .filter(|u| t.st.unit(*u).loc.in_play())
+        .collect();
+    assert_eq!(kept, vec![all[3]]);
+    let burnes = AgentId(t.d().find_agent("burnes").unwrap() as u16);
+    assert!(t.st.agent(burnes).loc.in_play(), "17.31(1)");
+}
+
+// 14.8 example: the attacker's agent has military 2, the defender's 1: the
+// die roll modifier is +1; one agent a side counts (Keane, not Keane and
+// Pottinger together).
+#[test]
+fn one_agent_a_side_modifies_the_combat_die() {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let s = t.open_square("NI");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
+    t.agent("keane", Loc::Sq(s)); // military 2 (16.21 example)
+    t.agent("pottinger", Loc::Sq(s));
+    t.put(Nat::Native(ws), Kind::Irregular, 3, Loc::Sq(s));
+    t.agent("ivanov", Loc::Sq(s)); // military 1 (stand-in)
+    let ev = t
+        .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains("die 3+1 ")), "{ev:?}");
+}
+
+// 8.2: "if the same event is rolled more than once in the same turn, the
+// second time it's rolled is treated as No Event": the Nihilist Revolt,
+// already rolled this turn, costs the Russians nothing and rolls nothing;
+// the Accord in column C still happens.
+#[test]
+fn an_event_rolled_twice_in_a_turn_is_no_event_the_second_time() {
+    let mut t = empty(1);
+    t.st.bop = 2;
+    t.st.events_this_turn.push("nihilist_revolt".into());
+    let before = t.st.treasury[1];
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 5),
+            ("random events, column D (8.1(2))", 4),
+            ("random events, column C (8.1(2))", 1),
+        ],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("No Event (repeated this turn)")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.treasury[1], before);
+    assert_eq!(t.st.bop, 1, "{ev:?}");
+}
+
+// 13.34: a force that begins in a square with enemy units may always leave
+// it; it may move directly from one enemy-occupied square to another, but
+// must stop there (13.32).
+#[test]
+fn a_force_leaves_an_enemy_square_freely_and_stops_in_the_next_enemy_square() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let (next, beyond) = (
+        Sq::new(delhi.col, delhi.row + 1),
+        Sq::new(delhi.col, delhi.row + 2),
+    );
+    let fcs = t.put(Nat::British, Kind::FlyingColumn, 3, Loc::Sq(delhi));
+    let ids: Vec<String> = fcs.iter().map(|u| t.st.unit(*u).id.clone()).collect();
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi));
+    t.run(BRITISH, &format!("move {}: {next} {beyond}", ids[0]), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fcs[0]).loc, Loc::Sq(beyond));
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(next));
+    let e = t
+        .run(BRITISH, &format!("move {}: {next} {beyond}", ids[1]), &[])
+        .unwrap_err();
+    assert!(e.contains("13.32"), "{e}");
+    t.run(BRITISH, &format!("move {}: {next}", ids[2]), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(fcs[2]).loc, Loc::Sq(next));
+}
+
+// 13.65: a force may not use a railroad of the enemy's; 13.64: rail
+// movement runs along square sides only, never across a vertex.
+#[test]
+fn rail_moves_use_only_friendly_railroads_along_square_sides() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.st.first = Power::Russian;
+    umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+    let lay = |t: &mut T, squares: &[&str], owner: Power| {
+        for s in squares {
+            t.st.markers.push(Marker {
+                sq: sq(s),
+                owner,
+                kind: MarkerKind::Railroad,
+            });
+        }
+    };
+    lay(&mut t, &["0403", "0503", "0603", "0703"], Power::British);
+    lay(&mut t, &["0403"], Power::Russian);
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0403")))[0];
+    let id = t.st.unit(g).id.clone();
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: rail:0703"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.65"), "British rails: {e}");
+    // A Russian line 0403-0504 touches only at a corner: not connected.
+    lay(&mut t, &["0504"], Power::Russian);
+    let e = t
+        .run(RUSSIAN, &format!("move {id}: rail:0504"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.64"), "{e}");
+}
+
+// 5.42(3) "If the region was formerly neutral [see 4(3) above]": ruling A14
+// reads the reference as "by invasion" under `levy=invasion`; then a region
+// won by negotiations (5.4(2)) raises no levy, and no die is rolled for it.
+#[test]
+fn with_levy_on_invasion_only_a_negotiated_region_raises_no_levy() {
+    let mut t = empty_with(1, &[("levy", "invasion")]);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    let ev = t
+        .run(
+            BRITISH,
+            "negotiate AF agent burnes",
+            &[("negotiations against AF (15.1(8))", 6)],
+        )
+        .unwrap();
+    assert_eq!(t.st.control[t.region("AF")], Some(Power::British), "{ev:?}");
+    assert_eq!(t.units_of("AF", |l| l.in_play()), 0, "{ev:?}");
+}
+
+// 10.5: in the income/expenditure phase a player may remove any friendly
+// unit from the map at no cost (not counted as eliminated: it goes back to
+// the counter mix); never the enemy's or a neutral's.
+#[test]
+fn a_player_disbands_his_own_units_only_and_for_nothing() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let mine = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi))[0];
+    let theirs = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi))[0];
+    let kv = t.d().region("KV").unwrap();
+    let neutral = t.put(
+        Nat::Native(kv),
+        Kind::Irregular,
+        1,
+        Loc::Sq(t.city("Khiva")),
+    )[0];
+    let (treasury, bop) = (t.st.treasury, t.st.bop);
+    let disband = |t: &mut T, u| t.econ(Power::British, economy::EconOrder::Disband(u));
+    for u in [theirs, neutral] {
+        let e = disband(&mut t, u).unwrap_err();
+        assert!(e.contains("10.5"), "{e}");
+    }
+    disband(&mut t, mine).unwrap();
+    assert_eq!(t.st.unit(mine).loc, Loc::Pool);
+    assert_eq!((t.st.treasury, t.st.bop), (treasury, bop));
 }

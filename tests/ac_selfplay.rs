@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use umpire::core::game::Game;
 use umpire::core::selfplay::{self, SelfPlayConfig, SelfPlayStats};
 use umpire::games::ac::Ac;
 
@@ -42,6 +43,19 @@ fn play(
     );
     assert!(s.rolls > 0);
     s
+}
+
+/// One seeded game (`number` labels a failure), played to its end and verified.
+fn seeded_game(
+    scenario: &str,
+    o: &BTreeMap<String, String>,
+    number: u32,
+    seed: u64,
+    config: &SelfPlayConfig,
+) -> Game {
+    selfplay::random_game(Arc::new(Ac::new()), scenario, o, number, seed, config)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
 }
 
 #[test]
@@ -117,18 +131,9 @@ fn scenario_1_games_with_every_optional_rule() {
 /// rail (19.11-19.14); the full record, opened at the end, holds them.
 #[test]
 fn self_play_tries_set_ups_agreements_and_home_base_moves() {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
     let mut found: BTreeMap<&str, u32> = BTreeMap::new();
     for (n, seed) in [(0u32, 11u64), (1, 12)] {
-        let (game, _) = selfplay::random_game(
-            rs.clone(),
-            "s1",
-            &opts(&[]),
-            n,
-            seed,
-            &SelfPlayConfig::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let game = seeded_game("s1", &opts(&[]), n, seed, &SelfPlayConfig::default());
         let text = game.record().to_text();
         for w in ["place ", "propose ", "accept ", "decline ", "sea:", "rail:"] {
             *found.entry(w).or_insert(0) += text.matches(w).count() as u32;
@@ -147,7 +152,6 @@ fn self_play_tries_set_ups_agreements_and_home_base_moves() {
 /// railroads are there from its first turn (20.34).
 #[test]
 fn self_play_reaches_the_telegraph_base_railroads_reversion_and_event_questions() {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
     let config = SelfPlayConfig {
         standing: vec![
             vec!["uprising: ask".to_string(), "unrest: ask".into()],
@@ -157,15 +161,7 @@ fn self_play_reaches_the_telegraph_base_railroads_reversion_and_event_questions(
     };
     let mut found: BTreeMap<&str, u32> = BTreeMap::new();
     for (n, seed) in [(0u32, 21u64), (1, 22)] {
-        let (game, _) = selfplay::random_game(
-            rs.clone(),
-            "s2",
-            &opts(&[("telegraph", "on")]),
-            n,
-            seed,
-            &config,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let game = seeded_game("s2", &opts(&[("telegraph", "on")]), n, seed, &config);
         let text = game.record().to_text();
         for w in [
             " pick:",
@@ -190,18 +186,15 @@ fn self_play_reaches_the_telegraph_base_railroads_reversion_and_event_questions(
 /// from the full records of four seeded scenario-2 games with the telegraph.
 #[test]
 fn self_play_moves_by_rail_and_picks_up_by_telegraph() {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
     let mut found: BTreeMap<&str, usize> = BTreeMap::new();
     for seed in [30u64, 31, 32, 33] {
-        let (game, _) = selfplay::random_game(
-            rs.clone(),
+        let game = seeded_game(
             "s2",
             &opts(&[("telegraph", "on")]),
             0,
             seed,
             &SelfPlayConfig::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        );
         let text = game.record().to_text();
         for w in [" rail:", " pick:", "build railroad"] {
             *found.entry(w).or_insert(0) += text.matches(w).count();
@@ -211,4 +204,92 @@ fn self_play_moves_by_rail_and_picks_up_by_telegraph() {
     for w in [" rail:", " pick:", "build railroad"] {
         assert!(found[w] > 0, "{w:?} never came up: {found:?}");
     }
+}
+
+/// Every standing-order sample self-play may file (N1-N14) is accepted in
+/// each scenario's opening, by either side, and between them the samples
+/// give every standing order a non-default answer.
+#[test]
+fn every_standing_sample_is_accepted_and_every_choice_varies() {
+    use umpire::core::movefile::SourceLine;
+    use umpire::core::ruleset::{Ruleset, Setup, Side};
+    let rs: Arc<dyn Ruleset> = Arc::new(Ac::new());
+    let mut seen = String::new();
+    for scenario in ["s1", "s2"] {
+        let setup = Setup {
+            scenario: scenario.into(),
+            options: opts(&[]),
+            sides: vec!["british".into(), "russian".into()],
+        };
+        let mut st = rs.setup(&setup).unwrap_or_else(|e| panic!("{e}"));
+        for side in [Side(0), Side(1)] {
+            let samples = rs.standing_samples(&st, side);
+            assert!(samples.len() >= 4, "{samples:?}");
+            for lines in samples {
+                let src: Vec<SourceLine> = (1..)
+                    .zip(&lines)
+                    .map(|(line, text)| SourceLine {
+                        line,
+                        column: 3,
+                        text: text.clone(),
+                    })
+                    .collect();
+                rs.set_standing(&mut st, side, &src)
+                    .unwrap_or_else(|e| panic!("{scenario} {lines:?}: {e:?}"));
+                seen.push_str(&rs.standing(&st, side).join("\n"));
+                seen.push('\n');
+            }
+        }
+    }
+    for want in [
+        "counter: none",
+        "pounds max",
+        "pounds 2",
+        "counter-ultimatum: none",
+        "withdraw: always",
+        "initiative: second",
+        "supply: none",
+        "captured: execute",
+        "uprising: ask",
+        "unrest: ask",
+        "uprising: ",
+        "=",
+        "reversion: ",
+    ] {
+        assert!(seen.contains(want), "no sample gives {want:?}");
+    }
+}
+
+/// Self-play given no standing orders files one of the ruleset's samples for
+/// each side (`standing_samples`), and they take effect: in these seeded
+/// games a non-default choice shows in the reports, a defender withdrawing
+/// before combat (14.5, N3) or a captured agent executed (16.42(2), N14).
+#[test]
+fn self_play_files_varied_standing_orders_and_they_take_effect() {
+    let mut found: BTreeMap<&str, usize> = BTreeMap::new();
+    for (n, seed) in [(0u32, 40u64), (1, 41), (2, 42), (3, 43)] {
+        let game = seeded_game("s1", &opts(&[]), n, seed, &SelfPlayConfig::default());
+        let events: Vec<String> = (0..=game.record().len() as u64)
+            .filter_map(|seq| game.report(seq))
+            .flat_map(|r| r.events().map(|e| e.text.clone()))
+            .collect();
+        let set = events
+            .iter()
+            .filter(|t| t.starts_with("Your standing orders:"))
+            .count();
+        assert_eq!(set, 2, "game {n}: both sides file standing orders");
+        for w in [
+            "withdraw before combat (14.5)",
+            "captured and executed",
+            "Your standing orders: counter: none",
+            "unrest: ask",
+        ] {
+            *found.entry(w).or_insert(0) += events.iter().filter(|t| t.contains(w)).count();
+        }
+    }
+    eprintln!("in 4 games of scenario 1: {found:?}");
+    assert!(
+        found["withdraw before combat (14.5)"] + found["captured and executed"] > 0,
+        "no non-default standing order took effect: {found:?}"
+    );
 }

@@ -365,6 +365,15 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side);
         Vec::new()
     }
+    /// Sample standing orders for `side`, each a move file's `standing:`
+    /// lines that [`Rules::set_standing`] accepts in `state`: self-play
+    /// ([`crate::core::selfplay`]) files one of them, picked by the game's
+    /// seeded RNG, for a side it was given no standing orders for, so that
+    /// random games try the choices standing orders make. The default: none.
+    fn standing_samples(&self, state: &Self::State, side: Side) -> Vec<Vec<String>> {
+        let _ = (state, side);
+        Vec::new()
+    }
     /// What `side` sees (fog of war).
     fn view(&self, state: &Self::State, side: Option<Side>) -> View;
     /// The unit side marks ([`crate::core::board::Unit::side`]) that are
@@ -496,6 +505,7 @@ pub trait Ruleset: Send + Sync {
         lines: &[SourceLine],
     ) -> Result<Vec<Event>, OrderError>;
     fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
     fn view(&self, state: &GameState, side: Option<Side>) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
@@ -605,6 +615,9 @@ impl<R: Rules> Ruleset for R {
     }
     fn standing(&self, state: &GameState, side: Side) -> Vec<String> {
         Rules::standing(self, typed(state), side)
+    }
+    fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>> {
+        Rules::standing_samples(self, typed(state), side)
     }
     fn view(&self, state: &GameState, side: Option<Side>) -> View {
         Rules::view(self, typed(state), side)

@@ -5,7 +5,9 @@
 //! ChaCha20 PRNG seeded from the game's seed, and submitted with
 //! [`Game::submit`], so parsing, signatures, dice and the engine all run as in
 //! live play. A side owing a decision it has no order for gets the ruleset's
-//! default ([`Game::apply_default`]). The ruleset's invariants are checked after
+//! default ([`Game::apply_default`]). A side given no standing orders files
+//! one of the ruleset's samples (`Rules::standing_samples`), if it offers
+//! any, picked by the same PRNG. The ruleset's invariants are checked after
 //! every entry, and at the end the exported record is replayed with
 //! [`ReplayMode::Verify`] and must reach the same state hash.
 //!
@@ -28,7 +30,8 @@ use std::sync::Arc;
 pub struct SelfPlayConfig {
     /// Most record entries a game may take before it counts as stuck.
     pub max_entries: u64,
-    /// Standing orders each side files before play (by side index), if any.
+    /// Standing orders each side files before play (by side index), if any;
+    /// a side given none files one of the ruleset's samples, if it has any.
     pub standing: Vec<Vec<String>>,
     /// Percent chance of taking the stated default for a pending decision
     /// instead of a random legal answer (defaults are always taken when the
@@ -189,6 +192,31 @@ fn move_text(game: &Game, side: &str, orders: &[&str], standing: &[String]) -> S
     s
 }
 
+/// Each side's standing orders for one game: its configured lines if any,
+/// else one of `samples(side)` drawn with the game's RNG. Nothing is drawn
+/// for a side without samples, so a ruleset offering none plays the same
+/// games as before the samples existed.
+fn pick_standing(
+    configured: &[Vec<String>],
+    sides: usize,
+    samples: impl Fn(Side) -> Vec<Vec<String>>,
+    player: &mut Player,
+) -> Vec<Vec<String>> {
+    (0..sides)
+        .map(|i| match configured.get(i) {
+            Some(lines) if !lines.is_empty() => lines.clone(),
+            _ => {
+                let mut offered = samples(Side(i as u8));
+                if offered.is_empty() {
+                    return Vec::new();
+                }
+                let k = player.below(offered.len());
+                offered.swap_remove(k)
+            }
+        })
+        .collect()
+}
+
 /// Plays one random game to its end (or `max_entries`); returns the game and
 /// its statistics. `number` only labels failures.
 pub fn random_game(
@@ -280,7 +308,13 @@ pub fn random_game(
     let entry = |g: &Game| g.record().len() as u64;
 
     // Standing orders first, as signed standing-only move files.
-    for (i, lines) in config.standing.iter().enumerate() {
+    let standing = pick_standing(
+        &config.standing,
+        names.len(),
+        |side| ruleset.standing_samples(game.state(), side),
+        &mut player,
+    );
+    for (i, lines) in standing.iter().enumerate() {
         if lines.is_empty() || i >= names.len() {
             continue;
         }
@@ -460,6 +494,39 @@ pub fn random_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn picks(seed: u64, configured: &[Vec<String>], n: usize) -> (Vec<Vec<String>>, u32) {
+        let mut player = Player {
+            rng: ChaCha20Rng::seed_from_u64(seed),
+        };
+        let samples = |side: Side| {
+            (0..n)
+                .map(|k| vec![format!("side {} sample {k}", side.0)])
+                .collect()
+        };
+        let got = pick_standing(configured, 2, samples, &mut player);
+        (got, player.rng.next_u32())
+    }
+
+    /// The samples a side gets are the seed's: the same seed picks the same
+    /// ones, configured standing orders win, and with no samples nothing is
+    /// drawn (the game's later choices are unchanged).
+    #[test]
+    fn standing_samples_are_picked_by_the_seed() {
+        let (a, _) = picks(7, &[], 50);
+        assert_eq!(a, picks(7, &[], 50).0);
+        assert_eq!(a.len(), 2);
+        assert!(a[0][0].starts_with("side 0 ") && a[1][0].starts_with("side 1 "));
+        let all: std::collections::BTreeSet<_> = (0..20).map(|s| picks(s, &[], 50).0).collect();
+        assert!(all.len() > 1, "the seed never changed the pick");
+        let mine = vec![vec!["mine".to_string()]];
+        let (b, _) = picks(7, &mine, 50);
+        assert_eq!(b[0], mine[0]);
+        assert!(b[1][0].starts_with("side 1 "));
+        let (none, next) = picks(7, &[], 0);
+        assert_eq!(none, vec![Vec::<String>::new(); 2]);
+        assert_eq!(next, ChaCha20Rng::seed_from_u64(7).next_u32());
+    }
 
     #[test]
     fn game_seeds_differ() {

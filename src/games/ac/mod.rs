@@ -494,6 +494,11 @@ impl Rules for Ac {
         }
     }
 
+    /// Both sides draw from the same varied set (N1-N14; `standing::samples`).
+    fn standing_samples(&self, st: &State, _s: Side) -> Vec<Vec<String>> {
+        standing::samples(&self.data, st)
+    }
+
     fn view(&self, st: &State, s: Option<Side>) -> View {
         view::view(&self.data, st, s.and_then(|x| power(x).ok()))
     }

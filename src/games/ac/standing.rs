@@ -29,6 +29,8 @@
 //! Event choices (N13) are standing orders or questions (uprising, unrest)
 //! or a conditional order in the economy mail (`jihad SQUARE`).
 
+use super::data::{Data, Nat, Region, RegionId, slug};
+use super::state::State;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
 use serde::Serialize;
@@ -287,4 +289,83 @@ fn show_pick(key: &str, p: &RegionPick) -> Option<String> {
                 .join(" ")
         )),
     }
+}
+
+/// Varied standing orders for self-play (`Rules::standing_samples`): between
+/// them every choice above takes its non-default answer (N1 none, pounds N
+/// and max; N2 none; N3 always; N8 a city list and `UNIT=CITY`; N11 second;
+/// N12 none; N13 lists and `ask`; N14 execute), and one sample writes the
+/// defaults out. Region codes, cities and units come from the data and the
+/// state, so every sample is one `Ac::set_standing` accepts.
+pub fn samples(d: &Data, st: &State) -> Vec<Vec<String>> {
+    let lines = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = vec![
+        lines(&[
+            "counter: best",
+            "counter-ultimatum: best",
+            "withdraw: never",
+            "initiative: first",
+            "supply: pay",
+            "captured: hold",
+        ]),
+        lines(&[
+            "counter: none",
+            "counter-ultimatum: none",
+            "withdraw: always",
+            "initiative: second",
+            "supply: none",
+            "captured: execute",
+        ]),
+        lines(&[
+            "counter: best pounds max",
+            "withdraw: always",
+            "captured: execute",
+            "uprising: ask",
+            "unrest: ask",
+        ]),
+        lines(&[
+            "counter: best pounds 2",
+            "counter-ultimatum: none",
+            "initiative: second",
+            "unrest: ask",
+        ]),
+    ];
+    // N13: the defaults take the most valuable region (uprising) and give up
+    // the least valuable (unrest); these lists run the other way.
+    let mut by_vp: Vec<&Region> = d.regions.iter().collect();
+    by_vp.sort_by_key(|r| r.vp);
+    let codes = |rs: &mut dyn Iterator<Item = &&Region>| {
+        rs.take(4).map(|r| r.code.clone()).collect::<Vec<_>>().join(" ")
+    };
+    let mut listed = lines(&["withdraw: always", "captured: execute"]);
+    listed.push(format!("uprising: {}", codes(&mut by_vp.iter())));
+    listed.push(format!("unrest: {}", codes(&mut by_vp.iter().rev())));
+    listed.extend(reversion_samples(d, st));
+    out.push(listed);
+    out
+}
+
+/// N8 lines for every region of two cities or more: its cities farthest
+/// first in data order (not the nearest-first default), the first region
+/// with a unit in play sending that unit alone to its last city (A70).
+fn reversion_samples(d: &Data, st: &State) -> Vec<String> {
+    let mut unit_done = false;
+    let mut out = Vec::new();
+    for (i, r) in d.regions.iter().enumerate() {
+        if r.cities.len() < 2 {
+            continue;
+        }
+        let mut cities: Vec<String> = r.cities.iter().map(|c| slug(&d.city(*c).name)).collect();
+        cities.reverse();
+        let unit = st
+            .units
+            .iter()
+            .find(|u| u.nat == Nat::Native(RegionId(i as u8)) && u.loc.in_play());
+        if let (Some(u), false) = (unit, unit_done) {
+            unit_done = true;
+            cities.insert(0, format!("{}={}", u.id, cities[cities.len() - 1]));
+        }
+        out.push(format!("reversion: {} {}", r.code, cities.join(" ")));
+    }
+    out
 }
