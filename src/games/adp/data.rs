@@ -233,6 +233,9 @@ pub struct Scenario {
     pub piles: u8,
     /// Events in each pile.
     pub events_per_pile: u8,
+    /// The short game's deck (the `short` option): its piles and Events in
+    /// each, `(0, 0)` when the data define none.
+    pub short: (u8, u8),
     /// Starting Aid.
     pub aid: u8,
     /// Starting Resources, by faction (Coalition's is unused: 3.1).
@@ -403,6 +406,7 @@ impl Data {
                 title: String::new(),
                 piles: 0,
                 events_per_pile: 0,
+                short: (0, 0),
                 aid: 0,
                 resources: [0; 4],
                 patronage: 0,
@@ -835,6 +839,10 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
     let title = r.string(&mut rec, "title").unwrap_or_default();
     let piles = r.small(&mut rec, "piles").unwrap_or(0);
     let events_per_pile = r.small(&mut rec, "events_per_pile").unwrap_or(0);
+    let short = (
+        r.opt_small(&mut rec, "short_piles"),
+        r.opt_small(&mut rec, "short_events_per_pile"),
+    );
     let aid = r.small(&mut rec, "aid").unwrap_or(0);
     let gov = r.small(&mut rec, "government").unwrap_or(0);
     let tal = r.small(&mut rec, "taliban").unwrap_or(0);
@@ -898,6 +906,7 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
         title,
         piles,
         events_per_pile,
+        short,
         aid,
         resources: [0, gov, tal, war],
         patronage,
@@ -997,19 +1006,28 @@ fn check_setup(d: &Data) -> Vec<String> {
             ));
         }
     }
+    e.extend(check_deck(d, "", (sc.piles, sc.events_per_pile)));
+    if sc.short != (0, 0) {
+        e.extend(check_deck(d, "the short game's ", sc.short));
+    }
+    e
+}
+
+/// A deck preparation's piles fit the cards (2.1).
+fn check_deck(d: &Data, which: &str, (piles, per_pile): (u8, u8)) -> Vec<String> {
+    let mut e = Vec::new();
     let events = d.cards.iter().filter(|c| !c.is_propaganda()).count();
     let props = d.cards.len() - events;
-    if usize::from(sc.piles) > props {
+    if usize::from(piles) > props {
         e.push(format!(
-            "set-up: {} piles but {props} Propaganda cards",
-            sc.piles
+            "set-up: {which}{piles} piles but {props} Propaganda cards"
         ));
     }
-    if usize::from(sc.piles) * usize::from(sc.events_per_pile) > events {
-        e.push("set-up: the piles need more Event cards than the deck has".into());
+    if usize::from(piles) * usize::from(per_pile) > events {
+        e.push(format!("set-up: {which}piles need more Event cards than the deck has"));
     }
-    if sc.piles == 0 {
-        e.push("set-up: the deck needs at least one pile".into());
+    if piles == 0 {
+        e.push(format!("set-up: {which}deck needs at least one pile"));
     }
     e
 }
@@ -1039,8 +1057,12 @@ pub fn summary(d: &Data) -> DataCheck {
                     .join(", ")
             ),
             format!(
-                "scenario {}: {} piles of {} Events + 1 Propaganda",
-                d.scenario.name, d.scenario.piles, d.scenario.events_per_pile
+                "scenario {}: {} piles of {} Events + 1 Propaganda; short game {} piles of {}",
+                d.scenario.name,
+                d.scenario.piles,
+                d.scenario.events_per_pile,
+                d.scenario.short.0,
+                d.scenario.short.1
             ),
         ],
         by_provenance: d.provenance.clone(),

@@ -47,7 +47,18 @@ pub struct Deck {
 impl Deck {
     /// The prepared deck of the data's scenario, nothing drawn yet.
     pub fn new(d: &Data) -> Deck {
-        let sc = &d.scenario;
+        Deck::prepared(d, (d.scenario.piles, d.scenario.events_per_pile))
+    }
+
+    /// The deck of the data's short game (the `short` option), nothing
+    /// drawn yet.
+    pub fn short(d: &Data) -> Deck {
+        Deck::prepared(d, d.scenario.short)
+    }
+
+    /// A deck of `piles` piles of `per_pile` Events, one Propaganda card
+    /// shuffled into each (2.1).
+    fn prepared(d: &Data, (piles, per_pile): (u8, u8)) -> Deck {
         let pool: Vec<u8> = d
             .cards
             .iter()
@@ -59,13 +70,13 @@ impl Deck {
             .iter()
             .filter(|c| c.is_propaganda())
             .map(|c| c.number)
-            .take(usize::from(sc.piles))
+            .take(usize::from(piles))
             .collect();
         Deck {
             pool: Pool::new(pool),
-            piles: (0..sc.piles)
+            piles: (0..piles)
                 .map(|_| Pile {
-                    left: sc.events_per_pile + 1,
+                    left: per_pile + 1,
                     propaganda: true,
                 })
                 .collect(),

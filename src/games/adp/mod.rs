@@ -271,6 +271,11 @@ impl Rules for Adp {
                 default: "no".into(),
                 values: vec!["no".into(), "yes".into()],
                 help: "7.3 Victory Deception, 3 or 4 players: each player draws 2 hidden markers (Empty Threat, Hidden Agenda +1 margin, Hidden Asset: `deception hidden-asset` turns a Limited Operation option into a full Operation with a Special Activity); the mix of the 12 is a stand-in".into(),
+            }, OptionInfo {
+                name: "short".into(),
+                default: "no".into(),
+                values: vec!["no".into(), "yes".into()],
+                help: format!("a short game: {} Propaganda cards, each shuffled into a pile of {} Events (setup.toml `short_piles`, a stand-in: the printed short scenario, 2.1 pp.19-20, is missing)", d.scenario.short.0, d.scenario.short.1),
             }],
         }
     }
@@ -299,8 +304,11 @@ impl Rules for Adp {
             ));
         }
         let mut options = Options::default();
+        let mut short = false;
         for (k, v) in &setup.options {
             match (k.as_str(), v.as_str()) {
+                ("short", "yes") if d.scenario.short != (0, 0) => short = true,
+                ("short", "no") => short = false,
                 ("sudden_propaganda", "yes") => options.sudden_propaganda = true,
                 ("sudden_propaganda", "no") => options.sudden_propaganda = false,
                 ("deception", "yes") => {
@@ -315,7 +323,13 @@ impl Rules for Adp {
                 }
             }
         }
-        Ok(State::new(d, Seats::of(mode), options, deck::Deck::new(d)))
+        // The deck alone differs in the short game: nothing else to keep.
+        let deck = if short {
+            deck::Deck::short(d)
+        } else {
+            deck::Deck::new(d)
+        };
+        Ok(State::new(d, Seats::of(mode), options, deck))
     }
 
     /// Propaganda plans are simultaneous (6.0): they come as sealed orders,
