@@ -9,6 +9,7 @@ pub mod canon;
 pub mod data;
 pub mod deck;
 pub mod dice;
+pub mod ed25519_batch;
 pub mod game;
 pub mod hash;
 pub mod hex;

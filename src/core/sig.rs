@@ -4,6 +4,7 @@
 //! or `umpire sign`; the umpire signs its results under its own namespace. Only
 //! ed25519 keys are accepted, so every signature has one fixed, fast check.
 
+use crate::core::ed25519_batch::{BatchItem, BatchKey, verify_batch};
 use rand_core::{OsRng, TryRngCore};
 use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, SshSig};
 use std::fmt;
@@ -160,7 +161,8 @@ impl Prechecked {
 pub type Signed<'a> = (&'a str, &'a [u8], &'a str);
 
 /// Checks many signatures at once, ahead of a replay (issue 13): ed25519
-/// batch verification (ed25519-dalek's `verify_batch`), in chunks spread over
+/// batch verification (dalek's batch equation with each key's terms
+/// gathered, [`crate::core::ed25519_batch`]), in chunks spread over
 /// the machine's cores, each core also reading its own share's blocks. A
 /// chunk that fails as a whole is checked one by one, so one bad signature
 /// costs only its chunk's speed-up. What does not pass is simply left out:
@@ -184,45 +186,62 @@ fn precheck_in_batches(items: &[Signed<'_>], batch: usize) -> Prechecked {
 /// The tags and keys of the signatures in `share` that verify.
 fn check_share(share: &[Signed<'_>], batch: usize) -> Vec<([u8; 32], [u8; 32])> {
     // A record has a few keys and many signatures: each key's point is
-    // decompressed once, not once per signature.
-    let mut keys = std::collections::HashMap::new();
+    // decompressed once, not once per signature, and the batch gathers
+    // each key's terms (see `ed25519_batch`).
+    let mut keys = ShareKeys::default();
     let ready: Vec<(Signed<'_>, Batchable)> = share
         .iter()
         .filter_map(|&item| Some((item, Batchable::new(item, &mut keys)?)))
         .collect();
     ready
         .chunks(batch)
-        .flat_map(check_chunk)
-        .map(|((ns, msg, armored), b)| (Prechecked::tag(ns, msg, armored), b.key.to_bytes()))
+        .flat_map(|chunk| check_chunk(chunk, &keys))
+        .map(|((ns, msg, armored), b)| {
+            let key = keys.batch[b.key].bytes;
+            (Prechecked::tag(ns, msg, armored), key)
+        })
         .collect()
+}
+
+/// The distinct keys of a share: for the batch, and for single checks.
+#[derive(Default)]
+struct ShareKeys {
+    index: std::collections::HashMap<[u8; 32], usize>,
+    batch: Vec<BatchKey>,
+    single: Vec<ed25519_dalek::VerifyingKey>,
+}
+
+impl ShareKeys {
+    /// The index of the key of these bytes, if they are a key.
+    fn find(&mut self, raw: [u8; 32]) -> Option<usize> {
+        if let Some(&i) = self.index.get(&raw) {
+            return Some(i);
+        }
+        let single = ed25519_dalek::VerifyingKey::from_bytes(&raw).ok()?;
+        let batch = BatchKey::new(raw)?;
+        self.single.push(single);
+        self.batch.push(batch);
+        self.index.insert(raw, self.batch.len() - 1);
+        Some(self.batch.len() - 1)
+    }
 }
 
 /// A signature ready for the batch: its signed data, bytes and key.
 struct Batchable {
     signed: Vec<u8>,
     signature: ed25519_dalek::Signature,
-    key: ed25519_dalek::VerifyingKey,
+    key: usize,
 }
 
 impl Batchable {
     /// `None` for anything the batch cannot take as the single check would
     /// (unreadable, another namespace or algorithm, reserved bytes set).
-    fn new(
-        (namespace, msg, armored): Signed<'_>,
-        keys: &mut std::collections::HashMap<[u8; 32], ed25519_dalek::VerifyingKey>,
-    ) -> Option<Batchable> {
+    fn new((namespace, msg, armored): Signed<'_>, keys: &mut ShareKeys) -> Option<Batchable> {
         let sig = parse_signature(armored).ok()?;
         if sig.namespace() != namespace || !sig.reserved().is_empty() {
             return None;
         }
-        let raw = sig.public_key().ed25519()?.0;
-        let key = match keys.get(&raw) {
-            Some(k) => *k,
-            None => {
-                let k = ed25519_dalek::VerifyingKey::from_bytes(&raw).ok()?;
-                *keys.entry(raw).or_insert(k)
-            }
-        };
+        let key = keys.find(sig.public_key().ed25519()?.0)?;
         let signature = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).ok()?;
         let signed = SshSig::signed_data(namespace, sig.hash_alg(), msg).ok()?;
         Some(Batchable {
@@ -234,15 +253,23 @@ impl Batchable {
 }
 
 /// Those of `chunk` whose signatures verify.
-fn check_chunk<'c, 'a>(chunk: &'c [(Signed<'a>, Batchable)]) -> Vec<(Signed<'a>, &'c Batchable)> {
-    let msgs: Vec<&[u8]> = chunk.iter().map(|(_, b)| b.signed.as_slice()).collect();
-    let sigs: Vec<ed25519_dalek::Signature> = chunk.iter().map(|(_, b)| b.signature).collect();
-    let keys: Vec<ed25519_dalek::VerifyingKey> = chunk.iter().map(|(_, b)| b.key).collect();
-    let all = ed25519_dalek::verify_batch(&msgs, &sigs, &keys).is_ok();
+fn check_chunk<'c, 'a>(
+    chunk: &'c [(Signed<'a>, Batchable)],
+    keys: &ShareKeys,
+) -> Vec<(Signed<'a>, &'c Batchable)> {
+    let items: Vec<BatchItem<'_>> = chunk
+        .iter()
+        .map(|(_, b)| BatchItem {
+            message: &b.signed,
+            signature: b.signature.to_bytes(),
+            key: b.key,
+        })
+        .collect();
+    let all = verify_batch(&items, &keys.batch);
     use ed25519_dalek::Verifier as _;
     chunk
         .iter()
-        .filter(|(_, b)| all || b.key.verify(&b.signed, &b.signature).is_ok())
+        .filter(|(_, b)| all || keys.single[b.key].verify(&b.signed, &b.signature).is_ok())
         .map(|(item, b)| (*item, b))
         .collect()
 }
