@@ -79,7 +79,7 @@ fn stdin_file() -> Result<PathBuf> {
 /// `umpire show --record FILE [--side S]`: the whole map and status from a
 /// record, replayed offline (a side's copy of a hidden game cannot be).
 fn show_record(file: &Path, side: Option<&str>) -> Result<i32> {
-    let (game, _, _) = replay_file(file, None)?;
+    let (game, _) = replay_file(file, None)?;
     let s = match side {
         Some(name) => Some(
             game.side(name)
@@ -627,7 +627,7 @@ fn ruleset_for(
 pub(super) fn replay_file(
     path: &Path,
     data: Option<&Path>,
-) -> Result<(Game, crate::core::game::ReplaySummary, Record)> {
+) -> Result<(Game, crate::core::game::ReplaySummary)> {
     let text = String::from_utf8(read(path)?)
         .with_context(|| format!("{} is not text", path.display()))?;
     let record = Record::from_text(&text)
@@ -637,10 +637,9 @@ pub(super) fn replay_file(
         .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
     let ruleset = ruleset_for(&opening.ruleset, data)?;
     let progress = replay_status(&record);
-    let replayed = Game::replay(ruleset, &record, ReplayMode::Verify);
+    let replayed = Game::replay_owned(ruleset, record, ReplayMode::Verify);
     progress.finish();
-    let (game, sum) = replayed.map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    Ok((game, sum, record))
+    replayed.map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 
 /// The status line shown (on a terminal) while a record replays.
@@ -698,14 +697,15 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
         }
         return verify_signature_only(file, sig, &record);
     }
-    let (game, s, record) = match replay_file(file, data) {
+    let (game, s) = match replay_file(file, data) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("FAILED: {}", safe(&format!("{e:#}")));
             return Ok(1);
         }
     };
-    print_replay(&game, &s, &record)?;
+    let record = game.record();
+    print_replay(&game, &s, record)?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
@@ -871,7 +871,7 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
     if !copy.is_complete() {
         return check_against_copy(file, &text, sig_text.as_deref(), &copy);
     }
-    let (game, _, _) = replay_file(record, data)?;
+    let (game, _) = replay_file(record, data)?;
     match game.check(&text, sig_text.as_deref()) {
         Ok(r) => {
             println!(

@@ -405,6 +405,15 @@ impl Body {
         }
     }
 
+    /// How many openings the body holds (what [`Body::redact`] for an
+    /// observer would drop).
+    pub fn opened_items(&self) -> usize {
+        hidden_items!(self, iter,)
+            .iter()
+            .filter(|h| h.opened())
+            .count()
+    }
+
     /// Does the body hold any opening (so its hash form differs from it)?
     pub fn has_openings(&self) -> bool {
         hidden_items!(self, iter,).iter().any(|h| h.opened())
@@ -466,6 +475,26 @@ pub struct Entry {
     pub prev: Digest,
     pub hash: Digest,
     pub body: Body,
+}
+
+/// Where an entry sits in the chain: its seq, the hash before it and its
+/// own hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub seq: u64,
+    pub prev: Digest,
+    pub hash: Digest,
+}
+
+impl Entry {
+    /// This entry's place in the chain.
+    pub fn link(&self) -> Link {
+        Link {
+            seq: self.seq,
+            prev: self.prev,
+            hash: self.hash,
+        }
+    }
 }
 
 /// The record is broken at an entry.
@@ -611,31 +640,35 @@ impl Record {
         &self.entries[seq as usize]
     }
 
-    /// [`Record::push`], taking the hash of `known` instead of hashing the
-    /// body again when `known` is this very link: the same seq, prev and
-    /// body, an entry of a record whose hashes were checked when it was built
-    /// (every [`Record`] is: `push` hashes, `from_entries` checks). Replay
-    /// pushes each recorded entry again; this spares it a second hash.
-    pub fn push_known(&mut self, body: Body, known: Option<&Entry>) -> &Entry {
+    /// [`Record::push`] for a replay that pushes a recorded body again
+    /// unchanged: it takes the hash of `link`, the recorded link of that very
+    /// body, when it is the next link (the same seq and prev), instead of
+    /// hashing the body again. The caller answers for the body being the
+    /// recorded one (debug builds check it).
+    pub(crate) fn push_unchanged(&mut self, body: Body, link: Link) -> &Entry {
         let seq = self.entries.len() as u64;
         let prev = self.head();
-        match known {
-            Some(k) if k.seq == seq && k.prev == prev && k.body == body => {
-                self.entries.push(Entry {
-                    seq,
-                    prev,
-                    hash: k.hash,
-                    body,
-                });
-                &self.entries[seq as usize]
-            }
-            _ => self.push(body),
+        if link.seq != seq || link.prev != prev {
+            return self.push(body);
         }
+        debug_assert_eq!(entry_hash(seq, &prev, &body), link.hash, "entry {seq}");
+        self.entries.push(Entry {
+            seq,
+            prev,
+            hash: link.hash,
+            body,
+        });
+        &self.entries[seq as usize]
     }
 
     /// Every entry, in order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// Every entry, in order, given up by the record.
+    pub fn into_entries(self) -> Vec<Entry> {
+        self.entries
     }
 
     /// The last entry's hash.

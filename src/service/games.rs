@@ -293,7 +293,7 @@ impl Umpire {
             .opening()
             .ok_or_else(|| ServiceError::Game(format!("game {id} has no opening")))?;
         let ruleset = self.ruleset(&opening.ruleset)?;
-        let (game, _) = Game::replay(ruleset, &record, ReplayMode::Trusted)
+        let (game, _) = Game::replay_owned(ruleset, record, ReplayMode::Trusted)
             .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
         self.games.insert(id.to_string(), game);
         self.used.insert(id.to_string(), tick);

@@ -49,7 +49,7 @@ use super::ruleset::{Await, AwaitKind, Event, GameState, Prompt, Ruleset, Setup,
 use super::sig::{MOVE_NAMESPACE, PublicKey};
 use evaluate::DiceFrom;
 use round::Held;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// A side as the engine knows it.
@@ -266,15 +266,17 @@ pub struct Game {
     held: Vec<Held>,
     /// Per side: the seq of the last entry that changed what it is asked to do.
     anchors: Vec<u64>,
-    seq_of_hash: BTreeMap<Digest, u64>,
-    accepted_texts: BTreeMap<Digest, (u64, Side)>,
-    reports: BTreeMap<u64, Report>,
+    // Hash maps, not ordered ones: only looked up, never walked, and one
+    // insert per entry on every replay (issue 13).
+    seq_of_hash: HashMap<Digest, u64>,
+    accepted_texts: HashMap<Digest, (u64, Side)>,
+    reports: HashMap<u64, Report>,
     last_action: u64,
     /// The `disclose` entry the last action owes (see `disclose.rs`).
     disclose_due: Option<Body>,
-    /// While replaying: the recorded entry being replayed, whose checked hash
-    /// the entry pushed for it takes when it is the same (`record_push`).
-    replaying: Option<Entry>,
+    /// While replaying: the link of the recorded entry being replayed, whose
+    /// checked hash the body pushed for it (the recorded body itself) takes.
+    replaying: Option<crate::core::record::Link>,
     /// While verifying a replay: the move signatures already found valid
     /// in one batch ahead of it (issue 13), so each is not checked again.
     prechecked: Option<Arc<crate::core::sig::Prechecked>>,
@@ -356,8 +358,7 @@ impl Game {
         let state = ruleset.setup(&setup).map_err(bad)?;
         let prompt = ruleset.prompt(&state);
         let head = record.head();
-        let mut reports = BTreeMap::new();
-        reports.insert(0, Report::default());
+        let reports = HashMap::from([(0, Report::default())]);
         Ok(Game {
             ruleset,
             base,
@@ -373,8 +374,8 @@ impl Game {
             last_revealed: (0, opening.dice.k0),
             held: Vec::new(),
             anchors: vec![0; sides.len()],
-            seq_of_hash: BTreeMap::from([(head, 0)]),
-            accepted_texts: BTreeMap::new(),
+            seq_of_hash: HashMap::from([(head, 0)]),
+            accepted_texts: HashMap::new(),
             reports,
             last_action: 0,
             disclose_due: None,
@@ -615,10 +616,13 @@ impl Game {
     }
 
     /// Records a state-changing entry and returns the positions now due for reveal.
-    /// Appends a body to the record: [`Record::push_known`] with the entry
-    /// being replayed, if any.
+    /// Appends a body to the record: [`Record::push_unchanged`] with the
+    /// link of the entry being replayed, if any.
     fn record_push(&mut self, body: Body) -> &Entry {
-        self.record.push_known(body, self.replaying.as_ref())
+        match self.replaying {
+            Some(link) => self.record.push_unchanged(body, link),
+            None => self.record.push(body),
+        }
     }
 
     fn commit_action(

@@ -26,17 +26,28 @@ impl Game {
         record: &Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_from(ruleset, record.clone(), mode, None)
+    }
+
+    /// [`Game::replay`] of a record the caller gives up: its entries become
+    /// the game's own, moved rather than copied (issue 13).
+    pub fn replay_owned(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+        mode: ReplayMode,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
         Game::replay_from(ruleset, record, mode, None)
     }
 
     /// [`Game::replay`], under `base` itself from entry `force_from` on when given.
     pub(super) fn replay_from(
         ruleset: Arc<dyn Ruleset>,
-        record: &Record,
+        record: Record,
         mode: ReplayMode,
         force_from: Option<u64>,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
-        let entries = record.entries();
+        let owned = record.into_entries();
+        let entries = owned.as_slice();
         if let Some(e) = entries.iter().find(|e| e.body.closed_items() > 0) {
             return Err(ReplayError {
                 seq: e.seq,
@@ -77,20 +88,32 @@ impl Game {
         };
         let mut expect_reveals: Vec<u64> = Vec::new();
         if mode == ReplayMode::Verify {
-            game.prechecked = Some(Arc::new(precheck_moves(entries)));
+            game.prechecked = Some(precheck_stream(entries));
         }
-        for (i, e) in entries.iter().enumerate().skip(start) {
-            let rest = &entries[i + 1..];
-            game.replaying = Some(e.clone());
-            let step = game.replay_entry(e, rest, mode, &revealed, &mut expect_reveals, &mut sum);
+        let len = entries.len() as u64;
+        // Each entry is moved into the game's record (its handler pushes the
+        // recorded body itself), so it is not copied.
+        let mut entries = owned.into_iter();
+        entries.nth(start - 1);
+        while let Some(e) = entries.next() {
+            let link = e.link();
+            game.replaying = Some(link);
+            let step = game.replay_entry(
+                e,
+                entries.as_slice(),
+                mode,
+                &revealed,
+                &mut expect_reveals,
+                &mut sum,
+            );
             game.replaying = None;
             step.map_err(|message| ReplayError {
-                seq: e.seq,
+                seq: link.seq,
                 message,
             })?;
-            if game.record.head() != e.hash {
+            if game.record.head() != link.hash {
                 return Err(ReplayError {
-                    seq: e.seq,
+                    seq: link.seq,
                     message: "the entry's hash does not match its content".into(),
                 });
             }
@@ -99,7 +122,7 @@ impl Game {
         game.prechecked = None;
         if game.disclose_due.is_some() {
             return Err(ReplayError {
-                seq: entries.len() as u64,
+                seq: len,
                 message: "the record ends before the disclose entry its last entry owes".into(),
             });
         }
@@ -108,7 +131,7 @@ impl Game {
 
     fn replay_entry(
         &mut self,
-        e: &Entry,
+        e: Entry,
         rest: &[Entry],
         mode: ReplayMode,
         revealed: &Revealed,
@@ -132,36 +155,39 @@ impl Game {
             e.body.check_openings().map_err(|b| b.to_string())?;
             sum.openings_checked += count_openings(&e.body);
         }
-        match &e.body {
+        // The frequent kinds take their body by value and push it on; the
+        // rare ones (upgrades, disclosures, acts, admin) push a copy.
+        let seq = e.seq;
+        match e.body {
             Body::Opening(_) => Err("a second opening".into()),
             Body::Setup(_) => Err("a setup entry after play began".into()),
             Body::Move(m) => {
-                *expect_reveals = self.replay_move(e, m, mode, revealed, sum)?;
+                *expect_reveals = self.replay_move(m, mode, revealed, sum)?;
                 Ok(())
             }
             Body::Default(d) => {
-                *expect_reveals = self.replay_default(e, d, mode, revealed, sum)?;
+                *expect_reveals = self.replay_default(d, mode, revealed, sum)?;
                 Ok(())
             }
-            Body::Rejected(r) => self.replay_rejected(e, r, mode, sum),
-            Body::Sealed(s) => self.replay_sealed(e, s, mode, sum),
+            Body::Rejected(r) => self.replay_rejected(r, mode, sum),
+            Body::Sealed(s) => self.replay_sealed(seq, s, mode, sum),
             Body::Round(r) => {
-                *expect_reveals = self.replay_round(e, r, mode, revealed, sum)?;
+                *expect_reveals = self.replay_round(r, mode, revealed, sum)?;
                 Ok(())
             }
             Body::Recommit(r) => {
-                self.accept_recommit(r)?;
-                self.push_entry(e.body.clone());
+                self.accept_recommit(&r)?;
+                self.push_entry(Body::Recommit(r));
                 Ok(())
             }
-            Body::Upgrade(u) => self.replay_upgrade(e, u, rest),
-            Body::Disclose(_) => self.replay_disclosure(&e.body),
-            Body::Act(a) => {
-                *expect_reveals = self.replay_act(a, &e.body, mode, sum)?;
+            ref body @ Body::Upgrade(ref u) => self.replay_upgrade(seq, body, u, rest),
+            ref body @ Body::Disclose(_) => self.replay_disclosure(body),
+            ref body @ Body::Act(ref a) => {
+                *expect_reveals = self.replay_act(a, body, mode, sum)?;
                 Ok(())
             }
-            Body::Admin(a) => {
-                *expect_reveals = self.replay_admin(a, &e.body)?;
+            ref body @ Body::Admin(ref a) => {
+                *expect_reveals = self.replay_admin(a, body)?;
                 Ok(())
             }
             Body::Reveal(r) => {
@@ -177,10 +203,10 @@ impl Game {
                         r.position
                     ));
                 }
-                self.accept_reveal(r)?;
+                self.accept_reveal(&r)?;
                 expect_reveals.remove(0);
                 sum.reveals += 1;
-                self.push_entry(e.body.clone());
+                self.push_entry(Body::Reveal(r));
                 Ok(())
             }
         }
@@ -229,8 +255,7 @@ impl Game {
 
     fn replay_move(
         &mut self,
-        e: &Entry,
-        m: &MoveEntry,
+        m: MoveEntry,
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
@@ -279,7 +304,7 @@ impl Game {
         sum.moves += 1;
         let text_hash = sha256(text.as_bytes());
         Ok(self.commit_action(
-            e.body.clone(),
+            Body::Move(m),
             ev.state,
             ev.report,
             ev.side,
@@ -289,8 +314,7 @@ impl Game {
 
     fn replay_default(
         &mut self,
-        e: &Entry,
-        d: &DefaultEntry,
+        d: DefaultEntry,
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
@@ -306,13 +330,12 @@ impl Game {
             .map_err(|m| format!("the state after this default differs from the record: {m}"))?;
         count_rolls(sum, report.rolls.len(), verified);
         sum.defaults += 1;
-        Ok(self.commit_action(e.body.clone(), state, report, side, None))
+        Ok(self.commit_action(Body::Default(d), state, report, side, None))
     }
 
     fn replay_rejected(
         &mut self,
-        e: &Entry,
-        r: &RejectedEntry,
+        r: RejectedEntry,
         mode: ReplayMode,
         sum: &mut ReplaySummary,
     ) -> Step {
@@ -349,14 +372,14 @@ impl Game {
             }
         }
         sum.rejected += 1;
-        self.push_entry(e.body.clone());
+        self.push_entry(Body::Rejected(r));
         Ok(())
     }
 
     fn replay_sealed(
         &mut self,
-        e: &Entry,
-        s: &SealedEntry,
+        seq: u64,
+        s: SealedEntry,
         mode: ReplayMode,
         sum: &mut ReplaySummary,
     ) -> Step {
@@ -382,7 +405,7 @@ impl Game {
                     }
                 }
                 self.accepted_texts
-                    .insert(sha256(text.as_bytes()), (e.seq, side));
+                    .insert(sha256(text.as_bytes()), (seq, side));
                 HeldMove::Signed {
                     text: text.clone().into_bytes(),
                 }
@@ -403,15 +426,14 @@ impl Game {
             _ => return Err("a sealed entry holds either a signed move or a default".into()),
         };
         sum.sealed += 1;
-        let seq = self.push_entry(e.body.clone());
+        let seq = self.push_entry(Body::Sealed(s));
         self.hold(Held { seq, side, what });
         Ok(())
     }
 
     fn replay_round(
         &mut self,
-        e: &Entry,
-        r: &RoundEntry,
+        r: RoundEntry,
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
@@ -443,7 +465,7 @@ impl Game {
         sum.rounds += 1;
         let side = self.round_order()[0].side;
         self.held.clear();
-        Ok(self.commit_action(e.body.clone(), res.state, res.report, side, None))
+        Ok(self.commit_action(Body::Round(r), res.state, res.report, side, None))
     }
 }
 
@@ -456,10 +478,7 @@ fn count_rolls(sum: &mut ReplaySummary, n: usize, verified: bool) {
 }
 
 fn count_openings(body: &Body) -> u64 {
-    let mut b = body.clone();
-    let before = b.closed_items();
-    b.redact(None);
-    (b.closed_items() - before) as u64
+    body.opened_items() as u64
 }
 
 /// Every dice secret the record reveals, each checked to hash back to its
@@ -521,6 +540,23 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
         }
     }
     Ok((public, hidden))
+}
+
+/// [`precheck_moves`] on a worker thread while the replay runs
+/// ([`crate::core::sig::Prechecked::stream`]).
+fn precheck_stream(entries: &[Entry]) -> Arc<crate::core::sig::Prechecked> {
+    let items = entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Move(m) => Some((
+                crate::core::sig::MOVE_NAMESPACE,
+                m.text.value()?.as_bytes().to_vec(),
+                m.signature.value()?.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    crate::core::sig::Prechecked::stream(items)
 }
 
 /// Every open move signature of the record, checked in one batch (see

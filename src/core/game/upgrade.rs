@@ -134,7 +134,7 @@ impl Game {
         record: &Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
-        Game::replay_from(base, record, mode, Some(last_divergence(record)))
+        Game::replay_from(base, record.clone(), mode, Some(last_divergence(record)))
     }
 
     /// What moving this game on to the umpire's version of its ruleset would
@@ -206,7 +206,8 @@ impl Game {
     /// Replays an upgrade entry; `rest` are the entries after it.
     pub(super) fn replay_upgrade(
         &mut self,
-        e: &Entry,
+        seq: u64,
+        body: &Body,
         u: &UpgradeEntry,
         rest: &[Entry],
     ) -> Result<(), String> {
@@ -223,14 +224,14 @@ impl Game {
             ));
         }
         if let Some(at) = u.diverged_at
-            && (at == 0 || at >= e.seq)
+            && (at == 0 || at >= seq)
         {
             return Err(format!(
                 "says the replay differed at entry {at}, which is not before it"
             ));
         }
-        self.push_entry(e.body.clone());
-        let ruleset = if self.force_from.is_some_and(|f| f <= e.seq) {
+        self.push_entry(body.clone());
+        let ruleset = if self.force_from.is_some_and(|f| f <= seq) {
             self.base.clone()
         } else {
             pick(&self.base, rest, u.to)?
