@@ -8,7 +8,7 @@ use umpire::core::dice::{Dice, Roll};
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Rules, Setup, Side};
 use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power, RegionId};
-use umpire::games::ac::geom::Sq;
+use umpire::games::ac::geom::{Grid, Sq};
 use umpire::games::ac::movement::{self, Piece};
 use umpire::games::ac::state::{AgentId, Loc, Marker, Stage, State, UnitId};
 use umpire::games::ac::{Ac, bop, combat, economy, events, negotiate, supply, victory};
@@ -2827,4 +2827,267 @@ fn a_player_disbands_his_own_units_only_and_for_nothing() {
     disband(&mut t, mine).unwrap();
     assert_eq!(t.st.unit(mine).loc, Loc::Pool);
     assert_eq!((t.st.treasury, t.st.bop), (treasury, bop));
+}
+
+impl T {
+    /// Opens Russian operations phase `k` (the Russians first player).
+    fn russian_phase(&mut self, k: u8) {
+        self.st.first = Power::Russian;
+        umpire::games::ac::turn::open_phase(&mut self.st, k, Power::Russian);
+    }
+    /// Lays railroad markers of `owner` on `squares` by hand.
+    fn lay_rails(&mut self, squares: &[&str], owner: Power) {
+        for s in squares {
+            self.st.markers.push(Marker {
+                sq: sq(s),
+                owner,
+                kind: MarkerKind::Railroad,
+            });
+        }
+    }
+    /// The id of unit `u`, for an order line.
+    fn id(&self, u: UnitId) -> String {
+        self.st.unit(u).id.clone()
+    }
+}
+
+// 13.22: a force may move across a diagonal without stopping even with
+// enemy units on the two squares beside it (13.32 stops it only in a square
+// it enters).
+#[test]
+fn a_diagonal_move_passes_between_enemy_units() {
+    let mut t = empty(1);
+    t.russian_phase(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let irr = t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(sq("0404")));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0504")));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0405")));
+    let id = t.id(irr[0]);
+    t.run(RUSSIAN, &format!("move {id}: 0505 0606"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(irr[0]).loc, Loc::Sq(sq("0606")));
+}
+
+// 13.63: rail, cross country, then rail again, paying a movement point for
+// the second rail move. A field force (4 MP): 1 + 1 + 1 + 1 reaches 0905;
+// one square more is over its allowance, as it would not be if the second
+// rail move were free.
+#[test]
+fn a_second_rail_move_after_cross_country_costs_another_movement_point() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.russian_phase(1);
+    t.lay_rails(&["0505", "0605", "0805", "0905"], Power::Russian);
+    let f = t.put(Nat::Russian, Kind::FieldForce, 2, Loc::Sq(sq("0505")));
+    let (a, b) = (t.id(f[0]), t.id(f[1]));
+    let e = t
+        .run(
+            RUSSIAN,
+            &format!("move {a}: rail:0605 0705 0805 rail:0905 1005"),
+            &[],
+        )
+        .unwrap_err();
+    assert!(e.contains("(13.1, 11.3)"), "{e}");
+    t.run(
+        RUSSIAN,
+        &format!("move {b}: rail:0605 0705 0805 rail:0905"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.st.unit(f[1]).loc, Loc::Sq(sq("0905")));
+}
+
+// 13.83, 13.81: amphibious, cross country, then amphibious again, each
+// amphibious move paying its supply point: 1 from the port of Krasnovodsk,
+// 2 from 0308 (a river square, no port): 3 in all, in the first operations
+// phase too.
+#[test]
+fn a_second_amphibious_move_pays_its_own_supply_points() {
+    let mut t = empty(1);
+    t.russian_phase(1);
+    let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
+    let f = t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(kr))[0];
+    let id = t.id(f);
+    let path = format!("move {id}: sea:{gu} 0308 sea:{kr}");
+    t.st.sp[1] = 2;
+    let e = t.run(RUSSIAN, &path, &[]).unwrap_err();
+    assert!(
+        e.contains("costs 3 more SP") && e.contains("(13.81)"),
+        "{e}"
+    );
+    t.st.sp[1] = 3;
+    t.run(RUSSIAN, &path, &[]).unwrap();
+    assert_eq!((t.st.unit(f).loc, t.st.sp[1]), (Loc::Sq(kr), 0));
+}
+
+/// Both players' provisioning phase (17.3) on `t` as it stands.
+fn provision(t: &mut T) {
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+}
+
+// 17.62: no expeditionary supply point for a force on a friendly railroad
+// square that traces contiguous railroad squares (across sides) to the home
+// base; an enemy unit on the line cuts it.
+#[test]
+fn a_railroad_line_to_the_home_base_saves_the_expeditionary_supply_point() {
+    let mut t = empty(1);
+    t.lay_rails(&["0501", "0502", "0503"], Power::Russian);
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
+    let off = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0505")))[0];
+    t.st.sp = [5, 0];
+    provision(&mut t);
+    assert!(t.st.unit(g).loc.in_play(), "on the line: no SP needed");
+    assert_eq!(t.st.unit(off).loc, Loc::Pool, "17.6: off the line");
+    // A British unit on 0502 (fed by British SP) cuts the line.
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0502")));
+    provision(&mut t);
+    assert_eq!(t.st.unit(g).loc, Loc::Pool);
+}
+
+// 19.15: a force may enter the map on a square holding enemy units; it
+// stops there (13.32) and fights in the combat sub-phase.
+#[test]
+fn a_force_entering_the_map_onto_enemy_units_stops_and_fights() {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let edge = *t.d().base_edges[&Base::India].iter().next().unwrap();
+    t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(edge));
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 2, Loc::Base(Base::India));
+    let (a, b) = (t.id(fc[0]), t.id(fc[1]));
+    let on = Sq::new(edge.col, edge.row - 1);
+    let e = t
+        .run(BRITISH, &format!("move {a}: {edge} {on}"), &[])
+        .unwrap_err();
+    assert!(e.contains("13.32"), "{e}");
+    t.run(BRITISH, &format!("move {a} {b}: {edge}"), &[])
+        .unwrap();
+    let ev = t
+        .run(
+            BRITISH,
+            "end",
+            &[(&format!("combat at {edge} (14.1(5))"), 6)],
+        )
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains(&format!("{edge}"))), "{ev:?}");
+    assert!(!(t.st.occupies(edge, Power::British) && t.st.occupies(edge, Power::Russian)));
+}
+
+// 19.5: negotiations may not be conducted against a home base; the refusal
+// says so, citing the rule.
+#[test]
+fn no_negotiations_against_a_home_base() {
+    let mut t = empty(1);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    for base in ["urals", "india"] {
+        let e = t
+            .run(BRITISH, &format!("negotiate {base} agent burnes"), &[])
+            .unwrap_err();
+        assert!(e.contains("home base") && e.contains("(19.5)"), "{e}");
+    }
+}
+
+// 32.3: one agent a discovery attempt; a second agent named is refused,
+// citing the rule, and nothing is rolled.
+#[test]
+fn a_discovery_attempt_takes_one_agent() {
+    let mut t = empty_with(1, &[("discoveries", "on")]);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.agent("pottinger", Loc::Sq(kabul));
+    let e = t
+        .run(BRITISH, "discover burnes pottinger", &[])
+        .unwrap_err();
+    assert!(e.contains("(32.3)"), "{e}");
+}
+
+// 9.3 (addition): an event that takes more pounds than the treasury holds
+// (Batta, stand-in B5) leaves it at 0, never below.
+#[test]
+fn an_event_never_takes_the_treasury_below_zero() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    t.st.treasury[0] = 2;
+    let ev = events_with(
+        &mut t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 5),
+            ("Batta for the British", 5),
+        ],
+    );
+    assert!(ev.iter().any(|e| e.contains("Batta")), "{ev:?}");
+    assert_eq!(t.st.treasury[0], 0);
+}
+
+// 20.34, 20.34(1) and its clarification: railroads from the 1860-64 turn;
+// each square needs a red (blue) unit; the first of a line is a city or on
+// the home-base edge, the next ones join it across square sides (never a
+// vertex); a mountain square takes one only with a trade route in it and a
+// railroad next to it, across a vertex too.
+#[test]
+fn railroads_are_placed_where_20_34_allows() {
+    use umpire::games::ac::data::Terrain;
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let rail = |t: &mut T, s: Sq| {
+        let kind = MarkerKind::Railroad;
+        t.econ(Power::Russian, economy::EconOrder::Build { kind, sq: s })
+    };
+    let orenburg = t.city("Orenburg");
+    let e = rail(&mut t, orenburg).unwrap_err();
+    assert!(e.contains("(20.34)"), "before 1860: {e}");
+    t.st.first_year = 1860;
+    let e = rail(&mut t, orenburg).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "no blue unit: {e}");
+    for s in ["0602", "0603", "0704", "0808", "2001"] {
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq(s)));
+    }
+    let e = rail(&mut t, sq("0808")).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "neither city nor edge: {e}");
+    rail(&mut t, orenburg).unwrap();
+    rail(&mut t, sq("0603")).unwrap();
+    let e = rail(&mut t, sq("0704")).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "across a vertex: {e}");
+    assert!(t.d().base_edges[&Base::Urals].contains(&sq("2001")));
+    rail(&mut t, sq("2001")).unwrap();
+    // Mountains: with a trade route and a railroad across a vertex; without
+    // a route, not even beside one.
+    let d = t.d().clone();
+    let mountain = |s: &Sq| d.sq(*s).is_some_and(|i| i.terrain == Terrain::Mountain);
+    let routed = |s: &Sq| d.route_edges.iter().any(|(a, _)| a == s);
+    let pass = d.all_squares().find(|s| mountain(s) && routed(s)).unwrap();
+    let peak = d
+        .all_squares()
+        .find(|s| mountain(s) && !routed(s) && d.city_at(*s).is_none())
+        .unwrap();
+    let corner = |s: Sq| {
+        s.around()
+            .iter()
+            .find(|(n, diag)| *diag && d.land(*n))
+            .unwrap()
+            .0
+    };
+    let side = |s: Sq| {
+        s.around()
+            .iter()
+            .find(|(n, diag)| !*diag && d.land(*n))
+            .unwrap()
+            .0
+    };
+    let (c, n) = (corner(pass), side(peak));
+    t.lay_rails(&[&c.to_string(), &n.to_string()], Power::Russian);
+    for s in [pass, peak] {
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    }
+    let e = rail(&mut t, peak).unwrap_err();
+    assert!(e.contains("(20.34 clarification)"), "{e}");
+    rail(&mut t, pass).unwrap();
 }

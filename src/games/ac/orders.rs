@@ -368,6 +368,15 @@ fn line(
                 .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
             let a = agent(d, l, who)?;
             let target = match w.get(1) {
+                // 32.3: one agent an attempt; the second word is a square.
+                Some(s) if d.find_agent(s).is_some() => {
+                    return Err(err_at(
+                        l,
+                        s,
+                        "only one agent conducts a discovery attempt",
+                    )
+                    .rule("32.3"));
+                }
                 Some(s) => Some(grid(l, s)?),
                 None => None,
             };
@@ -407,6 +416,14 @@ fn line(
                     "name the region by its code, e.g. `negotiate AF agent burnes`",
                 )
             })?;
+            if let Some(b) = Base::parse(x) {
+                return Err(err_at(
+                    l,
+                    x,
+                    format!("{} is a home base: no negotiations against it", b.name()),
+                )
+                .rule("19.5"));
+            }
             let r = region(d, l, x)?;
             let ai = w
                 .iter()
