@@ -2640,14 +2640,7 @@ fn provisioned(sp: u32) -> (Vec<UnitId>, T) {
     all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
     t.agent("burnes", Loc::Sq(s));
     t.st.sp[0] = sp;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(Vec::new());
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    provision(&mut t);
     (all, t)
 }
 
@@ -2912,7 +2905,7 @@ fn a_second_amphibious_move_pays_its_own_supply_points() {
     t.st.sp[1] = 2;
     let e = t.run(RUSSIAN, &path, &[]).unwrap_err();
     assert!(
-        e.contains("costs 3 more SP") && e.contains("(13.81)"),
+        e.contains("costs 3 more SP") && e.contains("(13.81, 13.83)"),
         "{e}"
     );
     t.st.sp[1] = 3;
@@ -3090,4 +3083,46 @@ fn railroads_are_placed_where_20_34_allows() {
     let e = rail(&mut t, peak).unwrap_err();
     assert!(e.contains("(20.34 clarification)"), "{e}");
     rail(&mut t, pass).unwrap();
+}
+
+// N12 (17.3, 17.6): with the standing order `supply: none` the British pay
+// no supply point in provisioning, so the 17.6 example's square loses its
+// expeditionary units (red and North Indian) though two SP are in hand; the
+// Afghan, at home and within the forage value, stays.
+#[test]
+fn with_supply_none_no_supply_point_is_spent_in_provisioning() {
+    let (all, mut t) = provisioned(0);
+    for u in &all {
+        t.st.unit_mut(*u).loc = Loc::Sq(sq("2227"));
+    }
+    t.r.set_standing(&mut t.st, BRITISH, &lines("supply: none"))
+        .unwrap();
+    t.st.sp[0] = 2;
+    provision(&mut t);
+    let kept: Vec<UnitId> = all
+        .iter()
+        .copied()
+        .filter(|u| t.st.unit(*u).loc.in_play())
+        .collect();
+    assert_eq!((kept, t.st.sp[0]), (vec![all[3]], 2));
+}
+
+// 7.1, 7.2: the player the index favours chooses who is first; `initiative
+// second` makes the other player first, and he opens the operations phases.
+#[test]
+fn the_favoured_player_may_choose_to_move_second() {
+    let mut t = game("s1", &[]);
+    // 9.1: the first player collects his income first.
+    let opening = [
+        ("Ranjit Singh (S1 7.2)", 4),
+        ("home government income, Russian (9.1(1))", 3),
+        ("home government income, British (9.1(1))", 3),
+    ];
+    let e = t.run(RUSSIAN, "initiative first", &[]).unwrap_err();
+    assert!(e.contains("(7.1)"), "{e}");
+    t.run(BRITISH, "initiative second", &opening).unwrap();
+    assert_eq!(t.st.first, Power::Russian);
+    t.run(BRITISH, "done", &[]).unwrap();
+    t.run(RUSSIAN, "done", &[]).unwrap();
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 1 && ph.side == Power::Russian));
 }

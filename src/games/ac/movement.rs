@@ -391,6 +391,7 @@ pub fn check(
     let mut at = start;
     let mut spent = 0;
     let mut amphibious_sp = 0;
+    let mut sea_legs = 0;
     let mut drops = Vec::new();
     let mut picked: Vec<Piece> = Vec::new();
     // 28.0: the force came into `at` along railroads (a rail leg, or a step
@@ -411,6 +412,7 @@ pub fn check(
             let (to, mp, sp) = leg?;
             spent += mp;
             amphibious_sp += sp;
+            sea_legs += u32::from(sp > 0);
             to
         } else {
             match step_ {
@@ -457,6 +459,7 @@ pub fn check(
                     // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
                     let port = d.city_at(from).is_some_and(|c| d.city(c).port);
                     amphibious_sp += if port { 1 } else { 2 };
+                    sea_legs += 1;
                     spent += 2;
                     Loc::Sq(*s)
                 }
@@ -533,7 +536,8 @@ pub fn check(
     if st.sp[p.index()] < sp + amphibious_sp {
         return Err(illegal(
             format!("the amphibious move costs {amphibious_sp} more SP than you have"),
-            "13.81",
+            // 13.83: every later amphibious leg pays its own.
+            if sea_legs > 1 { "13.81, 13.83" } else { "13.81" },
         ));
     }
     let sp = sp + amphibious_sp;
