@@ -3126,3 +3126,94 @@ fn the_favoured_player_may_choose_to_move_second() {
     t.run(RUSSIAN, "done", &[]).unwrap();
     assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 1 && ph.side == Power::Russian));
 }
+
+// N14 `captured: execute` (16.42(2)): a named agent the capture check
+// catches (16.41) is executed at once, and the index shifts one toward his
+// side, as for a prisoner executed later.
+#[test]
+fn with_captured_execute_a_caught_agent_is_executed_at_once() {
+    let mut t = empty(1);
+    let s = t.city("Meshed");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    t.control("PE", Some(Power::British));
+    let vit = t.agent("vitkovitch", Loc::Sq(s));
+    t.r.set_standing(&mut t.st, BRITISH, &lines("captured: execute"))
+        .unwrap();
+    t.st.bop = 3;
+    let ev = t
+        .run(BRITISH, "end", &[("capture check, Vitkovitch (16.41)", 3)])
+        .unwrap();
+    assert_eq!(t.st.agent(vit).loc, Loc::Dead, "{ev:?}");
+    assert_eq!(t.st.bop, 2);
+}
+
+// N1 (15.1(4)-(5)): the non-phasing player's counter negotiations by
+// standing order: his best agent in the capital, with the pounds the order
+// names (at most the agent's political value, 15.4), or none at all.
+// Burnes 2 + 2 pounds against Vitkovitch 2: differential 2 with no pounds
+// (the default), 1 with `pounds 1`, 0 with `max`, 4 with `counter: none`.
+#[test]
+fn counter_negotiations_follow_the_standing_order() {
+    for (order, diff, spent) in [
+        ("", 2, 0),
+        ("counter: best pounds 1", 1, 1),
+        ("counter: best pounds max", 0, 2),
+        ("counter: none", 4, 0),
+    ] {
+        let mut t = empty(1);
+        let kabul = t.city("Kabul");
+        t.agent("burnes", Loc::Sq(kabul));
+        t.agent("vitkovitch", Loc::Sq(kabul));
+        if !order.is_empty() {
+            t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
+        }
+        let before = t.st.treasury[1];
+        let ev = t
+            .run(
+                BRITISH,
+                "negotiate AF agent burnes pounds 2",
+                &[("negotiations against AF (15.1(8))", 3)],
+            )
+            .unwrap();
+        assert!(
+            ev.iter()
+                .any(|e| e.contains(&format!("differential {diff},"))),
+            "{order}: {ev:?}"
+        );
+        assert_eq!(before - t.st.treasury[1], spent, "{order}");
+    }
+}
+
+// N2 (15.61(4)): the non-phasing player's agent in the capital counters an
+// ultimatum by default (the strength there times his political value);
+// `counter-ultimatum: none` leaves the defence at 0. Two red brigades (5)
+// and Burnes (2), 10, against two Afghan irregulars (4) and Vitkovitch
+// (2), 8.
+#[test]
+fn counter_ultimatums_follow_the_standing_order() {
+    for (order, diff) in [("", 2), ("counter-ultimatum: none", 10)] {
+        let mut t = empty_with(1, &[("ultimatums", "on")]);
+        let kabul = t.city("Kabul");
+        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
+        t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
+        t.agent("burnes", Loc::Sq(kabul));
+        let af = t.d().region("AF").unwrap();
+        t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
+        t.agent("vitkovitch", Loc::Sq(kabul));
+        if !order.is_empty() {
+            t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
+        }
+        let ev = t
+            .run(
+                BRITISH,
+                "ultimatum AF agent burnes",
+                &[("ultimatum against AF (15.1(8))", 1)],
+            )
+            .unwrap();
+        assert!(
+            ev.iter()
+                .any(|e| e.contains(&format!("differential {diff},"))),
+            "{order}: {ev:?}"
+        );
+    }
+}
