@@ -3217,3 +3217,52 @@ fn counter_ultimatums_follow_the_standing_order() {
         );
     }
 }
+
+// 11.4: all friendly units in a square fight as one combined force,
+// attacking or defending: a red garrison with North Indian irregulars
+// attacks Russian-controlled West Siberian irregulars with a blue garrison,
+// every unit of both sides named and counted.
+#[test]
+fn every_unit_in_the_square_fights_as_one_force() {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let ni = t.d().region("NI").unwrap();
+    let s = t.open_square("NI");
+    let mut att = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
+    att.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    let mut def = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    def.extend(t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(s)));
+    t.st.open_war = Some(Power::Russian);
+    let d = t.r.data().clone();
+    let sum = |us: &[UnitId]| us.iter().map(|u| t.st.strength(&d, *u)).sum::<u32>();
+    let (a, m) = (sum(&att), combat::multiplier(&d, &t.st, s, Power::Russian));
+    let want = format!("{a} against {} (x{m})", sum(&def) * m);
+    let ids = |us: &[UnitId]| us.iter().map(|u| t.id(*u)).collect::<Vec<_>>().join(" ");
+    let listed = format!("with {} against {}", ids(&att), ids(&def));
+    let ev = t
+        .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains(&listed)), "{listed}: {ev:?}");
+    assert!(ev.iter().any(|e| e.contains(&want)), "{want}: {ev:?}");
+    // Die 3 on the stand-in Raid CRT at 1.5:1 is DR: the force retreats whole.
+    let to = t.st.unit(def[0]).loc;
+    assert!(to != Loc::Sq(s) && t.st.unit(def[1]).loc == to, "{ev:?}");
+}
+
+// 12.3: a player may pass an operations phase (`end` with no orders) and
+// operate again later in the turn: the British pass phase 1 and move in
+// phase 2 (one SP, 12.2(2)).
+#[test]
+fn a_player_may_pass_an_operations_phase_and_move_later() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let g = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(delhi))[0];
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 2 && ph.side == Power::British));
+    t.st.sp[0] = 1;
+    let to = Sq::new(delhi.col, delhi.row + 1);
+    t.run(BRITISH, &format!("move {}: {to}", t.id(g)), &[])
+        .unwrap();
+    assert_eq!((t.st.unit(g).loc, t.st.sp[0]), (Loc::Sq(to), 0));
+}
