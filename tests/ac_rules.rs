@@ -2890,27 +2890,63 @@ fn a_second_rail_move_after_cross_country_costs_another_movement_point() {
     assert_eq!(t.st.unit(f[1]).loc, Loc::Sq(sq("0905")));
 }
 
-// 13.83, 13.81: amphibious, cross country, then amphibious again, each
-// amphibious move paying its supply point: 1 from the port of Krasnovodsk,
-// 2 from 0308 (a river square, no port): 3 in all, in the first operations
-// phase too.
+// 13.83, 13.81, ruling A24: amphibious, cross country, then amphibious
+// again: the first amphibious move pays 1 SP from the port of Krasnovodsk,
+// the second "an extra supply point", though it starts on 0308 (a river
+// square, no port, where a first move would pay 2): 2 in all, in the first
+// operations phase too; the same for a second leg into the Urals (19.12).
+// Version 5 charged each leg by its own start (3) and still does.
 #[test]
-fn a_second_amphibious_move_pays_its_own_supply_points() {
+fn a_second_amphibious_move_pays_one_more_supply_point() {
+    use umpire::core::ruleset::Ruleset;
     let mut t = empty(1);
     t.russian_phase(1);
     let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
-    let f = t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(kr))[0];
-    let id = t.id(f);
-    let path = format!("move {id}: sea:{gu} 0308 sea:{kr}");
-    t.st.sp[1] = 2;
+    let f = t.put(Nat::Russian, Kind::FieldForce, 2, Loc::Sq(kr));
+    let (a, b) = (t.id(f[0]), t.id(f[1]));
+    let path = format!("move {a}: sea:{gu} 0308 sea:{kr}");
+    t.st.sp[1] = 1;
     let e = t.run(RUSSIAN, &path, &[]).unwrap_err();
     assert!(
-        e.contains("costs 3 more SP") && e.contains("(13.81, 13.83)"),
+        e.contains("costs 2 more SP") && e.contains("(13.81, 13.83)"),
         "{e}"
     );
-    t.st.sp[1] = 3;
+    let before = t.st.clone();
+    let steps = [
+        movement::Step::Sea(gu),
+        movement::Step::To(Loc::Sq(sq("0308"))),
+        movement::Step::Sea(kr),
+    ];
+    t.st.sp[1] = 4;
     t.run(RUSSIAN, &path, &[]).unwrap();
-    assert_eq!((t.st.unit(f).loc, t.st.sp[1]), (Loc::Sq(kr), 0));
+    assert_eq!((t.st.unit(f[0]).loc, t.st.sp[1]), (Loc::Sq(kr), 2));
+    t.run(RUSSIAN, &format!("move {b}: sea:{gu} 0308 sea:urals"), &[])
+        .unwrap();
+    assert_eq!(
+        (t.st.unit(f[1]).loc, t.st.sp[1]),
+        (Loc::Base(Base::Urals), 0)
+    );
+    // Version 5, as its records replay.
+    assert_eq!(Ruleset::info(&t.r).version, 6);
+    let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
+    assert_eq!(v5.info().version, 5);
+    assert!(Ruleset::at_version(&t.r, 4).is_none());
+    let mut d5 = t.d().clone();
+    d5.version = 5;
+    let plan = movement::check(
+        &d5,
+        &before,
+        Power::Russian,
+        1,
+        &[Piece::Unit(f[0])],
+        &steps,
+        false,
+    );
+    let sp = plan.map(|p| p.sp).map_err(|e| e.to_string());
+    assert!(
+        sp.as_ref().is_err_and(|e| e.contains("costs 3 more SP")),
+        "{sp:?}"
+    );
 }
 
 /// Both players' provisioning phase (17.3) on `t` as it stands.

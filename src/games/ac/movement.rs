@@ -411,7 +411,7 @@ pub fn check(
         let to = if let Some(leg) = leg {
             let (to, mp, sp) = leg?;
             spent += mp;
-            amphibious_sp += sp;
+            amphibious_sp += leg_sp(d, sea_legs, sp);
             sea_legs += u32::from(sp > 0);
             to
         } else {
@@ -456,9 +456,9 @@ pub fn check(
                             "13.81, 13.82",
                         ));
                     }
-                    // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
+                    // 13.81: 1 SP from a port, 2 otherwise.
                     let port = d.city_at(from).is_some_and(|c| d.city(c).port);
-                    amphibious_sp += if port { 1 } else { 2 };
+                    amphibious_sp += leg_sp(d, sea_legs, if port { 1 } else { 2 });
                     sea_legs += 1;
                     spent += 2;
                     Loc::Sq(*s)
@@ -547,6 +547,18 @@ pub fn check(
         drops,
         picked,
     })
+}
+
+/// The SP an amphibious leg pays whose own start would cost `sp` (13.81):
+/// a later leg of the same move pays one, "an extra supply point for the
+/// second amphibious move" (13.83, ruling A24). Version 5 charged every leg
+/// by its own start.
+fn leg_sp(d: &Data, sea_legs: u32, sp: u32) -> u32 {
+    if sea_legs > 0 && d.version >= 6 {
+        sp.min(1)
+    } else {
+        sp
+    }
 }
 
 /// Optional rule 28.0 (Telegraph): a force moving along railroad squares may
