@@ -3023,7 +3023,7 @@ fn no_negotiations_against_a_home_base() {
 }
 
 // 32.3: one agent a discovery attempt; a second agent named is refused,
-// citing the rule, and nothing is rolled.
+// citing the rule and pointing at the word, and nothing is rolled.
 #[test]
 fn a_discovery_attempt_takes_one_agent() {
     let mut t = empty_with(1, &[("discoveries", "on")]);
@@ -3034,6 +3034,17 @@ fn a_discovery_attempt_takes_one_agent() {
         .run(BRITISH, "discover burnes pottinger", &[])
         .unwrap_err();
     assert!(e.contains("(32.3)"), "{e}");
+    // Nor after the Hashishan's target square (version 6).
+    let e = t
+        .run(BRITISH, "discover burnes 2226 pottinger", &[])
+        .unwrap_err();
+    assert!(e.contains("column 22") && e.contains("(32.3)"), "{e}");
+    // Version 5 ignored the extra word, and its records replay so.
+    let mut d5 = t.d().clone();
+    d5.version = 5;
+    let text = lines("discover burnes 2226 pottinger");
+    let read = umpire::games::ac::orders::parse(&d5, &t.st, Power::British, &text);
+    assert!(read.is_ok(), "{read:?}");
 }
 
 // 9.3 (addition): an event that takes more pounds than the treasury holds

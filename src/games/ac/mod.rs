@@ -255,8 +255,9 @@ impl Rules for Ac {
             // new state fields and data, so replays differ; unreleased, so
             // version 4 is not kept.
             // 6: a later amphibious leg of a move pays one SP (13.83, ruling
-            // A24), not 13.81's one or two by its own start; version 5 is
-            // kept (`at_version`).
+            // A24), not 13.81's one or two by its own start; `discover`
+            // refuses words after its square (32.3) rather than ignoring
+            // them. Version 5 is kept (`at_version`, `Data::version`).
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -277,7 +278,8 @@ impl Rules for Ac {
     }
 
     /// Version 5 (the only older version kept): the same rules but for the
-    /// SP of a later amphibious leg (13.83, see `info`).
+    /// SP of a later amphibious leg (13.83) and `discover`'s extra words
+    /// (32.3); see `info`.
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
         if version != 5 {
             return None;

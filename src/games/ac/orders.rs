@@ -367,6 +367,15 @@ fn line(
                 .first()
                 .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
             let a = agent(d, l, who)?;
+            // 32.3 (from version 6; version 5 ignored the extra words).
+            if let Some(x) = w.get(2).filter(|_| d.version >= 6) {
+                return Err(err_at(
+                    l,
+                    x,
+                    "write `discover AGENT [SQUARE]`: one agent an attempt",
+                )
+                .rule("32.3"));
+            }
             let target = match w.get(1) {
                 // 32.3: one agent an attempt; the second word is a square.
                 Some(s) if d.find_agent(s).is_some() => {
