@@ -2846,7 +2846,7 @@ impl T {
 
 // 13.22: a force may move across a diagonal without stopping even with
 // enemy units on the two squares beside it (13.32 stops it only in a square
-// it enters).
+// it enters); ruling A22: but not between two all-sea squares.
 #[test]
 fn a_diagonal_move_passes_between_enemy_units() {
     let mut t = empty(1);
@@ -2859,6 +2859,26 @@ fn a_diagonal_move_passes_between_enemy_units() {
     t.run(RUSSIAN, &format!("move {id}: 0505 0606"), &[])
         .unwrap();
     assert_eq!(t.st.unit(irr[0]).loc, Loc::Sq(sq("0606")));
+    // Ruling A22: only a diagonal between two all-sea squares is closed. No
+    // such corner is on the reconstructed map: made here by turning the two
+    // squares beside 0606-0707 to sea, then one of them back.
+    use umpire::games::ac::data::Terrain;
+    let mut d = t.d().clone();
+    let cols = d.cols;
+    let mut set = |s: &str, terrain| {
+        let s = sq(s);
+        d.squares[((s.row - 1) * cols + s.col - 1) as usize].terrain = terrain;
+    };
+    set("0706", Terrain::Sea);
+    set("0607", Terrain::Sea);
+    t.st.unit_mut(irr[0]).moved = false;
+    let path = [movement::Step::To(Loc::Sq(sq("0707")))];
+    let force = [Piece::Unit(irr[0])];
+    let mv = |d: &Data| movement::check(d, &t.st, Power::Russian, 1, &force, &path, false);
+    let e = mv(&d).unwrap_err().to_string();
+    assert!(e.contains("(13.71, ruling A22)"), "{e}");
+    d.squares[((7 - 1) * cols + 6 - 1) as usize].terrain = Terrain::Clear;
+    assert!(mv(&d).is_ok());
 }
 
 // 13.63: rail, cross country, then rail again, paying a movement point for
