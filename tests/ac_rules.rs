@@ -226,19 +226,25 @@ fn ultimatum_columns_follow_the_differential() {
     }
 }
 
-// 15.61(1)-(7), 15.62 T1: strength in the capital times the agent's political
-// value; no counter (neutral agents have no effect, errata); T1 then a roll.
-#[test]
-fn an_ultimatum_with_two_brigades_and_burnes_takes_afghanistan_on_t1() {
-    let mut t = empty(1);
-    t.st.options.ultimatums = true;
+/// Kabul for the ultimatum tests (15.6, option on): a red field force and
+/// garrison with Burnes, two Afghan irregulars, and `agent`.
+fn kabul_ultimatum(agent: &str) -> T {
+    let mut t = empty_with(1, &[("ultimatums", "on")]);
     let kabul = t.city("Kabul");
     t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
     t.agent("burnes", Loc::Sq(kabul));
     let af = t.d().region("AF").unwrap();
     t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
-    t.agent("dost-mohammed", Loc::Sq(kabul));
+    t.agent(agent, Loc::Sq(kabul));
+    t
+}
+
+// 15.61(1)-(7), 15.62 T1: strength in the capital times the agent's political
+// value; no counter (neutral agents have no effect, errata); T1 then a roll.
+#[test]
+fn an_ultimatum_with_two_brigades_and_burnes_takes_afghanistan_on_t1() {
+    let mut t = kabul_ultimatum("dost-mohammed");
     // (4 + 1) x 2 = 10 against 0: the 7-12 column; die 5 (no DRM at index 1 pro-British) gives T1.
     let ev = t
         .run(
@@ -2838,6 +2844,13 @@ impl T {
             });
         }
     }
+    /// Runs `text` (no dice), which must be refused citing `rule`; returns
+    /// the refusal.
+    fn refused(&mut self, side: Side, text: &str, rule: &str) -> String {
+        let e = self.run(side, text, &[]).unwrap_err();
+        assert!(e.contains(&format!("({rule})")), "{text}: {e}");
+        e
+    }
     /// The id of unit `u`, for an order line.
     fn id(&self, u: UnitId) -> String {
         self.st.unit(u).id.clone()
@@ -2893,14 +2906,8 @@ fn a_second_rail_move_after_cross_country_costs_another_movement_point() {
     t.lay_rails(&["0505", "0605", "0805", "0905"], Power::Russian);
     let f = t.put(Nat::Russian, Kind::FieldForce, 2, Loc::Sq(sq("0505")));
     let (a, b) = (t.id(f[0]), t.id(f[1]));
-    let e = t
-        .run(
-            RUSSIAN,
-            &format!("move {a}: rail:0605 0705 0805 rail:0905 1005"),
-            &[],
-        )
-        .unwrap_err();
-    assert!(e.contains("(13.1, 11.3)"), "{e}");
+    let over = format!("move {a}: rail:0605 0705 0805 rail:0905 1005");
+    t.refused(RUSSIAN, &over, "13.1, 11.3");
     t.run(
         RUSSIAN,
         &format!("move {b}: rail:0605 0705 0805 rail:0905"),
@@ -3011,10 +3018,7 @@ fn a_force_entering_the_map_onto_enemy_units_stops_and_fights() {
     let fc = t.put(Nat::British, Kind::FlyingColumn, 2, Loc::Base(Base::India));
     let (a, b) = (t.id(fc[0]), t.id(fc[1]));
     let on = Sq::new(edge.col, edge.row - 1);
-    let e = t
-        .run(BRITISH, &format!("move {a}: {edge} {on}"), &[])
-        .unwrap_err();
-    assert!(e.contains("13.32"), "{e}");
+    t.refused(BRITISH, &format!("move {a}: {edge} {on}"), "13.32, 13.62");
     t.run(BRITISH, &format!("move {a} {b}: {edge}"), &[])
         .unwrap();
     let ev = t
@@ -3040,10 +3044,8 @@ fn no_negotiations_against_a_home_base() {
     let mut t = empty(1);
     t.agent("burnes", Loc::Sq(t.city("Kabul")));
     for base in ["urals", "india"] {
-        let e = t
-            .run(BRITISH, &format!("negotiate {base} agent burnes"), &[])
-            .unwrap_err();
-        assert!(e.contains("home base") && e.contains("(19.5)"), "{e}");
+        let e = t.refused(BRITISH, &format!("negotiate {base} agent burnes"), "19.5");
+        assert!(e.contains("home base"), "{e}");
     }
 }
 
@@ -3055,15 +3057,10 @@ fn a_discovery_attempt_takes_one_agent() {
     let kabul = t.city("Kabul");
     t.agent("burnes", Loc::Sq(kabul));
     t.agent("pottinger", Loc::Sq(kabul));
-    let e = t
-        .run(BRITISH, "discover burnes pottinger", &[])
-        .unwrap_err();
-    assert!(e.contains("(32.3)"), "{e}");
+    t.refused(BRITISH, "discover burnes pottinger", "32.3");
     // Nor after the Hashishan's target square (version 6).
-    let e = t
-        .run(BRITISH, "discover burnes 2226 pottinger", &[])
-        .unwrap_err();
-    assert!(e.contains("column 22") && e.contains("(32.3)"), "{e}");
+    let e = t.refused(BRITISH, "discover burnes 2226 pottinger", "32.3");
+    assert!(e.contains("column 22"), "{e}");
     // Version 5 ignored the extra word, and its records replay so.
     let mut d5 = t.d().clone();
     d5.version = 5;
@@ -3190,8 +3187,7 @@ fn the_favoured_player_may_choose_to_move_second() {
         ("home government income, Russian (9.1(1))", 3),
         ("home government income, British (9.1(1))", 3),
     ];
-    let e = t.run(RUSSIAN, "initiative first", &[]).unwrap_err();
-    assert!(e.contains("(7.1)"), "{e}");
+    t.refused(RUSSIAN, "initiative first", "7.1");
     t.run(BRITISH, "initiative second", &opening).unwrap();
     assert_eq!(t.st.first, Power::Russian);
     t.run(BRITISH, "done", &[]).unwrap();
@@ -3219,6 +3215,17 @@ fn with_captured_execute_a_caught_agent_is_executed_at_once() {
     assert_eq!(t.st.bop, 2);
 }
 
+/// The British `attempt` after the Russian standing `order` (none if
+/// empty), with its one die; asserts the differential it reports.
+fn countered(t: &mut T, order: &str, attempt: &str, die: (&str, u32), diff: i32) {
+    if !order.is_empty() {
+        t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
+    }
+    let ev = t.run(BRITISH, attempt, &[die]).unwrap();
+    let want = format!("differential {diff},");
+    assert!(ev.iter().any(|e| e.contains(&want)), "{order}: {ev:?}");
+}
+
 // N1 (15.1(4)-(5)): the non-phasing player's counter negotiations by
 // standing order: his best agent in the capital, with the pounds the order
 // names (at most the agent's political value, 15.4), or none at all.
@@ -3236,21 +3243,14 @@ fn counter_negotiations_follow_the_standing_order() {
         let kabul = t.city("Kabul");
         t.agent("burnes", Loc::Sq(kabul));
         t.agent("vitkovitch", Loc::Sq(kabul));
-        if !order.is_empty() {
-            t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
-        }
         let before = t.st.treasury[1];
-        let ev = t
-            .run(
-                BRITISH,
-                "negotiate AF agent burnes pounds 2",
-                &[("negotiations against AF (15.1(8))", 3)],
-            )
-            .unwrap();
-        assert!(
-            ev.iter()
-                .any(|e| e.contains(&format!("differential {diff},"))),
-            "{order}: {ev:?}"
+        let attempt = "negotiate AF agent burnes pounds 2";
+        countered(
+            &mut t,
+            order,
+            attempt,
+            ("negotiations against AF (15.1(8))", 3),
+            diff,
         );
         assert_eq!(before - t.st.treasury[1], spent, "{order}");
     }
@@ -3264,28 +3264,14 @@ fn counter_negotiations_follow_the_standing_order() {
 #[test]
 fn counter_ultimatums_follow_the_standing_order() {
     for (order, diff) in [("", 2), ("counter-ultimatum: none", 10)] {
-        let mut t = empty_with(1, &[("ultimatums", "on")]);
-        let kabul = t.city("Kabul");
-        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
-        t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
-        t.agent("burnes", Loc::Sq(kabul));
-        let af = t.d().region("AF").unwrap();
-        t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
-        t.agent("vitkovitch", Loc::Sq(kabul));
-        if !order.is_empty() {
-            t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
-        }
-        let ev = t
-            .run(
-                BRITISH,
-                "ultimatum AF agent burnes",
-                &[("ultimatum against AF (15.1(8))", 1)],
-            )
-            .unwrap();
-        assert!(
-            ev.iter()
-                .any(|e| e.contains(&format!("differential {diff},"))),
-            "{order}: {ev:?}"
+        let mut t = kabul_ultimatum("vitkovitch");
+        let attempt = "ultimatum AF agent burnes";
+        countered(
+            &mut t,
+            order,
+            attempt,
+            ("ultimatum against AF (15.1(8))", 1),
+            diff,
         );
     }
 }
