@@ -8,7 +8,7 @@ use umpire::core::dice::{Dice, Roll};
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Rules, Setup, Side};
 use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power, RegionId};
-use umpire::games::ac::geom::Sq;
+use umpire::games::ac::geom::{Grid, Sq};
 use umpire::games::ac::movement::{self, Piece};
 use umpire::games::ac::state::{AgentId, Loc, Marker, Stage, State, UnitId};
 use umpire::games::ac::{Ac, bop, combat, economy, events, negotiate, supply, victory};
@@ -226,19 +226,25 @@ fn ultimatum_columns_follow_the_differential() {
     }
 }
 
-// 15.61(1)-(7), 15.62 T1: strength in the capital times the agent's political
-// value; no counter (neutral agents have no effect, errata); T1 then a roll.
-#[test]
-fn an_ultimatum_with_two_brigades_and_burnes_takes_afghanistan_on_t1() {
-    let mut t = empty(1);
-    t.st.options.ultimatums = true;
+/// Kabul for the ultimatum tests (15.6, option on): a red field force and
+/// garrison with Burnes, two Afghan irregulars, and `agent`.
+fn kabul_ultimatum(agent: &str) -> T {
+    let mut t = empty_with(1, &[("ultimatums", "on")]);
     let kabul = t.city("Kabul");
     t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kabul));
     t.agent("burnes", Loc::Sq(kabul));
     let af = t.d().region("AF").unwrap();
     t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
-    t.agent("dost-mohammed", Loc::Sq(kabul));
+    t.agent(agent, Loc::Sq(kabul));
+    t
+}
+
+// 15.61(1)-(7), 15.62 T1: strength in the capital times the agent's political
+// value; no counter (neutral agents have no effect, errata); T1 then a roll.
+#[test]
+fn an_ultimatum_with_two_brigades_and_burnes_takes_afghanistan_on_t1() {
+    let mut t = kabul_ultimatum("dost-mohammed");
     // (4 + 1) x 2 = 10 against 0: the 7-12 column; die 5 (no DRM at index 1 pro-British) gives T1.
     let ev = t
         .run(
@@ -2640,14 +2646,7 @@ fn provisioned(sp: u32) -> (Vec<UnitId>, T) {
     all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
     t.agent("burnes", Loc::Sq(s));
     t.st.sp[0] = sp;
-    let d = t.r.data().clone();
-    let mut dice = Dice::recorded(Vec::new());
-    let mut ctx = umpire::games::ac::turn::Ctx {
-        d: &d,
-        dice: &mut dice,
-        ev: Vec::new(),
-    };
-    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    provision(&mut t);
     (all, t)
 }
 
@@ -2827,4 +2826,501 @@ fn a_player_disbands_his_own_units_only_and_for_nothing() {
     disband(&mut t, mine).unwrap();
     assert_eq!(t.st.unit(mine).loc, Loc::Pool);
     assert_eq!((t.st.treasury, t.st.bop), (treasury, bop));
+}
+
+impl T {
+    /// Opens Russian operations phase `k` (the Russians first player).
+    fn russian_phase(&mut self, k: u8) {
+        self.st.first = Power::Russian;
+        umpire::games::ac::turn::open_phase(&mut self.st, k, Power::Russian);
+    }
+    /// Lays railroad markers of `owner` on `squares` by hand.
+    fn lay_rails(&mut self, squares: &[&str], owner: Power) {
+        for s in squares {
+            self.st.markers.push(Marker {
+                sq: sq(s),
+                owner,
+                kind: MarkerKind::Railroad,
+            });
+        }
+    }
+    /// Runs `text` (no dice), which must be refused citing `rule`; returns
+    /// the refusal.
+    fn refused(&mut self, side: Side, text: &str, rule: &str) -> String {
+        let e = self.run(side, text, &[]).unwrap_err();
+        assert!(e.contains(&format!("({rule})")), "{text}: {e}");
+        e
+    }
+    /// The id of unit `u`, for an order line.
+    fn id(&self, u: UnitId) -> String {
+        self.st.unit(u).id.clone()
+    }
+}
+
+// 13.22: a force may move across a diagonal without stopping even with
+// enemy units on the two squares beside it (13.32 stops it only in a square
+// it enters); ruling A22: but not between two all-sea squares.
+#[test]
+fn a_diagonal_move_passes_between_enemy_units() {
+    let mut t = empty(1);
+    t.russian_phase(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let irr = t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(sq("0404")));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0504")));
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0405")));
+    let id = t.id(irr[0]);
+    t.run(RUSSIAN, &format!("move {id}: 0505 0606"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(irr[0]).loc, Loc::Sq(sq("0606")));
+    // Ruling A22: only a diagonal between two all-sea squares is closed. No
+    // such corner is on the reconstructed map: made here by turning the two
+    // squares beside 0606-0707 to sea, then one of them back.
+    use umpire::games::ac::data::Terrain;
+    let mut d = t.d().clone();
+    let cols = d.cols;
+    let mut set = |s: &str, terrain| {
+        let s = sq(s);
+        d.squares[((s.row - 1) * cols + s.col - 1) as usize].terrain = terrain;
+    };
+    set("0706", Terrain::Sea);
+    set("0607", Terrain::Sea);
+    t.st.unit_mut(irr[0]).moved = false;
+    let path = [movement::Step::To(Loc::Sq(sq("0707")))];
+    let force = [Piece::Unit(irr[0])];
+    let mv = |d: &Data| movement::check(d, &t.st, Power::Russian, 1, &force, &path, false);
+    let e = mv(&d).unwrap_err().to_string();
+    assert!(e.contains("(13.71, ruling A22)"), "{e}");
+    d.squares[((7 - 1) * cols + 6 - 1) as usize].terrain = Terrain::Clear;
+    assert!(mv(&d).is_ok());
+}
+
+// 13.63: rail, cross country, then rail again, paying a movement point for
+// the second rail move. A field force (4 MP): 1 + 1 + 1 + 1 reaches 0905;
+// one square more is over its allowance, as it would not be if the second
+// rail move were free.
+#[test]
+fn a_second_rail_move_after_cross_country_costs_another_movement_point() {
+    let mut t = empty(1);
+    t.st.first_year = 1860;
+    t.russian_phase(1);
+    t.lay_rails(&["0505", "0605", "0805", "0905"], Power::Russian);
+    let f = t.put(Nat::Russian, Kind::FieldForce, 2, Loc::Sq(sq("0505")));
+    let (a, b) = (t.id(f[0]), t.id(f[1]));
+    let over = format!("move {a}: rail:0605 0705 0805 rail:0905 1005");
+    t.refused(RUSSIAN, &over, "13.1, 11.3");
+    t.run(
+        RUSSIAN,
+        &format!("move {b}: rail:0605 0705 0805 rail:0905"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.st.unit(f[1]).loc, Loc::Sq(sq("0905")));
+}
+
+// 13.83, 13.81, ruling A24: amphibious, cross country, then amphibious
+// again: the first amphibious move pays 1 SP from the port of Krasnovodsk,
+// the second "an extra supply point", though it starts on 0308 (a river
+// square, no port, where a first move would pay 2): 2 in all, in the first
+// operations phase too; the same for a second leg into the Urals (19.12).
+// Version 5 charged each leg by its own start (3) and still does.
+#[test]
+fn a_second_amphibious_move_pays_one_more_supply_point() {
+    use umpire::core::ruleset::Ruleset;
+    let mut t = empty(1);
+    t.russian_phase(1);
+    let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
+    let f = t.put(Nat::Russian, Kind::FieldForce, 2, Loc::Sq(kr));
+    let (a, b) = (t.id(f[0]), t.id(f[1]));
+    let path = format!("move {a}: sea:{gu} 0308 sea:{kr}");
+    t.st.sp[1] = 1;
+    let e = t.run(RUSSIAN, &path, &[]).unwrap_err();
+    assert!(
+        e.contains("costs 2 more SP") && e.contains("(13.81, 13.83)"),
+        "{e}"
+    );
+    let before = t.st.clone();
+    let steps = [
+        movement::Step::Sea(gu),
+        movement::Step::To(Loc::Sq(sq("0308"))),
+        movement::Step::Sea(kr),
+    ];
+    t.st.sp[1] = 4;
+    t.run(RUSSIAN, &path, &[]).unwrap();
+    assert_eq!((t.st.unit(f[0]).loc, t.st.sp[1]), (Loc::Sq(kr), 2));
+    t.run(RUSSIAN, &format!("move {b}: sea:{gu} 0308 sea:urals"), &[])
+        .unwrap();
+    assert_eq!(
+        (t.st.unit(f[1]).loc, t.st.sp[1]),
+        (Loc::Base(Base::Urals), 0)
+    );
+    // Version 5, as its records replay.
+    assert_eq!(Ruleset::info(&t.r).version, 6);
+    let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
+    assert_eq!(v5.info().version, 5);
+    assert!(Ruleset::at_version(&t.r, 4).is_none());
+    let mut d5 = t.d().clone();
+    d5.version = 5;
+    let plan = movement::check(
+        &d5,
+        &before,
+        Power::Russian,
+        1,
+        &[Piece::Unit(f[0])],
+        &steps,
+        false,
+    );
+    let sp = plan.map(|p| p.sp).map_err(|e| e.to_string());
+    assert!(
+        sp.as_ref().is_err_and(|e| e.contains("costs 3 more SP")),
+        "{sp:?}"
+    );
+}
+
+/// Both players' provisioning phase (17.3) on `t` as it stands.
+fn provision(t: &mut T) {
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+}
+
+// 17.62: no expeditionary supply point for a force on a friendly railroad
+// square that traces contiguous railroad squares (across sides) to the home
+// base; an enemy unit on the line cuts it.
+#[test]
+fn a_railroad_line_to_the_home_base_saves_the_expeditionary_supply_point() {
+    let mut t = empty(1);
+    t.lay_rails(&["0501", "0502", "0503"], Power::Russian);
+    let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
+    let off = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0505")))[0];
+    t.st.sp = [5, 0];
+    provision(&mut t);
+    assert!(t.st.unit(g).loc.in_play(), "on the line: no SP needed");
+    assert_eq!(t.st.unit(off).loc, Loc::Pool, "17.6: off the line");
+    // A British unit on 0502 (fed by British SP) cuts the line.
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(sq("0502")));
+    provision(&mut t);
+    assert_eq!(t.st.unit(g).loc, Loc::Pool);
+}
+
+// 19.15: a force may enter the map on a square holding enemy units; it
+// stops there (13.32) and fights in the combat sub-phase.
+#[test]
+fn a_force_entering_the_map_onto_enemy_units_stops_and_fights() {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let edge = *t.d().base_edges[&Base::India].iter().next().unwrap();
+    t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(edge));
+    let fc = t.put(Nat::British, Kind::FlyingColumn, 2, Loc::Base(Base::India));
+    let (a, b) = (t.id(fc[0]), t.id(fc[1]));
+    let on = Sq::new(edge.col, edge.row - 1);
+    t.refused(BRITISH, &format!("move {a}: {edge} {on}"), "13.32, 13.62");
+    t.run(BRITISH, &format!("move {a} {b}: {edge}"), &[])
+        .unwrap();
+    let ev = t
+        .run(
+            BRITISH,
+            "end",
+            &[(&format!("combat at {edge} (14.1(5))"), 6)],
+        )
+        .unwrap();
+    assert!(
+        ev.iter().any(|e| e.starts_with(&format!(
+            "Combat at {edge}: the British attack with {a} {b} "
+        ))),
+        "{ev:?}"
+    );
+    assert!(!(t.st.occupies(edge, Power::British) && t.st.occupies(edge, Power::Russian)));
+}
+
+// 19.5: negotiations may not be conducted against a home base; the refusal
+// says so, citing the rule.
+#[test]
+fn no_negotiations_against_a_home_base() {
+    let mut t = empty(1);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    for base in ["urals", "india"] {
+        let e = t.refused(BRITISH, &format!("negotiate {base} agent burnes"), "19.5");
+        assert!(e.contains("home base"), "{e}");
+    }
+}
+
+// 32.3: one agent a discovery attempt; a second agent named is refused,
+// citing the rule and pointing at the word, and nothing is rolled.
+#[test]
+fn a_discovery_attempt_takes_one_agent() {
+    let mut t = empty_with(1, &[("discoveries", "on")]);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.agent("pottinger", Loc::Sq(kabul));
+    t.refused(BRITISH, "discover burnes pottinger", "32.3");
+    // Nor after the Hashishan's target square (version 6).
+    let e = t.refused(BRITISH, "discover burnes 2226 pottinger", "32.3");
+    assert!(e.contains("column 22"), "{e}");
+    // Version 5 ignored the extra word, and its records replay so.
+    let mut d5 = t.d().clone();
+    d5.version = 5;
+    let text = lines("discover burnes 2226 pottinger");
+    let read = umpire::games::ac::orders::parse(&d5, &t.st, Power::British, &text);
+    assert!(read.is_ok(), "{read:?}");
+}
+
+// 9.3 (addition): an event that takes more pounds than the treasury holds
+// (Batta, stand-in B5) leaves it at 0, never below.
+#[test]
+fn an_event_never_takes_the_treasury_below_zero() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    t.st.treasury[0] = 2;
+    let ev = events_with(
+        &mut t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 5),
+            ("Batta for the British", 5),
+        ],
+    );
+    assert!(ev.iter().any(|e| e.contains("Batta")), "{ev:?}");
+    assert_eq!(t.st.treasury[0], 0);
+}
+
+// 20.34, 20.34(1) and its clarification: railroads from the 1860-64 turn;
+// each square needs a red (blue) unit; the first of a line is a city or on
+// the home-base edge, the next ones join it across square sides (never a
+// vertex); a mountain square takes one only with a trade route in it and a
+// railroad next to it, across a vertex too.
+#[test]
+fn railroads_are_placed_where_20_34_allows() {
+    use umpire::games::ac::data::Terrain;
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let rail = |t: &mut T, s: Sq| {
+        let kind = MarkerKind::Railroad;
+        t.econ(Power::Russian, economy::EconOrder::Build { kind, sq: s })
+    };
+    let orenburg = t.city("Orenburg");
+    let e = rail(&mut t, orenburg).unwrap_err();
+    assert!(e.contains("(20.34)"), "before 1860: {e}");
+    t.st.first_year = 1860;
+    let e = rail(&mut t, orenburg).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "no blue unit: {e}");
+    for s in ["0602", "0603", "0704", "0808", "2001"] {
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq(s)));
+    }
+    let e = rail(&mut t, sq("0808")).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "neither city nor edge: {e}");
+    rail(&mut t, orenburg).unwrap();
+    rail(&mut t, sq("0603")).unwrap();
+    let e = rail(&mut t, sq("0704")).unwrap_err();
+    assert!(e.contains("(20.34(1))"), "across a vertex: {e}");
+    assert!(t.d().base_edges[&Base::Urals].contains(&sq("2001")));
+    rail(&mut t, sq("2001")).unwrap();
+    // Mountains: with a trade route and a railroad across a vertex; without
+    // a route, not even beside one.
+    let d = t.d().clone();
+    let mountain = |s: &Sq| d.sq(*s).is_some_and(|i| i.terrain == Terrain::Mountain);
+    let routed = |s: &Sq| d.route_edges.iter().any(|(a, _)| a == s);
+    let pass = d.all_squares().find(|s| mountain(s) && routed(s)).unwrap();
+    let peak = d
+        .all_squares()
+        .find(|s| mountain(s) && !routed(s) && d.city_at(*s).is_none())
+        .unwrap();
+    let corner = |s: Sq| {
+        s.around()
+            .iter()
+            .find(|(n, diag)| *diag && d.land(*n))
+            .unwrap()
+            .0
+    };
+    let side = |s: Sq| {
+        s.around()
+            .iter()
+            .find(|(n, diag)| !*diag && d.land(*n))
+            .unwrap()
+            .0
+    };
+    let (c, n) = (corner(pass), side(peak));
+    t.lay_rails(&[&c.to_string(), &n.to_string()], Power::Russian);
+    for s in [pass, peak] {
+        t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    }
+    let e = rail(&mut t, peak).unwrap_err();
+    assert!(e.contains("(20.34 clarification)"), "{e}");
+    rail(&mut t, pass).unwrap();
+}
+
+// N12 (17.3, 17.6): with the standing order `supply: none` the British pay
+// no supply point in provisioning, so the 17.6 example's square loses its
+// expeditionary units (red and North Indian) though two SP are in hand; the
+// Afghan, at home and within the forage value, stays.
+#[test]
+fn with_supply_none_no_supply_point_is_spent_in_provisioning() {
+    let (all, mut t) = provisioned(0);
+    for u in &all {
+        t.st.unit_mut(*u).loc = Loc::Sq(sq("2227"));
+    }
+    t.r.set_standing(&mut t.st, BRITISH, &lines("supply: none"))
+        .unwrap();
+    t.st.sp[0] = 2;
+    provision(&mut t);
+    let kept: Vec<UnitId> = all
+        .iter()
+        .copied()
+        .filter(|u| t.st.unit(*u).loc.in_play())
+        .collect();
+    assert_eq!((kept, t.st.sp[0]), (vec![all[3]], 2));
+}
+
+// 7.1, 7.2: the player the index favours chooses who is first; `initiative
+// second` makes the other player first, and he opens the operations phases.
+#[test]
+fn the_favoured_player_may_choose_to_move_second() {
+    let mut t = game("s1", &[]);
+    // 9.1: the first player collects his income first.
+    let opening = [
+        ("Ranjit Singh (S1 7.2)", 4),
+        ("home government income, Russian (9.1(1))", 3),
+        ("home government income, British (9.1(1))", 3),
+    ];
+    t.refused(RUSSIAN, "initiative first", "7.1");
+    t.run(BRITISH, "initiative second", &opening).unwrap();
+    assert_eq!(t.st.first, Power::Russian);
+    t.run(BRITISH, "done", &[]).unwrap();
+    t.run(RUSSIAN, "done", &[]).unwrap();
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 1 && ph.side == Power::Russian));
+}
+
+// N14 `captured: execute` (16.42(2)): a named agent the capture check
+// catches (16.41) is executed at once, and the index shifts one toward his
+// side, as for a prisoner executed later.
+#[test]
+fn with_captured_execute_a_caught_agent_is_executed_at_once() {
+    let mut t = empty(1);
+    let s = t.city("Meshed");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    t.control("PE", Some(Power::British));
+    let vit = t.agent("vitkovitch", Loc::Sq(s));
+    t.r.set_standing(&mut t.st, BRITISH, &lines("captured: execute"))
+        .unwrap();
+    t.st.bop = 3;
+    let ev = t
+        .run(BRITISH, "end", &[("capture check, Vitkovitch (16.41)", 3)])
+        .unwrap();
+    assert_eq!(t.st.agent(vit).loc, Loc::Dead, "{ev:?}");
+    assert_eq!(t.st.bop, 2);
+}
+
+/// The British `attempt` after the Russian standing `order` (none if
+/// empty), with its one die; asserts the differential it reports.
+fn countered(t: &mut T, order: &str, attempt: &str, die: (&str, u32), diff: i32) {
+    if !order.is_empty() {
+        t.r.set_standing(&mut t.st, RUSSIAN, &lines(order)).unwrap();
+    }
+    let ev = t.run(BRITISH, attempt, &[die]).unwrap();
+    let want = format!("differential {diff},");
+    assert!(ev.iter().any(|e| e.contains(&want)), "{order}: {ev:?}");
+}
+
+// N1 (15.1(4)-(5)): the non-phasing player's counter negotiations by
+// standing order: his best agent in the capital, with the pounds the order
+// names (at most the agent's political value, 15.4), or none at all.
+// Burnes 2 + 2 pounds against Vitkovitch 2: differential 2 with no pounds
+// (the default), 1 with `pounds 1`, 0 with `max`, 4 with `counter: none`.
+#[test]
+fn counter_negotiations_follow_the_standing_order() {
+    for (order, diff, spent) in [
+        ("", 2, 0),
+        ("counter: best pounds 1", 1, 1),
+        ("counter: best pounds max", 0, 2),
+        ("counter: none", 4, 0),
+    ] {
+        let mut t = empty(1);
+        let kabul = t.city("Kabul");
+        t.agent("burnes", Loc::Sq(kabul));
+        t.agent("vitkovitch", Loc::Sq(kabul));
+        let before = t.st.treasury[1];
+        let attempt = "negotiate AF agent burnes pounds 2";
+        countered(
+            &mut t,
+            order,
+            attempt,
+            ("negotiations against AF (15.1(8))", 3),
+            diff,
+        );
+        assert_eq!(before - t.st.treasury[1], spent, "{order}");
+    }
+}
+
+// N2 (15.61(4)): the non-phasing player's agent in the capital counters an
+// ultimatum by default (the strength there times his political value);
+// `counter-ultimatum: none` leaves the defence at 0. Two red brigades (5)
+// and Burnes (2), 10, against two Afghan irregulars (4) and Vitkovitch
+// (2), 8.
+#[test]
+fn counter_ultimatums_follow_the_standing_order() {
+    for (order, diff) in [("", 2), ("counter-ultimatum: none", 10)] {
+        let mut t = kabul_ultimatum("vitkovitch");
+        let attempt = "ultimatum AF agent burnes";
+        countered(
+            &mut t,
+            order,
+            attempt,
+            ("ultimatum against AF (15.1(8))", 1),
+            diff,
+        );
+    }
+}
+
+// 11.4: all friendly units in a square fight as one combined force,
+// attacking or defending: a red garrison with North Indian irregulars
+// attacks Russian-controlled West Siberian irregulars with a blue garrison,
+// every unit of both sides named and counted.
+#[test]
+fn every_unit_in_the_square_fights_as_one_force() {
+    let mut t = empty(1);
+    let ws = t.control("WS", Some(Power::Russian));
+    let ni = t.d().region("NI").unwrap();
+    let s = t.open_square("NI");
+    let mut att = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
+    att.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    let mut def = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    def.extend(t.put(Nat::Native(ws), Kind::Irregular, 1, Loc::Sq(s)));
+    t.st.open_war = Some(Power::Russian);
+    let d = t.r.data().clone();
+    let sum = |us: &[UnitId]| us.iter().map(|u| t.st.strength(&d, *u)).sum::<u32>();
+    let (a, m) = (sum(&att), combat::multiplier(&d, &t.st, s, Power::Russian));
+    let want = format!("{a} against {} (x{m})", sum(&def) * m);
+    let ids = |us: &[UnitId]| us.iter().map(|u| t.id(*u)).collect::<Vec<_>>().join(" ");
+    let listed = format!("with {} against {}", ids(&att), ids(&def));
+    let ev = t
+        .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+        .unwrap();
+    assert!(ev.iter().any(|e| e.contains(&listed)), "{listed}: {ev:?}");
+    assert!(ev.iter().any(|e| e.contains(&want)), "{want}: {ev:?}");
+    // Die 3 on the stand-in Raid CRT at 1.5:1 is DR: the force retreats whole.
+    let to = t.st.unit(def[0]).loc;
+    assert!(to != Loc::Sq(s) && t.st.unit(def[1]).loc == to, "{ev:?}");
+}
+
+// 12.3: a player may pass an operations phase (`end` with no orders) and
+// operate again later in the turn: the British pass phase 1 and move in
+// phase 2 (one SP, 12.2(2)).
+#[test]
+fn a_player_may_pass_an_operations_phase_and_move_later() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let g = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(delhi))[0];
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 2 && ph.side == Power::British));
+    t.st.sp[0] = 1;
+    let to = Sq::new(delhi.col, delhi.row + 1);
+    t.run(BRITISH, &format!("move {}: {to}", t.id(g)), &[])
+        .unwrap();
+    assert_eq!((t.st.unit(g).loc, t.st.sp[0]), (Loc::Sq(to), 0));
 }

@@ -57,6 +57,7 @@ pub(super) fn build(
         num: t,
         tags,
         hash,
+        version: super::VERSION,
     };
     routes(&mut d, &m, errors);
     base_edges(&mut d, errors);

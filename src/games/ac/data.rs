@@ -1043,6 +1043,11 @@ pub struct Data {
     pub tags: Vec<Tag>,
     /// Hash of the four files.
     pub hash: Digest,
+    /// The version of the rules these data are played under: the umpire's
+    /// own ([`super::VERSION`]), or an older one a record was made under
+    /// (`Ac::at_version`). Not part of the data or their hash.
+    #[serde(skip)]
+    pub version: u32,
 }
 
 // ---- raw file shapes -------------------------------------------------------

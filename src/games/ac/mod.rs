@@ -68,6 +68,10 @@ use std::sync::Arc;
 /// first, ruling A49). A later mail in the same round replaces the earlier.
 pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
+/// The version of the rules this umpire plays (see `info`); older
+/// versions it still replays are [`Rules::at_version`]'s.
+pub const VERSION: u32 = 6;
+
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "ac",
@@ -250,7 +254,11 @@ impl Rules for Ac {
             // Unrest), event choices as standing orders or questions (N13);
             // new state fields and data, so replays differ; unreleased, so
             // version 4 is not kept.
-            version: 5,
+            // 6: a later amphibious leg of a move pays one SP (13.83, ruling
+            // A24), not 13.81's one or two by its own start; `discover`
+            // refuses words after its square (32.3) rather than ignoring
+            // them. Version 5 is kept (`at_version`, `Data::version`).
+            version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
             summary: "Britain against Russia in Central Asia, 1835-1904: negotiations, invasions, agents, supply and a sealed economy on a square grid.".into(),
@@ -267,6 +275,22 @@ impl Rules for Ac {
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
         }
+    }
+
+    /// Version 5 (the only older version kept): the same rules but for the
+    /// SP of a later amphibious leg (13.83) and `discover`'s extra words
+    /// (32.3); see `info`.
+    fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        if version != 5 {
+            return None;
+        }
+        let data = Data {
+            version,
+            ..(*self.data).clone()
+        };
+        Some(Arc::new(Ac {
+            data: Arc::new(data),
+        }))
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {

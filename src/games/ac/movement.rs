@@ -391,6 +391,7 @@ pub fn check(
     let mut at = start;
     let mut spent = 0;
     let mut amphibious_sp = 0;
+    let mut sea_legs = 0;
     let mut drops = Vec::new();
     let mut picked: Vec<Piece> = Vec::new();
     // 28.0: the force came into `at` along railroads (a rail leg, or a step
@@ -410,7 +411,8 @@ pub fn check(
         let to = if let Some(leg) = leg {
             let (to, mp, sp) = leg?;
             spent += mp;
-            amphibious_sp += sp;
+            amphibious_sp += leg_sp(d, sea_legs, sp);
+            sea_legs += u32::from(sp > 0);
             to
         } else {
             match step_ {
@@ -454,9 +456,10 @@ pub fn check(
                             "13.81, 13.82",
                         ));
                     }
-                    // 13.81, 13.83: 1 SP from a port, 2 otherwise, for every amphibious leg.
+                    // 13.81: 1 SP from a port, 2 otherwise.
                     let port = d.city_at(from).is_some_and(|c| d.city(c).port);
-                    amphibious_sp += if port { 1 } else { 2 };
+                    amphibious_sp += leg_sp(d, sea_legs, if port { 1 } else { 2 });
+                    sea_legs += 1;
                     spent += 2;
                     Loc::Sq(*s)
                 }
@@ -533,7 +536,8 @@ pub fn check(
     if st.sp[p.index()] < sp + amphibious_sp {
         return Err(illegal(
             format!("the amphibious move costs {amphibious_sp} more SP than you have"),
-            "13.81",
+            // 13.83: every later amphibious leg pays its own.
+            if sea_legs > 1 { "13.81, 13.83" } else { "13.81" },
         ));
     }
     let sp = sp + amphibious_sp;
@@ -543,6 +547,18 @@ pub fn check(
         drops,
         picked,
     })
+}
+
+/// The SP an amphibious leg pays whose own start would cost `sp` (13.81):
+/// a later leg of the same move pays one, "an extra supply point for the
+/// second amphibious move" (13.83, ruling A24). Version 5 charged every leg
+/// by its own start.
+fn leg_sp(d: &Data, sea_legs: u32, sp: u32) -> u32 {
+    if sea_legs > 0 && d.version >= 6 {
+        sp.min(1)
+    } else {
+        sp
+    }
 }
 
 /// Optional rule 28.0 (Telegraph): a force moving along railroad squares may

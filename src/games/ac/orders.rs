@@ -367,7 +367,25 @@ fn line(
                 .first()
                 .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
             let a = agent(d, l, who)?;
+            // 32.3 (from version 6; version 5 ignored the extra words).
+            if let Some(x) = w.get(2).filter(|_| d.version >= 6) {
+                return Err(err_at(
+                    l,
+                    x,
+                    "write `discover AGENT [SQUARE]`: one agent an attempt",
+                )
+                .rule("32.3"));
+            }
             let target = match w.get(1) {
+                // 32.3: one agent an attempt; the second word is a square.
+                Some(s) if d.find_agent(s).is_some() => {
+                    return Err(err_at(
+                        l,
+                        s,
+                        "only one agent conducts a discovery attempt",
+                    )
+                    .rule("32.3"));
+                }
                 Some(s) => Some(grid(l, s)?),
                 None => None,
             };
@@ -407,6 +425,14 @@ fn line(
                     "name the region by its code, e.g. `negotiate AF agent burnes`",
                 )
             })?;
+            if let Some(b) = Base::parse(x) {
+                return Err(err_at(
+                    l,
+                    x,
+                    format!("{} is a home base: no negotiations against it", b.name()),
+                )
+                .rule("19.5"));
+            }
             let r = region(d, l, x)?;
             let ai = w
                 .iter()
