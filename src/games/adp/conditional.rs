@@ -252,6 +252,10 @@ fn fits(st: &State, when: When) -> bool {
     let Stage::Card(t) = &st.stage else {
         return false;
     };
+    if t.choice.is_some() {
+        // Answered by `choose` branches inside the Event (D3), not here.
+        return false;
+    }
     if t.grant.is_some() {
         return when == When::Grant;
     }
@@ -371,9 +375,28 @@ pub fn idle_grant(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Ev
 /// The spaces `g` chooses for an Event step whose text names it to choose
 /// (5.1, digest D3): those of its standing `choose` order for the card that
 /// qualify, in its order, then by the stated default, the qualifying spaces
-/// with the most of the step's pieces, then in map order. Never asked: the
-/// Event runs whole in its executor's move.
+/// with the most of the step's pieces, then in map order. A player of
+/// another side with no standing order and a real choice is asked instead,
+/// mid-Event (`effects::asks`); this is its `pass`.
 pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) -> Vec<SpaceId> {
+    let ok = candidates(d, st, step);
+    let mut out: Vec<SpaceId> = st
+        .cards
+        .iter()
+        .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
+        .flat_map(|b| b.spaces.iter().filter_map(|k| d.find(k)))
+        .filter(|s| ok.contains(s))
+        .collect();
+    out.extend(ok.into_iter().filter(|s| !out.contains(s)).collect::<Vec<_>>());
+    out.dedup();
+    out.truncate(usize::from(n));
+    out
+}
+
+/// The spaces that qualify for a step another faction chooses (5.1, D3):
+/// those of its filter holding the step's pieces, the most first, then in
+/// map order (the stated default's order).
+pub fn candidates(d: &Data, st: &State, step: &Step) -> Vec<SpaceId> {
     let Step::Remove {
         faction,
         kind,
@@ -390,18 +413,10 @@ pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) ->
             .map(|p| u32::from(st[s].pieces[*p]))
             .sum()
     };
-    let fits = |s: SpaceId| super::effects::fits(d, s, *filter) && held(s) > 0;
-    let mut out: Vec<SpaceId> = st
-        .cards
-        .iter()
-        .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
-        .flat_map(|b| b.spaces.iter().filter_map(|k| d.find(k)))
-        .filter(|s| fits(*s))
+    let mut v: Vec<SpaceId> = d
+        .ids()
+        .filter(|s| super::effects::fits(d, *s, *filter) && held(*s) > 0)
         .collect();
-    let mut rest: Vec<SpaceId> = d.ids().filter(|s| fits(*s) && !out.contains(s)).collect();
-    rest.sort_by_key(|s| std::cmp::Reverse(held(*s)));
-    out.extend(rest);
-    out.dedup();
-    out.truncate(usize::from(n));
-    out
+    v.sort_by_key(|s| std::cmp::Reverse(held(*s)));
+    v
 }
