@@ -2776,3 +2776,53 @@ fn non_players_buy_civic_action_and_sharia_to_the_maximum_extent() {
     );
     assert!(np_round::plan(&d, &st, Faction::Warlords).is_empty());
 }
+
+#[test]
+fn the_stand_in_cards_meet_a_chosen_step_and_a_grant() {
+    // The stand-in deck holds a step another faction chooses (5.1, D3:
+    // #64's unshaded text, the Taliban) and a grant (5.5, D4: #60's shaded
+    // text, the Warlords), so that self-play meets both.
+    let r = Adp::new();
+    let d = r.data();
+    let hazara = d.card(64).unwrap();
+    assert_eq!(
+        hazara.side(false)[0].chosen_by(),
+        Some((Faction::Taliban, 2))
+    );
+    let tajiks = d.card(60).unwrap();
+    assert!(tajiks.side(true).iter().any(|s| matches!(
+        s,
+        umpire::games::adp::cards::Step::Grant { to: Faction::Warlords, .. }
+    )));
+}
+
+#[test]
+fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
+    // 7.2: the Coalition's total counts its pieces in Available; 4.2.1:
+    // Surge moves Coalition pieces among its spaces and Available. The
+    // Non-player's stand-in pair "train surge" (nonplayer.toml) now sends a
+    // Troop back to Available (version 8); version 7 took one out of it,
+    // and still does (`Adp::at(7)`).
+    let (r8, st) = game_in("standin-1p-taliban", &["taliban"]);
+    let (r8, mut st) = emptied(r8, st);
+    st.finished = None;
+    let d = r8.data().clone();
+    put(&d, &mut st, "kabul", Piece::CoalBase, 1);
+    put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
+    let n = coalition_card();
+    on_card(&r8, &mut st, n);
+    // Offered Operations only: the Government took the Event (2.3.4).
+    st.stage = Stage::Card(CardTurn {
+        first: Some((Faction::Government, Took::Event)),
+        ..CardTurn::default()
+    });
+    st.resources[Faction::Government.index()] = 20;
+    let pick = |r: &Adp| {
+        nonplayer::choose(r.data(), &st, Faction::Coalition, &mut Dice::seeded([2; 32])).unwrap()
+    };
+    let now = pick(&r8);
+    assert!(now.starts_with("train"), "{now}");
+    assert!(now.contains("sa surge 1 troops kabul>available"), "{now}");
+    let then = pick(&r8.at(7).unwrap());
+    assert!(then.contains("sa surge 1 troops available>kabul"), "{then}");
+}

@@ -545,7 +545,17 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
         let surge_to = ids.iter().copied().find(|s| {
             d[*s].kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin
         });
-        if st.available[Piece::CoalTroops] > 0 {
+        // Version 8: first a Troop back to Available, which counts toward
+        // the Coalition's total (7.2); the Non-player's "train surge" pair
+        // (stand-in) took Troops out of it before.
+        let surge_back = ids.iter().copied().find(|s| {
+            let coin = st[*s].control == Control::Coin;
+            let kind = d[*s].kind == super::data::SpaceKind::Province || *s == k;
+            d.version >= 8 && coin && kind && st[*s].pieces[Piece::CoalTroops] > 0
+        });
+        if let Some(s) = surge_back {
+            v.push(format!("sa surge 1 troops {}>available, roll", d[s].key));
+        } else if st.available[Piece::CoalTroops] > 0 {
             v.push(format!("sa surge 1 troops available>{}, roll", d[k].key));
         } else if let Some(t) = surge_to.filter(|_| st[k].pieces[Piece::CoalTroops] > 0) {
             v.push(format!("sa surge 1 troops {}>{}, roll", d[k].key, d[t].key));
