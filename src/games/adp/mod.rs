@@ -70,7 +70,8 @@ use std::sync::Arc;
 pub const VERSION: u32 = 8;
 
 /// The versions [`Adp::at`] reproduces: the current one and 7, the last
-/// before an Event could stop to ask another player (digest D3).
+/// before an Event could stop to ask another player (digest D3) and the
+/// sampled Surge returned Troops to Available.
 const KEPT: [u32; 2] = [7, VERSION];
 
 /// The ruleset, over a data set.
@@ -268,8 +269,10 @@ impl Rules for Adp {
             // their Operations to the maximum extent (A50); unreleased, no
             // `at_version(6)`. 8: an Event step naming a player of another
             // side to choose its spaces stops and asks it (`choose`, digest
-            // D3, 5.1) where it has no standing choice; version 7 took the
-            // stated default and is kept (`at_version(7)`).
+            // D3, 5.1) where it has no standing choice, and the sampled
+            // Surge (the Non-player Coalition's "train surge") returns a
+            // Troop to Available first (7.2). Version 7 (the default, the
+            // old Surge) is kept: `at_version(7)`.
             version: d.version,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
