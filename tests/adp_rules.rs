@@ -2643,6 +2643,13 @@ fn a_bad_answer_to_an_events_question_is_refused_and_pass_takes_the_default() {
             .to_string();
         assert!(e.contains(why) && e.contains("5.1"), "{bad}: {e}");
     }
+    // Answering is not executing: no transfer goes with it (1.5.1).
+    let o = Rules::parse(&r, &st, t, &lines("transfer 1 to warlords
+pass")).unwrap();
+    let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1.5.1"), "{e}");
     send(&r, &mut st, Faction::Taliban, "pass");
     assert_eq!(taliban_in(&r, &st), [2, 1, 1]);
 }
@@ -2668,6 +2675,18 @@ fn a_choice_then_a_grant_asks_the_chooser_then_the_grantee() {
     assert_eq!(decider_now(&r, &st), Some(Faction::Warlords));
     let ask = Rules::prompt(&r, &st).awaiting[0].ask.clone();
     assert!(ask.contains("free Operation"), "{ask}");
+    // A grant before the chosen step waits for the choice, even one its
+    // grantee could not use (5.5: not asked then, but after the choice).
+    let first = r#"{ do = "grant", faction = "warlords", ops = ["attack"] }, "#;
+    let text = taliban_choose("").replacen("[", &format!("[{first}"), 1);
+    let (r, st) = with_card_text(n, &text);
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
+    assert_eq!(taliban_in(&r, &st), [3, 2, 1], "nobody answered for it");
+    let ev = send(&r, &mut st, Faction::Taliban, "choose helmand zabol");
+    assert_eq!(taliban_in(&r, &st), [3, 1, 0]);
+    assert!(ev.iter().any(|e| e.text.contains("not asked")), "{ev:?}");
 }
 
 #[test]

@@ -353,6 +353,10 @@ pub fn idle_grant(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Ev
     let Some(g) = &t.grant else {
         return Ok(false);
     };
+    if t.choice.is_some() {
+        // A grant before a chosen step waits for the choice (digest D3).
+        return Ok(false);
+    }
     let f = g.faction;
     if st.seats.is_np(f) {
         return Ok(false);
