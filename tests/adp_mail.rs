@@ -28,11 +28,17 @@ use umpire::service::games::NewGame;
 const CARDS: usize = 18;
 
 fn verify(path: &std::path::Path) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .arg("verify")
-        .arg(path)
-        .output()
-        .unwrap();
+    verify_with(path, None)
+}
+
+/// `umpire verify`, with `--data DIR` when the club replaced data files.
+fn verify_with(path: &std::path::Path, data: Option<&std::path::Path>) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    c.arg("verify").arg(path);
+    if let Some(d) = data {
+        c.arg("--data").arg(d);
+    }
+    let o = c.output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         o.status.success(),
@@ -204,26 +210,14 @@ fn check_hidden(
     }
 }
 
-/// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
-/// the end), then checks the mails and verifies every record.
-fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
-    play_conceding(id, (scenario, &[]), sides, seed, &[], CARDS)
-}
-
-/// [`play_by_mail`], with players conceding out of turn on the way.
-fn play_conceding(
+/// Creates a game of `sides` (key N+1 for side N) in the club.
+fn create(
+    u: &mut Umpire,
     id: &str,
     (scenario, options): (&str, &[(&str, &str)]),
     sides: &[&str],
-    seed: u8,
-    concessions: &[Concession],
-    stop: usize,
-) -> Played {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("club");
-    Umpire::init(&dir, "umpire@club.test").unwrap();
-    let mut u = Umpire::open(&dir).unwrap();
-    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    now: jiff::Timestamp,
+) {
     u.create_game(
         NewGame {
             id: id.into(),
@@ -250,6 +244,29 @@ fn play_conceding(
         now,
     )
     .unwrap();
+}
+
+/// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
+/// the end), then checks the mails and verifies every record.
+fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
+    play_conceding(id, (scenario, &[]), sides, seed, &[], CARDS)
+}
+
+/// [`play_by_mail`], with players conceding out of turn on the way.
+fn play_conceding(
+    id: &str,
+    (scenario, options): (&str, &[(&str, &str)]),
+    sides: &[&str],
+    seed: u8,
+    concessions: &[Concession],
+    stop: usize,
+) -> Played {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    create(&mut u, id, (scenario, options), sides, now);
     let mut md = Maildir::open(&dir.join("maildir")).unwrap();
     let outdir = dir.join("outbox");
     let mut ob = FileOutbox::open(&outdir).unwrap();
@@ -542,29 +559,7 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
             "no game opened on an Event card with a 2nd Eligible"
         );
         let id = format!("adp-standing-{tries}");
-        u.create_game(
-            NewGame {
-                id: id.clone(),
-                ruleset: "adp".into(),
-                scenario: "standin".into(),
-                options: BTreeMap::new(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: sides
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        (
-                            s.to_string(),
-                            format!("{s}@club.test"),
-                            key(i as u8 + 1).public_line(),
-                        )
-                    })
-                    .collect(),
-            },
-            now,
-        )
-        .unwrap();
+        create(&mut u, &id, ("standin", &[]), &sides, now);
         let md = Maildir::open(&dir.join("maildir")).unwrap();
         let outdir = dir.join("outbox");
         let mut ob = FileOutbox::open(&outdir).unwrap();
@@ -730,31 +725,12 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     // Taliban (the shuffle is the umpire's secret: else another game).
     let (id, first) = loop {
         tries += 1;
-        assert!(tries <= 20, "no game opened on an Event the Taliban do not lead");
+        assert!(
+            tries <= 20,
+            "no game opened on an Event the Taliban do not lead"
+        );
         let id = format!("adp-ask-{tries}");
-        u.create_game(
-            NewGame {
-                id: id.clone(),
-                ruleset: "adp".into(),
-                scenario: "standin".into(),
-                options: BTreeMap::new(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: sides
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        (
-                            s.to_string(),
-                            format!("{s}@club.test"),
-                            key(i as u8 + 1).public_line(),
-                        )
-                    })
-                    .collect(),
-            },
-            now,
-        )
-        .unwrap();
+        create(&mut u, &id, ("standin", &[]), &sides, now);
         let g = u.game(&id).unwrap();
         let st: &State = g.state().downcast_ref().unwrap();
         // The club's cards keep the embedded faction orders.
@@ -780,13 +756,22 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     assert_eq!(r.accepted, 1);
     u.deliver(&mut ob, now).unwrap();
     let before = outbox(&outdir).len();
-    let r = mail_move(&mut u, &mut md, id, (idx(first), first.key()), "event unshaded", 2);
+    let r = mail_move(
+        &mut u,
+        &mut md,
+        id,
+        (idx(first), first.key()),
+        "event unshaded",
+        2,
+    );
     assert_eq!(r.accepted, 1);
     u.deliver(&mut ob, now).unwrap();
     let g = u.game(id).unwrap();
     let st: &State = g.state().downcast_ref().unwrap();
     let aid = st.aid;
-    let Stage::Card(t) = &st.stage else { panic!("on the card") };
+    let Stage::Card(t) = &st.stage else {
+        panic!("on the card")
+    };
     let c = t.choice.as_ref().expect("the Event waits for the Taliban");
     assert_eq!((c.chooser, c.executor), (Faction::Taliban, first));
     let tal_side = umpire::core::ruleset::Side(tal.0);
@@ -798,16 +783,20 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     let ask = "names the Taliban to choose 2 space(s)";
     let mails = outbox(&outdir);
     assert!(mails.len() > before);
-    let words = |m: &umpire::mail::mime::ReadMail| {
-        m.text.split_whitespace().collect::<Vec<_>>().join(" ")
-    };
+    let words =
+        |m: &umpire::mail::mime::ReadMail| m.text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        mails.iter().any(|(f, m)| f.contains("taliban") && words(m).contains(ask)),
+        mails
+            .iter()
+            .any(|(f, m)| f.contains("taliban") && words(m).contains(ask)),
         "the Taliban's mail asks"
     );
     for (f, m) in &mails {
         if !f.contains("taliban") {
-            assert!(!words(m).contains(ask), "{f} carries the Taliban's question");
+            assert!(
+                !words(m).contains(ask),
+                "{f} carries the Taliban's question"
+            );
         }
     }
     // The answer, among the sample the umpire offers.
@@ -829,32 +818,30 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     u.deliver(&mut ob, now).unwrap();
     let st: &State = u.game(id).unwrap().state().downcast_ref().unwrap();
     let now_held: Vec<u8> = chosen.iter().map(|k| held(st, k)).collect();
-    assert_eq!(now_held, was.iter().map(|n| n - 1).collect::<Vec<_>>(), "{pick}");
+    assert_eq!(
+        now_held,
+        was.iter().map(|n| n - 1).collect::<Vec<_>>(),
+        "{pick}"
+    );
     assert_eq!(st.aid, (aid + 1).min(75), "the Event went on");
-    let Stage::Card(t) = &st.stage else { panic!("on the card") };
+    let Stage::Card(t) = &st.stage else {
+        panic!("on the card")
+    };
     assert!(t.choice.is_none());
     // The secret stays the Taliban's; every record and copy verifies.
     for (f, m) in outbox(&outdir) {
         if !f.contains("taliban") {
-            assert!(!m.text.contains(&secret), "{f} shows the Taliban's standing order");
+            assert!(
+                !m.text.contains(&secret),
+                "{f} shows the Taliban's standing order"
+            );
         }
     }
-    let verify_with = |path: &std::path::Path| {
-        let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .arg("verify")
-            .arg(path)
-            .arg("--data")
-            .arg(&data)
-            .output()
-            .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout).into_owned();
-        assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
-        out
-    };
+    let verify_data = |p: &std::path::Path| verify_with(p, Some(&data));
     let full = u.export(id, None).unwrap();
     let rec = tmp.path().join(format!("{id}.txt"));
     std::fs::write(&rec, &full).unwrap();
-    assert!(verify_with(&rec).contains("record verified"));
+    assert!(verify_data(&rec).contains("record verified"));
     for side in sides {
         let text = u.export(id, Some(side)).unwrap();
         if side != "taliban" {
@@ -862,6 +849,6 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
         }
         let p = tmp.path().join(format!("{id}-{side}.txt"));
         std::fs::write(&p, text).unwrap();
-        verify_with(&p);
+        verify_data(&p);
     }
 }

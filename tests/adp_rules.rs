@@ -2339,7 +2339,10 @@ fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
     with_card_text_in(
         n,
         shaded,
-        ("standin", &["coalition", "government", "taliban", "warlords"]),
+        (
+            "standin",
+            &["coalition", "government", "taliban", "warlords"],
+        ),
     )
 }
 
@@ -2588,14 +2591,21 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
     let aid = st.aid;
     let kabul = |st: &State| st[s(&d, "kabul")].pieces[Piece::CoalTroops];
     let ev = send(&r, &mut st, Faction::Coalition, "event shaded kabul");
-    assert!(ev.iter().any(|e| e.text.contains("choose 2 space(s)")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.text.contains("choose 2 space(s)")),
+        "{ev:?}"
+    );
     assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
     assert_eq!((st.aid, kabul(&st)), (aid, 0), "the rest waits");
     assert_eq!(taliban_in(&r, &st), [3, 2, 1]);
     let p = Rules::prompt(&r, &st);
     assert_eq!(p.awaiting.len(), 1);
     assert_eq!(Some(p.awaiting[0].side), st.seats.side(Faction::Taliban));
-    assert!(p.awaiting[0].ask.contains("choose"), "{}", p.awaiting[0].ask);
+    assert!(
+        p.awaiting[0].ask.contains("choose"),
+        "{}",
+        p.awaiting[0].ask
+    );
     let t = st.seats.side(Faction::Taliban).unwrap();
     let legal = Rules::legal(&r, &st, t);
     assert!(legal.iter().any(|o| o.starts_with("choose ")), "{legal:?}");
@@ -2616,8 +2626,14 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
     let tal = st.seats.side(Faction::Taliban).unwrap();
     for o in Rules::legal(&r, &st, tal) {
         let parsed = Rules::parse(&r, &st, tal, &lines(&o)).unwrap();
-        Rules::apply(&r, &mut st.clone(), tal, &parsed[0].1, &mut Dice::seeded([1; 32]))
-            .unwrap_or_else(|e| panic!("{o}: {e}"));
+        Rules::apply(
+            &r,
+            &mut st.clone(),
+            tal,
+            &parsed[0].1,
+            &mut Dice::seeded([1; 32]),
+        )
+        .unwrap_or_else(|e| panic!("{o}: {e}"));
     }
 }
 
@@ -2644,8 +2660,16 @@ fn a_bad_answer_to_an_events_question_is_refused_and_pass_takes_the_default() {
         assert!(e.contains(why) && e.contains("5.1"), "{bad}: {e}");
     }
     // Answering is not executing: no transfer goes with it (1.5.1).
-    let o = Rules::parse(&r, &st, t, &lines("transfer 1 to warlords
-pass")).unwrap();
+    let o = Rules::parse(
+        &r,
+        &st,
+        t,
+        &lines(
+            "transfer 1 to warlords
+pass",
+        ),
+    )
+    .unwrap();
     let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
         .unwrap_err()
         .to_string();
@@ -2695,29 +2719,24 @@ fn the_named_faction_is_not_asked_on_its_executors_side_as_a_non_player_or_witho
     // when there is a choice; else the stated default decides (5.1).
     let n = coalition_card();
     let gov = r#"[{ do = "remove", faction = "government", piece = "police", count = 1, spaces = 1, filter = "any", by = "government" }]"#;
-    let police = |r: &Adp, st: &mut State| {
+    let modes: [(&str, &[&str], &str); 2] = [
+        // One player runs the Coalition and the Government (1.5).
+        ("standin-2p", &["coin", "insurgents"], "same side"),
+        // The Government a Non-player (8.0).
+        ("standin-2p-np", &["coalition", "taliban"], "a Non-player"),
+    ];
+    for (mode, sides, why) in modes {
+        let (r, st) = with_card_text_in(n, gov, (mode, sides));
+        let (r, mut st) = emptied(r, st);
         let d = r.data().clone();
-        put(&d, st, "kabul", Piece::Police, 2);
-        put(&d, st, "balkh", Piece::Police, 1);
-    };
-    // One player runs the Coalition and the Government (1.5).
-    let (r, st) = with_card_text_in(n, gov, ("standin-2p", &["coin", "insurgents"]));
-    let (r, mut st) = emptied(r, st);
-    police(&r, &mut st);
-    on_card(&r, &mut st, n);
-    send(&r, &mut st, Faction::Coalition, "event shaded");
-    let Stage::Card(t) = &st.stage else { panic!() };
-    assert!(t.choice.is_none(), "same side: not asked");
-    assert_eq!(st[s(r.data(), "kabul")].pieces[Piece::Police], 1);
-    // The Government a Non-player (8.0).
-    let (r, st) = with_card_text_in(n, gov, ("standin-2p-np", &["coalition", "taliban"]));
-    let (r, mut st) = emptied(r, st);
-    police(&r, &mut st);
-    on_card(&r, &mut st, n);
-    send(&r, &mut st, Faction::Coalition, "event shaded");
-    let Stage::Card(t) = &st.stage else { panic!() };
-    assert!(t.choice.is_none(), "a Non-player: not asked");
-    assert_eq!(st[s(r.data(), "kabul")].pieces[Piece::Police], 1);
+        put(&d, &mut st, "kabul", Piece::Police, 2);
+        put(&d, &mut st, "balkh", Piece::Police, 1);
+        on_card(&r, &mut st, n);
+        send(&r, &mut st, Faction::Coalition, "event shaded");
+        let Stage::Card(t) = &st.stage else { panic!() };
+        assert!(t.choice.is_none(), "{why}: not asked");
+        assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 1, "{why}");
+    }
     // No choice: 2 spaces asked, 2 qualify.
     let (r, st) = with_card_text(n, &taliban_choose(""));
     let (r, mut st) = emptied(r, st);
@@ -2811,7 +2830,10 @@ fn the_stand_in_cards_meet_a_chosen_step_and_a_grant() {
     let tajiks = d.card(60).unwrap();
     assert!(tajiks.side(true).iter().any(|s| matches!(
         s,
-        umpire::games::adp::cards::Step::Grant { to: Faction::Warlords, .. }
+        umpire::games::adp::cards::Step::Grant {
+            to: Faction::Warlords,
+            ..
+        }
     )));
 }
 
@@ -2837,7 +2859,13 @@ fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
     });
     st.resources[Faction::Government.index()] = 20;
     let pick = |r: &Adp| {
-        nonplayer::choose(r.data(), &st, Faction::Coalition, &mut Dice::seeded([2; 32])).unwrap()
+        nonplayer::choose(
+            r.data(),
+            &st,
+            Faction::Coalition,
+            &mut Dice::seeded([2; 32]),
+        )
+        .unwrap()
     };
     let now = pick(&r8);
     assert!(now.starts_with("train"), "{now}");
