@@ -2324,6 +2324,10 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
     let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nassault\nin kandhar"))
         .unwrap_err();
     assert_eq!((e.line, e.column), (3, 4), "{e}");
+    // D3: an answer to an Event's question is not a branch (5.1).
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nchoose kabul")).unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("on CARD choose"), "{e}");
     st.deck.played.push(5);
     let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
     assert!(e.message.contains("has been played"), "{e}");

@@ -243,7 +243,15 @@ fn check(d: &Data, b: CardOrder, at: &SourceLine) -> Result<CardOrder, OrderErro
     if b.lines.is_empty() {
         return Err(OrderError::at(at, "a branch holds an order: `pass`, `event ...` or an Operation").rule("2.3.4"));
     }
-    orders::parse(d, &b.source(), false)?;
+    let read = orders::parse(d, &b.source(), false)?;
+    if let Some((l, _)) = read.iter().find(|(_, o)| matches!(o, Order::Choose(_))) {
+        // D3: a standing answer is `on CARD choose SPACE...`, not a branch.
+        return Err(OrderError::at(
+            l,
+            "`choose` answers an Event's question when asked; ahead of time write `on CARD choose SPACE...`",
+        )
+        .rule("5.1"));
+    }
     Ok(b)
 }
 
