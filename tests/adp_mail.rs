@@ -28,11 +28,17 @@ use umpire::service::games::NewGame;
 const CARDS: usize = 18;
 
 fn verify(path: &std::path::Path) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .arg("verify")
-        .arg(path)
-        .output()
-        .unwrap();
+    verify_with(path, None)
+}
+
+/// `umpire verify`, with `--data DIR` when the club replaced data files.
+fn verify_with(path: &std::path::Path, data: Option<&std::path::Path>) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    c.arg("verify").arg(path);
+    if let Some(d) = data {
+        c.arg("--data").arg(d);
+    }
+    let o = c.output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         o.status.success(),
@@ -204,26 +210,14 @@ fn check_hidden(
     }
 }
 
-/// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
-/// the end), then checks the mails and verifies every record.
-fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
-    play_conceding(id, (scenario, &[]), sides, seed, &[], CARDS)
-}
-
-/// [`play_by_mail`], with players conceding out of turn on the way.
-fn play_conceding(
+/// Creates a game of `sides` (key N+1 for side N) in the club.
+fn create(
+    u: &mut Umpire,
     id: &str,
     (scenario, options): (&str, &[(&str, &str)]),
     sides: &[&str],
-    seed: u8,
-    concessions: &[Concession],
-    stop: usize,
-) -> Played {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("club");
-    Umpire::init(&dir, "umpire@club.test").unwrap();
-    let mut u = Umpire::open(&dir).unwrap();
-    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    now: jiff::Timestamp,
+) {
     u.create_game(
         NewGame {
             id: id.into(),
@@ -250,6 +244,29 @@ fn play_conceding(
         now,
     )
     .unwrap();
+}
+
+/// Plays `scenario` with `sides` by signed mail for [`CARDS`] cards (or to
+/// the end), then checks the mails and verifies every record.
+fn play_by_mail(id: &str, scenario: &str, sides: &[&str], seed: u8) -> Played {
+    play_conceding(id, (scenario, &[]), sides, seed, &[], CARDS)
+}
+
+/// [`play_by_mail`], with players conceding out of turn on the way.
+fn play_conceding(
+    id: &str,
+    (scenario, options): (&str, &[(&str, &str)]),
+    sides: &[&str],
+    seed: u8,
+    concessions: &[Concession],
+    stop: usize,
+) -> Played {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    create(&mut u, id, (scenario, options), sides, now);
     let mut md = Maildir::open(&dir.join("maildir")).unwrap();
     let outdir = dir.join("outbox");
     let mut ob = FileOutbox::open(&outdir).unwrap();
@@ -542,29 +559,7 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
             "no game opened on an Event card with a 2nd Eligible"
         );
         let id = format!("adp-standing-{tries}");
-        u.create_game(
-            NewGame {
-                id: id.clone(),
-                ruleset: "adp".into(),
-                scenario: "standin".into(),
-                options: BTreeMap::new(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: sides
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        (
-                            s.to_string(),
-                            format!("{s}@club.test"),
-                            key(i as u8 + 1).public_line(),
-                        )
-                    })
-                    .collect(),
-            },
-            now,
-        )
-        .unwrap();
+        create(&mut u, &id, ("standin", &[]), &sides, now);
         let md = Maildir::open(&dir.join("maildir")).unwrap();
         let outdir = dir.join("outbox");
         let mut ob = FileOutbox::open(&outdir).unwrap();
@@ -680,4 +675,180 @@ fn a_four_player_game_by_mail_to_its_end_verifies() {
         p.mails.len(),
         t.elapsed().as_secs_f64()
     );
+}
+
+/// The embedded cards with every Event's two texts replaced by a stand-in
+/// naming the Taliban to choose 2 spaces (digest D3), then Aid +1: a club's
+/// `cards.toml` (`DATA_DIR/games/adp/`), so that whatever card the shuffle
+/// opens on asks its question.
+fn asking_cards() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
+    let cards = std::fs::read_to_string(dir.join("cards.toml")).unwrap();
+    let text = r#"[{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }, { do = "aid", amount = 1 }]"#;
+    cards
+        .lines()
+        .map(|l| {
+            if l.starts_with("unshaded = [") {
+                format!("unshaded = {text}")
+            } else if l.starts_with("shaded = [") {
+                format!("shaded = {text}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_event() {
+    // 5.1, digest D3 (version 8): the 1st Eligible's Event names the
+    // Taliban to choose; the umpire stops the Event, mails the question to
+    // the Taliban alone, and their answer by mail finishes the Event (Aid
+    // +1 after the choice). The Taliban's sealed standing order for another
+    // card shows in no other side's mail or copy; the record and every copy
+    // verify (`--data`: the club's cards).
+    use umpire::games::adp::pieces::{Faction, Piece};
+    use umpire::games::adp::{sequence, state::Stage};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let data = dir.join("games").join("adp");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("cards.toml"), asking_cards()).unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let sides = ["coalition", "government", "taliban", "warlords"];
+    let idx = |f: Faction| sides.iter().position(|s| *s == f.key()).unwrap() as u8;
+    let mut tries = 0;
+    // A game whose first card is an Event led by another faction than the
+    // Taliban (the shuffle is the umpire's secret: else another game).
+    let (id, first) = loop {
+        tries += 1;
+        assert!(
+            tries <= 20,
+            "no game opened on an Event the Taliban do not lead"
+        );
+        let id = format!("adp-ask-{tries}");
+        create(&mut u, &id, ("standin", &[]), &sides, now);
+        let g = u.game(&id).unwrap();
+        let st: &State = g.state().downcast_ref().unwrap();
+        // The club's cards keep the embedded faction orders.
+        let first = sequence::decider(Adp::new().data(), st);
+        if let Some(f) = first.filter(|f| *f != Faction::Taliban) {
+            break (id, f);
+        }
+    };
+    let id = id.as_str();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    u.deliver(&mut ob, now).unwrap();
+    // The Taliban's secret: a standing choice for a card not showing.
+    let st: &State = u.game(id).unwrap().state().downcast_ref().unwrap();
+    let other = (1..=72u8)
+        .rev()
+        .find(|n| st.deck.current != Some(*n) && st.deck.next != Some(*n))
+        .unwrap();
+    let secret = format!("on {other} as taliban choose kabul");
+    let tal = (idx(Faction::Taliban), "taliban");
+    let r = mail_sections(&mut u, &mut md, id, tal, &[("standing", &secret)], 1);
+    assert_eq!(r.accepted, 1);
+    u.deliver(&mut ob, now).unwrap();
+    let before = outbox(&outdir).len();
+    let r = mail_move(
+        &mut u,
+        &mut md,
+        id,
+        (idx(first), first.key()),
+        "event unshaded",
+        2,
+    );
+    assert_eq!(r.accepted, 1);
+    u.deliver(&mut ob, now).unwrap();
+    let g = u.game(id).unwrap();
+    let st: &State = g.state().downcast_ref().unwrap();
+    let aid = st.aid;
+    let Stage::Card(t) = &st.stage else {
+        panic!("on the card")
+    };
+    let c = t.choice.as_ref().expect("the Event waits for the Taliban");
+    assert_eq!((c.chooser, c.executor), (Faction::Taliban, first));
+    let tal_side = umpire::core::ruleset::Side(tal.0);
+    assert!(g.awaits(tal_side).is_some(), "the Taliban are asked");
+    for f in [Faction::Coalition, Faction::Government, Faction::Warlords] {
+        assert!(g.awaits(umpire::core::ruleset::Side(idx(f))).is_none());
+    }
+    // The question goes in the Taliban's mail alone.
+    let ask = "names the Taliban to choose 2 space(s)";
+    let mails = outbox(&outdir);
+    assert!(mails.len() > before);
+    let words =
+        |m: &umpire::mail::mime::ReadMail| m.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        mails
+            .iter()
+            .any(|(f, m)| f.contains("taliban") && words(m).contains(ask)),
+        "the Taliban's mail asks"
+    );
+    for (f, m) in &mails {
+        if !f.contains("taliban") {
+            assert!(
+                !words(m).contains(ask),
+                "{f} carries the Taliban's question"
+            );
+        }
+    }
+    // The answer, among the sample the umpire offers.
+    let pick = g
+        .ruleset()
+        .legal(g.state(), tal_side)
+        .into_iter()
+        .find(|o| o.starts_with("choose "))
+        .expect("a `choose` answer is offered");
+    let chosen: Vec<String> = pick.split_whitespace().skip(1).map(String::from).collect();
+    let held = |st: &State, k: &str| {
+        let d = Adp::new();
+        let s = d.data().find(k).unwrap();
+        st[s].pieces[Piece::TalUnder] + st[s].pieces[Piece::TalActive]
+    };
+    let was: Vec<u8> = chosen.iter().map(|k| held(st, k)).collect();
+    let r = mail_move(&mut u, &mut md, id, tal, &pick, 3);
+    assert_eq!(r.accepted, 1, "{pick}");
+    u.deliver(&mut ob, now).unwrap();
+    let st: &State = u.game(id).unwrap().state().downcast_ref().unwrap();
+    let now_held: Vec<u8> = chosen.iter().map(|k| held(st, k)).collect();
+    assert_eq!(
+        now_held,
+        was.iter().map(|n| n - 1).collect::<Vec<_>>(),
+        "{pick}"
+    );
+    assert_eq!(st.aid, (aid + 1).min(75), "the Event went on");
+    let Stage::Card(t) = &st.stage else {
+        panic!("on the card")
+    };
+    assert!(t.choice.is_none());
+    // The secret stays the Taliban's; every record and copy verifies.
+    for (f, m) in outbox(&outdir) {
+        if !f.contains("taliban") {
+            assert!(
+                !m.text.contains(&secret),
+                "{f} shows the Taliban's standing order"
+            );
+        }
+    }
+    let verify_data = |p: &std::path::Path| verify_with(p, Some(&data));
+    let full = u.export(id, None).unwrap();
+    let rec = tmp.path().join(format!("{id}.txt"));
+    std::fs::write(&rec, &full).unwrap();
+    assert!(verify_data(&rec).contains("record verified"));
+    for side in sides {
+        let text = u.export(id, Some(side)).unwrap();
+        if side != "taliban" {
+            assert!(!text.contains(&secret), "{side}'s copy holds the secret");
+        }
+        let p = tmp.path().join(format!("{id}-{side}.txt"));
+        std::fs::write(&p, text).unwrap();
+        verify_data(&p);
+    }
 }

@@ -971,9 +971,11 @@ fn events_run_their_steps_and_capabilities_hook_into_costs() {
     let d = r.data();
     let card = d.card(23).unwrap().clone();
     assert_eq!(card.title, "Roadside IEDs");
-    let ev = umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[])
-        .unwrap();
+    let (ev, halt) =
+        umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[])
+            .unwrap();
     assert!(!ev.is_empty());
+    assert!(halt.is_none(), "no step names another faction to choose");
     assert_eq!(st.capabilities.len(), 1);
     st.resources[Faction::Taliban.index()] = 5;
     op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap();
@@ -2322,6 +2324,10 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
     let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nassault\nin kandhar"))
         .unwrap_err();
     assert_eq!((e.line, e.column), (3, 4), "{e}");
+    // D3: an answer to an Event's question is not a branch (5.1).
+    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nchoose kabul")).unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("on CARD choose"), "{e}");
     st.deck.played.push(5);
     let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
     assert!(e.message.contains("has been played"), "{e}");
@@ -2334,6 +2340,18 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
 
 /// The game over the embedded data with one card's shaded text replaced.
 fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
+    with_card_text_in(
+        n,
+        shaded,
+        (
+            "standin",
+            &["coalition", "government", "taliban", "warlords"],
+        ),
+    )
+}
+
+/// [`with_card_text`] in a seating mode, at the current version.
+fn with_card_text_in(n: u8, shaded: &str, (scenario, sides): (&str, &[&str])) -> (Adp, State) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     let cards = read("cards.toml");
@@ -2350,12 +2368,9 @@ fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
     .unwrap();
     let st = r
         .setup(&Setup {
-            scenario: "standin".into(),
+            scenario: scenario.into(),
             options: Default::default(),
-            sides: ["coalition", "government", "taliban", "warlords"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            sides: sides.iter().map(|s| s.to_string()).collect(),
         })
         .unwrap();
     (r, st)
@@ -2470,46 +2485,53 @@ fn an_illegal_line_found_while_applying_points_at_its_space() {
     assert_eq!(at.column_for(&d, "no Resources"), 1);
 }
 
-#[test]
-fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
-    // 5.1 (digest D3): the text may call for another faction's decision;
-    // the named faction chooses the spaces, by its standing order (sealed
-    // to it), else by the stated default: the qualifying spaces holding
-    // the most of the pieces. The executor names no space for the step.
-    let probe = Adp::new();
-    let n = probe
+/// A card led by the Coalition (its first faction).
+fn coalition_card() -> u8 {
+    Adp::new()
         .data()
         .cards
         .iter()
         .find(|c| !c.is_propaganda() && c.order.first() == Some(&Faction::Coalition))
         .unwrap()
-        .number;
-    let text = r#"[{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }]"#;
-    let setup = |r: Adp, st: State| {
-        let (r, mut st) = emptied(r, st);
-        let d = r.data().clone();
-        put(&d, &mut st, "kandahar", Piece::TalUnder, 3);
-        put(&d, &mut st, "helmand", Piece::TalUnder, 1);
-        put(&d, &mut st, "zabol", Piece::TalUnder, 2);
-        on_card(&r, &mut st, n);
-        (r, st)
-    };
-    let count = |r: &Adp, st: &State, name: &str| st[s(r.data(), name)].pieces[Piece::TalUnder];
-    // The default: Kandahar (3) and Zabol (2).
-    let (r, st) = with_card_text(n, text);
-    let (r, mut st) = setup(r, st);
-    send(&r, &mut st, Faction::Coalition, "event shaded");
-    assert_eq!(
-        [
-            count(&r, &st, "kandahar"),
-            count(&r, &st, "zabol"),
-            count(&r, &st, "helmand")
-        ],
-        [2, 1, 1]
-    );
+        .number
+}
+
+/// A stand-in text naming the Taliban to choose 2 spaces to lose a
+/// Guerrilla each (digest D3), then `more` steps.
+fn taliban_choose(more: &str) -> String {
+    format!(
+        r#"[{{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }}{more}]"#
+    )
+}
+
+/// Emptied, with Underground Taliban in Kandahar (3), Helmand (1) and
+/// Zabol (2), on card `n`.
+fn three_taliban_spaces(r: Adp, st: State, n: u8) -> (Adp, State) {
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 3);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+    put(&d, &mut st, "zabol", Piece::TalUnder, 2);
+    on_card(&r, &mut st, n);
+    (r, st)
+}
+
+/// Underground Taliban in Kandahar, Zabol and Helmand.
+fn taliban_in(r: &Adp, st: &State) -> [u8; 3] {
+    ["kandahar", "zabol", "helmand"].map(|n| st[s(r.data(), n)].pieces[Piece::TalUnder])
+}
+
+#[test]
+fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
+    // 5.1 (digest D3): the text may call for another faction's decision;
+    // the named faction chooses the spaces, by its standing order (sealed
+    // to it): then it is not asked. The executor names no space for the
+    // step.
+    let n = coalition_card();
+    let text = taliban_choose("");
     // Its standing choice first: Helmand, then the default's best.
-    let (r, st) = with_card_text(n, text);
-    let (r, mut st) = setup(r, st);
+    let (r, st) = with_card_text(n, &text);
+    let (r, mut st) = three_taliban_spaces(r, st, n);
     let t = st.seats.side(Faction::Taliban).unwrap();
     Rules::set_standing(&r, &mut st, t, &lines(&format!("on {n} choose helmand"))).unwrap();
     assert_eq!(
@@ -2517,20 +2539,219 @@ fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
         [format!("on {n} as taliban choose helmand")]
     );
     send(&r, &mut st, Faction::Coalition, "event shaded");
-    assert_eq!(
-        [
-            count(&r, &st, "kandahar"),
-            count(&r, &st, "zabol"),
-            count(&r, &st, "helmand")
-        ],
-        [2, 2, 0]
-    );
+    assert_eq!(taliban_in(&r, &st), [2, 2, 0]);
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.choice.is_none(), "not asked");
     // The executor names no space for it (5.1).
-    let (r, st) = with_card_text(n, text);
-    let (r, st) = setup(r, st);
+    let (r, st) = with_card_text(n, &text);
+    let (r, st) = three_taliban_spaces(r, st, n);
     let c = st.seats.side(Faction::Coalition).unwrap();
     let o = Rules::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
     assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
+}
+
+#[test]
+fn version_7_takes_the_stated_default_without_asking() {
+    // Version 7 records replay as they were made (ARCHITECTURE "Upgrades"):
+    // a step naming a player of another side to choose took the stated
+    // default (digest D3: the qualifying spaces holding the most), and no
+    // `choose` order was read. Version 8 asks instead.
+    let n = coalition_card();
+    let (r8, st) = with_card_text(n, &taliban_choose(""));
+    let r = r8.at(7).unwrap();
+    assert_eq!(Rules::info(&r).version, 7);
+    assert_eq!(Rules::info(&r8).version, 8);
+    assert_eq!(Rules::info(&r).data, Rules::info(&r8).data, "same data");
+    assert!(r8.at(6).is_none(), "6 was never released");
+    assert!(Rules::at_version(&r8, 7).is_some());
+    // A card with no question pending hashes as in version 7: no new key.
+    let bytes = umpire::core::canon::to_vec(&CardTurn::default()).unwrap();
+    assert!(!String::from_utf8_lossy(&bytes).contains("choice"));
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    // Kandahar (3) and Zabol (2), not asked.
+    assert_eq!(taliban_in(&r, &st), [2, 1, 1]);
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.choice.is_none());
+    assert_eq!(t.first, Some((Faction::Coalition, Took::Event)));
+    let t = st.seats.side(Faction::Taliban).unwrap();
+    assert!(Rules::parse(&r, &st, t, &lines("choose helmand zabol")).is_err());
+    assert!(Rules::parse(&r8, &st, t, &lines("choose helmand zabol")).is_ok());
+}
+
+#[test]
+fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
+    // 5.1, digest D3 (version 8): a step naming a player of another side to
+    // choose, with no standing choice and more qualifying spaces than it
+    // picks, stops the Event; that player alone is asked; its answer
+    // (`choose`, best first) decides the step, and the rest of the Event
+    // follows: here Aid +2 and a Coalition Troop in the space the executor
+    // named for the later step.
+    let n = coalition_card();
+    let more = r#", { do = "aid", amount = 2 }, { do = "place", faction = "coalition", piece = "troops", count = 1, spaces = 1, filter = "afghan" }"#;
+    let (r, st) = with_card_text(n, &taliban_choose(more));
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    let d = r.data().clone();
+    let aid = st.aid;
+    let kabul = |st: &State| st[s(&d, "kabul")].pieces[Piece::CoalTroops];
+    let ev = send(&r, &mut st, Faction::Coalition, "event shaded kabul");
+    assert!(
+        ev.iter().any(|e| e.text.contains("choose 2 space(s)")),
+        "{ev:?}"
+    );
+    assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
+    assert_eq!((st.aid, kabul(&st)), (aid, 0), "the rest waits");
+    assert_eq!(taliban_in(&r, &st), [3, 2, 1]);
+    let p = Rules::prompt(&r, &st);
+    assert_eq!(p.awaiting.len(), 1);
+    assert_eq!(Some(p.awaiting[0].side), st.seats.side(Faction::Taliban));
+    assert!(
+        p.awaiting[0].ask.contains("choose"),
+        "{}",
+        p.awaiting[0].ask
+    );
+    let t = st.seats.side(Faction::Taliban).unwrap();
+    let legal = Rules::legal(&r, &st, t);
+    assert!(legal.iter().any(|o| o.starts_with("choose ")), "{legal:?}");
+    // The executor may not answer for it (2.3.2).
+    let c = st.seats.side(Faction::Coalition).unwrap();
+    let o = Rules::parse(&r, &st, c, &lines("choose helmand zabol")).unwrap();
+    assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
+    send(&r, &mut st, Faction::Taliban, "choose helmand zabol");
+    assert_eq!(taliban_in(&r, &st), [3, 1, 0]);
+    assert_eq!((st.aid, kabul(&st)), (aid + 2, 1), "the Event went on");
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.choice.is_none());
+    assert_eq!(t.first, Some((Faction::Coalition, Took::Event)));
+    // Every sample answer offered is accepted.
+    let (r, st) = with_card_text(n, &taliban_choose(more));
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded kabul");
+    let tal = st.seats.side(Faction::Taliban).unwrap();
+    for o in Rules::legal(&r, &st, tal) {
+        let parsed = Rules::parse(&r, &st, tal, &lines(&o)).unwrap();
+        Rules::apply(
+            &r,
+            &mut st.clone(),
+            tal,
+            &parsed[0].1,
+            &mut Dice::seeded([1; 32]),
+        )
+        .unwrap_or_else(|e| panic!("{o}: {e}"));
+    }
+}
+
+#[test]
+fn a_bad_answer_to_an_events_question_is_refused_and_pass_takes_the_default() {
+    // 5.1 (D3): each space chosen must qualify, once, and as many as the
+    // text says; any other order is refused, citing 5.1; `pass` takes the
+    // stated default (the spaces holding the most).
+    let n = coalition_card();
+    let (r, st) = with_card_text(n, &taliban_choose(""));
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    let t = st.seats.side(Faction::Taliban).unwrap();
+    for (bad, why) in [
+        ("choose kabul helmand", "does not qualify"),
+        ("choose kandahar kandahar", "does not qualify"),
+        ("choose kandahar", "choose 2 space(s), not 1"),
+        ("rally\nin kandahar", "choose SPACE"),
+    ] {
+        let o = Rules::parse(&r, &st, t, &lines(bad)).unwrap();
+        let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why) && e.contains("5.1"), "{bad}: {e}");
+    }
+    // Answering is not executing: no transfer goes with it (1.5.1).
+    let o = Rules::parse(
+        &r,
+        &st,
+        t,
+        &lines(
+            "transfer 1 to warlords
+pass",
+        ),
+    )
+    .unwrap();
+    let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1.5.1"), "{e}");
+    send(&r, &mut st, Faction::Taliban, "pass");
+    assert_eq!(taliban_in(&r, &st), [2, 1, 1]);
+}
+
+#[test]
+fn a_choice_then_a_grant_asks_the_chooser_then_the_grantee() {
+    // 5.1 and 5.5 (D3, D4): the steps go in order; a grant after the
+    // chosen step is owed once the choice is made, and the grantee is
+    // asked next.
+    let n = coalition_card();
+    let more = r#", { do = "grant", faction = "warlords", ops = ["rally"] }"#;
+    let (r, st) = with_card_text(n, &taliban_choose(more));
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    let d = r.data().clone();
+    put(&d, &mut st, "balkh", Piece::WarUnder, 1);
+    st.resources[Faction::Warlords.index()] = 5;
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.grant.is_none(), "not before the choice");
+    send(&r, &mut st, Faction::Taliban, "choose helmand kandahar");
+    assert_eq!(taliban_in(&r, &st), [2, 2, 0]);
+    assert_eq!(decider_now(&r, &st), Some(Faction::Warlords));
+    let ask = Rules::prompt(&r, &st).awaiting[0].ask.clone();
+    assert!(ask.contains("free Operation"), "{ask}");
+    // A grant before the chosen step waits for the choice, even one its
+    // grantee could not use (5.5: not asked then, but after the choice).
+    let first = r#"{ do = "grant", faction = "warlords", ops = ["attack"] }, "#;
+    let text = taliban_choose("").replacen("[", &format!("[{first}"), 1);
+    let (r, st) = with_card_text(n, &text);
+    let (r, mut st) = three_taliban_spaces(r, st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
+    assert_eq!(taliban_in(&r, &st), [3, 2, 1], "nobody answered for it");
+    let ev = send(&r, &mut st, Faction::Taliban, "choose helmand zabol");
+    assert_eq!(taliban_in(&r, &st), [3, 1, 0]);
+    assert!(ev.iter().any(|e| e.text.contains("not asked")), "{ev:?}");
+}
+
+#[test]
+fn the_named_faction_is_not_asked_on_its_executors_side_as_a_non_player_or_without_a_choice() {
+    // D3: the question goes to a player of another side only, and only
+    // when there is a choice; else the stated default decides (5.1).
+    let n = coalition_card();
+    let gov = r#"[{ do = "remove", faction = "government", piece = "police", count = 1, spaces = 1, filter = "any", by = "government" }]"#;
+    let modes: [(&str, &[&str], &str); 2] = [
+        // One player runs the Coalition and the Government (1.5).
+        ("standin-2p", &["coin", "insurgents"], "same side"),
+        // The Government a Non-player (8.0).
+        ("standin-2p-np", &["coalition", "taliban"], "a Non-player"),
+    ];
+    for (mode, sides, why) in modes {
+        let (r, st) = with_card_text_in(n, gov, (mode, sides));
+        let (r, mut st) = emptied(r, st);
+        let d = r.data().clone();
+        put(&d, &mut st, "kabul", Piece::Police, 2);
+        put(&d, &mut st, "balkh", Piece::Police, 1);
+        on_card(&r, &mut st, n);
+        send(&r, &mut st, Faction::Coalition, "event shaded");
+        let Stage::Card(t) = &st.stage else { panic!() };
+        assert!(t.choice.is_none(), "{why}: not asked");
+        assert_eq!(st[s(&d, "kabul")].pieces[Piece::Police], 1, "{why}");
+    }
+    // No choice: 2 spaces asked, 2 qualify.
+    let (r, st) = with_card_text(n, &taliban_choose(""));
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 1);
+    put(&d, &mut st, "zabol", Piece::TalUnder, 1);
+    on_card(&r, &mut st, n);
+    send(&r, &mut st, Faction::Coalition, "event shaded");
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.choice.is_none(), "no choice: not asked");
+    assert_eq!(taliban_in(&r, &st), [0, 0, 0]);
 }
 
 /// A one-player game, dealt, with the board emptied (8.0: the other three
@@ -2596,4 +2817,63 @@ fn non_players_buy_civic_action_and_sharia_to_the_maximum_extent() {
         vec![PlanLine::Sharia(s(&d, "helmand"), 1)]
     );
     assert!(np_round::plan(&d, &st, Faction::Warlords).is_empty());
+}
+
+#[test]
+fn the_stand_in_cards_meet_a_chosen_step_and_a_grant() {
+    // The stand-in deck holds a step another faction chooses (5.1, D3:
+    // #64's unshaded text, the Taliban) and a grant (5.5, D4: #60's shaded
+    // text, the Warlords), so that self-play meets both.
+    let r = Adp::new();
+    let d = r.data();
+    let hazara = d.card(64).unwrap();
+    assert_eq!(
+        hazara.side(false)[0].chosen_by(),
+        Some((Faction::Taliban, 2))
+    );
+    let tajiks = d.card(60).unwrap();
+    assert!(tajiks.side(true).iter().any(|s| matches!(
+        s,
+        umpire::games::adp::cards::Step::Grant {
+            to: Faction::Warlords,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
+    // 7.2: the Coalition's total counts its pieces in Available; 4.2.1:
+    // Surge moves Coalition pieces among its spaces and Available. The
+    // Non-player's stand-in pair "train surge" (nonplayer.toml) now sends a
+    // Troop back to Available (version 8); version 7 took one out of it,
+    // and still does (`Adp::at(7)`).
+    let (r8, st) = game_in("standin-1p-taliban", &["taliban"]);
+    let (r8, mut st) = emptied(r8, st);
+    st.finished = None;
+    let d = r8.data().clone();
+    put(&d, &mut st, "kabul", Piece::CoalBase, 1);
+    put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
+    let n = coalition_card();
+    on_card(&r8, &mut st, n);
+    // Offered Operations only: the Government took the Event (2.3.4).
+    st.stage = Stage::Card(CardTurn {
+        first: Some((Faction::Government, Took::Event)),
+        ..CardTurn::default()
+    });
+    st.resources[Faction::Government.index()] = 20;
+    let pick = |r: &Adp| {
+        nonplayer::choose(
+            r.data(),
+            &st,
+            Faction::Coalition,
+            &mut Dice::seeded([2; 32]),
+        )
+        .unwrap()
+    };
+    let now = pick(&r8);
+    assert!(now.starts_with("train"), "{now}");
+    assert!(now.contains("sa surge 1 troops kabul>available"), "{now}");
+    let then = pick(&r8.at(7).unwrap());
+    assert!(then.contains("sa surge 1 troops available>kabul"), "{then}");
 }

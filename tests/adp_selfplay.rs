@@ -273,3 +273,42 @@ fn non_players_use_every_special_activity_in_seeded_games() {
     }
     eprintln!("Non-player Special Activities: {seen:?}");
 }
+
+#[test]
+fn a_version_7_record_replays_verified_under_the_version_8_umpire() {
+    // ARCHITECTURE "Upgrades": a record names the version it was made
+    // with; this umpire (version 8) replays a version 7 game as version 7
+    // played it (`at_version(7)`), every state hash matching. A one-player
+    // game puts three Non-players, the Coalition's Surge among them, on the
+    // record; a four-player game the players' Events.
+    use umpire::core::game::{Game, ReplayMode};
+    use umpire::core::record::Record;
+    let now = Adp::new();
+    let v7 = Arc::new(now.at(7).unwrap());
+    for (scenario, seed) in [("standin-1p-taliban", 70), ("standin", 71)] {
+        let (g, _) = selfplay::random_game(
+            v7.clone(),
+            scenario,
+            &BTreeMap::new(),
+            0,
+            seed,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let old_surges: usize = (0..g.record().len() as u64)
+            .filter_map(|seq| g.report(seq))
+            .map(|r| {
+                r.events()
+                    .filter(|e| e.text.contains("sa surge 1 troops available>"))
+                    .count()
+            })
+            .sum();
+        // The version 7 Surge (out of Available) is on the record to replay.
+        assert!(scenario == "standin" || old_surges > 0, "{scenario}");
+        let record = Record::from_text(&g.record().to_text()).unwrap();
+        assert_eq!(record.opening().unwrap().ruleset_version, 7);
+        let (again, _) = Game::replay(Arc::new(now.clone()), &record, ReplayMode::Verify)
+            .unwrap_or_else(|e| panic!("{scenario}: {}", e.message));
+        assert_eq!(again.state().hash().unwrap(), g.state().hash().unwrap());
+    }
+}

@@ -243,7 +243,15 @@ fn check(d: &Data, b: CardOrder, at: &SourceLine) -> Result<CardOrder, OrderErro
     if b.lines.is_empty() {
         return Err(OrderError::at(at, "a branch holds an order: `pass`, `event ...` or an Operation").rule("2.3.4"));
     }
-    orders::parse(d, &b.source(), false)?;
+    let read = orders::parse(d, &b.source(), false)?;
+    if let Some((l, _)) = read.iter().find(|(_, o)| matches!(o, Order::Choose(_))) {
+        // D3: a standing answer is `on CARD choose SPACE...`, not a branch.
+        return Err(OrderError::at(
+            l,
+            "`choose` answers an Event's question when asked; ahead of time write `on CARD choose SPACE...`",
+        )
+        .rule("5.1"));
+    }
     Ok(b)
 }
 
@@ -252,6 +260,10 @@ fn fits(st: &State, when: When) -> bool {
     let Stage::Card(t) = &st.stage else {
         return false;
     };
+    if t.choice.is_some() {
+        // Answered by `choose` branches inside the Event (D3), not here.
+        return false;
+    }
     if t.grant.is_some() {
         return when == When::Grant;
     }
@@ -349,6 +361,10 @@ pub fn idle_grant(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Ev
     let Some(g) = &t.grant else {
         return Ok(false);
     };
+    if t.choice.is_some() {
+        // A grant before a chosen step waits for the choice (digest D3).
+        return Ok(false);
+    }
     let f = g.faction;
     if st.seats.is_np(f) {
         return Ok(false);
@@ -371,9 +387,28 @@ pub fn idle_grant(d: &Data, st: &mut State, dice: &mut Dice, events: &mut Vec<Ev
 /// The spaces `g` chooses for an Event step whose text names it to choose
 /// (5.1, digest D3): those of its standing `choose` order for the card that
 /// qualify, in its order, then by the stated default, the qualifying spaces
-/// with the most of the step's pieces, then in map order. Never asked: the
-/// Event runs whole in its executor's move.
+/// with the most of the step's pieces, then in map order. A player of
+/// another side with no standing order and a real choice is asked instead,
+/// mid-Event (`effects::asks`); this is its `pass`.
 pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) -> Vec<SpaceId> {
+    let ok = candidates(d, st, step);
+    let mut out: Vec<SpaceId> = st
+        .cards
+        .iter()
+        .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
+        .flat_map(|b| b.spaces.iter().filter_map(|k| d.find(k)))
+        .filter(|s| ok.contains(s))
+        .collect();
+    out.extend(ok.into_iter().filter(|s| !out.contains(s)).collect::<Vec<_>>());
+    out.dedup();
+    out.truncate(usize::from(n));
+    out
+}
+
+/// The spaces that qualify for a step another faction chooses (5.1, D3):
+/// those of its filter holding the step's pieces, the most first, then in
+/// map order (the stated default's order).
+pub fn candidates(d: &Data, st: &State, step: &Step) -> Vec<SpaceId> {
     let Step::Remove {
         faction,
         kind,
@@ -390,18 +425,10 @@ pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) ->
             .map(|p| u32::from(st[s].pieces[*p]))
             .sum()
     };
-    let fits = |s: SpaceId| super::effects::fits(d, s, *filter) && held(s) > 0;
-    let mut out: Vec<SpaceId> = st
-        .cards
-        .iter()
-        .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
-        .flat_map(|b| b.spaces.iter().filter_map(|k| d.find(k)))
-        .filter(|s| fits(*s))
+    let mut v: Vec<SpaceId> = d
+        .ids()
+        .filter(|s| super::effects::fits(d, *s, *filter) && held(*s) > 0)
         .collect();
-    let mut rest: Vec<SpaceId> = d.ids().filter(|s| fits(*s) && !out.contains(s)).collect();
-    rest.sort_by_key(|s| std::cmp::Reverse(held(*s)));
-    out.extend(rest);
-    out.dedup();
-    out.truncate(usize::from(n));
-    out
+    v.sort_by_key(|s| std::cmp::Reverse(held(*s)));
+    v
 }

@@ -255,6 +255,12 @@ pub struct Scenario {
 pub struct Data {
     /// Hash of the four files, pinned in the record.
     pub hash: Digest,
+    /// The ruleset version these data are played at (`super::VERSION`, or
+    /// an earlier one from `Adp::at_version`): not data, so not hashed or
+    /// serialized; kept here because every rule that a version switches on
+    /// already has the data in hand.
+    #[serde(skip)]
+    pub version: u32,
     /// The spaces: 25 non-LoC spaces, then the LoCs.
     pub spaces: Vec<Space>,
     /// Pieces of each type in the game (1.2).
@@ -394,6 +400,7 @@ impl Data {
         let halos = read_halos(&mut r, &tn);
         let mut d = Data {
             hash,
+            version: super::VERSION,
             spaces,
             inventory,
             limits,

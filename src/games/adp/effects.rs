@@ -34,7 +34,22 @@ fn who(w: Who, executor: Faction) -> Faction {
     }
 }
 
-/// Carries out one side of `card` for `f`, with `spaces` for its space steps.
+/// Where an Event halts for another player's choice (5.1, digest D3).
+pub struct Halt {
+    /// The faction named to choose.
+    pub chooser: Faction,
+    /// The step waiting for it.
+    pub step: usize,
+    /// The executor's spaces for the steps after it.
+    pub spaces: Vec<SpaceId>,
+}
+
+/// The chooser's answer: its spaces, or `None` for the stated default.
+type Answer<'a> = Option<&'a [SpaceId]>;
+
+/// Carries out one side of `card` for `f`, with `spaces` for its space steps,
+/// up to a step whose text names another player's faction to choose (5.1,
+/// digest D3), if any: the rest waits for it ([`resume`]).
 pub fn execute(
     d: &Data,
     st: &mut State,
@@ -42,7 +57,7 @@ pub fn execute(
     card: &Card,
     shaded: bool,
     spaces: &[SpaceId],
-) -> Result<Vec<Event>, RuleError> {
+) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let steps = card.side(shaded);
     let wanted: usize = steps.iter().map(|s| usize::from(s.spaces())).sum();
     if spaces.len() > wanted {
@@ -62,11 +77,58 @@ pub fn execute(
         card.label(),
         side(shaded)
     ))];
+    let (ev, halt) = run(d, st, (f, card, shaded), 0, spaces, None)?;
+    events.extend(ev);
+    Ok((events, halt))
+}
+
+/// Goes on with an Event halted for `c.chooser`'s choice, with its answer.
+pub fn resume(
+    d: &Data,
+    st: &mut State,
+    answer: Answer,
+    c: &super::sequence::Choice,
+    card: &Card,
+) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
+    run(
+        d,
+        st,
+        (c.executor, card, c.shaded),
+        c.step,
+        &c.spaces,
+        Some(answer),
+    )
+}
+
+/// The steps of the Event from `from` on; `answer` is the chooser's for the
+/// step at `from`, when resuming.
+fn run(
+    d: &Data,
+    st: &mut State,
+    (f, card, shaded): (Faction, &Card, bool),
+    from: usize,
+    spaces: &[SpaceId],
+    mut answer: Option<Answer>,
+) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
+    let mut events = Vec::new();
     let mut next = spaces.iter().copied();
-    for step in steps {
+    for (i, step) in card.side(shaded).iter().enumerate().skip(from) {
         let mine: Vec<SpaceId> = match step.chosen_by() {
             // 5.1: the text names who chooses (digest D3).
-            Some((g, n)) => super::conditional::chosen(d, st, g, card.number, step, n),
+            Some((g, n)) => match answer.take() {
+                Some(Some(v)) => checked(d, st, g, step, n, v)?,
+                Some(None) => super::conditional::chosen(d, st, g, card.number, step, n),
+                None if asks(d, st, f, g, card.number, step, n) => {
+                    events.push(Event::say(format!(
+                        "{}: the {} choose {n} space(s) before the Event goes on (5.1)",
+                        card.label(),
+                        g.name()
+                    )));
+                    let spaces = next.collect();
+                    return Ok((events, Some(Halt { chooser: g, step: i, spaces })));
+                }
+                None => super::conditional::chosen(d, st, g, card.number, step, n),
+            },
             None => next.by_ref().take(usize::from(step.spaces())).collect(),
         };
         if let Some(filter) = step.filter()
@@ -83,7 +145,60 @@ pub fn execute(
         events.extend(one(d, st, f, card, shaded, step, &mine)?);
         st.update_control(d);
     }
-    Ok(events)
+    Ok((events, None))
+}
+
+/// Is `g` asked mid-Event for the spaces of `step` (digest D3)? Only a
+/// player of another side than the executor's, with no standing `choose`
+/// order for the card, and a real choice: more qualifying spaces than it
+/// picks. Else its standing order or the stated default decides, as
+/// always before version 8.
+fn asks(d: &Data, st: &State, f: Faction, g: Faction, card: u8, step: &Step, n: u8) -> bool {
+    let Some(side) = st.seats.side(g).filter(|_| d.version >= 8) else {
+        return false;
+    };
+    let standing = st.cards.iter().any(|b| {
+        b.card == card && b.faction == g && b.when == super::conditional::When::Choose
+    });
+    !st.seats.is_np(g)
+        && st.seats.side(f) != Some(side)
+        && !standing
+        && super::conditional::candidates(d, st, step).len() > usize::from(n)
+}
+
+/// The chooser's spaces for `step`: each qualifies once, and as many as it
+/// picks (`n`, or every qualifying space if fewer: 5.1).
+fn checked(
+    d: &Data,
+    st: &State,
+    g: Faction,
+    step: &Step,
+    n: u8,
+    v: &[SpaceId],
+) -> Result<Vec<SpaceId>, RuleError> {
+    let ok = super::conditional::candidates(d, st, step);
+    if let Some(bad) = v
+        .iter()
+        .enumerate()
+        .find(|(i, s)| !ok.contains(s) || v[..*i].contains(s))
+    {
+        return Err(RuleError::illegal(
+            format!(
+                "{} does not qualify (once) for the spaces the {} choose",
+                d[*bad.1].name,
+                g.name()
+            ),
+            "5.1",
+        ));
+    }
+    let want = ok.len().min(usize::from(n));
+    if v.len() != want {
+        return Err(RuleError::illegal(
+            format!("the {} choose {want} space(s), not {}", g.name(), v.len()),
+            "5.1",
+        ));
+    }
+    Ok(v.to_vec())
 }
 
 fn side(shaded: bool) -> &'static str {

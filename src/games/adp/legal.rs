@@ -102,6 +102,11 @@ fn key(d: &Data, s: SpaceId) -> &str {
 /// Non-player engine tries and ranks them, `super::nonplayer`).
 pub fn card_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = vec!["pass".to_string()];
+    if let Some(c) = chooser_candidates(d, st) {
+        // 5.1, digest D3: the stated default (`pass`), or other spaces.
+        v.extend(c);
+        return v;
+    }
     if let Some(ops) = granted_ops(d, st) {
         // 5.5: a free Operation of those granted, no Special Activity, or
         // `pass` to decline it (digest D4).
@@ -160,6 +165,29 @@ fn accompanies(sa: &str, op: &str) -> bool {
         .into_iter()
         .find(|k| k.key() == key)
         .is_some_and(|k| k.accompanies().is_empty() || k.accompanies().iter().any(|o| o.key() == op))
+}
+
+/// `choose` answers to an Event's question (5.1, digest D3), if one is
+/// owed: the qualifying spaces from the least held up, a few ways.
+fn chooser_candidates(d: &Data, st: &State) -> Option<Vec<String>> {
+    let Stage::Card(t) = &st.stage else {
+        return None;
+    };
+    let c = t.choice.as_ref()?;
+    let step = d.card(c.card)?.side(c.shaded).get(c.step)?;
+    let (_, n) = step.chosen_by()?;
+    let mut ok = super::conditional::candidates(d, st, step);
+    ok.reverse();
+    let n = usize::from(n).min(ok.len());
+    Some(
+        (0..ok.len().saturating_sub(n) + 1)
+            .take(3)
+            .map(|i| {
+                let names: Vec<&str> = ok[i..i + n].iter().map(|s| key(d, *s)).collect();
+                format!("choose {}", names.join(" "))
+            })
+            .collect(),
+    )
 }
 
 /// The Operations a pending grant offers (5.5), if one is owed.
@@ -517,7 +545,17 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
         let surge_to = ids.iter().copied().find(|s| {
             d[*s].kind == super::data::SpaceKind::Province && st[*s].control == Control::Coin
         });
-        if st.available[Piece::CoalTroops] > 0 {
+        // Version 8: first a Troop back to Available, which counts toward
+        // the Coalition's total (7.2); the Non-player's "train surge" pair
+        // (stand-in) took Troops out of it before.
+        let surge_back = ids.iter().copied().find(|s| {
+            let coin = st[*s].control == Control::Coin;
+            let kind = d[*s].kind == super::data::SpaceKind::Province || *s == k;
+            d.version >= 8 && coin && kind && st[*s].pieces[Piece::CoalTroops] > 0
+        });
+        if let Some(s) = surge_back {
+            v.push(format!("sa surge 1 troops {}>available, roll", d[s].key));
+        } else if st.available[Piece::CoalTroops] > 0 {
             v.push(format!("sa surge 1 troops available>{}, roll", d[k].key));
         } else if let Some(t) = surge_to.filter(|_| st[k].pieces[Piece::CoalTroops] > 0) {
             v.push(format!("sa surge 1 troops {}>{}, roll", d[k].key, d[t].key));

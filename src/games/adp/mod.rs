@@ -65,6 +65,15 @@ use state::{Options, Stage};
 use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use std::sync::Arc;
 
+/// The ruleset's version (ARCHITECTURE "Upgrades"); see `Rules::info` for
+/// what each changed. Version 7 is kept playable ([`Adp::at`]).
+pub const VERSION: u32 = 8;
+
+/// The versions [`Adp::at`] reproduces: the current one and 7, the last
+/// before an Event could stop to ask another player (digest D3) and the
+/// sampled Surge returned Troops to Available.
+const KEPT: [u32; 2] = [7, VERSION];
+
 /// The ruleset, over a data set.
 #[derive(Clone)]
 pub struct Adp {
@@ -123,6 +132,16 @@ impl Adp {
     /// The data in use.
     pub fn data(&self) -> &Data {
         &self.data
+    }
+
+    /// The game as it played at `version` (ARCHITECTURE "Upgrades"), over
+    /// the same data; `None` for a version not kept (before 7: unreleased).
+    pub fn at(&self, version: u32) -> Option<Adp> {
+        KEPT.contains(&version).then(|| {
+            let mut d = (*self.data).clone();
+            d.version = version;
+            Adp { data: Arc::new(d) }
+        })
     }
 }
 
@@ -248,8 +267,13 @@ impl Rules for Adp {
             // `at_version(5)`. 7: Non-players buy Civic Action and Sharia
             // in a Propaganda Round (8.1 GUIDELINES, ruling A49) and widen
             // their Operations to the maximum extent (A50); unreleased, no
-            // `at_version(6)`.
-            version: 7,
+            // `at_version(6)`. 8: an Event step naming a player of another
+            // side to choose its spaces stops and asks it (`choose`, digest
+            // D3, 5.1) where it has no standing choice, and the sampled
+            // Surge (the Non-player Coalition's "train surge") returns a
+            // Troop to Available first (7.2). Version 7 (the default, the
+            // old Surge) is kept: `at_version(7)`.
+            version: d.version,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
             summary: "Afghanistan: Coalition, Government, Taliban and Warlords; a card-driven COIN game (stand-in card effects and set-up)".into(),
@@ -479,5 +503,10 @@ impl Rules for Adp {
 
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants::check(&self.data, st)
+    }
+
+    fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        self.at(version)
+            .map(|r| Arc::new(r) as Arc<dyn crate::core::ruleset::Ruleset>)
     }
 }

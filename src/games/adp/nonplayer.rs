@@ -260,7 +260,13 @@ fn effective(d: &Data, st: &State, f: Faction, text: &str) -> bool {
         return false;
     };
     let mut copy = st.clone();
-    effects::execute(d, &mut copy, f, card, shaded, &spaces).is_ok() && changed(st, &copy)
+    match effects::execute(d, &mut copy, f, card, shaded, &spaces) {
+        // Halted for a player's choice (digest D3): the rest may change
+        // anything, so the Event is not ineffective.
+        Ok((_, Some(_))) => true,
+        Ok((_, None)) => changed(st, &copy),
+        Err(_) => false,
+    }
 }
 
 /// Did anything an Event can touch change?

@@ -418,6 +418,9 @@ pub enum Order {
     Plan(Option<Faction>, Vec<(usize, PlanLine)>),
     /// The player concedes; its factions become Non-players (ruling A48).
     Concede,
+    /// The spaces a faction an Event names to choose picks, best first
+    /// (5.1, digest D3): asked in the middle of another's Event.
+    Choose(Vec<SpaceId>),
     /// Uses a Deception marker before the card's order (7.3).
     Deception(super::deception::Marker),
     /// A voluntary transfer by the faction executing (1.5.1, digest D5):
@@ -553,12 +556,31 @@ fn card_orders(d: &Data, lines: &[Line], errors: &mut Errors) -> Vec<(SourceLine
     let order = match first.words[0].as_str() {
         "pass" => errors.keep(single(lines, Order::Pass), "2.3.3"),
         "event" => event(d, lines, errors),
+        // Version 8: before it no Event asked, and `choose` read as an
+        // unknown Operation (a record's refusal stays one).
+        "choose" if d.version >= 8 => choose(d, lines, errors),
         _ => action(d, lines, errors).map(Order::Act),
     };
     if let Some(o) = order {
         out.push((first.src.clone(), o));
     }
     out
+}
+
+/// `choose SPACE...` (5.1, digest D3): the answer to an Event's question.
+fn choose(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
+    let l = &lines[0];
+    if l.words.len() < 2 {
+        errors.keep::<()>(Err(l.err("choose SPACE..., best first")), "5.1");
+        return None;
+    }
+    let spaces: Vec<Option<SpaceId>> = l.words[1..]
+        .iter()
+        .filter(|w| *w != ",")
+        .map(|w| errors.keep(space(d, l, w), "5.1"))
+        .collect();
+    let o = Order::Choose(spaces.into_iter().collect::<Option<_>>()?);
+    errors.keep(single(lines, o), "5.1")
 }
 
 /// `transfer N [resources|patronage] to FACTION` (1.5.1).
@@ -664,8 +686,8 @@ fn op(w: &str) -> Option<Op> {
 }
 
 /// Every order word a card's move may start with.
-const ORDER_WORDS: [&str; 12] = [
-    "deception",
+const ORDER_WORDS: [&str; 13] = [
+    "deception", "choose",
     "pass", "event", "transfer", "train", "patrol", "sweep", "assault", "rally", "march",
     "attack", "terror",
 ];

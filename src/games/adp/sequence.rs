@@ -42,6 +42,32 @@ pub struct CardTurn {
     /// A free Operation an Event granted another faction, owed now (5.5,
     /// digest D4).
     pub grant: Option<Grant>,
+    /// An Event halted where its text names another player's faction to
+    /// choose spaces (5.1, digest D3): that faction answers, then the Event
+    /// goes on. Left out of the state's bytes when `None`, so that every
+    /// state of version 7 hashes as it did (ARCHITECTURE "Upgrades").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<Choice>,
+}
+
+/// An Event waiting for the spaces another faction chooses (5.1, digest
+/// D3), with what is left of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The faction the text names to choose.
+    pub chooser: Faction,
+    /// The faction executing the Event.
+    pub executor: Faction,
+    /// The card.
+    pub card: u8,
+    /// Which text of the card.
+    pub shaded: bool,
+    /// The step waiting for the choice (its index in the text).
+    pub step: usize,
+    /// The executor's spaces for the steps after it.
+    pub spaces: Vec<super::data::SpaceId>,
+    /// The free Operation the executor wrote after the Event (5.5).
+    pub free: Option<Action>,
 }
 
 /// A free Operation granted by an Event to a faction other than its
@@ -80,6 +106,9 @@ pub fn decider(d: &Data, st: &State) -> Option<Faction> {
     let Stage::Card(t) = &st.stage else {
         return None;
     };
+    if let Some(c) = &t.choice {
+        return Some(c.chooser);
+    }
     if let Some(g) = &t.grant {
         return Some(g.faction);
     }
@@ -110,6 +139,10 @@ pub fn offers(d: &Data, st: &State) -> Vec<Offer> {
     let Stage::Card(t) = &st.stage else {
         return Vec::new();
     };
+    if t.choice.is_some() {
+        // 5.1: the chooser answers the Event's question, nothing else.
+        return Vec::new();
+    }
     if t.grant.is_some() {
         // 5.5: a free Operation, no Special Activity, whatever the card.
         return vec![Offer::Op];
@@ -159,6 +192,11 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<Vec<Event>, RuleError> {
     if let Stage::Card(t) = &st.stage
+        && let Some(c) = t.choice.clone()
+    {
+        return chosen(d, st, c, order, dice);
+    }
+    if let Stage::Card(t) = &st.stage
         && let Some(g) = t.grant.clone()
     {
         return granted(d, st, f, &g, order, dice);
@@ -186,9 +224,29 @@ pub fn act(
             }
             let card =
                 current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
-            events.extend(effects::execute(d, st, f, card, *shaded, spaces)?);
-            if let Some(a) = free {
-                events.extend(effects::free_op(d, st, f, card, *shaded, a, dice)?);
+            let (ev, halt) = effects::execute(d, st, f, card, *shaded, spaces)?;
+            events.extend(ev);
+            match halt {
+                // 5.1, D3: the rest of the Event (and its free Operation)
+                // waits for the chooser.
+                Some(h) => {
+                    if let Stage::Card(t) = &mut st.stage {
+                        t.choice = Some(Choice {
+                            chooser: h.chooser,
+                            executor: f,
+                            card: card.number,
+                            shaded: *shaded,
+                            step: h.step,
+                            spaces: h.spaces,
+                            free: free.clone(),
+                        });
+                    }
+                }
+                None => {
+                    if let Some(a) = free {
+                        events.extend(effects::free_op(d, st, f, card, *shaded, a, dice)?);
+                    }
+                }
             }
             Some(Took::Event)
         }
@@ -250,6 +308,82 @@ fn granted(
         end_card(d, st, dice, &mut events)?;
     }
     Ok(events)
+}
+
+/// The chooser's answer to an Event's question (5.1, digest D3): its
+/// spaces (or `pass`: the stated default), then the rest of the Event and
+/// the executor's free Operation.
+fn chosen(
+    d: &Data,
+    st: &mut State,
+    c: Choice,
+    order: &Order,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    let card = d
+        .card(c.card)
+        .ok_or_else(|| RuleError::illegal("no such card", "2.2"))?;
+    let picked = match order {
+        Order::Choose(v) => Some(v.as_slice()),
+        Order::Pass => None,
+        _ => {
+            return Err(RuleError::illegal(
+                format!(
+                    "{} names you to choose: `choose SPACE...`, or `pass` for the default",
+                    card.label()
+                ),
+                "5.1",
+            ));
+        }
+    };
+    let (mut events, halt) = effects::resume(d, st, picked, &c, card)?;
+    if let Stage::Card(t) = &mut st.stage {
+        // A later step may name a chooser again (digest D3).
+        t.choice = halt.map(|h| Choice {
+            chooser: h.chooser,
+            step: h.step,
+            spaces: h.spaces,
+            ..c.clone()
+        });
+        if t.choice.is_some() {
+            return Ok(events);
+        }
+    }
+    if let Some(a) = &c.free {
+        free_after_choice(d, st, &c, card, a, dice, &mut events)?;
+    }
+    if decider(d, st).is_none() {
+        end_card(d, st, dice, &mut events)?;
+    }
+    Ok(events)
+}
+
+/// The executor's free Operation (5.5) after an Event that stopped for a
+/// choice: carried out if it still can be, on the board the choice left
+/// (5.1: as much as can be done), else dropped and said so. It was checked
+/// only as written when the executor sent it.
+fn free_after_choice(
+    d: &Data,
+    st: &mut State,
+    c: &Choice,
+    card: &Card,
+    a: &Action,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let mut copy = st.clone();
+    match effects::free_op(d, &mut copy, c.executor, card, c.shaded, a, dice) {
+        Ok(ev) => {
+            *st = copy;
+            events.extend(ev);
+        }
+        Err(RuleError::Dice(e)) => return Err(RuleError::Dice(e)),
+        Err(e) => events.push(Event::say(format!(
+            "the free Operation of the {} cannot be carried out after the choice: {e} (5.1)",
+            c.executor.name()
+        ))),
+    }
+    Ok(())
 }
 
 /// Passing (2.3.3): an Insurgent gains 1 Resource; a COIN faction gives the

@@ -24,6 +24,13 @@ pub fn apply(
     if giver == to {
         return Err(RuleError::illegal("a faction cannot give to itself", "1.5.1"));
     }
+    if matches!(&st.stage, super::state::Stage::Card(t) if t.choice.is_some()) {
+        // Answering another's Event (digest D3) is not executing (1.5.1).
+        return Err(RuleError::illegal(
+            "only the faction executing transfers: answer the Event's question alone",
+            "1.5.1",
+        ));
+    }
     if st.seats.same_player(giver, to) {
         return Err(RuleError::illegal(
             "no transfers between one player's own factions",

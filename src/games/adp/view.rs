@@ -114,6 +114,21 @@ fn stage_text(d: &Data, st: &State) -> String {
 
 fn card_ask(d: &Data, st: &State, f: Faction) -> String {
     if let Stage::Card(t) = &st.stage
+        && let Some(c) = &t.choice
+    {
+        let n = d
+            .card(c.card)
+            .and_then(|k| k.side(c.shaded).get(c.step))
+            .and_then(|s| s.chosen_by())
+            .map_or(0, |(_, n)| n);
+        return format!(
+            "{}, executed by the {}, names the {} to choose {n} space(s): `choose SPACE...`, best first, or `pass` for the default, the spaces holding the most (5.1, digest D3)",
+            card_label(d, Some(c.card)),
+            c.executor.name(),
+            f.name()
+        );
+    }
+    if let Stage::Card(t) = &st.stage
         && let Some(g) = &t.grant
     {
         return format!(
