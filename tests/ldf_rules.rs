@@ -1846,7 +1846,8 @@ fn the_roman_may_salt_a_beseeched_reroll_again() {
     assert!(s.contains("salts the roll done again with 1 TP"), "{s}");
     assert!(s.contains("roll 4 +1 = 5: success"), "{s}");
     assert_eq!(t.st.treasury, 2);
-    assert_eq!(t.st.unit(co).loc, Loc::Aside);
+    // 8.11: eliminated and removed to the dead pile (version 8).
+    assert_eq!(t.st.unit(co).loc, Loc::Dead);
     // Only the Roman salts (8.8).
     let l = [SourceLine {
         line: 2,
@@ -2421,7 +2422,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 7);
+    assert_eq!(t.r.info().version, 8);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);
@@ -2752,7 +2753,8 @@ fn dead_tribes_return_one_a_hex_to_empty_barbaria() {
         t.st.unit_mut(u).loc = Loc::Dead;
     }
     t.st.stage = Stage::AdminGp;
-    t.ok(GP, &format!("place tribes {a} {b}"), &[]);
+    // One named, the other two placed by the umpire.
+    t.ok(GP, &format!("place tribes {a}"), &[]);
     let at: Vec<Hex> = ["t1", "t2", "t3"]
         .iter()
         .map(|id| t.at(id).expect("every dead tribe returns (7.1)"))
@@ -2801,7 +2803,7 @@ fn parthian_units_return_to_centres_free_of_enemies() {
         t.st.unit_mut(u).loc = Loc::Dead;
     }
     t.st.stage = Stage::AdminGp;
-    t.ok(GP, &format!("place gunds {free} {held}"), &[]);
+    t.ok(GP, &format!("place gunds {free}"), &[]);
     let pg = |t: &T, h: Hex| t.st.at(h).any(|u| d.kind(u) == Kind::ParthianGarrison);
     assert!(pg(&t, free) && !t.st.looted.contains(&free), "in Roman ZOC");
     assert!(!pg(&t, held) && t.st.looted.contains(&held), "held by Rome");
@@ -2934,4 +2936,193 @@ fn palmyra_diplomacy_in_turns_4_and_5() {
     t.st.actor = Player::Gp;
     let e = t.err(GP, "diplomacy palmyra");
     assert!(e.contains("R-H1"), "{e}");
+}
+
+/// Barbaria hexes (the first one occupied by `v1`) and Parthia's centres and
+/// other hexes, on an empty board with two dead tribes and two dead gunds.
+fn placement_board() -> (T, Vec<Hex>, Vec<Hex>, Vec<Hex>) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let of = |r: Region, centre: Option<bool>| -> Vec<Hex> {
+        d.hexes
+            .iter()
+            .filter(|x| x.region == r && centre.is_none_or(|c| c == (x.tp > 0)))
+            .map(|x| x.hex)
+            .collect()
+    };
+    let barbaria = of(Region::Barbaria, None);
+    t.put("v1", barbaria[0]);
+    for id in ["t1", "t2", "g1", "g2"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.stage = Stage::AdminGp;
+    let centres = of(Region::Parthia, Some(true));
+    let plain = of(Region::Parthia, Some(false));
+    (t, barbaria, centres, plain)
+}
+
+// 7.1, 7.2 (version 8): a hex named for a returning unit that the rule does
+// not allow is refused, naming the hex and the rule, and nothing is placed:
+// tribes go one a hex into empty Barbaria hexes, "no more and no fewer"
+// than are dead; gunds into Parthian centres free of enemy units. Hexes
+// left unnamed are the umpire's (`done`).
+#[test]
+fn returning_units_named_into_forbidden_hexes_are_refused() {
+    let (mut t, barb, centres, plain) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    let rome = t.d().special.rome;
+    let held = centres[0];
+    t.put("v2", held);
+    let c = centres[1];
+    let cases = [
+        (format!("place tribes {a} {b}"), format!("{b} is occupied"), "(7.1)"),
+        (format!("place tribes {rome}"), format!("{rome} is not in Barbaria"), "(7.1)"),
+        (format!("place tribes {a} {a}"), format!("{a} is named twice"), "(7.1)"),
+        (
+            format!("place tribes {a} {} {}", barb[2], barb[3]),
+            "3 hexes named for returning tribes, but 2 tribes are in the dead pile".into(),
+            "(7.1)",
+        ),
+        (
+            format!("place gunds {held}"),
+            format!("{held} is not a Parthian population centre free of enemy units"),
+            "(7.2)",
+        ),
+        (
+            format!("place tribes {a} gunds {}", plain[0]),
+            format!("{} is not a Parthian population centre", plain[0]),
+            "(7.2)",
+        ),
+        (
+            format!("place gunds {c} {c} {c}"),
+            "3 hexes named for returning gunds, but 2 gunds".into(),
+            "(7.2)",
+        ),
+    ];
+    for (order, want, rule) in cases {
+        let e = t.err(GP, &order);
+        assert!(e.contains(&want) && e.contains(rule), "{order}: {e}");
+    }
+    assert_eq!(t.st.stage, Stage::AdminGp, "nothing was placed");
+    t.ok(GP, &format!("place tribes {a} gunds {c} {c}"), &[]);
+    assert_eq!(t.at("t1"), Some(a));
+    assert!(t.at("t2").is_some_and(|x| x != a && x != b));
+    assert_eq!((t.at("g1"), t.at("g2")), (Some(c), Some(c)));
+}
+
+// Version 7 skipped a named hex the rule forbids and placed that unit by
+// default; its records replay so (`Rules::at_version(7)`).
+#[test]
+fn version_7_placed_past_a_forbidden_hex() {
+    let (mut t, barb, centres, _) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    let held = centres[0];
+    t.put("v2", held);
+    t.r = t.r.as_version(7).unwrap();
+    t.ok(GP, &format!("place tribes {b} {a} gunds {held}"), &[]);
+    assert_eq!(t.at("t1"), Some(a), "{b} skipped");
+    let g1 = t.at("g1").unwrap();
+    assert!(g1 != held && centres.contains(&g1));
+}
+
+// 14.3 (23), 7.1: German Population Increase brings tribes back "under the
+// same strictures as given in 7.1"; a forbidden hex is refused before the
+// chit is spent or the die rolled. The list may be longer than the tribes
+// that come (die + 3).
+#[test]
+fn german_population_increase_refuses_a_forbidden_hex() {
+    let (mut t, barb, _, _) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    t.st.stage = Stage::Actions;
+    t.st.actor = Player::Gp;
+    t.give(Player::Gp, 23);
+    let e = t.err(GP, &format!("play 23 at {a} {b}"));
+    assert!(e.contains(&format!("{b} is occupied")) && e.contains("(14.3 (23), 7.1)"), "{e}");
+    assert!(t.st.hand(Player::Gp).contains(&23), "not spent");
+    let list: Vec<String> = barb[1..12].iter().map(|x| x.to_string()).collect();
+    t.ok(
+        GP,
+        &format!("play 23 at {}", list.join(" ")),
+        &[("german-increase", 6, 1)],
+    );
+    assert_eq!((t.at("t1"), t.at("t2")), (Some(barb[1]), Some(barb[2])));
+}
+
+// 7.3: after a successful recovery roll the Germano-Parthian reclaims every
+// Parthian unit "and deploy[s] them as described in 3.3": a garrison in each
+// centre, the gunds in any hex(es) of Parthia (version 8; version 7 held
+// them to 7.2's centres). Hexes outside Parthia are refused before the roll.
+#[test]
+fn gunds_recovering_from_a_collapse_deploy_anywhere_in_parthia() {
+    let (mut t, _, centres, plain) = placement_board();
+    let d = t.d().clone();
+    for u in d
+        .of_kind(Kind::ParthianGarrison)
+        .chain(d.of_kind(Kind::Gund))
+    {
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.collapsed = true;
+    let rome = d.special.rome;
+    let e = t.err(GP, &format!("place gunds {rome}"));
+    assert!(
+        e.contains(&format!("{rome} is not a hex of Parthia")) && e.contains("(7.3, 3.3)"),
+        "{e}"
+    );
+    let x = plain[0];
+    let before = t.st.clone();
+    t.ok(GP, &format!("place gunds {x}"), &[("parthian-recovery", 6, 5)]);
+    assert!(!t.st.collapsed);
+    for g in d.of_kind(Kind::Gund) {
+        assert_eq!(t.st.hex_of(g), Some(x), "{}", d.uid(g));
+    }
+    for c in &centres {
+        assert!(t.st.at(*c).any(|u| d.kind(u) == Kind::ParthianGarrison), "{c}");
+    }
+    t.st = before;
+    t.r = t.r.as_version(7).unwrap();
+    t.ok(GP, &format!("place gunds {x}"), &[("parthian-recovery", 6, 5)]);
+    let g1 = t.at("g1").unwrap();
+    assert!(g1 != x && centres.contains(&g1), "version 7: a centre");
+}
+
+// 8.11: a rebel co-emperor killed by treachery is "eliminated and removed to
+// the dead pile"; 13.11: so is a co-emperor eliminated in combat. From there
+// he may be created again (8.7 "whenever there is no co-emperor piece on the
+// map"; R-F8). Version 7 set him aside.
+#[test]
+fn an_eliminated_coemperor_goes_to_the_dead_pile_and_may_return() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", p[1]);
+    let start = t.st.clone();
+    let roll = "treachery against the rebel co-emperor";
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Dead, "8.11");
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("coemperor {}", p[1]), &[]);
+    assert_eq!(t.at("co"), Some(p[1]), "created again from the dead pile");
+    // 13.11: the rebel co-emperor attacks and falls with his force.
+    let fell = (1..=6).any(|r| {
+        t.st = start.clone();
+        t.st.actor = Player::Gp;
+        let attack = format!("attack {} on {}", p[0], p[1]);
+        t.run(GP, &attack, &[("combat", 6, r)]).is_ok() && t.at("co").is_none()
+    });
+    assert!(fell, "some roll eliminates the attacking co-emperor");
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Dead, "13.11");
+    // Version 7 set him aside.
+    t.st = start;
+    t.r = t.r.as_version(7).unwrap();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Aside);
 }

@@ -160,7 +160,8 @@ pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleErr
     let co = st
         .coemperor(d)
         .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
-    if st.unit(co).loc != Loc::Aside {
+    // Set aside or in the dead pile, he may be created (8.7; R-F8).
+    if st.unit(co).loc.hex().is_some() {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
     let mobile = st
@@ -206,7 +207,8 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
     let co = st
         .coemperor(d)
         .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
-    if st.unit(co).loc != Loc::Aside {
+    // Set aside or in the dead pile, he may be created (8.7; R-F8).
+    if st.unit(co).loc.hex().is_some() {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
     let sites = rebel_sites(d, st);

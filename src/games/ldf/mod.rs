@@ -30,6 +30,7 @@ pub mod leaders;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod placement;
 pub mod reach;
 pub mod setup;
 pub mod stacking;
@@ -65,7 +66,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -216,6 +217,10 @@ impl Rules for Ldf {
             // Unreleased: no at_version(5) emulation.
             // 7: an attacker named twice in one attack is refused (13.3);
             // version 6 counted it twice, and `at_version(6)` still does.
+            // 8: a named placement hex the rules forbid is refused (7.1,
+            // 7.2, chits 22 and 23), gunds recovering after a collapse go
+            // anywhere in Parthia (7.3, 3.3), an eliminated co-emperor goes
+            // to the dead pile (8.11, 13.11); `at_version(7)` plays 7.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
