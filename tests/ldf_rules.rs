@@ -3126,3 +3126,97 @@ fn an_eliminated_coemperor_goes_to_the_dead_pile_and_may_return() {
     t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
     assert_eq!(t.st.unit(t.u("co")).loc, Loc::Aside);
 }
+
+// 13.9: a Roman leader in the battle, on offence or defence, loyal or
+// rebel, shifts the odds one column to his side; leaders on both sides
+// cancel. Two infantry against one rebel: 2:1 before the shift.
+#[test]
+fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
+    for (att, def, want) in [
+        (&["emp", "v1", "v2"][..], &["v3"][..], "2:1 shifted +1 to 3:1"),
+        (&["v1", "v2"][..], &["co", "v3"][..], "2:1 shifted -1 to 1:1"),
+        (&["emp", "v1", "v2"][..], &["co", "v3"][..], "2:1 shifted +0 to 2:1"),
+    ] {
+        let mut t = empty();
+        let d = t.d().clone();
+        let p = path(&d, h("3016"), 3);
+        t.put_all(att, p[0]);
+        for id in def {
+            t.put(id, p[1]);
+            let u = t.u(id);
+            t.st.unit_mut(u).rebel = true;
+        }
+        t.st.actor = Player::Roman;
+        let order = format!("attack {} on {} advance none nodraw", p[0], p[1]);
+        let ev = t.ok(ROMAN, &order, &[("combat", 6, 1)]);
+        assert!(text(&ev).contains(want), "{att:?} on {def:?}: {}", text(&ev));
+    }
+}
+
+// 8.7: the Roman creates a loyal co-emperor, as an action and with no roll,
+// only while none is on the map, in a hex with loyal mobile units (a base
+// alone will not do), never with the emperor (8.3). The Germano-Parthian's
+// attempt at a rebel one succeeds on 5-6; he is placed with loyal units
+// other than the emperor, and the Romans there turn rebel at once.
+#[test]
+fn creating_a_loyal_or_a_rebel_coemperor() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    t.put("b1", p[0]);
+    t.put("v1", p[2]);
+    t.put_all(&["emp", "v2"], p[4]);
+    let start = t.st.clone();
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("coemperor {}", p[0]));
+    assert!(e.contains("no loyal Roman mobile unit") && e.contains("(8.7)"), "{e}");
+    let e = t.err(ROMAN, &format!("coemperor {}", p[4]));
+    assert!(e.contains("(8.3)"), "{e}");
+    t.ok(ROMAN, &format!("coemperor {}", p[2]), &[]);
+    assert_eq!(t.at("co"), Some(p[2]));
+    assert!(!t.st.unit(t.u("co")).rebel);
+    assert_eq!(t.st.actor, Player::Gp, "the placement ends the action");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("coemperor {}", p[2]));
+    assert!(e.contains("already a co-emperor") && e.contains("(8.7)"), "{e}");
+    t.st.actor = Player::Gp;
+    let e = t.err(GP, &format!("rebel {}", p[0]));
+    assert!(e.contains("(8.7)"), "not while one is on the map: {e}");
+    // The rebel: 1-4 fails, 5-6 places him with the base, which turns rebel.
+    t.st = start;
+    t.st.actor = Player::Gp;
+    t.ok(GP, &format!("rebel {}", p[0]), &[("rebel-coemperor", 6, 4)]);
+    assert_eq!(t.at("co"), None);
+    t.st.actor = Player::Gp;
+    t.ok(GP, &format!("rebel {}", p[0]), &[("rebel-coemperor", 6, 5)]);
+    assert_eq!(t.at("co"), Some(p[0]));
+    assert!(t.st.unit(t.u("co")).rebel && t.st.unit(t.u("b1")).rebel);
+    assert!(!t.st.unit(t.u("v1")).rebel, "only the hex of placement");
+}
+
+// 11.1: leaders and garrisons project no zone of control; 12.3: no unit
+// enters a hex occupied by enemy units; 12.2: units move hex to adjacent
+// hex, no skipping.
+#[test]
+fn garrisons_pin_nothing_and_no_unit_enters_an_enemy_hex() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("v1", p[0]);
+    t.put("rg1", p[2]);
+    let rg = t.u("rg1");
+    t.st.unit_mut(rg).rebel = true;
+    assert!(!zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal), "garrison");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]));
+    assert!(e.contains("(12.3)"), "{e}");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[2]));
+    assert!(e.contains("is not a land hex adjacent") && e.contains("(12.2"), "{e}");
+    for id in ["co", "v2"] {
+        t.put(id, p[2]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal), "with a vexillation");
+}
