@@ -3220,3 +3220,48 @@ fn garrisons_pin_nothing_and_no_unit_enters_an_enemy_hex() {
     }
     assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal), "with a vexillation");
 }
+
+// 9.6, 9.7: each of the six Caucasus hexes, Dacia and Germania Decumates
+// pays Rome one TP while unlooted; once looted it stays looted for the rest
+// of the game: rebuilding is for core centres only (6.4, 8.14).
+#[test]
+fn caucasus_and_trans_river_hexes_pay_one_tp_and_stay_looted() {
+    use umpire::games::ldf::economics::revenue;
+    let mut t = game();
+    let d = t.d().clone();
+    let mut outer: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_caucasus())
+        .map(|x| x.hex)
+        .collect();
+    assert_eq!(outer.len(), 6);
+    outer.extend([d.special.dacia, d.special.decumates]);
+    let full = revenue(&d, &t.st);
+    for (i, x) in outer.iter().enumerate() {
+        t.st.looted.insert(*x);
+        assert_eq!(revenue(&d, &t.st), full - 1 - i as u32, "{x}");
+    }
+    for x in [outer[0], d.special.dacia] {
+        t.st.actor = Player::Roman;
+        let e = t.err(ROMAN, &format!("rebuild {x}"));
+        assert!(e.contains("not a looted core") && e.contains("(6.4)"), "{e}");
+    }
+}
+
+// 10.1: during a move friendly units pass through each other's hexes
+// whatever their number; stacking holds where an action starts and ends
+// (two infantry without a leader, 10.7).
+#[test]
+fn a_force_passes_through_a_full_friendly_stack() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 2);
+    t.put("v1", p[0]);
+    t.put_all(&["v2", "v3"], p[1]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    assert!(e.contains("(10.7)"), "{e}");
+    t.ok(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert_eq!(t.at("v1"), Some(p[2]));
+}
