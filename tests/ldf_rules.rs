@@ -2975,6 +2975,8 @@ fn returning_units_named_into_forbidden_hexes_are_refused() {
     let held = centres[0];
     t.put("v2", held);
     let c = centres[1];
+    let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
+    assert!(ask.contains("2 tribes") && ask.contains("2 gunds"), "{ask}");
     let cases = [
         (format!("place tribes {a} {b}"), format!("{b} is occupied"), "(7.1)"),
         (format!("place tribes {rome}"), format!("{rome} is not in Barbaria"), "(7.1)"),

@@ -195,6 +195,22 @@ pub fn read_options(setup: &Setup) -> Result<Options, String> {
     Ok(o)
 }
 
+/// The Germano-Parthian's administrative prompt, with what the dead pile
+/// holds and where it may go (7.1, 7.2, 7.3).
+fn admin_gp_ask(d: &Data, st: &State) -> String {
+    let dead = |k: Kind| d.of_kind(k).filter(|u| st.unit(*u).loc == Loc::Dead).count();
+    let gunds = if st.collapsed {
+        "Parthia is collapsed: on a recovery roll of 5-6 they go anywhere in Parthia (7.3, 3.3)"
+    } else {
+        "they go to Parthian centres free of enemy units (7.2)"
+    };
+    format!(
+        "place the {} tribes in the dead pile, one a hex in empty Barbaria hexes (7.1), and its {} gunds ({gunds}): `place tribes HEX... gunds HEX...`, or `done`; hexes left unnamed are the umpire's",
+        dead(Kind::Tribe),
+        dead(Kind::Gund)
+    )
+}
+
 impl Rules for Ldf {
     type State = State;
     type Order = Order;
@@ -275,7 +291,7 @@ impl Rules for Ldf {
         let (ask, default) = match st.stage {
             Stage::Setup => ("set up your 17 tribes in Barbaria and 8 gunds in Parthia: `setup tribes HEX... gunds HEX...` or `setup auto` (3.3)".to_string(), "setup auto"),
             Stage::AdminRoman => (format!("your administrative steps ({} TP): `tax HEX...`, `demobilize UNIT...`, `reclaim HEX...`, then `done` (6.6-6.8)", st.treasury), "done"),
-            Stage::AdminGp => ("place returning tribes and gunds (`place tribes HEX... gunds HEX...`) or `done` for the umpire's placement (7.1, 7.2)".to_string(), "done"),
+            Stage::AdminGp => (admin_gp_ask(&self.data, st), "done"),
             Stage::Actions => (format!("your action (8.1): move, sea, river, attack, draw, play, pass ... ({} passes in a row)", st.passes), "pass"),
         };
         Prompt {
