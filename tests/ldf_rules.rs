@@ -3267,3 +3267,20 @@ fn a_force_passes_through_a_full_friendly_stack() {
     t.ok(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
     assert_eq!(t.at("v1"), Some(p[2]));
 }
+
+// 8.20: a pass answered by an action gives the passer another chance; only
+// two passes in immediate succession end the turn (5.4(2)).
+#[test]
+fn a_pass_answered_by_an_action_does_not_end_the_turn() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 1);
+    t.put("v1", p[0]);
+    t.st.actor = Player::Gp;
+    t.ok(GP, "pass", &[]);
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    t.ok(GP, "pass", &[]);
+    assert_eq!((t.st.turn, t.st.stage, t.st.actor), (1, Stage::Actions, Player::Roman));
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman));
+}
