@@ -9,7 +9,7 @@ use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Event, RuleError, Rules, Setup, Side};
 use umpire::games::ldf::combat::{column, garrison_strength, odds_step, step_name};
-use umpire::games::ldf::data::{Data, Kind, OFFSET, Outcome, Region, UnitId};
+use umpire::games::ldf::data::{Data, HexInfo, Kind, OFFSET, Outcome, Region, UnitId};
 use umpire::games::ldf::state::{Faction, Loc, Player, Stage, State};
 use umpire::games::ldf::{Ldf, orders, zoc};
 
@@ -2938,17 +2938,28 @@ fn palmyra_diplomacy_in_turns_4_and_5() {
     assert!(e.contains("R-H1"), "{e}");
 }
 
+/// An empty board and a path of `n` steps through core land near 3016.
+fn on_path(n: usize) -> (T, Data, Vec<Hex>) {
+    let t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), n);
+    (t, d, p)
+}
+
+/// The map's hexes that pass `f`, in the data's order.
+fn hexes_where(d: &Data, f: impl Fn(&HexInfo) -> bool) -> Vec<Hex> {
+    d.hexes.iter().filter(|x| f(x)).map(|x| x.hex).collect()
+}
+
 /// Barbaria hexes (the first one occupied by `v1`) and Parthia's centres and
 /// other hexes, on an empty board with two dead tribes and two dead gunds.
 fn placement_board() -> (T, Vec<Hex>, Vec<Hex>, Vec<Hex>) {
     let mut t = empty();
     let d = t.d().clone();
-    let of = |r: Region, centre: Option<bool>| -> Vec<Hex> {
-        d.hexes
-            .iter()
-            .filter(|x| x.region == r && centre.is_none_or(|c| c == (x.tp > 0)))
-            .map(|x| x.hex)
-            .collect()
+    let of = |r: Region, centre: Option<bool>| {
+        hexes_where(&d, |x| {
+            x.region == r && centre.is_none_or(|c| c == (x.tp > 0))
+        })
     };
     let barbaria = of(Region::Barbaria, None);
     t.put("v1", barbaria[0]);
@@ -3095,9 +3106,7 @@ fn gunds_recovering_from_a_collapse_deploy_anywhere_in_parthia() {
 // map"; R-F8). Version 7 set him aside.
 #[test]
 fn an_eliminated_coemperor_goes_to_the_dead_pile_and_may_return() {
-    let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 3);
+    let (mut t, _, p) = on_path(3);
     for id in ["co", "v1"] {
         t.put(id, p[0]);
         let u = t.u(id);
@@ -3162,9 +3171,7 @@ fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
 // other than the emperor, and the Romans there turn rebel at once.
 #[test]
 fn creating_a_loyal_or_a_rebel_coemperor() {
-    let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 4);
+    let (mut t, _, p) = on_path(4);
     t.put("b1", p[0]);
     t.put("v1", p[2]);
     t.put_all(&["emp", "v2"], p[4]);
@@ -3201,9 +3208,7 @@ fn creating_a_loyal_or_a_rebel_coemperor() {
 // hex, no skipping.
 #[test]
 fn garrisons_pin_nothing_and_no_unit_enters_an_enemy_hex() {
-    let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 3);
+    let (mut t, d, p) = on_path(3);
     t.put("v1", p[0]);
     t.put("rg1", p[2]);
     let rg = t.u("rg1");
@@ -3231,12 +3236,7 @@ fn caucasus_and_trans_river_hexes_pay_one_tp_and_stay_looted() {
     use umpire::games::ldf::economics::revenue;
     let mut t = game();
     let d = t.d().clone();
-    let mut outer: Vec<Hex> = d
-        .hexes
-        .iter()
-        .filter(|x| x.region.is_caucasus())
-        .map(|x| x.hex)
-        .collect();
+    let mut outer = hexes_where(&d, |x| x.region.is_caucasus());
     assert_eq!(outer.len(), 6);
     outer.extend([d.special.dacia, d.special.decumates]);
     let full = revenue(&d, &t.st);
@@ -3256,9 +3256,7 @@ fn caucasus_and_trans_river_hexes_pay_one_tp_and_stay_looted() {
 // (two infantry without a leader, 10.7).
 #[test]
 fn a_force_passes_through_a_full_friendly_stack() {
-    let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 2);
+    let (mut t, _, p) = on_path(2);
     t.put("v1", p[0]);
     t.put_all(&["v2", "v3"], p[1]);
     t.st.actor = Player::Roman;
@@ -3272,9 +3270,7 @@ fn a_force_passes_through_a_full_friendly_stack() {
 // two passes in immediate succession end the turn (5.4(2)).
 #[test]
 fn a_pass_answered_by_an_action_does_not_end_the_turn() {
-    let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 1);
+    let (mut t, _, p) = on_path(1);
     t.put("v1", p[0]);
     t.st.actor = Player::Gp;
     t.ok(GP, "pass", &[]);

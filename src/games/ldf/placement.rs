@@ -42,6 +42,26 @@ pub fn gund_sites(d: &Data, st: &State, rule: GundRule) -> Vec<Hex> {
         .collect()
 }
 
+/// Refuses a list longer than the units that return, when that number is
+/// known: a hex named for no unit is a mistake the player should hear of.
+fn check_count(
+    named: &[Hex],
+    returning: Option<usize>,
+    what: &str,
+    rule: &str,
+) -> Result<(), RuleError> {
+    match returning {
+        Some(n) if named.len() > n => Err(illegal(
+            format!(
+                "{} hexes named for returning {what}, but {n} {what} are in the dead pile",
+                named.len()
+            ),
+            rule,
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a hex named for a returning tribe that is not an empty Barbaria
 /// hex, or is named twice (7.1: one a hex; 10.2); `returning`, when the
 /// number is known (the administrative phase), caps the list.
@@ -52,15 +72,7 @@ pub fn check_tribes(
     returning: Option<usize>,
     rule: &str,
 ) -> Result<(), RuleError> {
-    if let Some(n) = returning.filter(|n| named.len() > *n) {
-        return Err(illegal(
-            format!(
-                "{} hexes named for returning tribes, but {n} tribes are in the dead pile",
-                named.len()
-            ),
-            rule,
-        ));
-    }
+    check_count(named, returning, "tribes", rule)?;
     for (i, h) in named.iter().enumerate() {
         let why = if named[..i].contains(h) {
             "is named twice: returning tribes go one a hex (10.2)"
@@ -86,15 +98,7 @@ pub fn check_gunds(
     rule: GundRule,
     cite: &str,
 ) -> Result<(), RuleError> {
-    if let Some(n) = returning.filter(|n| named.len() > *n) {
-        return Err(illegal(
-            format!(
-                "{} hexes named for returning gunds, but {n} gunds are in the dead pile",
-                named.len()
-            ),
-            cite,
-        ));
-    }
+    check_count(named, returning, "gunds", cite)?;
     let sites = gund_sites(d, st, rule);
     let Some(h) = named.iter().find(|h| !sites.contains(h)) else {
         return Ok(());
