@@ -3280,3 +3280,27 @@ fn a_pass_answered_by_an_action_does_not_end_the_turn() {
     t.ok(ROMAN, "pass", &[]);
     assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman));
 }
+
+// 13.12 ¶3: where some retreat hexes are free of EZOC, the retreat goes to
+// one of them, even when the owner's rally hex (his standing order) is a
+// hex in EZOC next to the battle.
+#[test]
+fn a_retreat_avoids_enemy_zones_of_control_when_it_can() {
+    let (mut t, d, p) = on_path(3);
+    t.put_all(&["v1", "v2", "emp"], p[0]);
+    t.put("g1", p[1]);
+    let pinned = d
+        .links(p[1])
+        .find(|x| *x != p[0] && x.adjacent_on(OFFSET, p[0]) && d.is_land(*x))
+        .expect("a hex next to both");
+    assert!(zoc::in_ezoc(&d, &t.st, pinned, Faction::Parthian));
+    t.standing(GP, &[&format!("rally {pinned}")]);
+    let before = t.st.clone();
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(2, 1) + 1, Outcome::DR);
+    let order = format!("attack {} on {} advance none", p[0], p[1]);
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    let to = t.at("g1").expect("retreated");
+    assert!(to != p[1] && to.adjacent_on(OFFSET, p[1]), "{to}");
+    assert!(!zoc::in_ezoc(&d, &before, to, Faction::Parthian), "{to}");
+}
