@@ -3018,6 +3018,17 @@ fn returning_units_named_into_forbidden_hexes_are_refused() {
         assert!(e.contains(&want) && e.contains(rule), "{order}: {e}");
     }
     assert_eq!(t.st.stage, Stage::AdminGp, "nothing was placed");
+    // `command: orders` offers a legal placement besides `done`.
+    let legal = t.r.legal(&t.st, GP);
+    let place = legal.iter().find(|l| l.starts_with("place tribes "));
+    let place = place.unwrap_or_else(|| panic!("{legal:?}")).clone();
+    assert!(place.contains(" gunds "), "{place}");
+    let mut u = T {
+        r: t.r.clone(),
+        st: t.st.clone(),
+    };
+    u.ok(GP, &place, &[]);
+    assert_eq!(u.st.stage, Stage::Actions);
     t.ok(GP, &format!("place tribes {a} gunds {c} {c}"), &[]);
     assert_eq!(t.at("t1"), Some(a));
     assert!(t.at("t2").is_some_and(|x| x != a && x != b));
