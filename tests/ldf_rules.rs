@@ -2989,9 +2989,21 @@ fn returning_units_named_into_forbidden_hexes_are_refused() {
     let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
     assert!(ask.contains("2 tribes") && ask.contains("2 gunds"), "{ask}");
     let cases = [
-        (format!("place tribes {a} {b}"), format!("{b} is occupied"), "(7.1)"),
-        (format!("place tribes {rome}"), format!("{rome} is not in Barbaria"), "(7.1)"),
-        (format!("place tribes {a} {a}"), format!("{a} is named twice"), "(7.1)"),
+        (
+            format!("place tribes {a} {b}"),
+            format!("{b} is occupied"),
+            "(7.1)",
+        ),
+        (
+            format!("place tribes {rome}"),
+            format!("{rome} is not in Barbaria"),
+            "(7.1)",
+        ),
+        (
+            format!("place tribes {a} {a}"),
+            format!("{a} is named twice"),
+            "(7.1)",
+        ),
         (
             format!("place tribes {a} {} {}", barb[2], barb[3]),
             "3 hexes named for returning tribes, but 2 tribes are in the dead pile".into(),
@@ -3062,7 +3074,10 @@ fn german_population_increase_refuses_a_forbidden_hex() {
     t.st.actor = Player::Gp;
     t.give(Player::Gp, 23);
     let e = t.err(GP, &format!("play 23 at {a} {b}"));
-    assert!(e.contains(&format!("{b} is occupied")) && e.contains("(14.3 (23), 7.1)"), "{e}");
+    assert!(
+        e.contains(&format!("{b} is occupied")) && e.contains("(14.3 (23), 7.1)"),
+        "{e}"
+    );
     assert!(t.st.hand(Player::Gp).contains(&23), "not spent");
     let list: Vec<String> = barb[1..12].iter().map(|x| x.to_string()).collect();
     t.ok(
@@ -3096,17 +3111,28 @@ fn gunds_recovering_from_a_collapse_deploy_anywhere_in_parthia() {
     );
     let x = plain[0];
     let before = t.st.clone();
-    t.ok(GP, &format!("place gunds {x}"), &[("parthian-recovery", 6, 5)]);
+    t.ok(
+        GP,
+        &format!("place gunds {x}"),
+        &[("parthian-recovery", 6, 5)],
+    );
     assert!(!t.st.collapsed);
     for g in d.of_kind(Kind::Gund) {
         assert_eq!(t.st.hex_of(g), Some(x), "{}", d.uid(g));
     }
     for c in &centres {
-        assert!(t.st.at(*c).any(|u| d.kind(u) == Kind::ParthianGarrison), "{c}");
+        assert!(
+            t.st.at(*c).any(|u| d.kind(u) == Kind::ParthianGarrison),
+            "{c}"
+        );
     }
     t.st = before;
     t.r = t.r.as_version(7).unwrap();
-    t.ok(GP, &format!("place gunds {x}"), &[("parthian-recovery", 6, 5)]);
+    t.ok(
+        GP,
+        &format!("place gunds {x}"),
+        &[("parthian-recovery", 6, 5)],
+    );
     let g1 = t.at("g1").unwrap();
     assert!(g1 != x && centres.contains(&g1), "version 7: a centre");
 }
@@ -3155,9 +3181,21 @@ fn an_eliminated_coemperor_goes_to_the_dead_pile_and_may_return() {
 #[test]
 fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
     for (att, def, want) in [
-        (&["emp", "v1", "v2"][..], &["v3"][..], "2:1 shifted +1 to 3:1"),
-        (&["v1", "v2"][..], &["co", "v3"][..], "2:1 shifted -1 to 1:1"),
-        (&["emp", "v1", "v2"][..], &["co", "v3"][..], "2:1 shifted +0 to 2:1"),
+        (
+            &["emp", "v1", "v2"][..],
+            &["v3"][..],
+            "2:1 shifted +1 to 3:1",
+        ),
+        (
+            &["v1", "v2"][..],
+            &["co", "v3"][..],
+            "2:1 shifted -1 to 1:1",
+        ),
+        (
+            &["emp", "v1", "v2"][..],
+            &["co", "v3"][..],
+            "2:1 shifted +0 to 2:1",
+        ),
     ] {
         let mut t = empty();
         let d = t.d().clone();
@@ -3171,7 +3209,11 @@ fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
         t.st.actor = Player::Roman;
         let order = format!("attack {} on {} advance none nodraw", p[0], p[1]);
         let ev = t.ok(ROMAN, &order, &[("combat", 6, 1)]);
-        assert!(text(&ev).contains(want), "{att:?} on {def:?}: {}", text(&ev));
+        assert!(
+            text(&ev).contains(want),
+            "{att:?} on {def:?}: {}",
+            text(&ev)
+        );
     }
 }
 
@@ -3189,7 +3231,10 @@ fn creating_a_loyal_or_a_rebel_coemperor() {
     let start = t.st.clone();
     t.st.actor = Player::Roman;
     let e = t.err(ROMAN, &format!("coemperor {}", p[0]));
-    assert!(e.contains("no loyal Roman mobile unit") && e.contains("(8.7)"), "{e}");
+    assert!(
+        e.contains("no loyal Roman mobile unit") && e.contains("(8.7)"),
+        "{e}"
+    );
     let e = t.err(ROMAN, &format!("coemperor {}", p[4]));
     assert!(e.contains("(8.3)"), "{e}");
     t.ok(ROMAN, &format!("coemperor {}", p[2]), &[]);
@@ -3198,7 +3243,10 @@ fn creating_a_loyal_or_a_rebel_coemperor() {
     assert_eq!(t.st.actor, Player::Gp, "the placement ends the action");
     t.st.actor = Player::Roman;
     let e = t.err(ROMAN, &format!("coemperor {}", p[2]));
-    assert!(e.contains("already a co-emperor") && e.contains("(8.7)"), "{e}");
+    assert!(
+        e.contains("already a co-emperor") && e.contains("(8.7)"),
+        "{e}"
+    );
     t.st.actor = Player::Gp;
     let e = t.err(GP, &format!("rebel {}", p[0]));
     assert!(e.contains("(8.7)"), "not while one is on the map: {e}");
@@ -3230,13 +3278,19 @@ fn garrisons_pin_nothing_and_no_unit_enters_an_enemy_hex() {
     assert!(e.contains("(12.3)"), "{e}");
     t.st.actor = Player::Roman;
     let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[2]));
-    assert!(e.contains("is not a land hex adjacent") && e.contains("(12.2"), "{e}");
+    assert!(
+        e.contains("is not a land hex adjacent") && e.contains("(12.2"),
+        "{e}"
+    );
     for id in ["co", "v2"] {
         t.put(id, p[2]);
         let u = t.u(id);
         t.st.unit_mut(u).rebel = true;
     }
-    assert!(zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal), "with a vexillation");
+    assert!(
+        zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal),
+        "with a vexillation"
+    );
 }
 
 // 9.6, 9.7: each of the six Caucasus hexes, Dacia and Germania Decumates
@@ -3258,7 +3312,10 @@ fn caucasus_and_trans_river_hexes_pay_one_tp_and_stay_looted() {
     for x in [outer[0], d.special.dacia] {
         t.st.actor = Player::Roman;
         let e = t.err(ROMAN, &format!("rebuild {x}"));
-        assert!(e.contains("not a looted core") && e.contains("(6.4)"), "{e}");
+        assert!(
+            e.contains("not a looted core") && e.contains("(6.4)"),
+            "{e}"
+        );
     }
 }
 
@@ -3287,7 +3344,10 @@ fn a_pass_answered_by_an_action_does_not_end_the_turn() {
     t.ok(GP, "pass", &[]);
     t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
     t.ok(GP, "pass", &[]);
-    assert_eq!((t.st.turn, t.st.stage, t.st.actor), (1, Stage::Actions, Player::Roman));
+    assert_eq!(
+        (t.st.turn, t.st.stage, t.st.actor),
+        (1, Stage::Actions, Player::Roman)
+    );
     t.ok(ROMAN, "pass", &[]);
     assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman));
 }
