@@ -3375,3 +3375,44 @@ fn a_retreat_avoids_enemy_zones_of_control_when_it_can() {
     assert!(to != p[1] && to.adjacent_on(OFFSET, p[1]), "{to}");
     assert!(!zoc::in_ezoc(&d, &before, to, Faction::Parthian), "{to}");
 }
+
+// 10.7 with N10: a stack left over the limit by its leader's fall unstacks
+// its excess into adjacent land hexes by the retreat doctrine (N1: outside
+// EZOC if it can), version 8; version 7 took the first hex that fitted,
+// EZOC or not. Here the rebel co-emperor falls to treachery (8.11), his
+// three infantry turn loyal and one must go.
+#[test]
+fn emergency_unstacking_avoids_enemy_zones_of_control() {
+    let (mut t, d, p) = on_path(2);
+    let x = p[1];
+    for id in ["co", "v1", "v2", "v3"] {
+        t.put(id, x);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    let first = d.links(x).next().unwrap();
+    let tribe = d
+        .links(first)
+        .find(|n| *n != x && !n.adjacent_on(OFFSET, x) && !d.side(first, *n).is_river())
+        .expect("a hex beyond the first neighbour");
+    t.put("t1", tribe);
+    assert!(zoc::in_ezoc(&d, &t.st, first, Faction::Loyal), "{first}");
+    let start = t.st.clone();
+    let roll = [("treachery against the rebel co-emperor", 6, 5)];
+    let moved = |t: &T| {
+        ["v1", "v2", "v3"]
+            .iter()
+            .filter_map(|id| t.at(id).filter(|h| *h != x))
+            .collect::<Vec<Hex>>()
+    };
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, "treachery", &roll);
+    let to = moved(&t);
+    assert_eq!(to.len(), 1, "{}", text(&ev));
+    assert!(!zoc::in_ezoc(&d, &t.st, to[0], Faction::Loyal), "{}", to[0]);
+    t.st = start;
+    t.r = t.r.as_version(7).unwrap();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &roll);
+    assert_eq!(moved(&t), vec![first], "version 7");
+}

@@ -236,7 +236,8 @@ impl Rules for Ldf {
             // 8: a named placement hex the rules forbid is refused (7.1,
             // 7.2, chits 22 and 23), gunds recovering after a collapse go
             // anywhere in Parthia (7.3, 3.3), an eliminated co-emperor goes
-            // to the dead pile (8.11, 13.11); `at_version(7)` plays 7.
+            // to the dead pile (8.11, 13.11), emergency unstacking by the
+            // retreat doctrine (10.7, N10); `at_version(7)` plays 7.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
