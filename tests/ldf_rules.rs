@@ -9,7 +9,7 @@ use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Audience, Event, RuleError, Rules, Setup, Side};
 use umpire::games::ldf::combat::{column, garrison_strength, odds_step, step_name};
-use umpire::games::ldf::data::{Data, Kind, OFFSET, Outcome, Region, UnitId};
+use umpire::games::ldf::data::{Data, HexInfo, Kind, OFFSET, Outcome, Region, UnitId};
 use umpire::games::ldf::state::{Faction, Loc, Player, Stage, State};
 use umpire::games::ldf::{Ldf, orders, zoc};
 
@@ -1846,7 +1846,8 @@ fn the_roman_may_salt_a_beseeched_reroll_again() {
     assert!(s.contains("salts the roll done again with 1 TP"), "{s}");
     assert!(s.contains("roll 4 +1 = 5: success"), "{s}");
     assert_eq!(t.st.treasury, 2);
-    assert_eq!(t.st.unit(co).loc, Loc::Aside);
+    // 8.11: eliminated and removed to the dead pile (version 8).
+    assert_eq!(t.st.unit(co).loc, Loc::Dead);
     // Only the Roman salts (8.8).
     let l = [SourceLine {
         line: 2,
@@ -2421,7 +2422,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 7);
+    assert_eq!(t.r.info().version, 8);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);
@@ -2752,7 +2753,8 @@ fn dead_tribes_return_one_a_hex_to_empty_barbaria() {
         t.st.unit_mut(u).loc = Loc::Dead;
     }
     t.st.stage = Stage::AdminGp;
-    t.ok(GP, &format!("place tribes {a} {b}"), &[]);
+    // One named, the other two placed by the umpire.
+    t.ok(GP, &format!("place tribes {a}"), &[]);
     let at: Vec<Hex> = ["t1", "t2", "t3"]
         .iter()
         .map(|id| t.at(id).expect("every dead tribe returns (7.1)"))
@@ -2801,7 +2803,7 @@ fn parthian_units_return_to_centres_free_of_enemies() {
         t.st.unit_mut(u).loc = Loc::Dead;
     }
     t.st.stage = Stage::AdminGp;
-    t.ok(GP, &format!("place gunds {free} {held}"), &[]);
+    t.ok(GP, &format!("place gunds {free}"), &[]);
     let pg = |t: &T, h: Hex| t.st.at(h).any(|u| d.kind(u) == Kind::ParthianGarrison);
     assert!(pg(&t, free) && !t.st.looted.contains(&free), "in Roman ZOC");
     assert!(!pg(&t, held) && t.st.looted.contains(&held), "held by Rome");
@@ -2934,4 +2936,483 @@ fn palmyra_diplomacy_in_turns_4_and_5() {
     t.st.actor = Player::Gp;
     let e = t.err(GP, "diplomacy palmyra");
     assert!(e.contains("R-H1"), "{e}");
+}
+
+/// An empty board and a path of `n` steps through core land near 3016.
+fn on_path(n: usize) -> (T, Data, Vec<Hex>) {
+    let t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), n);
+    (t, d, p)
+}
+
+/// The map's hexes that pass `f`, in the data's order.
+fn hexes_where(d: &Data, f: impl Fn(&HexInfo) -> bool) -> Vec<Hex> {
+    d.hexes.iter().filter(|x| f(x)).map(|x| x.hex).collect()
+}
+
+/// Barbaria hexes (the first one occupied by `v1`) and Parthia's centres and
+/// other hexes, on an empty board with two dead tribes and two dead gunds.
+fn placement_board() -> (T, Vec<Hex>, Vec<Hex>, Vec<Hex>) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let of = |r: Region, centre: Option<bool>| {
+        hexes_where(&d, |x| {
+            x.region == r && centre.is_none_or(|c| c == (x.tp > 0))
+        })
+    };
+    let barbaria = of(Region::Barbaria, None);
+    t.put("v1", barbaria[0]);
+    for id in ["t1", "t2", "g1", "g2"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.stage = Stage::AdminGp;
+    let centres = of(Region::Parthia, Some(true));
+    let plain = of(Region::Parthia, Some(false));
+    (t, barbaria, centres, plain)
+}
+
+// 7.1, 7.2 (version 8): a hex named for a returning unit that the rule does
+// not allow is refused, naming the hex and the rule, and nothing is placed:
+// tribes go one a hex into empty Barbaria hexes, "no more and no fewer"
+// than are dead; gunds into Parthian centres free of enemy units. Hexes
+// left unnamed are the umpire's (`done`).
+#[test]
+fn returning_units_named_into_forbidden_hexes_are_refused() {
+    let (mut t, barb, centres, plain) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    let rome = t.d().special.rome;
+    let held = centres[0];
+    t.put("v2", held);
+    let c = centres[1];
+    let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
+    assert!(ask.contains("2 tribes") && ask.contains("2 gunds"), "{ask}");
+    let cases = [
+        (
+            format!("place tribes {a} {b}"),
+            format!("{b} is occupied"),
+            "(7.1)",
+        ),
+        (
+            format!("place tribes {rome}"),
+            format!("{rome} is not in Barbaria"),
+            "(7.1)",
+        ),
+        (
+            format!("place tribes {a} {a}"),
+            format!("{a} is named twice"),
+            "(7.1)",
+        ),
+        (
+            format!("place tribes {a} {} {}", barb[2], barb[3]),
+            "3 hexes named for returning tribes, but 2 tribes are in the dead pile".into(),
+            "(7.1)",
+        ),
+        (
+            format!("place gunds {held}"),
+            format!("{held} is not a Parthian population centre free of enemy units"),
+            "(7.2)",
+        ),
+        (
+            format!("place tribes {a} gunds {}", plain[0]),
+            format!("{} is not a Parthian population centre", plain[0]),
+            "(7.2)",
+        ),
+        (
+            format!("place gunds {c} {c} {c}"),
+            "3 hexes named for returning gunds, but 2 gunds".into(),
+            "(7.2)",
+        ),
+    ];
+    for (order, want, rule) in cases {
+        let e = t.err(GP, &order);
+        assert!(e.contains(&want) && e.contains(rule), "{order}: {e}");
+    }
+    assert_eq!(t.st.stage, Stage::AdminGp, "nothing was placed");
+    // `command: orders` offers a legal placement besides `done`.
+    let legal = t.r.legal(&t.st, GP);
+    let place = legal.iter().find(|l| l.starts_with("place tribes "));
+    let place = place.unwrap_or_else(|| panic!("{legal:?}")).clone();
+    assert!(place.contains(" gunds "), "{place}");
+    let mut u = T {
+        r: t.r.clone(),
+        st: t.st.clone(),
+    };
+    u.ok(GP, &place, &[]);
+    assert_eq!(u.st.stage, Stage::Actions);
+    t.ok(GP, &format!("place tribes {a} gunds {c} {c}"), &[]);
+    assert_eq!(t.at("t1"), Some(a));
+    assert!(t.at("t2").is_some_and(|x| x != a && x != b));
+    assert_eq!((t.at("g1"), t.at("g2")), (Some(c), Some(c)));
+}
+
+// Version 7 skipped a named hex the rule forbids and placed that unit by
+// default; its records replay so (`Rules::at_version(7)`).
+#[test]
+fn version_7_placed_past_a_forbidden_hex() {
+    let (mut t, barb, centres, _) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    let held = centres[0];
+    t.put("v2", held);
+    t.r = t.r.as_version(7).unwrap();
+    t.ok(GP, &format!("place tribes {b} {a} gunds {held}"), &[]);
+    assert_eq!(t.at("t1"), Some(a), "{b} skipped");
+    let g1 = t.at("g1").unwrap();
+    assert!(g1 != held && centres.contains(&g1));
+}
+
+// 14.3 (23), 7.1: German Population Increase brings tribes back "under the
+// same strictures as given in 7.1"; a forbidden hex is refused before the
+// chit is spent or the die rolled. The list may be longer than the tribes
+// that come (die + 3).
+#[test]
+fn german_population_increase_refuses_a_forbidden_hex() {
+    let (mut t, barb, _, _) = placement_board();
+    let (b, a) = (barb[0], barb[1]);
+    t.st.stage = Stage::Actions;
+    t.st.actor = Player::Gp;
+    t.give(Player::Gp, 23);
+    let e = t.err(GP, &format!("play 23 at {a} {b}"));
+    assert!(
+        e.contains(&format!("{b} is occupied")) && e.contains("(14.3 (23), 7.1)"),
+        "{e}"
+    );
+    assert!(t.st.hand(Player::Gp).contains(&23), "not spent");
+    let list: Vec<String> = barb[1..12].iter().map(|x| x.to_string()).collect();
+    t.ok(
+        GP,
+        &format!("play 23 at {}", list.join(" ")),
+        &[("german-increase", 6, 1)],
+    );
+    assert_eq!((t.at("t1"), t.at("t2")), (Some(barb[1]), Some(barb[2])));
+}
+
+// 7.3: after a successful recovery roll the Germano-Parthian reclaims every
+// Parthian unit "and deploy[s] them as described in 3.3": a garrison in each
+// centre, the gunds in any hex(es) of Parthia (version 8; version 7 held
+// them to 7.2's centres). Hexes outside Parthia are refused before the roll.
+#[test]
+fn gunds_recovering_from_a_collapse_deploy_anywhere_in_parthia() {
+    let (mut t, _, centres, plain) = placement_board();
+    let d = t.d().clone();
+    for u in d
+        .of_kind(Kind::ParthianGarrison)
+        .chain(d.of_kind(Kind::Gund))
+    {
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.st.collapsed = true;
+    let rome = d.special.rome;
+    let e = t.err(GP, &format!("place gunds {rome}"));
+    assert!(
+        e.contains(&format!("{rome} is not a hex of Parthia")) && e.contains("(7.3, 3.3)"),
+        "{e}"
+    );
+    let x = plain[0];
+    let before = t.st.clone();
+    t.ok(
+        GP,
+        &format!("place gunds {x}"),
+        &[("parthian-recovery", 6, 5)],
+    );
+    assert!(!t.st.collapsed);
+    for g in d.of_kind(Kind::Gund) {
+        assert_eq!(t.st.hex_of(g), Some(x), "{}", d.uid(g));
+    }
+    for c in &centres {
+        assert!(
+            t.st.at(*c).any(|u| d.kind(u) == Kind::ParthianGarrison),
+            "{c}"
+        );
+    }
+    t.st = before;
+    t.r = t.r.as_version(7).unwrap();
+    t.ok(
+        GP,
+        &format!("place gunds {x}"),
+        &[("parthian-recovery", 6, 5)],
+    );
+    let g1 = t.at("g1").unwrap();
+    assert!(g1 != x && centres.contains(&g1), "version 7: a centre");
+}
+
+// 8.11: a rebel co-emperor killed by treachery is "eliminated and removed to
+// the dead pile"; 13.11: so is a co-emperor eliminated in combat. From there
+// he may be created again (8.7 "whenever there is no co-emperor piece on the
+// map"; R-F8). Version 7 set him aside.
+#[test]
+fn an_eliminated_coemperor_goes_to_the_dead_pile_and_may_return() {
+    let (mut t, _, p) = on_path(3);
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", p[1]);
+    let start = t.st.clone();
+    let roll = "treachery against the rebel co-emperor";
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Dead, "8.11");
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, &format!("coemperor {}", p[1]), &[]);
+    assert_eq!(t.at("co"), Some(p[1]), "created again from the dead pile");
+    // 13.11: the rebel co-emperor attacks and falls with his force.
+    let fell = (1..=6).any(|r| {
+        t.st = start.clone();
+        t.st.actor = Player::Gp;
+        let attack = format!("attack {} on {}", p[0], p[1]);
+        t.run(GP, &attack, &[("combat", 6, r)]).is_ok() && t.at("co").is_none()
+    });
+    assert!(fell, "some roll eliminates the attacking co-emperor");
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Dead, "13.11");
+    // Version 7 set him aside.
+    t.st = start;
+    t.r = t.r.as_version(7).unwrap();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &[(roll, 6, 5)]);
+    assert_eq!(t.st.unit(t.u("co")).loc, Loc::Aside);
+}
+
+// 13.9: a Roman leader in the battle, on offence or defence, loyal or
+// rebel, shifts the odds one column to his side; leaders on both sides
+// cancel. Two infantry against one rebel: 2:1 before the shift.
+#[test]
+fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
+    for (att, def, want) in [
+        (
+            &["emp", "v1", "v2"][..],
+            &["v3"][..],
+            "2:1 shifted +1 to 3:1",
+        ),
+        (
+            &["v1", "v2"][..],
+            &["co", "v3"][..],
+            "2:1 shifted -1 to 1:1",
+        ),
+        (
+            &["emp", "v1", "v2"][..],
+            &["co", "v3"][..],
+            "2:1 shifted +0 to 2:1",
+        ),
+    ] {
+        let mut t = empty();
+        let d = t.d().clone();
+        let p = path(&d, h("3016"), 3);
+        t.put_all(att, p[0]);
+        for id in def {
+            t.put(id, p[1]);
+            let u = t.u(id);
+            t.st.unit_mut(u).rebel = true;
+        }
+        t.st.actor = Player::Roman;
+        let order = format!("attack {} on {} advance none nodraw", p[0], p[1]);
+        let ev = t.ok(ROMAN, &order, &[("combat", 6, 1)]);
+        assert!(
+            text(&ev).contains(want),
+            "{att:?} on {def:?}: {}",
+            text(&ev)
+        );
+    }
+}
+
+// 8.7: the Roman creates a loyal co-emperor, as an action and with no roll,
+// only while none is on the map, in a hex with loyal mobile units (a base
+// alone will not do), never with the emperor (8.3). The Germano-Parthian's
+// attempt at a rebel one succeeds on 5-6; he is placed with loyal units
+// other than the emperor, and the Romans there turn rebel at once.
+#[test]
+fn creating_a_loyal_or_a_rebel_coemperor() {
+    let (mut t, _, p) = on_path(4);
+    t.put("b1", p[0]);
+    t.put("v1", p[2]);
+    t.put_all(&["emp", "v2"], p[4]);
+    let start = t.st.clone();
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("coemperor {}", p[0]));
+    assert!(
+        e.contains("no loyal Roman mobile unit") && e.contains("(8.7)"),
+        "{e}"
+    );
+    let e = t.err(ROMAN, &format!("coemperor {}", p[4]));
+    assert!(e.contains("(8.3)"), "{e}");
+    t.ok(ROMAN, &format!("coemperor {}", p[2]), &[]);
+    assert_eq!(t.at("co"), Some(p[2]));
+    assert!(!t.st.unit(t.u("co")).rebel);
+    assert_eq!(t.st.actor, Player::Gp, "the placement ends the action");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("coemperor {}", p[2]));
+    assert!(
+        e.contains("already a co-emperor") && e.contains("(8.7)"),
+        "{e}"
+    );
+    t.st.actor = Player::Gp;
+    let e = t.err(GP, &format!("rebel {}", p[0]));
+    assert!(e.contains("(8.7)"), "not while one is on the map: {e}");
+    // The rebel: 1-4 fails, 5-6 places him with the base, which turns rebel.
+    t.st = start;
+    t.st.actor = Player::Gp;
+    t.ok(GP, &format!("rebel {}", p[0]), &[("rebel-coemperor", 6, 4)]);
+    assert_eq!(t.at("co"), None);
+    t.st.actor = Player::Gp;
+    t.ok(GP, &format!("rebel {}", p[0]), &[("rebel-coemperor", 6, 5)]);
+    assert_eq!(t.at("co"), Some(p[0]));
+    assert!(t.st.unit(t.u("co")).rebel && t.st.unit(t.u("b1")).rebel);
+    assert!(!t.st.unit(t.u("v1")).rebel, "only the hex of placement");
+}
+
+// 11.1: leaders and garrisons project no zone of control; 12.3: no unit
+// enters a hex occupied by enemy units; 12.2: units move hex to adjacent
+// hex, no skipping.
+#[test]
+fn garrisons_pin_nothing_and_no_unit_enters_an_enemy_hex() {
+    let (mut t, d, p) = on_path(3);
+    t.put("v1", p[0]);
+    t.put("rg1", p[2]);
+    let rg = t.u("rg1");
+    t.st.unit_mut(rg).rebel = true;
+    assert!(!zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal), "garrison");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]));
+    assert!(e.contains("(12.3)"), "{e}");
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[2]));
+    assert!(
+        e.contains("is not a land hex adjacent") && e.contains("(12.2"),
+        "{e}"
+    );
+    for id in ["co", "v2"] {
+        t.put(id, p[2]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    assert!(
+        zoc::in_ezoc(&d, &t.st, p[1], Faction::Loyal),
+        "with a vexillation"
+    );
+}
+
+// 9.6, 9.7: each of the six Caucasus hexes, Dacia and Germania Decumates
+// pays Rome one TP while unlooted; once looted it stays looted for the rest
+// of the game: rebuilding is for core centres only (6.4, 8.14).
+#[test]
+fn caucasus_and_trans_river_hexes_pay_one_tp_and_stay_looted() {
+    use umpire::games::ldf::economics::revenue;
+    let mut t = game();
+    let d = t.d().clone();
+    let mut outer = hexes_where(&d, |x| x.region.is_caucasus());
+    assert_eq!(outer.len(), 6);
+    outer.extend([d.special.dacia, d.special.decumates]);
+    let full = revenue(&d, &t.st);
+    for (i, x) in outer.iter().enumerate() {
+        t.st.looted.insert(*x);
+        assert_eq!(revenue(&d, &t.st), full - 1 - i as u32, "{x}");
+    }
+    for x in [outer[0], d.special.dacia] {
+        t.st.actor = Player::Roman;
+        let e = t.err(ROMAN, &format!("rebuild {x}"));
+        assert!(
+            e.contains("not a looted core") && e.contains("(6.4)"),
+            "{e}"
+        );
+    }
+}
+
+// 10.1: during a move friendly units pass through each other's hexes
+// whatever their number; stacking holds where an action starts and ends
+// (two infantry without a leader, 10.7).
+#[test]
+fn a_force_passes_through_a_full_friendly_stack() {
+    let (mut t, _, p) = on_path(2);
+    t.put("v1", p[0]);
+    t.put_all(&["v2", "v3"], p[1]);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], p[1]));
+    assert!(e.contains("(10.7)"), "{e}");
+    t.ok(ROMAN, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert_eq!(t.at("v1"), Some(p[2]));
+}
+
+// 8.20: a pass answered by an action gives the passer another chance; only
+// two passes in immediate succession end the turn (5.4(2)).
+#[test]
+fn a_pass_answered_by_an_action_does_not_end_the_turn() {
+    let (mut t, _, p) = on_path(1);
+    t.put("v1", p[0]);
+    t.st.actor = Player::Gp;
+    t.ok(GP, "pass", &[]);
+    t.ok(ROMAN, &format!("move {} to {}", p[0], p[1]), &[]);
+    t.ok(GP, "pass", &[]);
+    assert_eq!(
+        (t.st.turn, t.st.stage, t.st.actor),
+        (1, Stage::Actions, Player::Roman)
+    );
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!((t.st.turn, t.st.stage), (2, Stage::AdminRoman));
+}
+
+// 13.12 ¶3: where some retreat hexes are free of EZOC, the retreat goes to
+// one of them, even when the owner's rally hex (his standing order) is a
+// hex in EZOC next to the battle.
+#[test]
+fn a_retreat_avoids_enemy_zones_of_control_when_it_can() {
+    let (mut t, d, p) = on_path(3);
+    t.put_all(&["v1", "v2", "emp"], p[0]);
+    t.put("g1", p[1]);
+    let pinned = d
+        .links(p[1])
+        .find(|x| *x != p[0] && x.adjacent_on(OFFSET, p[0]) && d.is_land(*x))
+        .expect("a hex next to both");
+    assert!(zoc::in_ezoc(&d, &t.st, pinned, Faction::Parthian));
+    t.standing(GP, &[&format!("rally {pinned}")]);
+    let before = t.st.clone();
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(2, 1) + 1, Outcome::DR);
+    let order = format!("attack {} on {} advance none", p[0], p[1]);
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    let to = t.at("g1").expect("retreated");
+    assert!(to != p[1] && to.adjacent_on(OFFSET, p[1]), "{to}");
+    assert!(!zoc::in_ezoc(&d, &before, to, Faction::Parthian), "{to}");
+}
+
+// 10.7 with N10: a stack left over the limit by its leader's fall unstacks
+// its excess into adjacent land hexes by the retreat doctrine (N1: outside
+// EZOC if it can), version 8; version 7 took the first hex that fitted,
+// EZOC or not. Here the rebel co-emperor falls to treachery (8.11), his
+// three infantry turn loyal and one must go.
+#[test]
+fn emergency_unstacking_avoids_enemy_zones_of_control() {
+    let (mut t, d, p) = on_path(2);
+    let x = p[1];
+    for id in ["co", "v1", "v2", "v3"] {
+        t.put(id, x);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    let first = d.links(x).next().unwrap();
+    let tribe = d
+        .links(first)
+        .find(|n| *n != x && !n.adjacent_on(OFFSET, x) && !d.side(first, *n).is_river())
+        .expect("a hex beyond the first neighbour");
+    t.put("t1", tribe);
+    assert!(zoc::in_ezoc(&d, &t.st, first, Faction::Loyal), "{first}");
+    let start = t.st.clone();
+    let roll = [("treachery against the rebel co-emperor", 6, 5)];
+    let moved = |t: &T| {
+        ["v1", "v2", "v3"]
+            .iter()
+            .filter_map(|id| t.at(id).filter(|h| *h != x))
+            .collect::<Vec<Hex>>()
+    };
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, "treachery", &roll);
+    let to = moved(&t);
+    assert_eq!(to.len(), 1, "{}", text(&ev));
+    assert!(!zoc::in_ezoc(&d, &t.st, to[0], Faction::Loyal), "{}", to[0]);
+    t.st = start;
+    t.r = t.r.as_version(7).unwrap();
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "treachery", &roll);
+    assert_eq!(moved(&t), vec![first], "version 7");
 }

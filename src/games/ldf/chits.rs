@@ -6,6 +6,7 @@ use super::data::{Back, Data, Kind, Region, Timing, UnitId, User};
 use super::economics;
 use super::effects::{Ctx, illegal, kill, loot, to_pool};
 use super::leaders;
+use super::placement::{self, GundRule};
 use super::stacking;
 use super::state::{Faction, Item, Loc, Player, State};
 use crate::core::hex::Hex;
@@ -488,6 +489,27 @@ pub fn playable(d: &Data, st: &State, p: Player) -> Vec<u8> {
         .collect()
 }
 
+/// From version 8, refuses the hexes named for the units chit 22 or 23
+/// brings back if the rule they follow (7.2, 7.1) does not allow them,
+/// before the chit is spent or a die rolled. The number of tribes is rolled
+/// (die + 3), so that list may be longer than the tribes that come.
+fn check_places(d: &Data, st: &State, c: u8, effect: &str, at: &[Hex]) -> Result<(), RuleError> {
+    match effect {
+        "resurgence" => {
+            let dead = d
+                .of_kind(Kind::Gund)
+                .filter(|u| st.unit(*u).loc == Loc::Dead)
+                .count();
+            let cite = format!("14.3 ({c}), 7.2");
+            placement::check_gunds(d, st, at, Some(dead), GundRule::Centres, &cite)
+        }
+        "german_increase" => {
+            placement::check_tribes(d, st, at, None, &format!("14.3 ({c}), 7.1"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Plays a chit as an action (8.18); `back` are the chits thrown back into
 /// the pool first by From the Jaws of Death (14.3).
 #[allow(clippy::too_many_arguments)]
@@ -528,6 +550,9 @@ pub fn play(
             "14.3",
         ));
     }
+    if ctx.version >= 8 {
+        check_places(d, st, c, &def.effect, at)?;
+    }
     let mut rest: Vec<u8> = st.hand(p).to_vec();
     for b in back {
         match rest.iter().position(|x| x == b) {
@@ -558,7 +583,7 @@ pub fn play(
                 vec![],
             );
         }
-        "resurgence" => economics::parthia_returns(ctx, st, at, "14.3 (22)")?,
+        "resurgence" => economics::parthia_returns(ctx, st, at, GundRule::Centres, "14.3 (22)")?,
         "german_increase" => {
             let n = ctx.d6_as(st, "german-increase", |r| r + 3)? + 3;
             economics::tribes_return(ctx, st, at, n as usize)?;

@@ -520,6 +520,42 @@ fn exchange(
     Ok(())
 }
 
+/// Would `us` fit in `n` (10.x) if they stood there?
+pub(super) fn fits(d: &Data, st: &State, n: Hex, us: &[UnitId]) -> bool {
+    let mut t = st.clone();
+    for u in us {
+        t.set_loc(*u, Loc::Hex(n));
+    }
+    stacking::check_hex(d, &t, n).is_ok()
+}
+
+/// The rally hex of the player who commands faction `f` (standing order).
+pub(super) fn rally_of(st: &State, f: Faction) -> Option<Hex> {
+    let owner = f.player().unwrap_or(Player::Roman);
+    st.standing[owner.index()].rally
+}
+
+/// The retreat doctrine (N1) as a sort key, smaller first: outside EZOC
+/// (11.6: a retreat may enter one; 13.12 avoids it if it can), where `us`
+/// fit, a population centre the faction holds, nearest the rally hex, then
+/// the lowest id.
+pub(super) fn doctrine_key(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    us: &[UnitId],
+    rally: Option<Hex>,
+    n: Hex,
+) -> (bool, bool, bool, u32, Hex) {
+    (
+        in_ezoc(d, st, n, f),
+        !fits(d, st, n, us),
+        !(d.hex(n).is_some_and(|x| x.tp > 0) && super::control::holds(d, st, f, n)),
+        rally.map_or(0, |r| n.distance_on(super::data::OFFSET, r)),
+        n,
+    )
+}
+
 /// DR: the defender's mobile units and leader retreat one hex (13.12, 13.13),
 /// by the defender's retreat doctrine (standing order N1).
 fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
@@ -532,31 +568,15 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
         return Ok(());
     }
     let f = st.faction(d, units[0]);
-    let owner = f.player().unwrap_or(Player::Roman);
-    let rally = st.standing[owner.index()].rally;
-    let fits = |st: &State, n: Hex, us: &[UnitId]| {
-        let mut t = st.clone();
-        for u in us {
-            t.set_loc(*u, Loc::Hex(n));
-        }
-        stacking::check_hex(d, &t, n).is_ok()
-    };
+    let rally = rally_of(st, f);
+    let fits = |st: &State, n: Hex, us: &[UnitId]| fits(d, st, n, us);
     let cands: Vec<Hex> = d
         .links(b.target)
         .filter(|n| may_enter(d, st, f, &units, *n).is_ok())
         .collect();
-    // 11.6: a retreat may enter an EZOC; 13.12's doctrine avoids one if it can.
     let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
         let mut v = cs.to_vec();
-        v.sort_by_key(|n| {
-            (
-                in_ezoc(d, st, *n, f),
-                !fits(st, *n, &units),
-                !(d.hex(*n).is_some_and(|x| x.tp > 0) && super::control::holds(d, st, f, *n)),
-                rally.map_or(0, |r| n.distance_on(super::data::OFFSET, r)),
-                *n,
-            )
-        });
+        v.sort_by_key(|n| doctrine_key(d, st, f, &units, rally, *n));
         v.first().copied()
     };
     let Some(n) = best(st, &cands) else {

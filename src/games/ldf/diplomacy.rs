@@ -3,7 +3,7 @@
 
 use super::chits::{holds_effect, spend};
 use super::data::{Data, Kind, UnitId};
-use super::effects::{Ctx, flip_loyal, illegal, kill};
+use super::effects::{Ctx, coemperor_grave, flip_loyal, illegal, kill};
 use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};
 use crate::core::ruleset::RuleError;
@@ -175,7 +175,8 @@ pub fn treachery(
                 "treachery against the rebel co-emperor",
             )? {
                 let h = st.hex_of(co);
-                st.set_loc(co, Loc::Aside);
+                // 8.11: "eliminated and removed to the dead pile".
+                st.set_loc(co, coemperor_grave(ctx.version));
                 st.unit_mut(co).rebel = false;
                 flip_loyal(st, d);
                 ctx.say(

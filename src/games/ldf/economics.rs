@@ -5,6 +5,7 @@
 
 use super::data::{Data, Kind, Region, UnitId};
 use super::effects::{Ctx, illegal, loot};
+use super::placement::{self, GundRule};
 use super::stacking;
 use super::state::{Faction, Gallic, Loc, Palmyra, Player, State};
 use crate::core::hex::Hex;
@@ -268,16 +269,9 @@ pub fn reclaim(
     Ok(())
 }
 
-/// Hexes a returning tribe may take (7.1): Barbaria, empty.
-fn tribe_sites(d: &Data, st: &State) -> Vec<Hex> {
-    d.hexes
-        .iter()
-        .filter(|x| x.region == Region::Barbaria && st.at(x.hex).next().is_none())
-        .map(|x| x.hex)
-        .collect()
-}
-
-/// Up to `n` dead tribes return, one a hex, to the named hexes first (7.1; R-C9).
+/// Up to `n` dead tribes return, one a hex, to the named hexes first, the
+/// rest by default (7.1; R-C9). From version 8 the named hexes were checked
+/// before (`placement::check_tribes`).
 pub fn tribes_return(
     ctx: &mut Ctx,
     st: &mut State,
@@ -292,7 +286,7 @@ pub fn tribes_return(
         .collect();
     let mut placed = 0;
     for u in dead {
-        let sites = tribe_sites(d, st);
+        let sites = placement::tribe_sites(d, st);
         let Some(h) = prefs
             .iter()
             .copied()
@@ -313,23 +307,23 @@ pub fn tribes_return(
     Ok(())
 }
 
-/// Parthian units return (7.2, chit 22): a garrison in every Parthian
-/// centre free of enemies (un-looting it), gunds to the named hexes or Ctesiphon.
+/// Parthian units return (7.2, chit 22; 7.3): a garrison in every Parthian
+/// centre free of enemies (un-looting it), gunds to the named hexes `where_`
+/// allows, else the first such centre.
 pub fn parthia_returns(
     ctx: &mut Ctx,
     st: &mut State,
     prefs: &[Hex],
+    where_: GundRule,
     rule: &str,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
     st.collapsed = false;
-    let centres: Vec<Hex> = d
-        .hexes
-        .iter()
-        .filter(|x| x.region == Region::Parthia && x.tp > 0)
-        .map(|x| x.hex)
-        .filter(|h| !st.at(*h).any(|u| st.faction(d, u) != Faction::Parthian))
-        .collect();
+    let centres = placement::gund_sites(d, st, GundRule::Centres);
+    let sites = match where_ {
+        GundRule::Centres => centres.clone(),
+        GundRule::Anywhere => placement::gund_sites(d, st, GundRule::Anywhere),
+    };
     for h in &centres {
         if st.at(*h).any(|u| d.kind(u) == Kind::ParthianGarrison) {
             continue;
@@ -351,7 +345,7 @@ pub fn parthia_returns(
         let targets: Vec<Hex> = prefs
             .iter()
             .copied()
-            .filter(|h| centres.contains(h))
+            .filter(|h| sites.contains(h))
             .collect();
         let h = targets
             .get(k % targets.len().max(1))
@@ -517,7 +511,14 @@ pub fn recovery(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), Rule
         vec![],
     );
     if ok {
-        parthia_returns(ctx, st, prefs, "7.3")?;
+        // 7.3 "deploy them as described in 3.3": gunds anywhere in Parthia
+        // from version 8; version 7 used 7.2's centres.
+        let where_ = if ctx.version >= 8 {
+            GundRule::Anywhere
+        } else {
+            GundRule::Centres
+        };
+        parthia_returns(ctx, st, prefs, where_, "7.3")?;
     }
     Ok(())
 }

@@ -137,9 +137,18 @@ pub fn to_pool(st: &mut State, item: Item) {
     st.pool.insert(i, item);
 }
 
+/// Where an eliminated co-emperor goes: the dead pile from version 8
+/// (8.11, 13.11 "eliminated and removed to the dead pile"), from where he
+/// may be created again (8.7 "whenever there is no co-emperor piece on the
+/// map"; R-F8); version 7 set him aside. Reaching Rome sets him aside in
+/// every version (8.3 "setting aside").
+pub fn coemperor_grave(version: u32) -> Loc {
+    if version >= 8 { Loc::Dead } else { Loc::Aside }
+}
+
 /// Eliminates a counter (13.11), with what follows: cavalry before the
-/// reserve back to the pool (14.3), the co-emperor aside (R-F8; a rebel's fall
-/// flips the rebels, 8.7), the emperor replaced (8.9, 14.4).
+/// reserve back to the pool (14.3), the co-emperor to the dead pile (R-F8;
+/// a rebel's fall flips the rebels, 8.7), the emperor replaced (8.9, 14.4).
 pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
     let d = ctx.d;
     let was_rebel = st.unit(u).rebel;
@@ -150,7 +159,7 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
             to_pool(st, Item::Cavalry(u));
         }
         Kind::CoEmperor => {
-            *st.unit_mut(u) = fresh(Loc::Aside);
+            *st.unit_mut(u) = fresh(coemperor_grave(ctx.version));
             if was_rebel {
                 ctx.say(
                     "the rebel co-emperor falls: every non-Gallic rebel returns to loyalty (8.7)",

@@ -115,6 +115,20 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// Where an excess unit of `h` unstacks from version 8 (10.7; N10): an
+/// adjacent land hex it may enter and fit in, chosen by the retreat
+/// doctrine (N1: outside EZOC if it can, a held centre, nearest the rally
+/// hex of its commander, the lowest id).
+fn unstack_to(d: &Data, st: &State, f: Faction, u: UnitId, h: Hex) -> Option<Hex> {
+    use super::combat::{doctrine_key, fits, rally_of};
+    let rally = rally_of(st, f);
+    d.links(h)
+        .filter(|n| {
+            super::entry::may_enter(d, st, f, &[u], *n).is_ok() && fits(d, st, *n, &[u])
+        })
+        .min_by_key(|n| doctrine_key(d, st, f, &[u], rally, *n))
+}
+
 /// Emergency unstacking (10.7): a Roman stack over the limit moves its excess
 /// mobile units to adjacent land hexes where they fit, else they are eliminated.
 pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
@@ -128,11 +142,16 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
             return Ok(());
         };
         let f = st.faction(d, u);
-        let to = d.links(h).find(|n| {
-            let mut t = st.clone();
-            t.set_loc(u, Loc::Hex(*n));
-            !st.hostile_in(d, *n, f) && stacking::check_hex(d, &t, *n).is_ok()
-        });
+        let to = if ctx.version >= 8 {
+            unstack_to(d, st, f, u, h)
+        } else {
+            // Version 7: the first adjacent hex with no enemy where it fits.
+            d.links(h).find(|n| {
+                let mut t = st.clone();
+                t.set_loc(u, Loc::Hex(*n));
+                !st.hostile_in(d, *n, f) && stacking::check_hex(d, &t, *n).is_ok()
+            })
+        };
         match to {
             Some(n) => {
                 st.set_loc(u, Loc::Hex(n));
@@ -160,7 +179,8 @@ pub fn create_loyal(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleErr
     let co = st
         .coemperor(d)
         .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
-    if st.unit(co).loc != Loc::Aside {
+    // Set aside or in the dead pile, he may be created (8.7; R-F8).
+    if st.unit(co).loc.hex().is_some() {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
     let mobile = st
@@ -206,7 +226,8 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
     let co = st
         .coemperor(d)
         .ok_or_else(|| illegal("no co-emperor counter", "8.7"))?;
-    if st.unit(co).loc != Loc::Aside {
+    // Set aside or in the dead pile, he may be created (8.7; R-F8).
+    if st.unit(co).loc.hex().is_some() {
         return Err(illegal("there is already a co-emperor on the map", "8.7"));
     }
     let sites = rebel_sites(d, st);

@@ -267,10 +267,47 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
             }
             return v;
         }
-        Stage::AdminGp => return vec!["done".into()],
+        Stage::AdminGp => {
+            let mut v = vec!["done".to_string()];
+            v.extend(placement(d, st).filter(|t| ok(d, st, p, t)));
+            return v;
+        }
         Stage::Actions => {}
     }
     let mut out = vec!["pass".to_string()];
     out.extend(candidates(d, st, p));
     out
+}
+
+/// A `place` order for what the dead pile holds (7.1-7.3): the tribes to
+/// the empty Barbaria hexes nearest Rome, the gunds to the first hex their
+/// rule allows.
+fn placement(d: &Data, st: &State) -> Option<String> {
+    use super::placement::{GundRule, gund_sites, tribe_sites};
+    let dead = |k: Kind| {
+        d.of_kind(k)
+            .filter(|u| st.unit(*u).loc == super::state::Loc::Dead)
+            .count()
+    };
+    let mut tribes = tribe_sites(d, st);
+    tribes.sort_by_key(|h| (h.distance_on(OFFSET, d.special.rome), *h));
+    tribes.truncate(dead(Kind::Tribe));
+    let rule = if st.collapsed {
+        GundRule::Anywhere
+    } else {
+        GundRule::Centres
+    };
+    let gunds = gund_sites(d, st, rule)
+        .into_iter()
+        .next()
+        .filter(|_| dead(Kind::Gund) > 0);
+    let list = |hs: &[Hex]| hs.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
+    let mut s = String::from("place");
+    if !tribes.is_empty() {
+        s.push_str(&format!(" tribes {}", list(&tribes)));
+    }
+    if let Some(g) = gunds {
+        s.push_str(&format!(" gunds {g}"));
+    }
+    (s != "place").then_some(s)
 }

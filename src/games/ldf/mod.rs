@@ -30,6 +30,7 @@ pub mod leaders;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod placement;
 pub mod reach;
 pub mod setup;
 pub mod stacking;
@@ -65,7 +66,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -194,6 +195,22 @@ pub fn read_options(setup: &Setup) -> Result<Options, String> {
     Ok(o)
 }
 
+/// The Germano-Parthian's administrative prompt, with what the dead pile
+/// holds and where it may go (7.1, 7.2, 7.3).
+fn admin_gp_ask(d: &Data, st: &State) -> String {
+    let dead = |k: Kind| d.of_kind(k).filter(|u| st.unit(*u).loc == Loc::Dead).count();
+    let gunds = if st.collapsed {
+        "Parthia is collapsed: on a recovery roll of 5-6 they go anywhere in Parthia (7.3, 3.3)"
+    } else {
+        "they go to Parthian centres free of enemy units (7.2)"
+    };
+    format!(
+        "place the {} tribes in the dead pile, one a hex in empty Barbaria hexes (7.1), and its {} gunds ({gunds}): `place tribes HEX... gunds HEX...`, or `done`; hexes left unnamed are the umpire's",
+        dead(Kind::Tribe),
+        dead(Kind::Gund)
+    )
+}
+
 impl Rules for Ldf {
     type State = State;
     type Order = Order;
@@ -216,6 +233,11 @@ impl Rules for Ldf {
             // Unreleased: no at_version(5) emulation.
             // 7: an attacker named twice in one attack is refused (13.3);
             // version 6 counted it twice, and `at_version(6)` still does.
+            // 8: a named placement hex the rules forbid is refused (7.1,
+            // 7.2, chits 22 and 23), gunds recovering after a collapse go
+            // anywhere in Parthia (7.3, 3.3), an eliminated co-emperor goes
+            // to the dead pile (8.11, 13.11), emergency unstacking by the
+            // retreat doctrine (10.7, N10); `at_version(7)` plays 7.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -270,7 +292,7 @@ impl Rules for Ldf {
         let (ask, default) = match st.stage {
             Stage::Setup => ("set up your 17 tribes in Barbaria and 8 gunds in Parthia: `setup tribes HEX... gunds HEX...` or `setup auto` (3.3)".to_string(), "setup auto"),
             Stage::AdminRoman => (format!("your administrative steps ({} TP): `tax HEX...`, `demobilize UNIT...`, `reclaim HEX...`, then `done` (6.6-6.8)", st.treasury), "done"),
-            Stage::AdminGp => ("place returning tribes and gunds (`place tribes HEX... gunds HEX...`) or `done` for the umpire's placement (7.1, 7.2)".to_string(), "done"),
+            Stage::AdminGp => (admin_gp_ask(&self.data, st), "done"),
             Stage::Actions => (format!("your action (8.1): move, sea, river, attack, draw, play, pass ... ({} passes in a row)", st.passes), "pass"),
         };
         Prompt {

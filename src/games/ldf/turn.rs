@@ -12,6 +12,7 @@ use super::effects::{Ctx, illegal, win};
 use super::leaders;
 use super::movement;
 use super::orders::Order;
+use super::placement::{self, GundRule};
 use super::setup;
 use super::state::{Player, Stage, State};
 use super::victory;
@@ -144,11 +145,16 @@ fn admin_gp(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
             ));
         }
     };
+    // Version 8 refuses a named hex the rules do not allow (7.1-7.3);
+    // version 7 skipped it and placed that unit by default.
+    if ctx.version >= 8 {
+        placement::check_admin(ctx.d, st, &tribes, &gunds)?;
+    }
     economics::tribes_return(ctx, st, &tribes, usize::MAX)?;
     if st.collapsed {
         economics::recovery(ctx, st, &gunds)?;
     } else {
-        economics::parthia_returns(ctx, st, &gunds, "7.2")?;
+        economics::parthia_returns(ctx, st, &gunds, GundRule::Centres, "7.2")?;
     }
     economics::palmyra_replenish(ctx, st);
     st.stage = Stage::Actions;
