@@ -130,7 +130,9 @@ mod tests {
 
     #[test]
     fn a_batch_of_good_signatures_holds_and_any_flaw_breaks_it() {
-        let signers: Vec<SigningKey> = (1..=3u8).map(|b| SigningKey::from_bytes(&[b; 32])).collect();
+        let signers: Vec<SigningKey> = (1..=3u8)
+            .map(|b| SigningKey::from_bytes(&[b; 32]))
+            .collect();
         let keys: Vec<BatchKey> = signers
             .iter()
             .map(|k| BatchKey::new(k.verifying_key().to_bytes()).unwrap())
@@ -139,7 +141,10 @@ mod tests {
         assert!(verify_batch(&batch(&msgs, &sigs, &who), &keys));
         // Agreement with dalek's own batch.
         let dalek_keys: Vec<_> = who.iter().map(|&k| signers[k].verifying_key()).collect();
-        let dalek_sigs: Vec<_> = sigs.iter().map(ed25519_dalek::Signature::from_bytes).collect();
+        let dalek_sigs: Vec<_> = sigs
+            .iter()
+            .map(ed25519_dalek::Signature::from_bytes)
+            .collect();
         let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
         assert!(ed25519_dalek::verify_batch(&refs, &dalek_sigs, &dalek_keys).is_ok());
 
@@ -154,7 +159,10 @@ mod tests {
         for byte in [3, 40] {
             let mut sigs2 = sigs.clone();
             sigs2[250][byte] ^= 1;
-            assert!(!verify_batch(&batch(&msgs, &sigs2, &who), &keys), "byte {byte}");
+            assert!(
+                !verify_batch(&batch(&msgs, &sigs2, &who), &keys),
+                "byte {byte}"
+            );
         }
         let mut sigs2 = sigs.clone();
         sigs2[9][63] |= 0xf0;

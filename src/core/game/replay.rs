@@ -303,13 +303,7 @@ impl Game {
         count_rolls(sum, ev.report.rolls.len(), verified);
         sum.moves += 1;
         let text_hash = sha256(text.as_bytes());
-        Ok(self.commit_action(
-            Body::Move(m),
-            ev.state,
-            ev.report,
-            ev.side,
-            Some(text_hash),
-        ))
+        Ok(self.commit_action(Body::Move(m), ev.state, ev.report, ev.side, Some(text_hash)))
     }
 
     fn replay_default(
