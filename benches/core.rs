@@ -115,14 +115,14 @@ fn verify_record(c: &mut Criterion) {
     g.bench_function("umpire-verify", |b| {
         b.iter(|| {
             let r = Record::from_text(black_box(&text)).unwrap();
-            Game::replay_owned(freeform(), r, ReplayMode::Verify).unwrap()
+            Game::verify_only(freeform(), r).unwrap()
         })
     });
     // The same game with a secret roll in every move: the full record, and one side's copy.
     g.bench_function("umpire-verify-hidden-full", |b| {
         b.iter(|| {
             let r = Record::from_text(black_box(&hidden_text)).unwrap();
-            Game::replay_owned(freeform(), r, ReplayMode::Verify).unwrap()
+            Game::verify_only(freeform(), r).unwrap()
         })
     });
     g.bench_function("umpire-verify-hidden-copy-audit", |b| {

@@ -637,7 +637,7 @@ pub(super) fn replay_file(
         .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
     let ruleset = ruleset_for(&opening.ruleset, data)?;
     let progress = replay_status(&record);
-    let replayed = Game::replay_owned(ruleset, record, ReplayMode::Verify);
+    let replayed = Game::verify_only(ruleset, record);
     progress.finish();
     replayed.map_err(|e| anyhow!("{}: {e}", path.display()))
 }
@@ -710,7 +710,7 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     if let Some(p) = sig_file {
         let armored =
             String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
-        let key = head_umpire_key(&record)?;
+        let key = head_umpire_key(record)?;
         match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
             Ok(()) => println!(
                 "  signed by the umpire's key {} ({})",
@@ -782,7 +782,7 @@ fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
     let o = g.record.opening().ok_or_else(|| anyhow!("no opening"))?;
     let ruleset = ruleset_for(&o.ruleset, data)?;
     let progress = replay_status(&g.record);
-    let replayed = Game::replay(ruleset, &g.record, ReplayMode::Verify);
+    let replayed = Game::verify_only(ruleset, g.record.clone());
     progress.finish();
     let (game, s) = match replayed {
         Ok(x) => x,

@@ -289,7 +289,7 @@ impl Game {
             }],
             ..Default::default()
         };
-        self.reports.insert(seq, report);
+        self.put_report(seq, report);
         self.last_action = seq;
         seq
     }

@@ -110,7 +110,7 @@ impl Game {
             standing: events,
             ..Default::default()
         };
-        self.reports.insert(seq, report);
+        self.put_report(seq, report);
         self.last_action = seq;
         seq
     }

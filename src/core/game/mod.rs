@@ -280,6 +280,9 @@ pub struct Game {
     /// While verifying a replay: the move signatures already found valid
     /// in one batch ahead of it (issue 13), so each is not checked again.
     prechecked: Option<Arc<crate::core::sig::Prechecked>>,
+    /// Whether the report of every action is kept (for result mails and
+    /// the game page), not only the last one's (see `put_report`).
+    keep_reports: bool,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -381,6 +384,7 @@ impl Game {
             disclose_due: None,
             replaying: None,
             prechecked: None,
+            keep_reports: true,
             record,
         })
     }
@@ -625,6 +629,17 @@ impl Game {
         }
     }
 
+    /// Keeps the report of entry `seq`: beside every earlier one, or, in a
+    /// verifier's replay ([`Game::verify_only`]), beside the last action's
+    /// only.
+    fn put_report(&mut self, seq: u64, report: Report) {
+        if !self.keep_reports {
+            let last = self.last_action;
+            self.reports.retain(|&s, _| s == last);
+        }
+        self.reports.insert(seq, report);
+    }
+
     fn commit_action(
         &mut self,
         body: Body,
@@ -653,7 +668,7 @@ impl Game {
             self.accepted_texts.insert(t, (seq, side));
         }
         let round = !report.round.is_empty();
-        self.reports.insert(seq, report);
+        self.put_report(seq, report);
         self.last_action = seq;
         for (i, anchor) in self.anchors.iter_mut().enumerate() {
             let s = Side(i as u8);

@@ -39,12 +39,36 @@ impl Game {
         Game::replay_from(ruleset, record, mode, None)
     }
 
+    /// A verifier's replay (`umpire verify`): [`Game::replay_owned`] in
+    /// [`ReplayMode::Verify`], keeping the report of the last action only,
+    /// not of every entry (a verifier sends no result mail and draws no game
+    /// page; building and freeing them all was a tenth of its time, issue
+    /// 13). [`Game::report`] of an earlier entry is then `None`; entries
+    /// added to the game afterwards keep their reports as usual.
+    pub fn verify_only(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_lean(ruleset, record, ReplayMode::Verify, None, false)
+    }
+
     /// [`Game::replay`], under `base` itself from entry `force_from` on when given.
     pub(super) fn replay_from(
         ruleset: Arc<dyn Ruleset>,
         record: Record,
         mode: ReplayMode,
         force_from: Option<u64>,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_lean(ruleset, record, mode, force_from, true)
+    }
+
+    /// [`Game::replay_from`], keeping every action's report or the last one's.
+    fn replay_lean(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+        mode: ReplayMode,
+        force_from: Option<u64>,
+        keep_reports: bool,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
         let owned = record.into_entries();
         let entries = owned.as_slice();
@@ -63,6 +87,7 @@ impl Game {
             })?;
         let rest = entries.get(1..).unwrap_or_default();
         let mut game = Game::start(ruleset, first, rest, force_from)?;
+        game.keep_reports = keep_reports;
         let revealed = revealed_secrets(entries)?;
         let mut sum = ReplaySummary {
             entries: 1,
@@ -120,6 +145,7 @@ impl Game {
             sum.entries += 1;
         }
         game.prechecked = None;
+        game.keep_reports = true;
         if game.disclose_due.is_some() {
             return Err(ReplayError {
                 seq: len,
