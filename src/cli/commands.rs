@@ -1,7 +1,7 @@
 //! Each command: call the library, print, return the exit code.
 
 use super::{Cli, Command, ConfigCommand, DataCommand};
-use crate::core::game::{Game, RejectKind, ReplayMode};
+use crate::core::game::{Game, RejectKind};
 use crate::core::movefile::armor;
 use crate::core::record::Record;
 use crate::core::sig::{MOVE_NAMESPACE, PublicKey, RESULT_NAMESPACE, SecretKey};
