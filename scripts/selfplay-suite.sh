@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The self-play runs the game issues ask of the test suite: `umpire selfplay
+# ldf --games 300`, `ac --games 200` across scenarios and options, `adp
+# --games 200` across every mode. Every game is played to its end with
+# invariants checked after every order, and every record (the full one and
+# each side's copy) replayed and verified. Run by scripts/test.sh after
+# `cargo test`, with the binary that `cargo test` built (tests profile), in
+# two lanes; about 5 minutes on 2 cores. The runs at scale are
+# scripts/selfplay-scale.sh.
+#
+# Usage: scripts/selfplay-suite.sh [UMPIRE_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-target/debug/umpire}
+[ -x "$bin" ] || { echo "no umpire binary at $bin (cargo build first)" >&2; exit 1; }
+logs=$(mktemp -d /tmp/umpire-selfplay.XXXXXX)
+trap 'rm -rf "$logs"' EXIT
+
+# One run: its command line, then the summary line `selfplay` prints.
+run() {
+  local name=$1; shift
+  local dir="$logs/$name"
+  mkdir -p "$dir"
+  if ! "$bin" selfplay --dir "$dir/data" "$@" >"$dir/out" 2>&1; then
+    echo "FAILED: umpire selfplay $*" >&2
+    tail -20 "$dir/out" >&2
+    return 1
+  fi
+  printf '%s: %s\n' "$name" "$(grep -m1 ' games of ' "$dir/out")"
+}
+
+# Two lanes of about equal length (the non-player modes of adp are the slow ones).
+adp() { run "adp-$1" adp --scenario "$1" --games 25 --seed 2026; }
+
+lane_one() {
+  run ldf ldf --games 300 --seed 1
+  adp standin-1p-taliban
+  adp standin-3p-np
+}
+
+lane_two() {
+  run ac-s1 ac --scenario s1 --games 100 --seed 1 -o ultimatums=on -o staff_work=on \
+    -o forced_march=on -o telegraph=on -o massacre=on -o discoveries=on
+  run ac-s2 ac --scenario s2 --games 50 --seed 1 -o ultimatums=on -o levy=invasion
+  run ac-s3 ac --scenario s3 --games 50 --seed 1 -o base=s2
+  for m in standin standin-3p standin-2p standin-2p-alt standin-2p-np standin-1p-coalition; do
+    adp "$m"
+  done
+}
+
+t0=$(date +%s)
+lane_one >"$logs/lane1" 2>&1 &
+one=$!
+lane_two >"$logs/lane2" 2>&1 &
+two=$!
+rc=0
+wait "$one" || rc=1
+wait "$two" || rc=1
+cat "$logs/lane1" "$logs/lane2"
+echo "self-play suite: $(( $(date +%s) - t0 )) s"
+exit "$rc"
