@@ -420,6 +420,29 @@ fn exit_codes_and_help() {
     assert_eq!(o.status.code(), Some(1), "invalid input exits 1");
 }
 
+/// The games' option and order errors say "see `umpire rules GAME`": that
+/// command shows the one ruleset, and an unknown name lists the real ones.
+#[test]
+fn rules_shows_one_ruleset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = umpire(tmp.path(), &["rules", "ldf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("ldf (version "), "{out}");
+    assert!(out.contains("option "), "{out}");
+    assert!(!out.contains("sarhu"), "only ldf: {out}");
+    let all = umpire(tmp.path(), &["rulesets"]);
+    let all = String::from_utf8_lossy(&all.stdout);
+    assert!(all.contains(out.lines().next().unwrap()) && all.contains("sarhu ("));
+    let o = umpire(tmp.path(), &["rules", "chess"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no ruleset \"chess\"") && err.contains("ldf"),
+        "{err}"
+    );
+}
+
 #[test]
 fn demo_runs_and_verifies() {
     let tmp = tempfile::tempdir().unwrap();

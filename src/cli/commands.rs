@@ -481,8 +481,25 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
-        Command::Rulesets => {
-            for r in crate::games::all() {
+        Command::Rulesets { ruleset } => {
+            let all = crate::games::all();
+            let names: Vec<String> = all.iter().map(|r| r.info().name.to_string()).collect();
+            let chosen: Vec<_> = all
+                .into_iter()
+                .filter(|r| {
+                    ruleset
+                        .as_deref()
+                        .is_none_or(|n| r.info().name.eq_ignore_ascii_case(n))
+                })
+                .collect();
+            if chosen.is_empty() {
+                bail!(
+                    "no ruleset {:?}; the rulesets are {}",
+                    ruleset.unwrap_or_default(),
+                    names.join(", ")
+                );
+            }
+            for r in chosen {
                 let i = r.info();
                 println!("{} (version {}): {}", i.name, i.version, i.title);
                 println!("  {}", i.summary);

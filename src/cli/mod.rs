@@ -192,8 +192,13 @@ pub enum Command {
     },
     /// List the games.
     Games,
-    /// List the rulesets, their scenarios and options.
-    Rulesets,
+    /// List the rulesets, their scenarios and options (`umpire rules ldf`: one
+    /// ruleset's; the games' errors point here).
+    #[command(visible_alias = "rules")]
+    Rulesets {
+        /// Only this ruleset (ldf, ac, adp, sarhu, freeform).
+        ruleset: Option<String>,
+    },
     /// Play random legal games to the end, checking invariants and replay.
     Selfplay {
         ruleset: String,
