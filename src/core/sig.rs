@@ -164,7 +164,7 @@ impl Prechecked {
         let worker = pre.clone();
         let spawned = std::thread::Builder::new()
             .name("precheck".into())
-            .spawn(move || worker.fill(&items));
+            .spawn(move || Prechecked::fill(&worker, &items));
         if spawned.is_err() {
             // No thread: nothing is prechecked, each signature is checked singly.
             pre.finish();
@@ -172,8 +172,10 @@ impl Prechecked {
         pre
     }
 
-    /// The worker's part: checks `items` batch by batch, publishing each.
-    fn fill(&self, items: &[SignedOwned]) {
+    /// The worker's part: checks `items` batch by batch, publishing each;
+    /// it stops early once no one else holds the stream (the replay ended,
+    /// an error included), so no work goes on for nobody.
+    fn fill(this: &std::sync::Arc<Prechecked>, items: &[SignedOwned]) {
         // Marks the stream done however the worker ends, a panic included,
         // so no lookup waits forever.
         struct Finish<'a>(&'a Prechecked);
@@ -182,18 +184,18 @@ impl Prechecked {
                 self.0.finish();
             }
         }
-        let _finish = Finish(self);
+        let _finish = Finish(this);
         let views: Vec<Signed<'_>> = items
             .iter()
             .map(|(ns, msg, armored)| (*ns, msg.as_slice(), armored.as_str()))
             .collect();
         let mut rest = views.as_slice();
         let mut size = 64;
-        while !rest.is_empty() {
+        while !rest.is_empty() && std::sync::Arc::strong_count(this) > 1 {
             let (now, later) = rest.split_at(size.min(rest.len()));
             let checked = check_share(now, now.len());
-            self.lock().tags.extend(checked);
-            self.more.notify_all();
+            this.lock().tags.extend(checked);
+            this.more.notify_all();
             rest = later;
             size = (size * 2).min(1024);
         }

@@ -179,7 +179,7 @@ impl Game {
         }
         if mode == ReplayMode::Verify {
             e.body.check_openings().map_err(|b| b.to_string())?;
-            sum.openings_checked += count_openings(&e.body);
+            sum.openings_checked += e.body.opened_items() as u64;
         }
         // The frequent kinds take their body by value and push it on; the
         // rare ones (upgrades, disclosures, acts, admin) push a copy.
@@ -495,10 +495,6 @@ fn count_rolls(sum: &mut ReplaySummary, n: usize, verified: bool) {
     } else {
         sum.rolls_unverified += n as u64;
     }
-}
-
-fn count_openings(body: &Body) -> u64 {
-    body.opened_items() as u64
 }
 
 /// Every dice secret the record reveals, each checked to hash back to its
