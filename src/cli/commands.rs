@@ -529,7 +529,16 @@ pub fn run(cli: Cli) -> Result<i32> {
             scenario,
             options,
             data,
-        } => selfplay(&ruleset, games, seed, &scenario, &options, data.as_deref()),
+            save,
+        } => selfplay(
+            &ruleset,
+            games,
+            seed,
+            &scenario,
+            &options,
+            data.as_deref(),
+            save.as_deref(),
+        ),
         Command::Data {
             what: DataCommand::Check { ruleset, files },
         } => data_check(&ruleset, files.as_deref()),
@@ -1016,9 +1025,14 @@ fn selfplay(
     scenario: &str,
     options: &[String],
     data: Option<&Path>,
+    save: Option<&Path>,
 ) -> Result<i32> {
     let r = ruleset_for(ruleset, data)?;
     let info = r.info();
+    if let Some(dir) = save {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut saved: Result<()> = Ok(());
     let scenario = if scenario.is_empty() {
         info.scenarios
             .first()
@@ -1040,9 +1054,17 @@ fn selfplay(
         games,
         seed,
         &crate::core::selfplay::SelfPlayConfig::default(),
-        &mut |s| progress.set(s.games.into()),
+        &mut |s, game| {
+            progress.set(s.games.into());
+            if let (Some(dir), Ok(())) = (save, &saved) {
+                let out = dir.join(format!("{ruleset}-{seed}-{}.record", s.games - 1));
+                saved = std::fs::write(&out, game.record().to_text())
+                    .with_context(|| format!("writing {}", out.display()));
+            }
+        },
     );
     progress.finish();
+    saved?;
     match played {
         Ok(s) => {
             println!(

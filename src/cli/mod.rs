@@ -213,6 +213,10 @@ pub enum Command {
         /// A folder of the game's data files, if the club replaced the built-in ones.
         #[arg(long)]
         data: Option<PathBuf>,
+        /// Write each game's full record to this folder (`RULESET-SEED-N.record`),
+        /// for `umpire verify`, a bug report or a golden-record test.
+        #[arg(long)]
+        save: Option<PathBuf>,
     },
     /// Configuration tools.
     Config {

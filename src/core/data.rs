@@ -479,6 +479,37 @@ pub struct Descriptor {
     /// The data-check summary over the given files, or every problem found.
     /// `None` for a game with no data.
     pub check: Option<Check>,
+    /// The data sets this game embedded before, kept so that records made
+    /// with them still replay (`[]` if its data never changed on a release).
+    pub earlier: &'static [EarlierData],
+}
+
+/// A data set a game embedded before its current one: a frozen copy under
+/// `games/<kind>/earlier/<hash prefix>/`, never edited (see "Upgrades" in
+/// ARCHITECTURE.md). Declare one with [`earlier_data!`](crate::earlier_data).
+#[derive(Clone, Copy, Debug)]
+pub struct EarlierData {
+    /// The first hex digits of its data hash: the folder's name.
+    pub hash_prefix: &'static str,
+    /// Its files, as they were.
+    pub files: &'static [DataFile],
+}
+
+/// An [`EarlierData`] from `games/<kind>/earlier/<prefix>/`:
+/// `earlier_data!("adp", "69bc4abb6fa069c4", ["cards.toml", "map.toml"])`.
+#[macro_export]
+macro_rules! earlier_data {
+    ($kind:literal, $prefix:literal, [$($file:literal),* $(,)?]) => {
+        $crate::core::data::EarlierData {
+            hash_prefix: $prefix,
+            files: &[$($crate::core::data::DataFile {
+                name: $file,
+                embedded: include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"), "/games/", $kind, "/earlier/", $prefix, "/", $file
+                )),
+            }),*],
+        }
+    };
 }
 
 impl Descriptor {
@@ -505,6 +536,26 @@ impl Descriptor {
         replaced: &BTreeMap<String, String>,
     ) -> Result<Arc<dyn Ruleset>, Vec<String>> {
         (self.build)(&Files::new(self.files, replaced)?)
+    }
+
+    /// The ruleset over the earlier embedded data set whose hash is `data`,
+    /// if the game kept it: what a game's [`Rules::at_data`] answers.
+    ///
+    /// [`Rules::at_data`]: crate::core::ruleset::Rules::at_data
+    pub fn at_data(&self, data: &Digest) -> Option<Arc<dyn Ruleset>> {
+        let hex = data.to_hex();
+        self.earlier
+            .iter()
+            .filter(|e| hex.starts_with(e.hash_prefix))
+            .find_map(|e| {
+                let files: BTreeMap<String, String> = e
+                    .files
+                    .iter()
+                    .map(|f| (f.name.to_string(), f.embedded.to_string()))
+                    .collect();
+                let r = self.with_data(&files).ok()?;
+                (r.info().data.as_ref() == Some(data)).then_some(r)
+            })
     }
 
     /// The data check over replacement files (by file name); a game without

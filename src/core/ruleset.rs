@@ -399,6 +399,15 @@ pub trait Rules: Send + Sync + 'static {
         let _ = version;
         None
     }
+    /// This ruleset over an earlier embedded data set whose hash is `data`,
+    /// for records made before the embedded data changed (a game keeps them
+    /// in its descriptor's `earlier` list; see
+    /// [`crate::core::data::Descriptor::at_data`]). `None` (the default) when
+    /// it kept none with that hash.
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
+        let _ = data;
+        None
+    }
 }
 
 /// A game state of some ruleset, type-erased.
@@ -510,6 +519,8 @@ pub trait Ruleset: Send + Sync {
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
+    /// See [`Rules::at_data`].
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>>;
 }
 
 fn typed<T: 'static>(s: &GameState) -> &T {
@@ -531,6 +542,9 @@ impl<R: Rules> Ruleset for R {
     }
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
         Rules::at_version(self, version)
+    }
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
+        Rules::at_data(self, data)
     }
     fn setup(&self, setup: &Setup) -> Result<GameState, String> {
         Rules::setup(self, setup).map(|s| GameState(Box::new(s)))

@@ -119,11 +119,20 @@ pub fn run_with(
     seed: u64,
     config: &SelfPlayConfig,
 ) -> Result<SelfPlayStats, SelfPlayFailure> {
-    run_observed(ruleset, scenario, options, games, seed, config, &mut |_| {})
+    run_observed(
+        ruleset,
+        scenario,
+        options,
+        games,
+        seed,
+        config,
+        &mut |_, _| {},
+    )
 }
 
-/// [`run_with`], calling `after_game` with the running totals after each game
-/// (the CLI draws its progress line from it).
+/// [`run_with`], calling `after_game` with the running totals and the game
+/// just finished after each game (the CLI draws its progress line from it and
+/// saves records with `--save`).
 pub fn run_observed(
     ruleset: Arc<dyn Ruleset>,
     scenario: &str,
@@ -131,11 +140,11 @@ pub fn run_observed(
     games: u32,
     seed: u64,
     config: &SelfPlayConfig,
-    after_game: &mut dyn FnMut(&SelfPlayStats),
+    after_game: &mut dyn FnMut(&SelfPlayStats, &Game),
 ) -> Result<SelfPlayStats, SelfPlayFailure> {
     let mut stats = SelfPlayStats::default();
     for g in 0..games {
-        let (_, one) = random_game(
+        let (game, one) = random_game(
             ruleset.clone(),
             scenario,
             options,
@@ -152,7 +161,7 @@ pub fn run_observed(
             *stats.results.entry(k).or_insert(0) += v;
         }
         stats.outcomes.extend(one.outcomes);
-        after_game(&stats);
+        after_game(&stats, &game);
     }
     Ok(stats)
 }

@@ -105,6 +105,30 @@ mod tests {
     }
 
     #[test]
+    fn every_earlier_data_set_builds_with_the_hash_it_is_filed_under() {
+        for d in GAMES {
+            for e in d.earlier {
+                let files = e
+                    .files
+                    .iter()
+                    .map(|f| (f.name.to_string(), f.embedded.to_string()))
+                    .collect();
+                let r = d.with_data(&files).expect("an earlier set still loads");
+                let hash = r.info().data.expect("a data hash");
+                assert!(
+                    hash.to_hex().starts_with(e.hash_prefix),
+                    "{} earlier/{} hashes to {}",
+                    d.name,
+                    e.hash_prefix,
+                    hash.to_hex()
+                );
+                assert!(d.at_data(&hash).is_some(), "{}: reachable by hash", d.name);
+                assert_ne!(Some(hash), d.ruleset().info().data, "not the current set");
+            }
+        }
+    }
+
+    #[test]
     fn replacement_files_are_checked_by_name() {
         let bad = BTreeMap::from([("mpa.toml".to_string(), String::new())]);
         let e = with_data("sarhu", &bad)

@@ -64,15 +64,20 @@ pub(super) fn opening_version(o: &Opening) -> RulesetVersion {
     }
 }
 
-/// `base` as it played at `want`: itself, or its [`Ruleset::at_version`]
-/// when the data are the same.
+/// `base` as it played at `want`: itself, or its [`Ruleset::at_version`],
+/// over the earlier embedded data set [`Ruleset::at_data`] when the data
+/// differ.
 fn resolve(base: &Arc<dyn Ruleset>, want: RulesetVersion) -> Option<Arc<dyn Ruleset>> {
     let own = own_version(base.as_ref());
     if own == want {
         return Some(base.clone());
     }
     if own.data != want.data {
-        return None;
+        let earlier = base.at_data(want.data.as_ref()?)?;
+        // The earlier set's ruleset has the wanted data: no second lookup.
+        return (earlier.info().data == want.data)
+            .then(|| resolve(&earlier, want))
+            .flatten();
     }
     base.at_version(want.version)
         .filter(|r| own_version(r.as_ref()) == want)

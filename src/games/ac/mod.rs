@@ -78,6 +78,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     files: data::FILES,
     build,
     check: Some(check),
+    earlier: &[],
 };
 
 fn load(files: &Files) -> Result<Data, Vec<String>> {
@@ -216,6 +217,13 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
 }
 
 impl Rules for Ac {
+    fn at_data(
+        &self,
+        data: &crate::core::hash::Digest,
+    ) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        DESCRIPTOR.at_data(data)
+    }
+
     type State = State;
     type Order = Order;
 

@@ -88,7 +88,23 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     files: data::FILES,
     build,
     check: Some(check),
+    earlier: EARLIER,
 };
+
+/// The data sets adp embedded before, kept so records made with them replay
+/// (`games/adp/earlier/`): version 7's (3 December 2026, before the grant and
+/// chosen stand-in cards).
+const EARLIER: &[crate::core::data::EarlierData] = &[crate::earlier_data!(
+    "adp",
+    "69bc4abb6fa069c4",
+    [
+        "cards.toml",
+        "forces.toml",
+        "map.toml",
+        "nonplayer.toml",
+        "setup.toml"
+    ]
+)];
 
 fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
     Ok(Arc::new(Adp {
@@ -244,6 +260,13 @@ impl Adp {
 }
 
 impl Rules for Adp {
+    fn at_data(
+        &self,
+        data: &crate::core::hash::Digest,
+    ) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        DESCRIPTOR.at_data(data)
+    }
+
     type State = State;
     type Order = Order;
 

@@ -55,6 +55,7 @@ pub const DESCRIPTOR: crate::core::data::Descriptor = crate::core::data::Descrip
     files: &[],
     build: |_| Ok(std::sync::Arc::new(Freeform::new())),
     check: None,
+    earlier: &[],
 };
 
 /// Who moves next when a side ends its turn.

@@ -79,6 +79,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     files: data::FILES,
     build,
     check: Some(check),
+    earlier: &[],
 };
 
 fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
@@ -212,6 +213,13 @@ fn admin_gp_ask(d: &Data, st: &State) -> String {
 }
 
 impl Rules for Ldf {
+    fn at_data(
+        &self,
+        data: &crate::core::hash::Digest,
+    ) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        DESCRIPTOR.at_data(data)
+    }
+
     type State = State;
     type Order = Order;
 

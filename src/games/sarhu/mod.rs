@@ -53,6 +53,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     files: data::FILES,
     build,
     check: Some(check),
+    earlier: &[],
 };
 
 fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
@@ -205,6 +206,13 @@ pub fn read_options(setup: &Setup) -> Result<Options, String> {
 }
 
 impl Rules for Sarhu {
+    fn at_data(
+        &self,
+        data: &crate::core::hash::Digest,
+    ) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        DESCRIPTOR.at_data(data)
+    }
+
     type State = State;
     type Order = Order;
 
