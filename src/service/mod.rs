@@ -108,6 +108,10 @@ pub struct Umpire {
     /// poll when a mail needs it, so a flood of bad mails costs one scan of the
     /// games, not one per mail.
     players: std::sync::Mutex<Option<poll::Players>>,
+    /// The last map pictures drawn, by the digest of their SVG: sides that see
+    /// the same board (every side of a game without hidden information, and
+    /// its observers) share one raster instead of drawing it once each.
+    pictures: picture::Recent,
     /// Set by a signal: finish the current mail and stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -176,6 +180,7 @@ impl Umpire {
             marks: Default::default(),
             rulesets: Default::default(),
             players: Default::default(),
+            pictures: Default::default(),
             stop: None,
         })
     }

@@ -4,7 +4,9 @@
 use super::Umpire;
 use crate::core::board::Place;
 use crate::core::game::Game;
+use crate::core::hash::{Digest, sha256};
 use crate::core::ruleset::Side;
+use std::sync::Arc;
 
 /// File name of the picture in a mail.
 pub const MAP_PNG: &str = "map.png";
@@ -43,6 +45,32 @@ pub fn png(
     board_for(game, seq, side).map(|(b, f)| crate::render::svg::png(&b, &f))
 }
 
+/// How many recent pictures [`Recent`] keeps: more than the sides and
+/// observers of one game's result, so one action's mails share their rasters.
+const RECENT: usize = 8;
+
+/// The last pictures drawn, by the digest of their SVG (rasterizing is the
+/// dear part; the SVG is cheap and says everything the picture shows).
+#[derive(Default)]
+pub struct Recent(std::sync::Mutex<std::collections::VecDeque<(Digest, Arc<Vec<u8>>)>>);
+
+impl Recent {
+    /// The PNG of `svg`, drawn now or shared from a recent drawing.
+    fn png(&self, svg: &str) -> Result<Arc<Vec<u8>>, crate::render::svg::PictureError> {
+        let key = sha256(svg.as_bytes());
+        let mut recent = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, bytes)) = recent.iter().find(|(k, _)| *k == key) {
+            return Ok(bytes.clone());
+        }
+        let bytes = Arc::new(crate::render::svg::raster::png(svg)?);
+        if recent.len() == RECENT {
+            recent.pop_front();
+        }
+        recent.push_back((key, bytes.clone()));
+        Ok(bytes)
+    }
+}
+
 impl Umpire {
     /// `map.png` for a result mail, if the game has a board. A picture that
     /// cannot be drawn is left out (logged): the mail's text carries the map too.
@@ -52,12 +80,41 @@ impl Umpire {
         seq: u64,
         side: Option<Side>,
     ) -> Option<(String, String, Vec<u8>)> {
-        match png(game, seq, side)? {
+        let drawn = svg(game, seq, side).map(|s| self.pictures.png(&s).map(|b| (*b).clone()));
+        match drawn? {
             Ok(bytes) => Some((MAP_PNG.to_string(), "image/png".to_string(), bytes)),
             Err(e) => {
                 tracing::warn!(game = game.id(), "no map picture: {e}");
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="#c00"/></svg>"##;
+
+    #[test]
+    fn the_same_picture_is_drawn_once_and_shared() {
+        let recent = Recent::default();
+        let a = recent.png(SVG).expect("drawn");
+        let b = recent.png(SVG).expect("shared");
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the second side shares the first raster"
+        );
+        assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
+        let other = SVG.replace("#c00", "#00c");
+        assert!(!Arc::ptr_eq(&a, &recent.png(&other).expect("drawn")));
+        // Only the last RECENT pictures are kept.
+        for i in 0..RECENT {
+            recent
+                .png(&SVG.replace("#c00", &format!("#{i:03}")))
+                .expect("drawn");
+        }
+        assert!(!Arc::ptr_eq(&a, &recent.png(SVG).expect("drawn again")));
     }
 }
