@@ -520,11 +520,15 @@ fn a_retreat_an_advance_and_a_free_chit() {
     t.st.actor = Player::Roman;
     let k = odds_step(2, 1) + 1;
     let roll = t.roll_for(k, Outcome::DR);
-    let ev = t.ok(
+    let mut ev = t.ok(
         ROMAN,
         &format!("attack {} on {}", p[0], p[1]),
         &[("combat", 6, roll)],
     );
+    // The tribe's retreat hexes tie and the Germano-Parthian stated no
+    // rally: he is asked (digest 2.7, N1); `pass` takes the doctrine's.
+    assert_eq!(t.st.question.as_ref().map(|q| q.to), Some(Player::Gp));
+    ev.extend(t.ok(GP, "pass", &[]));
     let s = text(&ev);
     assert!(
         s.contains("DR") && s.contains("(13.12)") && s.contains("(13.14)") && s.contains("(8.19)"),
@@ -2422,7 +2426,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 8);
+    assert_eq!(t.r.info().version, 9);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);

@@ -245,6 +245,10 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     if turn::awaited(st) != Some(p) {
         return Vec::new();
     }
+    if let Some(q) = &st.question {
+        // The answers to the question put to him (digest 2.7).
+        return q.answers();
+    }
     match st.stage {
         Stage::Setup => return vec!["setup auto".into()],
         Stage::AdminRoman => {
