@@ -146,13 +146,20 @@ pub fn may_ask(ctx: &Ctx, p: Player) -> bool {
 /// Stops the action on a question (the caller returns at once; every caller
 /// up to the action checks [`State::question`]).
 pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
+    // The answers are his own business (the prompt tells him alone); the
+    // report says only that the action waits for him.
+    let what = match q.about {
+        About::Retreat { .. } => "where his units retreat",
+        About::Cavalry { .. } => "where the cavalry joins his army",
+        About::Revolt { .. } => "where the revolt rises",
+    };
     ctx.say(
         format!(
-            "the {} is asked (digest 2.7): {}",
+            "the action waits for the {} to decide {what} ({}; digest 2.7)",
             q.to.name(),
-            q.ask(ctx.d)
+            q.rule()
         ),
-        q.hexes.clone(),
+        vec![],
     );
     st.question = Some(q);
 }
