@@ -1636,7 +1636,8 @@ fn a_snippet_shows_each_unit_at_its_hex() {
 }
 
 // `command: orders` lists what is legal now, grouped: each line is itself a
-// legal order; moves come one per stack, with reachable hexes and costs.
+// legal order; moves come up to three per stack, to destinations at least
+// three hexes apart, the first with the reachable hexes and their costs.
 #[test]
 fn legal_orders_are_grouped_and_each_is_legal() {
     let t = game();
@@ -1644,14 +1645,22 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     assert_eq!(legal[0], "pass");
     assert!(legal.contains(&"draw".to_string()), "{legal:?}");
     let moves: Vec<&String> = legal.iter().filter(|l| l.starts_with("move ")).collect();
-    assert!(
-        !moves.is_empty() && moves.iter().all(|m| m.contains("# reach (hex:MP): ")),
-        "{legal:?}"
-    );
     let mut froms: Vec<&str> = moves.iter().map(|m| m.split(' ').nth(1).unwrap()).collect();
-    let n = froms.len();
     froms.dedup();
-    assert_eq!(froms.len(), n, "one move per stack");
+    let mut several = false;
+    for f in &froms {
+        let mine: Vec<&&String> = moves.iter().filter(|m| m.split(' ').nth(1) == Some(f)).collect();
+        assert!(mine.len() <= 3 && mine[0].contains("# reach (hex:MP): "), "{mine:?}");
+        let ends: Vec<Hex> = mine
+            .iter()
+            .map(|m| h(m.split('#').next().unwrap().split_whitespace().last().unwrap()))
+            .collect();
+        for (i, a) in ends.iter().enumerate() {
+            assert!(ends[..i].iter().all(|b| a.distance_on(OFFSET, *b) >= 3), "{mine:?}");
+        }
+        several |= mine.len() > 1;
+    }
+    assert!(!froms.is_empty() && several, "{legal:?}");
     let mut seen = legal.clone();
     seen.sort();
     seen.dedup();

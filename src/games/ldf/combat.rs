@@ -683,7 +683,11 @@ fn retreat_question(
 ) -> Option<Vec<Hex>> {
     let d = ctx.d;
     let owner = f.player()?;
-    if ctx.version < 9 || !super::ask::may_ask(ctx, owner) || st.standing[owner.index()].rally_given
+    // A leader whose last units fell (DR kills the static ones) goes where
+    // the doctrine sends him: no question, and never a leader left alone in
+    // the state that waits for the answer (8.4).
+    let lone = units.iter().all(|u| d.kind(*u).is_leader());
+    if lone || ctx.version < 9 || !super::ask::may_ask(ctx, owner) || st.standing[owner.index()].rally_given
     {
         return None;
     }
