@@ -164,7 +164,10 @@ fn send(
     let before: Vec<String> = outbox(outdir).into_keys().collect();
     md.deliver(&format!("{n:05}"), &mail).unwrap();
     let r = u.poll(md, now).unwrap();
-    assert_eq!(r.accepted, 1, "move {n} by {name} was not accepted:\n{text}");
+    assert_eq!(
+        r.accepted, 1,
+        "move {n} by {name} was not accepted:\n{text}"
+    );
     u.deliver(ob, now).unwrap();
     outbox(outdir)
         .into_keys()
@@ -335,7 +338,11 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
     assert!(st.question.is_some());
     let actor = st.actor;
     let answer = g.ruleset().legal(g.state(), a.side)[1].clone();
-    assert!(g.ruleset().legal(g.state(), umpire::core::ruleset::Side(1 - a.side.0)).is_empty());
+    assert!(
+        g.ruleset()
+            .legal(g.state(), umpire::core::ruleset::Side(1 - a.side.0))
+            .is_empty()
+    );
     n += 1;
     send(&mut u, &mut md, &mut ob, &outdir, n, &answer, "");
     let g = u.game("ldf-1").unwrap();

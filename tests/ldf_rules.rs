@@ -1649,14 +1649,30 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     froms.dedup();
     let mut several = false;
     for f in &froms {
-        let mine: Vec<&&String> = moves.iter().filter(|m| m.split(' ').nth(1) == Some(f)).collect();
-        assert!(mine.len() <= 3 && mine[0].contains("# reach (hex:MP): "), "{mine:?}");
+        let mine: Vec<&&String> = moves
+            .iter()
+            .filter(|m| m.split(' ').nth(1) == Some(f))
+            .collect();
+        assert!(
+            mine.len() <= 3 && mine[0].contains("# reach (hex:MP): "),
+            "{mine:?}"
+        );
         let ends: Vec<Hex> = mine
             .iter()
-            .map(|m| h(m.split('#').next().unwrap().split_whitespace().last().unwrap()))
+            .map(|m| {
+                h(m.split('#')
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .last()
+                    .unwrap())
+            })
             .collect();
         for (i, a) in ends.iter().enumerate() {
-            assert!(ends[..i].iter().all(|b| a.distance_on(OFFSET, *b) >= 3), "{mine:?}");
+            assert!(
+                ends[..i].iter().all(|b| a.distance_on(OFFSET, *b) >= 3),
+                "{mine:?}"
+            );
         }
         several |= mine.len() > 1;
     }
@@ -3476,7 +3492,11 @@ fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_tol
     t.ok(ROMAN, "treachery", &TREACHERY_WINS);
     assert_eq!(t.at("v1"), Some(wanted), "v1 leaves, to the hex named");
     assert_eq!((t.at("v2"), t.at("v3")), (Some(x), Some(x)));
-    assert!(t.r.standing(&t.st, ROMAN).join("\n").contains(&format!("unstack at {x} keep v2,v3 to {wanted}")));
+    assert!(
+        t.r.standing(&t.st, ROMAN)
+            .join("\n")
+            .contains(&format!("unstack at {x} keep v2,v3 to {wanted}"))
+    );
 }
 
 // 10.7, N10: the general `unstack to HEX...` list is tried first wherever the
@@ -3508,15 +3528,30 @@ fn an_illegal_unstack_order_is_refused_with_its_line_and_rule() {
         ("unstack".to_string(), "unstack to HEX"),
     ] {
         let lines = [
-            SourceLine { line: 1, column: 3, text: "rally 3318".into() },
-            SourceLine { line: 2, column: 3, text: bad.clone() },
+            SourceLine {
+                line: 1,
+                column: 3,
+                text: "rally 3318".into(),
+            },
+            SourceLine {
+                line: 2,
+                column: 3,
+                text: bad.clone(),
+            },
         ];
         let e = t.r.set_standing(&mut t.st, ROMAN, &lines).unwrap_err();
         assert_eq!(e.line, 2, "{bad}");
-        assert!(e.to_string().contains(why) && e.to_string().contains("10.7"), "{bad}: {e}");
+        assert!(
+            e.to_string().contains(why) && e.to_string().contains("10.7"),
+            "{bad}: {e}"
+        );
     }
     let old = t.r.as_version(8).unwrap();
-    let line = [SourceLine { line: 1, column: 3, text: "unstack to 3318".into() }];
+    let line = [SourceLine {
+        line: 1,
+        column: 3,
+        text: "unstack to 3318".into(),
+    }];
     assert!(old.set_standing(&mut t.st, ROMAN, &line).is_err());
 }
 
@@ -3554,7 +3589,10 @@ fn the_defender_is_asked_where_to_retreat_when_the_doctrine_ties() {
     assert_eq!(prompt.awaiting[0].side, GP);
     assert_eq!(prompt.awaiting[0].default, vec!["pass".to_string()]);
     assert!(t.r.legal(&t.st, ROMAN).is_empty());
-    assert!(t.r.legal(&t.st, GP).contains(&format!("retreat {}", q.hexes[1])));
+    assert!(
+        t.r.legal(&t.st, GP)
+            .contains(&format!("retreat {}", q.hexes[1]))
+    );
     let e = t.err(ROMAN, "pass");
     assert!(e.contains("5.2"), "{e}");
     let e = t.err(GP, &format!("retreat {}", p[0]));
@@ -3610,7 +3648,11 @@ fn the_roman_is_asked_where_drawn_cavalry_joins_unless_he_listed_hexes() {
     umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
     let e = t.err(ROMAN, &format!("retreat {}", q.hexes[1]));
     assert!(e.contains("N8"), "{e}");
-    let ev = t.ok(ROMAN, &format!("place {}", q.hexes[1]), &[("cavalry-reserve", 6, 3)]);
+    let ev = t.ok(
+        ROMAN,
+        &format!("place {}", q.hexes[1]),
+        &[("cavalry-reserve", 6, 3)],
+    );
     assert_eq!(t.at("c2"), Some(q.hexes[1]), "{}", text(&ev));
     assert!(text(&ev).contains("joins the Roman army"));
     assert_eq!(t.st.actor, Player::Roman);
