@@ -1923,18 +1923,26 @@ fn a_rebel_force_picks_up_the_units_it_converted() {
     );
 }
 
-// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
-// Germano-Parthian plants the rebel garrison in the first hex of his
-// `revolt` standing order that qualifies (an empty, unlooted core population
-// centre other than Rome), not the richest one.
-#[test]
-fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+/// A game whose pool holds only Bread & Circuses (19), with an empty
+/// treasury: the Roman refuses the games (N5).
+fn games_refused() -> (T, Data) {
     let mut t = game();
     let d = t.d().clone();
     t.st.pool = vec![umpire::games::ldf::state::Item::Chit(19)];
     for c in (1..=24).filter(|c| *c != 19) {
         t.st.removed.push(c);
     }
+    t.st.treasury = 0;
+    (t, d)
+}
+
+// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
+// Germano-Parthian plants the rebel garrison in the first hex of his
+// `revolt` standing order that qualifies (an empty, unlooted core population
+// centre other than Rome), not the richest one.
+#[test]
+fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+    let (mut t, d) = games_refused();
     let rg = t.u("rg1");
     t.st.unit_mut(rg).loc = Loc::Aside;
     t.st.treasury = 0;
@@ -3412,13 +3420,7 @@ fn a_retreat_avoids_enemy_zones_of_control_when_it_can() {
 // three infantry turn loyal and one must go.
 #[test]
 fn emergency_unstacking_avoids_enemy_zones_of_control() {
-    let (mut t, d, p) = on_path(2);
-    let x = p[1];
-    for id in ["co", "v1", "v2", "v3"] {
-        t.put(id, x);
-        let u = t.u(id);
-        t.st.unit_mut(u).rebel = true;
-    }
+    let (mut t, d, x) = unstack_board();
     let first = d.links(x).next().unwrap();
     let tribe = d
         .links(first)
@@ -3446,8 +3448,7 @@ fn emergency_unstacking_avoids_enemy_zones_of_control() {
     assert_eq!(moved(&t), vec![first], "version 7");
 }
 
-/// The emergency unstacking board of
-/// `emergency_unstacking_avoids_enemy_zones_of_control`: a rebel co-emperor
+/// The emergency unstacking board: a rebel co-emperor
 /// with three infantry in `x`, whose fall to treachery (8.11) leaves three
 /// loyal infantry without a leader, one over the limit (10.7).
 fn unstack_board() -> (T, Data, Hex) {
@@ -3474,11 +3475,9 @@ fn open_links(t: &T, d: &Data, x: Hex) -> Vec<Hex> {
     v
 }
 
-// 10.7, digest N10 (version 9): the Roman's `unstack at HEX keep ... to ...`
-// standing order says which vexillations stay and where the rest go; by
-// default the highest id leaves by the retreat doctrine.
-#[test]
-fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_told() {
+/// The unstack board, the hexes open next to the stack, and where v3 (the
+/// highest id) goes by default (checked, then the board is set back).
+fn unstacked_by_default() -> (T, Hex, Vec<Hex>, Hex) {
     let (mut t, d, x) = unstack_board();
     let links = open_links(&t, &d, x);
     let base = t.st.clone();
@@ -3486,8 +3485,17 @@ fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_tol
     let default_to = t.at("v3").unwrap();
     assert_ne!(default_to, x, "by default the highest id leaves");
     assert_eq!((t.at("v1"), t.at("v2")), (Some(x), Some(x)));
-    let wanted = *links.iter().rev().find(|n| **n != default_to).unwrap();
     t.st = base;
+    (t, x, links, default_to)
+}
+
+// 10.7, digest N10 (version 9): the Roman's `unstack at HEX keep ... to ...`
+// standing order says which vexillations stay and where the rest go; by
+// default the highest id leaves by the retreat doctrine.
+#[test]
+fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_told() {
+    let (mut t, x, links, default_to) = unstacked_by_default();
+    let wanted = *links.iter().rev().find(|n| **n != default_to).unwrap();
     t.standing(ROMAN, &[&format!("unstack at {x} keep v2,v3 to {wanted}")]);
     t.ok(ROMAN, "treachery", &TREACHERY_WINS);
     assert_eq!(t.at("v1"), Some(wanted), "v1 leaves, to the hex named");
@@ -3503,13 +3511,8 @@ fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_tol
 // stack stands; a listed hex that is not adjacent is passed over.
 #[test]
 fn the_general_unstack_list_is_tried_before_the_retreat_doctrine() {
-    let (mut t, d, x) = unstack_board();
-    let links = open_links(&t, &d, x);
-    let base = t.st.clone();
-    t.ok(ROMAN, "treachery", &TREACHERY_WINS);
-    let default_to = t.at("v3").unwrap();
+    let (mut t, _, links, default_to) = unstacked_by_default();
     let wanted = *links.iter().find(|n| **n != default_to).unwrap();
-    t.st = base;
     t.standing(ROMAN, &[&format!("unstack to 3318 {wanted}")]);
     t.ok(ROMAN, "treachery", &TREACHERY_WINS);
     assert_eq!(t.at("v3"), Some(wanted));
@@ -3669,13 +3672,7 @@ fn the_roman_is_asked_where_drawn_cavalry_joins_unless_he_listed_hexes() {
 // the richest, `place HEX` another.
 #[test]
 fn the_gp_is_asked_where_a_refused_bread_and_circuses_revolts() {
-    let mut t = game();
-    let d = t.d().clone();
-    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(19)];
-    for c in (1..=24).filter(|c| *c != 19) {
-        t.st.removed.push(c);
-    }
-    t.st.treasury = 0;
+    let (mut t, d) = games_refused();
     t.st.actor = Player::Roman;
     let base = t.st.clone();
     t.ok(ROMAN, "draw", &[]);

@@ -164,6 +164,26 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
     st.question = Some(q);
 }
 
+/// Asks `to` when `rest` offers another answer than the default `first`
+/// (the choice is real): stops the action and returns true; else false,
+/// and the caller goes on with `first`.
+pub fn ask_if_real(
+    ctx: &mut Ctx,
+    st: &mut State,
+    to: Player,
+    first: Hex,
+    rest: Vec<Hex>,
+    about: About,
+) -> bool {
+    if rest.is_empty() {
+        return false;
+    }
+    let mut hexes = vec![first];
+    hexes.extend(rest);
+    stop(ctx, st, Question { to, hexes, about });
+    true
+}
+
 /// The answer: the action goes on from the question with the hex picked.
 /// Returns once it stops again or is done (the caller finishes the action
 /// when no new question is asked).

@@ -273,18 +273,12 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
         && prefer.is_empty()
         && super::ask::may_ask(ctx, Player::Roman)
     {
-        let mut others: Vec<Hex> = d
+        let others: Vec<Hex> = d
             .all_hexes()
             .filter(|x| *x != h && cavalry_may_join(d, st, u, *x))
             .collect();
-        if !others.is_empty() {
-            others.insert(0, h);
-            let q = super::ask::Question {
-                to: Player::Roman,
-                hexes: others,
-                about: super::ask::About::Cavalry { unit: u },
-            };
-            super::ask::stop(ctx, st, q);
+        let about = super::ask::About::Cavalry { unit: u };
+        if super::ask::ask_if_real(ctx, st, Player::Roman, h, others, about) {
             return Ok(());
         }
     }
@@ -436,22 +430,15 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         (Some(g), Some(h)) if !given && super::ask::may_ask(ctx, Player::Gp) => {
             // Version 9: the Germano-Parthian is asked when he listed no hex
             // and more than one will do (digest 2.7, N6); the richest first.
-            let mut v: Vec<Hex> = d
+            let others: Vec<Hex> = d
                 .hexes
                 .iter()
                 .filter(|x| x.hex != h && eligible(x))
                 .map(|x| x.hex)
                 .collect();
-            if v.is_empty() {
+            let about = super::ask::About::Revolt { garrison: g };
+            if !super::ask::ask_if_real(ctx, st, Player::Gp, h, others, about) {
                 revolt_at(ctx, st, g, h);
-            } else {
-                v.insert(0, h);
-                let q = super::ask::Question {
-                    to: Player::Gp,
-                    hexes: v,
-                    about: super::ask::About::Revolt { garrison: g },
-                };
-                super::ask::stop(ctx, st, q);
             }
         }
         (Some(g), Some(h)) => revolt_at(ctx, st, g, h),

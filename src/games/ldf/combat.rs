@@ -502,10 +502,7 @@ pub(super) fn retreat_answered(
     draw: bool,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let units: Vec<UnitId> = st
-        .at(b.target)
-        .filter(|u| !d.kind(*u).is_static())
-        .collect();
+    let units = retreating(d, st, b.target);
     if let Some(u) = units.first() {
         let f = st.faction(d, *u);
         retreat_to(ctx, st, b, &units, f, to)?;
@@ -609,6 +606,11 @@ pub(super) fn doctrine_key(
     )
 }
 
+/// The units of `h` that retreat on a DR: all but the static ones (13.12).
+fn retreating(d: &Data, st: &State, h: Hex) -> Vec<UnitId> {
+    st.at(h).filter(|u| !d.kind(*u).is_static()).collect()
+}
+
 /// DR: the defender's mobile units and leader retreat one hex (13.12, 13.13),
 /// by the defender's retreat doctrine (standing order N1).
 fn retreat(
@@ -619,10 +621,7 @@ fn retreat(
     draw: bool,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let units: Vec<UnitId> = st
-        .at(b.target)
-        .filter(|u| !d.kind(*u).is_static())
-        .collect();
+    let units = retreating(d, st, b.target);
     if units.is_empty() {
         return Ok(());
     }
@@ -654,25 +653,23 @@ fn retreat(
         }
         return Ok(());
     };
-    if let Some(tied) = retreat_question(ctx, st, f, &units, &cands, n) {
-        let q = super::ask::Question {
-            to: f.player().unwrap_or(Player::Roman),
-            hexes: tied,
-            about: super::ask::About::Retreat {
-                battle: b.clone(),
-                advance: adv.clone(),
-                draw,
-            },
+    if let Some((owner, tied)) = retreat_question(ctx, st, f, &units, &cands, n) {
+        let about = super::ask::About::Retreat {
+            battle: b.clone(),
+            advance: adv.clone(),
+            draw,
         };
-        super::ask::stop(ctx, st, q);
-        return Ok(());
+        if super::ask::ask_if_real(ctx, st, owner, n, tied, about) {
+            return Ok(());
+        }
     }
     retreat_to(ctx, st, b, &units, f, n)
 }
 
 /// From version 9 the defender is asked where to retreat when the
 /// doctrine ties between legal hexes (all but the lowest id alike) and he
-/// stated no `rally` (digest 2.7, N1): the tied hexes, the doctrine's first.
+/// stated no `rally` (digest 2.7, N1): who is asked, and the hexes tied
+/// with the doctrine's own pick `best`.
 fn retreat_question(
     ctx: &Ctx,
     st: &State,
@@ -680,7 +677,7 @@ fn retreat_question(
     units: &[UnitId],
     cands: &[Hex],
     best: Hex,
-) -> Option<Vec<Hex>> {
+) -> Option<(Player, Vec<Hex>)> {
     let d = ctx.d;
     let owner = f.player()?;
     // A leader whose last units fell (DR kills the static ones) goes where
@@ -696,9 +693,13 @@ fn retreat_question(
         let k = doctrine_key(d, st, f, units, rally, n);
         (k.0, k.1, k.2, k.3)
     };
-    let mut tied: Vec<Hex> = cands.iter().copied().filter(|n| key(*n) == key(best)).collect();
+    let mut tied: Vec<Hex> = cands
+        .iter()
+        .copied()
+        .filter(|n| *n != best && key(*n) == key(best))
+        .collect();
     tied.sort();
-    (tied.len() > 1).then_some(tied)
+    Some((owner, tied))
 }
 
 /// The retreat into `n` (13.12), or through it to a hex beyond where the
