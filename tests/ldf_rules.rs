@@ -1083,10 +1083,20 @@ fn riverine_movement_and_its_loss() {
     assert!(e.contains("(12.7)"), "{e}");
 }
 
-// The README's example move is legal on the opening map.
+// The README's example move is legal on the opening map, and its standing
+// orders read.
 #[test]
 fn the_readme_example_move_is_legal() {
     let mut t = game();
+    t.standing(
+        ROMAN,
+        &[
+            "rally Rome",
+            "sponsor 4",
+            "salt treachery 2",
+            "unstack at Rome keep v1,c1 to 3418",
+        ],
+    );
     t.st.actor = Player::Roman;
     t.ok(ROMAN, "move Rome EMP c1 v10 to 3418 drop v10 Capua", &[]);
     let capua = t.d().find_hex("Capua").unwrap();
