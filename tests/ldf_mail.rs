@@ -16,6 +16,7 @@ use common::{key, move_mail, outbox};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::process::Command;
 use umpire::core::record::{Body, Record};
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -67,10 +68,10 @@ fn verify(path: &std::path::Path) -> String {
     out
 }
 
-#[test]
-fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("club");
+/// A club with one game of Lest Darkness Fall, `ldf-1`, its Maildir and its
+/// file outbox (and the outbox's folder).
+fn club(tmp: &std::path::Path) -> (Umpire, Maildir, FileOutbox, PathBuf) {
+    let dir = tmp.join("club");
     Umpire::init(&dir, "umpire@club.test").unwrap();
     let mut u = Umpire::open(&dir).unwrap();
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
@@ -94,9 +95,90 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         now,
     )
     .unwrap();
-    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let md = Maildir::open(&dir.join("maildir")).unwrap();
     let outdir = dir.join("outbox");
-    let mut ob = FileOutbox::open(&outdir).unwrap();
+    let ob = FileOutbox::open(&outdir).unwrap();
+    (u, md, ob, outdir)
+}
+
+/// Whom an outbox mail is addressed to: (the Roman, the Germano-Parthian).
+fn addressed(outdir: &std::path::Path, file: &str) -> (bool, bool) {
+    let raw = String::from_utf8_lossy(&std::fs::read(outdir.join(file)).unwrap()).into_owned();
+    let to = raw
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("to:"))
+        .unwrap_or("")
+        .to_string();
+    (to.contains("roman@"), to.contains("gp@"))
+}
+
+/// Verifies the full record of `ldf-1` and each side's copy.
+fn verify_every_copy(u: &mut Umpire, tmp: &std::path::Path) -> String {
+    let full = u.export("ldf-1", None).unwrap();
+    let rec = tmp.join("ldf-1.txt");
+    std::fs::write(&rec, &full).unwrap();
+    let out = verify(&rec);
+    assert!(out.contains("record verified"), "{out}");
+    let record = Record::from_text(&full).unwrap();
+    for side in ["roman", "gp"] {
+        let text = u.export("ldf-1", Some(side)).unwrap();
+        let copy = Record::from_text(&text).unwrap();
+        assert_eq!(copy.head(), record.head(), "{side}'s copy shares the head");
+        let p = tmp.join(format!("ldf-1-{side}.txt"));
+        std::fs::write(&p, text).unwrap();
+        verify(&p);
+    }
+    out
+}
+
+/// Signs and mails `orders` (and `standing`) for the awaited side, polls
+/// and delivers; returns the outbox files the move produced.
+fn send(
+    u: &mut Umpire,
+    md: &mut Maildir,
+    ob: &mut FileOutbox,
+    outdir: &std::path::Path,
+    n: u64,
+    orders: &str,
+    standing: &str,
+) -> Vec<String> {
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let g = u.game("ldf-1").unwrap();
+    let side = g.prompt().awaiting[0].side;
+    let name = g.sides()[side.index()].name.clone();
+    let text = format!(
+        "game: ldf-1\nside: {name}\nafter: {}\norders:\n  {orders}\n{standing}",
+        g.record().head()
+    );
+    let sig = key(side.0 + 1)
+        .sign(MOVE_NAMESPACE, text.as_bytes())
+        .unwrap();
+    let mail = move_mail(
+        &format!("{name}@club.test"),
+        "umpire@club.test",
+        n,
+        &text,
+        &sig,
+        n.is_multiple_of(3),
+    );
+    let before: Vec<String> = outbox(outdir).into_keys().collect();
+    md.deliver(&format!("{n:05}"), &mail).unwrap();
+    let r = u.poll(md, now).unwrap();
+    assert_eq!(
+        r.accepted, 1,
+        "move {n} by {name} was not accepted:\n{text}"
+    );
+    u.deliver(ob, now).unwrap();
+    outbox(outdir)
+        .into_keys()
+        .filter(|k| !before.contains(k))
+        .collect()
+}
+
+#[test]
+fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut u, mut md, mut ob, outdir) = club(tmp.path());
     let mut rng = ChaCha20Rng::from_seed([23; 32]);
     let mut n = 0u64;
     let mut beseeched = false;
@@ -123,29 +205,8 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         } else {
             ""
         };
-        let text = format!(
-            "game: ldf-1\nside: {name}\nafter: {}\norders:\n  {pick}\n{standing}",
-            g.record().head()
-        );
-        let sig = key(side.0 + 1)
-            .sign(MOVE_NAMESPACE, text.as_bytes())
-            .unwrap();
         n += 1;
-        let mail = move_mail(
-            &format!("{name}@club.test"),
-            "umpire@club.test",
-            n,
-            &text,
-            &sig,
-            n.is_multiple_of(3),
-        );
-        md.deliver(&format!("{n:05}"), &mail).unwrap();
-        let r = u.poll(&mut md, now).unwrap();
-        assert_eq!(
-            r.accepted, 1,
-            "move {n} by {name} was not accepted:\n{text}"
-        );
-        u.deliver(&mut ob, now).unwrap();
+        send(&mut u, &mut md, &mut ob, &outdir, n, &pick, standing);
         let g = u.game("ldf-1").unwrap();
         beseeched |= g.last_report().1.orders.iter().any(|o| {
             o.outcome.as_ref().is_ok_and(|ev| {
@@ -169,13 +230,7 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
     assert_eq!(over.len(), 2, "one victory mail per side");
     // 10.9: each side's mails show its own hand, never the other's.
     for (file, m) in &mails {
-        let raw = String::from_utf8_lossy(&std::fs::read(outdir.join(file)).unwrap()).into_owned();
-        let to = raw
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("to:"))
-            .unwrap_or("")
-            .to_string();
-        let (to_roman, to_gp) = (to.contains("roman@"), to.contains("gp@"));
+        let (to_roman, to_gp) = addressed(&outdir, file);
         if to_roman && !to_gp {
             assert!(
                 !m.text.contains("gp hand:"),
@@ -196,18 +251,9 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
     // side's mail, though that side never sees the hand it came from.
     let mut revealed = 0;
     for (file, m) in &mails {
-        let raw = String::from_utf8_lossy(&std::fs::read(outdir.join(file)).unwrap()).into_owned();
-        let to = raw
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("to:"))
-            .unwrap_or("")
-            .to_string();
-        if to.contains("gp@")
-            && !to.contains("roman@")
-            && m.text.contains("the roman plays chit 2, Beseech the Gods")
-            || to.contains("roman@")
-                && !to.contains("gp@")
-                && m.text.contains("the gp plays chit 2, Beseech the Gods")
+        let (to_roman, to_gp) = addressed(&outdir, file);
+        if to_gp && !to_roman && m.text.contains("the roman plays chit 2, Beseech the Gods")
+            || to_roman && !to_gp && m.text.contains("the gp plays chit 2, Beseech the Gods")
         {
             revealed += 1;
         }
@@ -222,19 +268,11 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         "no result mail draws the map"
     );
     // The full record, and each side's copy, verify.
-    let full = u.export("ldf-1", None).unwrap();
-    let rec = tmp.path().join("ldf-1.txt");
-    std::fs::write(&rec, &full).unwrap();
-    let out = verify(&rec);
-    assert!(
-        out.contains("record verified") && out.contains("game over"),
-        "{out}"
-    );
-    // Each side's copy (as the service exports it; at the game's end every
-    // hidden item is open) shares the head and passes `umpire verify`.
-    let record = Record::from_text(&full).unwrap();
+    let out = verify_every_copy(&mut u, tmp.path());
+    assert!(out.contains("game over"), "{out}");
     // A chit revealed by rule has its sealed draw opened at once in a
     // `disclose` entry (core early disclosure), which every copy checked.
+    let record = Record::from_text(&u.export("ldf-1", None).unwrap()).unwrap();
     assert!(
         record
             .entries()
@@ -242,13 +280,83 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
             .any(|e| matches!(e.body, Body::Disclose(_))),
         "no draw was disclosed"
     );
-    for side in ["roman", "gp"] {
-        let text = u.export("ldf-1", Some(side)).unwrap();
-        let copy = Record::from_text(&text).unwrap();
-        assert_eq!(copy.head(), record.head(), "{side}'s copy shares the head");
-        let p = tmp.path().join(format!("ldf-1-{side}.txt"));
-        std::fs::write(&p, text).unwrap();
-        verify(&p);
-    }
     eprintln!("{n} signed moves by mail; {}", outcome.summary);
+}
+
+/// The player of the question test: draws (putting the lowest chit back
+/// when his hand is full) until the other side is asked something; `done`
+/// in the administrative phase.
+fn drawing(legal: &[String]) -> String {
+    let find = |w: &str| legal.iter().find(|o| o.starts_with(w)).cloned();
+    find("draw")
+        .or_else(|| find("done"))
+        .or_else(|| find("setup"))
+        .unwrap_or_else(|| legal[0].clone())
+}
+
+// Digest 2.7, issue 7 item 4 (version 9): a decision of the player who is
+// not acting, that no standing order of his covers, is put to him alone:
+// the action stops, his mail asks him with the legal answers, the other
+// side's mail says only that a decision is awaited; his answer finishes the
+// action, and the full record and both copies verify.
+#[test]
+fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
+    use umpire::core::ruleset::AwaitKind;
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut u, mut md, mut ob, outdir) = club(tmp.path());
+    let mut n = 0u64;
+    let asked = loop {
+        let g = u.game("ldf-1").unwrap();
+        assert!(g.prompt().finished.is_none() && n < 400, "nobody was asked");
+        let side = g.prompt().awaiting[0].side;
+        let pick = drawing(&g.ruleset().legal(g.state(), side));
+        n += 1;
+        let files = send(&mut u, &mut md, &mut ob, &outdir, n, &pick, "");
+        let g = u.game("ldf-1").unwrap();
+        let a = g.prompt().awaiting[0].clone();
+        if a.kind == AwaitKind::Decision {
+            break (a, files);
+        }
+    };
+    let (a, files) = asked;
+    let mails = outbox(&outdir);
+    let (mut to_asked, mut to_other) = (0, 0);
+    for f in &files {
+        let (roman, gp) = addressed(&outdir, f);
+        let text = &mails[f].text;
+        if (roman, gp) == (a.side.0 == 0, a.side.0 == 1) {
+            assert!(text.contains("Answer `"), "the asked side's mail:\n{text}");
+            to_asked += 1;
+        } else if roman != gp {
+            assert!(!text.contains("Answer `"), "the other side's mail:\n{text}");
+            to_other += 1;
+        }
+    }
+    assert!(to_asked > 0 && to_other > 0, "{files:?}");
+    let g = u.game("ldf-1").unwrap();
+    let st = g.state().downcast_ref::<State>().unwrap();
+    assert!(st.question.is_some());
+    let actor = st.actor;
+    let answer = g.ruleset().legal(g.state(), a.side)[1].clone();
+    assert!(
+        g.ruleset()
+            .legal(g.state(), umpire::core::ruleset::Side(1 - a.side.0))
+            .is_empty()
+    );
+    n += 1;
+    send(&mut u, &mut md, &mut ob, &outdir, n, &answer, "");
+    let g = u.game("ldf-1").unwrap();
+    let st = g.state().downcast_ref::<State>().unwrap();
+    assert!(st.question.is_none(), "the answer finished the action");
+    assert_eq!(g.prompt().awaiting[0].kind, AwaitKind::Orders);
+    let report = &g.last_report().1;
+    assert!(
+        report.orders.iter().any(|o| o
+            .outcome
+            .as_ref()
+            .is_ok_and(|ev| ev.iter().any(|e| e.text.contains(" answers ")))),
+        "the answer is reported"
+    );
+    assert!(actor != Player::from_index(a.side.index()).unwrap());
+    verify_every_copy(&mut u, tmp.path());
 }

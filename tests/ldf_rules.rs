@@ -520,11 +520,15 @@ fn a_retreat_an_advance_and_a_free_chit() {
     t.st.actor = Player::Roman;
     let k = odds_step(2, 1) + 1;
     let roll = t.roll_for(k, Outcome::DR);
-    let ev = t.ok(
+    let mut ev = t.ok(
         ROMAN,
         &format!("attack {} on {}", p[0], p[1]),
         &[("combat", 6, roll)],
     );
+    // The tribe's retreat hexes tie and the Germano-Parthian stated no
+    // rally: he is asked (digest 2.7, N1); `pass` takes the doctrine's.
+    assert_eq!(t.st.question.as_ref().map(|q| q.to), Some(Player::Gp));
+    ev.extend(t.ok(GP, "pass", &[]));
     let s = text(&ev);
     assert!(
         s.contains("DR") && s.contains("(13.12)") && s.contains("(13.14)") && s.contains("(8.19)"),
@@ -1079,10 +1083,20 @@ fn riverine_movement_and_its_loss() {
     assert!(e.contains("(12.7)"), "{e}");
 }
 
-// The README's example move is legal on the opening map.
+// The README's example move is legal on the opening map, and its standing
+// orders read.
 #[test]
 fn the_readme_example_move_is_legal() {
     let mut t = game();
+    t.standing(
+        ROMAN,
+        &[
+            "rally Rome",
+            "sponsor 4",
+            "salt treachery 2",
+            "unstack at Rome keep v1,c1 to 3418",
+        ],
+    );
     t.st.actor = Player::Roman;
     t.ok(ROMAN, "move Rome EMP c1 v10 to 3418 drop v10 Capua", &[]);
     let capua = t.d().find_hex("Capua").unwrap();
@@ -1632,7 +1646,8 @@ fn a_snippet_shows_each_unit_at_its_hex() {
 }
 
 // `command: orders` lists what is legal now, grouped: each line is itself a
-// legal order; moves come one per stack, with reachable hexes and costs.
+// legal order; moves come up to three per stack, to destinations at least
+// three hexes apart, the first with the reachable hexes and their costs.
 #[test]
 fn legal_orders_are_grouped_and_each_is_legal() {
     let t = game();
@@ -1640,14 +1655,38 @@ fn legal_orders_are_grouped_and_each_is_legal() {
     assert_eq!(legal[0], "pass");
     assert!(legal.contains(&"draw".to_string()), "{legal:?}");
     let moves: Vec<&String> = legal.iter().filter(|l| l.starts_with("move ")).collect();
-    assert!(
-        !moves.is_empty() && moves.iter().all(|m| m.contains("# reach (hex:MP): ")),
-        "{legal:?}"
-    );
     let mut froms: Vec<&str> = moves.iter().map(|m| m.split(' ').nth(1).unwrap()).collect();
-    let n = froms.len();
     froms.dedup();
-    assert_eq!(froms.len(), n, "one move per stack");
+    let mut several = false;
+    for f in &froms {
+        let mine: Vec<&&String> = moves
+            .iter()
+            .filter(|m| m.split(' ').nth(1) == Some(f))
+            .collect();
+        assert!(
+            mine.len() <= 3 && mine[0].contains("# reach (hex:MP): "),
+            "{mine:?}"
+        );
+        let ends: Vec<Hex> = mine
+            .iter()
+            .map(|m| {
+                h(m.split('#')
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .last()
+                    .unwrap())
+            })
+            .collect();
+        for (i, a) in ends.iter().enumerate() {
+            assert!(
+                ends[..i].iter().all(|b| a.distance_on(OFFSET, *b) >= 3),
+                "{mine:?}"
+            );
+        }
+        several |= mine.len() > 1;
+    }
+    assert!(!froms.is_empty() && several, "{legal:?}");
     let mut seen = legal.clone();
     seen.sort();
     seen.dedup();
@@ -1894,18 +1933,26 @@ fn a_rebel_force_picks_up_the_units_it_converted() {
     );
 }
 
-// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
-// Germano-Parthian plants the rebel garrison in the first hex of his
-// `revolt` standing order that qualifies (an empty, unlooted core population
-// centre other than Rome), not the richest one.
-#[test]
-fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+/// A game whose pool holds only Bread & Circuses (19), with an empty
+/// treasury: the Roman refuses the games (N5).
+fn games_refused() -> (T, Data) {
     let mut t = game();
     let d = t.d().clone();
     t.st.pool = vec![umpire::games::ldf::state::Item::Chit(19)];
     for c in (1..=24).filter(|c| *c != 19) {
         t.st.removed.push(c);
     }
+    t.st.treasury = 0;
+    (t, d)
+}
+
+// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
+// Germano-Parthian plants the rebel garrison in the first hex of his
+// `revolt` standing order that qualifies (an empty, unlooted core population
+// centre other than Rome), not the richest one.
+#[test]
+fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+    let (mut t, d) = games_refused();
     let rg = t.u("rg1");
     t.st.unit_mut(rg).loc = Loc::Aside;
     t.st.treasury = 0;
@@ -2422,7 +2469,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 8);
+    assert_eq!(t.r.info().version, 9);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);
@@ -3383,13 +3430,7 @@ fn a_retreat_avoids_enemy_zones_of_control_when_it_can() {
 // three infantry turn loyal and one must go.
 #[test]
 fn emergency_unstacking_avoids_enemy_zones_of_control() {
-    let (mut t, d, p) = on_path(2);
-    let x = p[1];
-    for id in ["co", "v1", "v2", "v3"] {
-        t.put(id, x);
-        let u = t.u(id);
-        t.st.unit_mut(u).rebel = true;
-    }
+    let (mut t, d, x) = unstack_board();
     let first = d.links(x).next().unwrap();
     let tribe = d
         .links(first)
@@ -3415,4 +3456,250 @@ fn emergency_unstacking_avoids_enemy_zones_of_control() {
     t.st.actor = Player::Roman;
     t.ok(ROMAN, "treachery", &roll);
     assert_eq!(moved(&t), vec![first], "version 7");
+}
+
+/// The emergency unstacking board: a rebel co-emperor
+/// with three infantry in `x`, whose fall to treachery (8.11) leaves three
+/// loyal infantry without a leader, one over the limit (10.7).
+fn unstack_board() -> (T, Data, Hex) {
+    let (mut t, d, p) = on_path(2);
+    let x = p[1];
+    for id in ["co", "v1", "v2", "v3"] {
+        t.put(id, x);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.st.actor = Player::Roman;
+    (t, d, x)
+}
+
+const TREACHERY_WINS: [(&str, u32, u32); 1] = [("treachery against the rebel co-emperor", 6, 5)];
+
+/// The hexes next to `x` a lone infantry unit may unstack into, by id.
+fn open_links(t: &T, d: &Data, x: Hex) -> Vec<Hex> {
+    let mut v: Vec<Hex> = d
+        .links(x)
+        .filter(|n| t.st.at(*n).next().is_none())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The unstack board, the hexes open next to the stack, and where v3 (the
+/// highest id) goes by default (checked, then the board is set back).
+fn unstacked_by_default() -> (T, Hex, Vec<Hex>, Hex) {
+    let (mut t, d, x) = unstack_board();
+    let links = open_links(&t, &d, x);
+    let base = t.st.clone();
+    t.ok(ROMAN, "treachery", &TREACHERY_WINS);
+    let default_to = t.at("v3").unwrap();
+    assert_ne!(default_to, x, "by default the highest id leaves");
+    assert_eq!((t.at("v1"), t.at("v2")), (Some(x), Some(x)));
+    t.st = base;
+    (t, x, links, default_to)
+}
+
+// 10.7, digest N10 (version 9): the Roman's `unstack at HEX keep ... to ...`
+// standing order says which vexillations stay and where the rest go; by
+// default the highest id leaves by the retreat doctrine.
+#[test]
+fn the_unstack_standing_order_keeps_the_named_units_and_sends_the_rest_where_told() {
+    let (mut t, x, links, default_to) = unstacked_by_default();
+    let wanted = *links.iter().rev().find(|n| **n != default_to).unwrap();
+    t.standing(ROMAN, &[&format!("unstack at {x} keep v2,v3 to {wanted}")]);
+    t.ok(ROMAN, "treachery", &TREACHERY_WINS);
+    assert_eq!(t.at("v1"), Some(wanted), "v1 leaves, to the hex named");
+    assert_eq!((t.at("v2"), t.at("v3")), (Some(x), Some(x)));
+    assert!(
+        t.r.standing(&t.st, ROMAN)
+            .join("\n")
+            .contains(&format!("unstack at {x} keep v2,v3 to {wanted}"))
+    );
+}
+
+// 10.7, N10: the general `unstack to HEX...` list is tried first wherever the
+// stack stands; a listed hex that is not adjacent is passed over.
+#[test]
+fn the_general_unstack_list_is_tried_before_the_retreat_doctrine() {
+    let (mut t, _, links, default_to) = unstacked_by_default();
+    let wanted = *links.iter().find(|n| **n != default_to).unwrap();
+    t.standing(ROMAN, &[&format!("unstack to 3318 {wanted}")]);
+    t.ok(ROMAN, "treachery", &TREACHERY_WINS);
+    assert_eq!(t.at("v3"), Some(wanted));
+}
+
+// 10.7: an `unstack` order that the rule cannot carry out is refused, naming
+// the line and the rule: only vexillations unstack, at most two stay without
+// a leader, the others go to adjacent hexes. Version 8 knew no such order.
+#[test]
+fn an_illegal_unstack_order_is_refused_with_its_line_and_rule() {
+    let (mut t, _d, x) = unstack_board();
+    for (bad, why) in [
+        (format!("unstack at {x} keep b1"), "not a vexillation"),
+        (format!("unstack at {x} keep v1,v2,v3"), "at most 2"),
+        (format!("unstack at {x} to 3318"), "not a land hex adjacent"),
+        ("unstack".to_string(), "unstack to HEX"),
+    ] {
+        let lines = [
+            SourceLine {
+                line: 1,
+                column: 3,
+                text: "rally 3318".into(),
+            },
+            SourceLine {
+                line: 2,
+                column: 3,
+                text: bad.clone(),
+            },
+        ];
+        let e = t.r.set_standing(&mut t.st, ROMAN, &lines).unwrap_err();
+        assert_eq!(e.line, 2, "{bad}");
+        assert!(
+            e.to_string().contains(why) && e.to_string().contains("10.7"),
+            "{bad}: {e}"
+        );
+    }
+    let old = t.r.as_version(8).unwrap();
+    let line = [SourceLine {
+        line: 1,
+        column: 3,
+        text: "unstack to 3318".into(),
+    }];
+    assert!(old.set_standing(&mut t.st, ROMAN, &line).is_err());
+}
+
+/// A Roman stack attacking a lone tribe whose retreat hexes tie under the
+/// doctrine (no rally for the Germano-Parthian): the board and the DR roll.
+fn tied_retreat() -> (T, Vec<Hex>, u32) {
+    let (mut t, d, p) = on_path(3);
+    for id in ["v1", "v2", "emp"] {
+        t.put(id, p[0]);
+    }
+    t.put("g1", p[1]);
+    let _ = d;
+    t.st.pool.clear();
+    t.st.actor = Player::Roman;
+    let roll = t.roll_for(odds_step(2, 1) + 1, Outcome::DR);
+    (t, p, roll)
+}
+
+// 13.12, digest 2.7 and N1 (version 9): when more than one legal retreat hex
+// ties under the doctrine and the defender stated no `rally`, the attack
+// stops and the defender alone is asked; `retreat HEX` picks one of the
+// tied hexes and the attack goes on (the advance, 13.14); a hex not offered
+// is refused citing 13.12, and the attacker cannot act meanwhile.
+#[test]
+fn the_defender_is_asked_where_to_retreat_when_the_doctrine_ties() {
+    let (mut t, p, roll) = tied_retreat();
+    let order = format!("attack {} on {}", p[0], p[1]);
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Gp);
+    assert!(q.hexes.len() > 1);
+    assert_eq!(t.at("g1"), Some(p[1]), "nobody has moved yet");
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting.len(), 1);
+    assert_eq!(prompt.awaiting[0].side, GP);
+    assert_eq!(prompt.awaiting[0].default, vec!["pass".to_string()]);
+    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+    assert!(
+        t.r.legal(&t.st, GP)
+            .contains(&format!("retreat {}", q.hexes[1]))
+    );
+    let e = t.err(ROMAN, "pass");
+    assert!(e.contains("5.2"), "{e}");
+    let e = t.err(GP, &format!("retreat {}", p[0]));
+    assert!(e.contains("13.12"), "{e}");
+    let e = t.err(GP, &format!("place {}", q.hexes[1]));
+    assert!(e.contains("13.12"), "{e}");
+    let ev = t.ok(GP, &format!("retreat {}", q.hexes[1]), &[]);
+    assert_eq!(t.at("g1"), Some(q.hexes[1]), "{}", text(&ev));
+    assert_eq!(t.at("v1"), Some(p[1]), "the attacker advances (13.14)");
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.actor, Player::Gp, "the Roman's action is over");
+}
+
+// N1: a defender who stated `rally` is never asked; under version 8 nobody
+// is asked and the doctrine's lowest id decides.
+#[test]
+fn a_defender_with_a_rally_order_or_a_version_8_game_is_never_asked() {
+    let (mut t, p, roll) = tied_retreat();
+    let order = format!("attack {} on {}", p[0], p[1]);
+    let base = t.st.clone();
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    let default = t.st.question.clone().unwrap().hexes[0];
+    t.st = base.clone();
+    t.standing(GP, &["rally none"]);
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("g1"), Some(default));
+    t.st = base;
+    t.r = t.r.as_version(8).unwrap();
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("g1"), Some(default));
+}
+
+// 14.3, digest N8 (version 9): a Roman cavalry unit the Germano-Parthian
+// draws joins the Roman army where the Roman says; with no `prefer` list and
+// more than one hex open he is asked, and the reserve roll follows his
+// answer. With a list he is not asked.
+#[test]
+fn the_roman_is_asked_where_drawn_cavalry_joins_unless_he_listed_hexes() {
+    use umpire::games::ldf::state::Item;
+    let mut t = game();
+    let c2 = t.u("c2");
+    t.st.pool = vec![Item::Cavalry(c2)];
+    t.st.removed = (1..=24).collect();
+    let c3 = t.u("c3");
+    t.st.unit_mut(c3).loc = Loc::Aside;
+    let base = t.st.clone();
+    t.ok(GP, "draw", &[]);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert_eq!(t.st.unit(c2).loc, Loc::Pool, "drawn, not yet placed");
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let e = t.err(ROMAN, &format!("retreat {}", q.hexes[1]));
+    assert!(e.contains("N8"), "{e}");
+    let ev = t.ok(
+        ROMAN,
+        &format!("place {}", q.hexes[1]),
+        &[("cavalry-reserve", 6, 3)],
+    );
+    assert_eq!(t.at("c2"), Some(q.hexes[1]), "{}", text(&ev));
+    assert!(text(&ev).contains("joins the Roman army"));
+    assert_eq!(t.st.actor, Player::Roman);
+    t.st = base;
+    t.standing(ROMAN, &[&format!("prefer {}", q.hexes[2])]);
+    t.ok(GP, "draw", &[("cavalry-reserve", 6, 3)]);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("c2"), Some(q.hexes[2]));
+}
+
+// 14.3 Bread & Circuses, digest N6 (version 9): when the Roman draws the
+// games and refuses them, the Germano-Parthian picks the revolt's hex; with
+// no `revolt` list and more than one eligible hex he is asked, `pass` takes
+// the richest, `place HEX` another.
+#[test]
+fn the_gp_is_asked_where_a_refused_bread_and_circuses_revolts() {
+    let (mut t, d) = games_refused();
+    t.st.actor = Player::Roman;
+    let base = t.st.clone();
+    t.ok(ROMAN, "draw", &[]);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Gp);
+    let site = *q.hexes.last().unwrap();
+    assert!(d.region(site).is_core() && site != h("3318"));
+    t.ok(GP, &format!("place {site}"), &[]);
+    assert_eq!(t.at("rg1"), Some(site));
+    assert!(t.st.bc_rebels.contains(&site) && t.st.actor == Player::Gp);
+    t.st = base.clone();
+    t.ok(ROMAN, "draw", &[]);
+    t.ok(GP, "pass", &[]);
+    assert_eq!(t.at("rg1"), Some(q.hexes[0]), "the default: the richest");
+    t.st = base;
+    t.standing(GP, &[&format!("revolt {site}")]);
+    t.ok(ROMAN, "draw", &[]);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("rg1"), Some(site));
 }

@@ -257,15 +257,6 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
 fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), RuleError> {
     let d = ctx.d;
     let prefer = st.standing[Player::Roman.index()].prefer.clone();
-    let ok = |st: &State, h: Hex| {
-        st.at(h).any(|x| st.faction(d, x) == Faction::Loyal)
-            && !st.at(h).any(|x| d.kind(x) == Kind::Cavalry)
-            && {
-                let mut t = st.clone();
-                t.set_loc(u, Loc::Hex(h));
-                stacking::check_hex(d, &t, h).is_ok()
-            }
-    };
     let emperor = st.emperor(d).and_then(|e| st.hex_of(e));
     let hex = prefer
         .iter()
@@ -273,7 +264,45 @@ fn cavalry(ctx: &mut Ctx, st: &mut State, p: Player, u: UnitId) -> Result<(), Ru
         .chain(emperor)
         .chain(leaders::largest_army(d, st))
         .chain(d.all_hexes())
-        .find(|h| ok(st, *h));
+        .find(|h| cavalry_may_join(d, st, u, *h));
+    // Version 9: the Roman is asked when he listed no hex and more than one
+    // will do (digest 2.7, N8); the default, the emperor's hex and so on,
+    // is offered first.
+    if let Some(h) = hex
+        && p == Player::Gp
+        && prefer.is_empty()
+        && super::ask::may_ask(ctx, Player::Roman)
+    {
+        let others: Vec<Hex> = d
+            .all_hexes()
+            .filter(|x| *x != h && cavalry_may_join(d, st, u, *x))
+            .collect();
+        let about = super::ask::About::Cavalry { unit: u };
+        if super::ask::ask_if_real(ctx, st, Player::Roman, h, others, about) {
+            return Ok(());
+        }
+    }
+    cavalry_at(ctx, st, p, u, hex)
+}
+
+/// May cavalry `u` join the Roman army in `h`: loyal units there, no
+/// cavalry, stacking kept (14.3)?
+fn cavalry_may_join(d: &Data, st: &State, u: UnitId, h: Hex) -> bool {
+    st.at(h).any(|x| st.faction(d, x) == Faction::Loyal)
+        && !st.at(h).any(|x| d.kind(x) == Kind::Cavalry)
+        && stacking::check_with(d, st, h, &[u]).is_ok()
+}
+
+/// Drawn cavalry `u` joins the army in `hex` (or, with none, goes back to
+/// the pool, R-G12), then the cavalry reserve roll (14.3).
+pub(super) fn cavalry_at(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    u: UnitId,
+    hex: Option<Hex>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
     match hex {
         Some(h) => {
             st.set_loc(u, Loc::Hex(h));
@@ -396,29 +425,47 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
                 .max_by_key(|x| (x.tp, std::cmp::Reverse(x.hex)))
                 .map(|x| x.hex)
         });
+    let given = !st.standing[Player::Gp.index()].revolt.is_empty();
     match (garrison, site) {
-        (Some(g), Some(h)) => {
-            *st.unit_mut(g) = super::state::UnitState {
-                loc: Loc::Hex(h),
-                rebel: true,
-                gallic: false,
-            };
-            st.bc_rebels.insert(h);
-            st.looted.insert(h);
-            ctx.say(
-                format!(
-                    "Rome refuses the games: {} rises in revolt behind a rebel garrison (14.3)",
-                    d.hex_name(h)
-                ),
-                vec![h],
-            );
+        (Some(g), Some(h)) if !given && super::ask::may_ask(ctx, Player::Gp) => {
+            // Version 9: the Germano-Parthian is asked when he listed no hex
+            // and more than one will do (digest 2.7, N6); the richest first.
+            let others: Vec<Hex> = d
+                .hexes
+                .iter()
+                .filter(|x| x.hex != h && eligible(x))
+                .map(|x| x.hex)
+                .collect();
+            let about = super::ask::About::Revolt { garrison: g };
+            if !super::ask::ask_if_real(ctx, st, Player::Gp, h, others, about) {
+                revolt_at(ctx, st, g, h);
+            }
         }
+        (Some(g), Some(h)) => revolt_at(ctx, st, g, h),
         _ => ctx.say(
             "Rome refuses the games, but there is no hex or garrison for a revolt (R-C7)",
             vec![],
         ),
     }
     Ok(())
+}
+
+/// The refused games' revolt in `h` behind rebel garrison `g` (14.3).
+pub(super) fn revolt_at(ctx: &mut Ctx, st: &mut State, g: UnitId, h: Hex) {
+    *st.unit_mut(g) = super::state::UnitState {
+        loc: Loc::Hex(h),
+        rebel: true,
+        gallic: false,
+    };
+    st.bc_rebels.insert(h);
+    st.looted.insert(h);
+    ctx.say(
+        format!(
+            "Rome refuses the games: {} rises in revolt behind a rebel garrison (14.3)",
+            ctx.d.hex_name(h)
+        ),
+        vec![h],
+    );
 }
 
 /// Plague (chit 10, stand-in; see tables.toml).

@@ -61,16 +61,26 @@ pub fn garrison_strength(d: &Data, h: Hex, k: Kind) -> u32 {
     d.hex(h).map_or(0, |x| x.tp)
 }
 
-/// Everything decided before the combat die.
-struct Battle {
-    from: Hex,
-    target: Hex,
-    attackers: Vec<UnitId>,
-    att_faction: Faction,
-    defenders: Vec<UnitId>,
-    shift: i32,
-    tsnp: bool,
-    siege: bool,
+/// Everything decided before the combat die (kept in a question to the
+/// defender, digest 2.7, until the attack goes on).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Battle {
+    /// The attackers' hex.
+    pub from: Hex,
+    /// The hex attacked.
+    pub target: Hex,
+    /// The attacking units.
+    pub attackers: Vec<UnitId>,
+    /// Their nationality.
+    pub att_faction: Faction,
+    /// The units in the target hex.
+    pub defenders: Vec<UnitId>,
+    /// Column shifts so far.
+    pub shift: i32,
+    /// The defender may play They Shall Not Pass.
+    pub tsnp: bool,
+    /// Heavy siege equipment doubles the attack.
+    pub siege: bool,
 }
 
 /// The units that attack: the chosen ones, never garrisons (13.10), with the
@@ -391,6 +401,10 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
         result
     };
     resolve_result(ctx, st, p, &b, result, a)?;
+    if st.question.is_some() {
+        // The defender is asked where to retreat (digest 2.7).
+        return Ok(());
+    }
     chits::siege_check(ctx, st);
     Ok(())
 }
@@ -443,21 +457,57 @@ fn resolve_result(
                     kill(ctx, st, u)?;
                 }
             }
-            retreat(ctx, st, b)?;
+            retreat(ctx, st, b, &a.advance, a.draw)?;
+            if st.question.is_some() {
+                return Ok(());
+            }
         }
     }
+    after_result(ctx, st, p, b, r, &a.advance, a.draw)
+}
+
+/// What follows the result: leaders left alone and unstacking, the advance
+/// and the free draw of a won battle (8.4, 10.7, 13.14, 8.19).
+fn after_result(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    b: &Battle,
+    r: Outcome,
+    adv: &Advance,
+    draw: bool,
+) -> Result<(), RuleError> {
     after_losses(ctx, st, &[b.from, b.target])?;
     if st.finished.is_some() {
         return Ok(());
     }
     if r != Outcome::AE && r != Outcome::AS && st.at(b.target).next().is_none() {
-        let moved = advance(ctx, st, b, &a.advance)?;
+        let moved = advance(ctx, st, b, adv)?;
         let own_rebels = b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp;
-        if moved && a.draw && !own_rebels && st.finished.is_none() {
+        if moved && draw && !own_rebels && st.finished.is_none() {
             chits::free_draw(ctx, st, p)?;
         }
     }
     Ok(())
+}
+
+/// The defender answered where to retreat (digest 2.7, N1): the retreat,
+/// then the rest of the attack.
+pub(super) fn retreat_answered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    b: &Battle,
+    to: Hex,
+    adv: &Advance,
+    draw: bool,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let units = retreating(d, st, b.target);
+    if let Some(u) = units.first() {
+        let f = st.faction(d, *u);
+        retreat_to(ctx, st, b, &units, f, to)?;
+    }
+    after_result(ctx, st, st.actor, b, Outcome::DR, adv, draw)
 }
 
 /// The units in the order they fall: a leader after his units (8.4), so an
@@ -556,20 +606,27 @@ pub(super) fn doctrine_key(
     )
 }
 
+/// The units of `h` that retreat on a DR: all but the static ones (13.12).
+fn retreating(d: &Data, st: &State, h: Hex) -> Vec<UnitId> {
+    st.at(h).filter(|u| !d.kind(*u).is_static()).collect()
+}
+
 /// DR: the defender's mobile units and leader retreat one hex (13.12, 13.13),
 /// by the defender's retreat doctrine (standing order N1).
-fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
+fn retreat(
+    ctx: &mut Ctx,
+    st: &mut State,
+    b: &Battle,
+    adv: &Advance,
+    draw: bool,
+) -> Result<(), RuleError> {
     let d = ctx.d;
-    let units: Vec<UnitId> = st
-        .at(b.target)
-        .filter(|u| !d.kind(*u).is_static())
-        .collect();
+    let units = retreating(d, st, b.target);
     if units.is_empty() {
         return Ok(());
     }
     let f = st.faction(d, units[0]);
     let rally = rally_of(st, f);
-    let fits = |st: &State, n: Hex, us: &[UnitId]| fits(d, st, n, us);
     let cands: Vec<Hex> = d
         .links(b.target)
         .filter(|n| may_enter(d, st, f, &units, *n).is_ok())
@@ -595,6 +652,74 @@ fn retreat(ctx: &mut Ctx, st: &mut State, b: &Battle) -> Result<(), RuleError> {
             }
         }
         return Ok(());
+    };
+    if let Some((owner, tied)) = retreat_question(ctx, st, f, &units, &cands, n) {
+        let about = super::ask::About::Retreat {
+            battle: b.clone(),
+            advance: adv.clone(),
+            draw,
+        };
+        if super::ask::ask_if_real(ctx, st, owner, n, tied, about) {
+            return Ok(());
+        }
+    }
+    retreat_to(ctx, st, b, &units, f, n)
+}
+
+/// From version 9 the defender is asked where to retreat when the
+/// doctrine ties between legal hexes (all but the lowest id alike) and he
+/// stated no `rally` (digest 2.7, N1): who is asked, and the hexes tied
+/// with the doctrine's own pick `best`.
+fn retreat_question(
+    ctx: &Ctx,
+    st: &State,
+    f: Faction,
+    units: &[UnitId],
+    cands: &[Hex],
+    best: Hex,
+) -> Option<(Player, Vec<Hex>)> {
+    let d = ctx.d;
+    let owner = f.player()?;
+    // A leader whose last units fell (DR kills the static ones) goes where
+    // the doctrine sends him: no question, and never a leader left alone in
+    // the state that waits for the answer (8.4).
+    let lone = units.iter().all(|u| d.kind(*u).is_leader());
+    if lone || ctx.version < 9 || !super::ask::may_ask(ctx, owner) || st.standing[owner.index()].rally_given
+    {
+        return None;
+    }
+    let rally = rally_of(st, f);
+    let key = |n: Hex| {
+        let k = doctrine_key(d, st, f, units, rally, n);
+        (k.0, k.1, k.2, k.3)
+    };
+    let mut tied: Vec<Hex> = cands
+        .iter()
+        .copied()
+        .filter(|n| *n != best && key(*n) == key(best))
+        .collect();
+    tied.sort();
+    Some((owner, tied))
+}
+
+/// The retreat into `n` (13.12), or through it to a hex beyond where the
+/// stack fits (13.13), the excess eliminated.
+fn retreat_to(
+    ctx: &mut Ctx,
+    st: &mut State,
+    b: &Battle,
+    units: &[UnitId],
+    f: Faction,
+    n: Hex,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let units = units.to_vec();
+    let rally = rally_of(st, f);
+    let fits = |st: &State, n: Hex, us: &[UnitId]| fits(d, st, n, us);
+    let best = |st: &State, cs: &[Hex]| -> Option<Hex> {
+        let mut v = cs.to_vec();
+        v.sort_by_key(|n| doctrine_key(d, st, f, &units, rally, *n));
+        v.first().copied()
     };
     let mut to = n;
     if !fits(st, n, &units) {

@@ -32,6 +32,9 @@ pub struct Ctx<'a> {
     /// The ruleset version the order is judged under (a record made under an
     /// older version replays as it did; ARCHITECTURE "Upgrades").
     pub version: u32,
+    /// The order under way may stop on a question to the other player
+    /// (version 9: the action's own draw or attack; digest 2.7).
+    pub ask: bool,
 }
 
 impl Ctx<'_> {

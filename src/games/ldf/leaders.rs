@@ -129,20 +129,56 @@ fn unstack_to(d: &Data, st: &State, f: Faction, u: UnitId, h: Hex) -> Option<Hex
         .min_by_key(|n| doctrine_key(d, st, f, &[u], rally, *n))
 }
 
+/// The unstacking order of the player who commands faction `f` (10.7; N10).
+fn order_of(st: &State, f: Faction) -> &super::standing::Unstack {
+    let owner = f.player().unwrap_or(Player::Roman);
+    &st.standing[owner.index()].unstack
+}
+
+/// The vexillation of `h` that leaves next (10.7): the highest id, but from
+/// version 9 not one its commander's `unstack at HEX keep` names while
+/// another may go (N10).
+fn leaving(d: &Data, st: &State, h: Hex, version: u32) -> Option<UnitId> {
+    let vex: Vec<UnitId> = st
+        .at(h)
+        .filter(|u| matches!(d.kind(*u), Kind::Infantry | Kind::Cavalry))
+        .collect();
+    let last = vex.last().copied();
+    if version < 9 {
+        return last;
+    }
+    let keep = |u: &UnitId| {
+        order_of(st, st.faction(d, *u))
+            .at(h)
+            .is_some_and(|a| a.keep.contains(u))
+    };
+    vex.iter().rev().find(|u| !keep(u)).copied().or(last)
+}
+
+/// The first hex of the commander's `unstack` order (the stack's own list,
+/// then the general one) that `u` may enter and fit in (10.7; N10).
+fn ordered_to(d: &Data, st: &State, f: Faction, u: UnitId, h: Hex) -> Option<Hex> {
+    let o = order_of(st, f);
+    let own = o.at(h).map(|a| a.to.as_slice()).unwrap_or(&[]);
+    own.iter().chain(&o.to).copied().find(|n| {
+        d.linked(h, *n)
+            && super::entry::may_enter(d, st, f, &[u], *n).is_ok()
+            && super::combat::fits(d, st, *n, &[u])
+    })
+}
+
 /// Emergency unstacking (10.7): a Roman stack over the limit moves its excess
 /// mobile units to adjacent land hexes where they fit, else they are eliminated.
 pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
     let d = ctx.d;
     while stacking::limit_broken(d, st, &stacking::count(d, st, st.at(h))).is_some() {
-        let Some(u) = st
-            .at(h)
-            .filter(|u| matches!(d.kind(*u), Kind::Infantry | Kind::Cavalry))
-            .last()
-        else {
+        let Some(u) = leaving(d, st, h, ctx.version) else {
             return Ok(());
         };
         let f = st.faction(d, u);
-        let to = if ctx.version >= 8 {
+        let to = if ctx.version >= 9 {
+            ordered_to(d, st, f, u, h).or_else(|| unstack_to(d, st, f, u, h))
+        } else if ctx.version >= 8 {
             unstack_to(d, st, f, u, h)
         } else {
             // Version 7: the first adjacent hex with no enemy where it fits.

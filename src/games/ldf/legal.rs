@@ -32,29 +32,56 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
     }
 }
 
-/// One move order per stack, to its farthest hex, with every reachable hex
-/// and its cost in a trailing comment.
-fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Option<String> {
+/// Up to [`MOVES`] move orders per stack, to destinations spread over its
+/// reach (the farthest first, then the farthest at least [`SPREAD`] hexes from
+/// those already offered), each checked by a dry run. The first line lists
+/// every reachable hex with its cost in a trailing comment, the others their
+/// own cost.
+fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Vec<String> {
     let r = reach::reach(d, st, p, from, ez);
     let by_cost = &r.by_cost;
-    let order = by_cost.iter().rev().take(3).find_map(|(_, to)| {
+    let mut picked: Vec<(u32, Hex, String)> = Vec::new();
+    let mut tries = 0;
+    for (c, to) in by_cost.iter().rev() {
+        if picked.len() >= MOVES || tries >= 3 * MOVES {
+            break;
+        }
+        if picked.iter().any(|(_, h, _)| h.distance_on(OFFSET, *to) < SPREAD) {
+            continue;
+        }
+        tries += 1;
         let path = reach::path_to(d, st, p, from, *to, &r, ez);
         let tail: Vec<String> = path.iter().map(|x| x.to_string()).collect();
         let o = format!("move {from} to {}", tail.join(" "));
-        ok(d, st, p, &o).then_some(o)
-    })?;
+        if ok(d, st, p, &o) {
+            picked.push((*c, *to, o));
+        }
+    }
     let listed: Vec<String> = by_cost
         .iter()
         .take(REACH_LISTED)
         .map(|(c, h)| format!("{h}:{c}"))
         .collect();
     let more = by_cost.len().saturating_sub(REACH_LISTED);
-    Some(format!(
-        "{order}   # reach (hex:MP): {}{}",
-        listed.join(" "),
-        if more > 0 { format!(" +{more} more") } else { String::new() }
-    ))
+    picked
+        .into_iter()
+        .enumerate()
+        .map(|(i, (c, _, o))| match i {
+            0 => format!(
+                "{o}   # reach (hex:MP): {}{}",
+                listed.join(" "),
+                if more > 0 { format!(" +{more} more") } else { String::new() }
+            ),
+            _ => format!("{o}   # {c} MP"),
+        })
+        .collect()
 }
+
+/// How many move orders a stack's lines offer.
+const MOVES: usize = 3;
+
+/// How far apart (in hexes) the destinations offered to one stack are.
+const SPREAD: u32 = 3;
 
 /// How many reachable hexes a move line lists.
 const REACH_LISTED: usize = 10;
@@ -238,12 +265,16 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
 
 /// The orders legal now, grouped: `pass`; the other actions open to the
 /// player (draw, chits, diplomacy, ...); every attack his stacks may make;
-/// one move per stack to its farthest hex, listing every hex it can reach
-/// with its cost; the sea and river moves of each stack (12.6, 12.7). Each line is itself a legal order (a trailing `#` comment
+/// up to three moves per stack to destinations spread over its reach, the
+/// first listing every hex it can reach with its cost; the sea and river moves of each stack (12.6, 12.7). Each line is itself a legal order (a trailing `#` comment
 /// is ignored in a move file).
 pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     if turn::awaited(st) != Some(p) {
         return Vec::new();
+    }
+    if let Some(q) = &st.question {
+        // The answers to the question put to him (digest 2.7).
+        return q.answers();
     }
     match st.stage {
         Stage::Setup => return vec!["setup auto".into()],

@@ -5,7 +5,8 @@
 //! Turn 2 each turn opens with the mutual administrative phase (5.5). The
 //! umpire enforces the rules as far as they are implemented, rolls every die,
 //! keeps the chit hands (each player sees his own and the other's count), and
-//! answers the other player's mid-action decisions by his standing orders.
+//! answers the other player's mid-action decisions by his standing orders,
+//! asking him (`ask`) only when the choice is real and none covers it.
 //!
 //! Modules, one job each: `data` (the TOML data and its checks), `state`,
 //! `orders` (parsing), `turn` (sequence of play), `setup` (3.x), `movement`
@@ -16,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod ask;
 pub mod beseech;
 pub mod chits;
 pub mod combat;
@@ -66,7 +68,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -246,6 +248,11 @@ impl Rules for Ldf {
             // anywhere in Parthia (7.3, 3.3), an eliminated co-emperor goes
             // to the dead pile (8.11, 13.11), emergency unstacking by the
             // retreat doctrine (10.7, N10); `at_version(7)` plays 7.
+            // 9: the `unstack` standing order (10.7, N10); the player not
+            // acting is asked where to retreat (N1), where drawn cavalry
+            // joins (N8) and where a refused Bread & Circuses rises (N6)
+            // when the choice is real and no standing order of his covers
+            // it (digest 2.7); `at_version(8)` plays 8.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -290,6 +297,18 @@ impl Rules for Ldf {
                 Stage::Actions => "alternating actions",
             }
         );
+        if let (Some(q), None) = (&st.question, &st.finished) {
+            return Prompt {
+                stage,
+                awaiting: vec![Await {
+                    side: Side(q.to.index() as u8),
+                    kind: AwaitKind::Decision,
+                    ask: q.ask(&self.data),
+                    default: vec!["pass".into()],
+                }],
+                finished: None,
+            };
+        }
         let Some(p) = turn::awaited(st) else {
             return Prompt {
                 stage,
@@ -370,7 +389,7 @@ impl Rules for Ldf {
         lines: &[SourceLine],
     ) -> Result<Vec<Event>, OrderError> {
         let p = player(side).map_err(|e| line_err(lines, e))?;
-        let s = standing::parse(&self.data, p == Player::Roman, lines)?;
+        let s = standing::parse(&self.data, p == Player::Roman, lines, self.version)?;
         st.standing[p.index()] = s;
         // Standing orders are the player's own: the event says only that they changed.
         Ok(vec![Event::say(format!(
@@ -469,7 +488,13 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         if pooled > 1 {
             return Err(format!("cavalry {} is in the pool {pooled} times", d.uid(u)));
         }
-        if (pooled == 1) != (st.unit(u).loc == Loc::Pool) {
+        // A cavalry unit whose place the Roman is asked (N8) is drawn, not
+        // yet placed.
+        let asked = matches!(
+            &st.question,
+            Some(ask::Question { about: ask::About::Cavalry { unit }, .. }) if *unit == u
+        );
+        if !asked && (pooled == 1) != (st.unit(u).loc == Loc::Pool) {
             return Err(format!("cavalry {} is lost between pool and map", d.uid(u)));
         }
     }

@@ -43,7 +43,7 @@ pub enum Step {
 }
 
 /// Which attackers advance after combat (13.14).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Advance {
     /// Every eligible attacker (the default).
     All,
@@ -189,6 +189,14 @@ pub enum Order {
     },
     /// End of one's administrative steps.
     Done,
+    /// The answer to a question put to the player who is not acting
+    /// (version 9; digest 2.7): `retreat HEX` (N1) or `place HEX` (N6, N8).
+    Answer {
+        /// `retreat`, not `place`.
+        retreat: bool,
+        /// The hex.
+        hex: Hex,
+    },
 }
 
 struct Words<'a> {
@@ -341,10 +349,10 @@ fn hex_suggestion(d: &Data, t: &str) -> String {
 }
 
 /// Every order's first word.
-const KEYWORDS: [&str; 21] = [
+const KEYWORDS: [&str; 22] = [
     "move", "sea", "river", "attack", "draw", "play", "pass", "concede", "done",
     "coemperor", "rebel", "treachery", "diplomacy", "fortify", "rebuild", "activate", "tax",
-    "demobilize", "reclaim", "place", "setup",
+    "demobilize", "reclaim", "place", "setup", "retreat",
 ];
 
 /// The rule an order stands on, cited by its errors that name no other.
@@ -370,6 +378,7 @@ fn order_rule(kw: &str) -> &'static str {
         "reclaim" => "6.8",
         "place" => "7.1, 7.2",
         "setup" => "3.3",
+        "retreat" => "13.12",
         _ => "8.1, 14.2",
     }
 }
@@ -518,6 +527,14 @@ fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
                 }
             }
         }
+        "place" if w.peek().is_some_and(|t| w.is_hex(t)) => Order::Answer {
+            retreat: false,
+            hex: w.hex()?,
+        },
+        "retreat" => Order::Answer {
+            retreat: true,
+            hex: w.hex()?,
+        },
         "place" | "setup" => parse_place(&mut w, kw == "setup")?,
         _ => {
             let near = did_you_mean(&kw, KEYWORDS.iter().copied());

@@ -52,6 +52,7 @@ pub fn initial(d: &Data, options: Options) -> State {
         ],
         options,
         finished: None,
+        question: None,
         index: Default::default(),
     };
     let place = |st: &mut State, k: Kind, hexes: &[Hex]| {

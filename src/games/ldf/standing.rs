@@ -4,7 +4,7 @@
 //! own in the `standing:` section of any move file. Hidden from the opponent
 //! (the view shows a player only his own).
 
-use super::data::Data;
+use super::data::{Data, Kind};
 use crate::core::hex::Hex;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::OrderError;
@@ -52,6 +52,49 @@ pub struct Standing {
     /// N7, 6.10: how the Roman covers a deficit, in order (default none:
     /// pairs from the largest leaderless stacks farthest from any enemy).
     pub deficit: Vec<Cover>,
+    /// N10, 10.7 (version 9): which units stay and where the rest go when a
+    /// stack is left over the limit (default: the highest ids leave, by the
+    /// retreat doctrine). Left out of the state's bytes while it is the
+    /// default, so that every state of version 8 hashes as it did.
+    #[serde(skip_serializing_if = "Unstack::is_default")]
+    pub unstack: Unstack,
+    /// N1 (version 9): the player stated `rally` himself, so he is never
+    /// asked where to retreat.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rally_given: bool,
+}
+
+/// The emergency unstacking doctrine (10.7; digest N10).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Unstack {
+    /// Hexes the excess goes to first, wherever the stack stands (only those
+    /// adjacent to it count), before the retreat doctrine.
+    pub to: Vec<Hex>,
+    /// Orders for the stack in one hex, which come before `to`.
+    pub at: Vec<UnstackAt>,
+}
+
+/// The unstacking order for the stack in one hex (10.7; N10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnstackAt {
+    /// The stack's hex.
+    pub hex: Hex,
+    /// The vexillations that stay, as far as the limit allows.
+    pub keep: Vec<super::data::UnitId>,
+    /// Adjacent hexes the others go to, in order of preference.
+    pub to: Vec<Hex>,
+}
+
+impl Unstack {
+    /// Today's behaviour: nothing stated.
+    pub fn is_default(&self) -> bool {
+        self.to.is_empty() && self.at.is_empty()
+    }
+
+    /// The order for the stack in `h`, if one was given.
+    pub fn at(&self, h: Hex) -> Option<&UnstackAt> {
+        self.at.iter().find(|a| a.hex == h)
+    }
 }
 
 /// One step of the Roman's deficit cover (6.10; digest N7).
@@ -90,6 +133,8 @@ impl Standing {
             revolt: Vec::new(),
             discard: Vec::new(),
             deficit: Vec::new(),
+            unstack: Unstack::default(),
+            rally_given: false,
         }
     }
 }
@@ -132,8 +177,87 @@ fn deficit(
     Ok(v)
 }
 
-/// Reads standing-order lines over the defaults.
-pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, OrderError> {
+const UNSTACK_USAGE: &str =
+    "unstack to HEX... | unstack at HEX [keep UNIT...] [to HEX...] | unstack default";
+
+/// Reads one `unstack` line (10.7; N10) into `u`: the general hexes, or the
+/// order for one stack, checked against the rule.
+fn unstack(
+    d: &Data,
+    l: &SourceLine,
+    words: &[&str],
+    hex: &dyn Fn(&str) -> Result<Hex, OrderError>,
+    u: &mut Unstack,
+) -> Result<(), OrderError> {
+    let bad = |m: String| OrderError::at(l, m).rule("10.7");
+    match words {
+        ["default"] => *u = Unstack::default(),
+        ["to", rest @ ..] if !rest.is_empty() => {
+            u.to = rest.iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
+        }
+        ["at", h, rest @ ..] => {
+            let h = hex(h)?;
+            if u.at(h).is_some() {
+                return Err(bad(format!("unstack at {h} is given twice")));
+            }
+            let split = rest.iter().position(|t| *t == "to").unwrap_or(rest.len());
+            let (keep, to) = (&rest[..split], rest.get(split + 1..).unwrap_or(&[]));
+            let keep = match keep {
+                [] => Vec::new(),
+                ["keep", ids @ ..] => unstack_keep(d, ids).map_err(bad)?,
+                _ => return Err(bad(UNSTACK_USAGE.into())),
+            };
+            if split < rest.len() && to.is_empty() {
+                return Err(bad("`to` names the hexes the others go to".into()));
+            }
+            let to: Vec<Hex> = to.iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
+            if let Some(n) = to.iter().find(|n| !d.linked(h, **n)) {
+                return Err(bad(format!(
+                    "{n} is not a land hex adjacent to {h}: the excess unstacks into adjacent hexes"
+                )));
+            }
+            u.at.push(UnstackAt { hex: h, keep, to });
+        }
+        _ => return Err(bad(UNSTACK_USAGE.into())),
+    }
+    Ok(())
+}
+
+/// The vexillations of an `unstack at HEX keep ...`: only they unstack (10.7
+/// moves mobile units), at most as many as stand without a leader.
+fn unstack_keep(d: &Data, ids: &[&str]) -> Result<Vec<super::data::UnitId>, String> {
+    let mut v = Vec::new();
+    for t in ids.iter().flat_map(|t| t.split(',')).filter(|t| !t.is_empty()) {
+        let u = d.unit(t).ok_or_else(|| format!("no counter {t:?}"))?;
+        if !matches!(d.kind(u), Kind::Infantry | Kind::Cavalry) {
+            return Err(format!(
+                "{t} is not a vexillation: only infantry and cavalry unstack, the rest stays"
+            ));
+        }
+        if !v.contains(&u) {
+            v.push(u);
+        }
+    }
+    if v.is_empty() {
+        return Err("`keep` names the vexillations that stay".into());
+    }
+    if v.len() > d.values.roman_mobile {
+        return Err(format!(
+            "at most {} vexillations stay in a stack without a leader",
+            d.values.roman_mobile
+        ));
+    }
+    Ok(v)
+}
+
+/// Reads standing-order lines over the defaults, as ruleset `version` reads
+/// them (`unstack` and the `rally` that stops the question from version 9).
+pub fn parse(
+    d: &Data,
+    roman: bool,
+    lines: &[SourceLine],
+    version: u32,
+) -> Result<Standing, OrderError> {
     let mut s = Standing::default_for(d, roman);
     for l in lines {
         let w: Vec<&str> = l.text.split_whitespace().collect();
@@ -148,8 +272,10 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                     Some(&"none") => None,
                     Some(t) => Some(hex(t)?),
                     None => return Err(OrderError::at(l, "rally HEX or rally none").rule("13.12")),
-                }
+                };
+                s.rally_given = version >= 9;
             }
+            Some("unstack") if version >= 9 => unstack(d, l, &w[1..], &hex, &mut s.unstack)?,
             Some("sponsor") => s.sponsor_at = num(l, w.get(1).copied(), 99)?,
             Some("salt") => match w.get(1).copied() {
                 Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
@@ -205,10 +331,12 @@ pub fn parse(d: &Data, roman: bool, lines: &[SourceLine]) -> Result<Standing, Or
                 }
             }
             _ => {
-                return Err(OrderError::at(
-                    l,
-                    "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...",
-                ));
+                let all = "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...";
+                return Err(if version >= 9 {
+                    OrderError::at(l, format!("{all}, {UNSTACK_USAGE}"))
+                } else {
+                    OrderError::at(l, all)
+                });
             }
         }
     }
@@ -291,9 +419,32 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
             s.deficit.iter().map(|c| c.show()).collect::<Vec<_>>().join(" ")
         }
     ));
+    v.extend(show_unstack(&s.unstack, |u| d.uid(u).to_string()));
     if s.beseech.is_empty() {
         v.push("beseech never (Beseech the Gods is not played; N3)".into());
     }
     v.extend(s.beseech.iter().map(|r| super::beseech::show(d, r)));
+    v
+}
+
+/// The `unstack` lines as text (10.7; N10).
+fn show_unstack(u: &Unstack, uid: impl Fn(super::data::UnitId) -> String) -> Vec<String> {
+    let hexes = |v: &[Hex]| v.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
+    let mut v = vec![if u.to.is_empty() {
+        "unstack default (a stack over the limit: the highest ids leave, by the retreat doctrine; 10.7, N10)".to_string()
+    } else {
+        format!("unstack to {} (then the retreat doctrine; 10.7, N10)", hexes(&u.to))
+    }];
+    for a in &u.at {
+        let mut line = format!("unstack at {}", a.hex);
+        if !a.keep.is_empty() {
+            let ids: Vec<String> = a.keep.iter().map(|x| uid(*x)).collect();
+            line += &format!(" keep {}", ids.join(","));
+        }
+        if !a.to.is_empty() {
+            line += &format!(" to {}", hexes(&a.to));
+        }
+        v.push(line);
+    }
     v
 }

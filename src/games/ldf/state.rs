@@ -286,6 +286,11 @@ pub struct State {
     pub options: Options,
     /// Set when the game is over.
     pub finished: Option<Outcome>,
+    /// A question to the player who is not acting, which stops the action
+    /// until he answers (version 9; digest 2.7). Left out of the state's
+    /// bytes when `None`, so that every state of version 8 hashes as it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<super::ask::Question>,
     /// Which counters stand in which hex: derived from `units`, built on
     /// first use and dropped by every [`State::unit_mut`], so never stale.
     /// Not part of the state (not serialized, not hashed).

@@ -24,6 +24,9 @@ pub fn awaited(st: &State) -> Option<Player> {
     if st.finished.is_some() {
         return None;
     }
+    if let Some(q) = &st.question {
+        return Some(q.to);
+    }
     Some(match st.stage {
         Stage::Setup | Stage::AdminGp => Player::Gp,
         Stage::AdminRoman => Player::Roman,
@@ -60,6 +63,7 @@ pub fn apply_at(
         rerolled: false,
         about: Default::default(),
         version,
+        ask: false,
     };
     run(&mut ctx, st, p, o)?;
     // Chits the order revealed by rule: their sealed draws are published
@@ -90,6 +94,9 @@ fn run(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleEr
     }
     if awaited(st) != Some(p) {
         return Err(illegal("it is not your turn to give orders", "5.2"));
+    }
+    if st.question.is_some() {
+        return answered(ctx, st, o);
     }
     match st.stage {
         Stage::Setup => match o {
@@ -199,6 +206,9 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
         return Ok(());
     }
     let pass = *o == Order::Pass;
+    // Version 9: the action's own draw or attack may stop on a question to
+    // the other player (digest 2.7); the rest of the action waits for it.
+    ctx.ask = ctx.version >= 9 && matches!(o, Order::Draw { .. } | Order::Attack(_));
     match o {
         Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
         Order::Move {
@@ -242,6 +252,28 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
             ));
         }
     }
+    if st.question.is_some() {
+        return Ok(());
+    }
+    finish(ctx, st, p, pass)
+}
+
+/// The answer to a question put to the player who is not acting (digest
+/// 2.7): the action goes on under its actor, and ends unless it stops again.
+fn answered(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
+    let actor = st.actor;
+    ctx.actor = actor;
+    ctx.ask = true;
+    super::ask::answer(ctx, st, o)?;
+    if st.question.is_some() {
+        return Ok(());
+    }
+    finish(ctx, st, actor, false)
+}
+
+/// The end of an action (8.1): the siege and hand checks, the pass count,
+/// victory, the turn's end, the next actor.
+fn finish(ctx: &mut Ctx, st: &mut State, p: Player, pass: bool) -> Result<(), RuleError> {
     chits::siege_check(ctx, st);
     chits::overflow(ctx, st, p);
     // The action is over: what it drew may be used from the next (R-G3).
