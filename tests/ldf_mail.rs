@@ -302,23 +302,37 @@ fn drawing(legal: &[String]) -> String {
 #[test]
 fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
     use umpire::core::ruleset::AwaitKind;
-    let tmp = tempfile::tempdir().unwrap();
-    let (mut u, mut md, mut ob, outdir) = club(tmp.path());
-    let mut n = 0u64;
-    let asked = loop {
-        let g = u.game("ldf-1").unwrap();
-        assert!(g.prompt().finished.is_none() && n < 400, "nobody was asked");
-        let side = g.prompt().awaiting[0].side;
-        let pick = drawing(&g.ruleset().legal(g.state(), side));
-        n += 1;
-        let files = send(&mut u, &mut md, &mut ob, &outdir, n, &pick, "");
-        let g = u.game("ldf-1").unwrap();
-        let a = g.prompt().awaiting[0].clone();
-        if a.kind == AwaitKind::Decision {
-            break (a, files);
+    // The umpire's dice are secret and fresh per game, so a game may end
+    // before anyone is asked: play further games until one asks.
+    let mut tries = 0;
+    let (tmp, mut u, mut md, mut ob, outdir, mut n, a, files) = loop {
+        tries += 1;
+        assert!(tries <= 12, "nobody was asked in 12 games");
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut u, mut md, mut ob, outdir) = club(tmp.path());
+        let mut n = 0u64;
+        let asked = loop {
+            let g = u.game("ldf-1").unwrap();
+            let Some(side) = g.prompt().awaiting.first().map(|w| w.side) else {
+                break None;
+            };
+            if g.prompt().finished.is_some() || n >= 400 {
+                break None;
+            }
+            let pick = drawing(&g.ruleset().legal(g.state(), side));
+            n += 1;
+            let files = send(&mut u, &mut md, &mut ob, &outdir, n, &pick, "");
+            let g = u.game("ldf-1").unwrap();
+            if let Some(a) = g.prompt().awaiting.first().cloned()
+                && a.kind == AwaitKind::Decision
+            {
+                break Some((a, files));
+            }
+        };
+        if let Some((a, files)) = asked {
+            break (tmp, u, md, ob, outdir, n, a, files);
         }
     };
-    let (a, files) = asked;
     let mails = outbox(&outdir);
     let (mut to_asked, mut to_other) = (0, 0);
     for f in &files {
