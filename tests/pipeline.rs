@@ -413,3 +413,53 @@ fn commands_by_mail_answer_the_signer() {
         "commands are not moves: {bodies:?}"
     );
 }
+
+// Issue 13 item 2 (a documented retention for raw mails; compaction):
+// `compact` drops the raw copies of mails handled before the retention and
+// shrinks the file; the ledger still knows them (a second delivery changes
+// nothing), the game plays on and its record verifies.
+#[test]
+fn compact_drops_old_raw_mails_keeps_their_ledger_and_the_game_plays_on() {
+    let mut c = club(&["red", "blue"]);
+    let text = c.move_text("red", &["roll 1d6 morale", "end turn"]);
+    let sig = key(1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let mail = move_mail("red@club.test", "umpire@club.test", 1, &text, &sig, false);
+    c.drop_mail(&mail);
+    c.drop_mail(
+        b"From: stranger@elsewhere.test\r\nSubject: hi\r\n\r\n"
+            .repeat(2000)
+            .as_slice(),
+    );
+    assert_eq!(c.poll().accepted, 1);
+    let inbox = |c: &Club| {
+        c.umpire
+            .store()
+            .keys(umpire::store::Table::Inbox)
+            .unwrap()
+            .len()
+    };
+    assert_eq!(inbox(&c), 2, "both raw mails kept");
+
+    // Within the retention nothing goes.
+    let kept = c.umpire.compact(1, now()).unwrap();
+    assert_eq!((kept.dropped, kept.kept), (0, 2));
+    // Two days on, with one day of retention, both go and the file shrinks.
+    let later = now() + jiff::SignedDuration::from_hours(48);
+    let done = c.umpire.compact(1, later).unwrap();
+    assert_eq!((done.dropped, done.kept), (2, 0), "{done:?}");
+    assert_eq!(inbox(&c), 0);
+    assert!(done.bytes_after <= done.bytes_before, "{done:?}");
+
+    // The same mail delivered again is still recognised by its ledger line
+    // and skipped unread (a poll counts only the mails it reads).
+    c.drop_mail(&mail);
+    let r = c.poll();
+    assert_eq!((r.mails, r.accepted, r.rejected), (0, 0, 0), "{r:?}");
+    assert_eq!(inbox(&c), 0, "not stored again");
+    // The game goes on, and its record verifies.
+    c.send(1, "blue", &["roll 2d6 fire", "end turn"], false);
+    assert_eq!(c.poll().accepted, 1);
+    let g = c.umpire.game("g1").unwrap();
+    let record = Record::from_text(&g.record().to_text()).unwrap();
+    Game::replay(g.ruleset().clone(), &record, ReplayMode::Verify).expect("verifies");
+}

@@ -440,6 +440,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             move_on,
         } => super::upgrade::run(&dir, game.as_deref(), keep, move_on, now()?),
         Command::Admin { what } => super::admin::run(&dir, what),
+        Command::Compact { keep_mail_days } => compact(&dir, keep_mail_days),
         Command::Games => {
             let mut u = open(&dir)?;
             let ids = u.game_ids()?;
@@ -1016,6 +1017,28 @@ fn check_against_copy(file: &Path, text: &[u8], sig: Option<&str>, copy: &Record
         "  the orders are not checked offline: this copy holds other sides' items sealed, so the\n  game's state cannot be rebuilt from it; the umpire checks them when the move arrives"
     );
     Ok(0)
+}
+
+fn compact(dir: &Path, keep_days: u32) -> Result<i32> {
+    let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
+    let mut u = Umpire::open(dir)?;
+    let c = u.compact(keep_days, now()?)?;
+    println!(
+        "dropped {} raw mail(s) handled over {keep_days} days ago, kept {}; database {} -> {}",
+        c.dropped,
+        c.kept,
+        human_bytes(c.bytes_before),
+        human_bytes(c.bytes_after)
+    );
+    Ok(0)
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / f64::from(1 << 10)),
+        n => format!("{n} B"),
+    }
 }
 
 fn selfplay(

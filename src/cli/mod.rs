@@ -192,6 +192,13 @@ pub enum Command {
     },
     /// List the games.
     Games,
+    /// Drop raw mails past their retention and compact the database (run it from cron, weekly).
+    Compact {
+        /// Days a raw mail is kept after it was handled. What it did stays in the
+        /// ledger and every move in its game's record; only the raw copy goes.
+        #[arg(long, default_value_t = 90)]
+        keep_mail_days: u32,
+    },
     /// List the rulesets, their scenarios and options (`umpire rules ldf`: one
     /// ruleset's; the games' errors point here).
     #[command(visible_alias = "rules")]

@@ -12,6 +12,7 @@ pub mod games;
 pub mod outbox;
 pub mod picture;
 pub mod poll;
+pub mod retention;
 pub mod segments;
 pub mod site;
 pub mod transports;

@@ -328,6 +328,25 @@ impl Store {
         Ok(out)
     }
 
+    /// Every key of `table`, in key order, without reading the values.
+    pub fn keys(&self, table: Table) -> Result<Vec<Vec<u8>>, StoreError> {
+        let tx = self.db.begin_read().map_err(db)?;
+        let t = tx.open_table(def(table)).map_err(db)?;
+        let mut out = Vec::new();
+        for item in t.iter().map_err(db)? {
+            out.push(item.map_err(db)?.0.value().to_vec());
+        }
+        Ok(out)
+    }
+
+    /// Gives the file's free pages back to the file system (redb's
+    /// compaction): the file shrinks to about its live data. Needs the store
+    /// to itself (no reader or writer open), which the data directory's lock
+    /// gives. True if anything moved.
+    pub fn compact(&mut self) -> Result<bool, StoreError> {
+        self.db.compact().map_err(db)
+    }
+
     /// Applies a batch in one transaction and makes it durable.
     pub fn commit(&self, batch: Batch) -> Result<(), StoreError> {
         if let Some(id) = batch.bad_id {
