@@ -2877,3 +2877,120 @@ fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
     let then = pick(&r8.at(7).unwrap());
     assert!(then.contains("sa surge 1 troops available>kabul"), "{then}");
 }
+
+/// `nonplayer.toml` with the Warlords' `[[flow]]` records replaced by `flow`
+/// (a club's reading of the printed flowchart).
+fn warlords_flow(flow: &str) -> Result<Data, Vec<String>> {
+    let mut text = String::new();
+    for (i, chunk) in data::NONPLAYER_TOML.split("\n[[flow]]\n").enumerate() {
+        match (i, chunk.starts_with("faction = \"warlords\"")) {
+            (0, _) | (_, false) => {
+                text.push_str(if i == 0 { "" } else { "\n[[flow]]\n" });
+                text.push_str(chunk);
+            }
+            // The record's lines go; what follows them stays.
+            (_, true) => text.push_str(chunk.split_once("\n\n").map_or("", |(_, rest)| rest)),
+        }
+    }
+    text.push_str(flow);
+    Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &text,
+    )
+}
+
+#[test]
+fn a_clubs_flowchart_data_changes_the_non_players_operation() {
+    // 8.x: the flowcharts are missing; their Operation boxes are the
+    // `[[flow]]` records of nonplayer.toml, read in order. Replacing the
+    // Warlords' records (no code) changes what the Non-player does.
+    let (r, mut st) = game_in("standin-3p-np", &["coalition", "government", "taliban"]);
+    let d = r.data().clone();
+    assert_eq!(
+        d.nonplayer[Faction::Warlords.index()].flow[0],
+        "rally cultivate"
+    );
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[0] != Faction::Warlords)
+        .unwrap()
+        .number;
+    on_card(&r, &mut st, card);
+    let first = d.card(card).unwrap().order[0];
+    // The first eligible took Operations: no Event is offered (2.3.4).
+    st.stage = Stage::Card(CardTurn {
+        first: Some((first, Took::Op)),
+        ..Default::default()
+    });
+    let rec = |op: &str| {
+        format!("\n[[flow]]\nfaction = \"warlords\"\ndo = \"{op}\"\nsrc = \"stand-in: a test\"\n")
+    };
+    for op in ["march", "rally"] {
+        let d2 = warlords_flow(&rec(op)).unwrap();
+        assert_eq!(d2.nonplayer[Faction::Warlords.index()].flow, [op]);
+        assert_ne!(d2.hash, d.hash, "the data hash pins the flowchart");
+        let text =
+            nonplayer::choose(&d2, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+        assert!(text.starts_with(op), "{op}: {text}");
+    }
+    // `umpire data check` refuses an unknown Operation, Special Activity,
+    // faction, key, table or space, naming the rule.
+    for (bad, why) in [
+        (rec("bombard"), "3.0"),
+        (rec("rally airstrike"), "4.0"),
+        (rec("train"), "3.0"),
+        ("\n[[flow]]\nfaction = \"nato\"\ndo = \"rally\"\nsrc = \"stand-in: x\"\n".into(), "1.5"),
+        ("\n[[flow]]\nfaction = \"warlords\"\ndo = \"rally\"\nwhen = \"always\"\nsrc = \"stand-in: x\"\n".into(), "unknown key"),
+        ("\n[[flows]]\nfaction = \"warlords\"\n".into(), "unknown table"),
+    ] {
+        let e = warlords_flow(&bad).unwrap_err();
+        assert!(e.iter().any(|e| e.contains(why)), "{bad}: {e:?}");
+    }
+    let spaces = data::NONPLAYER_TOML.replace(
+        "[warlords]\nsas",
+        "[warlords]\nsupport = [\"atlantis\"]\nsas",
+    );
+    let e = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &spaces,
+    )
+    .unwrap_err();
+    assert!(
+        e.iter()
+            .any(|e| e.contains("atlantis") && e.contains("8.2")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_clubs_space_order_changes_where_a_non_player_widens_first() {
+    // 8.1 GUIDELINES (ruling A50): the further spaces of an Operation follow
+    // the faction's `spaces` order; a space named first comes first.
+    let d = Adp::new().data().clone();
+    let (_, st) = game();
+    let mut v: Vec<SpaceId> = d.ids().collect();
+    d.sort_spaces(&st, &d.nonplayer[Faction::Warlords.index()].spaces, &mut v);
+    assert_eq!(v[0], s(&d, "kabul"), "the most Pop first");
+    let text = data::NONPLAYER_TOML.replace(
+        "[warlords]\nsas = [\"traffic\", \"cultivate\", \"suborn\"]\nevent = true\nspaces = [\"provinces\"",
+        "[warlords]\nsas = [\"traffic\", \"cultivate\", \"suborn\"]\nevent = true\nspaces = [\"faryab\", \"provinces\"",
+    );
+    let d2 = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &text,
+    )
+    .unwrap();
+    let mut v: Vec<SpaceId> = d2.ids().collect();
+    d2.sort_spaces(&st, &d2.nonplayer[Faction::Warlords.index()].spaces, &mut v);
+    assert_eq!(v[0], s(&d2, "faryab"));
+}
