@@ -2994,3 +2994,59 @@ fn a_clubs_space_order_changes_where_a_non_player_widens_first() {
     d2.sort_spaces(&st, &d2.nonplayer[Faction::Warlords.index()].spaces, &mut v);
     assert_eq!(v[0], s(&d2, "faryab"));
 }
+
+#[test]
+fn a_game_meets_the_hazara_question_and_self_play_answers_it() {
+    // 5.1, digest D3: #64 Hazara's unshaded (stand-in) text removes Taliban
+    // Guerrillas from 2 spaces the Taliban choose. Played by ordinary orders
+    // in a four-player game, the Event stops for the Taliban's answer; every
+    // answer self-play may pick (`Rules::legal`) is accepted, and a
+    // Non-player Taliban answers it too (8.1).
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    on_card(&r, &mut st, 64);
+    assert_eq!(d.card(64).unwrap().order[0], Faction::Government);
+    let before: u32 = d
+        .ids()
+        .map(|x| st[x].pieces.guerrillas(Faction::Taliban))
+        .sum();
+    send(&r, &mut st, Faction::Government, "event unshaded");
+    assert_eq!(
+        decider_now(&r, &st),
+        Some(Faction::Taliban),
+        "the Taliban are asked"
+    );
+    let tal = st.seats.side(Faction::Taliban).unwrap();
+    let answers: Vec<String> = Rules::legal(&r, &st, tal)
+        .into_iter()
+        .filter(|o| o.starts_with("choose "))
+        .collect();
+    assert!(!answers.is_empty());
+    for o in &answers {
+        let mut after = st.clone();
+        let parsed = Rules::parse(&r, &after, tal, &lines(o)).unwrap();
+        Rules::apply(
+            &r,
+            &mut after,
+            tal,
+            &parsed[0].1,
+            &mut Dice::seeded([1; 32]),
+        )
+        .unwrap_or_else(|e| panic!("{o}: {e}"));
+        let now: u32 = d
+            .ids()
+            .map(|x| after[x].pieces.guerrillas(Faction::Taliban))
+            .sum();
+        assert_eq!(now + 2, before, "{o}: one Guerrilla from each of 2 spaces");
+        let Stage::Card(t) = &after.stage else {
+            panic!()
+        };
+        assert!(t.choice.is_none(), "{o}: answered");
+        assert_eq!(t.first, Some((Faction::Government, Took::Event)));
+    }
+    let np = nonplayer::choose(&d, &st, Faction::Taliban, &mut Dice::seeded([3; 32])).unwrap();
+    assert!(np.starts_with("choose "), "{np}");
+}
