@@ -1183,24 +1183,30 @@ fn the_map_renders_at_72_columns() {
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
 }
 
+/// The first Event card whose faction order `fits`, current, its 1st
+/// Eligible having taken Operations (2.3.4).
+fn after_first_took_ops(r: &Adp, st: &mut State, fits: impl Fn(&[Faction]) -> bool) -> u8 {
+    let d = r.data();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && fits(&c.order))
+        .unwrap();
+    on_card(r, st, card.number);
+    st.stage = Stage::Card(CardTurn {
+        first: Some((card.order[0], Took::Op)),
+        ..Default::default()
+    });
+    card.number
+}
+
 #[test]
 fn a_non_player_offered_a_limited_operation_executes_a_full_one() {
     // 8.1 Operations Not Limited: a full Operation with a Special Activity;
     // a player in its place has a Limited Operation only (2.3.4).
     let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
     let d = r.data().clone();
-    let card = d
-        .cards
-        .iter()
-        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[1] != Faction::Coalition)
-        .unwrap()
-        .number;
-    on_card(&r, &mut st, card);
-    let first = d.card(card).unwrap().order[0];
-    st.stage = Stage::Card(CardTurn {
-        first: Some((first, Took::Op)),
-        ..Default::default()
-    });
+    let card = after_first_took_ops(&r, &mut st, |c| c[1] != Faction::Coalition);
     assert!(st.seats.is_np(d.card(card).unwrap().order[1]));
     assert_eq!(sequence::offers(&d, &st), vec![Offer::Op, Offer::OpSa]);
     let (r4, mut st4) = game();
@@ -2913,19 +2919,8 @@ fn a_clubs_flowchart_data_changes_the_non_players_operation() {
         d.nonplayer[Faction::Warlords.index()].flow[0],
         "rally cultivate"
     );
-    let card = d
-        .cards
-        .iter()
-        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[0] != Faction::Warlords)
-        .unwrap()
-        .number;
-    on_card(&r, &mut st, card);
-    let first = d.card(card).unwrap().order[0];
     // The first eligible took Operations: no Event is offered (2.3.4).
-    st.stage = Stage::Card(CardTurn {
-        first: Some((first, Took::Op)),
-        ..Default::default()
-    });
+    after_first_took_ops(&r, &mut st, |c| c[0] != Faction::Warlords);
     let rec = |op: &str| {
         format!("\n[[flow]]\nfaction = \"warlords\"\ndo = \"{op}\"\nsrc = \"stand-in: a test\"\n")
     };
