@@ -1183,24 +1183,30 @@ fn the_map_renders_at_72_columns() {
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
 }
 
+/// The first Event card whose faction order `fits`, current, its 1st
+/// Eligible having taken Operations (2.3.4).
+fn after_first_took_ops(r: &Adp, st: &mut State, fits: impl Fn(&[Faction]) -> bool) -> u8 {
+    let d = r.data();
+    let card = d
+        .cards
+        .iter()
+        .find(|c| !c.is_propaganda() && c.order.len() > 1 && fits(&c.order))
+        .unwrap();
+    on_card(r, st, card.number);
+    st.stage = Stage::Card(CardTurn {
+        first: Some((card.order[0], Took::Op)),
+        ..Default::default()
+    });
+    card.number
+}
+
 #[test]
 fn a_non_player_offered_a_limited_operation_executes_a_full_one() {
     // 8.1 Operations Not Limited: a full Operation with a Special Activity;
     // a player in its place has a Limited Operation only (2.3.4).
     let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
     let d = r.data().clone();
-    let card = d
-        .cards
-        .iter()
-        .find(|c| !c.is_propaganda() && c.order.len() > 1 && c.order[1] != Faction::Coalition)
-        .unwrap()
-        .number;
-    on_card(&r, &mut st, card);
-    let first = d.card(card).unwrap().order[0];
-    st.stage = Stage::Card(CardTurn {
-        first: Some((first, Took::Op)),
-        ..Default::default()
-    });
+    let card = after_first_took_ops(&r, &mut st, |c| c[1] != Faction::Coalition);
     assert!(st.seats.is_np(d.card(card).unwrap().order[1]));
     assert_eq!(sequence::offers(&d, &st), vec![Offer::Op, Offer::OpSa]);
     let (r4, mut st4) = game();
@@ -2876,4 +2882,166 @@ fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
     assert!(now.contains("sa surge 1 troops kabul>available"), "{now}");
     let then = pick(&r8.at(7).unwrap());
     assert!(then.contains("sa surge 1 troops available>kabul"), "{then}");
+}
+
+/// `nonplayer.toml` with the Warlords' `[[flow]]` records replaced by `flow`
+/// (a club's reading of the printed flowchart).
+fn warlords_flow(flow: &str) -> Result<Data, Vec<String>> {
+    let mut text = String::new();
+    for (i, chunk) in data::NONPLAYER_TOML.split("\n[[flow]]\n").enumerate() {
+        match (i, chunk.starts_with("faction = \"warlords\"")) {
+            (0, _) | (_, false) => {
+                text.push_str(if i == 0 { "" } else { "\n[[flow]]\n" });
+                text.push_str(chunk);
+            }
+            // The record's lines go; what follows them stays.
+            (_, true) => text.push_str(chunk.split_once("\n\n").map_or("", |(_, rest)| rest)),
+        }
+    }
+    text.push_str(flow);
+    Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &text,
+    )
+}
+
+#[test]
+fn a_clubs_flowchart_data_changes_the_non_players_operation() {
+    // 8.x: the flowcharts are missing; their Operation boxes are the
+    // `[[flow]]` records of nonplayer.toml, read in order. Replacing the
+    // Warlords' records (no code) changes what the Non-player does.
+    let (r, mut st) = game_in("standin-3p-np", &["coalition", "government", "taliban"]);
+    let d = r.data().clone();
+    assert_eq!(
+        d.nonplayer[Faction::Warlords.index()].flow[0],
+        "rally cultivate"
+    );
+    // The first eligible took Operations: no Event is offered (2.3.4).
+    after_first_took_ops(&r, &mut st, |c| c[0] != Faction::Warlords);
+    let rec = |op: &str| {
+        format!("\n[[flow]]\nfaction = \"warlords\"\ndo = \"{op}\"\nsrc = \"stand-in: a test\"\n")
+    };
+    for op in ["march", "rally"] {
+        let d2 = warlords_flow(&rec(op)).unwrap();
+        assert_eq!(d2.nonplayer[Faction::Warlords.index()].flow, [op]);
+        assert_ne!(d2.hash, d.hash, "the data hash pins the flowchart");
+        let text =
+            nonplayer::choose(&d2, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+        assert!(text.starts_with(op), "{op}: {text}");
+    }
+    // `umpire data check` refuses an unknown Operation, Special Activity,
+    // faction, key, table or space, naming the rule.
+    for (bad, why) in [
+        (rec("bombard"), "3.0"),
+        (rec("rally airstrike"), "4.0"),
+        (rec("train"), "3.0"),
+        ("\n[[flow]]\nfaction = \"nato\"\ndo = \"rally\"\nsrc = \"stand-in: x\"\n".into(), "1.5"),
+        ("\n[[flow]]\nfaction = \"warlords\"\ndo = \"rally\"\nwhen = \"always\"\nsrc = \"stand-in: x\"\n".into(), "unknown key"),
+        ("\n[[flows]]\nfaction = \"warlords\"\n".into(), "unknown table"),
+    ] {
+        let e = warlords_flow(&bad).unwrap_err();
+        assert!(e.iter().any(|e| e.contains(why)), "{bad}: {e:?}");
+    }
+    let spaces = data::NONPLAYER_TOML.replace(
+        "[warlords]\nsas",
+        "[warlords]\nsupport = [\"atlantis\"]\nsas",
+    );
+    let e = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &spaces,
+    )
+    .unwrap_err();
+    assert!(
+        e.iter()
+            .any(|e| e.contains("atlantis") && e.contains("8.2")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_clubs_space_order_changes_where_a_non_player_widens_first() {
+    // 8.1 GUIDELINES (ruling A50): the further spaces of an Operation follow
+    // the faction's `spaces` order; a space named first comes first.
+    let d = Adp::new().data().clone();
+    let (_, st) = game();
+    let mut v: Vec<SpaceId> = d.ids().collect();
+    d.sort_spaces(&st, &d.nonplayer[Faction::Warlords.index()].spaces, &mut v);
+    assert_eq!(v[0], s(&d, "kabul"), "the most Pop first");
+    let text = data::NONPLAYER_TOML.replace(
+        "[warlords]\nsas = [\"traffic\", \"cultivate\", \"suborn\"]\nevent = true\nspaces = [\"provinces\"",
+        "[warlords]\nsas = [\"traffic\", \"cultivate\", \"suborn\"]\nevent = true\nspaces = [\"faryab\", \"provinces\"",
+    );
+    let d2 = Data::load_with(
+        data::MAP_TOML,
+        data::FORCES_TOML,
+        data::CARDS_TOML,
+        data::SETUP_TOML,
+        &text,
+    )
+    .unwrap();
+    let mut v: Vec<SpaceId> = d2.ids().collect();
+    d2.sort_spaces(&st, &d2.nonplayer[Faction::Warlords.index()].spaces, &mut v);
+    assert_eq!(v[0], s(&d2, "faryab"));
+}
+
+#[test]
+fn a_game_meets_the_hazara_question_and_self_play_answers_it() {
+    // 5.1, digest D3: #64 Hazara's unshaded (stand-in) text removes Taliban
+    // Guerrillas from 2 spaces the Taliban choose. Played by ordinary orders
+    // in a four-player game, the Event stops for the Taliban's answer; every
+    // answer self-play may pick (`Rules::legal`) is accepted, and a
+    // Non-player Taliban answers it too (8.1).
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    on_card(&r, &mut st, 64);
+    assert_eq!(d.card(64).unwrap().order[0], Faction::Government);
+    let before: u32 = d
+        .ids()
+        .map(|x| st[x].pieces.guerrillas(Faction::Taliban))
+        .sum();
+    send(&r, &mut st, Faction::Government, "event unshaded");
+    assert_eq!(
+        decider_now(&r, &st),
+        Some(Faction::Taliban),
+        "the Taliban are asked"
+    );
+    let tal = st.seats.side(Faction::Taliban).unwrap();
+    let answers: Vec<String> = Rules::legal(&r, &st, tal)
+        .into_iter()
+        .filter(|o| o.starts_with("choose "))
+        .collect();
+    assert!(!answers.is_empty());
+    for o in &answers {
+        let mut after = st.clone();
+        let parsed = Rules::parse(&r, &after, tal, &lines(o)).unwrap();
+        Rules::apply(
+            &r,
+            &mut after,
+            tal,
+            &parsed[0].1,
+            &mut Dice::seeded([1; 32]),
+        )
+        .unwrap_or_else(|e| panic!("{o}: {e}"));
+        let now: u32 = d
+            .ids()
+            .map(|x| after[x].pieces.guerrillas(Faction::Taliban))
+            .sum();
+        assert_eq!(now + 2, before, "{o}: one Guerrilla from each of 2 spaces");
+        let Stage::Card(t) = &after.stage else {
+            panic!()
+        };
+        assert!(t.choice.is_none(), "{o}: answered");
+        assert_eq!(t.first, Some((Faction::Government, Took::Event)));
+    }
+    let np = nonplayer::choose(&d, &st, Faction::Taliban, &mut Dice::seeded([3; 32])).unwrap();
+    assert!(np.starts_with("choose "), "{np}");
 }

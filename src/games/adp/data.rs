@@ -312,19 +312,49 @@ pub enum HaloDo {
 }
 
 /// A Non-player faction's priorities (8.x): the flowcharts are missing, so
-/// these are reconstructed data (`games/adp/nonplayer.toml`).
+/// these are reconstructed and stand-in data (`games/adp/nonplayer.toml`),
+/// a club's reading of the printed flowcharts replacing them without code.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct NpPriorities {
-    /// Operation keys, best first.
-    pub ops: Vec<String>,
+    /// The flowchart's Operation boxes, best first, from the `[[flow]]`
+    /// records: `"OPERATION"`, or `"OPERATION SPECIAL-ACTIVITY"` for a box
+    /// calling for that Special Activity with it. A candidate ranks at the
+    /// first record it matches; unmatched candidates come last.
+    pub flow: Vec<String>,
     /// Special Activity keys, best first.
     pub sas: Vec<String>,
     /// Does the faction consider the Event before its Operations (8.1)?
     pub event: bool,
-    /// Operation and Special Activity pairs (`"attack ambush"`) tried
-    /// before the ranking by `ops` and `sas`, best first (a stand-in where
-    /// the flowcharts would call for a Special Activity by situation).
-    pub first: Vec<String>,
+    /// The order of the further spaces an Operation widens to (8.1
+    /// GUIDELINES, ruling A50).
+    pub spaces: Vec<SpaceTerm>,
+    /// The order of the spaces its Civic Action or Sharia goes to (6.4,
+    /// ruling A49).
+    pub support: Vec<SpaceTerm>,
+    /// The order of the destinations of its optional Redeploy (6.5): read
+    /// and checked, not yet played (no Non-player optional Redeploy).
+    pub redeploy: Vec<SpaceTerm>,
+}
+
+/// One term of a Non-player's space order: the terms sort in turn, and map
+/// order breaks what is still equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SpaceTerm {
+    /// Provinces and Kabul before LoCs.
+    Provinces,
+    /// The highest Pop first.
+    Pop,
+    /// The highest Econ first.
+    Econ,
+    /// In the order of the Random Spaces table (8.2).
+    Table,
+    /// This space before every other.
+    Space(SpaceId),
+}
+
+impl SpaceTerm {
+    /// The term's vocabulary, for errors.
+    pub const WORDS: &'static str = "provinces, pop, econ, table or a space's key";
 }
 
 impl NpPriorities {
@@ -332,6 +362,38 @@ impl NpPriorities {
     /// unlisted keys come last).
     pub fn rank(list: &[String], key: &str) -> usize {
         list.iter().position(|k| k == key).unwrap_or(list.len())
+    }
+
+    /// The rank of Operation `op` with Special Activity `sa` in the flow:
+    /// its first matching record (lower is better).
+    pub fn flow_rank(&self, op: &str, sa: Option<&str>) -> usize {
+        let pair = sa.map(|k| format!("{op} {k}"));
+        self.flow
+            .iter()
+            .position(|r| r == op || Some(r) == pair.as_ref())
+            .unwrap_or(self.flow.len())
+    }
+}
+
+impl Data {
+    /// `spaces` sorted by the `terms` (then map order), in the position `st`.
+    pub fn sort_spaces(&self, st: &super::state::State, terms: &[SpaceTerm], spaces: &mut [SpaceId]) {
+        let table = |s: SpaceId| {
+            self.random_spaces
+                .iter()
+                .position(|x| *x == s)
+                .unwrap_or(usize::MAX)
+        };
+        let key = |s: SpaceId, t: &SpaceTerm| -> i64 {
+            match t {
+                SpaceTerm::Provinces => i64::from(self[s].is_loc()),
+                SpaceTerm::Pop => -i64::from(st.pop(self, s)),
+                SpaceTerm::Econ => -i64::from(self[s].econ),
+                SpaceTerm::Table => table(s) as i64,
+                SpaceTerm::Space(x) => i64::from(*x != s),
+            }
+        };
+        spaces.sort_by_cached_key(|s| (terms.iter().map(|t| key(*s, t)).collect::<Vec<i64>>(), *s));
     }
 }
 
@@ -395,7 +457,7 @@ impl Data {
         let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
         let deception = read_deception(&mut r, &tf);
         let cards = cards::read(&mut r, &tc);
-        let nonplayer = read_nonplayer(&mut r, &tn);
+        let nonplayer = read_nonplayer(&mut r, &tn, &spaces);
         let random_spaces = read_random_spaces(&mut r, &tn, &spaces);
         let halos = read_halos(&mut r, &tn);
         let mut d = Data {
@@ -714,47 +776,43 @@ fn read_deception(r: &mut Reader, t: &Table) -> DeceptionMix {
     m
 }
 
-/// `nonplayer.toml`: one table per faction, its keys checked against the
-/// faction's own Operations and Special Activities (3.0, 4.0).
-fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
-    use super::orders::{Op, SaKind};
+/// The top-level tables `nonplayer.toml` may hold.
+const NP_TABLES: [&str; 7] = [
+    "coalition",
+    "government",
+    "taliban",
+    "warlords",
+    "flow",
+    "random_spaces",
+    "halo",
+];
+
+/// `nonplayer.toml`: one table per faction (its Special Activities, its
+/// Event choice and its space orders), then the `[[flow]]` records, each
+/// checked against the faction's own Operations and Special Activities
+/// (3.0, 4.0) and the map.
+fn read_nonplayer(r: &mut Reader, t: &Table, spaces: &[Space]) -> [NpPriorities; 4] {
+    for k in t.keys().filter(|k| !NP_TABLES.contains(&k.as_str())) {
+        r.error(format!("nonplayer.toml: unknown table `{k}`"));
+    }
     let mut out: [NpPriorities; 4] = Default::default();
     for f in Faction::ALL {
         let Some(ft) = prov::table(r, t, f.key(), "nonplayer.toml") else {
             continue;
         };
         let mut rec = r.rec(format!("nonplayer.{}", f.key()), ft);
-        let ops = r.strings(&mut rec, "ops", true);
         let sas = r.strings(&mut rec, "sas", true);
         let event = r.boolean(&mut rec, "event").unwrap_or(true);
-        let first = r.strings(&mut rec, "first", false);
+        let mut order = |r: &mut Reader, key: &str| {
+            let words = r.strings(&mut rec, key, false);
+            space_terms(r, &format!("nonplayer.{}.{key}", f.key()), &words, spaces)
+        };
+        let spaces_order = order(r, "spaces");
+        let support = order(r, "support");
+        let redeploy = order(r, "redeploy");
         r.finish(rec);
-        for pair in &first {
-            let ok = match pair.split_once(' ') {
-                Some((o, s)) => ops.iter().any(|x| x == o) && sas.iter().any(|x| x == s),
-                None => false,
-            };
-            if !ok {
-                r.error(format!(
-                    "nonplayer.{}: first {pair:?} is not \"OPERATION SPECIAL-ACTIVITY\" of its ops and sas",
-                    f.key()
-                ));
-            }
-        }
-        for o in &ops {
-            let ok = Op::ALL
-                .iter()
-                .any(|x| x.key() == o && x.is_coin() == f.is_coin());
-            if !ok {
-                r.error(format!(
-                    "nonplayer.{}: {o:?} is not a {} Operation (3.0)",
-                    f.key(),
-                    f.name()
-                ));
-            }
-        }
         for s in &sas {
-            if !SaKind::ALL.iter().any(|x| x.key() == s) {
+            if !super::orders::SaKind::ALL.iter().any(|x| x.key() == s) {
                 r.error(format!(
                     "nonplayer.{}: {s:?} is not a Special Activity (4.0)",
                     f.key()
@@ -762,13 +820,76 @@ fn read_nonplayer(r: &mut Reader, t: &Table) -> [NpPriorities; 4] {
             }
         }
         out[f.index()] = NpPriorities {
-            ops,
+            flow: Vec::new(),
             sas,
             event,
-            first,
+            spaces: spaces_order,
+            support,
+            redeploy,
         };
     }
+    read_flow(r, t, &mut out);
     out
+}
+
+/// A space order's words (`SpaceTerm`): the vocabulary or a space's key.
+fn space_terms(r: &mut Reader, path: &str, words: &[String], spaces: &[Space]) -> Vec<SpaceTerm> {
+    let mut out = Vec::new();
+    for w in words {
+        let term = match w.as_str() {
+            "provinces" => Some(SpaceTerm::Provinces),
+            "pop" => Some(SpaceTerm::Pop),
+            "econ" => Some(SpaceTerm::Econ),
+            "table" => Some(SpaceTerm::Table),
+            k => spaces
+                .iter()
+                .position(|s| s.key == k)
+                .map(|i| SpaceTerm::Space(SpaceId(i as u8))),
+        };
+        match term {
+            Some(t) => out.push(t),
+            None => r.error(format!(
+                "{path}: {w:?} is not {} (8.2)",
+                SpaceTerm::WORDS
+            )),
+        }
+    }
+    out
+}
+
+/// `nonplayer.toml` `[[flow]]`: `faction` and `do` = "OPERATION" or
+/// "OPERATION SPECIAL-ACTIVITY", in the faction's order of preference.
+fn read_flow(r: &mut Reader, t: &Table, out: &mut [NpPriorities; 4]) {
+    use super::orders::Op;
+    for (i, ft) in prov::tables(r, t, "flow", "nonplayer.toml").into_iter().enumerate() {
+        let mut rec = r.rec(format!("nonplayer.flow[{i}]"), ft);
+        let faction = r.string(&mut rec, "faction");
+        let what = r.string(&mut rec, "do").unwrap_or_default();
+        r.finish(rec);
+        let Some(f) = faction.as_deref().and_then(Faction::parse) else {
+            r.error(format!("nonplayer.flow[{i}]: faction {faction:?} is not a faction (1.5)"));
+            continue;
+        };
+        let mut words = what.split_whitespace();
+        let (op, sa) = (words.next().unwrap_or(""), words.next());
+        let pri = &mut out[f.index()];
+        let op_ok = Op::ALL
+            .iter()
+            .any(|x| x.key() == op && x.is_coin() == f.is_coin());
+        if !op_ok {
+            r.error(format!(
+                "nonplayer.flow[{i}]: {op:?} is not a {} Operation (3.0)",
+                f.name()
+            ));
+        }
+        if sa.is_some_and(|k| !pri.sas.iter().any(|x| x == k)) || words.next().is_some() {
+            r.error(format!(
+                "nonplayer.flow[{i}]: {what:?} is not \"OPERATION [SPECIAL-ACTIVITY]\" of the {} sas (4.0)",
+                f.name()
+            ));
+        }
+        pri.flow.push(what.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
 }
 
 /// `nonplayer.toml` `[[halo]]`: `card`, `faction`, `do` = "operations",

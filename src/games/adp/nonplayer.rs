@@ -284,16 +284,15 @@ fn changed(a: &State, b: &State) -> bool {
 }
 
 /// Ranks an Operation's text by the faction's priorities: first the
-/// stand-in pairs of an Operation with a Special Activity the situation
-/// calls for (`first`), then its Operation,
-/// with a Special Activity before without (8.1 Operations Not Limited), the
+/// flowchart record it matches (`nonplayer.toml` `[[flow]]`: a box calling
+/// for a Special Activity with its Operation, or the Operation), with a
+/// Special Activity before without (8.1 Operations Not Limited), the
 /// Special Activity's rank; then the 8.1 GUIDELINES: the fewest Non-players
 /// targeted ("target or remove enemy players before Non-players"), the most
 /// friendly Bases placed ("place friendly Bases whenever possible"), the
 /// most lines, then the most pieces moved or placed (the maximum extent:
 /// "with the most pieces allowed").
 type Score = (
-    usize,
     usize,
     usize,
     usize,
@@ -309,13 +308,8 @@ fn score(st: &State, pri: &NpPriorities, text: &str) -> Score {
         .lines()
         .find_map(|l| l.trim().strip_prefix("sa "))
         .and_then(|l| l.split_whitespace().next());
-    // The stand-in pairs first (`nonplayer.toml` `first`).
-    let pair = sa.map_or(pri.first.len(), |k| {
-        NpPriorities::rank(&pri.first, &format!("{op} {k}"))
-    });
     (
-        pair,
-        NpPriorities::rank(&pri.ops, op),
+        pri.flow_rank(op, sa),
         usize::from(sa.is_none()),
         sa.map_or(pri.sas.len(), |k| NpPriorities::rank(&pri.sas, k)),
         np_targets(st, text),

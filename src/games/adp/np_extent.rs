@@ -12,8 +12,10 @@
 //! in one space with twenty Resources in hand.
 //!
 //! Ruling A50 (the flowcharts, which would order the spaces, are missing):
-//! the further spaces go highest Pop first, then in the order of the Random
-//! Spaces table (8.2, data), then the LoCs by Econ, highest first (8.3).
+//! the further spaces go in the faction's `spaces` order of
+//! `games/adp/nonplayer.toml`: in the embedded data Provinces and Kabul
+//! highest Pop first, then by Econ and the Random Spaces table (8.2), then
+//! the LoCs by Econ, highest first (8.3).
 //! Only Operations selecting spaces one line each widen (Train, Assault,
 //! Rally, Attack, Terror); a movement (Patrol, Sweep, March) stays as
 //! ranked, one group.
@@ -23,7 +25,6 @@ use super::legal::train_cubes;
 use super::nonplayer::trial_state;
 use super::pieces::Faction;
 use super::state::State;
-use std::cmp::Reverse;
 
 /// `text` with every further space of its Operation the Non-player `f` can
 /// carry out and pay for (8.1 GUIDELINES, ruling A50).
@@ -36,7 +37,7 @@ pub fn widen(d: &Data, st: &State, f: Faction, text: &str) -> String {
         return text.to_string();
     };
     let mut out = text.to_string();
-    for s in order(d, st) {
+    for s in order(d, st, f) {
         if named(d, &out, s) {
             continue;
         }
@@ -64,23 +65,10 @@ fn named(d: &Data, text: &str, s: SpaceId) -> bool {
     })
 }
 
-/// Every space, in the order ruling A50 gives.
-fn order(d: &Data, st: &State) -> Vec<SpaceId> {
-    let table = |s: SpaceId| {
-        d.random_spaces
-            .iter()
-            .position(|x| *x == s)
-            .unwrap_or(usize::MAX)
-    };
+/// Every space, in the faction's order (`nonplayer.toml` `spaces`; ruling
+/// A50 in the embedded data).
+fn order(d: &Data, st: &State, f: Faction) -> Vec<SpaceId> {
     let mut v: Vec<SpaceId> = d.ids().collect();
-    v.sort_by_key(|s| {
-        (
-            d[*s].is_loc(),
-            Reverse(st.pop(d, *s)),
-            Reverse(d[*s].econ),
-            table(*s),
-            *s,
-        )
-    });
+    d.sort_spaces(st, &d.nonplayer[f.index()].spaces, &mut v);
     v
 }

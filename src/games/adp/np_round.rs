@@ -18,7 +18,6 @@ use super::orders::PlanLine;
 use super::pieces::Faction;
 use super::propaganda::civic_decider;
 use super::state::{Control, State};
-use std::cmp::Reverse;
 
 /// The plan a Non-player `f` would send, from the position at the start of
 /// the Support Phase (none for the Warlords, who have no part in 6.4).
@@ -28,14 +27,19 @@ pub fn plan(d: &Data, st: &State, f: Faction) -> Vec<PlanLine> {
         Faction::Taliban => PlanLine::Sharia,
         Faction::Warlords => return Vec::new(),
     };
-    let mut spaces: Vec<(SpaceId, u8)> = d
+    let spaces: Vec<(SpaceId, u8)> = d
         .ids()
         .filter(|s| decides(d, st, f, *s))
         .map(|s| (s, steps(d, st, f, s)))
         .filter(|(_, n)| *n > 0)
         .collect();
-    spaces.sort_by_key(|(s, _)| (Reverse(st.pop(d, *s)), *s));
-    spaces.into_iter().map(|(s, n)| line(s, n)).collect()
+    let mut order: Vec<SpaceId> = spaces.iter().map(|(s, _)| *s).collect();
+    d.sort_spaces(st, &d.nonplayer[f.index()].support, &mut order);
+    order
+        .into_iter()
+        .filter_map(|s| spaces.iter().find(|(x, _)| *x == s))
+        .map(|(s, n)| line(*s, *n))
+        .collect()
 }
 
 /// Does `f` decide the Support Phase's spending in `s` (6.4.1, ruling A29;
