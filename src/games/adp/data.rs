@@ -807,10 +807,26 @@ fn read_nonplayer(r: &mut Reader, t: &Table, spaces: &[Space]) -> [NpPriorities;
             let words = r.strings(&mut rec, key, false);
             space_terms(r, &format!("nonplayer.{}.{key}", f.key()), &words, spaces)
         };
-        let spaces_order = order(r, "spaces");
-        let support = order(r, "support");
+        let mut spaces_order = order(r, "spaces");
+        let mut support = order(r, "support");
         let redeploy = order(r, "redeploy");
+        let legacy = legacy_flow(r, &mut rec);
         r.finish(rec);
+        if !legacy.is_empty() {
+            // The file before `[[flow]]` and the space orders: the orders
+            // the code then fixed (rulings A49, A50).
+            spaces_order = vec![
+                SpaceTerm::Provinces,
+                SpaceTerm::Pop,
+                SpaceTerm::Econ,
+                SpaceTerm::Table,
+            ];
+            support = if f == Faction::Warlords {
+                Vec::new()
+            } else {
+                vec![SpaceTerm::Pop]
+            };
+        }
         for s in &sas {
             if !super::orders::SaKind::ALL.iter().any(|x| x.key() == s) {
                 r.error(format!(
@@ -820,7 +836,7 @@ fn read_nonplayer(r: &mut Reader, t: &Table, spaces: &[Space]) -> [NpPriorities;
             }
         }
         out[f.index()] = NpPriorities {
-            flow: Vec::new(),
+            flow: legacy,
             sas,
             event,
             spaces: spaces_order,
@@ -830,6 +846,20 @@ fn read_nonplayer(r: &mut Reader, t: &Table, spaces: &[Space]) -> [NpPriorities;
     }
     read_flow(r, t, &mut out);
     out
+}
+
+/// The flow of a `nonplayer.toml` written before `[[flow]]` (embedded up to
+/// 3 December 2026, kept in `games/adp/earlier/` for the records made with
+/// it): `first`, the pairs taken before the ranking, then `ops`, the
+/// Operations best first, which ranks every candidate as that file's code
+/// did. Empty for a file in today's form (no `ops`).
+fn legacy_flow(r: &mut Reader, rec: &mut crate::core::data::Rec) -> Vec<String> {
+    if !rec.t.contains_key("ops") {
+        return Vec::new();
+    }
+    let ops = r.strings(rec, "ops", true);
+    let first = r.strings(rec, "first", false);
+    first.into_iter().chain(ops).collect()
 }
 
 /// A space order's words (`SpaceTerm`): the vocabulary or a space's key.

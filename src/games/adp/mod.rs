@@ -92,19 +92,33 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 };
 
 /// The data sets adp embedded before, kept so records made with them replay
-/// (`games/adp/earlier/`): version 7's (3 December 2026, before the grant and
-/// chosen stand-in cards).
-const EARLIER: &[crate::core::data::EarlierData] = &[crate::earlier_data!(
-    "adp",
-    "69bc4abb6fa069c4",
-    [
-        "cards.toml",
-        "forces.toml",
-        "map.toml",
-        "nonplayer.toml",
-        "setup.toml"
-    ]
-)];
+/// (`games/adp/earlier/`), newest first: version 8's before the flowchart
+/// records (3 December 2026), and version 7's before the grant and chosen
+/// stand-in cards.
+const EARLIER: &[crate::core::data::EarlierData] = &[
+    crate::earlier_data!(
+        "adp",
+        "715ece38502205c3",
+        [
+            "cards.toml",
+            "forces.toml",
+            "map.toml",
+            "nonplayer.toml",
+            "setup.toml"
+        ]
+    ),
+    crate::earlier_data!(
+        "adp",
+        "69bc4abb6fa069c4",
+        [
+            "cards.toml",
+            "forces.toml",
+            "map.toml",
+            "nonplayer.toml",
+            "setup.toml"
+        ]
+    ),
+];
 
 fn build(files: &Files) -> Result<Arc<dyn crate::core::ruleset::Ruleset>, Vec<String>> {
     Ok(Arc::new(Adp {
