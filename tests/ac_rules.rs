@@ -2954,7 +2954,7 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, 6);
+    assert_eq!(Ruleset::info(&t.r).version, 7);
     let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
     assert!(Ruleset::at_version(&t.r, 4).is_none());
@@ -3323,4 +3323,117 @@ fn a_player_may_pass_an_operations_phase_and_move_later() {
     t.run(BRITISH, &format!("move {}: {to}", t.id(g)), &[])
         .unwrap();
     assert_eq!((t.st.unit(g).loc, t.st.sp[0]), (Loc::Sq(to), 0));
+}
+
+// ---- 18.0 Reorganization ----
+
+/// Three British field force brigades in Delhi and a flying column, a
+/// Russian field force brigade and a Punjabi field force group there (Punjab British),
+/// in the economy phase.
+fn reorganizing() -> (T, Vec<String>) {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let ni = t.d().region("PJ").unwrap();
+    let mut us = t.put(Nat::British, Kind::FieldForce, 3, Loc::Sq(delhi));
+    us.extend(t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(delhi)));
+    us.extend(t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(delhi)));
+    us.extend(t.put(Nat::Native(ni), Kind::FieldForce, 1, Loc::Sq(delhi)));
+    t.st.control[ni.0 as usize] = Some(Power::British);
+    t.st.stage = Stage::Economy;
+    let ids = us.iter().map(|u| t.id(*u)).collect();
+    (t, ids)
+}
+
+// 18.2(2), 18.3 example: a British field force three-brigade division may
+// be made of three brigades, or of one two-brigade division and one
+// brigade; 18.2(1): two brigades make a two-brigade division.
+#[test]
+fn three_brigades_reorganize_as_a_division_or_two_and_one() {
+    for k in 0..4 {
+        let (mut t, u) = reorganizing();
+        let before = t.st.units.clone();
+        let order = match ["3", "2+1", "1+1+1"].get(k) {
+            Some(into) => format!("{} {} {} into {into}", u[0], u[1], u[2]),
+            None => format!("{} {} into 2", u[0], u[1]),
+        };
+        let ev = t.run(BRITISH, &format!("reorganize {order}"), &[]).unwrap();
+        // Brigade equivalents are unchanged (18.2 note: the larger units'
+        // factors are multiples of their components).
+        assert_eq!(t.st.units, before, "{ev:?}");
+    }
+}
+
+// 18.2: a division/horde is two or three brigades/groups, and the new units
+// must be equivalent to the old.
+#[test]
+fn reorganization_keeps_the_equivalents() {
+    let (mut t, u) = reorganizing();
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 3", u[0], u[1]),
+        "18.2",
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} {} into 4", u[0], u[1], u[2]),
+        "18.2",
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} {} into 2+2", u[0], u[1], u[2]),
+        "18.2",
+    );
+    t.refused(BRITISH, &format!("reorganize {} {}", u[0], u[1]), "18.2");
+}
+
+// 18.3: only units of the same nationality and type; 18.1: one's own, in
+// one square, each once.
+#[test]
+fn reorganization_takes_one_nationality_and_type() {
+    let (mut t, u) = reorganizing();
+    // A field force with a flying column; with Punjabis (same type,
+    // another nationality).
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[3]),
+        "18.3",
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[5]),
+        "18.3",
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[4], u[4]),
+        "18.1",
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[0]),
+        "18.1",
+    );
+    let kabul = t.city("Kabul");
+    let b2 = t.st.units.iter().position(|x| x.id == u[1]).unwrap();
+    t.st.units[b2].loc = Loc::Sq(kabul);
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[1]),
+        "18.1",
+    );
+}
+
+// Version 6 knew no `reorganize`: its records replay with the refusal.
+#[test]
+fn version_6_has_no_reorganize_order() {
+    let (t, u) = reorganizing();
+    let mut d6 = t.d().clone();
+    d6.version = 6;
+    let text = lines(&format!("reorganize {} {} into 2", u[0], u[1]));
+    let read = umpire::games::ac::orders::parse(&d6, &t.st, Power::British, &text);
+    assert!(read.is_err(), "{read:?}");
+    let read = umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &text);
+    assert!(read.is_ok(), "{read:?}");
+    let v6 = umpire::core::ruleset::Ruleset::at_version(&t.r, 6).expect("version 6 is kept");
+    assert_eq!(v6.info().version, 6);
 }

@@ -48,6 +48,15 @@ pub enum EconOrder {
     },
     /// Disband a unit (10.5).
     Disband(UnitId),
+    /// Reorganize brigades/groups of one square, nationality and type into
+    /// divisions/hordes of the given sizes (18.0; from version 7).
+    Reorganize {
+        /// The units, in one square.
+        units: Vec<UnitId>,
+        /// The sizes of the new units, in brigades/groups, summing to the
+        /// number of units (18.2).
+        into: Vec<u32>,
+    },
     /// Give pounds to the other player (23.1(1)).
     Give(u32),
     /// Change the control of a region one controls (23.1(2)).
@@ -156,7 +165,80 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
             st.unit_mut(*u).loc = Loc::Pool;
             Ok(format!("disbanded {}", st.unit(*u).id))
         }
+        EconOrder::Reorganize { units, into } => reorganize(st, p, units, into),
     }
+}
+
+/// 18.0 reorganization. Ruling (the text is silent on how an umpire keeps
+/// counters): every unit here is a brigade/group, and every value (strength,
+/// forage, losses, stacking) counts brigade equivalents, which 18.2's note
+/// makes exact ("the larger unit combat factors are multiples of their
+/// component units"). So a reorganization changes which counters stand in
+/// the square and nothing the rules read: it is checked (18.1-18.3) and
+/// reported to its player only; the opponent sees the stack as 22.0 lets him
+/// see it, which counts equivalents. Ruling on the phase: 18.0 says "at any
+/// point"; it is taken in the sealed economy (digest 3.1[3]), where it stays
+/// hidden (22.0), and 18.4's set-ups are entered as brigade equivalents.
+fn reorganize(
+    st: &State,
+    p: Power,
+    units: &[UnitId],
+    into: &[u32],
+) -> Result<String, RuleError> {
+    let first = units
+        .first()
+        .map(|u| st.unit(*u))
+        .ok_or_else(|| illegal("name the units to reorganize", "18.1"))?;
+    for u in units {
+        let x = st.unit(*u);
+        if st.owner(x.nat) != Some(p) || !x.loc.in_play() {
+            return Err(illegal(
+                format!("{} is not one of your units in play", x.id),
+                "18.1",
+            ));
+        }
+        // A home base box counts as one square here (19.0).
+        if x.loc != first.loc {
+            return Err(illegal(
+                format!("{} and {} are not in one square", first.id, x.id),
+                "18.1",
+            ));
+        }
+        if x.nat != first.nat || x.kind != first.kind {
+            return Err(illegal(
+                format!(
+                    "{} and {} are not of the same nationality and type",
+                    first.id, x.id
+                ),
+                "18.3",
+            ));
+        }
+        if units.iter().filter(|v| *v == u).count() > 1 {
+            return Err(illegal(format!("{} is named twice", x.id), "18.1"));
+        }
+    }
+    if let Some(n) = into.iter().find(|n| !(1..=3).contains(*n)) {
+        return Err(illegal(
+            format!("there is no {n}-brigade unit: a brigade/group is 1, a division/horde 2 or 3"),
+            "18.2",
+        ));
+    }
+    let total: u32 = into.iter().sum();
+    if total as usize != units.len() {
+        return Err(illegal(
+            format!(
+                "{} brigades/groups are not equivalent to units of {total}",
+                units.len()
+            ),
+            "18.2",
+        ));
+    }
+    let sizes: Vec<String> = into.iter().map(u32::to_string).collect();
+    Ok(format!(
+        "reorganized {} as {} (18.0; brigade equivalents unchanged)",
+        units.iter().map(|u| st.unit(*u).id.as_str()).collect::<Vec<_>>().join(" "),
+        sizes.join("+")
+    ))
 }
 
 /// 23.1(2): a region changes hands by agreement: to the other player as a

@@ -44,6 +44,22 @@ fn plan_ok(d: &Data, st: &State, p: Power, plan: &[EconOrder]) -> bool {
     plan.iter().all(|o| economy::apply(d, &mut t, p, o).is_ok())
 }
 
+/// Two of `p`'s units in play in one square of one nationality and type (18.3).
+fn like_pair(st: &State, p: Power) -> Option<(UnitId, UnitId)> {
+    let mine: Vec<usize> = (0..st.units.len())
+        .filter(|i| st.owner(st.units[*i].nat) == Some(p) && st.units[*i].loc.in_play())
+        .collect();
+    mine.iter().enumerate().find_map(|(k, &i)| {
+        let (x, rest) = (&st.units[i], &mine[k + 1..]);
+        rest.iter()
+            .find(|&&j| {
+                let y = &st.units[j];
+                y.loc == x.loc && y.nat == x.nat && y.kind == x.kind
+            })
+            .map(|&j| (UnitId(i as u16), UnitId(j as u16)))
+    })
+}
+
 fn at_text(at: At) -> String {
     match at {
         At::Sq(s) => s.to_string(),
@@ -118,6 +134,16 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             vec![EconOrder::Build {
                 kind: MarkerKind::Fort,
                 sq: *s,
+            }],
+        ));
+    }
+    // 18.0: the first pair of like brigades in one square as a division.
+    if let Some((a, b)) = like_pair(st, p) {
+        cands.push((
+            format!("reorganize {} {} into 2", st.unit(a).id, st.unit(b).id),
+            vec![EconOrder::Reorganize {
+                units: vec![a, b],
+                into: vec![2],
             }],
         ));
     }

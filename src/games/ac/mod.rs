@@ -70,7 +70,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
 /// versions it still replays are [`Rules::at_version`]'s.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -266,6 +266,8 @@ impl Rules for Ac {
             // A24), not 13.81's one or two by its own start; `discover`
             // refuses words after its square (32.3) rather than ignoring
             // them. Version 5 is kept (`at_version`, `Data::version`).
+            // 7: the `reorganize` order (18.0), refused as unknown by 6.
+            // Versions 5 and 6 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -285,11 +287,11 @@ impl Rules for Ac {
         }
     }
 
-    /// Version 5 (the only older version kept): the same rules but for the
-    /// SP of a later amphibious leg (13.83) and `discover`'s extra words
-    /// (32.3); see `info`.
+    /// Versions 5 and 6: version 6 without `reorganize` (18.0); version 5
+    /// also without the SP of a later amphibious leg (13.83) and
+    /// `discover`'s extra words (32.3); see `info`.
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
-        if version != 5 {
+        if !(5..=6).contains(&version) {
             return None;
         }
         let data = Data {

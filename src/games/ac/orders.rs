@@ -9,6 +9,7 @@
 //! agent pundit2 at india                    # recruit an agent (16.5(2))
 //! build trading_post at Lahore              # 20.1: colony | fort | trading_post | railroad
 //! disband bg3                               # 10.5
+//! reorganize bf1 bf2 bf3 into 2+1           # 18.0: one square, nationality and type (v7)
 //! done                                      # seals the economy plan (implied at the mail's end; 3.1[3])
 //! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
@@ -135,6 +136,7 @@ fn rule_of(head: &str) -> &'static str {
         "agent" => "16.5(2)",
         "build" => "20.1",
         "disband" => "10.5",
+        "reorganize" => "18.0",
         "done" => "3.1[3]",
         "discover" => "32.0",
         "give" | "cede" => "23.1",
@@ -361,6 +363,8 @@ fn line(
             let u = unit(st, l, x)?;
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
+        // 18.0, from version 7 (version 6 knew no such order).
+        "reorganize" if d.version >= 7 => reorganize(st, l, rest),
         "done" => Ok(Order::Done),
         "discover" => {
             let who = w
@@ -505,6 +509,25 @@ fn line(
             ),
         )),
     }
+}
+
+/// `reorganize U1 U2 … into 2+1` (18.0): the units, then the sizes.
+fn reorganize(st: &State, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let usage = "write `reorganize UNIT… into N+N…` (sizes 1, 2 or 3)";
+    let (us, sizes) = rest
+        .split_once(" into ")
+        .ok_or_else(|| err(l, usage).rule("18.2"))?;
+    let units = us
+        .split_whitespace()
+        .map(|x| unit(st, l, x))
+        .collect::<Result<Vec<_>, _>>()?;
+    let into = sizes
+        .trim()
+        .split('+')
+        .map(|n| n.trim().parse::<u32>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| err_at(l, sizes.trim(), usage).rule("18.2"))?;
+    Ok(Order::Econ(EconOrder::Reorganize { units, into }))
 }
 
 /// `propose give 5, want cede NP to neutral, want 3`: terms by commas; a
