@@ -3,11 +3,12 @@
 //! of a 10,000-entry record against the bare ed25519 checks of the same
 //! signatures (the physical floor of any verifier).
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use umpire::core::game::{Game, ReplayMode, Secrets, Stored, Verdict};
 use umpire::core::hash::Digest;
 use umpire::core::record::{Body, FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
@@ -218,8 +219,13 @@ fn poll_1000(c: &mut Criterion) {
     let scratch = tmp.path().join("scratch");
     copy_dir(&template, &scratch);
     let mut mails = Vec::new();
+    // What the poll's crypto floor is made of: every move's signature checked,
+    // every signature the umpire makes over what it sends.
+    let mut signed_moves = Vec::new();
+    let umpire_signatures;
     {
         let mut u = Umpire::open(&scratch).unwrap();
+        let before = signatures_in_outbox(&u);
         let mut md = Maildir::open(&scratch.join("maildir")).unwrap();
         for i in 0..1000u64 {
             let game = format!("g{}", i % GAMES);
@@ -242,8 +248,16 @@ fn poll_1000(c: &mut Criterion) {
                 references: vec![],
                 text: "attached".into(),
                 attachments: vec![
-                    ("move.txt".into(), "text/plain".into(), text.into_bytes()),
-                    ("move.txt.sig".into(), "text/plain".into(), sig.into_bytes()),
+                    (
+                        "move.txt".into(),
+                        "text/plain".into(),
+                        text.clone().into_bytes(),
+                    ),
+                    (
+                        "move.txt.sig".into(),
+                        "text/plain".into(),
+                        sig.clone().into_bytes(),
+                    ),
                 ],
                 auto_submitted: "no",
                 headers: vec![],
@@ -254,14 +268,23 @@ fn poll_1000(c: &mut Criterion) {
             md.deliver(&format!("{i:05}"), &raw).unwrap();
             u.poll(&mut md, now).unwrap();
             mails.push(raw);
+            signed_moves.push((text, sig));
         }
+        umpire_signatures = signatures_in_outbox(&u) - before;
     }
+    assert!(
+        umpire_signatures >= 1000,
+        "{umpire_signatures} signatures found in the outbox"
+    );
+    let floor = CryptoFloor::new(&signed_moves, umpire_signatures);
     let mut g = c.benchmark_group("poll");
     g.sample_size(10);
     let mut n = 0;
+    let (mut poll_total, mut polls) = (Duration::ZERO, 0u32);
     g.bench_function("1000-mails-100-games-maildir-to-store", |b| {
-        b.iter_batched(
-            || {
+        b.iter_custom(|iters| {
+            let mut d = Duration::ZERO;
+            for _ in 0..iters {
                 n += 1;
                 let dir = tmp.path().join(format!("run{n}"));
                 copy_dir(&template, &dir);
@@ -269,19 +292,108 @@ fn poll_1000(c: &mut Criterion) {
                 for (i, m) in mails.iter().enumerate() {
                     md.deliver(&format!("{i:05}"), m).unwrap();
                 }
-                dir
-            },
-            |dir| {
+                let t = Instant::now();
                 let mut u = Umpire::open(&dir).unwrap();
                 let mut md = Maildir::open(&dir.join("maildir")).unwrap();
                 let r = u.poll(&mut md, now).unwrap();
+                d += t.elapsed();
                 assert_eq!(r.accepted, 1000);
-                dir
-            },
-            BatchSize::PerIteration,
-        )
+                drop(u);
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            poll_total += d;
+            polls += iters as u32;
+            d
+        })
+    });
+    let (mut floor_total, mut floors) = (Duration::ZERO, 0u32);
+    g.bench_function("crypto-floor", |b| {
+        b.iter_custom(|iters| {
+            let t = Instant::now();
+            for _ in 0..iters {
+                floor.run();
+            }
+            let d = t.elapsed();
+            floor_total += d;
+            floors += iters as u32;
+            d
+        })
     });
     g.finish();
+    let poll = poll_total / polls.max(1);
+    let crypto = floor_total / floors.max(1);
+    println!(
+        "poll of 1,000 mails: {poll:.2?}; its crypto floor ({} move checks, {umpire_signatures} signings, bare ed25519): {crypto:.2?}; ratio {:.2}x (issue 13 asks <= 3x)",
+        signed_moves.len(),
+        poll.as_secs_f64() / crypto.as_secs_f64()
+    );
+}
+
+/// The umpire's signatures in the mails waiting in its outbox: one `.sig`
+/// attachment each (a record segment also quotes the players' signatures).
+fn signatures_in_outbox(u: &Umpire) -> usize {
+    const SIG_FILE: &[u8] = b".sig\"";
+    u.pending()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let raw = item.outgoing().raw;
+            raw.windows(SIG_FILE.len())
+                .filter(|w| *w == SIG_FILE)
+                .count()
+        })
+        .sum()
+}
+
+/// The physical floor of a poll: the bare ed25519 checks of its moves'
+/// signatures (the same `verify` call umpire makes) and as many bare ed25519
+/// signings as the umpire made over its mails, over messages of their size.
+struct CryptoFloor {
+    checks: Vec<(
+        ed25519_dalek::VerifyingKey,
+        Vec<u8>,
+        ed25519_dalek::Signature,
+    )>,
+    signer: ed25519_dalek::SigningKey,
+    signings: usize,
+    message: Vec<u8>,
+}
+
+impl CryptoFloor {
+    fn new(moves: &[(String, String)], signings: usize) -> CryptoFloor {
+        let checks = moves
+            .iter()
+            .map(|(text, armored)| {
+                let sig = ssh_key::SshSig::from_pem(armored).unwrap();
+                let data =
+                    ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), text.as_bytes())
+                        .unwrap();
+                let raw: [u8; 32] = sig.public_key().ed25519().unwrap().0;
+                let vk = ed25519_dalek::VerifyingKey::from_bytes(&raw).unwrap();
+                let s = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).unwrap();
+                (vk, data, s)
+            })
+            .collect();
+        CryptoFloor {
+            checks,
+            signer: ed25519_dalek::SigningKey::from_bytes(&[9; 32]),
+            signings,
+            // A segment of a few entries, as the result mails sign.
+            message: vec![b'x'; 2048],
+        }
+    }
+
+    fn run(&self) {
+        for (vk, data, s) in &self.checks {
+            ed25519_dalek::Verifier::verify(vk, black_box(data), s).unwrap();
+        }
+        for _ in 0..self.signings {
+            black_box(ed25519_dalek::Signer::sign(
+                &self.signer,
+                black_box(&self.message),
+            ));
+        }
+    }
 }
 
 criterion_group!(benches, sign_and_verify, verify_record, poll_1000);
