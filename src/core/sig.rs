@@ -108,7 +108,23 @@ impl PublicKey {
         // Found valid under this namespace by the key inside it: what is
         // left is whether that key is this one. The full check otherwise
         // (and to name the wrong key).
-        match pre.and_then(|p| p.signer(namespace, msg, armored)) {
+        let known = pre.and_then(|p| p.signer(namespace, msg, armored));
+        self.verify_known(namespace, msg, armored, known)
+    }
+
+    /// [`PublicKey::verify`], skipping the curve arithmetic when `signer` is
+    /// this key, as found by a pre-check of this very signature over this
+    /// very text under this namespace ([`Prechecked::signer`],
+    /// [`Prechecked::signer_at`]); the full check otherwise (and to name the
+    /// wrong key).
+    pub fn verify_known(
+        &self,
+        namespace: &str,
+        msg: &[u8],
+        armored: &str,
+        signer: Option<[u8; 32]>,
+    ) -> Result<(), SigError> {
+        match signer {
             Some(key) if self.0.key_data().ed25519().is_some_and(|k| k.0 == key) => Ok(()),
             _ => self.verify(namespace, msg, armored),
         }
@@ -119,24 +135,36 @@ impl PublicKey {
 /// the namespace inside it, over the text it was checked with: a tag of the
 /// three, and the ed25519 key that signed. Filled at once by [`precheck`], or
 /// batch by batch by a worker thread while a replay runs ahead
-/// ([`Prechecked::stream`]): a lookup then waits until its signature is found
-/// or every batch is done.
+/// ([`Prechecked::stream`], looked up by record position with
+/// [`Prechecked::signer_at`]): a lookup then waits until its batch is done.
 #[derive(Debug)]
 pub struct Prechecked {
     found: std::sync::Mutex<Found>,
     more: std::sync::Condvar,
+    /// A stream's signatures, in record order, for [`Prechecked::signer_at`].
+    placed: std::sync::Arc<[Placed]>,
 }
 
 #[derive(Debug, Default)]
 struct Found {
     tags: std::collections::HashMap<[u8; 32], [u8; 32]>,
+    /// A stream's verdicts so far, one per placed signature in order: the
+    /// key that made it, or `None` for one that did not verify.
+    placed: Vec<Option<[u8; 32]>>,
     /// Every batch is checked: a tag not found now never will be.
     done: bool,
 }
 
-/// One signature for [`Prechecked::stream`], owned by the worker: the
-/// namespace it must carry, the signed text and the armored SSHSIG block.
-pub type SignedOwned = (&'static str, Vec<u8>, String);
+/// One signature for [`Prechecked::stream`], owned by the worker: the record
+/// position of its entry, the namespace it must carry, the signed text and
+/// the armored SSHSIG block.
+#[derive(Debug)]
+pub struct Placed {
+    pub seq: u64,
+    pub namespace: &'static str,
+    pub msg: Vec<u8>,
+    pub armored: String,
+}
 
 impl Default for Prechecked {
     fn default() -> Prechecked {
@@ -147,24 +175,30 @@ impl Default for Prechecked {
 impl Prechecked {
     fn complete(tags: std::collections::HashMap<[u8; 32], [u8; 32]>) -> Prechecked {
         Prechecked {
-            found: std::sync::Mutex::new(Found { tags, done: true }),
+            found: std::sync::Mutex::new(Found {
+                tags,
+                done: true,
+                ..Found::default()
+            }),
             more: std::sync::Condvar::new(),
+            placed: std::sync::Arc::new([]),
         }
     }
 
     /// [`precheck`] on a worker thread, batch by batch in order (small
     /// batches first, so the first lookups wait little), so that a replay
     /// runs on while the rest are checked: on two cores the checks then cost
-    /// the replay almost nothing (issue 13).
-    pub fn stream(items: Vec<SignedOwned>) -> std::sync::Arc<Prechecked> {
+    /// the replay almost nothing (issue 13). `items` must be in rising `seq`.
+    pub fn stream(items: Vec<Placed>) -> std::sync::Arc<Prechecked> {
         let pre = std::sync::Arc::new(Prechecked {
             found: std::sync::Mutex::new(Found::default()),
             more: std::sync::Condvar::new(),
+            placed: items.into(),
         });
         let worker = pre.clone();
         let spawned = std::thread::Builder::new()
             .name("precheck".into())
-            .spawn(move || Prechecked::fill(&worker, &items));
+            .spawn(move || Prechecked::fill(&worker));
         if spawned.is_err() {
             // No thread: nothing is prechecked, each signature is checked singly.
             pre.finish();
@@ -172,10 +206,11 @@ impl Prechecked {
         pre
     }
 
-    /// The worker's part: checks `items` batch by batch, publishing each;
-    /// it stops early once no one else holds the stream (the replay ended,
-    /// an error included), so no work goes on for nobody.
-    fn fill(this: &std::sync::Arc<Prechecked>, items: &[SignedOwned]) {
+    /// The worker's part: checks the placed signatures batch by batch,
+    /// publishing each verdict; it stops early once no one else holds the
+    /// stream (the replay ended, an error included), so no work goes on for
+    /// nobody.
+    fn fill(this: &std::sync::Arc<Prechecked>) {
         // Marks the stream done however the worker ends, a panic included,
         // so no lookup waits forever.
         struct Finish<'a>(&'a Prechecked);
@@ -185,16 +220,17 @@ impl Prechecked {
             }
         }
         let _finish = Finish(this);
-        let views: Vec<Signed<'_>> = items
+        let views: Vec<Signed<'_>> = this
+            .placed
             .iter()
-            .map(|(ns, msg, armored)| (*ns, msg.as_slice(), armored.as_str()))
+            .map(|p| (p.namespace, p.msg.as_slice(), p.armored.as_str()))
             .collect();
         let mut rest = views.as_slice();
         let mut size = 64;
         while !rest.is_empty() && std::sync::Arc::strong_count(this) > 1 {
             let (now, later) = rest.split_at(size.min(rest.len()));
-            let checked = check_share(now, now.len());
-            this.lock().tags.extend(checked);
+            let keys = signers(now, now.len());
+            this.lock().placed.extend(keys);
             this.more.notify_all();
             rest = later;
             size = (size * 2).min(1024);
@@ -242,6 +278,37 @@ impl Prechecked {
         }
     }
 
+    /// [`Prechecked::signer`] for the signature a stream placed at record
+    /// position `seq`, waiting for its batch: no hashing, only a comparison
+    /// of the bytes. `None` if nothing was placed there, if what was placed is
+    /// not this very namespace, text and signature, or if it did not verify.
+    pub fn signer_at(
+        &self,
+        seq: u64,
+        namespace: &str,
+        msg: &[u8],
+        armored: &str,
+    ) -> Option<[u8; 32]> {
+        let i = self.placed.binary_search_by_key(&seq, |p| p.seq).ok()?;
+        let p = &self.placed[i];
+        if p.namespace != namespace || p.msg != msg || p.armored != armored {
+            return None;
+        }
+        let mut found = self.lock();
+        loop {
+            if let Some(key) = found.placed.get(i) {
+                return *key;
+            }
+            if found.done {
+                return None;
+            }
+            found = self
+                .more
+                .wait(found)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
     /// Was this signature over this text found valid under `namespace`?
     pub fn holds(&self, namespace: &str, msg: &[u8], armored: &str) -> bool {
         self.signer(namespace, msg, armored).is_some()
@@ -249,7 +316,8 @@ impl Prechecked {
 
     /// How many signatures were found valid so far.
     pub fn len(&self) -> usize {
-        self.lock().tags.len()
+        let found = self.lock();
+        found.tags.len() + found.placed.iter().flatten().count()
     }
 
     /// Whether none was, so far.
@@ -287,22 +355,32 @@ fn precheck_in_batches(items: &[Signed<'_>], batch: usize) -> Prechecked {
 
 /// The tags and keys of the signatures in `share` that verify.
 fn check_share(share: &[Signed<'_>], batch: usize) -> Vec<([u8; 32], [u8; 32])> {
+    share
+        .iter()
+        .zip(signers(share, batch))
+        .filter_map(|(&(ns, msg, armored), key)| Some((Prechecked::tag(ns, msg, armored), key?)))
+        .collect()
+}
+
+/// For each signature of `share`, in order, the key that made it if it
+/// verifies.
+fn signers(share: &[Signed<'_>], batch: usize) -> Vec<Option<[u8; 32]>> {
     // A record has a few keys and many signatures: each key's point is
     // decompressed once, not once per signature, and the batch gathers
     // each key's terms (see `ed25519_batch`).
     let mut keys = ShareKeys::default();
-    let ready: Vec<(Signed<'_>, Batchable)> = share
+    let ready: Vec<(usize, Batchable)> = share
         .iter()
-        .filter_map(|&item| Some((item, Batchable::new(item, &mut keys)?)))
+        .enumerate()
+        .filter_map(|(i, &item)| Some((i, Batchable::new(item, &mut keys)?)))
         .collect();
-    ready
-        .chunks(batch)
-        .flat_map(|chunk| check_chunk(chunk, &keys))
-        .map(|((ns, msg, armored), b)| {
-            let key = keys.batch[b.key].bytes;
-            (Prechecked::tag(ns, msg, armored), key)
-        })
-        .collect()
+    let mut out = vec![None; share.len()];
+    for chunk in ready.chunks(batch) {
+        for (i, b) in check_chunk(chunk, &keys) {
+            out[i] = Some(keys.batch[b.key].bytes);
+        }
+    }
+    out
 }
 
 /// The distinct keys of a share: for the batch, and for single checks.
@@ -355,10 +433,10 @@ impl Batchable {
 }
 
 /// Those of `chunk` whose signatures verify.
-fn check_chunk<'c, 'a>(
-    chunk: &'c [(Signed<'a>, Batchable)],
+fn check_chunk<'c>(
+    chunk: &'c [(usize, Batchable)],
     keys: &ShareKeys,
-) -> Vec<(Signed<'a>, &'c Batchable)> {
+) -> Vec<(usize, &'c Batchable)> {
     let items: Vec<BatchItem<'_>> = chunk
         .iter()
         .map(|(_, b)| BatchItem {
@@ -524,7 +602,13 @@ pub fn signer_of(armored: &str) -> Result<PublicKey, SigError> {
 }
 
 /// An ed25519 private key in OpenSSH form.
-pub struct SecretKey(PrivateKey);
+pub struct SecretKey {
+    key: PrivateKey,
+    /// The same key expanded for signing, once: deriving it again for every
+    /// signature (SHA-512 of the seed and a scalar multiplication) cost as much
+    /// as half a signature, and an umpire signs every mail it sends (issue 13).
+    signing: ed25519_dalek::SigningKey,
+}
 
 impl SecretKey {
     /// A fresh key from the operating system's randomness.
@@ -541,7 +625,18 @@ impl SecretKey {
         let pair = ssh_key::private::Ed25519Keypair::from_seed(seed);
         let key = PrivateKey::new(ssh_key::private::KeypairData::Ed25519(pair), comment)
             .map_err(|e| SigError::Signing(e.to_string()))?;
-        Ok(SecretKey(key))
+        SecretKey::new(key)
+    }
+
+    /// Keeps `key` (ed25519) with its signing form.
+    fn new(key: PrivateKey) -> Result<Self, SigError> {
+        let pair = key
+            .key_data()
+            .ed25519()
+            .ok_or_else(|| SigError::NotEd25519(key.algorithm().to_string()))?;
+        let signing = ed25519_dalek::SigningKey::try_from(pair)
+            .map_err(|e| SigError::BadPrivateKey(e.to_string()))?;
+        Ok(SecretKey { key, signing })
     }
 
     /// Reads an unencrypted OpenSSH private key file's text.
@@ -554,12 +649,12 @@ impl SecretKey {
         if key.algorithm() != Algorithm::Ed25519 {
             return Err(SigError::NotEd25519(key.algorithm().to_string()));
         }
-        Ok(SecretKey(key))
+        SecretKey::new(key)
     }
 
     /// The OpenSSH private key file text.
     pub fn to_openssh(&self) -> Result<String, SigError> {
-        self.0
+        self.key
             .to_openssh(LineEnding::LF)
             .map(|s| s.to_string())
             .map_err(|e| SigError::Signing(e.to_string()))
@@ -567,7 +662,7 @@ impl SecretKey {
 
     /// The matching public key, with the comment, as a `.pub` file line.
     pub fn public_line(&self) -> String {
-        self.0
+        self.key
             .public_key()
             .to_openssh()
             .unwrap_or_default()
@@ -577,17 +672,21 @@ impl SecretKey {
 
     /// The matching public key.
     pub fn public(&self) -> PublicKey {
-        PublicKey(self.0.public_key().clone())
+        PublicKey(self.key.public_key().clone())
     }
 
     /// Signs `msg` under `namespace`; returns the armored block (as ssh-keygen writes it).
+    /// The same bytes as `ssh_key`'s `PrivateKey::sign` (ed25519 is deterministic),
+    /// with the key's signing form kept rather than derived again.
     pub fn sign(&self, namespace: &str, msg: &[u8]) -> Result<String, SigError> {
-        let sig = self
-            .0
-            .sign(namespace, HashAlg::Sha512, msg)
-            .map_err(|e| SigError::Signing(e.to_string()))?;
-        sig.to_pem(LineEnding::LF)
-            .map_err(|e| SigError::Signing(e.to_string()))
+        let err = |e: ssh_key::Error| SigError::Signing(e.to_string());
+        let data = SshSig::signed_data(namespace, HashAlg::Sha512, msg).map_err(err)?;
+        let raw = ed25519_dalek::Signer::sign(&self.signing, &data).to_bytes();
+        let signature = ssh_key::Signature::new(Algorithm::Ed25519, raw.to_vec()).map_err(err)?;
+        let key_data = self.key.public_key().key_data().clone();
+        SshSig::new(key_data, namespace, HashAlg::Sha512, signature)
+            .and_then(|sig| sig.to_pem(LineEnding::LF))
+            .map_err(err)
     }
 }
 
@@ -597,6 +696,30 @@ mod tests {
 
     fn key(n: u8) -> SecretKey {
         SecretKey::from_seed(&[n; 32], "t@example").unwrap()
+    }
+
+    /// Issue 13: signing with the kept signing form gives ssh-key's own
+    /// SSHSIG bytes, for both namespaces and an empty message, and refuses an
+    /// empty namespace as ssh-key does.
+    #[test]
+    fn kept_signing_key_signs_exactly_as_ssh_key_does() {
+        for n in [1u8, 7, 200] {
+            let k = key(n);
+            for (ns, msg) in [
+                (MOVE_NAMESPACE, &b"game: g\nside: a\n"[..]),
+                (RESULT_NAMESPACE, &b""[..]),
+            ] {
+                let theirs = k
+                    .key
+                    .sign(ns, HashAlg::Sha512, msg)
+                    .unwrap()
+                    .to_pem(LineEnding::LF)
+                    .unwrap();
+                assert_eq!(k.sign(ns, msg).unwrap(), theirs);
+                assert!(k.public().verify(ns, msg, &theirs).is_ok());
+            }
+            assert!(k.sign("", b"x").is_err());
+        }
     }
 
     /// Issue 13: the batch pre-check holds exactly the signatures the single
@@ -629,16 +752,35 @@ mod tests {
         assert_eq!(small.lock().tags, pre.lock().tags);
         // Streamed by a worker, batch by batch: the same set, each lookup
         // waiting for its batch, and a bad one answered once all are done.
+        // Placed at every third record position, as moves between reveals.
         let owned = items
             .iter()
-            .map(|(_, t, s)| (MOVE_NAMESPACE, t.to_vec(), s.to_string()))
+            .enumerate()
+            .map(|(i, (_, t, s))| Placed {
+                seq: 3 * i as u64 + 2,
+                namespace: MOVE_NAMESPACE,
+                msg: t.to_vec(),
+                armored: s.to_string(),
+            })
             .collect();
         let streamed = Prechecked::stream(owned);
         for (i, (ns, t, s)) in items.iter().enumerate() {
-            assert_eq!(streamed.holds(ns, t, s), pre.holds(ns, t, s), "item {i}");
+            let at = streamed.signer_at(3 * i as u64 + 2, ns, t, s);
+            assert_eq!(at.is_some(), pre.holds(ns, t, s), "item {i}");
+            if at.is_some() {
+                assert_eq!(at, Some(keys[i % 3].public().raw()), "item {i}");
+            }
         }
-        assert_eq!(streamed.lock().tags, pre.lock().tags);
-        assert!(streamed.lock().done);
+        // Every verdict is in once the last one was looked up.
+        assert_eq!(streamed.len(), pre.len());
+        // Another position, another text or signature than the one placed
+        // there: nothing is vouched for, whatever was found valid.
+        let (ns, t, s) = items[0];
+        assert_eq!(streamed.signer_at(3, ns, t, s), None);
+        assert_eq!(streamed.signer_at(2, ns, b"other text", s), None);
+        assert_eq!(streamed.signer_at(2, ns, t, sigs[1].as_str()), None);
+        assert_eq!(streamed.signer_at(2, RESULT_NAMESPACE, t, s), None);
+        assert!(streamed.signer_at(2, ns, t, s).is_some());
         for (i, (ns, t, s)) in items.iter().enumerate() {
             let single = keys[i % 3].public().verify(ns, t, s).is_ok();
             assert_eq!(pre.holds(ns, t, s), single, "item {i}");
