@@ -56,7 +56,19 @@ pub struct DiceChain {
     base: u64,
     /// `checkpoints[i]` is `k_{i·STRIDE}`, so any `k_p` is at most STRIDE hashes away.
     checkpoints: Vec<Digest>,
+    /// The secrets of the stretch between two checkpoints last asked for:
+    /// positions are asked for in rising order, so walking each stretch once
+    /// replaces about STRIDE/2 hashes a roll (issue 13).
+    stretch: Stretch,
 }
+
+/// One stretch of a chain's secrets, kept: `(lowest position, secrets up from it)`,
+/// positions counted from the chain's own `k_0` (so `with_base` leaves it true).
+/// A cache of a pure function of the chain, shared by its clones (the service
+/// hands each mail a clone of the game's chains).
+#[derive(Default, Clone)]
+#[allow(clippy::type_complexity)]
+struct Stretch(std::sync::Arc<std::sync::Mutex<Option<(u64, std::sync::Arc<[Digest]>)>>>);
 
 const STRIDE: u64 = 256;
 
@@ -117,6 +129,7 @@ impl DiceChain {
             length,
             base: 0,
             checkpoints: down,
+            stretch: Stretch::default(),
         }
     }
 
@@ -146,6 +159,7 @@ impl DiceChain {
             length,
             base: 0,
             checkpoints,
+            stretch: Stretch::default(),
         })
     }
 
@@ -185,18 +199,34 @@ impl DiceChain {
             return Err(DiceError::ChainExhausted(position, self.base + self.length));
         }
         let p = position - self.base;
-        // The nearest checkpoint at or above p, then hash down.
+        // The stretch from the checkpoint below p to the nearest at or above it.
         let i = p.div_ceil(STRIDE);
+        let low = (i - 1) * STRIDE + 1;
+        let mut kept = self.stretch.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, secrets)) = kept.as_ref()
+            && *at == low
+        {
+            return Ok(secrets[(p - low) as usize]);
+        }
         let (mut at, mut k) = if (i as usize) < self.checkpoints.len() {
             (i * STRIDE, self.checkpoints[i as usize])
         } else {
             (self.length, self.top)
         };
-        while at > p {
+        // Walk down to `low`, keeping every secret on the way.
+        let mut down = Vec::with_capacity((at - low + 1) as usize);
+        loop {
+            down.push(k);
+            if at == low {
+                break;
+            }
             k = chain_step(&k);
             at -= 1;
         }
-        Ok(k)
+        down.reverse();
+        let secret = down[(p - low) as usize];
+        *kept = Some((low, down.into()));
+        Ok(secret)
     }
 }
 
@@ -540,6 +570,32 @@ mod tests {
             .map(|_| d.roll_n(2, 6, "t").unwrap().iter().sum())
             .collect();
         assert_eq!(r, VECTOR_2D6_SEED0);
+    }
+
+    /// Issue 13: the kept stretch serves every position exactly as a walk
+    /// down from the top does, asked for in any order, across stretches, in
+    /// the last (short) stretch and after a recommit's base.
+    #[test]
+    fn kept_stretch_gives_the_walked_secret_at_every_position() {
+        let length = 3 * STRIDE + 17;
+        let chain = DiceChain::from_top(Digest([9; 32]), length).with_base(40);
+        let mut walked = vec![Digest([9; 32])];
+        for _ in 0..length {
+            let next = chain_step(walked.last().unwrap());
+            walked.push(next);
+        }
+        // walked[j] is k_{length - j}.
+        let at = |p: u64| walked[(length - p) as usize];
+        let mut order: Vec<u64> = (1..=length).collect();
+        order.extend([1, STRIDE, STRIDE + 1, length, 2, 3 * STRIDE + 1, 5, 5]);
+        for p in order {
+            assert_eq!(chain.secret(40 + p).unwrap(), at(p), "position {p}");
+        }
+        assert!(chain.secret(40).is_err());
+        assert!(chain.secret(41 + length).is_err());
+        // A clone shares what is kept and agrees.
+        assert_eq!(chain.clone().secret(40 + STRIDE).unwrap(), at(STRIDE));
+        assert_eq!(chain.secret(40 + STRIDE - 1).unwrap(), at(STRIDE - 1));
     }
 
     // Cross-checked with Python `cryptography`'s ChaCha20 and the same rejection rule.
