@@ -427,12 +427,41 @@ impl Body {
             .count()
     }
 
+    /// One walk over the body's hidden items (issue 13: a replay walked
+    /// them three times an entry): how many are sealed without their opening,
+    /// and, when `check` is set, how many are opened, each opening checked
+    /// against its commitment first.
+    pub fn tally_items(&self, check: bool) -> Result<ItemTally, BadOpening> {
+        let mut t = ItemTally::default();
+        for h in hidden_items!(self, iter,) {
+            if h.closed() {
+                t.closed += 1;
+            }
+            if check {
+                h.check_dyn()?;
+                if h.opened() {
+                    t.opened += 1;
+                }
+            }
+        }
+        Ok(t)
+    }
+
     /// Checks every opening against its commitment.
     pub fn check_openings(&self) -> Result<(), BadOpening> {
         hidden_items!(self, iter,)
             .iter()
             .try_for_each(|h| h.check_dyn())
     }
+}
+
+/// What [`Body::tally_items`] counts.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ItemTally {
+    /// Sealed items held without their opening (a side's copy).
+    pub closed: usize,
+    /// Items held with their opening (counted only when checked).
+    pub opened: usize,
 }
 
 /// The roll `r` refers to: the latest entry rolled at its position (a

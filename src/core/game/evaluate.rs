@@ -346,7 +346,16 @@ impl Game {
             return Err(sig_err("the move is not signed".into()));
         };
         let key = &self.sides[side.index()].key;
-        key.verify_prechecked(MOVE_NAMESPACE, text, sig, self.prechecked.as_deref())
+        // A replay's pre-check is placed by record position: the move being
+        // replayed is looked up by its seq, its bytes compared, nothing hashed.
+        let known = self
+            .prechecked
+            .as_deref()
+            .and_then(|p| match self.replaying {
+                Some(link) => p.signer_at(link.seq, MOVE_NAMESPACE, text, sig),
+                None => p.signer(MOVE_NAMESPACE, text, sig),
+            });
+        key.verify_known(MOVE_NAMESPACE, text, sig, known)
             .map_err(|e| {
                 sig_err(match e {
                     SigError::WrongKey { found, .. } => format!(

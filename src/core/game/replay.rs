@@ -17,6 +17,9 @@ use std::sync::Arc;
 /// One entry's replay: what went wrong, in words (the caller adds the seq).
 type Step = Result<(), String>;
 
+/// Why a side's copy of a record cannot be replayed.
+const SIDE_COPY: &str = "this is a side's copy of the record: it holds sealed items without their openings, so it cannot be replayed in full (`umpire verify` audits it as a copy)";
+
 impl Game {
     /// Replays a record from its opening, checking it as `mode` says. The
     /// record must be complete: a side's copy, with sealed items it may not
@@ -72,11 +75,14 @@ impl Game {
     ) -> Result<(Game, ReplaySummary), ReplayError> {
         let owned = record.into_entries();
         let entries = owned.as_slice();
-        if let Some(e) = entries.iter().find(|e| e.body.closed_items() > 0) {
-            return Err(ReplayError {
-                seq: e.seq,
-                message: "this is a side's copy of the record: it holds sealed items without their openings, so it cannot be replayed in full (`umpire verify` audits it as a copy)".into(),
-            });
+        // Later entries are looked at as they are replayed (`replay_entry`).
+        for e in entries.iter().take(2) {
+            if e.body.closed_items() > 0 {
+                return Err(ReplayError {
+                    seq: e.seq,
+                    message: SIDE_COPY.into(),
+                });
+            }
         }
         let first =
             Record::from_entries(entries[..1.min(entries.len())].to_vec()).map_err(|e| {
@@ -164,6 +170,12 @@ impl Game {
         expect_reveals: &mut Vec<u64>,
         sum: &mut ReplaySummary,
     ) -> Step {
+        // One walk over the hidden items: a side's copy is named before
+        // anything else, a bad opening after the entry's place is checked.
+        let tally = e.body.tally_items(mode == ReplayMode::Verify);
+        if matches!(tally, Ok(t) if t.closed > 0) {
+            return Err(SIDE_COPY.into());
+        }
         if e.prev != self.record.head() || e.seq != self.record.len() as u64 {
             return Err("does not follow the entry before it".into());
         }
@@ -177,10 +189,7 @@ impl Game {
                 "the secrets of dice positions {expect_reveals:?} were due to be revealed here"
             ));
         }
-        if mode == ReplayMode::Verify {
-            e.body.check_openings().map_err(|b| b.to_string())?;
-            sum.openings_checked += e.body.opened_items() as u64;
-        }
+        sum.openings_checked += tally.map_err(|b| b.to_string())?.opened as u64;
         // The frequent kinds take their body by value and push it on; the
         // rare ones (upgrades, disclosures, acts, admin) push a copy.
         let seq = e.seq;
@@ -564,11 +573,12 @@ fn precheck_stream(entries: &[Entry]) -> Arc<crate::core::sig::Prechecked> {
     let items = entries
         .iter()
         .filter_map(|e| match &e.body {
-            Body::Move(m) => Some((
-                crate::core::sig::MOVE_NAMESPACE,
-                m.text.value()?.as_bytes().to_vec(),
-                m.signature.value()?.clone(),
-            )),
+            Body::Move(m) => Some(crate::core::sig::Placed {
+                seq: e.seq,
+                namespace: crate::core::sig::MOVE_NAMESPACE,
+                msg: m.text.value()?.as_bytes().to_vec(),
+                armored: m.signature.value()?.clone(),
+            }),
             _ => None,
         })
         .collect();
