@@ -1232,7 +1232,8 @@ fn beseech_the_gods_by_odds_and_by_stack() {
         }
         t.put("g1", p[1]);
         t.give(Player::Gp, 2);
-        t.standing(GP, &[rule]);
+        // `tsnp 3` is the default, stated so that he is not asked (N2).
+        t.standing(GP, &[rule, "tsnp 3"]);
         t.st.actor = Player::Roman;
         (t, p)
     };
@@ -1966,6 +1967,7 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
         .map(|x| x.hex)
         .unwrap();
     t.standing(GP, &[&format!("revolt {site}")]);
+    t.standing(ROMAN, &["sponsor 4"]);
     let ev = t.ok(GP, "draw", &[]);
     assert!(t.st.bc_rebels.contains(&site), "{}", text(&ev));
     assert_eq!(t.at("rg1"), Some(site));
@@ -2469,7 +2471,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 9);
+    assert_eq!(t.r.info().version, umpire::games::ldf::VERSION);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);
@@ -3702,4 +3704,178 @@ fn the_gp_is_asked_where_a_refused_bread_and_circuses_revolts() {
     t.ok(ROMAN, "draw", &[]);
     assert!(t.st.question.is_none());
     assert_eq!(t.at("rg1"), Some(site));
+}
+
+/// A Roman attack at 2:1 with the emperor (one column more, 13.9) on a lone
+/// gund whose owner holds They Shall Not Pass (6) and Flanking Move (1)
+/// and stated no `tsnp` or `shift`: the board and the attack order.
+fn reaction_board() -> (T, Vec<Hex>, String) {
+    let (mut t, p, _) = tied_retreat();
+    t.give(Player::Gp, 6);
+    t.give(Player::Gp, 1);
+    let order = format!("attack {} on {}", p[0], p[1]);
+    (t, p, order)
+}
+
+// 14.3 They Shall Not Pass ("after the attack has been declared but before
+// the die is rolled"), Flanking Move, digest N2 (version 10): the defender
+// who stated no `tsnp` or `shift` is asked before the die; `react 6` plays
+// They Shall Not Pass, which shifts a column for the defence and turns a DR
+// into an AS; the attacker cannot act meanwhile and no die is rolled before
+// the answer.
+#[test]
+fn the_defender_is_asked_which_reaction_chits_to_play_before_the_die() {
+    let (mut t, p, order) = reaction_board();
+    let k = odds_step(2, 1) + 1;
+    let base = t.st.clone();
+    let ev = t.ok(ROMAN, &order, &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Gp);
+    assert!(text(&ev).contains("decide his defence"), "{}", text(&ev));
+    assert!(
+        !text(&ev).contains("They Shall"),
+        "nothing of his hand is told"
+    );
+    let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
+    assert!(ask.contains("14.3; N2") && !ask.contains("chit 6"), "{ask}");
+    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+    let legal = t.r.legal(&t.st, GP);
+    for a in ["pass", "react none", "react 1", "react 6", "react 1,6"] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, "pass");
+    assert!(e.contains("5.2"), "{e}");
+    let e = t.err(GP, "react 2");
+    assert!(e.contains("8.18"), "not in his hand: {e}");
+    let e = t.err(GP, &format!("retreat {}", p[2]));
+    assert!(e.contains("N2"), "{e}");
+    // They Shall Not Pass: one column left, and the DR there becomes an AS.
+    let roll = t.roll_for(k - 1, Outcome::DR);
+    let ev = t.ok(GP, "react 6", &[("combat", 6, roll)]);
+    assert!(text(&ev).contains("They Shall Not Pass"), "{}", text(&ev));
+    assert_eq!(t.at("g1"), Some(p[1]), "DR converts to AS: {}", text(&ev));
+    assert_eq!(t.st.hand(Player::Gp), &[1], "Flanking Move kept");
+    assert!(t.pooled(6));
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.actor, Player::Gp, "the Roman's action is over");
+    // `react 1,6`: two columns for the defence.
+    t.st = base.clone();
+    t.ok(ROMAN, &order, &[]);
+    let roll = t.roll_for(k - 2, Outcome::AS);
+    let ev = t.ok(GP, "react 1,6", &[("combat", 6, roll)]);
+    assert!(
+        text(&ev).contains(&format!("shifted {:+}", 1 - 2)),
+        "{}",
+        text(&ev)
+    );
+    assert!(t.st.hand(Player::Gp).is_empty());
+    // `react none`: no chit, the odds as declared.
+    t.st = base;
+    t.ok(ROMAN, &order, &[]);
+    let roll = t.roll_for(k, Outcome::AS);
+    let ev = t.ok(GP, "react none", &[("combat", 6, roll)]);
+    assert!(
+        text(&ev).contains(&format!("shifted {:+}", 1)),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.hand(Player::Gp), &[6, 1]);
+}
+
+// Digest N2 (version 10): `pass` takes the standing default (They Shall Not
+// Pass at 3:1 or worse), as a stated `tsnp 3` would, and a defender who
+// stated `tsnp` or `shift` is never asked; neither is one with an empty
+// hand (the count is public), nor anyone under version 9. Surprise Attack
+// (15) rules out They Shall Not Pass.
+#[test]
+fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
+    let (mut t, p, order) = reaction_board();
+    let k = odds_step(2, 1) + 1;
+    let roll = t.roll_for(k, Outcome::AS);
+    let base = t.st.clone();
+    t.ok(ROMAN, &order, &[]);
+    let by_pass = t.ok(GP, "pass", &[("combat", 6, roll)]);
+    let after_pass = t.st.clone();
+    for lines in [&["tsnp 3"][..], &["shift 0"][..]] {
+        t.st = base.clone();
+        t.standing(GP, lines);
+        let ev = t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+        assert!(t.st.question.is_none(), "{lines:?}");
+        assert_eq!(t.st.hands, after_pass.hands, "{lines:?}");
+        assert_eq!(
+            text(&ev).contains("shifted +1"),
+            text(&by_pass).contains("shifted +1")
+        );
+    }
+    t.st = base.clone();
+    for c in [6, 1] {
+        t.st.hands[Player::Gp.index()].retain(|x| *x != c);
+        t.st.pool.push(umpire::games::ldf::state::Item::Chit(c));
+    }
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none(), "an empty hand is not asked");
+    t.st = base.clone();
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none(), "version 9 asks nobody");
+    t.r = Ldf::new();
+    t.st = base;
+    t.give(Player::Roman, 15);
+    t.ok(ROMAN, &format!("{order} with 15"), &[]);
+    let legal = t.r.legal(&t.st, GP);
+    assert!(!legal.contains(&"react 6".to_string()), "{legal:?}");
+    let e = t.err(GP, "react 6");
+    assert!(e.contains("N2"), "{e}");
+    let _ = p;
+}
+
+// 14.3 Bread & Circuses ("the Roman player may refuse to sponsor the games,
+// but he must make that decision prior to rolling the die"), digest N5
+// (version 10): when the Germano-Parthian draws it and the Roman stated no
+// `sponsor`, the Roman is asked before the die; `sponsor` pays a die + 1,
+// `refuse` lets the Germano-Parthian plant the rebel garrison, `pass` takes
+// the standing default (sponsor with 4 TP or more).
+#[test]
+fn the_roman_is_asked_whether_to_sponsor_the_games_the_gp_drew() {
+    let (mut t, _d) = games_refused();
+    t.st.treasury = 10;
+    let base = t.st.clone();
+    let ev = t.ok(GP, "draw", &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Roman);
+    assert_eq!(t.st.treasury, 10, "nothing paid yet: {}", text(&ev));
+    let legal = t.r.legal(&t.st, ROMAN);
+    for a in ["pass", "sponsor", "refuse"] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, &format!("place {}", h("3318")));
+    assert!(e.contains("N5"), "{e}");
+    t.ok(ROMAN, "sponsor", &[("bread-circuses", 6, 3)]);
+    assert_eq!(t.st.treasury, 10 - 4, "a die (3) + 1");
+    assert!(t.st.question.is_none() && t.st.actor == Player::Roman);
+    t.st = base.clone();
+    t.ok(GP, "draw", &[]);
+    let ev = t.ok(ROMAN, "refuse", &[]);
+    assert_eq!(t.st.treasury, 10, "{}", text(&ev));
+    let rg = t.st.bc_rebels.iter().next().copied().expect("a revolt");
+    assert!(t.st.at(rg).any(|u| t.st.unit(u).rebel));
+    t.st = base.clone();
+    t.ok(GP, "draw", &[]);
+    t.ok(ROMAN, "pass", &[("bread-circuses", 6, 5)]);
+    assert_eq!(t.st.treasury, 10 - 6, "the default sponsors with 10 TP");
+    // A stated `sponsor` answers it; so does version 9; and the Roman's own
+    // draw is his own decision (his `sponsor` order), never a question.
+    t.st = base.clone();
+    t.standing(ROMAN, &["sponsor 11"]);
+    t.ok(GP, "draw", &[]);
+    assert!(t.st.question.is_none() && t.st.treasury == 10 && !t.st.bc_rebels.is_empty());
+    t.st = base.clone();
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "draw", &[("bread-circuses", 6, 1)]);
+    assert!(t.st.question.is_none() && t.st.treasury == 8);
+    t.r = Ldf::new();
+    t.st = base;
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "draw", &[("bread-circuses", 6, 1)]);
+    assert!(t.st.question.is_none() && t.st.treasury == 8);
 }

@@ -68,7 +68,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -253,6 +253,11 @@ impl Rules for Ldf {
             // joins (N8) and where a refused Bread & Circuses rises (N6)
             // when the choice is real and no standing order of his covers
             // it (digest 2.7); `at_version(8)` plays 8.
+            // 10: the defender is asked which reaction chits he plays
+            // before the CRT roll (N2, 14.3) unless he stated `tsnp` or
+            // `shift`, and the Roman whether he sponsors a Bread & Circuses
+            // the Germano-Parthian drew (N5) unless he stated `sponsor`;
+            // `at_version(9)` plays 9.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),

@@ -62,6 +62,14 @@ pub struct Standing {
     /// asked where to retreat.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rally_given: bool,
+    /// N2 (version 10): the player stated `tsnp` or `shift` himself, so he
+    /// is never asked which reaction chits to play before a CRT roll.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub react_given: bool,
+    /// N5 (version 10): the Roman stated `sponsor` himself, so he is never
+    /// asked whether to sponsor the games the Germano-Parthian drew.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sponsor_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
@@ -135,6 +143,8 @@ impl Standing {
             deficit: Vec::new(),
             unstack: Unstack::default(),
             rally_given: false,
+            react_given: false,
+            sponsor_given: false,
         }
     }
 }
@@ -276,7 +286,10 @@ pub fn parse(
                 s.rally_given = version >= 9;
             }
             Some("unstack") if version >= 9 => unstack(d, l, &w[1..], &hex, &mut s.unstack)?,
-            Some("sponsor") => s.sponsor_at = num(l, w.get(1).copied(), 99)?,
+            Some("sponsor") => {
+                s.sponsor_at = num(l, w.get(1).copied(), 99)?;
+                s.sponsor_given = version >= 10;
+            }
             Some("salt") => match w.get(1).copied() {
                 Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
                 Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
@@ -303,12 +316,18 @@ pub fn parse(
             Some("prefer") => {
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
-            Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("tsnp") => {
+                s.tsnp_at = num(l, w.get(1).copied(), 99)?;
+                s.react_given = version >= 10;
+            }
             Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
             Some("resalt") => {
                 return Err(OrderError::at(l, "only the Roman player may salt").rule("8.8"));
             }
-            Some("shift") => s.shift_at = num(l, w.get(1).copied(), 99)?,
+            Some("shift") => {
+                s.shift_at = num(l, w.get(1).copied(), 99)?;
+                s.react_given = version >= 10;
+            }
             Some("beseech") => match w.get(1).copied() {
                 Some("never") => s.beseech.clear(),
                 _ => s.beseech.push(
