@@ -1275,6 +1275,8 @@ fn the_roman_answers_treachery_with_agents() {
     t.st.pool
         .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
     t.st.hands[0] = vec![17];
+    // The default, stated: the Roman is not asked (N4).
+    t.standing(ROMAN, &["agents yes"]);
     let ev = t.ok(GP, "treachery", &[("treachery against the emperor", 6, 5)]);
     assert!(
         text(&ev).contains("roll 5 -2 Roman salt = 3: failure"),
@@ -2074,6 +2076,8 @@ fn legal_orders_include_sea_and_river_moves() {
 #[test]
 fn a_client_garrison_falls_when_the_coemperors_stack_turns_rebel() {
     let mut t = empty();
+    // The default, stated: the Roman is not asked for salt (N4).
+    t.standing(ROMAN, &["salt diplomacy 0"]);
     let d = t.d().clone();
     let hx = d
         .hexes
@@ -2950,6 +2954,8 @@ fn palmyra_diplomacy_in_turns_4_and_5() {
     use umpire::games::ldf::state::Palmyra;
     let roll = "diplomacy with Palmyra";
     let mut t = game();
+    // The default, stated: the Roman is not asked for salt (N4).
+    t.standing(ROMAN, &["salt diplomacy 0"]);
     let d = t.d().clone();
     let pal = d.special.palmyra;
     t.st.turn = 3;
@@ -3878,4 +3884,84 @@ fn the_roman_is_asked_whether_to_sponsor_the_games_the_gp_drew() {
     t.st.actor = Player::Roman;
     t.ok(ROMAN, "draw", &[("bread-circuses", 6, 1)]);
     assert!(t.st.question.is_none() && t.st.treasury == 8);
+}
+
+// 8.8 ("the Roman player may ... counter ... by expending TP as negative
+// salt"), 14.3 Agents in Enemy Camp (-2 on an opponent's diplomacy or
+// treachery roll, "declared prior to the die roll"), digest N4 (version 10):
+// a Roman who stated no `salt` or `agents` is asked before the
+// Germano-Parthian's roll; `salt 2 with 17` takes 2 TP and Agents off it,
+// `pass` takes the standing default; salt beyond 3 or the treasury, and
+// Agents not in hand, are refused. Stated orders, an empty treasury and hand,
+// or version 9: nobody is asked.
+#[test]
+fn the_roman_is_asked_for_his_salt_before_gp_treachery() {
+    let mut t = game();
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
+    t.st.hands[0] = vec![17];
+    t.st.treasury = 5;
+    let roll = "treachery against the emperor";
+    let base = t.st.clone();
+    let ev = t.ok(GP, "treachery", &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Roman);
+    assert!(
+        text(&ev).contains("his salt before the die"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 5);
+    let legal = t.r.legal(&t.st, ROMAN);
+    for a in [
+        "pass",
+        "salt 0",
+        "salt 3",
+        "salt 0 with 17",
+        "salt 3 with 17",
+    ] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, "salt 4");
+    assert!(e.contains("8.8"), "{e}");
+    let e = t.err(ROMAN, "sponsor");
+    assert!(e.contains("N4"), "{e}");
+    let ev = t.ok(ROMAN, "salt 2 with 17", &[(roll, 6, 5)]);
+    assert!(
+        text(&ev).contains("roll 5 -4 Roman salt = 1: failure"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 3);
+    assert!(t.st.hand(Player::Roman).is_empty() && t.st.actor == Player::Roman);
+    // `pass`: the defaults (no salt, Agents against treachery on the emperor).
+    t.st = base.clone();
+    t.ok(GP, "treachery", &[]);
+    let ev = t.ok(ROMAN, "pass", &[(roll, 6, 5)]);
+    assert!(
+        text(&ev).contains("roll 5 -2 Roman salt = 3: failure"),
+        "{}",
+        text(&ev)
+    );
+    // Agents not held.
+    t.st = base.clone();
+    t.st.hands[0].clear();
+    t.ok(GP, "treachery", &[]);
+    let e = t.err(ROMAN, "salt 1 with 17");
+    assert!(e.contains("14.3"), "{e}");
+    // Never asked: a stated order; nothing to salt with; version 9.
+    t.st = base.clone();
+    t.standing(ROMAN, &["salt treachery 1"]);
+    let ev = t.ok(GP, "treachery", &[(roll, 6, 5)]);
+    assert!(t.st.question.is_none());
+    assert!(text(&ev).contains("roll 5 -3 Roman salt"), "{}", text(&ev));
+    t.st = base.clone();
+    t.st.hands[0].clear();
+    t.st.treasury = 0;
+    t.ok(GP, "treachery", &[(roll, 6, 4)]);
+    assert!(t.st.question.is_none());
+    t.st = base;
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "treachery", &[(roll, 6, 4)]);
+    assert!(t.st.question.is_none());
 }

@@ -8,17 +8,20 @@
 //! 14.3) and the Germano-Parthian's hex for the revolt of a Bread & Circuses
 //! the Roman refused (N6, 14.3). From version 10 also, before the CRT roll,
 //! which reaction chits the defender plays (N2: They Shall Not Pass, Flanking
-//! Move, Inspired Subordinates), and whether the Roman sponsors the games of
-//! a Bread & Circuses the Germano-Parthian drew (N5, before its die).
+//! Move, Inspired Subordinates), whether the Roman sponsors the games of a
+//! Bread & Circuses the Germano-Parthian drew (N5, before its die), and the
+//! Roman's negative salt and Agents before a Germano-Parthian diplomacy or
+//! treachery roll (N4, 8.8). Whether to ask depends only on what both sides
+//! see (the hand's count, the treasury), never on what the hand holds.
 //!
-//! Beseech the Gods (N3) and the negative salt (N4) stay standing orders
-//! only: asking only the holder of chit 2 would tell the other side who holds
-//! it, and asking after every roll would make every roll a round trip.
+//! Beseech the Gods (N3) stays a standing order only: asking only the holder
+//! of chit 2 would tell the other side who holds it, and asking after every
+//! roll would make every roll a round trip.
 
 use super::combat::Battle;
 use super::data::{Data, UnitId};
 use super::effects::{Ctx, illegal};
-use super::orders::{Advance, Attack, Order};
+use super::orders::{Advance, Attack, DipTarget, Order};
 use super::state::{Player, State};
 use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
@@ -76,6 +79,16 @@ pub enum About {
     /// N5, 14.3 (version 10): whether the Roman sponsors the games of the
     /// Bread & Circuses the Germano-Parthian drew, decided before the die.
     Games,
+    /// N4, 8.8 (version 10): the Roman's negative salt and Agents before a
+    /// Germano-Parthian diplomacy or treachery roll; then the order again.
+    Salt {
+        /// The diplomacy's target; none for treachery against the emperor.
+        target: Option<DipTarget>,
+        /// The Germano-Parthian plays his own Agents.
+        agents: bool,
+        /// Treachery against the emperor (the standing `salt treachery`).
+        vs_emperor: bool,
+    },
 }
 
 impl Question {
@@ -86,6 +99,7 @@ impl Question {
             About::Cavalry { .. } | About::Revolt { .. } => "place",
             About::React { .. } => "react",
             About::Games => "sponsor",
+            About::Salt { .. } => "salt",
         }
     }
 
@@ -97,6 +111,7 @@ impl Question {
             About::Revolt { .. } => "14.3; N6",
             About::React { .. } => "14.3; N2",
             About::Games => "14.3; N5",
+            About::Salt { .. } => "8.8; N4",
         }
     }
 
@@ -124,6 +139,12 @@ impl Question {
                     "{att} attack {def} in {} ({} before the defence's shifts): before the die, answer `react N...` with the chits you play from your hand (They Shall Not Pass, Flanking Move, Inspired Subordinates), `react none`, or `pass` for your standing default ({}); a standing order (`tsnp N`, `shift N`) answers it next time",
                     battle.target,
                     super::combat::step_name(k + battle.shift),
+                    self.rule()
+                );
+            }
+            About::Salt { .. } => {
+                return format!(
+                    "the Germano-Parthian rolls for diplomacy or treachery: before the die, answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
                     self.rule()
                 );
             }
@@ -164,6 +185,16 @@ impl Question {
                 }
             }
             About::Games => v.extend(["sponsor".to_string(), "refuse".to_string()]),
+            About::Salt { .. } => {
+                let most = st.treasury.min(d.values.salt_max);
+                v.extend((0..=most).map(|n| format!("salt {n}")));
+                if super::chits::holds_effect(d, st, self.to, "agents").is_some() {
+                    v.push("salt 0 with 17".into());
+                    if most > 0 {
+                        v.push(format!("salt {most} with 17"));
+                    }
+                }
+            }
             _ => v.extend(self.hexes.iter().map(|h| format!("{} {h}", self.keyword()))),
         }
         v
@@ -213,6 +244,7 @@ fn wrong(q: &Question) -> RuleError {
     let form = match q.about {
         About::React { .. } => "`react N...`, `react none`",
         About::Games => "`sponsor`, `refuse`",
+        About::Salt { .. } => "`salt N [with 17]`",
         _ if q.keyword() == "retreat" => "`retreat HEX`",
         _ => "`place HEX`",
     };
@@ -251,6 +283,35 @@ fn reacted(
     Ok(Some(seen))
 }
 
+/// The Roman's negative salt and Agents an answer gives (8.8, 14.3), or for
+/// `pass` his standing orders'.
+fn salted(
+    d: &Data,
+    st: &State,
+    q: &Question,
+    o: &Order,
+    vs_emperor: bool,
+) -> Result<(u32, bool), RuleError> {
+    let (salt, agents) = match o {
+        Order::Pass => return Ok(super::diplomacy::standing_salt(st, vs_emperor)),
+        Order::Salt { salt, agents } => (*salt, *agents),
+        _ => return Err(wrong(q)),
+    };
+    if salt > d.values.salt_max || salt > st.treasury {
+        return Err(illegal(
+            format!(
+                "salt is 0 to {} TP, and no more than the treasury holds",
+                d.values.salt_max
+            ),
+            "8.8",
+        ));
+    }
+    if agents && super::chits::holds_effect(d, st, q.to, "agents").is_none() {
+        return Err(illegal("you do not hold Agents in Enemy Camp", "14.3"));
+    }
+    Ok((salt, agents))
+}
+
 /// Whether an answer sponsors the games: `None` for `pass` (the standing
 /// default).
 fn sponsored(q: &Question, o: &Order) -> Result<Option<bool>, RuleError> {
@@ -279,6 +340,7 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
         About::Revolt { .. } => "where the revolt rises",
         About::React { .. } => "his defence before the die",
         About::Games => "whether Rome sponsors the games",
+        About::Salt { .. } => "his salt before the die",
     };
     ctx.say(
         format!(
@@ -342,6 +404,19 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
             st.question = None;
             super::chits::games(ctx, st, yes)
         }
+        About::Salt {
+            target,
+            agents,
+            vs_emperor,
+        } => {
+            ctx.salted = Some(salted(ctx.d, st, &q, o, vs_emperor)?);
+            st.question = None;
+            let gp = Player::Gp;
+            match target {
+                None => super::diplomacy::treachery(ctx, st, gp, 0, agents),
+                Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
+            }
+        }
         about => {
             let h = picked(&q, o)?;
             st.question = None;
@@ -362,7 +437,7 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
                     super::chits::revolt_at(ctx, st, garrison, h);
                     Ok(())
                 }
-                About::React { .. } | About::Games => Ok(()),
+                About::React { .. } | About::Games | About::Salt { .. } => Ok(()),
             }
         }
     }

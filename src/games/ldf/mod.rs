@@ -256,8 +256,10 @@ impl Rules for Ldf {
             // 10: the defender is asked which reaction chits he plays
             // before the CRT roll (N2, 14.3) unless he stated `tsnp` or
             // `shift`, and the Roman whether he sponsors a Bread & Circuses
-            // the Germano-Parthian drew (N5) unless he stated `sponsor`;
-            // `at_version(9)` plays 9.
+            // the Germano-Parthian drew (N5) unless he stated `sponsor`,
+            // and on his negative salt and Agents before a Germano-Parthian
+            // diplomacy or treachery roll (N4, 8.8) unless he stated `salt`
+            // or `agents`; `at_version(9)` plays 9.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),

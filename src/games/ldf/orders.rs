@@ -72,7 +72,7 @@ pub struct Attack {
 }
 
 /// The target of a diplomacy action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum DipTarget {
     /// A Germanic tribe in core territory (8.12).
     Tribe(UnitId),
@@ -204,6 +204,15 @@ pub enum Order {
     /// The Roman's answer to a Bread & Circuses the Germano-Parthian drew
     /// (version 10; N5): `sponsor` or `refuse`.
     Games(bool),
+    /// The Roman's answer before a Germano-Parthian diplomacy or treachery
+    /// roll (version 10; N4): `salt N [with 17]`, his negative salt and
+    /// Agents in Enemy Camp.
+    Salt {
+        /// TP of negative salt.
+        salt: u32,
+        /// Agents in Enemy Camp (-2).
+        agents: bool,
+    },
 }
 
 struct Words<'a> {
@@ -356,10 +365,10 @@ fn hex_suggestion(d: &Data, t: &str) -> String {
 }
 
 /// Every order's first word.
-const KEYWORDS: [&str; 25] = [
+const KEYWORDS: [&str; 26] = [
     "move", "sea", "river", "attack", "draw", "play", "pass", "concede", "done",
     "coemperor", "rebel", "treachery", "diplomacy", "fortify", "rebuild", "activate", "tax",
-    "demobilize", "reclaim", "place", "setup", "retreat", "react", "sponsor", "refuse",
+    "demobilize", "reclaim", "place", "setup", "retreat", "react", "sponsor", "refuse", "salt",
 ];
 
 /// The rule an order stands on, cited by its errors that name no other.
@@ -387,6 +396,7 @@ fn order_rule(kw: &str) -> &'static str {
         "setup" => "3.3",
         "retreat" => "13.12",
         "react" | "sponsor" | "refuse" => "14.3",
+        "salt" => "8.8",
         _ => "8.1, 14.2",
     }
 }
@@ -561,6 +571,18 @@ fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
             Order::React(v)
         }
         "sponsor" => Order::Games(true),
+        "salt" => {
+            let salt = w.number("salt")?;
+            let agents = if w.eat("with") {
+                if w.number("the chit")? != 17 {
+                    return Err(w.err("only Agents in Enemy Camp (17) goes with salt").rule("14.3"));
+                }
+                true
+            } else {
+                false
+            };
+            Order::Salt { salt, agents }
+        }
         "refuse" => Order::Games(false),
         "place" | "setup" => parse_place(&mut w, kw == "setup")?,
         _ => {

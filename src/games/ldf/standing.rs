@@ -70,6 +70,10 @@ pub struct Standing {
     /// asked whether to sponsor the games the Germano-Parthian drew.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub sponsor_given: bool,
+    /// N4 (version 10): the Roman stated `salt` or `agents` himself, so he
+    /// is never asked before a Germano-Parthian diplomacy or treachery roll.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub salt_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
@@ -145,6 +149,7 @@ impl Standing {
             rally_given: false,
             react_given: false,
             sponsor_given: false,
+            salt_given: false,
         }
     }
 }
@@ -290,15 +295,18 @@ pub fn parse(
                 s.sponsor_at = num(l, w.get(1).copied(), 99)?;
                 s.sponsor_given = version >= 10;
             }
-            Some("salt") => match w.get(1).copied() {
-                Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
-                Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
-                _ => {
-                    return Err(
-                        OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
-                    );
+            Some("salt") => {
+                match w.get(1).copied() {
+                    Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
+                    Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
+                    _ => {
+                        return Err(
+                            OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
+                        );
+                    }
                 }
-            },
+                s.salt_given = version >= 10;
+            }
             Some("revolt") if !roman => {
                 s.revolt = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
@@ -343,6 +351,7 @@ pub fn parse(
                     .ok_or_else(|| OrderError::at(l, "discard N N ... (chit numbers)").rule("8.17"))?;
             }
             Some("agents") => {
+                s.salt_given = version >= 10;
                 s.agents = match w.get(1).copied() {
                     Some("yes") => true,
                     Some("no") => false,
