@@ -3965,3 +3965,155 @@ fn the_roman_is_asked_for_his_salt_before_gp_treachery() {
     t.ok(GP, "treachery", &[(roll, 6, 4)]);
     assert!(t.st.question.is_none());
 }
+
+/// A pool holding chit `c` alone (the others out of play).
+fn only_chit(t: &mut T, c: u8) {
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(c)];
+    t.st.removed = (1..=24).filter(|x| *x != c).collect();
+}
+
+// 14.3 The Gods are Bored: "If this chit is pulled during Turn 5, simply set
+// it aside; it is considered to be 'No Event,' though the player who drew it
+// is still considered to have completed an action." No die is rolled.
+#[test]
+fn the_gods_are_bored_in_turn_5_are_no_event() {
+    let mut t = game();
+    only_chit(&mut t, 18);
+    t.st.turn = 5;
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(text(&ev).contains("no event"), "{}", text(&ev));
+    assert!(t.st.aside.contains(&18) && !t.pooled(18));
+    assert_eq!((t.st.turn, t.st.actor), (5, Player::Roman));
+    // Version 9 put it back into the pool; its records replay so.
+    let mut t = game();
+    only_chit(&mut t, 18);
+    t.st.turn = 5;
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "draw", &[]);
+    assert!(t.pooled(18) && !t.st.aside.contains(&18));
+}
+
+// 14.3 Roman Revenue Windfall: "rolling a die, adding three ... reclaiming
+// ... that number of Roman legion base camps and/or infantry vexillations
+// ... under the same strictures as given in 6.8 [twinned]. Alternatively ...
+// TP equal to the final die roll result (but not more than five); or ... a
+// mixture"; "not returned to the chit pool until the start of the next game
+// turn". Roll 4: 7 = 3 TP and two twinned pairs; the pairs go to core hexes
+// free of enemies. Asking 9 TP of a roll of 6 (9) gives 5.
+#[test]
+fn revenue_windfall_gives_a_die_plus_three_in_tp_and_pairs() {
+    let mut t = game();
+    let d = t.d().clone();
+    for id in ["b1", "v1", "b2", "v2", "b3", "v3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    let empty_core: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core() && x.tp > 0 && t.st.at(x.hex).next().is_none())
+        .map(|x| x.hex)
+        .take(3)
+        .collect();
+    t.give(Player::Roman, 24);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 0;
+    let base = t.st.clone();
+    let order = format!(
+        "play 24 tp 3 at {} {} {}",
+        empty_core[0], empty_core[1], empty_core[2]
+    );
+    let ev = t.ok(ROMAN, &order, &[("windfall", 6, 4)]);
+    assert!(
+        text(&ev).contains("windfall of 7: 3 TP and 2 legions"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 3);
+    for hx in &empty_core[..2] {
+        let kinds: Vec<Kind> = t.st.at(*hx).map(|u| d.kind(u)).collect();
+        assert_eq!(kinds.len(), 2, "{hx}: {kinds:?}");
+        assert!(kinds.contains(&Kind::Base) && kinds.contains(&Kind::Infantry));
+    }
+    assert_eq!(
+        t.st.at(empty_core[2]).count(),
+        0,
+        "7 - 3 TP leaves 4 units, two pairs"
+    );
+    assert!(t.st.aside.contains(&24) && !t.pooled(24), "back next turn");
+    t.st = base;
+    t.ok(ROMAN, "play 24 tp 9", &[("windfall", 6, 6)]);
+    assert_eq!(t.st.treasury, 5, "not more than five TP");
+}
+
+// 14.3 Parthian Dynastic Resurgence: the Germano-Parthian reclaims "all the
+// Parthian mobile and static units then in [the dead pile]" and places them
+// as in 7.2; not returned to the pool until the next turn. Drawn by the
+// Roman, it is shown and put back, ending his action.
+#[test]
+fn parthian_dynastic_resurgence_brings_back_every_dead_gund() {
+    let mut t = game();
+    let d = t.d().clone();
+    for id in ["g1", "g2", "g3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    let base = t.st.clone();
+    t.give(Player::Gp, 22);
+    t.ok(GP, "play 22", &[]);
+    for id in ["g1", "g2", "g3"] {
+        let hx = t.at(id).unwrap_or_else(|| panic!("{id} is back"));
+        assert_eq!(d.region(hx), Region::Parthia, "{id} in {hx} (7.2)");
+    }
+    assert!(t.st.aside.contains(&22) && !t.pooled(22));
+    t.st = base;
+    only_chit(&mut t, 22);
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, "draw", &[]);
+    assert!(
+        t.pooled(22) && t.st.hand(Player::Roman).is_empty(),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.actor, Player::Gp, "the Roman action is over");
+    assert_eq!(t.at("g1"), None, "nothing comes back");
+}
+
+// 14.3 German Population Increase: "rolling a die, adding three ... and
+// immediately reclaiming from the dead pile up to that number of Germanic
+// tribal units" placed as in 7.1. Roll 2: five of six dead tribes return,
+// each alone in an empty Barbaria hex.
+#[test]
+fn german_population_increase_brings_back_a_die_plus_three_tribes() {
+    let mut t = game();
+    let d = t.d().clone();
+    let ids = ["t1", "t2", "t3", "t4", "t5", "t6"];
+    for id in ids {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.give(Player::Gp, 23);
+    t.ok(GP, "play 23", &[("german-increase", 6, 2)]);
+    let back: Vec<Hex> = ids.iter().filter_map(|id| t.at(id)).collect();
+    assert_eq!(back.len(), 5, "a die (2) + 3");
+    for hx in back {
+        assert_eq!(d.region(hx), Region::Barbaria);
+        assert_eq!(t.st.at(hx).count(), 1, "no German stacking (10.2)");
+    }
+}
+
+// 14.3 Roman Revenue Windfall: "If the Germano-Parthian player draws this
+// chit, he must first show it ... then he simply puts it back into the pool,
+// thereby ending his action."
+#[test]
+fn a_windfall_drawn_by_the_gp_is_shown_and_put_back() {
+    let mut t = game();
+    only_chit(&mut t, 24);
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(
+        t.pooled(24) && t.st.hand(Player::Gp).is_empty(),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.actor, Player::Roman);
+}

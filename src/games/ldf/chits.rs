@@ -372,6 +372,12 @@ fn immediate(
                 ctx.say(format!("roll {r}: nothing happens (14.3)"), vec![]);
             } else {
                 ctx.say("Turn 5: no event (14.3)", vec![]);
+                // 14.3: "simply set it aside" (version 10; version 9 put it
+                // back into the pool).
+                if ctx.version >= 10 {
+                    st.aside.push(c);
+                    return Ok(());
+                }
             }
             to_pool(st, Item::Chit(c));
         }

@@ -259,7 +259,8 @@ impl Rules for Ldf {
             // the Germano-Parthian drew (N5) unless he stated `sponsor`,
             // and on his negative salt and Agents before a Germano-Parthian
             // diplomacy or treachery roll (N4, 8.8) unless he stated `salt`
-            // or `agents`; `at_version(9)` plays 9.
+            // or `agents`; The Gods Are Bored drawn in Turn 5 is set aside
+            // (14.3), not put back; `at_version(9)` plays 9.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
