@@ -4117,3 +4117,27 @@ fn a_windfall_drawn_by_the_gp_is_shown_and_put_back() {
     );
     assert_eq!(t.st.actor, Player::Roman);
 }
+
+// 11.4, digest N15 (version 10): a Germano-Parthian attack on his own
+// rebels is no enemy attack for anyone: the Roman, who holds They Shall Not
+// Pass and stated nothing, is neither asked nor made to play it for them.
+#[test]
+fn no_reaction_is_played_when_the_gp_attacks_his_own_rebels() {
+    let (mut t, d, p) = on_path(3);
+    t.put("t1", p[0]);
+    t.put("v1", p[1]);
+    let v1 = t.u("v1");
+    t.st.unit_mut(v1).rebel = true;
+    t.give(Player::Roman, 6);
+    t.st.actor = Player::Gp;
+    let cf = 1 + d.values.german_die_add;
+    let roll = t.roll_for(odds_step(cf, 1), Outcome::AS);
+    let ev = t.ok(
+        GP,
+        &format!("attack {} on {}", p[0], p[1]),
+        &[("german-cf-t1", 6, 1), ("combat", 6, roll)],
+    );
+    assert!(t.st.question.is_none(), "{}", text(&ev));
+    assert_eq!(t.st.hand(Player::Roman), &[6]);
+    assert!(!text(&ev).contains("They Shall Not Pass"));
+}

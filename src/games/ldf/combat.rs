@@ -335,6 +335,17 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
     // a chit at all (the count is public), so the question tells nothing of
     // what he holds (10.9).
     let defender = p.other();
+    // 11.4, N15 (version 10): the Germano-Parthian attacking his own rebels
+    // fights no enemy, so no reaction chit is played for them, the Roman's
+    // least of all (version 9 let the Roman's standing orders play his).
+    let own = ctx.version >= 10
+        && b
+            .defenders
+            .iter()
+            .all(|u| st.faction(ctx.d, *u).player() == Some(p));
+    if own {
+        return fight(ctx, st, b, att, def, a, Some(Vec::new()));
+    }
     if ctx.version >= 10
         && super::ask::may_ask(ctx, defender)
         && !st.standing[defender.index()].react_given

@@ -260,7 +260,9 @@ impl Rules for Ldf {
             // and on his negative salt and Agents before a Germano-Parthian
             // diplomacy or treachery roll (N4, 8.8) unless he stated `salt`
             // or `agents`; The Gods Are Bored drawn in Turn 5 is set aside
-            // (14.3), not put back; `at_version(9)` plays 9.
+            // (14.3), not put back; no reaction chit is played when the
+            // Germano-Parthian attacks his own rebels (11.4, N15);
+            // `at_version(9)` plays 9.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
