@@ -4141,3 +4141,72 @@ fn no_reaction_is_played_when_the_gp_attacks_his_own_rebels() {
     assert_eq!(t.st.hand(Player::Roman), &[6]);
     assert!(!text(&ev).contains("They Shall Not Pass"));
 }
+
+/// A rebel co-emperor with v1 in `p[0]` of a path of 4, and a hex `q` next
+/// to `p[1]` but not to `p[0]` (8.3 tests).
+fn rebel_force() -> (T, Vec<Hex>, Hex) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    (t, p, q)
+}
+
+// 8.3: "If the rebel co-emperor moves next to a loyal Roman force containing
+// the emperor, there is no conversion die roll; there is only mutual stasis":
+// no die is rolled (none is scripted) and the move ends next to him.
+#[test]
+fn a_rebel_force_next_to_the_emperor_rolls_nothing_and_stops() {
+    let (mut t, p, q) = rebel_force();
+    t.put("emp", q);
+    t.put("v2", q);
+    let ev = t.ok(GP, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert_eq!(t.at("co"), Some(p[1]), "{}", text(&ev));
+    assert!(!t.st.unit(t.u("v2")).rebel);
+    assert!(text(&ev).contains("before the emperor"), "{}", text(&ev));
+}
+
+// 8.3 example: after a failed conversion roll the 'locked in' rebel
+// co-emperor's next move "would have to start with a conversion die roll
+// for each adjacent hex containing a loyal Roman force. If those die rolls
+// all resulted in conversions, the rebel leader and his force could then
+// actually move off"; if one fails, he stays.
+#[test]
+fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
+    let (mut t, p, q) = rebel_force();
+    t.put("v2", q);
+    t.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 3)],
+    );
+    assert_eq!(t.at("co"), Some(p[1]), "locked in next to v2");
+    let base = t.st.clone();
+    // An odd roll: still loyal, no move.
+    t.st.actor = Player::Gp;
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {}", p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 5)],
+    );
+    assert_eq!(t.at("co"), Some(p[1]), "{}", text(&ev));
+    assert!(text(&ev).contains("cannot break out"), "{}", text(&ev));
+    // An even roll: v2 turns rebel and the force moves off.
+    t.st = base;
+    t.st.actor = Player::Gp;
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {}", p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 2)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(t.at("co"), Some(p[2]));
+}
