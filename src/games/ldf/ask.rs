@@ -136,7 +136,7 @@ impl Question {
                 // nothing here tells what he holds (10.9).
                 let k = super::combat::odds_step(*att, *def);
                 return format!(
-                    "{att} attack {def} in {} ({} before the defence's shifts): before the die, answer `react N...` with the chits you play from your hand (They Shall Not Pass, Flanking Move, Inspired Subordinates), `react none`, or `pass` for your standing default ({}); a standing order (`tsnp N`, `shift N`) answers it next time",
+                    "{att} attack {def} in {} ({} before the defence's shifts), before the die. Answer `react N...` with the chits you play from your hand (They Shall Not Pass, Flanking Move, Inspired Subordinates), `react none`, or `pass` for your standing default ({}); a standing order (`tsnp N`, `shift N`) answers it next time",
                     battle.target,
                     super::combat::step_name(k + battle.shift),
                     self.rule()
@@ -144,13 +144,13 @@ impl Question {
             }
             About::Salt { .. } => {
                 return format!(
-                    "the Germano-Parthian rolls for diplomacy or treachery: before the die, answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
+                    "the Germano-Parthian rolls for diplomacy or treachery, before the die. Answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
                     self.rule()
                 );
             }
             About::Games => {
                 return format!(
-                    "the Germano-Parthian drew Bread & Circuses: before the die, answer `sponsor` (the treasury pays a die + 1), `refuse` (he may plant a rebel garrison in an empty core centre), or `pass` for your standing default ({}); a standing order (`sponsor N`) answers it next time",
+                    "the Germano-Parthian drew Bread & Circuses, before the die. Answer `sponsor` (the treasury pays a die + 1), `refuse` (he may plant a rebel garrison in an empty core centre), or `pass` for your standing default ({}); a standing order (`sponsor N`) answers it next time",
                     self.rule()
                 );
             }
@@ -402,6 +402,12 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
         About::Games => {
             let yes = sponsored(&q, o)?;
             st.question = None;
+            let how = match yes {
+                Some(true) => "he sponsors the games",
+                Some(false) => "he refuses the games",
+                None => "by his standing order",
+            };
+            ctx.say(format!("the {} answers: {how}", q.to.name()), vec![]);
             super::chits::games(ctx, st, yes)
         }
         About::Salt {
@@ -409,8 +415,17 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
             agents,
             vs_emperor,
         } => {
-            ctx.salted = Some(salted(ctx.d, st, &q, o, vs_emperor)?);
+            let (salt, agents_too) = salted(ctx.d, st, &q, o, vs_emperor)?;
+            ctx.salted = Some((salt, agents_too));
             st.question = None;
+            ctx.say(
+                format!(
+                    "the {} answers: {salt} TP of negative salt{} (8.8)",
+                    q.to.name(),
+                    if agents_too { " and Agents in Enemy Camp" } else { "" }
+                ),
+                vec![],
+            );
             let gp = Player::Gp;
             match target {
                 None => super::diplomacy::treachery(ctx, st, gp, 0, agents),
