@@ -750,6 +750,12 @@ fn standing_orders_are_read_and_shown() {
         shown.contains("sponsor 2") && shown.contains("rally 3016"),
         "{shown}"
     );
+    // Digest 2.7: he is told which decisions he will be asked about.
+    assert!(
+        shown.contains("your stated orders answer retreat (rally), sponsoring the games (sponsor)"),
+        "{shown}"
+    );
+    assert!(shown.contains("you are asked, when the choice is real, about reaction chits"));
     let bad = vec![SourceLine {
         line: 7,
         column: 3,

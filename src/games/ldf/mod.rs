@@ -410,7 +410,10 @@ impl Rules for Ldf {
 
     fn standing(&self, st: &State, side: Side) -> Vec<String> {
         player(side)
-            .map(|p| standing::show(&self.data, &st.standing[p.index()]))
+            .map(|p| {
+                let roman = p == Player::Roman;
+                standing::show(&self.data, &st.standing[p.index()], roman, self.version)
+            })
             .unwrap_or_default()
     }
 

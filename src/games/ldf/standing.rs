@@ -371,8 +371,9 @@ pub fn parse(
     Ok(s)
 }
 
-/// The standing orders as text (the player's own view).
-pub fn show(d: &Data, s: &Standing) -> Vec<String> {
+/// The standing orders as text (the player's own view), with the questions
+/// ruleset `version` may put to him (`roman`: the Roman's).
+pub fn show(d: &Data, s: &Standing, roman: bool, version: u32) -> Vec<String> {
     let mut v = vec![
         format!(
             "rally {} (retreats, 13.12; N1)",
@@ -452,7 +453,41 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
         v.push("beseech never (Beseech the Gods is not played; N3)".into());
     }
     v.extend(s.beseech.iter().map(|r| super::beseech::show(d, r)));
+    if version >= 9 {
+        v.push(asked(s, roman, version));
+    }
     v
+}
+
+/// Which decisions the player is asked about when they are real, and which
+/// his stated orders answer (digest 2.7; versions 9 and 10).
+fn asked(s: &Standing, roman: bool, version: u32) -> String {
+    let v10 = version >= 10;
+    let all = [
+        (true, s.rally_given, "retreat (rally)"),
+        (v10, s.react_given, "reaction chits (tsnp, shift)"),
+        (v10 && roman, s.salt_given, "negative salt (salt, agents)"),
+        (v10 && roman, s.sponsor_given, "sponsoring the games (sponsor)"),
+        (!roman, !s.revolt.is_empty(), "the revolt hex (revolt)"),
+        (roman, !s.prefer.is_empty(), "drawn cavalry's hex (prefer)"),
+    ];
+    let list = |given: bool| {
+        let v: Vec<&str> = all
+            .iter()
+            .filter(|(open, g, _)| *open && *g == given)
+            .map(|(_, _, w)| *w)
+            .collect();
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    format!(
+        "questions: you are asked, when the choice is real, about {}; your stated orders answer {} (digest 2.7)",
+        list(false),
+        list(true)
+    )
 }
 
 /// The `unstack` lines as text (10.7; N10).
