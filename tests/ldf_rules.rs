@@ -3826,6 +3826,18 @@ fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
     }
     t.ok(ROMAN, &order, &[("combat", 6, roll)]);
     assert!(t.st.question.is_none(), "an empty hand is not asked");
+    // A hand with no reaction chit is asked all the same (10.9: only the
+    // count is public, so the question must not depend on what it holds).
+    t.st = base.clone();
+    for c in [6, 1] {
+        t.st.hands[Player::Gp.index()].retain(|x| *x != c);
+        t.st.pool.push(umpire::games::ldf::state::Item::Chit(c));
+    }
+    t.give(Player::Gp, 2);
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    t.ok(ROMAN, &order, &[]);
+    assert!(t.st.question.is_some());
+    assert_eq!(t.r.legal(&t.st, GP), vec!["pass", "react none"]);
     t.st = base.clone();
     t.r = t.r.as_version(9).unwrap();
     t.ok(ROMAN, &order, &[("combat", 6, roll)]);
