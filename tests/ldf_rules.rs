@@ -750,6 +750,12 @@ fn standing_orders_are_read_and_shown() {
         shown.contains("sponsor 2") && shown.contains("rally 3016"),
         "{shown}"
     );
+    // Digest 2.7: he is told which decisions he will be asked about.
+    assert!(
+        shown.contains("your stated orders answer retreat (rally), sponsoring the games (sponsor)"),
+        "{shown}"
+    );
+    assert!(shown.contains("you are asked, when the choice is real, about reaction chits"));
     let bad = vec![SourceLine {
         line: 7,
         column: 3,
@@ -1232,7 +1238,8 @@ fn beseech_the_gods_by_odds_and_by_stack() {
         }
         t.put("g1", p[1]);
         t.give(Player::Gp, 2);
-        t.standing(GP, &[rule]);
+        // `tsnp 3` is the default, stated so that he is not asked (N2).
+        t.standing(GP, &[rule, "tsnp 3"]);
         t.st.actor = Player::Roman;
         (t, p)
     };
@@ -1274,6 +1281,8 @@ fn the_roman_answers_treachery_with_agents() {
     t.st.pool
         .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
     t.st.hands[0] = vec![17];
+    // The default, stated: the Roman is not asked (N4).
+    t.standing(ROMAN, &["agents yes"]);
     let ev = t.ok(GP, "treachery", &[("treachery against the emperor", 6, 5)]);
     assert!(
         text(&ev).contains("roll 5 -2 Roman salt = 3: failure"),
@@ -1966,6 +1975,7 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
         .map(|x| x.hex)
         .unwrap();
     t.standing(GP, &[&format!("revolt {site}")]);
+    t.standing(ROMAN, &["sponsor 4"]);
     let ev = t.ok(GP, "draw", &[]);
     assert!(t.st.bc_rebels.contains(&site), "{}", text(&ev));
     assert_eq!(t.at("rg1"), Some(site));
@@ -2072,6 +2082,8 @@ fn legal_orders_include_sea_and_river_moves() {
 #[test]
 fn a_client_garrison_falls_when_the_coemperors_stack_turns_rebel() {
     let mut t = empty();
+    // The default, stated: the Roman is not asked for salt (N4).
+    t.standing(ROMAN, &["salt diplomacy 0"]);
     let d = t.d().clone();
     let hx = d
         .hexes
@@ -2469,7 +2481,7 @@ fn no_unit_attacks_twice_in_one_action_but_again_in_the_next() {
     }
     assert_eq!(t.at("g1"), Some(p[1]));
     // Version 6 counted a unit named twice twice; its records replay so.
-    assert_eq!(t.r.info().version, 9);
+    assert_eq!(t.r.info().version, umpire::games::ldf::VERSION);
     assert!(t.r.as_version(5).is_none());
     t.r = t.r.as_version(6).unwrap();
     assert_eq!(t.r.info().version, 6);
@@ -2948,6 +2960,8 @@ fn palmyra_diplomacy_in_turns_4_and_5() {
     use umpire::games::ldf::state::Palmyra;
     let roll = "diplomacy with Palmyra";
     let mut t = game();
+    // The default, stated: the Roman is not asked for salt (N4).
+    t.standing(ROMAN, &["salt diplomacy 0"]);
     let d = t.d().clone();
     let pal = d.special.palmyra;
     t.st.turn = 3;
@@ -3702,4 +3716,514 @@ fn the_gp_is_asked_where_a_refused_bread_and_circuses_revolts() {
     t.ok(ROMAN, "draw", &[]);
     assert!(t.st.question.is_none());
     assert_eq!(t.at("rg1"), Some(site));
+}
+
+/// A Roman attack at 2:1 with the emperor (one column more, 13.9) on a lone
+/// gund whose owner holds They Shall Not Pass (6) and Flanking Move (1)
+/// and stated no `tsnp` or `shift`: the board and the attack order.
+fn reaction_board() -> (T, Vec<Hex>, String) {
+    let (mut t, p, _) = tied_retreat();
+    t.give(Player::Gp, 6);
+    t.give(Player::Gp, 1);
+    let order = format!("attack {} on {}", p[0], p[1]);
+    (t, p, order)
+}
+
+// 14.3 They Shall Not Pass ("after the attack has been declared but before
+// the die is rolled"), Flanking Move, digest N2 (version 10): the defender
+// who stated no `tsnp` or `shift` is asked before the die; `react 6` plays
+// They Shall Not Pass, which shifts a column for the defence and turns a DR
+// into an AS; the attacker cannot act meanwhile and no die is rolled before
+// the answer.
+#[test]
+fn the_defender_is_asked_which_reaction_chits_to_play_before_the_die() {
+    let (mut t, p, order) = reaction_board();
+    let k = odds_step(2, 1) + 1;
+    let base = t.st.clone();
+    let ev = t.ok(ROMAN, &order, &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Gp);
+    assert!(text(&ev).contains("decide his defence"), "{}", text(&ev));
+    assert!(
+        !text(&ev).contains("They Shall"),
+        "nothing of his hand is told"
+    );
+    let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
+    assert!(ask.contains("14.3; N2") && !ask.contains("chit 6"), "{ask}");
+    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+    let legal = t.r.legal(&t.st, GP);
+    for a in ["pass", "react none", "react 1", "react 6", "react 1,6"] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, "pass");
+    assert!(e.contains("5.2"), "{e}");
+    let e = t.err(GP, "react 2");
+    assert!(e.contains("8.18"), "not in his hand: {e}");
+    let e = t.err(GP, &format!("retreat {}", p[2]));
+    assert!(e.contains("N2"), "{e}");
+    // They Shall Not Pass: one column left, and the DR there becomes an AS.
+    let roll = t.roll_for(k - 1, Outcome::DR);
+    let ev = t.ok(GP, "react 6", &[("combat", 6, roll)]);
+    assert!(text(&ev).contains("They Shall Not Pass"), "{}", text(&ev));
+    assert_eq!(t.at("g1"), Some(p[1]), "DR converts to AS: {}", text(&ev));
+    assert_eq!(t.st.hand(Player::Gp), &[1], "Flanking Move kept");
+    assert!(t.pooled(6));
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.actor, Player::Gp, "the Roman's action is over");
+    // `react 1,6`: two columns for the defence.
+    t.st = base.clone();
+    t.ok(ROMAN, &order, &[]);
+    let roll = t.roll_for(k - 2, Outcome::AS);
+    let ev = t.ok(GP, "react 1,6", &[("combat", 6, roll)]);
+    assert!(
+        text(&ev).contains(&format!("shifted {:+}", 1 - 2)),
+        "{}",
+        text(&ev)
+    );
+    assert!(t.st.hand(Player::Gp).is_empty());
+    // `react none`: no chit, the odds as declared.
+    t.st = base;
+    t.ok(ROMAN, &order, &[]);
+    let roll = t.roll_for(k, Outcome::AS);
+    let ev = t.ok(GP, "react none", &[("combat", 6, roll)]);
+    assert!(
+        text(&ev).contains(&format!("shifted {:+}", 1)),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.hand(Player::Gp), &[6, 1]);
+}
+
+// Digest N2 (version 10): `pass` takes the standing default (They Shall Not
+// Pass at 3:1 or worse), as a stated `tsnp 3` would, and a defender who
+// stated `tsnp` or `shift` is never asked; neither is one with an empty
+// hand (the count is public), nor anyone under version 9. Surprise Attack
+// (15) rules out They Shall Not Pass.
+#[test]
+fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
+    let (mut t, p, order) = reaction_board();
+    let k = odds_step(2, 1) + 1;
+    let roll = t.roll_for(k, Outcome::AS);
+    let base = t.st.clone();
+    t.ok(ROMAN, &order, &[]);
+    let by_pass = t.ok(GP, "pass", &[("combat", 6, roll)]);
+    let after_pass = t.st.clone();
+    for lines in [&["tsnp 3"][..], &["shift 0"][..]] {
+        t.st = base.clone();
+        t.standing(GP, lines);
+        let ev = t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+        assert!(t.st.question.is_none(), "{lines:?}");
+        assert_eq!(t.st.hands, after_pass.hands, "{lines:?}");
+        assert_eq!(
+            text(&ev).contains("shifted +1"),
+            text(&by_pass).contains("shifted +1")
+        );
+    }
+    t.st = base.clone();
+    for c in [6, 1] {
+        t.st.hands[Player::Gp.index()].retain(|x| *x != c);
+        t.st.pool.push(umpire::games::ldf::state::Item::Chit(c));
+    }
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none(), "an empty hand is not asked");
+    // A hand with no reaction chit is asked all the same (10.9: only the
+    // count is public, so the question must not depend on what it holds).
+    t.st = base.clone();
+    for c in [6, 1] {
+        t.st.hands[Player::Gp.index()].retain(|x| *x != c);
+        t.st.pool.push(umpire::games::ldf::state::Item::Chit(c));
+    }
+    t.give(Player::Gp, 2);
+    t.ok(ROMAN, &order, &[]);
+    assert!(t.st.question.is_some());
+    assert_eq!(t.r.legal(&t.st, GP), vec!["pass", "react none"]);
+    t.st = base.clone();
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(ROMAN, &order, &[("combat", 6, roll)]);
+    assert!(t.st.question.is_none(), "version 9 asks nobody");
+    t.r = Ldf::new();
+    t.st = base;
+    t.give(Player::Roman, 15);
+    t.ok(ROMAN, &format!("{order} with 15"), &[]);
+    let legal = t.r.legal(&t.st, GP);
+    assert!(!legal.contains(&"react 6".to_string()), "{legal:?}");
+    let e = t.err(GP, "react 6");
+    assert!(e.contains("N2"), "{e}");
+    let _ = p;
+}
+
+// 14.3 Bread & Circuses ("the Roman player may refuse to sponsor the games,
+// but he must make that decision prior to rolling the die"), digest N5
+// (version 10): when the Germano-Parthian draws it and the Roman stated no
+// `sponsor`, the Roman is asked before the die; `sponsor` pays a die + 1,
+// `refuse` lets the Germano-Parthian plant the rebel garrison, `pass` takes
+// the standing default (sponsor with 4 TP or more).
+#[test]
+fn the_roman_is_asked_whether_to_sponsor_the_games_the_gp_drew() {
+    let (mut t, _d) = games_refused();
+    t.st.treasury = 10;
+    let base = t.st.clone();
+    let ev = t.ok(GP, "draw", &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Roman);
+    assert_eq!(t.st.treasury, 10, "nothing paid yet: {}", text(&ev));
+    let legal = t.r.legal(&t.st, ROMAN);
+    for a in ["pass", "sponsor", "refuse"] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, &format!("place {}", h("3318")));
+    assert!(e.contains("N5"), "{e}");
+    t.ok(ROMAN, "sponsor", &[("bread-circuses", 6, 3)]);
+    assert_eq!(t.st.treasury, 10 - 4, "a die (3) + 1");
+    assert!(t.st.question.is_none() && t.st.actor == Player::Roman);
+    t.st = base.clone();
+    t.ok(GP, "draw", &[]);
+    let ev = t.ok(ROMAN, "refuse", &[]);
+    assert_eq!(t.st.treasury, 10, "{}", text(&ev));
+    let rg = t.st.bc_rebels.iter().next().copied().expect("a revolt");
+    assert!(t.st.at(rg).any(|u| t.st.unit(u).rebel));
+    t.st = base.clone();
+    t.ok(GP, "draw", &[]);
+    t.ok(ROMAN, "pass", &[("bread-circuses", 6, 5)]);
+    assert_eq!(t.st.treasury, 10 - 6, "the default sponsors with 10 TP");
+    // A stated `sponsor` answers it; so does version 9; and the Roman's own
+    // draw is his own decision (his `sponsor` order), never a question.
+    t.st = base.clone();
+    t.standing(ROMAN, &["sponsor 11"]);
+    t.ok(GP, "draw", &[]);
+    assert!(t.st.question.is_none() && t.st.treasury == 10 && !t.st.bc_rebels.is_empty());
+    t.st = base.clone();
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "draw", &[("bread-circuses", 6, 1)]);
+    assert!(t.st.question.is_none() && t.st.treasury == 8);
+    t.r = Ldf::new();
+    t.st = base;
+    t.st.actor = Player::Roman;
+    t.ok(ROMAN, "draw", &[("bread-circuses", 6, 1)]);
+    assert!(t.st.question.is_none() && t.st.treasury == 8);
+}
+
+// 8.8 ("the Roman player may ... counter ... by expending TP as negative
+// salt"), 14.3 Agents in Enemy Camp (-2 on an opponent's diplomacy or
+// treachery roll, "declared prior to the die roll"), digest N4 (version 10):
+// a Roman who stated no `salt` or `agents` is asked before the
+// Germano-Parthian's roll; `salt 2 with 17` takes 2 TP and Agents off it,
+// `pass` takes the standing default; salt beyond 3 or the treasury, and
+// Agents not in hand, are refused. Stated orders, an empty treasury and hand,
+// or version 9: nobody is asked.
+#[test]
+fn the_roman_is_asked_for_his_salt_before_gp_treachery() {
+    let mut t = game();
+    t.st.pool
+        .retain(|i| *i != umpire::games::ldf::state::Item::Chit(17));
+    t.st.hands[0] = vec![17];
+    t.st.treasury = 5;
+    let roll = "treachery against the emperor";
+    let base = t.st.clone();
+    let ev = t.ok(GP, "treachery", &[]);
+    let q = t.st.question.clone().expect("a question before the die");
+    assert_eq!(q.to, Player::Roman);
+    assert!(
+        text(&ev).contains("his salt before the die"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 5);
+    let legal = t.r.legal(&t.st, ROMAN);
+    for a in [
+        "pass",
+        "salt 0",
+        "salt 3",
+        "salt 0 with 17",
+        "salt 3 with 17",
+    ] {
+        assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
+    }
+    let e = t.err(ROMAN, "salt 4");
+    assert!(e.contains("8.8"), "{e}");
+    let e = t.err(ROMAN, "sponsor");
+    assert!(e.contains("N4"), "{e}");
+    let ev = t.ok(ROMAN, "salt 2 with 17", &[(roll, 6, 5)]);
+    assert!(
+        text(&ev).contains("roll 5 -4 Roman salt = 1: failure"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 3);
+    assert!(t.st.hand(Player::Roman).is_empty() && t.st.actor == Player::Roman);
+    // `pass`: the defaults (no salt, Agents against treachery on the emperor).
+    t.st = base.clone();
+    t.ok(GP, "treachery", &[]);
+    let ev = t.ok(ROMAN, "pass", &[(roll, 6, 5)]);
+    assert!(
+        text(&ev).contains("roll 5 -2 Roman salt = 3: failure"),
+        "{}",
+        text(&ev)
+    );
+    // Agents not held.
+    t.st = base.clone();
+    t.st.hands[0].clear();
+    t.ok(GP, "treachery", &[]);
+    let e = t.err(ROMAN, "salt 1 with 17");
+    assert!(e.contains("14.3"), "{e}");
+    // Never asked: a stated order; nothing to salt with; version 9.
+    t.st = base.clone();
+    t.standing(ROMAN, &["salt treachery 1"]);
+    let ev = t.ok(GP, "treachery", &[(roll, 6, 5)]);
+    assert!(t.st.question.is_none());
+    assert!(text(&ev).contains("roll 5 -3 Roman salt"), "{}", text(&ev));
+    t.st = base.clone();
+    t.st.hands[0].clear();
+    t.st.treasury = 0;
+    t.ok(GP, "treachery", &[(roll, 6, 4)]);
+    assert!(t.st.question.is_none());
+    t.st = base;
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "treachery", &[(roll, 6, 4)]);
+    assert!(t.st.question.is_none());
+}
+
+/// A pool holding chit `c` alone (the others out of play).
+fn only_chit(t: &mut T, c: u8) {
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(c)];
+    t.st.removed = (1..=24).filter(|x| *x != c).collect();
+}
+
+// 14.3 The Gods are Bored: "If this chit is pulled during Turn 5, simply set
+// it aside; it is considered to be 'No Event,' though the player who drew it
+// is still considered to have completed an action." No die is rolled.
+#[test]
+fn the_gods_are_bored_in_turn_5_are_no_event() {
+    let mut t = game();
+    only_chit(&mut t, 18);
+    t.st.turn = 5;
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(text(&ev).contains("no event"), "{}", text(&ev));
+    assert!(t.st.aside.contains(&18) && !t.pooled(18));
+    assert_eq!((t.st.turn, t.st.actor), (5, Player::Roman));
+    // Version 9 put it back into the pool; its records replay so.
+    let mut t = game();
+    only_chit(&mut t, 18);
+    t.st.turn = 5;
+    t.r = t.r.as_version(9).unwrap();
+    t.ok(GP, "draw", &[]);
+    assert!(t.pooled(18) && !t.st.aside.contains(&18));
+}
+
+// 14.3 Roman Revenue Windfall: "rolling a die, adding three ... reclaiming
+// ... that number of Roman legion base camps and/or infantry vexillations
+// ... under the same strictures as given in 6.8 [twinned]. Alternatively ...
+// TP equal to the final die roll result (but not more than five); or ... a
+// mixture"; "not returned to the chit pool until the start of the next game
+// turn". Roll 4: 7 = 3 TP and two twinned pairs; the pairs go to core hexes
+// free of enemies. Asking 9 TP of a roll of 6 (9) gives 5.
+#[test]
+fn revenue_windfall_gives_a_die_plus_three_in_tp_and_pairs() {
+    let mut t = game();
+    let d = t.d().clone();
+    for id in ["b1", "v1", "b2", "v2", "b3", "v3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    let empty_core: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core() && x.tp > 0 && t.st.at(x.hex).next().is_none())
+        .map(|x| x.hex)
+        .take(3)
+        .collect();
+    t.give(Player::Roman, 24);
+    t.st.actor = Player::Roman;
+    t.st.treasury = 0;
+    let base = t.st.clone();
+    let order = format!(
+        "play 24 tp 3 at {} {} {}",
+        empty_core[0], empty_core[1], empty_core[2]
+    );
+    let ev = t.ok(ROMAN, &order, &[("windfall", 6, 4)]);
+    assert!(
+        text(&ev).contains("windfall of 7: 3 TP and 2 legions"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.treasury, 3);
+    for hx in &empty_core[..2] {
+        let kinds: Vec<Kind> = t.st.at(*hx).map(|u| d.kind(u)).collect();
+        assert_eq!(kinds.len(), 2, "{hx}: {kinds:?}");
+        assert!(kinds.contains(&Kind::Base) && kinds.contains(&Kind::Infantry));
+    }
+    assert_eq!(
+        t.st.at(empty_core[2]).count(),
+        0,
+        "7 - 3 TP leaves 4 units, two pairs"
+    );
+    assert!(t.st.aside.contains(&24) && !t.pooled(24), "back next turn");
+    t.st = base;
+    t.ok(ROMAN, "play 24 tp 9", &[("windfall", 6, 6)]);
+    assert_eq!(t.st.treasury, 5, "not more than five TP");
+}
+
+// 14.3 Parthian Dynastic Resurgence: the Germano-Parthian reclaims "all the
+// Parthian mobile and static units then in [the dead pile]" and places them
+// as in 7.2; not returned to the pool until the next turn. Drawn by the
+// Roman, it is shown and put back, ending his action.
+#[test]
+fn parthian_dynastic_resurgence_brings_back_every_dead_gund() {
+    let mut t = game();
+    let d = t.d().clone();
+    for id in ["g1", "g2", "g3"] {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    let base = t.st.clone();
+    t.give(Player::Gp, 22);
+    t.ok(GP, "play 22", &[]);
+    for id in ["g1", "g2", "g3"] {
+        let hx = t.at(id).unwrap_or_else(|| panic!("{id} is back"));
+        assert_eq!(d.region(hx), Region::Parthia, "{id} in {hx} (7.2)");
+    }
+    assert!(t.st.aside.contains(&22) && !t.pooled(22));
+    t.st = base;
+    only_chit(&mut t, 22);
+    t.st.actor = Player::Roman;
+    let ev = t.ok(ROMAN, "draw", &[]);
+    assert!(
+        t.pooled(22) && t.st.hand(Player::Roman).is_empty(),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.actor, Player::Gp, "the Roman action is over");
+    assert_eq!(t.at("g1"), None, "nothing comes back");
+}
+
+// 14.3 German Population Increase: "rolling a die, adding three ... and
+// immediately reclaiming from the dead pile up to that number of Germanic
+// tribal units" placed as in 7.1. Roll 2: five of six dead tribes return,
+// each alone in an empty Barbaria hex.
+#[test]
+fn german_population_increase_brings_back_a_die_plus_three_tribes() {
+    let mut t = game();
+    let d = t.d().clone();
+    let ids = ["t1", "t2", "t3", "t4", "t5", "t6"];
+    for id in ids {
+        let u = t.u(id);
+        t.st.unit_mut(u).loc = Loc::Dead;
+    }
+    t.give(Player::Gp, 23);
+    t.ok(GP, "play 23", &[("german-increase", 6, 2)]);
+    let back: Vec<Hex> = ids.iter().filter_map(|id| t.at(id)).collect();
+    assert_eq!(back.len(), 5, "a die (2) + 3");
+    for hx in back {
+        assert_eq!(d.region(hx), Region::Barbaria);
+        assert_eq!(t.st.at(hx).count(), 1, "no German stacking (10.2)");
+    }
+}
+
+// 14.3 Roman Revenue Windfall: "If the Germano-Parthian player draws this
+// chit, he must first show it ... then he simply puts it back into the pool,
+// thereby ending his action."
+#[test]
+fn a_windfall_drawn_by_the_gp_is_shown_and_put_back() {
+    let mut t = game();
+    only_chit(&mut t, 24);
+    let ev = t.ok(GP, "draw", &[]);
+    assert!(
+        t.pooled(24) && t.st.hand(Player::Gp).is_empty(),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.st.actor, Player::Roman);
+}
+
+// 11.4, digest N15 (version 10): a Germano-Parthian attack on his own
+// rebels is no enemy attack for anyone: the Roman, who holds They Shall Not
+// Pass and stated nothing, is neither asked nor made to play it for them.
+#[test]
+fn no_reaction_is_played_when_the_gp_attacks_his_own_rebels() {
+    let (mut t, d, p) = on_path(3);
+    t.put("t1", p[0]);
+    t.put("v1", p[1]);
+    let v1 = t.u("v1");
+    t.st.unit_mut(v1).rebel = true;
+    t.give(Player::Roman, 6);
+    t.st.actor = Player::Gp;
+    let cf = 1 + d.values.german_die_add;
+    let roll = t.roll_for(odds_step(cf, 1), Outcome::AS);
+    let ev = t.ok(
+        GP,
+        &format!("attack {} on {}", p[0], p[1]),
+        &[("german-cf-t1", 6, 1), ("combat", 6, roll)],
+    );
+    assert!(t.st.question.is_none(), "{}", text(&ev));
+    assert_eq!(t.st.hand(Player::Roman), &[6]);
+    assert!(!text(&ev).contains("They Shall Not Pass"));
+}
+
+/// A rebel co-emperor with v1 in `p[0]` of a path of 4, and a hex `q` next
+/// to `p[1]` but not to `p[0]` (8.3 tests).
+fn rebel_force() -> (T, Vec<Hex>, Hex) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    (t, p, q)
+}
+
+// 8.3: "If the rebel co-emperor moves next to a loyal Roman force containing
+// the emperor, there is no conversion die roll; there is only mutual stasis":
+// no die is rolled (none is scripted) and the move ends next to him.
+#[test]
+fn a_rebel_force_next_to_the_emperor_rolls_nothing_and_stops() {
+    let (mut t, p, q) = rebel_force();
+    t.put("emp", q);
+    t.put("v2", q);
+    let ev = t.ok(GP, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
+    assert_eq!(t.at("co"), Some(p[1]), "{}", text(&ev));
+    assert!(!t.st.unit(t.u("v2")).rebel);
+    assert!(text(&ev).contains("before the emperor"), "{}", text(&ev));
+}
+
+// 8.3 example: after a failed conversion roll the 'locked in' rebel
+// co-emperor's next move "would have to start with a conversion die roll
+// for each adjacent hex containing a loyal Roman force. If those die rolls
+// all resulted in conversions, the rebel leader and his force could then
+// actually move off"; if one fails, he stays.
+#[test]
+fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
+    let (mut t, p, q) = rebel_force();
+    t.put("v2", q);
+    t.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 3)],
+    );
+    assert_eq!(t.at("co"), Some(p[1]), "locked in next to v2");
+    let base = t.st.clone();
+    // An odd roll: still loyal, no move.
+    t.st.actor = Player::Gp;
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {}", p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 5)],
+    );
+    assert_eq!(t.at("co"), Some(p[1]), "{}", text(&ev));
+    assert!(text(&ev).contains("cannot break out"), "{}", text(&ev));
+    // An even roll: v2 turns rebel and the force moves off.
+    t.st = base;
+    t.st.actor = Player::Gp;
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {}", p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 2)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(t.at("co"), Some(p[2]));
 }

@@ -14,8 +14,9 @@ fn opts(v: &[(&str, &str)]) -> BTreeMap<String, String> {
 }
 
 fn play(o: &BTreeMap<String, String>, games: u32, seed: u64) {
+    // Version 10 asks more questions (N2, N4, N5), each an entry more.
     let config = SelfPlayConfig {
-        max_entries: 3_000,
+        max_entries: 5_000,
         ..SelfPlayConfig::default()
     };
     let s = selfplay::run_with(Arc::new(Ldf::new()), "campaign", o, games, seed, &config)

@@ -6,12 +6,22 @@
 //! standing order is never asked. Asked now: the retreat hex after a DR (N1,
 //! 13.12), the hex of a Roman cavalry unit the Germano-Parthian drew (N8,
 //! 14.3) and the Germano-Parthian's hex for the revolt of a Bread & Circuses
-//! the Roman refused (N6, 14.3).
+//! the Roman refused (N6, 14.3). From version 10 also, before the CRT roll,
+//! which reaction chits the defender plays (N2: They Shall Not Pass, Flanking
+//! Move, Inspired Subordinates), whether the Roman sponsors the games of a
+//! Bread & Circuses the Germano-Parthian drew (N5, before its die), and the
+//! Roman's negative salt and Agents before a Germano-Parthian diplomacy or
+//! treachery roll (N4, 8.8). Whether to ask depends only on what both sides
+//! see (the hand's count, the treasury), never on what the hand holds.
+//!
+//! Beseech the Gods (N3) stays a standing order only: asking only the holder
+//! of chit 2 would tell the other side who holds it, and asking after every
+//! roll would make every roll a round trip.
 
 use super::combat::Battle;
 use super::data::{Data, UnitId};
 use super::effects::{Ctx, illegal};
-use super::orders::{Advance, Order};
+use super::orders::{Advance, Attack, DipTarget, Order};
 use super::state::{Player, State};
 use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
@@ -53,6 +63,32 @@ pub enum About {
         /// The garrison counter.
         garrison: UnitId,
     },
+    /// N2, 14.3 (version 10): which reaction chits the defender plays after
+    /// the attack is declared and before the die; then the rest of the
+    /// attack.
+    React {
+        /// The battle, its German combat factors already rolled (R-E8).
+        battle: Battle,
+        /// The attacking strength (siege doubling included).
+        att: u32,
+        /// The defending strength.
+        def: u32,
+        /// The attack order, for its advance, losses and free draw.
+        attack: Attack,
+    },
+    /// N5, 14.3 (version 10): whether the Roman sponsors the games of the
+    /// Bread & Circuses the Germano-Parthian drew, decided before the die.
+    Games,
+    /// N4, 8.8 (version 10): the Roman's negative salt and Agents before a
+    /// Germano-Parthian diplomacy or treachery roll; then the order again.
+    Salt {
+        /// The diplomacy's target; none for treachery against the emperor.
+        target: Option<DipTarget>,
+        /// The Germano-Parthian plays his own Agents.
+        agents: bool,
+        /// Treachery against the emperor (the standing `salt treachery`).
+        vs_emperor: bool,
+    },
 }
 
 impl Question {
@@ -61,6 +97,9 @@ impl Question {
         match self.about {
             About::Retreat { .. } => "retreat",
             About::Cavalry { .. } | About::Revolt { .. } => "place",
+            About::React { .. } => "react",
+            About::Games => "sponsor",
+            About::Salt { .. } => "salt",
         }
     }
 
@@ -70,6 +109,9 @@ impl Question {
             About::Retreat { .. } => "13.12; N1",
             About::Cavalry { .. } => "14.3; N8",
             About::Revolt { .. } => "14.3; N6",
+            About::React { .. } => "14.3; N2",
+            About::Games => "14.3; N5",
+            About::Salt { .. } => "8.8; N4",
         }
     }
 
@@ -87,6 +129,31 @@ impl Question {
             About::Revolt { .. } => {
                 "Rome refused Bread & Circuses: which hex rises behind the rebel garrison".into()
             }
+            About::React {
+                battle, att, def, ..
+            } => {
+                // Not a word about his hand: the prompt names no chit, so
+                // nothing here tells what he holds (10.9).
+                let k = super::combat::odds_step(*att, *def);
+                return format!(
+                    "{att} attack {def} in {} ({} before the defence's shifts), before the die. Answer `react N...` with the chits you play from your hand (They Shall Not Pass, Flanking Move, Inspired Subordinates), `react none`, or `pass` for your standing default ({}); a standing order (`tsnp N`, `shift N`) answers it next time",
+                    battle.target,
+                    super::combat::step_name(k + battle.shift),
+                    self.rule()
+                );
+            }
+            About::Salt { .. } => {
+                return format!(
+                    "the Germano-Parthian rolls for diplomacy or treachery, before the die. Answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
+                    self.rule()
+                );
+            }
+            About::Games => {
+                return format!(
+                    "the Germano-Parthian drew Bread & Circuses, before the die. Answer `sponsor` (the treasury pays a die + 1), `refuse` (he may plant a rebel garrison in an empty core centre), or `pass` for your standing default ({}); a standing order (`sponsor N`) answers it next time",
+                    self.rule()
+                );
+            }
         };
         let hexes: Vec<String> = self.hexes.iter().map(|h| d.hex_name(*h)).collect();
         format!(
@@ -98,17 +165,61 @@ impl Question {
             match self.about {
                 About::Retreat { .. } => "rally HEX",
                 About::Cavalry { .. } => "prefer HEX...",
-                About::Revolt { .. } => "revolt HEX...",
+                _ => "revolt HEX...",
             }
         )
     }
 
-    /// The answers `legal` offers.
-    pub fn answers(&self) -> Vec<String> {
+    /// The answers `legal` offers: for a reaction, each reaction chit he
+    /// may play and all of them together.
+    pub fn answers(&self, d: &Data, st: &State) -> Vec<String> {
         let mut v = vec!["pass".to_string()];
-        v.extend(self.hexes.iter().map(|h| format!("{} {h}", self.keyword())));
+        match &self.about {
+            About::React { battle, .. } => {
+                v.push("react none".into());
+                let cs = reactions(d, st, self.to, battle);
+                v.extend(cs.iter().map(|c| format!("react {c}")));
+                if cs.len() > 1 {
+                    let all: Vec<String> = cs.iter().map(|c| c.to_string()).collect();
+                    v.push(format!("react {}", all.join(",")));
+                }
+            }
+            About::Games => v.extend(["sponsor".to_string(), "refuse".to_string()]),
+            About::Salt { .. } => {
+                let most = st.treasury.min(d.values.salt_max);
+                v.extend((0..=most).map(|n| format!("salt {n}")));
+                if super::chits::holds_effect(d, st, self.to, "agents").is_some() {
+                    v.push("salt 0 with 17".into());
+                    if most > 0 {
+                        v.push(format!("salt {most} with 17"));
+                    }
+                }
+            }
+            _ => v.extend(self.hexes.iter().map(|h| format!("{} {h}", self.keyword()))),
+        }
         v
     }
+}
+
+/// The reaction chits `p` may play in `b` now (14.3): They Shall Not Pass
+/// unless the attacker used Surprise Attack, Flanking Move, Inspired
+/// Subordinates; none drawn in this action (R-G3).
+pub fn reactions(d: &Data, st: &State, p: Player, b: &Battle) -> Vec<u8> {
+    let mut v: Vec<u8> = st
+        .hand(p)
+        .iter()
+        .copied()
+        .filter(|c| !st.fresh.contains(c))
+        .filter(|c| {
+            d.chit(*c).is_some_and(|x| match x.effect.as_str() {
+                "tsnp" => b.tsnp,
+                "flanking" | "inspired" => true,
+                _ => false,
+            })
+        })
+        .collect();
+    v.sort();
+    v
 }
 
 /// The hex the answer picks: one of the question's, or the default for `pass`.
@@ -116,15 +227,7 @@ fn picked(q: &Question, o: &Order) -> Result<Hex, RuleError> {
     let h = match o {
         Order::Pass => return Ok(q.hexes[0]),
         Order::Answer { retreat, hex } if *retreat == (q.keyword() == "retreat") => *hex,
-        _ => {
-            return Err(illegal(
-                format!(
-                    "you are asked first: `{} HEX` or `pass`",
-                    q.keyword()
-                ),
-                q.rule(),
-            ));
-        }
+        _ => return Err(wrong(q)),
     };
     if !q.hexes.contains(&h) {
         let all: Vec<String> = q.hexes.iter().map(|h| h.to_string()).collect();
@@ -134,6 +237,89 @@ fn picked(q: &Question, o: &Order) -> Result<Hex, RuleError> {
         ));
     }
     Ok(h)
+}
+
+/// The refusal of an order that does not answer the question.
+fn wrong(q: &Question) -> RuleError {
+    let form = match q.about {
+        About::React { .. } => "`react N...`, `react none`",
+        About::Games => "`sponsor`, `refuse`",
+        About::Salt { .. } => "`salt N [with 17]`",
+        _ if q.keyword() == "retreat" => "`retreat HEX`",
+        _ => "`place HEX`",
+    };
+    illegal(format!("you are asked first: {form} or `pass`"), q.rule())
+}
+
+/// The reaction chits an answer plays: `None` for `pass` (the standing
+/// default), else the chits named, each one he may play (14.3).
+fn reacted(
+    d: &Data,
+    st: &State,
+    q: &Question,
+    b: &Battle,
+    o: &Order,
+) -> Result<Option<Vec<u8>>, RuleError> {
+    let cs = match o {
+        Order::Pass => return Ok(None),
+        Order::React(cs) => cs,
+        _ => return Err(wrong(q)),
+    };
+    let may = reactions(d, st, q.to, b);
+    let mut seen = Vec::new();
+    for c in cs {
+        if seen.contains(c) {
+            return Err(illegal(format!("chit {c} is named twice"), "8.18"));
+        }
+        super::chits::check_usable(st, q.to, *c)?;
+        if !may.contains(c) {
+            return Err(illegal(
+                format!("chit {c} is not played for the defence now (They Shall Not Pass, not after Surprise Attack; Flanking Move; Inspired Subordinates)"),
+                q.rule(),
+            ));
+        }
+        seen.push(*c);
+    }
+    Ok(Some(seen))
+}
+
+/// The Roman's negative salt and Agents an answer gives (8.8, 14.3), or for
+/// `pass` his standing orders'.
+fn salted(
+    d: &Data,
+    st: &State,
+    q: &Question,
+    o: &Order,
+    vs_emperor: bool,
+) -> Result<(u32, bool), RuleError> {
+    let (salt, agents) = match o {
+        Order::Pass => return Ok(super::diplomacy::standing_salt(st, vs_emperor)),
+        Order::Salt { salt, agents } => (*salt, *agents),
+        _ => return Err(wrong(q)),
+    };
+    if salt > d.values.salt_max || salt > st.treasury {
+        return Err(illegal(
+            format!(
+                "salt is 0 to {} TP, and no more than the treasury holds",
+                d.values.salt_max
+            ),
+            "8.8",
+        ));
+    }
+    if agents && super::chits::holds_effect(d, st, q.to, "agents").is_none() {
+        return Err(illegal("you do not hold Agents in Enemy Camp", "14.3"));
+    }
+    Ok((salt, agents))
+}
+
+/// Whether an answer sponsors the games: `None` for `pass` (the standing
+/// default).
+fn sponsored(q: &Question, o: &Order) -> Result<Option<bool>, RuleError> {
+    match o {
+        Order::Pass => Ok(None),
+        Order::Games(yes) => Ok(Some(*yes)),
+        _ => Err(wrong(q)),
+    }
 }
 
 /// Should the umpire ask `p` rather than answer for him: the order under
@@ -152,6 +338,9 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
         About::Retreat { .. } => "where his units retreat",
         About::Cavalry { .. } => "where the cavalry joins his army",
         About::Revolt { .. } => "where the revolt rises",
+        About::React { .. } => "his defence before the die",
+        About::Games => "whether Rome sponsors the games",
+        About::Salt { .. } => "his salt before the die",
     };
     ctx.say(
         format!(
@@ -184,29 +373,87 @@ pub fn ask_if_real(
     true
 }
 
-/// The answer: the action goes on from the question with the hex picked.
+/// The answer: the action goes on from the question with the answer given.
 /// Returns once it stops again or is done (the caller finishes the action
 /// when no new question is asked).
 pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError> {
     let Some(q) = st.question.clone() else {
         return Ok(());
     };
-    let h = picked(&q, o)?;
-    st.question = None;
-    ctx.say(
-        format!("the {} answers {}", q.to.name(), ctx.d.hex_name(h)),
-        vec![h],
-    );
-    match q.about {
-        About::Retreat {
+    match q.about.clone() {
+        About::React {
             battle,
-            advance,
-            draw,
-        } => super::combat::retreat_answered(ctx, st, &battle, h, &advance, draw),
-        About::Cavalry { unit } => super::chits::cavalry_at(ctx, st, st.actor, unit, Some(h)),
-        About::Revolt { garrison } => {
-            super::chits::revolt_at(ctx, st, garrison, h);
-            Ok(())
+            att,
+            def,
+            attack,
+        } => {
+            let chosen = reacted(ctx.d, st, &q, &battle, o)?;
+            st.question = None;
+            ctx.say(
+                format!(
+                    "the {} answers{}",
+                    q.to.name(),
+                    if chosen.is_none() { " by his standing order" } else { "" }
+                ),
+                vec![battle.target],
+            );
+            super::combat::fight(ctx, st, battle, att, def, &attack, chosen)
+        }
+        About::Games => {
+            let yes = sponsored(&q, o)?;
+            st.question = None;
+            let how = match yes {
+                Some(true) => "he sponsors the games",
+                Some(false) => "he refuses the games",
+                None => "by his standing order",
+            };
+            ctx.say(format!("the {} answers: {how}", q.to.name()), vec![]);
+            super::chits::games(ctx, st, yes)
+        }
+        About::Salt {
+            target,
+            agents,
+            vs_emperor,
+        } => {
+            let (salt, agents_too) = salted(ctx.d, st, &q, o, vs_emperor)?;
+            ctx.salted = Some((salt, agents_too));
+            st.question = None;
+            ctx.say(
+                format!(
+                    "the {} answers: {salt} TP of negative salt{} (8.8)",
+                    q.to.name(),
+                    if agents_too { " and Agents in Enemy Camp" } else { "" }
+                ),
+                vec![],
+            );
+            let gp = Player::Gp;
+            match target {
+                None => super::diplomacy::treachery(ctx, st, gp, 0, agents),
+                Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
+            }
+        }
+        about => {
+            let h = picked(&q, o)?;
+            st.question = None;
+            ctx.say(
+                format!("the {} answers {}", q.to.name(), ctx.d.hex_name(h)),
+                vec![h],
+            );
+            match about {
+                About::Retreat {
+                    battle,
+                    advance,
+                    draw,
+                } => super::combat::retreat_answered(ctx, st, &battle, h, &advance, draw),
+                About::Cavalry { unit } => {
+                    super::chits::cavalry_at(ctx, st, st.actor, unit, Some(h))
+                }
+                About::Revolt { garrison } => {
+                    super::chits::revolt_at(ctx, st, garrison, h);
+                    Ok(())
+                }
+                About::React { .. } | About::Games | About::Salt { .. } => Ok(()),
+            }
         }
     }
 }

@@ -372,6 +372,12 @@ fn immediate(
                 ctx.say(format!("roll {r}: nothing happens (14.3)"), vec![]);
             } else {
                 ctx.say("Turn 5: no event (14.3)", vec![]);
+                // 14.3: "simply set it aside" (version 10; version 9 put it
+                // back into the pool).
+                if ctx.version >= 10 {
+                    st.aside.push(c);
+                    return Ok(());
+                }
             }
             to_pool(st, Item::Chit(c));
         }
@@ -396,8 +402,33 @@ fn immediate(
 /// Bread & Circuses (14.3): the Roman sponsors (N5) or refuses; then the
 /// Germano-Parthian plants a rebel garrison (N6: highest TP, lowest id).
 fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    // Version 10: the Roman who stated no `sponsor` is asked when the
+    // Germano-Parthian drew it (N5); the decision comes before the die.
+    if ctx.version >= 10
+        && super::ask::may_ask(ctx, Player::Roman)
+        && !st.standing[Player::Roman.index()].sponsor_given
+    {
+        let q = super::ask::Question {
+            to: Player::Roman,
+            hexes: Vec::new(),
+            about: super::ask::About::Games,
+        };
+        super::ask::stop(ctx, st, q);
+        return Ok(());
+    }
+    games(ctx, st, None)
+}
+
+/// Bread & Circuses decided: sponsored (`Some(true)`), refused, or by the
+/// Roman's standing `sponsor` order (`None`), then carried out (14.3).
+pub(super) fn games(ctx: &mut Ctx, st: &mut State, yes: Option<bool>) -> Result<(), RuleError> {
     let d = ctx.d;
-    if st.treasury >= st.standing[Player::Roman.index()].sponsor_at {
+    let sponsor =
+        yes.unwrap_or(st.treasury >= st.standing[Player::Roman.index()].sponsor_at);
+    if yes == Some(false) {
+        ctx.say("Rome refuses to sponsor the games (14.3)", vec![]);
+    }
+    if sponsor {
         let n = ctx.d6_as(st, "bread-circuses", |r| r + 1)? + 1;
         economics::pay(ctx, st, n, "the games")?;
         return Ok(());

@@ -304,7 +304,7 @@ fn strength(ctx: &mut Ctx, st: &mut State, units: &[UnitId], h: Hex) -> Result<u
 /// An attack action (8.6).
 pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<(), RuleError> {
     let d = ctx.d;
-    let mut b = prepare(d, st, p, a, ctx.version)?;
+    let b = prepare(d, st, p, a, ctx.version)?;
     if st.palmyra == Palmyra::Inactive
         && b.defenders
             .iter()
@@ -330,37 +330,78 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
         att *= 2;
     }
     let def = strength(ctx, st, &b.defenders, b.target)?;
+    // Version 10: the defender who stated no `tsnp` or `shift` is asked,
+    // before the die, which reaction chits he plays (N2). Whenever he holds
+    // a chit at all (the count is public), so the question tells nothing of
+    // what he holds (10.9).
+    let defender = p.other();
+    // 11.4, N15 (version 10): the Germano-Parthian attacking his own rebels
+    // fights no enemy, so no reaction chit is played for them, the Roman's
+    // least of all (version 9 let the Roman's standing orders play his).
+    let own = ctx.version >= 10
+        && b
+            .defenders
+            .iter()
+            .all(|u| st.faction(ctx.d, *u).player() == Some(p));
+    if own {
+        return fight(ctx, st, b, att, def, a, Some(Vec::new()));
+    }
+    if ctx.version >= 10
+        && super::ask::may_ask(ctx, defender)
+        && !st.standing[defender.index()].react_given
+        && !st.hand(defender).is_empty()
+    {
+        let about = super::ask::About::React {
+            battle: b,
+            att,
+            def,
+            attack: a.clone(),
+        };
+        let q = super::ask::Question {
+            to: defender,
+            hexes: Vec::new(),
+            about,
+        };
+        super::ask::stop(ctx, st, q);
+        return Ok(());
+    }
+    fight(ctx, st, b, att, def, a, None)
+}
+
+/// The attack from the defence's reaction chits on (14.3; N2): those
+/// `chosen` by his answer, or with `None` those his standing orders play;
+/// then the die, the result, and what follows it.
+pub(super) fn fight(
+    ctx: &mut Ctx,
+    st: &mut State,
+    mut b: Battle,
+    att: u32,
+    def: u32,
+    a: &Attack,
+    chosen: Option<Vec<u8>>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = ctx.actor;
     let base = odds_step(att, def);
     let defender = p.other();
-    // N2: They Shall Not Pass by the defender's standing order.
-    if b.tsnp && base >= st.standing[defender.index()].tsnp_at as i32 - 1 {
-        if let Some(c) = chits::holds_effect(d, st, defender, "tsnp") {
+    ctx.about.units = b.attackers.iter().chain(&b.defenders).copied().collect();
+    if let Some(cs) = chosen {
+        b.tsnp = false;
+        for c in cs {
+            let Some(x) = d.chit(c) else { continue };
+            let title = x.title.clone();
+            if x.effect == "tsnp" {
+                b.tsnp = true;
+            }
             chits::spend(d, st, defender, c);
             b.shift -= 1;
-            ctx.say(
-                format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"),
-                vec![b.target],
-            );
-        } else {
-            b.tsnp = false;
-        }
-    } else {
-        b.tsnp = false;
-    }
-    // N2: Flanking Move or Inspired Subordinates for the defence, by standing order.
-    let shift_at = st.standing[defender.index()].shift_at;
-    if shift_at > 0 && base >= shift_at as i32 - 1 {
-        let c = chits::holds_effect(d, st, defender, "flanking")
-            .or_else(|| chits::holds_effect(d, st, defender, "inspired"));
-        if let Some(c) = c {
-            let title = d.chit(c).map_or("?", |x| x.title.as_str());
             ctx.say(
                 format!("the defender plays {title} (chit {c}): one column in his favour (14.3)"),
                 vec![b.target],
             );
-            chits::spend(d, st, defender, c);
-            b.shift -= 1;
         }
+    } else {
+        standing_reaction(ctx, st, &mut b, base, defender);
     }
     let k = base + b.shift;
     let result = match column(d, k) {
@@ -407,6 +448,43 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
     }
     chits::siege_check(ctx, st);
     Ok(())
+}
+
+/// The defence's reaction chits by its standing orders (N2): They Shall Not
+/// Pass at `tsnp` odds or worse, Flanking Move or Inspired Subordinates at
+/// `shift` odds or worse.
+fn standing_reaction(ctx: &mut Ctx, st: &mut State, b: &mut Battle, base: i32, defender: Player) {
+    let d = ctx.d;
+    // N2: They Shall Not Pass by the defender's standing order.
+    if b.tsnp && base >= st.standing[defender.index()].tsnp_at as i32 - 1 {
+        if let Some(c) = chits::holds_effect(d, st, defender, "tsnp") {
+            chits::spend(d, st, defender, c);
+            b.shift -= 1;
+            ctx.say(
+                format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"),
+                vec![b.target],
+            );
+        } else {
+            b.tsnp = false;
+        }
+    } else {
+        b.tsnp = false;
+    }
+    // N2: Flanking Move or Inspired Subordinates for the defence, by standing order.
+    let shift_at = st.standing[defender.index()].shift_at;
+    if shift_at > 0 && base >= shift_at as i32 - 1 {
+        let c = chits::holds_effect(d, st, defender, "flanking")
+            .or_else(|| chits::holds_effect(d, st, defender, "inspired"));
+        if let Some(c) = c {
+            let title = d.chit(c).map_or("?", |x| x.title.as_str());
+            ctx.say(
+                format!("the defender plays {title} (chit {c}): one column in his favour (14.3)"),
+                vec![b.target],
+            );
+            chits::spend(d, st, defender, c);
+            b.shift -= 1;
+        }
+    }
 }
 
 fn resolve_result(

@@ -8,6 +8,29 @@ use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};
 use crate::core::ruleset::RuleError;
 
+/// What a diplomacy or treachery roll is: its label, whether it is treachery
+/// against the emperor, and the diplomacy's target (none for treachery).
+#[derive(Clone, Copy)]
+pub struct Dt<'a> {
+    /// The roll's label, e.g. "diplomacy with Palmyra".
+    pub what: &'a str,
+    /// Treachery against the emperor (8.9).
+    pub vs_emperor: bool,
+    /// The diplomacy's target.
+    pub target: Option<&'a DipTarget>,
+}
+
+impl<'a> Dt<'a> {
+    /// A diplomacy roll on `target`.
+    fn of(what: &'a str, target: &'a DipTarget) -> Self {
+        Dt {
+            what,
+            vs_emperor: false,
+            target: Some(target),
+        }
+    }
+}
+
 /// A diplomacy or treachery roll: the die, the actor's modifiers (salt and
 /// Agents, at most +3 together, 8.8), the opponent's negative salt (N4) and
 /// Agents; results above six count as six; five or six succeeds, and with
@@ -16,11 +39,14 @@ pub fn dt_roll(
     ctx: &mut Ctx,
     st: &mut State,
     p: Player,
-    salt: u32,
-    agents: bool,
-    vs_emperor: bool,
-    what: &str,
+    (salt, agents): (u32, bool),
+    roll: Dt,
 ) -> Result<bool, RuleError> {
+    let Dt {
+        what,
+        vs_emperor,
+        target,
+    } = roll;
     let d = ctx.d;
     let v = &d.values;
     if salt > 0 && p != Player::Roman {
@@ -43,6 +69,30 @@ pub fn dt_roll(
     } else {
         None
     };
+    // Version 10: the Roman who stated no `salt` or `agents` is asked before
+    // the die (N4) when he has TP or a chit (both counts are public, so the
+    // question tells nothing of his hand); the order runs again on his answer.
+    let answer = ctx.salted.take();
+    if p == Player::Gp
+        && answer.is_none()
+        && ctx.version >= 10
+        && super::ask::may_ask(ctx, Player::Roman)
+        && !st.standing[Player::Roman.index()].salt_given
+        && (st.treasury > 0 || !st.hand(Player::Roman).is_empty())
+    {
+        let about = super::ask::About::Salt {
+            target: target.cloned(),
+            agents,
+            vs_emperor,
+        };
+        let q = super::ask::Question {
+            to: Player::Roman,
+            hexes: Vec::new(),
+            about,
+        };
+        super::ask::stop(ctx, st, q);
+        return Ok(false);
+    }
     st.treasury -= salt;
     if let Some(c) = agents_chit {
         spend(d, st, p, c);
@@ -50,13 +100,8 @@ pub fn dt_roll(
     let plus = (salt + if agents { 2 } else { 0 }).min(v.modifier_cap);
     let mut minus = 0;
     if p == Player::Gp {
-        let s = &st.standing[Player::Roman.index()];
-        let want = if vs_emperor {
-            s.salt_treachery
-        } else {
-            s.salt_diplomacy
-        };
-        let play_agents = vs_emperor && s.agents;
+        let (want, play_agents) =
+            answer.unwrap_or_else(|| standing_salt(st, vs_emperor));
         let neg = want.min(v.salt_max).min(st.treasury);
         st.treasury -= neg;
         minus += neg;
@@ -103,6 +148,18 @@ pub fn dt_roll(
     Ok(ok)
 }
 
+/// The Roman's negative salt and Agents by his standing orders (N4): `salt
+/// treachery` and `agents` against treachery on the emperor, `salt
+/// diplomacy` against the rest.
+pub fn standing_salt(st: &State, vs_emperor: bool) -> (u32, bool) {
+    let s = &st.standing[Player::Roman.index()];
+    if vs_emperor {
+        (s.salt_treachery, s.agents)
+    } else {
+        (s.salt_diplomacy, false)
+    }
+}
+
 /// The Roman's new salt on a diplomacy or treachery roll done again by
 /// Beseech the Gods (8.8; digest `resalt_on_beseech`): his `resalt N`
 /// standing order, at most the salt cap and the treasury; for his own roll
@@ -145,15 +202,12 @@ pub fn treachery(
                 .emperor(d)
                 .filter(|e| st.hex_of(*e).is_some())
                 .ok_or_else(|| illegal("the emperor is not on the map", "8.9"))?;
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                salt,
-                agents,
-                true,
-                "treachery against the emperor",
-            )? {
+            let dt = Dt {
+                what: "treachery against the emperor",
+                vs_emperor: true,
+                target: None,
+            };
+            if dt_roll(ctx, st, p, (salt, agents), dt)? {
                 ctx.say("the emperor is assassinated (8.9)", vec![]);
                 let h = st.hex_of(e);
                 kill(ctx, st, e)?;
@@ -165,15 +219,12 @@ pub fn treachery(
         Player::Roman => {
             let co = rebel_coemperor(d, st)
                 .ok_or_else(|| illegal("there is no rebel co-emperor", "8.11"))?;
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                salt,
-                agents,
-                false,
-                "treachery against the rebel co-emperor",
-            )? {
+            let dt = Dt {
+                what: "treachery against the rebel co-emperor",
+                vs_emperor: false,
+                target: None,
+            };
+            if dt_roll(ctx, st, p, (salt, agents), dt)? {
                 let h = st.hex_of(co);
                 // 8.11: "eliminated and removed to the dead pile".
                 st.set_loc(co, coemperor_grave(ctx.version));
@@ -222,7 +273,7 @@ pub fn diplomacy(
                     "8.12",
                 )
             })?;
-            if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with a tribe")? {
+            if dt_roll(ctx, st, p, (salt, agents), Dt::of("diplomacy with a tribe", t))? {
                 st.set_loc(*u, Loc::Dead);
                 ctx.say(
                     format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)),
@@ -235,15 +286,8 @@ pub fn diplomacy(
                 .coemperor(d)
                 .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
             let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                salt,
-                agents,
-                false,
-                "diplomacy with the co-emperor",
-            )? {
+            let dt = Dt::of("diplomacy with the co-emperor", t);
+            if dt_roll(ctx, st, p, (salt, agents), dt)? {
                 let h = st.hex_of(co).unwrap_or(d.special.rome);
                 let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
                 for u in us {
@@ -284,7 +328,7 @@ pub fn diplomacy(
                 }
                 _ => {}
             }
-            if dt_roll(ctx, st, p, salt, agents, false, "diplomacy with Palmyra")? {
+            if dt_roll(ctx, st, p, (salt, agents), Dt::of("diplomacy with Palmyra", t))? {
                 st.palmyra = Palmyra::Gp;
                 ctx.say(
                     "Palmyra joins the Germano-Parthian for good (9.4)",

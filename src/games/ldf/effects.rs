@@ -35,6 +35,10 @@ pub struct Ctx<'a> {
     /// The order under way may stop on a question to the other player
     /// (version 9: the action's own draw or attack; digest 2.7).
     pub ask: bool,
+    /// The Roman's answer on his negative salt and Agents (version 10; N4),
+    /// for the Germano-Parthian's diplomacy or treachery roll carried out
+    /// again after the question.
+    pub salted: Option<(u32, bool)>,
 }
 
 impl Ctx<'_> {

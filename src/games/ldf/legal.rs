@@ -274,7 +274,7 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
     }
     if let Some(q) = &st.question {
         // The answers to the question put to him (digest 2.7).
-        return q.answers();
+        return q.answers(d, st);
     }
     match st.stage {
         Stage::Setup => return vec!["setup auto".into()],

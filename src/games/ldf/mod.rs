@@ -68,7 +68,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -253,6 +253,16 @@ impl Rules for Ldf {
             // joins (N8) and where a refused Bread & Circuses rises (N6)
             // when the choice is real and no standing order of his covers
             // it (digest 2.7); `at_version(8)` plays 8.
+            // 10: the defender is asked which reaction chits he plays
+            // before the CRT roll (N2, 14.3) unless he stated `tsnp` or
+            // `shift`, and the Roman whether he sponsors a Bread & Circuses
+            // the Germano-Parthian drew (N5) unless he stated `sponsor`,
+            // and on his negative salt and Agents before a Germano-Parthian
+            // diplomacy or treachery roll (N4, 8.8) unless he stated `salt`
+            // or `agents`; The Gods Are Bored drawn in Turn 5 is set aside
+            // (14.3), not put back; no reaction chit is played when the
+            // Germano-Parthian attacks his own rebels (11.4, N15);
+            // `at_version(9)` plays 9.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -400,7 +410,10 @@ impl Rules for Ldf {
 
     fn standing(&self, st: &State, side: Side) -> Vec<String> {
         player(side)
-            .map(|p| standing::show(&self.data, &st.standing[p.index()]))
+            .map(|p| {
+                let roman = p == Player::Roman;
+                standing::show(&self.data, &st.standing[p.index()], roman, self.version)
+            })
             .unwrap_or_default()
     }
 

@@ -23,7 +23,7 @@ use crate::core::ruleset::{OrderError, parse_lines};
 use crate::core::suggest::did_you_mean;
 
 /// Some or all units of a hex.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Force {
     /// The hex it starts in.
     pub from: Hex,
@@ -55,6 +55,7 @@ pub enum Advance {
 
 /// An attack (8.6, 13.x).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize)]
 pub struct Attack {
     /// The attackers.
     pub force: Force,
@@ -71,7 +72,7 @@ pub struct Attack {
 }
 
 /// The target of a diplomacy action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum DipTarget {
     /// A Germanic tribe in core territory (8.12).
     Tribe(UnitId),
@@ -196,6 +197,21 @@ pub enum Order {
         retreat: bool,
         /// The hex.
         hex: Hex,
+    },
+    /// The defender's answer before the die (version 10; N2): the reaction
+    /// chits he plays, none for `react none`.
+    React(Vec<u8>),
+    /// The Roman's answer to a Bread & Circuses the Germano-Parthian drew
+    /// (version 10; N5): `sponsor` or `refuse`.
+    Games(bool),
+    /// The Roman's answer before a Germano-Parthian diplomacy or treachery
+    /// roll (version 10; N4): `salt N [with 17]`, his negative salt and
+    /// Agents in Enemy Camp.
+    Salt {
+        /// TP of negative salt.
+        salt: u32,
+        /// Agents in Enemy Camp (-2).
+        agents: bool,
     },
 }
 
@@ -349,10 +365,10 @@ fn hex_suggestion(d: &Data, t: &str) -> String {
 }
 
 /// Every order's first word.
-const KEYWORDS: [&str; 22] = [
+const KEYWORDS: [&str; 26] = [
     "move", "sea", "river", "attack", "draw", "play", "pass", "concede", "done",
     "coemperor", "rebel", "treachery", "diplomacy", "fortify", "rebuild", "activate", "tax",
-    "demobilize", "reclaim", "place", "setup", "retreat",
+    "demobilize", "reclaim", "place", "setup", "retreat", "react", "sponsor", "refuse", "salt",
 ];
 
 /// The rule an order stands on, cited by its errors that name no other.
@@ -379,6 +395,8 @@ fn order_rule(kw: &str) -> &'static str {
         "place" => "7.1, 7.2",
         "setup" => "3.3",
         "retreat" => "13.12",
+        "react" | "sponsor" | "refuse" => "14.3",
+        "salt" => "8.8",
         _ => "8.1, 14.2",
     }
 }
@@ -535,6 +553,37 @@ fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
             retreat: true,
             hex: w.hex()?,
         },
+        "react" => {
+            let mut v = Vec::new();
+            if !w.eat("none") {
+                while let Some(t) = w.next() {
+                    for c in t.split(',').filter(|c| !c.is_empty()) {
+                        v.push(
+                            c.parse()
+                                .map_err(|_| w.err(format!("{c:?} is not a chit number")))?,
+                        );
+                    }
+                }
+                if v.is_empty() {
+                    return Err(w.err("react N... or react none").rule("14.3"));
+                }
+            }
+            Order::React(v)
+        }
+        "sponsor" => Order::Games(true),
+        "salt" => {
+            let salt = w.number("salt")?;
+            let agents = if w.eat("with") {
+                if w.number("the chit")? != 17 {
+                    return Err(w.err("only Agents in Enemy Camp (17) goes with salt").rule("14.3"));
+                }
+                true
+            } else {
+                false
+            };
+            Order::Salt { salt, agents }
+        }
+        "refuse" => Order::Games(false),
         "place" | "setup" => parse_place(&mut w, kw == "setup")?,
         _ => {
             let near = did_you_mean(&kw, KEYWORDS.iter().copied());

@@ -62,6 +62,18 @@ pub struct Standing {
     /// asked where to retreat.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rally_given: bool,
+    /// N2 (version 10): the player stated `tsnp` or `shift` himself, so he
+    /// is never asked which reaction chits to play before a CRT roll.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub react_given: bool,
+    /// N5 (version 10): the Roman stated `sponsor` himself, so he is never
+    /// asked whether to sponsor the games the Germano-Parthian drew.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sponsor_given: bool,
+    /// N4 (version 10): the Roman stated `salt` or `agents` himself, so he
+    /// is never asked before a Germano-Parthian diplomacy or treachery roll.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub salt_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
@@ -135,6 +147,9 @@ impl Standing {
             deficit: Vec::new(),
             unstack: Unstack::default(),
             rally_given: false,
+            react_given: false,
+            sponsor_given: false,
+            salt_given: false,
         }
     }
 }
@@ -276,16 +291,22 @@ pub fn parse(
                 s.rally_given = version >= 9;
             }
             Some("unstack") if version >= 9 => unstack(d, l, &w[1..], &hex, &mut s.unstack)?,
-            Some("sponsor") => s.sponsor_at = num(l, w.get(1).copied(), 99)?,
-            Some("salt") => match w.get(1).copied() {
-                Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
-                Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
-                _ => {
-                    return Err(
-                        OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
-                    );
+            Some("sponsor") => {
+                s.sponsor_at = num(l, w.get(1).copied(), 99)?;
+                s.sponsor_given = version >= 10;
+            }
+            Some("salt") => {
+                match w.get(1).copied() {
+                    Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
+                    Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
+                    _ => {
+                        return Err(
+                            OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
+                        );
+                    }
                 }
-            },
+                s.salt_given = version >= 10;
+            }
             Some("revolt") if !roman => {
                 s.revolt = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
@@ -303,12 +324,18 @@ pub fn parse(
             Some("prefer") => {
                 s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
             }
-            Some("tsnp") => s.tsnp_at = num(l, w.get(1).copied(), 99)?,
+            Some("tsnp") => {
+                s.tsnp_at = num(l, w.get(1).copied(), 99)?;
+                s.react_given = version >= 10;
+            }
             Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
             Some("resalt") => {
                 return Err(OrderError::at(l, "only the Roman player may salt").rule("8.8"));
             }
-            Some("shift") => s.shift_at = num(l, w.get(1).copied(), 99)?,
+            Some("shift") => {
+                s.shift_at = num(l, w.get(1).copied(), 99)?;
+                s.react_given = version >= 10;
+            }
             Some("beseech") => match w.get(1).copied() {
                 Some("never") => s.beseech.clear(),
                 _ => s.beseech.push(
@@ -324,6 +351,7 @@ pub fn parse(
                     .ok_or_else(|| OrderError::at(l, "discard N N ... (chit numbers)").rule("8.17"))?;
             }
             Some("agents") => {
+                s.salt_given = version >= 10;
                 s.agents = match w.get(1).copied() {
                     Some("yes") => true,
                     Some("no") => false,
@@ -343,8 +371,9 @@ pub fn parse(
     Ok(s)
 }
 
-/// The standing orders as text (the player's own view).
-pub fn show(d: &Data, s: &Standing) -> Vec<String> {
+/// The standing orders as text (the player's own view), with the questions
+/// ruleset `version` may put to him (`roman`: the Roman's).
+pub fn show(d: &Data, s: &Standing, roman: bool, version: u32) -> Vec<String> {
     let mut v = vec![
         format!(
             "rally {} (retreats, 13.12; N1)",
@@ -424,7 +453,41 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
         v.push("beseech never (Beseech the Gods is not played; N3)".into());
     }
     v.extend(s.beseech.iter().map(|r| super::beseech::show(d, r)));
+    if version >= 9 {
+        v.push(asked(s, roman, version));
+    }
     v
+}
+
+/// Which decisions the player is asked about when they are real, and which
+/// his stated orders answer (digest 2.7; versions 9 and 10).
+fn asked(s: &Standing, roman: bool, version: u32) -> String {
+    let v10 = version >= 10;
+    let all = [
+        (true, s.rally_given, "retreat (rally)"),
+        (v10, s.react_given, "reaction chits (tsnp, shift)"),
+        (v10 && roman, s.salt_given, "negative salt (salt, agents)"),
+        (v10 && roman, s.sponsor_given, "sponsoring the games (sponsor)"),
+        (!roman, !s.revolt.is_empty(), "the revolt hex (revolt)"),
+        (roman, !s.prefer.is_empty(), "drawn cavalry's hex (prefer)"),
+    ];
+    let list = |given: bool| {
+        let v: Vec<&str> = all
+            .iter()
+            .filter(|(open, g, _)| *open && *g == given)
+            .map(|(_, _, w)| *w)
+            .collect();
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    format!(
+        "questions: you are asked, when the choice is real, about {}; your stated orders answer {} (digest 2.7)",
+        list(false),
+        list(true)
+    )
 }
 
 /// The `unstack` lines as text (10.7; N10).

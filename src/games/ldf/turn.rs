@@ -64,6 +64,7 @@ pub fn apply_at(
         about: Default::default(),
         version,
         ask: false,
+        salted: None,
     };
     run(&mut ctx, st, p, o)?;
     // Chits the order revealed by rule: their sealed draws are published
@@ -208,7 +209,10 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
     let pass = *o == Order::Pass;
     // Version 9: the action's own draw or attack may stop on a question to
     // the other player (digest 2.7); the rest of the action waits for it.
-    ctx.ask = ctx.version >= 9 && matches!(o, Order::Draw { .. } | Order::Attack(_));
+    // Version 10: and the Germano-Parthian's diplomacy or treachery, on the
+    // Roman's salt (N4).
+    ctx.ask = ctx.version >= 9 && matches!(o, Order::Draw { .. } | Order::Attack(_))
+        || ctx.version >= 10 && matches!(o, Order::Treachery { .. } | Order::Diplomacy { .. });
     match o {
         Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
         Order::Move {
