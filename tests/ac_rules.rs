@@ -2954,7 +2954,7 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, 7);
+    assert_eq!(Ruleset::info(&t.r).version, 8);
     let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
     assert!(Ruleset::at_version(&t.r, 4).is_none());
@@ -3436,4 +3436,287 @@ fn version_6_has_no_reorganize_order() {
     assert!(read.is_ok(), "{read:?}");
     let v6 = umpire::core::ruleset::Ruleset::at_version(&t.r, 6).expect("version 6 is kept");
     assert_eq!(v6.info().version, 6);
+}
+
+/// `text` applied by `p` under the data `d` (a version the umpire keeps), as
+/// its record replays; the events (text and audience) or the refusal.
+fn apply_at(
+    d: &Data,
+    st: &mut State,
+    p: Power,
+    text: &str,
+) -> Result<Vec<(String, Audience)>, String> {
+    let orders =
+        umpire::games::ac::orders::parse(d, st, p, &lines(text)).map_err(|e| e.to_string())?;
+    let mut dice = Dice::recorded(Vec::new());
+    let mut out = Vec::new();
+    for (_, o) in &orders {
+        let ev =
+            umpire::games::ac::turn::apply(d, st, p, o, &mut dice).map_err(|e| e.to_string())?;
+        out.extend(ev.into_iter().map(|e| (e.text, e.audience)));
+    }
+    Ok(out)
+}
+
+// 18.0: "A player may replace smaller units with larger units, and vice
+// versa, at any point in the game": from version 8 in a move of his own
+// operations phase too, told to him alone (22.0), and still checked by 18.1-
+// 18.3; the other player may not write in that phase (3.1[4]). Version 7
+// took it in the economy round only, and its records replay so.
+#[test]
+fn reorganization_is_taken_in_an_operations_move_too() {
+    let (mut t, u) = reorganizing();
+    umpire::games::ac::turn::open_phase(&mut t.st, 2, Power::British);
+    let before = t.st.clone();
+    let order = format!("reorganize {} {} {} into 2+1", u[0], u[1], u[2]);
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::British, &order).unwrap();
+    assert!(
+        ev.iter()
+            .all(|(e, a)| e.contains("18.0") && *a == Audience::side(BRITISH)),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.units, before.units, "equivalents unchanged (18.2)");
+    assert_eq!(t.st.stage, before.stage, "the phase goes on");
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[3]),
+        "18.3",
+    );
+    // After it the force still moves as before (one SP in phase 2, 12.2(2)).
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move {} {}: 3135", u[0], u[1]), &[])
+        .unwrap();
+    let e = t
+        .run(RUSSIAN, &format!("reorganize {} into 1", u[4]), &[])
+        .unwrap_err();
+    assert!(e.contains("(3.1[4])"), "{e}");
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let mut st = before.clone();
+    let e = apply_at(&d7, &mut st, Power::British, &order).unwrap_err();
+    assert!(e.contains("(12.1)"), "version 7: {e}");
+    let v7 = umpire::core::ruleset::Ruleset::at_version(&t.r, 7).expect("version 7 is kept");
+    assert_eq!(v7.info().version, 7);
+}
+
+// 18.4: "Units may be reorganized during initial setup": from version 8 a
+// setter's mail may reorganize the brigades he sets up (S1 Russian 3.1(1):
+// Orenburg's two field force brigades), told to him alone; the other
+// setter may not while waiting (26.0). Version 7 refused it there.
+#[test]
+fn a_setter_may_reorganize_his_brigades_at_set_up() {
+    let mut t = game("s1", &[("setup", "chosen")]);
+    assert_eq!(t.st.stage, Stage::Setup(Power::Russian));
+    let orenburg = Loc::Sq(t.city("Orenburg"));
+    let ff: Vec<String> =
+        t.st.units
+            .iter()
+            .filter(|x| x.nat == Nat::Russian && x.kind == Kind::FieldForce && x.loc == orenburg)
+            .map(|x| x.id.clone())
+            .collect();
+    assert_eq!(ff.len(), 2, "S1 3.1(1): two field force brigades");
+    let order = format!("reorganize {} {} into 2", ff[0], ff[1]);
+    let e = t
+        .run(BRITISH, "reorganize bf1 bf2 into 2", &[])
+        .unwrap_err();
+    assert!(e.contains("(26.0)"), "{e}");
+    let before = t.st.clone();
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::Russian, &order).unwrap();
+    // The mail's implied `done` ends his set-up after it.
+    assert!(
+        ev[0].0.contains("18.0") && ev[0].1 == Audience::side(RUSSIAN),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.units, before.units);
+    assert_eq!(t.st.stage, Stage::Setup(Power::British));
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let mut st = before;
+    let e = apply_at(&d7, &mut st, Power::Russian, &order).unwrap_err();
+    assert!(e.contains("(26.0)"), "version 7: {e}");
+}
+
+// 11.2 example: British (red) units may be part of one force with Baluchi
+// and Persian units if Baluchistan and Persia are British controlled; with
+// Persia neutral its units take no orders (5.31(1)), so the force may not
+// take them.
+#[test]
+fn a_force_combines_the_nationalities_its_player_controls() {
+    let mut t = empty(1);
+    let quetta = t.city("Quetta");
+    let (bl, pe) = (t.d().region("BL").unwrap(), t.d().region("PE").unwrap());
+    let mut f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(quetta));
+    f.extend(t.put(Nat::Native(bl), Kind::Irregular, 1, Loc::Sq(quetta)));
+    f.extend(t.put(Nat::Native(pe), Kind::Irregular, 1, Loc::Sq(quetta)));
+    let ids: Vec<String> = f.iter().map(|u| t.id(*u)).collect();
+    let to = Sq::new(quetta.col, quetta.row + 1);
+    let order = format!("move {}: {to}", ids.join(" "));
+    t.st.control[bl.0 as usize] = Some(Power::British);
+    t.refused(BRITISH, &order, "5.31(1), 11.2");
+    t.st.control[pe.0 as usize] = Some(Power::British);
+    t.run(BRITISH, &order, &[]).unwrap();
+    assert!(f.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(to)));
+}
+
+// 12.2 operations example: a force of an agent and three brigades moves in
+// the 1st operations phase for nothing; in the 2nd it pays one SP; in the
+// 3rd it does nothing; in the 4th it pays one more SP and moves again.
+#[test]
+fn the_operations_example_pays_a_supply_point_in_the_second_and_fourth_phases() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let mut ids: Vec<String> = t
+        .put(Nat::British, Kind::FieldForce, 3, Loc::Sq(delhi))
+        .iter()
+        .map(|u| t.id(*u))
+        .collect();
+    t.agent("keane", Loc::Sq(delhi));
+    ids.push("keane".into());
+    let force = ids.join(" ");
+    t.st.sp[0] = 2;
+    let mut at = delhi;
+    let mut go = |t: &mut T, k: u8| {
+        umpire::games::ac::turn::open_phase(&mut t.st, k, Power::British);
+        let to = Sq::new(at.col, at.row - 1);
+        t.run(BRITISH, &format!("move {force}: {to}"), &[]).unwrap();
+        at = to;
+    };
+    go(&mut t, 1);
+    assert_eq!(t.st.sp[0], 2, "the 1st operations phase is free (12.2(1))");
+    go(&mut t, 2);
+    assert_eq!(t.st.sp[0], 1, "one SP in the 2nd (12.2(2))");
+    go(&mut t, 4);
+    assert_eq!(t.st.sp[0], 0, "one more in the 4th");
+}
+
+// 19.1 example: home bases have trade routes running in and out along the
+// trade routes leading off their map edge, so a British force entering
+// Central India along one moves at the trade route rate (13.51: half a
+// point), plus 19.13's one point; off a route the square's full cost.
+#[test]
+fn a_force_enters_its_home_base_along_a_trade_route_at_the_route_rate() {
+    use umpire::games::ac::data::Terrain;
+    let t = empty(1);
+    let d = t.d();
+    let india = Base::India;
+    let a = movement::Allowance {
+        half_mp: 100,
+        diagonal: false,
+        base: Some(india),
+    };
+    let route = *d
+        .base_routes
+        .iter()
+        .find(|(s, b)| **b == india && d.sq(**s).is_some_and(|i| i.terrain == Terrain::Clear))
+        .expect("a clear trade route square into Central India")
+        .0;
+    let off = *d.base_edges[&india]
+        .iter()
+        .find(|s| {
+            !d.base_routes.contains_key(s) && d.sq(**s).is_some_and(|i| i.terrain == Terrain::Clear)
+        })
+        .expect("a clear edge square with no route");
+    // Half movement points: 1/2 + 1 along the route, 1 + 1 off it.
+    let cost = |s: Sq| movement::step(d, Loc::Sq(s), Loc::Base(india), &a).unwrap();
+    assert_eq!(cost(route), 3);
+    assert_eq!(cost(off), 4);
+    let out = movement::step(d, Loc::Base(india), Loc::Sq(route), &a).unwrap();
+    assert_eq!(out, 3, "and out again along it");
+}
+
+// 20.21 example: a player may have one colony and one railroad in the same
+// square, but not two colonies.
+#[test]
+fn a_colony_and_a_railroad_share_a_square_but_two_colonies_do_not() {
+    let mut t = empty(1);
+    // A railroad needs the 1860-64 turn (20.34): scenario 1's turns run on.
+    t.st.turn = 6;
+    t.st.treasury = [100, 100];
+    let delhi = t.city("Delhi");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(delhi));
+    t.agent("burnes", Loc::Sq(delhi));
+    let build = |t: &mut T, kind| {
+        t.econ(
+            Power::British,
+            economy::EconOrder::Build { kind, sq: delhi },
+        )
+    };
+    build(&mut t, MarkerKind::Colony).unwrap();
+    build(&mut t, MarkerKind::Railroad).unwrap();
+    let e = build(&mut t, MarkerKind::Colony).unwrap_err();
+    assert!(e.contains("20.21"), "{e}");
+    let mut kinds: Vec<MarkerKind> = t.st.markers_at(delhi).map(|m| m.kind).collect();
+    kinds.sort_by_key(|k| format!("{k:?}"));
+    assert_eq!(kinds, vec![MarkerKind::Colony, MarkerKind::Railroad]);
+}
+
+// 16.62 example: in scenario 3, which covers several periods, a player does
+// not lose his agents when a later period begins: Pottinger, a period 1
+// agent, stays in play in the 1860-64 turn; but he may not be recruited
+// anew there (16.61).
+#[test]
+fn a_period_1_agent_stays_in_play_when_period_2_begins() {
+    let mut t = game("s3", &[("base", "s1")]);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    for a in &mut t.st.agents {
+        a.loc = Loc::Pool;
+    }
+    t.st.markers.clear();
+    t.st.turn = 5;
+    assert_eq!((t.st.year(), t.st.period()), (1855, 1));
+    t.st.first = Power::British;
+    umpire::games::ac::turn::open_phase(&mut t.st, 5, Power::Russian);
+    let herat = t.city("Herat");
+    let pottinger = t.agent("pottinger", Loc::Sq(herat));
+    t.agent("ranjit-singh", Loc::Dead);
+    t.st.bop = 1;
+    t.run(
+        RUSSIAN,
+        "end",
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 1),
+            ("random events, column A (8.1(2))", 1),
+            ("home government income, British (9.1(1))", 1),
+            ("home government income, Russian (9.1(1))", 1),
+        ],
+    )
+    .unwrap();
+    assert_eq!((t.st.year(), t.st.period()), (1860, 2), "{:?}", t.st.stage);
+    assert_eq!(t.st.agent(pottinger).loc, Loc::Sq(herat));
+    t.st.agents[pottinger.0 as usize].loc = Loc::Pool;
+    t.st.treasury[0] = 100;
+    let at = umpire::games::ac::data::At::Base(Base::India);
+    let e = t
+        .econ(
+            Power::British,
+            economy::EconOrder::Agent {
+                agent: pottinger,
+                at,
+            },
+        )
+        .unwrap_err();
+    assert!(e.contains("16.61"), "{e}");
+}
+
+// 8.2: some events apply to both players, Famine the rulebook's example
+// (its effect, a die of supply points lost, is a stand-in): rolled by the
+// British, it costs the Russians too.
+#[test]
+fn famine_applies_to_both_players() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    t.st.sp = [6, 6];
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 1),
+            ("random events, column A (8.1(2))", 6),
+            ("Famine for the British", 2),
+            ("Famine for the Russian", 3),
+        ],
+    );
+    assert_eq!(t.st.sp, [4, 3], "{ev:?}");
 }

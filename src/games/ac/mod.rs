@@ -70,7 +70,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
 /// versions it still replays are [`Rules::at_version`]'s.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -267,7 +267,9 @@ impl Rules for Ac {
             // refuses words after its square (32.3) rather than ignoring
             // them. Version 5 is kept (`at_version`, `Data::version`).
             // 7: the `reorganize` order (18.0), refused as unknown by 6.
-            // Versions 5 and 6 are kept.
+            // 8: `reorganize` also in a set-up mail (18.4) and in an
+            // operations-phase move (18.0 "at any point"), refused there by
+            // 7. Versions 5, 6 and 7 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -287,11 +289,11 @@ impl Rules for Ac {
         }
     }
 
-    /// Versions 5 and 6: version 6 without `reorganize` (18.0); version 5
-    /// also without the SP of a later amphibious leg (13.83) and
+    /// Versions 5 to 7: version 7 with `reorganize` in the economy round
+    /// only (18.0); version 6 without `reorganize`; version 5 also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3); see `info`.
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
-        if !(5..=6).contains(&version) {
+        if !(5..=7).contains(&version) {
             return None;
         }
         let data = Data {

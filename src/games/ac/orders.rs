@@ -9,7 +9,7 @@
 //! agent pundit2 at india                    # recruit an agent (16.5(2))
 //! build trading_post at Lahore              # 20.1: colony | fort | trading_post | railroad
 //! disband bg3                               # 10.5
-//! reorganize bf1 bf2 bf3 into 2+1           # 18.0: one square, nationality and type (v7)
+//! reorganize bf1 bf2 bf3 into 2+1           # 18.0: one square, nationality and type (v7; v8 also at set-up and in a move)
 //! done                                      # seals the economy plan (implied at the mail's end; 3.1[3])
 //! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)

@@ -12,7 +12,7 @@ use super::bop;
 use super::combat;
 use super::control;
 use super::data::{Data, MarkerKind, Power};
-use super::economy;
+use super::economy::{self, EconOrder};
 use super::events;
 use super::geom::Sq;
 use super::movement;
@@ -103,6 +103,13 @@ pub fn apply(
         }
         (Stage::Setup(_) | Stage::SetupSealed, Order::PlaceMarker(k, from, to)) => {
             super::placing::place_marker(&mut ctx, st, p, *k, *from, *to)?
+        }
+        // 18.4 (from version 8): a setter may reorganize what he places.
+        (Stage::Setup(_) | Stage::SetupSealed, Order::Econ(o @ EconOrder::Reorganize { .. }))
+            if d.version >= 8 =>
+        {
+            let what = economy::apply(d, st, p, o)?;
+            ctx.tell(p, format!("{what}."));
         }
         (Stage::Setup(_) | Stage::SetupSealed, Order::Done) => {
             super::placing::done(&mut ctx, st, p)?
@@ -265,6 +272,12 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             Ok(())
         }
         Order::Deal(deal) => super::agreement::apply(ctx, st, p, deal),
+        // 18.0 "at any point" (from version 8): told to its player alone.
+        Order::Econ(o @ EconOrder::Reorganize { .. }) if d.version >= 8 => {
+            let what = economy::apply(d, st, p, o)?;
+            ctx.tell(p, format!("{what}."));
+            Ok(())
+        }
         Order::End => end_phase(ctx, st, p),
         _ => Err(illegal(
             "an operations phase takes move, negotiate, ultimatum, crt and end",
