@@ -3720,3 +3720,41 @@ fn famine_applies_to_both_players() {
     );
     assert_eq!(t.st.sp, [4, 3], "{ev:?}");
 }
+
+// 10.33 example: the British control Afghanistan and occupy Kabul, so they
+// may recruit a native Afghan field force there; not where no friendly
+// combat unit stands (10.33(2)), nor once Afghanistan is not theirs (5.22).
+#[test]
+fn the_controller_of_afghanistan_recruits_its_field_force_in_kabul() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let af = t.d().region("AF").unwrap();
+    let (kabul, kandahar) = (t.city("Kabul"), t.city("Kandahar"));
+    t.st.control[af.0 as usize] = Some(Power::British);
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
+    let recruit = |t: &mut T, sq: Sq| {
+        t.econ(
+            Power::British,
+            economy::EconOrder::Recruit {
+                nat: Nat::Native(af),
+                kind: Kind::FieldForce,
+                at: umpire::games::ac::data::At::Sq(sq),
+                count: 1,
+            },
+        )
+    };
+    let e = recruit(&mut t, kandahar).unwrap_err();
+    assert!(e.contains("10.33"), "{e}");
+    recruit(&mut t, kabul).unwrap();
+    let afghans =
+        t.st.units
+            .iter()
+            .filter(|u| {
+                u.nat == Nat::Native(af) && u.kind == Kind::FieldForce && u.loc == Loc::Sq(kabul)
+            })
+            .count();
+    assert_eq!(afghans, 1);
+    t.st.control[af.0 as usize] = None;
+    let e = recruit(&mut t, kabul).unwrap_err();
+    assert!(e.contains("5.22"), "{e}");
+}
