@@ -3758,3 +3758,38 @@ fn the_controller_of_afghanistan_recruits_its_field_force_in_kabul() {
     let e = recruit(&mut t, kabul).unwrap_err();
     assert!(e.contains("5.22"), "{e}");
 }
+
+// 15.62: the Ultimatum Table's last row is "7(+)": a modified roll above 7
+// reads it. Burnes alone in Kabul (totals 0 and 0, the "0(-)" column), the
+// index moderately pro-British (+1) and a British colony in Afghanistan
+// (+1): a 6 reads 8, so row 7, T, where row 6 would be "-".
+#[test]
+fn an_ultimatum_roll_above_seven_reads_the_last_row() {
+    let mut t = empty_with(1, &[("ultimatums", "on")]);
+    t.st.bop = 8;
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.st.markers.push(Marker {
+        sq: t.city("Kandahar"),
+        owner: Power::British,
+        kind: MarkerKind::Colony,
+    });
+    let af = t.d().region("AF").unwrap();
+    assert_eq!(negotiate::drm(t.d(), &t.st, Power::British, af), 2);
+    let ev = t
+        .run(
+            BRITISH,
+            "ultimatum AF agent burnes",
+            &[
+                ("ultimatum against AF (15.1(8))", 6),
+                ("invasion defence levy, AF (5.42(3))", 1),
+            ],
+        )
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("differential 0") && e.contains(": T ")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.control[t.region("AF")], Some(Power::British));
+}
