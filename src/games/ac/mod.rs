@@ -356,11 +356,17 @@ impl Rules for Ac {
             ),
             Stage::Over => format!("Turn {}: the game is over", st.turn),
         };
+        // 18.4: reorganization at set-up (from version 8).
+        let reorg = if self.data.version >= 8 {
+            ", `reorganize UNITS into N+N` (18.4)"
+        } else {
+            ""
+        };
         let awaiting = match &st.stage {
             Stage::Setup(p) => vec![Await {
                 side: side(*p),
                 kind: AwaitKind::Orders,
-                ask: "set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up".into(),
+                ask: format!("set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up"),
                 default: vec!["done".into()],
             }],
             Stage::SetupSealed => Power::ALL
@@ -369,7 +375,7 @@ impl Rules for Ac {
                 .map(|p| Await {
                     side: side(*p),
                     kind: AwaitKind::SealedOrders,
-                    ask: "set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in".into(),
+                    ask: format!("set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in"),
                     default: vec!["done".into()],
                 })
                 .collect(),
@@ -397,7 +403,7 @@ impl Rules for Ac {
                     side: side(*p),
                     kind: ECONOMY_AWAIT,
                     ask: format!(
-                        "income and expenditure, sealed: buy, recruit, agent, build, disband, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
+                        "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
                         st.treasury[p.index()]
                     ),
                     default: vec!["done".into()],
@@ -407,8 +413,10 @@ impl Rules for Ac {
                 side: side(ph.side),
                 kind: AwaitKind::Orders,
                 ask: format!(
-                    "your operations phase {} of 5: move, negotiate, crt, then `end` for belligerency and combat ({} SP; 12.0)",
+                    "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0)",
                     ph.k,
+                    // 18.0 "at any point" (from version 8).
+                    if self.data.version >= 8 { ", reorganize" } else { "" },
                     st.sp[ph.side.index()]
                 ),
                 default: vec!["end".into()],
