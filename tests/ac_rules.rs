@@ -3793,3 +3793,138 @@ fn an_ultimatum_roll_above_seven_reads_the_last_row() {
     );
     assert_eq!(t.st.control[t.region("AF")], Some(Power::British));
 }
+
+// 14.74 clarification: rivers do not increase the defender's strength. A
+// clear river square with no city or fort multiplies by one, as a clear
+// square off the river does.
+#[test]
+fn rivers_do_not_multiply_the_defence() {
+    use umpire::games::ac::data::Terrain;
+    let t = empty(1);
+    let d = t.d();
+    let plain = |river: bool| {
+        (1..=40)
+            .flat_map(|c| (1..=40).map(move |r| Sq::new(c, r)))
+            .find(|s| {
+                d.sq(*s).is_some_and(|i| {
+                    i.terrain == Terrain::Clear && i.city.is_none() && i.river == river
+                })
+            })
+            .expect("a clear square")
+    };
+    for s in [plain(true), plain(false)] {
+        assert_eq!(combat::multiplier(d, &t.st, s, Power::Russian), 1, "{s}");
+    }
+}
+
+// 17.32 (and the Terrain Effects Chart errata): a desert square, forage 0,
+// feeds one irregular unit; a second, with no SP, starves (17.4). The units
+// are natives at home, so not expeditionary (17.6).
+#[test]
+fn a_desert_square_feeds_one_irregular() {
+    use umpire::games::ac::data::Terrain;
+    let mut t = empty(1);
+    let d = t.d().clone();
+    let (s, r) = (1..=40)
+        .flat_map(|c| (1..=40).map(move |r| Sq::new(c, r)))
+        .find_map(|s| {
+            let i = d.sq(s)?;
+            let r = i.region?;
+            let irregulars =
+                t.st.units
+                    .iter()
+                    .filter(|u| u.nat == Nat::Native(r) && u.kind == Kind::Irregular)
+                    .count();
+            (i.terrain == Terrain::Desert && i.city.is_none() && irregulars >= 2).then_some((s, r))
+        })
+        .expect("a desert square of a region with two irregulars");
+    t.st.control[r.0 as usize] = Some(Power::British);
+    let two = t.put(Nat::Native(r), Kind::Irregular, 2, Loc::Sq(s));
+    t.st.sp[0] = 0;
+    provision(&mut t);
+    let kept = two.iter().filter(|u| t.st.unit(**u).loc.in_play()).count();
+    assert_eq!(kept, 1, "one irregular forages in the desert ({s})");
+}
+
+// 17.4 clarification: provisioning is not operations: an agent alone, in
+// automatic supply (17.31), still pays a supply point to move in the 2nd
+// and later operations phases (12.2).
+#[test]
+fn an_agent_alone_pays_for_a_later_operation() {
+    let mut t = empty(2);
+    let delhi = t.city("Delhi");
+    t.agent("burnes", Loc::Sq(delhi));
+    let to = Sq::new(delhi.col, delhi.row + 1);
+    t.st.sp[0] = 0;
+    t.refused(BRITISH, &format!("move burnes: {to}"), "12.2(2)");
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move burnes: {to}"), &[]).unwrap();
+    assert_eq!(t.st.sp[0], 0);
+}
+
+// 20.31(1) clarification: a colony needs no trading post in its square, and
+// a trading post makes it no cheaper.
+#[test]
+fn a_colony_costs_the_same_with_or_without_a_trading_post() {
+    let cost = |post: bool| {
+        let mut t = empty(1);
+        t.st.treasury = [100, 100];
+        let delhi = t.city("Delhi");
+        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(delhi));
+        t.agent("burnes", Loc::Sq(delhi));
+        if post {
+            t.st.markers.push(Marker {
+                sq: delhi,
+                owner: Power::British,
+                kind: MarkerKind::TradingPost,
+            });
+        }
+        t.econ(
+            Power::British,
+            economy::EconOrder::Build {
+                kind: MarkerKind::Colony,
+                sq: delhi,
+            },
+        )
+        .unwrap();
+        100 - t.st.treasury[0]
+    };
+    let (without, with) = (cost(false), cost(true));
+    assert!(without > 0);
+    assert_eq!(without, with);
+}
+
+// Errata to the Balance of Power Changes Chart: a Russian trading post or
+// railroad eliminated shifts the index one toward Russia (-1), a British one
+// one toward Britain (+1); a colony two (20.51, tested above).
+#[test]
+fn an_eliminated_trading_post_or_railroad_shifts_the_index_one() {
+    for (kind, owner) in [
+        (MarkerKind::TradingPost, Power::Russian),
+        (MarkerKind::Railroad, Power::Russian),
+        (MarkerKind::TradingPost, Power::British),
+        (MarkerKind::Railroad, Power::British),
+    ] {
+        let mut t = empty(1);
+        let o = t.city("Orenburg");
+        t.st.markers.push(Marker { sq: o, owner, kind });
+        t.st.bop = 3;
+        let before = t.st.bop;
+        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(o));
+        if owner == Power::Russian {
+            t.run(BRITISH, &format!("massacre {o}\nend"), &[]).unwrap();
+        } else {
+            umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+            t.st.units.iter_mut().for_each(|u| {
+                if u.nat == Nat::British {
+                    u.loc = Loc::Pool;
+                }
+            });
+            t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(o));
+            t.run(RUSSIAN, &format!("massacre {o}\nend"), &[]).unwrap();
+        }
+        assert!(t.st.markers.is_empty(), "{kind:?}");
+        let want = bop::shifted(t.d(), before, owner, 1);
+        assert_eq!(t.st.bop, want, "{kind:?} of the {owner:?}");
+    }
+}
