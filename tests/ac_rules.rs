@@ -3928,3 +3928,41 @@ fn an_eliminated_trading_post_or_railroad_shifts_the_index_one() {
         assert_eq!(t.st.bop, want, "{kind:?} of the {owner:?}");
     }
 }
+
+// 15.5 clarification: a player negotiates with a neutral region before
+// belligerency is checked, so a force that moved into its capital may still
+// win it over peacefully: with the talks won, `end` finds no invasion (the
+// region is his, levy=invasion raises none); with them failed, the same
+// force invades at `end` and the region joins the other player (5.41(2)).
+#[test]
+fn negotiations_come_before_the_belligerency_check() {
+    for won in [true, false] {
+        let mut t = empty_with(1, &[("levy", "invasion")]);
+        let kabul = t.city("Kabul");
+        let from = Sq::new(kabul.col, kabul.row + 1);
+        let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(from))[0];
+        t.agent("burnes", Loc::Sq(from));
+        let id = t.id(f);
+        t.run(BRITISH, &format!("move {id} burnes: {kabul}"), &[])
+            .unwrap();
+        let die = if won { 6 } else { 1 };
+        t.run(
+            BRITISH,
+            "negotiate AF agent burnes",
+            &[("negotiations against AF (15.1(8))", die)],
+        )
+        .unwrap();
+        let levy: &[(&str, u32)] = if won {
+            &[]
+        } else {
+            &[("invasion defence levy, AF (5.42(3))", 1)]
+        };
+        let ev = t.run(BRITISH, "end", levy).unwrap();
+        let want = if won { Power::British } else { Power::Russian };
+        assert_eq!(
+            t.st.control[t.region("AF")],
+            Some(want),
+            "won {won}: {ev:?}"
+        );
+    }
+}
