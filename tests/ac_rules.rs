@@ -3966,3 +3966,42 @@ fn negotiations_come_before_the_belligerency_check() {
         );
     }
 }
+
+// S2 7.0a: no random events on the first turn; S2 7.0b: the Indian Mutiny
+// has occurred, so rolling it later (stand-in D5) is No Event.
+#[test]
+fn scenario_2_starts_without_events_and_after_the_mutiny() {
+    let mut t = game("s2", &[]);
+    let chooser = umpire::games::ac::turn::chooser(&t.st);
+    let side = if chooser == Power::British {
+        BRITISH
+    } else {
+        RUSSIAN
+    };
+    // Income is rolled first player first.
+    let mut rolls = [
+        ("home government income, British (9.1(1))", 1),
+        ("home government income, Russian (9.1(1))", 1),
+    ];
+    if chooser == Power::Russian {
+        rolls.reverse();
+    }
+    let ev = t.run(side, "initiative first", &rolls).unwrap();
+    assert!(ev.iter().any(|e| e.contains("S2 7.0a")), "{ev:?}");
+    assert_eq!(t.st.stage, Stage::Economy);
+    t.st.bop = 2;
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 5),
+            ("random events, column D (8.1(2))", 5),
+            ("random events, column C (8.1(2))", 3),
+        ],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("D5: No Event (the Mutiny has occurred, S2 7.0b)")),
+        "{ev:?}"
+    );
+}
