@@ -3477,6 +3477,13 @@ fn reorganization_is_taken_in_an_operations_move_too() {
     );
     assert_eq!(t.st.units, before.units, "equivalents unchanged (18.2)");
     assert_eq!(t.st.stage, before.stage, "the phase goes on");
+    // The order line, too, stays the player's own (22.0).
+    let read =
+        umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &lines(&order)).unwrap();
+    assert_eq!(
+        t.r.order_audience(&t.st, BRITISH, &read[0].1),
+        Audience::side(BRITISH)
+    );
     t.refused(
         BRITISH,
         &format!("reorganize {} {} into 2", u[0], u[3]),
