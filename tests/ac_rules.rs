@@ -4012,3 +4012,75 @@ fn scenario_2_starts_without_events_and_after_the_mutiny() {
         "{ev:?}"
     );
 }
+
+// 22.3: "Agents may be placed face down, showing only the flag": from
+// version 8 a player may show his agent face up (`show AGENT`, in the open)
+// and the other player then sees who stands there alone; `hide` turns him
+// face down again. In a stack with units he stays unseen (ruling A57); only
+// one's own agents on the map; version 7 knew no such order.
+#[test]
+fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
+    use umpire::games::ac::view::stacks;
+    let mut t = empty(1);
+    let s = sq("2226");
+    t.agent("burnes", Loc::Sq(s));
+    t.agent("vitkovitch", Loc::Sq(t.city("Herat")));
+    let seen = |t: &T| -> String {
+        stacks(t.d(), &t.st, Some(Power::Russian))
+            .into_iter()
+            .find(|l| l.starts_with(&s.to_string()))
+            .unwrap_or_default()
+    };
+    assert!(seen(&t).contains("agent flag (British)"), "{}", seen(&t));
+    assert!(!seen(&t).contains("burnes"));
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::British, "show burnes").unwrap();
+    assert!(
+        ev.iter()
+            .all(|(e, a)| e.contains("(22.3)") && *a == Audience::All),
+        "{ev:?}"
+    );
+    assert!(seen(&t).contains("burnes(British)"), "{}", seen(&t));
+    let read =
+        umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &lines("show burnes"))
+            .unwrap();
+    assert_eq!(
+        t.r.order_audience(&t.st, BRITISH, &read[0].1),
+        Audience::All
+    );
+    // With a unit in the square the stack hides him again.
+    let f = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s))[0];
+    assert!(
+        seen(&t).contains("a stack (British)") && !seen(&t).contains("burnes"),
+        "{}",
+        seen(&t)
+    );
+    t.st.unit_mut(f).loc = Loc::Pool;
+    let ev = t.run(BRITISH, "hide burnes", &[]).unwrap();
+    assert!(
+        ev.iter().all(|e| !e.contains(&s.to_string())),
+        "hiding places him: {ev:?}"
+    );
+    assert!(seen(&t).contains("agent flag (British)") && !seen(&t).contains("burnes"));
+    t.refused(BRITISH, "show vitkovitch", "22.3");
+    t.refused(BRITISH, "show conolly", "22.3");
+    t.refused(BRITISH, "show burnes vitkovitch", "22.3");
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let read = umpire::games::ac::orders::parse(&d7, &t.st, Power::British, &lines("show burnes"));
+    assert!(read.is_err(), "version 7: {read:?}");
+}
+
+// 22.3 "may be placed face down": the choice is the setter's at set-up too
+// (from version 8): S1 3.1(1)'s Perovski, set up at Orenburg, shown face up.
+#[test]
+fn a_setter_may_place_his_agent_face_up() {
+    let mut t = game("s1", &[("setup", "chosen")]);
+    let p = AgentId(t.d().find_agent("perovski").unwrap() as u16);
+    assert!(t.st.agent(p).loc.in_play());
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::Russian, "show perovski").unwrap();
+    assert!(
+        ev[0].0.contains("(22.3)") && ev[0].1 == Audience::All,
+        "{ev:?}"
+    );
+    assert!(t.st.agent(p).face_up);
+}

@@ -490,6 +490,8 @@ fn recruit_agent(
         At::Sq(s) => Loc::Sq(s),
         At::Base(b) => Loc::Base(b),
     };
+    // 22.3: a recruit stands face down, whatever he was before.
+    st.agent_mut(a).face_up = false;
     Ok(format!("recruited {}", info.name))
 }
 

@@ -269,7 +269,8 @@ impl Rules for Ac {
             // 7: the `reorganize` order (18.0), refused as unknown by 6.
             // 8: `reorganize` also in a set-up mail (18.4) and in an
             // operations-phase move (18.0 "at any point"), refused there by
-            // 7. Versions 5, 6 and 7 are kept.
+            // 7; `show`/`hide AGENT` (22.3: face up or down), unknown to 7.
+            // Versions 5, 6 and 7 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -502,6 +503,8 @@ impl Rules for Ac {
             | Order::Discover(..)
             | Order::Execute(_)
             | Order::Release(..)
+            // 22.3: showing or hiding an agent is done in the open.
+            | Order::Face(..)
             | Order::Deal(_) => Audience::All,
         }
     }
