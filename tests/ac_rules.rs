@@ -4061,6 +4061,7 @@ fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
         "hiding places him: {ev:?}"
     );
     assert!(seen(&t).contains("agent flag (British)") && !seen(&t).contains("burnes"));
+    t.refused(BRITISH, "hide burnes", "22.3");
     t.refused(BRITISH, "show vitkovitch", "22.3");
     t.refused(BRITISH, "show conolly", "22.3");
     t.refused(BRITISH, "show burnes vitkovitch", "22.3");

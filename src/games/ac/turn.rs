@@ -302,11 +302,20 @@ fn face(
 ) -> Result<(), RuleError> {
     let d = ctx.d;
     let name = &d.agents[a.0 as usize].name;
+    // Whose first: where an enemy agent is, a refusal must not tell.
+    if st.agent_owner(d, a) != Some(p) {
+        return Err(illegal(format!("{name} is not one of your agents"), "22.3"));
+    }
     let super::state::Loc::Sq(s) = st.agent(a).loc else {
         return Err(illegal(format!("{name} is not on the map"), "22.3"));
     };
-    if st.agent_owner(d, a) != Some(p) {
-        return Err(illegal(format!("{name} is not one of your agents"), "22.3"));
+    // Turning an agent the way he already lies would only tell the other
+    // player that he is on the map.
+    if st.agent(a).face_up == up {
+        return Err(illegal(
+            format!("{name} is face {} already", if up { "up" } else { "down" }),
+            "22.3",
+        ));
     }
     st.agent_mut(a).face_up = up;
     // Face down again: the square is not told, as it would place him.
