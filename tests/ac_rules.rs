@@ -2954,7 +2954,7 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, 7);
+    assert_eq!(Ruleset::info(&t.r).version, 8);
     let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
     assert!(Ruleset::at_version(&t.r, 4).is_none());
@@ -3436,4 +3436,652 @@ fn version_6_has_no_reorganize_order() {
     assert!(read.is_ok(), "{read:?}");
     let v6 = umpire::core::ruleset::Ruleset::at_version(&t.r, 6).expect("version 6 is kept");
     assert_eq!(v6.info().version, 6);
+}
+
+/// `text` applied by `p` under the data `d` (a version the umpire keeps), as
+/// its record replays; the events (text and audience) or the refusal.
+fn apply_at(
+    d: &Data,
+    st: &mut State,
+    p: Power,
+    text: &str,
+) -> Result<Vec<(String, Audience)>, String> {
+    let orders =
+        umpire::games::ac::orders::parse(d, st, p, &lines(text)).map_err(|e| e.to_string())?;
+    let mut dice = Dice::recorded(Vec::new());
+    let mut out = Vec::new();
+    for (_, o) in &orders {
+        let ev =
+            umpire::games::ac::turn::apply(d, st, p, o, &mut dice).map_err(|e| e.to_string())?;
+        out.extend(ev.into_iter().map(|e| (e.text, e.audience)));
+    }
+    Ok(out)
+}
+
+// 18.0: "A player may replace smaller units with larger units, and vice
+// versa, at any point in the game": from version 8 in a move of his own
+// operations phase too, told to him alone (22.0), and still checked by 18.1-
+// 18.3; the other player may not write in that phase (3.1[4]). Version 7
+// took it in the economy round only, and its records replay so.
+#[test]
+fn reorganization_is_taken_in_an_operations_move_too() {
+    let (mut t, u) = reorganizing();
+    umpire::games::ac::turn::open_phase(&mut t.st, 2, Power::British);
+    let before = t.st.clone();
+    let order = format!("reorganize {} {} {} into 2+1", u[0], u[1], u[2]);
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::British, &order).unwrap();
+    assert!(
+        ev.iter()
+            .all(|(e, a)| e.contains("18.0") && *a == Audience::side(BRITISH)),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.units, before.units, "equivalents unchanged (18.2)");
+    assert_eq!(t.st.stage, before.stage, "the phase goes on");
+    // The order line, too, stays the player's own (22.0).
+    let read =
+        umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &lines(&order)).unwrap();
+    assert_eq!(
+        t.r.order_audience(&t.st, BRITISH, &read[0].1),
+        Audience::side(BRITISH)
+    );
+    t.refused(
+        BRITISH,
+        &format!("reorganize {} {} into 2", u[0], u[3]),
+        "18.3",
+    );
+    // After it the force still moves as before (one SP in phase 2, 12.2(2)).
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move {} {}: 3135", u[0], u[1]), &[])
+        .unwrap();
+    let e = t
+        .run(RUSSIAN, &format!("reorganize {} into 1", u[4]), &[])
+        .unwrap_err();
+    assert!(e.contains("(3.1[4])"), "{e}");
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let mut st = before.clone();
+    let e = apply_at(&d7, &mut st, Power::British, &order).unwrap_err();
+    assert!(e.contains("(12.1)"), "version 7: {e}");
+    let v7 = umpire::core::ruleset::Ruleset::at_version(&t.r, 7).expect("version 7 is kept");
+    assert_eq!(v7.info().version, 7);
+}
+
+// 18.4: "Units may be reorganized during initial setup": from version 8 a
+// setter's mail may reorganize the brigades he sets up (S1 Russian 3.1(1):
+// Orenburg's two field force brigades), told to him alone; the other
+// setter may not while waiting (26.0). Version 7 refused it there.
+#[test]
+fn a_setter_may_reorganize_his_brigades_at_set_up() {
+    let mut t = game("s1", &[("setup", "chosen")]);
+    assert_eq!(t.st.stage, Stage::Setup(Power::Russian));
+    let orenburg = Loc::Sq(t.city("Orenburg"));
+    let ff: Vec<String> =
+        t.st.units
+            .iter()
+            .filter(|x| x.nat == Nat::Russian && x.kind == Kind::FieldForce && x.loc == orenburg)
+            .map(|x| x.id.clone())
+            .collect();
+    assert_eq!(ff.len(), 2, "S1 3.1(1): two field force brigades");
+    let order = format!("reorganize {} {} into 2", ff[0], ff[1]);
+    let e = t
+        .run(BRITISH, "reorganize bf1 bf2 into 2", &[])
+        .unwrap_err();
+    assert!(e.contains("(26.0)"), "{e}");
+    let before = t.st.clone();
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::Russian, &order).unwrap();
+    // The mail's implied `done` ends his set-up after it.
+    assert!(
+        ev[0].0.contains("18.0") && ev[0].1 == Audience::side(RUSSIAN),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.units, before.units);
+    assert_eq!(t.st.stage, Stage::Setup(Power::British));
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let mut st = before;
+    let e = apply_at(&d7, &mut st, Power::Russian, &order).unwrap_err();
+    assert!(e.contains("(26.0)"), "version 7: {e}");
+}
+
+// 11.2 example: British (red) units may be part of one force with Baluchi
+// and Persian units if Baluchistan and Persia are British controlled; with
+// Persia neutral its units take no orders (5.31(1)), so the force may not
+// take them.
+#[test]
+fn a_force_combines_the_nationalities_its_player_controls() {
+    let mut t = empty(1);
+    let quetta = t.city("Quetta");
+    let (bl, pe) = (t.d().region("BL").unwrap(), t.d().region("PE").unwrap());
+    let mut f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(quetta));
+    f.extend(t.put(Nat::Native(bl), Kind::Irregular, 1, Loc::Sq(quetta)));
+    f.extend(t.put(Nat::Native(pe), Kind::Irregular, 1, Loc::Sq(quetta)));
+    let ids: Vec<String> = f.iter().map(|u| t.id(*u)).collect();
+    let to = Sq::new(quetta.col, quetta.row + 1);
+    let order = format!("move {}: {to}", ids.join(" "));
+    t.st.control[bl.0 as usize] = Some(Power::British);
+    t.refused(BRITISH, &order, "5.31(1), 11.2");
+    t.st.control[pe.0 as usize] = Some(Power::British);
+    t.run(BRITISH, &order, &[]).unwrap();
+    assert!(f.iter().all(|u| t.st.unit(*u).loc == Loc::Sq(to)));
+}
+
+// 12.2 operations example: a force of an agent and three brigades moves in
+// the 1st operations phase for nothing; in the 2nd it pays one SP; in the
+// 3rd it does nothing; in the 4th it pays one more SP and moves again.
+#[test]
+fn the_operations_example_pays_a_supply_point_in_the_second_and_fourth_phases() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let mut ids: Vec<String> = t
+        .put(Nat::British, Kind::FieldForce, 3, Loc::Sq(delhi))
+        .iter()
+        .map(|u| t.id(*u))
+        .collect();
+    t.agent("keane", Loc::Sq(delhi));
+    ids.push("keane".into());
+    let force = ids.join(" ");
+    t.st.sp[0] = 2;
+    let mut at = delhi;
+    let mut go = |t: &mut T, k: u8| {
+        umpire::games::ac::turn::open_phase(&mut t.st, k, Power::British);
+        let to = Sq::new(at.col, at.row - 1);
+        t.run(BRITISH, &format!("move {force}: {to}"), &[]).unwrap();
+        at = to;
+    };
+    go(&mut t, 1);
+    assert_eq!(t.st.sp[0], 2, "the 1st operations phase is free (12.2(1))");
+    go(&mut t, 2);
+    assert_eq!(t.st.sp[0], 1, "one SP in the 2nd (12.2(2))");
+    go(&mut t, 4);
+    assert_eq!(t.st.sp[0], 0, "one more in the 4th");
+}
+
+// 19.1 example: home bases have trade routes running in and out along the
+// trade routes leading off their map edge, so a British force entering
+// Central India along one moves at the trade route rate (13.51: half a
+// point), plus 19.13's one point; off a route the square's full cost.
+#[test]
+fn a_force_enters_its_home_base_along_a_trade_route_at_the_route_rate() {
+    use umpire::games::ac::data::Terrain;
+    let t = empty(1);
+    let d = t.d();
+    let india = Base::India;
+    let a = movement::Allowance {
+        half_mp: 100,
+        diagonal: false,
+        base: Some(india),
+    };
+    let route = *d
+        .base_routes
+        .iter()
+        .find(|(s, b)| **b == india && d.sq(**s).is_some_and(|i| i.terrain == Terrain::Clear))
+        .expect("a clear trade route square into Central India")
+        .0;
+    let off = *d.base_edges[&india]
+        .iter()
+        .find(|s| {
+            !d.base_routes.contains_key(s) && d.sq(**s).is_some_and(|i| i.terrain == Terrain::Clear)
+        })
+        .expect("a clear edge square with no route");
+    // Half movement points: 1/2 + 1 along the route, 1 + 1 off it.
+    let cost = |s: Sq| movement::step(d, Loc::Sq(s), Loc::Base(india), &a).unwrap();
+    assert_eq!(cost(route), 3);
+    assert_eq!(cost(off), 4);
+    let out = movement::step(d, Loc::Base(india), Loc::Sq(route), &a).unwrap();
+    assert_eq!(out, 3, "and out again along it");
+}
+
+// 20.21 example: a player may have one colony and one railroad in the same
+// square, but not two colonies.
+#[test]
+fn a_colony_and_a_railroad_share_a_square_but_two_colonies_do_not() {
+    let mut t = empty(1);
+    // A railroad needs the 1860-64 turn (20.34): scenario 1's turns run on.
+    t.st.turn = 6;
+    t.st.treasury = [100, 100];
+    let delhi = t.city("Delhi");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(delhi));
+    t.agent("burnes", Loc::Sq(delhi));
+    let build = |t: &mut T, kind| {
+        t.econ(
+            Power::British,
+            economy::EconOrder::Build { kind, sq: delhi },
+        )
+    };
+    build(&mut t, MarkerKind::Colony).unwrap();
+    build(&mut t, MarkerKind::Railroad).unwrap();
+    let e = build(&mut t, MarkerKind::Colony).unwrap_err();
+    assert!(e.contains("20.21"), "{e}");
+    let mut kinds: Vec<MarkerKind> = t.st.markers_at(delhi).map(|m| m.kind).collect();
+    kinds.sort_by_key(|k| format!("{k:?}"));
+    assert_eq!(kinds, vec![MarkerKind::Colony, MarkerKind::Railroad]);
+}
+
+// 16.62 example: in scenario 3, which covers several periods, a player does
+// not lose his agents when a later period begins: Pottinger, a period 1
+// agent, stays in play in the 1860-64 turn; but he may not be recruited
+// anew there (16.61).
+#[test]
+fn a_period_1_agent_stays_in_play_when_period_2_begins() {
+    let mut t = game("s3", &[("base", "s1")]);
+    for u in &mut t.st.units {
+        u.loc = Loc::Pool;
+    }
+    for a in &mut t.st.agents {
+        a.loc = Loc::Pool;
+    }
+    t.st.markers.clear();
+    t.st.turn = 5;
+    assert_eq!((t.st.year(), t.st.period()), (1855, 1));
+    t.st.first = Power::British;
+    umpire::games::ac::turn::open_phase(&mut t.st, 5, Power::Russian);
+    let herat = t.city("Herat");
+    let pottinger = t.agent("pottinger", Loc::Sq(herat));
+    t.agent("ranjit-singh", Loc::Dead);
+    t.st.bop = 1;
+    t.run(
+        RUSSIAN,
+        "end",
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 1),
+            ("random events, column A (8.1(2))", 1),
+            ("home government income, British (9.1(1))", 1),
+            ("home government income, Russian (9.1(1))", 1),
+        ],
+    )
+    .unwrap();
+    assert_eq!((t.st.year(), t.st.period()), (1860, 2), "{:?}", t.st.stage);
+    assert_eq!(t.st.agent(pottinger).loc, Loc::Sq(herat));
+    t.st.agents[pottinger.0 as usize].loc = Loc::Pool;
+    t.st.treasury[0] = 100;
+    let at = umpire::games::ac::data::At::Base(Base::India);
+    let e = t
+        .econ(
+            Power::British,
+            economy::EconOrder::Agent {
+                agent: pottinger,
+                at,
+            },
+        )
+        .unwrap_err();
+    assert!(e.contains("16.61"), "{e}");
+}
+
+// 8.2: some events apply to both players, Famine the rulebook's example
+// (its effect, a die of supply points lost, is a stand-in): rolled by the
+// British, it costs the Russians too.
+#[test]
+fn famine_applies_to_both_players() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    t.st.sp = [6, 6];
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 1),
+            ("random events, column A (8.1(2))", 6),
+            ("Famine for the British", 2),
+            ("Famine for the Russian", 3),
+        ],
+    );
+    assert_eq!(t.st.sp, [4, 3], "{ev:?}");
+}
+
+// 10.33 example: the British control Afghanistan and occupy Kabul, so they
+// may recruit a native Afghan field force there; not where no friendly
+// combat unit stands (10.33(2)), nor once Afghanistan is not theirs (5.22).
+#[test]
+fn the_controller_of_afghanistan_recruits_its_field_force_in_kabul() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let af = t.d().region("AF").unwrap();
+    let (kabul, kandahar) = (t.city("Kabul"), t.city("Kandahar"));
+    t.st.control[af.0 as usize] = Some(Power::British);
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(kabul));
+    let recruit = |t: &mut T, sq: Sq| {
+        t.econ(
+            Power::British,
+            economy::EconOrder::Recruit {
+                nat: Nat::Native(af),
+                kind: Kind::FieldForce,
+                at: umpire::games::ac::data::At::Sq(sq),
+                count: 1,
+            },
+        )
+    };
+    let e = recruit(&mut t, kandahar).unwrap_err();
+    assert!(e.contains("10.33"), "{e}");
+    recruit(&mut t, kabul).unwrap();
+    let afghans =
+        t.st.units
+            .iter()
+            .filter(|u| {
+                u.nat == Nat::Native(af) && u.kind == Kind::FieldForce && u.loc == Loc::Sq(kabul)
+            })
+            .count();
+    assert_eq!(afghans, 1);
+    t.st.control[af.0 as usize] = None;
+    let e = recruit(&mut t, kabul).unwrap_err();
+    assert!(e.contains("5.22"), "{e}");
+}
+
+// 15.62: the Ultimatum Table's last row is "7(+)": a modified roll above 7
+// reads it. Burnes alone in Kabul (totals 0 and 0, the "0(-)" column), the
+// index moderately pro-British (+1) and a British colony in Afghanistan
+// (+1): a 6 reads 8, so row 7, T, where row 6 would be "-".
+#[test]
+fn an_ultimatum_roll_above_seven_reads_the_last_row() {
+    let mut t = empty_with(1, &[("ultimatums", "on")]);
+    t.st.bop = 8;
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.st.markers.push(Marker {
+        sq: t.city("Kandahar"),
+        owner: Power::British,
+        kind: MarkerKind::Colony,
+    });
+    let af = t.d().region("AF").unwrap();
+    assert_eq!(negotiate::drm(t.d(), &t.st, Power::British, af), 2);
+    let ev = t
+        .run(
+            BRITISH,
+            "ultimatum AF agent burnes",
+            &[
+                ("ultimatum against AF (15.1(8))", 6),
+                ("invasion defence levy, AF (5.42(3))", 1),
+            ],
+        )
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("differential 0") && e.contains(": T ")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.control[t.region("AF")], Some(Power::British));
+}
+
+// 14.74 clarification: rivers do not increase the defender's strength. A
+// clear river square with no city or fort multiplies by one, as a clear
+// square off the river does.
+#[test]
+fn rivers_do_not_multiply_the_defence() {
+    use umpire::games::ac::data::Terrain;
+    let t = empty(1);
+    let d = t.d();
+    let plain = |river: bool| {
+        (1..=40)
+            .flat_map(|c| (1..=40).map(move |r| Sq::new(c, r)))
+            .find(|s| {
+                d.sq(*s).is_some_and(|i| {
+                    i.terrain == Terrain::Clear && i.city.is_none() && i.river == river
+                })
+            })
+            .expect("a clear square")
+    };
+    for s in [plain(true), plain(false)] {
+        assert_eq!(combat::multiplier(d, &t.st, s, Power::Russian), 1, "{s}");
+    }
+}
+
+// 17.32 (and the Terrain Effects Chart errata): a desert square, forage 0,
+// feeds one irregular unit; a second, with no SP, starves (17.4). The units
+// are natives at home, so not expeditionary (17.6).
+#[test]
+fn a_desert_square_feeds_one_irregular() {
+    use umpire::games::ac::data::Terrain;
+    let mut t = empty(1);
+    let d = t.d().clone();
+    let (s, r) = (1..=40)
+        .flat_map(|c| (1..=40).map(move |r| Sq::new(c, r)))
+        .find_map(|s| {
+            let i = d.sq(s)?;
+            let r = i.region?;
+            let irregulars =
+                t.st.units
+                    .iter()
+                    .filter(|u| u.nat == Nat::Native(r) && u.kind == Kind::Irregular)
+                    .count();
+            (i.terrain == Terrain::Desert && i.city.is_none() && irregulars >= 2).then_some((s, r))
+        })
+        .expect("a desert square of a region with two irregulars");
+    t.st.control[r.0 as usize] = Some(Power::British);
+    let two = t.put(Nat::Native(r), Kind::Irregular, 2, Loc::Sq(s));
+    t.st.sp[0] = 0;
+    provision(&mut t);
+    let kept = two.iter().filter(|u| t.st.unit(**u).loc.in_play()).count();
+    assert_eq!(kept, 1, "one irregular forages in the desert ({s})");
+}
+
+// 17.4 clarification: provisioning is not operations: an agent alone, in
+// automatic supply (17.31), still pays a supply point to move in the 2nd
+// and later operations phases (12.2).
+#[test]
+fn an_agent_alone_pays_for_a_later_operation() {
+    let mut t = empty(2);
+    let delhi = t.city("Delhi");
+    t.agent("burnes", Loc::Sq(delhi));
+    let to = Sq::new(delhi.col, delhi.row + 1);
+    t.st.sp[0] = 0;
+    t.refused(BRITISH, &format!("move burnes: {to}"), "12.2(2)");
+    t.st.sp[0] = 1;
+    t.run(BRITISH, &format!("move burnes: {to}"), &[]).unwrap();
+    assert_eq!(t.st.sp[0], 0);
+}
+
+// 20.31(1) clarification: a colony needs no trading post in its square, and
+// a trading post makes it no cheaper.
+#[test]
+fn a_colony_costs_the_same_with_or_without_a_trading_post() {
+    let cost = |post: bool| {
+        let mut t = empty(1);
+        t.st.treasury = [100, 100];
+        let delhi = t.city("Delhi");
+        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(delhi));
+        t.agent("burnes", Loc::Sq(delhi));
+        if post {
+            t.st.markers.push(Marker {
+                sq: delhi,
+                owner: Power::British,
+                kind: MarkerKind::TradingPost,
+            });
+        }
+        t.econ(
+            Power::British,
+            economy::EconOrder::Build {
+                kind: MarkerKind::Colony,
+                sq: delhi,
+            },
+        )
+        .unwrap();
+        100 - t.st.treasury[0]
+    };
+    let (without, with) = (cost(false), cost(true));
+    assert!(without > 0);
+    assert_eq!(without, with);
+}
+
+// Errata to the Balance of Power Changes Chart: a Russian trading post or
+// railroad eliminated shifts the index one toward Russia (-1), a British one
+// one toward Britain (+1); a colony two (20.51, tested above).
+#[test]
+fn an_eliminated_trading_post_or_railroad_shifts_the_index_one() {
+    for (kind, owner) in [
+        (MarkerKind::TradingPost, Power::Russian),
+        (MarkerKind::Railroad, Power::Russian),
+        (MarkerKind::TradingPost, Power::British),
+        (MarkerKind::Railroad, Power::British),
+    ] {
+        let mut t = empty(1);
+        let o = t.city("Orenburg");
+        t.st.markers.push(Marker { sq: o, owner, kind });
+        t.st.bop = 3;
+        let before = t.st.bop;
+        t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(o));
+        if owner == Power::Russian {
+            t.run(BRITISH, &format!("massacre {o}\nend"), &[]).unwrap();
+        } else {
+            umpire::games::ac::turn::open_phase(&mut t.st, 1, Power::Russian);
+            t.st.units.iter_mut().for_each(|u| {
+                if u.nat == Nat::British {
+                    u.loc = Loc::Pool;
+                }
+            });
+            t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(o));
+            t.run(RUSSIAN, &format!("massacre {o}\nend"), &[]).unwrap();
+        }
+        assert!(t.st.markers.is_empty(), "{kind:?}");
+        let want = bop::shifted(t.d(), before, owner, 1);
+        assert_eq!(t.st.bop, want, "{kind:?} of the {owner:?}");
+    }
+}
+
+// 15.5 clarification: a player negotiates with a neutral region before
+// belligerency is checked, so a force that moved into its capital may still
+// win it over peacefully: with the talks won, `end` finds no invasion (the
+// region is his, levy=invasion raises none); with them failed, the same
+// force invades at `end` and the region joins the other player (5.41(2)).
+#[test]
+fn negotiations_come_before_the_belligerency_check() {
+    for won in [true, false] {
+        let mut t = empty_with(1, &[("levy", "invasion")]);
+        let kabul = t.city("Kabul");
+        let from = Sq::new(kabul.col, kabul.row + 1);
+        let f = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(from))[0];
+        t.agent("burnes", Loc::Sq(from));
+        let id = t.id(f);
+        t.run(BRITISH, &format!("move {id} burnes: {kabul}"), &[])
+            .unwrap();
+        let die = if won { 6 } else { 1 };
+        t.run(
+            BRITISH,
+            "negotiate AF agent burnes",
+            &[("negotiations against AF (15.1(8))", die)],
+        )
+        .unwrap();
+        let levy: &[(&str, u32)] = if won {
+            &[]
+        } else {
+            &[("invasion defence levy, AF (5.42(3))", 1)]
+        };
+        let ev = t.run(BRITISH, "end", levy).unwrap();
+        let want = if won { Power::British } else { Power::Russian };
+        assert_eq!(
+            t.st.control[t.region("AF")],
+            Some(want),
+            "won {won}: {ev:?}"
+        );
+    }
+}
+
+// S2 7.0a: no random events on the first turn; S2 7.0b: the Indian Mutiny
+// has occurred, so rolling it later (stand-in D5) is No Event.
+#[test]
+fn scenario_2_starts_without_events_and_after_the_mutiny() {
+    let mut t = game("s2", &[]);
+    let chooser = umpire::games::ac::turn::chooser(&t.st);
+    let side = if chooser == Power::British {
+        BRITISH
+    } else {
+        RUSSIAN
+    };
+    // Income is rolled first player first.
+    let mut rolls = [
+        ("home government income, British (9.1(1))", 1),
+        ("home government income, Russian (9.1(1))", 1),
+    ];
+    if chooser == Power::Russian {
+        rolls.reverse();
+    }
+    let ev = t.run(side, "initiative first", &rolls).unwrap();
+    assert!(ev.iter().any(|e| e.contains("S2 7.0a")), "{ev:?}");
+    assert_eq!(t.st.stage, Stage::Economy);
+    t.st.bop = 2;
+    let ev = events_with(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 5),
+            ("random events, column D (8.1(2))", 5),
+            ("random events, column C (8.1(2))", 3),
+        ],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("D5: No Event (the Mutiny has occurred, S2 7.0b)")),
+        "{ev:?}"
+    );
+}
+
+// 22.3: "Agents may be placed face down, showing only the flag": from
+// version 8 a player may show his agent face up (`show AGENT`, in the open)
+// and the other player then sees who stands there alone; `hide` turns him
+// face down again. In a stack with units he stays unseen (ruling A57); only
+// one's own agents on the map; version 7 knew no such order.
+#[test]
+fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
+    use umpire::games::ac::view::stacks;
+    let mut t = empty(1);
+    let s = sq("2226");
+    t.agent("burnes", Loc::Sq(s));
+    t.agent("vitkovitch", Loc::Sq(t.city("Herat")));
+    let seen = |t: &T| -> String {
+        stacks(t.d(), &t.st, Some(Power::Russian))
+            .into_iter()
+            .find(|l| l.starts_with(&s.to_string()))
+            .unwrap_or_default()
+    };
+    assert!(seen(&t).contains("agent flag (British)"), "{}", seen(&t));
+    assert!(!seen(&t).contains("burnes"));
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::British, "show burnes").unwrap();
+    assert!(
+        ev.iter()
+            .all(|(e, a)| e.contains("(22.3)") && *a == Audience::All),
+        "{ev:?}"
+    );
+    assert!(seen(&t).contains("burnes(British)"), "{}", seen(&t));
+    let read =
+        umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &lines("show burnes"))
+            .unwrap();
+    assert_eq!(
+        t.r.order_audience(&t.st, BRITISH, &read[0].1),
+        Audience::All
+    );
+    // With a unit in the square the stack hides him again.
+    let f = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s))[0];
+    assert!(
+        seen(&t).contains("a stack (British)") && !seen(&t).contains("burnes"),
+        "{}",
+        seen(&t)
+    );
+    t.st.unit_mut(f).loc = Loc::Pool;
+    let ev = t.run(BRITISH, "hide burnes", &[]).unwrap();
+    assert!(
+        ev.iter().all(|e| !e.contains(&s.to_string())),
+        "hiding places him: {ev:?}"
+    );
+    assert!(seen(&t).contains("agent flag (British)") && !seen(&t).contains("burnes"));
+    t.refused(BRITISH, "hide burnes", "22.3");
+    t.refused(BRITISH, "show vitkovitch", "22.3");
+    t.refused(BRITISH, "show conolly", "22.3");
+    t.refused(BRITISH, "show burnes vitkovitch", "22.3");
+    let mut d7 = t.d().clone();
+    d7.version = 7;
+    let read = umpire::games::ac::orders::parse(&d7, &t.st, Power::British, &lines("show burnes"));
+    assert!(read.is_err(), "version 7: {read:?}");
+}
+
+// 22.3 "may be placed face down": the choice is the setter's at set-up too
+// (from version 8): S1 3.1(1)'s Perovski, set up at Orenburg, shown face up.
+#[test]
+fn a_setter_may_place_his_agent_face_up() {
+    let mut t = game("s1", &[("setup", "chosen")]);
+    let p = AgentId(t.d().find_agent("perovski").unwrap() as u16);
+    assert!(t.st.agent(p).loc.in_play());
+    let ev = apply_at(&t.d().clone(), &mut t.st, Power::Russian, "show perovski").unwrap();
+    assert!(
+        ev[0].0.contains("(22.3)") && ev[0].1 == Audience::All,
+        "{ev:?}"
+    );
+    assert!(t.st.agent(p).face_up);
 }

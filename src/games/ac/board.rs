@@ -36,9 +36,11 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> Vec<Unit> {
             hidden.push(side);
         }
     }
+    // 22.3: an agent shown face up is seen where he stands without units.
+    let alone = st.units_at(Loc::Sq(s)).next().is_none();
     for a in st.agents_at(Loc::Sq(s)) {
         let side = letter(st.agent_owner(d, a));
-        if open {
+        if open || (alone && st.agent(a).face_up) {
             out.push(Unit::new(d.agents[a.0 as usize].id.clone()).side(side));
         } else if !hidden.contains(&side) {
             hidden.push(side);

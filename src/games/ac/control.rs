@@ -150,6 +150,7 @@ fn levy(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power) -> Result<(), Rul
         && got > 0
     {
         st.agent_mut(k).loc = Loc::Sq(s);
+        st.agent_mut(k).face_up = false; // 22.3: a newcomer stands face down
         with_khan = " and its Khan";
     }
     ctx.say(

@@ -176,9 +176,11 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
 /// component units"). So a reorganization changes which counters stand in
 /// the square and nothing the rules read: it is checked (18.1-18.3) and
 /// reported to its player only; the opponent sees the stack as 22.0 lets him
-/// see it, which counts equivalents. Ruling on the phase: 18.0 says "at any
-/// point"; it is taken in the sealed economy (digest 3.1[3]), where it stays
-/// hidden (22.0), and 18.4's set-ups are entered as brigade equivalents.
+/// see it, which counts equivalents. 18.0 says "at any point": from version
+/// 8 it is taken in the sealed economy (digest 3.1[3]), in a set-up mail
+/// (18.4) and in any move of the player's own operations phase (the only
+/// points at which he writes to the umpire); version 7 took it in the
+/// economy only.
 fn reorganize(
     st: &State,
     p: Power,
@@ -488,6 +490,8 @@ fn recruit_agent(
         At::Sq(s) => Loc::Sq(s),
         At::Base(b) => Loc::Base(b),
     };
+    // 22.3: a recruit stands face down, whatever he was before.
+    st.agent_mut(a).face_up = false;
     Ok(format!("recruited {}", info.name))
 }
 

@@ -398,6 +398,7 @@ fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleErro
         let m = AgentId(m as u16);
         if st.agent(m).loc == Loc::Pool {
             st.agent_mut(m).loc = Loc::Sq(s);
+            st.agent_mut(m).face_up = false; // 22.3: a newcomer stands face down
         }
     }
     st.jihad_at = Some(s);

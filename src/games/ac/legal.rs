@@ -435,6 +435,12 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         }
     }
     out.extend(discoveries(d, st, p));
+    // 18.0 "at any point" (from version 8): once a turn, with the phase's end
+    // (a reorganization changes no value, so alone it would go on forever).
+    if let Some((a, b)) = like_pair(st, p).filter(|_| k == 1 && d.version >= 8) {
+        let (a, b) = (&st.unit(a).id, &st.unit(b).id);
+        out.push(format!("reorganize {a} {b} into 2\nend"));
+    }
     out
 }
 

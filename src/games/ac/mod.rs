@@ -70,7 +70,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
 /// versions it still replays are [`Rules::at_version`]'s.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -267,7 +267,10 @@ impl Rules for Ac {
             // refuses words after its square (32.3) rather than ignoring
             // them. Version 5 is kept (`at_version`, `Data::version`).
             // 7: the `reorganize` order (18.0), refused as unknown by 6.
-            // Versions 5 and 6 are kept.
+            // 8: `reorganize` also in a set-up mail (18.4) and in an
+            // operations-phase move (18.0 "at any point"), refused there by
+            // 7; `show`/`hide AGENT` (22.3: face up or down), unknown to 7.
+            // Versions 5, 6 and 7 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -287,11 +290,11 @@ impl Rules for Ac {
         }
     }
 
-    /// Versions 5 and 6: version 6 without `reorganize` (18.0); version 5
-    /// also without the SP of a later amphibious leg (13.83) and
+    /// Versions 5 to 7: version 7 with `reorganize` in the economy round
+    /// only (18.0); version 6 without `reorganize`; version 5 also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3); see `info`.
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
-        if !(5..=6).contains(&version) {
+        if !(5..=7).contains(&version) {
             return None;
         }
         let data = Data {
@@ -354,11 +357,17 @@ impl Rules for Ac {
             ),
             Stage::Over => format!("Turn {}: the game is over", st.turn),
         };
+        // 18.4: reorganization at set-up (from version 8).
+        let reorg = if self.data.version >= 8 {
+            ", `reorganize UNITS into N+N` (18.4)"
+        } else {
+            ""
+        };
         let awaiting = match &st.stage {
             Stage::Setup(p) => vec![Await {
                 side: side(*p),
                 kind: AwaitKind::Orders,
-                ask: "set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up".into(),
+                ask: format!("set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up"),
                 default: vec!["done".into()],
             }],
             Stage::SetupSealed => Power::ALL
@@ -367,7 +376,7 @@ impl Rules for Ac {
                 .map(|p| Await {
                     side: side(*p),
                     kind: AwaitKind::SealedOrders,
-                    ask: "set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in".into(),
+                    ask: format!("set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in"),
                     default: vec!["done".into()],
                 })
                 .collect(),
@@ -395,7 +404,7 @@ impl Rules for Ac {
                     side: side(*p),
                     kind: ECONOMY_AWAIT,
                     ask: format!(
-                        "income and expenditure, sealed: buy, recruit, agent, build, disband, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
+                        "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
                         st.treasury[p.index()]
                     ),
                     default: vec!["done".into()],
@@ -405,8 +414,10 @@ impl Rules for Ac {
                 side: side(ph.side),
                 kind: AwaitKind::Orders,
                 ask: format!(
-                    "your operations phase {} of 5: move, negotiate, crt, then `end` for belligerency and combat ({} SP; 12.0)",
+                    "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0)",
                     ph.k,
+                    // 18.0 "at any point" (from version 8).
+                    if self.data.version >= 8 { ", reorganize" } else { "" },
                     st.sp[ph.side.index()]
                 ),
                 default: vec!["end".into()],
@@ -492,6 +503,8 @@ impl Rules for Ac {
             | Order::Discover(..)
             | Order::Execute(_)
             | Order::Release(..)
+            // 22.3: showing or hiding an agent is done in the open.
+            | Order::Face(..)
             | Order::Deal(_) => Audience::All,
         }
     }

@@ -9,7 +9,7 @@
 //! agent pundit2 at india                    # recruit an agent (16.5(2))
 //! build trading_post at Lahore              # 20.1: colony | fort | trading_post | railroad
 //! disband bg3                               # 10.5
-//! reorganize bf1 bf2 bf3 into 2+1           # 18.0: one square, nationality and type (v7)
+//! reorganize bf1 bf2 bf3 into 2+1           # 18.0: one square, nationality and type (v7; v8 also at set-up and in a move)
 //! done                                      # seals the economy plan (implied at the mail's end; 3.1[3])
 //! move bf1 bf2 keane: 3136 3135 3035        # a force and the squares it enters (13.1)
 //! move bf3: india 3040                      # `india`/`urals`: the home bases (19.0)
@@ -72,6 +72,8 @@ pub enum Order {
     Negotiate(Attempt),
     /// Choose the CRT for a square.
     Crt(Sq, CrtChoice),
+    /// Turn an agent of one's own face up (`true`) or down (22.3, from v8).
+    Face(AgentId, bool),
     /// Set up pieces of a set-up choice on a square (26.0).
     Place(Vec<Piece>, Sq),
     /// Set up a marker of a set-up choice: its kind, from, to (26.0).
@@ -491,6 +493,16 @@ fn line(
         "end" | "pass" => Ok(Order::End),
         "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
         "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
+        // 22.3, from version 8 (not in WORDS nor rule_of, so that earlier
+        // versions refuse the word exactly as they did).
+        "show" | "hide" if d.version >= 8 => {
+            let show = head.eq_ignore_ascii_case("show");
+            let usage = if show { "write `show AGENT`" } else { "write `hide AGENT`" };
+            let [who] = w[..] else {
+                return Err(err(l, usage).rule("22.3"));
+            };
+            Ok(Order::Face(agent(d, l, who)?, show))
+        }
         "release" => {
             let (who, at) = rest
                 .split_once(" at ")

@@ -48,6 +48,7 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
             loc: Loc::Pool,
             moved: false,
             used: false,
+            face_up: false,
         })
         .collect();
     let mut control = vec![None; d.regions.len()];

@@ -73,6 +73,12 @@ pub struct Agent {
     pub moved: bool,
     /// Used his values in this sub-phase (16.9).
     pub used: bool,
+    /// Shown face up by his owner (22.3, from version 8): standing alone he
+    /// shows who he is, not only his flag. Face down is the default, and
+    /// the field is left out of the state's bytes while false, so the
+    /// states of earlier records hash as they did.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub face_up: bool,
 }
 
 /// A civilization marker on the map (20.0).

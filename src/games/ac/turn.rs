@@ -12,7 +12,7 @@ use super::bop;
 use super::combat;
 use super::control;
 use super::data::{Data, MarkerKind, Power};
-use super::economy;
+use super::economy::{self, EconOrder};
 use super::events;
 use super::geom::Sq;
 use super::movement;
@@ -104,6 +104,16 @@ pub fn apply(
         (Stage::Setup(_) | Stage::SetupSealed, Order::PlaceMarker(k, from, to)) => {
             super::placing::place_marker(&mut ctx, st, p, *k, *from, *to)?
         }
+        // 18.4 (from version 8): a setter may reorganize what he places.
+        (Stage::Setup(_) | Stage::SetupSealed, Order::Econ(o @ EconOrder::Reorganize { .. }))
+            if d.version >= 8 =>
+        {
+            let what = economy::apply(d, st, p, o)?;
+            ctx.tell(p, format!("{what}."));
+        }
+        // 22.3 (from version 8): the setter's agents face up or down; in the
+        // sequential set-up only, as the sealed one keeps every line hidden.
+        (Stage::Setup(_), Order::Face(a, up)) => face(&mut ctx, st, p, *a, *up)?,
         (Stage::Setup(_) | Stage::SetupSealed, Order::Done) => {
             super::placing::done(&mut ctx, st, p)?
         }
@@ -265,12 +275,57 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             Ok(())
         }
         Order::Deal(deal) => super::agreement::apply(ctx, st, p, deal),
+        // 18.0 "at any point" (from version 8): told to its player alone.
+        Order::Econ(o @ EconOrder::Reorganize { .. }) if d.version >= 8 => {
+            let what = economy::apply(d, st, p, o)?;
+            ctx.tell(p, format!("{what}."));
+            Ok(())
+        }
+        Order::Face(a, up) => face(ctx, st, p, *a, *up),
         Order::End => end_phase(ctx, st, p),
         _ => Err(illegal(
             "an operations phase takes move, negotiate, ultimatum, crt and end",
             "12.1",
         )),
     }
+}
+
+/// 22.3 (from version 8; the order parses only there): one of `p`'s agents
+/// on the map turned face up, so that alone he shows who he is, or face
+/// down again, showing only his flag. Told to both: it is done in the open.
+fn face(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    a: super::state::AgentId,
+    up: bool,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let name = &d.agents[a.0 as usize].name;
+    // Whose first: where an enemy agent is, a refusal must not tell.
+    if st.agent_owner(d, a) != Some(p) {
+        return Err(illegal(format!("{name} is not one of your agents"), "22.3"));
+    }
+    let super::state::Loc::Sq(s) = st.agent(a).loc else {
+        return Err(illegal(format!("{name} is not on the map"), "22.3"));
+    };
+    // Turning an agent the way he already lies would only tell the other
+    // player that he is on the map.
+    if st.agent(a).face_up == up {
+        return Err(illegal(
+            format!("{name} is face {} already", if up { "up" } else { "down" }),
+            "22.3",
+        ));
+    }
+    st.agent_mut(a).face_up = up;
+    // Face down again: the square is not told, as it would place him.
+    let (text, focus) = if up {
+        (format!("The {} show {name} face up at {s} (22.3).", p.name()), vec![s])
+    } else {
+        (format!("The {} turn {name} face down (22.3).", p.name()), vec![])
+    };
+    ctx.say(text, focus);
+    Ok(())
 }
 
 /// Belligerency check, combat and capture, then the next phase (3.1[4b-d]).
@@ -358,6 +413,7 @@ fn prisoner(
                 ));
             }
             st.agent_mut(a).loc = super::state::Loc::Sq(s);
+            st.agent_mut(a).face_up = false; // 22.3: back face down
             ctx.say(
                 format!(
                     "The {} take {name} into their service at {s}: his region is theirs now (16.44).",
@@ -377,6 +433,7 @@ fn prisoner(
                 return Err(illegal(format!("{s} is not a land square"), "16.42(1)"));
             }
             st.agent_mut(a).loc = super::state::Loc::Sq(s);
+            st.agent_mut(a).face_up = false; // 22.3: back face down
             ctx.say(
                 format!("The {} release {name} at {s} (16.42(1)).", p.name()),
                 vec![s],
@@ -484,6 +541,7 @@ fn returns(ctx: &mut Ctx, st: &mut State) {
             continue;
         };
         st.agent_mut(a).loc = super::state::Loc::Sq(s);
+        st.agent_mut(a).face_up = false; // 22.3: back face down
         ctx.say(
             format!(
                 "The {} return {} on {s}, as agreed (16.42(1), 23.0).",

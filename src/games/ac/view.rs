@@ -2,7 +2,7 @@
 //! only where it has a piece in the square (22.1(1)) or controls the region
 //! (22.1(4), ruling A56), otherwise only that a stack of some side is there
 //! (ruling A57; agents alone show only their flag, 22.3: every agent stands
-//! face down); markers and region control always (22.2); treasuries, supply
+//! face down unless his owner shows him, from version 8); markers and region control always (22.2); treasuries, supply
 //! points, home bases and sealed economy orders only its own (9.0, 17.1, 3.1[3]).
 //! `None` is the umpire's view: everything.
 
@@ -38,7 +38,9 @@ fn side_tag(d: &Data, st: &State, n: Nat) -> String {
 
 /// One line per occupied square, as `viewer` may see it.
 pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
-    let mut by_sq: BTreeMap<Sq, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    // Per square: the units, the agents, and the agents shown face up (22.3).
+    type Seen = (Vec<String>, Vec<String>, Vec<String>);
+    let mut by_sq: BTreeMap<Sq, Seen> = BTreeMap::new();
     for u in &st.units {
         if let Loc::Sq(s) = u.loc {
             by_sq
@@ -52,15 +54,16 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
         if let Loc::Sq(s) = a.loc {
             let owner = st.agent_owner(d, super::state::AgentId(i as u16));
             let tag = owner.map_or("neutral".to_string(), |p| p.name().to_string());
-            by_sq
-                .entry(s)
-                .or_default()
-                .1
-                .push(format!("{}({tag})", d.agents[i].id));
+            let seen = by_sq.entry(s).or_default();
+            let text = format!("{}({tag})", d.agents[i].id);
+            if a.face_up {
+                seen.2.push(text.clone());
+            }
+            seen.1.push(text);
         }
     }
     let mut out = Vec::new();
-    for (s, (units, agents)) in by_sq {
+    for (s, (units, agents, face_up)) in by_sq {
         let place = d
             .city_at(s)
             .map_or(String::new(), |c| format!(" {}", d.city(c).name));
@@ -80,11 +83,17 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
                 .collect();
             sides.sort();
             sides.dedup();
-            // 22.3: agents stand face down; alone they show only their flag.
-            let what = if units.is_empty() {
-                "agent flag"
-            } else {
-                "a stack"
+            // 22.3: agents stand face down; alone they show only their flag,
+            // unless their owner showed them face up (from version 8). In a
+            // stack with units they stay unseen (ruling A57).
+            let what = match (units.is_empty(), face_up.len()) {
+                (false, _) => "a stack".to_string(),
+                (true, 0) => "agent flag".to_string(),
+                (true, n) if n == agents.len() => {
+                    out.push(format!("{s}{place}: {}", face_up.join(" ")));
+                    continue;
+                }
+                (true, _) => format!("{} and agent flag", face_up.join(" ")),
             };
             out.push(format!("{s}{place}: {what} ({})", sides.join(", ")));
         }
