@@ -2566,7 +2566,7 @@ fn version_7_takes_the_stated_default_without_asking() {
     let (r8, st) = with_card_text(n, &taliban_choose(""));
     let r = r8.at(7).unwrap();
     assert_eq!(Rules::info(&r).version, 7);
-    assert_eq!(Rules::info(&r8).version, 8);
+    assert_eq!(Rules::info(&r8).version, umpire::games::adp::VERSION);
     assert_eq!(Rules::info(&r).data, Rules::info(&r8).data, "same data");
     assert!(r8.at(6).is_none(), "6 was never released");
     assert!(Rules::at_version(&r8, 7).is_some());
@@ -2793,6 +2793,113 @@ fn a_non_player_operation_goes_to_the_maximum_extent_its_resources_allow() {
     // A movement is not widened (one group, as ranked).
     let march = "march\nmove 1 balkh>samangan";
     assert_eq!(np_extent::widen(&d, &st, Faction::Warlords, march), march);
+}
+
+#[test]
+fn a_non_player_rally_places_a_base_wherever_it_can() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "Place friendly Bases whenever possible" and "Remove
+    // friendly Active before Underground Guerrillas"; 3.3.1: a Rally Base
+    // replaces 2 of the faction's Guerrillas. Balkh holds 2 Active and 1
+    // Underground Warlord Guerrillas: the widened Rally puts a Base there;
+    // the spaces without 2 Guerrillas only place.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    st.resources[Faction::Warlords.index()] = 4;
+    put(&d, &mut st, "balkh", Piece::WarActive, 2);
+    put(&d, &mut st, "balkh", Piece::WarUnder, 1);
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, "rally\nin balkh");
+    let spaces: Vec<&str> = wide.lines().filter(|l| l.starts_with("in ")).collect();
+    assert_eq!(spaces.len(), 4, "{wide}");
+    assert_eq!(spaces[0], "in balkh base", "{wide}");
+    assert!(spaces[1..].iter().all(|l| !l.ends_with("base")), "{wide}");
+    op(&d, &mut st, Faction::Warlords, &wide).unwrap();
+    let b = s(&d, "balkh");
+    assert_eq!(st[b].pieces[Piece::WarBase], 1);
+    assert_eq!(
+        st[b].pieces[Piece::WarActive],
+        0,
+        "the Active ones go first"
+    );
+    assert_eq!(st[b].pieces[Piece::WarUnder], 1);
+    // Version 8 kept the sampled Rally as it was (ARCHITECTURE "Upgrades").
+    let (r, mut st) = np_game_emptied();
+    let d8 = r.at(8).unwrap().data().clone();
+    st.resources[Faction::Warlords.index()] = 4;
+    put(&d8, &mut st, "balkh", Piece::WarActive, 2);
+    let wide = np_extent::widen(&d8, &st, Faction::Warlords, "rally\nin balkh");
+    assert!(wide.starts_with("rally\nin balkh\n"), "{wide}");
+    assert!(!wide.contains("base"), "{wide}");
+}
+
+#[test]
+fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "Place friendly Bases whenever possible. Exception:
+    // Place no more than 1 Government Base per space" and "Place or remove
+    // friendly Police and Troops evenly, Police first"; 3.2.1 step 2 (b):
+    // the Government replaces 3 of its cubes in a selected space with a
+    // Base, instead of Civic Action (ruling A21: one of the three).
+    let (r, mut st) = game_in("standin-2p-np", &["coalition", "taliban"]);
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    st.stage = Stage::Card(CardTurn::default());
+    st.finished = None;
+    let d = r.data().clone();
+    assert!(st.seats.is_np(Faction::Government));
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 3);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    // Only 2 Police left Available: the Train places those two.
+    let police = st.available[Piece::Police];
+    st.available[Piece::Police] = 2;
+    st.available[Piece::GovTroops] = 0;
+    let wide = np_extent::widen(
+        &d,
+        &st,
+        Faction::Government,
+        "train\nin kabul place 2 police\ncivic kabul 1",
+    );
+    assert!(wide.ends_with("\nbase kabul"), "{wide}");
+    assert!(!wide.contains("civic"), "one step 2 (A21): {wide}");
+    op(&d, &mut st, Faction::Government, &wide).unwrap();
+    let k = s(&d, "kabul");
+    assert_eq!(st[k].pieces[Piece::GovBase], 1);
+    // 5 Police and 3 Troops; the Base takes Police, Troops, Police.
+    assert_eq!(st[k].pieces[Piece::Police], 3);
+    assert_eq!(st[k].pieces[Piece::GovTroops], 2);
+    // A space that holds a Government Base gets no second one.
+    st.available[Piece::Police] = police;
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    let again = np_extent::widen(
+        &d,
+        &st,
+        Faction::Government,
+        "train\nin kabul place 1 police",
+    );
+    assert!(!again.contains("base"), "{again}");
+    // A player's Train replaces Police first, as before.
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    let (_, mut st) = {
+        Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+        emptied(r, st)
+    };
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 5);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul",
+    )
+    .unwrap();
+    assert_eq!(st[k].pieces[Piece::Police], 3);
+    assert_eq!(st[k].pieces[Piece::GovTroops], 3);
 }
 
 #[test]

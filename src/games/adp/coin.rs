@@ -244,9 +244,17 @@ fn build_base(
             "3.2.1",
         ));
     }
-    let police = p[Piece::Police].min(3);
+    // A player's Police go first (the code's order); from version 9 a
+    // Non-player removes "friendly Police and Troops evenly, Police first"
+    // (8.1 GUIDELINES).
+    let (police, troops) = if st.seats.is_np(x.f) && x.d.version >= 9 {
+        super::legal::even_cubes(3, p[Piece::Police], p[Piece::GovTroops])
+    } else {
+        let police = p[Piece::Police].min(3);
+        (police, 3 - police)
+    };
     st.remove(s, Piece::Police, police, false);
-    st.remove(s, Piece::GovTroops, 3 - police, false);
+    st.remove(s, Piece::GovTroops, troops, false);
     st.place(s, Piece::GovBase, 1);
     x.say(format!(
         "Train in {}: 3 Government cubes become a Base",

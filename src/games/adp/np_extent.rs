@@ -19,11 +19,20 @@
 //! Only Operations selecting spaces one line each widen (Train, Assault,
 //! Rally, Attack, Terror); a movement (Patrol, Sweep, March) stays as
 //! ranked, one group.
+//!
+//! From version 9 the widened order also "place[s] friendly Bases whenever
+//! possible" (8.1 GUIDELINES), which the sample rarely did: a Rally puts a
+//! Base in every selected space where one can go (3.3.1: it replaces 2 of
+//! the faction's Guerrillas), and a Government Train replaces 3 cubes with
+//! a Base in the first selected space, in the faction's `spaces` order,
+//! that holds no Government Base yet ("Exception: Place no more than 1
+//! Government Base per space"), instead of any other step 2 (3.2.1, ruling
+//! A21: one of the three). Version 8 kept the sample's Rally and Train.
 
 use super::data::{Data, SpaceId};
 use super::legal::train_cubes;
 use super::nonplayer::trial_state;
-use super::pieces::Faction;
+use super::pieces::{Faction, Piece};
 use super::state::State;
 
 /// `text` with every further space of its Operation the Non-player `f` can
@@ -51,7 +60,55 @@ pub fn widen(d: &Data, st: &State, f: Faction, text: &str) -> String {
             after = next;
         }
     }
+    if d.version >= 9 {
+        out = match op {
+            "rally" => rally_bases(d, st, f, out),
+            "train" if f == Faction::Government => train_base(d, st, f, out),
+            _ => out,
+        };
+    }
     out
+}
+
+/// `text`, a Rally, with a Base placed in each selected space where the
+/// order stays legal (8.1 GUIDELINES, 3.3.1), one space at a time.
+fn rally_bases(d: &Data, st: &State, f: Faction, text: String) -> String {
+    let mut out = text;
+    for i in 0..out.lines().count() {
+        let lines: Vec<&str> = out.lines().collect();
+        let plain = lines[i]
+            .trim()
+            .strip_prefix("in ")
+            .filter(|r| r.split_whitespace().count() == 1);
+        let Some(key) = plain else {
+            continue;
+        };
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[i] = format!("in {key} base");
+        let wider = changed.join("\n");
+        if trial_state(d, st, f, &wider).is_some() {
+            out = wider;
+        }
+    }
+    out
+}
+
+/// `text`, a Government Train, with its step 2 a Base (3.2.1) in the first
+/// selected space, in the faction's order, without a Government Base where
+/// that is legal (8.1 GUIDELINES); `text` as it was if there is none.
+fn train_base(d: &Data, st: &State, f: Faction, text: String) -> String {
+    let step_two = ["civic ", "base ", "patronage"];
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !step_two.iter().any(|w| l.trim().starts_with(w)))
+        .collect();
+    let kept = kept.join("\n");
+    order(d, st, f)
+        .into_iter()
+        .filter(|s| named(d, &kept, *s) && st[*s].pieces[Piece::GovBase] == 0)
+        .map(|s| format!("{kept}\nbase {}", d[s].key))
+        .find(|t| trial_state(d, st, f, t).is_some())
+        .unwrap_or(text)
 }
 
 /// Does an `in` line of `text` select `s` already (3.1: each space once)?
