@@ -2833,6 +2833,44 @@ fn a_non_player_rally_places_a_base_wherever_it_can() {
 }
 
 #[test]
+fn a_non_player_march_brings_every_group_it_can_to_its_destination() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "March so as to get as many Underground Guerrillas as
+    // possible to the destination (3.3.2)" and "Do not move a piece out of a
+    // space if that would place or remove Control there (1.7)". 3.3.2: each
+    // group moves on its own; Samangan is not Pashtun, so no Warlord group
+    // is Activated. Bamian's group joins Balkh's; Sar-e-Pol's stays, since
+    // its 1 Police would then Control it.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d, &mut st, "balkh", Piece::WarUnder, 2);
+    put(&d, &mut st, "bamian", Piece::WarUnder, 3);
+    put(&d, &mut st, "bamian", Piece::WarActive, 1);
+    put(&d, &mut st, "sar-e-pol", Piece::WarUnder, 2);
+    put(&d, &mut st, "sar-e-pol", Piece::Police, 1);
+    let ranked = "march\nmove 2 balkh>samangan";
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, ranked);
+    assert_eq!(wide, format!("{ranked}\nmove 4 bamian>samangan"));
+    op(&d, &mut st, Faction::Warlords, &wide).unwrap();
+    let sam = s(&d, "samangan");
+    assert_eq!(st[sam].pieces[Piece::WarUnder], 5);
+    assert_eq!(st[sam].pieces[Piece::WarActive], 1);
+    // One destination paid for once (ruling A13).
+    assert_eq!(st.res(Faction::Warlords), 4);
+    // Version 8 marched the ranked group alone.
+    let (r, mut st) = np_game_emptied();
+    let d8 = r.at(8).unwrap().data().clone();
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d8, &mut st, "balkh", Piece::WarUnder, 2);
+    put(&d8, &mut st, "bamian", Piece::WarUnder, 3);
+    assert_eq!(
+        np_extent::widen(&d8, &st, Faction::Warlords, ranked),
+        ranked
+    );
+}
+
+#[test]
 fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
     use umpire::games::adp::np_extent;
     // 8.1 GUIDELINES: "Place friendly Bases whenever possible. Exception:

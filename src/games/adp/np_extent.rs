@@ -28,10 +28,19 @@
 //! that holds no Government Base yet ("Exception: Place no more than 1
 //! Government Base per space"), instead of any other step 2 (3.2.1, ruling
 //! A21: one of the three). Version 8 kept the sample's Rally and Train.
+//!
+//! From version 9 a March, too, goes to the maximum extent its destination
+//! allows: "March so as to get as many Underground Guerrillas as possible to
+//! the destination" (8.1 GUIDELINES). Each adjacent space adds its group to
+//! the ranked one's destination (3.3.2: each group moves, and is Activated
+//! or not, on its own; the destination is paid for once, ruling A13), as
+//! many as keep them Underground (`legal::np_march`, the MARCH EXAMPLE),
+//! unless the group's leaving would place or remove Control in its space
+//! (8.1). Version 8 marched the ranked group alone.
 
 use super::data::{Data, SpaceId};
 use super::legal::train_cubes;
-use super::nonplayer::trial_state;
+use super::nonplayer::{keeps_control, trial_state};
 use super::pieces::{Faction, Piece};
 use super::state::State;
 
@@ -39,6 +48,9 @@ use super::state::State;
 /// carry out and pay for (8.1 GUIDELINES, ruling A50).
 pub fn widen(d: &Data, st: &State, f: Faction, text: &str) -> String {
     let op = text.split_whitespace().next().unwrap_or("");
+    if op == "march" && d.version >= 9 {
+        return march_groups(d, st, f, text.to_string());
+    }
     if !matches!(op, "train" | "assault" | "rally" | "attack" | "terror") {
         return text.to_string();
     }
@@ -128,4 +140,62 @@ fn order(d: &Data, st: &State, f: Faction) -> Vec<SpaceId> {
     let mut v: Vec<SpaceId> = d.ids().collect();
     d.sort_spaces(st, &d.nonplayer[f.index()].spaces, &mut v);
     v
+}
+
+/// `text`, a March, with a group from every further adjacent space to its
+/// destination that gets Guerrillas there Underground where any can be, and
+/// keeps Control where it leaves (8.1 GUIDELINES, 3.3.2).
+fn march_groups(d: &Data, st: &State, f: Faction, text: String) -> String {
+    let moves: Vec<(SpaceId, SpaceId)> = text.lines().filter_map(|l| move_line(d, l)).collect();
+    let Some(&(_, to)) = moves.first() else {
+        return text;
+    };
+    if moves.iter().any(|(_, t)| *t != to) {
+        return text;
+    }
+    let Some(mut after) = trial_state(d, st, f, &text) else {
+        return text;
+    };
+    let mut out = text;
+    for from in order(d, st, f) {
+        if from == to || !d.adjacent(from, to) || moves.iter().any(|(m, _)| *m == from) {
+            continue;
+        }
+        let Some(n) = super::legal::np_march(d, &after, f, from, to) else {
+            continue;
+        };
+        let group = format!("move {n} {}>{}", d[from].key, d[to].key);
+        let wider = with_move(&out, &group);
+        if !keeps_control(d, st, f, &wider) {
+            continue;
+        }
+        if let Some(next) = trial_state(d, st, f, &wider) {
+            out = wider;
+            after = next;
+        }
+    }
+    out
+}
+
+/// The origin and destination of a one-leg `move N [active] FROM>TO` line.
+fn move_line(d: &Data, line: &str) -> Option<(SpaceId, SpaceId)> {
+    let path = line.trim().strip_prefix("move ")?.split_whitespace().last()?;
+    let mut ends = path.split('>');
+    let (a, b) = (ends.next()?, ends.next()?);
+    if ends.next().is_some() {
+        return None;
+    }
+    Some((d.find(a)?, d.find(b)?))
+}
+
+/// `text` with `group` after its last `move` line (the Special Activity's
+/// lines, Cultivate's after the Operation's, stay where they were).
+fn with_move(text: &str, group: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.trim().starts_with("move "))
+        .map_or(lines.len(), |i| i + 1);
+    lines.insert(at, group);
+    lines.join("\n")
 }
