@@ -2941,6 +2941,61 @@ fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
 }
 
 #[test]
+fn a_non_player_coalition_redeploys_every_troop_that_may_go_and_keeps_control() {
+    use umpire::games::adp::np_round;
+    use umpire::games::adp::orders::PlanLine;
+    use umpire::games::adp::pieces::Kind;
+    // 6.5: the Coalition may move its Troops on LoCs or in Provinces without
+    // COIN Bases to COIN-Controlled spaces with COIN Bases or Kabul; 8.1
+    // GUIDELINES: the maximum extent, but "Do not move a piece out of a
+    // space if that would place or remove Control there" (ruling A51: to
+    // the first legal destination in the faction's order, Kabul here).
+    let (r, mut st) = game_in("standin-1p-taliban", &["taliban"]);
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    assert!(st.seats.is_np(Faction::Coalition));
+    let loc = s(&d, "kabul-aibak");
+    put(&d, &mut st, "kabul-aibak", Piece::CoalTroops, 2);
+    // Helmand: 3 Troops Control it against 1 Guerrilla; 2 must stay.
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 3);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+    // Kandahar holds a COIN Base: its Troops may not Redeploy.
+    put(&d, &mut st, "kandahar", Piece::CoalTroops, 2);
+    put(&d, &mut st, "kandahar", Piece::CoalBase, 1);
+    let k = d.kabul();
+    let mut plan = np_round::redeploy(&d, &st, Faction::Coalition);
+    plan.sort_by_key(|p| match p {
+        PlanLine::Redeploy { from, .. } => Some(*from),
+        _ => None,
+    });
+    let mut want = vec![
+        PlanLine::Redeploy {
+            count: 1,
+            kind: Kind::Troops,
+            from: s(&d, "helmand"),
+            to: k,
+        },
+        PlanLine::Redeploy {
+            count: 2,
+            kind: Kind::Troops,
+            from: loc,
+            to: k,
+        },
+    ];
+    want.sort_by_key(|p| match p {
+        PlanLine::Redeploy { from, .. } => Some(*from),
+        _ => None,
+    });
+    assert_eq!(plan, want);
+    // Version 8 moved no Coalition Troop; a Non-player Government or
+    // Taliban makes no optional move.
+    let d8 = r.at(8).unwrap().data().clone();
+    assert!(np_round::redeploy(&d8, &st, Faction::Coalition).is_empty());
+    assert!(np_round::redeploy(&d, &st, Faction::Government).is_empty());
+}
+
+#[test]
 fn non_players_buy_civic_action_and_sharia_to_the_maximum_extent() {
     use umpire::games::adp::np_round;
     use umpire::games::adp::orders::PlanLine;
