@@ -93,10 +93,22 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 };
 
 /// The data sets adp embedded before, kept so records made with them replay
-/// (`games/adp/earlier/`), newest first: version 8's before the flowchart
-/// records (3 December 2026), and version 7's before the grant and chosen
-/// stand-in cards.
+/// (`games/adp/earlier/`), newest first: version 8's with the flowchart
+/// records (before version 9's notes on Redeploy, 4 December 2026), version
+/// 8's before the flowchart records (3 December 2026), and version 7's
+/// before the grant and chosen stand-in cards.
 const EARLIER: &[crate::core::data::EarlierData] = &[
+    crate::earlier_data!(
+        "adp",
+        "5c972dcc47c288f4",
+        [
+            "cards.toml",
+            "forces.toml",
+            "map.toml",
+            "nonplayer.toml",
+            "setup.toml"
+        ]
+    ),
     crate::earlier_data!(
         "adp",
         "715ece38502205c3",
