@@ -2871,6 +2871,57 @@ fn a_non_player_march_brings_every_group_it_can_to_its_destination() {
 }
 
 #[test]
+fn a_government_player_names_the_cubes_its_train_base_replaces() {
+    // 3.2.1 step 2: "replace any 3 Government cubes there with 1 Government
+    // Base": from version 9 the player names the Police among them
+    // (`base SPACE N police`, the rest Troops); without it, Police first.
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 3);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    let k = s(&d, "kabul");
+    let mut two = st.clone();
+    op(
+        &d,
+        &mut two,
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul 0 police",
+    )
+    .unwrap();
+    assert_eq!(two[k].pieces[Piece::Police], 4);
+    assert_eq!(two[k].pieces[Piece::GovTroops], 0);
+    assert_eq!(two[k].pieces[Piece::GovBase], 1);
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul 0 police\nbase kabul",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.2.1"), "{e}");
+    // More Police named than the space holds: refused, naming the rule.
+    let mut few = st.clone();
+    few[k].pieces[Piece::Police] = 1;
+    let e = op(
+        &d,
+        &mut few,
+        Faction::Government,
+        "train\nin kabul place 1 troops\nbase kabul 2 police",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.2.1") && e.contains("1 Police"), "{e}");
+    // Version 8 reads no count.
+    let d8 = r.at(8).unwrap().data().clone();
+    assert!(orders::parse(&d8, &lines("train\nin kabul\nbase kabul 1 police"), false).is_err());
+}
+
+#[test]
 fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
     use umpire::games::adp::np_extent;
     // 8.1 GUIDELINES: "Place friendly Bases whenever possible. Exception:
