@@ -2871,6 +2871,114 @@ fn a_non_player_march_brings_every_group_it_can_to_its_destination() {
 }
 
 #[test]
+fn infiltrate_takes_a_base_after_cubes_unshielded_by_troops_and_costs_patronage() {
+    // 4.4.2: Infiltrate removes 2 Government or Warlord pieces or replaces
+    // 1 with a Taliban Guerrilla; "Government or Warlord Bases cannot be
+    // removed before all Government cubes or Warlord Guerrillas in the
+    // space"; "reduce Patronage by 1 per Government piece that was
+    // removed"; "NOTE: Coalition Troops do not protect Government Bases
+    // from Infiltration".
+    let (r, st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    st.resources[Faction::Taliban.index()] = 5;
+    st.patronage = 10;
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 1);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+    put(&d, &mut st, "helmand", Piece::GovBase, 1);
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 2);
+    put(&d, &mut st, "helmand", Piece::Police, 1);
+    let h = s(&d, "helmand");
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin kandahar\nsa infiltrate helmand remove government government",
+    )
+    .unwrap();
+    assert_eq!(st[h].pieces[Piece::Police], 0, "the cube first");
+    assert_eq!(
+        st[h].pieces[Piece::GovBase],
+        0,
+        "then the Base, Troops or not"
+    );
+    assert_eq!(st[h].pieces[Piece::CoalTroops], 2);
+    assert_eq!(st.patronage, 8);
+}
+
+#[test]
+fn a_non_player_infiltrates_underground_guerrillas_and_police_and_troops_evenly() {
+    // 8.1 GUIDELINES: "Remove enemy ... Underground before Active
+    // Guerrillas, and Police then Troops evenly (each space)"; a player's
+    // Infiltrate takes Active Guerrillas and Police first (4.4.2). Version 9.
+    let spaces = |d: &Data, st: &mut State| {
+        put(d, st, "kandahar", Piece::TalUnder, 1);
+        put(d, st, "helmand", Piece::TalUnder, 1);
+        put(d, st, "helmand", Piece::Police, 2);
+        put(d, st, "helmand", Piece::GovTroops, 2);
+        put(d, st, "zabol", Piece::TalUnder, 1);
+        put(d, st, "zabol", Piece::WarUnder, 1);
+        put(d, st, "zabol", Piece::WarActive, 1);
+    };
+    let infiltrate = |d: &Data, st: &mut State, text: &str| {
+        st.resources[Faction::Taliban.index()] = 5;
+        op(
+            d,
+            st,
+            Faction::Taliban,
+            &format!("rally\nin kandahar\nsa infiltrate {text}"),
+        )
+        .unwrap();
+    };
+    let (r, mut np) = np_game_emptied();
+    assert!(np.seats.is_np(Faction::Taliban));
+    let d = r.data().clone();
+    spaces(&d, &mut np);
+    let mut player = {
+        let (r, st) = game_in(
+            "standin",
+            &["coalition", "government", "taliban", "warlords"],
+        );
+        let (_, mut st) = emptied(r, st);
+        spaces(&d, &mut st);
+        st
+    };
+    let (h, z) = (s(&d, "helmand"), s(&d, "zabol"));
+    infiltrate(&d, &mut np, "helmand remove government government");
+    assert_eq!(
+        (np[h].pieces[Piece::Police], np[h].pieces[Piece::GovTroops]),
+        (1, 1)
+    );
+    infiltrate(&d, &mut player, "helmand remove government government");
+    assert_eq!(
+        (
+            player[h].pieces[Piece::Police],
+            player[h].pieces[Piece::GovTroops]
+        ),
+        (0, 2)
+    );
+    infiltrate(&d, &mut np, "zabol replace warlords");
+    assert_eq!(
+        (
+            np[z].pieces[Piece::WarUnder],
+            np[z].pieces[Piece::WarActive]
+        ),
+        (0, 1)
+    );
+    infiltrate(&d, &mut player, "zabol replace warlords");
+    assert_eq!(
+        (
+            player[z].pieces[Piece::WarUnder],
+            player[z].pieces[Piece::WarActive]
+        ),
+        (1, 0)
+    );
+}
+
+#[test]
 fn a_government_player_names_the_cubes_its_train_base_replaces() {
     // 3.2.1 step 2: "replace any 3 Government cubes there with 1 Government
     // Base": from version 9 the player names the Police among them

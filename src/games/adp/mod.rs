@@ -326,7 +326,12 @@ impl Rules for Adp {
             // friendly Bases whenever possible (8.1 GUIDELINES: a Base in
             // each Rally space, a Government Train's step 2 a Base where it
             // has none) and removes its own cubes for one Police and Troops
-            // evenly; version 8 is kept: `at_version(8)`.
+            // evenly; its March brings a group from every adjacent space
+            // that keeps Control; a Non-player Coalition Redeploys (A51);
+            // a Non-player's Infiltrate takes Underground Guerrillas and
+            // Police and Troops evenly; a Government player names the
+            // Police its Train Base replaces. Version 8 is kept:
+            // `at_version(8)`.
             version: d.version,
             data: Some(d.hash),
             title: "A Distant Plain".into(),
