@@ -2979,6 +2979,34 @@ fn a_non_player_infiltrates_underground_guerrillas_and_police_and_troops_evenly(
 }
 
 #[test]
+fn ineffective_event_example_a_non_player_operates_instead() {
+    use umpire::games::adp::nonplayer;
+    // 8.1 INEFFECTIVE EVENT EXAMPLE: "Non-player Warlords are 1st Eligible
+    // for Change in Tactics. No Capabilities markers are yet in play. The
+    // Event would have no effect, so the Warlords execute Operations and a
+    // Special Activity." The printed text is missing: a stand-in shaded text
+    // that removes Coalition Troops has no effect while none are on the map.
+    let text = r#"[{ do = "remove", faction = "coalition", piece = "troops", count = 2, spaces = 1, filter = "afghan" }]"#;
+    let (r, st) = with_card_text_in(67, text, ("standin-1p-coalition", &["coalition"]));
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    on_card(&r, &mut st, 67);
+    assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d, &mut st, "balkh", Piece::WarUnder, 2);
+    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+    assert!(!chose.starts_with("event") && chose != "pass", "{chose}");
+    assert!(
+        chose.contains("\nsa "),
+        "Operations and a Special Activity: {chose}"
+    );
+    // With Coalition Troops to remove, the Event has an effect: taken (8.1).
+    put(&d, &mut st, "kandahar", Piece::CoalTroops, 2);
+    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+    assert!(chose.starts_with("event shaded"), "{chose}");
+}
+
+#[test]
 fn a_government_player_names_the_cubes_its_train_base_replaces() {
     // 3.2.1 step 2: "replace any 3 Government cubes there with 1 Government
     // Base": from version 9 the player names the Police among them
