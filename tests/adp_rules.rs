@@ -2566,7 +2566,7 @@ fn version_7_takes_the_stated_default_without_asking() {
     let (r8, st) = with_card_text(n, &taliban_choose(""));
     let r = r8.at(7).unwrap();
     assert_eq!(Rules::info(&r).version, 7);
-    assert_eq!(Rules::info(&r8).version, 8);
+    assert_eq!(Rules::info(&r8).version, umpire::games::adp::VERSION);
     assert_eq!(Rules::info(&r).data, Rules::info(&r8).data, "same data");
     assert!(r8.at(6).is_none(), "6 was never released");
     assert!(Rules::at_version(&r8, 7).is_some());
@@ -2793,6 +2793,393 @@ fn a_non_player_operation_goes_to_the_maximum_extent_its_resources_allow() {
     // A movement is not widened (one group, as ranked).
     let march = "march\nmove 1 balkh>samangan";
     assert_eq!(np_extent::widen(&d, &st, Faction::Warlords, march), march);
+}
+
+#[test]
+fn a_non_player_rally_places_a_base_wherever_it_can() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "Place friendly Bases whenever possible" and "Remove
+    // friendly Active before Underground Guerrillas"; 3.3.1: a Rally Base
+    // replaces 2 of the faction's Guerrillas. Balkh holds 2 Active and 1
+    // Underground Warlord Guerrillas: the widened Rally puts a Base there;
+    // the spaces without 2 Guerrillas only place.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    st.resources[Faction::Warlords.index()] = 4;
+    put(&d, &mut st, "balkh", Piece::WarActive, 2);
+    put(&d, &mut st, "balkh", Piece::WarUnder, 1);
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, "rally\nin balkh");
+    let spaces: Vec<&str> = wide.lines().filter(|l| l.starts_with("in ")).collect();
+    assert_eq!(spaces.len(), 4, "{wide}");
+    assert_eq!(spaces[0], "in balkh base", "{wide}");
+    assert!(spaces[1..].iter().all(|l| !l.ends_with("base")), "{wide}");
+    op(&d, &mut st, Faction::Warlords, &wide).unwrap();
+    let b = s(&d, "balkh");
+    assert_eq!(st[b].pieces[Piece::WarBase], 1);
+    assert_eq!(
+        st[b].pieces[Piece::WarActive],
+        0,
+        "the Active ones go first"
+    );
+    assert_eq!(st[b].pieces[Piece::WarUnder], 1);
+    // Version 8 kept the sampled Rally as it was (ARCHITECTURE "Upgrades").
+    let (r, mut st) = np_game_emptied();
+    let d8 = r.at(8).unwrap().data().clone();
+    st.resources[Faction::Warlords.index()] = 4;
+    put(&d8, &mut st, "balkh", Piece::WarActive, 2);
+    let wide = np_extent::widen(&d8, &st, Faction::Warlords, "rally\nin balkh");
+    assert!(wide.starts_with("rally\nin balkh\n"), "{wide}");
+    assert!(!wide.contains("base"), "{wide}");
+}
+
+#[test]
+fn a_non_player_march_brings_every_group_it_can_to_its_destination() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "March so as to get as many Underground Guerrillas as
+    // possible to the destination (3.3.2)" and "Do not move a piece out of a
+    // space if that would place or remove Control there (1.7)". 3.3.2: each
+    // group moves on its own; Samangan is not Pashtun, so no Warlord group
+    // is Activated. Bamian's group joins Balkh's; Sar-e-Pol's stays, since
+    // its 1 Police would then Control it.
+    let (r, mut st) = np_game_emptied();
+    let d = r.data().clone();
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d, &mut st, "balkh", Piece::WarUnder, 2);
+    put(&d, &mut st, "bamian", Piece::WarUnder, 3);
+    put(&d, &mut st, "bamian", Piece::WarActive, 1);
+    put(&d, &mut st, "sar-e-pol", Piece::WarUnder, 2);
+    put(&d, &mut st, "sar-e-pol", Piece::Police, 1);
+    let ranked = "march\nmove 2 balkh>samangan";
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, ranked);
+    assert_eq!(wide, format!("{ranked}\nmove 4 bamian>samangan"));
+    op(&d, &mut st, Faction::Warlords, &wide).unwrap();
+    let sam = s(&d, "samangan");
+    assert_eq!(st[sam].pieces[Piece::WarUnder], 5);
+    assert_eq!(st[sam].pieces[Piece::WarActive], 1);
+    // One destination paid for once (ruling A13).
+    assert_eq!(st.res(Faction::Warlords), 4);
+    // Version 8 marched the ranked group alone.
+    let (r, mut st) = np_game_emptied();
+    let d8 = r.at(8).unwrap().data().clone();
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d8, &mut st, "balkh", Piece::WarUnder, 2);
+    put(&d8, &mut st, "bamian", Piece::WarUnder, 3);
+    assert_eq!(
+        np_extent::widen(&d8, &st, Faction::Warlords, ranked),
+        ranked
+    );
+}
+
+#[test]
+fn infiltrate_takes_a_base_after_cubes_unshielded_by_troops_and_costs_patronage() {
+    // 4.4.2: Infiltrate removes 2 Government or Warlord pieces or replaces
+    // 1 with a Taliban Guerrilla; "Government or Warlord Bases cannot be
+    // removed before all Government cubes or Warlord Guerrillas in the
+    // space"; "reduce Patronage by 1 per Government piece that was
+    // removed"; "NOTE: Coalition Troops do not protect Government Bases
+    // from Infiltration".
+    let (r, st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    st.resources[Faction::Taliban.index()] = 5;
+    st.patronage = 10;
+    put(&d, &mut st, "kandahar", Piece::TalUnder, 1);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+    put(&d, &mut st, "helmand", Piece::GovBase, 1);
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 2);
+    put(&d, &mut st, "helmand", Piece::Police, 1);
+    let h = s(&d, "helmand");
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin kandahar\nsa infiltrate helmand remove government government",
+    )
+    .unwrap();
+    assert_eq!(st[h].pieces[Piece::Police], 0, "the cube first");
+    assert_eq!(
+        st[h].pieces[Piece::GovBase],
+        0,
+        "then the Base, Troops or not"
+    );
+    assert_eq!(st[h].pieces[Piece::CoalTroops], 2);
+    assert_eq!(st.patronage, 8);
+}
+
+#[test]
+fn a_non_player_infiltrates_underground_guerrillas_and_police_and_troops_evenly() {
+    // 8.1 GUIDELINES: "Remove enemy ... Underground before Active
+    // Guerrillas, and Police then Troops evenly (each space)"; a player's
+    // Infiltrate takes Active Guerrillas and Police first (4.4.2). Version 9.
+    let spaces = |d: &Data, st: &mut State| {
+        put(d, st, "kandahar", Piece::TalUnder, 1);
+        put(d, st, "helmand", Piece::TalUnder, 1);
+        put(d, st, "helmand", Piece::Police, 2);
+        put(d, st, "helmand", Piece::GovTroops, 2);
+        put(d, st, "zabol", Piece::TalUnder, 1);
+        put(d, st, "zabol", Piece::WarUnder, 1);
+        put(d, st, "zabol", Piece::WarActive, 1);
+    };
+    let infiltrate = |d: &Data, st: &mut State, text: &str| {
+        st.resources[Faction::Taliban.index()] = 5;
+        op(
+            d,
+            st,
+            Faction::Taliban,
+            &format!("rally\nin kandahar\nsa infiltrate {text}"),
+        )
+        .unwrap();
+    };
+    let (r, mut np) = np_game_emptied();
+    assert!(np.seats.is_np(Faction::Taliban));
+    let d = r.data().clone();
+    spaces(&d, &mut np);
+    let mut player = {
+        let (r, st) = game_in(
+            "standin",
+            &["coalition", "government", "taliban", "warlords"],
+        );
+        let (_, mut st) = emptied(r, st);
+        spaces(&d, &mut st);
+        st
+    };
+    let (h, z) = (s(&d, "helmand"), s(&d, "zabol"));
+    infiltrate(&d, &mut np, "helmand remove government government");
+    assert_eq!(
+        (np[h].pieces[Piece::Police], np[h].pieces[Piece::GovTroops]),
+        (1, 1)
+    );
+    infiltrate(&d, &mut player, "helmand remove government government");
+    assert_eq!(
+        (
+            player[h].pieces[Piece::Police],
+            player[h].pieces[Piece::GovTroops]
+        ),
+        (0, 2)
+    );
+    infiltrate(&d, &mut np, "zabol replace warlords");
+    assert_eq!(
+        (
+            np[z].pieces[Piece::WarUnder],
+            np[z].pieces[Piece::WarActive]
+        ),
+        (0, 1)
+    );
+    infiltrate(&d, &mut player, "zabol replace warlords");
+    assert_eq!(
+        (
+            player[z].pieces[Piece::WarUnder],
+            player[z].pieces[Piece::WarActive]
+        ),
+        (1, 0)
+    );
+}
+
+#[test]
+fn ineffective_event_example_a_non_player_operates_instead() {
+    use umpire::games::adp::nonplayer;
+    // 8.1 INEFFECTIVE EVENT EXAMPLE: "Non-player Warlords are 1st Eligible
+    // for Change in Tactics. No Capabilities markers are yet in play. The
+    // Event would have no effect, so the Warlords execute Operations and a
+    // Special Activity." The printed text is missing: a stand-in shaded text
+    // that removes Coalition Troops has no effect while none are on the map.
+    let text = r#"[{ do = "remove", faction = "coalition", piece = "troops", count = 2, spaces = 1, filter = "afghan" }]"#;
+    let (r, st) = with_card_text_in(67, text, ("standin-1p-coalition", &["coalition"]));
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    on_card(&r, &mut st, 67);
+    assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
+    st.resources[Faction::Warlords.index()] = 5;
+    put(&d, &mut st, "balkh", Piece::WarUnder, 2);
+    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+    assert!(!chose.starts_with("event") && chose != "pass", "{chose}");
+    assert!(
+        chose.contains("\nsa "),
+        "Operations and a Special Activity: {chose}"
+    );
+    // With Coalition Troops to remove, the Event has an effect: taken (8.1).
+    put(&d, &mut st, "kandahar", Piece::CoalTroops, 2);
+    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
+    assert!(chose.starts_with("event shaded"), "{chose}");
+}
+
+#[test]
+fn a_government_player_names_the_cubes_its_train_base_replaces() {
+    // 3.2.1 step 2: "replace any 3 Government cubes there with 1 Government
+    // Base": from version 9 the player names the Police among them
+    // (`base SPACE N police`, the rest Troops); without it, Police first.
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 3);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    let k = s(&d, "kabul");
+    let mut two = st.clone();
+    op(
+        &d,
+        &mut two,
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul 0 police",
+    )
+    .unwrap();
+    assert_eq!(two[k].pieces[Piece::Police], 4);
+    assert_eq!(two[k].pieces[Piece::GovTroops], 0);
+    assert_eq!(two[k].pieces[Piece::GovBase], 1);
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul 0 police\nbase kabul",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.2.1"), "{e}");
+    // More Police named than the space holds: refused, naming the rule.
+    let mut few = st.clone();
+    few[k].pieces[Piece::Police] = 1;
+    let e = op(
+        &d,
+        &mut few,
+        Faction::Government,
+        "train\nin kabul place 1 troops\nbase kabul 2 police",
+    )
+    .unwrap_err();
+    assert!(e.contains("3.2.1") && e.contains("1 Police"), "{e}");
+    // Version 8 reads no count.
+    let d8 = r.at(8).unwrap().data().clone();
+    assert!(orders::parse(&d8, &lines("train\nin kabul\nbase kabul 1 police"), false).is_err());
+}
+
+#[test]
+fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "Place friendly Bases whenever possible. Exception:
+    // Place no more than 1 Government Base per space" and "Place or remove
+    // friendly Police and Troops evenly, Police first"; 3.2.1 step 2 (b):
+    // the Government replaces 3 of its cubes in a selected space with a
+    // Base, instead of Civic Action (ruling A21: one of the three).
+    let (r, mut st) = game_in("standin-2p-np", &["coalition", "taliban"]);
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    st.stage = Stage::Card(CardTurn::default());
+    st.finished = None;
+    let d = r.data().clone();
+    assert!(st.seats.is_np(Faction::Government));
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 3);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    // Only 2 Police left Available: the Train places those two.
+    let police = st.available[Piece::Police];
+    st.available[Piece::Police] = 2;
+    st.available[Piece::GovTroops] = 0;
+    let wide = np_extent::widen(
+        &d,
+        &st,
+        Faction::Government,
+        "train\nin kabul place 2 police\ncivic kabul 1",
+    );
+    assert!(wide.ends_with("\nbase kabul"), "{wide}");
+    assert!(!wide.contains("civic"), "one step 2 (A21): {wide}");
+    op(&d, &mut st, Faction::Government, &wide).unwrap();
+    let k = s(&d, "kabul");
+    assert_eq!(st[k].pieces[Piece::GovBase], 1);
+    // 5 Police and 3 Troops; the Base takes Police, Troops, Police.
+    assert_eq!(st[k].pieces[Piece::Police], 3);
+    assert_eq!(st[k].pieces[Piece::GovTroops], 2);
+    // A space that holds a Government Base gets no second one.
+    st.available[Piece::Police] = police;
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    let again = np_extent::widen(
+        &d,
+        &st,
+        Faction::Government,
+        "train\nin kabul place 1 police",
+    );
+    assert!(!again.contains("base"), "{again}");
+    // A player's Train replaces Police first, as before.
+    let (r, mut st) = game_in(
+        "standin",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    let (_, mut st) = {
+        Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+        emptied(r, st)
+    };
+    st.resources[Faction::Government.index()] = 9;
+    put(&d, &mut st, "kabul", Piece::Police, 5);
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    op(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul place 1 police\nbase kabul",
+    )
+    .unwrap();
+    assert_eq!(st[k].pieces[Piece::Police], 3);
+    assert_eq!(st[k].pieces[Piece::GovTroops], 3);
+}
+
+#[test]
+fn a_non_player_coalition_redeploys_every_troop_that_may_go_and_keeps_control() {
+    use umpire::games::adp::np_round;
+    use umpire::games::adp::orders::PlanLine;
+    use umpire::games::adp::pieces::Kind;
+    // 6.5: the Coalition may move its Troops on LoCs or in Provinces without
+    // COIN Bases to COIN-Controlled spaces with COIN Bases or Kabul; 8.1
+    // GUIDELINES: the maximum extent, but "Do not move a piece out of a
+    // space if that would place or remove Control there" (ruling A51: to
+    // the first legal destination in the faction's order, Kabul here).
+    let (r, mut st) = game_in("standin-1p-taliban", &["taliban"]);
+    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    let (r, mut st) = emptied(r, st);
+    let d = r.data().clone();
+    assert!(st.seats.is_np(Faction::Coalition));
+    let loc = s(&d, "kabul-aibak");
+    put(&d, &mut st, "kabul-aibak", Piece::CoalTroops, 2);
+    // Helmand: 3 Troops Control it against 1 Guerrilla; 2 must stay.
+    put(&d, &mut st, "helmand", Piece::CoalTroops, 3);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 1);
+    // Kandahar holds a COIN Base: its Troops may not Redeploy.
+    put(&d, &mut st, "kandahar", Piece::CoalTroops, 2);
+    put(&d, &mut st, "kandahar", Piece::CoalBase, 1);
+    let k = d.kabul();
+    let mut plan = np_round::redeploy(&d, &st, Faction::Coalition);
+    plan.sort_by_key(|p| match p {
+        PlanLine::Redeploy { from, .. } => Some(*from),
+        _ => None,
+    });
+    let mut want = vec![
+        PlanLine::Redeploy {
+            count: 1,
+            kind: Kind::Troops,
+            from: s(&d, "helmand"),
+            to: k,
+        },
+        PlanLine::Redeploy {
+            count: 2,
+            kind: Kind::Troops,
+            from: loc,
+            to: k,
+        },
+    ];
+    want.sort_by_key(|p| match p {
+        PlanLine::Redeploy { from, .. } => Some(*from),
+        _ => None,
+    });
+    assert_eq!(plan, want);
+    // Version 8 moved no Coalition Troop; a Non-player Government or
+    // Taliban makes no optional move.
+    let d8 = r.at(8).unwrap().data().clone();
+    assert!(np_round::redeploy(&d8, &st, Faction::Coalition).is_empty());
+    assert!(np_round::redeploy(&d, &st, Faction::Government).is_empty());
 }
 
 #[test]

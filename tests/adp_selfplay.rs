@@ -275,6 +275,73 @@ fn non_players_use_every_special_activity_in_seeded_games() {
 }
 
 #[test]
+fn non_players_place_bases_march_in_groups_and_redeploy_in_seeded_games() {
+    // Version 9 through the real engine: the 8.1 GUIDELINES a Non-player
+    // now keeps each occur in a few seeded one-player games: a Rally Base
+    // (3.3.1) and a Government Train Base (3.2.1) "whenever possible", a
+    // March of several groups to one destination ("as many Underground
+    // Guerrillas as possible"), and the Coalition's optional Redeploy (6.5,
+    // ruling A51).
+    let wanted = [
+        "rally base",
+        "train base",
+        "march groups",
+        "coalition redeploy",
+    ];
+    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
+    for i in 0..8u64 {
+        if wanted.iter().all(|k| seen.contains_key(*k)) {
+            break;
+        }
+        let scenario = if i % 2 == 0 {
+            "standin-1p-taliban"
+        } else {
+            "standin-1p-coalition"
+        };
+        let (g, _) = selfplay::random_game(
+            Arc::new(Adp::new()),
+            scenario,
+            &BTreeMap::new(),
+            0,
+            60 + i,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap();
+        for seq in 0..g.record().len() as u64 {
+            let Some(r) = g.report(seq) else { continue };
+            for e in r.events() {
+                let t = &e.text;
+                let mut saw = |k| *seen.entry(k).or_default() += 1;
+                if t.starts_with("Coalition Redeploy") {
+                    saw("coalition redeploy");
+                }
+                let Some(rest) = t.strip_prefix("Non-player ") else {
+                    continue;
+                };
+                let parts: Vec<&str> = rest.split("; ").collect();
+                if rest.contains(": rally") && parts.iter().any(|p| p.ends_with(" base")) {
+                    saw("rally base");
+                }
+                if rest.starts_with("Government: train")
+                    && parts.iter().any(|p| p.starts_with("base "))
+                {
+                    saw("train base");
+                }
+                if rest.contains(": march")
+                    && parts.iter().filter(|p| p.starts_with("move ")).count() > 1
+                {
+                    saw("march groups");
+                }
+            }
+        }
+    }
+    for k in wanted {
+        assert!(seen.get(k).is_some_and(|n| *n > 0), "no {k}: {seen:?}");
+    }
+    eprintln!("Non-player version 9 guidelines: {seen:?}");
+}
+
+#[test]
 fn a_version_7_record_replays_verified_under_the_version_8_umpire() {
     // ARCHITECTURE "Upgrades": a record names the version it was made
     // with; this umpire (version 8) replays a version 7 game as version 7

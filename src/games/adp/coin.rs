@@ -41,7 +41,11 @@ pub fn train_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
         }
         ActStep::BuildBase(s, from) => {
             step_two(x, *s)?;
-            build_base(x, st, *s, *from)
+            build_base(x, st, *s, *from, None)
+        }
+        ActStep::BuildBaseOf(s, from, police) => {
+            step_two(x, *s)?;
+            build_base(x, st, *s, *from, Some(*police))
         }
         ActStep::Patronage => {
             let k = x.d.kabul();
@@ -210,6 +214,7 @@ fn build_base(
     st: &mut State,
     s: SpaceId,
     from: Option<SpaceId>,
+    police: Option<u8>,
 ) -> Result<(), RuleError> {
     if x.f != Faction::Government {
         return Err(x.ill("only the Government replaces cubes with a Base", "3.2.1"));
@@ -244,9 +249,32 @@ fn build_base(
             "3.2.1",
         ));
     }
-    let police = p[Piece::Police].min(3);
+    // A player's Police go first (the code's order); from version 9 a
+    // Non-player removes "friendly Police and Troops evenly, Police first"
+    // (8.1 GUIDELINES).
+    let (police, troops) = if let Some(n) = police {
+        // "replace any 3 Government cubes" (3.2.1): the player's choice.
+        if n > p[Piece::Police] || 3 - n > p[Piece::GovTroops] {
+            return Err(x.ill(
+                format!(
+                    "{} has {} Police and {} Government Troops; {n} Police and {} Troops were named",
+                    x.name(s),
+                    p[Piece::Police],
+                    p[Piece::GovTroops],
+                    3 - n
+                ),
+                "3.2.1",
+            ));
+        }
+        (n, 3 - n)
+    } else if st.seats.is_np(x.f) && x.d.version >= 9 {
+        super::legal::even_cubes(3, p[Piece::Police], p[Piece::GovTroops])
+    } else {
+        let police = p[Piece::Police].min(3);
+        (police, 3 - police)
+    };
     st.remove(s, Piece::Police, police, false);
-    st.remove(s, Piece::GovTroops, 3 - police, false);
+    st.remove(s, Piece::GovTroops, troops, false);
     st.place(s, Piece::GovBase, 1);
     x.say(format!(
         "Train in {}: 3 Government cubes become a Base",

@@ -331,8 +331,8 @@ pub struct NpPriorities {
     /// The order of the spaces its Civic Action or Sharia goes to (6.4,
     /// ruling A49).
     pub support: Vec<SpaceTerm>,
-    /// The order of the destinations of its optional Redeploy (6.5): read
-    /// and checked, not yet played (no Non-player optional Redeploy).
+    /// The order of the destinations of its optional Redeploy (6.5: the
+    /// Coalition's Troops, ruling A51); empty, `spaces` serves.
     pub redeploy: Vec<SpaceTerm>,
 }
 

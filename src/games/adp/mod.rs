@@ -66,13 +66,14 @@ use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use std::sync::Arc;
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"); see `Rules::info` for
-/// what each changed. Version 7 is kept playable ([`Adp::at`]).
-pub const VERSION: u32 = 8;
+/// what each changed. Versions 7 and 8 are kept playable ([`Adp::at`]).
+pub const VERSION: u32 = 9;
 
-/// The versions [`Adp::at`] reproduces: the current one and 7, the last
-/// before an Event could stop to ask another player (digest D3) and the
-/// sampled Surge returned Troops to Available.
-const KEPT: [u32; 2] = [7, VERSION];
+/// The versions [`Adp::at`] reproduces: the current one; 8, the last before
+/// a Non-player placed Bases whenever possible (8.1 GUIDELINES); and 7, the
+/// last before an Event could stop to ask another player (digest D3) and
+/// the sampled Surge returned Troops to Available.
+const KEPT: [u32; 3] = [7, 8, VERSION];
 
 /// The ruleset, over a data set.
 #[derive(Clone)]
@@ -92,10 +93,22 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 };
 
 /// The data sets adp embedded before, kept so records made with them replay
-/// (`games/adp/earlier/`), newest first: version 8's before the flowchart
-/// records (3 December 2026), and version 7's before the grant and chosen
-/// stand-in cards.
+/// (`games/adp/earlier/`), newest first: version 8's with the flowchart
+/// records (before version 9's notes on Redeploy, 4 December 2026), version
+/// 8's before the flowchart records (3 December 2026), and version 7's
+/// before the grant and chosen stand-in cards.
 const EARLIER: &[crate::core::data::EarlierData] = &[
+    crate::earlier_data!(
+        "adp",
+        "5c972dcc47c288f4",
+        [
+            "cards.toml",
+            "forces.toml",
+            "map.toml",
+            "nonplayer.toml",
+            "setup.toml"
+        ]
+    ),
     crate::earlier_data!(
         "adp",
         "715ece38502205c3",
@@ -309,7 +322,16 @@ impl Rules for Adp {
             // D3, 5.1) where it has no standing choice, and the sampled
             // Surge (the Non-player Coalition's "train surge") returns a
             // Troop to Available first (7.2). Version 7 (the default, the
-            // old Surge) is kept: `at_version(7)`.
+            // old Surge) is kept: `at_version(7)`. 9: a Non-player places
+            // friendly Bases whenever possible (8.1 GUIDELINES: a Base in
+            // each Rally space, a Government Train's step 2 a Base where it
+            // has none) and removes its own cubes for one Police and Troops
+            // evenly; its March brings a group from every adjacent space
+            // that keeps Control; a Non-player Coalition Redeploys (A51);
+            // a Non-player's Infiltrate takes Underground Guerrillas and
+            // Police and Troops evenly; a Government player names the
+            // Police its Train Base replaces. Version 8 is kept:
+            // `at_version(8)`.
             version: d.version,
             data: Some(d.hash),
             title: "A Distant Plain".into(),

@@ -184,7 +184,7 @@ fn moved_from(order: &Order) -> Vec<SpaceId> {
 
 /// Does the order leave Control as it was in every space it moves pieces
 /// out of (8.1 GUIDELINES)?
-fn keeps_control(d: &Data, st: &State, f: Faction, text: &str) -> bool {
+pub(super) fn keeps_control(d: &Data, st: &State, f: Faction, text: &str) -> bool {
     let Some(order) = parse(d, text) else {
         return false;
     };

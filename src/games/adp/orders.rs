@@ -284,6 +284,11 @@ pub enum ActStep {
     /// Train: replace 3 Government cubes with a Base (3.2.1), the Base taken
     /// from the second space when none is Available ("from map if needed").
     BuildBase(SpaceId, Option<SpaceId>),
+    /// The same with the Police among the 3 cubes named (`base SPACE N
+    /// police`, version 9: "replace any 3 Government cubes", the rest
+    /// Troops); a variant of its own, so that the orders of version 8 keep
+    /// their form.
+    BuildBaseOf(SpaceId, Option<SpaceId>, u8),
     /// A Taliban or Warlords player removes its own pieces to Available
     /// while executing (1.4.1): `count` Guerrillas (Active first when
     /// `active`) or Bases from the space.
@@ -752,12 +757,30 @@ fn act_step(d: &Data, l: &Line) -> Result<ActStep, OrderError> {
         "civic" => ActStep::Civic(space(d, l, arg(l, &w, 1)?)?, count_or_one(l, &w, 2)?),
         "base" => {
             let s = space(d, l, arg(l, &w, 1)?)?;
-            let from = match w.get(2) {
-                None => None,
-                Some(&"from") => Some(space(d, l, arg(l, &w, 3)?)?),
-                Some(x) => return Err(l.err_at(x, "base SPACE [from SPACE]").rule("3.2.1")),
+            let police = match (w.get(2), w.get(3)) {
+                (Some(n), Some(&"police")) if d.version >= 9 => Some(
+                    n.parse::<u8>()
+                        .ok()
+                        .filter(|n| *n <= 3)
+                        .ok_or_else(|| l.err_at(n, "0 to 3 Police among the 3 cubes").rule("3.2.1"))?,
+                ),
+                _ => None,
             };
-            ActStep::BuildBase(s, from)
+            let at = if police.is_some() { 4 } else { 2 };
+            let usage = if d.version >= 9 {
+                "base SPACE [N police] [from SPACE]"
+            } else {
+                "base SPACE [from SPACE]"
+            };
+            let from = match w.get(at) {
+                None => None,
+                Some(&"from") => Some(space(d, l, arg(l, &w, at + 1)?)?),
+                Some(x) => return Err(l.err_at(x, usage).rule("3.2.1")),
+            };
+            match police {
+                Some(n) => ActStep::BuildBaseOf(s, from, n),
+                None => ActStep::BuildBase(s, from),
+            }
         }
         "return" => returned(d, l, &w)?,
         "patronage" => ActStep::Patronage,

@@ -438,7 +438,12 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
 fn redeploy_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
     desertion(d, st, events);
     for f in [Faction::Coalition, Faction::Government, Faction::Taliban] {
-        for p in plan_of(r, f) {
+        let mut plan = plan_of(r, f);
+        if st.seats.is_np(f) {
+            // Version 9: a Non-player's optional Redeploy (ruling A51).
+            plan.extend(super::np_round::redeploy(d, st, f));
+        }
+        for p in plan {
             if let PlanLine::Redeploy {
                 count,
                 kind,

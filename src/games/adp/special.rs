@@ -416,9 +416,11 @@ fn infiltrate(
         ));
     }
     let mut gone = Vec::new();
+    // From version 9 a Non-player picks by the 8.1 GUIDELINES.
+    let np = x.d.version >= 9 && st.seats.is_np(x.f);
     for f in remove.iter().chain(replace.iter()) {
         // Coalition Troops do not shield Government Bases here (4.4.2).
-        let p = infiltrate_target(st, s, *f);
+        let p = infiltrate_target(st, s, *f, np, &gone);
         if let Some(p) = p {
             st.remove(s, p, 1, false);
             gone.push(p);
@@ -440,13 +442,31 @@ fn infiltrate(
     Ok(())
 }
 
-fn infiltrate_target(st: &State, s: SpaceId, f: Faction) -> Option<Piece> {
+/// The piece of `f` Infiltrate takes next: a Base only after the faction's
+/// cubes or Guerrillas (4.4.2). A player's Police and Active Guerrillas go
+/// first; a Non-player (`np`) removes "Underground before Active
+/// Guerrillas, and Police then Troops evenly" (8.1 GUIDELINES), `gone`
+/// being what it took already.
+fn infiltrate_target(st: &State, s: SpaceId, f: Faction, np: bool, gone: &[Piece]) -> Option<Piece> {
     let p = &st[s].pieces;
+    let taken = |k: Piece| gone.iter().filter(|x| **x == k).count();
     match f {
-        Faction::Government => [Piece::Police, Piece::GovTroops]
+        Faction::Government => {
+            let troops_next = np && taken(Piece::Police) > taken(Piece::GovTroops);
+            let order = if troops_next {
+                [Piece::GovTroops, Piece::Police]
+            } else {
+                [Piece::Police, Piece::GovTroops]
+            };
+            order
+                .into_iter()
+                .find(|x| p[*x] > 0)
+                .or((p[Piece::GovBase] > 0).then_some(Piece::GovBase))
+        }
+        Faction::Warlords if np => [Piece::WarUnder, Piece::WarActive]
             .into_iter()
             .find(|x| p[*x] > 0)
-            .or((p[Piece::GovBase] > 0).then_some(Piece::GovBase)),
+            .or_else(|| removal::next_piece(st, s, f, Reach::Any)),
         _ => removal::next_piece(st, s, f, Reach::Any),
     }
 }
