@@ -336,3 +336,38 @@ fn every_bad_order_of_a_move_is_reported_on_its_own_line() {
         assert!(l.chars().count() <= 72, "over 72 columns: {l:?}");
     }
 }
+
+// The refusal quotes the offending line without its indent and marks the
+// column the error names (the file's column, counted with the indent).
+#[test]
+fn the_refusal_marks_the_column_its_error_names() {
+    let mut c = club("freeform", "open", &["red", "blue"]);
+    let text = c.move_text("red", &["roll 2x6 fire"]);
+    let sig = c.sign(0, &text);
+    let n = c.n + 1;
+    c.drop_mail(&move_mail(
+        "red@club.test",
+        "umpire@club.test",
+        n,
+        &text,
+        &sig,
+        false,
+    ));
+    let a = c.answer();
+    let column: usize = a
+        .split("line 5, column ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no column in:\n{a}"));
+    let lines: Vec<&str> = a.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("  line 5: roll 2x6 fire"))
+        .unwrap_or_else(|| panic!("no quoted line in:\n{a}"));
+    let caret = lines[at + 1].find('^').expect("a caret under the line");
+    // The quote drops the 2-space indent: file column c is quote index c - 3.
+    let marked = caret - "  line 5: ".len();
+    assert_eq!(marked, column - 3, "{a}");
+    assert_ne!(&"roll 2x6 fire"[marked..marked + 1], " ", "{a}");
+}

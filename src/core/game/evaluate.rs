@@ -511,7 +511,10 @@ impl Game {
                         reason.push_str(&more);
                     }
                     return Err(RunError::Refused(Rejection {
-                        line: Some(o.source.clone()),
+                        line: Some(SourceLine {
+                            column: 1,
+                            ..o.source.clone()
+                        }),
                         ..rej(RejectKind::Illegal, reason)
                     }));
                 }
@@ -647,22 +650,30 @@ fn report_of_deal(events: Vec<crate::core::ruleset::Event>, rolls: Vec<Roll>) ->
 
 pub(super) fn order_rejection(lines: &[SourceLine], e: OrderError) -> Rejection {
     Rejection {
-        line: lines.iter().find(|l| l.line == e.line).cloned(),
+        line: quoted(lines, &e),
         ..rej(RejectKind::Illegal, e.to_string())
     }
+}
+
+/// The order line `e` is about, to quote, marked where `e` points: the
+/// error's column is the file's, the quoted text starts after the indent.
+fn quoted(lines: &[SourceLine], e: &OrderError) -> Option<SourceLine> {
+    lines.iter().find(|l| l.line == e.line).map(|l| SourceLine {
+        column: e.column.saturating_sub(l.column) + 1,
+        ..l.clone()
+    })
 }
 
 /// The refusal of a move with several unreadable lines: every error, one a
 /// line, with the first offending line to quote.
 pub(super) fn order_rejections(lines: &[SourceLine], errors: Vec<OrderError>) -> Rejection {
-    let first = errors.first().map(|e| e.line);
     let reason = errors
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n");
     Rejection {
-        line: lines.iter().find(|l| Some(l.line) == first).cloned(),
+        line: errors.first().and_then(|e| quoted(lines, e)),
         ..rej(RejectKind::Illegal, reason)
     }
 }

@@ -162,7 +162,8 @@ pub struct Rejection {
     pub claimed: Option<String>,
     /// What is wrong, naming the rule where there is one.
     pub reason: String,
-    /// The offending line, to quote.
+    /// The offending line, to quote; its `column` is the 1-based column of
+    /// `text` to mark (where the error is), not where the line's text began.
     pub line: Option<SourceLine>,
 }
 
