@@ -56,6 +56,40 @@ pub fn full(board: &Board, opts: &Options) -> String {
     }
 }
 
+/// The places of the viewer's own units (marked with one of `marks`), the
+/// largest stack first: the focus of a snippet when the last action has no
+/// place (a game's opening, a set-up), so a side sees its own forces rather
+/// than the middle of the map.
+pub fn own_places(board: &Board, marks: &[char]) -> Vec<Place> {
+    let count = |units: &[crate::core::board::Unit]| {
+        units
+            .iter()
+            .filter(|u| u.side.is_some_and(|c| marks.contains(&c)))
+            .count()
+    };
+    let mut places: Vec<(usize, Place)> = match board {
+        Board::Hex(b) => b
+            .cells
+            .iter()
+            .map(|(h, c)| (count(&c.units), Place::Hex(*h)))
+            .collect(),
+        Board::Square(b) => b
+            .cells
+            .iter()
+            .map(|(q, c)| (count(&c.units), Place::Square(*q)))
+            .collect(),
+        Board::Points(b) => b
+            .spaces
+            .iter()
+            .map(|(id, sp)| (count(&sp.units), Place::Space(*id)))
+            .collect(),
+    };
+    places.retain(|(n, _)| *n > 0);
+    // Stable: equal stacks keep the board's order.
+    places.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    places.into_iter().map(|(_, p)| p).collect()
+}
+
 /// Where the viewer's own units are, for a result mail: one entry per place
 /// holding a unit marked with one of `marks` (the viewer's side marks),
 /// `PLACE id id …`, wrapped within `width`. The snippet shows the action;

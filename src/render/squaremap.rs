@@ -313,7 +313,9 @@ fn fit_counts(counts: &[String]) -> String {
     s
 }
 
-/// Every square in `w` with a name, a controller or units, all of them named.
+/// Every square in `w` with a name or units, all of them named. Control alone
+/// does not list a square: the grid shows it, and a map whose every square
+/// has a controller (Asia Crossroads' regions) would list them all.
 fn contents(board: &SquareBoard, w: &Window, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     for (s, cell) in cells_in(board, w) {
@@ -322,7 +324,7 @@ fn contents(board: &SquareBoard, w: &Window, width: usize) -> Vec<String> {
             .as_deref()
             .map(|n| text::ascii(n).trim().to_string());
         let name = name.filter(|n| !n.is_empty());
-        if name.is_none() && cell.control.is_none() && cell.units.is_empty() {
+        if name.is_none() && cell.units.is_empty() && !cell.highlight {
             continue;
         }
         let mut head = s.to_string();

@@ -261,10 +261,13 @@ impl Umpire {
         let state = game.state();
         let report = game.report(seq).cloned().unwrap_or_default();
         let view = ruleset.view(state, side);
-        let focus: Vec<_> = report
+        let mut focus: Vec<_> = report
             .events_for(side)
             .flat_map(|e| e.focus.iter().copied())
             .collect();
+        if let (true, Some(s), Some(board)) = (focus.is_empty(), side, &view.board) {
+            focus = crate::render::map::own_places(board, &ruleset.own_marks(state, s));
+        }
         let map = map_text(&view, &focus);
         let own_forces = match (side, &view.board) {
             (Some(s), Some(board)) => {
