@@ -389,12 +389,15 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
         } => {
             let chosen = reacted(ctx.d, st, &q, &battle, o)?;
             st.question = None;
+            // Which chits he plays the combat reveals as it uses them.
+            let how = match chosen.as_deref() {
+                None => "by his standing order".to_string(),
+                Some([]) => "with no reaction chit".to_string(),
+                Some([_]) => "with a reaction chit".to_string(),
+                Some(cs) => format!("with {} reaction chits", cs.len()),
+            };
             ctx.say(
-                format!(
-                    "the {} answers{}",
-                    q.to.name(),
-                    if chosen.is_none() { " by his standing order" } else { "" }
-                ),
+                format!("the {} answers {how}", q.to.name()),
                 vec![battle.target],
             );
             super::combat::fight(ctx, st, battle, att, def, &attack, chosen)
