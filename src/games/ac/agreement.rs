@@ -63,16 +63,16 @@ fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
 /// One term in words.
 pub fn show(d: &Data, t: &Term) -> String {
     match &t.what {
-        EconOrder::Give(n) => format!("the {} give {n} pounds", t.by.name()),
+        EconOrder::Give(n) => format!("the {} give {n} pounds", t.by.people()),
         EconOrder::Cede(r, to) => format!(
             "the {} cede {} to {}",
-            t.by.name(),
+            t.by.people(),
             d.reg(*r).name,
-            to.map_or("neutral".to_string(), |p| format!("the {}", p.name()))
+            to.map_or("neutral".to_string(), |p| format!("the {}", p.people()))
         ),
         EconOrder::Return(a, s) => format!(
             "the {} return their prisoner {} on {s} at the start of the next turn",
-            t.by.name(),
+            t.by.people(),
             d.agents[a.0 as usize].name
         ),
         other => format!("{other:?}"),
@@ -109,7 +109,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                     return Err(illegal(
                         format!(
                             "the {} do not control {} to cede it",
-                            by.name(),
+                            by.people(),
                             d.reg(*r).name
                         ),
                         "23.1(2)",
@@ -122,7 +122,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                     return Err(illegal(
                         format!(
                             "the {} hold no prisoner {}",
-                            by.name(),
+                            by.people(),
                             d.agents[a.0 as usize].name
                         ),
                         "16.42(1)",
@@ -142,10 +142,10 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
             ctx.say(
                 format!(
                     "The {} propose agreement {}: {}. The {} may `accept {}` or `decline {}` (23.0).",
-                    p.name(),
+                    p.people(),
                     o.id,
                     terms(d, &o),
-                    p.other().name(),
+                    p.other().people(),
                     o.id,
                     o.id
                 ),
@@ -162,7 +162,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
             };
             st.offers.remove(i);
             ctx.say(
-                format!("The {} {what} agreement {n} (23.0).", p.name()),
+                format!("The {} {what} agreement {n} (23.0).", p.people()),
                 vec![],
             );
         }
@@ -183,7 +183,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
             ctx.say(
                 format!(
                     "The {} accept agreement {n}: {} (23.1).",
-                    p.name(),
+                    p.people(),
                     terms(d, &o)
                 ),
                 vec![],

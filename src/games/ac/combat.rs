@@ -132,7 +132,7 @@ fn battle(
     ctx.say(
         format!(
             "Combat at {s}: the {} attack with {} against {} (14.1).",
-            att.name(),
+            att.people(),
             names(st, &a_units),
             names(st, &d_units)
         ),
@@ -149,7 +149,7 @@ fn battle(
         .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf > fastest);
     if can_withdraw && st.standing[def.index()].withdraw {
         ctx.say(
-            format!("The {} withdraw before combat (14.5).", def.name()),
+            format!("The {} withdraw before combat (14.5).", def.people()),
             vec![s],
         );
         retreat(ctx, st, s, def, &d_units);
@@ -258,8 +258,8 @@ fn open_war(
     ctx.say(
         format!(
             "Open war! The {} receive pounds and the index shifts {shift} toward the {} (24.1).",
-            att.other().name(),
-            att.name()
+            att.other().people(),
+            att.people()
         ),
         vec![],
     );
@@ -340,7 +340,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, s: Sq, p: Power, units: &[UnitId]) {
                 st.agent_mut(a).loc = Loc::Sq(to);
             }
             ctx.say(
-                format!("The {} retreat from {s} to {to} (14.1(7)).", p.name()),
+                format!("The {} retreat from {s} to {to} (14.1(7)).", p.people()),
                 vec![s, to],
             );
         }
@@ -348,7 +348,7 @@ fn retreat(ctx: &mut Ctx, st: &mut State, s: Sq, p: Power, units: &[UnitId]) {
             ctx.say(
                 format!(
                     "The {} have nowhere to retreat from {s} (ruling A31).",
-                    p.name()
+                    p.people()
                 ),
                 vec![s],
             );
@@ -423,7 +423,7 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
                 format!(
                     "{} is captured and executed; the index shifts toward the {} (16.42(2)).",
                     info.name,
-                    enemy.name()
+                    enemy.people()
                 ),
                 vec![s],
             );
@@ -433,7 +433,7 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
                 format!(
                     "{} is captured and held prisoner by the {} (16.42(1)).",
                     info.name,
-                    phasing.name()
+                    phasing.people()
                 ),
                 vec![s],
             );

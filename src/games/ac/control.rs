@@ -51,8 +51,8 @@ pub fn set_control(
             ctx.say(
                 format!(
                     "{name} defects from the {} to the {} (5.6).",
-                    old.name(),
-                    to.name()
+                    old.people(),
+                    to.people()
                 ),
                 vec![],
             );
@@ -158,7 +158,7 @@ fn levy(ctx: &mut Ctx, st: &mut State, r: RegionId, to: Power) -> Result<(), Rul
             "{} raises {got} irregular group{}{with_khan} for the {} at {s} (5.42(3)).",
             d.reg(r).name,
             if got == 1 { "" } else { "s" },
-            to.name()
+            to.people()
         ),
         vec![s],
     );
@@ -195,9 +195,9 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
             ctx.say(
                 format!(
                     "The {} invade {} at {s}: it joins the {} (5.4(3), 5.41).",
-                    phasing.name(),
+                    phasing.people(),
                     d.reg(r).name,
-                    phasing.other().name()
+                    phasing.other().people()
                 ),
                 vec![s],
             );

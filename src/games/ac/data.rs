@@ -64,6 +64,10 @@ impl Power {
     pub fn name(self) -> &'static str {
         ["British", "Russian"][self as usize]
     }
+    /// The people as a plural subject: "the British have", "the Russians have".
+    pub fn people(self) -> &'static str {
+        ["British", "Russians"][self as usize]
+    }
     /// +1 for British, -1 for Russian: the sign of the index favouring it (4.0).
     pub fn sign(self) -> i32 {
         [1, -1][self as usize]

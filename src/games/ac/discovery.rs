@@ -115,7 +115,7 @@ pub fn check(d: &Data, st: &State, p: Power, a: AgentId) -> Result<CityId, RuleE
         return Err(illegal(
             format!(
                 "the {} already attempted a discovery in {} this game",
-                by.name(),
+                by.people(),
                 d.city(c).name
             ),
             "32.4",
@@ -176,7 +176,7 @@ fn shift(ctx: &mut Ctx, st: &mut State, toward: Power, n: i32) {
     ctx.say(
         format!(
             "The index shifts {n} toward the {}: {} (32.6).",
-            toward.name(),
+            toward.people(),
             bop::describe(ctx.d, st.bop)
         ),
         vec![],

@@ -134,7 +134,7 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
             st.treasury[p.other().index()] += n;
             Ok(format!(
                 "gave {n} pounds to the {} (23.1(1))",
-                p.other().name()
+                p.other().people()
             ))
         }
         EconOrder::Cede(r, to) => cede(d, st, p, *r, *to),
@@ -143,7 +143,7 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
             let name = &d.agents[a.0 as usize].name;
             if st.agent(*a).loc != Loc::Prisoner(p) || st.returns.iter().any(|(x, _)| x == a) {
                 return Err(illegal(
-                    format!("the {} hold no prisoner {name} to return", p.name()),
+                    format!("the {} hold no prisoner {name} to return", p.people()),
                     "16.42(1)",
                 ));
             }
@@ -181,12 +181,7 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
 /// (18.4) and in any move of the player's own operations phase (the only
 /// points at which he writes to the umpire); version 7 took it in the
 /// economy only.
-fn reorganize(
-    st: &State,
-    p: Power,
-    units: &[UnitId],
-    into: &[u32],
-) -> Result<String, RuleError> {
+fn reorganize(st: &State, p: Power, units: &[UnitId], into: &[u32]) -> Result<String, RuleError> {
     let first = units
         .first()
         .map(|u| st.unit(*u))
@@ -238,7 +233,11 @@ fn reorganize(
     let sizes: Vec<String> = into.iter().map(u32::to_string).collect();
     Ok(format!(
         "reorganized {} as {} (18.0; brigade equivalents unchanged)",
-        units.iter().map(|u| st.unit(*u).id.as_str()).collect::<Vec<_>>().join(" "),
+        units
+            .iter()
+            .map(|u| st.unit(*u).id.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
         sizes.join("+")
     ))
 }
@@ -289,7 +288,7 @@ fn cede(
             lost += 1;
         }
     }
-    let who = to.map_or("neutral".to_string(), |q| format!("the {}", q.name()));
+    let who = to.map_or("neutral".to_string(), |q| format!("the {}", q.people()));
     Ok(format!(
         "ceded {} to {who} ({lost} of its units eliminated; 23.1(2), 5.6)",
         d.reg(r).name
@@ -650,7 +649,7 @@ pub fn collect_income(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             * d.num.income.railroad;
         st.treasury[p.index()] += home + cities + rails;
         ctx.say(
-            format!("The {} collect their income (9.1).", p.name()),
+            format!("The {} collect their income (9.1).", p.people()),
             vec![],
         );
         ctx.tell(

@@ -106,7 +106,7 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, p: Power, r: RegionId) -> Result<bo
     };
     if q.who != p {
         return Err(RuleError::illegal(
-            format!("the {} choose now", q.who.name()),
+            format!("the {} choose now", q.who.people()),
             "8.0",
         ));
     }
@@ -199,7 +199,11 @@ fn effect(
                 };
                 if single && options.len() > 1 && *pick == RegionPick::Ask {
                     ctx.say(
-                        format!("The {} choose where the {} falls (N13).", p.name(), ev.name),
+                        format!(
+                            "The {} choose where the {} falls (N13).",
+                            p.people(),
+                            ev.name
+                        ),
                         vec![],
                     );
                     return Ok(Some(EventChoice {
@@ -276,8 +280,7 @@ fn carry_out(
                 format!(
                     "{} rises against the {} and reverts to neutral (5.5, 5.51): {home} of its units outside it go home, {lost} are eliminated.",
                     d.reg(r).name,
-                    p.name()
-                ),
+                    p.people()),
                 vec![d.city(d.reg(r).capital).sq],
             );
             Ok(())
@@ -406,9 +409,8 @@ fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleErro
         format!(
             "Jihad: {} Ghazi groups and the Mad Mullah rise for the {} at {s}; the {} may place them elsewhere with `jihad SQUARE` in their economy orders (21.1, 21.2).",
             ghazis.len(),
-            p.name(),
-            p.name()
-        ),
+            p.people(),
+            p.people()),
         vec![s],
     );
     Ok(())

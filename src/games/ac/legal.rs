@@ -417,7 +417,9 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         out.extend(base_moves(d, st, p, k));
     }
     if !negotiating {
-        out.extend(super::legal_rail::ops(d, st, p, k, &|x| piece_text(d, st, x)));
+        out.extend(super::legal_rail::ops(d, st, p, k, &|x| {
+            piece_text(d, st, x)
+        }));
     }
     out.extend(agreements(d, st, p));
     out.extend(native_releases(d, st, p));

@@ -137,7 +137,8 @@ pub fn ops(d: &Data, st: &State, p: Power, k: u8, show: &dyn Fn(Piece) -> String
         let force: Vec<Piece> = waiting(st, p, s).into_iter().map(Piece::Unit).collect();
         let who: Vec<String> = force.iter().map(|x| show(*x)).collect();
         let who = who.join(" ");
-        let ok = |f: &[Piece], steps: &[Step]| movement::check(d, st, p, k, f, steps, false).is_ok();
+        let ok =
+            |f: &[Piece], steps: &[Step]| movement::check(d, st, p, k, f, steps, false).is_ok();
         let dests = linked(st, p, s);
         let with_units: Vec<Sq> = dests
             .iter()
@@ -166,7 +167,11 @@ pub fn ops(d: &Data, st: &State, p: Power, k: u8, show: &dyn Fn(Piece) -> String
                 }
             }
         }
-        out.extend(extend_line(d, st, p, s, &force, &ok, show).into_iter().flatten());
+        out.extend(
+            extend_line(d, st, p, s, &force, &ok, show)
+                .into_iter()
+                .flatten(),
+        );
     }
     out
 }
@@ -187,9 +192,10 @@ fn extend_line(
     if st.year() < 1860 || force.len() < 2 || !(rail(st, p, s) || d.city_at(s).is_some()) {
         return None;
     }
-    let unit = force.iter().copied().find(|x| {
-        matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular() == Some(p))
-    })?;
+    let unit = force
+        .iter()
+        .copied()
+        .find(|x| matches!(x, Piece::Unit(u) if st.unit(*u).nat.regular() == Some(p)))?;
     let line: Vec<Sq> = linked(st, p, s);
     let to = s
         .around()

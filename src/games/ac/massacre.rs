@@ -49,11 +49,10 @@ pub fn now(ctx: &mut Ctx, st: &mut State, p: Power, s: Sq) -> Result<(), RuleErr
     ctx.say(
         format!(
             "The {} massacre {s}: {gone} enemy marker{} removed, no forage there this turn; the index shifts 2 toward the {}: {} (31.31-31.34).",
-            p.name(),
+            p.people(),
             if gone == 1 { "" } else { "s" },
-            p.other().name(),
-            bop::describe(d, st.bop)
-        ),
+            p.other().people(),
+            bop::describe(d, st.bop)),
         vec![s],
     );
     Ok(())

@@ -338,7 +338,7 @@ impl Rules for Ac {
 
     fn prompt(&self, st: &State) -> Prompt {
         let stage = match &st.stage {
-            Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.name()),
+            Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.people()),
             Stage::SetupSealed => "Set-up (26.0), sealed: both players place their forces".into(),
             Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
             Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
@@ -346,7 +346,7 @@ impl Rules for Ac {
                 "Turn {} ({}): random events, the {} choose",
                 st.turn,
                 st.year(),
-                q.who.name()
+                q.who.people()
             ),
             Stage::Ops(ph) => format!(
                 "Turn {} ({}): {} operations phase {}",

@@ -537,7 +537,11 @@ pub fn check(
         return Err(illegal(
             format!("the amphibious move costs {amphibious_sp} more SP than you have"),
             // 13.83: every later amphibious leg pays its own.
-            if sea_legs > 1 { "13.81, 13.83" } else { "13.81" },
+            if sea_legs > 1 {
+                "13.81, 13.83"
+            } else {
+                "13.81"
+            },
         ));
     }
     let sp = sp + amphibious_sp;
@@ -695,7 +699,7 @@ fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: 
     ctx.say(
         format!(
             "Forced march: the {} lose {n} brigade{} (27.1).",
-            p.name(),
+            p.people(),
             if n == 1 { "" } else { "s" }
         ),
         vec![],

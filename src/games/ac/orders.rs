@@ -385,12 +385,9 @@ fn line(
             let target = match w.get(1) {
                 // 32.3: one agent an attempt; the second word is a square.
                 Some(s) if d.find_agent(s).is_some() => {
-                    return Err(err_at(
-                        l,
-                        s,
-                        "only one agent conducts a discovery attempt",
-                    )
-                    .rule("32.3"));
+                    return Err(
+                        err_at(l, s, "only one agent conducts a discovery attempt").rule("32.3")
+                    );
                 }
                 Some(s) => Some(grid(l, s)?),
                 None => None,
@@ -497,7 +494,11 @@ fn line(
         // versions refuse the word exactly as they did).
         "show" | "hide" if d.version >= 8 => {
             let show = head.eq_ignore_ascii_case("show");
-            let usage = if show { "write `show AGENT`" } else { "write `hide AGENT`" };
+            let usage = if show {
+                "write `show AGENT`"
+            } else {
+                "write `hide AGENT`"
+            };
             let [who] = w[..] else {
                 return Err(err(l, usage).rule("22.3"));
             };

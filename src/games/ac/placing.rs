@@ -200,7 +200,7 @@ pub fn check(d: &Data, st: &State, p: Power) -> Result<(), RuleError> {
 pub fn done(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
     let d = ctx.d;
     check(d, st, p)?;
-    ctx.say(format!("The {} have set up (26.0).", p.name()), vec![]);
+    ctx.say(format!("The {} have set up (26.0).", p.people()), vec![]);
     if st.stage == Stage::SetupSealed {
         // The sealed house option: the set-up ends when both are in.
         st.sealed[p.index()] = true;

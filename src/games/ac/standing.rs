@@ -335,7 +335,10 @@ pub fn samples(d: &Data, st: &State) -> Vec<Vec<String>> {
     let mut by_vp: Vec<&Region> = d.regions.iter().collect();
     by_vp.sort_by_key(|r| r.vp);
     let codes = |rs: &mut dyn Iterator<Item = &&Region>| {
-        rs.take(4).map(|r| r.code.clone()).collect::<Vec<_>>().join(" ")
+        rs.take(4)
+            .map(|r| r.code.clone())
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let mut listed = lines(&["withdraw: always", "captured: execute"]);
     listed.push(format!("uprising: {}", codes(&mut by_vp.iter())));

@@ -126,7 +126,7 @@ pub fn apply(
         (Stage::Initiative, Order::Initiative(first)) => {
             if p != chooser(st) {
                 return Err(illegal(
-                    format!("the index favours the {}, who choose", chooser(st).name()),
+                    format!("the index favours the {}, who choose", chooser(st).people()),
                     "7.1",
                 ));
             }
@@ -134,7 +134,7 @@ pub fn apply(
             ctx.say(
                 format!(
                     "The {} will be first player this turn (7.2).",
-                    st.first.name()
+                    st.first.people()
                 ),
                 vec![],
             );
@@ -144,7 +144,7 @@ pub fn apply(
             return Err(illegal(
                 format!(
                     "first the {} choose who moves first: `initiative first|second`",
-                    chooser(st).name()
+                    chooser(st).people()
                 ),
                 "7.2",
             ));
@@ -161,7 +161,7 @@ pub fn apply(
                 } else {
                     format!(
                         "waiting for the {} to answer the event's question",
-                        q.who.name()
+                        q.who.people()
                     )
                 },
                 "8.0",
@@ -195,7 +195,7 @@ pub fn apply(
             ctx.say(
                 format!(
                     "The {} have sealed their economy orders (3.1[3]).",
-                    p.name()
+                    p.people()
                 ),
                 vec![],
             );
@@ -216,7 +216,7 @@ pub fn apply(
                 return Err(illegal(
                     format!(
                         "it is the {} player's operations phase {}",
-                        ph.side.name(),
+                        ph.side.people(),
                         ph.k
                     ),
                     "3.1[4]",
@@ -320,9 +320,15 @@ fn face(
     st.agent_mut(a).face_up = up;
     // Face down again: the square is not told, as it would place him.
     let (text, focus) = if up {
-        (format!("The {} show {name} face up at {s} (22.3).", p.name()), vec![s])
+        (
+            format!("The {} show {name} face up at {s} (22.3).", p.people()),
+            vec![s],
+        )
     } else {
-        (format!("The {} turn {name} face down (22.3).", p.name()), vec![])
+        (
+            format!("The {} turn {name} face down (22.3).", p.people()),
+            vec![],
+        )
     };
     ctx.say(text, focus);
     Ok(())
@@ -377,8 +383,8 @@ fn massacre(ctx: &mut Ctx, st: &mut State, p: Power, squares: &[Sq]) {
             ctx.say(
                 format!(
                     "The {} destroy the {} {} at {s} (20.5, 20.51).",
-                    p.name(),
-                    m.owner.name(),
+                    p.people(),
+                    m.owner.people(),
                     m.kind.key()
                 ),
                 vec![*s],
@@ -417,7 +423,7 @@ fn prisoner(
             ctx.say(
                 format!(
                     "The {} take {name} into their service at {s}: his region is theirs now (16.44).",
-                    p.name()
+                    p.people()
                 ),
                 vec![s],
             );
@@ -435,7 +441,7 @@ fn prisoner(
             st.agent_mut(a).loc = super::state::Loc::Sq(s);
             st.agent_mut(a).face_up = false; // 22.3: back face down
             ctx.say(
-                format!("The {} release {name} at {s} (16.42(1)).", p.name()),
+                format!("The {} release {name} at {s} (16.42(1)).", p.people()),
                 vec![s],
             );
         }
@@ -451,8 +457,8 @@ fn prisoner(
             ctx.say(
                 format!(
                     "The {} execute {name}; the index shifts toward the {} (16.42(2)).",
-                    p.name(),
-                    p.other().name()
+                    p.people(),
+                    p.other().people()
                 ),
                 vec![],
             );
@@ -508,7 +514,7 @@ fn open_turn(ctx: &mut Ctx, st: &mut State, choose: bool) -> Result<(), RuleErro
                 "Turn {} ({}): the {} are first player (7.2, standing order).",
                 st.turn,
                 st.year(),
-                st.first.name()
+                st.first.people()
             ),
             vec![],
         );
@@ -545,7 +551,7 @@ fn returns(ctx: &mut Ctx, st: &mut State) {
         ctx.say(
             format!(
                 "The {} return {} on {s}, as agreed (16.42(1), 23.0).",
-                captor.name(),
+                captor.people(),
                 ctx.d.agents[a.0 as usize].name
             ),
             vec![s],
@@ -567,7 +573,7 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
                     // 21.2: where the Jihad stands is no secret once placed.
                     if let super::economy::EconOrder::Jihad(s) = o {
                         ctx.say(
-                            format!("The {}' Jihad takes the field at {s} (21.2).", p.name()),
+                            format!("The {}' Jihad takes the field at {s} (21.2).", p.people()),
                             vec![*s],
                         );
                     }
@@ -578,7 +584,7 @@ fn resolve_economy(ctx: &mut Ctx, st: &mut State) {
         ctx.say(
             format!(
                 "The {} carry out {done} expenditure order{} (3.1[3]).",
-                p.name(),
+                p.people(),
                 if done == 1 { "" } else { "s" }
             ),
             vec![],
@@ -601,8 +607,7 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             format!(
                 "Agreement {} of the {} lapses unanswered at the end of the turn (23.0, ruling A69).",
                 o.id,
-                o.from.name()
-            ),
+                o.from.people()),
             vec![],
         );
     }

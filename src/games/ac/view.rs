@@ -114,14 +114,14 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         (st.year() + 4) % 100
     ));
     status.push(match &st.stage {
-        Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.name()),
+        Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.people()),
         Stage::SetupSealed => "Set-up: both players place their forces, sealed (26.0)".into(),
         Stage::Initiative => format!(
             "Initiative phase: the {} choose (7.2)",
-            bop::favoured(st.bop).name()
+            bop::favoured(st.bop).people()
         ),
         Stage::Economy => "Income/expenditure phase (sealed)".into(),
-        Stage::Choice(q) => format!("Random events: the {} choose (8.0)", q.who.name()),
+        Stage::Choice(q) => format!("Random events: the {} choose (8.0)", q.who.people()),
         Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
         Stage::Over => "The game is over".into(),
     });
@@ -148,7 +148,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         status.push(format!(
             "Agreement {} proposed by the {}: {} (`accept {}`, 23.0)",
             o.id,
-            o.from.name(),
+            o.from.people(),
             terms.join("; "),
             o.id
         ));
@@ -156,7 +156,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
     if let Some(p) = st.open_war {
         status.push(format!(
             "Open war began, started by the {} (24.0)",
-            p.name()
+            p.people()
         ));
     }
     for p in Power::ALL {
@@ -202,7 +202,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         .iter()
         .enumerate()
         .filter_map(|(i, a)| match a.loc {
-            Loc::Prisoner(p) => Some(format!("{} (held by the {})", d.agents[i].name, p.name())),
+            Loc::Prisoner(p) => Some(format!("{} (held by the {})", d.agents[i].name, p.people())),
             _ => None,
         })
         .collect();
