@@ -368,7 +368,7 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
         report.orders.iter().any(|o| o
             .outcome
             .as_ref()
-            .is_ok_and(|ev| ev.iter().any(|e| e.text.contains(" answers ")))),
+            .is_ok_and(|ev| ev.iter().any(|e| e.text.contains(" answers")))),
         "the answer is reported"
     );
     assert!(actor != Player::from_index(a.side.index()).unwrap());
