@@ -25,7 +25,8 @@ fn template(dir: &Path) {
     let cfg = dir.join("umpire.toml");
     let text = std::fs::read_to_string(&cfg)
         .unwrap()
-        .replace("commit_every = 64", "commit_every = 4");
+        .replace("commit_every = 100", "commit_every = 4");
+    assert!(text.contains("commit_every = 4\n") || text.contains("commit_every = 4 "));
     std::fs::write(&cfg, text).unwrap();
     let mut u = Umpire::open(dir).unwrap();
     u.create_game(

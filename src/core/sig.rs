@@ -237,7 +237,35 @@ impl Prechecked {
         }
     }
 
-    fn finish(&self) {
+    /// An empty pre-check its owner fills one signature at a time with
+    /// [`Prechecked::check_singly`] (the poll's worker, reading the mails
+    /// ahead of the adjudication), then closes with [`Prechecked::finish`];
+    /// a lookup waits until its signature is in or the pre-check is closed.
+    pub fn open() -> std::sync::Arc<Prechecked> {
+        std::sync::Arc::new(Prechecked {
+            found: std::sync::Mutex::new(Found::default()),
+            more: std::sync::Condvar::new(),
+            placed: std::sync::Arc::new([]),
+        })
+    }
+
+    /// Checks one signature exactly as [`PublicKey::verify`] does, with the
+    /// key inside it (no batch equation: a move the umpire takes in is held
+    /// to the single, OpenSSH-strict check), and records it if it holds.
+    pub fn check_singly(&self, namespace: &str, msg: &[u8], armored: &str) {
+        let Ok(key) = signer_of(armored) else {
+            return;
+        };
+        if key.verify(namespace, msg, armored).is_ok() {
+            let tag = Prechecked::tag(namespace, msg, armored);
+            self.lock().tags.insert(tag, key.raw());
+            self.more.notify_all();
+        }
+    }
+
+    /// Closes the pre-check: a signature not found now never will be, and
+    /// no lookup waits any longer.
+    pub fn finish(&self) {
         self.lock().done = true;
         self.more.notify_all();
     }
@@ -693,6 +721,38 @@ impl SecretKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_single_check_precheck_holds_what_verify_accepts_and_nothing_else() {
+        let (a, b) = (key(1), key(2));
+        let text = b"game: g\nside: a\n";
+        let good = a.sign(MOVE_NAMESPACE, text).unwrap();
+        let other_ns = a.sign(RESULT_NAMESPACE, text).unwrap();
+        let pre = Prechecked::open();
+        pre.check_singly(MOVE_NAMESPACE, text, &good);
+        pre.check_singly(MOVE_NAMESPACE, b"changed", &good);
+        pre.check_singly(MOVE_NAMESPACE, text, &other_ns);
+        pre.check_singly(MOVE_NAMESPACE, text, "not a block");
+        pre.finish();
+        assert_eq!(pre.len(), 1);
+        assert_eq!(
+            pre.signer(MOVE_NAMESPACE, text, &good),
+            Some(a.public().raw())
+        );
+        assert_eq!(pre.signer(MOVE_NAMESPACE, b"changed", &good), None);
+        assert_eq!(pre.signer(MOVE_NAMESPACE, text, &other_ns), None);
+        // Found by a's key: b's check still refuses it, naming the key.
+        assert!(matches!(
+            b.public()
+                .verify_prechecked(MOVE_NAMESPACE, text, &good, Some(&pre)),
+            Err(SigError::WrongKey { .. })
+        ));
+        assert!(
+            a.public()
+                .verify_prechecked(MOVE_NAMESPACE, text, &good, Some(&pre))
+                .is_ok()
+        );
+    }
 
     fn key(n: u8) -> SecretKey {
         SecretKey::from_seed(&[n; 32], "t@example").unwrap()

@@ -116,7 +116,7 @@ impl Default for Limits {
         Limits {
             max_mail_bytes: 2 * 1024 * 1024,
             batch: 1000,
-            commit_every: 64,
+            commit_every: 100,
         }
     }
 }
@@ -281,7 +281,7 @@ outbox = "outbox"
 [limits]
 max_mail_bytes = 2097152  # bigger mails are answered "too big", not read
 batch = 1000              # most mails per poll
-commit_every = 64         # mails committed (and flushed to disk) together
+commit_every = 100        # mails committed (and flushed to disk) together
 
 [deadlines]               # for games that do not set their own (umpire new --deadline)
 hours = 72                # per expected move; 0 = no deadlines

@@ -115,6 +115,10 @@ pub struct Umpire {
     pictures: picture::Recent,
     /// Set by a signal: finish the current mail and stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The signatures of the mails of the poll's current fetch, checked by
+    /// its read-ahead worker (`poll::read_ahead`) while the mails are
+    /// adjudicated one by one.
+    read_ahead: Option<std::sync::Arc<crate::core::sig::Prechecked>>,
 }
 
 impl Umpire {
@@ -178,6 +182,7 @@ impl Umpire {
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),
+            read_ahead: None,
             marks: Default::default(),
             rulesets: Default::default(),
             players: Default::default(),

@@ -390,6 +390,15 @@ impl Game {
         })
     }
 
+    /// Signatures the caller checked ahead, each singly and as strictly as
+    /// [`crate::core::sig::PublicKey::verify`] (the poll's worker reads its
+    /// mails while the adjudication runs, issue 13): `submit` then looks a
+    /// move's signature up there instead of doing the curve arithmetic
+    /// again; what is not found is checked here as always. `None` undoes it.
+    pub fn use_prechecked(&mut self, pre: Option<Arc<crate::core::sig::Prechecked>>) {
+        self.prechecked = pre;
+    }
+
     /// Takes a signed submission: accepts it (appending the move and any due
     /// reveals), holds it sealed in a simultaneous round, recognises a resent
     /// duplicate, or refuses it (appending the refusal).
