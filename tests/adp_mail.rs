@@ -855,3 +855,41 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
         verify_data(&p);
     }
 }
+
+#[test]
+fn the_opening_mail_reports_the_first_card_and_what_the_non_players_did_on_it() {
+    // 2.2, 8.1: the set-up draws the first card, and Non-players ahead of
+    // every human on it act at once; the players must read what they did
+    // before they are asked for anything.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let sides = ["coalition", "taliban"];
+    // Game ids give different shuffles: at least one has a Non-player act
+    // on the first card.
+    let (mut with_np, mut checked) = (false, 0);
+    for i in 0..12 {
+        let id = format!("open{i}");
+        create(&mut u, &id, ("standin-2p-np", &[]), &sides, now);
+        let outdir = dir.join(format!("outbox{i}"));
+        let mut ob = FileOutbox::open(&outdir).unwrap();
+        u.deliver(&mut ob, now).unwrap();
+        for (name, mail) in outbox(&outdir) {
+            let text = mail.text.replace("\r\n", "\n");
+            let setup = text
+                .split("== The set-up ==\n")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{name} has no set-up section:\n{text}"));
+            let setup = setup.split("\n== The situation").next().unwrap();
+            assert!(setup.contains("Card #"), "{name}: {setup}");
+            assert!(setup.contains("== Dice ==\n"), "{name}: {setup}");
+            assert!(!setup.contains("(position"), "{name}: {setup}");
+            with_np |= setup.contains("Non-player ");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+    assert!(with_np, "no shuffle had a Non-player act on the first card");
+}

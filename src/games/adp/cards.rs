@@ -112,6 +112,27 @@ pub enum Modifier {
     },
 }
 
+/// What a player reads in the status (`In play: ...`): the modifier in words.
+impl std::fmt::Display for Modifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Modifier::Cost {
+                faction,
+                op,
+                amount,
+            } => write!(f, "{} {op} costs {amount} a space", faction.name()),
+            Modifier::Removal {
+                faction,
+                op,
+                amount,
+            } => write!(f, "{} {op} removes {amount} more a space", faction.name()),
+            Modifier::Forbid { faction, activity } => {
+                write!(f, "{} may not {activity}", faction.name())
+            }
+        }
+    }
+}
+
 /// Who a step names: a faction, or the faction executing the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Who {
@@ -593,4 +614,24 @@ pub fn kind_counts(cards: &[Card]) -> BTreeMap<&'static str, usize> {
         *m.entry(c.kind.key()).or_insert(0) += 1;
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lasting_modifier_reads_as_words_in_the_status() {
+        let m = Modifier::Forbid {
+            faction: Faction::Coalition,
+            activity: "airlift".into(),
+        };
+        assert_eq!(m.to_string(), "Coalition may not airlift");
+        let m = Modifier::Cost {
+            faction: Faction::Taliban,
+            op: "rally".into(),
+            amount: 2,
+        };
+        assert_eq!(m.to_string(), "Taliban rally costs 2 a space");
+    }
 }

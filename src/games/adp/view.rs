@@ -229,7 +229,7 @@ pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
     for l in st.capabilities.iter().chain(&st.momentum) {
         if let Some(c) = d.card(l.card) {
             s.push(format!(
-                "In play: {} ({}) {:?}",
+                "In play: {} ({}): {}",
                 c.label(),
                 if l.shaded { "shaded" } else { "unshaded" },
                 l.modifier
