@@ -14,10 +14,19 @@
 //! treachery roll (N4, 8.8). Whether to ask depends only on what both sides
 //! see (the hand's count, the treasury), never on what the hand holds.
 //!
+//! From version 11 also, in the middle of an elimination's cascade, where
+//! the new emperor is proclaimed among hexes tied for the largest army (N9,
+//! 14.4 stand-in) and where each vexillation of a stack left over the limit
+//! unstacks (N10, 10.7). What is left of the action when such a question
+//! stops it (the rest of the unstacking, the battle's advance and free
+//! draw...) is kept in the question as [`Then`] steps, pushed by each caller
+//! as the action unwinds and carried out in order after the answer.
+//!
 //! Beseech the Gods (N3) stays a standing order only: asking only the holder
 //! of chit 2 would tell the other side who holds it, and asking after every
 //! roll would make every roll a round trip.
 
+pub use super::cascade::Then;
 use super::combat::Battle;
 use super::data::{Data, UnitId};
 use super::effects::{Ctx, illegal};
@@ -36,6 +45,11 @@ pub struct Question {
     pub hexes: Vec<Hex>,
     /// What the answer decides.
     pub about: About,
+    /// What is left of the action after the answer's own step (version 11),
+    /// innermost first. Left out of the state's bytes while empty, so every
+    /// state of version 10 hashes as it did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Then>,
 }
 
 /// What a question decides, and how the action goes on after it.
@@ -89,6 +103,22 @@ pub enum About {
         /// Treachery against the emperor (the standing `salt treachery`).
         vs_emperor: bool,
     },
+    /// N9, 8.9 and 14.4 (version 11): where the new emperor is proclaimed
+    /// among the hexes tied for the largest army; then the table's TP die.
+    Succession {
+        /// The Emperor Creation Table roll (for the report).
+        roll: u32,
+        /// The row costs Rome a die of TP.
+        tp_die: bool,
+    },
+    /// N10, 10.7 (version 11): where a vexillation of a stack left over the
+    /// limit unstacks; then the rest of the unstacking.
+    Unstack {
+        /// The stack's hex.
+        hex: Hex,
+        /// The vexillation that leaves.
+        unit: UnitId,
+    },
 }
 
 impl Question {
@@ -96,7 +126,10 @@ impl Question {
     fn keyword(&self) -> &'static str {
         match self.about {
             About::Retreat { .. } => "retreat",
-            About::Cavalry { .. } | About::Revolt { .. } => "place",
+            About::Cavalry { .. }
+            | About::Revolt { .. }
+            | About::Succession { .. }
+            | About::Unstack { .. } => "place",
             About::React { .. } => "react",
             About::Games => "sponsor",
             About::Salt { .. } => "salt",
@@ -112,6 +145,8 @@ impl Question {
             About::React { .. } => "14.3; N2",
             About::Games => "14.3; N5",
             About::Salt { .. } => "8.8; N4",
+            About::Succession { .. } => "8.9, 14.4; N9",
+            About::Unstack { .. } => "10.7; N10",
         }
     }
 
@@ -129,6 +164,13 @@ impl Question {
             About::Revolt { .. } => {
                 "Rome refused Bread & Circuses: which hex rises behind the rebel garrison".into()
             }
+            About::Succession { roll, .. } => format!(
+                "the emperor is eliminated and the Emperor Creation Table roll {roll} proclaims the general of the largest army, but two or more hexes tie: where is the new emperor proclaimed"
+            ),
+            About::Unstack { hex, unit } => format!(
+                "your stack in {hex} is over the limit without its leader and {} must unstack into an adjacent land hex: where does it go",
+                d.uid(*unit)
+            ),
             About::React {
                 battle, att, def, ..
             } => {
@@ -164,10 +206,21 @@ impl Question {
             self.rule(),
             match self.about {
                 About::Retreat { .. } => "rally HEX",
-                About::Cavalry { .. } => "prefer HEX...",
+                About::Cavalry { .. } | About::Succession { .. } => "prefer HEX...",
+                About::Unstack { .. } => "unstack to HEX... or unstack at HEX keep UNIT... to HEX...",
                 _ => "revolt HEX...",
             }
         )
+    }
+
+    /// The hexes whose stacking waits for the answer (10.7): the stack
+    /// unstacking, and those the steps after the answer deal with.
+    pub fn waiting(&self) -> Vec<Hex> {
+        let mut v: Vec<Hex> = self.then.iter().flat_map(Then::hexes).collect();
+        if let About::Unstack { hex, .. } = self.about {
+            v.push(hex);
+        }
+        v
     }
 
     /// The answers `legal` offers: for a reaction, each reaction chit he
@@ -231,8 +284,13 @@ fn picked(q: &Question, o: &Order) -> Result<Hex, RuleError> {
     };
     if !q.hexes.contains(&h) {
         let all: Vec<String> = q.hexes.iter().map(|h| h.to_string()).collect();
+        let why = match q.about {
+            About::Succession { .. } => " of the hexes tied for the largest army",
+            About::Unstack { .. } => " of the adjacent land hexes the unit may enter and fit in",
+            _ => "",
+        };
         return Err(illegal(
-            format!("{h} is not an answer: one of {}", all.join(" ")),
+            format!("{h} is not an answer: one{why} {}", all.join(" ")),
             q.rule(),
         ));
     }
@@ -341,6 +399,8 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
         About::React { .. } => "his defence before the die",
         About::Games => "whether Rome sponsors the games",
         About::Salt { .. } => "his salt before the die",
+        About::Succession { .. } => "where the new emperor is proclaimed",
+        About::Unstack { .. } => "where his unit unstacks",
     };
     ctx.say(
         format!(
@@ -369,8 +429,32 @@ pub fn ask_if_real(
     }
     let mut hexes = vec![first];
     hexes.extend(rest);
-    stop(ctx, st, Question { to, hexes, about });
+    let then = Vec::new();
+    stop(
+        ctx,
+        st,
+        Question {
+            to,
+            hexes,
+            about,
+            then,
+        },
+    );
     true
+}
+
+/// After a step that may have stopped on a question (version 11): if it
+/// did, `rest` (what the caller still had to do) is kept in the question,
+/// after what the steps below it kept, and true is returned: the caller
+/// returns at once.
+pub fn paused(st: &mut State, rest: impl FnOnce() -> Vec<Then>) -> bool {
+    match st.question.as_mut() {
+        Some(q) => {
+            q.then.extend(rest());
+            true
+        }
+        None => false,
+    }
 }
 
 /// The answer: the action goes on from the question with the answer given.
@@ -380,6 +464,13 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
     let Some(q) = st.question.clone() else {
         return Ok(());
     };
+    answered(ctx, st, &q, o)?;
+    super::cascade::resume(ctx, st, q.then)
+}
+
+/// The question's own step with the answer given.
+fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<(), RuleError> {
+    let q = q.clone();
     match q.about.clone() {
         About::React {
             battle,
@@ -455,6 +546,10 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
                     super::chits::revolt_at(ctx, st, garrison, h);
                     Ok(())
                 }
+                About::Succession { roll, tp_die } => {
+                    super::leaders::proclaim(ctx, st, h, roll, tp_die)
+                }
+                About::Unstack { hex, unit } => super::leaders::unstack_answered(ctx, st, hex, unit, h),
                 About::React { .. } | About::Games | About::Salt { .. } => Ok(()),
             }
         }
