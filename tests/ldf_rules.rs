@@ -1021,11 +1021,13 @@ fn treachery_against_the_emperor_and_the_emperor_creation_table() {
             ("emperor-table", 6, 3),
         ],
     );
+    // Version 11: hexes tie for the largest army and the Roman stated no
+    // `prefer`, so he is asked (N9); `pass` takes the lowest id.
     let s = text(&ev);
-    assert!(
-        s.contains("roll 6 -2 Roman salt = 4: success") && s.contains("(14.4, stand-in)"),
-        "{s}"
-    );
+    assert!(s.contains("roll 6 -2 Roman salt = 4: success"), "{s}");
+    assert!(t.st.question.is_some(), "{s}");
+    let s = text(&t.ok(ROMAN, "pass", &[]));
+    assert!(s.contains("(14.4, stand-in)"), "{s}");
     assert_eq!(t.st.treasury, 3, "the salt is paid");
     assert!(t.at("emp").is_some());
     umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
@@ -4226,4 +4228,144 @@ fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
     );
     assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
     assert_eq!(t.at("co"), Some(p[2]));
+}
+
+/// Two core land hexes at least six hexes from `from` and from each other's
+/// neighbours, lowest ids first: stacks there tie for the largest army.
+fn far_pair(d: &Data, from: Hex) -> (Hex, Hex) {
+    let far: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core() && x.hex != d.special.rome && d.is_land(x.hex))
+        .map(|x| x.hex)
+        .filter(|x| x.distance_on(OFFSET, from) >= 6 && x.distance_on(OFFSET, h("3318")) >= 2)
+        .collect();
+    let a = far[0];
+    let b = *far.iter().find(|x| x.distance_on(OFFSET, a) >= 3).unwrap();
+    (a.min(b), a.max(b))
+}
+
+/// Scripted dice: (label, faces, value).
+type Dice3 = Vec<(&'static str, u32, u32)>;
+
+/// 8.9, 14.4, N9 (version 11): the Germano-Parthian attacks the emperor's
+/// stack at 5:1 less his leader's shift and rolls DE; two far hexes hold two
+/// vexillations each, tied for the largest army. Returns the test, the
+/// battle's hexes, the tied hexes, the attack order and its dice.
+fn succession_tie() -> (T, Vec<Hex>, (Hex, Hex), String, Dice3) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("t1", p[0]);
+    t.put_all(&["emp", "v1"], p[1]);
+    let (b, c) = far_pair(&d, p[1]);
+    t.put_all(&["v2", "v3"], b);
+    t.put_all(&["v4", "v5"], c);
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(4)];
+    let chits = d.chits.len() as u8;
+    t.st.removed = (1..=chits).filter(|c| *c != 4).collect();
+    t.st.actor = Player::Gp;
+    // Not asked before the die (N2): his answer is his standing order.
+    t.standing(ROMAN, &["tsnp 9"]);
+    let roll = t.roll_for(odds_step(5, 1) - 1, Outcome::DE);
+    let order = format!("attack {} on {}", p[0], p[1]);
+    let dice = vec![
+        ("german-cf-t1", 6, 4),
+        ("combat", 6, roll),
+        ("emperor-table", 6, 3),
+    ];
+    (t, p, (b, c), order, dice)
+}
+
+// 8.9, 14.4 errata ("IF TWO OR MORE HEXES"), digest 2.7 and N9 (version
+// 11): the emperor falls in a Germano-Parthian attack and two hexes tie for
+// the largest army; the Roman, who listed no `prefer` hex, alone is asked,
+// and the attack waits: the emperor is off the map, nobody has advanced.
+#[test]
+fn the_roman_is_asked_where_the_new_emperor_rises_among_tied_hexes() {
+    let (mut t, p, (b, c), order, dice) = succession_tie();
+    t.ok(GP, &order, &dice);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert_eq!(q.hexes, vec![b, c], "the default, the lowest id, first");
+    assert_eq!(t.at("emp"), None, "not yet proclaimed");
+    assert_eq!(t.at("t1"), Some(p[0]), "no advance yet");
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N9"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.r.legal(&t.st, ROMAN).contains(&format!("place {c}")));
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N9: the answer proclaims the emperor where the Roman says (14.4) and the
+// attack goes on as it would have without the question: the attacker
+// advances (13.14) and draws his free chit (8.19); then the Roman acts.
+// A hex not tied for the largest army is refused citing 14.4 and N9.
+#[test]
+fn the_succession_answer_proclaims_there_and_the_attack_goes_on() {
+    let (mut t, p, (_, c), order, dice) = succession_tie();
+    t.ok(GP, &order, &dice);
+    let e = t.err(ROMAN, &format!("place {}", p[2]));
+    assert!(
+        e.contains("14.4") && e.contains("N9") && e.contains("largest army"),
+        "{e}"
+    );
+    let e = t.err(ROMAN, &format!("retreat {c}"));
+    assert!(e.contains("N9"), "{e}");
+    let ev = t.ok(ROMAN, &format!("place {c}"), &[]);
+    let s = text(&ev);
+    assert_eq!(t.at("emp"), Some(c), "{s}");
+    assert!(
+        s.contains("proclaimed in") && s.contains("(14.4, stand-in)"),
+        "{s}"
+    );
+    assert_eq!(t.at("t1"), Some(p[1]), "the attacker advances (13.14): {s}");
+    assert!(
+        s.contains("(8.19)") && t.st.pool.is_empty(),
+        "the free draw: {s}"
+    );
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N9: a Roman with a `prefer` list is never asked (his list breaks the
+// tie), `pass` takes the lowest id, and version 10 asks nobody: the lowest
+// id, with the advance and free draw in the same action.
+#[test]
+fn a_prefer_order_or_a_version_10_game_proclaims_without_asking() {
+    let (mut t, p, (b, c), order, dice) = succession_tie();
+    let base = t.st.clone();
+    t.standing(ROMAN, &["tsnp 9", &format!("prefer {c}")]);
+    t.ok(GP, &order, &dice);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("emp"), Some(c));
+    assert_eq!(t.at("t1"), Some(p[1]));
+    t.st = base.clone();
+    t.ok(GP, &order, &dice);
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.at("emp"), Some(b), "pass: the lowest id");
+    let passed = t.st.clone();
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    let s = text(&t.ok(GP, &order, &dice));
+    assert!(t.st.question.is_none(), "version 10 asks nobody: {s}");
+    assert_eq!(t.at("emp"), Some(b));
+    assert_eq!(t.at("t1"), Some(p[1]));
+    assert!(s.contains("(8.19)"), "{s}");
+    assert_eq!(
+        t.st.units(),
+        passed.units(),
+        "pass ends where version 10 does"
+    );
 }
