@@ -4369,3 +4369,159 @@ fn a_prefer_order_or_a_version_10_game_proclaims_without_asking() {
         "pass ends where version 10 does"
     );
 }
+
+/// 8.9, 10.7, N10 (version 11): the emperor stands with four vexillations
+/// in a hex of core land and Rome holds one; the Germano-Parthian's
+/// treachery kills him, the table (5) proclaims the new one in Rome and his
+/// old stack, now leaderless, is two over the limit. Returns the test and
+/// the old stack's hex.
+fn leaderless_stack() -> (T, Hex) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let a = path(&d, h("3016"), 3)[1];
+    t.put_all(&["emp", "v1", "v2", "v3", "v4"], a);
+    t.put("v5", h("3318"));
+    let chits = d.chits.len() as u8;
+    t.st.removed = (1..=chits).collect();
+    t.st.actor = Player::Gp;
+    // Not asked before the die (N4): his answer is his standing order.
+    t.standing(ROMAN, &["salt treachery 0"]);
+    (t, a)
+}
+
+const TREACHERY: [(&str, u32, u32); 2] = [
+    ("treachery against the emperor", 6, 6),
+    ("emperor-table", 6, 5),
+];
+
+/// The vexillation a pending question unstacks.
+fn unstacking(t: &T) -> UnitId {
+    use umpire::games::ldf::ask::About;
+    match t.st.question.as_ref().map(|q| &q.about) {
+        Some(About::Unstack { unit, .. }) => *unit,
+        q => panic!("not an unstacking question: {q:?}"),
+    }
+}
+
+// 10.7, digest 2.7 and N10 (version 11): a stack over the limit after its
+// leader's fall unstacks unit by unit; where more than one adjacent hex
+// will do and the Roman stated no `unstack` order, he alone is asked, the
+// stack waiting over the limit meanwhile.
+#[test]
+fn the_roman_is_asked_where_a_leaderless_stack_unstacks() {
+    let (mut t, a) = leaderless_stack();
+    t.ok(GP, "treachery", &TREACHERY);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert!(q.hexes.len() > 1 && q.hexes.iter().all(|n| t.d().linked(a, *n)));
+    unstacking(&t);
+    assert_eq!(t.at("emp"), Some(h("3318")), "proclaimed in Rome (14.4)");
+    assert_eq!(t.st.at(a).count(), 4, "nobody has moved yet");
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N10"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N10: the answer moves the unit where the Roman says and the unstacking
+// goes on: the next unit is asked about again, `pass` sends it by the
+// retreat doctrine (the question's first hex), and then the
+// Germano-Parthian's action is over with the stack within the limit (10.7).
+// A hex not adjacent is refused citing 10.7 and N10.
+#[test]
+fn the_unstacking_answer_moves_the_unit_and_the_unstacking_goes_on() {
+    let (mut t, a) = leaderless_stack();
+    t.ok(GP, "treachery", &TREACHERY);
+    let e = t.err(ROMAN, "place 3318");
+    assert!(
+        e.contains("10.7") && e.contains("N10") && e.contains("adjacent"),
+        "{e}"
+    );
+    let q = t.st.question.clone().unwrap();
+    let first = unstacking(&t);
+    let s = text(&t.ok(ROMAN, &format!("place {}", q.hexes[1]), &[]));
+    assert_eq!(t.st.hex_of(first), Some(q.hexes[1]), "{s}");
+    assert!(s.contains("unstacks to") && s.contains("(10.7)"), "{s}");
+    let q2 = t.st.question.clone().expect("the next unit is asked about");
+    let second = unstacking(&t);
+    assert_ne!(first, second);
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.st.hex_of(second), Some(q2.hexes[0]));
+    assert_eq!(t.st.at(a).count(), 2);
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N10: a Roman who stated an `unstack` order (even `unstack default`) is
+// never asked, and version 10 asks nobody; both unstack as the doctrine
+// does, and so does answering `pass` each time.
+#[test]
+fn an_unstack_order_or_a_version_10_game_unstacks_without_asking() {
+    let (mut t, _) = leaderless_stack();
+    let base = t.st.clone();
+    t.ok(GP, "treachery", &TREACHERY);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let passed = t.st.units().to_vec();
+    t.st = base.clone();
+    t.standing(ROMAN, &["salt treachery 0", "unstack default"]);
+    t.ok(GP, "treachery", &TREACHERY);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.units(), passed.as_slice());
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    t.ok(GP, "treachery", &TREACHERY);
+    assert!(t.st.question.is_none(), "version 10 asks nobody");
+    assert_eq!(t.st.units(), passed.as_slice());
+    assert_eq!(t.st.actor, Player::Roman);
+}
+
+// N9 then N10 (version 11): the emperor falls to treachery and three hexes
+// tie for the largest army, his own among them (three mobile units each; a
+// cavalry vexillation before the reserve stacks free, 10.8). The Roman puts
+// the new emperor elsewhere; the old stack, three vexillations without a
+// leader, must then unstack one (10.7), and he is asked where, in the same
+// action, after the first answer.
+#[test]
+fn the_succession_answer_is_followed_by_the_unstacking_question() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let a = path(&d, h("3016"), 3)[1];
+    let (b, c) = far_pair(&d, a);
+    t.put_all(&["emp", "v1", "v2", "v3"], a);
+    t.put_all(&["v4", "v5", "c1"], b);
+    t.put_all(&["v6", "v7", "c2"], c);
+    t.st.removed = (1..=d.chits.len() as u8).collect();
+    t.st.actor = Player::Gp;
+    t.standing(ROMAN, &["salt treachery 0"]);
+    let dice = [
+        ("treachery against the emperor", 6, 6),
+        ("emperor-table", 6, 3),
+    ];
+    t.ok(GP, "treachery", &dice);
+    let q = t.st.question.clone().expect("the succession question");
+    let mut tied = vec![a, b, c];
+    tied.sort();
+    assert_eq!(q.hexes, tied);
+    t.ok(ROMAN, &format!("place {c}"), &[]);
+    assert_eq!(t.at("emp"), Some(c));
+    let moving = unstacking(&t);
+    assert_eq!(t.st.hex_of(moving), Some(a));
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.st.at(a).count(), 2, "the old stack within the limit");
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.actor, Player::Roman);
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
