@@ -17,7 +17,8 @@
 //! From version 11 also, in the middle of an elimination's cascade, where
 //! the new emperor is proclaimed among hexes tied for the largest army (N9,
 //! 14.4 stand-in) and where each vexillation of a stack left over the limit
-//! unstacks (N10, 10.7). What is left of the action when such a question
+//! unstacks (N10, 10.7), and how Rome covers a deficit met in the
+//! Germano-Parthian's action (N7, 6.10). What is left of the action when such a question
 //! stops it (the rest of the unstacking, the battle's advance and free
 //! draw...) is kept in the question as [`Then`] steps, pushed by each caller
 //! as the action unwinds and carried out in order after the answer.
@@ -111,6 +112,15 @@ pub enum About {
         /// The row costs Rome a die of TP.
         tp_die: bool,
     },
+    /// N7, 6.10 (version 11): how Rome covers a deficit met in the
+    /// Germano-Parthian's action, one step (a tax or a demobilization) an
+    /// answer; then the payment and the rest of the action.
+    Deficit {
+        /// The TP due.
+        due: u32,
+        /// What they pay for.
+        why: String,
+    },
     /// N10, 10.7 (version 11): where a vexillation of a stack left over the
     /// limit unstacks; then the rest of the unstacking.
     Unstack {
@@ -133,6 +143,7 @@ impl Question {
             About::React { .. } => "react",
             About::Games => "sponsor",
             About::Salt { .. } => "salt",
+            About::Deficit { .. } => "tax",
         }
     }
 
@@ -146,6 +157,7 @@ impl Question {
             About::Games => "14.3; N5",
             About::Salt { .. } => "8.8; N4",
             About::Succession { .. } => "8.9, 14.4; N9",
+            About::Deficit { .. } => "6.10; N7",
             About::Unstack { .. } => "10.7; N10",
         }
     }
@@ -187,6 +199,12 @@ impl Question {
             About::Salt { .. } => {
                 return format!(
                     "the Germano-Parthian rolls for diplomacy or treachery, before the die. Answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
+                    self.rule()
+                );
+            }
+            About::Deficit { due, why } => {
+                return format!(
+                    "{why} costs Rome {due} TP and the treasury holds less: play halts while you cover it. Answer `tax HEX` (emergency taxation of one core centre, 6.6), `demobilize UNIT...` (a base and an infantry vexillation, or the over-supplied kind alone, 6.7), or `pass` for your standing default; one step an answer, you are asked again while TP are lacking ({}); a standing order (`deficit HEX... tax HEX...`) answers it next time",
                     self.rule()
                 );
             }
@@ -238,6 +256,7 @@ impl Question {
                 }
             }
             About::Games => v.extend(["sponsor".to_string(), "refuse".to_string()]),
+            About::Deficit { .. } => v.extend(super::deficit::steps(d, st)),
             About::Salt { .. } => {
                 let most = st.treasury.min(d.values.salt_max);
                 v.extend((0..=most).map(|n| format!("salt {n}")));
@@ -400,6 +419,7 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
         About::Games => "whether Rome sponsors the games",
         About::Salt { .. } => "his salt before the die",
         About::Succession { .. } => "where the new emperor is proclaimed",
+        About::Deficit { .. } => "how Rome covers its deficit",
         About::Unstack { .. } => "where his unit unstacks",
     };
     ctx.say(
@@ -526,6 +546,7 @@ fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<()
                 Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
             }
         }
+        About::Deficit { .. } => super::deficit::answered(ctx, st, o),
         about => {
             let h = picked(&q, o)?;
             st.question = None;
@@ -550,7 +571,10 @@ fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<()
                     super::leaders::proclaim(ctx, st, h, roll, tp_die)
                 }
                 About::Unstack { hex, unit } => super::leaders::unstack_answered(ctx, st, hex, unit, h),
-                About::React { .. } | About::Games | About::Salt { .. } => Ok(()),
+                About::React { .. }
+                | About::Games
+                | About::Salt { .. }
+                | About::Deficit { .. } => Ok(()),
             }
         }
     }

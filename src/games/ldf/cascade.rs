@@ -3,7 +3,8 @@
 //! succession (8.9, 14.4), which may ask the Roman where the new emperor is
 //! proclaimed; the unstacking that follows (10.7) may ask where a unit goes;
 //! and after them the battle still has its advance (13.14) and free draw
-//! (8.19). Each caller that sees the question pending as it returns pushes
+//! (8.19); and a deficit met on the way (6.10) may ask how Rome covers it.
+//! Each caller that sees the question pending as it returns pushes
 //! the rest of its work as a [`Then`] step ([`super::ask::paused`]); the
 //! answer carries the steps out in order, exactly as the call chain would
 //! have gone on without the question.
@@ -77,6 +78,30 @@ pub enum Then {
         /// The attacker advanced and asked for the free draw.
         draw: bool,
     },
+    /// 6.10: Rome pays `n` TP for `why`, covering what the treasury lacks
+    /// first (the rest of a deficit's cover).
+    Pay {
+        /// The TP due.
+        n: u32,
+        /// What they pay for (for the report).
+        why: String,
+    },
+    /// 14.4: the new emperor proclaimed in `hex` and the succession's `cost`
+    /// paid: the report and his arrival.
+    Proclaimed {
+        /// Where he rises.
+        hex: Hex,
+        /// The TP the succession cost.
+        cost: u32,
+    },
+    /// 8.3: the revolt's end paid: the report, then the unstacking of the
+    /// emperor's old stack.
+    RomeRetaken {
+        /// The TP it cost.
+        cost: u32,
+        /// Where the emperor stood before returning to Rome.
+        from: Option<Hex>,
+    },
     /// 13.13: the units of a retreat in `to`, overstacked there, lose the
     /// excess; then leaders left alone and unstacking in `to`.
     Excess {
@@ -94,6 +119,8 @@ impl Then {
         match self {
             Then::Unstack(h) | Then::Kill { hex: h, .. } | Then::Excess { to: h, .. } => vec![*h],
             Then::AfterLosses(hs) => hs.clone(),
+            Then::Pay { .. } | Then::Proclaimed { .. } => vec![],
+            Then::RomeRetaken { from, .. } => from.iter().copied().collect(),
             Then::Losses { battle, .. }
             | Then::After { battle, .. }
             | Then::Advance { battle, .. }
@@ -146,5 +173,8 @@ fn run(ctx: &mut Ctx, st: &mut State, step: Then) -> Result<(), RuleError> {
         } => combat::advance_and_draw(ctx, st, p, &battle, result, &advance, draw),
         Then::FreeDraw { battle, draw } => combat::draw_after(ctx, st, p, &battle, draw),
         Then::Excess { units, to } => combat::excess(ctx, st, &units, to),
+        Then::Pay { n, why } => super::economics::pay(ctx, st, n, &why),
+        Then::Proclaimed { hex, cost } => leaders::proclaimed(ctx, st, hex, Some(cost)),
+        Then::RomeRetaken { cost, from } => leaders::rome_retaken(ctx, st, cost, from),
     }
 }

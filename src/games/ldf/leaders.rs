@@ -2,6 +2,7 @@
 //! created loyal or rebel, a rebel co-emperor reaching Rome, and emergency
 //! unstacking when a leader is gone.
 
+use super::ask::Then;
 use super::data::{Data, EmperorPlace, Kind, UnitId};
 use super::effects::{Ctx, entered, flip_loyal, illegal};
 use super::stacking;
@@ -128,14 +129,36 @@ pub fn proclaim(
         ),
         vec![h],
     );
+    let mut cost = None;
     if tp_die {
         let n = ctx.d6(st, "emperor-table-tp")?;
         super::economics::pay(ctx, st, n, "the succession")?;
+        // Version 11: the Roman is asked how he covers a deficit (N7).
+        if super::ask::paused(st, || vec![Then::Proclaimed { hex: h, cost: n }]) {
+            return Ok(());
+        }
+        cost = Some(n);
+    }
+    proclaimed(ctx, st, h, cost)
+}
+
+/// The new emperor proclaimed in `h`, the succession's `cost` paid: the
+/// report, and what his arrival in `h` brings (9.5 Trier).
+pub fn proclaimed(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    cost: Option<u32>,
+) -> Result<(), RuleError> {
+    if let Some(n) = cost {
         ctx.say(
             format!("the succession costs {n} TP (14.4, stand-in; 6.10)"),
             vec![],
         );
     }
+    let Some(emp) = st.emperor(ctx.d) else {
+        return Ok(());
+    };
     entered(ctx, st, Faction::Loyal, &[emp], h)
 }
 
@@ -155,9 +178,24 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     }
     let n = ctx.d6(st, "rebel-in-rome")?;
     super::economics::pay(ctx, st, n, "the end of the revolt")?;
+    // Version 11: the Roman is asked how he covers a deficit (N7).
+    if super::ask::paused(st, || vec![Then::RomeRetaken { cost: n, from }]) {
+        return Ok(());
+    }
+    rome_retaken(ctx, st, n, from)
+}
+
+/// The revolt's end paid (8.3): the report, then the emperor's old stack
+/// in `from` unstacks (10.7).
+pub fn rome_retaken(
+    ctx: &mut Ctx,
+    st: &mut State,
+    n: u32,
+    from: Option<Hex>,
+) -> Result<(), RuleError> {
     ctx.say(
         format!("the rebel co-emperor reaches Rome: the revolt ends, the emperor returns to Rome and Rome loses {n} TP (8.3)"),
-        vec![rome],
+        vec![ctx.d.special.rome],
     );
     if let Some(h) = from {
         unstack(ctx, st, h)?;
@@ -311,7 +349,7 @@ pub fn unstack_answered(
 ) -> Result<(), RuleError> {
     let f = st.faction(ctx.d, u);
     unstack_one(ctx, st, f, u, h, n)?;
-    if super::ask::paused(st, || vec![super::ask::Then::Unstack(h)]) {
+    if super::ask::paused(st, || vec![Then::Unstack(h)]) {
         return Ok(());
     }
     unstack(ctx, st, h)

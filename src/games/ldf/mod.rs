@@ -268,9 +268,11 @@ impl Rules for Ldf {
             // asked where the new emperor is proclaimed among hexes tied for
             // the largest army (N9, 14.4) unless he stated `prefer`, and the
             // commander of a stack left over the limit where each unit
-            // unstacks (N10, 10.7) unless he stated `unstack`; the rest of
-            // the action (unstacking, advance, free draw) follows the answer;
-            // `at_version(10)` plays 10.
+            // unstacks (N10, 10.7) unless he stated `unstack`, and the Roman
+            // how he covers a deficit met in the Germano-Parthian's action,
+            // step by step (N7, 6.10), unless he stated `deficit`; the rest
+            // of the action (payment, unstacking, advance, free draw)
+            // follows the answer; `at_version(10)` plays 10.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),

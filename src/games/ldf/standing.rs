@@ -78,6 +78,10 @@ pub struct Standing {
     /// he is never asked where a unit of a stack over the limit goes.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unstack_given: bool,
+    /// N7 (version 11): the Roman stated a `deficit` order himself (even
+    /// `deficit none`), so he is never asked how he covers a deficit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deficit_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
@@ -155,6 +159,7 @@ impl Standing {
             sponsor_given: false,
             salt_given: false,
             unstack_given: false,
+            deficit_given: false,
         }
     }
 }
@@ -325,7 +330,10 @@ pub fn parse(
                 )
                 .rule("14.3"));
             }
-            Some("deficit") if roman => s.deficit = deficit(l, &w[1..], &hex)?,
+            Some("deficit") if roman => {
+                s.deficit = deficit(l, &w[1..], &hex)?;
+                s.deficit_given = version >= 11;
+            }
             Some("deficit") => {
                 return Err(OrderError::at(l, "only the Roman player covers a deficit").rule("6.10"));
             }
@@ -485,6 +493,7 @@ fn asked(s: &Standing, roman: bool, version: u32) -> String {
         (!roman, !s.revolt.is_empty(), "the revolt hex (revolt)"),
         (roman, !s.prefer.is_empty(), prefer),
         (v11 && roman, s.unstack_given, "emergency unstacking (unstack)"),
+        (v11 && roman, s.deficit_given, "covering a deficit (deficit)"),
     ];
     let list = |given: bool| {
         let v: Vec<&str> = all
