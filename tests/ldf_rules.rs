@@ -1111,11 +1111,10 @@ fn the_readme_example_move_is_legal() {
     assert_eq!((t.at("v10"), t.at("emp")), (Some(h("3418")), Some(capua)));
 }
 
-// 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
-#[test]
-fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
-    // N7's fallback: pairs from the largest leaderless stacks, farthest
-    // from any enemy first; a stack with a leader last.
+/// 6.10: Rome owes four TP of Persecutions the Germano-Parthian draws with
+/// an empty treasury; twins stand next to a tribe, farther off, and with
+/// the emperor farthest. Returns the test and those three hexes.
+fn deficit_setup() -> (T, [Hex; 3]) {
     let mut t = empty();
     let d = t.d().clone();
     let near = path(&d, h("3016"), 1);
@@ -1145,6 +1144,17 @@ fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
     for c in (1..=24).filter(|c| *c != 20) {
         t.st.removed.push(c);
     }
+    (t, [a, f, l])
+}
+
+// 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
+#[test]
+fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
+    // N7's fallback: pairs from the largest leaderless stacks, farthest
+    // from any enemy first; a stack with a leader last. From version 11
+    // `deficit none` says so (else the Roman is asked, N7).
+    let (mut t, [_, _, l]) = deficit_setup();
+    t.standing(ROMAN, &["deficit none"]);
     t.ok(GP, "draw", &[("persecutions", 6, 3)]);
     for id in ["b1", "v1", "b2", "v2"] {
         assert_eq!(t.st.unit(t.u(id)).loc, Loc::Dead, "{id}");
@@ -4524,4 +4534,105 @@ fn the_succession_answer_is_followed_by_the_unstacking_question() {
     assert!(t.st.question.is_none());
     assert_eq!(t.st.actor, Player::Roman);
     umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// 6.10, digest 2.7 and N7 (version 11): a deficit met in the
+// Germano-Parthian's action, with more than one way to cover it and no
+// `deficit` order stated, stops the action: the Roman alone is asked, step
+// by step; nothing is paid or demobilized yet.
+#[test]
+fn the_roman_is_asked_how_he_covers_a_deficit() {
+    use umpire::games::ldf::ask::About;
+    let (mut t, _) = deficit_setup();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert!(matches!(q.about, About::Deficit { due: 4, .. }), "{q:?}");
+    assert_eq!(t.st.treasury, 0);
+    assert!(t.at("b1").is_some() && t.at("b2").is_some());
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N7"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    let legal = t.r.legal(&t.st, ROMAN);
+    assert!(legal.contains(&"demobilize b1 v1".to_string()), "{legal:?}");
+    assert!(legal.iter().any(|o| o.starts_with("tax ")), "{legal:?}");
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N7: each answer is one step of the cover (6.6, 6.7); while TP still lack
+// he is asked again, and once covered the payment is made and the
+// Germano-Parthian's action ends (6.10). Answers the rules forbid are
+// refused with their rule: Rome/Ostia is never taxed (6.6), a lone base
+// when twins are due (6.7), a hex answer (N7).
+#[test]
+fn the_deficit_answers_cover_step_by_step_and_the_payment_follows() {
+    let (mut t, _) = deficit_setup();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    let e = t.err(ROMAN, "tax 3318");
+    assert!(e.contains("6.6") && e.contains("N7"), "{e}");
+    let e = t.err(ROMAN, "demobilize b1");
+    assert!(e.contains("6.7") && e.contains("N7"), "{e}");
+    let e = t.err(ROMAN, "place 3318");
+    assert!(e.contains("N7"), "{e}");
+    let s = text(&t.ok(ROMAN, "demobilize b1 v1", &[]));
+    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead, "{s}");
+    assert_eq!(t.st.unit(t.u("v1")).loc, Loc::Dead);
+    assert!(
+        t.st.question.is_some(),
+        "two TP still lack: asked again: {s}"
+    );
+    let d = t.d().clone();
+    let x =
+        t.r.legal(&t.st, ROMAN)
+            .iter()
+            .filter_map(|o| o.strip_prefix("tax ").map(h))
+            .find(|x| d.hex(*x).unwrap().tp >= 1)
+            .unwrap();
+    let tp = d.hex(x).unwrap().tp;
+    let s = text(&t.ok(ROMAN, &format!("tax {x}"), &[]));
+    assert!(
+        t.st.looted.contains(&x) && s.contains("emergency taxation"),
+        "{s}"
+    );
+    assert!(s.contains("Persecutions cost Rome 4 TP"), "{s}");
+    assert_eq!(t.st.treasury, 2 + 2 * tp - 4);
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    assert_eq!(t.st.unit(t.u("b2")).loc, Loc::Hex(t.at("b2").unwrap()));
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N7: a `deficit` order (even `deficit none`) answers for him, version 10
+// asks nobody, and answering `pass` each time ends where both do (the
+// fallback: leaderless twins farthest from the enemy first).
+#[test]
+fn a_deficit_order_or_a_version_10_game_covers_without_asking() {
+    let (mut t, _) = deficit_setup();
+    let base = t.st.clone();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let passed = (t.st.units().to_vec(), t.st.treasury);
+    t.st = base.clone();
+    t.standing(ROMAN, &["deficit none"]);
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert!(t.st.question.is_none());
+    assert_eq!((t.st.units().to_vec(), t.st.treasury), passed);
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert!(t.st.question.is_none(), "version 10 asks nobody");
+    assert_eq!((t.st.units().to_vec(), t.st.treasury), passed);
+    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead);
 }
