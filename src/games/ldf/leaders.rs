@@ -281,7 +281,13 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
         };
         match to {
             Some(n) if unstack_question(ctx, st, f, u, h, n) => return Ok(()),
-            Some(n) => unstack_one(ctx, st, f, u, h, n)?,
+            Some(n) => {
+                unstack_one(ctx, st, f, u, h, n)?;
+                // Version 11: a question in what its arrival brings.
+                if super::ask::paused(st, || vec![Then::Unstack(h)]) {
+                    return Ok(());
+                }
+            }
             None => {
                 ctx.say(
                     format!(
