@@ -4636,3 +4636,64 @@ fn a_deficit_order_or_a_version_10_game_covers_without_asking() {
     assert_eq!((t.st.units().to_vec(), t.st.treasury), passed);
     assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead);
 }
+
+// N9 then N7 (version 11), deep in a battle's cascade: the table's row 1
+// costs a die of TP that the empty treasury cannot pay, so the answer to
+// the succession question leads to the deficit question; once that is
+// answered the attack still goes on, the advance (13.14) and the free draw
+// (8.19), as it would have without either question.
+#[test]
+fn a_succession_answer_may_lead_to_a_deficit_question_and_the_attack_goes_on() {
+    use umpire::games::ldf::ask::About;
+    let (mut t, p, (_, c), order, mut dice) = succession_tie();
+    dice[2] = ("emperor-table", 6, 1);
+    t.st.treasury = 0;
+    t.ok(GP, &order, &dice);
+    assert!(matches!(
+        t.st.question.as_ref().map(|q| &q.about),
+        Some(About::Succession { tp_die: true, .. })
+    ));
+    let mut s = text(&t.ok(ROMAN, &format!("place {c}"), &[("emperor-table-tp", 6, 2)]));
+    assert_eq!(t.at("emp"), Some(c));
+    assert_eq!(t.at("t1"), Some(p[0]), "the attack waits: {s}");
+    let mut asked = 0;
+    while let Some(q) = t.st.question.clone() {
+        assert!(matches!(q.about, About::Deficit { due: 2, .. }), "{q:?}");
+        s += &text(&t.ok(ROMAN, "pass", &[]));
+        asked += 1;
+    }
+    assert!(asked > 0, "the deficit was asked about: {s}");
+    assert!(s.contains("the succession costs 2 TP"), "{s}");
+    assert_eq!(t.at("t1"), Some(p[1]), "the attacker advances (13.14): {s}");
+    assert!(s.contains("(8.19)"), "the free draw: {s}");
+    assert_eq!(t.st.actor, Player::Roman);
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// Version 11 with `pass` to every question ends where version 10 ends
+// without asking, however deep the questions fall (N9, N7, the battle's
+// advance and free draw after them): the answers resume the cascade exactly.
+#[test]
+fn passing_every_question_ends_where_version_10_ends() {
+    let (mut t, _, _, order, mut dice) = succession_tie();
+    dice[2] = ("emperor-table", 6, 1);
+    t.st.treasury = 0;
+    let base = t.st.clone();
+    t.ok(GP, &order, &dice);
+    t.ok(ROMAN, "pass", &[("emperor-table-tp", 6, 2)]);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let v11 = t.st.clone();
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    dice.push(("emperor-table-tp", 6, 2));
+    t.ok(GP, &order, &dice);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.units(), v11.units());
+    assert_eq!(t.st.treasury, v11.treasury);
+    assert_eq!(t.st.pool, v11.pool);
+    assert_eq!(t.st.hand(Player::Gp), v11.hand(Player::Gp));
+    assert_eq!(t.st.looted, v11.looted);
+    assert_eq!(t.st.actor, v11.actor);
+}
