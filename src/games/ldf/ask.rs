@@ -16,12 +16,13 @@
 //!
 //! From version 11 also, in the middle of an elimination's cascade, where
 //! the new emperor is proclaimed among hexes tied for the largest army (N9,
-//! 14.4 stand-in) and where each vexillation of a stack left over the limit
+//! 14.4 stand-in), where each vexillation of a stack left over the limit
 //! unstacks (N10, 10.7), and how Rome covers a deficit met in the
-//! Germano-Parthian's action (N7, 6.10). What is left of the action when such a question
-//! stops it (the rest of the unstacking, the battle's advance and free
-//! draw...) is kept in the question as [`Then`] steps, pushed by each caller
-//! as the action unwinds and carried out in order after the answer.
+//! Germano-Parthian's action (N7, 6.10). What is left of the action when
+//! such a question stops it (the rest of the unstacking, the payment, the
+//! battle's advance and free draw...) is kept in the question as [`Then`]
+//! steps, pushed by each caller as the action unwinds and carried out in
+//! order after the answer.
 //!
 //! Beseech the Gods (N3) stays a standing order only: asking only the holder
 //! of chit 2 would tell the other side who holds it, and asking after every

@@ -163,6 +163,13 @@ pub fn answered(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleErro
         }
     };
     st.question = None;
+    let how = match (&step, o) {
+        (_, Order::Pass) => "by his standing order",
+        (Some(Step::Tax(_)), _) => "with an emergency tax",
+        _ => "with a demobilization",
+    };
+    let who = Player::Roman.name();
+    ctx.say(format!("the {who} answers {how} (6.10)"), vec![]);
     match step {
         Some(s) => take(ctx, st, s),
         None => Ok(()),
