@@ -359,9 +359,24 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
     );
     n += 1;
     send(&mut u, &mut md, &mut ob, &outdir, n, &answer, "");
+    // Version 11: the rest of the action may ask again (sponsored games
+    // the treasury cannot pay: the deficit's cover, N7); `pass` each time.
+    for _ in 0..10 {
+        let g = u.game("ldf-1").unwrap();
+        if g.state()
+            .downcast_ref::<State>()
+            .unwrap()
+            .question
+            .is_none()
+        {
+            break;
+        }
+        n += 1;
+        send(&mut u, &mut md, &mut ob, &outdir, n, "pass", "");
+    }
     let g = u.game("ldf-1").unwrap();
     let st = g.state().downcast_ref::<State>().unwrap();
-    assert!(st.question.is_none(), "the answer finished the action");
+    assert!(st.question.is_none(), "the answers finished the action");
     assert_eq!(g.prompt().awaiting[0].kind, AwaitKind::Orders);
     let report = &g.last_report().1;
     assert!(

@@ -1021,11 +1021,13 @@ fn treachery_against_the_emperor_and_the_emperor_creation_table() {
             ("emperor-table", 6, 3),
         ],
     );
+    // Version 11: hexes tie for the largest army and the Roman stated no
+    // `prefer`, so he is asked (N9); `pass` takes the lowest id.
     let s = text(&ev);
-    assert!(
-        s.contains("roll 6 -2 Roman salt = 4: success") && s.contains("(14.4, stand-in)"),
-        "{s}"
-    );
+    assert!(s.contains("roll 6 -2 Roman salt = 4: success"), "{s}");
+    assert!(t.st.question.is_some(), "{s}");
+    let s = text(&t.ok(ROMAN, "pass", &[]));
+    assert!(s.contains("(14.4, stand-in)"), "{s}");
     assert_eq!(t.st.treasury, 3, "the salt is paid");
     assert!(t.at("emp").is_some());
     umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
@@ -1109,11 +1111,10 @@ fn the_readme_example_move_is_legal() {
     assert_eq!((t.at("v10"), t.at("emp")), (Some(h("3418")), Some(capua)));
 }
 
-// 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
-#[test]
-fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
-    // N7's fallback: pairs from the largest leaderless stacks, farthest
-    // from any enemy first; a stack with a leader last.
+/// 6.10: Rome owes four TP of Persecutions the Germano-Parthian draws with
+/// an empty treasury; twins stand next to a tribe, farther off, and with
+/// the emperor farthest. Returns the test and those three hexes.
+fn deficit_setup() -> (T, [Hex; 3]) {
     let mut t = empty();
     let d = t.d().clone();
     let near = path(&d, h("3016"), 1);
@@ -1143,6 +1144,17 @@ fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
     for c in (1..=24).filter(|c| *c != 20) {
         t.st.removed.push(c);
     }
+    (t, [a, f, l])
+}
+
+// 6.10: no deficit: Rome demobilizes to pay (the lowest twins, stand-in for his choice).
+#[test]
+fn a_payment_beyond_the_treasury_is_covered_by_demobilizing() {
+    // N7's fallback: pairs from the largest leaderless stacks, farthest
+    // from any enemy first; a stack with a leader last. From version 11
+    // `deficit none` says so (else the Roman is asked, N7).
+    let (mut t, [_, _, l]) = deficit_setup();
+    t.standing(ROMAN, &["deficit none"]);
     t.ok(GP, "draw", &[("persecutions", 6, 3)]);
     for id in ["b1", "v1", "b2", "v2"] {
         assert_eq!(t.st.unit(t.u(id)).loc, Loc::Dead, "{id}");
@@ -4226,4 +4238,462 @@ fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
     );
     assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
     assert_eq!(t.at("co"), Some(p[2]));
+}
+
+/// Two core land hexes at least six hexes from `from` and from each other's
+/// neighbours, lowest ids first: stacks there tie for the largest army.
+fn far_pair(d: &Data, from: Hex) -> (Hex, Hex) {
+    let far: Vec<Hex> = d
+        .hexes
+        .iter()
+        .filter(|x| x.region.is_core() && x.hex != d.special.rome && d.is_land(x.hex))
+        .map(|x| x.hex)
+        .filter(|x| x.distance_on(OFFSET, from) >= 6 && x.distance_on(OFFSET, h("3318")) >= 2)
+        .collect();
+    let a = far[0];
+    let b = *far.iter().find(|x| x.distance_on(OFFSET, a) >= 3).unwrap();
+    (a.min(b), a.max(b))
+}
+
+/// Scripted dice: (label, faces, value).
+type Dice3 = Vec<(&'static str, u32, u32)>;
+
+/// 8.9, 14.4, N9 (version 11): the Germano-Parthian attacks the emperor's
+/// stack at 5:1 less his leader's shift and rolls DE; two far hexes hold two
+/// vexillations each, tied for the largest army. Returns the test, the
+/// battle's hexes, the tied hexes, the attack order and its dice.
+fn succession_tie() -> (T, Vec<Hex>, (Hex, Hex), String, Dice3) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put("t1", p[0]);
+    t.put_all(&["emp", "v1"], p[1]);
+    let (b, c) = far_pair(&d, p[1]);
+    t.put_all(&["v2", "v3"], b);
+    t.put_all(&["v4", "v5"], c);
+    t.st.pool = vec![umpire::games::ldf::state::Item::Chit(4)];
+    let chits = d.chits.len() as u8;
+    t.st.removed = (1..=chits).filter(|c| *c != 4).collect();
+    t.st.actor = Player::Gp;
+    // Not asked before the die (N2): his answer is his standing order.
+    t.standing(ROMAN, &["tsnp 9"]);
+    let roll = t.roll_for(odds_step(5, 1) - 1, Outcome::DE);
+    let order = format!("attack {} on {}", p[0], p[1]);
+    let dice = vec![
+        ("german-cf-t1", 6, 4),
+        ("combat", 6, roll),
+        ("emperor-table", 6, 3),
+    ];
+    (t, p, (b, c), order, dice)
+}
+
+// 8.9, 14.4 errata ("IF TWO OR MORE HEXES"), digest 2.7 and N9 (version
+// 11): the emperor falls in a Germano-Parthian attack and two hexes tie for
+// the largest army; the Roman, who listed no `prefer` hex, alone is asked,
+// and the attack waits: the emperor is off the map, nobody has advanced.
+#[test]
+fn the_roman_is_asked_where_the_new_emperor_rises_among_tied_hexes() {
+    let (mut t, p, (b, c), order, dice) = succession_tie();
+    t.ok(GP, &order, &dice);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert_eq!(q.hexes, vec![b, c], "the default, the lowest id, first");
+    assert_eq!(t.at("emp"), None, "not yet proclaimed");
+    assert_eq!(t.at("t1"), Some(p[0]), "no advance yet");
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N9"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.r.legal(&t.st, ROMAN).contains(&format!("place {c}")));
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N9: the answer proclaims the emperor where the Roman says (14.4) and the
+// attack goes on as it would have without the question: the attacker
+// advances (13.14) and draws his free chit (8.19); then the Roman acts.
+// A hex not tied for the largest army is refused citing 14.4 and N9.
+#[test]
+fn the_succession_answer_proclaims_there_and_the_attack_goes_on() {
+    let (mut t, p, (_, c), order, dice) = succession_tie();
+    t.ok(GP, &order, &dice);
+    let e = t.err(ROMAN, &format!("place {}", p[2]));
+    assert!(
+        e.contains("14.4") && e.contains("N9") && e.contains("largest army"),
+        "{e}"
+    );
+    let e = t.err(ROMAN, &format!("retreat {c}"));
+    assert!(e.contains("N9"), "{e}");
+    let ev = t.ok(ROMAN, &format!("place {c}"), &[]);
+    let s = text(&ev);
+    assert_eq!(t.at("emp"), Some(c), "{s}");
+    assert!(
+        s.contains("proclaimed in") && s.contains("(14.4, stand-in)"),
+        "{s}"
+    );
+    assert_eq!(t.at("t1"), Some(p[1]), "the attacker advances (13.14): {s}");
+    assert!(
+        s.contains("(8.19)") && t.st.pool.is_empty(),
+        "the free draw: {s}"
+    );
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N9: a Roman with a `prefer` list is never asked (his list breaks the
+// tie), `pass` takes the lowest id, and version 10 asks nobody: the lowest
+// id, with the advance and free draw in the same action.
+#[test]
+fn a_prefer_order_or_a_version_10_game_proclaims_without_asking() {
+    let (mut t, p, (b, c), order, dice) = succession_tie();
+    let base = t.st.clone();
+    t.standing(ROMAN, &["tsnp 9", &format!("prefer {c}")]);
+    t.ok(GP, &order, &dice);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.at("emp"), Some(c));
+    assert_eq!(t.at("t1"), Some(p[1]));
+    t.st = base.clone();
+    t.ok(GP, &order, &dice);
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.at("emp"), Some(b), "pass: the lowest id");
+    let passed = t.st.clone();
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    let s = text(&t.ok(GP, &order, &dice));
+    assert!(t.st.question.is_none(), "version 10 asks nobody: {s}");
+    assert_eq!(t.at("emp"), Some(b));
+    assert_eq!(t.at("t1"), Some(p[1]));
+    assert!(s.contains("(8.19)"), "{s}");
+    assert_eq!(
+        t.st.units(),
+        passed.units(),
+        "pass ends where version 10 does"
+    );
+}
+
+/// 8.9, 10.7, N10 (version 11): the emperor stands with four vexillations
+/// in a hex of core land and Rome holds one; the Germano-Parthian's
+/// treachery kills him, the table (5) proclaims the new one in Rome and his
+/// old stack, now leaderless, is two over the limit. Returns the test and
+/// the old stack's hex.
+fn leaderless_stack() -> (T, Hex) {
+    let mut t = empty();
+    let d = t.d().clone();
+    let a = path(&d, h("3016"), 3)[1];
+    t.put_all(&["emp", "v1", "v2", "v3", "v4"], a);
+    t.put("v5", h("3318"));
+    let chits = d.chits.len() as u8;
+    t.st.removed = (1..=chits).collect();
+    t.st.actor = Player::Gp;
+    // Not asked before the die (N4): his answer is his standing order.
+    t.standing(ROMAN, &["salt treachery 0"]);
+    (t, a)
+}
+
+const TREACHERY: [(&str, u32, u32); 2] = [
+    ("treachery against the emperor", 6, 6),
+    ("emperor-table", 6, 5),
+];
+
+/// The vexillation a pending question unstacks.
+fn unstacking(t: &T) -> UnitId {
+    use umpire::games::ldf::ask::About;
+    match t.st.question.as_ref().map(|q| &q.about) {
+        Some(About::Unstack { unit, .. }) => *unit,
+        q => panic!("not an unstacking question: {q:?}"),
+    }
+}
+
+// 10.7, digest 2.7 and N10 (version 11): a stack over the limit after its
+// leader's fall unstacks unit by unit; where more than one adjacent hex
+// will do and the Roman stated no `unstack` order, he alone is asked, the
+// stack waiting over the limit meanwhile.
+#[test]
+fn the_roman_is_asked_where_a_leaderless_stack_unstacks() {
+    let (mut t, a) = leaderless_stack();
+    t.ok(GP, "treachery", &TREACHERY);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert!(q.hexes.len() > 1 && q.hexes.iter().all(|n| t.d().linked(a, *n)));
+    unstacking(&t);
+    assert_eq!(t.at("emp"), Some(h("3318")), "proclaimed in Rome (14.4)");
+    assert_eq!(t.st.at(a).count(), 4, "nobody has moved yet");
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N10"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N10: the answer moves the unit where the Roman says and the unstacking
+// goes on: the next unit is asked about again, `pass` sends it by the
+// retreat doctrine (the question's first hex), and then the
+// Germano-Parthian's action is over with the stack within the limit (10.7).
+// A hex not adjacent is refused citing 10.7 and N10.
+#[test]
+fn the_unstacking_answer_moves_the_unit_and_the_unstacking_goes_on() {
+    let (mut t, a) = leaderless_stack();
+    t.ok(GP, "treachery", &TREACHERY);
+    let e = t.err(ROMAN, "place 3318");
+    assert!(
+        e.contains("10.7") && e.contains("N10") && e.contains("adjacent"),
+        "{e}"
+    );
+    let q = t.st.question.clone().unwrap();
+    let first = unstacking(&t);
+    let s = text(&t.ok(ROMAN, &format!("place {}", q.hexes[1]), &[]));
+    assert_eq!(t.st.hex_of(first), Some(q.hexes[1]), "{s}");
+    assert!(s.contains("unstacks to") && s.contains("(10.7)"), "{s}");
+    let q2 = t.st.question.clone().expect("the next unit is asked about");
+    let second = unstacking(&t);
+    assert_ne!(first, second);
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.st.hex_of(second), Some(q2.hexes[0]));
+    assert_eq!(t.st.at(a).count(), 2);
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N10: a Roman who stated an `unstack` order (even `unstack default`) is
+// never asked, and version 10 asks nobody; both unstack as the doctrine
+// does, and so does answering `pass` each time.
+#[test]
+fn an_unstack_order_or_a_version_10_game_unstacks_without_asking() {
+    let (mut t, _) = leaderless_stack();
+    let base = t.st.clone();
+    t.ok(GP, "treachery", &TREACHERY);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let passed = t.st.units().to_vec();
+    t.st = base.clone();
+    t.standing(ROMAN, &["salt treachery 0", "unstack default"]);
+    t.ok(GP, "treachery", &TREACHERY);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.units(), passed.as_slice());
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    t.ok(GP, "treachery", &TREACHERY);
+    assert!(t.st.question.is_none(), "version 10 asks nobody");
+    assert_eq!(t.st.units(), passed.as_slice());
+    assert_eq!(t.st.actor, Player::Roman);
+}
+
+// N9 then N10 (version 11): the emperor falls to treachery and three hexes
+// tie for the largest army, his own among them (three mobile units each; a
+// cavalry vexillation before the reserve stacks free, 10.8). The Roman puts
+// the new emperor elsewhere; the old stack, three vexillations without a
+// leader, must then unstack one (10.7), and he is asked where, in the same
+// action, after the first answer.
+#[test]
+fn the_succession_answer_is_followed_by_the_unstacking_question() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let a = path(&d, h("3016"), 3)[1];
+    let (b, c) = far_pair(&d, a);
+    t.put_all(&["emp", "v1", "v2", "v3"], a);
+    t.put_all(&["v4", "v5", "c1"], b);
+    t.put_all(&["v6", "v7", "c2"], c);
+    t.st.removed = (1..=d.chits.len() as u8).collect();
+    t.st.actor = Player::Gp;
+    t.standing(ROMAN, &["salt treachery 0"]);
+    let dice = [
+        ("treachery against the emperor", 6, 6),
+        ("emperor-table", 6, 3),
+    ];
+    t.ok(GP, "treachery", &dice);
+    let q = t.st.question.clone().expect("the succession question");
+    let mut tied = vec![a, b, c];
+    tied.sort();
+    assert_eq!(q.hexes, tied);
+    t.ok(ROMAN, &format!("place {c}"), &[]);
+    assert_eq!(t.at("emp"), Some(c));
+    let moving = unstacking(&t);
+    assert_eq!(t.st.hex_of(moving), Some(a));
+    t.ok(ROMAN, "pass", &[]);
+    assert_eq!(t.st.at(a).count(), 2, "the old stack within the limit");
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.actor, Player::Roman);
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// 6.10, digest 2.7 and N7 (version 11): a deficit met in the
+// Germano-Parthian's action, with more than one way to cover it and no
+// `deficit` order stated, stops the action: the Roman alone is asked, step
+// by step; nothing is paid or demobilized yet.
+#[test]
+fn the_roman_is_asked_how_he_covers_a_deficit() {
+    use umpire::games::ldf::ask::About;
+    let (mut t, _) = deficit_setup();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    let q = t.st.question.clone().expect("a question");
+    assert_eq!(q.to, Player::Roman);
+    assert!(matches!(q.about, About::Deficit { due: 4, .. }), "{q:?}");
+    assert_eq!(t.st.treasury, 0);
+    assert!(t.at("b1").is_some() && t.at("b2").is_some());
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+    let prompt = t.r.prompt(&t.st);
+    assert_eq!(prompt.awaiting[0].side, ROMAN);
+    assert!(
+        prompt.awaiting[0].ask.contains("N7"),
+        "{}",
+        prompt.awaiting[0].ask
+    );
+    let legal = t.r.legal(&t.st, ROMAN);
+    assert!(legal.contains(&"demobilize b1 v1".to_string()), "{legal:?}");
+    assert!(legal.iter().any(|o| o.starts_with("tax ")), "{legal:?}");
+    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.err(GP, "pass").contains("5.2"));
+}
+
+// N7: each answer is one step of the cover (6.6, 6.7); while TP still lack
+// he is asked again, and once covered the payment is made and the
+// Germano-Parthian's action ends (6.10). Answers the rules forbid are
+// refused with their rule: Rome/Ostia is never taxed (6.6), a lone base
+// when twins are due (6.7), a hex answer (N7).
+#[test]
+fn the_deficit_answers_cover_step_by_step_and_the_payment_follows() {
+    let (mut t, _) = deficit_setup();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    let e = t.err(ROMAN, "tax 3318");
+    assert!(e.contains("6.6") && e.contains("N7"), "{e}");
+    let e = t.err(ROMAN, "demobilize b1");
+    assert!(e.contains("6.7") && e.contains("N7"), "{e}");
+    let e = t.err(ROMAN, "place 3318");
+    assert!(e.contains("N7"), "{e}");
+    let s = text(&t.ok(ROMAN, "demobilize b1 v1", &[]));
+    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead, "{s}");
+    assert_eq!(t.st.unit(t.u("v1")).loc, Loc::Dead);
+    assert!(
+        t.st.question.is_some(),
+        "two TP still lack: asked again: {s}"
+    );
+    let d = t.d().clone();
+    let x =
+        t.r.legal(&t.st, ROMAN)
+            .iter()
+            .filter_map(|o| o.strip_prefix("tax ").map(h))
+            .find(|x| d.hex(*x).unwrap().tp >= 1)
+            .unwrap();
+    let tp = d.hex(x).unwrap().tp;
+    let s = text(&t.ok(ROMAN, &format!("tax {x}"), &[]));
+    assert!(
+        t.st.looted.contains(&x) && s.contains("emergency taxation"),
+        "{s}"
+    );
+    assert!(s.contains("Persecutions cost Rome 4 TP"), "{s}");
+    assert_eq!(t.st.treasury, 2 + 2 * tp - 4);
+    assert!(t.st.question.is_none());
+    assert_eq!(
+        t.st.actor,
+        Player::Roman,
+        "the Germano-Parthian's action is over"
+    );
+    assert_eq!(t.st.unit(t.u("b2")).loc, Loc::Hex(t.at("b2").unwrap()));
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// N7: a `deficit` order (even `deficit none`) answers for him, version 10
+// asks nobody, and answering `pass` each time ends where both do (the
+// fallback: leaderless twins farthest from the enemy first).
+#[test]
+fn a_deficit_order_or_a_version_10_game_covers_without_asking() {
+    let (mut t, _) = deficit_setup();
+    let base = t.st.clone();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let passed = (t.st.units().to_vec(), t.st.treasury);
+    t.st = base.clone();
+    t.standing(ROMAN, &["deficit none"]);
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert!(t.st.question.is_none());
+    assert_eq!((t.st.units().to_vec(), t.st.treasury), passed);
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    t.ok(GP, "draw", &[("persecutions", 6, 3)]);
+    assert!(t.st.question.is_none(), "version 10 asks nobody");
+    assert_eq!((t.st.units().to_vec(), t.st.treasury), passed);
+    assert_eq!(t.st.unit(t.u("b1")).loc, Loc::Dead);
+}
+
+// N9 then N7 (version 11), deep in a battle's cascade: the table's row 1
+// costs a die of TP that the empty treasury cannot pay, so the answer to
+// the succession question leads to the deficit question; once that is
+// answered the attack still goes on, the advance (13.14) and the free draw
+// (8.19), as it would have without either question.
+#[test]
+fn a_succession_answer_may_lead_to_a_deficit_question_and_the_attack_goes_on() {
+    use umpire::games::ldf::ask::About;
+    let (mut t, p, (_, c), order, mut dice) = succession_tie();
+    dice[2] = ("emperor-table", 6, 1);
+    t.st.treasury = 0;
+    t.ok(GP, &order, &dice);
+    assert!(matches!(
+        t.st.question.as_ref().map(|q| &q.about),
+        Some(About::Succession { tp_die: true, .. })
+    ));
+    let mut s = text(&t.ok(ROMAN, &format!("place {c}"), &[("emperor-table-tp", 6, 2)]));
+    assert_eq!(t.at("emp"), Some(c));
+    assert_eq!(t.at("t1"), Some(p[0]), "the attack waits: {s}");
+    let mut asked = 0;
+    while let Some(q) = t.st.question.clone() {
+        assert!(matches!(q.about, About::Deficit { due: 2, .. }), "{q:?}");
+        s += &text(&t.ok(ROMAN, "pass", &[]));
+        asked += 1;
+    }
+    assert!(asked > 0, "the deficit was asked about: {s}");
+    assert!(s.contains("the succession costs 2 TP"), "{s}");
+    assert_eq!(t.at("t1"), Some(p[1]), "the attacker advances (13.14): {s}");
+    assert!(s.contains("(8.19)"), "the free draw: {s}");
+    assert_eq!(t.st.actor, Player::Roman);
+    umpire::games::ldf::invariants(t.d(), &t.st).unwrap();
+}
+
+// Version 11 with `pass` to every question ends where version 10 ends
+// without asking, however deep the questions fall (N9, N7, the battle's
+// advance and free draw after them): the answers resume the cascade exactly.
+#[test]
+fn passing_every_question_ends_where_version_10_ends() {
+    let (mut t, _, _, order, mut dice) = succession_tie();
+    dice[2] = ("emperor-table", 6, 1);
+    t.st.treasury = 0;
+    let base = t.st.clone();
+    t.ok(GP, &order, &dice);
+    t.ok(ROMAN, "pass", &[("emperor-table-tp", 6, 2)]);
+    while t.st.question.is_some() {
+        t.ok(ROMAN, "pass", &[]);
+    }
+    let v11 = t.st.clone();
+    t.st = base;
+    t.r = t.r.as_version(10).unwrap();
+    dice.push(("emperor-table-tp", 6, 2));
+    t.ok(GP, &order, &dice);
+    assert!(t.st.question.is_none());
+    assert_eq!(t.st.units(), v11.units());
+    assert_eq!(t.st.treasury, v11.treasury);
+    assert_eq!(t.st.pool, v11.pool);
+    assert_eq!(t.st.hand(Player::Gp), v11.hand(Player::Gp));
+    assert_eq!(t.st.looted, v11.looted);
+    assert_eq!(t.st.actor, v11.actor);
 }

@@ -14,10 +14,21 @@
 //! treachery roll (N4, 8.8). Whether to ask depends only on what both sides
 //! see (the hand's count, the treasury), never on what the hand holds.
 //!
+//! From version 11 also, in the middle of an elimination's cascade, where
+//! the new emperor is proclaimed among hexes tied for the largest army (N9,
+//! 14.4 stand-in), where each vexillation of a stack left over the limit
+//! unstacks (N10, 10.7), and how Rome covers a deficit met in the
+//! Germano-Parthian's action (N7, 6.10). What is left of the action when
+//! such a question stops it (the rest of the unstacking, the payment, the
+//! battle's advance and free draw...) is kept in the question as [`Then`]
+//! steps, pushed by each caller as the action unwinds and carried out in
+//! order after the answer.
+//!
 //! Beseech the Gods (N3) stays a standing order only: asking only the holder
 //! of chit 2 would tell the other side who holds it, and asking after every
 //! roll would make every roll a round trip.
 
+pub use super::cascade::Then;
 use super::combat::Battle;
 use super::data::{Data, UnitId};
 use super::effects::{Ctx, illegal};
@@ -36,6 +47,11 @@ pub struct Question {
     pub hexes: Vec<Hex>,
     /// What the answer decides.
     pub about: About,
+    /// What is left of the action after the answer's own step (version 11),
+    /// innermost first. Left out of the state's bytes while empty, so every
+    /// state of version 10 hashes as it did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Then>,
 }
 
 /// What a question decides, and how the action goes on after it.
@@ -89,6 +105,31 @@ pub enum About {
         /// Treachery against the emperor (the standing `salt treachery`).
         vs_emperor: bool,
     },
+    /// N9, 8.9 and 14.4 (version 11): where the new emperor is proclaimed
+    /// among the hexes tied for the largest army; then the table's TP die.
+    Succession {
+        /// The Emperor Creation Table roll (for the report).
+        roll: u32,
+        /// The row costs Rome a die of TP.
+        tp_die: bool,
+    },
+    /// N7, 6.10 (version 11): how Rome covers a deficit met in the
+    /// Germano-Parthian's action, one step (a tax or a demobilization) an
+    /// answer; then the payment and the rest of the action.
+    Deficit {
+        /// The TP due.
+        due: u32,
+        /// What they pay for.
+        why: String,
+    },
+    /// N10, 10.7 (version 11): where a vexillation of a stack left over the
+    /// limit unstacks; then the rest of the unstacking.
+    Unstack {
+        /// The stack's hex.
+        hex: Hex,
+        /// The vexillation that leaves.
+        unit: UnitId,
+    },
 }
 
 impl Question {
@@ -96,10 +137,14 @@ impl Question {
     fn keyword(&self) -> &'static str {
         match self.about {
             About::Retreat { .. } => "retreat",
-            About::Cavalry { .. } | About::Revolt { .. } => "place",
+            About::Cavalry { .. }
+            | About::Revolt { .. }
+            | About::Succession { .. }
+            | About::Unstack { .. } => "place",
             About::React { .. } => "react",
             About::Games => "sponsor",
             About::Salt { .. } => "salt",
+            About::Deficit { .. } => "tax",
         }
     }
 
@@ -112,6 +157,9 @@ impl Question {
             About::React { .. } => "14.3; N2",
             About::Games => "14.3; N5",
             About::Salt { .. } => "8.8; N4",
+            About::Succession { .. } => "8.9, 14.4; N9",
+            About::Deficit { .. } => "6.10; N7",
+            About::Unstack { .. } => "10.7; N10",
         }
     }
 
@@ -129,6 +177,13 @@ impl Question {
             About::Revolt { .. } => {
                 "Rome refused Bread & Circuses: which hex rises behind the rebel garrison".into()
             }
+            About::Succession { roll, .. } => format!(
+                "the emperor is eliminated and the Emperor Creation Table roll {roll} proclaims the general of the largest army, but two or more hexes tie: where is the new emperor proclaimed"
+            ),
+            About::Unstack { hex, unit } => format!(
+                "your stack in {hex} is over the limit without its leader and {} must unstack into an adjacent land hex: where does it go",
+                d.uid(*unit)
+            ),
             About::React {
                 battle, att, def, ..
             } => {
@@ -148,6 +203,12 @@ impl Question {
                     self.rule()
                 );
             }
+            About::Deficit { due, why } => {
+                return format!(
+                    "{why} costs Rome {due} TP and the treasury holds less: play halts while you cover it. Answer `tax HEX` (emergency taxation of one core centre, 6.6), `demobilize UNIT...` (a base and an infantry vexillation, or the over-supplied kind alone, 6.7), or `pass` for your standing default; one step an answer, you are asked again while TP are lacking ({}); a standing order (`deficit HEX... tax HEX...`) answers it next time",
+                    self.rule()
+                );
+            }
             About::Games => {
                 return format!(
                     "the Germano-Parthian drew Bread & Circuses, before the die. Answer `sponsor` (the treasury pays a die + 1), `refuse` (he may plant a rebel garrison in an empty core centre), or `pass` for your standing default ({}); a standing order (`sponsor N`) answers it next time",
@@ -164,10 +225,21 @@ impl Question {
             self.rule(),
             match self.about {
                 About::Retreat { .. } => "rally HEX",
-                About::Cavalry { .. } => "prefer HEX...",
+                About::Cavalry { .. } | About::Succession { .. } => "prefer HEX...",
+                About::Unstack { .. } => "unstack to HEX... or unstack at HEX keep UNIT... to HEX...",
                 _ => "revolt HEX...",
             }
         )
+    }
+
+    /// The hexes whose stacking waits for the answer (10.7): the stack
+    /// unstacking, and those the steps after the answer deal with.
+    pub fn waiting(&self) -> Vec<Hex> {
+        let mut v: Vec<Hex> = self.then.iter().flat_map(Then::hexes).collect();
+        if let About::Unstack { hex, .. } = self.about {
+            v.push(hex);
+        }
+        v
     }
 
     /// The answers `legal` offers: for a reaction, each reaction chit he
@@ -185,6 +257,7 @@ impl Question {
                 }
             }
             About::Games => v.extend(["sponsor".to_string(), "refuse".to_string()]),
+            About::Deficit { .. } => v.extend(super::deficit::steps(d, st)),
             About::Salt { .. } => {
                 let most = st.treasury.min(d.values.salt_max);
                 v.extend((0..=most).map(|n| format!("salt {n}")));
@@ -231,8 +304,13 @@ fn picked(q: &Question, o: &Order) -> Result<Hex, RuleError> {
     };
     if !q.hexes.contains(&h) {
         let all: Vec<String> = q.hexes.iter().map(|h| h.to_string()).collect();
+        let why = match q.about {
+            About::Succession { .. } => " of the hexes tied for the largest army",
+            About::Unstack { .. } => " of the adjacent land hexes the unit may enter and fit in",
+            _ => "",
+        };
         return Err(illegal(
-            format!("{h} is not an answer: one of {}", all.join(" ")),
+            format!("{h} is not an answer: one{why} {}", all.join(" ")),
             q.rule(),
         ));
     }
@@ -341,6 +419,9 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
         About::React { .. } => "his defence before the die",
         About::Games => "whether Rome sponsors the games",
         About::Salt { .. } => "his salt before the die",
+        About::Succession { .. } => "where the new emperor is proclaimed",
+        About::Deficit { .. } => "how Rome covers its deficit",
+        About::Unstack { .. } => "where his unit unstacks",
     };
     ctx.say(
         format!(
@@ -369,8 +450,32 @@ pub fn ask_if_real(
     }
     let mut hexes = vec![first];
     hexes.extend(rest);
-    stop(ctx, st, Question { to, hexes, about });
+    let then = Vec::new();
+    stop(
+        ctx,
+        st,
+        Question {
+            to,
+            hexes,
+            about,
+            then,
+        },
+    );
     true
+}
+
+/// After a step that may have stopped on a question (version 11): if it
+/// did, `rest` (what the caller still had to do) is kept in the question,
+/// after what the steps below it kept, and true is returned: the caller
+/// returns at once.
+pub fn paused(st: &mut State, rest: impl FnOnce() -> Vec<Then>) -> bool {
+    match st.question.as_mut() {
+        Some(q) => {
+            q.then.extend(rest());
+            true
+        }
+        None => false,
+    }
 }
 
 /// The answer: the action goes on from the question with the answer given.
@@ -380,6 +485,13 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
     let Some(q) = st.question.clone() else {
         return Ok(());
     };
+    answered(ctx, st, &q, o)?;
+    super::cascade::resume(ctx, st, q.then)
+}
+
+/// The question's own step with the answer given.
+fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<(), RuleError> {
+    let q = q.clone();
     match q.about.clone() {
         About::React {
             battle,
@@ -435,6 +547,7 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
                 Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
             }
         }
+        About::Deficit { .. } => super::deficit::answered(ctx, st, o),
         about => {
             let h = picked(&q, o)?;
             st.question = None;
@@ -455,7 +568,14 @@ pub fn answer(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleError>
                     super::chits::revolt_at(ctx, st, garrison, h);
                     Ok(())
                 }
-                About::React { .. } | About::Games | About::Salt { .. } => Ok(()),
+                About::Succession { roll, tp_die } => {
+                    super::leaders::proclaim(ctx, st, h, roll, tp_die)
+                }
+                About::Unstack { hex, unit } => super::leaders::unstack_answered(ctx, st, hex, unit, h),
+                About::React { .. }
+                | About::Games
+                | About::Salt { .. }
+                | About::Deficit { .. } => Ok(()),
             }
         }
     }

@@ -337,8 +337,14 @@ pub(super) fn cavalry_at(
             .collect();
         hexes.sort();
         hexes.dedup();
-        for h in hexes {
-            leaders::unstack(ctx, st, h)?;
+        for (i, h) in hexes.iter().enumerate() {
+            leaders::unstack(ctx, st, *h)?;
+            // Version 11: asked where a unit goes (N10), the other stacks
+            // unstack after the answer.
+            let rest = || hexes[i + 1..].iter().map(|x| super::ask::Then::Unstack(*x)).collect();
+            if super::ask::paused(st, rest) {
+                return Ok(());
+            }
         }
     }
     Ok(())
@@ -412,6 +418,7 @@ fn bread_circuses(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             to: Player::Roman,
             hexes: Vec::new(),
             about: super::ask::About::Games,
+            then: Vec::new(),
         };
         super::ask::stop(ctx, st, q);
         return Ok(());

@@ -5,7 +5,8 @@
 
 use super::chits;
 use super::data::{Data, Kind, Outcome, Region, UnitId};
-use super::effects::{Ctx, after_losses, entered, illegal, kill};
+use super::ask::{Then, paused};
+use super::effects::{Ctx, after_losses, entered, illegal, kill, kill_all};
 use super::entry::may_enter;
 use super::orders::{Advance, Attack};
 use super::stacking;
@@ -361,6 +362,7 @@ pub fn attack(ctx: &mut Ctx, st: &mut State, p: Player, a: &Attack) -> Result<()
             to: defender,
             hexes: Vec::new(),
             about,
+            then: Vec::new(),
         };
         super::ask::stop(ctx, st, q);
         return Ok(());
@@ -496,38 +498,17 @@ fn resolve_result(
     a: &Attack,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    match r {
-        Outcome::AS => {}
-        Outcome::AE => {
-            for u in leaders_last(d, &b.attackers) {
-                if st.hex_of(u) == Some(b.from) {
-                    kill(ctx, st, u)?;
-                }
-            }
-            ctx.say("the attackers are eliminated (13.11 AE)", vec![b.from]);
-        }
+    let mut lost = 0;
+    let stopped = match r {
+        Outcome::AS => false,
+        Outcome::AE => kill_all(ctx, st, &leaders_last(d, &b.attackers), b.from)?,
         Outcome::DE | Outcome::EX => {
-            let lost = b
+            lost = b
                 .defenders
                 .iter()
                 .filter(|u| !d.kind(**u).is_leader())
                 .count();
-            for u in leaders_last(d, &b.defenders) {
-                if st.hex_of(u) == Some(b.target) {
-                    kill(ctx, st, u)?;
-                }
-            }
-            ctx.say(
-                format!(
-                    "the defenders in {} are eliminated (13.11 {})",
-                    b.target,
-                    r.code()
-                ),
-                vec![b.target],
-            );
-            if r == Outcome::EX {
-                exchange(ctx, st, b, lost, &a.losses)?;
-            }
+            kill_all(ctx, st, &leaders_last(d, &b.defenders), b.target)?
         }
         Outcome::DR => {
             for u in b.defenders.clone() {
@@ -539,14 +520,69 @@ fn resolve_result(
             if st.question.is_some() {
                 return Ok(());
             }
+            return after_result(ctx, st, p, b, r, &a.advance, a.draw);
+        }
+    };
+    if stopped {
+        // Version 11: a question in the losses' cascade (N9, N10).
+        st.question.as_mut().into_iter().for_each(|q| {
+            q.then.push(Then::Losses {
+                battle: b.clone(),
+                result: r,
+                attack: a.clone(),
+                lost,
+            })
+        });
+        return Ok(());
+    }
+    losses_done(ctx, st, p, b, r, a, lost)
+}
+
+/// The result's losses taken: the report, the attacker's EX losses (13.11),
+/// then what follows the result.
+pub(super) fn losses_done(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    b: &Battle,
+    r: Outcome,
+    a: &Attack,
+    lost: usize,
+) -> Result<(), RuleError> {
+    match r {
+        Outcome::AE => ctx.say("the attackers are eliminated (13.11 AE)", vec![b.from]),
+        Outcome::DE | Outcome::EX => ctx.say(
+            format!(
+                "the defenders in {} are eliminated (13.11 {})",
+                b.target,
+                r.code()
+            ),
+            vec![b.target],
+        ),
+        _ => {}
+    }
+    if r == Outcome::EX {
+        exchange(ctx, st, b, lost, &a.losses)?;
+        if paused(st, || vec![then_after(b, r, &a.advance, a.draw)]) {
+            return Ok(());
         }
     }
     after_result(ctx, st, p, b, r, &a.advance, a.draw)
 }
 
+/// The [`Then::After`] step of a battle.
+fn then_after(b: &Battle, r: Outcome, adv: &Advance, draw: bool) -> Then {
+    Then::After {
+        battle: b.clone(),
+        result: r,
+        advance: adv.clone(),
+        draw,
+    }
+}
+
 /// What follows the result: leaders left alone and unstacking, the advance
 /// and the free draw of a won battle (8.4, 10.7, 13.14, 8.19).
-fn after_result(
+pub(super) fn after_result(
     ctx: &mut Ctx,
     st: &mut State,
     p: Player,
@@ -556,15 +592,61 @@ fn after_result(
     draw: bool,
 ) -> Result<(), RuleError> {
     after_losses(ctx, st, &[b.from, b.target])?;
+    let rest = || {
+        vec![Then::Advance {
+            battle: b.clone(),
+            result: r,
+            advance: adv.clone(),
+            draw,
+        }]
+    };
+    if paused(st, rest) {
+        return Ok(());
+    }
+    advance_and_draw(ctx, st, p, b, r, adv, draw)
+}
+
+/// The advance (13.14) and the free draw of a won battle (8.19).
+pub(super) fn advance_and_draw(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    b: &Battle,
+    r: Outcome,
+    adv: &Advance,
+    draw: bool,
+) -> Result<(), RuleError> {
     if st.finished.is_some() {
         return Ok(());
     }
     if r != Outcome::AE && r != Outcome::AS && st.at(b.target).next().is_none() {
         let moved = advance(ctx, st, b, adv)?;
-        let own_rebels = b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp;
-        if moved && draw && !own_rebels && st.finished.is_none() {
-            chits::free_draw(ctx, st, p)?;
+        let rest = || {
+            vec![Then::FreeDraw {
+                battle: b.clone(),
+                draw: moved && draw,
+            }]
+        };
+        if paused(st, rest) {
+            return Ok(());
         }
+        draw_after(ctx, st, p, b, moved && draw)?;
+    }
+    Ok(())
+}
+
+/// The free draw of a won battle (8.19) if `draw` (the attacker advanced
+/// and asked for it), none for beating his own rebels (R-E7).
+pub(super) fn draw_after(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Player,
+    b: &Battle,
+    draw: bool,
+) -> Result<(), RuleError> {
+    let own_rebels = b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp;
+    if draw && !own_rebels && st.finished.is_none() {
+        chits::free_draw(ctx, st, p)?;
     }
     Ok(())
 }
@@ -584,6 +666,9 @@ pub(super) fn retreat_answered(
     if let Some(u) = units.first() {
         let f = st.faction(d, *u);
         retreat_to(ctx, st, b, &units, f, to)?;
+        if paused(st, || vec![then_after(b, Outcome::DR, adv, draw)]) {
+            return Ok(());
+        }
     }
     after_result(ctx, st, st.actor, b, Outcome::DR, adv, draw)
 }
@@ -638,14 +723,9 @@ fn exchange(
         ),
         vec![b.from],
     );
-    for u in take {
-        // A leader named first may fall before his units (R-E3) and his
-        // fall unstack them (10.7): each counter is eliminated once.
-        if st.hex_of(u) == Some(b.from) {
-            kill(ctx, st, u)?;
-        }
-    }
-    Ok(())
+    // A leader named first may fall before his units (R-E3) and his fall
+    // unstack them (10.7): each counter is eliminated once.
+    kill_all(ctx, st, &take, b.from).map(|_| ())
 }
 
 /// Would `us` fit in `n` (10.x) if they stood there?
@@ -724,10 +804,10 @@ fn retreat(
         );
         // 8.4: the leader falls after his units (his fall may unstack or
         // move what is left); each counter is eliminated once.
-        for u in leaders_last(d, &units) {
-            if st.hex_of(u) == Some(b.target) {
-                kill(ctx, st, u)?;
-            }
+        if kill_all(ctx, st, &leaders_last(d, &units), b.target)? {
+            st.question.as_mut().into_iter().for_each(|q| {
+                q.then.push(then_after(b, Outcome::DR, adv, draw));
+            });
         }
         return Ok(());
     };
@@ -741,7 +821,9 @@ fn retreat(
             return Ok(());
         }
     }
-    retreat_to(ctx, st, b, &units, f, n)
+    retreat_to(ctx, st, b, &units, f, n)?;
+    paused(st, || vec![then_after(b, Outcome::DR, adv, draw)]);
+    Ok(())
 }
 
 /// From version 9 the defender is asked where to retreat when the
@@ -824,27 +906,48 @@ fn retreat_to(
         vec![b.target, to],
     );
     entered(ctx, st, f, &units, to)?;
-    if stacking::check_hex(d, st, to).is_err() {
-        // 13.13: the excess is eliminated.
-        let mut excess: Vec<UnitId> = units
-            .iter()
-            .copied()
-            .filter(|u| !d.kind(*u).is_leader())
-            .collect();
-        while stacking::check_hex(d, st, to).is_err() {
-            let Some(u) = excess.pop() else { break };
-            ctx.say(
-                format!(
-                    "{} cannot retreat without overstacking and is eliminated (13.13)",
-                    d.uid(u)
-                ),
-                vec![to],
-            );
-            kill(ctx, st, u)?;
-        }
-        after_losses(ctx, st, &[to])?;
+    let rest = || {
+        vec![Then::Excess {
+            units: units.clone(),
+            to,
+        }]
+    };
+    if paused(st, rest) {
+        return Ok(());
     }
-    Ok(())
+    excess(ctx, st, &units, to)
+}
+
+/// 13.13: retreating `units` overstacked in `to` lose the excess, the last
+/// named first, never a leader; then leaders left alone and unstacking.
+pub(super) fn excess(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    to: Hex,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    if stacking::check_hex(d, st, to).is_ok() {
+        return Ok(());
+    }
+    let mut excess: Vec<UnitId> = units
+        .iter()
+        .copied()
+        .filter(|u| !d.kind(*u).is_leader())
+        .collect();
+    while stacking::check_hex(d, st, to).is_err() {
+        let Some(u) = excess.pop() else { break };
+        ctx.say(
+            format!(
+                "{} cannot retreat without overstacking and is eliminated (13.13)",
+                d.uid(u)
+            ),
+            vec![to],
+        );
+        // A vexillation's fall asks nothing (no leader, 10.7).
+        kill(ctx, st, u)?;
+    }
+    after_losses(ctx, st, &[to])
 }
 
 /// Advance after combat (13.14): true if any unit advanced (a won battle, 8.19).

@@ -89,6 +89,7 @@ pub fn dt_roll(
             to: Player::Roman,
             hexes: Vec::new(),
             about,
+            then: Vec::new(),
         };
         super::ask::stop(ctx, st, q);
         return Ok(false);
@@ -211,6 +212,12 @@ pub fn treachery(
                 ctx.say("the emperor is assassinated (8.9)", vec![]);
                 let h = st.hex_of(e);
                 kill(ctx, st, e)?;
+                // Version 11: the Roman is asked where the new emperor
+                // rises (N9); the stack left behind unstacks after.
+                let rest = || h.map(super::ask::Then::Unstack).into_iter().collect();
+                if super::ask::paused(st, rest) {
+                    return Ok(());
+                }
                 if let Some(h) = h {
                     super::leaders::unstack(ctx, st, h)?;
                 }

@@ -40,7 +40,18 @@ pub fn revenue(d: &Data, st: &State) -> u32 {
 /// covers a shortfall by his standing order (6.10, N7), and what nothing
 /// covers is forgiven (R-C4).
 pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleError> {
-    super::deficit::cover(ctx, st, n)?;
+    super::deficit::cover(ctx, st, n, why)?;
+    // Version 11: the Roman is asked how he covers the deficit (N7); the
+    // payment is made again after his answer, the cover going on first.
+    let rest = || {
+        vec![super::ask::Then::Pay {
+            n,
+            why: why.to_string(),
+        }]
+    };
+    if super::ask::paused(st, rest) {
+        return Ok(());
+    }
     let paid = n.min(st.treasury);
     st.treasury -= paid;
     ctx.say(

@@ -4,6 +4,7 @@
 //! leader left alone. Every order's code calls these, so the rules hold the
 //! same way for moves, advances, retreats and placements.
 
+use super::ask::Then;
 use super::data::{Data, Kind, Region, UnitId};
 use super::leaders;
 use super::state::{Faction, Gallic, Item, Loc, Palmyra, Player, State};
@@ -180,6 +181,11 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
         Kind::Emperor => {
             st.set_loc(u, Loc::Dead);
             leaders::succession(ctx, st)?;
+            // N9 (version 11): the Roman is asked where the new emperor
+            // rises; his old stack unstacks after the answer.
+            if super::ask::paused(st, || from.map(Then::Unstack).into_iter().collect()) {
+                return Ok(());
+            }
         }
         _ => *st.unit_mut(u) = fresh(Loc::Dead),
     }
@@ -188,6 +194,34 @@ pub fn kill(ctx: &mut Ctx, st: &mut State, u: UnitId) -> Result<(), RuleError> {
         leaders::unstack(ctx, st, h)?;
     }
     Ok(())
+}
+
+/// Eliminates those of `units` still in `hex`, in order (13.11-13.13); if
+/// one's fall stops on a question (version 11), the others are kept for
+/// after the answer and true is returned.
+pub fn kill_all(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    hex: Hex,
+) -> Result<bool, RuleError> {
+    for (i, u) in units.iter().enumerate() {
+        if st.hex_of(*u) != Some(hex) {
+            continue;
+        }
+        kill(ctx, st, *u)?;
+        let rest = || match &units[i + 1..] {
+            [] => vec![],
+            r => vec![Then::Kill {
+                units: r.to_vec(),
+                hex,
+            }],
+        };
+        if super::ask::paused(st, rest) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn fresh(loc: Loc) -> super::state::UnitState {
@@ -335,7 +369,7 @@ pub fn entered(
 /// over the limit after its leader is gone unstacks (10.7).
 pub fn after_losses(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    for &h in hexes {
+    for (i, &h) in hexes.iter().enumerate() {
         let leaders: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_leader()).collect();
         for l in leaders {
             let f = st.faction(d, l);
@@ -348,9 +382,21 @@ pub fn after_losses(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), 
                     vec![h],
                 );
                 kill(ctx, st, l)?;
+                // Version 11: a question in the fall (N9, N10); this hex
+                // and the others are done again after the answer.
+                if super::ask::paused(st, || vec![Then::AfterLosses(hexes[i..].to_vec())]) {
+                    return Ok(());
+                }
             }
         }
         leaders::unstack(ctx, st, h)?;
+        let rest = || match &hexes[i + 1..] {
+            [] => vec![],
+            r => vec![Then::AfterLosses(r.to_vec())],
+        };
+        if super::ask::paused(st, rest) {
+            return Ok(());
+        }
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! created loyal or rebel, a rebel co-emperor reaching Rome, and emergency
 //! unstacking when a leader is gone.
 
+use super::ask::Then;
 use super::data::{Data, EmperorPlace, Kind, UnitId};
 use super::effects::{Ctx, entered, flip_loyal, illegal};
 use super::stacking;
@@ -42,12 +43,29 @@ pub fn largest_army(d: &Data, st: &State) -> Option<Hex> {
     })
 }
 
+/// The hexes tied with `best` for the largest army (all but `best`), where
+/// the Roman chooses (14.4 errata "IF TWO OR MORE HEXES"; N9).
+fn tied_armies(d: &Data, st: &State, best: Hex) -> Vec<Hex> {
+    let n = army(d, st, best);
+    let mut v: Vec<Hex> = st
+        .on_map()
+        .map(|(_, h)| h)
+        .filter(|h| *h != best && army(d, st, *h) == n && fit_for_emperor(d, st, *h))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// The emperor is eliminated: roll on the Emperor Creation Table (8.9, 14.4).
+/// From version 11 the Roman who listed no `prefer` hex is asked, when the
+/// player not acting, where among hexes tied for the largest army the new
+/// emperor is proclaimed (N9); the action stops on the question.
 pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let d = ctx.d;
-    let Some(emp) = st.emperor(d) else {
+    if st.emperor(d).is_none() {
         return Ok(());
-    };
+    }
     let roll = ctx.d6(st, "emperor-table")?;
     let row = d.emperor[(roll as usize).clamp(1, 6) - 1];
     // A new emperor is never proclaimed alone where a hex with Roman units
@@ -57,9 +75,11 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
             .any(|u| !d.kind(u).is_leader() && st.faction(d, u) == Faction::Loyal)
     };
     let rome_ok = fit_for_emperor(d, st, d.special.rome) && manned(st, d.special.rome);
-    let hex = match row.place {
-        EmperorPlace::Rome if rome_ok => Some(d.special.rome),
-        _ => largest_army(d, st),
+    let by_army = !(row.place == EmperorPlace::Rome && rome_ok);
+    let army = if by_army { largest_army(d, st) } else { None };
+    let hex = match by_army {
+        false => Some(d.special.rome),
+        true => army,
     }
     .or(rome_ok.then_some(d.special.rome))
     .or_else(|| {
@@ -70,6 +90,37 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     let Some(h) = hex else {
         return Ok(());
     };
+    let free = st.standing[Player::Roman.index()].prefer.is_empty();
+    if let Some(best) = army
+        && ctx.version >= 11
+        && free
+        && super::ask::may_ask(ctx, Player::Roman)
+    {
+        let tied = tied_armies(d, st, best);
+        let about = super::ask::About::Succession {
+            roll,
+            tp_die: row.tp_die,
+        };
+        if super::ask::ask_if_real(ctx, st, Player::Roman, best, tied, about) {
+            return Ok(());
+        }
+    }
+    proclaim(ctx, st, h, roll, row.tp_die)
+}
+
+/// The new emperor is proclaimed in `h` after Emperor Creation Table roll
+/// `roll`, and Rome pays the row's die of TP if `tp_die` (14.4 stand-in).
+pub fn proclaim(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    roll: u32,
+    tp_die: bool,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let Some(emp) = st.emperor(d) else {
+        return Ok(());
+    };
     st.set_loc(emp, Loc::Hex(h));
     ctx.say(
         format!(
@@ -78,14 +129,36 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         ),
         vec![h],
     );
-    if row.tp_die {
+    let mut cost = None;
+    if tp_die {
         let n = ctx.d6(st, "emperor-table-tp")?;
         super::economics::pay(ctx, st, n, "the succession")?;
+        // Version 11: the Roman is asked how he covers a deficit (N7).
+        if super::ask::paused(st, || vec![Then::Proclaimed { hex: h, cost: n }]) {
+            return Ok(());
+        }
+        cost = Some(n);
+    }
+    proclaimed(ctx, st, h, cost)
+}
+
+/// The new emperor proclaimed in `h`, the succession's `cost` paid: the
+/// report, and what his arrival in `h` brings (9.5 Trier).
+pub fn proclaimed(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    cost: Option<u32>,
+) -> Result<(), RuleError> {
+    if let Some(n) = cost {
         ctx.say(
             format!("the succession costs {n} TP (14.4, stand-in; 6.10)"),
             vec![],
         );
     }
+    let Some(emp) = st.emperor(ctx.d) else {
+        return Ok(());
+    };
     entered(ctx, st, Faction::Loyal, &[emp], h)
 }
 
@@ -105,9 +178,24 @@ pub fn rebel_in_rome(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     }
     let n = ctx.d6(st, "rebel-in-rome")?;
     super::economics::pay(ctx, st, n, "the end of the revolt")?;
+    // Version 11: the Roman is asked how he covers a deficit (N7).
+    if super::ask::paused(st, || vec![Then::RomeRetaken { cost: n, from }]) {
+        return Ok(());
+    }
+    rome_retaken(ctx, st, n, from)
+}
+
+/// The revolt's end paid (8.3): the report, then the emperor's old stack
+/// in `from` unstacks (10.7).
+pub fn rome_retaken(
+    ctx: &mut Ctx,
+    st: &mut State,
+    n: u32,
+    from: Option<Hex>,
+) -> Result<(), RuleError> {
     ctx.say(
         format!("the rebel co-emperor reaches Rome: the revolt ends, the emperor returns to Rome and Rome loses {n} TP (8.3)"),
-        vec![rome],
+        vec![ctx.d.special.rome],
     );
     if let Some(h) = from {
         unstack(ctx, st, h)?;
@@ -168,7 +256,10 @@ fn ordered_to(d: &Data, st: &State, f: Faction, u: UnitId, h: Hex) -> Option<Hex
 }
 
 /// Emergency unstacking (10.7): a Roman stack over the limit moves its excess
-/// mobile units to adjacent land hexes where they fit, else they are eliminated.
+/// mobile units to adjacent land hexes where they fit, else they are
+/// eliminated. From version 11 the commander not acting who gave no
+/// `unstack` order is asked where each unit goes when more than one hex
+/// will do (N10); the action stops on the question.
 pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
     let d = ctx.d;
     while stacking::limit_broken(d, st, &stacking::count(d, st, st.at(h))).is_some() {
@@ -189,10 +280,13 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
             })
         };
         match to {
+            Some(n) if unstack_question(ctx, st, f, u, h, n) => return Ok(()),
             Some(n) => {
-                st.set_loc(u, Loc::Hex(n));
-                ctx.say(format!("{} unstacks to {n} (10.7)", d.uid(u)), vec![h, n]);
-                entered(ctx, st, f, &[u], n)?;
+                unstack_one(ctx, st, f, u, h, n)?;
+                // Version 11: a question in what its arrival brings.
+                if super::ask::paused(st, || vec![Then::Unstack(h)]) {
+                    return Ok(());
+                }
             }
             None => {
                 ctx.say(
@@ -207,6 +301,64 @@ pub fn unstack(ctx: &mut Ctx, st: &mut State, h: Hex) -> Result<(), RuleError> {
         }
     }
     Ok(())
+}
+
+/// Version 11 (N10): asks the commander of `u` where it unstacks from `h`
+/// when he is not acting, gave no `unstack` order, and another hex than the
+/// doctrine's `n` will do; true if the action stops on the question.
+fn unstack_question(ctx: &mut Ctx, st: &mut State, f: Faction, u: UnitId, h: Hex, n: Hex) -> bool {
+    let d = ctx.d;
+    let Some(owner) = f.player() else {
+        return false;
+    };
+    if ctx.version < 11
+        || st.standing[owner.index()].unstack_given
+        || !super::ask::may_ask(ctx, owner)
+    {
+        return false;
+    }
+    let mut others: Vec<Hex> = d
+        .links(h)
+        .filter(|x| {
+            *x != n
+                && super::entry::may_enter(d, st, f, &[u], *x).is_ok()
+                && super::combat::fits(d, st, *x, &[u])
+        })
+        .collect();
+    others.sort();
+    let about = super::ask::About::Unstack { hex: h, unit: u };
+    super::ask::ask_if_real(ctx, st, owner, n, others, about)
+}
+
+/// `u` of faction `f` unstacks from `h` into `n` (10.7).
+fn unstack_one(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    u: UnitId,
+    h: Hex,
+    n: Hex,
+) -> Result<(), RuleError> {
+    st.set_loc(u, Loc::Hex(n));
+    ctx.say(format!("{} unstacks to {n} (10.7)", ctx.d.uid(u)), vec![h, n]);
+    entered(ctx, st, f, &[u], n)
+}
+
+/// The commander answered where `u` unstacks from `h` (N10): it goes to
+/// `n`, and the rest of the stack's unstacking follows (10.7).
+pub fn unstack_answered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    u: UnitId,
+    n: Hex,
+) -> Result<(), RuleError> {
+    let f = st.faction(ctx.d, u);
+    unstack_one(ctx, st, f, u, h, n)?;
+    if super::ask::paused(st, || vec![Then::Unstack(h)]) {
+        return Ok(());
+    }
+    unstack(ctx, st, h)
 }
 
 /// Creates a loyal co-emperor (8.7).

@@ -19,6 +19,7 @@
 
 pub mod ask;
 pub mod beseech;
+pub mod cascade;
 pub mod chits;
 pub mod combat;
 pub mod control;
@@ -68,7 +69,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -263,6 +264,15 @@ impl Rules for Ldf {
             // (14.3), not put back; no reaction chit is played when the
             // Germano-Parthian attacks his own rebels (11.4, N15);
             // `at_version(9)` plays 9.
+            // 11: in the middle of an elimination's cascade, the Roman is
+            // asked where the new emperor is proclaimed among hexes tied for
+            // the largest army (N9, 14.4) unless he stated `prefer`, and the
+            // commander of a stack left over the limit where each unit
+            // unstacks (N10, 10.7) unless he stated `unstack`, and the Roman
+            // how he covers a deficit met in the Germano-Parthian's action,
+            // step by step (N7, 6.10), unless he stated `deficit`; the rest
+            // of the action (payment, unstacking, advance, free draw)
+            // follows the answer; `at_version(10)` plays 10.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -457,9 +467,15 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         let mut hexes: Vec<_> = st.on_map().map(|(_, h)| h).collect();
         hexes.sort();
         hexes.dedup();
+        // Hexes whose unstacking waits for the answer to a question (10.7;
+        // version 11).
+        let waiting = st.question.as_ref().map(ask::Question::waiting).unwrap_or_default();
         for h in hexes {
             if !d.is_land(h) {
                 return Err(format!("a unit stands in all-sea hex {h}"));
+            }
+            if waiting.contains(&h) {
+                continue;
             }
             if let Err((m, r)) = stacking::check_hex(d, st, h) {
                 return Err(format!("{m} ({r})"));
@@ -511,8 +527,16 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("cavalry {} is lost between pool and map", d.uid(u)));
         }
     }
-    // One emperor on the map while the game goes on (R-F9).
-    let emperor_off = st.emperor(d).is_some_and(|e| st.hex_of(e).is_none());
+    // One emperor on the map while the game goes on (R-F9), but while the
+    // Roman is asked where the new one rises (N9).
+    let proclaiming = matches!(
+        &st.question,
+        Some(ask::Question {
+            about: ask::About::Succession { .. },
+            ..
+        })
+    );
+    let emperor_off = !proclaiming && st.emperor(d).is_some_and(|e| st.hex_of(e).is_none());
     if st.finished.is_none() && st.stage != Stage::Setup && emperor_off {
         return Err("the emperor is not on the map".into());
     }

@@ -74,6 +74,14 @@ pub struct Standing {
     /// is never asked before a Germano-Parthian diplomacy or treachery roll.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub salt_given: bool,
+    /// N10 (version 11): the player stated an `unstack` order himself, so
+    /// he is never asked where a unit of a stack over the limit goes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unstack_given: bool,
+    /// N7 (version 11): the Roman stated a `deficit` order himself (even
+    /// `deficit none`), so he is never asked how he covers a deficit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deficit_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
@@ -150,6 +158,8 @@ impl Standing {
             react_given: false,
             sponsor_given: false,
             salt_given: false,
+            unstack_given: false,
+            deficit_given: false,
         }
     }
 }
@@ -290,7 +300,10 @@ pub fn parse(
                 };
                 s.rally_given = version >= 9;
             }
-            Some("unstack") if version >= 9 => unstack(d, l, &w[1..], &hex, &mut s.unstack)?,
+            Some("unstack") if version >= 9 => {
+                unstack(d, l, &w[1..], &hex, &mut s.unstack)?;
+                s.unstack_given = version >= 11;
+            }
             Some("sponsor") => {
                 s.sponsor_at = num(l, w.get(1).copied(), 99)?;
                 s.sponsor_given = version >= 10;
@@ -317,7 +330,10 @@ pub fn parse(
                 )
                 .rule("14.3"));
             }
-            Some("deficit") if roman => s.deficit = deficit(l, &w[1..], &hex)?,
+            Some("deficit") if roman => {
+                s.deficit = deficit(l, &w[1..], &hex)?;
+                s.deficit_given = version >= 11;
+            }
             Some("deficit") => {
                 return Err(OrderError::at(l, "only the Roman player covers a deficit").rule("6.10"));
             }
@@ -460,16 +476,24 @@ pub fn show(d: &Data, s: &Standing, roman: bool, version: u32) -> Vec<String> {
 }
 
 /// Which decisions the player is asked about when they are real, and which
-/// his stated orders answer (digest 2.7; versions 9 and 10).
+/// his stated orders answer (digest 2.7; versions 9 to 11).
 fn asked(s: &Standing, roman: bool, version: u32) -> String {
     let v10 = version >= 10;
+    let v11 = version >= 11;
+    let prefer = if v11 {
+        "drawn cavalry's and a new emperor's hex (prefer)"
+    } else {
+        "drawn cavalry's hex (prefer)"
+    };
     let all = [
         (true, s.rally_given, "retreat (rally)"),
         (v10, s.react_given, "reaction chits (tsnp, shift)"),
         (v10 && roman, s.salt_given, "negative salt (salt, agents)"),
         (v10 && roman, s.sponsor_given, "sponsoring the games (sponsor)"),
         (!roman, !s.revolt.is_empty(), "the revolt hex (revolt)"),
-        (roman, !s.prefer.is_empty(), "drawn cavalry's hex (prefer)"),
+        (roman, !s.prefer.is_empty(), prefer),
+        (v11 && roman, s.unstack_given, "emergency unstacking (unstack)"),
+        (v11 && roman, s.deficit_given, "covering a deficit (deficit)"),
     ];
     let list = |given: bool| {
         let v: Vec<&str> = all
