@@ -155,6 +155,15 @@ struct Found {
     done: bool,
 }
 
+/// Closes its pre-check when dropped ([`Prechecked::finish_on_drop`]).
+pub struct FinishOnDrop<'a>(&'a Prechecked);
+
+impl Drop for FinishOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
 /// One signature for [`Prechecked::stream`], owned by the worker: the record
 /// position of its entry, the namespace it must carry, the signed text and
 /// the armored SSHSIG block.
@@ -213,13 +222,7 @@ impl Prechecked {
     fn fill(this: &std::sync::Arc<Prechecked>) {
         // Marks the stream done however the worker ends, a panic included,
         // so no lookup waits forever.
-        struct Finish<'a>(&'a Prechecked);
-        impl Drop for Finish<'_> {
-            fn drop(&mut self) {
-                self.0.finish();
-            }
-        }
-        let _finish = Finish(this);
+        let _finish = this.finish_on_drop();
         let views: Vec<Signed<'_>> = this
             .placed
             .iter()
@@ -268,6 +271,12 @@ impl Prechecked {
     pub fn finish(&self) {
         self.lock().done = true;
         self.more.notify_all();
+    }
+
+    /// A guard that closes the pre-check when it is dropped, however its
+    /// worker ends (a panic included), so no lookup waits forever.
+    pub fn finish_on_drop(&self) -> FinishOnDrop<'_> {
+        FinishOnDrop(self)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Found> {

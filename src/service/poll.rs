@@ -112,8 +112,8 @@ impl Umpire {
     /// Processes one fetch of mails in order and commits them, while a
     /// worker on another core reads the same mails ahead and checks their
     /// moves' signatures (`read_ahead`): the adjudication then finds each
-    /// signature checked, and a poll costs little more than its curve
-    /// arithmetic on one core (issue 13).
+    /// signature checked, and the curve arithmetic of the move checks runs
+    /// beside it, not in it (issue 13).
     fn take_fetched(
         &mut self,
         intake: &mut dyn Intake,
@@ -140,6 +140,8 @@ impl Umpire {
         })
     }
 
+    /// The mails of one fetch, one after another, each contained
+    /// (`contained`), committed in groups of `commit_every` and at the end.
     fn take_in_order(
         &mut self,
         intake: &mut dyn Intake,
@@ -881,13 +883,7 @@ fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64
 /// pre-check however it ends, a panic on a hostile mail included, so no
 /// lookup waits forever; that mail's signature is then checked by `submit`.
 fn read_ahead(mails: &[Incoming], max_bytes: usize, pre: &Prechecked, abandon: &AtomicBool) {
-    struct Close<'a>(&'a Prechecked);
-    impl Drop for Close<'_> {
-        fn drop(&mut self) {
-            self.0.finish();
-        }
-    }
-    let _close = Close(pre);
+    let _close = pre.finish_on_drop();
     for m in mails {
         if abandon.load(Ordering::Relaxed) {
             break;
