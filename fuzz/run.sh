@@ -5,6 +5,7 @@
 #   fuzz/run.sh --time 20            each target for 20 s (what CI runs)
 #   fuzz/run.sh --runs 10000000      each target for 10 million inputs (the long run)
 #   fuzz/run.sh --time 60 mime sshsig   only these targets
+#   fuzz/run.sh --runs 10000000 --time 1800   whichever comes first
 #
 # Seeds are in fuzz/corpus/<target>/ (read only); what a run learns goes to
 # target/fuzz/corpus/<target>/, crashes, hangs and blow-ups to
@@ -14,16 +15,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-limit=(-max_total_time=20)
+limit=()
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) limit=(-max_total_time="$2"); shift 2 ;;
-    --runs) limit=(-runs="$2"); shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --time) limit+=(-max_total_time="$2"); shift 2 ;;
+    --runs) limit+=(-runs="$2"); shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
+[ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=20)
 [ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config smtp_wire)
 
 # target: max_len (bytes) and timeout (s) per input.

@@ -52,9 +52,10 @@ fi
 step "cargo test (UMPIRE_MAILSTACK=$UMPIRE_MAILSTACK)"
 cargo test --no-fail-fast
 
-# The game issues' self-play counts (ldf 300, ac 200, adp 200 games), with the
-# binary cargo test built. UMPIRE_SELFPLAY=0 skips it.
+# Self-play of every game ruleset, with the binary cargo test built: half the
+# game issues' counts, or all of them with UMPIRE_SELFPLAY=full
+# (scripts/selfplay-suite.sh). UMPIRE_SELFPLAY=0 skips it.
 if [ "${UMPIRE_SELFPLAY:-1}" != 0 ]; then
-  step "self-play at the issues' counts (scripts/selfplay-suite.sh)"
+  step "self-play (scripts/selfplay-suite.sh)"
   bash scripts/selfplay-suite.sh target/debug/umpire
 fi

@@ -27,8 +27,16 @@ fn now() -> jiff::Timestamp {
 }
 
 fn club(sides: &[&str]) -> Club {
+    club_with(sides, |t| t)
+}
+
+/// A club whose `umpire.toml` is edited by `config` before it opens.
+fn club_with(sides: &[&str], config: impl Fn(String) -> String) -> Club {
     let tmp = tempfile::tempdir().unwrap();
     Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let toml = tmp.path().join("umpire.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, config(text)).unwrap();
     let mut umpire = Umpire::open(tmp.path()).unwrap();
     umpire
         .create_game(
@@ -359,6 +367,55 @@ fn a_resent_move_and_a_second_delivery_are_not_applied_twice() {
     };
     assert_eq!(dice(&first.text), dice(&resent.text));
     assert!(!mails.keys().any(|k| k.starts_with("g1.1.blue.again")));
+}
+
+/// Each group of `commit_every` mails is committed by a worker while the
+/// next group is adjudicated: the next group must read the group in flight
+/// as if it were in the store (here its ledger), and every mail must be
+/// marked done once its group is durable.
+#[test]
+fn a_group_in_flight_is_read_by_the_next_as_if_committed() {
+    let mut c = club_with(&["red", "blue"], |t| {
+        let edited = t.replace("commit_every = 100", "commit_every = 1");
+        assert_ne!(edited, t, "the default config names commit_every");
+        edited
+    });
+    let text = c.move_text("red", &["roll 1d6 morale", "end turn"]);
+    let sig = key(1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let mail = move_mail("red@club.test", "umpire@club.test", 1, &text, &sig, false);
+    c.drop_mail(&mail);
+    // The same bytes again, in the next group: found in the first group's
+    // ledger while that group is still being committed.
+    c.drop_mail(&mail);
+    let again = move_mail("red@club.test", "umpire@club.test", 2, &text, &sig, true);
+    c.drop_mail(&again);
+    let r = c.poll();
+    assert_eq!(
+        (r.mails, r.accepted, r.duplicates),
+        (2, 1, 1),
+        "the second delivery is skipped, the resend is a duplicate: {r:?}"
+    );
+    let new = std::fs::read_dir(c._tmp.path().join("maildir/new"))
+        .unwrap()
+        .count();
+    let cur = std::fs::read_dir(c._tmp.path().join("maildir/cur"))
+        .unwrap()
+        .count();
+    assert_eq!((new, cur), (0, 3), "every mail marked done once committed");
+    // What the groups wrote is in the store: a fresh umpire replays the move.
+    let dir = c._tmp.path().to_path_buf();
+    drop(c.umpire);
+    let mut fresh = Umpire::open(&dir).unwrap();
+    let g = fresh.game("g1").unwrap();
+    let moves = g
+        .record()
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.body, Body::Move(_)))
+        .count();
+    assert_eq!(moves, 1, "red's move, once");
+    let record = Record::from_text(&g.record().to_text()).unwrap();
+    Game::replay(g.ruleset().clone(), &record, ReplayMode::Verify).expect("verifies");
 }
 
 #[test]

@@ -109,6 +109,15 @@ impl Maildir {
 
 impl Intake for Maildir {
     fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
+        self.fetch_skipping(limit, &[])
+    }
+
+    fn fetch_skipping(
+        &mut self,
+        limit: usize,
+        skip: &[String],
+    ) -> Result<Vec<Incoming>, MailError> {
+        let skip: std::collections::HashSet<&str> = skip.iter().map(String::as_str).collect();
         let dir = self.root.join("new");
         let mut names: Vec<(std::time::SystemTime, String)> = Vec::new();
         let rd = fs::read_dir(&dir)
@@ -122,6 +131,9 @@ impl Intake for Maildir {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
+            if skip.contains(name.as_str()) {
+                continue;
+            }
             let modified = entry
                 .metadata()
                 .and_then(|m| m.modified())
@@ -170,6 +182,24 @@ impl Intake for Maildir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fetch_skipping_passes_over_the_named_mails_and_still_fills_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut md = Maildir::open(dir.path()).unwrap();
+        for n in 1..=4 {
+            md.deliver(
+                &format!("{n}.m"),
+                format!("Subject: {n}\r\n\r\nx").as_bytes(),
+            )
+            .unwrap();
+        }
+        let first = md.fetch(2).unwrap();
+        let skip: Vec<String> = first.iter().map(|m| m.id.clone()).collect();
+        let next = md.fetch_skipping(2, &skip).unwrap();
+        assert_eq!(next.len(), 2);
+        assert!(next.iter().all(|m| !skip.contains(&m.id)), "{skip:?}");
+    }
 
     #[test]
     fn fetch_then_done_moves_to_cur() {

@@ -94,6 +94,19 @@ impl MailError {
 pub trait Intake {
     /// Mails not yet marked done, oldest first, at most `limit`.
     fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError>;
+    /// Like `fetch`, passing over the mails named in `skip` (taken but not
+    /// yet marked done). This default fetches them too and drops them; an
+    /// intake that can pass them over unread should.
+    fn fetch_skipping(
+        &mut self,
+        limit: usize,
+        skip: &[String],
+    ) -> Result<Vec<Incoming>, MailError> {
+        let mut mails = self.fetch(limit.saturating_add(skip.len()))?;
+        mails.retain(|m| !skip.contains(&m.id));
+        mails.truncate(limit);
+        Ok(mails)
+    }
     /// Marks a mail processed, so `fetch` does not return it again.
     fn done(&mut self, id: &str) -> Result<(), MailError>;
 }

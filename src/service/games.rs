@@ -288,6 +288,14 @@ impl Umpire {
             self.used.insert(id.to_string(), tick);
             return Ok(());
         }
+        if self.in_flight.as_ref().is_some_and(|f| f.holds_game(id)) {
+            // The store is behind this game until its group commits: a
+            // replay now would adjudicate on an old state.
+            return Err(crate::store::StoreError::Db(format!(
+                "game {id} was dropped from the cache while its commit is in flight"
+            ))
+            .into());
+        }
         let record = self.store.record(id)?;
         let opening = record
             .opening()
@@ -317,6 +325,7 @@ impl Umpire {
             .games
             .keys()
             .filter(|id| !self.pending_games.contains(*id))
+            .filter(|id| !self.in_flight.as_ref().is_some_and(|f| f.holds_game(id)))
             .map(|id| (self.used.get(id).copied().unwrap_or(0), id.clone()))
             .collect();
         by_age.sort();

@@ -79,7 +79,8 @@ pub const CACHED_GAMES: usize = 256;
 pub struct Umpire {
     dir: PathBuf,
     config: Config,
-    store: Store,
+    /// Shared with the poll's commit worker (`poll::InFlight`).
+    store: std::sync::Arc<Store>,
     templates: Templates,
     key: SecretKey,
     games: BTreeMap<String, Game>,
@@ -100,6 +101,10 @@ pub struct Umpire {
     pending_done: Vec<String>,
     /// Games whose cached state is ahead of the store until `pending` commits.
     pending_games: std::collections::BTreeSet<String>,
+    /// The group the poll's commit worker is making durable while the next
+    /// group is adjudicated; settled before the next commit and at the end
+    /// of every poll.
+    in_flight: Option<poll::InFlight>,
     /// What each mail composed but not yet queued gives its side (by outbox key).
     marks: std::sync::Mutex<BTreeMap<String, segments::Mark>>,
     /// Rulesets built once per process, by name, with the club data files they
@@ -171,7 +176,7 @@ impl Umpire {
         Ok(Umpire {
             dir: dir.to_path_buf(),
             config,
-            store,
+            store: std::sync::Arc::new(store),
             templates,
             key,
             games: BTreeMap::new(),
@@ -182,6 +187,7 @@ impl Umpire {
             pending: crate::store::Batch::new(),
             pending_done: Vec::new(),
             pending_games: Default::default(),
+            in_flight: None,
             read_ahead: None,
             marks: Default::default(),
             rulesets: Default::default(),
@@ -217,14 +223,18 @@ impl Umpire {
         &self.store
     }
 
-    /// Raw bytes at `key`, as the store will hold them once pending writes commit.
+    /// Raw bytes at `key`, as the store will hold them once pending and
+    /// in-flight writes commit.
     pub(crate) fn read(
         &self,
         table: crate::store::Table,
         key: impl AsRef<[u8]>,
     ) -> Result<Option<Vec<u8>>, ServiceError> {
         let key = key.as_ref();
-        match self.pending.lookup(table, key) {
+        let in_flight = self.in_flight.as_ref().map(|f| f.writes());
+        match (self.pending.lookup(table, key))
+            .or_else(|| in_flight.and_then(|b| b.lookup(table, key)))
+        {
             Some(v) => Ok(v.map(<[u8]>::to_vec)),
             None => Ok(self.store.get(table, key)?),
         }

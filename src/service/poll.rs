@@ -32,6 +32,84 @@ pub struct LedgerEntry {
     pub body: Option<String>,
 }
 
+/// A group of mails whose writes a worker is committing (`commit_pending`).
+pub(super) struct InFlight {
+    /// Read by the adjudication meanwhile, as the store will hold them.
+    writes: std::sync::Arc<Batch>,
+    /// The mailbox ids to mark done once the commit is durable.
+    mails: Vec<String>,
+    /// Games whose cached state is ahead of the store until it is.
+    games: std::collections::BTreeSet<String>,
+    commit: Commit,
+}
+
+type Committed = Result<(), crate::store::StoreError>;
+
+enum Commit {
+    Running(std::thread::JoinHandle<Committed>),
+    /// Made on the poll's own thread, no worker thread to be had.
+    Made(Committed),
+}
+
+impl InFlight {
+    /// Starts committing `writes` on a worker thread.
+    fn start(
+        store: &std::sync::Arc<crate::store::Store>,
+        writes: Batch,
+        mails: Vec<String>,
+        games: std::collections::BTreeSet<String>,
+    ) -> InFlight {
+        let writes = std::sync::Arc::new(writes);
+        let (s, w) = (store.clone(), writes.clone());
+        let commit = match std::thread::Builder::new()
+            .name("commit".into())
+            .spawn(move || s.commit(&*w))
+        {
+            Ok(handle) => Commit::Running(handle),
+            Err(_) => Commit::Made(store.commit(&*writes)),
+        };
+        InFlight {
+            writes,
+            mails,
+            games,
+            commit,
+        }
+    }
+
+    /// Waits for the commit: the mails to mark done, or the error and the
+    /// games left ahead of the store.
+    fn finish(self) -> Result<Vec<String>, (ServiceError, std::collections::BTreeSet<String>)> {
+        let done = match self.commit {
+            Commit::Running(handle) => handle.join().unwrap_or_else(|p| {
+                Err(crate::store::StoreError::Db(format!(
+                    "the commit failed: {}",
+                    panic_text(p.as_ref())
+                )))
+            }),
+            Commit::Made(done) => done,
+        };
+        match done {
+            Ok(()) => Ok(self.mails),
+            Err(e) => Err((e.into(), self.games)),
+        }
+    }
+
+    /// The writes on their way to the store.
+    pub(super) fn writes(&self) -> &Batch {
+        &self.writes
+    }
+
+    /// The mailbox ids of the group.
+    pub(super) fn mails(&self) -> &[String] {
+        &self.mails
+    }
+
+    /// Is `game`'s cached state ahead of the store until this group commits?
+    pub(super) fn holds_game(&self, game: &str) -> bool {
+        self.games.contains(game)
+    }
+}
+
 /// Counts from a poll.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PollReport {
@@ -94,19 +172,34 @@ impl Umpire {
         let mut report = PollReport::default();
         // Games may have started or ended since the last poll.
         *self.players.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        let taken = self.take_all(intake, now, &mut report);
+        // Whatever happened, the last group's commit ends inside the poll.
+        let settled = self.settle(intake);
+        taken.and(settled).map(|()| report)
+    }
+
+    /// Fetches and takes mails until none are left or the batch limit is met.
+    fn take_all(
+        &mut self,
+        intake: &mut dyn Intake,
+        now: jiff::Timestamp,
+        report: &mut PollReport,
+    ) -> Result<(), ServiceError> {
         let mut left = self.config.limits.batch;
         while left > 0 {
-            let mails = intake.fetch(left.min(100))?;
+            // The mails whose commit is in flight are still new in the mailbox.
+            let skip = self.in_flight.as_ref().map(|f| f.mails()).unwrap_or(&[]);
+            let mails = intake.fetch_skipping(left.min(100), skip)?;
             if mails.is_empty() {
                 break;
             }
             left = left.saturating_sub(mails.len());
-            self.take_fetched(intake, &mails, now, &mut report)?;
+            self.take_fetched(intake, &mails, now, report)?;
             if self.stopping() {
                 break;
             }
         }
-        Ok(report)
+        Ok(())
     }
 
     /// Processes one fetch of mails in order and commits them, while a
@@ -162,21 +255,45 @@ impl Umpire {
         self.commit_pending(intake)
     }
 
-    /// Commits what the processed mails caused, in one transaction, then marks
-    /// them done in the mailbox. A crash before the commit loses nothing (the
-    /// mails are still new); a crash after it finds them in the ledger.
+    /// Hands what the processed mails caused to a worker that commits it in
+    /// one transaction while the next mails are adjudicated, once the group
+    /// before it is settled (`settle`): groups become durable one after
+    /// another, in order, and a mail is marked done in the mailbox only once
+    /// its group is. A crash before that loses nothing (the mails are still
+    /// new); a crash after it finds them in the ledger.
     fn commit_pending(&mut self, intake: &mut dyn Intake) -> Result<(), ServiceError> {
-        let batch = std::mem::take(&mut self.pending);
-        if let Err(e) = self.store.commit(batch) {
-            // The cached games are ahead of the store now; replay them next time.
-            for g in std::mem::take(&mut self.pending_games) {
-                self.forget(&g);
-            }
-            self.pending_done.clear();
-            return Err(e.into());
+        if self.pending.is_empty() && self.pending_done.is_empty() {
+            return Ok(());
         }
-        self.pending_games.clear();
-        for id in std::mem::take(&mut self.pending_done) {
+        self.settle(intake)?;
+        self.in_flight = Some(InFlight::start(
+            &self.store,
+            std::mem::take(&mut self.pending),
+            std::mem::take(&mut self.pending_done),
+            std::mem::take(&mut self.pending_games),
+        ));
+        Ok(())
+    }
+
+    /// Waits for the group in flight, if any, then marks its mails done. If
+    /// its commit failed, the cached games are ahead of the store (this
+    /// group's and any adjudicated since): they are replayed next time.
+    fn settle(&mut self, intake: &mut dyn Intake) -> Result<(), ServiceError> {
+        let Some(group) = self.in_flight.take() else {
+            return Ok(());
+        };
+        let mails = match group.finish() {
+            Ok(mails) => mails,
+            Err((e, games)) => {
+                for g in games.iter().chain(&std::mem::take(&mut self.pending_games)) {
+                    self.forget(g);
+                }
+                self.pending = Batch::new();
+                self.pending_done.clear();
+                return Err(e);
+            }
+        };
+        for id in mails {
             intake.done(&id)?;
         }
         Ok(())
@@ -206,8 +323,10 @@ impl Umpire {
         *report = before;
         // The mails before this one stand: commit them. What this one did to
         // the cached games and dice chains is dropped with the caches; they
-        // are replayed from the store when next needed.
+        // are replayed from the store when next needed, so the store must
+        // hold every group first.
         self.commit_pending(intake)?;
+        self.settle(intake)?;
         self.games.clear();
         self.chains.clear();
         self.chain_writes.clear();

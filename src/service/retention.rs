@@ -59,7 +59,10 @@ impl Umpire {
         if !batch.is_empty() {
             self.store.commit(batch)?;
         }
-        self.store.compact()?;
+        // Outside a poll no commit is in flight: the store is not shared.
+        std::sync::Arc::get_mut(&mut self.store)
+            .ok_or_else(|| crate::store::StoreError::Db("a commit is still in flight".into()))?
+            .compact()?;
         done.bytes_after = self.db_bytes()?;
         Ok(done)
     }

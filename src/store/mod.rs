@@ -348,9 +348,10 @@ impl Store {
     }
 
     /// Applies a batch in one transaction and makes it durable.
-    pub fn commit(&self, batch: Batch) -> Result<(), StoreError> {
-        if let Some(id) = batch.bad_id {
-            return Err(StoreError::BadId(id));
+    pub fn commit(&self, batch: impl std::borrow::Borrow<Batch>) -> Result<(), StoreError> {
+        let batch = batch.borrow();
+        if let Some(id) = &batch.bad_id {
+            return Err(StoreError::BadId(id.clone()));
         }
         if batch.is_empty() {
             return Ok(());
