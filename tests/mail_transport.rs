@@ -491,6 +491,27 @@ fn uidvalidity_change_renumbers_ids() {
     intake.done(&after[0].id).unwrap();
 }
 
+/// The poll passes over the mails whose commit is still in flight: they do
+/// not count against the fetch's limit, and the others fill it.
+#[test]
+fn fetch_skipping_passes_over_named_mails_and_fills_the_limit_with_the_rest() {
+    let st = stack();
+    let l = st.lock();
+    let _g = l.read().unwrap();
+    let t = tag("skip");
+    for s in ["one", "two", "three", "four"] {
+        st.send(&t, s);
+    }
+    st.await_count(&t, 4);
+    let mut intake = ImapIntake::new(&st.imap(&t)).unwrap();
+    let first = fetch_n(&mut intake, 4);
+    let skip: Vec<String> = first[..2].iter().map(|m| m.id.clone()).collect();
+    let rest = intake.fetch_skipping(2, &skip).unwrap();
+    let ids: Vec<&str> = rest.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, [first[2].id.as_str(), first[3].id.as_str()]);
+    assert_eq!(subject_of(&rest[1]), subject_of(&first[3]));
+}
+
 #[test]
 fn idle_wakes_soon_after_delivery() {
     let st = stack();

@@ -438,7 +438,7 @@ impl ImapIntake {
         r
     }
 
-    fn fetch_inner(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
+    fn fetch_inner(&mut self, limit: usize, skip: &[String]) -> Result<Vec<Incoming>, MailError> {
         let query = self.search_query();
         let max = self.settings.max_message_bytes;
         let conn = self.ensure()?;
@@ -450,6 +450,11 @@ impl ImapIntake {
             .into_iter()
             .collect();
         uids.sort_unstable();
+        // Mails taken but not yet marked done are not downloaded again.
+        if !skip.is_empty() {
+            let skip: std::collections::HashSet<&str> = skip.iter().map(String::as_str).collect();
+            uids.retain(|u| !skip.contains(format!("imap:{validity}:{u}").as_str()));
+        }
         uids.truncate(limit);
         if uids.is_empty() {
             return Ok(Vec::new());
@@ -571,10 +576,18 @@ impl ImapIntake {
 
 impl Intake for ImapIntake {
     fn fetch(&mut self, limit: usize) -> Result<Vec<Incoming>, MailError> {
+        self.fetch_skipping(limit, &[])
+    }
+
+    fn fetch_skipping(
+        &mut self,
+        limit: usize,
+        skip: &[String],
+    ) -> Result<Vec<Incoming>, MailError> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let r = self.fetch_inner(limit);
+        let r = self.fetch_inner(limit, skip);
         self.drop_on_error(r)
     }
 

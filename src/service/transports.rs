@@ -24,6 +24,17 @@ impl Intake for Inbox {
         }
     }
 
+    fn fetch_skipping(
+        &mut self,
+        limit: usize,
+        skip: &[String],
+    ) -> Result<Vec<Incoming>, MailError> {
+        match self {
+            Inbox::Maildir(m) => m.fetch_skipping(limit, skip),
+            Inbox::Imap(i) => i.fetch_skipping(limit, skip),
+        }
+    }
+
     fn done(&mut self, id: &str) -> Result<(), MailError> {
         match self {
             Inbox::Maildir(m) => m.done(id),
