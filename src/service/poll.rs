@@ -272,6 +272,9 @@ impl Umpire {
             std::mem::take(&mut self.pending_done),
             std::mem::take(&mut self.pending_games),
         ));
+        // A poll over many games keeps the memory of a few groups' games,
+        // not of every game it has touched (issue 13).
+        self.trim_cache(super::CACHED_GAMES);
         Ok(())
     }
 
