@@ -204,6 +204,10 @@ fn def(t: Table) -> Def {
     redb::TableDefinition::new(name)
 }
 
+/// The most memory the database keeps for the pages it has read and those
+/// written but not yet committed: more than one commit group needs.
+pub const CACHE_BYTES: usize = 64 << 20;
+
 /// The redb database: one file, ACID transactions, each commit made durable
 /// before it returns.
 pub struct Store {
@@ -219,7 +223,13 @@ impl Store {
             message,
         };
         std::fs::create_dir_all(dir).map_err(|e| open_err(e.to_string()))?;
-        let db = redb::Database::create(dir.join(FILE)).map_err(|e| open_err(e.to_string()))?;
+        // redb caches the pages it touches up to 1 GiB by default, so the
+        // memory of `umpire run` would grow with every game it ever read
+        // (issue 13); the kernel's page cache still keeps the file warm.
+        let db = redb::Builder::new()
+            .set_cache_size(CACHE_BYTES)
+            .create(dir.join(FILE))
+            .map_err(|e| open_err(e.to_string()))?;
         // Every table exists from the start, so reads never meet a missing one.
         let tx = db.begin_write().map_err(db_err)?;
         for (t, _) in TABLES {
