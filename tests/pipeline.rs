@@ -26,6 +26,15 @@ fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
 }
 
+/// The players' moves in a game's record.
+fn moves_in(g: &Game) -> usize {
+    g.record()
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.body, Body::Move(_)))
+        .count()
+}
+
 fn club(sides: &[&str]) -> Club {
     club_with(sides, |t| t)
 }
@@ -344,13 +353,7 @@ fn a_resent_move_and_a_second_delivery_are_not_applied_twice() {
     assert_eq!(r.accepted, 1, "{r:?}");
     assert_eq!(r.duplicates, 1, "{r:?}");
     let g = c.umpire.game("g1").unwrap();
-    let moves = g
-        .record()
-        .entries()
-        .iter()
-        .filter(|e| matches!(e.body, Body::Move(_)))
-        .count();
-    assert_eq!(moves, 1);
+    assert_eq!(moves_in(g), 1);
     // The resend got the same result again, to red only.
     let mails = c.mails();
     let first = &mails["g1.1.red.eml"];
@@ -407,13 +410,7 @@ fn a_group_in_flight_is_read_by_the_next_as_if_committed() {
     drop(c.umpire);
     let mut fresh = Umpire::open(&dir).unwrap();
     let g = fresh.game("g1").unwrap();
-    let moves = g
-        .record()
-        .entries()
-        .iter()
-        .filter(|e| matches!(e.body, Body::Move(_)))
-        .count();
-    assert_eq!(moves, 1, "red's move, once");
+    assert_eq!(moves_in(g), 1, "red's move, once");
     let record = Record::from_text(&g.record().to_text()).unwrap();
     Game::replay(g.ruleset().clone(), &record, ReplayMode::Verify).expect("verifies");
 }
