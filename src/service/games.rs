@@ -288,11 +288,11 @@ impl Umpire {
             self.used.insert(id.to_string(), tick);
             return Ok(());
         }
-        if self.in_flight.as_ref().is_some_and(|f| f.holds_game(id)) {
+        if self.ahead_of_store(id) {
             // The store is behind this game until its group commits: a
             // replay now would adjudicate on an old state.
             return Err(crate::store::StoreError::Db(format!(
-                "game {id} was dropped from the cache while its commit is in flight"
+                "game {id} was dropped from the cache before its writes were committed"
             ))
             .into());
         }
@@ -306,6 +306,12 @@ impl Umpire {
         self.games.insert(id.to_string(), game);
         self.used.insert(id.to_string(), tick);
         Ok(())
+    }
+
+    /// Is `id`'s cached state ahead of the store, its writes pending or in
+    /// flight? Such a game must stay cached until they commit.
+    fn ahead_of_store(&self, id: &str) -> bool {
+        self.pending_games.contains(id) || self.in_flight.as_ref().is_some_and(|f| f.holds_game(id))
     }
 
     /// Forgets cached games (after a failed commit the cache may be ahead of the store).
@@ -324,8 +330,7 @@ impl Umpire {
         let mut by_age: Vec<(u64, String)> = self
             .games
             .keys()
-            .filter(|id| !self.pending_games.contains(*id))
-            .filter(|id| !self.in_flight.as_ref().is_some_and(|f| f.holds_game(id)))
+            .filter(|id| !self.ahead_of_store(id))
             .map(|id| (self.used.get(id).copied().unwrap_or(0), id.clone()))
             .collect();
         by_age.sort();
