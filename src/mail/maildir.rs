@@ -1,8 +1,10 @@
 //! Intake from a local Maildir: new mail in `new/`, processed mail moved to `cur/`.
 
 use super::{Incoming, Intake, MailError};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// A Maildir (`tmp/`, `new/`, `cur/`).
 pub struct Maildir {
@@ -10,6 +12,11 @@ pub struct Maildir {
     /// Mails larger than this are read only up to their header section
     /// (at most 64 KiB) and come back with `oversize` set.
     max_bytes: u64,
+    /// When each mail listed in `new/` arrived (its mtime), by file name: a
+    /// Maildir name is unique to one delivery, so each mail is looked at once
+    /// however many fetches list it (a poll of 1,000 mails fetches ten
+    /// times). Holds only the names the last listing saw.
+    arrived: HashMap<String, SystemTime>,
 }
 
 /// How much of an oversized mail is read: enough for its header section.
@@ -57,6 +64,7 @@ impl Maildir {
         Ok(Maildir {
             root: root.to_path_buf(),
             max_bytes: u64::MAX,
+            arrived: HashMap::new(),
         })
     }
 
@@ -117,9 +125,10 @@ impl Intake for Maildir {
         limit: usize,
         skip: &[String],
     ) -> Result<Vec<Incoming>, MailError> {
-        let skip: std::collections::HashSet<&str> = skip.iter().map(String::as_str).collect();
+        let skip: HashSet<&str> = skip.iter().map(String::as_str).collect();
         let dir = self.root.join("new");
-        let mut names: Vec<(std::time::SystemTime, String)> = Vec::new();
+        let mut names: Vec<(SystemTime, String)> = Vec::new();
+        let mut arrived = HashMap::with_capacity(self.arrived.len());
         let rd = fs::read_dir(&dir)
             .map_err(|e| MailError::io(format!("reading {}", dir.display()), e))?;
         for entry in rd {
@@ -131,15 +140,19 @@ impl Intake for Maildir {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if skip.contains(name.as_str()) {
-                continue;
+            let modified = match self.arrived.remove(&name) {
+                Some(t) => t,
+                None => entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH),
+            };
+            arrived.insert(name.clone(), modified);
+            if !skip.contains(name.as_str()) {
+                names.push((modified, name));
             }
-            let modified = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .unwrap_or(std::time::UNIX_EPOCH);
-            names.push((modified, name));
         }
+        self.arrived = arrived;
         // Oldest first; the name breaks ties so the order is stable.
         names.sort();
         let mut out = Vec::new();
@@ -162,20 +175,31 @@ impl Intake for Maildir {
     }
 
     fn done(&mut self, id: &str) -> Result<(), MailError> {
-        if id.contains(['/', '\0']) || id == ".." {
-            return Err(MailError::Protocol(format!(
-                "{id:?} is not a Maildir file name"
-            )));
-        }
-        let from = self.root.join("new").join(id);
-        let base = id.split(":2,").next().unwrap_or(id);
-        let to = self.root.join("cur").join(format!("{base}:2,S"));
-        match fs::rename(&from, &to) {
-            Ok(()) => Ok(()),
-            // Already moved by an earlier, interrupted run.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && to.exists() => Ok(()),
-            Err(e) => Err(MailError::io(format!("moving {id} to cur/"), e)),
-        }
+        self.arrived.remove(id);
+        mark_done(&self.root, id)
+    }
+
+    fn detached_done(&self) -> Option<super::DoneMarker> {
+        let root = self.root.clone();
+        Some(Box::new(move |id| mark_done(&root, id)))
+    }
+}
+
+/// Moves mail `id` from `new/` to `cur/`, flagged seen.
+fn mark_done(root: &Path, id: &str) -> Result<(), MailError> {
+    if id.contains(['/', '\0']) || id == ".." {
+        return Err(MailError::Protocol(format!(
+            "{id:?} is not a Maildir file name"
+        )));
+    }
+    let from = root.join("new").join(id);
+    let base = id.split(":2,").next().unwrap_or(id);
+    let to = root.join("cur").join(format!("{base}:2,S"));
+    match fs::rename(&from, &to) {
+        Ok(()) => Ok(()),
+        // Already moved by an earlier, interrupted run.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && to.exists() => Ok(()),
+        Err(e) => Err(MailError::io(format!("moving {id} to cur/"), e)),
     }
 }
 

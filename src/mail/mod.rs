@@ -109,7 +109,16 @@ pub trait Intake {
     }
     /// Marks a mail processed, so `fetch` does not return it again.
     fn done(&mut self, id: &str) -> Result<(), MailError>;
+    /// A way to mark mails done from another thread (the worker that makes
+    /// their commit group durable), where the intake has one that needs no
+    /// connection of its own. `None`: the poll marks them with `done`.
+    fn detached_done(&self) -> Option<DoneMarker> {
+        None
+    }
 }
+
+/// Marks one mail done, as [`Intake::done`] would, from any thread.
+pub type DoneMarker = Box<dyn Fn(&str) -> Result<(), MailError> + Send>;
 
 /// Where mail goes.
 pub trait Delivery {

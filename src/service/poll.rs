@@ -41,9 +41,20 @@ pub(super) struct InFlight {
     /// Games whose cached state is ahead of the store until it is.
     games: std::collections::BTreeSet<String>,
     commit: Commit,
+    /// The worker marks the mails done itself once the commit is durable.
+    marked: bool,
 }
 
-type Committed = Result<(), crate::store::StoreError>;
+/// How a group's worker ended: committed (and, where the intake allows it,
+/// its mails marked done), or what failed.
+type Committed = Result<(), GroupFailed>;
+
+enum GroupFailed {
+    /// Nothing of the group is in the store.
+    Commit(crate::store::StoreError),
+    /// The group is durable; marking a mail done failed.
+    Done(crate::mail::MailError),
+}
 
 enum Commit {
     Running(std::thread::JoinHandle<Committed>),
@@ -52,45 +63,74 @@ enum Commit {
 }
 
 impl InFlight {
-    /// Starts committing `writes` on a worker thread.
+    /// Starts committing `writes` on a worker thread, which then marks the
+    /// mails done through `marker` if the intake gave one (else `settle`
+    /// marks them on the poll's thread).
     fn start(
         store: &std::sync::Arc<crate::store::Store>,
         writes: Batch,
         mails: Vec<String>,
         games: std::collections::BTreeSet<String>,
+        marker: Option<crate::mail::DoneMarker>,
     ) -> InFlight {
         let writes = std::sync::Arc::new(writes);
-        let (s, w) = (store.clone(), writes.clone());
+        let marked = marker.is_some();
+        let work = {
+            let (s, w, ids) = (store.clone(), writes.clone(), mails.clone());
+            move || {
+                s.commit(&*w).map_err(GroupFailed::Commit)?;
+                if let Some(mark) = marker {
+                    for id in &ids {
+                        mark(id).map_err(GroupFailed::Done)?;
+                    }
+                }
+                Ok(())
+            }
+        };
         let commit = match std::thread::Builder::new()
             .name("commit".into())
-            .spawn(move || s.commit(&*w))
+            .spawn(work)
         {
             Ok(handle) => Commit::Running(handle),
-            Err(_) => Commit::Made(store.commit(&*writes)),
+            // No thread: the closure went with the failed spawn, so commit here
+            // and leave the marking to `settle`.
+            Err(_) => {
+                return InFlight {
+                    commit: Commit::Made(store.commit(&*writes).map_err(GroupFailed::Commit)),
+                    writes,
+                    mails,
+                    games,
+                    marked: false,
+                };
+            }
         };
         InFlight {
             writes,
             mails,
             games,
             commit,
+            marked,
         }
     }
 
-    /// Waits for the commit: the mails to mark done, or the error and the
-    /// games left ahead of the store.
+    /// Waits for the commit: the mails still to mark done, or the error and
+    /// the games left ahead of the store.
     fn finish(self) -> Result<Vec<String>, (ServiceError, std::collections::BTreeSet<String>)> {
         let done = match self.commit {
             Commit::Running(handle) => handle.join().unwrap_or_else(|p| {
-                Err(crate::store::StoreError::Db(format!(
+                Err(GroupFailed::Commit(crate::store::StoreError::Db(format!(
                     "the commit failed: {}",
                     panic_text(p.as_ref())
-                )))
+                ))))
             }),
             Commit::Made(done) => done,
         };
         match done {
+            Ok(()) if self.marked => Ok(Vec::new()),
             Ok(()) => Ok(self.mails),
-            Err(e) => Err((e.into(), self.games)),
+            Err(GroupFailed::Commit(e)) => Err((e.into(), self.games)),
+            // The group's games are durable: none is ahead of the store.
+            Err(GroupFailed::Done(e)) => Err((e.into(), Default::default())),
         }
     }
 
@@ -271,6 +311,7 @@ impl Umpire {
             std::mem::take(&mut self.pending),
             std::mem::take(&mut self.pending_done),
             std::mem::take(&mut self.pending_games),
+            intake.detached_done(),
         ));
         // A poll over many games keeps the memory of a few groups' games,
         // not of every game it has touched (issue 13).

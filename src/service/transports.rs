@@ -41,6 +41,13 @@ impl Intake for Inbox {
             Inbox::Imap(i) => i.done(id),
         }
     }
+
+    fn detached_done(&self) -> Option<crate::mail::DoneMarker> {
+        match self {
+            Inbox::Maildir(m) => m.detached_done(),
+            Inbox::Imap(i) => i.detached_done(),
+        }
+    }
 }
 
 impl Inbox {
