@@ -2,9 +2,9 @@
 //! the umpire's replies.
 
 use super::MailError;
+pub use super::write::{Compose, build};
 use crate::core::movefile::{BEGIN_MOVE, BEGIN_SIG, find_armored, find_bare};
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::Mailbox;
 use mailparse::{MailHeaderMap, ParsedMail};
 
 /// Largest attachment looked at; bigger ones are ignored (a move file is small).
@@ -498,85 +498,6 @@ pub fn looks_like_unsigned_move(mail: &ReadMail) -> bool {
     mail.text
         .lines()
         .any(|l| l.trim_start().to_ascii_lowercase().starts_with("game:"))
-}
-
-/// A mail to build.
-#[derive(Debug, Clone)]
-pub struct Compose {
-    pub from_name: String,
-    pub from: String,
-    pub to: Vec<String>,
-    pub subject: String,
-    /// With angle brackets.
-    pub message_id: String,
-    pub in_reply_to: Option<String>,
-    pub references: Vec<String>,
-    pub text: String,
-    /// (file name, MIME type, bytes)
-    pub attachments: Vec<(String, String, Vec<u8>)>,
-    /// RFC 3834 value, e.g. `auto-replied` or `auto-generated`.
-    pub auto_submitted: &'static str,
-    /// Extra headers (name, value).
-    pub headers: Vec<(String, String)>,
-    pub date: std::time::SystemTime,
-}
-
-fn mailbox(name: Option<&str>, addr: &str) -> Result<Mailbox, MailError> {
-    let a = addr
-        .parse()
-        .map_err(|e| MailError::Protocol(format!("bad address {addr:?}: {e}")))?;
-    Ok(Mailbox::new(name.map(str::to_string), a))
-}
-
-fn raw_header(name: &str, value: &str) -> Result<HeaderValue, MailError> {
-    let n = HeaderName::new_from_ascii(name.to_string())
-        .map_err(|_| MailError::Protocol(format!("bad header name {name}")))?;
-    Ok(HeaderValue::new(n, value.to_string()))
-}
-
-/// Builds the formatted bytes of a mail.
-pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
-    let mut b = lettre::Message::builder()
-        .from(mailbox(Some(&c.from_name), &c.from)?)
-        .subject(c.subject.clone())
-        .message_id(Some(c.message_id.clone()))
-        .date(c.date)
-        .raw_header(raw_header("Auto-Submitted", c.auto_submitted)?);
-    for t in &c.to {
-        b = b.to(mailbox(None, t)?);
-    }
-    if let Some(r) = &c.in_reply_to {
-        b = b.in_reply_to(r.clone());
-    }
-    if !c.references.is_empty() {
-        b = b.references(c.references.join(" "));
-    }
-    for (n, v) in &c.headers {
-        b = b.raw_header(raw_header(n, v)?);
-    }
-    let text = SinglePart::builder()
-        .header(ContentType::TEXT_PLAIN)
-        .header(lettre::message::header::ContentTransferEncoding::QuotedPrintable)
-        .body(c.text.clone());
-    let msg = if c.attachments.is_empty() {
-        b.singlepart(text)
-    } else {
-        // A boundary derived from the Message-ID: the same mail built twice is
-        // the same bytes (a rerun after a crash writes an identical file).
-        let boundary = format!(
-            "umpire-{}",
-            &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]
-        );
-        let mut mp = MultiPart::mixed().boundary(boundary).singlepart(text);
-        for (name, mime, bytes) in &c.attachments {
-            let ct = ContentType::parse(mime)
-                .map_err(|e| MailError::Protocol(format!("bad MIME type {mime}: {e}")))?;
-            mp = mp.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
-        }
-        b.multipart(mp)
-    }
-    .map_err(|e| MailError::Protocol(format!("could not build the mail: {e}")))?;
-    Ok(msg.formatted())
 }
 
 #[cfg(test)]

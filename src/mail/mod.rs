@@ -9,6 +9,7 @@ pub mod outbox;
 pub mod settings;
 pub mod smtp;
 pub mod tls;
+pub mod write;
 
 /// A mail as received.
 #[derive(Debug, Clone, PartialEq, Eq)]
