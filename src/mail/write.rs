@@ -42,7 +42,13 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
     h.unstructured("Subject", &c.subject);
     h.field("Message-ID", &id_list(&c.message_id)?);
     h.field("Date", &date(c.date));
-    h.field("Auto-Submitted", c.auto_submitted);
+    // An extra header of the same name stands in for this one.
+    let auto = c
+        .headers
+        .iter()
+        .rfind(|(n, _)| n.eq_ignore_ascii_case("Auto-Submitted"))
+        .map_or(c.auto_submitted, |(_, v)| v.as_str());
+    h.unstructured("Auto-Submitted", auto);
     let to =
         c.to.iter()
             .map(|t| mailbox("", t))
@@ -57,6 +63,9 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
         h.field("References", &id_list(&c.references.join(" "))?);
     }
     for (n, v) in &c.headers {
+        if n.eq_ignore_ascii_case("Auto-Submitted") {
+            continue;
+        }
         if n.is_empty() || !n.bytes().all(|b| b.is_ascii_graphic() && b != b':') {
             return Err(MailError::Protocol(format!("bad header name {n:?}")));
         }
@@ -401,6 +410,21 @@ mod tests {
         let mut c = compose();
         c.attachments[0].0 = "a\"b.txt".into();
         assert!(build(&c).is_err());
+    }
+
+    #[test]
+    fn an_extra_header_of_a_written_name_stands_in_for_it() {
+        let mut c = compose();
+        c.auto_submitted = "no";
+        c.headers
+            .push(("auto-submitted".into(), "auto-replied".into()));
+        let raw = String::from_utf8(build(&c).unwrap()).unwrap();
+        assert_eq!(
+            raw.matches("uto-Submitted").count() + raw.matches("uto-submitted").count(),
+            1,
+            "{raw}"
+        );
+        assert!(read(raw.as_bytes()).unwrap().automatic.is_some());
     }
 
     #[test]
