@@ -204,15 +204,20 @@ fn text_part(out: &mut String, text: &str) {
     out.push_str(
         "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n",
     );
-    let mut crlf = String::with_capacity(text.len() + text.len() / 30);
-    let mut last = '\0';
-    for c in text.chars() {
-        if c == '\n' && last != '\r' {
-            crlf.push('\r');
+    let crlf = if text.contains('\r') {
+        let mut crlf = String::with_capacity(text.len() + text.len() / 30);
+        let mut last = '\0';
+        for c in text.chars() {
+            if c == '\n' && last != '\r' {
+                crlf.push('\r');
+            }
+            crlf.push(c);
+            last = c;
         }
-        crlf.push(c);
-        last = c;
-    }
+        crlf
+    } else {
+        text.replace('\n', "\r\n")
+    };
     out.push_str(&quoted_printable::encode_to_str(crlf.as_bytes()));
 }
 

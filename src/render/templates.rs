@@ -71,23 +71,46 @@ impl Templates {
         let out = t
             .render(minijinja::Value::from(minijinja::value::Serde(ctx)))
             .map_err(err)?;
-        let mut s: String = out
-            .lines()
-            .map(|l| l.trim_end())
-            .collect::<Vec<_>>()
-            .join("\n");
-        // Collapse runs of blank lines left by conditional blocks.
-        while s.contains("\n\n\n") {
-            s = s.replace("\n\n\n", "\n\n");
-        }
-        s.push('\n');
-        Ok(s.trim_start_matches('\n').to_string())
+        Ok(tidy(&out))
     }
+}
+
+/// Trailing blanks trimmed from every line, runs of blank lines (left by
+/// conditional blocks) collapsed to one, no leading blank lines, one final
+/// line end: in one pass, as this runs for every mail.
+fn tidy(text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 1);
+    let mut blanks = 0;
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            blanks += 1;
+            continue;
+        }
+        if !s.is_empty() {
+            s.push_str(if blanks > 0 { "\n\n" } else { "\n" });
+        }
+        blanks = 0;
+        s.push_str(line);
+    }
+    if s.is_empty() {
+        return s;
+    }
+    // Blank lines at the end: at most two kept, as before.
+    for _ in 0..blanks.min(2) {
+        s.push('\n');
+    }
+    s.push('\n');
+    s
 }
 
 /// Wraps text at `width` columns; continuation lines are indented by `indent`.
 pub fn wrap(text: String, width: Option<usize>, indent: Option<usize>) -> String {
     let width = width.unwrap_or(74).max(20);
+    // Most lines need no wrapping.
+    if text.len() <= width && !text.contains('\n') && !text.starts_with(' ') {
+        return text;
+    }
     let pad = " ".repeat(indent.unwrap_or(2).min(width / 2));
     let mut out = String::new();
     for para in text.split('\n') {
@@ -124,6 +147,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_short_line_is_left_as_it_is_but_for_leading_spaces() {
+        assert_eq!(wrap("a  b ".into(), Some(40), None), "a  b ");
+        assert_eq!(wrap("  a".into(), Some(40), None), "a");
+    }
+
+    #[test]
     fn wrap_keeps_lines_short_and_words_whole() {
         let t = "Waiting for allies: turn 1: your orders as free text, `roll NdS label` for dice, then `end turn`";
         let w = wrap(t.to_string(), Some(40), Some(4));
@@ -133,6 +162,39 @@ mod tests {
             w.split_whitespace().collect::<Vec<_>>(),
             t.split_whitespace().collect::<Vec<_>>()
         );
+    }
+
+    /// What `tidy` replaced, kept as its specification.
+    fn tidy_as_it_was(out: &str) -> String {
+        let mut s: String = out
+            .lines()
+            .map(|l| l.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n");
+        while s.contains("\n\n\n") {
+            s = s.replace("\n\n\n", "\n\n");
+        }
+        s.push('\n');
+        s.trim_start_matches('\n').to_string()
+    }
+
+    #[test]
+    fn tidy_trims_lines_and_collapses_blank_runs_as_before() {
+        for t in [
+            "",
+            "\n",
+            "\n\n\n",
+            "a",
+            "a\n",
+            "a  \n\n\n\nb \t\n",
+            "\n\n a\n\n",
+            "a\n\n\n\n",
+            "a\n\n\n",
+            "a\n\nb\n\n\n\n\nc",
+            "x\r\n\r\ny  \r\n",
+        ] {
+            assert_eq!(tidy(t), tidy_as_it_was(t), "{t:?}");
+        }
     }
 
     #[test]

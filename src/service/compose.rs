@@ -381,47 +381,24 @@ impl Umpire {
         now: jiff::Timestamp,
     ) -> Result<Vec<Outgoing>, ServiceError> {
         let domain = self.config.domain().to_string();
-        let sides: Vec<Side> = (0..game.sides().len())
-            .map(|i| Side(i as u8))
-            .filter(|s| only.is_none_or(|o| o == *s))
-            .collect();
-        let key = |side: Side| {
-            let name = &game.sides()[side.index()].name;
-            format!("{}.{seq}.{name}{key_suffix}", game.id())
-        };
-        // The record parts and their signatures on another core while the
-        // texts are rendered here: the two are the bulk of a result (issue 13).
-        let (files, texts) = std::thread::scope(|scope| {
-            let files = || -> Result<Vec<_>, ServiceError> {
-                sides
-                    .iter()
-                    .map(|&s| self.result_attachments(game, s, &key(s), key_suffix.is_empty()))
-                    .collect()
-            };
-            let worker = (sides.len() > 1)
-                .then(|| std::thread::Builder::new().spawn_scoped(scope, files).ok())
-                .flatten();
-            let texts: Result<Vec<_>, ServiceError> = sides
-                .iter()
-                .map(|&s| self.result_text(game, meta, seq, Some(s), now))
-                .collect();
-            let files = match worker {
-                Some(w) => w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                None => files(),
-            };
-            (files, texts)
-        });
         let mut out = Vec::new();
-        for ((side, mut attachments), text) in sides.iter().copied().zip(files?).zip(texts?) {
-            let s = &game.sides()[side.index()];
+        for (i, s) in game.sides().iter().enumerate() {
+            let side = Side(i as u8);
+            if only.is_some_and(|o| o != side) {
+                continue;
+            }
+            let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
+            let mut attachments =
+                self.result_attachments(game, side, &key, key_suffix.is_empty())?;
             attachments.extend(self.map_attachment(game, seq, Some(side)));
+            let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
                 .filter(|(s, _)| *s == side)
                 .and_then(|(_, r)| r.clone());
             out.push(self.mail(
                 Draft {
-                    key: key(side),
+                    key,
                     to: &s.email,
                     subject: self.subject(game, Some(side)),
                     text,
