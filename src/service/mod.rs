@@ -124,6 +124,9 @@ pub struct Umpire {
     /// its read-ahead worker (`poll::read_ahead`) while the mails are
     /// adjudicated one by one.
     read_ahead: Option<std::sync::Arc<crate::core::sig::Prechecked>>,
+    /// The same fetch's mails as that worker read them, by mailbox id, for
+    /// the adjudication to take instead of reading each again.
+    read_mails: Option<std::sync::Arc<poll::ReadMails>>,
 }
 
 impl Umpire {
@@ -189,6 +192,7 @@ impl Umpire {
             pending_games: Default::default(),
             in_flight: None,
             read_ahead: None,
+            read_mails: None,
             marks: Default::default(),
             rulesets: Default::default(),
             players: Default::default(),

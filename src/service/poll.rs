@@ -255,20 +255,25 @@ impl Umpire {
         report: &mut PollReport,
     ) -> Result<(), ServiceError> {
         let pre = Prechecked::open();
+        let read = std::sync::Arc::new(ReadMails::for_fetch(mails));
         let abandon = AtomicBool::new(false);
         let max_bytes = self.config.limits.max_mail_bytes;
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("read-ahead".into())
-                .spawn_scoped(scope, || read_ahead(mails, max_bytes, &pre, &abandon));
+                .spawn_scoped(scope, || {
+                    read_ahead(mails, max_bytes, &pre, &read, &abandon)
+                });
             if worker.is_err() {
                 // No thread: each signature is checked when its mail is read.
                 pre.finish();
             }
             self.read_ahead = Some(pre.clone());
+            self.read_mails = Some(read.clone());
             let done = self.take_in_order(intake, mails, now, report);
             abandon.store(true, Ordering::Relaxed);
             self.read_ahead = None;
+            self.read_mails = None;
             done
         })
     }
@@ -506,7 +511,8 @@ impl Umpire {
             }
             return Ok(d);
         }
-        let mail = match mime::read(&m.raw) {
+        let ahead = self.read_mails.as_ref().and_then(|r| r.take(&m.id));
+        let mail = match ahead.map_or_else(|| mime::read(&m.raw), Ok) {
             Ok(x) => x,
             Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
         };
@@ -1045,7 +1051,43 @@ fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64
 /// oversized mail), stops when the poll no longer needs it, and closes the
 /// pre-check however it ends, a panic on a hostile mail included, so no
 /// lookup waits forever; that mail's signature is then checked by `submit`.
-fn read_ahead(mails: &[Incoming], max_bytes: usize, pre: &Prechecked, abandon: &AtomicBool) {
+/// One fetch's mails as the read-ahead worker parsed them, each taken at
+/// most once by `decide`; a mail the worker has not reached yet (or could
+/// not read) is read by `decide` itself.
+pub(super) struct ReadMails(std::collections::HashMap<String, std::sync::Mutex<Option<ReadMail>>>);
+
+impl ReadMails {
+    fn for_fetch(mails: &[Incoming]) -> ReadMails {
+        ReadMails(
+            mails
+                .iter()
+                .map(|m| (m.id.clone(), std::sync::Mutex::new(None)))
+                .collect(),
+        )
+    }
+
+    fn put(&self, id: &str, mail: ReadMail) {
+        if let Some(slot) = self.0.get(id) {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(mail);
+        }
+    }
+
+    fn take(&self, id: &str) -> Option<ReadMail> {
+        self.0
+            .get(id)?
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+}
+
+fn read_ahead(
+    mails: &[Incoming],
+    max_bytes: usize,
+    pre: &Prechecked,
+    read: &ReadMails,
+    abandon: &AtomicBool,
+) {
     let _close = pre.finish_on_drop();
     for m in mails {
         if abandon.load(Ordering::Relaxed) {
@@ -1060,6 +1102,7 @@ fn read_ahead(mails: &[Incoming], max_bytes: usize, pre: &Prechecked, abandon: &
                 return;
             };
             let found = mime::moves(&mail);
+            read.put(&m.id, mail);
             let Some(f) = found.iter().find(|f| f.signature.is_some()) else {
                 return;
             };
