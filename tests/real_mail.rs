@@ -567,7 +567,7 @@ fn script(club: &Club, moves: usize) -> Script {
     let record = u.export(&club.game, None).unwrap();
     let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (_, v) in u.store().scan(Table::Outbox, b"").unwrap() {
-        let item: Item = serde_json::from_slice(&v).unwrap();
+        let item = Item::from_stored(&v).unwrap();
         assert!(item.sent.is_some(), "the clean run sent everything");
         for to in &item.to {
             expected

@@ -486,7 +486,11 @@ impl Umpire {
         let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
         self.store_marks(batch, &keys);
         for m in mails {
-            batch.put_json(Table::Outbox, &m.key, &super::outbox::Item::new(m, now));
+            batch.put(
+                Table::Outbox,
+                &m.key,
+                super::outbox::Item::new(m, now).to_stored(),
+            );
         }
     }
 }

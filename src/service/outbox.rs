@@ -11,14 +11,14 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 /// An outgoing mail and its delivery state.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     pub key: String,
     pub message_id: String,
     pub from: String,
     pub to: Vec<String>,
-    /// The formatted mail, base64.
-    pub raw: String,
+    /// The formatted mail (emptied once sent).
+    pub raw: Vec<u8>,
     /// Seconds since the epoch when it was queued.
     pub queued: i64,
     pub attempts: u32,
@@ -31,6 +31,31 @@ pub struct Item {
     pub last_error: Option<String>,
 }
 
+/// An item's fields as JSON in the store. Items written before `STORED`
+/// were all JSON, the mail base64 in `raw`.
+#[derive(Serialize, Deserialize)]
+struct Fields {
+    key: String,
+    message_id: String,
+    from: String,
+    to: Vec<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    raw: String,
+    queued: i64,
+    attempts: u32,
+    next_attempt: i64,
+    sent: Option<i64>,
+    failed: Option<String>,
+    last_error: Option<String>,
+}
+
+/// The first byte of a stored item: its fields' JSON length (4 bytes, big
+/// endian), the JSON, then the mail's bytes as they are. Not base64 inside
+/// JSON: a poll writes one for every mail it sends, and encoding and escaping
+/// them cost more than building the mail (issue 13). An item written before
+/// starts with `{`.
+const STORED: u8 = 1;
+
 impl Item {
     /// A new item, due now.
     pub fn new(m: &Outgoing, now: jiff::Timestamp) -> Item {
@@ -39,7 +64,7 @@ impl Item {
             message_id: m.message_id.clone(),
             from: m.from.clone(),
             to: m.to.clone(),
-            raw: base64::engine::general_purpose::STANDARD.encode(&m.raw),
+            raw: m.raw.clone(),
             queued: now.as_second(),
             attempts: 0,
             next_attempt: now.as_second(),
@@ -56,10 +81,74 @@ impl Item {
             message_id: self.message_id.clone(),
             from: self.from.clone(),
             to: self.to.clone(),
-            raw: base64::engine::general_purpose::STANDARD
-                .decode(&self.raw)
-                .unwrap_or_default(),
+            raw: self.raw.clone(),
         }
+    }
+
+    /// The bytes the store keeps.
+    pub fn to_stored(&self) -> Vec<u8> {
+        let fields = Fields {
+            key: self.key.clone(),
+            message_id: self.message_id.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            raw: String::new(),
+            queued: self.queued,
+            attempts: self.attempts,
+            next_attempt: self.next_attempt,
+            sent: self.sent,
+            failed: self.failed.clone(),
+            last_error: self.last_error.clone(),
+        };
+        // Plain strings and integers: serialising cannot fail.
+        let json = serde_json::to_vec(&fields).unwrap_or_default();
+        let mut out = Vec::with_capacity(5 + json.len() + self.raw.len());
+        out.push(STORED);
+        out.extend_from_slice(&(json.len() as u32).to_be_bytes());
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&self.raw);
+        out
+    }
+
+    /// An item from the store's bytes, in either form.
+    pub fn from_stored(bytes: &[u8]) -> Result<Item, String> {
+        let (fields, raw): (Fields, Option<&[u8]>) = match bytes.split_first() {
+            Some((&STORED, rest)) => {
+                let (len, rest) = rest.split_first_chunk::<4>().ok_or("truncated item")?;
+                let len = u32::from_be_bytes(*len) as usize;
+                if len > rest.len() {
+                    return Err("truncated item".into());
+                }
+                let (json, raw) = rest.split_at(len);
+                (
+                    serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    Some(raw),
+                )
+            }
+            _ => (
+                serde_json::from_slice(bytes).map_err(|e| e.to_string())?,
+                None,
+            ),
+        };
+        let raw = match raw {
+            Some(r) => r.to_vec(),
+            None => base64::engine::general_purpose::STANDARD
+                .decode(&fields.raw)
+                .map_err(|e| format!("the mail's base64: {e}"))?,
+        };
+        Ok(Item {
+            key: fields.key,
+            message_id: fields.message_id,
+            from: fields.from,
+            to: fields.to,
+            raw,
+            queued: fields.queued,
+            attempts: fields.attempts,
+            next_attempt: fields.next_attempt,
+            sent: fields.sent,
+            failed: fields.failed,
+            last_error: fields.last_error,
+        })
     }
 }
 
@@ -88,10 +177,10 @@ impl Umpire {
     pub fn pending(&self) -> Result<Vec<Item>, ServiceError> {
         let mut v: Vec<Item> = Vec::new();
         for (k, bytes) in self.store.scan(Table::Outbox, b"")? {
-            let item: Item =
-                serde_json::from_slice(&bytes).map_err(|e| crate::store::StoreError::Corrupt {
+            let item =
+                Item::from_stored(&bytes).map_err(|message| crate::store::StoreError::Corrupt {
                     what: format!("outbox item {}", String::from_utf8_lossy(&k)),
-                    message: e.to_string(),
+                    message,
                 })?;
             if item.sent.is_none() && item.failed.is_none() {
                 v.push(item);
@@ -145,7 +234,7 @@ impl Umpire {
                 // kept stub would make every later `pending` scan longer.
                 b.remove(Table::Outbox, &item.key);
             } else {
-                b.put_json(Table::Outbox, &item.key, &item);
+                b.put(Table::Outbox, &item.key, item.to_stored());
             }
             in_group += 1;
             if in_group >= DELIVERY_GROUP {
@@ -207,6 +296,34 @@ mod tests {
         // Half a minute later the first waits, the second is tried: still three in all.
         let r = u.deliver(&mut Down, at(30)).unwrap();
         assert_eq!((r.sent, r.deferred, r.failed, r.waiting), (0, 1, 0, 2));
+    }
+
+    #[test]
+    fn an_item_reads_back_in_either_stored_form() {
+        let m = Outgoing {
+            key: "g1.3.red".into(),
+            message_id: "<g1.3.red@club.test>".into(),
+            from: "umpire@club.test".into(),
+            to: vec!["red@club.test".into()],
+            raw: b"Subject: x\r\n\r\n{\"not\": json}\x00\xff".to_vec(),
+        };
+        let mut item = Item::new(&m, "2026-12-01T10:00:00Z".parse().unwrap());
+        item.last_error = Some("421 later".into());
+        assert_eq!(Item::from_stored(&item.to_stored()).unwrap(), item);
+        // As items were written before: all JSON, the mail base64.
+        let old = serde_json::json!({
+            "key": item.key, "message_id": item.message_id, "from": item.from,
+            "to": item.to, "raw": base64::engine::general_purpose::STANDARD.encode(&item.raw),
+            "queued": item.queued, "attempts": 0, "next_attempt": item.next_attempt,
+            "sent": null, "failed": null, "last_error": "421 later",
+        });
+        assert_eq!(
+            Item::from_stored(&serde_json::to_vec(&old).unwrap()).unwrap(),
+            item
+        );
+        let stored = item.to_stored();
+        assert!(Item::from_stored(&stored[..3]).is_err());
+        assert!(Item::from_stored(&stored[..stored.len() - m.raw.len() - 2]).is_err());
     }
 
     #[test]
