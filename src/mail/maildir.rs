@@ -226,6 +226,30 @@ mod tests {
     }
 
     #[test]
+    fn a_detached_marker_moves_mails_to_cur_from_another_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut md = Maildir::open(dir.path()).unwrap();
+        md.deliver("1.a", b"Subject: x\r\n\r\nhi").unwrap();
+        md.deliver("2.b", b"Subject: y\r\n\r\nho").unwrap();
+        let got = md.fetch(10).unwrap();
+        let mark = md.detached_done().unwrap();
+        let id = got[0].id.clone();
+        std::thread::spawn(move || mark(&id))
+            .join()
+            .unwrap()
+            .unwrap();
+        let left = md.fetch(10).unwrap();
+        assert_eq!(
+            left.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+            ["2.b"]
+        );
+        assert!(dir.path().join("cur").join("1.a:2,S").exists());
+        // Names that are not a Maildir file's are refused, as by `done`.
+        let mark = md.detached_done().unwrap();
+        assert!(mark("../x").is_err());
+    }
+
+    #[test]
     fn fetch_then_done_moves_to_cur() {
         let dir = tempfile::tempdir().unwrap();
         let mut md = Maildir::open(dir.path()).unwrap();
