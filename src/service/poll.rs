@@ -511,7 +511,7 @@ impl Umpire {
             }
             return Ok(d);
         }
-        let ahead = self.read_mails.as_ref().and_then(|r| r.take(&m.id));
+        let ahead = self.read_mails.as_ref().and_then(|r| r.take(m));
         let mail = match ahead.map_or_else(|| mime::read(&m.raw), Ok) {
             Ok(x) => x,
             Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
@@ -1053,8 +1053,12 @@ fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64
 /// lookup waits forever; that mail's signature is then checked by `submit`.
 /// One fetch's mails as the read-ahead worker parsed them, each taken at
 /// most once by `decide`; a mail the worker has not reached yet (or could
-/// not read) is read by `decide` itself.
-pub(super) struct ReadMails(std::collections::HashMap<String, std::sync::Mutex<Option<ReadMail>>>);
+/// not read) is read by `decide` itself. Each parse is tagged with the
+/// address of the bytes it was read from, so it is only ever taken for that
+/// very mail, even if an intake gave two mails one id.
+pub(super) struct ReadMails(
+    std::collections::HashMap<String, std::sync::Mutex<Option<(usize, ReadMail)>>>,
+);
 
 impl ReadMails {
     fn for_fetch(mails: &[Incoming]) -> ReadMails {
@@ -1066,18 +1070,21 @@ impl ReadMails {
         )
     }
 
-    fn put(&self, id: &str, mail: ReadMail) {
-        if let Some(slot) = self.0.get(id) {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(mail);
+    fn put(&self, m: &Incoming, mail: ReadMail) {
+        if let Some(slot) = self.0.get(&m.id) {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((m.raw.as_ptr() as usize, mail));
         }
     }
 
-    fn take(&self, id: &str) -> Option<ReadMail> {
-        self.0
-            .get(id)?
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+    fn take(&self, m: &Incoming) -> Option<ReadMail> {
+        let mut slot = self.0.get(&m.id)?.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.take() {
+            Some((at, mail)) if at == m.raw.as_ptr() as usize => Some(mail),
+            other => {
+                *slot = other;
+                None
+            }
+        }
     }
 }
 
@@ -1102,7 +1109,7 @@ fn read_ahead(
                 return;
             };
             let found = mime::moves(&mail);
-            read.put(&m.id, mail);
+            read.put(m, mail);
             let Some(f) = found.iter().find(|f| f.signature.is_some()) else {
                 return;
             };
@@ -1115,5 +1122,27 @@ fn read_ahead(
                 pre.check_singly(MOVE_NAMESPACE, c, &signature);
             }
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mail_read_ahead_is_taken_only_for_the_mail_it_was_read_from() {
+        let mail = |id: &str, subject: &str| Incoming {
+            id: id.into(),
+            raw: format!("From: a@x.test\r\nSubject: {subject}\r\n\r\nhi").into_bytes(),
+            oversize: None,
+        };
+        // Two mails under one id (no intake should, but none may confuse them).
+        let fetch = [mail("1", "first"), mail("1", "second")];
+        let read = ReadMails::for_fetch(&fetch);
+        read.put(&fetch[1], mime::read(&fetch[1].raw).unwrap());
+        assert!(read.take(&fetch[0]).is_none(), "not the first mail's");
+        assert_eq!(read.take(&fetch[1]).unwrap().subject, "second");
+        assert!(read.take(&fetch[1]).is_none(), "taken once");
+        assert!(read.take(&mail("2", "other")).is_none());
     }
 }
