@@ -628,7 +628,11 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
         panic!("still on an Event card")
     };
     assert_eq!(st.deck.current, Some(card));
-    assert_eq!(t.passed, vec![second], "the standing order passed");
+    assert_eq!(
+        t.passed,
+        vec![second],
+        "the standing order passed (card {card}, 1st {first:?} chose {pick:?}, 2nd {second:?}; the deck comes from a fresh secret, so this names the case)"
+    );
     assert_eq!(
         sequence::decider(d, st),
         third,
