@@ -25,6 +25,8 @@ pub struct TemplateError {
 /// The loaded templates.
 pub struct Templates {
     env: Environment<'static>,
+    /// The names a file in the data directory replaced.
+    overridden: Vec<&'static str>,
 }
 
 impl Templates {
@@ -42,9 +44,11 @@ impl Templates {
             env.set_syntax(syntax);
         }
         env.add_filter("wrap", wrap);
+        let mut overridden = Vec::new();
         for (name, text) in BUILT_IN {
             let text = match dir.map(|d| d.join(name)) {
                 Some(p) if p.is_file() => {
+                    overridden.push(*name);
                     std::fs::read_to_string(&p).map_err(|e| TemplateError {
                         name: p.display().to_string(),
                         message: e.to_string(),
@@ -58,7 +62,12 @@ impl Templates {
                     message: e.to_string(),
                 })?;
         }
-        Ok(Templates { env })
+        Ok(Templates { env, overridden })
+    }
+
+    /// Is `name` the built-in template (no file of the club's replaced it)?
+    pub fn is_built_in(&self, name: &str) -> bool {
+        !self.overridden.contains(&name)
     }
 
     /// Renders `name` with `ctx`; trailing blanks trimmed from every line.
@@ -78,7 +87,7 @@ impl Templates {
 /// Trailing blanks trimmed from every line, runs of blank lines (left by
 /// conditional blocks) collapsed to one, no leading blank lines, one final
 /// line end: in one pass, as this runs for every mail.
-fn tidy(text: &str) -> String {
+pub fn tidy(text: &str) -> String {
     let mut s = String::with_capacity(text.len() + 1);
     let mut blanks = 0;
     for line in text.lines() {

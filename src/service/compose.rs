@@ -15,83 +15,83 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 pub(super) struct GameCtx {
-    id: String,
-    title: String,
-    scenario: String,
-    options: String,
+    pub(super) id: String,
+    pub(super) title: String,
+    pub(super) scenario: String,
+    pub(super) options: String,
 }
 
 #[derive(Serialize)]
-struct OrderCtx {
-    text: String,
-    events: Vec<String>,
-    failed: Option<String>,
+pub(super) struct OrderCtx {
+    pub(super) text: String,
+    pub(super) events: Vec<String>,
+    pub(super) failed: Option<String>,
 }
 
 #[derive(Serialize)]
-struct RollCtx {
-    sides: u32,
-    value: u32,
-    label: String,
+pub(super) struct RollCtx {
+    pub(super) sides: u32,
+    pub(super) value: u32,
+    pub(super) label: String,
 }
 
 #[derive(Serialize)]
 pub(super) struct ReportCtx {
-    seq: u64,
-    mover: Option<String>,
-    by_default: bool,
-    reason: String,
-    received: Option<String>,
-    standing: Vec<String>,
-    orders: Vec<OrderCtx>,
+    pub(super) seq: u64,
+    pub(super) mover: Option<String>,
+    pub(super) by_default: bool,
+    pub(super) reason: String,
+    pub(super) received: Option<String>,
+    pub(super) standing: Vec<String>,
+    pub(super) orders: Vec<OrderCtx>,
     /// A sealed round's parts, one per side, in the order applied.
-    parts: Vec<PartCtx>,
-    rolls: Vec<RollCtx>,
+    pub(super) parts: Vec<PartCtx>,
+    pub(super) rolls: Vec<RollCtx>,
     /// Rolls of this entry the reader may not see (they open at the end).
-    hidden_rolls: usize,
-    position: Option<u64>,
+    pub(super) hidden_rolls: usize,
+    pub(super) position: Option<u64>,
 }
 
 #[derive(Serialize)]
-struct PartCtx {
-    side: String,
-    by_default: bool,
-    standing: Vec<String>,
-    orders: Vec<OrderCtx>,
+pub(super) struct PartCtx {
+    pub(super) side: String,
+    pub(super) by_default: bool,
+    pub(super) standing: Vec<String>,
+    pub(super) orders: Vec<OrderCtx>,
 }
 
 #[derive(Serialize)]
-struct AwaitCtx {
-    side: String,
-    ask: String,
-    deadline: Option<String>,
+pub(super) struct AwaitCtx {
+    pub(super) side: String,
+    pub(super) ask: String,
+    pub(super) deadline: Option<String>,
 }
 
 #[derive(Serialize)]
-struct RevealCtx {
-    position: u64,
-    secret: String,
+pub(super) struct RevealCtx {
+    pub(super) position: u64,
+    pub(super) secret: String,
 }
 
 #[derive(Serialize)]
-struct ResultCtx {
-    game: GameCtx,
-    side: Option<String>,
-    report: ReportCtx,
-    status: Vec<String>,
-    map: String,
+pub(super) struct ResultCtx {
+    pub(super) game: GameCtx,
+    pub(super) side: Option<String>,
+    pub(super) report: ReportCtx,
+    pub(super) status: Vec<String>,
+    pub(super) map: String,
     /// Where every unit of the reader's own is (not only those in the map's window).
-    own_forces: String,
-    finished: Option<String>,
-    stage: String,
-    awaiting: Vec<AwaitCtx>,
-    you_act: bool,
-    move_template: String,
-    default: String,
-    standing: Vec<String>,
-    head: String,
-    head_seq: usize,
-    reveals: Vec<RevealCtx>,
+    pub(super) own_forces: String,
+    pub(super) finished: Option<String>,
+    pub(super) stage: String,
+    pub(super) awaiting: Vec<AwaitCtx>,
+    pub(super) you_act: bool,
+    pub(super) move_template: String,
+    pub(super) default: String,
+    pub(super) standing: Vec<String>,
+    pub(super) head: String,
+    pub(super) head_seq: usize,
+    pub(super) reveals: Vec<RevealCtx>,
 }
 
 /// A legal order as commented example lines of a move template, wrapped
@@ -257,6 +257,27 @@ impl Umpire {
         side: Option<Side>,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
+        let ctx = self.result_ctx(game, meta, seq, side, now);
+        // The built-in template, written natively: the same text, without the
+        // template engine's cost on every result mail (issue 13).
+        if self.templates.is_built_in("result.txt") {
+            return Ok(crate::render::templates::tidy(&super::result_text::render(
+                &ctx,
+            )));
+        }
+        Ok(self.templates.render("result.txt", &ctx)?)
+    }
+
+    /// What `result.txt` is rendered from: entry `seq`'s report and the game
+    /// now, as `side` (or an observer) may see them.
+    pub(super) fn result_ctx(
+        &self,
+        game: &Game,
+        meta: &GameMeta,
+        seq: u64,
+        side: Option<Side>,
+        now: jiff::Timestamp,
+    ) -> ResultCtx {
         let ruleset = game.ruleset();
         let state = game.state();
         let report = game.report(seq).cloned().unwrap_or_default();
@@ -313,7 +334,7 @@ impl Umpire {
                 Body::Default(d) => Some(d.at.clone()),
                 _ => None,
             });
-        let ctx = ResultCtx {
+        ResultCtx {
             game: game_ctx(game),
             side: side.map(|s| names[s.index()].clone()),
             report: report_ctx(&report, seq, &names, received, side),
@@ -348,8 +369,7 @@ impl Umpire {
             head: head.to_hex(),
             head_seq: game.record().len().saturating_sub(1),
             reveals,
-        };
-        Ok(self.templates.render("result.txt", &ctx)?)
+        }
     }
 
     fn subject(&self, game: &Game, side: Option<Side>) -> String {

@@ -12,6 +12,7 @@ pub mod games;
 pub mod outbox;
 pub mod picture;
 pub mod poll;
+mod result_text;
 pub mod retention;
 pub mod segments;
 pub mod site;
