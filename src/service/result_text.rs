@@ -291,7 +291,7 @@ mod tests {
                 assert_eq!(native, template, "{label}, entry {seq}, {reader:?}{how}");
             };
             check(&ctx, "");
-            if seq % 7 == 0 {
+            if seq.is_multiple_of(7) {
                 // Jinja's truth: an empty string is false, as absent is.
                 ctx.report.mover = ctx.report.mover.map(|_| String::new());
                 ctx.report.received = Some(String::new());
