@@ -37,6 +37,28 @@ const LINE: usize = 76;
 
 /// Builds the formatted bytes of a mail.
 pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
+    let prepared = prepare(c)?;
+    let bodies: Vec<Option<&[u8]>> = c.attachments.iter().map(|a| Some(&a.2[..])).collect();
+    Ok(prepared.finish(&c.text, &bodies))
+}
+
+/// A mail whose header section is written and whose parts are checked, its
+/// body still to write ([`Prepared::finish`]): everything that can refuse a
+/// mail is done here, so the body can be written later, on another thread
+/// (a poll signs and writes its result mails off its adjudicating thread,
+/// issue 13).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    head: String,
+    /// The multipart boundary; none for a mail without attachments.
+    boundary: Option<String>,
+    /// Each attachment's part header, in order.
+    parts: Vec<String>,
+}
+
+/// Writes `c`'s header section and checks its attachments' names and types;
+/// `c.text` and the attachments' bytes are not read.
+pub fn prepare(c: &Compose) -> Result<Prepared, MailError> {
     let mut h = Head::default();
     h.field("From", &mailbox(&c.from_name, &c.from)?);
     h.unstructured("Subject", &c.subject);
@@ -72,28 +94,52 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
         h.unstructured(n, v);
     }
     h.field("MIME-Version", "1.0");
-    let mut out = h.0;
-    if c.attachments.is_empty() {
-        text_part(&mut out, &c.text);
-        return Ok(out.into_bytes());
-    }
+    let parts = c
+        .attachments
+        .iter()
+        .map(|(name, mime, _)| part_head(name, mime))
+        .collect::<Result<Vec<_>, _>>()?;
     // A boundary derived from the Message-ID: the same mail built twice is
     // the same bytes (a rerun after a crash writes an identical file).
-    let boundary = format!(
-        "umpire-{}",
-        &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]
-    );
-    let _ = write!(
-        out,
-        "Content-Type: multipart/mixed;\r\n boundary=\"{boundary}\"\r\n\r\n--{boundary}\r\n"
-    );
-    text_part(&mut out, &c.text);
-    for (name, mime, bytes) in &c.attachments {
-        let _ = write!(out, "\r\n--{boundary}\r\n");
-        attachment(&mut out, name, mime, bytes)?;
+    let boundary = (!parts.is_empty()).then(|| {
+        format!(
+            "umpire-{}",
+            &crate::core::hash::sha256(c.message_id.as_bytes()).to_hex()[..32]
+        )
+    });
+    Ok(Prepared {
+        head: h.0,
+        boundary,
+        parts,
+    })
+}
+
+impl Prepared {
+    /// The whole mail: the text part and each attachment's bytes, in the
+    /// order [`prepare`] was given them; an attachment given as `None` is
+    /// left out.
+    pub fn finish(&self, text: &str, bodies: &[Option<&[u8]>]) -> Vec<u8> {
+        let size: usize = bodies.iter().flatten().map(|b| b.len() * 4 / 3 + 256).sum();
+        let mut out = String::with_capacity(self.head.len() + text.len() * 11 / 10 + size + 128);
+        out.push_str(&self.head);
+        let Some(boundary) = &self.boundary else {
+            text_part(&mut out, text);
+            return out.into_bytes();
+        };
+        let _ = write!(
+            out,
+            "Content-Type: multipart/mixed;\r\n boundary=\"{boundary}\"\r\n\r\n--{boundary}\r\n"
+        );
+        text_part(&mut out, text);
+        for (head, bytes) in self.parts.iter().zip(bodies) {
+            let Some(bytes) = bytes else { continue };
+            let _ = write!(out, "\r\n--{boundary}\r\n");
+            out.push_str(head);
+            base64_lines(&mut out, bytes);
+        }
+        let _ = write!(out, "\r\n--{boundary}--\r\n");
+        out.into_bytes()
     }
-    let _ = write!(out, "\r\n--{boundary}--\r\n");
-    Ok(out.into_bytes())
 }
 
 /// A header section being written.
@@ -221,9 +267,10 @@ fn text_part(out: &mut String, text: &str) {
     out.push_str(&quoted_printable::encode_to_str(crlf.as_bytes()));
 }
 
-/// An attachment, base64: its bytes arrive exactly as signed, whatever the
-/// transports do to line ends.
-fn attachment(out: &mut String, name: &str, mime: &str, bytes: &[u8]) -> Result<(), MailError> {
+/// An attachment's part header, its name and type checked. Its body is
+/// base64: its bytes arrive exactly as signed, whatever the transports do to
+/// line ends.
+fn part_head(name: &str, mime: &str) -> Result<String, MailError> {
     let safe_name = |s: &str| {
         !s.is_empty()
             && s.chars()
@@ -247,10 +294,13 @@ fn attachment(out: &mut String, name: &str, mime: &str, bytes: &[u8]) -> Result<
     if !safe_name(name) {
         return Err(MailError::Protocol(format!("bad attachment name {name:?}")));
     }
-    let _ = write!(
-        out,
+    Ok(format!(
         "Content-Disposition: attachment; filename=\"{name}\"\r\nContent-Type: {mime}\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-    );
+    ))
+}
+
+/// `bytes` in base64, in lines of 76 characters.
+fn base64_lines(out: &mut String, bytes: &[u8]) {
     let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
     for (i, line) in b64.as_bytes().chunks(LINE).enumerate() {
         if i > 0 {
@@ -259,7 +309,6 @@ fn attachment(out: &mut String, name: &str, mime: &str, bytes: &[u8]) -> Result<
         // Base64 is ASCII.
         out.push_str(std::str::from_utf8(line).unwrap_or_default());
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -259,7 +259,7 @@ impl Umpire {
         &mut self,
         id: &str,
         mut batch: Batch,
-        mails: &[crate::mail::Outgoing],
+        mails: &[super::compose::Unsealed],
         now: jiff::Timestamp,
     ) -> Result<(), ServiceError> {
         self.queue(&mut batch, mails, now);

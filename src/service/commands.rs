@@ -2,6 +2,7 @@
 //! what each answers, and the guard that keeps a copied signed request from
 //! flooding a mailbox.
 
+use super::compose::Unsealed;
 use super::games::{GameMeta, rfc3339};
 use super::{ServiceError, Umpire};
 use crate::core::act::AdminAct;
@@ -9,7 +10,6 @@ use crate::core::game::Game;
 use crate::core::hash::sha256;
 use crate::core::movefile::Command;
 use crate::core::ruleset::Side;
-use crate::mail::Outgoing;
 use crate::store::{Batch, Table};
 use std::collections::BTreeMap;
 
@@ -152,7 +152,7 @@ impl Umpire {
         short: &str,
         now: jiff::Timestamp,
         batch: &mut Batch,
-    ) -> Result<Vec<Outgoing>, ServiceError> {
+    ) -> Result<Vec<Unsealed>, ServiceError> {
         let mut out = Vec::new();
         // Settings first, all into one meta, so a status in the same file shows them.
         let (meta, notes) = self.settings(game_id, side, commands, now, batch)?;

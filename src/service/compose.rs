@@ -4,13 +4,15 @@
 //! the umpire's signature over them.
 
 use super::games::GameMeta;
+use super::segments::SignedFile;
 use super::{ServiceError, Umpire};
 use crate::core::dice::DiceChain;
 use crate::core::game::{Game, RejectKind, Rejection, Report};
 use crate::core::record::Body;
 use crate::core::ruleset::{Side, View};
+use crate::core::sig::{RESULT_NAMESPACE, SecretKey};
 use crate::mail::Outgoing;
-use crate::mail::mime::{Compose, build};
+use crate::mail::write::{Compose, Prepared, prepare};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -175,19 +177,69 @@ pub(super) struct Draft<'a> {
     pub to: &'a str,
     pub subject: String,
     pub text: String,
+    /// A file attached first, followed by the umpire's signature over it.
+    pub signed: Option<SignedFile>,
     pub attachments: Vec<(String, String, Vec<u8>)>,
     /// (thread root, the mail this answers)
     pub thread: Option<(String, Option<String>)>,
     pub game: Option<&'a str>,
 }
 
+/// A mail composed, its header written and checked, its signature and body
+/// still to make ([`Unsealed::seal`]). A poll seals its mails on a worker
+/// while it adjudicates the next ones (issue 13); nothing in sealing can fail
+/// but the signature, whose part is then left out as before.
+pub(super) struct Unsealed {
+    key: String,
+    message_id: String,
+    from: String,
+    to: String,
+    prepared: Prepared,
+    text: String,
+    bodies: Vec<Vec<u8>>,
+    /// `bodies[1]` is to be the umpire's signature over `bodies[0]`.
+    sign_first: bool,
+}
+
+impl Unsealed {
+    /// The outbox key.
+    pub(super) fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The mail, signed and written.
+    pub(super) fn seal(&self, signer: &SecretKey) -> Outgoing {
+        let sig = match self.sign_first {
+            true => signer.sign(RESULT_NAMESPACE, &self.bodies[0]).ok(),
+            false => None,
+        };
+        let bodies: Vec<Option<&[u8]>> = self
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| match (self.sign_first, i) {
+                (true, 1) => sig.as_ref().map(|s| s.as_bytes()),
+                _ => Some(b.as_slice()),
+            })
+            .collect();
+        Outgoing {
+            key: self.key.clone(),
+            message_id: self.message_id.clone(),
+            from: self.from.clone(),
+            to: vec![self.to.clone()],
+            raw: self.prepared.finish(&self.text, &bodies),
+        }
+    }
+}
+
 impl Umpire {
-    fn mail(&self, d: Draft<'_>, now: jiff::Timestamp) -> Result<Outgoing, ServiceError> {
+    fn mail(&self, d: Draft<'_>, now: jiff::Timestamp) -> Result<Unsealed, ServiceError> {
         let Draft {
             key,
             to,
             subject,
             text,
+            signed,
             attachments,
             thread,
             game,
@@ -210,7 +262,19 @@ impl Umpire {
         if let Some(g) = game {
             headers.push(("X-Umpire-Game".to_string(), g.to_string()));
         }
-        let raw = build(&Compose {
+        let sign_first = signed.is_some();
+        let mut all = Vec::with_capacity(attachments.len() + 2);
+        if let Some(SignedFile { name, text }) = signed {
+            let sig_name = format!("{name}.sig");
+            all.push((
+                name,
+                "text/plain; charset=utf-8".to_string(),
+                text.into_bytes(),
+            ));
+            all.push((sig_name, "text/plain".to_string(), Vec::new()));
+        }
+        all.extend(attachments);
+        let mut compose = Compose {
             from_name: self.config.umpire.name.clone(),
             from: self.config.umpire.address.clone(),
             to: vec![to.to_string()],
@@ -218,35 +282,39 @@ impl Umpire {
             message_id: message_id.clone(),
             in_reply_to,
             references,
-            text,
-            attachments,
+            text: String::new(),
+            attachments: all,
             auto_submitted: "auto-replied",
             headers,
             date: to_system_time(now),
-        })?;
-        Ok(Outgoing {
+        };
+        let prepared = prepare(&compose)?;
+        Ok(Unsealed {
             key,
             message_id,
             from: self.config.umpire.address.clone(),
-            to: vec![to.to_string()],
-            raw,
+            to: to.to_string(),
+            prepared,
+            text,
+            bodies: std::mem::take(&mut compose.attachments)
+                .into_iter()
+                .map(|a| a.2)
+                .collect(),
+            sign_first,
         })
     }
 
     /// record.txt (the copy `side` may hold: the full record once the game is
-    /// over) and the umpire's signature over it; the mail `key` then gives the
-    /// side the record up to its head (`service::segments`).
-    pub(super) fn record_attachments(
-        &self,
-        game: &Game,
-        side: Option<Side>,
-        key: &str,
-    ) -> Vec<(String, String, Vec<u8>)> {
+    /// over), to attach with the umpire's signature over it; the mail `key`
+    /// then gives the side the record up to its head (`service::segments`).
+    pub(super) fn record_file(&self, game: &Game, side: Option<Side>, key: &str) -> SignedFile {
         if let Some(s) = side {
             self.mark_sent(key, game, s);
         }
-        let text = record_copy(game, side).to_text();
-        self.signed("record.txt".to_string(), text)
+        SignedFile {
+            name: "record.txt".to_string(),
+            text: record_copy(game, side).to_text(),
+        }
     }
 
     pub(super) fn result_text(
@@ -399,7 +467,7 @@ impl Umpire {
         only: Option<Side>,
         key_suffix: &str,
         now: jiff::Timestamp,
-    ) -> Result<Vec<Outgoing>, ServiceError> {
+    ) -> Result<Vec<Unsealed>, ServiceError> {
         let domain = self.config.domain().to_string();
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
@@ -408,9 +476,11 @@ impl Umpire {
                 continue;
             }
             let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
-            let mut attachments =
-                self.result_attachments(game, side, &key, key_suffix.is_empty())?;
-            attachments.extend(self.map_attachment(game, seq, Some(side)));
+            let signed = self.result_file(game, side, &key, key_suffix.is_empty())?;
+            let attachments = self
+                .map_attachment(game, seq, Some(side))
+                .into_iter()
+                .collect();
             let text = self.result_text(game, meta, seq, Some(side), now)?;
             let reply = signer
                 .as_ref()
@@ -422,6 +492,7 @@ impl Umpire {
                     to: &s.email,
                     subject: self.subject(game, Some(side)),
                     text,
+                    signed: Some(signed),
                     attachments,
                     thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
                     game: Some(game.id()),
@@ -443,7 +514,7 @@ impl Umpire {
         meta: &GameMeta,
         seq: u64,
         now: jiff::Timestamp,
-    ) -> Result<Vec<Outgoing>, ServiceError> {
+    ) -> Result<Vec<Unsealed>, ServiceError> {
         if meta.observers.is_empty() {
             return Ok(Vec::new());
         }
@@ -461,6 +532,7 @@ impl Umpire {
                     to,
                     subject: self.subject(game, None),
                     text: text.clone(),
+                    signed: None,
                     attachments: attachments.clone(),
                     thread: Some((thread_root(game.id(), &who, &domain), None)),
                     game: Some(game.id()),
@@ -478,7 +550,7 @@ impl Umpire {
         meta: &GameMeta,
         chain: &DiceChain,
         now: jiff::Timestamp,
-    ) -> Result<Vec<Outgoing>, ServiceError> {
+    ) -> Result<Vec<Unsealed>, ServiceError> {
         #[derive(Serialize)]
         struct SideCtx {
             name: String,
@@ -512,8 +584,11 @@ impl Umpire {
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let key = format!("{}.0.{}", game.id(), s.name);
-            let mut attachments = self.record_attachments(game, Some(Side(i as u8)), &key);
-            attachments.extend(self.map_attachment(game, 0, Some(Side(i as u8))));
+            let signed = self.record_file(game, Some(Side(i as u8)), &key);
+            let attachments = self
+                .map_attachment(game, 0, Some(Side(i as u8)))
+                .into_iter()
+                .collect();
             let text = format!(
                 "{intro}\n{}",
                 self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
@@ -524,6 +599,7 @@ impl Umpire {
                     to: &s.email,
                     subject: format!("[{}] new game: {}", game.id(), game.ruleset().info().title),
                     text,
+                    signed: Some(signed),
                     attachments,
                     thread: None,
                     game: Some(game.id()),
@@ -545,7 +621,7 @@ impl Umpire {
         reply: Option<String>,
         key: String,
         now: jiff::Timestamp,
-    ) -> Result<Outgoing, ServiceError> {
+    ) -> Result<Unsealed, ServiceError> {
         #[derive(Serialize)]
         struct LineCtx {
             number: usize,
@@ -610,6 +686,7 @@ impl Umpire {
                     first_words(&r.reason, 8)
                 ),
                 text,
+                signed: None,
                 attachments: vec![],
                 thread: root.map(|root| (root, reply)),
                 game: Some(game.id()),
@@ -626,7 +703,7 @@ impl Umpire {
         reply: Option<String>,
         key: String,
         now: jiff::Timestamp,
-    ) -> Result<Outgoing, ServiceError> {
+    ) -> Result<Unsealed, ServiceError> {
         #[derive(Serialize)]
         struct Ctx<'a> {
             umpire: &'a str,
@@ -648,6 +725,7 @@ impl Umpire {
                 to,
                 subject: "umpire: how to send a signed move".into(),
                 text,
+                signed: None,
                 attachments: vec![],
                 thread: reply.map(|r| (r, None)),
                 game: None,
@@ -668,7 +746,7 @@ impl Umpire {
         reply: Option<String>,
         key: String,
         now: jiff::Timestamp,
-    ) -> Result<Outgoing, ServiceError> {
+    ) -> Result<Unsealed, ServiceError> {
         let to = game.sides()[side.index()].email.clone();
         self.notice_to(game, side, &to, title, text, attach_record, reply, key, now)
     }
@@ -686,7 +764,7 @@ impl Umpire {
         reply: Option<String>,
         key: String,
         now: jiff::Timestamp,
-    ) -> Result<Outgoing, ServiceError> {
+    ) -> Result<Unsealed, ServiceError> {
         #[derive(Serialize)]
         struct Ctx<'a> {
             game: GameCtx,
@@ -705,18 +783,15 @@ impl Umpire {
         )?;
         let s = &game.sides()[side.index()];
         let domain = self.config.domain().to_string();
-        let attachments = if attach_record {
-            self.record_attachments(game, Some(side), &key)
-        } else {
-            vec![]
-        };
+        let signed = attach_record.then(|| self.record_file(game, Some(side), &key));
         self.mail(
             Draft {
                 key,
                 to,
                 subject: format!("[{}] {title}", game.id()),
                 text: body,
-                attachments,
+                signed,
+                attachments: vec![],
                 thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
                 game: Some(game.id()),
             },

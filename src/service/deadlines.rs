@@ -367,7 +367,7 @@ impl Umpire {
         seq: u64,
         side: crate::core::ruleset::Side,
         now: jiff::Timestamp,
-    ) -> Result<Vec<crate::mail::Outgoing>, ServiceError> {
+    ) -> Result<Vec<super::compose::Unsealed>, ServiceError> {
         let held = game
             .record()
             .entries()
@@ -410,7 +410,7 @@ impl Umpire {
         w: &Waiting,
         text: &str,
         now: jiff::Timestamp,
-        mails: &mut Vec<crate::mail::Outgoing>,
+        mails: &mut Vec<super::compose::Unsealed>,
         report: &mut DeadlineReport,
     ) -> Result<(), ServiceError> {
         if w.late {

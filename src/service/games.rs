@@ -1,6 +1,7 @@
 //! Creating games and keeping them: each game's metadata beside its record,
 //! and replayed games cached for the length of a process.
 
+use super::compose::Unsealed;
 use super::{ServiceError, Umpire};
 use crate::core::dice::DEFAULT_CHAIN_LENGTH;
 use crate::core::game::{Game, ReplayMode};
@@ -10,7 +11,6 @@ use crate::core::movefile::{check_game_id, check_side_name};
 use crate::core::record::{FORMAT, FORMAT_HIDDEN, Opening, SideDecl};
 use crate::core::ruleset::Setup;
 use crate::core::sig::PublicKey;
-use crate::mail::Outgoing;
 use crate::store::{Batch, Table};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -482,16 +482,30 @@ impl Umpire {
         }
     }
 
-    pub(super) fn queue(&self, batch: &mut Batch, mails: &[Outgoing], now: jiff::Timestamp) {
-        let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
-        self.store_marks(batch, &keys);
-        for m in mails {
-            batch.put(
-                Table::Outbox,
-                &m.key,
-                super::outbox::Item::new(m, now).to_stored(),
-            );
+    pub(super) fn queue(&self, batch: &mut Batch, mails: &[Unsealed], now: jiff::Timestamp) {
+        self.queue_marks(batch, mails);
+        self.put_sealed(batch, super::seal::seal_all(&self.key, mails, now));
+    }
+
+    /// Puts sealed mails into the outbox; a mail that could not be written
+    /// is logged and left out, so it cannot stop the others.
+    pub(super) fn put_sealed(
+        &self,
+        batch: &mut Batch,
+        sealed: Vec<(String, Result<Vec<u8>, String>)>,
+    ) {
+        for (key, item) in sealed {
+            match item {
+                Ok(stored) => batch.put(Table::Outbox, key, stored),
+                Err(why) => tracing::error!(mail = %key, "the mail could not be written: {why}"),
+            }
         }
+    }
+
+    /// Stores what the sides hold once `mails` are queued.
+    pub(super) fn queue_marks(&self, batch: &mut Batch, mails: &[Unsealed]) {
+        let keys: Vec<&str> = mails.iter().map(Unsealed::key).collect();
+        self.store_marks(batch, &keys);
     }
 }
 

@@ -14,6 +14,7 @@ pub mod picture;
 pub mod poll;
 mod result_text;
 pub mod retention;
+mod seal;
 pub mod segments;
 pub mod site;
 pub mod transports;
@@ -50,6 +51,8 @@ pub enum ServiceError {
     },
     #[error("another umpire process holds {0}; try again when it has finished")]
     Busy(String),
+    #[error("{0}")]
+    Worker(String),
 }
 
 impl ServiceError {
@@ -83,7 +86,8 @@ pub struct Umpire {
     /// Shared with the poll's commit worker (`poll::InFlight`).
     store: std::sync::Arc<Store>,
     templates: Templates,
-    key: SecretKey,
+    /// Shared with the poll's sealing worker (`seal::Sealer`).
+    key: std::sync::Arc<SecretKey>,
     games: BTreeMap<String, Game>,
     /// When each cached game was last asked for (a count of loads), so a
     /// long-running umpire keeps the games in play and drops the others
@@ -128,6 +132,8 @@ pub struct Umpire {
     /// The same fetch's mails as that worker read them, by mailbox id, for
     /// the adjudication to take instead of reading each again.
     read_mails: Option<std::sync::Arc<poll::ReadMails>>,
+    /// The worker signing and writing the poll's mails meanwhile.
+    sealer: Option<seal::Sealer>,
 }
 
 impl Umpire {
@@ -182,7 +188,7 @@ impl Umpire {
             config,
             store: std::sync::Arc::new(store),
             templates,
-            key,
+            key: std::sync::Arc::new(key),
             games: BTreeMap::new(),
             used: BTreeMap::new(),
             loads: 0,
@@ -194,6 +200,7 @@ impl Umpire {
             in_flight: None,
             read_ahead: None,
             read_mails: None,
+            sealer: None,
             marks: Default::default(),
             rulesets: Default::default(),
             players: Default::default(),

@@ -4,6 +4,7 @@
 //! done in the mailbox, so a crash at any point and a rerun give the result of
 //! one clean run.
 
+use super::compose::Unsealed;
 use super::games::rfc3339;
 use super::{ServiceError, Umpire};
 use crate::core::game::{RejectKind, Rejection, Verdict};
@@ -11,7 +12,7 @@ use crate::core::hash::sha256;
 use crate::core::movefile::MoveFile;
 use crate::core::sig::{MOVE_NAMESPACE, Prechecked};
 use crate::mail::mime::{self, FoundMove, ReadMail};
-use crate::mail::{Incoming, Intake, Outgoing};
+use crate::mail::{Incoming, Intake};
 use crate::store::{Batch, Table};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -174,7 +175,7 @@ impl PollReport {
 /// What processing one mail decided, before it is committed.
 struct Decision {
     batch: Batch,
-    mails: Vec<Outgoing>,
+    mails: Vec<Unsealed>,
     ledger: LedgerEntry,
     game: Option<String>,
     kind: Outcome,
@@ -270,11 +271,15 @@ impl Umpire {
             }
             self.read_ahead = Some(pre.clone());
             self.read_mails = Some(read.clone());
+            self.sealer = super::seal::Sealer::start(self.key.clone());
             let done = self.take_in_order(intake, mails, now, report);
             abandon.store(true, Ordering::Relaxed);
             self.read_ahead = None;
             self.read_mails = None;
-            done
+            // What an error left owed joins the pending writes it belongs to.
+            let drained = self.drain_sealer();
+            self.sealer = None;
+            done.and(drained)
         })
     }
 
@@ -307,6 +312,7 @@ impl Umpire {
     /// its group is. A crash before that loses nothing (the mails are still
     /// new); a crash after it finds them in the ledger.
     fn commit_pending(&mut self, intake: &mut dyn Intake) -> Result<(), ServiceError> {
+        self.drain_sealer()?;
         if self.pending.is_empty() && self.pending_done.is_empty() {
             return Ok(());
         }
@@ -322,6 +328,49 @@ impl Umpire {
         // not of every game it has touched (issue 13).
         self.trim_cache(super::CACHED_GAMES);
         Ok(())
+    }
+
+    /// Hands the replies of a processed mail to the sealing worker, or seals
+    /// them here if there is none.
+    fn queue_later(&mut self, mails: Vec<Unsealed>, now: jiff::Timestamp) {
+        let mails = match self.sealer.as_mut() {
+            Some(sealer) => match sealer.send(mails, now) {
+                Ok(()) => return,
+                Err(mails) => mails,
+            },
+            None => mails,
+        };
+        let sealed = super::seal::seal_all(&self.key, &mails, now);
+        let mut batch = Batch::new();
+        self.put_sealed(&mut batch, sealed);
+        self.pending.extend(batch);
+    }
+
+    /// Puts the items the sealing worker has written into the pending writes
+    /// they belong to. If the worker is gone, the pending group cannot be
+    /// committed whole: it is dropped like a failed commit (its mails stay
+    /// new, its games are replayed from the store).
+    fn drain_sealer(&mut self) -> Result<(), ServiceError> {
+        let Some(sealer) = self.sealer.as_mut() else {
+            return Ok(());
+        };
+        match sealer.collect() {
+            Ok(sealed) => {
+                let mut batch = Batch::new();
+                self.put_sealed(&mut batch, sealed);
+                self.pending.extend(batch);
+                Ok(())
+            }
+            Err(e) => {
+                self.sealer = None;
+                for g in std::mem::take(&mut self.pending_games) {
+                    self.forget(&g);
+                }
+                self.pending = Batch::new();
+                self.pending_done.clear();
+                Err(e)
+            }
+        }
     }
 
     /// Waits for the group in flight, if any, then marks its mails done. If
@@ -445,11 +494,15 @@ impl Umpire {
         if let Some(mid) = &d.ledger.message_id {
             batch.put_json(Table::Ledger, format!("m:{mid}"), &d.ledger);
         }
-        self.queue(&mut batch, &d.mails, now);
+        self.queue_marks(&mut batch, &d.mails);
         self.pending.extend(batch);
         if let Some(g) = &d.game {
             self.pending_games.insert(g.clone());
         }
+        let replies = d.mails.len();
+        // Last: nothing after this may fail, so no job is handed over for a
+        // mail whose writes are not pending.
+        self.queue_later(d.mails, now);
         tracing::info!(
             game = d.game.as_deref().unwrap_or("-"),
             from = d.ledger.from.as_deref().unwrap_or("-"),
@@ -463,7 +516,7 @@ impl Umpire {
             Outcome::Commands => report.commands += 1,
             Outcome::Ignored => report.ignored += 1,
         }
-        report.replies += d.mails.len();
+        report.replies += replies;
         Ok(())
     }
 
@@ -982,6 +1035,7 @@ pub(super) fn environmental(e: &ServiceError) -> bool {
         // Handling a mail does no mail I/O: a mail error here is building
         // the answer, which is this mail's problem.
         ServiceError::Io { .. }
+        | ServiceError::Worker(_)
         | ServiceError::Busy(_)
         | ServiceError::Config(_)
         | ServiceError::Key { .. } => true,

@@ -20,6 +20,15 @@ use std::path::{Path, PathBuf};
 /// An attachment: file name, content type, bytes.
 pub(super) type Attachment = (String, String, Vec<u8>);
 
+/// A text file a mail attaches with the umpire's signature over it
+/// (`NAME.sig`), signed when the mail is sealed
+/// ([`super::compose::Unsealed::seal`]).
+#[derive(Debug, Clone)]
+pub(super) struct SignedFile {
+    pub name: String,
+    pub text: String,
+}
+
 /// The store key of what side `side` of `game` holds.
 fn sent_key(game: &str, side: &str) -> Vec<u8> {
     let mut k = game.as_bytes().to_vec();
@@ -69,16 +78,16 @@ impl Umpire {
         }
     }
 
-    /// What the result mail `key` to `side` attaches: the entries the side
-    /// has not yet received, signed; the whole record (its copy) when the game
+    /// What the result mail `key` to `side` attaches, to be signed: the
+    /// entries the side has not yet received; the whole record (its copy) when the game
     /// is over, when the side holds nothing yet, or for a resend (`fresh` false).
-    pub(super) fn result_attachments(
+    pub(super) fn result_file(
         &self,
         game: &Game,
         side: Side,
         key: &str,
         fresh: bool,
-    ) -> Result<Vec<Attachment>, ServiceError> {
+    ) -> Result<SignedFile, ServiceError> {
         let name = game.sides()[side.index()].name.as_str();
         let head = game.record().len().saturating_sub(1) as u64;
         let from = match self.sent(game.id(), name)? {
@@ -86,17 +95,22 @@ impl Umpire {
             _ => 0,
         };
         if from == 0 {
-            return Ok(self.record_attachments(game, Some(side), key));
+            return Ok(self.record_file(game, Some(side), key));
         }
         let viewer = game.hides_information().then_some(name);
         let entries = segment::tail(game.record(), from, viewer);
         let text = segment::to_text(game.id(), &entries);
         self.mark_sent(key, game, side);
-        Ok(self.signed(segment::file_name(from, head), text))
+        Ok(SignedFile {
+            name: segment::file_name(from, head),
+            text,
+        })
     }
 
-    /// A text attachment and the umpire's signature over it (`NAME.sig`).
-    pub(super) fn signed(&self, name: String, text: String) -> Vec<Attachment> {
+    /// A text attachment and the umpire's signature over it (`NAME.sig`),
+    /// signed now.
+    pub(super) fn signed(&self, file: SignedFile) -> Vec<Attachment> {
+        let SignedFile { name, text } = file;
         let sig = self.key.sign(RESULT_NAMESPACE, text.as_bytes()).ok();
         let mut v = vec![(
             name.clone(),

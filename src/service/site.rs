@@ -161,7 +161,7 @@ impl Umpire {
             }
             None => false,
         };
-        for (name, _, bytes) in self.record_attachments(game, None, "") {
+        for (name, _, bytes) in self.signed(self.record_file(game, None, "")) {
             put(&dir.join(name), &bytes)?;
         }
         let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();

@@ -4,11 +4,11 @@
 //! the players told); if not, the admin is told the first entry that differs
 //! and decides with `umpire upgrade GAME --keep` or `--move-on`.
 
+use super::compose::Unsealed;
 use super::{ServiceError, Umpire, games::rfc3339};
 use crate::core::game::{Game, ReplayMode, UpgradeCheck, own_version, record_version};
 use crate::core::record::RulesetVersion;
 use crate::core::ruleset::Side;
-use crate::mail::Outgoing;
 use crate::store::{Batch, Table};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -265,7 +265,7 @@ impl Umpire {
             .upgrade(diverged_at, why, &rfc3339(now))
             .map_err(|e| ServiceError::Game(format!("game {id}: {e}")))?;
         let text = text.replace("{seq}", &seq.to_string());
-        let mut mails: Vec<Outgoing> = Vec::new();
+        let mut mails: Vec<Unsealed> = Vec::new();
         for i in 0..game.sides().len() {
             mails.push(self.notice_mail(
                 &game,
