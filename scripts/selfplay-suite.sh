@@ -8,7 +8,8 @@
 # By default it plays half the counts the game issues named (ldf 150, ac 100
 # across scenarios and options, adp 96 across every mode), about 3 minutes on
 # 2 cores, so that CI stays near 30 minutes; UMPIRE_SELFPLAY=full plays the
-# issues' counts (ldf 300, ac 200, adp 200). The runs at scale are
+# issues' counts (ldf 300, ac 200, adp 200) and UMPIRE_SELFPLAY=quick a
+# quarter of them (what CI runs, .ci/run). The runs at scale are
 # scripts/selfplay-scale.sh.
 #
 # Usage: scripts/selfplay-suite.sh [UMPIRE_BINARY]
@@ -32,9 +33,14 @@ run() {
   printf '%s: %s\n' "$name" "$(grep -m1 ' games of ' "$dir/out")"
 }
 
-# Games per run: the issues' counts, halved unless UMPIRE_SELFPLAY=full.
-if [ "${UMPIRE_SELFPLAY:-}" = full ]; then half=1; else half=2; fi
-n() { echo $(( $1 / half )); }
+# Games per run: the issues' counts, halved unless UMPIRE_SELFPLAY=full
+# (all of them) or quick (a quarter).
+case "${UMPIRE_SELFPLAY:-}" in
+  full) part=1 ;;
+  quick) part=4 ;;
+  *) part=2 ;;
+esac
+n() { echo $(( $1 / part )); }
 
 # Two lanes of about equal length (the non-player modes of adp are the slow ones).
 adp() { run "adp-$1" adp --scenario "$1" --games "$(n 25)" --seed 2026; }
