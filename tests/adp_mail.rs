@@ -613,12 +613,19 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
     assert_eq!(r.accepted, 1);
     u.deliver(&mut ob, now).unwrap();
     // The 1st's one mail: the 2nd's part of the card is done with it.
+    // An Operation, not the Event: an Event may first ask another faction a
+    // choice of its own (card 64's unshaded Event has the Taliban pick the
+    // guerrillas they lose, D3), and the 2nd Eligible's question, the one its
+    // standing order answers, comes only after that.
     let g = u.game(id).unwrap();
-    let pick = g
+    let legal = g
         .ruleset()
-        .legal(g.state(), umpire::core::ruleset::Side(idx(first)))
-        .into_iter()
-        .find(|o| o != "pass")
+        .legal(g.state(), umpire::core::ruleset::Side(idx(first)));
+    let pick = legal
+        .iter()
+        .find(|o| *o != "pass" && !o.starts_with("event"))
+        .or_else(|| legal.iter().find(|o| *o != "pass"))
+        .cloned()
         .unwrap();
     let r = mail_move(&mut u, &mut md, id, (idx(first), name(first)), &pick, 2);
     assert_eq!(r.accepted, 1, "{pick}");
