@@ -281,6 +281,10 @@ fn poll_1000(c: &mut Criterion) {
     g.sample_size(10);
     let mut n = 0;
     let (mut poll_total, mut polls) = (Duration::ZERO, 0u32);
+    // Each poll is followed by a run of its floor, and the ratio is taken
+    // pair by pair: this machine's speed drifts by tens of percent over a
+    // minute, which skewed the ratio of two separately timed phases.
+    let mut pairs: Vec<f64> = Vec::new();
     g.bench_function("1000-mails-100-games-maildir-to-store", |b| {
         b.iter_custom(|iters| {
             let mut d = Duration::ZERO;
@@ -296,8 +300,12 @@ fn poll_1000(c: &mut Criterion) {
                 let mut u = Umpire::open(&dir).unwrap();
                 let mut md = Maildir::open(&dir.join("maildir")).unwrap();
                 let r = u.poll(&mut md, now).unwrap();
-                d += t.elapsed();
+                let this = t.elapsed();
+                d += this;
                 assert_eq!(r.accepted, 1000);
+                let t = Instant::now();
+                floor.run();
+                pairs.push(this.as_secs_f64() / t.elapsed().as_secs_f64());
                 drop(u);
                 let _ = std::fs::remove_dir_all(&dir);
             }
@@ -327,6 +335,14 @@ fn poll_1000(c: &mut Criterion) {
         signed_moves.len(),
         poll.as_secs_f64() / crypto.as_secs_f64()
     );
+    pairs.sort_by(f64::total_cmp);
+    if let (Some(lo), Some(hi)) = (pairs.first(), pairs.last()) {
+        println!(
+            "poll / floor, each poll paired with a floor run right after it ({} pairs): median {:.2}x, range {lo:.2}x-{hi:.2}x",
+            pairs.len(),
+            pairs[pairs.len() / 2]
+        );
+    }
 }
 
 /// The umpire's signatures in the mails waiting in its outbox: one `.sig`
