@@ -95,3 +95,70 @@ pub(super) fn seal_all(key: &SecretKey, mails: &[Unsealed], now: jiff::Timestamp
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Umpire;
+    use super::super::games::NewGame;
+    use super::{Sealer, seal_all};
+    use crate::core::sig::SecretKey;
+    use std::collections::BTreeMap;
+
+    /// The worker gives back every mail handed to it, in order, byte for byte
+    /// what sealing on the poll's own thread writes (signatures included:
+    /// ed25519 signs deterministically).
+    #[test]
+    fn the_worker_seals_as_the_poll_would_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        Umpire::init(dir.path(), "umpire@club.test").unwrap();
+        let mut u = Umpire::open(dir.path()).unwrap();
+        let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+        let player = |n: u8| SecretKey::from_seed(&[n; 32], "p").unwrap().public_line();
+        let mut jobs = Vec::new();
+        for g in ["g1", "g2", "g3"] {
+            u.create_game(
+                NewGame {
+                    id: g.into(),
+                    ruleset: "freeform".into(),
+                    scenario: "open".into(),
+                    options: BTreeMap::new(),
+                    deadlines: None,
+                    time_zones: BTreeMap::new(),
+                    sides: vec![
+                        ("a".into(), "a@club.test".into(), player(1)),
+                        ("b".into(), "b@club.test".into(), player(2)),
+                    ],
+                },
+                now,
+            )
+            .unwrap();
+            let meta = u.meta(g).unwrap();
+            let game = u.game(g).unwrap().clone();
+            jobs.push(
+                u.result_mails(&game, &meta, 0, None, None, "", now)
+                    .unwrap(),
+            );
+        }
+        let inline: Vec<_> = jobs
+            .iter()
+            .flat_map(|mails| seal_all(&u.key, mails, now))
+            .collect();
+        assert_eq!(inline.len(), 6);
+        let mut sealer = Sealer::start(u.key.clone()).unwrap();
+        for mails in jobs {
+            assert!(sealer.send(mails, now).is_ok());
+        }
+        let sealed = sealer.collect().unwrap();
+        assert_eq!(sealed, inline);
+        assert!(sealed.iter().all(|(_, item)| item.is_ok()));
+        // Each mail holds its record and the umpire's signature over it.
+        let (_, first) = &sealed[0];
+        let raw = crate::service::outbox::Item::from_stored(first.as_ref().unwrap())
+            .unwrap()
+            .outgoing()
+            .raw;
+        let text = String::from_utf8_lossy(&raw);
+        assert!(text.contains("filename=\"record.txt.sig\""), "{text}");
+        assert!(sealer.collect().unwrap().is_empty());
+    }
+}
