@@ -260,7 +260,7 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
     }
     assert!(
         revealed > 0,
-        "no mail shows the other side's Beseech the Gods"
+        "no mail shows the other side's Beseech the Gods (played in this game: {beseeched}; the dice come from a fresh secret, so this names the case)"
     );
     // The map is drawn in the result mails (9.5: odd columns low).
     assert!(
