@@ -489,4 +489,19 @@ mod tests {
         assert_eq!(m.text.replace("\r\n", "\n"), c.text);
         assert!(m.attachments.is_empty());
     }
+
+    /// A part left out when finished (a signature that could not be made)
+    /// is not in the mail; the others are, byte for byte, and a prepared
+    /// mail finished with every part is what `build` writes.
+    #[test]
+    fn a_part_given_as_none_is_left_out() {
+        let c = compose();
+        let p = prepare(&c).unwrap();
+        let all: Vec<Option<&[u8]>> = c.attachments.iter().map(|a| Some(&a.2[..])).collect();
+        assert_eq!(p.finish(&c.text, &all), build(&c).unwrap());
+        let m = read(&p.finish(&c.text, &[Some(&c.attachments[0].2[..]), None])).unwrap();
+        assert_eq!(m.attachments.len(), 1);
+        assert_eq!(m.attachments[0].name, "record.txt");
+        assert_eq!(m.attachments[0].bytes, c.attachments[0].2);
+    }
 }

@@ -264,14 +264,9 @@ impl Umpire {
         }
         let sign_first = signed.is_some();
         let mut all = Vec::with_capacity(attachments.len() + 2);
-        if let Some(SignedFile { name, text }) = signed {
-            let sig_name = format!("{name}.sig");
-            all.push((
-                name,
-                "text/plain; charset=utf-8".to_string(),
-                text.into_bytes(),
-            ));
-            all.push((sig_name, "text/plain".to_string(), Vec::new()));
+        if let Some(file) = signed {
+            // The signature's part is checked now and filled when sealed.
+            all.extend(file.parts(Vec::new()));
         }
         all.extend(attachments);
         let mut compose = Compose {

@@ -489,11 +489,7 @@ impl Umpire {
 
     /// Puts sealed mails into the outbox; a mail that could not be written
     /// is logged and left out, so it cannot stop the others.
-    pub(super) fn put_sealed(
-        &self,
-        batch: &mut Batch,
-        sealed: Vec<(String, Result<Vec<u8>, String>)>,
-    ) {
+    pub(super) fn put_sealed(&self, batch: &mut Batch, sealed: Vec<super::seal::Sealed>) {
         for (key, item) in sealed {
             match item {
                 Ok(stored) => batch.put(Table::Outbox, key, stored),

@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// One composed mail's outbox key and its stored item, or why it could not
 /// be written.
-type Sealed = (String, Result<Vec<u8>, String>);
+pub(super) type Sealed = (String, Result<Vec<u8>, String>);
 
 /// The worker sealing a poll's mails, and what it owes.
 pub(super) struct Sealer {

@@ -29,6 +29,22 @@ pub(super) struct SignedFile {
     pub text: String,
 }
 
+impl SignedFile {
+    /// The file and its signature `NAME.sig` as the two attachments a mail
+    /// carries, the signature's bytes as given.
+    pub(super) fn parts(self, signature: Vec<u8>) -> [Attachment; 2] {
+        let sig_name = format!("{}.sig", self.name);
+        [
+            (
+                self.name,
+                "text/plain; charset=utf-8".to_string(),
+                self.text.into_bytes(),
+            ),
+            (sig_name, "text/plain".to_string(), signature),
+        ]
+    }
+}
+
 /// The store key of what side `side` of `game` holds.
 fn sent_key(game: &str, side: &str) -> Vec<u8> {
     let mut k = game.as_bytes().to_vec();
@@ -110,21 +126,12 @@ impl Umpire {
     /// A text attachment and the umpire's signature over it (`NAME.sig`),
     /// signed now.
     pub(super) fn signed(&self, file: SignedFile) -> Vec<Attachment> {
-        let SignedFile { name, text } = file;
-        let sig = self.key.sign(RESULT_NAMESPACE, text.as_bytes()).ok();
-        let mut v = vec![(
-            name.clone(),
-            "text/plain; charset=utf-8".to_string(),
-            text.into_bytes(),
-        )];
-        if let Some(sig) = sig {
-            v.push((
-                format!("{name}.sig"),
-                "text/plain".to_string(),
-                sig.into_bytes(),
-            ));
+        let sig = self.key.sign(RESULT_NAMESPACE, file.text.as_bytes()).ok();
+        let [text, signature] = file.parts(Vec::new());
+        match sig {
+            Some(sig) => vec![text, (signature.0, signature.1, sig.into_bytes())],
+            None => vec![text],
         }
-        v
     }
 }
 
