@@ -112,24 +112,7 @@ impl Item {
 
     /// An item from the store's bytes, in either form.
     pub fn from_stored(bytes: &[u8]) -> Result<Item, String> {
-        let (fields, raw): (Fields, Option<&[u8]>) = match bytes.split_first() {
-            Some((&STORED, rest)) => {
-                let (len, rest) = rest.split_first_chunk::<4>().ok_or("truncated item")?;
-                let len = u32::from_be_bytes(*len) as usize;
-                if len > rest.len() {
-                    return Err("truncated item".into());
-                }
-                let (json, raw) = rest.split_at(len);
-                (
-                    serde_json::from_slice(json).map_err(|e| e.to_string())?,
-                    Some(raw),
-                )
-            }
-            _ => (
-                serde_json::from_slice(bytes).map_err(|e| e.to_string())?,
-                None,
-            ),
-        };
+        let (fields, raw) = Item::fields(bytes)?;
         let raw = match raw {
             Some(r) => r.to_vec(),
             None => base64::engine::general_purpose::STANDARD
@@ -150,6 +133,37 @@ impl Item {
             last_error: fields.last_error,
         })
     }
+
+    /// When an item was queued, if it still waits to go out (neither sent
+    /// nor failed for good), read from its stored bytes without copying
+    /// the mail.
+    fn waiting_since(bytes: &[u8]) -> Result<Option<i64>, String> {
+        let (f, _) = Item::fields(bytes)?;
+        Ok((f.sent.is_none() && f.failed.is_none()).then_some(f.queued))
+    }
+
+    /// The fields of stored bytes, and the mail's bytes in the current form
+    /// (in the old form the mail is base64 in the fields).
+    fn fields(bytes: &[u8]) -> Result<(Fields, Option<&[u8]>), String> {
+        Ok(match bytes.split_first() {
+            Some((&STORED, rest)) => {
+                let (len, rest) = rest.split_first_chunk::<4>().ok_or("truncated item")?;
+                let len = u32::from_be_bytes(*len) as usize;
+                if len > rest.len() {
+                    return Err("truncated item".into());
+                }
+                let (json, raw) = rest.split_at(len);
+                (
+                    serde_json::from_slice(json).map_err(|e| e.to_string())?,
+                    Some(raw),
+                )
+            }
+            _ => (
+                serde_json::from_slice(bytes).map_err(|e| e.to_string())?,
+                None,
+            ),
+        })
+    }
 }
 
 /// What a delivery round did.
@@ -167,6 +181,15 @@ pub struct DeliveryReport {
 /// drop the copies), as a crash between send and commit always could.
 pub const DELIVERY_GROUP: usize = 32;
 
+/// A stored item that does not read.
+fn corrupt(key: &[u8], message: String) -> ServiceError {
+    crate::store::StoreError::Corrupt {
+        what: format!("outbox item {}", String::from_utf8_lossy(key)),
+        message,
+    }
+    .into()
+}
+
 /// Seconds to wait after `attempts` failures: 1 min doubling to 6 h.
 pub fn backoff(attempts: u32) -> i64 {
     (60i64 << (attempts.clamp(1, 16) - 1)).min(6 * 3600)
@@ -175,19 +198,36 @@ pub fn backoff(attempts: u32) -> i64 {
 impl Umpire {
     /// Every item not yet sent or failed, oldest first.
     pub fn pending(&self) -> Result<Vec<Item>, ServiceError> {
-        let mut v: Vec<Item> = Vec::new();
-        for (k, bytes) in self.store.scan(Table::Outbox, b"")? {
-            let item =
-                Item::from_stored(&bytes).map_err(|message| crate::store::StoreError::Corrupt {
-                    what: format!("outbox item {}", String::from_utf8_lossy(&k)),
-                    message,
-                })?;
-            if item.sent.is_none() && item.failed.is_none() {
-                v.push(item);
-            }
-        }
-        v.sort_by(|a, b| (a.queued, &a.key).cmp(&(b.queued, &b.key)));
-        Ok(v)
+        self.pending_keys()?
+            .iter()
+            .filter_map(|key| self.outbox_item(key).transpose())
+            .collect()
+    }
+
+    /// The keys of the items not yet sent or failed, oldest first: what
+    /// `deliver` walks, loading one item at a time, so its memory does not
+    /// grow with the outbox (a poll of 1,000 mails queues 2,000 replies).
+    fn pending_keys(&self) -> Result<Vec<Vec<u8>>, ServiceError> {
+        let mut waiting: Vec<(i64, Vec<u8>)> = Vec::new();
+        self.store
+            .visit(Table::Outbox, b"", |k, bytes| -> Result<(), ServiceError> {
+                let queued = Item::waiting_since(bytes).map_err(|m| corrupt(k, m))?;
+                if let Some(q) = queued {
+                    waiting.push((q, k.to_vec()));
+                }
+                Ok(())
+            })?;
+        waiting.sort();
+        Ok(waiting.into_iter().map(|(_, k)| k).collect())
+    }
+
+    /// The item at `key`, if it is still there and still waits to go out.
+    fn outbox_item(&self, key: &[u8]) -> Result<Option<Item>, ServiceError> {
+        let Some(bytes) = self.store.get(Table::Outbox, key)? else {
+            return Ok(None);
+        };
+        let item = Item::from_stored(&bytes).map_err(|m| corrupt(key, m))?;
+        Ok((item.sent.is_none() && item.failed.is_none()).then_some(item))
     }
 
     /// Hands every due item to `delivery`, recording each outcome.
@@ -197,11 +237,14 @@ impl Umpire {
         now: jiff::Timestamp,
     ) -> Result<DeliveryReport, ServiceError> {
         let mut r = DeliveryReport::default();
-        let items = self.pending()?;
-        let total = items.len();
+        let keys = self.pending_keys()?;
+        let total = keys.len();
         let mut b = Batch::new();
         let mut in_group = 0;
-        for (i, mut item) in items.into_iter().enumerate() {
+        for (i, key) in keys.iter().enumerate() {
+            let Some(mut item) = self.outbox_item(key)? else {
+                continue;
+            };
             if item.next_attempt > now.as_second() {
                 r.waiting += 1;
                 continue;
@@ -296,6 +339,56 @@ mod tests {
         // Half a minute later the first waits, the second is tried: still three in all.
         let r = u.deliver(&mut Down, at(30)).unwrap();
         assert_eq!((r.sent, r.deferred, r.failed, r.waiting), (0, 1, 0, 2));
+    }
+
+    /// A transport that takes everything and notes the order.
+    #[derive(Default)]
+    struct Up(Vec<String>);
+    impl Delivery for Up {
+        fn deliver(&mut self, m: &Outgoing) -> Result<(), MailError> {
+            self.0.push(m.key.clone());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn delivery_goes_oldest_first_one_item_at_a_time_and_names_a_corrupt_one() {
+        let dir = tempfile::tempdir().unwrap();
+        Umpire::init(dir.path(), "umpire@club.test").unwrap();
+        let mut u = Umpire::open(dir.path()).unwrap();
+        let at = |s: i64| jiff::Timestamp::from_second(1_800_000_000 + s).unwrap();
+        let item = |key: &str, queued: i64| {
+            let m = Outgoing {
+                key: key.into(),
+                message_id: format!("<{key}@club.test>"),
+                from: "umpire@club.test".into(),
+                to: vec!["a@club.test".into()],
+                raw: format!("Subject: {key}\r\n\r\nx").into_bytes(),
+            };
+            Item::new(&m, at(queued))
+        };
+        let mut b = Batch::new();
+        // Keys against queue times: the times decide, then the keys.
+        for (key, queued) in [("a", 30), ("b", 10), ("c", 20), ("d", 10)] {
+            b.put(Table::Outbox, key, item(key, queued).to_stored());
+        }
+        let mut sent = item("e", 0);
+        sent.sent = Some(at(1).as_second());
+        b.put(Table::Outbox, "e", sent.to_stored());
+        u.store.commit(b).unwrap();
+        let keys: Vec<String> = u.pending().unwrap().into_iter().map(|i| i.key).collect();
+        assert_eq!(keys, ["b", "d", "c", "a"]);
+        let mut up = Up::default();
+        let r = u.deliver(&mut up, at(60)).unwrap();
+        assert_eq!(up.0, ["b", "d", "c", "a"]);
+        assert_eq!((r.sent, r.waiting), (4, 0));
+        assert!(u.pending().unwrap().is_empty(), "delivered items leave");
+        // An item that does not read stops delivery with its key named.
+        let mut b = Batch::new();
+        b.put(Table::Outbox, "g1.7.red", b"\x01\x00\x00".to_vec());
+        u.store.commit(b).unwrap();
+        let e = u.deliver(&mut up, at(60)).unwrap_err().to_string();
+        assert!(e.contains("outbox item g1.7.red"), "{e}");
     }
 
     #[test]

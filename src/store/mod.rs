@@ -338,6 +338,27 @@ impl Store {
         Ok(out)
     }
 
+    /// Calls `f` with every key-value pair whose key starts with `prefix`,
+    /// in key order, one at a time: [`Store::scan`] without holding them all.
+    pub fn visit<E: From<StoreError>>(
+        &self,
+        table: Table,
+        prefix: impl AsRef<[u8]>,
+        mut f: impl FnMut(&[u8], &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let prefix = prefix.as_ref();
+        let tx = self.db.begin_read().map_err(db)?;
+        let t = tx.open_table(def(table)).map_err(db)?;
+        for item in t.range::<&[u8]>(prefix..).map_err(db)? {
+            let (k, v) = item.map_err(db)?;
+            if !k.value().starts_with(prefix) {
+                break;
+            }
+            f(k.value(), v.value())?;
+        }
+        Ok(())
+    }
+
     /// Every key of `table`, in key order, without reading the values.
     pub fn keys(&self, table: Table) -> Result<Vec<Vec<u8>>, StoreError> {
         let tx = self.db.begin_read().map_err(db)?;
