@@ -198,9 +198,11 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         let st = g.state().downcast_ref::<State>().unwrap();
         let p = Player::from_index(side.index()).unwrap();
         let pick = choose(st, p, &legal, beseeched, rng.next_u32());
-        // Each side's first mail also sets a standing order that plays
-        // Beseech the Gods on any roll, so that chit 2 is revealed by rule.
-        let standing = if n < 4 {
+        // Until Beseech the Gods has been played, every mail also sets the
+        // standing order that plays it on any roll, so that chit 2 is
+        // revealed by rule whichever side draws it (a side whose first mails
+        // came late had none, and a game could end with chit 2 held unused).
+        let standing = if !beseeched {
             "standing:\n  beseech any 1 2 3 4 5 6\n"
         } else {
             ""
@@ -258,9 +260,15 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
             revealed += 1;
         }
     }
+    let st = g.state().downcast_ref::<State>().unwrap();
     assert!(
         revealed > 0,
-        "no mail shows the other side's Beseech the Gods (played in this game: {beseeched}; the dice come from a fresh secret, so this names the case)"
+        "no mail shows the other side's Beseech the Gods (played in this game: {beseeched}; hands at the end: {:?}; beseech standing orders: {:?}; the dice come from a fresh secret, so this names the case)",
+        st.hands,
+        st.standing
+            .iter()
+            .map(|s| s.beseech.len())
+            .collect::<Vec<_>>()
     );
     // The map is drawn in the result mails (9.5: odd columns low).
     assert!(
