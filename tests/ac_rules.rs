@@ -1497,6 +1497,46 @@ fn a_captured_native_agent_joins_his_captor_once_his_region_does() {
     assert_eq!(t.st.agent_owner(t.d(), dost), Some(Power::British));
 }
 
+// 16.42(1), 16.44: in the economy round the orders offered for a prisoner are
+// ones the umpire accepts: a native whose region is the captor's now is
+// offered onto a square holding the captor's units, not the capital square
+// any other prisoner returns to (self-play found the capital offered).
+#[test]
+fn the_release_offered_for_a_prisoner_is_one_the_rules_accept() {
+    let mut t = empty(1);
+    t.agent("dost-mohammed", Loc::Prisoner(Power::British));
+    t.agent("vitkovitch", Loc::Prisoner(Power::British));
+    let af = t.region("AF");
+    t.st.control[af] = Some(Power::British);
+    let kandahar = t.city("Kandahar");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
+    t.st.stage = Stage::Economy;
+    let legal = t.r.legal(&t.st, BRITISH);
+    let releases: Vec<&String> = legal.iter().filter(|o| o.starts_with("release ")).collect();
+    assert!(
+        releases
+            .iter()
+            .any(|o| o.starts_with(&format!("release dost-mohammed at {kandahar}"))),
+        "{releases:?}"
+    );
+    assert!(
+        releases
+            .iter()
+            .any(|o| o.starts_with("release vitkovitch at ")),
+        "{releases:?}"
+    );
+    let prisoners = legal
+        .iter()
+        .filter(|o| o.starts_with("release ") || o.starts_with("execute "));
+    for o in prisoners {
+        let mut trial = empty(1);
+        trial.st = t.st.clone();
+        trial
+            .run(BRITISH, o, &[])
+            .unwrap_or_else(|e| panic!("{o:?} refused: {e}"));
+    }
+}
+
 // 5.51 (through 23.1(2)): a region that returns to neutral keeps its units
 // inside its borders in place (1); those outside go back to a city of their
 // region with no British, Russian or other regions' units (2).

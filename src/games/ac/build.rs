@@ -33,6 +33,7 @@ pub(super) fn build(
         cities,
         regions,
         route_edges: BTreeSet::new(),
+        route_sides: Vec::new(),
         base_routes: BTreeMap::new(),
         base_edges: BTreeMap::new(),
         base_seas: BTreeMap::new(),
@@ -55,6 +56,7 @@ pub(super) fn build(
         event_columns: Default::default(),
         scenarios: Vec::new(),
         num: t,
+        enter_mp: [1; 3],
         tags,
         hash,
         version: super::VERSION,
@@ -288,6 +290,12 @@ fn routes(d: &mut Data, m: &RawMapFile, errors: &mut Vec<String>) {
             }
         }
         d.routes.push((r.name.clone(), r.squares.clone()));
+    }
+    d.route_sides = vec![0; d.squares.len()];
+    for (f, t) in &d.route_edges {
+        if let (Some(i), Some(bit)) = (d.index(*f), super::data::route_side(*f, *t)) {
+            d.route_sides[i] |= bit;
+        }
     }
 }
 
@@ -536,12 +544,13 @@ fn grid<T>(
 }
 
 fn tables(d: &mut Data, errors: &mut Vec<String>) {
-    let n = &d.num;
-    for k in ["clear", "desert", "mountain"] {
-        if !n.terrain.contains_key(k) {
-            err(errors, format!("tables.terrain.{k} is missing (TEC)"));
+    for (i, k) in ["clear", "desert", "mountain"].into_iter().enumerate() {
+        match d.num.terrain.get(k) {
+            Some(t) => d.enter_mp[i] = t.mp,
+            None => err(errors, format!("tables.terrain.{k} is missing (TEC)")),
         }
     }
+    let n = &d.num;
     d.battle = grid("battle_crt", &n.battle_crt.rows, 7, crt_cell, errors);
     d.raid = grid("raid_crt", &n.raid_crt.rows, 7, crt_cell, errors);
     d.negotiations = grid(

@@ -175,16 +175,21 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
         if st.control[i].is_some() {
             continue;
         }
+        // The squares its units stand on, read afresh for each region: an
+        // invasion before it may have changed the state.
+        let natives: Vec<Sq> = st
+            .units
+            .iter()
+            .filter(|x| x.nat == Nat::Native(r))
+            .filter_map(|x| x.loc.sq())
+            .collect();
         let mut invaded = None;
-        for u in 0..st.units.len() {
-            let x = st.unit(UnitId(u as u16));
+        for x in &st.units {
             let Some(s) = x.loc.sq() else { continue };
             if st.owner(x.nat) != Some(phasing) {
                 continue;
             }
-            let with_neutrals = st
-                .units_at(Loc::Sq(s))
-                .any(|o| st.unit(o).nat == Nat::Native(r));
+            let with_neutrals = natives.contains(&s);
             let in_city = d.city_at(s).is_some_and(|c| d.city(c).region == r);
             if with_neutrals || in_city {
                 invaded = Some(s);

@@ -1007,6 +1007,10 @@ pub struct Data {
     pub regions: Vec<Region>,
     /// Trade-route segments between orthogonal neighbours (13.51), both ways.
     pub route_edges: BTreeSet<(Sq, Sq)>,
+    /// The same, per square (row by row) as a bit per side a route leaves by
+    /// (see [`Data::route_between`]): movement asks at every step it weighs.
+    #[serde(skip)]
+    pub route_sides: Vec<u8>,
     /// Squares whose trade route leads off the edge into a base (19.1).
     pub base_routes: BTreeMap<Sq, Base>,
     /// Edge squares from which each base may be entered (19.11, 19.12).
@@ -1029,6 +1033,11 @@ pub struct Data {
     pub agent_mf: u32,
     /// Rule values.
     pub num: Numbers,
+    /// The movement points to enter clear (and any other), desert and mountain
+    /// squares, read once from `num.terrain` (movement asks for them at every
+    /// step of every path it weighs).
+    #[serde(skip)]
+    pub enter_mp: [u32; 3],
     /// Battle CRT.
     pub battle: Vec<Vec<CrtCell>>,
     /// Raid CRT.
@@ -1264,6 +1273,17 @@ fn read<T: for<'de> Deserialize<'de>>(
     }
 }
 
+/// The bit of [`Data::route_sides`] for the side of `f` that `t` lies across.
+pub(super) fn route_side(f: Sq, t: Sq) -> Option<u8> {
+    match (t.col - f.col, t.row - f.row) {
+        (1, 0) => Some(1),
+        (-1, 0) => Some(2),
+        (0, 1) => Some(4),
+        (0, -1) => Some(8),
+        _ => None,
+    }
+}
+
 impl Data {
     /// The embedded data.
     pub fn embedded() -> Result<Data, Vec<String>> {
@@ -1306,8 +1326,22 @@ impl Data {
 
     /// The square's information, if on the map.
     pub fn sq(&self, s: Sq) -> Option<&SquareInfo> {
+        self.index(s).map(|i| &self.squares[i])
+    }
+
+    /// A square's place in the row-by-row arrays, if it is on the map.
+    pub fn index(&self, s: Sq) -> Option<usize> {
         self.on_map(s)
-            .then(|| &self.squares[((s.row - 1) * self.cols + s.col - 1) as usize])
+            .then(|| ((s.row - 1) * self.cols + s.col - 1) as usize)
+    }
+
+    /// Whether a trade-route segment joins `f` to its orthogonal neighbour `t`
+    /// (13.51): the same answer as `route_edges.contains(&(f, t))`, without the search.
+    pub fn route_between(&self, f: Sq, t: Sq) -> bool {
+        match (self.index(f), route_side(f, t)) {
+            (Some(i), Some(bit)) => self.route_sides.get(i).is_some_and(|b| b & bit != 0),
+            _ => false,
+        }
     }
 
     /// Every square, row by row.
@@ -1449,6 +1483,7 @@ impl RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ac::geom::Grid;
 
     #[test]
     fn embedded_data_passes_every_check() {
@@ -1456,5 +1491,21 @@ mod tests {
         assert_eq!(d.regions.len(), 19);
         assert_eq!(d.scenarios.len(), 2);
         assert!(d.provenance_counts().len() >= 3);
+    }
+
+    #[test]
+    fn route_between_answers_as_the_route_edges_do() {
+        let d = Data::embedded().unwrap_or_else(|e| panic!("{}", e.join("\n")));
+        let mut routes = 0;
+        for f in d.all_squares() {
+            for (t, _) in f.around() {
+                let want = d.route_edges.contains(&(f, t));
+                assert_eq!(d.route_between(f, t), want, "{f} to {t}");
+                routes += usize::from(want);
+            }
+        }
+        // 13.51: every segment is counted from both of its ends.
+        assert_eq!(routes, d.route_edges.len());
+        assert!(routes > 0);
     }
 }

@@ -226,11 +226,19 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
         }
     }
     let mut out = vec!["done".to_string()];
-    // Prisoners (16.42): release one at his capture's captor's choice, or execute him.
+    // Prisoners (16.42): release one at his capture's captor's choice, or
+    // execute him; a native whose region is ours now goes onto one of our
+    // stacks instead (16.44).
     for (i, a) in st.agents.iter().enumerate() {
         if a.loc == Loc::Prisoner(p) {
-            let home = d.city(d.regions[0].capital).sq;
-            out.push(format!("release {} at {home}\ndone", d.agents[i].id));
+            let at = if native_of_ours(d, st, p, i) {
+                own_square(st, p)
+            } else {
+                Some(d.city(d.regions[0].capital).sq)
+            };
+            if let Some(at) = at {
+                out.push(format!("release {} at {at}\ndone", d.agents[i].id));
+            }
             out.push(format!("execute {}\ndone", d.agents[i].id));
         }
     }
@@ -572,22 +580,28 @@ fn agreements(d: &Data, st: &State, p: Power) -> Vec<String> {
 
 /// 16.44: a native prisoner whose region is now ours, onto one of our stacks.
 fn native_releases(d: &Data, st: &State, p: Power) -> Vec<String> {
-    let Some(s) = st
-        .units
-        .iter()
-        .filter(|u| st.owner(u.nat) == Some(p))
-        .find_map(|u| u.loc.sq())
-    else {
+    let Some(s) = own_square(st, p) else {
         return Vec::new();
     };
     (0..st.agents.len())
         .filter(|i| st.agents[*i].loc == Loc::Prisoner(p))
-        .filter(|i| {
-            matches!(d.agents[*i].side, super::data::AgentSide::Native(r)
-                if st.control[r.0 as usize] == Some(p))
-        })
+        .filter(|i| native_of_ours(d, st, p, *i))
         .map(|i| format!("release {} at {s}", d.agents[i].id))
         .collect()
+}
+
+/// Whether agent `i` is a native of a region `p` controls (16.44).
+fn native_of_ours(d: &Data, st: &State, p: Power, i: usize) -> bool {
+    matches!(d.agents[i].side, super::data::AgentSide::Native(r)
+        if st.control[r.0 as usize] == Some(p))
+}
+
+/// The first square holding one of `p`'s combat units.
+fn own_square(st: &State, p: Power) -> Option<Sq> {
+    st.units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .find_map(|u| u.loc.sq())
 }
 
 /// 32.0: an attempt by each agent that may make one, aimed (for the

@@ -104,12 +104,12 @@ pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleErro
         _ => 1,
     };
     let terrain_cost = |s: Sq| {
-        let key = match d.sq(s).map(|i| i.terrain) {
-            Some(Terrain::Desert) => "desert",
-            Some(Terrain::Mountain) => "mountain",
-            _ => "clear",
+        let i = match d.sq(s).map(|i| i.terrain) {
+            Some(Terrain::Desert) => 1,
+            Some(Terrain::Mountain) => 2,
+            _ => 0,
         };
-        2 * d.num.terrain.get(key).map_or(1, |t| t.mp)
+        2 * d.enter_mp[i]
     };
     match (from, to) {
         (Loc::Base(b), Loc::Sq(s)) => {
@@ -175,7 +175,7 @@ pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleErro
                     ));
                 }
             }
-            if d.route_edges.contains(&(f, t)) {
+            if d.route_between(f, t) {
                 Ok(route_cost(t))
             } else {
                 Ok(terrain_cost(t))
@@ -743,45 +743,92 @@ pub fn show(l: Loc) -> String {
 pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, Vec<Loc>> {
     let a = allowance(d, st, pieces);
     let start = loc_of(st, pieces[0]);
-    let mut best: BTreeMap<Loc, (u32, Vec<Loc>)> = BTreeMap::new();
+    // Dijkstra over locations, held in arrays indexed by `slot`. The heap
+    // holds only (cost, location); each location's cheapest path so far lives
+    // in `best`, ties going to the lexicographically least path, so the paths
+    // offered do not depend on the order in which equal-cost neighbours are met.
+    let squares = (d.rows * d.cols).max(0) as usize;
+    let slot = |l: Loc| match l {
+        Loc::Sq(s) => d.index(s),
+        Loc::Base(Base::India) => Some(squares),
+        Loc::Base(Base::Urals) => Some(squares + 1),
+        _ => None,
+    };
+    // 13.32: the squares holding the enemy's combat units, found once.
+    let mut enemy = vec![false; squares + 2];
+    for u in &st.units {
+        if let (Loc::Sq(_), Some(j)) = (u.loc, slot(u.loc)) {
+            enemy[j] |= st.owner(u.nat) == Some(p.other());
+        }
+    }
+    let mut best: Vec<Option<(u32, Vec<Loc>)>> = vec![None; squares + 2];
+    let mut done = vec![false; squares + 2];
     let mut heap = BinaryHeap::new();
-    heap.push(Reverse((0u32, start, Vec::<Loc>::new())));
-    while let Some(Reverse((cost, at, path))) = heap.pop() {
-        if best.get(&at).is_some_and(|(c, _)| *c <= cost) && at != start {
+    heap.push(Reverse((0u32, start)));
+    let mut path = Vec::new();
+    while let Some(Reverse((cost, at))) = heap.pop() {
+        let Some(i) = slot(at) else { continue };
+        if std::mem::replace(&mut done[i], true) {
             continue;
         }
         if at != start {
-            best.insert(at, (cost, path.clone()));
-            if matches!(at, Loc::Base(_)) || at.sq().is_some_and(|s| enemy_at(st, s, p)) {
+            if matches!(at, Loc::Base(_)) || enemy[i] {
                 continue;
+            }
+            if let Some((_, q)) = &best[i] {
+                path.clone_from(q);
             }
         }
-        let next: Vec<Loc> = match at {
-            Loc::Sq(s) => {
-                let mut v: Vec<Loc> = s.around().iter().map(|(n, _)| Loc::Sq(*n)).collect();
-                for (b, e) in &d.base_edges {
-                    if e.contains(&s) && !matches!(start, Loc::Base(_)) {
-                        v.push(Loc::Base(*b));
-                    }
-                }
-                v
-            }
-            Loc::Base(b) => d.base_edges[&b].iter().map(|s| Loc::Sq(*s)).collect(),
-            _ => Vec::new(),
-        };
-        for n in next {
-            if n == start {
+        for n in neighbours(d, at, start) {
+            let Some(j) = slot(n) else { continue };
+            if n == start || done[j] {
                 continue;
             }
-            if let Ok(c) = step(d, at, n, &a) {
-                let total = cost + c;
-                if total <= a.half_mp && best.get(&n).is_none_or(|(b, _)| *b > total) {
-                    let mut p2 = path.clone();
-                    p2.push(n);
-                    heap.push(Reverse((total, n, p2)));
-                }
+            let Ok(c) = step(d, at, n, &a) else { continue };
+            let total = cost + c;
+            if total > a.half_mp {
+                continue;
+            }
+            let better = match &best[j] {
+                None => true,
+                Some((b, q)) => total < *b || (total == *b && lex_less(&path, n, q)),
+            };
+            if better {
+                let mut p2 = Vec::with_capacity(path.len() + 1);
+                p2.extend_from_slice(&path);
+                p2.push(n);
+                best[j] = Some((total, p2));
+                heap.push(Reverse((total, n)));
             }
         }
     }
-    best.into_iter().map(|(k, (_, p))| (k, p)).collect()
+    best.into_iter()
+        .flatten()
+        .filter_map(|(_, q)| Some((*q.last()?, q)))
+        .collect()
+}
+
+/// Whether `path` followed by `n` sorts before `other`.
+fn lex_less(path: &[Loc], n: Loc, other: &[Loc]) -> bool {
+    path.iter().chain([&n]).cmp(other.iter()) == std::cmp::Ordering::Less
+}
+
+/// The locations one step from `at`: the squares around it, and a home base
+/// from its edge squares unless the force set out from a base.
+fn neighbours(d: &Data, at: Loc, start: Loc) -> Vec<Loc> {
+    match at {
+        Loc::Sq(s) => {
+            let mut v: Vec<Loc> = s.around().iter().map(|(n, _)| Loc::Sq(*n)).collect();
+            if !matches!(start, Loc::Base(_)) {
+                for (b, e) in &d.base_edges {
+                    if e.contains(&s) {
+                        v.push(Loc::Base(*b));
+                    }
+                }
+            }
+            v
+        }
+        Loc::Base(b) => d.base_edges[&b].iter().map(|s| Loc::Sq(*s)).collect(),
+        _ => Vec::new(),
+    }
 }
