@@ -78,6 +78,9 @@ pub fn reach(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Reac
     let ezoc = ez.of(d, st, f);
     r.cost = vec![UNSEEN; d.hexes.len()];
     r.cost[start] = 0;
+    if held(f, ezoc[start]) {
+        return r;
+    }
     let mut queue = VecDeque::from([start]);
     while let Some(i) = queue.pop_front() {
         // 11.3: a force stops on entering an EZOC; 12.4: within its MF.
@@ -100,6 +103,15 @@ pub fn reach(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Reac
     }
     r.by_cost.sort_unstable();
     r
+}
+
+/// Whether a force of faction `f` that starts its move in an EZOC (`in_ezoc`)
+/// is held there: it may not leave (11.1, 11.4). The rebel co-emperor may try
+/// to break out (8.3), which takes rolls, so his moves are left to the dry
+/// run. Without this, `legal()` dry-ran every destination of every held
+/// stack only to see each refused: most of its refused trials in self-play.
+fn held(f: Faction, in_ezoc: bool) -> bool {
+    in_ezoc && f != Faction::Rebel
 }
 
 /// A cheapest path from `from` to `to` (a hex of `r`), stepping back
@@ -166,6 +178,9 @@ mod tests {
             return Vec::new();
         };
         let mp = allowances(d, &units, false).into_iter().min().unwrap_or(0);
+        if f != Faction::Rebel && in_ezoc(d, st, from, f) {
+            return Vec::new();
+        }
         let costs = reachable_on(OFFSET, from, mp, |a, b| {
             let stopped = a != from && in_ezoc(d, st, a, f);
             let open = d.linked(a, b) && may_enter(d, st, f, &units, b).is_ok();
@@ -187,12 +202,16 @@ mod tests {
             .collect();
         stacks.sort();
         stacks.dedup();
-        let mut stopped = 0;
+        let (mut stopped, mut held_stacks) = (0, 0);
         for (p, from) in stacks {
             let mut ez = Ezocs::default();
             let got = reach(d, &st, p, from, &mut ez);
             assert_eq!(got.by_cost, by_dijkstra(d, &st, p, from), "{p:?} from {from}");
             let f = st.at(from).find_map(|u| (st.owner(d, u) == Some(p)).then(|| st.faction(d, u)));
+            if f.is_some_and(|f| held(f, in_ezoc(d, &st, from, f))) {
+                held_stacks += 1;
+                assert!(got.by_cost.is_empty(), "{p:?} from {from} is held (11.1)");
+            }
             stopped += got
                 .by_cost
                 .iter()
@@ -202,5 +221,6 @@ mod tests {
         // The opening has stacks that reach an enemy zone of control and
         // stop there (11.3), so the comparison covers the stop rule.
         assert!(stopped > 0);
+        assert!(held_stacks > 0, "the opening has stacks held in an EZOC (11.1)");
     }
 }
