@@ -10,9 +10,10 @@
 # (default: one per core). Batch k plays with seed 1000+k (game seeds are
 # derived from the batch seed and the game number, so batches never repeat a
 # game). Each finished batch's output is kept in OUT (default
-# target/selfplay-scale/<ruleset>/); a run stopped part-way and started again
+# docs/selfplay-scale/<ruleset>/, in the repository: commit the finished
+# batches as the run's evidence); a run stopped part-way and started again
 # with the same GAMES and BATCH plays only the batches not yet finished, so a
-# long run can be spread over several sittings.
+# long run can be spread over several sittings and machines.
 #
 # Prints, per ruleset, the batches finished, the games, signed moves, rolls
 # and defaults summed over them, the CPU time, and the results per outcome;
@@ -25,7 +26,7 @@ rulesets=("$@")
 [ ${#rulesets[@]} -gt 0 ] || rulesets=(freeform sarhu ldf ac adp)
 jobs=${JOBS:-$(nproc)}
 batch=${BATCH:-5000}
-out=${OUT:-target/selfplay-scale}
+out=${OUT:-docs/selfplay-scale}
 
 nice -n 5 cargo build --release --quiet
 bin=target/release/umpire
