@@ -4125,3 +4125,21 @@ fn a_setter_may_place_his_agent_face_up() {
     );
     assert!(t.st.agent(p).face_up);
 }
+
+// 13.32: the enemy-held squares the move search reads in one pass are the
+// squares `enemy_at` names, for both sides, in a scenario's opening.
+#[test]
+fn enemy_squares_agree_with_enemy_at() {
+    let t = game("s1", &[]);
+    let d = t.d();
+    for p in [Power::British, Power::Russian] {
+        let mask = movement::enemy_squares(d, &t.st, p);
+        let mut held = 0;
+        for s in d.all_squares() {
+            let i = d.index(s).unwrap();
+            assert_eq!(mask[i], movement::enemy_at(&t.st, s, p), "{p:?} at {s}");
+            held += usize::from(mask[i]);
+        }
+        assert!(held > 0, "{p:?} sees no enemy-held square");
+    }
+}

@@ -193,6 +193,21 @@ pub fn enemy_at(st: &State, s: Sq, p: Power) -> bool {
     st.occupies(s, p.other())
 }
 
+/// [`enemy_at`] for every square at once, by [`Data::index`]: found in one
+/// pass over the units, for searches that ask it of many squares.
+pub fn enemy_squares(d: &Data, st: &State, p: Power) -> Vec<bool> {
+    let mut out = vec![false; d.squares.len()];
+    for u in &st.units {
+        if let Loc::Sq(s) = u.loc
+            && let Some(i) = d.index(s)
+            && st.owner(u.nat) == Some(p.other())
+        {
+            out[i] = true;
+        }
+    }
+    out
+}
+
 /// One element of a move order's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -754,13 +769,7 @@ pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, 
         Loc::Base(Base::Urals) => Some(squares + 1),
         _ => None,
     };
-    // 13.32: the squares holding the enemy's combat units, found once.
-    let mut enemy = vec![false; squares + 2];
-    for u in &st.units {
-        if let (Loc::Sq(_), Some(j)) = (u.loc, slot(u.loc)) {
-            enemy[j] |= st.owner(u.nat) == Some(p.other());
-        }
-    }
+    let enemy = enemy_squares(d, st, p);
     let mut best: Vec<Option<(u32, Vec<Loc>)>> = vec![None; squares + 2];
     let mut done = vec![false; squares + 2];
     let mut heap = BinaryHeap::new();
@@ -772,7 +781,7 @@ pub fn reach(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> BTreeMap<Loc, 
             continue;
         }
         if at != start {
-            if matches!(at, Loc::Base(_)) || enemy[i] {
+            if matches!(at, Loc::Base(_)) || enemy.get(i).copied().unwrap_or(false) {
                 continue;
             }
             if let Some((_, q)) = &best[i] {
