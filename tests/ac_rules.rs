@@ -3347,6 +3347,63 @@ fn every_unit_in_the_square_fights_as_one_force() {
     assert!(to != Loc::Sq(s) && t.st.unit(def[1]).loc == to, "{ev:?}");
 }
 
+// 11.4, 14.21, 5.42(2): an uprising between turns (5.4(1)) gives a neutral
+// region's units to one player where the other's combat units stand beside
+// them. Nothing in the rules moves them apart; combat is mandatory in the
+// combat sub-phase (14.21), so they fight in the first player's first one,
+// and from then on no square holds both players' combat units (11.4 note).
+// Found by self-play at scale (seeds 1005 and 1009, 5,000 games each).
+#[test]
+fn units_an_uprising_sets_beside_the_enemy_fight_in_the_first_combat_sub_phase() {
+    let mut t = empty(1);
+    t.st.bop = 1;
+    let kv = t.region("KV");
+    assert_eq!(t.st.control[kv], None, "KV starts neutral in S1");
+    let s = t.open_square("KV");
+    let rus = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    let kvi = t.put(
+        Nat::Native(RegionId(kv as u8)),
+        Kind::Irregular,
+        1,
+        Loc::Sq(s),
+    );
+    t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: KV"))
+        .unwrap();
+    let ev = events_with(
+        &mut t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 1),
+            ("invasion defence levy, KV (5.42(3))", 1),
+        ],
+    );
+    assert_eq!(t.st.control[kv], Some(Power::British), "{ev:?}");
+    assert!(t.st.occupies(s, Power::British) && t.st.occupies(s, Power::Russian));
+    // Between the events and the first combat the stack is legal.
+    let ops = t.st.stage.clone();
+    t.st.stage = Stage::Economy;
+    assert_eq!(t.r.invariants(&t.st), Ok(()));
+    t.st.stage = ops;
+    assert_eq!(t.r.invariants(&t.st), Ok(()));
+    // The British pass their first phase: the combat is fought all the same.
+    let ev = t
+        .run(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)])
+        .unwrap();
+    assert!(
+        ev.iter().any(|e| e.contains(&format!("Combat at {s}"))),
+        "{ev:?}"
+    );
+    let both = t.st.occupies(s, Power::British) && t.st.occupies(s, Power::Russian);
+    assert!(!both, "{ev:?}");
+    assert!(
+        t.st.unit(rus[0]).loc != Loc::Sq(s) || t.st.unit(kvi[0]).loc != Loc::Sq(s),
+        "{ev:?}"
+    );
+    assert!(matches!(&t.st.stage, Stage::Ops(ph) if ph.k == 1 && ph.side == Power::Russian));
+    assert_eq!(t.r.invariants(&t.st), Ok(()));
+}
+
 // 12.3: a player may pass an operations phase (`end` with no orders) and
 // operate again later in the turn: the British pass phase 1 and move in
 // phase 2 (one SP, 12.2(2)).

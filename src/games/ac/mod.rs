@@ -703,9 +703,17 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         }
     }
     // 11.4: at the end of every combat sub-phase no square holds both players' combat units.
+    // An event between turns (an uprising, 5.4(1)) may give a neutral region's units to one
+    // player where the other's stand; they fight in the first player's first combat
+    // sub-phase (14.21), so the check holds from the second player's first phase on.
     let at_rest = match &st.stage {
-        Stage::Ops(ph) => !ph.negotiating && st.units.iter().all(|u| !u.moved),
-        Stage::Economy | Stage::Over => true,
+        Stage::Ops(ph) => {
+            !(ph.k == 1 && ph.side == st.first)
+                && !ph.negotiating
+                && st.units.iter().all(|u| !u.moved)
+        }
+        Stage::Over => true,
+        Stage::Economy => false,
         Stage::Initiative | Stage::Setup(_) | Stage::SetupSealed | Stage::Choice(_) => false,
     };
     if at_rest {
