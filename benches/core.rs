@@ -188,8 +188,6 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn poll_1000(c: &mut Criterion) {
-    // As the binary runs (one malloc arena unless MALLOC_ARENA_MAX is set).
-    umpire::cli::one_malloc_arena();
     let tmp = tempfile::tempdir().unwrap();
     let template = tmp.path().join("template");
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();

@@ -8,6 +8,5 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    umpire::cli::one_malloc_arena();
     std::process::exit(umpire::cli::main());
 }

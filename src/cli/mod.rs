@@ -299,25 +299,6 @@ pub enum DataCommand {
     },
 }
 
-/// Asks glibc for one malloc arena for every thread, unless the
-/// environment's `MALLOC_ARENA_MAX` says otherwise. glibc gives each thread
-/// that allocates an arena of its own (up to eight a core), and the poll's
-/// read-ahead, sealing and commit threads each keep freed memory in theirs: a
-/// poll of 1,000 mails over 100 long games peaked at 215-240 MB with them and
-/// at 150 MB with one, and ran no slower (README, Performance). Call it first
-/// thing in `main`, before any thread exists; the benchmarks call it too, so
-/// that they measure what the binary does.
-pub fn one_malloc_arena() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
-        // SAFETY: mallopt only sets a tunable; no allocation is in flight in
-        // another thread when it runs first thing in main.
-        unsafe {
-            libc::mallopt(libc::M_ARENA_MAX, 1);
-        }
-    }
-}
-
 /// Parses arguments, runs, returns the exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {

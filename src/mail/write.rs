@@ -47,7 +47,7 @@ pub fn build(c: &Compose) -> Result<Vec<u8>, MailError> {
 /// mail is done here, so the body can be written later, on another thread
 /// (a poll signs and writes its result mails off its adjudicating thread,
 /// issue 13).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prepared {
     head: String,
     /// The multipart boundary; none for a mail without attachments.
@@ -139,6 +139,135 @@ impl Prepared {
         }
         let _ = write!(out, "\r\n--{boundary}--\r\n");
         out.into_bytes()
+    }
+}
+
+/// A mail ready to write but not written: its checked header section, its
+/// text and its attachments' bytes. The outbox stores mails so (issue 13): a
+/// poll of 1,000 mails queues 2,000 replies, and writing each one's
+/// quoted-printable text and base64 attachments, then storing the quarter
+/// more bytes that makes, cost its worker threads more than the signatures;
+/// they are written once, when delivered ([`Unwritten::write`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unwritten {
+    pub prepared: Prepared,
+    pub text: String,
+    /// Each attachment's bytes, in order; `None` is left out.
+    pub bodies: Vec<Option<Vec<u8>>>,
+}
+
+/// The length mark of an absent field in [`Unwritten::to_bytes`].
+const ABSENT: u32 = u32::MAX;
+
+impl Unwritten {
+    /// The formatted mail, as [`Prepared::finish`] writes it.
+    pub fn write(&self) -> Vec<u8> {
+        let bodies: Vec<Option<&[u8]>> = self.bodies.iter().map(|b| b.as_deref()).collect();
+        self.prepared.finish(&self.text, &bodies)
+    }
+
+    /// Appends the stored form: each field as a 4-byte big-endian length and
+    /// its bytes (absent: the length `u32::MAX`, no bytes), in the order
+    /// head, boundary, the number of part headers and each, text, the
+    /// number of bodies and each.
+    pub fn to_bytes(&self, out: &mut Vec<u8>) {
+        fn field(out: &mut Vec<u8>, f: Option<&[u8]>) {
+            match f {
+                Some(b) => {
+                    out.extend_from_slice(&(b.len() as u32).to_be_bytes());
+                    out.extend_from_slice(b);
+                }
+                None => out.extend_from_slice(&ABSENT.to_be_bytes()),
+            }
+        }
+        let p = &self.prepared;
+        field(out, Some(p.head.as_bytes()));
+        field(out, p.boundary.as_ref().map(|b| b.as_bytes()));
+        out.extend_from_slice(&(p.parts.len() as u32).to_be_bytes());
+        for part in &p.parts {
+            field(out, Some(part.as_bytes()));
+        }
+        field(out, Some(self.text.as_bytes()));
+        out.extend_from_slice(&(self.bodies.len() as u32).to_be_bytes());
+        for b in &self.bodies {
+            field(out, b.as_deref());
+        }
+    }
+
+    /// Reads [`Unwritten::to_bytes`]'s form back, all of `bytes` and no more.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Unwritten, String> {
+        let mut r = Fields(bytes);
+        let head = r.text("header")?.ok_or("no header")?;
+        let boundary = r.text("boundary")?;
+        let parts = (0..r.count("part headers")?)
+            .map(|_| {
+                r.text("part header")?
+                    .ok_or_else(|| "an absent part header".to_string())
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let text = r.text("text")?.ok_or("no text")?;
+        let bodies = (0..r.count("attachments")?)
+            .map(|_| Ok(r.bytes("attachment")?.map(<[u8]>::to_vec)))
+            .collect::<Result<Vec<_>, String>>()?;
+        if !r.0.is_empty() {
+            return Err(format!("{} bytes after the mail", r.0.len()));
+        }
+        if boundary.is_none() != parts.is_empty() || parts.len() != bodies.len() {
+            return Err("the parts, their headers and the boundary do not agree".into());
+        }
+        Ok(Unwritten {
+            prepared: Prepared {
+                head,
+                boundary,
+                parts,
+            },
+            text,
+            bodies,
+        })
+    }
+}
+
+/// A reader of [`Unwritten::to_bytes`]'s fields.
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        let (n, rest) = self
+            .0
+            .split_first_chunk::<4>()
+            .ok_or_else(|| format!("truncated at the {what}"))?;
+        self.0 = rest;
+        Ok(u32::from_be_bytes(*n))
+    }
+
+    fn bytes(&mut self, what: &str) -> Result<Option<&'a [u8]>, String> {
+        let n = self.u32(what)?;
+        if n == ABSENT {
+            return Ok(None);
+        }
+        let n = n as usize;
+        if n > self.0.len() {
+            return Err(format!("truncated in the {what}"));
+        }
+        let (b, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(Some(b))
+    }
+
+    fn text(&mut self, what: &str) -> Result<Option<String>, String> {
+        self.bytes(what)?
+            .map(|b| String::from_utf8(b.to_vec()).map_err(|_| format!("the {what} is not UTF-8")))
+            .transpose()
+    }
+
+    /// A count of fields to follow, each at least 4 bytes long: a corrupt
+    /// count cannot ask for more than the bytes left.
+    fn count(&mut self, what: &str) -> Result<usize, String> {
+        let n = self.u32(what)? as usize;
+        if n > self.0.len() / 4 {
+            return Err(format!("{n} {what}, more than the bytes left hold"));
+        }
+        Ok(n)
     }
 }
 
@@ -503,5 +632,68 @@ mod tests {
         assert_eq!(m.attachments.len(), 1);
         assert_eq!(m.attachments[0].name, "record.txt");
         assert_eq!(m.attachments[0].bytes, c.attachments[0].2);
+    }
+
+    /// A mail kept unwritten reads back from its stored form to the same
+    /// mail, and writes the bytes `build` writes, with or without parts; a
+    /// part left out stays out.
+    #[test]
+    fn an_unwritten_mail_reads_back_and_writes_what_build_writes() {
+        let mut c = compose();
+        for parts in [2, 0] {
+            c.attachments.truncate(parts);
+            let u = Unwritten {
+                prepared: prepare(&c).unwrap(),
+                text: c.text.clone(),
+                bodies: c.attachments.iter().map(|a| Some(a.2.clone())).collect(),
+            };
+            let mut stored = Vec::new();
+            u.to_bytes(&mut stored);
+            let back = Unwritten::from_bytes(&stored).unwrap();
+            assert_eq!(back, u);
+            assert_eq!(back.write(), build(&c).unwrap());
+        }
+        let mut c = compose();
+        let mut u = Unwritten {
+            prepared: prepare(&c).unwrap(),
+            text: c.text.clone(),
+            bodies: vec![Some(c.attachments[0].2.clone()), None],
+        };
+        let mut stored = Vec::new();
+        u.to_bytes(&mut stored);
+        assert_eq!(Unwritten::from_bytes(&stored).unwrap(), u);
+        c.attachments.truncate(1);
+        u.prepared = prepare(&c).unwrap();
+        u.bodies.truncate(1);
+        assert_eq!(u.write(), build(&c).unwrap());
+    }
+
+    /// A stored form cut short, with bytes added, or with a count larger than
+    /// its bytes could hold, is refused with what is wrong, never a panic or
+    /// a huge allocation.
+    #[test]
+    fn a_damaged_unwritten_mail_is_refused_by_name() {
+        let c = compose();
+        let u = Unwritten {
+            prepared: prepare(&c).unwrap(),
+            text: c.text.clone(),
+            bodies: c.attachments.iter().map(|a| Some(a.2.clone())).collect(),
+        };
+        let mut stored = Vec::new();
+        u.to_bytes(&mut stored);
+        for cut in [0, 3, 10, stored.len() / 2, stored.len() - 1] {
+            let e = Unwritten::from_bytes(&stored[..cut]).unwrap_err();
+            assert!(e.contains("truncated"), "{cut}: {e}");
+        }
+        let mut longer = stored.clone();
+        longer.push(0);
+        let e = Unwritten::from_bytes(&longer).unwrap_err();
+        assert!(e.contains("1 bytes after the mail"), "{e}");
+        // The part-header count sits after the head and the boundary.
+        let at = 4 + u.prepared.head.len() + 4 + u.prepared.boundary.as_ref().unwrap().len();
+        let mut huge = stored.clone();
+        huge[at..at + 4].copy_from_slice(&u32::MAX.to_be_bytes());
+        let e = Unwritten::from_bytes(&huge).unwrap_err();
+        assert!(e.contains("more than the bytes left hold"), "{e}");
     }
 }

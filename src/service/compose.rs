@@ -11,8 +11,7 @@ use crate::core::game::{Game, RejectKind, Rejection, Report};
 use crate::core::record::Body;
 use crate::core::ruleset::{Side, View};
 use crate::core::sig::{RESULT_NAMESPACE, SecretKey};
-use crate::mail::Outgoing;
-use crate::mail::write::{Compose, Prepared, prepare};
+use crate::mail::write::{Compose, Prepared, Unwritten, prepare};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -207,29 +206,45 @@ impl Unsealed {
         &self.key
     }
 
-    /// The mail, signed and written.
-    pub(super) fn seal(&self, signer: &SecretKey) -> Outgoing {
+    /// The mail, signed; written when it is delivered.
+    pub(super) fn seal(&self, signer: &SecretKey) -> SealedMail {
         let sig = match self.sign_first {
             true => signer.sign(RESULT_NAMESPACE, &self.bodies[0]).ok(),
             false => None,
         };
-        let bodies: Vec<Option<&[u8]>> = self
+        let bodies = self
             .bodies
             .iter()
             .enumerate()
             .map(|(i, b)| match (self.sign_first, i) {
-                (true, 1) => sig.as_ref().map(|s| s.as_bytes()),
-                _ => Some(b.as_slice()),
+                (true, 1) => sig.as_ref().map(|s| s.as_bytes().to_vec()),
+                _ => Some(b.clone()),
             })
             .collect();
-        Outgoing {
+        SealedMail {
             key: self.key.clone(),
             message_id: self.message_id.clone(),
             from: self.from.clone(),
-            to: vec![self.to.clone()],
-            raw: self.prepared.finish(&self.text, &bodies),
+            to: self.to.clone(),
+            mail: Unwritten {
+                prepared: self.prepared.clone(),
+                text: self.text.clone(),
+                bodies,
+            },
         }
     }
+}
+
+/// A mail signed and ready to write: what the outbox stores
+/// ([`super::outbox::Item::stored_unwritten`]).
+pub(super) struct SealedMail {
+    pub key: String,
+    pub message_id: String,
+    /// Envelope sender.
+    pub from: String,
+    /// Envelope recipient.
+    pub to: String,
+    pub mail: Unwritten,
 }
 
 impl Umpire {

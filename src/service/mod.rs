@@ -4,6 +4,7 @@
 
 pub mod admin;
 pub mod commands;
+mod committer;
 pub mod compose;
 pub mod config;
 pub mod deadlines;
@@ -134,6 +135,8 @@ pub struct Umpire {
     read_mails: Option<std::sync::Arc<poll::ReadMails>>,
     /// The worker signing and writing the poll's mails meanwhile.
     sealer: Option<seal::Sealer>,
+    /// The worker committing the fetch's groups of mails.
+    committer: Option<committer::Committer>,
 }
 
 impl Umpire {
@@ -201,6 +204,7 @@ impl Umpire {
             read_ahead: None,
             read_mails: None,
             sealer: None,
+            committer: None,
             marks: Default::default(),
             rulesets: Default::default(),
             players: Default::default(),

@@ -4,7 +4,9 @@
 //! ([`DELIVERY_GROUP`]), so a crash may resend a group once; Message-IDs stay
 //! the same, so the receiving side can drop the copies.
 
+use super::compose::SealedMail;
 use super::{ServiceError, Umpire};
+use crate::mail::write::Unwritten;
 use crate::mail::{Delivery, MailError, Outgoing};
 use crate::store::{Batch, Table};
 use base64::Engine as _;
@@ -55,6 +57,21 @@ struct Fields {
 /// them cost more than building the mail (issue 13). An item written before
 /// starts with `{`.
 const STORED: u8 = 1;
+
+/// The first byte of an item whose mail is stored unwritten (issue 13): as
+/// [`STORED`], the mail's part being [`Unwritten::to_bytes`]'s form; it is
+/// written when read back to be delivered.
+const STORED_UNWRITTEN: u8 = 2;
+
+/// Where a stored item's mail is.
+enum StoredMail<'a> {
+    /// Written, these bytes.
+    Written(&'a [u8]),
+    /// Unwritten, in these bytes.
+    Unwritten(&'a [u8]),
+    /// Base64 in the fields (items written before [`STORED`]).
+    InFields,
+}
 
 impl Item {
     /// A new item, due now.
@@ -110,12 +127,40 @@ impl Item {
         out
     }
 
-    /// An item from the store's bytes, in either form.
+    /// The stored bytes of a new item for a sealed mail, due now, the mail
+    /// kept unwritten until it is read back to be delivered.
+    pub(super) fn stored_unwritten(m: &SealedMail, now: jiff::Timestamp) -> Vec<u8> {
+        let fields = Fields {
+            key: m.key.clone(),
+            message_id: m.message_id.clone(),
+            from: m.from.clone(),
+            to: vec![m.to.clone()],
+            raw: String::new(),
+            queued: now.as_second(),
+            attempts: 0,
+            next_attempt: now.as_second(),
+            sent: None,
+            failed: None,
+            last_error: None,
+        };
+        let json = serde_json::to_vec(&fields).unwrap_or_default();
+        let mut out = Vec::with_capacity(5 + json.len() + m.mail.text.len() + 4096);
+        out.push(STORED_UNWRITTEN);
+        out.extend_from_slice(&(json.len() as u32).to_be_bytes());
+        out.extend_from_slice(&json);
+        m.mail.to_bytes(&mut out);
+        out
+    }
+
+    /// An item from the store's bytes, in any of its forms.
     pub fn from_stored(bytes: &[u8]) -> Result<Item, String> {
-        let (fields, raw) = Item::fields(bytes)?;
-        let raw = match raw {
-            Some(r) => r.to_vec(),
-            None => base64::engine::general_purpose::STANDARD
+        let (fields, mail) = Item::fields(bytes)?;
+        let raw = match mail {
+            StoredMail::Written(r) => r.to_vec(),
+            StoredMail::Unwritten(r) => Unwritten::from_bytes(r)
+                .map_err(|e| format!("the unwritten mail: {e}"))?
+                .write(),
+            StoredMail::InFields => base64::engine::general_purpose::STANDARD
                 .decode(&fields.raw)
                 .map_err(|e| format!("the mail's base64: {e}"))?,
         };
@@ -142,25 +187,28 @@ impl Item {
         Ok((f.sent.is_none() && f.failed.is_none()).then_some(f.queued))
     }
 
-    /// The fields of stored bytes, and the mail's bytes in the current form
-    /// (in the old form the mail is base64 in the fields).
-    fn fields(bytes: &[u8]) -> Result<(Fields, Option<&[u8]>), String> {
+    /// The fields of stored bytes, and where the mail is.
+    fn fields(bytes: &[u8]) -> Result<(Fields, StoredMail<'_>), String> {
         Ok(match bytes.split_first() {
-            Some((&STORED, rest)) => {
+            Some((&tag @ (STORED | STORED_UNWRITTEN), rest)) => {
                 let (len, rest) = rest.split_first_chunk::<4>().ok_or("truncated item")?;
                 let len = u32::from_be_bytes(*len) as usize;
                 if len > rest.len() {
                     return Err("truncated item".into());
                 }
                 let (json, raw) = rest.split_at(len);
+                let mail = match tag {
+                    STORED => StoredMail::Written(raw),
+                    _ => StoredMail::Unwritten(raw),
+                };
                 (
                     serde_json::from_slice(json).map_err(|e| e.to_string())?,
-                    Some(raw),
+                    mail,
                 )
             }
             _ => (
                 serde_json::from_slice(bytes).map_err(|e| e.to_string())?,
-                None,
+                StoredMail::InFields,
             ),
         })
     }
@@ -417,6 +465,67 @@ mod tests {
         let stored = item.to_stored();
         assert!(Item::from_stored(&stored[..3]).is_err());
         assert!(Item::from_stored(&stored[..stored.len() - m.raw.len() - 2]).is_err());
+    }
+
+    /// A sealed mail is stored unwritten and read back written: the mail a
+    /// transport gets is the one `build` makes of the same parts, and the
+    /// stored item is smaller than the written mail (no base64, no
+    /// quoted-printable). Items of the older forms still read (above).
+    #[test]
+    fn a_sealed_mail_is_stored_unwritten_and_delivered_written() {
+        use crate::mail::write::{Compose, build, prepare};
+        let c = Compose {
+            from_name: "Umpire".into(),
+            from: "umpire@club.test".into(),
+            to: vec!["red@club.test".into()],
+            subject: "[g1] turn 3".into(),
+            message_id: "<g1.3.red@club.test>".into(),
+            in_reply_to: None,
+            references: vec![],
+            text: "Your move.\n".repeat(40),
+            attachments: vec![(
+                "record.txt".into(),
+                "text/plain".into(),
+                b"{\"seq\":3}\n".repeat(100),
+            )],
+            auto_submitted: "auto-replied",
+            headers: vec![],
+            date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000),
+        };
+        let sealed = SealedMail {
+            key: "g1.3.red".into(),
+            message_id: c.message_id.clone(),
+            from: c.from.clone(),
+            to: "red@club.test".into(),
+            mail: Unwritten {
+                prepared: prepare(&c).unwrap(),
+                text: c.text.clone(),
+                bodies: vec![Some(c.attachments[0].2.clone())],
+            },
+        };
+        let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+        let stored = Item::stored_unwritten(&sealed, now);
+        let item = Item::from_stored(&stored).unwrap();
+        let written = build(&c).unwrap();
+        assert_eq!(item.raw, written);
+        assert_eq!(
+            (item.key.as_str(), item.to.as_slice(), item.queued),
+            (
+                "g1.3.red",
+                &["red@club.test".to_string()][..],
+                now.as_second()
+            )
+        );
+        assert_eq!(Item::waiting_since(&stored), Ok(Some(now.as_second())));
+        assert!(
+            stored.len() < written.len(),
+            "{} {}",
+            stored.len(),
+            written.len()
+        );
+        // A damaged mail part is refused by name.
+        let e = Item::from_stored(&stored[..stored.len() - 1]).unwrap_err();
+        assert!(e.contains("the unwritten mail: truncated"), "{e}");
     }
 
     #[test]

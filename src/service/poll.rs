@@ -41,7 +41,8 @@ pub(super) struct InFlight {
     mails: Vec<String>,
     /// Games whose cached state is ahead of the store until it is.
     games: std::collections::BTreeSet<String>,
-    commit: Commit,
+    /// The commit's outcome, once the worker has made it.
+    commit: std::sync::mpsc::Receiver<Committed>,
     /// The worker marks the mails done itself once the commit is durable.
     marked: bool,
 }
@@ -57,12 +58,6 @@ enum GroupFailed {
     Done(crate::mail::MailError),
 }
 
-enum Commit {
-    Running(std::thread::JoinHandle<Committed>),
-    /// Made on the poll's own thread, no worker thread to be had.
-    Made(Committed),
-}
-
 impl InFlight {
     /// Starts committing `writes` on a worker thread, which then marks the
     /// mails done through `marker` if the intake gave one (else `settle`
@@ -73,6 +68,7 @@ impl InFlight {
         mails: Vec<String>,
         games: std::collections::BTreeSet<String>,
         marker: Option<crate::mail::DoneMarker>,
+        committer: Option<&super::committer::Committer>,
     ) -> InFlight {
         let writes = std::sync::Arc::new(writes);
         let marked = marker.is_some();
@@ -88,28 +84,19 @@ impl InFlight {
                 Ok(())
             }
         };
-        let commit = match std::thread::Builder::new()
-            .name("commit".into())
-            .spawn(work)
-        {
-            Ok(handle) => Commit::Running(handle),
-            // No thread: the closure went with the failed spawn, so commit here
-            // and leave the marking to `settle`.
-            Err(_) => {
-                return InFlight {
-                    commit: Commit::Made(store.commit(&*writes).map_err(GroupFailed::Commit)),
-                    writes,
-                    mails,
-                    games,
-                    marked: false,
-                };
-            }
+        let contained = move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|p| {
+                Err(GroupFailed::Commit(crate::store::StoreError::Db(format!(
+                    "the commit failed: {}",
+                    panic_text(p.as_ref())
+                ))))
+            })
         };
         InFlight {
             writes,
             mails,
             games,
-            commit,
+            commit: super::committer::Committer::run(committer, contained),
             marked,
         }
     }
@@ -117,15 +104,11 @@ impl InFlight {
     /// Waits for the commit: the mails still to mark done, or the error and
     /// the games left ahead of the store.
     fn finish(self) -> Result<Vec<String>, (ServiceError, std::collections::BTreeSet<String>)> {
-        let done = match self.commit {
-            Commit::Running(handle) => handle.join().unwrap_or_else(|p| {
-                Err(GroupFailed::Commit(crate::store::StoreError::Db(format!(
-                    "the commit failed: {}",
-                    panic_text(p.as_ref())
-                ))))
-            }),
-            Commit::Made(done) => done,
-        };
+        let done = self.commit.recv().unwrap_or_else(|_| {
+            Err(GroupFailed::Commit(crate::store::StoreError::Db(
+                "the worker committing the poll's mails stopped".into(),
+            )))
+        });
         match done {
             Ok(()) if self.marked => Ok(Vec::new()),
             Ok(()) => Ok(self.mails),
@@ -272,6 +255,7 @@ impl Umpire {
             self.read_ahead = Some(pre.clone());
             self.read_mails = Some(read.clone());
             self.sealer = super::seal::Sealer::start(self.key.clone());
+            self.committer = super::committer::Committer::start();
             let done = self.take_in_order(intake, mails, now, report);
             abandon.store(true, Ordering::Relaxed);
             self.read_ahead = None;
@@ -279,6 +263,8 @@ impl Umpire {
             // What an error left owed joins the pending writes it belongs to.
             let drained = self.drain_sealer();
             self.sealer = None;
+            // The worker ends once the groups queued are committed.
+            self.committer = None;
             done.and(drained)
         })
     }
@@ -323,6 +309,7 @@ impl Umpire {
             std::mem::take(&mut self.pending_done),
             std::mem::take(&mut self.pending_games),
             intake.detached_done(),
+            self.committer.as_ref(),
         ));
         // A poll over many games keeps the memory of a few groups' games,
         // not of every game it has touched (issue 13).

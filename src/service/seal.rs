@@ -88,7 +88,7 @@ pub(super) fn seal_all(key: &SecretKey, mails: &[Unsealed], now: jiff::Timestamp
         .iter()
         .map(|m| {
             let item = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                Item::new(&m.seal(key), now).to_stored()
+                Item::stored_unwritten(&m.seal(key), now)
             }))
             .map_err(|p| super::poll::panic_text(p.as_ref()));
             (m.key().to_string(), item)

@@ -708,9 +708,8 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     // sub-phase (14.21), so the check holds from the second player's first phase on.
     let at_rest = match &st.stage {
         Stage::Ops(ph) => {
-            !(ph.k == 1 && ph.side == st.first)
-                && !ph.negotiating
-                && st.units.iter().all(|u| !u.moved)
+            let first_of_turn = ph.k == 1 && ph.side == st.first;
+            !first_of_turn && !ph.negotiating && st.units.iter().all(|u| !u.moved)
         }
         Stage::Over => true,
         Stage::Economy => false,
