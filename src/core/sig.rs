@@ -153,6 +153,34 @@ struct Found {
     placed: Vec<Option<[u8; 32]>>,
     /// Every batch is checked: a tag not found now never will be.
     done: bool,
+    /// A stream's workers still running.
+    workers: usize,
+}
+
+/// The most threads [`Prechecked::stream`] checks with.
+const STREAM_WORKERS: usize = 2;
+
+/// A stream's worker ending: the last one closes the stream, and so does
+/// one that stopped before publishing all its batches (stopped early or
+/// panicked): those will never be in, and no other worker may wait for them.
+struct WorkerGone {
+    pre: std::sync::Weak<Prechecked>,
+    complete: bool,
+}
+
+impl Drop for WorkerGone {
+    fn drop(&mut self) {
+        let Some(pre) = self.pre.upgrade() else {
+            return;
+        };
+        let mut found = pre.lock();
+        found.workers = found.workers.saturating_sub(1);
+        if found.workers == 0 || !self.complete {
+            found.done = true;
+        }
+        drop(found);
+        pre.more.notify_all();
+    }
 }
 
 /// Closes its pre-check when dropped ([`Prechecked::finish_on_drop`]).
@@ -204,40 +232,80 @@ impl Prechecked {
             more: std::sync::Condvar::new(),
             placed: items.into(),
         });
-        let worker = pre.clone();
-        let spawned = std::thread::Builder::new()
-            .name("precheck".into())
-            .spawn(move || Prechecked::fill(&worker));
-        if spawned.is_err() {
-            // No thread: nothing is prechecked, each signature is checked singly.
-            pre.finish();
+        // The batches, small first; each worker takes every `workers`-th.
+        let mut bounds = Vec::new();
+        let (mut at, mut size) = (0, 64);
+        while at < pre.placed.len() {
+            let end = (at + size).min(pre.placed.len());
+            bounds.push(at..end);
+            at = end;
+            size = (size * 2).min(1024);
+        }
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, STREAM_WORKERS)
+            .min(bounds.len().max(1));
+        pre.lock().workers = workers;
+        let bounds = std::sync::Arc::new(bounds);
+        for w in 0..workers {
+            let (weak, bounds) = (std::sync::Arc::downgrade(&pre), bounds.clone());
+            let spawned = std::thread::Builder::new()
+                .name("precheck".into())
+                .spawn(move || Prechecked::fill(&weak, &bounds, w, workers));
+            if spawned.is_err() {
+                // A worker short: its batches are never published, so close the
+                // stream; what is not in is checked singly.
+                pre.finish();
+            }
         }
         pre
     }
 
-    /// The worker's part: checks the placed signatures batch by batch,
-    /// publishing each verdict; it stops early once no one else holds the
-    /// stream (the replay ended, an error included), so no work goes on for
-    /// nobody.
-    fn fill(this: &std::sync::Arc<Prechecked>) {
-        // Marks the stream done however the worker ends, a panic included,
-        // so no lookup waits forever.
-        let _finish = this.finish_on_drop();
-        let views: Vec<Signed<'_>> = this
-            .placed
-            .iter()
-            .map(|p| (p.namespace, p.msg.as_slice(), p.armored.as_str()))
-            .collect();
-        let mut rest = views.as_slice();
-        let mut size = 64;
-        while !rest.is_empty() && std::sync::Arc::strong_count(this) > 1 {
-            let (now, later) = rest.split_at(size.min(rest.len()));
-            let keys = signers(now, now.len());
-            this.lock().placed.extend(keys);
-            this.more.notify_all();
-            rest = later;
-            size = (size * 2).min(1024);
+    /// Worker `w` of `workers`: checks its batches (every `workers`-th of
+    /// `bounds`) and publishes each verdict in record order, waiting for the
+    /// batches before it. It stops early once the replay has let go of the
+    /// stream (ended, an error included), so no work goes on for nobody.
+    fn fill(
+        weak: &std::sync::Weak<Prechecked>,
+        bounds: &[std::ops::Range<usize>],
+        w: usize,
+        workers: usize,
+    ) {
+        let Some(placed) = weak.upgrade().map(|p| p.placed.clone()) else {
+            return;
+        };
+        // Marks this worker gone however it ends, a panic included, so no
+        // lookup and no other worker waits forever.
+        let mut gone = WorkerGone {
+            pre: weak.clone(),
+            complete: false,
+        };
+        for range in bounds.iter().skip(w).step_by(workers) {
+            let views: Vec<Signed<'_>> = placed[range.clone()]
+                .iter()
+                .map(|p| (p.namespace, p.msg.as_slice(), p.armored.as_str()))
+                .collect();
+            let keys = signers(&views, views.len());
+            let Some(pre) = weak.upgrade() else { return };
+            let mut found = pre.lock();
+            while found.placed.len() < range.start && !found.done {
+                found = pre
+                    .more
+                    .wait(found)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+            if found.done || found.placed.len() != range.start {
+                return;
+            }
+            found.placed.extend(keys);
+            drop(found);
+            pre.more.notify_all();
+            // No one but this worker holds it: the replay has ended.
+            if std::sync::Arc::strong_count(&pre) <= 1 {
+                return;
+            }
         }
+        gone.complete = true;
     }
 
     /// An empty pre-check its owner fills one signature at a time with
