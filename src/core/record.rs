@@ -690,6 +690,12 @@ impl Record {
         &self.entries[seq as usize]
     }
 
+    /// Room for `more` entries, so a replay does not move the record as it
+    /// grows.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.entries.reserve(more);
+    }
+
     /// Every entry, in order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries

@@ -93,6 +93,7 @@ impl Game {
             })?;
         let rest = entries.get(1..).unwrap_or_default();
         let mut game = Game::start(ruleset, first, rest, force_from)?;
+        game.record.reserve(rest.len());
         game.keep_reports = keep_reports;
         let revealed = revealed_secrets(entries)?;
         let mut sum = ReplaySummary {
