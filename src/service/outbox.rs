@@ -104,6 +104,35 @@ impl Item {
 
     /// The bytes the store keeps.
     pub fn to_stored(&self) -> Vec<u8> {
+        let mut out = self.stored_head(STORED, self.raw.len());
+        out.extend_from_slice(&self.raw);
+        out
+    }
+
+    /// The stored bytes of a new item for a sealed mail, due now, the mail
+    /// kept unwritten until it is read back to be delivered.
+    pub(super) fn stored_unwritten(m: &SealedMail, now: jiff::Timestamp) -> Vec<u8> {
+        let item = Item {
+            key: m.key.clone(),
+            message_id: m.message_id.clone(),
+            from: m.from.clone(),
+            to: vec![m.to.clone()],
+            raw: Vec::new(),
+            queued: now.as_second(),
+            attempts: 0,
+            next_attempt: now.as_second(),
+            sent: None,
+            failed: None,
+            last_error: None,
+        };
+        let mut out = item.stored_head(STORED_UNWRITTEN, m.mail.text.len() + 4096);
+        m.mail.to_bytes(&mut out);
+        out
+    }
+
+    /// The form's first byte, the fields' JSON length (4 bytes, big endian)
+    /// and the JSON, with room for `mail` more bytes.
+    fn stored_head(&self, form: u8, mail: usize) -> Vec<u8> {
         let fields = Fields {
             key: self.key.clone(),
             message_id: self.message_id.clone(),
@@ -119,36 +148,10 @@ impl Item {
         };
         // Plain strings and integers: serialising cannot fail.
         let json = serde_json::to_vec(&fields).unwrap_or_default();
-        let mut out = Vec::with_capacity(5 + json.len() + self.raw.len());
-        out.push(STORED);
+        let mut out = Vec::with_capacity(5 + json.len() + mail);
+        out.push(form);
         out.extend_from_slice(&(json.len() as u32).to_be_bytes());
         out.extend_from_slice(&json);
-        out.extend_from_slice(&self.raw);
-        out
-    }
-
-    /// The stored bytes of a new item for a sealed mail, due now, the mail
-    /// kept unwritten until it is read back to be delivered.
-    pub(super) fn stored_unwritten(m: &SealedMail, now: jiff::Timestamp) -> Vec<u8> {
-        let fields = Fields {
-            key: m.key.clone(),
-            message_id: m.message_id.clone(),
-            from: m.from.clone(),
-            to: vec![m.to.clone()],
-            raw: String::new(),
-            queued: now.as_second(),
-            attempts: 0,
-            next_attempt: now.as_second(),
-            sent: None,
-            failed: None,
-            last_error: None,
-        };
-        let json = serde_json::to_vec(&fields).unwrap_or_default();
-        let mut out = Vec::with_capacity(5 + json.len() + m.mail.text.len() + 4096);
-        out.push(STORED_UNWRITTEN);
-        out.extend_from_slice(&(json.len() as u32).to_be_bytes());
-        out.extend_from_slice(&json);
-        m.mail.to_bytes(&mut out);
         out
     }
 
