@@ -2203,6 +2203,21 @@ fn an_event_choice_is_asked_when_the_player_asked_to_be_asked() {
     assert_eq!(t.st.stage, Stage::Economy, "the turn goes on");
 }
 
+/// Turn 2's events rolled by the Russians with the index at 1: column B,
+/// B1 Pro-British Uprising, its region (KV, by the standing order) raising a
+/// levy of one (5.42(3)). Returns the events.
+fn pro_british_uprising_taking_kv(t: &mut T) -> Vec<String> {
+    events_with(
+        t,
+        2,
+        &[
+            ("random events, column roll by the Russian (8.1(1))", 3),
+            ("random events, column B (8.1(2))", 1),
+            ("invasion defence levy, KV (5.42(3))", 1),
+        ],
+    )
+}
+
 // N13 (5.4(1)): the uprising's region is the player's choice: `uprising:`
 // lists neutral regions, first neutral one first; an unknown code is refused.
 #[test]
@@ -2212,15 +2227,7 @@ fn an_uprising_wins_the_region_the_standing_order_names() {
     let kv = t.region("KV");
     t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: NI KV AF"))
         .unwrap();
-    let ev = events_with(
-        &mut t,
-        2,
-        &[
-            ("random events, column roll by the Russian (8.1(1))", 3),
-            ("random events, column B (8.1(2))", 1),
-            ("invasion defence levy, KV (5.42(3))", 1),
-        ],
-    );
+    let ev = pro_british_uprising_taking_kv(&mut t);
     assert!(
         ev.iter().any(|e| e.contains("Pro-British Uprising")),
         "{ev:?}"
@@ -3369,15 +3376,7 @@ fn units_an_uprising_sets_beside_the_enemy_fight_in_the_first_combat_sub_phase()
     );
     t.r.set_standing(&mut t.st, BRITISH, &lines("uprising: KV"))
         .unwrap();
-    let ev = events_with(
-        &mut t,
-        2,
-        &[
-            ("random events, column roll by the Russian (8.1(1))", 3),
-            ("random events, column B (8.1(2))", 1),
-            ("invasion defence levy, KV (5.42(3))", 1),
-        ],
-    );
+    let ev = pro_british_uprising_taking_kv(&mut t);
     assert_eq!(t.st.control[kv], Some(Power::British), "{ev:?}");
     assert!(t.st.occupies(s, Power::British) && t.st.occupies(s, Power::Russian));
     // Between the events and the first combat the stack is legal.

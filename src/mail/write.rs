@@ -634,6 +634,15 @@ mod tests {
         assert_eq!(m.attachments[0].bytes, c.attachments[0].2);
     }
 
+    /// `c` prepared, its text and every attachment kept unwritten.
+    fn unwritten(c: &Compose) -> Unwritten {
+        Unwritten {
+            prepared: prepare(c).unwrap(),
+            text: c.text.clone(),
+            bodies: c.attachments.iter().map(|a| Some(a.2.clone())).collect(),
+        }
+    }
+
     /// A mail kept unwritten reads back from its stored form to the same
     /// mail, and writes the bytes `build` writes, with or without parts; a
     /// part left out stays out.
@@ -642,11 +651,7 @@ mod tests {
         let mut c = compose();
         for parts in [2, 0] {
             c.attachments.truncate(parts);
-            let u = Unwritten {
-                prepared: prepare(&c).unwrap(),
-                text: c.text.clone(),
-                bodies: c.attachments.iter().map(|a| Some(a.2.clone())).collect(),
-            };
+            let u = unwritten(&c);
             let mut stored = Vec::new();
             u.to_bytes(&mut stored);
             let back = Unwritten::from_bytes(&stored).unwrap();
@@ -674,11 +679,7 @@ mod tests {
     #[test]
     fn a_damaged_unwritten_mail_is_refused_by_name() {
         let c = compose();
-        let u = Unwritten {
-            prepared: prepare(&c).unwrap(),
-            text: c.text.clone(),
-            bodies: c.attachments.iter().map(|a| Some(a.2.clone())).collect(),
-        };
+        let u = unwritten(&c);
         let mut stored = Vec::new();
         u.to_bytes(&mut stored);
         for cut in [0, 3, 10, stored.len() / 2, stored.len() - 1] {

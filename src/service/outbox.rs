@@ -76,12 +76,31 @@ enum StoredMail<'a> {
 impl Item {
     /// A new item, due now.
     pub fn new(m: &Outgoing, now: jiff::Timestamp) -> Item {
+        Item::due(
+            &m.key,
+            &m.message_id,
+            &m.from,
+            m.to.clone(),
+            m.raw.clone(),
+            now,
+        )
+    }
+
+    /// A new item, due now, from its parts.
+    fn due(
+        key: &str,
+        message_id: &str,
+        from: &str,
+        to: Vec<String>,
+        raw: Vec<u8>,
+        now: jiff::Timestamp,
+    ) -> Item {
         Item {
-            key: m.key.clone(),
-            message_id: m.message_id.clone(),
-            from: m.from.clone(),
-            to: m.to.clone(),
-            raw: m.raw.clone(),
+            key: key.to_string(),
+            message_id: message_id.to_string(),
+            from: from.to_string(),
+            to,
+            raw,
             queued: now.as_second(),
             attempts: 0,
             next_attempt: now.as_second(),
@@ -112,19 +131,14 @@ impl Item {
     /// The stored bytes of a new item for a sealed mail, due now, the mail
     /// kept unwritten until it is read back to be delivered.
     pub(super) fn stored_unwritten(m: &SealedMail, now: jiff::Timestamp) -> Vec<u8> {
-        let item = Item {
-            key: m.key.clone(),
-            message_id: m.message_id.clone(),
-            from: m.from.clone(),
-            to: vec![m.to.clone()],
-            raw: Vec::new(),
-            queued: now.as_second(),
-            attempts: 0,
-            next_attempt: now.as_second(),
-            sent: None,
-            failed: None,
-            last_error: None,
-        };
+        let item = Item::due(
+            &m.key,
+            &m.message_id,
+            &m.from,
+            vec![m.to.clone()],
+            Vec::new(),
+            now,
+        );
         let mut out = item.stored_head(STORED_UNWRITTEN, m.mail.text.len() + 4096);
         m.mail.to_bytes(&mut out);
         out
