@@ -972,6 +972,85 @@ fn loyal_romans_stacked_with_client_units_are_not_rolled_for() {
     assert!(text(&ev).contains("client units"), "{}", text(&ev));
 }
 
+/// A rebel co-emperor's force about to move next to loyal `v2` in the hex
+/// returned, where a fortification and a rebuild are under way (8.3, 8.13,
+/// 8.14); `(force's path, that hex)`.
+fn conversion_beside_work(t: &mut T) -> (Vec<Hex>, Hex) {
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 4);
+    let q = d
+        .links(p[1])
+        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
+        .unwrap();
+    for id in ["co", "v1"] {
+        t.put(id, p[0]);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    t.put("v2", q);
+    t.st.fortify = Some(q);
+    t.st.looted.insert(q);
+    t.st.rebuilding.insert(q);
+    (p, q)
+}
+
+// 8.13, 8.14: "actual occupation by one or more enemy units" aborts a
+// fortification or a rebuild under way. Loyal Romans that turn rebel where
+// they stand (8.3) occupy their hex for the enemy, as an entry would.
+// Self-play at scale (seed 1001, game 952) found the Roman completing a
+// fortification among units that had turned rebel: a loyal garrison stacked
+// with rebels (10.4, 10.5).
+#[test]
+fn a_revolt_in_a_hex_aborts_its_fortification_and_rebuild() {
+    let mut t = empty();
+    let (p, q) = conversion_beside_work(&mut t);
+    let ev = t.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 4)],
+    );
+    assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
+    assert_eq!(t.st.fortify, None, "{}", text(&ev));
+    assert!(!t.st.rebuilding.contains(&q), "{}", text(&ev));
+    assert!(t.st.looted.contains(&q), "still looted (6.4)");
+    assert!(
+        text(&ev).contains("aborts its fortification (8.13)"),
+        "{}",
+        text(&ev)
+    );
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "fortify complete");
+    assert!(e.contains("no fortification is under way"), "{e}");
+
+    // Version 11 left the marker (its records replay so).
+    let mut old = empty();
+    old.r = old.r.as_version(11).unwrap();
+    let (p, q) = conversion_beside_work(&mut old);
+    old.ok(
+        GP,
+        &format!("move {} to {} {}", p[0], p[1], p[2]),
+        &[(&format!("conversion-{q}"), 6, 4)],
+    );
+    assert_eq!(old.st.fortify, Some(q));
+}
+
+// 8.13, 10.4, 10.5: whatever path left a Fortify marker among the enemy, the
+// loyal garrison is not set there.
+#[test]
+fn a_fortification_is_not_completed_among_the_enemy() {
+    let mut t = empty();
+    let (_, q) = conversion_beside_work(&mut t);
+    let v2 = t.u("v2");
+    t.st.unit_mut(v2).rebel = true;
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "fortify complete");
+    assert!(
+        e.contains(&format!("{q} is occupied by the enemy")) && e.contains("(8.13)"),
+        "{e}"
+    );
+    assert!(t.st.at(q).all(|u| t.st.unit(u).rebel));
+}
+
 // 5.4, 14.3: The Gods Are Bored, drawn in Turns 1-4 with an even roll, ends the turn.
 #[test]
 fn the_gods_are_bored_end_the_turn() {

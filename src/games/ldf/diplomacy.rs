@@ -3,10 +3,12 @@
 
 use super::chits::{holds_effect, spend};
 use super::data::{Data, Kind, UnitId};
-use super::effects::{Ctx, coemperor_grave, flip_loyal, illegal, kill};
+use super::effects::{Ctx, changed_sides_in, coemperor_grave, flip_loyal, illegal, kill};
 use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};
+use crate::core::hex::Hex;
 use crate::core::ruleset::RuleError;
+use std::collections::BTreeSet;
 
 /// What a diplomacy or treachery roll is: its label, whether it is treachery
 /// against the emperor, and the diplomacy's target (none for treachery).
@@ -319,6 +321,7 @@ pub fn diplomacy(
                     );
                     kill(ctx, st, u)?;
                 }
+                changed_sides_in(ctx, st, h);
             }
         }
         (Player::Gp, DipTarget::Palmyra) => {
@@ -406,6 +409,10 @@ pub fn activate_gaul(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         let s = st.unit_mut(*u);
         s.rebel = true;
         s.gallic = true;
+    }
+    let held: BTreeSet<Hex> = us.iter().filter_map(|u| st.hex_of(*u)).collect();
+    for h in held {
+        changed_sides_in(ctx, st, h);
     }
     if st
         .fortify

@@ -632,6 +632,11 @@ pub fn fortify(ctx: &mut Ctx, st: &mut State, hex: Option<Hex>) -> Result<(), Ru
             let h = st
                 .fortify
                 .ok_or_else(|| illegal("no fortification is under way", "8.13"))?;
+            // Never reached while occupation aborts the work (8.13); kept so
+            // no path can set a loyal garrison among the enemy (10.4, 10.5).
+            if ctx.version >= 12 && st.anti_roman_in(d, h) {
+                return Err(illegal(format!("{h} is occupied by the enemy"), "8.13"));
+            }
             let g = d
                 .of_kind(Kind::RomanGarrison)
                 .find(|u| matches!(st.unit(*u).loc, Loc::Aside | Loc::Dead))

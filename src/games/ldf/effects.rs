@@ -277,6 +277,29 @@ pub fn loot(ctx: &mut Ctx, st: &mut State, h: Hex, why: &str) {
     }
 }
 
+/// Units that changed sides where they stand (8.3, 8.7, 8.10, 9.5) may leave
+/// a hex with work under way occupied by the enemy. 8.13 and 8.14 end alike:
+/// "actual occupation by one or more enemy units" aborts the fortification or
+/// the rebuild, so a revolt does what an enemy's entry does.
+pub fn changed_sides_in(ctx: &mut Ctx, st: &mut State, h: Hex) {
+    if ctx.version < 12 || !st.anti_roman_in(ctx.d, h) {
+        return;
+    }
+    if st.fortify == Some(h) {
+        st.fortify = None;
+        ctx.say(
+            format!("the enemy now holding {h} aborts its fortification (8.13)"),
+            vec![h],
+        );
+    }
+    if st.rebuilding.remove(&h) {
+        ctx.say(
+            format!("the enemy now holding {h} overturns its rebuilding (8.14, 6.4)"),
+            vec![h],
+        );
+    }
+}
+
 /// Everything that happens when `units` (of faction `f`) enter `h`: looting
 /// and Parthian loot TP (6.3, 6.5), a rebuild or fortification overturned
 /// (6.4, 8.13), sudden death (4.2), Parthian collapse (7.3), the end of the

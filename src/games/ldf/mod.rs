@@ -69,7 +69,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -273,6 +273,11 @@ impl Rules for Ldf {
             // step by step (N7, 6.10), unless he stated `deficit`; the rest
             // of the action (payment, unstacking, advance, free draw)
             // follows the answer; `at_version(10)` plays 10.
+            // 12: units that change sides where they stand (8.3, 8.7, 8.10,
+            // 9.5) abort a fortification or a rebuild in their hex, as an
+            // enemy's occupation does (8.13, 8.14), and a fortification is
+            // not completed among the enemy (10.4, 10.5; self-play at scale,
+            // seed 1001 game 952); `at_version(11)` plays 11.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
