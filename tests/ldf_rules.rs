@@ -2195,6 +2195,44 @@ fn a_client_garrison_falls_when_the_coemperors_stack_turns_rebel() {
     assert!(text(&ev).contains("falls to the new rebels"));
 }
 
+// 8.7: a rebel co-emperor placed with loyal Romans converts "the Roman units
+// in the hex of placement"; a Caucasus garrison with them (R-D5) has no rebel
+// side, so, as in 8.10 (ruling), it falls to the new rebels rather than share
+// a hex with them (10.4, 10.5). Version 11 left it there.
+#[test]
+fn a_client_garrison_falls_when_a_rebel_coemperor_rises_in_its_hex() {
+    let d = empty().d().clone();
+    let hx = d
+        .hexes
+        .iter()
+        .find(|x| x.region.is_caucasus())
+        .map(|x| x.hex)
+        .unwrap();
+    let mut t = empty();
+    t.put_all(&["cg1", "v1", "v2"], hx);
+    t.st.actor = Player::Gp;
+    let ev = t.ok(GP, &format!("rebel {hx}"), &[("rebel-coemperor", 6, 5)]);
+    assert_eq!(t.at("co"), Some(hx), "{}", text(&ev));
+    assert!(t.st.unit(t.u("v1")).rebel && t.st.unit(t.u("v2")).rebel);
+    assert_eq!(t.at("cg1"), None, "{}", text(&ev));
+    assert!(
+        text(&ev).contains("falls to the new rebels"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(
+        umpire::games::ldf::stacking::check_hex(&d, &t.st, hx),
+        Ok(())
+    );
+
+    let mut old = empty();
+    old.r = old.r.as_version(11).unwrap();
+    old.put_all(&["cg1", "v1", "v2"], hx);
+    old.st.actor = Player::Gp;
+    old.ok(GP, &format!("rebel {hx}"), &[("rebel-coemperor", 6, 5)]);
+    assert_eq!(old.at("cg1"), Some(hx));
+}
+
 // 7.3, 8.4: the free evacuation after a collapse moves each Roman force whole,
 // its leader with it. A rebel co-emperor whose force takes Ctesiphon is never
 // left alone in Parthia while his units sail home (found by self-play, seed

@@ -3,7 +3,9 @@
 
 use super::chits::{holds_effect, spend};
 use super::data::{Data, Kind, UnitId};
-use super::effects::{Ctx, changed_sides_in, coemperor_grave, flip_loyal, illegal, kill};
+use super::effects::{
+    Ctx, changed_sides_in, clients_fall_to_rebels, coemperor_grave, flip_loyal, illegal, kill,
+};
 use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};
 use crate::core::hex::Hex;
@@ -306,21 +308,7 @@ pub fn diplomacy(
                     format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
                     vec![h],
                 );
-                // 8.10 flips only the Roman units; a client garrison or a
-                // Palmyran with them would share a hex with its enemies,
-                // which no rule allows (10.4, 11.x). Ruling: it falls to the
-                // rebels, eliminated.
-                let left: Vec<UnitId> = st
-                    .at(h)
-                    .filter(|u| st.faction(d, *u).hostile(Faction::Rebel))
-                    .collect();
-                for u in left {
-                    ctx.say(
-                        format!("{} in {h} falls to the new rebels (ruling; 8.10)", d.uid(u)),
-                        vec![h],
-                    );
-                    kill(ctx, st, u)?;
-                }
+                clients_fall_to_rebels(ctx, st, h, "8.10")?;
                 changed_sides_in(ctx, st, h);
             }
         }

@@ -277,6 +277,31 @@ pub fn loot(ctx: &mut Ctx, st: &mut State, h: Hex, why: &str) {
     }
 }
 
+/// Romans turned rebel where they stand by `rule` (8.7, 8.10) leave any client
+/// garrison or Palmyran with them sharing a hex with its enemies, which no
+/// rule allows (10.4, 10.5; those units have no rebel side). Ruling: they
+/// fall to the new rebels, eliminated.
+pub fn clients_fall_to_rebels(
+    ctx: &mut Ctx,
+    st: &mut State,
+    h: Hex,
+    rule: &str,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let left: Vec<UnitId> = st
+        .at(h)
+        .filter(|u| st.faction(d, *u).hostile(Faction::Rebel))
+        .collect();
+    for u in left {
+        ctx.say(
+            format!("{} in {h} falls to the new rebels (ruling; {rule})", d.uid(u)),
+            vec![h],
+        );
+        kill(ctx, st, u)?;
+    }
+    Ok(())
+}
+
 /// Units that changed sides where they stand (8.3, 8.7, 8.10, 9.5) may leave
 /// a hex with work under way occupied by the enemy. 8.13 and 8.14 end alike:
 /// "actual occupation by one or more enemy units" aborts the fortification or

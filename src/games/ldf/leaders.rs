@@ -4,7 +4,7 @@
 
 use super::ask::Then;
 use super::data::{Data, EmperorPlace, Kind, UnitId};
-use super::effects::{Ctx, changed_sides_in, entered, flip_loyal, illegal};
+use super::effects::{Ctx, changed_sides_in, clients_fall_to_rebels, entered, flip_loyal, illegal};
 use super::stacking;
 use super::state::{Faction, Loc, Player, State};
 use crate::core::hex::Hex;
@@ -446,7 +446,6 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
             st.unit_mut(u).rebel = true;
         }
     }
-    changed_sides_in(ctx, st, h);
     ctx.say(
         format!(
             "roll {roll}: a rebel co-emperor rises in {} and its garrison rebels (8.7)",
@@ -454,5 +453,9 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
         ),
         vec![h],
     );
+    if ctx.version >= 12 {
+        clients_fall_to_rebels(ctx, st, h, "8.7")?;
+    }
+    changed_sides_in(ctx, st, h);
     Ok(())
 }

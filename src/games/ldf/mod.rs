@@ -277,7 +277,9 @@ impl Rules for Ldf {
             // 9.5) abort a fortification or a rebuild in their hex, as an
             // enemy's occupation does (8.13, 8.14), and a fortification is
             // not completed among the enemy (10.4, 10.5; self-play at scale,
-            // seed 1001 game 952); `at_version(11)` plays 11.
+            // seed 1001 game 952); a client garrison with Romans a rebel
+            // co-emperor converts falls to them, as in 8.10 (8.7, R-D5);
+            // `at_version(11)` plays 11.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
