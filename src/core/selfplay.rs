@@ -15,7 +15,7 @@
 //! record text, so `random_game` with that seed reproduces it.
 
 use super::dice::die_from_words;
-use super::game::{Game, ReplayMode, Stored, Verdict, hidden_slots};
+use super::game::{Game, ReplayMode, Secrets, Stored, Verdict, hidden_slots};
 use super::hash::Digest;
 use super::record::{FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
 use super::ruleset::{AwaitKind, Ruleset, Setup, Side};
@@ -44,7 +44,7 @@ pub struct SelfPlayConfig {
 impl Default for SelfPlayConfig {
     fn default() -> Self {
         SelfPlayConfig {
-            max_entries: 5_000,
+            max_entries: 20_000,
             standing: Vec::new(),
             default_percent: 25,
             chain_length: 4_000,
@@ -171,6 +171,14 @@ struct Player {
 }
 
 impl Player {
+    /// 32 bytes for a key or a secret, tagged by its use.
+    fn seed_bytes(&mut self, tag: u8) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        self.rng.fill_bytes(&mut b);
+        b[0] ^= tag;
+        b
+    }
+
     fn below(&mut self, n: usize) -> usize {
         if n <= 1 {
             return 0;
@@ -178,6 +186,32 @@ impl Player {
         let n = u32::try_from(n).unwrap_or(u32::MAX);
         (die_from_words(&mut || self.rng.next_u32(), n) - 1) as usize
     }
+}
+
+/// A new dice chain (and hidden chains) once the game's chain is spent and
+/// every position it rolled is revealed, as the umpire publishes one
+/// (`service::games::ensure_chain`): long games go on past `chain_length`.
+fn spent_chain(
+    game: &Game,
+    secrets: &Secrets,
+    player: &mut Player,
+    length: u64,
+    slots: usize,
+) -> Option<Secrets> {
+    let next = game.next_position();
+    if next <= secrets.chain.last_position() || !game.unrevealed().is_empty() {
+        return None;
+    }
+    Some(
+        Stored {
+            top: Digest(player.seed_bytes(203)),
+            length,
+            base: next - 1,
+            master: (slots > 0).then(|| Digest(player.seed_bytes(204))),
+            slots,
+        }
+        .secrets(),
+    )
 }
 
 fn move_text(game: &Game, side: &str, orders: &[&str], standing: &[String]) -> String {
@@ -256,19 +290,13 @@ pub fn random_game(
     if names.is_empty() {
         names = vec!["north".into(), "south".into()];
     }
-    let mut seed_bytes = |tag: u8| {
-        let mut b = [0u8; 32];
-        player.rng.fill_bytes(&mut b);
-        b[0] ^= tag;
-        b
-    };
     let mut keys = Vec::new();
     for (i, n) in names.iter().enumerate() {
-        let k = SecretKey::from_seed(&seed_bytes(i as u8), &format!("{n}@selfplay"))
+        let k = SecretKey::from_seed(&player.seed_bytes(i as u8), &format!("{n}@selfplay"))
             .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
         keys.push(k);
     }
-    let umpire = SecretKey::from_seed(&seed_bytes(200), "umpire@selfplay")
+    let umpire = SecretKey::from_seed(&player.seed_bytes(200), "umpire@selfplay")
         .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
     let setup = Setup {
         scenario: scenario.to_string(),
@@ -276,11 +304,11 @@ pub fn random_game(
         sides: names.clone(),
     };
     let slots = hidden_slots(ruleset.as_ref(), &setup);
-    let secrets = Stored {
-        top: Digest(seed_bytes(201)),
+    let mut secrets = Stored {
+        top: Digest(player.seed_bytes(201)),
         length: config.chain_length,
         base: 0,
-        master: (slots > 0).then(|| Digest(seed_bytes(202))),
+        master: (slots > 0).then(|| Digest(player.seed_bytes(202))),
         slots,
     }
     .secrets();
@@ -354,6 +382,11 @@ pub fn random_game(
                 ),
                 record_text(&game),
             ));
+        }
+        if let Some(fresh) = spent_chain(&game, &secrets, &mut player, config.chain_length, slots) {
+            game.recommit(&fresh, "the dice chain of this game is used up", at)
+                .map_err(|e| fail(entry(&game), format!("recommit: {e}"), record_text(&game)))?;
+            secrets = fresh;
         }
         let prompt = game.prompt().clone();
         if prompt.awaiting.is_empty() {
