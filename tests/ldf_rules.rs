@@ -2073,6 +2073,50 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
     assert!(t.st.unit(rg).rebel && t.st.looted.contains(&site));
 }
 
+// 8.13, 14.3: the rebel garrison of refused games occupies its hex for the
+// enemy, so a fortification under way there is aborted; and a fortification
+// is never completed where a garrison/fortification unit already stands (8.13
+// "no double-fortifying", 10.3). Self-play at scale (seed 1003, game 734)
+// found the revolt's garrison, loyal again after its co-emperor fell (8.7),
+// joined by a second garrison when the Roman completed the fortification.
+#[test]
+fn a_bread_and_circuses_revolt_aborts_a_fortification_in_its_hex() {
+    let (mut t, d) = games_refused();
+    let rg = t.u("rg1");
+    t.st.unit_mut(rg).loc = Loc::Aside;
+    let site = d
+        .hexes
+        .iter()
+        .filter(|x| {
+            x.region.is_core() && x.tp > 0 && x.hex != h("3318") && t.st.at(x.hex).next().is_none()
+        })
+        .min_by_key(|x| (x.tp, x.hex))
+        .map(|x| x.hex)
+        .unwrap();
+    t.st.fortify = Some(site);
+    t.standing(GP, &[&format!("revolt {site}")]);
+    t.standing(ROMAN, &["sponsor 4"]);
+    let ev = t.ok(GP, "draw", &[]);
+    assert_eq!(t.at("rg1"), Some(site), "{}", text(&ev));
+    assert_eq!(t.st.fortify, None, "{}", text(&ev));
+    assert!(
+        text(&ev).contains("aborts its fortification (8.13)"),
+        "{}",
+        text(&ev)
+    );
+
+    // The revolt's garrison loyal again (8.7), a marker left by older play:
+    // completing it is refused, not a second garrison set beside the first.
+    t.st.unit_mut(rg).rebel = false;
+    t.st.fortify = Some(site);
+    t.st.actor = Player::Roman;
+    let e = t.err(ROMAN, "fortify complete");
+    assert!(
+        e.contains("no double-fortifying") && e.contains("(8.13)"),
+        "{e}"
+    );
+}
+
 // 14.3 Bread & Circuses, R-C2: the refused games' hex "is thereafter
 // automatically friendly to any rebel co-emperor and yields no taxes until
 // retaken (and rebuilt)": rebel-held even once its garrison is gone, not

@@ -504,6 +504,7 @@ pub(super) fn revolt_at(ctx: &mut Ctx, st: &mut State, g: UnitId, h: Hex) {
         ),
         vec![h],
     );
+    super::effects::occupied_in_place(ctx, st, h);
 }
 
 /// Plague (chit 10, stand-in; see tables.toml).

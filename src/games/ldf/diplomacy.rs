@@ -4,7 +4,7 @@
 use super::chits::{holds_effect, spend};
 use super::data::{Data, Kind, UnitId};
 use super::effects::{
-    Ctx, changed_sides_in, clients_fall_to_rebels, coemperor_grave, flip_loyal, illegal, kill,
+    Ctx, occupied_in_place, clients_fall_to_rebels, coemperor_grave, flip_loyal, illegal, kill,
 };
 use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};
@@ -309,7 +309,7 @@ pub fn diplomacy(
                     vec![h],
                 );
                 clients_fall_to_rebels(ctx, st, h, "8.10")?;
-                changed_sides_in(ctx, st, h);
+                occupied_in_place(ctx, st, h);
             }
         }
         (Player::Gp, DipTarget::Palmyra) => {
@@ -400,7 +400,7 @@ pub fn activate_gaul(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     }
     let held: BTreeSet<Hex> = us.iter().filter_map(|u| st.hex_of(*u)).collect();
     for h in held {
-        changed_sides_in(ctx, st, h);
+        occupied_in_place(ctx, st, h);
     }
     if st
         .fortify

@@ -633,9 +633,16 @@ pub fn fortify(ctx: &mut Ctx, st: &mut State, hex: Option<Hex>) -> Result<(), Ru
                 .fortify
                 .ok_or_else(|| illegal("no fortification is under way", "8.13"))?;
             // Never reached while occupation aborts the work (8.13); kept so
-            // no path can set a loyal garrison among the enemy (10.4, 10.5).
+            // no path can set a loyal garrison among the enemy (10.4, 10.5)
+            // or beside another garrison (10.3).
             if ctx.version >= 12 && st.anti_roman_in(d, h) {
                 return Err(illegal(format!("{h} is occupied by the enemy"), "8.13"));
+            }
+            if ctx.version >= 12 && st.at(h).any(|u| d.kind(u).is_garrison()) {
+                return Err(illegal(
+                    format!("{h} already has a garrison/fortification unit (no double-fortifying)"),
+                    "8.13",
+                ));
             }
             let g = d
                 .of_kind(Kind::RomanGarrison)

@@ -302,11 +302,12 @@ pub fn clients_fall_to_rebels(
     Ok(())
 }
 
-/// Units that changed sides where they stand (8.3, 8.7, 8.10, 9.5) may leave
-/// a hex with work under way occupied by the enemy. 8.13 and 8.14 end alike:
-/// "actual occupation by one or more enemy units" aborts the fortification or
-/// the rebuild, so a revolt does what an enemy's entry does.
-pub fn changed_sides_in(ctx: &mut Ctx, st: &mut State, h: Hex) {
+/// Enemy units that appear in a hex without entering it (Romans changing
+/// sides where they stand, 8.3, 8.7, 8.10, 9.5; the rebel garrison of a
+/// refused Bread & Circuses, 14.3) occupy it as an entry would. 8.13 and 8.14
+/// end alike: "actual occupation by one or more enemy units" aborts the
+/// fortification or the rebuild under way there.
+pub fn occupied_in_place(ctx: &mut Ctx, st: &mut State, h: Hex) {
     if ctx.version < 12 || !st.anti_roman_in(ctx.d, h) {
         return;
     }

@@ -4,7 +4,7 @@
 
 use super::ask::Then;
 use super::data::{Data, EmperorPlace, Kind, UnitId};
-use super::effects::{Ctx, changed_sides_in, clients_fall_to_rebels, entered, flip_loyal, illegal};
+use super::effects::{Ctx, occupied_in_place, clients_fall_to_rebels, entered, flip_loyal, illegal};
 use super::stacking;
 use super::state::{Faction, Loc, Player, State};
 use crate::core::hex::Hex;
@@ -456,6 +456,6 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
     if ctx.version >= 12 {
         clients_fall_to_rebels(ctx, st, h, "8.7")?;
     }
-    changed_sides_in(ctx, st, h);
+    occupied_in_place(ctx, st, h);
     Ok(())
 }

@@ -279,6 +279,9 @@ impl Rules for Ldf {
             // not completed among the enemy (10.4, 10.5; self-play at scale,
             // seed 1001 game 952); a client garrison with Romans a rebel
             // co-emperor converts falls to them, as in 8.10 (8.7, R-D5);
+            // a refused Bread & Circuses' rebel garrison aborts the
+            // fortification in its hex (14.3, 8.13), and none is completed
+            // beside a garrison (8.13 "no double-fortifying", 10.3);
             // `at_version(11)` plays 11.
             version: self.version,
             data: Some(self.data.hash),
