@@ -4,7 +4,7 @@
 use super::chits::{holds_effect, spend};
 use super::data::{Data, Kind, UnitId};
 use super::effects::{
-    Ctx, occupied_in_place, clients_fall_to_rebels, coemperor_grave, flip_loyal, illegal, kill,
+    Ctx, clients_fall_to_rebels, coemperor_grave, flip_loyal, illegal, kill, occupied_in_place,
 };
 use super::orders::DipTarget;
 use super::state::{Faction, Loc, Palmyra, Player, State};

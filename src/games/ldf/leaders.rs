@@ -4,7 +4,9 @@
 
 use super::ask::Then;
 use super::data::{Data, EmperorPlace, Kind, UnitId};
-use super::effects::{Ctx, occupied_in_place, clients_fall_to_rebels, entered, flip_loyal, illegal};
+use super::effects::{
+    Ctx, clients_fall_to_rebels, entered, flip_loyal, illegal, occupied_in_place,
+};
 use super::stacking;
 use super::state::{Faction, Loc, Player, State};
 use crate::core::hex::Hex;

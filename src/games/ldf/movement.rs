@@ -4,7 +4,7 @@
 
 use super::data::{Data, Kind, Region, UnitId};
 use super::entry::may_enter;
-use super::effects::{Ctx, occupied_in_place, entered, illegal};
+use super::effects::{Ctx, entered, illegal, occupied_in_place};
 use super::orders::{Force, Step};
 use super::stacking;
 use super::state::{Faction, Loc, Player, State};
@@ -349,11 +349,11 @@ fn convert_around(
             for u in loyal {
                 st.unit_mut(u).rebel = true;
             }
-            occupied_in_place(ctx, st, n);
             ctx.say(
                 format!("conversion roll {r} for {n}: its Romans join the rebels (8.3)"),
                 vec![n],
             );
+            occupied_in_place(ctx, st, n);
         } else {
             ctx.say(
                 format!("conversion roll {r} for {n}: they stay loyal, the move ends (8.3)"),
