@@ -909,18 +909,7 @@ fn the_gallic_empire_rises_and_ends_at_trier() {
 #[test]
 fn rebel_conversion_rolls() {
     let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 4);
-    let q = d
-        .links(p[1])
-        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
-        .unwrap();
-    for id in ["co", "v1"] {
-        t.put(id, p[0]);
-        let u = t.u(id);
-        t.st.unit_mut(u).rebel = true;
-    }
-    t.put("v2", q);
+    let (p, q) = rebel_force_beside_loyal(&mut t);
     let ev = t.ok(
         GP,
         &format!("move {} to {} {}", p[0], p[1], p[2]),
@@ -930,12 +919,7 @@ fn rebel_conversion_rolls() {
     assert_eq!(t.at("co"), Some(p[2]));
     // An odd roll keeps them loyal and ends the move where it is.
     let mut t2 = empty();
-    for id in ["co", "v1"] {
-        t2.put(id, p[0]);
-        let u = t2.u(id);
-        t2.st.unit_mut(u).rebel = true;
-    }
-    t2.put("v2", q);
+    rebel_force_beside_loyal(&mut t2);
     t2.ok(
         GP,
         &format!("move {} to {} {}", p[0], p[1], p[2]),
@@ -953,18 +937,7 @@ fn rebel_conversion_rolls() {
 #[test]
 fn loyal_romans_stacked_with_client_units_are_not_rolled_for() {
     let mut t = empty();
-    let d = t.d().clone();
-    let p = path(&d, h("3016"), 4);
-    let q = d
-        .links(p[1])
-        .find(|x| !p.contains(x) && d.is_land(*x) && !x.adjacent_on(OFFSET, p[0]))
-        .unwrap();
-    for id in ["co", "v1"] {
-        t.put(id, p[0]);
-        let u = t.u(id);
-        t.st.unit_mut(u).rebel = true;
-    }
-    t.put("v2", q);
+    let (p, q) = rebel_force_beside_loyal(&mut t);
     t.put("cg1", q);
     let ev = t.ok(GP, &format!("move {} to {} {}", p[0], p[1], p[2]), &[]);
     assert!(!t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
@@ -972,10 +945,10 @@ fn loyal_romans_stacked_with_client_units_are_not_rolled_for() {
     assert!(text(&ev).contains("client units"), "{}", text(&ev));
 }
 
-/// A rebel co-emperor's force about to move next to loyal `v2` in the hex
-/// returned, where a fortification and a rebuild are under way (8.3, 8.13,
-/// 8.14); `(force's path, that hex)`.
-fn conversion_beside_work(t: &mut T) -> (Vec<Hex>, Hex) {
+/// A rebel co-emperor with `v1` at the start of a four-hex path from 3016,
+/// and loyal `v2` in a hex its second step comes next to (8.3);
+/// `(the path, v2's hex)`.
+fn rebel_force_beside_loyal(t: &mut T) -> (Vec<Hex>, Hex) {
     let d = t.d().clone();
     let p = path(&d, h("3016"), 4);
     let q = d
@@ -988,6 +961,13 @@ fn conversion_beside_work(t: &mut T) -> (Vec<Hex>, Hex) {
         t.st.unit_mut(u).rebel = true;
     }
     t.put("v2", q);
+    (p, q)
+}
+
+/// [`rebel_force_beside_loyal`] with a fortification and a rebuild under way
+/// in `v2`'s hex (8.13, 8.14).
+fn conversion_beside_work(t: &mut T) -> (Vec<Hex>, Hex) {
+    let (p, q) = rebel_force_beside_loyal(t);
     t.st.fortify = Some(q);
     t.st.looted.insert(q);
     t.st.rebuilding.insert(q);
