@@ -79,6 +79,15 @@ impl T {
         self.st.actor = Player::Roman;
         self.run(ROMAN, &format!("move {from} to {to}"), &[])
     }
+    /// The rebel force at `p[0]` moves two hexes along `p`, past loyal
+    /// Romans in `q`, the conversion roll for `q` (8.3) being `roll`.
+    fn march_past(&mut self, p: &[Hex], q: Hex, roll: u32) -> Vec<Event> {
+        self.ok(
+            GP,
+            &format!("move {} to {} {}", p[0], p[1], p[2]),
+            &[(&format!("conversion-{q}"), 6, roll)],
+        )
+    }
     fn at(&self, id: &str) -> Option<Hex> {
         self.st.hex_of(self.u(id))
     }
@@ -910,21 +919,13 @@ fn the_gallic_empire_rises_and_ends_at_trier() {
 fn rebel_conversion_rolls() {
     let mut t = empty();
     let (p, q) = rebel_force_beside_loyal(&mut t);
-    let ev = t.ok(
-        GP,
-        &format!("move {} to {} {}", p[0], p[1], p[2]),
-        &[(&format!("conversion-{q}"), 6, 4)],
-    );
+    let ev = t.march_past(&p, q, 4);
     assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
     assert_eq!(t.at("co"), Some(p[2]));
     // An odd roll keeps them loyal and ends the move where it is.
     let mut t2 = empty();
     rebel_force_beside_loyal(&mut t2);
-    t2.ok(
-        GP,
-        &format!("move {} to {} {}", p[0], p[1], p[2]),
-        &[(&format!("conversion-{q}"), 6, 3)],
-    );
+    t2.march_past(&p, q, 3);
     assert!(!t2.st.unit(t2.u("v2")).rebel);
     assert_eq!(t2.at("co"), Some(p[1]));
 }
@@ -984,11 +985,7 @@ fn conversion_beside_work(t: &mut T) -> (Vec<Hex>, Hex) {
 fn a_revolt_in_a_hex_aborts_its_fortification_and_rebuild() {
     let mut t = empty();
     let (p, q) = conversion_beside_work(&mut t);
-    let ev = t.ok(
-        GP,
-        &format!("move {} to {} {}", p[0], p[1], p[2]),
-        &[(&format!("conversion-{q}"), 6, 4)],
-    );
+    let ev = t.march_past(&p, q, 4);
     assert!(t.st.unit(t.u("v2")).rebel, "{}", text(&ev));
     assert_eq!(t.st.fortify, None, "{}", text(&ev));
     assert!(!t.st.rebuilding.contains(&q), "{}", text(&ev));
@@ -1006,11 +1003,7 @@ fn a_revolt_in_a_hex_aborts_its_fortification_and_rebuild() {
     let mut old = empty();
     old.r = old.r.as_version(11).unwrap();
     let (p, q) = conversion_beside_work(&mut old);
-    old.ok(
-        GP,
-        &format!("move {} to {} {}", p[0], p[1], p[2]),
-        &[(&format!("conversion-{q}"), 6, 4)],
-    );
+    old.march_past(&p, q, 4);
     assert_eq!(old.st.fortify, Some(q));
 }
 
@@ -4353,11 +4346,7 @@ fn a_rebel_force_next_to_the_emperor_rolls_nothing_and_stops() {
 fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
     let (mut t, p, q) = rebel_force();
     t.put("v2", q);
-    t.ok(
-        GP,
-        &format!("move {} to {} {}", p[0], p[1], p[2]),
-        &[(&format!("conversion-{q}"), 6, 3)],
-    );
+    t.march_past(&p, q, 3);
     assert_eq!(t.at("co"), Some(p[1]), "locked in next to v2");
     let base = t.st.clone();
     // An odd roll: still loyal, no move.
