@@ -2019,16 +2019,11 @@ fn games_refused() -> (T, Data) {
     (t, d)
 }
 
-// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
-// Germano-Parthian plants the rebel garrison in the first hex of his
-// `revolt` standing order that qualifies (an empty, unlooted core population
-// centre other than Rome), not the richest one.
-#[test]
-fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
-    let (mut t, d) = games_refused();
+/// The B&C garrison `rg1` set aside, and the poorest empty core population
+/// centre other than Rome: where the Germano-Parthian will ask the revolt.
+fn revolt_site(t: &mut T, d: &Data) -> (UnitId, Hex) {
     let rg = t.u("rg1");
     t.st.unit_mut(rg).loc = Loc::Aside;
-    t.st.treasury = 0;
     let site = d
         .hexes
         .iter()
@@ -2038,6 +2033,17 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
         .min_by_key(|x| (x.tp, x.hex))
         .map(|x| x.hex)
         .unwrap();
+    (rg, site)
+}
+
+// 14.3 Bread & Circuses, digest N6: when the Roman refuses the games, the
+// Germano-Parthian plants the rebel garrison in the first hex of his
+// `revolt` standing order that qualifies (an empty, unlooted core population
+// centre other than Rome), not the richest one.
+#[test]
+fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
+    let (mut t, d) = games_refused();
+    let (rg, site) = revolt_site(&mut t, &d);
     t.standing(GP, &[&format!("revolt {site}")]);
     t.standing(ROMAN, &["sponsor 4"]);
     let ev = t.ok(GP, "draw", &[]);
@@ -2055,17 +2061,7 @@ fn a_refused_bread_and_circuses_revolts_where_the_gp_prefers() {
 #[test]
 fn a_bread_and_circuses_revolt_aborts_a_fortification_in_its_hex() {
     let (mut t, d) = games_refused();
-    let rg = t.u("rg1");
-    t.st.unit_mut(rg).loc = Loc::Aside;
-    let site = d
-        .hexes
-        .iter()
-        .filter(|x| {
-            x.region.is_core() && x.tp > 0 && x.hex != h("3318") && t.st.at(x.hex).next().is_none()
-        })
-        .min_by_key(|x| (x.tp, x.hex))
-        .map(|x| x.hex)
-        .unwrap();
+    let (rg, site) = revolt_site(&mut t, &d);
     t.st.fortify = Some(site);
     t.standing(GP, &[&format!("revolt {site}")]);
     t.standing(ROMAN, &["sponsor 4"]);
