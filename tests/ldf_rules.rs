@@ -1024,6 +1024,62 @@ fn a_fortification_is_not_completed_among_the_enemy() {
     assert!(t.st.at(q).all(|u| t.st.unit(u).rebel));
 }
 
+/// Pro-Roman Palmyrans stand in Carthago, where a fortification is under way.
+fn palmyrans_in_the_work(t: &mut T) -> Hex {
+    let carthago = t.d().find_hex("Carthago").unwrap();
+    t.st.palmyra = umpire::games::ldf::state::Palmyra::Roman { attacked: false };
+    t.st.fortify = Some(carthago);
+    t.put("p1", carthago);
+    t.st.actor = Player::Roman;
+    carthago
+}
+
+// 8.13, 10.4, 10.5: pro-Roman Palmyrans are no enemy, so their entry does not
+// abort a fortification, but no Roman garrison may stand with them: the work
+// is completed once they have gone (version 13; self-play at scale, seed
+// 1056 game 822, where version 12 set the garrison beside them).
+#[test]
+fn a_fortification_waits_while_palmyrans_stand_in_its_hex() {
+    let mut t = empty();
+    let carthago = palmyrans_in_the_work(&mut t);
+    let listed = |t: &T| {
+        t.r.legal(&t.st, ROMAN)
+            .iter()
+            .any(|o| o == "fortify complete")
+    };
+    assert!(!listed(&t), "not offered while they stand there");
+    let e = t.err(ROMAN, "fortify complete");
+    assert!(
+        e.contains(&format!(
+            "units of different nationalities may not stack in {carthago}"
+        )) && e.contains("(10.4, 10.5)"),
+        "{e}"
+    );
+    assert_eq!(t.st.fortify, Some(carthago), "the work goes on (8.13)");
+    assert!(t.st.at(carthago).all(|u| t.d().kind(u) == Kind::Palmyran));
+    let p1 = t.u("p1");
+    t.st.unit_mut(p1).loc = Loc::Aside;
+    let ev = t.ok(ROMAN, "fortify complete", &[]);
+    assert!(text(&ev).contains("is fortified (8.13)"), "{}", text(&ev));
+    assert_eq!(t.st.fortify, None);
+    stacks_hold(&t);
+
+    let mut old = empty();
+    old.r = old.r.as_version(12).unwrap();
+    let carthago = palmyrans_in_the_work(&mut old);
+    assert!(
+        listed(&old),
+        "a version-12 game is offered what version 12 accepts"
+    );
+    old.ok(ROMAN, "fortify complete", &[]);
+    assert!(
+        old.st
+            .at(carthago)
+            .any(|u| old.d().kind(u) == Kind::RomanGarrison),
+        "version 12 set the garrison beside them"
+    );
+}
+
 // 5.4, 14.3: The Gods Are Bored, drawn in Turns 1-4 with an even roll, ends the turn.
 #[test]
 fn the_gods_are_bored_end_the_turn() {
@@ -2310,6 +2366,67 @@ fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
     assert_eq!(t.at("v1"), None, "{}", text(&ev));
     assert_eq!(t.at("emp"), Some(h("3318")), "{}", text(&ev));
     stacks_hold(&t);
+}
+
+/// The emperor and one vexillation in Lugdunum, the only loyal Romans left,
+/// a tribe beside them, and a rebel co-emperor with his army in Carthago; the
+/// tribe's attack eliminates the stack and the Emperor Creation Table roll is
+/// 5 (Rome, no TP). Returns the events.
+fn the_last_loyal_stack_falls(t: &mut T) -> Vec<Event> {
+    let d = t.d().clone();
+    let lug = d.find_hex("Lugdunum").unwrap();
+    let from = d
+        .links(lug)
+        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
+        .unwrap();
+    t.put_all(&["emp", "v1"], lug);
+    t.put("t1", from);
+    let carthago = d.find_hex("Carthago").unwrap();
+    for id in ["co", "v2", "v3"] {
+        t.put(id, carthago);
+        let u = t.u(id);
+        t.st.unit_mut(u).rebel = true;
+    }
+    let k = odds_step(7, 1) - 1;
+    let r = t.roll_for(k, Outcome::DE);
+    t.ok(
+        GP,
+        &format!("attack {from} on {lug} advance none nodraw"),
+        &[
+            ("german-cf-t1", 6, 6),
+            ("combat", 6, r),
+            ("emperor-table", 6, 5),
+        ],
+    )
+}
+
+// 8.4, 8.9, 14.4; rulings R-F6, R-F9: when the emperor falls with the last
+// loyal Roman unit, the new one has no loyal unit to stand with anywhere. A
+// rebel co-emperor's army proclaims him, as when he reaches Rome (8.3):
+// the co-emperor's counter is set aside, his rebels return to loyalty, and
+// the emperor stands with them (version 13; self-play at scale, seed 1055
+// game 504, where version 12 set him alone in an empty Rome).
+#[test]
+fn with_no_loyal_roman_left_the_rebel_army_proclaims_the_emperor() {
+    let mut t = empty();
+    let ev = the_last_loyal_stack_falls(&mut t);
+    assert!(
+        text(&ev).contains("the rebel co-emperor's army in 3221 (Carthago) proclaims him emperor"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.at("emp"), Some(h("3221")), "{}", text(&ev));
+    assert_eq!(t.at("co"), None, "set aside (8.3)");
+    for id in ["co", "v2", "v3"] {
+        assert!(!t.st.unit(t.u(id)).rebel, "{id} is loyal again");
+    }
+    stacks_hold(&t);
+
+    let mut old = empty();
+    old.r = old.r.as_version(12).unwrap();
+    the_last_loyal_stack_falls(&mut old);
+    assert_eq!(old.at("emp"), Some(h("3318")), "version 12: alone in Rome");
+    assert_eq!(old.at("co"), Some(h("3221")));
 }
 
 /// 8.4 and 10.x hold on every hex with a counter (the whole `invariants()`

@@ -648,11 +648,22 @@ pub fn fortify(ctx: &mut Ctx, st: &mut State, hex: Option<Hex>) -> Result<(), Ru
                 .of_kind(Kind::RomanGarrison)
                 .find(|u| matches!(st.unit(*u).loc, Loc::Aside | Loc::Dead))
                 .ok_or_else(|| illegal("all eleven Roman garrisons are in play", "8.13; R-C7"))?;
+            // Version 13: nor beside units of another nationality, such as
+            // pro-Roman Palmyrans who entered the hex while the work went on
+            // (10.4, 10.5; self-play at scale, seed 1056 game 822). The work
+            // is not aborted (they are no enemy, 8.13): it waits for them to go.
+            let was = *st.unit(g);
             *st.unit_mut(g) = super::state::UnitState {
                 loc: Loc::Hex(h),
                 rebel: false,
                 gallic: false,
             };
+            if ctx.version >= 13
+                && let Err((m, r)) = stacking::check_hex(d, st, h)
+            {
+                *st.unit_mut(g) = was;
+                return Err(illegal(format!("the new garrison may not stand there: {m}"), r));
+            }
             st.fortify = None;
             ctx.say(format!("{} is fortified (8.13)", d.hex_name(h)), vec![h]);
         }

@@ -87,8 +87,19 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     .or_else(|| {
         d.all_hexes()
             .find(|h| manned(st, *h) && fit_for_emperor(d, st, *h))
-    })
-    .or_else(|| fit_for_emperor(d, st, d.special.rome).then_some(d.special.rome));
+    });
+    // Version 13: no loyal Roman unit stands anywhere, so the new emperor
+    // could only stand alone (8.4; self-play at scale, seed 1055 game 504):
+    // the rebel co-emperor's army proclaims him instead.
+    if hex.is_none()
+        && ctx.version >= 13
+        && let Some(co) = st
+            .coemperor(d)
+            .filter(|c| st.unit(*c).rebel && st.hex_of(*c).is_some())
+    {
+        return usurper_proclaimed(ctx, st, co, roll, row.tp_die);
+    }
+    let hex = hex.or_else(|| fit_for_emperor(d, st, d.special.rome).then_some(d.special.rome));
     let Some(h) = hex else {
         return Ok(());
     };
@@ -108,6 +119,36 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         }
     }
     proclaim(ctx, st, h, roll, row.tp_die)
+}
+
+/// No loyal Roman unit stands anywhere for the new emperor to stand with
+/// (8.4; R-F6), but a rebel co-emperor leads an army: it proclaims him, as
+/// when he reaches Rome (8.3; R-F7). His counter is set aside, every
+/// non-Gallic rebel returns to loyalty and the emperor takes his place,
+/// after Emperor Creation Table roll `roll` (its TP die paid if `tp_die`).
+/// A ruling of version 13: the text and the stand-in table do not say.
+fn usurper_proclaimed(
+    ctx: &mut Ctx,
+    st: &mut State,
+    co: UnitId,
+    roll: u32,
+    tp_die: bool,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let Some(h) = st.hex_of(co) else {
+        return Ok(());
+    };
+    st.set_loc(co, Loc::Aside);
+    st.unit_mut(co).rebel = false;
+    flip_loyal(st, d);
+    ctx.say(
+        format!(
+            "no loyal Roman unit stands anywhere: the rebel co-emperor's army in {} proclaims him emperor, his counter is set aside and every rebel returns to loyalty (8.3, 8.4; ruling)",
+            d.hex_name(h)
+        ),
+        vec![h],
+    );
+    proclaim(ctx, st, h, roll, tp_die)
 }
 
 /// The new emperor is proclaimed in `h` after Emperor Creation Table roll

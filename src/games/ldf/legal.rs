@@ -13,8 +13,9 @@ use crate::core::hex::Hex;
 use crate::core::movefile::SourceLine;
 use crate::core::ruleset::RuleError;
 
-/// Is the order text legal now (up to its first die roll)?
-pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
+/// Is the order text legal now (up to its first die roll), as ruleset
+/// `version` judges it (a game keeps the version it was made under)?
+pub fn ok(d: &Data, st: &State, p: Player, version: u32, text: &str) -> bool {
     let l = SourceLine {
         line: 1,
         column: 1,
@@ -25,7 +26,7 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
     };
     let mut t = st.clone();
     let mut dice = Dice::preview();
-    match turn::apply(d, &mut t, p, &o, &mut dice) {
+    match turn::apply_at(d, &mut t, p, &o, &mut dice, version) {
         Ok(_) => true,
         Err(RuleError::Dice(DiceError::PreviewStops(_))) => true,
         Err(_) => false,
@@ -37,7 +38,7 @@ pub fn ok(d: &Data, st: &State, p: Player, text: &str) -> bool {
 /// those already offered), each checked by a dry run. The first line lists
 /// every reachable hex with its cost in a trailing comment, the others their
 /// own cost.
-fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Vec<String> {
+fn moves(d: &Data, st: &State, p: Player, version: u32, from: Hex, ez: &mut Ezocs) -> Vec<String> {
     let r = reach::reach(d, st, p, from, ez);
     let by_cost = &r.by_cost;
     let mut picked: Vec<(u32, Hex, String)> = Vec::new();
@@ -53,7 +54,7 @@ fn moves(d: &Data, st: &State, p: Player, from: Hex, ez: &mut Ezocs) -> Vec<Stri
         let path = reach::path_to(d, st, p, from, *to, &r, ez);
         let tail: Vec<String> = path.iter().map(|x| x.to_string()).collect();
         let o = format!("move {from} to {}", tail.join(" "));
-        if ok(d, st, p, &o) {
+        if ok(d, st, p, version, &o) {
             picked.push((*c, *to, o));
         }
     }
@@ -87,7 +88,7 @@ const SPREAD: u32 = 3;
 const REACH_LISTED: usize = 10;
 
 /// The attacks a stack may make now, one line per target hex.
-fn attacks(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
+fn attacks(d: &Data, st: &State, p: Player, version: u32, from: Hex) -> Vec<String> {
     let Some(f) = st
         .at(from)
         .find(|u| st.owner(d, *u) == Some(p) && !d.kind(*u).is_garrison())
@@ -98,7 +99,7 @@ fn attacks(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
     d.links(from)
         .filter(|n| st.hostile_in(d, *n, f) || st.factions_at(d, *n).contains(&Faction::PalmyraIdle))
         .map(|n| format!("attack {from} on {n}"))
-        .filter(|o| ok(d, st, p, o))
+        .filter(|o| ok(d, st, p, version, o))
         .map(|o| format!("{o}   # 13.x; add `with N` for combat chits"))
         .collect()
 }
@@ -112,7 +113,7 @@ const VOYAGES: usize = 2;
 /// other destination named in a trailing comment. Destinations are screened
 /// by the cheap tests (a port its faction controls, a riverbank it may enter)
 /// and each offered order is checked by a dry run.
-fn voyages(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
+fn voyages(d: &Data, st: &State, p: Player, version: u32, from: Hex) -> Vec<String> {
     let units = reach::force(d, st, p, from);
     let Some(f) = units.first().map(|u| st.faction(d, *u)) else {
         return Vec::new();
@@ -133,7 +134,7 @@ fn voyages(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
             .map(|x| x.hex)
             .filter(|h| may_enter(d, st, f, &units, *h).is_ok())
             .collect();
-        out.extend(offer(d, st, p, "sea", "12.6", from, to));
+        out.extend(offer(d, st, p, version, ("sea", "12.6"), from, to));
     }
     let river = matches!(f, Faction::Loyal | Faction::Rebel) && !st.riverine_lost;
     if river && here.riverbank {
@@ -144,7 +145,7 @@ fn voyages(d: &Data, st: &State, p: Player, from: Hex) -> Vec<String> {
             .map(|x| x.hex)
             .filter(|h| may_enter(d, st, f, &units, *h).is_ok())
             .collect();
-        out.extend(offer(d, st, p, "river", "12.7", from, to));
+        out.extend(offer(d, st, p, version, ("river", "12.7"), from, to));
     }
     out
 }
@@ -154,8 +155,8 @@ fn offer(
     d: &Data,
     st: &State,
     p: Player,
-    kw: &str,
-    rule: &str,
+    version: u32,
+    (kw, rule): (&str, &str),
     from: Hex,
     mut to: Vec<Hex>,
 ) -> Vec<String> {
@@ -164,7 +165,7 @@ fn offer(
         .iter()
         .take(VOYAGES)
         .map(|h| (*h, format!("{kw} {from} to {h}")))
-        .filter(|(_, o)| ok(d, st, p, o))
+        .filter(|(_, o)| ok(d, st, p, version, o))
         .collect();
     lines
         .iter()
@@ -185,7 +186,7 @@ fn offer(
         .collect()
 }
 
-fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
+fn candidates(d: &Data, st: &State, p: Player, version: u32) -> Vec<String> {
     let mut c = Vec::new();
     let mine: Vec<Hex> = {
         let mut v: Vec<Hex> = st
@@ -249,16 +250,16 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
             c.push("activate gaul".into());
         }
     }
-    c.retain(|o| ok(d, st, p, o));
+    c.retain(|o| ok(d, st, p, version, o));
     for h in &mine {
-        c.extend(attacks(d, st, p, *h));
+        c.extend(attacks(d, st, p, version, *h));
     }
     let mut ez = Ezocs::default();
     for h in &mine {
-        c.extend(moves(d, st, p, *h, &mut ez));
+        c.extend(moves(d, st, p, version, *h, &mut ez));
     }
     for h in &mine {
-        c.extend(voyages(d, st, p, *h));
+        c.extend(voyages(d, st, p, version, *h));
     }
     c
 }
@@ -268,7 +269,7 @@ fn candidates(d: &Data, st: &State, p: Player) -> Vec<String> {
 /// up to three moves per stack to destinations spread over its reach, the
 /// first listing every hex it can reach with its cost; the sea and river moves of each stack (12.6, 12.7). Each line is itself a legal order (a trailing `#` comment
 /// is ignored in a move file).
-pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
+pub fn legal(d: &Data, st: &State, p: Player, version: u32) -> Vec<String> {
     if turn::awaited(st) != Some(p) {
         return Vec::new();
     }
@@ -288,25 +289,25 @@ pub fn legal(d: &Data, st: &State, p: Player) -> Vec<String> {
                     && !st.anti_roman_in(d, x.hex)
             }) {
                 let t = format!("tax {}", x.hex);
-                if st.seq.is_multiple_of(3) && ok(d, st, p, &t) {
+                if st.seq.is_multiple_of(3) && ok(d, st, p, version, &t) {
                     v.push(t);
                 }
             }
             let t = format!("reclaim {}", d.special.rome);
-            if ok(d, st, p, &t) {
+            if ok(d, st, p, version, &t) {
                 v.push(t);
             }
             return v;
         }
         Stage::AdminGp => {
             let mut v = vec!["done".to_string()];
-            v.extend(placement(d, st).filter(|t| ok(d, st, p, t)));
+            v.extend(placement(d, st).filter(|t| ok(d, st, p, version, t)));
             return v;
         }
         Stage::Actions => {}
     }
     let mut out = vec!["pass".to_string()];
-    out.extend(candidates(d, st, p));
+    out.extend(candidates(d, st, p, version));
     out
 }
 

@@ -69,7 +69,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 12;
+pub const VERSION: u32 = 13;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -283,6 +283,11 @@ impl Rules for Ldf {
             // fortification in its hex (14.3, 8.13), and none is completed
             // beside a garrison (8.13 "no double-fortifying", 10.3);
             // `at_version(11)` plays 11.
+            // 13: a fortification is not completed beside units of another
+            // nationality (10.4, 10.5: pro-Roman Palmyrans; seed 1056 game
+            // 822); when no loyal Roman unit stands anywhere for a new
+            // emperor to stand with, a rebel co-emperor's army proclaims him
+            // (8.4, 8.3; seed 1055 game 504); `at_version(12)` plays 12.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -408,7 +413,7 @@ impl Rules for Ldf {
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {
         player(side)
-            .map(|p| legal::legal(&self.data, st, p))
+            .map(|p| legal::legal(&self.data, st, p, self.version))
             .unwrap_or_default()
     }
 
