@@ -2368,11 +2368,12 @@ fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
     stacks_hold(&t);
 }
 
-/// The emperor and one vexillation in Lugdunum, the only loyal Romans left,
-/// a tribe beside them, and a rebel co-emperor with his army in Carthago; the
-/// tribe's attack eliminates the stack and the Emperor Creation Table roll is
-/// 5 (Rome, no TP). Returns the events.
-fn the_last_loyal_stack_falls(t: &mut T) -> Vec<Event> {
+/// The emperor and one vexillation in Lugdunum, the only loyal Romans left
+/// but for the co-emperor's army, a tribe beside them, and the co-emperor
+/// (rebel if `rebel`) with his army in Carthago; the tribe's attack
+/// eliminates the stack and the Emperor Creation Table roll is 5 (Rome, no
+/// TP). Returns the events.
+fn the_last_loyal_stack_falls(t: &mut T, rebel: bool) -> Vec<Event> {
     let d = t.d().clone();
     let lug = d.find_hex("Lugdunum").unwrap();
     let from = d
@@ -2385,7 +2386,7 @@ fn the_last_loyal_stack_falls(t: &mut T) -> Vec<Event> {
     for id in ["co", "v2", "v3"] {
         t.put(id, carthago);
         let u = t.u(id);
-        t.st.unit_mut(u).rebel = true;
+        t.st.unit_mut(u).rebel = rebel;
     }
     let k = odds_step(7, 1) - 1;
     let r = t.roll_for(k, Outcome::DE);
@@ -2409,9 +2410,11 @@ fn the_last_loyal_stack_falls(t: &mut T) -> Vec<Event> {
 #[test]
 fn with_no_loyal_roman_left_the_rebel_army_proclaims_the_emperor() {
     let mut t = empty();
-    let ev = the_last_loyal_stack_falls(&mut t);
+    let ev = the_last_loyal_stack_falls(&mut t, true);
     assert!(
-        text(&ev).contains("the rebel co-emperor's army in 3221 (Carthago) proclaims him emperor"),
+        text(&ev)
+            .contains("the rebel co-emperor's army in 3221 (Carthago) proclaims the new emperor")
+            && text(&ev).contains("every rebel returns to loyalty"),
         "{}",
         text(&ev)
     );
@@ -2424,9 +2427,37 @@ fn with_no_loyal_roman_left_the_rebel_army_proclaims_the_emperor() {
 
     let mut old = empty();
     old.r = old.r.as_version(12).unwrap();
-    the_last_loyal_stack_falls(&mut old);
+    the_last_loyal_stack_falls(&mut old, true);
     assert_eq!(old.at("emp"), Some(h("3318")), "version 12: alone in Rome");
     assert_eq!(old.at("co"), Some(h("3221")));
+}
+
+// The same with a loyal co-emperor, whose hex the emperor may not share
+// (8.3): his army is the only loyal one left, and it proclaims the new
+// emperor in his place; a Bread & Circuses rebel garrison elsewhere stays
+// rebel, as no rebel co-emperor fell (R-F10; version 13, self-play at
+// scale, seed 1059 game 564).
+#[test]
+fn with_only_the_coemperors_army_loyal_it_proclaims_the_emperor() {
+    let mut t = empty();
+    t.put("rg2", h("2718"));
+    let rg2 = t.u("rg2");
+    t.st.unit_mut(rg2).rebel = true;
+    let ev = the_last_loyal_stack_falls(&mut t, false);
+    assert!(
+        text(&ev).contains("the co-emperor's army in 3221 (Carthago) proclaims the new emperor"),
+        "{}",
+        text(&ev)
+    );
+    assert_eq!(t.at("emp"), Some(h("3221")), "{}", text(&ev));
+    assert_eq!(t.at("co"), None, "set aside, to be created again (R-F8)");
+    assert!(t.st.unit(rg2).rebel, "the revolt's garrison stays rebel");
+    stacks_hold(&t);
+
+    let mut old = empty();
+    old.r = old.r.as_version(12).unwrap();
+    the_last_loyal_stack_falls(&mut old, false);
+    assert_eq!(old.at("emp"), Some(h("3318")), "version 12: alone in Rome");
 }
 
 /// 8.4 and 10.x hold on every hex with a counter (the whole `invariants()`

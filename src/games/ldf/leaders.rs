@@ -88,16 +88,15 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         d.all_hexes()
             .find(|h| manned(st, *h) && fit_for_emperor(d, st, *h))
     });
-    // Version 13: no loyal Roman unit stands anywhere, so the new emperor
-    // could only stand alone (8.4; self-play at scale, seed 1055 game 504):
-    // the rebel co-emperor's army proclaims him instead.
+    // Version 13: no loyal Roman unit stands anywhere but with the
+    // co-emperor (whose hex the emperor may not share, 8.3), so the new
+    // emperor could only stand alone (8.4; self-play at scale, seeds 1055
+    // game 504, 1059 games 242 and 564): the co-emperor's army proclaims him.
     if hex.is_none()
         && ctx.version >= 13
-        && let Some(co) = st
-            .coemperor(d)
-            .filter(|c| st.unit(*c).rebel && st.hex_of(*c).is_some())
+        && let Some(co) = st.coemperor(d).filter(|c| st.hex_of(*c).is_some())
     {
-        return usurper_proclaimed(ctx, st, co, roll, row.tp_die);
+        return coemperor_army_proclaims(ctx, st, co, roll, row.tp_die);
     }
     let hex = hex.or_else(|| fit_for_emperor(d, st, d.special.rome).then_some(d.special.rome));
     let Some(h) = hex else {
@@ -122,12 +121,13 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 }
 
 /// No loyal Roman unit stands anywhere for the new emperor to stand with
-/// (8.4; R-F6), but a rebel co-emperor leads an army: it proclaims him, as
-/// when he reaches Rome (8.3; R-F7). His counter is set aside, every
-/// non-Gallic rebel returns to loyalty and the emperor takes his place,
-/// after Emperor Creation Table roll `roll` (its TP die paid if `tp_die`).
-/// A ruling of version 13: the text and the stand-in table do not say.
-fn usurper_proclaimed(
+/// (8.4; R-F6) but in the co-emperor's army: it proclaims him. The
+/// co-emperor's counter is set aside (it may be created again, R-F8); a
+/// rebel's army returns to loyalty with every other non-Gallic rebel, as
+/// when he reaches Rome (8.3; R-F7). The emperor takes his place after
+/// Emperor Creation Table roll `roll` (its TP die paid if `tp_die`). A
+/// ruling of version 13: the text and the stand-in table do not say.
+fn coemperor_army_proclaims(
     ctx: &mut Ctx,
     st: &mut State,
     co: UnitId,
@@ -138,12 +138,23 @@ fn usurper_proclaimed(
     let Some(h) = st.hex_of(co) else {
         return Ok(());
     };
+    let rebel = st.unit(co).rebel;
     st.set_loc(co, Loc::Aside);
     st.unit_mut(co).rebel = false;
-    flip_loyal(st, d);
+    let how = if rebel {
+        flip_loyal(st, d);
+        "rebel co-emperor's army"
+    } else {
+        "co-emperor's army"
+    };
+    let rest = if rebel {
+        ", and every rebel returns to loyalty"
+    } else {
+        ""
+    };
     ctx.say(
         format!(
-            "no loyal Roman unit stands anywhere: the rebel co-emperor's army in {} proclaims him emperor, his counter is set aside and every rebel returns to loyalty (8.3, 8.4; ruling)",
+            "no loyal Roman unit stands anywhere but with the co-emperor: the {how} in {} proclaims the new emperor and the co-emperor's counter is set aside{rest} (8.3, 8.4; ruling)",
             d.hex_name(h)
         ),
         vec![h],

@@ -286,7 +286,7 @@ impl Rules for Ldf {
             // 13: a fortification is not completed beside units of another
             // nationality (10.4, 10.5: pro-Roman Palmyrans; seed 1056 game
             // 822); when no loyal Roman unit stands anywhere for a new
-            // emperor to stand with, a rebel co-emperor's army proclaims him
+            // emperor to stand with but the co-emperor's, his army proclaims him
             // (8.4, 8.3; seed 1055 game 504); `at_version(12)` plays 12.
             version: self.version,
             data: Some(self.data.hash),
