@@ -2332,18 +2332,24 @@ fn the_evacuation_after_a_collapse_keeps_a_leader_with_his_force() {
     stacks_hold(&t);
 }
 
+/// Lugdunum, and a hex beside it from which a tribe attacks across no river
+/// or narrows.
+fn lugdunum_and_a_tribes_hex(d: &Data) -> (Hex, Hex) {
+    let lug = d.find_hex("Lugdunum").unwrap();
+    let from = d
+        .links(lug)
+        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
+        .unwrap();
+    (lug, from)
+}
+
 // 8.4, 8.9, 13.11 DE: a leader shares the fate of his last unit, so he falls
 // after them; the new emperor is proclaimed by the largest army left, never
 // in the stack being eliminated (one roll on the Emperor Creation Table).
 #[test]
 fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
     let mut t = empty();
-    let d = t.d().clone();
-    let lug = d.find_hex("Lugdunum").unwrap();
-    let from = d
-        .links(lug)
-        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
-        .unwrap();
+    let (lug, from) = lugdunum_and_a_tribes_hex(t.d());
     for id in ["emp", "v1"] {
         t.put(id, lug);
     }
@@ -2374,15 +2380,10 @@ fn an_emperor_falling_with_his_stack_is_succeeded_elsewhere() {
 /// eliminates the stack and the Emperor Creation Table roll is 5 (Rome, no
 /// TP). Returns the events.
 fn the_last_loyal_stack_falls(t: &mut T, rebel: bool) -> Vec<Event> {
-    let d = t.d().clone();
-    let lug = d.find_hex("Lugdunum").unwrap();
-    let from = d
-        .links(lug)
-        .find(|x| !d.is_narrows(*x) && !d.side(lug, *x).is_river())
-        .unwrap();
+    let (lug, from) = lugdunum_and_a_tribes_hex(t.d());
     t.put_all(&["emp", "v1"], lug);
     t.put("t1", from);
-    let carthago = d.find_hex("Carthago").unwrap();
+    let carthago = t.d().find_hex("Carthago").unwrap();
     for id in ["co", "v2", "v3"] {
         t.put(id, carthago);
         let u = t.u(id);
