@@ -141,16 +141,11 @@ fn coemperor_army_proclaims(
     let rebel = st.unit(co).rebel;
     st.set_loc(co, Loc::Aside);
     st.unit_mut(co).rebel = false;
-    let how = if rebel {
+    let (how, rest) = if rebel {
         flip_loyal(st, d);
-        "rebel co-emperor's army"
+        ("rebel co-emperor's army", ", and every rebel returns to loyalty")
     } else {
-        "co-emperor's army"
-    };
-    let rest = if rebel {
-        ", and every rebel returns to loyalty"
-    } else {
-        ""
+        ("co-emperor's army", "")
     };
     ctx.say(
         format!(
