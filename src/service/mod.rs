@@ -8,6 +8,7 @@ mod committer;
 pub mod compose;
 pub mod config;
 pub mod deadlines;
+mod decide;
 pub mod demo;
 pub mod games;
 pub mod outbox;

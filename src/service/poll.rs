@@ -5,13 +5,12 @@
 //! one clean run.
 
 use super::compose::Unsealed;
+use super::decide::{Outcome, body_digest, excerpt, find_header_end};
 use super::games::rfc3339;
 use super::{ServiceError, Umpire};
-use crate::core::game::{RejectKind, Rejection, Verdict};
 use crate::core::hash::sha256;
-use crate::core::movefile::MoveFile;
 use crate::core::sig::{MOVE_NAMESPACE, Prechecked};
-use crate::mail::mime::{self, FoundMove, ReadMail};
+use crate::mail::mime::{self, ReadMail};
 use crate::mail::{Incoming, Intake};
 use crate::store::{Batch, Table};
 use serde::{Deserialize, Serialize};
@@ -153,34 +152,6 @@ impl PollReport {
     pub fn is_idle(&self) -> bool {
         self.mails == 0
     }
-}
-
-/// What processing one mail decided, before it is committed.
-struct Decision {
-    batch: Batch,
-    mails: Vec<Unsealed>,
-    ledger: LedgerEntry,
-    game: Option<String>,
-    kind: Outcome,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Outcome {
-    Accepted,
-    Rejected,
-    Duplicate,
-    Commands,
-    Ignored,
-}
-
-/// The time a mail was sent, from its Date header, else `now`. Informative
-/// only (the record's `at`), but stable across reruns of the same mail.
-fn mail_time(mail: &ReadMail, now: jiff::Timestamp) -> jiff::Timestamp {
-    mail.date
-        .as_deref()
-        .and_then(|d| mailparse::dateparse(d).ok())
-        .and_then(|s| jiff::Timestamp::from_second(s).ok())
-        .unwrap_or(now)
 }
 
 /// The running games' sides, (game, side), by lower-case address.
@@ -507,453 +478,7 @@ impl Umpire {
         Ok(())
     }
 
-    fn decide(
-        &mut self,
-        m: &Incoming,
-        hkey: &str,
-        now: jiff::Timestamp,
-    ) -> Result<Decision, ServiceError> {
-        let at_now = rfc3339(now);
-        let ledger = |mail: Option<&ReadMail>, game: Option<String>, outcome: String| LedgerEntry {
-            at: at_now.clone(),
-            message_id: mail.and_then(|x| x.message_id.clone()),
-            from: mail.and_then(|x| x.from.clone()),
-            game,
-            outcome,
-            body: None,
-        };
-        let ignore = |l: LedgerEntry| Decision {
-            batch: Batch::new(),
-            mails: vec![],
-            ledger: l,
-            game: None,
-            kind: Outcome::Ignored,
-        };
-        let short = &hkey[2..14];
-        // The intake may have left an oversized mail's body on the server.
-        let size = m.oversize.map_or(m.raw.len(), |s| s as usize);
-        if size > self.config.limits.max_mail_bytes || m.oversize.is_some() {
-            // Read only the headers of an oversized mail, to answer it.
-            let head_len = find_header_end(&m.raw)
-                .unwrap_or(m.raw.len())
-                .min(64 * 1024);
-            let mail = mime::read(&m.raw[..head_len]).ok();
-            let outcome = format!(
-                "ignored: {size} bytes, over the {} byte limit",
-                self.config.limits.max_mail_bytes
-            );
-            let mut d = ignore(ledger(mail.as_ref(), None, outcome.clone()));
-            if let Some(mail) = mail.filter(|x| x.automatic.is_none())
-                && let Some(from) = mail.from.clone()
-                && self.may_note(&from, now, &mut d.batch)?
-            {
-                d.mails.push(self.unsigned_mail(&from, &format!("the mail was {size} bytes; the umpire reads mails up to {} bytes. Send the move file alone.", self.config.limits.max_mail_bytes), mail.message_id.clone(), format!("howto.{short}"), now)?);
-            }
-            return Ok(d);
-        }
-        let ahead = self.read_mails.as_ref().and_then(|r| r.take(m));
-        let mail = match ahead.map_or_else(|| mime::read(&m.raw), Ok) {
-            Ok(x) => x,
-            Err(e) => return Ok(ignore(ledger(None, None, format!("ignored: {e}")))),
-        };
-        // The same Message-ID with the same body is a second delivery (a
-        // forward, a redelivery with other Received lines). A different body
-        // under a reused Message-ID is a new mail and is read.
-        if let Some(mid) = &mail.message_id
-            && let Some(prev) = self.read_json::<LedgerEntry>(Table::Ledger, format!("m:{mid}"))?
-            && prev
-                .body
-                .as_deref()
-                .is_none_or(|b| b == body_digest(&m.raw))
-        {
-            return Ok(ignore(ledger(
-                Some(&mail),
-                prev.game,
-                format!("ignored: a second delivery of {mid}"),
-            )));
-        }
-        if let Some(why) = &mail.automatic {
-            return Ok(ignore(ledger(
-                Some(&mail),
-                None,
-                format!("ignored: automatic mail ({why})"),
-            )));
-        }
-        let own = self.config.umpire.address.to_ascii_lowercase();
-        if mail.loops.iter().any(|l| l.trim_matches(['<', '>']) == own) {
-            return Ok(ignore(ledger(
-                Some(&mail),
-                None,
-                "ignored: the umpire's own mail (X-Loop)".into(),
-            )));
-        }
-        let found = mime::moves(&mail);
-        let signed: Vec<&FoundMove> = found.iter().filter(|f| f.signature.is_some()).collect();
-        if signed.is_empty() {
-            let mut d = ignore(ledger(Some(&mail), None, "ignored: no signed move".into()));
-            let reason = mime::missing_signature(&mail, &found);
-            let movelike = !found.is_empty()
-                || mime::looks_like_unsigned_move(&mail)
-                || mail.attachments.iter().any(|p| p.name.ends_with(".sig"));
-            if let Some(from) = mail.from.clone()
-                && (movelike || self.is_player(&from)?)
-                && self.may_note(&from, now, &mut d.batch)?
-            {
-                d.mails.push(self.unsigned_mail(
-                    &from,
-                    &reason,
-                    mail.message_id.clone(),
-                    format!("howto.{short}"),
-                    now,
-                )?);
-            }
-            return Ok(d);
-        }
-        // One signed move per mail: the first found.
-        let f = signed[0];
-        // SSHSIG armor means the same with either line end; record it with LF.
-        let signature = f
-            .signature
-            .clone()
-            .unwrap_or_default()
-            .replace("\r\n", "\n");
-        let parsed = MoveFile::parse(&f.candidates[0]);
-        let game_id = match &parsed {
-            Ok(p) => p.game.clone(),
-            Err(_) => {
-                // Without a readable game line we cannot tell which game it is for.
-                let mut d = ignore(ledger(Some(&mail), None, "refused: unreadable move".into()));
-                if let (Some(from), Err(e)) = (mail.from.clone(), &parsed)
-                    && self.may_note(&from, now, &mut d.batch)?
-                {
-                    d.mails.push(self.unsigned_mail(
-                        &from,
-                        &format!("the move file in the {} does not read: {e}", f.origin),
-                        mail.message_id.clone(),
-                        format!("howto.{short}"),
-                        now,
-                    )?);
-                }
-                return Ok(d);
-            }
-        };
-        if self.store.head(&game_id)?.is_none() {
-            let mut d = ignore(ledger(
-                Some(&mail),
-                None,
-                format!("refused: no game {game_id:?}"),
-            ));
-            if let Some(from) = mail.from.clone()
-                && self.may_note(&from, now, &mut d.batch)?
-            {
-                let reason = self.no_game_reason(&game_id, &from)?;
-                d.mails.push(self.unsigned_mail(
-                    &from,
-                    &reason,
-                    mail.message_id.clone(),
-                    format!("howto.{short}"),
-                    now,
-                )?);
-            }
-            return Ok(d);
-        }
-        self.load(&game_id)?;
-        if let Some(d) = self.paused_refusal(&game_id, &f.candidates, &signature, &mail, now)? {
-            return Ok(d);
-        }
-        let len_before = self.games[&game_id].record().len();
-        let mut batch = Batch::new();
-        self.ensure_chain(&game_id, now, &mut batch)?;
-        let chain = self.chain(&game_id)?;
-        self.cache_chains(&mut batch);
-        let at = rfc3339(mail_time(&mail, now));
-        let game = self
-            .games
-            .get_mut(&game_id)
-            .ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
-        // Of the candidate byte strings (mail may have changed line ends),
-        // the one the signature verifies is the one that was signed. With
-        // one candidate there is nothing to choose: `submit` checks it, so
-        // each signature is verified once.
-        let pre = self.read_ahead.clone();
-        let bytes = parsed
-            .as_ref()
-            .ok()
-            .filter(|_| f.candidates.len() > 1)
-            .and_then(|p| game.side(&p.side))
-            .and_then(|side| {
-                f.candidates.iter().find(|c| {
-                    game.sides()[side.index()]
-                        .key
-                        .verify_prechecked(MOVE_NAMESPACE, c, &signature, pre.as_deref())
-                        .is_ok()
-                })
-            })
-            .unwrap_or(&f.candidates[0])
-            .clone();
-        game.use_prechecked(pre);
-        let verdict = game.submit(&bytes, &signature, &chain, &at);
-        game.use_prechecked(None);
-        let game = &self.games[&game_id];
-        let new_entries = game.entries_since(len_before).to_vec();
-        batch.put_entries(&game_id, &new_entries);
-        let reply = mail.message_id.clone();
-        let (mails, outcome, kind) = match verdict {
-            Verdict::Unavailable(why) => {
-                // The chain is renewed before each mail, so this means a fault
-                // in the store: stop here and leave the mail for the next poll
-                // (a move the umpire cannot roll for is not held against it).
-                self.forget(&game_id);
-                return Err(ServiceError::Store(crate::store::StoreError::Db(format!(
-                    "game {game_id}: {why}"
-                ))));
-            }
-            Verdict::Accepted { seq, side, .. } => {
-                let mut meta = self.meta(&game_id)?;
-                meta.refresh_waiting(game, now);
-                if let Some(f) = &game.prompt().finished
-                    && meta.finished.is_none()
-                {
-                    meta.finished = Some(f.summary.clone());
-                }
-                batch.put_json(Table::Games, &game_id, &meta);
-                let mails =
-                    self.result_mails(game, &meta, seq, Some((side, reply)), None, "", now)?;
-                (mails, format!("accepted as entry {seq}"), Outcome::Accepted)
-            }
-            Verdict::Sealed {
-                seq,
-                side,
-                resolved,
-            } => {
-                let mut meta = self.meta(&game_id)?;
-                meta.refresh_waiting(game, now);
-                if let Some(f) = &game.prompt().finished
-                    && meta.finished.is_none()
-                {
-                    meta.finished = Some(f.summary.clone());
-                }
-                batch.put_json(Table::Games, &game_id, &meta);
-                let mut mails = vec![self.notice_mail(
-                    game,
-                    side,
-                    "sealed orders received",
-                    &sealed_receipt(game, seq, resolved),
-                    false,
-                    reply.clone(),
-                    format!("{game_id}.{seq}.sealed"),
-                    now,
-                )?];
-                if let Some(round) = resolved {
-                    mails.extend(self.result_mails(game, &meta, round, None, None, "", now)?);
-                }
-                let outcome = match resolved {
-                    Some(r) => format!("sealed as entry {seq}; the round resolved as entry {r}"),
-                    None => format!("sealed as entry {seq}"),
-                };
-                (mails, outcome, Outcome::Accepted)
-            }
-            Verdict::Duplicate { seq, side } => {
-                let meta = self.meta(&game_id)?;
-                let mails = self.result_mails(
-                    game,
-                    &meta,
-                    seq,
-                    Some((side, reply)),
-                    Some(side),
-                    &format!(".again.{short}"),
-                    now,
-                )?;
-                (
-                    mails,
-                    format!("duplicate of entry {seq}: result sent again"),
-                    Outcome::Duplicate,
-                )
-            }
-            Verdict::Commands { side, commands } => {
-                let name = game.sides()[side.index()].name.clone();
-                match self.request_guard(&game_id, &name, &signature, now, &mut batch)? {
-                    Ok(()) => {
-                        let mails = self
-                            .commands(&game_id, side, &commands, reply, short, now, &mut batch)?;
-                        (
-                            mails,
-                            format!("commands: {}", commands.len()),
-                            Outcome::Commands,
-                        )
-                    }
-                    Err(why) => (vec![], format!("ignored: {why}"), Outcome::Ignored),
-                }
-            }
-            Verdict::Rejected { seq, rejection } => {
-                let to = self.refusal_recipient(&game_id, &rejection, mail.from.as_deref());
-                let mut mails = Vec::new();
-                if let Some(to) = to
-                    && (rejection.signer.is_some() || self.may_note(&to, now, &mut batch)?)
-                {
-                    // The mail says what the client probably did; the record keeps the bare reason.
-                    let mut shown = rejection.clone();
-                    if rejection.kind == RejectKind::Signature {
-                        let hint = mime::damage_hint(&mail, f);
-                        if !hint.is_empty() {
-                            shown.reason = format!("{}\n\n{hint}", shown.reason);
-                        }
-                    }
-                    let game = &self.games[&game_id];
-                    mails.push(self.rejection_mail(
-                        game,
-                        Some(seq),
-                        &shown,
-                        &to,
-                        reply,
-                        format!("{game_id}.{seq}.refused"),
-                        now,
-                    )?);
-                }
-                (
-                    mails,
-                    format!(
-                        "refused as entry {seq}: {}",
-                        excerpt(&rejection.reason, 300)
-                    ),
-                    Outcome::Rejected,
-                )
-            }
-        };
-        Ok(Decision {
-            batch,
-            mails,
-            ledger: ledger(Some(&mail), Some(game_id.clone()), outcome),
-            game: Some(game_id),
-            kind,
-        })
-    }
-
-    /// A refusal goes to the signer only. If no side's key verified, the
-    /// sender is unknown; the From address gets it (rate-limited by the caller).
-    fn refusal_recipient(&self, game: &str, r: &Rejection, from: Option<&str>) -> Option<String> {
-        match r.signer {
-            Some(s) => self
-                .games
-                .get(game)
-                .map(|g| g.sides()[s.index()].email.clone()),
-            None if r.kind == RejectKind::Signature
-                || r.kind == RejectKind::UnknownSide
-                || r.kind == RejectKind::Malformed
-                || r.kind == RejectKind::WrongGame =>
-            {
-                from.map(str::to_string)
-            }
-            None => from.map(str::to_string),
-        }
-    }
-
-    /// True (and noted in `batch`) if `addr` has not had an automatic note today.
-    fn once_a_day(
-        &self,
-        addr: &str,
-        now: jiff::Timestamp,
-        batch: &mut Batch,
-    ) -> Result<bool, ServiceError> {
-        if addr.eq_ignore_ascii_case(&self.config.umpire.address) {
-            return Ok(false);
-        }
-        let day = rfc3339(now)[..10].to_string();
-        let key = format!("note:{}", addr.to_ascii_lowercase());
-        let last: Option<String> = self.read_json(Table::Meta, &key)?;
-        if last.as_deref() == Some(day.as_str()) {
-            return Ok(false);
-        }
-        batch.put_json(Table::Meta, &key, &day);
-        Ok(true)
-    }
-
-    /// May `addr` get an automatic note now? A player of a running game
-    /// always may (a specific answer to each mail); an unknown sender once a day.
-    fn may_note(
-        &self,
-        addr: &str,
-        now: jiff::Timestamp,
-        batch: &mut Batch,
-    ) -> Result<bool, ServiceError> {
-        if addr.eq_ignore_ascii_case(&self.config.umpire.address) {
-            return Ok(false);
-        }
-        if self.is_player(addr)? {
-            return Ok(true);
-        }
-        self.once_a_day(addr, now, batch)
-    }
-
     /// Does `addr` play in a game that is not over?
-    /// In a paused game, a move (not a request) is refused and not
-    /// recorded; the signer is told why. `None` when the game runs.
-    fn paused_refusal(
-        &self,
-        id: &str,
-        candidates: &[Vec<u8>],
-        signature: &str,
-        mail: &ReadMail,
-        now: jiff::Timestamp,
-    ) -> Result<Option<Decision>, ServiceError> {
-        let Some(p) = self.meta(id)?.paused else {
-            return Ok(None);
-        };
-        let Some(Ok(file)) = candidates.first().map(|c| MoveFile::parse(c)) else {
-            return Ok(None);
-        };
-        if file.orders.is_empty() && file.standing.is_none() {
-            return Ok(None);
-        }
-        let game = &self.games[id];
-        let signer = game.side(&file.side).filter(|s| {
-            candidates.iter().any(|c| {
-                game.sides()[s.index()]
-                    .key
-                    .verify(MOVE_NAMESPACE, c, signature)
-                    .is_ok()
-            })
-        });
-        let mut mails = Vec::new();
-        if let Some(side) = signer {
-            let since = jiff::Timestamp::from_second(p.since)
-                .map(|t| t.to_string())
-                .unwrap_or_default();
-            let why = if p.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", p.reason)
-            };
-            mails.push(self.notice_mail(
-                game,
-                side,
-                "move not recorded: the game is paused",
-                &format!(
-                    "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
-                ),
-                false,
-                mail.message_id.clone(),
-                format!("{id}.{}.{}.refused-paused{}", game.record().len(), file.side, now.as_second()),
-                now,
-            )?);
-        }
-        let at_now = rfc3339(now);
-        Ok(Some(Decision {
-            batch: Batch::new(),
-            mails,
-            ledger: LedgerEntry {
-                at: at_now,
-                message_id: mail.message_id.clone(),
-                from: mail.from.clone(),
-                game: Some(id.to_string()),
-                outcome: "refused: the game is paused".into(),
-                body: None,
-            },
-            game: Some(id.to_string()),
-            kind: Outcome::Rejected,
-        }))
-    }
-
     pub(super) fn is_player(&self, addr: &str) -> Result<bool, ServiceError> {
         Ok(!self.player_games(addr)?.is_empty())
     }
@@ -997,20 +522,6 @@ impl Umpire {
         }
         Ok(out)
     }
-
-    /// Why a move names no game here, with the games the sender does play.
-    fn no_game_reason(&self, game: &str, from: &str) -> Result<String, ServiceError> {
-        let mine = self.player_games(from)?;
-        let mut t = format!("there is no game {game:?} at this umpire.");
-        if !mine.is_empty() {
-            let list: Vec<String> = mine.iter().map(|(g, s)| format!("{g} (as {s})")).collect();
-            t.push_str(&format!(
-                " You play in {}: check the `game:` line of your move.",
-                list.join(", ")
-            ));
-        }
-        Ok(t)
-    }
 }
 
 /// Errors that are the environment's, not the mail's: the database or the
@@ -1038,60 +549,6 @@ pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".into())
 }
 
-/// At most `n` characters of `s`, on one line.
-fn excerpt(s: &str, n: usize) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .take(n)
-        .collect()
-}
-
-/// The digest of everything after a mail's header section.
-fn body_digest(raw: &[u8]) -> String {
-    let start = find_header_end(raw).unwrap_or(raw.len());
-    sha256(&raw[start..]).to_hex()
-}
-
-fn find_header_end(raw: &[u8]) -> Option<usize> {
-    raw.windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|p| p + 4)
-        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
-}
-
-/// The receipt for sealed orders: the entry and its commitment, who is still
-/// to send, and that a later submission in the same round replaces this one.
-fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64>) -> String {
-    let entry = game.record().entries().get(seq as usize);
-    let commitment = entry
-        .and_then(|e| match &e.body {
-            crate::core::record::Body::Sealed(s) => s.text.as_ref(),
-            _ => None,
-        })
-        .and_then(|t| match t {
-            crate::core::sealed::Hidden::Sealed(s) => Some(s.sealed.to_hex()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let mut t = format!(
-        "Your orders are recorded sealed as entry {seq}.\nCommitment:\n  {commitment}\nNo other side sees them before the round is resolved; until then a new\nsigned move from you for this round replaces them.\n"
-    );
-    match resolved {
-        Some(r) => t.push_str(&format!(
-            "\nYours were the last orders of the round: it was resolved as entry {r}.\nThe result follows in a separate mail.\n"
-        )),
-        None => t.push_str(&format!("\nStill waiting for: {}\n", game.awaiting_names())),
-    }
-    t
-}
-
-/// The read-ahead worker of one fetch: reads each mail as `decide` will and
-/// checks the signature of its first signed move, each candidate text singly
-/// (`Prechecked::check_singly`), in the order the poll takes them, so the
-/// adjudication rarely waits. It skips what `decide` would not read (an
-/// oversized mail), stops when the poll no longer needs it, and closes the
-/// pre-check however it ends, a panic on a hostile mail included, so no
-/// lookup waits forever; that mail's signature is then checked by `submit`.
 /// One fetch's mails as the read-ahead worker parsed them, each taken at
 /// most once by `decide`; a mail the worker has not reached yet (or could
 /// not read) is read by `decide` itself. Each parse is tagged with the
@@ -1117,7 +574,7 @@ impl ReadMails {
         }
     }
 
-    fn take(&self, m: &Incoming) -> Option<ReadMail> {
+    pub(super) fn take(&self, m: &Incoming) -> Option<ReadMail> {
         let mut slot = self.0.get(&m.id)?.lock().unwrap_or_else(|p| p.into_inner());
         match slot.take() {
             Some((at, mail)) if at == m.raw.as_ptr() as usize => Some(mail),
@@ -1129,6 +586,13 @@ impl ReadMails {
     }
 }
 
+/// The read-ahead worker of one fetch: reads each mail as `decide` will and
+/// checks the signature of its first signed move, each candidate text singly
+/// (`Prechecked::check_singly`), in the order the poll takes them, so the
+/// adjudication rarely waits. It skips what `decide` would not read (an
+/// oversized mail), stops when the poll no longer needs it, and closes the
+/// pre-check however it ends, a panic on a hostile mail included, so no
+/// lookup waits forever; that mail's signature is then checked by `submit`.
 fn read_ahead(
     mails: &[Incoming],
     max_bytes: usize,
