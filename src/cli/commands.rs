@@ -106,232 +106,22 @@ fn show_record(file: &Path, side: Option<&str>) -> Result<i32> {
 pub fn run(cli: Cli) -> Result<i32> {
     let dir = cli.dir.clone();
     match cli.command {
-        Command::Init { address } => {
-            let made = Umpire::init(&dir, &address)?;
-            let u = open(&dir)?;
-            println!("Data directory {} is ready.", dir.display());
-            for m in made {
-                println!("  created {m}");
-            }
-            println!("Umpire key: {}", u.public_key());
-            println!(
-                "Mail for the umpire goes into {}/new; replies appear in {}.",
-                u.path(&u.config().intake.maildir).display(),
-                u.path(&u.config().delivery.outbox).display()
-            );
-            Ok(0)
-        }
-        Command::Keygen { file, comment } => {
-            if file.exists() {
-                bail!("{} exists; not overwriting a key", file.display());
-            }
-            let key = SecretKey::generate(&comment)?;
-            crate::service::write_private(&file, &key)?;
-            let pub_path = PathBuf::from(format!("{}.pub", file.display()));
-            std::fs::write(&pub_path, format!("{}\n", key.public_line()))
-                .with_context(|| format!("writing {}", pub_path.display()))?;
-            println!("Private key: {}", file.display());
-            println!(
-                "Public key:  {} ({})",
-                pub_path.display(),
-                key.public().fingerprint()
-            );
-            println!("{}", key.public_line());
-            Ok(0)
-        }
-        Command::New {
-            ruleset,
-            scenario,
-            sides,
-            options,
-            id,
-            deadline,
-            grace,
-            remind,
-            time_zones,
-            public,
-        } => {
-            let mut parsed = Vec::new();
-            for s in &sides {
-                let mut parts = s.splitn(3, '=');
-                let (Some(name), Some(email), Some(key)) =
-                    (parts.next(), parts.next(), parts.next())
-                else {
-                    bail!("--side {s:?}: write NAME=EMAIL=PUBKEYFILE");
-                };
-                let key_text = if key.trim_start().starts_with("ssh-") {
-                    key.to_string()
-                } else {
-                    String::from_utf8(read(Path::new(key))?)
-                        .with_context(|| format!("{key} is not text"))?
-                };
-                parsed.push((
-                    name.to_string(),
-                    email.to_string(),
-                    key_text.trim().to_string(),
-                ));
-            }
-            let options = options
-                .iter()
-                .map(|o| pair(o, "--option"))
-                .collect::<Result<BTreeMap<_, _>>>()?;
-            let time_zones = time_zones
-                .iter()
-                .map(|o| pair(o, "--tz"))
-                .collect::<Result<BTreeMap<_, _>>>()?;
-            let mut u = open(&dir)?;
-            let deadlines = if deadline.is_some() || grace.is_some() || remind.is_some() {
-                let base = u.config().deadlines.clone();
-                Some(crate::service::config::Deadlines {
-                    hours: deadline.unwrap_or(base.hours),
-                    grace_hours: grace.unwrap_or(base.grace_hours),
-                    reminders: remind.unwrap_or(base.reminders),
-                })
-            } else {
-                None
-            };
-            let id = u.create_game(
-                NewGame {
-                    id: id.unwrap_or_default(),
-                    ruleset,
-                    scenario,
-                    options,
-                    sides: parsed,
-                    deadlines,
-                    time_zones,
-                },
-                now()?,
-            )?;
-            if public {
-                u.set_public(&id, true)?;
-            }
-            // One opening mail a side (counting them, not scanning the outbox).
-            let n = u.game(&id)?.sides().len();
-            println!("{id}");
-            eprintln!(
-                "Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`)."
-            );
-            Ok(0)
-        }
-        Command::Sign {
-            file,
-            key,
-            armor: as_armor,
-        } => {
-            let text = read(&file)?;
-            let key_text = String::from_utf8(read(&key)?)
-                .with_context(|| format!("{} is not a key file", key.display()))?;
-            let k = SecretKey::parse(&key_text)
-                .with_context(|| format!("reading {}", key.display()))?;
-            // Refuse to sign what the umpire would refuse to read.
-            let parsed = crate::core::movefile::MoveFile::parse(&text)
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
-            let sig = k.sign(MOVE_NAMESPACE, &text)?;
-            if as_armor {
-                print!("{}", armor(&text, &sig));
-            } else {
-                let out = sig_path(&file);
-                std::fs::write(&out, &sig).with_context(|| format!("writing {}", out.display()))?;
-                eprintln!(
-                    "Signed {} for game {} as {}: attach {} and {}.",
-                    file.display(),
-                    parsed.game,
-                    parsed.side,
-                    file.display(),
-                    out.display()
-                );
-            }
-            Ok(0)
-        }
+        Command::Init { address } => init(&dir, &address),
+        Command::Keygen { file, comment } => keygen(&file, &comment),
+        Command::New(args) => new_game(&dir, args),
+        Command::Sign { file, key, armor } => sign(&file, &key, armor),
         Command::Check {
             file,
             record,
             sig,
             data,
         } => check(&file, &record, sig, data.as_deref()),
-        Command::Poll { wait } => {
-            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(wait))?;
-            let mut u = open(&dir)?;
-            let mut inbox = u.open_inbox()?;
-            let mut outbox = u.open_outbox()?;
-            cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
-            Ok(0)
-        }
-        Command::Run { interval } => {
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())?;
-            signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
-            let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = open(&dir)?;
-            u.set_stop(stop.clone());
-            let mut inbox = u.open_inbox()?;
-            let mut outbox = u.open_outbox()?;
-            eprintln!(
-                "umpire: running on {}; stop with SIGTERM or Ctrl-C.",
-                dir.display()
-            );
-            let mut failures = 0u32;
-            while !stopped() {
-                let cycled = cycle(&mut u, &mut inbox, &mut outbox, now()?);
-                u.trim_cache(crate::service::CACHED_GAMES);
-                match cycled {
-                    Ok(()) => failures = 0,
-                    // A server away is not a reason to stop: try again later.
-                    Err(e) if is_transient(&e) => {
-                        failures += 1;
-                        tracing::warn!(error = %e, "poll failed; retrying");
-                    }
-                    Err(e) => return Err(e),
-                }
-                // Wait for mail (IMAP IDLE where offered), a deadline check, or a signal.
-                let pause = std::time::Duration::from_secs(interval.max(1) << failures.min(5));
-                let until = std::time::Instant::now() + pause;
-                while !stopped() {
-                    let left = until.saturating_duration_since(std::time::Instant::now());
-                    if left.is_zero() {
-                        break;
-                    }
-                    match inbox.wait(left.min(std::time::Duration::from_secs(5))) {
-                        Ok(true) => break,
-                        Ok(false) => {}
-                        Err(e) => {
-                            tracing::warn!(error = %e, "waiting for mail failed");
-                            std::thread::sleep(left.min(std::time::Duration::from_secs(5)));
-                        }
-                    }
-                }
-            }
-            eprintln!("umpire: stopped.");
-            Ok(0)
-        }
-        Command::Deliver => {
-            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = open(&dir)?;
-            let mut outbox = u.open_outbox()?;
-            let d = u.deliver(&mut outbox, now()?)?;
-            println!(
-                "{} sent, {} deferred, {} failed, {} waiting",
-                d.sent, d.deferred, d.failed, d.waiting
-            );
-            Ok(0)
-        }
+        Command::Poll { wait } => poll_once(&dir, wait),
+        Command::Run { interval } => run_until_stopped(&dir, interval),
+        Command::Deliver => deliver(&dir),
         Command::Config {
             what: ConfigCommand::Check,
-        } => {
-            let u = open(&dir)?;
-            let (text, ok) = u.check_transports();
-            print!("{text}");
-            println!(
-                "{}",
-                if ok {
-                    "configuration ok"
-                } else {
-                    "configuration has problems"
-                }
-            );
-            Ok(if ok { 0 } else { 1 })
-        }
+        } => config_check(&dir),
         Command::Show {
             record: Some(file),
             side,
@@ -339,46 +129,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         } => show_record(&file, side.as_deref()),
         Command::Show {
             game, side, full, ..
-        } => {
-            let mut u = open(&dir)?;
-            let g = u.game(&game)?;
-            let s = match &side {
-                Some(name) => Some(
-                    g.side(name)
-                        .ok_or_else(|| anyhow!("game {game} has no side {name}"))?,
-                ),
-                None => None,
-            };
-            if full {
-                let view = g.ruleset().view(g.state(), s);
-                for l in &view.status {
-                    println!("{}", safe(l));
-                }
-                if let Some(b) = &view.board {
-                    let map = crate::render::map::full(b, &Default::default());
-                    println!("\n{}", safe(&map));
-                }
-            } else {
-                print!("{}", safe(&u.status_text(&game, s, now()?)?));
-            }
-            Ok(0)
-        }
-        Command::Record { game, side, out } => {
-            let mut u = open(&dir)?;
-            let text = u.export(&game, side.as_deref())?;
-            match out {
-                Some(p) => {
-                    std::fs::write(&p, &text)
-                        .with_context(|| format!("writing {}", p.display()))?;
-                    let sig = u.sign_result(text.as_bytes())?;
-                    let sp = sig_path(&p);
-                    std::fs::write(&sp, sig)
-                        .with_context(|| format!("writing {}", sp.display()))?;
-                }
-                None => print!("{text}"),
-            }
-            Ok(0)
-        }
+        } => show_game(&dir, &game, side.as_deref(), full),
+        Command::Record { game, side, out } => export_record(&dir, &game, side.as_deref(), out),
         Command::Verify { files, sig, data } if files.len() == 1 && files[0].as_os_str() == "-" => {
             let tmp = stdin_file()?;
             let r = verify(&tmp, sig, data.as_deref());
@@ -389,51 +141,12 @@ pub fn run(cli: Cli) -> Result<i32> {
             [file] if is_whole_record(file) => verify(file, sig, data.as_deref()),
             _ => verify_parts(&files, data.as_deref()),
         },
-        Command::Man { install, to } => {
-            let page = super::man_page()?;
-            if !install && to.is_none() {
-                std::io::Write::write_all(&mut std::io::stdout(), &page)?;
-                return Ok(0);
-            }
-            let dir = match to {
-                Some(d) => d,
-                None => std::env::current_exe()
-                    .ok()
-                    .and_then(|e| super::default_man_dir(&e))
-                    .ok_or_else(|| {
-                        anyhow!("cannot tell where the umpire binary is: pass --to DIR")
-                    })?,
-            };
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let file = dir.join("umpire.1");
-            std::fs::write(&file, page)
-                .with_context(|| format!("cannot write {}", file.display()))?;
-            println!("installed {}", file.display());
-            Ok(0)
-        }
+        Command::Man { install, to } => man(install, to),
         Command::Completions { shell } => {
             std::io::Write::write_all(&mut std::io::stdout(), &super::completions(shell))?;
             Ok(0)
         }
-        Command::Import { files } => {
-            let record = crate::service::segments::gather(&files)
-                .context("the record cannot be read")?
-                .record;
-            let _lock = Umpire::lock(&dir, std::time::Duration::from_secs(30))?;
-            let mut u = open(&dir)?;
-            let progress =
-                super::progress::Progress::status(format!("importing {} entries", record.len()));
-            let imported = u.import(&record, now()?);
-            progress.finish();
-            let id = imported?;
-            println!("{id}");
-            eprintln!(
-                "Game {id} restored at entry {}; a new dice chain is committed and every side will be told (next poll or `umpire deliver`).",
-                record.len() - 1
-            );
-            Ok(0)
-        }
+        Command::Import { files } => import(&dir, &files),
         Command::Upgrade {
             game,
             keep,
@@ -441,88 +154,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         } => super::upgrade::run(&dir, game.as_deref(), keep, move_on, now()?),
         Command::Admin { what } => super::admin::run(&dir, what),
         Command::Compact { keep_mail_days } => compact(&dir, keep_mail_days),
-        Command::Games => {
-            let mut u = open(&dir)?;
-            let ids = u.game_ids()?;
-            if ids.is_empty() {
-                println!("No games yet. Create one with `umpire new`.");
-            }
-            for id in ids {
-                let g = u.game(&id)?;
-                let p = g.prompt();
-                let state = match &p.finished {
-                    Some(f) => format!("over: {}", f.summary),
-                    None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
-                };
-                let names: Vec<String> = g.sides().iter().map(|s| s.name.clone()).collect();
-                let meta = u.meta(&id)?;
-                let due: Vec<String> = names
-                    .iter()
-                    .filter_map(|n| {
-                        u.deadline_line(&meta, n, n, now().ok()?)
-                            .map(|d| format!("{n} due {d}"))
-                    })
-                    .collect();
-                let state = if due.is_empty() {
-                    state
-                } else {
-                    format!("{state}; {}", due.join("; "))
-                };
-                let state = match &meta.paused {
-                    Some(_) => format!("PAUSED; {state}"),
-                    None => state,
-                };
-                let g = u.game(&id)?;
-                println!(
-                    "{id:<20} {:<10} {:>5} entries  {}",
-                    g.ruleset().info().name,
-                    g.record().len(),
-                    safe(&state)
-                );
-            }
-            Ok(0)
-        }
-        Command::Rulesets { ruleset } => {
-            let all = crate::games::all();
-            let names: Vec<String> = all.iter().map(|r| r.info().name.to_string()).collect();
-            let chosen: Vec<_> = all
-                .into_iter()
-                .filter(|r| {
-                    ruleset
-                        .as_deref()
-                        .is_none_or(|n| r.info().name.eq_ignore_ascii_case(n))
-                })
-                .collect();
-            if chosen.is_empty() {
-                bail!(
-                    "no ruleset {:?}; the rulesets are {}",
-                    ruleset.unwrap_or_default(),
-                    names.join(", ")
-                );
-            }
-            for r in chosen {
-                let i = r.info();
-                println!("{} (version {}): {}", i.name, i.version, i.title);
-                println!("  {}", i.summary);
-                for s in &i.scenarios {
-                    let sides = if s.sides.is_empty() {
-                        "sides as you declare them".to_string()
-                    } else {
-                        format!("sides {}", s.sides.join(", "))
-                    };
-                    println!("  scenario {}: {} ({sides})", s.name, s.title);
-                }
-                for o in &i.options {
-                    let values = if o.values.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" [{}]", o.values.join("|"))
-                    };
-                    println!("  option {}={}{values}: {}", o.name, o.default, o.help);
-                }
-            }
-            Ok(0)
-        }
+        Command::Games => list_games(&dir),
+        Command::Rulesets { ruleset } => list_rulesets(ruleset.as_deref()),
         Command::Selfplay {
             ruleset,
             games,
@@ -550,38 +183,435 @@ pub fn run(cli: Cli) -> Result<i32> {
             data,
         } => super::pictures::map(&dir, &game, side.as_deref(), &out, data.as_deref()),
         Command::Site { out } => super::pictures::site(&dir, out.as_deref()),
-        Command::Demo { keep } => {
-            let kept = keep.is_some();
-            let dir = match keep {
-                Some(d) => d,
-                None => {
-                    let d = std::env::temp_dir().join(format!(
-                        "umpire-demo-{}-{}",
-                        std::process::id(),
-                        now()?.as_second()
-                    ));
-                    std::fs::create_dir_all(&d)?;
-                    d
+        Command::Demo { keep } => demo(keep),
+    }
+}
+
+/// `umpire init`: a data directory with its config and key.
+fn init(dir: &Path, address: &str) -> Result<i32> {
+    let made = Umpire::init(dir, address)?;
+    let u = open(dir)?;
+    println!("Data directory {} is ready.", dir.display());
+    for m in made {
+        println!("  created {m}");
+    }
+    println!("Umpire key: {}", u.public_key());
+    println!(
+        "Mail for the umpire goes into {}/new; replies appear in {}.",
+        u.path(&u.config().intake.maildir).display(),
+        u.path(&u.config().delivery.outbox).display()
+    );
+    Ok(0)
+}
+
+/// `umpire keygen`: a player's ed25519 key pair, never over an existing one.
+fn keygen(file: &Path, comment: &str) -> Result<i32> {
+    if file.exists() {
+        bail!("{} exists; not overwriting a key", file.display());
+    }
+    let key = SecretKey::generate(comment)?;
+    crate::service::write_private(file, &key)?;
+    let pub_path = PathBuf::from(format!("{}.pub", file.display()));
+    std::fs::write(&pub_path, format!("{}\n", key.public_line()))
+        .with_context(|| format!("writing {}", pub_path.display()))?;
+    println!("Private key: {}", file.display());
+    println!(
+        "Public key:  {} ({})",
+        pub_path.display(),
+        key.public().fingerprint()
+    );
+    println!("{}", key.public_line());
+    Ok(0)
+}
+
+/// `umpire new`: a game created and its opening mails queued.
+fn new_game(dir: &Path, args: super::NewArgs) -> Result<i32> {
+    let super::NewArgs {
+        ruleset,
+        scenario,
+        sides,
+        options,
+        id,
+        deadline,
+        grace,
+        remind,
+        time_zones,
+        public,
+    } = args;
+    let mut parsed = Vec::new();
+    for s in &sides {
+        let mut parts = s.splitn(3, '=');
+        let (Some(name), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next())
+        else {
+            bail!("--side {s:?}: write NAME=EMAIL=PUBKEYFILE");
+        };
+        let key_text = if key.trim_start().starts_with("ssh-") {
+            key.to_string()
+        } else {
+            String::from_utf8(read(Path::new(key))?)
+                .with_context(|| format!("{key} is not text"))?
+        };
+        parsed.push((
+            name.to_string(),
+            email.to_string(),
+            key_text.trim().to_string(),
+        ));
+    }
+    let options = options
+        .iter()
+        .map(|o| pair(o, "--option"))
+        .collect::<Result<BTreeMap<_, _>>>()?;
+    let time_zones = time_zones
+        .iter()
+        .map(|o| pair(o, "--tz"))
+        .collect::<Result<BTreeMap<_, _>>>()?;
+    let mut u = open(dir)?;
+    let deadlines = if deadline.is_some() || grace.is_some() || remind.is_some() {
+        let base = u.config().deadlines.clone();
+        Some(crate::service::config::Deadlines {
+            hours: deadline.unwrap_or(base.hours),
+            grace_hours: grace.unwrap_or(base.grace_hours),
+            reminders: remind.unwrap_or(base.reminders),
+        })
+    } else {
+        None
+    };
+    let id = u.create_game(
+        NewGame {
+            id: id.unwrap_or_default(),
+            ruleset,
+            scenario,
+            options,
+            sides: parsed,
+            deadlines,
+            time_zones,
+        },
+        now()?,
+    )?;
+    if public {
+        u.set_public(&id, true)?;
+    }
+    // One opening mail a side (counting them, not scanning the outbox).
+    let n = u.game(&id)?.sides().len();
+    println!("{id}");
+    eprintln!(
+        "Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`)."
+    );
+    Ok(0)
+}
+
+/// `umpire sign`: FILE.sig (or an armored block) for a move file that reads.
+fn sign(file: &Path, key: &Path, as_armor: bool) -> Result<i32> {
+    let text = read(file)?;
+    let key_text = String::from_utf8(read(key)?)
+        .with_context(|| format!("{} is not a key file", key.display()))?;
+    let k = SecretKey::parse(&key_text).with_context(|| format!("reading {}", key.display()))?;
+    // Refuse to sign what the umpire would refuse to read.
+    let parsed = crate::core::movefile::MoveFile::parse(&text)
+        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let sig = k.sign(MOVE_NAMESPACE, &text)?;
+    if as_armor {
+        print!("{}", armor(&text, &sig));
+    } else {
+        let out = sig_path(file);
+        std::fs::write(&out, &sig).with_context(|| format!("writing {}", out.display()))?;
+        eprintln!(
+            "Signed {} for game {} as {}: attach {} and {}.",
+            file.display(),
+            parsed.game,
+            parsed.side,
+            file.display(),
+            out.display()
+        );
+    }
+    Ok(0)
+}
+
+/// `umpire poll`: one cycle, as cron runs it.
+fn poll_once(dir: &Path, wait: u64) -> Result<i32> {
+    let _lock = Umpire::lock(dir, std::time::Duration::from_secs(wait))?;
+    let mut u = open(dir)?;
+    let mut inbox = u.open_inbox()?;
+    let mut outbox = u.open_outbox()?;
+    cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
+    Ok(0)
+}
+
+/// `umpire run`: cycles until SIGTERM or Ctrl-C, waiting for mail between
+/// them; a server away backs off rather than stopping the umpire.
+fn run_until_stopped(dir: &Path, interval: u64) -> Result<i32> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())?;
+    signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
+    let mut u = open(dir)?;
+    u.set_stop(stop.clone());
+    let mut inbox = u.open_inbox()?;
+    let mut outbox = u.open_outbox()?;
+    eprintln!(
+        "umpire: running on {}; stop with SIGTERM or Ctrl-C.",
+        dir.display()
+    );
+    let mut failures = 0u32;
+    while !stopped() {
+        let cycled = cycle(&mut u, &mut inbox, &mut outbox, now()?);
+        u.trim_cache(crate::service::CACHED_GAMES);
+        match cycled {
+            Ok(()) => failures = 0,
+            // A server away is not a reason to stop: try again later.
+            Err(e) if is_transient(&e) => {
+                failures += 1;
+                tracing::warn!(error = %e, "poll failed; retrying");
+            }
+            Err(e) => return Err(e),
+        }
+        // Wait for mail (IMAP IDLE where offered), a deadline check, or a signal.
+        let pause = std::time::Duration::from_secs(interval.max(1) << failures.min(5));
+        let until = std::time::Instant::now() + pause;
+        while !stopped() {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            match inbox.wait(left.min(std::time::Duration::from_secs(5))) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "waiting for mail failed");
+                    std::thread::sleep(left.min(std::time::Duration::from_secs(5)));
                 }
-            };
-            let r = crate::service::demo::run(&dir, now()?);
-            if !kept {
-                // A demo leaves nothing behind unless asked to.
-                let _ = std::fs::remove_dir_all(&dir);
             }
-            let r = r?;
-            println!("{}", r.transcript);
-            if kept {
-                println!(
-                    "(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)",
-                    dir.display(),
-                    dir.display(),
-                    r.game
-                );
-            }
-            Ok(if r.verified { 0 } else { 1 })
         }
     }
+    eprintln!("umpire: stopped.");
+    Ok(0)
+}
+
+/// `umpire deliver`: the outbox sent.
+fn deliver(dir: &Path) -> Result<i32> {
+    let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
+    let mut u = open(dir)?;
+    let mut outbox = u.open_outbox()?;
+    let d = u.deliver(&mut outbox, now()?)?;
+    println!(
+        "{} sent, {} deferred, {} failed, {} waiting",
+        d.sent, d.deferred, d.failed, d.waiting
+    );
+    Ok(0)
+}
+
+/// `umpire config check`: every transport tried; exit 1 on a problem.
+fn config_check(dir: &Path) -> Result<i32> {
+    let u = open(dir)?;
+    let (text, ok) = u.check_transports();
+    print!("{text}");
+    println!(
+        "{}",
+        if ok {
+            "configuration ok"
+        } else {
+            "configuration has problems"
+        }
+    );
+    Ok(if ok { 0 } else { 1 })
+}
+
+/// `umpire show GAME`: the status a side (or the admin) sees, or the whole map.
+fn show_game(dir: &Path, game: &str, side: Option<&str>, full: bool) -> Result<i32> {
+    let mut u = open(dir)?;
+    let g = u.game(game)?;
+    let s = match &side {
+        Some(name) => Some(
+            g.side(name)
+                .ok_or_else(|| anyhow!("game {game} has no side {name}"))?,
+        ),
+        None => None,
+    };
+    if full {
+        let view = g.ruleset().view(g.state(), s);
+        for l in &view.status {
+            println!("{}", safe(l));
+        }
+        if let Some(b) = &view.board {
+            let map = crate::render::map::full(b, &Default::default());
+            println!("\n{}", safe(&map));
+        }
+    } else {
+        print!("{}", safe(&u.status_text(game, s, now()?)?));
+    }
+    Ok(0)
+}
+
+/// `umpire record`: a game's record (or a side's copy), signed by the umpire when written to a file.
+fn export_record(dir: &Path, game: &str, side: Option<&str>, out: Option<PathBuf>) -> Result<i32> {
+    let mut u = open(dir)?;
+    let text = u.export(game, side)?;
+    match out {
+        Some(p) => {
+            std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            let sig = u.sign_result(text.as_bytes())?;
+            let sp = sig_path(&p);
+            std::fs::write(&sp, sig).with_context(|| format!("writing {}", sp.display()))?;
+        }
+        None => print!("{text}"),
+    }
+    Ok(0)
+}
+
+/// `umpire man`: the manual page printed, or installed.
+fn man(install: bool, to: Option<PathBuf>) -> Result<i32> {
+    let page = super::man_page()?;
+    if !install && to.is_none() {
+        std::io::Write::write_all(&mut std::io::stdout(), &page)?;
+        return Ok(0);
+    }
+    let dir = match to {
+        Some(d) => d,
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|e| super::default_man_dir(&e))
+            .ok_or_else(|| anyhow!("cannot tell where the umpire binary is: pass --to DIR"))?,
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = dir.join("umpire.1");
+    std::fs::write(&file, page).with_context(|| format!("cannot write {}", file.display()))?;
+    println!("installed {}", file.display());
+    Ok(0)
+}
+
+/// `umpire import`: a game restored from its record.
+fn import(dir: &Path, files: &[PathBuf]) -> Result<i32> {
+    let record = crate::service::segments::gather(files)
+        .context("the record cannot be read")?
+        .record;
+    let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
+    let mut u = open(dir)?;
+    let progress = super::progress::Progress::status(format!("importing {} entries", record.len()));
+    let imported = u.import(&record, now()?);
+    progress.finish();
+    let id = imported?;
+    println!("{id}");
+    eprintln!(
+        "Game {id} restored at entry {}; a new dice chain is committed and every side will be told (next poll or `umpire deliver`).",
+        record.len() - 1
+    );
+    Ok(0)
+}
+
+/// `umpire games`: one line a game: ruleset, length, what it waits for.
+fn list_games(dir: &Path) -> Result<i32> {
+    let mut u = open(dir)?;
+    let ids = u.game_ids()?;
+    if ids.is_empty() {
+        println!("No games yet. Create one with `umpire new`.");
+    }
+    for id in ids {
+        let g = u.game(&id)?;
+        let p = g.prompt();
+        let state = match &p.finished {
+            Some(f) => format!("over: {}", f.summary),
+            None => format!("{}; waiting for {}", p.stage, g.awaiting_names()),
+        };
+        let names: Vec<String> = g.sides().iter().map(|s| s.name.clone()).collect();
+        let meta = u.meta(&id)?;
+        let due: Vec<String> = names
+            .iter()
+            .filter_map(|n| {
+                u.deadline_line(&meta, n, n, now().ok()?)
+                    .map(|d| format!("{n} due {d}"))
+            })
+            .collect();
+        let state = if due.is_empty() {
+            state
+        } else {
+            format!("{state}; {}", due.join("; "))
+        };
+        let state = match &meta.paused {
+            Some(_) => format!("PAUSED; {state}"),
+            None => state,
+        };
+        let g = u.game(&id)?;
+        println!(
+            "{id:<20} {:<10} {:>5} entries  {}",
+            g.ruleset().info().name,
+            g.record().len(),
+            safe(&state)
+        );
+    }
+    Ok(0)
+}
+
+/// `umpire rulesets`: each ruleset's scenarios and options.
+fn list_rulesets(ruleset: Option<&str>) -> Result<i32> {
+    let all = crate::games::all();
+    let names: Vec<String> = all.iter().map(|r| r.info().name.to_string()).collect();
+    let chosen: Vec<_> = all
+        .into_iter()
+        .filter(|r| ruleset.is_none_or(|n| r.info().name.eq_ignore_ascii_case(n)))
+        .collect();
+    if chosen.is_empty() {
+        bail!(
+            "no ruleset {:?}; the rulesets are {}",
+            ruleset.unwrap_or_default(),
+            names.join(", ")
+        );
+    }
+    for r in chosen {
+        let i = r.info();
+        println!("{} (version {}): {}", i.name, i.version, i.title);
+        println!("  {}", i.summary);
+        for s in &i.scenarios {
+            let sides = if s.sides.is_empty() {
+                "sides as you declare them".to_string()
+            } else {
+                format!("sides {}", s.sides.join(", "))
+            };
+            println!("  scenario {}: {} ({sides})", s.name, s.title);
+        }
+        for o in &i.options {
+            let values = if o.values.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", o.values.join("|"))
+            };
+            println!("  option {}={}{values}: {}", o.name, o.default, o.help);
+        }
+    }
+    Ok(0)
+}
+
+/// `umpire demo`: a game played by mail in a throwaway directory.
+fn demo(keep: Option<PathBuf>) -> Result<i32> {
+    let kept = keep.is_some();
+    let dir = match keep {
+        Some(d) => d,
+        None => {
+            let d = std::env::temp_dir().join(format!(
+                "umpire-demo-{}-{}",
+                std::process::id(),
+                now()?.as_second()
+            ));
+            std::fs::create_dir_all(&d)?;
+            d
+        }
+    };
+    let r = crate::service::demo::run(&dir, now()?);
+    if !kept {
+        // A demo leaves nothing behind unless asked to.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let r = r?;
+    println!("{}", r.transcript);
+    if kept {
+        println!(
+            "(The demo's data directory is {}: look around, or run `umpire --dir {} show {}`.)",
+            dir.display(),
+            dir.display(),
+            r.game
+        );
+    }
+    Ok(if r.verified { 0 } else { 1 })
 }
 
 /// One poll cycle: deliver what waits, read new mail, check deadlines, deliver.

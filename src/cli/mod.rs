@@ -52,37 +52,7 @@ pub enum Command {
         comment: String,
     },
     /// Create a game and mail the opening to every side; prints the game id.
-    New {
-        /// The ruleset (see `umpire rulesets`).
-        ruleset: String,
-        /// The scenario.
-        #[arg(long, short = 's')]
-        scenario: String,
-        /// A side as NAME=EMAIL=PUBKEY, where PUBKEY is a .pub file or an `ssh-ed25519 AAAA…` line. Repeat per side, in order.
-        #[arg(long = "side", required = true)]
-        sides: Vec<String>,
-        /// A ruleset option as NAME=VALUE. Repeatable.
-        #[arg(long = "option", short = 'o')]
-        options: Vec<String>,
-        /// The game id (default: made from the ruleset name and the time).
-        #[arg(long)]
-        id: Option<String>,
-        /// Hours each side has for a move (0: no deadlines). Default: umpire.toml's [deadlines].
-        #[arg(long)]
-        deadline: Option<u32>,
-        /// Hours of grace after a deadline before the default applies.
-        #[arg(long)]
-        grace: Option<u32>,
-        /// Reminders, in hours before the deadline, e.g. 48,24,6.
-        #[arg(long, value_delimiter = ',')]
-        remind: Option<Vec<u32>>,
-        /// A side's time zone for its deadlines, as SIDE=Area/City. Repeatable.
-        #[arg(long = "tz")]
-        time_zones: Vec<String>,
-        /// Put the game's page on the club's site (`umpire site`): map, log and public record.
-        #[arg(long)]
-        public: bool,
-    },
+    New(NewArgs),
     /// Sign a move file with your key (writes FILE.sig, as ssh-keygen -Y sign does).
     Sign {
         /// The move file.
@@ -278,6 +248,40 @@ pub enum Command {
         #[arg(long)]
         keep: Option<PathBuf>,
     },
+}
+
+/// What `umpire new` is given.
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The ruleset (see `umpire rulesets`).
+    pub ruleset: String,
+    /// The scenario.
+    #[arg(long, short = 's')]
+    pub scenario: String,
+    /// A side as NAME=EMAIL=PUBKEY, where PUBKEY is a .pub file or an `ssh-ed25519 AAAA…` line. Repeat per side, in order.
+    #[arg(long = "side", required = true)]
+    pub sides: Vec<String>,
+    /// A ruleset option as NAME=VALUE. Repeatable.
+    #[arg(long = "option", short = 'o')]
+    pub options: Vec<String>,
+    /// The game id (default: made from the ruleset name and the time).
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Hours each side has for a move (0: no deadlines). Default: umpire.toml's [deadlines].
+    #[arg(long)]
+    pub deadline: Option<u32>,
+    /// Hours of grace after a deadline before the default applies.
+    #[arg(long)]
+    pub grace: Option<u32>,
+    /// Reminders, in hours before the deadline, e.g. 48,24,6.
+    #[arg(long, value_delimiter = ',')]
+    pub remind: Option<Vec<u32>>,
+    /// A side's time zone for its deadlines, as SIDE=Area/City. Repeatable.
+    #[arg(long = "tz")]
+    pub time_zones: Vec<String>,
+    /// Put the game's page on the club's site (`umpire site`): map, log and public record.
+    #[arg(long)]
+    pub public: bool,
 }
 
 /// `umpire config …`
