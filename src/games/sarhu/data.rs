@@ -639,8 +639,37 @@ fn build(
 ) -> Option<Data> {
     let values = read_values(r, tt)?;
     let (terrain, types, glyphs) = read_tec(r, tt)?;
+    let (cols, rows, hexes) = read_grid(r, tm, &glyphs)?;
+    let mut data = Data {
+        cols,
+        rows,
+        hexes,
+        blocked: vec![0; (cols * rows) as usize],
+        sides: Vec::new(),
+        places: Vec::new(),
+        commands: Vec::new(),
+        units: Vec::new(),
+        terrain,
+        types,
+        glyphs,
+        values,
+        tags: Vec::new(),
+        hash,
+    };
 
-    // The map grid.
+    read_places(r, tm, &mut data);
+    read_hexsides(r, tm, &mut data);
+    read_commands(r, to, strict, &mut data);
+    read_units(r, to, strict, &mut data);
+    Some(data)
+}
+
+/// The map grid: its size, and each hex's terrain with its provenance tag.
+fn read_grid(
+    r: &mut Reader,
+    tm: &Table,
+    glyphs: &BTreeMap<char, Glyph>,
+) -> Option<(i32, i32, Vec<HexInfo>)> {
     let map = table(r, tm, "map", "map.toml")?;
     let mut mrec = r.rec("map", map);
     let cols = r.int(&mut mrec, "cols")? as i32;
@@ -748,25 +777,11 @@ fn build(
     r.tag(&mut mrec, "cols");
     // cols/rows share one tag; the second is recorded for completeness.
     r.tag(&mut mrec, "rows");
-    let on = |h: Hex| (1..=cols).contains(&h.col) && (1..=rows).contains(&h.row);
-    let mut data = Data {
-        cols,
-        rows,
-        hexes,
-        blocked: vec![0; (cols * rows) as usize],
-        sides: Vec::new(),
-        places: Vec::new(),
-        commands: Vec::new(),
-        units: Vec::new(),
-        terrain,
-        types,
-        glyphs,
-        values,
-        tags: Vec::new(),
-        hash,
-    };
+    Some((cols, rows, hexes))
+}
 
-    // Places.
+/// The named places (towns, forts, passes), one to a hex.
+fn read_places(r: &mut Reader, tm: &Table, data: &mut Data) {
     for (i, p) in array_of_tables(r, tm, "place", "map.toml")
         .into_iter()
         .enumerate()
@@ -780,7 +795,7 @@ fn build(
         let id = r.string(&mut rec, "id").unwrap_or_default();
         let name = r.string(&mut rec, "name").unwrap_or_default();
         let hex = r.string(&mut rec, "hex").and_then(|s| {
-            let h = s.parse::<Hex>().ok().filter(|h| on(*h));
+            let h = s.parse::<Hex>().ok().filter(|h| data.on_map(*h));
             if h.is_none() {
                 r.errors.push(format!(
                     "map.place[{id}].hex: {s:?} is not a hex on the map"
@@ -822,7 +837,11 @@ fn build(
         });
     }
 
-    // Hexsides.
+}
+
+/// Rivers and walls (each hexside once), bridges over them, and the
+/// crossings they block.
+fn read_hexsides(r: &mut Reader, tm: &Table, data: &mut Data) {
     let mut seen: BTreeMap<(Hex, Hex), usize> = BTreeMap::new();
     for (kind, wall) in [("river", false), ("wall", true)] {
         for t in array_of_tables(r, tm, kind, "map.toml") {
@@ -843,7 +862,7 @@ fn build(
                     continue;
                 };
                 let n = h.step(d);
-                if !on(h) || !on(n) {
+                if !data.on_map(h) || !data.on_map(n) {
                     r.errors.push(format!(
                         "map.{kind}[{name}]: edge {e} is not between two hexes on the map"
                     ));
@@ -901,35 +920,41 @@ fn build(
         }
     }
 
-    // Commands and units.
-    let resolve = |r: &mut Reader, data: &Data, path: &str, s: &str| -> SetupAt {
-        if s.eq_ignore_ascii_case("offmap") {
-            return SetupAt::OffMap;
+}
+
+/// Where a set-up or entry names: `offmap`, a hex, a place or `place/DIR`
+/// (the hex in that direction); reported when `strict` and it is none of those.
+fn resolve_setup(r: &mut Reader, data: &Data, strict: bool, path: &str, s: &str) -> SetupAt {
+    if s.eq_ignore_ascii_case("offmap") {
+        return SetupAt::OffMap;
+    }
+    if let Ok(h) = s.parse::<Hex>() {
+        if data.on_map(h) {
+            return SetupAt::Hex(h);
         }
-        if let Ok(h) = s.parse::<Hex>() {
-            if on(h) {
-                return SetupAt::Hex(h);
+    } else {
+        let (name, dir) = match s.split_once('/') {
+            Some((n, d)) => (n, Some(d)),
+            None => (s, None),
+        };
+        if let Some(p) = data.find_place(name) {
+            match dir.map(str::parse::<Dir>) {
+                None => return SetupAt::Hex(p.hex),
+                Some(Ok(d)) if data.on_map(p.hex.step(d)) => return SetupAt::Hex(p.hex.step(d)),
+                Some(_) => {}
             }
-        } else {
-            let (name, dir) = match s.split_once('/') {
-                Some((n, d)) => (n, Some(d)),
-                None => (s, None),
-            };
-            if let Some(p) = data.find_place(name) {
-                match dir.map(str::parse::<Dir>) {
-                    None => return SetupAt::Hex(p.hex),
-                    Some(Ok(d)) if on(p.hex.step(d)) => return SetupAt::Hex(p.hex.step(d)),
-                    Some(_) => {}
-                }
-            }
         }
-        if strict {
-            r.errors.push(format!(
-                "{path}: set-up {s:?} is not a hex, place or place/DIR on the map"
-            ));
-        }
-        SetupAt::Unplaced
-    };
+    }
+    if strict {
+        r.errors.push(format!(
+            "{path}: set-up {s:?} is not a hex, place or place/DIR on the map"
+        ));
+    }
+    SetupAt::Unplaced
+}
+
+/// The commands (leaders with their formations) of the order of battle.
+fn read_commands(r: &mut Reader, to: &Table, strict: bool, data: &mut Data) {
     for t in array_of_tables(r, to, "command", "oob.toml") {
         let nm = t
             .get("id")
@@ -952,8 +977,8 @@ fn build(
             r.errors.push(format!("{path}.side: want ming or jurchen"));
             continue;
         };
-        let setup = resolve(r, &data, &path, &setup);
-        let entry = entry.and_then(|e| match resolve(r, &data, &path, &e) {
+        let setup = resolve_setup(r, data, strict, &path, &setup);
+        let entry = entry.and_then(|e| match resolve_setup(r, data, strict, &path, &e) {
             SetupAt::Hex(h) => Some(h),
             _ => None,
         });
@@ -972,6 +997,11 @@ fn build(
             entry,
         });
     }
+}
+
+/// The units of the order of battle, each in its command, and the
+/// variant units each replaces.
+fn read_units(r: &mut Reader, to: &Table, strict: bool, data: &mut Data) {
     let mut replaces_names = Vec::new();
     for t in array_of_tables(r, to, "unit", "oob.toml") {
         let nm = t
@@ -1017,7 +1047,7 @@ fn build(
                 "{path}: ids print inside hexes; keep them to 6 characters"
             ));
         }
-        let setup = resolve(r, &data, &path, &setup);
+        let setup = resolve_setup(r, data, strict, &path, &setup);
         replaces_names.push(replaces);
         data.units.push(UnitInfo {
             id,
@@ -1049,7 +1079,6 @@ fn build(
         r.errors
             .push("oob: at most 32 commands and 500 units".into());
     }
-    Some(data)
 }
 
 fn read_values(r: &mut Reader, tt: &Table) -> Option<Values> {
