@@ -163,204 +163,192 @@ fn is_comment(t: &str) -> bool {
 impl MoveFile {
     /// Parses the bytes of a move file.
     pub fn parse(bytes: &[u8]) -> Result<MoveFile, MoveFileError> {
-        if bytes.len() > MAX_MOVE_BYTES {
-            return Err(err(
-                1,
-                1,
-                format!(
-                    "move file is {} bytes; the limit is {MAX_MOVE_BYTES}",
-                    bytes.len()
-                ),
-            ));
-        }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            let upto = &bytes[..e.valid_up_to()];
-            let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
-            let col = upto.len() - upto.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1) + 1;
-            err(line, col, "not UTF-8 text")
-        })?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-
-        let mut game = None;
-        let mut side = None;
-        let mut after = None;
-        let mut orders: Option<Vec<SourceLine>> = None;
-        let mut standing: Option<Vec<SourceLine>> = None;
-        let mut commands = Vec::new();
-        #[derive(PartialEq)]
-        enum In {
-            Header,
-            Orders,
-            Standing,
-        }
-        let mut section = In::Header;
-
+        let text = decode(bytes)?;
+        let mut file = Reading::default();
         for (i, raw) in text.split('\n').enumerate() {
-            let n = i + 1;
-            let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            let trimmed = raw.trim();
-            if is_comment(trimmed) {
-                continue;
+            file.line(i + 1, raw.strip_suffix('\r').unwrap_or(raw))?;
+        }
+        file.finish()
+    }
+}
+
+/// The bytes of a move file as text: within the size cap, UTF-8 (the
+/// error names the line and column of the first bad byte), no BOM.
+fn decode(bytes: &[u8]) -> Result<&str, MoveFileError> {
+    if bytes.len() > MAX_MOVE_BYTES {
+        return Err(err(
+            1,
+            1,
+            format!(
+                "move file is {} bytes; the limit is {MAX_MOVE_BYTES}",
+                bytes.len()
+            ),
+        ));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let upto = &bytes[..e.valid_up_to()];
+        let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
+        let col = upto.len() - upto.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1) + 1;
+        err(line, col, "not UTF-8 text")
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Which part of the file a line without a header key belongs to.
+#[derive(Default, PartialEq)]
+enum Section {
+    #[default]
+    Header,
+    Orders,
+    Standing,
+}
+
+/// A move file read so far, line by line.
+#[derive(Default)]
+struct Reading {
+    game: Option<String>,
+    side: Option<String>,
+    after: Option<Digest>,
+    orders: Option<Vec<SourceLine>>,
+    standing: Option<Vec<SourceLine>>,
+    commands: Vec<(Command, usize)>,
+    section: Section,
+}
+
+impl Reading {
+    /// Line `n` (without its line end).
+    fn line(&mut self, n: usize, raw: &str) -> Result<(), MoveFileError> {
+        let trimmed = raw.trim();
+        if is_comment(trimmed) {
+            return Ok(());
+        }
+        let column = raw.len() - raw.trim_start().len() + 1;
+        if let Some((key, value)) = header_key(raw) {
+            let vcol = key.len() + 2 + (value.len() - value.trim_start().len());
+            // A trailing `# comment` explains a header as it does an order.
+            let value = strip_trailing_comment(value.trim());
+            self.section = Section::Header;
+            self.header(n, key, value, vcol)?;
+            if self.commands.len() > MAX_COMMANDS {
+                return Err(err(
+                    n,
+                    1,
+                    format!("at most {MAX_COMMANDS} commands in one file"),
+                ));
             }
-            let column = raw.len() - raw.trim_start().len() + 1;
-            if let Some((key, value)) = header_key(raw) {
-                let vcol = key.len() + 2 + (value.len() - value.trim_start().len());
-                // A trailing `# comment` explains a header as it does an order.
-                let value = strip_trailing_comment(value.trim());
-                section = In::Header;
-                let once = |already: bool| {
-                    if already {
-                        Err(err(n, 1, format!("`{key}:` given twice")))
-                    } else {
-                        Ok(())
-                    }
-                };
-                match key {
-                    "game" => {
-                        once(game.is_some())?;
-                        if value.is_empty() {
-                            return Err(err(n, vcol, "`game:` needs the game id"));
-                        }
-                        check_game_id(value).map_err(|m| err(n, vcol, m))?;
-                        game = Some(value.to_string());
-                    }
-                    "side" => {
-                        once(side.is_some())?;
-                        if value.is_empty() {
-                            return Err(err(n, vcol, "`side:` needs your side's name"));
-                        }
-                        check_side_name(value).map_err(|m| err(n, vcol, m))?;
-                        side = Some(value.to_ascii_lowercase());
-                    }
-                    "after" => {
-                        once(after.is_some())?;
-                        let d: Digest = value.parse().map_err(|_| {
-                            err(
-                                n,
-                                vcol,
-                                "`after:` must be the 64-digit record head hash from the last result mail",
-                            )
-                        })?;
-                        after = Some(d);
-                    }
-                    "orders" => {
-                        once(orders.is_some())?;
-                        let mut v = Vec::new();
-                        if !value.is_empty() {
-                            v.push(SourceLine {
-                                line: n,
-                                column: vcol,
-                                text: value.to_string(),
-                            });
-                        }
-                        orders = Some(v);
-                        section = In::Orders;
-                    }
-                    "standing" => {
-                        once(standing.is_some())?;
-                        let mut v = Vec::new();
-                        if !value.is_empty() && !value.eq_ignore_ascii_case("clear") {
-                            v.push(SourceLine {
-                                line: n,
-                                column: vcol,
-                                text: value.to_string(),
-                            });
-                        }
-                        standing = Some(v);
-                        section = In::Standing;
-                    }
-                    "command" => {
-                        let c = match value.to_ascii_lowercase().as_str() {
-                            "status" => Command::Status,
-                            "resend" => Command::Resend,
-                            "orders" | "help" => Command::Orders,
-                            "record" => Command::Record,
-                            "map" => Command::Map,
-                            other => {
-                                return Err(err(
-                                    n,
-                                    vcol,
-                                    format!(
-                                        "unknown command {other:?}; known: status, resend, orders, record, map"
-                                    ),
-                                ));
-                            }
-                        };
-                        commands.push((c, n));
-                    }
-                    "away" => {
-                        let v = value.to_ascii_lowercase();
-                        let v = v.strip_prefix("until").map(str::trim).unwrap_or(&v);
-                        let c = if v == "back" || v == "none" {
-                            Command::Away(None)
-                        } else if is_date(v) {
-                            Command::Away(Some(v.to_string()))
-                        } else {
-                            return Err(err(
-                                n,
-                                vcol,
-                                "`away:` takes a date as YYYY-MM-DD (or `back`)",
-                            ));
-                        };
-                        commands.push((c, n));
-                    }
-                    "timezone" => {
-                        let ok = !value.is_empty()
-                            && value.len() <= 64
-                            && value
-                                .chars()
-                                .all(|c| c.is_ascii_alphanumeric() || "/_+-".contains(c));
-                        if !ok {
-                            return Err(err(
-                                n,
-                                vcol,
-                                "`timezone:` takes an IANA zone name, e.g. Europe/Berlin or UTC",
-                            ));
-                        }
-                        commands.push((Command::TimeZone(value.to_string()), n));
-                    }
-                    _ => unreachable!("KEYS lists only the keys above"),
-                }
-                if commands.len() > MAX_COMMANDS {
-                    return Err(err(
-                        n,
-                        1,
-                        format!("at most {MAX_COMMANDS} commands in one file"),
-                    ));
-                }
-                continue;
-            }
-            let line = SourceLine {
-                line: n,
-                column,
-                text: strip_trailing_comment(trimmed).to_string(),
-            };
-            match section {
-                In::Orders => orders.get_or_insert_with(Vec::new).push(line),
-                In::Standing => standing.get_or_insert_with(Vec::new).push(line),
-                In::Header => {
-                    let word = trimmed.split(':').next().unwrap_or(trimmed);
-                    return Err(err(
-                        n,
-                        column,
-                        format!(
-                            "unknown header {word:?}; a move file has game:, side:, after:, orders:, standing:, command:, away:, timezone:"
-                        ),
-                    ));
-                }
+            return Ok(());
+        }
+        let line = SourceLine {
+            line: n,
+            column,
+            text: strip_trailing_comment(trimmed).to_string(),
+        };
+        match self.section {
+            Section::Orders => self.orders.get_or_insert_with(Vec::new).push(line),
+            Section::Standing => self.standing.get_or_insert_with(Vec::new).push(line),
+            Section::Header => {
+                let word = trimmed.split(':').next().unwrap_or(trimmed);
+                return Err(err(
+                    n,
+                    column,
+                    format!(
+                        "unknown header {word:?}; a move file has game:, side:, after:, orders:, standing:, command:, away:, timezone:"
+                    ),
+                ));
             }
         }
-        let game = game.ok_or_else(|| err(1, 1, "no `game:` line"))?;
-        let side = side.ok_or_else(|| err(1, 1, "no `side:` line"))?;
-        let orders = orders.unwrap_or_default();
-        if !orders.is_empty() && after.is_none() {
+        Ok(())
+    }
+
+    /// A header line: `key:` with its `value` starting at column `vcol`.
+    fn header(
+        &mut self,
+        n: usize,
+        key: &'static str,
+        value: &str,
+        vcol: usize,
+    ) -> Result<(), MoveFileError> {
+        let once = |already: bool| {
+            if already {
+                Err(err(n, 1, format!("`{key}:` given twice")))
+            } else {
+                Ok(())
+            }
+        };
+        // The value as the first line of its section, if it has one.
+        let first = |skip: bool| {
+            let mut v = Vec::new();
+            if !skip {
+                v.push(SourceLine {
+                    line: n,
+                    column: vcol,
+                    text: value.to_string(),
+                });
+            }
+            v
+        };
+        match key {
+            "game" => {
+                once(self.game.is_some())?;
+                if value.is_empty() {
+                    return Err(err(n, vcol, "`game:` needs the game id"));
+                }
+                check_game_id(value).map_err(|m| err(n, vcol, m))?;
+                self.game = Some(value.to_string());
+            }
+            "side" => {
+                once(self.side.is_some())?;
+                if value.is_empty() {
+                    return Err(err(n, vcol, "`side:` needs your side's name"));
+                }
+                check_side_name(value).map_err(|m| err(n, vcol, m))?;
+                self.side = Some(value.to_ascii_lowercase());
+            }
+            "after" => {
+                once(self.after.is_some())?;
+                let d: Digest = value.parse().map_err(|_| {
+                    err(
+                        n,
+                        vcol,
+                        "`after:` must be the 64-digit record head hash from the last result mail",
+                    )
+                })?;
+                self.after = Some(d);
+            }
+            "orders" => {
+                once(self.orders.is_some())?;
+                self.orders = Some(first(value.is_empty()));
+                self.section = Section::Orders;
+            }
+            "standing" => {
+                once(self.standing.is_some())?;
+                self.standing = Some(first(
+                    value.is_empty() || value.eq_ignore_ascii_case("clear"),
+                ));
+                self.section = Section::Standing;
+            }
+            "command" => self.commands.push((command(value, n, vcol)?, n)),
+            "away" => self.commands.push((away(value, n, vcol)?, n)),
+            "timezone" => self.commands.push((time_zone(value, n, vcol)?, n)),
+            _ => unreachable!("KEYS lists only the keys above"),
+        }
+        Ok(())
+    }
+
+    /// The whole file read: it names its game and side, and holds orders
+    /// (after the head they answer), standing orders or commands.
+    fn finish(self) -> Result<MoveFile, MoveFileError> {
+        let game = self.game.ok_or_else(|| err(1, 1, "no `game:` line"))?;
+        let side = self.side.ok_or_else(|| err(1, 1, "no `side:` line"))?;
+        let orders = self.orders.unwrap_or_default();
+        if !orders.is_empty() && self.after.is_none() {
             return Err(err(
                 orders[0].line,
                 1,
                 "orders need an `after:` line naming the record head hash from your last result mail",
             ));
         }
-        if orders.is_empty() && standing.is_none() && commands.is_empty() {
+        if orders.is_empty() && self.standing.is_none() && self.commands.is_empty() {
             return Err(err(
                 1,
                 1,
@@ -370,12 +358,64 @@ impl MoveFile {
         Ok(MoveFile {
             game,
             side,
-            after,
+            after: self.after,
             orders,
-            standing,
-            commands,
+            standing: self.standing,
+            commands: self.commands,
         })
     }
+}
+
+/// `command: NAME` on line `n`.
+fn command(value: &str, n: usize, vcol: usize) -> Result<Command, MoveFileError> {
+    Ok(match value.to_ascii_lowercase().as_str() {
+        "status" => Command::Status,
+        "resend" => Command::Resend,
+        "orders" | "help" => Command::Orders,
+        "record" => Command::Record,
+        "map" => Command::Map,
+        other => {
+            return Err(err(
+                n,
+                vcol,
+                format!("unknown command {other:?}; known: status, resend, orders, record, map"),
+            ));
+        }
+    })
+}
+
+/// `away: [until] YYYY-MM-DD` (or `back`, `none`) on line `n`.
+fn away(value: &str, n: usize, vcol: usize) -> Result<Command, MoveFileError> {
+    let v = value.to_ascii_lowercase();
+    let v = v.strip_prefix("until").map(str::trim).unwrap_or(&v);
+    if v == "back" || v == "none" {
+        Ok(Command::Away(None))
+    } else if is_date(v) {
+        Ok(Command::Away(Some(v.to_string())))
+    } else {
+        Err(err(
+            n,
+            vcol,
+            "`away:` takes a date as YYYY-MM-DD (or `back`)",
+        ))
+    }
+}
+
+/// `timezone: Area/City` on line `n`: only the characters of IANA names.
+fn time_zone(value: &str, n: usize, vcol: usize) -> Result<Command, MoveFileError> {
+    let ok = !value.is_empty()
+        && value.len() <= 64
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/_+-".contains(c));
+    if !ok {
+        return Err(err(
+            n,
+            vcol,
+            "`timezone:` takes an IANA zone name, e.g. Europe/Berlin or UTC",
+        ));
+    }
+    Ok(Command::TimeZone(value.to_string()))
 }
 
 /// `  move a: b   # why` → `move a: b`; a `#` inside a word (`#3`) stays.
