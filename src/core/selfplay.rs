@@ -18,7 +18,7 @@ use super::dice::die_from_words;
 use super::game::{Game, ReplayMode, Secrets, Stored, Verdict, hidden_slots};
 use super::hash::Digest;
 use super::record::{FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
-use super::ruleset::{AwaitKind, Ruleset, Setup, Side};
+use super::ruleset::{Await, AwaitKind, Ruleset, Setup, Side};
 use super::sig::{MOVE_NAMESPACE, SecretKey};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -270,267 +270,331 @@ pub fn random_game(
     seed: u64,
     config: &SelfPlayConfig,
 ) -> Result<(Game, SelfPlayStats), SelfPlayFailure> {
-    let mut player = Player {
-        rng: ChaCha20Rng::seed_from_u64(seed),
-    };
-    let fail = |entry: u64, message: String, record: String| SelfPlayFailure {
-        game: number,
-        seed,
-        entry,
-        message,
-        record,
-    };
-    let info = ruleset.info();
-    let mut names = info
-        .scenarios
-        .iter()
-        .find(|s| s.name == scenario)
-        .map(|s| s.sides.clone())
-        .unwrap_or_default();
-    if names.is_empty() {
-        names = vec!["north".into(), "south".into()];
+    let mut play = SelfPlay::open(ruleset, scenario, options, number, seed, config)?;
+    play.file_standing_orders()?;
+    while play.game.prompt().finished.is_none() {
+        play.step()?;
     }
-    let mut keys = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        let k = SecretKey::from_seed(&player.seed_bytes(i as u8), &format!("{n}@selfplay"))
-            .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
-        keys.push(k);
-    }
-    let umpire = SecretKey::from_seed(&player.seed_bytes(200), "umpire@selfplay")
-        .map_err(|e| fail(0, format!("key: {e}"), String::new()))?;
-    let setup = Setup {
-        scenario: scenario.to_string(),
-        options: options.clone(),
-        sides: names.clone(),
-    };
-    let slots = hidden_slots(ruleset.as_ref(), &setup);
-    let mut secrets = Stored {
-        top: Digest(player.seed_bytes(201)),
-        length: config.chain_length,
-        base: 0,
-        master: (slots > 0).then(|| Digest(player.seed_bytes(202))),
-        slots,
-    }
-    .secrets();
-    let opening = Opening {
-        format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
-        game: format!("selfplay-{number}"),
-        ruleset: info.name.clone(),
-        ruleset_version: info.version,
-        ruleset_data: info.data,
-        scenario: scenario.to_string(),
-        options: options.clone(),
-        sides: names
-            .iter()
-            .zip(&keys)
-            .map(|(n, k)| SideDecl {
-                name: n.clone(),
-                email: format!("{n}@selfplay.test"),
-                key: k.public().to_openssh(),
-            })
-            .collect(),
-        dice: secrets.chain.commitment(),
-        hidden: secrets.hidden_commitments(),
-        umpire: umpire.public().to_openssh(),
-        at: "2026-01-01T00:00:00Z".into(),
-    };
-    let mut game = Game::create(ruleset.clone(), opening, &secrets)
-        .map_err(|e| fail(e.seq, format!("create: {}", e.message), String::new()))?;
-    let mut stats = SelfPlayStats {
-        games: 1,
-        ..Default::default()
-    };
-    let at = "2026-01-01T12:00:00Z";
-    let record_text = |g: &Game| g.record().to_text();
-    let entry = |g: &Game| g.record().len() as u64;
+    play.tally_outcome();
+    play.check_replay()?;
+    Ok((play.game, play.stats))
+}
 
-    // Standing orders first, as signed standing-only move files.
-    let standing = pick_standing(
-        &config.standing,
-        names.len(),
-        |side| ruleset.standing_samples(game.state(), side),
-        &mut player,
-    );
-    for (i, lines) in standing.iter().enumerate() {
-        if lines.is_empty() || i >= names.len() {
-            continue;
+/// One self-played game in progress: the engine's game, the secrets the
+/// umpire would hold, the sides' keys and the player's PRNG.
+struct SelfPlay<'a> {
+    ruleset: Arc<dyn Ruleset>,
+    config: &'a SelfPlayConfig,
+    number: u32,
+    seed: u64,
+    player: Player,
+    names: Vec<String>,
+    keys: Vec<SecretKey>,
+    slots: usize,
+    secrets: Secrets,
+    game: Game,
+    stats: SelfPlayStats,
+}
+
+/// Every move of a self-played game carries this time.
+const AT: &str = "2026-01-01T12:00:00Z";
+
+impl<'a> SelfPlay<'a> {
+    /// The game created from its seed: keys, dice chain and opening.
+    fn open(
+        ruleset: Arc<dyn Ruleset>,
+        scenario: &str,
+        options: &BTreeMap<String, String>,
+        number: u32,
+        seed: u64,
+        config: &'a SelfPlayConfig,
+    ) -> Result<SelfPlay<'a>, SelfPlayFailure> {
+        let mut player = Player {
+            rng: ChaCha20Rng::seed_from_u64(seed),
+        };
+        let fail = |entry: u64, message: String| SelfPlayFailure {
+            game: number,
+            seed,
+            entry,
+            message,
+            record: String::new(),
+        };
+        let info = ruleset.info();
+        let mut names = info
+            .scenarios
+            .iter()
+            .find(|s| s.name == scenario)
+            .map(|s| s.sides.clone())
+            .unwrap_or_default();
+        if names.is_empty() {
+            names = vec!["north".into(), "south".into()];
         }
-        let text = move_text(&game, &names[i], &[], lines);
-        let sig = keys[i]
-            .sign(MOVE_NAMESPACE, text.as_bytes())
-            .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
-        match game.submit(text.as_bytes(), &sig, &secrets, at) {
-            Verdict::Accepted { .. } => {}
-            other => {
-                return Err(fail(
-                    entry(&game),
-                    format!("standing orders refused: {other:?}"),
-                    record_text(&game),
-                ));
+        let mut keys = Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            let k = SecretKey::from_seed(&player.seed_bytes(i as u8), &format!("{n}@selfplay"))
+                .map_err(|e| fail(0, format!("key: {e}")))?;
+            keys.push(k);
+        }
+        let umpire = SecretKey::from_seed(&player.seed_bytes(200), "umpire@selfplay")
+            .map_err(|e| fail(0, format!("key: {e}")))?;
+        let setup = Setup {
+            scenario: scenario.to_string(),
+            options: options.clone(),
+            sides: names.clone(),
+        };
+        let slots = hidden_slots(ruleset.as_ref(), &setup);
+        let secrets = Stored {
+            top: Digest(player.seed_bytes(201)),
+            length: config.chain_length,
+            base: 0,
+            master: (slots > 0).then(|| Digest(player.seed_bytes(202))),
+            slots,
+        }
+        .secrets();
+        let opening = Opening {
+            format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
+            game: format!("selfplay-{number}"),
+            ruleset: info.name.clone(),
+            ruleset_version: info.version,
+            ruleset_data: info.data,
+            scenario: scenario.to_string(),
+            options: options.clone(),
+            sides: names
+                .iter()
+                .zip(&keys)
+                .map(|(n, k)| SideDecl {
+                    name: n.clone(),
+                    email: format!("{n}@selfplay.test"),
+                    key: k.public().to_openssh(),
+                })
+                .collect(),
+            dice: secrets.chain.commitment(),
+            hidden: secrets.hidden_commitments(),
+            umpire: umpire.public().to_openssh(),
+            at: "2026-01-01T00:00:00Z".into(),
+        };
+        let game = Game::create(ruleset.clone(), opening, &secrets)
+            .map_err(|e| fail(e.seq, format!("create: {}", e.message)))?;
+        Ok(SelfPlay {
+            ruleset,
+            config,
+            number,
+            seed,
+            player,
+            names,
+            keys,
+            slots,
+            secrets,
+            game,
+            stats: SelfPlayStats {
+                games: 1,
+                ..Default::default()
+            },
+        })
+    }
+
+    /// A failure at the game's current entry, with its record.
+    fn fail(&self, message: String) -> SelfPlayFailure {
+        SelfPlayFailure {
+            game: self.number,
+            seed: self.seed,
+            entry: self.game.record().len() as u64,
+            message,
+            record: self.game.record().to_text(),
+        }
+    }
+
+    /// Standing orders first, as signed standing-only move files.
+    fn file_standing_orders(&mut self) -> Result<(), SelfPlayFailure> {
+        let (ruleset, game) = (&self.ruleset, &self.game);
+        let standing = pick_standing(
+            &self.config.standing,
+            self.names.len(),
+            |side| ruleset.standing_samples(game.state(), side),
+            &mut self.player,
+        );
+        for (i, lines) in standing.iter().enumerate() {
+            if lines.is_empty() || i >= self.names.len() {
+                continue;
+            }
+            let text = move_text(&self.game, &self.names[i], &[], lines);
+            match self.submit(i, &text)? {
+                Verdict::Accepted { .. } => {}
+                other => return Err(self.fail(format!("standing orders refused: {other:?}"))),
             }
         }
+        Ok(())
     }
 
-    while game.prompt().finished.is_none() {
-        if entry(&game) >= config.max_entries {
-            return Err(fail(
-                entry(&game),
-                format!(
-                    "not finished after {} entries ({})",
-                    config.max_entries,
-                    game.prompt().stage
-                ),
-                record_text(&game),
-            ));
+    /// Signs `text` with side `i`'s key and submits it.
+    fn submit(&mut self, i: usize, text: &str) -> Result<Verdict, SelfPlayFailure> {
+        let sig = self.keys[i]
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .map_err(|e| self.fail(format!("sign: {e}")))?;
+        Ok(self.game.submit(text.as_bytes(), &sig, &self.secrets, AT))
+    }
+
+    /// One entry: a fresh dice chain if the old is spent, then a random
+    /// awaited side answers (a legal order, or its default), and the
+    /// invariants still hold.
+    fn step(&mut self) -> Result<(), SelfPlayFailure> {
+        let config = self.config;
+        if self.game.record().len() as u64 >= config.max_entries {
+            let stage = &self.game.prompt().stage;
+            return Err(self.fail(format!(
+                "not finished after {} entries ({stage})",
+                config.max_entries
+            )));
         }
-        if let Some(fresh) = spent_chain(&game, &secrets, &mut player, config.chain_length, slots) {
-            game.recommit(&fresh, "the dice chain of this game is used up", at)
-                .map_err(|e| fail(entry(&game), format!("recommit: {e}"), record_text(&game)))?;
-            secrets = fresh;
+        let spent = spent_chain(
+            &self.game,
+            &self.secrets,
+            &mut self.player,
+            config.chain_length,
+            self.slots,
+        );
+        if let Some(fresh) = spent {
+            self.game
+                .recommit(&fresh, "the dice chain of this game is used up", AT)
+                .map_err(|e| self.fail(format!("recommit: {e}")))?;
+            self.secrets = fresh;
         }
-        let prompt = game.prompt().clone();
+        let prompt = self.game.prompt().clone();
         if prompt.awaiting.is_empty() {
-            return Err(fail(
-                entry(&game),
-                format!(
-                    "nobody is awaited and the game is not over ({})",
-                    prompt.stage
-                ),
-                record_text(&game),
-            ));
+            return Err(self.fail(format!(
+                "nobody is awaited and the game is not over ({})",
+                prompt.stage
+            )));
         }
         // A side whose sealed orders for the round are in owes nothing more.
-        let waiting: Vec<_> = game.waiting().cloned().collect();
+        let waiting: Vec<_> = self.game.waiting().cloned().collect();
         if waiting.is_empty() {
-            return Err(fail(
-                entry(&game),
-                format!(
-                    "every awaited side's sealed orders are in, yet the round did not resolve ({})",
-                    prompt.stage
-                ),
-                record_text(&game),
-            ));
+            return Err(self.fail(format!(
+                "every awaited side's sealed orders are in, yet the round did not resolve ({})",
+                prompt.stage
+            )));
         }
-        let aw = waiting[player.below(waiting.len())].clone();
-        let side: Side = aw.side;
-        let legal = ruleset.legal(game.state(), side);
+        let aw = waiting[self.player.below(waiting.len())].clone();
+        let legal = self.ruleset.legal(self.game.state(), aw.side);
         let take_default = legal.is_empty()
             || (aw.kind == AwaitKind::Decision
-                && player.below(100) < config.default_percent as usize);
+                && self.player.below(100) < config.default_percent as usize);
         if take_default {
-            if aw.default.is_empty() {
-                return Err(fail(
-                    entry(&game),
-                    format!(
-                        "{} owes {:?} with no legal order and no default ({})",
-                        names[side.index()],
-                        aw.kind,
-                        aw.ask
-                    ),
-                    record_text(&game),
-                ));
-            }
-            game.apply_default(side, "self-play: deadline passed", &secrets, at)
-                .map_err(|e| {
-                    fail(
-                        entry(&game),
-                        format!("default {:?} failed: {e}", aw.default),
-                        record_text(&game),
-                    )
-                })?;
-            stats.defaults += 1;
-            if let Some((_, r)) = Some(game.last_report()) {
-                stats.rolls += r.rolls.len() as u64;
-            }
+            self.take_default(&aw)?;
         } else {
-            let pick = &legal[player.below(legal.len())];
-            let lines: Vec<&str> = pick.lines().collect();
-            let text = move_text(&game, &names[side.index()], &lines, &[]);
-            let sig = keys[side.index()]
-                .sign(MOVE_NAMESPACE, text.as_bytes())
-                .map_err(|e| fail(entry(&game), format!("sign: {e}"), record_text(&game)))?;
-            match game.submit(text.as_bytes(), &sig, &secrets, at) {
-                Verdict::Accepted { report, .. } => {
-                    stats.moves += 1;
-                    stats.rolls += report.rolls.len() as u64;
-                    stats.not_carried_out +=
-                        report.orders.iter().filter(|o| o.outcome.is_err()).count() as u64;
-                }
-                Verdict::Sealed { resolved, .. } => {
-                    stats.moves += 1;
-                    if let Some(seq) = resolved
-                        && let Some(r) = game.report(seq)
-                    {
-                        stats.rolls += r.rolls.len() as u64;
-                        stats.not_carried_out += r
-                            .round
-                            .iter()
-                            .flat_map(|p| &p.orders)
-                            .filter(|o| o.outcome.is_err())
-                            .count() as u64;
-                    }
-                }
-                Verdict::Rejected { rejection, .. } => {
-                    return Err(fail(
-                        entry(&game),
-                        format!("a legal order was refused: {pick:?}: {}", rejection.reason),
-                        record_text(&game),
-                    ));
-                }
-                other => {
-                    return Err(fail(
-                        entry(&game),
-                        format!("unexpected verdict {other:?} for {pick:?}"),
-                        record_text(&game),
-                    ));
+            let pick = legal[self.player.below(legal.len())].clone();
+            self.play_order(aw.side, &pick)?;
+        }
+        if let Err(e) = self.ruleset.invariants(self.game.state()) {
+            return Err(self.fail(format!("invariant broken: {e}")));
+        }
+        Ok(())
+    }
+
+    /// The awaited side's default, as a deadline would apply it.
+    fn take_default(&mut self, aw: &Await) -> Result<(), SelfPlayFailure> {
+        let side = aw.side;
+        if aw.default.is_empty() {
+            return Err(self.fail(format!(
+                "{} owes {:?} with no legal order and no default ({})",
+                self.names[side.index()],
+                aw.kind,
+                aw.ask
+            )));
+        }
+        let applied =
+            self.game
+                .apply_default(side, "self-play: deadline passed", &self.secrets, AT);
+        applied.map_err(|e| self.fail(format!("default {:?} failed: {e}", aw.default)))?;
+        self.stats.defaults += 1;
+        self.stats.rolls += self.game.last_report().1.rolls.len() as u64;
+        Ok(())
+    }
+
+    /// `pick`, one of the side's legal orders, as a signed move file; the
+    /// engine must accept it (or seal it).
+    fn play_order(&mut self, side: Side, pick: &str) -> Result<(), SelfPlayFailure> {
+        let lines: Vec<&str> = pick.lines().collect();
+        let text = move_text(&self.game, &self.names[side.index()], &lines, &[]);
+        match self.submit(side.index(), &text)? {
+            Verdict::Accepted { report, .. } => {
+                self.stats.moves += 1;
+                self.stats.rolls += report.rolls.len() as u64;
+                self.stats.not_carried_out +=
+                    report.orders.iter().filter(|o| o.outcome.is_err()).count() as u64;
+            }
+            Verdict::Sealed { resolved, .. } => {
+                self.stats.moves += 1;
+                if let Some(seq) = resolved
+                    && let Some(r) = self.game.report(seq)
+                {
+                    self.stats.rolls += r.rolls.len() as u64;
+                    self.stats.not_carried_out += r
+                        .round
+                        .iter()
+                        .flat_map(|p| &p.orders)
+                        .filter(|o| o.outcome.is_err())
+                        .count() as u64;
                 }
             }
+            Verdict::Rejected { rejection, .. } => {
+                return Err(self.fail(format!(
+                    "a legal order was refused: {pick:?}: {}",
+                    rejection.reason
+                )));
+            }
+            other => {
+                return Err(self.fail(format!("unexpected verdict {other:?} for {pick:?}")));
+            }
         }
-        if let Err(e) = ruleset.invariants(game.state()) {
-            return Err(fail(
-                entry(&game),
-                format!("invariant broken: {e}"),
-                record_text(&game),
-            ));
-        }
+        Ok(())
     }
-    let outcome = game
-        .prompt()
-        .finished
-        .clone()
-        .unwrap_or_else(|| super::ruleset::Outcome {
-            winners: vec![],
-            summary: String::new(),
-        });
-    let key = if outcome.winners.is_empty() {
-        "draw".to_string()
-    } else {
-        outcome
-            .winners
-            .iter()
-            .map(|s| names.get(s.index()).cloned().unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("+")
-    };
-    stats.results.insert(key, 1);
-    stats.outcomes.push(outcome.summary);
 
-    // The record replays, verified, to the same state.
-    let text = record_text(&game);
-    let record = Record::from_text(&text)
-        .map_err(|e| fail(entry(&game), format!("export: {e}"), text.clone()))?;
-    let (again, _) = Game::replay(ruleset, &record, ReplayMode::Verify)
-        .map_err(|e| fail(e.seq, format!("replay: {}", e.message), text.clone()))?;
-    let hash = |g: &Game| g.state().hash().map_err(|e| e.to_string());
-    let (replayed, live) = (hash(&again), hash(&game));
-    if replayed != live || replayed.is_err() {
-        return Err(fail(
-            entry(&game),
-            format!("replay reaches state {replayed:?}, live play {live:?}"),
-            text,
-        ));
+    /// The finished game's result, counted by its winners' names.
+    fn tally_outcome(&mut self) {
+        let outcome =
+            self.game
+                .prompt()
+                .finished
+                .clone()
+                .unwrap_or_else(|| super::ruleset::Outcome {
+                    winners: vec![],
+                    summary: String::new(),
+                });
+        let key = if outcome.winners.is_empty() {
+            "draw".to_string()
+        } else {
+            outcome
+                .winners
+                .iter()
+                .map(|s| self.names.get(s.index()).cloned().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("+")
+        };
+        self.stats.results.insert(key, 1);
+        self.stats.outcomes.push(outcome.summary);
     }
-    Ok((game, stats))
+
+    /// The record replays, verified, to the same state.
+    fn check_replay(&self) -> Result<(), SelfPlayFailure> {
+        let record = Record::from_text(&self.game.record().to_text())
+            .map_err(|e| self.fail(format!("export: {e}")))?;
+        let (again, _) =
+            Game::replay(self.ruleset.clone(), &record, ReplayMode::Verify).map_err(|e| {
+                SelfPlayFailure {
+                    entry: e.seq,
+                    ..self.fail(format!("replay: {}", e.message))
+                }
+            })?;
+        let hash = |g: &Game| g.state().hash().map_err(|e| e.to_string());
+        let (replayed, live) = (hash(&again), hash(&self.game));
+        if replayed != live || replayed.is_err() {
+            return Err(self.fail(format!(
+                "replay reaches state {replayed:?}, live play {live:?}"
+            )));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
