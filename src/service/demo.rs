@@ -65,6 +65,23 @@ fn incoming(
 /// Runs the demo in `dir` (which should be empty).
 pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError> {
     let mut out = String::new();
+    let (mut umpire, players, id) = create(dir, now, &mut out)?;
+    play(&mut umpire, &players, &id, now, &mut out)?;
+    show_outbox(&umpire, &mut out)?;
+    let verified = verify_export(&mut umpire, dir, &id, &mut out)?;
+    Ok(DemoReport {
+        transcript: out,
+        verified,
+        game: id,
+    })
+}
+
+/// A fresh data directory, two players with new keys, and the game.
+fn create(
+    dir: &Path,
+    now: jiff::Timestamp,
+    out: &mut String,
+) -> Result<(Umpire, Vec<Player>, String), ServiceError> {
     Umpire::init(dir, "umpire@demo.test")?;
     let mut umpire = Umpire::open(dir)?;
     let players = [("axis", "alice@demo.test"), ("allies", "bob@demo.test")]
@@ -99,6 +116,18 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         "Created game {id} (freeform, 2 turns): axis = alice, allies = bob."
     )
     .ok();
+    Ok((umpire, players, id))
+}
+
+/// The four scripted moves, each mailed, polled and answered; the first
+/// with the noise a real mailbox sees.
+fn play(
+    umpire: &mut Umpire,
+    players: &[Player],
+    id: &str,
+    now: jiff::Timestamp,
+    out: &mut String,
+) -> Result<(), ServiceError> {
     let mut maildir = Maildir::open(&umpire.path(&umpire.config().intake.maildir))?;
     let mut outbox = FileOutbox::open(&umpire.path(&umpire.config().delivery.outbox))?;
     umpire.deliver(&mut outbox, now)?;
@@ -131,7 +160,7 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
     let mut n = 0;
     for (turn, (who, orders)) in script.iter().enumerate() {
         let p = &players[*who];
-        let head = umpire.game(&id)?.record().head();
+        let head = umpire.game(id)?.record().head();
         let mut text = format!("game: {id}\nside: {}\nafter: {head}\norders:\n", p.side);
         for o in orders.iter() {
             text.push_str(&format!("  {o}\n"));
@@ -172,67 +201,7 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         };
         maildir.deliver(&format!("demo-{n}.mail"), &raw)?;
         if turn == 0 {
-            // Noise a real mailbox sees: the same mail delivered twice, the same
-            // move resent in a new mail (its reply was lost, say), a forgery, an
-            // unsigned note, a bounce.
-            maildir.deliver(&format!("demo-{n}-dup.mail"), &raw)?;
-            n += 1;
-            let resent = incoming(
-                p.email,
-                &to,
-                "my move again (did you get it?)",
-                n,
-                &format!("Sending it again:\n\n{}", armor(text.as_bytes(), &sig)),
-                vec![],
-                vec![],
-            )?;
-            maildir.deliver(&format!("demo-{n}-resent.mail"), &resent)?;
-            let forged_sig = players[1]
-                .key
-                .sign(
-                    MOVE_NAMESPACE,
-                    text.replace("artillery", "massive artillery").as_bytes(),
-                )
-                .map_err(|e| ServiceError::Game(e.to_string()))?;
-            n += 1;
-            let forged = incoming(
-                "mallory@demo.test",
-                &to,
-                "axis move (honest)",
-                n,
-                "",
-                vec![
-                    (
-                        "move.txt".into(),
-                        text.replace("artillery", "massive artillery").into_bytes(),
-                    ),
-                    ("move.txt.sig".into(), forged_sig.into_bytes()),
-                ],
-                vec![],
-            )?;
-            maildir.deliver(&format!("demo-{n}-forged.mail"), &forged)?;
-            n += 1;
-            let unsigned = incoming(
-                "carol@demo.test",
-                &to,
-                "orders",
-                n,
-                &format!("game: {id}\nside: allies\norders:\n  attack!\n"),
-                vec![],
-                vec![],
-            )?;
-            maildir.deliver(&format!("demo-{n}-unsigned.mail"), &unsigned)?;
-            n += 1;
-            let bounce = incoming(
-                "MAILER-DAEMON@demo.test",
-                &to,
-                "Undelivered Mail Returned to Sender",
-                n,
-                "delivery failed",
-                vec![],
-                vec![("Auto-Submitted".into(), "auto-replied".into())],
-            )?;
-            maildir.deliver(&format!("demo-{n}-bounce.mail"), &bounce)?;
+            n = noise(&mut maildir, players, id, &to, &text, &sig, &raw, n)?;
         }
         let r = umpire.poll(&mut maildir, now)?;
         writeln!(
@@ -251,8 +220,89 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         umpire.deliver(&mut outbox, now)?;
     }
 
-    writeln!(out, "\nThe outbox ({}):", outbox_dir(&umpire).display()).ok();
-    let mut files: Vec<_> = std::fs::read_dir(outbox_dir(&umpire))
+    Ok(())
+}
+
+/// Beside the first move: the same mail delivered twice, the same move
+/// resent in a new mail (its reply was lost, say), a forgery, an unsigned
+/// note, a bounce. Returns the last mail number used.
+#[allow(clippy::too_many_arguments)] // each is a distinct part of the noise
+fn noise(
+    maildir: &mut Maildir,
+    players: &[Player],
+    id: &str,
+    to: &str,
+    text: &str,
+    sig: &str,
+    raw: &[u8],
+    mut n: usize,
+) -> Result<usize, ServiceError> {
+    let p = &players[0];
+    maildir.deliver(&format!("demo-{n}-dup.mail"), raw)?;
+    n += 1;
+    let resent = incoming(
+        p.email,
+        to,
+        "my move again (did you get it?)",
+        n,
+        &format!("Sending it again:\n\n{}", armor(text.as_bytes(), sig)),
+        vec![],
+        vec![],
+    )?;
+    maildir.deliver(&format!("demo-{n}-resent.mail"), &resent)?;
+    let forged_sig = players[1]
+        .key
+        .sign(
+            MOVE_NAMESPACE,
+            text.replace("artillery", "massive artillery").as_bytes(),
+        )
+        .map_err(|e| ServiceError::Game(e.to_string()))?;
+    n += 1;
+    let forged = incoming(
+        "mallory@demo.test",
+        to,
+        "axis move (honest)",
+        n,
+        "",
+        vec![
+            (
+                "move.txt".into(),
+                text.replace("artillery", "massive artillery").into_bytes(),
+            ),
+            ("move.txt.sig".into(), forged_sig.into_bytes()),
+        ],
+        vec![],
+    )?;
+    maildir.deliver(&format!("demo-{n}-forged.mail"), &forged)?;
+    n += 1;
+    let unsigned = incoming(
+        "carol@demo.test",
+        to,
+        "orders",
+        n,
+        &format!("game: {id}\nside: allies\norders:\n  attack!\n"),
+        vec![],
+        vec![],
+    )?;
+    maildir.deliver(&format!("demo-{n}-unsigned.mail"), &unsigned)?;
+    n += 1;
+    let bounce = incoming(
+        "MAILER-DAEMON@demo.test",
+        to,
+        "Undelivered Mail Returned to Sender",
+        n,
+        "delivery failed",
+        vec![],
+        vec![("Auto-Submitted".into(), "auto-replied".into())],
+    )?;
+    maildir.deliver(&format!("demo-{n}-bounce.mail"), &bounce)?;
+    Ok(n)
+}
+
+/// Every mail the umpire sent, in the order it wrote them.
+fn show_outbox(umpire: &Umpire, out: &mut String) -> Result<(), ServiceError> {
+    writeln!(out, "\nThe outbox ({}):", outbox_dir(umpire).display()).ok();
+    let mut files: Vec<_> = std::fs::read_dir(outbox_dir(umpire))
         .map_err(|e| ServiceError::Io {
             what: "reading the outbox".into(),
             source: e,
@@ -295,7 +345,17 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
         out.push('\n');
     }
 
-    let exported = umpire.export(&id, None)?;
+    Ok(())
+}
+
+/// The exported record, written beside the data and verified by replay.
+fn verify_export(
+    umpire: &mut Umpire,
+    dir: &Path,
+    id: &str,
+    out: &mut String,
+) -> Result<bool, ServiceError> {
+    let exported = umpire.export(id, None)?;
     let record_path = dir.join("demo-record.txt");
     std::fs::write(&record_path, &exported).map_err(|e| ServiceError::Io {
         what: record_path.display().to_string(),
@@ -304,7 +364,7 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
     let record = Record::from_text(&exported).map_err(|e| ServiceError::Game(e.to_string()))?;
     let ruleset = crate::games::find("freeform")
         .ok_or_else(|| ServiceError::Game("freeform missing".into()))?;
-    let verified = match Game::replay(ruleset, &record, ReplayMode::Verify) {
+    Ok(match Game::replay(ruleset, &record, ReplayMode::Verify) {
         Ok((_, s)) => {
             writeln!(
                 out,
@@ -323,11 +383,6 @@ pub fn run(dir: &Path, now: jiff::Timestamp) -> Result<DemoReport, ServiceError>
             writeln!(out, "\nRECORD DOES NOT VERIFY: {e}").ok();
             false
         }
-    };
-    Ok(DemoReport {
-        transcript: out,
-        verified,
-        game: id,
     })
 }
 
