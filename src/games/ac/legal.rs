@@ -67,13 +67,46 @@ fn at_text(at: At) -> String {
     }
 }
 
+/// Economy-phase candidates: each plan's orders and the text offering them.
+type Plans = Vec<(String, Vec<EconOrder>)>;
+
+/// The economy phase's plans offered to `p`: `done`, each prisoner's
+/// release or execution, then each candidate that can be carried out (most
+/// after the provisioning buy, every other one laying railroad too).
 fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let occupied: BTreeSet<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .filter_map(|u| u.loc.sq())
+        .collect();
+    let mut cands = recruit_plans(d, st, p);
+    cands.extend(post_and_fort_plans(d, st, &occupied));
+    cands.extend(reorganize_and_agent_plans(d, st, p));
+    cands.extend(railroad_site_plans(d, st, p, &occupied));
+    // 17.3, 17.6: enough SP to provision every stack (red and blue units
+    // are always expeditionary), with a few to move on; else random plans
+    // lose every regular in the first provisioning phase.
+    let provision = provisioning_buy(d, st, p);
+    if let Some(n) = provision {
+        cands.push((format!("buy {n}"), vec![EconOrder::Buy(n)]));
+    }
+    cands.extend(line_cession_and_jihad_plans(d, st, p));
+    let mut out = vec!["done".to_string()];
+    out.extend(prisoner_plans(d, st, p));
+    out.extend(carried_out(d, st, p, cands, provision));
+    out
+}
+
+/// Buying SP, a field force at the home base, and a native irregular in
+/// the capital of each controlled region.
+fn recruit_plans(d: &Data, st: &State, p: Power) -> Plans {
     let base = At::Base(Base::of(p));
     let own = match p {
         Power::British => Nat::British,
         Power::Russian => Nat::Russian,
     };
-    let mut cands: Vec<(String, Vec<EconOrder>)> = vec![
+    let mut cands: Plans = vec![
         ("buy 2".into(), vec![EconOrder::Buy(2)]),
         ("buy 5".into(), vec![EconOrder::Buy(5)]),
         (
@@ -105,13 +138,12 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             ));
         }
     }
-    // A trading post and a fort where the player stands.
-    let occupied: BTreeSet<Sq> = st
-        .units
-        .iter()
-        .filter(|u| st.owner(u.nat) == Some(p))
-        .filter_map(|u| u.loc.sq())
-        .collect();
+    cands
+}
+
+/// A trading post and a fort where the player stands.
+fn post_and_fort_plans(d: &Data, st: &State, occupied: &BTreeSet<Sq>) -> Plans {
+    let mut cands = Vec::new();
     if let Some(s) = occupied
         .iter()
         .find(|s| d.city_at(**s).is_some() && st.markers_at(**s).next().is_none())
@@ -137,6 +169,13 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             }],
         ));
     }
+    cands
+}
+
+/// A reorganization (18.0) and an agent from the Agent Available box.
+fn reorganize_and_agent_plans(d: &Data, st: &State, p: Power) -> Plans {
+    let base = At::Base(Base::of(p));
+    let mut cands = Vec::new();
     // 18.0: the first pair of like brigades in one square as a division.
     if let Some((a, b)) = like_pair(st, p) {
         cands.push((
@@ -159,6 +198,12 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             break;
         }
     }
+    cands
+}
+
+/// Railroads where the player's regulars stand.
+fn railroad_site_plans(d: &Data, st: &State, p: Power, occupied: &BTreeSet<Sq>) -> Plans {
+    let mut cands = Vec::new();
     // A railroad where a red or blue unit stands (20.34), from 1860-64: in
     // a city, beside the home base's map edge (19.14: it joins the base's
     // off-map railroads), or continuing one of ours across a square side.
@@ -188,20 +233,24 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             }],
         ));
     }
-    // 17.3, 17.6: enough SP to provision every stack (red and blue units
-    // are always expeditionary), with a few to move on; else random plans
-    // lose every regular in the first provisioning phase.
+    cands
+}
+
+/// The SP to buy first so that every stack is provisioned, if any is
+/// needed and can be bought.
+fn provisioning_buy(d: &Data, st: &State, p: Power) -> Option<u32> {
     let need = supply_need(st, p);
-    let mut provision = None;
-    if need > 0 {
-        let n = (1..=need)
-            .rev()
-            .find(|n| plan_ok(d, st, p, &[EconOrder::Buy(*n)]));
-        if let Some(n) = n {
-            cands.push((format!("buy {n}"), vec![EconOrder::Buy(n)]));
-            provision = Some(n);
-        }
+    if need == 0 {
+        return None;
     }
+    (1..=need)
+        .rev()
+        .find(|n| plan_ok(d, st, p, &[EconOrder::Buy(*n)]))
+}
+
+/// A railroad line, a cession and the Jihad's placing.
+fn line_cession_and_jihad_plans(d: &Data, st: &State, p: Power) -> Plans {
+    let mut cands = Vec::new();
     // 20.34: a railroad line where our regulars stand (and after every
     // other plan below).
     if let Some(plan) = super::legal_rail::line_plan(d, st, p, &[]) {
@@ -225,10 +274,14 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             }
         }
     }
-    let mut out = vec!["done".to_string()];
-    // Prisoners (16.42): release one at his capture's captor's choice, or
-    // execute him; a native whose region is ours now goes onto one of our
-    // stacks instead (16.44).
+    cands
+}
+
+/// Prisoners (16.42): release one at his capture's captor's choice, or
+/// execute him; a native whose region is ours now goes onto one of our
+/// stacks instead (16.44).
+fn prisoner_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let mut out = Vec::new();
     for (i, a) in st.agents.iter().enumerate() {
         if a.loc == Loc::Prisoner(p) {
             let at = if native_of_ours(d, st, p, i) {
@@ -242,6 +295,18 @@ fn economy_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
             out.push(format!("execute {}\ndone", d.agents[i].id));
         }
     }
+    out
+}
+
+/// The candidates that can be carried out, as offered orders.
+fn carried_out(
+    d: &Data,
+    st: &State,
+    p: Power,
+    cands: Plans,
+    provision: Option<u32>,
+) -> Vec<String> {
+    let mut out = Vec::new();
     for (i, (mut text, mut plan)) in cands.into_iter().enumerate() {
         if !plan_ok(d, st, p, &plan) {
             continue;
