@@ -493,7 +493,7 @@ impl Umpire {
     /// A refused move: the refusal goes to the signer (or, unsigned, to the
     /// sender when they may have a note), the ledger keeps the reason.
     fn refused(
-        &mut self,
+        &self,
         game_id: &str,
         seq: u64,
         rejection: &Rejection,

@@ -250,12 +250,11 @@ fn noise(
         vec![],
     )?;
     maildir.deliver(&format!("demo-{n}-resent.mail"), &resent)?;
+    // Mallory alters the move and signs it with the other side's key.
+    let altered = text.replace("artillery", "massive artillery");
     let forged_sig = players[1]
         .key
-        .sign(
-            MOVE_NAMESPACE,
-            text.replace("artillery", "massive artillery").as_bytes(),
-        )
+        .sign(MOVE_NAMESPACE, altered.as_bytes())
         .map_err(|e| ServiceError::Game(e.to_string()))?;
     n += 1;
     let forged = incoming(
@@ -265,10 +264,7 @@ fn noise(
         n,
         "",
         vec![
-            (
-                "move.txt".into(),
-                text.replace("artillery", "massive artillery").into_bytes(),
-            ),
+            ("move.txt".into(), altered.into_bytes()),
             ("move.txt.sig".into(), forged_sig.into_bytes()),
         ],
         vec![],
