@@ -172,7 +172,11 @@ impl Club {
     }
 
     fn finished(&mut self) -> Option<String> {
-        self.game().prompt().finished.as_ref().map(|f| f.summary.clone())
+        self.game()
+            .prompt()
+            .finished
+            .as_ref()
+            .map(|f| f.summary.clone())
     }
 
     /// The umpire of the same data directory opened afresh (no caches).
@@ -204,7 +208,10 @@ impl Club {
 
 /// Counts the kinds of the record's entries from `from` on.
 fn kinds(rec: &Record, from: usize) -> Vec<&'static str> {
-    rec.entries()[from..].iter().map(|e| e.body.kind()).collect()
+    rec.entries()[from..]
+        .iter()
+        .map(|e| e.body.kind())
+        .collect()
 }
 
 // A side's `accept draw`, refused when no draw was offered, is kept whole in
@@ -224,7 +231,11 @@ fn a_refused_accept_draw_remailed_after_an_offer_draws_nothing() {
     // Red re-mails blue's refused acceptance from the record.
     c.mail_from("red@club.test", &early);
     let r = c.poll();
-    assert_eq!(r.accepted + r.rejected, 0, "a copy is not judged again: {r:?}");
+    assert_eq!(
+        r.accepted + r.rejected,
+        0,
+        "a copy is not judged again: {r:?}"
+    );
     assert_eq!(r.duplicates, 1, "{r:?}");
     assert_eq!(c.finished(), None, "the game is not drawn");
     assert_eq!(c.len(), len, "nothing is recorded");
@@ -232,7 +243,11 @@ fn a_refused_accept_draw_remailed_after_an_offer_draws_nothing() {
     let mails = c.since(&before);
     assert_eq!(mails.len(), 1, "one answer");
     assert!(mails[0].text.contains("judged"), "{}", mails[0].text);
-    assert!(mails[0].text.contains("no draw offer is open"), "{}", mails[0].text);
+    assert!(
+        mails[0].text.contains("no draw offer is open"),
+        "{}",
+        mails[0].text
+    );
     // An acceptance blue signed before the offer, never mailed, is bound to
     // what it followed: refused, naming the offer.
     let opening = c.verifies().entries()[0].hash;
@@ -396,7 +411,12 @@ fn a_request_replayed_on_a_later_day_changes_nothing() {
     c.mail_from("mallory@evil.test", &back);
     c.poll();
     assert_eq!(
-        c.umpire.meta("g1").unwrap().away.get("red").map(String::as_str),
+        c.umpire
+            .meta("g1")
+            .unwrap()
+            .away
+            .get("red")
+            .map(String::as_str),
         Some("2026-12-30"),
         "a copy of `away: back` does not cut the absence short"
     );
@@ -449,12 +469,18 @@ fn a_request_to_a_finished_game_changes_nothing() {
     assert_eq!(c.send("red", &m).accepted, 1);
     assert!(c.finished().is_some());
     let len = c.len();
-    let away = c.sign_raw("blue", "away: until 2026-12-24\ntimezone: Europe/Berlin\ncommand: status\n");
+    let away = c.sign_raw(
+        "blue",
+        "away: until 2026-12-24\ntimezone: Europe/Berlin\ncommand: status\n",
+    );
     let before = c.sent();
     c.send("blue", &away);
     assert_eq!(c.len(), len, "no entry");
     let meta = c.umpire.meta("g1").unwrap();
-    assert!(meta.away.is_empty() && meta.time_zones.is_empty(), "{meta:?}");
+    assert!(
+        meta.away.is_empty() && meta.time_zones.is_empty(),
+        "{meta:?}"
+    );
     // The status is still answered; the settings say the game is over.
     let mails = c.since(&before);
     assert!(!mails.is_empty());
@@ -509,6 +535,28 @@ fn a_copy_of_a_big_refused_move_is_known_by_its_digest() {
     c.verifies();
 }
 
+// A move mailed to a paused game is not recorded; its copies are answered
+// once a day, not once a mail.
+#[test]
+fn copies_of_a_move_to_a_paused_game_are_answered_once_a_day() {
+    let mut c = club("freeform", "open", &["red", "blue"]);
+    c.umpire.pause("g1", "a holiday", day(1)).unwrap();
+    c.poll();
+    let mv = c.sign("red", &["advance", "end turn"]);
+    let len = c.len();
+    let before = c.sent();
+    for i in 0..30 {
+        // A poll a minute, as from cron.
+        c.now = day(1) + jiff::SignedDuration::from_mins(i);
+        c.mail_from("mallory@evil.test", &mv);
+        c.poll();
+    }
+    let mails = c.since(&before);
+    assert_eq!(mails.len(), 1, "one notice for 30 copies");
+    assert!(mails[0].subject.contains("paused"), "{}", mails[0].subject);
+    assert_eq!(c.len(), len, "nothing recorded");
+}
+
 /// Engine-level: acts recorded before acts were bound replay as they were
 /// judged then; a bound act is judged by what its `after:` names.
 mod engine {
@@ -529,7 +577,10 @@ mod engine {
     fn old_act(t: &Table, side: usize, act: Act, ending: Option<Ending>) -> Body {
         let name = t.game.sides()[side].name.clone();
         let after = t.game.record().entries()[0].hash;
-        let text = format!("game: g1\nside: {name}\nafter: {after}\norders:\n  {}\n", act.text());
+        let text = format!(
+            "game: g1\nside: {name}\nafter: {after}\norders:\n  {}\n",
+            act.text()
+        );
         let signature = t.sign(side, &text);
         Body::Act(ActEntry {
             side: name,
@@ -546,6 +597,29 @@ mod engine {
         Game::replay(t.shared(), rec, ReplayMode::Verify)
             .map(|(g, _)| g)
             .map_err(|e| e.to_string())
+    }
+
+    // Before a copy was known as one, a refusal re-mailed was recorded
+    // again: such a record replays, and a copy now is a copy of the first.
+    #[test]
+    fn an_old_record_with_a_refusal_twice_replays_and_knows_the_copy() {
+        let mut t = table("freeform", "open", &["a", "b"], &[]);
+        let text = t.move_text("b", &["advance", "end turn"]);
+        let sig = t.sign(1, &text);
+        let at = "2026-11-29T12:00:00Z";
+        let seq = match t.game.submit(text.as_bytes(), &sig, &t.chain, at) {
+            Verdict::Rejected { seq, .. } => seq,
+            other => panic!("not refused: {other:?}"),
+        };
+        let again = t.game.record().entries()[seq as usize].body.clone();
+        let mut rec = t.game.record().clone();
+        rec.push(again);
+        let mut g = replays(&t, &rec).expect("a refusal twice replays");
+        let v = g.submit(text.as_bytes(), &sig, &t.chain, at);
+        assert!(
+            matches!(v, Verdict::Duplicate { seq: s, .. } if s == seq),
+            "{v:?}"
+        );
     }
 
     #[test]
@@ -566,7 +640,10 @@ mod engine {
     #[test]
     fn an_unbound_act_after_a_bound_one_does_not_replay() {
         let mut t = table("freeform", "open", &["a", "b"], &[]);
-        assert!(matches!(t.play(0, &["offer draw"]), Verdict::Accepted { .. }));
+        assert!(matches!(
+            t.play(0, &["offer draw"]),
+            Verdict::Accepted { .. }
+        ));
         let mut rec = t.game.record().clone();
         rec.push(old_act(&t, 1, Act::DeclineDraw, None));
         let Err(e) = replays(&t, &rec) else {
@@ -598,7 +675,9 @@ mod engine {
         let nowhere = "ab".repeat(32);
         let text = format!("game: g1\nside: ming\nafter: {nowhere}\norders:\n  offer draw\n");
         let sig = t.sign(0, &text);
-        let v = t.game.submit(text.as_bytes(), &sig, &t.chain, "2026-11-29T12:00:00Z");
+        let v = t
+            .game
+            .submit(text.as_bytes(), &sig, &t.chain, "2026-11-29T12:00:00Z");
         let (kind, why) = refused(&v);
         assert_eq!(kind, RejectKind::Stale);
         assert!(why.contains("names no entry"), "{why}");
@@ -606,13 +685,18 @@ mod engine {
         // move ended any offer made before it.
         let side = t.game.prompt().awaiting[0].side.index();
         let before = t.game.record().head();
-        let legal = t.game.ruleset().legal(t.game.state(), t.game.prompt().awaiting[0].side);
+        let legal = t
+            .game
+            .ruleset()
+            .legal(t.game.state(), t.game.prompt().awaiting[0].side);
         let lines: Vec<&str> = legal[0].lines().collect();
         assert!(matches!(t.play(side, &lines), Verdict::Accepted { .. }));
         let name = t.game.sides()[side].name.clone();
         let text = format!("game: g1\nside: {name}\nafter: {before}\norders:\n  offer draw\n");
         let sig = t.sign(side, &text);
-        let v = t.game.submit(text.as_bytes(), &sig, &t.chain, "2026-11-29T12:00:00Z");
+        let v = t
+            .game
+            .submit(text.as_bytes(), &sig, &t.chain, "2026-11-29T12:00:00Z");
         let (kind, why) = refused(&v);
         assert_eq!(kind, RejectKind::Stale, "{why}");
         assert!(why.contains("own move"), "{why}");

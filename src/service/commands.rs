@@ -8,8 +8,8 @@ use super::{ServiceError, Umpire};
 use crate::core::act::AdminAct;
 use crate::core::game::Game;
 use crate::core::hash::{Digest, sha256};
-use crate::core::record::Body;
 use crate::core::movefile::Command;
+use crate::core::record::Body;
 use crate::core::ruleset::Side;
 use crate::store::{Batch, Table};
 use serde::{Deserialize, Serialize};
@@ -200,19 +200,20 @@ impl Umpire {
         }))
     }
 
-    /// May a copy of the signed file judged as entry `seq` be answered
-    /// again (a resend after a lost reply)? Once a day a copy, within the
-    /// side's [`REQUESTS_PER_DAY`]. Noted in `batch`.
+    /// May the answer to a signed file that is not judged now be sent (a
+    /// copy of one judged before, `again` naming its entry; a move to a
+    /// paused game, naming its text)? Once a day each, within the side's
+    /// [`REQUESTS_PER_DAY`]. Noted in `batch`.
     pub(super) fn copy_guard(
         &self,
         game: &str,
         side_name: &str,
-        seq: u64,
+        again: &str,
         now: jiff::Timestamp,
         batch: &mut Batch,
     ) -> Result<Result<(), Unanswered>, ServiceError> {
         let day = rfc3339(now)[..10].to_string();
-        let key = format!("again:{game}:{seq}");
+        let key = format!("again:{game}:{again}");
         let last: Option<String> = self.read_json(Table::Meta, &key)?;
         if last.as_deref() == Some(day.as_str()) {
             return Ok(Err(Unanswered::Replayed));

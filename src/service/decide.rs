@@ -462,7 +462,7 @@ impl Umpire {
     ) -> Result<Answer, ServiceError> {
         let game = &self.games[game_id];
         let name = game.sides()[side.index()].name.clone();
-        if let Err(why) = self.copy_guard(game_id, &name, seq, cx.now, batch)? {
+        if let Err(why) = self.copy_guard(game_id, &name, &seq.to_string(), cx.now, batch)? {
             let outcome = format!("duplicate of entry {seq}: not answered again ({why})");
             return Ok((vec![], outcome, Outcome::Duplicate));
         }
@@ -517,10 +517,11 @@ impl Umpire {
         batch: &mut Batch,
     ) -> Result<Answer, ServiceError> {
         let name = self.games[game_id].sides()[side.index()].name.clone();
-        let request = match self.request_guard(game_id, &name, text, sub.signature, cx.now, batch)? {
-            Ok(r) => r,
-            Err(why) => return Ok((vec![], format!("ignored: {why}"), Outcome::Ignored)),
-        };
+        let request =
+            match self.request_guard(game_id, &name, text, sub.signature, cx.now, batch)? {
+                Ok(r) => r,
+                Err(why) => return Ok((vec![], format!("ignored: {why}"), Outcome::Ignored)),
+            };
         let reply = sub.mail.message_id.clone();
         let mails = self.commands(
             game_id, side, commands, &request, reply, cx.short, cx.now, batch,
@@ -608,7 +609,8 @@ impl Umpire {
     }
 
     /// In a paused game, a move (not a request) is refused and not
-    /// recorded; the signer is told why. `None` when the game runs.
+    /// recorded; the signer is told why, once a day for the same signed
+    /// file (copies are not answered more often). `None` when the game runs.
     fn paused_refusal(
         &self,
         id: &str,
@@ -627,40 +629,49 @@ impl Umpire {
             return Ok(None);
         }
         let game = &self.games[id];
-        let signer = game.side(&file.side).filter(|s| {
-            candidates.iter().any(|c| {
-                game.sides()[s.index()]
-                    .key
-                    .verify(MOVE_NAMESPACE, c, signature)
-                    .is_ok()
-            })
+        let signed = game.side(&file.side).and_then(|s| {
+            candidates
+                .iter()
+                .find(|c| {
+                    game.sides()[s.index()]
+                        .key
+                        .verify(MOVE_NAMESPACE, c, signature)
+                        .is_ok()
+                })
+                .map(|c| (s, sha256(c)))
         });
+        let mut batch = Batch::new();
         let mut mails = Vec::new();
-        if let Some(side) = signer {
-            let since = jiff::Timestamp::from_second(p.since)
-                .map(|t| t.to_string())
-                .unwrap_or_default();
-            let why = if p.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", p.reason)
-            };
+        if let Some((side, text)) = signed
+            && self
+                .copy_guard(
+                    id,
+                    &game.sides()[side.index()].name,
+                    &text.to_hex(),
+                    now,
+                    &mut batch,
+                )?
+                .is_ok()
+        {
             mails.push(self.notice_mail(
                 game,
                 side,
                 "move not recorded: the game is paused",
-                &format!(
-                    "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
-                ),
+                &paused_text(id, &p),
                 false,
                 mail.message_id.clone(),
-                format!("{id}.{}.{}.refused-paused{}", game.record().len(), file.side, now.as_second()),
+                format!(
+                    "{id}.{}.{}.refused-paused{}",
+                    game.record().len(),
+                    file.side,
+                    now.as_second()
+                ),
                 now,
             )?);
         }
         let at_now = rfc3339(now);
         Ok(Some(Decision {
-            batch: Batch::new(),
+            batch,
             mails,
             ledger: LedgerEntry {
                 at: at_now,
@@ -761,5 +772,20 @@ fn copy_of_refusal(game: &crate::core::game::Game, seq: u64, reason: &str) -> St
     format!(
         "Game {}: this signed file was judged before, as entry {seq}, and was refused:\n\n{quoted}\n{rest}\n",
         game.id()
+    )
+}
+
+/// Why a move to a paused game was not recorded.
+fn paused_text(id: &str, p: &super::admin::Paused) -> String {
+    let since = jiff::Timestamp::from_second(p.since)
+        .map(|t| t.to_string())
+        .unwrap_or_default();
+    let why = if p.reason.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", p.reason)
+    };
+    format!(
+        "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
     )
 }
