@@ -622,6 +622,34 @@ mod engine {
         );
     }
 
+    // A side that leaves after another accepted owes nothing: the side that
+    // accepted concludes the draw by accepting again.
+    #[test]
+    fn a_draw_owed_only_by_a_side_that_left_is_concluded_by_an_acceptance() {
+        let mut t = table("freeform", "open", &["a", "b", "c"], &[]);
+        for (i, o) in [(0, "end turn"), (1, "end turn")] {
+            assert!(matches!(t.play(i, &[o]), Verdict::Accepted { .. }));
+        }
+        assert!(matches!(
+            t.play(0, &["offer draw"]),
+            Verdict::Accepted { .. }
+        ));
+        assert!(matches!(
+            t.play(1, &["accept draw"]),
+            Verdict::Accepted { .. }
+        ));
+        assert!(t.game.prompt().finished.is_none(), "c owes its acceptance");
+        assert!(matches!(t.play(2, &["concede"]), Verdict::Accepted { .. }));
+        assert!(t.game.prompt().finished.is_none());
+        assert!(matches!(
+            t.play(1, &["accept draw"]),
+            Verdict::Accepted { .. }
+        ));
+        let done = t.game.prompt().finished.clone().expect("drawn");
+        assert!(done.summary.contains("drawn by agreement"), "{done:?}");
+        replays(&t, t.game.record()).unwrap();
+    }
+
     #[test]
     fn an_old_unbound_acceptance_still_replays() {
         let t = table("sarhu", "historical", &["ming", "jurchen"], &[]);
