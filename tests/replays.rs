@@ -396,7 +396,16 @@ fn a_request_replayed_on_a_later_day_changes_nothing() {
     // The next day, someone re-mails red's first request: red is not away.
     c.now = day(2);
     c.mail_from("mallory@evil.test", &away);
+    let before = c.sent();
     c.poll();
+    let told = c.since(&before);
+    assert!(
+        told.iter().any(|m| m
+            .text
+            .contains("carried out on 2026-12-01: a copy of it changes nothing")),
+        "{:?}",
+        told.iter().map(|m| &m.text).collect::<Vec<_>>()
+    );
     assert!(
         c.umpire.meta("g1").unwrap().away.is_empty(),
         "a copy moves no deadline"
@@ -485,7 +494,7 @@ fn a_request_to_a_finished_game_changes_nothing() {
     let mails = c.since(&before);
     assert!(!mails.is_empty());
     assert!(
-        mails.iter().any(|m| m.text.contains("over")),
+        mails.iter().any(|m| m.text.contains("nothing changes now")),
         "{:?}",
         mails.iter().map(|m| &m.text).collect::<Vec<_>>()
     );
