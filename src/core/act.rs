@@ -80,6 +80,12 @@ pub struct ActEntry {
     /// Set when the act ends the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<Ending>,
+    /// The entry the act is bound to: the draw offer an `accept draw` or
+    /// `decline draw` answers, else the entry its `after:` names. Every act
+    /// is bound so (`core::game::acts`); an act recorded before acts were
+    /// bound has none and replays as it was judged then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<u64>,
     /// When it was received. Informative only.
     pub at: String,
 }
@@ -113,6 +119,11 @@ pub struct AdminEntry {
     pub act: AdminAct,
     /// Why, in the admin's words.
     pub reason: String,
+    /// For settings a side asked for by a signed request: the SHA-256 of the
+    /// request's signed text, so a copy of the request is known as one
+    /// wherever the record goes (a copy changes nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<crate::core::hash::Digest>,
     pub at: String,
 }
 

@@ -341,6 +341,14 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side, order);
         false
     }
+    /// Has `side` left the game (conceded and dropped out, or eliminated)
+    /// while the others play on? It then has no say in what follows: the
+    /// engine refuses its acts and awaits no acceptance of a draw from it.
+    /// The default: no side ever leaves a running game.
+    fn has_left(&self, state: &Self::State, side: Side) -> bool {
+        let _ = (state, side);
+        false
+    }
     /// Who may read `side`'s standing orders: by default the side alone until
     /// the game ends.
     fn standing_audience(&self, state: &Self::State, side: Side) -> Audience {
@@ -506,6 +514,8 @@ pub trait Ruleset: Send + Sync {
     fn hides_information(&self, setup: &Setup) -> bool;
     fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
     fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool;
+    /// See [`Rules::has_left`].
+    fn has_left(&self, state: &GameState, side: Side) -> bool;
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience;
     fn set_standing(
         &self,
@@ -615,6 +625,9 @@ impl<R: Rules> Ruleset for R {
             .payload
             .downcast_ref::<R::Order>()
             .is_some_and(|o| Rules::out_of_turn(self, typed(state), side, o))
+    }
+    fn has_left(&self, state: &GameState, side: Side) -> bool {
+        Rules::has_left(self, typed(state), side)
     }
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience {
         Rules::standing_audience(self, typed(state), side)

@@ -7,32 +7,51 @@ use super::games::{GameMeta, rfc3339};
 use super::{ServiceError, Umpire};
 use crate::core::act::AdminAct;
 use crate::core::game::Game;
-use crate::core::hash::sha256;
+use crate::core::hash::{Digest, sha256};
 use crate::core::movefile::Command;
+use crate::core::record::Body;
 use crate::core::ruleset::Side;
 use crate::store::{Batch, Table};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Most request mails answered per side and day: a player may ask often,
-/// but a stream of copies cannot turn the umpire into a mail cannon.
+/// Most mails answered per side and day to requests and to copies of
+/// signed files judged before: a player may ask often, but a stream of copies
+/// cannot turn the umpire into a mail cannon.
 pub const REQUESTS_PER_DAY: u32 = 20;
 
-/// Why a signed request is not answered.
+/// Why a signed request, or a copy of a signed file, is not answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unanswered {
-    /// The very same signed request was answered today already.
+    /// A copy of the very same signed file was answered today already.
     Replayed,
-    /// The side asked [`REQUESTS_PER_DAY`] times today.
+    /// The side was answered [`REQUESTS_PER_DAY`] times today.
     Limit,
 }
 
 impl std::fmt::Display for Unanswered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Unanswered::Replayed => f.write_str("the same signed request was answered today"),
-            Unanswered::Limit => write!(f, "over {REQUESTS_PER_DAY} requests today"),
+            Unanswered::Replayed => f.write_str("the same signed file was answered today"),
+            Unanswered::Limit => write!(f, "over {REQUESTS_PER_DAY} answers today"),
         }
     }
+}
+
+/// A signed request as the guard knows it: the hash of its signed text
+/// (its identity: no one can change the text without breaking the
+/// signature, whatever mail does to the armor) and, for a copy, the day the
+/// request was first carried out.
+pub(super) struct Request {
+    pub(super) text: Digest,
+    pub(super) copy_of: Option<String>,
+}
+
+/// When a signed request was first carried out, and last answered.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Seen {
+    first: String,
+    last: String,
 }
 
 /// The whole map as `side` sees it, with the status lines, at most 72 columns.
@@ -113,41 +132,126 @@ pub fn grouped_orders(legal: &[String]) -> String {
 }
 
 impl Umpire {
-    /// May this signed request be answered? A request is keyed by its
-    /// signature: ed25519 signatures are deterministic, so a copy of the mail
-    /// carries the same one. Each is answered once a day, and a side at most
-    /// [`REQUESTS_PER_DAY`] times a day. Noted in `batch`.
+    /// May this signed request be answered? A request is judged once, for
+    /// the life of the game: a copy of it, from anyone, on any day, is a
+    /// copy (`Request::copy_of`), whose settings change nothing. Each signed
+    /// request is answered at most once a day, and a side at most
+    /// [`REQUESTS_PER_DAY`] times a day (requests and copies together).
+    /// Noted in `batch`.
     pub(super) fn request_guard(
         &self,
         game: &str,
         side_name: &str,
+        text: Digest,
         signature: &str,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<Result<Request, Unanswered>, ServiceError> {
+        let day = rfc3339(now)[..10].to_string();
+        let seen = self.request_seen(game, &text, signature)?;
+        if seen.as_ref().is_some_and(|s| s.last == day) {
+            return Ok(Err(Unanswered::Replayed));
+        }
+        if let Err(why) = self.daily_budget(game, side_name, &day, batch)? {
+            return Ok(Err(why));
+        }
+        let first = seen.map(|s| s.first);
+        let note = Seen {
+            first: first.clone().unwrap_or_else(|| day.clone()),
+            last: day,
+        };
+        batch.put_json(Table::Meta, request_key(game, &text), &note);
+        Ok(Ok(Request {
+            text,
+            copy_of: first,
+        }))
+    }
+
+    /// When the request whose text hashes to `text` was carried out: noted
+    /// in the store, or, by an umpire that kept only a signature a day
+    /// (`req:` keys), the day noted there; or the settings entry it made in
+    /// the record (after an import).
+    fn request_seen(
+        &self,
+        game: &str,
+        text: &Digest,
+        signature: &str,
+    ) -> Result<Option<Seen>, ServiceError> {
+        if let Some(s) = self.read_json::<Seen>(Table::Meta, request_key(game, text))? {
+            return Ok(Some(s));
+        }
+        let legacy = format!("req:{}", sha256(signature.trim().as_bytes()).to_hex());
+        if let Some(day) = self.read_json::<String>(Table::Meta, legacy)? {
+            return Ok(Some(Seen {
+                first: day.clone(),
+                last: day,
+            }));
+        }
+        let at = self.games.get(game).and_then(|g| {
+            let seq = g.request_entry(text)?;
+            match &g.record().entries().get(seq as usize)?.body {
+                Body::Admin(a) => Some(a.at.chars().take(10).collect::<String>()),
+                _ => None,
+            }
+        });
+        Ok(at.map(|first| Seen {
+            first,
+            last: String::new(),
+        }))
+    }
+
+    /// May the answer to a signed file that is not judged now be sent (a
+    /// copy of one judged before, `again` naming its entry; a move to a
+    /// paused game, naming its text)? Once a day each, within the side's
+    /// [`REQUESTS_PER_DAY`]. Noted in `batch`.
+    pub(super) fn copy_guard(
+        &self,
+        game: &str,
+        side_name: &str,
+        again: &str,
         now: jiff::Timestamp,
         batch: &mut Batch,
     ) -> Result<Result<(), Unanswered>, ServiceError> {
         let day = rfc3339(now)[..10].to_string();
-        let key = format!("req:{}", sha256(signature.trim().as_bytes()).to_hex());
+        let key = format!("again:{game}:{again}");
         let last: Option<String> = self.read_json(Table::Meta, &key)?;
         if last.as_deref() == Some(day.as_str()) {
             return Ok(Err(Unanswered::Replayed));
         }
+        if let Err(why) = self.daily_budget(game, side_name, &day, batch)? {
+            return Ok(Err(why));
+        }
+        batch.put_json(Table::Meta, &key, &day);
+        Ok(Ok(()))
+    }
+
+    /// Counts one more answer to `side_name` on `day`, unless it had its
+    /// [`REQUESTS_PER_DAY`] already.
+    fn daily_budget(
+        &self,
+        game: &str,
+        side_name: &str,
+        day: &str,
+        batch: &mut Batch,
+    ) -> Result<Result<(), Unanswered>, ServiceError> {
         let count_key = format!("reqs:{game}:{side_name}");
         let (d, n): (String, u32) = self.read_json(Table::Meta, &count_key)?.unwrap_or_default();
         let n = if d == day { n } else { 0 };
         if n >= REQUESTS_PER_DAY {
             return Ok(Err(Unanswered::Limit));
         }
-        batch.put_json(Table::Meta, &key, &day);
         batch.put_json(Table::Meta, &count_key, &(day, n + 1));
         Ok(Ok(()))
     }
 
+    /// Answers a signed request's commands, settings first.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn commands(
         &mut self,
         game_id: &str,
         side: Side,
         commands: &[Command],
+        request: &Request,
         reply: Option<String>,
         short: &str,
         now: jiff::Timestamp,
@@ -155,7 +259,7 @@ impl Umpire {
     ) -> Result<Vec<Unsealed>, ServiceError> {
         let mut out = Vec::new();
         // Settings first, all into one meta, so a status in the same file shows them.
-        let (meta, notes) = self.settings(game_id, side, commands, now, batch)?;
+        let (meta, notes) = self.settings(game_id, side, commands, request, now, batch)?;
         for (n, c) in commands.iter().enumerate() {
             let key = format!("{game_id}.cmd.{short}.{n}");
             let game = &self.games[game_id];
@@ -248,56 +352,42 @@ impl Umpire {
     }
 
     /// Applies a request's `timezone:` and `away:` lines to the game's meta
-    /// and, when they change it, to the record (an `admin` settings entry,
-    /// so they survive an import). Returns the meta and each line's answer.
+    /// and, when they change it, to the record (an `admin` settings entry
+    /// naming the request, so they survive an import and a copy of the
+    /// request is known as one there too). A copy of a request, or a request
+    /// to a finished game, changes nothing: each line is answered with why.
+    /// Returns the meta and each line's answer.
     #[allow(clippy::type_complexity)]
     fn settings(
         &mut self,
         game_id: &str,
         side: Side,
         commands: &[Command],
+        request: &Request,
         now: jiff::Timestamp,
         batch: &mut Batch,
     ) -> Result<(GameMeta, BTreeMap<usize, (&'static str, String)>), ServiceError> {
         let mut meta = self.meta(game_id)?;
         let name = self.games[game_id].sides()[side.index()].name.clone();
+        let frozen = match (&request.copy_of, &self.games[game_id].prompt().finished) {
+            (Some(day), _) => Some(format!(
+                "This signed request was carried out on {day}: a copy of it changes nothing."
+            )),
+            (None, Some(_)) => Some("The game is over: nothing changes now.".to_string()),
+            (None, None) => None,
+        };
+        if let Some(why) = frozen {
+            return Ok((meta.clone(), frozen_notes(&meta, &name, commands, &why)));
+        }
         let before = (
             meta.time_zones.get(&name).cloned(),
             meta.away.get(&name).cloned(),
         );
         let mut notes = BTreeMap::new();
         for (n, c) in commands.iter().enumerate() {
-            let note = match c {
-                Command::TimeZone(tz) if jiff::tz::TimeZone::get(tz).is_ok() => {
-                    meta.time_zones.insert(name.clone(), tz.clone());
-                    (
-                        "time zone",
-                        format!("Noted: your deadlines are shown in {tz}."),
-                    )
-                }
-                Command::TimeZone(tz) => (
-                    "time zone",
-                    format!(
-                        "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
-                        meta.time_zones.get(&name).map_or("UTC", String::as_str)
-                    ),
-                ),
-                Command::Away(Some(d)) => {
-                    meta.away.insert(name.clone(), d.clone());
-                    (
-                        "away",
-                        format!(
-                            "Noted: away until {d}. Your deadlines are extended to the day after."
-                        ),
-                    )
-                }
-                Command::Away(None) => {
-                    meta.away.remove(&name);
-                    ("away", "Noted: you are back.".to_string())
-                }
-                _ => continue,
-            };
-            notes.insert(n, note);
+            if let Some(note) = setting(&mut meta, &name, c) {
+                notes.insert(n, note);
+            }
         }
         let after = (
             meta.time_zones.get(&name).cloned(),
@@ -318,12 +408,7 @@ impl Umpire {
                 .ok_or_else(|| ServiceError::Game(format!("no game {game_id}")))?;
             let len = game.record().len();
             if game
-                .admin(
-                    act,
-                    "the side's request",
-                    &chain,
-                    &super::games::rfc3339(now),
-                )
+                .settings_by_request(act, request.text, &chain, &rfc3339(now))
                 .is_ok()
             {
                 batch.put_entries(game_id, game.entries_since(len));
@@ -331,4 +416,73 @@ impl Umpire {
         }
         Ok((meta, notes))
     }
+}
+
+/// Applies one settings line of a request to `meta`; its answer, or `None`
+/// for a line that is no setting.
+fn setting(meta: &mut GameMeta, name: &str, c: &Command) -> Option<(&'static str, String)> {
+    Some(match c {
+        Command::TimeZone(tz) if jiff::tz::TimeZone::get(tz).is_ok() => {
+            meta.time_zones.insert(name.to_string(), tz.clone());
+            (
+                "time zone",
+                format!("Noted: your deadlines are shown in {tz}."),
+            )
+        }
+        Command::TimeZone(tz) => (
+            "time zone",
+            format!(
+                "{tz:?} is not a time zone this umpire knows; deadlines stay in {}.",
+                meta.time_zones.get(name).map_or("UTC", String::as_str)
+            ),
+        ),
+        Command::Away(Some(d)) => {
+            meta.away.insert(name.to_string(), d.clone());
+            (
+                "away",
+                format!("Noted: away until {d}. Your deadlines are extended to the day after."),
+            )
+        }
+        Command::Away(None) => {
+            meta.away.remove(name);
+            ("away", "Noted: you are back.".to_string())
+        }
+        _ => return None,
+    })
+}
+
+/// The answers to the settings lines of a request that changes nothing
+/// (`why`), each with the setting as it stays.
+fn frozen_notes(
+    meta: &GameMeta,
+    name: &str,
+    commands: &[Command],
+    why: &str,
+) -> BTreeMap<usize, (&'static str, String)> {
+    let zone = meta.time_zones.get(name).map_or("UTC", String::as_str);
+    let away = match meta.away.get(name) {
+        Some(d) => format!("You are away until {d}."),
+        None => "You are not away.".to_string(),
+    };
+    commands
+        .iter()
+        .enumerate()
+        .filter_map(|(n, c)| match c {
+            Command::TimeZone(_) => Some((
+                n,
+                (
+                    "time zone",
+                    format!("{why} Your deadlines are shown in {zone}."),
+                ),
+            )),
+            Command::Away(_) => Some((n, ("away", format!("{why} {away}")))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The store key noting when the request of `game` whose text hashes to
+/// `text` was carried out and last answered.
+fn request_key(game: &str, text: &Digest) -> String {
+    format!("request:{game}:{}", text.to_hex())
 }

@@ -8,7 +8,7 @@ use super::games::rfc3339;
 use super::poll::LedgerEntry;
 use super::{ServiceError, Umpire};
 use crate::core::game::{RejectKind, Rejection, Verdict};
-use crate::core::hash::sha256;
+use crate::core::hash::{Digest, sha256};
 use crate::core::movefile::{Command, MoveFile, MoveFileError};
 use crate::core::ruleset::Side;
 use crate::core::sig::MOVE_NAMESPACE;
@@ -154,8 +154,10 @@ impl Umpire {
             signature: &signature,
         };
         let mut batch = Batch::new();
-        let verdict = self.submit_move(&game_id, &sub, parsed.as_ref().ok(), now, &mut batch)?;
-        let (mails, outcome, kind) = self.answer(&game_id, verdict, &sub, &cx, &mut batch)?;
+        let (verdict, text) =
+            self.submit_move(&game_id, &sub, parsed.as_ref().ok(), now, &mut batch)?;
+        let (mails, outcome, kind) =
+            self.answer(&game_id, verdict, &sub, &text, &cx, &mut batch)?;
         Ok(Decision {
             batch,
             mails,
@@ -299,7 +301,8 @@ impl Umpire {
     }
 
     /// Submits the signed move to its (loaded) game; the entries it made
-    /// go into `batch`.
+    /// go into `batch`. Returns the verdict and the hash of the bytes
+    /// submitted.
     fn submit_move(
         &mut self,
         game_id: &str,
@@ -307,7 +310,7 @@ impl Umpire {
         parsed: Option<&MoveFile>,
         now: jiff::Timestamp,
         batch: &mut Batch,
-    ) -> Result<Verdict, ServiceError> {
+    ) -> Result<(Verdict, Digest), ServiceError> {
         let (f, signature) = (sub.found, sub.signature);
         let len_before = self.games[game_id].record().len();
         self.ensure_chain(game_id, now, batch)?;
@@ -340,15 +343,17 @@ impl Umpire {
         let verdict = game.submit(&bytes, signature, &chain, &at);
         game.use_prechecked(None);
         batch.put_entries(game_id, self.games[game_id].entries_since(len_before));
-        Ok(verdict)
+        Ok((verdict, sha256(&bytes)))
     }
 
-    /// The mails and ledger outcome a verdict calls for.
+    /// The mails and ledger outcome a verdict calls for (`text`: the hash
+    /// of the bytes submitted).
     fn answer(
         &mut self,
         game_id: &str,
         verdict: Verdict,
         sub: &Submission,
+        text: &Digest,
         cx: &MailCx,
         batch: &mut Batch,
     ) -> Result<Answer, ServiceError> {
@@ -376,27 +381,9 @@ impl Umpire {
                 side,
                 resolved,
             } => self.sealed(game_id, seq, side, resolved, reply, now, batch),
-            Verdict::Duplicate { seq, side } => {
-                let meta = self.meta(game_id)?;
-                let game = &self.games[game_id];
-                let again = format!(".again.{}", cx.short);
-                let mails = self.result_mails(
-                    game,
-                    &meta,
-                    seq,
-                    Some((side, reply)),
-                    Some(side),
-                    &again,
-                    now,
-                )?;
-                Ok((
-                    mails,
-                    format!("duplicate of entry {seq}: result sent again"),
-                    Outcome::Duplicate,
-                ))
-            }
+            Verdict::Duplicate { seq, side } => self.copy(game_id, seq, side, sub, cx, batch),
             Verdict::Commands { side, commands } => {
-                self.requested(game_id, side, &commands, sub, cx, batch)
+                self.requested(game_id, side, &commands, sub, *text, cx, batch)
             }
             Verdict::Rejected { seq, rejection } => {
                 self.refused(game_id, seq, &rejection, sub, cx, batch)
@@ -461,33 +448,92 @@ impl Umpire {
         Ok(meta)
     }
 
+    /// A copy of a signed file judged before as entry `seq`: nothing is
+    /// judged again; its side gets the first answer again (the result, or
+    /// the refusal) unless the copy guard holds it back.
+    fn copy(
+        &self,
+        game_id: &str,
+        seq: u64,
+        side: Side,
+        sub: &Submission,
+        cx: &MailCx,
+        batch: &mut Batch,
+    ) -> Result<Answer, ServiceError> {
+        let game = &self.games[game_id];
+        let name = game.sides()[side.index()].name.clone();
+        if let Err(why) = self.copy_guard(game_id, &name, &seq.to_string(), cx.now, batch)? {
+            let outcome = format!("duplicate of entry {seq}: not answered again ({why})");
+            return Ok((vec![], outcome, Outcome::Duplicate));
+        }
+        let reply = sub.mail.message_id.clone();
+        let again = format!(".again.{}", cx.short);
+        if let Some(reason) = refused_reason(game, seq) {
+            let text = copy_of_refusal(game, seq, &reason);
+            let key = format!("{game_id}.{seq}.{name}{again}");
+            let mail = self.notice_mail(
+                game,
+                side,
+                "a copy of a refused move",
+                &text,
+                false,
+                reply,
+                key,
+                cx.now,
+            )?;
+            let outcome = format!("duplicate of entry {seq}: the refusal sent again");
+            return Ok((vec![mail], outcome, Outcome::Duplicate));
+        }
+        let meta = self.meta(game_id)?;
+        let mails = self.result_mails(
+            game,
+            &meta,
+            seq,
+            Some((side, reply)),
+            Some(side),
+            &again,
+            cx.now,
+        )?;
+        Ok((
+            mails,
+            format!("duplicate of entry {seq}: result sent again"),
+            Outcome::Duplicate,
+        ))
+    }
+
     /// A signed request (commands, not orders): carried out unless the
-    /// request guard holds it back (a replay, or the day's limit).
+    /// request guard holds it back (a copy answered today, or the day's
+    /// limit); a copy of one carried out before is answered, but its
+    /// settings change nothing.
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the request
     fn requested(
         &mut self,
         game_id: &str,
         side: Side,
         commands: &[Command],
         sub: &Submission,
+        text: Digest,
         cx: &MailCx,
         batch: &mut Batch,
     ) -> Result<Answer, ServiceError> {
         let name = self.games[game_id].sides()[side.index()].name.clone();
-        Ok(
-            match self.request_guard(game_id, &name, sub.signature, cx.now, batch)? {
-                Ok(()) => {
-                    let reply = sub.mail.message_id.clone();
-                    let mails =
-                        self.commands(game_id, side, commands, reply, cx.short, cx.now, batch)?;
-                    (
-                        mails,
-                        format!("commands: {}", commands.len()),
-                        Outcome::Commands,
-                    )
-                }
-                Err(why) => (vec![], format!("ignored: {why}"), Outcome::Ignored),
-            },
-        )
+        let request =
+            match self.request_guard(game_id, &name, text, sub.signature, cx.now, batch)? {
+                Ok(r) => r,
+                Err(why) => return Ok((vec![], format!("ignored: {why}"), Outcome::Ignored)),
+            };
+        let reply = sub.mail.message_id.clone();
+        let mails = self.commands(
+            game_id, side, commands, &request, reply, cx.short, cx.now, batch,
+        )?;
+        let outcome = match &request.copy_of {
+            Some(day) => format!(
+                "commands: {} (a copy of a request carried out on {day}: nothing changed)",
+                commands.len()
+            ),
+            None => format!("commands: {}", commands.len()),
+        };
+        Ok((mails, outcome, Outcome::Commands))
     }
 
     /// A refused move: the refusal goes to the signer (or, unsigned, to the
@@ -563,7 +609,8 @@ impl Umpire {
     }
 
     /// In a paused game, a move (not a request) is refused and not
-    /// recorded; the signer is told why. `None` when the game runs.
+    /// recorded; the signer is told why, once a day for the same signed
+    /// file (copies are not answered more often). `None` when the game runs.
     fn paused_refusal(
         &self,
         id: &str,
@@ -582,40 +629,49 @@ impl Umpire {
             return Ok(None);
         }
         let game = &self.games[id];
-        let signer = game.side(&file.side).filter(|s| {
-            candidates.iter().any(|c| {
-                game.sides()[s.index()]
-                    .key
-                    .verify(MOVE_NAMESPACE, c, signature)
-                    .is_ok()
-            })
+        let signed = game.side(&file.side).and_then(|s| {
+            candidates
+                .iter()
+                .find(|c| {
+                    game.sides()[s.index()]
+                        .key
+                        .verify(MOVE_NAMESPACE, c, signature)
+                        .is_ok()
+                })
+                .map(|c| (s, sha256(c)))
         });
+        let mut batch = Batch::new();
         let mut mails = Vec::new();
-        if let Some(side) = signer {
-            let since = jiff::Timestamp::from_second(p.since)
-                .map(|t| t.to_string())
-                .unwrap_or_default();
-            let why = if p.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", p.reason)
-            };
+        if let Some((side, text)) = signed
+            && self
+                .copy_guard(
+                    id,
+                    &game.sides()[side.index()].name,
+                    &text.to_hex(),
+                    now,
+                    &mut batch,
+                )?
+                .is_ok()
+        {
             mails.push(self.notice_mail(
                 game,
                 side,
                 "move not recorded: the game is paused",
-                &format!(
-                    "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
-                ),
+                &paused_text(id, &p),
                 false,
                 mail.message_id.clone(),
-                format!("{id}.{}.{}.refused-paused{}", game.record().len(), file.side, now.as_second()),
+                format!(
+                    "{id}.{}.{}.refused-paused{}",
+                    game.record().len(),
+                    file.side,
+                    now.as_second()
+                ),
                 now,
             )?);
         }
         let at_now = rfc3339(now);
         Ok(Some(Decision {
-            batch: Batch::new(),
+            batch,
             mails,
             ledger: LedgerEntry {
                 at: at_now,
@@ -691,4 +747,45 @@ fn sealed_receipt(game: &crate::core::game::Game, seq: u64, resolved: Option<u64
         None => t.push_str(&format!("\nStill waiting for: {}\n", game.awaiting_names())),
     }
     t
+}
+
+/// The reason the record gives for the refusal at `seq`, if it is one.
+fn refused_reason(game: &crate::core::game::Game, seq: u64) -> Option<String> {
+    match &game.record().entries().get(seq as usize)?.body {
+        crate::core::record::Body::Rejected(r) => Some(r.reason.value()?.clone()),
+        _ => None,
+    }
+}
+
+/// The answer to a copy of a refused signed file: the refusal again, and
+/// that a copy is never judged again.
+fn copy_of_refusal(game: &crate::core::game::Game, seq: u64, reason: &str) -> String {
+    let quoted: String = reason.lines().map(|l| format!("  {l}\n")).collect();
+    let rest = crate::render::templates::wrap(
+        format!(
+            "A signed file is judged once: a copy of it, from anyone, is never judged again and changes nothing. To try again, change the file (write it against the latest head, {}) and sign it anew.",
+            game.record().head()
+        ),
+        Some(72),
+        Some(0),
+    );
+    format!(
+        "Game {}: this signed file was judged before, as entry {seq}, and was refused:\n\n{quoted}\n{rest}\n",
+        game.id()
+    )
+}
+
+/// Why a move to a paused game was not recorded.
+fn paused_text(id: &str, p: &super::admin::Paused) -> String {
+    let since = jiff::Timestamp::from_second(p.since)
+        .map(|t| t.to_string())
+        .unwrap_or_default();
+    let why = if p.reason.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", p.reason)
+    };
+    format!(
+        "Game {id} is paused by the club's admin since {since}{why}. Your move was not recorded; send it again when you are told the game resumes."
+    )
 }

@@ -10,7 +10,19 @@
 //!   last acceptance ends the game drawn. `decline draw` by any side ends the
 //!   offer (by the offerer: withdraws it). The offer lapses when the offering
 //!   side moves again (a move, a default or sealed orders of its own).
-//! - Acts need not wait for the side's turn, nor follow the latest entry.
+//! - Acts need not wait for the side's turn. Each names the entry it follows
+//!   (`after:`) and is bound to what it answers (`ActEntry.answers`): an
+//!   `accept draw` or `decline draw` must follow the offer it answers, an
+//!   `offer draw` its side's own latest move. So a signed act can never be
+//!   carried over to a later offer; and a copy of any signed file judged
+//!   before is not judged again (`Game::duplicate`).
+//! - A side that has left the game (`Rules::has_left`: conceded in a game
+//!   that plays on, eliminated) has no say: its acts are refused and no
+//!   acceptance of a draw is awaited from it.
+//! - Acts recorded before acts were bound name nothing they answer; they
+//!   replay under the rules of then (any `after:`, every other side's
+//!   acceptance owed). Once a bound act is in a record, every later act must
+//!   be bound.
 //!
 //! An act that ends the game ends it as a normal end does: the prompt is
 //! finished, every dice position used is revealed, and the service sends the
@@ -36,10 +48,24 @@ pub struct DrawOffer {
     pub accepted: Vec<Side>,
 }
 
+/// Which rules an act is judged by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ActRules {
+    /// As acts were judged before they were bound: whatever their `after:`
+    /// says, and every other side's acceptance owed for a draw. Only for
+    /// replaying an act recorded then (its entry names nothing it answers).
+    Unbound,
+    /// Bound to what they follow (`after:`), and a side that has left the
+    /// game has no say: how every act is judged now.
+    Bound,
+}
+
 /// What an act does, once judged.
 struct Judged {
     events: Vec<Event>,
     ending: Option<Ending>,
+    /// The entry it answers (under the bound rules).
+    answers: Option<u64>,
 }
 
 impl Game {
@@ -108,6 +134,23 @@ impl Game {
         offer
     }
 
+    /// The seq of `side`'s latest move, default or sealed orders (each ends
+    /// a draw offer it made before), if any.
+    fn last_move_of(&self, side: Side) -> Option<u64> {
+        let name = &self.sides[side.index()].name;
+        self.record
+            .entries()
+            .iter()
+            .rev()
+            .find(|e| match &e.body {
+                Body::Move(m) => m.side == *name,
+                Body::Default(d) => d.side == *name,
+                Body::Sealed(s) => s.side == *name,
+                _ => false,
+            })
+            .map(|e| e.seq)
+    }
+
     /// The names of `sides`, joined.
     fn names(&self, sides: &[Side]) -> String {
         let v: Vec<&str> = sides
@@ -117,22 +160,109 @@ impl Game {
         v.join(", ")
     }
 
-    /// Judges `side`'s act against the game as it stands.
-    fn judge_act(&self, side: Side, act: Act) -> Result<Judged, Rejection> {
+    /// Has `side` left the game while the others play on
+    /// (`Rules::has_left`)?
+    pub fn has_left(&self, side: Side) -> bool {
+        self.ruleset.has_left(&self.state, side)
+    }
+
+    /// The sides other than `side` that still have a say: under the bound
+    /// rules, those that have not left the game.
+    fn others(&self, side: Side, rules: ActRules) -> Vec<Side> {
+        (0..self.sides.len())
+            .map(|i| Side(i as u8))
+            .filter(|s| *s != side && (rules == ActRules::Unbound || !self.has_left(*s)))
+            .collect()
+    }
+
+    /// Judges `side`'s act, written in `file`, against the game as it stands.
+    fn judge_act(
+        &self,
+        side: Side,
+        act: Act,
+        file: &MoveFile,
+        rules: ActRules,
+    ) -> Result<Judged, Rejection> {
         if let Some(done) = &self.prompt.finished {
             return Err(rej(
                 RejectKind::Finished,
                 format!("the game is over: {}", done.summary),
             ));
         }
+        if rules == ActRules::Unbound {
+            return self.judge_draw(side, act, rules);
+        }
+        let after = self.act_after(file)?;
+        if self.has_left(side) {
+            return Err(rej(
+                RejectKind::Illegal,
+                format!(
+                    "{} has left the game: it has no say in what follows, so its `{}` changes nothing",
+                    self.sides[side.index()].name,
+                    act.text()
+                ),
+            ));
+        }
+        let mut judged = self.judge_draw(side, act, rules)?;
+        judged.answers = Some(self.bind(side, act, after)?);
+        Ok(judged)
+    }
+
+    /// The entry an act's `after:` names: every act must name one, so that
+    /// it answers only what its side had seen.
+    fn act_after(&self, file: &MoveFile) -> Result<u64, Rejection> {
+        let head = self.record.head();
+        let Some(after) = file.after else {
+            return Err(rej(
+                RejectKind::Stale,
+                format!(
+                    "an act names the entry it follows: add the line `after: {head}` (the record head of your latest result mail)"
+                ),
+            ));
+        };
+        self.seq_of_hash.get(&after).copied().ok_or_else(|| {
+            rej(
+                RejectKind::Stale,
+                format!(
+                    "`after: {}` names no entry of this game's record; copy the head hash from your latest result mail (now {head})",
+                    after.short(16)
+                ),
+            )
+        })
+    }
+
+    /// The entry a legal act answers, given the entry `after` it follows:
+    /// an acceptance or a refusal answers the open offer and must follow it;
+    /// an offer must follow its side's own latest move (a move ends any
+    /// offer made before it); a concession answers what it follows.
+    fn bind(&self, side: Side, act: Act, after: u64) -> Result<u64, Rejection> {
+        let head = self.record.head();
+        let stale = |m: String| Err(rej(RejectKind::Stale, m));
+        match (act, self.draw_offer()) {
+            (Act::AcceptDraw | Act::DeclineDraw, Some(o)) if after < o.seq => stale(format!(
+                "this `{}` follows entry {after}, before {}'s draw offer at entry {}: it cannot answer that offer. Write it after the offer (the head is now {head})",
+                act.text(),
+                self.sides[o.by.index()].name,
+                o.seq
+            )),
+            (Act::AcceptDraw | Act::DeclineDraw, Some(o)) => Ok(o.seq),
+            (Act::OfferDraw, _) => match self.last_move_of(side) {
+                Some(m) if after < m => stale(format!(
+                    "this `offer draw` follows entry {after}, before {}'s own move at entry {m}, which ended any offer made before it. Write it after your latest move (the head is now {head})",
+                    self.sides[side.index()].name
+                )),
+                _ => Ok(after),
+            },
+            _ => Ok(after),
+        }
+    }
+
+    /// What `side`'s act does to the draw offers and the game, if legal.
+    fn judge_draw(&self, side: Side, act: Act, rules: ActRules) -> Result<Judged, Rejection> {
         let illegal = |m: String| Err(rej(RejectKind::Illegal, m));
         let me = self.sides[side.index()].name.clone();
-        let others: Vec<Side> = (0..self.sides.len())
-            .map(|i| Side(i as u8))
-            .filter(|s| *s != side)
-            .collect();
+        let others = self.others(side, rules);
         let offer = self.draw_offer();
-        let say = |t: String| vec![Event::say(t)];
         match (act, offer) {
             (Act::Concede, _) => {
                 let verb = if others.len() == 1 { "wins" } else { "win" };
@@ -147,13 +277,10 @@ impl Game {
             (Act::OfferDraw, _) if others.is_empty() => {
                 Ok(ending(format!("drawn: {me} offered a draw"), Vec::new()))
             }
-            (Act::OfferDraw, _) => Ok(Judged {
-                events: say(format!(
-                    "{me} offers a draw. To accept, {} writes `accept draw` as the only order of a move (or `decline draw`); the offer lapses when {me} moves again.",
-                    self.names(&others)
-                )),
-                ending: None,
-            }),
+            (Act::OfferDraw, _) => Ok(said(format!(
+                "{me} offers a draw. To accept, {} writes `accept draw` as the only order of a move after this entry (or `decline draw`); the offer lapses when {me} moves again.",
+                self.names(&others)
+            ))),
             (Act::AcceptDraw | Act::DeclineDraw, None) => {
                 illegal("no draw offer is open: write `offer draw` to make one".into())
             }
@@ -161,45 +288,51 @@ impl Game {
                 "{me} made the draw offer; {} must accept it",
                 self.names(&others)
             )),
-            (Act::AcceptDraw, Some(o)) if o.accepted.contains(&side) => {
-                illegal(format!("{me} has accepted the draw offer already"))
+            (Act::AcceptDraw, Some(o)) => self.accept(side, &o, rules),
+            (Act::DeclineDraw, Some(o)) if o.by == side => {
+                Ok(said(format!("{me} withdraws the draw offer")))
             }
-            (Act::AcceptDraw, Some(o)) => {
-                let mut yes = o.accepted.clone();
-                yes.push(side);
-                let owing: Vec<Side> = (0..self.sides.len())
-                    .map(|i| Side(i as u8))
-                    .filter(|s| *s != o.by && !yes.contains(s))
-                    .collect();
-                if owing.is_empty() {
-                    let summary = format!(
-                        "drawn by agreement: {} offered a draw, {} accepted",
-                        self.sides[o.by.index()].name,
-                        self.names(&yes)
-                    );
-                    Ok(ending(summary, Vec::new()))
-                } else {
-                    Ok(Judged {
-                        events: say(format!(
-                            "{me} accepts the draw offer; waiting for {} to accept",
-                            self.names(&owing)
-                        )),
-                        ending: None,
-                    })
-                }
-            }
-            (Act::DeclineDraw, Some(o)) if o.by == side => Ok(Judged {
-                events: say(format!("{me} withdraws the draw offer")),
-                ending: None,
-            }),
-            (Act::DeclineDraw, Some(o)) => Ok(Judged {
-                events: say(format!(
-                    "{me} declines {}'s draw offer; play goes on",
-                    self.sides[o.by.index()].name
-                )),
-                ending: None,
-            }),
+            (Act::DeclineDraw, Some(o)) => Ok(said(format!(
+                "{me} declines {}'s draw offer; play goes on",
+                self.sides[o.by.index()].name
+            ))),
         }
+    }
+
+    /// `side` accepts the open offer `o`: the last acceptance owed draws
+    /// the game. Under the bound rules a side that has left owes none, and
+    /// a side that accepted already may conclude a draw that no one still
+    /// in the game owes anything to (one that left after it accepted).
+    fn accept(&self, side: Side, o: &DrawOffer, rules: ActRules) -> Result<Judged, Rejection> {
+        let me = &self.sides[side.index()].name;
+        let again = o.accepted.contains(&side);
+        let mut yes = o.accepted.clone();
+        if !again {
+            yes.push(side);
+        }
+        let owing: Vec<Side> = self
+            .others(o.by, rules)
+            .into_iter()
+            .filter(|s| !yes.contains(s))
+            .collect();
+        if again && (rules == ActRules::Unbound || !owing.is_empty()) {
+            return Err(rej(
+                RejectKind::Illegal,
+                format!("{me} has accepted the draw offer already"),
+            ));
+        }
+        if owing.is_empty() {
+            let summary = format!(
+                "drawn by agreement: {} offered a draw, {} accepted",
+                self.sides[o.by.index()].name,
+                self.names(&yes)
+            );
+            return Ok(ending(summary, Vec::new()));
+        }
+        Ok(said(format!(
+            "{me} accepts the draw offer; waiting for {} to accept",
+            self.names(&owing)
+        )))
     }
 
     fn names_of_sides(&self, sides: &[Side]) -> Vec<String> {
@@ -221,7 +354,7 @@ impl Game {
         let (file, act) = self.act_of(text)?;
         let (_, side) = self.authenticate(text, Some(signature), true).ok()?;
         let utf8 = String::from_utf8(text.to_vec()).ok()?;
-        let judged = match self.judge_act(side, act) {
+        let judged = match self.judge_act(side, act, &file, ActRules::Bound) {
             Ok(j) => j,
             Err(r) => {
                 let r = Rejection {
@@ -240,6 +373,7 @@ impl Game {
             text: utf8,
             signature: signature.to_string(),
             ending: judged.ending.clone(),
+            answers: judged.answers,
             at: at.to_string(),
         });
         let seq = self.apply_act(body, side, &file.orders[0], judged, sha256(text));
@@ -253,13 +387,16 @@ impl Game {
 
     /// Was a refused submission an act the engine refuses too? For the
     /// replay of a refusal the ruleset alone would have accepted (freeform
-    /// reads any line).
+    /// reads any line). A refusal recorded before acts were bound was judged
+    /// by the rules of then, so either rules' refusal stands.
     pub(super) fn act_refused(&self, text: &[u8], signature: Option<&str>) -> bool {
-        let Some((_, act)) = self.act_of(text) else {
+        let Some((file, act)) = self.act_of(text) else {
             return false;
         };
         match self.authenticate(text, signature, true) {
-            Ok((_, side)) => self.judge_act(side, act).is_err(),
+            Ok((_, side)) => [ActRules::Bound, ActRules::Unbound]
+                .into_iter()
+                .any(|rules| self.judge_act(side, act, &file, rules).is_err()),
             Err(_) => true,
         }
     }
@@ -275,6 +412,7 @@ impl Game {
     ) -> u64 {
         let seq = self.push_entry(body);
         self.accepted_texts.insert(text_hash, (seq, side));
+        self.acts_bound |= judged.answers.is_some();
         let mut events = judged.events;
         if let Some(end) = &judged.ending {
             events.push(Event::say(format!("Game over: {}", end.summary)));
@@ -341,12 +479,28 @@ impl Game {
         if self.sides[side.index()].name != a.side {
             return Err(format!("recorded as {}'s act, but it is another's", a.side));
         }
-        let judged = self.judge_act(side, act).map_err(|r| {
+        let rules = match a.answers {
+            Some(_) => ActRules::Bound,
+            None if self.acts_bound => {
+                return Err(
+                    "an act that names nothing it answers, after acts were bound to what they answer"
+                        .into(),
+                );
+            }
+            None => ActRules::Unbound,
+        };
+        let judged = self.judge_act(side, act, &file, rules).map_err(|r| {
             format!(
                 "the umpire accepted an act that is refused on replay: {}",
                 r.reason
             )
         })?;
+        if judged.answers != a.answers {
+            return Err(format!(
+                "the act is recorded as answering entry {:?}, but it answers entry {:?} on replay",
+                a.answers, judged.answers
+            ));
+        }
         if judged.ending != a.ending {
             return Err(format!(
                 "the act's recorded ending ({:?}) is not what it does on replay ({:?})",
@@ -368,5 +522,15 @@ fn ending(summary: String, winners: Vec<String>) -> Judged {
     Judged {
         events: Vec::new(),
         ending: Some(Ending { winners, summary }),
+        answers: None,
+    }
+}
+
+/// An act that says something and ends nothing.
+fn said(text: String) -> Judged {
+    Judged {
+        events: vec![Event::say(text)],
+        ending: None,
+        answers: None,
     }
 }

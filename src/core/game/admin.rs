@@ -6,6 +6,7 @@
 
 use super::{Game, Keys, Report, side_index};
 use crate::core::act::{AdminAct, AdminEntry};
+use crate::core::hash::Digest;
 use crate::core::record::Body;
 use crate::core::ruleset::Event;
 use crate::core::sig::PublicKey;
@@ -20,12 +21,45 @@ impl Game {
         keys: impl Into<Keys<'a>>,
         at: &str,
     ) -> Result<(u64, Report), String> {
-        let keys = keys.into();
+        self.admin_entry(act, reason, None, keys.into(), at)
+    }
+
+    /// Records the deadline settings a side asked for by the signed request
+    /// whose text hashes to `request`, so that a copy of that request is
+    /// known as one wherever the record goes ([`Game::request_entry`]).
+    pub fn settings_by_request<'a>(
+        &mut self,
+        act: AdminAct,
+        request: Digest,
+        keys: impl Into<Keys<'a>>,
+        at: &str,
+    ) -> Result<(u64, Report), String> {
+        if !matches!(act, AdminAct::Settings { .. }) {
+            return Err("only settings are asked for by a request".into());
+        }
+        self.admin_entry(act, "the side's request", Some(request), keys.into(), at)
+    }
+
+    /// The settings entry a signed request whose text hashes to `request`
+    /// made, if any.
+    pub fn request_entry(&self, request: &Digest) -> Option<u64> {
+        self.requests.get(request).copied()
+    }
+
+    fn admin_entry(
+        &mut self,
+        act: AdminAct,
+        reason: &str,
+        request: Option<Digest>,
+        keys: Keys,
+        at: &str,
+    ) -> Result<(u64, Report), String> {
         let events = self.judge_admin(&act)?;
         let ends = matches!(act, AdminAct::End(_));
         let body = Body::Admin(AdminEntry {
             act: act.clone(),
             reason: reason.to_string(),
+            request,
             at: at.to_string(),
         });
         let seq = self.apply_admin(body, &act, reason, events);
@@ -89,7 +123,14 @@ impl Game {
 
     /// Appends an admin entry and carries it out.
     fn apply_admin(&mut self, body: Body, act: &AdminAct, reason: &str, events: Vec<Event>) -> u64 {
+        let request = match &body {
+            Body::Admin(a) => a.request,
+            _ => None,
+        };
         let seq = self.push_entry(body);
+        if let Some(r) = request {
+            self.requests.entry(r).or_insert(seq);
+        }
         match act {
             AdminAct::End(end) => self.end_with(end),
             AdminAct::Key { side, key } => {

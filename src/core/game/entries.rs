@@ -224,17 +224,25 @@ impl Game {
         });
         let mut salts = self.salts(keys);
         if !keeps_whole(text, &rejection) {
+            let digest = Some(salts.item(sha256(text).to_hex(), to.clone()));
+            let excerpt = Some(salts.item(refusal_excerpt(text), to.clone()));
+            let reason = salts.item(bounded(&rejection.reason), to.clone());
+            // A side's own file, too big to keep: its signature is kept, so
+            // that a copy of it is known as one (`Game::duplicate`).
+            let signature = signature
+                .filter(|_| rejection.signer.is_some())
+                .map(|s| salts.item(s.to_string(), to));
             let body = Body::Rejected(RejectedEntry {
                 side: rejection.claimed.clone(),
                 text: None,
                 base64: None,
-                signature: None,
-                digest: Some(salts.item(sha256(text).to_hex(), to.clone())),
-                excerpt: Some(salts.item(refusal_excerpt(text), to.clone())),
-                reason: salts.item(bounded(&rejection.reason), to),
+                signature,
+                digest,
+                excerpt,
+                reason,
                 at: at.to_string(),
             });
-            return self.push_rejection(body, rejection);
+            return self.push_rejection(text, body, rejection);
         }
         let (t, b) = match std::str::from_utf8(text) {
             Ok(t) => (Some(salts.item(t.to_string(), to.clone())), None),
@@ -256,15 +264,47 @@ impl Game {
             reason: salts.item(rejection.reason.clone(), to),
             at: at.to_string(),
         });
-        self.push_rejection(body, rejection)
+        self.push_rejection(text, body, rejection)
     }
 
-    fn push_rejection(&mut self, body: Body, rejection: Rejection) -> Verdict {
+    /// Appends a refusal; a side's signed file is remembered as judged.
+    fn push_rejection(&mut self, text: &[u8], body: Body, rejection: Rejection) -> Verdict {
         let seq = self.record.len() as u64;
         let hash = self.record_push(body).hash;
         self.seq_of_hash.insert(hash, seq);
+        if rejection.signer.is_some() {
+            self.refused_texts.entry(sha256(text)).or_insert(seq);
+        }
         Verdict::Rejected { seq, rejection }
     }
+
+    /// Remembers a recorded refusal that kept its signature as judged, by
+    /// the hash of the bytes it refused (`Game::duplicate` checks the
+    /// signature when a copy comes).
+    pub(super) fn remember_refusal(&mut self, seq: u64, r: &RejectedEntry) {
+        if r.signature.as_ref().and_then(|s| s.value()).is_none() {
+            return;
+        }
+        if let Some(hash) = refused_hash(r) {
+            self.refused_texts.entry(hash).or_insert(seq);
+        }
+    }
+}
+
+/// The SHA-256 of the bytes a refusal refused: hashed from the kept text,
+/// or the digest it kept instead.
+fn refused_hash(r: &RejectedEntry) -> Option<Digest> {
+    if let Some(d) = r.digest.as_ref() {
+        return d.value()?.parse().ok();
+    }
+    if let Some(t) = r.text.as_ref() {
+        return Some(sha256(t.value()?.as_bytes()));
+    }
+    let b = r.base64.as_ref()?.value()?;
+    base64::engine::general_purpose::STANDARD
+        .decode(b)
+        .ok()
+        .map(|bytes| sha256(&bytes))
 }
 
 /// The largest refused submission the record keeps whole (and a verifier

@@ -271,6 +271,15 @@ pub struct Game {
     // insert per entry on every replay (issue 13).
     seq_of_hash: HashMap<Digest, u64>,
     accepted_texts: HashMap<Digest, (u64, Side)>,
+    /// Signed texts refused before, by their hash: the first refusal entry
+    /// that kept a signature (a copy is a duplicate of it, see `duplicate`).
+    refused_texts: HashMap<Digest, u64>,
+    /// Signed requests whose settings the record holds, by their text's
+    /// hash: the settings entry each made.
+    requests: HashMap<Digest, u64>,
+    /// An act bound to what it answers is in the record: every later act
+    /// must be bound too (`acts::ActRules`).
+    acts_bound: bool,
     reports: HashMap<u64, Report>,
     last_action: u64,
     /// The `disclose` entry the last action owes (see `disclose.rs`).
@@ -380,6 +389,9 @@ impl Game {
             anchors: vec![0; sides.len()],
             seq_of_hash: HashMap::from([(head, 0)]),
             accepted_texts: HashMap::new(),
+            refused_texts: HashMap::new(),
+            requests: HashMap::new(),
+            acts_bound: false,
             reports,
             last_action: 0,
             disclose_due: None,
@@ -453,16 +465,50 @@ impl Game {
         }
     }
 
-    /// The same signed bytes again: the same entry, the same rolls.
+    /// A signed file judged before, signed by its side's key: a copy, from
+    /// anyone, at any time, is not judged again. Accepted, it is the same
+    /// entry with the same rolls; refused, the same refusal. A file whose
+    /// signature does not hold is no copy of a signed one: it is judged (and
+    /// refused) as it is, so a forger cannot make a side's own later file
+    /// pass for a copy.
     fn duplicate(&self, text: &[u8], signature: &str, text_hash: &Digest) -> Option<Verdict> {
-        let (seq, side) = self.accepted_texts.get(text_hash).copied()?;
+        let accepted = self.accepted_texts.get(text_hash).copied();
+        let refused = self.refused_texts.get(text_hash).copied();
+        if accepted.is_none() && refused.is_none() {
+            return None;
+        }
         let file = MoveFile::parse(text).ok()?;
-        (side_index(&self.sides, &file.side) == Some(side)
-            && self.sides[side.index()]
+        let side = side_index(&self.sides, &file.side)?;
+        let key = &self.sides[side.index()].key;
+        if key.verify(MOVE_NAMESPACE, text, signature).is_err() {
+            return None;
+        }
+        if let Some((seq, by)) = accepted
+            && by == side
+        {
+            return Some(Verdict::Duplicate { seq, side });
+        }
+        let seq = refused?;
+        self.refused_signed(seq, text, signature, side)
+            .then_some(Verdict::Duplicate { seq, side })
+    }
+
+    /// Was the refusal at `seq` of `text` signed by `side`'s key? The
+    /// record keeps the signature it came with: the same as `signature`, or
+    /// another that holds for the same text (mail may re-wrap the armor).
+    fn refused_signed(&self, seq: u64, text: &[u8], signature: &str, side: Side) -> bool {
+        let Some(Body::Rejected(r)) = self.record.entries().get(seq as usize).map(|e| &e.body)
+        else {
+            return false;
+        };
+        let Some(kept) = r.signature.as_ref().and_then(|s| s.value()) else {
+            return false;
+        };
+        kept.trim() == signature.trim()
+            || self.sides[side.index()]
                 .key
-                .verify(MOVE_NAMESPACE, text, signature)
-                .is_ok())
-        .then_some(Verdict::Duplicate { seq, side })
+                .verify(MOVE_NAMESPACE, text, kept)
+                .is_ok()
     }
 
     /// Appends a reveal entry for each position due, with the hidden streams'

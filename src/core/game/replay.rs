@@ -402,6 +402,7 @@ impl Game {
             }
         }
         sum.rejected += 1;
+        self.remember_refusal(self.record.len() as u64, &r);
         self.push_entry(Body::Rejected(r));
         Ok(())
     }

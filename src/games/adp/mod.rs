@@ -543,6 +543,11 @@ impl Rules for Adp {
         matches!(order, Order::Concede)
     }
 
+    /// Ruling A48: a player who conceded plays no faction any more.
+    fn has_left(&self, st: &State, side: Side) -> bool {
+        st.seats.factions_of(side).is_empty()
+    }
+
     fn legal(&self, st: &State, side: Side) -> Vec<String> {
         legal::legal(self, st, side)
     }

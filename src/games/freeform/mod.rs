@@ -552,6 +552,11 @@ impl Rules for Freeform {
         })
     }
 
+    /// A side that conceded in a game of three or more drops out.
+    fn has_left(&self, state: &State, side: Side) -> bool {
+        state.conceded.get(side.index()).copied().unwrap_or(false)
+    }
+
     fn order_audience(&self, _state: &State, side: Side, order: &Order) -> Audience {
         match order {
             Order::Hidden(_) => Audience::Umpire,
