@@ -287,8 +287,28 @@ pub fn parse_all(
     if !errors.is_empty() {
         return Err(errors);
     }
+    // From version 9: what the move's sequence forbids, before any roll.
+    let errors = super::precheck::check(d, st, side, &out);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     implied_done(st, side, &mut out);
     Ok(out)
+}
+
+/// From version 9, a one-word order refuses words after its word, which
+/// version 8 ignored (`disband bg3 bg4` disbanded bg3 alone).
+fn one_word<'a>(
+    d: &Data,
+    l: &SourceLine,
+    w: &[&'a str],
+    usage: &str,
+    rule: &str,
+) -> Result<Option<&'a str>, OrderError> {
+    if let Some(x) = w.get(1).filter(|_| d.version >= 9) {
+        return Err(err_at(l, x, format!("{usage}: one a line")).rule(rule));
+    }
+    Ok(w.first().copied())
 }
 
 /// In the sealed economy round a mail is the side's whole plan (3.1[3]): it
@@ -323,11 +343,21 @@ fn line(
             Some("second") => Ok(Order::Initiative(false)),
             _ => Err(err(l, "write `initiative first` or `initiative second`").rule("7.2")),
         },
-        "choose" => match w.first() {
+        "choose" => match one_word(d, l, &w, "write `choose REGION`", "8.0")? {
             Some(r) => Ok(Order::Choose(region(d, l, r)?)),
             None => Err(err(l, "write `choose REGION`").rule("8.0")),
         },
         "buy" => {
+            // From version 9 one number, and the word SP at most: version 8
+            // bought the last number of the line.
+            let plain = match w[..] {
+                [n] => n.parse::<u32>().is_ok(),
+                [n, sp] => n.parse::<u32>().is_ok() && sp.eq_ignore_ascii_case("sp"),
+                _ => false,
+            };
+            if d.version >= 9 && !plain {
+                return Err(err(l, "write `buy N` (supply points)").rule("17.1"));
+            }
             let n = w
                 .iter()
                 .rev()
@@ -361,7 +391,8 @@ fn line(
             }))
         }
         "disband" => {
-            let x = w.first().ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            let x = one_word(d, l, &w, "write `disband UNIT`", "10.5")?
+                .ok_or_else(|| err(l, "write `disband UNIT`"))?;
             let u = unit(st, l, x)?;
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
@@ -395,8 +426,7 @@ fn line(
             Ok(Order::Discover(a, target))
         }
         "give" => {
-            let n = w
-                .first()
+            let n = one_word(d, l, &w, "write `give N` (pounds)", "23.1")?
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err(l, "write `give N` (pounds)").rule("23.1"))?;
             Ok(Order::Econ(EconOrder::Give(n)))
@@ -461,6 +491,11 @@ fn line(
             }))
         }
         "crt" => {
+            if let Some(x) = w.get(2).filter(|_| d.version >= 9) {
+                return Err(
+                    err_at(l, x, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")
+                );
+            }
             let s = square(d, l, w.first().copied().unwrap_or(""))?;
             let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("battle") => CrtChoice::Battle,
@@ -477,8 +512,8 @@ fn line(
         "place" => place_order(d, st, l, rest),
         "jihad" => Ok(Order::Econ(EconOrder::Jihad(square(d, l, rest)?))),
         "accept" | "decline" => {
-            let n = w
-                .first()
+            let usage = format!("write `{head} N` (the agreement's number)");
+            let n = one_word(d, l, &w, &usage, "23.0")?
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
             Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
