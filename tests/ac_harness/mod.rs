@@ -292,3 +292,65 @@ pub fn fixture_over(
     umpire::games::ac::turn::open_phase(&mut t.st, k, Power::British);
     t
 }
+
+/// Runs the random events of turn `turn` with scripted dice.
+pub fn events_with(t: &mut T, turn: u32, rolls: &[(&str, u32)]) -> Vec<String> {
+    t.st.turn = turn;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    events::random_events(&mut ctx, &mut t.st).unwrap();
+    let ev = ctx.ev.into_iter().map(|e| e.text).collect();
+    assert_eq!(dice.unused_recorded(), 0);
+    ev
+}
+
+/// The 17.6 example's square (one red, two North Indian and one Afghan unit
+/// in a clear square of Afghanistan, forage 3), with an agent too, after a
+/// provisioning phase with `sp` supply points; returns the units and the state.
+pub fn provisioned(sp: u32) -> (Vec<UnitId>, T) {
+    let mut t = empty(1);
+    let s = sq("2227");
+    let (ni, af) = (t.d().region("NI").unwrap(), t.d().region("AF").unwrap());
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
+    t.agent("burnes", Loc::Sq(s));
+    t.st.sp[0] = sp;
+    provision(&mut t);
+    (all, t)
+}
+
+/// Both players' provisioning phase (17.3) on `t` as it stands.
+pub fn provision(t: &mut T) {
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire::games::ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+}
+
+/// Three British field force brigades in Delhi and a flying column, a
+/// Russian field force brigade and a Punjabi field force group there (Punjab British),
+/// in the economy phase.
+pub fn reorganizing() -> (T, Vec<String>) {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let ni = t.d().region("PJ").unwrap();
+    let mut us = t.put(Nat::British, Kind::FieldForce, 3, Loc::Sq(delhi));
+    us.extend(t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(delhi)));
+    us.extend(t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(delhi)));
+    us.extend(t.put(Nat::Native(ni), Kind::FieldForce, 1, Loc::Sq(delhi)));
+    t.st.control[ni.0 as usize] = Some(Power::British);
+    t.st.stage = Stage::Economy;
+    let ids = us.iter().map(|u| t.id(*u)).collect();
+    (t, ids)
+}
