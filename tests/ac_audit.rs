@@ -303,9 +303,11 @@ fn the_optional_massacre_shifts_the_index_by_the_datas_value() {
     assert_eq!(old.st.bop, 8);
 }
 
-// 10.5, 17.1, 23.0, 8.0, 14.6: an order of one unit, one number or one
-// region refuses the words after it; version 8 read the first (or, for
-// `buy`, the last) and dropped the rest without a word.
+// 10.5, 17.1, 23.0, 23.1, 8.0, 14.6, 15.1, 10.0: an order of one unit, one
+// number or one region refuses the words after it, and every word of a
+// negotiation or a recruit is read; version 8 read the first (or, for `buy`
+// and a recruit's count, the last) and dropped the rest without a word, so
+// that `pound 1` (for `pounds 1`) negotiated with no pounds at all.
 #[test]
 fn one_word_orders_refuse_the_words_they_would_drop() {
     let mut t = fixture("s1", 1, &[]);
@@ -325,6 +327,9 @@ fn one_word_orders_refuse_the_words_they_would_drop() {
         ("accept 1 2".to_string(), "23.0"),
         ("choose AF HE".to_string(), "8.0"),
         ("crt 0606 raid now".to_string(), "14.6"),
+        ("negotiate AF agent burnes pound 1".to_string(), "15.1"),
+        ("recruit field_force 2 3 at india".to_string(), "10.0"),
+        ("cede NI to russian now".to_string(), "23.1"),
     ] {
         let e = t.r.parse(&t.st, BRITISH, &lines(&text)).unwrap_err();
         assert_eq!(e.rule.as_deref(), Some(rule), "{text}: {e}");
@@ -392,4 +397,29 @@ fn a_moves_sequence_is_checked_before_its_first_roll() {
         ],
     )
     .unwrap();
+}
+
+// 16.21: the agent giving the movement bonus stays with the force; with two
+// agents of the same military rating either may give it, so one of them may
+// be dropped off, not both. Version 8 named one of the two (the later) and
+// refused its drop.
+#[test]
+fn of_two_agents_of_one_rating_either_gives_the_bonus() {
+    let mut t = fixture("s1", 1, &[]);
+    let s = sq("0108");
+    let ff = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
+    t.agent("keane", Loc::Sq(s));
+    t.agent("gough", Loc::Sq(s));
+    let id = t.id(ff);
+    let drop_gough = format!("move {id} keane gough: 0208 drop:gough 0308");
+    v8(&t).refused(BRITISH, &drop_gough, "16.21");
+    t.refused(
+        BRITISH,
+        &format!("move {id} keane gough: 0208 drop:gough 0308 drop:keane 0408"),
+        "16.21",
+    );
+    // 4 + 2 = 6 MP with Keane's bonus after Gough is dropped.
+    t.run(BRITISH, &format!("{drop_gough} 0408 0508 0608 0708"), &[])
+        .unwrap();
+    assert_eq!(t.st.unit(ff).loc, Loc::Sq(sq("0708")));
 }

@@ -455,7 +455,22 @@ pub fn check(
                             "11.3",
                         ));
                     }
-                    if Some(*x) == bonus {
+                    // From version 9 another agent of the same rating may
+                    // give the bonus instead (version 8 refused the drop of
+                    // the first of two such agents).
+                    let gives_bonus = if d.version >= 9 {
+                        let best = bonus.and_then(|b| military(d, b));
+                        best.is_some()
+                            && military(d, *x) == best
+                            && !pieces.iter().any(|y| {
+                                y != x
+                                    && !drops.iter().any(|(z, _)| z == y)
+                                    && military(d, *y) == best
+                            })
+                    } else {
+                        Some(*x) == bonus
+                    };
+                    if gives_bonus {
                         return Err(illegal(
                             "the agent giving the movement bonus may not be dropped off",
                             "16.21",
@@ -600,6 +615,14 @@ pub fn check(
         drops,
         picked,
     })
+}
+
+/// An agent's military rating; `None` for a unit.
+fn military(d: &Data, x: Piece) -> Option<u32> {
+    match x {
+        Piece::Agent(a) => Some(d.agents[a.0 as usize].military),
+        Piece::Unit(_) => None,
+    }
 }
 
 /// Whether every piece of a force (with those picked up) is dropped off.

@@ -436,6 +436,12 @@ fn line(
                 .first()
                 .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
             let r = region(d, l, x)?;
+            // From version 9 the words after the side are refused, not dropped.
+            if let Some(x) = w.get(3).filter(|_| d.version >= 9) {
+                return Err(
+                    err_at(l, x, "write `cede REGION to russian|british|neutral`").rule("23.1")
+                );
+            }
             let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("neutral") => None,
                 Some(x) => Some(
@@ -482,6 +488,24 @@ fn line(
             };
             if ultimatum && pounds > 0 {
                 return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
+            }
+            // From version 9 every word is read: version 8 let `pound 1`
+            // (a typo) pass as no pounds at all.
+            if d.version >= 9 {
+                let pi = w.iter().position(|x| x.eq_ignore_ascii_case("pounds"));
+                let read = |i: usize| {
+                    i == 0
+                        || ai.is_some_and(|a| i == a || i == a + 1)
+                        || pi.is_some_and(|p| i == p || i == p + 1)
+                };
+                if let Some(i) = (0..w.len()).find(|i| !read(*i)) {
+                    return Err(err_at(
+                        l,
+                        w[i],
+                        format!("{:?} is not part of `{head} REGION agent NAME [pounds N]`", w[i]),
+                    )
+                    .rule(if ultimatum { "15.61" } else { "15.1" }));
+                }
             }
             Ok(Order::Negotiate(Attempt {
                 region: r,
@@ -667,12 +691,25 @@ fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, O
     };
     let mut kind = None;
     let mut count = 1;
+    // From version 9 each is written once: version 8 took the last of two
+    // counts, types or nationalities without a word.
+    let mut seen = [false; 3];
+    let mut once = |i: usize, t: &str| {
+        if std::mem::replace(&mut seen[i], true) && d.version >= 9 {
+            let what = ["count", "unit type", "nationality"][i];
+            return Err(err_at(l, t, format!("a second {what}: one recruit order a line")).rule("10.0"));
+        }
+        Ok(())
+    };
     for t in what.split_whitespace() {
         if let Ok(n) = t.trim_start_matches('x').parse::<u32>() {
+            once(0, t)?;
             count = n;
         } else if let Some(k) = Kind::parse(t).filter(|_| t.len() > 2) {
+            once(1, t)?;
             kind = Some(k);
         } else if let Some(n) = d.parse_nat(t) {
+            once(2, t)?;
             nat = n;
         } else {
             let kinds = [
