@@ -423,3 +423,42 @@ fn of_two_agents_of_one_rating_either_gives_the_bonus() {
         .unwrap();
     assert_eq!(t.st.unit(ff).loc, Loc::Sq(sq("0708")));
 }
+
+// 21.2: the Jihad is placed in "any one land square" of the allowed regions
+// free of enemy and neutral units; the default took only cities, and with
+// every such city held version 8 raised no Ghazis and said nothing. Now the
+// first free land square takes them (its player may still move them with
+// `jihad SQUARE`), or the event says why none rose.
+#[test]
+fn a_jihad_with_no_free_city_rises_on_a_free_land_square() {
+    let mut t = fixture("s1", 1, &[]);
+    let (he, af) = (t.d().region("HE").unwrap(), t.d().region("AF").unwrap());
+    t.put(
+        Nat::Native(he),
+        Kind::Irregular,
+        1,
+        Loc::Sq(t.city("Herat")),
+    );
+    for c in ["Kabul", "Kandahar", "Ghazni"] {
+        t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(t.city(c)));
+    }
+    // Turn 3, the British roll 5, +1 for the index: column D then C (8.1);
+    // D1 is the Jihad (stand-in: for the player who did not roll), C3 none.
+    let rolls = [
+        ("random events, column roll by the British (8.1(1))", 5),
+        ("random events, column D (8.1(2))", 1),
+        ("Jihad for the Russian", 2),
+        ("random events, column C (8.1(2))", 3),
+    ];
+    let mut old = v8(&t);
+    let ev = events_with(&mut t, 3, &rolls);
+    assert!(
+        ev.iter()
+            .any(|e| e.contains("rise for the Russians at 0103")),
+        "{ev:?}"
+    );
+    assert_eq!(t.st.ghazis, Some(Power::Russian));
+    let ev = events_with(&mut old, 3, &rolls);
+    assert!(!ev.iter().any(|e| e.contains("Ghazi")), "{ev:?}");
+    assert_eq!(old.st.ghazis, None);
+}

@@ -224,6 +224,33 @@ fn the_defender_takes_one_multiplier_at_most_triple() {
     assert_eq!(combat::multiplier(t.d(), &t.st, delhi, Power::Russian), 2);
 }
 
+// 14.72 (ruling A32): odds below 1:3 are fought at 1:3 and above 4:1 at
+// 4:1; equal strengths are 1:1, and 4 against 5 rounds up to 1:2 (14.71(4b)).
+// The rulebook's own three examples are in tests/ac_examples.rs.
+#[test]
+fn odds_are_clamped_to_one_to_three_and_four_to_one() {
+    let col = |a, d| combat::COLUMNS[combat::odds_column(a, d)];
+    assert_eq!(col(5, 5), "1:1");
+    assert_eq!(col(4, 5), "1:2");
+    assert_eq!(col(1, 10), "1:3");
+    assert_eq!(col(20, 2), "4:1");
+    assert_eq!(col(9, 3), "3:1");
+}
+
+// 32.0, 32.2: discoveries need the optional rule, and a native agent may
+// not attempt one (only red or blue agents).
+#[test]
+fn discoveries_need_the_option_and_a_red_or_blue_agent() {
+    let mut t = empty(1);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.refused(BRITISH, "discover burnes", "32.0");
+    let mut t = empty_with(1, &[("discoveries", "on")]);
+    t.control("AF", Some(Power::British));
+    t.agent("dost-mohammed", Loc::Sq(kabul));
+    t.refused(BRITISH, "discover dost-mohammed", "32.2");
+}
+
 // 4.3, errata (no 0 space): shifts skip 0 and stop at 18.
 #[test]
 fn the_balance_of_power_skips_zero_and_stops_at_eighteen() {
