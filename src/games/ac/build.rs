@@ -16,17 +16,32 @@ fn err(errors: &mut Vec<String>, s: impl Into<String>) {
     errors.push(s.into());
 }
 
+/// The four files as read, before the checks.
+pub(super) struct Raw {
+    /// `map.toml`.
+    pub(super) map: RawMapFile,
+    /// `units.toml`.
+    pub(super) units: RawUnits,
+    /// `tables.toml`.
+    pub(super) tables: Numbers,
+    /// `scenarios.toml`.
+    pub(super) scenarios: RawScenarios,
+}
+
 /// Builds and checks the data.
 pub(super) fn build(
-    m: RawMapFile,
-    u: RawUnits,
-    t: Numbers,
-    s: RawScenarios,
+    raw: Raw,
     tags: Vec<Tag>,
     hash: Digest,
     checks: Checks,
     errors: &mut Vec<String>,
 ) -> Option<Data> {
+    let Raw {
+        map: m,
+        units: u,
+        tables: t,
+        scenarios: s,
+    } = raw;
     // A fixture's regions are those its map draws, in the rulebook's order.
     let regions_by_code: Vec<&str> = REGION_NAMES
         .iter()

@@ -1350,7 +1350,13 @@ impl Data {
             .field(tables.as_bytes())
             .field(scenarios.as_bytes())
             .finish();
-        let d = super::build::build(m, u, t, s, tags, hash, checks, &mut errors);
+        let raw = super::build::Raw {
+            map: m,
+            units: u,
+            tables: t,
+            scenarios: s,
+        };
+        let d = super::build::build(raw, tags, hash, checks, &mut errors);
         match d {
             Some(d) if errors.is_empty() => Ok(d),
             _ => Err(errors),
