@@ -462,3 +462,34 @@ fn a_jihad_with_no_free_city_rises_on_a_free_land_square() {
     assert!(!ev.iter().any(|e| e.contains("Ghazi")), "{ev:?}");
     assert_eq!(old.st.ghazis, None);
 }
+
+// 32.1, 32.4 (optional Discoveries), ARCHITECTURE invariant 4: a second
+// attempt in one city, or an attempt where the agent stands in no city,
+// refuses the move before the first attempt's dice; version 8 rolled the
+// first, then reported the second not carried out.
+#[test]
+fn a_moves_discoveries_are_checked_before_its_first_roll() {
+    let mut t = fixture("s1", 1, &[("discoveries", "on")]);
+    let kabul = t.city("Kabul");
+    t.agent("burnes", Loc::Sq(kabul));
+    t.agent("conolly", Loc::Sq(kabul));
+    t.agent("pottinger", Loc::Sq(sq("0606")));
+    t.refused(BRITISH, "discover burnes\ndiscover conolly", "32.4");
+    t.refused(
+        BRITISH,
+        "negotiate AF agent burnes\ndiscover pottinger",
+        "32.1",
+    );
+    let mut old = v8(&t);
+    let e = old
+        .run(
+            BRITISH,
+            "discover burnes\ndiscover conolly",
+            &[
+                ("discovery by Burnes, tens die (32.1)", 4),
+                ("discovery by Burnes, ones die (32.1)", 1),
+            ],
+        )
+        .unwrap_err();
+    assert!(e.contains("32.4"), "{e}");
+}

@@ -15,7 +15,10 @@
 //!   earlier order of the move can bring pounds in, up to the treasury
 //!   across the move's attempts (9.3);
 //! - the agent stands in the target's capital once the move's movement is
-//!   done (15.0), while only moves (which roll nothing) came before.
+//!   done (15.0), while only moves (which roll nothing) came before;
+//! - a discovery attempt is one the rules allow where its agent stands once
+//!   the movement is done (32.1, 32.2), in a city no attempt of the game or
+//!   of the move has tried (32.4).
 //!
 //! Ultimatums without the optional rule are refused by the first attempt's
 //! own check as before; everything a roll may change (control, a counter,
@@ -52,6 +55,7 @@ pub fn check(d: &Data, st: &State, p: Power, orders: &[(SourceLine, Order)]) -> 
     let mut pounds = 0;
     let mut income = false;
     let mut ended = false;
+    let mut cities = Vec::new();
     for (l, o) in orders {
         if ended {
             errors.push(at(
@@ -88,8 +92,29 @@ pub fn check(d: &Data, st: &State, p: Power, orders: &[(SourceLine, Order)]) -> 
                 agents.push(a.agent);
                 pounds += a.pounds;
             }
-            // An agreement may bring pounds; a discovery too (32.6).
-            Order::Deal(_) | Order::Discover(..) => income = true,
+            Order::Discover(a, _) => {
+                // A discovery may bring pounds (32.6).
+                income = true;
+                if let Some(s) = &moved {
+                    match super::discovery::check(d, s, p, *a) {
+                        Err(crate::core::ruleset::RuleError::Illegal { message, rule }) => {
+                            errors.push(at(l, message, rule.as_deref().unwrap_or("32.1")));
+                        }
+                        Ok(c) if cities.contains(&c) => errors.push(at(
+                            l,
+                            format!(
+                                "an earlier attempt of the move is made in {}: one a city a game",
+                                d.city(c).name
+                            ),
+                            "32.4",
+                        )),
+                        Ok(c) => cities.push(c),
+                        Err(_) => {}
+                    }
+                }
+            }
+            // An agreement may bring pounds.
+            Order::Deal(_) => income = true,
             _ => {}
         }
         // Agents stand still from the first negotiation on; only moves
@@ -100,6 +125,7 @@ pub fn check(d: &Data, st: &State, p: Power, orders: &[(SourceLine, Order)]) -> 
             (
                 Some(s),
                 Order::Negotiate(_)
+                | Order::Discover(..)
                 | Order::Crt(..)
                 | Order::Face(..)
                 | Order::Econ(super::economy::EconOrder::Reorganize { .. }),
