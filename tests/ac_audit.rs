@@ -365,6 +365,7 @@ fn a_moves_sequence_is_checked_before_its_first_roll() {
             format!("{negotiate}\nnegotiate HE agent pottinger pounds 3"),
             "15.1(2), 15.4",
         ),
+        (format!("{negotiate}\nultimatum HE agent pottinger"), "15.6"),
     ] {
         t.refused(BRITISH, &text, rule);
     }

@@ -20,9 +20,9 @@
 //!   the movement is done (32.1, 32.2), in a city no attempt of the game or
 //!   of the move has tried (32.4).
 //!
-//! Ultimatums without the optional rule are refused by the first attempt's
-//! own check as before; everything a roll may change (control, a counter,
-//! enemy units in a capital) is still checked when the attempt is made.
+//! An ultimatum without the optional rule (15.6) is refused too. Everything
+//! a roll may change (control, a counter, enemy units in a capital, an agent
+//! an X result killed) is still checked when the attempt is made.
 
 use super::data::{AgentSide, Data, Power, RegionId};
 use super::negotiate::Attempt;
@@ -157,6 +157,12 @@ fn attempt(
 ) -> Option<(String, &'static str)> {
     let info = &d.agents[a.agent.0 as usize];
     let name = &d.reg(a.region).name;
+    if a.ultimatum && !st.options.ultimatums {
+        return Some((
+            "ultimatums are an optional rule not chosen for this game".into(),
+            "15.6",
+        ));
+    }
     if regions.contains(&a.region) {
         return Some((
             format!("one attempt against {name} a negotiations sub-phase"),
