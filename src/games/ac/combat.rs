@@ -58,6 +58,58 @@ pub fn crts_allowed(d: &Data, st: &State, units: &[UnitId]) -> (bool, bool) {
     (2 * b >= total, 2 * r >= total)
 }
 
+/// Why the force of `p` on `s` may not fight on `table` (14.61, 14.62), or
+/// `None` if it may (or `p` has no combat units there: every friendly unit
+/// in the square attacks as one force, 14.22).
+pub fn crt_refusal(
+    d: &Data,
+    st: &State,
+    p: Power,
+    s: Sq,
+    table: CrtChoice,
+) -> Option<RuleError> {
+    crt_problem(d, st, p, s, table).map(|(m, rule)| RuleError::illegal(m, rule))
+}
+
+/// [`crt_refusal`]'s reason and rule.
+fn crt_problem(
+    d: &Data,
+    st: &State,
+    p: Power,
+    s: Sq,
+    table: CrtChoice,
+) -> Option<(String, &'static str)> {
+    let units: Vec<UnitId> = st.side_units_at(Loc::Sq(s), p).collect();
+    if units.is_empty() {
+        return None;
+    }
+    let (battle_ok, raid_ok) = crts_allowed(d, st, &units);
+    let (ok, name, letters, rule) = match table {
+        CrtChoice::Battle => (battle_ok, "Battle", "B or C", "14.61"),
+        CrtChoice::Raid => (raid_ok, "Raid", "R or C", "14.62"),
+    };
+    if ok {
+        return None;
+    }
+    let mut f = [0u32; 3];
+    for u in &units {
+        let x = st.unit(*u);
+        let stats = d.stats(x.nat, x.kind);
+        f[stats.crt as usize] += stats.strength;
+    }
+    Some((
+        format!(
+            "the {} force on {s} may not use the {name} table: of its {} combat factors {} are B, {} R and {} C, and the {name} table needs at least half {letters}",
+            p.name(),
+            f.iter().sum::<u32>(),
+            f[0],
+            f[1],
+            f[2]
+        ),
+        rule,
+    ))
+}
+
 /// The defender's one multiplier (14.74: the best, never more than tripled;
 /// a fort only his own, 20.4).
 pub fn multiplier(d: &Data, st: &State, s: Sq, defender: Power) -> u32 {
@@ -102,12 +154,35 @@ pub fn combat_phase(
         .collect();
     squares.sort();
     squares.dedup();
+    let mut fought = Vec::new();
     for s in squares {
         if st.occupies(s, att) && st.occupies(s, att.other()) {
             battle(ctx, st, s, att, crt.get(&s).copied())?;
+            fought.push(s);
+        }
+    }
+    // From version 9 a CRT choice no combat used is told to its player (14.6).
+    if ctx.d.version >= 9 {
+        for (s, c) in crt {
+            if !fought.contains(s) {
+                ctx.tell(
+                    att,
+                    format!(
+                        "No combat at {s}: your choice of the {} table there was not used (14.6, 14.21).",
+                        table_name(*c)
+                    ),
+                );
+            }
         }
     }
     Ok(())
+}
+
+fn table_name(c: CrtChoice) -> &'static str {
+    match c {
+        CrtChoice::Battle => "Battle",
+        CrtChoice::Raid => "Raid",
+    }
 }
 
 fn names(st: &State, us: &[UnitId]) -> String {
@@ -157,11 +232,34 @@ fn battle(
     }
     open_war(ctx, st, &a_units, &d_units, att)?;
     let (battle_ok, raid_ok) = crts_allowed(d, st, &a_units);
+    // A force may always use one table: its B and C factors and its R and
+    // C factors together are at least all of them.
+    let usable = if battle_ok {
+        CrtChoice::Battle
+    } else {
+        CrtChoice::Raid
+    };
     let table = match choice {
         Some(CrtChoice::Raid) if raid_ok => CrtChoice::Raid,
         Some(CrtChoice::Battle) if battle_ok => CrtChoice::Battle,
-        _ if battle_ok => CrtChoice::Battle,
-        _ => CrtChoice::Raid,
+        // Version 9 refuses a choice the force may not use when it is
+        // written and after every order that could change the force
+        // before a roll; one that a negotiation's result (after its roll)
+        // spoilt is told here, never fought silently on the other table.
+        Some(c) if d.version >= 9 => {
+            let why = crt_problem(d, st, att, s, c)
+                .map_or(String::new(), |(m, rule)| format!("{m} ({rule})"));
+            ctx.tell(
+                att,
+                format!(
+                    "Your choice of the {} table at {s} cannot stand: {why}; the combat is fought on the {} table.",
+                    table_name(c),
+                    table_name(usable)
+                ),
+            );
+            usable
+        }
+        _ => usable,
     };
     let a_str: u32 = a_units.iter().map(|u| st.strength(d, *u)).sum();
     let m = multiplier(d, st, s, def);

@@ -56,20 +56,7 @@ pub fn set_control(
                 ),
                 vec![],
             );
-            // 5.6: its units stacked with the former controller's forces are eliminated.
-            let doomed: Vec<UnitId> = (0..st.units.len())
-                .map(|i| UnitId(i as u16))
-                .filter(|u| {
-                    let x = st.unit(*u);
-                    x.nat == Nat::Native(r)
-                        && x.loc.sq().is_some_and(|s| {
-                            st.units_at(Loc::Sq(s)).any(|o| {
-                                st.unit(o).nat != Nat::Native(r)
-                                    && st.owner(st.unit(o).nat) == Some(old)
-                            })
-                        })
-                })
-                .collect();
+            let doomed = stacked_with_former(d, st, r, old);
             if !doomed.is_empty() {
                 let ids: Vec<String> = doomed.iter().map(|u| st.unit(*u).id.clone()).collect();
                 for u in doomed {
@@ -86,6 +73,33 @@ pub fn set_control(
         }
     }
     Ok(())
+}
+
+/// 5.6: the units of `r`, which has just defected from `old` (its control
+/// already changed), that stand with formerly friendly forces and are
+/// eliminated. A force is "one or more units" (2.4), a lone agent among them
+/// (12.2(2) "even if just one agent"; ruling A30), so from version 9 a square
+/// where `old` has no more than an agent dooms them too, unless the game
+/// chose `defection=combat` (only his combat units count, as version 8 did).
+/// The region's own agents defect with it (16.7) and spare no one.
+pub fn stacked_with_former(d: &Data, st: &State, r: RegionId, old: Power) -> Vec<UnitId> {
+    let agents_count = d.version >= 9 && !st.options.defection_combat_only;
+    let former_at = |s: Sq| {
+        st.units_at(Loc::Sq(s))
+            .any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(old))
+            || (agents_count
+                && st.agents_at(Loc::Sq(s)).any(|a| {
+                    d.agents[a.0 as usize].side != AgentSide::Native(r)
+                        && st.agent_owner(d, a) == Some(old)
+                }))
+    };
+    (0..st.units.len())
+        .map(|i| UnitId(i as u16))
+        .filter(|u| {
+            let x = st.unit(*u);
+            x.nat == Nat::Native(r) && x.loc.sq().is_some_and(former_at)
+        })
+        .collect()
 }
 
 /// Squares of `r` where the levy may go: no units but the region's own and

@@ -992,6 +992,21 @@ pub struct Scenario {
     pub picks: Vec<Pick>,
 }
 
+/// How much of the printed game a data set must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// The embedded data or a club's replacement (`umpire data check ac`):
+    /// all nineteen regions, the capitals the errata fix (2.81), Persia's six
+    /// cities, both home bases' map edges, every key city.
+    Full,
+    /// A test's hand-built fixture: only the regions its map draws (every one
+    /// still with one capital); the pieces, agents and key cities of the
+    /// pieces and tables files that belong to regions or cities not on it are
+    /// left out, and a home base may have no map edge or sea. Every other
+    /// check (tags, tables, routes, scenarios, the counter mix) is the same.
+    Fixture,
+}
+
 /// The loaded, checked data.
 #[derive(Clone, Debug, Serialize)]
 pub struct Data {
@@ -1290,12 +1305,35 @@ impl Data {
         Data::load(MAP_TOML, UNITS_TOML, TABLES_TOML, SCENARIOS_TOML)
     }
 
-    /// Reads and checks the four files.
+    /// Reads and checks the four files, with every check of the printed
+    /// game ([`Checks::Full`]): the embedded data and a club's replacement.
     pub fn load(
         map: &str,
         units: &str,
         tables: &str,
         scenarios: &str,
+    ) -> Result<Data, Vec<String>> {
+        Data::load_checked(map, units, tables, scenarios, Checks::Full)
+    }
+
+    /// Reads and checks a hand-built fixture ([`Checks::Fixture`]): a small
+    /// map with only the regions a test needs, through the same loader.
+    pub fn fixture(
+        map: &str,
+        units: &str,
+        tables: &str,
+        scenarios: &str,
+    ) -> Result<Data, Vec<String>> {
+        Data::load_checked(map, units, tables, scenarios, Checks::Fixture)
+    }
+
+    /// Reads and checks the four files as `checks` asks.
+    pub fn load_checked(
+        map: &str,
+        units: &str,
+        tables: &str,
+        scenarios: &str,
+        checks: Checks,
     ) -> Result<Data, Vec<String>> {
         let mut tags = Vec::new();
         let mut errors = Vec::new();
@@ -1312,7 +1350,13 @@ impl Data {
             .field(tables.as_bytes())
             .field(scenarios.as_bytes())
             .finish();
-        let d = super::build::build(m, u, t, s, tags, hash, &mut errors);
+        let raw = super::build::Raw {
+            map: m,
+            units: u,
+            tables: t,
+            scenarios: s,
+        };
+        let d = super::build::build(raw, tags, hash, checks, &mut errors);
         match d {
             Some(d) if errors.is_empty() => Ok(d),
             _ => Err(errors),

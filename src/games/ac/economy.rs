@@ -270,23 +270,11 @@ fn cede(
         ));
     }
     st.control[i] = to;
-    let units: Vec<UnitId> = (0..st.units.len())
-        .map(|x| UnitId(x as u16))
-        .filter(|u| st.unit(*u).nat == Nat::Native(r) && st.unit(*u).loc.in_play())
-        .collect();
-    let mut lost = 0;
-    for u in units {
-        let Some(s) = st.unit(u).loc.sq() else {
-            continue;
-        };
-        let stacked = st
-            .units_at(Loc::Sq(s))
-            .any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(p));
-        // 5.6: stacked with their former masters, they are eliminated.
-        if stacked {
-            st.unit_mut(u).loc = Loc::Pool;
-            lost += 1;
-        }
+    // 5.6: stacked with their former masters, they are eliminated.
+    let doomed = super::control::stacked_with_former(d, st, r, p);
+    let lost = doomed.len();
+    for u in doomed {
+        st.unit_mut(u).loc = Loc::Pool;
     }
     let who = to.map_or("neutral".to_string(), |q| format!("the {}", q.people()));
     Ok(format!(

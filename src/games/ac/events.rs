@@ -371,13 +371,29 @@ fn jihad(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleErro
         st.units_at(Loc::Sq(s))
             .all(|u| st.owner(st.unit(u).nat) == Some(p))
     };
-    let Some(s) = d
+    let city = d
         .cities
         .iter()
         .filter(|c| !barred.contains(&d.reg(c.region).code.as_str()))
         .map(|c| c.sq)
-        .find(|s| free(*s))
-    else {
+        .find(|s| free(*s));
+    // 21.2 "any one land square" (from version 9): with no free city, the
+    // first free land square of an allowed region; version 8 raised none.
+    let square = || {
+        d.all_squares()
+            .find(|s| jihad_square_ok(d, st, p, *s).is_ok() && free(*s))
+    };
+    let Some(s) = city.or_else(|| square().filter(|_| d.version >= 9)) else {
+        // Told from version 9: no square may take the Jihad.
+        if d.version >= 9 {
+            ctx.say(
+                format!(
+                    "Jihad for the {}: no land square of the allowed regions is free of enemy and neutral units, so no Ghazis rise (21.2).",
+                    p.people()
+                ),
+                vec![],
+            );
+        }
         return Ok(());
     };
     st.ghazis = Some(p);

@@ -480,7 +480,11 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
                 .collect();
             let m = format!("move {}: {}", who.join(" "), steps.join(" "));
             out.push(format!("{m}\nend"));
-            if st.options.forced_march && !agent_only {
+            // 27.1 (from version 9): only a march whose lost SP are there.
+            if st.options.forced_march
+                && !agent_only
+                && movement::check(d, st, p, k, &f, &path, true).is_ok()
+            {
                 out.push(format!("{m} forced\nend"));
             }
             out.push(m);
@@ -510,6 +514,7 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         }
     }
     out.extend(discoveries(d, st, p));
+    out.extend(raids(d, st, p));
     // 18.0 "at any point" (from version 8): once a turn, with the phase's end
     // (a reorganization changes no value, so alone it would go on forever).
     if let Some((a, b)) = like_pair(st, p).filter(|_| k == 1 && d.version >= 8) {
@@ -517,6 +522,29 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         out.push(format!("reorganize {a} {b} into 2\nend"));
     }
     out
+}
+
+/// 14.6: the Raid table where the phasing player's force shares a square
+/// with enemy combat units and may use it (14.62), so that random games
+/// choose the table too.
+fn raids(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let mut squares: Vec<Sq> = st
+        .units
+        .iter()
+        .filter(|u| st.owner(u.nat) == Some(p))
+        .filter_map(|u| u.loc.sq())
+        .filter(|s| st.occupies(*s, p.other()))
+        .collect();
+    squares.sort();
+    squares.dedup();
+    squares
+        .into_iter()
+        .filter(|s| {
+            super::combat::crt_refusal(d, st, p, *s, super::state::CrtChoice::Raid).is_none()
+        })
+        .take(3)
+        .map(|s| format!("crt {s} raid\nend"))
+        .collect()
 }
 
 /// Moves into and out of the home base by water and rail (19.11-19.14):

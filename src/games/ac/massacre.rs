@@ -45,10 +45,17 @@ pub fn now(ctx: &mut Ctx, st: &mut State, p: Power, s: Sq) -> Result<(), RuleErr
         st.treasury[p.index()] += 1;
         ctx.tell(p, format!("Loot from {s}: 1 pound (31.32)."));
     }
-    st.bop = bop::shifted(d, st.bop, p.other(), 2);
+    // 31.34: the shift is data (`bop_changes.massacre`) from version 9;
+    // version 8 wrote the rulebook's 2 into the code.
+    let n = if d.version >= 9 {
+        d.num.bop_changes.massacre
+    } else {
+        2
+    };
+    st.bop = bop::shifted(d, st.bop, p.other(), n);
     ctx.say(
         format!(
-            "The {} massacre {s}: {gone} enemy marker{} removed, no forage there this turn; the index shifts 2 toward the {}: {} (31.31-31.34).",
+            "The {} massacre {s}: {gone} enemy marker{} removed, no forage there this turn; the index shifts {n} toward the {}: {} (31.31-31.34).",
             p.people(),
             if gone == 1 { "" } else { "s" },
             p.other().people(),

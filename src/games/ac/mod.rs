@@ -37,6 +37,7 @@ pub mod movement;
 pub mod negotiate;
 pub mod orders;
 pub mod placing;
+pub mod precheck;
 pub mod prov;
 pub mod setup;
 pub mod standing;
@@ -70,7 +71,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
 /// versions it still replays are [`Rules::at_version`]'s.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -152,6 +153,39 @@ impl Ac {
         Ok(Ac { data: Arc::new(d) })
     }
 
+    /// The game over a test's hand-built fixture ([`data::Checks::Fixture`]):
+    /// `map.toml` and `scenarios.toml` are the fixture's own; `units.toml`
+    /// and `tables.toml` default to the embedded files, whose pieces and key
+    /// cities of regions the fixture's map leaves out are left out too.
+    pub fn fixture(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+        let own = |n: &str| {
+            files
+                .get(n)
+                .cloned()
+                .ok_or_else(|| vec![format!("a fixture needs its own {n}")])
+        };
+        let f = |n: &str, e: &'static str| files.get(n).map_or(e, String::as_str).to_string();
+        let d = Data::fixture(
+            &own("map.toml")?,
+            &f("units.toml", data::UNITS_TOML),
+            &f("tables.toml", data::TABLES_TOML),
+            &own("scenarios.toml")?,
+        )?;
+        Ok(Ac { data: Arc::new(d) })
+    }
+
+    /// The same game as it played at an earlier `version` (see
+    /// [`Rules::at_version`]), typed: for tests that show what a version
+    /// changed.
+    pub fn as_of(&self, version: u32) -> Option<Ac> {
+        (5..=VERSION).contains(&version).then(|| Ac {
+            data: Arc::new(Data {
+                version,
+                ..(*self.data).clone()
+            }),
+        })
+    }
+
     /// The data in use.
     pub fn data(&self) -> &Data {
         &self.data
@@ -202,6 +236,8 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
             ("discoveries", "off") => o.discoveries = false,
             ("levy", "any") => o.levy_any = true,
             ("levy", "invasion") => o.levy_any = false,
+            ("defection", "forces") => o.defection_combat_only = false,
+            ("defection", "combat") => o.defection_combat_only = true,
             ("base", "s1" | "s2") => base = v.clone(),
             ("setup", "chosen") => (o.chosen_setup, o.sealed_setup) = (true, false),
             ("setup", "sealed") => (o.chosen_setup, o.sealed_setup) = (true, true),
@@ -270,7 +306,16 @@ impl Rules for Ac {
             // 8: `reorganize` also in a set-up mail (18.4) and in an
             // operations-phase move (18.0 "at any point"), refused there by
             // 7; `show`/`hide AGENT` (22.3: face up or down), unknown to 7.
-            // Versions 5, 6 and 7 are kept.
+            // 9: a CRT the attacking force may not use (14.61, 14.62) is
+            // refused, not fought on the other table; natives stacked with
+            // no more than the former controller's agent are eliminated
+            // when their region defects (5.6; option `defection`); the
+            // audit's refusals (a forced march's lost SP the player lacks,
+            // a piece dropped twice or after the whole force, a massacre
+            // order where no enemy marker stands, extra words after one-unit
+            // orders, a second attempt against a region or with an agent in
+            // one move, orders after `end`) and told alterations.
+            // Versions 5 to 8 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -284,17 +329,20 @@ impl Rules for Ac {
                 opt("massacre", "off", &["off", "on"], "optional rule 30.0 in place of 20.5: `massacre SQ` after movement: enemy markers gone, 1 pound loot in a city, no forage this turn, the index 2 toward the enemy"),
                 opt("discoveries", "off", &["off", "on"], "optional rule 32.0: `discover AGENT` in a city of a region that began neutral; results 23-66 of the table are stand-ins"),
                 opt("levy", "any", &["any", "invasion"], "ruling A14: the levy of 5.42(3) whenever a neutral region joins a player (any), or only on invasion"),
+                opt("defection", "forces", &["forces", "combat"], "5.6: when a region defects, its units stacked with any force of the former controller, a lone agent included (forces: 2.4, 12.2), or only with his combat units (combat), are eliminated"),
                 opt("setup", "chosen", &["chosen", "sealed", "printed"], "26.0: the players place what the scenario leaves to them (chosen: first setter, then second; sealed: both at once in one sealed round, each hidden from the other until both are in), or the defaults of scenarios.toml stand"),
                 opt("base", "s1", &["s1", "s2"], "scenario 3: start from the set-up of scenario 1 or 2 (26.0 S3 1.0)"),
             ],
         }
     }
 
-    /// Versions 5 to 7: version 7 with `reorganize` in the economy round
-    /// only (18.0); version 6 without `reorganize`; version 5 also without the SP of a later amphibious leg (13.83) and
-    /// `discover`'s extra words (32.3); see `info`.
+    /// Versions 5 to 8: version 8 with the CRT choice, defection and the
+    /// audit's checks as they were (see `info`); version 7 with `reorganize`
+    /// in the economy round only (18.0); version 6 without `reorganize`;
+    /// version 5 also without the SP of a later amphibious leg (13.83) and
+    /// `discover`'s extra words (32.3).
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
-        if !(5..=7).contains(&version) {
+        if !(5..=8).contains(&version) {
             return None;
         }
         let data = Data {

@@ -414,6 +414,17 @@ pub fn check(
     let mut by_rail = false;
     let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
+        // 11.3 (from version 9): a force that has dropped every piece has
+        // nothing left to move on.
+        if d.version >= 9 && moving(step_) && all_dropped(pieces, &picked, &drops) {
+            return Err(illegal(
+                format!(
+                    "every piece of the force is dropped off at {} before the path ends",
+                    show(at)
+                ),
+                "11.3",
+            ));
+        }
         let leg = basemove::leg(
             d,
             st,
@@ -444,10 +455,35 @@ pub fn check(
                             "11.3",
                         ));
                     }
-                    if Some(*x) == bonus {
+                    // From version 9 another agent of the same rating may
+                    // give the bonus instead (version 8 refused the drop of
+                    // the first of two such agents).
+                    let gives_bonus = if d.version >= 9 {
+                        let best = bonus.and_then(|b| military(d, b));
+                        best.is_some()
+                            && military(d, *x) == best
+                            && !pieces.iter().any(|y| {
+                                y != x
+                                    && !drops.iter().any(|(z, _)| z == y)
+                                    && military(d, *y) == best
+                            })
+                    } else {
+                        Some(*x) == bonus
+                    };
+                    if gives_bonus {
                         return Err(illegal(
                             "the agent giving the movement bonus may not be dropped off",
                             "16.21",
+                        ));
+                    }
+                    // 11.3 (from version 9): version 8 kept the first drop
+                    // and ignored the second.
+                    if let Some((_, first)) = drops.iter().find(|(y, _)| y == x)
+                        && d.version >= 9
+                    {
+                        return Err(illegal(
+                            format!("{} is dropped off at {} already", piece_name(d, st, *x), show(*first)),
+                            "11.3",
                         ));
                     }
                     drops.push((*x, at));
@@ -560,12 +596,49 @@ pub fn check(
         ));
     }
     let sp = sp + amphibious_sp;
+    // 27.1, ruling A27 (from version 9): the march then loses half the SP
+    // spent on it, which the player must have; version 8 took what was left.
+    if forced && d.version >= 9 && st.sp[p.index()] < sp + sp.div_ceil(2) {
+        return Err(illegal(
+            format!(
+                "the forced march spends {sp} SP and then loses {}, {} in all, and you have {}",
+                sp.div_ceil(2),
+                sp + sp.div_ceil(2),
+                st.sp[p.index()]
+            ),
+            "27.1, ruling A27",
+        ));
+    }
     Ok(Plan {
         sp,
         end: at,
         drops,
         picked,
     })
+}
+
+/// An agent's military rating; `None` for a unit.
+fn military(d: &Data, x: Piece) -> Option<u32> {
+    match x {
+        Piece::Agent(a) => Some(d.agents[a.0 as usize].military),
+        Piece::Unit(_) => None,
+    }
+}
+
+/// Whether every piece of a force (with those picked up) is dropped off.
+fn all_dropped(pieces: &[Piece], picked: &[Piece], drops: &[(Piece, Loc)]) -> bool {
+    pieces
+        .iter()
+        .chain(picked)
+        .all(|x| drops.iter().any(|(y, _)| y == x))
+}
+
+/// A piece's id or name, for messages.
+fn piece_name(d: &Data, st: &State, x: Piece) -> String {
+    match x {
+        Piece::Unit(u) => st.unit(u).id.clone(),
+        Piece::Agent(a) => d.agents[a.0 as usize].name.clone(),
+    }
 }
 
 /// The SP an amphibious leg pays whose own start would cost `sp` (13.81):

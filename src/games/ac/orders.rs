@@ -287,8 +287,28 @@ pub fn parse_all(
     if !errors.is_empty() {
         return Err(errors);
     }
+    // From version 9: what the move's sequence forbids, before any roll.
+    let errors = super::precheck::check(d, st, side, &out);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     implied_done(st, side, &mut out);
     Ok(out)
+}
+
+/// From version 9, a one-word order refuses words after its word, which
+/// version 8 ignored (`disband bg3 bg4` disbanded bg3 alone).
+fn one_word<'a>(
+    d: &Data,
+    l: &SourceLine,
+    w: &[&'a str],
+    usage: &str,
+    rule: &str,
+) -> Result<Option<&'a str>, OrderError> {
+    if let Some(x) = w.get(1).filter(|_| d.version >= 9) {
+        return Err(err_at(l, x, format!("{usage}: one a line")).rule(rule));
+    }
+    Ok(w.first().copied())
 }
 
 /// In the sealed economy round a mail is the side's whole plan (3.1[3]): it
@@ -323,11 +343,21 @@ fn line(
             Some("second") => Ok(Order::Initiative(false)),
             _ => Err(err(l, "write `initiative first` or `initiative second`").rule("7.2")),
         },
-        "choose" => match w.first() {
+        "choose" => match one_word(d, l, &w, "write `choose REGION`", "8.0")? {
             Some(r) => Ok(Order::Choose(region(d, l, r)?)),
             None => Err(err(l, "write `choose REGION`").rule("8.0")),
         },
         "buy" => {
+            // From version 9 one number, and the word SP at most: version 8
+            // bought the last number of the line.
+            let plain = match w[..] {
+                [n] => n.parse::<u32>().is_ok(),
+                [n, sp] => n.parse::<u32>().is_ok() && sp.eq_ignore_ascii_case("sp"),
+                _ => false,
+            };
+            if d.version >= 9 && !plain {
+                return Err(err(l, "write `buy N` (supply points)").rule("17.1"));
+            }
             let n = w
                 .iter()
                 .rev()
@@ -361,7 +391,8 @@ fn line(
             }))
         }
         "disband" => {
-            let x = w.first().ok_or_else(|| err(l, "write `disband UNIT`"))?;
+            let x = one_word(d, l, &w, "write `disband UNIT`", "10.5")?
+                .ok_or_else(|| err(l, "write `disband UNIT`"))?;
             let u = unit(st, l, x)?;
             Ok(Order::Econ(EconOrder::Disband(u)))
         }
@@ -395,8 +426,7 @@ fn line(
             Ok(Order::Discover(a, target))
         }
         "give" => {
-            let n = w
-                .first()
+            let n = one_word(d, l, &w, "write `give N` (pounds)", "23.1")?
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err(l, "write `give N` (pounds)").rule("23.1"))?;
             Ok(Order::Econ(EconOrder::Give(n)))
@@ -406,6 +436,12 @@ fn line(
                 .first()
                 .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
             let r = region(d, l, x)?;
+            // From version 9 the words after the side are refused, not dropped.
+            if let Some(x) = w.get(3).filter(|_| d.version >= 9) {
+                return Err(
+                    err_at(l, x, "write `cede REGION to russian|british|neutral`").rule("23.1")
+                );
+            }
             let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("neutral") => None,
                 Some(x) => Some(
@@ -453,6 +489,24 @@ fn line(
             if ultimatum && pounds > 0 {
                 return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
             }
+            // From version 9 every word is read: version 8 let `pound 1`
+            // (a typo) pass as no pounds at all.
+            if d.version >= 9 {
+                let pi = w.iter().position(|x| x.eq_ignore_ascii_case("pounds"));
+                let read = |i: usize| {
+                    i == 0
+                        || ai.is_some_and(|a| i == a || i == a + 1)
+                        || pi.is_some_and(|p| i == p || i == p + 1)
+                };
+                if let Some(i) = (0..w.len()).find(|i| !read(*i)) {
+                    return Err(err_at(
+                        l,
+                        w[i],
+                        format!("{:?} is not part of `{head} REGION agent NAME [pounds N]`", w[i]),
+                    )
+                    .rule(if ultimatum { "15.61" } else { "15.1" }));
+                }
+            }
             Ok(Order::Negotiate(Attempt {
                 region: r,
                 agent: agent(d, l, a)?,
@@ -461,6 +515,11 @@ fn line(
             }))
         }
         "crt" => {
+            if let Some(x) = w.get(2).filter(|_| d.version >= 9) {
+                return Err(
+                    err_at(l, x, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")
+                );
+            }
             let s = square(d, l, w.first().copied().unwrap_or(""))?;
             let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
                 Some("battle") => CrtChoice::Battle,
@@ -477,8 +536,8 @@ fn line(
         "place" => place_order(d, st, l, rest),
         "jihad" => Ok(Order::Econ(EconOrder::Jihad(square(d, l, rest)?))),
         "accept" | "decline" => {
-            let n = w
-                .first()
+            let usage = format!("write `{head} N` (the agreement's number)");
+            let n = one_word(d, l, &w, &usage, "23.0")?
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
             Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
@@ -632,12 +691,25 @@ fn recruit(d: &Data, side: Power, l: &SourceLine, rest: &str) -> Result<Order, O
     };
     let mut kind = None;
     let mut count = 1;
+    // From version 9 each is written once: version 8 took the last of two
+    // counts, types or nationalities without a word.
+    let mut seen = [false; 3];
+    let mut once = |i: usize, t: &str| {
+        if std::mem::replace(&mut seen[i], true) && d.version >= 9 {
+            let what = ["count", "unit type", "nationality"][i];
+            return Err(err_at(l, t, format!("a second {what}: one recruit order a line")).rule("10.0"));
+        }
+        Ok(())
+    };
     for t in what.split_whitespace() {
         if let Ok(n) = t.trim_start_matches('x').parse::<u32>() {
+            once(0, t)?;
             count = n;
         } else if let Some(k) = Kind::parse(t).filter(|_| t.len() > 2) {
+            once(1, t)?;
             kind = Some(k);
         } else if let Some(n) = d.parse_nat(t) {
+            once(2, t)?;
             nat = n;
         } else {
             let kinds = [

@@ -191,6 +191,12 @@ pub struct Options {
     /// (option `setup=sealed`, the digest's house option of 2.4), not one
     /// after the other (ruling A68).
     pub sealed_setup: bool,
+    /// 5.6 (option `defection=combat`, from version 9): a defecting region's
+    /// units are eliminated only where the former controller has combat
+    /// units, not where he has no more than an agent. Left out of the
+    /// state's bytes while false, so earlier records hash as they did.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub defection_combat_only: bool,
 }
 
 impl Default for Options {
@@ -205,6 +211,7 @@ impl Default for Options {
             discoveries: false,
             chosen_setup: true,
             sealed_setup: false,
+            defection_combat_only: false,
         }
     }
 }

@@ -222,7 +222,13 @@ pub fn apply(
                     "3.1[4]",
                 ));
             }
+            let before = ctx.dice.count();
             ops_order(&mut ctx, st, p, o)?;
+            // 14.6 (from version 9): an order that rolls no die and spoils a
+            // CRT choice is refused, before any roll it could follow.
+            if d.version >= 9 && ctx.dice.count() == before && !matches!(o, Order::End) {
+                crt_choices_stand(d, st, p)?;
+            }
         }
         (Stage::Over, _) => return Err(illegal("the game is over", "25.0")),
     }
@@ -255,6 +261,19 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             super::massacre::now(ctx, st, p, *s)
         }
         Order::Massacre(s) => {
+            // 20.5 (from version 9): markers are public (22.2), so an order
+            // with none of the enemy's to destroy is refused, not dropped.
+            if d.version >= 9 {
+                if !st.markers_at(*s).any(|m| m.owner != p) {
+                    return Err(illegal(
+                        format!("no enemy civilization marker stands on {s} to massacre"),
+                        "20.5",
+                    ));
+                }
+                if phase(st).massacre.contains(s) {
+                    return Err(illegal(format!("{s} is to be massacred already"), "20.5"));
+                }
+            }
             phase(st).massacre.push(*s);
             Ok(())
         }
@@ -271,6 +290,13 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             negotiate::apply(ctx, st, p, at)
         }
         Order::Crt(s, c) => {
+            // 14.61, 14.62 (from version 9): the table must be one the force
+            // there may use; version 8 fought on the other without a word.
+            if d.version >= 9
+                && let Some(e) = combat::crt_refusal(d, st, p, *s, *c)
+            {
+                return Err(e);
+            }
             phase(st).crt.insert(*s, *c);
             Ok(())
         }
@@ -288,6 +314,26 @@ fn ops_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), R
             "12.1",
         )),
     }
+}
+
+/// 14.6 (from version 9): every CRT `p` has chosen in this phase is one his
+/// force in its square may use (14.61, 14.62).
+fn crt_choices_stand(d: &Data, st: &State, p: Power) -> Result<(), RuleError> {
+    let Stage::Ops(ph) = &st.stage else {
+        return Ok(());
+    };
+    for (s, c) in &ph.crt {
+        if let Some(RuleError::Illegal { message, rule }) = combat::crt_refusal(d, st, p, *s, *c)
+        {
+            return Err(illegal(
+                format!(
+                    "after this order {message}: write `crt {s}` after the moves that bring the force together, or choose the other table"
+                ),
+                rule.as_deref().unwrap_or("14.6"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// 22.3 (from version 8; the order parses only there): one of `p`'s agents
