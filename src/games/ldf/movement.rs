@@ -118,7 +118,24 @@ pub fn land(
     let mut picked: BTreeSet<UnitId> = BTreeSet::new();
     let mut touched = vec![cur];
     let mut rolled: BTreeSet<Hex> = BTreeSet::new();
-    if in_ezoc(d, st, cur, f) {
+    if f == Faction::Rebel && ctx.version >= 14 {
+        // 8.3: a rebel force's move "would have to start with a conversion
+        // die roll for each adjacent hexes containing a loyal Roman force"
+        // (a lone garrison or base too, which exerts no ZOC); "if those die
+        // rolls all resulted in conversions, the rebel leader and his force
+        // could then actually move off". Version 13 rolled only when the
+        // force stood in an enemy zone of control.
+        let rolls = loyal_adjacent(d, st, cur);
+        if (rolls || in_ezoc(d, st, cur, f))
+            && (!convert_around(ctx, st, cur, &mut rolled)? || in_ezoc(d, st, cur, f))
+        {
+            ctx.say(
+                format!("the rebel co-emperor's force cannot move off from {cur}: the move ends there (8.3)"),
+                vec![cur],
+            );
+            return Ok(());
+        }
+    } else if in_ezoc(d, st, cur, f) {
         if f != Faction::Rebel {
             return Err(illegal(
                 format!("a unit may not leave an enemy zone of control ({cur})"),
@@ -217,6 +234,20 @@ pub fn land(
                             "12.4",
                         ));
                     }
+                    if ctx.version >= 14 {
+                        // 8.5: the infantry "exhaust their movement action";
+                        // the order must leave them (version 13 dropped them
+                        // unasked).
+                        let ids: Vec<&str> = spent.iter().map(|i| d.uid(units[*i])).collect();
+                        return Err(illegal(
+                            format!(
+                                "{} spent their movement points and stop in {cur}: only the leader and the cavalry go on to {n}; drop them there (`drop {}`)",
+                                ids.join(", "),
+                                ids.join(",")
+                            ),
+                            "8.5",
+                        ));
+                    }
                     for i in spent.into_iter().rev() {
                         units.remove(i);
                         mp.remove(i);
@@ -302,9 +333,18 @@ pub fn land(
     Ok(())
 }
 
+/// Does a hex linked to `h` hold loyal Roman units (8.3)?
+fn loyal_adjacent(d: &Data, st: &State, h: Hex) -> bool {
+    d.links(h).any(|n| {
+        st.at(n)
+            .any(|u| d.kind(u).is_roman() && st.faction(d, u) == Faction::Loyal)
+    })
+}
+
 /// Conversion rolls of a rebel co-emperor's force (8.3): one die per hex of
-/// loyal Romans newly adjacent, in hex order; even flips them. False if any
-/// failed (the move ends) or the emperor is adjacent (stasis).
+/// loyal Romans newly adjacent, in ascending hex order from version 14
+/// (ruling R-F2; version 13 went round the hex from north); even flips them.
+/// False if any failed (the move ends) or the emperor is adjacent (stasis).
 fn convert_around(
     ctx: &mut Ctx,
     st: &mut State,
@@ -313,7 +353,10 @@ fn convert_around(
 ) -> Result<bool, RuleError> {
     let d = ctx.d;
     let mut ok = true;
-    let ns: Vec<Hex> = d.links(h).collect();
+    let mut ns: Vec<Hex> = d.links(h).collect();
+    if ctx.version >= 14 {
+        ns.sort();
+    }
     for n in ns {
         let loyal: Vec<UnitId> = st
             .at(n)
