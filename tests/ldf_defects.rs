@@ -398,3 +398,38 @@ fn a_deficit_nothing_covers_is_forgiven_and_said_so() {
     assert_eq!(t.st.treasury, 0);
     assert!(say(&ev).contains("2 TP of it are forgiven"), "{}", say(&ev));
 }
+
+// 8.7, ruling R-F5: a rebel co-emperor rises "in any hex anywhere on the map
+// then containing one or more loyal Roman units other than the emperor
+// himself and other than in the Rome/Ostia hex". A hex named that does not
+// qualify is refused before the die (version 13 passed over it, and placed
+// him in the lowest hex that did).
+#[test]
+fn a_rebel_coemperor_named_into_a_hex_that_does_not_qualify_is_refused() {
+    let mut t = T::fixture();
+    t.put_all(&["emp", "v1"], h("3513"));
+    t.put("v2", h("3213"));
+    t.put("v3", h("3314"));
+    for hx in ["3513", "3314", "3616"] {
+        let e = t.err(GP, &format!("rebel {hx}"));
+        assert!(e.contains("R-F5"), "{hx}: {e}");
+    }
+    t.ok(GP, "rebel 3213", &[("rebel-coemperor", 6, 5)]);
+    assert_eq!(t.at("co"), Some(h("3213")));
+    assert!(t.rebel("v2"));
+}
+
+// 6.7: two TP "for each such twin demobilization". A unit named twice is
+// refused (version 13 paid for it twice: four TP for one twin).
+#[test]
+fn a_unit_named_twice_for_demobilization_is_refused() {
+    let mut t = T::fixture();
+    t.put_all(&["b1", "v1"], h("3213"));
+    t.st.stage = Stage::AdminRoman;
+    t.st.treasury = 0;
+    let e = t.err(ROMAN, "demobilize b1 b1 v1 v1");
+    assert!(e.contains("named twice") && e.contains("(6.7)"), "{e}");
+    let mut t = t.at_version(13);
+    t.ok(ROMAN, "demobilize b1 b1 v1 v1", &[]);
+    assert_eq!(t.st.treasury, 4, "version 13 paid a twin twice");
+}

@@ -196,7 +196,15 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
         loyal_on_map(st, Kind::Infantry),
     );
     let hexes: Vec<Hex> = units.iter().filter_map(|u| st.hex_of(*u)).collect();
-    for u in units {
+    for (i, u) in units.iter().enumerate() {
+        // Version 14: a unit named twice is refused; version 13 paid for it
+        // twice (6.7: TP "for each such twin demobilization").
+        if ctx.version >= 14 && units[..i].contains(u) {
+            return Err(illegal(
+                format!("{} is named twice: each unit is demobilized once", d.uid(*u)),
+                "6.7",
+            ));
+        }
         let k = d.kind(*u);
         if st.unit(*u).rebel {
             return Err(illegal(

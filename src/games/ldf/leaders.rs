@@ -533,6 +533,17 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
             "8.7",
         ));
     }
+    // Version 14: a hex named that does not qualify is refused before the
+    // die (version 13 passed over it, and over the whole list to the lowest
+    // hex that qualified).
+    if let Some(h) = prefs.iter().find(|h| !sites.contains(h)).filter(|_| ctx.version >= 14) {
+        return Err(illegal(
+            format!(
+                "{h} holds no loyal Roman unit away from the emperor and Rome, where a rebel co-emperor may rise"
+            ),
+            "8.7; R-F5",
+        ));
+    }
     let roll = ctx.d6(st, "rebel-coemperor")?;
     if roll < d.values.success {
         ctx.say(
