@@ -433,3 +433,32 @@ fn a_unit_named_twice_for_demobilization_is_refused() {
     t.ok(ROMAN, "demobilize b1 b1 v1 v1", &[]);
     assert_eq!(t.st.treasury, 4, "version 13 paid a twin twice");
 }
+
+// 7.1, ruling R-C9: returning tribes go one a hex into empty Barbaria hexes;
+// those no hex takes stay in the dead pile, and the events say so.
+#[test]
+fn tribes_no_empty_hex_takes_stay_dead_and_said_so() {
+    let mut t = T::fixture();
+    let barbaria: Vec<_> = t
+        .d()
+        .all_hexes()
+        .filter(|x| t.d().region(*x) == umpire::games::ldf::data::Region::Barbaria)
+        .collect();
+    // Every Barbaria hex occupied: tribes, then gunds.
+    let ids: Vec<String> = (1..=16)
+        .map(|i| format!("t{i}"))
+        .chain((1..=8).map(|i| format!("g{i}")))
+        .collect();
+    for (id, hx) in ids.iter().zip(&barbaria) {
+        t.put(id, *hx);
+    }
+    assert!(barbaria.len() <= ids.len(), "the fixture's Barbaria fills");
+    t.kill("t17");
+    t.st.stage = Stage::AdminGp;
+    let ev = t.ok(GP, "done", &[]);
+    assert!(
+        say(&ev).contains("1 Germanic tribes stay in the dead pile"),
+        "{}",
+        say(&ev)
+    );
+}

@@ -354,6 +354,17 @@ pub fn tribes_return(
             vec![],
         );
     }
+    let left = d
+        .of_kind(Kind::Tribe)
+        .filter(|u| st.unit(*u).loc == Loc::Dead)
+        .count()
+        .min(n.saturating_sub(placed));
+    if left > 0 {
+        ctx.say(
+            format!("{left} Germanic tribes stay in the dead pile: no empty Barbaria hex is left for them (7.1; R-C9)"),
+            vec![],
+        );
+    }
     Ok(())
 }
 
