@@ -462,3 +462,30 @@ fn tribes_no_empty_hex_takes_stay_dead_and_said_so() {
         say(&ev)
     );
 }
+
+// 8.3: a rebel force's move action starts with a conversion roll for each
+// adjacent hex of loyal Romans, and "each time it moves adjacent" to one it
+// rolls; a sea move (12.6) may leave and enter an enemy zone of control but
+// skips neither (version 13 rolled nothing at sea or on the river).
+#[test]
+fn a_rebel_force_at_sea_rolls_before_sailing_and_where_it_lands() {
+    let mut t = T::fixture();
+    t.put_rebels(&["co", "v1"], h("3116"));
+    t.put_rebels(&["rg2"], h("3217"));
+    t.put("rg1", h("3016"));
+    t.put("v5", h("3316"));
+    let ev = t.ok(
+        GP,
+        "sea 3116 to 3217",
+        &[("conversion-3016", 6, 2), ("conversion-3316", 6, 4)],
+    );
+    assert_eq!(t.at("co"), Some(h("3217")), "{}", say(&ev));
+    assert!(t.rebel("rg1") && t.rebel("v5"), "{}", say(&ev));
+    // An odd roll before sailing: he stays.
+    let mut t = T::fixture();
+    t.put_rebels(&["co", "v1"], h("3116"));
+    t.put_rebels(&["rg2"], h("3217"));
+    t.put("rg1", h("3016"));
+    let ev = t.ok(GP, "sea 3116 to 3217", &[("conversion-3016", 6, 1)]);
+    assert_eq!(t.at("co"), Some(h("3116")), "{}", say(&ev));
+}

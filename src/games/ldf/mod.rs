@@ -305,13 +305,16 @@ impl Rules for Ldf {
             // Roman's negative salt and Agents take at most 3 off (8.8);
             // conversion rolls in ascending hex order (R-F2), one for each
             // adjacent loyal hex (a lone garrison too) before a rebel force
-            // moves off (8.3), no looting of a centre its own side holds
+            // moves off, by land, sea or river, and where it lands by sea or
+            // river (8.3), no looting of a centre its own side holds
             // (8.3, 9.5; R-C10); a mixed force's infantry past their
             // allowance must be dropped (8.5); an emperor falling with no
             // loyal unit anywhere leaves the throne vacant until one stands
             // (8.4, 8.9); an attack's advance and exchange losses, and a
             // chit's `tp` and hexes, checked before the roll (13.10, 13.11,
-            // 13.14, 14.3); a leader named to advance goes (13.14);
+            // 13.14, 14.3); a leader named to advance goes (13.14); a rebel
+            // co-emperor named into a hex where he may not rise (8.7) and a
+            // unit named twice for demobilization (6.7) are refused;
             // `at_version(13)` plays 13.
             version: self.version,
             data: Some(self.data.hash),

@@ -460,6 +460,11 @@ pub fn sea(
             "12.6",
         ));
     }
+    fits_after(d, st, &units, from, to)?;
+    let mut rolled = BTreeSet::new();
+    if !rebel_sets_out(ctx, st, f, from, &mut rolled)? {
+        return Ok(());
+    }
     for u in &units {
         st.set_loc(*u, Loc::Hex(to));
     }
@@ -472,7 +477,61 @@ pub fn sea(
         ),
         vec![from, to],
     );
-    entered(ctx, st, f, &units, to)
+    entered(ctx, st, f, &units, to)?;
+    rebel_lands(ctx, st, &units, to, &mut rolled)
+}
+
+/// Version 14: a rebel force's sea or river move starts, as a land move
+/// does, with a conversion roll for each adjacent hex of loyal Romans, and
+/// goes only if all convert (8.3; 12.6 and 12.7 let it leave an enemy zone
+/// of control, not skip the rolls). False if it may not set out.
+fn rebel_sets_out(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    from: Hex,
+    rolled: &mut BTreeSet<Hex>,
+) -> Result<bool, RuleError> {
+    if f != Faction::Rebel || ctx.version < 14 || !loyal_adjacent(ctx.d, st, from) {
+        return Ok(true);
+    }
+    if convert_around(ctx, st, from, rolled)? {
+        return Ok(true);
+    }
+    ctx.say(
+        format!("the rebel co-emperor's force cannot move off from {from}: the move ends there (8.3)"),
+        vec![from],
+    );
+    Ok(false)
+}
+
+/// Version 14: a rebel force landing by sea or river next to loyal Romans
+/// rolls for each such hex, "each time it moves adjacent" (8.3); the move
+/// has used the whole action and ends there whatever the rolls. Not once
+/// the revolt has ended on arrival (a rebel co-emperor reaching Rome).
+fn rebel_lands(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    to: Hex,
+    rolled: &mut BTreeSet<Hex>,
+) -> Result<(), RuleError> {
+    let rebels = units.iter().any(|u| st.unit(*u).rebel && !st.unit(*u).gallic);
+    if rebels && ctx.version >= 14 && st.finished.is_none() {
+        convert_around(ctx, st, to, rolled)?;
+    }
+    Ok(())
+}
+
+/// Would the stacks of `from` and `to` be legal once `units` sailed or
+/// rowed from one to the other (10.1)? Checked before any conversion roll
+/// (a refusal comes before the first die).
+fn fits_after(d: &Data, st: &State, units: &[UnitId], from: Hex, to: Hex) -> Result<(), RuleError> {
+    let mut t = st.clone();
+    for u in units {
+        t.set_loc(*u, Loc::Hex(to));
+    }
+    stacking::check_hexes(d, &t, &[from, to]).map_err(|(m, r)| illegal(m, r))
 }
 
 /// A riverine move (12.7): riverbank to riverbank, the whole action.
@@ -507,6 +566,11 @@ pub fn river(
         ));
     }
     may_enter(d, st, f, &units, to)?;
+    fits_after(d, st, &units, from, to)?;
+    let mut rolled = BTreeSet::new();
+    if !rebel_sets_out(ctx, st, f, from, &mut rolled)? {
+        return Ok(());
+    }
     for u in &units {
         st.set_loc(*u, Loc::Hex(to));
     }
@@ -519,7 +583,8 @@ pub fn river(
         ),
         vec![from, to],
     );
-    entered(ctx, st, f, &units, to)
+    entered(ctx, st, f, &units, to)?;
+    rebel_lands(ctx, st, &units, to, &mut rolled)
 }
 
 /// Into the Valley of the Shadow of Death (14.3): the player moves one enemy
