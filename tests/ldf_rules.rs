@@ -422,6 +422,31 @@ fn with_a_leader_the_infantry_stop_after_five_and_the_cavalry_go_on() {
         t.put(id, p[0]);
     }
     t.st.actor = Player::Roman;
+    // From version 14 the order leaves the infantry itself (8.5).
+    let e = t.err(ROMAN, &format!("move {} to {}", p[0], route.join(" ")));
+    assert!(e.contains("(8.5)") && e.contains("drop v1"), "{e}");
+    let (first, rest) = route.split_at(5);
+    t.ok(
+        ROMAN,
+        &format!(
+            "move {} to {} drop v1 {}",
+            p[0],
+            first.join(" "),
+            rest.join(" ")
+        ),
+        &[],
+    );
+    assert_eq!(
+        (t.at("v1"), t.at("c1"), t.at("emp")),
+        (Some(p[5]), Some(p[7]), Some(p[7]))
+    );
+    // Version 13 left them behind unasked.
+    let mut t = empty();
+    t.r = t.r.as_version(13).unwrap();
+    for id in ["v1", "c1", "emp"] {
+        t.put(id, p[0]);
+    }
+    t.st.actor = Player::Roman;
     let ev = t.ok(ROMAN, &format!("move {} to {}", p[0], route.join(" ")), &[]);
     assert!(text(&ev).contains("(8.5)"), "{}", text(&ev));
     assert_eq!(
@@ -667,10 +692,13 @@ fn demobilizing_a_pair() {
     assert!(e.contains("(6.7)"), "{e}");
 }
 
-// 8.8: salt and Agents add at most +3 together.
+// 8.8: salt and Agents add at most +3 together. Version 13 took salt 3 with
+// Agents, spent both and cut the modifier to +3; version 14 refuses the
+// order before anything is spent (`tests/ldf_defects.rs`).
 #[test]
-fn salt_and_agents_add_at_most_three() {
+fn version_13_cut_salt_and_agents_to_three() {
     let mut t = game();
+    t.r = t.r.as_version(13).unwrap();
     let d = t.d().clone();
     let co = t.u("co");
     let hx = t.at("v5").unwrap();
@@ -4226,21 +4254,25 @@ fn the_roman_is_asked_for_his_salt_before_gp_treachery() {
         "salt 0",
         "salt 3",
         "salt 0 with 17",
-        "salt 3 with 17",
+        "salt 1 with 17",
     ] {
         assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
     }
+    // With Agents (-2), at most 3 off in all (8.8; version 14).
+    assert!(!legal.contains(&"salt 3 with 17".to_string()), "{legal:?}");
     let e = t.err(ROMAN, "salt 4");
+    assert!(e.contains("8.8"), "{e}");
+    let e = t.err(ROMAN, "salt 2 with 17");
     assert!(e.contains("8.8"), "{e}");
     let e = t.err(ROMAN, "sponsor");
     assert!(e.contains("N4"), "{e}");
-    let ev = t.ok(ROMAN, "salt 2 with 17", &[(roll, 6, 5)]);
+    let ev = t.ok(ROMAN, "salt 1 with 17", &[(roll, 6, 5)]);
     assert!(
-        text(&ev).contains("roll 5 -4 Roman salt = 1: failure"),
+        text(&ev).contains("roll 5 -3 Roman salt = 2: failure"),
         "{}",
         text(&ev)
     );
-    assert_eq!(t.st.treasury, 3);
+    assert_eq!(t.st.treasury, 4);
     assert!(t.st.hand(Player::Roman).is_empty() && t.st.actor == Player::Roman);
     // `pass`: the defaults (no salt, Agents against treachery on the emperor).
     t.st = base.clone();
@@ -4349,9 +4381,18 @@ fn revenue_windfall_gives_a_die_plus_three_in_tp_and_pairs() {
         "7 - 3 TP leaves 4 units, two pairs"
     );
     assert!(t.st.aside.contains(&24) && !t.pooled(24), "back next turn");
-    t.st = base;
-    t.ok(ROMAN, "play 24 tp 9", &[("windfall", 6, 6)]);
+    t.st = base.clone();
+    t.ok(ROMAN, "play 24 tp 5", &[("windfall", 6, 6)]);
     assert_eq!(t.st.treasury, 5, "not more than five TP");
+    // More than five is refused before the roll from version 14; version 13
+    // cut it to five unsaid.
+    t.st = base.clone();
+    let e = t.err(ROMAN, "play 24 tp 9");
+    assert!(e.contains("at most 5"), "{e}");
+    t.st = base;
+    t.r = t.r.as_version(13).unwrap();
+    t.ok(ROMAN, "play 24 tp 9", &[("windfall", 6, 6)]);
+    assert_eq!(t.st.treasury, 5);
 }
 
 // 14.3 Parthian Dynastic Resurgence: the Germano-Parthian reclaims "all the
@@ -4502,7 +4543,7 @@ fn a_locked_in_rebel_coemperor_rolls_before_moving_off() {
         &[(&format!("conversion-{q}"), 6, 5)],
     );
     assert_eq!(t.at("co"), Some(p[1]), "{}", text(&ev));
-    assert!(text(&ev).contains("cannot break out"), "{}", text(&ev));
+    assert!(text(&ev).contains("cannot move off"), "{}", text(&ev));
     // An even roll: v2 turns rebel and the force moves off.
     t.st = base;
     t.st.actor = Player::Gp;

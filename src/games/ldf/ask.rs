@@ -199,7 +199,7 @@ impl Question {
             }
             About::Salt { .. } => {
                 return format!(
-                    "the Germano-Parthian rolls for diplomacy or treachery, before the die. Answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
+                    "the Germano-Parthian rolls for diplomacy or treachery, before the die. Answer `salt N` (0 to 3 TP of negative salt from your treasury) or `salt N with 17` (and Agents in Enemy Camp, -2, if you hold it; at most 3 off in all, 8.8), or `pass` for your standing default ({}); a standing order (`salt treachery N`, `salt diplomacy N`, `agents yes|no`) answers it next time",
                     self.rule()
                 );
             }
@@ -262,6 +262,9 @@ impl Question {
                 let most = st.treasury.min(d.values.salt_max);
                 v.extend((0..=most).map(|n| format!("salt {n}")));
                 if super::chits::holds_effect(d, st, self.to, "agents").is_some() {
+                    // With Agents (-2), at most 3 off in all (8.8).
+                    let cap = d.values.modifier_cap;
+                    let most = most.min(cap.saturating_sub(super::diplomacy::AGENTS));
                     v.push("salt 0 with 17".into());
                     if most > 0 {
                         v.push(format!("salt {most} with 17"));
@@ -368,7 +371,7 @@ fn salted(
     st: &State,
     q: &Question,
     o: &Order,
-    vs_emperor: bool,
+    (vs_emperor, version): (bool, u32),
 ) -> Result<(u32, bool), RuleError> {
     let (salt, agents) = match o {
         Order::Pass => return Ok(super::diplomacy::standing_salt(st, vs_emperor)),
@@ -386,6 +389,19 @@ fn salted(
     }
     if agents && super::chits::holds_effect(d, st, q.to, "agents").is_none() {
         return Err(illegal("you do not hold Agents in Enemy Camp", "14.3"));
+    }
+    // 8.8 "within the same general strictures": the negative salt and
+    // Agents together take at most 3 off (version 14).
+    let off = salt + if agents { super::diplomacy::AGENTS } else { 0 };
+    if version >= 14 && off > d.values.modifier_cap {
+        return Err(illegal(
+            format!(
+                "salt {salt}{} takes {off} off: no combination of salting and chit play may change a diplomacy or treachery roll by more than {}",
+                if agents { " with Agents in Enemy Camp (-2)" } else { "" },
+                d.values.modifier_cap
+            ),
+            "8.8",
+        ));
     }
     Ok((salt, agents))
 }
@@ -530,7 +546,7 @@ fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<()
             agents,
             vs_emperor,
         } => {
-            let (salt, agents_too) = salted(ctx.d, st, &q, o, vs_emperor)?;
+            let (salt, agents_too) = salted(ctx.d, st, &q, o, (vs_emperor, ctx.version))?;
             ctx.salted = Some((salt, agents_too));
             st.question = None;
             ctx.say(

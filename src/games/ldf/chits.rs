@@ -156,7 +156,17 @@ pub fn draw_action(
 
 /// 8.19: a free draw after a won battle, when the hand has room.
 pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
-    if st.hand(p).len() >= ctx.d.values.hand_limit || st.pool.is_empty() {
+    let limit = ctx.d.values.hand_limit;
+    if st.hand(p).len() >= limit || st.pool.is_empty() {
+        let why = if st.pool.is_empty() {
+            "the pool is empty".to_string()
+        } else {
+            format!("he holds {limit} chits, the most a hand may (8.17)")
+        };
+        ctx.say(
+            format!("the {} won the battle but draws no free chit: {why} (8.19)", p.name()),
+            vec![],
+        );
         return Ok(());
     }
     ctx.say(
@@ -596,6 +606,81 @@ fn check_places(d: &Data, st: &State, c: u8, effect: &str, at: &[Hex]) -> Result
     }
 }
 
+/// From version 14, refuses before the chit is spent or a die rolled what a
+/// play order names that its chit cannot use (version 13 left it out
+/// unsaid): `tp` but for Revenue Windfall, at most five TP (14.3); hexes
+/// but for the chits that place or move units; a windfall's legions only in
+/// core hexes free of enemy units (6.8, R-C13); a seaborne raid's hex a
+/// coastal core centre, unlooted and empty (chit 8, stand-in).
+fn check_args(
+    d: &Data,
+    st: &State,
+    c: u8,
+    effect: &str,
+    tp: Option<u32>,
+    at: &[Hex],
+) -> Result<(), RuleError> {
+    let cite = format!("14.3 ({c})");
+    if tp.is_some() && effect != "windfall" {
+        return Err(illegal(
+            format!("chit {c} takes no `tp`: only Revenue Windfall credits TP"),
+            "8.18, 14.3",
+        ));
+    }
+    let takes_hexes = matches!(
+        effect,
+        "resurgence" | "german_increase" | "windfall" | "valley" | "gp_only"
+    );
+    if !at.is_empty() && !takes_hexes {
+        return Err(illegal(format!("chit {c} takes no hexes (`at`)"), "8.18, 14.3"));
+    }
+    match effect {
+        "windfall" => {
+            if let Some(n) = tp.filter(|n| *n > WINDFALL_TP) {
+                return Err(illegal(
+                    format!("a windfall credits at most {WINDFALL_TP} TP, not {n}"),
+                    &cite,
+                ));
+            }
+            if let Some(h) = at.iter().find(|h| !legion_site(d, st, **h)) {
+                return Err(illegal(
+                    format!("{h} is not a core hex free of enemy units, where reclaimed legions go"),
+                    &format!("{cite}, 6.8; R-C13"),
+                ));
+            }
+        }
+        "gp_only" if !at.is_empty() && !at.iter().any(|h| raid_site(d, st, *h)) => {
+            return Err(illegal(
+                "none of the hexes named is a coastal core population centre, unlooted and empty",
+                &format!("{cite}, stand-in"),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Most TP a Revenue Windfall credits (14.3 "but not more than five").
+pub const WINDFALL_TP: u32 = 5;
+
+/// May reclaimed legions be placed in `h` (6.8: core territory not occupied
+/// by enemy units; R-C13: not in an active Gallic Empire)?
+pub fn legion_site(d: &Data, st: &State, h: Hex) -> bool {
+    let gallic = st.gallic == super::state::Gallic::Active && d.region(h) == Region::Gallic;
+    d.region(h).is_core() && !st.anti_roman_in(d, h) && !gallic
+}
+
+/// May a seaborne raid (chit 8, stand-in) loot `h`?
+fn raid_site(d: &Data, st: &State, h: Hex) -> bool {
+    d.hex(h).is_some_and(|x| {
+        x.region.is_core()
+            && x.coastal
+            && x.tp > 0
+            && !st.looted.contains(&x.hex)
+            && st.at(x.hex).next().is_none()
+    })
+}
+
 /// Plays a chit as an action (8.18); `back` are the chits thrown back into
 /// the pool first by From the Jaws of Death (14.3).
 #[allow(clippy::too_many_arguments)]
@@ -638,6 +723,9 @@ pub fn play(
     }
     if ctx.version >= 8 {
         check_places(d, st, c, &def.effect, at)?;
+    }
+    if ctx.version >= 14 {
+        check_args(d, st, c, &def.effect, tp, at)?;
     }
     let mut rest: Vec<u8> = st.hand(p).to_vec();
     for b in back {
@@ -714,17 +802,15 @@ pub fn play(
             let h = d
                 .hexes
                 .iter()
-                .filter(|x| {
-                    x.region.is_core()
-                        && x.coastal
-                        && x.tp > 0
-                        && !st.looted.contains(&x.hex)
-                        && st.at(x.hex).next().is_none()
-                })
                 .map(|x| x.hex)
+                .filter(|h| raid_site(d, st, *h))
                 .find(|h| at.is_empty() || at.contains(h));
-            if let Some(h) = h {
-                loot(ctx, st, h, "a seaborne raid (chit 8, stand-in)");
+            match h {
+                Some(h) => loot(ctx, st, h, "a seaborne raid (chit 8, stand-in)"),
+                None => ctx.say(
+                    "the seaborne raid finds no coastal core centre unlooted and empty: nothing is looted (chit 8, stand-in)",
+                    vec![],
+                ),
             }
         }
         _ => {}

@@ -82,6 +82,12 @@ pub struct Battle {
     pub tsnp: bool,
     /// Heavy siege equipment doubles the attack.
     pub siege: bool,
+    /// Every defender is the attacker's own (the Germano-Parthian against
+    /// his rebels, 11.4): a win draws no free chit (R-E7). Set from version
+    /// 14, when the defenders' side is known before they fall (their rebel
+    /// side is lost with them); left out of the state's bytes while false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub own: bool,
 }
 
 /// The units that attack: the chosen ones, never garrisons (13.10), with the
@@ -148,6 +154,43 @@ fn attackers(
     Ok((v, f))
 }
 
+/// From version 14, the attack's own conditionals are checked before any
+/// roll, where version 13 left out what it could not use: the units named
+/// to advance are attackers, never static (13.10: bases "are never allowed
+/// to advance"), a leader only with units (8.4); those named to go first on
+/// an exchange are attackers (13.11).
+fn check_conditionals(d: &Data, att: &[UnitId], a: &Attack) -> Result<(), RuleError> {
+    if let Advance::Units(v) = &a.advance {
+        for u in v {
+            if !att.contains(u) {
+                return Err(illegal(
+                    format!("{} is not in the attacking force: only its units advance", d.uid(*u)),
+                    "13.14",
+                ));
+            }
+            if d.kind(*u).is_static() {
+                return Err(illegal(
+                    format!("{} is a static unit and never advances after combat", d.uid(*u)),
+                    "13.10, 13.14",
+                ));
+            }
+        }
+        if !v.iter().any(|u| d.kind(*u).is_mobile()) {
+            return Err(illegal(
+                "a leader advances only with one or more mobile units: name them too",
+                "8.4, 13.14",
+            ));
+        }
+    }
+    if let Some(u) = a.losses.iter().find(|u| !att.contains(u)) {
+        return Err(illegal(
+            format!("{} is not in the attacking force: an exchange takes the attacker's losses from it", d.uid(*u)),
+            "13.11",
+        ));
+    }
+    Ok(())
+}
+
 fn check_target(
     d: &Data,
     st: &State,
@@ -208,6 +251,9 @@ fn prepare(
 ) -> Result<Battle, RuleError> {
     let (att, f) = attackers(d, st, p, a, version)?;
     let defenders = check_target(d, st, f, a.force.from, a.target)?;
+    if version >= 14 {
+        check_conditionals(d, &att, a)?;
+    }
     let mut shift = 0;
     let mut siege = false;
     let mut seen = Vec::new();
@@ -266,7 +312,12 @@ fn prepare(
     }
     let defender_player = def_faction.player().unwrap_or(Player::Roman);
     let tsnp = !surprise && chits::holds_effect(d, st, defender_player, "tsnp").is_some();
+    let own = version >= 14
+        && defenders
+            .iter()
+            .all(|u| st.faction(d, *u).player() == Some(p));
     Ok(Battle {
+        own,
         from: a.force.from,
         target: a.target,
         attackers: att,
@@ -644,7 +695,19 @@ pub(super) fn draw_after(
     b: &Battle,
     draw: bool,
 ) -> Result<(), RuleError> {
-    let own_rebels = b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp;
+    // Version 13 looked at the defenders after the battle, when those
+    // eliminated had lost their rebel side, so it rarely held.
+    let own_rebels = if ctx.version >= 14 {
+        b.own
+    } else {
+        b.defenders.iter().all(|u| st.unit(*u).rebel) && p == Player::Gp
+    };
+    if draw && own_rebels {
+        ctx.say(
+            "beating his own rebels wins the Germano-Parthian no free chit (8.19; R-E7)",
+            vec![],
+        );
+    }
     if draw && !own_rebels && st.finished.is_none() {
         chits::free_draw(ctx, st, p)?;
     }
@@ -959,6 +1022,9 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
         .copied()
         .filter(|u| st.hex_of(*u) == Some(b.from))
         .collect();
+    // From version 14 a leader named goes with the units named (13.14:
+    // "non-static units"); version 13 took him only when none stayed.
+    let named_leader = |u: &UnitId| ctx.version >= 14 && d.kind(*u).is_leader();
     let mut go: Vec<UnitId> = match adv {
         Advance::Stay => return Ok(false),
         Advance::All => alive
@@ -969,14 +1035,20 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
         Advance::Units(v) => v
             .iter()
             .copied()
-            .filter(|u| alive.contains(u) && d.kind(*u).is_mobile())
+            .filter(|u| alive.contains(u) && (d.kind(*u).is_mobile() || named_leader(u)))
             .collect(),
     };
-    if go.is_empty() {
+    if !go.iter().any(|u| d.kind(*u).is_mobile()) {
+        if matches!(adv, Advance::Units(_)) {
+            ctx.say(
+                format!("none of the units named to advance into {} is left to go (13.14)", b.target),
+                vec![b.target],
+            );
+        }
         return Ok(false);
     }
     let leader = alive.iter().copied().find(|u| d.kind(*u).is_leader());
-    if let Some(l) = leader {
+    if let Some(l) = leader.filter(|l| !go.contains(l)) {
         let left = st
             .at(b.from)
             .filter(|u| *u != l && !go.contains(u) && st.faction(d, *u) == b.att_faction)
@@ -985,14 +1057,28 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
             go.push(l);
         }
     }
-    if may_enter(d, st, b.att_faction, &go, b.target).is_err() {
+    // An advance the rules forbid is not made, and said so (13.14; R-E6:
+    // a German never enters a narrows hex).
+    let names = super::movement::force_name(d, &go);
+    if let Err(RuleError::Illegal { message, rule }) = may_enter(d, st, b.att_faction, &go, b.target) {
+        ctx.say(
+            format!(
+                "{names} may not advance: {message} ({}; 13.14)",
+                rule.unwrap_or_default()
+            ),
+            vec![b.target],
+        );
         return Ok(false);
     }
     let mut t = st.clone();
     for u in &go {
         t.set_loc(*u, Loc::Hex(b.target));
     }
-    if stacking::check_hexes(d, &t, &[b.from, b.target]).is_err() {
+    if let Err((m, r)) = stacking::check_hexes(d, &t, &[b.from, b.target]) {
+        ctx.say(
+            format!("{names} may not advance into {}: {m} ({r})", b.target),
+            vec![b.target],
+        );
         return Ok(false);
     }
     *st = t;

@@ -65,6 +65,20 @@ pub fn dt_roll(
             "8.8",
         ));
     }
+    // 8.8: "no combination of salting or chit play is allowed to add more
+    // than +3": from version 14 such an order is refused before anything is
+    // spent; version 13 spent it all and cut the modifier to +3.
+    let own = salt + if agents { AGENTS } else { 0 };
+    if ctx.version >= 14 && own > v.modifier_cap {
+        return Err(illegal(
+            format!(
+                "salt {salt}{} adds {own}: no combination of salting and chit play may add more than +{} to a diplomacy or treachery roll",
+                if agents { " with Agents in Enemy Camp (+2)" } else { "" },
+                v.modifier_cap
+            ),
+            "8.8",
+        ));
+    }
     let agents_chit = if agents {
         Some(
             holds_effect(d, st, p, "agents")
@@ -102,17 +116,23 @@ pub fn dt_roll(
     if let Some(c) = agents_chit {
         spend(d, st, p, c);
     }
-    let plus = (salt + if agents { 2 } else { 0 }).min(v.modifier_cap);
+    let plus = own.min(v.modifier_cap);
     let mut minus = 0;
     if p == Player::Gp {
         let (want, play_agents) =
             answer.unwrap_or_else(|| standing_salt(st, vs_emperor));
-        let neg = want.min(v.salt_max).min(st.treasury);
+        let agents_chit =
+            holds_effect(d, st, Player::Roman, "agents").filter(|_| play_agents);
+        let neg = if ctx.version >= 14 {
+            negative_salt(ctx, st, want, agents_chit.is_some())
+        } else {
+            want.min(v.salt_max).min(st.treasury)
+        };
         st.treasury -= neg;
         minus += neg;
-        if let Some(c) = holds_effect(d, st, Player::Roman, "agents").filter(|_| play_agents) {
+        if let Some(c) = agents_chit {
             spend(d, st, Player::Roman, c);
-            minus += 2;
+            minus += AGENTS;
             ctx.say(
                 "the Roman answers with Agents in Enemy Camp (-2; 14.3)",
                 vec![],
@@ -151,6 +171,40 @@ pub fn dt_roll(
         vec![],
     );
     Ok(ok)
+}
+
+/// What Agents in Enemy Camp adds to or takes from a roll (14.3).
+pub const AGENTS: u32 = 2;
+
+/// The negative salt the Roman pays (version 14): his answer's or standing
+/// order's `want`, at most the salt cap (8.8), what the treasury holds, and
+/// with his Agents in Enemy Camp (-2) no more than the +3 cap allows in all
+/// ("within the same general strictures", 8.8). An answer was checked
+/// already; a standing order cut here is told in the events.
+fn negative_salt(ctx: &mut Ctx, st: &State, want: u32, agents: bool) -> u32 {
+    let d = ctx.d;
+    let v = &d.values;
+    let room = v.modifier_cap - if agents { AGENTS.min(v.modifier_cap) } else { 0 };
+    let capped = want.min(v.salt_max);
+    let roomed = capped.min(room);
+    let neg = roomed.min(st.treasury);
+    if neg < want {
+        let why = if neg < roomed {
+            format!("the treasury holds {}", st.treasury)
+        } else if roomed < capped {
+            format!(
+                "with Agents in Enemy Camp (-2) no combination may take more than {} off",
+                v.modifier_cap
+            )
+        } else {
+            format!("salt is at most {} TP", v.salt_max)
+        };
+        ctx.say(
+            format!("the Roman's negative salt of {want} TP is cut to {neg}: {why} (8.8)"),
+            vec![],
+        );
+    }
+    neg
 }
 
 /// The Roman's negative salt and Agents by his standing orders (N4): `salt

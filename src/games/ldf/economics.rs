@@ -61,6 +61,15 @@ pub fn pay(ctx: &mut Ctx, st: &mut State, n: u32, why: &str) -> Result<(), RuleE
         ),
         vec![],
     );
+    if paid < n {
+        ctx.say(
+            format!(
+                "{} TP of it are forgiven: nothing is left to demobilize or tax (6.10; R-C4)",
+                n - paid
+            ),
+            vec![],
+        );
+    }
     Ok(())
 }
 
@@ -73,6 +82,17 @@ pub fn admin_start(ctx: &mut Ctx, st: &mut State) {
     }
     let tp = revenue(d, st);
     st.treasury += tp;
+    // Version 14: which core centres paid, so an emergency tax of one adds
+    // only the other half of its double yield (6.6).
+    st.collected.clear();
+    if ctx.version >= 14 {
+        st.collected = d
+            .hexes
+            .iter()
+            .filter(|x| x.tp > 0 && x.region.is_core() && pays(d, st, x.hex))
+            .map(|x| x.hex)
+            .collect();
+    }
     ctx.say(
         format!(
             "Rome collects {tp} TP; the treasury holds {} (6.2, 6.5)",
@@ -128,7 +148,11 @@ pub fn tax(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError
                 "6.6",
             ));
         }
-        let tp = 2 * x.tp;
+        // 6.6: the hex "receives double the normal TP". From version 14 a
+        // hex whose normal TP this turn's collection already counted adds
+        // the other half only; version 13 added the double on top (triple).
+        let counted = ctx.version >= 14 && st.collected.remove(h);
+        let tp = if counted { x.tp } else { 2 * x.tp };
         st.treasury += tp;
         loot(ctx, st, *h, "emergency taxation");
         let gs: Vec<UnitId> = st
@@ -138,13 +162,20 @@ pub fn tax(ctx: &mut Ctx, st: &mut State, hexes: &[Hex]) -> Result<(), RuleError
         for g in gs {
             st.set_loc(g, Loc::Dead);
         }
-        ctx.say(
+        let text = if counted {
+            format!(
+                "emergency taxation of {} yields double its {} TP: {tp} TP more than the {} already collected (6.6)",
+                d.hex_name(*h),
+                x.tp,
+                x.tp
+            )
+        } else {
             format!(
                 "emergency taxation of {} yields {tp} TP (6.6)",
                 d.hex_name(*h)
-            ),
-            vec![*h],
-        );
+            )
+        };
+        ctx.say(text, vec![*h]);
         // A leader whose last unit was that garrison shares its fate (8.4).
         super::effects::after_losses(ctx, st, &[*h])?;
     }
@@ -165,7 +196,15 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
         loyal_on_map(st, Kind::Infantry),
     );
     let hexes: Vec<Hex> = units.iter().filter_map(|u| st.hex_of(*u)).collect();
-    for u in units {
+    for (i, u) in units.iter().enumerate() {
+        // Version 14: a unit named twice is refused; version 13 paid for it
+        // twice (6.7: TP "for each such twin demobilization").
+        if ctx.version >= 14 && units[..i].contains(u) {
+            return Err(illegal(
+                format!("{} is named twice: each unit is demobilized once", d.uid(*u)),
+                "6.7",
+            ));
+        }
         let k = d.kind(*u);
         if st.unit(*u).rebel {
             return Err(illegal(
@@ -312,6 +351,17 @@ pub fn tribes_return(
     if placed > 0 {
         ctx.say(
             format!("{placed} Germanic tribes return to Barbaria (7.1)"),
+            vec![],
+        );
+    }
+    let left = d
+        .of_kind(Kind::Tribe)
+        .filter(|u| st.unit(*u).loc == Loc::Dead)
+        .count()
+        .min(n.saturating_sub(placed));
+    if left > 0 {
+        ctx.say(
+            format!("{left} Germanic tribes stay in the dead pile: no empty Barbaria hex is left for them (7.1; R-C9)"),
             vec![],
         );
     }
@@ -496,9 +546,16 @@ fn evacuate(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
 /// Roman's negative salt (N4).
 pub fn recovery(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
-    let salt = st.standing[Player::Roman.index()]
-        .salt_diplomacy
-        .min(st.treasury);
+    let want = st.standing[Player::Roman.index()].salt_diplomacy;
+    let salt = want.min(st.treasury);
+    if salt < want {
+        ctx.say(
+            format!(
+                "the Roman's standing negative salt of {want} TP is cut to the {salt} the treasury holds (8.8)"
+            ),
+            vec![],
+        );
+    }
     st.treasury -= salt;
     let roll = ctx.d6_as(st, "parthian-recovery", |r| r.saturating_sub(salt))?;
     // 8.8: a roll done again by Beseech the Gods is no longer salted.
@@ -566,33 +623,59 @@ pub fn palmyra_replenish(ctx: &mut Ctx, st: &mut State) {
 pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result<(), RuleError> {
     let d = ctx.d;
     let n = ctx.d6_as(st, "windfall", |r| r + 3)? + 3;
-    let tp = tp.min(5).min(n);
+    let wanted = tp;
+    let tp = tp.min(super::chits::WINDFALL_TP).min(n);
+    if tp < wanted {
+        ctx.say(
+            format!("the windfall of {n} credits {tp} of the {wanted} TP asked (14.3: not more than five, nor more than the roll)"),
+            vec![],
+        );
+    }
     let mut left = n - tp;
     st.treasury += tp;
     let mut placed = Vec::new();
     for h in pairs {
-        if left < 2 || !d.region(*h).is_core() || st.anti_roman_in(d, *h) {
-            continue;
-        }
+        let why = if left < 2 {
+            Some("the roll's points are spent".to_string())
+        } else if !d.region(*h).is_core() || st.anti_roman_in(d, *h) {
+            Some("not a core hex free of enemy units (6.8)".to_string())
+        } else {
+            None
+        };
         let b = d.of_kind(Kind::Base).find(|u| st.unit(*u).loc == Loc::Dead);
         let v = d
             .of_kind(Kind::Infantry)
             .find(|u| st.unit(*u).loc == Loc::Dead);
-        if let (Some(b), Some(v)) = (b, v) {
-            let mut t = st.clone();
-            t.set_loc(b, Loc::Hex(*h));
-            t.set_loc(v, Loc::Hex(*h));
-            if stacking::check_hex(d, &t, *h).is_ok() {
-                *st = t;
-                left -= 2;
-                placed.push(*h);
+        let why = why.or_else(|| match (b, v) {
+            (Some(b), Some(v)) => {
+                let mut t = st.clone();
+                t.set_loc(b, Loc::Hex(*h));
+                t.set_loc(v, Loc::Hex(*h));
+                match stacking::check_hex(d, &t, *h) {
+                    Ok(()) => {
+                        *st = t;
+                        left -= 2;
+                        placed.push(*h);
+                        None
+                    }
+                    Err((m, r)) => Some(format!("{m} ({r})")),
+                }
             }
+            _ => Some("no base and infantry vexillation are left in the dead pile (6.8)".into()),
+        });
+        if let Some(why) = why {
+            ctx.say(format!("no windfall legion goes to {h}: {why} (14.3)"), vec![*h]);
         }
     }
     ctx.say(
         format!(
-            "windfall of {n}: {tp} TP and {} legions (14.3)",
-            placed.len()
+            "windfall of {n}: {tp} TP and {} legions{} (14.3)",
+            placed.len(),
+            if left > 0 {
+                format!("; {left} points unused are lost")
+            } else {
+                String::new()
+            }
         ),
         placed,
     );

@@ -355,7 +355,11 @@ pub fn entered(
             vec![h],
         );
     }
-    if (enemy_entry || gallic_entry) && tp_hex(d, h) && !st.looted.contains(&h) {
+    if (enemy_entry || gallic_entry)
+        && !held_by_own(ctx, st, f, units, h)
+        && tp_hex(d, h)
+        && !st.looted.contains(&h)
+    {
         loot(ctx, st, h, "first entered by an enemy unit");
         if owner == Player::Gp && f == Faction::Loyal {
             let tp = d.hex(h).map_or(0, |x| x.tp);
@@ -412,6 +416,29 @@ pub fn entered(
         leaders::rebel_in_rome(ctx, st)?;
     }
     Ok(())
+}
+
+/// From version 14, does faction `f` already hold `h`, so that its units
+/// entering it loot nothing? Rebels hold a hex where other rebel units stand
+/// (Romans just converted, 8.3) or a refused Bread & Circuses' revolt (14.3):
+/// 8.3 loots only "a loyally defended" or "an entirely undefended" centre
+/// (ruling R-C10). The Gallic Empire holds its own hexes while active: 9.5
+/// loots only those "entered by loyal Roman units during the rebellion".
+fn held_by_own(ctx: &Ctx, st: &State, f: Faction, units: &[UnitId], h: Hex) -> bool {
+    let d = ctx.d;
+    if ctx.version < 14 {
+        return false;
+    }
+    match f {
+        Faction::Rebel => {
+            st.bc_rebels.contains(&h)
+                || st
+                    .at(h)
+                    .any(|u| !units.contains(&u) && st.faction(d, u) == Faction::Rebel)
+        }
+        Faction::Gallic => st.gallic == Gallic::Active && d.region(h) == Region::Gallic,
+        _ => false,
+    }
 }
 
 /// A leader left without friendly units shares their fate (8.4); a stack

@@ -98,6 +98,9 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     {
         return coemperor_army_proclaims(ctx, st, co, roll, row.tp_die);
     }
+    if hex.is_none() && ctx.version >= 14 {
+        return vacant(ctx, st, roll, row.tp_die);
+    }
     let hex = hex.or_else(|| fit_for_emperor(d, st, d.special.rome).then_some(d.special.rome));
     let Some(h) = hex else {
         return Ok(());
@@ -118,6 +121,62 @@ pub fn succession(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         }
     }
     proclaim(ctx, st, h, roll, row.tp_die)
+}
+
+/// Version 14: the emperor fell, and no loyal Roman unit stands anywhere
+/// and no co-emperor is on the map to proclaim a successor. A leader never
+/// stands without a unit (8.4: he moves only with mobile units and shares
+/// the fate of the last unit in his hex; ruling R-F6), so the new emperor
+/// is not set alone in Rome, as version 13 did: the throne stays vacant
+/// (the counter in the dead pile) until a loyal Roman unit stands on the map
+/// again (reclaimed, 6.8; a windfall's legions, 14.3; ...), and he is
+/// proclaimed with the largest army at the end of that order
+/// ([`fill_vacancy`]). The table was consulted (8.9): its roll is made now
+/// and its TP die paid. The umpire's ruling: the text and the stand-in
+/// table do not say.
+fn vacant(ctx: &mut Ctx, st: &mut State, roll: u32, tp_die: bool) -> Result<(), RuleError> {
+    ctx.say(
+        format!(
+            "Emperor Creation Table roll {roll}: no loyal Roman unit stands anywhere for a new emperor to stand with, and no co-emperor: the throne is vacant until a loyal Roman unit is on the map again (8.4, 8.9; ruling)"
+        ),
+        vec![],
+    );
+    if tp_die {
+        let n = ctx.d6(st, "emperor-table-tp")?;
+        super::economics::pay(ctx, st, n, "the succession")?;
+    }
+    Ok(())
+}
+
+/// Version 14: a vacant throne (see [`vacant`]) is filled at the end of the
+/// order that put a loyal Roman unit on the map again: the new emperor is
+/// proclaimed with the largest army (ties by the Roman's `prefer` order,
+/// then the lowest hex id), else beside any loyal unit (8.4, 8.9, 14.4).
+pub fn fill_vacancy(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let Some(emp) = st.emperor(d).filter(|e| st.unit(*e).loc == Loc::Dead) else {
+        return Ok(());
+    };
+    let manned = |h: &Hex| {
+        st.at(*h)
+            .any(|u| !d.kind(u).is_leader() && st.faction(d, u) == Faction::Loyal)
+    };
+    let hex = largest_army(d, st).or_else(|| {
+        d.all_hexes()
+            .find(|h| manned(h) && fit_for_emperor(d, st, *h))
+    });
+    let Some(h) = hex else {
+        return Ok(());
+    };
+    st.set_loc(emp, Loc::Hex(h));
+    ctx.say(
+        format!(
+            "the vacant throne is filled: a new emperor is proclaimed with the army in {} (8.4, 8.9; ruling)",
+            d.hex_name(h)
+        ),
+        vec![h],
+    );
+    entered(ctx, st, Faction::Loyal, &[emp], h)
 }
 
 /// No loyal Roman unit stands anywhere for the new emperor to stand with
@@ -472,6 +531,17 @@ pub fn create_rebel(ctx: &mut Ctx, st: &mut State, prefs: &[Hex]) -> Result<(), 
         return Err(illegal(
             "no hex holds loyal units away from the emperor and Rome",
             "8.7",
+        ));
+    }
+    // Version 14: a hex named that does not qualify is refused before the
+    // die (version 13 passed over it, and over the whole list to the lowest
+    // hex that qualified).
+    if let Some(h) = prefs.iter().find(|h| !sites.contains(h)).filter(|_| ctx.version >= 14) {
+        return Err(illegal(
+            format!(
+                "{h} holds no loyal Roman unit away from the emperor and Rome, where a rebel co-emperor may rise"
+            ),
+            "8.7; R-F5",
         ));
     }
     let roll = ctx.d6(st, "rebel-coemperor")?;

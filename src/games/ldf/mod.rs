@@ -55,7 +55,7 @@ use crate::core::ruleset::{
 };
 use data::Kind;
 use orders::Order;
-use state::{Loc, Options, Player, Stage};
+use state::{Faction, Loc, Options, Player, Stage};
 use crate::core::data::{DataCheck, Descriptor, Embedded, Files};
 use std::sync::Arc;
 
@@ -69,7 +69,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 13;
+pub const VERSION: u32 = 14;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -136,6 +136,17 @@ impl Ldf {
     pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
         Ok(Ldf {
             data: Arc::new(Data::load(map, oob, tables)?),
+            version: VERSION,
+        })
+    }
+
+    /// The game over a test fixture (a small hand-built map, with its own or
+    /// the embedded counters and tables): read as [`Ldf::with_data`] reads a
+    /// club's files, checked only for what the engine needs, not for the
+    /// rulebook's fixed hexes and counts ([`Data::fixture`]).
+    pub fn from_fixture(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+        Ok(Ldf {
+            data: Arc::new(Data::fixture(map, oob, tables)?),
             version: VERSION,
         })
     }
@@ -288,6 +299,23 @@ impl Rules for Ldf {
             // 822); when no loyal Roman unit stands anywhere for a new
             // emperor to stand with but the co-emperor's, his army proclaims him
             // (8.4, 8.3; seed 1055 game 504); `at_version(12)` plays 12.
+            // 14: emergency taxation yields double a hex's TP, not its
+            // collected TP and double on top (6.6); salt and Agents adding
+            // more than +3 are refused before anything is spent, and the
+            // Roman's negative salt and Agents take at most 3 off (8.8);
+            // conversion rolls in ascending hex order (R-F2), one for each
+            // adjacent loyal hex (a lone garrison too) before a rebel force
+            // moves off, by land, sea or river, and where it lands by sea or
+            // river (8.3), no looting of a centre its own side holds
+            // (8.3, 9.5; R-C10); a mixed force's infantry past their
+            // allowance must be dropped (8.5); an emperor falling with no
+            // loyal unit anywhere leaves the throne vacant until one stands
+            // (8.4, 8.9); an attack's advance and exchange losses, and a
+            // chit's `tp` and hexes, checked before the roll (13.10, 13.11,
+            // 13.14, 14.3); a leader named to advance goes (13.14); a rebel
+            // co-emperor named into a hex where he may not rise (8.7) and a
+            // unit named twice for demobilization (6.7) are refused;
+            // `at_version(13)` plays 13.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),
@@ -552,7 +580,12 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         })
     );
     let emperor_off = !proclaiming && st.emperor(d).is_some_and(|e| st.hex_of(e).is_none());
-    if st.finished.is_none() && st.stage != Stage::Setup && emperor_off {
+    // The throne may stand vacant while no loyal Roman unit is on the map
+    // for a new emperor to stand with (8.4; version 14).
+    let loyal_on_map = st
+        .on_map()
+        .any(|(u, _)| !d.kind(u).is_leader() && st.faction(d, u) == Faction::Loyal);
+    if st.finished.is_none() && st.stage != Stage::Setup && emperor_off && loyal_on_map {
         return Err("the emperor is not on the map".into());
     }
     if st.fortify.is_some_and(|h| !d.region(h).is_core()) {

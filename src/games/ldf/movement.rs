@@ -118,7 +118,24 @@ pub fn land(
     let mut picked: BTreeSet<UnitId> = BTreeSet::new();
     let mut touched = vec![cur];
     let mut rolled: BTreeSet<Hex> = BTreeSet::new();
-    if in_ezoc(d, st, cur, f) {
+    if f == Faction::Rebel && ctx.version >= 14 {
+        // 8.3: a rebel force's move "would have to start with a conversion
+        // die roll for each adjacent hexes containing a loyal Roman force"
+        // (a lone garrison or base too, which exerts no ZOC); "if those die
+        // rolls all resulted in conversions, the rebel leader and his force
+        // could then actually move off". Version 13 rolled only when the
+        // force stood in an enemy zone of control.
+        let rolls = loyal_adjacent(d, st, cur);
+        if (rolls || in_ezoc(d, st, cur, f))
+            && (!convert_around(ctx, st, cur, &mut rolled)? || in_ezoc(d, st, cur, f))
+        {
+            ctx.say(
+                format!("the rebel co-emperor's force cannot move off from {cur}: the move ends there (8.3)"),
+                vec![cur],
+            );
+            return Ok(());
+        }
+    } else if in_ezoc(d, st, cur, f) {
         if f != Faction::Rebel {
             return Err(illegal(
                 format!("a unit may not leave an enemy zone of control ({cur})"),
@@ -217,6 +234,20 @@ pub fn land(
                             "12.4",
                         ));
                     }
+                    if ctx.version >= 14 {
+                        // 8.5: the infantry "exhaust their movement action";
+                        // the order must leave them (version 13 dropped them
+                        // unasked).
+                        let ids: Vec<&str> = spent.iter().map(|i| d.uid(units[*i])).collect();
+                        return Err(illegal(
+                            format!(
+                                "{} spent their movement points and stop in {cur}: only the leader and the cavalry go on to {n}; drop them there (`drop {}`)",
+                                ids.join(", "),
+                                ids.join(",")
+                            ),
+                            "8.5",
+                        ));
+                    }
                     for i in spent.into_iter().rev() {
                         units.remove(i);
                         mp.remove(i);
@@ -302,9 +333,18 @@ pub fn land(
     Ok(())
 }
 
+/// Does a hex linked to `h` hold loyal Roman units (8.3)?
+fn loyal_adjacent(d: &Data, st: &State, h: Hex) -> bool {
+    d.links(h).any(|n| {
+        st.at(n)
+            .any(|u| d.kind(u).is_roman() && st.faction(d, u) == Faction::Loyal)
+    })
+}
+
 /// Conversion rolls of a rebel co-emperor's force (8.3): one die per hex of
-/// loyal Romans newly adjacent, in hex order; even flips them. False if any
-/// failed (the move ends) or the emperor is adjacent (stasis).
+/// loyal Romans newly adjacent, in ascending hex order from version 14
+/// (ruling R-F2; version 13 went round the hex from north); even flips them.
+/// False if any failed (the move ends) or the emperor is adjacent (stasis).
 fn convert_around(
     ctx: &mut Ctx,
     st: &mut State,
@@ -313,7 +353,10 @@ fn convert_around(
 ) -> Result<bool, RuleError> {
     let d = ctx.d;
     let mut ok = true;
-    let ns: Vec<Hex> = d.links(h).collect();
+    let mut ns: Vec<Hex> = d.links(h).collect();
+    if ctx.version >= 14 {
+        ns.sort();
+    }
     for n in ns {
         let loyal: Vec<UnitId> = st
             .at(n)
@@ -417,6 +460,11 @@ pub fn sea(
             "12.6",
         ));
     }
+    fits_after(d, st, &units, from, to)?;
+    let mut rolled = BTreeSet::new();
+    if !rebel_sets_out(ctx, st, f, from, &mut rolled)? {
+        return Ok(());
+    }
     for u in &units {
         st.set_loc(*u, Loc::Hex(to));
     }
@@ -429,7 +477,61 @@ pub fn sea(
         ),
         vec![from, to],
     );
-    entered(ctx, st, f, &units, to)
+    entered(ctx, st, f, &units, to)?;
+    rebel_lands(ctx, st, &units, to, &mut rolled)
+}
+
+/// Version 14: a rebel force's sea or river move starts, as a land move
+/// does, with a conversion roll for each adjacent hex of loyal Romans, and
+/// goes only if all convert (8.3; 12.6 and 12.7 let it leave an enemy zone
+/// of control, not skip the rolls). False if it may not set out.
+fn rebel_sets_out(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    from: Hex,
+    rolled: &mut BTreeSet<Hex>,
+) -> Result<bool, RuleError> {
+    if f != Faction::Rebel || ctx.version < 14 || !loyal_adjacent(ctx.d, st, from) {
+        return Ok(true);
+    }
+    if convert_around(ctx, st, from, rolled)? {
+        return Ok(true);
+    }
+    ctx.say(
+        format!("the rebel co-emperor's force cannot move off from {from}: the move ends there (8.3)"),
+        vec![from],
+    );
+    Ok(false)
+}
+
+/// Version 14: a rebel force landing by sea or river next to loyal Romans
+/// rolls for each such hex, "each time it moves adjacent" (8.3); the move
+/// has used the whole action and ends there whatever the rolls. Not once
+/// the revolt has ended on arrival (a rebel co-emperor reaching Rome).
+fn rebel_lands(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    to: Hex,
+    rolled: &mut BTreeSet<Hex>,
+) -> Result<(), RuleError> {
+    let rebels = units.iter().any(|u| st.unit(*u).rebel && !st.unit(*u).gallic);
+    if rebels && ctx.version >= 14 && st.finished.is_none() {
+        convert_around(ctx, st, to, rolled)?;
+    }
+    Ok(())
+}
+
+/// Would the stacks of `from` and `to` be legal once `units` sailed or
+/// rowed from one to the other (10.1)? Checked before any conversion roll
+/// (a refusal comes before the first die).
+fn fits_after(d: &Data, st: &State, units: &[UnitId], from: Hex, to: Hex) -> Result<(), RuleError> {
+    let mut t = st.clone();
+    for u in units {
+        t.set_loc(*u, Loc::Hex(to));
+    }
+    stacking::check_hexes(d, &t, &[from, to]).map_err(|(m, r)| illegal(m, r))
 }
 
 /// A riverine move (12.7): riverbank to riverbank, the whole action.
@@ -464,6 +566,11 @@ pub fn river(
         ));
     }
     may_enter(d, st, f, &units, to)?;
+    fits_after(d, st, &units, from, to)?;
+    let mut rolled = BTreeSet::new();
+    if !rebel_sets_out(ctx, st, f, from, &mut rolled)? {
+        return Ok(());
+    }
     for u in &units {
         st.set_loc(*u, Loc::Hex(to));
     }
@@ -476,7 +583,8 @@ pub fn river(
         ),
         vec![from, to],
     );
-    entered(ctx, st, f, &units, to)
+    entered(ctx, st, f, &units, to)?;
+    rebel_lands(ctx, st, &units, to, &mut rolled)
 }
 
 /// Into the Valley of the Shadow of Death (14.3): the player moves one enemy

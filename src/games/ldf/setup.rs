@@ -33,6 +33,7 @@ pub fn initial(d: &Data, options: Options) -> State {
         fortify: None,
         plague: Default::default(),
         bc_rebels: Default::default(),
+        collected: Default::default(),
         pool: Vec::new(),
         hands: [Vec::new(), Vec::new()],
         aside: Vec::new(),

@@ -252,6 +252,12 @@ pub struct State {
     pub plague: BTreeSet<Hex>,
     /// Hexes with a rebel garrison planted by Bread & Circuses.
     pub bc_rebels: BTreeSet<Hex>,
+    /// Core hexes whose normal TP went into this turn's collection (6.5), so
+    /// an emergency tax of one adds the other half of its double yield
+    /// (6.6; version 14). Left out of the state's bytes while empty, so
+    /// every state of version 13 hashes as it did.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub collected: BTreeSet<Hex>,
     /// The chit pool, sorted.
     pub pool: Vec<Item>,
     /// Each player's hand of chits (secret but for the count, 10.9).

@@ -97,7 +97,8 @@ fn run(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleEr
         return Err(illegal("it is not your turn to give orders", "5.2"));
     }
     if st.question.is_some() {
-        return answered(ctx, st, o);
+        answered(ctx, st, o)?;
+        return after_order(ctx, st);
     }
     match st.stage {
         Stage::Setup => match o {
@@ -112,6 +113,16 @@ fn run(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), RuleEr
         Stage::AdminRoman => admin_roman(ctx, st, o)?,
         Stage::AdminGp => admin_gp(ctx, st, o)?,
         Stage::Actions => action(ctx, st, p, o)?,
+    }
+    after_order(ctx, st)
+}
+
+/// What every order ends with, once no question stops it: from version 14 a
+/// throne left vacant (no loyal unit anywhere when the emperor fell) is
+/// filled as soon as a loyal Roman unit stands on the map (8.4, 8.9).
+fn after_order(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
+    if ctx.version >= 14 && st.question.is_none() && st.finished.is_none() {
+        leaders::fill_vacancy(ctx, st)?;
     }
     Ok(())
 }

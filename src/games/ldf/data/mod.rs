@@ -682,6 +682,17 @@ impl Data {
         Ok(d)
     }
 
+    /// Reads a fixture through the same reader as [`Data::load`], with the
+    /// checks any map needs (places, narrows and named hexes on land, the
+    /// tables' rows) but not the rulebook's own hexes and counts: a rules
+    /// test stands on a small hand-built map holding only the hexes its rule
+    /// needs. A club's files and `umpire data check` always get every check.
+    pub fn fixture(map: &str, oob: &str, tables: &str) -> Result<Data, Vec<String>> {
+        let d = read::read(map, oob, tables)?;
+        let e = check::structure(&d);
+        if e.is_empty() { Ok(d) } else { Err(e) }
+    }
+
     fn idx(&self, h: Hex) -> Option<usize> {
         let (c0, c1, r0, r1) = self.bounds;
         if h.col < c0 || h.col > c1 || h.row < r0 || h.row > r1 {
