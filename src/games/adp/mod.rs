@@ -172,6 +172,20 @@ impl Adp {
         })
     }
 
+    /// The game over a test fixture: `files` by name (`map.toml`,
+    /// `setup.toml`, `nonplayer.toml`, `cards.toml`, `forces.toml`; the
+    /// embedded file where one is not given), read by the loader a club's
+    /// data goes through and checked for consistency only
+    /// ([`data::Scope::Fixture`]): a small map needs neither the printed
+    /// game's counts nor the embedded Non-player file, which names the real
+    /// spaces. A club's data keep every check (`umpire data check adp`).
+    pub fn fixture(files: &std::collections::BTreeMap<String, String>) -> Result<Adp, Vec<String>> {
+        let files = Files::new(data::FILES, files)?;
+        Ok(Adp {
+            data: Arc::new(Data::fixture(&files)?),
+        })
+    }
+
     /// The data in use.
     pub fn data(&self) -> &Data {
         &self.data

@@ -1,0 +1,176 @@
+//! A Distant Plain on a fixture: a seven-space map with its own set-up,
+//! deck and Non-player file (`tests/fixtures/adp/small/`), built through the
+//! loader a club's data goes through (`Adp::fixture`). Each test places only
+//! the pieces its rule needs and cites its rule.
+
+use std::collections::BTreeMap;
+use umpire::core::dice::Dice;
+use umpire::core::movefile::SourceLine;
+use umpire::core::ruleset::{Rules, Setup};
+use umpire::games::adp::action::{self, Terms};
+use umpire::games::adp::data::{Data, SpaceId};
+use umpire::games::adp::orders::{self, Order};
+use umpire::games::adp::pieces::{Faction, Piece};
+use umpire::games::adp::state::State;
+use umpire::games::adp::{Adp, data};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adp/small");
+
+/// The fixture's files by name.
+fn files() -> BTreeMap<String, String> {
+    ["map.toml", "setup.toml", "cards.toml", "nonplayer.toml"]
+        .iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(format!("{DIR}/{n}"))
+                .unwrap_or_else(|e| panic!("{n}: {e}"));
+            (n.to_string(), text)
+        })
+        .collect()
+}
+
+/// The fixture's ruleset, at `version` (the newest if `None`).
+fn ruleset(version: Option<u32>) -> Adp {
+    let r = Adp::fixture(&files()).unwrap_or_else(|e| panic!("{e:?}"));
+    match version {
+        Some(v) => r.at(v).expect("a kept version"),
+        None => r,
+    }
+}
+
+/// A game on the fixture in a seating mode (`""`: four players); factions
+/// no side declares are Non-players (8.0).
+fn game_at(version: Option<u32>, suffix: &str, sides: &[&str]) -> (Adp, State) {
+    let r = ruleset(version);
+    let st = r
+        .setup(&Setup {
+            scenario: format!("fixture{suffix}"),
+            options: Default::default(),
+            sides: sides.iter().map(|s| s.to_string()).collect(),
+        })
+        .unwrap();
+    (r, st)
+}
+
+fn game() -> (Adp, State) {
+    game_at(
+        None,
+        "",
+        &["coalition", "government", "taliban", "warlords"],
+    )
+}
+
+fn s(d: &Data, name: &str) -> SpaceId {
+    d.find(name).unwrap_or_else(|| panic!("no space {name}"))
+}
+
+fn put(d: &Data, st: &mut State, name: &str, p: Piece, n: u8) {
+    let id = s(d, name);
+    assert_eq!(st.place(id, p, n), n, "not enough {p:?} Available");
+    st.update_control(d);
+}
+
+fn lines(text: &str) -> Vec<SourceLine> {
+    text.lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.trim().to_string(),
+        })
+        .collect()
+}
+
+fn parse(d: &Data, text: &str) -> Order {
+    orders::parse(d, &lines(text), false).unwrap().remove(0).1
+}
+
+const FULL: Terms = Terms {
+    free: false,
+    final_card: false,
+    sa_allowed: true,
+};
+
+/// Runs an Operation for `f` on a copy of the state with `dice`, keeping
+/// the copy if it is carried out; the error's text otherwise.
+fn op_with(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    text: &str,
+    terms: Terms,
+    dice: &mut Dice,
+) -> Result<(), String> {
+    let Order::Act(a) = parse(d, text) else {
+        panic!("not an Operation: {text}")
+    };
+    let mut copy = st.clone();
+    match action::execute(d, &mut copy, f, &a, terms, dice) {
+        Ok(_) => {
+            *st = copy;
+            Ok(())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn op(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<(), String> {
+    op_with(d, st, f, text, FULL, &mut Dice::seeded([3; 32]))
+}
+
+// ------------------------------------------------------------------ fixture
+
+#[test]
+fn a_fixture_loads_through_the_clubs_loader_with_consistency_checks_only() {
+    let r = ruleset(None);
+    let d = r.data();
+    assert_eq!(d.spaces.len(), 7);
+    assert!(d.adjacent(s(d, "ghar"), s(d, "hill")));
+    assert!(d.random_spaces.is_empty(), "no Random Spaces table (8.2)");
+    let (_, st) = game();
+    assert_eq!(st.res(Faction::Warlords), 10);
+    // The same files as a club's replacement data are refused
+    // (`umpire data check adp`): the Random Spaces table is required, and
+    // every printed count is checked and named.
+    let f = files();
+    let club = umpire::core::data::Files::new(data::FILES, &f).unwrap();
+    let e = Data::from_files(&club).unwrap_err().join("\n");
+    assert!(e.contains("random_spaces"), "{e}");
+    let e = data::check(d).join("\n");
+    for want in [
+        "not 12",
+        "not 25",
+        "Pakistan spaces, not 3",
+        "cards, not 78",
+    ] {
+        assert!(e.contains(want), "{want}: {e}");
+    }
+    assert!(data::check_in(d, data::Scope::Fixture).is_empty());
+}
+
+#[test]
+fn a_fixture_is_still_checked_for_consistency() {
+    // 1.3: adjacency listed at one end only is refused in a fixture too.
+    let mut f = files();
+    let map = f["map.toml"].replacen(
+        "adjacent = [\"ghar\", \"vale\"]",
+        "adjacent = [\"ghar\", \"vale\", \"dune\"]",
+        1,
+    );
+    f.insert("map.toml".into(), map);
+    let e = Adp::fixture(&f).err().expect("refused").join("\n");
+    assert!(e.contains("symmetric"), "{e}");
+    // A Non-player file naming a space the map lacks (8.2).
+    let mut f = files();
+    let np = f["nonplayer.toml"].replacen(
+        "spaces = [\"provinces\", \"pop\", \"econ\"]",
+        "spaces = [\"kandahar\"]",
+        1,
+    );
+    f.insert("nonplayer.toml".into(), np);
+    let e = Adp::fixture(&f).err().expect("refused").join("\n");
+    assert!(e.contains("kandahar"), "{e}");
+    // A file the game does not have.
+    let mut f = files();
+    f.insert("rules.toml".into(), String::new());
+    assert!(Adp::fixture(&f).is_err());
+}
