@@ -174,3 +174,150 @@ fn a_fixture_is_still_checked_for_consistency() {
     f.insert("rules.toml".into(), String::new());
     assert!(Adp::fixture(&f).is_err());
 }
+
+// ------------------------------------------- 3.3.2: a piece marches once
+
+/// Two Underground Taliban in Ghar (Pashtun) next to Hill (not Pashtun),
+/// Resources to pay.
+fn two_taliban_in_ghar(version: Option<u32>) -> (Adp, State) {
+    let (r, mut st) = game_at(
+        version,
+        "",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    put(&d, &mut st, "ghar", Piece::TalUnder, 2);
+    st.resources[Faction::Taliban.index()] = 5;
+    (r, st)
+}
+
+#[test]
+fn march_on_from_a_non_pashtun_space_is_refused_in_one_line_or_two() {
+    // 3.3.2: "Taliban Guerrillas may conduct additional Marches ... if the
+    // destination was Pashtun." Hill is not: written as one path the
+    // march-on was refused, written as a second `move` line it was not.
+    let (r, mut st) = two_taliban_in_ghar(None);
+    let d = r.data();
+    let one = op(d, &mut st, Faction::Taliban, "march\nmove 2 ghar>hill>vale").unwrap_err();
+    assert!(one.contains("3.3.2"), "{one}");
+    let two = op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 2 ghar>hill\nmove 2 hill>vale",
+    )
+    .unwrap_err();
+    assert!(two.contains("3.3.2") && two.contains("line 3"), "{two}");
+    assert!(two.contains("Hill"), "{two}");
+    // From a Pashtun destination they go on, in one line or two, paying for
+    // each Province entered (ruling A13).
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "tribal", Piece::TalUnder, 2);
+    st.resources[Faction::Taliban.index()] = 5;
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 2 tribal>dune\nmove 2 dune>ghar",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "ghar")].pieces[Piece::TalUnder], 2);
+    assert_eq!(st.res(Faction::Taliban), 3);
+}
+
+#[test]
+fn version_9_replays_the_march_on_written_as_two_lines() {
+    let (r, mut st) = two_taliban_in_ghar(Some(9));
+    let d = r.data();
+    op(
+        d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 2 ghar>hill\nmove 2 hill>vale",
+    )
+    .unwrap();
+    assert_eq!(st[s(d, "vale")].pieces.guerrillas(Faction::Taliban), 2);
+}
+
+#[test]
+fn warlord_guerrillas_march_once_in_one_line_or_two() {
+    // 3.3.2: "Warlord Guerrillas move once only."
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "vale", Piece::WarUnder, 2);
+    st.resources[Faction::Warlords.index()] = 5;
+    let one = op(
+        &d,
+        &mut st,
+        Faction::Warlords,
+        "march\nmove 1 vale>hill>ghar",
+    )
+    .unwrap_err();
+    assert!(one.contains("3.3.2"), "{one}");
+    let two = op(
+        &d,
+        &mut st,
+        Faction::Warlords,
+        "march\nmove 1 vale>hill\nmove 1 hill>ghar",
+    )
+    .unwrap_err();
+    assert!(two.contains("3.3.2") && two.contains("once"), "{two}");
+    // The Guerrilla that stayed may still move: each piece moves once.
+    put(&d, &mut st, "hill", Piece::WarUnder, 1);
+    op(
+        &d,
+        &mut st,
+        Faction::Warlords,
+        "march\nmove 1 vale>hill\nmove 1 hill>ghar",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "ghar")].pieces.guerrillas(Faction::Warlords), 1);
+    assert_eq!(st[s(&d, "hill")].pieces.guerrillas(Faction::Warlords), 1);
+    assert_eq!(st[s(&d, "vale")].pieces.guerrillas(Faction::Warlords), 1);
+}
+
+#[test]
+fn guerrillas_moving_from_one_space_to_another_are_one_group() {
+    // 3.3.2: "Guerrillas moving from 1 space to another move as a single
+    // group": four onto a LoC in two lines of two would each stay at 2 (not
+    // above 3) and Underground.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "ghar", Piece::TalUnder, 4);
+    st.resources[Faction::Taliban.index()] = 5;
+    let e = op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 2 ghar>kabul-dune\nmove 2 ghar>kabul-dune",
+    )
+    .unwrap_err();
+    assert!(e.contains("single group") && e.contains("3.3.2"), "{e}");
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "march\nmove 4 ghar>kabul-dune",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "kabul-dune")].pieces[Piece::TalActive], 4);
+}
+
+#[test]
+fn a_limited_march_may_go_on_to_its_one_destination_in_two_lines() {
+    // 2.3.5: "all moving Guerrillas must end in a single destination": a
+    // march-on from a Pashtun space written as two lines ends in one.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "tribal", Piece::TalUnder, 2);
+    st.resources[Faction::Taliban.index()] = 5;
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "march limited\nmove 2 tribal>dune\nmove 2 dune>ghar",
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "ghar")].pieces[Piece::TalUnder], 2);
+}

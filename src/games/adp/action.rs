@@ -13,6 +13,15 @@ use crate::core::dice::{Dice, DiceError};
 use crate::core::ruleset::{Event, RuleError};
 use std::collections::BTreeSet;
 
+/// The Guerrillas a March has moved so far (3.3.2, from version 10).
+#[derive(Clone, Debug, Default)]
+pub struct Marched {
+    /// By space, the Guerrillas that arrived there: (Underground, Active).
+    pub arrived: std::collections::BTreeMap<SpaceId, (u8, u8)>,
+    /// Every leg moved, (from, to).
+    pub legs: BTreeSet<(SpaceId, SpaceId)>,
+}
+
 /// How the Operation is being executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
@@ -43,6 +52,11 @@ pub struct Exec<'a> {
     pub entered: BTreeSet<SpaceId>,
     /// Movement destinations (LimOp: one destination, 2.3.5).
     pub destinations: BTreeSet<SpaceId>,
+    /// March, from version 10: the Guerrillas that arrived in each space in
+    /// this Operation, (Underground, Active), and the legs moved, (from,
+    /// to): a Guerrilla Marches once (3.3.2), a leg's Guerrillas are one
+    /// group.
+    pub marched: Marched,
     /// Spaces into which Government Troops moved (Coalition Sweep costs).
     pub gov_troops_in: BTreeSet<SpaceId>,
     /// Ambush spaces not yet resolved (4.4.3).
@@ -145,6 +159,7 @@ pub fn execute(
         selected: Vec::new(),
         entered: BTreeSet::new(),
         destinations: BTreeSet::new(),
+        marched: Marched::default(),
         gov_troops_in: BTreeSet::new(),
         ambush: Vec::new(),
         step_two: false,
@@ -309,7 +324,19 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
     // Taliban LimOps at Sponsorship may use several (6.6.1).
     let sponsorship = x.f == Faction::Taliban && st.islamabad == 4 && !x.terms.final_card;
     let mut spaces: BTreeSet<SpaceId> = x.selected.iter().copied().collect();
-    spaces.extend(x.destinations.iter().copied());
+    if x.op == Op::March && x.d.version >= 10 {
+        // Where the Guerrillas end: a march-on written as a second line
+        // passes through its first destination (2.3.5, 3.3.2).
+        spaces.extend(
+            x.marched
+                .arrived
+                .iter()
+                .filter(|(_, (u, a))| u + a > 0)
+                .map(|(s, _)| *s),
+        );
+    } else {
+        spaces.extend(x.destinations.iter().copied());
+    }
     if x.limited && spaces.len() > 1 && !sponsorship {
         return Err(RuleError::illegal(
             format!(

@@ -203,13 +203,32 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     if x.f == Faction::Warlords && m.path.len() > 2 {
         return Err(x.ill("Warlord Guerrillas March only once", "3.3.2"));
     }
-    // The group: Active ones first if asked, else Underground first.
-    let (first, second) = if m.active { (a, u) } else { (u, a) };
-    let k1 = m.count.min(st[from].pieces[first]);
-    let mut group = [(first, k1), (second, m.count - k1)];
+    // From version 10 a Guerrilla Marches once whatever the lines (3.3.2).
+    let once = x.d.version >= 10;
+    let mut group = if once {
+        group_once(x, st, m)?
+    } else {
+        // The group: Active ones first if asked, else Underground first.
+        let (first, second) = if m.active { (a, u) } else { (u, a) };
+        let k1 = m.count.min(st[from].pieces[first]);
+        [(first, k1), (second, m.count - k1)]
+    };
     let mut at = from;
     for (leg, to) in m.path.iter().copied().enumerate().skip(1) {
         let sp = &x.d[to];
+        // 3.3.2: "Guerrillas moving from 1 space to another move as a
+        // single group": two lines for one leg would each be counted apart
+        // for Activation.
+        if once && !x.marched.legs.insert((at, to)) {
+            return Err(x.ill(
+                format!(
+                    "Guerrillas moving from {} to {} move as a single group: write them in one line",
+                    x.name(at),
+                    sp.name
+                ),
+                "3.3.2",
+            ));
+        }
         if leg > 1 && !x.d[at].pashtun {
             return Err(x.ill(
                 format!(
@@ -269,6 +288,16 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         at = to;
     }
     x.destinations.insert(at);
+    if once {
+        let here = x.marched.arrived.entry(at).or_default();
+        for (p, n) in group {
+            if p == u {
+                here.0 += n;
+            } else {
+                here.1 += n;
+            }
+        }
+    }
     x.say(format!(
         "March: {} Guerrilla(s) {} to {}",
         m.count,
@@ -276,6 +305,67 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         x.name(at)
     ));
     Ok(())
+}
+
+/// The group leaving a March line's origin, from version 10 (3.3.2): the
+/// faction's Guerrillas there that have not Marched in this Operation and,
+/// for the Taliban in a Pashtun space, those that arrived there and go on
+/// (ruling A14), those first; Active ones first if asked, else Underground
+/// first. A Guerrilla that has Marched moves no more: "Warlord Guerrillas
+/// move once only", the Taliban go on only from a Pashtun destination.
+fn group_once(x: &mut Exec, st: &State, m: &Move) -> Result<[(Piece, u8); 2], RuleError> {
+    let (u, a) = guerrillas(x);
+    let from = m.path[0];
+    let (nu, na) = (st[from].pieces[u], st[from].pieces[a]);
+    let (au, aa) = arrived_in(x, from, nu, na);
+    let goes_on = x.f == Faction::Taliban && x.d[from].pashtun;
+    let (cu, ca) = if goes_on { (au, aa) } else { (0, 0) };
+    let (pool_u, pool_a) = (nu - au + cu, na - aa + ca);
+    if pool_u + pool_a < m.count {
+        let why = if x.f == Faction::Warlords {
+            "Warlord Guerrillas move once only".to_string()
+        } else {
+            format!(
+                "the Taliban go on only from a Pashtun destination, and {} is not Pashtun",
+                x.name(from)
+            )
+        };
+        return Err(x.ill(
+            format!(
+                "{} of your Guerrillas in {} Marched there in this Operation, so {} may move, not {}: {why}",
+                au + aa,
+                x.name(from),
+                pool_u + pool_a,
+                m.count
+            ),
+            "3.3.2",
+        ));
+    }
+    let ((first, p1, c1), (second, _, c2)) = if m.active {
+        ((a, pool_a, ca), (u, pool_u, cu))
+    } else {
+        ((u, pool_u, cu), (a, pool_a, ca))
+    };
+    let k1 = m.count.min(p1);
+    let k2 = m.count - k1;
+    // Those going on leave the space's arrivals first.
+    let (t1, t2) = (k1.min(c1), k2.min(c2));
+    let (tu, ta) = if first == u { (t1, t2) } else { (t2, t1) };
+    x.marched.arrived.insert(from, (au - tu, aa - ta));
+    Ok([(first, k1), (second, k2)])
+}
+
+/// The Guerrillas that arrived in `from` in this March, (Underground,
+/// Active), fitted to the `nu` Underground and `na` Active there now: a
+/// Special Activity between the lines (Extort, Suborn) may have flipped
+/// some, and the arrivals keep their number where they can.
+fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
+    let (au, aa) = x.marched.arrived.get(&from).copied().unwrap_or((0, 0));
+    let total = (au + aa).min(nu + na);
+    let au = au.min(nu);
+    let aa = (total - au).min(na);
+    let au = (total - aa).min(nu);
+    (au, aa)
 }
 
 /// Attack in one space (3.3.3), or an Ambush there (4.4.3).
