@@ -321,3 +321,139 @@ fn a_limited_march_may_go_on_to_its_one_destination_in_two_lines() {
     .unwrap();
     assert_eq!(st[s(&d, "ghar")].pieces[Piece::TalUnder], 2);
 }
+
+// ---------------------- invariant 4: an Operation refused before any roll
+
+/// Taliban Guerrillas and Government Police in Ghar and in Dune, Resources
+/// `res`: two spaces an Attack may select.
+fn two_attack_spaces(version: Option<u32>, res: u8) -> (Adp, State) {
+    let (r, mut st) = game_at(
+        version,
+        "",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    for sp in ["ghar", "dune"] {
+        put(&d, &mut st, sp, Piece::TalUnder, 2);
+        put(&d, &mut st, sp, Piece::Police, 1);
+    }
+    st.resources[Faction::Taliban.index()] = res;
+    (r, st)
+}
+
+/// Runs an Operation as `op_with` does and says how many dice it rolled.
+fn rolled(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    text: &str,
+    terms: Terms,
+) -> (Result<(), String>, usize) {
+    let mut dice = Dice::seeded([5; 32]);
+    let r = op_with(d, st, f, text, terms, &mut dice);
+    (r, dice.count())
+}
+
+#[test]
+fn a_limited_attack_in_two_spaces_is_refused_before_its_first_roll() {
+    // 2.3.5: "A Limited Operation is a player Operation in just 1 space":
+    // known before any die; invariant 4: a move is refused only before its
+    // first roll. Version 9 rolled both dice and then did not carry it out.
+    let text = "attack limited\nin ghar\nin dune";
+    let (r, mut st) = two_attack_spaces(None, 5);
+    let d = r.data().clone();
+    let (res, n) = rolled(&d, &mut st, Faction::Taliban, text, FULL);
+    let e = res.unwrap_err();
+    assert!(e.contains("2.3.5"), "{e}");
+    assert_eq!(n, 0, "no die rolled");
+    let (r9, mut st9) = two_attack_spaces(Some(9), 5);
+    let (res, n) = rolled(r9.data(), &mut st9, Faction::Taliban, text, FULL);
+    assert!(res.is_err());
+    assert_eq!(n, 2, "version 9 rolled both Attack dice first");
+}
+
+#[test]
+fn an_attack_it_cannot_pay_for_is_refused_before_its_first_roll() {
+    // 3.1: "the paying Faction must have enough Resources to pay for the
+    // Operation, including in each selected space."
+    let (r, mut st) = two_attack_spaces(None, 1);
+    let d = r.data().clone();
+    let (res, n) = rolled(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "attack\nin ghar\nin dune",
+        FULL,
+    );
+    let e = res.unwrap_err();
+    assert!(e.contains("3.1") && e.contains("line 3"), "{e}");
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn an_ambush_never_attacked_is_refused_before_the_attacks_roll() {
+    // 4.4.3: Ambush "must take place in spaces selected for Attack".
+    let (r, mut st) = two_attack_spaces(None, 5);
+    let d = r.data().clone();
+    let (res, n) = rolled(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "attack\nsa ambush dune\nin ghar",
+        FULL,
+    );
+    let e = res.unwrap_err();
+    assert!(e.contains("4.4.3"), "{e}");
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn a_surge_with_a_train_selecting_no_space_is_refused_before_its_roll() {
+    // 3.1: an Operation selects its spaces; 4.1: a Special Activity goes
+    // with an Operation "in at least 1 space". The Surge's die was rolled
+    // before the Train was found empty.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
+    let (res, n) = rolled(
+        &d,
+        &mut st,
+        Faction::Coalition,
+        "train\nsa surge 1 troops kabul>available, roll",
+        FULL,
+    );
+    let e = res.unwrap_err();
+    assert!(e.contains("3.1"), "{e}");
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn a_line_whose_legality_hangs_on_the_roll_is_judged_after_it() {
+    // 4.5.3 (ruling A6): Suborn takes a Government Base only with no
+    // Government cubes there. After an Attack that may remove the cubes,
+    // whether it can is known only from the roll: the move stands with
+    // its roll (invariant 4), and here the roll removes them.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "hill", Piece::WarUnder, 3);
+    put(&d, &mut st, "hill", Piece::Police, 2);
+    put(&d, &mut st, "hill", Piece::GovBase, 1);
+    st.resources[Faction::Warlords.index()] = 5;
+    let mut dice = Dice::recorded(vec![umpire::core::dice::Roll {
+        label: "Warlords Attack in Hill: hits on 3 or less (3.3.3)".into(),
+        sides: 6,
+        value: 2,
+        audience: Default::default(),
+        item: None,
+    }]);
+    op_with(
+        &d,
+        &mut st,
+        Faction::Warlords,
+        "attack\nin hill target government\nsa suborn hill base",
+        FULL,
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "hill")].pieces.of(Faction::Government), 0);
+}

@@ -1656,9 +1656,11 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
 }
 
 #[test]
-fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
+fn after_an_illegal_line_no_die_is_rolled_and_every_line_is_checked() {
     // Invariant 4: a move is refused before its first roll. Attack rolls a
-    // die (3.3.3): once a line is illegal, the later Attack is not rolled.
+    // die (3.3.3): since version 10 the whole Attack is checked without
+    // rolling first, so both illegal lines are reported and nothing rolled;
+    // version 9 stopped checking at the first later line that would roll.
     let (r, mut st, taliban) = taliban_on_card();
     let d = r.data().clone();
     put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
@@ -1666,14 +1668,16 @@ fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
     put(&d, &mut st, "helmand", Piece::TalUnder, 2);
     put(&d, &mut st, "helmand", Piece::Police, 1);
     let text = "attack\nin kabul target government\nin kandahar target government\nin kabul target government";
-    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
-    let mut dice = Dice::seeded([1; 32]);
-    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
-        .unwrap_err()
-        .to_string();
-    assert_eq!(dice.count(), 0, "{e}");
-    assert!(e.starts_with("illegal: line 2, column "), "{e}");
-    assert!(!e.contains("line 4"), "{e}");
+    for (r, both) in [(r.clone(), true), (r.at(9).unwrap(), false)] {
+        let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+        let mut dice = Dice::seeded([1; 32]);
+        let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(dice.count(), 0, "{e}");
+        assert!(e.contains("line 2, column "), "{e}");
+        assert_eq!(e.contains("line 4, column "), both, "{e}");
+    }
 }
 
 fn deception_game(scenario: &str, sides: &[&str]) -> Result<(Adp, State), String> {

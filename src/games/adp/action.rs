@@ -5,7 +5,7 @@
 use super::coin;
 use super::data::{Data, SpaceId};
 use super::insurgent;
-use super::orders::{ActStep, Action, At, Move, Op, SaKind};
+use super::orders::{ActStep, Action, At, Move, Op, Sa, SaKind};
 use super::pieces::Faction;
 use super::special;
 use super::state::State;
@@ -71,6 +71,12 @@ pub struct Exec<'a> {
     pub line: usize,
     /// What happened.
     pub events: Vec<Event>,
+    /// A dry run (version 10): no die is rolled ([`execute`]).
+    pub dry: bool,
+    /// In a dry run, the spaces whose pieces hang on a roll not made.
+    pub tainted: BTreeSet<SpaceId>,
+    /// The dry run met what only the dice decide: no verdict from it.
+    pub undecided: bool,
 }
 
 impl Exec<'_> {
@@ -142,6 +148,13 @@ impl Exec<'_> {
 }
 
 /// Carries out an Operation and its Special Activity for `f`.
+///
+/// From version 10 an Operation that may roll (an Attack, a Surge's die) is
+/// first checked whole without rolling (`dry`): every check that does not
+/// hang on a die (a Limited Operation's one space, 2.3.5; Resources for each
+/// space, 3.1; an Ambush then Attacked, 4.4.3; a space selected, 3.1) is
+/// made before the first roll, so that the move is refused there
+/// (invariant 4) rather than rolled and "not carried out".
 pub fn execute(
     d: &Data,
     st: &mut State,
@@ -149,6 +162,37 @@ pub fn execute(
     a: &Action,
     terms: Terms,
     dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    if d.version >= 10 && may_roll(a) {
+        let mut trial = st.clone();
+        carry_out(d, &mut trial, f, a, terms, &mut Dice::preview(), true)?;
+    }
+    carry_out(d, st, f, a, terms, dice, false)
+}
+
+/// Could a player's Operation roll a die: an Attack not Ambushed (3.3.3),
+/// a Surge's die (4.2.1)? (A Non-player's random picks among equal enemies,
+/// 8.1, roll too; its orders are the umpire's, tried before they are made.)
+fn may_roll(a: &Action) -> bool {
+    a.op == Op::Attack
+        || a.steps
+            .iter()
+            .any(|(_, s)| matches!(s, ActStep::Sa(Sa::Surge { roll: Some(_), .. })))
+}
+
+/// The Operation's lines and its whole-Operation checks, for real or `dry`:
+/// a dry run rolls no die, and what a roll would decide it leaves undecided
+/// (the spaces it touches are `tainted`); a line found illegal in such a
+/// space, or a random pick, ends the dry run without a verdict, since the
+/// real dice may make it legal.
+fn carry_out(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    terms: Terms,
+    dice: &mut Dice,
+    dry: bool,
 ) -> Result<Vec<Event>, RuleError> {
     let mut x = Exec {
         d,
@@ -167,6 +211,9 @@ pub fn execute(
         sa: None,
         line: 0,
         events: Vec::new(),
+        dry,
+        tainted: BTreeSet::new(),
+        undecided: false,
     };
     check_op(&x, st)?;
     x.say(format!(
@@ -184,8 +231,11 @@ pub fn execute(
     steps(&mut x, st, a, dice, &mut errors)?;
     // The whole Operation's checks only when every line stood: with a line
     // set aside they would report its absence, not a fault.
-    if errors.is_empty() {
-        finish(&mut x, st, dice)?;
+    if errors.is_empty() && !x.undecided {
+        match finish(&mut x, st, dice) {
+            Err(RuleError::Dice(DiceError::PreviewStops(_))) if dry => {}
+            r => r?,
+        }
         st.update_control(d);
     }
     if errors.is_empty() {
@@ -218,10 +268,15 @@ fn steps(
         let roll = preview.as_mut().unwrap_or(&mut *dice);
         match one_step(x, st, step, roll) {
             Ok(()) => st.update_control(x.d),
-            Err(RuleError::Dice(DiceError::PreviewStops(_))) if preview.is_some() => {
+            Err(RuleError::Dice(DiceError::PreviewStops(_))) if preview.is_some() || x.dry => {
+                x.undecided = true;
                 return Ok(());
             }
             Err(e @ RuleError::Dice(_)) => return Err(e),
+            Err(_) if x.dry && names_any(step, &x.tainted) => {
+                x.undecided = true;
+                return Ok(());
+            }
             Err(e) => {
                 if let Some((s, y)) = saved {
                     *st = s;
@@ -233,6 +288,42 @@ fn steps(
         }
     }
     Ok(())
+}
+
+/// Does the line name one of `spaces`?
+fn names_any(step: &ActStep, spaces: &BTreeSet<SpaceId>) -> bool {
+    let mut named: Vec<SpaceId> = Vec::new();
+    match step {
+        ActStep::In(i) => {
+            named.push(i.space);
+            named.extend(&i.from);
+        }
+        ActStep::Move(m) => named.extend(&m.path),
+        ActStep::Civic(s, _) | ActStep::Sharia(s, _) | ActStep::Assault(s, _) => named.push(*s),
+        ActStep::BuildBase(s, from) | ActStep::BuildBaseOf(s, from, _) => {
+            named.push(*s);
+            named.extend(from);
+        }
+        ActStep::Return { space, .. } => named.push(*space),
+        ActStep::Patronage => {}
+        ActStep::Sa(sa) => named.extend(sa_spaces(sa)),
+    }
+    named.iter().any(|s| spaces.contains(s))
+}
+
+/// The spaces a Special Activity's line names.
+fn sa_spaces(sa: &Sa) -> Vec<SpaceId> {
+    match sa {
+        Sa::Surge { moves, .. } => moves.iter().flat_map(|(m, _, _)| m.path.clone()).collect(),
+        Sa::Airlift(ms) => ms.iter().flat_map(|m| m.path.clone()).collect(),
+        Sa::Transport(m) => m.path.clone(),
+        Sa::Airstrike(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Govern(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Suborn(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Eradicate(v) | Sa::Extort(v) | Sa::Ambush(v) | Sa::Traffic(v) => v.clone(),
+        Sa::Infiltrate { space, .. } => vec![*space],
+        Sa::Cultivate(s) => vec![*s],
+    }
 }
 
 fn one_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {

@@ -418,6 +418,12 @@ pub fn attack(
         let k = st[s].pieces[u];
         st[s].pieces[u] = 0;
         st[s].pieces[a] += k;
+        if x.dry {
+            // A dry run (version 10): what the roll removes or places here
+            // is not known yet.
+            x.tainted.insert(s);
+            return Ok(());
+        }
         let roll = dice.roll(
             6,
             &format!(

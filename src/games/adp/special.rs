@@ -141,7 +141,7 @@ fn surge(
         }
     }
     x.say(format!("Surge: {} move(s)", moves.len()));
-    if let Some(w) = roll {
+    if let Some(w) = roll.filter(|_| !x.dry) {
         let r = dice.roll(
             6,
             "Coalition Surge: split between Aid and Warlord Resources (4.2.1)",
