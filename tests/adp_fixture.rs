@@ -457,3 +457,81 @@ fn a_line_whose_legality_hangs_on_the_roll_is_judged_after_it() {
     .unwrap();
     assert_eq!(st[s(&d, "hill")].pieces.of(Faction::Government), 0);
 }
+
+// ------------------- 8.1: a Non-player selects no space where it does nothing
+
+/// The Warlords a Non-player (three players), `available` Warlord
+/// Guerrillas left in Available (the rest on the LoC), 15 Resources, 1st
+/// Eligible on card 4, whose shaded Event does nothing here (8.1
+/// Ineffective Events): they Operate.
+fn np_warlords(version: Option<u32>, available: u8) -> (Adp, State) {
+    use umpire::games::adp::sequence::{self, CardTurn};
+    use umpire::games::adp::state::Stage;
+    let (r, mut st) = game_at(version, "-3p-np", &["coalition", "government", "taliban"]);
+    let d = r.data().clone();
+    let on_loc = st.available[Piece::WarUnder] - available;
+    put(&d, &mut st, "kabul-dune", Piece::WarUnder, on_loc);
+    st.resources[Faction::Warlords.index()] = 15;
+    st.deck.current = Some(4);
+    st.deck.next = Some(1);
+    st.stage = Stage::Card(CardTurn::default());
+    assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
+    (r, st)
+}
+
+/// The `in SPACE` lines of an order.
+fn in_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("in "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_non_player_rally_widens_only_to_spaces_where_it_places_something() {
+    use umpire::games::adp::np_extent;
+    // 8.1 GUIDELINES: "carry out whatever actions apply to the maximum
+    // extent (such as with the most pieces allowed and only as long as
+    // needed pieces and Resources are available)". With one Guerrilla
+    // Available a Rally places it in one space: version 9 went on to every
+    // space it could pay for, placing nothing there (1 Resource each).
+    let (r, st) = np_warlords(None, 1);
+    let d = r.data().clone();
+    let wide = np_extent::widen(&d, &st, Faction::Warlords, "rally\nin vale");
+    assert_eq!(in_lines(&wide), ["in vale"], "{wide}");
+    let (r9, st9) = np_warlords(Some(9), 1);
+    let wide9 = np_extent::widen(r9.data(), &st9, Faction::Warlords, "rally\nin vale");
+    assert_eq!(
+        in_lines(&wide9).len(),
+        5,
+        "version 9: every Rally space: {wide9}"
+    );
+    // With three Available, three spaces, the most Pop first (ruling A50).
+    let (r, st) = np_warlords(None, 3);
+    let wide = np_extent::widen(r.data(), &st, Faction::Warlords, "rally\nin vale");
+    assert_eq!(
+        in_lines(&wide),
+        ["in vale", "in kabul", "in dune"],
+        "{wide}"
+    );
+}
+
+#[test]
+fn a_non_player_offered_only_idle_rallies_does_something_else() {
+    use umpire::games::adp::nonplayer;
+    // 8.1: no Guerrilla Available, no Base to flip at or to make: a Rally
+    // would pay for nothing anywhere, so the Non-player chooses among its
+    // other Operations (here a March), where version 9 Rallied.
+    let mut dice = Dice::seeded([2; 32]);
+    for (version, rallies) in [(None, false), (Some(9), true)] {
+        let (r, st) = np_warlords(version, 0);
+        let d = r.data().clone();
+        let text = nonplayer::choose(&d, &st, Faction::Warlords, &mut dice).unwrap();
+        let op = text.lines().next().unwrap_or("");
+        if rallies {
+            assert_eq!(op, "rally", "{text}");
+        } else {
+            assert!(!text.starts_with("rally"), "{text}");
+        }
+    }
+}
