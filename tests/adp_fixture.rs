@@ -535,3 +535,77 @@ fn a_non_player_offered_only_idle_rallies_does_something_else() {
         }
     }
 }
+
+// ------------------------------------ 5.1.1: the current Event takes precedence
+
+/// Sandstorms (card 2, Momentum: no Coalition Sweep) in play, the
+/// Coalition 1st Eligible on MANPADS Scare (card 3: a free Sweep), with
+/// Troops in Vale next to Hill.
+fn sweep_under_sandstorms(version: Option<u32>) -> (Adp, State) {
+    use umpire::games::adp::effects;
+    use umpire::games::adp::sequence::{self, CardTurn};
+    use umpire::games::adp::state::Stage;
+    let (r, mut st) = game_at(
+        version,
+        "",
+        &["coalition", "government", "taliban", "warlords"],
+    );
+    let d = r.data().clone();
+    let sandstorms = d.card(2).unwrap().clone();
+    effects::execute(&d, &mut st, Faction::Taliban, &sandstorms, true, &[]).unwrap();
+    assert_eq!(st.forbidden(Faction::Coalition, "sweep"), Some(2));
+    put(&d, &mut st, "vale", Piece::CoalTroops, 2);
+    put(&d, &mut st, "hill", Piece::TalActive, 1);
+    st.deck.current = Some(3);
+    st.deck.next = Some(1);
+    st.stage = Stage::Card(CardTurn::default());
+    assert_eq!(sequence::decider(&d, &st), Some(Faction::Coalition));
+    (r, st)
+}
+
+#[test]
+fn example_5_1_1_the_current_event_overrides_a_lasting_one() {
+    use umpire::games::adp::sequence;
+    // 5.1.1 (rulebook line 19): "If two Events contradict, the currently
+    // played Event takes precedence. EXAMPLE: MANPADS Scare could result in
+    // Air Lift even if Sandstorms was in effect." The printed texts are not
+    // in the sources: the fixture's Sandstorms bars the Coalition's Sweep
+    // and its MANPADS Scare grants a free one (the step vocabulary grants
+    // Operations, not Special Activities: the same precedence). Version 9
+    // refused the granted Sweep, citing the Momentum (5.3).
+    let text = "event unshaded\nsweep\nin hill\nmove 2 troops vale>hill";
+    let (r, mut st) = sweep_under_sandstorms(None);
+    let d = r.data().clone();
+    let o = parse(&d, text);
+    sequence::act(
+        &d,
+        &mut st,
+        Faction::Coalition,
+        &o,
+        &mut Dice::seeded([1; 32]),
+    )
+    .unwrap();
+    assert_eq!(st[s(&d, "hill")].pieces[Piece::CoalTroops], 2);
+    assert_eq!(st[s(&d, "hill")].pieces[Piece::TalActive], 1);
+    let (r9, mut st9) = sweep_under_sandstorms(Some(9));
+    let e = sequence::act(
+        r9.data(),
+        &mut st9,
+        Faction::Coalition,
+        &o,
+        &mut Dice::seeded([1; 32]),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("card #2"), "{e}");
+    // Without the Event, the Momentum still bars an ordinary Sweep (5.4).
+    let (r, mut st) = sweep_under_sandstorms(None);
+    let e = op(
+        r.data(),
+        &mut st,
+        Faction::Coalition,
+        "sweep\nin hill\nmove 2 troops vale>hill",
+    )
+    .unwrap_err();
+    assert!(e.contains("card #2"), "{e}");
+}

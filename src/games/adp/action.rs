@@ -378,7 +378,11 @@ fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {
             if x.f.is_coin() { "3.2" } else { "3.3" },
         ));
     }
-    if let Some(card) = st.forbidden(x.f, x.op.key()) {
+    // 5.1.1: "If two Events contradict, the currently played Event takes
+    // precedence": from version 10 an Operation the current Event grants
+    // free is not barred by a Capability or Momentum in play.
+    let granted = x.terms.free && x.d.version >= 10;
+    if let Some(card) = st.forbidden(x.f, x.op.key()).filter(|_| !granted) {
         return Err(x.ill(format!("card #{card} in play bars {}", x.op.key()), "5.3"));
     }
     if x.terms.final_card && matches!(x.op, Op::Sweep | Op::March) {
