@@ -609,3 +609,295 @@ fn example_5_1_1_the_current_event_overrides_a_lasting_one() {
     .unwrap_err();
     assert!(e.contains("card #2"), "{e}");
 }
+
+// ------------- the audit: orders accepted and silently altered, now refused or told
+
+fn text_of(ev: &[umpire::core::ruleset::Event]) -> String {
+    ev.iter()
+        .map(|e| e.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Runs an Operation and returns its events' text.
+fn op_events(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<String, String> {
+    let Order::Act(a) = parse(d, text) else {
+        panic!("not an Operation: {text}")
+    };
+    let mut copy = st.clone();
+    let ev = action::execute(d, &mut copy, f, &a, FULL, &mut Dice::seeded([3; 32]))
+        .map_err(|e| e.to_string())?;
+    *st = copy;
+    Ok(text_of(&ev))
+}
+
+#[test]
+fn a_word_the_operation_does_not_use_is_refused_not_dropped() {
+    // A Rally targets nobody (3.3.1), an Attack places nothing (3.3.3), the
+    // Government's Assault counts its own cubes (3.2.4: `with-government`
+    // is the Coalition's choice), a Patrol moves cubes (3.2.2). Version 9
+    // read such words and dropped them.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "vale", Piece::WarUnder, 2);
+    put(&d, &mut st, "vale", Piece::Police, 1);
+    put(&d, &mut st, "vale", Piece::GovTroops, 4);
+    put(&d, &mut st, "ghar", Piece::TalUnder, 2);
+    st.resources[Faction::Warlords.index()] = 5;
+    st.resources[Faction::Taliban.index()] = 5;
+    let cases = [
+        (
+            Faction::Taliban,
+            "rally\nin ghar target government",
+            "3.3.1",
+            "target",
+        ),
+        (
+            Faction::Warlords,
+            "attack\nin vale place 2",
+            "3.3.3",
+            "place",
+        ),
+        (
+            Faction::Government,
+            "assault\nin vale with-government",
+            "3.2.4",
+            "with-government",
+        ),
+        (
+            Faction::Government,
+            "patrol\nmove 2 active troops vale>kabul",
+            "3.2.2",
+            "active",
+        ),
+        (
+            Faction::Warlords,
+            "march\nmove 1 troops vale>hill",
+            "3.3.2",
+            "troops",
+        ),
+        (
+            Faction::Taliban,
+            "terror\nin ghar target government",
+            "3.3.4",
+            "target",
+        ),
+    ];
+    for (f, text, rule, word) in cases {
+        let e = op(&d, &mut st.clone(), f, text).unwrap_err();
+        assert!(e.contains(rule) && e.contains(word), "{text}: {e}");
+        let r9 = ruleset(Some(9));
+        assert!(
+            op(r9.data(), &mut st.clone(), f, text).is_ok(),
+            "version 9 took {text}"
+        );
+    }
+}
+
+#[test]
+fn a_rally_does_one_thing_in_a_space_and_says_when_it_places_fewer() {
+    // 3.3.1: in each space it places Guerrillas OR makes a Base OR flips
+    // them; 1.4.1: placing what is not Available is ignored, and told.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "vale", Piece::WarUnder, 2);
+    put(&d, &mut st, "vale", Piece::WarBase, 1);
+    st.resources[Faction::Warlords.index()] = 5;
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Warlords,
+        "rally\nin vale base place 2",
+    )
+    .unwrap_err();
+    assert!(e.contains("one of these") && e.contains("3.3.1"), "{e}");
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Warlords,
+        "rally\nin vale place 2 troops",
+    )
+    .unwrap_err();
+    assert!(e.contains("not troops"), "{e}");
+    // Two Available; Vale (Pop 2, 1 Base) allows 3.
+    let left = st.available[Piece::WarUnder] - 2;
+    put(&d, &mut st, "kabul-dune", Piece::WarUnder, left);
+    let ev = op_events(&d, &mut st, Faction::Warlords, "rally\nin vale place 3").unwrap();
+    assert!(
+        ev.contains("placed 2 of 3 Guerrilla(s)") && ev.contains("1.4.1"),
+        "{ev}"
+    );
+}
+
+#[test]
+fn civic_action_and_sharia_beyond_what_a_space_can_take_are_refused() {
+    // 3.2.1 (6.4.1): each 3 Resources remove a Terror marker or shift a
+    // level toward Support; 3.3.1 (6.4.2) the same toward Opposition.
+    // Version 9 bought what it could and dropped the rest silently.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::GovTroops, 2);
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    let k = s(&d, "kabul");
+    st[k].terror = 1;
+    // Neutral: 1 Terror and 1 level, 2 steps.
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Government,
+        "train\nin kabul\ncivic kabul 3",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("2 step(s)") && e.contains("not 3") && e.contains("3.2.1"),
+        "{e}"
+    );
+    op(
+        &d,
+        &mut st.clone(),
+        Faction::Government,
+        "train\nin kabul\ncivic kabul 2",
+    )
+    .unwrap();
+    let r9 = ruleset(Some(9));
+    op(
+        r9.data(),
+        &mut st.clone(),
+        Faction::Government,
+        "train\nin kabul\ncivic kabul 3",
+    )
+    .unwrap();
+    // Sharia in Ghar (Pop 1, Neutral, a Taliban Base): 1 level.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "ghar", Piece::TalBase, 1);
+    st.resources[Faction::Taliban.index()] = 5;
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Taliban,
+        "rally\nin ghar\nsharia ghar 2",
+    )
+    .unwrap_err();
+    assert!(e.contains("1 step(s)") && e.contains("3.3.1"), "{e}");
+    op(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin ghar\nsharia ghar 1",
+    )
+    .unwrap();
+}
+
+#[test]
+fn special_activities_say_what_they_could_not_do() {
+    // 4.5.3 (ruling A6): Suborn removes up to 3 Government cubes: 5 is
+    // refused, where version 9 took 3; fewer there is told.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "vale", Piece::WarUnder, 2);
+    put(&d, &mut st, "vale", Piece::Police, 1);
+    st.resources[Faction::Warlords.index()] = 6;
+    let e = op(
+        &d,
+        &mut st.clone(),
+        Faction::Warlords,
+        "rally\nin hill\nsa suborn vale cubes 5",
+    )
+    .unwrap_err();
+    assert!(e.contains("up to 3") && e.contains("4.5.3"), "{e}");
+    let ev = op_events(
+        &d,
+        &mut st.clone(),
+        Faction::Warlords,
+        "rally\nin hill\nsa suborn vale cubes 3",
+    )
+    .unwrap();
+    assert!(ev.contains("3 asked"), "{ev}");
+    // 4.4.2, 1.4.1: Infiltrate's replacement with no Taliban Guerrilla
+    // Available removes and says so.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "ghar", Piece::TalUnder, 1);
+    put(&d, &mut st, "ghar", Piece::Police, 1);
+    let left = st.available[Piece::TalUnder];
+    put(&d, &mut st, "tribal", Piece::TalUnder, left);
+    st.resources[Faction::Taliban.index()] = 5;
+    let ev = op_events(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin dune\nsa infiltrate ghar replace government",
+    )
+    .unwrap();
+    assert!(ev.contains("removed, not replaced"), "{ev}");
+    // 4.2.1: the Surge's die is distributed fully: a share above the roll
+    // is cut, and told.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
+    put(&d, &mut st, "kabul", Piece::CoalBase, 1);
+    let ev = op_events(
+        &d,
+        &mut st,
+        Faction::Coalition,
+        "train\nin kabul\nsa surge 1 troops kabul>available, roll warlords 7",
+    )
+    .unwrap();
+    assert!(ev.contains("7 asked: the die gives"), "{ev}");
+}
+
+#[test]
+fn a_propaganda_plan_cut_short_at_its_turn_says_so() {
+    use umpire::games::adp::orders::PlanLine;
+    use umpire::games::adp::pieces::Kind;
+    use umpire::games::adp::propaganda;
+    // 6.4.1: Civic Action while Government Resources last; 6.5: Desertion
+    // (ruling A2, first) takes 1 in 3 Government cubes before the Redeploy.
+    // The plans were sealed before: what they could not do is told.
+    let (r, mut st) = game();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::GovTroops, 2);
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    put(&d, &mut st, "vale", Piece::Police, 3);
+    put(&d, &mut st, "vale", Piece::GovBase, 1);
+    st.deck.current = Some(5);
+    st.deck.next = Some(1);
+    let mut dice = Dice::seeded([4; 32]);
+    let mut ev = Vec::new();
+    propaganda::begin(&d, &mut st, &mut dice, &mut ev).unwrap();
+    let k = s(&d, "kabul");
+    st[k].terror = 1;
+    let (vale, kabul) = (s(&d, "vale"), k);
+    st.resources[Faction::Government.index()] = 3;
+    for (f, plan) in [
+        (Faction::Coalition, vec![]),
+        (Faction::Taliban, vec![]),
+        (
+            Faction::Government,
+            vec![
+                (2, PlanLine::Civic(kabul, 2)),
+                (
+                    3,
+                    PlanLine::Redeploy {
+                        count: 3,
+                        kind: Kind::Police,
+                        from: vale,
+                        to: kabul,
+                    },
+                ),
+            ],
+        ),
+    ] {
+        ev.extend(propaganda::submit(&d, &mut st, f, plan, &mut dice).unwrap());
+    }
+    let ev = text_of(&ev);
+    assert!(
+        ev.contains("Civic Action in Kabul: 1 step(s) of 2 asked"),
+        "{ev}"
+    );
+    assert!(
+        ev.contains("Redeploy 2 of 3 (no more there) police Vale to Kabul"),
+        "{ev}"
+    );
+}

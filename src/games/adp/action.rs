@@ -392,6 +392,9 @@ fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {
 }
 
 fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {
+    if x.d.version >= 10 {
+        unused_words(x, step)?;
+    }
     match (x.op, step) {
         (Op::Train, _) => coin::train_step(x, st, step),
         (Op::Patrol, _) => coin::patrol_step(x, st, step),
@@ -407,6 +410,53 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
             format!("this line does not belong in a {}", op.key()),
             op.rule(),
         )),
+    }
+}
+
+/// From version 10, a word of a line that the Operation would not use is
+/// refused with the Operation's rule: version 9 read it and dropped it (a
+/// `target` on a Rally, `place` on an Attack, a Government Assault
+/// `with-government`, `active` on a Patrol...).
+fn unused_words(x: &Exec, step: &ActStep) -> Result<(), RuleError> {
+    let op = x.op;
+    let word = match step {
+        ActStep::In(i) => {
+            if !i.place.is_empty() && !matches!(op, Op::Train | Op::Rally) {
+                Some("place")
+            } else if !i.from.is_empty() && op != Op::Train {
+                Some("from")
+            } else if i.base && op != Op::Rally {
+                Some("base")
+            } else if i.flip && op != Op::Rally {
+                Some("flip")
+            } else if i.with_government && !(op == Op::Assault && x.f == Faction::Coalition) {
+                Some("with-government")
+            } else if !i.targets.is_empty() && !matches!(op, Op::Assault | Op::Attack) {
+                Some("target")
+            } else {
+                None
+            }
+        }
+        ActStep::Move(m) => {
+            if m.active && op != Op::March {
+                Some("active")
+            } else if m.with > 0 && op != Op::Sweep {
+                Some("with")
+            } else if m.kind.is_some_and(|k| k != super::pieces::Kind::Guerrilla) && op == Op::March
+            {
+                Some("troops/police/base")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    match word {
+        Some(w) => Err(x.ill(
+            format!("`{w}` does nothing in a {}: remove it", op.key()),
+            op.rule(),
+        )),
+        None => Ok(()),
     }
 }
 

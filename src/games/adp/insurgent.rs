@@ -74,6 +74,9 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     let mine = st[s].pieces[base];
     let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
     let placing: u8 = i.place.iter().map(|(n, _)| *n).sum();
+    if x.d.version >= 10 {
+        one_rally_choice(x, i)?;
+    }
     let text = if i.base {
         if st[s].pieces[u] + st[s].pieces[a] < 2 {
             return Err(x.ill(
@@ -126,10 +129,63 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             ));
         }
         let k = st.place(s, u, n);
-        format!("placed {k} Guerrilla(s)")
+        if k < n && x.d.version >= 10 {
+            // 1.4.1: "ignore any instructions to place forces if the
+            // appropriate type is not available": told, not silent.
+            format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
+        } else {
+            format!("placed {k} Guerrilla(s)")
+        }
     };
     x.say(format!("Rally in {}: {text}", sp.name));
     Ok(())
+}
+
+/// 3.3.1: in each space the Rally places Guerrillas, or replaces 2 with a
+/// Base, or (with a Base) flips them Underground: one of these, and
+/// Guerrillas only (version 9 kept the first it read and dropped the rest).
+fn one_rally_choice(x: &Exec, i: &InSpace) -> Result<(), RuleError> {
+    let chosen = [i.base, i.flip, !i.place.is_empty()]
+        .iter()
+        .filter(|b| **b)
+        .count();
+    if chosen > 1 {
+        return Err(x.ill(
+            format!(
+                "a Rally in {} places Guerrillas, or makes a Base, or flips them: one of these",
+                x.name(i.space)
+            ),
+            "3.3.1",
+        ));
+    }
+    if let Some((_, k)) = i.place.iter().find(|(_, k)| *k != Kind::Guerrilla) {
+        return Err(x.ill(
+            format!("a Rally places Guerrillas, not {}", k.key()),
+            "3.3.1",
+        ));
+    }
+    Ok(())
+}
+
+/// How many Sharia or Civic Action steps `s` can take: its Terror markers,
+/// then the levels it can still shift (`toward_support`: to Support, else
+/// to Opposition), in an Afghan space with Population (1.6, 6.4).
+pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) -> u8 {
+    let shifts = if x.d[s].is_afghan() && st.pop(x.d, s) > 0 {
+        let (to, away) = if toward_support {
+            (Support::Support, Support::Opposition)
+        } else {
+            (Support::Opposition, Support::Support)
+        };
+        match st[s].support {
+            l if l == to => 0,
+            l if l == away => 2,
+            _ => 1,
+        }
+    } else {
+        0
+    };
+    st[s].terror + shifts
 }
 
 fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleError> {
@@ -147,6 +203,16 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleErr
     }
     if x.step_two {
         return Err(x.ill("Sharia in 1 space only", "3.3.1"));
+    }
+    let most = steps_possible(x, st, s, false);
+    if x.d.version >= 10 && n > most {
+        return Err(x.ill(
+            format!(
+                "Sharia in {} can take {most} step(s) (its Terror, then toward Opposition), not {n}",
+                x.name(s)
+            ),
+            "3.3.1",
+        ));
     }
     x.step_two = true;
     let k = sharia_steps(x, st, s, n, "3.3.1")?;
@@ -468,6 +534,11 @@ pub fn attack(
                 "Captured Goods: 1 Guerrilla placed in {} (3.3.3)",
                 x.name(s)
             ));
+        } else if x.d.version >= 10 {
+            x.say(format!(
+                "Captured Goods in {}: no Guerrilla is Available to place (1.4.1, 3.3.3)",
+                x.name(s)
+            ));
         }
     }
     Ok(())
@@ -489,10 +560,22 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
     st[s].pieces[u] -= 1;
     st[s].pieces[a] += 1;
     let pool = st.markers_on_map() < u32::from(x.d.limits.terror_markers);
+    let told = x.d.version >= 10;
+    if !pool && told && !(sp.is_loc() && st[s].sabotage) {
+        x.say(format!(
+            "Terror in {}: no marker placed, all {} are on the map (3.3.4)",
+            sp.name, x.d.limits.terror_markers
+        ));
+    }
     if sp.is_loc() {
         if !st[s].sabotage && pool {
             st[s].sabotage = true;
             x.say(format!("Terror on {}: Sabotaged", sp.name));
+        } else if st[s].sabotage && told {
+            x.say(format!(
+                "Terror on {}: already Sabotaged, 1 Guerrilla Activated (3.3.4)",
+                sp.name
+            ));
         }
     } else {
         if pool {
