@@ -3,135 +3,31 @@
 //! loader a club's data goes through (`Adp::fixture`). Each test places only
 //! the pieces its rule needs and cites its rule.
 
-use std::collections::BTreeMap;
+mod adp_kit;
+
+use adp_kit::*;
 use umpire::core::dice::Dice;
-use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup};
-use umpire::games::adp::action::{self, Terms};
-use umpire::games::adp::data::{Data, SpaceId};
-use umpire::games::adp::orders::{self, Order};
+use umpire::games::adp::Adp;
+use umpire::games::adp::action::Terms;
+use umpire::games::adp::data::{self, Data};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::state::State;
-use umpire::games::adp::{Adp, data};
-
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/adp/small");
-
-/// The fixture's files by name.
-fn files() -> BTreeMap<String, String> {
-    ["map.toml", "setup.toml", "cards.toml", "nonplayer.toml"]
-        .iter()
-        .map(|n| {
-            let text = std::fs::read_to_string(format!("{DIR}/{n}"))
-                .unwrap_or_else(|e| panic!("{n}: {e}"));
-            (n.to_string(), text)
-        })
-        .collect()
-}
-
-/// The fixture's ruleset, at `version` (the newest if `None`).
-fn ruleset(version: Option<u32>) -> Adp {
-    let r = Adp::fixture(&files()).unwrap_or_else(|e| panic!("{e:?}"));
-    match version {
-        Some(v) => r.at(v).expect("a kept version"),
-        None => r,
-    }
-}
-
-/// A game on the fixture in a seating mode (`""`: four players); factions
-/// no side declares are Non-players (8.0).
-fn game_at(version: Option<u32>, suffix: &str, sides: &[&str]) -> (Adp, State) {
-    let r = ruleset(version);
-    let st = r
-        .setup(&Setup {
-            scenario: format!("fixture{suffix}"),
-            options: Default::default(),
-            sides: sides.iter().map(|s| s.to_string()).collect(),
-        })
-        .unwrap();
-    (r, st)
-}
-
-fn game() -> (Adp, State) {
-    game_at(
-        None,
-        "",
-        &["coalition", "government", "taliban", "warlords"],
-    )
-}
-
-fn s(d: &Data, name: &str) -> SpaceId {
-    d.find(name).unwrap_or_else(|| panic!("no space {name}"))
-}
-
-fn put(d: &Data, st: &mut State, name: &str, p: Piece, n: u8) {
-    let id = s(d, name);
-    assert_eq!(st.place(id, p, n), n, "not enough {p:?} Available");
-    st.update_control(d);
-}
-
-fn lines(text: &str) -> Vec<SourceLine> {
-    text.lines()
-        .enumerate()
-        .map(|(i, t)| SourceLine {
-            line: i + 1,
-            column: 1,
-            text: t.trim().to_string(),
-        })
-        .collect()
-}
-
-fn parse(d: &Data, text: &str) -> Order {
-    orders::parse(d, &lines(text), false).unwrap().remove(0).1
-}
-
-const FULL: Terms = Terms {
-    free: false,
-    final_card: false,
-    sa_allowed: true,
-};
-
-/// Runs an Operation for `f` on a copy of the state with `dice`, keeping
-/// the copy if it is carried out; the error's text otherwise.
-fn op_with(
-    d: &Data,
-    st: &mut State,
-    f: Faction,
-    text: &str,
-    terms: Terms,
-    dice: &mut Dice,
-) -> Result<(), String> {
-    let Order::Act(a) = parse(d, text) else {
-        panic!("not an Operation: {text}")
-    };
-    let mut copy = st.clone();
-    match action::execute(d, &mut copy, f, &a, terms, dice) {
-        Ok(_) => {
-            *st = copy;
-            Ok(())
-        }
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-fn op(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<(), String> {
-    op_with(d, st, f, text, FULL, &mut Dice::seeded([3; 32]))
-}
 
 // ------------------------------------------------------------------ fixture
 
 #[test]
 fn a_fixture_loads_through_the_clubs_loader_with_consistency_checks_only() {
-    let r = ruleset(None);
+    let r = fixture_ruleset(None);
     let d = r.data();
     assert_eq!(d.spaces.len(), 7);
     assert!(d.adjacent(s(d, "ghar"), s(d, "hill")));
     assert!(d.random_spaces.is_empty(), "no Random Spaces table (8.2)");
-    let (_, st) = game();
+    let (_, st) = fixture_game();
     assert_eq!(st.res(Faction::Warlords), 10);
     // The same files as a club's replacement data are refused
     // (`umpire data check adp`): the Random Spaces table is required, and
     // every printed count is checked and named.
-    let f = files();
+    let f = fixture_files();
     let club = umpire::core::data::Files::new(data::FILES, &f).unwrap();
     let e = Data::from_files(&club).unwrap_err().join("\n");
     assert!(e.contains("random_spaces"), "{e}");
@@ -150,7 +46,7 @@ fn a_fixture_loads_through_the_clubs_loader_with_consistency_checks_only() {
 #[test]
 fn a_fixture_is_still_checked_for_consistency() {
     // 1.3: adjacency listed at one end only is refused in a fixture too.
-    let mut f = files();
+    let mut f = fixture_files();
     let map = f["map.toml"].replacen(
         "adjacent = [\"ghar\", \"vale\"]",
         "adjacent = [\"ghar\", \"vale\", \"dune\"]",
@@ -160,7 +56,7 @@ fn a_fixture_is_still_checked_for_consistency() {
     let e = Adp::fixture(&f).err().expect("refused").join("\n");
     assert!(e.contains("symmetric"), "{e}");
     // A Non-player file naming a space the map lacks (8.2).
-    let mut f = files();
+    let mut f = fixture_files();
     let np = f["nonplayer.toml"].replacen(
         "spaces = [\"provinces\", \"pop\", \"econ\"]",
         "spaces = [\"kandahar\"]",
@@ -170,7 +66,7 @@ fn a_fixture_is_still_checked_for_consistency() {
     let e = Adp::fixture(&f).err().expect("refused").join("\n");
     assert!(e.contains("kandahar"), "{e}");
     // A file the game does not have.
-    let mut f = files();
+    let mut f = fixture_files();
     f.insert("rules.toml".into(), String::new());
     assert!(Adp::fixture(&f).is_err());
 }
@@ -180,7 +76,7 @@ fn a_fixture_is_still_checked_for_consistency() {
 /// Two Underground Taliban in Ghar (Pashtun) next to Hill (not Pashtun),
 /// Resources to pay.
 fn two_taliban_in_ghar(version: Option<u32>) -> (Adp, State) {
-    let (r, mut st) = game_at(
+    let (r, mut st) = fixture_at(
         version,
         "",
         &["coalition", "government", "taliban", "warlords"],
@@ -211,7 +107,7 @@ fn march_on_from_a_non_pashtun_space_is_refused_in_one_line_or_two() {
     assert!(two.contains("Hill"), "{two}");
     // From a Pashtun destination they go on, in one line or two, paying for
     // each Province entered (ruling A13).
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "tribal", Piece::TalUnder, 2);
     st.resources[Faction::Taliban.index()] = 5;
@@ -243,7 +139,7 @@ fn version_9_replays_the_march_on_written_as_two_lines() {
 #[test]
 fn warlord_guerrillas_march_once_in_one_line_or_two() {
     // 3.3.2: "Warlord Guerrillas move once only."
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "vale", Piece::WarUnder, 2);
     st.resources[Faction::Warlords.index()] = 5;
@@ -282,7 +178,7 @@ fn guerrillas_moving_from_one_space_to_another_are_one_group() {
     // 3.3.2: "Guerrillas moving from 1 space to another move as a single
     // group": four onto a LoC in two lines of two would each stay at 2 (not
     // above 3) and Underground.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "ghar", Piece::TalUnder, 4);
     st.resources[Faction::Taliban.index()] = 5;
@@ -308,7 +204,7 @@ fn guerrillas_moving_from_one_space_to_another_are_one_group() {
 fn a_limited_march_may_go_on_to_its_one_destination_in_two_lines() {
     // 2.3.5: "all moving Guerrillas must end in a single destination": a
     // march-on from a Pashtun space written as two lines ends in one.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "tribal", Piece::TalUnder, 2);
     st.resources[Faction::Taliban.index()] = 5;
@@ -327,7 +223,7 @@ fn a_limited_march_may_go_on_to_its_one_destination_in_two_lines() {
 /// Taliban Guerrillas and Government Police in Ghar and in Dune, Resources
 /// `res`: two spaces an Attack may select.
 fn two_attack_spaces(version: Option<u32>, res: u8) -> (Adp, State) {
-    let (r, mut st) = game_at(
+    let (r, mut st) = fixture_at(
         version,
         "",
         &["coalition", "government", "taliban", "warlords"],
@@ -350,7 +246,7 @@ fn rolled(
     terms: Terms,
 ) -> (Result<(), String>, usize) {
     let mut dice = Dice::seeded([5; 32]);
-    let r = op_with(d, st, f, text, terms, &mut dice);
+    let r = op_with(d, st, f, text, terms, &mut dice).map(|_| ());
     (r, dice.count())
 }
 
@@ -412,7 +308,7 @@ fn a_surge_with_a_train_selecting_no_space_is_refused_before_its_roll() {
     // 3.1: an Operation selects its spaces; 4.1: a Special Activity goes
     // with an Operation "in at least 1 space". The Surge's die was rolled
     // before the Train was found empty.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
     let (res, n) = rolled(
@@ -433,7 +329,7 @@ fn a_line_whose_legality_hangs_on_the_roll_is_judged_after_it() {
     // Government cubes there. After an Attack that may remove the cubes,
     // whether it can is known only from the roll: the move stands with
     // its roll (invariant 4), and here the roll removes them.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "hill", Piece::WarUnder, 3);
     put(&d, &mut st, "hill", Piece::Police, 2);
@@ -467,7 +363,7 @@ fn a_line_whose_legality_hangs_on_the_roll_is_judged_after_it() {
 fn np_warlords(version: Option<u32>, available: u8) -> (Adp, State) {
     use umpire::games::adp::sequence::{self, CardTurn};
     use umpire::games::adp::state::Stage;
-    let (r, mut st) = game_at(version, "-3p-np", &["coalition", "government", "taliban"]);
+    let (r, mut st) = fixture_at(version, "-3p-np", &["coalition", "government", "taliban"]);
     let d = r.data().clone();
     let on_loc = st.available[Piece::WarUnder] - available;
     put(&d, &mut st, "kabul-dune", Piece::WarUnder, on_loc);
@@ -536,100 +432,7 @@ fn a_non_player_offered_only_idle_rallies_does_something_else() {
     }
 }
 
-// ------------------------------------ 5.1.1: the current Event takes precedence
-
-/// Sandstorms (card 2, Momentum: no Coalition Sweep) in play, the
-/// Coalition 1st Eligible on MANPADS Scare (card 3: a free Sweep), with
-/// Troops in Vale next to Hill.
-fn sweep_under_sandstorms(version: Option<u32>) -> (Adp, State) {
-    use umpire::games::adp::effects;
-    use umpire::games::adp::sequence::{self, CardTurn};
-    use umpire::games::adp::state::Stage;
-    let (r, mut st) = game_at(
-        version,
-        "",
-        &["coalition", "government", "taliban", "warlords"],
-    );
-    let d = r.data().clone();
-    let sandstorms = d.card(2).unwrap().clone();
-    effects::execute(&d, &mut st, Faction::Taliban, &sandstorms, true, &[]).unwrap();
-    assert_eq!(st.forbidden(Faction::Coalition, "sweep"), Some(2));
-    put(&d, &mut st, "vale", Piece::CoalTroops, 2);
-    put(&d, &mut st, "hill", Piece::TalActive, 1);
-    st.deck.current = Some(3);
-    st.deck.next = Some(1);
-    st.stage = Stage::Card(CardTurn::default());
-    assert_eq!(sequence::decider(&d, &st), Some(Faction::Coalition));
-    (r, st)
-}
-
-#[test]
-fn example_5_1_1_the_current_event_overrides_a_lasting_one() {
-    use umpire::games::adp::sequence;
-    // 5.1.1 (rulebook line 19): "If two Events contradict, the currently
-    // played Event takes precedence. EXAMPLE: MANPADS Scare could result in
-    // Air Lift even if Sandstorms was in effect." The printed texts are not
-    // in the sources: the fixture's Sandstorms bars the Coalition's Sweep
-    // and its MANPADS Scare grants a free one (the step vocabulary grants
-    // Operations, not Special Activities: the same precedence). Version 9
-    // refused the granted Sweep, citing the Momentum (5.3).
-    let text = "event unshaded\nsweep\nin hill\nmove 2 troops vale>hill";
-    let (r, mut st) = sweep_under_sandstorms(None);
-    let d = r.data().clone();
-    let o = parse(&d, text);
-    sequence::act(
-        &d,
-        &mut st,
-        Faction::Coalition,
-        &o,
-        &mut Dice::seeded([1; 32]),
-    )
-    .unwrap();
-    assert_eq!(st[s(&d, "hill")].pieces[Piece::CoalTroops], 2);
-    assert_eq!(st[s(&d, "hill")].pieces[Piece::TalActive], 1);
-    let (r9, mut st9) = sweep_under_sandstorms(Some(9));
-    let e = sequence::act(
-        r9.data(),
-        &mut st9,
-        Faction::Coalition,
-        &o,
-        &mut Dice::seeded([1; 32]),
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("card #2"), "{e}");
-    // Without the Event, the Momentum still bars an ordinary Sweep (5.4).
-    let (r, mut st) = sweep_under_sandstorms(None);
-    let e = op(
-        r.data(),
-        &mut st,
-        Faction::Coalition,
-        "sweep\nin hill\nmove 2 troops vale>hill",
-    )
-    .unwrap_err();
-    assert!(e.contains("card #2"), "{e}");
-}
-
 // ------------- the audit: orders accepted and silently altered, now refused or told
-
-fn text_of(ev: &[umpire::core::ruleset::Event]) -> String {
-    ev.iter()
-        .map(|e| e.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Runs an Operation and returns its events' text.
-fn op_events(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<String, String> {
-    let Order::Act(a) = parse(d, text) else {
-        panic!("not an Operation: {text}")
-    };
-    let mut copy = st.clone();
-    let ev = action::execute(d, &mut copy, f, &a, FULL, &mut Dice::seeded([3; 32]))
-        .map_err(|e| e.to_string())?;
-    *st = copy;
-    Ok(text_of(&ev))
-}
 
 #[test]
 fn a_word_the_operation_does_not_use_is_refused_not_dropped() {
@@ -637,7 +440,7 @@ fn a_word_the_operation_does_not_use_is_refused_not_dropped() {
     // Government's Assault counts its own cubes (3.2.4: `with-government`
     // is the Coalition's choice), a Patrol moves cubes (3.2.2). Version 9
     // read such words and dropped them.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "vale", Piece::WarUnder, 2);
     put(&d, &mut st, "vale", Piece::Police, 1);
@@ -686,7 +489,7 @@ fn a_word_the_operation_does_not_use_is_refused_not_dropped() {
     for (f, text, rule, word) in cases {
         let e = op(&d, &mut st.clone(), f, text).unwrap_err();
         assert!(e.contains(rule) && e.contains(word), "{text}: {e}");
-        let r9 = ruleset(Some(9));
+        let r9 = fixture_ruleset(Some(9));
         assert!(
             op(r9.data(), &mut st.clone(), f, text).is_ok(),
             "version 9 took {text}"
@@ -698,7 +501,7 @@ fn a_word_the_operation_does_not_use_is_refused_not_dropped() {
 fn a_rally_does_one_thing_in_a_space_and_says_when_it_places_fewer() {
     // 3.3.1: in each space it places Guerrillas OR makes a Base OR flips
     // them; 1.4.1: placing what is not Available is ignored, and told.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "vale", Piece::WarUnder, 2);
     put(&d, &mut st, "vale", Piece::WarBase, 1);
@@ -734,7 +537,7 @@ fn civic_action_and_sharia_beyond_what_a_space_can_take_are_refused() {
     // 3.2.1 (6.4.1): each 3 Resources remove a Terror marker or shift a
     // level toward Support; 3.3.1 (6.4.2) the same toward Opposition.
     // Version 9 bought what it could and dropped the rest silently.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "kabul", Piece::GovTroops, 2);
     put(&d, &mut st, "kabul", Piece::Police, 2);
@@ -759,7 +562,7 @@ fn civic_action_and_sharia_beyond_what_a_space_can_take_are_refused() {
         "train\nin kabul\ncivic kabul 2",
     )
     .unwrap();
-    let r9 = ruleset(Some(9));
+    let r9 = fixture_ruleset(Some(9));
     op(
         r9.data(),
         &mut st.clone(),
@@ -768,7 +571,7 @@ fn civic_action_and_sharia_beyond_what_a_space_can_take_are_refused() {
     )
     .unwrap();
     // Sharia in Ghar (Pop 1, Neutral, a Taliban Base): 1 level.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "ghar", Piece::TalBase, 1);
     st.resources[Faction::Taliban.index()] = 5;
@@ -793,7 +596,7 @@ fn civic_action_and_sharia_beyond_what_a_space_can_take_are_refused() {
 fn special_activities_say_what_they_could_not_do() {
     // 4.5.3 (ruling A6): Suborn removes up to 3 Government cubes: 5 is
     // refused, where version 9 took 3; fewer there is told.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "vale", Piece::WarUnder, 2);
     put(&d, &mut st, "vale", Piece::Police, 1);
@@ -816,7 +619,7 @@ fn special_activities_say_what_they_could_not_do() {
     assert!(ev.contains("3 asked"), "{ev}");
     // 4.4.2, 1.4.1: Infiltrate's replacement with no Taliban Guerrilla
     // Available removes and says so.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "ghar", Piece::TalUnder, 1);
     put(&d, &mut st, "ghar", Piece::Police, 1);
@@ -833,7 +636,7 @@ fn special_activities_say_what_they_could_not_do() {
     assert!(ev.contains("removed, not replaced"), "{ev}");
     // 4.2.1: the Surge's die is distributed fully: a share above the roll
     // is cut, and told.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
     put(&d, &mut st, "kabul", Piece::CoalBase, 1);
@@ -855,13 +658,13 @@ fn a_propaganda_plan_cut_short_at_its_turn_says_so() {
     // 6.4.1: Civic Action while Government Resources last; 6.5: Desertion
     // (ruling A2, first) takes 1 in 3 Government cubes before the Redeploy.
     // The plans were sealed before: what they could not do is told.
-    let (r, mut st) = game();
+    let (r, mut st) = fixture_game();
     let d = r.data().clone();
     put(&d, &mut st, "kabul", Piece::GovTroops, 2);
     put(&d, &mut st, "kabul", Piece::Police, 2);
     put(&d, &mut st, "vale", Piece::Police, 3);
     put(&d, &mut st, "vale", Piece::GovBase, 1);
-    st.deck.current = Some(5);
+    st.deck.current = Some(6);
     st.deck.next = Some(1);
     let mut dice = Dice::seeded([4; 32]);
     let mut ev = Vec::new();

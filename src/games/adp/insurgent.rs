@@ -121,7 +121,21 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
         format!("{k} Guerrilla(s) flipped Underground")
     } else {
         let most = if base_rally { mine + st.pop(x.d, s) } else { 1 };
-        let n = if placing == 0 { 1 } else { placing };
+        // 3.3.1: with a Base, "up to" Bases + Pop, none included (the NOTE:
+        // "Taliban can Rally at a Base but place or flip no pieces in order
+        // to buy Sharia"); from version 10 `place 0` says so. Without a
+        // Base the Rally places 1.
+        let explicit = x.d.version >= 10 && !i.place.is_empty();
+        let n = if placing == 0 && !explicit { 1 } else { placing };
+        if n == 0 && !base_rally {
+            return Err(x.ill(
+                format!(
+                    "without your Base in {} the Rally places 1 Guerrilla, not 0",
+                    sp.name
+                ),
+                "3.3.1",
+            ));
+        }
         if n > most {
             return Err(x.ill(
                 format!("Rally places {most} Guerrilla(s) in {} at most", sp.name),
