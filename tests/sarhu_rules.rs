@@ -951,6 +951,39 @@ fn rule_5_0_3_double_action() {
     );
 }
 
+/// 4.2, 5.0(3), invariant 4: a double action is paid for whole, and by one
+/// command, before the first action's roll (version 2). Version 1 fired
+/// first and then refused the second action: the roll stood.
+#[test]
+fn rule_5_0_3_a_double_action_it_cannot_pay_for_is_refused_before_its_roll() {
+    let two = "combat ds: fire ds.f1 -> nh.h1\nthen combat: fire ds.ch -> nh.h2";
+    let mut t = fire_fixture();
+    t.st.ap = [3, 3];
+    t.active(MING);
+    let e = t.go(MING, two, &[]).unwrap_err();
+    assert!(
+        e.contains("costs 2 + 2 AP; the Ming have 3") && e.contains("5.0(3)"),
+        "{e}"
+    );
+    assert_eq!(t.st.ap[0], 3, "nothing spent");
+    // The second action by another command: refused as it is read.
+    t.st.ap = [10, 10];
+    let e = t
+        .go(MING, "combat ds: fire ds.f1 -> nh.h1\nthen rally ml", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("must be Du Song's") && e.contains("5.0(3)"),
+        "{e}"
+    );
+    // Version 1: the first fire rolled, then the second was refused.
+    let mut t = fire_fixture();
+    t.r = t.r.at(1).unwrap();
+    t.st.ap = [3, 3];
+    t.active(MING);
+    let e = t.go(MING, two, &[("fire ds.f1 -> nh.h1", 6)]).unwrap_err();
+    assert!(e.contains("costs 2 AP; the Ming have 1"), "{e}");
+}
+
 /// 5.0(3): a bare `then` leaves the phase open; `end` (the default) closes it.
 #[test]
 fn rule_5_0_3_open_double_action() {
