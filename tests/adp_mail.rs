@@ -904,3 +904,129 @@ fn the_opening_mail_reports_the_first_card_and_what_the_non_players_did_on_it() 
     assert_eq!(checked, 24);
     assert!(with_np, "no shuffle had a Non-player act on the first card");
 }
+
+#[test]
+fn a_limited_operation_in_two_spaces_is_refused_by_mail_before_any_roll() {
+    // 2.3.5: "A Limited Operation is a player Operation in just 1 space";
+    // invariant 4: a move is refused only before its first roll. The
+    // Taliban, offered a Limited Operation, mail an Attack in two spaces:
+    // the mail is refused citing 2.3.5 and the record rolls no die for it
+    // (version 9 rolled both Attack dice and then did not carry it out).
+    // The deck comes from the umpire's fresh secret: games are played
+    // until one offers the Taliban the case.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    let mut n = 0u64;
+    for game in 0..10 {
+        let id = format!("adp-limited-{game}");
+        create(
+            &mut u,
+            &id,
+            ("standin", &[]),
+            &["coalition", "government", "taliban", "warlords"],
+            now,
+        );
+        u.deliver(&mut ob, now).unwrap();
+        if limited_attack_refused(&mut u, &mut md, &mut ob, &outdir, &id, &mut n) {
+            return;
+        }
+    }
+    panic!("in 10 games the Taliban were never offered a Limited Operation with two Attack spaces");
+}
+
+/// Plays game `id` by mail, steering toward a 1st Eligible Operation
+/// without a Special Activity, until the Taliban are offered a Limited
+/// Operation with Kandahar and Helmand both Attack spaces; then mails the
+/// Attack in both and checks its refusal. False if the game ran out first.
+fn limited_attack_refused(
+    u: &mut Umpire,
+    md: &mut Maildir,
+    ob: &mut FileOutbox,
+    outdir: &std::path::Path,
+    id: &str,
+    n: &mut u64,
+) -> bool {
+    use umpire::games::adp::pieces::Faction;
+    use umpire::games::adp::sequence::{self, Offer};
+    use umpire::games::adp::state::Stage;
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let ruleset = Adp::new();
+    let d = ruleset.data();
+    for _ in 0..40 {
+        let g = u.game(id).unwrap();
+        let st: &State = g.state().downcast_ref().unwrap();
+        let Some(w) = g.waiting().next() else {
+            return false;
+        };
+        let side = w.side;
+        let name = g.sides()[side.index()].name.clone();
+        let legal = g.ruleset().legal(g.state(), side);
+        let decider = sequence::decider(d, st);
+        let offers = sequence::offers(d, st);
+        let limited = decider == Some(Faction::Taliban)
+            && offers.contains(&Offer::LimOp)
+            && !offers.contains(&Offer::Op);
+        // Each space alone is a legal Limited Attack.
+        let both = ["kandahar", "helmand"].iter().all(|k| {
+            legal
+                .iter()
+                .any(|o| o == &format!("attack limited\nin {k}"))
+        });
+        *n += 1;
+        if limited && both {
+            let rolls = |g: &umpire::core::game::Game| {
+                g.record()
+                    .entries()
+                    .iter()
+                    .filter(|e| e.body.rolled().is_some())
+                    .count()
+            };
+            let (before, rolled) = (g.record().len(), rolls(g));
+            let attack = "attack limited\nin kandahar\nin helmand";
+            let r = mail_move(u, md, id, (side.0, &name), attack, *n);
+            assert_eq!((r.accepted, r.rejected), (0, 1), "refused");
+            let g = u.game(id).unwrap();
+            assert_eq!(rolls(g), rolled, "no die rolled for the refused move");
+            assert_eq!(g.record().len(), before + 1, "one refusal entry");
+            u.deliver(ob, now).unwrap();
+            let reply = outbox(outdir)
+                .into_iter()
+                .find(|(f, _)| f.starts_with(id) && f.contains("refused"))
+                .map(|(_, m)| m.text)
+                .expect("a refusal mail");
+            assert!(
+                reply.contains("a Limited Operation is in 1 space")
+                    && reply.contains("(2.3.5)")
+                    && reply.contains("No dice were rolled"),
+                "{reply}"
+            );
+            return true;
+        }
+        let first = matches!(&st.stage, Stage::Card(t) if t.first.is_none());
+        let pick = legal
+            .iter()
+            .find(|o| {
+                first
+                    && decider != Some(Faction::Taliban)
+                    && [
+                        "train", "patrol", "sweep", "assault", "rally", "march", "terror",
+                    ]
+                    .iter()
+                    .any(|w| o.starts_with(w))
+                    && !o.contains("\nsa ")
+            })
+            .or_else(|| legal.iter().find(|o| *o == "pass"))
+            .unwrap_or(&legal[0])
+            .clone();
+        let r = mail_move(u, md, id, (side.0, &name), &pick, *n);
+        assert_eq!(r.accepted, 1, "{name}: {pick}");
+        u.deliver(ob, now).unwrap();
+    }
+    false
+}

@@ -2,6 +2,9 @@
 //! test citing its rule. Positions are built on an emptied map so that each
 //! test shows exactly the pieces its rule needs.
 
+mod adp_kit;
+
+use adp_kit::*;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Rules, Setup, Side};
@@ -12,99 +15,6 @@ use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::sequence::{self, CardTurn, Offer, Took};
 use umpire::games::adp::state::{Control, Stage, State};
 use umpire::games::adp::{Adp, data, nonplayer, propaganda, victory};
-
-fn game() -> (Adp, State) {
-    game_in(
-        "standin",
-        &["coalition", "government", "taliban", "warlords"],
-    )
-}
-
-/// A game in a seating mode; factions no side declares are Non-players (8.0).
-fn game_in(scenario: &str, sides: &[&str]) -> (Adp, State) {
-    let r = Adp::new();
-    let st = r
-        .setup(&Setup {
-            scenario: scenario.into(),
-            options: Default::default(),
-            sides: sides.iter().map(|s| s.to_string()).collect(),
-        })
-        .unwrap();
-    (r, st)
-}
-
-/// The stand-in set-up, dealt: the first card drawn and the next shown (2.2).
-fn dealt() -> (Adp, State) {
-    let (r, mut st) = game();
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
-    (r, st)
-}
-
-/// The stand-in set-up with every piece back in Available and all Neutral.
-fn empty() -> (Adp, State) {
-    let (r, st) = game();
-    emptied(r, st)
-}
-
-fn emptied(r: Adp, mut st: State) -> (Adp, State) {
-    let d = r.data().clone();
-    for id in d.ids() {
-        for p in Piece::ALL {
-            let n = st[id].pieces[p];
-            st.remove(id, p, n, false);
-        }
-        st[id].support = Support::Neutral;
-    }
-    st.update_control(&d);
-    (r, st)
-}
-
-fn s(d: &Data, name: &str) -> SpaceId {
-    d.find(name).unwrap_or_else(|| panic!("no space {name}"))
-}
-
-fn put(d: &Data, st: &mut State, name: &str, p: Piece, n: u8) {
-    let id = s(d, name);
-    assert_eq!(st.place(id, p, n), n, "not enough {p:?} Available");
-    st.update_control(d);
-}
-
-fn lines(text: &str) -> Vec<SourceLine> {
-    text.lines()
-        .enumerate()
-        .map(|(i, t)| SourceLine {
-            line: i + 1,
-            column: 1,
-            text: t.trim().to_string(),
-        })
-        .collect()
-}
-
-fn parse(d: &Data, text: &str) -> Order {
-    orders::parse(d, &lines(text), false).unwrap().remove(0).1
-}
-
-const FULL: Terms = Terms {
-    free: false,
-    final_card: false,
-    sa_allowed: true,
-};
-
-/// Runs an Operation for `f` on the state (no card sequence around it).
-fn op(d: &Data, st: &mut State, f: Faction, text: &str) -> Result<(), String> {
-    let Order::Act(a) = parse(d, text) else {
-        panic!("not an Operation: {text}")
-    };
-    let mut copy = st.clone();
-    let r = action::execute(d, &mut copy, f, &a, FULL, &mut Dice::seeded([3; 32]));
-    match r {
-        Ok(_) => {
-            *st = copy;
-            Ok(())
-        }
-        Err(e) => Err(e.to_string()),
-    }
-}
 
 #[test]
 fn the_embedded_data_passes_every_check() {
@@ -163,40 +73,6 @@ fn broken_data_is_refused_with_its_reason() {
 }
 
 #[test]
-fn adjacency_example_faryab_and_the_shibirghan_loc() {
-    // 1.3 ADJACENCY EXAMPLE: Faryab and the LoC ending at Shibirghan are
-    // adjacent, as are the Provinces north and south of the LoC.
-    let d = Data::embedded().unwrap();
-    assert!(d.adjacent(s(&d, "faryab"), s(&d, "shibirghan-aibak")));
-    assert!(d.adjacent(s(&d, "balkh"), s(&d, "sar-e-pol")));
-    // LoCs meeting at a Town are adjacent (1.3): Aibak.
-    assert!(d.adjacent(s(&d, "kabul-aibak"), s(&d, "shibirghan-aibak")));
-    // A LoC may be named by its Towns in either order.
-    assert_eq!(d.find("aibak-kabul"), d.find("kabul-aibak"));
-}
-
-#[test]
-fn march_example_ghazni_to_bamian_activates() {
-    // 3.3.2 EXAMPLE: two Underground Taliban March from Ghazni to Bamian, where
-    // there are 1 Warlord Guerrilla and 1 Police: not Pashtun, 4 > 3: Active.
-    let (r, mut st) = empty();
-    let d = r.data();
-    put(d, &mut st, "ghazni", Piece::TalUnder, 2);
-    put(d, &mut st, "bamian", Piece::WarUnder, 1);
-    put(d, &mut st, "bamian", Piece::Police, 1);
-    st.resources[Faction::Taliban.index()] = 5;
-    op(d, &mut st, Faction::Taliban, "march\nmove 2 ghazni>bamian").unwrap();
-    let b = s(d, "bamian");
-    assert_eq!(st[b].pieces[Piece::TalActive], 2);
-    assert_eq!(st[b].pieces[Piece::TalUnder], 0);
-    assert_eq!(
-        st.res(Faction::Taliban),
-        4,
-        "1 Resource per Province entered (3.3.2)"
-    );
-}
-
-#[test]
 fn march_into_a_pashtun_space_stays_underground_and_may_go_on() {
     // 3.3.2: the Taliban are exposed only in non-Pashtun spaces and on LoCs;
     // they may keep Marching from a Pashtun destination, paying again.
@@ -227,34 +103,6 @@ fn march_into_a_pashtun_space_stays_underground_and_may_go_on() {
 }
 
 #[test]
-fn sweep_example_kandahar_from_kabul_via_the_loc() {
-    // 3.2.3 EXAMPLE: the Coalition selects Kandahar; two Coalition Troops move
-    // from Kabul onto the LoC south and into Kandahar, taking 2 Government
-    // Troops; the Coalition Troops in Zabol also could enter Kandahar.
-    let (r, mut st) = empty();
-    let d = r.data();
-    put(d, &mut st, "kabul", Piece::CoalTroops, 2);
-    put(d, &mut st, "kabul", Piece::GovTroops, 2);
-    put(d, &mut st, "zabol", Piece::CoalTroops, 1);
-    put(d, &mut st, "kandahar", Piece::TalUnder, 3);
-    st.resources[Faction::Government.index()] = 10;
-    op(
-        d,
-        &mut st,
-        Faction::Coalition,
-        "sweep\nin kandahar\nmove 2 troops kabul>kandahar-kabul>kandahar with 2\nmove 1 troops zabol>kandahar",
-    )
-    .unwrap();
-    let k = s(d, "kandahar");
-    assert_eq!(st[k].pieces[Piece::CoalTroops], 3);
-    assert_eq!(st[k].pieces[Piece::GovTroops], 2);
-    // Coalition Sweep: 1 Guerrilla per cube when a Coalition piece is there.
-    assert_eq!(st[k].pieces[Piece::TalActive], 3);
-    // Government Troops moved in: 3 Government Resources (3.2.3).
-    assert_eq!(st.res(Faction::Government), 7);
-}
-
-#[test]
 fn sweep_may_not_pass_a_sabotaged_loc() {
     // 3.2.3: the LoC on the way must be free of Sabotage.
     let (r, mut st) = empty();
@@ -270,28 +118,6 @@ fn sweep_may_not_pass_a_sabotaged_loc() {
     )
     .unwrap_err();
     assert!(e.contains("unsabotaged"), "{e}");
-}
-
-#[test]
-fn coalition_assault_removes_to_the_maximum_extent() {
-    // 1.4.1 EXAMPLE: a Coalition Assault with 3 Troops must remove 3 Active
-    // pieces if there are that many among the targeted factions.
-    let (r, mut st) = empty();
-    let d = r.data();
-    put(d, &mut st, "helmand", Piece::CoalTroops, 3);
-    put(d, &mut st, "helmand", Piece::TalActive, 2);
-    put(d, &mut st, "helmand", Piece::WarActive, 2);
-    op(d, &mut st, Faction::Coalition, "assault\nin helmand").unwrap();
-    let h = s(d, "helmand");
-    assert_eq!(
-        st[h].pieces.guerrillas(Faction::Taliban) + st[h].pieces.guerrillas(Faction::Warlords),
-        1
-    );
-    assert_eq!(
-        st.res(Faction::Government),
-        30,
-        "Coalition Assault is free (3.2.4)"
-    );
 }
 
 #[test]
@@ -386,27 +212,6 @@ fn ambush_succeeds_without_a_roll() {
         2,
         "one stays Underground, one placed"
     );
-}
-
-#[test]
-fn extort_first_pays_for_the_operation() {
-    // 4.1 EXAMPLE: the Taliban with 0 Resources Extort enough to pay for the
-    // accompanying Operation thereafter.
-    let (r, mut st) = empty();
-    let d = r.data();
-    put(d, &mut st, "kandahar", Piece::TalUnder, 3);
-    st.resources[Faction::Taliban.index()] = 0;
-    let e = op(d, &mut st, Faction::Taliban, "rally\nin kandahar").unwrap_err();
-    assert!(e.contains("cannot pay"), "{e}");
-    op(
-        d,
-        &mut st,
-        Faction::Taliban,
-        "rally\nsa extort kandahar\nin kandahar",
-    )
-    .unwrap();
-    assert_eq!(st.res(Faction::Taliban), 0);
-    assert_eq!(st[s(d, "kandahar")].pieces.guerrillas(Faction::Taliban), 4);
 }
 
 #[test]
@@ -565,13 +370,6 @@ fn passing_pays_insurgents_one_and_the_government_three() {
     sequence::pass(d, &mut st, Faction::Taliban, &mut ev);
     assert_eq!(st.res(Faction::Government), g + 3);
     assert_eq!(st.res(Faction::Taliban), t + 1);
-}
-
-fn on_card(r: &Adp, st: &mut State, n: u8) {
-    st.deck.current = Some(n);
-    st.deck.next = Some(1);
-    st.stage = Stage::Card(CardTurn::default());
-    let _ = r;
 }
 
 #[test]
@@ -1386,41 +1184,6 @@ fn train_takes_cubes_and_a_base_from_the_map_when_none_are_available() {
 }
 
 #[test]
-fn insurgent_players_may_remove_their_own_pieces_to_available() {
-    // 1.4.1: "Taliban and Warlord players (only), while executing an
-    // Operation ... may remove their own pieces to Available Forces", e.g.
-    // to Rally them again Underground.
-    let (r, mut st) = empty();
-    let d = r.data().clone();
-    let all = st.available[Piece::TalUnder];
-    put(&d, &mut st, "kandahar", Piece::TalUnder, all);
-    let k = s(&d, "kandahar");
-    st[k].pieces[Piece::TalUnder] -= 2;
-    st[k].pieces[Piece::TalActive] += 2;
-    st.resources[Faction::Taliban.index()] = 5;
-    op(
-        &d,
-        &mut st,
-        Faction::Taliban,
-        "rally\nreturn 2 active guerrillas kandahar\nin helmand place 1",
-    )
-    .unwrap();
-    assert_eq!(st[k].pieces[Piece::TalActive], 0);
-    assert_eq!(st[s(&d, "helmand")].pieces[Piece::TalUnder], 1);
-    // The COIN factions may not.
-    put(&d, &mut st, "kabul", Piece::Police, 2);
-    st.resources[Faction::Government.index()] = 9;
-    let e = op(
-        &d,
-        &mut st,
-        Faction::Government,
-        "train\nreturn 1 guerrilla kandahar\nin kabul",
-    )
-    .unwrap_err();
-    assert!(e.contains("1.4.1"), "{e}");
-}
-
-#[test]
 fn standing_transfer_offers_give_while_the_receiver_executes() {
     // 1.5.1 (digest D5): a transfer may go while the receiver executes; a
     // standing offer makes it without the giver's mail. Negotiations are
@@ -1656,9 +1419,11 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
 }
 
 #[test]
-fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
+fn after_an_illegal_line_no_die_is_rolled_and_every_line_is_checked() {
     // Invariant 4: a move is refused before its first roll. Attack rolls a
-    // die (3.3.3): once a line is illegal, the later Attack is not rolled.
+    // die (3.3.3): since version 10 the whole Attack is checked without
+    // rolling first, so both illegal lines are reported and nothing rolled;
+    // version 9 stopped checking at the first later line that would roll.
     let (r, mut st, taliban) = taliban_on_card();
     let d = r.data().clone();
     put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
@@ -1666,14 +1431,16 @@ fn after_an_illegal_line_no_die_is_rolled_and_checking_stops_at_a_roll() {
     put(&d, &mut st, "helmand", Piece::TalUnder, 2);
     put(&d, &mut st, "helmand", Piece::Police, 1);
     let text = "attack\nin kabul target government\nin kandahar target government\nin kabul target government";
-    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
-    let mut dice = Dice::seeded([1; 32]);
-    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
-        .unwrap_err()
-        .to_string();
-    assert_eq!(dice.count(), 0, "{e}");
-    assert!(e.starts_with("illegal: line 2, column "), "{e}");
-    assert!(!e.contains("line 4"), "{e}");
+    for (r, both) in [(r.clone(), true), (r.at(9).unwrap(), false)] {
+        let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+        let mut dice = Dice::seeded([1; 32]);
+        let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(dice.count(), 0, "{e}");
+        assert!(e.contains("line 2, column "), "{e}");
+        assert_eq!(e.contains("line 4, column "), both, "{e}");
+    }
 }
 
 fn deception_game(scenario: &str, sides: &[&str]) -> Result<(Adp, State), String> {
@@ -2176,53 +1943,6 @@ fn every_illegal_line_of_a_propaganda_plan_is_reported_at_once() {
     );
 }
 
-#[test]
-fn a_non_player_marches_as_many_underground_guerrillas_as_it_can() {
-    use umpire::games::adp::legal;
-    // 8.1 GUIDELINES: "March so as to get as many Underground Guerrillas as
-    // possible to the destination (3.3.2). Within that requirement, March
-    // Active Guerrillas first." MARCH EXAMPLE: Warlords Marching into an
-    // empty Pashtun space: "If any were Underground, only 3 of them would
-    // move, first those Underground" (3.3.2: more than 3 there Activate).
-    let (r, st) = game_in("standin-1p-coalition", &["coalition"]);
-    let (r, mut st) = emptied(r, st);
-    let d = r.data().clone();
-    put(&d, &mut st, "sar-e-pol", Piece::WarUnder, 2);
-    put(&d, &mut st, "sar-e-pol", Piece::WarActive, 3);
-    let (from, pashtun, other) = (s(&d, "sar-e-pol"), s(&d, "oruzgan"), s(&d, "balkh"));
-    let f = Faction::Warlords;
-    assert_eq!(
-        legal::np_march(&d, &st, f, from, pashtun).as_deref(),
-        Some("3")
-    );
-    // Where none would be Activated, all go.
-    assert_eq!(
-        legal::np_march(&d, &st, f, from, other).as_deref(),
-        Some("5")
-    );
-    // Taliban Guerrillas count there (3.3.2): with 1, only 2 go; with 3,
-    // no Underground one can arrive so, and only the Active ones go.
-    let mut one = st.clone();
-    put(&d, &mut one, "oruzgan", Piece::TalActive, 1);
-    assert_eq!(
-        legal::np_march(&d, &one, f, from, pashtun).as_deref(),
-        Some("2")
-    );
-    put(&d, &mut one, "oruzgan", Piece::TalActive, 2);
-    assert_eq!(
-        legal::np_march(&d, &one, f, from, pashtun).as_deref(),
-        Some("3 active")
-    );
-    // Carried out: the 2 Underground and 1 Active arrive, none Activated.
-    st.resources[f.index()] = 5;
-    op(&d, &mut st, f, "march\nmove 3 sar-e-pol>oruzgan").unwrap();
-    let p = st[pashtun].pieces;
-    assert_eq!((p[Piece::WarUnder], p[Piece::WarActive]), (2, 1));
-    // A player is given no such group.
-    let (r4, st4) = game();
-    assert!(legal::np_march(r4.data(), &st4, f, from, pashtun).is_none());
-}
-
 // --- Standing orders for the decisions other factions owe (digest D1-D4) ---
 
 /// An Event card whose 1st faction is `first`, played now, with the
@@ -2342,44 +2062,6 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
     let gov = st.seats.side(Faction::Government).unwrap();
     Rules::set_standing(&r, &mut st, gov, &lines(text)).unwrap();
     assert_eq!(Rules::standing(&r, &st, gov).len(), 2);
-}
-
-/// The game over the embedded data with one card's shaded text replaced.
-fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
-    with_card_text_in(
-        n,
-        shaded,
-        (
-            "standin",
-            &["coalition", "government", "taliban", "warlords"],
-        ),
-    )
-}
-
-/// [`with_card_text`] in a seating mode, at the current version.
-fn with_card_text_in(n: u8, shaded: &str, (scenario, sides): (&str, &[&str])) -> (Adp, State) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    let cards = read("cards.toml");
-    let at = cards.find(&format!("number = {n}\n")).unwrap();
-    let from = at + cards[at..].find("\nshaded = [").unwrap() + 1;
-    let to = from + cards[from..].find('\n').unwrap();
-    let cards = format!("{}shaded = {shaded}{}", &cards[..from], &cards[to..]);
-    let r = Adp::with_data(
-        &read("map.toml"),
-        &read("forces.toml"),
-        &cards,
-        &read("setup.toml"),
-    )
-    .unwrap();
-    let st = r
-        .setup(&Setup {
-            scenario: scenario.into(),
-            options: Default::default(),
-            sides: sides.iter().map(|s| s.to_string()).collect(),
-        })
-        .unwrap();
-    (r, st)
 }
 
 #[test]
@@ -2762,16 +2444,6 @@ fn the_named_faction_is_not_asked_on_its_executors_side_as_a_non_player_or_witho
 
 /// A one-player game, dealt, with the board emptied (8.0: the other three
 /// factions are Non-players).
-fn np_game_emptied() -> (Adp, State) {
-    let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
-    let (r, mut st) = emptied(r, st);
-    // Whatever the deal played, a fresh Event card with nobody executed.
-    st.stage = Stage::Card(CardTurn::default());
-    st.finished = None;
-    (r, st)
-}
-
 #[test]
 fn a_non_player_operation_goes_to_the_maximum_extent_its_resources_allow() {
     use umpire::games::adp::np_extent;
@@ -2976,34 +2648,6 @@ fn a_non_player_infiltrates_underground_guerrillas_and_police_and_troops_evenly(
         ),
         (1, 0)
     );
-}
-
-#[test]
-fn ineffective_event_example_a_non_player_operates_instead() {
-    use umpire::games::adp::nonplayer;
-    // 8.1 INEFFECTIVE EVENT EXAMPLE: "Non-player Warlords are 1st Eligible
-    // for Change in Tactics. No Capabilities markers are yet in play. The
-    // Event would have no effect, so the Warlords execute Operations and a
-    // Special Activity." The printed text is missing: a stand-in shaded text
-    // that removes Coalition Troops has no effect while none are on the map.
-    let text = r#"[{ do = "remove", faction = "coalition", piece = "troops", count = 2, spaces = 1, filter = "afghan" }]"#;
-    let (r, st) = with_card_text_in(67, text, ("standin-1p-coalition", &["coalition"]));
-    let (r, mut st) = emptied(r, st);
-    let d = r.data().clone();
-    on_card(&r, &mut st, 67);
-    assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
-    st.resources[Faction::Warlords.index()] = 5;
-    put(&d, &mut st, "balkh", Piece::WarUnder, 2);
-    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
-    assert!(!chose.starts_with("event") && chose != "pass", "{chose}");
-    assert!(
-        chose.contains("\nsa "),
-        "Operations and a Special Activity: {chose}"
-    );
-    // With Coalition Troops to remove, the Event has an effect: taken (8.1).
-    put(&d, &mut st, "kandahar", Piece::CoalTroops, 2);
-    let chose = nonplayer::choose(&d, &st, Faction::Warlords, &mut Dice::seeded([2; 32])).unwrap();
-    assert!(chose.starts_with("event shaded"), "{chose}");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Strike on Sarhu 1619: every worked example of the rulebook, reproduced with
 //! the real order of battle on small fixture maps and scripted dice, plus the
-//! unambiguous rules. Each test cites its rule.
+//! unambiguous rules. Each test cites its rule; each example's test also
+//! cites its line in the rulebook (`strike-on-sarhu.txt`): the eight
+//! Examples (2.1, 6.1, 7.1, 7.2, 7.3, 7.4, 7.5, 7.6) in thirteen tests.
 
 mod common;
 
@@ -174,7 +176,9 @@ impl T {
 
 // ---------------------------------------------------------------- movement
 
-/// 6.1 example: "the total MP cost for moving into the hill is 3MP".
+/// Rulebook line 275, 6.1 Example: "Movement cost for moving into hill hex
+/// is two MP, but it cost one additional MP to move from plain into hill
+/// hex. Therefore, the total MP cost for moving into the hill is 3MP."
 #[test]
 fn rule_6_1_example_plain_to_hill_costs_three() {
     let mut t = fixture(&["..h.", "....", "....", "...."], "", &[]);
@@ -350,7 +354,9 @@ fn fire_fixture() -> T {
     t
 }
 
-/// 7.1 example: "the Ming Chinese Firearms ... needs to roll 4 to 6".
+/// Rulebook line 303, 7.1 Example: "the Ming Chinese Firearms fire at the
+/// Jurchen Horse Archer Unit. It needs to roll 4 to 6 to disorganize its
+/// target" (die + 1 firing >= 5, both on hills).
 #[test]
 fn rule_7_1_example_firearm_needs_four() {
     let mut t = fire_fixture();
@@ -366,7 +372,10 @@ fn rule_7_1_example_firearm_needs_four() {
     assert!(t.is_dis("nh.h1"), "{}", T::text(&ev));
 }
 
-/// 7.1 example: "the Ming Chinese Chariot fires from a lower elevation ... needs to roll 4 to 6".
+/// Rulebook line 303, 7.1 Example: "The Ming Chinese Chariot fires from a
+/// lower elevation at the Jurchen Horse Archer Unit. It needs to roll 4 to 6
+/// to hit its target (as Chariot counts as two units for the purpose of
+/// firing)" (die + 2 - 1 >= 5).
 #[test]
 fn rule_7_1_example_chariot_counts_two_firing_up() {
     let mut t = fire_fixture();
@@ -386,8 +395,10 @@ fn rule_7_1_example_chariot_counts_two_firing_up() {
     );
 }
 
-/// 7.1 example: the two horse archers "need to roll 4 to 6 to hit ... the Firearm,
-/// but if it fires at the Ming Chinese Chariot, it only needs to roll 3 to 6".
+/// Rulebook line 303, 7.1 Example: "The two Jurchen Horse Archer Units fire
+/// together and need to roll 4 to 6 to hit (and disorganize) the Ming
+/// Chinese Firearm Unit, but if it fires at the Ming Chinese Chariot Unit,
+/// it only needs to roll 3 to 6" (die + 2 >= 6 level; + 1 firing down).
 #[test]
 fn rule_7_1_example_horse_archers_need_six() {
     for (target, miss, hit) in [("ds.f1", 3, 4), ("ds.ch", 2, 3)] {
@@ -447,7 +458,9 @@ fn rule_7_1_5_one_hex_per_fire() {
 
 // ---------------------------------------------------------------- charge
 
-/// 7.2 example: "the Ming Chinese Cavalry need to roll 5 or 6 ... (uphill)".
+/// Rulebook line 323, 7.2 Example: "the Ming Chinese Cavalry need to roll 5
+/// or 6 to hit the Jurchen Horse Archers by charge combat" (die + 1 - 1
+/// uphill >= 5).
 #[test]
 fn rule_7_2_example_cavalry_charging_uphill_needs_five() {
     let mut t = fixture(&["h...", "....", "....", "...."], "", &[]);
@@ -484,7 +497,9 @@ fn rule_7_2_example_cavalry_charging_uphill_needs_five() {
     assert!(t.is_dis("nh.h1") && !t.is_dis("ds.c1"));
 }
 
-/// 7.2 example: "the Jurchen Horse Archers have a height advantage, they need to roll 2 to 6".
+/// Rulebook line 323, 7.2 Example: "Since the Jurchen Horse Archers have a
+/// height advantage, they need to roll 2 to 6 to hit the Ming Chinese
+/// Cavalry by charge combat" (die + 2 + 1 downhill >= 5).
 #[test]
 fn rule_7_2_example_horse_archers_charging_down_need_two() {
     for (die, hits) in [(1, false), (2, true)] {
@@ -552,7 +567,10 @@ fn attack(t: &mut T, side: Side, hex: &str, a: u32, d: u32) -> String {
     T::text(&ev)
 }
 
-/// 7.3 example: "(4+4+1)/2 + die roll = 4.5 + 4 = 8 ... Ming Chinese has to roll 2 to 6 to win".
+/// Rulebook line 335, 7.3 Example: "the Jurchen roll a 4, his Total Combat
+/// Strength is (4+4+1)/2+die roll = 4.5 + 4 = 8 (round off faction), then
+/// Ming Chinese has to roll 2 to 6 to win ... (2+2+3)=7 ... and one of the
+/// Jurchen Unit need to take a step loss": Ming 2 gives 9 > 8.
 #[test]
 fn rule_7_3_example_totals_and_win() {
     let mut t = attack_fixture();
@@ -573,7 +591,9 @@ fn rule_7_3_example_totals_and_win() {
     assert_eq!(t.loc("da.i2"), Loc::Hex(h("0202")));
 }
 
-/// 7.3(2): a tie is lost by the attacker ("otherwise, the attacking units lose"), ruling A33.
+/// Rulebook line 335, 7.3 Example, its other end: a Ming roll of 1 makes 8
+/// against 8, and a tie is lost by the attacker (7.3(2): "otherwise, the
+/// attacking units lose"), ruling A33.
 #[test]
 fn rule_7_3_example_roll_of_one_loses() {
     let mut t = attack_fixture();
@@ -587,8 +607,10 @@ fn rule_7_3_example_roll_of_one_loses() {
     assert_eq!(t.loc("ds.f1"), Loc::Hex(h("0202")));
 }
 
-/// 7.3 example: "if Jurchen roll a 1 or 2 and the Ming Chinese roll a 5 or 6 ... two step losses";
-/// also J 1 with M 3 (10 >= 2 x 5), which the example omits (ruling A52).
+/// Rulebook line 335, 7.3 Example: "if Jurchen roll a 1 or 2 and the Ming
+/// Chinese roll a 5 or 6, then Ming Chinese has won the attack combat and
+/// the Jurchen has to take two step losses"; also J 1 with M 3 (10 >= 2 x
+/// 5), which the example omits (ruling A52).
 #[test]
 fn rule_7_3_example_double_wins_two_steps() {
     for (m, j, steps) in [
@@ -608,7 +630,10 @@ fn rule_7_3_example_double_wins_two_steps() {
     }
 }
 
-/// 7.4 example: "2+(2-1)+(3-2)=4 while ... Jurchen ... (4-2)+(4-2)=4" in woods (ruling A27).
+/// Rulebook line 343, 7.4 Example: "the Total Combat Strength of Ming
+/// Chinese before adding his die roll is 2+(2-1)+(3-2)=4 while the Total
+/// Combat of Jurchen before adding his die roll is (4-2)+(4-2)=4", in woods
+/// (2.2(6); ruling A27: 7.4(2) prints -1 for cavalry, the example -2).
 #[test]
 fn rule_7_4_example_woods() {
     let mut t = fixture(&["....", ".w..", "....", "...."], "", &[]);
@@ -653,7 +678,8 @@ fn rule_7_4_example_woods() {
     );
 }
 
-/// 7.5 example: "The Total Combat Strength of Ming Chinese is 7/2=3.5=3, ... Jurchen is 8/2 = 4".
+/// Rulebook line 363, 7.5 Example: "The Total Combat Strength of Ming
+/// Chinese is 7/2=3.5=3, the Total Combat Strength of Jurchen is 8/2 = 4."
 #[test]
 fn rule_7_5_example_halving() {
     let mut t = fixture(&["....", "....", "....", "...."], "", &[]);
@@ -706,9 +732,12 @@ src = "stand-in: test fixture"
     t
 }
 
-/// 7.6 example: "1+4+4+1=10 ... 2+3=5. The Jurchen player rolls a 4 and the Ming
-/// Chinese player rolls a 2 ... 2 step losses ... eliminate the Cavalry ... Du Song
-/// has to be displaced".
+/// Rulebook line 375, 7.6 Example: "The Total Combat Strength of the Jurchen
+/// units before rolling the die is: 1+4+4+1=10, the Total Combat Strength of
+/// the Ming Chinese units before rolling the die is 2+3=5. The Jurchen
+/// player rolls a 4 and the Ming Chinese player rolls a 2. Therefore, the
+/// Ming Chinese has to suffered 2 step losses ... eliminated the Cavalry
+/// ... Du Song has to be displaced" (14 >= 2 x 7).
 #[test]
 fn rule_7_6_example_losses_and_displacement() {
     let mut t = jilin_fixture();
@@ -949,6 +978,39 @@ fn rule_5_0_3_double_action() {
         e.contains("double action is open") && e.contains("5.0(3)"),
         "{e}"
     );
+}
+
+/// 4.2, 5.0(3), invariant 4: a double action is paid for whole, and by one
+/// command, before the first action's roll (version 2). Version 1 fired
+/// first and then refused the second action: the roll stood.
+#[test]
+fn rule_5_0_3_a_double_action_it_cannot_pay_for_is_refused_before_its_roll() {
+    let two = "combat ds: fire ds.f1 -> nh.h1\nthen combat: fire ds.ch -> nh.h2";
+    let mut t = fire_fixture();
+    t.st.ap = [3, 3];
+    t.active(MING);
+    let e = t.go(MING, two, &[]).unwrap_err();
+    assert!(
+        e.contains("costs 2 + 2 AP; the Ming have 3") && e.contains("5.0(3)"),
+        "{e}"
+    );
+    assert_eq!(t.st.ap[0], 3, "nothing spent");
+    // The second action by another command: refused as it is read.
+    t.st.ap = [10, 10];
+    let e = t
+        .go(MING, "combat ds: fire ds.f1 -> nh.h1\nthen rally ml", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("must be Du Song's") && e.contains("5.0(3)"),
+        "{e}"
+    );
+    // Version 1: the first fire rolled, then the second was refused.
+    let mut t = fire_fixture();
+    t.r = t.r.at(1).unwrap();
+    t.st.ap = [3, 3];
+    t.active(MING);
+    let e = t.go(MING, two, &[("fire ds.f1 -> nh.h1", 6)]).unwrap_err();
+    assert!(e.contains("costs 2 AP; the Ming have 1"), "{e}");
 }
 
 /// 5.0(3): a bare `then` leaves the phase open; `end` (the default) closes it.
@@ -1217,7 +1279,10 @@ fn rule_3_0_setup_and_first_turn_through_the_engine() {
     assert_eq!(board.cells[&h("1610")].name.as_deref(), Some("Hetuala"));
 }
 
-/// 9.0: Liu Ting enters at the lower right from turn 3, not before (2.1(5)).
+/// Rulebook line 101, 2.1 Example: "The number inside the blue square on the
+/// right bottom of the map is three means Liu Ting Command can enter the map
+/// from there on or after Turn 3"; 9.0: Liu Ting enters at the lower right
+/// from turn 3, not before (2.1(5)).
 #[test]
 fn rule_9_0_liu_ting_enters_from_turn_three() {
     let r = Sarhu::new();

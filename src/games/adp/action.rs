@@ -5,13 +5,22 @@
 use super::coin;
 use super::data::{Data, SpaceId};
 use super::insurgent;
-use super::orders::{ActStep, Action, At, Move, Op, SaKind};
+use super::orders::{ActStep, Action, At, Move, Op, Sa, SaKind};
 use super::pieces::Faction;
 use super::special;
 use super::state::State;
 use crate::core::dice::{Dice, DiceError};
 use crate::core::ruleset::{Event, RuleError};
 use std::collections::BTreeSet;
+
+/// The Guerrillas a March has moved so far (3.3.2, from version 10).
+#[derive(Clone, Debug, Default)]
+pub struct Marched {
+    /// By space, the Guerrillas that arrived there: (Underground, Active).
+    pub arrived: std::collections::BTreeMap<SpaceId, (u8, u8)>,
+    /// Every leg moved, (from, to).
+    pub legs: BTreeSet<(SpaceId, SpaceId)>,
+}
 
 /// How the Operation is being executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +52,11 @@ pub struct Exec<'a> {
     pub entered: BTreeSet<SpaceId>,
     /// Movement destinations (LimOp: one destination, 2.3.5).
     pub destinations: BTreeSet<SpaceId>,
+    /// March, from version 10: the Guerrillas that arrived in each space in
+    /// this Operation, (Underground, Active), and the legs moved, (from,
+    /// to): a Guerrilla Marches once (3.3.2), a leg's Guerrillas are one
+    /// group.
+    pub marched: Marched,
     /// Spaces into which Government Troops moved (Coalition Sweep costs).
     pub gov_troops_in: BTreeSet<SpaceId>,
     /// Ambush spaces not yet resolved (4.4.3).
@@ -57,6 +71,12 @@ pub struct Exec<'a> {
     pub line: usize,
     /// What happened.
     pub events: Vec<Event>,
+    /// A dry run (version 10): no die is rolled ([`execute`]).
+    pub dry: bool,
+    /// In a dry run, the spaces whose pieces hang on a roll not made.
+    pub tainted: BTreeSet<SpaceId>,
+    /// The dry run met what only the dice decide: no verdict from it.
+    pub undecided: bool,
 }
 
 impl Exec<'_> {
@@ -128,6 +148,13 @@ impl Exec<'_> {
 }
 
 /// Carries out an Operation and its Special Activity for `f`.
+///
+/// From version 10 an Operation that may roll (an Attack, a Surge's die) is
+/// first checked whole without rolling (`dry`): every check that does not
+/// hang on a die (a Limited Operation's one space, 2.3.5; Resources for each
+/// space, 3.1; an Ambush then Attacked, 4.4.3; a space selected, 3.1) is
+/// made before the first roll, so that the move is refused there
+/// (invariant 4) rather than rolled and "not carried out".
 pub fn execute(
     d: &Data,
     st: &mut State,
@@ -135,6 +162,37 @@ pub fn execute(
     a: &Action,
     terms: Terms,
     dice: &mut Dice,
+) -> Result<Vec<Event>, RuleError> {
+    if d.version >= 10 && may_roll(a) {
+        let mut trial = st.clone();
+        carry_out(d, &mut trial, f, a, terms, &mut Dice::preview(), true)?;
+    }
+    carry_out(d, st, f, a, terms, dice, false)
+}
+
+/// Could a player's Operation roll a die: an Attack not Ambushed (3.3.3),
+/// a Surge's die (4.2.1)? (A Non-player's random picks among equal enemies,
+/// 8.1, roll too; its orders are the umpire's, tried before they are made.)
+fn may_roll(a: &Action) -> bool {
+    a.op == Op::Attack
+        || a.steps
+            .iter()
+            .any(|(_, s)| matches!(s, ActStep::Sa(Sa::Surge { roll: Some(_), .. })))
+}
+
+/// The Operation's lines and its whole-Operation checks, for real or `dry`:
+/// a dry run rolls no die, and what a roll would decide it leaves undecided
+/// (the spaces it touches are `tainted`); a line found illegal in such a
+/// space, or a random pick, ends the dry run without a verdict, since the
+/// real dice may make it legal.
+fn carry_out(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    a: &Action,
+    terms: Terms,
+    dice: &mut Dice,
+    dry: bool,
 ) -> Result<Vec<Event>, RuleError> {
     let mut x = Exec {
         d,
@@ -145,6 +203,7 @@ pub fn execute(
         selected: Vec::new(),
         entered: BTreeSet::new(),
         destinations: BTreeSet::new(),
+        marched: Marched::default(),
         gov_troops_in: BTreeSet::new(),
         ambush: Vec::new(),
         step_two: false,
@@ -152,6 +211,9 @@ pub fn execute(
         sa: None,
         line: 0,
         events: Vec::new(),
+        dry,
+        tainted: BTreeSet::new(),
+        undecided: false,
     };
     check_op(&x, st)?;
     x.say(format!(
@@ -169,8 +231,11 @@ pub fn execute(
     steps(&mut x, st, a, dice, &mut errors)?;
     // The whole Operation's checks only when every line stood: with a line
     // set aside they would report its absence, not a fault.
-    if errors.is_empty() {
-        finish(&mut x, st, dice)?;
+    if errors.is_empty() && !x.undecided {
+        match finish(&mut x, st, dice) {
+            Err(RuleError::Dice(DiceError::PreviewStops(_))) if dry => {}
+            r => r?,
+        }
         st.update_control(d);
     }
     if errors.is_empty() {
@@ -203,10 +268,15 @@ fn steps(
         let roll = preview.as_mut().unwrap_or(&mut *dice);
         match one_step(x, st, step, roll) {
             Ok(()) => st.update_control(x.d),
-            Err(RuleError::Dice(DiceError::PreviewStops(_))) if preview.is_some() => {
+            Err(RuleError::Dice(DiceError::PreviewStops(_))) if preview.is_some() || x.dry => {
+                x.undecided = true;
                 return Ok(());
             }
             Err(e @ RuleError::Dice(_)) => return Err(e),
+            Err(_) if x.dry && names_any(step, &x.tainted) => {
+                x.undecided = true;
+                return Ok(());
+            }
             Err(e) => {
                 if let Some((s, y)) = saved {
                     *st = s;
@@ -218,6 +288,42 @@ fn steps(
         }
     }
     Ok(())
+}
+
+/// Does the line name one of `spaces`?
+fn names_any(step: &ActStep, spaces: &BTreeSet<SpaceId>) -> bool {
+    let mut named: Vec<SpaceId> = Vec::new();
+    match step {
+        ActStep::In(i) => {
+            named.push(i.space);
+            named.extend(&i.from);
+        }
+        ActStep::Move(m) => named.extend(&m.path),
+        ActStep::Civic(s, _) | ActStep::Sharia(s, _) | ActStep::Assault(s, _) => named.push(*s),
+        ActStep::BuildBase(s, from) | ActStep::BuildBaseOf(s, from, _) => {
+            named.push(*s);
+            named.extend(from);
+        }
+        ActStep::Return { space, .. } => named.push(*space),
+        ActStep::Patronage => {}
+        ActStep::Sa(sa) => named.extend(sa_spaces(sa)),
+    }
+    named.iter().any(|s| spaces.contains(s))
+}
+
+/// The spaces a Special Activity's line names.
+fn sa_spaces(sa: &Sa) -> Vec<SpaceId> {
+    match sa {
+        Sa::Surge { moves, .. } => moves.iter().flat_map(|(m, _, _)| m.path.clone()).collect(),
+        Sa::Airlift(ms) => ms.iter().flat_map(|m| m.path.clone()).collect(),
+        Sa::Transport(m) => m.path.clone(),
+        Sa::Airstrike(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Govern(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Suborn(v) => v.iter().map(|(s, _)| *s).collect(),
+        Sa::Eradicate(v) | Sa::Extort(v) | Sa::Ambush(v) | Sa::Traffic(v) => v.clone(),
+        Sa::Infiltrate { space, .. } => vec![*space],
+        Sa::Cultivate(s) => vec![*s],
+    }
 }
 
 fn one_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {
@@ -272,7 +378,11 @@ fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {
             if x.f.is_coin() { "3.2" } else { "3.3" },
         ));
     }
-    if let Some(card) = st.forbidden(x.f, x.op.key()) {
+    // 5.1.1: "If two Events contradict, the currently played Event takes
+    // precedence": from version 10 an Operation the current Event grants
+    // free is not barred by a Capability or Momentum in play.
+    let granted = x.terms.free && x.d.version >= 10;
+    if let Some(card) = st.forbidden(x.f, x.op.key()).filter(|_| !granted) {
         return Err(x.ill(format!("card #{card} in play bars {}", x.op.key()), "5.3"));
     }
     if x.terms.final_card && matches!(x.op, Op::Sweep | Op::March) {
@@ -282,6 +392,9 @@ fn check_op(x: &Exec, st: &State) -> Result<(), RuleError> {
 }
 
 fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Result<(), RuleError> {
+    if x.d.version >= 10 {
+        unused_words(x, step)?;
+    }
     match (x.op, step) {
         (Op::Train, _) => coin::train_step(x, st, step),
         (Op::Patrol, _) => coin::patrol_step(x, st, step),
@@ -300,6 +413,53 @@ fn op_step(x: &mut Exec, st: &mut State, step: &ActStep, dice: &mut Dice) -> Res
     }
 }
 
+/// From version 10, a word of a line that the Operation would not use is
+/// refused with the Operation's rule: version 9 read it and dropped it (a
+/// `target` on a Rally, `place` on an Attack, a Government Assault
+/// `with-government`, `active` on a Patrol...).
+fn unused_words(x: &Exec, step: &ActStep) -> Result<(), RuleError> {
+    let op = x.op;
+    let word = match step {
+        ActStep::In(i) => {
+            if !i.place.is_empty() && !matches!(op, Op::Train | Op::Rally) {
+                Some("place")
+            } else if !i.from.is_empty() && op != Op::Train {
+                Some("from")
+            } else if i.base && op != Op::Rally {
+                Some("base")
+            } else if i.flip && op != Op::Rally {
+                Some("flip")
+            } else if i.with_government && !(op == Op::Assault && x.f == Faction::Coalition) {
+                Some("with-government")
+            } else if !i.targets.is_empty() && !matches!(op, Op::Assault | Op::Attack) {
+                Some("target")
+            } else {
+                None
+            }
+        }
+        ActStep::Move(m) => {
+            if m.active && op != Op::March {
+                Some("active")
+            } else if m.with > 0 && op != Op::Sweep {
+                Some("with")
+            } else if m.kind.is_some_and(|k| k != super::pieces::Kind::Guerrilla) && op == Op::March
+            {
+                Some("troops/police/base")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    match word {
+        Some(w) => Err(x.ill(
+            format!("`{w}` does nothing in a {}: remove it", op.key()),
+            op.rule(),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError> {
     coin::finish(x, st, dice)?;
     if x.selected.is_empty() && x.destinations.is_empty() {
@@ -309,7 +469,19 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
     // Taliban LimOps at Sponsorship may use several (6.6.1).
     let sponsorship = x.f == Faction::Taliban && st.islamabad == 4 && !x.terms.final_card;
     let mut spaces: BTreeSet<SpaceId> = x.selected.iter().copied().collect();
-    spaces.extend(x.destinations.iter().copied());
+    if x.op == Op::March && x.d.version >= 10 {
+        // Where the Guerrillas end: a march-on written as a second line
+        // passes through its first destination (2.3.5, 3.3.2).
+        spaces.extend(
+            x.marched
+                .arrived
+                .iter()
+                .filter(|(_, (u, a))| u + a > 0)
+                .map(|(s, _)| *s),
+        );
+    } else {
+        spaces.extend(x.destinations.iter().copied());
+    }
     if x.limited && spaces.len() > 1 && !sponsorship {
         return Err(RuleError::illegal(
             format!(

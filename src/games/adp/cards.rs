@@ -579,16 +579,18 @@ fn modifier(r: &mut Reader, at: &str, v: Option<&Value>) -> Option<Modifier> {
     Some(m)
 }
 
-/// Deck checks: 78 cards numbered 1-78, six Propaganda cards (1.2).
-pub fn check(cards: &[Card]) -> Vec<String> {
+/// Deck checks: cards numbered from 1 without gaps, each Event's faction
+/// order naming every faction once (2.3.2); with `printed`, the printed
+/// game's 78 cards (1.2).
+pub fn check(cards: &[Card], printed: bool) -> Vec<String> {
     let mut e = Vec::new();
-    if cards.len() != 78 {
+    if printed && cards.len() != 78 {
         e.push(format!("{} cards, not 78 (1.2)", cards.len()));
     }
     for (i, c) in cards.iter().enumerate() {
         if usize::from(c.number) != i + 1 {
             e.push(format!(
-                "card numbers must run 1-78 without gaps; found {} at {}",
+                "card numbers must run from 1 without gaps; found {} at {}",
                 c.number,
                 i + 1
             ));

@@ -136,6 +136,20 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             }
             got += st.place(s, p, took);
         }
+        if got < *n && x.d.version >= 10 {
+            // 1.4.1: placing what is not Available is ignored; 3.2.1: the
+            // order may name spaces to take cubes from (`from SPACE`).
+            placed.push(format!(
+                "{got} of {n} {}: no more Available{} (1.4.1, 3.2.1)",
+                k.key(),
+                if i.from.is_empty() {
+                    "; `from SPACE` takes them from the map"
+                } else {
+                    " or in the spaces named"
+                }
+            ));
+            continue;
+        }
         placed.push(format!("{got} {}", k.key()));
     }
     x.say(format!(
@@ -179,6 +193,17 @@ pub fn civic_action(
     if st[s].control != Control::Coin {
         return Err(x.ill(
             format!("Civic Action needs COIN Control, which {} lacks", x.name(s)),
+            rule,
+        ));
+    }
+    let most = super::insurgent::steps_possible(x, st, s, true);
+    if x.d.version >= 10 && n > most {
+        // Version 9 bought what it could and dropped the rest silently.
+        return Err(x.ill(
+            format!(
+                "Civic Action in {} can take {most} step(s) (its Terror, then toward Support), not {n}",
+                x.name(s)
+            ),
             rule,
         ));
     }

@@ -434,7 +434,8 @@ impl Data {
         Data::load_with(map, forces, cards, setup, NONPLAYER_TOML)
     }
 
-    /// The data over five files' text, the Non-player priorities included.
+    /// The data over five files' text, the Non-player priorities included,
+    /// with every check of the printed game ([`Scope::Printed`]).
     pub fn load_with(
         map: &str,
         forces: &str,
@@ -442,6 +443,30 @@ impl Data {
         setup: &str,
         nonplayer: &str,
     ) -> Result<Data, Vec<String>> {
+        Data::read([map, forces, cards, setup, nonplayer], Scope::Printed)
+    }
+
+    /// A test fixture over `files` (the embedded text where a file is not
+    /// given): the same loader as a club's data, checked for consistency
+    /// only ([`Scope::Fixture`]), so that a rules test stands on a small
+    /// hand-built map with its own set-up, cards and Non-player file.
+    pub fn fixture(files: &Files) -> Result<Data, Vec<String>> {
+        Data::read(
+            [
+                files.get("map.toml"),
+                files.get("forces.toml"),
+                files.get("cards.toml"),
+                files.get("setup.toml"),
+                files.get("nonplayer.toml"),
+            ],
+            Scope::Fixture,
+        )
+    }
+
+    /// Reads the five files (map, forces, cards, set-up, Non-player) and
+    /// checks them as `scope` asks.
+    fn read(texts: [&str; 5], scope: Scope) -> Result<Data, Vec<String>> {
+        let [map, forces, cards, setup, nonplayer] = texts;
         let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup, nonplayer]);
         let mut r = Reader::default();
         let (Some(tm), Some(tf), Some(tc), Some(ts), Some(tn)) = (
@@ -458,7 +483,7 @@ impl Data {
         let deception = read_deception(&mut r, &tf);
         let cards = cards::read(&mut r, &tc);
         let nonplayer = read_nonplayer(&mut r, &tn, &spaces);
-        let random_spaces = read_random_spaces(&mut r, &tn, &spaces);
+        let random_spaces = read_random_spaces(&mut r, &tn, &spaces, scope);
         let halos = read_halos(&mut r, &tn);
         let mut d = Data {
             hash,
@@ -493,7 +518,7 @@ impl Data {
         }
         d.provenance = prov::count_by_provenance(&r.tags);
         if r.errors.is_empty() {
-            r.errors = check(&d);
+            r.errors = check_in(&d, scope);
         }
         if r.errors.is_empty() {
             Ok(d)
@@ -952,8 +977,14 @@ fn read_halos(r: &mut Reader, t: &Table) -> Vec<Halo> {
 }
 
 /// `nonplayer.toml` `[random_spaces]`: three columns of nine spaces; every
-/// Province (Pakistan included) once and Kabul three times (8.2).
-fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space]) -> Vec<SpaceId> {
+/// Province (Pakistan included) once and Kabul three times (8.2). A
+/// fixture's table may be absent (an equal-chance roll then picks among
+/// equal spaces, 8.2 PLAY NOTE) or hold its few spaces in any columns.
+fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space], scope: Scope) -> Vec<SpaceId> {
+    let printed = scope == Scope::Printed;
+    if !printed && !t.contains_key("random_spaces") {
+        return Vec::new();
+    }
     let Some(rt) = prov::table(r, t, "random_spaces", "nonplayer.toml") else {
         return Vec::new();
     };
@@ -961,7 +992,7 @@ fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space]) -> Vec<SpaceI
     let mut out = Vec::new();
     for col in ["tan_1_2", "tan_3_4", "tan_5_6"] {
         let keys = r.strings(&mut rec, col, true);
-        if keys.len() != 9 {
+        if printed && keys.len() != 9 {
             r.error(format!(
                 "nonplayer.random_spaces.{col}: 9 spaces (3 trios), not {} (8.2)",
                 keys.len()
@@ -977,6 +1008,9 @@ fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space]) -> Vec<SpaceI
         }
     }
     r.finish(rec);
+    if !printed {
+        return out;
+    }
     for (i, s) in spaces.iter().enumerate().filter(|(_, s)| !s.is_loc()) {
         let n = out.iter().filter(|x| x.index() == i).count();
         let want = if s.is_city() { 3 } else { 1 };
@@ -1074,9 +1108,63 @@ fn read_setup(r: &mut Reader, t: &Table, d: &Data) -> Option<Scenario> {
     })
 }
 
+/// Which checks a data set must pass, beyond being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The printed game's data (the embedded files, a club's replacements,
+    /// `umpire data check adp`): every check, the counts the rulebook fixes
+    /// included (Econ 12, Afghan Pop 25, 158 pieces, 3 Pakistan spaces, one
+    /// City, 78 cards, the Random Spaces table's 27 entries).
+    Printed,
+    /// A test fixture: a small hand-built map with its own set-up, cards and
+    /// Non-player file. Checked for consistency (adjacency symmetric, Pop and
+    /// Pashtun in range, the set-up within stacking and the inventory, the
+    /// deck's piles within the cards, every name known), not for the
+    /// printed game's counts.
+    Fixture,
+}
+
 /// The invariants `umpire data check adp` checks, beyond reading: every
 /// problem found.
 pub fn check(d: &Data) -> Vec<String> {
+    check_in(d, Scope::Printed)
+}
+
+/// The checks `scope` asks for: every problem found.
+pub fn check_in(d: &Data, scope: Scope) -> Vec<String> {
+    let mut e = Vec::new();
+    if scope == Scope::Printed {
+        e.extend(printed_counts(d));
+    }
+    for (i, s) in d.spaces.iter().enumerate() {
+        if s.is_loc() && s.pashtun {
+            e.push(format!("{}: LoCs are never Pashtun (1.3.4)", s.name));
+        }
+        if !s.is_loc() && s.pop > 3 {
+            e.push(format!("{}: Pop {} is above 3 (1.3.2)", s.name, s.pop));
+        }
+        for a in &s.adjacent {
+            if !d[*a].adjacent.contains(&SpaceId(i as u8)) {
+                e.push(format!(
+                    "{} ~ {} is not symmetric (1.3)",
+                    s.name, d[*a].name
+                ));
+            }
+        }
+    }
+    if d.islamabad.len() != 5 {
+        e.push(format!(
+            "{} Islamabad boxes, not 5 (6.6.1)",
+            d.islamabad.len()
+        ));
+    }
+    e.extend(cards::check(&d.cards, scope == Scope::Printed));
+    e.extend(check_setup(d));
+    e
+}
+
+/// The counts the rulebook fixes for the printed game (1.2, 1.3).
+fn printed_counts(d: &Data) -> Vec<String> {
     let mut e = Vec::new();
     let econ: u32 = d.spaces.iter().map(|s| u32::from(s.econ)).sum();
     if econ != 12 {
@@ -1101,30 +1189,6 @@ pub fn check(d: &Data) -> Vec<String> {
     if d.spaces.iter().filter(|s| s.is_city()).count() != 1 {
         e.push("there must be exactly one City, Kabul (1.3.3)".into());
     }
-    for (i, s) in d.spaces.iter().enumerate() {
-        if s.is_loc() && s.pashtun {
-            e.push(format!("{}: LoCs are never Pashtun (1.3.4)", s.name));
-        }
-        if !s.is_loc() && s.pop > 3 {
-            e.push(format!("{}: Pop {} is above 3 (1.3.2)", s.name, s.pop));
-        }
-        for a in &s.adjacent {
-            if !d[*a].adjacent.contains(&SpaceId(i as u8)) {
-                e.push(format!(
-                    "{} ~ {} is not symmetric (1.3)",
-                    s.name, d[*a].name
-                ));
-            }
-        }
-    }
-    if d.islamabad.len() != 5 {
-        e.push(format!(
-            "{} Islamabad boxes, not 5 (6.6.1)",
-            d.islamabad.len()
-        ));
-    }
-    e.extend(cards::check(&d.cards));
-    e.extend(check_setup(d));
     e
 }
 

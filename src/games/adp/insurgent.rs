@@ -74,6 +74,9 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     let mine = st[s].pieces[base];
     let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
     let placing: u8 = i.place.iter().map(|(n, _)| *n).sum();
+    if x.d.version >= 10 {
+        one_rally_choice(x, i)?;
+    }
     let text = if i.base {
         if st[s].pieces[u] + st[s].pieces[a] < 2 {
             return Err(x.ill(
@@ -118,7 +121,21 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
         format!("{k} Guerrilla(s) flipped Underground")
     } else {
         let most = if base_rally { mine + st.pop(x.d, s) } else { 1 };
-        let n = if placing == 0 { 1 } else { placing };
+        // 3.3.1: with a Base, "up to" Bases + Pop, none included (the NOTE:
+        // "Taliban can Rally at a Base but place or flip no pieces in order
+        // to buy Sharia"); from version 10 `place 0` says so. Without a
+        // Base the Rally places 1.
+        let explicit = x.d.version >= 10 && !i.place.is_empty();
+        let n = if placing == 0 && !explicit { 1 } else { placing };
+        if n == 0 && !base_rally {
+            return Err(x.ill(
+                format!(
+                    "without your Base in {} the Rally places 1 Guerrilla, not 0",
+                    sp.name
+                ),
+                "3.3.1",
+            ));
+        }
         if n > most {
             return Err(x.ill(
                 format!("Rally places {most} Guerrilla(s) in {} at most", sp.name),
@@ -126,10 +143,63 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             ));
         }
         let k = st.place(s, u, n);
-        format!("placed {k} Guerrilla(s)")
+        if k < n && x.d.version >= 10 {
+            // 1.4.1: "ignore any instructions to place forces if the
+            // appropriate type is not available": told, not silent.
+            format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
+        } else {
+            format!("placed {k} Guerrilla(s)")
+        }
     };
     x.say(format!("Rally in {}: {text}", sp.name));
     Ok(())
+}
+
+/// 3.3.1: in each space the Rally places Guerrillas, or replaces 2 with a
+/// Base, or (with a Base) flips them Underground: one of these, and
+/// Guerrillas only (version 9 kept the first it read and dropped the rest).
+fn one_rally_choice(x: &Exec, i: &InSpace) -> Result<(), RuleError> {
+    let chosen = [i.base, i.flip, !i.place.is_empty()]
+        .iter()
+        .filter(|b| **b)
+        .count();
+    if chosen > 1 {
+        return Err(x.ill(
+            format!(
+                "a Rally in {} places Guerrillas, or makes a Base, or flips them: one of these",
+                x.name(i.space)
+            ),
+            "3.3.1",
+        ));
+    }
+    if let Some((_, k)) = i.place.iter().find(|(_, k)| *k != Kind::Guerrilla) {
+        return Err(x.ill(
+            format!("a Rally places Guerrillas, not {}", k.key()),
+            "3.3.1",
+        ));
+    }
+    Ok(())
+}
+
+/// How many Sharia or Civic Action steps `s` can take: its Terror markers,
+/// then the levels it can still shift (`toward_support`: to Support, else
+/// to Opposition), in an Afghan space with Population (1.6, 6.4).
+pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) -> u8 {
+    let shifts = if x.d[s].is_afghan() && st.pop(x.d, s) > 0 {
+        let (to, away) = if toward_support {
+            (Support::Support, Support::Opposition)
+        } else {
+            (Support::Opposition, Support::Support)
+        };
+        match st[s].support {
+            l if l == to => 0,
+            l if l == away => 2,
+            _ => 1,
+        }
+    } else {
+        0
+    };
+    st[s].terror + shifts
 }
 
 fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleError> {
@@ -147,6 +217,16 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleErr
     }
     if x.step_two {
         return Err(x.ill("Sharia in 1 space only", "3.3.1"));
+    }
+    let most = steps_possible(x, st, s, false);
+    if x.d.version >= 10 && n > most {
+        return Err(x.ill(
+            format!(
+                "Sharia in {} can take {most} step(s) (its Terror, then toward Opposition), not {n}",
+                x.name(s)
+            ),
+            "3.3.1",
+        ));
     }
     x.step_two = true;
     let k = sharia_steps(x, st, s, n, "3.3.1")?;
@@ -203,13 +283,32 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     if x.f == Faction::Warlords && m.path.len() > 2 {
         return Err(x.ill("Warlord Guerrillas March only once", "3.3.2"));
     }
-    // The group: Active ones first if asked, else Underground first.
-    let (first, second) = if m.active { (a, u) } else { (u, a) };
-    let k1 = m.count.min(st[from].pieces[first]);
-    let mut group = [(first, k1), (second, m.count - k1)];
+    // From version 10 a Guerrilla Marches once whatever the lines (3.3.2).
+    let once = x.d.version >= 10;
+    let mut group = if once {
+        group_once(x, st, m)?
+    } else {
+        // The group: Active ones first if asked, else Underground first.
+        let (first, second) = if m.active { (a, u) } else { (u, a) };
+        let k1 = m.count.min(st[from].pieces[first]);
+        [(first, k1), (second, m.count - k1)]
+    };
     let mut at = from;
     for (leg, to) in m.path.iter().copied().enumerate().skip(1) {
         let sp = &x.d[to];
+        // 3.3.2: "Guerrillas moving from 1 space to another move as a
+        // single group": two lines for one leg would each be counted apart
+        // for Activation.
+        if once && !x.marched.legs.insert((at, to)) {
+            return Err(x.ill(
+                format!(
+                    "Guerrillas moving from {} to {} move as a single group: write them in one line",
+                    x.name(at),
+                    sp.name
+                ),
+                "3.3.2",
+            ));
+        }
         if leg > 1 && !x.d[at].pashtun {
             return Err(x.ill(
                 format!(
@@ -269,6 +368,16 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         at = to;
     }
     x.destinations.insert(at);
+    if once {
+        let here = x.marched.arrived.entry(at).or_default();
+        for (p, n) in group {
+            if p == u {
+                here.0 += n;
+            } else {
+                here.1 += n;
+            }
+        }
+    }
     x.say(format!(
         "March: {} Guerrilla(s) {} to {}",
         m.count,
@@ -276,6 +385,67 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         x.name(at)
     ));
     Ok(())
+}
+
+/// The group leaving a March line's origin, from version 10 (3.3.2): the
+/// faction's Guerrillas there that have not Marched in this Operation and,
+/// for the Taliban in a Pashtun space, those that arrived there and go on
+/// (ruling A14), those first; Active ones first if asked, else Underground
+/// first. A Guerrilla that has Marched moves no more: "Warlord Guerrillas
+/// move once only", the Taliban go on only from a Pashtun destination.
+fn group_once(x: &mut Exec, st: &State, m: &Move) -> Result<[(Piece, u8); 2], RuleError> {
+    let (u, a) = guerrillas(x);
+    let from = m.path[0];
+    let (nu, na) = (st[from].pieces[u], st[from].pieces[a]);
+    let (au, aa) = arrived_in(x, from, nu, na);
+    let goes_on = x.f == Faction::Taliban && x.d[from].pashtun;
+    let (cu, ca) = if goes_on { (au, aa) } else { (0, 0) };
+    let (pool_u, pool_a) = (nu - au + cu, na - aa + ca);
+    if pool_u + pool_a < m.count {
+        let why = if x.f == Faction::Warlords {
+            "Warlord Guerrillas move once only".to_string()
+        } else {
+            format!(
+                "the Taliban go on only from a Pashtun destination, and {} is not Pashtun",
+                x.name(from)
+            )
+        };
+        return Err(x.ill(
+            format!(
+                "{} of your Guerrillas in {} Marched there in this Operation, so {} may move, not {}: {why}",
+                au + aa,
+                x.name(from),
+                pool_u + pool_a,
+                m.count
+            ),
+            "3.3.2",
+        ));
+    }
+    let ((first, p1, c1), (second, _, c2)) = if m.active {
+        ((a, pool_a, ca), (u, pool_u, cu))
+    } else {
+        ((u, pool_u, cu), (a, pool_a, ca))
+    };
+    let k1 = m.count.min(p1);
+    let k2 = m.count - k1;
+    // Those going on leave the space's arrivals first.
+    let (t1, t2) = (k1.min(c1), k2.min(c2));
+    let (tu, ta) = if first == u { (t1, t2) } else { (t2, t1) };
+    x.marched.arrived.insert(from, (au - tu, aa - ta));
+    Ok([(first, k1), (second, k2)])
+}
+
+/// The Guerrillas that arrived in `from` in this March, (Underground,
+/// Active), fitted to the `nu` Underground and `na` Active there now: a
+/// Special Activity between the lines (Extort, Suborn) may have flipped
+/// some, and the arrivals keep their number where they can.
+fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
+    let (au, aa) = x.marched.arrived.get(&from).copied().unwrap_or((0, 0));
+    let total = (au + aa).min(nu + na);
+    let au = au.min(nu);
+    let aa = (total - au).min(na);
+    let au = (total - aa).min(nu);
+    (au, aa)
 }
 
 /// Attack in one space (3.3.3), or an Ambush there (4.4.3).
@@ -328,6 +498,12 @@ pub fn attack(
         let k = st[s].pieces[u];
         st[s].pieces[u] = 0;
         st[s].pieces[a] += k;
+        if x.dry {
+            // A dry run (version 10): what the roll removes or places here
+            // is not known yet.
+            x.tainted.insert(s);
+            return Ok(());
+        }
         let roll = dice.roll(
             6,
             &format!(
@@ -372,6 +548,11 @@ pub fn attack(
                 "Captured Goods: 1 Guerrilla placed in {} (3.3.3)",
                 x.name(s)
             ));
+        } else if x.d.version >= 10 {
+            x.say(format!(
+                "Captured Goods in {}: no Guerrilla is Available to place (1.4.1, 3.3.3)",
+                x.name(s)
+            ));
         }
     }
     Ok(())
@@ -393,10 +574,22 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
     st[s].pieces[u] -= 1;
     st[s].pieces[a] += 1;
     let pool = st.markers_on_map() < u32::from(x.d.limits.terror_markers);
+    let told = x.d.version >= 10;
+    if !pool && told && !(sp.is_loc() && st[s].sabotage) {
+        x.say(format!(
+            "Terror in {}: no marker placed, all {} are on the map (3.3.4)",
+            sp.name, x.d.limits.terror_markers
+        ));
+    }
     if sp.is_loc() {
         if !st[s].sabotage && pool {
             st[s].sabotage = true;
             x.say(format!("Terror on {}: Sabotaged", sp.name));
+        } else if st[s].sabotage && told {
+            x.say(format!(
+                "Terror on {}: already Sabotaged, 1 Guerrilla Activated (3.3.4)",
+                sp.name
+            ));
         }
     } else {
         if pool {

@@ -136,10 +136,16 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
     if low_resources(st, f) {
         return Ok("pass".into());
     }
+    // 8.1 GUIDELINES: "only as long as needed pieces and Resources are
+    // available": from version 10 no candidate selects a space where its
+    // Operation does nothing (a Rally with no Guerrilla to place).
     let ops: Vec<String> = all
         .into_iter()
         .filter(|c| !c.starts_with("pass") && !c.starts_with("event"))
-        .filter(|c| trial(d, st, f, c))
+        .filter(|c| match trial_state(d, st, f, c) {
+            Some(after) => d.version < 10 || super::np_extent::acts_everywhere(d, c, st, &after),
+            None => false,
+        })
         .collect();
     if ops.is_empty() {
         return Ok("pass".into());

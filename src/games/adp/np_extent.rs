@@ -42,7 +42,7 @@ use super::data::{Data, SpaceId};
 use super::legal::train_cubes;
 use super::nonplayer::{keeps_control, trial_state};
 use super::pieces::{Faction, Piece};
-use super::state::State;
+use super::state::{SpaceState, State};
 
 /// `text` with every further space of its Operation the Non-player `f` can
 /// carry out and pay for (8.1 GUIDELINES, ruling A50).
@@ -68,6 +68,11 @@ pub fn widen(d: &Data, st: &State, f: Faction, text: &str) -> String {
         };
         let wider = format!("{out}\n{line}");
         if let Some(next) = trial_state(d, st, f, &wider) {
+            // From version 10 only where the line does something: "only as
+            // long as needed pieces and Resources are available" (8.1).
+            if d.version >= 10 && !acts_in(op, &after[s], &next[s]) {
+                continue;
+            }
             out = wider;
             after = next;
         }
@@ -80,6 +85,37 @@ pub fn widen(d: &Data, st: &State, f: Faction, text: &str) -> String {
         };
     }
     out
+}
+
+/// Does a line of the Operation `op` do anything in its space, from
+/// `before` to `after` (8.1 GUIDELINES: "only as long as needed pieces and
+/// Resources are available")? A Rally, Train or Assault must place, flip or
+/// remove a piece; a Terror must place a marker or shift the space (3.3.4:
+/// with no marker left and no level to shift it only Activates); an Attack
+/// always may, its outcome being the die's (3.3.3).
+pub fn acts_in(op: &str, before: &SpaceState, after: &SpaceState) -> bool {
+    match op {
+        "attack" => true,
+        "terror" => {
+            (before.terror, before.sabotage, before.support)
+                != (after.terror, after.sabotage, after.support)
+        }
+        _ => before != after,
+    }
+}
+
+/// Does every space an Operation's `in` lines select change as `acts_in`
+/// asks, from `before` to `after` (8.1 GUIDELINES)? Operations of other
+/// shapes (movements) pass.
+pub fn acts_everywhere(d: &Data, text: &str, before: &State, after: &State) -> bool {
+    let op = text.split_whitespace().next().unwrap_or("");
+    if !matches!(op, "train" | "assault" | "rally" | "terror") {
+        return true;
+    }
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("in "))
+        .filter_map(|r| r.split_whitespace().next().and_then(|k| d.find(k)))
+        .all(|s| acts_in(op, &before[s], &after[s]))
 }
 
 /// `text`, a Rally, with a Base placed in each selected space where the

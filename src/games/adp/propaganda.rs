@@ -401,9 +401,10 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                     done += 1;
                 }
                 events.push(Event::say(format!(
-                    "{} Civic Action in {}: {done} step(s) (6.4.1)",
+                    "{} Civic Action in {}: {done} step(s){} (6.4.1)",
                     f.name(),
-                    d[s].name
+                    d[s].name,
+                    short_of(d, done, n, "Government")
                 )));
             }
         }
@@ -426,11 +427,22 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                 done += 1;
             }
             events.push(Event::say(format!(
-                "Taliban Sharia in {}: {done} step(s) (6.4.2)",
-                d[s].name
+                "Taliban Sharia in {}: {done} step(s){} (6.4.2)",
+                d[s].name,
+                short_of(d, done, n, "Taliban")
             )));
         }
     }
+}
+
+/// From version 10, what a plan's Civic Action or Sharia did not buy of
+/// what it asked, told (version 9 bought what it could, silently): the
+/// plan was sealed before the earlier plans spent the Resources.
+fn short_of(d: &Data, done: u8, asked: u8, payer: &str) -> String {
+    if d.version < 10 || done >= asked {
+        return String::new();
+    }
+    format!(" of {asked} asked: no {payer} Resources or nothing more to remove or shift")
 }
 
 /// Desertion (ruling A2: the first step of Redeploy), then Redeploy (6.5)
@@ -451,13 +463,29 @@ fn redeploy_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) 
                 to,
             } = p
             {
-                if redeploy_legal(d, st, f, kind, from, to).is_err() {
+                if let Err(e) = redeploy_legal(d, st, f, kind, from, to) {
+                    // From version 10 told: the plan was sealed before
+                    // Desertion and the earlier Redeploys.
+                    if d.version >= 10 {
+                        events.push(Event::say(format!(
+                            "{} Redeploy of {count} {} {} to {} not carried out: {e}",
+                            f.name(),
+                            kind.key(),
+                            d[from].name,
+                            d[to].name
+                        )));
+                    }
                     continue;
                 }
                 let moved = move_pieces(st, f, kind, from, to, count);
-                if moved > 0 {
+                if moved > 0 || d.version >= 10 {
+                    let of = if moved < count && d.version >= 10 {
+                        format!(" of {count} (no more there)")
+                    } else {
+                        String::new()
+                    };
                     events.push(Event::say(format!(
-                        "{} Redeploy {moved} {} {} to {}",
+                        "{} Redeploy {moved}{of} {} {} to {}",
                         f.name(),
                         kind.key(),
                         d[from].name,

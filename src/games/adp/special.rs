@@ -141,16 +141,24 @@ fn surge(
         }
     }
     x.say(format!("Surge: {} move(s)", moves.len()));
-    if let Some(w) = roll {
+    if let Some(w) = roll.filter(|_| !x.dry) {
         let r = dice.roll(
             6,
             "Coalition Surge: split between Aid and Warlord Resources (4.2.1)",
         )? as u8;
+        let asked = w;
         let w = w.min(r);
         st.gain(x.d, Faction::Warlords, i32::from(w));
         st.add_aid(x.d, i32::from(r - w));
+        // From version 10 the cut share is told (4.2.1: the die's number
+        // is distributed fully, no more).
+        let cut = if asked > w && x.d.version >= 10 {
+            format!(" ({asked} asked: the die gives {r})")
+        } else {
+            String::new()
+        };
         x.say(format!(
-            "Surge roll {r}: {w} to the Warlords, {} to Aid",
+            "Surge roll {r}: {w} to the Warlords{cut}, {} to Aid",
             r - w
         ));
     }
@@ -349,11 +357,17 @@ fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleErro
         if sp.is_afghan() && st.pop(x.d, *s) > 0 {
             st[*s].support = st[*s].support.shifted(false);
         }
+        let mut guerrilla = "";
         if sp.pashtun {
-            st.place(*s, Piece::TalUnder, 1);
+            let k = st.place(*s, Piece::TalUnder, 1);
+            guerrilla = match (k, x.d.version >= 10) {
+                (0, true) => "; no Taliban Guerrilla Available to place (1.4.1)",
+                (_, true) => "; a Taliban Guerrilla placed (Pashtun)",
+                _ => "",
+            };
         }
         x.say(format!(
-            "Eradicate in {}: +3 Aid, +1 Patronage, a Warlord Base removed",
+            "Eradicate in {}: +3 Aid, +1 Patronage, a Warlord Base removed{guerrilla}",
             sp.name
         ));
     }
@@ -377,7 +391,15 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
             let t = (2 * wb).min(st.res(Faction::Warlords));
             st.resources[Faction::Warlords.index()] -= t;
             st.gain(x.d, Faction::Taliban, i32::from(t));
-            x.say(format!("Extort in {}: {t} from the Warlords", x.name(*s)));
+            let short = if t < 2 * wb && x.d.version >= 10 {
+                format!(" of {} (all the Warlords had, ruling A25)", 2 * wb)
+            } else {
+                String::new()
+            };
+            x.say(format!(
+                "Extort in {}: {t}{short} from the Warlords",
+                x.name(*s)
+            ));
         } else {
             let sp = &x.d[*s];
             let g = if sp.is_loc() && !st[*s].sabotage {
@@ -418,24 +440,40 @@ fn infiltrate(
     let mut gone = Vec::new();
     // From version 9 a Non-player picks by the 8.1 GUIDELINES.
     let np = x.d.version >= 9 && st.seats.is_np(x.f);
+    let told = x.d.version >= 10;
+    let mut notes = Vec::new();
     for f in remove.iter().chain(replace.iter()) {
         // Coalition Troops do not shield Government Bases here (4.4.2).
         let p = infiltrate_target(st, s, *f, np, &gone);
         if let Some(p) = p {
             st.remove(s, p, 1, false);
             gone.push(p);
+        } else if told {
+            notes.push(format!("no {} piece to take", f.name()));
         }
     }
     if replace.is_some() && !gone.is_empty() {
-        st.place(s, Piece::TalUnder, 1);
+        let k = st.place(s, Piece::TalUnder, 1);
+        if told {
+            notes.push(if k > 0 {
+                "replaced by an Underground Taliban Guerrilla".to_string()
+            } else {
+                "removed, not replaced: no Taliban Guerrilla Available (1.4.1)".to_string()
+            });
+        }
     }
     let gov = gone
         .iter()
         .filter(|p| p.faction() == Faction::Government)
         .count() as i32;
     st.add_patronage(x.d, -gov);
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", notes.join("; "))
+    };
     x.say(format!(
-        "Infiltrate in {}: removed {}",
+        "Infiltrate in {}: removed {}{notes}",
         x.name(s),
         removal::describe(&gone)
     ));
@@ -574,6 +612,17 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), R
             st.resources[Faction::Warlords.index()] -= 2;
         }
         let mut gone = Vec::new();
+        let told = x.d.version >= 10;
+        if let Suborn::Cubes(n) = what
+            && *n > 3
+            && told
+        {
+            // Version 9 took 3 and dropped the rest silently.
+            return Err(x.ill(
+                format!("Suborn removes up to 3 Government cubes a space, not {n}"),
+                "4.5.3",
+            ));
+        }
         match what {
             Suborn::Cubes(n) => {
                 for _ in 0..(*n).min(3) {
@@ -607,11 +656,27 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), R
                 removal::flip_underground(st, *s, Faction::Warlords);
             }
         }
-        x.say(format!(
-            "Suborn in {}: removed {}",
-            x.name(*s),
-            removal::describe(&gone)
-        ));
+        let short = match what {
+            Suborn::Cubes(n) if told && gone.len() < usize::from(*n) => {
+                format!(" ({n} asked; no more Government cubes there)")
+            }
+            Suborn::Base | Suborn::Guerrilla if told && gone.is_empty() => {
+                " (none there to remove)".to_string()
+            }
+            _ => String::new(),
+        };
+        x.say(if matches!(what, Suborn::Flip) && told {
+            format!(
+                "Suborn in {}: Warlord Guerrillas flipped Underground",
+                x.name(*s)
+            )
+        } else {
+            format!(
+                "Suborn in {}: removed {}{short}",
+                x.name(*s),
+                removal::describe(&gone)
+            )
+        });
     }
     Ok(())
 }

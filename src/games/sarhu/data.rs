@@ -405,6 +405,10 @@ pub struct Data {
     pub tags: Vec<Tag>,
     /// Hash of the data files, pinned in every record's opening.
     pub hash: Digest,
+    /// The ruleset version these data are played at (`super::VERSION`, or
+    /// an earlier one from `Sarhu::at`): not data, so not hashed; kept here
+    /// because every rule a version switches on has the data in hand.
+    pub version: u32,
 }
 
 /// Counts for `umpire data check sarhu`.
@@ -655,6 +659,7 @@ fn build(
         values,
         tags: Vec::new(),
         hash,
+        version: super::VERSION,
     };
 
     read_places(r, tm, &mut data);

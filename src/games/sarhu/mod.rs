@@ -67,6 +67,15 @@ fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
     Ok(data::check_loaded(&d)?.check(d.hash))
 }
 
+/// The ruleset's version (ARCHITECTURE "Upgrades"): 2 checks a double
+/// action whole (both actions' AP, the second by the same command) before
+/// the first action's roll (4.2, 5.0(3); invariant 4). Version 1 is kept
+/// playable ([`Sarhu::at`]).
+pub const VERSION: u32 = 2;
+
+/// The versions [`Sarhu::at`] reproduces.
+const KEPT: [u32; 2] = [1, VERSION];
+
 impl Default for Sarhu {
     fn default() -> Self {
         Sarhu::new()
@@ -101,6 +110,16 @@ impl Sarhu {
     /// The data in use.
     pub fn data(&self) -> &Data {
         &self.data
+    }
+
+    /// The game as it played at `version` (ARCHITECTURE "Upgrades"), over
+    /// the same data; `None` for a version not kept.
+    pub fn at(&self, version: u32) -> Option<Sarhu> {
+        KEPT.contains(&version).then(|| {
+            let mut d = (*self.data).clone();
+            d.version = version;
+            Sarhu { data: Arc::new(d) }
+        })
     }
 }
 
@@ -219,7 +238,7 @@ impl Rules for Sarhu {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             name: "sarhu".into(),
-            version: 1,
+            version: self.data.version,
             data: Some(self.data.hash),
             title: "Strike on Sarhu 1619".into(),
             summary: "Ming against Jurchen, 1-5 March 1619: five daily turns of action points, commands, fire, charge and attack.".into(),
@@ -429,6 +448,11 @@ impl Rules for Sarhu {
 
     fn invariants(&self, st: &State) -> Result<(), String> {
         invariants(&self.data, st)
+    }
+
+    fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
+        self.at(version)
+            .map(|r| Arc::new(r) as Arc<dyn crate::core::ruleset::Ruleset>)
     }
 }
 

@@ -70,8 +70,10 @@ impl Action {
 pub enum Double {
     /// A single action.
     No,
-    /// A `then ACTION` order follows in the same move.
-    Given,
+    /// A `then ACTION` order follows in the same move, costing this many
+    /// AP (4.2.1-4.2.3): from version 2 the two actions' AP are checked
+    /// before the first action's roll.
+    Given(u32),
     /// A bare `then`: the player sends the second action after seeing the first.
     Open,
 }
@@ -597,24 +599,10 @@ fn parse_line(
             }
         }
         "then" => {
-            let double = if rest.is_empty() {
-                Double::Open
-            } else {
-                Double::Given
-            };
-            match out.last_mut().map(|(_, o)| o) {
-                Some(Order::Act { double: dbl, .. }) => *dbl = double,
-                Some(_) => {
-                    return Err(p.err("`then` gives the second action of a double; it follows the first action (5.0(3))"));
-                }
-                None if rest.is_empty() => {
-                    return Err(p.err("a bare `then` keeps a phase open after an action; it follows one (5.0(3))"));
-                }
-                None => {}
-            }
-            if let Some(akw) = rest.first() {
-                let prev = action_cmd(out, st);
-                let (cmd, action) = match akw.as_str() {
+            let prev = action_cmd(out, st);
+            let second = match rest.first() {
+                None => None,
+                Some(akw) => Some(match akw.as_str() {
                     "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
                     "fire" | "charge" | "attack" => {
                         let ds = p.decls(rest, prev)?;
@@ -626,7 +614,40 @@ fn parse_line(
                     other => {
                         return Err(p.err(format!("`then {other}`: the second action is move, combat or rally (5.0(2))")));
                     }
-                };
+                }),
+            };
+            let double = match &second {
+                None => Double::Open,
+                Some((_, a)) => Double::Given(super::turn::cost(d, p.side, a)),
+            };
+            let first = match out.last_mut().map(|(_, o)| o) {
+                Some(Order::Act {
+                    cmd, double: dbl, ..
+                }) => {
+                    *dbl = double;
+                    Some(*cmd)
+                }
+                Some(_) => {
+                    return Err(p.err("`then` gives the second action of a double; it follows the first action (5.0(3))"));
+                }
+                None if rest.is_empty() => {
+                    return Err(p.err("a bare `then` keeps a phase open after an action; it follows one (5.0(3))"));
+                }
+                None => None,
+            };
+            if let Some((cmd, action)) = second {
+                // Version 2: another command's second action is refused
+                // here, before the first action's roll (version 1 carried
+                // the first out and then refused the second).
+                if let (Some(a), Some(b)) = (first, cmd)
+                    && a != b
+                    && d.version >= 2
+                {
+                    return Err(p.err(format!(
+                        "the second action must be {}'s, who makes the first (5.0(3))",
+                        d.commands[usize::from(a)].name
+                    )));
+                }
                 out.push((
                     line.clone(),
                     Order::Then {
@@ -833,7 +854,7 @@ mod tests {
         .unwrap();
         assert_eq!(o.len(), 2);
         assert!(
-            matches!(&o[0].1, Order::Act { double: Double::Given, action: Action::Combat(ds), .. } if ds.len() == 2)
+            matches!(&o[0].1, Order::Act { double: Double::Given(_), action: Action::Combat(ds), .. } if ds.len() == 2)
         );
         assert!(matches!(&o[1].1, Order::Then { place: Some(_), .. }));
     }

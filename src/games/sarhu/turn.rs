@@ -384,6 +384,23 @@ fn activate(
             rule,
         ));
     }
+    // Version 2: both actions of a double are paid for before the first
+    // one's roll (4.2, 5.0(3); invariant 4). Version 1 carried the first
+    // out and then found the second short.
+    if let Double::Given(ap2) = double
+        && d.version >= 2
+        && st.ap[f.index()] < ap + ap2
+    {
+        return Err(illegal(
+            format!(
+                "{}'s double action costs {ap} + {ap2} AP; the {} have {}",
+                cname(d, c),
+                f.name(),
+                st.ap[f.index()]
+            ),
+            "4.2, 5.0(3)",
+        ));
+    }
     // 4.2: the action points are spent on activation.
     st.ap[f.index()] -= ap;
     let cs: &mut CmdState = &mut st.commands[c];
