@@ -748,7 +748,8 @@ fn the_economy_phase_is_sealed_until_both_are_in() {
         t.st.treasury[1], pounds,
         "nothing is spent before both are in"
     );
-    let view = t.r.view(&t.st, Some(BRITISH));
+    let view =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH));
     assert!(
         !view
             .status
@@ -901,8 +902,12 @@ fn victory_levels_and_points() {
 #[test]
 fn the_fog_of_war_hides_what_22_1_hides() {
     let t = game("s1", &[]);
-    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
-    let b = t.r.view(&t.st, Some(BRITISH)).status;
+    let r =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
+    let b =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
     let delhi = t.city("Delhi");
     let line = |v: &[String], s: Sq| {
         v.iter()
@@ -1166,7 +1171,10 @@ fn the_square_map_shows_each_side_what_it_may_see() {
     use umpire::core::board::Place;
     let t = game("s1", &[]);
     let delhi = t.city("Delhi");
-    let russian = t.r.view(&t.st, Some(RUSSIAN)).board.unwrap();
+    let russian =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .board
+            .unwrap();
     let sb = russian.as_square().unwrap();
     assert_eq!(sb.cells.len(), 1600);
     assert!(
@@ -1176,7 +1184,10 @@ fn the_square_map_shows_each_side_what_it_may_see() {
     );
     assert_eq!(sb.cells[&delhi].control, Some('B'));
     assert!(!sb.edges.is_empty(), "region borders (2.13)");
-    let british = t.r.view(&t.st, Some(BRITISH)).board.unwrap();
+    let british =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .board
+            .unwrap();
     assert!(
         british.as_square().unwrap().cells[&delhi]
             .units
@@ -1700,9 +1711,13 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
     assert_eq!(t.st.agent(dost).loc, Loc::Sq(kandahar));
     assert_eq!(t.st.stage, Stage::Setup(Power::British));
     // 22.1: the British do not see the Russians' choices, nor these lines.
-    let seen = t.r.view(&t.st, Some(RUSSIAN)).status;
+    let seen =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
     assert!(!seen.iter().any(|l| l.starts_with("Set-up ")), "{seen:?}");
-    let mine = t.r.view(&t.st, Some(BRITISH)).status;
+    let mine =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
     assert!(
         mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")),
         "{mine:?}"
@@ -1991,8 +2006,12 @@ fn a_sealed_set_up_awaits_both_setters_at_once_and_ends_when_both_are_in() {
                 && a.default == ["done"])
     );
     // Each side's status shows only its own choices (22.1).
-    let b = t.r.view(&t.st, Some(BRITISH)).status;
-    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
+    let b =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
+    let r =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
     assert!(b.iter().any(|l| l.starts_with("Set-up 4.3(1)")), "{b:?}");
     assert!(!b.iter().any(|l| l.starts_with("Set-up 6.5")), "{b:?}");
     assert!(r.iter().any(|l| l.starts_with("Set-up 6.5")), "{r:?}");
@@ -4122,7 +4141,7 @@ fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
     t.agent("burnes", Loc::Sq(s));
     t.agent("vitkovitch", Loc::Sq(t.city("Herat")));
     let seen = |t: &T| -> String {
-        stacks(t.d(), &t.st, Some(Power::Russian))
+        stacks(t.d(), &t.st, umpire::games::ac::view::of(Power::Russian))
             .into_iter()
             .find(|l| l.starts_with(&s.to_string()))
             .unwrap_or_default()

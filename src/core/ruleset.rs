@@ -6,7 +6,7 @@
 //! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
 //! registered by name and its state type never leaks out.
 
-pub use super::audience::Audience;
+pub use super::audience::{Audience, Viewer};
 use super::board::{Board, Place};
 use super::dice::{Dice, DiceError};
 use super::hash::{Digest, Tagged, sha256};
@@ -374,8 +374,11 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side);
         Vec::new()
     }
-    /// What `side` sees (fog of war).
-    fn view(&self, state: &Self::State, side: Option<Side>) -> View;
+    /// What `viewer` sees (fog of war): a side its own secrets and what
+    /// every side may see; [`Viewer::Public`] only what every side may see
+    /// (never more than any one side's view: observers, the club's page);
+    /// [`Viewer::Umpire`] everything, for the admin's own tools.
+    fn view(&self, state: &Self::State, viewer: Viewer) -> View;
     /// The unit side marks ([`crate::core::board::Unit::side`]) that are
     /// `side`'s own in its view, so a result mail can list where all its forces
     /// are, not only those near the action. Several for a side playing more
@@ -515,7 +518,7 @@ pub trait Ruleset: Send + Sync {
     ) -> Result<Vec<Event>, OrderError>;
     fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
-    fn view(&self, state: &GameState, side: Option<Side>) -> View;
+    fn view(&self, state: &GameState, viewer: Viewer) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
@@ -633,8 +636,8 @@ impl<R: Rules> Ruleset for R {
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>> {
         Rules::standing_samples(self, typed(state), side)
     }
-    fn view(&self, state: &GameState, side: Option<Side>) -> View {
-        Rules::view(self, typed(state), side)
+    fn view(&self, state: &GameState, viewer: Viewer) -> View {
+        Rules::view(self, typed(state), viewer)
     }
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
         Rules::own_marks(self, typed(state), side)

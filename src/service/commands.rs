@@ -37,7 +37,9 @@ impl std::fmt::Display for Unanswered {
 
 /// The whole map as `side` sees it, with the status lines, at most 72 columns.
 pub fn whole_map(game: &Game, side: Side) -> String {
-    let view = game.ruleset().view(game.state(), Some(side));
+    let view = game
+        .ruleset()
+        .view(game.state(), crate::core::ruleset::Viewer::Side(side));
     let mut t = String::new();
     for l in &view.status {
         t.push_str(&crate::render::templates::wrap(
@@ -161,8 +163,13 @@ impl Umpire {
             let game = &self.games[game_id];
             match c {
                 Command::Status => {
-                    let text =
-                        self.result_text(game, &meta, game.last_report().0, Some(side), now)?;
+                    let text = self.result_text(
+                        game,
+                        &meta,
+                        game.last_report().0,
+                        crate::core::ruleset::Viewer::Side(side),
+                        now,
+                    )?;
                     out.push(self.notice_mail(
                         game,
                         side,

@@ -40,7 +40,7 @@ pub fn hidden_slots(ruleset: &dyn Ruleset, setup: &Setup) -> usize {
     }
 }
 
-use super::audience::Audience;
+use super::audience::{Audience, Viewer};
 use super::dice::{self, Roll, RollRef};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
@@ -113,14 +113,14 @@ impl Report {
             .chain(parts)
     }
 
-    /// The events `viewer` may see (`None`: an observer).
-    pub fn events_for(&self, viewer: Option<Side>) -> impl Iterator<Item = &Event> {
-        self.events().filter(move |e| e.audience.sees(viewer))
+    /// The events `viewer` may see.
+    pub fn events_for(&self, viewer: Viewer) -> impl Iterator<Item = &Event> {
+        self.events().filter(move |e| viewer.sees(&e.audience))
     }
 
     /// The rolls `viewer` may see.
-    pub fn rolls_for(&self, viewer: Option<Side>) -> impl Iterator<Item = &Roll> {
-        self.rolls.iter().filter(move |r| r.audience.sees(viewer))
+    pub fn rolls_for(&self, viewer: Viewer) -> impl Iterator<Item = &Roll> {
+        self.rolls.iter().filter(move |r| viewer.sees(&r.audience))
     }
 }
 

@@ -546,8 +546,8 @@ impl Rules for Ac {
         standing::samples(&self.data, st)
     }
 
-    fn view(&self, st: &State, s: Option<Side>) -> View {
-        view::view(&self.data, st, s.and_then(|x| power(x).ok()))
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, _st: &State, s: Side) -> Vec<char> {

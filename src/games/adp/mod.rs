@@ -547,8 +547,8 @@ impl Rules for Adp {
         legal::legal(self, st, side)
     }
 
-    fn view(&self, st: &State, side: Option<Side>) -> View {
-        view::view(&self.data, st, side)
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, st: &State, side: Side) -> Vec<char> {

@@ -19,7 +19,7 @@ use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
     Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Rules,
     parse_lines,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    RulesetInfo, ScenarioInfo, Setup, Side, View, Viewer,
 };
 use cards::{CardOrder, Cards};
 use serde::Serialize;
@@ -880,7 +880,7 @@ impl Rules for Freeform {
         v
     }
 
-    fn view(&self, state: &State, side: Option<Side>) -> View {
+    fn view(&self, state: &State, viewer: Viewer) -> View {
         let mut status = vec![match &state.finished {
             Some(_) => format!("The game is over after turn {}.", state.turn - 1),
             None if state.sequence == Sequence::Simultaneous => {
@@ -921,17 +921,8 @@ impl Rules for Freeform {
                 Sequence::Simultaneous => "simultaneous, sealed",
             }
         ));
-        status.extend(state.cards.status(&state.sides, side));
-        let mine: Vec<String> = state
-            .hidden
-            .iter()
-            .filter(|(who, _, _)| side.is_some_and(|s| state.sides[s.index()] == *who))
-            .map(|(_, turn, t)| format!("  turn {turn}: {t}"))
-            .collect();
-        if !mine.is_empty() {
-            status.push("Your hidden orders (the umpire alone sees them):".into());
-            status.extend(mine);
-        }
+        status.extend(state.cards.status(&state.sides, viewer));
+        status.extend(hidden_orders(state, viewer));
         let conceded: Vec<&str> = (0..state.sides.len())
             .filter(|i| state.conceded[*i])
             .map(|i| state.sides[i].as_str())
@@ -951,6 +942,33 @@ impl Rules for Freeform {
             board: None,
         }
     }
+}
+
+/// The hidden orders `viewer` may read: a side its own, the umpire every
+/// side's (each named), the public none.
+fn hidden_orders(state: &State, viewer: Viewer) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine = |who: &String| match viewer {
+        Viewer::Side(s) => state.sides[s.index()] == *who,
+        Viewer::Umpire => true,
+        Viewer::Public => false,
+    };
+    for (who, turn, t) in state.hidden.iter().filter(|(who, _, _)| mine(who)) {
+        out.push(match viewer {
+            Viewer::Umpire => format!("  {who}, turn {turn}: {t}"),
+            _ => format!("  turn {turn}: {t}"),
+        });
+    }
+    if !out.is_empty() {
+        out.insert(
+            0,
+            match viewer {
+                Viewer::Umpire => "Hidden orders (the umpire's view):".into(),
+                _ => "Your hidden orders (the umpire alone sees them):".into(),
+            },
+        );
+    }
+    out
 }
 
 #[cfg(test)]

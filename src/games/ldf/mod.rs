@@ -442,12 +442,8 @@ impl Rules for Ldf {
             .unwrap_or_default()
     }
 
-    fn view(&self, st: &State, side: Option<Side>) -> View {
-        view::view(
-            &self.data,
-            st,
-            side.and_then(|s| Player::from_index(s.index())),
-        )
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {

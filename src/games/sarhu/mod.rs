@@ -419,7 +419,9 @@ impl Rules for Sarhu {
         }
     }
 
-    fn view(&self, st: &State, _side: Option<Side>) -> View {
+    /// Strike on Sarhu has no fog of war (its standing orders are never
+    /// in a view): every viewer sees the same board.
+    fn view(&self, st: &State, _viewer: crate::core::ruleset::Viewer) -> View {
         view::view(&self.data, st)
     }
 
@@ -641,7 +643,7 @@ mod tests {
     #[test]
     fn the_view_shows_the_board_and_status() {
         let (r, st) = start();
-        let v = Rules::view(&r, &st, None);
+        let v = Rules::view(&r, &st, crate::core::ruleset::Viewer::Public);
         let b = v.board.unwrap();
         let b = b.as_hex().unwrap();
         assert_eq!(b.cells.len(), 420);
