@@ -1614,6 +1614,50 @@ fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
     assert!(t.st.offers.is_empty());
 }
 
+// 23.1, 9.0: the proposer's treasury is his secret. An `accept` of an offer
+// the proposer can no longer pay is not refused (a refusal is free, so it
+// would tell the accepting player, for nothing, that the treasury holds less):
+// the acceptance stands, the agreement fails as an event that names no
+// figure, and lapses. Version 8 refused it, quoting the treasury; its
+// records replay so.
+#[test]
+fn accepting_an_offer_its_proposer_cannot_pay_tells_no_figure() {
+    let mut t = empty(1);
+    t.st.treasury = [10, 49];
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "propose give 50", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    let before = t.st.clone();
+    let ev = t.run(BRITISH, "accept 1", &[]).unwrap();
+    let said = ev.join("\n");
+    assert!(said.contains("fails"), "{said}");
+    assert!(
+        !said.contains("49") && !said.contains("50"),
+        "no figure: {said}"
+    );
+    assert_eq!(t.st.treasury, [10, 49], "nothing paid");
+    assert!(t.st.offers.is_empty(), "the offer lapses");
+    // Version 8 refused it, naming the proposer's treasury.
+    let v8 = t.r.at(8);
+    let lines = [SourceLine {
+        line: 1,
+        column: 1,
+        text: "accept 1".into(),
+    }];
+    let orders = Rules::parse(&v8, &before, BRITISH, &lines).unwrap();
+    let mut st = before.clone();
+    let e = Rules::apply(
+        &v8,
+        &mut st,
+        BRITISH,
+        &orders[0].1,
+        &mut Dice::recorded(vec![]),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("holds 49"), "{e}");
+}
+
 // 29.0 (optional Improved Staff Work): from the 1890-94 turn an all-red force
 // makes its second operation free of supply; 29.1: the third still pays;
 // 29.2: a force with any native unit pays in the second too.
@@ -3020,7 +3064,7 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, 8);
+    assert_eq!(Ruleset::info(&t.r).version, umpire::games::ac::VERSION);
     let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
     assert!(Ruleset::at_version(&t.r, 4).is_none());

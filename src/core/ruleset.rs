@@ -310,6 +310,25 @@ pub trait Rules: Send + Sync + 'static {
         order: &Self::Order,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
+    /// What the end of a move does by the rules, after its last order: a
+    /// simultaneous turn's orders are done, an end-of-move check runs… The
+    /// engine calls it once per move that gave orders (a signed move, a
+    /// stated default, each side's part of a sealed round), on the state
+    /// its orders left, whatever the last line was; so no ruleset needs to
+    /// append a hidden order of its own to a move. Its events follow the
+    /// move's orders in the report, to their own audience; rolls as in
+    /// `apply`. An error before the move's first roll refuses the move (its
+    /// text must not depend on what the mover may not see); after one, it
+    /// is reported to the mover as not carried out. The default: nothing.
+    fn end_move(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let _ = (state, side, dice);
+        Ok(Vec::new())
+    }
     /// Orders legal now for `side`, as text a player could write (a sample where
     /// the space is huge). Used for help text, self-play and fuzzing.
     fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
@@ -504,6 +523,13 @@ pub trait Ruleset: Send + Sync {
         order: &ParsedOrder,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
+    /// See [`Rules::end_move`].
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
     fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
     fn hides_information(&self, setup: &Setup) -> bool;
@@ -597,6 +623,14 @@ impl<R: Rules> Ruleset for R {
             .downcast_ref::<R::Order>()
             .expect("order parsed by another ruleset");
         Rules::apply(self, typed_mut(state), side, o, dice)
+    }
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        Rules::end_move(self, typed_mut(state), side, dice)
     }
     fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
         Rules::legal(self, typed(state), side)

@@ -45,6 +45,8 @@ pub(super) struct ReportCtx {
     pub(super) received: Option<String>,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
+    /// Events of the end of the move, after its orders.
+    pub(super) end: Vec<String>,
     /// A sealed round's parts, one per side, in the order applied.
     pub(super) parts: Vec<PartCtx>,
     pub(super) rolls: Vec<RollCtx>,
@@ -59,6 +61,8 @@ pub(super) struct PartCtx {
     pub(super) by_default: bool,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
+    /// Events of the end of its orders.
+    pub(super) end: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -899,6 +903,7 @@ pub(super) fn report_ctx(
         received,
         standing: seen(&r.standing, viewer),
         orders: orders_ctx(&r.orders, r.side, viewer),
+        end: seen(&r.end, viewer),
         parts: r
             .round
             .iter()
@@ -907,6 +912,7 @@ pub(super) fn report_ctx(
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),
+                end: seen(&p.end, viewer),
             })
             .collect(),
         rolls: r

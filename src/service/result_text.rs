@@ -70,6 +70,7 @@ fn report(o: &mut String, c: &ResultCtx) {
             let _ = writeln!(o, "  standing orders: {e}");
         }
         orders(o, &r.orders);
+        end(o, &r.end);
         o.push('\n');
     }
     if !mover && !parts && !r.standing.is_empty() {
@@ -109,6 +110,7 @@ fn report(o: &mut String, c: &ResultCtx) {
                 o.push_str("  (none you may see: the rules keep them from you)\n");
             }
             orders(o, &p.orders);
+            end(o, &p.end);
         }
         o.push('\n');
     }
@@ -144,6 +146,13 @@ fn orders(o: &mut String, orders: &[OrderCtx]) {
             let why = order.failed.as_deref().unwrap_or_default();
             line(o, "      ", format!("NOT CARRIED OUT: {why}"), 66, 10);
         }
+    }
+}
+
+/// The events of the end of a move, after its orders.
+fn end(o: &mut String, events: &[String]) {
+    for e in events {
+        line(o, "  ", e.clone(), 70, 2);
     }
 }
 

@@ -78,6 +78,8 @@ pub struct RoundPart {
     pub by_default: bool,
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
+    /// Events of the end of its orders (`Rules::end_move`).
+    pub end: Vec<Event>,
 }
 
 /// What one state-changing entry did, for the result mail.
@@ -92,6 +94,8 @@ pub struct Report {
     /// Events of setting standing orders.
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
+    /// Events of the end of the move, after its last order (`Rules::end_move`).
+    pub end: Vec<Event>,
     /// A sealed round: each side's orders, in the order applied.
     pub round: Vec<RoundPart>,
     pub rolls: Vec<Roll>,
@@ -101,15 +105,19 @@ pub struct Report {
 }
 
 impl Report {
-    /// Every event, in order (standing orders first).
+    /// Every event, in order (standing orders first, the end of the move
+    /// after its orders).
     pub fn events(&self) -> impl Iterator<Item = &Event> {
-        let parts = self
-            .round
-            .iter()
-            .flat_map(|p| p.standing.iter().chain(carried(&p.orders)));
+        let parts = self.round.iter().flat_map(|p| {
+            p.standing
+                .iter()
+                .chain(carried(&p.orders))
+                .chain(p.end.iter())
+        });
         self.standing
             .iter()
             .chain(carried(&self.orders))
+            .chain(self.end.iter())
             .chain(parts)
     }
 
@@ -388,6 +396,14 @@ impl Game {
             keep_reports: true,
             record,
         })
+    }
+
+    /// Are a sealed move's public lines numbered among themselves (records
+    /// of format 3 on), not by their line in the move file?
+    pub(super) fn numbers_public_lines(&self) -> bool {
+        self.record
+            .opening()
+            .is_some_and(|o| o.format > super::record::FORMAT_HIDDEN_SOURCE_LINES)
     }
 
     /// Signatures the caller checked ahead, each singly and as strictly as
@@ -835,6 +851,13 @@ fn setup_of(opening: &Opening) -> Setup {
 /// Does the opening fit this ruleset (name, dice scheme)? Its version and
 /// data are `upgrade::pick`'s business.
 fn check_opening(ruleset: &dyn Ruleset, opening: &Opening) -> Result<(), String> {
+    if opening.format > super::record::FORMAT_HIDDEN {
+        return Err(format!(
+            "the record is of format {}, newer than this umpire reads (up to {}): verify it with a newer umpire",
+            opening.format,
+            super::record::FORMAT_HIDDEN
+        ));
+    }
     let info = ruleset.info();
     if info.name != opening.ruleset {
         return Err(format!(

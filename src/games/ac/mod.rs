@@ -70,7 +70,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
 /// versions it still replays are [`Rules::at_version`]'s.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// The registry entry (`src/games/mod.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
@@ -155,6 +155,18 @@ impl Ac {
     /// The data in use.
     pub fn data(&self) -> &Data {
         &self.data
+    }
+
+    /// The game as it played at `version`, typed (`at_version` checks which
+    /// versions are kept).
+    pub fn at(&self, version: u32) -> Ac {
+        let data = Data {
+            version,
+            ..(*self.data).clone()
+        };
+        Ac {
+            data: Arc::new(data),
+        }
     }
 }
 
@@ -271,6 +283,10 @@ impl Rules for Ac {
             // operations-phase move (18.0 "at any point"), refused there by
             // 7; `show`/`hide AGENT` (22.3: face up or down), unknown to 7.
             // Versions 5, 6 and 7 are kept.
+            // 9: `accept N` of an offer the proposer can no longer meet is
+            // carried out as the agreement's failure, not refused (the
+            // refusal told the accepting player the proposer's treasury,
+            // 9.0). Version 8 is kept.
             version: self.data.version,
             data: Some(self.data.hash),
             title: "Asia Crossroads: The Great Game".into(),
@@ -290,20 +306,16 @@ impl Rules for Ac {
         }
     }
 
-    /// Versions 5 to 7: version 7 with `reorganize` in the economy round
-    /// only (18.0); version 6 without `reorganize`; version 5 also without the SP of a later amphibious leg (13.83) and
+    /// Versions 5 to 8: version 8 refusing `accept` of an offer its
+    /// proposer cannot meet (23.1); version 7 with `reorganize` in the
+    /// economy round only (18.0); version 6 without `reorganize`; version 5
+    /// also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3); see `info`.
     fn at_version(&self, version: u32) -> Option<Arc<dyn crate::core::ruleset::Ruleset>> {
-        if !(5..=7).contains(&version) {
+        if !(5..=8).contains(&version) {
             return None;
         }
-        let data = Data {
-            version,
-            ..(*self.data).clone()
-        };
-        Some(Arc::new(Ac {
-            data: Arc::new(data),
-        }))
+        Some(Arc::new(self.at(version)))
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {

@@ -38,8 +38,11 @@ impl Default for Freeform {
 impl Freeform {
     /// The current version. 2: a card drawn into a hand is committed by name,
     /// and `reveal`/`play` disclose its draw at once (a `disclose` entry).
-    /// Version 1 games replay under version 1 rules (`at_version`).
-    pub const VERSION: u32 = 2;
+    /// 3: a simultaneous move ends the side's turn at the end of the move
+    /// (`Rules::end_move`); versions 1 and 2 appended an `end turn` order
+    /// that carried the move's last line, hidden or not, into the public
+    /// record. Earlier games replay under their own version (`at_version`).
+    pub const VERSION: u32 = 3;
 
     /// The ruleset at its current version.
     pub fn new() -> Self {
@@ -387,6 +390,17 @@ impl Freeform {
         }
     }
 
+    /// Simultaneous order: `side`'s orders for the turn are done.
+    fn end_simultaneous(&self, state: &mut State, side: Side) -> Vec<Event> {
+        self.finish_simultaneous(state, side);
+        let me = &state.sides[side.index()];
+        let mut ev = vec![Event::say(format!("{me}'s orders for the turn are done"))];
+        if let Some(f) = &state.finished {
+            ev.push(Event::say(format!("Game over: {}", f.summary)));
+        }
+        ev
+    }
+
     fn next_side(&self, state: &State, from: Side) -> Side {
         let n = state.sides.len();
         (1..=n)
@@ -640,8 +654,11 @@ impl Rules for Freeform {
                 }
             }
         }
-        // A simultaneous move is the side's whole turn: it ends with it.
-        if state.sequence == Sequence::Simultaneous
+        // Versions 1 and 2: a simultaneous move is the side's whole turn,
+        // ended by an `end turn` appended on its last line (which made that
+        // line public). From version 3 `end_move` ends it.
+        if self.version < 3
+            && state.sequence == Sequence::Simultaneous
             && !orders
                 .iter()
                 .any(|(_, o)| matches!(o, Order::EndTurn(_) | Order::Concede))
@@ -765,14 +782,7 @@ impl Rules for Freeform {
                 );
                 Ok(vec![Event::say(line)])
             }
-            Order::EndTurn(_) if simultaneous => {
-                self.finish_simultaneous(state, side);
-                let mut ev = vec![Event::say(format!("{me}'s orders for the turn are done"))];
-                if let Some(f) = &state.finished {
-                    ev.push(Event::say(format!("Game over: {}", f.summary)));
-                }
-                Ok(ev)
-            }
+            Order::EndTurn(_) if simultaneous => Ok(self.end_simultaneous(state, side)),
             Order::EndTurn(named) => {
                 let next = match (state.sequence, named) {
                     (Sequence::Fixed, Some(_)) => {
@@ -840,6 +850,25 @@ impl Rules for Freeform {
                 Ok(ev)
             }
         }
+    }
+
+    /// A simultaneous move is the side's whole turn: it ends with the move,
+    /// unless its orders ended it already (`end turn`, `concede`). From
+    /// version 3; before, `parse_all` appended an `end turn` order.
+    fn end_move(
+        &self,
+        state: &mut State,
+        side: Side,
+        _dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let open = state.sequence == Sequence::Simultaneous
+            && state.finished.is_none()
+            && state.done.get(side.index()) == Some(&false)
+            && state.conceded.get(side.index()) == Some(&false);
+        if self.version < 3 || !open {
+            return Ok(Vec::new());
+        }
+        Ok(self.end_simultaneous(state, side))
     }
 
     fn legal(&self, state: &State, side: Side) -> Vec<String> {
