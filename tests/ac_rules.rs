@@ -4230,6 +4230,42 @@ fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
     assert!(read.is_err(), "version 7: {read:?}");
 }
 
+// Ruling A57, 22.3: a face-down agent in a stack with units is not seen at
+// all, not even his flag: a neutral stack with a British agent in it shows
+// the Russians "a stack (neutral AF)", no "British", in the status and on
+// the board; else the flag would let them follow the agent.
+#[test]
+fn a_face_down_agent_in_a_fogged_neutral_stack_shows_no_flag() {
+    use umpire::core::board::Board;
+    use umpire::games::ac::view::{of, stacks};
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    let kabul = t.city("Kabul");
+    t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
+    t.agent("burnes", Loc::Sq(kabul));
+    let russian = of(Power::Russian);
+    let line = stacks(t.d(), &t.st, russian)
+        .into_iter()
+        .find(|l| l.starts_with(&kabul.to_string()))
+        .unwrap();
+    assert!(line.contains("a stack (neutral AF)"), "{line}");
+    assert!(
+        !line.contains("British") && !line.contains("burnes"),
+        "{line}"
+    );
+    let Some(Board::Square(b)) = t.r.view(&t.st, russian).board else {
+        panic!("a square board")
+    };
+    let sides: Vec<Option<char>> = b.cells[&kabul].units.iter().map(|u| u.side).collect();
+    assert_eq!(sides, vec![Some('n')], "one neutral stack, no British flag");
+    // The British see their agent, and the umpire's view too.
+    let mine = stacks(t.d(), &t.st, of(Power::British));
+    assert!(
+        mine.iter().any(|l| l.contains("burnes(British)")),
+        "{mine:?}"
+    );
+}
+
 // 22.3 "may be placed face down": the choice is the setter's at set-up too
 // (from version 8): S1 3.1(1)'s Perovski, set up at Orenburg, shown face up.
 #[test]

@@ -200,18 +200,31 @@ fn holds_none(what: &str, text: &str, secrets: &[String]) {
     }
 }
 
-/// The status lines a side's view holds and the public view does not: what
-/// that side alone may see now.
+/// The status lines one side's view holds and another side's does not:
+/// what that side alone may see now (but a stack's presence under fog, which
+/// both see, one as contents and the other as "a stack (side)").
 fn own_lines(g: &Game) -> Vec<String> {
-    let public = g.ruleset().view(g.state(), Viewer::Public).status;
-    (0..g.sides().len())
-        .flat_map(|i| {
+    let views: Vec<Vec<String>> = (0..g.sides().len())
+        .map(|i| {
             g.ruleset()
                 .view(g.state(), Viewer::Side(Side(i as u8)))
                 .status
         })
-        .filter(|l| !public.contains(l) && l.trim().len() > 4)
-        .collect()
+        .collect();
+    let mut out = Vec::new();
+    for (i, mine) in views.iter().enumerate() {
+        for (j, theirs) in views.iter().enumerate() {
+            if i != j {
+                out.extend(
+                    mine.iter()
+                        .filter(|l| !theirs.contains(l) && l.trim().len() > 4)
+                        .filter(|l| !l.contains(": a stack (") && !l.contains("agent flag ("))
+                        .cloned(),
+                );
+            }
+        }
+    }
+    out
 }
 
 // 9.0, 17.1, 22.1: the public page and the observers' mails of an Asia
@@ -228,7 +241,7 @@ fn asia_crossroads_observers_and_page_see_no_side_s_secrets() {
         secrets.iter().any(|l| l.contains("pounds")),
         "each side sees its treasury: {secrets:?}"
     );
-    // Units standing where the umpire sees them and the public does not.
+    // Units standing where some player may not examine them (22.1).
     let d = umpire::games::ac::Ac::new();
     let st = g
         .state()
@@ -241,11 +254,11 @@ fn asia_crossroads_observers_and_page_see_no_side_s_secrets() {
             .filter(|t| t.contains('(') && t.ends_with(')') && !t.starts_with('('))
             .collect()
     };
-    let public = tokens(Viewer::Public);
+    let (british, russian) = (tokens(Viewer::Side(Side(0))), tokens(Viewer::Side(Side(1))));
     let fogged: Vec<String> = tokens(Viewer::Umpire)
         .into_iter()
-        .filter(|t| !public.contains(t))
-        .map(|t| format!("{} ", t.split('(').next().unwrap()))
+        .filter(|t| !british.contains(t) || !russian.contains(t))
+        .map(|t| format!("{}(", t.split('(').next().unwrap()))
         .collect();
     assert!(!fogged.is_empty(), "some stack is under fog");
     secrets.extend(fogged);
