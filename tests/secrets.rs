@@ -510,3 +510,35 @@ fn accepting_an_unpayable_offer_by_mail_tells_no_treasury() {
     assert!(told.contains("fails"), "{told}");
     assert!(c.game().state().to_json().is_ok());
 }
+
+// `umpire check`, `show --record` and `map` need a full record: a side's copy
+// of a running hidden game is refused by name, and nothing it seals is shown.
+#[test]
+fn offline_tools_refuse_a_side_s_copy_and_show_nothing_sealed() {
+    let mut t = common::table("freeform", "open", &["a", "b"], &[("secrets", "on")]);
+    t.play(0, &["hidden the guard to the bridge", "end turn"]);
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy.txt");
+    std::fs::write(&copy, t.game.record().copy_for(Some("b")).to_text()).unwrap();
+    let mv = dir.path().join("move.txt");
+    std::fs::write(&mv, t.move_text("b", &["advance", "end turn"])).unwrap();
+    let runs: [&[&str]; 3] = [
+        &["show", "--record", copy.to_str().unwrap()],
+        &["check", mv.to_str().unwrap(), "-r", copy.to_str().unwrap()],
+        &["map", copy.to_str().unwrap(), "-o", "m.svg"],
+    ];
+    for args in runs {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{err}");
+        assert!(err.contains("side's copy"), "{args:?}: {err}");
+        assert!(!format!("{out}{err}").contains("guard"), "{args:?}");
+    }
+}

@@ -398,6 +398,30 @@ pub trait Rules: Send + Sync + 'static {
     /// (never more than any one side's view: observers, the club's page);
     /// [`Viewer::Umpire`] everything, for the admin's own tools.
     fn view(&self, state: &Self::State, viewer: Viewer) -> View;
+    /// Test hook of the noninterference test (`tests/noninterference.rs`;
+    /// never called in play): a *twin* of `state` for `viewer`, equal in
+    /// everything `viewer` may see and different in as much as it can of
+    /// what `viewer` may not (another hand or cup, other treasuries, another
+    /// sealed plan, fogged stacks changed within the fog, other standing
+    /// orders), picked by `seed` ([`crate::core::twin::Mix`]). Every channel
+    /// to `viewer` must then give the same bytes for both. `None` (the
+    /// default) when the ruleset hides nothing from `viewer` here.
+    fn twin(&self, state: &Self::State, viewer: Viewer, seed: u64) -> Option<Self::State> {
+        let _ = (state, viewer, seed);
+        None
+    }
+    /// The kinds of secret [`Rules::twin`] varies in this game (`"hand"`,
+    /// `"treasury"`…), so the twin test can check each kind does vary.
+    fn twin_kinds(&self, state: &Self::State) -> Vec<&'static str> {
+        let _ = state;
+        Vec::new()
+    }
+    /// The kinds of secret (as [`Rules::twin_kinds`] names them) in which
+    /// states `a` and `b` differ: how the twin test sees what a twin varied.
+    fn secrets_differ(&self, a: &Self::State, b: &Self::State) -> Vec<&'static str> {
+        let _ = (a, b);
+        Vec::new()
+    }
     /// The unit side marks ([`crate::core::board::Unit::side`]) that are
     /// `side`'s own in its view, so a result mail can list where all its forces
     /// are, not only those near the action. Several for a side playing more
@@ -546,6 +570,12 @@ pub trait Ruleset: Send + Sync {
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
     fn view(&self, state: &GameState, viewer: Viewer) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
+    /// See [`Rules::twin`].
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState>;
+    /// See [`Rules::twin_kinds`].
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str>;
+    /// See [`Rules::secrets_differ`].
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
     /// See [`Rules::at_data`].
@@ -675,6 +705,15 @@ impl<R: Rules> Ruleset for R {
     }
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
         Rules::own_marks(self, typed(state), side)
+    }
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState> {
+        Rules::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
+    }
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str> {
+        Rules::twin_kinds(self, typed(state))
+    }
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str> {
+        Rules::secrets_differ(self, typed(a), typed(b))
     }
     fn invariants(&self, state: &GameState) -> Result<(), String> {
         Rules::invariants(self, typed(state))

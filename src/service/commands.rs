@@ -63,6 +63,24 @@ pub fn whole_map(game: &Game, side: Side) -> String {
     t
 }
 
+/// The answer to `command: orders`: the orders `side` can give now, grouped.
+pub fn orders_reply(game: &Game, side: Side) -> String {
+    let legal = game.ruleset().legal(game.state(), side);
+    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
+    if legal.is_empty() {
+        wrap(format!(
+            "Nothing is asked of you now. {}; waiting for {}.",
+            game.prompt().stage,
+            game.awaiting_names()
+        ))
+    } else {
+        let mut t = wrap(format!("{}. Orders you can give now:", game.prompt().stage));
+        t.push_str("\n\n");
+        t.push_str(&grouped_orders(&legal));
+        t
+    }
+}
+
 /// Most examples shown of one kind of order.
 const EXAMPLES: usize = 4;
 
@@ -194,21 +212,7 @@ impl Umpire {
                     )?);
                 }
                 Command::Orders => {
-                    let legal = game.ruleset().legal(game.state(), side);
-                    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
-                    let text = if legal.is_empty() {
-                        wrap(format!(
-                            "Nothing is asked of you now. {}; waiting for {}.",
-                            game.prompt().stage,
-                            game.awaiting_names()
-                        ))
-                    } else {
-                        let mut t =
-                            wrap(format!("{}. Orders you can give now:", game.prompt().stage));
-                        t.push_str("\n\n");
-                        t.push_str(&grouped_orders(&legal));
-                        t
-                    };
+                    let text = orders_reply(game, side);
                     out.push(self.notice_mail(
                         game,
                         side,

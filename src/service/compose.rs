@@ -814,6 +814,21 @@ impl Umpire {
         )
     }
 
+    /// The subject and text of the result mail of `game`'s entry `seq` as
+    /// `viewer` gets it (a side's, or the observers' for the public), with
+    /// no deadlines: what the noninterference test compares between a game
+    /// and its twin.
+    pub fn result_mail_text(
+        &self,
+        game: &Game,
+        seq: u64,
+        viewer: Viewer,
+        now: jiff::Timestamp,
+    ) -> Result<(String, String), ServiceError> {
+        let text = self.result_text(game, &GameMeta::default(), seq, viewer, now)?;
+        Ok((self.subject(game, viewer.side()), text))
+    }
+
     /// The current situation as `viewer` sees it (the `status` command,
     /// `umpire show`).
     pub fn status_text(

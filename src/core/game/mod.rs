@@ -398,6 +398,16 @@ impl Game {
         })
     }
 
+    /// The same game (record, reports, prompt's history) over another state:
+    /// the noninterference test's twin ([`crate::core::ruleset::Rules::twin`]).
+    /// Never used in play: the state is no longer the record's replay.
+    pub fn with_state(&self, state: GameState) -> Game {
+        let mut g = self.clone();
+        g.prompt = g.ruleset.prompt(&state);
+        g.state = state;
+        g
+    }
+
     /// Are a sealed move's public lines numbered among themselves (records
     /// of format 3 on), not by their line in the move file?
     pub(super) fn numbers_public_lines(&self) -> bool {

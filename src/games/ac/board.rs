@@ -49,6 +49,9 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Viewer) -> Vec<Unit> {
             hidden.push(side);
         }
     }
+    // In a fixed order: the order the pieces were met in would tell which
+    // pieces stand there (their numbers).
+    hidden.sort_unstable();
     for side in hidden {
         out.push(Unit::new("stack").side(side));
     }

@@ -43,6 +43,7 @@ pub mod standing;
 pub mod state;
 pub mod supply;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -556,6 +557,23 @@ impl Rules for Ac {
     /// Both sides draw from the same varied set (N1-N14; `standing::samples`).
     fn standing_samples(&self, st: &State, _s: Side) -> Vec<Vec<String>> {
         standing::samples(&self.data, st)
+    }
+
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(&self.data, st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
     }
 
     fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {

@@ -53,7 +53,9 @@ fn examines(d: &Data, st: &State, s: Sq, p: Power) -> bool {
     mine || region
 }
 
-fn side_tag(d: &Data, st: &State, n: Nat) -> String {
+/// The side a piece of nationality `n` shows under fog: its owner, or
+/// "neutral" and its region (ruling A57).
+pub(super) fn side_tag(d: &Data, st: &State, n: Nat) -> String {
     match st.owner(n) {
         Some(p) => p.name().to_string(),
         None => match n {

@@ -46,6 +46,7 @@ pub mod sequence;
 pub mod special;
 pub mod state;
 pub mod transfer;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -545,6 +546,23 @@ impl Rules for Adp {
 
     fn legal(&self, st: &State, side: Side) -> Vec<String> {
         legal::legal(self, st, side)
+    }
+
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, st: &State) -> Vec<&'static str> {
+        twin::kinds(st)
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
     }
 
     fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {

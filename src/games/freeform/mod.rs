@@ -12,6 +12,7 @@
 //! are in.
 
 mod cards;
+mod twin;
 
 use crate::core::audience::Audience;
 use crate::core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
@@ -907,6 +908,18 @@ impl Rules for Freeform {
             }
         }
         v
+    }
+
+    fn twin(&self, state: &State, viewer: Viewer, seed: u64) -> Option<State> {
+        twin::twin(state, viewer, seed)
+    }
+
+    fn twin_kinds(&self, state: &State) -> Vec<&'static str> {
+        twin::kinds(state)
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
     }
 
     fn view(&self, state: &State, viewer: Viewer) -> View {

@@ -40,6 +40,7 @@ pub mod stacking;
 pub mod standing;
 pub mod state;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 pub mod zoc;
@@ -440,6 +441,23 @@ impl Rules for Ldf {
                 standing::show(&self.data, &st.standing[p.index()], roman, self.version)
             })
             .unwrap_or_default()
+    }
+
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
     }
 
     fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {

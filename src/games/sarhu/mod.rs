@@ -22,6 +22,7 @@ pub mod orders;
 pub mod standing;
 pub mod state;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -417,6 +418,23 @@ impl Rules for Sarhu {
             Ok(f) => standing::show(&self.data, &st.standing[f.index()]),
             Err(_) => Vec::new(),
         }
+    }
+
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
     }
 
     /// Strike on Sarhu has no fog of war (its standing orders are never
