@@ -484,9 +484,14 @@ fn check(case: Case, min_states: u64) {
         t.varied,
         t0.elapsed()
     );
+    let kinds: BTreeSet<&str> = t
+        .leaks
+        .iter()
+        .map(|l| l.split(" at entry").next().unwrap_or(l))
+        .collect();
     assert!(
         t.leaks.is_empty(),
-        "{} leaks in {} ({:?}), the first:\n{}",
+        "{} leaks in {} ({:?}): {kinds:#?}\nthe first:\n{}",
         t.leaks.len(),
         case.ruleset,
         case.options,

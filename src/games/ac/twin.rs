@@ -6,8 +6,10 @@
 //! A57). A twin for a viewer changes the figures and plans of every player
 //! whose own they are not, and deals the units of each shown side anew
 //! among the fogged squares that side occupies (each square keeps its
-//! count of that side's units), and the face-down agents of each owner among
-//! their fogged squares, so every square shows what it showed. Pieces the
+//! count of that side's units), the face-down agents standing alone of each
+//! owner among their squares (each shows his flag, 22.3), and the face-down
+//! agents in fogged stacks among all fogged stacks (there they show nothing,
+//! ruling A57), so every square shows what it showed. Pieces the
 //! viewer is setting up himself stay (he placed them, 26.0). The sealed
 //! economy orders are the engine's until both are in (a sealed round), so
 //! the state holds none at rest: a twin varies them only where it does.
@@ -100,22 +102,46 @@ fn deal_units(d: &Data, st: &State, t: &mut State, viewer: Viewer, mix: &mut Mix
     }
 }
 
-/// The face-down agents of each owner under fog, dealt anew among their squares.
+/// The face-down agents under fog, dealt anew: those standing alone among
+/// the squares of their owner's lone agents, those in stacks among all the
+/// fogged squares with units (the dealt units keep each square's count);
+/// for the public, players' agents only among their owner's squares.
 fn deal_agents(d: &Data, st: &State, t: &mut State, viewer: Viewer, mix: &mut Mix) {
-    let mut by_owner: BTreeMap<Option<Power>, Vec<usize>> = BTreeMap::new();
+    let mut alone: BTreeMap<Option<Power>, Vec<usize>> = BTreeMap::new();
+    let mut stacked = Vec::new();
     let (_, mine) = placing(d, st, viewer);
     for (i, a) in st.agents.iter().enumerate() {
-        if !a.face_up && fogged(d, st, a.loc, viewer) && !mine.contains(&i) {
-            let owner = st.agent_owner(d, AgentId(i as u16));
-            by_owner.entry(owner).or_default().push(i);
+        if a.face_up || !fogged(d, st, a.loc, viewer) || mine.contains(&i) {
+            continue;
+        }
+        let owner = st.agent_owner(d, AgentId(i as u16));
+        // A player's agent lets him examine the square he stands on: for
+        // the public (who sees where both may examine) only neutral agents
+        // may change stacks.
+        let free = viewer != Viewer::Public || owner.is_none();
+        if st.units_at(a.loc).next().is_some() && free {
+            stacked.push(i);
+        } else {
+            alone.entry(owner).or_default().push(i);
         }
     }
-    for agents in by_owner.values() {
+    for agents in alone.values() {
         let mut places: Vec<Loc> = agents.iter().map(|i| st.agents[*i].loc).collect();
         mix.shuffle(&mut places);
         for (i, loc) in agents.iter().zip(places) {
             t.agents[*i].loc = loc;
         }
+    }
+    let stacks: Vec<Loc> = st
+        .units
+        .iter()
+        .map(|u| u.loc)
+        .filter(|l| fogged(d, st, *l, viewer))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    for i in stacked {
+        t.agents[i].loc = stacks[mix.below(stacks.len())];
     }
 }
 
