@@ -326,7 +326,11 @@ fn a_simultaneous_move_ending_on_a_hidden_line_leaks_nothing() {
     );
     for to in ["blue", "green", WATCHER] {
         for m in c.mails_to(to) {
-            holds_none(&format!("a mail to {}", m.to), &m.all, &[secret.clone()]);
+            holds_none(
+                &format!("a mail to {}", m.to),
+                &m.all,
+                std::slice::from_ref(&secret),
+            );
             if !to.starts_with("green") {
                 holds_none(
                     &format!("a mail to {}", m.to),
@@ -348,7 +352,7 @@ fn a_simultaneous_move_ending_on_a_hidden_line_leaks_nothing() {
             .contains("red's orders for the turn are done"),
         "the end of the move is reported"
     );
-    holds_none("the game's page", &c.page(), &[secret.clone()]);
+    holds_none("the game's page", &c.page(), std::slice::from_ref(&secret));
     let full = Record::from_text(&c.umpire.export("g1", None).unwrap()).unwrap();
     Game::replay(
         umpire::games::find("freeform").unwrap(),

@@ -15,8 +15,8 @@ impl Mix {
         Mix(seed ^ 0x5eed_7e57_0f7a_1c0d)
     }
 
-    /// The next 64 bits.
-    pub fn next(&mut self) -> u64 {
+    /// The next 64 bits of the stream.
+    pub fn word(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -29,7 +29,7 @@ impl Mix {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.word() % n as u64) as usize
         }
     }
 
@@ -53,10 +53,10 @@ mod tests {
 
     #[test]
     fn a_mix_is_a_function_of_its_seed() {
-        let a: Vec<u64> = (0..4).scan(Mix::new(7), |m, _| Some(m.next())).collect();
-        let b: Vec<u64> = (0..4).scan(Mix::new(7), |m, _| Some(m.next())).collect();
+        let a: Vec<u64> = (0..4).scan(Mix::new(7), |m, _| Some(m.word())).collect();
+        let b: Vec<u64> = (0..4).scan(Mix::new(7), |m, _| Some(m.word())).collect();
         assert_eq!(a, b);
-        assert_ne!(a[0], Mix::new(8).next());
+        assert_ne!(a[0], Mix::new(8).word());
         let mut v: Vec<u32> = (0..10).collect();
         Mix::new(1).shuffle(&mut v);
         v.sort();

@@ -30,7 +30,7 @@ pub fn twin(state: &State, viewer: Viewer, seed: u64) -> Option<State> {
     };
     for (who, turn, text) in t.hidden.iter_mut() {
         if theirs(who) {
-            *text = format!("twin {} of turn {turn}: {}", mix.next() % 1000, text.len());
+            *text = format!("twin {} of turn {turn}: {}", mix.word() % 1000, text.len());
         }
     }
     swap_cards(&mut t, viewer, &mut mix);
