@@ -515,8 +515,9 @@ fn accepting_an_unpayable_offer_by_mail_tells_no_treasury() {
     assert!(c.game().state().to_json().is_ok());
 }
 
-// `umpire check`, `show --record` and `map` need a full record: a side's copy
-// of a running hidden game is refused by name, and nothing it seals is shown.
+// `show --record` and `map` need a full record: a side's copy of a running
+// hidden game is refused by name; `check` against it checks the signature and
+// the link and says the orders wait for the umpire. None shows what it seals.
 #[test]
 fn offline_tools_refuse_a_side_s_copy_and_show_nothing_sealed() {
     let mut t = common::table("freeform", "open", &["a", "b"], &[("secrets", "on")]);
@@ -541,8 +542,59 @@ fn offline_tools_refuse_a_side_s_copy_and_show_nothing_sealed() {
             String::from_utf8_lossy(&o.stdout),
             String::from_utf8_lossy(&o.stderr),
         );
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{err}");
-        assert!(err.contains("side's copy"), "{args:?}: {err}");
+        let (code, told) = match args[0] {
+            "check" => (0, &out),
+            _ => (1, &err),
+        };
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {out}{err}");
+        assert!(told.contains("side's copy"), "{args:?}: {out}{err}");
         assert!(!format!("{out}{err}").contains("guard"), "{args:?}");
     }
+}
+
+// `umpire show` and `umpire map` without a side draw the public view; a side's
+// with `--side`; everything only with `--umpire`, for the admin's eyes.
+#[test]
+fn show_and_map_draw_the_public_view_unless_told_otherwise() {
+    let mut c = Club::new("ldf", "campaign", &["roman", "gp"], &[]);
+    let dir = c.tmp.path().to_path_buf();
+    drop(c.umpire);
+    let run = |args: &[&str]| -> String {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .arg("--dir")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let public = run(&["show", "g1", "--full"]);
+    assert!(
+        public.contains("Chits: roman holds") && !public.contains("hand:"),
+        "{public}"
+    );
+    assert!(!run(&["show", "g1"]).contains("hand:"));
+    let roman = run(&["show", "g1", "--side", "roman"]);
+    assert!(
+        roman.contains("roman hand:") && !roman.contains("gp hand:"),
+        "{roman}"
+    );
+    let umpire = run(&["show", "g1", "--umpire"]);
+    assert!(
+        umpire.contains("roman hand:") && umpire.contains("gp hand:"),
+        "{umpire}"
+    );
+    for (flag, name) in [(None, "public.svg"), (Some("--umpire"), "umpire.svg")] {
+        let out = dir.join(name);
+        let mut args = vec!["map", "g1", "-o", out.to_str().unwrap()];
+        args.extend(flag);
+        run(&args);
+        assert!(std::fs::read_to_string(&out).unwrap().starts_with("<svg"));
+    }
+    c.umpire = Umpire::open(&dir).unwrap();
 }
