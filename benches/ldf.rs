@@ -108,7 +108,10 @@ fn render_map(c: &mut Criterion) {
     use umpire::render::map::{Options, full, snippet};
     let r = Ldf::new();
     let st = start(&r);
-    let board = r.view(&st, Some(Side(0))).board.expect("a board");
+    let board = r
+        .view(&st, umpire::core::ruleset::Viewer::Side(Side(0)))
+        .board
+        .expect("a board");
     let rome = [Place::Hex(Hex::new(33, 18))];
     let mut g = c.benchmark_group("ldf map");
     g.bench_function("snippet around Rome", |b| {

@@ -15,7 +15,7 @@ fn board(ruleset: &str, sides: &[&str]) -> Board {
     let t = common::table(ruleset, &scenario, sides, &[]);
     t.game
         .ruleset()
-        .view(t.game.state(), None)
+        .view(t.game.state(), umpire::core::ruleset::Viewer::Public)
         .board
         .expect("a board")
 }

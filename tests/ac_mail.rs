@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 use umpire::core::audit::audit;
 use umpire::core::record::Record;
-use umpire::core::ruleset::{AwaitKind, Side};
+use umpire::core::ruleset::{AwaitKind, Side, Viewer};
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::games::ac::data::Power;
 use umpire::games::ac::{Ac, State, view};
@@ -48,21 +48,24 @@ fn verify(path: &std::path::Path) -> String {
 /// `piece(side)` tokens of stacks the viewer may not examine (22.1).
 fn hidden_from(ac: &Ac, st: &State, owner: Power, viewer: Power) -> (Vec<String>, Vec<String>) {
     let d = ac.data();
-    let seen: BTreeSet<String> = view::view(d, st, Some(viewer)).status.into_iter().collect();
-    let lines = view::view(d, st, Some(owner))
+    let seen: BTreeSet<String> = view::view(d, st, view::of(viewer))
+        .status
+        .into_iter()
+        .collect();
+    let lines = view::view(d, st, view::of(owner))
         .status
         .into_iter()
         .filter(|l| !seen.contains(l) && l.starts_with(owner.name()))
         .collect();
-    let tokens = |v: Option<Power>| -> BTreeSet<String> {
+    let tokens = |v: Viewer| -> BTreeSet<String> {
         view::stacks(d, st, v)
             .iter()
             .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
             .filter(|t| t.ends_with(')') && t.contains('(') && !t.starts_with('('))
             .collect()
     };
-    let visible = tokens(Some(viewer));
-    let pieces = tokens(None)
+    let visible = tokens(view::of(viewer));
+    let pieces = tokens(Viewer::Umpire)
         .into_iter()
         .filter(|t| !visible.contains(t) && !t.contains(&format!("({})", viewer.name())))
         .collect();

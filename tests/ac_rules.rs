@@ -553,7 +553,8 @@ fn the_economy_phase_is_sealed_until_both_are_in() {
         t.st.treasury[1], pounds,
         "nothing is spent before both are in"
     );
-    let view = t.r.view(&t.st, Some(BRITISH));
+    let view =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH));
     assert!(
         !view
             .status
@@ -675,8 +676,12 @@ fn victory_levels_and_points() {
 #[test]
 fn the_fog_of_war_hides_what_22_1_hides() {
     let t = game("s1", &[]);
-    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
-    let b = t.r.view(&t.st, Some(BRITISH)).status;
+    let r =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
+    let b =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
     let delhi = t.city("Delhi");
     let line = |v: &[String], s: Sq| {
         v.iter()
@@ -870,7 +875,10 @@ fn the_square_map_shows_each_side_what_it_may_see() {
     use umpire::core::board::Place;
     let t = game("s1", &[]);
     let delhi = t.city("Delhi");
-    let russian = t.r.view(&t.st, Some(RUSSIAN)).board.unwrap();
+    let russian =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .board
+            .unwrap();
     let sb = russian.as_square().unwrap();
     assert_eq!(sb.cells.len(), 1600);
     assert!(
@@ -880,7 +888,10 @@ fn the_square_map_shows_each_side_what_it_may_see() {
     );
     assert_eq!(sb.cells[&delhi].control, Some('B'));
     assert!(!sb.edges.is_empty(), "region borders (2.13)");
-    let british = t.r.view(&t.st, Some(BRITISH)).board.unwrap();
+    let british =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .board
+            .unwrap();
     assert!(
         british.as_square().unwrap().cells[&delhi]
             .units
@@ -1278,6 +1289,50 @@ fn a_two_sided_agreement_is_proposed_then_accepted_in_a_later_move() {
     assert!(t.st.offers.is_empty());
 }
 
+// 23.1, 9.0: the proposer's treasury is his secret. An `accept` of an offer
+// the proposer can no longer pay is not refused (a refusal is free, so it
+// would tell the accepting player, for nothing, that the treasury holds less):
+// the acceptance stands, the agreement fails as an event that names no
+// figure, and lapses. Version 8 refused it, quoting the treasury; its
+// records replay so.
+#[test]
+fn accepting_an_offer_its_proposer_cannot_pay_tells_no_figure() {
+    let mut t = empty(1);
+    t.st.treasury = [10, 49];
+    t.run(BRITISH, "end", &[]).unwrap();
+    t.run(RUSSIAN, "propose give 50", &[]).unwrap();
+    t.run(RUSSIAN, "end", &[]).unwrap();
+    let before = t.st.clone();
+    let ev = t.run(BRITISH, "accept 1", &[]).unwrap();
+    let said = ev.join("\n");
+    assert!(said.contains("fails"), "{said}");
+    assert!(
+        !said.contains("49") && !said.contains("50"),
+        "no figure: {said}"
+    );
+    assert_eq!(t.st.treasury, [10, 49], "nothing paid");
+    assert!(t.st.offers.is_empty(), "the offer lapses");
+    // Version 8 refused it, naming the proposer's treasury.
+    let v8 = t.r.at(8);
+    let lines = [SourceLine {
+        line: 1,
+        column: 1,
+        text: "accept 1".into(),
+    }];
+    let orders = Rules::parse(&v8, &before, BRITISH, &lines).unwrap();
+    let mut st = before.clone();
+    let e = Rules::apply(
+        &v8,
+        &mut st,
+        BRITISH,
+        &orders[0].1,
+        &mut Dice::recorded(vec![]),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("holds 49"), "{e}");
+}
+
 // 29.0 (optional Improved Staff Work): from the 1890-94 turn an all-red force
 // makes its second operation free of supply; 29.1: the third still pays;
 // 29.2: a force with any native unit pays in the second too.
@@ -1375,9 +1430,13 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
     assert_eq!(t.st.agent(dost).loc, Loc::Sq(kandahar));
     assert_eq!(t.st.stage, Stage::Setup(Power::British));
     // 22.1: the British do not see the Russians' choices, nor these lines.
-    let seen = t.r.view(&t.st, Some(RUSSIAN)).status;
+    let seen =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
     assert!(!seen.iter().any(|l| l.starts_with("Set-up ")), "{seen:?}");
-    let mine = t.r.view(&t.st, Some(BRITISH)).status;
+    let mine =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
     assert!(
         mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")),
         "{mine:?}"
@@ -1666,8 +1725,12 @@ fn a_sealed_set_up_awaits_both_setters_at_once_and_ends_when_both_are_in() {
                 && a.default == ["done"])
     );
     // Each side's status shows only its own choices (22.1).
-    let b = t.r.view(&t.st, Some(BRITISH)).status;
-    let r = t.r.view(&t.st, Some(RUSSIAN)).status;
+    let b =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(BRITISH))
+            .status;
+    let r =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(RUSSIAN))
+            .status;
     assert!(b.iter().any(|l| l.starts_with("Set-up 4.3(1)")), "{b:?}");
     assert!(!b.iter().any(|l| l.starts_with("Set-up 6.5")), "{b:?}");
     assert!(r.iter().any(|l| l.starts_with("Set-up 6.5")), "{r:?}");
@@ -2530,7 +2593,7 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, 9);
+    assert_eq!(Ruleset::info(&t.r).version, umpire::games::ac::VERSION);
     let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
     assert!(Ruleset::at_version(&t.r, 4).is_none());
@@ -3322,7 +3385,7 @@ fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
     t.agent("burnes", Loc::Sq(s));
     t.agent("vitkovitch", Loc::Sq(t.city("Herat")));
     let seen = |t: &T| -> String {
-        stacks(t.d(), &t.st, Some(Power::Russian))
+        stacks(t.d(), &t.st, umpire::games::ac::view::of(Power::Russian))
             .into_iter()
             .find(|l| l.starts_with(&s.to_string()))
             .unwrap_or_default()
@@ -3365,6 +3428,42 @@ fn an_agent_shown_face_up_is_seen_alone_and_hidden_again() {
     d7.version = 7;
     let read = umpire::games::ac::orders::parse(&d7, &t.st, Power::British, &lines("show burnes"));
     assert!(read.is_err(), "version 7: {read:?}");
+}
+
+// Ruling A57, 22.3: a face-down agent in a stack with units is not seen at
+// all, not even his flag: a neutral stack with a British agent in it shows
+// the Russians "a stack (neutral AF)", no "British", in the status and on
+// the board; else the flag would let them follow the agent.
+#[test]
+fn a_face_down_agent_in_a_fogged_neutral_stack_shows_no_flag() {
+    use umpire::core::board::Board;
+    use umpire::games::ac::view::{of, stacks};
+    let mut t = empty(1);
+    let af = t.d().region("AF").unwrap();
+    let kabul = t.city("Kabul");
+    t.put(Nat::Native(af), Kind::Irregular, 2, Loc::Sq(kabul));
+    t.agent("burnes", Loc::Sq(kabul));
+    let russian = of(Power::Russian);
+    let line = stacks(t.d(), &t.st, russian)
+        .into_iter()
+        .find(|l| l.starts_with(&kabul.to_string()))
+        .unwrap();
+    assert!(line.contains("a stack (neutral AF)"), "{line}");
+    assert!(
+        !line.contains("British") && !line.contains("burnes"),
+        "{line}"
+    );
+    let Some(Board::Square(b)) = t.r.view(&t.st, russian).board else {
+        panic!("a square board")
+    };
+    let sides: Vec<Option<char>> = b.cells[&kabul].units.iter().map(|u| u.side).collect();
+    assert_eq!(sides, vec![Some('n')], "one neutral stack, no British flag");
+    // The British see their agent, and the umpire's view too.
+    let mine = stacks(t.d(), &t.st, of(Power::British));
+    assert!(
+        mine.iter().any(|l| l.contains("burnes(British)")),
+        "{mine:?}"
+    );
 }
 
 // 22.3 "may be placed face down": the choice is the setter's at set-up too

@@ -915,7 +915,7 @@ fn the_deal_draws_the_first_card_and_shows_the_next() {
     );
     let p = Rules::prompt(&r, &st);
     assert_eq!(p.awaiting.len(), 1, "{p:?}");
-    let v = Rules::view(&r, &st, None);
+    let v = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public);
     assert!(v.status[0].starts_with("Current card: #"));
     assert!(v.status[1].starts_with("Next card: #"));
 }
@@ -954,7 +954,7 @@ fn the_readme_examples_parse() {
 #[test]
 fn the_view_carries_the_point_to_point_map() {
     let (r, st) = dealt();
-    let v = Rules::view(&r, &st, None);
+    let v = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public);
     let b = v.board.expect("a board");
     let p = b.as_points().expect("a point-to-point board");
     assert_eq!(p.spaces.len(), 32);
@@ -968,7 +968,9 @@ fn the_view_carries_the_point_to_point_map() {
 fn the_map_renders_at_72_columns() {
     use umpire::render::hexmap::Options;
     let (r, st) = dealt();
-    let b = Rules::view(&r, &st, None).board.unwrap();
+    let b = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+        .board
+        .unwrap();
     let opts = Options {
         width: 72,
         ..Options::default()
@@ -1202,7 +1204,7 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
         ["transfer 2 to taliban as warlords"]
     );
     let coalition = st.seats.side(Faction::Coalition).unwrap();
-    let seen = Rules::view(&r, &st, Some(coalition)).status;
+    let seen = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Side(coalition)).status;
     assert!(
         seen.iter()
             .any(|l| l.contains("Standing transfer offers (1.5.1): transfer 2 to taliban")),
@@ -1494,9 +1496,13 @@ fn deception_markers_are_drawn_blindly_two_a_player_and_seen_by_their_holder_alo
         .collect();
     assert_eq!(told.len(), 4);
     assert!(told.iter().all(|e| !e.audience.is_public()));
-    let mine = Rules::view(&r, &st, Some(Side(0))).status.join("\n");
+    let mine = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Side(Side(0)))
+        .status
+        .join("\n");
     assert!(mine.contains("Your Deception markers"), "{mine}");
-    let public = Rules::view(&r, &st, None).status.join("\n");
+    let public = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+        .status
+        .join("\n");
     assert!(!public.contains("Your Deception"), "{public}");
     assert!(public.contains("revealed: none"), "{public}");
 }
@@ -1591,7 +1597,9 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
     let x = st.deception.as_ref().unwrap();
     assert!(x.held[taliban.index()][0].revealed);
     assert!(!x.held[taliban.index()][1].revealed);
-    let public = Rules::view(&r, &st, None).status.join("\n");
+    let public = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+        .status
+        .join("\n");
     assert!(public.contains("Taliban Hidden Asset"), "{public}");
 }
 

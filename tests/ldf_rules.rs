@@ -751,8 +751,14 @@ fn each_side_sees_only_its_own_hand() {
     t.st.pool
         .retain(|i| !matches!(i, umpire::games::ldf::state::Item::Chit(17 | 2)));
     t.st.hands = [vec![17], vec![2]];
-    let roman = t.r.view(&t.st, Some(ROMAN)).status.join("\n");
-    let gp = t.r.view(&t.st, Some(GP)).status.join("\n");
+    let roman =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(ROMAN))
+            .status
+            .join("\n");
+    let gp =
+        t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(GP))
+            .status
+            .join("\n");
     assert!(
         roman.contains("Agents in Enemy Camp") && !roman.contains("Beseech"),
         "{roman}"
@@ -1773,7 +1779,7 @@ fn a_snippet_shows_each_unit_at_its_hex() {
     let mut t = empty();
     t.put("emp", h("3318"));
     t.put("v7", h("3418"));
-    let view = t.r.view(&t.st, Some(ROMAN));
+    let view = t.r.view(&t.st, umpire::core::ruleset::Viewer::Side(ROMAN));
     let Some(Board::Hex(b)) = &view.board else {
         panic!("no hex board");
     };

@@ -109,7 +109,11 @@ fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
     let mut u = Umpire::open(&dir).unwrap();
     let g = u.game("sarhu-1").unwrap();
     let side = g.side("ming").unwrap();
-    let board = g.ruleset().view(g.state(), Some(side)).board.unwrap();
+    let board = g
+        .ruleset()
+        .view(g.state(), umpire::core::ruleset::Viewer::Side(side))
+        .board
+        .unwrap();
     let svg = umpire::render::svg::svg(&board, &[]);
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let w: f64 = doc
@@ -176,7 +180,10 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
         let scenario = rs.info().scenarios[0].name.clone();
         let t = table(ruleset, &scenario, sides, &[]);
         let g = &t.game;
-        for viewer in [None, Some(umpire::core::ruleset::Side(0))] {
+        for viewer in [
+            umpire::core::ruleset::Viewer::Public,
+            umpire::core::ruleset::Viewer::Side(umpire::core::ruleset::Side(0)),
+        ] {
             // Lest Darkness Fall's view has no board yet (its mails list stacks).
             let Some(board) = g.ruleset().view(g.state(), viewer).board else {
                 continue;
@@ -281,7 +288,8 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
     // The record offered is the observer's copy, and it verifies.
     let mut u = Umpire::open(&dir).unwrap();
     let g = u.game("sarhu-1").unwrap();
-    let public = umpire::service::compose::record_copy(g, None).to_text();
+    let public =
+        umpire::service::compose::record_copy(g, umpire::core::ruleset::Viewer::Public).to_text();
     let rec = out.join("sarhu-1/record.txt");
     assert_eq!(std::fs::read_to_string(&rec).unwrap(), public);
     let v = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
@@ -376,7 +384,11 @@ const REFERENCE: &str = "tests/fixtures/sarhu-setup.png";
 
 fn sarhu_setup() -> Board {
     let t = table("sarhu", "historical", &["ming", "jurchen"], &[]);
-    t.game.ruleset().view(t.game.state(), None).board.unwrap()
+    t.game
+        .ruleset()
+        .view(t.game.state(), umpire::core::ruleset::Viewer::Public)
+        .board
+        .unwrap()
 }
 
 #[test]

@@ -1266,7 +1266,10 @@ fn rule_3_0_setup_and_first_turn_through_the_engine() {
     assert_eq!(r.rolls.len(), 4, "the turn-1 preparation roll");
     assert!(r.rolls[0].label == "turn 1 preparation: Ming");
     assert!(t.game.owes_orders(JURCHEN));
-    let view = t.game.ruleset().view(t.game.state(), Some(JURCHEN));
+    let view = t
+        .game
+        .ruleset()
+        .view(t.game.state(), umpire::core::ruleset::Viewer::Side(JURCHEN));
     let board = view.board.unwrap();
     let board = board.as_hex().unwrap();
     assert!(board.cells[&h("0708")].units.iter().any(|u| u == "DS"));
@@ -1480,7 +1483,10 @@ fn queued_passes_through_the_engine() {
     assert!(t.game.owes_orders(JURCHEN), "and the third");
     assert!(matches!(t.play(1, &["pass"]), Verdict::Accepted { .. }));
     assert!(t.game.owes_orders(MING), "the queue is used up");
-    let view = t.game.ruleset().view(t.game.state(), None);
+    let view = t
+        .game
+        .ruleset()
+        .view(t.game.state(), umpire::core::ruleset::Viewer::Public);
     assert!(
         view.status.iter().any(|s| s.contains("Action points left")),
         "{:?}",

@@ -91,7 +91,7 @@ impl Rules for Tally {
     fn legal(&self, _: &Self::State, _: Side) -> Vec<String> {
         vec!["add 1".into()]
     }
-    fn view(&self, state: &Self::State, _: Option<Side>) -> View {
+    fn view(&self, state: &Self::State, _: umpire::core::ruleset::Viewer) -> View {
         View {
             status: vec![format!("tally {}", state.0)],
             board: None,
@@ -219,7 +219,11 @@ impl Club {
     }
 
     fn tally(&self) -> String {
-        self.game.ruleset().view(self.game.state(), None).status[0].clone()
+        self.game
+            .ruleset()
+            .view(self.game.state(), umpire::core::ruleset::Viewer::Public)
+            .status[0]
+            .clone()
     }
 
     fn record(&self) -> Record {

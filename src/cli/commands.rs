@@ -4,6 +4,7 @@ use super::{Cli, Command, ConfigCommand, DataCommand};
 use crate::core::game::{Game, RejectKind};
 use crate::core::movefile::armor;
 use crate::core::record::Record;
+use crate::core::ruleset::Viewer;
 use crate::core::sig::{MOVE_NAMESPACE, PublicKey, RESULT_NAMESPACE, SecretKey};
 use crate::service::Umpire;
 use crate::service::games::NewGame;
@@ -76,18 +77,26 @@ fn stdin_file() -> Result<PathBuf> {
     Ok(p)
 }
 
-/// `umpire show --record FILE [--side S]`: the whole map and status from a
-/// record, replayed offline (a side's copy of a hidden game cannot be).
-fn show_record(file: &Path, side: Option<&str>) -> Result<i32> {
-    let (game, _) = replay_file(file, None)?;
-    let s = match side {
-        Some(name) => Some(
+/// Who `umpire show` and `umpire map` draw for: `--side S`, `--umpire`, or
+/// by default the public (what every side may see).
+pub(super) fn viewer_of(game: &Game, side: Option<&str>, umpire: bool) -> Result<Viewer> {
+    Ok(match (side, umpire) {
+        (Some(name), _) => Viewer::Side(
             game.side(name)
-                .ok_or_else(|| anyhow!("the record has no side {name}"))?,
+                .ok_or_else(|| anyhow!("game {} has no side {}", safe(game.id()), safe(name)))?,
         ),
-        None => None,
-    };
-    let view = game.ruleset().view(game.state(), s);
+        (None, true) => Viewer::Umpire,
+        (None, false) => Viewer::Public,
+    })
+}
+
+/// `umpire show --record FILE [--side S | --umpire]`: the whole map and
+/// status from a record, replayed offline (a side's copy of a hidden game
+/// cannot be).
+fn show_record(file: &Path, side: Option<&str>, umpire: bool) -> Result<i32> {
+    let (game, _) = replay_file(file, None)?;
+    let viewer = viewer_of(&game, side, umpire)?;
+    let view = game.ruleset().view(game.state(), viewer);
     for l in &view.status {
         let l = crate::render::templates::wrap(l.clone(), Some(72), Some(2));
         println!("{}", safe(&l));
@@ -125,11 +134,16 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Show {
             record: Some(file),
             side,
+            umpire,
             ..
-        } => show_record(&file, side.as_deref()),
+        } => show_record(&file, side.as_deref(), umpire),
         Command::Show {
-            game, side, full, ..
-        } => show_game(&dir, &game, side.as_deref(), full),
+            game,
+            side,
+            full,
+            umpire,
+            ..
+        } => show_game(&dir, &game, side.as_deref(), full, umpire),
         Command::Record { game, side, out } => export_record(&dir, &game, side.as_deref(), out),
         Command::Verify { files, sig, data } if files.len() == 1 && files[0].as_os_str() == "-" => {
             let tmp = stdin_file()?;
@@ -179,9 +193,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Map {
             game,
             side,
+            umpire,
             out,
             data,
-        } => super::pictures::map(&dir, &game, side.as_deref(), &out, data.as_deref()),
+        } => super::pictures::map(&dir, &game, side.as_deref(), umpire, &out, data.as_deref()),
         Command::Site { out } => super::pictures::site(&dir, out.as_deref()),
         Command::Demo { keep } => demo(keep),
     }
@@ -417,18 +432,13 @@ fn config_check(dir: &Path) -> Result<i32> {
     Ok(if ok { 0 } else { 1 })
 }
 
-/// `umpire show GAME`: the status a side (or the admin) sees, or the whole map.
-fn show_game(dir: &Path, game: &str, side: Option<&str>, full: bool) -> Result<i32> {
+/// `umpire show GAME`: the status a side or the public sees, or the whole
+/// map; `--umpire`: the umpire's status and whole map.
+fn show_game(dir: &Path, game: &str, side: Option<&str>, full: bool, umpire: bool) -> Result<i32> {
     let mut u = open(dir)?;
     let g = u.game(game)?;
-    let s = match &side {
-        Some(name) => Some(
-            g.side(name)
-                .ok_or_else(|| anyhow!("game {game} has no side {name}"))?,
-        ),
-        None => None,
-    };
-    if full {
+    let s = viewer_of(g, side, umpire)?;
+    if full || umpire {
         let view = g.ruleset().view(g.state(), s);
         for l in &view.status {
             println!("{}", safe(l));

@@ -92,7 +92,9 @@ pub enum Command {
     },
     /// Deliver what waits in the outbox.
     Deliver,
-    /// Show a game's situation (as one side sees it, or the umpire's view);
+    /// Show a game's situation: as one side sees it (`--side`), as every
+    /// side may (the default: what observers and the game's page get), or
+    /// everything the umpire knows (`--umpire`, for the admin's eyes alone);
     /// with --record, draw it offline from a record file, no data directory needed.
     Show {
         /// The game id (not needed with --record).
@@ -104,6 +106,10 @@ pub enum Command {
         /// The side whose view to show.
         #[arg(long)]
         side: Option<String>,
+        /// Everything the umpire knows (hands, fogged stacks, treasuries):
+        /// the status and whole map, never to be mailed or published.
+        #[arg(long, conflicts_with = "side")]
+        umpire: bool,
         /// The whole map instead of a snippet.
         #[arg(long)]
         full: bool,
@@ -228,6 +234,9 @@ pub enum Command {
         /// The side whose view to draw (default: what every side may see).
         #[arg(long)]
         side: Option<String>,
+        /// Everything the umpire knows, for the admin's eyes alone.
+        #[arg(long, conflicts_with = "side")]
+        umpire: bool,
         /// The picture to write: map.svg or map.png.
         #[arg(long, short = 'o')]
         out: PathBuf,

@@ -1,21 +1,21 @@
 //! `umpire map` (a picture of a game's map) and `umpire site` (the public
 //! game pages).
 
-use super::commands::{now, replay_file, safe};
-use crate::core::ruleset::Side;
+use super::commands::{now, replay_file, safe, viewer_of};
 use crate::service::Umpire;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::Path;
 
 /// `umpire map GAME|record.txt --side S -o map.svg|map.png`: the map as side
-/// `S` sees it (or as every side may), after the latest entry, the last
-/// action outlined. A record file is replayed (it must be a full record: a
+/// `S` sees it (by default as every side may; `--umpire`, everything), after
+/// the latest entry, the last action outlined. A record file is replayed (it must be a full record: a
 /// side's copy of a game with secrets cannot be); else `GAME` is looked up in
 /// the data directory.
 pub(super) fn map(
     dir: &Path,
     game: &str,
     side: Option<&str>,
+    umpire: bool,
     out: &Path,
     data: Option<&Path>,
 ) -> Result<i32> {
@@ -31,13 +31,7 @@ pub(super) fn map(
         Umpire::open(dir)?.game(game)?.clone()
     };
     let g = &owned;
-    let s: Option<Side> = match side {
-        Some(name) => Some(
-            g.side(name)
-                .ok_or_else(|| anyhow!("game {} has no side {}", safe(g.id()), safe(name)))?,
-        ),
-        None => None,
-    };
+    let s = viewer_of(g, side, umpire)?;
     let (seq, _) = g.last_report();
     let bytes = if png {
         crate::service::picture::png(g, seq, s)

@@ -4,6 +4,51 @@
 use super::ruleset::Side;
 use serde::{Deserialize, Serialize};
 
+/// Who is looking at a game: one side, the public, or the umpire. Views,
+/// pictures and mails are made for a viewer; which one is never implied by
+/// a missing side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Viewer {
+    /// One side: what every side may see, and its own secrets.
+    Side(Side),
+    /// What every side may see, and nothing more: observers' mails, the
+    /// club's game pages, `umpire map` and `show` without a side. It never
+    /// shows more than any one side's view.
+    Public,
+    /// Everything the umpire knows: the admin's own tools alone (`umpire
+    /// show --umpire`, `map --umpire`), never mailed or published.
+    Umpire,
+}
+
+impl Viewer {
+    /// The side looking, if it is one.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            Viewer::Side(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// May this viewer see what is `side`'s alone (its hand, treasury,
+    /// plans)? The side itself and the umpire may; the public may not.
+    pub fn sees_own(self, side: Side) -> bool {
+        match self {
+            Viewer::Side(s) => s == side,
+            Viewer::Public => false,
+            Viewer::Umpire => true,
+        }
+    }
+
+    /// May this viewer see an item told to `audience`?
+    pub fn sees(self, audience: &Audience) -> bool {
+        match self {
+            Viewer::Side(s) => audience.sees(Some(s)),
+            Viewer::Public => audience.is_public(),
+            Viewer::Umpire => true,
+        }
+    }
+}
+
 /// Who may see an item while the game runs. Everything opens at the end.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -78,6 +123,11 @@ mod tests {
             Audience::Sides(vec![Side(0), Side(2)])
         );
         assert_eq!(a.stream_side(), Some(Side(1)));
+        assert!(Viewer::Side(Side(1)).sees(&a) && Viewer::Umpire.sees(&a));
+        assert!(!Viewer::Public.sees(&a) && !Viewer::Side(Side(0)).sees(&a));
+        assert!(Viewer::Public.sees(&Audience::All) && !Viewer::Public.sees(&Audience::Umpire));
+        assert!(Viewer::Umpire.sees(&Audience::Umpire));
+        assert!(Viewer::Umpire.sees_own(Side(0)) && !Viewer::Public.sees_own(Side(0)));
         assert_eq!(Audience::sides([Side(0), Side(1)]).stream_side(), None);
     }
 }

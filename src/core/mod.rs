@@ -24,3 +24,4 @@ pub mod selfplay;
 pub mod sig;
 pub mod square;
 pub mod suggest;
+pub mod twin;

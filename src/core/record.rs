@@ -16,8 +16,13 @@ use std::collections::BTreeMap;
 /// Version of the record format of a game that hides nothing.
 pub const FORMAT: u32 = 1;
 /// Version of the record format of a game that hides something: sealed items,
-/// salted state hashes, hidden dice streams, sealed rounds.
-pub const FORMAT_HIDDEN: u32 = 2;
+/// salted state hashes, hidden dice streams, sealed rounds; the public order
+/// lines of a sealed move numbered among its public lines alone.
+pub const FORMAT_HIDDEN: u32 = 3;
+/// The first format of a game that hides something: a sealed move's public
+/// lines kept their numbers in the move file, which told how many hidden
+/// lines stood before them. Records of it replay so.
+pub const FORMAT_HIDDEN_SOURCE_LINES: u32 = 2;
 /// Domain tag of the entry hash.
 pub const ENTRY_DOMAIN: &str = "umpire-entry-v1";
 /// First line of an exported record.
@@ -62,7 +67,8 @@ pub struct Opening {
 /// excerpt, checked against the opened text at the end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PublicLine {
-    /// The line's number in the move file.
+    /// The line's number among the move's public lines, from 1 (in a
+    /// record of format 2, its number in the move file).
     pub line: usize,
     pub text: String,
 }

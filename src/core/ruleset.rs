@@ -6,7 +6,7 @@
 //! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
 //! registered by name and its state type never leaks out.
 
-pub use super::audience::Audience;
+pub use super::audience::{Audience, Viewer};
 use super::board::{Board, Place};
 use super::dice::{Dice, DiceError};
 use super::hash::{Digest, Tagged, sha256};
@@ -310,6 +310,25 @@ pub trait Rules: Send + Sync + 'static {
         order: &Self::Order,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
+    /// What the end of a move does by the rules, after its last order: a
+    /// simultaneous turn's orders are done, an end-of-move check runs… The
+    /// engine calls it once per move that gave orders (a signed move, a
+    /// stated default, each side's part of a sealed round), on the state
+    /// its orders left, whatever the last line was; so no ruleset needs to
+    /// append a hidden order of its own to a move. Its events follow the
+    /// move's orders in the report, to their own audience; rolls as in
+    /// `apply`. An error before the move's first roll refuses the move (its
+    /// text must not depend on what the mover may not see); after one, it
+    /// is reported to the mover as not carried out. The default: nothing.
+    fn end_move(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let _ = (state, side, dice);
+        Ok(Vec::new())
+    }
     /// Orders legal now for `side`, as text a player could write (a sample where
     /// the space is huge). Used for help text, self-play and fuzzing.
     fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
@@ -382,8 +401,35 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side);
         Vec::new()
     }
-    /// What `side` sees (fog of war).
-    fn view(&self, state: &Self::State, side: Option<Side>) -> View;
+    /// What `viewer` sees (fog of war): a side its own secrets and what
+    /// every side may see; [`Viewer::Public`] only what every side may see
+    /// (never more than any one side's view: observers, the club's page);
+    /// [`Viewer::Umpire`] everything, for the admin's own tools.
+    fn view(&self, state: &Self::State, viewer: Viewer) -> View;
+    /// Test hook of the noninterference test (`tests/noninterference.rs`;
+    /// never called in play): a *twin* of `state` for `viewer`, equal in
+    /// everything `viewer` may see and different in as much as it can of
+    /// what `viewer` may not (another hand or cup, other treasuries, another
+    /// sealed plan, fogged stacks changed within the fog, other standing
+    /// orders), picked by `seed` ([`crate::core::twin::Mix`]). Every channel
+    /// to `viewer` must then give the same bytes for both. `None` (the
+    /// default) when the ruleset hides nothing from `viewer` here.
+    fn twin(&self, state: &Self::State, viewer: Viewer, seed: u64) -> Option<Self::State> {
+        let _ = (state, viewer, seed);
+        None
+    }
+    /// The kinds of secret [`Rules::twin`] varies in this game (`"hand"`,
+    /// `"treasury"`…), so the twin test can check each kind does vary.
+    fn twin_kinds(&self, state: &Self::State) -> Vec<&'static str> {
+        let _ = state;
+        Vec::new()
+    }
+    /// The kinds of secret (as [`Rules::twin_kinds`] names them) in which
+    /// states `a` and `b` differ: how the twin test sees what a twin varied.
+    fn secrets_differ(&self, a: &Self::State, b: &Self::State) -> Vec<&'static str> {
+        let _ = (a, b);
+        Vec::new()
+    }
     /// The unit side marks ([`crate::core::board::Unit::side`]) that are
     /// `side`'s own in its view, so a result mail can list where all its forces
     /// are, not only those near the action. Several for a side playing more
@@ -509,6 +555,13 @@ pub trait Ruleset: Send + Sync {
         order: &ParsedOrder,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
+    /// See [`Rules::end_move`].
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
     fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
     fn hides_information(&self, setup: &Setup) -> bool;
@@ -525,8 +578,14 @@ pub trait Ruleset: Send + Sync {
     ) -> Result<Vec<Event>, OrderError>;
     fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
-    fn view(&self, state: &GameState, side: Option<Side>) -> View;
+    fn view(&self, state: &GameState, viewer: Viewer) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
+    /// See [`Rules::twin`].
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState>;
+    /// See [`Rules::twin_kinds`].
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str>;
+    /// See [`Rules::secrets_differ`].
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
     /// See [`Rules::at_data`].
@@ -605,6 +664,14 @@ impl<R: Rules> Ruleset for R {
             .expect("order parsed by another ruleset");
         Rules::apply(self, typed_mut(state), side, o, dice)
     }
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        Rules::end_move(self, typed_mut(state), side, dice)
+    }
     fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
         Rules::legal(self, typed(state), side)
     }
@@ -646,11 +713,20 @@ impl<R: Rules> Ruleset for R {
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>> {
         Rules::standing_samples(self, typed(state), side)
     }
-    fn view(&self, state: &GameState, side: Option<Side>) -> View {
-        Rules::view(self, typed(state), side)
+    fn view(&self, state: &GameState, viewer: Viewer) -> View {
+        Rules::view(self, typed(state), viewer)
     }
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
         Rules::own_marks(self, typed(state), side)
+    }
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState> {
+        Rules::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
+    }
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str> {
+        Rules::twin_kinds(self, typed(state))
+    }
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str> {
+        Rules::secrets_differ(self, typed(a), typed(b))
     }
     fn invariants(&self, state: &GameState) -> Result<(), String> {
         Rules::invariants(self, typed(state))

@@ -270,11 +270,46 @@ pub fn random_game(
     seed: u64,
     config: &SelfPlayConfig,
 ) -> Result<(Game, SelfPlayStats), SelfPlayFailure> {
+    random_game_visited(
+        ruleset,
+        scenario,
+        options,
+        number,
+        seed,
+        config,
+        &mut |_| {},
+    )
+}
+
+/// A position a self-played game passes through: the game, and what it
+/// takes to sign and submit more moves to a copy of it.
+pub struct Position<'a> {
+    pub game: &'a Game,
+    /// The umpire's dice secrets.
+    pub secrets: &'a Secrets,
+    /// Each side's key, in side order.
+    pub keys: &'a [SecretKey],
+}
+
+/// [`random_game`], showing `visit` every position after the set-up and
+/// after each entry (tests that look at many real states: the
+/// noninterference test).
+pub fn random_game_visited(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    number: u32,
+    seed: u64,
+    config: &SelfPlayConfig,
+    visit: &mut dyn FnMut(Position),
+) -> Result<(Game, SelfPlayStats), SelfPlayFailure> {
     let mut play = SelfPlay::open(ruleset, scenario, options, number, seed, config)?;
     play.file_standing_orders()?;
     while play.game.prompt().finished.is_none() {
+        visit(play.position());
         play.step()?;
     }
+    visit(play.position());
     play.tally_outcome();
     play.check_replay()?;
     Ok((play.game, play.stats))
@@ -391,6 +426,14 @@ impl<'a> SelfPlay<'a> {
                 ..Default::default()
             },
         })
+    }
+
+    fn position(&self) -> Position<'_> {
+        Position {
+            game: &self.game,
+            secrets: &self.secrets,
+            keys: &self.keys,
+        }
     }
 
     /// A failure at the game's current entry, with its record.

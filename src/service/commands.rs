@@ -56,7 +56,9 @@ struct Seen {
 
 /// The whole map as `side` sees it, with the status lines, at most 72 columns.
 pub fn whole_map(game: &Game, side: Side) -> String {
-    let view = game.ruleset().view(game.state(), Some(side));
+    let view = game
+        .ruleset()
+        .view(game.state(), crate::core::ruleset::Viewer::Side(side));
     let mut t = String::new();
     for l in &view.status {
         t.push_str(&crate::render::templates::wrap(
@@ -78,6 +80,24 @@ pub fn whole_map(game: &Game, side: Side) -> String {
         None => t.push_str("\nThis game has no map.\n"),
     }
     t
+}
+
+/// The answer to `command: orders`: the orders `side` can give now, grouped.
+pub fn orders_reply(game: &Game, side: Side) -> String {
+    let legal = game.ruleset().legal(game.state(), side);
+    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
+    if legal.is_empty() {
+        wrap(format!(
+            "Nothing is asked of you now. {}; waiting for {}.",
+            game.prompt().stage,
+            game.awaiting_names()
+        ))
+    } else {
+        let mut t = wrap(format!("{}. Orders you can give now:", game.prompt().stage));
+        t.push_str("\n\n");
+        t.push_str(&grouped_orders(&legal));
+        t
+    }
 }
 
 /// Most examples shown of one kind of order.
@@ -265,8 +285,13 @@ impl Umpire {
             let game = &self.games[game_id];
             match c {
                 Command::Status => {
-                    let text =
-                        self.result_text(game, &meta, game.last_report().0, Some(side), now)?;
+                    let text = self.result_text(
+                        game,
+                        &meta,
+                        game.last_report().0,
+                        crate::core::ruleset::Viewer::Side(side),
+                        now,
+                    )?;
                     out.push(self.notice_mail(
                         game,
                         side,
@@ -291,21 +316,7 @@ impl Umpire {
                     )?);
                 }
                 Command::Orders => {
-                    let legal = game.ruleset().legal(game.state(), side);
-                    let wrap = |s: String| crate::render::templates::wrap(s, Some(72), Some(2));
-                    let text = if legal.is_empty() {
-                        wrap(format!(
-                            "Nothing is asked of you now. {}; waiting for {}.",
-                            game.prompt().stage,
-                            game.awaiting_names()
-                        ))
-                    } else {
-                        let mut t =
-                            wrap(format!("{}. Orders you can give now:", game.prompt().stage));
-                        t.push_str("\n\n");
-                        t.push_str(&grouped_orders(&legal));
-                        t
-                    };
+                    let text = orders_reply(game, side);
                     out.push(self.notice_mail(
                         game,
                         side,

@@ -9,7 +9,7 @@ use super::{ServiceError, Umpire};
 use crate::core::dice::DiceChain;
 use crate::core::game::{Game, RejectKind, Rejection, Report};
 use crate::core::record::Body;
-use crate::core::ruleset::{Side, View};
+use crate::core::ruleset::{Side, View, Viewer};
 use crate::core::sig::{RESULT_NAMESPACE, SecretKey};
 use crate::mail::write::{Compose, Prepared, Unwritten, prepare};
 use serde::Serialize;
@@ -45,6 +45,8 @@ pub(super) struct ReportCtx {
     pub(super) received: Option<String>,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
+    /// Events of the end of the move, after its orders.
+    pub(super) end: Vec<String>,
     /// A sealed round's parts, one per side, in the order applied.
     pub(super) parts: Vec<PartCtx>,
     pub(super) rolls: Vec<RollCtx>,
@@ -59,6 +61,8 @@ pub(super) struct PartCtx {
     pub(super) by_default: bool,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
+    /// Events of the end of its orders.
+    pub(super) end: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -314,16 +318,17 @@ impl Umpire {
         })
     }
 
-    /// record.txt (the copy `side` may hold: the full record once the game is
-    /// over), to attach with the umpire's signature over it; the mail `key`
-    /// then gives the side the record up to its head (`service::segments`).
-    pub(super) fn record_file(&self, game: &Game, side: Option<Side>, key: &str) -> SignedFile {
-        if let Some(s) = side {
+    /// record.txt (the copy `viewer` may hold: the full record once the game
+    /// is over), to attach with the umpire's signature over it; for a side,
+    /// the mail `key` then gives it the record up to its head
+    /// (`service::segments`).
+    pub(super) fn record_file(&self, game: &Game, viewer: Viewer, key: &str) -> SignedFile {
+        if let Some(s) = viewer.side() {
             self.mark_sent(key, game, s);
         }
         SignedFile {
             name: "record.txt".to_string(),
-            text: record_copy(game, side).to_text(),
+            text: record_copy(game, viewer).to_text(),
         }
     }
 
@@ -332,10 +337,10 @@ impl Umpire {
         game: &Game,
         meta: &GameMeta,
         seq: u64,
-        side: Option<Side>,
+        viewer: Viewer,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
-        let ctx = self.result_ctx(game, meta, seq, side, now);
+        let ctx = self.result_ctx(game, meta, seq, viewer, now);
         // The built-in template, written natively: the same text, without the
         // template engine's cost on every result mail (issue 13).
         if self.templates.is_built_in("result.txt") {
@@ -347,21 +352,22 @@ impl Umpire {
     }
 
     /// What `result.txt` is rendered from: entry `seq`'s report and the game
-    /// now, as `side` (or an observer) may see them.
+    /// now, as `viewer` may see them.
     pub(super) fn result_ctx(
         &self,
         game: &Game,
         meta: &GameMeta,
         seq: u64,
-        side: Option<Side>,
+        viewer: Viewer,
         now: jiff::Timestamp,
     ) -> ResultCtx {
         let ruleset = game.ruleset();
         let state = game.state();
         let report = game.report(seq).cloned().unwrap_or_default();
-        let view = ruleset.view(state, side);
+        let view = ruleset.view(state, viewer);
+        let side = viewer.side();
         let mut focus: Vec<_> = report
-            .events_for(side)
+            .events_for(viewer)
             .flat_map(|e| e.focus.iter().copied())
             .collect();
         if let (true, Some(s), Some(board)) = (focus.is_empty(), side, &view.board) {
@@ -415,7 +421,7 @@ impl Umpire {
         ResultCtx {
             game: game_ctx(game),
             side: side.map(|s| names[s.index()].clone()),
-            report: report_ctx(&report, seq, &names, received, side),
+            report: report_ctx(&report, seq, &names, received, viewer),
             status: view.status.clone(),
             map,
             own_forces,
@@ -427,7 +433,7 @@ impl Umpire {
                     side: names[a.side.index()].clone(),
                     // In a game that hides something, what another side is asked
                     // (its choices, its default) is its own business.
-                    ask: if side == Some(a.side) || !game.hides_information() {
+                    ask: if viewer.sees_own(a.side) || !game.hides_information() {
                         a.ask.clone()
                     } else {
                         await_kind(a.kind).into()
@@ -488,10 +494,10 @@ impl Umpire {
             let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
             let signed = self.result_file(game, side, &key, key_suffix.is_empty())?;
             let attachments = self
-                .map_attachment(game, seq, Some(side))
+                .map_attachment(game, seq, Viewer::Side(side))
                 .into_iter()
                 .collect();
-            let text = self.result_text(game, meta, seq, Some(side), now)?;
+            let text = self.result_text(game, meta, seq, Viewer::Side(side), now)?;
             let reply = signer
                 .as_ref()
                 .filter(|(s, _)| *s == side)
@@ -517,7 +523,8 @@ impl Umpire {
     }
 
     /// The public view of entry `seq` to each observer: only what every side
-    /// may see (events, rolls, map, status for `None`), no record copy.
+    /// may see (events, rolls, map and status of [`Viewer::Public`]), no
+    /// record copy.
     fn observer_mails(
         &self,
         game: &Game,
@@ -531,8 +538,11 @@ impl Umpire {
         let domain = self.config.domain().to_string();
         // One public view for every observer: the text and picture are the
         // same, and a map picture costs up to a tenth of a second to draw.
-        let text = self.result_text(game, meta, seq, None, now)?;
-        let attachments: Vec<_> = self.map_attachment(game, seq, None).into_iter().collect();
+        let text = self.result_text(game, meta, seq, Viewer::Public, now)?;
+        let attachments: Vec<_> = self
+            .map_attachment(game, seq, Viewer::Public)
+            .into_iter()
+            .collect();
         let mut out = Vec::new();
         for to in &meta.observers {
             let who = observer_tag(to);
@@ -594,15 +604,10 @@ impl Umpire {
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let key = format!("{}.0.{}", game.id(), s.name);
-            let signed = self.record_file(game, Some(Side(i as u8)), &key);
-            let attachments = self
-                .map_attachment(game, 0, Some(Side(i as u8)))
-                .into_iter()
-                .collect();
-            let text = format!(
-                "{intro}\n{}",
-                self.result_text(game, meta, 0, Some(Side(i as u8)), now)?
-            );
+            let me = Viewer::Side(Side(i as u8));
+            let signed = self.record_file(game, me, &key);
+            let attachments = self.map_attachment(game, 0, me).into_iter().collect();
+            let text = format!("{intro}\n{}", self.result_text(game, meta, 0, me, now)?);
             out.push(self.mail(
                 Draft {
                     key,
@@ -793,7 +798,7 @@ impl Umpire {
         )?;
         let s = &game.sides()[side.index()];
         let domain = self.config.domain().to_string();
-        let signed = attach_record.then(|| self.record_file(game, Some(side), &key));
+        let signed = attach_record.then(|| self.record_file(game, Viewer::Side(side), &key));
         self.mail(
             Draft {
                 key,
@@ -809,29 +814,50 @@ impl Umpire {
         )
     }
 
-    /// The current situation for one side (the `status` command).
+    /// The subject and text of the result mail of `game`'s entry `seq` as
+    /// `viewer` gets it (a side's, or the observers' for the public), with
+    /// no deadlines: what the noninterference test compares between a game
+    /// and its twin.
+    pub fn result_mail_text(
+        &self,
+        game: &Game,
+        seq: u64,
+        viewer: Viewer,
+        now: jiff::Timestamp,
+    ) -> Result<(String, String), ServiceError> {
+        let text = self.result_text(game, &GameMeta::default(), seq, viewer, now)?;
+        Ok((self.subject(game, viewer.side()), text))
+    }
+
+    /// The current situation as `viewer` sees it (the `status` command,
+    /// `umpire show`).
     pub fn status_text(
         &mut self,
         id: &str,
-        side: Option<Side>,
+        viewer: Viewer,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
         self.load(id)?;
         let meta = self.meta(id)?;
         let game = &self.games[id];
         let (seq, _) = game.last_report();
-        self.result_text(game, &meta, seq, side, now)
+        self.result_text(game, &meta, seq, viewer, now)
     }
 }
 
-/// The record a side may hold: its own copy while the game runs, the full
-/// record (every opening) once it is over. `None`: an observer's public copy.
-pub fn record_copy(game: &Game, side: Option<Side>) -> crate::core::record::Record {
+/// The record `viewer` may hold: a side its own copy while the game runs,
+/// the public (observers, the club's page) the copy with every side's
+/// secrets sealed; the full record (every opening) once it is over, and
+/// always for the umpire.
+pub fn record_copy(game: &Game, viewer: Viewer) -> crate::core::record::Record {
     if game.prompt().finished.is_some() || !game.hides_information() {
         return game.record().clone();
     }
-    let name = side.map(|s| game.sides()[s.index()].name.as_str());
-    game.record().copy_for(name)
+    match viewer {
+        Viewer::Umpire => game.record().clone(),
+        Viewer::Side(s) => game.record().copy_for(Some(&game.sides()[s.index()].name)),
+        Viewer::Public => game.record().copy_for(None),
+    }
 }
 
 pub(super) fn await_kind(kind: crate::core::ruleset::AwaitKind) -> &'static str {
@@ -847,11 +873,11 @@ pub(super) fn await_kind(kind: crate::core::ruleset::AwaitKind) -> &'static str 
 fn orders_ctx(
     orders: &[crate::core::game::OrderReport],
     mover: Option<Side>,
-    viewer: Option<Side>,
+    viewer: Viewer,
 ) -> Vec<OrderCtx> {
     orders
         .iter()
-        .filter(|o| mover == viewer && viewer.is_some() || o.audience.sees(viewer))
+        .filter(|o| mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience))
         .map(|o| OrderCtx {
             text: o.source.text.clone(),
             events: o
@@ -859,7 +885,7 @@ fn orders_ctx(
                 .as_ref()
                 .map(|ev| {
                     ev.iter()
-                        .filter(|e| e.audience.sees(viewer))
+                        .filter(|e| viewer.sees(&e.audience))
                         .map(|e| e.text.clone())
                         .collect()
                 })
@@ -869,10 +895,10 @@ fn orders_ctx(
         .collect()
 }
 
-fn seen(events: &[crate::core::ruleset::Event], viewer: Option<Side>) -> Vec<String> {
+fn seen(events: &[crate::core::ruleset::Event], viewer: Viewer) -> Vec<String> {
     events
         .iter()
-        .filter(|e| e.audience.sees(viewer))
+        .filter(|e| viewer.sees(&e.audience))
         .map(|e| e.text.clone())
         .collect()
 }
@@ -882,7 +908,7 @@ pub(super) fn report_ctx(
     seq: u64,
     names: &[String],
     received: Option<String>,
-    viewer: Option<Side>,
+    viewer: Viewer,
 ) -> ReportCtx {
     ReportCtx {
         seq,
@@ -892,6 +918,7 @@ pub(super) fn report_ctx(
         received,
         standing: seen(&r.standing, viewer),
         orders: orders_ctx(&r.orders, r.side, viewer),
+        end: seen(&r.end, viewer),
         parts: r
             .round
             .iter()
@@ -900,6 +927,7 @@ pub(super) fn report_ctx(
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),
+                end: seen(&p.end, viewer),
             })
             .collect(),
         rolls: r

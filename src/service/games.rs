@@ -477,7 +477,10 @@ impl Umpire {
                 let s = game
                     .side(name)
                     .ok_or_else(|| ServiceError::Game(format!("game {id} has no side {name}")))?;
-                Ok(super::compose::record_copy(game, Some(s)).to_text())
+                Ok(
+                    super::compose::record_copy(game, crate::core::ruleset::Viewer::Side(s))
+                        .to_text(),
+                )
             }
         }
     }
@@ -667,7 +670,13 @@ impl Umpire {
         let mut mails = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let side = crate::core::ruleset::Side(i as u8);
-            let status = self.result_text(game, &meta, game.last_report().0, Some(side), now)?;
+            let status = self.result_text(
+                game,
+                &meta,
+                game.last_report().0,
+                crate::core::ruleset::Viewer::Side(side),
+                now,
+            )?;
             let text = format!(
                 "This game was restored from its record at entry {} by the umpire {} (key {}).\n{}.\nFrom here on the dice follow a new chain, committed before any further move: {k0}\n\n{status}",
                 len - 1,

@@ -5,25 +5,25 @@ use super::Umpire;
 use crate::core::board::Place;
 use crate::core::game::Game;
 use crate::core::hash::{Digest, sha256};
-use crate::core::ruleset::Side;
+use crate::core::ruleset::Viewer;
 use std::sync::Arc;
 
 /// File name of the picture in a mail.
 pub const MAP_PNG: &str = "map.png";
 
-/// The board `side` sees (`None`: what every side may see) with the focus
-/// of entry `seq`'s events that side may see, if the game has a board.
+/// The board `viewer` sees with the focus of entry `seq`'s events it may
+/// see, if the game has a board.
 pub fn board_for(
     game: &Game,
     seq: u64,
-    side: Option<Side>,
+    viewer: Viewer,
 ) -> Option<(crate::core::board::Board, Vec<Place>)> {
-    let view = game.ruleset().view(game.state(), side);
+    let view = game.ruleset().view(game.state(), viewer);
     let board = view.board?;
     let focus = game
         .report(seq)
         .map(|r| {
-            r.events_for(side)
+            r.events_for(viewer)
                 .flat_map(|e| e.focus.iter().copied())
                 .collect()
         })
@@ -31,18 +31,18 @@ pub fn board_for(
     Some((board, focus))
 }
 
-/// The map of entry `seq` for `side` as SVG.
-pub fn svg(game: &Game, seq: u64, side: Option<Side>) -> Option<String> {
-    board_for(game, seq, side).map(|(b, f)| crate::render::svg::svg(&b, &f))
+/// The map of entry `seq` for `viewer` as SVG.
+pub fn svg(game: &Game, seq: u64, viewer: Viewer) -> Option<String> {
+    board_for(game, seq, viewer).map(|(b, f)| crate::render::svg::svg(&b, &f))
 }
 
-/// The map of entry `seq` for `side` as PNG.
+/// The map of entry `seq` for `viewer` as PNG.
 pub fn png(
     game: &Game,
     seq: u64,
-    side: Option<Side>,
+    viewer: Viewer,
 ) -> Option<Result<Vec<u8>, crate::render::svg::PictureError>> {
-    board_for(game, seq, side).map(|(b, f)| crate::render::svg::png(&b, &f))
+    board_for(game, seq, viewer).map(|(b, f)| crate::render::svg::png(&b, &f))
 }
 
 /// How many recent pictures [`Recent`] keeps: more than the sides and
@@ -78,9 +78,9 @@ impl Umpire {
         &self,
         game: &Game,
         seq: u64,
-        side: Option<Side>,
+        viewer: Viewer,
     ) -> Option<(String, String, Vec<u8>)> {
-        let drawn = svg(game, seq, side).map(|s| self.pictures.png(&s).map(|b| (*b).clone()));
+        let drawn = svg(game, seq, viewer).map(|s| self.pictures.png(&s).map(|b| (*b).clone()));
         match drawn? {
             Ok(bytes) => Some((MAP_PNG.to_string(), "image/png".to_string(), bytes)),
             Err(e) => {

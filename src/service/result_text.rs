@@ -70,6 +70,7 @@ fn report(o: &mut String, c: &ResultCtx) {
             let _ = writeln!(o, "  standing orders: {e}");
         }
         orders(o, &r.orders);
+        end(o, &r.end);
         o.push('\n');
     }
     if !mover && !parts && !r.standing.is_empty() {
@@ -109,6 +110,7 @@ fn report(o: &mut String, c: &ResultCtx) {
                 o.push_str("  (none you may see: the rules keep them from you)\n");
             }
             orders(o, &p.orders);
+            end(o, &p.end);
         }
         o.push('\n');
     }
@@ -144,6 +146,13 @@ fn orders(o: &mut String, orders: &[OrderCtx]) {
             let why = order.failed.as_deref().unwrap_or_default();
             line(o, "      ", format!("NOT CARRIED OUT: {why}"), 66, 10);
         }
+    }
+}
+
+/// The events of the end of a move, after its orders.
+fn end(o: &mut String, events: &[String]) {
+    for e in events {
+        line(o, "  ", e.clone(), 70, 2);
     }
 }
 
@@ -270,7 +279,7 @@ mod tests {
     use super::super::games::GameMeta;
     use crate::core::game::{Game, ReplayMode};
     use crate::core::record::Record;
-    use crate::core::ruleset::Side;
+    use crate::core::ruleset::{Side, Viewer};
     use crate::core::selfplay::{SelfPlayConfig, random_game};
     use crate::render::templates::{Templates, tidy};
     use std::collections::BTreeMap;
@@ -281,8 +290,8 @@ mod tests {
         let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
         let meta = GameMeta::default();
         let readers = (0..game.sides().len())
-            .map(|i| Some(Side(i as u8)))
-            .chain([None]);
+            .map(|i| Viewer::Side(Side(i as u8)))
+            .chain([Viewer::Public, Viewer::Umpire]);
         for reader in readers {
             let mut ctx = u.result_ctx(game, &meta, seq, reader, now);
             let check = |ctx: &super::ResultCtx, how: &str| {
@@ -388,7 +397,7 @@ mod tests {
             random_game(ruleset, "open", &options, 0, 5, &SelfPlayConfig::default()).unwrap();
         let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
         let text = u
-            .result_text(&game, &GameMeta::default(), 1, Some(Side(1)), now)
+            .result_text(&game, &GameMeta::default(), 1, Viewer::Side(Side(1)), now)
             .unwrap();
         assert_eq!(text, "Club text for south at entry 1.\n");
         // Without the club's file, the built-in text.
@@ -396,7 +405,7 @@ mod tests {
         drop(u);
         let u = Umpire::open(dir.path()).unwrap();
         let text = u
-            .result_text(&game, &GameMeta::default(), 1, Some(Side(1)), now)
+            .result_text(&game, &GameMeta::default(), 1, Viewer::Side(Side(1)), now)
             .unwrap();
         assert!(text.starts_with("Game selfplay-0: "), "{text}");
     }

@@ -111,7 +111,7 @@ impl Umpire {
             _ => 0,
         };
         if from == 0 {
-            return Ok(self.record_file(game, Some(side), key));
+            return Ok(self.record_file(game, crate::core::ruleset::Viewer::Side(side), key));
         }
         let viewer = game.hides_information().then_some(name);
         let entries = segment::tail(game.record(), from, viewer);

@@ -3,14 +3,15 @@
 //! the turn, whose move it is and the deadline, the log of moves and rolls,
 //! and the record to download with how to verify it.
 //!
-//! Only what every side may see goes on a page: the board is the view of no
-//! side (`view(state, None)`), the log goes through the same audience filter
-//! as the mails (`compose::report_ctx` with no viewer), and the record is the
-//! observer's copy (`compose::record_copy(game, None)`).
+//! Only what every side may see goes on a page: the board and status are the
+//! public view (`view(state, Viewer::Public)`), the log goes through the same
+//! audience filter as the mails (`compose::report_ctx` for the public), and
+//! the record is the public copy (`compose::record_copy(game, Viewer::Public)`).
 
 use super::compose::{GameCtx, ReportCtx, await_kind, game_ctx, report_ctx};
 use super::{ServiceError, Umpire};
 use crate::core::record::Body;
+use crate::core::ruleset::Viewer;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -150,7 +151,7 @@ impl Umpire {
         let game = &self.games[id];
         mkdir(dir)?;
         let (last, _) = game.last_report();
-        let has_map = match super::picture::png(game, last, None) {
+        let has_map = match super::picture::png(game, last, Viewer::Public) {
             Some(Ok(png)) => {
                 put(&dir.join(super::picture::MAP_PNG), &png)?;
                 true
@@ -161,7 +162,7 @@ impl Umpire {
             }
             None => false,
         };
-        for (name, _, bytes) in self.signed(self.record_file(game, None, "")) {
+        for (name, _, bytes) in self.signed(self.record_file(game, Viewer::Public, "")) {
             put(&dir.join(name), &bytes)?;
         }
         let names: Vec<String> = game.sides().iter().map(|s| s.name.clone()).collect();
@@ -175,10 +176,10 @@ impl Umpire {
                 Body::Default(d) => Some(d.at.clone()),
                 _ => None,
             };
-            log.push(report_ctx(r, seq as u64, &names, received, None));
+            log.push(report_ctx(r, seq as u64, &names, received, Viewer::Public));
         }
         let prompt = game.prompt();
-        let view = game.ruleset().view(game.state(), None);
+        let view = game.ruleset().view(game.state(), Viewer::Public);
         let awaiting = game
             .waiting()
             .map(|a| AwaitLine {

@@ -37,6 +37,20 @@ pub fn table_with(
     sides: &[&str],
     options: &[(&str, &str)],
 ) -> Table {
+    table_format(rs, ruleset, scenario, sides, options, 0)
+}
+
+/// [`table_with`] writing an opening of record `format` (0: today's for
+/// the game, format 1 or the hidden one).
+#[allow(dead_code)] // not every test binary uses it
+pub fn table_format(
+    rs: std::sync::Arc<dyn umpire::core::ruleset::Ruleset>,
+    ruleset: &str,
+    scenario: &str,
+    sides: &[&str],
+    options: &[(&str, &str)],
+    format: u32,
+) -> Table {
     let options: BTreeMap<String, String> = options
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -58,7 +72,11 @@ pub fn table_with(
     let keys: Vec<SecretKey> = (0..sides.len()).map(|i| key(i as u8 + 1)).collect();
     let umpire = key(200);
     let opening = Opening {
-        format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },
+        format: match (format, slots) {
+            (0, 0) => FORMAT,
+            (0, _) => FORMAT_HIDDEN,
+            (f, _) => f,
+        },
         game: "g1".into(),
         ruleset: ruleset.into(),
         ruleset_version: rs.info().version,

@@ -26,14 +26,22 @@ pub(crate) fn public_move_hash(side: &str, lines: &[PublicLine]) -> Digest {
         .finish()
 }
 
-/// The order lines every side may read, given each order's audience.
-pub(super) fn public_of(orders: &[ParsedOrder], audiences: &[Audience]) -> Vec<PublicLine> {
+/// The order lines every side may read, given each order's audience,
+/// numbered among themselves (`among_public`; so a public line's number
+/// does not tell how many hidden lines stood before it) or, in records of
+/// format 2, by their line in the move file.
+pub(super) fn public_of(
+    orders: &[ParsedOrder],
+    audiences: &[Audience],
+    among_public: bool,
+) -> Vec<PublicLine> {
     orders
         .iter()
         .zip(audiences)
         .filter(|(_, a)| a.is_public())
-        .map(|(o, _)| PublicLine {
-            line: o.source.line,
+        .enumerate()
+        .map(|(i, (o, _))| PublicLine {
+            line: if among_public { i + 1 } else { o.source.line },
             text: o.source.text.clone(),
         })
         .collect()
@@ -227,7 +235,7 @@ impl Game {
         let sealed_text =
             self.hides && (hidden_standing || audiences.iter().any(|a| !a.is_public()));
         let public_lines = if sealed_text {
-            public_of(&orders, &audiences)
+            public_of(&orders, &audiences, self.numbers_public_lines())
         } else {
             Vec::new()
         };
@@ -243,7 +251,15 @@ impl Game {
         };
         let mut stopped = None;
         match self.run_orders(&mut state, side, &orders, &audiences, &mut dice, true) {
-            Ok(reports) => report.orders = reports,
+            Ok(reports) => {
+                report.orders = reports;
+                match self.end_of_move(&mut state, side, &mut dice, true) {
+                    Ok(events) => report.end = events,
+                    Err(RunError::Refused(r)) => return Err(signed(r)),
+                    Err(RunError::Replay(m)) => return Ok(Err(m)),
+                    Err(RunError::PreviewStop(_, label)) => stopped = Some(label),
+                }
+            }
             Err(RunError::Refused(r)) => return Err(signed(r)),
             Err(RunError::Replay(m)) => return Ok(Err(m)),
             Err(RunError::PreviewStop(reports, label)) => {
@@ -524,6 +540,42 @@ impl Game {
         Ok(out)
     }
 
+    /// The end of a move, after its last order (`Rules::end_move`), on a
+    /// copy of the state. With `refuse`, an error before the move's first
+    /// roll refuses the move; otherwise it is told to the mover as not
+    /// carried out.
+    pub(super) fn end_of_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+        refuse: bool,
+    ) -> Result<Vec<crate::core::ruleset::Event>, RunError> {
+        let mut trial = state.clone();
+        match self.ruleset.end_move(&mut trial, side, dice) {
+            Ok(events) => {
+                *state = trial;
+                Ok(events)
+            }
+            Err(RuleError::Dice(DiceError::PreviewStops(label))) => {
+                Err(RunError::PreviewStop(Vec::new(), label))
+            }
+            Err(RuleError::Dice(
+                e @ (DiceError::RecordShort(_) | DiceError::RecordMismatch { .. }),
+            )) => Err(RunError::Replay(e.to_string())),
+            Err(e) if refuse && dice.count() == 0 => Err(RunError::Refused(rej(
+                RejectKind::Illegal,
+                format!("at the end of the move: {e}"),
+            ))),
+            Err(e) => Ok(vec![
+                crate::core::ruleset::Event::say(format!(
+                    "not carried out at the end of the move: {e}"
+                ))
+                .to(Audience::side(side)),
+            ]),
+        }
+    }
+
     /// The errors of the orders after a refused one, so the player sees them
     /// all at once: each is tried on the state as if the refused order were
     /// not there, with dice that stop at the first roll (a refusal reveals no
@@ -584,6 +636,14 @@ impl Game {
             Err(RunError::Replay(m)) => return Err(m),
             Err(RunError::PreviewStop(r, _)) => r,
         };
+        let end = match self.end_of_move(&mut state, side, &mut dice, true) {
+            Ok(events) => events,
+            Err(RunError::Refused(r)) => {
+                return Err(format!("the default orders are illegal: {}", r.reason));
+            }
+            Err(RunError::Replay(m)) => return Err(m),
+            Err(RunError::PreviewStop(..)) => Vec::new(),
+        };
         self.check_disclosed(dice.disclosed(), position, dice.count())?;
         Ok((
             state,
@@ -592,6 +652,7 @@ impl Game {
                 by_default: true,
                 reason: reason.to_string(),
                 orders: reports,
+                end,
                 disclosed: dice.disclosed().to_vec(),
                 rolls: dice.into_rolls(),
                 position: Some(position),

@@ -40,7 +40,7 @@ pub fn hidden_slots(ruleset: &dyn Ruleset, setup: &Setup) -> usize {
     }
 }
 
-use super::audience::Audience;
+use super::audience::{Audience, Viewer};
 use super::dice::{self, Roll, RollRef};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
@@ -78,6 +78,8 @@ pub struct RoundPart {
     pub by_default: bool,
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
+    /// Events of the end of its orders (`Rules::end_move`).
+    pub end: Vec<Event>,
 }
 
 /// What one state-changing entry did, for the result mail.
@@ -92,6 +94,8 @@ pub struct Report {
     /// Events of setting standing orders.
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
+    /// Events of the end of the move, after its last order (`Rules::end_move`).
+    pub end: Vec<Event>,
     /// A sealed round: each side's orders, in the order applied.
     pub round: Vec<RoundPart>,
     pub rolls: Vec<Roll>,
@@ -101,26 +105,30 @@ pub struct Report {
 }
 
 impl Report {
-    /// Every event, in order (standing orders first).
+    /// Every event, in order (standing orders first, the end of the move
+    /// after its orders).
     pub fn events(&self) -> impl Iterator<Item = &Event> {
-        let parts = self
-            .round
-            .iter()
-            .flat_map(|p| p.standing.iter().chain(carried(&p.orders)));
+        let parts = self.round.iter().flat_map(|p| {
+            p.standing
+                .iter()
+                .chain(carried(&p.orders))
+                .chain(p.end.iter())
+        });
         self.standing
             .iter()
             .chain(carried(&self.orders))
+            .chain(self.end.iter())
             .chain(parts)
     }
 
-    /// The events `viewer` may see (`None`: an observer).
-    pub fn events_for(&self, viewer: Option<Side>) -> impl Iterator<Item = &Event> {
-        self.events().filter(move |e| e.audience.sees(viewer))
+    /// The events `viewer` may see.
+    pub fn events_for(&self, viewer: Viewer) -> impl Iterator<Item = &Event> {
+        self.events().filter(move |e| viewer.sees(&e.audience))
     }
 
     /// The rolls `viewer` may see.
-    pub fn rolls_for(&self, viewer: Option<Side>) -> impl Iterator<Item = &Roll> {
-        self.rolls.iter().filter(move |r| r.audience.sees(viewer))
+    pub fn rolls_for(&self, viewer: Viewer) -> impl Iterator<Item = &Roll> {
+        self.rolls.iter().filter(move |r| viewer.sees(&r.audience))
     }
 }
 
@@ -400,6 +408,24 @@ impl Game {
             keep_reports: true,
             record,
         })
+    }
+
+    /// The same game (record, reports, prompt's history) over another state:
+    /// the noninterference test's twin ([`crate::core::ruleset::Rules::twin`]).
+    /// Never used in play: the state is no longer the record's replay.
+    pub fn with_state(&self, state: GameState) -> Game {
+        let mut g = self.clone();
+        g.prompt = g.ruleset.prompt(&state);
+        g.state = state;
+        g
+    }
+
+    /// Are a sealed move's public lines numbered among themselves (records
+    /// of format 3 on), not by their line in the move file?
+    pub(super) fn numbers_public_lines(&self) -> bool {
+        self.record
+            .opening()
+            .is_some_and(|o| o.format > super::record::FORMAT_HIDDEN_SOURCE_LINES)
     }
 
     /// Signatures the caller checked ahead, each singly and as strictly as
@@ -881,6 +907,13 @@ fn setup_of(opening: &Opening) -> Setup {
 /// Does the opening fit this ruleset (name, dice scheme)? Its version and
 /// data are `upgrade::pick`'s business.
 fn check_opening(ruleset: &dyn Ruleset, opening: &Opening) -> Result<(), String> {
+    if opening.format > super::record::FORMAT_HIDDEN {
+        return Err(format!(
+            "the record is of format {}, newer than this umpire reads (up to {}): verify it with a newer umpire",
+            opening.format,
+            super::record::FORMAT_HIDDEN
+        ));
+    }
     let info = ruleset.info();
     if info.name != opening.ruleset {
         return Err(format!(

@@ -335,6 +335,11 @@ impl Game {
         if ev.report.rolls != recorded {
             return Err(roll_mismatch(&recorded, &ev.report.rolls));
         }
+        // The public lines every copy shows (and its public rolls' seed)
+        // are the opened text's.
+        if ev.public_lines != m.lines {
+            return Err("the move's public order lines differ from its signed text".into());
+        }
         self.state_matches(&ev.state, &m.state, m.salt.as_ref())?;
         count_rolls(sum, ev.report.rolls.len(), verified);
         sum.moves += 1;

@@ -255,7 +255,7 @@ impl Game {
         let (audiences, public) = match self.ruleset.parse(&self.state, h.side, &lines) {
             Ok(parsed) => {
                 let a = self.audiences(&self.state, h.side, &parsed);
-                let p = public_of(&parsed, &a);
+                let p = public_of(&parsed, &a, self.numbers_public_lines());
                 (a, p)
             }
             Err(_) => (Vec::new(), Vec::new()),
@@ -280,6 +280,7 @@ impl Game {
             by_default: matches!(h.what, HeldMove::Default { .. }),
             standing: Vec::new(),
             orders: Vec::new(),
+            end: Vec::new(),
         };
         if let Some(st) = &plan.standing {
             let audience = self.ruleset.standing_audience(state, h.side);
@@ -314,6 +315,14 @@ impl Game {
                     })
                     .collect();
             }
+        }
+        // A move that gave orders ends, whether or not they still read.
+        if !lines.is_empty() {
+            part.end = match self.end_of_move(state, h.side, dice, false) {
+                Ok(events) => events,
+                Err(super::evaluate::RunError::Replay(m)) => return Err(m),
+                Err(_) => Vec::new(),
+            };
         }
         Ok(part)
     }

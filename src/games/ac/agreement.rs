@@ -2,8 +2,13 @@
 //! in his move (`propose give 5, want cede NP to neutral`), the other accepts
 //! or declines in a later move of his own (`accept 1`, `decline 1`). Terms are
 //! carried out only on acceptance, each as the one-sided `give` and `cede`
-//! orders of the economy (23.1), and checked then: a term that cannot be met
-//! refuses the acceptance and the offer stands. Either player may decline
+//! orders of the economy (23.1), and checked then: a term of the accepting
+//! player's own that he cannot meet refuses the acceptance and the offer
+//! stands; from version 9, a term the proposer can no longer meet does not
+//! refuse it (a refusal costs nothing, so it would tell the accepting player
+//! what the proposer's treasury holds, 9.0): the acceptance stands and the
+//! agreement fails, in the record, with no figure named, and lapses. Before
+//! version 9 any term refused it. Either player may decline
 //! (the proposer so withdraws it). Offers and their fate are public; what a
 //! treasury holds stays secret (9.0) except as the pounds given show it.
 //! Ruling: agreements are written in a player's own operations phase, so
@@ -176,6 +181,9 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                 ));
             }
             st.offers.remove(i);
+            if d.version >= 9 {
+                return accept(ctx, st, p, &o);
+            }
             // Each term as its one-sided order, checked now (23.1).
             for t in &o.terms {
                 economy::apply(d, st, t.by, &t.what)?;
@@ -189,6 +197,49 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                 vec![],
             );
         }
+    }
+    Ok(())
+}
+
+/// Carries out an accepted offer `o` (its offer already withdrawn from
+/// `st`), from version 9. The accepting player's own terms are checked
+/// first, against his own holdings alone: one he cannot meet refuses the
+/// acceptance, and that refusal tells him only of his own treasury and
+/// regions. Then every term in order (23.1); if one of the proposer's fails,
+/// nothing but the offer's lapse is carried out, and the failure is an event
+/// of the accepted move that names no figure (9.0).
+fn accept(ctx: &mut Ctx, st: &mut State, p: Power, o: &Offer) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let mut own = st.clone();
+    for t in o.terms.iter().filter(|t| t.by == p) {
+        economy::apply(d, &mut own, t.by, &t.what)?;
+    }
+    let mut all = st.clone();
+    let carried = o
+        .terms
+        .iter()
+        .try_for_each(|t| economy::apply(d, &mut all, t.by, &t.what).map(|_| ()));
+    let n = o.id;
+    match carried {
+        Ok(()) => {
+            *st = all;
+            ctx.say(
+                format!(
+                    "The {} accept agreement {n}: {} (23.1).",
+                    p.people(),
+                    terms(d, o)
+                ),
+                vec![],
+            );
+        }
+        Err(_) => ctx.say(
+            format!(
+                "The {} accept agreement {n}, but the {} can no longer carry out its terms: the agreement fails and lapses (23.1).",
+                p.people(),
+                o.from.people()
+            ),
+            vec![],
+        ),
     }
     Ok(())
 }

@@ -6,7 +6,8 @@
 use super::data::{Data, Power, Terrain};
 use super::geom::Sq;
 use super::state::{AgentId, Loc, State};
-use super::view::can_examine;
+use super::view::{can_examine, owns};
+use crate::core::ruleset::Viewer;
 use crate::core::board::{Cell, EdgeKind, Legend, SquareBoard, SquareEdge, Track, Unit};
 use crate::core::square::Dir8;
 
@@ -19,7 +20,7 @@ pub fn letter(p: Option<Power>) -> char {
     }
 }
 
-fn units_for(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> Vec<Unit> {
+fn units_for(d: &Data, st: &State, s: Sq, viewer: Viewer) -> Vec<Unit> {
     let mut out = Vec::new();
     let open = can_examine(d, st, s, viewer);
     let mut hidden: Vec<char> = Vec::new();
@@ -36,24 +37,29 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> Vec<Unit> {
             hidden.push(side);
         }
     }
-    // 22.3: an agent shown face up is seen where he stands without units.
+    // 22.3: an agent shown face up is seen where he stands without units;
+    // face down and alone he shows his flag; in a stack with units he is
+    // not seen at all (ruling A57).
     let alone = st.units_at(Loc::Sq(s)).next().is_none();
     for a in st.agents_at(Loc::Sq(s)) {
         let side = letter(st.agent_owner(d, a));
         if open || (alone && st.agent(a).face_up) {
             out.push(Unit::new(d.agents[a.0 as usize].id.clone()).side(side));
-        } else if !hidden.contains(&side) {
+        } else if alone && !hidden.contains(&side) {
             hidden.push(side);
         }
     }
+    // In a fixed order: the order the pieces were met in would tell which
+    // pieces stand there (their numbers).
+    hidden.sort_unstable();
     for side in hidden {
         out.push(Unit::new("stack").side(side));
     }
     out
 }
 
-/// The board `viewer` sees (`None`: the umpire's, everything).
-pub fn board(d: &Data, st: &State, viewer: Option<Power>) -> SquareBoard {
+/// The board `viewer` sees.
+pub fn board(d: &Data, st: &State, viewer: Viewer) -> SquareBoard {
     let mut b = SquareBoard::default();
     for s in d.all_squares() {
         let Some(info) = d.sq(s) else { continue };
@@ -105,7 +111,7 @@ pub fn board(d: &Data, st: &State, viewer: Option<Power>) -> SquareBoard {
     b.legend
         .push(Legend::new("stack", "pieces you may not examine (22.1)"));
     for p in Power::ALL {
-        if viewer.is_none_or(|v| v == p) {
+        if owns(viewer, p) {
             let base = super::data::Base::of(p);
             let ids: Vec<String> = st
                 .units_at(Loc::Base(base))

@@ -44,6 +44,7 @@ pub mod standing;
 pub mod state;
 pub mod supply;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -190,6 +191,18 @@ impl Ac {
     pub fn data(&self) -> &Data {
         &self.data
     }
+
+    /// The game as it played at `version`, typed (`at_version` checks which
+    /// versions are kept).
+    pub fn at(&self, version: u32) -> Ac {
+        let data = Data {
+            version,
+            ..(*self.data).clone()
+        };
+        Ac {
+            data: Arc::new(data),
+        }
+    }
 }
 
 fn power(side: Side) -> Result<Power, RuleError> {
@@ -314,7 +327,10 @@ impl Rules for Ac {
             // a piece dropped twice or after the whole force, a massacre
             // order where no enemy marker stands, extra words after one-unit
             // orders, a second attempt against a region or with an agent in
-            // one move, orders after `end`) and told alterations.
+            // one move, orders after `end`) and told alterations; `accept N`
+            // of an offer the proposer can no longer meet is carried out as
+            // the agreement's failure, not refused (the refusal told the
+            // accepting player the proposer's treasury, 9.0).
             // Versions 5 to 8 are kept.
             version: self.data.version,
             data: Some(self.data.hash),
@@ -337,7 +353,8 @@ impl Rules for Ac {
     }
 
     /// Versions 5 to 8: version 8 with the CRT choice, defection and the
-    /// audit's checks as they were (see `info`); version 7 with `reorganize`
+    /// audit's checks as they were, and refusing `accept` of an offer its
+    /// proposer cannot meet (23.1) (see `info`); version 7 with `reorganize`
     /// in the economy round only (18.0); version 6 without `reorganize`;
     /// version 5 also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3).
@@ -345,13 +362,7 @@ impl Rules for Ac {
         if !(5..=8).contains(&version) {
             return None;
         }
-        let data = Data {
-            version,
-            ..(*self.data).clone()
-        };
-        Some(Arc::new(Ac {
-            data: Arc::new(data),
-        }))
+        Some(Arc::new(self.at(version)))
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, String> {
@@ -594,8 +605,25 @@ impl Rules for Ac {
         standing::samples(&self.data, st)
     }
 
-    fn view(&self, st: &State, s: Option<Side>) -> View {
-        view::view(&self.data, st, s.and_then(|x| power(x).ok()))
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(&self.data, st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
+    }
+
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, _st: &State, s: Side) -> Vec<char> {

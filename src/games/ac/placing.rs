@@ -225,11 +225,11 @@ pub fn done(ctx: &mut Ctx, st: &mut State, p: Power) -> Result<(), RuleError> {
 }
 
 /// The setter's status lines: each choice, its limits and its pieces.
-pub fn status(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
+pub fn status(d: &Data, st: &State, viewer: crate::core::ruleset::Viewer) -> Vec<String> {
     let mut out = Vec::new();
     for (g, pick) in st.sc(d).picks.iter().enumerate() {
         let s = pick.setter;
-        if !st.setting_up(s) || viewer.is_some_and(|v| v != s) {
+        if !st.setting_up(s) || !super::view::owns(viewer, s) {
             continue;
         }
         let pp = &st.picks[g];

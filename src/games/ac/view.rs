@@ -2,21 +2,48 @@
 //! only where it has a piece in the square (22.1(1)) or controls the region
 //! (22.1(4), ruling A56), otherwise only that a stack of some side is there
 //! (ruling A57; agents alone show only their flag, 22.3: every agent stands
-//! face down unless his owner shows him, from version 8); markers and region control always (22.2); treasuries, supply
-//! points, home bases and sealed economy orders only its own (9.0, 17.1, 3.1[3]).
-//! `None` is the umpire's view: everything.
+//! face down unless his owner shows him, from version 8; agents in a stack
+//! with units show nothing, not even their flag); markers and region control
+//! always (22.2); treasuries, supply points, home bases and sealed economy
+//! orders only its own (9.0, 17.1, 3.1[3]). The public (observers, the club's
+//! page) examines a square only where both players may, and sees no player's
+//! own figures; the umpire sees everything.
 
 use super::bop;
 use super::data::{Data, Nat, Power};
 use super::geom::Sq;
 use super::state::{Loc, Stage, State};
 use super::victory;
-use crate::core::ruleset::View;
+use crate::core::ruleset::{Side, View, Viewer};
 use std::collections::BTreeMap;
 
-/// Whether `viewer` may examine what stands on `s` (22.1(1), 22.1(4)).
-pub fn can_examine(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> bool {
-    let Some(p) = viewer else { return true };
+/// The viewer that is `p`'s player (British side 0, Russian side 1).
+pub fn of(p: Power) -> Viewer {
+    Viewer::Side(Side(p.index() as u8))
+}
+
+/// May `viewer` see what is `p`'s alone: its treasury, supply and victory
+/// points, home base and sealed plans (9.0, 17.1, 3.1[3])?
+pub fn owns(viewer: Viewer, p: Power) -> bool {
+    viewer.sees_own(Side(p.index() as u8))
+}
+
+/// Whether `viewer` may examine what stands on `s` (22.1(1), 22.1(4)): the
+/// umpire always, the public only where both players may.
+pub fn can_examine(d: &Data, st: &State, s: Sq, viewer: Viewer) -> bool {
+    match viewer {
+        Viewer::Umpire => true,
+        Viewer::Public => Power::ALL.iter().all(|p| examines(d, st, s, *p)),
+        Viewer::Side(x) => Power::ALL
+            .iter()
+            .find(|p| p.index() == x.index())
+            .is_some_and(|p| examines(d, st, s, *p)),
+    }
+}
+
+/// Whether player `p` may examine `s`: a piece of his there (22.1(1)) or
+/// control of its region (22.1(4), ruling A56).
+fn examines(d: &Data, st: &State, s: Sq, p: Power) -> bool {
     let mine = st.side_units_at(Loc::Sq(s), p).next().is_some()
         || st.side_agents_at(d, Loc::Sq(s), p).next().is_some();
     let region = d
@@ -26,7 +53,9 @@ pub fn can_examine(d: &Data, st: &State, s: Sq, viewer: Option<Power>) -> bool {
     mine || region
 }
 
-fn side_tag(d: &Data, st: &State, n: Nat) -> String {
+/// The side a piece of nationality `n` shows under fog: its owner, or
+/// "neutral" and its region (ruling A57).
+pub(super) fn side_tag(d: &Data, st: &State, n: Nat) -> String {
     match st.owner(n) {
         Some(p) => p.name().to_string(),
         None => match n {
@@ -36,8 +65,22 @@ fn side_tag(d: &Data, st: &State, n: Nat) -> String {
     }
 }
 
+/// The sides named in `pieces`' `id(side)` tokens, sorted, once each.
+fn sides_of<'a>(pieces: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut sides: Vec<String> = pieces
+        .into_iter()
+        .filter_map(|x| {
+            x.split_once('(')
+                .map(|(_, t)| t.trim_end_matches(')').to_string())
+        })
+        .collect();
+    sides.sort();
+    sides.dedup();
+    sides
+}
+
 /// One line per occupied square, as `viewer` may see it.
-pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
+pub fn stacks(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
     // Per square: the units, the agents, and the agents shown face up (22.3).
     type Seen = (Vec<String>, Vec<String>, Vec<String>);
     let mut by_sq: BTreeMap<Sq, Seen> = BTreeMap::new();
@@ -73,27 +116,22 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
             out.push(format!("{s}{place}: {}", all.join(" ")));
         } else {
             // Ruling A57: a stack is seen, with its side, not its contents.
-            let mut sides: Vec<String> = units
-                .iter()
-                .chain(agents.iter())
-                .filter_map(|x| {
-                    x.split_once('(')
-                        .map(|(_, t)| t.trim_end_matches(')').to_string())
-                })
-                .collect();
-            sides.sort();
-            sides.dedup();
             // 22.3: agents stand face down; alone they show only their flag,
             // unless their owner showed them face up (from version 8). In a
-            // stack with units they stay unseen (ruling A57).
-            let what = match (units.is_empty(), face_up.len()) {
-                (false, _) => "a stack".to_string(),
-                (true, 0) => "agent flag".to_string(),
+            // stack with units they stay unseen, flag and all (ruling A57):
+            // the stack's sides are its units'.
+            let face_down = agents.iter().filter(|a| !face_up.contains(a));
+            let (what, sides) = match (units.is_empty(), face_up.len()) {
+                (false, _) => ("a stack".to_string(), sides_of(&units)),
+                (true, 0) => ("agent flag".to_string(), sides_of(face_down)),
                 (true, n) if n == agents.len() => {
                     out.push(format!("{s}{place}: {}", face_up.join(" ")));
                     continue;
                 }
-                (true, _) => format!("{} and agent flag", face_up.join(" ")),
+                (true, _) => (
+                    format!("{} and agent flag", face_up.join(" ")),
+                    sides_of(face_down),
+                ),
             };
             out.push(format!("{s}{place}: {what} ({})", sides.join(", ")));
         }
@@ -102,7 +140,7 @@ pub fn stacks(d: &Data, st: &State, viewer: Option<Power>) -> Vec<String> {
 }
 
 /// The view.
-pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
+pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
     let mut status = Vec::new();
     let sc = st.sc(d);
     status.push(format!(
@@ -160,7 +198,7 @@ pub fn view(d: &Data, st: &State, viewer: Option<Power>) -> View {
         ));
     }
     for p in Power::ALL {
-        if viewer.is_none_or(|v| v == p) {
+        if owns(viewer, p) {
             status.push(format!(
                 "{}: {} pounds, {} SP",
                 p.name(),

@@ -263,14 +263,24 @@ pub fn at_end(st: &mut State, dice: &mut Dice, ev: &mut Vec<Event>) {
     }
 }
 
-/// Status lines for `side`'s view: its own markers, and every marker
-/// revealed so far.
-pub fn status(st: &State, side: Option<Side>) -> Vec<String> {
+/// Status lines for `viewer`'s view: a side's own markers (the umpire's
+/// every side's), and every marker revealed so far.
+pub fn status(st: &State, viewer: crate::core::ruleset::Viewer) -> Vec<String> {
     let Some(x) = &st.deception else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    if let Some(s) = side
+    if viewer == crate::core::ruleset::Viewer::Umpire {
+        for (i, held) in x.held.iter().enumerate() {
+            let v: Vec<&str> = held.iter().map(|h| h.marker.name()).collect();
+            out.push(format!(
+                "{} Deception markers (7.3): {}",
+                sequence::names_of(st, Side(i as u8)),
+                v.join(", ")
+            ));
+        }
+    }
+    if let Some(s) = viewer.side()
         && let Some(mine) = x.held.get(s.index())
     {
         let v: Vec<String> = mine

@@ -46,6 +46,7 @@ pub mod sequence;
 pub mod special;
 pub mod state;
 pub mod transfer;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -576,8 +577,25 @@ impl Rules for Adp {
         legal::legal(self, st, side)
     }
 
-    fn view(&self, st: &State, side: Option<Side>) -> View {
-        view::view(&self.data, st, side)
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, st: &State) -> Vec<&'static str> {
+        twin::kinds(st)
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
+    }
+
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, st: &State, side: Side) -> Vec<char> {

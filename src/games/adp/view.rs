@@ -168,8 +168,10 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
 }
 
 /// Status lines and the space list (everything in ADP is public but the deck
-/// order, 1.4.3; the draw pile's order is not even decided yet).
-pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
+/// order, 1.4.3, the draw pile's order not even decided yet, a side's own
+/// Deception markers, 7.3, and its conditional card orders, D1): a side sees
+/// its own, the public none, the umpire every side's.
+pub fn view(d: &Data, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
     let mut s = Vec::new();
     s.push(format!("Current card: {}", card_label(d, st.deck.current)));
     s.push(format!("Next card: {}", card_label(d, st.deck.next)));
@@ -240,7 +242,7 @@ pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
     if st.casualties.total() > 0 {
         s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
     }
-    s.extend(super::deception::status(st, side));
+    s.extend(super::deception::status(st, viewer));
     // 1.5.1: "all negotiations are open": every side reads the offers,
     // although the move that set them is sealed with its side's other
     // standing orders (the conditional card orders, D1).
@@ -252,9 +254,15 @@ pub fn view(d: &Data, st: &State, side: Option<Side>) -> View {
         ));
     }
     // A side's own conditional card orders (D1, D2, D4), for it alone.
-    if let Some(me) = side {
-        for b in st.cards.iter().filter(|b| st.seats.side(b.faction) == Some(me)) {
-            s.push(format!("Your standing order: {}", b.text()));
+    for b in st.cards.iter() {
+        match st.seats.side(b.faction) {
+            Some(me) if viewer == crate::core::ruleset::Viewer::Side(me) => {
+                s.push(format!("Your standing order: {}", b.text()));
+            }
+            Some(_) if viewer == crate::core::ruleset::Viewer::Umpire => {
+                s.push(format!("{} standing order: {}", b.faction.name(), b.text()));
+            }
+            _ => {}
         }
     }
     for id in d.ids() {

@@ -272,7 +272,7 @@ impl Cards {
     }
 
     /// Status lines for `viewer`: its own hand, the others' counts, the decks.
-    pub fn status(&self, names: &[String], viewer: Option<Side>) -> Vec<String> {
+    pub fn status(&self, names: &[String], viewer: crate::core::ruleset::Viewer) -> Vec<String> {
         let mut out = Vec::new();
         for (name, d) in &self.decks {
             let mut l = format!("Deck {name}: {} to draw", d.pool.len());
@@ -285,10 +285,14 @@ impl Cards {
             out.push(l);
         }
         for (i, hand) in self.hands.iter().enumerate() {
-            if viewer == Some(Side(i as u8)) {
+            if viewer.sees_own(Side(i as u8)) {
                 let cards: Vec<&str> = hand.iter().map(|h| h.card.as_str()).collect();
+                let whose = match viewer.side() {
+                    Some(_) => "Your hand".to_string(),
+                    None => format!("{}'s hand", names[i]),
+                };
                 out.push(format!(
-                    "Your hand ({}): {}",
+                    "{whose} ({}): {}",
                     cards.len(),
                     if cards.is_empty() {
                         "empty".to_string()

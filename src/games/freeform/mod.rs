@@ -12,6 +12,7 @@
 //! are in.
 
 mod cards;
+mod twin;
 
 use crate::core::audience::Audience;
 use crate::core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
@@ -19,7 +20,7 @@ use crate::core::movefile::SourceLine;
 use crate::core::ruleset::{
     Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Rules,
     parse_lines,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    RulesetInfo, ScenarioInfo, Setup, Side, View, Viewer,
 };
 use cards::{CardOrder, Cards};
 use serde::Serialize;
@@ -38,8 +39,11 @@ impl Default for Freeform {
 impl Freeform {
     /// The current version. 2: a card drawn into a hand is committed by name,
     /// and `reveal`/`play` disclose its draw at once (a `disclose` entry).
-    /// Version 1 games replay under version 1 rules (`at_version`).
-    pub const VERSION: u32 = 2;
+    /// 3: a simultaneous move ends the side's turn at the end of the move
+    /// (`Rules::end_move`); versions 1 and 2 appended an `end turn` order
+    /// that carried the move's last line, hidden or not, into the public
+    /// record. Earlier games replay under their own version (`at_version`).
+    pub const VERSION: u32 = 3;
 
     /// The ruleset at its current version.
     pub fn new() -> Self {
@@ -387,6 +391,17 @@ impl Freeform {
         }
     }
 
+    /// Simultaneous order: `side`'s orders for the turn are done.
+    fn end_simultaneous(&self, state: &mut State, side: Side) -> Vec<Event> {
+        self.finish_simultaneous(state, side);
+        let me = &state.sides[side.index()];
+        let mut ev = vec![Event::say(format!("{me}'s orders for the turn are done"))];
+        if let Some(f) = &state.finished {
+            ev.push(Event::say(format!("Game over: {}", f.summary)));
+        }
+        ev
+    }
+
     fn next_side(&self, state: &State, from: Side) -> Side {
         let n = state.sides.len();
         (1..=n)
@@ -645,8 +660,11 @@ impl Rules for Freeform {
                 }
             }
         }
-        // A simultaneous move is the side's whole turn: it ends with it.
-        if state.sequence == Sequence::Simultaneous
+        // Versions 1 and 2: a simultaneous move is the side's whole turn,
+        // ended by an `end turn` appended on its last line (which made that
+        // line public). From version 3 `end_move` ends it.
+        if self.version < 3
+            && state.sequence == Sequence::Simultaneous
             && !orders
                 .iter()
                 .any(|(_, o)| matches!(o, Order::EndTurn(_) | Order::Concede))
@@ -770,14 +788,7 @@ impl Rules for Freeform {
                 );
                 Ok(vec![Event::say(line)])
             }
-            Order::EndTurn(_) if simultaneous => {
-                self.finish_simultaneous(state, side);
-                let mut ev = vec![Event::say(format!("{me}'s orders for the turn are done"))];
-                if let Some(f) = &state.finished {
-                    ev.push(Event::say(format!("Game over: {}", f.summary)));
-                }
-                Ok(ev)
-            }
+            Order::EndTurn(_) if simultaneous => Ok(self.end_simultaneous(state, side)),
             Order::EndTurn(named) => {
                 let next = match (state.sequence, named) {
                     (Sequence::Fixed, Some(_)) => {
@@ -847,6 +858,25 @@ impl Rules for Freeform {
         }
     }
 
+    /// A simultaneous move is the side's whole turn: it ends with the move,
+    /// unless its orders ended it already (`end turn`, `concede`). From
+    /// version 3; before, `parse_all` appended an `end turn` order.
+    fn end_move(
+        &self,
+        state: &mut State,
+        side: Side,
+        _dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let open = state.sequence == Sequence::Simultaneous
+            && state.finished.is_none()
+            && state.done.get(side.index()) == Some(&false)
+            && state.conceded.get(side.index()) == Some(&false);
+        if self.version < 3 || !open {
+            return Ok(Vec::new());
+        }
+        Ok(self.end_simultaneous(state, side))
+    }
+
     fn legal(&self, state: &State, side: Side) -> Vec<String> {
         let simultaneous = state.sequence == Sequence::Simultaneous;
         if state.finished.is_some()
@@ -885,7 +915,19 @@ impl Rules for Freeform {
         v
     }
 
-    fn view(&self, state: &State, side: Option<Side>) -> View {
+    fn twin(&self, state: &State, viewer: Viewer, seed: u64) -> Option<State> {
+        twin::twin(state, viewer, seed)
+    }
+
+    fn twin_kinds(&self, state: &State) -> Vec<&'static str> {
+        twin::kinds(state)
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> View {
         let mut status = vec![match &state.finished {
             Some(_) => format!("The game is over after turn {}.", state.turn - 1),
             None if state.sequence == Sequence::Simultaneous => {
@@ -926,17 +968,8 @@ impl Rules for Freeform {
                 Sequence::Simultaneous => "simultaneous, sealed",
             }
         ));
-        status.extend(state.cards.status(&state.sides, side));
-        let mine: Vec<String> = state
-            .hidden
-            .iter()
-            .filter(|(who, _, _)| side.is_some_and(|s| state.sides[s.index()] == *who))
-            .map(|(_, turn, t)| format!("  turn {turn}: {t}"))
-            .collect();
-        if !mine.is_empty() {
-            status.push("Your hidden orders (the umpire alone sees them):".into());
-            status.extend(mine);
-        }
+        status.extend(state.cards.status(&state.sides, viewer));
+        status.extend(hidden_orders(state, viewer));
         let conceded: Vec<&str> = (0..state.sides.len())
             .filter(|i| state.conceded[*i])
             .map(|i| state.sides[i].as_str())
@@ -956,6 +989,33 @@ impl Rules for Freeform {
             board: None,
         }
     }
+}
+
+/// The hidden orders `viewer` may read: a side its own, the umpire every
+/// side's (each named), the public none.
+fn hidden_orders(state: &State, viewer: Viewer) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine = |who: &String| match viewer {
+        Viewer::Side(s) => state.sides[s.index()] == *who,
+        Viewer::Umpire => true,
+        Viewer::Public => false,
+    };
+    for (who, turn, t) in state.hidden.iter().filter(|(who, _, _)| mine(who)) {
+        out.push(match viewer {
+            Viewer::Umpire => format!("  {who}, turn {turn}: {t}"),
+            _ => format!("  turn {turn}: {t}"),
+        });
+    }
+    if !out.is_empty() {
+        out.insert(
+            0,
+            match viewer {
+                Viewer::Umpire => "Hidden orders (the umpire's view):".into(),
+                _ => "Your hidden orders (the umpire alone sees them):".into(),
+            },
+        );
+    }
+    out
 }
 
 #[cfg(test)]

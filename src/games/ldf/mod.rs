@@ -40,6 +40,7 @@ pub mod stacking;
 pub mod standing;
 pub mod state;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 pub mod zoc;
@@ -470,12 +471,25 @@ impl Rules for Ldf {
             .unwrap_or_default()
     }
 
-    fn view(&self, st: &State, side: Option<Side>) -> View {
-        view::view(
-            &self.data,
-            st,
-            side.and_then(|s| Player::from_index(s.index())),
-        )
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
+    }
+
+    fn view(&self, st: &State, viewer: crate::core::ruleset::Viewer) -> View {
+        view::view(&self.data, st, viewer)
     }
 
     fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {

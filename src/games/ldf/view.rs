@@ -1,12 +1,13 @@
 //! What a player sees (10.9: no fog of war but the chit hands): the turn, the
 //! treasury, every stack, the special entities, his own hand and only the
-//! count of the other's.
+//! count of the other's. The public (observers, the club's page) sees the
+//! counts of both hands and neither hand; the umpire sees both.
 
 use super::data::{Data, OFFSET, Region, UnitId};
 use crate::core::board::{Board, Cell, HexBoard, Legend, Unit, UnitMark};
 use crate::core::hex::Hex;
 use super::state::{Gallic, Loc, Palmyra, Player, Stage, State};
-use crate::core::ruleset::View;
+use crate::core::ruleset::{Side, View, Viewer};
 use std::collections::BTreeMap;
 
 fn chit_list(d: &Data, cs: &[u8]) -> String {
@@ -19,8 +20,9 @@ fn chit_list(d: &Data, cs: &[u8]) -> String {
         .join(", ")
 }
 
-/// The status lines for `viewer` (None: the umpire, who sees both hands).
-pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
+/// The status lines for `viewer`: a player's own hand, no hand for the
+/// public, both hands for the umpire.
+pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
     let stage = match st.stage {
         Stage::Setup => "set-up (3.3): the gp to place tribes and gunds".to_string(),
         Stage::AdminRoman => "administrative phase (5.5): the roman's steps".to_string(),
@@ -50,7 +52,7 @@ pub fn status(d: &Data, st: &State, viewer: Option<Player>) -> Vec<String> {
         ),
     ];
     for p in [Player::Roman, Player::Gp] {
-        if viewer.is_none() || viewer == Some(p) {
+        if viewer.sees_own(Side(p.index() as u8)) {
             v.push(format!("{} hand: {}", p.name(), chit_list(d, st.hand(p))));
         }
     }
@@ -207,7 +209,7 @@ pub fn board(d: &Data, st: &State) -> HexBoard {
 }
 
 /// The view: the status lines and the map.
-pub fn view(d: &Data, st: &State, viewer: Option<Player>) -> View {
+pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
     View {
         status: status(d, st, viewer),
         board: Some(Board::Hex(board(d, st))),

@@ -22,6 +22,7 @@ pub mod orders;
 pub mod standing;
 pub mod state;
 pub mod turn;
+mod twin;
 pub mod victory;
 pub mod view;
 
@@ -438,7 +439,26 @@ impl Rules for Sarhu {
         }
     }
 
-    fn view(&self, st: &State, _side: Option<Side>) -> View {
+    fn twin(
+        &self,
+        st: &State,
+        viewer: crate::core::ruleset::Viewer,
+        seed: u64,
+    ) -> Option<State> {
+        twin::twin(st, viewer, seed)
+    }
+
+    fn twin_kinds(&self, _st: &State) -> Vec<&'static str> {
+        twin::kinds()
+    }
+
+    fn secrets_differ(&self, a: &State, b: &State) -> Vec<&'static str> {
+        twin::differ(a, b)
+    }
+
+    /// Strike on Sarhu has no fog of war (its standing orders are never
+    /// in a view): every viewer sees the same board.
+    fn view(&self, st: &State, _viewer: crate::core::ruleset::Viewer) -> View {
         view::view(&self.data, st)
     }
 
@@ -665,7 +685,7 @@ mod tests {
     #[test]
     fn the_view_shows_the_board_and_status() {
         let (r, st) = start();
-        let v = Rules::view(&r, &st, None);
+        let v = Rules::view(&r, &st, crate::core::ruleset::Viewer::Public);
         let b = v.board.unwrap();
         let b = b.as_hex().unwrap();
         assert_eq!(b.cells.len(), 420);
