@@ -1,0 +1,216 @@
+//! Whatever goes wrong while one mail is handled or one game is drawn, the
+//! sender is answered and the other games go on: an order grammar that once
+//! panicked (A Distant Plain's bare `move` line) refuses through the Maildir
+//! pipeline and on the command line; a panic anywhere in a poll still gets
+//! the player an answer; a game's pages never stop another's.
+
+mod common;
+
+use common::{key, move_mail, outbox};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::mail::maildir::Maildir;
+use umpire::mail::outbox::FileOutbox;
+use umpire::service::Umpire;
+use umpire::service::games::NewGame;
+use umpire::service::poll::PollReport;
+
+fn now() -> jiff::Timestamp {
+    "2026-12-01T10:00:00Z".parse().unwrap()
+}
+
+/// A club's data directory with its Maildir and file outbox.
+struct Club {
+    tmp: tempfile::TempDir,
+    umpire: Umpire,
+    maildir: Maildir,
+    outbox: FileOutbox,
+    n: u64,
+}
+
+impl Club {
+    fn new() -> Club {
+        let tmp = tempfile::tempdir().unwrap();
+        Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+        let umpire = Umpire::open(tmp.path()).unwrap();
+        let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
+        let outbox = FileOutbox::open(&tmp.path().join("outbox")).unwrap();
+        Club {
+            tmp,
+            umpire,
+            maildir,
+            outbox,
+            n: 0,
+        }
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.tmp.path().to_path_buf()
+    }
+
+    /// Creates game `id` of `ruleset`; side N plays with key N + 1.
+    fn create(&mut self, id: &str, ruleset: &str, scenario: &str, sides: &[&str]) {
+        self.umpire
+            .create_game(
+                NewGame {
+                    id: id.into(),
+                    ruleset: ruleset.into(),
+                    scenario: scenario.into(),
+                    options: BTreeMap::new(),
+                    deadlines: None,
+                    time_zones: BTreeMap::new(),
+                    sides: common::declared(sides),
+                },
+                now(),
+            )
+            .unwrap();
+        self.umpire.deliver(&mut self.outbox, now()).unwrap();
+    }
+
+    /// A move of side `i` (named `name`) in `game` after its head, signed.
+    fn signed(&mut self, game: &str, (i, name): (u8, &str), orders: &[&str]) -> (String, String) {
+        let head = self.umpire.game(game).unwrap().record().head();
+        let mut t = format!("game: {game}\nside: {name}\nafter: {head}\norders:\n");
+        for o in orders {
+            t.push_str(&format!("  {o}\n"));
+        }
+        let sig = key(i + 1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+        (t, sig)
+    }
+
+    /// Mails side `i`'s signed move into the Maildir and polls.
+    fn mail(&mut self, game: &str, (i, name): (u8, &str), orders: &[&str]) -> PollReport {
+        let (t, sig) = self.signed(game, (i, name), orders);
+        self.n += 1;
+        let raw = move_mail(
+            &format!("{name}@club.test"),
+            "umpire@club.test",
+            self.n,
+            &t,
+            &sig,
+            false,
+        );
+        self.maildir
+            .deliver(&format!("{:04}.mail", self.n), &raw)
+            .unwrap();
+        let r = self.umpire.poll(&mut self.maildir, now()).unwrap();
+        self.umpire.deliver(&mut self.outbox, now()).unwrap();
+        r
+    }
+
+    /// The mails in the outbox to `addr`, by file name.
+    fn mails_to(&self, addr: &str) -> Vec<(String, umpire::mail::mime::ReadMail)> {
+        let dir = self.dir().join("outbox");
+        outbox(&dir)
+            .into_iter()
+            .filter(|(f, _)| {
+                let raw = std::fs::read_to_string(dir.join(f)).unwrap();
+                raw.lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .any(|l| l.starts_with("To:") && l.contains(addr))
+            })
+            .collect()
+    }
+}
+
+fn umpire_cmd(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--dir")
+        .arg(dir)
+        .args(args)
+        .env("UMPIRE_NOW", "2026-12-01T10:00:00Z")
+        .output()
+        .unwrap()
+}
+
+/// An Operation followed by a `move` line with nothing after it: the order
+/// parser indexed an empty list and panicked (the poll recorded the mail as
+/// failed and the player heard nothing).
+const BARE_MOVE: [&str; 2] = ["march", "move"];
+
+/// The side A Distant Plain's two-player game asks first, and its index.
+fn first_awaited(c: &mut Club, game: &str) -> (u8, String) {
+    let g = c.umpire.game(game).unwrap();
+    let side = g.waiting().next().expect("a side is awaited").side;
+    (side.0, g.sides()[side.index()].name.clone())
+}
+
+// 3.3.2: a March moves pieces along a path; a bare `move` line is refused,
+// naming its line and the rule, and the game goes on.
+#[test]
+fn an_adp_operation_with_a_bare_move_line_is_refused_by_mail() {
+    let mut c = Club::new();
+    c.create("plain", "adp", "standin-2p-np", &["coalition", "taliban"]);
+    let (i, name) = first_awaited(&mut c, "plain");
+    let len = c.umpire.game("plain").unwrap().record().len();
+    let r = c.mail("plain", (i, &name), &BARE_MOVE);
+    assert_eq!((r.rejected, r.failed), (1, 0), "{r:?}");
+    let refusals: Vec<_> = c
+        .mails_to(&format!("{name}@club.test"))
+        .into_iter()
+        .filter(|(_, m)| m.text.contains("refused") || m.subject.contains("refused"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "one refusal to {name}");
+    let text = &refusals[0].1.text;
+    assert!(text.contains("line 6"), "names the line: {text}");
+    assert!(text.contains("move"), "names the order: {text}");
+    assert!(text.contains("(3."), "cites the rule: {text}");
+    // Refused before any roll: the record holds the refusal only.
+    assert_eq!(c.umpire.game("plain").unwrap().record().len(), len + 1);
+    // The record holding that refusal verifies, shows and imports.
+    let rec = c.umpire.export("plain", None).unwrap();
+    let file = c.dir().join("plain.record");
+    std::fs::write(&file, &rec).unwrap();
+    let o = umpire_cmd(&c.dir(), &["verify", file.to_str().unwrap()]);
+    assert!(o.status.success(), "verify: {o:?}");
+}
+
+// The same move checked offline, and a record holding it verified, shown
+// and imported: exit 1 or 0 with words, never a panic (exit 101).
+#[test]
+fn umpire_check_refuses_an_adp_bare_move_line_and_records_holding_it_read() {
+    let mut c = Club::new();
+    c.create("plain", "adp", "standin-2p-np", &["coalition", "taliban"]);
+    let (i, name) = first_awaited(&mut c, "plain");
+    let (t, sig) = c.signed("plain", (i, &name), &BARE_MOVE);
+    let dir = c.dir();
+    let (mv, sg) = (dir.join("move.txt"), dir.join("move.txt.sig"));
+    std::fs::write(&mv, &t).unwrap();
+    std::fs::write(&sg, &sig).unwrap();
+    let before = dir.join("before.record");
+    std::fs::write(&before, c.umpire.export("plain", None).unwrap()).unwrap();
+    let o = umpire_cmd(
+        &dir,
+        &[
+            "check",
+            mv.to_str().unwrap(),
+            "-r",
+            before.to_str().unwrap(),
+        ],
+    );
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("line 6"), "{out}");
+    // A record holding the refused text: verify, show --record and import.
+    c.mail("plain", (i, &name), &BARE_MOVE);
+    let rec = dir.join("plain.record");
+    std::fs::write(&rec, c.umpire.export("plain", None).unwrap()).unwrap();
+    drop(c.umpire);
+    for args in [
+        vec!["verify", rec.to_str().unwrap()],
+        vec!["show", "--record", rec.to_str().unwrap()],
+    ] {
+        let o = umpire_cmd(&dir, &args);
+        assert!(o.status.success(), "{args:?}: {o:?}");
+    }
+    let other = tempfile::tempdir().unwrap();
+    Umpire::init(other.path(), "umpire@other.test").unwrap();
+    let o = umpire_cmd(other.path(), &["import", rec.to_str().unwrap()]);
+    assert!(o.status.success(), "import: {o:?}");
+}
