@@ -214,3 +214,121 @@ fn umpire_check_refuses_an_adp_bare_move_line_and_records_holding_it_read() {
     let o = umpire_cmd(other.path(), &["import", rec.to_str().unwrap()]);
     assert!(o.status.success(), "import: {o:?}");
 }
+
+/// A panic while handling any mail that holds `marker`, its message
+/// quoting something no player may read.
+fn panic_on(marker: &'static str) -> umpire::service::poll::Fault {
+    std::sync::Arc::new(move |m: &umpire::mail::Incoming| {
+        if m.raw.windows(marker.len()).any(|w| w == marker.as_bytes()) {
+            panic!("injected fault: the hidden hand holds the queen of spades");
+        }
+    })
+}
+
+fn plain(from: &str, n: u64, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: umpire@club.test\r\nSubject: hello\r\nMessage-ID: <f{n}@club.test>\r\nDate: Tue, 1 Dec 2026 10:00:00 +0000\r\n{headers}Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+impl Club {
+    fn drop_raw(&mut self, raw: &[u8]) -> PollReport {
+        self.n += 1;
+        self.maildir
+            .deliver(&format!("{:04}.mail", self.n), raw)
+            .unwrap();
+        let r = self.umpire.poll(&mut self.maildir, now()).unwrap();
+        self.umpire.deliver(&mut self.outbox, now()).unwrap();
+        r
+    }
+
+    fn internal_errors_to(&self, addr: &str) -> Vec<umpire::mail::mime::ReadMail> {
+        self.mails_to(addr)
+            .into_iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.subject.contains("internal error"))
+            .collect()
+    }
+}
+
+// A panic anywhere in handling a mail: the poll goes on, the mail is kept
+// for the admin and recorded as failed, nothing of it reaches a game, and
+// the sender is told so, without a word of what went wrong.
+#[test]
+fn a_panic_in_a_poll_gets_the_player_an_answer_and_keeps_the_mail() {
+    let mut c = Club::new();
+    c.create("g1", "freeform", "open", &["red", "blue"]);
+    // The move travels base64 in an attachment: its Message-ID marks it.
+    c.umpire.inject_fault(Some(panic_on("<m90.red@club.test>")));
+    let len = c.umpire.game("g1").unwrap().record().len();
+    let (t, sig) = c.signed("g1", (0, "red"), &["advance"]);
+    let raw = move_mail("red@club.test", "umpire@club.test", 90, &t, &sig, false);
+    let r = c.drop_raw(&raw);
+    assert_eq!((r.failed, r.accepted, r.replies), (1, 0, 1), "{r:?}");
+    let told = c.internal_errors_to("red@club.test");
+    assert_eq!(told.len(), 1, "red is answered once");
+    let text = &told[0].text;
+    assert!(text.contains("internal error"), "{text}");
+    assert!(text.contains("admin has been told"), "{text}");
+    assert!(text.contains("Nothing in it was carried out"), "{text}");
+    assert!(
+        !text.contains("queen"),
+        "the fault's words stay with the admin: {text}"
+    );
+    assert!(
+        c.mails_to("blue@club.test")
+            .iter()
+            .all(|(_, m)| !m.subject.contains("internal"))
+    );
+    // The mail is kept whole for the admin, its outcome in the ledger.
+    let hash = umpire::core::hash::sha256(&raw).to_hex();
+    let kept = c
+        .umpire
+        .store()
+        .get(umpire::store::Table::Inbox, hash.as_bytes())
+        .unwrap();
+    assert_eq!(kept.as_deref(), Some(raw.as_slice()));
+    let ledger = c
+        .umpire
+        .store()
+        .get(umpire::store::Table::Ledger, format!("h:{hash}").as_bytes())
+        .unwrap()
+        .unwrap();
+    let ledger = String::from_utf8_lossy(&ledger);
+    assert!(ledger.contains("failed: internal error"), "{ledger}");
+    // The move the panic interrupted changed nothing; the game goes on.
+    assert_eq!(c.umpire.game("g1").unwrap().record().len(), len);
+    c.umpire.inject_fault(None);
+    let r = c.mail("g1", (0, "red"), &["advance"]);
+    assert_eq!(r.accepted, 1, "{r:?}");
+    let rec = c.umpire.export("g1", None).unwrap();
+    assert_eq!(rec.matches("\"kind\":\"move\"").count(), 1, "{rec}");
+}
+
+// Who is told: a player every time; an address that plays in no game once
+// a day; an automatic mail (a bounce, an auto-reply) never.
+#[test]
+fn a_failed_mail_is_answered_as_other_notes_are() {
+    let mut c = Club::new();
+    c.create("g1", "freeform", "open", &["red", "blue"]);
+    c.umpire.inject_fault(Some(panic_on("crash-here")));
+    for n in 1..=2 {
+        let r = c.drop_raw(&plain("red@club.test", n, "", "crash-here"));
+        assert_eq!((r.failed, r.replies), (1, 1), "player, mail {n}: {r:?}");
+    }
+    assert_eq!(c.internal_errors_to("red@club.test").len(), 2);
+    for n in 3..=4 {
+        let r = c.drop_raw(&plain("stranger@else.test", n, "", "crash-here"));
+        assert_eq!(r.failed, 1, "{r:?}");
+    }
+    assert_eq!(c.internal_errors_to("stranger@else.test").len(), 1);
+    let r = c.drop_raw(&plain(
+        "blue@club.test",
+        5,
+        "Auto-Submitted: auto-replied\r\n",
+        "crash-here",
+    ));
+    assert_eq!((r.failed, r.replies), (1, 0), "{r:?}");
+    assert!(c.internal_errors_to("blue@club.test").is_empty());
+}
