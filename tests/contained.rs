@@ -332,3 +332,115 @@ fn a_failed_mail_is_answered_as_other_notes_are() {
     assert_eq!((r.failed, r.replies), (1, 0), "{r:?}");
     assert!(c.internal_errors_to("blue@club.test").is_empty());
 }
+
+fn new_game(id: &str) -> NewGame {
+    NewGame {
+        id: id.into(),
+        ruleset: "freeform".into(),
+        scenario: "open".into(),
+        options: BTreeMap::new(),
+        deadlines: None,
+        time_zones: BTreeMap::new(),
+        sides: common::declared(&["red", "blue"]),
+    }
+}
+
+// A game's page lives in the folder named by its id, beside the site's own
+// index.html: an id that is such a name is refused when the game is made or
+// made public, and a game of an older umpire that has one gets no folder.
+#[test]
+fn game_ids_that_are_site_files_are_refused() {
+    let mut c = Club::new();
+    for id in ["index.html", "INDEX.HTML", "style.css"] {
+        let e = c.umpire.create_game(new_game(id), now()).unwrap_err();
+        assert!(
+            e.to_string().contains("file of the public game pages"),
+            "{id}: {e}"
+        );
+    }
+    assert!(c.umpire.game_ids().unwrap().is_empty(), "nothing half made");
+    c.create("index.htm0", "freeform", "open", &["red", "blue"]);
+    c.umpire.set_public("index.htm0", true).unwrap();
+}
+
+/// Writes `meta`'s JSON for a game id the umpire no longer lets anyone make.
+fn put_meta(c: &Club, id: &str, from: &str) {
+    let store = c.umpire.store();
+    let meta = store
+        .get(umpire::store::Table::Games, from.as_bytes())
+        .unwrap()
+        .unwrap();
+    let meta = String::from_utf8(meta)
+        .unwrap()
+        .replace(&format!("\"id\":\"{from}\""), &format!("\"id\":\"{id}\""));
+    let mut b = umpire::store::Batch::new();
+    b.put(umpire::store::Table::Games, id, meta.into_bytes());
+    let record = store.record(from).unwrap();
+    b.put_entries(id, record.entries());
+    store.commit(b).unwrap();
+}
+
+// Whatever one public game does, the others' pages and the site's index are
+// written: a game whose record fails to load, and one whose id is the
+// index's own name, through `umpire site` and through a poll.
+#[test]
+fn a_game_that_fails_to_render_stops_no_other_page() {
+    let mut c = Club::new();
+    for id in ["good", "broken"] {
+        c.create(id, "freeform", "open", &["red", "blue"]);
+        c.umpire.set_public(id, true).unwrap();
+    }
+    let dir = c.dir();
+    let site = dir.join("site");
+    c.umpire.write_site(&site, now()).unwrap();
+    assert!(site.join("broken/index.html").is_file());
+    // `broken`'s stored record gains a stray entry; `index.html` is public.
+    let mut b = umpire::store::Batch::new();
+    b.put(
+        umpire::store::Table::Entries,
+        umpire::store::entry_key("broken", 1),
+        b"{\"not\":\"an entry\"}".to_vec(),
+    );
+    c.umpire.store().commit(b).unwrap();
+    put_meta(&c, "index.html", "good");
+    drop(c.umpire);
+    let o = umpire_cmd(&dir, &["site", "--out", site.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        err.contains("game broken: its page was not written"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game index.html: its page was not written"),
+        "{err}"
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).expect("the index is a file");
+    assert!(index.contains("good/index.html"), "{index}");
+    assert!(
+        index.contains("broken/index.html") && index.contains("could not be brought up to date"),
+        "the last page of broken stays listed: {index}"
+    );
+    assert!(site.join("good/index.html").is_file());
+    // Every poll rewrites the site: a move in `good` reaches its page.
+    let toml = dir.join("umpire.toml");
+    let mut conf = std::fs::read_to_string(&toml).unwrap();
+    conf.push_str("\n[site]\nout = \"site\"\n");
+    std::fs::write(&toml, conf).unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let head = u.game("good").unwrap().record().head();
+    drop(u);
+    let t = format!("game: good\nside: red\nafter: {head}\norders:\n  advance on the ford\n");
+    let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+    let raw = move_mail("red@club.test", "umpire@club.test", 7, &t, &sig, false);
+    let md = Maildir::open(&dir.join("maildir")).unwrap();
+    md.deliver("0007.mail", &raw).unwrap();
+    let o = umpire_cmd(&dir, &["poll"]);
+    assert!(o.status.success(), "{o:?}");
+    let page = std::fs::read_to_string(site.join("good/index.html")).unwrap();
+    assert!(
+        page.contains("advance on the ford"),
+        "good's page is up to date"
+    );
+    assert!(site.join("index.html").is_file());
+}
