@@ -245,3 +245,46 @@ fn an_imap_literal_larger_than_announced_is_refused_unread() {
     );
     assert!(took < Duration::from_secs(TIMEOUT) + SLACK, "{took:?}");
 }
+
+// IDLE is a wait, not an answer: news that comes later than the timeout
+// (but within the wait) still wakes the umpire, and a quiet wait ends
+// quietly when asked, not as a failure after the timeout.
+#[test]
+fn an_imap_idle_outlasts_the_answer_timeout() {
+    static IDLE_TAG: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+    fn idle(w: &mut TcpStream, tag: &str, cmd: &str, news: bool) -> bool {
+        let upper = cmd.to_ascii_uppercase();
+        if upper.starts_with("CAPABILITY") {
+            let _ =
+                w.write_all(format!("* CAPABILITY IMAP4rev1 IDLE\r\n{tag} OK done\r\n").as_bytes());
+            return true;
+        }
+        if upper.starts_with("UID SEARCH") {
+            let _ = w.write_all(format!("* SEARCH\r\n{tag} OK done\r\n").as_bytes());
+            return true;
+        }
+        if upper == "IDLE" {
+            *IDLE_TAG.lock().unwrap() = tag.to_string();
+            let _ = w.write_all(b"+ idling\r\n");
+            if news {
+                thread::sleep(Duration::from_secs(TIMEOUT + 1));
+                let _ = w.write_all(b"* 2 EXISTS\r\n");
+            }
+            return true;
+        }
+        if tag.eq_ignore_ascii_case("DONE") {
+            let t = IDLE_TAG.lock().unwrap().clone();
+            let _ = w.write_all(format!("{t} OK idle done\r\n").as_bytes());
+            return true;
+        }
+        false
+    }
+    let port = imap_server(|w, tag, cmd| idle(w, tag, cmd, true));
+    let (r, took) = bounded(move || imap_to(port).wait(Duration::from_secs(3 * TIMEOUT)));
+    assert_eq!(r.unwrap(), true, "woken by the news");
+    assert!(took >= Duration::from_secs(TIMEOUT + 1), "{took:?}");
+    let port = imap_server(|w, tag, cmd| idle(w, tag, cmd, false));
+    let (r, took) = bounded(move || imap_to(port).wait(Duration::from_secs(2 * TIMEOUT)));
+    assert_eq!(r.unwrap(), false, "a quiet wait");
+    assert!(took >= Duration::from_secs(2 * TIMEOUT), "{took:?}");
+}
