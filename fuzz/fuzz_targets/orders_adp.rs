@@ -18,11 +18,12 @@ fn grammar() -> &'static Grammar {
         orders::grammar(
             "adp",
             &[
-                // Non-players' turns cost the most to play: the games with
-                // them are cut short, so the target starts in seconds.
+                // No game with Non-players: their turns cost a third of a
+                // second each to play here, and the target must start in
+                // seconds; the players' grammar is the same.
                 Walk::new("standin", &[("deception", "yes")], 1, 1500),
                 Walk::new("standin-3p", &[("sudden_propaganda", "yes")], 3, 1500),
-                Walk::new("standin-2p-np", &[("short", "yes")], 2, 400),
+                Walk::new("standin-2p-alt", &[("short", "yes")], 4, 1500),
             ],
         )
     })
