@@ -81,3 +81,22 @@ fn the_fuzz_harness_reads_its_own_seeds_and_odd_inputs() {
         g.run(odd);
     }
 }
+
+// The harness reaches what a player's mail reaches: the bare `move` line
+// read at every position of a short A Distant Plain game, for every side.
+#[test]
+fn the_fuzz_harness_reads_adp_moves_at_every_position() {
+    let rs = umpire::games::find("adp").unwrap();
+    let g = Grammar::play(rs, &[Walk::new("standin", &[], 1, 150)]).unwrap();
+    for at in 0..g.len() {
+        for side in 0..4 {
+            for body in [
+                "orders:\n  march\n  move\n",
+                "orders:\n  sweep\n  move\n",
+                "orders:\n  event unshaded\n  march\n  move\n",
+            ] {
+                g.run(&Grammar::input(at as u8, side, body));
+            }
+        }
+    }
+}

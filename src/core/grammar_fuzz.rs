@@ -142,7 +142,10 @@ impl Grammar {
             })
             .filter_map(|(i, p)| {
                 let (side, body) = p.played.as_ref()?;
-                Some((format!("{name}-{i:03}"), Grammar::input(i as u8, side.0, body)))
+                Some((
+                    format!("{name}-{i:03}"),
+                    Grammar::input(i as u8, side.0, body),
+                ))
             })
             .collect()
     }
@@ -177,29 +180,35 @@ impl Grammar {
             return;
         };
         let rs = self.ruleset.as_ref();
-        let mut state = pos.state.clone();
+        // The state is copied only for what changes it (most inputs do not
+        // read, and a copy costs more than reading them).
+        let mut changed = None;
         if let Some(lines) = &file.standing {
+            let mut state = pos.state.clone();
             let _ = rs.standing_audience(&state, side);
             if rs.set_standing(&mut state, side, lines).is_err() {
                 return;
             }
             let _ = rs.standing(&state, side);
+            changed = Some(state);
         }
         if file.orders.is_empty() {
             return;
         }
-        let _ = rs.parse(&state, side, &file.orders);
-        let Ok(orders) = rs.parse_all(&state, side, &file.orders) else {
+        let now = changed.as_ref().unwrap_or(&pos.state);
+        let _ = rs.parse(now, side, &file.orders);
+        let Ok(orders) = rs.parse_all(now, side, &file.orders) else {
             return;
         };
         // A side not asked to act gives only the orders the ruleset takes
         // at any time (`Rules::out_of_turn`), as `evaluate` allows.
-        if !pos.awaited.contains(&side) && !orders.iter().all(|o| rs.out_of_turn(&state, side, o)) {
+        if !pos.awaited.contains(&side) && !orders.iter().all(|o| rs.out_of_turn(now, side, o)) {
             return;
         }
         for o in &orders {
-            let _ = rs.order_audience(&state, side, o);
+            let _ = rs.order_audience(now, side, o);
         }
+        let mut state = changed.unwrap_or_else(|| pos.state.clone());
         let seed = sha256(data).0;
         let mut dice = Dice::seeded(seed).with_hidden(vec![Some(seed); pos.slots]);
         for o in &orders {
