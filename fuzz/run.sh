@@ -6,27 +6,37 @@
 #   fuzz/run.sh --runs 10000000      each target for 10 million inputs (the long run)
 #   fuzz/run.sh --time 60 mime sshsig   only these targets
 #   fuzz/run.sh --runs 10000000 --time 1800   whichever comes first
+#   fuzz/run.sh --seeds              write the order targets' seed corpora
+#                                    (fuzz/corpus/orders_*/) from self-play
 #
 # Seeds are in fuzz/corpus/<target>/ (read only); what a run learns goes to
 # target/fuzz/corpus/<target>/, crashes, hangs and blow-ups to
 # target/fuzz/artifacts/<target>/. Each target has a -max_len big enough for
 # what it reads (a whole mail, a whole record) and a -timeout, so a hang or a
 # quadratic blow-up fails the run, not only a panic. Exit 1 if any target fails.
+#
+# The orders_<ruleset> targets read their input as a move at one of the
+# positions of a few self-played games, which each builds when it starts
+# (umpire::core::grammar_fuzz); --seeds writes, for each, the moves those
+# games played at each new kind of position as fuzz/corpus/orders_<ruleset>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 limit=()
 targets=()
+seeds=0
+orders=(orders_freeform orders_sarhu orders_ldf orders_ac orders_adp)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) limit+=(-max_total_time="$2"); shift 2 ;;
     --runs) limit+=(-runs="$2"); shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --seeds) seeds=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=20)
-[ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config smtp_wire)
+[ ${#targets[@]} -gt 0 ] || targets=(movefile armored mime record sshsig config smtp_wire "${orders[@]}")
 
 # target: max_len (bytes) and timeout (s) per input.
 declare -A max_len=(
@@ -37,15 +47,32 @@ declare -A max_len=(
   [sshsig]=4096          # an SSHSIG blob is ~150 bytes
   [config]=65536         # an umpire.toml
   [smtp_wire]=65536      # server replies, or a message through DATA
+  [orders_freeform]=8192 # a move's orders and standing orders (two bytes pick
+  [orders_sarhu]=8192    # the position and the side); longer moves only
+  [orders_ldf]=8192      # repeat lines
+  [orders_ac]=8192
+  [orders_adp]=8192
 )
 declare -A timeout=(
   [movefile]=5 [armored]=5 [mime]=10 [record]=10 [sshsig]=5 [config]=5 [smtp_wire]=5
+  [orders_freeform]=5 [orders_sarhu]=5 [orders_ldf]=5 [orders_ac]=5 [orders_adp]=5
 )
 
 out="$PWD/target/fuzz"
 fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none --target-dir "$out" "$@"; }
 
 fuzz build
+
+if [ "$seeds" = 1 ]; then
+  for t in "${orders[@]}"; do
+    rm -rf "fuzz/corpus/$t"
+    echo "== seeds of $t"
+    UMPIRE_FUZZ_WRITE_SEEDS="$PWD/fuzz/corpus/$t" fuzz run "$t" -- -runs=0
+    echo "   $(ls "fuzz/corpus/$t" | wc -l) seeds, $(du -sh "fuzz/corpus/$t" | cut -f1)"
+  done
+  exit 0
+fi
+
 failed=()
 for t in "${targets[@]}"; do
   [ -n "${max_len[$t]:-}" ] || { echo "no fuzz target $t" >&2; exit 2; }

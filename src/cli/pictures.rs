@@ -69,5 +69,11 @@ pub(super) fn site(dir: &Path, out: Option<&Path>) -> Result<i32> {
     for g in &r.games {
         println!("  {}", out.join(g).join("index.html").display());
     }
-    Ok(0)
+    for (g, why) in &r.failed {
+        eprintln!(
+            "game {g}: its page was not written: {}",
+            super::commands::safe(why)
+        );
+    }
+    Ok(if r.failed.is_empty() { 0 } else { 1 })
 }

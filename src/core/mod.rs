@@ -11,6 +11,8 @@ pub mod deck;
 pub mod dice;
 pub mod ed25519_batch;
 pub mod game;
+#[doc(hidden)]
+pub mod grammar_fuzz;
 pub mod hash;
 pub mod hex;
 pub mod movefile;

@@ -315,6 +315,33 @@ pub fn random_game_visited(
     Ok((play.game, play.stats))
 }
 
+/// Plays a random game as [`random_game`] does, but stops after
+/// `config.max_entries` entries (not a failure here) and skips the replay
+/// check; hands `seen` the game at each position a side is asked to act:
+/// before the standing orders are filed, before every step, and at the end.
+/// The fuzz targets of the order grammars parse against these positions
+/// ([`crate::core::grammar_fuzz`]).
+pub fn walk(
+    ruleset: Arc<dyn Ruleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    seed: u64,
+    config: &SelfPlayConfig,
+    seen: &mut dyn FnMut(&Game),
+) -> Result<Game, SelfPlayFailure> {
+    let mut play = SelfPlay::open(ruleset, scenario, options, 0, seed, config)?;
+    seen(&play.game);
+    play.file_standing_orders()?;
+    while play.game.prompt().finished.is_none()
+        && (play.game.record().len() as u64) < config.max_entries
+    {
+        seen(&play.game);
+        play.step()?;
+    }
+    seen(&play.game);
+    Ok(play.game)
+}
+
 /// One self-played game in progress: the engine's game, the secrets the
 /// umpire would hold, the sides' keys and the player's PRNG.
 struct SelfPlay<'a> {

@@ -12,6 +12,13 @@
 //! - Size cap: `RFC822.SIZE` is fetched first. A mail over `max_message_bytes`
 //!   is returned with only its header section (at most 64 KiB) and
 //!   [`Incoming::oversize`] set; its body is never downloaded.
+//! - Deadlines: each answer of the server (from the first byte read after
+//!   a command to its end) must come whole within `io_timeout_secs` and 16
+//!   MiB, however the server paces its bytes; a mail's body within that
+//!   timeout plus a second per 32 KiB, and in at most its `RFC822.SIZE` plus
+//!   64 KiB, so a server that sends more than it announced is cut off
+//!   without the excess being held. The TLS handshake and STARTTLS must end
+//!   within `connect_timeout_secs`.
 //! - Failures: any error on the connection drops it, and the error is
 //!   [`MailError::Transient`] when the network or server is at fault. The next
 //!   call connects again. Nothing is marked unless [`Intake::done`] succeeded,
@@ -79,11 +86,87 @@ enum Inner {
     Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
 }
 
+/// The most bytes one answer of the server may hold (a `UID SEARCH` of a
+/// million mails is 7 MB), except a mail's body: its announced size and
+/// [`BODY_SLACK`].
+const USUAL_ANSWER_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What a body's answer may hold beyond the mail's `RFC822.SIZE` (the
+/// FETCH around the literal, untagged news).
+const BODY_SLACK: u64 = 64 * 1024;
+
+/// The slowest a mail's bytes may come beyond the per-answer timeout: a
+/// mail of N bytes gets N / 32 KiB seconds more.
+pub(crate) const MIN_BYTES_PER_SEC: u64 = 32 * 1024;
+
+/// `base`, and the time `bytes` take at [`MIN_BYTES_PER_SEC`].
+pub(crate) fn time_for(bytes: u64, base: Duration) -> Duration {
+    base + Duration::from_secs(bytes / MIN_BYTES_PER_SEC)
+}
+
+/// How long and how big one answer may be.
+#[derive(Debug, Clone, Copy)]
+struct Answer {
+    time: Duration,
+    bytes: u64,
+}
+
+/// The limits of the answer being read, shared by the stream (which
+/// enforces them) and the intake (which sets a body's own).
+#[derive(Debug)]
+struct Limits {
+    usual: Answer,
+    /// The next answer's limits, when not the usual ones (a mail's body).
+    next: Option<Answer>,
+    /// A command was written since the last read: the next read starts an
+    /// answer.
+    fresh: bool,
+    /// The answer being read: its limits, when it must end, and the bytes
+    /// it may still hold.
+    current: Answer,
+    deadline: Instant,
+    left: u64,
+    /// When the writes of the command being sent must end.
+    write_deadline: Instant,
+}
+
+impl Limits {
+    fn new(usual: Answer) -> Limits {
+        let now = Instant::now();
+        Limits {
+            usual,
+            next: None,
+            fresh: true,
+            current: usual,
+            deadline: now + usual.time,
+            left: usual.bytes,
+            write_deadline: now + usual.time,
+        }
+    }
+
+    /// A new answer starts, under the limits set for it or the usual ones.
+    fn start(&mut self) {
+        self.current = self.next.take().unwrap_or(self.usual);
+        self.deadline = Instant::now() + self.current.time;
+        self.left = self.current.bytes;
+        self.fresh = false;
+    }
+}
+
+/// The time left until `deadline`, or a `TimedOut` error naming `what`.
+pub(crate) fn left_until(deadline: Instant, what: &str) -> io::Result<Duration> {
+    deadline
+        .checked_duration_since(Instant::now())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::TimedOut, what.to_string()))
+}
+
 /// What the `imap` crate reads and writes: counts bytes received (so tests
-/// and logs can see what a fetch cost), and keeps a read timeout at all times.
+/// and logs can see what a fetch cost), and holds each answer of the server
+/// to its deadline and size ([`Limits`]) whatever the pace of its bytes.
 struct ImapStream {
     inner: Inner,
-    io_timeout: Duration,
+    limits: Arc<std::sync::Mutex<Limits>>,
     received: Arc<AtomicU64>,
 }
 
@@ -96,12 +179,41 @@ impl ImapStream {
     }
 }
 
+impl ImapStream {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Limits> {
+        self.limits.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 impl Read for ImapStream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = match &mut self.inner {
-            Inner::Plain(t) => t.read(buf)?,
-            Inner::Tls(s) => s.read(buf)?,
+        let (left, want) = {
+            let mut l = self.lock();
+            if l.fresh {
+                l.start();
+            }
+            let what = format!(
+                "no whole answer from the server within {} s",
+                l.current.time.as_secs()
+            );
+            let left = left_until(l.deadline, &what)?;
+            if l.left == 0 {
+                return Err(io::Error::other(format!(
+                    "the server's answer is longer than the {} bytes allowed",
+                    l.current.bytes
+                )));
+            }
+            (
+                left,
+                buf.len().min(usize::try_from(l.left).unwrap_or(usize::MAX)),
+            )
         };
+        self.tcp().set_read_timeout(Some(left))?;
+        let n = match &mut self.inner {
+            Inner::Plain(t) => t.read(&mut buf[..want])?,
+            Inner::Tls(s) => s.read(&mut buf[..want])?,
+        };
+        self.lock().left -= n as u64;
         self.received.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
@@ -109,6 +221,15 @@ impl Read for ImapStream {
 
 impl Write for ImapStream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let left = {
+            let mut l = self.lock();
+            if !l.fresh {
+                l.fresh = true;
+                l.write_deadline = Instant::now() + l.usual.time;
+            }
+            left_until(l.write_deadline, "the server took no command for too long")?
+        };
+        self.tcp().set_write_timeout(Some(left))?;
         match &mut self.inner {
             Inner::Plain(t) => t.write(buf),
             Inner::Tls(s) => s.write(buf),
@@ -124,12 +245,20 @@ impl Write for ImapStream {
 
 impl SetReadTimeout for ImapStream {
     fn set_read_timeout(&mut self, timeout: Option<Duration>) -> imap::error::Result<()> {
-        // The imap crate resets the timeout to None after IDLE; a read without
-        // a timeout could hang forever on a half-dead connection, so None
-        // means our normal I/O timeout.
-        self.tcp()
-            .set_read_timeout(Some(timeout.unwrap_or(self.io_timeout)))
-            .map_err(imap::Error::Io)
+        // The imap crate sets a timeout for the wait of IDLE (and None after
+        // it): the wait's news is an answer that may last that long. Every
+        // read sets the socket's own timeout from the answer's deadline.
+        if let Some(t) = timeout {
+            let mut l = self.lock();
+            l.fresh = false;
+            l.current = Answer {
+                time: t,
+                bytes: l.usual.bytes,
+            };
+            l.deadline = Instant::now() + t;
+            l.left = l.usual.bytes;
+        }
+        Ok(())
     }
 }
 
@@ -138,6 +267,8 @@ type Session = imap::Session<ImapStream>;
 /// A logged-in session with the folder selected.
 struct Conn {
     session: Session,
+    /// The limits of the server's answers ([`ImapStream`]).
+    limits: Arc<std::sync::Mutex<Limits>>,
     uidvalidity: u32,
     idle: bool,
     mv: bool,
@@ -483,6 +614,7 @@ impl ImapIntake {
                     "IMAP mail {id} is {size} bytes, over the cap of {max}: fetching its header only"
                 );
                 let what = format!("(UID BODY.PEEK[HEADER]<0.{OVERSIZE_HEADER_BYTES}>)");
+                conn.expect(u64::from(OVERSIZE_HEADER_BYTES));
                 let fetches = conn
                     .session
                     .uid_fetch(uid.to_string(), &what)
@@ -500,6 +632,7 @@ impl ImapIntake {
                     oversize: Some(size),
                 });
             } else {
+                conn.expect(size);
                 let fetches = conn
                     .session
                     .uid_fetch(uid.to_string(), "(UID BODY.PEEK[])")
@@ -571,6 +704,19 @@ impl ImapIntake {
         }
         tracing::debug!("IMAP marked {id} done ({mark:?})");
         Ok(())
+    }
+}
+
+impl Conn {
+    /// The next answer carries `bytes` of a mail (its announced size, at
+    /// most the cap): it may hold that and [`BODY_SLACK`], and take the
+    /// usual time and that of its bytes.
+    fn expect(&self, bytes: u64) {
+        let mut l = self.limits.lock().unwrap_or_else(|p| p.into_inner());
+        l.next = Some(Answer {
+            time: time_for(bytes, l.usual.time),
+            bytes: bytes.saturating_add(BODY_SLACK),
+        });
     }
 }
 
@@ -693,19 +839,13 @@ fn open(
     let tcp = connect_any(&addrs, connect_timeout).map_err(fail(CheckStep::Connect))?;
     let peer = tcp.peer_addr().map(|a| a.to_string()).unwrap_or_default();
     report.ok(CheckStep::Connect, format!("connected to {peer}"));
-    // The handshake and greeting must not hang either.
-    let set_timeouts = |t: &TcpStream, d: Duration| -> Result<(), MailError> {
-        t.set_read_timeout(Some(d))
-            .and_then(|_| t.set_write_timeout(Some(d)))
-            .map_err(|e| MailError::Transient(format!("setting socket timeouts: {e}")))
-    };
-    set_timeouts(&tcp, connect_timeout).map_err(fail(CheckStep::Connect))?;
     let _ = tcp.set_nodelay(true);
 
     let inner = match (s.security, tls_config) {
         (Security::Plain, _) => Inner::Plain(tcp),
         (Security::Tls, Some(cfg)) => {
-            let stream = handshake(&s.host, tcp, cfg).map_err(fail(CheckStep::Tls))?;
+            let stream =
+                handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail(CheckStep::Tls))?;
             report.ok(
                 CheckStep::Tls,
                 format!("TLS, certificate valid for {}", s.host),
@@ -713,8 +853,9 @@ fn open(
             Inner::Tls(Box::new(stream))
         }
         (Security::Starttls, Some(cfg)) => {
-            let tcp = starttls(tcp).map_err(fail(CheckStep::Tls))?;
-            let stream = handshake(&s.host, tcp, cfg).map_err(fail(CheckStep::Tls))?;
+            let tcp = starttls(tcp, connect_timeout).map_err(fail(CheckStep::Tls))?;
+            let stream =
+                handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail(CheckStep::Tls))?;
             report.ok(
                 CheckStep::Tls,
                 format!("STARTTLS, certificate valid for {}", s.host),
@@ -728,13 +869,15 @@ fn open(
             });
         }
     };
+    let limits = Arc::new(std::sync::Mutex::new(Limits::new(Answer {
+        time: io_timeout,
+        bytes: USUAL_ANSWER_BYTES,
+    })));
     let stream = ImapStream {
         inner,
-        io_timeout,
+        limits: limits.clone(),
         received,
     };
-    // From here on each read or write gets the (longer) I/O timeout.
-    set_timeouts(stream.tcp(), io_timeout).map_err(fail(CheckStep::Connect))?;
     let mut client = imap::Client::new(stream);
     if s.security == Security::Starttls {
         // The greeting was read before STARTTLS, on the plain connection.
@@ -846,6 +989,7 @@ fn open(
     );
     Ok(Conn {
         session,
+        limits,
         uidvalidity,
         idle,
         mv,
@@ -977,18 +1121,49 @@ pub(crate) fn connect_any(addrs: &[SocketAddr], timeout: Duration) -> Result<Tcp
     )))
 }
 
-/// Completes a rustls handshake now, so certificate problems show here and
-/// not as a puzzling read error later.
+/// A TCP stream whose every read and write must end by one deadline,
+/// however the other end paces its bytes (the TLS handshake, STARTTLS).
+pub(crate) struct Timed<'a> {
+    pub tcp: &'a TcpStream,
+    pub deadline: Instant,
+}
+
+impl Read for Timed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = left_until(self.deadline, "the server took too long")?;
+        self.tcp.set_read_timeout(Some(left))?;
+        (&mut &*self.tcp).read(buf)
+    }
+}
+
+impl Write for Timed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let left = left_until(self.deadline, "the server took too long")?;
+        self.tcp.set_write_timeout(Some(left))?;
+        (&mut &*self.tcp).write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        (&mut &*self.tcp).flush()
+    }
+}
+
+/// Completes a rustls handshake now, within `timeout` in all, so
+/// certificate problems show here and not as a puzzling read error later.
 pub(crate) fn handshake(
     host: &str,
-    mut tcp: TcpStream,
+    tcp: TcpStream,
     cfg: Arc<ClientConfig>,
+    timeout: Duration,
 ) -> Result<StreamOwned<ClientConnection, TcpStream>, MailError> {
     let name = tls::server_name(host)?;
     let mut conn =
         ClientConnection::new(cfg, name).map_err(|e| MailError::Tls(tls::describe(&e)))?;
+    let mut timed = Timed {
+        tcp: &tcp,
+        deadline: Instant::now() + timeout,
+    };
     while conn.is_handshaking() {
-        if let Err(e) = conn.complete_io(&mut tcp) {
+        if let Err(e) = conn.complete_io(&mut timed) {
             return Err(match tls::rustls_error_in(&e) {
                 Some(r) => MailError::Tls(format!("handshake with {host}: {}", tls::describe(r))),
                 None => MailError::Transient(format!("TLS handshake with {host}: {e}")),
@@ -999,11 +1174,16 @@ pub(crate) fn handshake(
 }
 
 /// IMAP STARTTLS on a fresh connection: read the greeting, ask, and hand
-/// back the TCP stream ready for the TLS handshake.
-fn starttls(tcp: TcpStream) -> Result<TcpStream, MailError> {
-    let mut reader = BufReader::new(tcp);
+/// back the TCP stream ready for the TLS handshake, within `timeout` in all.
+fn starttls(tcp: TcpStream, timeout: Duration) -> Result<TcpStream, MailError> {
+    starttls_on(&tcp, Instant::now() + timeout)?;
+    Ok(tcp)
+}
+
+fn starttls_on(tcp: &TcpStream, deadline: Instant) -> Result<(), MailError> {
+    let mut reader = BufReader::new(Timed { tcp, deadline });
     let mut line = String::new();
-    let read_line = |r: &mut BufReader<TcpStream>, l: &mut String| -> Result<(), MailError> {
+    let read_line = |r: &mut BufReader<Timed>, l: &mut String| -> Result<(), MailError> {
         l.clear();
         // Lines are short here; cap them anyway so a wrong port cannot feed us forever.
         let n = r
@@ -1049,7 +1229,7 @@ fn starttls(tcp: TcpStream) -> Result<TcpStream, MailError> {
             "the server sent data right after STARTTLS; refusing".into(),
         ));
     }
-    Ok(reader.into_inner())
+    Ok(())
 }
 
 /// See [`ImapSettings::check`].

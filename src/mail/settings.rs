@@ -164,10 +164,13 @@ pub struct ImapSettings {
     /// Polling interval when IDLE is not used; default 60.
     #[serde(default = "default_poll")]
     pub poll_interval_secs: u64,
-    /// Timeout for DNS + TCP connect + TLS handshake; default 30.
+    /// Timeout for the TCP connect, and for the TLS handshake (and
+    /// STARTTLS) in all; default 30.
     #[serde(default = "default_connect_timeout")]
     pub connect_timeout_secs: u64,
-    /// Timeout for any one read or write; default 120.
+    /// Timeout for each answer of the server as a whole (a mail's body gets
+    /// a second more per 32 KiB), however the server paces its bytes;
+    /// default 120.
     #[serde(default = "default_io_timeout")]
     pub io_timeout_secs: u64,
     /// First reconnect delay after a failure; default 2.
@@ -208,7 +211,9 @@ pub struct SmtpSettings {
     /// Name given in EHLO; default: this machine's host name.
     #[serde(default)]
     pub hello_name: Option<String>,
-    /// Timeout for connecting and for each SMTP command; default 60.
+    /// Timeout for connecting, for the TLS handshake, and for each SMTP
+    /// reply as a whole (sending a mail's body gets a second more per 32
+    /// KiB), however the server paces its bytes; default 60.
     #[serde(default = "default_smtp_timeout")]
     pub timeout_secs: u64,
 }

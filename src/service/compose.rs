@@ -749,6 +749,45 @@ impl Umpire {
         )
     }
 
+    /// The answer to a mail whose handling failed (an error or a panic in
+    /// the umpire, not in the mail): what it came to, and that the admin
+    /// knows. It names the mail by its subject and date only, never by what
+    /// went wrong, which may quote a game's hidden state.
+    pub(super) fn failed_mail(
+        &self,
+        to: &str,
+        about: &crate::mail::mime::ReadMail,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Unsealed, ServiceError> {
+        let mut name = format!("{:?}", about.subject.chars().take(80).collect::<String>());
+        if let Some(d) = &about.date {
+            name.push_str(&format!(" of {}", d.chars().take(40).collect::<String>()));
+        }
+        let text = format!(
+            "This is the umpire at {umpire}. Your mail\n\n  {name}\n\n\
+             could not be handled: the umpire met an internal error while\n\
+             reading it. Nothing in it was carried out; no game changed\n\
+             because of it.\n\n\
+             The umpire's admin has been told and has kept your mail. Once\n\
+             the fault is mended, you may send it again.\n",
+            umpire = self.config.umpire.address,
+        );
+        self.mail(
+            Draft {
+                key,
+                to,
+                subject: "umpire: internal error, your mail could not be handled".into(),
+                text,
+                signed: None,
+                attachments: vec![],
+                thread: about.message_id.clone().map(|r| (r, None)),
+                game: None,
+            },
+            now,
+        )
+    }
+
     /// A short note about a game (commands, duplicates, reminders).
     #[allow(clippy::too_many_arguments)] // each is a distinct fact of the note
     pub(super) fn notice_mail(

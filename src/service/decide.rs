@@ -586,7 +586,7 @@ impl Umpire {
     /// May `addr` get an automatic note now? A player of a running game
     /// always may (a specific answer to each mail); an unknown sender once a
     /// day (the day noted in `batch`); the umpire itself never.
-    fn may_note(
+    pub(super) fn may_note(
         &self,
         addr: &str,
         now: jiff::Timestamp,

@@ -160,6 +160,8 @@ impl Umpire {
             .map(|(n, e, _)| (n.clone(), e.clone()))
             .collect();
         check_declared(&id, &declared)?;
+        // A game made public later gets a folder of the site named by its id.
+        super::site::check_site_id(&id).map_err(ServiceError::Game)?;
         if self.store.head(&id)?.is_some() {
             return Err(ServiceError::Game(format!("there is already a game {id}")));
         }

@@ -138,6 +138,8 @@ pub struct Umpire {
     sealer: Option<seal::Sealer>,
     /// The worker committing the fetch's groups of mails.
     committer: Option<committer::Committer>,
+    /// For tests: a fault injected into the handling of each mail.
+    fault: Option<poll::Fault>,
 }
 
 impl Umpire {
@@ -211,7 +213,16 @@ impl Umpire {
             players: Default::default(),
             pictures: Default::default(),
             stop: None,
+            fault: None,
         })
+    }
+
+    /// For tests: `fault` is called with each mail a poll has decided,
+    /// before its writes join the group (a panicking hook stands for a bug
+    /// anywhere in handling a mail).
+    #[doc(hidden)]
+    pub fn inject_fault(&mut self, fault: Option<poll::Fault>) {
+        self.fault = fault;
     }
 
     /// A flag that, once set, ends a poll after the mail in hand.

@@ -154,6 +154,11 @@ impl PollReport {
     }
 }
 
+/// For tests: called with each mail once it is decided, before its writes
+/// join the group; a hook that panics stands for a bug anywhere in handling
+/// a mail ([`Umpire::inject_fault`]).
+pub type Fault = std::sync::Arc<dyn Fn(&Incoming) + Send + Sync>;
+
 /// The running games' sides, (game, side), by lower-case address.
 pub(super) type Players = std::collections::BTreeMap<String, Vec<(String, String)>>;
 
@@ -386,7 +391,7 @@ impl Umpire {
         self.games.clear();
         self.chains.clear();
         self.chain_writes.clear();
-        tracing::warn!(mail = %m.id, error = %why, "a mail could not be handled; recorded as failed");
+        tracing::error!(mail = %m.id, error = %why, "a mail could not be handled; recorded as failed, kept in the store, its sender told");
         let hash = sha256(&m.raw);
         let mut batch = Batch::new();
         batch.put(Table::Inbox, hash.to_hex(), self.kept_copy(m));
@@ -405,7 +410,65 @@ impl Umpire {
         self.pending.extend(batch);
         report.mails += 1;
         report.failed += 1;
+        // The sender hears of it; if even that fails, the admin's log has it.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.failure_answer(m, &hash.to_hex(), now)
+        }));
+        match answer {
+            Ok(Ok(Some((mail, batch)))) => {
+                self.pending.extend(batch);
+                self.queue_later(vec![mail], now);
+                report.replies += 1;
+            }
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) if environmental(&e) => return Err(e),
+            Ok(Err(e)) => {
+                tracing::error!(mail = %m.id, error = %e, "the sender of a failed mail could not be told")
+            }
+            Err(p) => tracing::error!(
+                mail = %m.id,
+                error = %panic_text(&*p),
+                "the sender of a failed mail could not be told"
+            ),
+        }
         Ok(())
+    }
+
+    /// The note to the sender of a mail whose handling failed, and the
+    /// writes it needs (its daily cap for an address that plays in no
+    /// game), if the mail has a sender to answer: not an automatic mail or
+    /// our own, and read only up to its header if it is over the size cap.
+    fn failure_answer(
+        &self,
+        m: &Incoming,
+        hash: &str,
+        now: jiff::Timestamp,
+    ) -> Result<Option<(Unsealed, Batch)>, ServiceError> {
+        let whole = m.oversize.is_none() && m.raw.len() <= self.config.limits.max_mail_bytes;
+        let head = if whole {
+            m.raw.len()
+        } else {
+            find_header_end(&m.raw)
+                .unwrap_or(m.raw.len())
+                .min(64 * 1024)
+        };
+        let Ok(mail) = mime::read(&m.raw[..head]) else {
+            return Ok(None);
+        };
+        let own = self.config.umpire.address.to_ascii_lowercase();
+        if mail.automatic.is_some() || mail.loops.iter().any(|l| l.trim_matches(['<', '>']) == own)
+        {
+            return Ok(None);
+        }
+        let Some(from) = mail.from.as_deref() else {
+            return Ok(None);
+        };
+        let mut batch = Batch::new();
+        if !self.may_note(from, now, &mut batch)? {
+            return Ok(None);
+        }
+        let key = format!("failed.{}", &hash[..12]);
+        Ok(Some((self.failed_mail(from, &mail, key, now)?, batch)))
     }
 
     /// What the store keeps of a mail: all of it, or only the header section
@@ -435,6 +498,9 @@ impl Umpire {
         }
         report.mails += 1;
         let mut d = self.decide(m, &hkey, now)?;
+        if let Some(fault) = &self.fault {
+            fault(m);
+        }
         if let Some(mid) = &d.ledger.message_id
             && d.kind != Outcome::Ignored
         {

@@ -54,14 +54,40 @@ struct IndexLine {
 pub struct SiteReport {
     /// The public games, one page each.
     pub games: Vec<String>,
+    /// The public games whose page could not be written, and why.
+    pub failed: Vec<(String, String)>,
     /// The folder written.
     pub out: PathBuf,
 }
 
+/// The names at the site's top level beside the games' folders: what it
+/// writes there (`index.html`) and what a web site keeps there. No public
+/// game's id may be one, compared without case (a file system may ignore it).
+pub const RESERVED: &[&str] = &[
+    "index.html",
+    "index.htm",
+    "style.css",
+    "robots.txt",
+    "favicon.ico",
+];
+
+/// Whether game `id` may have a page: its folder must not be a file the
+/// site writes beside it.
+pub fn check_site_id(id: &str) -> Result<(), String> {
+    match RESERVED.iter().find(|r| r.eq_ignore_ascii_case(id)) {
+        Some(r) => Err(format!(
+            "game id {id:?}: {r} is a file of the public game pages; choose another id"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Writes `bytes` to `path` through a temporary file and a rename, so a web
-/// server never serves half a page.
+/// server never serves half a page. The temporary name starts with a dot,
+/// which no game id does, so it never meets a game's folder.
 fn put(path: &Path, bytes: &[u8]) -> Result<(), ServiceError> {
-    let tmp = path.with_extension("tmp");
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
     let io = |e| ServiceError::io(format!("writing {}", path.display()), e);
     std::fs::write(&tmp, bytes).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)
@@ -86,6 +112,9 @@ fn render<C: Serialize>(name: &str, text: &str, ctx: &C) -> Result<String, Servi
 impl Umpire {
     /// Makes game `id` public (its page goes on the site) or private again.
     pub fn set_public(&mut self, id: &str, public: bool) -> Result<(), ServiceError> {
+        if public {
+            check_site_id(id).map_err(ServiceError::Game)?;
+        }
         let mut meta = self.meta(id)?;
         meta.public = public;
         let mut batch = crate::store::Batch::new();
@@ -110,7 +139,9 @@ impl Umpire {
     }
 
     /// Writes `out/index.html` and, for every public game, `out/ID/index.html`,
-    /// `map.png`, `record.txt` and `record.txt.sig`.
+    /// `map.png`, `record.txt` and `record.txt.sig`. Each game's page is
+    /// contained: one that fails (an error or a panic) is logged, listed in
+    /// the report and left as it was, and the others are written.
     pub fn write_site(
         &mut self,
         out: &Path,
@@ -118,26 +149,68 @@ impl Umpire {
     ) -> Result<SiteReport, ServiceError> {
         mkdir(out)?;
         let mut lines = Vec::new();
+        let mut failed = Vec::new();
         for id in self.game_ids()? {
-            if !self.meta(&id)?.public {
+            if !self.meta(&id).is_ok_and(|m| m.public) {
                 continue;
             }
-            let line = self.write_page(&id, &out.join(&id), now)?;
-            lines.push(line);
+            match self.contained_page(&id, out, now) {
+                Ok(line) => lines.push(line),
+                Err(why) => {
+                    tracing::warn!(game = %id, "the game's page was not written: {why}");
+                    // Its last page, if it has one, stays listed.
+                    if check_site_id(&id).is_ok() && out.join(&id).join("index.html").is_file() {
+                        lines.push(IndexLine {
+                            id: id.clone(),
+                            title: self.meta(&id).map(|m| m.ruleset).unwrap_or_default(),
+                            stage: "(this page could not be brought up to date)".into(),
+                        });
+                    }
+                    failed.push((id, why));
+                }
+            }
         }
         #[derive(Serialize)]
         struct Ctx {
             games: Vec<IndexLine>,
         }
-        let games: Vec<String> = lines.iter().map(|l| l.id.clone()).collect();
+        let games: Vec<String> = lines
+            .iter()
+            .map(|l| l.id.clone())
+            .filter(|id| !failed.iter().any(|(f, _)| f == id))
+            .collect();
         put(
             &out.join("index.html"),
             render("index.html", INDEX, &Ctx { games: lines })?.as_bytes(),
         )?;
         Ok(SiteReport {
             games,
+            failed,
             out: out.to_path_buf(),
         })
+    }
+
+    /// Game `id`'s page in `out/ID/`, or why it could not be written. A game
+    /// whose id is a name the site writes beside it gets no folder at all.
+    fn contained_page(
+        &mut self,
+        id: &str,
+        out: &Path,
+        now: jiff::Timestamp,
+    ) -> Result<IndexLine, String> {
+        check_site_id(id)?;
+        let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.write_page(id, &out.join(id), now)
+        }));
+        match page {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(p) => {
+                // What the panic left in the cached game is dropped.
+                self.forget(id);
+                Err(format!("internal error: {}", super::poll::panic_text(&*p)))
+            }
+        }
     }
 
     fn write_page(

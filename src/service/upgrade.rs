@@ -97,8 +97,16 @@ impl Umpire {
             let Some(own) = current.get(&meta.ruleset).copied() else {
                 continue;
             };
-            if let Some(o) = self.check_one(&id, own, now)? {
-                out.push((id, o));
+            // A game whose stored record fails is skipped (logged), as the
+            // deadline check skips it; the others are checked.
+            match self.check_one(&id, own, now) {
+                Ok(Some(o)) => out.push((id, o)),
+                Ok(None) => {}
+                Err(e) if super::poll::environmental(&e) => return Err(e),
+                Err(e) => {
+                    self.forget(&id);
+                    tracing::warn!(game = %id, "the game could not be checked under the new rulesets: {e}");
+                }
             }
         }
         if current != seen {

@@ -830,9 +830,11 @@ fn returned(d: &Data, l: &Line, w: &[&str]) -> Result<ActStep, OrderError> {
 }
 
 fn arg<'a>(l: &Line, w: &[&'a str], i: usize) -> Result<&'a str, OrderError> {
+    // `w` may be the words after a line's first, so empty.
+    let what = w.first().copied().unwrap_or("the line");
     w.get(i)
         .copied()
-        .ok_or_else(|| l.err(format!("{} needs more: see `umpire rules adp`", w[0])))
+        .ok_or_else(|| l.err(format!("{what} needs more: see `umpire rules adp`")))
 }
 
 fn count_or_one(l: &Line, w: &[&str], i: usize) -> Result<u8, OrderError> {
@@ -924,6 +926,9 @@ fn path(d: &Data, l: &Line, w: &str) -> Result<Vec<SpaceId>, OrderError> {
 }
 
 fn movement(d: &Data, l: &Line, w: &[&str]) -> Result<Move, OrderError> {
+    if w.is_empty() {
+        return Err(l.err("a move is `move N [troops|police|active] FROM>TO [with N]`"));
+    }
     let mut m = Move {
         count: number(l, arg(l, w, 0)?)?,
         ..Move::default()

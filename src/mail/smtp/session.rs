@@ -17,33 +17,72 @@ use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use std::io::{self, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-enum Stream {
+enum Inner {
     Plain(TcpStream),
     Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
 }
 
+/// The connection, every read and write of which must end by the deadline
+/// of the reply or the write in hand ([`Session::reply`], [`Session::write`]),
+/// however the server paces its bytes.
+struct Stream {
+    inner: Inner,
+    deadline: Instant,
+    /// What the deadline is for, for the error.
+    what: &'static str,
+}
+
+impl Stream {
+    fn new(inner: Inner) -> Stream {
+        Stream {
+            inner,
+            deadline: Instant::now(),
+            what: "the server took too long",
+        }
+    }
+
+    fn tcp(&self) -> &TcpStream {
+        match &self.inner {
+            Inner::Plain(t) => t,
+            Inner::Tls(s) => &s.sock,
+        }
+    }
+
+    /// The time left, set as the socket's timeout for reading or writing.
+    fn arm(&self, read: bool) -> io::Result<()> {
+        let left = Some(imap::left_until(self.deadline, self.what)?);
+        match read {
+            true => self.tcp().set_read_timeout(left),
+            false => self.tcp().set_write_timeout(left),
+        }
+    }
+}
+
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Stream::Plain(t) => t.read(buf),
-            Stream::Tls(t) => t.read(buf),
+        self.arm(true)?;
+        match &mut self.inner {
+            Inner::Plain(t) => t.read(buf),
+            Inner::Tls(t) => t.read(buf),
         }
     }
 }
 
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Stream::Plain(t) => t.write(buf),
-            Stream::Tls(t) => t.write(buf),
+        self.arm(false)?;
+        match &mut self.inner {
+            Inner::Plain(t) => t.write(buf),
+            Inner::Tls(t) => t.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Stream::Plain(t) => t.flush(),
-            Stream::Tls(t) => t.flush(),
+        self.arm(false)?;
+        match &mut self.inner {
+            Inner::Plain(t) => t.flush(),
+            Inner::Tls(t) => t.flush(),
         }
     }
 }
@@ -73,6 +112,9 @@ pub(crate) struct Session {
     io: BufReader<Stream>,
     ext: Extensions,
     server: String,
+    /// How long one reply, or one command's writing, may take in all; a
+    /// message's body that and a second per 32 KiB.
+    timeout: Duration,
 }
 
 impl Session {
@@ -95,9 +137,7 @@ impl Session {
         );
         let tcp = imap::connect_any(&addrs, timeout).map_err(fail(CheckStep::Connect))?;
         let peer = tcp.peer_addr().map(|a| a.to_string()).unwrap_or_default();
-        tcp.set_read_timeout(Some(timeout))
-            .and_then(|_| tcp.set_write_timeout(Some(timeout)))
-            .and_then(|_| tcp.set_nodelay(true))
+        tcp.set_nodelay(true)
             .map_err(|e| MailError::Transient(format!("setting up the socket: {e}")))
             .map_err(fail(CheckStep::Connect))?;
         report.ok(CheckStep::Connect, format!("connected to {peer}"));
@@ -110,11 +150,13 @@ impl Session {
         let mut session = match s.security {
             Security::Tls => {
                 let cfg = tls_config.clone().ok_or_else(no_tls)?;
-                let t = imap::handshake(host, tcp, cfg).map_err(fail(CheckStep::Tls))?;
+                let t = imap::handshake(host, tcp, cfg, timeout).map_err(fail(CheckStep::Tls))?;
                 report.ok(CheckStep::Tls, format!("TLS, certificate valid for {host}"));
-                Session::new(Stream::Tls(Box::new(t)), server)
+                Session::new(Inner::Tls(Box::new(t)), server, timeout)
             }
-            Security::Plain | Security::Starttls => Session::new(Stream::Plain(tcp), server),
+            Security::Plain | Security::Starttls => {
+                Session::new(Inner::Plain(tcp), server, timeout)
+            }
         };
         let greeting = session.reply().map_err(fail(CheckStep::Greeting))?;
         if greeting.code != 220 {
@@ -142,15 +184,20 @@ impl Session {
         Ok(session)
     }
 
-    fn new(stream: Stream, server: String) -> Session {
+    fn new(inner: Inner, server: String, timeout: Duration) -> Session {
         Session {
-            io: BufReader::with_capacity(8192, stream),
+            io: BufReader::with_capacity(8192, Stream::new(inner)),
             ext: Extensions::default(),
             server,
+            timeout,
         }
     }
 
+    /// One reply, which must come whole within the timeout.
     fn reply(&mut self) -> Result<Reply, MailError> {
+        let s = self.io.get_mut();
+        s.deadline = Instant::now() + self.timeout;
+        s.what = "no whole reply from the server within the timeout";
         read_reply(&mut self.io).map_err(|e| self.io_context(e))
     }
 
@@ -161,9 +208,13 @@ impl Session {
         }
     }
 
-    /// Writes `bytes` in one go (one TCP segment train, no Nagle wait).
+    /// Writes `bytes` in one go (one TCP segment train, no Nagle wait),
+    /// within the timeout and a second per 32 KiB (a message's body).
     fn write(&mut self, bytes: &[u8]) -> Result<(), MailError> {
+        let time = imap::time_for(bytes.len() as u64, self.timeout);
         let w = self.io.get_mut();
+        w.deadline = Instant::now() + time;
+        w.what = "the server did not take what was sent within the timeout";
         w.write_all(bytes).and_then(|_| w.flush()).map_err(|e| {
             if let Some(r) = tls::rustls_error_in(&e) {
                 return MailError::Tls(format!("{}: {}", self.server, tls::describe(r)));
@@ -225,12 +276,12 @@ impl Session {
                 "the server sent data right after STARTTLS; refusing".into(),
             ));
         }
-        let server = self.server.clone();
-        let Stream::Plain(tcp) = self.io.into_inner() else {
+        let (server, timeout) = (self.server.clone(), self.timeout);
+        let Inner::Plain(tcp) = self.io.into_inner().inner else {
             return Err(MailError::Tls("STARTTLS on a TLS connection".into()));
         };
-        let t = imap::handshake(host, tcp, cfg)?;
-        Ok(Session::new(Stream::Tls(Box::new(t)), server))
+        let t = imap::handshake(host, tcp, cfg, timeout)?;
+        Ok(Session::new(Inner::Tls(Box::new(t)), server, timeout))
     }
 
     /// AUTH PLAIN, else AUTH LOGIN (RFC 4954, 4616).

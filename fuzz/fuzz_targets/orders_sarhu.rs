@@ -1,0 +1,31 @@
+//! Strike on Sarhu 1619's orders and standing orders, read at positions of
+//! self-played games and carried out (`umpire::core::grammar_fuzz`).
+#![no_main]
+
+#[path = "orders/mod.rs"]
+mod orders;
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+use umpire::core::grammar_fuzz::{Grammar, Walk};
+
+static G: OnceLock<Grammar> = OnceLock::new();
+
+fn grammar() -> &'static Grammar {
+    G.get_or_init(|| {
+        orders::grammar(
+            "sarhu",
+            &[
+                Walk::new("historical", &[], 1, 5000),
+                Walk::new(
+                    "historical",
+                    &[("variant", "szechwan"), ("retreat", "cascade"), ("activation", "consecutive")],
+                    2,
+                    5000,
+                ),
+            ],
+        )
+    })
+}
+
+fuzz_target!(init: { grammar(); }, |data: &[u8]| grammar().run(data));
