@@ -15,6 +15,7 @@
 //! in between, so setup orders, sealed plans and decisions are all read
 //! against a state that asks for them.
 
+use super::audience::Viewer;
 use super::dice::Dice;
 use super::game::{Game, hidden_slots};
 use super::hash::{Digest, sha256};
@@ -226,9 +227,10 @@ impl Grammar {
         }
         // What the result mails draw.
         let _ = rs.prompt(&state);
-        let _ = rs.view(&state, None);
+        let _ = rs.view(&state, Viewer::Public);
+        let _ = rs.view(&state, Viewer::Umpire);
         for i in 0..pos.names.len() {
-            let _ = rs.view(&state, Some(Side(i as u8)));
+            let _ = rs.view(&state, Viewer::Side(Side(i as u8)));
         }
     }
 }
