@@ -281,10 +281,10 @@ fn an_imap_idle_outlasts_the_answer_timeout() {
     }
     let port = imap_server(|w, tag, cmd| idle(w, tag, cmd, true));
     let (r, took) = bounded(move || imap_to(port).wait(Duration::from_secs(3 * TIMEOUT)));
-    assert_eq!(r.unwrap(), true, "woken by the news");
+    assert!(r.unwrap(), "woken by the news");
     assert!(took >= Duration::from_secs(TIMEOUT + 1), "{took:?}");
     let port = imap_server(|w, tag, cmd| idle(w, tag, cmd, false));
     let (r, took) = bounded(move || imap_to(port).wait(Duration::from_secs(2 * TIMEOUT)));
-    assert_eq!(r.unwrap(), false, "a quiet wait");
+    assert!(!r.unwrap(), "a quiet wait");
     assert!(took >= Duration::from_secs(2 * TIMEOUT), "{took:?}");
 }
