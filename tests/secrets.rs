@@ -362,6 +362,41 @@ fn a_simultaneous_move_ending_on_a_hidden_line_leaks_nothing() {
     .unwrap();
 }
 
+// A secret roll is rolled as behind a screen: the record holds one sealed
+// item per die, so the others are told how many dice were rolled ("+3 hidden
+// from you"), and never the faces, the die's size or the label.
+#[test]
+fn a_secret_roll_tells_the_others_how_many_dice_and_nothing_more() {
+    let mut c = Club::new("freeform", "open", &["red", "blue"], &[("secrets", "on")]);
+    c.send(0, &["roll secret 3d8 spotting the ford"]);
+    let red = c.mails_to("red");
+    let own = &red.last().unwrap().text;
+    assert!(
+        own.contains("Your secret roll 3d8 for spotting the ford:"),
+        "{own}"
+    );
+    for to in ["blue", WATCHER] {
+        let seen = c.mails_to(to);
+        let last = &seen.last().expect("mailed").text;
+        assert!(
+            last.contains("(+3 hidden from you: sealed in the record until the end)"),
+            "{last}"
+        );
+        for m in &seen {
+            holds_none(
+                &format!("a mail to {}", m.to),
+                &m.all,
+                &["spotting the ford".to_string(), "3d8".to_string()],
+            );
+        }
+    }
+    holds_none(
+        "the game's page",
+        &c.page(),
+        &["spotting the ford".to_string(), "3d8".to_string()],
+    );
+}
+
 /// A simultaneous move of `a` ending on a hidden line, and `b`'s, under
 /// `version`: the round's public lines as every copy holds them.
 fn round_lines(version: u32) -> (Vec<String>, Record) {
