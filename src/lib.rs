@@ -1,7 +1,8 @@
 //! umpire: a play-by-email adjudicator for board wargames.
 //!
 //! Layers, top to bottom (imports only point down): `cli` → `service` →
-//! `mail` → `store` → `render` → `games` → `core`. See ARCHITECTURE.md.
+//! `mail`, `store`, `render`, `games` → `core`, each layer a crate in
+//! `crates/`. See ARCHITECTURE.md.
 
 /// The allocator of every binary built on the library (the command, the tests,
 /// the benchmarks). A poll runs four threads that allocate and free each
@@ -12,9 +13,13 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cli;
-pub mod core;
-pub mod games;
-pub mod mail;
-pub mod render;
-pub mod service;
-pub mod store;
+
+// The layers are crates of their own (crates/), so the compiler keeps each
+// to what it may import; the library re-exports them under the names the
+// command, the tests and the benchmarks use.
+pub use umpire_core as core;
+pub use umpire_games as games;
+pub use umpire_mail as mail;
+pub use umpire_render as render;
+pub use umpire_service as service;
+pub use umpire_store as store;

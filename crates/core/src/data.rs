@@ -1,0 +1,672 @@
+//! What every game with printed data needs: provenance tags, the tagged-TOML
+//! reader, the data hash, the data-check summary, the embedded-data shell,
+//! and the [`Descriptor`] a game registers itself with.
+//!
+//! Every printed value (map, counters, tables) lives in `games/<kind>/*.toml`
+//! and carries a provenance tag: `rulebook 7.6` (with the rule), `public: source`,
+//! `reconstructed` or `stand-in: why`. A record's `src = "..."` tags all its
+//! values; `src_<key> = "..."` tags one. [`Reader`] refuses untagged values and
+//! unknown keys, so a club replacing stand-ins with the printed game's values
+//! sees what is what.
+
+use super::hash::{Digest, Tagged};
+use super::ruleset::Ruleset;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
+use toml::{Table, Value};
+
+/// The four provenance kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum ProvKind {
+    /// Printed in the rulebook (cite the rule or line).
+    Rulebook,
+    /// From a public source (cite it).
+    Public,
+    /// Reconstructed from history or geography.
+    Reconstructed,
+    /// Invented to make the game playable.
+    StandIn,
+}
+
+impl ProvKind {
+    /// As written in the data.
+    pub fn name(self) -> &'static str {
+        ["rulebook", "public", "reconstructed", "stand-in"][self as usize]
+    }
+}
+
+/// One tagged value: where it is and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tag {
+    /// E.g. `oob.unit[ds.c1].cs`.
+    pub path: String,
+    /// The kind of provenance.
+    pub kind: ProvKind,
+    /// Where it came from, as written after the kind.
+    pub note: String,
+}
+
+/// Reads a provenance string: `rulebook 7.6 (L375)`, `stand-in: why`.
+pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    for (kind, words) in [
+        (ProvKind::Rulebook, &["rulebook"][..]),
+        (ProvKind::Public, &["public"][..]),
+        (ProvKind::Reconstructed, &["reconstructed"][..]),
+        (ProvKind::StandIn, &["stand-in", "standin", "stand in"][..]),
+    ] {
+        for w in words {
+            if let Some(rest) = lower.strip_prefix(w) {
+                if !(rest.is_empty() || rest.starts_with([' ', ':', ';', ','])) {
+                    continue;
+                }
+                let note = t[w.len()..].trim_start_matches([' ', ':', ';', ',']).trim();
+                if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
+                    return Err(format!(
+                        "{:?}: a `{}` tag must say where (rule number or source)",
+                        s,
+                        kind.name()
+                    ));
+                }
+                return Ok((kind, note.to_string()));
+            }
+        }
+    }
+    Err(format!(
+        "{s:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
+    ))
+}
+
+/// Collects errors and tags while reading records.
+#[derive(Default)]
+pub struct Reader {
+    /// Every problem found, each naming the value (`oob.unit[ds.c1].cs: ...`).
+    pub errors: Vec<String>,
+    /// Every value read, with its provenance.
+    pub tags: Vec<Tag>,
+}
+
+/// One TOML table being read: which keys were used, and its default tag.
+pub struct Rec<'a> {
+    /// Where the record is, for messages and tags: `oob.unit[ds.c1]`.
+    pub path: String,
+    /// The table.
+    pub t: &'a Table,
+    /// Keys read so far; [`Reader::finish`] reports the others.
+    pub used: BTreeSet<String>,
+}
+
+impl Reader {
+    /// Starts reading the record at `path`.
+    pub fn rec<'a>(&mut self, path: impl Into<String>, t: &'a Table) -> Rec<'a> {
+        let mut used = BTreeSet::new();
+        used.insert("src".to_string());
+        Rec {
+            path: path.into(),
+            t,
+            used,
+        }
+    }
+
+    /// Records the tag for `key`: `src_<key>`, else `src`.
+    pub fn tag(&mut self, r: &mut Rec, key: &str) {
+        let specific = format!("src_{key}");
+        let src = match r.t.get(&specific) {
+            Some(v) => {
+                r.used.insert(specific.clone());
+                Some(v)
+            }
+            None => r.t.get("src"),
+        };
+        let path = format!("{}.{key}", r.path);
+        match src.and_then(Value::as_str) {
+            Some(s) => match parse_provenance(s) {
+                Ok((kind, note)) => self.tags.push(Tag { path, kind, note }),
+                Err(e) => self.errors.push(format!("{path}: {e}")),
+            },
+            None => self.errors.push(format!(
+                "{path} has no provenance tag: add `src = \"...\"` to the record or `{specific} = \"...\"`"
+            )),
+        }
+    }
+
+    /// The value of `key`, tagged; an error if `required` and missing.
+    pub fn value<'a>(&mut self, r: &mut Rec<'a>, key: &str, required: bool) -> Option<&'a Value> {
+        r.used.insert(key.to_string());
+        match r.t.get(key) {
+            Some(v) => {
+                self.tag(r, key);
+                Some(v)
+            }
+            None => {
+                if required {
+                    self.errors.push(format!("{}: missing `{key}`", r.path));
+                }
+                None
+            }
+        }
+    }
+
+    /// A required whole number ≥ 0.
+    pub fn int(&mut self, r: &mut Rec, key: &str) -> Option<u32> {
+        let v = self.value(r, key, true)?;
+        match v.as_integer().and_then(|i| u32::try_from(i).ok()) {
+            Some(i) => Some(i),
+            None => {
+                self.errors.push(format!(
+                    "{}.{key}: want a whole number ≥ 0, found {v}",
+                    r.path
+                ));
+                None
+            }
+        }
+    }
+
+    /// An optional whole number ≥ 0.
+    pub fn opt_int(&mut self, r: &mut Rec, key: &str) -> Option<u32> {
+        if r.t.contains_key(key) {
+            self.int(r, key)
+        } else {
+            r.used.insert(key.to_string());
+            None
+        }
+    }
+
+    /// A required `true` or `false`.
+    pub fn boolean(&mut self, r: &mut Rec, key: &str) -> Option<bool> {
+        let v = self.value(r, key, true)?;
+        v.as_bool().or_else(|| {
+            self.errors
+                .push(format!("{}.{key}: want true or false", r.path));
+            None
+        })
+    }
+
+    /// A required string.
+    pub fn string(&mut self, r: &mut Rec, key: &str) -> Option<String> {
+        let v = self.value(r, key, true)?;
+        v.as_str().map(str::to_string).or_else(|| {
+            self.errors.push(format!("{}.{key}: want a string", r.path));
+            None
+        })
+    }
+
+    /// An optional string.
+    pub fn opt_string(&mut self, r: &mut Rec, key: &str) -> Option<String> {
+        if r.t.contains_key(key) {
+            self.string(r, key)
+        } else {
+            r.used.insert(key.to_string());
+            None
+        }
+    }
+
+    /// A list of strings (empty if missing and not `required`).
+    pub fn strings(&mut self, r: &mut Rec, key: &str, required: bool) -> Vec<String> {
+        let Some(v) = self.value(r, key, required) else {
+            return Vec::new();
+        };
+        match v.as_array() {
+            Some(a) if a.iter().all(Value::is_str) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            _ => {
+                self.errors
+                    .push(format!("{}.{key}: want a list of strings", r.path));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Unknown keys and `src_` tags for fields that do not exist are errors.
+    pub fn finish(&mut self, r: Rec) {
+        for k in r.t.keys() {
+            if r.used.contains(k) {
+                continue;
+            }
+            if let Some(field) = k.strip_prefix("src_") {
+                self.errors.push(format!(
+                    "{}.{k} tags a field `{field}` the record does not have",
+                    r.path
+                ));
+            } else {
+                self.errors.push(format!("{}: unknown key `{k}`", r.path));
+            }
+        }
+    }
+}
+
+/// The table `[key]` of a file, or an error naming it.
+pub fn table<'a>(r: &mut Reader, t: &'a Table, key: &str, file: &str) -> Option<&'a Table> {
+    match t.get(key).and_then(Value::as_table) {
+        Some(x) => Some(x),
+        None => {
+            r.errors.push(format!("{file}: missing table [{key}]"));
+            None
+        }
+    }
+}
+
+/// The `[[key]]` tables of a file (none if absent), or an error.
+pub fn array_of_tables<'a>(r: &mut Reader, t: &'a Table, key: &str, file: &str) -> Vec<&'a Table> {
+    match t.get(key) {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|v| {
+                let x = v.as_table();
+                if x.is_none() {
+                    r.errors
+                        .push(format!("{file}: [[{key}]] entries must be tables"));
+                }
+                x
+            })
+            .collect(),
+        Some(_) => {
+            r.errors.push(format!(
+                "{file}: `{key}` must be a list of [[{key}]] tables"
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// The hash of a game's data files, pinned in every record's opening: a
+/// domain-separated hash of the texts in order. `domain` names the game and
+/// the version of its file set (`umpire-sarhu-data-v1`); changing either
+/// changes every hash, so keep them once records exist.
+pub fn data_hash(domain: &str, texts: &[&str]) -> Digest {
+    texts
+        .iter()
+        .fold(Tagged::new(domain), |h, t| h.field(t.as_bytes()))
+        .finish()
+}
+
+/// Parses one data file as TOML, recording a syntax error under its name.
+pub fn parse_toml(r: &mut Reader, name: &str, text: &str) -> Option<Table> {
+    match text.parse::<Table>() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            r.errors.push(format!("{name}: {e}"));
+            None
+        }
+    }
+}
+
+/// Tagged values by provenance kind, keyed by the kind's written name.
+pub fn count_by_provenance(tags: &[Tag]) -> BTreeMap<String, usize> {
+    let mut by = BTreeMap::new();
+    for t in tags {
+        *by.entry(t.kind.name().to_string()).or_insert(0) += 1;
+    }
+    by
+}
+
+/// What `umpire data check NAME` prints for data that passed every check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DataCheck {
+    /// The data hash (see [`data_hash`]).
+    pub hash: Digest,
+    /// The game's own counts, one line each: `map 30 columns x 14 rows, ...`.
+    pub facts: Vec<String>,
+    /// Tagged values by provenance kind (see [`count_by_provenance`]).
+    pub by_provenance: BTreeMap<String, usize>,
+}
+
+impl DataCheck {
+    /// The lines to print: the hash, the facts, the provenance counts.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!("data hash {}", self.hash.to_hex())];
+        out.extend(self.facts.iter().cloned());
+        out.push(format!(
+            "values by provenance: {}",
+            self.by_provenance
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        out
+    }
+}
+
+/// One data file a game embeds and a club may replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataFile {
+    /// Its file name in `games/<kind>/` and in a club's folder: `map.toml`.
+    pub name: &'static str,
+    /// The embedded text (`include_str!`).
+    pub embedded: &'static str,
+}
+
+/// A game's data files: the embedded ones, each replaced where a club gave
+/// its own text.
+#[derive(Clone, Copy, Debug)]
+pub struct Files<'a> {
+    files: &'static [DataFile],
+    replaced: &'a BTreeMap<String, String>,
+}
+
+impl<'a> Files<'a> {
+    /// The files of a game over `replaced` (by file name). Names the game
+    /// does not have are an error, so a misnamed file is not silently ignored.
+    pub fn new(
+        files: &'static [DataFile],
+        replaced: &'a BTreeMap<String, String>,
+    ) -> Result<Files<'a>, Vec<String>> {
+        let unknown: Vec<String> = replaced
+            .keys()
+            .filter(|k| !files.iter().any(|f| f.name == k.as_str()))
+            .map(|k| {
+                let known: Vec<&str> = files.iter().map(|f| f.name).collect();
+                if known.is_empty() {
+                    format!("{k}: this game has no data files to replace")
+                } else {
+                    format!("{k}: not a data file of this game ({})", known.join(", "))
+                }
+            })
+            .collect();
+        if unknown.is_empty() {
+            Ok(Files { files, replaced })
+        } else {
+            Err(unknown)
+        }
+    }
+
+    /// The text of file `name`: the club's if it gave one, else the embedded
+    /// one; empty if the game has no such file.
+    pub fn get(&self, name: &str) -> &'a str {
+        match self.replaced.get(name) {
+            Some(t) => t.as_str(),
+            None => self
+                .files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| f.embedded),
+        }
+    }
+
+    /// True when no file is replaced.
+    pub fn is_embedded(&self) -> bool {
+        self.replaced.is_empty()
+    }
+}
+
+/// The embedded-data shell: a game's data loaded once from its embedded
+/// files and shared, or loaded afresh from a club's replacements.
+///
+/// ```ignore
+/// static DATA: Embedded<Data> = Embedded::new();
+/// let d = DATA.load(&files, Data::from_files)?;
+/// ```
+pub struct Embedded<D> {
+    cell: OnceLock<Arc<D>>,
+}
+
+impl<D> Embedded<D> {
+    /// An empty shell, for a `static`.
+    pub const fn new() -> Embedded<D> {
+        Embedded {
+            cell: OnceLock::new(),
+        }
+    }
+
+    /// The data over `files`: the shared embedded copy when nothing is
+    /// replaced, else a fresh load.
+    pub fn load(
+        &self,
+        files: &Files,
+        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
+    ) -> Result<Arc<D>, Vec<String>> {
+        if !files.is_embedded() {
+            return load(files).map(Arc::new);
+        }
+        if let Some(d) = self.cell.get() {
+            return Ok(d.clone());
+        }
+        let d = Arc::new(load(files)?);
+        Ok(self.cell.get_or_init(|| d).clone())
+    }
+
+    /// The embedded data. The embedded files are part of the build and every
+    /// game tests them, so a failure is a broken build: it panics, naming
+    /// the game, rather than play on a broken map.
+    pub fn embedded(
+        &self,
+        game: &str,
+        files: &'static [DataFile],
+        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
+    ) -> Arc<D> {
+        static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+        let none = NONE.get_or_init(BTreeMap::new);
+        let files = Files {
+            files,
+            replaced: none,
+        };
+        match self.load(&files, load) {
+            Ok(d) => d,
+            Err(e) => panic!("the embedded {game} data is broken: {}", e.join("; ")),
+        }
+    }
+}
+
+impl<D> Default for Embedded<D> {
+    fn default() -> Self {
+        Embedded::new()
+    }
+}
+
+/// Builds a game's ruleset over its data files.
+pub type Build = fn(&Files) -> Result<Arc<dyn Ruleset>, Vec<String>>;
+
+/// Checks a game's data files: the summary, or every problem found.
+pub type Check = fn(&Files) -> Result<DataCheck, Vec<String>>;
+
+/// How a game registers itself: everything the registry, the CLI and the
+/// service need to know about it, so that adding a game is one line in
+/// `src/games/mod.rs`.
+#[derive(Clone, Copy)]
+pub struct Descriptor {
+    /// The registry name, as in records and `umpire new`: `sarhu`.
+    pub name: &'static str,
+    /// The data files it embeds and a club may replace (empty if none).
+    pub files: &'static [DataFile],
+    /// The ruleset over the given files (embedded where not replaced).
+    pub build: Build,
+    /// The data-check summary over the given files, or every problem found.
+    /// `None` for a game with no data.
+    pub check: Option<Check>,
+    /// The data sets this game embedded before, kept so that records made
+    /// with them still replay (`[]` if its data never changed on a release).
+    pub earlier: &'static [EarlierData],
+}
+
+/// A data set a game embedded before its current one: a frozen copy under
+/// `games/<kind>/earlier/<hash prefix>/`, never edited (see "Upgrades" in
+/// ARCHITECTURE.md). Declare one with [`earlier_data!`](crate::earlier_data).
+#[derive(Clone, Copy, Debug)]
+pub struct EarlierData {
+    /// The first hex digits of its data hash: the folder's name.
+    pub hash_prefix: &'static str,
+    /// Its files, as they were.
+    pub files: &'static [DataFile],
+}
+
+/// An [`EarlierData`] from `games/<kind>/earlier/<prefix>/`:
+/// `earlier_data!("adp", "69bc4abb6fa069c4", ["cards.toml", "map.toml"])`.
+#[macro_export]
+macro_rules! earlier_data {
+    ($kind:literal, $prefix:literal, [$($file:literal),* $(,)?]) => {
+        $crate::data::EarlierData {
+            hash_prefix: $prefix,
+            files: &[$($crate::data::DataFile {
+                name: $file,
+                embedded: include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"), "/../../games/", $kind, "/earlier/", $prefix, "/", $file
+                )),
+            }),*],
+        }
+    };
+}
+
+impl Descriptor {
+    /// The ruleset on the embedded data.
+    pub fn ruleset(&self) -> Arc<dyn Ruleset> {
+        let none = BTreeMap::new();
+        let files = Files {
+            files: self.files,
+            replaced: &none,
+        };
+        match (self.build)(&files) {
+            Ok(r) => r,
+            Err(e) => panic!(
+                "the embedded {} data is broken: {}",
+                self.name,
+                e.join("; ")
+            ),
+        }
+    }
+
+    /// The ruleset over replacement files (by file name).
+    pub fn with_data(
+        &self,
+        replaced: &BTreeMap<String, String>,
+    ) -> Result<Arc<dyn Ruleset>, Vec<String>> {
+        (self.build)(&Files::new(self.files, replaced)?)
+    }
+
+    /// The ruleset over the earlier embedded data set whose hash is `data`,
+    /// if the game kept it: what a game's [`Rules::at_data`] answers.
+    ///
+    /// [`Rules::at_data`]: crate::ruleset::Rules::at_data
+    pub fn at_data(&self, data: &Digest) -> Option<Arc<dyn Ruleset>> {
+        let hex = data.to_hex();
+        self.earlier
+            .iter()
+            .filter(|e| hex.starts_with(e.hash_prefix))
+            .find_map(|e| {
+                let files: BTreeMap<String, String> = e
+                    .files
+                    .iter()
+                    .map(|f| (f.name.to_string(), f.embedded.to_string()))
+                    .collect();
+                let r = self.with_data(&files).ok()?;
+                (r.info().data.as_ref() == Some(data)).then_some(r)
+            })
+    }
+
+    /// The data check over replacement files (by file name); a game without
+    /// data says so.
+    pub fn check_data(
+        &self,
+        replaced: &BTreeMap<String, String>,
+    ) -> Result<Vec<String>, Vec<String>> {
+        let files = Files::new(self.files, replaced)?;
+        match self.check {
+            Some(check) => check(&files).map(|c| c.lines()),
+            None => Ok(vec![format!("{} has no data files", self.name)]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provenance_tags_name_their_source() {
+        assert_eq!(
+            parse_provenance("rulebook 7.6 (L375)"),
+            Ok((ProvKind::Rulebook, "7.6 (L375)".into()))
+        );
+        assert_eq!(
+            parse_provenance("stand-in: no map printed"),
+            Ok((ProvKind::StandIn, "no map printed".into()))
+        );
+        assert_eq!(
+            parse_provenance("reconstructed").map(|p| p.0),
+            Ok(ProvKind::Reconstructed)
+        );
+        assert!(
+            parse_provenance("rulebook").is_err(),
+            "a rulebook tag cites the rule"
+        );
+        assert!(parse_provenance("guess").is_err());
+    }
+
+    #[test]
+    fn the_reader_refuses_untagged_values_and_unknown_keys() {
+        let t: Table = "src = \"stand-in: test\"\nsrc_b = \"rulebook 2.1\"\na = 3\nb = true\nc = 1"
+            .parse()
+            .unwrap();
+        let mut r = Reader::default();
+        let mut rec = r.rec("x", &t);
+        assert_eq!(r.int(&mut rec, "a"), Some(3));
+        assert_eq!(r.boolean(&mut rec, "b"), Some(true));
+        r.finish(rec);
+        assert_eq!(r.errors, ["x: unknown key `c`"]);
+        assert_eq!(
+            count_by_provenance(&r.tags),
+            BTreeMap::from([("rulebook".to_string(), 1), ("stand-in".to_string(), 1)])
+        );
+        let bare: Table = "a = 3".parse().unwrap();
+        let mut r = Reader::default();
+        let mut rec = r.rec("y", &bare);
+        r.int(&mut rec, "a");
+        assert!(
+            r.errors[0].contains("y.a has no provenance tag"),
+            "{:?}",
+            r.errors
+        );
+    }
+
+    #[test]
+    fn data_hash_is_the_tagged_hash_of_the_texts() {
+        let want = Tagged::new("d").field(b"a").field(b"b").finish();
+        assert_eq!(data_hash("d", &["a", "b"]), want);
+        assert_ne!(data_hash("d", &["ab"]), want);
+    }
+
+    static FILES: &[DataFile] = &[DataFile {
+        name: "map.toml",
+        embedded: "x = 1",
+    }];
+
+    #[test]
+    fn files_are_embedded_unless_replaced_and_names_are_checked() {
+        let mut rep = BTreeMap::new();
+        let f = Files::new(FILES, &rep).unwrap();
+        assert_eq!(f.get("map.toml"), "x = 1");
+        assert!(f.is_embedded());
+        rep.insert("map.toml".to_string(), "x = 2".to_string());
+        assert_eq!(Files::new(FILES, &rep).unwrap().get("map.toml"), "x = 2");
+        rep.insert("mpa.toml".to_string(), String::new());
+        let e = Files::new(FILES, &rep).unwrap_err();
+        assert!(
+            e[0].contains("not a data file of this game (map.toml)"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn the_shell_loads_embedded_data_once() {
+        static SHELL: Embedded<String> = Embedded::new();
+        let mut calls = 0;
+        let a = SHELL.embedded("t", FILES, |f| {
+            calls += 1;
+            Ok(f.get("map.toml").to_string())
+        });
+        let b = SHELL.embedded("t", FILES, |_| unreachable!("loaded once"));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(calls, 1);
+        let rep = BTreeMap::from([("map.toml".to_string(), "x = 9".to_string())]);
+        let files = Files::new(FILES, &rep).unwrap();
+        let c = SHELL
+            .load(&files, |f| Ok(f.get("map.toml").to_string()))
+            .unwrap();
+        assert_eq!(*c, "x = 9");
+    }
+}

@@ -1,0 +1,170 @@
+//! The club admin's acts in the record (`core::act::AdminAct`): ending a game
+//! with a stated result, and replacing a side's key or address. Each is an
+//! `admin` entry, so a verifier knows from there on which key signs a side's
+//! moves and where its mails go. Pausing, resuming and extending deadlines
+//! are the service's business (the umpire's clock), not the record's.
+
+use super::{Game, Keys, Report, side_index};
+use crate::act::{AdminAct, AdminEntry};
+use crate::hash::Digest;
+use crate::record::Body;
+use crate::ruleset::Event;
+use crate::sig::PublicKey;
+
+impl Game {
+    /// Carries out an admin act, appending its entry (and, for an end, the
+    /// reveal of every dice position used). Returns the entry and its report.
+    pub fn admin<'a>(
+        &mut self,
+        act: AdminAct,
+        reason: &str,
+        keys: impl Into<Keys<'a>>,
+        at: &str,
+    ) -> Result<(u64, Report), String> {
+        self.admin_entry(act, reason, None, keys.into(), at)
+    }
+
+    /// Records the deadline settings a side asked for by the signed request
+    /// whose text hashes to `request`, so that a copy of that request is
+    /// known as one wherever the record goes ([`Game::request_entry`]).
+    pub fn settings_by_request<'a>(
+        &mut self,
+        act: AdminAct,
+        request: Digest,
+        keys: impl Into<Keys<'a>>,
+        at: &str,
+    ) -> Result<(u64, Report), String> {
+        if !matches!(act, AdminAct::Settings { .. }) {
+            return Err("only settings are asked for by a request".into());
+        }
+        self.admin_entry(act, "the side's request", Some(request), keys.into(), at)
+    }
+
+    /// The settings entry a signed request whose text hashes to `request`
+    /// made, if any.
+    pub fn request_entry(&self, request: &Digest) -> Option<u64> {
+        self.requests.get(request).copied()
+    }
+
+    fn admin_entry(
+        &mut self,
+        act: AdminAct,
+        reason: &str,
+        request: Option<Digest>,
+        keys: Keys,
+        at: &str,
+    ) -> Result<(u64, Report), String> {
+        let events = self.judge_admin(&act)?;
+        let ends = matches!(act, AdminAct::End(_));
+        let body = Body::Admin(AdminEntry {
+            act: act.clone(),
+            reason: reason.to_string(),
+            request,
+            at: at.to_string(),
+        });
+        let seq = self.apply_admin(body, &act, reason, events);
+        if ends {
+            let due = self.pending_reveal.clone();
+            self.reveal(&due, keys);
+        }
+        Ok((seq, self.reports.get(&seq).cloned().unwrap_or_default()))
+    }
+
+    /// What an admin act does, or why it cannot be done now.
+    fn judge_admin(&self, act: &AdminAct) -> Result<Vec<Event>, String> {
+        let side = |name: &str| {
+            side_index(&self.sides, name).ok_or_else(|| {
+                let names: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "the game has no side {name:?}; its sides are {}",
+                    names.join(", ")
+                )
+            })
+        };
+        Ok(match act {
+            AdminAct::End(end) => {
+                if let Some(done) = &self.prompt.finished {
+                    return Err(format!("the game is over already: {}", done.summary));
+                }
+                for w in &end.winners {
+                    side(w)?;
+                }
+                vec![
+                    Event::say("The club's admin ends the game."),
+                    Event::say(format!("Game over: {}", end.summary)),
+                ]
+            }
+            AdminAct::Key { side: name, key } => {
+                let s = side(name)?;
+                let k = PublicKey::parse(key).map_err(|e| format!("the new key: {e}"))?;
+                vec![Event::say(format!(
+                    "The club's admin replaced {}'s key: its moves are signed by {} from here on (was {}).",
+                    self.sides[s.index()].name,
+                    k.fingerprint(),
+                    self.sides[s.index()].key.fingerprint()
+                ))]
+            }
+            AdminAct::Settings { side: name, .. } => {
+                side(name)?;
+                Vec::new()
+            }
+            AdminAct::Address { side: name, email } => {
+                let s = side(name)?;
+                if email.trim().is_empty() || !email.contains('@') {
+                    return Err(format!("{email:?} is not a mail address"));
+                }
+                vec![Event::say(format!(
+                    "The club's admin changed {}'s mail address: its mails go to {email} from here on.",
+                    self.sides[s.index()].name
+                ))]
+            }
+        })
+    }
+
+    /// Appends an admin entry and carries it out.
+    fn apply_admin(&mut self, body: Body, act: &AdminAct, reason: &str, events: Vec<Event>) -> u64 {
+        let request = match &body {
+            Body::Admin(a) => a.request,
+            _ => None,
+        };
+        let seq = self.push_entry(body);
+        if let Some(r) = request {
+            self.requests.entry(r).or_insert(seq);
+        }
+        match act {
+            AdminAct::End(end) => self.end_with(end),
+            AdminAct::Key { side, key } => {
+                if let (Some(s), Ok(k)) = (side_index(&self.sides, side), PublicKey::parse(key)) {
+                    self.sides[s.index()].key = k;
+                }
+            }
+            AdminAct::Address { side, email } => {
+                if let Some(s) = side_index(&self.sides, side) {
+                    self.sides[s.index()].email = email.clone();
+                }
+            }
+            // The service's business; the last result stays the last action.
+            AdminAct::Settings { .. } => return seq,
+        }
+        let report = Report {
+            reason: reason.to_string(),
+            standing: events,
+            ..Default::default()
+        };
+        self.put_report(seq, report);
+        self.last_action = seq;
+        seq
+    }
+
+    /// Replays an admin entry; returns the positions due for reveal.
+    pub(super) fn replay_admin(&mut self, a: &AdminEntry, body: &Body) -> Result<Vec<u64>, String> {
+        let events = self.judge_admin(&a.act)?;
+        let ends = matches!(a.act, AdminAct::End(_));
+        self.apply_admin(body.clone(), &a.act, &a.reason, events);
+        Ok(if ends {
+            self.pending_reveal.clone()
+        } else {
+            Vec::new()
+        })
+    }
+}

@@ -1,0 +1,612 @@
+//! Replaying a record from its opening, one handler per entry kind.
+
+use super::entries::rolls_of;
+use super::evaluate::{DiceFrom, roll_mismatch};
+use super::round::{Held, HeldMove};
+use super::{Game, ReplayError, ReplayMode, ReplaySummary, Revealed, side_index};
+use crate::dice::{self, Commitment};
+use crate::hash::{Digest, sha256};
+use crate::record::{
+    Body, DefaultEntry, Entry, MoveEntry, Record, RejectedEntry, RoundEntry, SealedEntry,
+};
+use crate::ruleset::Ruleset;
+use base64::Engine as _;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One entry's replay: what went wrong, in words (the caller adds the seq).
+type Step = Result<(), String>;
+
+/// Why a side's copy of a record cannot be replayed.
+const SIDE_COPY: &str = "this is a side's copy of the record: it holds sealed items without their openings, so it cannot be replayed in full (`umpire verify` audits it as a copy)";
+
+impl Game {
+    /// Replays a record from its opening, checking it as `mode` says. The
+    /// record must be complete: a side's copy, with sealed items it may not
+    /// open, is audited by [`crate::audit`] instead.
+    pub fn replay(
+        ruleset: Arc<dyn Ruleset>,
+        record: &Record,
+        mode: ReplayMode,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_from(ruleset, record.clone(), mode, None)
+    }
+
+    /// [`Game::replay`] of a record the caller gives up: its entries become
+    /// the game's own, moved rather than copied (issue 13).
+    pub fn replay_owned(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+        mode: ReplayMode,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_from(ruleset, record, mode, None)
+    }
+
+    /// A verifier's replay (`umpire verify`): [`Game::replay_owned`] in
+    /// [`ReplayMode::Verify`], keeping the report of the last action only,
+    /// not of every entry (a verifier sends no result mail and draws no game
+    /// page; building and freeing them all was a tenth of its time, issue
+    /// 13). [`Game::report`] of an earlier entry is then `None`; entries
+    /// added to the game afterwards keep their reports as usual.
+    pub fn verify_only(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_lean(ruleset, record, ReplayMode::Verify, None, false)
+    }
+
+    /// [`Game::replay`], under `base` itself from entry `force_from` on when given.
+    pub(super) fn replay_from(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+        mode: ReplayMode,
+        force_from: Option<u64>,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        Game::replay_lean(ruleset, record, mode, force_from, true)
+    }
+
+    /// [`Game::replay_from`], keeping every action's report or the last one's.
+    fn replay_lean(
+        ruleset: Arc<dyn Ruleset>,
+        record: Record,
+        mode: ReplayMode,
+        force_from: Option<u64>,
+        keep_reports: bool,
+    ) -> Result<(Game, ReplaySummary), ReplayError> {
+        let owned = record.into_entries();
+        let entries = owned.as_slice();
+        // Later entries are looked at as they are replayed (`replay_entry`).
+        for e in entries.iter().take(2) {
+            if e.body.closed_items() > 0 {
+                return Err(ReplayError {
+                    seq: e.seq,
+                    message: SIDE_COPY.into(),
+                });
+            }
+        }
+        let first =
+            Record::from_entries(entries[..1.min(entries.len())].to_vec()).map_err(|e| {
+                ReplayError {
+                    seq: 0,
+                    message: e.to_string(),
+                }
+            })?;
+        let rest = entries.get(1..).unwrap_or_default();
+        let mut game = Game::start(ruleset, first, rest, force_from)?;
+        game.record.reserve(rest.len());
+        game.keep_reports = keep_reports;
+        let revealed = revealed_secrets(entries)?;
+        let mut sum = ReplaySummary {
+            entries: 1,
+            ..Default::default()
+        };
+        let setup = entries.get(1).filter(|e| matches!(e.body, Body::Setup(_)));
+        let from = match (mode, setup) {
+            (ReplayMode::Verify, _) => game.secrets_at(&revealed, 0),
+            (_, Some(e)) => match &e.body {
+                Body::Setup(s) => DiceFrom::Recorded(rolls_of(&s.rolls)),
+                _ => DiceFrom::Preview,
+            },
+            _ => DiceFrom::Preview,
+        };
+        game.deal(from, setup.map(|e| (&e.body, e.seq)))?;
+        let dealt = game.reports[&0].rolls.len();
+        count_rolls(&mut sum, dealt, mode == ReplayMode::Verify);
+        let start = if setup.is_some() {
+            sum.entries += 1;
+            2
+        } else {
+            1
+        };
+        let mut expect_reveals: Vec<u64> = Vec::new();
+        if mode == ReplayMode::Verify {
+            game.prechecked = Some(precheck_stream(entries));
+        }
+        let len = entries.len() as u64;
+        // Each entry is moved into the game's record (its handler pushes the
+        // recorded body itself), so it is not copied.
+        let mut entries = owned.into_iter();
+        entries.nth(start - 1);
+        while let Some(e) = entries.next() {
+            let link = e.link();
+            game.replaying = Some(link);
+            let step = game.replay_entry(
+                e,
+                entries.as_slice(),
+                mode,
+                &revealed,
+                &mut expect_reveals,
+                &mut sum,
+            );
+            game.replaying = None;
+            step.map_err(|message| ReplayError {
+                seq: link.seq,
+                message,
+            })?;
+            if game.record.head() != link.hash {
+                return Err(ReplayError {
+                    seq: link.seq,
+                    message: "the entry's hash does not match its content".into(),
+                });
+            }
+            sum.entries += 1;
+        }
+        game.prechecked = None;
+        game.keep_reports = true;
+        if game.disclose_due.is_some() {
+            return Err(ReplayError {
+                seq: len,
+                message: "the record ends before the disclose entry its last entry owes".into(),
+            });
+        }
+        Ok((game, sum))
+    }
+
+    fn replay_entry(
+        &mut self,
+        e: Entry,
+        rest: &[Entry],
+        mode: ReplayMode,
+        revealed: &Revealed,
+        expect_reveals: &mut Vec<u64>,
+        sum: &mut ReplaySummary,
+    ) -> Step {
+        // One walk over the hidden items: a side's copy is named before
+        // anything else, a bad opening after the entry's place is checked.
+        let tally = e.body.tally_items(mode == ReplayMode::Verify);
+        if matches!(tally, Ok(t) if t.closed > 0) {
+            return Err(SIDE_COPY.into());
+        }
+        if e.prev != self.record.head() || e.seq != self.record.len() as u64 {
+            return Err("does not follow the entry before it".into());
+        }
+        if self.disclose_due.is_some() && !matches!(e.body, Body::Disclose(_)) {
+            return Err(
+                "the entry before disclosed rolls, but no disclose entry follows it".into(),
+            );
+        }
+        if !matches!(e.body, Body::Reveal(_) | Body::Disclose(_)) && !expect_reveals.is_empty() {
+            return Err(format!(
+                "the secrets of dice positions {expect_reveals:?} were due to be revealed here"
+            ));
+        }
+        sum.openings_checked += tally.map_err(|b| b.to_string())?.opened as u64;
+        // The frequent kinds take their body by value and push it on; the
+        // rare ones (upgrades, disclosures, acts, admin) push a copy.
+        let seq = e.seq;
+        match e.body {
+            Body::Opening(_) => Err("a second opening".into()),
+            Body::Setup(_) => Err("a setup entry after play began".into()),
+            Body::Move(m) => {
+                *expect_reveals = self.replay_move(m, mode, revealed, sum)?;
+                Ok(())
+            }
+            Body::Default(d) => {
+                *expect_reveals = self.replay_default(d, mode, revealed, sum)?;
+                Ok(())
+            }
+            Body::Rejected(r) => self.replay_rejected(r, mode, sum),
+            Body::Sealed(s) => self.replay_sealed(seq, s, mode, sum),
+            Body::Round(r) => {
+                *expect_reveals = self.replay_round(r, mode, revealed, sum)?;
+                Ok(())
+            }
+            Body::Recommit(r) => {
+                self.accept_recommit(&r)?;
+                self.push_entry(Body::Recommit(r));
+                Ok(())
+            }
+            ref body @ Body::Upgrade(ref u) => self.replay_upgrade(seq, body, u, rest),
+            ref body @ Body::Disclose(_) => self.replay_disclosure(body),
+            ref body @ Body::Act(ref a) => {
+                *expect_reveals = self.replay_act(a, body, mode, sum)?;
+                Ok(())
+            }
+            ref body @ Body::Admin(ref a) => {
+                *expect_reveals = self.replay_admin(a, body)?;
+                Ok(())
+            }
+            Body::Reveal(r) => {
+                let Some(pos) = expect_reveals.first().copied() else {
+                    return Err(format!(
+                        "reveals the secret of dice position {} while it could still be used, or was never used",
+                        r.position
+                    ));
+                };
+                if r.position != pos {
+                    return Err(format!(
+                        "reveals dice position {}, but position {pos} was due",
+                        r.position
+                    ));
+                }
+                self.accept_reveal(&r)?;
+                expect_reveals.remove(0);
+                sum.reveals += 1;
+                self.push_entry(Body::Reveal(r));
+                Ok(())
+            }
+        }
+    }
+
+    /// The dice of position `p` as a verifier has them: from revealed secrets
+    /// where the record reveals them, else the recorded rolls.
+    fn secrets_at(&self, revealed: &Revealed, p: u64) -> DiceFrom<'static> {
+        let public = if p == 0 {
+            Some(self.last_revealed.1)
+        } else {
+            revealed.0.get(&p).copied()
+        };
+        match public {
+            Some(public) => DiceFrom::Secret {
+                public,
+                hidden: (0..self.slots())
+                    .map(|slot| revealed.1.get(&(p, slot)).copied())
+                    .collect(),
+            },
+            None => DiceFrom::Preview,
+        }
+    }
+
+    fn slots(&self) -> usize {
+        if self.hides { self.sides.len() + 1 } else { 0 }
+    }
+
+    /// The dice for a recorded move: derived in `Verify` where the secret is
+    /// revealed, else the recorded rolls. Returns whether they are derived.
+    fn move_dice(
+        &self,
+        mode: ReplayMode,
+        revealed: &Revealed,
+        position: Option<u64>,
+        recorded: &[crate::sealed::Hidden<dice::Roll>],
+    ) -> (DiceFrom<'static>, bool) {
+        if mode == ReplayMode::Verify
+            && let Some(p) = position
+            && let from @ DiceFrom::Secret { .. } = self.secrets_at(revealed, p)
+        {
+            return (from, true);
+        }
+        (DiceFrom::Recorded(rolls_of(recorded)), false)
+    }
+
+    fn replay_move(
+        &mut self,
+        m: MoveEntry,
+        mode: ReplayMode,
+        revealed: &Revealed,
+        sum: &mut ReplaySummary,
+    ) -> Result<Vec<u64>, String> {
+        let text = m.text.value().ok_or("the move's text is sealed")?;
+        let signature = m
+            .signature
+            .value()
+            .ok_or("the move's signature is sealed")?;
+        let (dice, verified) = self.move_dice(mode, revealed, m.position, &m.rolls);
+        if mode == ReplayMode::Verify {
+            sum.signatures_checked += 1;
+        }
+        let ev = self
+            .evaluate(
+                text.as_bytes(),
+                Some(signature),
+                dice,
+                mode == ReplayMode::Verify,
+            )
+            .map_err(|r| {
+                format!(
+                    "the umpire accepted a move that is refused on replay: {}",
+                    r.reason
+                )
+            })??;
+        let signer = &self.sides[ev.side.index()].name;
+        if *signer != m.side {
+            return Err(format!(
+                "recorded as {}'s move, but signed as {signer}'s",
+                m.side
+            ));
+        }
+        if ev.report.position != m.position {
+            return Err(format!(
+                "recorded at dice position {:?}, replay gives {:?}",
+                m.position, ev.report.position
+            ));
+        }
+        let recorded = rolls_of(&m.rolls);
+        if ev.report.rolls != recorded {
+            return Err(roll_mismatch(&recorded, &ev.report.rolls));
+        }
+        // The public lines every copy shows (and its public rolls' seed)
+        // are the opened text's.
+        if ev.public_lines != m.lines {
+            return Err("the move's public order lines differ from its signed text".into());
+        }
+        self.state_matches(&ev.state, &m.state, m.salt.as_ref())?;
+        count_rolls(sum, ev.report.rolls.len(), verified);
+        sum.moves += 1;
+        let text_hash = sha256(text.as_bytes());
+        Ok(self.commit_action(Body::Move(m), ev.state, ev.report, ev.side, Some(text_hash)))
+    }
+
+    fn replay_default(
+        &mut self,
+        d: DefaultEntry,
+        mode: ReplayMode,
+        revealed: &Revealed,
+        sum: &mut ReplaySummary,
+    ) -> Result<Vec<u64>, String> {
+        let side = side_index(&self.sides, &d.side).ok_or_else(|| format!("no side {}", d.side))?;
+        let (dice, verified) = self.move_dice(mode, revealed, d.position, &d.rolls);
+        let (state, report) = self.evaluate_default(side, &d.orders, &d.reason, dice)?;
+        let recorded = rolls_of(&d.rolls);
+        if report.rolls != recorded {
+            return Err(roll_mismatch(&recorded, &report.rolls));
+        }
+        self.state_matches(&state, &d.state, d.salt.as_ref())
+            .map_err(|m| format!("the state after this default differs from the record: {m}"))?;
+        count_rolls(sum, report.rolls.len(), verified);
+        sum.defaults += 1;
+        Ok(self.commit_action(Body::Default(d), state, report, side, None))
+    }
+
+    fn replay_rejected(
+        &mut self,
+        r: RejectedEntry,
+        mode: ReplayMode,
+        sum: &mut ReplaySummary,
+    ) -> Step {
+        // A digested refusal (too big, or signed by no side) keeps too little
+        // to re-check; it changes nothing in the game either way.
+        if mode == ReplayMode::Verify && r.digest.is_none() {
+            let bytes = match (&r.text, &r.base64) {
+                (Some(t), _) => t
+                    .value()
+                    .ok_or("the refused text is sealed")?
+                    .clone()
+                    .into_bytes(),
+                (None, Some(b)) => base64::engine::general_purpose::STANDARD
+                    .decode(b.value().ok_or("the refused bytes are sealed")?)
+                    .map_err(|_| "rejected submission's base64 is broken".to_string())?,
+                (None, None) => Vec::new(),
+            };
+            let sig = r
+                .signature
+                .as_ref()
+                .and_then(|s| s.value())
+                .map(String::as_str);
+            match self.evaluate(&bytes, sig, DiceFrom::Preview, true) {
+                Err(_) => {}
+                Ok(Err(m)) => return Err(m),
+                // An act the engine refused, which the ruleset alone would read.
+                Ok(Ok(_)) if self.act_refused(&bytes, sig) => {}
+                Ok(Ok(_)) => {
+                    return Err(format!(
+                        "recorded as rejected ({}), but it is a valid move on replay",
+                        r.reason.value().map_or("sealed", String::as_str)
+                    ));
+                }
+            }
+        }
+        sum.rejected += 1;
+        self.remember_refusal(self.record.len() as u64, &r);
+        self.push_entry(Body::Rejected(r));
+        Ok(())
+    }
+
+    fn replay_sealed(
+        &mut self,
+        seq: u64,
+        s: SealedEntry,
+        mode: ReplayMode,
+        sum: &mut ReplaySummary,
+    ) -> Step {
+        let side = side_index(&self.sides, &s.side).ok_or_else(|| format!("no side {}", s.side))?;
+        let what = match (&s.text, &s.signature, &s.default) {
+            (Some(t), Some(sig), None) => {
+                let text = t.value().ok_or("the sealed move's text is not opened")?;
+                let sig = sig
+                    .value()
+                    .ok_or("the sealed move's signature is not opened")?;
+                if mode == ReplayMode::Verify {
+                    sum.signatures_checked += 1;
+                    let ev = self
+                        .evaluate(text.as_bytes(), Some(sig), DiceFrom::Preview, true)
+                        .map_err(|r| {
+                            format!("sealed orders that are refused on replay: {}", r.reason)
+                        })??;
+                    if ev.side != side {
+                        return Err(format!(
+                            "recorded as {}'s, but signed by another side",
+                            s.side
+                        ));
+                    }
+                }
+                self.accepted_texts
+                    .insert(sha256(text.as_bytes()), (seq, side));
+                HeldMove::Signed {
+                    text: text.clone().into_bytes(),
+                }
+            }
+            (None, None, Some(d)) => {
+                let orders = d.value().ok_or("the sealed default is not opened")?;
+                let stated = self.prompt.awaits(side).map(|a| a.default.clone());
+                if stated.as_ref() != Some(orders) {
+                    return Err(format!(
+                        "the default held for {} is not the ruleset's stated default",
+                        s.side
+                    ));
+                }
+                HeldMove::Default {
+                    orders: orders.clone(),
+                }
+            }
+            _ => return Err("a sealed entry holds either a signed move or a default".into()),
+        };
+        sum.sealed += 1;
+        let seq = self.push_entry(Body::Sealed(s));
+        self.hold(Held { seq, side, what });
+        Ok(())
+    }
+
+    fn replay_round(
+        &mut self,
+        r: RoundEntry,
+        mode: ReplayMode,
+        revealed: &Revealed,
+        sum: &mut ReplaySummary,
+    ) -> Result<Vec<u64>, String> {
+        let order: Vec<u64> = self.round_order().iter().map(|h| h.seq).collect();
+        if order != r.moves {
+            return Err(format!(
+                "the round resolves entries {:?}, but the sealed entries held are {order:?}",
+                r.moves
+            ));
+        }
+        if r.position != self.next_position {
+            return Err(format!(
+                "the round rolled at dice position {}, the next position is {}",
+                r.position, self.next_position
+            ));
+        }
+        let (dice, verified) = self.move_dice(mode, revealed, Some(r.position), &r.rolls);
+        let res = self.resolve_round(dice)?;
+        let recorded = rolls_of(&r.rolls);
+        if res.report.rolls != recorded {
+            return Err(roll_mismatch(&recorded, &res.report.rolls));
+        }
+        if res.lines != r.lines {
+            return Err("the round's public order lines differ from its sealed orders".into());
+        }
+        self.state_matches(&res.state, &r.state, r.salt.as_ref())?;
+        count_rolls(sum, recorded.len(), verified);
+        sum.rounds += 1;
+        let side = self.round_order()[0].side;
+        self.held.clear();
+        Ok(self.commit_action(Body::Round(r), res.state, res.report, side, None))
+    }
+}
+
+fn count_rolls(sum: &mut ReplaySummary, n: usize, verified: bool) {
+    if verified {
+        sum.rolls_verified += n as u64;
+    } else {
+        sum.rolls_unverified += n as u64;
+    }
+}
+
+/// Every dice secret the record reveals, each checked to hash back to its
+/// chain's commitment: the public chain's by position, the hidden streams' by
+/// (position, slot).
+pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayError> {
+    let mut public = BTreeMap::new();
+    let mut hidden = BTreeMap::new();
+    let Some(Body::Opening(o)) = entries.first().map(|e| &e.body) else {
+        return Ok((public, hidden));
+    };
+    let mut known = (0u64, o.dice.k0);
+    let mut slots: Vec<(u64, Digest)> = o.hidden.iter().map(|c: &Commitment| (0, c.k0)).collect();
+    for e in entries {
+        let fail = |message: String| ReplayError {
+            seq: e.seq,
+            message,
+        };
+        let slot_secrets = match &e.body {
+            Body::Recommit(r) => {
+                known = (r.from_position.saturating_sub(1), r.dice.k0);
+                if !r.hidden.is_empty() {
+                    let base = r.from_position.saturating_sub(1);
+                    slots = r.hidden.iter().map(|c| (base, c.k0)).collect();
+                }
+                continue;
+            }
+            Body::Reveal(r) => {
+                if !dice::reveal_matches(known.0, &known.1, r.position, &r.secret) {
+                    return Err(fail(format!(
+                        "the secret revealed for dice position {} does not hash back to the commitment: the dice chain was tampered with",
+                        r.position
+                    )));
+                }
+                known = (r.position, r.secret);
+                public.insert(r.position, r.secret);
+                (r.position, &r.slots)
+            }
+            Body::Setup(s) => (0, &s.slots),
+            _ => continue,
+        };
+        let (p, list) = slot_secrets;
+        for s in list.iter().filter_map(|s| s.value()) {
+            let Some((q, kq)) = slots.get(s.slot).copied() else {
+                return Err(fail(format!(
+                    "a secret for hidden stream {}, which the game does not have",
+                    s.slot
+                )));
+            };
+            // Hidden chains serve position p at index p + 1.
+            if !dice::reveal_matches(q, &kq, p + 1, &s.secret) {
+                return Err(fail(format!(
+                    "the secret of hidden stream {} at dice position {p} does not hash back to its commitment: the hidden dice were tampered with",
+                    s.slot
+                )));
+            }
+            slots[s.slot] = (p + 1, s.secret);
+            hidden.insert((p, s.slot), s.secret);
+        }
+    }
+    Ok((public, hidden))
+}
+
+/// [`precheck_moves`] on a worker thread while the replay runs
+/// ([`crate::sig::Prechecked::stream`]).
+fn precheck_stream(entries: &[Entry]) -> Arc<crate::sig::Prechecked> {
+    let items = entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Move(m) => Some(crate::sig::Placed {
+                seq: e.seq,
+                namespace: crate::sig::MOVE_NAMESPACE,
+                msg: m.text.value()?.as_bytes().to_vec(),
+                armored: m.signature.value()?.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    crate::sig::Prechecked::stream(items)
+}
+
+/// Every open move signature of the record, checked in one batch (see
+/// [`crate::sig::precheck`]); the replay still checks each move's
+/// signer, and checks singly whatever the batch left out.
+pub fn precheck_moves(entries: &[Entry]) -> crate::sig::Prechecked {
+    use crate::sig::{MOVE_NAMESPACE, precheck};
+    let items: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Move(m) => Some((
+                MOVE_NAMESPACE,
+                m.text.value()?.as_bytes(),
+                m.signature.value()?.as_str(),
+            )),
+            _ => None,
+        })
+        .collect();
+    precheck(&items)
+}

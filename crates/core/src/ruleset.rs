@@ -1,0 +1,734 @@
+//! The ruleset contract: what every game implements, and nothing else.
+//!
+//! A ruleset is a pure function of state, orders and dice: no clock, no I/O, no
+//! OS randomness, no floats in state, no hash-map iteration in anything that
+//! affects output. Games implement the typed [`Rules`] trait; the engine holds
+//! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
+//! registered by name and its state type never leaks out.
+
+pub use super::audience::{Audience, Viewer};
+use super::board::{Board, Place};
+use super::dice::{Dice, DiceError};
+use super::hash::{Digest, Tagged, sha256};
+use super::movefile::SourceLine;
+use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A side, by its index in the opening's list of sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Side(pub u8);
+
+impl Side {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a new game is set up from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Scenario name, one of [`RulesetInfo::scenarios`].
+    pub scenario: String,
+    /// Options, by name; unknown names are an error.
+    pub options: BTreeMap<String, String>,
+    /// The sides' names as the players declared them, in order.
+    pub sides: Vec<String>,
+}
+
+/// A scenario a ruleset offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScenarioInfo {
+    pub name: String,
+    pub title: String,
+    /// The sides it needs, in order; empty if the players name their own.
+    pub sides: Vec<String>,
+}
+
+/// An option a ruleset understands (contested rulings become options).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionInfo {
+    pub name: String,
+    pub default: String,
+    /// The values allowed; empty if free text.
+    pub values: Vec<String>,
+    pub help: String,
+}
+
+/// A ruleset's description.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulesetInfo {
+    /// Registry name, e.g. `sarhu`.
+    pub name: String,
+    /// Bumped whenever a change could alter the replay of an old record.
+    pub version: u32,
+    /// Hash of the game data (map, counters, tables) the ruleset was built
+    /// from; a record made with other data will not replay. `None` if it has none.
+    pub data: Option<Digest>,
+    pub title: String,
+    pub summary: String,
+    pub scenarios: Vec<ScenarioInfo>,
+    pub options: Vec<OptionInfo>,
+}
+
+/// What kind of submission a side owes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AwaitKind {
+    /// A move of the side's own turn or phase.
+    Orders,
+    /// A decision in the middle of someone else's move (losses, retreat, initiative…).
+    Decision,
+    /// Orders of a simultaneous round, sealed: each side's move is recorded as a
+    /// commitment when it arrives, nobody sees another's before sending their
+    /// own, and the engine applies them all, in side order, when the last
+    /// awaited side is in (rolls drawn after that). The ruleset tracks in its
+    /// state who has given orders, so the prompt still awaits each side in turn.
+    SealedOrders,
+}
+
+/// One side the game is waiting for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Await {
+    pub side: Side,
+    pub kind: AwaitKind,
+    /// What is expected, for the mail: "your action phase: move, combat, rally or pass".
+    pub ask: String,
+    /// The orders the umpire applies if the deadline passes (after standing orders).
+    pub default: Vec<String>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning sides (empty for a draw).
+    pub winners: Vec<Side>,
+    /// E.g. "Ming decisive victory: Hetuala taken (8.0(1))".
+    pub summary: String,
+}
+
+/// Who must act now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Prompt {
+    /// Where the game stands, e.g. "Turn 3, action phase 7".
+    pub stage: String,
+    /// Sides asked to act; several at once for simultaneous or sealed orders.
+    pub awaiting: Vec<Await>,
+    /// Set once the game is over; then `awaiting` is empty.
+    pub finished: Option<Outcome>,
+}
+
+impl Prompt {
+    /// The entry for `side`, if it is asked to act.
+    pub fn awaits(&self, side: Side) -> Option<&Await> {
+        self.awaiting.iter().find(|a| a.side == side)
+    }
+}
+
+/// Something that happened, for the result mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub text: String,
+    /// Places the event concerns (hexes, squares, spaces): the map snippet centres on them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<Place>,
+    /// Who is told (and whose map snippet centres on it).
+    #[serde(default, skip_serializing_if = "Audience::is_public")]
+    pub audience: Audience,
+}
+
+impl Event {
+    /// An event with no place on the map.
+    pub fn say(text: impl Into<String>) -> Event {
+        Event {
+            text: text.into(),
+            focus: Vec::new(),
+            audience: Audience::All,
+        }
+    }
+
+    /// An event at some places: hexes, squares or spaces.
+    pub fn at<P: Into<Place>>(
+        text: impl Into<String>,
+        focus: impl IntoIterator<Item = P>,
+    ) -> Event {
+        Event {
+            text: text.into(),
+            focus: focus.into_iter().map(Into::into).collect(),
+            audience: Audience::All,
+        }
+    }
+
+    /// The same event, told only to `audience`.
+    pub fn to(mut self, audience: Audience) -> Event {
+        self.audience = audience;
+        self
+    }
+}
+
+/// An order line that could not be read, or is illegal where the move starts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct OrderError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// The rule number, e.g. `6.1(2)`.
+    pub rule: Option<String>,
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )?;
+        if let Some(r) = &self.rule {
+            write!(f, " ({r})")?;
+        }
+        Ok(())
+    }
+}
+
+impl OrderError {
+    /// An error at a source line.
+    pub fn at(src: &SourceLine, message: impl Into<String>) -> OrderError {
+        OrderError {
+            line: src.line,
+            column: src.column,
+            message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// The same error, citing a rule.
+    pub fn rule(mut self, rule: impl Into<String>) -> OrderError {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+/// Reads each line on its own with `one`, collecting every error: the
+/// `parse_all` of a ruleset whose orders are one line each.
+pub fn parse_lines<O>(
+    lines: &[SourceLine],
+    mut one: impl FnMut(&SourceLine) -> Result<O, OrderError>,
+) -> Result<Vec<(SourceLine, O)>, Vec<OrderError>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for l in lines {
+        match one(l) {
+            Ok(o) => out.push((l.clone(), o)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Why an order cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("illegal: {message}{}", rule.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
+    Illegal {
+        message: String,
+        rule: Option<String>,
+    },
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+impl RuleError {
+    /// An illegal order, citing the rule.
+    pub fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
+        RuleError::Illegal {
+            message: message.into(),
+            rule: (!rule.is_empty()).then(|| rule.to_string()),
+        }
+    }
+}
+
+/// What one side sees.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct View {
+    /// Status lines: turn, points, what each side holds…
+    pub status: Vec<String>,
+    /// The map, for games that have one.
+    pub board: Option<Board>,
+}
+
+/// One parsed order, with the line it came from. The payload is the game's own type.
+pub struct ParsedOrder {
+    pub source: SourceLine,
+    pub payload: Box<dyn Any + Send + Sync>,
+}
+
+/// A game's rules, written against its own state and order types.
+pub trait Rules: Send + Sync + 'static {
+    /// The whole game state. Serialised (with `serde_json`) for the state hash.
+    type State: Clone + Serialize + Send + Sync + 'static;
+    /// One parsed order.
+    type Order: Send + Sync + 'static;
+
+    /// Name, version, scenarios, options.
+    fn info(&self) -> RulesetInfo;
+    /// The state at the start of play.
+    fn setup(&self, setup: &Setup) -> Result<Self::State, String>;
+    /// Who must act now.
+    fn prompt(&self, state: &Self::State) -> Prompt;
+    /// Reads the order lines of a move into orders, each with the line it starts
+    /// on (an order may span several lines). Syntax and lookups only; legality
+    /// is `apply`'s, against the state the order meets.
+    fn parse(
+        &self,
+        state: &Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Self::Order)>, OrderError>;
+    /// Like `parse`, but reports every line that does not read, not only the
+    /// first, so a player fixes a move in one go. The default keeps `parse`'s
+    /// single error; a ruleset that reads line by line overrides it (see
+    /// [`parse_lines`]).
+    fn parse_all(
+        &self,
+        state: &Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<(SourceLine, Self::Order)>, Vec<OrderError>> {
+        self.parse(state, side, lines).map_err(|e| vec![e])
+    }
+    /// Carries out one order, drawing every roll through `dice`. On error the
+    /// caller discards the state, so `apply` may leave it half-changed.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        order: &Self::Order,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
+    /// What the end of a move does by the rules, after its last order: a
+    /// simultaneous turn's orders are done, an end-of-move check runs… The
+    /// engine calls it once per move that gave orders (a signed move, a
+    /// stated default, each side's part of a sealed round), on the state
+    /// its orders left, whatever the last line was; so no ruleset needs to
+    /// append a hidden order of its own to a move. Its events follow the
+    /// move's orders in the report, to their own audience; rolls as in
+    /// `apply`. An error before the move's first roll refuses the move (its
+    /// text must not depend on what the mover may not see); after one, it
+    /// is reported to the mover as not carried out. The default: nothing.
+    fn end_move(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let _ = (state, side, dice);
+        Ok(Vec::new())
+    }
+    /// Orders legal now for `side`, as text a player could write (a sample where
+    /// the space is huge). Used for help text, self-play and fuzzing.
+    fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
+    /// The random part of the set-up (deal hands, shuffle decks, random
+    /// placement), after `setup`; rolls as `apply` does (`Dice::roll_for` for
+    /// what only some sides may see). The events go to the opening mails.
+    fn deal(&self, state: &mut Self::State, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        let _ = (state, dice);
+        Ok(Vec::new())
+    }
+    /// Does the game hide anything from some side (hands, fog of war, hidden
+    /// standing orders, secret rolls)? Then its state hashes are salted, it
+    /// gets hidden dice streams, and its record is kept per side.
+    fn hides_information(&self, setup: &Setup) -> bool {
+        let _ = setup;
+        false
+    }
+    /// Who may read an order line of `side`'s move (the side itself always can).
+    fn order_audience(&self, state: &Self::State, side: Side, order: &Self::Order) -> Audience {
+        let _ = (state, side, order);
+        Audience::All
+    }
+    /// May `side` give `order` when it is not asked to act? A move whose
+    /// every order is one of these is accepted out of turn (still signed, not
+    /// stale, the game not over), and `apply` then gets it whatever the
+    /// prompt says: e.g. a concession the ruleset reads as its own order
+    /// (A Distant Plain). The default: no order is.
+    fn out_of_turn(&self, state: &Self::State, side: Side, order: &Self::Order) -> bool {
+        let _ = (state, side, order);
+        false
+    }
+    /// Has `side` left the game (conceded and dropped out, or eliminated)
+    /// while the others play on? It then has no say in what follows: the
+    /// engine refuses its acts and awaits no acceptance of a draw from it.
+    /// The default: no side ever leaves a running game.
+    fn has_left(&self, state: &Self::State, side: Side) -> bool {
+        let _ = (state, side);
+        false
+    }
+    /// Who may read `side`'s standing orders: by default the side alone until
+    /// the game ends.
+    fn standing_audience(&self, state: &Self::State, side: Side) -> Audience {
+        let _ = state;
+        Audience::side(side)
+    }
+    /// Sets (or with no lines, clears) a side's standing orders.
+    fn set_standing(
+        &self,
+        state: &mut Self::State,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        let _ = (state, side);
+        match lines.first() {
+            Some(l) => Err(OrderError::at(l, "this game takes no standing orders")),
+            None => Ok(Vec::new()),
+        }
+    }
+    /// The side's standing orders as text, for its own view.
+    fn standing(&self, state: &Self::State, side: Side) -> Vec<String> {
+        let _ = (state, side);
+        Vec::new()
+    }
+    /// Sample standing orders for `side`, each a move file's `standing:`
+    /// lines that [`Rules::set_standing`] accepts in `state`: self-play
+    /// ([`crate::selfplay`]) files one of them, picked by the game's
+    /// seeded RNG, for a side it was given no standing orders for, so that
+    /// random games try the choices standing orders make. The default: none.
+    fn standing_samples(&self, state: &Self::State, side: Side) -> Vec<Vec<String>> {
+        let _ = (state, side);
+        Vec::new()
+    }
+    /// What `viewer` sees (fog of war): a side its own secrets and what
+    /// every side may see; [`Viewer::Public`] only what every side may see
+    /// (never more than any one side's view: observers, the club's page);
+    /// [`Viewer::Umpire`] everything, for the admin's own tools.
+    fn view(&self, state: &Self::State, viewer: Viewer) -> View;
+    /// Test hook of the noninterference test (`tests/noninterference.rs`;
+    /// never called in play): a *twin* of `state` for `viewer`, equal in
+    /// everything `viewer` may see and different in as much as it can of
+    /// what `viewer` may not (another hand or cup, other treasuries, another
+    /// sealed plan, fogged stacks changed within the fog, other standing
+    /// orders), picked by `seed` ([`crate::twin::Mix`]). Every channel
+    /// to `viewer` must then give the same bytes for both. `None` (the
+    /// default) when the ruleset hides nothing from `viewer` here.
+    fn twin(&self, state: &Self::State, viewer: Viewer, seed: u64) -> Option<Self::State> {
+        let _ = (state, viewer, seed);
+        None
+    }
+    /// The kinds of secret [`Rules::twin`] varies in this game (`"hand"`,
+    /// `"treasury"`…), so the twin test can check each kind does vary.
+    fn twin_kinds(&self, state: &Self::State) -> Vec<&'static str> {
+        let _ = state;
+        Vec::new()
+    }
+    /// The kinds of secret (as [`Rules::twin_kinds`] names them) in which
+    /// states `a` and `b` differ: how the twin test sees what a twin varied.
+    fn secrets_differ(&self, a: &Self::State, b: &Self::State) -> Vec<&'static str> {
+        let _ = (a, b);
+        Vec::new()
+    }
+    /// The unit side marks ([`crate::board::Unit::side`]) that are
+    /// `side`'s own in its view, so a result mail can list where all its forces
+    /// are, not only those near the action. Several for a side playing more
+    /// than one faction; none (the default) lists nothing.
+    fn own_marks(&self, state: &Self::State, side: Side) -> Vec<char> {
+        let _ = (state, side);
+        Vec::new()
+    }
+    /// Checks the state's invariants (stacking, step counts, points…); self-play
+    /// and fuzzing call it after every order.
+    fn invariants(&self, state: &Self::State) -> Result<(), String> {
+        let _ = state;
+        Ok(())
+    }
+    /// This ruleset as it played at an earlier `version`, for a ruleset that
+    /// keeps old behaviour behind version switches (same `State` type, same
+    /// data). `None` (the default) when it cannot reproduce that version: games
+    /// recorded under it then move on only if every entry replays the same
+    /// under the current version. See "Upgrades" in ARCHITECTURE.md.
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
+        let _ = version;
+        None
+    }
+    /// This ruleset over an earlier embedded data set whose hash is `data`,
+    /// for records made before the embedded data changed (a game keeps them
+    /// in its descriptor's `earlier` list; see
+    /// [`crate::data::Descriptor::at_data`]). `None` (the default) when
+    /// it kept none with that hash.
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
+        let _ = data;
+        None
+    }
+}
+
+/// A game state of some ruleset, type-erased.
+pub struct GameState(Box<dyn StateBox>);
+
+trait StateBox: Send + Sync {
+    fn clone_box(&self) -> Box<dyn StateBox>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn to_json(&self) -> Result<Vec<u8>, String>;
+}
+
+impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
+    fn clone_box(&self) -> Box<dyn StateBox> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn to_json(&self) -> Result<Vec<u8>, String> {
+        serde_json::to_vec(self).map_err(|e| e.to_string())
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        GameState(self.0.clone_box())
+    }
+}
+
+/// Domain tag of a salted state commitment.
+pub const STATE_DOMAIN: &str = "umpire-state-v2";
+
+/// The game state does not serialise, so it cannot be hashed (a ruleset bug:
+/// e.g. a map with non-string keys in the state).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the game state does not serialise, so it cannot be hashed (a ruleset bug): {0}")]
+pub struct StateError(pub String);
+
+impl GameState {
+    /// The state's hash: SHA-256 of its JSON form, for games that hide
+    /// nothing (anyone can recompute it).
+    pub fn hash(&self) -> Result<Digest, StateError> {
+        Ok(sha256(&self.to_json()?))
+    }
+
+    /// The salted commitment to the state, for games that hide something: a
+    /// side cannot test guesses of the other's hand or orders against it.
+    pub fn commitment(&self, salt: &Digest) -> Result<Digest, StateError> {
+        Ok(Tagged::new(STATE_DOMAIN)
+            .field(&salt.0)
+            .field(&self.to_json()?)
+            .finish())
+    }
+
+    /// The state as JSON (for debugging and `umpire show --json`).
+    pub fn to_json(&self) -> Result<Vec<u8>, StateError> {
+        self.0.to_json().map_err(StateError)
+    }
+
+    /// The typed state, if it is a `T`.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+}
+
+/// A ruleset as the engine holds it.
+pub trait Ruleset: Send + Sync {
+    fn info(&self) -> RulesetInfo;
+    fn setup(&self, setup: &Setup) -> Result<GameState, String>;
+    fn prompt(&self, state: &GameState) -> Prompt;
+    fn parse(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, OrderError>;
+    fn parse_all(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, Vec<OrderError>>;
+    fn apply(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        order: &ParsedOrder,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
+    /// See [`Rules::end_move`].
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError>;
+    fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
+    fn hides_information(&self, setup: &Setup) -> bool;
+    fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
+    fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool;
+    /// See [`Rules::has_left`].
+    fn has_left(&self, state: &GameState, side: Side) -> bool;
+    fn standing_audience(&self, state: &GameState, side: Side) -> Audience;
+    fn set_standing(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError>;
+    fn standing(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
+    fn view(&self, state: &GameState, viewer: Viewer) -> View;
+    fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
+    /// See [`Rules::twin`].
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState>;
+    /// See [`Rules::twin_kinds`].
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str>;
+    /// See [`Rules::secrets_differ`].
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
+    fn invariants(&self, state: &GameState) -> Result<(), String>;
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
+    /// See [`Rules::at_data`].
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>>;
+}
+
+fn typed<T: 'static>(s: &GameState) -> &T {
+    // The engine pairs every state with the ruleset that made it.
+    s.0.as_any()
+        .downcast_ref()
+        .expect("game state belongs to another ruleset")
+}
+
+fn typed_mut<T: 'static>(s: &mut GameState) -> &mut T {
+    s.0.as_any_mut()
+        .downcast_mut()
+        .expect("game state belongs to another ruleset")
+}
+
+impl<R: Rules> Ruleset for R {
+    fn info(&self) -> RulesetInfo {
+        Rules::info(self)
+    }
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
+        Rules::at_version(self, version)
+    }
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
+        Rules::at_data(self, data)
+    }
+    fn setup(&self, setup: &Setup) -> Result<GameState, String> {
+        Rules::setup(self, setup).map(|s| GameState(Box::new(s)))
+    }
+    fn prompt(&self, state: &GameState) -> Prompt {
+        Rules::prompt(self, typed(state))
+    }
+    fn parse(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, OrderError> {
+        let orders = Rules::parse(self, typed(state), side, lines)?;
+        Ok(orders
+            .into_iter()
+            .map(|(source, o)| ParsedOrder {
+                source,
+                payload: Box::new(o),
+            })
+            .collect())
+    }
+    fn parse_all(
+        &self,
+        state: &GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<ParsedOrder>, Vec<OrderError>> {
+        let orders = Rules::parse_all(self, typed(state), side, lines)?;
+        Ok(orders
+            .into_iter()
+            .map(|(source, o)| ParsedOrder {
+                source,
+                payload: Box::new(o),
+            })
+            .collect())
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        order: &ParsedOrder,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        let o = order
+            .payload
+            .downcast_ref::<R::Order>()
+            .expect("order parsed by another ruleset");
+        Rules::apply(self, typed_mut(state), side, o, dice)
+    }
+    fn end_move(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        Rules::end_move(self, typed_mut(state), side, dice)
+    }
+    fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
+        Rules::legal(self, typed(state), side)
+    }
+    fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
+        Rules::deal(self, typed_mut(state), dice)
+    }
+    fn hides_information(&self, setup: &Setup) -> bool {
+        Rules::hides_information(self, setup)
+    }
+    fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience {
+        match order.payload.downcast_ref::<R::Order>() {
+            Some(o) => Rules::order_audience(self, typed(state), side, o),
+            None => Audience::All,
+        }
+    }
+    fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool {
+        order
+            .payload
+            .downcast_ref::<R::Order>()
+            .is_some_and(|o| Rules::out_of_turn(self, typed(state), side, o))
+    }
+    fn has_left(&self, state: &GameState, side: Side) -> bool {
+        Rules::has_left(self, typed(state), side)
+    }
+    fn standing_audience(&self, state: &GameState, side: Side) -> Audience {
+        Rules::standing_audience(self, typed(state), side)
+    }
+    fn set_standing(
+        &self,
+        state: &mut GameState,
+        side: Side,
+        lines: &[SourceLine],
+    ) -> Result<Vec<Event>, OrderError> {
+        Rules::set_standing(self, typed_mut(state), side, lines)
+    }
+    fn standing(&self, state: &GameState, side: Side) -> Vec<String> {
+        Rules::standing(self, typed(state), side)
+    }
+    fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>> {
+        Rules::standing_samples(self, typed(state), side)
+    }
+    fn view(&self, state: &GameState, viewer: Viewer) -> View {
+        Rules::view(self, typed(state), viewer)
+    }
+    fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
+        Rules::own_marks(self, typed(state), side)
+    }
+    fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState> {
+        Rules::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
+    }
+    fn twin_kinds(&self, state: &GameState) -> Vec<&'static str> {
+        Rules::twin_kinds(self, typed(state))
+    }
+    fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str> {
+        Rules::secrets_differ(self, typed(a), typed(b))
+    }
+    fn invariants(&self, state: &GameState) -> Result<(), String> {
+        Rules::invariants(self, typed(state))
+    }
+}

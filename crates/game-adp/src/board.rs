@@ -1,0 +1,135 @@
+//! The point-to-point map for the renderer (`core::board::PointBoard`): each
+//! space with its pieces by faction, Support/Opposition, Control, Terror and
+//! Sabotage, the links, and the tracks.
+
+use super::data::{Data, Support};
+use super::pieces::{Faction, Piece};
+use super::state::{Control, State};
+use super::victory;
+use umpire_core::board::{
+    Board, Legend, Link, Marker, PointBoard, Space, SpaceId, Track, Unit, UnitMark,
+};
+
+/// The side letter a faction's pieces are drawn with.
+pub fn side_char(f: Faction) -> char {
+    ['C', 'G', 'T', 'W'][f.index()]
+}
+
+fn unit(p: Piece, n: u8) -> Unit {
+    let name = match p.kind() {
+        super::pieces::Kind::Troops => "Troops",
+        super::pieces::Kind::Police => "Police",
+        super::pieces::Kind::Base => "Base",
+        super::pieces::Kind::Guerrilla => "Guerrilla",
+    };
+    let u = Unit::pieces(side_char(p.faction()), name, u32::from(n));
+    match p {
+        Piece::TalUnder | Piece::WarUnder => u.mark(UnitMark::Hidden),
+        Piece::TalActive | Piece::WarActive => u.mark(UnitMark::Active),
+        _ => u,
+    }
+}
+
+/// The whole map as the players see it (everything in ADP is public, 1.4.3).
+pub fn board(d: &Data, st: &State) -> Board {
+    let mut b = PointBoard::default();
+    for id in d.ids() {
+        let sp = &d[id];
+        let ss = &st[id];
+        let mut kinds = vec![match sp.kind {
+            super::data::SpaceKind::City => "city".to_string(),
+            super::data::SpaceKind::Province => "province".to_string(),
+            super::data::SpaceKind::Pakistan => "Pakistan".to_string(),
+            super::data::SpaceKind::Loc => format!("LoC, econ {}", sp.econ),
+        }];
+        if sp.pashtun {
+            kinds.push("Pashtun".into());
+        }
+        if sp.is_mountain() {
+            kinds.push("Mountain".into());
+        }
+        if !sp.is_loc() {
+            kinds.push(format!("pop {}", st.pop(d, id)));
+        }
+        let mut markers = Vec::new();
+        match ss.support {
+            Support::Support => markers.push(Marker::flag("Support")),
+            Support::Opposition => markers.push(Marker::flag("Opposition")),
+            Support::Neutral => {}
+        }
+        if ss.terror > 0 {
+            markers.push(Marker::new("Terror", ss.terror.to_string()));
+        }
+        if ss.sabotage {
+            markers.push(Marker::flag("Sabotage"));
+        }
+        if ss.returnees {
+            markers.push(Marker::flag("+1 Pop Returnees"));
+        }
+        let units = Piece::ALL
+            .iter()
+            .filter(|p| ss.pieces[**p] > 0)
+            .map(|p| unit(*p, ss.pieces[*p]))
+            .collect();
+        let space = Space {
+            name: sp.name.clone(),
+            kinds,
+            control: match ss.control {
+                Control::Coin => Some('C'),
+                Control::Taliban => Some('T'),
+                Control::None => None,
+            },
+            markers,
+            units,
+            highlight: false,
+        };
+        b.spaces.insert(SpaceId(u16::from(id.0)), space);
+        for a in sp.adjacent.iter().filter(|a| **a > id) {
+            b.links
+                .push(Link::new(SpaceId(u16::from(id.0)), SpaceId(u16::from(a.0))));
+        }
+    }
+    let t = victory::totals(d, st);
+    b.tracks = vec![
+        Track::new("Aid", i64::from(st.aid)).max(i64::from(d.limits.aid_max)),
+        Track::new("Patronage", i64::from(st.patronage)).max(i64::from(d.limits.patronage_max)),
+        Track::new(
+            "Government resources",
+            i64::from(st.res(Faction::Government)),
+        )
+        .max(75),
+        Track::new("Taliban resources", i64::from(st.res(Faction::Taliban))).max(75),
+        Track::new("Warlord resources", i64::from(st.res(Faction::Warlords))).max(75),
+        Track::new("Support + available Coalition", i64::from(t.coalition)),
+        Track::new("COIN-controlled pop + Patronage", i64::from(t.government)),
+        Track::new("Opposition + Taliban bases", i64::from(t.taliban)),
+        Track::new("Uncontrolled pop", i64::from(t.uncontrolled)),
+    ];
+    b.legend = vec![
+        Legend::new("C", "Coalition (control: COIN)"),
+        Legend::new("G", "Government"),
+        Legend::new("T", "Taliban"),
+        Legend::new("W", "Warlords"),
+    ];
+    let off = |name: &str, p: &super::pieces::Pieces| {
+        let parts: Vec<String> = Piece::ALL
+            .iter()
+            .filter(|k| p[**k] > 0)
+            .map(|k| format!("{} {}", p[*k], k.label().trim_end_matches('*')))
+            .collect();
+        format!(
+            "{name}: {}",
+            if parts.is_empty() {
+                "-".into()
+            } else {
+                parts.join(", ")
+            }
+        )
+    };
+    b.off_map = vec![
+        off("Available", &st.available),
+        off("Casualties", &st.casualties),
+        off("Out of play", &st.out_of_play),
+    ];
+    Board::Points(b)
+}

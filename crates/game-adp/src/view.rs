@@ -1,0 +1,330 @@
+//! What the players see: the prompt (who is asked what) and the status lines
+//! (cards, tracks, eligibility, victory, every space) and the point-to-point map.
+
+use super::data::{Data, Support};
+use super::pieces::{Faction, Piece};
+use super::sequence::{self, Offer};
+use super::state::{Control, Stage, State};
+use super::victory;
+use umpire_core::ruleset::{Await, AwaitKind, Prompt, Side, View};
+
+fn card_label(d: &Data, n: Option<u8>) -> String {
+    n.and_then(|n| d.card(n)).map_or("none".into(), |c| {
+        if c.is_propaganda() {
+            c.label()
+        } else {
+            let order: Vec<&str> = c.order.iter().map(|f| f.name()).collect();
+            format!("{} [{}] ({})", c.label(), order.join(" "), c.kind.key())
+        }
+    })
+}
+
+/// Who must act now.
+pub fn prompt(d: &Data, st: &State) -> Prompt {
+    let stage = stage_text(d, st);
+    if let Some(o) = &st.finished {
+        return Prompt {
+            stage,
+            awaiting: vec![],
+            finished: Some(o.clone()),
+        };
+    }
+    let mut awaiting = Vec::new();
+    match &st.stage {
+        Stage::Start => {}
+        Stage::Card(_) => {
+            // A Non-player decider has no side: the umpire plays it (8.1).
+            if let Some(f) = sequence::decider(d, st)
+                && let Some(side) = st.seats.side(f)
+            {
+                awaiting.push(Await {
+                    side,
+                    kind: AwaitKind::Orders,
+                    ask: card_ask(d, st, f),
+                    default: vec!["pass".into()],
+                });
+            }
+        }
+        Stage::Propaganda(r) => {
+            // One sealed mail per side for the round (6.0), holding a plan
+            // for each of its factions still awaited.
+            for (i, _) in st.seats.factions.iter().enumerate() {
+                let side = Side(i as u8);
+                let mine: Vec<Faction> = r
+                    .waiting
+                    .iter()
+                    .copied()
+                    .filter(|f| st.seats.side(*f) == Some(side))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let asks: Vec<String> = mine.iter().map(|f| plan_ask(*f)).collect();
+                awaiting.push(Await {
+                    side,
+                    kind: AwaitKind::SealedOrders,
+                    ask: format!(
+                        "Propaganda Round plan, sealed until every plan is in (6.0): {} (6.4, 6.5)",
+                        asks.join("; then ")
+                    ),
+                    default: mine
+                        .iter()
+                        .flat_map(|f| [format!("as {}", f.key()), "done".into()])
+                        .collect(),
+                });
+            }
+        }
+        Stage::Over => {}
+    }
+    Prompt {
+        stage,
+        awaiting,
+        finished: None,
+    }
+}
+
+/// What a faction's Propaganda plan holds.
+fn plan_ask(f: Faction) -> String {
+    format!(
+        "for the {}: `as {}`, {}, `done`",
+        f.name(),
+        f.key(),
+        match f {
+            Faction::Taliban => "`sharia SPACE N`, `redeploy N guerrillas FROM>TO`",
+            Faction::Government => {
+                "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)"
+            }
+            _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
+        }
+    )
+}
+
+fn stage_text(d: &Data, st: &State) -> String {
+    let card = card_label(d, st.deck.current);
+    match &st.stage {
+        Stage::Start => "Before the first card".into(),
+        Stage::Card(_) => format!("Card {card}"),
+        Stage::Propaganda(r) => format!(
+            "{card}: Propaganda Round{}",
+            if r.last { " (final)" } else { "" }
+        ),
+        Stage::Over => "The game is over".into(),
+    }
+}
+
+fn card_ask(d: &Data, st: &State, f: Faction) -> String {
+    if let Stage::Card(t) = &st.stage
+        && let Some(c) = &t.choice
+    {
+        let n = d
+            .card(c.card)
+            .and_then(|k| k.side(c.shaded).get(c.step))
+            .and_then(|s| s.chosen_by())
+            .map_or(0, |(_, n)| n);
+        return format!(
+            "{}, executed by the {}, names the {} to choose {n} space(s): `choose SPACE...`, best first, or `pass` for the default, the spaces holding the most (5.1, digest D3)",
+            card_label(d, Some(c.card)),
+            c.executor.name(),
+            f.name()
+        );
+    }
+    if let Stage::Card(t) = &st.stage
+        && let Some(g) = &t.grant
+    {
+        return format!(
+            "{} grants the {} a free Operation: write it (no Special Activity), or `pass` to decline (5.5)",
+            card_label(d, Some(g.card)),
+            f.name()
+        );
+    }
+    let offers = sequence::offers(d, st);
+    let mut opts = vec!["`pass`".to_string()];
+    for o in offers {
+        opts.push(
+            match o {
+                Offer::Event => "`event unshaded|shaded [SPACE...]`",
+                Offer::Op => "an Operation",
+                Offer::OpSa => "an Operation with a Special Activity (`sa ...` line)",
+                Offer::LimOp => "a Limited Operation (1 space, no Special Activity)",
+            }
+            .to_string(),
+        );
+    }
+    format!(
+        "the {} are {} Eligible on {}: {} (2.3.4{})",
+        f.name(),
+        match &st.stage {
+            Stage::Card(t) if t.first.is_some() => "2nd",
+            _ => "1st",
+        },
+        card_label(d, st.deck.current),
+        opts.join(", "),
+        if sequence::final_event_card(d, st) {
+            ", Final Event Card 2.3.8"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Status lines and the space list (everything in ADP is public but the deck
+/// order, 1.4.3, the draw pile's order not even decided yet, a side's own
+/// Deception markers, 7.3, and its conditional card orders, D1): a side sees
+/// its own, the public none, the umpire every side's.
+pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View {
+    let mut s = Vec::new();
+    s.push(format!("Current card: {}", card_label(d, st.deck.current)));
+    s.push(format!("Next card: {}", card_label(d, st.deck.next)));
+    s.push(format!(
+        "Deck: {} cards to draw; Propaganda cards played or shown {} of {} (2.4)",
+        st.deck.left(),
+        st.deck.props_drawn,
+        st.deck.props_total
+    ));
+    let np: Vec<&str> = Faction::ALL
+        .iter()
+        .filter(|f| st.seats.is_np(**f))
+        .map(|f| f.name())
+        .collect();
+    if !np.is_empty() {
+        s.push(format!(
+            "Non-players, played by the umpire with public dice (8.0): {}",
+            np.join(", ")
+        ));
+    }
+    let elig: Vec<String> = Faction::ALL
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f.name(),
+                if st.eligible[f.index()] {
+                    "Eligible"
+                } else {
+                    "Ineligible"
+                }
+            )
+        })
+        .collect();
+    s.push(format!("Eligibility: {}", elig.join(", ")));
+    s.push(format!(
+        "Resources: Government {}, Taliban {}, Warlords {}; Aid {}; Patronage {}",
+        st.res(Faction::Government),
+        st.res(Faction::Taliban),
+        st.res(Faction::Warlords),
+        st.aid,
+        st.patronage
+    ));
+    s.push(format!(
+        "Islamabad: {}{}",
+        d.islamabad
+            .get(usize::from(st.islamabad))
+            .map_or("?", String::as_str),
+        if st.hard { " (Hard)" } else { "" }
+    ));
+    let t = victory::totals(d, st);
+    s.push(format!(
+        "Victory: Coalition {} (>{}), Government {} (>{}), Taliban {} (>{}), Warlords Uncontrolled {} (>{}) and Resources {} (>{})",
+        t.coalition, d.victory.coalition, t.government, d.victory.government, t.taliban, d.victory.taliban,
+        t.uncontrolled, d.victory.warlords_pop, t.warlord_resources, d.victory.warlords_resources
+    ));
+    for l in st.capabilities.iter().chain(&st.momentum) {
+        if let Some(c) = d.card(l.card) {
+            s.push(format!(
+                "In play: {} ({}): {}",
+                c.label(),
+                if l.shaded { "shaded" } else { "unshaded" },
+                l.modifier
+            ));
+        }
+    }
+    s.push(format!("Available: {}", pieces_text(&st.available)));
+    if st.casualties.total() > 0 {
+        s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
+    }
+    s.extend(super::deception::status(st, viewer));
+    // 1.5.1: "all negotiations are open": every side reads the offers,
+    // although the move that set them is sealed with its side's other
+    // standing orders (the conditional card orders, D1).
+    if !st.standing.is_empty() {
+        let offers: Vec<String> = st.standing.iter().map(|o| o.text()).collect();
+        s.push(format!(
+            "Standing transfer offers (1.5.1): {}",
+            offers.join("; ")
+        ));
+    }
+    // A side's own conditional card orders (D1, D2, D4), for it alone.
+    for b in st.cards.iter() {
+        match st.seats.side(b.faction) {
+            Some(me) if viewer == umpire_core::ruleset::Viewer::Side(me) => {
+                s.push(format!("Your standing order: {}", b.text()));
+            }
+            Some(_) if viewer == umpire_core::ruleset::Viewer::Umpire => {
+                s.push(format!("{} standing order: {}", b.faction.name(), b.text()));
+            }
+            _ => {}
+        }
+    }
+    for id in d.ids() {
+        s.push(space_line(d, st, id));
+    }
+    View {
+        status: s,
+        board: Some(super::board::board(d, st)),
+    }
+}
+
+fn pieces_text(p: &super::pieces::Pieces) -> String {
+    let parts: Vec<String> = Piece::ALL
+        .iter()
+        .filter(|k| p[**k] > 0)
+        .map(|k| format!("{} {}", p[*k], k.label()))
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn space_line(d: &Data, st: &State, id: super::data::SpaceId) -> String {
+    let sp = &d[id];
+    let ss = &st[id];
+    let mut tags = Vec::new();
+    if sp.is_loc() {
+        tags.push(format!("LoC Econ {}", sp.econ));
+        if ss.sabotage {
+            tags.push("Sabotaged".into());
+        }
+    } else {
+        tags.push(format!("Pop {}", st.pop(d, id)));
+        if sp.pashtun {
+            tags.push("Pashtun".into());
+        }
+        if sp.is_pakistan() {
+            tags.push("Pakistan".into());
+        }
+        if sp.is_mountain() {
+            tags.push("Mountain".into());
+        }
+        match ss.support {
+            Support::Support => tags.push("Support".into()),
+            Support::Opposition => tags.push("Opposition".into()),
+            Support::Neutral => {}
+        }
+        match ss.control {
+            Control::Coin => tags.push("COIN Control".into()),
+            Control::Taliban => tags.push("Taliban Control".into()),
+            Control::None => {}
+        }
+        if ss.terror > 0 {
+            tags.push(format!("Terror {}", ss.terror));
+        }
+    }
+    format!(
+        "{} ({}): {}",
+        sp.key,
+        tags.join(", "),
+        pieces_text(&ss.pieces)
+    )
+}

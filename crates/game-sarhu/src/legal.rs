@@ -1,0 +1,525 @@
+//! Orders legal now, as text a player could write: every answer to a pending
+//! question, and for an action phase a sample (every pass, every rally, moves
+//! towards the enemy, each single combat and a combined one). Entries may hold
+//! several lines (`move ...` then `place ...`); each parses as one move's orders.
+
+use super::data::{Data, Faction, Terrain};
+use super::movement::step_cost;
+use super::orders::Action;
+use super::standing;
+use super::state::{Decision, Loc, State};
+use super::turn::{cannot_activate, chain, cost};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use umpire_core::hex::Hex;
+
+/// Which hexes hold an enemy combat unit, per side (zones of control, 1.2).
+pub struct Occupancy(Vec<[bool; 2]>);
+
+impl Occupancy {
+    /// Built once for a state.
+    pub fn of(d: &Data, st: &State) -> Occupancy {
+        let mut v = vec![[false; 2]; d.hex_count()];
+        for (i, u) in st.units.iter().enumerate() {
+            if let Some(x) = u.loc.hex().and_then(|h| d.hex_index(h)) {
+                v[x][d.units[i].side.index()] = true;
+            }
+        }
+        Occupancy(v)
+    }
+
+    /// Does `to` hold a combat unit of the enemy of `f`?
+    pub fn enemy(&self, d: &Data, f: Faction, to: Hex) -> bool {
+        d.hex_index(to)
+            .is_some_and(|x| self.0[x][f.other().index()])
+    }
+}
+
+/// Every hex a unit can reach in one move, with the cheapest cost and path.
+pub struct Reach {
+    /// (hex, MP spent, node) for each reachable hex other than the start.
+    pub ends: Vec<(Hex, u32, u32)>,
+    parent: Vec<u32>,
+    rows: i32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    fn hex_of(&self, node: u32) -> Hex {
+        let i = (node / 2) as i32;
+        Hex::new(i / self.rows + 1, i % self.rows + 1)
+    }
+
+    /// The hexes entered to reach `node`, in order (the start excluded; for an
+    /// off-map unit the entry hex comes first).
+    pub fn path(&self, node: u32) -> Vec<Hex> {
+        let mut v = Vec::new();
+        let mut at = node;
+        while at != NONE && (at as usize) < self.parent.len() {
+            v.push(self.hex_of(at));
+            at = self.parent[at as usize];
+        }
+        v.reverse();
+        v
+    }
+}
+
+/// The cheapest path to every hex a unit can reach in one move (6.0, 6.1, 9.0).
+pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
+    let f = d.units[u].side;
+    let n = d.hex_count() * 2;
+    let mut out = Reach {
+        ends: Vec::new(),
+        parent: Vec::new(),
+        rows: d.rows,
+    };
+    if st.units[u].stopped {
+        return out;
+    }
+    let ma = d.type_of(u).ma;
+    // Nodes are (hex, has been in Plain this phase): ruling A16 makes the flag matter.
+    let node = |h: Hex, plain: bool| d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain));
+    let mut best = vec![NONE; n];
+    let parent = vec![NONE; n];
+    let mut heap = BinaryHeap::new();
+    let mut start = NONE;
+    match st.units[u].loc {
+        Loc::Hex(h) => {
+            // Ruling A16: the start hex counts as visited this phase.
+            let plain = st.units[u].plain || d.terrain_of(h) == Terrain::Plain;
+            let Some(s) = node(h, plain) else {
+                return out;
+            };
+            best[s as usize] = 0;
+            heap.push(Reverse((0u32, s)));
+            start = s;
+        }
+        Loc::OffMap => {
+            let c = d.units[u].cmd as usize;
+            let Some(e) = d.commands[c].entry else {
+                return out;
+            };
+            if st.options.entry_only_turn && st.turn != d.commands[c].entry_turn {
+                return out;
+            }
+            let Ok(k) = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)) else {
+                return out;
+            };
+            let Some(s) = node(e, d.terrain_of(e) == Terrain::Plain) else {
+                return out;
+            };
+            if k > ma {
+                return out;
+            }
+            best[s as usize] = k;
+            heap.push(Reverse((k, s)));
+        }
+        _ => return out,
+    }
+    out.parent = parent;
+    let parent = &mut out.parent;
+    while let Some(Reverse((spent, at))) = heap.pop() {
+        if best[at as usize] < spent {
+            continue;
+        }
+        let i = (at / 2) as i32;
+        let h = Hex::new(i / d.rows + 1, i % d.rows + 1);
+        let plain = at % 2 == 1;
+        if at != start && d.tec(h).stop {
+            continue;
+        }
+        for nb in h.neighbours() {
+            if !d.on_map(nb) {
+                continue;
+            }
+            let Ok(k) = step_cost(d, st, u, Some(h), nb, plain, occ.enemy(d, f, nb)) else {
+                continue;
+            };
+            let total = spent + k;
+            if total > ma {
+                continue;
+            }
+            let Some(x) = node(nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
+                continue;
+            };
+            if total < best[x as usize] {
+                best[x as usize] = total;
+                parent[x as usize] = if at == start { NONE } else { at };
+                heap.push(Reverse((total, x)));
+            }
+        }
+    }
+    let start_hex = (start != NONE).then_some(start / 2);
+    for i in 0..d.hex_count() as u32 {
+        if Some(i) == start_hex {
+            continue;
+        }
+        let (a, b) = (best[(i * 2) as usize], best[(i * 2 + 1) as usize]);
+        let (k, x) = if a <= b { (a, i * 2) } else { (b, i * 2 + 1) };
+        if k != NONE {
+            let h = Hex::new(i as i32 / d.rows + 1, i as i32 % d.rows + 1);
+            out.ends.push((h, k, x));
+        }
+    }
+    out
+}
+
+/// Hex distance from every hex to the nearest goal (a breadth-first field).
+fn field(d: &Data, goals: &[Hex]) -> Vec<u32> {
+    let mut v = vec![u32::MAX; d.hex_count()];
+    let mut q = std::collections::VecDeque::new();
+    for g in goals {
+        if let Some(i) = d.hex_index(*g)
+            && v[i] != 0
+        {
+            v[i] = 0;
+            q.push_back(*g);
+        }
+    }
+    while let Some(h) = q.pop_front() {
+        let k = d.hex_index(h).map_or(0, |i| v[i]);
+        for n in h.neighbours() {
+            if let Some(i) = d.hex_index(n)
+                && v[i] == u32::MAX
+            {
+                v[i] = k + 1;
+                q.push_back(n);
+            }
+        }
+    }
+    v
+}
+
+/// Where a side wants to go: enemy-held marker hexes and enemy units.
+fn goals(d: &Data, st: &State, f: Faction) -> Vec<Hex> {
+    let mut g: Vec<Hex> = d
+        .places
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| st.control[*i] == Some(f.other()))
+        .map(|(_, p)| p.hex)
+        .collect();
+    g.extend(
+        st.units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| d.units[*i].side != f)
+            .filter_map(|(_, u)| u.loc.hex()),
+    );
+    g
+}
+
+fn near(d: &Data, field: &[u32], h: Hex) -> u32 {
+    d.hex_index(h).map_or(u32::MAX, |i| field[i])
+}
+
+/// A move order for some of a command's activated units, each heading for
+/// the goals as far as stacking allows; with the command placed up front.
+fn advance(
+    d: &Data,
+    st: &State,
+    cache: &mut BTreeMap<u16, Reach>,
+    occ: &Occupancy,
+    c: usize,
+    units: &[u16],
+    goals: &[u32],
+) -> Option<String> {
+    let f = d.commands[c].side;
+    let mut count: BTreeMap<Hex, u32> = BTreeMap::new();
+    let mut parts = Vec::new();
+    let mut ends = Vec::new();
+    for u in units {
+        let ui = *u as usize;
+        let ps = cache.entry(*u).or_insert_with(|| paths(d, st, occ, ui));
+        let here = st.units[ui].loc.hex();
+        let score_here = here.map_or(u32::MAX, |h| near(d, goals, h));
+        let mut best: Option<(u32, u32, Hex, u32)> = None;
+        for (h, k, x) in ps.ends.iter() {
+            let n = *count
+                .entry(*h)
+                .or_insert_with(|| st.side_at(d, *h, f).count() as u32);
+            if n + 1 > d.tec(*h).stack {
+                continue;
+            }
+            let s = near(d, goals, *h);
+            if s >= score_here && here.is_some() {
+                continue;
+            }
+            if best.is_none_or(|(bs, bk, bh, _)| (s, *k, *h) < (bs, bk, bh)) {
+                best = Some((s, *k, *h, *x));
+            }
+        }
+        let Some((_, _, h, x)) = best else { continue };
+        *count.entry(h).or_insert(0) += 1;
+        if let Some(from) = here {
+            let n = count
+                .entry(from)
+                .or_insert_with(|| st.side_at(d, from, f).count() as u32);
+            *n = n.saturating_sub(1);
+        }
+        let path: Vec<String> = ps.path(x).iter().map(Hex::to_string).collect();
+        let lead = if here.is_none() { "entry " } else { "" };
+        parts.push(format!("{} {lead}{}", d.units[ui].id, path.join(" ")));
+        ends.push(h);
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut s = format!("move {}: {}", d.commands[c].id, parts.join(", "));
+    // Place the command with the unit that got nearest, where that is allowed.
+    if let Some(h) = ends.iter().min_by_key(|h| (near(d, goals, **h), **h))
+        && st.commands_at(d, *h, f).all(|x| x == c)
+        && d.tec(*h).stack_command >= 1
+    {
+        s.push_str(&format!("\nplace {} {h}", d.commands[c].id));
+    }
+    Some(s)
+}
+
+/// Single combats the activated units could declare now.
+fn combats(d: &Data, st: &State, c: usize, chain: &[u16]) -> Vec<(Vec<u16>, String)> {
+    let f = d.commands[c].side;
+    let mut out = Vec::new();
+    let mut hexes: Vec<Hex> = chain
+        .iter()
+        .filter_map(|u| st.units[*u as usize].loc.hex())
+        .collect();
+    hexes.sort();
+    hexes.dedup();
+    let enemies = |h: Hex| -> Vec<u16> { st.side_at(d, h, f.other()).map(|u| u as u16).collect() };
+    for h in &hexes {
+        let here: Vec<u16> = chain
+            .iter()
+            .copied()
+            .filter(|u| st.units[*u as usize].loc == Loc::Hex(*h))
+            .collect();
+        let mut around = vec![*h];
+        around.extend(h.neighbours().into_iter().filter(|n| d.on_map(*n)));
+        // Fire, per class of fire need (ruling A25).
+        for need in [5, 6] {
+            let firers: Vec<u16> = here
+                .iter()
+                .copied()
+                .filter(|u| {
+                    let t = d.type_of(*u as usize);
+                    t.fire > 0 && t.fire_need == need && !st.units[*u as usize].dis
+                })
+                .collect();
+            if firers.is_empty() {
+                continue;
+            }
+            for t in around.iter().flat_map(|x| enemies(*x)) {
+                let ids: Vec<&str> = firers
+                    .iter()
+                    .map(|u| d.units[*u as usize].id.as_str())
+                    .collect();
+                out.push((
+                    firers.clone(),
+                    format!("fire {} -> {}", ids.join(" "), d.units[t as usize].id),
+                ));
+            }
+        }
+        // Charge into adjacent, non-Pass/Fort hexes across no unbridged side, within stacking.
+        let chargers: Vec<u16> = here
+            .iter()
+            .copied()
+            .filter(|u| d.type_of(*u as usize).charge && !st.units[*u as usize].dis)
+            .collect();
+        if !chargers.is_empty() {
+            for n in h.neighbours() {
+                let Some(dir) = h.dir_to(n) else { continue };
+                if !d.on_map(n) || d.terrain_of(n).is_pass_or_fort() || d.blocked(*h, dir) {
+                    continue;
+                }
+                let room = d
+                    .tec(n)
+                    .stack
+                    .saturating_sub(st.side_at(d, n, f).count() as u32)
+                    as usize;
+                if room == 0 {
+                    continue;
+                }
+                let cmd_moves = st.commands[c].loc == Loc::Hex(*h);
+                if cmd_moves && st.commands_at(d, n, f).count() as u32 >= d.tec(n).stack_command {
+                    continue;
+                }
+                let group: Vec<u16> = chargers.iter().copied().take(room).collect();
+                for t in enemies(n) {
+                    let ids: Vec<&str> = group
+                        .iter()
+                        .map(|u| d.units[*u as usize].id.as_str())
+                        .collect();
+                    out.push((
+                        group.clone(),
+                        format!("charge {} -> {}", ids.join(" "), d.units[t as usize].id),
+                    ));
+                }
+            }
+        }
+        if !enemies(*h).is_empty() {
+            out.push((
+                here.clone(),
+                format!("attack {h} with {}", d.commands[c].id),
+            ));
+        }
+    }
+    out
+}
+
+/// Orders `f` may give now (a sample for action phases).
+pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    if st.finished.is_some() {
+        return Vec::new();
+    }
+    if let Some(q) = &st.decision {
+        if q.side() != f {
+            return Vec::new();
+        }
+        return match q {
+            Decision::Losses { pool, steps, .. } => {
+                let all = standing::loss_allocations(d, st, pool, *steps);
+                standing::distinct_allocations(d, st, &all)
+                    .iter()
+                    .map(|a| {
+                        let ids: Vec<&str> =
+                            a.iter().map(|u| d.units[*u as usize].id.as_str()).collect();
+                        format!("losses {}", ids.join(" "))
+                    })
+                    .collect()
+            }
+            Decision::Rout { cmd, .. } => {
+                let opts = standing::rout_options(d, st, *cmd as usize);
+                standing::distinct_routs(d, st, &opts)
+                    .iter()
+                    .map(|u| format!("rout {}", d.units[*u as usize].id))
+                    .collect()
+            }
+            Decision::Displace { cmd, options, .. } => options
+                .iter()
+                .map(|h| format!("displace {} {h}", d.commands[*cmd as usize].id))
+                .collect(),
+            Decision::Initiative { .. } => {
+                vec!["initiative first".into(), "initiative second".into()]
+            }
+        };
+    }
+    if st.phase.side != f {
+        return Vec::new();
+    }
+    // Before turn 1's preparation roll (made with the first order), plan
+    // with the least AP the roll can give (4.1(5)).
+    let ap = if st.prep_pending {
+        d.values.prep_dice
+            + st.prep_commands(d, Faction::Ming)
+                .max(st.prep_commands(d, Faction::Jurchen))
+    } else {
+        st.ap[f.index()]
+    };
+    let goals = field(d, &goals(d, st, f));
+    let occ = Occupancy::of(d, st);
+    let mut cache = BTreeMap::new();
+    let mut v = Vec::new();
+    if let Some(c) = st.phase.cmd {
+        let c = c as usize;
+        if !st.phase.open {
+            return Vec::new();
+        }
+        v.push("end".to_string());
+        let ch = chain(d, st, c);
+        let id = &d.commands[c].id;
+        if ap >= cost(d, f, &Action::Rally) {
+            v.push("then rally".into());
+        }
+        if ap >= cost(d, f, &Action::Move(Vec::new()))
+            && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals)
+        {
+            v.push(format!("then {m}"));
+        }
+        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
+            for (_, cmb) in combats(d, st, c, &ch).into_iter().take(4) {
+                v.push(format!("then combat {id}: {cmb}"));
+            }
+        }
+        return v;
+    }
+    v.push("pass".into());
+    if ap > 2 {
+        v.push("pass rest".into());
+    }
+    for (c, info) in d.commands.iter().enumerate() {
+        if info.side != f || matches!(st.commands[c].loc, Loc::Gone | Loc::Out) {
+            continue;
+        }
+        if st.commands[c].acts > 0 {
+            v.push(format!("pass {}", info.id));
+        }
+        let single_ok = cannot_activate(d, st, f, c, false, false).is_none();
+        if !single_ok {
+            continue;
+        }
+        let double_ok = cannot_activate(d, st, f, c, false, true).is_none();
+        let ch = chain(d, st, c);
+        if ch.is_empty() {
+            continue;
+        }
+        if ap >= cost(d, f, &Action::Rally) && ch.iter().any(|u| st.units[*u as usize].dis) {
+            v.push(format!("rally {}", info.id));
+        }
+        if ap >= cost(d, f, &Action::Move(Vec::new())) {
+            if let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals) {
+                if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
+                    v.push(format!("{m}\nthen"));
+                }
+                v.push(m);
+            }
+            let half: Vec<u16> = ch.iter().copied().step_by(2).collect();
+            if half.len() < ch.len()
+                && let Some(m) = advance(d, st, &mut cache, &occ, c, &half, &goals)
+            {
+                v.push(m);
+            }
+            let het = field(
+                d,
+                &d.find_place(&d.values.decisive_place)
+                    .map(|p| p.hex)
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+            );
+            if f == Faction::Ming
+                && !het.is_empty()
+                && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &het)
+            {
+                v.push(m);
+            }
+        }
+        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
+            let all = combats(d, st, c, &ch);
+            // A combined declaration: each unit in at most one combat.
+            let mut used: Vec<u16> = Vec::new();
+            let mut combined = Vec::new();
+            for (units, text) in &all {
+                if units.iter().all(|u| !used.contains(u))
+                    && units
+                        .iter()
+                        .all(|u| st.units[*u as usize].loc.hex().is_some())
+                {
+                    used.extend(units);
+                    combined.push(text.clone());
+                }
+            }
+            let safe: Vec<&String> = combined
+                .iter()
+                .filter(|t| !t.starts_with("charge"))
+                .collect();
+            if safe.len() > 1 {
+                let joined: Vec<&str> = safe.iter().map(|s| s.as_str()).collect();
+                v.push(format!("combat {}: {}", info.id, joined.join("; ")));
+            }
+            for (_, text) in all.into_iter().take(6) {
+                v.push(format!("combat {}: {text}", info.id));
+            }
+        }
+    }
+    v
+}

@@ -1,0 +1,202 @@
+//! Point-to-point maps. The board gives no coordinates, so the spaces are laid
+//! out by their links: columns by distance (in links) from the lowest-numbered
+//! space, each column ordered by where its neighbours in the column before sit.
+//! Every space is a box with its name, kinds, markers and pieces.
+
+use super::counter;
+use super::doc::{Anchor, Doc};
+use super::style::{HIGHLIGHT, INK, PAPER, Palette, tint};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use umpire_core::board::{Board, PointBoard, SpaceId};
+
+const BOX_W: f64 = 170.0;
+const BOX_H: f64 = 92.0;
+const GAP_X: f64 = 60.0;
+const GAP_Y: f64 = 26.0;
+const MARGIN: f64 = 16.0;
+const PIECE: f64 = 20.0;
+
+/// Column and row of every space.
+fn layout(b: &PointBoard) -> BTreeMap<SpaceId, (usize, usize)> {
+    let mut layer: BTreeMap<SpaceId, usize> = BTreeMap::new();
+    // Each connected part from its lowest id, one part after another.
+    let mut base = 0;
+    for start in b.spaces.keys() {
+        if layer.contains_key(start) {
+            continue;
+        }
+        let mut q = VecDeque::from([(*start, base)]);
+        layer.insert(*start, base);
+        let mut deepest = base;
+        while let Some((s, d)) = q.pop_front() {
+            deepest = deepest.max(d);
+            for n in b.neighbours(s) {
+                if b.spaces.contains_key(&n) && !layer.contains_key(&n) {
+                    layer.insert(n, d + 1);
+                    q.push_back((n, d + 1));
+                }
+            }
+        }
+        base = deepest + 1;
+    }
+    let mut cols: BTreeMap<usize, Vec<SpaceId>> = BTreeMap::new();
+    for (s, l) in &layer {
+        cols.entry(*l).or_default().push(*s);
+    }
+    let mut pos: BTreeMap<SpaceId, (usize, usize)> = BTreeMap::new();
+    for (c, spaces) in cols {
+        // Order by the mean row of the neighbours already placed (in tenths, integers only).
+        let mut keyed: Vec<(usize, SpaceId)> = spaces
+            .iter()
+            .map(|s| {
+                let rows: Vec<usize> = b
+                    .neighbours(*s)
+                    .iter()
+                    .filter_map(|n| pos.get(n).map(|p| p.1))
+                    .collect();
+                let key = match rows.len() {
+                    0 => usize::MAX,
+                    n => rows.iter().sum::<usize>() * 10 / n,
+                };
+                (key, *s)
+            })
+            .collect();
+        keyed.sort();
+        for (r, (_, s)) in keyed.into_iter().enumerate() {
+            pos.insert(s, (c, r));
+        }
+    }
+    pos
+}
+
+fn origin(p: (usize, usize)) -> (f64, f64) {
+    (
+        MARGIN + p.0 as f64 * (BOX_W + GAP_X),
+        MARGIN + p.1 as f64 * (BOX_H + GAP_Y),
+    )
+}
+
+/// The whole map as SVG.
+pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
+    let pos = layout(b);
+    let cols = pos.values().map(|p| p.0 + 1).max().unwrap_or(1);
+    let rows = pos.values().map(|p| p.1 + 1).max().unwrap_or(1);
+    let tracks = b.tracks.len() as f64 * 14.0;
+    let mut doc = Doc::new(
+        2.0 * MARGIN + cols as f64 * (BOX_W + GAP_X) - GAP_X,
+        2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y + tracks + 10.0,
+        PAPER,
+    );
+    let pal = Palette::of(board, &[]);
+    let centre = |s: &SpaceId| {
+        let o = origin(pos[s]);
+        (o.0 + BOX_W / 2.0, o.1 + BOX_H / 2.0)
+    };
+    doc.group("links");
+    let mut drawn = BTreeSet::new();
+    for l in &b.links {
+        if !(pos.contains_key(&l.a) && pos.contains_key(&l.b) && drawn.insert((l.a, l.b))) {
+            continue;
+        }
+        let broken = !l.markers.is_empty();
+        doc.line(
+            centre(&l.a),
+            centre(&l.b),
+            if broken { "#c62828" } else { "#8a8a8a" },
+            2.0,
+            broken,
+        );
+    }
+    doc.end_group();
+    doc.group("spaces");
+    for (id, s) in &b.spaces {
+        let (x, y) = origin(pos[id]);
+        let (fill, stroke) = match s.control {
+            Some(c) => (tint(pal.side(c)), pal.side(c)),
+            None => ("#ffffff".to_string(), "#555555"),
+        };
+        doc.rect(x, y, BOX_W, BOX_H, 6.0, &fill, stroke, 1.5);
+        doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
+        if let Some(c) = s.control {
+            doc.text(
+                (x + BOX_W - 6.0, y + 14.0),
+                11.0,
+                stroke,
+                Anchor::End,
+                &c.to_string(),
+            );
+        }
+        let kinds = s.kinds.join(", ");
+        doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
+        let markers: Vec<String> = s.markers.iter().map(|m| m.to_string()).collect();
+        doc.text(
+            (x + 6.0, y + 39.0),
+            9.0,
+            INK,
+            Anchor::Start,
+            &markers.join(", "),
+        );
+        for (k, u) in s.units.iter().take(7).enumerate() {
+            let c = (
+                x + 6.0 + PIECE / 2.0 + k as f64 * (PIECE + 3.0),
+                y + BOX_H - PIECE / 2.0 - 8.0,
+            );
+            counter::counter(&mut doc, &pal, u, c, PIECE);
+        }
+        if s.units.len() > 7 {
+            doc.text(
+                (x + BOX_W - 4.0, y + BOX_H - 4.0),
+                9.0,
+                INK,
+                Anchor::End,
+                &format!("+{}", s.units.len() - 7),
+            );
+        }
+        if s.highlight || focus.contains(id) {
+            doc.rect(
+                x - 2.0,
+                y - 2.0,
+                BOX_W + 4.0,
+                BOX_H + 4.0,
+                8.0,
+                "none",
+                HIGHLIGHT,
+                3.0,
+            );
+        }
+    }
+    doc.end_group();
+    doc.group("tracks");
+    let y0 = 2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y;
+    for (i, t) in b.tracks.iter().enumerate() {
+        let v = match t.max {
+            Some(m) => format!("{}: {}/{m}", t.name, t.value),
+            None => format!("{}: {}", t.name, t.value),
+        };
+        doc.text((MARGIN, y0 + i as f64 * 14.0), 11.0, INK, Anchor::Start, &v);
+    }
+    doc.end_group();
+    doc.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use umpire_core::board::{Link, Space};
+
+    #[test]
+    fn spaces_fall_into_columns_by_links() {
+        let mut b = PointBoard::default();
+        for i in 1..=4 {
+            b.spaces.insert(SpaceId(i), Space::default());
+        }
+        b.links.push(Link::new(SpaceId(1), SpaceId(2)));
+        b.links.push(Link::new(SpaceId(1), SpaceId(3)));
+        let p = layout(&b);
+        assert_eq!(p[&SpaceId(1)], (0, 0));
+        assert_eq!(p[&SpaceId(2)], (1, 0));
+        assert_eq!(p[&SpaceId(3)], (1, 1));
+        // Unlinked: its own part, after the first.
+        assert_eq!(p[&SpaceId(4)], (2, 0));
+    }
+}

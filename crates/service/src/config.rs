@@ -1,0 +1,351 @@
+//! `umpire.toml`: the data directory's configuration, on embedded defaults.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// File name of the configuration inside the data directory.
+pub const FILE: &str = "umpire.toml";
+
+/// A configuration problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+/// Who the umpire is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Identity {
+    /// Display name on outgoing mail.
+    pub name: String,
+    /// The mailbox players write to; results come from it.
+    pub address: String,
+    /// The umpire's ed25519 private key (OpenSSH), relative to the data directory.
+    pub key: PathBuf,
+}
+
+impl Default for Identity {
+    fn default() -> Self {
+        Identity {
+            name: "Umpire".into(),
+            address: "umpire@localhost".into(),
+            key: "umpire.key".into(),
+        }
+    }
+}
+
+/// Longest display name on outgoing mail.
+pub const MAX_NAME_CHARS: usize = 64;
+
+impl Identity {
+    fn check_name(&self) -> Result<(), String> {
+        let n = &self.name;
+        if n.chars().any(char::is_control) {
+            return Err(format!(
+                "[umpire] name = {n:?} holds a line break or control character; it goes into every mail's From header"
+            ));
+        }
+        if n.trim().is_empty() || n.chars().count() > MAX_NAME_CHARS {
+            return Err(format!(
+                "[umpire] name = {n:?}: give 1 to {MAX_NAME_CHARS} characters"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Where mail comes from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IntakeConfig {
+    /// `maildir` (the embedded default) or `imap`.
+    pub kind: String,
+    /// The Maildir, relative to the data directory.
+    pub maildir: PathBuf,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            kind: "maildir".into(),
+            maildir: "maildir".into(),
+        }
+    }
+}
+
+/// Where mail goes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeliveryConfig {
+    /// `file` (the embedded default: one .eml per mail) or `smtp`.
+    pub kind: String,
+    /// The outbox folder, relative to the data directory.
+    pub outbox: PathBuf,
+}
+
+impl Default for DeliveryConfig {
+    fn default() -> Self {
+        DeliveryConfig {
+            kind: "file".into(),
+            outbox: "outbox".into(),
+        }
+    }
+}
+
+/// Caps on what the umpire reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Mails larger than this are answered "too big" and not read.
+    pub max_mail_bytes: usize,
+    /// Most mails handled in one poll.
+    pub batch: usize,
+    /// Mails committed together in one transaction (one flush per group).
+    pub commit_every: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_mail_bytes: 2 * 1024 * 1024,
+            batch: 1000,
+            commit_every: 100,
+        }
+    }
+}
+
+/// Smallest `max_mail_bytes`: a move file and its signature fit in a mail this size.
+pub const MIN_MAIL_BYTES: usize = 16 * 1024;
+
+impl Limits {
+    fn check(&self) -> Result<(), String> {
+        if self.max_mail_bytes < MIN_MAIL_BYTES {
+            return Err(format!(
+                "[limits] max_mail_bytes = {}: at least {MIN_MAIL_BYTES}, or no move fits",
+                self.max_mail_bytes
+            ));
+        }
+        if self.batch == 0 {
+            return Err("[limits] batch = 0 would read no mail at all; give at least 1".into());
+        }
+        if self.commit_every == 0 {
+            return Err("[limits] commit_every = 0: give at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Deadlines for games that do not set their own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Deadlines {
+    /// Hours a side has for each expected move; 0 for no deadlines.
+    pub hours: u32,
+    /// Reminders, in hours before the deadline.
+    pub reminders: Vec<u32>,
+    /// Hours after the deadline before the stated default is applied.
+    pub grace_hours: u32,
+}
+
+impl Default for Deadlines {
+    fn default() -> Self {
+        Deadlines {
+            hours: 72,
+            reminders: vec![48, 24, 6],
+            grace_hours: 24,
+        }
+    }
+}
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub umpire: Identity,
+    pub intake: IntakeConfig,
+    pub delivery: DeliveryConfig,
+    pub limits: Limits,
+    pub deadlines: Deadlines,
+    /// The club's mailbox, for `[intake] kind = "imap"`.
+    pub imap: Option<umpire_mail::settings::ImapSettings>,
+    /// The club's mail server, for `[delivery] kind = "smtp"`.
+    pub smtp: Option<umpire_mail::settings::SmtpSettings>,
+    /// The public game pages (`umpire site`).
+    pub site: SiteConfig,
+}
+
+/// `[site]`: where the public games' pages go. When set, every poll that
+/// changed something rewrites them, and `umpire site` writes there by default.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SiteConfig {
+    /// The folder the pages go to, relative to the data directory (unset: no site).
+    pub out: Option<PathBuf>,
+}
+
+impl Config {
+    /// Reads `dir/umpire.toml`; a missing file means the defaults.
+    pub fn load(dir: &Path) -> Result<Config, ConfigError> {
+        let path = dir.join(FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        Config::from_text(&text).map_err(|message| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Reads and validates the text of an `umpire.toml` (what [`Config::load`]
+    /// does after reading the file; the fuzz target calls it directly).
+    pub fn from_text(text: &str) -> Result<Config, String> {
+        let c: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.validate()?;
+        Ok(c)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        match (self.intake.kind.as_str(), &self.imap) {
+            ("maildir", _) => {}
+            ("imap", Some(imap)) => imap.validate().map_err(|e| e.to_string())?,
+            ("imap", None) => return Err("[intake] kind = \"imap\" needs an [imap] section".into()),
+            (k, _) => {
+                return Err(format!(
+                    "[intake] kind = {k:?}: known kinds are maildir and imap"
+                ));
+            }
+        }
+        match (self.delivery.kind.as_str(), &self.smtp) {
+            ("file", _) => {}
+            ("smtp", Some(smtp)) => smtp.validate().map_err(|e| e.to_string())?,
+            ("smtp", None) => {
+                return Err("[delivery] kind = \"smtp\" needs an [smtp] section".into());
+            }
+            (k, _) => {
+                return Err(format!(
+                    "[delivery] kind = {k:?}: known kinds are file and smtp"
+                ));
+            }
+        }
+        umpire_mail::mime::check_address(&self.umpire.address)
+            .map_err(|e| format!("[umpire] address: {e}"))?;
+        self.umpire.check_name()?;
+        if self.umpire.key.as_os_str().is_empty() {
+            return Err("[umpire] key is empty; name the umpire's key file".into());
+        }
+        self.limits.check()?;
+        Ok(())
+    }
+
+    /// The mail domain, for Message-IDs.
+    pub fn domain(&self) -> &str {
+        self.umpire
+            .address
+            .rsplit('@')
+            .next()
+            .unwrap_or("localhost")
+    }
+
+    /// The text of a fresh `umpire.toml` with every default written out.
+    pub fn default_text(address: &str) -> String {
+        format!(
+            r#"# umpire configuration. Paths are relative to this directory.
+
+[umpire]
+name = "Umpire"
+address = "{address}"
+key = "umpire.key"        # the umpire's ed25519 key; it signs every result
+
+[intake]
+kind = "maildir"          # maildir: mail files dropped into maildir/new; imap: see [imap]
+maildir = "maildir"
+
+[delivery]
+kind = "file"             # file: one .eml per outgoing mail in outbox/; smtp: see [smtp]
+outbox = "outbox"
+
+[limits]
+max_mail_bytes = 2097152  # bigger mails are answered "too big", not read
+batch = 1000              # most mails per poll
+commit_every = 100        # mails committed (and flushed to disk) together
+
+[deadlines]               # for games that do not set their own (umpire new --deadline)
+hours = 72                # per expected move; 0 = no deadlines
+reminders = [48, 24, 6]   # hours before the deadline
+grace_hours = 24          # then the game's stated default is applied
+
+# A club mailbox instead of the local Maildir: set [intake] kind = "imap" and
+# [imap]
+# host = "mail.club.example"
+# security = "tls"                     # tls (993) | starttls (143) | plain (loopback only)
+# username = "umpire@club.example"
+# password_command = "pass show club/umpire"   # or password_file = "/etc/umpire/imap.pw"
+# folder = "INBOX"
+# mark = "seen"                        # seen | keyword | move (to mark_folder)
+# ca_file = "/etc/umpire/club-ca.pem"  # for a self-hosted server's own CA
+#
+# Sending by SMTP instead of the file outbox: set [delivery] kind = "smtp" and
+# [smtp]
+# host = "mail.club.example"
+# security = "starttls"                # tls (465) | starttls (587) | plain (loopback only)
+# username = "umpire@club.example"
+# password_command = "pass show club/umpire"
+"#
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_written_defaults_read_back_as_the_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE), Config::default_text("gm@club.test")).unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.umpire.address, "gm@club.test");
+        assert_eq!(c.domain(), "club.test");
+        assert_eq!(c.limits.batch, Limits::default().batch);
+    }
+
+    #[test]
+    fn values_that_would_fail_later_are_refused_at_load() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, says) in [
+            ("[umpire]\nname = \"Ump\\r\\nBcc: x@y\"\n", "line break"),
+            ("[umpire]\nname = \"\"\n", "name"),
+            ("[umpire]\naddress = \"umpire@\"\n", "address"),
+            ("[umpire]\naddress = \"a..b@x\"\n", "address"),
+            ("[limits]\nbatch = 0\n", "batch"),
+            ("[limits]\ncommit_every = 0\n", "commit_every"),
+            ("[limits]\nmax_mail_bytes = 10\n", "max_mail_bytes"),
+        ] {
+            std::fs::write(dir.path().join(FILE), text).unwrap();
+            let e = Config::load(dir.path()).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn typos_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE), "[umpire]\nadress = \"x@y\"\n").unwrap();
+        let e = Config::load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("adress"), "{e}");
+    }
+}
