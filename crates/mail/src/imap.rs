@@ -32,9 +32,9 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use umpire::mail::imap::ImapIntake;
-//! use umpire::mail::settings::{ImapSettings, Security};
-//! use umpire::mail::{Intake, MailError};
+//! use umpire_mail::imap::ImapIntake;
+//! use umpire_mail::settings::{ImapSettings, Security};
+//! use umpire_mail::{Intake, MailError};
 //!
 //! fn run(settings: &ImapSettings) -> Result<(), MailError> {
 //!     let mut intake = ImapIntake::new(settings)?;

@@ -46,9 +46,9 @@
 //! detailed drawing in west-to-east strips that share a column.
 //!
 //! ```
-//! use umpire::core::board::{Cell, HexBoard, Unit, UnitMark};
-//! use umpire::core::hex::Hex;
-//! use umpire::render::hexmap::{snippet, Options};
+//! use umpire_core::board::{Cell, HexBoard, Unit, UnitMark};
+//! use umpire_core::hex::Hex;
+//! use umpire_render::hexmap::{snippet, Options};
 //!
 //! let mut board = HexBoard::default();
 //! for col in 1..=3 {
