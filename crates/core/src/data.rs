@@ -467,7 +467,7 @@ pub type Check = fn(&Files) -> Result<DataCheck, Vec<String>>;
 
 /// How a game registers itself: everything the registry, the CLI and the
 /// service need to know about it, so that adding a game is one line in
-/// `src/games/mod.rs`.
+/// `crates/games/src/lib.rs`.
 #[derive(Clone, Copy)]
 pub struct Descriptor {
     /// The registry name, as in records and `umpire new`: `sarhu`.

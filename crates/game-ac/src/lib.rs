@@ -74,7 +74,7 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 /// versions it still replays are [`Rules::at_version`]'s.
 pub const VERSION: u32 = 9;
 
-/// The registry entry (`src/games/mod.rs`).
+/// The registry entry (`crates/games/src/lib.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "ac",
     files: data::FILES,

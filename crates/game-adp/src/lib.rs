@@ -86,7 +86,7 @@ pub struct Adp {
 
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
-/// How the registry knows the game (`src/games/mod.rs`).
+/// How the registry knows the game (`crates/games/src/lib.rs`).
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "adp",
     files: data::FILES,
