@@ -386,14 +386,14 @@ fn a_secret_roll_tells_the_others_how_many_dice_and_nothing_more() {
             holds_none(
                 &format!("a mail to {}", m.to),
                 &m.all,
-                &["spotting the ford".to_string(), "3d8".to_string()],
+                &["spotting the ford".to_string(), "roll 3d8".to_string()],
             );
         }
     }
     holds_none(
         "the game's page",
         &c.page(),
-        &["spotting the ford".to_string(), "3d8".to_string()],
+        &["spotting the ford".to_string(), "roll 3d8".to_string()],
     );
 }
 
