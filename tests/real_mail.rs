@@ -1359,8 +1359,7 @@ fn doc_block(page: &str, heading: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("docs")
         .join(page);
-    let doc = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let rest = &doc[doc
         .find(heading)
         .unwrap_or_else(|| panic!("no {heading:?}"))..];
@@ -1399,7 +1398,10 @@ fn the_documented_configuration_passes_config_check_and_polls() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&pw, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    let mut text = doc_block("admin/club.md", "## `umpire.toml` for the club's mail server");
+    let mut text = doc_block(
+        "admin/club.md",
+        "## `umpire.toml` for the club's mail server",
+    );
     for (from, to, n) in [
         (
             "username = \"umpire@club.example\"",
