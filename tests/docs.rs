@@ -304,15 +304,15 @@ fn every_documented_umpire_command_names_real_subcommands_and_flags() {
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
         for b in blocks(&text) {
-            if let Some(m) = &b.marker {
-                if !MARKERS.contains(&m.as_str()) {
-                    faults.push(format!(
-                        "{}:{}: unknown marker <!-- {m} --> (known: {})",
-                        rel(&page),
-                        b.line,
-                        MARKERS.join(", ")
-                    ));
-                }
+            if let Some(m) = &b.marker
+                && !MARKERS.contains(&m.as_str())
+            {
+                faults.push(format!(
+                    "{}:{}: unknown marker <!-- {m} --> (known: {})",
+                    rel(&page),
+                    b.line,
+                    MARKERS.join(", ")
+                ));
             }
             if !is_shell(&b) {
                 continue;
@@ -466,17 +466,15 @@ fn every_relative_link_points_at_a_file_and_every_anchor_at_a_heading() {
                 faults.push(format!("{}:{n}: no file {target}", rel(&page)));
                 continue;
             }
-            if let Some(a) = anchor {
-                if path.extension().is_some_and(|e| e == "md") {
-                    let there = std::fs::read_to_string(&path).unwrap();
-                    if !anchors(&there).contains(a) {
-                        faults.push(format!(
-                            "{}:{n}: no heading #{a} in {}",
-                            rel(&page),
-                            rel(&path)
-                        ));
-                    }
-                }
+            if let Some(a) = anchor
+                && path.extension().is_some_and(|e| e == "md")
+                && !anchors(&std::fs::read_to_string(&path).unwrap()).contains(a)
+            {
+                faults.push(format!(
+                    "{}:{n}: no heading #{a} in {}",
+                    rel(&page),
+                    rel(&path)
+                ));
             }
         }
     }
