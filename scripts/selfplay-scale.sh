@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-play at scale (issue 12.8): GAMES random legal games of each ruleset
+# Self-play at scale: GAMES random legal games of each ruleset
 # (default: all of them), through signed moves, invariants checked after every
 # entry and each record verified at the end.
 #
@@ -9,10 +9,10 @@
 # The games are played in batches of BATCH (default 5,000), JOBS at a time
 # (default: one per core). Batch k plays with seed 1000+k (game seeds are
 # derived from the batch seed and the game number, so batches never repeat a
-# game). Each finished batch's output is kept in OUT (default
-# docs/selfplay-scale/<ruleset>/, in the repository: commit the finished
-# batches as the run's evidence); a run stopped part-way and started again
-# with the same GAMES and BATCH plays only the batches not yet finished, so a
+# game). Each finished batch's output is kept in OUT/<ruleset>/ (default
+# OUT: target/selfplay-scale, outside the tracked files; docs/dev/selfplay.md
+# has the last runs' figures); a run stopped part-way and started again with
+# the same GAMES, BATCH and OUT plays only the batches not yet finished, so a
 # long run can be spread over several sittings and machines.
 #
 # Prints, per ruleset, the batches finished, the games, signed moves, rolls
@@ -26,7 +26,7 @@ rulesets=("$@")
 [ ${#rulesets[@]} -gt 0 ] || rulesets=(freeform sarhu ldf ac adp)
 jobs=${JOBS:-$(nproc)}
 batch=${BATCH:-5000}
-out=${OUT:-docs/selfplay-scale}
+out=${OUT:-target/selfplay-scale}
 
 nice -n 5 cargo build --release --quiet
 bin=target/release/umpire

@@ -5,10 +5,10 @@
 # `cargo test`, with the binary that `cargo test` built (tests profile), in
 # two lanes.
 #
-# By default it plays half the counts the game issues named (ldf 150, ac 100
+# By default it plays half the full counts (ldf 150, ac 100
 # across scenarios and options, adp 96 across every mode), about 3 minutes on
 # 2 cores, so that CI stays near 30 minutes; UMPIRE_SELFPLAY=full plays the
-# issues' counts (ldf 300, ac 200, adp 200) and UMPIRE_SELFPLAY=quick a
+# full counts (ldf 300, ac 200, adp 200) and UMPIRE_SELFPLAY=quick a
 # quarter of them (what CI runs, .ci/run). The runs at scale are
 # scripts/selfplay-scale.sh.
 #
@@ -33,7 +33,7 @@ run() {
   printf '%s: %s\n' "$name" "$(grep -m1 ' games of ' "$dir/out")"
 }
 
-# Games per run: the issues' counts, halved unless UMPIRE_SELFPLAY=full
+# Games per run: the full counts, halved unless UMPIRE_SELFPLAY=full
 # (all of them) or quick (a quarter).
 case "${UMPIRE_SELFPLAY:-}" in
   full) part=1 ;;

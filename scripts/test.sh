@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
 step "tools the tests use"
-# tests/site.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
+# tests/pictures.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
 if command -v chromium >/dev/null; then
   echo "chromium: $(chromium --version 2>/dev/null || echo present)"
 elif [ -n "${CI:-}" ]; then
   echo "chromium is missing: .ci/run installs it (apt-get install chromium fonts-dejavu-core)" >&2
   exit 1
 else
-  echo "chromium not found: the browser test in tests/site.rs will be skipped (apt-get install chromium fonts-dejavu-core)"
+  echo "chromium not found: the browser tests in tests/pictures.rs will be skipped (apt-get install chromium fonts-dejavu-core)"
 fi
 
 step "cargo fmt --check"
@@ -53,7 +53,7 @@ step "cargo test (UMPIRE_MAILSTACK=$UMPIRE_MAILSTACK)"
 cargo test --no-fail-fast
 
 # Self-play of every game ruleset, with the binary cargo test built: half the
-# game issues' counts, or all of them with UMPIRE_SELFPLAY=full
+# full counts, or all of them with UMPIRE_SELFPLAY=full
 # (scripts/selfplay-suite.sh). UMPIRE_SELFPLAY=0 skips it.
 if [ "${UMPIRE_SELFPLAY:-1}" != 0 ]; then
   step "self-play (scripts/selfplay-suite.sh)"

@@ -5,7 +5,7 @@
 //! data let them stand. Where the printed values are missing and stand-ins
 //! stand in (the tables, the counters' values), the test says which value is
 //! the rulebook's and which a stand-in. What could not be reproduced, and
-//! why, is listed in the README's "Rule by rule" section.
+//! why, is listed in docs/games/ac.md, "Rule by rule".
 //!
 //! Most tests stand on the hand-built fixture (`tests/fixtures/ac/`); those
 //! whose example names places or pieces the fixture lacks (Baluchistan,

@@ -2,7 +2,7 @@
 //! hidden dice streams, per-side records), the ruleset's invariants after
 //! every entry and a verified replay of every record (see `core::selfplay`).
 //! To reproduce a failure: `umpire selfplay ac --scenario s1 --seed N`.
-//! The long run (see the README): `umpire selfplay ac --games 200 --seed 1`.
+//! The long run (see docs/dev/selfplay.md): `umpire selfplay ac --games 200 --seed 1`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

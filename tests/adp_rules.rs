@@ -1347,7 +1347,7 @@ fn a_halo_instruction_overrides_the_event_choice() {
 #[test]
 fn the_stand_in_set_up_opens_with_the_government_nearest_its_goal() {
     // 7.3 margins at the stand-in set-up (games/adp/setup.toml): the figures
-    // its header and the README give for the self-play balance.
+    // its header and docs/dev/selfplay.md give for the self-play balance.
     let (r, st) = game();
     let d = r.data();
     let t = victory::totals(d, &st);

@@ -1233,7 +1233,7 @@ fn riverine_movement_and_its_loss() {
     assert!(e.contains("(12.7)"), "{e}");
 }
 
-// The README's example move is legal on the opening map, and its standing
+// The guide's first move (docs/games/ldf.md) is legal on the opening map, and its standing
 // orders read.
 #[test]
 fn the_readme_example_move_is_legal() {

@@ -1353,9 +1353,13 @@ fn umpire_run_answers_through_idle_rides_out_a_mail_server_restart_and_stops_on_
     assert_eq!(st.seen("gm", &club.tag), vec![true; 2]);
 }
 
-/// The first fenced block after `heading` in the README (Running a club).
-fn doc_block(heading: &str) -> String {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+/// The first fenced block after `heading` in the guide's page `page`
+/// (a path under `docs/`).
+fn doc_block(page: &str, heading: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join(page);
+    let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let rest = &doc[doc
         .find(heading)
         .unwrap_or_else(|| panic!("no {heading:?}"))..];
@@ -1394,7 +1398,10 @@ fn the_documented_configuration_passes_config_check_and_polls() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&pw, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    let mut text = doc_block("### `umpire.toml` for the club's mail server");
+    let mut text = doc_block(
+        "admin/club.md",
+        "## `umpire.toml` for the club's mail server",
+    );
     for (from, to, n) in [
         (
             "username = \"umpire@club.example\"",
@@ -1455,10 +1462,10 @@ fn player_commands_by_mail_are_answered_to_the_signer() {
     );
     club.poll(&at(0));
     st.await_count("carol", &club.tag, 1);
-    // carol, not to move, sends the requests of the README (Running a club),
-    // signed (no `after:` needed).
+    // carol, not to move, sends the requests the guide documents (mail
+    // commands), signed (no `after:` needed).
     let carol = club.player("carol");
-    let text = doc_block("### What players can send")
+    let text = doc_block("players/mail-commands.md", "## What players can send")
         .replace("game: club7", &format!("game: {}", club.game))
         .replace("side: allies", "side: carol");
     let (_, raw) = move_mail(&club, "carol", 1, &text, &sign(carol, &text), true, None);

@@ -1358,7 +1358,7 @@ fn errors_name_line_and_rule() {
     }
 }
 
-/// The example move file of the README (Playing Strike on Sarhu) is legal as written in turn 1:
+/// The first move of the guide (docs/games/sarhu.md, "Your first move") is legal as written in turn 1:
 /// a double action (move, then a charge across the Sarhu ford) and a placement.
 #[test]
 fn the_documented_example_move_is_legal() {

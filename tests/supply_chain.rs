@@ -1,4 +1,4 @@
-//! Supply chain (issue 12.9), checked offline on every test run: the licences,
+//! Supply chain, checked offline on every test run: the licences,
 //! bans and sources that `deny.toml` declares, over the dependency graph
 //! `cargo metadata` resolves from `Cargo.lock`.
 //!
@@ -7,7 +7,7 @@
 //! reach; this test enforces the offline half of `deny.toml` so that a
 //! dependency with a licence outside the allow list, a banned crate (OpenSSL)
 //! or a git/other-registry source fails CI. Advisories stay a documented
-//! command (README "Supply chain").
+//! command (docs/dev/supply-chain.md).
 
 use std::collections::BTreeSet;
 use std::process::Command;
