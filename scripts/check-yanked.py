@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Supply chain (issue 12.9): fail if any crate locked in Cargo.lock is yanked.
+"""Supply chain (docs/dev/supply-chain.md): fail if any crate locked in Cargo.lock is yanked.
 
 The RustSec advisory database lives on GitHub, which the project's machines
 cannot reach; the crates.io sparse index can be reached. A yanked version is
 the registry's own signal that a release is broken or unsafe (most RustSec
 advisories against a version are followed by a yank), so CI checks every
 locked crates.io package against the index's `yanked` flag. This is not a
-substitute for an advisory scan; the README says so.
+substitute for an advisory scan; docs/dev/supply-chain.md says so.
 
     python3 scripts/check-yanked.py [Cargo.lock]
 
