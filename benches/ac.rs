@@ -3,16 +3,14 @@
 //! economy round's orders, of the legal sample (µs), and of replaying a whole
 //! recorded game (ms). The game is a fixed-seed self-play game of scenario 1.
 
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
-use umpire::core::game::{Game, ReplayMode};
 use umpire::core::movefile::SourceLine;
-use umpire::core::record::Record;
 use umpire::core::ruleset::{Rules, Setup, Side};
-use umpire::core::selfplay::{self, SelfPlayConfig};
 use umpire::games::ac::{Ac, State};
 
 const BRITISH: Side = Side(0);
@@ -113,35 +111,7 @@ fn apply_orders(c: &mut Criterion) {
 }
 
 fn replay_game(c: &mut Criterion) {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ac::new());
-    let (game, stats) = selfplay::random_game(
-        rs.clone(),
-        "s1",
-        &BTreeMap::new(),
-        0,
-        2026,
-        &SelfPlayConfig::default(),
-    )
-    .expect("self-play game");
-    let record = Record::from_text(&game.record().to_text()).expect("record");
-    eprintln!(
-        "replaying a game of {} entries ({} moves, {} rolls): {}",
-        record.len(),
-        stats.moves,
-        stats.rolls,
-        stats.outcomes.join("")
-    );
-    let mut g = c.benchmark_group("ac replay");
-    g.sample_size(10);
-    g.bench_function("whole game, trusted", |b| {
-        b.iter(|| {
-            black_box(Game::replay(rs.clone(), &record, ReplayMode::Trusted).expect("replay"))
-        })
-    });
-    g.bench_function("whole game, verified", |b| {
-        b.iter(|| black_box(Game::replay(rs.clone(), &record, ReplayMode::Verify).expect("replay")))
-    });
-    g.finish();
+    common::replay_game(c, "ac", Arc::new(Ac::new()), "s1", 10);
 }
 
 criterion_group!(benches, apply_orders, replay_game);

@@ -4,16 +4,15 @@
 //! legal-order sampler, of one Non-player decision (8.1), and of replaying a
 //! whole recorded game (ms). The game is a fixed-seed self-play game.
 
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
-use umpire::core::game::{Game, ReplayMode};
 use umpire::core::movefile::SourceLine;
-use umpire::core::record::Record;
 use umpire::core::ruleset::{Rules, Setup};
-use umpire::core::selfplay::{self, SelfPlayConfig};
 use umpire::games::adp::action::{self, Terms};
 use umpire::games::adp::data::Support;
 use umpire::games::adp::orders::{self, Order};
@@ -250,35 +249,7 @@ fn nonplayer_decision(c: &mut Criterion) {
 }
 
 fn replay_game(c: &mut Criterion) {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Adp::new());
-    let (game, stats) = selfplay::random_game(
-        rs.clone(),
-        "standin",
-        &BTreeMap::new(),
-        0,
-        2026,
-        &SelfPlayConfig::default(),
-    )
-    .expect("self-play game");
-    let record = Record::from_text(&game.record().to_text()).expect("record");
-    eprintln!(
-        "replaying a game of {} entries ({} moves, {} rolls): {}",
-        record.len(),
-        stats.moves,
-        stats.rolls,
-        stats.outcomes.join("")
-    );
-    let mut g = c.benchmark_group("adp replay");
-    g.sample_size(20);
-    g.bench_function("whole game, trusted", |b| {
-        b.iter(|| {
-            black_box(Game::replay(rs.clone(), &record, ReplayMode::Trusted).expect("replay"))
-        })
-    });
-    g.bench_function("whole game, verified (signatures and dice)", |b| {
-        b.iter(|| black_box(Game::replay(rs.clone(), &record, ReplayMode::Verify).expect("replay")))
-    });
-    g.finish();
+    common::replay_game(c, "adp", Arc::new(Adp::new()), "standin", 20);
 }
 
 criterion_group!(

@@ -2,16 +2,15 @@
 //! orders, of replaying a whole recorded game (ms) and of drawing the map. The game is a
 //! fixed-seed self-play game.
 
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
-use umpire::core::game::{Game, ReplayMode};
 use umpire::core::movefile::SourceLine;
-use umpire::core::record::Record;
 use umpire::core::ruleset::{Rules, Setup, Side};
-use umpire::core::selfplay::{self, SelfPlayConfig};
 use umpire::games::ldf::{Ldf, State};
 
 fn order(r: &Ldf, st: &State, side: Side, text: &str) -> <Ldf as Rules>::Order {
@@ -135,35 +134,7 @@ fn render_map(c: &mut Criterion) {
 }
 
 fn replay_game(c: &mut Criterion) {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Ldf::new());
-    let (game, stats) = selfplay::random_game(
-        rs.clone(),
-        "campaign",
-        &BTreeMap::new(),
-        0,
-        2026,
-        &SelfPlayConfig::default(),
-    )
-    .expect("self-play game");
-    let record = Record::from_text(&game.record().to_text()).expect("record");
-    eprintln!(
-        "replaying a game of {} entries ({} moves, {} rolls): {}",
-        record.len(),
-        stats.moves,
-        stats.rolls,
-        stats.outcomes.join("")
-    );
-    let mut g = c.benchmark_group("ldf replay");
-    g.sample_size(10);
-    g.bench_function("whole game, trusted", |b| {
-        b.iter(|| {
-            black_box(Game::replay(rs.clone(), &record, ReplayMode::Trusted).expect("replay"))
-        })
-    });
-    g.bench_function("whole game, verified", |b| {
-        b.iter(|| black_box(Game::replay(rs.clone(), &record, ReplayMode::Verify).expect("replay")))
-    });
-    g.finish();
+    common::replay_game(c, "ldf", Arc::new(Ldf::new()), "campaign", 10);
 }
 
 criterion_group!(benches, apply_actions, replay_game, render_map);

@@ -1,16 +1,15 @@
 //! Strike on Sarhu: the cost of applying one order (µs) and of replaying a
 //! whole recorded game (ms). The game is a fixed-seed self-play game.
 
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
-use umpire::core::game::{Game, ReplayMode};
 use umpire::core::movefile::SourceLine;
-use umpire::core::record::Record;
 use umpire::core::ruleset::{Rules, Setup, Side};
-use umpire::core::selfplay::{self, SelfPlayConfig};
 use umpire::games::sarhu::{Sarhu, State};
 
 fn start(r: &Sarhu) -> State {
@@ -121,35 +120,7 @@ fn apply_orders(c: &mut Criterion) {
 }
 
 fn replay_game(c: &mut Criterion) {
-    let rs: Arc<dyn umpire::core::ruleset::Ruleset> = Arc::new(Sarhu::new());
-    let (game, stats) = selfplay::random_game(
-        rs.clone(),
-        "historical",
-        &BTreeMap::new(),
-        0,
-        2026,
-        &SelfPlayConfig::default(),
-    )
-    .expect("self-play game");
-    let record = Record::from_text(&game.record().to_text()).expect("record");
-    eprintln!(
-        "replaying a game of {} entries ({} moves, {} rolls): {}",
-        record.len(),
-        stats.moves,
-        stats.rolls,
-        stats.outcomes.join("")
-    );
-    let mut g = c.benchmark_group("sarhu replay");
-    g.sample_size(20);
-    g.bench_function("whole game, trusted", |b| {
-        b.iter(|| {
-            black_box(Game::replay(rs.clone(), &record, ReplayMode::Trusted).expect("replay"))
-        })
-    });
-    g.bench_function("whole game, verified (signatures and dice)", |b| {
-        b.iter(|| black_box(Game::replay(rs.clone(), &record, ReplayMode::Verify).expect("replay")))
-    });
-    g.finish();
+    common::replay_game(c, "sarhu", Arc::new(Sarhu::new()), "historical", 20);
 }
 
 criterion_group!(benches, apply_orders, replay_game);
