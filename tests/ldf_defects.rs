@@ -489,3 +489,61 @@ fn a_rebel_force_at_sea_rolls_before_sailing_and_where_it_lands() {
     let ev = t.ok(GP, "sea 3116 to 3217", &[("conversion-3016", 6, 1)]);
     assert_eq!(t.at("co"), Some(h("3116")), "{}", say(&ev));
 }
+
+/// What `side`'s ruleset at its version makes of one order line: the
+/// refusal's text, or `None` if it reads.
+fn reads(t: &T, side: umpire::core::ruleset::Side, text: &str) -> Option<String> {
+    use umpire::core::movefile::SourceLine;
+    use umpire::core::ruleset::Rules;
+    let l = SourceLine {
+        line: 3,
+        column: 1,
+        text: text.into(),
+    };
+    t.r.parse(&t.st, side, &[l]).err().map(|e| e.to_string())
+}
+
+// An order line gives each keyword once (13.x, 14.2): version 13 let a
+// second `losses`, `advance`, `with`, `tp` or `at` replace the first without
+// a word, so the player's loss order was not the one carried out.
+#[test]
+fn a_keyword_given_twice_is_refused_naming_the_line() {
+    let t = T::fixture();
+    for (text, kw) in [
+        ("attack 3512 on 3513 losses b1 losses v1", "losses"),
+        ("attack 3512 on 3513 advance all advance none", "advance"),
+        ("attack 3512 on 3513 with 3 with 4", "with"),
+        ("play 5 tp 2 tp 3", "tp"),
+    ] {
+        let e = reads(&t, ROMAN, text).unwrap_or_else(|| panic!("{text} read"));
+        assert!(e.contains(&format!("`{kw}` is given twice")), "{text}: {e}");
+        assert!(e.contains("line 3"), "{text}: {e}");
+        // Version 13 records read it as they did.
+        let old = T::fixture().at_version(13);
+        let before = reads(&old, ROMAN, text);
+        assert!(
+            before.as_deref().is_none_or(|e| !e.contains("given twice")),
+            "{text}: {before:?}"
+        );
+    }
+}
+
+// A counter named twice in one order is refused (8.5): the force is a set
+// of counters, and a repeated one is a slip the player should see.
+#[test]
+fn a_counter_named_twice_is_refused() {
+    let t = T::fixture();
+    for text in [
+        "move 3213 b1,b1 to 3313",
+        "move 3213 b1 v1 b1 to 3313",
+        "attack 3512 on 3513 losses v1,v1",
+    ] {
+        let e = reads(&t, ROMAN, text).unwrap_or_else(|| panic!("{text} read"));
+        assert!(
+            e.contains("b1 is named twice") || e.contains("v1 is named twice"),
+            "{text}: {e}"
+        );
+    }
+    let old = T::fixture().at_version(13);
+    assert_eq!(reads(&old, ROMAN, "move 3213 b1,b1 to 3313"), None);
+}

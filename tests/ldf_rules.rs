@@ -106,7 +106,8 @@ impl T {
             column: 1,
             text: text.into(),
         };
-        let o = orders::parse_line(self.d(), &l).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let o = orders::parse_line(self.d(), &l, self.r.info().version >= 14)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         let rolls = rolls
             .iter()
             .map(|(what, sides, value)| Roll {
@@ -133,6 +134,16 @@ impl T {
             .unwrap_or_else(|e| panic!("{text}: {e}"))
     }
     fn err(&mut self, side: Side, text: &str) -> String {
+        // Refused as it is read (a counter named twice, from version 14) or
+        // when carried out.
+        let l = SourceLine {
+            line: 1,
+            column: 1,
+            text: text.into(),
+        };
+        if let Err(e) = orders::parse_line(self.d(), &l, self.r.info().version >= 14) {
+            return e.to_string();
+        }
         match self.run(side, text, &[]) {
             Ok(_) => panic!("{text} was accepted"),
             Err(e) => e.to_string(),
@@ -1867,6 +1878,7 @@ fn legal_orders_are_grouped_and_each_is_legal() {
                 column: 1,
                 text: order.into(),
             },
+            true,
         )
         .unwrap_or_else(|e| panic!("{order}: {e}"));
         let mut dice = Dice::preview();
@@ -2915,7 +2927,7 @@ fn a_force_attacks_one_hex_with_its_whole_strength() {
         text: format!("attack {} on {} {q}", p[1], p[2]),
     };
     assert!(
-        orders::parse_line(t.d(), &l).is_err(),
+        orders::parse_line(t.d(), &l, true).is_err(),
         "an attack names one target hex"
     );
     let k = odds_step(2, 1) + 1;

@@ -188,7 +188,8 @@ impl T {
             column: 1,
             text: text.into(),
         };
-        let o = orders::parse_line(self.d(), &l).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let o = orders::parse_line(self.d(), &l, self.r.info().version >= 14)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         let rolls = rolls
             .iter()
             .map(|(what, sides, value)| Roll {

@@ -21,7 +21,7 @@ pub fn ok(d: &Data, st: &State, p: Player, version: u32, text: &str) -> bool {
         column: 1,
         text: text.to_string(),
     };
-    let Ok(o) = orders::parse_line(d, &l) else {
+    let Ok(o) = orders::parse_line(d, &l, true) else {
         return false;
     };
     let mut t = st.clone();

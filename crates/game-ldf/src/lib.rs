@@ -127,6 +127,13 @@ impl Default for Ldf {
 }
 
 impl Ldf {
+    /// From version 14 an order line may give each keyword once and name
+    /// each counter once; earlier versions let the later one replace the
+    /// earlier without a word, and their records replay so.
+    fn strict_orders(&self) -> bool {
+        self.version >= 14
+    }
+
     /// The game on its embedded data (checked by a test, so it panics only
     /// on a broken build, never plays a broken map).
     pub fn new() -> Ldf {
@@ -411,7 +418,7 @@ impl Rules for Ldf {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, OrderError> {
-        orders::parse(&self.data, lines)
+        orders::parse(&self.data, lines, self.strict_orders())
     }
 
     fn parse_all(
@@ -420,7 +427,7 @@ impl Rules for Ldf {
         _side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
-        orders::parse_all(&self.data, lines)
+        orders::parse_all(&self.data, lines, self.strict_orders())
     }
 
     fn apply(

@@ -219,10 +219,15 @@ struct Words<'a> {
     d: &'a Data,
     w: Vec<(usize, &'a str)>,
     i: usize,
+    /// Version 14 on: a keyword given twice, or a counter named twice, is
+    /// refused (earlier versions let the second silently replace the first).
+    strict: bool,
+    /// The keywords of this line so far, for [`Words::once`].
+    seen: Vec<&'static str>,
 }
 
 impl<'a> Words<'a> {
-    fn new(d: &'a Data, l: &'a SourceLine) -> Words<'a> {
+    fn new(d: &'a Data, l: &'a SourceLine, strict: bool) -> Words<'a> {
         let mut w = Vec::new();
         let mut start = None;
         for (i, c) in l.text.char_indices() {
@@ -238,7 +243,44 @@ impl<'a> Words<'a> {
         if let Some(s) = start {
             w.push((s, &l.text[s..]));
         }
-        Words { l, d, w, i: 0 }
+        Words {
+            l,
+            d,
+            w,
+            i: 0,
+            strict,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Eats `kw` if it comes next, refusing it (from version 14) when the
+    /// line gave it already: a second `tp` or `losses` would otherwise
+    /// replace the first without a word.
+    fn eat_once(&mut self, kw: &'static str) -> Result<bool, OrderError> {
+        if !self.eat(kw) {
+            return Ok(false);
+        }
+        if self.strict && self.seen.contains(&kw) {
+            return Err(self.err(format!("`{kw}` is given twice: write it once")));
+        }
+        self.seen.push(kw);
+        Ok(true)
+    }
+
+    /// Refuses (from version 14) a counter named twice in one order.
+    fn no_repeats(&self, units: &[UnitId]) -> Result<(), OrderError> {
+        if !self.strict {
+            return Ok(());
+        }
+        for (i, u) in units.iter().enumerate() {
+            if units[..i].contains(u) {
+                return Err(self.err(format!(
+                    "{} is named twice: name each counter once",
+                    self.d.units[u.index()].id
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn err(&self, m: impl Into<String>) -> OrderError {
@@ -298,10 +340,13 @@ impl<'a> Words<'a> {
         let t = self
             .next()
             .ok_or_else(|| self.err("counter ids are missing"))?;
-        t.split(',')
+        let units = t
+            .split(',')
             .filter(|s| !s.is_empty())
             .map(|s| self.unit(s))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        self.no_repeats(&units)?;
+        Ok(units)
     }
 
     fn number(&mut self, what: &str) -> Result<u32, OrderError> {
@@ -337,6 +382,21 @@ impl<'a> Words<'a> {
         }
         if !self.eat(until) {
             return Err(self.err(format!("expected `{until}`")));
+        }
+        if until == "on" {
+            // An attacking force: the rule the combat check cites (13.3).
+            self.no_repeats(&units).map_err(|e| {
+                OrderError {
+                    message: e.message.replace(
+                        "name each counter once",
+                        "no unit attacks more than once in one combat action",
+                    ),
+                    ..e
+                }
+                .rule("13.3")
+            })?;
+        } else {
+            self.no_repeats(&units)?;
         }
         Ok(Force {
             from,
@@ -424,10 +484,14 @@ fn order_rule(kw: &str) -> &'static str {
 }
 
 /// Reads the orders of a move, one a line; the first error.
-pub fn parse(d: &Data, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>, OrderError> {
+pub fn parse(
+    d: &Data,
+    lines: &[SourceLine],
+    strict: bool,
+) -> Result<Vec<(SourceLine, Order)>, OrderError> {
     lines
         .iter()
-        .map(|l| parse_line(d, l).map(|o| (l.clone(), o)))
+        .map(|l| parse_line(d, l, strict).map(|o| (l.clone(), o)))
         .collect()
 }
 
@@ -436,27 +500,29 @@ pub fn parse(d: &Data, lines: &[SourceLine]) -> Result<Vec<(SourceLine, Order)>,
 pub fn parse_all(
     d: &Data,
     lines: &[SourceLine],
+    strict: bool,
 ) -> Result<Vec<(SourceLine, Order)>, Vec<OrderError>> {
-    parse_lines(lines, |l| parse_line(d, l))
+    parse_lines(lines, |l| parse_line(d, l, strict))
 }
 
 /// Reads one order line; every error cites a rule (the order's own when no
-/// lookup or stricter rule applies).
-pub fn parse_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
+/// lookup or stricter rule applies). `strict` (version 14 on) refuses a
+/// keyword given twice and a counter named twice.
+pub fn parse_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError> {
     let kw = l
         .text
         .split_whitespace()
         .next()
         .unwrap_or_default()
         .to_ascii_lowercase();
-    read_line(d, l).map_err(|e| match e.rule {
+    read_line(d, l, strict).map_err(|e| match e.rule {
         Some(_) => e,
         None => e.rule(order_rule(&kw)),
     })
 }
 
-fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
-    let mut w = Words::new(d, l);
+fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError> {
+    let mut w = Words::new(d, l, strict);
     let kw = w
         .next()
         .ok_or_else(|| w.err("empty order"))?
@@ -486,9 +552,9 @@ fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
             let mut at = Vec::new();
             let mut back = Vec::new();
             loop {
-                if w.eat("tp") {
+                if w.eat_once("tp")? {
                     tp = Some(w.number("TP")?);
-                } else if w.eat("return") {
+                } else if w.eat_once("return")? {
                     let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
                     for s in t.split(',') {
                         back.push(
@@ -496,7 +562,7 @@ fn read_line(d: &Data, l: &SourceLine) -> Result<Order, OrderError> {
                                 .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
                         );
                     }
-                } else if w.eat("at") {
+                } else if w.eat_once("at")? {
                     at = w.hexes_until(&["tp", "return"])?;
                 } else {
                     break;
@@ -680,7 +746,7 @@ fn parse_attack(w: &mut Words) -> Result<Order, OrderError> {
         losses: Vec::new(),
     };
     while w.peek().is_some() {
-        if w.eat("with") {
+        if w.eat_once("with")? {
             let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
             for s in t.split(',') {
                 a.chits.push(
@@ -688,7 +754,7 @@ fn parse_attack(w: &mut Words) -> Result<Order, OrderError> {
                         .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
                 );
             }
-        } else if w.eat("advance") {
+        } else if w.eat_once("advance")? {
             a.advance = match w.peek() {
                 Some(t) if t.eq_ignore_ascii_case("all") => {
                     w.i += 1;
@@ -700,9 +766,9 @@ fn parse_attack(w: &mut Words) -> Result<Order, OrderError> {
                 }
                 _ => Advance::Units(w.units_csv()?),
             };
-        } else if w.eat("losses") {
+        } else if w.eat_once("losses")? {
             a.losses = w.units_csv()?;
-        } else if w.eat("nodraw") {
+        } else if w.eat_once("nodraw")? {
             a.draw = false;
         } else {
             let t = w.next().unwrap_or_default();
