@@ -59,6 +59,10 @@ pub fn verify_batch(items: &[BatchItem<'_>], keys: &[BatchKey]) -> bool {
             return false;
         };
         let (r, s) = item.signature.split_at(32);
+        #[allow(
+            clippy::expect_used,
+            reason = "a signature is 64 bytes: its second half is 32"
+        )]
         let s: [u8; 32] = s.try_into().expect("32 of 64 bytes");
         let Some(s) = Option::<Scalar>::from(Scalar::from_canonical_bytes(s)) else {
             return false;
@@ -75,6 +79,7 @@ pub fn verify_batch(items: &[BatchItem<'_>], keys: &[BatchKey]) -> bool {
         ss.push(s);
     }
     let seed: [u8; 64] = seed.finalize().into();
+    #[allow(clippy::expect_used, reason = "a SHA-512 digest is 64 bytes")]
     let mut rng = ChaCha20Rng::from_seed(seed[..32].try_into().expect("32 of 64 bytes"));
     let zs: Vec<Scalar> = items.iter().map(|_| weight(&mut rng)).collect();
     let b: Scalar = ss.iter().zip(&zs).map(|(s, z)| s * z).sum();
@@ -83,6 +88,10 @@ pub fn verify_batch(items: &[BatchItem<'_>], keys: &[BatchKey]) -> bool {
         per_key[item.key] += hram * z;
     }
     let rs = items.iter().map(|item| {
+        #[allow(
+            clippy::expect_used,
+            reason = "a signature is 64 bytes: its first half is 32"
+        )]
         let r: [u8; 32] = item.signature[..32].try_into().expect("32 of 64 bytes");
         CompressedEdwardsY(r).decompress()
     });

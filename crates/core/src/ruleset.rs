@@ -592,6 +592,10 @@ pub trait Ruleset: Send + Sync {
     fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>>;
 }
 
+#[allow(
+    clippy::expect_used,
+    reason = "the engine pairs every state with the ruleset that made it"
+)]
 fn typed<T: 'static>(s: &GameState) -> &T {
     // The engine pairs every state with the ruleset that made it.
     s.0.as_any()
@@ -599,6 +603,10 @@ fn typed<T: 'static>(s: &GameState) -> &T {
         .expect("game state belongs to another ruleset")
 }
 
+#[allow(
+    clippy::expect_used,
+    reason = "the engine pairs every state with the ruleset that made it"
+)]
 fn typed_mut<T: 'static>(s: &mut GameState) -> &mut T {
     s.0.as_any_mut()
         .downcast_mut()
@@ -658,6 +666,10 @@ impl<R: Rules> Ruleset for R {
         order: &ParsedOrder,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
+        #[allow(
+            clippy::expect_used,
+            reason = "the engine applies an order with the ruleset that parsed it"
+        )]
         let o = order
             .payload
             .downcast_ref::<R::Order>()

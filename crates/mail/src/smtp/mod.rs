@@ -99,19 +99,21 @@ impl SmtpDelivery {
             self.close();
         }
         let reused = self.session.is_some();
-        if !reused {
-            let mut report = CheckReport::default();
-            let s = Session::open(
-                &self.settings,
-                self.password.as_deref(),
-                self.tls.clone(),
-                &mut report,
-            )
-            .map_err(|e| e.error)?;
-            self.connections += 1;
-            self.session = Some((s, Instant::now()));
-        }
-        let (s, _) = self.session.as_mut().expect("just opened");
+        let (s, _) = match self.session.take() {
+            Some(open) => self.session.insert(open),
+            None => {
+                let mut report = CheckReport::default();
+                let s = Session::open(
+                    &self.settings,
+                    self.password.as_deref(),
+                    self.tls.clone(),
+                    &mut report,
+                )
+                .map_err(|e| e.error)?;
+                self.connections += 1;
+                self.session.insert((s, Instant::now()))
+            }
+        };
         Ok((s, reused))
     }
 
