@@ -267,20 +267,32 @@ impl<'a> Words<'a> {
         Ok(true)
     }
 
-    /// Refuses (from version 14) a counter named twice in one order.
-    fn no_repeats(&self, units: &[UnitId]) -> Result<(), OrderError> {
+    /// Refuses (from version 14) a counter named twice in one order, saying
+    /// `why` and citing `rule` (the order's own rule when `None`).
+    fn no_repeats(
+        &self,
+        units: &[UnitId],
+        why: &str,
+        rule: Option<&str>,
+    ) -> Result<(), OrderError> {
         if !self.strict {
             return Ok(());
         }
-        for (i, u) in units.iter().enumerate() {
-            if units[..i].contains(u) {
-                return Err(self.err(format!(
-                    "{} is named twice: name each counter once",
-                    self.d.units[u.index()].id
-                )));
-            }
-        }
-        Ok(())
+        let Some(u) = units
+            .iter()
+            .enumerate()
+            .find_map(|(i, u)| units[..i].contains(u).then_some(u))
+        else {
+            return Ok(());
+        };
+        let e = self.err(format!(
+            "{} is named twice: {why}",
+            self.d.units[u.index()].id
+        ));
+        Err(match rule {
+            Some(r) => e.rule(r),
+            None => e,
+        })
     }
 
     fn err(&self, m: impl Into<String>) -> OrderError {
@@ -345,7 +357,7 @@ impl<'a> Words<'a> {
             .filter(|s| !s.is_empty())
             .map(|s| self.unit(s))
             .collect::<Result<Vec<_>, _>>()?;
-        self.no_repeats(&units)?;
+        self.no_repeats(&units, "name each counter once", None)?;
         Ok(units)
     }
 
@@ -384,19 +396,11 @@ impl<'a> Words<'a> {
             return Err(self.err(format!("expected `{until}`")));
         }
         if until == "on" {
-            // An attacking force: the rule the combat check cites (13.3).
-            self.no_repeats(&units).map_err(|e| {
-                OrderError {
-                    message: e.message.replace(
-                        "name each counter once",
-                        "no unit attacks more than once in one combat action",
-                    ),
-                    ..e
-                }
-                .rule("13.3")
-            })?;
+            // An attacking force: as the combat check says it (13.3).
+            let why = "no unit attacks more than once in one combat action";
+            self.no_repeats(&units, why, Some("13.3"))?;
         } else {
-            self.no_repeats(&units)?;
+            self.no_repeats(&units, "name each counter once", None)?;
         }
         Ok(Force {
             from,
