@@ -10,13 +10,13 @@ use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::ruleset::{Ruleset, Setup, Side};
 use umpire::games::ac::{Ac, State};
 
 const BRITISH: Side = Side(0);
 const RUSSIAN: Side = Side(1);
 
-fn orders(r: &Ac, st: &State, side: Side, text: &str) -> Vec<<Ac as Rules>::Order> {
+fn orders(r: &Ac, st: &State, side: Side, text: &str) -> Vec<<Ac as Ruleset>::Order> {
     let lines: Vec<SourceLine> = text
         .lines()
         .enumerate()
@@ -65,7 +65,7 @@ fn apply_orders(c: &mut Criterion) {
     let mut ops = econ.clone();
     run(&r, &mut ops, BRITISH, "done");
     run(&r, &mut ops, RUSSIAN, "done");
-    let legal = r.legal(&ops, BRITISH);
+    let legal = r.legal_moves(&ops, BRITISH);
     let mv = legal
         .iter()
         .find(|l| l.starts_with("move") && !l.contains('\n'))
@@ -105,7 +105,7 @@ fn apply_orders(c: &mut Criterion) {
         });
     }
     g.bench_function("legal sample, operations phase", |b| {
-        b.iter(|| black_box(r.legal(&ops, BRITISH)))
+        b.iter(|| black_box(r.legal_moves(&ops, BRITISH)))
     });
     g.finish();
 }

@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup};
+use umpire::core::ruleset::{Ruleset, Setup};
 use umpire::games::adp::action::{self, Terms};
 use umpire::games::adp::data::Support;
 use umpire::games::adp::orders::{self, Order};
@@ -52,7 +52,7 @@ fn card(c: &mut Criterion) {
     let mut g = c.benchmark_group("adp");
     let f = sequence::decider(&d, &st).expect("a faction to act");
     let side = st.seats.side(f).expect("seated");
-    let legal = r.legal(&st, side);
+    let legal = r.legal_moves(&st, side);
     eprintln!(
         "{} legal orders for the {} on the first card",
         legal.len(),
@@ -87,7 +87,7 @@ fn card(c: &mut Criterion) {
         )
     });
     g.bench_function("legal orders (tried on copies)", |b| {
-        b.iter(|| black_box(r.legal(&st, side)))
+        b.iter(|| black_box(r.legal_moves(&st, side)))
     });
     g.finish();
 }

@@ -10,10 +10,10 @@ use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::ruleset::{Ruleset, Setup, Side};
 use umpire::games::ldf::{Ldf, State};
 
-fn order(r: &Ldf, st: &State, side: Side, text: &str) -> <Ldf as Rules>::Order {
+fn order(r: &Ldf, st: &State, side: Side, text: &str) -> <Ldf as Ruleset>::Order {
     let lines = vec![SourceLine {
         line: 1,
         column: 1,
@@ -85,7 +85,7 @@ fn apply_actions(c: &mut Criterion) {
     let mut roman = st.clone();
     let o = order(&r, &roman, Side(1), "pass");
     r.apply(&mut roman, Side(1), &o, &mut dice()).expect("pass");
-    let legal = r.legal(&roman, Side(0));
+    let legal = r.legal_moves(&roman, Side(0));
     let sea = legal
         .iter()
         .find(|l| l.starts_with("sea "))
@@ -93,10 +93,10 @@ fn apply_actions(c: &mut Criterion) {
         .expect("a sea move is offered");
     bench_order(&mut g, &r, &roman, Side(0), "sea move", &sea);
     g.bench_function("legal orders (checked by dry runs)", |b| {
-        b.iter(|| black_box(r.legal(&st, Side(1))))
+        b.iter(|| black_box(r.legal_moves(&st, Side(1))))
     });
     g.bench_function("legal orders, the Roman (with sea and river)", |b| {
-        b.iter(|| black_box(r.legal(&roman, Side(0))))
+        b.iter(|| black_box(r.legal_moves(&roman, Side(0))))
     });
     g.finish();
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use umpire::core::game::{Game, Secrets, Stored, Verdict};
 use umpire::core::hash::Digest;
 use umpire::core::record::{FORMAT, Opening, Record, SideDecl};
-use umpire::core::ruleset::Ruleset;
+use umpire::core::ruleset::DynRuleset;
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 use umpire::mail::maildir::Maildir;
 use umpire::mail::mime::{Compose, build};
@@ -30,7 +30,7 @@ fn key(n: u8) -> SecretKey {
     SecretKey::from_seed(&[n; 32], "p@club.test").unwrap()
 }
 
-fn freeform() -> Arc<dyn Ruleset> {
+fn freeform() -> Arc<dyn DynRuleset> {
     umpire::games::find("freeform").unwrap()
 }
 

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::ruleset::{Ruleset, Setup, Side};
 use umpire::games::sarhu::{Sarhu, State};
 
 fn start(r: &Sarhu) -> State {
@@ -26,7 +26,7 @@ fn start(r: &Sarhu) -> State {
     st
 }
 
-fn order(r: &Sarhu, st: &State, side: Side, text: &str) -> Vec<<Sarhu as Rules>::Order> {
+fn order(r: &Sarhu, st: &State, side: Side, text: &str) -> Vec<<Sarhu as Ruleset>::Order> {
     let lines: Vec<SourceLine> = text
         .lines()
         .enumerate()
@@ -107,7 +107,7 @@ fn apply_orders(c: &mut Criterion) {
         )
     });
     g.bench_function("legal orders (mid-move sample)", |b| {
-        b.iter(|| black_box(r.legal(&st, Side(0))))
+        b.iter(|| black_box(r.legal_moves(&st, Side(0))))
     });
     g.bench_function("state hash (clone + JSON + SHA-256)", |b| {
         b.iter(|| {

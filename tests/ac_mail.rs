@@ -142,7 +142,7 @@ fn scenario_1_by_mail_ends_in_victory_and_no_mail_shows_the_other_sides_secrets(
         let aw = &waiting[(rng.next_u32() as usize) % waiting.len()];
         let side: Side = aw.side;
         let name = SIDES[side.index()];
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         assert!(
             !legal.is_empty(),
             "{name} is asked to act but has no legal order"
@@ -310,8 +310,8 @@ fn scenario_1_by_mail_ends_in_victory_and_no_mail_shows_the_other_sides_secrets(
 /// The first `place UNIT at SQUARE` sample of `p` that moves a combat unit
 /// (not an agent, not a marker), with the unit's id and the square.
 fn unit_placement(ac: &Ac, st: &State, p: Power) -> (String, String, String) {
-    use umpire::core::ruleset::Rules;
-    let legal = ac.legal(st, Side(p.index() as u8));
+    use umpire::core::ruleset::Ruleset;
+    let legal = ac.legal_moves(st, Side(p.index() as u8));
     legal
         .iter()
         .find_map(|l| {

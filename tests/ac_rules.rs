@@ -1197,7 +1197,7 @@ fn the_release_offered_for_a_prisoner_is_one_the_rules_accept() {
     let kandahar = t.city("Kandahar");
     t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(kandahar));
     t.st.stage = Stage::Economy;
-    let legal = t.r.legal(&t.st, BRITISH);
+    let legal = t.r.legal_moves(&t.st, BRITISH);
     let releases: Vec<&String> = legal.iter().filter(|o| o.starts_with("release ")).collect();
     assert!(
         releases
@@ -1319,9 +1319,9 @@ fn accepting_an_offer_its_proposer_cannot_pay_tells_no_figure() {
         column: 1,
         text: "accept 1".into(),
     }];
-    let orders = Rules::parse(&v8, &before, BRITISH, &lines).unwrap();
+    let orders = Ruleset::parse(&v8, &before, BRITISH, &lines).unwrap();
     let mut st = before.clone();
-    let e = Rules::apply(
+    let e = Ruleset::apply(
         &v8,
         &mut st,
         BRITISH,
@@ -1898,7 +1898,7 @@ fn an_event_choice_is_asked_when_the_player_asked_to_be_asked() {
     let other = if least == "NI" { "NP" } else { "NI" };
     assert_eq!(aw.default, vec![format!("choose {least}")]);
     assert!(aw.ask.contains("choose REGION"), "{}", aw.ask);
-    let mut legal = t.r.legal(&t.st, BRITISH);
+    let mut legal = t.r.legal_moves(&t.st, BRITISH);
     legal.sort();
     assert_eq!(
         legal,
@@ -2564,7 +2564,7 @@ fn a_second_rail_move_after_cross_country_costs_another_movement_point() {
 // Version 5 charged each leg by its own start (3) and still does.
 #[test]
 fn a_second_amphibious_move_pays_one_more_supply_point() {
-    use umpire::core::ruleset::Ruleset;
+    use umpire::core::ruleset::DynRuleset;
     let mut t = empty(1);
     t.russian_phase(1);
     let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
@@ -2593,10 +2593,10 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
         (Loc::Base(Base::Urals), 0)
     );
     // Version 5, as its records replay.
-    assert_eq!(Ruleset::info(&t.r).version, umpire::games::ac::VERSION);
-    let v5 = Ruleset::at_version(&t.r, 5).expect("version 5 is kept");
+    assert_eq!(DynRuleset::info(&t.r).version, umpire::games::ac::VERSION);
+    let v5 = DynRuleset::at_version(&t.r, 5).expect("version 5 is kept");
     assert_eq!(v5.info().version, 5);
-    assert!(Ruleset::at_version(&t.r, 4).is_none());
+    assert!(DynRuleset::at_version(&t.r, 4).is_none());
     let mut d5 = t.d().clone();
     d5.version = 5;
     let plan = movement::check(
@@ -3054,7 +3054,7 @@ fn version_6_has_no_reorganize_order() {
     assert!(read.is_err(), "{read:?}");
     let read = umpire::games::ac::orders::parse(t.d(), &t.st, Power::British, &text);
     assert!(read.is_ok(), "{read:?}");
-    let v6 = umpire::core::ruleset::Ruleset::at_version(&t.r, 6).expect("version 6 is kept");
+    let v6 = umpire::core::ruleset::DynRuleset::at_version(&t.r, 6).expect("version 6 is kept");
     assert_eq!(v6.info().version, 6);
 }
 
@@ -3122,7 +3122,7 @@ fn reorganization_is_taken_in_an_operations_move_too() {
     let mut st = before.clone();
     let e = apply_at(&d7, &mut st, Power::British, &order).unwrap_err();
     assert!(e.contains("(12.1)"), "version 7: {e}");
-    let v7 = umpire::core::ruleset::Ruleset::at_version(&t.r, 7).expect("version 7 is kept");
+    let v7 = umpire::core::ruleset::DynRuleset::at_version(&t.r, 7).expect("version 7 is kept");
     assert_eq!(v7.info().version, 7);
 }
 

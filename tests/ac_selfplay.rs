@@ -223,8 +223,8 @@ fn self_play_moves_by_rail_and_picks_up_by_telegraph() {
 #[test]
 fn every_standing_sample_is_accepted_and_every_choice_varies() {
     use umpire::core::movefile::SourceLine;
-    use umpire::core::ruleset::{Ruleset, Setup, Side};
-    let rs: Arc<dyn Ruleset> = Arc::new(Ac::new());
+    use umpire::core::ruleset::{DynRuleset, Setup, Side};
+    let rs: Arc<dyn DynRuleset> = Arc::new(Ac::new());
     let mut seen = String::new();
     for scenario in ["s1", "s2"] {
         let setup = Setup {

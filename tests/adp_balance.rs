@@ -107,7 +107,7 @@ fn balance_with_every_faction_a_non_player() {
 /// summary and every event's text.
 fn all_np_game(g: u64) -> (String, Vec<String>) {
     use umpire::core::dice::Dice;
-    use umpire::core::ruleset::Rules;
+    use umpire::core::ruleset::Ruleset;
     use umpire::games::adp::{State, deck::Deck, seats::Seats, state::Options};
     let adp = Adp::new();
     let d = adp.data();

@@ -321,7 +321,7 @@ fn play_conceding(
         // A side whose sealed plan is in owes nothing until the round closes.
         let side = g.waiting().next().expect("someone is awaited").side;
         let name = g.sides()[side.index()].name.clone();
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         assert!(
             !legal.is_empty(),
             "{name} is asked to act but has no legal order"
@@ -500,7 +500,7 @@ fn a_two_player_game_with_two_non_players_by_mail_to_its_end_verifies() {
 fn players_concede_by_mail_out_of_turn_and_the_others_play_on() {
     // Ruling A48: in a game of three or more players, `concede` turns the
     // player's factions into Non-players and the game goes on. It is taken
-    // when the player is not asked to act (`Rules::out_of_turn`): the
+    // when the player is not asked to act (`Ruleset::out_of_turn`): the
     // Government on a card another faction is deciding, the Warlords (who
     // send no plan, 6.4-6.5) while a sealed Propaganda Round is open.
     let p = play_conceding(
@@ -620,7 +620,7 @@ fn a_standing_order_saves_the_second_eligible_its_round_trip() {
     let g = u.game(id).unwrap();
     let legal = g
         .ruleset()
-        .legal(g.state(), umpire::core::ruleset::Side(idx(first)));
+        .legal_moves(g.state(), umpire::core::ruleset::Side(idx(first)));
     let pick = legal
         .iter()
         .find(|o| *o != "pass" && !o.starts_with("event"))
@@ -816,7 +816,7 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     // The answer, among the sample the umpire offers.
     let pick = g
         .ruleset()
-        .legal(g.state(), tal_side)
+        .legal_moves(g.state(), tal_side)
         .into_iter()
         .find(|o| o.starts_with("choose "))
         .expect("a `choose` answer is offered");
@@ -966,7 +966,7 @@ fn limited_attack_refused(
         };
         let side = w.side;
         let name = g.sides()[side.index()].name.clone();
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         let decider = sequence::decider(d, st);
         let offers = sequence::offers(d, st);
         let limited = decider == Some(Faction::Taliban)

@@ -7,7 +7,7 @@ mod adp_kit;
 use adp_kit::*;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Rules, Setup, Side};
+use umpire::core::ruleset::{Ruleset, Setup, Side};
 use umpire::games::adp::action::{self, Terms};
 use umpire::games::adp::data::{Data, SpaceId, Support};
 use umpire::games::adp::orders::{self, Order};
@@ -786,13 +786,13 @@ fn events_run_their_steps_and_capabilities_hook_into_costs() {
 #[test]
 fn the_opening_position_satisfies_the_invariants() {
     let (r, st) = game();
-    Rules::invariants(&r, &st).unwrap();
+    Ruleset::invariants(&r, &st).unwrap();
     let mut bad = st.clone();
     let d = r.data();
     bad[s(d, "waziristan")].pieces[Piece::Police] += 1;
     bad.available[Piece::Police] -= 1;
     assert!(
-        Rules::invariants(&r, &bad)
+        Ruleset::invariants(&r, &bad)
             .unwrap_err()
             .contains("Pakistan")
     );
@@ -876,7 +876,7 @@ fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
         .unwrap();
     let d = r.data().clone();
     let mut dice = Dice::seeded([4; 32]);
-    Rules::deal(&r, &mut st, &mut dice).unwrap();
+    Ruleset::deal(&r, &mut st, &mut dice).unwrap();
     // Play on until a Propaganda card comes: it is always current, never next.
     let mut guard = 0;
     while st.finished.is_none() && guard < 400 {
@@ -894,11 +894,11 @@ fn sudden_propaganda_swaps_the_revealed_propaganda_card_in() {
             "a Propaganda card is shown as the next card"
         );
         assert!(!sequence::final_event_card(&d, &st));
-        let p = Rules::prompt(&r, &st);
+        let p = Ruleset::prompt(&r, &st);
         let aw = &p.awaiting[0];
         let text = aw.default.join("\n");
         let o = orders::parse(&d, &lines(&text), matches!(st.stage, Stage::Propaganda(_))).unwrap();
-        Rules::apply(&r, &mut st, aw.side, &o[0].1, &mut dice).unwrap();
+        Ruleset::apply(&r, &mut st, aw.side, &o[0].1, &mut dice).unwrap();
     }
     assert!(st.finished.is_some(), "a game of passes ends");
 }
@@ -913,9 +913,9 @@ fn the_deal_draws_the_first_card_and_shows_the_next() {
         st.deck.left() as usize,
         d.scenario.piles as usize * (d.scenario.events_per_pile as usize + 1) - 2
     );
-    let p = Rules::prompt(&r, &st);
+    let p = Ruleset::prompt(&r, &st);
     assert_eq!(p.awaiting.len(), 1, "{p:?}");
-    let v = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public);
+    let v = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Public);
     assert!(v.status[0].starts_with("Current card: #"));
     assert!(v.status[1].starts_with("Next card: #"));
 }
@@ -954,7 +954,7 @@ fn the_readme_examples_parse() {
 #[test]
 fn the_view_carries_the_point_to_point_map() {
     let (r, st) = dealt();
-    let v = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public);
+    let v = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Public);
     let b = v.board.expect("a board");
     let p = b.as_points().expect("a point-to-point board");
     assert_eq!(p.spaces.len(), 32);
@@ -968,7 +968,7 @@ fn the_view_carries_the_point_to_point_map() {
 fn the_map_renders_at_72_columns() {
     use umpire::render::hexmap::Options;
     let (r, st) = dealt();
-    let b = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+    let b = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Public)
         .board
         .unwrap();
     let opts = Options {
@@ -1062,14 +1062,14 @@ fn non_players_play_their_cards_at_once_with_labelled_rolls() {
     // (here the set-up's deal) until a player is asked (2.3.2).
     let (r, mut st) = game_in("standin-1p-taliban", &["taliban"]);
     let mut dice = Dice::seeded([5; 32]);
-    Rules::deal(&r, &mut st, &mut dice).unwrap();
+    Ruleset::deal(&r, &mut st, &mut dice).unwrap();
     let d = r.data();
     match &st.stage {
         Stage::Card(_) => assert_eq!(sequence::decider(d, &st), Some(Faction::Taliban)),
         Stage::Propaganda(p) => assert_eq!(p.waiting, vec![Faction::Taliban]),
         Stage::Over | Stage::Start => panic!("the game should go on"),
     }
-    let prompt = Rules::prompt(&r, &st);
+    let prompt = Ruleset::prompt(&r, &st);
     assert!(prompt.awaiting.iter().all(|a| a.side == Side(0)));
 }
 
@@ -1088,10 +1088,10 @@ fn voluntary_transfers_go_with_the_givers_mail_but_never_within_one_player() {
         Faction::Taliban
     };
     let give = |st: &mut State, text: &str| {
-        let o = Rules::parse(&r, st, side, &lines(text)).map_err(|e| e.to_string())?;
+        let o = Ruleset::parse(&r, st, side, &lines(text)).map_err(|e| e.to_string())?;
         let mut dice = Dice::seeded([1; 32]);
         o.iter()
-            .try_for_each(|(_, o)| Rules::apply(&r, st, side, o, &mut dice).map(|_| ()))
+            .try_for_each(|(_, o)| Ruleset::apply(&r, st, side, o, &mut dice).map(|_| ()))
             .map_err(|e| e.to_string())
     };
     if f != Faction::Coalition {
@@ -1124,8 +1124,8 @@ fn same_player_transfer(r: &Adp, st: &mut State) -> String {
         .number;
     on_card(r, st, card);
     let side = st.seats.side(Faction::Taliban).unwrap();
-    let o = Rules::parse(r, st, side, &lines("transfer 1 to warlords")).unwrap();
-    Rules::apply(r, st, side, &o[0].1, &mut Dice::seeded([1; 32]))
+    let o = Ruleset::parse(r, st, side, &lines("transfer 1 to warlords")).unwrap();
+    Ruleset::apply(r, st, side, &o[0].1, &mut Dice::seeded([1; 32]))
         .unwrap_err()
         .to_string()
 }
@@ -1194,17 +1194,17 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     let (r, mut st) = game();
     let d = r.data().clone();
     let warlords = st.seats.side(Faction::Warlords).unwrap();
-    let e = Rules::set_standing(&r, &mut st, warlords, &lines("transfer 2 to taliban")).unwrap();
+    let e = Ruleset::set_standing(&r, &mut st, warlords, &lines("transfer 2 to taliban")).unwrap();
     assert!(
         e[0].text.contains("transfer 2 to taliban as warlords"),
         "{e:?}"
     );
     assert_eq!(
-        Rules::standing(&r, &st, warlords),
+        Ruleset::standing(&r, &st, warlords),
         ["transfer 2 to taliban as warlords"]
     );
     let coalition = st.seats.side(Faction::Coalition).unwrap();
-    let seen = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Side(coalition)).status;
+    let seen = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Side(coalition)).status;
     assert!(
         seen.iter()
             .any(|l| l.contains("Standing transfer offers (1.5.1): transfer 2 to taliban")),
@@ -1212,7 +1212,7 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     );
     // Not to the Coalition (1.8), and only one's own factions give.
     assert!(
-        Rules::set_standing(
+        Ruleset::set_standing(
             &r,
             &mut st.clone(),
             warlords,
@@ -1221,7 +1221,7 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
         .is_err()
     );
     assert!(
-        Rules::set_standing(
+        Ruleset::set_standing(
             &r,
             &mut st.clone(),
             warlords,
@@ -1240,8 +1240,8 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     st.resources[Faction::Taliban.index()] = 0;
     st.resources[Faction::Warlords.index()] = 5;
     let taliban = st.seats.side(Faction::Taliban).unwrap();
-    let o = Rules::parse(&r, &st, taliban, &lines("terror\nin oruzgan")).unwrap();
-    let ev = Rules::apply(&r, &mut st, taliban, &o[0].1, &mut Dice::seeded([1; 32])).unwrap();
+    let o = Ruleset::parse(&r, &st, taliban, &lines("terror\nin oruzgan")).unwrap();
+    let ev = Ruleset::apply(&r, &mut st, taliban, &o[0].1, &mut Dice::seeded([1; 32])).unwrap();
     assert!(
         ev.iter().any(|e| e.text.contains("standing offer")),
         "{ev:?}"
@@ -1250,8 +1250,8 @@ fn standing_transfer_offers_give_while_the_receiver_executes() {
     // 2 given, 1 paid for the Terror (3.3.4).
     assert_eq!(st.res(Faction::Taliban), 1);
     // No lines withdraw the offers.
-    Rules::set_standing(&r, &mut st, warlords, &[]).unwrap();
-    assert!(Rules::standing(&r, &st, warlords).is_empty());
+    Ruleset::set_standing(&r, &mut st, warlords, &[]).unwrap();
+    assert!(Ruleset::standing(&r, &st, warlords).is_empty());
 }
 
 #[test]
@@ -1386,10 +1386,10 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
     // column and rule.
     let (r, st, taliban) = taliban_on_card();
     let text = "rally\nin kandahar\n  in kandahar\nin oruzgan base\nin zabol\nin kandahar";
-    let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+    let o = Ruleset::parse_all(&r, &st, taliban, &lines(text)).unwrap();
     let mut after = st.clone();
     let mut dice = Dice::seeded([1; 32]);
-    let e = Rules::apply(&r, &mut after, taliban, &o[0].1, &mut dice)
+    let e = Ruleset::apply(&r, &mut after, taliban, &o[0].1, &mut dice)
         .unwrap_err()
         .to_string();
     assert!(e.contains("3 lines are illegal"), "{e}");
@@ -1408,8 +1408,9 @@ fn every_illegal_line_of_an_operation_is_reported_at_once() {
     assert!(!e.contains("line 5"), "{e}");
     assert_eq!(e.matches("(3.1)").count(), 2, "{e}");
     // One illegal line alone keeps its rule at the end, as before.
-    let o = Rules::parse_all(&r, &st, taliban, &lines("rally\nin kandahar\nin kandahar")).unwrap();
-    let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice).unwrap_err();
+    let o =
+        Ruleset::parse_all(&r, &st, taliban, &lines("rally\nin kandahar\nin kandahar")).unwrap();
+    let e = Ruleset::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice).unwrap_err();
     assert_eq!(
         e,
         umpire::core::ruleset::RuleError::illegal(
@@ -1434,9 +1435,9 @@ fn after_an_illegal_line_no_die_is_rolled_and_every_line_is_checked() {
     put(&d, &mut st, "helmand", Piece::Police, 1);
     let text = "attack\nin kabul target government\nin kandahar target government\nin kabul target government";
     for (r, both) in [(r.clone(), true), (r.at(9).unwrap(), false)] {
-        let o = Rules::parse_all(&r, &st, taliban, &lines(text)).unwrap();
+        let o = Ruleset::parse_all(&r, &st, taliban, &lines(text)).unwrap();
         let mut dice = Dice::seeded([1; 32]);
-        let e = Rules::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
+        let e = Ruleset::apply(&r, &mut st.clone(), taliban, &o[0].1, &mut dice)
             .unwrap_err()
             .to_string();
         assert_eq!(dice.count(), 0, "{e}");
@@ -1471,7 +1472,7 @@ fn deception_markers_are_drawn_blindly_two_a_player_and_seen_by_their_holder_alo
     )
     .unwrap();
     let mut dice = hidden_dice();
-    let ev = Rules::deal(&r, &mut st, &mut dice).unwrap();
+    let ev = Ruleset::deal(&r, &mut st, &mut dice).unwrap();
     let x = st.deception.clone().unwrap();
     assert_eq!(x.held.len(), 4);
     assert!(x.held.iter().all(|h| h.len() == 2));
@@ -1496,11 +1497,11 @@ fn deception_markers_are_drawn_blindly_two_a_player_and_seen_by_their_holder_alo
         .collect();
     assert_eq!(told.len(), 4);
     assert!(told.iter().all(|e| !e.audience.is_public()));
-    let mine = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Side(Side(0)))
+    let mine = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Side(Side(0)))
         .status
         .join("\n");
     assert!(mine.contains("Your Deception markers"), "{mine}");
-    let public = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+    let public = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Public)
         .status
         .join("\n");
     assert!(!public.contains("Your Deception"), "{public}");
@@ -1525,7 +1526,7 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
         &["coalition", "government", "taliban", "warlords"],
     )
     .unwrap();
-    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    Ruleset::deal(&r, &mut st, &mut hidden_dice()).unwrap();
     let (r, mut st) = emptied(r, st);
     let d = r.data().clone();
     let card = d
@@ -1560,9 +1561,9 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
     put(&d, &mut st, "kandahar", Piece::TalUnder, 2);
     // Without the marker: a Limited Operation, no Special Activity (2.3.4).
     let text = "rally\nin kandahar\nin zabol\nsa extort kandahar";
-    let o = Rules::parse(&r, &st, taliban, &lines(text)).unwrap();
+    let o = Ruleset::parse(&r, &st, taliban, &lines(text)).unwrap();
     assert!(
-        Rules::apply(
+        Ruleset::apply(
             &r,
             &mut st.clone(),
             taliban,
@@ -1572,8 +1573,8 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
         .is_err()
     );
     // An Empty Threat is not used by order.
-    let o = Rules::parse(&r, &st, taliban, &lines("deception empty threat\npass")).unwrap();
-    let e = Rules::apply(
+    let o = Ruleset::parse(&r, &st, taliban, &lines("deception empty threat\npass")).unwrap();
+    let e = Ruleset::apply(
         &r,
         &mut st.clone(),
         taliban,
@@ -1582,7 +1583,7 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
     );
     assert!(e.unwrap_err().to_string().contains("(7.3)"));
     // With it: the full Operation and its Special Activity.
-    let o = Rules::parse(
+    let o = Ruleset::parse(
         &r,
         &st,
         taliban,
@@ -1591,13 +1592,13 @@ fn a_hidden_asset_turns_the_limited_operation_option_into_a_full_one() {
     .unwrap();
     let mut dice = Dice::seeded([1; 32]);
     for (_, o) in &o {
-        Rules::apply(&r, &mut st, taliban, o, &mut dice).unwrap();
+        Ruleset::apply(&r, &mut st, taliban, o, &mut dice).unwrap();
     }
     assert_eq!(dice.disclosed(), [draw]);
     let x = st.deception.as_ref().unwrap();
     assert!(x.held[taliban.index()][0].revealed);
     assert!(!x.held[taliban.index()][1].revealed);
-    let public = Rules::view(&r, &st, umpire::core::ruleset::Viewer::Public)
+    let public = Ruleset::view(&r, &st, umpire::core::ruleset::Viewer::Public)
         .status
         .join("\n");
     assert!(public.contains("Taliban Hidden Asset"), "{public}");
@@ -1612,7 +1613,7 @@ fn a_hidden_asset_does_not_lift_the_final_event_card() {
         &["coalition", "government", "taliban", "warlords"],
     )
     .unwrap();
-    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    Ruleset::deal(&r, &mut st, &mut hidden_dice()).unwrap();
     let d = r.data().clone();
     let card = d
         .cards
@@ -1627,8 +1628,8 @@ fn a_hidden_asset_does_not_lift_the_final_event_card() {
         revealed: false,
     };
     // 1st Eligible: no Limited Operation option to convert.
-    let o = Rules::parse(&r, &st, taliban, &lines("deception hidden-asset\npass")).unwrap();
-    let e = Rules::apply(
+    let o = Ruleset::parse(&r, &st, taliban, &lines("deception hidden-asset\npass")).unwrap();
+    let e = Ruleset::apply(
         &r,
         &mut st.clone(),
         taliban,
@@ -1648,7 +1649,7 @@ fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
         &["coalition", "government", "taliban", "warlords"],
     )
     .unwrap();
-    Rules::deal(&r, &mut st, &mut hidden_dice()).unwrap();
+    Ruleset::deal(&r, &mut st, &mut hidden_dice()).unwrap();
     let d = r.data().clone();
     for h in st.deception.as_mut().unwrap().held.iter_mut() {
         for m in h.iter_mut() {
@@ -1969,10 +1970,10 @@ fn card_led_by(r: &Adp, st: &mut State, first: Faction) -> (u8, Faction, Faction
 
 fn send(r: &Adp, st: &mut State, f: Faction, text: &str) -> Vec<umpire::core::ruleset::Event> {
     let side = st.seats.side(f).unwrap();
-    let o = Rules::parse(r, st, side, &lines(text)).unwrap();
+    let o = Ruleset::parse(r, st, side, &lines(text)).unwrap();
     let mut ev = Vec::new();
     for (_, o) in o {
-        ev.extend(Rules::apply(r, st, side, &o, &mut Dice::seeded([1; 32])).unwrap());
+        ev.extend(Ruleset::apply(r, st, side, &o, &mut Dice::seeded([1; 32])).unwrap());
     }
     ev
 }
@@ -1992,10 +1993,10 @@ fn a_conditional_order_answers_for_the_second_eligible_without_a_mail() {
     st.resources[Faction::Taliban.index()] = 5;
     let side = st.seats.side(second).unwrap();
     let text = format!("on {n} after event\nrally\nin kandahar\non {n} after op\npass\nend");
-    Rules::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
-    assert_eq!(Rules::standing(&r, &st, side).len(), 2);
+    Ruleset::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
+    assert_eq!(Ruleset::standing(&r, &st, side).len(), 2);
     // Sealed to its side until the end (the core seals the move).
-    assert!(!Rules::standing_audience(&r, &st, side).is_public());
+    assert!(!Ruleset::standing_audience(&r, &st, side).is_public());
     let ev = send(&r, &mut st, Faction::Taliban, "terror\nin oruzgan");
     assert!(
         ev.iter().any(|e| e
@@ -2007,7 +2008,7 @@ fn a_conditional_order_answers_for_the_second_eligible_without_a_mail() {
     assert_eq!(t.passed, vec![second], "the branch `after op` passed");
     assert_eq!(decider_now(&r, &st), Some(third));
     // Asked once on the card, its other branch is spent.
-    assert!(Rules::standing(&r, &st, side).is_empty());
+    assert!(Ruleset::standing(&r, &st, side).is_empty());
 }
 
 #[test]
@@ -2020,7 +2021,7 @@ fn a_branch_that_does_not_fit_leaves_the_player_to_be_asked() {
     st.resources[Faction::Taliban.index()] = 5;
     let side = st.seats.side(second).unwrap();
     let text = format!("on {n} after event\npass\non {n} after op\nevent unshaded");
-    Rules::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
+    Ruleset::set_standing(&r, &mut st, side, &lines(&text)).unwrap();
     let ev = send(&r, &mut st, Faction::Taliban, "terror\nin oruzgan");
     assert_eq!(decider_now(&r, &st), Some(second), "asked after all");
     let told = ev
@@ -2038,7 +2039,7 @@ fn a_first_branch_passes_for_a_faction_handed_the_first_slot() {
     let (r, mut st) = game();
     let (n, second, third) = card_led_by(&r, &mut st, Faction::Taliban);
     let side = st.seats.side(second).unwrap();
-    Rules::set_standing(&r, &mut st, side, &lines(&format!("on {n} first\npass"))).unwrap();
+    Ruleset::set_standing(&r, &mut st, side, &lines(&format!("on {n} first\npass"))).unwrap();
     send(&r, &mut st, Faction::Taliban, "pass");
     let Stage::Card(t) = &st.stage else { panic!() };
     assert_eq!(t.passed, vec![Faction::Taliban, second]);
@@ -2051,25 +2052,26 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
     // or one not in the deck is refused (2.2, 2.3.4).
     let (r, mut st) = game();
     let side = st.seats.side(Faction::Coalition).unwrap();
-    let e = Rules::set_standing(&r, &mut st, side, &lines("on 99 first\npass")).unwrap_err();
+    let e = Ruleset::set_standing(&r, &mut st, side, &lines("on 99 first\npass")).unwrap_err();
     assert_eq!(e.line, 1);
-    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 later\npass")).unwrap_err();
+    let e = Ruleset::set_standing(&r, &mut st, side, &lines("on 5 later\npass")).unwrap_err();
     assert!(e.message.contains("after op-sa"), "{e}");
-    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nassault\nin kandhar"))
+    let e = Ruleset::set_standing(&r, &mut st, side, &lines("on 5 first\nassault\nin kandhar"))
         .unwrap_err();
     assert_eq!((e.line, e.column), (3, 4), "{e}");
     // D3: an answer to an Event's question is not a branch (5.1).
-    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 first\nchoose kabul")).unwrap_err();
+    let e =
+        Ruleset::set_standing(&r, &mut st, side, &lines("on 5 first\nchoose kabul")).unwrap_err();
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("on CARD choose"), "{e}");
     st.deck.played.push(5);
-    let e = Rules::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
+    let e = Ruleset::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
     assert!(e.message.contains("has been played"), "{e}");
     // Transfer offers and branches go together; `end` closes a branch.
     let text = "transfer 1 to taliban\non 6 any\npass\nend";
     let gov = st.seats.side(Faction::Government).unwrap();
-    Rules::set_standing(&r, &mut st, gov, &lines(text)).unwrap();
-    assert_eq!(Rules::standing(&r, &st, gov).len(), 2);
+    Ruleset::set_standing(&r, &mut st, gov, &lines(text)).unwrap();
+    assert_eq!(Ruleset::standing(&r, &st, gov).len(), 2);
 }
 
 #[test]
@@ -2094,7 +2096,7 @@ fn an_event_granting_another_faction_a_free_operation_asks_it_only_when_it_has_o
     // Asked: the Warlords are the decider, with the grant's question.
     send(&r, &mut st, Faction::Taliban, "event shaded");
     assert_eq!(decider_now(&r, &st), Some(Faction::Warlords));
-    let ask = Rules::prompt(&r, &st).awaiting[0].ask.clone();
+    let ask = Ruleset::prompt(&r, &st).awaiting[0].ask.clone();
     assert!(ask.contains("free Operation"), "{ask}");
     let g0 = st[s(&d, "balkh")].pieces.guerrillas(Faction::Warlords);
     send(&r, &mut st, Faction::Warlords, "rally\nin balkh");
@@ -2110,7 +2112,7 @@ fn an_event_granting_another_faction_a_free_operation_asks_it_only_when_it_has_o
     let (r, mut st) = with_card_text(n, grant);
     on_card(&r, &mut st, n);
     let w = st.seats.side(Faction::Warlords).unwrap();
-    Rules::set_standing(
+    Ruleset::set_standing(
         &r,
         &mut st,
         w,
@@ -2154,14 +2156,14 @@ fn an_illegal_line_found_while_applying_points_at_its_space() {
         text: "march".into(),
     };
     // No Taliban Guerrilla in Zabol to march (3.3.2).
-    let o = Rules::parse(
+    let o = Ruleset::parse(
         &r,
         &st,
         taliban,
         &[head.clone(), src("move 1 oruzgan>zabol", 3)],
     )
     .unwrap();
-    let e = Rules::apply(
+    let e = Ruleset::apply(
         &r,
         &mut st.clone(),
         taliban,
@@ -2229,9 +2231,9 @@ fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
     let (r, st) = with_card_text(n, &text);
     let (r, mut st) = three_taliban_spaces(r, st, n);
     let t = st.seats.side(Faction::Taliban).unwrap();
-    Rules::set_standing(&r, &mut st, t, &lines(&format!("on {n} choose helmand"))).unwrap();
+    Ruleset::set_standing(&r, &mut st, t, &lines(&format!("on {n} choose helmand"))).unwrap();
     assert_eq!(
-        Rules::standing(&r, &st, t),
+        Ruleset::standing(&r, &st, t),
         [format!("on {n} as taliban choose helmand")]
     );
     send(&r, &mut st, Faction::Coalition, "event shaded");
@@ -2242,8 +2244,8 @@ fn an_event_naming_another_faction_to_choose_takes_its_standing_choice() {
     let (r, st) = with_card_text(n, &text);
     let (r, st) = three_taliban_spaces(r, st, n);
     let c = st.seats.side(Faction::Coalition).unwrap();
-    let o = Rules::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
-    assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
+    let o = Ruleset::parse(&r, &st, c, &lines("event shaded kandahar")).unwrap();
+    assert!(Ruleset::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
 }
 
 #[test]
@@ -2255,11 +2257,11 @@ fn version_7_takes_the_stated_default_without_asking() {
     let n = coalition_card();
     let (r8, st) = with_card_text(n, &taliban_choose(""));
     let r = r8.at(7).unwrap();
-    assert_eq!(Rules::info(&r).version, 7);
-    assert_eq!(Rules::info(&r8).version, umpire::games::adp::VERSION);
-    assert_eq!(Rules::info(&r).data, Rules::info(&r8).data, "same data");
+    assert_eq!(Ruleset::info(&r).version, 7);
+    assert_eq!(Ruleset::info(&r8).version, umpire::games::adp::VERSION);
+    assert_eq!(Ruleset::info(&r).data, Ruleset::info(&r8).data, "same data");
     assert!(r8.at(6).is_none(), "6 was never released");
-    assert!(Rules::at_version(&r8, 7).is_some());
+    assert!(Ruleset::at_version(&r8, 7).is_some());
     // A card with no question pending hashes as in version 7: no new key.
     let bytes = umpire::core::canon::to_vec(&CardTurn::default()).unwrap();
     assert!(!String::from_utf8_lossy(&bytes).contains("choice"));
@@ -2271,8 +2273,8 @@ fn version_7_takes_the_stated_default_without_asking() {
     assert!(t.choice.is_none());
     assert_eq!(t.first, Some((Faction::Coalition, Took::Event)));
     let t = st.seats.side(Faction::Taliban).unwrap();
-    assert!(Rules::parse(&r, &st, t, &lines("choose helmand zabol")).is_err());
-    assert!(Rules::parse(&r8, &st, t, &lines("choose helmand zabol")).is_ok());
+    assert!(Ruleset::parse(&r, &st, t, &lines("choose helmand zabol")).is_err());
+    assert!(Ruleset::parse(&r8, &st, t, &lines("choose helmand zabol")).is_ok());
 }
 
 #[test]
@@ -2298,7 +2300,7 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
     assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
     assert_eq!((st.aid, kabul(&st)), (aid, 0), "the rest waits");
     assert_eq!(taliban_in(&r, &st), [3, 2, 1]);
-    let p = Rules::prompt(&r, &st);
+    let p = Ruleset::prompt(&r, &st);
     assert_eq!(p.awaiting.len(), 1);
     assert_eq!(Some(p.awaiting[0].side), st.seats.side(Faction::Taliban));
     assert!(
@@ -2307,12 +2309,12 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
         p.awaiting[0].ask
     );
     let t = st.seats.side(Faction::Taliban).unwrap();
-    let legal = Rules::legal(&r, &st, t);
+    let legal = Ruleset::legal_moves(&r, &st, t);
     assert!(legal.iter().any(|o| o.starts_with("choose ")), "{legal:?}");
     // The executor may not answer for it (2.3.2).
     let c = st.seats.side(Faction::Coalition).unwrap();
-    let o = Rules::parse(&r, &st, c, &lines("choose helmand zabol")).unwrap();
-    assert!(Rules::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
+    let o = Ruleset::parse(&r, &st, c, &lines("choose helmand zabol")).unwrap();
+    assert!(Ruleset::apply(&r, &mut st.clone(), c, &o[0].1, &mut Dice::seeded([1; 32])).is_err());
     send(&r, &mut st, Faction::Taliban, "choose helmand zabol");
     assert_eq!(taliban_in(&r, &st), [3, 1, 0]);
     assert_eq!((st.aid, kabul(&st)), (aid + 2, 1), "the Event went on");
@@ -2324,9 +2326,9 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
     let (r, mut st) = three_taliban_spaces(r, st, n);
     send(&r, &mut st, Faction::Coalition, "event shaded kabul");
     let tal = st.seats.side(Faction::Taliban).unwrap();
-    for o in Rules::legal(&r, &st, tal) {
-        let parsed = Rules::parse(&r, &st, tal, &lines(&o)).unwrap();
-        Rules::apply(
+    for o in Ruleset::legal_moves(&r, &st, tal) {
+        let parsed = Ruleset::parse(&r, &st, tal, &lines(&o)).unwrap();
+        Ruleset::apply(
             &r,
             &mut st.clone(),
             tal,
@@ -2353,14 +2355,14 @@ fn a_bad_answer_to_an_events_question_is_refused_and_pass_takes_the_default() {
         ("choose kandahar", "choose 2 space(s), not 1"),
         ("rally\nin kandahar", "choose SPACE"),
     ] {
-        let o = Rules::parse(&r, &st, t, &lines(bad)).unwrap();
-        let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
+        let o = Ruleset::parse(&r, &st, t, &lines(bad)).unwrap();
+        let e = Ruleset::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
             .unwrap_err()
             .to_string();
         assert!(e.contains(why) && e.contains("5.1"), "{bad}: {e}");
     }
     // Answering is not executing: no transfer goes with it (1.5.1).
-    let o = Rules::parse(
+    let o = Ruleset::parse(
         &r,
         &st,
         t,
@@ -2370,7 +2372,7 @@ pass",
         ),
     )
     .unwrap();
-    let e = Rules::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
+    let e = Ruleset::apply(&r, &mut st.clone(), t, &o[0].1, &mut Dice::seeded([1; 32]))
         .unwrap_err()
         .to_string();
     assert!(e.contains("1.5.1"), "{e}");
@@ -2397,7 +2399,7 @@ fn a_choice_then_a_grant_asks_the_chooser_then_the_grantee() {
     send(&r, &mut st, Faction::Taliban, "choose helmand kandahar");
     assert_eq!(taliban_in(&r, &st), [2, 2, 0]);
     assert_eq!(decider_now(&r, &st), Some(Faction::Warlords));
-    let ask = Rules::prompt(&r, &st).awaiting[0].ask.clone();
+    let ask = Ruleset::prompt(&r, &st).awaiting[0].ask.clone();
     assert!(ask.contains("free Operation"), "{ask}");
     // A grant before the chosen step waits for the choice, even one its
     // grantee could not use (5.5: not asked then, but after the choice).
@@ -2667,7 +2669,7 @@ fn a_government_player_names_the_cubes_its_train_base_replaces() {
         "standin",
         &["coalition", "government", "taliban", "warlords"],
     );
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
     let (r, mut st) = emptied(r, st);
     let d = r.data().clone();
     st.resources[Faction::Government.index()] = 9;
@@ -2718,7 +2720,7 @@ fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
     // the Government replaces 3 of its cubes in a selected space with a
     // Base, instead of Civic Action (ruling A21: one of the three).
     let (r, mut st) = game_in("standin-2p-np", &["coalition", "taliban"]);
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
     let (r, mut st) = emptied(r, st);
     st.stage = Stage::Card(CardTurn::default());
     st.finished = None;
@@ -2762,7 +2764,7 @@ fn a_non_player_government_train_builds_a_base_with_police_and_troops_evenly() {
     );
     let d = r.data().clone();
     let (_, mut st) = {
-        Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+        Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
         emptied(r, st)
     };
     st.resources[Faction::Government.index()] = 9;
@@ -2790,7 +2792,7 @@ fn a_non_player_coalition_redeploys_every_troop_that_may_go_and_keeps_control() 
     // space if that would place or remove Control there" (ruling A51: to
     // the first legal destination in the faction's order, Kabul here).
     let (r, mut st) = game_in("standin-1p-taliban", &["taliban"]);
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
     let (r, mut st) = emptied(r, st);
     let d = r.data().clone();
     assert!(st.seats.is_np(Faction::Coalition));
@@ -3034,7 +3036,7 @@ fn a_game_meets_the_hazara_question_and_self_play_answers_it() {
     // 5.1, digest D3: #64 Hazara's unshaded (stand-in) text removes Taliban
     // Guerrillas from 2 spaces the Taliban choose. Played by ordinary orders
     // in a four-player game, the Event stops for the Taliban's answer; every
-    // answer self-play may pick (`Rules::legal`) is accepted, and a
+    // answer self-play may pick (`Ruleset::legal`) is accepted, and a
     // Non-player Taliban answers it too (8.1).
     let (r, mut st) = game_in(
         "standin",
@@ -3054,15 +3056,15 @@ fn a_game_meets_the_hazara_question_and_self_play_answers_it() {
         "the Taliban are asked"
     );
     let tal = st.seats.side(Faction::Taliban).unwrap();
-    let answers: Vec<String> = Rules::legal(&r, &st, tal)
+    let answers: Vec<String> = Ruleset::legal_moves(&r, &st, tal)
         .into_iter()
         .filter(|o| o.starts_with("choose "))
         .collect();
     assert!(!answers.is_empty());
     for o in &answers {
         let mut after = st.clone();
-        let parsed = Rules::parse(&r, &after, tal, &lines(o)).unwrap();
-        Rules::apply(
+        let parsed = Ruleset::parse(&r, &after, tal, &lines(o)).unwrap();
+        Ruleset::apply(
             &r,
             &mut after,
             tal,

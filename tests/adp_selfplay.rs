@@ -146,7 +146,7 @@ fn a_player_conceding_in_a_four_player_game_leaves_its_faction_to_the_umpire() {
     use umpire::core::record::Body;
     // Ruling A48: a conceding player's factions become Non-players (8.0);
     // the others play on. The engine lets the ruleset read `concede`, and
-    // takes it out of turn (`Rules::out_of_turn`).
+    // takes it out of turn (`Ruleset::out_of_turn`).
     let mut t = common::table(
         "adp",
         "standin",

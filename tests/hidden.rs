@@ -686,7 +686,7 @@ fn self_play_covers_sealed_rounds_decks_and_secrets() {
 /// version 1 for it (`at_version`).
 #[test]
 fn a_version_one_card_game_replays_unchanged() {
-    use umpire::core::ruleset::Ruleset;
+    use umpire::core::ruleset::DynRuleset;
     let v1 = umpire::games::freeform::Freeform::new()
         .at_version(1)
         .unwrap();

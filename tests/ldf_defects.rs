@@ -494,7 +494,7 @@ fn a_rebel_force_at_sea_rolls_before_sailing_and_where_it_lands() {
 /// refusal's text, or `None` if it reads.
 fn reads(t: &T, side: umpire::core::ruleset::Side, text: &str) -> Option<String> {
     use umpire::core::movefile::SourceLine;
-    use umpire::core::ruleset::Rules;
+    use umpire::core::ruleset::Ruleset;
     let l = SourceLine {
         line: 3,
         column: 1,

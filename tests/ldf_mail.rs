@@ -190,7 +190,7 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         assert!(n < 600, "the game did not end");
         let side = g.prompt().awaiting[0].side;
         let name = g.sides()[side.index()].name.clone();
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         assert!(
             !legal.is_empty(),
             "{name} is asked to act but has no legal order"
@@ -327,7 +327,7 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
             if g.prompt().finished.is_some() || n >= 400 {
                 break None;
             }
-            let pick = drawing(&g.ruleset().legal(g.state(), side));
+            let pick = drawing(&g.ruleset().legal_moves(g.state(), side));
             n += 1;
             let files = send(&mut u, &mut md, &mut ob, &outdir, n, &pick, "");
             let g = u.game("ldf-1").unwrap();
@@ -359,10 +359,10 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
     let st = g.state().downcast_ref::<State>().unwrap();
     assert!(st.question.is_some());
     let actor = st.actor;
-    let answer = g.ruleset().legal(g.state(), a.side)[1].clone();
+    let answer = g.ruleset().legal_moves(g.state(), a.side)[1].clone();
     assert!(
         g.ruleset()
-            .legal(g.state(), umpire::core::ruleset::Side(1 - a.side.0))
+            .legal_moves(g.state(), umpire::core::ruleset::Side(1 - a.side.0))
             .is_empty()
     );
     n += 1;

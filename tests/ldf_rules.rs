@@ -7,7 +7,7 @@
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Audience, Event, RuleError, Rules, Setup, Side};
+use umpire::core::ruleset::{Audience, Event, RuleError, Ruleset, Setup, Side};
 use umpire::games::ldf::combat::{column, garrison_strength, odds_step, step_name};
 use umpire::games::ldf::data::{Data, HexInfo, Kind, OFFSET, Outcome, Region, UnitId};
 use umpire::games::ldf::state::{Faction, Loc, Player, Stage, State};
@@ -1088,7 +1088,7 @@ fn a_fortification_waits_while_palmyrans_stand_in_its_hex() {
     let mut t = empty();
     let carthago = palmyrans_in_the_work(&mut t);
     let listed = |t: &T| {
-        t.r.legal(&t.st, ROMAN)
+        t.r.legal_moves(&t.st, ROMAN)
             .iter()
             .any(|o| o == "fortify complete")
     };
@@ -1825,7 +1825,7 @@ fn a_snippet_shows_each_unit_at_its_hex() {
 #[test]
 fn legal_orders_are_grouped_and_each_is_legal() {
     let t = game();
-    let legal = t.r.legal(&t.st, GP);
+    let legal = t.r.legal_moves(&t.st, GP);
     assert_eq!(legal[0], "pass");
     assert!(legal.contains(&"draw".to_string()), "{legal:?}");
     let moves: Vec<&String> = legal.iter().filter(|l| l.starts_with("move ")).collect();
@@ -1888,7 +1888,7 @@ fn legal_orders_are_grouped_and_each_is_legal() {
         }
     }
     // The Roman is not asked now.
-    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+    assert!(t.r.legal_moves(&t.st, ROMAN).is_empty());
 }
 
 fn lines(v: &[&str]) -> Vec<SourceLine> {
@@ -2260,7 +2260,7 @@ fn gallic_forces_sail_only_between_gallic_ports() {
 fn legal_orders_include_sea_and_river_moves() {
     let mut t = game();
     t.st.actor = Player::Roman;
-    let legal = t.r.legal(&t.st, ROMAN);
+    let legal = t.r.legal_moves(&t.st, ROMAN);
     let voyages: Vec<&String> = legal
         .iter()
         .filter(|l| l.starts_with("sea ") || l.starts_with("river "))
@@ -2277,7 +2277,7 @@ fn legal_orders_include_sea_and_river_moves() {
         u.ok(ROMAN, &order, &[]);
     }
     t.st.riverine_lost = true;
-    let legal = t.r.legal(&t.st, ROMAN);
+    let legal = t.r.legal_moves(&t.st, ROMAN);
     assert!(!legal.iter().any(|l| l.starts_with("river ")), "{legal:?}");
 }
 
@@ -3429,7 +3429,7 @@ fn returning_units_named_into_forbidden_hexes_are_refused() {
     }
     assert_eq!(t.st.stage, Stage::AdminGp, "nothing was placed");
     // `command: orders` offers a legal placement besides `done`.
-    let legal = t.r.legal(&t.st, GP);
+    let legal = t.r.legal_moves(&t.st, GP);
     let place = legal.iter().find(|l| l.starts_with("place tribes "));
     let place = place.unwrap_or_else(|| panic!("{legal:?}")).clone();
     assert!(place.contains(" gunds "), "{place}");
@@ -3446,7 +3446,7 @@ fn returning_units_named_into_forbidden_hexes_are_refused() {
 }
 
 // Version 7 skipped a named hex the rule forbids and placed that unit by
-// default; its records replay so (`Rules::at_version(7)`).
+// default; its records replay so (`Ruleset::at_version(7)`).
 #[test]
 fn version_7_placed_past_a_forbidden_hex() {
     let (mut t, barb, centres, _) = placement_board();
@@ -3952,9 +3952,9 @@ fn the_defender_is_asked_where_to_retreat_when_the_doctrine_ties() {
     assert_eq!(prompt.awaiting.len(), 1);
     assert_eq!(prompt.awaiting[0].side, GP);
     assert_eq!(prompt.awaiting[0].default, vec!["pass".to_string()]);
-    assert!(t.r.legal(&t.st, ROMAN).is_empty());
+    assert!(t.r.legal_moves(&t.st, ROMAN).is_empty());
     assert!(
-        t.r.legal(&t.st, GP)
+        t.r.legal_moves(&t.st, GP)
             .contains(&format!("retreat {}", q.hexes[1]))
     );
     let e = t.err(ROMAN, "pass");
@@ -4087,8 +4087,8 @@ fn the_defender_is_asked_which_reaction_chits_to_play_before_the_die() {
     );
     let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
     assert!(ask.contains("14.3; N2") && !ask.contains("chit 6"), "{ask}");
-    assert!(t.r.legal(&t.st, ROMAN).is_empty());
-    let legal = t.r.legal(&t.st, GP);
+    assert!(t.r.legal_moves(&t.st, ROMAN).is_empty());
+    let legal = t.r.legal_moves(&t.st, GP);
     for a in ["pass", "react none", "react 1", "react 6", "react 1,6"] {
         assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
     }
@@ -4173,7 +4173,7 @@ fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
     t.give(Player::Gp, 2);
     t.ok(ROMAN, &order, &[]);
     assert!(t.st.question.is_some());
-    assert_eq!(t.r.legal(&t.st, GP), vec!["pass", "react none"]);
+    assert_eq!(t.r.legal_moves(&t.st, GP), vec!["pass", "react none"]);
     t.st = base.clone();
     t.r = t.r.as_version(9).unwrap();
     t.ok(ROMAN, &order, &[("combat", 6, roll)]);
@@ -4182,7 +4182,7 @@ fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
     t.st = base;
     t.give(Player::Roman, 15);
     t.ok(ROMAN, &format!("{order} with 15"), &[]);
-    let legal = t.r.legal(&t.st, GP);
+    let legal = t.r.legal_moves(&t.st, GP);
     assert!(!legal.contains(&"react 6".to_string()), "{legal:?}");
     let e = t.err(GP, "react 6");
     assert!(e.contains("N2"), "{e}");
@@ -4204,7 +4204,7 @@ fn the_roman_is_asked_whether_to_sponsor_the_games_the_gp_drew() {
     let q = t.st.question.clone().expect("a question before the die");
     assert_eq!(q.to, Player::Roman);
     assert_eq!(t.st.treasury, 10, "nothing paid yet: {}", text(&ev));
-    let legal = t.r.legal(&t.st, ROMAN);
+    let legal = t.r.legal_moves(&t.st, ROMAN);
     for a in ["pass", "sponsor", "refuse"] {
         assert!(legal.contains(&a.to_string()), "{a}: {legal:?}");
     }
@@ -4266,7 +4266,7 @@ fn the_roman_is_asked_for_his_salt_before_gp_treachery() {
         text(&ev)
     );
     assert_eq!(t.st.treasury, 5);
-    let legal = t.r.legal(&t.st, ROMAN);
+    let legal = t.r.legal_moves(&t.st, ROMAN);
     for a in [
         "pass",
         "salt 0",
@@ -4642,8 +4642,11 @@ fn the_roman_is_asked_where_the_new_emperor_rises_among_tied_hexes() {
         "{}",
         prompt.awaiting[0].ask
     );
-    assert!(t.r.legal(&t.st, GP).is_empty());
-    assert!(t.r.legal(&t.st, ROMAN).contains(&format!("place {c}")));
+    assert!(t.r.legal_moves(&t.st, GP).is_empty());
+    assert!(
+        t.r.legal_moves(&t.st, ROMAN)
+            .contains(&format!("place {c}"))
+    );
     assert!(t.err(GP, "pass").contains("5.2"));
 }
 
@@ -4769,7 +4772,7 @@ fn the_roman_is_asked_where_a_leaderless_stack_unstacks() {
         "{}",
         prompt.awaiting[0].ask
     );
-    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.r.legal_moves(&t.st, GP).is_empty());
     assert!(t.err(GP, "pass").contains("5.2"));
 }
 
@@ -4892,10 +4895,10 @@ fn the_roman_is_asked_how_he_covers_a_deficit() {
         "{}",
         prompt.awaiting[0].ask
     );
-    let legal = t.r.legal(&t.st, ROMAN);
+    let legal = t.r.legal_moves(&t.st, ROMAN);
     assert!(legal.contains(&"demobilize b1 v1".to_string()), "{legal:?}");
     assert!(legal.iter().any(|o| o.starts_with("tax ")), "{legal:?}");
-    assert!(t.r.legal(&t.st, GP).is_empty());
+    assert!(t.r.legal_moves(&t.st, GP).is_empty());
     assert!(t.err(GP, "pass").contains("5.2"));
 }
 
@@ -4923,7 +4926,7 @@ fn the_deficit_answers_cover_step_by_step_and_the_payment_follows() {
     );
     let d = t.d().clone();
     let x =
-        t.r.legal(&t.st, ROMAN)
+        t.r.legal_moves(&t.st, ROMAN)
             .iter()
             .filter_map(|o| o.strip_prefix("tax ").map(h))
             .find(|x| d.hex(*x).unwrap().tp >= 1)

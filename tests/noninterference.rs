@@ -2,7 +2,7 @@
 //! states that differ only in what O may not see give O the same bytes on
 //! every channel. Self-play games of every ruleset (and every option that
 //! adds secrets) are sampled at many positions; at each, for each side and
-//! the public, the ruleset makes a *twin* (`Rules::twin`) and the test
+//! the public, the ruleset makes a *twin* (`Ruleset::twin`) and the test
 //! renders, for the state and its twin:
 //!
 //! - the view: status lines and the whole map as text;
@@ -22,7 +22,7 @@
 //! The public is also checked against every side's twins: what one side
 //! cannot tell apart, the public cannot either, so the public view never
 //! shows more than any side's. Each ruleset's twins are checked to vary
-//! every kind of secret its generator claims (`Rules::twin_kinds`).
+//! every kind of secret its generator claims (`Ruleset::twin_kinds`).
 //!
 //! History is checked as well: every side's and the public's copy of the
 //! record holds no opening of an item not addressed to it; and in freeform,
@@ -37,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use umpire::core::game::Game;
 use umpire::core::record::Record;
-use umpire::core::ruleset::{AwaitKind, Ruleset, Side, Viewer};
+use umpire::core::ruleset::{AwaitKind, DynRuleset, Side, Viewer};
 use umpire::core::selfplay::{Position, SelfPlayConfig, game_seed, random_game_visited};
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::service::Umpire;
@@ -201,7 +201,7 @@ fn who(game: &Game, v: Viewer) -> String {
 /// Checks one position: one viewer (each side and the public in turn, from
 /// one position to the next) against its twin, the public against the same
 /// twin, and the probes of the viewer if it is awaited.
-fn position(u: &Umpire, rs: &Arc<dyn Ruleset>, pos: &Position, seed: u64, tally: &mut Tally) {
+fn position(u: &Umpire, rs: &Arc<dyn DynRuleset>, pos: &Position, seed: u64, tally: &mut Tally) {
     let game = pos.game;
     tally.states += 1;
     let viewers: Vec<Viewer> = (0..game.sides().len())
@@ -266,7 +266,7 @@ fn move_text(game: &Game, side: Side, orders: &[String]) -> String {
 /// Probe orders of `side`: its legal orders and the same with every number
 /// made huge.
 fn probe_orders(game: &Game, side: Side) -> Vec<String> {
-    let legal = game.ruleset().legal(game.state(), side);
+    let legal = game.ruleset().legal_moves(game.state(), side);
     let mut out = Vec::new();
     for l in legal.iter().take(5) {
         out.push(l.clone());

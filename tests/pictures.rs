@@ -59,7 +59,7 @@ fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
         let g = u.game("sarhu-1").unwrap();
         let side = g.prompt().awaiting[0].side;
         let name = g.sides()[side.index()].name.clone();
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         let mut text = format!(
             "game: sarhu-1\nside: {name}\nafter: {}\norders:\n",
             g.record().head()

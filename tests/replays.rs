@@ -349,7 +349,7 @@ fn fifty_copies_of_an_accepted_sarhu_move_send_a_bounded_number_of_mails() {
     let g = c.game();
     let side = g.prompt().awaiting[0].side;
     let name = g.sides()[side.index()].name.clone();
-    let pick = g.ruleset().legal(g.state(), side)[0].clone();
+    let pick = g.ruleset().legal_moves(g.state(), side)[0].clone();
     let lines: Vec<&str> = pick.lines().collect();
     let mv = c.sign(&name, &lines);
     assert_eq!(c.send(&name, &mv).accepted, 1, "{}", mv.text);
@@ -725,7 +725,7 @@ mod engine {
         let legal = t
             .game
             .ruleset()
-            .legal(t.game.state(), t.game.prompt().awaiting[0].side);
+            .legal_moves(t.game.state(), t.game.prompt().awaiting[0].side);
         let lines: Vec<&str> = legal[0].lines().collect();
         assert!(matches!(t.play(side, &lines), Verdict::Accepted { .. }));
         let name = t.game.sides()[side].name.clone();

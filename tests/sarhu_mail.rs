@@ -57,7 +57,7 @@ fn a_full_game_of_sarhu_by_mail_ends_in_victory_and_verifies() {
         assert!(n < 1500, "the game did not end");
         let side = g.prompt().awaiting[0].side;
         let name = g.sides()[side.index()].name.clone();
-        let legal = g.ruleset().legal(g.state(), side);
+        let legal = g.ruleset().legal_moves(g.state(), side);
         assert!(
             !legal.is_empty(),
             "{name} is asked to act but has no legal order"

@@ -11,7 +11,7 @@ use umpire::core::dice::{Dice, Roll};
 use umpire::core::game::Verdict;
 use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{AwaitKind, Event, Rules, Setup, Side};
+use umpire::core::ruleset::{AwaitKind, Event, Ruleset, Setup, Side};
 use umpire::games::sarhu::data::{OOB_TOML, TABLES_TOML};
 use umpire::games::sarhu::state::{Decision, Loc, State};
 use umpire::games::sarhu::{Faction, Sarhu, combat};

@@ -128,7 +128,7 @@ impl Club {
             }
             let g = self.game();
             let side = g.waiting().next().expect("someone is awaited").side;
-            let first = g.ruleset().legal(g.state(), side)[0].clone();
+            let first = g.ruleset().legal_moves(g.state(), side)[0].clone();
             self.send(side.index(), &[&first]);
         }
         panic!("not reached in {max} moves: {}", self.game().prompt().stage);
@@ -400,7 +400,7 @@ fn a_secret_roll_tells_the_others_how_many_dice_and_nothing_more() {
 /// A simultaneous move of `a` ending on a hidden line, and `b`'s, under
 /// `version`: the round's public lines as every copy holds them.
 fn round_lines(version: u32) -> (Vec<String>, Record) {
-    use umpire::core::ruleset::Ruleset;
+    use umpire::core::ruleset::DynRuleset;
     let rs = umpire::games::freeform::Freeform::new()
         .at_version(version)
         .unwrap();

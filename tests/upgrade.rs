@@ -10,8 +10,8 @@ use umpire::core::hash::Digest;
 use umpire::core::movefile::SourceLine;
 use umpire::core::record::{Body, FORMAT, Opening, Record, RulesetVersion, SideDecl};
 use umpire::core::ruleset::{
-    Await, AwaitKind, Event, OrderError, Prompt, RuleError, Rules, Ruleset, RulesetInfo, Setup,
-    Side, View,
+    Await, AwaitKind, DynRuleset, Event, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
+    Setup, Side, View,
 };
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 
@@ -24,7 +24,7 @@ struct Tally {
     compat: bool,
 }
 
-impl Rules for Tally {
+impl Ruleset for Tally {
     type State = (u32, u8);
     type Order = u32;
 
@@ -88,7 +88,7 @@ impl Rules for Tally {
         state.1 = 1 - state.1;
         Ok(vec![Event::say(format!("the tally is {}", state.0))])
     }
-    fn legal(&self, _: &Self::State, _: Side) -> Vec<String> {
+    fn legal_moves(&self, _: &Self::State, _: Side) -> Vec<String> {
         vec!["add 1".into()]
     }
     fn view(&self, state: &Self::State, _: umpire::core::ruleset::Viewer) -> View {
@@ -97,17 +97,17 @@ impl Rules for Tally {
             board: None,
         }
     }
-    fn at_version(&self, version: u32) -> Option<Arc<dyn Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<Arc<dyn DynRuleset>> {
         (self.compat && version == 1).then(|| {
             Arc::new(Tally {
                 version: 1,
                 compat: false,
-            }) as Arc<dyn Ruleset>
+            }) as Arc<dyn DynRuleset>
         })
     }
 }
 
-fn v1() -> Arc<dyn Ruleset> {
+fn v1() -> Arc<dyn DynRuleset> {
     Arc::new(Tally {
         version: 1,
         compat: false,
@@ -115,7 +115,7 @@ fn v1() -> Arc<dyn Ruleset> {
 }
 
 /// Version 2, able (with `compat`) or not to replay version 1.
-fn v2(compat: bool) -> Arc<dyn Ruleset> {
+fn v2(compat: bool) -> Arc<dyn DynRuleset> {
     Arc::new(Tally { version: 2, compat })
 }
 
@@ -143,7 +143,7 @@ fn keys() -> Vec<SecretKey> {
 }
 
 impl Club {
-    fn new(ruleset: Arc<dyn Ruleset>) -> Club {
+    fn new(ruleset: Arc<dyn DynRuleset>) -> Club {
         let secrets = secrets();
         let keys = keys();
         let opening = Opening {
@@ -181,7 +181,7 @@ impl Club {
     }
 
     /// The same game opened by another umpire, under `ruleset`.
-    fn fork(&self, ruleset: Arc<dyn Ruleset>) -> Result<Club, String> {
+    fn fork(&self, ruleset: Arc<dyn DynRuleset>) -> Result<Club, String> {
         let (game, _) = Game::replay(ruleset, self.game.record(), ReplayMode::Trusted)
             .map_err(|e| e.to_string())?;
         Ok(Club {
@@ -192,7 +192,7 @@ impl Club {
     }
 
     /// Reopens the game's record under another ruleset, as a new umpire would.
-    fn reopen(&mut self, ruleset: Arc<dyn Ruleset>) -> Result<(), String> {
+    fn reopen(&mut self, ruleset: Arc<dyn DynRuleset>) -> Result<(), String> {
         let (game, _) = Game::replay(ruleset, self.game.record(), ReplayMode::Trusted)
             .map_err(|e| e.to_string())?;
         self.game = game;
@@ -231,7 +231,7 @@ impl Club {
     }
 }
 
-fn verify(ruleset: Arc<dyn Ruleset>, record: &Record) -> Result<(), String> {
+fn verify(ruleset: Arc<dyn DynRuleset>, record: &Record) -> Result<(), String> {
     Game::replay(ruleset, record, ReplayMode::Verify)
         .map(|_| ())
         .map_err(|e| e.to_string())
@@ -352,7 +352,7 @@ fn an_upgrade_that_names_the_wrong_version_fails_verification() {
     verify(v2(false), &club.record()).expect("verifies");
     // The same entries under a ruleset that claims to be version 3: the
     // upgrade to 2 names a version this umpire does not have.
-    let v3: Arc<dyn Ruleset> = Arc::new(Tally {
+    let v3: Arc<dyn DynRuleset> = Arc::new(Tally {
         version: 3,
         compat: false,
     });

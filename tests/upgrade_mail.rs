@@ -63,7 +63,7 @@ impl Club {
         let g = u.game("sarhu-1").unwrap();
         let side = g.prompt().awaiting[0].side;
         let name = g.sides()[side.index()].name.clone();
-        let pick = g.ruleset().legal(g.state(), side)[0].clone();
+        let pick = g.ruleset().legal_moves(g.state(), side)[0].clone();
         let mut text = format!(
             "game: sarhu-1\nside: {name}\nafter: {}\norders:\n",
             g.record().head()

@@ -77,7 +77,7 @@ fn check(ruleset: &str) -> BTreeMap<String, umpire::mail::mime::ReadMail> {
         let Some(a) = g.prompt().awaiting.first().cloned() else {
             break;
         };
-        let legal = g.ruleset().legal(g.state(), a.side);
+        let legal = g.ruleset().legal_moves(g.state(), a.side);
         let head = g.record().head();
         let side = a.side.index();
         // The first legal order, and on the first step a mistyped one too.

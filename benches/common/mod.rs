@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use umpire::core::game::{Game, ReplayMode};
 use umpire::core::record::Record;
-use umpire::core::ruleset::Ruleset;
+use umpire::core::ruleset::DynRuleset;
 use umpire::core::selfplay::{self, SelfPlayConfig};
 
 /// Benchmarks replaying one self-played game of `ruleset` (scenario
@@ -15,7 +15,7 @@ use umpire::core::selfplay::{self, SelfPlayConfig};
 pub fn replay_game(
     c: &mut Criterion,
     name: &str,
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     samples: usize,
 ) {

@@ -679,7 +679,7 @@ fn is_transient(e: &anyhow::Error) -> bool {
 fn ruleset_for(
     name: &str,
     data: Option<&Path>,
-) -> Result<std::sync::Arc<dyn crate::core::ruleset::Ruleset>> {
+) -> Result<std::sync::Arc<dyn crate::core::ruleset::DynRuleset>> {
     let files = match data {
         Some(d) => crate::service::games::read_data_files(d, name)?,
         None => BTreeMap::new(),

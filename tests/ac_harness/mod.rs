@@ -7,7 +7,7 @@
 pub use std::collections::BTreeMap;
 pub use umpire::core::dice::{Dice, Roll};
 pub use umpire::core::movefile::SourceLine;
-pub use umpire::core::ruleset::{Audience, Rules, Setup, Side};
+pub use umpire::core::ruleset::{Audience, Ruleset, Setup, Side};
 pub use umpire::games::ac::data::{Base, Data, Kind, MarkerKind, Nat, NegCell, Power, RegionId};
 pub use umpire::games::ac::geom::{Grid, Sq};
 pub use umpire::games::ac::movement::{self, Piece};

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Event, Rules, Setup};
+use umpire::core::ruleset::{Event, Ruleset, Setup};
 use umpire::games::adp::Adp;
 use umpire::games::adp::action::{self, Terms};
 use umpire::games::adp::data::{Data, SpaceId, Support};
@@ -45,7 +45,7 @@ fn setup(r: &Adp, scenario: &str, sides: &[&str]) -> State {
 /// The stand-in set-up, dealt: the first card drawn and the next shown (2.2).
 pub fn dealt() -> (Adp, State) {
     let (r, mut st) = game();
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
     (r, st)
 }
 
@@ -73,7 +73,7 @@ pub fn emptied(r: Adp, mut st: State) -> (Adp, State) {
 /// with nobody executed: the other three factions are Non-players.
 pub fn np_game_emptied() -> (Adp, State) {
     let (r, mut st) = game_in("standin-1p-coalition", &["coalition"]);
-    Rules::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
+    Ruleset::deal(&r, &mut st, &mut Dice::seeded([8; 32])).unwrap();
     let (r, mut st) = emptied(r, st);
     // Whatever the deal played, a fresh Event card with nobody executed.
     st.stage = Stage::Card(CardTurn::default());

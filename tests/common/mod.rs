@@ -31,7 +31,7 @@ pub fn table(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &s
 /// [`table`] under a given ruleset (an earlier version of one, say).
 #[allow(dead_code)] // not every test binary uses it
 pub fn table_with(
-    rs: std::sync::Arc<dyn umpire::core::ruleset::Ruleset>,
+    rs: std::sync::Arc<dyn umpire::core::ruleset::DynRuleset>,
     ruleset: &str,
     scenario: &str,
     sides: &[&str],
@@ -44,7 +44,7 @@ pub fn table_with(
 /// the game, format 1 or the hidden one).
 #[allow(dead_code)] // not every test binary uses it
 pub fn table_format(
-    rs: std::sync::Arc<dyn umpire::core::ruleset::Ruleset>,
+    rs: std::sync::Arc<dyn umpire::core::ruleset::DynRuleset>,
     ruleset: &str,
     scenario: &str,
     sides: &[&str],
@@ -137,7 +137,7 @@ impl Table {
             .submit(text.as_bytes(), &sig, &self.chain, "2026-11-29T12:00:00Z")
     }
 
-    pub fn shared(&self) -> Arc<dyn umpire::core::ruleset::Ruleset> {
+    pub fn shared(&self) -> Arc<dyn umpire::core::ruleset::DynRuleset> {
         self.game.ruleset().clone()
     }
 }

@@ -9,7 +9,7 @@
 use umpire::core::dice::{Dice, Roll};
 use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
-use umpire::core::ruleset::{Audience, Event, RuleError, Rules, Setup, Side};
+use umpire::core::ruleset::{Audience, Event, RuleError, Ruleset, Setup, Side};
 use umpire::games::ldf::combat::column;
 use umpire::games::ldf::data::{Data, OOB_TOML, Outcome, TABLES_TOML, UnitId};
 use umpire::games::ldf::state::{Item, Loc, Player, Stage, State};

@@ -10,7 +10,7 @@
 //! sees what is what.
 
 use super::hash::{Digest, Tagged};
-use super::ruleset::Ruleset;
+use super::ruleset::DynRuleset;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
@@ -460,7 +460,7 @@ impl<D> Default for Embedded<D> {
 }
 
 /// Builds a game's ruleset over its data files.
-pub type Build = fn(&Files) -> Result<Arc<dyn Ruleset>, Vec<String>>;
+pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, Vec<String>>;
 
 /// Checks a game's data files: the summary, or every problem found.
 pub type Check = fn(&Files) -> Result<DataCheck, Vec<String>>;
@@ -514,7 +514,7 @@ macro_rules! earlier_data {
 
 impl Descriptor {
     /// The ruleset on the embedded data.
-    pub fn ruleset(&self) -> Arc<dyn Ruleset> {
+    pub fn ruleset(&self) -> Arc<dyn DynRuleset> {
         let none = BTreeMap::new();
         let files = Files {
             files: self.files,
@@ -534,15 +534,15 @@ impl Descriptor {
     pub fn with_data(
         &self,
         replaced: &BTreeMap<String, String>,
-    ) -> Result<Arc<dyn Ruleset>, Vec<String>> {
+    ) -> Result<Arc<dyn DynRuleset>, Vec<String>> {
         (self.build)(&Files::new(self.files, replaced)?)
     }
 
     /// The ruleset over the earlier embedded data set whose hash is `data`,
-    /// if the game kept it: what a game's [`Rules::at_data`] answers.
+    /// if the game kept it: what a game's [`Ruleset::at_data`] answers.
     ///
-    /// [`Rules::at_data`]: crate::ruleset::Rules::at_data
-    pub fn at_data(&self, data: &Digest) -> Option<Arc<dyn Ruleset>> {
+    /// [`Ruleset::at_data`]: crate::ruleset::Ruleset::at_data
+    pub fn at_data(&self, data: &Digest) -> Option<Arc<dyn DynRuleset>> {
         let hex = data.to_hex();
         self.earlier
             .iter()

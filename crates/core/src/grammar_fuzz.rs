@@ -21,7 +21,7 @@ use super::game::{Game, hidden_slots};
 use super::hash::{Digest, sha256};
 use super::movefile::MoveFile;
 use super::record::Body;
-use super::ruleset::{GameState, Ruleset, Setup, Side};
+use super::ruleset::{DynRuleset, GameState, Setup, Side};
 use super::selfplay::{SelfPlayConfig, SelfPlayFailure, walk};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -79,14 +79,14 @@ struct Position {
 
 /// The positions of a ruleset's self-played games, and the harness over them.
 pub struct Grammar {
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     at: Vec<Position>,
 }
 
 impl Grammar {
     /// Plays `walks` with `ruleset` and keeps up to 256 positions, an
     /// equal share of them from each walk.
-    pub fn play(ruleset: Arc<dyn Ruleset>, walks: &[Walk]) -> Result<Grammar, SelfPlayFailure> {
+    pub fn play(ruleset: Arc<dyn DynRuleset>, walks: &[Walk]) -> Result<Grammar, SelfPlayFailure> {
         let mut g = Grammar {
             ruleset,
             at: Vec::new(),
@@ -202,7 +202,7 @@ impl Grammar {
             return;
         };
         // A side not asked to act gives only the orders the ruleset takes
-        // at any time (`Rules::out_of_turn`), as `evaluate` allows.
+        // at any time (`Ruleset::out_of_turn`), as `evaluate` allows.
         if !pos.awaited.contains(&side) && !orders.iter().all(|o| rs.out_of_turn(now, side, o)) {
             return;
         }
@@ -298,7 +298,7 @@ fn played_after(g: &Game, len: usize, names: &[String]) -> Option<(Side, String)
 /// Up to `cap` positions of one walk: each new kind of question, and
 /// samples in between at a stride that doubles whenever they are too many.
 fn positions(
-    ruleset: &Arc<dyn Ruleset>,
+    ruleset: &Arc<dyn DynRuleset>,
     w: &Walk,
     cap: usize,
 ) -> Result<Vec<Position>, SelfPlayFailure> {

@@ -2,8 +2,8 @@
 //!
 //! A ruleset is a pure function of state, orders and dice: no clock, no I/O, no
 //! OS randomness, no floats in state, no hash-map iteration in anything that
-//! affects output. Games implement the typed [`Rules`] trait; the engine holds
-//! them as `dyn` [`Ruleset`] through the blanket adapter below, so a game is
+//! affects output. Games implement the typed [`Ruleset`] trait; the engine holds
+//! them as `dyn` [`DynRuleset`] through the blanket adapter below, so a game is
 //! registered by name and its state type never leaks out.
 
 pub use super::audience::{Audience, Viewer};
@@ -267,8 +267,9 @@ pub struct ParsedOrder {
     pub payload: Box<dyn Any + Send + Sync>,
 }
 
-/// A game's rules, written against its own state and order types.
-pub trait Rules: Send + Sync + 'static {
+/// A game's rules, written against its own state and order types: the trait
+/// a game implements. The engine sees it as a [`DynRuleset`].
+pub trait Ruleset: Send + Sync + 'static {
     /// The whole game state. Serialised (with `serde_json`) for the state hash.
     type State: Clone + Serialize + Send + Sync + 'static;
     /// One parsed order.
@@ -329,9 +330,12 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, side, dice);
         Ok(Vec::new())
     }
-    /// Orders legal now for `side`, as text a player could write (a sample where
-    /// the space is huge). Used for help text, self-play and fuzzing.
-    fn legal(&self, state: &Self::State, side: Side) -> Vec<String>;
+    /// Whole moves `side` could send now, each as the text of a move's orders
+    /// (one or more lines, joined by newlines) that [`Ruleset::parse_all`]
+    /// reads and [`Ruleset::apply`] carries out; a sample where the space is
+    /// huge, so an empty list does not prove that nothing is legal. Used for
+    /// help text, self-play and fuzzing.
+    fn legal_moves(&self, state: &Self::State, side: Side) -> Vec<String>;
     /// The random part of the set-up (deal hands, shuffle decks, random
     /// placement), after `setup`; rolls as `apply` does (`Dice::roll_for` for
     /// what only some sides may see). The events go to the opening mails.
@@ -393,7 +397,7 @@ pub trait Rules: Send + Sync + 'static {
         Vec::new()
     }
     /// Sample standing orders for `side`, each a move file's `standing:`
-    /// lines that [`Rules::set_standing`] accepts in `state`: self-play
+    /// lines that [`Ruleset::set_standing`] accepts in `state`: self-play
     /// ([`crate::selfplay`]) files one of them, picked by the game's
     /// seeded RNG, for a side it was given no standing orders for, so that
     /// random games try the choices standing orders make. The default: none.
@@ -418,13 +422,13 @@ pub trait Rules: Send + Sync + 'static {
         let _ = (state, viewer, seed);
         None
     }
-    /// The kinds of secret [`Rules::twin`] varies in this game (`"hand"`,
+    /// The kinds of secret [`Ruleset::twin`] varies in this game (`"hand"`,
     /// `"treasury"`…), so the twin test can check each kind does vary.
     fn twin_kinds(&self, state: &Self::State) -> Vec<&'static str> {
         let _ = state;
         Vec::new()
     }
-    /// The kinds of secret (as [`Rules::twin_kinds`] names them) in which
+    /// The kinds of secret (as [`Ruleset::twin_kinds`] names them) in which
     /// states `a` and `b` differ: how the twin test sees what a twin varied.
     fn secrets_differ(&self, a: &Self::State, b: &Self::State) -> Vec<&'static str> {
         let _ = (a, b);
@@ -449,7 +453,7 @@ pub trait Rules: Send + Sync + 'static {
     /// data). `None` (the default) when it cannot reproduce that version: games
     /// recorded under it then move on only if every entry replays the same
     /// under the current version. See "Upgrades" in ARCHITECTURE.md.
-    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn DynRuleset>> {
         let _ = version;
         None
     }
@@ -458,7 +462,7 @@ pub trait Rules: Send + Sync + 'static {
     /// in its descriptor's `earlier` list; see
     /// [`crate::data::Descriptor::at_data`]). `None` (the default) when
     /// it kept none with that hash.
-    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>> {
         let _ = data;
         None
     }
@@ -531,8 +535,12 @@ impl GameState {
     }
 }
 
-/// A ruleset as the engine holds it.
-pub trait Ruleset: Send + Sync {
+/// A [`Ruleset`] as the engine holds it: the same methods over the erased
+/// [`GameState`] and [`ParsedOrder`], implemented for every `Ruleset` by the
+/// blanket adapter below. A game never implements it and never `use`s it:
+/// with both traits in scope a call such as `self.prompt(..)` is ambiguous
+/// (E0034). It names the type only, as `Arc<dyn DynRuleset>`.
+pub trait DynRuleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
     fn setup(&self, setup: &Setup) -> Result<GameState, String>;
     fn prompt(&self, state: &GameState) -> Prompt;
@@ -555,19 +563,19 @@ pub trait Ruleset: Send + Sync {
         order: &ParsedOrder,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
-    /// See [`Rules::end_move`].
+    /// See [`Ruleset::end_move`].
     fn end_move(
         &self,
         state: &mut GameState,
         side: Side,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
-    fn legal(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn legal_moves(&self, state: &GameState, side: Side) -> Vec<String>;
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
     fn hides_information(&self, setup: &Setup) -> bool;
     fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
     fn out_of_turn(&self, state: &GameState, side: Side, order: &ParsedOrder) -> bool;
-    /// See [`Rules::has_left`].
+    /// See [`Ruleset::has_left`].
     fn has_left(&self, state: &GameState, side: Side) -> bool;
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience;
     fn set_standing(
@@ -580,16 +588,16 @@ pub trait Ruleset: Send + Sync {
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
     fn view(&self, state: &GameState, viewer: Viewer) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
-    /// See [`Rules::twin`].
+    /// See [`Ruleset::twin`].
     fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState>;
-    /// See [`Rules::twin_kinds`].
+    /// See [`Ruleset::twin_kinds`].
     fn twin_kinds(&self, state: &GameState) -> Vec<&'static str>;
-    /// See [`Rules::secrets_differ`].
+    /// See [`Ruleset::secrets_differ`].
     fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
     fn invariants(&self, state: &GameState) -> Result<(), String>;
-    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>>;
-    /// See [`Rules::at_data`].
-    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>>;
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn DynRuleset>>;
+    /// See [`Ruleset::at_data`].
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>>;
 }
 
 #[allow(
@@ -613,21 +621,21 @@ fn typed_mut<T: 'static>(s: &mut GameState) -> &mut T {
         .expect("game state belongs to another ruleset")
 }
 
-impl<R: Rules> Ruleset for R {
+impl<R: Ruleset> DynRuleset for R {
     fn info(&self) -> RulesetInfo {
-        Rules::info(self)
+        Ruleset::info(self)
     }
-    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn Ruleset>> {
-        Rules::at_version(self, version)
+    fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn DynRuleset>> {
+        Ruleset::at_version(self, version)
     }
-    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn Ruleset>> {
-        Rules::at_data(self, data)
+    fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>> {
+        Ruleset::at_data(self, data)
     }
     fn setup(&self, setup: &Setup) -> Result<GameState, String> {
-        Rules::setup(self, setup).map(|s| GameState(Box::new(s)))
+        Ruleset::setup(self, setup).map(|s| GameState(Box::new(s)))
     }
     fn prompt(&self, state: &GameState) -> Prompt {
-        Rules::prompt(self, typed(state))
+        Ruleset::prompt(self, typed(state))
     }
     fn parse(
         &self,
@@ -635,7 +643,7 @@ impl<R: Rules> Ruleset for R {
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<ParsedOrder>, OrderError> {
-        let orders = Rules::parse(self, typed(state), side, lines)?;
+        let orders = Ruleset::parse(self, typed(state), side, lines)?;
         Ok(orders
             .into_iter()
             .map(|(source, o)| ParsedOrder {
@@ -650,7 +658,7 @@ impl<R: Rules> Ruleset for R {
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<ParsedOrder>, Vec<OrderError>> {
-        let orders = Rules::parse_all(self, typed(state), side, lines)?;
+        let orders = Ruleset::parse_all(self, typed(state), side, lines)?;
         Ok(orders
             .into_iter()
             .map(|(source, o)| ParsedOrder {
@@ -674,7 +682,7 @@ impl<R: Rules> Ruleset for R {
             .payload
             .downcast_ref::<R::Order>()
             .expect("order parsed by another ruleset");
-        Rules::apply(self, typed_mut(state), side, o, dice)
+        Ruleset::apply(self, typed_mut(state), side, o, dice)
     }
     fn end_move(
         &self,
@@ -682,20 +690,20 @@ impl<R: Rules> Ruleset for R {
         side: Side,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
-        Rules::end_move(self, typed_mut(state), side, dice)
+        Ruleset::end_move(self, typed_mut(state), side, dice)
     }
-    fn legal(&self, state: &GameState, side: Side) -> Vec<String> {
-        Rules::legal(self, typed(state), side)
+    fn legal_moves(&self, state: &GameState, side: Side) -> Vec<String> {
+        Ruleset::legal_moves(self, typed(state), side)
     }
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
-        Rules::deal(self, typed_mut(state), dice)
+        Ruleset::deal(self, typed_mut(state), dice)
     }
     fn hides_information(&self, setup: &Setup) -> bool {
-        Rules::hides_information(self, setup)
+        Ruleset::hides_information(self, setup)
     }
     fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience {
         match order.payload.downcast_ref::<R::Order>() {
-            Some(o) => Rules::order_audience(self, typed(state), side, o),
+            Some(o) => Ruleset::order_audience(self, typed(state), side, o),
             None => Audience::All,
         }
     }
@@ -703,13 +711,13 @@ impl<R: Rules> Ruleset for R {
         order
             .payload
             .downcast_ref::<R::Order>()
-            .is_some_and(|o| Rules::out_of_turn(self, typed(state), side, o))
+            .is_some_and(|o| Ruleset::out_of_turn(self, typed(state), side, o))
     }
     fn has_left(&self, state: &GameState, side: Side) -> bool {
-        Rules::has_left(self, typed(state), side)
+        Ruleset::has_left(self, typed(state), side)
     }
     fn standing_audience(&self, state: &GameState, side: Side) -> Audience {
-        Rules::standing_audience(self, typed(state), side)
+        Ruleset::standing_audience(self, typed(state), side)
     }
     fn set_standing(
         &self,
@@ -717,30 +725,30 @@ impl<R: Rules> Ruleset for R {
         side: Side,
         lines: &[SourceLine],
     ) -> Result<Vec<Event>, OrderError> {
-        Rules::set_standing(self, typed_mut(state), side, lines)
+        Ruleset::set_standing(self, typed_mut(state), side, lines)
     }
     fn standing(&self, state: &GameState, side: Side) -> Vec<String> {
-        Rules::standing(self, typed(state), side)
+        Ruleset::standing(self, typed(state), side)
     }
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>> {
-        Rules::standing_samples(self, typed(state), side)
+        Ruleset::standing_samples(self, typed(state), side)
     }
     fn view(&self, state: &GameState, viewer: Viewer) -> View {
-        Rules::view(self, typed(state), viewer)
+        Ruleset::view(self, typed(state), viewer)
     }
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
-        Rules::own_marks(self, typed(state), side)
+        Ruleset::own_marks(self, typed(state), side)
     }
     fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState> {
-        Rules::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
+        Ruleset::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
     }
     fn twin_kinds(&self, state: &GameState) -> Vec<&'static str> {
-        Rules::twin_kinds(self, typed(state))
+        Ruleset::twin_kinds(self, typed(state))
     }
     fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str> {
-        Rules::secrets_differ(self, typed(a), typed(b))
+        Ruleset::secrets_differ(self, typed(a), typed(b))
     }
     fn invariants(&self, state: &GameState) -> Result<(), String> {
-        Rules::invariants(self, typed(state))
+        Ruleset::invariants(self, typed(state))
     }
 }

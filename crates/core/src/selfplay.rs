@@ -6,7 +6,7 @@
 //! [`Game::submit`], so parsing, signatures, dice and the engine all run as in
 //! live play. A side owing a decision it has no order for gets the ruleset's
 //! default ([`Game::apply_default`]). A side given no standing orders files
-//! one of the ruleset's samples (`Rules::standing_samples`), if it offers
+//! one of the ruleset's samples (`Ruleset::standing_samples`), if it offers
 //! any, picked by the same PRNG. The ruleset's invariants are checked after
 //! every entry, and at the end the exported record is replayed with
 //! [`ReplayMode::Verify`] and must reach the same state hash.
@@ -18,7 +18,7 @@ use super::dice::die_from_words;
 use super::game::{Game, ReplayMode, Secrets, Stored, Verdict, hidden_slots};
 use super::hash::Digest;
 use super::record::{FORMAT, FORMAT_HIDDEN, Opening, Record, SideDecl};
-use super::ruleset::{Await, AwaitKind, Ruleset, Setup, Side};
+use super::ruleset::{Await, AwaitKind, DynRuleset, Setup, Side};
 use super::sig::{MOVE_NAMESPACE, SecretKey};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -94,7 +94,7 @@ pub fn game_seed(seed: u64, game: u32) -> u64 {
 
 /// Plays `games` random games of `scenario` with default settings.
 pub fn run(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     games: u32,
@@ -112,7 +112,7 @@ pub fn run(
 
 /// Plays `games` random games with a configuration.
 pub fn run_with(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     games: u32,
@@ -134,7 +134,7 @@ pub fn run_with(
 /// just finished after each game (the CLI draws its progress line from it and
 /// saves records with `--save`).
 pub fn run_observed(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     games: u32,
@@ -263,7 +263,7 @@ fn pick_standing(
 /// Plays one random game to its end (or `max_entries`); returns the game and
 /// its statistics. `number` only labels failures.
 pub fn random_game(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     number: u32,
@@ -295,7 +295,7 @@ pub struct Position<'a> {
 /// after each entry (tests that look at many real states: the
 /// noninterference test).
 pub fn random_game_visited(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     number: u32,
@@ -322,7 +322,7 @@ pub fn random_game_visited(
 /// The fuzz targets of the order grammars parse against these positions
 /// ([`crate::grammar_fuzz`]).
 pub fn walk(
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     scenario: &str,
     options: &BTreeMap<String, String>,
     seed: u64,
@@ -345,7 +345,7 @@ pub fn walk(
 /// One self-played game in progress: the engine's game, the secrets the
 /// umpire would hold, the sides' keys and the player's PRNG.
 struct SelfPlay<'a> {
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     config: &'a SelfPlayConfig,
     number: u32,
     seed: u64,
@@ -364,7 +364,7 @@ const AT: &str = "2026-01-01T12:00:00Z";
 impl<'a> SelfPlay<'a> {
     /// The game created from its seed: keys, dice chain and opening.
     fn open(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         scenario: &str,
         options: &BTreeMap<String, String>,
         number: u32,
@@ -545,7 +545,7 @@ impl<'a> SelfPlay<'a> {
             )));
         }
         let aw = waiting[self.player.below(waiting.len())].clone();
-        let legal = self.ruleset.legal(self.game.state(), aw.side);
+        let legal = self.ruleset.legal_moves(self.game.state(), aw.side);
         let take_default = legal.is_empty()
             || (aw.kind == AwaitKind::Decision
                 && self.player.below(100) < config.default_percent as usize);

@@ -1,5 +1,5 @@
 //! Twins for the noninterference test: a state equal to another in all a
-//! viewer may see and different in what it may not (`Rules::twin`). A
+//! viewer may see and different in what it may not (`Ruleset::twin`). A
 //! ruleset builds its twins with this small seeded mixer, so a twin is a
 //! function of its seed (the test prints the seed of a failing twin).
 //! Nothing here is used in play.

@@ -59,7 +59,7 @@ use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules,
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
     RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 
@@ -71,7 +71,7 @@ use umpire_core::ruleset::{
 pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 
 /// The version of the rules this umpire plays (see `info`); older
-/// versions it still replays are [`Rules::at_version`]'s.
+/// versions it still replays are [`Ruleset::at_version`]'s.
 pub const VERSION: u32 = 9;
 
 /// The registry entry (`crates/games/src/lib.rs`).
@@ -92,7 +92,7 @@ fn load(files: &Files) -> Result<Data, Vec<String>> {
     )
 }
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::Ruleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
     Ok(Arc::new(Ac {
         data: EMBEDDED.load(files, load)?,
     }))
@@ -176,7 +176,7 @@ impl Ac {
     }
 
     /// The same game as it played at an earlier `version` (see
-    /// [`Rules::at_version`]), typed: for tests that show what a version
+    /// [`Ruleset::at_version`]), typed: for tests that show what a version
     /// changed.
     pub fn as_of(&self, version: u32) -> Option<Ac> {
         (5..=VERSION).contains(&version).then(|| Ac {
@@ -265,11 +265,11 @@ pub fn read_options(setup: &Setup) -> Result<(Options, String), String> {
     Ok((o, base))
 }
 
-impl Rules for Ac {
+impl Ruleset for Ac {
     fn at_data(
         &self,
         data: &umpire_core::hash::Digest,
-    ) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    ) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         DESCRIPTOR.at_data(data)
     }
 
@@ -358,7 +358,7 @@ impl Rules for Ac {
     /// in the economy round only (18.0); version 6 without `reorganize`;
     /// version 5 also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3).
-    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         if !(5..=8).contains(&version) {
             return None;
         }
@@ -532,7 +532,7 @@ impl Rules for Ac {
         turn::apply(&self.data, st, power(s)?, order, dice)
     }
 
-    fn legal(&self, st: &State, s: Side) -> Vec<String> {
+    fn legal_moves(&self, st: &State, s: Side) -> Vec<String> {
         match power(s) {
             Ok(p) => legal::legal(&self.data, st, p),
             Err(_) => Vec::new(),

@@ -291,7 +291,7 @@ fn show_pick(key: &str, p: &RegionPick) -> Option<String> {
     }
 }
 
-/// Varied standing orders for self-play (`Rules::standing_samples`): between
+/// Varied standing orders for self-play (`Ruleset::standing_samples`): between
 /// them every choice above takes its non-default answer (N1 none, pounds N
 /// and max; N2 none; N3 always; N8 a city list and `UNIT=CITY`; N11 second;
 /// N12 none; N13 lists and `ask`; N14 execute), and one sample writes the

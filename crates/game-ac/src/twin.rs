@@ -1,4 +1,4 @@
-//! Twins for the noninterference test (`Rules::twin`). What a player may
+//! Twins for the noninterference test (`Ruleset::twin`). What a player may
 //! not see in Asia Crossroads: the other's treasury, supply points and SP
 //! bought (9.0, 17.1), his sealed economy orders (3.1[3]), his standing
 //! orders, and what stands in the squares the viewer may not examine (22.1):

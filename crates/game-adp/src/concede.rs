@@ -8,7 +8,7 @@
 //!
 //! A player may concede at any time, not only when asked to act: the ruleset
 //! names `concede` to the engine as an order taken out of turn
-//! (`Rules::out_of_turn`), as the core's own concession is.
+//! (`Ruleset::out_of_turn`), as the core's own concession is.
 
 use super::data::Data;
 use super::orders::Order;

@@ -9,7 +9,7 @@ use super::state::{Control, Stage, State};
 use super::{Adp, acting};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
-use umpire_core::ruleset::{Rules, Side};
+use umpire_core::ruleset::{Ruleset, Side};
 
 /// Orders `side` could send now (a sample).
 pub fn legal(r: &Adp, st: &State, side: Side) -> Vec<String> {
@@ -84,14 +84,14 @@ pub fn accepted(r: &Adp, st: &State, side: Side, text: &str) -> bool {
             text: t.to_string(),
         })
         .collect();
-    let Ok(orders) = Rules::parse(r, st, side, &lines) else {
+    let Ok(orders) = Ruleset::parse(r, st, side, &lines) else {
         return false;
     };
     let mut copy = st.clone();
     let mut dice = Dice::seeded([7; 32]);
     orders
         .iter()
-        .all(|(_, o)| Rules::apply(r, &mut copy, side, o, &mut dice).is_ok())
+        .all(|(_, o)| Ruleset::apply(r, &mut copy, side, o, &mut dice).is_ok())
 }
 
 fn key(d: &Data, s: SpaceId) -> &str {

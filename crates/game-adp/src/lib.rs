@@ -62,11 +62,11 @@ use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo, Setup,
+    Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo, ScenarioInfo, Setup,
     Side, View,
 };
 
-/// The ruleset's version (ARCHITECTURE "Upgrades"); see `Rules::info` for
+/// The ruleset's version (ARCHITECTURE "Upgrades"); see `Ruleset::info` for
 /// what each changed. Versions 7, 8 and 9 are kept playable ([`Adp::at`]).
 pub const VERSION: u32 = 10;
 
@@ -136,7 +136,7 @@ const EARLIER: &[umpire_core::data::EarlierData] = &[
     ),
 ];
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::Ruleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
     Ok(Arc::new(Adp {
         data: EMBEDDED.load(files, Data::from_files)?,
     }))
@@ -310,11 +310,11 @@ impl Adp {
     }
 }
 
-impl Rules for Adp {
+impl Ruleset for Adp {
     fn at_data(
         &self,
         data: &umpire_core::hash::Digest,
-    ) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    ) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         DESCRIPTOR.at_data(data)
     }
 
@@ -580,7 +580,7 @@ impl Rules for Adp {
         st.seats.factions_of(side).is_empty()
     }
 
-    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+    fn legal_moves(&self, st: &State, side: Side) -> Vec<String> {
         legal::legal(self, st, side)
     }
 
@@ -613,8 +613,8 @@ impl Rules for Adp {
         invariants::check(&self.data, st)
     }
 
-    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.at(version)
-            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::Ruleset>)
+            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)
     }
 }

@@ -1,4 +1,4 @@
-//! Twins for the noninterference test (`Rules::twin`). Everything in A
+//! Twins for the noninterference test (`Ruleset::twin`). Everything in A
 //! Distant Plain is public (1.4.3) but a side's Deception markers (7.3), its
 //! conditional card orders (D1, D2, D4) and the plans of a Propaganda Round
 //! before all are in (6.0). The deck hides nothing in the state: each card

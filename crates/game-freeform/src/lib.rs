@@ -20,7 +20,7 @@ use umpire_core::audience::Audience;
 use umpire_core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Rules,
+    Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Ruleset,
     RulesetInfo, ScenarioInfo, Setup, Side, View, Viewer, parse_lines,
 };
 
@@ -39,7 +39,7 @@ impl Freeform {
     /// The current version. 2: a card drawn into a hand is committed by name,
     /// and `reveal`/`play` disclose its draw at once (a `disclose` entry).
     /// 3: a simultaneous move ends the side's turn at the end of the move
-    /// (`Rules::end_move`); versions 1 and 2 appended an `end turn` order
+    /// (`Ruleset::end_move`); versions 1 and 2 appended an `end turn` order
     /// that carried the move's last line, hidden or not, into the public
     /// record. Earlier games replay under their own version (`at_version`).
     pub const VERSION: u32 = 3;
@@ -433,7 +433,7 @@ impl Freeform {
     }
 }
 
-impl Rules for Freeform {
+impl Ruleset for Freeform {
     type State = State;
     type Order = Order;
 
@@ -550,7 +550,7 @@ impl Rules for Freeform {
     fn at_version(
         &self,
         version: u32,
-    ) -> Option<std::sync::Arc<dyn umpire_core::ruleset::Ruleset>> {
+    ) -> Option<std::sync::Arc<dyn umpire_core::ruleset::DynRuleset>> {
         (1..=Self::VERSION)
             .contains(&version)
             .then(|| std::sync::Arc::new(Freeform { version }) as _)
@@ -879,7 +879,7 @@ impl Rules for Freeform {
         Ok(self.end_simultaneous(state, side))
     }
 
-    fn legal(&self, state: &State, side: Side) -> Vec<String> {
+    fn legal_moves(&self, state: &State, side: Side) -> Vec<String> {
         let simultaneous = state.sequence == Sequence::Simultaneous;
         if state.finished.is_some()
             || (!simultaneous && side != state.active)

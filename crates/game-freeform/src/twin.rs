@@ -1,4 +1,4 @@
-//! Twins for the noninterference test (`Rules::twin`): for a viewer, the
+//! Twins for the noninterference test (`Ruleset::twin`): for a viewer, the
 //! other sides' hands and face-down discards (each card swapped with one
 //! still to draw from its deck), the order of the cards still to draw, and
 //! the text of the other sides' hidden orders. The sealed orders of a

@@ -56,7 +56,7 @@ use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules,
+    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
     RulesetInfo, ScenarioInfo, Setup, Side, View,
 };
 
@@ -86,7 +86,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     earlier: &[],
 };
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::Ruleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
     Ok(Arc::new(Ldf {
         data: EMBEDDED.load(files, Data::from_files)?,
         version: VERSION,
@@ -241,11 +241,11 @@ fn admin_gp_ask(d: &Data, st: &State) -> String {
     )
 }
 
-impl Rules for Ldf {
+impl Ruleset for Ldf {
     fn at_data(
         &self,
         data: &umpire_core::hash::Digest,
-    ) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    ) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         DESCRIPTOR.at_data(data)
     }
 
@@ -454,7 +454,7 @@ impl Rules for Ldf {
         }
     }
 
-    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+    fn legal_moves(&self, st: &State, side: Side) -> Vec<String> {
         player(side)
             .map(|p| legal::legal(&self.data, st, p, self.version))
             .unwrap_or_default()
@@ -514,9 +514,9 @@ impl Rules for Ldf {
         invariants(&self.data, st)
     }
 
-    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.as_version(version)
-            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::Ruleset>)
+            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)
     }
 }
 

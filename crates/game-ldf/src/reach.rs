@@ -160,7 +160,7 @@ mod tests {
     use umpire_core::dice::Dice;
     use umpire_core::hex::reachable_on;
     use umpire_core::movefile::SourceLine;
-    use umpire_core::ruleset::{Rules, Setup, Side};
+    use umpire_core::ruleset::{Ruleset, Setup, Side};
 
     /// The opening position, after the Germano-Parthian's `setup auto`.
     fn opening(r: &Ldf) -> State {

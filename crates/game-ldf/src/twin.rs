@@ -1,4 +1,4 @@
-//! Twins for the noninterference test (`Rules::twin`): Lest Darkness Fall
+//! Twins for the noninterference test (`Ruleset::twin`): Lest Darkness Fall
 //! hides the chit hands (10.9: their counts are public) and each player's
 //! standing orders. A twin for a viewer swaps the other player's chits (the
 //! public's: both players') with chits of the pool, keeping each hand's

@@ -36,7 +36,7 @@ use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Rules, RulesetInfo,
+    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
     ScenarioInfo, Setup, Side, View,
 };
 
@@ -57,7 +57,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     earlier: &[],
 };
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::Ruleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
     Ok(Arc::new(Sarhu {
         data: EMBEDDED.load(files, Data::from_files)?,
     }))
@@ -225,11 +225,11 @@ pub fn read_options(setup: &Setup) -> Result<Options, String> {
     Ok(o)
 }
 
-impl Rules for Sarhu {
+impl Ruleset for Sarhu {
     fn at_data(
         &self,
         data: &umpire_core::hash::Digest,
-    ) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    ) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         DESCRIPTOR.at_data(data)
     }
 
@@ -396,7 +396,7 @@ impl Rules for Sarhu {
         turn::apply(&self.data, st, faction(side)?, order, dice)
     }
 
-    fn legal(&self, st: &State, side: Side) -> Vec<String> {
+    fn legal_moves(&self, st: &State, side: Side) -> Vec<String> {
         match faction(side) {
             Ok(f) => legal::legal(&self.data, st, f),
             Err(_) => Vec::new(),
@@ -465,9 +465,9 @@ impl Rules for Sarhu {
         invariants(&self.data, st)
     }
 
-    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::Ruleset>> {
+    fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.at(version)
-            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::Ruleset>)
+            .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)
     }
 }
 
@@ -680,7 +680,7 @@ mod tests {
     #[test]
     fn the_view_shows_the_board_and_status() {
         let (r, st) = start();
-        let v = Rules::view(&r, &st, umpire_core::ruleset::Viewer::Public);
+        let v = Ruleset::view(&r, &st, umpire_core::ruleset::Viewer::Public);
         let b = v.board.unwrap();
         let b = b.as_hex().unwrap();
         assert_eq!(b.cells.len(), 420);
@@ -714,7 +714,7 @@ mod tests {
             "{:?}",
             v.status
         );
-        let info = Rules::info(&r);
+        let info = Ruleset::info(&r);
         assert_eq!(info.data, Some(d_hash(&r)));
     }
 

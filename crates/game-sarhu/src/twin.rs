@@ -1,4 +1,4 @@
-//! Twins for the noninterference test (`Rules::twin`): Strike on Sarhu
+//! Twins for the noninterference test (`Ruleset::twin`): Strike on Sarhu
 //! hides nothing but each side's standing orders (losses, rout,
 //! displacement and initiative policies, and their priority lists); a twin
 //! for a viewer gives the other side (the public: both) other ones.

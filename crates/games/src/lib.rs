@@ -18,7 +18,7 @@ pub use umpire_core::data::Descriptor;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use umpire_core::ruleset::Ruleset;
+use umpire_core::ruleset::DynRuleset;
 
 /// Declares each game's module and lists its descriptor in [`GAMES`].
 macro_rules! games {
@@ -44,7 +44,7 @@ pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
 }
 
 /// Every ruleset this umpire knows, on its embedded data.
-pub fn all() -> Vec<Arc<dyn Ruleset>> {
+pub fn all() -> Vec<Arc<dyn DynRuleset>> {
     GAMES.iter().map(Descriptor::ruleset).collect()
 }
 
@@ -54,7 +54,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The ruleset registered as `name`, on its embedded data.
-pub fn find(name: &str) -> Option<Arc<dyn Ruleset>> {
+pub fn find(name: &str) -> Option<Arc<dyn DynRuleset>> {
     descriptor(name).map(Descriptor::ruleset)
 }
 
@@ -68,7 +68,7 @@ pub fn data_files(name: &str) -> Vec<&'static str> {
 pub fn with_data(
     name: &str,
     files: &BTreeMap<String, String>,
-) -> Result<Option<Arc<dyn Ruleset>>, Vec<String>> {
+) -> Result<Option<Arc<dyn DynRuleset>>, Vec<String>> {
     match descriptor(name) {
         Some(d) => d.with_data(files).map(Some),
         None => Ok(None),

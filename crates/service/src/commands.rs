@@ -84,7 +84,7 @@ pub fn whole_map(game: &Game, side: Side) -> String {
 
 /// The answer to `command: orders`: the orders `side` can give now, grouped.
 pub fn orders_reply(game: &Game, side: Side) -> String {
-    let legal = game.ruleset().legal(game.state(), side);
+    let legal = game.ruleset().legal_moves(game.state(), side);
     let wrap = |s: String| umpire_render::templates::wrap(s, Some(72), Some(2));
     if legal.is_empty() {
         wrap(format!(

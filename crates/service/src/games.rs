@@ -239,7 +239,7 @@ impl Umpire {
     pub fn ruleset(
         &self,
         name: &str,
-    ) -> Result<std::sync::Arc<dyn umpire_core::ruleset::Ruleset>, ServiceError> {
+    ) -> Result<std::sync::Arc<dyn umpire_core::ruleset::DynRuleset>, ServiceError> {
         let files = read_data_files(&self.dir.join("games").join(name), name)?;
         // Building a ruleset parses and checks its data: once per process and
         // data, not once per game loaded (10,000 games would parse 10,000 times).
@@ -573,7 +573,7 @@ pub fn rfc3339(t: jiff::Timestamp) -> String {
 /// A ruleset the umpire built, with the data files it was built from.
 pub struct CachedRuleset {
     files: BTreeMap<String, String>,
-    ruleset: std::sync::Arc<dyn umpire_core::ruleset::Ruleset>,
+    ruleset: std::sync::Arc<dyn umpire_core::ruleset::DynRuleset>,
 }
 
 pub fn read_data_files(

@@ -16,7 +16,7 @@
 //!   `offer draw` its side's own latest move. So a signed act can never be
 //!   carried over to a later offer; and a copy of any signed file judged
 //!   before is not judged again (`Game::duplicate`).
-//! - A side that has left the game (`Rules::has_left`: conceded in a game
+//! - A side that has left the game (`Ruleset::has_left`: conceded in a game
 //!   that plays on, eliminated) has no say: its acts are refused and no
 //!   acceptance of a draw is awaited from it.
 //! - Acts recorded before acts were bound name nothing they answer; they
@@ -161,7 +161,7 @@ impl Game {
     }
 
     /// Has `side` left the game while the others play on
-    /// (`Rules::has_left`)?
+    /// (`Ruleset::has_left`)?
     pub fn has_left(&self, side: Side) -> bool {
         self.ruleset.has_left(&self.state, side)
     }

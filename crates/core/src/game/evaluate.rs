@@ -225,7 +225,7 @@ impl Game {
                 .ruleset
                 .parse_all(&state, side, &file.orders)
                 .map_err(|e| signed(order_rejections(&file.orders, e)))?,
-            // Orders the ruleset takes at any time (`Rules::out_of_turn`).
+            // Orders the ruleset takes at any time (`Ruleset::out_of_turn`).
             Err(r) if r.kind == RejectKind::NotYourTurn => self
                 .out_of_turn(&state, side, &file.orders)
                 .ok_or_else(|| signed(r))?,
@@ -423,7 +423,7 @@ impl Game {
     }
 
     /// The move's orders, if every one may be given out of turn
-    /// (`Rules::out_of_turn`); otherwise `None` and the move is refused as
+    /// (`Ruleset::out_of_turn`); otherwise `None` and the move is refused as
     /// not the side's turn, as before, whatever its lines say.
     fn out_of_turn(
         &self,
@@ -540,7 +540,7 @@ impl Game {
         Ok(out)
     }
 
-    /// The end of a move, after its last order (`Rules::end_move`), on a
+    /// The end of a move, after its last order (`Ruleset::end_move`), on a
     /// copy of the state. With `refuse`, an error before the move's first
     /// roll refuses the move; otherwise it is told to the mover as not
     /// carried out.

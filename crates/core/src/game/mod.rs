@@ -6,7 +6,7 @@
 //! reveals. So anything the umpire accepted, a verifier accepts, and anything
 //! it rejected, a verifier can show was illegal.
 //!
-//! A game that hides something (`Ruleset::hides_information`) keeps what a
+//! A game that hides something (`DynRuleset::hides_information`) keeps what a
 //! side may not see as sealed items ([`crate::sealed`]): hidden rolls,
 //! move texts with hidden lines or standing orders, the salts of its state
 //! hashes and of its hidden streams' secrets. The engine holds the full
@@ -32,7 +32,7 @@ pub use upgrade::{UpgradeCheck, own_version, record_version};
 
 /// How many hidden dice streams a new game needs: one per side plus the
 /// umpire's if the ruleset hides anything in this set-up, else none.
-pub fn hidden_slots(ruleset: &dyn Ruleset, setup: &Setup) -> usize {
+pub fn hidden_slots(ruleset: &dyn DynRuleset, setup: &Setup) -> usize {
     if ruleset.hides_information(setup) {
         setup.sides.len() + 1
     } else {
@@ -45,7 +45,7 @@ use super::dice::{self, Roll, RollRef};
 use super::hash::{Digest, sha256};
 use super::movefile::{Command, MoveFile, SourceLine};
 use super::record::{Body, Entry, Opening, RecommitEntry, Record, RevealEntry, RulesetVersion};
-use super::ruleset::{Await, AwaitKind, Event, GameState, Prompt, Ruleset, Setup, Side};
+use super::ruleset::{Await, AwaitKind, DynRuleset, Event, GameState, Prompt, Setup, Side};
 use super::sig::{MOVE_NAMESPACE, PublicKey};
 use evaluate::DiceFrom;
 use round::Held;
@@ -78,7 +78,7 @@ pub struct RoundPart {
     pub by_default: bool,
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
-    /// Events of the end of its orders (`Rules::end_move`).
+    /// Events of the end of its orders (`Ruleset::end_move`).
     pub end: Vec<Event>,
 }
 
@@ -94,7 +94,7 @@ pub struct Report {
     /// Events of setting standing orders.
     pub standing: Vec<Event>,
     pub orders: Vec<OrderReport>,
-    /// Events of the end of the move, after its last order (`Rules::end_move`).
+    /// Events of the end of the move, after its last order (`Ruleset::end_move`).
     pub end: Vec<Event>,
     /// A sealed round: each side's orders, in the order applied.
     pub round: Vec<RoundPart>,
@@ -253,9 +253,9 @@ pub struct CheckReport {
 #[derive(Clone)]
 pub struct Game {
     /// The ruleset in effect (the umpire's own, or an earlier version of it).
-    ruleset: Arc<dyn Ruleset>,
+    ruleset: Arc<dyn DynRuleset>,
     /// The umpire's own version of the ruleset, which upgrades move on to.
-    base: Arc<dyn Ruleset>,
+    base: Arc<dyn DynRuleset>,
     /// The version the record says is in effect.
     nominal: RulesetVersion,
     /// Replaying under `base` from this seq on, whatever the record's version.
@@ -324,7 +324,7 @@ impl Game {
     /// Starts a game: sets up the ruleset, deals (the set-up's random part,
     /// recorded in a `setup` entry when it rolls) and writes the opening.
     pub fn create<'a>(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         opening: Opening,
         keys: impl Into<Keys<'a>>,
     ) -> Result<Game, ReplayError> {
@@ -338,7 +338,7 @@ impl Game {
     /// entries `rest` after it (see `upgrade::pick`), or `base` itself from
     /// the start when `force_from` is 0.
     fn start(
-        base: Arc<dyn Ruleset>,
+        base: Arc<dyn DynRuleset>,
         record: Record,
         rest: &[Entry],
         force_from: Option<u64>,
@@ -411,7 +411,7 @@ impl Game {
     }
 
     /// The same game (record, reports, prompt's history) over another state:
-    /// the noninterference test's twin ([`crate::ruleset::Rules::twin`]).
+    /// the noninterference test's twin ([`crate::ruleset::Ruleset::twin`]).
     /// Never used in play: the state is no longer the record's replay.
     pub fn with_state(&self, state: GameState) -> Game {
         let mut g = self.clone();
@@ -805,7 +805,7 @@ impl Game {
     }
 
     /// The ruleset.
-    pub fn ruleset(&self) -> &Arc<dyn Ruleset> {
+    pub fn ruleset(&self) -> &Arc<dyn DynRuleset> {
         &self.ruleset
     }
 
@@ -906,7 +906,7 @@ fn setup_of(opening: &Opening) -> Setup {
 
 /// Does the opening fit this ruleset (name, dice scheme)? Its version and
 /// data are `upgrade::pick`'s business.
-fn check_opening(ruleset: &dyn Ruleset, opening: &Opening) -> Result<(), String> {
+fn check_opening(ruleset: &dyn DynRuleset, opening: &Opening) -> Result<(), String> {
     if opening.format > super::record::FORMAT_HIDDEN {
         return Err(format!(
             "the record is of format {}, newer than this umpire reads (up to {}): verify it with a newer umpire",

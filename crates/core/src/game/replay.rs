@@ -9,7 +9,7 @@ use crate::hash::{Digest, sha256};
 use crate::record::{
     Body, DefaultEntry, Entry, MoveEntry, Record, RejectedEntry, RoundEntry, SealedEntry,
 };
-use crate::ruleset::Ruleset;
+use crate::ruleset::DynRuleset;
 use base64::Engine as _;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ impl Game {
     /// record must be complete: a side's copy, with sealed items it may not
     /// open, is audited by [`crate::audit`] instead.
     pub fn replay(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         record: &Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
@@ -35,7 +35,7 @@ impl Game {
     /// [`Game::replay`] of a record the caller gives up: its entries become
     /// the game's own, moved rather than copied (issue 13).
     pub fn replay_owned(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         record: Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
@@ -49,7 +49,7 @@ impl Game {
     /// 13). [`Game::report`] of an earlier entry is then `None`; entries
     /// added to the game afterwards keep their reports as usual.
     pub fn verify_only(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         record: Record,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
         Game::replay_lean(ruleset, record, ReplayMode::Verify, None, false)
@@ -57,7 +57,7 @@ impl Game {
 
     /// [`Game::replay`], under `base` itself from entry `force_from` on when given.
     pub(super) fn replay_from(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         record: Record,
         mode: ReplayMode,
         force_from: Option<u64>,
@@ -67,7 +67,7 @@ impl Game {
 
     /// [`Game::replay_from`], keeping every action's report or the last one's.
     fn replay_lean(
-        ruleset: Arc<dyn Ruleset>,
+        ruleset: Arc<dyn DynRuleset>,
         record: Record,
         mode: ReplayMode,
         force_from: Option<u64>,

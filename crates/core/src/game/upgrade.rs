@@ -7,11 +7,11 @@
 //! states, so the whole stretch may be replayed under the new version. With
 //! one (`diverged_at`, the admin's choice), the entries before it replay under
 //! the old version, which the ruleset must still reproduce
-//! ([`Ruleset::at_version`]).
+//! ([`DynRuleset::at_version`]).
 
 use super::{Game, ReplayError, ReplayMode, ReplaySummary};
 use crate::record::{Body, Entry, Opening, Record, RulesetVersion, UpgradeEntry};
-use crate::ruleset::Ruleset;
+use crate::ruleset::DynRuleset;
 use std::sync::Arc;
 
 /// What the umpire's own version of a ruleset makes of a game.
@@ -34,7 +34,7 @@ pub enum UpgradeCheck {
 }
 
 /// The version and data a ruleset has.
-pub fn own_version(r: &dyn Ruleset) -> RulesetVersion {
+pub fn own_version(r: &dyn DynRuleset) -> RulesetVersion {
     let i = r.info();
     RulesetVersion {
         version: i.version,
@@ -64,10 +64,10 @@ pub(super) fn opening_version(o: &Opening) -> RulesetVersion {
     }
 }
 
-/// `base` as it played at `want`: itself, or its [`Ruleset::at_version`],
-/// over the earlier embedded data set [`Ruleset::at_data`] when the data
+/// `base` as it played at `want`: itself, or its [`DynRuleset::at_version`],
+/// over the earlier embedded data set [`DynRuleset::at_data`] when the data
 /// differ.
-fn resolve(base: &Arc<dyn Ruleset>, want: RulesetVersion) -> Option<Arc<dyn Ruleset>> {
+fn resolve(base: &Arc<dyn DynRuleset>, want: RulesetVersion) -> Option<Arc<dyn DynRuleset>> {
     let own = own_version(base.as_ref());
     if own == want {
         return Some(base.clone());
@@ -88,10 +88,10 @@ fn resolve(base: &Arc<dyn Ruleset>, want: RulesetVersion) -> Option<Arc<dyn Rule
 /// the same (with no diverging upgrade between), which reproduces every state
 /// up to that upgrade.
 pub(super) fn pick(
-    base: &Arc<dyn Ruleset>,
+    base: &Arc<dyn DynRuleset>,
     rest: &[Entry],
     want: RulesetVersion,
-) -> Result<Arc<dyn Ruleset>, String> {
+) -> Result<Arc<dyn DynRuleset>, String> {
     let later = rest
         .iter()
         .map_while(|e| match &e.body {
@@ -135,7 +135,7 @@ impl Game {
     /// from the start), whatever version the record says is in effect. The
     /// game's version stays the record's until [`Game::upgrade`].
     pub fn replay_under(
-        base: Arc<dyn Ruleset>,
+        base: Arc<dyn DynRuleset>,
         record: &Record,
         mode: ReplayMode,
     ) -> Result<(Game, ReplaySummary), ReplayError> {
@@ -144,7 +144,7 @@ impl Game {
 
     /// What moving this game on to the umpire's version of its ruleset would
     /// do: nothing to do, the same states, or a first entry that differs.
-    pub fn check_upgrade(base: Arc<dyn Ruleset>, record: &Record) -> UpgradeCheck {
+    pub fn check_upgrade(base: Arc<dyn DynRuleset>, record: &Record) -> UpgradeCheck {
         let to = own_version(base.as_ref());
         let Some(from) = record_version(record) else {
             return UpgradeCheck::Differs {
@@ -202,7 +202,7 @@ impl Game {
         Ok(seq)
     }
 
-    fn switch_to(&mut self, version: RulesetVersion, ruleset: Arc<dyn Ruleset>) {
+    fn switch_to(&mut self, version: RulesetVersion, ruleset: Arc<dyn DynRuleset>) {
         self.nominal = version;
         self.ruleset = ruleset;
         self.prompt = self.ruleset.prompt(&self.state);
