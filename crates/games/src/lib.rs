@@ -2,8 +2,10 @@
 //!
 //! A game is a crate of its own, `crates/game-<kind>/` (package
 //! `umpire-<kind>`), which the compiler lets import `umpire_core` alone. It
-//! registers itself with one line in the [`games!`] list below and one in
-//! this crate's `Cargo.toml`: the line re-exports it as `games::<kind>` and adds its
+//! registers itself with one line, its dependency in this crate's
+//! `Cargo.toml` (`umpire-<kind> = { path = "../game-<kind>", .. }`), from which
+//! `build.rs` writes the [`games!`] list: it re-exports the game as
+//! `games::<kind>` and adds its
 //! `<kind>::DESCRIPTOR` ([`Descriptor`]: name, data files with their embedded
 //! text, a builder over a club's replacement files, a data check) to
 //! [`GAMES`]. Everything else here works from the descriptors, so nothing in
@@ -26,17 +28,15 @@ macro_rules! games {
         $(pub use $krate as $kind;)*
         /// Every game this umpire knows, in registration order.
         pub const GAMES: &[Descriptor] = &[$($kind::DESCRIPTOR),*];
+        /// The kind each game is registered as (its folder `game-<kind>`), in
+        /// the order of [`GAMES`].
+        #[cfg(test)]
+        const KINDS: &[&str] = &[$(stringify!($kind)),*];
     };
 }
 
-// One line per game.
-games! {
-    freeform = umpire_freeform,
-    sarhu = umpire_sarhu,
-    ldf = umpire_ldf,
-    ac = umpire_ac,
-    adp = umpire_adp,
-}
+// One entry per game, written by `build.rs` from this crate's `Cargo.toml`.
+include!(concat!(env!("OUT_DIR"), "/games.rs"));
 
 /// The descriptor of the game registered as `name`.
 pub fn descriptor(name: &str) -> Option<&'static Descriptor> {
@@ -101,6 +101,9 @@ mod tests {
             assert_eq!(again.info().data, r.info().data, "{}", d.name);
         }
         let names: Vec<&str> = GAMES.iter().map(|d| d.name).collect();
+        // A game's folder, module and ruleset name are one name.
+        assert_eq!(names, KINDS, "a DESCRIPTOR.name differs from its folder game-<kind>");
+        assert_eq!(names, ["freeform", "sarhu", "ldf", "ac", "adp"]);
         let mut sorted = names.clone();
         sorted.dedup();
         assert_eq!(names, sorted, "a name registered twice");
