@@ -3,6 +3,7 @@
 //! [`super::effects`] carries out. The card texts are not public: the effects
 //! in `games/adp/cards.toml` are stand-ins a club owning the cards replaces.
 
+use super::data::CardNo;
 use super::orders::Op;
 use super::pieces::{Faction, Kind};
 use super::prov::{self, Reader, ReaderExt};
@@ -275,7 +276,7 @@ impl Step {
 #[derive(Clone, Debug, Serialize)]
 pub struct Card {
     /// Card number, 1-78.
-    pub number: u8,
+    pub number: CardNo,
     /// Title (a fact, not text).
     pub title: String,
     /// Kind.
@@ -321,7 +322,7 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
             CardKind::Event
         });
         let mut card = Card {
-            number,
+            number: CardNo(number),
             title,
             kind,
             order: Vec::new(),
@@ -590,7 +591,7 @@ pub fn check(cards: &[Card], printed: bool) -> Vec<String> {
         e.push(format!("{} cards, not 78 (1.2)", cards.len()));
     }
     for (i, c) in cards.iter().enumerate() {
-        if usize::from(c.number) != i + 1 {
+        if usize::from(c.number.0) != i + 1 {
             e.push(format!(
                 "card numbers must run from 1 without gaps; found {} at {}",
                 c.number,

@@ -5,7 +5,7 @@
 
 use super::action::{self, Terms};
 use super::cards::{Card, Filter, Step, Who};
-use super::data::{Data, SpaceId};
+use super::data::{CardNo, Data, SpaceNo};
 use super::orders::Action;
 use super::pieces::{Faction, Piece};
 use super::state::{Lasting, State};
@@ -13,7 +13,7 @@ use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError};
 
 /// Does `s` pass the step's filter?
-pub fn fits(d: &Data, s: SpaceId, f: Filter) -> bool {
+pub fn fits(d: &Data, s: SpaceNo, f: Filter) -> bool {
     let sp = &d[s];
     match f {
         Filter::Any => true,
@@ -41,11 +41,11 @@ pub struct Halt {
     /// The step waiting for it.
     pub step: usize,
     /// The executor's spaces for the steps after it.
-    pub spaces: Vec<SpaceId>,
+    pub spaces: Vec<SpaceNo>,
 }
 
 /// The chooser's answer: its spaces, or `None` for the stated default.
-type Answer<'a> = Option<&'a [SpaceId]>;
+type Answer<'a> = Option<&'a [SpaceNo]>;
 
 /// Carries out one side of `card` for `f`, with `spaces` for its space steps,
 /// up to a step whose text names another player's faction to choose (5.1,
@@ -56,7 +56,7 @@ pub fn execute(
     f: Faction,
     card: &Card,
     shaded: bool,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let steps = card.side(shaded);
     let wanted: usize = steps.iter().map(|s| usize::from(s.spaces())).sum();
@@ -107,13 +107,13 @@ fn run(
     st: &mut State,
     (f, card, shaded): (Faction, &Card, bool),
     from: usize,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
     mut answer: Option<Answer>,
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let mut events = Vec::new();
     let mut next = spaces.iter().copied();
     for (i, step) in card.side(shaded).iter().enumerate().skip(from) {
-        let mine: Vec<SpaceId> = match step.chosen_by() {
+        let mine: Vec<SpaceNo> = match step.chosen_by() {
             // 5.1: the text names who chooses (digest D3).
             Some((g, n)) => match answer.take() {
                 Some(Some(v)) => checked(d, st, g, step, n, v)?,
@@ -160,7 +160,7 @@ fn run(
 /// order for the card, and a real choice: more qualifying spaces than it
 /// picks. Else its standing order or the stated default decides, as
 /// always before version 8.
-fn asks(d: &Data, st: &State, f: Faction, g: Faction, card: u8, step: &Step, n: u8) -> bool {
+fn asks(d: &Data, st: &State, f: Faction, g: Faction, card: CardNo, step: &Step, n: u8) -> bool {
     let Some(side) = st.seats.side(g).filter(|_| d.version >= 8) else {
         return false;
     };
@@ -182,8 +182,8 @@ fn checked(
     g: Faction,
     step: &Step,
     n: u8,
-    v: &[SpaceId],
-) -> Result<Vec<SpaceId>, RuleError> {
+    v: &[SpaceNo],
+) -> Result<Vec<SpaceNo>, RuleError> {
     let ok = super::conditional::candidates(d, st, step);
     if let Some(bad) = v
         .iter()
@@ -220,7 +220,7 @@ fn one(
     card: &Card,
     shaded: bool,
     step: &Step,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
 ) -> Result<Vec<Event>, RuleError> {
     let mut ev = Vec::new();
     match step {

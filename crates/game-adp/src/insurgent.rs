@@ -2,7 +2,7 @@
 //! Islamabad effects (6.6.1).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceId, Support};
+use super::data::{SpaceNo, Support};
 use super::orders::{ActStep, InSpace, Move};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -188,7 +188,7 @@ fn one_rally_choice(x: &Exec, i: &InSpace) -> Result<(), RuleError> {
 /// How many Sharia or Civic Action steps `s` can take: its Terror markers,
 /// then the levels it can still shift (`toward_support`: to Support, else
 /// to Opposition), in an Afghan space with Population (1.6, 6.4).
-pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) -> u8 {
+pub fn steps_possible(x: &Exec, st: &State, s: SpaceNo, toward_support: bool) -> u8 {
     let shifts = if x.d[s].is_afghan() && st.pop(x.d, s) > 0 {
         let (to, away) = if toward_support {
             (Support::Support, Support::Opposition)
@@ -206,7 +206,7 @@ pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) ->
     st[s].terror + shifts
 }
 
-fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleError> {
+fn sharia(x: &mut Exec, st: &mut State, s: SpaceNo, n: u8) -> Result<(), RuleError> {
     if x.f != Faction::Taliban {
         return Err(x.ill("only the Taliban buy Sharia", "3.3.1"));
     }
@@ -243,7 +243,7 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleErr
 pub fn sharia_steps(
     x: &Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     n: u8,
     rule: &str,
 ) -> Result<u8, RuleError> {
@@ -443,7 +443,7 @@ fn group_once(x: &mut Exec, st: &State, m: &Move) -> Result<[(Piece, u8); 2], Ru
 /// Active), fitted to the `nu` Underground and `na` Active there now: a
 /// Special Activity between the lines (Extort, Suborn) may have flipped
 /// some, and the arrivals keep their number where they can.
-fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
+fn arrived_in(x: &Exec, from: SpaceNo, nu: u8, na: u8) -> (u8, u8) {
     let (au, aa) = x.marched.arrived.get(&from).copied().unwrap_or((0, 0));
     let total = (au + aa).min(nu + na);
     let au = au.min(nu);
@@ -456,7 +456,7 @@ fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
 pub fn attack(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     targets: &[Faction],
     dice: &mut Dice,
 ) -> Result<(), RuleError> {
@@ -563,7 +563,7 @@ pub fn attack(
 }
 
 /// Terror in one space (3.3.4).
-pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
+pub fn terror(x: &mut Exec, st: &mut State, s: SpaceNo) -> Result<(), RuleError> {
     let (u, a) = guerrillas(x);
     if st[s].pieces[u] == 0 {
         return Err(x.ill(
@@ -615,7 +615,7 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
 pub fn return_pieces(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     count: u8,
     kind: Kind,
     active: bool,

@@ -2,7 +2,7 @@
 //! from the position, then each is tried on a copy of the state (with fixed
 //! dice) and kept only if the rules accept it.
 
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::pieces::{Faction, Piece};
 use super::sequence::{self, Offer};
 use super::state::{Control, Stage, State};
@@ -94,7 +94,7 @@ pub fn accepted(r: &Adp, st: &State, side: Side, text: &str) -> bool {
         .all(|(_, o)| Ruleset::apply(r, &mut copy, side, o, &mut dice).is_ok())
 }
 
-fn key(d: &Data, s: SpaceId) -> &str {
+fn key(d: &Data, s: SpaceNo) -> &str {
     &d[s].key
 }
 
@@ -277,11 +277,11 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
 /// (Operation text, Special Activity lines that might go with it).
 fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
     let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
-    let p = |s: SpaceId| st[s].pieces;
+    let ids: Vec<SpaceNo> = d.ids().collect();
+    let p = |s: SpaceNo| st[s].pieces;
     // Spaces rotate with the cards played, for variety.
     let turn = st.deck.played.len();
-    let rot = |mut xs: Vec<SpaceId>| {
+    let rot = |mut xs: Vec<SpaceNo>| {
         if !xs.is_empty() {
             let k = turn % xs.len();
             xs.rotate_left(k);
@@ -291,7 +291,7 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
     match f {
         Faction::Coalition | Faction::Government => {
             let sas = coin_sas(d, st, f);
-            let train: Vec<SpaceId> = rot(ids
+            let train: Vec<SpaceNo> = rot(ids
                 .iter()
                 .copied()
                 .filter(|s| {
@@ -322,7 +322,7 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
                     ));
                 }
             }
-            let assault: Vec<SpaceId> = rot(ids
+            let assault: Vec<SpaceNo> = rot(ids
                 .iter()
                 .copied()
                 .filter(|s| {
@@ -374,7 +374,7 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
         }
         Faction::Taliban | Faction::Warlords => {
             let sas = insurgent_sas(d, st, f);
-            let rally: Vec<SpaceId> =
+            let rally: Vec<SpaceNo> =
                 rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
             for s in rally.iter().take(3) {
                 v.push((
@@ -391,7 +391,7 @@ fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)>
             for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
                 v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
             }
-            let here: Vec<SpaceId> = rot(ids
+            let here: Vec<SpaceNo> = rot(ids
                 .iter()
                 .copied()
                 .filter(|s| p(*s).guerrillas(f) > 0)
@@ -465,7 +465,7 @@ pub fn even_cubes(most: u8, police: u8, troops: u8) -> (u8, u8) {
 /// would move, first those Underground"); with none Underground, the Active
 /// ones go. `None` for a player, or with nothing to move. The count, and
 /// `active` when only Active ones move, as the order's words.
-pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) -> Option<String> {
+pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceNo, to: SpaceNo) -> Option<String> {
     let (u, a) = Piece::guerrillas(f)?;
     if !st.seats.is_np(f) {
         return None;
@@ -499,7 +499,7 @@ pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) ->
 /// The Special Activities for a Rally in (or a March to) `s`: Cultivate
 /// first where it may place a Warlord Base after it (4.5.1: a Province,
 /// Pop > 0, more Warlord Guerrillas than Police, room for a Base).
-fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceId, sas: &[String]) -> Vec<String> {
+fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceNo, sas: &[String]) -> Vec<String> {
     let mut v = sas.to_vec();
     let p = st[s].pieces;
     let fits = f == Faction::Warlords
@@ -516,7 +516,7 @@ fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceId, sas: &[String]) 
 
 fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     if f == Faction::Coalition {
         for s in ids
             .iter()
@@ -605,7 +605,7 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
 
 fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     if f == Faction::Taliban {
         let ext: Vec<&str> = ids
             .iter()
@@ -671,7 +671,7 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
 fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let head = format!("as {}", f.key());
     let mut v = vec![format!("{head}\ndone")];
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     match f {
         Faction::Coalition | Faction::Government => {
             for s in ids
