@@ -8,7 +8,7 @@
 //! seeing its dice (the engine keeps rolls but discards a failed order's effects).
 
 use super::combat;
-use super::data::{Data, Faction, Terrain};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::movement;
 use super::orders::{Action, Double, InitAnswer, Order};
 use super::standing::{self, InitiativePolicy, Policy};
@@ -143,7 +143,7 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
                     illegal(
                         format!(
                             "{}'s double action is open: send `then ACTION` or `end`",
-                            cname(d, c as usize)
+                            cname(d, c.index())
                         ),
                         "5.0(3)",
                     )
@@ -151,13 +151,13 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
                     illegal(
                         format!(
                             "only one command acts in an action phase; this one is {}'s",
-                            cname(d, c as usize)
+                            cname(d, c.index())
                         ),
                         "1.0, 4.2",
                     )
                 });
             }
-            activate(ctx, st, f, *cmd as usize, action, false, *double, *place)?;
+            activate(ctx, st, f, cmd.index(), action, false, *double, *place)?;
         }
         Order::Then { cmd, action, place } => {
             require_phase(d, st, f)?;
@@ -177,12 +177,12 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
                 return Err(illegal(
                     format!(
                         "the second action must be {}'s, who made the first",
-                        cname(d, c as usize)
+                        cname(d, c.index())
                     ),
                     "5.0(3)",
                 ));
             }
-            activate(ctx, st, f, c as usize, action, true, Double::No, *place)?;
+            activate(ctx, st, f, c.index(), action, true, Double::No, *place)?;
         }
         Order::Pass { cmd, more } => {
             require_phase(d, st, f)?;
@@ -193,7 +193,7 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
                 ));
             }
             if let Some(c) = cmd {
-                let c = *c as usize;
+                let c = c.index();
                 if d.commands[c].side != f {
                     return Err(illegal(
                         format!("{} is not your command", cname(d, c)),
@@ -204,7 +204,7 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
                     return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
                 }
             }
-            do_pass(ctx, st, f, cmd.map(usize::from), false);
+            do_pass(ctx, st, f, cmd.map(CmdId::index), false);
             st.passes[f.index()] = *more;
             st.queue.push_back(Work::EndPhase);
             run(ctx, st)?;
@@ -217,11 +217,11 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
             if let Some((pc, h)) = place {
                 if pc.is_some_and(|x| x != c) {
                     return Err(illegal(
-                        format!("only {} was activated this phase", cname(d, c as usize)),
+                        format!("only {} was activated this phase", cname(d, c.index())),
                         "2.3(3)",
                     ));
                 }
-                check_place(d, st, c as usize, *h)?;
+                check_place(d, st, c.index(), *h)?;
                 st.phase.place = Some(*h);
             }
             st.phase.open = false;
@@ -318,12 +318,12 @@ pub fn check_place(d: &Data, st: &State, c: usize, h: Hex) -> Result<(), RuleErr
 /// The units a command activates (4.2.1, 5.0(1)): its colour's combat units in
 /// or next to the command unit or to another unit so activated; off-map units
 /// count once the command may enter (ruling A10).
-pub fn chain(d: &Data, st: &State, c: usize) -> Vec<u16> {
-    let mut on: Vec<(u16, Hex)> = st
+pub fn chain(d: &Data, st: &State, c: usize) -> Vec<UnitId> {
+    let mut on: Vec<(UnitId, Hex)> = st
         .alive(d, c)
-        .filter_map(|u| st.units[u].loc.hex().map(|h| (u as u16, h)))
+        .filter_map(|u| st.units[u].loc.hex().map(|h| (UnitId::at(u), h)))
         .collect();
-    let mut out: Vec<u16> = Vec::new();
+    let mut out: Vec<UnitId> = Vec::new();
     let mut reach: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
     loop {
         let before = out.len();
@@ -344,7 +344,7 @@ pub fn chain(d: &Data, st: &State, c: usize) -> Vec<u16> {
         out.extend(
             st.alive(d, c)
                 .filter(|u| st.units[*u].loc == Loc::OffMap)
-                .map(|u| u as u16),
+                .map(UnitId::at),
         );
     }
     out.sort();
@@ -411,7 +411,7 @@ fn activate(
     } else if st.options.limit_two {
         cs.acts += 1;
     }
-    st.phase.cmd = Some(c as u8);
+    st.phase.cmd = Some(CmdId::at(c));
     st.phase.actions += 1;
     st.phase.open = false;
     if double != Double::No {
@@ -445,17 +445,17 @@ fn activate(
             // 4.2.3, 7.5(3): every activated unit loses its disorganization.
             let mut n = Vec::new();
             for u in st.phase.chain.clone() {
-                let us = &mut st.units[u as usize];
+                let us = &mut st.units[u];
                 if us.dis && us.loc.hex().is_some() {
                     us.dis = false;
-                    n.push(d.units[u as usize].id.clone());
+                    n.push(d.units[u].id.clone());
                 }
             }
             let hexes = st
                 .phase
                 .chain
                 .iter()
-                .filter_map(|u| st.units[*u as usize].loc.hex())
+                .filter_map(|u| st.units[*u].loc.hex())
                 .collect();
             ctx.say(
                 if n.is_empty() {
@@ -528,10 +528,10 @@ fn step(ctx: &mut Ctx, st: &mut State, w: Work) -> Result<Flow, RuleError> {
             priority,
         } => return Ok(combat::losses(ctx, st, side, hex, pool, steps, priority)),
         Work::AfterCombat { before } => combat::after_combat(d, st, &before),
-        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd as usize, dice)?,
-        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd as usize)),
+        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd.index(), dice)?,
+        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd.index())),
         Work::Displace => combat::find_lone(ctx, st),
-        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd as usize)),
+        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd.index())),
         Work::Control => update_control(ctx, st),
         Work::EndAction => end_action(ctx, st),
         Work::EndPhase => end_phase(ctx, st),
@@ -574,9 +574,9 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
     if st.phase.actions == 1 && st.phase.double && st.ap[f.index()] > 0 {
         if st.options.place_between
             && let (Some(c), Some(h)) = (st.phase.cmd, st.phase.place.take())
-            && check_place(ctx.d, st, c as usize, h).is_ok()
+            && check_place(ctx.d, st, c.index(), h).is_ok()
         {
-            place_command(ctx, st, c as usize, h, " between its actions (ruling A04)");
+            place_command(ctx, st, c.index(), h, " between its actions (ruling A04)");
         }
         st.phase.open = true;
         st.phase.fought.clear();
@@ -588,7 +588,7 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
 fn end_phase(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     st.phase.open = false;
-    if let Some(c) = st.phase.cmd.map(usize::from) {
+    if let Some(c) = st.phase.cmd.map(CmdId::index) {
         if let Some(h) = st.phase.place.take() {
             match check_place(d, st, c, h) {
                 Ok(()) => place_command(ctx, st, c, h, " (2.3(3))"),
@@ -776,10 +776,7 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             let mut mine = units.clone();
             mine.sort();
             if !all.contains(&mine) {
-                let ids: Vec<&str> = pool
-                    .iter()
-                    .map(|u| d.units[*u as usize].id.as_str())
-                    .collect();
+                let ids: Vec<&str> = pool.iter().map(|u| d.units[*u].id.as_str()).collect();
                 return Err(illegal(
                     format!(
                         "take {} step loss{} from the units in {hex} that fought ({}), one unit id per step",
@@ -794,23 +791,23 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             combat::apply_losses(ctx, st, &mine);
         }
         (Decision::Rout { cmd, .. }, Order::Rout(u)) => {
-            let opts = standing::rout_options(d, st, *cmd as usize);
+            let opts = standing::rout_options(d, st, cmd.index());
             if !opts.contains(u) {
                 return Err(illegal(
                     format!(
                         "the unit that routs must be one of {}'s surviving units",
-                        cname(d, *cmd as usize)
+                        cname(d, cmd.index())
                     ),
                     "7.6(1)",
                 ));
             }
             st.decision = None;
-            combat::do_rout(ctx, st, *cmd as usize, *u);
+            combat::do_rout(ctx, st, cmd.index(), *u);
         }
         (Decision::Displace { cmd, options, .. }, Order::Displace { cmd: c, to }) => {
             if c != cmd {
                 return Err(illegal(
-                    format!("the question is where {} goes", cname(d, *cmd as usize)),
+                    format!("the question is where {} goes", cname(d, cmd.index())),
                     "7.0(3)",
                 ));
             }
@@ -819,14 +816,14 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
                 return Err(illegal(
                     format!(
                         "{} goes to a hex with a combat unit of its colour: {}",
-                        cname(d, *cmd as usize),
+                        cname(d, cmd.index()),
                         hs.join(" ")
                     ),
                     "7.0(3), 7.6",
                 ));
             };
             st.decision = None;
-            place_command(ctx, st, *cmd as usize, h, " (displaced, 7.0(3))");
+            place_command(ctx, st, cmd.index(), h, " (displaced, 7.0(3))");
         }
         (Decision::Initiative { side }, Order::Initiative(a)) => {
             let first = match a {
@@ -869,16 +866,13 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
                 priority
             };
             let pick = standing::choose_losses(d, st, &all, prio, pol(s.losses));
-            let ids: Vec<&str> = pick
-                .iter()
-                .map(|u| d.units[*u as usize].id.as_str())
-                .collect();
+            let ids: Vec<&str> = pick.iter().map(|u| d.units[*u].id.as_str()).collect();
             format!("losses {}", ids.join(" "))
         }
         Decision::Rout { cmd, .. } => {
-            let opts = standing::rout_options(d, st, *cmd as usize);
+            let opts = standing::rout_options(d, st, cmd.index());
             match standing::choose_rout(d, st, &opts, &s.rout_priority) {
-                Some(u) => format!("rout {}", d.units[u as usize].id),
+                Some(u) => format!("rout {}", d.units[u].id),
                 None => String::new(),
             }
         }
@@ -889,8 +883,8 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
                 .find(|(c, _)| c == cmd)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
-            match standing::choose_displace(d, st, *cmd as usize, options, &prefs) {
-                Some(h) => format!("displace {} {h}", d.commands[*cmd as usize].id),
+            match standing::choose_displace(d, st, cmd.index(), options, &prefs) {
+                Some(h) => format!("displace {} {h}", d.commands[*cmd].id),
                 None => String::new(),
             }
         }

@@ -51,7 +51,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
         if st
             .phase
             .cmd
-            .is_some_and(|c| st.commands[c as usize].loc == Loc::Hex(h))
+            .is_some_and(|c| st.commands[c].loc == Loc::Hex(h))
         {
             cell.highlight = true;
         }
@@ -86,7 +86,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
     glyphs.sort();
     for (c, m) in glyphs {
         let t = d.glyphs[&c].terrain;
-        let tec = d.terrain[t as usize];
+        let tec = d.terrain[t];
         b.legend.push(Legend::new(
             c.to_string(),
             format!(
@@ -130,7 +130,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
             ),
         ));
         for (u, ui) in d.units.iter().enumerate() {
-            if ui.cmd as usize != c || st.units[u].loc == Loc::Out {
+            if ui.cmd.index() != c || st.units[u].loc == Loc::Out {
                 continue;
             }
             let t = d.type_of(u);
@@ -294,7 +294,7 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
     if let Some(c) = st.phase.cmd.filter(|_| st.phase.open) {
         v.push(format!(
             "{}'s double action is open: its second action, or `end`.",
-            cname(d, c as usize)
+            cname(d, c.index())
         ));
     }
     if let Some(q) = &st.decision {
