@@ -278,7 +278,7 @@ fn map(
         let i = codes.iter().position(|x| *x == code).unwrap_or(0);
         if regions
             .get(i)
-            .and_then(|r| cities.get(r.capital.0 as usize))
+            .and_then(|r| cities.get(r.capital.index()))
             .is_none_or(|c: &City| c.name != city)
         {
             err(

@@ -127,7 +127,7 @@ pub fn multiplier(d: &Data, st: &State, s: Sq, defender: Power) -> u32 {
 
 fn best_military(d: &Data, st: &State, s: Sq, p: Power) -> u32 {
     st.side_agents_at(d, Loc::Sq(s), p)
-        .map(|a| d.agents[a.0 as usize].military)
+        .map(|a| d.agents[a].military)
         .max()
         .unwrap_or(0)
 }
@@ -387,7 +387,7 @@ pub fn kill_agent(ctx: &mut Ctx, st: &mut State, a: AgentId, rule: &str) {
         Loc::Dead
     };
     ctx.say(
-        format!("{} is eliminated ({rule}).", d.agents[a.0 as usize].name),
+        format!("{} is eliminated ({rule}).", d.agents[a].name),
         vec![],
     );
 }
@@ -410,7 +410,7 @@ pub fn retreat_square(d: &Data, st: &State, s: Sq, p: Power, units: &[UnitId]) -
             let region = d
                 .sq(*n)
                 .and_then(|i| i.region)
-                .is_some_and(|r| st.control[r.0 as usize] == Some(p));
+                .is_some_and(|r| st.control[r] == Some(p));
             (friends, city, region, std::cmp::Reverse(*n))
         })
 }
@@ -485,7 +485,7 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
         }
     }
     for (a, s) in targets {
-        let info = &d.agents[a.0 as usize];
+        let info = &d.agents[a];
         let roll = ctx
             .dice
             .d6(&format!("capture check, {} (16.41)", info.name))?;
