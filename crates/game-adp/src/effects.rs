@@ -7,7 +7,7 @@ use super::action::{self, Terms};
 use super::cards::{Card, Filter, Step, Who};
 use super::data::{CardNo, Data, SpaceNo};
 use super::orders::Action;
-use super::pieces::{Faction, Piece};
+use super::pieces::{Faction, Kind, Piece};
 use super::state::{Lasting, State};
 use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError};
@@ -251,65 +251,13 @@ fn one(
             kind,
             count,
             ..
-        } => {
-            let Some(p) = Piece::of(*faction, *kind) else {
-                return Ok(ev);
-            };
-            for s in spaces {
-                if d[*s].is_pakistan() && *faction != Faction::Taliban {
-                    return Err(RuleError::illegal(
-                        format!("only Taliban pieces go into {} (Pakistan)", d[*s].name),
-                        "5.1.1",
-                    ));
-                }
-                let mut n = *count;
-                if p.kind() == super::pieces::Kind::Base {
-                    if d[*s].is_loc() {
-                        return Err(RuleError::illegal("no Bases on LoCs", "1.4.2"));
-                    }
-                    let room =
-                        u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
-                    n = n.min(room as u8);
-                }
-                let k = st.place(*s, p, n);
-                ev.push(Event::say(format!(
-                    "{}: {k} {} placed",
-                    d[*s].name,
-                    p.label()
-                )));
-            }
-        }
+        } => place(d, st, *faction, *kind, *count, spaces, &mut ev)?,
         Step::Remove {
             faction,
             kind,
             count,
             ..
-        } => {
-            for s in spaces {
-                let mut left = *count;
-                let mut pieces: Vec<Piece> = Piece::ALL
-                    .into_iter()
-                    .filter(|p| p.faction() == *faction && p.kind() == *kind)
-                    .collect();
-                // Underground before Active (enemy Guerrillas, and a
-                // player's); a Non-player removes its own Active ones first
-                // (8.1 GUIDELINES).
-                if *faction == f && st.seats.is_np(f) {
-                    pieces.reverse();
-                }
-                for p in pieces {
-                    // A32: Coalition pieces removed by an Event go to Casualties.
-                    left -= st.remove(*s, p, left, true);
-                }
-                ev.push(Event::say(format!(
-                    "{}: {} {} {} removed",
-                    d[*s].name,
-                    count - left,
-                    faction.name(),
-                    kind.key()
-                )));
-            }
-        }
+        } => remove(d, st, f, *faction, *kind, *count, spaces, &mut ev),
         Step::Shift { up, levels, .. } => {
             for s in spaces {
                 if d[*s].is_afghan() && st.pop(d, *s) > 0 {
@@ -373,6 +321,85 @@ fn one(
         }
     }
     Ok(ev)
+}
+
+/// Places an Event's pieces in the named spaces, Bases as room allows
+/// (1.4.2, 5.1.1).
+fn place(
+    d: &Data,
+    st: &mut State,
+    faction: Faction,
+    kind: Kind,
+    count: u8,
+    spaces: &[SpaceNo],
+    ev: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let Some(p) = Piece::of(faction, kind) else {
+        return Ok(());
+    };
+    for s in spaces {
+        if d[*s].is_pakistan() && faction != Faction::Taliban {
+            return Err(RuleError::illegal(
+                format!("only Taliban pieces go into {} (Pakistan)", d[*s].name),
+                "5.1.1",
+            ));
+        }
+        let mut n = count;
+        if p.kind() == Kind::Base {
+            if d[*s].is_loc() {
+                return Err(RuleError::illegal("no Bases on LoCs", "1.4.2"));
+            }
+            let room = u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
+            n = n.min(room as u8);
+        }
+        let k = st.place(*s, p, n);
+        ev.push(Event::say(format!(
+            "{}: {k} {} placed",
+            d[*s].name,
+            p.label()
+        )));
+    }
+    Ok(())
+}
+
+/// Removes an Event's pieces from the named spaces, Underground before
+/// Active (8.1 GUIDELINES for a Non-player's own), Coalition pieces to
+/// Casualties (ruling A32).
+#[allow(clippy::too_many_arguments)]
+fn remove(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    faction: Faction,
+    kind: Kind,
+    count: u8,
+    spaces: &[SpaceNo],
+    ev: &mut Vec<Event>,
+) {
+    for s in spaces {
+        let mut left = count;
+        let mut pieces: Vec<Piece> = Piece::ALL
+            .into_iter()
+            .filter(|p| p.faction() == faction && p.kind() == kind)
+            .collect();
+        // Underground before Active (enemy Guerrillas, and a
+        // player's); a Non-player removes its own Active ones first
+        // (8.1 GUIDELINES).
+        if faction == f && st.seats.is_np(f) {
+            pieces.reverse();
+        }
+        for p in pieces {
+            // A32: Coalition pieces removed by an Event go to Casualties.
+            left -= st.remove(*s, p, left, true);
+        }
+        ev.push(Event::say(format!(
+            "{}: {} {} {} removed",
+            d[*s].name,
+            count - left,
+            faction.name(),
+            kind.key()
+        )));
+    }
 }
 
 /// The free Operation an Event grants its executor (3.1.2, 5.5): costs
