@@ -1019,36 +1019,8 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
         SaKind::Ambush => Sa::Ambush(spaces_of(d, l, rest)?),
         SaKind::Traffic => Sa::Traffic(spaces_of(d, l, rest)?),
         SaKind::Cultivate => Sa::Cultivate(space(d, l, arg(l, w, 1)?)?),
-        SaKind::Airstrike => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let f = faction(
-                    l,
-                    g.get(1)
-                        .ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?,
-                )?;
-                v.push((s, f));
-            }
-            Sa::Airstrike(v)
-        }
-        SaKind::Govern => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let ret = match g.get(1).copied() {
-                    Some("returnees") => true,
-                    Some("patronage") => false,
-                    _ => {
-                        return Err(l
-                            .err("govern: SPACE returnees|patronage, ...")
-                            .rule("4.3.1"));
-                    }
-                };
-                v.push((s, ret));
-            }
-            Sa::Govern(v)
-        }
+        SaKind::Airstrike => airstrike(d, l, rest)?,
+        SaKind::Govern => govern(d, l, rest)?,
         SaKind::Airlift => {
             let mut v = Vec::new();
             for g in groups(rest) {
@@ -1057,88 +1029,131 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
             Sa::Airlift(v)
         }
         SaKind::Transport => Sa::Transport(movement(d, l, rest)?),
-        SaKind::Infiltrate => {
-            let s = space(d, l, arg(l, w, 1)?)?;
-            let (mut remove, mut replace) = (Vec::new(), None);
-            match w.get(2).copied() {
-                Some("remove") => {
-                    for x in &w[3..] {
-                        remove.push(faction(l, x)?);
-                    }
-                }
-                Some("replace") => replace = Some(faction(l, arg(l, w, 3)?)?),
-                _ => {
-                    return Err(l
-                        .err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION")
-                        .rule("4.4.2"));
-                }
-            }
-            Sa::Infiltrate {
-                space: s,
-                remove,
-                replace,
-            }
-        }
-        SaKind::Suborn => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let what = match (g.get(1).copied(), g.get(2)) {
-                    (Some("cubes"), n) => Suborn::Cubes(n.map_or(Ok(3), |n| number(l, n))?),
-                    (Some("base"), _) => Suborn::Base,
-                    (Some("guerrilla"), _) => Suborn::Guerrilla,
-                    (Some("flip"), _) => Suborn::Flip,
-                    _ => {
-                        return Err(l
-                            .err("suborn: SPACE cubes N|base|guerrilla|flip, ...")
-                            .rule("4.5.3"));
-                    }
-                };
-                v.push((s, what));
-            }
-            Sa::Suborn(v)
-        }
-        SaKind::Surge => {
-            let mut moves = Vec::new();
-            let mut roll = None;
-            for g in groups(rest) {
-                if g[0] == "roll" {
-                    // `roll, warlords N`: roll the die, N of it to the Warlords.
-                    roll = Some(0);
-                    if let (Some(&"warlords"), Some(n)) = (g.get(1), g.get(2)) {
-                        roll = Some(number(l, n)?);
-                    }
-                    continue;
-                }
-                let n = number(l, g[0])?;
-                let kind = g
-                    .get(1)
-                    .and_then(|k| Kind::parse(k))
-                    .ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
-                let p = g
-                    .get(2)
-                    .ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
-                let parts: Vec<&str> = p.split('>').collect();
-                if parts.len() != 2 {
-                    return Err(l.err("surge: a move is FROM>TO (either may be `available`)"));
-                }
-                let from_avail = parts[0] == "available";
-                let to_avail = parts[1] == "available";
-                let mut mv = Move {
-                    count: n,
-                    kind: Some(kind),
-                    ..Move::default()
-                };
-                for (end, avail) in [(parts[0], from_avail), (parts[1], to_avail)] {
-                    if !avail {
-                        mv.path.push(space(d, l, end)?);
-                    }
-                }
-                moves.push((mv, from_avail, to_avail));
-            }
-            Sa::Surge { moves, roll }
-        }
+        SaKind::Infiltrate => infiltrate(d, l, w)?,
+        SaKind::Suborn => suborn(d, l, rest)?,
+        SaKind::Surge => surge(d, l, rest)?,
     })
+}
+
+/// `sa airstrike SPACE FACTION, ...` (4.2.3).
+fn airstrike(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let f = faction(
+            l,
+            g.get(1)
+                .ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?,
+        )?;
+        v.push((s, f));
+    }
+    Ok(Sa::Airstrike(v))
+}
+
+/// `sa govern SPACE returnees|patronage, ...` (4.3.1).
+fn govern(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let ret = match g.get(1).copied() {
+            Some("returnees") => true,
+            Some("patronage") => false,
+            _ => {
+                return Err(l
+                    .err("govern: SPACE returnees|patronage, ...")
+                    .rule("4.3.1"));
+            }
+        };
+        v.push((s, ret));
+    }
+    Ok(Sa::Govern(v))
+}
+
+/// `sa infiltrate SPACE remove FACTION... | SPACE replace FACTION` (4.4.2).
+fn infiltrate(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
+    let s = space(d, l, arg(l, w, 1)?)?;
+    let (mut remove, mut replace) = (Vec::new(), None);
+    match w.get(2).copied() {
+        Some("remove") => {
+            for x in &w[3..] {
+                remove.push(faction(l, x)?);
+            }
+        }
+        Some("replace") => replace = Some(faction(l, arg(l, w, 3)?)?),
+        _ => {
+            return Err(l
+                .err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION")
+                .rule("4.4.2"));
+        }
+    }
+    Ok(Sa::Infiltrate {
+        space: s,
+        remove,
+        replace,
+    })
+}
+
+/// `sa suborn SPACE cubes N|base|guerrilla|flip, ...` (4.5.3).
+fn suborn(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let what = match (g.get(1).copied(), g.get(2)) {
+            (Some("cubes"), n) => Suborn::Cubes(n.map_or(Ok(3), |n| number(l, n))?),
+            (Some("base"), _) => Suborn::Base,
+            (Some("guerrilla"), _) => Suborn::Guerrilla,
+            (Some("flip"), _) => Suborn::Flip,
+            _ => {
+                return Err(l
+                    .err("suborn: SPACE cubes N|base|guerrilla|flip, ...")
+                    .rule("4.5.3"));
+            }
+        };
+        v.push((s, what));
+    }
+    Ok(Sa::Suborn(v))
+}
+
+/// `sa surge N troops|base FROM>TO, ..., roll [warlords N]` (4.2.1).
+fn surge(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut moves = Vec::new();
+    let mut roll = None;
+    for g in groups(rest) {
+        if g[0] == "roll" {
+            // `roll, warlords N`: roll the die, N of it to the Warlords.
+            roll = Some(0);
+            if let (Some(&"warlords"), Some(n)) = (g.get(1), g.get(2)) {
+                roll = Some(number(l, n)?);
+            }
+            continue;
+        }
+        let n = number(l, g[0])?;
+        let kind = g
+            .get(1)
+            .and_then(|k| Kind::parse(k))
+            .ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
+        let p = g
+            .get(2)
+            .ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
+        let parts: Vec<&str> = p.split('>').collect();
+        if parts.len() != 2 {
+            return Err(l.err("surge: a move is FROM>TO (either may be `available`)"));
+        }
+        let from_avail = parts[0] == "available";
+        let to_avail = parts[1] == "available";
+        let mut mv = Move {
+            count: n,
+            kind: Some(kind),
+            ..Move::default()
+        };
+        for (end, avail) in [(parts[0], from_avail), (parts[1], to_avail)] {
+            if !avail {
+                mv.path.push(space(d, l, end)?);
+            }
+        }
+        moves.push((mv, from_avail, to_avail));
+    }
+    Ok(Sa::Surge { moves, roll })
 }
 
 /// A Propaganda move: one plan per `as FACTION` section (a player with two

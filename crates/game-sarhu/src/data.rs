@@ -1336,7 +1336,18 @@ pub fn check_data() -> Result<DataSummary, Vec<String>> {
 /// The checks of [`check_data`] on data already loaded (a club's own files).
 pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
     let mut e = Vec::new();
-    // Counts (2.3, 2.4, 10.0).
+    let s = d.summary();
+    check_counts(d, &s, &mut e);
+    check_commands(d, &mut e);
+    check_replacements(d, &mut e);
+    check_setup_stacking(d, &mut e);
+    check_hexsides(d, &mut e);
+    check_places(d, &mut e);
+    if e.is_empty() { Ok(s) } else { Err(e) }
+}
+
+/// Counts of commands and combat units (2.3, 2.4, 10.0).
+fn check_counts(d: &Data, s: &DataSummary, e: &mut Vec<String>) {
     let count = |side: Faction| d.commands.iter().filter(|c| c.side == side).count();
     if d.commands.len() != 8 || count(Faction::Ming) != 4 || count(Faction::Jurchen) != 4 {
         e.push(format!(
@@ -1344,13 +1355,16 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             d.commands.len()
         ));
     }
-    let s = d.summary();
     if s.units != 59 || s.ming_units != 35 || s.jurchen_units != 24 || s.variant_units != 3 {
         e.push(format!(
             "2.4: want 59 combat units (Ming 35 with 3 variant, Jurchen 24); found {} (Ming {}, Jurchen {}, variant {})",
             s.units, s.ming_units, s.jurchen_units, s.variant_units
         ));
     }
+}
+
+/// Each command's combat units (3.0, 3.0(7)-(8)).
+fn check_commands(d: &Data, e: &mut Vec<String>) {
     for (ci, c) in d.commands.iter().enumerate() {
         let base: Vec<&UnitInfo> = d
             .units
@@ -1376,6 +1390,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// A variant unit replaces an infantry unit (10.0).
+fn check_replacements(d: &Data, e: &mut Vec<String>) {
     for u in &d.units {
         if let Some(r) = u.replaces
             && d.units[r].kind != UnitType::Infantry
@@ -1383,7 +1401,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             e.push(format!("10.0: {} must replace an infantry unit", u.id));
         }
     }
-    // Set-up stacking fits (1.1), in both the historical and the variant set-up.
+}
+
+/// Set-up stacking fits (1.1), in both the historical and the variant set-up.
+fn check_setup_stacking(d: &Data, e: &mut Vec<String>) {
     for variant in [false, true] {
         let mut stacks: BTreeMap<(Hex, Faction), (u32, u32)> = BTreeMap::new();
         for u in &d.units {
@@ -1418,6 +1439,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// Rivers and walls are the same seen from both hexes.
+fn check_hexsides(d: &Data, e: &mut Vec<String>) {
     // Symmetric hexsides.
     for h in d.all_hexes() {
         for dir in Dir::ALL {
@@ -1430,6 +1455,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// Named places, control markers and entry hexes (2.1(6), 2.2(5), 2.5.2, 3.0, 8.0, 9.0).
+fn check_places(d: &Data, e: &mut Vec<String>) {
     // Named places (2.1(6), 2.2(5), 3.0).
     let plus_two = [
         "tieling",
@@ -1484,7 +1513,6 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             d.values.decisive_place
         ));
     }
-    if e.is_empty() { Ok(s) } else { Err(e) }
 }
 
 #[cfg(test)]
