@@ -276,151 +276,162 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
 
 /// (Operation text, Special Activity lines that might go with it).
 fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
+    match f {
+        Faction::Coalition | Faction::Government => coin_candidates(d, st, f),
+        Faction::Taliban | Faction::Warlords => insurgent_candidates(d, st, f),
+    }
+}
+
+/// Spaces rotated by the cards played, for variety.
+fn rotated(st: &State, mut xs: Vec<SpaceNo>) -> Vec<SpaceNo> {
+    if !xs.is_empty() {
+        let k = st.deck.played.len() % xs.len();
+        xs.rotate_left(k);
+    }
+    xs
+}
+
+/// A COIN faction's candidates: Train, Assault, Patrol and Sweep (3.2).
+fn coin_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
     let mut v = Vec::new();
     let ids: Vec<SpaceNo> = d.ids().collect();
     let p = |s: SpaceNo| st[s].pieces;
-    // Spaces rotate with the cards played, for variety.
-    let turn = st.deck.played.len();
-    let rot = |mut xs: Vec<SpaceNo>| {
-        if !xs.is_empty() {
-            let k = turn % xs.len();
-            xs.rotate_left(k);
+    let rot = |xs: Vec<SpaceNo>| rotated(st, xs);
+    let sas = coin_sas(d, st, f);
+    let train: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| {
+            let b = p(*s)[Piece::CoalBase]
+                + if f == Faction::Government {
+                    p(*s)[Piece::GovBase]
+                } else {
+                    0
+                };
+            !d[*s].is_pakistan()
+                && !d[*s].is_loc()
+                && (b > 0 || (d[*s].is_city() && f == Faction::Government))
+        })
+        .collect());
+    for s in train.iter().take(2) {
+        v.push((
+            format!("train\nin {} place {}", key(d, *s), train_cubes(st, f)),
+            sas.clone(),
+        ));
+        if st[*s].control == Control::Coin {
+            v.push((
+                format!(
+                    "train\nin {} place 1 police\ncivic {} 1",
+                    key(d, *s),
+                    key(d, *s)
+                ),
+                sas.clone(),
+            ));
         }
-        xs
+    }
+    let assault: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| {
+            let q = p(*s);
+            !d[*s].is_pakistan()
+                && (q[Piece::TalActive]
+                    + q[Piece::WarActive]
+                    + q[Piece::TalBase]
+                    + q[Piece::WarBase])
+                    > 0
+                && q.cubes() > 0
+        })
+        .collect());
+    for s in assault.iter().take(2) {
+        v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
+    }
+    // Patrol and Sweep: one cube group to an adjacent LoC / space.
+    let cube = if f == Faction::Coalition {
+        Piece::CoalTroops
+    } else {
+        Piece::GovTroops
     };
-    match f {
-        Faction::Coalition | Faction::Government => {
-            let sas = coin_sas(d, st, f);
-            let train: Vec<SpaceNo> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| {
-                    let b = p(*s)[Piece::CoalBase]
-                        + if f == Faction::Government {
-                            p(*s)[Piece::GovBase]
-                        } else {
-                            0
-                        };
-                    !d[*s].is_pakistan()
-                        && !d[*s].is_loc()
-                        && (b > 0 || (d[*s].is_city() && f == Faction::Government))
-                })
-                .collect());
-            for s in train.iter().take(2) {
+    for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
+        .iter()
+        .take(3)
+    {
+        if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
+            v.push((
+                format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
+                sas.clone(),
+            ));
+        }
+        if let Some(t) = d[*s]
+            .adjacent
+            .iter()
+            .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
+        {
+            v.push((
+                format!(
+                    "sweep\nin {}\nmove 1 troops {}>{}",
+                    key(d, *t),
+                    key(d, *s),
+                    key(d, *t)
+                ),
+                sas.clone(),
+            ));
+        }
+    }
+    v
+}
+
+/// An insurgent faction's candidates: Rally, March, Attack and Terror (3.3).
+fn insurgent_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceNo> = d.ids().collect();
+    let p = |s: SpaceNo| st[s].pieces;
+    let rot = |xs: Vec<SpaceNo>| rotated(st, xs);
+    let sas = insurgent_sas(d, st, f);
+    let rally: Vec<SpaceNo> = rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
+    for s in rally.iter().take(3) {
+        v.push((
+            format!("rally\nin {}", key(d, *s)),
+            with_cultivate(d, st, f, *s, &sas),
+        ));
+    }
+    if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
+        v.push((
+            format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
+            sas.clone(),
+        ));
+    }
+    for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
+        v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
+    }
+    let here: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| p(*s).guerrillas(f) > 0)
+        .collect());
+    for s in here.iter().take(3) {
+        for a in d[*s].adjacent.iter().take(2) {
+            v.push((
+                format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
+                sas.clone(),
+            ));
+            if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
                 v.push((
-                    format!("train\nin {} place {}", key(d, *s), train_cubes(st, f)),
-                    sas.clone(),
+                    format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
+                    with_cultivate(d, st, f, *a, &sas),
                 ));
-                if st[*s].control == Control::Coin {
-                    v.push((
-                        format!(
-                            "train\nin {} place 1 police\ncivic {} 1",
-                            key(d, *s),
-                            key(d, *s)
-                        ),
-                        sas.clone(),
-                    ));
-                }
-            }
-            let assault: Vec<SpaceNo> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| {
-                    let q = p(*s);
-                    !d[*s].is_pakistan()
-                        && (q[Piece::TalActive]
-                            + q[Piece::WarActive]
-                            + q[Piece::TalBase]
-                            + q[Piece::WarBase])
-                            > 0
-                        && q.cubes() > 0
-                })
-                .collect());
-            for s in assault.iter().take(2) {
-                v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
-            }
-            // Patrol and Sweep: one cube group to an adjacent LoC / space.
-            let cube = if f == Faction::Coalition {
-                Piece::CoalTroops
-            } else {
-                Piece::GovTroops
-            };
-            for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
-                .iter()
-                .take(3)
-            {
-                if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
-                    v.push((
-                        format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
-                        sas.clone(),
-                    ));
-                }
-                if let Some(t) = d[*s]
-                    .adjacent
-                    .iter()
-                    .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
-                {
-                    v.push((
-                        format!(
-                            "sweep\nin {}\nmove 1 troops {}>{}",
-                            key(d, *t),
-                            key(d, *s),
-                            key(d, *t)
-                        ),
-                        sas.clone(),
-                    ));
-                }
             }
         }
-        Faction::Taliban | Faction::Warlords => {
-            let sas = insurgent_sas(d, st, f);
-            let rally: Vec<SpaceNo> =
-                rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
-            for s in rally.iter().take(3) {
-                v.push((
-                    format!("rally\nin {}", key(d, *s)),
-                    with_cultivate(d, st, f, *s, &sas),
-                ));
+        if p(*s).enemies_of(f) > 0 {
+            let mut with = sas.clone();
+            // 4.4.3: Ambush in the Attack's space, declared before
+            // it resolves.
+            if f == Faction::Taliban && p(*s)[Piece::TalUnder] > 0 {
+                with.insert(0, format!("sa ambush {}", key(d, *s)));
             }
-            if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
-                v.push((
-                    format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
-                    sas.clone(),
-                ));
-            }
-            for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
-                v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
-            }
-            let here: Vec<SpaceNo> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| p(*s).guerrillas(f) > 0)
-                .collect());
-            for s in here.iter().take(3) {
-                for a in d[*s].adjacent.iter().take(2) {
-                    v.push((
-                        format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
-                        sas.clone(),
-                    ));
-                    if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
-                        v.push((
-                            format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
-                            with_cultivate(d, st, f, *a, &sas),
-                        ));
-                    }
-                }
-                if p(*s).enemies_of(f) > 0 {
-                    let mut with = sas.clone();
-                    // 4.4.3: Ambush in the Attack's space, declared before
-                    // it resolves.
-                    if f == Faction::Taliban && p(*s)[Piece::TalUnder] > 0 {
-                        with.insert(0, format!("sa ambush {}", key(d, *s)));
-                    }
-                    v.push((format!("attack\nin {}", key(d, *s)), with));
-                }
-                v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
-            }
+            v.push((format!("attack\nin {}", key(d, *s)), with));
         }
+        v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
     }
     v
 }

@@ -367,40 +367,7 @@ fn activate(
         return Err(illegal(m, r));
     }
     let ap = cost(d, f, action);
-    let rule = match action {
-        Action::Move(_) => "4.2.1",
-        Action::Combat(_) => "4.2.2",
-        Action::Rally => "4.2.3",
-    };
-    if st.ap[f.index()] < ap {
-        return Err(illegal(
-            format!(
-                "{}'s {} costs {ap} AP; the {} have {}",
-                cname(d, c),
-                action.name(),
-                f.name(),
-                st.ap[f.index()]
-            ),
-            rule,
-        ));
-    }
-    // Version 2: both actions of a double are paid for before the first
-    // one's roll (4.2, 5.0(3); invariant 4). Version 1 carried the first
-    // out and then found the second short.
-    if let Double::Given(ap2) = double
-        && d.version >= 2
-        && st.ap[f.index()] < ap + ap2
-    {
-        return Err(illegal(
-            format!(
-                "{}'s double action costs {ap} + {ap2} AP; the {} have {}",
-                cname(d, c),
-                f.name(),
-                st.ap[f.index()]
-            ),
-            "4.2, 5.0(3)",
-        ));
-    }
+    afford(d, st, f, c, action, ap, double)?;
     // 4.2: the action points are spent on activation.
     st.ap[f.index()] -= ap;
     let cs: &mut CmdState = &mut st.commands[c];
@@ -441,35 +408,7 @@ fn activate(
             combat::validate(d, st, f, c, decls)?;
             st.queue.extend(decls.iter().cloned().map(Work::Decl));
         }
-        Action::Rally => {
-            // 4.2.3, 7.5(3): every activated unit loses its disorganization.
-            let mut n = Vec::new();
-            for u in st.phase.chain.clone() {
-                let us = &mut st.units[u];
-                if us.dis && us.loc.hex().is_some() {
-                    us.dis = false;
-                    n.push(d.units[u].id.clone());
-                }
-            }
-            let hexes = st
-                .phase
-                .chain
-                .iter()
-                .filter_map(|u| st.units[*u].loc.hex())
-                .collect();
-            ctx.say(
-                if n.is_empty() {
-                    format!("{} rallies; nobody was disorganized", cname(d, c))
-                } else {
-                    format!(
-                        "{} rallies: {} reorganized (4.2.3)",
-                        cname(d, c),
-                        n.join(" ")
-                    )
-                },
-                hexes,
-            );
-        }
+        Action::Rally => rally(ctx, st, c),
     }
     if let Some(h) = place {
         // Checked now, before any roll; carried out at the end of the phase.
@@ -478,6 +417,87 @@ fn activate(
     }
     st.queue.push_back(Work::EndAction);
     run(ctx, st)
+}
+
+/// Can the side pay for the activation, and for both actions of a double
+/// (4.2, 5.0(3))?
+fn afford(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    c: usize,
+    action: &Action,
+    ap: u32,
+    double: Double,
+) -> Result<(), RuleError> {
+    let rule = match action {
+        Action::Move(_) => "4.2.1",
+        Action::Combat(_) => "4.2.2",
+        Action::Rally => "4.2.3",
+    };
+    if st.ap[f.index()] < ap {
+        return Err(illegal(
+            format!(
+                "{}'s {} costs {ap} AP; the {} have {}",
+                cname(d, c),
+                action.name(),
+                f.name(),
+                st.ap[f.index()]
+            ),
+            rule,
+        ));
+    }
+    // Version 2: both actions of a double are paid for before the first
+    // one's roll (4.2, 5.0(3); invariant 4). Version 1 carried the first
+    // out and then found the second short.
+    if let Double::Given(ap2) = double
+        && d.version >= 2
+        && st.ap[f.index()] < ap + ap2
+    {
+        return Err(illegal(
+            format!(
+                "{}'s double action costs {ap} + {ap2} AP; the {} have {}",
+                cname(d, c),
+                f.name(),
+                st.ap[f.index()]
+            ),
+            "4.2, 5.0(3)",
+        ));
+    }
+    Ok(())
+}
+
+/// Rally (4.2.3, 7.5(3)): every activated unit on the map loses its
+/// disorganization.
+fn rally(ctx: &mut Ctx, st: &mut State, c: usize) {
+    let d = ctx.d;
+    // 4.2.3, 7.5(3): every activated unit loses its disorganization.
+    let mut n = Vec::new();
+    for u in st.phase.chain.clone() {
+        let us = &mut st.units[u];
+        if us.dis && us.loc.hex().is_some() {
+            us.dis = false;
+            n.push(d.units[u].id.clone());
+        }
+    }
+    let hexes = st
+        .phase
+        .chain
+        .iter()
+        .filter_map(|u| st.units[*u].loc.hex())
+        .collect();
+    ctx.say(
+        if n.is_empty() {
+            format!("{} rallies; nobody was disorganized", cname(d, c))
+        } else {
+            format!(
+                "{} rallies: {} reorganized (4.2.3)",
+                cname(d, c),
+                n.join(" ")
+            )
+        },
+        hexes,
+    );
 }
 
 fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<usize>, queued: bool) {
