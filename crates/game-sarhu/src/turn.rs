@@ -129,7 +129,6 @@ fn require_phase(d: &Data, st: &State, f: Faction) -> Result<(), RuleError> {
 }
 
 fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<(), RuleError> {
-    let d = ctx.d;
     match order {
         Order::Act {
             cmd,
@@ -137,103 +136,139 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
             double,
             place,
         } => {
-            require_phase(d, st, f)?;
-            if let Some(c) = st.phase.cmd {
-                return Err(if st.phase.open {
-                    illegal(
-                        format!(
-                            "{}'s double action is open: send `then ACTION` or `end`",
-                            cname(d, c.index())
-                        ),
-                        "5.0(3)",
-                    )
-                } else {
-                    illegal(
-                        format!(
-                            "only one command acts in an action phase; this one is {}'s",
-                            cname(d, c.index())
-                        ),
-                        "1.0, 4.2",
-                    )
-                });
-            }
-            activate(ctx, st, f, cmd.index(), action, false, *double, *place)?;
+            require_phase(ctx.d, st, f)?;
+            only_command(ctx.d, st)?;
+            activate(ctx, st, f, cmd.index(), action, false, *double, *place)
         }
-        Order::Then { cmd, action, place } => {
-            require_phase(d, st, f)?;
-            let ok = st
-                .phase
-                .cmd
-                .filter(|_| st.phase.actions == 1 && st.phase.double);
-            let Some(c) = ok else {
-                return Err(illegal(
-                    "`then` is the second action of a double action, right after the first",
-                    "5.0(3)",
-                ));
-            };
-            if let Some(x) = cmd
-                && *x != c
-            {
-                return Err(illegal(
-                    format!(
-                        "the second action must be {}'s, who made the first",
-                        cname(d, c.index())
-                    ),
-                    "5.0(3)",
-                ));
-            }
-            activate(ctx, st, f, c.index(), action, true, Double::No, *place)?;
-        }
-        Order::Pass { cmd, more } => {
-            require_phase(d, st, f)?;
-            if st.phase.cmd.is_some() {
-                return Err(illegal(
-                    "this phase's command has acted; `end` closes the phase",
-                    "4.2.4",
-                ));
-            }
-            if let Some(c) = cmd {
-                let c = c.index();
-                if d.commands[c].side != f {
-                    return Err(illegal(
-                        format!("{} is not your command", cname(d, c)),
-                        "4.2.4",
-                    ));
-                }
-                if st.commands[c].loc == Loc::Gone {
-                    return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
-                }
-            }
-            do_pass(ctx, st, f, cmd.map(CmdId::index), false);
-            st.passes[f.index()] = *more;
-            st.queue.push_back(Work::EndPhase);
-            run(ctx, st)?;
-        }
-        Order::End { place } => {
-            require_phase(d, st, f)?;
-            let Some(c) = st.phase.cmd.filter(|_| st.phase.open) else {
-                return Err(illegal("no double action is open to end", "5.0(3)"));
-            };
-            if let Some((pc, h)) = place {
-                if pc.is_some_and(|x| x != c) {
-                    return Err(illegal(
-                        format!("only {} was activated this phase", cname(d, c.index())),
-                        "2.3(3)",
-                    ));
-                }
-                check_place(d, st, c.index(), *h)?;
-                st.phase.place = Some(*h);
-            }
-            st.phase.open = false;
-            st.queue.push_back(Work::EndPhase);
-            run(ctx, st)?;
-        }
+        Order::Then { cmd, action, place } => then_order(ctx, st, f, *cmd, action, *place),
+        Order::Pass { cmd, more } => pass_order(ctx, st, f, *cmd, *more),
+        Order::End { place } => end_order(ctx, st, f, *place),
         Order::Losses(_) | Order::Rout(_) | Order::Displace { .. } | Order::Initiative(_) => {
             answer(ctx, st, f, order)?;
-            run(ctx, st)?;
+            run(ctx, st)
         }
     }
-    Ok(())
+}
+
+/// One command acts in an action phase (1.0, 4.2); an open double action
+/// takes its second action or `end` (5.0(3)).
+fn only_command(d: &Data, st: &State) -> Result<(), RuleError> {
+    let Some(c) = st.phase.cmd else {
+        return Ok(());
+    };
+    Err(if st.phase.open {
+        illegal(
+            format!(
+                "{}'s double action is open: send `then ACTION` or `end`",
+                cname(d, c.index())
+            ),
+            "5.0(3)",
+        )
+    } else {
+        illegal(
+            format!(
+                "only one command acts in an action phase; this one is {}'s",
+                cname(d, c.index())
+            ),
+            "1.0, 4.2",
+        )
+    })
+}
+
+/// `then ACTION`: the second action of a double, by the same command (5.0(3)).
+fn then_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    cmd: Option<CmdId>,
+    action: &Action,
+    place: Option<Hex>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    let ok = st
+        .phase
+        .cmd
+        .filter(|_| st.phase.actions == 1 && st.phase.double);
+    let Some(c) = ok else {
+        return Err(illegal(
+            "`then` is the second action of a double action, right after the first",
+            "5.0(3)",
+        ));
+    };
+    if let Some(x) = cmd
+        && x != c
+    {
+        return Err(illegal(
+            format!(
+                "the second action must be {}'s, who made the first",
+                cname(d, c.index())
+            ),
+            "5.0(3)",
+        ));
+    }
+    activate(ctx, st, f, c.index(), action, true, Double::No, place)
+}
+
+/// `pass [COMMAND] [N|rest]`: the phase passed, and later ones queued (4.2.4).
+fn pass_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    cmd: Option<CmdId>,
+    more: PassQueue,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    if st.phase.cmd.is_some() {
+        return Err(illegal(
+            "this phase's command has acted; `end` closes the phase",
+            "4.2.4",
+        ));
+    }
+    if let Some(c) = cmd {
+        let c = c.index();
+        if d.commands[c].side != f {
+            return Err(illegal(
+                format!("{} is not your command", cname(d, c)),
+                "4.2.4",
+            ));
+        }
+        if st.commands[c].loc == Loc::Gone {
+            return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
+        }
+    }
+    do_pass(ctx, st, f, cmd.map(CmdId::index), false);
+    st.passes[f.index()] = more;
+    st.queue.push_back(Work::EndPhase);
+    run(ctx, st)
+}
+
+/// `end [place ...]`: an open double action closed, the command placed (2.3(3), 5.0(3)).
+fn end_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    place: Option<(Option<CmdId>, Hex)>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    let Some(c) = st.phase.cmd.filter(|_| st.phase.open) else {
+        return Err(illegal("no double action is open to end", "5.0(3)"));
+    };
+    if let Some((pc, h)) = place {
+        if pc.is_some_and(|x| x != c) {
+            return Err(illegal(
+                format!("only {} was activated this phase", cname(d, c.index())),
+                "2.3(3)",
+            ));
+        }
+        check_place(d, st, c.index(), h)?;
+        st.phase.place = Some(h);
+    }
+    st.phase.open = false;
+    st.queue.push_back(Work::EndPhase);
+    run(ctx, st)
 }
 
 /// The AP an action costs (4.2.1-4.2.3).
