@@ -11,7 +11,7 @@ mod adp_kit;
 use adp_kit::*;
 use umpire::core::dice::Dice;
 use umpire::games::adp::Adp;
-use umpire::games::adp::data::Data;
+use umpire::games::adp::data::{CardNo, Data};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::sequence;
 use umpire::games::adp::state::State;
@@ -185,13 +185,13 @@ fn sweep_under_sandstorms(version: Option<u32>) -> (Adp, State) {
         &["coalition", "government", "taliban", "warlords"],
     );
     let d = r.data().clone();
-    let sandstorms = d.card(2).unwrap().clone();
+    let sandstorms = d.card(CardNo(2)).unwrap().clone();
     effects::execute(&d, &mut st, Faction::Taliban, &sandstorms, true, &[]).unwrap();
-    assert_eq!(st.forbidden(Faction::Coalition, "sweep"), Some(2));
+    assert_eq!(st.forbidden(Faction::Coalition, "sweep"), Some(CardNo(2)));
     put(&d, &mut st, "vale", Piece::CoalTroops, 2);
     put(&d, &mut st, "hill", Piece::TalActive, 1);
-    st.deck.current = Some(3);
-    st.deck.next = Some(1);
+    st.deck.current = Some(CardNo(3));
+    st.deck.next = Some(CardNo(1));
     st.stage = Stage::Card(CardTurn::default());
     assert_eq!(sequence::decider(&d, &st), Some(Faction::Coalition));
     (r, st)
@@ -253,7 +253,7 @@ fn free_rally_granted() -> (Adp, State) {
     let d = r.data().clone();
     put(&d, &mut st, "vale", Piece::WarUnder, 1);
     st.resources[Faction::Warlords.index()] = 3;
-    on_card(&r, &mut st, 5);
+    on_card(&r, &mut st, CardNo(5));
     assert_eq!(sequence::decider(&d, &st), Some(Faction::Coalition));
     (r, st)
 }
@@ -312,7 +312,7 @@ fn example_5_5_a_free_operation_costs_nothing_leaves_eligibility_and_keeps_its_r
     assert_eq!(sequence::decider(&d, &st), Some(Faction::Government));
     let train = parse(&d, "train\nin kabul");
     sequence::act(&d, &mut st, Faction::Government, &train, &mut dice).unwrap();
-    assert_ne!(st.deck.current, Some(5), "the card is over");
+    assert_ne!(st.deck.current, Some(CardNo(5)), "the card is over");
     assert!(
         st.eligible[Faction::Warlords.index()],
         "the free Rally left them Eligible"
@@ -334,10 +334,10 @@ fn example_8_1_change_in_tactics_would_have_no_effect_so_the_warlords_operate() 
     // Special Activity." The printed text is missing: a stand-in shaded text
     // that removes Coalition Troops has no effect while none are on the map.
     let text = r#"[{ do = "remove", faction = "coalition", piece = "troops", count = 2, spaces = 1, filter = "afghan" }]"#;
-    let (r, st) = with_card_text_in(67, text, ("standin-1p-coalition", &["coalition"]));
+    let (r, st) = with_card_text_in(CardNo(67), text, ("standin-1p-coalition", &["coalition"]));
     let (r, mut st) = emptied(r, st);
     let d = r.data().clone();
-    on_card(&r, &mut st, 67);
+    on_card(&r, &mut st, CardNo(67));
     assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
     st.resources[Faction::Warlords.index()] = 5;
     put(&d, &mut st, "balkh", Piece::WarUnder, 2);
@@ -368,7 +368,7 @@ fn example_8_1_non_player_terror_activates_an_underground_guerrilla_and_pays_a_p
     }
     put(&d, &mut st, "hill", Piece::TalActive, 2);
     st.resources[Faction::Taliban.index()] = 2;
-    on_card(&r, &mut st, 1);
+    on_card(&r, &mut st, CardNo(1));
     let wide = np_extent::widen(&d, &st, Faction::Taliban, "terror\nin ghar");
     let spaces: Vec<&str> = wide.lines().filter(|l| l.starts_with("in ")).collect();
     assert_eq!(spaces.len(), 3, "{wide}");

@@ -9,7 +9,7 @@ use adp_kit::*;
 use umpire::core::dice::Dice;
 use umpire::games::adp::Adp;
 use umpire::games::adp::action::Terms;
-use umpire::games::adp::data::{self, Data};
+use umpire::games::adp::data::{self, CardNo, Data};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::state::State;
 
@@ -368,8 +368,8 @@ fn np_warlords(version: Option<u32>, available: u8) -> (Adp, State) {
     let on_loc = st.available[Piece::WarUnder] - available;
     put(&d, &mut st, "kabul-dune", Piece::WarUnder, on_loc);
     st.resources[Faction::Warlords.index()] = 15;
-    st.deck.current = Some(4);
-    st.deck.next = Some(1);
+    st.deck.current = Some(CardNo(4));
+    st.deck.next = Some(CardNo(1));
     st.stage = Stage::Card(CardTurn::default());
     assert_eq!(sequence::decider(&d, &st), Some(Faction::Warlords));
     (r, st)
@@ -664,8 +664,8 @@ fn a_propaganda_plan_cut_short_at_its_turn_says_so() {
     put(&d, &mut st, "kabul", Piece::Police, 2);
     put(&d, &mut st, "vale", Piece::Police, 3);
     put(&d, &mut st, "vale", Piece::GovBase, 1);
-    st.deck.current = Some(6);
-    st.deck.next = Some(1);
+    st.deck.current = Some(CardNo(6));
+    st.deck.next = Some(CardNo(1));
     let mut dice = Dice::seeded([4; 32]);
     let mut ev = Vec::new();
     propaganda::begin(&d, &mut st, &mut dice, &mut ev).unwrap();

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use umpire::core::record::Record;
 use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::games::adp::data::CardNo;
 use umpire::games::adp::{Adp, State};
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
@@ -128,6 +129,7 @@ fn secret(u: &mut Umpire, id: &str, side: usize) -> String {
         .factions_of(umpire::core::ruleset::Side(side as u8))[0];
     // A card not yet played, one a side: the order stays standing.
     let card = (1..=78u8)
+        .map(CardNo)
         .rev()
         .filter(|n| !st.deck.played.contains(n) && st.deck.current != Some(*n))
         .nth(side)
@@ -761,6 +763,7 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
     // The Taliban's secret: a standing choice for a card not showing.
     let st: &State = u.game(id).unwrap().state().downcast_ref().unwrap();
     let other = (1..=72u8)
+        .map(CardNo)
         .rev()
         .find(|n| st.deck.current != Some(*n) && st.deck.next != Some(*n))
         .unwrap();

@@ -9,7 +9,7 @@ use umpire::core::dice::Dice;
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Ruleset, Setup, Side};
 use umpire::games::adp::action::{self, Terms};
-use umpire::games::adp::data::{Data, SpaceId, Support};
+use umpire::games::adp::data::{CardNo, Data, SpaceNo, Support};
 use umpire::games::adp::orders::{self, Order};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::sequence::{self, CardTurn, Offer, Took};
@@ -378,7 +378,7 @@ fn second_eligible_options_follow_the_first() {
     // after the Event, an Op with or without an SA.
     let (r, mut st) = game();
     let d = r.data();
-    on_card(&r, &mut st, 14);
+    on_card(&r, &mut st, CardNo(14));
     assert_eq!(
         sequence::offers(d, &st),
         vec![Offer::Event, Offer::Op, Offer::OpSa]
@@ -402,8 +402,8 @@ fn the_final_event_card_allows_only_limited_operations_without_sweep_or_march() 
     // 2.3.8.
     let (r, mut st) = game();
     let d = r.data();
-    on_card(&r, &mut st, 14);
-    st.deck.next = Some(78);
+    on_card(&r, &mut st, CardNo(14));
+    st.deck.next = Some(CardNo(78));
     st.deck.props_drawn = st.deck.props_total;
     assert!(sequence::final_event_card(d, &st));
     assert_eq!(sequence::offers(d, &st), vec![Offer::Event, Offer::LimOp]);
@@ -433,8 +433,8 @@ fn executing_factions_become_ineligible_and_passers_stay_eligible() {
     // the same slot on; executors are Ineligible for the next card.
     let (r, mut st) = game();
     let d = r.data().clone();
-    on_card(&r, &mut st, 14);
-    let order = d.card(14).unwrap().order.clone();
+    on_card(&r, &mut st, CardNo(14));
+    let order = d.card(CardNo(14)).unwrap().order.clone();
     let mut dice = Dice::seeded([5; 32]);
     assert_eq!(sequence::decider(&d, &st), Some(order[0]));
     sequence::act(&d, &mut st, order[0], &Order::Pass, &mut dice).unwrap();
@@ -450,7 +450,7 @@ fn executing_factions_become_ineligible_and_passers_stay_eligible() {
     sequence::act(&d, &mut st, order[2], &Order::Pass, &mut dice).unwrap();
     sequence::act(&d, &mut st, order[3], &Order::Pass, &mut dice).unwrap();
     // The card is over: the next card is current.
-    assert_eq!(st.deck.current, Some(1));
+    assert_eq!(st.deck.current, Some(CardNo(1)));
     assert!(!st.eligible[order[1].index()]);
     for f in [order[0], order[2], order[3]] {
         assert!(st.eligible[f.index()], "{f:?} passed and stays Eligible");
@@ -582,21 +582,21 @@ fn two_propaganda_cards_in_a_row_give_one_round() {
     // 6.0: a Propaganda card right after another is played without a Round.
     let (r, mut st) = game();
     let d = r.data().clone();
-    st.deck.current = Some(73);
-    st.deck.next = Some(74);
+    st.deck.current = Some(CardNo(73));
+    st.deck.next = Some(CardNo(74));
     st.deck.last_was_propaganda = false;
     st.deck.props_drawn = 2;
     st.stage = Stage::Card(CardTurn::default());
     let mut ev = Vec::new();
     // The Round of card 73 ran: its Reset draws on.
     st.deck.last_was_propaganda = true;
-    st.deck.current = Some(73);
+    st.deck.current = Some(CardNo(73));
     sequence::next_card(&d, &mut st, &mut Dice::seeded([2; 32]), &mut ev).unwrap();
     assert!(
         ev.iter().any(|e| e.text.contains("without a Round")),
         "{ev:?}"
     );
-    assert!(st.deck.played.contains(&74));
+    assert!(st.deck.played.contains(&CardNo(74)));
 }
 
 #[test]
@@ -615,7 +615,7 @@ fn the_deck_draws_every_card_once_with_labelled_rolls() {
     assert_eq!(seen.len(), per * usize::from(d.scenario.piles));
     for (i, pile) in seen.chunks(per).enumerate() {
         assert_eq!(
-            pile.iter().filter(|c| **c > 72).count(),
+            pile.iter().filter(|c| **c > CardNo(72)).count(),
             1,
             "pile {i}: one Propaganda card"
         );
@@ -767,7 +767,7 @@ fn events_run_their_steps_and_capabilities_hook_into_costs() {
     // 5.1, 5.3: a Capability's modifier changes an Operation's cost.
     let (r, mut st) = empty();
     let d = r.data();
-    let card = d.card(23).unwrap().clone();
+    let card = d.card(CardNo(23)).unwrap().clone();
     assert_eq!(card.title, "Roadside IEDs");
     let (ev, halt) =
         umpire::games::adp::effects::execute(d, &mut st, Faction::Taliban, &card, false, &[])
@@ -985,7 +985,7 @@ fn the_map_renders_at_72_columns() {
 
 /// The first Event card whose faction order `fits`, current, its 1st
 /// Eligible having taken Operations (2.3.4).
-fn after_first_took_ops(r: &Adp, st: &mut State, fits: impl Fn(&[Faction]) -> bool) -> u8 {
+fn after_first_took_ops(r: &Adp, st: &mut State, fits: impl Fn(&[Faction]) -> bool) -> CardNo {
     let d = r.data();
     let card = d
         .cards
@@ -1680,7 +1680,7 @@ fn a_hidden_agenda_adds_one_to_its_holders_margin_in_the_ranking() {
 fn removed(
     d: &Data,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     n: u32,
     targets: &[Faction],
     by: umpire::games::adp::removal::By,
@@ -1865,7 +1865,7 @@ fn a_non_player_removes_its_own_active_guerrillas_first() {
 
         put(&d, &mut st, "kandahar", Piece::TalUnder, 1);
         put(&d, &mut st, "kandahar", Piece::TalActive, 2);
-        let card = d.card(16).unwrap().clone();
+        let card = d.card(CardNo(16)).unwrap().clone();
         let k = s(&d, "kandahar");
         umpire::games::adp::effects::execute(&d, &mut st, Faction::Taliban, &card, false, &[k])
             .unwrap();
@@ -1956,7 +1956,7 @@ fn every_illegal_line_of_a_propaganda_plan_is_reported_at_once() {
 
 /// An Event card whose 1st faction is `first`, played now, with the
 /// faction that follows it on the card.
-fn card_led_by(r: &Adp, st: &mut State, first: Faction) -> (u8, Faction, Faction) {
+fn card_led_by(r: &Adp, st: &mut State, first: Faction) -> (CardNo, Faction, Faction) {
     let card = r
         .data()
         .cards
@@ -2064,7 +2064,7 @@ fn conditional_orders_are_read_when_set_with_line_and_column() {
         Ruleset::set_standing(&r, &mut st, side, &lines("on 5 first\nchoose kabul")).unwrap_err();
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("on CARD choose"), "{e}");
-    st.deck.played.push(5);
+    st.deck.played.push(CardNo(5));
     let e = Ruleset::set_standing(&r, &mut st, side, &lines("on 5 any\npass")).unwrap_err();
     assert!(e.message.contains("has been played"), "{e}");
     // Transfer offers and branches go together; `end` closes a branch.
@@ -2184,7 +2184,7 @@ fn an_illegal_line_found_while_applying_points_at_its_space() {
 }
 
 /// A card led by the Coalition (its first faction).
-fn coalition_card() -> u8 {
+fn coalition_card() -> CardNo {
     Adp::new()
         .data()
         .cards
@@ -2204,7 +2204,7 @@ fn taliban_choose(more: &str) -> String {
 
 /// Emptied, with Underground Taliban in Kandahar (3), Helmand (1) and
 /// Zabol (2), on card `n`.
-fn three_taliban_spaces(r: Adp, st: State, n: u8) -> (Adp, State) {
+fn three_taliban_spaces(r: Adp, st: State, n: CardNo) -> (Adp, State) {
     let (r, mut st) = emptied(r, st);
     let d = r.data().clone();
     put(&d, &mut st, "kandahar", Piece::TalUnder, 3);
@@ -2873,12 +2873,12 @@ fn the_stand_in_cards_meet_a_chosen_step_and_a_grant() {
     // text, the Warlords), so that self-play meets both.
     let r = Adp::new();
     let d = r.data();
-    let hazara = d.card(64).unwrap();
+    let hazara = d.card(CardNo(64)).unwrap();
     assert_eq!(
         hazara.side(false)[0].chosen_by(),
         Some((Faction::Taliban, 2))
     );
-    let tajiks = d.card(60).unwrap();
+    let tajiks = d.card(CardNo(60)).unwrap();
     assert!(tajiks.side(true).iter().any(|s| matches!(
         s,
         umpire::games::adp::cards::Step::Grant {
@@ -3011,7 +3011,7 @@ fn a_clubs_space_order_changes_where_a_non_player_widens_first() {
     // the faction's `spaces` order; a space named first comes first.
     let d = Adp::new().data().clone();
     let (_, st) = game();
-    let mut v: Vec<SpaceId> = d.ids().collect();
+    let mut v: Vec<SpaceNo> = d.ids().collect();
     d.sort_spaces(&st, &d.nonplayer[Faction::Warlords.index()].spaces, &mut v);
     assert_eq!(v[0], s(&d, "kabul"), "the most Pop first");
     let text = data::NONPLAYER_TOML.replace(
@@ -3026,7 +3026,7 @@ fn a_clubs_space_order_changes_where_a_non_player_widens_first() {
         &text,
     )
     .unwrap();
-    let mut v: Vec<SpaceId> = d2.ids().collect();
+    let mut v: Vec<SpaceNo> = d2.ids().collect();
     d2.sort_spaces(&st, &d2.nonplayer[Faction::Warlords.index()].spaces, &mut v);
     assert_eq!(v[0], s(&d2, "faryab"));
 }
@@ -3043,8 +3043,8 @@ fn a_game_meets_the_hazara_question_and_self_play_answers_it() {
         &["coalition", "government", "taliban", "warlords"],
     );
     let d = r.data().clone();
-    on_card(&r, &mut st, 64);
-    assert_eq!(d.card(64).unwrap().order[0], Faction::Government);
+    on_card(&r, &mut st, CardNo(64));
+    assert_eq!(d.card(CardNo(64)).unwrap().order[0], Faction::Government);
     let before: u32 = d
         .ids()
         .map(|x| st[x].pieces.guerrillas(Faction::Taliban))

@@ -12,7 +12,7 @@ use umpire::core::game::Verdict;
 use umpire::core::hex::Hex;
 use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{AwaitKind, Event, Ruleset, Setup, Side};
-use umpire::games::sarhu::data::{OOB_TOML, TABLES_TOML};
+use umpire::games::sarhu::data::{OOB_TOML, TABLES_TOML, UnitId};
 use umpire::games::sarhu::state::{Decision, Loc, State};
 use umpire::games::sarhu::{Faction, Sarhu, combat};
 
@@ -641,10 +641,10 @@ fn rule_7_4_example_woods() {
     t.put("nh.c1 nh.h1", "0202");
     let d = t.r.data();
     let (f1, c1, nc, nh) = (
-        t.unit("ds.f1") as u16,
-        t.unit("ds.c1") as u16,
-        t.unit("nh.c1") as u16,
-        t.unit("nh.h1") as u16,
+        UnitId::at(t.unit("ds.f1")),
+        UnitId::at(t.unit("ds.c1")),
+        UnitId::at(t.unit("nh.c1")),
+        UnitId::at(t.unit("nh.h1")),
     );
     let ming = combat::side_total(
         d,
@@ -687,10 +687,10 @@ fn rule_7_5_example_halving() {
     t.dis("ds.f1 ds.c1 nh.c1 nh.h1");
     let d = t.r.data();
     let (f1, c1, nc, nh) = (
-        t.unit("ds.f1") as u16,
-        t.unit("ds.c1") as u16,
-        t.unit("nh.c1") as u16,
-        t.unit("nh.h1") as u16,
+        UnitId::at(t.unit("ds.f1")),
+        UnitId::at(t.unit("ds.c1")),
+        UnitId::at(t.unit("nh.c1")),
+        UnitId::at(t.unit("nh.h1")),
     );
     assert_eq!(
         combat::side_total(

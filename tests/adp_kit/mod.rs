@@ -10,7 +10,7 @@ use umpire::core::movefile::SourceLine;
 use umpire::core::ruleset::{Event, Ruleset, Setup};
 use umpire::games::adp::Adp;
 use umpire::games::adp::action::{self, Terms};
-use umpire::games::adp::data::{Data, SpaceId, Support};
+use umpire::games::adp::data::{CardNo, Data, SpaceNo, Support};
 use umpire::games::adp::orders::{self, Order};
 use umpire::games::adp::pieces::{Faction, Piece};
 use umpire::games::adp::sequence::CardTurn;
@@ -82,15 +82,15 @@ pub fn np_game_emptied() -> (Adp, State) {
 }
 
 /// Card `n` played now, card 1 showing next, nobody executed yet.
-pub fn on_card(r: &Adp, st: &mut State, n: u8) {
+pub fn on_card(r: &Adp, st: &mut State, n: CardNo) {
     st.deck.current = Some(n);
-    st.deck.next = Some(1);
+    st.deck.next = Some(CardNo(1));
     st.stage = Stage::Card(CardTurn::default());
     let _ = r;
 }
 
 /// The game over the embedded data with one card's shaded text replaced.
-pub fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
+pub fn with_card_text(n: CardNo, shaded: &str) -> (Adp, State) {
     with_card_text_in(
         n,
         shaded,
@@ -102,7 +102,11 @@ pub fn with_card_text(n: u8, shaded: &str) -> (Adp, State) {
 }
 
 /// [`with_card_text`] in a seating mode, at the current version.
-pub fn with_card_text_in(n: u8, shaded: &str, (scenario, sides): (&str, &[&str])) -> (Adp, State) {
+pub fn with_card_text_in(
+    n: CardNo,
+    shaded: &str,
+    (scenario, sides): (&str, &[&str]),
+) -> (Adp, State) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     let cards = read("cards.toml");
@@ -169,7 +173,7 @@ pub fn fixture_game() -> (Adp, State) {
 // -------------------------------------------------------------- anywhere
 
 /// The space called `name`.
-pub fn s(d: &Data, name: &str) -> SpaceId {
+pub fn s(d: &Data, name: &str) -> SpaceNo {
     d.find(name).unwrap_or_else(|| panic!("no space {name}"))
 }
 

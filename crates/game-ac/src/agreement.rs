@@ -78,7 +78,7 @@ pub fn show(d: &Data, t: &Term) -> String {
         EconOrder::Return(a, s) => format!(
             "the {} return their prisoner {} on {s} at the start of the next turn",
             t.by.people(),
-            d.agents[a.0 as usize].name
+            d.agents[*a].name
         ),
         other => format!("{other:?}"),
     }
@@ -94,7 +94,7 @@ fn terms(d: &Data, o: &Offer) -> String {
 
 /// Whether `by` holds `r` to cede it (23.1(2)), for the check at proposal.
 fn holds(st: &State, by: Power, r: RegionId) -> bool {
-    st.control[r.0 as usize] == Some(by)
+    st.control[r] == Some(by)
 }
 
 /// Carries out an agreement order of `p`.
@@ -125,11 +125,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(),
                     && st.agent(*a).loc != super::state::Loc::Prisoner(by)
                 {
                     return Err(illegal(
-                        format!(
-                            "the {} hold no prisoner {}",
-                            by.people(),
-                            d.agents[a.0 as usize].name
-                        ),
+                        format!("the {} hold no prisoner {}", by.people(), d.agents[*a].name),
                         "16.42(1)",
                     ));
                 }

@@ -44,7 +44,7 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Viewer) -> Vec<Unit> {
     for a in st.agents_at(Loc::Sq(s)) {
         let side = letter(st.agent_owner(d, a));
         if open || (alone && st.agent(a).face_up) {
-            out.push(Unit::new(d.agents[a.0 as usize].id.clone()).side(side));
+            out.push(Unit::new(d.agents[a].id.clone()).side(side));
         } else if alone && !hidden.contains(&side) {
             hidden.push(side);
         }
@@ -63,13 +63,10 @@ pub fn board(d: &Data, st: &State, viewer: Viewer) -> SquareBoard {
     let mut b = SquareBoard::default();
     for s in d.all_squares() {
         let Some(info) = d.sq(s) else { continue };
-        let control = info
-            .region
-            .map(|r| st.control[r.0 as usize])
-            .map(|c| match c {
-                Some(p) => letter(Some(p)),
-                None => 'n',
-            });
+        let control = info.region.map(|r| st.control[r]).map(|c| match c {
+            Some(p) => letter(Some(p)),
+            None => 'n',
+        });
         b.cells.insert(
             s,
             Cell {
@@ -118,7 +115,7 @@ pub fn board(d: &Data, st: &State, viewer: Viewer) -> SquareBoard {
                 .map(|u| st.unit(u).id.clone())
                 .chain(
                     st.agents_at(Loc::Base(base))
-                        .map(|a: AgentId| d.agents[a.0 as usize].id.clone()),
+                        .map(|a: AgentId| d.agents[a].id.clone()),
                 )
                 .collect();
             b.off_map

@@ -108,6 +108,7 @@ fn left_out(d: &Data, checks: Checks, code: &str) -> bool {
             .any(|(c, _)| c.eq_ignore_ascii_case(code))
 }
 
+/// The map file read and checked: its squares, cities and regions (2.1, 26.0).
 fn map(
     m: &RawMapFile,
     t: &Numbers,
@@ -116,81 +117,8 @@ fn map(
     errors: &mut Vec<String>,
 ) -> Option<MapParts> {
     let (cols, rows) = (m.map.cols, m.map.rows);
-    let key: BTreeMap<char, RegionId> = m
-        .map
-        .region_key
-        .iter()
-        .filter_map(|(k, v)| {
-            let c = k.chars().next()?;
-            match codes.iter().position(|x| x == v) {
-                Some(i) => Some((c, RegionId(i as u8))),
-                None => {
-                    err(
-                        errors,
-                        format!("map.region_key: {v} is not a region code (26.0)"),
-                    );
-                    None
-                }
-            }
-        })
-        .collect();
-    if checks == Checks::Full && key.len() != codes.len() {
-        err(
-            errors,
-            format!(
-                "map.region_key names {} regions, the rulebook 19 (26.0)",
-                key.len()
-            ),
-        );
-    }
-    for (name, grid) in [
-        ("terrain", &m.map.terrain),
-        ("regions", &m.map.regions),
-        ("rivers", &m.map.rivers),
-    ] {
-        if grid.len() != rows as usize || grid.iter().any(|r| r.chars().count() != cols as usize) {
-            err(
-                errors,
-                format!("map.{name}: want {rows} rows of {cols} characters"),
-            );
-            return None;
-        }
-    }
-    let mut squares = Vec::new();
-    for r in 0..rows as usize {
-        let tr: Vec<char> = m.map.terrain[r].chars().collect();
-        let rr: Vec<char> = m.map.regions[r].chars().collect();
-        let vr: Vec<char> = m.map.rivers[r].chars().collect();
-        for c in 0..cols as usize {
-            let sq = Sq::new(c as i32 + 1, r as i32 + 1);
-            let terrain = terrain_glyph(tr[c]).unwrap_or_else(|| {
-                err(
-                    errors,
-                    format!("map.terrain {sq}: unknown glyph {:?}", tr[c]),
-                );
-                Terrain::Clear
-            });
-            let region = key.get(&rr[c]).copied();
-            if terrain == Terrain::Sea && region.is_some() {
-                err(
-                    errors,
-                    format!("map {sq}: an all-sea square lies in a region"),
-                );
-            }
-            if terrain != Terrain::Sea && region.is_none() {
-                err(
-                    errors,
-                    format!("map {sq}: a land square in no region (2.11)"),
-                );
-            }
-            squares.push(SquareInfo {
-                terrain,
-                region,
-                river: vr[c] == 'r',
-                city: None,
-            });
-        }
-    }
+    let key = region_key(m, codes, checks, errors);
+    let mut squares = squares(m, &key, errors)?;
     let mut cities = Vec::new();
     let mut capitals: BTreeMap<RegionId, Vec<CityId>> = BTreeMap::new();
     let mut of_region: BTreeMap<RegionId, Vec<CityId>> = BTreeMap::new();
@@ -242,6 +170,117 @@ fn map(
             income: c.income,
         });
     }
+    let regions = regions(t, codes, &capitals, &of_region, errors);
+    if checks != Checks::Fixture {
+        printed_capitals(codes, &cities, &regions, errors);
+    }
+    Some((squares, cities, regions))
+}
+
+/// `map.region_key`: each glyph of the region grid and its region.
+fn region_key(
+    m: &RawMapFile,
+    codes: &[&str],
+    checks: Checks,
+    errors: &mut Vec<String>,
+) -> BTreeMap<char, RegionId> {
+    let key: BTreeMap<char, RegionId> = m
+        .map
+        .region_key
+        .iter()
+        .filter_map(|(k, v)| {
+            let c = k.chars().next()?;
+            match codes.iter().position(|x| x == v) {
+                Some(i) => Some((c, RegionId(i as u8))),
+                None => {
+                    err(
+                        errors,
+                        format!("map.region_key: {v} is not a region code (26.0)"),
+                    );
+                    None
+                }
+            }
+        })
+        .collect();
+    if checks == Checks::Full && key.len() != codes.len() {
+        err(
+            errors,
+            format!(
+                "map.region_key names {} regions, the rulebook 19 (26.0)",
+                key.len()
+            ),
+        );
+    }
+    key
+}
+
+/// The squares from the terrain, region and river grids; `None` if a grid
+/// has the wrong shape.
+fn squares(
+    m: &RawMapFile,
+    key: &BTreeMap<char, RegionId>,
+    errors: &mut Vec<String>,
+) -> Option<Vec<SquareInfo>> {
+    let (cols, rows) = (m.map.cols, m.map.rows);
+    for (name, grid) in [
+        ("terrain", &m.map.terrain),
+        ("regions", &m.map.regions),
+        ("rivers", &m.map.rivers),
+    ] {
+        if grid.len() != rows as usize || grid.iter().any(|r| r.chars().count() != cols as usize) {
+            err(
+                errors,
+                format!("map.{name}: want {rows} rows of {cols} characters"),
+            );
+            return None;
+        }
+    }
+    let mut squares = Vec::new();
+    for r in 0..rows as usize {
+        let tr: Vec<char> = m.map.terrain[r].chars().collect();
+        let rr: Vec<char> = m.map.regions[r].chars().collect();
+        let vr: Vec<char> = m.map.rivers[r].chars().collect();
+        for c in 0..cols as usize {
+            let sq = Sq::new(c as i32 + 1, r as i32 + 1);
+            let terrain = terrain_glyph(tr[c]).unwrap_or_else(|| {
+                err(
+                    errors,
+                    format!("map.terrain {sq}: unknown glyph {:?}", tr[c]),
+                );
+                Terrain::Clear
+            });
+            let region = key.get(&rr[c]).copied();
+            if terrain == Terrain::Sea && region.is_some() {
+                err(
+                    errors,
+                    format!("map {sq}: an all-sea square lies in a region"),
+                );
+            }
+            if terrain != Terrain::Sea && region.is_none() {
+                err(
+                    errors,
+                    format!("map {sq}: a land square in no region (2.11)"),
+                );
+            }
+            squares.push(SquareInfo {
+                terrain,
+                region,
+                river: vr[c] == 'r',
+                city: None,
+            });
+        }
+    }
+    Some(squares)
+}
+
+/// The regions, each with one capital (15.0) and its victory points (2.14).
+fn regions(
+    t: &Numbers,
+    codes: &[&str],
+    capitals: &BTreeMap<RegionId, Vec<CityId>>,
+    of_region: &BTreeMap<RegionId, Vec<CityId>>,
+    errors: &mut Vec<String>,
+) -> Vec<Region> {
     let mut regions = Vec::new();
     for (i, code) in codes.iter().enumerate() {
         let name = REGION_NAMES
@@ -271,14 +310,17 @@ fn map(
             vp,
         });
     }
-    if checks == Checks::Fixture {
-        return Some((squares, cities, regions));
-    }
+    regions
+}
+
+/// The printed map's capitals the errata and set-ups name (errata 2.81,
+/// 26.0 S1 3.5(2)); a fixture's map need not have them.
+fn printed_capitals(codes: &[&str], cities: &[City], regions: &[Region], errors: &mut Vec<String>) {
     for (code, city) in [("KV", "Khiva"), ("PA", "Chitral")] {
         let i = codes.iter().position(|x| *x == code).unwrap_or(0);
         if regions
             .get(i)
-            .and_then(|r| cities.get(r.capital.0 as usize))
+            .and_then(|r| cities.get(r.capital.index()))
             .is_none_or(|c: &City| c.name != city)
         {
             err(
@@ -298,7 +340,6 @@ fn map(
             ),
         );
     }
-    Some((squares, cities, regions))
 }
 
 fn routes(d: &mut Data, m: &RawMapFile, errors: &mut Vec<String>) {
@@ -716,6 +757,7 @@ fn parse_units(d: &Data, s: &str) -> Option<(Nat, Kind, u32)> {
     Some((d.parse_nat(w[0])?, Kind::parse(w[1])?, w[2].parse().ok()?))
 }
 
+/// A scenario read and checked against the map, the agents and the counter mix (26.0).
 fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scenario> {
     let mut control = Vec::new();
     for (p, list) in [(Power::British, &s.british), (Power::Russian, &s.russian)] {
@@ -731,127 +773,17 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
     let mut used: BTreeMap<(Nat, Kind), u32> = BTreeMap::new();
     let mut agents_seen = BTreeSet::new();
     for p in &s.place {
-        let at = if let Some(b) = Base::parse(&p.at) {
-            At::Base(b)
-        } else if let Some(c) = d.find_city(&p.at) {
-            At::Sq(d.city(c).sq)
-        } else if let Ok(sq) = p.at.parse::<Sq>() {
-            At::Sq(sq)
-        } else {
-            err(errors, format!("scenario {}: no place {}", s.key, p.at));
+        let Some(at) = place_at(d, s, p, errors) else {
             continue;
         };
         let region = match at {
             At::Sq(sq) => d.sq(sq).and_then(|i| i.region),
             At::Base(_) => None,
         };
-        let mut units = Vec::new();
-        for us in &p.units {
-            let Some((n, k, c)) = parse_units(d, us) else {
-                err(
-                    errors,
-                    format!("scenario {} at {}: cannot read units {us:?}", s.key, p.at),
-                );
-                continue;
-            };
-            // Neutral units start in their own region (26.0 "in any X cities");
-            // controlled ones may not (S2 3.8(2) puts a Nepal brigade in India).
-            if let Nat::Native(r) = n
-                && region != Some(r)
-                && !control.iter().any(|(c, _)| *c == r)
-            {
-                err(
-                    errors,
-                    format!(
-                        "scenario {} at {}: neutral {us} set up outside its region",
-                        s.key, p.at
-                    ),
-                );
-            }
-            *used.entry((n, k)).or_insert(0) += c;
-            units.push((n, k, c));
-        }
-        let mut agents = Vec::new();
-        for a in &p.agents {
-            let id = if a.eq_ignore_ascii_case("khan") {
-                match region {
-                    Some(r) => format!("khan-{}", d.reg(r).code.to_ascii_lowercase()),
-                    None => {
-                        err(
-                            errors,
-                            format!("scenario {}: a Khan outside any region", s.key),
-                        );
-                        continue;
-                    }
-                }
-            } else if a.eq_ignore_ascii_case("pundit") {
-                (1..)
-                    .map(|i| format!("pundit{i}"))
-                    .find(|x| !agents_seen.contains(x))
-                    .unwrap_or_default()
-            } else {
-                slug(a)
-            };
-            if d.find_agent(&id).is_none() {
-                err(errors, format!("scenario {}: no agent {a}", s.key));
-            }
-            if !agents_seen.insert(id.clone()) {
-                err(
-                    errors,
-                    format!("scenario {}: agent {a} placed twice", s.key),
-                );
-            }
-            agents.push(id);
-        }
-        let mut markers = Vec::new();
-        for m in &p.markers {
-            let w: Vec<&str> = m.split_whitespace().collect();
-            match (
-                w.first().and_then(|x| Power::parse(x)),
-                w.get(1).and_then(|x| MarkerKind::parse(x)),
-            ) {
-                (Some(pw), Some(k)) => {
-                    let city = matches!(at, At::Sq(sq) if d.city_at(sq).is_some());
-                    if matches!(k, MarkerKind::Colony | MarkerKind::TradingPost) && !city {
-                        err(
-                            errors,
-                            format!(
-                                "scenario {}: a {} off a city (20.31, 20.33)",
-                                s.key,
-                                k.key()
-                            ),
-                        );
-                    }
-                    markers.push((pw, k));
-                }
-                _ => err(
-                    errors,
-                    format!("scenario {}: cannot read marker {m:?}", s.key),
-                ),
-            }
-        }
-        let pick = match &p.pick {
-            None => None,
-            Some(k) => {
-                let i = picks.iter().position(|x| x.key == *k);
-                match (i, at) {
-                    (None, _) => err(errors, format!("scenario {}: no pick {k}", s.key)),
-                    (Some(i), At::Sq(sq)) if !picks[i].allows(d, sq) => err(
-                        errors,
-                        format!(
-                            "scenario {}: {} is not a place pick {k} allows",
-                            s.key, p.at
-                        ),
-                    ),
-                    (Some(_), At::Base(_)) => err(
-                        errors,
-                        format!("scenario {}: pick {k} in a home base", s.key),
-                    ),
-                    _ => {}
-                }
-                i
-            }
-        };
+        let units = placed_units(d, s, p, region, &control, &mut used, errors);
+        let agents = placed_agents(d, s, p, region, &mut agents_seen, errors);
+        let markers = placed_markers(d, s, p, at, errors);
+        let pick = placed_pick(d, s, p, at, &picks, errors);
         places.push(Placement {
             at,
             units,
@@ -860,20 +792,7 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
             pick,
         });
     }
-    for ((n, k), c) in &used {
-        let have = d.mix.get(&(*n, *k)).copied().unwrap_or(0);
-        if *c > have {
-            err(
-                errors,
-                format!(
-                    "scenario {} sets up {c} {} {} but the counter mix has {have} (10.62)",
-                    s.key,
-                    d.nat_code(*n),
-                    k.key()
-                ),
-            );
-        }
-    }
+    within_the_mix(d, s, &used, errors);
     let first_setter = Power::parse(&s.first_setter).unwrap_or_else(|| {
         err(
             errors,
@@ -907,6 +826,195 @@ fn scenario(d: &Data, s: &RawScenario, errors: &mut Vec<String>) -> Option<Scena
         places,
         picks,
     })
+}
+
+/// Where a placement is: a home base, a city or a square.
+fn place_at(d: &Data, s: &RawScenario, p: &RawPlace, errors: &mut Vec<String>) -> Option<At> {
+    if let Some(b) = Base::parse(&p.at) {
+        Some(At::Base(b))
+    } else if let Some(c) = d.find_city(&p.at) {
+        Some(At::Sq(d.city(c).sq))
+    } else if let Ok(sq) = p.at.parse::<Sq>() {
+        Some(At::Sq(sq))
+    } else {
+        err(errors, format!("scenario {}: no place {}", s.key, p.at));
+        None
+    }
+}
+
+/// A placement's units, counted into `used` for the counter mix.
+fn placed_units(
+    d: &Data,
+    s: &RawScenario,
+    p: &RawPlace,
+    region: Option<RegionId>,
+    control: &[(RegionId, Power)],
+    used: &mut BTreeMap<(Nat, Kind), u32>,
+    errors: &mut Vec<String>,
+) -> Vec<(Nat, Kind, u32)> {
+    let mut units = Vec::new();
+    for us in &p.units {
+        let Some((n, k, c)) = parse_units(d, us) else {
+            err(
+                errors,
+                format!("scenario {} at {}: cannot read units {us:?}", s.key, p.at),
+            );
+            continue;
+        };
+        // Neutral units start in their own region (26.0 "in any X cities");
+        // controlled ones may not (S2 3.8(2) puts a Nepal brigade in India).
+        if let Nat::Native(r) = n
+            && region != Some(r)
+            && !control.iter().any(|(c, _)| *c == r)
+        {
+            err(
+                errors,
+                format!(
+                    "scenario {} at {}: neutral {us} set up outside its region",
+                    s.key, p.at
+                ),
+            );
+        }
+        *used.entry((n, k)).or_insert(0) += c;
+        units.push((n, k, c));
+    }
+    units
+}
+
+/// A placement's agents by id (a Khan of its region, the next pundit), each
+/// placed once.
+fn placed_agents(
+    d: &Data,
+    s: &RawScenario,
+    p: &RawPlace,
+    region: Option<RegionId>,
+    agents_seen: &mut BTreeSet<String>,
+    errors: &mut Vec<String>,
+) -> Vec<String> {
+    let mut agents = Vec::new();
+    for a in &p.agents {
+        let id = if a.eq_ignore_ascii_case("khan") {
+            match region {
+                Some(r) => format!("khan-{}", d.reg(r).code.to_ascii_lowercase()),
+                None => {
+                    err(
+                        errors,
+                        format!("scenario {}: a Khan outside any region", s.key),
+                    );
+                    continue;
+                }
+            }
+        } else if a.eq_ignore_ascii_case("pundit") {
+            (1..)
+                .map(|i| format!("pundit{i}"))
+                .find(|x| !agents_seen.contains(x))
+                .unwrap_or_default()
+        } else {
+            slug(a)
+        };
+        if d.find_agent(&id).is_none() {
+            err(errors, format!("scenario {}: no agent {a}", s.key));
+        }
+        if !agents_seen.insert(id.clone()) {
+            err(
+                errors,
+                format!("scenario {}: agent {a} placed twice", s.key),
+            );
+        }
+        agents.push(id);
+    }
+    agents
+}
+
+/// A placement's civilization markers; colonies and trading posts in a city
+/// only (20.31, 20.33).
+fn placed_markers(
+    d: &Data,
+    s: &RawScenario,
+    p: &RawPlace,
+    at: At,
+    errors: &mut Vec<String>,
+) -> Vec<(Power, MarkerKind)> {
+    let mut markers = Vec::new();
+    for m in &p.markers {
+        let w: Vec<&str> = m.split_whitespace().collect();
+        match (
+            w.first().and_then(|x| Power::parse(x)),
+            w.get(1).and_then(|x| MarkerKind::parse(x)),
+        ) {
+            (Some(pw), Some(k)) => {
+                let city = matches!(at, At::Sq(sq) if d.city_at(sq).is_some());
+                if matches!(k, MarkerKind::Colony | MarkerKind::TradingPost) && !city {
+                    err(
+                        errors,
+                        format!(
+                            "scenario {}: a {} off a city (20.31, 20.33)",
+                            s.key,
+                            k.key()
+                        ),
+                    );
+                }
+                markers.push((pw, k));
+            }
+            _ => err(
+                errors,
+                format!("scenario {}: cannot read marker {m:?}", s.key),
+            ),
+        }
+    }
+    markers
+}
+
+/// The set-up choice a placement belongs to, if any, at a place it allows.
+fn placed_pick(
+    d: &Data,
+    s: &RawScenario,
+    p: &RawPlace,
+    at: At,
+    picks: &[Pick],
+    errors: &mut Vec<String>,
+) -> Option<usize> {
+    let k = p.pick.as_ref()?;
+    let i = picks.iter().position(|x| x.key == *k);
+    match (i, at) {
+        (None, _) => err(errors, format!("scenario {}: no pick {k}", s.key)),
+        (Some(i), At::Sq(sq)) if !picks[i].allows(d, sq) => err(
+            errors,
+            format!(
+                "scenario {}: {} is not a place pick {k} allows",
+                s.key, p.at
+            ),
+        ),
+        (Some(_), At::Base(_)) => err(
+            errors,
+            format!("scenario {}: pick {k} in a home base", s.key),
+        ),
+        _ => {}
+    }
+    i
+}
+
+/// 10.62: a scenario sets up no more units of a kind than the counter mix has.
+fn within_the_mix(
+    d: &Data,
+    s: &RawScenario,
+    used: &BTreeMap<(Nat, Kind), u32>,
+    errors: &mut Vec<String>,
+) {
+    for ((n, k), c) in used {
+        let have = d.mix.get(&(*n, *k)).copied().unwrap_or(0);
+        if *c > have {
+            err(
+                errors,
+                format!(
+                    "scenario {} sets up {c} {} {} but the counter mix has {have} (10.62)",
+                    s.key,
+                    d.nat_code(*n),
+                    k.key()
+                ),
+            );
+        }
+    }
 }
 
 /// The scenario's set-up choices (26.0).

@@ -5,7 +5,7 @@
 //! end of the combat phase (16.4(4), 16.41).
 
 use super::bop;
-use super::data::{CrtCode, CrtLetter, Data, MarkerKind, Power, Terrain};
+use super::data::{CrtCell, CrtCode, CrtLetter, Data, MarkerKind, Power, Terrain};
 use super::geom::{Grid, Sq};
 use super::state::{AgentId, CrtChoice, Loc, State, UnitId};
 use super::turn::Ctx;
@@ -127,7 +127,7 @@ pub fn multiplier(d: &Data, st: &State, s: Sq, defender: Power) -> u32 {
 
 fn best_military(d: &Data, st: &State, s: Sq, p: Power) -> u32 {
     st.side_agents_at(d, Loc::Sq(s), p)
-        .map(|a| d.agents[a.0 as usize].military)
+        .map(|a| d.agents[a].military)
         .max()
         .unwrap_or(0)
 }
@@ -208,53 +208,11 @@ fn battle(
         vec![s],
     );
     // 14.5: withdrawal before combat (N3).
-    let fastest = a_units
-        .iter()
-        .map(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf)
-        .max()
-        .unwrap_or(0);
-    let can_withdraw = d_units
-        .iter()
-        .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf > fastest);
-    if can_withdraw && st.standing[def.index()].withdraw {
-        ctx.say(
-            format!("The {} withdraw before combat (14.5).", def.people()),
-            vec![s],
-        );
-        retreat(ctx, st, s, def, &d_units);
+    if withdraws(ctx, st, s, def, &a_units, &d_units) {
         return Ok(());
     }
     open_war(ctx, st, &a_units, &d_units, att)?;
-    let (battle_ok, raid_ok) = crts_allowed(d, st, &a_units);
-    // A force may always use one table: its B and C factors and its R and
-    // C factors together are at least all of them.
-    let usable = if battle_ok {
-        CrtChoice::Battle
-    } else {
-        CrtChoice::Raid
-    };
-    let table = match choice {
-        Some(CrtChoice::Raid) if raid_ok => CrtChoice::Raid,
-        Some(CrtChoice::Battle) if battle_ok => CrtChoice::Battle,
-        // Version 9 refuses a choice the force may not use when it is
-        // written and after every order that could change the force
-        // before a roll; one that a negotiation's result (after its roll)
-        // spoilt is told here, never fought silently on the other table.
-        Some(c) if d.version >= 9 => {
-            let why = crt_problem(d, st, att, s, c)
-                .map_or(String::new(), |(m, rule)| format!("{m} ({rule})"));
-            ctx.tell(
-                att,
-                format!(
-                    "Your choice of the {} table at {s} cannot stand: {why}; the combat is fought on the {} table.",
-                    table_name(c),
-                    table_name(usable)
-                ),
-            );
-            usable
-        }
-        _ => usable,
-    };
+    let table = table(ctx, st, s, att, choice, &a_units);
     let a_str: u32 = a_units.iter().map(|u| st.strength(d, *u)).sum();
     let m = multiplier(d, st, s, def);
     let d_str: u32 = d_units.iter().map(|u| st.strength(d, *u)).sum::<u32>() * m;
@@ -283,9 +241,98 @@ fn battle(
         ),
         vec![s],
     );
+    carry_out(ctx, st, s, (att, def), cell, &a_units, &d_units);
+    Ok(())
+}
+
+/// 14.5 (N3): the defender withdraws before combat if every unit of his
+/// is faster than the attacker's fastest and his standing order says so.
+fn withdraws(
+    ctx: &mut Ctx,
+    st: &mut State,
+    s: Sq,
+    def: Power,
+    a_units: &[UnitId],
+    d_units: &[UnitId],
+) -> bool {
+    let d = ctx.d;
+    let fastest = a_units
+        .iter()
+        .map(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf)
+        .max()
+        .unwrap_or(0);
+    let can_withdraw = d_units
+        .iter()
+        .all(|u| d.stats(st.unit(*u).nat, st.unit(*u).kind).mf > fastest);
+    if can_withdraw && st.standing[def.index()].withdraw {
+        ctx.say(
+            format!("The {} withdraw before combat (14.5).", def.people()),
+            vec![s],
+        );
+        retreat(ctx, st, s, def, d_units);
+        return true;
+    }
+    false
+}
+
+/// The table the combat is fought on: the chosen one if the force may use
+/// it, else the one it may (14.6).
+fn table(
+    ctx: &mut Ctx,
+    st: &State,
+    s: Sq,
+    att: Power,
+    choice: Option<CrtChoice>,
+    a_units: &[UnitId],
+) -> CrtChoice {
+    let d = ctx.d;
+    let (battle_ok, raid_ok) = crts_allowed(d, st, a_units);
+    // A force may always use one table: its B and C factors and its R and
+    // C factors together are at least all of them.
+    let usable = if battle_ok {
+        CrtChoice::Battle
+    } else {
+        CrtChoice::Raid
+    };
+    match choice {
+        Some(CrtChoice::Raid) if raid_ok => CrtChoice::Raid,
+        Some(CrtChoice::Battle) if battle_ok => CrtChoice::Battle,
+        // Version 9 refuses a choice the force may not use when it is
+        // written and after every order that could change the force
+        // before a roll; one that a negotiation's result (after its roll)
+        // spoilt is told here, never fought silently on the other table.
+        Some(c) if d.version >= 9 => {
+            let why = crt_problem(d, st, att, s, c)
+                .map_or(String::new(), |(m, rule)| format!("{m} ({rule})"));
+            ctx.tell(
+                att,
+                format!(
+                    "Your choice of the {} table at {s} cannot stand: {why}; the combat is fought on the {} table.",
+                    table_name(c),
+                    table_name(usable)
+                ),
+            );
+            usable
+        }
+        _ => usable,
+    }
+}
+
+/// The combat result carried out (14.7-14.9): eliminations, retreats, step
+/// losses, and leaders lost with a starred result (16.4(3)).
+fn carry_out(
+    ctx: &mut Ctx,
+    st: &mut State,
+    s: Sq,
+    (att, def): (Power, Power),
+    cell: CrtCell,
+    a_units: &[UnitId],
+    d_units: &[UnitId],
+) {
+    let d = ctx.d;
     let (loser, loser_units) = match cell.code {
-        CrtCode::AE | CrtCode::AR | CrtCode::AR1 => (att, a_units.clone()),
-        _ => (def, d_units.clone()),
+        CrtCode::AE | CrtCode::AR | CrtCode::AR1 => (att, a_units.to_vec()),
+        _ => (def, d_units.to_vec()),
     };
     match cell.code {
         CrtCode::AE | CrtCode::DE => eliminate(ctx, st, &loser_units),
@@ -296,8 +343,8 @@ fn battle(
         }
         CrtCode::EX => {
             let n = d_units.len();
-            eliminate(ctx, st, &d_units);
-            lose(ctx, st, &a_units, n);
+            eliminate(ctx, st, d_units);
+            lose(ctx, st, a_units, n);
         }
     }
     if cell.leaders {
@@ -306,7 +353,6 @@ fn battle(
             kill_agent(ctx, st, a, "16.4(3)");
         }
     }
-    Ok(())
 }
 
 /// Open war (24.0; errata: once a game): red or blue combat units attacking a
@@ -387,7 +433,7 @@ pub fn kill_agent(ctx: &mut Ctx, st: &mut State, a: AgentId, rule: &str) {
         Loc::Dead
     };
     ctx.say(
-        format!("{} is eliminated ({rule}).", d.agents[a.0 as usize].name),
+        format!("{} is eliminated ({rule}).", d.agents[a].name),
         vec![],
     );
 }
@@ -410,7 +456,7 @@ pub fn retreat_square(d: &Data, st: &State, s: Sq, p: Power, units: &[UnitId]) -
             let region = d
                 .sq(*n)
                 .and_then(|i| i.region)
-                .is_some_and(|r| st.control[r.0 as usize] == Some(p));
+                .is_some_and(|r| st.control[r] == Some(p));
             (friends, city, region, std::cmp::Reverse(*n))
         })
 }
@@ -485,7 +531,7 @@ pub fn captures(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(), Rul
         }
     }
     for (a, s) in targets {
-        let info = &d.agents[a.0 as usize];
+        let info = &d.agents[a];
         let roll = ctx
             .dice
             .d6(&format!("capture check, {} (16.41)", info.name))?;

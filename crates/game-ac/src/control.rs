@@ -31,11 +31,11 @@ pub fn set_control(
     why: Why,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let from = st.control[r.0 as usize];
+    let from = st.control[r];
     if from == Some(to) {
         return Ok(());
     }
-    st.control[r.0 as usize] = Some(to);
+    st.control[r] = Some(to);
     let name = &d.reg(r).name;
     match from {
         None => {
@@ -89,8 +89,7 @@ pub fn stacked_with_former(d: &Data, st: &State, r: RegionId, old: Power) -> Vec
             .any(|o| st.unit(o).nat != Nat::Native(r) && st.owner(st.unit(o).nat) == Some(old))
             || (agents_count
                 && st.agents_at(Loc::Sq(s)).any(|a| {
-                    d.agents[a.0 as usize].side != AgentSide::Native(r)
-                        && st.agent_owner(d, a) == Some(old)
+                    d.agents[a].side != AgentSide::Native(r) && st.agent_owner(d, a) == Some(old)
                 }))
     };
     (0..st.units.len())
@@ -234,7 +233,7 @@ pub fn belligerency(ctx: &mut Ctx, st: &mut State, phasing: Power) -> Result<(),
 /// belligerency checks may invade it again (5.51(3), 5.52). Returns how many
 /// units went home and how many were eliminated.
 pub fn revert(d: &Data, st: &mut State, r: RegionId, former: Power) -> (usize, usize) {
-    st.control[r.0 as usize] = None;
+    st.control[r] = None;
     let away: Vec<UnitId> = (0..st.units.len())
         .map(|x| UnitId(x as u16))
         .filter(|u| st.unit(*u).nat == Nat::Native(r))

@@ -4,6 +4,7 @@
 
 use super::geom::Sq;
 use super::prov::{self, ProvKind, Tag};
+use super::state::{AgentId, UnitId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use umpire_core::data::DataFile;
@@ -89,6 +90,56 @@ pub struct RegionId(pub u8);
 /// A city, by its index in [`Data::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CityId(pub u8);
+
+impl RegionId {
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl CityId {
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl UnitId {
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl AgentId {
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// `table[id]` for the tables one id indexes, so no index site converts by hand.
+macro_rules! indexed_by {
+    ($id:ty => $($row:ty),+) => {$(
+        impl std::ops::Index<$id> for Vec<$row> {
+            type Output = $row;
+            fn index(&self, id: $id) -> &$row {
+                &self[id.index()]
+            }
+        }
+        impl std::ops::IndexMut<$id> for Vec<$row> {
+            fn index_mut(&mut self, id: $id) -> &mut $row {
+                &mut self[id.index()]
+            }
+        }
+    )+};
+}
+
+indexed_by!(RegionId => Region, Option<Power>);
+indexed_by!(CityId => City);
+indexed_by!(UnitId => crate::state::Unit);
+indexed_by!(AgentId => AgentInfo, crate::state::Agent);
 
 /// Whose a combat unit is by its colour (2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -1408,12 +1459,12 @@ impl Data {
 
     /// A region's record.
     pub fn reg(&self, r: RegionId) -> &Region {
-        &self.regions[r.0 as usize]
+        &self.regions[r]
     }
 
     /// A city's record.
     pub fn city(&self, c: CityId) -> &City {
-        &self.cities[c.0 as usize]
+        &self.cities[c]
     }
 
     /// The city of a name (case and punctuation ignored).

@@ -88,7 +88,7 @@ pub fn check(d: &Data, st: &State, p: Power, a: AgentId) -> Result<CityId, RuleE
             "32.0",
         ));
     }
-    let info = &d.agents[a.0 as usize];
+    let info = &d.agents[a];
     if info.side != AgentSide::Power(p) {
         return Err(illegal(
             format!(
@@ -134,7 +134,7 @@ pub fn apply(
 ) -> Result<(), RuleError> {
     let d = ctx.d;
     let c = check(d, st, p, a)?;
-    let name = d.agents[a.0 as usize].name.clone();
+    let name = d.agents[a].name.clone();
     let tens = ctx
         .dice
         .d6(&format!("discovery by {name}, tens die (32.1)"))?;
@@ -193,7 +193,7 @@ fn effect(
     target: Option<Sq>,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let info = &d.agents[a.0 as usize];
+    let info = &d.agents[a];
     match row.effect.as_str() {
         "bop" if row.value >= 0 => shift(ctx, st, p, row.value),
         "bop" => shift(ctx, st, p.other(), -row.value),
@@ -265,7 +265,7 @@ fn hashishan(ctx: &mut Ctx, st: &mut State, p: Power, target: Option<Sq>) -> Res
         return Ok(());
     }
     let v = victims[0];
-    let info = &d.agents[v.0 as usize];
+    let info = &d.agents[v];
     let die = ctx
         .dice
         .d6(&format!("Hashishan against {} (32.6 22)", info.name))?;

@@ -140,7 +140,7 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
         EconOrder::Cede(r, to) => cede(d, st, p, *r, *to),
         EconOrder::Jihad(s) => super::events::place_jihad(d, st, p, *s),
         EconOrder::Return(a, s) => {
-            let name = &d.agents[a.0 as usize].name;
+            let name = &d.agents[*a].name;
             if st.agent(*a).loc != Loc::Prisoner(p) || st.returns.iter().any(|(x, _)| x == a) {
                 return Err(illegal(
                     format!("the {} hold no prisoner {name} to return", p.people()),
@@ -251,7 +251,7 @@ fn cede(
     r: RegionId,
     to: Option<Power>,
 ) -> Result<String, RuleError> {
-    let i = r.0 as usize;
+    let i = r.index();
     if st.control[i] != Some(p) || to == Some(p) {
         return Err(illegal(
             format!(
@@ -418,7 +418,7 @@ fn recruit_agent(
     a: AgentId,
     at: At,
 ) -> Result<String, RuleError> {
-    let info = &d.agents[a.0 as usize];
+    let info = &d.agents[a];
     if st.agent(a).loc == Loc::Dead {
         return Err(illegal(
             format!("{} is dead and may not be replaced", info.name),
@@ -488,7 +488,7 @@ fn has_regular(d: &Data, st: &State, s: Sq, p: Power, combat: bool) -> bool {
         .any(|u| st.unit(u).nat.regular() == Some(p));
     let agent = st
         .agents_at(Loc::Sq(s))
-        .any(|a| d.agents[a.0 as usize].side == AgentSide::Power(p));
+        .any(|a| d.agents[a].side == AgentSide::Power(p));
     if combat { unit } else { unit || agent }
 }
 
@@ -538,7 +538,7 @@ fn build(d: &Data, st: &mut State, p: Power, kind: MarkerKind, s: Sq) -> Result<
                 || !has_regular(d, st, s, p, true)
                 || !st
                     .agents_at(Loc::Sq(s))
-                    .any(|a| d.agents[a.0 as usize].side == AgentSide::Power(p))
+                    .any(|a| d.agents[a].side == AgentSide::Power(p))
             {
                 return Err(illegal(
                     format!(

@@ -360,7 +360,7 @@ fn objectives(d: &Data, st: &State, p: Power) -> Vec<Sq> {
         .filter_map(|u| u.loc.sq())
         .collect();
     for c in &d.cities {
-        if st.control[c.region.0 as usize].is_none() {
+        if st.control[c.region].is_none() {
             v.insert(c.sq);
         }
     }
@@ -375,7 +375,7 @@ fn objectives(d: &Data, st: &State, p: Power) -> Vec<Sq> {
 fn piece_text(d: &Data, st: &State, x: Piece) -> String {
     match x {
         Piece::Unit(u) => st.unit(u).id.clone(),
-        Piece::Agent(a) => d.agents[a.0 as usize].id.clone(),
+        Piece::Agent(a) => d.agents[a].id.clone(),
     }
 }
 
@@ -456,7 +456,7 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
             let path = if agent_only {
                 target(&|s: Sq| {
                     d.city_at(s).is_some_and(|c| {
-                        d.city(c).capital && st.control[d.city(c).region.0 as usize] != Some(p)
+                        d.city(c).capital && st.control[d.city(c).region] != Some(p)
                     })
                 })
                 .or_else(|| target(&|_| true))
@@ -660,7 +660,7 @@ fn agreements(d: &Data, st: &State, p: Power) -> Vec<String> {
     }
     out.push("propose want 2".into());
     for (i, a) in st.agents.iter().enumerate() {
-        if a.loc == Loc::Prisoner(p) && !st.returns.iter().any(|(x, _)| x.0 as usize == i) {
+        if a.loc == Loc::Prisoner(p) && !st.returns.iter().any(|(x, _)| x.index() == i) {
             let home = d.city(d.regions[0].capital).sq;
             out.push(format!(
                 "propose release {} at {home}, want give 1",
@@ -686,7 +686,7 @@ fn native_releases(d: &Data, st: &State, p: Power) -> Vec<String> {
 /// Whether agent `i` is a native of a region `p` controls (16.44).
 fn native_of_ours(d: &Data, st: &State, p: Power, i: usize) -> bool {
     matches!(d.agents[i].side, super::data::AgentSide::Native(r)
-        if st.control[r.0 as usize] == Some(p))
+        if st.control[r] == Some(p))
 }
 
 /// The first square holding one of `p`'s combat units.
@@ -709,7 +709,7 @@ fn discoveries(d: &Data, st: &State, p: Power) -> Vec<String> {
     (0..st.agents.len())
         .map(|i| AgentId(i as u16))
         .filter(|a| super::discovery::check(d, st, p, *a).is_ok())
-        .map(|a| format!("discover {}{target}", d.agents[a.0 as usize].id))
+        .map(|a| format!("discover {}{target}", d.agents[a].id))
         .collect()
 }
 
@@ -731,10 +731,7 @@ fn negotiations(d: &Data, st: &State, p: Power) -> Vec<String> {
                 };
                 if negotiate::check(d, st, p, &done, &at).is_ok() {
                     let word = if ultimatum { "ultimatum" } else { "negotiate" };
-                    out.push(format!(
-                        "{word} {} agent {}\nend",
-                        r.code, d.agents[a.0 as usize].id
-                    ));
+                    out.push(format!("{word} {} agent {}\nend", r.code, d.agents[a].id));
                 }
             }
         }

@@ -60,7 +60,7 @@ pub fn allowance(d: &Data, st: &State, pieces: &[Piece]) -> Allowance {
             }
             Piece::Agent(a) => {
                 has_agent = true;
-                bonus = bonus.max(d.agents[a.0 as usize].military);
+                bonus = bonus.max(d.agents[*a].military);
             }
         }
     }
@@ -87,7 +87,7 @@ fn agents_base(d: &Data, pieces: &[Piece]) -> Option<Base> {
     let mut side = None;
     for p in pieces {
         if let Piece::Agent(a) = p {
-            match d.agents[a.0 as usize].side {
+            match d.agents[*a].side {
                 super::data::AgentSide::Power(p) if side.is_none_or(|s| s == p) => side = Some(p),
                 _ => return None,
             }
@@ -328,7 +328,7 @@ fn check_pieces(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> Result<Loc,
                 st.agent(*a).loc,
                 st.agent_owner(d, *a),
                 st.agent(*a).moved,
-                d.agents[a.0 as usize].name.clone(),
+                d.agents[*a].name.clone(),
             ),
         };
         if owner != Some(p) {
@@ -368,7 +368,7 @@ fn bonus_agent(d: &Data, pieces: &[Piece]) -> Option<Piece> {
         .iter()
         .filter(|x| matches!(x, Piece::Agent(_)))
         .max_by_key(|x| match x {
-            Piece::Agent(a) => d.agents[a.0 as usize].military,
+            Piece::Agent(a) => d.agents[*a].military,
             Piece::Unit(_) => 0,
         })
         .copied()
@@ -402,25 +402,30 @@ pub fn check(
     if forced {
         a = forced_allowance(d, st, pieces);
     }
-    let bonus = bonus_agent(d, pieces);
-    let mut at = start;
-    let mut spent = 0;
-    let mut amphibious_sp = 0;
-    let mut sea_legs = 0;
-    let mut drops = Vec::new();
-    let mut picked: Vec<Piece> = Vec::new();
-    // 28.0: the force came into `at` along railroads (a rail leg, or a step
-    // between two of the mover's railroad squares).
-    let mut by_rail = false;
+    let mut w = Walk {
+        d,
+        st,
+        p,
+        pieces,
+        bonus: bonus_agent(d, pieces),
+        start,
+        at: start,
+        spent: 0,
+        amphibious_sp: 0,
+        sea_legs: 0,
+        drops: Vec::new(),
+        picked: Vec::new(),
+        by_rail: false,
+    };
     let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
         // 11.3 (from version 9): a force that has dropped every piece has
         // nothing left to move on.
-        if d.version >= 9 && moving(step_) && all_dropped(pieces, &picked, &drops) {
+        if d.version >= 9 && moving(step_) && all_dropped(pieces, &w.picked, &w.drops) {
             return Err(illegal(
                 format!(
                     "every piece of the force is dropped off at {} before the path ends",
-                    show(at)
+                    show(w.at)
                 ),
                 "11.3",
             ));
@@ -430,152 +435,232 @@ pub fn check(
             st,
             p,
             &a,
-            at,
+            w.at,
             step_,
             i > 0 && matches!(start, Loc::Base(_)),
         );
         let to = if let Some(leg) = leg {
             let (to, mp, sp) = leg?;
-            spent += mp;
-            amphibious_sp += leg_sp(d, sea_legs, sp);
-            sea_legs += u32::from(sp > 0);
+            w.spent += mp;
+            w.amphibious_sp += leg_sp(d, w.sea_legs, sp);
+            w.sea_legs += u32::from(sp > 0);
             to
         } else {
-            match step_ {
-                Step::Pick(x) => {
-                    let all: Vec<Piece> = pieces.iter().chain(&picked).copied().collect();
-                    check_pick(st, p, at, *x, &all, by_rail)?;
-                    picked.push(*x);
-                    continue;
-                }
-                Step::Drop(x) => {
-                    if !pieces.contains(x) && !picked.contains(x) {
-                        return Err(illegal(
-                            "only pieces of the force may be dropped off",
-                            "11.3",
-                        ));
-                    }
-                    // From version 9 another agent of the same rating may
-                    // give the bonus instead (version 8 refused the drop of
-                    // the first of two such agents).
-                    let gives_bonus = if d.version >= 9 {
-                        let best = bonus.and_then(|b| military(d, b));
-                        best.is_some()
-                            && military(d, *x) == best
-                            && !pieces.iter().any(|y| {
-                                y != x
-                                    && !drops.iter().any(|(z, _)| z == y)
-                                    && military(d, *y) == best
-                            })
-                    } else {
-                        Some(*x) == bonus
-                    };
-                    if gives_bonus {
-                        return Err(illegal(
-                            "the agent giving the movement bonus may not be dropped off",
-                            "16.21",
-                        ));
-                    }
-                    // 11.3 (from version 9): version 8 kept the first drop
-                    // and ignored the second.
-                    if let Some((_, first)) = drops.iter().find(|(y, _)| y == x)
-                        && d.version >= 9
-                    {
-                        return Err(illegal(
-                            format!(
-                                "{} is dropped off at {} already",
-                                piece_name(d, st, *x),
-                                show(*first)
-                            ),
-                            "11.3",
-                        ));
-                    }
-                    drops.push((*x, at));
-                    continue;
-                }
-                Step::SeaBase(_) | Step::RailBase(_) => {
-                    return Err(illegal("a force moves out of a base onto the map", "19.1"));
-                }
-                Step::Sea(s) => {
-                    let Loc::Sq(from) = at else {
-                        return Err(illegal(
-                            "amphibious movement runs between squares of the map",
-                            "13.81",
-                        ));
-                    };
-                    if !sea_linked(d, st, p, from, *s) {
-                        return Err(illegal(
-                            format!(
-                                "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
-                            ),
-                            "13.81, 13.82",
-                        ));
-                    }
-                    // 13.81: 1 SP from a port, 2 otherwise.
-                    let port = d.city_at(from).is_some_and(|c| d.city(c).port);
-                    amphibious_sp += leg_sp(d, sea_legs, if port { 1 } else { 2 });
-                    sea_legs += 1;
-                    spent += 2;
-                    Loc::Sq(*s)
-                }
-                Step::Rail(s) => {
-                    let Loc::Sq(from) = at else {
-                        return Err(illegal(
-                            "rail movement runs between squares of the map",
-                            "13.61",
-                        ));
-                    };
-                    if !rail_linked(st, p, from, *s) {
-                        return Err(illegal(
-                            format!("{from} and {s} are not linked by your railroads"),
-                            "13.61, 13.64, 13.65",
-                        ));
-                    }
-                    spent += 2;
-                    Loc::Sq(*s)
-                }
-                Step::To(to) => {
-                    let to = *to;
-                    if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
-                        return Err(illegal("a force moves out of a base onto the map", "19.1"));
-                    }
-                    if i > 0 && matches!(to, Loc::Base(_)) && matches!(start, Loc::Base(_)) {
-                        return Err(illegal(
-                            "a unit may not both exit and enter a home base in one phase",
-                            "19.23",
-                        ));
-                    }
-                    spent += step(d, at, to, &a)?;
-                    to
-                }
+            match w.step(&a, i, step_)? {
+                Some(to) => to,
+                None => continue,
             }
         };
-        if spent > a.half_mp {
+        w.arrive(&a, i < last, step_, to)?;
+    }
+    let sp = supply_cost(d, st, p, k, pieces, forced, w.amphibious_sp, w.sea_legs)?;
+    Ok(Plan {
+        sp,
+        end: w.at,
+        drops: w.drops,
+        picked: w.picked,
+    })
+}
+
+/// A force's path checked step by step: where it is and what it has spent.
+struct Walk<'a> {
+    d: &'a Data,
+    st: &'a State,
+    p: Power,
+    pieces: &'a [Piece],
+    /// The agent giving the movement bonus (16.21).
+    bonus: Option<Piece>,
+    start: Loc,
+    at: Loc,
+    /// Half movement points spent.
+    spent: u32,
+    /// Supply points the sea legs cost (13.81, 13.83), and their number.
+    amphibious_sp: u32,
+    sea_legs: u32,
+    drops: Vec<(Piece, Loc)>,
+    picked: Vec<Piece>,
+    /// 28.0: the force came into `at` along railroads (a rail leg, or a step
+    /// between two of the mover's railroad squares).
+    by_rail: bool,
+}
+
+impl Walk<'_> {
+    /// A step that is no base leg: where it goes, or `None` for a pick-up
+    /// or drop-off, which stays.
+    fn step(&mut self, a: &Allowance, i: usize, step_: &Step) -> Result<Option<Loc>, RuleError> {
+        let (d, st, p, at) = (self.d, self.st, self.p, self.at);
+        Ok(Some(match step_ {
+            Step::Pick(x) => {
+                let all: Vec<Piece> = self.pieces.iter().chain(&self.picked).copied().collect();
+                check_pick(st, p, at, *x, &all, self.by_rail)?;
+                self.picked.push(*x);
+                return Ok(None);
+            }
+            Step::Drop(x) => {
+                self.check_drop(*x)?;
+                self.drops.push((*x, at));
+                return Ok(None);
+            }
+            Step::SeaBase(_) | Step::RailBase(_) => {
+                return Err(illegal("a force moves out of a base onto the map", "19.1"));
+            }
+            Step::Sea(s) => self.sea(*s)?,
+            Step::Rail(s) => {
+                let Loc::Sq(from) = at else {
+                    return Err(illegal(
+                        "rail movement runs between squares of the map",
+                        "13.61",
+                    ));
+                };
+                if !rail_linked(st, p, from, *s) {
+                    return Err(illegal(
+                        format!("{from} and {s} are not linked by your railroads"),
+                        "13.61, 13.64, 13.65",
+                    ));
+                }
+                self.spent += 2;
+                Loc::Sq(*s)
+            }
+            Step::To(to) => {
+                let to = *to;
+                if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
+                    return Err(illegal("a force moves out of a base onto the map", "19.1"));
+                }
+                if i > 0 && matches!(to, Loc::Base(_)) && matches!(self.start, Loc::Base(_)) {
+                    return Err(illegal(
+                        "a unit may not both exit and enter a home base in one phase",
+                        "19.23",
+                    ));
+                }
+                self.spent += step(d, at, to, a)?;
+                to
+            }
+        }))
+    }
+
+    /// May piece `x` be dropped off here (11.3, 16.21)?
+    fn check_drop(&self, x: Piece) -> Result<(), RuleError> {
+        let (d, st, pieces, drops) = (self.d, self.st, self.pieces, &self.drops);
+        if !pieces.contains(&x) && !self.picked.contains(&x) {
+            return Err(illegal(
+                "only pieces of the force may be dropped off",
+                "11.3",
+            ));
+        }
+        // From version 9 another agent of the same rating may
+        // give the bonus instead (version 8 refused the drop of
+        // the first of two such agents).
+        let gives_bonus = if d.version >= 9 {
+            let best = self.bonus.and_then(|b| military(d, b));
+            best.is_some()
+                && military(d, x) == best
+                && !pieces.iter().any(|y| {
+                    *y != x && !drops.iter().any(|(z, _)| z == y) && military(d, *y) == best
+                })
+        } else {
+            Some(x) == self.bonus
+        };
+        if gives_bonus {
+            return Err(illegal(
+                "the agent giving the movement bonus may not be dropped off",
+                "16.21",
+            ));
+        }
+        // 11.3 (from version 9): version 8 kept the first drop
+        // and ignored the second.
+        if let Some((_, first)) = drops.iter().find(|(y, _)| *y == x)
+            && d.version >= 9
+        {
+            return Err(illegal(
+                format!(
+                    "{} is dropped off at {} already",
+                    piece_name(d, st, x),
+                    show(*first)
+                ),
+                "11.3",
+            ));
+        }
+        Ok(())
+    }
+
+    /// An amphibious leg to square `s` (13.81, 13.82).
+    fn sea(&mut self, s: Sq) -> Result<Loc, RuleError> {
+        let d = self.d;
+        let Loc::Sq(from) = self.at else {
+            return Err(illegal(
+                "amphibious movement runs between squares of the map",
+                "13.81",
+            ));
+        };
+        if !sea_linked(d, self.st, self.p, from, s) {
+            return Err(illegal(
+                format!(
+                    "no chain of river, coast and sea squares joins {from} to {s} (no mountains)"
+                ),
+                "13.81, 13.82",
+            ));
+        }
+        // 13.81: 1 SP from a port, 2 otherwise.
+        let port = d.city_at(from).is_some_and(|c| d.city(c).port);
+        self.amphibious_sp += leg_sp(d, self.sea_legs, if port { 1 } else { 2 });
+        self.sea_legs += 1;
+        self.spent += 2;
+        Ok(Loc::Sq(s))
+    }
+
+    /// The force arrives at `to`: within its allowance (13.1), stopped by
+    /// enemy combat units unless it ends there (13.32, 13.62).
+    fn arrive(
+        &mut self,
+        a: &Allowance,
+        more: bool,
+        step_: &Step,
+        to: Loc,
+    ) -> Result<(), RuleError> {
+        let (st, p) = (self.st, self.p);
+        if self.spent > a.half_mp {
             return Err(illegal(
                 format!(
                     "the force has {} MP and the path to {} costs {}",
                     fmt_half(a.half_mp),
                     show(to),
-                    fmt_half(spent)
+                    fmt_half(self.spent)
                 ),
                 "13.1, 11.3",
             ));
         }
         if let Loc::Sq(s) = to
             && enemy_at(st, s, p)
-            && i < last
+            && more
         {
             return Err(illegal(
                 format!("{s} holds enemy combat units: the force stops there"),
                 "13.32, 13.62",
             ));
         }
-        by_rail = matches!(step_, Step::Rail(_) | Step::RailBase(_))
-            || matches!((at, to), (Loc::Sq(a), Loc::Sq(b))
+        self.by_rail = matches!(step_, Step::Rail(_) | Step::RailBase(_))
+            || matches!((self.at, to), (Loc::Sq(a), Loc::Sq(b))
                 if st.has_marker(a, p, super::data::MarkerKind::Railroad)
                     && st.has_marker(b, p, super::data::MarkerKind::Railroad));
-        at = to;
+        self.at = to;
+        Ok(())
     }
+}
+
+/// The supply points a move costs, which the player must have: one in
+/// operations phases 2 and 3 (12.2(2)), the sea legs (13.81, 13.83), and for
+/// a forced march half again (27.1).
+#[allow(clippy::too_many_arguments)]
+fn supply_cost(
+    d: &Data,
+    st: &State,
+    p: Power,
+    k: u8,
+    pieces: &[Piece],
+    forced: bool,
+    amphibious_sp: u32,
+    sea_legs: u32,
+) -> Result<u32, RuleError> {
     let regular_only = pieces.iter().all(|x| match x {
         Piece::Unit(u) => st.unit(*u).nat.regular().is_some(),
         Piece::Agent(_) => true,
@@ -613,18 +698,13 @@ pub fn check(
             "27.1, ruling A27",
         ));
     }
-    Ok(Plan {
-        sp,
-        end: at,
-        drops,
-        picked,
-    })
+    Ok(sp)
 }
 
 /// An agent's military rating; `None` for a unit.
 fn military(d: &Data, x: Piece) -> Option<u32> {
     match x {
-        Piece::Agent(a) => Some(d.agents[a.0 as usize].military),
+        Piece::Agent(a) => Some(d.agents[a].military),
         Piece::Unit(_) => None,
     }
 }
@@ -641,7 +721,7 @@ fn all_dropped(pieces: &[Piece], picked: &[Piece], drops: &[(Piece, Loc)]) -> bo
 fn piece_name(d: &Data, st: &State, x: Piece) -> String {
     match x {
         Piece::Unit(u) => st.unit(u).id.clone(),
-        Piece::Agent(a) => d.agents[a.0 as usize].name.clone(),
+        Piece::Agent(a) => d.agents[a].name.clone(),
     }
 }
 

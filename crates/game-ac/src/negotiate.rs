@@ -36,14 +36,14 @@ pub fn check(
     at: &Attempt,
 ) -> Result<(), RuleError> {
     let r = at.region;
-    let info = &d.agents[at.agent.0 as usize];
+    let info = &d.agents[at.agent];
     if at.ultimatum && !st.options.ultimatums {
         return Err(illegal(
             "ultimatums are an optional rule not chosen for this game",
             "15.6",
         ));
     }
-    if st.control[r.0 as usize] == Some(p) {
+    if st.control[r] == Some(p) {
         return Err(illegal(
             format!("you already control {}", d.reg(r).name),
             "15.0",
@@ -123,10 +123,7 @@ pub fn drm(d: &Data, st: &State, p: Power, r: RegionId) -> i32 {
         }
     }
     let code = d.reg(r).code.as_str();
-    let controls = |c: &str| {
-        d.region(c)
-            .is_some_and(|q| st.control[q.0 as usize] == Some(p))
-    };
+    let controls = |c: &str| d.region(c).is_some_and(|q| st.control[q] == Some(p));
     if code == "SK" {
         x += m.sinkiang;
     }
@@ -164,7 +161,7 @@ fn counter(d: &Data, st: &State, np: Power, r: RegionId, ultimatum: bool) -> Opt
     let cap = d.city(d.reg(r).capital).sq;
     st.side_agents_at(d, Loc::Sq(cap), np)
         .filter(|a| !st.agent(*a).used)
-        .max_by_key(|a| (d.agents[a.0 as usize].political, std::cmp::Reverse(*a)))
+        .max_by_key(|a| (d.agents[*a].political, std::cmp::Reverse(*a)))
 }
 
 /// Carries out an attempt (after [`check`]).
@@ -173,7 +170,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     let r = at.region;
     let np = p.other();
     let cap = d.city(d.reg(r).capital).sq;
-    let pa = &d.agents[at.agent.0 as usize];
+    let pa = &d.agents[at.agent];
     let ca = counter(d, st, np, r, at.ultimatum);
     st.agent_mut(at.agent).used = true;
     if let Some(c) = ca {
@@ -190,7 +187,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             .filter(|u| st.owner(st.unit(*u).nat) != Some(p))
             .map(|u| st.strength(d, u))
             .sum();
-        let cpol = ca.map_or(0, |c| d.agents[c.0 as usize].political);
+        let cpol = ca.map_or(0, |c| d.agents[c].political);
         (
             (mine * pa.political) as i32,
             (theirs * cpol) as i32,
@@ -198,7 +195,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             &d.num.ultimatum.columns,
         )
     } else {
-        let cpol = ca.map_or(0, |c| d.agents[c.0 as usize].political);
+        let cpol = ca.map_or(0, |c| d.agents[c].political);
         let cp = match st.standing[np.index()].counter_pounds {
             Pounds::Zero => 0,
             Pounds::Max => cpol,
@@ -239,9 +236,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             },
             d.reg(r).name,
             pa.name,
-            ca.map_or("no counter".to_string(), |c| d.agents[c.0 as usize]
-                .name
-                .clone()),
+            ca.map_or("no counter".to_string(), |c| d.agents[c].name.clone()),
             if at.ultimatum {
                 ""
             } else {
@@ -314,9 +309,9 @@ fn result(
     }
     if treaty {
         control::set_control(ctx, st, r, p, Why::Other)?;
-    } else if cell.enemy && st.control[r.0 as usize].is_none() {
+    } else if cell.enemy && st.control[r].is_none() {
         control::set_control(ctx, st, r, p.other(), Why::Other)?;
-    } else if cell.neutral && st.control[r.0 as usize] == Some(p.other()) {
+    } else if cell.neutral && st.control[r] == Some(p.other()) {
         // 5.5: reversion as "the result of negotiations".
         let (home, lost) = control::revert(d, st, r, p.other());
         ctx.say(

@@ -327,6 +327,7 @@ fn implied_done(st: &State, side: Power, out: &mut Vec<(SourceLine, Order)>) {
     out.push((l, Order::Done));
 }
 
+/// Reads one order line, by its first word.
 fn line(
     d: &Data,
     st: &State,
@@ -347,24 +348,7 @@ fn line(
             Some(r) => Ok(Order::Choose(region(d, l, r)?)),
             None => Err(err(l, "write `choose REGION`").rule("8.0")),
         },
-        "buy" => {
-            // From version 9 one number, and the word SP at most: version 8
-            // bought the last number of the line.
-            let plain = match w[..] {
-                [n] => n.parse::<u32>().is_ok(),
-                [n, sp] => n.parse::<u32>().is_ok() && sp.eq_ignore_ascii_case("sp"),
-                _ => false,
-            };
-            if d.version >= 9 && !plain {
-                return Err(err(l, "write `buy N` (supply points)").rule("17.1"));
-            }
-            let n = w
-                .iter()
-                .rev()
-                .find_map(|x| x.parse::<u32>().ok())
-                .ok_or_else(|| err(l, "write `buy N` (supply points)"))?;
-            Ok(Order::Econ(EconOrder::Buy(n)))
-        }
+        "buy" => buy(d, l, &w),
         "recruit" => recruit(d, side, l, rest),
         "agent" => {
             let (who, at) = rest
@@ -374,22 +358,7 @@ fn line(
             let at = place_or(d, l, at.trim())?;
             Ok(Order::Econ(EconOrder::Agent { agent: a, at }))
         }
-        "build" => {
-            let (kind, at) = rest
-                .split_once(" at ")
-                .ok_or_else(|| err(l, "write `build KIND at SQUARE`"))?;
-            let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
-                err(
-                    l,
-                    format!("{kind:?} is not colony, fort, trading_post or railroad"),
-                )
-                .rule("2.34")
-            })?;
-            Ok(Order::Econ(EconOrder::Build {
-                kind: k,
-                sq: square(d, l, at.trim())?,
-            }))
-        }
+        "build" => build(d, l, rest),
         "disband" => {
             let x = one_word(d, l, &w, "write `disband UNIT`", "10.5")?
                 .ok_or_else(|| err(l, "write `disband UNIT`"))?;
@@ -399,173 +368,27 @@ fn line(
         // 18.0, from version 7 (version 6 knew no such order).
         "reorganize" if d.version >= 7 => reorganize(st, l, rest),
         "done" => Ok(Order::Done),
-        "discover" => {
-            let who = w
-                .first()
-                .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
-            let a = agent(d, l, who)?;
-            // 32.3 (from version 6; version 5 ignored the extra words).
-            if let Some(x) = w.get(2).filter(|_| d.version >= 6) {
-                return Err(err_at(
-                    l,
-                    x,
-                    "write `discover AGENT [SQUARE]`: one agent an attempt",
-                )
-                .rule("32.3"));
-            }
-            let target = match w.get(1) {
-                // 32.3: one agent an attempt; the second word is a square.
-                Some(s) if d.find_agent(s).is_some() => {
-                    return Err(
-                        err_at(l, s, "only one agent conducts a discovery attempt").rule("32.3")
-                    );
-                }
-                Some(s) => Some(grid(l, s)?),
-                None => None,
-            };
-            Ok(Order::Discover(a, target))
-        }
+        "discover" => discover(d, l, &w),
         "give" => {
             let n = one_word(d, l, &w, "write `give N` (pounds)", "23.1")?
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| err(l, "write `give N` (pounds)").rule("23.1"))?;
             Ok(Order::Econ(EconOrder::Give(n)))
         }
-        "cede" => {
-            let x = w
-                .first()
-                .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
-            let r = region(d, l, x)?;
-            // From version 9 the words after the side are refused, not dropped.
-            if let Some(x) = w.get(3).filter(|_| d.version >= 9) {
-                return Err(
-                    err_at(l, x, "write `cede REGION to russian|british|neutral`").rule("23.1"),
-                );
-            }
-            let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
-                Some("neutral") => None,
-                Some(x) => Some(
-                    Power::parse(x).ok_or_else(|| err(l, "cede to british, russian or neutral"))?,
-                ),
-                None => {
-                    return Err(
-                        err(l, "write `cede REGION to russian|british|neutral`").rule("23.1")
-                    );
-                }
-            };
-            Ok(Order::Econ(EconOrder::Cede(r, to)))
-        }
+        "cede" => cede(d, l, &w),
         "move" => moves(d, st, l, rest),
-        "negotiate" | "ultimatum" => {
-            let ultimatum = head.eq_ignore_ascii_case("ultimatum");
-            let x = w.first().ok_or_else(|| {
-                err(
-                    l,
-                    "name the region by its code, e.g. `negotiate AF agent burnes`",
-                )
-            })?;
-            if let Some(b) = Base::parse(x) {
-                return Err(err_at(
-                    l,
-                    x,
-                    format!("{} is a home base: no negotiations against it", b.name()),
-                )
-                .rule("19.5"));
-            }
-            let r = region(d, l, x)?;
-            let ai = w
-                .iter()
-                .position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
-            let a = ai
-                .and_then(|i| w.get(i + 1))
-                .ok_or_else(|| err(l, "name the agent: `agent NAME`").rule("15.1(2)"))?;
-            let pounds = match w.iter().position(|x| x.eq_ignore_ascii_case("pounds")) {
-                Some(i) => w
-                    .get(i + 1)
-                    .and_then(|x| x.parse().ok())
-                    .ok_or_else(|| err(l, "pounds N"))?,
-                None => 0,
-            };
-            if ultimatum && pounds > 0 {
-                return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
-            }
-            // From version 9 every word is read: version 8 let `pound 1`
-            // (a typo) pass as no pounds at all.
-            if d.version >= 9 {
-                let pi = w.iter().position(|x| x.eq_ignore_ascii_case("pounds"));
-                let read = |i: usize| {
-                    i == 0
-                        || ai.is_some_and(|a| i == a || i == a + 1)
-                        || pi.is_some_and(|p| i == p || i == p + 1)
-                };
-                if let Some(i) = (0..w.len()).find(|i| !read(*i)) {
-                    return Err(err_at(
-                        l,
-                        w[i],
-                        format!(
-                            "{:?} is not part of `{head} REGION agent NAME [pounds N]`",
-                            w[i]
-                        ),
-                    )
-                    .rule(if ultimatum { "15.61" } else { "15.1" }));
-                }
-            }
-            Ok(Order::Negotiate(Attempt {
-                region: r,
-                agent: agent(d, l, a)?,
-                pounds,
-                ultimatum,
-            }))
-        }
-        "crt" => {
-            if let Some(x) = w.get(2).filter(|_| d.version >= 9) {
-                return Err(
-                    err_at(l, x, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6"),
-                );
-            }
-            let s = square(d, l, w.first().copied().unwrap_or(""))?;
-            let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
-                Some("battle") => CrtChoice::Battle,
-                Some("raid") => CrtChoice::Raid,
-                _ => {
-                    return Err(
-                        err(l, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6")
-                    );
-                }
-            };
-            Ok(Order::Crt(s, c))
-        }
+        "negotiate" | "ultimatum" => negotiate(d, l, head, &w),
+        "crt" => crt(d, l, &w),
         "propose" => propose(d, l, rest),
         "place" => place_order(d, st, l, rest),
         "jihad" => Ok(Order::Econ(EconOrder::Jihad(square(d, l, rest)?))),
-        "accept" | "decline" => {
-            let usage = format!("write `{head} N` (the agreement's number)");
-            let n = one_word(d, l, &w, &usage, "23.0")?
-                .and_then(|x| x.parse().ok())
-                .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
-            Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
-                Deal::Accept(n)
-            } else {
-                Deal::Decline(n)
-            }))
-        }
+        "accept" | "decline" => deal(d, l, head, &w),
         "end" | "pass" => Ok(Order::End),
         "massacre" => Ok(Order::Massacre(square(d, l, rest)?)),
         "execute" => Ok(Order::Execute(agent(d, l, rest)?)),
         // 22.3, from version 8 (not in WORDS nor rule_of, so that earlier
         // versions refuse the word exactly as they did).
-        "show" | "hide" if d.version >= 8 => {
-            let show = head.eq_ignore_ascii_case("show");
-            let usage = if show {
-                "write `show AGENT`"
-            } else {
-                "write `hide AGENT`"
-            };
-            let [who] = w[..] else {
-                return Err(err(l, usage).rule("22.3"));
-            };
-            Ok(Order::Face(agent(d, l, who)?, show))
-        }
+        "show" | "hide" if d.version >= 8 => face(d, l, head, &w),
         "release" => {
             let (who, at) = rest
                 .split_once(" at ")
@@ -584,6 +407,198 @@ fn line(
             ),
         )),
     }
+}
+
+/// `buy N [SP]`: supply points (17.1).
+fn buy(d: &Data, l: &SourceLine, w: &[&str]) -> Result<Order, OrderError> {
+    // From version 9 one number, and the word SP at most: version 8
+    // bought the last number of the line.
+    let plain = match w {
+        [n] => n.parse::<u32>().is_ok(),
+        [n, sp] => n.parse::<u32>().is_ok() && sp.eq_ignore_ascii_case("sp"),
+        _ => false,
+    };
+    if d.version >= 9 && !plain {
+        return Err(err(l, "write `buy N` (supply points)").rule("17.1"));
+    }
+    let n = w
+        .iter()
+        .rev()
+        .find_map(|x| x.parse::<u32>().ok())
+        .ok_or_else(|| err(l, "write `buy N` (supply points)"))?;
+    Ok(Order::Econ(EconOrder::Buy(n)))
+}
+
+/// `build KIND at SQUARE`: a marker (2.34).
+fn build(d: &Data, l: &SourceLine, rest: &str) -> Result<Order, OrderError> {
+    let (kind, at) = rest
+        .split_once(" at ")
+        .ok_or_else(|| err(l, "write `build KIND at SQUARE`"))?;
+    let k = MarkerKind::parse(kind.trim()).ok_or_else(|| {
+        err(
+            l,
+            format!("{kind:?} is not colony, fort, trading_post or railroad"),
+        )
+        .rule("2.34")
+    })?;
+    Ok(Order::Econ(EconOrder::Build {
+        kind: k,
+        sq: square(d, l, at.trim())?,
+    }))
+}
+
+/// `discover AGENT [SQUARE]`: one agent's discovery attempt (32.1, 32.3).
+fn discover(d: &Data, l: &SourceLine, w: &[&str]) -> Result<Order, OrderError> {
+    let who = w
+        .first()
+        .ok_or_else(|| err(l, "write `discover AGENT [SQUARE]`").rule("32.1"))?;
+    let a = agent(d, l, who)?;
+    // 32.3 (from version 6; version 5 ignored the extra words).
+    if let Some(x) = w.get(2).filter(|_| d.version >= 6) {
+        return Err(err_at(
+            l,
+            x,
+            "write `discover AGENT [SQUARE]`: one agent an attempt",
+        )
+        .rule("32.3"));
+    }
+    let target = match w.get(1) {
+        // 32.3: one agent an attempt; the second word is a square.
+        Some(s) if d.find_agent(s).is_some() => {
+            return Err(err_at(l, s, "only one agent conducts a discovery attempt").rule("32.3"));
+        }
+        Some(s) => Some(grid(l, s)?),
+        None => None,
+    };
+    Ok(Order::Discover(a, target))
+}
+
+/// `cede REGION to russian|british|neutral` (23.1).
+fn cede(d: &Data, l: &SourceLine, w: &[&str]) -> Result<Order, OrderError> {
+    let x = w
+        .first()
+        .ok_or_else(|| err(l, "write `cede REGION to russian|british|neutral`"))?;
+    let r = region(d, l, x)?;
+    // From version 9 the words after the side are refused, not dropped.
+    if let Some(x) = w.get(3).filter(|_| d.version >= 9) {
+        return Err(err_at(l, x, "write `cede REGION to russian|british|neutral`").rule("23.1"));
+    }
+    let to = match w.get(2).map(|x| x.to_ascii_lowercase()).as_deref() {
+        Some("neutral") => None,
+        Some(x) => {
+            Some(Power::parse(x).ok_or_else(|| err(l, "cede to british, russian or neutral"))?)
+        }
+        None => {
+            return Err(err(l, "write `cede REGION to russian|british|neutral`").rule("23.1"));
+        }
+    };
+    Ok(Order::Econ(EconOrder::Cede(r, to)))
+}
+
+/// `negotiate|ultimatum REGION agent NAME [pounds N]` (15.1, 15.61).
+fn negotiate(d: &Data, l: &SourceLine, head: &str, w: &[&str]) -> Result<Order, OrderError> {
+    let ultimatum = head.eq_ignore_ascii_case("ultimatum");
+    let x = w.first().ok_or_else(|| {
+        err(
+            l,
+            "name the region by its code, e.g. `negotiate AF agent burnes`",
+        )
+    })?;
+    if let Some(b) = Base::parse(x) {
+        return Err(err_at(
+            l,
+            x,
+            format!("{} is a home base: no negotiations against it", b.name()),
+        )
+        .rule("19.5"));
+    }
+    let r = region(d, l, x)?;
+    let ai = w
+        .iter()
+        .position(|x| x.eq_ignore_ascii_case("agent") || x.eq_ignore_ascii_case("with"));
+    let a = ai
+        .and_then(|i| w.get(i + 1))
+        .ok_or_else(|| err(l, "name the agent: `agent NAME`").rule("15.1(2)"))?;
+    let pounds = match w.iter().position(|x| x.eq_ignore_ascii_case("pounds")) {
+        Some(i) => w
+            .get(i + 1)
+            .and_then(|x| x.parse().ok())
+            .ok_or_else(|| err(l, "pounds N"))?,
+        None => 0,
+    };
+    if ultimatum && pounds > 0 {
+        return Err(err(l, "an ultimatum adds no pounds").rule("15.61"));
+    }
+    // From version 9 every word is read: version 8 let `pound 1`
+    // (a typo) pass as no pounds at all.
+    if d.version >= 9 {
+        let pi = w.iter().position(|x| x.eq_ignore_ascii_case("pounds"));
+        let read = |i: usize| {
+            i == 0
+                || ai.is_some_and(|a| i == a || i == a + 1)
+                || pi.is_some_and(|p| i == p || i == p + 1)
+        };
+        if let Some(i) = (0..w.len()).find(|i| !read(*i)) {
+            return Err(err_at(
+                l,
+                w[i],
+                format!(
+                    "{:?} is not part of `{head} REGION agent NAME [pounds N]`",
+                    w[i]
+                ),
+            )
+            .rule(if ultimatum { "15.61" } else { "15.1" }));
+        }
+    }
+    Ok(Order::Negotiate(Attempt {
+        region: r,
+        agent: agent(d, l, a)?,
+        pounds,
+        ultimatum,
+    }))
+}
+
+/// `crt SQUARE battle|raid`: the table a combat uses (14.6).
+fn crt(d: &Data, l: &SourceLine, w: &[&str]) -> Result<Order, OrderError> {
+    if let Some(x) = w.get(2).filter(|_| d.version >= 9) {
+        return Err(err_at(l, x, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6"));
+    }
+    let s = square(d, l, w.first().copied().unwrap_or(""))?;
+    let c = match w.get(1).map(|x| x.to_ascii_lowercase()).as_deref() {
+        Some("battle") => CrtChoice::Battle,
+        Some("raid") => CrtChoice::Raid,
+        _ => {
+            return Err(err(l, "write `crt SQUARE battle` or `crt SQUARE raid`").rule("14.6"));
+        }
+    };
+    Ok(Order::Crt(s, c))
+}
+
+/// `accept|decline N`: an agreement's answer (23.0).
+fn deal(d: &Data, l: &SourceLine, head: &str, w: &[&str]) -> Result<Order, OrderError> {
+    let usage = format!("write `{head} N` (the agreement's number)");
+    let n = one_word(d, l, w, &usage, "23.0")?
+        .and_then(|x| x.parse().ok())
+        .ok_or_else(|| err(l, format!("write `{head} N` (the agreement's number)")))?;
+    Ok(Order::Deal(if head.eq_ignore_ascii_case("accept") {
+        Deal::Accept(n)
+    } else {
+        Deal::Decline(n)
+    }))
+}
+
+/// `show|hide AGENT`: an agent's face (22.3).
+fn face(d: &Data, l: &SourceLine, head: &str, w: &[&str]) -> Result<Order, OrderError> {
+    let show = head.eq_ignore_ascii_case("show");
+    let usage = if show {
+        "write `show AGENT`"
+    } else {
+        "write `hide AGENT`"
+    };
+    let [who] = w[..] else {
+        return Err(err(l, usage).rule("22.3"));
+    };
+    Ok(Order::Face(agent(d, l, who)?, show))
 }
 
 /// `reorganize U1 U2 … into 2+1` (18.0): the units, then the sizes.

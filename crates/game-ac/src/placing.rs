@@ -47,7 +47,7 @@ fn pick_of(d: &Data, st: &State, p: Power, x: Piece) -> Option<usize> {
 fn name(d: &Data, st: &State, x: Piece) -> String {
     match x {
         Piece::Unit(u) => st.unit(u).id.clone(),
-        Piece::Agent(a) => d.agents[a.0 as usize].id.clone(),
+        Piece::Agent(a) => d.agents[a].id.clone(),
     }
 }
 
@@ -240,7 +240,7 @@ pub fn status(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> Vec
         }
         for a in &pp.agents {
             let at = st.agent(*a).loc.sq().map_or("?".into(), |q| q.to_string());
-            items.push(format!("{}@{at}", d.agents[a.0 as usize].id));
+            items.push(format!("{}@{at}", d.agents[*a].id));
         }
         for m in &pp.markers {
             items.push(format!("{}@{}", m.kind.key(), m.sq));
@@ -292,7 +292,7 @@ pub fn samples(d: &Data, st: &State, p: Power) -> Vec<String> {
             }
         }
         if let (Some(a), Some(t)) = (pp.agents.first(), targets.first()) {
-            out.push(format!("place {} at {t}", d.agents[a.0 as usize].id));
+            out.push(format!("place {} at {t}", d.agents[*a].id));
         }
         if let Some(m) = pp.markers.first()
             && let Some(t) = targets

@@ -155,7 +155,7 @@ fn attempt(
     agents: &[AgentId],
     a: &Attempt,
 ) -> Option<(String, &'static str)> {
-    let info = &d.agents[a.agent.0 as usize];
+    let info = &d.agents[a.agent];
     let name = &d.reg(a.region).name;
     if a.ultimatum && !st.options.ultimatums {
         return Some((

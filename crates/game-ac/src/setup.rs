@@ -53,7 +53,7 @@ pub fn new_state(d: &Data, idx: usize, turns: u32, options: Options) -> Result<S
         .collect();
     let mut control = vec![None; d.regions.len()];
     for (r, p) in &sc.control {
-        control[r.0 as usize] = Some(*p);
+        control[*r] = Some(*p);
     }
     let mut st = State {
         scenario: idx,

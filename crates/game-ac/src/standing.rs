@@ -126,15 +126,13 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
         let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
         match key.trim().to_ascii_lowercase().as_str() {
             "counter" => {
-                s.counter = match w(0) {
-                    "best" => true,
-                    "none" => false,
-                    x => {
-                        return Err(
-                            bad(l, format!("counter: {x:?}; write best or none")).rule("15.1(4)")
-                        );
-                    }
-                };
+                s.counter = either(
+                    l,
+                    "counter",
+                    w(0),
+                    [("best", true), ("none", false)],
+                    "15.1(4)",
+                )?;
                 if w(1) == "pounds" {
                     s.counter_pounds = match w(2) {
                         "max" => Pounds::Max,
@@ -145,61 +143,43 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
                 }
             }
             "counter-ultimatum" => {
-                s.counter_ultimatum = match w(0) {
-                    "best" => true,
-                    "none" => false,
-                    x => {
-                        return Err(bad(
-                            l,
-                            format!("counter-ultimatum: {x:?}; write best or none"),
-                        )
-                        .rule("15.61(4)"));
-                    }
-                }
+                s.counter_ultimatum = either(
+                    l,
+                    "counter-ultimatum",
+                    w(0),
+                    [("best", true), ("none", false)],
+                    "15.61(4)",
+                )?
             }
             "withdraw" => {
-                s.withdraw = match w(0) {
-                    "always" => true,
-                    "never" => false,
-                    x => {
-                        return Err(
-                            bad(l, format!("withdraw: {x:?}; write never or always")).rule("14.5")
-                        );
-                    }
-                }
+                s.withdraw = either(
+                    l,
+                    "withdraw",
+                    w(0),
+                    [("never", false), ("always", true)],
+                    "14.5",
+                )?
             }
             "initiative" => {
-                s.first = match w(0) {
-                    "first" => true,
-                    "second" => false,
-                    x => {
-                        return Err(
-                            bad(l, format!("initiative: {x:?}; write first or second")).rule("7.2")
-                        );
-                    }
-                }
+                s.first = either(
+                    l,
+                    "initiative",
+                    w(0),
+                    [("first", true), ("second", false)],
+                    "7.2",
+                )?
             }
             "supply" => {
-                s.supply = match w(0) {
-                    "pay" => true,
-                    "none" => false,
-                    x => {
-                        return Err(
-                            bad(l, format!("supply: {x:?}; write pay or none")).rule("17.4")
-                        );
-                    }
-                }
+                s.supply = either(l, "supply", w(0), [("pay", true), ("none", false)], "17.4")?
             }
             "captured" => {
-                s.execute = match w(0) {
-                    "hold" => false,
-                    "execute" => true,
-                    x => {
-                        return Err(
-                            bad(l, format!("captured: {x:?}; write hold or execute")).rule("16.42")
-                        );
-                    }
-                }
+                s.execute = either(
+                    l,
+                    "captured",
+                    w(0),
+                    [("hold", false), ("execute", true)],
+                    "16.42",
+                )?
             }
             "reversion" => {
                 let Some((code, cities)) = words.split_first() else {
@@ -234,6 +214,24 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
         }
     }
     Ok(s)
+}
+
+/// A two-way standing order: `word` is one of the two choices, given in the
+/// order the refusal names them.
+fn either(
+    l: &SourceLine,
+    key: &str,
+    word: &str,
+    [(a, av), (b, bv)]: [(&str, bool); 2],
+    rule: &str,
+) -> Result<bool, OrderError> {
+    if word == a {
+        Ok(av)
+    } else if word == b {
+        Ok(bv)
+    } else {
+        Err(bad(l, format!("{key}: {word:?}; write {a} or {b}")).rule(rule))
+    }
 }
 
 /// One entry of a `reversion:` line (N8, 5.51(2)): `CITY` for any unit of

@@ -332,16 +332,16 @@ impl State {
         match nat {
             Nat::British => Some(Power::British),
             Nat::Russian => Some(Power::Russian),
-            Nat::Native(r) => self.control[r.0 as usize],
+            Nat::Native(r) => self.control[r],
             Nat::Ghazi => self.ghazis,
         }
     }
 
     /// Who controls an agent now (16.7).
     pub fn agent_owner(&self, d: &Data, a: AgentId) -> Option<Power> {
-        match d.agents[a.0 as usize].side {
+        match d.agents[a].side {
             AgentSide::Power(p) => Some(p),
-            AgentSide::Native(r) => self.control[r.0 as usize],
+            AgentSide::Native(r) => self.control[r],
             AgentSide::Ghazi => self.ghazis,
         }
     }
@@ -389,22 +389,22 @@ impl State {
 
     /// The unit.
     pub fn unit(&self, u: UnitId) -> &Unit {
-        &self.units[u.0 as usize]
+        &self.units[u]
     }
 
     /// The unit, to change.
     pub fn unit_mut(&mut self, u: UnitId) -> &mut Unit {
-        &mut self.units[u.0 as usize]
+        &mut self.units[u]
     }
 
     /// The agent.
     pub fn agent(&self, a: AgentId) -> &Agent {
-        &self.agents[a.0 as usize]
+        &self.agents[a]
     }
 
     /// The agent, to change.
     pub fn agent_mut(&mut self, a: AgentId) -> &mut Agent {
-        &mut self.agents[a.0 as usize]
+        &mut self.agents[a]
     }
 
     /// A unit's combat strength.
@@ -439,6 +439,6 @@ impl State {
 
     /// Whether a generic agent is a Pundit, Khan or the Mad Mullah (16.8).
     pub fn is_generic(d: &Data, a: AgentId) -> bool {
-        d.agents[a.0 as usize].kind != AgentKind::Named
+        d.agents[a].kind != AgentKind::Named
     }
 }

@@ -77,6 +77,20 @@ pub fn apply(
         dice,
         ev: Vec::new(),
     };
+    match st.stage {
+        Stage::Setup(_) | Stage::SetupSealed => setup_order(&mut ctx, st, p, order)?,
+        Stage::Initiative => initiative_order(&mut ctx, st, p, order)?,
+        Stage::Choice(_) => choice_order(&mut ctx, st, p, order)?,
+        Stage::Economy => economy_order(&mut ctx, st, p, order)?,
+        Stage::Ops(_) => ops_phase_order(&mut ctx, st, p, order)?,
+        Stage::Over => return Err(illegal("the game is over", "25.0")),
+    }
+    Ok(ctx.ev)
+}
+
+/// An order of the set-up, sequential or sealed (26.0).
+fn setup_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Result<(), RuleError> {
+    let d = ctx.d;
     match (&st.stage, order) {
         (Stage::SetupSealed, _) if st.sealed[p.index()] => {
             return Err(illegal(
@@ -98,76 +112,92 @@ pub fn apply(
                 "26.0",
             ));
         }
-        (Stage::Setup(_) | Stage::SetupSealed, Order::Place(pieces, to)) => {
-            super::placing::place(&mut ctx, st, p, pieces, *to)?
-        }
-        (Stage::Setup(_) | Stage::SetupSealed, Order::PlaceMarker(k, from, to)) => {
-            super::placing::place_marker(&mut ctx, st, p, *k, *from, *to)?
+        (_, Order::Place(pieces, to)) => super::placing::place(ctx, st, p, pieces, *to)?,
+        (_, Order::PlaceMarker(k, from, to)) => {
+            super::placing::place_marker(ctx, st, p, *k, *from, *to)?
         }
         // 18.4 (from version 8): a setter may reorganize what he places.
-        (Stage::Setup(_) | Stage::SetupSealed, Order::Econ(o @ EconOrder::Reorganize { .. }))
-            if d.version >= 8 =>
-        {
+        (_, Order::Econ(o @ EconOrder::Reorganize { .. })) if d.version >= 8 => {
             let what = economy::apply(d, st, p, o)?;
             ctx.tell(p, format!("{what}."));
         }
         // 22.3 (from version 8): the setter's agents face up or down; in the
         // sequential set-up only, as the sealed one keeps every line hidden.
-        (Stage::Setup(_), Order::Face(a, up)) => face(&mut ctx, st, p, *a, *up)?,
-        (Stage::Setup(_) | Stage::SetupSealed, Order::Done) => {
-            super::placing::done(&mut ctx, st, p)?
-        }
-        (Stage::Setup(_) | Stage::SetupSealed, _) => {
+        (Stage::Setup(_), Order::Face(a, up)) => face(ctx, st, p, *a, *up)?,
+        (_, Order::Done) => super::placing::done(ctx, st, p)?,
+        _ => {
             return Err(illegal(
                 "the set-up takes `place PIECES at CITY`, `place KIND from CITY at CITY` and done",
                 "26.0",
             ));
         }
-        (Stage::Initiative, Order::Initiative(first)) => {
-            if p != chooser(st) {
-                return Err(illegal(
-                    format!("the index favours the {}, who choose", chooser(st).people()),
-                    "7.1",
-                ));
-            }
-            st.first = if *first { p } else { p.other() };
-            ctx.say(
-                format!(
-                    "The {} will be first player this turn (7.2).",
-                    st.first.people()
-                ),
-                vec![],
-            );
-            open_turn(&mut ctx, st, false)?;
-        }
-        (Stage::Initiative, _) => {
-            return Err(illegal(
-                format!(
-                    "first the {} choose who moves first: `initiative first|second`",
-                    chooser(st).people()
-                ),
-                "7.2",
-            ));
-        }
+    }
+    Ok(())
+}
+
+/// `initiative first|second`: the favoured player's choice (7.1, 7.2).
+fn initiative_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    order: &Order,
+) -> Result<(), RuleError> {
+    let Order::Initiative(first) = order else {
+        return Err(illegal(
+            format!(
+                "first the {} choose who moves first: `initiative first|second`",
+                chooser(st).people()
+            ),
+            "7.2",
+        ));
+    };
+    if p != chooser(st) {
+        return Err(illegal(
+            format!("the index favours the {}, who choose", chooser(st).people()),
+            "7.1",
+        ));
+    }
+    st.first = if *first { p } else { p.other() };
+    ctx.say(
+        format!(
+            "The {} will be first player this turn (7.2).",
+            st.first.people()
+        ),
+        vec![],
+    );
+    open_turn(ctx, st, false)
+}
+
+/// `choose REGION`: the answer to an event's question (8.0).
+fn choice_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Result<(), RuleError> {
+    match (&st.stage, order) {
         (Stage::Choice(_), Order::Choose(r)) => {
-            if !events::answer(&mut ctx, st, p, *r)? {
-                open_economy(&mut ctx, st)?;
+            if !events::answer(ctx, st, p, *r)? {
+                open_economy(ctx, st)?;
             }
+            Ok(())
         }
-        (Stage::Choice(q), _) => {
-            return Err(illegal(
-                if q.who == p {
-                    "first answer the event's question: `choose REGION`".to_string()
-                } else {
-                    format!(
-                        "waiting for the {} to answer the event's question",
-                        q.who.people()
-                    )
-                },
-                "8.0",
-            ));
-        }
-        (Stage::Economy, Order::Econ(o)) => {
+        (Stage::Choice(q), _) => Err(illegal(
+            if q.who == p {
+                "first answer the event's question: `choose REGION`".to_string()
+            } else {
+                format!(
+                    "waiting for the {} to answer the event's question",
+                    q.who.people()
+                )
+            },
+            "8.0",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An order of the income/expenditure phase, written down until both
+/// players have sealed theirs (3.1[3]).
+fn economy_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Result<(), RuleError> {
+    let d = ctx.d;
+    match order {
+        Order::Econ(o) => {
             if st.sealed[p.index()] {
                 return Err(illegal(
                     "your economy orders are sealed; wait for the other player",
@@ -187,7 +217,7 @@ pub fn apply(
                 ),
             );
         }
-        (Stage::Economy, Order::Done) => {
+        Order::Done => {
             if st.sealed[p.index()] {
                 return Err(illegal("your economy orders are already sealed", "3.1[3]"));
             }
@@ -200,39 +230,44 @@ pub fn apply(
                 vec![],
             );
             if st.sealed == [true, true] {
-                resolve_economy(&mut ctx, st);
+                resolve_economy(ctx, st);
             }
         }
-        (Stage::Economy, Order::Release(a, s)) => prisoner(&mut ctx, st, p, *a, Some(*s))?,
-        (Stage::Economy, Order::Execute(a)) => prisoner(&mut ctx, st, p, *a, None)?,
-        (Stage::Economy, _) => {
+        Order::Release(a, s) => prisoner(ctx, st, p, *a, Some(*s))?,
+        Order::Execute(a) => prisoner(ctx, st, p, *a, None)?,
+        _ => {
             return Err(illegal(
                 "the income/expenditure phase takes buy, recruit, agent, build, disband and done",
                 "3.1[3]",
             ));
         }
-        (Stage::Ops(ph), o) => {
-            if ph.side != p {
-                return Err(illegal(
-                    format!(
-                        "it is the {} player's operations phase {}",
-                        ph.side.people(),
-                        ph.k
-                    ),
-                    "3.1[4]",
-                ));
-            }
-            let before = ctx.dice.count();
-            ops_order(&mut ctx, st, p, o)?;
-            // 14.6 (from version 9): an order that rolls no die and spoils a
-            // CRT choice is refused, before any roll it could follow.
-            if d.version >= 9 && ctx.dice.count() == before && !matches!(o, Order::End) {
-                crt_choices_stand(d, st, p)?;
-            }
-        }
-        (Stage::Over, _) => return Err(illegal("the game is over", "25.0")),
     }
-    Ok(ctx.ev)
+    Ok(())
+}
+
+/// An order in an operations phase, of its player only (3.1[4]).
+fn ops_phase_order(ctx: &mut Ctx, st: &mut State, p: Power, o: &Order) -> Result<(), RuleError> {
+    let d = ctx.d;
+    if let Stage::Ops(ph) = &st.stage
+        && ph.side != p
+    {
+        return Err(illegal(
+            format!(
+                "it is the {} player's operations phase {}",
+                ph.side.people(),
+                ph.k
+            ),
+            "3.1[4]",
+        ));
+    }
+    let before = ctx.dice.count();
+    ops_order(ctx, st, p, o)?;
+    // 14.6 (from version 9): an order that rolls no die and spoils a
+    // CRT choice is refused, before any roll it could follow.
+    if d.version >= 9 && ctx.dice.count() == before && !matches!(o, Order::End) {
+        crt_choices_stand(d, st, p)?;
+    }
+    Ok(())
 }
 
 fn phase(st: &mut State) -> &mut OpsPhase {
@@ -346,7 +381,7 @@ fn face(
     up: bool,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let name = &d.agents[a.0 as usize].name;
+    let name = &d.agents[a].name;
     // Whose first: where an enemy agent is, a refusal must not tell.
     if st.agent_owner(d, a) != Some(p) {
         return Err(illegal(format!("{name} is not one of your agents"), "22.3"));
@@ -448,7 +483,7 @@ fn prisoner(
     to: Option<Sq>,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let name = &d.agents[a.0 as usize].name;
+    let name = &d.agents[a].name;
     if st.agent(a).loc != super::state::Loc::Prisoner(p) {
         return Err(illegal(format!("you hold no prisoner {name}"), "16.42"));
     }
@@ -514,8 +549,8 @@ fn prisoner(
 
 /// 16.44: a captured native agent whose region `p` (his captor) now controls.
 fn native_home(d: &Data, st: &State, p: Power, a: super::state::AgentId) -> bool {
-    matches!(d.agents[a.0 as usize].side, super::data::AgentSide::Native(r)
-        if st.control[r.0 as usize] == Some(p))
+    matches!(d.agents[a].side, super::data::AgentSide::Native(r)
+        if st.control[r] == Some(p))
 }
 
 /// Opens operations phase `k` of `side`: every piece may operate again (12.0).
@@ -597,7 +632,7 @@ fn returns(ctx: &mut Ctx, st: &mut State) {
             format!(
                 "The {} return {} on {s}, as agreed (16.42(1), 23.0).",
                 captor.people(),
-                ctx.d.agents[a.0 as usize].name
+                ctx.d.agents[a].name
             ),
             vec![s],
         );

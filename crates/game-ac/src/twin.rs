@@ -73,8 +73,8 @@ fn placing(d: &Data, st: &State, viewer: Viewer) -> (Vec<usize>, Vec<usize>) {
         if let Some(pp) = st.picks.get(g)
             && owns(viewer, pick.setter)
         {
-            units.extend(pp.units.iter().map(|u| u.0 as usize));
-            agents.extend(pp.agents.iter().map(|a| a.0 as usize));
+            units.extend(pp.units.iter().map(|u| u.index()));
+            agents.extend(pp.agents.iter().map(|a| a.index()));
         }
     }
     (units, agents)

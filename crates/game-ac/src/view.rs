@@ -49,7 +49,7 @@ fn examines(d: &Data, st: &State, s: Sq, p: Power) -> bool {
     let region = d
         .sq(s)
         .and_then(|i| i.region)
-        .is_some_and(|r| st.control[r.0 as usize] == Some(p));
+        .is_some_and(|r| st.control[r] == Some(p));
     mine || region
 }
 
@@ -215,7 +215,7 @@ pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
                         .collect();
                     let ags: Vec<String> = st
                         .agents_at(Loc::Base(b))
-                        .map(|a| d.agents[a.0 as usize].id.clone())
+                        .map(|a| d.agents[a].id.clone())
                         .collect();
                     status.push(format!("{}: {} {}", b.name(), ids.join(" "), ags.join(" ")));
                 }

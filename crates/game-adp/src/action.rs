@@ -3,7 +3,7 @@
 //! placement of the Special Activity among the Operation's lines.
 
 use super::coin;
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::insurgent;
 use super::orders::{ActStep, Action, At, Move, Op, Sa, SaKind};
 use super::pieces::Faction;
@@ -17,9 +17,9 @@ use umpire_core::ruleset::{Event, RuleError};
 #[derive(Clone, Debug, Default)]
 pub struct Marched {
     /// By space, the Guerrillas that arrived there: (Underground, Active).
-    pub arrived: std::collections::BTreeMap<SpaceId, (u8, u8)>,
+    pub arrived: std::collections::BTreeMap<SpaceNo, (u8, u8)>,
     /// Every leg moved, (from, to).
-    pub legs: BTreeSet<(SpaceId, SpaceId)>,
+    pub legs: BTreeSet<(SpaceNo, SpaceNo)>,
 }
 
 /// How the Operation is being executed.
@@ -47,24 +47,24 @@ pub struct Exec<'a> {
     /// Terms.
     pub terms: Terms,
     /// Spaces selected, in order (3.1: each at most once).
-    pub selected: Vec<SpaceId>,
+    pub selected: Vec<SpaceNo>,
     /// Spaces entered by movement (March costs, Sweep payments, LimOp).
-    pub entered: BTreeSet<SpaceId>,
+    pub entered: BTreeSet<SpaceNo>,
     /// Movement destinations (LimOp: one destination, 2.3.5).
-    pub destinations: BTreeSet<SpaceId>,
+    pub destinations: BTreeSet<SpaceNo>,
     /// March, from version 10: the Guerrillas that arrived in each space in
     /// this Operation, (Underground, Active), and the legs moved, (from,
     /// to): a Guerrilla Marches once (3.3.2), a leg's Guerrillas are one
     /// group.
     pub marched: Marched,
     /// Spaces into which Government Troops moved (Coalition Sweep costs).
-    pub gov_troops_in: BTreeSet<SpaceId>,
+    pub gov_troops_in: BTreeSet<SpaceNo>,
     /// Ambush spaces not yet resolved (4.4.3).
-    pub ambush: Vec<SpaceId>,
+    pub ambush: Vec<SpaceNo>,
     /// Train's step 2 (ruling A21), or Rally's Sharia, was used.
     pub step_two: bool,
     /// Patrol's free Assault, to follow the Activation (3.2.2).
-    pub patrol_assault: Option<(SpaceId, Vec<Faction>)>,
+    pub patrol_assault: Option<(SpaceNo, Vec<Faction>)>,
     /// The Special Activity, once done.
     pub sa: Option<SaKind>,
     /// The line being carried out, for errors.
@@ -74,7 +74,7 @@ pub struct Exec<'a> {
     /// A dry run (version 10): no die is rolled ([`execute`]).
     pub dry: bool,
     /// In a dry run, the spaces whose pieces hang on a roll not made.
-    pub tainted: BTreeSet<SpaceId>,
+    pub tainted: BTreeSet<SpaceNo>,
     /// The dry run met what only the dice decide: no verdict from it.
     pub undecided: bool,
 }
@@ -126,7 +126,7 @@ impl Exec<'_> {
     }
 
     /// Selects a space for the Operation: each at most once (3.1).
-    pub fn select(&mut self, s: SpaceId) -> Result<(), RuleError> {
+    pub fn select(&mut self, s: SpaceNo) -> Result<(), RuleError> {
         if self.selected.contains(&s) {
             return Err(self.ill(
                 format!(
@@ -142,7 +142,7 @@ impl Exec<'_> {
     }
 
     /// The name of a space.
-    pub fn name(&self, s: SpaceId) -> &str {
+    pub fn name(&self, s: SpaceNo) -> &str {
         &self.d[s].name
     }
 }
@@ -291,8 +291,8 @@ fn steps(
 }
 
 /// Does the line name one of `spaces`?
-fn names_any(step: &ActStep, spaces: &BTreeSet<SpaceId>) -> bool {
-    let mut named: Vec<SpaceId> = Vec::new();
+fn names_any(step: &ActStep, spaces: &BTreeSet<SpaceNo>) -> bool {
+    let mut named: Vec<SpaceNo> = Vec::new();
     match step {
         ActStep::In(i) => {
             named.push(i.space);
@@ -312,7 +312,7 @@ fn names_any(step: &ActStep, spaces: &BTreeSet<SpaceId>) -> bool {
 }
 
 /// The spaces a Special Activity's line names.
-fn sa_spaces(sa: &Sa) -> Vec<SpaceId> {
+fn sa_spaces(sa: &Sa) -> Vec<SpaceNo> {
     match sa {
         Sa::Surge { moves, .. } => moves.iter().flat_map(|(m, _, _)| m.path.clone()).collect(),
         Sa::Airlift(ms) => ms.iter().flat_map(|m| m.path.clone()).collect(),
@@ -473,7 +473,7 @@ fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleError
     // 2.3.5: a Limited Operation is in 1 space (movement: 1 destination);
     // Taliban LimOps at Sponsorship may use several (6.6.1).
     let sponsorship = x.f == Faction::Taliban && st.islamabad == 4 && !x.terms.final_card;
-    let mut spaces: BTreeSet<SpaceId> = x.selected.iter().copied().collect();
+    let mut spaces: BTreeSet<SpaceNo> = x.selected.iter().copied().collect();
     if x.op == Op::March && x.d.version >= 10 {
         // Where the Guerrillas end: a march-on written as a second line
         // passes through its first destination (2.3.5, 3.3.2).

@@ -3,6 +3,7 @@
 //! [`super::effects`] carries out. The card texts are not public: the effects
 //! in `games/adp/cards.toml` are stand-ins a club owning the cards replaces.
 
+use super::data::CardNo;
 use super::orders::Op;
 use super::pieces::{Faction, Kind};
 use super::prov::{self, Reader, ReaderExt};
@@ -275,7 +276,7 @@ impl Step {
 #[derive(Clone, Debug, Serialize)]
 pub struct Card {
     /// Card number, 1-78.
-    pub number: u8,
+    pub number: CardNo,
     /// Title (a fact, not text).
     pub title: String,
     /// Kind.
@@ -321,7 +322,7 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
             CardKind::Event
         });
         let mut card = Card {
-            number,
+            number: CardNo(number),
             title,
             kind,
             order: Vec::new(),
@@ -367,91 +368,79 @@ fn get<'a>(t: &'a Table, k: &str) -> Option<&'a Value> {
     t.get(k)
 }
 
+/// One step's table, with the reading its fields share.
+struct StepTable<'a> {
+    at: &'a str,
+    t: &'a Table,
+}
+
+impl StepTable<'_> {
+    /// A text field, `""` if missing.
+    fn s(&self, k: &str) -> &str {
+        get(self.t, k).and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// A whole-number field, with an error if missing or out of range.
+    fn amount(&self, r: &mut Reader, k: &str) -> Option<i16> {
+        match get(self.t, k)
+            .and_then(Value::as_integer)
+            .and_then(|i| i16::try_from(i).ok())
+        {
+            Some(a) => Some(a),
+            None => {
+                r.error(format!("{}: `{k}` must be a whole number", self.at));
+                None
+            }
+        }
+    }
+
+    /// `faction`: `self` (the executor) or a faction.
+    fn who(&self, r: &mut Reader) -> Option<Who> {
+        match self.s("faction") {
+            "self" => Some(Who::Executor),
+            f => match Faction::parse(f) {
+                Some(f) => Some(Who::Faction(f)),
+                None => {
+                    r.error(format!("{}: faction {f:?}", self.at));
+                    None
+                }
+            },
+        }
+    }
+
+    /// `filter`, `any` if missing.
+    fn filter(&self) -> Option<Filter> {
+        Filter::parse(if self.s("filter").is_empty() {
+            "any"
+        } else {
+            self.s("filter")
+        })
+    }
+}
+
 fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
     let Some(t) = v.as_table() else {
         r.error(format!("{at}: a step is a table `{{ do = \"...\", ... }}`"));
         return None;
     };
-    let s = |k: &str| get(t, k).and_then(Value::as_str).unwrap_or("");
-    let n = |k: &str| get(t, k).and_then(Value::as_integer);
-    let who = |r: &mut Reader| match s("faction") {
-        "self" => Some(Who::Executor),
-        f => match Faction::parse(f) {
-            Some(f) => Some(Who::Faction(f)),
-            None => {
-                r.error(format!("{at}: faction {f:?}"));
-                None
-            }
-        },
-    };
-    let amount = |r: &mut Reader, k: &str| match n(k).and_then(|i| i16::try_from(i).ok()) {
-        Some(a) => Some(a),
-        None => {
-            r.error(format!("{at}: `{k}` must be a whole number"));
-            None
-        }
-    };
-    let done = match s("do") {
+    let st = StepTable { at, t };
+    let done = match st.s("do") {
         "resources" => Step::Resources {
-            who: who(r)?,
-            amount: amount(r, "amount")?,
+            who: st.who(r)?,
+            amount: st.amount(r, "amount")?,
         },
         "aid" => Step::Aid {
-            amount: amount(r, "amount")?,
+            amount: st.amount(r, "amount")?,
         },
         "patronage" => Step::Patronage {
-            amount: amount(r, "amount")?,
+            amount: st.amount(r, "amount")?,
         },
         "islamabad" => Step::Islamabad {
-            shift: i8::try_from(amount(r, "shift")?).ok()?,
+            shift: i8::try_from(st.amount(r, "shift")?).ok()?,
         },
-        "place" | "remove" => {
-            let faction = Faction::parse(s("faction"));
-            let kind = Kind::parse(s("piece"));
-            let filter = Filter::parse(if s("filter").is_empty() {
-                "any"
-            } else {
-                s("filter")
-            });
-            let (Some(faction), Some(kind), Some(filter)) = (faction, kind, filter) else {
-                r.error(format!(
-                    "{at}: place/remove needs faction, piece and a known filter"
-                ));
-                return None;
-            };
-            let count = u8::try_from(amount(r, "count")?).ok()?;
-            let spaces = u8::try_from(amount(r, "spaces")?).ok()?;
-            if s("do") == "place" {
-                Step::Place {
-                    faction,
-                    kind,
-                    count,
-                    spaces,
-                    filter,
-                }
-            } else {
-                let by = match s("by") {
-                    "" => None,
-                    f => match Faction::parse(f) {
-                        Some(f) => Some(f),
-                        None => {
-                            r.error(format!("{at}: by {f:?} is not a faction"));
-                            return None;
-                        }
-                    },
-                };
-                Step::Remove {
-                    faction,
-                    kind,
-                    count,
-                    spaces,
-                    filter,
-                    by,
-                }
-            }
-        }
+        "place" | "remove" => place_or_remove(r, &st)?,
         "shift" => {
-            let up = match s("toward") {
+            let up = match st.s("toward") {
                 "support" => true,
                 "opposition" => false,
                 x => {
@@ -459,49 +448,20 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
                     return None;
                 }
             };
-            let filter = Filter::parse(if s("filter").is_empty() {
-                "any"
-            } else {
-                s("filter")
-            })?;
+            let filter = st.filter()?;
             Step::Shift {
                 up,
-                levels: u8::try_from(amount(r, "levels")?).ok()?,
-                spaces: u8::try_from(amount(r, "spaces")?).ok()?,
+                levels: u8::try_from(st.amount(r, "levels")?).ok()?,
+                spaces: u8::try_from(st.amount(r, "spaces")?).ok()?,
                 filter,
             }
         }
-        "free_op" | "grant" => {
-            let ops: Vec<Op> = get(t, "ops")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .filter_map(|k| Op::ALL.into_iter().find(|o| o.key() == k))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if ops.is_empty() {
-                r.error(format!("{at}: free_op needs `ops = [\"assault\", ...]`"));
-                return None;
-            }
-            if s("do") == "grant" {
-                let Some(to) = Faction::parse(s("faction")) else {
-                    r.error(format!(
-                        "{at}: grant needs `faction = \"taliban\"` (the grantee)"
-                    ));
-                    return None;
-                };
-                Step::Grant { to, ops }
-            } else {
-                Step::FreeOp(ops)
-            }
-        }
-        "eligible" => Step::Eligible { who: who(r)? },
-        "ineligible" => Step::Ineligible { who: who(r)? },
+        "free_op" | "grant" => free_op(r, &st)?,
+        "eligible" => Step::Eligible { who: st.who(r)? },
+        "ineligible" => Step::Ineligible { who: st.who(r)? },
         "capability" | "momentum" => {
             let m = modifier(r, at, get(t, "modifier"))?;
-            if s("do") == "capability" {
+            if st.s("do") == "capability" {
                 Step::Capability(m)
             } else {
                 Step::Momentum(m)
@@ -515,6 +475,78 @@ fn step(r: &mut Reader, at: &str, v: &Value) -> Option<Step> {
         }
     };
     Some(done)
+}
+
+/// `do = "place"` or `"remove"`: pieces of a faction in named spaces.
+fn place_or_remove(r: &mut Reader, st: &StepTable) -> Option<Step> {
+    let at = st.at;
+    let faction = Faction::parse(st.s("faction"));
+    let kind = Kind::parse(st.s("piece"));
+    let filter = st.filter();
+    let (Some(faction), Some(kind), Some(filter)) = (faction, kind, filter) else {
+        r.error(format!(
+            "{at}: place/remove needs faction, piece and a known filter"
+        ));
+        return None;
+    };
+    let count = u8::try_from(st.amount(r, "count")?).ok()?;
+    let spaces = u8::try_from(st.amount(r, "spaces")?).ok()?;
+    if st.s("do") == "place" {
+        return Some(Step::Place {
+            faction,
+            kind,
+            count,
+            spaces,
+            filter,
+        });
+    }
+    let by = match st.s("by") {
+        "" => None,
+        f => match Faction::parse(f) {
+            Some(f) => Some(f),
+            None => {
+                r.error(format!("{at}: by {f:?} is not a faction"));
+                return None;
+            }
+        },
+    };
+    Some(Step::Remove {
+        faction,
+        kind,
+        count,
+        spaces,
+        filter,
+        by,
+    })
+}
+
+/// `do = "free_op"` or `"grant"`: a free Operation for the executor or a
+/// grantee (5.5).
+fn free_op(r: &mut Reader, st: &StepTable) -> Option<Step> {
+    let at = st.at;
+    let ops: Vec<Op> = get(st.t, "ops")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .filter_map(|k| Op::ALL.into_iter().find(|o| o.key() == k))
+                .collect()
+        })
+        .unwrap_or_default();
+    if ops.is_empty() {
+        r.error(format!("{at}: free_op needs `ops = [\"assault\", ...]`"));
+        return None;
+    }
+    if st.s("do") != "grant" {
+        return Some(Step::FreeOp(ops));
+    }
+    let Some(to) = Faction::parse(st.s("faction")) else {
+        r.error(format!(
+            "{at}: grant needs `faction = \"taliban\"` (the grantee)"
+        ));
+        return None;
+    };
+    Some(Step::Grant { to, ops })
 }
 
 /// Operation and Special Activity keys a modifier may name.
@@ -590,7 +622,7 @@ pub fn check(cards: &[Card], printed: bool) -> Vec<String> {
         e.push(format!("{} cards, not 78 (1.2)", cards.len()));
     }
     for (i, c) in cards.iter().enumerate() {
-        if usize::from(c.number) != i + 1 {
+        if usize::from(c.number.0) != i + 1 {
             e.push(format!(
                 "card numbers must run from 1 without gaps; found {} at {}",
                 c.number,

@@ -1,7 +1,7 @@
 //! The COIN Operations: Train, Patrol, Sweep, Assault (3.2).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceId, Support};
+use super::data::{SpaceNo, Support};
 use super::orders::{ActStep, InSpace, Move, Op};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -21,7 +21,7 @@ pub fn begin(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
 }
 
 /// COIN Operations act only in Afghanistan; Air Strike is the exception (1.4.2, ruling A24).
-fn not_pakistan(x: &Exec, s: SpaceId, rule: &str) -> Result<(), RuleError> {
+fn not_pakistan(x: &Exec, s: SpaceNo, rule: &str) -> Result<(), RuleError> {
     if x.d[s].is_pakistan() {
         return Err(x.ill(
             format!("only Taliban forces may be in {} (Pakistan)", x.name(s)),
@@ -164,7 +164,7 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     Ok(())
 }
 
-fn step_two(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
+fn step_two(x: &mut Exec, s: SpaceNo) -> Result<(), RuleError> {
     if x.step_two {
         return Err(x.ill(
             "Train's second step is done in at most 1 space, once",
@@ -186,7 +186,7 @@ fn step_two(x: &mut Exec, s: SpaceId) -> Result<(), RuleError> {
 pub fn civic_action(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     n: u8,
     rule: &str,
 ) -> Result<(), RuleError> {
@@ -237,8 +237,8 @@ pub fn civic_action(
 fn build_base(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
-    from: Option<SpaceId>,
+    s: SpaceNo,
+    from: Option<SpaceNo>,
     police: Option<u8>,
 ) -> Result<(), RuleError> {
     if x.f != Faction::Government {
@@ -341,7 +341,7 @@ fn cube(x: &Exec, k: Option<Kind>, rule: &str) -> Result<Piece, RuleError> {
     }
 }
 
-fn take(x: &Exec, st: &State, s: SpaceId, p: Piece, n: u8, rule: &str) -> Result<(), RuleError> {
+fn take(x: &Exec, st: &State, s: SpaceNo, p: Piece, n: u8, rule: &str) -> Result<(), RuleError> {
     if st[s].pieces[p] < n {
         return Err(x.ill(
             format!(
@@ -540,7 +540,7 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
 
 /// Cubes that count for Assault: Troops and Police in Kabul and on LoCs,
 /// Troops only in Provinces (3.2.4).
-fn assault_gov_cubes(x: &Exec, st: &State, s: SpaceId) -> u32 {
+fn assault_gov_cubes(x: &Exec, st: &State, s: SpaceNo) -> u32 {
     let p = st[s].pieces;
     if x.d[s].is_loc() || x.d[s].is_city() {
         p.gov_cubes()
@@ -553,7 +553,7 @@ fn assault_gov_cubes(x: &Exec, st: &State, s: SpaceId) -> u32 {
 pub fn assault_space(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     with_government: bool,
     targets: &[Faction],
     patrol: bool,

@@ -18,7 +18,7 @@
 //! told to all, as any move's events are.
 
 use super::cards::Step;
-use super::data::{Data, SpaceId};
+use super::data::{CardNo, Data, SpaceNo};
 use super::orders::{self, Order};
 use super::pieces::Faction;
 use super::sequence::{self, Took};
@@ -88,7 +88,7 @@ pub struct Kept {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardOrder {
     /// The card it is for (its number).
-    pub card: u8,
+    pub card: CardNo,
     /// The faction that gives it.
     pub faction: Faction,
     /// When it applies.
@@ -191,7 +191,7 @@ fn head(d: &Data, st: &State, mine: &[Faction], l: &SourceLine) -> Result<CardOr
     let w: Vec<&str> = text.split_whitespace().collect();
     let usage = "a branch starts `on CARD [as FACTION] first | after op | after op-sa | after event | any | grant | choose SPACE...`";
     let bad = |m: String| OrderError::at(l, m).rule("2.3.4");
-    let card: u8 = w
+    let card: CardNo = w
         .get(1)
         .and_then(|n| n.trim_start_matches('#').parse().ok())
         .filter(|n| d.card(*n).is_some())
@@ -401,9 +401,9 @@ pub fn idle_grant(
 /// with the most of the step's pieces, then in map order. A player of
 /// another side with no standing order and a real choice is asked instead,
 /// mid-Event (`effects::asks`); this is its `pass`.
-pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) -> Vec<SpaceId> {
+pub fn chosen(d: &Data, st: &State, g: Faction, card: CardNo, step: &Step, n: u8) -> Vec<SpaceNo> {
     let ok = candidates(d, st, step);
-    let mut out: Vec<SpaceId> = st
+    let mut out: Vec<SpaceNo> = st
         .cards
         .iter()
         .filter(|b| b.card == card && b.faction == g && b.when == When::Choose)
@@ -423,7 +423,7 @@ pub fn chosen(d: &Data, st: &State, g: Faction, card: u8, step: &Step, n: u8) ->
 /// The spaces that qualify for a step another faction chooses (5.1, D3):
 /// those of its filter holding the step's pieces, the most first, then in
 /// map order (the stated default's order).
-pub fn candidates(d: &Data, st: &State, step: &Step) -> Vec<SpaceId> {
+pub fn candidates(d: &Data, st: &State, step: &Step) -> Vec<SpaceNo> {
     let Step::Remove {
         faction,
         kind,
@@ -433,14 +433,14 @@ pub fn candidates(d: &Data, st: &State, step: &Step) -> Vec<SpaceId> {
     else {
         return Vec::new();
     };
-    let held = |s: SpaceId| -> u32 {
+    let held = |s: SpaceNo| -> u32 {
         super::pieces::Piece::ALL
             .iter()
             .filter(|p| p.faction() == *faction && p.kind() == *kind)
             .map(|p| u32::from(st[s].pieces[*p]))
             .sum()
     };
-    let mut v: Vec<SpaceId> = d
+    let mut v: Vec<SpaceNo> = d
         .ids()
         .filter(|s| super::effects::fits(d, *s, *filter) && held(*s) > 0)
         .collect();

@@ -54,12 +54,38 @@ const HASH_DOMAIN: &str = "umpire-adp-data-v1";
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
-pub struct SpaceId(pub u8);
+pub struct SpaceNo(pub u8);
 
-impl SpaceId {
+impl SpaceNo {
     /// The index as `usize`.
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+}
+
+/// A card by its printed number (1 to 72 in the deck, Propaganda cards
+/// after). Serialised, shown and debug-printed as the bare number, so states
+/// hash and texts read as before.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CardNo(pub u8);
+
+impl std::fmt::Display for CardNo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::fmt::Debug for CardNo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for CardNo {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<CardNo, Self::Err> {
+        s.parse().map(CardNo)
     }
 }
 
@@ -139,7 +165,7 @@ pub struct Space {
     /// The Towns at a LoC's ends (1.3.4).
     pub towns: Vec<String>,
     /// Adjacent spaces (1.3), sorted.
-    pub adjacent: Vec<SpaceId>,
+    pub adjacent: Vec<SpaceNo>,
 }
 
 impl Space {
@@ -245,9 +271,9 @@ pub struct Scenario {
     /// Starting Islamabad box (0 Hostility .. 4 Sponsorship).
     pub islamabad: u8,
     /// Pieces placed, by space.
-    pub pieces: BTreeMap<SpaceId, Pieces>,
+    pub pieces: BTreeMap<SpaceNo, Pieces>,
     /// Support levels other than Neutral.
-    pub support: BTreeMap<SpaceId, Support>,
+    pub support: BTreeMap<SpaceNo, Support>,
 }
 
 /// Everything printed, loaded and checked.
@@ -284,7 +310,7 @@ pub struct Data {
     /// The Random Spaces table (8.2), in the order of its walk: the tan
     /// die's three columns, each of three trios, top to bottom (27 entries,
     /// Kabul three times).
-    pub random_spaces: Vec<SpaceId>,
+    pub random_spaces: Vec<SpaceNo>,
     /// Halo Event Instructions (8.4.1), by card and faction: none in the
     /// sources; a club adds `[[halo]]` records to `nonplayer.toml`.
     pub halos: Vec<Halo>,
@@ -295,7 +321,7 @@ pub struct Data {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Halo {
     /// The card's number.
-    pub card: u8,
+    pub card: CardNo,
     /// The faction whose symbol has the halo.
     pub faction: Faction,
     /// What it does instead of the 8.1 Event choice and 8.4 Dual Use.
@@ -349,7 +375,7 @@ pub enum SpaceTerm {
     /// In the order of the Random Spaces table (8.2).
     Table,
     /// This space before every other.
-    Space(SpaceId),
+    Space(SpaceNo),
 }
 
 impl SpaceTerm {
@@ -381,15 +407,15 @@ impl Data {
         &self,
         st: &super::state::State,
         terms: &[SpaceTerm],
-        spaces: &mut [SpaceId],
+        spaces: &mut [SpaceNo],
     ) {
-        let table = |s: SpaceId| {
+        let table = |s: SpaceNo| {
             self.random_spaces
                 .iter()
                 .position(|x| *x == s)
                 .unwrap_or(usize::MAX)
         };
-        let key = |s: SpaceId, t: &SpaceTerm| -> i64 {
+        let key = |s: SpaceNo, t: &SpaceTerm| -> i64 {
             match t {
                 SpaceTerm::Provinces => i64::from(self[s].is_loc()),
                 SpaceTerm::Pop => -i64::from(st.pop(self, s)),
@@ -402,9 +428,9 @@ impl Data {
     }
 }
 
-impl Index<SpaceId> for Data {
+impl Index<SpaceNo> for Data {
     type Output = Space;
-    fn index(&self, s: SpaceId) -> &Space {
+    fn index(&self, s: SpaceNo) -> &Space {
         &self.spaces[s.index()]
     }
 }
@@ -534,7 +560,7 @@ impl Data {
 
     /// The space called `name` (key or name, any case and punctuation; a LoC
     /// also by its Towns in either order).
-    pub fn find(&self, name: &str) -> Option<SpaceId> {
+    pub fn find(&self, name: &str) -> Option<SpaceNo> {
         let n = norm(name);
         let n = n
             .strip_prefix("loc")
@@ -547,29 +573,29 @@ impl Data {
                     || norm(&s.name) == n
                     || (s.towns.len() == 2 && norm(&format!("{}{}", s.towns[1], s.towns[0])) == n)
             })
-            .map(|i| SpaceId(i as u8))
+            .map(|i| SpaceNo(i as u8))
     }
 
     /// Every space id.
-    pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
-        (0..self.spaces.len()).map(|i| SpaceId(i as u8))
+    pub fn ids(&self) -> impl Iterator<Item = SpaceNo> + '_ {
+        (0..self.spaces.len()).map(|i| SpaceNo(i as u8))
     }
 
     /// Kabul.
-    pub fn kabul(&self) -> SpaceId {
+    pub fn kabul(&self) -> SpaceNo {
         self.ids()
             .find(|s| self[*s].is_city())
-            .unwrap_or(SpaceId(0))
+            .unwrap_or(SpaceNo(0))
     }
 
     /// Are `a` and `b` adjacent (1.3)?
-    pub fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+    pub fn adjacent(&self, a: SpaceNo, b: SpaceNo) -> bool {
         self[a].adjacent.binary_search(&b).is_ok()
     }
 
     /// The card numbered `n`.
-    pub fn card(&self, n: u8) -> Option<&Card> {
-        self.cards.get(usize::from(n).wrapping_sub(1))
+    pub fn card(&self, n: CardNo) -> Option<&Card> {
+        self.cards.get(usize::from(n.0).wrapping_sub(1))
     }
 
     /// The pieces not placed by the set-up: the opening Available boxes (1.4.1).
@@ -696,7 +722,7 @@ fn link(r: &mut Reader, spaces: &mut [Space], names: &[(Vec<String>, Vec<String>
                 ));
             }
             for (a, b) in [(i, j), (j, i)] {
-                let id = SpaceId(b as u8);
+                let id = SpaceNo(b as u8);
                 if !spaces[a].adjacent.contains(&id) {
                     spaces[a].adjacent.push(id);
                 }
@@ -904,7 +930,7 @@ fn space_terms(r: &mut Reader, path: &str, words: &[String], spaces: &[Space]) -
             k => spaces
                 .iter()
                 .position(|s| s.key == k)
-                .map(|i| SpaceTerm::Space(SpaceId(i as u8))),
+                .map(|i| SpaceTerm::Space(SpaceNo(i as u8))),
         };
         match term {
             Some(t) => out.push(t),
@@ -977,7 +1003,7 @@ fn read_halos(r: &mut Reader, t: &Table) -> Vec<Halo> {
         r.finish(rec);
         match (card, faction, instruction) {
             (Some(card), Some(faction), Some(instruction)) => out.push(Halo {
-                card,
+                card: CardNo(card),
                 faction,
                 instruction,
             }),
@@ -993,7 +1019,7 @@ fn read_halos(r: &mut Reader, t: &Table) -> Vec<Halo> {
 /// Province (Pakistan included) once and Kabul three times (8.2). A
 /// fixture's table may be absent (an equal-chance roll then picks among
 /// equal spaces, 8.2 PLAY NOTE) or hold its few spaces in any columns.
-fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space], scope: Scope) -> Vec<SpaceId> {
+fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space], scope: Scope) -> Vec<SpaceNo> {
     let printed = scope == Scope::Printed;
     if !printed && !t.contains_key("random_spaces") {
         return Vec::new();
@@ -1013,7 +1039,7 @@ fn read_random_spaces(r: &mut Reader, t: &Table, spaces: &[Space], scope: Scope)
         }
         for k in keys {
             match spaces.iter().position(|s| s.key == k && !s.is_loc()) {
-                Some(i) => out.push(SpaceId(i as u8)),
+                Some(i) => out.push(SpaceNo(i as u8)),
                 None => r.error(format!(
                     "nonplayer.random_spaces.{col}: {k:?} is not a Province or Kabul (8.2)"
                 )),
@@ -1157,7 +1183,7 @@ pub fn check_in(d: &Data, scope: Scope) -> Vec<String> {
             e.push(format!("{}: Pop {} is above 3 (1.3.2)", s.name, s.pop));
         }
         for a in &s.adjacent {
-            if !d[*a].adjacent.contains(&SpaceId(i as u8)) {
+            if !d[*a].adjacent.contains(&SpaceNo(i as u8)) {
                 e.push(format!(
                     "{} ~ {} is not symmetric (1.3)",
                     s.name, d[*a].name

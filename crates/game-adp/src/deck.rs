@@ -6,7 +6,7 @@
 //! which of the Events not yet dealt. That is the same distribution as dealing
 //! and shuffling, and every draw can be checked against the dice.
 
-use super::data::Data;
+use super::data::{CardNo, Data};
 use serde::Serialize;
 use umpire_core::audience::Audience;
 use umpire_core::deck::{DrawError, Pool};
@@ -25,17 +25,17 @@ pub struct Pile {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Deck {
     /// Events not yet dealt, by number.
-    pub pool: Pool<u8>,
+    pub pool: Pool<CardNo>,
     /// Propaganda cards not yet drawn, by number.
-    pub props: Vec<u8>,
+    pub props: Vec<CardNo>,
     /// The piles, top first.
     pub piles: Vec<Pile>,
     /// The card being played.
-    pub current: Option<u8>,
+    pub current: Option<CardNo>,
     /// The next card, face up (2.2).
-    pub next: Option<u8>,
+    pub next: Option<CardNo>,
     /// Cards played, in order.
-    pub played: Vec<u8>,
+    pub played: Vec<CardNo>,
     /// Propaganda cards in the prepared deck.
     pub props_total: u8,
     /// Propaganda cards drawn so far (shown or played).
@@ -59,13 +59,13 @@ impl Deck {
     /// A deck of `piles` piles of `per_pile` Events, one Propaganda card
     /// shuffled into each (2.1).
     fn prepared(d: &Data, (piles, per_pile): (u8, u8)) -> Deck {
-        let pool: Vec<u8> = d
+        let pool: Vec<CardNo> = d
             .cards
             .iter()
             .filter(|c| !c.is_propaganda())
             .map(|c| c.number)
             .collect();
-        let props: Vec<u8> = d
+        let props: Vec<CardNo> = d
             .cards
             .iter()
             .filter(|c| c.is_propaganda())
@@ -96,7 +96,7 @@ impl Deck {
     }
 
     /// Draws the top card of the draw pile at random, with public rolls.
-    pub fn draw(&mut self, dice: &mut Dice) -> Result<Option<u8>, DiceError> {
+    pub fn draw(&mut self, dice: &mut Dice) -> Result<Option<CardNo>, DiceError> {
         let Some(i) = self.piles.iter().position(|p| p.left > 0) else {
             return Ok(None);
         };

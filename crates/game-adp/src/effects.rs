@@ -5,15 +5,15 @@
 
 use super::action::{self, Terms};
 use super::cards::{Card, Filter, Step, Who};
-use super::data::{Data, SpaceId};
+use super::data::{CardNo, Data, SpaceNo};
 use super::orders::Action;
-use super::pieces::{Faction, Piece};
+use super::pieces::{Faction, Kind, Piece};
 use super::state::{Lasting, State};
 use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError};
 
 /// Does `s` pass the step's filter?
-pub fn fits(d: &Data, s: SpaceId, f: Filter) -> bool {
+pub fn fits(d: &Data, s: SpaceNo, f: Filter) -> bool {
     let sp = &d[s];
     match f {
         Filter::Any => true,
@@ -41,11 +41,11 @@ pub struct Halt {
     /// The step waiting for it.
     pub step: usize,
     /// The executor's spaces for the steps after it.
-    pub spaces: Vec<SpaceId>,
+    pub spaces: Vec<SpaceNo>,
 }
 
 /// The chooser's answer: its spaces, or `None` for the stated default.
-type Answer<'a> = Option<&'a [SpaceId]>;
+type Answer<'a> = Option<&'a [SpaceNo]>;
 
 /// Carries out one side of `card` for `f`, with `spaces` for its space steps,
 /// up to a step whose text names another player's faction to choose (5.1,
@@ -56,7 +56,7 @@ pub fn execute(
     f: Faction,
     card: &Card,
     shaded: bool,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let steps = card.side(shaded);
     let wanted: usize = steps.iter().map(|s| usize::from(s.spaces())).sum();
@@ -107,13 +107,13 @@ fn run(
     st: &mut State,
     (f, card, shaded): (Faction, &Card, bool),
     from: usize,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
     mut answer: Option<Answer>,
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let mut events = Vec::new();
     let mut next = spaces.iter().copied();
     for (i, step) in card.side(shaded).iter().enumerate().skip(from) {
-        let mine: Vec<SpaceId> = match step.chosen_by() {
+        let mine: Vec<SpaceNo> = match step.chosen_by() {
             // 5.1: the text names who chooses (digest D3).
             Some((g, n)) => match answer.take() {
                 Some(Some(v)) => checked(d, st, g, step, n, v)?,
@@ -160,7 +160,7 @@ fn run(
 /// order for the card, and a real choice: more qualifying spaces than it
 /// picks. Else its standing order or the stated default decides, as
 /// always before version 8.
-fn asks(d: &Data, st: &State, f: Faction, g: Faction, card: u8, step: &Step, n: u8) -> bool {
+fn asks(d: &Data, st: &State, f: Faction, g: Faction, card: CardNo, step: &Step, n: u8) -> bool {
     let Some(side) = st.seats.side(g).filter(|_| d.version >= 8) else {
         return false;
     };
@@ -182,8 +182,8 @@ fn checked(
     g: Faction,
     step: &Step,
     n: u8,
-    v: &[SpaceId],
-) -> Result<Vec<SpaceId>, RuleError> {
+    v: &[SpaceNo],
+) -> Result<Vec<SpaceNo>, RuleError> {
     let ok = super::conditional::candidates(d, st, step);
     if let Some(bad) = v
         .iter()
@@ -220,7 +220,7 @@ fn one(
     card: &Card,
     shaded: bool,
     step: &Step,
-    spaces: &[SpaceId],
+    spaces: &[SpaceNo],
 ) -> Result<Vec<Event>, RuleError> {
     let mut ev = Vec::new();
     match step {
@@ -251,65 +251,13 @@ fn one(
             kind,
             count,
             ..
-        } => {
-            let Some(p) = Piece::of(*faction, *kind) else {
-                return Ok(ev);
-            };
-            for s in spaces {
-                if d[*s].is_pakistan() && *faction != Faction::Taliban {
-                    return Err(RuleError::illegal(
-                        format!("only Taliban pieces go into {} (Pakistan)", d[*s].name),
-                        "5.1.1",
-                    ));
-                }
-                let mut n = *count;
-                if p.kind() == super::pieces::Kind::Base {
-                    if d[*s].is_loc() {
-                        return Err(RuleError::illegal("no Bases on LoCs", "1.4.2"));
-                    }
-                    let room =
-                        u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
-                    n = n.min(room as u8);
-                }
-                let k = st.place(*s, p, n);
-                ev.push(Event::say(format!(
-                    "{}: {k} {} placed",
-                    d[*s].name,
-                    p.label()
-                )));
-            }
-        }
+        } => place(d, st, *faction, *kind, *count, spaces, &mut ev)?,
         Step::Remove {
             faction,
             kind,
             count,
             ..
-        } => {
-            for s in spaces {
-                let mut left = *count;
-                let mut pieces: Vec<Piece> = Piece::ALL
-                    .into_iter()
-                    .filter(|p| p.faction() == *faction && p.kind() == *kind)
-                    .collect();
-                // Underground before Active (enemy Guerrillas, and a
-                // player's); a Non-player removes its own Active ones first
-                // (8.1 GUIDELINES).
-                if *faction == f && st.seats.is_np(f) {
-                    pieces.reverse();
-                }
-                for p in pieces {
-                    // A32: Coalition pieces removed by an Event go to Casualties.
-                    left -= st.remove(*s, p, left, true);
-                }
-                ev.push(Event::say(format!(
-                    "{}: {} {} {} removed",
-                    d[*s].name,
-                    count - left,
-                    faction.name(),
-                    kind.key()
-                )));
-            }
-        }
+        } => remove(d, st, f, *faction, *kind, *count, spaces, &mut ev),
         Step::Shift { up, levels, .. } => {
             for s in spaces {
                 if d[*s].is_afghan() && st.pop(d, *s) > 0 {
@@ -373,6 +321,85 @@ fn one(
         }
     }
     Ok(ev)
+}
+
+/// Places an Event's pieces in the named spaces, Bases as room allows
+/// (1.4.2, 5.1.1).
+fn place(
+    d: &Data,
+    st: &mut State,
+    faction: Faction,
+    kind: Kind,
+    count: u8,
+    spaces: &[SpaceNo],
+    ev: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let Some(p) = Piece::of(faction, kind) else {
+        return Ok(());
+    };
+    for s in spaces {
+        if d[*s].is_pakistan() && faction != Faction::Taliban {
+            return Err(RuleError::illegal(
+                format!("only Taliban pieces go into {} (Pakistan)", d[*s].name),
+                "5.1.1",
+            ));
+        }
+        let mut n = count;
+        if p.kind() == Kind::Base {
+            if d[*s].is_loc() {
+                return Err(RuleError::illegal("no Bases on LoCs", "1.4.2"));
+            }
+            let room = u32::from(d.limits.bases_per_space).saturating_sub(st[*s].pieces.bases());
+            n = n.min(room as u8);
+        }
+        let k = st.place(*s, p, n);
+        ev.push(Event::say(format!(
+            "{}: {k} {} placed",
+            d[*s].name,
+            p.label()
+        )));
+    }
+    Ok(())
+}
+
+/// Removes an Event's pieces from the named spaces, Underground before
+/// Active (8.1 GUIDELINES for a Non-player's own), Coalition pieces to
+/// Casualties (ruling A32).
+#[allow(clippy::too_many_arguments)]
+fn remove(
+    d: &Data,
+    st: &mut State,
+    f: Faction,
+    faction: Faction,
+    kind: Kind,
+    count: u8,
+    spaces: &[SpaceNo],
+    ev: &mut Vec<Event>,
+) {
+    for s in spaces {
+        let mut left = count;
+        let mut pieces: Vec<Piece> = Piece::ALL
+            .into_iter()
+            .filter(|p| p.faction() == faction && p.kind() == kind)
+            .collect();
+        // Underground before Active (enemy Guerrillas, and a
+        // player's); a Non-player removes its own Active ones first
+        // (8.1 GUIDELINES).
+        if faction == f && st.seats.is_np(f) {
+            pieces.reverse();
+        }
+        for p in pieces {
+            // A32: Coalition pieces removed by an Event go to Casualties.
+            left -= st.remove(*s, p, left, true);
+        }
+        ev.push(Event::say(format!(
+            "{}: {} {} {} removed",
+            d[*s].name,
+            count - left,
+            faction.name(),
+            kind.key()
+        )));
+    }
 }
 
 /// The free Operation an Event grants its executor (3.1.2, 5.5): costs

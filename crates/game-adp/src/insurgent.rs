@@ -2,7 +2,7 @@
 //! Islamabad effects (6.6.1).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceId, Support};
+use super::data::{SpaceNo, Support};
 use super::orders::{ActStep, InSpace, Move};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -31,12 +31,52 @@ pub fn rally_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
     }
 }
 
+/// Rally in one space (3.3.1): a Base, Guerrillas flipped Underground, or
+/// Guerrillas placed.
 fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleError> {
     let s = i.space;
     let sp = &x.d[s];
     if sp.is_loc() {
         return Err(x.ill("Rally selects Provinces or Kabul, not LoCs", "3.3.1"));
     }
+    let cost = rally_cost(x, st, s)?;
+    x.select(s)?;
+    x.pay(st, cost, &format!("Rally in {}", sp.name))?;
+    let mine = st[s].pieces[Piece::base(x.f)];
+    let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
+    if x.d.version >= 10 {
+        one_rally_choice(x, i)?;
+    }
+    let text = if i.base {
+        rally_base(x, st, s)?
+    } else if i.flip {
+        if !base_rally {
+            return Err(x.ill(
+                format!(
+                    "flipping Underground needs your Base in {}{}",
+                    sp.name,
+                    if x.f == Faction::Warlords {
+                        " (non-Pashtun)"
+                    } else {
+                        ""
+                    }
+                ),
+                "3.3.1",
+            ));
+        }
+        let k = removal::flip_underground(st, s, x.f);
+        format!("{k} Guerrilla(s) flipped Underground")
+    } else {
+        rally_place(x, st, i, base_rally)?
+    };
+    x.say(format!("Rally in {}: {text}", sp.name));
+    Ok(())
+}
+
+/// What a Rally costs in space `s`, and where the faction may Rally
+/// (3.3.1, 6.6.1).
+fn rally_cost(x: &Exec, st: &State, s: SpaceNo) -> Result<u8, RuleError> {
+    let sp = &x.d[s];
     let mut cost = x.space_cost(st, 1);
     match x.f {
         Faction::Taliban => {
@@ -67,96 +107,87 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             }
         }
     }
-    x.select(s)?;
-    x.pay(st, cost, &format!("Rally in {}", sp.name))?;
+    Ok(cost)
+}
+
+/// 3.3.1: 2 Guerrillas become a Base, room and an Available Base allowing
+/// (1.4.1, 1.4.2).
+fn rally_base(x: &Exec, st: &mut State, s: SpaceNo) -> Result<String, RuleError> {
+    let sp = &x.d[s];
     let (u, a) = guerrillas(x);
     let base = Piece::base(x.f);
-    let mine = st[s].pieces[base];
-    let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
-    let placing: u8 = i.place.iter().map(|(n, _)| *n).sum();
-    if x.d.version >= 10 {
-        one_rally_choice(x, i)?;
+    if st[s].pieces[u] + st[s].pieces[a] < 2 {
+        return Err(x.ill(
+            format!(
+                "a Base replaces 2 of your Guerrillas; {} lacks them",
+                sp.name
+            ),
+            "3.3.1",
+        ));
     }
-    let text = if i.base {
-        if st[s].pieces[u] + st[s].pieces[a] < 2 {
-            return Err(x.ill(
-                format!(
-                    "a Base replaces 2 of your Guerrillas; {} lacks them",
-                    sp.name
-                ),
-                "3.3.1",
-            ));
-        }
-        if st[s].pieces.bases() >= u32::from(x.d.limits.bases_per_space) {
-            return Err(x.ill(format!("{} already holds 2 Bases", sp.name), "1.4.2"));
-        }
-        if st.available[base] == 0 {
-            return Err(x.ill("no Base is Available", "1.4.1"));
-        }
-        // A player's Underground ones go first (the code's order); a
-        // Non-player "removes friendly Active before Underground
-        // Guerrillas" (8.1 GUIDELINES).
-        let (first, second) = if st.seats.is_np(x.f) { (a, u) } else { (u, a) };
-        let k = st[s].pieces[first].min(2);
-        st.remove(s, first, k, false);
-        st.remove(s, second, 2 - k, false);
-        st.place(s, base, 1);
-        "2 Guerrillas become a Base".to_string()
-    } else if i.flip {
-        if !base_rally {
-            return Err(x.ill(
-                format!(
-                    "flipping Underground needs your Base in {}{}",
-                    sp.name,
-                    if x.f == Faction::Warlords {
-                        " (non-Pashtun)"
-                    } else {
-                        ""
-                    }
-                ),
-                "3.3.1",
-            ));
-        }
-        let k = removal::flip_underground(st, s, x.f);
-        format!("{k} Guerrilla(s) flipped Underground")
+    if st[s].pieces.bases() >= u32::from(x.d.limits.bases_per_space) {
+        return Err(x.ill(format!("{} already holds 2 Bases", sp.name), "1.4.2"));
+    }
+    if st.available[base] == 0 {
+        return Err(x.ill("no Base is Available", "1.4.1"));
+    }
+    // A player's Underground ones go first (the code's order); a
+    // Non-player "removes friendly Active before Underground
+    // Guerrillas" (8.1 GUIDELINES).
+    let (first, second) = if st.seats.is_np(x.f) { (a, u) } else { (u, a) };
+    let k = st[s].pieces[first].min(2);
+    st.remove(s, first, k, false);
+    st.remove(s, second, 2 - k, false);
+    st.place(s, base, 1);
+    Ok("2 Guerrillas become a Base".to_string())
+}
+
+/// 3.3.1: Guerrillas placed, up to Bases + Population with a Base, else 1.
+fn rally_place(
+    x: &Exec,
+    st: &mut State,
+    i: &InSpace,
+    base_rally: bool,
+) -> Result<String, RuleError> {
+    let s = i.space;
+    let sp = &x.d[s];
+    let (u, _) = guerrillas(x);
+    let mine = st[s].pieces[Piece::base(x.f)];
+    let placing: u8 = i.place.iter().map(|(n, _)| *n).sum();
+    let most = if base_rally { mine + st.pop(x.d, s) } else { 1 };
+    // 3.3.1: with a Base, "up to" Bases + Pop, none included (the NOTE:
+    // "Taliban can Rally at a Base but place or flip no pieces in order
+    // to buy Sharia"); from version 10 `place 0` says so. Without a
+    // Base the Rally places 1.
+    let explicit = x.d.version >= 10 && !i.place.is_empty();
+    let n = if placing == 0 && !explicit {
+        1
     } else {
-        let most = if base_rally { mine + st.pop(x.d, s) } else { 1 };
-        // 3.3.1: with a Base, "up to" Bases + Pop, none included (the NOTE:
-        // "Taliban can Rally at a Base but place or flip no pieces in order
-        // to buy Sharia"); from version 10 `place 0` says so. Without a
-        // Base the Rally places 1.
-        let explicit = x.d.version >= 10 && !i.place.is_empty();
-        let n = if placing == 0 && !explicit {
-            1
-        } else {
-            placing
-        };
-        if n == 0 && !base_rally {
-            return Err(x.ill(
-                format!(
-                    "without your Base in {} the Rally places 1 Guerrilla, not 0",
-                    sp.name
-                ),
-                "3.3.1",
-            ));
-        }
-        if n > most {
-            return Err(x.ill(
-                format!("Rally places {most} Guerrilla(s) in {} at most", sp.name),
-                "3.3.1",
-            ));
-        }
-        let k = st.place(s, u, n);
-        if k < n && x.d.version >= 10 {
-            // 1.4.1: "ignore any instructions to place forces if the
-            // appropriate type is not available": told, not silent.
-            format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
-        } else {
-            format!("placed {k} Guerrilla(s)")
-        }
+        placing
     };
-    x.say(format!("Rally in {}: {text}", sp.name));
-    Ok(())
+    if n == 0 && !base_rally {
+        return Err(x.ill(
+            format!(
+                "without your Base in {} the Rally places 1 Guerrilla, not 0",
+                sp.name
+            ),
+            "3.3.1",
+        ));
+    }
+    if n > most {
+        return Err(x.ill(
+            format!("Rally places {most} Guerrilla(s) in {} at most", sp.name),
+            "3.3.1",
+        ));
+    }
+    let k = st.place(s, u, n);
+    Ok(if k < n && x.d.version >= 10 {
+        // 1.4.1: "ignore any instructions to place forces if the
+        // appropriate type is not available": told, not silent.
+        format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
+    } else {
+        format!("placed {k} Guerrilla(s)")
+    })
 }
 
 /// 3.3.1: in each space the Rally places Guerrillas, or replaces 2 with a
@@ -188,7 +219,7 @@ fn one_rally_choice(x: &Exec, i: &InSpace) -> Result<(), RuleError> {
 /// How many Sharia or Civic Action steps `s` can take: its Terror markers,
 /// then the levels it can still shift (`toward_support`: to Support, else
 /// to Opposition), in an Afghan space with Population (1.6, 6.4).
-pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) -> u8 {
+pub fn steps_possible(x: &Exec, st: &State, s: SpaceNo, toward_support: bool) -> u8 {
     let shifts = if x.d[s].is_afghan() && st.pop(x.d, s) > 0 {
         let (to, away) = if toward_support {
             (Support::Support, Support::Opposition)
@@ -206,7 +237,7 @@ pub fn steps_possible(x: &Exec, st: &State, s: SpaceId, toward_support: bool) ->
     st[s].terror + shifts
 }
 
-fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleError> {
+fn sharia(x: &mut Exec, st: &mut State, s: SpaceNo, n: u8) -> Result<(), RuleError> {
     if x.f != Faction::Taliban {
         return Err(x.ill("only the Taliban buy Sharia", "3.3.1"));
     }
@@ -243,7 +274,7 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceId, n: u8) -> Result<(), RuleErr
 pub fn sharia_steps(
     x: &Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     n: u8,
     rule: &str,
 ) -> Result<u8, RuleError> {
@@ -299,76 +330,11 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     };
     let mut at = from;
     for (leg, to) in m.path.iter().copied().enumerate().skip(1) {
-        let sp = &x.d[to];
-        // 3.3.2: "Guerrillas moving from 1 space to another move as a
-        // single group": two lines for one leg would each be counted apart
-        // for Activation.
-        if once && !x.marched.legs.insert((at, to)) {
-            return Err(x.ill(
-                format!(
-                    "Guerrillas moving from {} to {} move as a single group: write them in one line",
-                    x.name(at),
-                    sp.name
-                ),
-                "3.3.2",
-            ));
-        }
-        if leg > 1 && !x.d[at].pashtun {
-            return Err(x.ill(
-                format!(
-                    "the Taliban keep Marching only from a Pashtun space, not {}",
-                    x.name(at)
-                ),
-                "3.3.2",
-            ));
-        }
-        if sp.is_pakistan() && x.f != Faction::Taliban {
-            return Err(x.ill(
-                format!("only Taliban forces may enter {} (Pakistan)", sp.name),
-                "1.4.2",
-            ));
-        }
-        let pak = sp.is_pakistan() || x.d[at].is_pakistan();
-        if !sp.is_loc() && !x.entered.contains(&to) {
-            let cost = if pak && x.f == Faction::Taliban && backing(st) {
-                0
-            } else {
-                x.space_cost(st, 1)
-            };
-            x.pay(st, cost, &format!("Marching into {}", sp.name))?;
-            x.entered.insert(to);
-        }
+        enter(x, st, once, leg, at, to)?;
         for (p, n) in group {
             st.shift_pieces(at, to, p, n);
         }
-        // Activation (3.3.2): LoC, or non-Pashtun (Taliban) / Pashtun (Warlords), and
-        // the group plus enemy Guerrillas (and cubes, for the Taliban) exceed 3.
-        let exposed = sp.is_loc()
-            || (x.f == Faction::Taliban && !sp.pashtun)
-            || (x.f == Faction::Warlords && sp.pashtun);
-        let other = if x.f == Faction::Taliban {
-            Faction::Warlords
-        } else {
-            Faction::Taliban
-        };
-        let mut count = u32::from(m.count) + st[to].pieces.guerrillas(other);
-        if x.f == Faction::Taliban {
-            count += st[to].pieces.cubes();
-        }
-        if exposed && count > 3 {
-            let under = group
-                .iter()
-                .filter(|(p, _)| *p == u)
-                .map(|(_, n)| *n)
-                .sum::<u8>();
-            st[to].pieces[u] -= under;
-            st[to].pieces[a] += under;
-            group = [(a, m.count), (u, 0)];
-            x.say(format!(
-                "the group entering {} is Activated (3.3.2)",
-                sp.name
-            ));
-        }
+        group = activation(x, st, m, to, group);
         at = to;
     }
     x.destinations.insert(at);
@@ -389,6 +355,101 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         x.name(at)
     ));
     Ok(())
+}
+
+/// A March group's leg from `at` into `to` (3.3.2, 1.4.2): one group a leg,
+/// on from a Pashtun space only, Pakistan for the Taliban; the space paid
+/// for once per Operation.
+fn enter(
+    x: &mut Exec,
+    st: &mut State,
+    once: bool,
+    leg: usize,
+    at: SpaceNo,
+    to: SpaceNo,
+) -> Result<(), RuleError> {
+    let sp = &x.d[to];
+    // 3.3.2: "Guerrillas moving from 1 space to another move as a
+    // single group": two lines for one leg would each be counted apart
+    // for Activation.
+    if once && !x.marched.legs.insert((at, to)) {
+        return Err(x.ill(
+            format!(
+                "Guerrillas moving from {} to {} move as a single group: write them in one line",
+                x.name(at),
+                sp.name
+            ),
+            "3.3.2",
+        ));
+    }
+    if leg > 1 && !x.d[at].pashtun {
+        return Err(x.ill(
+            format!(
+                "the Taliban keep Marching only from a Pashtun space, not {}",
+                x.name(at)
+            ),
+            "3.3.2",
+        ));
+    }
+    if sp.is_pakistan() && x.f != Faction::Taliban {
+        return Err(x.ill(
+            format!("only Taliban forces may enter {} (Pakistan)", sp.name),
+            "1.4.2",
+        ));
+    }
+    let pak = sp.is_pakistan() || x.d[at].is_pakistan();
+    if !sp.is_loc() && !x.entered.contains(&to) {
+        let cost = if pak && x.f == Faction::Taliban && backing(st) {
+            0
+        } else {
+            x.space_cost(st, 1)
+        };
+        x.pay(st, cost, &format!("Marching into {}", sp.name))?;
+        x.entered.insert(to);
+    }
+    Ok(())
+}
+
+/// Activation (3.3.2): the group entering `to` turns Active when exposed
+/// there and more than 3 with the enemy; the group as it goes on.
+fn activation(
+    x: &mut Exec,
+    st: &mut State,
+    m: &Move,
+    to: SpaceNo,
+    mut group: [(Piece, u8); 2],
+) -> [(Piece, u8); 2] {
+    let (u, a) = guerrillas(x);
+    let sp = &x.d[to];
+    // Activation (3.3.2): LoC, or non-Pashtun (Taliban) / Pashtun (Warlords), and
+    // the group plus enemy Guerrillas (and cubes, for the Taliban) exceed 3.
+    let exposed = sp.is_loc()
+        || (x.f == Faction::Taliban && !sp.pashtun)
+        || (x.f == Faction::Warlords && sp.pashtun);
+    let other = if x.f == Faction::Taliban {
+        Faction::Warlords
+    } else {
+        Faction::Taliban
+    };
+    let mut count = u32::from(m.count) + st[to].pieces.guerrillas(other);
+    if x.f == Faction::Taliban {
+        count += st[to].pieces.cubes();
+    }
+    if exposed && count > 3 {
+        let under = group
+            .iter()
+            .filter(|(p, _)| *p == u)
+            .map(|(_, n)| *n)
+            .sum::<u8>();
+        st[to].pieces[u] -= under;
+        st[to].pieces[a] += under;
+        group = [(a, m.count), (u, 0)];
+        x.say(format!(
+            "the group entering {} is Activated (3.3.2)",
+            sp.name
+        ));
+    }
+    group
 }
 
 /// The group leaving a March line's origin, from version 10 (3.3.2): the
@@ -443,7 +504,7 @@ fn group_once(x: &mut Exec, st: &State, m: &Move) -> Result<[(Piece, u8); 2], Ru
 /// Active), fitted to the `nu` Underground and `na` Active there now: a
 /// Special Activity between the lines (Extort, Suborn) may have flipped
 /// some, and the arrivals keep their number where they can.
-fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
+fn arrived_in(x: &Exec, from: SpaceNo, nu: u8, na: u8) -> (u8, u8) {
     let (au, aa) = x.marched.arrived.get(&from).copied().unwrap_or((0, 0));
     let total = (au + aa).min(nu + na);
     let au = au.min(nu);
@@ -456,7 +517,7 @@ fn arrived_in(x: &Exec, from: SpaceId, nu: u8, na: u8) -> (u8, u8) {
 pub fn attack(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     targets: &[Faction],
     dice: &mut Dice,
 ) -> Result<(), RuleError> {
@@ -563,7 +624,7 @@ pub fn attack(
 }
 
 /// Terror in one space (3.3.4).
-pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
+pub fn terror(x: &mut Exec, st: &mut State, s: SpaceNo) -> Result<(), RuleError> {
     let (u, a) = guerrillas(x);
     if st[s].pieces[u] == 0 {
         return Err(x.ill(
@@ -615,7 +676,7 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError>
 pub fn return_pieces(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     count: u8,
     kind: Kind,
     active: bool,

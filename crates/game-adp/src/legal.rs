@@ -2,7 +2,7 @@
 //! from the position, then each is tried on a copy of the state (with fixed
 //! dice) and kept only if the rules accept it.
 
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::pieces::{Faction, Piece};
 use super::sequence::{self, Offer};
 use super::state::{Control, Stage, State};
@@ -94,7 +94,7 @@ pub fn accepted(r: &Adp, st: &State, side: Side, text: &str) -> bool {
         .all(|(_, o)| Ruleset::apply(r, &mut copy, side, o, &mut dice).is_ok())
 }
 
-fn key(d: &Data, s: SpaceId) -> &str {
+fn key(d: &Data, s: SpaceNo) -> &str {
     &d[s].key
 }
 
@@ -276,151 +276,162 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
 
 /// (Operation text, Special Activity lines that might go with it).
 fn op_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
-    let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
-    let p = |s: SpaceId| st[s].pieces;
-    // Spaces rotate with the cards played, for variety.
-    let turn = st.deck.played.len();
-    let rot = |mut xs: Vec<SpaceId>| {
-        if !xs.is_empty() {
-            let k = turn % xs.len();
-            xs.rotate_left(k);
-        }
-        xs
-    };
     match f {
-        Faction::Coalition | Faction::Government => {
-            let sas = coin_sas(d, st, f);
-            let train: Vec<SpaceId> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| {
-                    let b = p(*s)[Piece::CoalBase]
-                        + if f == Faction::Government {
-                            p(*s)[Piece::GovBase]
-                        } else {
-                            0
-                        };
-                    !d[*s].is_pakistan()
-                        && !d[*s].is_loc()
-                        && (b > 0 || (d[*s].is_city() && f == Faction::Government))
-                })
-                .collect());
-            for s in train.iter().take(2) {
+        Faction::Coalition | Faction::Government => coin_candidates(d, st, f),
+        Faction::Taliban | Faction::Warlords => insurgent_candidates(d, st, f),
+    }
+}
+
+/// Spaces rotated by the cards played, for variety.
+fn rotated(st: &State, mut xs: Vec<SpaceNo>) -> Vec<SpaceNo> {
+    if !xs.is_empty() {
+        let k = st.deck.played.len() % xs.len();
+        xs.rotate_left(k);
+    }
+    xs
+}
+
+/// A COIN faction's candidates: Train, Assault, Patrol and Sweep (3.2).
+fn coin_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceNo> = d.ids().collect();
+    let p = |s: SpaceNo| st[s].pieces;
+    let rot = |xs: Vec<SpaceNo>| rotated(st, xs);
+    let sas = coin_sas(d, st, f);
+    let train: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| {
+            let b = p(*s)[Piece::CoalBase]
+                + if f == Faction::Government {
+                    p(*s)[Piece::GovBase]
+                } else {
+                    0
+                };
+            !d[*s].is_pakistan()
+                && !d[*s].is_loc()
+                && (b > 0 || (d[*s].is_city() && f == Faction::Government))
+        })
+        .collect());
+    for s in train.iter().take(2) {
+        v.push((
+            format!("train\nin {} place {}", key(d, *s), train_cubes(st, f)),
+            sas.clone(),
+        ));
+        if st[*s].control == Control::Coin {
+            v.push((
+                format!(
+                    "train\nin {} place 1 police\ncivic {} 1",
+                    key(d, *s),
+                    key(d, *s)
+                ),
+                sas.clone(),
+            ));
+        }
+    }
+    let assault: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| {
+            let q = p(*s);
+            !d[*s].is_pakistan()
+                && (q[Piece::TalActive]
+                    + q[Piece::WarActive]
+                    + q[Piece::TalBase]
+                    + q[Piece::WarBase])
+                    > 0
+                && q.cubes() > 0
+        })
+        .collect());
+    for s in assault.iter().take(2) {
+        v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
+    }
+    // Patrol and Sweep: one cube group to an adjacent LoC / space.
+    let cube = if f == Faction::Coalition {
+        Piece::CoalTroops
+    } else {
+        Piece::GovTroops
+    };
+    for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
+        .iter()
+        .take(3)
+    {
+        if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
+            v.push((
+                format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
+                sas.clone(),
+            ));
+        }
+        if let Some(t) = d[*s]
+            .adjacent
+            .iter()
+            .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
+        {
+            v.push((
+                format!(
+                    "sweep\nin {}\nmove 1 troops {}>{}",
+                    key(d, *t),
+                    key(d, *s),
+                    key(d, *t)
+                ),
+                sas.clone(),
+            ));
+        }
+    }
+    v
+}
+
+/// An insurgent faction's candidates: Rally, March, Attack and Terror (3.3).
+fn insurgent_candidates(d: &Data, st: &State, f: Faction) -> Vec<(String, Vec<String>)> {
+    let mut v = Vec::new();
+    let ids: Vec<SpaceNo> = d.ids().collect();
+    let p = |s: SpaceNo| st[s].pieces;
+    let rot = |xs: Vec<SpaceNo>| rotated(st, xs);
+    let sas = insurgent_sas(d, st, f);
+    let rally: Vec<SpaceNo> = rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
+    for s in rally.iter().take(3) {
+        v.push((
+            format!("rally\nin {}", key(d, *s)),
+            with_cultivate(d, st, f, *s, &sas),
+        ));
+    }
+    if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
+        v.push((
+            format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
+            sas.clone(),
+        ));
+    }
+    for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
+        v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
+    }
+    let here: Vec<SpaceNo> = rot(ids
+        .iter()
+        .copied()
+        .filter(|s| p(*s).guerrillas(f) > 0)
+        .collect());
+    for s in here.iter().take(3) {
+        for a in d[*s].adjacent.iter().take(2) {
+            v.push((
+                format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
+                sas.clone(),
+            ));
+            if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
                 v.push((
-                    format!("train\nin {} place {}", key(d, *s), train_cubes(st, f)),
-                    sas.clone(),
+                    format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
+                    with_cultivate(d, st, f, *a, &sas),
                 ));
-                if st[*s].control == Control::Coin {
-                    v.push((
-                        format!(
-                            "train\nin {} place 1 police\ncivic {} 1",
-                            key(d, *s),
-                            key(d, *s)
-                        ),
-                        sas.clone(),
-                    ));
-                }
-            }
-            let assault: Vec<SpaceId> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| {
-                    let q = p(*s);
-                    !d[*s].is_pakistan()
-                        && (q[Piece::TalActive]
-                            + q[Piece::WarActive]
-                            + q[Piece::TalBase]
-                            + q[Piece::WarBase])
-                            > 0
-                        && q.cubes() > 0
-                })
-                .collect());
-            for s in assault.iter().take(2) {
-                v.push((format!("assault\nin {}", key(d, *s)), sas.clone()));
-            }
-            // Patrol and Sweep: one cube group to an adjacent LoC / space.
-            let cube = if f == Faction::Coalition {
-                Piece::CoalTroops
-            } else {
-                Piece::GovTroops
-            };
-            for s in rot(ids.iter().copied().filter(|s| p(*s)[cube] > 0).collect())
-                .iter()
-                .take(3)
-            {
-                if let Some(l) = d[*s].adjacent.iter().find(|a| d[**a].is_loc()) {
-                    v.push((
-                        format!("patrol\nmove 1 troops {}>{}", key(d, *s), key(d, *l)),
-                        sas.clone(),
-                    ));
-                }
-                if let Some(t) = d[*s]
-                    .adjacent
-                    .iter()
-                    .find(|a| !d[**a].is_loc() && !d[**a].is_pakistan())
-                {
-                    v.push((
-                        format!(
-                            "sweep\nin {}\nmove 1 troops {}>{}",
-                            key(d, *t),
-                            key(d, *s),
-                            key(d, *t)
-                        ),
-                        sas.clone(),
-                    ));
-                }
             }
         }
-        Faction::Taliban | Faction::Warlords => {
-            let sas = insurgent_sas(d, st, f);
-            let rally: Vec<SpaceId> =
-                rot(ids.iter().copied().filter(|s| !d[*s].is_loc()).collect());
-            for s in rally.iter().take(3) {
-                v.push((
-                    format!("rally\nin {}", key(d, *s)),
-                    with_cultivate(d, st, f, *s, &sas),
-                ));
+        if p(*s).enemies_of(f) > 0 {
+            let mut with = sas.clone();
+            // 4.4.3: Ambush in the Attack's space, declared before
+            // it resolves.
+            if f == Faction::Taliban && p(*s)[Piece::TalUnder] > 0 {
+                with.insert(0, format!("sa ambush {}", key(d, *s)));
             }
-            if let (Some(a), Some(b)) = (rally.first(), rally.get(1)) {
-                v.push((
-                    format!("rally\nin {}\nin {}", key(d, *a), key(d, *b)),
-                    sas.clone(),
-                ));
-            }
-            for s in rally.iter().filter(|s| p(**s).guerrillas(f) >= 2).take(1) {
-                v.push((format!("rally\nin {} base", key(d, *s)), sas.clone()));
-            }
-            let here: Vec<SpaceId> = rot(ids
-                .iter()
-                .copied()
-                .filter(|s| p(*s).guerrillas(f) > 0)
-                .collect());
-            for s in here.iter().take(3) {
-                for a in d[*s].adjacent.iter().take(2) {
-                    v.push((
-                        format!("march\nmove 1 {}>{}", key(d, *s), key(d, *a)),
-                        sas.clone(),
-                    ));
-                    if let Some(m) = np_march(d, st, f, *s, *a).filter(|m| m != "1") {
-                        v.push((
-                            format!("march\nmove {m} {}>{}", key(d, *s), key(d, *a)),
-                            with_cultivate(d, st, f, *a, &sas),
-                        ));
-                    }
-                }
-                if p(*s).enemies_of(f) > 0 {
-                    let mut with = sas.clone();
-                    // 4.4.3: Ambush in the Attack's space, declared before
-                    // it resolves.
-                    if f == Faction::Taliban && p(*s)[Piece::TalUnder] > 0 {
-                        with.insert(0, format!("sa ambush {}", key(d, *s)));
-                    }
-                    v.push((format!("attack\nin {}", key(d, *s)), with));
-                }
-                v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
-            }
+            v.push((format!("attack\nin {}", key(d, *s)), with));
         }
+        v.push((format!("terror\nin {}", key(d, *s)), sas.clone()));
     }
     v
 }
@@ -465,7 +476,7 @@ pub fn even_cubes(most: u8, police: u8, troops: u8) -> (u8, u8) {
 /// would move, first those Underground"); with none Underground, the Active
 /// ones go. `None` for a player, or with nothing to move. The count, and
 /// `active` when only Active ones move, as the order's words.
-pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) -> Option<String> {
+pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceNo, to: SpaceNo) -> Option<String> {
     let (u, a) = Piece::guerrillas(f)?;
     if !st.seats.is_np(f) {
         return None;
@@ -499,7 +510,7 @@ pub fn np_march(d: &Data, st: &State, f: Faction, from: SpaceId, to: SpaceId) ->
 /// The Special Activities for a Rally in (or a March to) `s`: Cultivate
 /// first where it may place a Warlord Base after it (4.5.1: a Province,
 /// Pop > 0, more Warlord Guerrillas than Police, room for a Base).
-fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceId, sas: &[String]) -> Vec<String> {
+fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceNo, sas: &[String]) -> Vec<String> {
     let mut v = sas.to_vec();
     let p = st[s].pieces;
     let fits = f == Faction::Warlords
@@ -516,7 +527,7 @@ fn with_cultivate(d: &Data, st: &State, f: Faction, s: SpaceId, sas: &[String]) 
 
 fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     if f == Faction::Coalition {
         for s in ids
             .iter()
@@ -605,7 +616,7 @@ fn coin_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
 
 fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let mut v = Vec::new();
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     if f == Faction::Taliban {
         let ext: Vec<&str> = ids
             .iter()
@@ -671,7 +682,7 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
 fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let head = format!("as {}", f.key());
     let mut v = vec![format!("{head}\ndone")];
-    let ids: Vec<SpaceId> = d.ids().collect();
+    let ids: Vec<SpaceNo> = d.ids().collect();
     match f {
         Faction::Coalition | Faction::Government => {
             for s in ids

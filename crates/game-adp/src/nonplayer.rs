@@ -7,7 +7,7 @@
 //! choice among equals is a labelled, public roll (8.2 PLAY NOTE).
 
 use super::cards::CardKind;
-use super::data::{Data, HaloDo, NpPriorities, SpaceId};
+use super::data::{Data, HaloDo, NpPriorities, SpaceNo};
 use super::effects;
 use super::legal;
 use super::orders::{self, ActStep, At, Order, Sa};
@@ -175,7 +175,7 @@ pub fn choose(d: &Data, st: &State, f: Faction, dice: &mut Dice) -> Result<Strin
 }
 
 /// The spaces an order moves pieces out of, Surge's excepted (8.1, 8.8.2).
-fn moved_from(order: &Order) -> Vec<SpaceId> {
+fn moved_from(order: &Order) -> Vec<SpaceNo> {
     let steps = match order {
         Order::Act(a) => &a.steps,
         Order::Event { free: Some(a), .. } => &a.steps,
@@ -406,7 +406,7 @@ fn pick<K: Ord>(
 
 /// The space a candidate order is about: its first selected space, or a
 /// movement's destination, or the Event's first space.
-pub fn primary_space(d: &Data, text: &str) -> Option<SpaceId> {
+pub fn primary_space(d: &Data, text: &str) -> Option<SpaceNo> {
     match parse(d, text)? {
         Order::Event { spaces, free, .. } => spaces
             .first()
@@ -417,7 +417,7 @@ pub fn primary_space(d: &Data, text: &str) -> Option<SpaceId> {
     }
 }
 
-fn first_space(steps: &[(At, ActStep)]) -> Option<SpaceId> {
+fn first_space(steps: &[(At, ActStep)]) -> Option<SpaceNo> {
     steps.iter().find_map(|(_, s)| match s {
         ActStep::In(i) => Some(i.space),
         ActStep::Move(m) => m.path.last().copied(),
@@ -433,15 +433,15 @@ fn random_space(
     f: Faction,
     dice: &mut Dice,
 ) -> Result<Vec<String>, RuleError> {
-    let spaces: Vec<Option<SpaceId>> = v.iter().map(|c| primary_space(d, c)).collect();
-    let mut distinct: Vec<SpaceId> = spaces.iter().flatten().copied().collect();
+    let spaces: Vec<Option<SpaceNo>> = v.iter().map(|c| primary_space(d, c)).collect();
+    let mut distinct: Vec<SpaceNo> = spaces.iter().flatten().copied().collect();
     distinct.sort();
     distinct.dedup();
     // Only when every candidate names a space, and they differ.
     if distinct.len() < 2 || spaces.iter().any(Option::is_none) || d.random_spaces.is_empty() {
         return Ok(v);
     }
-    let provinces: Vec<SpaceId> = distinct
+    let provinces: Vec<SpaceNo> = distinct
         .iter()
         .copied()
         .filter(|s| !d[*s].is_loc())
@@ -449,7 +449,7 @@ fn random_space(
     let chosen = if provinces.is_empty() {
         // 8.3: LoCs alone: the highest Econ first (then the roll below).
         let top = distinct.iter().map(|s| d[*s].econ).max().unwrap_or(0);
-        let locs: Vec<SpaceId> = distinct.into_iter().filter(|s| d[*s].econ == top).collect();
+        let locs: Vec<SpaceNo> = distinct.into_iter().filter(|s| d[*s].econ == top).collect();
         if locs.len() == 1 {
             locs[0]
         } else {
@@ -477,10 +477,10 @@ fn random_space(
 /// (column to column, Kandahar to Balochistan) to the first candidate.
 pub fn table_walk(
     d: &Data,
-    candidates: &[SpaceId],
+    candidates: &[SpaceNo],
     f: Faction,
     dice: &mut Dice,
-) -> Result<SpaceId, RuleError> {
+) -> Result<SpaceNo, RuleError> {
     let who = f.name();
     let tan = dice.roll(
         6,

@@ -38,7 +38,7 @@
 //! unless the group's leaving would place or remove Control in its space
 //! (8.1). Version 8 marched the ranked group alone.
 
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::legal::train_cubes;
 use super::nonplayer::{keeps_control, trial_state};
 use super::pieces::{Faction, Piece};
@@ -160,7 +160,7 @@ fn train_base(d: &Data, st: &State, f: Faction, text: String) -> String {
 }
 
 /// Does an `in` line of `text` select `s` already (3.1: each space once)?
-fn named(d: &Data, text: &str, s: SpaceId) -> bool {
+fn named(d: &Data, text: &str, s: SpaceNo) -> bool {
     text.lines().any(|l| {
         l.trim()
             .strip_prefix("in ")
@@ -172,8 +172,8 @@ fn named(d: &Data, text: &str, s: SpaceId) -> bool {
 
 /// Every space, in the faction's order (`nonplayer.toml` `spaces`; ruling
 /// A50 in the embedded data).
-fn order(d: &Data, st: &State, f: Faction) -> Vec<SpaceId> {
-    let mut v: Vec<SpaceId> = d.ids().collect();
+fn order(d: &Data, st: &State, f: Faction) -> Vec<SpaceNo> {
+    let mut v: Vec<SpaceNo> = d.ids().collect();
     d.sort_spaces(st, &d.nonplayer[f.index()].spaces, &mut v);
     v
 }
@@ -182,7 +182,7 @@ fn order(d: &Data, st: &State, f: Faction) -> Vec<SpaceId> {
 /// destination that gets Guerrillas there Underground where any can be, and
 /// keeps Control where it leaves (8.1 GUIDELINES, 3.3.2).
 fn march_groups(d: &Data, st: &State, f: Faction, text: String) -> String {
-    let moves: Vec<(SpaceId, SpaceId)> = text.lines().filter_map(|l| move_line(d, l)).collect();
+    let moves: Vec<(SpaceNo, SpaceNo)> = text.lines().filter_map(|l| move_line(d, l)).collect();
     let Some(&(_, to)) = moves.first() else {
         return text;
     };
@@ -214,7 +214,7 @@ fn march_groups(d: &Data, st: &State, f: Faction, text: String) -> String {
 }
 
 /// The origin and destination of a one-leg `move N [active] FROM>TO` line.
-fn move_line(d: &Data, line: &str) -> Option<(SpaceId, SpaceId)> {
+fn move_line(d: &Data, line: &str) -> Option<(SpaceNo, SpaceNo)> {
     let path = line
         .trim()
         .strip_prefix("move ")?

@@ -22,7 +22,7 @@
 //! extent" names no move. The mandatory moves follow the defaults (digest
 //! D11). Version 8 and before moved no Coalition Troop.
 
-use super::data::{Data, SpaceId, Support};
+use super::data::{Data, SpaceNo, Support};
 use super::orders::PlanLine;
 use super::pieces::{Faction, Kind, Piece};
 use super::propaganda::{civic_decider, redeploy_legal};
@@ -31,18 +31,18 @@ use super::state::{Control, State, control_of};
 /// The plan a Non-player `f` would send, from the position at the start of
 /// the Support Phase (none for the Warlords, who have no part in 6.4).
 pub fn plan(d: &Data, st: &State, f: Faction) -> Vec<PlanLine> {
-    let line: fn(SpaceId, u8) -> PlanLine = match f {
+    let line: fn(SpaceNo, u8) -> PlanLine = match f {
         Faction::Coalition | Faction::Government => PlanLine::Civic,
         Faction::Taliban => PlanLine::Sharia,
         Faction::Warlords => return Vec::new(),
     };
-    let spaces: Vec<(SpaceId, u8)> = d
+    let spaces: Vec<(SpaceNo, u8)> = d
         .ids()
         .filter(|s| decides(d, st, f, *s))
         .map(|s| (s, steps(d, st, f, s)))
         .filter(|(_, n)| *n > 0)
         .collect();
-    let mut order: Vec<SpaceId> = spaces.iter().map(|(s, _)| *s).collect();
+    let mut order: Vec<SpaceNo> = spaces.iter().map(|(s, _)| *s).collect();
     d.sort_spaces(st, &d.nonplayer[f.index()].support, &mut order);
     order
         .into_iter()
@@ -53,7 +53,7 @@ pub fn plan(d: &Data, st: &State, f: Faction) -> Vec<PlanLine> {
 
 /// Does `f` decide the Support Phase's spending in `s` (6.4.1, ruling A29;
 /// 6.4.2)?
-fn decides(d: &Data, st: &State, f: Faction, s: SpaceId) -> bool {
+fn decides(d: &Data, st: &State, f: Faction, s: SpaceNo) -> bool {
     match f {
         Faction::Taliban => d[s].has_control() && st[s].control == Control::Taliban,
         _ => civic_decider(d, st, s) == Some(f),
@@ -63,7 +63,7 @@ fn decides(d: &Data, st: &State, f: Faction, s: SpaceId) -> bool {
 /// The steps that would do something in `s`: every Terror marker, then
 /// every level toward Support (COIN) or Opposition (Taliban) where the
 /// space has Pop (Pakistan never has either, 1.6).
-fn steps(d: &Data, st: &State, f: Faction, s: SpaceId) -> u8 {
+fn steps(d: &Data, st: &State, f: Faction, s: SpaceNo) -> u8 {
     let toward = if f.is_coin() {
         Support::Support
     } else {
@@ -93,7 +93,7 @@ pub fn redeploy(d: &Data, st: &State, f: Faction) -> Vec<PlanLine> {
     } else {
         &pri.redeploy
     };
-    let mut to: Vec<SpaceId> = d.ids().collect();
+    let mut to: Vec<SpaceNo> = d.ids().collect();
     d.sort_spaces(st, terms, &mut to);
     d.ids()
         .filter_map(|from| {
@@ -114,7 +114,7 @@ pub fn redeploy(d: &Data, st: &State, f: Faction) -> Vec<PlanLine> {
 
 /// How many pieces `p` may leave `s` without placing or removing Control
 /// there (8.1 GUIDELINES; Control as the pieces now stand, 1.7).
-fn free_to_leave(d: &Data, st: &State, s: SpaceId, p: Piece) -> u8 {
+fn free_to_leave(d: &Data, st: &State, s: SpaceNo, p: Piece) -> u8 {
     if !d[s].has_control() {
         return st[s].pieces[p];
     }

@@ -5,7 +5,7 @@
 //! (4.1). Propaganda Rounds take a plan (`civic`, `sharia`, `redeploy`,
 //! `done`). Syntax and lookups only: legality is checked when applied.
 
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::pieces::{Faction, Kind};
 use serde::Serialize;
 use umpire_core::movefile::SourceLine;
@@ -166,7 +166,7 @@ impl SaKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct InSpace {
     /// The space.
-    pub space: SpaceId,
+    pub space: SpaceNo,
     /// Pieces to place (Train cubes; Rally Guerrillas with `place N`).
     pub place: Vec<(u8, Kind)>,
     /// Rally: replace 2 Guerrillas with a Base (3.3.1).
@@ -179,7 +179,7 @@ pub struct InSpace {
     pub targets: Vec<Faction>,
     /// Train: spaces to take Government cubes from, in order, when none of
     /// the kind placed is Available (1.4.1 EXCEPTIONS, 3.2.1).
-    pub from: Vec<SpaceId>,
+    pub from: Vec<SpaceNo>,
 }
 
 /// A movement: `count` pieces along `path` (its first space the origin).
@@ -192,7 +192,7 @@ pub struct Move {
     /// Move Active Guerrillas first (else Underground first).
     pub active: bool,
     /// Origin, then each space entered.
-    pub path: Vec<SpaceId>,
+    pub path: Vec<SpaceNo>,
     /// Government Troops taken along by Coalition cubes (Sweep, 3.2.3) or
     /// moved by an Air Lift (4.2.2).
     pub with: u8,
@@ -211,32 +211,32 @@ pub enum Sa {
     /// Moves among 3 spaces.
     Airlift(Vec<Move>),
     /// Remove 1 piece of a faction in each space.
-    Airstrike(Vec<(SpaceId, Faction)>),
+    Airstrike(Vec<(SpaceNo, Faction)>),
     /// Returnees (true) or Aid to Patronage, in each space.
-    Govern(Vec<(SpaceId, bool)>),
+    Govern(Vec<(SpaceNo, bool)>),
     /// One group along LoCs.
     Transport(Move),
     /// In each space.
-    Eradicate(Vec<SpaceId>),
+    Eradicate(Vec<SpaceNo>),
     /// In each space.
-    Extort(Vec<SpaceId>),
+    Extort(Vec<SpaceNo>),
     /// Remove 2 pieces of these factions, or replace 1 of this faction.
     Infiltrate {
         /// The space.
-        space: SpaceId,
+        space: SpaceNo,
         /// Factions of the pieces removed (at most 2).
         remove: Vec<Faction>,
         /// The faction whose piece is replaced.
         replace: Option<Faction>,
     },
     /// The Attack spaces that ambush.
-    Ambush(Vec<SpaceId>),
+    Ambush(Vec<SpaceNo>),
     /// The space.
-    Cultivate(SpaceId),
+    Cultivate(SpaceNo),
     /// The spaces.
-    Traffic(Vec<SpaceId>),
+    Traffic(Vec<SpaceNo>),
     /// In each space, what goes.
-    Suborn(Vec<(SpaceId, Suborn)>),
+    Suborn(Vec<(SpaceNo, Suborn)>),
 }
 
 impl Sa {
@@ -280,21 +280,21 @@ pub enum ActStep {
     /// A movement.
     Move(Move),
     /// Train's Civic Action: this many Terror removals / shifts (3.2.1).
-    Civic(SpaceId, u8),
+    Civic(SpaceNo, u8),
     /// Train: replace 3 Government cubes with a Base (3.2.1), the Base taken
     /// from the second space when none is Available ("from map if needed").
-    BuildBase(SpaceId, Option<SpaceId>),
+    BuildBase(SpaceNo, Option<SpaceNo>),
     /// The same with the Police among the 3 cubes named (`base SPACE N
     /// police`, version 9: "replace any 3 Government cubes", the rest
     /// Troops); a variant of its own, so that the orders of version 8 keep
     /// their form.
-    BuildBaseOf(SpaceId, Option<SpaceId>, u8),
+    BuildBaseOf(SpaceNo, Option<SpaceNo>, u8),
     /// A Taliban or Warlords player removes its own pieces to Available
     /// while executing (1.4.1): `count` Guerrillas (Active first when
     /// `active`) or Bases from the space.
     Return {
         /// The space.
-        space: SpaceId,
+        space: SpaceNo,
         /// How many.
         count: u8,
         /// Guerrillas or Bases.
@@ -305,9 +305,9 @@ pub enum ActStep {
     /// Train in Kabul: 3 Patronage to Government Resources (3.2.1).
     Patronage,
     /// Rally's Sharia (3.3.1).
-    Sharia(SpaceId, u8),
+    Sharia(SpaceNo, u8),
     /// Patrol's free Assault in one LoC (3.2.2).
-    Assault(SpaceId, Vec<Faction>),
+    Assault(SpaceNo, Vec<Faction>),
     /// The Special Activity, at this point of the Operation (4.1).
     Sa(Sa),
 }
@@ -334,7 +334,7 @@ pub struct At {
     /// The first spaces the line names, each with the column of its word
     /// (or of its part of a path), so that an error found while carrying
     /// the line out points at the space it concerns.
-    pub spaces: [Option<(SpaceId, usize)>; 4],
+    pub spaces: [Option<(SpaceNo, usize)>; 4],
 }
 
 impl At {
@@ -386,9 +386,9 @@ impl At {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum PlanLine {
     /// Civic Action in a space: this many removals / shifts (6.4.1).
-    Civic(SpaceId, u8),
+    Civic(SpaceNo, u8),
     /// Sharia in a space (6.4.2).
-    Sharia(SpaceId, u8),
+    Sharia(SpaceNo, u8),
     /// Redeploy `count` pieces of a kind from one space to another (6.5).
     Redeploy {
         /// How many.
@@ -396,9 +396,9 @@ pub enum PlanLine {
         /// Troops, Police or Guerrillas.
         kind: Kind,
         /// From.
-        from: SpaceId,
+        from: SpaceNo,
         /// To.
-        to: SpaceId,
+        to: SpaceNo,
     },
 }
 
@@ -412,7 +412,7 @@ pub enum Order {
         /// The shaded text (5.2).
         shaded: bool,
         /// Spaces for the space steps, in step order.
-        spaces: Vec<SpaceId>,
+        spaces: Vec<SpaceNo>,
         /// The free Operation the Event grants, written after the event line
         /// (3.1.2, 5.5).
         free: Option<Action>,
@@ -425,7 +425,7 @@ pub enum Order {
     Concede,
     /// The spaces a faction an Event names to choose picks, best first
     /// (5.1, digest D3): asked in the middle of another's Event.
-    Choose(Vec<SpaceId>),
+    Choose(Vec<SpaceNo>),
     /// Uses a Deception marker before the card's order (7.3).
     Deception(super::deception::Marker),
     /// A voluntary transfer by the faction executing (1.5.1, digest D5):
@@ -579,7 +579,7 @@ fn choose(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
         errors.keep::<()>(Err(l.err("choose SPACE..., best first")), "5.1");
         return None;
     }
-    let spaces: Vec<Option<SpaceId>> = l.words[1..]
+    let spaces: Vec<Option<SpaceNo>> = l.words[1..]
         .iter()
         .filter(|w| *w != ",")
         .map(|w| errors.keep(space(d, l, w), "5.1"))
@@ -628,7 +628,7 @@ fn single(lines: &[Line], o: Order) -> Result<Order, OrderError> {
     }
 }
 
-fn space(d: &Data, l: &Line, w: &str) -> Result<SpaceId, OrderError> {
+fn space(d: &Data, l: &Line, w: &str) -> Result<SpaceNo, OrderError> {
     d.find(w).ok_or_else(|| {
         let hint = did_you_mean(w, d.spaces.iter().map(|s| s.key.as_str()));
         let hint = if hint.is_empty() {
@@ -669,7 +669,7 @@ fn event(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
             None
         }
     };
-    let spaces: Vec<Option<SpaceId>> = l
+    let spaces: Vec<Option<SpaceNo>> = l
         .words
         .iter()
         .skip(2)
@@ -932,7 +932,7 @@ fn in_space(d: &Data, l: &Line, w: &[&str]) -> Result<InSpace, OrderError> {
     Ok(s)
 }
 
-fn path(d: &Data, l: &Line, w: &str) -> Result<Vec<SpaceId>, OrderError> {
+fn path(d: &Data, l: &Line, w: &str) -> Result<Vec<SpaceNo>, OrderError> {
     w.split('>')
         .map(|p| space(d, l, p))
         .collect::<Result<Vec<_>, _>>()
@@ -994,7 +994,7 @@ fn groups<'a>(w: &[&'a str]) -> Vec<Vec<&'a str>> {
         .collect()
 }
 
-fn spaces_of(d: &Data, l: &Line, w: &[&str]) -> Result<Vec<SpaceId>, OrderError> {
+fn spaces_of(d: &Data, l: &Line, w: &[&str]) -> Result<Vec<SpaceNo>, OrderError> {
     w.iter()
         .filter(|x| **x != ",")
         .map(|x| space(d, l, x))
@@ -1019,36 +1019,8 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
         SaKind::Ambush => Sa::Ambush(spaces_of(d, l, rest)?),
         SaKind::Traffic => Sa::Traffic(spaces_of(d, l, rest)?),
         SaKind::Cultivate => Sa::Cultivate(space(d, l, arg(l, w, 1)?)?),
-        SaKind::Airstrike => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let f = faction(
-                    l,
-                    g.get(1)
-                        .ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?,
-                )?;
-                v.push((s, f));
-            }
-            Sa::Airstrike(v)
-        }
-        SaKind::Govern => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let ret = match g.get(1).copied() {
-                    Some("returnees") => true,
-                    Some("patronage") => false,
-                    _ => {
-                        return Err(l
-                            .err("govern: SPACE returnees|patronage, ...")
-                            .rule("4.3.1"));
-                    }
-                };
-                v.push((s, ret));
-            }
-            Sa::Govern(v)
-        }
+        SaKind::Airstrike => airstrike(d, l, rest)?,
+        SaKind::Govern => govern(d, l, rest)?,
         SaKind::Airlift => {
             let mut v = Vec::new();
             for g in groups(rest) {
@@ -1057,88 +1029,131 @@ fn special(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
             Sa::Airlift(v)
         }
         SaKind::Transport => Sa::Transport(movement(d, l, rest)?),
-        SaKind::Infiltrate => {
-            let s = space(d, l, arg(l, w, 1)?)?;
-            let (mut remove, mut replace) = (Vec::new(), None);
-            match w.get(2).copied() {
-                Some("remove") => {
-                    for x in &w[3..] {
-                        remove.push(faction(l, x)?);
-                    }
-                }
-                Some("replace") => replace = Some(faction(l, arg(l, w, 3)?)?),
-                _ => {
-                    return Err(l
-                        .err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION")
-                        .rule("4.4.2"));
-                }
-            }
-            Sa::Infiltrate {
-                space: s,
-                remove,
-                replace,
-            }
-        }
-        SaKind::Suborn => {
-            let mut v = Vec::new();
-            for g in groups(rest) {
-                let s = space(d, l, g[0])?;
-                let what = match (g.get(1).copied(), g.get(2)) {
-                    (Some("cubes"), n) => Suborn::Cubes(n.map_or(Ok(3), |n| number(l, n))?),
-                    (Some("base"), _) => Suborn::Base,
-                    (Some("guerrilla"), _) => Suborn::Guerrilla,
-                    (Some("flip"), _) => Suborn::Flip,
-                    _ => {
-                        return Err(l
-                            .err("suborn: SPACE cubes N|base|guerrilla|flip, ...")
-                            .rule("4.5.3"));
-                    }
-                };
-                v.push((s, what));
-            }
-            Sa::Suborn(v)
-        }
-        SaKind::Surge => {
-            let mut moves = Vec::new();
-            let mut roll = None;
-            for g in groups(rest) {
-                if g[0] == "roll" {
-                    // `roll, warlords N`: roll the die, N of it to the Warlords.
-                    roll = Some(0);
-                    if let (Some(&"warlords"), Some(n)) = (g.get(1), g.get(2)) {
-                        roll = Some(number(l, n)?);
-                    }
-                    continue;
-                }
-                let n = number(l, g[0])?;
-                let kind = g
-                    .get(1)
-                    .and_then(|k| Kind::parse(k))
-                    .ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
-                let p = g
-                    .get(2)
-                    .ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
-                let parts: Vec<&str> = p.split('>').collect();
-                if parts.len() != 2 {
-                    return Err(l.err("surge: a move is FROM>TO (either may be `available`)"));
-                }
-                let from_avail = parts[0] == "available";
-                let to_avail = parts[1] == "available";
-                let mut mv = Move {
-                    count: n,
-                    kind: Some(kind),
-                    ..Move::default()
-                };
-                for (end, avail) in [(parts[0], from_avail), (parts[1], to_avail)] {
-                    if !avail {
-                        mv.path.push(space(d, l, end)?);
-                    }
-                }
-                moves.push((mv, from_avail, to_avail));
-            }
-            Sa::Surge { moves, roll }
-        }
+        SaKind::Infiltrate => infiltrate(d, l, w)?,
+        SaKind::Suborn => suborn(d, l, rest)?,
+        SaKind::Surge => surge(d, l, rest)?,
     })
+}
+
+/// `sa airstrike SPACE FACTION, ...` (4.2.3).
+fn airstrike(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let f = faction(
+            l,
+            g.get(1)
+                .ok_or_else(|| l.err("airstrike: SPACE FACTION, ..."))?,
+        )?;
+        v.push((s, f));
+    }
+    Ok(Sa::Airstrike(v))
+}
+
+/// `sa govern SPACE returnees|patronage, ...` (4.3.1).
+fn govern(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let ret = match g.get(1).copied() {
+            Some("returnees") => true,
+            Some("patronage") => false,
+            _ => {
+                return Err(l
+                    .err("govern: SPACE returnees|patronage, ...")
+                    .rule("4.3.1"));
+            }
+        };
+        v.push((s, ret));
+    }
+    Ok(Sa::Govern(v))
+}
+
+/// `sa infiltrate SPACE remove FACTION... | SPACE replace FACTION` (4.4.2).
+fn infiltrate(d: &Data, l: &Line, w: &[&str]) -> Result<Sa, OrderError> {
+    let s = space(d, l, arg(l, w, 1)?)?;
+    let (mut remove, mut replace) = (Vec::new(), None);
+    match w.get(2).copied() {
+        Some("remove") => {
+            for x in &w[3..] {
+                remove.push(faction(l, x)?);
+            }
+        }
+        Some("replace") => replace = Some(faction(l, arg(l, w, 3)?)?),
+        _ => {
+            return Err(l
+                .err("infiltrate: SPACE remove FACTION [FACTION] | SPACE replace FACTION")
+                .rule("4.4.2"));
+        }
+    }
+    Ok(Sa::Infiltrate {
+        space: s,
+        remove,
+        replace,
+    })
+}
+
+/// `sa suborn SPACE cubes N|base|guerrilla|flip, ...` (4.5.3).
+fn suborn(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut v = Vec::new();
+    for g in groups(rest) {
+        let s = space(d, l, g[0])?;
+        let what = match (g.get(1).copied(), g.get(2)) {
+            (Some("cubes"), n) => Suborn::Cubes(n.map_or(Ok(3), |n| number(l, n))?),
+            (Some("base"), _) => Suborn::Base,
+            (Some("guerrilla"), _) => Suborn::Guerrilla,
+            (Some("flip"), _) => Suborn::Flip,
+            _ => {
+                return Err(l
+                    .err("suborn: SPACE cubes N|base|guerrilla|flip, ...")
+                    .rule("4.5.3"));
+            }
+        };
+        v.push((s, what));
+    }
+    Ok(Sa::Suborn(v))
+}
+
+/// `sa surge N troops|base FROM>TO, ..., roll [warlords N]` (4.2.1).
+fn surge(d: &Data, l: &Line, rest: &[&str]) -> Result<Sa, OrderError> {
+    let mut moves = Vec::new();
+    let mut roll = None;
+    for g in groups(rest) {
+        if g[0] == "roll" {
+            // `roll, warlords N`: roll the die, N of it to the Warlords.
+            roll = Some(0);
+            if let (Some(&"warlords"), Some(n)) = (g.get(1), g.get(2)) {
+                roll = Some(number(l, n)?);
+            }
+            continue;
+        }
+        let n = number(l, g[0])?;
+        let kind = g
+            .get(1)
+            .and_then(|k| Kind::parse(k))
+            .ok_or_else(|| l.err("surge: N troops|base FROM>TO, ..., roll [warlords N]"))?;
+        let p = g
+            .get(2)
+            .ok_or_else(|| l.err("surge: a move needs FROM>TO"))?;
+        let parts: Vec<&str> = p.split('>').collect();
+        if parts.len() != 2 {
+            return Err(l.err("surge: a move is FROM>TO (either may be `available`)"));
+        }
+        let from_avail = parts[0] == "available";
+        let to_avail = parts[1] == "available";
+        let mut mv = Move {
+            count: n,
+            kind: Some(kind),
+            ..Move::default()
+        };
+        for (end, avail) in [(parts[0], from_avail), (parts[1], to_avail)] {
+            if !avail {
+                mv.path.push(space(d, l, end)?);
+            }
+        }
+        moves.push((mv, from_avail, to_avail));
+    }
+    Ok(Sa::Surge { moves, roll })
 }
 
 /// A Propaganda move: one plan per `as FACTION` section (a player with two
@@ -1203,7 +1218,7 @@ fn plan(d: &Data, lines: &[Line], errors: &mut Errors) -> Option<Order> {
     Some(Order::Plan(who?, ok.then_some(v)?))
 }
 
-fn plan_space(d: &Data, l: &Line, w: &[&str]) -> Result<(SpaceId, u8), OrderError> {
+fn plan_space(d: &Data, l: &Line, w: &[&str]) -> Result<(SpaceNo, u8), OrderError> {
     Ok((space(d, l, arg(l, w, 1)?)?, count_or_one(l, w, 2)?))
 }
 

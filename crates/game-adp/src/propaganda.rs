@@ -4,7 +4,7 @@
 //! D8-D11: Control is frozen and no faction's options depend on another's);
 //! with the last plan in, the Support, Redeploy and Reset phases run in rule order.
 
-use super::data::{Data, SpaceId, Support};
+use super::data::{Data, SpaceNo, Support};
 use super::orders::PlanLine;
 use super::pieces::{Faction, Kind, Piece};
 use super::sequence;
@@ -108,7 +108,7 @@ pub fn resources_phase(d: &Data, st: &mut State, events: &mut Vec<Event>) {
 
 /// Civic Action spaces: COIN Control, Troops and Police (ruling A29); who
 /// decides: the faction with more Troops there, the Coalition on a tie.
-pub fn civic_decider(d: &Data, st: &State, s: SpaceId) -> Option<Faction> {
+pub fn civic_decider(d: &Data, st: &State, s: SpaceNo) -> Option<Faction> {
     let p = st[s].pieces;
     let troops = p[Piece::CoalTroops] + p[Piece::GovTroops];
     if !d[s].is_afghan() || st[s].control != Control::Coin || troops == 0 || p[Piece::Police] == 0 {
@@ -127,12 +127,12 @@ pub fn redeploy_legal(
     st: &State,
     f: Faction,
     kind: Kind,
-    from: SpaceId,
-    to: SpaceId,
+    from: SpaceNo,
+    to: SpaceNo,
 ) -> Result<(), String> {
     let sf = &d[from];
     let dest = &d[to];
-    let coin_base = |s: SpaceId| st[s].pieces[Piece::CoalBase] + st[s].pieces[Piece::GovBase] > 0;
+    let coin_base = |s: SpaceNo| st[s].pieces[Piece::CoalBase] + st[s].pieces[Piece::GovBase] > 0;
     match (f, kind) {
         (Faction::Coalition | Faction::Government, Kind::Troops) => {
             if !(sf.is_loc() || (!sf.is_city() && !coin_base(from))) {
@@ -172,7 +172,7 @@ pub fn redeploy_legal(
     Ok(())
 }
 
-fn must_redeploy_taliban(d: &Data, st: &State, s: SpaceId) -> bool {
+fn must_redeploy_taliban(d: &Data, st: &State, s: SpaceNo) -> bool {
     let sp = &d[s];
     if sp.is_city() || (sp.is_pakistan() && sp.pashtun) {
         return false;
@@ -180,7 +180,7 @@ fn must_redeploy_taliban(d: &Data, st: &State, s: SpaceId) -> bool {
     sp.is_loc() || st[s].pieces[Piece::TalBase] == 0
 }
 
-fn taliban_destination(d: &Data, st: &State, s: SpaceId) -> bool {
+fn taliban_destination(d: &Data, st: &State, s: SpaceNo) -> bool {
     let sp = &d[s];
     (sp.is_pakistan() && sp.pashtun)
         || (st[s].pieces[Piece::TalBase] > 0 && st[s].control == Control::Taliban)
@@ -284,7 +284,7 @@ fn piece_for(f: Faction, k: Kind) -> Option<Piece> {
     Piece::of(f, k)
 }
 
-fn movable(st: &State, s: SpaceId, p: Piece, f: Faction) -> u8 {
+fn movable(st: &State, s: SpaceNo, p: Piece, f: Faction) -> u8 {
     if f == Faction::Taliban {
         st[s].pieces[Piece::TalUnder] + st[s].pieces[Piece::TalActive]
     } else {
@@ -494,7 +494,7 @@ fn redeploy_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) 
     }
 }
 
-fn move_pieces(st: &mut State, f: Faction, kind: Kind, from: SpaceId, to: SpaceId, n: u8) -> u8 {
+fn move_pieces(st: &mut State, f: Faction, kind: Kind, from: SpaceNo, to: SpaceNo, n: u8) -> u8 {
     if f == Faction::Taliban {
         let mut left = n;
         for p in [Piece::TalActive, Piece::TalUnder] {

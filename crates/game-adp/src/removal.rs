@@ -1,7 +1,7 @@
 //! Removal orders and Activation, shared by Operations, Special Activities
 //! and Events (1.4.1, 1.4.3, 3.2.4, 3.3.3).
 
-use super::data::{Data, SpaceId};
+use super::data::{Data, SpaceNo};
 use super::pieces::{Faction, Kind, Piece};
 use super::state::State;
 use umpire_core::dice::Dice;
@@ -20,7 +20,7 @@ pub enum Reach {
 }
 
 /// The next piece of `target` that may go in `s`, if any.
-pub fn next_piece(st: &State, s: SpaceId, target: Faction, reach: Reach) -> Option<Piece> {
+pub fn next_piece(st: &State, s: SpaceNo, target: Faction, reach: Reach) -> Option<Piece> {
     let p = &st[s].pieces;
     let has = |x: Piece| p[x] > 0;
     match target {
@@ -85,7 +85,7 @@ impl By {
 
 /// The next piece of `target` a Non-player takes in `s` (8.1 GUIDELINES),
 /// within what the rules allow (`next_piece`); `gone` is what it took there.
-fn next_np(st: &State, s: SpaceId, target: Faction, reach: Reach, gone: &[Piece]) -> Option<Piece> {
+fn next_np(st: &State, s: SpaceNo, target: Faction, reach: Reach, gone: &[Piece]) -> Option<Piece> {
     let p = &st[s].pieces;
     match target {
         Faction::Taliban | Faction::Warlords if reach == Reach::Any => {
@@ -117,7 +117,7 @@ fn next_np(st: &State, s: SpaceId, target: Faction, reach: Reach, gone: &[Piece]
 fn next_of(
     d: &Data,
     st: &State,
-    s: SpaceId,
+    s: SpaceNo,
     r: &Removal,
     gone: &[Piece],
     dice: &mut Dice,
@@ -180,7 +180,7 @@ pub struct Removal<'a> {
 pub fn remove_up_to(
     d: &Data,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     r: Removal,
     dice: &mut Dice,
 ) -> Result<Vec<Piece>, RuleError> {
@@ -197,7 +197,7 @@ pub fn remove_up_to(
 
 /// Activates up to `n` Underground Guerrillas of the factions, in order
 /// (ruling A44: Underground ones first, to the maximum extent). Returns how many.
-pub fn activate(st: &mut State, s: SpaceId, n: u32, factions: &[Faction]) -> u32 {
+pub fn activate(st: &mut State, s: SpaceNo, n: u32, factions: &[Faction]) -> u32 {
     let mut done = 0;
     for f in factions {
         let Some((u, a)) = Piece::guerrillas(*f) else {
@@ -212,7 +212,7 @@ pub fn activate(st: &mut State, s: SpaceId, n: u32, factions: &[Faction]) -> u32
 }
 
 /// Flips all of a faction's Guerrillas in `s` Underground.
-pub fn flip_underground(st: &mut State, s: SpaceId, f: Faction) -> u8 {
+pub fn flip_underground(st: &mut State, s: SpaceNo, f: Faction) -> u8 {
     let Some((u, a)) = Piece::guerrillas(f) else {
         return 0;
     };

@@ -3,7 +3,7 @@
 
 use super::action::{self, Terms};
 use super::cards::Card;
-use super::data::Data;
+use super::data::{CardNo, Data};
 use super::effects;
 use super::orders::{ActStep, Action, Order};
 use super::pieces::Faction;
@@ -59,13 +59,13 @@ pub struct Choice {
     /// The faction executing the Event.
     pub executor: Faction,
     /// The card.
-    pub card: u8,
+    pub card: CardNo,
     /// Which text of the card.
     pub shaded: bool,
     /// The step waiting for the choice (its index in the text).
     pub step: usize,
     /// The executor's spaces for the steps after it.
-    pub spaces: Vec<super::data::SpaceId>,
+    pub spaces: Vec<super::data::SpaceNo>,
     /// The free Operation the executor wrote after the Event (5.5).
     pub free: Option<Action>,
 }
@@ -77,7 +77,7 @@ pub struct Grant {
     /// The grantee.
     pub faction: Faction,
     /// The card whose Event grants it.
-    pub card: u8,
+    pub card: CardNo,
     /// Which text of the card.
     pub shaded: bool,
 }
@@ -485,7 +485,7 @@ fn reveal(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     st.deck.next = st.deck.draw(dice)?;
-    let prop = |n: Option<u8>| n.and_then(|n| d.card(n)).is_some_and(Card::is_propaganda);
+    let prop = |n: Option<CardNo>| n.and_then(|n| d.card(n)).is_some_and(Card::is_propaganda);
     if st.options.sudden_propaganda
         && prop(st.deck.next)
         && st.deck.current.is_some()

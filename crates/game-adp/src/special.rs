@@ -2,7 +2,7 @@
 //! Operation where its line stands (4.1).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceId, SpaceKind, Support};
+use super::data::{SpaceKind, SpaceNo, Support};
 use super::orders::{Move, Op, Sa, SaKind, Suborn};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -76,7 +76,7 @@ fn few(x: &Exec, n: usize, most: usize, k: SaKind) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn distinct(x: &Exec, v: &[SpaceId], k: SaKind) -> Result<(), RuleError> {
+fn distinct(x: &Exec, v: &[SpaceNo], k: SaKind) -> Result<(), RuleError> {
     let set: BTreeSet<_> = v.iter().collect();
     if set.len() != v.len() {
         return Err(x.ill(format!("{} names each space once", k.key()), k.rule()));
@@ -91,7 +91,7 @@ fn surge(
     roll: Option<u8>,
     dice: &mut Dice,
 ) -> Result<(), RuleError> {
-    let spaces: BTreeSet<SpaceId> = moves
+    let spaces: BTreeSet<SpaceNo> = moves
         .iter()
         .flat_map(|(m, _, _)| m.path.iter().copied())
         .collect();
@@ -166,7 +166,7 @@ fn surge(
 }
 
 fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError> {
-    let spaces: BTreeSet<SpaceId> = moves.iter().flat_map(|m| m.path.iter().copied()).collect();
+    let spaces: BTreeSet<SpaceNo> = moves.iter().flat_map(|m| m.path.iter().copied()).collect();
     if spaces.len() > 3 || moves.is_empty() {
         return Err(x.ill("Air Lift moves Troops among any 3 spaces", "4.2.2"));
     }
@@ -201,11 +201,11 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
 fn airstrike(
     x: &mut Exec,
     st: &mut State,
-    hits: &[(SpaceId, Faction)],
+    hits: &[(SpaceNo, Faction)],
     dice: &mut Dice,
 ) -> Result<(), RuleError> {
     few(x, hits.len(), 3, SaKind::Airstrike)?;
-    let spaces: Vec<SpaceId> = hits.iter().map(|h| h.0).collect();
+    let spaces: Vec<SpaceNo> = hits.iter().map(|h| h.0).collect();
     distinct(x, &spaces, SaKind::Airstrike)?;
     let mut pakistan = false;
     for (s, f) in hits {
@@ -244,7 +244,7 @@ fn airstrike(
     Ok(())
 }
 
-fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceId, bool)]) -> Result<(), RuleError> {
+fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceNo, bool)]) -> Result<(), RuleError> {
     few(x, v.len(), 2, SaKind::Govern)?;
     distinct(
         x,
@@ -338,7 +338,7 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> {
+fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> {
     few(x, v.len(), 2, SaKind::Eradicate)?;
     distinct(x, v, SaKind::Eradicate)?;
     for s in v {
@@ -374,7 +374,7 @@ fn eradicate(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleErro
     Ok(())
 }
 
-fn extort(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> {
+fn extort(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> {
     if v.is_empty() {
         return Err(x.ill("Extort names its spaces", "4.4.1"));
     }
@@ -417,7 +417,7 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
 fn infiltrate(
     x: &mut Exec,
     st: &mut State,
-    s: SpaceId,
+    s: SpaceNo,
     remove: &[Faction],
     replace: Option<Faction>,
 ) -> Result<(), RuleError> {
@@ -487,7 +487,7 @@ fn infiltrate(
 /// being what it took already.
 fn infiltrate_target(
     st: &State,
-    s: SpaceId,
+    s: SpaceNo,
     f: Faction,
     np: bool,
     gone: &[Piece],
@@ -515,7 +515,7 @@ fn infiltrate_target(
     }
 }
 
-fn ambush(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> {
+fn ambush(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> {
     few(x, v.len(), 3, SaKind::Ambush)?;
     distinct(x, v, SaKind::Ambush)?;
     for s in v {
@@ -543,7 +543,7 @@ fn ambush(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> 
     Ok(())
 }
 
-fn cultivate(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> {
+fn cultivate(x: &mut Exec, st: &mut State, s: SpaceNo) -> Result<(), RuleError> {
     let sp = &x.d[s];
     let chosen = (x.op == Op::Rally && x.selected.contains(&s))
         || (x.op == Op::March && x.destinations.contains(&s));
@@ -563,7 +563,7 @@ fn cultivate(x: &mut Exec, st: &mut State, s: SpaceId) -> Result<(), RuleError> 
     Ok(())
 }
 
-fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError> {
+fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> {
     if v.is_empty() {
         return Err(x.ill("Traffic names its spaces", "4.5.2"));
     }
@@ -594,7 +594,7 @@ fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceId]) -> Result<(), RuleError>
     Ok(())
 }
 
-fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceId, Suborn)]) -> Result<(), RuleError> {
+fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceNo, Suborn)]) -> Result<(), RuleError> {
     few(x, v.len(), 3, SaKind::Suborn)?;
     distinct(
         x,

@@ -3,7 +3,7 @@
 //! recomputed after each step, and frozen during Redeploy (6.5).
 
 use super::cards::Modifier;
-use super::data::{Data, SpaceId, Support};
+use super::data::{CardNo, Data, SpaceNo, Support};
 use super::deck::Deck;
 use super::pieces::{Faction, Piece, Pieces};
 use super::propaganda::Round;
@@ -46,7 +46,7 @@ pub struct SpaceState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Lasting {
     /// The card that left it.
-    pub card: u8,
+    pub card: CardNo,
     /// Its shaded side.
     pub shaded: bool,
     /// The hook it sets.
@@ -124,15 +124,15 @@ pub struct State {
     pub deception: Option<super::deception::Deception>,
 }
 
-impl Index<SpaceId> for State {
+impl Index<SpaceNo> for State {
     type Output = SpaceState;
-    fn index(&self, s: SpaceId) -> &SpaceState {
+    fn index(&self, s: SpaceNo) -> &SpaceState {
         &self.spaces[s.index()]
     }
 }
 
-impl IndexMut<SpaceId> for State {
-    fn index_mut(&mut self, s: SpaceId) -> &mut SpaceState {
+impl IndexMut<SpaceNo> for State {
+    fn index_mut(&mut self, s: SpaceNo) -> &mut SpaceState {
         &mut self.spaces[s.index()]
     }
 }
@@ -195,7 +195,7 @@ impl State {
     }
 
     /// Population of a space, Returnees included (1.3.2, 4.3.1).
-    pub fn pop(&self, d: &Data, s: SpaceId) -> u8 {
+    pub fn pop(&self, d: &Data, s: SpaceNo) -> u8 {
         d[s].pop + u8::from(self[s].returnees)
     }
 
@@ -239,7 +239,7 @@ impl State {
     }
 
     /// Is a lasting Forbid in play for `f`'s `activity` (5.3, 5.4)?
-    pub fn forbidden(&self, f: Faction, activity: &str) -> Option<u8> {
+    pub fn forbidden(&self, f: Faction, activity: &str) -> Option<CardNo> {
         self.lasting()
             .find(|l| {
                 matches!(&l.modifier, Modifier::Forbid { faction, activity: a } if *faction == f && a == activity)
@@ -281,7 +281,7 @@ impl State {
 
     /// Moves pieces from Available to a space, as many as are Available
     /// (1.4.1); returns how many were placed.
-    pub fn place(&mut self, s: SpaceId, p: Piece, n: u8) -> u8 {
+    pub fn place(&mut self, s: SpaceNo, p: Piece, n: u8) -> u8 {
         let avail = avail_slot(p);
         let k = n.min(self.available[avail]);
         self.available[avail] -= k;
@@ -291,7 +291,7 @@ impl State {
 
     /// Removes pieces from a space to Available (Coalition pieces removed by
     /// Attack go to Casualties instead: `casualty`); returns how many.
-    pub fn remove(&mut self, s: SpaceId, p: Piece, n: u8, casualty: bool) -> u8 {
+    pub fn remove(&mut self, s: SpaceNo, p: Piece, n: u8, casualty: bool) -> u8 {
         let k = n.min(self[s].pieces[p]);
         self[s].pieces[p] -= k;
         let to_casualties = casualty && p.faction() == Faction::Coalition;
@@ -304,7 +304,7 @@ impl State {
     }
 
     /// Moves pieces between spaces.
-    pub fn shift_pieces(&mut self, from: SpaceId, to: SpaceId, p: Piece, n: u8) {
+    pub fn shift_pieces(&mut self, from: SpaceNo, to: SpaceNo, p: Piece, n: u8) {
         self[from].pieces[p] -= n;
         self[to].pieces[p] += n;
     }

@@ -1,14 +1,14 @@
 //! What the players see: the prompt (who is asked what) and the status lines
 //! (cards, tracks, eligibility, victory, every space) and the point-to-point map.
 
-use super::data::{Data, Support};
+use super::data::{CardNo, Data, Support};
 use super::pieces::{Faction, Piece};
 use super::sequence::{self, Offer};
 use super::state::{Control, Stage, State};
 use super::victory;
 use umpire_core::ruleset::{Await, AwaitKind, Prompt, Side, View};
 
-fn card_label(d: &Data, n: Option<u8>) -> String {
+fn card_label(d: &Data, n: Option<CardNo>) -> String {
     n.and_then(|n| d.card(n)).map_or("none".into(), |c| {
         if c.is_propaganda() {
             c.label()
@@ -287,7 +287,7 @@ fn pieces_text(p: &super::pieces::Pieces) -> String {
     }
 }
 
-fn space_line(d: &Data, st: &State, id: super::data::SpaceId) -> String {
+fn space_line(d: &Data, st: &State, id: super::data::SpaceNo) -> String {
     let sp = &d[id];
     let ss = &st[id];
     let mut tags = Vec::new();

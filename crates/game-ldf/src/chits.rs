@@ -2,7 +2,7 @@
 //! hand limit and put-backs, chits resolved when drawn, chits shown and put
 //! back, chits played as actions, and where each goes after use.
 
-use super::data::{Back, Data, Kind, Region, Timing, UnitId, User};
+use super::data::{Back, ChitDef, Data, Kind, Region, Timing, UnitId, User};
 use super::economics;
 use super::effects::{Ctx, illegal, kill, loot, to_pool};
 use super::leaders;
@@ -712,35 +712,7 @@ pub fn play(
         .chit(c)
         .cloned()
         .ok_or_else(|| illegal(format!("there is no chit {c}"), "3.5"))?;
-    check_usable(st, p, c)?;
-    if !playable(d, st, p).contains(&c) {
-        return Err(illegal(
-            format!(
-                "chit {c}, {}, is not played as an action by the {} (or is not yet implemented)",
-                def.title,
-                p.name()
-            ),
-            "8.18, 14.3",
-        ));
-    }
-    if def.effect == "jaws" && !jaws_open(d, st, p) {
-        return Err(illegal(
-            "From the Jaws of Death needs a German in mainland Italy (Roman) or a Roman-side unit in Barbaria or Parthia (Germano-Parthian)",
-            "14.3",
-        ));
-    }
-    if !back.is_empty() && def.effect != "jaws" {
-        return Err(illegal(
-            "only From the Jaws of Death throws chits back (`return N,N`)",
-            "14.3",
-        ));
-    }
-    if ctx.version >= 8 {
-        check_places(d, st, c, &def.effect, at)?;
-    }
-    if ctx.version >= 14 {
-        check_args(d, st, c, &def.effect, tp, at)?;
-    }
+    may_play(ctx, st, p, c, &def, tp, at, !back.is_empty())?;
     let mut rest: Vec<u8> = st.hand(p).to_vec();
     for b in back {
         match rest.iter().position(|x| x == b) {
@@ -778,58 +750,118 @@ pub fn play(
         }
         "windfall" => economics::windfall(ctx, st, tp.unwrap_or(0), at)?,
         "valley" => super::movement::valley(ctx, st, p, at)?,
-        "jaws" => {
-            let r = ctx.d6(st, "jaws")?;
-            let room = d.values.hand_limit.saturating_sub(st.hand(p).len());
-            let n = (r as usize).min(room);
-            ctx.say(
-                format!("roll {r}: the {} draws {n} chits (14.3)", p.name()),
-                vec![],
-            );
-            for _ in 0..n {
-                if st.pool.is_empty() || st.finished.is_some() {
-                    break;
-                }
-                draw_one(ctx, st, p, false)?;
-            }
-        }
-        "spies" => {
-            let theirs: Vec<String> = st
-                .hand(p.other())
-                .iter()
-                .map(|x| format!("{x} {}", d.chit(*x).map_or("?", |c| c.title.as_str())))
-                .collect();
-            let seen = if theirs.is_empty() {
-                "empty".to_string()
-            } else {
-                theirs.join(", ")
-            };
-            ctx.tell(
-                p,
-                format!(
-                    "your spies report the {}'s hand: {seen} (chit 13, stand-in)",
-                    p.other().name()
-                ),
-            );
-        }
-        "gp_only" => {
-            let h = d
-                .hexes
-                .iter()
-                .map(|x| x.hex)
-                .filter(|h| raid_site(d, st, *h))
-                .find(|h| at.is_empty() || at.contains(h));
-            match h {
-                Some(h) => loot(ctx, st, h, "a seaborne raid (chit 8, stand-in)"),
-                None => ctx.say(
-                    "the seaborne raid finds no coastal core centre unlooted and empty: nothing is looted (chit 8, stand-in)",
-                    vec![],
-                ),
-            }
-        }
+        "jaws" => jaws(ctx, st, p)?,
+        "spies" => spies(ctx, st, p),
+        "gp_only" => seaborne_raid(ctx, st, at),
         _ => {}
     }
     Ok(())
+}
+
+/// May `p` play chit `c` as an action now, with these arguments (8.18, 14.3)?
+#[allow(clippy::too_many_arguments)]
+fn may_play(
+    ctx: &Ctx,
+    st: &State,
+    p: Player,
+    c: u8,
+    def: &ChitDef,
+    tp: Option<u32>,
+    at: &[Hex],
+    throws_back: bool,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    check_usable(st, p, c)?;
+    if !playable(d, st, p).contains(&c) {
+        return Err(illegal(
+            format!(
+                "chit {c}, {}, is not played as an action by the {} (or is not yet implemented)",
+                def.title,
+                p.name()
+            ),
+            "8.18, 14.3",
+        ));
+    }
+    if def.effect == "jaws" && !jaws_open(d, st, p) {
+        return Err(illegal(
+            "From the Jaws of Death needs a German in mainland Italy (Roman) or a Roman-side unit in Barbaria or Parthia (Germano-Parthian)",
+            "14.3",
+        ));
+    }
+    if throws_back && def.effect != "jaws" {
+        return Err(illegal(
+            "only From the Jaws of Death throws chits back (`return N,N`)",
+            "14.3",
+        ));
+    }
+    if ctx.version >= 8 {
+        check_places(d, st, c, &def.effect, at)?;
+    }
+    if ctx.version >= 14 {
+        check_args(d, st, c, &def.effect, tp, at)?;
+    }
+    Ok(())
+}
+
+/// From the Jaws of Death (14.3): a die's worth of chits drawn, up to the
+/// hand limit.
+fn jaws(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let r = ctx.d6(st, "jaws")?;
+    let room = d.values.hand_limit.saturating_sub(st.hand(p).len());
+    let n = (r as usize).min(room);
+    ctx.say(
+        format!("roll {r}: the {} draws {n} chits (14.3)", p.name()),
+        vec![],
+    );
+    for _ in 0..n {
+        if st.pool.is_empty() || st.finished.is_some() {
+            break;
+        }
+        draw_one(ctx, st, p, false)?;
+    }
+    Ok(())
+}
+
+/// Spies (chit 13, stand-in): the other player's hand, told to `p` alone.
+fn spies(ctx: &mut Ctx, st: &State, p: Player) {
+    let d = ctx.d;
+    let theirs: Vec<String> = st
+        .hand(p.other())
+        .iter()
+        .map(|x| format!("{x} {}", d.chit(*x).map_or("?", |c| c.title.as_str())))
+        .collect();
+    let seen = if theirs.is_empty() {
+        "empty".to_string()
+    } else {
+        theirs.join(", ")
+    };
+    ctx.tell(
+        p,
+        format!(
+            "your spies report the {}'s hand: {seen} (chit 13, stand-in)",
+            p.other().name()
+        ),
+    );
+}
+
+/// A seaborne raid (chit 8, stand-in): the first coastal core centre,
+/// unlooted and empty, among those named, is looted.
+fn seaborne_raid(ctx: &mut Ctx, st: &mut State, at: &[Hex]) {
+    let d = ctx.d;
+    let h = d
+        .hexes
+        .iter()
+        .map(|x| x.hex)
+        .filter(|h| raid_site(d, st, *h))
+        .find(|h| at.is_empty() || at.contains(h));
+    match h {
+        Some(h) => loot(ctx, st, h, "a seaborne raid (chit 8, stand-in)"),
+        None => ctx.say(
+            "the seaborne raid finds no coastal core centre unlooted and empty: nothing is looted (chit 8, stand-in)",
+            vec![],
+        ),
+    }
 }
 
 /// Chits put back into the pool from a hand: the count is public, which

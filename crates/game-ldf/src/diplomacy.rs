@@ -53,36 +53,7 @@ pub fn dt_roll(
     } = roll;
     let d = ctx.d;
     let v = &d.values;
-    if salt > 0 && p != Player::Roman {
-        return Err(illegal("only the Roman player may salt", "8.8"));
-    }
-    if salt > v.salt_max || salt > st.treasury {
-        return Err(illegal(
-            format!(
-                "salt is 1 to {} TP, and no more than the treasury holds",
-                v.salt_max
-            ),
-            "8.8",
-        ));
-    }
-    // 8.8: "no combination of salting or chit play is allowed to add more
-    // than +3": from version 14 such an order is refused before anything is
-    // spent; version 13 spent it all and cut the modifier to +3.
-    let own = salt + if agents { AGENTS } else { 0 };
-    if ctx.version >= 14 && own > v.modifier_cap {
-        return Err(illegal(
-            format!(
-                "salt {salt}{} adds {own}: no combination of salting and chit play may add more than +{} to a diplomacy or treachery roll",
-                if agents {
-                    " with Agents in Enemy Camp (+2)"
-                } else {
-                    ""
-                },
-                v.modifier_cap
-            ),
-            "8.8",
-        ));
-    }
+    let own = own_modifier(ctx, st, p, salt, agents)?;
     let agents_chit = if agents {
         Some(
             holds_effect(d, st, p, "agents")
@@ -121,26 +92,11 @@ pub fn dt_roll(
         spend(d, st, p, c);
     }
     let plus = own.min(v.modifier_cap);
-    let mut minus = 0;
-    if p == Player::Gp {
-        let (want, play_agents) = answer.unwrap_or_else(|| standing_salt(st, vs_emperor));
-        let agents_chit = holds_effect(d, st, Player::Roman, "agents").filter(|_| play_agents);
-        let neg = if ctx.version >= 14 {
-            negative_salt(ctx, st, want, agents_chit.is_some())
-        } else {
-            want.min(v.salt_max).min(st.treasury)
-        };
-        st.treasury -= neg;
-        minus += neg;
-        if let Some(c) = agents_chit {
-            spend(d, st, Player::Roman, c);
-            minus += AGENTS;
-            ctx.say(
-                "the Roman answers with Agents in Enemy Camp (-2; 14.3)",
-                vec![],
-            );
-        }
-    }
+    let minus = if p == Player::Gp {
+        roman_counter(ctx, st, answer, vs_emperor)
+    } else {
+        0
+    };
     // Beseech the Gods is decided on the net result (8.8: a salted roll that
     // "fails" is countered by chit 2).
     let net_of = |r: u32, plus: u32, minus: u32| (r + plus).saturating_sub(minus).min(6);
@@ -173,6 +129,81 @@ pub fn dt_roll(
         vec![],
     );
     Ok(ok)
+}
+
+/// The actor's own modifier, salt and Agents, checked (8.8): only the
+/// Roman salts, within the limit and his treasury, and from version 14
+/// never above the cap.
+fn own_modifier(
+    ctx: &Ctx,
+    st: &State,
+    p: Player,
+    salt: u32,
+    agents: bool,
+) -> Result<u32, RuleError> {
+    let v = &ctx.d.values;
+    if salt > 0 && p != Player::Roman {
+        return Err(illegal("only the Roman player may salt", "8.8"));
+    }
+    if salt > v.salt_max || salt > st.treasury {
+        return Err(illegal(
+            format!(
+                "salt is 1 to {} TP, and no more than the treasury holds",
+                v.salt_max
+            ),
+            "8.8",
+        ));
+    }
+    // 8.8: "no combination of salting or chit play is allowed to add more
+    // than +3": from version 14 such an order is refused before anything is
+    // spent; version 13 spent it all and cut the modifier to +3.
+    let own = salt + if agents { AGENTS } else { 0 };
+    if ctx.version >= 14 && own > v.modifier_cap {
+        return Err(illegal(
+            format!(
+                "salt {salt}{} adds {own}: no combination of salting and chit play may add more than +{} to a diplomacy or treachery roll",
+                if agents {
+                    " with Agents in Enemy Camp (+2)"
+                } else {
+                    ""
+                },
+                v.modifier_cap
+            ),
+            "8.8",
+        ));
+    }
+    Ok(own)
+}
+
+/// The Roman's answer to a Germanic or Persian roll: negative salt (N4) and
+/// Agents in Enemy Camp (14.3), spent now; what they take off the roll.
+fn roman_counter(
+    ctx: &mut Ctx,
+    st: &mut State,
+    answer: Option<(u32, bool)>,
+    vs_emperor: bool,
+) -> u32 {
+    let d = ctx.d;
+    let v = &d.values;
+    let mut minus = 0;
+    let (want, play_agents) = answer.unwrap_or_else(|| standing_salt(st, vs_emperor));
+    let agents_chit = holds_effect(d, st, Player::Roman, "agents").filter(|_| play_agents);
+    let neg = if ctx.version >= 14 {
+        negative_salt(ctx, st, want, agents_chit.is_some())
+    } else {
+        want.min(v.salt_max).min(st.treasury)
+    };
+    st.treasury -= neg;
+    minus += neg;
+    if let Some(c) = agents_chit {
+        spend(d, st, Player::Roman, c);
+        minus += AGENTS;
+        ctx.say(
+            "the Roman answers with Agents in Enemy Camp (-2; 14.3)",
+            vec![],
+        );
+    }
+    minus
 }
 
 /// What Agents in Enemy Camp adds to or takes from a roll (14.3).

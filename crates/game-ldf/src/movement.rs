@@ -111,231 +111,303 @@ pub fn land(
     inspired: bool,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let (mut units, f) = resolve(d, st, p, force)?;
-    let mut mp = allowances(d, &units, inspired);
-    let mut cur = force.from;
-    let leader = units.iter().any(|u| d.kind(*u).is_leader());
-    let mut picked: BTreeSet<UnitId> = BTreeSet::new();
-    let mut touched = vec![cur];
-    let mut rolled: BTreeSet<Hex> = BTreeSet::new();
-    if f == Faction::Rebel && ctx.version >= 14 {
-        // 8.3: a rebel force's move "would have to start with a conversion
-        // die roll for each adjacent hexes containing a loyal Roman force"
-        // (a lone garrison or base too, which exerts no ZOC); "if those die
-        // rolls all resulted in conversions, the rebel leader and his force
-        // could then actually move off". Version 13 rolled only when the
-        // force stood in an enemy zone of control.
-        let rolls = loyal_adjacent(d, st, cur);
-        if (rolls || in_ezoc(d, st, cur, f))
-            && (!convert_around(ctx, st, cur, &mut rolled)? || in_ezoc(d, st, cur, f))
-        {
-            ctx.say(
-                format!("the rebel co-emperor's force cannot move off from {cur}: the move ends there (8.3)"),
-                vec![cur],
-            );
-            return Ok(());
-        }
-    } else if in_ezoc(d, st, cur, f) {
-        if f != Faction::Rebel {
-            return Err(illegal(
-                format!("a unit may not leave an enemy zone of control ({cur})"),
-                "11.1, 11.4",
-            ));
-        }
-        if !convert_around(ctx, st, cur, &mut rolled)? || in_ezoc(d, st, cur, f) {
-            ctx.say(
-                "the rebel co-emperor cannot break out: the move ends (8.3)",
-                vec![cur],
-            );
-            return Ok(());
-        }
+    let (units, f) = resolve(d, st, p, force)?;
+    let mut m = LandMove {
+        mp: allowances(d, &units, inspired),
+        leader: units.iter().any(|u| d.kind(*u).is_leader()),
+        units,
+        f,
+        inspired,
+        cur: force.from,
+        picked: BTreeSet::new(),
+        touched: vec![force.from],
+        rolled: BTreeSet::new(),
+        steps: path.iter().filter(|s| matches!(s, Step::To(_))).count(),
+        done: 0,
+    };
+    if !m.moves_off(ctx, st)? {
+        return Ok(());
     }
-    let steps = path.iter().filter(|s| matches!(s, Step::To(_))).count();
-    let mut done = 0;
     for step in path {
         match step {
-            Step::Drop(v) => {
-                if inspired {
-                    return Err(illegal(
-                        "a force moving with Inspired Subordinates may not drop off units",
-                        "14.3",
-                    ));
-                }
-                for u in v {
-                    if picked.contains(u) {
-                        return Err(illegal(
-                            format!("{} was picked up and must stay with its leader", d.uid(*u)),
-                            "8.2",
-                        ));
-                    }
-                    let Some(i) = units.iter().position(|x| x == u) else {
-                        return Err(illegal(
-                            format!("{} is not in the moving force", d.uid(*u)),
-                            "8.2",
-                        ));
-                    };
-                    units.remove(i);
-                    mp.remove(i);
-                }
-                touched.push(cur);
-            }
-            Step::Pick(v) => {
-                if !leader {
-                    return Err(illegal(
-                        "only a force with a leader from the start may pick up units",
-                        "8.2, 8.4",
-                    ));
-                }
-                let lmp = units
-                    .iter()
-                    .zip(&mp)
-                    .filter(|(u, _)| d.kind(**u).is_leader())
-                    .map(|(_, m)| *m)
-                    .max()
-                    .unwrap_or(0);
-                for u in v {
-                    if st.hex_of(*u) != Some(cur)
-                        || units.contains(u)
-                        || st.faction(d, *u) != f
-                        || !d.kind(*u).is_mobile()
-                    {
-                        return Err(illegal(
-                            format!("{} cannot be picked up in {cur}", d.uid(*u)),
-                            "8.2",
-                        ));
-                    }
-                    let own = if d.kind(*u) == Kind::Cavalry {
-                        lmp
-                    } else {
-                        lmp.min(d.values.mf_infantry + d.values.leader_bonus)
-                    };
-                    units.push(*u);
-                    mp.push(own);
-                    picked.insert(*u);
-                }
-            }
-            Step::To(n) => {
-                let n = *n;
-                if !d.linked(cur, n) {
-                    return Err(illegal(
-                        format!("{n} is not a land hex adjacent to {cur}"),
-                        "12.2, 12.5",
-                    ));
-                }
-                // 8.5: infantry that have spent their allowance stay behind.
-                let spent: Vec<usize> = (0..units.len()).filter(|i| mp[*i] == 0).collect();
-                if !spent.is_empty() {
-                    let only_inf = spent
-                        .iter()
-                        .all(|i| matches!(d.kind(units[*i]), Kind::Infantry));
-                    if !(leader && only_inf) || spent.len() == units.len() {
-                        return Err(illegal(
-                            format!("no movement points left to enter {n}"),
-                            "12.4",
-                        ));
-                    }
-                    if ctx.version >= 14 {
-                        // 8.5: the infantry "exhaust their movement action";
-                        // the order must leave them (version 13 dropped them
-                        // unasked).
-                        let ids: Vec<&str> = spent.iter().map(|i| d.uid(units[*i])).collect();
-                        return Err(illegal(
-                            format!(
-                                "{} spent their movement points and stop in {cur}: only the leader and the cavalry go on to {n}; drop them there (`drop {}`)",
-                                ids.join(", "),
-                                ids.join(",")
-                            ),
-                            "8.5",
-                        ));
-                    }
-                    for i in spent.into_iter().rev() {
-                        units.remove(i);
-                        mp.remove(i);
-                    }
-                    if !units.iter().any(|u| d.kind(*u).is_mobile()) {
-                        return Err(illegal(
-                            format!("no movement points left to enter {n}"),
-                            "8.5, 12.4",
-                        ));
-                    }
-                    touched.push(cur);
-                    ctx.say(
-                        format!("the infantry stop in {cur} after five movement points (8.5)"),
-                        vec![cur],
-                    );
-                }
-                may_enter(d, st, f, &units, n)?;
-                for u in &units {
-                    st.set_loc(*u, Loc::Hex(n));
-                }
-                for m in mp.iter_mut() {
-                    *m -= 1;
-                }
-                cur = n;
-                done += 1;
-                let was_collapsed = st.collapsed;
-                entered(ctx, st, f, &units, n)?;
-                if st.finished.is_some() {
-                    return Ok(());
-                }
-                if st.collapsed && !was_collapsed {
-                    // 7.3: entering Ctesiphon collapsed Parthia, and the free
-                    // evacuation has just taken the force back to core
-                    // territory; its own move ends there.
-                    if done < steps {
-                        ctx.say(
-                            format!(
-                                "Parthia collapses: the move ends in {n}, its force evacuated (7.3)"
-                            ),
-                            vec![n],
-                        );
-                    }
-                    break;
-                }
-                if f == Faction::Rebel && units.iter().all(|u| !st.unit(*u).rebel) {
-                    // 8.3: the co-emperor reached Rome and the revolt ended;
-                    // the force is loyal now, with the emperor in Rome, and
-                    // goes no further (it may not leave him alone there, 8.4).
-                    if done < steps {
-                        ctx.say(
-                            format!("the revolt is over: the force stops in {n} (8.3)"),
-                            vec![n],
-                        );
-                    }
-                    break;
-                }
-                let mut stop = false;
-                if f == Faction::Rebel {
-                    stop = !convert_around(ctx, st, n, &mut rolled)?;
-                }
-                if !stop && in_ezoc(d, st, n, f) && done < steps {
-                    return Err(illegal(
-                        format!("a force must stop on entering an enemy zone of control ({n})"),
-                        "11.3",
-                    ));
-                }
-                if stop {
-                    break;
-                }
-            }
+            Step::Drop(v) => m.drop_off(d, v)?,
+            Step::Pick(v) => m.pick_up(d, st, v)?,
+            Step::To(n) => match m.enter(ctx, st, *n)? {
+                Next::Go => {}
+                Next::Stop => break,
+                Next::Over => return Ok(()),
+            },
         }
     }
-    touched.push(cur);
-    let f_now = f;
-    if let Err((m, r)) = stacking::check_hexes(d, st, &touched) {
-        return Err(illegal(m, r));
+    m.touched.push(m.cur);
+    if let Err((msg, r)) = stacking::check_hexes(d, st, &m.touched) {
+        return Err(illegal(msg, r));
     }
-    let _ = f_now;
     ctx.say(
         format!(
             "{} moves {} to {}",
-            force_name(d, &units),
+            force_name(d, &m.units),
             force.from,
-            d.hex_name(cur)
+            d.hex_name(m.cur)
         ),
-        vec![force.from, cur],
+        vec![force.from, m.cur],
     );
     Ok(())
+}
+
+/// What a land move does after entering a hex.
+enum Next {
+    /// Goes on along its path.
+    Go,
+    /// Stops there.
+    Stop,
+    /// The game is over.
+    Over,
+}
+
+/// A land move under way.
+struct LandMove {
+    /// The moving units, with `mp` their movement points left.
+    units: Vec<UnitId>,
+    mp: Vec<u32>,
+    f: Faction,
+    inspired: bool,
+    /// A leader moved with the force from the start (8.2, 8.4).
+    leader: bool,
+    /// Where the force is.
+    cur: Hex,
+    /// Units picked up on the way (8.2).
+    picked: BTreeSet<UnitId>,
+    /// Hexes whose stacking is checked at the end (units left there).
+    touched: Vec<Hex>,
+    /// Hexes whose conversions were rolled for (8.3).
+    rolled: BTreeSet<Hex>,
+    /// Hexes on the path, and how many were entered.
+    steps: usize,
+    done: usize,
+}
+
+impl LandMove {
+    /// May the force move off from its hex (8.3, 11.1, 11.4)? `false`: the
+    /// move ends before it starts, said so.
+    fn moves_off(&mut self, ctx: &mut Ctx, st: &mut State) -> Result<bool, RuleError> {
+        let d = ctx.d;
+        let (cur, f) = (self.cur, self.f);
+        if f == Faction::Rebel && ctx.version >= 14 {
+            // 8.3: a rebel force's move "would have to start with a conversion
+            // die roll for each adjacent hexes containing a loyal Roman force"
+            // (a lone garrison or base too, which exerts no ZOC); "if those die
+            // rolls all resulted in conversions, the rebel leader and his force
+            // could then actually move off". Version 13 rolled only when the
+            // force stood in an enemy zone of control.
+            let rolls = loyal_adjacent(d, st, cur);
+            if (rolls || in_ezoc(d, st, cur, f))
+                && (!convert_around(ctx, st, cur, &mut self.rolled)? || in_ezoc(d, st, cur, f))
+            {
+                ctx.say(
+                    format!("the rebel co-emperor's force cannot move off from {cur}: the move ends there (8.3)"),
+                    vec![cur],
+                );
+                return Ok(false);
+            }
+        } else if in_ezoc(d, st, cur, f) {
+            if f != Faction::Rebel {
+                return Err(illegal(
+                    format!("a unit may not leave an enemy zone of control ({cur})"),
+                    "11.1, 11.4",
+                ));
+            }
+            if !convert_around(ctx, st, cur, &mut self.rolled)? || in_ezoc(d, st, cur, f) {
+                ctx.say(
+                    "the rebel co-emperor cannot break out: the move ends (8.3)",
+                    vec![cur],
+                );
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `drop UNITS`: units left where the force is (8.2, 14.3).
+    fn drop_off(&mut self, d: &Data, v: &[UnitId]) -> Result<(), RuleError> {
+        if self.inspired {
+            return Err(illegal(
+                "a force moving with Inspired Subordinates may not drop off units",
+                "14.3",
+            ));
+        }
+        for u in v {
+            if self.picked.contains(u) {
+                return Err(illegal(
+                    format!("{} was picked up and must stay with its leader", d.uid(*u)),
+                    "8.2",
+                ));
+            }
+            let Some(i) = self.units.iter().position(|x| x == u) else {
+                return Err(illegal(
+                    format!("{} is not in the moving force", d.uid(*u)),
+                    "8.2",
+                ));
+            };
+            self.units.remove(i);
+            self.mp.remove(i);
+        }
+        self.touched.push(self.cur);
+        Ok(())
+    }
+
+    /// `pick UNITS`: units a leader's force takes along (8.2, 8.4).
+    fn pick_up(&mut self, d: &Data, st: &State, v: &[UnitId]) -> Result<(), RuleError> {
+        if !self.leader {
+            return Err(illegal(
+                "only a force with a leader from the start may pick up units",
+                "8.2, 8.4",
+            ));
+        }
+        let lmp = self
+            .units
+            .iter()
+            .zip(&self.mp)
+            .filter(|(u, _)| d.kind(**u).is_leader())
+            .map(|(_, m)| *m)
+            .max()
+            .unwrap_or(0);
+        let cur = self.cur;
+        for u in v {
+            if st.hex_of(*u) != Some(cur)
+                || self.units.contains(u)
+                || st.faction(d, *u) != self.f
+                || !d.kind(*u).is_mobile()
+            {
+                return Err(illegal(
+                    format!("{} cannot be picked up in {cur}", d.uid(*u)),
+                    "8.2",
+                ));
+            }
+            let own = if d.kind(*u) == Kind::Cavalry {
+                lmp
+            } else {
+                lmp.min(d.values.mf_infantry + d.values.leader_bonus)
+            };
+            self.units.push(*u);
+            self.mp.push(own);
+            self.picked.insert(*u);
+        }
+        Ok(())
+    }
+
+    /// Enters the next hex `n` (12.2, 12.4, 11.3).
+    fn enter(&mut self, ctx: &mut Ctx, st: &mut State, n: Hex) -> Result<Next, RuleError> {
+        let d = ctx.d;
+        let f = self.f;
+        if !d.linked(self.cur, n) {
+            return Err(illegal(
+                format!("{n} is not a land hex adjacent to {}", self.cur),
+                "12.2, 12.5",
+            ));
+        }
+        self.leave_spent(ctx, n)?;
+        may_enter(d, st, f, &self.units, n)?;
+        for u in &self.units {
+            st.set_loc(*u, Loc::Hex(n));
+        }
+        for m in self.mp.iter_mut() {
+            *m -= 1;
+        }
+        self.cur = n;
+        self.done += 1;
+        let was_collapsed = st.collapsed;
+        entered(ctx, st, f, &self.units, n)?;
+        if st.finished.is_some() {
+            return Ok(Next::Over);
+        }
+        let short = self.done < self.steps;
+        if st.collapsed && !was_collapsed {
+            // 7.3: entering Ctesiphon collapsed Parthia, and the free
+            // evacuation has just taken the force back to core
+            // territory; its own move ends there.
+            if short {
+                ctx.say(
+                    format!("Parthia collapses: the move ends in {n}, its force evacuated (7.3)"),
+                    vec![n],
+                );
+            }
+            return Ok(Next::Stop);
+        }
+        if f == Faction::Rebel && self.units.iter().all(|u| !st.unit(*u).rebel) {
+            // 8.3: the co-emperor reached Rome and the revolt ended;
+            // the force is loyal now, with the emperor in Rome, and
+            // goes no further (it may not leave him alone there, 8.4).
+            if short {
+                ctx.say(
+                    format!("the revolt is over: the force stops in {n} (8.3)"),
+                    vec![n],
+                );
+            }
+            return Ok(Next::Stop);
+        }
+        let mut stop = false;
+        if f == Faction::Rebel {
+            stop = !convert_around(ctx, st, n, &mut self.rolled)?;
+        }
+        if !stop && in_ezoc(d, st, n, f) && short {
+            return Err(illegal(
+                format!("a force must stop on entering an enemy zone of control ({n})"),
+                "11.3",
+            ));
+        }
+        Ok(if stop { Next::Stop } else { Next::Go })
+    }
+
+    /// 8.5: infantry that have spent their allowance stay behind before the
+    /// force enters `n`.
+    fn leave_spent(&mut self, ctx: &mut Ctx, n: Hex) -> Result<(), RuleError> {
+        let d = ctx.d;
+        let cur = self.cur;
+        let spent: Vec<usize> = (0..self.units.len()).filter(|i| self.mp[*i] == 0).collect();
+        if spent.is_empty() {
+            return Ok(());
+        }
+        let only_inf = spent
+            .iter()
+            .all(|i| matches!(d.kind(self.units[*i]), Kind::Infantry));
+        if !(self.leader && only_inf) || spent.len() == self.units.len() {
+            return Err(illegal(
+                format!("no movement points left to enter {n}"),
+                "12.4",
+            ));
+        }
+        if ctx.version >= 14 {
+            // 8.5: the infantry "exhaust their movement action";
+            // the order must leave them (version 13 dropped them
+            // unasked).
+            let ids: Vec<&str> = spent.iter().map(|i| d.uid(self.units[*i])).collect();
+            return Err(illegal(
+                format!(
+                    "{} spent their movement points and stop in {cur}: only the leader and the cavalry go on to {n}; drop them there (`drop {}`)",
+                    ids.join(", "),
+                    ids.join(",")
+                ),
+                "8.5",
+            ));
+        }
+        for i in spent.into_iter().rev() {
+            self.units.remove(i);
+            self.mp.remove(i);
+        }
+        if !self.units.iter().any(|u| d.kind(*u).is_mobile()) {
+            return Err(illegal(
+                format!("no movement points left to enter {n}"),
+                "8.5, 12.4",
+            ));
+        }
+        self.touched.push(cur);
+        ctx.say(
+            format!("the infantry stop in {cur} after five movement points (8.5)"),
+            vec![cur],
+        );
+        Ok(())
+    }
 }
 
 /// Does a hex linked to `h` hold loyal Roman units (8.3)?

@@ -550,30 +550,7 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
                 None
             },
         },
-        "play" => {
-            let chit = w.number("the chit")? as u8;
-            let mut tp = None;
-            let mut at = Vec::new();
-            let mut back = Vec::new();
-            loop {
-                if w.eat_once("tp")? {
-                    tp = Some(w.number("TP")?);
-                } else if w.eat_once("return")? {
-                    let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
-                    for s in t.split(',') {
-                        back.push(
-                            s.parse()
-                                .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
-                        );
-                    }
-                } else if w.eat_once("at")? {
-                    at = w.hexes_until(&["tp", "return"])?;
-                } else {
-                    break;
-                }
-            }
-            Order::Play { chit, tp, at, back }
-        }
+        "play" => parse_play(&mut w)?,
         "pass" => Order::Pass,
         "concede" => Order::Concede,
         "done" => Order::Done,
@@ -583,20 +560,7 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
             let (salt, agents) = salt_agents(&mut w)?;
             Order::Treachery { salt, agents }
         }
-        "diplomacy" => {
-            let t = w.next().ok_or_else(|| w.err("diplomacy with whom?"))?;
-            let target = match t.to_ascii_lowercase().as_str() {
-                "coemperor" => DipTarget::CoEmperor,
-                "palmyra" => DipTarget::Palmyra,
-                _ => DipTarget::Tribe(w.unit(t)?),
-            };
-            let (salt, agents) = salt_agents(&mut w)?;
-            Order::Diplomacy {
-                target,
-                salt,
-                agents,
-            }
-        }
+        "diplomacy" => parse_diplomacy(&mut w)?,
         "fortify" => {
             if w.eat("complete") {
                 Order::Fortify(None)
@@ -645,38 +609,9 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
             retreat: true,
             hex: w.hex()?,
         },
-        "react" => {
-            let mut v = Vec::new();
-            if !w.eat("none") {
-                while let Some(t) = w.next() {
-                    for c in t.split(',').filter(|c| !c.is_empty()) {
-                        v.push(
-                            c.parse()
-                                .map_err(|_| w.err(format!("{c:?} is not a chit number")))?,
-                        );
-                    }
-                }
-                if v.is_empty() {
-                    return Err(w.err("react N... or react none").rule("14.3"));
-                }
-            }
-            Order::React(v)
-        }
+        "react" => parse_react(&mut w)?,
         "sponsor" => Order::Games(true),
-        "salt" => {
-            let salt = w.number("salt")?;
-            let agents = if w.eat("with") {
-                if w.number("the chit")? != 17 {
-                    return Err(w
-                        .err("only Agents in Enemy Camp (17) goes with salt")
-                        .rule("14.3"));
-                }
-                true
-            } else {
-                false
-            };
-            Order::Salt { salt, agents }
-        }
+        "salt" => parse_salt(&mut w)?,
         "refuse" => Order::Games(false),
         "place" | "setup" => parse_place(&mut w, kw == "setup")?,
         _ => {
@@ -688,6 +623,83 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
     };
     w.end()?;
     Ok(o)
+}
+
+/// `play N [at HEXES] [tp N] [return N,N]`: a chit played.
+fn parse_play(w: &mut Words) -> Result<Order, OrderError> {
+    let chit = w.number("the chit")? as u8;
+    let mut tp = None;
+    let mut at = Vec::new();
+    let mut back = Vec::new();
+    loop {
+        if w.eat_once("tp")? {
+            tp = Some(w.number("TP")?);
+        } else if w.eat_once("return")? {
+            let t = w.next().ok_or_else(|| w.err("chit numbers are missing"))?;
+            for s in t.split(',') {
+                back.push(
+                    s.parse()
+                        .map_err(|_| w.err(format!("{s:?} is not a chit number")))?,
+                );
+            }
+        } else if w.eat_once("at")? {
+            at = w.hexes_until(&["tp", "return"])?;
+        } else {
+            break;
+        }
+    }
+    Ok(Order::Play { chit, tp, at, back })
+}
+
+/// `diplomacy coemperor|palmyra|TRIBE [salt N] [with 17]`.
+fn parse_diplomacy(w: &mut Words) -> Result<Order, OrderError> {
+    let t = w.next().ok_or_else(|| w.err("diplomacy with whom?"))?;
+    let target = match t.to_ascii_lowercase().as_str() {
+        "coemperor" => DipTarget::CoEmperor,
+        "palmyra" => DipTarget::Palmyra,
+        _ => DipTarget::Tribe(w.unit(t)?),
+    };
+    let (salt, agents) = salt_agents(w)?;
+    Ok(Order::Diplomacy {
+        target,
+        salt,
+        agents,
+    })
+}
+
+/// `react N,N...` or `react none` (14.3).
+fn parse_react(w: &mut Words) -> Result<Order, OrderError> {
+    let mut v = Vec::new();
+    if !w.eat("none") {
+        while let Some(t) = w.next() {
+            for c in t.split(',').filter(|c| !c.is_empty()) {
+                v.push(
+                    c.parse()
+                        .map_err(|_| w.err(format!("{c:?} is not a chit number")))?,
+                );
+            }
+        }
+        if v.is_empty() {
+            return Err(w.err("react N... or react none").rule("14.3"));
+        }
+    }
+    Ok(Order::React(v))
+}
+
+/// `salt N [with 17]`: salt offered, with Agents in Enemy Camp (14.3).
+fn parse_salt(w: &mut Words) -> Result<Order, OrderError> {
+    let salt = w.number("salt")?;
+    let agents = if w.eat("with") {
+        if w.number("the chit")? != 17 {
+            return Err(w
+                .err("only Agents in Enemy Camp (17) goes with salt")
+                .rule("14.3"));
+        }
+        true
+    } else {
+        false
+    };
+    Ok(Order::Salt { salt, agents })
 }
 
 fn salt_agents(w: &mut Words) -> Result<(u32, bool), OrderError> {

@@ -5,7 +5,7 @@
 //! A combat action is validated whole before its first roll; resolution never
 //! fails afterwards (a combat whose target has gone is cancelled, ruling A23).
 
-use super::data::{Data, Faction, Terrain};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::standing::{self, Policy};
 use super::state::{Decision, Decl, Loc, RetreatRule, State, Work};
 use super::turn::{Ctx, Flow, cname};
@@ -17,11 +17,11 @@ fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
     RuleError::illegal(message, rule)
 }
 
-fn id(d: &Data, u: u16) -> &str {
-    &d.units[u as usize].id
+fn id(d: &Data, u: UnitId) -> &str {
+    &d.units[u].id
 }
 
-fn ids(d: &Data, us: &[u16]) -> String {
+fn ids(d: &Data, us: &[UnitId]) -> String {
     us.iter().map(|u| id(d, *u)).collect::<Vec<_>>().join("+")
 }
 
@@ -31,23 +31,23 @@ fn check_units(
     st: &State,
     f: Faction,
     c: usize,
-    units: &[u16],
-    used: &[u16],
+    units: &[UnitId],
+    used: &[UnitId],
     what: &str,
 ) -> Result<Hex, RuleError> {
     let mut hex = None;
     for u in units {
-        let ui = *u as usize;
+        let ui = u.index();
         let info = &d.units[ui];
         if info.side != f {
             return Err(illegal(format!("{} is not your unit", info.id), "2.4(7)"));
         }
-        if info.cmd as usize != c {
+        if info.cmd.index() != c {
             return Err(illegal(
                 format!(
                     "{} belongs to {}; only {}'s units are activated",
                     info.id,
-                    cname(d, info.cmd as usize),
+                    cname(d, info.cmd.index()),
                     cname(d, c)
                 ),
                 "2.4(7)",
@@ -85,12 +85,12 @@ fn check_units(
     hex.ok_or_else(|| illegal(format!("name the units that {what}"), "7.0(1)"))
 }
 
-fn check_target(d: &Data, st: &State, f: Faction, t: u16) -> Result<Hex, RuleError> {
-    let info = &d.units[t as usize];
+fn check_target(d: &Data, st: &State, f: Faction, t: UnitId) -> Result<Hex, RuleError> {
+    let info = &d.units[t];
     if info.side == f {
         return Err(illegal(format!("{} is your own unit", info.id), "7.0"));
     }
-    st.units[t as usize]
+    st.units[t]
         .loc
         .hex()
         .ok_or_else(|| illegal(format!("{} is not on the map", info.id), "7.0"))
@@ -110,173 +110,222 @@ pub fn validate(
             "7.0(1)",
         ));
     }
-    let mut used: Vec<u16> = Vec::new();
-    let mut attacked: Vec<Hex> = Vec::new();
-    // Own combat units per hex as charges move them, and where the command is.
-    let mut count: BTreeMap<Hex, u32> = BTreeMap::new();
-    let mut cmd_at = st.commands[c].loc.hex();
-    let mut cmds_in: BTreeMap<Hex, u32> = BTreeMap::new();
+    let mut check = ActionCheck {
+        d,
+        st,
+        f,
+        c,
+        used: Vec::new(),
+        attacked: Vec::new(),
+        count: BTreeMap::new(),
+        cmd_at: st.commands[c].loc.hex(),
+        cmds_in: BTreeMap::new(),
+    };
     for decl in decls {
         match decl {
-            Decl::Fire { units, target } => {
-                let from = check_units(d, st, f, c, units, &used, "fire")?;
-                each_able(
-                    d,
-                    st,
-                    units,
-                    "fire",
-                    "chariots, firearms and horse archers",
-                    "7.1, 2.4(3)",
-                    |ui| d.type_of(ui).fire > 0,
-                )?;
-                let needs: Vec<u32> = units
-                    .iter()
-                    .map(|u| d.type_of(*u as usize).fire_need)
-                    .collect();
-                if !st.options.mixed_fire && needs.iter().any(|n| *n != needs[0]) {
-                    return Err(illegal(
-                        "horse archers (6 to hit) cannot fire together with chariots or firearms (5 to hit)",
-                        "7.1(2)-(3), ruling A25",
-                    ));
-                }
-                let to = check_target(d, st, f, *target)?;
-                if to != from && !to.adjacent(from) {
-                    return Err(illegal(
-                        format!("{} in {to} is not in or next to {from}", id(d, *target)),
-                        "7.1",
-                    ));
-                }
-                used.extend(units);
-            }
-            Decl::Charge { units, target } => {
-                let from = check_units(d, st, f, c, units, &used, "charge")?;
-                each_able(
-                    d,
-                    st,
-                    units,
-                    "charge",
-                    "cavalry and horse archers",
-                    "7.2",
-                    |ui| d.type_of(ui).charge,
-                )?;
-                let to = check_target(d, st, f, *target)?;
-                let Some(dir) = from.dir_to(to) else {
-                    return Err(illegal(
-                        format!(
-                            "{} in {to} is not in a hex next to {from}: a charge goes into an adjacent hex",
-                            id(d, *target)
-                        ),
-                        "7.2",
-                    ));
-                };
-                if d.terrain_of(to).is_pass_or_fort() {
-                    return Err(illegal(
-                        format!(
-                            "{} is in a Pass or Fort, which cannot be charged",
-                            id(d, *target)
-                        ),
-                        "7.2",
-                    ));
-                }
-                if d.blocked(from, dir) {
-                    return Err(illegal(
-                        format!(
-                            "a river or the palisade without a bridge lies between {from} and {to}"
-                        ),
-                        "2.2(3), 6.1(3), ruling A29",
-                    ));
-                }
-                let here = *count
-                    .entry(from)
-                    .or_insert_with(|| st.side_at(d, from, f).count() as u32);
-                count.insert(from, here.saturating_sub(units.len() as u32));
-                let there = count
-                    .entry(to)
-                    .or_insert_with(|| st.side_at(d, to, f).count() as u32);
-                *there += units.len() as u32;
-                let limit = d.tec(to);
-                if *there > limit.stack {
-                    return Err(illegal(
-                        format!(
-                            "the charge would put {} of your combat units in {to}; the limit is {}",
-                            there, limit.stack
-                        ),
-                        "1.1, 7.2",
-                    ));
-                }
-                if cmd_at == Some(from) {
-                    // 7.2(6), ruling A30: the activated command goes with the first charge from its hex.
-                    let k = cmds_in
-                        .entry(to)
-                        .or_insert_with(|| st.commands_at(d, to, f).count() as u32);
-                    *k += 1;
-                    if *k > limit.stack_command {
-                        return Err(illegal(
-                            format!(
-                                "{} would charge with its units into {to}, which already holds a command unit",
-                                cname(d, c)
-                            ),
-                            "1.1, 7.2(6)",
-                        ));
-                    }
-                    cmd_at = Some(to);
-                }
-                used.extend(units);
-            }
-            Decl::Attack { hex, units, losses } => {
-                if attacked.contains(hex) {
-                    return Err(illegal(
-                        format!("{hex} is attacked once per action"),
-                        "7.3, ruling A22",
-                    ));
-                }
-                let attackers: Vec<u16> = if units.is_empty() {
-                    st.phase
-                        .chain
-                        .iter()
-                        .copied()
-                        .filter(|u| {
-                            st.units[*u as usize].loc == Loc::Hex(*hex)
-                                && !used.contains(u)
-                                && !st.phase.fought.contains(u)
-                        })
-                        .collect()
-                } else {
-                    let at = check_units(d, st, f, c, units, &used, "attack")?;
-                    if at != *hex {
-                        return Err(illegal(format!("the attackers must be in {hex}"), "7.3"));
-                    }
-                    units.clone()
-                };
-                if attackers.is_empty() {
-                    return Err(illegal(
-                        format!("no activated unit of {} in {hex} can attack", cname(d, c)),
-                        "7.3",
-                    ));
-                }
-                if st.side_at(d, *hex, f.other()).next().is_none() {
-                    return Err(illegal(
-                        format!(
-                            "no enemy combat unit is in {hex}: an attack is against the enemy in the same hex"
-                        ),
-                        "7.3",
-                    ));
-                }
-                if let Some(u) = losses.iter().find(|u| !attackers.contains(u)) {
-                    return Err(illegal(
-                        format!(
-                            "{} does not attack, so cannot take the attack's losses",
-                            id(d, *u)
-                        ),
-                        "7.0(2)",
-                    ));
-                }
-                attacked.push(*hex);
-                used.extend(attackers);
-            }
+            Decl::Fire { units, target } => check.fire(units, *target)?,
+            Decl::Charge { units, target } => check.charge(units, *target)?,
+            Decl::Attack { hex, units, losses } => check.attack(*hex, units, losses)?,
         }
     }
     Ok(())
+}
+
+/// A combat action checked declaration by declaration: what the earlier
+/// declarations have used and moved.
+struct ActionCheck<'a> {
+    d: &'a Data,
+    st: &'a State,
+    f: Faction,
+    c: usize,
+    /// Units already in a combat of this action (7.0(1)).
+    used: Vec<UnitId>,
+    /// Hexes already attacked (ruling A22).
+    attacked: Vec<Hex>,
+    /// Own combat units per hex as charges move them.
+    count: BTreeMap<Hex, u32>,
+    /// Where the activated command is, as charges move it.
+    cmd_at: Option<Hex>,
+    /// Own command units per hex charged into.
+    cmds_in: BTreeMap<Hex, u32>,
+}
+
+impl ActionCheck<'_> {
+    /// Fire (7.1): able firers of one hex at an enemy in or next to it.
+    fn fire(&mut self, units: &[UnitId], target: UnitId) -> Result<(), RuleError> {
+        let (d, st, f) = (self.d, self.st, self.f);
+        let from = check_units(d, st, f, self.c, units, &self.used, "fire")?;
+        each_able(
+            d,
+            st,
+            units,
+            "fire",
+            "chariots, firearms and horse archers",
+            "7.1, 2.4(3)",
+            |ui| d.type_of(ui).fire > 0,
+        )?;
+        let needs: Vec<u32> = units
+            .iter()
+            .map(|u| d.type_of(u.index()).fire_need)
+            .collect();
+        if !st.options.mixed_fire && needs.iter().any(|n| *n != needs[0]) {
+            return Err(illegal(
+                "horse archers (6 to hit) cannot fire together with chariots or firearms (5 to hit)",
+                "7.1(2)-(3), ruling A25",
+            ));
+        }
+        let to = check_target(d, st, f, target)?;
+        if to != from && !to.adjacent(from) {
+            return Err(illegal(
+                format!("{} in {to} is not in or next to {from}", id(d, target)),
+                "7.1",
+            ));
+        }
+        self.used.extend(units);
+        Ok(())
+    }
+
+    /// Charge (7.2): able chargers into an adjacent hex they may enter.
+    fn charge(&mut self, units: &[UnitId], target: UnitId) -> Result<(), RuleError> {
+        let (d, st, f) = (self.d, self.st, self.f);
+        let from = check_units(d, st, f, self.c, units, &self.used, "charge")?;
+        each_able(
+            d,
+            st,
+            units,
+            "charge",
+            "cavalry and horse archers",
+            "7.2",
+            |ui| d.type_of(ui).charge,
+        )?;
+        let to = check_target(d, st, f, target)?;
+        let Some(dir) = from.dir_to(to) else {
+            return Err(illegal(
+                format!(
+                    "{} in {to} is not in a hex next to {from}: a charge goes into an adjacent hex",
+                    id(d, target)
+                ),
+                "7.2",
+            ));
+        };
+        if d.terrain_of(to).is_pass_or_fort() {
+            return Err(illegal(
+                format!(
+                    "{} is in a Pass or Fort, which cannot be charged",
+                    id(d, target)
+                ),
+                "7.2",
+            ));
+        }
+        if d.blocked(from, dir) {
+            return Err(illegal(
+                format!("a river or the palisade without a bridge lies between {from} and {to}"),
+                "2.2(3), 6.1(3), ruling A29",
+            ));
+        }
+        self.charge_stacking(from, to, units.len() as u32)?;
+        self.used.extend(units);
+        Ok(())
+    }
+
+    /// 1.1, 7.2(6): stacking in the hex charged into, the activated command
+    /// going with the first charge from its hex (ruling A30).
+    fn charge_stacking(&mut self, from: Hex, to: Hex, n: u32) -> Result<(), RuleError> {
+        let (d, st, f) = (self.d, self.st, self.f);
+        let here = *self
+            .count
+            .entry(from)
+            .or_insert_with(|| st.side_at(d, from, f).count() as u32);
+        self.count.insert(from, here.saturating_sub(n));
+        let there = self
+            .count
+            .entry(to)
+            .or_insert_with(|| st.side_at(d, to, f).count() as u32);
+        *there += n;
+        let limit = d.tec(to);
+        if *there > limit.stack {
+            return Err(illegal(
+                format!(
+                    "the charge would put {} of your combat units in {to}; the limit is {}",
+                    there, limit.stack
+                ),
+                "1.1, 7.2",
+            ));
+        }
+        if self.cmd_at == Some(from) {
+            let k = self
+                .cmds_in
+                .entry(to)
+                .or_insert_with(|| st.commands_at(d, to, f).count() as u32);
+            *k += 1;
+            if *k > limit.stack_command {
+                return Err(illegal(
+                    format!(
+                        "{} would charge with its units into {to}, which already holds a command unit",
+                        cname(d, self.c)
+                    ),
+                    "1.1, 7.2(6)",
+                ));
+            }
+            self.cmd_at = Some(to);
+        }
+        Ok(())
+    }
+
+    /// Attack (7.3): activated units on the enemy in their own hex, once per hex.
+    fn attack(&mut self, hex: Hex, units: &[UnitId], losses: &[UnitId]) -> Result<(), RuleError> {
+        let (d, st, f, c) = (self.d, self.st, self.f, self.c);
+        if self.attacked.contains(&hex) {
+            return Err(illegal(
+                format!("{hex} is attacked once per action"),
+                "7.3, ruling A22",
+            ));
+        }
+        let attackers: Vec<UnitId> = if units.is_empty() {
+            st.phase
+                .chain
+                .iter()
+                .copied()
+                .filter(|u| {
+                    st.units[*u].loc == Loc::Hex(hex)
+                        && !self.used.contains(u)
+                        && !st.phase.fought.contains(u)
+                })
+                .collect()
+        } else {
+            let at = check_units(d, st, f, c, units, &self.used, "attack")?;
+            if at != hex {
+                return Err(illegal(format!("the attackers must be in {hex}"), "7.3"));
+            }
+            units.to_vec()
+        };
+        if attackers.is_empty() {
+            return Err(illegal(
+                format!("no activated unit of {} in {hex} can attack", cname(d, c)),
+                "7.3",
+            ));
+        }
+        if st.side_at(d, hex, f.other()).next().is_none() {
+            return Err(illegal(
+                format!(
+                    "no enemy combat unit is in {hex}: an attack is against the enemy in the same hex"
+                ),
+                "7.3",
+            ));
+        }
+        if let Some(u) = losses.iter().find(|u| !attackers.contains(u)) {
+            return Err(illegal(
+                format!(
+                    "{} does not attack, so cannot take the attack's losses",
+                    id(d, *u)
+                ),
+                "7.0(2)",
+            ));
+        }
+        self.attacked.push(hex);
+        self.used.extend(attackers);
+        Ok(())
+    }
 }
 
 fn elim_counts(d: &Data, st: &State) -> Vec<u8> {
@@ -284,9 +333,9 @@ fn elim_counts(d: &Data, st: &State) -> Vec<u8> {
 }
 
 /// One step loss (2.4(2), 7.0(2)): flip a full two-step unit, else eliminate.
-fn lose_step(ctx: &mut Ctx, st: &mut State, u: u16) {
+fn lose_step(ctx: &mut Ctx, st: &mut State, u: UnitId) {
     let d = ctx.d;
-    let ui = u as usize;
+    let ui = u.index();
     let Some(h) = st.units[ui].loc.hex() else {
         return;
     };
@@ -309,9 +358,9 @@ fn lose_step(ctx: &mut Ctx, st: &mut State, u: u16) {
 }
 
 /// A fire or charge hit (7.1(4), 7.2(4), 7.5(6)).
-fn hit(ctx: &mut Ctx, st: &mut State, t: u16) {
+fn hit(ctx: &mut Ctx, st: &mut State, t: UnitId) {
     let d = ctx.d;
-    let ti = t as usize;
+    let ti = t.index();
     if st.units[ti].dis {
         ctx.say(
             format!(
@@ -381,14 +430,14 @@ pub fn side_total(
     st: &State,
     hex: Hex,
     side: Faction,
-    units: &[u16],
+    units: &[UnitId],
     cmds: &[usize],
 ) -> SideTotal {
     let woods = d.terrain_of(hex) == Terrain::Woods;
     let mut parts = Vec::new();
     let (mut dis, mut org) = (0u32, 0u32);
     for u in units {
-        let ui = *u as usize;
+        let ui = u.index();
         let mut pen = 0;
         if woods {
             pen = d.type_of(ui).woods;
@@ -405,7 +454,7 @@ pub fn side_total(
         }
         parts.push((d.units[ui].id.clone(), cs, x));
     }
-    let all_dis = !units.is_empty() && units.iter().all(|u| st.units[*u as usize].dis);
+    let all_dis = !units.is_empty() && units.iter().all(|u| st.units[*u].dis);
     for c in cmds {
         let cs = d.commands[*c].cs;
         if all_dis {
@@ -433,207 +482,243 @@ pub fn side_total(
 
 /// Resolves one declared combat, then queues its losses and aftermath.
 pub fn resolve(ctx: &mut Ctx, st: &mut State, decl: &Decl) -> Result<(), RuleError> {
-    let d = ctx.d;
-    let before = elim_counts(d, st);
-    let f = st.phase.side;
-    let cmd = st.phase.cmd.map(usize::from);
+    // 7.6: the eliminated counts before the combat, for the retreat checks after it.
+    let before = elim_counts(ctx.d, st);
     match decl {
-        Decl::Fire { units, target } => {
-            let firers: Vec<u16> = units
-                .iter()
-                .copied()
-                .filter(|u| st.units[*u as usize].loc.hex().is_some())
-                .collect();
-            st.phase.fought.extend(units);
-            let (Some(from), Some(to)) = (
-                firers.first().and_then(|u| st.units[*u as usize].loc.hex()),
-                st.units[*target as usize].loc.hex(),
-            ) else {
-                ctx.say(
-                    format!(
-                        "fire at {} cancelled: firers or target gone (ruling A23)",
-                        id(d, *target)
-                    ),
-                    vec![],
-                );
-                return Ok(());
-            };
-            // 7.1(1): a chariot counts as two units, a firearm or horse archer as one.
-            let n: u32 = firers.iter().map(|u| d.type_of(*u as usize).fire).sum();
-            // 7.1(2)-(3): 5 to hit for chariots and firearms, 6 for horse archers.
-            let need = firers
-                .iter()
-                .map(|u| d.type_of(*u as usize).fire_need)
-                .max()
-                .unwrap_or(5);
-            // 7.1(2): +1 firing down from a higher elevation, -1 firing up.
-            let e = slope(d, from, to, d.values.fire_elevation);
-            let label = format!("fire {} -> {}", ids(d, &firers), id(d, *target));
-            let die = ctx.dice.d6(&label)?;
-            let total = die as i32 + n as i32 + e;
-            let hits = total >= need as i32;
-            ctx.say(
-                format!(
-                    "{}: die {die} + {n} firing{} = {total}, needs {need}: {} (7.1)",
-                    label,
-                    match e {
-                        0 => String::new(),
-                        x if x > 0 => format!(" + {x} firing down"),
-                        x => format!(" - {} firing up", -x),
-                    },
-                    if hits { "hit" } else { "miss" }
-                ),
-                vec![from, to],
-            );
-            if hits {
-                hit(ctx, st, *target);
-            }
-        }
-        Decl::Charge { units, target } => {
-            let chargers: Vec<u16> = units
-                .iter()
-                .copied()
-                .filter(|u| st.units[*u as usize].loc.hex().is_some())
-                .collect();
-            st.phase.fought.extend(units);
-            let (Some(from), Some(to)) = (
-                chargers
-                    .first()
-                    .and_then(|u| st.units[*u as usize].loc.hex()),
-                st.units[*target as usize].loc.hex(),
-            ) else {
-                ctx.say(
-                    format!(
-                        "charge at {} cancelled: chargers or target gone (ruling A23)",
-                        id(d, *target)
-                    ),
-                    vec![],
-                );
-                return Ok(());
-            };
-            // 7.2(2), 7.2(6): the chargers, and their command with them, move in.
-            for u in &chargers {
-                st.units[*u as usize].loc = Loc::Hex(to);
-            }
-            let mut moved = String::new();
-            if let Some(c) = cmd
-                && st.commands[c].loc == Loc::Hex(from)
-            {
-                st.commands[c].loc = Loc::Hex(to);
-                moved = format!(" with {}", cname(d, c));
-            }
-            // 7.2(1), 7.2(3), 2.2(7)-(8): one per charger; +1 downhill, -1 uphill; 5 hits.
-            let n = chargers.len() as u32;
-            let e = slope(d, from, to, d.values.charge_elevation);
-            let label = format!("charge {} -> {}", ids(d, &chargers), id(d, *target));
-            let die = ctx.dice.d6(&label)?;
-            let total = die as i32 + n as i32 + e;
-            let need = d.values.charge_need as i32;
-            let hits = total >= need;
-            ctx.say(
-                format!(
-                    "{} charges from {from} into {to}{moved}: die {die} + {n} charging{} = {total}, needs {need}: {} (7.2)",
-                    ids(d, &chargers),
-                    match e {
-                        0 => String::new(),
-                        x if x > 0 => format!(" + {x} downhill"),
-                        x => format!(" - {} uphill", -x),
-                    },
-                    if hits { "hit" } else { "the charge fails" }
-                ),
-                vec![from, to],
-            );
-            if hits {
-                hit(ctx, st, *target);
-            } else {
-                // 7.2(5): a failed charge disorganizes every charger.
-                for u in &chargers {
-                    st.units[*u as usize].dis = true;
-                }
-                ctx.say(
-                    format!("{} disorganized (7.2(5))", ids(d, &chargers)),
-                    vec![to],
-                );
-            }
-        }
-        Decl::Attack { hex, units, losses } => {
-            let hex = *hex;
-            let attackers: Vec<u16> = if units.is_empty() {
-                st.phase
-                    .chain
-                    .iter()
-                    .copied()
-                    .filter(|u| {
-                        st.units[*u as usize].loc == Loc::Hex(hex) && !st.phase.fought.contains(u)
-                    })
-                    .collect()
-            } else {
-                units
-                    .iter()
-                    .copied()
-                    .filter(|u| st.units[*u as usize].loc == Loc::Hex(hex))
-                    .collect()
-            };
-            st.phase.fought.extend(&attackers);
-            let defenders: Vec<u16> = st.side_at(d, hex, f.other()).map(|u| u as u16).collect();
-            if attackers.is_empty() || defenders.is_empty() {
-                ctx.say(
-                    format!("attack at {hex} cancelled: no attacker or defender left (ruling A23)"),
-                    vec![hex],
-                );
-                return Ok(());
-            }
-            // Ruling A22: the activated command joins if it is there; every enemy command there defends.
-            let acmds: Vec<usize> = cmd
-                .filter(|c| st.commands[*c].loc == Loc::Hex(hex))
-                .into_iter()
-                .collect();
-            let dcmds: Vec<usize> = st.commands_at(d, hex, f.other()).collect();
-            let a = side_total(d, st, hex, f, &attackers, &acmds);
-            let b = side_total(d, st, hex, f.other(), &defenders, &dcmds);
-            let da = ctx.dice.d6(&format!("attack {hex}: attacker"))?;
-            let db = ctx.dice.d6(&format!("attack {hex}: defender"))?;
-            // 7.3(1): die + combat strengths + tactical value.
-            let ta = a.before_die() + da;
-            let tb = b.before_die() + db;
-            // 7.3(2): the attacker wins only with the greater total; 7.3(3) losses.
-            let attacker_wins = ta > tb;
-            let (win, lose) = if attacker_wins { (ta, tb) } else { (tb, ta) };
-            let steps = if win >= d.values.double_ratio * lose {
-                2
-            } else {
-                1
-            };
-            let (loser, pool, prio) = if attacker_wins {
-                (f.other(), defenders.clone(), Vec::new())
-            } else {
-                (f, attackers.clone(), losses.clone())
-            };
-            ctx.say(
-                format!(
-                    "Attack at {hex} (7.3): {} {} + die {da} = {ta}; {} {} + die {db} = {tb}. The {} win; the {} lose {steps} step{}",
-                    f.name(),
-                    a.show(),
-                    f.other().name(),
-                    b.show(),
-                    if attacker_wins { f.name() } else { f.other().name() },
-                    loser.name(),
-                    if steps == 1 { "" } else { "s" }
-                ),
-                vec![hex],
-            );
-            st.queue.push_front(Work::AfterCombat { before });
-            st.queue.push_front(Work::Losses {
-                side: loser,
-                hex,
-                pool,
-                steps,
-                priority: prio,
-            });
-            return Ok(());
-        }
+        Decl::Fire { units, target } => fire(ctx, st, units, *target, before),
+        Decl::Charge { units, target } => charge(ctx, st, units, *target, before),
+        Decl::Attack { hex, units, losses } => attack(ctx, st, *hex, units, losses, before),
+    }
+}
+
+/// The declared units still on the map.
+fn on_map(st: &State, units: &[UnitId]) -> Vec<UnitId> {
+    units
+        .iter()
+        .copied()
+        .filter(|u| st.units[*u].loc.hex().is_some())
+        .collect()
+}
+
+/// Fire (7.1): one die for the firers of one hex at one enemy unit.
+fn fire(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    target: UnitId,
+    before: Vec<u8>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let firers = on_map(st, units);
+    st.phase.fought.extend(units);
+    let (Some(from), Some(to)) = (
+        firers.first().and_then(|u| st.units[*u].loc.hex()),
+        st.units[target].loc.hex(),
+    ) else {
+        ctx.say(
+            format!(
+                "fire at {} cancelled: firers or target gone (ruling A23)",
+                id(d, target)
+            ),
+            vec![],
+        );
+        return Ok(());
+    };
+    // 7.1(1): a chariot counts as two units, a firearm or horse archer as one.
+    let n: u32 = firers.iter().map(|u| d.type_of(u.index()).fire).sum();
+    // 7.1(2)-(3): 5 to hit for chariots and firearms, 6 for horse archers.
+    let need = firers
+        .iter()
+        .map(|u| d.type_of(u.index()).fire_need)
+        .max()
+        .unwrap_or(5);
+    // 7.1(2): +1 firing down from a higher elevation, -1 firing up.
+    let e = slope(d, from, to, d.values.fire_elevation);
+    let label = format!("fire {} -> {}", ids(d, &firers), id(d, target));
+    let die = ctx.dice.d6(&label)?;
+    let total = die as i32 + n as i32 + e;
+    let hits = total >= need as i32;
+    ctx.say(
+        format!(
+            "{}: die {die} + {n} firing{} = {total}, needs {need}: {} (7.1)",
+            label,
+            match e {
+                0 => String::new(),
+                x if x > 0 => format!(" + {x} firing down"),
+                x => format!(" - {} firing up", -x),
+            },
+            if hits { "hit" } else { "miss" }
+        ),
+        vec![from, to],
+    );
+    if hits {
+        hit(ctx, st, target);
     }
     st.queue.push_front(Work::AfterCombat { before });
+    Ok(())
+}
+
+/// Charge (7.2): the chargers move into the target's hex and roll one die.
+fn charge(
+    ctx: &mut Ctx,
+    st: &mut State,
+    units: &[UnitId],
+    target: UnitId,
+    before: Vec<u8>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let cmd = st.phase.cmd.map(CmdId::index);
+    let chargers = on_map(st, units);
+    st.phase.fought.extend(units);
+    let (Some(from), Some(to)) = (
+        chargers.first().and_then(|u| st.units[*u].loc.hex()),
+        st.units[target].loc.hex(),
+    ) else {
+        ctx.say(
+            format!(
+                "charge at {} cancelled: chargers or target gone (ruling A23)",
+                id(d, target)
+            ),
+            vec![],
+        );
+        return Ok(());
+    };
+    // 7.2(2), 7.2(6): the chargers, and their command with them, move in.
+    for u in &chargers {
+        st.units[*u].loc = Loc::Hex(to);
+    }
+    let mut moved = String::new();
+    if let Some(c) = cmd
+        && st.commands[c].loc == Loc::Hex(from)
+    {
+        st.commands[c].loc = Loc::Hex(to);
+        moved = format!(" with {}", cname(d, c));
+    }
+    // 7.2(1), 7.2(3), 2.2(7)-(8): one per charger; +1 downhill, -1 uphill; 5 hits.
+    let n = chargers.len() as u32;
+    let e = slope(d, from, to, d.values.charge_elevation);
+    let label = format!("charge {} -> {}", ids(d, &chargers), id(d, target));
+    let die = ctx.dice.d6(&label)?;
+    let total = die as i32 + n as i32 + e;
+    let need = d.values.charge_need as i32;
+    let hits = total >= need;
+    ctx.say(
+        format!(
+            "{} charges from {from} into {to}{moved}: die {die} + {n} charging{} = {total}, needs {need}: {} (7.2)",
+            ids(d, &chargers),
+            match e {
+                0 => String::new(),
+                x if x > 0 => format!(" + {x} downhill"),
+                x => format!(" - {} uphill", -x),
+            },
+            if hits { "hit" } else { "the charge fails" }
+        ),
+        vec![from, to],
+    );
+    if hits {
+        hit(ctx, st, target);
+    } else {
+        // 7.2(5): a failed charge disorganizes every charger.
+        for u in &chargers {
+            st.units[*u].dis = true;
+        }
+        ctx.say(
+            format!("{} disorganized (7.2(5))", ids(d, &chargers)),
+            vec![to],
+        );
+    }
+    st.queue.push_front(Work::AfterCombat { before });
+    Ok(())
+}
+
+/// The attackers of an attack on `hex`: the named units there, or every
+/// activated unit there that has not fought (7.0(1), 7.3).
+fn attackers(st: &State, hex: Hex, units: &[UnitId]) -> Vec<UnitId> {
+    if units.is_empty() {
+        st.phase
+            .chain
+            .iter()
+            .copied()
+            .filter(|u| st.units[*u].loc == Loc::Hex(hex) && !st.phase.fought.contains(u))
+            .collect()
+    } else {
+        units
+            .iter()
+            .copied()
+            .filter(|u| st.units[*u].loc == Loc::Hex(hex))
+            .collect()
+    }
+}
+
+/// Attack (7.3): a die and the strengths of each side; the loser loses steps.
+fn attack(
+    ctx: &mut Ctx,
+    st: &mut State,
+    hex: Hex,
+    units: &[UnitId],
+    losses: &[UnitId],
+    before: Vec<u8>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let f = st.phase.side;
+    let cmd = st.phase.cmd.map(CmdId::index);
+    let attackers = attackers(st, hex, units);
+    st.phase.fought.extend(&attackers);
+    let defenders: Vec<UnitId> = st.side_at(d, hex, f.other()).map(UnitId::at).collect();
+    if attackers.is_empty() || defenders.is_empty() {
+        ctx.say(
+            format!("attack at {hex} cancelled: no attacker or defender left (ruling A23)"),
+            vec![hex],
+        );
+        return Ok(());
+    }
+    // Ruling A22: the activated command joins if it is there; every enemy command there defends.
+    let acmds: Vec<usize> = cmd
+        .filter(|c| st.commands[*c].loc == Loc::Hex(hex))
+        .into_iter()
+        .collect();
+    let dcmds: Vec<usize> = st.commands_at(d, hex, f.other()).collect();
+    let a = side_total(d, st, hex, f, &attackers, &acmds);
+    let b = side_total(d, st, hex, f.other(), &defenders, &dcmds);
+    let da = ctx.dice.d6(&format!("attack {hex}: attacker"))?;
+    let db = ctx.dice.d6(&format!("attack {hex}: defender"))?;
+    // 7.3(1): die + combat strengths + tactical value.
+    let ta = a.before_die() + da;
+    let tb = b.before_die() + db;
+    // 7.3(2): the attacker wins only with the greater total; 7.3(3) losses.
+    let attacker_wins = ta > tb;
+    let (win, lose) = if attacker_wins { (ta, tb) } else { (tb, ta) };
+    let steps = if win >= d.values.double_ratio * lose {
+        2
+    } else {
+        1
+    };
+    let (loser, pool, prio) = if attacker_wins {
+        (f.other(), defenders.clone(), Vec::new())
+    } else {
+        (f, attackers.clone(), losses.to_vec())
+    };
+    ctx.say(
+        format!(
+            "Attack at {hex} (7.3): {} {} + die {da} = {ta}; {} {} + die {db} = {tb}. The {} win; the {} lose {steps} step{}",
+            f.name(),
+            a.show(),
+            f.other().name(),
+            b.show(),
+            if attacker_wins { f.name() } else { f.other().name() },
+            loser.name(),
+            if steps == 1 { "" } else { "s" }
+        ),
+        vec![hex],
+    );
+    st.queue.push_front(Work::AfterCombat { before });
+    st.queue.push_front(Work::Losses {
+        side: loser,
+        hex,
+        pool,
+        steps,
+        priority: prio,
+    });
     Ok(())
 }
 
@@ -644,9 +729,9 @@ pub fn losses(
     st: &mut State,
     side: Faction,
     hex: Hex,
-    pool: Vec<u16>,
+    pool: Vec<UnitId>,
     steps: u8,
-    priority: Vec<u16>,
+    priority: Vec<UnitId>,
 ) -> Flow {
     let d = ctx.d;
     let all = standing::loss_allocations(d, st, &pool, steps);
@@ -678,7 +763,7 @@ pub fn losses(
 }
 
 /// Applies an allocation of step losses, one unit id per step.
-pub fn apply_losses(ctx: &mut Ctx, st: &mut State, pick: &[u16]) {
+pub fn apply_losses(ctx: &mut Ctx, st: &mut State, pick: &[UnitId]) {
     for u in pick {
         lose_step(ctx, st, *u);
     }
@@ -701,7 +786,7 @@ pub fn after_combat(d: &Data, st: &mut State, before: &[u8]) {
         };
         if dice > 0 && st.alive(d, c).next().is_some() {
             work.push(Work::Retreat {
-                cmd: c as u8,
+                cmd: CmdId::at(c),
                 dice: dice.min(99) as u8,
             });
         }
@@ -737,12 +822,12 @@ pub fn retreat(ctx: &mut Ctx, st: &mut State, c: usize, dice: u8) -> Result<(), 
     );
     if dice > 1 {
         st.queue.push_front(Work::Retreat {
-            cmd: c as u8,
+            cmd: CmdId::at(c),
             dice: dice - 1,
         });
     }
     if routs {
-        st.queue.push_front(Work::Rout { cmd: c as u8 });
+        st.queue.push_front(Work::Rout { cmd: CmdId::at(c) });
     }
     Ok(())
 }
@@ -760,7 +845,10 @@ pub fn rout(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     let pick = if distinct.len() == 1 {
         distinct[0]
     } else if s.rout == Policy::Ask && s.rout_priority.iter().all(|u| !opts.contains(u)) {
-        st.decision = Some(Decision::Rout { side, cmd: c as u8 });
+        st.decision = Some(Decision::Rout {
+            side,
+            cmd: CmdId::at(c),
+        });
         return Flow::Ask;
     } else {
         match standing::choose_rout(d, st, &opts, &s.rout_priority) {
@@ -773,17 +861,17 @@ pub fn rout(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
 }
 
 /// A unit routs off-map: it is eliminated (7.6(1), ruling A20).
-pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: usize, u: u16) {
+pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: usize, u: UnitId) {
     let d = ctx.d;
-    let h = st.units[u as usize].loc.hex().into_iter().collect();
-    st.units[u as usize].loc = Loc::Gone;
+    let h = st.units[u].loc.hex().into_iter().collect();
+    st.units[u].loc = Loc::Gone;
     ctx.say(
         format!("{} routs off the map and is eliminated (7.6(1))", id(d, u)),
         h,
     );
     if st.options.retreat == RetreatRule::Cascade {
         st.queue.push_front(Work::Retreat {
-            cmd: c as u8,
+            cmd: CmdId::at(c),
             dice: 1,
         });
     }
@@ -805,7 +893,7 @@ pub fn find_lone(ctx: &mut Ctx, st: &mut State) {
                 );
             }
             Loc::Hex(h) if st.side_at(d, h, d.commands[c].side).next().is_none() => {
-                lone.push(Work::DisplaceCmd { cmd: c as u8 })
+                lone.push(Work::DisplaceCmd { cmd: CmdId::at(c) })
             }
             _ => {}
         }
@@ -842,7 +930,7 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     let prefs = s
         .displace_to
         .iter()
-        .find(|(x, _)| *x as usize == c)
+        .find(|(x, _)| x.index() == c)
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let pick = if opts.len() == 1 {
@@ -850,7 +938,7 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     } else if s.displace == Policy::Ask && !prefs.iter().any(|p| opts.contains(p)) {
         st.decision = Some(Decision::Displace {
             side,
-            cmd: c as u8,
+            cmd: CmdId::at(c),
             options: opts,
         });
         return Flow::Ask;
@@ -876,14 +964,14 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
 fn each_able(
     d: &Data,
     st: &State,
-    units: &[u16],
+    units: &[UnitId],
     verb: &str,
     who: &str,
     rule: &str,
     able: impl Fn(usize) -> bool,
 ) -> Result<(), RuleError> {
     for u in units {
-        let ui = *u as usize;
+        let ui = u.index();
         if !able(ui) {
             return Err(illegal(
                 format!(

@@ -43,6 +43,94 @@ pub static FILES: &[DataFile] = &[
 /// Domain of the data hash: pinned in every record's opening, so never changed.
 const HASH_DOMAIN: &str = "umpire-sarhu-data-v1";
 
+/// A combat unit: its place in the order of battle (`Data::units`) and in
+/// `State::units`. Serialised as the bare number, so states hash as before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UnitId(pub u16);
+
+/// A command: its place in `Data::commands` and in `State::commands`.
+/// Serialised as the bare number, so states hash as before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CmdId(pub u8);
+
+impl UnitId {
+    /// The id of the `i`th unit of the order of battle (an order of battle holds a few dozen).
+    pub fn at(i: usize) -> UnitId {
+        UnitId(i as u16)
+    }
+
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl CmdId {
+    /// The id of the `i`th command (a game has a handful).
+    pub fn at(i: usize) -> CmdId {
+        CmdId(i as u8)
+    }
+
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A named place (town, fort, pass): its place in `Data::places` and in `State::control`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PlaceId(pub u8);
+
+impl PlaceId {
+    /// Its place in the tables.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// `table[id]` for the tables one id indexes, so no index site converts by hand.
+macro_rules! indexed_by {
+    ($id:ty => $($row:ty),+) => {$(
+        impl std::ops::Index<$id> for Vec<$row> {
+            type Output = $row;
+            fn index(&self, id: $id) -> &$row {
+                &self[id.index()]
+            }
+        }
+        impl std::ops::IndexMut<$id> for Vec<$row> {
+            fn index_mut(&mut self, id: $id) -> &mut $row {
+                &mut self[id.index()]
+            }
+        }
+    )+};
+}
+
+indexed_by!(UnitId => UnitInfo, crate::state::UnitState);
+indexed_by!(CmdId => CommandInfo, crate::state::CmdState);
+indexed_by!(PlaceId => Place, Option<Faction>);
+
+/// `table[kind]` for the rule tables with one row per terrain or unit type.
+macro_rules! row_per {
+    ($key:ty => $row:ty) => {
+        impl std::ops::Index<$key> for [$row; 6] {
+            type Output = $row;
+            fn index(&self, k: $key) -> &$row {
+                &self[k as usize]
+            }
+        }
+        impl std::ops::IndexMut<$key> for [$row; 6] {
+            fn index_mut(&mut self, k: $key) -> &mut $row {
+                &mut self[k as usize]
+            }
+        }
+    };
+}
+
+row_per!(Terrain => TerrainInfo);
+row_per!(UnitType => TypeInfo);
+
 /// The two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Faction {
@@ -204,7 +292,7 @@ pub struct HexInfo {
     /// Elevation: 0 plain, 1 hill, 2 mountain.
     pub elevation: u8,
     /// Index into [`Data::places`].
-    pub place: Option<u8>,
+    pub place: Option<PlaceId>,
 }
 
 /// A named hex, with its control marker if it has one.
@@ -265,8 +353,8 @@ pub struct CommandInfo {
 pub struct UnitInfo {
     /// The short id printed in hexes (`ds.c1`).
     pub id: String,
-    /// Its command, by index.
-    pub cmd: u8,
+    /// Its command.
+    pub cmd: CmdId,
     /// Whose it is.
     pub side: Faction,
     /// The unit type.
@@ -282,7 +370,7 @@ pub struct UnitInfo {
     /// Only in play with this variant (10.0).
     pub variant: Option<String>,
     /// The unit it replaces in that variant.
-    pub replaces: Option<u16>,
+    pub replaces: Option<UnitId>,
 }
 
 /// A row of the terrain effects chart.
@@ -550,7 +638,7 @@ impl Data {
 
     /// The TEC row of a hex.
     pub fn tec(&self, h: Hex) -> TerrainInfo {
-        self.terrain[self.terrain_of(h) as usize]
+        self.terrain[self.terrain_of(h)]
     }
 
     /// Is crossing from `h` towards `d` blocked by an unbridged river or wall (2.2(3))?
@@ -561,9 +649,7 @@ impl Data {
 
     /// The place at a hex.
     pub fn place_at(&self, h: Hex) -> Option<&Place> {
-        self.hex(h)
-            .and_then(|x| x.place)
-            .map(|p| &self.places[p as usize])
+        self.hex(h).and_then(|x| x.place).map(|p| &self.places[p])
     }
 
     /// A place by id or alias (case-insensitive; `-` and `_` alike).
@@ -576,7 +662,7 @@ impl Data {
 
     /// A unit's type row.
     pub fn type_of(&self, u: usize) -> TypeInfo {
-        self.types[self.units[u].kind as usize]
+        self.types[self.units[u].kind]
     }
 
     /// A unit by id.
@@ -830,7 +916,7 @@ fn read_places(r: &mut Reader, tm: &Table, data: &mut Data) {
             r.errors
                 .push(format!("map.place[{id}]: hex {hex} already holds a place"));
         }
-        data.hexes[hi].place = Some(i as u8);
+        data.hexes[hi].place = Some(PlaceId(i as u8));
         data.places.push(Place {
             id,
             name,
@@ -1054,7 +1140,7 @@ fn read_units(r: &mut Reader, to: &Table, strict: bool, data: &mut Data) {
         replaces_names.push(replaces);
         data.units.push(UnitInfo {
             id,
-            cmd: cmd as u8,
+            cmd: CmdId::at(cmd),
             side: data.commands[cmd].side,
             kind,
             cs,
@@ -1069,7 +1155,7 @@ fn read_units(r: &mut Reader, to: &Table, strict: bool, data: &mut Data) {
         if let Some(rep) = rep {
             match data.unit_index(&rep) {
                 Some(j) if data.units[j].cmd == data.units[i].cmd => {
-                    data.units[i].replaces = Some(j as u16)
+                    data.units[i].replaces = Some(UnitId::at(j))
                 }
                 _ => r.errors.push(format!(
                     "oob.unit[{}].replaces: {rep:?} is not a unit of the same command",
@@ -1175,7 +1261,7 @@ fn read_tec(r: &mut Reader, tt: &Table) -> Option<Tec> {
             continue;
         };
         let mut rec = r.rec(format!("tables.terrain.{}", t.key()), x);
-        terrain[t as usize] = TerrainInfo {
+        terrain[t] = TerrainInfo {
             cost: r.int(&mut rec, "cost").unwrap_or(1),
             stop: r.boolean(&mut rec, "stop").unwrap_or(false),
             stack: r.int(&mut rec, "stack").unwrap_or(2),
@@ -1198,7 +1284,7 @@ fn read_tec(r: &mut Reader, tt: &Table) -> Option<Tec> {
             continue;
         };
         let mut rec = r.rec(format!("tables.type.{}", t.key()), x);
-        types[t as usize] = TypeInfo {
+        types[t] = TypeInfo {
             ma: r.int(&mut rec, "ma").unwrap_or(0),
             fire: r.int(&mut rec, "fire").unwrap_or(0),
             fire_need: r.int(&mut rec, "fire_need").unwrap_or(0),
@@ -1250,7 +1336,18 @@ pub fn check_data() -> Result<DataSummary, Vec<String>> {
 /// The checks of [`check_data`] on data already loaded (a club's own files).
 pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
     let mut e = Vec::new();
-    // Counts (2.3, 2.4, 10.0).
+    let s = d.summary();
+    check_counts(d, &s, &mut e);
+    check_commands(d, &mut e);
+    check_replacements(d, &mut e);
+    check_setup_stacking(d, &mut e);
+    check_hexsides(d, &mut e);
+    check_places(d, &mut e);
+    if e.is_empty() { Ok(s) } else { Err(e) }
+}
+
+/// Counts of commands and combat units (2.3, 2.4, 10.0).
+fn check_counts(d: &Data, s: &DataSummary, e: &mut Vec<String>) {
     let count = |side: Faction| d.commands.iter().filter(|c| c.side == side).count();
     if d.commands.len() != 8 || count(Faction::Ming) != 4 || count(Faction::Jurchen) != 4 {
         e.push(format!(
@@ -1258,18 +1355,21 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             d.commands.len()
         ));
     }
-    let s = d.summary();
     if s.units != 59 || s.ming_units != 35 || s.jurchen_units != 24 || s.variant_units != 3 {
         e.push(format!(
             "2.4: want 59 combat units (Ming 35 with 3 variant, Jurchen 24); found {} (Ming {}, Jurchen {}, variant {})",
             s.units, s.ming_units, s.jurchen_units, s.variant_units
         ));
     }
+}
+
+/// Each command's combat units (3.0, 3.0(7)-(8)).
+fn check_commands(d: &Data, e: &mut Vec<String>) {
     for (ci, c) in d.commands.iter().enumerate() {
         let base: Vec<&UnitInfo> = d
             .units
             .iter()
-            .filter(|u| u.cmd as usize == ci && u.variant.is_none())
+            .filter(|u| u.cmd.index() == ci && u.variant.is_none())
             .collect();
         let want = if c.side == Faction::Ming { 8 } else { 6 };
         if base.len() != want {
@@ -1290,14 +1390,21 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// A variant unit replaces an infantry unit (10.0).
+fn check_replacements(d: &Data, e: &mut Vec<String>) {
     for u in &d.units {
         if let Some(r) = u.replaces
-            && d.units[r as usize].kind != UnitType::Infantry
+            && d.units[r].kind != UnitType::Infantry
         {
             e.push(format!("10.0: {} must replace an infantry unit", u.id));
         }
     }
-    // Set-up stacking fits (1.1), in both the historical and the variant set-up.
+}
+
+/// Set-up stacking fits (1.1), in both the historical and the variant set-up.
+fn check_setup_stacking(d: &Data, e: &mut Vec<String>) {
     for variant in [false, true] {
         let mut stacks: BTreeMap<(Hex, Faction), (u32, u32)> = BTreeMap::new();
         for u in &d.units {
@@ -1306,7 +1413,7 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
                     || !d
                         .units
                         .iter()
-                        .any(|v| v.replaces.is_some_and(|r| d.units[r as usize].id == u.id))
+                        .any(|v| v.replaces.is_some_and(|r| d.units[r].id == u.id))
             } else {
                 u.variant.is_none()
             };
@@ -1332,6 +1439,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// Rivers and walls are the same seen from both hexes.
+fn check_hexsides(d: &Data, e: &mut Vec<String>) {
     // Symmetric hexsides.
     for h in d.all_hexes() {
         for dir in Dir::ALL {
@@ -1344,6 +1455,10 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             }
         }
     }
+}
+
+/// Named places, control markers and entry hexes (2.1(6), 2.2(5), 2.5.2, 3.0, 8.0, 9.0).
+fn check_places(d: &Data, e: &mut Vec<String>) {
     // Named places (2.1(6), 2.2(5), 3.0).
     let plus_two = [
         "tieling",
@@ -1398,7 +1513,6 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
             d.values.decisive_place
         ));
     }
-    if e.is_empty() { Ok(s) } else { Err(e) }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! towards the enemy, each single combat and a combined one). Entries may hold
 //! several lines (`move ...` then `place ...`); each parses as one move's orders.
 
-use super::data::{Data, Faction, Terrain};
+use super::data::{Data, Faction, Terrain, UnitId};
 use super::movement::step_cost;
 use super::orders::Action;
 use super::standing;
@@ -96,7 +96,7 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             start = s;
         }
         Loc::OffMap => {
-            let c = d.units[u].cmd as usize;
+            let c = d.units[u].cmd.index();
             let Some(e) = d.commands[c].entry else {
                 return out;
             };
@@ -219,10 +219,10 @@ fn near(d: &Data, field: &[u32], h: Hex) -> u32 {
 fn advance(
     d: &Data,
     st: &State,
-    cache: &mut BTreeMap<u16, Reach>,
+    cache: &mut BTreeMap<UnitId, Reach>,
     occ: &Occupancy,
     c: usize,
-    units: &[u16],
+    units: &[UnitId],
     goals: &[u32],
 ) -> Option<String> {
     let f = d.commands[c].side;
@@ -230,7 +230,7 @@ fn advance(
     let mut parts = Vec::new();
     let mut ends = Vec::new();
     for u in units {
-        let ui = *u as usize;
+        let ui = u.index();
         let ps = cache.entry(*u).or_insert_with(|| paths(d, st, occ, ui));
         let here = st.units[ui].loc.hex();
         let score_here = here.map_or(u32::MAX, |h| near(d, goals, h));
@@ -278,53 +278,50 @@ fn advance(
 }
 
 /// Single combats the activated units could declare now.
-fn combats(d: &Data, st: &State, c: usize, chain: &[u16]) -> Vec<(Vec<u16>, String)> {
+fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>, String)> {
     let f = d.commands[c].side;
     let mut out = Vec::new();
     let mut hexes: Vec<Hex> = chain
         .iter()
-        .filter_map(|u| st.units[*u as usize].loc.hex())
+        .filter_map(|u| st.units[*u].loc.hex())
         .collect();
     hexes.sort();
     hexes.dedup();
-    let enemies = |h: Hex| -> Vec<u16> { st.side_at(d, h, f.other()).map(|u| u as u16).collect() };
+    let enemies = |h: Hex| -> Vec<UnitId> { st.side_at(d, h, f.other()).map(UnitId::at).collect() };
     for h in &hexes {
-        let here: Vec<u16> = chain
+        let here: Vec<UnitId> = chain
             .iter()
             .copied()
-            .filter(|u| st.units[*u as usize].loc == Loc::Hex(*h))
+            .filter(|u| st.units[*u].loc == Loc::Hex(*h))
             .collect();
         let mut around = vec![*h];
         around.extend(h.neighbours().into_iter().filter(|n| d.on_map(*n)));
         // Fire, per class of fire need (ruling A25).
         for need in [5, 6] {
-            let firers: Vec<u16> = here
+            let firers: Vec<UnitId> = here
                 .iter()
                 .copied()
                 .filter(|u| {
-                    let t = d.type_of(*u as usize);
-                    t.fire > 0 && t.fire_need == need && !st.units[*u as usize].dis
+                    let t = d.type_of(u.index());
+                    t.fire > 0 && t.fire_need == need && !st.units[*u].dis
                 })
                 .collect();
             if firers.is_empty() {
                 continue;
             }
             for t in around.iter().flat_map(|x| enemies(*x)) {
-                let ids: Vec<&str> = firers
-                    .iter()
-                    .map(|u| d.units[*u as usize].id.as_str())
-                    .collect();
+                let ids: Vec<&str> = firers.iter().map(|u| d.units[*u].id.as_str()).collect();
                 out.push((
                     firers.clone(),
-                    format!("fire {} -> {}", ids.join(" "), d.units[t as usize].id),
+                    format!("fire {} -> {}", ids.join(" "), d.units[t].id),
                 ));
             }
         }
         // Charge into adjacent, non-Pass/Fort hexes across no unbridged side, within stacking.
-        let chargers: Vec<u16> = here
+        let chargers: Vec<UnitId> = here
             .iter()
             .copied()
-            .filter(|u| d.type_of(*u as usize).charge && !st.units[*u as usize].dis)
+            .filter(|u| d.type_of(u.index()).charge && !st.units[*u].dis)
             .collect();
         if !chargers.is_empty() {
             for n in h.neighbours() {
@@ -344,15 +341,12 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[u16]) -> Vec<(Vec<u16>, Stri
                 if cmd_moves && st.commands_at(d, n, f).count() as u32 >= d.tec(n).stack_command {
                     continue;
                 }
-                let group: Vec<u16> = chargers.iter().copied().take(room).collect();
+                let group: Vec<UnitId> = chargers.iter().copied().take(room).collect();
                 for t in enemies(n) {
-                    let ids: Vec<&str> = group
-                        .iter()
-                        .map(|u| d.units[*u as usize].id.as_str())
-                        .collect();
+                    let ids: Vec<&str> = group.iter().map(|u| d.units[*u].id.as_str()).collect();
                     out.push((
                         group.clone(),
-                        format!("charge {} -> {}", ids.join(" "), d.units[t as usize].id),
+                        format!("charge {} -> {}", ids.join(" "), d.units[t].id),
                     ));
                 }
             }
@@ -376,33 +370,7 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if q.side() != f {
             return Vec::new();
         }
-        return match q {
-            Decision::Losses { pool, steps, .. } => {
-                let all = standing::loss_allocations(d, st, pool, *steps);
-                standing::distinct_allocations(d, st, &all)
-                    .iter()
-                    .map(|a| {
-                        let ids: Vec<&str> =
-                            a.iter().map(|u| d.units[*u as usize].id.as_str()).collect();
-                        format!("losses {}", ids.join(" "))
-                    })
-                    .collect()
-            }
-            Decision::Rout { cmd, .. } => {
-                let opts = standing::rout_options(d, st, *cmd as usize);
-                standing::distinct_routs(d, st, &opts)
-                    .iter()
-                    .map(|u| format!("rout {}", d.units[*u as usize].id))
-                    .collect()
-            }
-            Decision::Displace { cmd, options, .. } => options
-                .iter()
-                .map(|h| format!("displace {} {h}", d.commands[*cmd as usize].id))
-                .collect(),
-            Decision::Initiative { .. } => {
-                vec!["initiative first".into(), "initiative second".into()]
-            }
-        };
+        return answers(d, st, q);
     }
     if st.phase.side != f {
         return Vec::new();
@@ -416,34 +384,22 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
     } else {
         st.ap[f.index()]
     };
-    let goals = field(d, &goals(d, st, f));
-    let occ = Occupancy::of(d, st);
-    let mut cache = BTreeMap::new();
-    let mut v = Vec::new();
+    let mut s = Sampler {
+        d,
+        st,
+        f,
+        ap,
+        goals: field(d, &goals(d, st, f)),
+        occ: Occupancy::of(d, st),
+        cache: BTreeMap::new(),
+    };
     if let Some(c) = st.phase.cmd {
-        let c = c as usize;
         if !st.phase.open {
             return Vec::new();
         }
-        v.push("end".to_string());
-        let ch = chain(d, st, c);
-        let id = &d.commands[c].id;
-        if ap >= cost(d, f, &Action::Rally) {
-            v.push("then rally".into());
-        }
-        if ap >= cost(d, f, &Action::Move(Vec::new()))
-            && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals)
-        {
-            v.push(format!("then {m}"));
-        }
-        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
-            for (_, cmb) in combats(d, st, c, &ch).into_iter().take(4) {
-                v.push(format!("then combat {id}: {cmb}"));
-            }
-        }
-        return v;
+        return s.second_actions(c.index());
     }
-    v.push("pass".into());
+    let mut v = vec!["pass".to_string()];
     if ap > 2 {
         v.push("pass rest".into());
     }
@@ -454,72 +410,157 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if st.commands[c].acts > 0 {
             v.push(format!("pass {}", info.id));
         }
+        s.activations(c, &mut v);
+    }
+    v
+}
+
+/// The answers to a decision asked of the side (D1-D4).
+fn answers(d: &Data, st: &State, q: &Decision) -> Vec<String> {
+    match q {
+        Decision::Losses { pool, steps, .. } => {
+            let all = standing::loss_allocations(d, st, pool, *steps);
+            standing::distinct_allocations(d, st, &all)
+                .iter()
+                .map(|a| {
+                    let ids: Vec<&str> = a.iter().map(|u| d.units[*u].id.as_str()).collect();
+                    format!("losses {}", ids.join(" "))
+                })
+                .collect()
+        }
+        Decision::Rout { cmd, .. } => {
+            let opts = standing::rout_options(d, st, cmd.index());
+            standing::distinct_routs(d, st, &opts)
+                .iter()
+                .map(|u| format!("rout {}", d.units[*u].id))
+                .collect()
+        }
+        Decision::Displace { cmd, options, .. } => options
+            .iter()
+            .map(|h| format!("displace {} {h}", d.commands[*cmd].id))
+            .collect(),
+        Decision::Initiative { .. } => {
+            vec!["initiative first".into(), "initiative second".into()]
+        }
+    }
+}
+
+/// What the samples of one action phase share: the side, its AP, where it
+/// heads, and the paths found so far.
+struct Sampler<'a> {
+    d: &'a Data,
+    st: &'a State,
+    f: Faction,
+    ap: u32,
+    goals: Vec<u32>,
+    occ: Occupancy,
+    cache: BTreeMap<UnitId, Reach>,
+}
+
+impl Sampler<'_> {
+    /// With a double action open: `end`, or a second action (5.0(3)).
+    fn second_actions(&mut self, c: usize) -> Vec<String> {
+        let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
+        let mut v = vec!["end".to_string()];
+        let ch = chain(d, st, c);
+        let id = &d.commands[c].id;
+        if ap >= cost(d, f, &Action::Rally) {
+            v.push("then rally".into());
+        }
+        if ap >= cost(d, f, &Action::Move(Vec::new()))
+            && let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, &ch, &self.goals)
+        {
+            v.push(format!("then {m}"));
+        }
+        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
+            for (_, cmb) in combats(d, st, c, &ch).into_iter().take(4) {
+                v.push(format!("then combat {id}: {cmb}"));
+            }
+        }
+        v
+    }
+
+    /// Command `c`'s activations: rally, moves and combats it can afford.
+    fn activations(&mut self, c: usize, v: &mut Vec<String>) {
+        let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
+        let info = &d.commands[c];
         let single_ok = cannot_activate(d, st, f, c, false, false).is_none();
         if !single_ok {
-            continue;
+            return;
         }
         let double_ok = cannot_activate(d, st, f, c, false, true).is_none();
         let ch = chain(d, st, c);
         if ch.is_empty() {
-            continue;
+            return;
         }
-        if ap >= cost(d, f, &Action::Rally) && ch.iter().any(|u| st.units[*u as usize].dis) {
+        if ap >= cost(d, f, &Action::Rally) && ch.iter().any(|u| st.units[*u].dis) {
             v.push(format!("rally {}", info.id));
         }
         if ap >= cost(d, f, &Action::Move(Vec::new())) {
-            if let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &goals) {
-                if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
-                    v.push(format!("{m}\nthen"));
-                }
-                v.push(m);
-            }
-            let half: Vec<u16> = ch.iter().copied().step_by(2).collect();
-            if half.len() < ch.len()
-                && let Some(m) = advance(d, st, &mut cache, &occ, c, &half, &goals)
-            {
-                v.push(m);
-            }
-            let het = field(
-                d,
-                &d.find_place(&d.values.decisive_place)
-                    .map(|p| p.hex)
-                    .into_iter()
-                    .collect::<Vec<_>>(),
-            );
-            if f == Faction::Ming
-                && !het.is_empty()
-                && let Some(m) = advance(d, st, &mut cache, &occ, c, &ch, &het)
-            {
-                v.push(m);
-            }
+            self.moves(c, &ch, double_ok, v);
         }
         if ap >= cost(d, f, &Action::Combat(Vec::new())) {
-            let all = combats(d, st, c, &ch);
-            // A combined declaration: each unit in at most one combat.
-            let mut used: Vec<u16> = Vec::new();
-            let mut combined = Vec::new();
-            for (units, text) in &all {
-                if units.iter().all(|u| !used.contains(u))
-                    && units
-                        .iter()
-                        .all(|u| st.units[*u as usize].loc.hex().is_some())
-                {
-                    used.extend(units);
-                    combined.push(text.clone());
-                }
-            }
-            let safe: Vec<&String> = combined
-                .iter()
-                .filter(|t| !t.starts_with("charge"))
-                .collect();
-            if safe.len() > 1 {
-                let joined: Vec<&str> = safe.iter().map(|s| s.as_str()).collect();
-                v.push(format!("combat {}: {}", info.id, joined.join("; ")));
-            }
-            for (_, text) in all.into_iter().take(6) {
-                v.push(format!("combat {}: {text}", info.id));
-            }
+            combat_samples(d, st, c, &ch, v);
         }
     }
-    v
+
+    /// Moves of the whole chain, of half of it, and for the Ming toward the
+    /// decisive place.
+    fn moves(&mut self, c: usize, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
+        let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
+        if let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, ch, &self.goals) {
+            if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
+                v.push(format!("{m}\nthen"));
+            }
+            v.push(m);
+        }
+        let half: Vec<UnitId> = ch.iter().copied().step_by(2).collect();
+        if half.len() < ch.len()
+            && let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, &half, &self.goals)
+        {
+            v.push(m);
+        }
+        let het = field(
+            d,
+            &d.find_place(&d.values.decisive_place)
+                .map(|p| p.hex)
+                .into_iter()
+                .collect::<Vec<_>>(),
+        );
+        if f == Faction::Ming
+            && !het.is_empty()
+            && let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, ch, &het)
+        {
+            v.push(m);
+        }
+    }
+}
+
+/// Combat actions of command `c`: one combined declaration (each unit in at
+/// most one combat, no charge), then single combats.
+fn combat_samples(d: &Data, st: &State, c: usize, ch: &[UnitId], v: &mut Vec<String>) {
+    let info = &d.commands[c];
+    let all = combats(d, st, c, ch);
+    // A combined declaration: each unit in at most one combat.
+    let mut used: Vec<UnitId> = Vec::new();
+    let mut combined = Vec::new();
+    for (units, text) in &all {
+        if units.iter().all(|u| !used.contains(u))
+            && units.iter().all(|u| st.units[*u].loc.hex().is_some())
+        {
+            used.extend(units);
+            combined.push(text.clone());
+        }
+    }
+    let safe: Vec<&String> = combined
+        .iter()
+        .filter(|t| !t.starts_with("charge"))
+        .collect();
+    if safe.len() > 1 {
+        let joined: Vec<&str> = safe.iter().map(|s| s.as_str()).collect();
+        v.push(format!("combat {}: {}", info.id, joined.join("; ")));
+    }
+    for (_, text) in all.into_iter().take(6) {
+        v.push(format!("combat {}: {text}", info.id));
+    }
 }

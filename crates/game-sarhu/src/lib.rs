@@ -147,8 +147,8 @@ pub fn prompt_text(d: &Data, st: &State, q: &Decision) -> String {
         } => {
             let ids: Vec<String> = pool
                 .iter()
-                .filter(|u| st.steps_left(d, **u as usize) > 0)
-                .map(|u| view::unit_label(d, st, *u as usize))
+                .filter(|u| st.steps_left(d, u.index()) > 0)
+                .map(|u| view::unit_label(d, st, u.index()))
                 .collect();
             format!(
                 "your units in {hex} lost the attack: take {steps} step loss{} from {} with `losses UNIT{}` (7.0(2), 7.3(3))",
@@ -159,14 +159,14 @@ pub fn prompt_text(d: &Data, st: &State, q: &Decision) -> String {
         }
         Decision::Rout { cmd, .. } => format!(
             "a unit of {} routs after its retreat check: name it with `rout UNIT` (7.6(1))",
-            d.commands[*cmd as usize].name
+            d.commands[*cmd].name
         ),
         Decision::Displace { cmd, options, .. } => {
             let hs: Vec<String> = options.iter().map(|h| h.to_string()).collect();
             format!(
                 "{} is alone: move it to a hex with its units with `displace {} HEX`, one of {} (7.0(3), 7.6)",
-                d.commands[*cmd as usize].name,
-                d.commands[*cmd as usize].id,
+                d.commands[*cmd].name,
+                d.commands[*cmd].id,
                 hs.join(" ")
             )
         }
@@ -321,7 +321,7 @@ impl Ruleset for Sarhu {
                 kind: AwaitKind::Orders,
                 ask: format!(
                     "{}'s double action: its second action (`then move: ...`, `then combat: ...`, `then rally`) or `end` ({} AP left; 5.0(3))",
-                    d.commands[c as usize].name,
+                    d.commands[c].name,
                     st.ap[st.phase.side.index()]
                 ),
                 default: vec!["end".into()],

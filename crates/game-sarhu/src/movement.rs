@@ -3,7 +3,7 @@
 //! rule, entry from off the map (9.0), contagion of disorganization (7.5(5)),
 //! and stacking at the end of the move (1.1).
 
-use super::data::{Data, Faction, Terrain};
+use super::data::{Data, Faction, Terrain, UnitId};
 use super::orders::{MoveSpec, Step};
 use super::state::{Loc, State};
 use super::turn::{Ctx, cname};
@@ -34,7 +34,7 @@ pub fn step_cost(
         return Err((format!("{id} cannot leave the map ({to})"), "6.0(4)"));
     }
     let tt = d.terrain_of(to);
-    let mut cost = d.terrain[tt as usize].cost;
+    let mut cost = d.terrain[tt].cost;
     if let Some(from) = from {
         let Some(dir) = from.dir_to(to) else {
             return Err((format!("{id}: {to} is not next to {from}"), "6.0"));
@@ -84,175 +84,233 @@ pub fn execute(
     specs: &[MoveSpec],
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let mut moved: Vec<u16> = Vec::new();
+    let mut moved: Vec<UnitId> = Vec::new();
     let mut ends: BTreeSet<Hex> = BTreeSet::new();
     for spec in specs {
         for u in &spec.units {
-            let ui = *u as usize;
-            let info = &d.units[ui];
-            if info.side != f {
-                return Err(illegal(format!("{} is not your unit", info.id), "2.4(7)"));
-            }
-            if info.cmd as usize != c {
-                return Err(illegal(
-                    format!(
-                        "{} belongs to {}; {} activates only its own colour",
-                        info.id,
-                        cname(d, info.cmd as usize),
-                        cname(d, c)
-                    ),
-                    "2.4(7), 5.1",
-                ));
-            }
-            if moved.contains(u) {
-                return Err(illegal(
-                    format!("{} moves once per activation", info.id),
-                    "4.2.1, 6.0",
-                ));
-            }
-            if !st.phase.chain.contains(u) {
-                return Err(illegal(
-                    format!(
-                        "{} is out of command distance of {} and cannot move",
-                        info.id,
-                        cname(d, c)
-                    ),
-                    "5.0(4)",
-                ));
-            }
-            if st.units[ui].stopped {
-                return Err(illegal(
-                    format!(
-                        "{} entered a Pass or Fort this turn and may not move again this turn",
-                        info.id
-                    ),
-                    "6.1(1), ruling A15",
-                ));
-            }
-            let start = st.units[ui].loc;
-            let mut owned: Vec<Step> = spec.path.clone();
-            // `entry 1921 ...` names the entry hex after `entry`: the same step.
-            if let (Some(Step::Entry), Some(Step::Hex(h))) = (owned.first(), owned.get(1))
-                && d.commands[c].entry == Some(*h)
-            {
-                owned.remove(1);
-            }
-            let mut path: &[Step] = &owned;
-            let mut at: Option<Hex> = start.hex();
-            if let (Some(h), Some(Step::Hex(first))) = (at, path.first())
-                && *first == h
-            {
-                path = &path[1..];
-            }
-            if path.is_empty() {
-                return Err(illegal(
-                    format!("{} needs at least one hex to move to", info.id),
-                    "6.0",
-                ));
-            }
-            // Ruling A16: where it started counts as having been there this phase.
-            let mut plain =
-                st.units[ui].plain || at.is_some_and(|h| d.terrain_of(h) == Terrain::Plain);
-            let mut spent = 0u32;
-            // Each step's cost, for the error that names them.
-            let mut costs: Vec<String> = Vec::new();
-            let mut trail = vec![at.map_or("off-map".to_string(), |h| h.to_string())];
-            let mut must_stop: Option<Hex> = None;
-            let ma = d.type_of(ui).ma;
-            for (i, s) in path.iter().enumerate() {
-                if let Some(p) = must_stop {
-                    return Err(illegal(
-                        format!("{} must stop in {p}: a Pass or Fort ends the move", info.id),
-                        "6.1(1)",
-                    ));
-                }
-                let to = match (s, at) {
-                    (Step::Entry, None) | (Step::Hex(_), None) => {
-                        // 9.0: off-map units come on at their command's entry hex.
-                        let cmd = &d.commands[c];
-                        let Some(e) = cmd.entry else {
-                            return Err(illegal(format!("{} has no entry hex", cmd.name), "9.0"));
-                        };
-                        if start != Loc::OffMap || i > 0 {
-                            return Err(illegal(format!("{} is not off the map", info.id), "9.0"));
-                        }
-                        if st.options.entry_only_turn && st.turn != cmd.entry_turn {
-                            return Err(illegal(
-                                format!(
-                                    "{} enters in turn {} only (option entry=only)",
-                                    cmd.name, cmd.entry_turn
-                                ),
-                                "9.0, ruling A10",
-                            ));
-                        }
-                        if let Step::Hex(h) = s
-                            && *h != e
-                        {
-                            return Err(illegal(
-                                format!("{} enters the map at {e}, not {h}", info.id),
-                                "9.0",
-                            ));
-                        }
-                        e
-                    }
-                    (Step::Entry, Some(_)) => {
-                        return Err(illegal(format!("{} is already on the map", info.id), "9.0"));
-                    }
-                    (Step::Hex(h), Some(_)) => *h,
-                };
-                let enemy = st.side_at(d, to, f.other()).next().is_some();
-                let c1 =
-                    step_cost(d, st, ui, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
-                spent += c1;
-                costs.push(format!("{to} {c1}"));
-                if spent > ma {
-                    return Err(illegal(
-                        format!(
-                            "{} needs {spent} MP to reach {to} (step costs: {}); its movement allowance is {ma}",
-                            info.id,
-                            costs.join(", ")
-                        ),
-                        "2.4(5), 6.0, 6.1",
-                    ));
-                }
-                if d.terrain_of(to) == Terrain::Plain {
-                    plain = true;
-                }
-                if d.tec(to).stop {
-                    must_stop = Some(to);
-                }
-                if st.units[ui].dis && st.options.contagion_enter {
-                    contagion(ctx, st, ui, to);
-                }
-                trail.push(to.to_string());
-                at = Some(to);
-            }
-            let Some(end) = at else { continue };
-            let us = &mut st.units[ui];
-            us.loc = Loc::Hex(end);
-            us.plain = plain;
-            if must_stop.is_some() && st.options.stop_for_turn {
-                us.stopped = true;
-            }
-            if st.units[ui].dis && !st.options.contagion_enter {
-                contagion(ctx, st, ui, end);
-            }
+            may_move(d, st, f, c, *u, &moved)?;
+            let Some(end) = move_unit(ctx, st, f, c, *u, &spec.path)? else {
+                continue;
+            };
             moved.push(*u);
             ends.insert(end);
-            let mut focus: Vec<Hex> = start.hex().into_iter().collect();
-            focus.push(end);
-            ctx.say(
-                format!(
-                    "{} moves {} ({spent} of {ma} MP)",
-                    info.id,
-                    trail.join(" → ")
-                ),
-                focus,
-            );
         }
     }
-    // 1.1, 6.0(1): stacking holds at the end of the move, in every hex entered.
-    for h in ends {
+    stacking(d, st, f, &ends)?;
+    if moved.is_empty() {
+        ctx.say(format!("{} moves nobody", cname(d, c)), vec![]);
+    }
+    Ok(())
+}
+
+/// May unit `u` move in command `c`'s Move action?
+fn may_move(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    c: usize,
+    u: UnitId,
+    moved: &[UnitId],
+) -> Result<(), RuleError> {
+    let info = &d.units[u];
+    if info.side != f {
+        return Err(illegal(format!("{} is not your unit", info.id), "2.4(7)"));
+    }
+    if info.cmd.index() != c {
+        return Err(illegal(
+            format!(
+                "{} belongs to {}; {} activates only its own colour",
+                info.id,
+                cname(d, info.cmd.index()),
+                cname(d, c)
+            ),
+            "2.4(7), 5.1",
+        ));
+    }
+    if moved.contains(&u) {
+        return Err(illegal(
+            format!("{} moves once per activation", info.id),
+            "4.2.1, 6.0",
+        ));
+    }
+    if !st.phase.chain.contains(&u) {
+        return Err(illegal(
+            format!(
+                "{} is out of command distance of {} and cannot move",
+                info.id,
+                cname(d, c)
+            ),
+            "5.0(4)",
+        ));
+    }
+    if st.units[u].stopped {
+        return Err(illegal(
+            format!(
+                "{} entered a Pass or Fort this turn and may not move again this turn",
+                info.id
+            ),
+            "6.1(1), ruling A15",
+        ));
+    }
+    Ok(())
+}
+
+/// The steps a unit at `at` takes: the order's path without a repeated
+/// entry hex (`entry 1921 ...`) or the hex it stands in.
+fn steps_from(d: &Data, c: usize, at: Option<Hex>, path: &[Step]) -> Vec<Step> {
+    let mut owned: Vec<Step> = path.to_vec();
+    // `entry 1921 ...` names the entry hex after `entry`: the same step.
+    if let (Some(Step::Entry), Some(Step::Hex(h))) = (owned.first(), owned.get(1))
+        && d.commands[c].entry == Some(*h)
+    {
+        owned.remove(1);
+    }
+    if let (Some(h), Some(Step::Hex(first))) = (at, owned.first())
+        && *first == h
+    {
+        owned.remove(0);
+    }
+    owned
+}
+
+/// Moves one unit along its path, checking each step; its end hex, if it
+/// reached the map.
+fn move_unit(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    c: usize,
+    u: UnitId,
+    path: &[Step],
+) -> Result<Option<Hex>, RuleError> {
+    let d = ctx.d;
+    let ui = u.index();
+    let info = &d.units[u];
+    let start = st.units[u].loc;
+    let mut at: Option<Hex> = start.hex();
+    let path = steps_from(d, c, at, path);
+    if path.is_empty() {
+        return Err(illegal(
+            format!("{} needs at least one hex to move to", info.id),
+            "6.0",
+        ));
+    }
+    // Ruling A16: where it started counts as having been there this phase.
+    let mut plain = st.units[u].plain || at.is_some_and(|h| d.terrain_of(h) == Terrain::Plain);
+    let mut spent = 0u32;
+    // Each step's cost, for the error that names them.
+    let mut costs: Vec<String> = Vec::new();
+    let mut trail = vec![at.map_or("off-map".to_string(), |h| h.to_string())];
+    let mut must_stop: Option<Hex> = None;
+    let ma = d.type_of(ui).ma;
+    for (i, s) in path.iter().enumerate() {
+        if let Some(p) = must_stop {
+            return Err(illegal(
+                format!("{} must stop in {p}: a Pass or Fort ends the move", info.id),
+                "6.1(1)",
+            ));
+        }
+        let to = next_hex(d, st, c, u, start, i, s, at)?;
+        let enemy = st.side_at(d, to, f.other()).next().is_some();
+        let c1 = step_cost(d, st, ui, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
+        spent += c1;
+        costs.push(format!("{to} {c1}"));
+        if spent > ma {
+            return Err(illegal(
+                format!(
+                    "{} needs {spent} MP to reach {to} (step costs: {}); its movement allowance is {ma}",
+                    info.id,
+                    costs.join(", ")
+                ),
+                "2.4(5), 6.0, 6.1",
+            ));
+        }
+        if d.terrain_of(to) == Terrain::Plain {
+            plain = true;
+        }
+        if d.tec(to).stop {
+            must_stop = Some(to);
+        }
+        if st.units[u].dis && st.options.contagion_enter {
+            contagion(ctx, st, ui, to);
+        }
+        trail.push(to.to_string());
+        at = Some(to);
+    }
+    let Some(end) = at else { return Ok(None) };
+    let us = &mut st.units[u];
+    us.loc = Loc::Hex(end);
+    us.plain = plain;
+    if must_stop.is_some() && st.options.stop_for_turn {
+        us.stopped = true;
+    }
+    if st.units[u].dis && !st.options.contagion_enter {
+        contagion(ctx, st, ui, end);
+    }
+    let mut focus: Vec<Hex> = start.hex().into_iter().collect();
+    focus.push(end);
+    ctx.say(
+        format!(
+            "{} moves {} ({spent} of {ma} MP)",
+            info.id,
+            trail.join(" → ")
+        ),
+        focus,
+    );
+    Ok(Some(end))
+}
+
+/// The hex step `i` of a unit's path enters: the next hex, or for a unit off
+/// the map its command's entry hex (9.0).
+#[allow(clippy::too_many_arguments)]
+fn next_hex(
+    d: &Data,
+    st: &State,
+    c: usize,
+    u: UnitId,
+    start: Loc,
+    i: usize,
+    s: &Step,
+    at: Option<Hex>,
+) -> Result<Hex, RuleError> {
+    let info = &d.units[u];
+    match (s, at) {
+        (Step::Entry, None) | (Step::Hex(_), None) => {
+            // 9.0: off-map units come on at their command's entry hex.
+            let cmd = &d.commands[c];
+            let Some(e) = cmd.entry else {
+                return Err(illegal(format!("{} has no entry hex", cmd.name), "9.0"));
+            };
+            if start != Loc::OffMap || i > 0 {
+                return Err(illegal(format!("{} is not off the map", info.id), "9.0"));
+            }
+            if st.options.entry_only_turn && st.turn != cmd.entry_turn {
+                return Err(illegal(
+                    format!(
+                        "{} enters in turn {} only (option entry=only)",
+                        cmd.name, cmd.entry_turn
+                    ),
+                    "9.0, ruling A10",
+                ));
+            }
+            if let Step::Hex(h) = s
+                && *h != e
+            {
+                return Err(illegal(
+                    format!("{} enters the map at {e}, not {h}", info.id),
+                    "9.0",
+                ));
+            }
+            Ok(e)
+        }
+        (Step::Entry, Some(_)) => Err(illegal(format!("{} is already on the map", info.id), "9.0")),
+        (Step::Hex(h), Some(_)) => Ok(*h),
+    }
+}
+
+/// 1.1, 6.0(1): stacking holds at the end of the move, in every hex entered.
+fn stacking(d: &Data, st: &State, f: Faction, ends: &BTreeSet<Hex>) -> Result<(), RuleError> {
+    for &h in ends {
         let t = d.tec(h);
         let n = st.side_at(d, h, f).count() as u32;
         if n > t.stack {
@@ -270,9 +328,6 @@ pub fn execute(
                 },
             ));
         }
-    }
-    if moved.is_empty() {
-        ctx.say(format!("{} moves nobody", cname(d, c)), vec![]);
     }
     Ok(())
 }

@@ -18,7 +18,7 @@
 //!
 //! Lines that do not start with a keyword continue the order above them.
 
-use super::data::{Data, Faction, norm};
+use super::data::{CmdId, Data, Faction, UnitId, norm};
 use super::state::{Decl, PassQueue, State};
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
@@ -38,7 +38,7 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveSpec {
     /// The unit, or the units of a stack.
-    pub units: Vec<u16>,
+    pub units: Vec<UnitId>,
     /// The hexes entered, in order.
     pub path: Vec<Step>,
 }
@@ -95,7 +95,7 @@ pub enum Order {
     /// Activate a command (4.2.1-4.2.3).
     Act {
         /// The command activated.
-        cmd: u8,
+        cmd: CmdId,
         /// What it does.
         action: Action,
         /// Whether a second action follows.
@@ -106,7 +106,7 @@ pub enum Order {
     /// The second action of a double (5.0(3)).
     Then {
         /// The command, if named (it must be the first action's).
-        cmd: Option<u8>,
+        cmd: Option<CmdId>,
         /// What it does.
         action: Action,
         /// Where to put the command at the end of the phase.
@@ -115,23 +115,23 @@ pub enum Order {
     /// Pass (4.2.4), optionally queueing more passes for later phases.
     Pass {
         /// The command whose Action marker the pass removes, if named.
-        cmd: Option<u8>,
+        cmd: Option<CmdId>,
         /// Passes queued for the side's later phases.
         more: PassQueue,
     },
     /// Close an open phase, optionally placing the command.
     End {
         /// A command placement to make as the phase closes.
-        place: Option<(Option<u8>, Hex)>,
+        place: Option<(Option<CmdId>, Hex)>,
     },
     /// D1 answer.
-    Losses(Vec<u16>),
+    Losses(Vec<UnitId>),
     /// D2 answer.
-    Rout(u16),
+    Rout(UnitId),
     /// D3 answer; `None`: off the map.
     Displace {
         /// The lone command.
-        cmd: u8,
+        cmd: CmdId,
         /// Where it goes.
         to: Option<Hex>,
     },
@@ -140,9 +140,9 @@ pub enum Order {
 }
 
 /// A unit by id.
-pub fn lookup_unit(d: &Data, w: &str) -> Result<u16, String> {
+pub fn lookup_unit(d: &Data, w: &str) -> Result<UnitId, String> {
     let w = w.trim_end_matches(':');
-    d.unit_index(w).map(|u| u as u16).ok_or_else(|| {
+    d.unit_index(w).map(UnitId::at).ok_or_else(|| {
         let near = did_you_mean(w, d.units.iter().map(|u| u.id.as_str()));
         if !near.is_empty() {
             return format!("no unit {w}{near}");
@@ -152,7 +152,7 @@ pub fn lookup_unit(d: &Data, w: &str) -> Result<u16, String> {
                 let ids: Vec<&str> = d
                     .units
                     .iter()
-                    .filter(|u| u.cmd as usize == c)
+                    .filter(|u| u.cmd.index() == c)
                     .map(|u| u.id.as_str())
                     .collect();
                 format!(
@@ -167,9 +167,9 @@ pub fn lookup_unit(d: &Data, w: &str) -> Result<u16, String> {
 }
 
 /// A command by id, name or alias.
-pub fn lookup_command(d: &Data, w: &str) -> Result<u8, String> {
+pub fn lookup_command(d: &Data, w: &str) -> Result<CmdId, String> {
     let w = w.trim_end_matches(':');
-    d.command_index(w).map(|c| c as u8).ok_or_else(|| {
+    d.command_index(w).map(CmdId::at).ok_or_else(|| {
         let names: Vec<String> = d
             .commands
             .iter()
@@ -240,10 +240,10 @@ impl P<'_> {
     fn err(&self, m: impl Into<String>) -> OrderError {
         OrderError::at(self.line, m)
     }
-    fn unit(&self, w: &str) -> Result<u16, OrderError> {
+    fn unit(&self, w: &str) -> Result<UnitId, OrderError> {
         lookup_unit(self.d, w).map_err(|m| self.err(m))
     }
-    fn command(&self, w: &str) -> Result<u8, OrderError> {
+    fn command(&self, w: &str) -> Result<CmdId, OrderError> {
         lookup_command(self.d, w).map_err(|m| self.err(m))
     }
     fn hex(&self, w: &str) -> Result<Hex, OrderError> {
@@ -277,7 +277,7 @@ impl P<'_> {
                 }
                 (false, true) => Err(self.err(format!(
                     "{} needs a path: the hexes it moves through, e.g. `{} 0712 0713`",
-                    self.d.units[cur.units[0] as usize].id, self.d.units[cur.units[0] as usize].id
+                    self.d.units[cur.units[0]].id, self.d.units[cur.units[0]].id
                 ))),
             }
         };
@@ -317,7 +317,7 @@ impl P<'_> {
     }
 
     /// `fire UNITS -> UNIT`, `charge UNITS -> UNIT`, `attack HEX [with UNITS|CMD] [losses UNITS]`.
-    fn decl(&self, toks: &[String], hint: Option<u8>) -> Result<(u8, Decl), OrderError> {
+    fn decl(&self, toks: &[String], hint: Option<CmdId>) -> Result<(CmdId, Decl), OrderError> {
         let kind = toks[0].as_str();
         let rest = &toks[1..];
         match kind {
@@ -346,7 +346,7 @@ impl P<'_> {
                         )));
                     }
                 };
-                let cmd = self.d.units[units[0] as usize].cmd;
+                let cmd = self.d.units[units[0]].cmd;
                 Ok((
                     cmd,
                     if kind == "fire" {
@@ -376,7 +376,7 @@ impl P<'_> {
                 }
                 let cmd = match (cmd, units.first()) {
                     (Some(c), _) => c,
-                    (None, Some(u)) => self.d.units[*u as usize].cmd,
+                    (None, Some(u)) => self.d.units[*u].cmd,
                     (None, None) => self.attack_command(hex, hint)?,
                 };
                 Ok((cmd, Decl::Attack { hex, units, losses }))
@@ -386,8 +386,8 @@ impl P<'_> {
 
     /// The command an `attack HEX` means: the one named before, else the only
     /// own command with units there.
-    fn attack_command(&self, hex: Hex, hint: Option<u8>) -> Result<u8, OrderError> {
-        let mut cmds: Vec<u8> = self
+    fn attack_command(&self, hex: Hex, hint: Option<CmdId>) -> Result<CmdId, OrderError> {
+        let mut cmds: Vec<CmdId> = self
             .st
             .side_at(self.d, hex, self.side)
             .map(|u| self.d.units[u].cmd)
@@ -403,13 +403,17 @@ impl P<'_> {
             [] => Err(self.err(format!("attack {hex}: none of your units is there (7.3)"))),
             _ => Err(self.err(format!(
                 "attack {hex}: units of several commands are there; name one, e.g. `attack {hex} with {}`",
-                self.d.commands[cmds[0] as usize].id
+                self.d.commands[cmds[0]].id
             ))),
         }
     }
 
     /// Splits a decl list on `;`.
-    fn decls(&self, toks: &[String], hint: Option<u8>) -> Result<Vec<(u8, Decl)>, OrderError> {
+    fn decls(
+        &self,
+        toks: &[String],
+        hint: Option<CmdId>,
+    ) -> Result<Vec<(CmdId, Decl)>, OrderError> {
         let mut out = Vec::new();
         for part in toks.split(|t| t == ";") {
             let part: Vec<String> = part.to_vec();
@@ -422,7 +426,7 @@ impl P<'_> {
                     part[0]
                 )));
             }
-            let h = out.last().map(|(c, _): &(u8, Decl)| *c).or(hint);
+            let h = out.last().map(|(c, _): &(CmdId, Decl)| *c).or(hint);
             out.push(self.decl(&part, h)?);
         }
         Ok(out)
@@ -433,8 +437,8 @@ impl P<'_> {
         &self,
         kw: &str,
         toks: &[String],
-        cmd: Option<u8>,
-    ) -> Result<(Option<u8>, Action), OrderError> {
+        cmd: Option<CmdId>,
+    ) -> Result<(Option<CmdId>, Action), OrderError> {
         let mut rest = toks;
         let mut cmd = cmd;
         if let Some(first) = rest.first()
@@ -462,7 +466,7 @@ impl P<'_> {
                 {
                     return Err(self.err(format!(
                         "{} is activated; {}'s units cannot fight in its action (2.4(7))",
-                        self.d.commands[c as usize].name, self.d.commands[*dc as usize].name
+                        self.d.commands[c].name, self.d.commands[*dc].name
                     )));
                 }
                 if cmd.is_none() {
@@ -482,7 +486,7 @@ impl P<'_> {
 }
 
 /// The command of the action an order continues.
-fn action_cmd(orders: &[(SourceLine, Order)], st: &State) -> Option<u8> {
+fn action_cmd(orders: &[(SourceLine, Order)], st: &State) -> Option<CmdId> {
     match orders.last().map(|(_, o)| o) {
         Some(Order::Act { cmd, .. }) => Some(*cmd),
         Some(Order::Then { cmd, .. }) => cmd
@@ -540,254 +544,297 @@ pub fn parse_all(
     }
 }
 
-/// Reads one order line into `out` (a line may add to the order before it).
-fn parse_line(
-    p: &P<'_>,
-    kw: &str,
-    toks: &[String],
-    out: &mut Vec<(SourceLine, Order)>,
-) -> Result<(), OrderError> {
-    let (d, st, line) = (p.d, p.st, p.line);
+/// The orders of one line; a line may add to the order before it.
+type Orders = Vec<(SourceLine, Order)>;
+
+/// Reads one order line into `out`, by its keyword.
+fn parse_line(p: &P<'_>, kw: &str, toks: &[String], out: &mut Orders) -> Result<(), OrderError> {
     let rest = &toks[1..];
     match kw {
-        "move" | "combat" | "rally" => {
-            let (cmd, action) = p.action(kw, rest, None)?;
-            let cmd =
-                cmd.ok_or_else(|| p.err(format!("name the command: `{kw} du-song: ...` (4.2)")))?;
+        "move" | "combat" | "rally" => action_line(p, kw, rest, out),
+        "fire" | "charge" | "attack" => combat_line(p, toks, out),
+        "then" => then_line(p, rest, out),
+        "place" => place_line(p, rest, out),
+        "end" => {
+            if !rest.is_empty() {
+                return Err(p.err("`end` stands alone; it closes an open action phase"));
+            }
+            out.push((p.line.clone(), Order::End { place: None }));
+            Ok(())
+        }
+        "pass" => pass_line(p, rest, out),
+        "losses" | "loss" => losses_line(p, rest, out),
+        "rout" => match rest {
+            [u] => {
+                out.push((p.line.clone(), Order::Rout(p.unit(u)?)));
+                Ok(())
+            }
+            _ => Err(p.err("write `rout UNIT` (7.6(1))")),
+        },
+        "displace" => displace_line(p, rest, out),
+        "initiative" => initiative_line(p, rest, out),
+        w if p.is_unit(w) => unit_path_line(p, w, toks, out),
+        w => Err(p.err(format!(
+            "{w:?} is not an order; orders are move, combat, fire, charge, attack, rally, pass, then, place, end, losses, rout, displace, initiative"
+        ))),
+    }
+}
+
+/// `move|combat|rally COMMAND: ...`: a command's action (4.2).
+fn action_line(p: &P<'_>, kw: &str, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let (cmd, action) = p.action(kw, rest, None)?;
+    let cmd = cmd.ok_or_else(|| p.err(format!("name the command: `{kw} du-song: ...` (4.2)")))?;
+    out.push((
+        p.line.clone(),
+        Order::Act {
+            cmd,
+            action,
+            double: Double::No,
+            place: None,
+        },
+    ));
+    Ok(())
+}
+
+/// `fire|charge|attack ...`: combats, joined to the combat action they
+/// belong to (7.0(1)).
+fn combat_line(p: &P<'_>, toks: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let hint = action_cmd(out, p.st);
+    for (cmd, decl) in p.decls(toks, hint)? {
+        let joined = match out.last_mut().map(|(_, o)| o) {
+            Some(Order::Act {
+                cmd: c,
+                action: Action::Combat(ds),
+                ..
+            }) if *c == cmd => {
+                ds.push(decl.clone());
+                true
+            }
+            Some(Order::Then {
+                action: Action::Combat(ds),
+                ..
+            }) if hint == Some(cmd) => {
+                ds.push(decl.clone());
+                true
+            }
+            _ => false,
+        };
+        if !joined {
             out.push((
-                line.clone(),
+                p.line.clone(),
                 Order::Act {
                     cmd,
-                    action,
+                    action: Action::Combat(vec![decl]),
                     double: Double::No,
                     place: None,
                 },
             ));
         }
-        "fire" | "charge" | "attack" => {
-            let hint = action_cmd(out, st);
-            for (cmd, decl) in p.decls(toks, hint)? {
-                let joined = match out.last_mut().map(|(_, o)| o) {
-                    Some(Order::Act {
-                        cmd: c,
-                        action: Action::Combat(ds),
-                        ..
-                    }) if *c == cmd => {
-                        ds.push(decl.clone());
-                        true
-                    }
-                    Some(Order::Then {
-                        action: Action::Combat(ds),
-                        ..
-                    }) if hint == Some(cmd) => {
-                        ds.push(decl.clone());
-                        true
-                    }
-                    _ => false,
-                };
-                if !joined {
-                    out.push((
-                        line.clone(),
-                        Order::Act {
-                            cmd,
-                            action: Action::Combat(vec![decl]),
-                            double: Double::No,
-                            place: None,
-                        },
-                    ));
-                }
-            }
-        }
-        "then" => {
-            let prev = action_cmd(out, st);
-            let second = match rest.first() {
-                None => None,
-                Some(akw) => {
-                    Some(match akw.as_str() {
-                        "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
-                        "fire" | "charge" | "attack" => {
-                            let ds = p.decls(rest, prev)?;
-                            (
-                                ds.first().map(|(c, _)| *c),
-                                Action::Combat(ds.into_iter().map(|(_, d)| d).collect()),
-                            )
-                        }
-                        other => {
-                            return Err(p.err(format!("`then {other}`: the second action is move, combat or rally (5.0(2))")));
-                        }
-                    })
-                }
-            };
-            let double = match &second {
-                None => Double::Open,
-                Some((_, a)) => Double::Given(super::turn::cost(d, p.side, a)),
-            };
-            let first = match out.last_mut().map(|(_, o)| o) {
-                Some(Order::Act {
-                    cmd, double: dbl, ..
-                }) => {
-                    *dbl = double;
-                    Some(*cmd)
-                }
-                Some(_) => {
-                    return Err(p.err("`then` gives the second action of a double; it follows the first action (5.0(3))"));
-                }
-                None if rest.is_empty() => {
-                    return Err(p.err(
-                        "a bare `then` keeps a phase open after an action; it follows one (5.0(3))",
-                    ));
-                }
-                None => None,
-            };
-            if let Some((cmd, action)) = second {
-                // Version 2: another command's second action is refused
-                // here, before the first action's roll (version 1 carried
-                // the first out and then refused the second).
-                if let (Some(a), Some(b)) = (first, cmd)
-                    && a != b
-                    && d.version >= 2
-                {
-                    return Err(p.err(format!(
-                        "the second action must be {}'s, who makes the first (5.0(3))",
-                        d.commands[usize::from(a)].name
-                    )));
-                }
-                out.push((
-                    line.clone(),
-                    Order::Then {
-                        cmd,
-                        action,
-                        place: None,
-                    },
-                ));
-            }
-        }
-        "place" => {
-            let (cmd, hex) = match rest {
-                [h] => (None, p.hex(h)?),
-                [c, h] => (Some(p.command(c)?), p.hex(h)?),
-                _ => {
-                    return Err(
-                        p.err("write `place COMMAND HEX`, e.g. `place du-song 0708` (2.3(3))")
-                    );
-                }
-            };
-            let attached = match out.last_mut().map(|(_, o)| o) {
-                Some(Order::Act { cmd: c, place, .. }) if cmd.is_none_or(|x| x == *c) => {
-                    *place = Some(hex);
-                    true
-                }
-                Some(Order::Then { place, .. }) => {
-                    *place = Some(hex);
-                    true
-                }
-                _ => false,
-            };
-            if !attached {
-                out.push((
-                    line.clone(),
-                    Order::End {
-                        place: Some((cmd, hex)),
-                    },
-                ));
-            }
-        }
-        "end" => {
-            if !rest.is_empty() {
-                return Err(p.err("`end` stands alone; it closes an open action phase"));
-            }
-            out.push((line.clone(), Order::End { place: None }));
-        }
-        "pass" => {
-            let mut cmd = None;
-            let mut more = PassQueue::None;
-            for t in rest {
-                match t.as_str() {
-                    "rest" | "all" => more = PassQueue::Rest,
-                    ":" => {}
-                    n if n.bytes().all(|b| b.is_ascii_digit()) => {
-                        let k: u32 = n
-                            .parse()
-                            .map_err(|_| p.err(format!("{n} is not a number of passes")))?;
-                        if k == 0 || k > 99 {
-                            return Err(p.err("pass 1 to 99 phases"));
-                        }
-                        more = if k > 1 {
-                            PassQueue::Count(k - 1)
-                        } else {
-                            PassQueue::None
-                        };
-                    }
-                    w => cmd = Some(p.command(w)?),
-                }
-            }
-            out.push((line.clone(), Order::Pass { cmd, more }));
-        }
-        "losses" | "loss" => {
-            let us = rest
-                .iter()
-                .filter(|t| !matches!(t.as_str(), "," | "+" | ":"))
-                .map(|t| p.unit(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            if us.is_empty() {
-                return Err(p.err("write `losses UNIT [UNIT]`, one unit per step (7.0(2))"));
-            }
-            out.push((line.clone(), Order::Losses(us)));
-        }
-        "rout" => match rest {
-            [u] => out.push((line.clone(), Order::Rout(p.unit(u)?))),
-            _ => return Err(p.err("write `rout UNIT` (7.6(1))")),
-        },
-        "displace" => {
-            let r: Vec<&String> = rest.iter().filter(|t| *t != ":").collect();
-            match r.as_slice() {
-                [c, h] => {
-                    let cmd = p.command(c)?;
-                    let to = if matches!(h.as_str(), "offmap" | "off-map" | "off") {
-                        None
-                    } else {
-                        Some(p.hex(h)?)
-                    };
-                    out.push((line.clone(), Order::Displace { cmd, to }));
-                }
-                _ => return Err(p.err("write `displace COMMAND HEX` (7.0(3))")),
-            }
-        }
-        "initiative" => {
-            let a = match rest.iter().find(|t| *t != ":").map(String::as_str) {
-                Some("first") => InitAnswer::First,
-                Some("second") => InitAnswer::Second,
-                Some("ming") => InitAnswer::Side(Faction::Ming),
-                Some("jurchen") => InitAnswer::Side(Faction::Jurchen),
-                _ => {
-                    return Err(p.err("write `initiative first` or `initiative second` (4.1(4))"));
-                }
-            };
-            out.push((line.clone(), Order::Initiative(a)));
-        }
-        w if p.is_unit(w) => match out.last_mut().map(|(_, o)| o) {
-            Some(Order::Act {
-                action: Action::Move(specs),
-                ..
-            })
-            | Some(Order::Then {
-                action: Action::Move(specs),
-                ..
-            }) => p.moves(toks, specs)?,
-            _ => {
-                return Err(p.err(format!(
-                    "{w}: a unit's path continues a `move COMMAND:` order; start with `move {}: {w} ...`",
-                    d.commands[d.units[d.unit_index(w).unwrap_or(0)].cmd as usize].id
-                )));
-            }
-        },
-        w => {
-            return Err(p.err(format!(
-                "{w:?} is not an order; orders are move, combat, fire, charge, attack, rally, pass, then, place, end, losses, rout, displace, initiative"
-            )));
-        }
     }
     Ok(())
+}
+
+/// `then [ACTION]`: the second action of a double, or a phase kept open (5.0(3)).
+fn then_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let d = p.d;
+    let second = second_action(p, rest, action_cmd(out, p.st))?;
+    let double = match &second {
+        None => Double::Open,
+        Some((_, a)) => Double::Given(super::turn::cost(d, p.side, a)),
+    };
+    let first = match out.last_mut().map(|(_, o)| o) {
+        Some(Order::Act {
+            cmd, double: dbl, ..
+        }) => {
+            *dbl = double;
+            Some(*cmd)
+        }
+        Some(_) => {
+            return Err(p.err(
+                "`then` gives the second action of a double; it follows the first action (5.0(3))",
+            ));
+        }
+        None if rest.is_empty() => {
+            return Err(
+                p.err("a bare `then` keeps a phase open after an action; it follows one (5.0(3))")
+            );
+        }
+        None => None,
+    };
+    if let Some((cmd, action)) = second {
+        // Version 2: another command's second action is refused
+        // here, before the first action's roll (version 1 carried
+        // the first out and then refused the second).
+        if let (Some(a), Some(b)) = (first, cmd)
+            && a != b
+            && d.version >= 2
+        {
+            return Err(p.err(format!(
+                "the second action must be {}'s, who makes the first (5.0(3))",
+                d.commands[a].name
+            )));
+        }
+        out.push((
+            p.line.clone(),
+            Order::Then {
+                cmd,
+                action,
+                place: None,
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// The action a `then` line gives, if any (5.0(2)).
+fn second_action(
+    p: &P<'_>,
+    rest: &[String],
+    prev: Option<CmdId>,
+) -> Result<Option<(Option<CmdId>, Action)>, OrderError> {
+    let Some(akw) = rest.first() else {
+        return Ok(None);
+    };
+    Ok(Some(match akw.as_str() {
+        "move" | "combat" | "rally" => p.action(akw, &rest[1..], None)?,
+        "fire" | "charge" | "attack" => {
+            let ds = p.decls(rest, prev)?;
+            (
+                ds.first().map(|(c, _)| *c),
+                Action::Combat(ds.into_iter().map(|(_, d)| d).collect()),
+            )
+        }
+        other => {
+            return Err(p.err(format!(
+                "`then {other}`: the second action is move, combat or rally (5.0(2))"
+            )));
+        }
+    }))
+}
+
+/// `place [COMMAND] HEX`: where the activated command goes (2.3(3)).
+fn place_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let (cmd, hex) = match rest {
+        [h] => (None, p.hex(h)?),
+        [c, h] => (Some(p.command(c)?), p.hex(h)?),
+        _ => {
+            return Err(p.err("write `place COMMAND HEX`, e.g. `place du-song 0708` (2.3(3))"));
+        }
+    };
+    let attached = match out.last_mut().map(|(_, o)| o) {
+        Some(Order::Act { cmd: c, place, .. }) if cmd.is_none_or(|x| x == *c) => {
+            *place = Some(hex);
+            true
+        }
+        Some(Order::Then { place, .. }) => {
+            *place = Some(hex);
+            true
+        }
+        _ => false,
+    };
+    if !attached {
+        out.push((
+            p.line.clone(),
+            Order::End {
+                place: Some((cmd, hex)),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// `pass [COMMAND] [N|rest]`: this phase and queued ones.
+fn pass_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let mut cmd = None;
+    let mut more = PassQueue::None;
+    for t in rest {
+        match t.as_str() {
+            "rest" | "all" => more = PassQueue::Rest,
+            ":" => {}
+            n if n.bytes().all(|b| b.is_ascii_digit()) => {
+                let k: u32 = n
+                    .parse()
+                    .map_err(|_| p.err(format!("{n} is not a number of passes")))?;
+                if k == 0 || k > 99 {
+                    return Err(p.err("pass 1 to 99 phases"));
+                }
+                more = if k > 1 {
+                    PassQueue::Count(k - 1)
+                } else {
+                    PassQueue::None
+                };
+            }
+            w => cmd = Some(p.command(w)?),
+        }
+    }
+    out.push((p.line.clone(), Order::Pass { cmd, more }));
+    Ok(())
+}
+
+/// `losses UNIT [UNIT]`: one unit per step lost (7.0(2)).
+fn losses_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let us = rest
+        .iter()
+        .filter(|t| !matches!(t.as_str(), "," | "+" | ":"))
+        .map(|t| p.unit(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if us.is_empty() {
+        return Err(p.err("write `losses UNIT [UNIT]`, one unit per step (7.0(2))"));
+    }
+    out.push((p.line.clone(), Order::Losses(us)));
+    Ok(())
+}
+
+/// `displace COMMAND HEX|offmap`: where a lone command goes (7.0(3)).
+fn displace_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let r: Vec<&String> = rest.iter().filter(|t| *t != ":").collect();
+    match r.as_slice() {
+        [c, h] => {
+            let cmd = p.command(c)?;
+            let to = if matches!(h.as_str(), "offmap" | "off-map" | "off") {
+                None
+            } else {
+                Some(p.hex(h)?)
+            };
+            out.push((p.line.clone(), Order::Displace { cmd, to }));
+            Ok(())
+        }
+        _ => Err(p.err("write `displace COMMAND HEX` (7.0(3))")),
+    }
+}
+
+/// `initiative first|second|SIDE`: the higher roller's choice (4.1(4)).
+fn initiative_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let a = match rest.iter().find(|t| *t != ":").map(String::as_str) {
+        Some("first") => InitAnswer::First,
+        Some("second") => InitAnswer::Second,
+        Some("ming") => InitAnswer::Side(Faction::Ming),
+        Some("jurchen") => InitAnswer::Side(Faction::Jurchen),
+        _ => {
+            return Err(p.err("write `initiative first` or `initiative second` (4.1(4))"));
+        }
+    };
+    out.push((p.line.clone(), Order::Initiative(a)));
+    Ok(())
+}
+
+/// `UNIT PATH...`: a unit's path, continuing a move order's line.
+fn unit_path_line(p: &P<'_>, w: &str, toks: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let d = p.d;
+    match out.last_mut().map(|(_, o)| o) {
+        Some(Order::Act {
+            action: Action::Move(specs),
+            ..
+        })
+        | Some(Order::Then {
+            action: Action::Move(specs),
+            ..
+        }) => p.moves(toks, specs),
+        _ => Err(p.err(format!(
+            "{w}: a unit's path continues a `move COMMAND:` order; start with `move {}: {w} ...`",
+            d.commands[d.units[d.unit_index(w).unwrap_or(0)].cmd].id
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -963,7 +1010,7 @@ mod tests {
         assert_eq!(
             o[0].1,
             Order::Pass {
-                cmd: Some(0),
+                cmd: Some(CmdId(0)),
                 more: PassQueue::Count(2)
             }
         );

@@ -13,7 +13,7 @@
 //!   initiative: first             # D4: first | second | ask
 //! ```
 
-use super::data::{Data, Faction};
+use super::data::{CmdId, Data, Faction, UnitId};
 use super::orders::{lookup_command, lookup_hex, lookup_unit};
 use super::state::{Loc, State};
 use serde::Serialize;
@@ -51,15 +51,15 @@ pub struct Standing {
     /// D1 policy.
     pub losses: Policy,
     /// Units to take losses first, in order.
-    pub loss_priority: Vec<u16>,
+    pub loss_priority: Vec<UnitId>,
     /// D2 policy.
     pub rout: Policy,
     /// Units to rout first, in order.
-    pub rout_priority: Vec<u16>,
+    pub rout_priority: Vec<UnitId>,
     /// D3 policy.
     pub displace: Policy,
     /// Preferred hexes per command (D3).
-    pub displace_to: Vec<(u8, Vec<Hex>)>,
+    pub displace_to: Vec<(CmdId, Vec<Hex>)>,
     /// D4 policy.
     pub initiative: InitiativePolicy,
 }
@@ -92,9 +92,9 @@ pub fn parse(d: &Data, side: Faction, lines: &[SourceLine]) -> Result<Standing, 
             },
         };
         let words: Vec<&str> = rest.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-        let own_unit = |w: &str| -> Result<u16, OrderError> {
+        let own_unit = |w: &str| -> Result<UnitId, OrderError> {
             let u = lookup_unit(d, w).map_err(|m| OrderError::at(l, m))?;
-            if d.units[u as usize].side != side {
+            if d.units[u].side != side {
                 return Err(OrderError::at(l, format!("{w} is not one of your units")));
             }
             Ok(u)
@@ -132,7 +132,7 @@ pub fn parse(d: &Data, side: Faction, lines: &[SourceLine]) -> Result<Standing, 
             }
             ("displace", Some(cmd)) => {
                 let c = lookup_command(d, cmd).map_err(|m| OrderError::at(l, m))?;
-                if d.commands[c as usize].side != side {
+                if d.commands[c].side != side {
                     return Err(OrderError::at(l, format!("{cmd} is not your command")));
                 }
                 let hexes = words
@@ -173,13 +173,13 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
         Policy::FlipFirst => "flip-first",
         Policy::Ask => "ask",
     };
-    let ids = |v: &[u16]| {
+    let ids = |v: &[UnitId]| {
         v.iter()
-            .map(|u| d.units[*u as usize].id.clone())
+            .map(|u| d.units[*u].id.clone())
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let with = |prio: &[u16], p: Policy| {
+    let with = |prio: &[UnitId], p: Policy| {
         if prio.is_empty() {
             pol(p).to_string()
         } else {
@@ -193,11 +193,7 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
     ];
     for (c, hexes) in &s.displace_to {
         let hs: Vec<String> = hexes.iter().map(Hex::to_string).collect();
-        v.push(format!(
-            "displace {}: {}",
-            d.commands[*c as usize].id,
-            hs.join(" ")
-        ));
+        v.push(format!("displace {}: {}", d.commands[*c].id, hs.join(" ")));
     }
     v.push(format!(
         "initiative: {}",
@@ -210,7 +206,7 @@ pub fn show(d: &Data, s: &Standing) -> Vec<String> {
     v
 }
 
-type Class = (u8, u8, u32, u8, bool, Option<Hex>, bool);
+type Class = (CmdId, u8, u32, u8, bool, Option<Hex>, bool);
 
 /// Units that look the same for a decision (same command, type, strength,
 /// steps, disorganization and place): choosing between them is no choice.
@@ -229,10 +225,10 @@ fn class(d: &Data, st: &State, u: usize) -> Class {
 
 /// Every way to take `steps` step losses from `pool` (7.0(2)); losses beyond
 /// what the pool holds are ignored (ruling A33). Sorted unit lists.
-pub fn loss_allocations(d: &Data, st: &State, pool: &[u16], steps: u8) -> Vec<Vec<u16>> {
-    let cap: Vec<(u16, u8)> = pool
+pub fn loss_allocations(d: &Data, st: &State, pool: &[UnitId], steps: u8) -> Vec<Vec<UnitId>> {
+    let cap: Vec<(UnitId, u8)> = pool
         .iter()
-        .map(|u| (*u, st.steps_left(d, *u as usize)))
+        .map(|u| (*u, st.steps_left(d, u.index())))
         .filter(|(_, s)| *s > 0)
         .collect();
     let total: u32 = cap.iter().map(|(_, s)| u32::from(*s)).sum();
@@ -246,7 +242,7 @@ pub fn loss_allocations(d: &Data, st: &State, pool: &[u16], steps: u8) -> Vec<Ve
         all.sort();
         return vec![all];
     }
-    let mut out: Vec<Vec<u16>> = Vec::new();
+    let mut out: Vec<Vec<UnitId>> = Vec::new();
     match steps {
         1 => out.extend(cap.iter().map(|(u, _)| vec![*u])),
         _ => {
@@ -266,11 +262,11 @@ pub fn loss_allocations(d: &Data, st: &State, pool: &[u16], steps: u8) -> Vec<Ve
 }
 
 /// Allocations that differ only between look-alike units count once.
-pub fn distinct_allocations(d: &Data, st: &State, all: &[Vec<u16>]) -> Vec<Vec<u16>> {
+pub fn distinct_allocations(d: &Data, st: &State, all: &[Vec<UnitId>]) -> Vec<Vec<UnitId>> {
     let mut seen: Vec<Vec<Class>> = Vec::new();
     let mut out = Vec::new();
     for a in all {
-        let mut key: Vec<Class> = a.iter().map(|u| class(d, st, *u as usize)).collect();
+        let mut key: Vec<Class> = a.iter().map(|u| class(d, st, u.index())).collect();
         key.sort();
         if !seen.contains(&key) {
             seen.push(key);
@@ -286,22 +282,22 @@ pub fn distinct_allocations(d: &Data, st: &State, all: &[Vec<u16>]) -> Vec<Vec<u
 pub fn choose_losses(
     d: &Data,
     st: &State,
-    all: &[Vec<u16>],
-    priority: &[u16],
+    all: &[Vec<UnitId>],
+    priority: &[UnitId],
     pol: Policy,
-) -> Vec<u16> {
+) -> Vec<UnitId> {
     // The steps the priority list claims, in order.
     let steps = all.first().map_or(0, Vec::len);
-    let mut claimed: Vec<u16> = Vec::new();
+    let mut claimed: Vec<UnitId> = Vec::new();
     for u in priority {
-        let left = st.steps_left(d, *u as usize) as usize;
+        let left = st.steps_left(d, u.index()) as usize;
         for _ in 0..left {
             if claimed.len() < steps && claimed.iter().filter(|x| *x == u).count() < left {
                 claimed.push(*u);
             }
         }
     }
-    let fits = |a: &Vec<u16>| {
+    let fits = |a: &Vec<UnitId>| {
         let mut rest = a.clone();
         claimed
             .iter()
@@ -313,23 +309,23 @@ pub fn choose_losses(
                 None => false,
             })
     };
-    let filtered: Vec<&Vec<u16>> = all.iter().filter(|a| fits(a)).collect();
-    let cands: Vec<&Vec<u16>> = if filtered.is_empty() {
+    let filtered: Vec<&Vec<UnitId>> = all.iter().filter(|a| fits(a)).collect();
+    let cands: Vec<&Vec<UnitId>> = if filtered.is_empty() {
         all.iter().collect()
     } else {
         filtered
     };
-    let cost = |a: &Vec<u16>| {
+    let cost = |a: &Vec<UnitId>| {
         let mut lost = 0u32;
         let mut elim = 0u32;
-        let mut seen: Vec<u16> = Vec::new();
+        let mut seen: Vec<UnitId> = Vec::new();
         for u in a {
             if seen.contains(u) {
                 continue;
             }
             seen.push(*u);
             let hits = a.iter().filter(|x| *x == u).count() as u8;
-            let ui = *u as usize;
+            let ui = u.index();
             if hits >= st.steps_left(d, ui) {
                 lost += st.cs(d, ui);
                 elim += 1;
@@ -353,8 +349,8 @@ pub fn choose_losses(
 }
 
 /// The units of a command that may rout (7.6(1)): any survivor, on the map or off.
-pub fn rout_options(d: &Data, st: &State, cmd: usize) -> Vec<u16> {
-    st.alive(d, cmd).map(|u| u as u16).collect()
+pub fn rout_options(d: &Data, st: &State, cmd: usize) -> Vec<UnitId> {
+    st.alive(d, cmd).map(UnitId::at).collect()
 }
 
 /// Distance from a unit to the nearest enemy combat unit (off-map: far).
@@ -375,12 +371,17 @@ fn enemy_distance(d: &Data, st: &State, u: usize) -> u32 {
 
 /// The unit a rout policy picks: priority units first, then the lowest CS,
 /// reduced before full, farthest from the enemy, lowest id.
-pub fn choose_rout(d: &Data, st: &State, options: &[u16], priority: &[u16]) -> Option<u16> {
+pub fn choose_rout(
+    d: &Data,
+    st: &State,
+    options: &[UnitId],
+    priority: &[UnitId],
+) -> Option<UnitId> {
     if let Some(u) = priority.iter().find(|u| options.contains(u)) {
         return Some(*u);
     }
     options.iter().copied().min_by_key(|u| {
-        let ui = *u as usize;
+        let ui = u.index();
         (
             st.cs(d, ui),
             !st.units[ui].reduced,
@@ -391,8 +392,8 @@ pub fn choose_rout(d: &Data, st: &State, options: &[u16], priority: &[u16]) -> O
 }
 
 /// Distinct rout choices (look-alike units count once).
-pub fn distinct_routs(d: &Data, st: &State, options: &[u16]) -> Vec<u16> {
-    let all: Vec<Vec<u16>> = options.iter().map(|u| vec![*u]).collect();
+pub fn distinct_routs(d: &Data, st: &State, options: &[UnitId]) -> Vec<UnitId> {
+    let all: Vec<Vec<UnitId>> = options.iter().map(|u| vec![*u]).collect();
     distinct_allocations(d, st, &all)
         .into_iter()
         .filter_map(|v| v.first().copied())

@@ -2,7 +2,7 @@
 //! counters, tables) stays in [`Data`]; the state is small so that hashing it
 //! after every move stays cheap.
 
-use super::data::{Data, Faction, SetupAt};
+use super::data::{CmdId, Data, Faction, SetupAt, UnitId};
 use super::standing::Standing;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -78,7 +78,7 @@ pub struct Phase {
     /// Number of the phase in the turn, from 1.
     pub no: u32,
     /// The command activated in it (one per phase, 1.0).
-    pub cmd: Option<u8>,
+    pub cmd: Option<CmdId>,
     /// Actions taken by that command in this phase (2 = double action).
     pub actions: u8,
     /// A second action was announced (`then`).
@@ -88,9 +88,9 @@ pub struct Phase {
     /// Where the activated command unit goes at the end of the phase (2.3(3)).
     pub place: Option<Hex>,
     /// Units activated by the current action (5.0(1)).
-    pub chain: Vec<u16>,
+    pub chain: Vec<UnitId>,
     /// Units that have fought in the current combat action (7.0(1)).
-    pub fought: Vec<u16>,
+    pub fought: Vec<UnitId>,
     /// Hexes attacked in the current combat action (ruling A22).
     pub attacked: Vec<Hex>,
 }
@@ -119,25 +119,25 @@ pub enum Decl {
     /// Fire by units of one hex at one enemy combat unit (7.1).
     Fire {
         /// The firing units.
-        units: Vec<u16>,
+        units: Vec<UnitId>,
         /// The enemy combat unit fired at.
-        target: u16,
+        target: UnitId,
     },
     /// Charge by cavalry/horse archers of one hex at an adjacent enemy (7.2).
     Charge {
         /// The charging units.
-        units: Vec<u16>,
+        units: Vec<UnitId>,
         /// The enemy combat unit charged.
-        target: u16,
+        target: UnitId,
     },
     /// Attack on the enemy in a hex (7.3); `units` empty: every activated unit there.
     Attack {
         /// The hex attacked.
         hex: Hex,
         /// The attackers, if the order names them.
-        units: Vec<u16>,
+        units: Vec<UnitId>,
         /// Own loss priority if the attack fails (D1 given in the order).
-        losses: Vec<u16>,
+        losses: Vec<UnitId>,
     },
 }
 
@@ -154,11 +154,11 @@ pub enum Work {
         /// The hex of the combat.
         hex: Hex,
         /// Its units that took part (7.3, ruling A36).
-        pool: Vec<u16>,
+        pool: Vec<UnitId>,
         /// Steps to lose.
         steps: u8,
         /// Loss order given with the attack, if any.
-        priority: Vec<u16>,
+        priority: Vec<UnitId>,
     },
     /// Retreat-check bookkeeping after a combat (7.6): eliminated counts per command before it.
     AfterCombat {
@@ -168,21 +168,21 @@ pub enum Work {
     /// Retreat-check dice still to roll for a command (7.6(1)-(2)).
     Retreat {
         /// The command checked.
-        cmd: u8,
+        cmd: CmdId,
         /// Dice still to roll.
         dice: u8,
     },
     /// A unit of the command routs (7.6(1)).
     Rout {
         /// The command a unit of which routs.
-        cmd: u8,
+        cmd: CmdId,
     },
     /// Find commands left alone (7.0(3), 7.6, ruling A05).
     Displace,
     /// Move one lone command.
     DisplaceCmd {
         /// The lone command.
-        cmd: u8,
+        cmd: CmdId,
     },
     /// Update control markers (2.5.2).
     Control,
@@ -208,25 +208,25 @@ pub enum Decision {
         /// The hex of the combat.
         hex: Hex,
         /// Its units that took part.
-        pool: Vec<u16>,
+        pool: Vec<UnitId>,
         /// Steps to lose.
         steps: u8,
         /// Loss order given with the attack, if any.
-        priority: Vec<u16>,
+        priority: Vec<UnitId>,
     },
     /// D2: which unit of the command routs.
     Rout {
         /// Who decides.
         side: Faction,
         /// The command a unit of which routs.
-        cmd: u8,
+        cmd: CmdId,
     },
     /// D3: where a lone command goes.
     Displace {
         /// Who decides.
         side: Faction,
         /// The lone command.
-        cmd: u8,
+        cmd: CmdId,
         /// Hexes it may go to.
         options: Vec<Hex>,
     },
@@ -354,7 +354,7 @@ impl State {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let replaced = d.units.iter().any(|v| v.replaces == Some(i as u16));
+                let replaced = d.units.iter().any(|v| v.replaces == Some(UnitId::at(i)));
                 let in_play = match (&u.variant, options.szechwan) {
                     (Some(_), on) => on,
                     (None, true) => !replaced,
@@ -459,7 +459,7 @@ impl State {
 
     /// Units of a command still in play (not eliminated, not out of play).
     pub fn alive<'a>(&'a self, d: &'a Data, cmd: usize) -> impl Iterator<Item = usize> + 'a {
-        let cmd = cmd as u8;
+        let cmd = CmdId::at(cmd);
         (0..self.units.len()).filter(move |u| {
             d.units[*u].cmd == cmd && matches!(self.units[*u].loc, Loc::Hex(_) | Loc::OffMap)
         })
@@ -467,7 +467,7 @@ impl State {
 
     /// Combat units of a command eliminated so far (7.6, 8.0).
     pub fn eliminated(&self, d: &Data, cmd: usize) -> u8 {
-        let cmd = cmd as u8;
+        let cmd = CmdId::at(cmd);
         self.units
             .iter()
             .enumerate()
@@ -482,9 +482,7 @@ impl State {
 
     /// The side that controls a hex, if it holds a control marker.
     pub fn controller(&self, d: &Data, h: Hex) -> Option<Faction> {
-        d.hex(h)
-            .and_then(|x| x.place)
-            .and_then(|p| self.control[p as usize])
+        d.hex(h).and_then(|x| x.place).and_then(|p| self.control[p])
     }
 
     /// Victory points: +1 control markers held (8.0(3)).

@@ -8,7 +8,7 @@
 //! seeing its dice (the engine keeps rolls but discards a failed order's effects).
 
 use super::combat;
-use super::data::{Data, Faction, Terrain};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::movement;
 use super::orders::{Action, Double, InitAnswer, Order};
 use super::standing::{self, InitiativePolicy, Policy};
@@ -129,7 +129,6 @@ fn require_phase(d: &Data, st: &State, f: Faction) -> Result<(), RuleError> {
 }
 
 fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<(), RuleError> {
-    let d = ctx.d;
     match order {
         Order::Act {
             cmd,
@@ -137,103 +136,139 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
             double,
             place,
         } => {
-            require_phase(d, st, f)?;
-            if let Some(c) = st.phase.cmd {
-                return Err(if st.phase.open {
-                    illegal(
-                        format!(
-                            "{}'s double action is open: send `then ACTION` or `end`",
-                            cname(d, c as usize)
-                        ),
-                        "5.0(3)",
-                    )
-                } else {
-                    illegal(
-                        format!(
-                            "only one command acts in an action phase; this one is {}'s",
-                            cname(d, c as usize)
-                        ),
-                        "1.0, 4.2",
-                    )
-                });
-            }
-            activate(ctx, st, f, *cmd as usize, action, false, *double, *place)?;
+            require_phase(ctx.d, st, f)?;
+            only_command(ctx.d, st)?;
+            activate(ctx, st, f, cmd.index(), action, false, *double, *place)
         }
-        Order::Then { cmd, action, place } => {
-            require_phase(d, st, f)?;
-            let ok = st
-                .phase
-                .cmd
-                .filter(|_| st.phase.actions == 1 && st.phase.double);
-            let Some(c) = ok else {
-                return Err(illegal(
-                    "`then` is the second action of a double action, right after the first",
-                    "5.0(3)",
-                ));
-            };
-            if let Some(x) = cmd
-                && *x != c
-            {
-                return Err(illegal(
-                    format!(
-                        "the second action must be {}'s, who made the first",
-                        cname(d, c as usize)
-                    ),
-                    "5.0(3)",
-                ));
-            }
-            activate(ctx, st, f, c as usize, action, true, Double::No, *place)?;
-        }
-        Order::Pass { cmd, more } => {
-            require_phase(d, st, f)?;
-            if st.phase.cmd.is_some() {
-                return Err(illegal(
-                    "this phase's command has acted; `end` closes the phase",
-                    "4.2.4",
-                ));
-            }
-            if let Some(c) = cmd {
-                let c = *c as usize;
-                if d.commands[c].side != f {
-                    return Err(illegal(
-                        format!("{} is not your command", cname(d, c)),
-                        "4.2.4",
-                    ));
-                }
-                if st.commands[c].loc == Loc::Gone {
-                    return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
-                }
-            }
-            do_pass(ctx, st, f, cmd.map(usize::from), false);
-            st.passes[f.index()] = *more;
-            st.queue.push_back(Work::EndPhase);
-            run(ctx, st)?;
-        }
-        Order::End { place } => {
-            require_phase(d, st, f)?;
-            let Some(c) = st.phase.cmd.filter(|_| st.phase.open) else {
-                return Err(illegal("no double action is open to end", "5.0(3)"));
-            };
-            if let Some((pc, h)) = place {
-                if pc.is_some_and(|x| x != c) {
-                    return Err(illegal(
-                        format!("only {} was activated this phase", cname(d, c as usize)),
-                        "2.3(3)",
-                    ));
-                }
-                check_place(d, st, c as usize, *h)?;
-                st.phase.place = Some(*h);
-            }
-            st.phase.open = false;
-            st.queue.push_back(Work::EndPhase);
-            run(ctx, st)?;
-        }
+        Order::Then { cmd, action, place } => then_order(ctx, st, f, *cmd, action, *place),
+        Order::Pass { cmd, more } => pass_order(ctx, st, f, *cmd, *more),
+        Order::End { place } => end_order(ctx, st, f, *place),
         Order::Losses(_) | Order::Rout(_) | Order::Displace { .. } | Order::Initiative(_) => {
             answer(ctx, st, f, order)?;
-            run(ctx, st)?;
+            run(ctx, st)
         }
     }
-    Ok(())
+}
+
+/// One command acts in an action phase (1.0, 4.2); an open double action
+/// takes its second action or `end` (5.0(3)).
+fn only_command(d: &Data, st: &State) -> Result<(), RuleError> {
+    let Some(c) = st.phase.cmd else {
+        return Ok(());
+    };
+    Err(if st.phase.open {
+        illegal(
+            format!(
+                "{}'s double action is open: send `then ACTION` or `end`",
+                cname(d, c.index())
+            ),
+            "5.0(3)",
+        )
+    } else {
+        illegal(
+            format!(
+                "only one command acts in an action phase; this one is {}'s",
+                cname(d, c.index())
+            ),
+            "1.0, 4.2",
+        )
+    })
+}
+
+/// `then ACTION`: the second action of a double, by the same command (5.0(3)).
+fn then_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    cmd: Option<CmdId>,
+    action: &Action,
+    place: Option<Hex>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    let ok = st
+        .phase
+        .cmd
+        .filter(|_| st.phase.actions == 1 && st.phase.double);
+    let Some(c) = ok else {
+        return Err(illegal(
+            "`then` is the second action of a double action, right after the first",
+            "5.0(3)",
+        ));
+    };
+    if let Some(x) = cmd
+        && x != c
+    {
+        return Err(illegal(
+            format!(
+                "the second action must be {}'s, who made the first",
+                cname(d, c.index())
+            ),
+            "5.0(3)",
+        ));
+    }
+    activate(ctx, st, f, c.index(), action, true, Double::No, place)
+}
+
+/// `pass [COMMAND] [N|rest]`: the phase passed, and later ones queued (4.2.4).
+fn pass_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    cmd: Option<CmdId>,
+    more: PassQueue,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    if st.phase.cmd.is_some() {
+        return Err(illegal(
+            "this phase's command has acted; `end` closes the phase",
+            "4.2.4",
+        ));
+    }
+    if let Some(c) = cmd {
+        let c = c.index();
+        if d.commands[c].side != f {
+            return Err(illegal(
+                format!("{} is not your command", cname(d, c)),
+                "4.2.4",
+            ));
+        }
+        if st.commands[c].loc == Loc::Gone {
+            return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
+        }
+    }
+    do_pass(ctx, st, f, cmd.map(CmdId::index), false);
+    st.passes[f.index()] = more;
+    st.queue.push_back(Work::EndPhase);
+    run(ctx, st)
+}
+
+/// `end [place ...]`: an open double action closed, the command placed (2.3(3), 5.0(3)).
+fn end_order(
+    ctx: &mut Ctx,
+    st: &mut State,
+    f: Faction,
+    place: Option<(Option<CmdId>, Hex)>,
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    require_phase(d, st, f)?;
+    let Some(c) = st.phase.cmd.filter(|_| st.phase.open) else {
+        return Err(illegal("no double action is open to end", "5.0(3)"));
+    };
+    if let Some((pc, h)) = place {
+        if pc.is_some_and(|x| x != c) {
+            return Err(illegal(
+                format!("only {} was activated this phase", cname(d, c.index())),
+                "2.3(3)",
+            ));
+        }
+        check_place(d, st, c.index(), h)?;
+        st.phase.place = Some(h);
+    }
+    st.phase.open = false;
+    st.queue.push_back(Work::EndPhase);
+    run(ctx, st)
 }
 
 /// The AP an action costs (4.2.1-4.2.3).
@@ -318,12 +353,12 @@ pub fn check_place(d: &Data, st: &State, c: usize, h: Hex) -> Result<(), RuleErr
 /// The units a command activates (4.2.1, 5.0(1)): its colour's combat units in
 /// or next to the command unit or to another unit so activated; off-map units
 /// count once the command may enter (ruling A10).
-pub fn chain(d: &Data, st: &State, c: usize) -> Vec<u16> {
-    let mut on: Vec<(u16, Hex)> = st
+pub fn chain(d: &Data, st: &State, c: usize) -> Vec<UnitId> {
+    let mut on: Vec<(UnitId, Hex)> = st
         .alive(d, c)
-        .filter_map(|u| st.units[u].loc.hex().map(|h| (u as u16, h)))
+        .filter_map(|u| st.units[u].loc.hex().map(|h| (UnitId::at(u), h)))
         .collect();
-    let mut out: Vec<u16> = Vec::new();
+    let mut out: Vec<UnitId> = Vec::new();
     let mut reach: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
     loop {
         let before = out.len();
@@ -344,7 +379,7 @@ pub fn chain(d: &Data, st: &State, c: usize) -> Vec<u16> {
         out.extend(
             st.alive(d, c)
                 .filter(|u| st.units[*u].loc == Loc::OffMap)
-                .map(|u| u as u16),
+                .map(UnitId::at),
         );
     }
     out.sort();
@@ -367,6 +402,69 @@ fn activate(
         return Err(illegal(m, r));
     }
     let ap = cost(d, f, action);
+    afford(d, st, f, c, action, ap, double)?;
+    // 4.2: the action points are spent on activation.
+    st.ap[f.index()] -= ap;
+    let cs: &mut CmdState = &mut st.commands[c];
+    if second {
+        // 2.3(1), 5.0(3): the command is flipped after its double action.
+        cs.double_used = true;
+        cs.acts = d.values.per_turn.max(cs.acts + 1);
+    } else if st.options.limit_two {
+        cs.acts += 1;
+    }
+    st.phase.cmd = Some(CmdId::at(c));
+    st.phase.actions += 1;
+    st.phase.open = false;
+    if double != Double::No {
+        st.phase.double = true;
+    }
+    // 5.0(4): command distance is fixed at activation, before anything moves.
+    st.phase.chain = chain(d, st, c);
+    st.phase.fought.clear();
+    st.phase.attacked.clear();
+    let focus: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
+    ctx.say(
+        format!(
+            "{} {}{} ({ap} AP; {} left)",
+            cname(d, c),
+            action.name(),
+            if second { " (second action)" } else { "" },
+            st.ap[f.index()]
+        ),
+        focus,
+    );
+    match action {
+        Action::Move(specs) => {
+            movement::execute(ctx, st, f, c, specs)?;
+            st.queue.push_back(Work::Control);
+        }
+        Action::Combat(decls) => {
+            combat::validate(d, st, f, c, decls)?;
+            st.queue.extend(decls.iter().cloned().map(Work::Decl));
+        }
+        Action::Rally => rally(ctx, st, c),
+    }
+    if let Some(h) = place {
+        // Checked now, before any roll; carried out at the end of the phase.
+        check_place(d, st, c, h)?;
+        st.phase.place = Some(h);
+    }
+    st.queue.push_back(Work::EndAction);
+    run(ctx, st)
+}
+
+/// Can the side pay for the activation, and for both actions of a double
+/// (4.2, 5.0(3))?
+fn afford(
+    d: &Data,
+    st: &State,
+    f: Faction,
+    c: usize,
+    action: &Action,
+    ap: u32,
+    double: Double,
+) -> Result<(), RuleError> {
     let rule = match action {
         Action::Move(_) => "4.2.1",
         Action::Combat(_) => "4.2.2",
@@ -401,83 +499,40 @@ fn activate(
             "4.2, 5.0(3)",
         ));
     }
-    // 4.2: the action points are spent on activation.
-    st.ap[f.index()] -= ap;
-    let cs: &mut CmdState = &mut st.commands[c];
-    if second {
-        // 2.3(1), 5.0(3): the command is flipped after its double action.
-        cs.double_used = true;
-        cs.acts = d.values.per_turn.max(cs.acts + 1);
-    } else if st.options.limit_two {
-        cs.acts += 1;
+    Ok(())
+}
+
+/// Rally (4.2.3, 7.5(3)): every activated unit on the map loses its
+/// disorganization.
+fn rally(ctx: &mut Ctx, st: &mut State, c: usize) {
+    let d = ctx.d;
+    // 4.2.3, 7.5(3): every activated unit loses its disorganization.
+    let mut n = Vec::new();
+    for u in st.phase.chain.clone() {
+        let us = &mut st.units[u];
+        if us.dis && us.loc.hex().is_some() {
+            us.dis = false;
+            n.push(d.units[u].id.clone());
+        }
     }
-    st.phase.cmd = Some(c as u8);
-    st.phase.actions += 1;
-    st.phase.open = false;
-    if double != Double::No {
-        st.phase.double = true;
-    }
-    // 5.0(4): command distance is fixed at activation, before anything moves.
-    st.phase.chain = chain(d, st, c);
-    st.phase.fought.clear();
-    st.phase.attacked.clear();
-    let focus: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
+    let hexes = st
+        .phase
+        .chain
+        .iter()
+        .filter_map(|u| st.units[*u].loc.hex())
+        .collect();
     ctx.say(
-        format!(
-            "{} {}{} ({ap} AP; {} left)",
-            cname(d, c),
-            action.name(),
-            if second { " (second action)" } else { "" },
-            st.ap[f.index()]
-        ),
-        focus,
+        if n.is_empty() {
+            format!("{} rallies; nobody was disorganized", cname(d, c))
+        } else {
+            format!(
+                "{} rallies: {} reorganized (4.2.3)",
+                cname(d, c),
+                n.join(" ")
+            )
+        },
+        hexes,
     );
-    match action {
-        Action::Move(specs) => {
-            movement::execute(ctx, st, f, c, specs)?;
-            st.queue.push_back(Work::Control);
-        }
-        Action::Combat(decls) => {
-            combat::validate(d, st, f, c, decls)?;
-            st.queue.extend(decls.iter().cloned().map(Work::Decl));
-        }
-        Action::Rally => {
-            // 4.2.3, 7.5(3): every activated unit loses its disorganization.
-            let mut n = Vec::new();
-            for u in st.phase.chain.clone() {
-                let us = &mut st.units[u as usize];
-                if us.dis && us.loc.hex().is_some() {
-                    us.dis = false;
-                    n.push(d.units[u as usize].id.clone());
-                }
-            }
-            let hexes = st
-                .phase
-                .chain
-                .iter()
-                .filter_map(|u| st.units[*u as usize].loc.hex())
-                .collect();
-            ctx.say(
-                if n.is_empty() {
-                    format!("{} rallies; nobody was disorganized", cname(d, c))
-                } else {
-                    format!(
-                        "{} rallies: {} reorganized (4.2.3)",
-                        cname(d, c),
-                        n.join(" ")
-                    )
-                },
-                hexes,
-            );
-        }
-    }
-    if let Some(h) = place {
-        // Checked now, before any roll; carried out at the end of the phase.
-        check_place(d, st, c, h)?;
-        st.phase.place = Some(h);
-    }
-    st.queue.push_back(Work::EndAction);
-    run(ctx, st)
 }
 
 fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<usize>, queued: bool) {
@@ -528,10 +583,10 @@ fn step(ctx: &mut Ctx, st: &mut State, w: Work) -> Result<Flow, RuleError> {
             priority,
         } => return Ok(combat::losses(ctx, st, side, hex, pool, steps, priority)),
         Work::AfterCombat { before } => combat::after_combat(d, st, &before),
-        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd as usize, dice)?,
-        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd as usize)),
+        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd.index(), dice)?,
+        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd.index())),
         Work::Displace => combat::find_lone(ctx, st),
-        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd as usize)),
+        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd.index())),
         Work::Control => update_control(ctx, st),
         Work::EndAction => end_action(ctx, st),
         Work::EndPhase => end_phase(ctx, st),
@@ -574,9 +629,9 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
     if st.phase.actions == 1 && st.phase.double && st.ap[f.index()] > 0 {
         if st.options.place_between
             && let (Some(c), Some(h)) = (st.phase.cmd, st.phase.place.take())
-            && check_place(ctx.d, st, c as usize, h).is_ok()
+            && check_place(ctx.d, st, c.index(), h).is_ok()
         {
-            place_command(ctx, st, c as usize, h, " between its actions (ruling A04)");
+            place_command(ctx, st, c.index(), h, " between its actions (ruling A04)");
         }
         st.phase.open = true;
         st.phase.fought.clear();
@@ -588,7 +643,7 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
 fn end_phase(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     st.phase.open = false;
-    if let Some(c) = st.phase.cmd.map(usize::from) {
+    if let Some(c) = st.phase.cmd.map(CmdId::index) {
         if let Some(h) = st.phase.place.take() {
             match check_place(d, st, c, h) {
                 Ok(()) => place_command(ctx, st, c, h, " (2.3(3))"),
@@ -776,10 +831,7 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             let mut mine = units.clone();
             mine.sort();
             if !all.contains(&mine) {
-                let ids: Vec<&str> = pool
-                    .iter()
-                    .map(|u| d.units[*u as usize].id.as_str())
-                    .collect();
+                let ids: Vec<&str> = pool.iter().map(|u| d.units[*u].id.as_str()).collect();
                 return Err(illegal(
                     format!(
                         "take {} step loss{} from the units in {hex} that fought ({}), one unit id per step",
@@ -794,23 +846,23 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             combat::apply_losses(ctx, st, &mine);
         }
         (Decision::Rout { cmd, .. }, Order::Rout(u)) => {
-            let opts = standing::rout_options(d, st, *cmd as usize);
+            let opts = standing::rout_options(d, st, cmd.index());
             if !opts.contains(u) {
                 return Err(illegal(
                     format!(
                         "the unit that routs must be one of {}'s surviving units",
-                        cname(d, *cmd as usize)
+                        cname(d, cmd.index())
                     ),
                     "7.6(1)",
                 ));
             }
             st.decision = None;
-            combat::do_rout(ctx, st, *cmd as usize, *u);
+            combat::do_rout(ctx, st, cmd.index(), *u);
         }
         (Decision::Displace { cmd, options, .. }, Order::Displace { cmd: c, to }) => {
             if c != cmd {
                 return Err(illegal(
-                    format!("the question is where {} goes", cname(d, *cmd as usize)),
+                    format!("the question is where {} goes", cname(d, cmd.index())),
                     "7.0(3)",
                 ));
             }
@@ -819,14 +871,14 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
                 return Err(illegal(
                     format!(
                         "{} goes to a hex with a combat unit of its colour: {}",
-                        cname(d, *cmd as usize),
+                        cname(d, cmd.index()),
                         hs.join(" ")
                     ),
                     "7.0(3), 7.6",
                 ));
             };
             st.decision = None;
-            place_command(ctx, st, *cmd as usize, h, " (displaced, 7.0(3))");
+            place_command(ctx, st, cmd.index(), h, " (displaced, 7.0(3))");
         }
         (Decision::Initiative { side }, Order::Initiative(a)) => {
             let first = match a {
@@ -869,16 +921,13 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
                 priority
             };
             let pick = standing::choose_losses(d, st, &all, prio, pol(s.losses));
-            let ids: Vec<&str> = pick
-                .iter()
-                .map(|u| d.units[*u as usize].id.as_str())
-                .collect();
+            let ids: Vec<&str> = pick.iter().map(|u| d.units[*u].id.as_str()).collect();
             format!("losses {}", ids.join(" "))
         }
         Decision::Rout { cmd, .. } => {
-            let opts = standing::rout_options(d, st, *cmd as usize);
+            let opts = standing::rout_options(d, st, cmd.index());
             match standing::choose_rout(d, st, &opts, &s.rout_priority) {
-                Some(u) => format!("rout {}", d.units[u as usize].id),
+                Some(u) => format!("rout {}", d.units[u].id),
                 None => String::new(),
             }
         }
@@ -889,8 +938,8 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
                 .find(|(c, _)| c == cmd)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
-            match standing::choose_displace(d, st, *cmd as usize, options, &prefs) {
-                Some(h) => format!("displace {} {h}", d.commands[*cmd as usize].id),
+            match standing::choose_displace(d, st, cmd.index(), options, &prefs) {
+                Some(h) => format!("displace {} {h}", d.commands[*cmd].id),
                 None => String::new(),
             }
         }

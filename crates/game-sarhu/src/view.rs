@@ -30,6 +30,17 @@ pub fn board(d: &Data, st: &State) -> Board {
 /// The hex map.
 pub fn hex_board(d: &Data, st: &State) -> HexBoard {
     let mut b = HexBoard::default();
+    cells(d, st, &mut b);
+    edges(d, &mut b);
+    terrain_legend(d, &mut b);
+    counter_legend(d, st, &mut b);
+    off_map(d, st, &mut b);
+    b
+}
+
+/// Each hex: terrain, place, control and counters; the activated command's
+/// hex and a combat awaiting losses highlighted.
+fn cells(d: &Data, st: &State, b: &mut HexBoard) {
     for h in d.all_hexes() {
         let Some(info) = d.hex(h) else { continue };
         let place = d.place_at(h);
@@ -51,7 +62,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
         if st
             .phase
             .cmd
-            .is_some_and(|c| st.commands[c as usize].loc == Loc::Hex(h))
+            .is_some_and(|c| st.commands[c].loc == Loc::Hex(h))
         {
             cell.highlight = true;
         }
@@ -62,6 +73,10 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
     {
         c.highlight = true;
     }
+}
+
+/// Rivers, bridges and the palisade (2.2(3)).
+fn edges(d: &Data, b: &mut HexBoard) {
     for s in &d.sides {
         b.edges.push(Edge {
             hex: s.hex,
@@ -73,6 +88,10 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
             },
         });
     }
+}
+
+/// Each terrain glyph with its cost and stacking (2.2, 1.1).
+fn terrain_legend(d: &Data, b: &mut HexBoard) {
     let mut glyphs: Vec<(char, String)> = d
         .glyphs
         .iter()
@@ -86,7 +105,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
     glyphs.sort();
     for (c, m) in glyphs {
         let t = d.glyphs[&c].terrain;
-        let tec = d.terrain[t as usize];
+        let tec = d.terrain[t];
         b.legend.push(Legend::new(
             c.to_string(),
             format!(
@@ -98,6 +117,10 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
             ),
         ));
     }
+}
+
+/// The map's symbols, then each command and its combat units in play.
+fn counter_legend(d: &Data, st: &State, b: &mut HexBoard) {
     b.legend.push(Legend::new(
         "river",
         "impassable except at a bridge (2.2(3))",
@@ -130,7 +153,7 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
             ),
         ));
         for (u, ui) in d.units.iter().enumerate() {
-            if ui.cmd as usize != c || st.units[u].loc == Loc::Out {
+            if ui.cmd.index() != c || st.units[u].loc == Loc::Out {
                 continue;
             }
             let t = d.type_of(u);
@@ -154,6 +177,10 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
             ));
         }
     }
+}
+
+/// Units not yet entered (9.0) and those eliminated, by side.
+fn off_map(d: &Data, st: &State, b: &mut HexBoard) {
     for (c, info) in d.commands.iter().enumerate() {
         let off: Vec<String> = st
             .alive(d, c)
@@ -186,7 +213,6 @@ pub fn hex_board(d: &Data, st: &State) -> HexBoard {
                 .push(format!("Eliminated ({}): {}", f.name(), gone.join(" ")));
         }
     }
-    b
 }
 
 /// Status lines.
@@ -294,7 +320,7 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
     if let Some(c) = st.phase.cmd.filter(|_| st.phase.open) {
         v.push(format!(
             "{}'s double action is open: its second action, or `end`.",
-            cname(d, c as usize)
+            cname(d, c.index())
         ));
     }
     if let Some(q) = &st.decision {

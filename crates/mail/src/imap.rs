@@ -841,11 +841,46 @@ fn open(
     report.ok(CheckStep::Connect, format!("connected to {peer}"));
     let _ = tcp.set_nodelay(true);
 
-    let inner = match (s.security, tls_config) {
+    let inner = secure(s, tcp, tls_config, connect_timeout, report)?;
+    let limits = Arc::new(std::sync::Mutex::new(Limits::new(Answer {
+        time: io_timeout,
+        bytes: USUAL_ANSWER_BYTES,
+    })));
+    let stream = ImapStream {
+        inner,
+        limits: limits.clone(),
+        received,
+    };
+    let client = greet(s, imap::Client::new(stream), report)?;
+    let (mut session, caps) = login(s, client, password, report)?;
+    let (uidvalidity, mark_folder) = select(s, &mut session, report)?;
+    Ok(Conn {
+        session,
+        limits,
+        uidvalidity,
+        idle: caps.idle,
+        mv: caps.mv,
+        uidplus: caps.uidplus,
+        mark_folder,
+    })
+}
+
+/// The TLS step: none, TLS from the start, or STARTTLS.
+fn secure(
+    s: &ImapSettings,
+    tcp: TcpStream,
+    tls_config: Option<Arc<ClientConfig>>,
+    connect_timeout: Duration,
+    report: &mut CheckReport,
+) -> Result<Inner, CheckError> {
+    let fail = |error: MailError| CheckError {
+        step: CheckStep::Tls,
+        error,
+    };
+    Ok(match (s.security, tls_config) {
         (Security::Plain, _) => Inner::Plain(tcp),
         (Security::Tls, Some(cfg)) => {
-            let stream =
-                handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail(CheckStep::Tls))?;
+            let stream = handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail)?;
             report.ok(
                 CheckStep::Tls,
                 format!("TLS, certificate valid for {}", s.host),
@@ -853,9 +888,8 @@ fn open(
             Inner::Tls(Box::new(stream))
         }
         (Security::Starttls, Some(cfg)) => {
-            let tcp = starttls(tcp, connect_timeout).map_err(fail(CheckStep::Tls))?;
-            let stream =
-                handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail(CheckStep::Tls))?;
+            let tcp = starttls(tcp, connect_timeout).map_err(fail)?;
+            let stream = handshake(&s.host, tcp, cfg, connect_timeout).map_err(fail)?;
             report.ok(
                 CheckStep::Tls,
                 format!("STARTTLS, certificate valid for {}", s.host),
@@ -868,17 +902,20 @@ fn open(
                 error: MailError::Config("no TLS configuration".into()),
             });
         }
+    })
+}
+
+/// The greeting step: the server's greeting (unless STARTTLS read it) and
+/// its capabilities before login.
+fn greet(
+    s: &ImapSettings,
+    mut client: imap::Client<ImapStream>,
+    report: &mut CheckReport,
+) -> Result<imap::Client<ImapStream>, CheckError> {
+    let fail = |error: MailError| CheckError {
+        step: CheckStep::Greeting,
+        error,
     };
-    let limits = Arc::new(std::sync::Mutex::new(Limits::new(Answer {
-        time: io_timeout,
-        bytes: USUAL_ANSWER_BYTES,
-    })));
-    let stream = ImapStream {
-        inner,
-        limits: limits.clone(),
-        received,
-    };
-    let mut client = imap::Client::new(stream);
     if s.security == Security::Starttls {
         // The greeting was read before STARTTLS, on the plain connection.
         client.greeting_read = true;
@@ -886,7 +923,7 @@ fn open(
         let greeting = client
             .read_greeting()
             .map_err(|e| classify(e, "reading the greeting"))
-            .map_err(fail(CheckStep::Greeting))?;
+            .map_err(fail)?;
         let g = String::from_utf8_lossy(&greeting);
         if !g.starts_with("* OK") {
             return Err(CheckError {
@@ -898,7 +935,7 @@ fn open(
     let caps = client
         .capabilities()
         .map_err(|e| classify(e, "CAPABILITY"))
-        .map_err(fail(CheckStep::Greeting))?;
+        .map_err(fail)?;
     if caps.has_str("LOGINDISABLED") {
         return Err(CheckError {
             step: CheckStep::Login,
@@ -906,7 +943,23 @@ fn open(
         });
     }
     report.ok(CheckStep::Greeting, "IMAP server answered");
+    Ok(client)
+}
 
+/// What the server offers after login.
+struct Caps {
+    idle: bool,
+    mv: bool,
+    uidplus: bool,
+}
+
+/// The login step, and the capabilities after it.
+fn login(
+    s: &ImapSettings,
+    client: imap::Client<ImapStream>,
+    password: &str,
+    report: &mut CheckReport,
+) -> Result<(Session, Caps), CheckError> {
     let mut session = client
         .login(&s.username, password)
         .map_err(|(e, _)| CheckError {
@@ -917,27 +970,45 @@ fn open(
     let caps = session
         .capabilities()
         .map_err(|e| classify(e, "CAPABILITY"))
-        .map_err(fail(CheckStep::Login))?;
-    let idle = caps.has_str("IDLE");
-    let mv = caps.has_str("MOVE");
-    let uidplus = caps.has_str("UIDPLUS");
+        .map_err(|error| CheckError {
+            step: CheckStep::Login,
+            error,
+        })?;
+    let caps = Caps {
+        idle: caps.has_str("IDLE"),
+        mv: caps.has_str("MOVE"),
+        uidplus: caps.has_str("UIDPLUS"),
+    };
     report.ok(
         CheckStep::Login,
         format!(
             "logged in as {} (IDLE: {}, MOVE: {}, UIDPLUS: {})",
             s.username,
-            yes(idle),
-            yes(mv),
-            yes(uidplus)
+            yes(caps.idle),
+            yes(caps.mv),
+            yes(caps.uidplus)
         ),
     );
+    Ok((session, caps))
+}
 
-    let delimiter = hierarchy_delimiter(&mut session).map_err(fail(CheckStep::Folder))?;
+/// The folder step: the folder selected, writable and able to keep the
+/// mark; its UIDVALIDITY and the mark folder in the server's own separator.
+fn select(
+    s: &ImapSettings,
+    session: &mut Session,
+    report: &mut CheckReport,
+) -> Result<(u32, String), CheckError> {
+    let fail = |error: MailError| CheckError {
+        step: CheckStep::Folder,
+        error,
+    };
+    let delimiter = hierarchy_delimiter(session).map_err(fail)?;
     let folder = server_folder(&s.folder, &delimiter);
     let mut mark_folder = String::new();
     if s.mark == Mark::Move {
         mark_folder = server_folder(&s.mark_folder, &delimiter);
-        ensure_folder(&mut session, &mark_folder).map_err(fail(CheckStep::Folder))?;
+        ensure_folder(session, &mark_folder).map_err(fail)?;
     }
     let mailbox = session.select(&folder).map_err(|e| CheckError {
         step: CheckStep::Folder,
@@ -987,15 +1058,7 @@ fn open(
             mailbox.exists
         ),
     );
-    Ok(Conn {
-        session,
-        limits,
-        uidvalidity,
-        idle,
-        mv,
-        uidplus,
-        mark_folder,
-    })
+    Ok((uidvalidity, mark_folder))
 }
 
 fn yes(b: bool) -> &'static str {
