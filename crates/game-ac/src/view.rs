@@ -151,31 +151,9 @@ pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
         st.year(),
         (st.year() + 4) % 100
     ));
-    status.push(match &st.stage {
-        Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.people()),
-        Stage::SetupSealed => "Set-up: both players place their forces, sealed (26.0)".into(),
-        Stage::Initiative => format!(
-            "Initiative phase: the {} choose (7.2)",
-            bop::favoured(st.bop).people()
-        ),
-        Stage::Economy => "Income/expenditure phase (sealed)".into(),
-        Stage::Choice(q) => format!("Random events: the {} choose (8.0)", q.who.people()),
-        Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
-        Stage::Over => "The game is over".into(),
-    });
+    status.push(stage_line(st));
     status.push(format!("Balance of Power: {}", bop::describe(d, st.bop)));
-    for p in Power::ALL {
-        let regions: Vec<&str> = (0..d.regions.len())
-            .filter(|i| st.control[*i] == Some(p))
-            .map(|i| d.regions[i].code.as_str())
-            .collect();
-        status.push(format!("{} control: {}", p.name(), regions.join(" ")));
-    }
-    let neutral: Vec<&str> = (0..d.regions.len())
-        .filter(|i| st.control[*i].is_none())
-        .map(|i| d.regions[i].code.as_str())
-        .collect();
-    status.push(format!("Neutral: {}", neutral.join(" ")));
+    status.extend(control_lines(d, st));
     // 23.0: open agreements are public, terms and all.
     for o in &st.offers {
         let terms: Vec<String> = o
@@ -199,34 +177,7 @@ pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
     }
     for p in Power::ALL {
         if owns(viewer, p) {
-            status.push(format!(
-                "{}: {} pounds, {} SP",
-                p.name(),
-                st.treasury[p.index()],
-                st.sp[p.index()]
-            ));
-            let (vp, _) = victory::points(d, st, p);
-            status.push(format!("{} victory points now: {vp}", p.name()));
-            for b in [super::data::Base::India, super::data::Base::Urals] {
-                if b.owner() == p {
-                    let ids: Vec<String> = st
-                        .units_at(Loc::Base(b))
-                        .map(|u| st.unit(u).id.clone())
-                        .collect();
-                    let ags: Vec<String> = st
-                        .agents_at(Loc::Base(b))
-                        .map(|a| d.agents[a].id.clone())
-                        .collect();
-                    status.push(format!("{}: {} {}", b.name(), ids.join(" "), ags.join(" ")));
-                }
-            }
-            if !st.plans[p.index()].is_empty() {
-                status.push(format!(
-                    "{} sealed economy orders: {}",
-                    p.name(),
-                    st.plans[p.index()].len()
-                ));
-            }
+            status.extend(own_lines(d, st, p));
         }
     }
     let markers: Vec<String> = st
@@ -255,4 +206,72 @@ pub fn view(d: &Data, st: &State, viewer: Viewer) -> View {
             d, st, viewer,
         ))),
     }
+}
+
+/// The phase in progress, and who acts.
+fn stage_line(st: &State) -> String {
+    match &st.stage {
+        Stage::Setup(p) => format!("Set-up: the {} place their forces (26.0)", p.people()),
+        Stage::SetupSealed => "Set-up: both players place their forces, sealed (26.0)".into(),
+        Stage::Initiative => format!(
+            "Initiative phase: the {} choose (7.2)",
+            bop::favoured(st.bop).people()
+        ),
+        Stage::Economy => "Income/expenditure phase (sealed)".into(),
+        Stage::Choice(q) => format!("Random events: the {} choose (8.0)", q.who.people()),
+        Stage::Ops(ph) => format!("{} operations phase {} of 5", ph.side.name(), ph.k),
+        Stage::Over => "The game is over".into(),
+    }
+}
+
+/// The regions each power controls, and the neutral ones.
+fn control_lines(d: &Data, st: &State) -> Vec<String> {
+    let mut status = Vec::new();
+    for p in Power::ALL {
+        let regions: Vec<&str> = (0..d.regions.len())
+            .filter(|i| st.control[*i] == Some(p))
+            .map(|i| d.regions[i].code.as_str())
+            .collect();
+        status.push(format!("{} control: {}", p.name(), regions.join(" ")));
+    }
+    let neutral: Vec<&str> = (0..d.regions.len())
+        .filter(|i| st.control[*i].is_none())
+        .map(|i| d.regions[i].code.as_str())
+        .collect();
+    status.push(format!("Neutral: {}", neutral.join(" ")));
+    status
+}
+
+/// What only `p`'s player sees: his treasury, supply, victory points, home
+/// base and how many economy orders he has sealed.
+fn own_lines(d: &Data, st: &State, p: Power) -> Vec<String> {
+    let mut status = vec![format!(
+        "{}: {} pounds, {} SP",
+        p.name(),
+        st.treasury[p.index()],
+        st.sp[p.index()]
+    )];
+    let (vp, _) = victory::points(d, st, p);
+    status.push(format!("{} victory points now: {vp}", p.name()));
+    for b in [super::data::Base::India, super::data::Base::Urals] {
+        if b.owner() == p {
+            let ids: Vec<String> = st
+                .units_at(Loc::Base(b))
+                .map(|u| st.unit(u).id.clone())
+                .collect();
+            let ags: Vec<String> = st
+                .agents_at(Loc::Base(b))
+                .map(|a| d.agents[a].id.clone())
+                .collect();
+            status.push(format!("{}: {} {}", b.name(), ids.join(" "), ags.join(" ")));
+        }
+    }
+    if !st.plans[p.index()].is_empty() {
+        status.push(format!(
+            "{} sealed economy orders: {}",
+            p.name(),
+            st.plans[p.index()].len()
+        ));
+    }
+    status
 }

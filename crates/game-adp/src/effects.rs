@@ -6,7 +6,7 @@
 use super::action::{self, Terms};
 use super::cards::{Card, Filter, Step, Who};
 use super::data::{CardNo, Data, SpaceNo};
-use super::orders::Action;
+use super::orders::{Action, Op};
 use super::pieces::{Faction, Kind, Piece};
 use super::state::{Lasting, State};
 use umpire_core::dice::Dice;
@@ -278,23 +278,7 @@ fn one(
             st.next_eligibility[who(*w, f).index()] = Some(false);
         }
         Step::FreeOp(_) => {}
-        Step::Grant { to, ops } => {
-            // 5.5: the grantee decides next (digest D4).
-            if let super::state::Stage::Card(t) = &mut st.stage {
-                t.grant = Some(super::sequence::Grant {
-                    faction: *to,
-                    card: card.number,
-                    shaded,
-                });
-            }
-            let names: Vec<&str> = ops.iter().map(|o| o.key()).collect();
-            ev.push(Event::say(format!(
-                "{} grants the {} a free {} (5.5)",
-                card.label(),
-                to.name(),
-                names.join(" or ")
-            )));
-        }
+        Step::Grant { to, ops } => ev.push(grant(st, card, shaded, *to, ops)),
         Step::Capability(m) => {
             st.capabilities.retain(|l| l.card != card.number);
             st.capabilities.push(Lasting {
@@ -321,6 +305,25 @@ fn one(
         }
     }
     Ok(ev)
+}
+
+/// 5.5: a free Operation granted to another faction, who decides next
+/// (digest D4).
+fn grant(st: &mut State, card: &Card, shaded: bool, to: Faction, ops: &[Op]) -> Event {
+    if let super::state::Stage::Card(t) = &mut st.stage {
+        t.grant = Some(super::sequence::Grant {
+            faction: to,
+            card: card.number,
+            shaded,
+        });
+    }
+    let names: Vec<&str> = ops.iter().map(|o| o.key()).collect();
+    Event::say(format!(
+        "{} grants the {} a free {} (5.5)",
+        card.label(),
+        to.name(),
+        names.join(" or ")
+    ))
 }
 
 /// Places an Event's pieces in the named spaces, Bases as room allows

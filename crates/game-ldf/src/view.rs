@@ -56,7 +56,32 @@ pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
             v.push(format!("{} hand: {}", p.name(), chit_list(d, st.hand(p))));
         }
     }
+    v.push(powers(st));
+    let hexes = |s: &std::collections::BTreeSet<umpire_core::hex::Hex>| {
+        if s.is_empty() {
+            "none".to_string()
+        } else {
+            s.iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    v.push(format!("Looted: {}", hexes(&st.looted)));
     v.push(format!(
+        "Rebuilding: {}; fortifying: {}",
+        hexes(&st.rebuilding),
+        st.fortify.map_or("none".into(), |h| h.to_string())
+    ));
+    v.push(dead_pile(d, st));
+    v.extend(stacks(d, st));
+    v
+}
+
+/// Palmyra, the Gallic Empire, Parthia, the cavalry reserve and riverine
+/// movement.
+fn powers(st: &State) -> String {
+    format!(
         "Palmyra: {}; Gallic Empire: {}; Parthia: {}; cavalry reserve: {}; riverine movement: {}",
         match st.palmyra {
             Palmyra::Inactive => "inactive",
@@ -79,30 +104,18 @@ pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
         } else {
             "available"
         }
-    ));
-    let hexes = |s: &std::collections::BTreeSet<umpire_core::hex::Hex>| {
-        if s.is_empty() {
-            "none".to_string()
-        } else {
-            s.iter()
-                .map(|h| h.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-    };
-    v.push(format!("Looted: {}", hexes(&st.looted)));
-    v.push(format!(
-        "Rebuilding: {}; fortifying: {}",
-        hexes(&st.rebuilding),
-        st.fortify.map_or("none".into(), |h| h.to_string())
-    ));
+    )
+}
+
+/// The dead pile, by kind.
+fn dead_pile(d: &Data, st: &State) -> String {
     let mut dead: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, s) in st.units.iter().enumerate() {
         if s.loc == Loc::Dead {
             *dead.entry(d.units[i].kind.name()).or_default() += 1;
         }
     }
-    v.push(format!(
+    format!(
         "Dead pile: {}",
         if dead.is_empty() {
             "empty".to_string()
@@ -112,7 +125,12 @@ pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         }
-    ));
+    )
+}
+
+/// Each stack on the map (* rebel, ^ Gallic).
+fn stacks(d: &Data, st: &State) -> Vec<String> {
+    let mut v = Vec::new();
     let mut stacks: BTreeMap<umpire_core::hex::Hex, Vec<String>> = BTreeMap::new();
     for (u, h) in st.on_map() {
         let s = st.unit(u);

@@ -240,28 +240,7 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
         ));
     }
     for f in Faction::ALL {
-        let mut parts = Vec::new();
-        for (c, info) in d.commands.iter().enumerate() {
-            if info.side != f {
-                continue;
-            }
-            let cs = &st.commands[c];
-            let at = match cs.loc {
-                Loc::Hex(h) => h.to_string(),
-                Loc::OffMap => "off-map".into(),
-                Loc::Gone => "defeated".into(),
-                Loc::Out => "not in play".into(),
-            };
-            let mut marks = format!("{} act.", cs.acts);
-            if cs.double_used {
-                marks.push_str(", flipped");
-            }
-            if st.turn < info.entry_turn {
-                marks = format!("from turn {}", info.entry_turn);
-            }
-            parts.push(format!("{} ({}) {at} [{marks}]", info.name, info.id));
-        }
-        v.push(format!("{}: {}.", f.name(), parts.join("; ")));
+        v.push(commands_line(d, st, f));
     }
     let marks: Vec<String> = d
         .places
@@ -285,26 +264,7 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
         marks.join(", ")
     ));
     for f in Faction::ALL {
-        let gone: Vec<&str> = (0..d.units.len())
-            .filter(|u| d.units[*u].side == f && st.units[*u].loc == Loc::Gone)
-            .map(|u| d.units[u].id.as_str())
-            .collect();
-        let wiped: Vec<&str> = victory::wiped(d, st, f)
-            .into_iter()
-            .map(|c| cname(d, c))
-            .collect();
-        if !gone.is_empty() {
-            v.push(format!(
-                "{} eliminated: {}{}",
-                f.name(),
-                gone.join(" "),
-                if wiped.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (troops wiped out: {})", wiped.join(", "))
-                }
-            ));
-        }
+        v.extend(eliminated_line(d, st, f));
     }
     for f in Faction::ALL {
         match st.passes[f.index()] {
@@ -330,6 +290,56 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
         v.push(format!("Game over: {}", o.summary));
     }
     v
+}
+
+/// Where each of the side's commands is, and its markers (2.3, 2.5.5).
+fn commands_line(d: &Data, st: &State, f: Faction) -> String {
+    let mut parts = Vec::new();
+    for (c, info) in d.commands.iter().enumerate() {
+        if info.side != f {
+            continue;
+        }
+        let cs = &st.commands[c];
+        let at = match cs.loc {
+            Loc::Hex(h) => h.to_string(),
+            Loc::OffMap => "off-map".into(),
+            Loc::Gone => "defeated".into(),
+            Loc::Out => "not in play".into(),
+        };
+        let mut marks = format!("{} act.", cs.acts);
+        if cs.double_used {
+            marks.push_str(", flipped");
+        }
+        if st.turn < info.entry_turn {
+            marks = format!("from turn {}", info.entry_turn);
+        }
+        parts.push(format!("{} ({}) {at} [{marks}]", info.name, info.id));
+    }
+    format!("{}: {}.", f.name(), parts.join("; "))
+}
+
+/// The side's eliminated combat units, and its commands whose troops are wiped out.
+fn eliminated_line(d: &Data, st: &State, f: Faction) -> Option<String> {
+    let gone: Vec<&str> = (0..d.units.len())
+        .filter(|u| d.units[*u].side == f && st.units[*u].loc == Loc::Gone)
+        .map(|u| d.units[u].id.as_str())
+        .collect();
+    let wiped: Vec<&str> = victory::wiped(d, st, f)
+        .into_iter()
+        .map(|c| cname(d, c))
+        .collect();
+    (!gone.is_empty()).then(|| {
+        format!(
+            "{} eliminated: {}{}",
+            f.name(),
+            gone.join(" "),
+            if wiped.is_empty() {
+                String::new()
+            } else {
+                format!(" (troops wiped out: {})", wiped.join(", "))
+            }
+        )
+    })
 }
 
 /// The view of one side (both see everything).
