@@ -11,7 +11,7 @@ use umpire::core::movefile::SourceLine;
 use umpire::core::record::{Body, FORMAT, Opening, Record, RulesetVersion, SideDecl};
 use umpire::core::ruleset::{
     Await, AwaitKind, DynRuleset, Event, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
-    Setup, Side, View,
+    Setup, SetupError, Side, View,
 };
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 
@@ -39,7 +39,7 @@ impl Ruleset for Tally {
             options: Vec::new(),
         }
     }
-    fn setup(&self, _: &Setup) -> Result<Self::State, String> {
+    fn setup(&self, _: &Setup) -> Result<Self::State, SetupError> {
         Ok((0, 0))
     }
     fn prompt(&self, state: &Self::State) -> Prompt {

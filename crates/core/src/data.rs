@@ -13,8 +13,86 @@ use super::hash::{Digest, Tagged};
 use super::ruleset::DynRuleset;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::sync::{Arc, OnceLock};
 use toml::{Table, Value};
+
+/// One problem found in a game's data files, naming the file, table or
+/// value (`oob.unit[ds.c1].cs: want a whole number ≥ 0, found -1`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DataError(pub String);
+
+impl std::ops::Deref for DataError {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for DataError {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for DataError {
+    fn from(s: String) -> DataError {
+        DataError(s)
+    }
+}
+
+/// Every problem found in a game's data files, in the order found; shown
+/// joined by `; ` (the CLI lists them one a line).
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+pub struct DataErrors(pub Vec<DataError>);
+
+impl fmt::Display for DataErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(&e.0)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for DataErrors {
+    type Target = [DataError];
+    fn deref(&self) -> &[DataError] {
+        &self.0
+    }
+}
+
+impl From<Vec<String>> for DataErrors {
+    fn from(v: Vec<String>) -> DataErrors {
+        DataErrors(v.into_iter().map(DataError).collect())
+    }
+}
+
+impl From<String> for DataErrors {
+    fn from(s: String) -> DataErrors {
+        DataErrors(vec![DataError(s)])
+    }
+}
+
+impl IntoIterator for DataErrors {
+    type Item = DataError;
+    type IntoIter = std::vec::IntoIter<DataError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a DataErrors {
+    type Item = &'a DataError;
+    type IntoIter = std::slice::Iter<'a, DataError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
 
 /// The four provenance kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -356,7 +434,7 @@ impl<'a> Files<'a> {
     pub fn new(
         files: &'static [DataFile],
         replaced: &'a BTreeMap<String, String>,
-    ) -> Result<Files<'a>, Vec<String>> {
+    ) -> Result<Files<'a>, DataErrors> {
         let unknown: Vec<String> = replaced
             .keys()
             .filter(|k| !files.iter().any(|f| f.name == k.as_str()))
@@ -372,7 +450,7 @@ impl<'a> Files<'a> {
         if unknown.is_empty() {
             Ok(Files { files, replaced })
         } else {
-            Err(unknown)
+            Err(unknown.into())
         }
     }
 
@@ -419,8 +497,8 @@ impl<D> Embedded<D> {
     pub fn load(
         &self,
         files: &Files,
-        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
-    ) -> Result<Arc<D>, Vec<String>> {
+        load: impl FnOnce(&Files) -> Result<D, DataErrors>,
+    ) -> Result<Arc<D>, DataErrors> {
         if !files.is_embedded() {
             return load(files).map(Arc::new);
         }
@@ -438,7 +516,7 @@ impl<D> Embedded<D> {
         &self,
         game: &str,
         files: &'static [DataFile],
-        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
+        load: impl FnOnce(&Files) -> Result<D, DataErrors>,
     ) -> Arc<D> {
         static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
         let none = NONE.get_or_init(BTreeMap::new);
@@ -448,7 +526,7 @@ impl<D> Embedded<D> {
         };
         match self.load(&files, load) {
             Ok(d) => d,
-            Err(e) => panic!("the embedded {game} data is broken: {}", e.join("; ")),
+            Err(e) => panic!("the embedded {game} data is broken: {e}"),
         }
     }
 }
@@ -460,10 +538,10 @@ impl<D> Default for Embedded<D> {
 }
 
 /// Builds a game's ruleset over its data files.
-pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, Vec<String>>;
+pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, DataErrors>;
 
 /// Checks a game's data files: the summary, or every problem found.
-pub type Check = fn(&Files) -> Result<DataCheck, Vec<String>>;
+pub type Check = fn(&Files) -> Result<DataCheck, DataErrors>;
 
 /// How a game registers itself: everything the registry, the CLI and the
 /// service need to know about it, so that adding a game is one line in
@@ -522,11 +600,7 @@ impl Descriptor {
         };
         match (self.build)(&files) {
             Ok(r) => r,
-            Err(e) => panic!(
-                "the embedded {} data is broken: {}",
-                self.name,
-                e.join("; ")
-            ),
+            Err(e) => panic!("the embedded {} data is broken: {e}", self.name),
         }
     }
 
@@ -534,7 +608,7 @@ impl Descriptor {
     pub fn with_data(
         &self,
         replaced: &BTreeMap<String, String>,
-    ) -> Result<Arc<dyn DynRuleset>, Vec<String>> {
+    ) -> Result<Arc<dyn DynRuleset>, DataErrors> {
         (self.build)(&Files::new(self.files, replaced)?)
     }
 
@@ -563,7 +637,7 @@ impl Descriptor {
     pub fn check_data(
         &self,
         replaced: &BTreeMap<String, String>,
-    ) -> Result<Vec<String>, Vec<String>> {
+    ) -> Result<Vec<String>, DataErrors> {
         let files = Files::new(self.files, replaced)?;
         match self.check {
             Some(check) => check(&files).map(|c| c.lines()),

@@ -6,6 +6,7 @@ use super::geom::Sq;
 use super::prov::{self, ProvKind, Tag};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use umpire_core::data::DataErrors;
 use umpire_core::data::DataFile;
 use umpire_core::hash::{Digest, Tagged};
 
@@ -1301,18 +1302,13 @@ pub(super) fn route_side(f: Sq, t: Sq) -> Option<u8> {
 
 impl Data {
     /// The embedded data.
-    pub fn embedded() -> Result<Data, Vec<String>> {
+    pub fn embedded() -> Result<Data, DataErrors> {
         Data::load(MAP_TOML, UNITS_TOML, TABLES_TOML, SCENARIOS_TOML)
     }
 
     /// Reads and checks the four files, with every check of the printed
     /// game ([`Checks::Full`]): the embedded data and a club's replacement.
-    pub fn load(
-        map: &str,
-        units: &str,
-        tables: &str,
-        scenarios: &str,
-    ) -> Result<Data, Vec<String>> {
+    pub fn load(map: &str, units: &str, tables: &str, scenarios: &str) -> Result<Data, DataErrors> {
         Data::load_checked(map, units, tables, scenarios, Checks::Full)
     }
 
@@ -1323,7 +1319,7 @@ impl Data {
         units: &str,
         tables: &str,
         scenarios: &str,
-    ) -> Result<Data, Vec<String>> {
+    ) -> Result<Data, DataErrors> {
         Data::load_checked(map, units, tables, scenarios, Checks::Fixture)
     }
 
@@ -1334,7 +1330,7 @@ impl Data {
         tables: &str,
         scenarios: &str,
         checks: Checks,
-    ) -> Result<Data, Vec<String>> {
+    ) -> Result<Data, DataErrors> {
         let mut tags = Vec::new();
         let mut errors = Vec::new();
         let m: Option<RawMapFile> = read("map.toml", map, &mut tags, &mut errors);
@@ -1342,7 +1338,7 @@ impl Data {
         let t: Option<Numbers> = read("tables.toml", tables, &mut tags, &mut errors);
         let s: Option<RawScenarios> = read("scenarios.toml", scenarios, &mut tags, &mut errors);
         let (Some(m), Some(u), Some(t), Some(s)) = (m, u, t, s) else {
-            return Err(errors);
+            return Err(errors.into());
         };
         let hash = Tagged::new("umpire-ac-data-v1")
             .field(map.as_bytes())
@@ -1359,7 +1355,7 @@ impl Data {
         let d = super::build::build(raw, tags, hash, checks, &mut errors);
         match d {
             Some(d) if errors.is_empty() => Ok(d),
-            _ => Err(errors),
+            _ => Err(errors.into()),
         }
     }
 

@@ -55,12 +55,13 @@ use orders::Order;
 use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError,
+    Ruleset, RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// How the income/expenditure round is awaited: as the engine's sealed round
@@ -83,7 +84,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     earlier: &[],
 };
 
-fn load(files: &Files) -> Result<Data, Vec<String>> {
+fn load(files: &Files) -> Result<Data, DataErrors> {
     Data::load(
         files.get("map.toml"),
         files.get("units.toml"),
@@ -92,13 +93,13 @@ fn load(files: &Files) -> Result<Data, Vec<String>> {
     )
 }
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
     Ok(Arc::new(Ac {
         data: EMBEDDED.load(files, load)?,
     }))
 }
 
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+fn check(files: &Files) -> Result<DataCheck, DataErrors> {
     let d = load(files)?;
     Ok(DataCheck {
         hash: d.hash,
@@ -143,7 +144,7 @@ impl Ac {
     }
 
     /// The game over other data files (a club's own, or a fixture), by file name.
-    pub fn with_data(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+    pub fn with_data(files: &BTreeMap<String, String>) -> Result<Ac, DataErrors> {
         let f = |n: &str, e: &'static str| files.get(n).map_or(e, String::as_str).to_string();
         let d = Data::load(
             &f("map.toml", data::MAP_TOML),
@@ -158,7 +159,7 @@ impl Ac {
     /// `map.toml` and `scenarios.toml` are the fixture's own; `units.toml`
     /// and `tables.toml` default to the embedded files, whose pieces and key
     /// cities of regions the fixture's map leaves out are left out too.
-    pub fn fixture(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+    pub fn fixture(files: &BTreeMap<String, String>) -> Result<Ac, DataErrors> {
         let own = |n: &str| {
             files
                 .get(n)
@@ -365,13 +366,14 @@ impl Ruleset for Ac {
         Some(Arc::new(self.at(version)))
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if names != ["british", "russian"] {
             return Err(format!(
                 "ac's sides are british and russian, in that order; got {}",
                 setup.sides.join(", ")
-            ));
+            )
+            .into());
         }
         let (options, base) = read_options(setup)?;
         let d = &*self.data;
@@ -392,7 +394,7 @@ impl Ruleset for Ac {
         } else {
             sc.turns
         };
-        setup::new_state(d, idx, turns, options)
+        Ok(setup::new_state(d, idx, turns, options)?)
     }
 
     fn prompt(&self, st: &State) -> Prompt {
@@ -627,8 +629,8 @@ impl Ruleset for Ac {
             .unwrap_or_default()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 }
 

@@ -58,12 +58,13 @@ use pieces::Faction;
 use seats::{MODES, Seats};
 use state::{Options, Stage};
 use std::sync::Arc;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo, ScenarioInfo, Setup,
-    Side, View,
+    Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
+    ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"); see `Ruleset::info` for
@@ -136,13 +137,13 @@ const EARLIER: &[umpire_core::data::EarlierData] = &[
     ),
 ];
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
     Ok(Arc::new(Adp {
         data: EMBEDDED.load(files, Data::from_files)?,
     }))
 }
 
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+fn check(files: &Files) -> Result<DataCheck, DataErrors> {
     Ok(data::summary(&Data::from_files(files)?))
 }
 
@@ -164,12 +165,7 @@ impl Adp {
     }
 
     /// The game over other data files (a club's own), in [`data::FILES`] order.
-    pub fn with_data(
-        map: &str,
-        forces: &str,
-        cards: &str,
-        setup: &str,
-    ) -> Result<Adp, Vec<String>> {
+    pub fn with_data(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Adp, DataErrors> {
         Ok(Adp {
             data: Arc::new(Data::load(map, forces, cards, setup)?),
         })
@@ -182,7 +178,7 @@ impl Adp {
     /// ([`data::Scope::Fixture`]): a small map needs neither the printed
     /// game's counts nor the embedded Non-player file, which names the real
     /// spaces. A club's data keep every check (`umpire data check adp`).
-    pub fn fixture(files: &std::collections::BTreeMap<String, String>) -> Result<Adp, Vec<String>> {
+    pub fn fixture(files: &std::collections::BTreeMap<String, String>) -> Result<Adp, DataErrors> {
         let files = Files::new(data::FILES, files)?;
         Ok(Adp {
             data: Arc::new(Data::fixture(&files)?),
@@ -395,7 +391,7 @@ impl Ruleset for Adp {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         let d = &*self.data;
         let Some(mode) = MODES
             .iter()
@@ -406,7 +402,8 @@ impl Ruleset for Adp {
                 "adp has the scenarios {}, not {:?}",
                 names.join(", "),
                 setup.scenario
-            ));
+            )
+            .into());
         };
         let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
         let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -416,7 +413,8 @@ impl Ruleset for Adp {
                 setup.scenario,
                 want.join(", "),
                 setup.sides.join(", ")
-            ));
+            )
+            .into());
         }
         let mut options = Options::default();
         let mut short = false;
@@ -432,9 +430,9 @@ impl Ruleset for Adp {
                 }
                 ("deception", "no") => options.deception = false,
                 _ => {
-                    return Err(format!(
-                        "option {k}={v:?} is not allowed; see `umpire rules adp`"
-                    ));
+                    return Err(
+                        format!("option {k}={v:?} is not allowed; see `umpire rules adp`").into(),
+                    );
                 }
             }
         }
@@ -609,8 +607,8 @@ impl Ruleset for Adp {
             .collect()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants::check(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants::check(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {

@@ -52,12 +52,13 @@ use data::Kind;
 use orders::Order;
 use state::{Faction, Loc, Options, Player, Stage};
 use std::sync::Arc;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError,
+    Ruleset, RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset, over a data set.
@@ -86,14 +87,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     earlier: &[],
 };
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
     Ok(Arc::new(Ldf {
         data: EMBEDDED.load(files, Data::from_files)?,
         version: VERSION,
     }))
 }
 
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+fn check(files: &Files) -> Result<DataCheck, DataErrors> {
     let d = Data::from_files(files)?;
     let s = check_loaded(&d)?;
     let join = |m: &std::collections::BTreeMap<String, usize>| {
@@ -144,7 +145,7 @@ impl Ldf {
     }
 
     /// The game over other data files (a club's own map, counters, tables).
-    pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+    pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, DataErrors> {
         Ok(Ldf {
             data: Arc::new(Data::load(map, oob, tables)?),
             version: VERSION,
@@ -155,7 +156,7 @@ impl Ldf {
     /// the embedded counters and tables): read as [`Ldf::with_data`] reads a
     /// club's files, checked only for what the engine needs, not for the
     /// rulebook's fixed hexes and counts ([`Data::fixture`]).
-    pub fn from_fixture(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+    pub fn from_fixture(map: &str, oob: &str, tables: &str) -> Result<Ldf, DataErrors> {
         Ok(Ldf {
             data: Arc::new(Data::fixture(map, oob, tables)?),
             version: VERSION,
@@ -179,7 +180,7 @@ impl Ldf {
 
 fn player(side: Side) -> Result<Player, RuleError> {
     Player::from_index(side.index())
-        .ok_or_else(|| RuleError::illegal("Lest Darkness Fall has two sides, roman and gp", ""))
+        .ok_or_else(|| RuleError::unruled("Lest Darkness Fall has two sides, roman and gp"))
 }
 
 fn line_err(lines: &[SourceLine], e: RuleError) -> OrderError {
@@ -348,19 +349,19 @@ impl Ruleset for Ldf {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         if setup.scenario != "campaign" {
-            return Err(format!(
-                "ldf has one scenario, `campaign`, not {:?}",
-                setup.scenario
-            ));
+            return Err(
+                format!("ldf has one scenario, `campaign`, not {:?}", setup.scenario).into(),
+            );
         }
         let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if names != ["roman", "gp"] {
             return Err(format!(
                 "ldf's sides are roman and gp, declared in that order; got {}",
                 setup.sides.join(", ")
-            ));
+            )
+            .into());
         }
         Ok(setup::initial(&self.data, read_options(setup)?))
     }
@@ -510,8 +511,8 @@ impl Ruleset for Ldf {
         }
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {

@@ -32,12 +32,13 @@ pub use state::State;
 use orders::Order;
 use state::{Decision, Options, RetreatRule};
 use std::sync::Arc;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
-    ScenarioInfo, Setup, Side, View,
+    Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
+    RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset, over a data set (the embedded one, or a fixture's).
@@ -57,13 +58,13 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     earlier: &[],
 };
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
+fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
     Ok(Arc::new(Sarhu {
         data: EMBEDDED.load(files, Data::from_files)?,
     }))
 }
 
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
+fn check(files: &Files) -> Result<DataCheck, DataErrors> {
     let d = Data::from_files(files)?;
     Ok(data::check_loaded(&d)?.check(d.hash))
 }
@@ -102,7 +103,7 @@ impl Sarhu {
         oob: &str,
         tables: &str,
         strict: bool,
-    ) -> Result<Sarhu, Vec<String>> {
+    ) -> Result<Sarhu, DataErrors> {
         Ok(Sarhu {
             data: Arc::new(Data::load(map, oob, tables, strict)?),
         })
@@ -128,9 +129,8 @@ fn faction(side: Side) -> Result<Faction, RuleError> {
     match side.0 {
         0 => Ok(Faction::Ming),
         1 => Ok(Faction::Jurchen),
-        _ => Err(RuleError::illegal(
+        _ => Err(RuleError::unruled(
             "Strike on Sarhu has two sides, ming and jurchen",
-            "",
         )),
     }
 }
@@ -266,19 +266,21 @@ impl Ruleset for Sarhu {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         if setup.scenario != "historical" {
             return Err(format!(
                 "sarhu has one scenario, `historical`, not {:?}",
                 setup.scenario
-            ));
+            )
+            .into());
         }
         let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
         if names != ["ming", "jurchen"] {
             return Err(format!(
                 "sarhu's sides are ming and jurchen, declared in that order; got {}",
                 setup.sides.join(", ")
-            ));
+            )
+            .into());
         }
         let options = read_options(setup)?;
         Ok(State::new(&self.data, options))
@@ -461,8 +463,8 @@ impl Ruleset for Sarhu {
         faction(side).map(|f| vec![f.mark()]).unwrap_or_default()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
@@ -666,7 +668,7 @@ mod tests {
         assert!(r.setup(&s).is_err());
         s.sides = vec!["ming".into(), "jurchen".into()];
         s.options.insert("retreat".into(), "sometimes".into());
-        assert!(r.setup(&s).unwrap_err().contains("retreat"));
+        assert!(r.setup(&s).unwrap_err().to_string().contains("retreat"));
         s.options.clear();
         s.options.insert("variant".into(), "szechwan".into());
         let st = r.setup(&s).unwrap();
