@@ -125,8 +125,21 @@ pub struct Tag {
     pub note: String,
 }
 
+/// A provenance string that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProvenanceError {
+    /// A `rulebook` or `public` tag that does not say where.
+    #[error("{tag:?}: a `{}` tag must say where (rule number or source)", kind.name())]
+    NoSource { tag: String, kind: ProvKind },
+    /// Not one of the four kinds.
+    #[error(
+        "{0:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
+    )]
+    NotATag(String),
+}
+
 /// Reads a provenance string: `rulebook 7.6 (L375)`, `stand-in: why`.
-pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
+pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), ProvenanceError> {
     let t = s.trim();
     let lower = t.to_ascii_lowercase();
     for (kind, words) in [
@@ -142,19 +155,16 @@ pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
                 }
                 let note = t[w.len()..].trim_start_matches([' ', ':', ';', ',']).trim();
                 if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
-                    return Err(format!(
-                        "{:?}: a `{}` tag must say where (rule number or source)",
-                        s,
-                        kind.name()
-                    ));
+                    return Err(ProvenanceError::NoSource {
+                        tag: s.to_string(),
+                        kind,
+                    });
                 }
                 return Ok((kind, note.to_string()));
             }
         }
     }
-    Err(format!(
-        "{s:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
-    ))
+    Err(ProvenanceError::NotATag(s.to_string()))
 }
 
 /// Collects errors and tags while reading records.
