@@ -364,6 +364,37 @@ impl From<&str> for SetupError {
     }
 }
 
+/// Checks a set-up's scenario and side names against what the ruleset
+/// declares: the scenario one of [`RulesetInfo::scenarios`], and the sides
+/// its [`ScenarioInfo::sides`] in that order (in any case; a scenario that
+/// lists none lets the players name their own). The engine calls it before
+/// [`Ruleset::setup`], so no ruleset repeats it.
+pub fn check_setup(info: &RulesetInfo, setup: &Setup) -> Result<(), SetupError> {
+    let Some(sc) = info.scenarios.iter().find(|s| s.name == setup.scenario) else {
+        return Err(SetupError::Scenario {
+            ruleset: info.name.clone(),
+            scenario: setup.scenario.clone(),
+            known: info.scenarios.iter().map(|s| s.name.clone()).collect(),
+        });
+    };
+    let fits = sc.sides.len() == setup.sides.len()
+        && sc
+            .sides
+            .iter()
+            .zip(&setup.sides)
+            .all(|(want, got)| want.eq_ignore_ascii_case(got));
+    if sc.sides.is_empty() || fits {
+        Ok(())
+    } else {
+        Err(SetupError::Sides {
+            ruleset: info.name.clone(),
+            scenario: sc.name.clone(),
+            want: sc.sides.clone(),
+            got: setup.sides.clone(),
+        })
+    }
+}
+
 /// A state that breaks one of its ruleset's invariants (stacking, step
 /// counts, points…): a ruleset bug, found by self-play and fuzzing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -401,7 +432,9 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// Name, version, scenarios, options.
     fn info(&self) -> RulesetInfo;
-    /// The state at the start of play.
+    /// The state at the start of play. The engine has checked the scenario
+    /// and the side names against [`Ruleset::info`] ([`check_setup`]); the
+    /// ruleset checks the options and what depends on them.
     fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;
     /// Who must act now.
     fn prompt(&self, state: &Self::State) -> Prompt;
@@ -599,7 +632,7 @@ trait StateBox: Send + Sync {
     fn clone_box(&self) -> Box<dyn StateBox>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    fn to_json(&self) -> Result<Vec<u8>, String>;
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error>;
 }
 
 impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
@@ -612,8 +645,8 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
-    fn to_json(&self) -> Result<Vec<u8>, String> {
-        serde_json::to_vec(self).map_err(|e| e.to_string())
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        serde_json::to_vec(self)
     }
 }
 
@@ -650,7 +683,7 @@ impl GameState {
 
     /// The state as JSON (for debugging and `umpire show --json`).
     pub fn to_json(&self) -> Result<Vec<u8>, StateError> {
-        self.0.to_json().map_err(StateError)
+        self.0.to_json().map_err(|e| StateError(e.to_string()))
     }
 
     /// The typed state, if it is a `T`.
@@ -666,6 +699,7 @@ impl GameState {
 /// (E0034). It names the type only, as `Arc<dyn DynRuleset>`.
 pub trait DynRuleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
+    /// [`check_setup`], then [`Ruleset::setup`].
     fn setup(&self, setup: &Setup) -> Result<GameState, SetupError>;
     fn prompt(&self, state: &GameState) -> Prompt;
     fn parse(
@@ -756,6 +790,7 @@ impl<R: Ruleset> DynRuleset for R {
         Ruleset::at_data(self, data)
     }
     fn setup(&self, setup: &Setup) -> Result<GameState, SetupError> {
+        check_setup(&Ruleset::info(self), setup)?;
         Ruleset::setup(self, setup).map(|s| GameState(Box::new(s)))
     }
     fn prompt(&self, state: &GameState) -> Prompt {

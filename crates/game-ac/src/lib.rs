@@ -367,14 +367,8 @@ impl Ruleset for Ac {
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["british", "russian"] {
-            return Err(format!(
-                "ac's sides are british and russian, in that order; got {}",
-                setup.sides.join(", ")
-            )
-            .into());
-        }
+        // The scenario and the sides are the engine's to check
+        // (`check_setup`); the base scenario `s3` starts from is an option.
         let (options, base) = read_options(setup)?;
         let d = &*self.data;
         let key = if setup.scenario == "s3" {

@@ -405,17 +405,8 @@ impl Ruleset for Adp {
             )
             .into());
         };
-        let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
-        let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if got != want {
-            return Err(format!(
-                "{}'s sides are {}, declared in that order; got {}",
-                setup.scenario,
-                want.join(", "),
-                setup.sides.join(", ")
-            )
-            .into());
-        }
+        // The engine has checked the scenario and the sides (`check_setup`);
+        // the lookup above only finds the scenario's seats.
         let mut options = Options::default();
         let mut short = false;
         for (k, v) in &setup.options {

@@ -485,13 +485,7 @@ impl Ruleset for Freeform {
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
-        if setup.scenario != "open" {
-            return Err(format!(
-                "freeform has one scenario, `open`, not {:?}",
-                setup.scenario
-            )
-            .into());
-        }
+        // The scenario is the engine's to check (`check_setup`).
         if setup.sides.is_empty() || setup.sides.len() > 16 {
             return Err("freeform needs 1 to 16 sides".into());
         }

@@ -350,19 +350,7 @@ impl Ruleset for Ldf {
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
-        if setup.scenario != "campaign" {
-            return Err(
-                format!("ldf has one scenario, `campaign`, not {:?}", setup.scenario).into(),
-            );
-        }
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["roman", "gp"] {
-            return Err(format!(
-                "ldf's sides are roman and gp, declared in that order; got {}",
-                setup.sides.join(", ")
-            )
-            .into());
-        }
+        // The scenario and the sides are the engine's to check (`check_setup`).
         Ok(setup::initial(&self.data, read_options(setup)?))
     }
 

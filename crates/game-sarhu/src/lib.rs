@@ -267,21 +267,7 @@ impl Ruleset for Sarhu {
     }
 
     fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
-        if setup.scenario != "historical" {
-            return Err(format!(
-                "sarhu has one scenario, `historical`, not {:?}",
-                setup.scenario
-            )
-            .into());
-        }
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["ming", "jurchen"] {
-            return Err(format!(
-                "sarhu's sides are ming and jurchen, declared in that order; got {}",
-                setup.sides.join(", ")
-            )
-            .into());
-        }
+        // The scenario and the sides are the engine's to check (`check_setup`).
         let options = read_options(setup)?;
         Ok(State::new(&self.data, options))
     }
@@ -665,7 +651,12 @@ mod tests {
             options: Default::default(),
             sides: vec!["jurchen".into(), "ming".into()],
         };
-        assert!(r.setup(&s).is_err());
+        // The engine checks the scenario and the sides before `setup`.
+        let check = |s: &Setup| umpire_core::ruleset::check_setup(&r.info(), s);
+        assert_eq!(
+            check(&s).unwrap_err().to_string(),
+            "sarhu's historical sides are ming, jurchen, declared in that order; got jurchen, ming"
+        );
         s.sides = vec!["ming".into(), "jurchen".into()];
         s.options.insert("retreat".into(), "sometimes".into());
         assert!(r.setup(&s).unwrap_err().to_string().contains("retreat"));
@@ -675,8 +666,12 @@ mod tests {
         let d = r.data();
         assert_eq!(st.units[d.unit_index("lt.i1").unwrap()].loc, Loc::Out);
         assert_eq!(st.units[d.unit_index("lt.s1").unwrap()].loc, Loc::OffMap);
+        check(&s).unwrap();
         s.scenario = "1620".into();
-        assert!(r.setup(&s).is_err());
+        assert_eq!(
+            check(&s).unwrap_err().to_string(),
+            "sarhu has no scenario \"1620\"; its scenarios: historical"
+        );
     }
 
     #[test]
