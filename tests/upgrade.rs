@@ -35,7 +35,11 @@ impl Ruleset for Tally {
             data: None,
             title: "Tally".into(),
             summary: "a test game".into(),
-            scenarios: Vec::new(),
+            scenarios: vec![umpire::core::ruleset::ScenarioInfo {
+                name: "count".into(),
+                title: "Count moves".into(),
+                sides: Vec::new(),
+            }],
             options: Vec::new(),
         }
     }
@@ -152,7 +156,7 @@ impl Club {
             ruleset: "tally".into(),
             ruleset_version: ruleset.info().version,
             ruleset_data: None,
-            scenario: String::new(),
+            scenario: "count".into(),
             options: Default::default(),
             sides: ["north", "south"]
                 .iter()

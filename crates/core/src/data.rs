@@ -10,7 +10,7 @@
 //! sees what is what.
 
 use super::hash::{Digest, Tagged};
-use super::ruleset::DynRuleset;
+use super::ruleset::{DynRuleset, Ruleset};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -598,6 +598,128 @@ macro_rules! earlier_data {
             }),*],
         }
     };
+}
+
+/// A game with printed data, declared once: its registry name, its files,
+/// its loader, its data-check summary and the ruleset over loaded data. The
+/// registry entry is then [`descriptor`], the ruleset on the embedded data
+/// [`DataGame::embedded`]:
+///
+/// ```ignore
+/// static EMBEDDED: Embedded<Data> = Embedded::new();
+/// impl DataGame for MyGame {
+///     type Data = Data;
+///     const NAME: &'static str = "mygame";
+///     const FILES: &'static [DataFile] = data::FILES;
+///     fn shell() -> &'static Embedded<Data> { &EMBEDDED }
+///     fn load(files: &Files) -> Result<Data, DataErrors> { Data::from_files(files) }
+///     fn check(d: &Data) -> Result<DataCheck, DataErrors> { Ok(d.summary()) }
+///     fn over(data: Arc<Data>) -> MyGame { MyGame { data } }
+/// }
+/// pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<MyGame>();
+/// ```
+pub trait DataGame: Ruleset + Sized {
+    /// The game's data, read and checked.
+    type Data: Send + Sync + 'static;
+    /// The registry name, as in records and `umpire new`.
+    const NAME: &'static str;
+    /// The data files it embeds and a club may replace.
+    const FILES: &'static [DataFile];
+    /// The data sets it embedded before (see [`Descriptor::earlier`]).
+    const EARLIER: &'static [EarlierData] = &[];
+    /// The top-level tables each file may hold ([`check_tables`]); a file
+    /// not listed is left to its loader.
+    const TABLES: Tables = &[];
+    /// The game's own `static` shell of the embedded data (a generic
+    /// function cannot hold a `static` per game).
+    fn shell() -> &'static Embedded<Self::Data>;
+    /// Reads and checks the files, naming every problem found.
+    fn load(files: &Files) -> Result<Self::Data, DataErrors>;
+    /// What `umpire data check` prints for loaded data, or the problems
+    /// only the full check finds.
+    fn check(data: &Self::Data) -> Result<DataCheck, DataErrors>;
+    /// The ruleset over loaded data.
+    fn over(data: Arc<Self::Data>) -> Self;
+    /// The ruleset on the embedded data, loaded once. The embedded files are
+    /// part of the build and every game tests them, so a failure is a broken
+    /// build: it panics, naming the game, rather than play on a broken map.
+    fn embedded() -> Self {
+        Self::over(Self::shell().embedded(Self::NAME, Self::FILES, load_checked::<Self>))
+    }
+}
+
+/// The top-level tables each data file may hold, by file name.
+pub type Tables = &'static [(&'static str, &'static [&'static str])];
+
+/// Refuses a top-level table (or key) a file may not hold, naming it and
+/// the file, so a typo'd `[unitz]` is not read as a missing `[unit]` nor
+/// silently ignored. A file that does not parse is left to the loader,
+/// which names its syntax error. The texts are not changed, so neither is
+/// the data hash.
+pub fn check_tables(files: &Files, known: Tables) -> Result<(), DataErrors> {
+    let mut errors = Vec::new();
+    for (name, tables) in known {
+        let Ok(t) = files.get(name).parse::<Table>() else {
+            continue;
+        };
+        for k in t.keys().filter(|k| !tables.contains(&k.as_str())) {
+            errors.push(format!(
+                "{name}: unknown table [{k}]; the file's tables are {}",
+                tables.join(", ")
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// For a game's tests: what its ruleset's loader and its data check say of
+/// its embedded `file` with a top-level `[table]` added (each `None` if it
+/// was accepted). Both must name the table and the file.
+pub fn with_extra_table(
+    d: &Descriptor,
+    file: &str,
+    table: &str,
+) -> (Option<DataErrors>, Option<DataErrors>) {
+    let own = d
+        .files
+        .iter()
+        .find(|f| f.name == file)
+        .map_or("", |f| f.embedded);
+    let files = BTreeMap::from([(file.to_string(), format!("{own}\n[{table}]\nx = 1\n"))]);
+    (d.with_data(&files).err(), d.check_data(&files).err())
+}
+
+/// A [`DataGame`]'s files checked for unknown tables, then loaded.
+fn load_checked<G: DataGame>(files: &Files) -> Result<G::Data, DataErrors> {
+    check_tables(files, G::TABLES)?;
+    G::load(files)
+}
+
+/// The registry entry of a [`DataGame`].
+pub const fn descriptor<G: DataGame>() -> Descriptor {
+    Descriptor {
+        name: G::NAME,
+        files: G::FILES,
+        build: build_data::<G>,
+        check: Some(check_data::<G>),
+        earlier: G::EARLIER,
+    }
+}
+
+/// A [`DataGame`]'s [`Build`]: the embedded data shared, a club's loaded afresh.
+fn build_data<G: DataGame>(files: &Files) -> Result<Arc<dyn DynRuleset>, DataErrors> {
+    Ok(Arc::new(G::over(
+        G::shell().load(files, load_checked::<G>)?,
+    )))
+}
+
+/// A [`DataGame`]'s [`Check`].
+fn check_data<G: DataGame>(files: &Files) -> Result<DataCheck, DataErrors> {
+    G::check(&*G::shell().load(files, load_checked::<G>)?)
 }
 
 impl Descriptor {

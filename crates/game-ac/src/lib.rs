@@ -56,7 +56,7 @@ use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use umpire_core::data::DataErrors;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
@@ -76,40 +76,81 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 pub const VERSION: u32 = 9;
 
 /// The registry entry (`crates/games/src/lib.rs`).
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "ac",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: &[],
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Ac>();
 
-fn load(files: &Files) -> Result<Data, DataErrors> {
-    Data::load(
-        files.get("map.toml"),
-        files.get("units.toml"),
-        files.get("tables.toml"),
-        files.get("scenarios.toml"),
-    )
-}
-
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
-    Ok(Arc::new(Ac {
-        data: EMBEDDED.load(files, load)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, DataErrors> {
-    let d = load(files)?;
-    Ok(DataCheck {
-        hash: d.hash,
-        facts: facts(&d),
-        by_provenance: d
-            .provenance_counts()
-            .into_iter()
-            .map(|(k, v)| (k.name().to_string(), v))
-            .collect(),
-    })
+impl DataGame for Ac {
+    type Data = Data;
+    const NAME: &'static str = "ac";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("map.toml", &["city", "map", "railway", "route"]),
+        ("scenarios.toml", &["scenario"]),
+        (
+            "tables.toml",
+            &[
+                "base_seas",
+                "battle_crt",
+                "bop",
+                "bop_changes",
+                "city",
+                "costs",
+                "discovery",
+                "event",
+                "events",
+                "fort",
+                "income",
+                "key_cities",
+                "levy",
+                "movement",
+                "negotiation_drm",
+                "negotiations",
+                "open_war",
+                "raid_crt",
+                "ranjit",
+                "region_vp",
+                "terrain",
+                "ultimatum",
+                "victory",
+            ],
+        ),
+        (
+            "units.toml",
+            &[
+                "agent",
+                "agents",
+                "generic",
+                "mix",
+                "override",
+                "stats",
+                "unit_type",
+            ],
+        ),
+    ];
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("units.toml"),
+            files.get("tables.toml"),
+            files.get("scenarios.toml"),
+        )
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(DataCheck {
+            hash: d.hash,
+            facts: facts(d),
+            by_provenance: d
+                .provenance_counts()
+                .into_iter()
+                .map(|(k, v)| (k.name().to_string(), v))
+                .collect(),
+        })
+    }
+    fn over(data: Arc<Data>) -> Ac {
+        Ac { data }
+    }
 }
 
 /// The ruleset over a data set.
@@ -129,18 +170,9 @@ impl Default for Ac {
 impl Ac {
     /// The game with its embedded data.
     pub fn new() -> Ac {
-        let none = BTreeMap::new();
         // The embedded files are part of the build and checked by a test
         // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
-        let data = Files::new(data::FILES, &none)
-            .and_then(|f| EMBEDDED.load(&f, load))
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the embedded Asia Crossroads data is broken: {}",
-                    e.join("; ")
-                )
-            });
-        Ac { data }
+        Ac::embedded()
     }
 
     /// The game over other data files (a club's own, or a fixture), by file name.
@@ -823,4 +855,20 @@ fn facts(d: &Data) -> Vec<String> {
             d.scenarios.len()
         ),
     ]
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `units.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "units.toml", "unitz");
+        for e in [load, check] {
+            let e = e.expect("a [unitz] table is refused");
+            let named = |m: &str| m.contains("units.toml") && m.contains("[unitz]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
+    }
 }

@@ -59,7 +59,7 @@ use seats::{MODES, Seats};
 use state::{Options, Stage};
 use std::sync::Arc;
 use umpire_core::data::DataErrors;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
@@ -88,13 +88,47 @@ pub struct Adp {
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
 /// How the registry knows the game (`crates/games/src/lib.rs`).
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "adp",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: EARLIER,
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Adp>();
+
+impl DataGame for Adp {
+    type Data = Data;
+    const NAME: &'static str = "adp";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("cards.toml", &["card"]),
+        (
+            "forces.toml",
+            &["deception", "islamabad", "limits", "piece", "victory"],
+        ),
+        ("map.toml", &["loc", "space"]),
+        (
+            "nonplayer.toml",
+            &[
+                "coalition",
+                "flow",
+                "government",
+                "halo",
+                "random_spaces",
+                "taliban",
+                "warlords",
+            ],
+        ),
+        ("setup.toml", &["at", "scenario"]),
+    ];
+    const EARLIER: &'static [umpire_core::data::EarlierData] = EARLIER;
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::from_files(files)
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(data::summary(d))
+    }
+    fn over(data: Arc<Data>) -> Adp {
+        Adp { data }
+    }
+}
 
 /// The data sets adp embedded before, kept so records made with them replay
 /// (`games/adp/earlier/`), newest first: version 8's with the flowchart
@@ -137,16 +171,6 @@ const EARLIER: &[umpire_core::data::EarlierData] = &[
     ),
 ];
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
-    Ok(Arc::new(Adp {
-        data: EMBEDDED.load(files, Data::from_files)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, DataErrors> {
-    Ok(data::summary(&Data::from_files(files)?))
-}
-
 impl Default for Adp {
     fn default() -> Self {
         Adp::new()
@@ -159,9 +183,7 @@ impl Adp {
         // The embedded files are part of the build and checked by tests
         // (`the_embedded_data_passes_every_check`): a failure panics rather
         // than play a broken map.
-        Adp {
-            data: EMBEDDED.embedded("adp", data::FILES, Data::from_files),
-        }
+        Adp::embedded()
     }
 
     /// The game over other data files (a club's own), in [`data::FILES`] order.
@@ -605,5 +627,21 @@ impl Ruleset for Adp {
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.at(version)
             .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)
+    }
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `forces.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "forces.toml", "peice");
+        for e in [load, check] {
+            let e = e.expect("a [peice] table is refused");
+            let named = |m: &str| m.contains("forces.toml") && m.contains("[peice]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
     }
 }

@@ -33,7 +33,7 @@ use orders::Order;
 use state::{Decision, Options, RetreatRule};
 use std::sync::Arc;
 use umpire_core::data::DataErrors;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
@@ -50,23 +50,47 @@ pub struct Sarhu {
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
 /// The registry's entry for Strike on Sarhu.
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "sarhu",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: &[],
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Sarhu>();
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, DataErrors> {
-    Ok(Arc::new(Sarhu {
-        data: EMBEDDED.load(files, Data::from_files)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, DataErrors> {
-    let d = Data::from_files(files)?;
-    Ok(data::check_loaded(&d)?.check(d.hash))
+impl DataGame for Sarhu {
+    type Data = Data;
+    const NAME: &'static str = "sarhu";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("map.toml", &["bridge", "map", "place", "river", "wall"]),
+        ("oob.toml", &["command", "unit"]),
+        (
+            "tables.toml",
+            &[
+                "activation",
+                "ap_cost",
+                "attack",
+                "charge",
+                "climb",
+                "fire_elevation",
+                "game",
+                "glyph",
+                "preparation",
+                "retreat",
+                "terrain",
+                "type",
+                "victory",
+                "zoc",
+            ],
+        ),
+    ];
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::from_files(files)
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(data::check_loaded(d)?.check(d.hash))
+    }
+    fn over(data: Arc<Data>) -> Sarhu {
+        Sarhu { data }
+    }
 }
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"): 2 checks a double
@@ -90,9 +114,7 @@ impl Sarhu {
         // The embedded files are part of the build and checked by tests
         // (`embedded_data_passes_every_check`), so this cannot fail in a
         // released binary; it panics rather than play a broken map.
-        Sarhu {
-            data: EMBEDDED.embedded("Strike on Sarhu", data::FILES, Data::from_files),
-        }
+        Sarhu::embedded()
     }
 
     /// The game over other data files (a club's own map and counters, or a
@@ -717,5 +739,21 @@ mod tests {
 
     fn d_hash(r: &Sarhu) -> umpire_core::hash::Digest {
         r.data().hash
+    }
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `oob.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "oob.toml", "unitz");
+        for e in [load, check] {
+            let e = e.expect("a [unitz] table is refused");
+            let named = |m: &str| m.contains("oob.toml") && m.contains("[unitz]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
     }
 }
