@@ -309,7 +309,7 @@ pub enum RuleError {
 impl RuleError {
     /// An illegal order, citing the rule it breaks (an empty citation, as a
     /// computed one may be, cites none).
-    pub fn illegal(message: impl Into<String>, rule: impl Into<Rule>) -> RuleError {
+    pub fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
         RuleError::Illegal {
             message: message.into(),
             rule: cite(rule),
