@@ -858,6 +858,26 @@ mod tests {
     }
 
     #[test]
+    fn unknown_top_level_tables_are_refused_by_name_and_file() {
+        let rep = BTreeMap::from([("map.toml".to_string(), "x = 1\n[unitz]\n".to_string())]);
+        let files = Files::new(FILES, &rep).unwrap();
+        assert_eq!(
+            check_tables(&files, &[("map.toml", &["x", "unit"])]),
+            Err(DataErrors::from(vec![
+                "map.toml: unknown table [unitz]; the file's tables are x, unit".to_string()
+            ]))
+        );
+        assert_eq!(
+            check_tables(&files, &[("map.toml", &["x", "unitz"])]),
+            Ok(())
+        );
+        // A file that does not parse is the loader's to report.
+        let rep = BTreeMap::from([("map.toml".to_string(), "[[".to_string())]);
+        let files = Files::new(FILES, &rep).unwrap();
+        assert_eq!(check_tables(&files, &[("map.toml", &[])]), Ok(()));
+    }
+
+    #[test]
     fn the_shell_loads_embedded_data_once() {
         static SHELL: Embedded<String> = Embedded::new();
         let mut calls = 0;
