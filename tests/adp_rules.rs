@@ -794,6 +794,7 @@ fn the_opening_position_satisfies_the_invariants() {
     assert!(
         Ruleset::invariants(&r, &bad)
             .unwrap_err()
+            .0
             .contains("Pakistan")
     );
 }
@@ -1448,11 +1449,13 @@ fn after_an_illegal_line_no_die_is_rolled_and_every_line_is_checked() {
 
 fn deception_game(scenario: &str, sides: &[&str]) -> Result<(Adp, State), String> {
     let r = Adp::new();
-    let st = r.setup(&Setup {
-        scenario: scenario.into(),
-        options: [("deception".to_string(), "yes".to_string())].into(),
-        sides: sides.iter().map(|s| s.to_string()).collect(),
-    })?;
+    let st = r
+        .setup(&Setup {
+            scenario: scenario.into(),
+            options: [("deception".to_string(), "yes".to_string())].into(),
+            sides: sides.iter().map(|s| s.to_string()).collect(),
+        })
+        .map_err(|e| e.to_string())?;
     Ok((r, st))
 }
 
@@ -2927,7 +2930,7 @@ fn a_non_player_coalitions_surge_returns_a_troop_to_available() {
 
 /// `nonplayer.toml` with the Warlords' `[[flow]]` records replaced by `flow`
 /// (a club's reading of the printed flowchart).
-fn warlords_flow(flow: &str) -> Result<Data, Vec<String>> {
+fn warlords_flow(flow: &str) -> Result<Data, umpire::core::data::DataErrors> {
     let mut text = String::new();
     for (i, chunk) in data::NONPLAYER_TOML.split("\n[[flow]]\n").enumerate() {
         match (i, chunk.starts_with("faction = \"warlords\"")) {

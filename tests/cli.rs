@@ -689,3 +689,49 @@ fn check_against_a_sides_copy_checks_what_the_copy_allows() {
     assert!(err.contains("this is a side's copy of game h1"), "{err}");
     assert!(err.contains("Import the full record"), "{err}");
 }
+
+/// `umpire new` with a scenario or sides the ruleset does not declare: the
+/// engine refuses it from the ruleset's `RulesetInfo`, naming the known
+/// ones, and no game is made.
+#[test]
+fn new_names_the_known_scenarios_and_sides() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("data");
+    ok(&umpire(&d, &["init", "--address", "umpire@club.test"]));
+    let k1 = tmp.path().join("k1.pub");
+    let k2 = tmp.path().join("k2.pub");
+    std::fs::write(&k1, common::key(1).public_line()).unwrap();
+    std::fs::write(&k2, common::key(2).public_line()).unwrap();
+    let new = |scenario: &str, first: &str, second: &str| {
+        umpire(
+            &d,
+            &[
+                "new",
+                "sarhu",
+                "--scenario",
+                scenario,
+                "--id",
+                "s1",
+                "--side",
+                &format!("{first}=a@club.test={}", k1.display()),
+                "--side",
+                &format!("{second}=b@club.test={}", k2.display()),
+            ],
+        )
+    };
+    let refused = |o: Output, want: &str| {
+        assert_eq!(o.status.code(), Some(1), "{o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{err}");
+    };
+    refused(
+        new("1620", "ming", "jurchen"),
+        "sarhu has no scenario \"1620\"; its scenarios: historical",
+    );
+    refused(
+        new("historical", "jurchen", "ming"),
+        "sarhu's historical sides are ming, jurchen, declared in that order; got jurchen, ming",
+    );
+    // Names are read in any case, as before.
+    assert_eq!(ok(&new("historical", "Ming", "Jurchen")).trim(), "s1");
+}

@@ -11,7 +11,7 @@ use umpire::core::movefile::SourceLine;
 use umpire::core::record::{Body, FORMAT, Opening, Record, RulesetVersion, SideDecl};
 use umpire::core::ruleset::{
     Await, AwaitKind, DynRuleset, Event, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
-    Setup, Side, View,
+    Setup, SetupError, Side, View,
 };
 use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 
@@ -35,11 +35,15 @@ impl Ruleset for Tally {
             data: None,
             title: "Tally".into(),
             summary: "a test game".into(),
-            scenarios: Vec::new(),
+            scenarios: vec![umpire::core::ruleset::ScenarioInfo {
+                name: "count".into(),
+                title: "Count moves".into(),
+                sides: Vec::new(),
+            }],
             options: Vec::new(),
         }
     }
-    fn setup(&self, _: &Setup) -> Result<Self::State, String> {
+    fn setup(&self, _: &Setup) -> Result<Self::State, SetupError> {
         Ok((0, 0))
     }
     fn prompt(&self, state: &Self::State) -> Prompt {
@@ -152,7 +156,7 @@ impl Club {
             ruleset: "tally".into(),
             ruleset_version: ruleset.info().version,
             ruleset_data: None,
-            scenario: String::new(),
+            scenario: "count".into(),
             options: Default::default(),
             sides: ["north", "south"]
                 .iter()

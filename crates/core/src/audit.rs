@@ -39,6 +39,37 @@ pub struct AuditError {
     pub message: String,
 }
 
+/// What is wrong with one entry of a copy (the message of its [`AuditError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Fault {
+    #[error(transparent)]
+    Opening(#[from] crate::sealed::BadOpening),
+    #[error("discloses {0}, which no earlier entry rolled")]
+    NotRolled(String),
+    #[error("discloses {0}, which was public already")]
+    AlreadyPublic(String),
+    #[error(
+        "the disclosed {0} does not match the commitment sealed when it was rolled: it was altered after the fact"
+    )]
+    Altered(String),
+    #[error("a move of {0}, which the game does not have")]
+    UnknownSide(String),
+    #[error("{side}'s signature does not verify: {error}")]
+    Signature { side: String, error: String },
+    #[error(transparent)]
+    Dice(#[from] dice::DiceError),
+    #[error(
+        "roll {index} ({label}) is recorded as {recorded} on a d{sides}, but its committed stream gives {derived}: the roll was tampered with"
+    )]
+    Tampered {
+        index: usize,
+        label: String,
+        recorded: u32,
+        sides: u32,
+        derived: u32,
+    },
+}
+
 /// Audits a record copy (a full record audits too, but `Game::replay` checks more).
 pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
     let entries = record.entries();
@@ -81,9 +112,9 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
             public: &public,
             hidden: &hidden,
         };
-        ctx.entry(e, &mut sum).map_err(|message| AuditError {
+        ctx.entry(e, &mut sum).map_err(|f| AuditError {
             seq: e.seq,
-            message,
+            message: f.to_string(),
         })?;
         new_key(&mut keys, &e.body);
     }
@@ -115,8 +146,8 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn entry(&self, e: &Entry, sum: &mut AuditSummary) -> Result<(), String> {
-        e.body.check_openings().map_err(|b| b.to_string())?;
+    fn entry(&self, e: &Entry, sum: &mut AuditSummary) -> Result<(), Fault> {
+        e.body.check_openings()?;
         sum.sealed_items += e.body.closed_items() as u64;
         sum.openings_checked += e.body.opened_items() as u64;
         match &e.body {
@@ -162,7 +193,7 @@ impl Ctx<'_> {
         e: &Entry,
         d: &crate::record::DiscloseEntry,
         sum: &mut AuditSummary,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fault> {
         for x in &d.items {
             let at = format!("roll {} of dice position {}", x.index, x.position);
             let roll = self
@@ -172,15 +203,11 @@ impl Ctx<'_> {
                 .and_then(|i| self.entries[*i].body.rolled())
                 .and_then(|(_, rolls)| rolls.get(x.index as usize));
             match roll {
-                None => return Err(format!("discloses {at}, which no earlier entry rolled")),
-                Some(Hidden::Clear(_)) => {
-                    return Err(format!("discloses {at}, which was public already"));
-                }
+                None => return Err(Fault::NotRolled(at)),
+                Some(Hidden::Clear(_)) => return Err(Fault::AlreadyPublic(at)),
                 Some(Hidden::Sealed(s)) => {
                     if crate::sealed::commitment(&x.salt, &x.roll) != s.sealed {
-                        return Err(format!(
-                            "the disclosed {at} does not match the commitment sealed when it was rolled: it was altered after the fact"
-                        ));
+                        return Err(Fault::Altered(at));
                     }
                 }
             }
@@ -212,15 +239,18 @@ impl Ctx<'_> {
         text: &Hidden<String>,
         signature: &Hidden<String>,
         sum: &mut AuditSummary,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fault> {
         let (Some(t), Some(s)) = (text.value(), signature.value()) else {
             return Ok(());
         };
         let Some((_, key)) = self.keys.iter().find(|(n, _)| n == side) else {
-            return Err(format!("a move of {side}, which the game does not have"));
+            return Err(Fault::UnknownSide(side.to_string()));
         };
         key.verify_prechecked(MOVE_NAMESPACE, t.as_bytes(), s, Some(self.prechecked))
-            .map_err(|e| format!("{side}'s signature does not verify: {e}"))?;
+            .map_err(|e| Fault::Signature {
+                side: side.to_string(),
+                error: e.to_string(),
+            })?;
         sum.signatures_checked += 1;
         Ok(())
     }
@@ -233,7 +263,7 @@ impl Ctx<'_> {
         move_hash: Option<Digest>,
         rolls: &[Hidden<Roll>],
         sum: &mut AuditSummary,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fault> {
         let Some(p) = position else {
             return Ok(());
         };
@@ -286,17 +316,17 @@ impl Ctx<'_> {
 }
 
 /// Draws the same dice from a stream and compares each value.
-fn rederive(mut d: Dice, rolls: &[&Roll]) -> Result<(), String> {
+fn rederive(mut d: Dice, rolls: &[&Roll]) -> Result<(), Fault> {
     for (i, r) in rolls.iter().enumerate() {
-        let v = d.roll(r.sides, &r.label).map_err(|e| e.to_string())?;
+        let v = d.roll(r.sides, &r.label)?;
         if v != r.value {
-            return Err(format!(
-                "roll {} ({}) is recorded as {} on a d{}, but its committed stream gives {v}: the roll was tampered with",
-                i + 1,
-                r.label,
-                r.value,
-                r.sides
-            ));
+            return Err(Fault::Tampered {
+                index: i + 1,
+                label: r.label.clone(),
+                recorded: r.value,
+                sides: r.sides,
+                derived: v,
+            });
         }
     }
     Ok(())

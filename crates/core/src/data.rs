@@ -10,11 +10,89 @@
 //! sees what is what.
 
 use super::hash::{Digest, Tagged};
-use super::ruleset::DynRuleset;
+use super::ruleset::{DynRuleset, Ruleset};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::sync::{Arc, OnceLock};
 use toml::{Table, Value};
+
+/// One problem found in a game's data files, naming the file, table or
+/// value (`oob.unit[ds.c1].cs: want a whole number ≥ 0, found -1`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DataError(pub String);
+
+impl std::ops::Deref for DataError {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for DataError {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for DataError {
+    fn from(s: String) -> DataError {
+        DataError(s)
+    }
+}
+
+/// Every problem found in a game's data files, in the order found; shown
+/// joined by `; ` (the CLI lists them one a line).
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+pub struct DataErrors(pub Vec<DataError>);
+
+impl fmt::Display for DataErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(&e.0)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for DataErrors {
+    type Target = [DataError];
+    fn deref(&self) -> &[DataError] {
+        &self.0
+    }
+}
+
+impl From<Vec<String>> for DataErrors {
+    fn from(v: Vec<String>) -> DataErrors {
+        DataErrors(v.into_iter().map(DataError).collect())
+    }
+}
+
+impl From<String> for DataErrors {
+    fn from(s: String) -> DataErrors {
+        DataErrors(vec![DataError(s)])
+    }
+}
+
+impl IntoIterator for DataErrors {
+    type Item = DataError;
+    type IntoIter = std::vec::IntoIter<DataError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a DataErrors {
+    type Item = &'a DataError;
+    type IntoIter = std::slice::Iter<'a, DataError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
 
 /// The four provenance kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -47,8 +125,21 @@ pub struct Tag {
     pub note: String,
 }
 
+/// A provenance string that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProvenanceError {
+    /// A `rulebook` or `public` tag that does not say where.
+    #[error("{tag:?}: a `{}` tag must say where (rule number or source)", kind.name())]
+    NoSource { tag: String, kind: ProvKind },
+    /// Not one of the four kinds.
+    #[error(
+        "{0:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
+    )]
+    NotATag(String),
+}
+
 /// Reads a provenance string: `rulebook 7.6 (L375)`, `stand-in: why`.
-pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
+pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), ProvenanceError> {
     let t = s.trim();
     let lower = t.to_ascii_lowercase();
     for (kind, words) in [
@@ -64,19 +155,16 @@ pub fn parse_provenance(s: &str) -> Result<(ProvKind, String), String> {
                 }
                 let note = t[w.len()..].trim_start_matches([' ', ':', ';', ',']).trim();
                 if matches!(kind, ProvKind::Rulebook | ProvKind::Public) && note.is_empty() {
-                    return Err(format!(
-                        "{:?}: a `{}` tag must say where (rule number or source)",
-                        s,
-                        kind.name()
-                    ));
+                    return Err(ProvenanceError::NoSource {
+                        tag: s.to_string(),
+                        kind,
+                    });
                 }
                 return Ok((kind, note.to_string()));
             }
         }
     }
-    Err(format!(
-        "{s:?} is not a provenance tag; start it with rulebook, public, reconstructed or stand-in"
-    ))
+    Err(ProvenanceError::NotATag(s.to_string()))
 }
 
 /// Collects errors and tags while reading records.
@@ -356,7 +444,7 @@ impl<'a> Files<'a> {
     pub fn new(
         files: &'static [DataFile],
         replaced: &'a BTreeMap<String, String>,
-    ) -> Result<Files<'a>, Vec<String>> {
+    ) -> Result<Files<'a>, DataErrors> {
         let unknown: Vec<String> = replaced
             .keys()
             .filter(|k| !files.iter().any(|f| f.name == k.as_str()))
@@ -372,7 +460,7 @@ impl<'a> Files<'a> {
         if unknown.is_empty() {
             Ok(Files { files, replaced })
         } else {
-            Err(unknown)
+            Err(unknown.into())
         }
     }
 
@@ -419,8 +507,8 @@ impl<D> Embedded<D> {
     pub fn load(
         &self,
         files: &Files,
-        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
-    ) -> Result<Arc<D>, Vec<String>> {
+        load: impl FnOnce(&Files) -> Result<D, DataErrors>,
+    ) -> Result<Arc<D>, DataErrors> {
         if !files.is_embedded() {
             return load(files).map(Arc::new);
         }
@@ -438,7 +526,7 @@ impl<D> Embedded<D> {
         &self,
         game: &str,
         files: &'static [DataFile],
-        load: impl FnOnce(&Files) -> Result<D, Vec<String>>,
+        load: impl FnOnce(&Files) -> Result<D, DataErrors>,
     ) -> Arc<D> {
         static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
         let none = NONE.get_or_init(BTreeMap::new);
@@ -448,7 +536,7 @@ impl<D> Embedded<D> {
         };
         match self.load(&files, load) {
             Ok(d) => d,
-            Err(e) => panic!("the embedded {game} data is broken: {}", e.join("; ")),
+            Err(e) => panic!("the embedded {game} data is broken: {e}"),
         }
     }
 }
@@ -460,10 +548,10 @@ impl<D> Default for Embedded<D> {
 }
 
 /// Builds a game's ruleset over its data files.
-pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, Vec<String>>;
+pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, DataErrors>;
 
 /// Checks a game's data files: the summary, or every problem found.
-pub type Check = fn(&Files) -> Result<DataCheck, Vec<String>>;
+pub type Check = fn(&Files) -> Result<DataCheck, DataErrors>;
 
 /// How a game registers itself: everything the registry, the CLI and the
 /// service need to know about it, so that adding a game is one line in
@@ -512,6 +600,128 @@ macro_rules! earlier_data {
     };
 }
 
+/// A game with printed data, declared once: its registry name, its files,
+/// its loader, its data-check summary and the ruleset over loaded data. The
+/// registry entry is then [`descriptor`], the ruleset on the embedded data
+/// [`DataGame::embedded`]:
+///
+/// ```ignore
+/// static EMBEDDED: Embedded<Data> = Embedded::new();
+/// impl DataGame for MyGame {
+///     type Data = Data;
+///     const NAME: &'static str = "mygame";
+///     const FILES: &'static [DataFile] = data::FILES;
+///     fn shell() -> &'static Embedded<Data> { &EMBEDDED }
+///     fn load(files: &Files) -> Result<Data, DataErrors> { Data::from_files(files) }
+///     fn check(d: &Data) -> Result<DataCheck, DataErrors> { Ok(d.summary()) }
+///     fn over(data: Arc<Data>) -> MyGame { MyGame { data } }
+/// }
+/// pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<MyGame>();
+/// ```
+pub trait DataGame: Ruleset + Sized {
+    /// The game's data, read and checked.
+    type Data: Send + Sync + 'static;
+    /// The registry name, as in records and `umpire new`.
+    const NAME: &'static str;
+    /// The data files it embeds and a club may replace.
+    const FILES: &'static [DataFile];
+    /// The data sets it embedded before (see [`Descriptor::earlier`]).
+    const EARLIER: &'static [EarlierData] = &[];
+    /// The top-level tables each file may hold ([`check_tables`]); a file
+    /// not listed is left to its loader.
+    const TABLES: Tables = &[];
+    /// The game's own `static` shell of the embedded data (a generic
+    /// function cannot hold a `static` per game).
+    fn shell() -> &'static Embedded<Self::Data>;
+    /// Reads and checks the files, naming every problem found.
+    fn load(files: &Files) -> Result<Self::Data, DataErrors>;
+    /// What `umpire data check` prints for loaded data, or the problems
+    /// only the full check finds.
+    fn check(data: &Self::Data) -> Result<DataCheck, DataErrors>;
+    /// The ruleset over loaded data.
+    fn over(data: Arc<Self::Data>) -> Self;
+    /// The ruleset on the embedded data, loaded once. The embedded files are
+    /// part of the build and every game tests them, so a failure is a broken
+    /// build: it panics, naming the game, rather than play on a broken map.
+    fn embedded() -> Self {
+        Self::over(Self::shell().embedded(Self::NAME, Self::FILES, load_checked::<Self>))
+    }
+}
+
+/// The top-level tables each data file may hold, by file name.
+pub type Tables = &'static [(&'static str, &'static [&'static str])];
+
+/// Refuses a top-level table (or key) a file may not hold, naming it and
+/// the file, so a typo'd `[unitz]` is not read as a missing `[unit]` nor
+/// silently ignored. A file that does not parse is left to the loader,
+/// which names its syntax error. The texts are not changed, so neither is
+/// the data hash.
+pub fn check_tables(files: &Files, known: Tables) -> Result<(), DataErrors> {
+    let mut errors = Vec::new();
+    for (name, tables) in known {
+        let Ok(t) = files.get(name).parse::<Table>() else {
+            continue;
+        };
+        for k in t.keys().filter(|k| !tables.contains(&k.as_str())) {
+            errors.push(format!(
+                "{name}: unknown table [{k}]; the file's tables are {}",
+                tables.join(", ")
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// For a game's tests: what its ruleset's loader and its data check say of
+/// its embedded `file` with a top-level `[table]` added (each `None` if it
+/// was accepted). Both must name the table and the file.
+pub fn with_extra_table(
+    d: &Descriptor,
+    file: &str,
+    table: &str,
+) -> (Option<DataErrors>, Option<DataErrors>) {
+    let own = d
+        .files
+        .iter()
+        .find(|f| f.name == file)
+        .map_or("", |f| f.embedded);
+    let files = BTreeMap::from([(file.to_string(), format!("{own}\n[{table}]\nx = 1\n"))]);
+    (d.with_data(&files).err(), d.check_data(&files).err())
+}
+
+/// A [`DataGame`]'s files checked for unknown tables, then loaded.
+fn load_checked<G: DataGame>(files: &Files) -> Result<G::Data, DataErrors> {
+    check_tables(files, G::TABLES)?;
+    G::load(files)
+}
+
+/// The registry entry of a [`DataGame`].
+pub const fn descriptor<G: DataGame>() -> Descriptor {
+    Descriptor {
+        name: G::NAME,
+        files: G::FILES,
+        build: build_data::<G>,
+        check: Some(check_data::<G>),
+        earlier: G::EARLIER,
+    }
+}
+
+/// A [`DataGame`]'s [`Build`]: the embedded data shared, a club's loaded afresh.
+fn build_data<G: DataGame>(files: &Files) -> Result<Arc<dyn DynRuleset>, DataErrors> {
+    Ok(Arc::new(G::over(
+        G::shell().load(files, load_checked::<G>)?,
+    )))
+}
+
+/// A [`DataGame`]'s [`Check`].
+fn check_data<G: DataGame>(files: &Files) -> Result<DataCheck, DataErrors> {
+    G::check(&*G::shell().load(files, load_checked::<G>)?)
+}
+
 impl Descriptor {
     /// The ruleset on the embedded data.
     pub fn ruleset(&self) -> Arc<dyn DynRuleset> {
@@ -522,11 +732,7 @@ impl Descriptor {
         };
         match (self.build)(&files) {
             Ok(r) => r,
-            Err(e) => panic!(
-                "the embedded {} data is broken: {}",
-                self.name,
-                e.join("; ")
-            ),
+            Err(e) => panic!("the embedded {} data is broken: {e}", self.name),
         }
     }
 
@@ -534,7 +740,7 @@ impl Descriptor {
     pub fn with_data(
         &self,
         replaced: &BTreeMap<String, String>,
-    ) -> Result<Arc<dyn DynRuleset>, Vec<String>> {
+    ) -> Result<Arc<dyn DynRuleset>, DataErrors> {
         (self.build)(&Files::new(self.files, replaced)?)
     }
 
@@ -563,7 +769,7 @@ impl Descriptor {
     pub fn check_data(
         &self,
         replaced: &BTreeMap<String, String>,
-    ) -> Result<Vec<String>, Vec<String>> {
+    ) -> Result<Vec<String>, DataErrors> {
         let files = Files::new(self.files, replaced)?;
         match self.check {
             Some(check) => check(&files).map(|c| c.lines()),
@@ -649,6 +855,26 @@ mod tests {
             e[0].contains("not a data file of this game (map.toml)"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn unknown_top_level_tables_are_refused_by_name_and_file() {
+        let rep = BTreeMap::from([("map.toml".to_string(), "x = 1\n[unitz]\n".to_string())]);
+        let files = Files::new(FILES, &rep).unwrap();
+        assert_eq!(
+            check_tables(&files, &[("map.toml", &["x", "unit"])]),
+            Err(DataErrors::from(vec![
+                "map.toml: unknown table [unitz]; the file's tables are x, unit".to_string()
+            ]))
+        );
+        assert_eq!(
+            check_tables(&files, &[("map.toml", &["x", "unitz"])]),
+            Ok(())
+        );
+        // A file that does not parse is the loader's to report.
+        let rep = BTreeMap::from([("map.toml".to_string(), "[[".to_string())]);
+        let files = Files::new(FILES, &rep).unwrap();
+        assert_eq!(check_tables(&files, &[("map.toml", &[])]), Ok(()));
     }
 
     #[test]

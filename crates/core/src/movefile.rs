@@ -37,10 +37,19 @@ pub const MAX_ID_LEN: usize = 64;
 /// Longest side name.
 pub const MAX_SIDE_LEN: usize = 32;
 
+/// A game id or side name that may not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    #[error("game id {0:?}: use 1 to {MAX_ID_LEN} letters, digits, '-', '_' or '.' (not first)")]
+    GameId(String),
+    #[error("side {0:?}: use 1 to {MAX_SIDE_LEN} letters, digits, '-' or '_'")]
+    SideName(String),
+}
+
 /// Checks a game id: 1 to [`MAX_ID_LEN`] ASCII letters, digits, `-`, `_` or
 /// `.`, not starting with `.`. Ids name store keys, outbox files and
 /// Message-IDs, so they never hold control, path or separator characters.
-pub fn check_game_id(id: &str) -> Result<(), String> {
+pub fn check_game_id(id: &str) -> Result<(), IdError> {
     let ok = !id.is_empty()
         && id.len() <= MAX_ID_LEN
         && !id.starts_with('.')
@@ -50,14 +59,12 @@ pub fn check_game_id(id: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "game id {id:?}: use 1 to {MAX_ID_LEN} letters, digits, '-', '_' or '.' (not first)"
-        ))
+        Err(IdError::GameId(id.to_string()))
     }
 }
 
 /// Checks a side name: 1 to [`MAX_SIDE_LEN`] ASCII letters, digits, `-` or `_`.
-pub fn check_side_name(name: &str) -> Result<(), String> {
+pub fn check_side_name(name: &str) -> Result<(), IdError> {
     let ok = !name.is_empty()
         && name.len() <= MAX_SIDE_LEN
         && name
@@ -66,9 +73,7 @@ pub fn check_side_name(name: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "side {name:?}: use 1 to {MAX_SIDE_LEN} letters, digits, '-' or '_'"
-        ))
+        Err(IdError::SideName(name.to_string()))
     }
 }
 
@@ -293,7 +298,7 @@ impl Reading {
                 if value.is_empty() {
                     return Err(err(n, vcol, "`game:` needs the game id"));
                 }
-                check_game_id(value).map_err(|m| err(n, vcol, m))?;
+                check_game_id(value).map_err(|m| err(n, vcol, m.to_string()))?;
                 self.game = Some(value.to_string());
             }
             "side" => {
@@ -301,7 +306,7 @@ impl Reading {
                 if value.is_empty() {
                     return Err(err(n, vcol, "`side:` needs your side's name"));
                 }
-                check_side_name(value).map_err(|m| err(n, vcol, m))?;
+                check_side_name(value).map_err(|m| err(n, vcol, m.to_string()))?;
                 self.side = Some(value.to_ascii_lowercase());
             }
             "after" => {

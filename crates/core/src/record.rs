@@ -572,6 +572,25 @@ fn entry_hashes(entries: &[Entry]) -> Vec<Digest> {
     .concat()
 }
 
+/// A dice position an entry may not name (see [`Positions`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    #[error(
+        "discloses a roll of dice position {position}: entry {seq} can name positions before {seq} only"
+    )]
+    Disclosed { position: u64, seq: u64 },
+    #[error("{what} at dice position {position}: entry {seq} can name positions 1 to {seq} only")]
+    Beyond {
+        what: &'static str,
+        position: u64,
+        seq: u64,
+    },
+    #[error("reveals dice position {position}, but the secrets are known up to {known} already")]
+    Revealed { position: u64, known: u64 },
+    #[error("a new dice chain from position {position}, before the revealed position {known}")]
+    Recommit { position: u64, known: u64 },
+}
+
 /// Checks the dice positions entries name before anything is hashed: a
 /// reveal is checked by hashing its secret down to the last known one, once
 /// per position between them, so a forged position of 2^53 would hash for
@@ -586,7 +605,7 @@ struct Positions {
 }
 
 impl Positions {
-    fn check(&mut self, e: &Entry) -> Result<(), String> {
+    fn check(&mut self, e: &Entry) -> Result<(), PositionError> {
         let (p, what) = match &e.body {
             Body::Move(m) => match m.position {
                 Some(p) => (p, "move"),
@@ -602,10 +621,10 @@ impl Positions {
             // A disclosure names rolls of earlier entries only.
             Body::Disclose(d) => {
                 return match d.items.iter().find(|x| x.position >= e.seq) {
-                    Some(x) => Err(format!(
-                        "discloses a roll of dice position {}: entry {} can name positions before {} only",
-                        x.position, e.seq, e.seq
-                    )),
+                    Some(x) => Err(PositionError::Disclosed {
+                        position: x.position,
+                        seq: e.seq,
+                    }),
                     None => Ok(()),
                 };
             }
@@ -621,19 +640,18 @@ impl Positions {
             }
         };
         if p == 0 || p > e.seq {
-            return Err(format!(
-                "{what} at dice position {p}: entry {} can name positions 1 to {} only",
-                e.seq, e.seq
-            ));
+            return Err(PositionError::Beyond {
+                what,
+                position: p,
+                seq: e.seq,
+            });
         }
         let known = self.known;
         match &e.body {
-            Body::Reveal(_) if p <= known => Err(format!(
-                "reveals dice position {p}, but the secrets are known up to {known} already"
-            )),
-            Body::Recommit(_) if p - 1 < known => Err(format!(
-                "a new dice chain from position {p}, before the revealed position {known}"
-            )),
+            Body::Reveal(_) if p <= known => Err(PositionError::Revealed { position: p, known }),
+            Body::Recommit(_) if p - 1 < known => {
+                Err(PositionError::Recommit { position: p, known })
+            }
             Body::Reveal(_) => {
                 self.known = p;
                 Ok(())
@@ -792,7 +810,7 @@ impl Record {
                     prev.short(16)
                 )));
             }
-            positions.check(e).map_err(chain)?;
+            positions.check(e).map_err(|p| chain(p.to_string()))?;
             let h = hashes[i];
             if h != e.hash {
                 return Err(chain(format!(

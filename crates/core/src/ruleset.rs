@@ -167,14 +167,77 @@ impl Event {
     }
 }
 
+/// A rule citation, e.g. `6.1(2)` or `8.3`: what an error names after its
+/// message, in brackets. An error that cites no rule holds `None`, never an
+/// empty citation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rule(String);
+
+impl Rule {
+    /// The citation as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::ops::Deref for Rule {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Rule {
+    fn from(s: &str) -> Rule {
+        Rule(s.to_string())
+    }
+}
+
+impl From<&String> for Rule {
+    fn from(s: &String) -> Rule {
+        Rule(s.clone())
+    }
+}
+
+impl From<String> for Rule {
+    fn from(s: String) -> Rule {
+        Rule(s)
+    }
+}
+
+impl PartialEq<str> for Rule {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Rule {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// A citation, or `None` for an empty one (a computed citation that found
+/// no rule).
+fn cite(rule: impl Into<Rule>) -> Option<Rule> {
+    let r = rule.into();
+    (!r.0.is_empty()).then_some(r)
+}
+
 /// An order line that could not be read, or is illegal where the move starts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct OrderError {
     pub line: usize,
     pub column: usize,
     pub message: String,
-    /// The rule number, e.g. `6.1(2)`.
-    pub rule: Option<String>,
+    /// The rule it breaks, if it cites one.
+    pub rule: Option<Rule>,
 }
 
 impl fmt::Display for OrderError {
@@ -202,9 +265,9 @@ impl OrderError {
         }
     }
 
-    /// The same error, citing a rule.
-    pub fn rule(mut self, rule: impl Into<String>) -> OrderError {
-        self.rule = Some(rule.into());
+    /// The same error, citing a rule (an empty citation cites none).
+    pub fn rule(mut self, rule: impl Into<Rule>) -> OrderError {
+        self.rule = cite(rule);
         self
     }
 }
@@ -236,19 +299,111 @@ pub enum RuleError {
     #[error("illegal: {message}{}", rule.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
     Illegal {
         message: String,
-        rule: Option<String>,
+        /// The rule it breaks, if it cites one.
+        rule: Option<Rule>,
     },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
 
 impl RuleError {
-    /// An illegal order, citing the rule.
+    /// An illegal order, citing the rule it breaks (an empty citation, as a
+    /// computed one may be, cites none).
     pub fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
         RuleError::Illegal {
             message: message.into(),
-            rule: (!rule.is_empty()).then(|| rule.to_string()),
+            rule: cite(rule),
         }
+    }
+
+    /// An illegal order that breaks no one rule (a side the game does not
+    /// have, a game already over).
+    pub fn unruled(message: impl Into<String>) -> RuleError {
+        RuleError::Illegal {
+            message: message.into(),
+            rule: None,
+        }
+    }
+}
+
+/// Why a game cannot be set up as asked. The engine checks the scenario and
+/// the side names against [`RulesetInfo`] before it calls
+/// [`Ruleset::setup`]; a ruleset refuses what only it can judge (an option,
+/// an option that depends on the scenario, a number of sides).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A scenario the ruleset does not offer.
+    #[error("{ruleset} has no scenario {scenario:?}; its scenarios: {}", known.join(", "))]
+    Scenario {
+        ruleset: String,
+        scenario: String,
+        known: Vec<String>,
+    },
+    /// Side names other than the scenario's, or not in its order.
+    #[error("{ruleset}'s {scenario} sides are {}, declared in that order; got {}", want.join(", "), got.join(", "))]
+    Sides {
+        ruleset: String,
+        scenario: String,
+        want: Vec<String>,
+        got: Vec<String>,
+    },
+    /// An option or a combination the ruleset refuses, in its words.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<String> for SetupError {
+    fn from(s: String) -> SetupError {
+        SetupError::Refused(s)
+    }
+}
+
+impl From<&str> for SetupError {
+    fn from(s: &str) -> SetupError {
+        SetupError::Refused(s.to_string())
+    }
+}
+
+/// Checks a set-up's scenario and side names against what the ruleset
+/// declares: the scenario one of [`RulesetInfo::scenarios`], and the sides
+/// its [`ScenarioInfo::sides`] in that order (in any case; a scenario that
+/// lists none lets the players name their own). The engine calls it before
+/// [`Ruleset::setup`], so no ruleset repeats it.
+pub fn check_setup(info: &RulesetInfo, setup: &Setup) -> Result<(), SetupError> {
+    let Some(sc) = info.scenarios.iter().find(|s| s.name == setup.scenario) else {
+        return Err(SetupError::Scenario {
+            ruleset: info.name.clone(),
+            scenario: setup.scenario.clone(),
+            known: info.scenarios.iter().map(|s| s.name.clone()).collect(),
+        });
+    };
+    let fits = sc.sides.len() == setup.sides.len()
+        && sc
+            .sides
+            .iter()
+            .zip(&setup.sides)
+            .all(|(want, got)| want.eq_ignore_ascii_case(got));
+    if sc.sides.is_empty() || fits {
+        Ok(())
+    } else {
+        Err(SetupError::Sides {
+            ruleset: info.name.clone(),
+            scenario: sc.name.clone(),
+            want: sc.sides.clone(),
+            got: setup.sides.clone(),
+        })
+    }
+}
+
+/// A state that breaks one of its ruleset's invariants (stacking, step
+/// counts, points…): a ruleset bug, found by self-play and fuzzing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvariantError(pub String);
+
+impl From<String> for InvariantError {
+    fn from(s: String) -> InvariantError {
+        InvariantError(s)
     }
 }
 
@@ -277,8 +432,10 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// Name, version, scenarios, options.
     fn info(&self) -> RulesetInfo;
-    /// The state at the start of play.
-    fn setup(&self, setup: &Setup) -> Result<Self::State, String>;
+    /// The state at the start of play. The engine has checked the scenario
+    /// and the side names against [`Ruleset::info`] ([`check_setup`]); the
+    /// ruleset checks the options and what depends on them.
+    fn setup(&self, setup: &Setup) -> Result<Self::State, SetupError>;
     /// Who must act now.
     fn prompt(&self, state: &Self::State) -> Prompt;
     /// Reads the order lines of a move into orders, each with the line it starts
@@ -444,7 +601,7 @@ pub trait Ruleset: Send + Sync + 'static {
     }
     /// Checks the state's invariants (stacking, step counts, points…); self-play
     /// and fuzzing call it after every order.
-    fn invariants(&self, state: &Self::State) -> Result<(), String> {
+    fn invariants(&self, state: &Self::State) -> Result<(), InvariantError> {
         let _ = state;
         Ok(())
     }
@@ -475,7 +632,7 @@ trait StateBox: Send + Sync {
     fn clone_box(&self) -> Box<dyn StateBox>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    fn to_json(&self) -> Result<Vec<u8>, String>;
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error>;
 }
 
 impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
@@ -488,8 +645,8 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
-    fn to_json(&self) -> Result<Vec<u8>, String> {
-        serde_json::to_vec(self).map_err(|e| e.to_string())
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        serde_json::to_vec(self)
     }
 }
 
@@ -526,7 +683,7 @@ impl GameState {
 
     /// The state as JSON (for debugging and `umpire show --json`).
     pub fn to_json(&self) -> Result<Vec<u8>, StateError> {
-        self.0.to_json().map_err(StateError)
+        self.0.to_json().map_err(|e| StateError(e.to_string()))
     }
 
     /// The typed state, if it is a `T`.
@@ -542,7 +699,8 @@ impl GameState {
 /// (E0034). It names the type only, as `Arc<dyn DynRuleset>`.
 pub trait DynRuleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
-    fn setup(&self, setup: &Setup) -> Result<GameState, String>;
+    /// [`check_setup`], then [`Ruleset::setup`].
+    fn setup(&self, setup: &Setup) -> Result<GameState, SetupError>;
     fn prompt(&self, state: &GameState) -> Prompt;
     fn parse(
         &self,
@@ -594,7 +752,7 @@ pub trait DynRuleset: Send + Sync {
     fn twin_kinds(&self, state: &GameState) -> Vec<&'static str>;
     /// See [`Ruleset::secrets_differ`].
     fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
-    fn invariants(&self, state: &GameState) -> Result<(), String>;
+    fn invariants(&self, state: &GameState) -> Result<(), InvariantError>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn DynRuleset>>;
     /// See [`Ruleset::at_data`].
     fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>>;
@@ -631,7 +789,8 @@ impl<R: Ruleset> DynRuleset for R {
     fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>> {
         Ruleset::at_data(self, data)
     }
-    fn setup(&self, setup: &Setup) -> Result<GameState, String> {
+    fn setup(&self, setup: &Setup) -> Result<GameState, SetupError> {
+        check_setup(&Ruleset::info(self), setup)?;
         Ruleset::setup(self, setup).map(|s| GameState(Box::new(s)))
     }
     fn prompt(&self, state: &GameState) -> Prompt {
@@ -748,7 +907,7 @@ impl<R: Ruleset> DynRuleset for R {
     fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str> {
         Ruleset::secrets_differ(self, typed(a), typed(b))
     }
-    fn invariants(&self, state: &GameState) -> Result<(), String> {
+    fn invariants(&self, state: &GameState) -> Result<(), InvariantError> {
         Ruleset::invariants(self, typed(state))
     }
 }

@@ -7,6 +7,7 @@ use super::prov::{self, ProvKind, Tag};
 use super::state::{AgentId, UnitId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use umpire_core::data::DataErrors;
 use umpire_core::data::DataFile;
 use umpire_core::hash::{Digest, Tagged};
 
@@ -1352,18 +1353,13 @@ pub(super) fn route_side(f: Sq, t: Sq) -> Option<u8> {
 
 impl Data {
     /// The embedded data.
-    pub fn embedded() -> Result<Data, Vec<String>> {
+    pub fn embedded() -> Result<Data, DataErrors> {
         Data::load(MAP_TOML, UNITS_TOML, TABLES_TOML, SCENARIOS_TOML)
     }
 
     /// Reads and checks the four files, with every check of the printed
     /// game ([`Checks::Full`]): the embedded data and a club's replacement.
-    pub fn load(
-        map: &str,
-        units: &str,
-        tables: &str,
-        scenarios: &str,
-    ) -> Result<Data, Vec<String>> {
+    pub fn load(map: &str, units: &str, tables: &str, scenarios: &str) -> Result<Data, DataErrors> {
         Data::load_checked(map, units, tables, scenarios, Checks::Full)
     }
 
@@ -1374,7 +1370,7 @@ impl Data {
         units: &str,
         tables: &str,
         scenarios: &str,
-    ) -> Result<Data, Vec<String>> {
+    ) -> Result<Data, DataErrors> {
         Data::load_checked(map, units, tables, scenarios, Checks::Fixture)
     }
 
@@ -1385,7 +1381,7 @@ impl Data {
         tables: &str,
         scenarios: &str,
         checks: Checks,
-    ) -> Result<Data, Vec<String>> {
+    ) -> Result<Data, DataErrors> {
         let mut tags = Vec::new();
         let mut errors = Vec::new();
         let m: Option<RawMapFile> = read("map.toml", map, &mut tags, &mut errors);
@@ -1393,7 +1389,7 @@ impl Data {
         let t: Option<Numbers> = read("tables.toml", tables, &mut tags, &mut errors);
         let s: Option<RawScenarios> = read("scenarios.toml", scenarios, &mut tags, &mut errors);
         let (Some(m), Some(u), Some(t), Some(s)) = (m, u, t, s) else {
-            return Err(errors);
+            return Err(errors.into());
         };
         let hash = Tagged::new("umpire-ac-data-v1")
             .field(map.as_bytes())
@@ -1410,7 +1406,7 @@ impl Data {
         let d = super::build::build(raw, tags, hash, checks, &mut errors);
         match d {
             Some(d) if errors.is_empty() => Ok(d),
-            _ => Err(errors),
+            _ => Err(errors.into()),
         }
     }
 

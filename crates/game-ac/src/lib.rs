@@ -55,12 +55,13 @@ use orders::Order;
 use state::{Loc, Options, Stage};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::DataErrors;
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError,
+    Ruleset, RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// How the income/expenditure round is awaited: as the engine's sealed round
@@ -75,40 +76,81 @@ pub const ECONOMY_AWAIT: AwaitKind = AwaitKind::SealedOrders;
 pub const VERSION: u32 = 9;
 
 /// The registry entry (`crates/games/src/lib.rs`).
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "ac",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: &[],
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Ac>();
 
-fn load(files: &Files) -> Result<Data, Vec<String>> {
-    Data::load(
-        files.get("map.toml"),
-        files.get("units.toml"),
-        files.get("tables.toml"),
-        files.get("scenarios.toml"),
-    )
-}
-
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
-    Ok(Arc::new(Ac {
-        data: EMBEDDED.load(files, load)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
-    let d = load(files)?;
-    Ok(DataCheck {
-        hash: d.hash,
-        facts: facts(&d),
-        by_provenance: d
-            .provenance_counts()
-            .into_iter()
-            .map(|(k, v)| (k.name().to_string(), v))
-            .collect(),
-    })
+impl DataGame for Ac {
+    type Data = Data;
+    const NAME: &'static str = "ac";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("map.toml", &["city", "map", "railway", "route"]),
+        ("scenarios.toml", &["scenario"]),
+        (
+            "tables.toml",
+            &[
+                "base_seas",
+                "battle_crt",
+                "bop",
+                "bop_changes",
+                "city",
+                "costs",
+                "discovery",
+                "event",
+                "events",
+                "fort",
+                "income",
+                "key_cities",
+                "levy",
+                "movement",
+                "negotiation_drm",
+                "negotiations",
+                "open_war",
+                "raid_crt",
+                "ranjit",
+                "region_vp",
+                "terrain",
+                "ultimatum",
+                "victory",
+            ],
+        ),
+        (
+            "units.toml",
+            &[
+                "agent",
+                "agents",
+                "generic",
+                "mix",
+                "override",
+                "stats",
+                "unit_type",
+            ],
+        ),
+    ];
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::load(
+            files.get("map.toml"),
+            files.get("units.toml"),
+            files.get("tables.toml"),
+            files.get("scenarios.toml"),
+        )
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(DataCheck {
+            hash: d.hash,
+            facts: facts(d),
+            by_provenance: d
+                .provenance_counts()
+                .into_iter()
+                .map(|(k, v)| (k.name().to_string(), v))
+                .collect(),
+        })
+    }
+    fn over(data: Arc<Data>) -> Ac {
+        Ac { data }
+    }
 }
 
 /// The ruleset over a data set.
@@ -128,22 +170,13 @@ impl Default for Ac {
 impl Ac {
     /// The game with its embedded data.
     pub fn new() -> Ac {
-        let none = BTreeMap::new();
         // The embedded files are part of the build and checked by a test
         // (`embedded_data_passes_every_check`): fail loudly, never play a broken map.
-        let data = Files::new(data::FILES, &none)
-            .and_then(|f| EMBEDDED.load(&f, load))
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the embedded Asia Crossroads data is broken: {}",
-                    e.join("; ")
-                )
-            });
-        Ac { data }
+        Ac::embedded()
     }
 
     /// The game over other data files (a club's own, or a fixture), by file name.
-    pub fn with_data(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+    pub fn with_data(files: &BTreeMap<String, String>) -> Result<Ac, DataErrors> {
         let f = |n: &str, e: &'static str| files.get(n).map_or(e, String::as_str).to_string();
         let d = Data::load(
             &f("map.toml", data::MAP_TOML),
@@ -158,7 +191,7 @@ impl Ac {
     /// `map.toml` and `scenarios.toml` are the fixture's own; `units.toml`
     /// and `tables.toml` default to the embedded files, whose pieces and key
     /// cities of regions the fixture's map leaves out are left out too.
-    pub fn fixture(files: &BTreeMap<String, String>) -> Result<Ac, Vec<String>> {
+    pub fn fixture(files: &BTreeMap<String, String>) -> Result<Ac, DataErrors> {
         let own = |n: &str| {
             files
                 .get(n)
@@ -365,14 +398,9 @@ impl Ruleset for Ac {
         Some(Arc::new(self.at(version)))
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["british", "russian"] {
-            return Err(format!(
-                "ac's sides are british and russian, in that order; got {}",
-                setup.sides.join(", ")
-            ));
-        }
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
+        // The scenario and the sides are the engine's to check
+        // (`check_setup`); the base scenario `s3` starts from is an option.
         let (options, base) = read_options(setup)?;
         let d = &*self.data;
         let key = if setup.scenario == "s3" {
@@ -392,7 +420,7 @@ impl Ruleset for Ac {
         } else {
             sc.turns
         };
-        setup::new_state(d, idx, turns, options)
+        Ok(setup::new_state(d, idx, turns, options)?)
     }
 
     fn prompt(&self, st: &State) -> Prompt {
@@ -627,8 +655,8 @@ impl Ruleset for Ac {
             .unwrap_or_default()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 }
 
@@ -827,4 +855,20 @@ fn facts(d: &Data) -> Vec<String> {
             d.scenarios.len()
         ),
     ]
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `units.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "units.toml", "unitz");
+        for e in [load, check] {
+            let e = e.expect("a [unitz] table is refused");
+            let named = |m: &str| m.contains("units.toml") && m.contains("[unitz]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
+    }
 }

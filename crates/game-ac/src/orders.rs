@@ -278,7 +278,7 @@ pub fn parse_all(
             Err(mut e) => {
                 if e.rule.is_none() {
                     let head = text.split_whitespace().next().unwrap_or("");
-                    e.rule = Some(rule_of(&head.to_ascii_lowercase()).to_string());
+                    e.rule = Some(rule_of(&head.to_ascii_lowercase()).into());
                 }
                 errors.push(e);
             }

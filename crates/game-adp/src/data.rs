@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Index;
 use toml::Table;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, DataFile, Files};
 use umpire_core::hash::Digest;
 
@@ -445,7 +446,7 @@ pub fn norm(s: &str) -> String {
 
 impl Data {
     /// The data over a club's files (embedded where not replaced).
-    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+    pub fn from_files(files: &Files) -> Result<Data, DataErrors> {
         Data::load_with(
             files.get("map.toml"),
             files.get("forces.toml"),
@@ -456,12 +457,12 @@ impl Data {
     }
 
     /// The embedded data.
-    pub fn embedded() -> Result<Data, Vec<String>> {
+    pub fn embedded() -> Result<Data, DataErrors> {
         Data::load(MAP_TOML, FORCES_TOML, CARDS_TOML, SETUP_TOML)
     }
 
     /// Reads and checks the four files.
-    pub fn load(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Data, Vec<String>> {
+    pub fn load(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Data, DataErrors> {
         Data::load_with(map, forces, cards, setup, NONPLAYER_TOML)
     }
 
@@ -473,7 +474,7 @@ impl Data {
         cards: &str,
         setup: &str,
         nonplayer: &str,
-    ) -> Result<Data, Vec<String>> {
+    ) -> Result<Data, DataErrors> {
         Data::read([map, forces, cards, setup, nonplayer], Scope::Printed)
     }
 
@@ -481,7 +482,7 @@ impl Data {
     /// given): the same loader as a club's data, checked for consistency
     /// only ([`Scope::Fixture`]), so that a rules test stands on a small
     /// hand-built map with its own set-up, cards and Non-player file.
-    pub fn fixture(files: &Files) -> Result<Data, Vec<String>> {
+    pub fn fixture(files: &Files) -> Result<Data, DataErrors> {
         Data::read(
             [
                 files.get("map.toml"),
@@ -496,7 +497,7 @@ impl Data {
 
     /// Reads the five files (map, forces, cards, set-up, Non-player) and
     /// checks them as `scope` asks.
-    fn read(texts: [&str; 5], scope: Scope) -> Result<Data, Vec<String>> {
+    fn read(texts: [&str; 5], scope: Scope) -> Result<Data, DataErrors> {
         let [map, forces, cards, setup, nonplayer] = texts;
         let hash = prov::data_hash(HASH_DOMAIN, &[map, forces, cards, setup, nonplayer]);
         let mut r = Reader::default();
@@ -507,7 +508,7 @@ impl Data {
             prov::parse_toml(&mut r, "setup.toml", setup),
             prov::parse_toml(&mut r, "nonplayer.toml", nonplayer),
         ) else {
-            return Err(r.errors);
+            return Err(r.errors.into());
         };
         let spaces = read_map(&mut r, &tm);
         let (inventory, limits, victory, islamabad) = read_forces(&mut r, &tf);
@@ -554,7 +555,7 @@ impl Data {
         if r.errors.is_empty() {
             Ok(d)
         } else {
-            Err(r.errors)
+            Err(r.errors.into())
         }
     }
 

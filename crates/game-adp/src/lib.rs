@@ -58,12 +58,13 @@ use pieces::Faction;
 use seats::{MODES, Seats};
 use state::{Options, Stage};
 use std::sync::Arc;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::DataErrors;
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo, ScenarioInfo, Setup,
-    Side, View,
+    Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
+    ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"); see `Ruleset::info` for
@@ -87,13 +88,47 @@ pub struct Adp {
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
 /// How the registry knows the game (`crates/games/src/lib.rs`).
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "adp",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: EARLIER,
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Adp>();
+
+impl DataGame for Adp {
+    type Data = Data;
+    const NAME: &'static str = "adp";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("cards.toml", &["card"]),
+        (
+            "forces.toml",
+            &["deception", "islamabad", "limits", "piece", "victory"],
+        ),
+        ("map.toml", &["loc", "space"]),
+        (
+            "nonplayer.toml",
+            &[
+                "coalition",
+                "flow",
+                "government",
+                "halo",
+                "random_spaces",
+                "taliban",
+                "warlords",
+            ],
+        ),
+        ("setup.toml", &["at", "scenario"]),
+    ];
+    const EARLIER: &'static [umpire_core::data::EarlierData] = EARLIER;
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::from_files(files)
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(data::summary(d))
+    }
+    fn over(data: Arc<Data>) -> Adp {
+        Adp { data }
+    }
+}
 
 /// The data sets adp embedded before, kept so records made with them replay
 /// (`games/adp/earlier/`), newest first: version 8's with the flowchart
@@ -136,16 +171,6 @@ const EARLIER: &[umpire_core::data::EarlierData] = &[
     ),
 ];
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
-    Ok(Arc::new(Adp {
-        data: EMBEDDED.load(files, Data::from_files)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
-    Ok(data::summary(&Data::from_files(files)?))
-}
-
 impl Default for Adp {
     fn default() -> Self {
         Adp::new()
@@ -158,18 +183,11 @@ impl Adp {
         // The embedded files are part of the build and checked by tests
         // (`the_embedded_data_passes_every_check`): a failure panics rather
         // than play a broken map.
-        Adp {
-            data: EMBEDDED.embedded("adp", data::FILES, Data::from_files),
-        }
+        Adp::embedded()
     }
 
     /// The game over other data files (a club's own), in [`data::FILES`] order.
-    pub fn with_data(
-        map: &str,
-        forces: &str,
-        cards: &str,
-        setup: &str,
-    ) -> Result<Adp, Vec<String>> {
+    pub fn with_data(map: &str, forces: &str, cards: &str, setup: &str) -> Result<Adp, DataErrors> {
         Ok(Adp {
             data: Arc::new(Data::load(map, forces, cards, setup)?),
         })
@@ -182,7 +200,7 @@ impl Adp {
     /// ([`data::Scope::Fixture`]): a small map needs neither the printed
     /// game's counts nor the embedded Non-player file, which names the real
     /// spaces. A club's data keep every check (`umpire data check adp`).
-    pub fn fixture(files: &std::collections::BTreeMap<String, String>) -> Result<Adp, Vec<String>> {
+    pub fn fixture(files: &std::collections::BTreeMap<String, String>) -> Result<Adp, DataErrors> {
         let files = Files::new(data::FILES, files)?;
         Ok(Adp {
             data: Arc::new(Data::fixture(&files)?),
@@ -395,7 +413,7 @@ impl Ruleset for Adp {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
         let d = &*self.data;
         let Some(mode) = MODES
             .iter()
@@ -406,18 +424,11 @@ impl Ruleset for Adp {
                 "adp has the scenarios {}, not {:?}",
                 names.join(", "),
                 setup.scenario
-            ));
+            )
+            .into());
         };
-        let want: Vec<&str> = mode.sides.iter().map(|(n, _)| *n).collect();
-        let got: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if got != want {
-            return Err(format!(
-                "{}'s sides are {}, declared in that order; got {}",
-                setup.scenario,
-                want.join(", "),
-                setup.sides.join(", ")
-            ));
-        }
+        // The engine has checked the scenario and the sides (`check_setup`);
+        // the lookup above only finds the scenario's seats.
         let mut options = Options::default();
         let mut short = false;
         for (k, v) in &setup.options {
@@ -432,9 +443,9 @@ impl Ruleset for Adp {
                 }
                 ("deception", "no") => options.deception = false,
                 _ => {
-                    return Err(format!(
-                        "option {k}={v:?} is not allowed; see `umpire rules adp`"
-                    ));
+                    return Err(
+                        format!("option {k}={v:?} is not allowed; see `umpire rules adp`").into(),
+                    );
                 }
             }
         }
@@ -609,12 +620,28 @@ impl Ruleset for Adp {
             .collect()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants::check(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants::check(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.at(version)
             .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)
+    }
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `forces.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "forces.toml", "peice");
+        for e in [load, check] {
+            let e = e.expect("a [peice] table is refused");
+            let named = |m: &str| m.contains("forces.toml") && m.contains("[peice]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
     }
 }

@@ -489,7 +489,7 @@ impl Errors {
             Ok(v) => Some(v),
             Err(mut e) => {
                 if e.rule.is_none() {
-                    e.rule = Some(rule.to_string());
+                    e.rule = Some(rule.into());
                 }
                 self.0.push(e);
                 None

@@ -133,10 +133,7 @@ impl Cards {
     fn deck(&mut self, name: &str) -> Result<&mut Deck, RuleError> {
         let known: Vec<String> = self.decks.keys().cloned().collect();
         self.decks.get_mut(name).ok_or_else(|| {
-            RuleError::illegal(
-                format!("no deck {name:?}; decks are {}", known.join(", ")),
-                "",
-            )
+            RuleError::unruled(format!("no deck {name:?}; decks are {}", known.join(", ")))
         })
     }
 
@@ -145,7 +142,7 @@ impl Cards {
         let hand = self.hand(side);
         match hand.iter().position(|h| h.card.eq_ignore_ascii_case(card)) {
             Some(i) => Ok(hand.remove(i)),
-            None => Err(RuleError::illegal(format!("you hold no card {card:?}"), "")),
+            None => Err(RuleError::unruled(format!("you hold no card {card:?}"))),
         }
     }
 
@@ -159,10 +156,10 @@ impl Cards {
     ) -> Result<Vec<Event>, RuleError> {
         let d = self.deck(deck)?;
         if count as usize > d.pool.len() {
-            return Err(RuleError::illegal(
-                format!("{deck} holds {} cards, not {count}", d.pool.len()),
-                "",
-            ));
+            return Err(RuleError::unruled(format!(
+                "{deck} holds {} cards, not {count}",
+                d.pool.len()
+            )));
         }
         let commit = self.commit;
         let d = self.deck(deck)?;
@@ -178,7 +175,7 @@ impl Cards {
             }
             .map_err(|e| match e {
                 DrawError::Dice(d) => RuleError::Dice(d),
-                other => RuleError::illegal(other.to_string(), ""),
+                other => RuleError::unruled(other.to_string()),
             })?;
             drawn.push(Held {
                 deck: deck.to_string(),
@@ -213,7 +210,7 @@ impl Cards {
                     .get(side.index())
                     .and_then(|hand| hand.iter().find(|h| h.card.eq_ignore_ascii_case(card)))
                     .cloned()
-                    .ok_or_else(|| RuleError::illegal(format!("you hold no card {card:?}"), ""))?;
+                    .ok_or_else(|| RuleError::unruled(format!("you hold no card {card:?}")))?;
                 if let Some(r) = h.drawn {
                     dice.disclose(r);
                 }

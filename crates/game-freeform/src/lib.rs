@@ -21,7 +21,7 @@ use umpire_core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
     Await, AwaitKind, Event, OptionInfo, OrderError, Outcome, Prompt, RuleError, Ruleset,
-    RulesetInfo, ScenarioInfo, Setup, Side, View, Viewer, parse_lines,
+    RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View, Viewer, parse_lines,
 };
 
 /// The freeform ruleset, as it plays at `version` (see [`Freeform::VERSION`]).
@@ -484,13 +484,8 @@ impl Ruleset for Freeform {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
-        if setup.scenario != "open" {
-            return Err(format!(
-                "freeform has one scenario, `open`, not {:?}",
-                setup.scenario
-            ));
-        }
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
+        // The scenario is the engine's to check (`check_setup`).
         if setup.sides.is_empty() || setup.sides.len() > 16 {
             return Err("freeform needs 1 to 16 sides".into());
         }
@@ -518,7 +513,7 @@ impl Ruleset for Freeform {
                         .map_err(|_| format!("turns={n:?} is not a number"))?;
                     last_turn = (n > 0).then_some(n);
                 }
-                _ => return Err(format!("freeform has no option {k}={v}")),
+                _ => return Err(format!("freeform has no option {k}={v}").into()),
             }
         }
         cards.check(setup.sides.len())?;
@@ -685,20 +680,20 @@ impl Ruleset for Freeform {
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
         if state.finished.is_some() {
-            return Err(RuleError::illegal("the game is over", ""));
+            return Err(RuleError::unruled("the game is over"));
         }
         let simultaneous = state.sequence == Sequence::Simultaneous;
         if simultaneous && state.done[side.index()] {
-            return Err(RuleError::illegal(
-                format!("{} has given this turn's orders", state.sides[side.index()]),
-                "",
-            ));
+            return Err(RuleError::unruled(format!(
+                "{} has given this turn's orders",
+                state.sides[side.index()]
+            )));
         }
         if !simultaneous && side != state.active {
-            return Err(RuleError::illegal(
-                format!("it is {}'s turn", state.sides[state.active.index()]),
-                "",
-            ));
+            return Err(RuleError::unruled(format!(
+                "it is {}'s turn",
+                state.sides[state.active.index()]
+            )));
         }
         let me = state.sides[side.index()].clone();
         match order {
@@ -794,23 +789,21 @@ impl Ruleset for Freeform {
             Order::EndTurn(named) => {
                 let next = match (state.sequence, named) {
                     (Sequence::Fixed, Some(_)) => {
-                        return Err(RuleError::illegal(
+                        return Err(RuleError::unruled(
                             "this game plays in fixed order; write just `end turn`",
-                            "",
                         ));
                     }
                     (Sequence::Fixed, None) => self.next_side(state, side),
                     (Sequence::Declared, None) => {
-                        return Err(RuleError::illegal(
+                        return Err(RuleError::unruled(
                             "name who moves next: `end turn -> SIDE`",
-                            "",
                         ));
                     }
                     (Sequence::Declared, Some(s)) if state.conceded[s.index()] => {
-                        return Err(RuleError::illegal(
-                            format!("{} has conceded", state.sides[s.index()]),
-                            "",
-                        ));
+                        return Err(RuleError::unruled(format!(
+                            "{} has conceded",
+                            state.sides[s.index()]
+                        )));
                     }
                     (Sequence::Declared, Some(s)) => *s,
                     (Sequence::Simultaneous, _) => self.next_side(state, side),

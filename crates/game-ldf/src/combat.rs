@@ -1083,7 +1083,7 @@ fn advance(ctx: &mut Ctx, st: &mut State, b: &Battle, adv: &Advance) -> Result<b
         ctx.say(
             format!(
                 "{names} may not advance: {message} ({}; 13.14)",
-                rule.unwrap_or_default()
+                rule.as_deref().unwrap_or_default()
             ),
             vec![b.target],
         );

@@ -52,12 +52,13 @@ use data::Kind;
 use orders::Order;
 use state::{Faction, Loc, Options, Player, Stage};
 use std::sync::Arc;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::DataErrors;
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Audience, Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
-    RulesetInfo, ScenarioInfo, Setup, Side, View,
+    Audience, Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError,
+    Ruleset, RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset, over a data set.
@@ -78,46 +79,65 @@ const OLDEST: u32 = 6;
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
 /// The registry's entry for Lest Darkness Fall.
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "ldf",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: &[],
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Ldf>();
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
-    Ok(Arc::new(Ldf {
-        data: EMBEDDED.load(files, Data::from_files)?,
-        version: VERSION,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
-    let d = Data::from_files(files)?;
-    let s = check_loaded(&d)?;
-    let join = |m: &std::collections::BTreeMap<String, usize>| {
-        m.iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    Ok(DataCheck {
-        hash: d.hash,
-        facts: vec![
-            format!(
-                "map {} land hexes, {} all-sea hexes, {} population centres",
-                s.land, s.sea, s.places
-            ),
-            format!("hexes by region: {}", join(&s.regions)),
-            format!("{} counters in play", s.units),
-            format!(
-                "stand-in values a club replaces: {}",
-                s.stand_ins.join(", ")
-            ),
-        ],
-        by_provenance: s.tagged,
-    })
+impl DataGame for Ldf {
+    type Data = Data;
+    const NAME: &'static str = "ldf";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        (
+            "map.toml",
+            &[
+                "grid", "legion", "narrows", "place", "sea_zone", "sides", "special",
+            ],
+        ),
+        ("oob.toml", &["counter", "markers", "start", "total"]),
+        (
+            "tables.toml",
+            &[
+                "action", "chit", "chits", "combat", "crt", "economy", "emperor", "game",
+                "movement", "stacking",
+            ],
+        ),
+    ];
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::from_files(files)
+    }
+    fn over(data: Arc<Data>) -> Ldf {
+        Ldf {
+            data,
+            version: VERSION,
+        }
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        let s = check_loaded(d)?;
+        let join = |m: &std::collections::BTreeMap<String, usize>| {
+            m.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        Ok(DataCheck {
+            hash: d.hash,
+            facts: vec![
+                format!(
+                    "map {} land hexes, {} all-sea hexes, {} population centres",
+                    s.land, s.sea, s.places
+                ),
+                format!("hexes by region: {}", join(&s.regions)),
+                format!("{} counters in play", s.units),
+                format!(
+                    "stand-in values a club replaces: {}",
+                    s.stand_ins.join(", ")
+                ),
+            ],
+            by_provenance: s.tagged,
+        })
+    }
 }
 
 impl Default for Ldf {
@@ -137,14 +157,11 @@ impl Ldf {
     /// The game on its embedded data (checked by a test, so it panics only
     /// on a broken build, never plays a broken map).
     pub fn new() -> Ldf {
-        Ldf {
-            data: EMBEDDED.embedded("Lest Darkness Fall", data::FILES, Data::from_files),
-            version: VERSION,
-        }
+        Ldf::embedded()
     }
 
     /// The game over other data files (a club's own map, counters, tables).
-    pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+    pub fn with_data(map: &str, oob: &str, tables: &str) -> Result<Ldf, DataErrors> {
         Ok(Ldf {
             data: Arc::new(Data::load(map, oob, tables)?),
             version: VERSION,
@@ -155,7 +172,7 @@ impl Ldf {
     /// the embedded counters and tables): read as [`Ldf::with_data`] reads a
     /// club's files, checked only for what the engine needs, not for the
     /// rulebook's fixed hexes and counts ([`Data::fixture`]).
-    pub fn from_fixture(map: &str, oob: &str, tables: &str) -> Result<Ldf, Vec<String>> {
+    pub fn from_fixture(map: &str, oob: &str, tables: &str) -> Result<Ldf, DataErrors> {
         Ok(Ldf {
             data: Arc::new(Data::fixture(map, oob, tables)?),
             version: VERSION,
@@ -179,7 +196,7 @@ impl Ldf {
 
 fn player(side: Side) -> Result<Player, RuleError> {
     Player::from_index(side.index())
-        .ok_or_else(|| RuleError::illegal("Lest Darkness Fall has two sides, roman and gp", ""))
+        .ok_or_else(|| RuleError::unruled("Lest Darkness Fall has two sides, roman and gp"))
 }
 
 fn line_err(lines: &[SourceLine], e: RuleError) -> OrderError {
@@ -348,20 +365,8 @@ impl Ruleset for Ldf {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
-        if setup.scenario != "campaign" {
-            return Err(format!(
-                "ldf has one scenario, `campaign`, not {:?}",
-                setup.scenario
-            ));
-        }
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["roman", "gp"] {
-            return Err(format!(
-                "ldf's sides are roman and gp, declared in that order; got {}",
-                setup.sides.join(", ")
-            ));
-        }
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
+        // The scenario and the sides are the engine's to check (`check_setup`).
         Ok(setup::initial(&self.data, read_options(setup)?))
     }
 
@@ -510,8 +515,8 @@ impl Ruleset for Ldf {
         }
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
@@ -622,4 +627,20 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         return Err("the Fortify marker is outside core territory".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `oob.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "oob.toml", "countr");
+        for e in [load, check] {
+            let e = e.expect("a [countr] table is refused");
+            let named = |m: &str| m.contains("oob.toml") && m.contains("[countr]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
+    }
 }

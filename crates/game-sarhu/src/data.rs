@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::{Table, Value};
+use umpire_core::data::DataErrors;
 use umpire_core::data::{
     DataCheck, DataFile, Files, Reader, array_of_tables, count_by_provenance, data_hash,
     parse_toml, table,
@@ -562,13 +563,13 @@ impl DataSummary {
 
 impl Data {
     /// The embedded data (strict: every set-up resolves).
-    pub fn embedded() -> Result<Data, Vec<String>> {
+    pub fn embedded() -> Result<Data, DataErrors> {
         Data::load(MAP_TOML, OOB_TOML, TABLES_TOML, true)
     }
 
     /// Reads data files. With `strict` off, set-up positions naming places the
     /// map lacks leave the unit unplaced (for small fixture maps in tests).
-    pub fn load(map: &str, oob: &str, tables: &str, strict: bool) -> Result<Data, Vec<String>> {
+    pub fn load(map: &str, oob: &str, tables: &str, strict: bool) -> Result<Data, DataErrors> {
         let hash = data_hash(HASH_DOMAIN, &[map, oob, tables]);
         let mut r = Reader::default();
         let (Some(tm), Some(to), Some(tt)) = (
@@ -576,17 +577,17 @@ impl Data {
             parse_toml(&mut r, "oob.toml", oob),
             parse_toml(&mut r, "tables.toml", tables),
         ) else {
-            return Err(r.errors);
+            return Err(r.errors.into());
         };
         let built = build(&mut r, &tm, &to, &tt, strict, hash);
         match built {
             Some(d) if r.errors.is_empty() => Ok(Data { tags: r.tags, ..d }),
-            _ => Err(r.errors),
+            _ => Err(r.errors.into()),
         }
     }
 
     /// Reads the data files of [`FILES`] (a club's where it replaced them), strictly.
-    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+    pub fn from_files(files: &Files) -> Result<Data, DataErrors> {
         Data::load(
             files.get("map.toml"),
             files.get("oob.toml"),
@@ -1329,12 +1330,12 @@ fn read_tec(r: &mut Reader, tt: &Table) -> Option<Tec> {
 
 /// The checks of `umpire data check sarhu` on the embedded data: counts, set-up
 /// stacking, symmetric hexsides, named places, and every value tagged.
-pub fn check_data() -> Result<DataSummary, Vec<String>> {
+pub fn check_data() -> Result<DataSummary, DataErrors> {
     check_loaded(&Data::embedded()?)
 }
 
 /// The checks of [`check_data`] on data already loaded (a club's own files).
-pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
+pub fn check_loaded(d: &Data) -> Result<DataSummary, DataErrors> {
     let mut e = Vec::new();
     let s = d.summary();
     check_counts(d, &s, &mut e);
@@ -1343,7 +1344,7 @@ pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
     check_setup_stacking(d, &mut e);
     check_hexsides(d, &mut e);
     check_places(d, &mut e);
-    if e.is_empty() { Ok(s) } else { Err(e) }
+    if e.is_empty() { Ok(s) } else { Err(e.into()) }
 }
 
 /// Counts of commands and combat units (2.3, 2.4, 10.0).

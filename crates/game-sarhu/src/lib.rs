@@ -32,12 +32,13 @@ pub use state::State;
 use orders::Order;
 use state::{Decision, Options, RetreatRule};
 use std::sync::Arc;
-use umpire_core::data::{DataCheck, Descriptor, Embedded, Files};
+use umpire_core::data::DataErrors;
+use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{
-    Await, AwaitKind, Event, OptionInfo, OrderError, Prompt, RuleError, Ruleset, RulesetInfo,
-    ScenarioInfo, Setup, Side, View,
+    Await, AwaitKind, Event, InvariantError, OptionInfo, OrderError, Prompt, RuleError, Ruleset,
+    RulesetInfo, ScenarioInfo, Setup, SetupError, Side, View,
 };
 
 /// The ruleset, over a data set (the embedded one, or a fixture's).
@@ -49,23 +50,47 @@ pub struct Sarhu {
 static EMBEDDED: Embedded<Data> = Embedded::new();
 
 /// The registry's entry for Strike on Sarhu.
-pub const DESCRIPTOR: Descriptor = Descriptor {
-    name: "sarhu",
-    files: data::FILES,
-    build,
-    check: Some(check),
-    earlier: &[],
-};
+pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Sarhu>();
 
-fn build(files: &Files) -> Result<Arc<dyn umpire_core::ruleset::DynRuleset>, Vec<String>> {
-    Ok(Arc::new(Sarhu {
-        data: EMBEDDED.load(files, Data::from_files)?,
-    }))
-}
-
-fn check(files: &Files) -> Result<DataCheck, Vec<String>> {
-    let d = Data::from_files(files)?;
-    Ok(data::check_loaded(&d)?.check(d.hash))
+impl DataGame for Sarhu {
+    type Data = Data;
+    const NAME: &'static str = "sarhu";
+    const FILES: &'static [DataFile] = data::FILES;
+    const TABLES: Tables = &[
+        ("map.toml", &["bridge", "map", "place", "river", "wall"]),
+        ("oob.toml", &["command", "unit"]),
+        (
+            "tables.toml",
+            &[
+                "activation",
+                "ap_cost",
+                "attack",
+                "charge",
+                "climb",
+                "fire_elevation",
+                "game",
+                "glyph",
+                "preparation",
+                "retreat",
+                "terrain",
+                "type",
+                "victory",
+                "zoc",
+            ],
+        ),
+    ];
+    fn shell() -> &'static Embedded<Data> {
+        &EMBEDDED
+    }
+    fn load(files: &Files) -> Result<Data, DataErrors> {
+        Data::from_files(files)
+    }
+    fn check(d: &Data) -> Result<DataCheck, DataErrors> {
+        Ok(data::check_loaded(d)?.check(d.hash))
+    }
+    fn over(data: Arc<Data>) -> Sarhu {
+        Sarhu { data }
+    }
 }
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"): 2 checks a double
@@ -89,9 +114,7 @@ impl Sarhu {
         // The embedded files are part of the build and checked by tests
         // (`embedded_data_passes_every_check`), so this cannot fail in a
         // released binary; it panics rather than play a broken map.
-        Sarhu {
-            data: EMBEDDED.embedded("Strike on Sarhu", data::FILES, Data::from_files),
-        }
+        Sarhu::embedded()
     }
 
     /// The game over other data files (a club's own map and counters, or a
@@ -102,7 +125,7 @@ impl Sarhu {
         oob: &str,
         tables: &str,
         strict: bool,
-    ) -> Result<Sarhu, Vec<String>> {
+    ) -> Result<Sarhu, DataErrors> {
         Ok(Sarhu {
             data: Arc::new(Data::load(map, oob, tables, strict)?),
         })
@@ -128,9 +151,8 @@ fn faction(side: Side) -> Result<Faction, RuleError> {
     match side.0 {
         0 => Ok(Faction::Ming),
         1 => Ok(Faction::Jurchen),
-        _ => Err(RuleError::illegal(
+        _ => Err(RuleError::unruled(
             "Strike on Sarhu has two sides, ming and jurchen",
-            "",
         )),
     }
 }
@@ -266,20 +288,8 @@ impl Ruleset for Sarhu {
         }
     }
 
-    fn setup(&self, setup: &Setup) -> Result<State, String> {
-        if setup.scenario != "historical" {
-            return Err(format!(
-                "sarhu has one scenario, `historical`, not {:?}",
-                setup.scenario
-            ));
-        }
-        let names: Vec<String> = setup.sides.iter().map(|s| s.to_ascii_lowercase()).collect();
-        if names != ["ming", "jurchen"] {
-            return Err(format!(
-                "sarhu's sides are ming and jurchen, declared in that order; got {}",
-                setup.sides.join(", ")
-            ));
-        }
+    fn setup(&self, setup: &Setup) -> Result<State, SetupError> {
+        // The scenario and the sides are the engine's to check (`check_setup`).
         let options = read_options(setup)?;
         Ok(State::new(&self.data, options))
     }
@@ -461,8 +471,8 @@ impl Ruleset for Sarhu {
         faction(side).map(|f| vec![f.mark()]).unwrap_or_default()
     }
 
-    fn invariants(&self, st: &State) -> Result<(), String> {
-        invariants(&self.data, st)
+    fn invariants(&self, st: &State) -> Result<(), InvariantError> {
+        invariants(&self.data, st).map_err(InvariantError)
     }
 
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
@@ -663,18 +673,27 @@ mod tests {
             options: Default::default(),
             sides: vec!["jurchen".into(), "ming".into()],
         };
-        assert!(r.setup(&s).is_err());
+        // The engine checks the scenario and the sides before `setup`.
+        let check = |s: &Setup| umpire_core::ruleset::check_setup(&r.info(), s);
+        assert_eq!(
+            check(&s).unwrap_err().to_string(),
+            "sarhu's historical sides are ming, jurchen, declared in that order; got jurchen, ming"
+        );
         s.sides = vec!["ming".into(), "jurchen".into()];
         s.options.insert("retreat".into(), "sometimes".into());
-        assert!(r.setup(&s).unwrap_err().contains("retreat"));
+        assert!(r.setup(&s).unwrap_err().to_string().contains("retreat"));
         s.options.clear();
         s.options.insert("variant".into(), "szechwan".into());
         let st = r.setup(&s).unwrap();
         let d = r.data();
         assert_eq!(st.units[d.unit_index("lt.i1").unwrap()].loc, Loc::Out);
         assert_eq!(st.units[d.unit_index("lt.s1").unwrap()].loc, Loc::OffMap);
+        check(&s).unwrap();
         s.scenario = "1620".into();
-        assert!(r.setup(&s).is_err());
+        assert_eq!(
+            check(&s).unwrap_err().to_string(),
+            "sarhu has no scenario \"1620\"; its scenarios: historical"
+        );
     }
 
     #[test]
@@ -720,5 +739,21 @@ mod tests {
 
     fn d_hash(r: &Sarhu) -> umpire_core::hash::Digest {
         r.data().hash
+    }
+}
+
+#[cfg(test)]
+mod unknown_tables {
+    /// A club's `oob.toml` with a typo'd top-level table: refused, naming the
+    /// table and the file, by the loader and by `umpire data check`.
+    #[test]
+    fn an_unknown_top_level_table_is_refused() {
+        let (load, check) =
+            umpire_core::data::with_extra_table(&super::DESCRIPTOR, "oob.toml", "unitz");
+        for e in [load, check] {
+            let e = e.expect("a [unitz] table is refused");
+            let named = |m: &str| m.contains("oob.toml") && m.contains("[unitz]");
+            assert!(e.iter().any(|m| named(m)), "{e}");
+        }
     }
 }

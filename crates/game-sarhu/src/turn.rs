@@ -102,18 +102,15 @@ pub fn apply(
 fn require_phase(d: &Data, st: &State, f: Faction) -> Result<(), RuleError> {
     if let Some(q) = &st.decision {
         return Err(if q.side() == f {
-            illegal(
-                format!(
-                    "first answer the question put to you: {}",
-                    super::prompt_text(d, st, q)
-                ),
-                "",
-            )
+            RuleError::unruled(format!(
+                "first answer the question put to you: {}",
+                super::prompt_text(d, st, q)
+            ))
         } else {
-            illegal(
-                format!("waiting for the {} player to decide", q.side().name()),
-                "",
-            )
+            RuleError::unruled(format!(
+                "waiting for the {} player to decide",
+                q.side().name()
+            ))
         });
     }
     if st.phase.side != f {
@@ -812,13 +809,13 @@ fn set_initiative(ctx: &mut Ctx, st: &mut State, first: Faction, why: &str) {
 fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<(), RuleError> {
     let d = ctx.d;
     let Some(q) = st.decision.clone() else {
-        return Err(illegal("no question is pending", ""));
+        return Err(RuleError::unruled("no question is pending"));
     };
     if q.side() != f {
-        return Err(illegal(
-            format!("the question is for the {} player", q.side().name()),
-            "",
-        ));
+        return Err(RuleError::unruled(format!(
+            "the question is for the {} player",
+            q.side().name()
+        )));
     }
     match (&q, order) {
         (
@@ -890,13 +887,10 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             set_initiative(ctx, st, first, "their choice");
         }
         _ => {
-            return Err(illegal(
-                format!(
-                    "that does not answer the question: {}",
-                    super::prompt_text(d, st, &q)
-                ),
-                "",
-            ));
+            return Err(RuleError::unruled(format!(
+                "that does not answer the question: {}",
+                super::prompt_text(d, st, &q)
+            )));
         }
     }
     Ok(())

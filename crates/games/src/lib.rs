@@ -20,6 +20,7 @@ pub use umpire_core::data::Descriptor;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use umpire_core::data::DataErrors;
 use umpire_core::ruleset::DynRuleset;
 
 /// Declares each game's module and lists its descriptor in [`GAMES`].
@@ -68,7 +69,7 @@ pub fn data_files(name: &str) -> Vec<&'static str> {
 pub fn with_data(
     name: &str,
     files: &BTreeMap<String, String>,
-) -> Result<Option<Arc<dyn DynRuleset>>, Vec<String>> {
+) -> Result<Option<Arc<dyn DynRuleset>>, DataErrors> {
     match descriptor(name) {
         Some(d) => d.with_data(files).map(Some),
         None => Ok(None),
@@ -76,13 +77,10 @@ pub fn with_data(
 }
 
 /// `umpire data check NAME`: a summary of the data, or every problem found.
-pub fn check_data(
-    name: &str,
-    files: &BTreeMap<String, String>,
-) -> Result<Vec<String>, Vec<String>> {
+pub fn check_data(name: &str, files: &BTreeMap<String, String>) -> Result<Vec<String>, DataErrors> {
     match descriptor(name) {
         Some(d) => d.check_data(files),
-        None => Err(vec![format!("no ruleset {name:?}")]),
+        None => Err(format!("no ruleset {name:?}").into()),
     }
 }
 

@@ -130,9 +130,9 @@ pub struct NewGame {
 /// Checks what a game declares about itself before it reaches the store:
 /// the id (a store key and a file name), each side's name and mail address.
 fn check_declared(id: &str, sides: &[(String, String)]) -> Result<(), ServiceError> {
-    check_game_id(id).map_err(ServiceError::Game)?;
+    check_game_id(id)?;
     for (name, email) in sides {
-        check_side_name(name).map_err(ServiceError::Game)?;
+        check_side_name(name)?;
         umpire_mail::mime::check_address(email)
             .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
     }

@@ -45,6 +45,8 @@ pub enum ServiceError {
     Key { path: String, message: String },
     #[error("{0}")]
     Game(String),
+    #[error(transparent)]
+    Id(#[from] umpire_core::movefile::IdError),
     #[error("{what}: {source}")]
     Io {
         what: String,

@@ -603,7 +603,10 @@ pub(super) fn environmental(e: &ServiceError) -> bool {
         | ServiceError::Busy(_)
         | ServiceError::Config(_)
         | ServiceError::Key { .. } => true,
-        ServiceError::Template(_) | ServiceError::Game(_) | ServiceError::Mail(_) => false,
+        ServiceError::Template(_)
+        | ServiceError::Game(_)
+        | ServiceError::Id(_)
+        | ServiceError::Mail(_) => false,
     }
 }
 

@@ -482,14 +482,11 @@ impl Game {
             let prompt = self.ruleset.prompt(state);
             let result =
                 if prompt.awaits(side).is_none() && !self.ruleset.out_of_turn(state, side, o) {
-                    Err(RuleError::illegal(
-                        format!(
-                            "{} is not asked to act any more ({})",
-                            self.sides[side.index()].name,
-                            prompt.stage
-                        ),
-                        "",
-                    ))
+                    Err(RuleError::unruled(format!(
+                        "{} is not asked to act any more ({})",
+                        self.sides[side.index()].name,
+                        prompt.stage
+                    )))
                 } else {
                     let mut trial = state.clone();
                     self.ruleset

@@ -376,7 +376,7 @@ impl Game {
                 opening.hidden.len()
             )));
         }
-        let state = ruleset.setup(&setup).map_err(bad)?;
+        let state = ruleset.setup(&setup).map_err(|e| bad(e.to_string()))?;
         let prompt = ruleset.prompt(&state);
         let head = record.head();
         let reports = HashMap::from([(0, Report::default())]);

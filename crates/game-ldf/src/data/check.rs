@@ -6,6 +6,7 @@
 //! row of the tables per die face).
 
 use super::{Data, DataSummary, Kind, OFFSET, Region, Size};
+use umpire_core::data::DataErrors;
 use umpire_core::hex::Hex;
 
 fn h(s: &str) -> Hex {
@@ -13,10 +14,10 @@ fn h(s: &str) -> Hex {
 }
 
 /// Every check; all problems at once.
-pub(super) fn check(d: &Data) -> Result<(), Vec<String>> {
+pub(super) fn check(d: &Data) -> Result<(), DataErrors> {
     let mut e = structure(d);
     e.extend(rulebook(d));
-    if e.is_empty() { Ok(()) } else { Err(e) }
+    if e.is_empty() { Ok(()) } else { Err(e.into()) }
 }
 
 /// What the engine needs of any map and tables, whatever hexes they number:
@@ -87,7 +88,7 @@ pub(super) fn rulebook(d: &Data) -> Vec<String> {
 }
 
 /// The summary, after the checks have passed.
-pub fn check_loaded(d: &Data) -> Result<DataSummary, Vec<String>> {
+pub fn check_loaded(d: &Data) -> Result<DataSummary, DataErrors> {
     check(d)?;
     Ok(d.summary())
 }

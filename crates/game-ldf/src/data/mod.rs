@@ -10,6 +10,7 @@ pub use check::check_loaded;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
+use umpire_core::data::DataErrors;
 use umpire_core::data::{DataFile, Files};
 use umpire_core::hash::Digest;
 use umpire_core::hex::{Hex, Offset};
@@ -662,12 +663,12 @@ pub fn norm(s: &str) -> String {
 
 impl Data {
     /// The embedded data.
-    pub fn embedded() -> Result<Data, Vec<String>> {
+    pub fn embedded() -> Result<Data, DataErrors> {
         Data::load(MAP_TOML, OOB_TOML, TABLES_TOML)
     }
 
     /// Reads and checks a game's files (embedded where not replaced).
-    pub fn from_files(files: &Files) -> Result<Data, Vec<String>> {
+    pub fn from_files(files: &Files) -> Result<Data, DataErrors> {
         Data::load(
             files.get("map.toml"),
             files.get("oob.toml"),
@@ -676,7 +677,7 @@ impl Data {
     }
 
     /// Reads and checks the three data files.
-    pub fn load(map: &str, oob: &str, tables: &str) -> Result<Data, Vec<String>> {
+    pub fn load(map: &str, oob: &str, tables: &str) -> Result<Data, DataErrors> {
         let d = read::read(map, oob, tables)?;
         check::check(&d)?;
         Ok(d)
@@ -687,10 +688,10 @@ impl Data {
     /// tables' rows) but not the rulebook's own hexes and counts: a rules
     /// test stands on a small hand-built map holding only the hexes its rule
     /// needs. A club's files and `umpire data check` always get every check.
-    pub fn fixture(map: &str, oob: &str, tables: &str) -> Result<Data, Vec<String>> {
+    pub fn fixture(map: &str, oob: &str, tables: &str) -> Result<Data, DataErrors> {
         let d = read::read(map, oob, tables)?;
         let e = check::structure(&d);
-        if e.is_empty() { Ok(d) } else { Err(e) }
+        if e.is_empty() { Ok(d) } else { Err(e.into()) }
     }
 
     fn idx(&self, h: Hex) -> Option<usize> {
