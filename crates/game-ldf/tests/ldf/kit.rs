@@ -10,7 +10,7 @@ use umpire_core::dice::{Dice, Roll};
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{Audience, Event, RuleError, Ruleset, Setup, Side};
-use umpire_ldf::combat::column;
+use umpire_ldf::combat::{column, step_name};
 use umpire_ldf::data::{Data, OOB_TOML, Outcome, TABLES_TOML, UnitId};
 use umpire_ldf::state::{Item, Loc, Player, Stage, State};
 use umpire_ldf::{Ldf, orders};
@@ -36,7 +36,8 @@ pub struct T {
     pub st: State,
 }
 
-fn set_up(r: Ldf) -> T {
+/// A game of the campaign under `r`, before the Germano-Parthian's set-up (3.3).
+pub fn set_up(r: Ldf) -> T {
     let st = r
         .setup(&Setup {
             scenario: "campaign".into(),
@@ -220,6 +221,16 @@ impl T {
 
     /// An order that must be refused: the refusal's text.
     pub fn err(&mut self, side: Side, text: &str) -> String {
+        // Refused as it is read (a counter named twice, from version 14) or
+        // when carried out.
+        let l = SourceLine {
+            line: 1,
+            column: 1,
+            text: text.into(),
+        };
+        if let Err(e) = orders::parse_line(self.d(), &l, self.r.info().version >= 14) {
+            return e.to_string();
+        }
         match self.run(side, text, &[]) {
             Ok(ev) => panic!("{text} was accepted: {}", say(&ev)),
             Err(e) => e.to_string(),
@@ -231,7 +242,7 @@ impl T {
         let col = column(self.d(), k).unwrap();
         (1..=6)
             .find(|r| self.d().crt[*r as usize - 1][col] == want)
-            .unwrap_or_else(|| panic!("no {want:?} at step {k}"))
+            .unwrap_or_else(|| panic!("no {want:?} at {}", step_name(k)))
     }
 
     /// The rules' invariants hold.

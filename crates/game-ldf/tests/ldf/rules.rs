@@ -4,45 +4,25 @@
 //! found by looking the wanted result up in the table, so no test depends on
 //! the stand-in cells.
 
-use umpire_core::dice::{Dice, Roll};
+use umpire_core::dice::Dice;
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
-use umpire_core::ruleset::{Audience, Event, RuleError, Ruleset, Setup, Side};
+use umpire_core::ruleset::{Audience, Event, RuleError, Ruleset, Setup};
 use umpire_ldf::combat::{column, garrison_strength, odds_step, step_name};
 use umpire_ldf::data::{Data, HexInfo, Kind, OFFSET, Outcome, Region, UnitId};
-use umpire_ldf::state::{Faction, Loc, Player, Stage, State};
+use umpire_ldf::state::{Faction, Loc, Player, Stage};
 use umpire_ldf::{Ldf, orders, zoc};
 
-const ROMAN: Side = Side(0);
-const GP: Side = Side(1);
-
-fn h(s: &str) -> Hex {
-    s.parse().unwrap()
-}
-
-struct T {
-    r: Ldf,
-    st: State,
-}
+use crate::kit::{GP, ROMAN, T, h, say as text, set_up};
 
 /// A game before the Germano-Parthian's set-up (3.3).
 fn fresh() -> T {
-    let r = Ldf::new();
-    let st = r
-        .setup(&Setup {
-            scenario: "campaign".into(),
-            options: Default::default(),
-            sides: vec!["roman".into(), "gp".into()],
-        })
-        .unwrap();
-    T { r, st }
+    set_up(Ldf::new())
 }
 
 /// A game after `setup auto`, in Turn 1's actions phase.
 fn game() -> T {
-    let mut t = fresh();
-    t.ok(GP, "setup auto", &[]);
-    t
+    T::opening()
 }
 
 /// A game with every counter set aside: tests place what they need.
@@ -56,24 +36,6 @@ fn empty() -> T {
 }
 
 impl T {
-    fn d(&self) -> &Data {
-        self.r.data()
-    }
-    fn u(&self, id: &str) -> UnitId {
-        self.d()
-            .unit(id)
-            .unwrap_or_else(|| panic!("no counter {id}"))
-    }
-    fn put(&mut self, id: &str, hex: Hex) {
-        let u = self.u(id);
-        self.st.unit_mut(u).loc = Loc::Hex(hex);
-    }
-    /// Puts every named counter in `hex`.
-    fn put_all(&mut self, ids: &[&str], hex: Hex) {
-        for id in ids {
-            self.put(id, hex);
-        }
-    }
     /// The Roman, given the action, moves the stack in `from` to `to`.
     fn roman_move(&mut self, from: Hex, to: Hex) -> Result<Vec<Event>, RuleError> {
         self.st.actor = Player::Roman;
@@ -88,81 +50,6 @@ impl T {
             &[(&format!("conversion-{q}"), 6, roll)],
         )
     }
-    fn at(&self, id: &str) -> Option<Hex> {
-        self.st.hex_of(self.u(id))
-    }
-    /// The labels of the next action's rolls start with this.
-    fn label(&self, what: &str) -> String {
-        format!("t{}/a{}/{what}", self.st.turn, self.st.seq)
-    }
-    fn run(
-        &mut self,
-        side: Side,
-        text: &str,
-        rolls: &[(&str, u32, u32)],
-    ) -> Result<Vec<Event>, RuleError> {
-        let l = SourceLine {
-            line: 1,
-            column: 1,
-            text: text.into(),
-        };
-        let o = orders::parse_line(self.d(), &l, self.r.info().version >= 14)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        let rolls = rolls
-            .iter()
-            .map(|(what, sides, value)| Roll {
-                label: self.label(what),
-                // Draws into a hand are the drawer's own (10.9).
-                audience: if what.starts_with("draw") {
-                    Audience::side(side)
-                } else {
-                    Audience::All
-                },
-                sides: *sides,
-                value: *value,
-                item: None,
-            })
-            .collect();
-        let mut dice = Dice::recorded(rolls);
-        let mut st = self.st.clone();
-        let ev = self.r.apply(&mut st, side, &o, &mut dice)?;
-        self.st = st;
-        Ok(ev)
-    }
-    fn ok(&mut self, side: Side, text: &str, rolls: &[(&str, u32, u32)]) -> Vec<Event> {
-        self.run(side, text, rolls)
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-    }
-    fn err(&mut self, side: Side, text: &str) -> String {
-        // Refused as it is read (a counter named twice, from version 14) or
-        // when carried out.
-        let l = SourceLine {
-            line: 1,
-            column: 1,
-            text: text.into(),
-        };
-        if let Err(e) = orders::parse_line(self.d(), &l, self.r.info().version >= 14) {
-            return e.to_string();
-        }
-        match self.run(side, text, &[]) {
-            Ok(_) => panic!("{text} was accepted"),
-            Err(e) => e.to_string(),
-        }
-    }
-    /// The first die roll giving `want` in the CRT column of `odds`.
-    fn roll_for(&self, k: i32, want: Outcome) -> u32 {
-        let col = column(self.d(), k).unwrap();
-        (1..=6)
-            .find(|r| self.d().crt[*r as usize - 1][col] == want)
-            .unwrap_or_else(|| panic!("no {want:?} at {}", step_name(k)))
-    }
-}
-
-fn text(ev: &[Event]) -> String {
-    ev.iter()
-        .map(|e| e.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" | ")
 }
 
 /// A path of `n` steps through empty core land, never touching itself, no
@@ -1516,21 +1403,6 @@ fn into_the_valley_moves_an_enemy_force() {
 }
 
 impl T {
-    /// Sets a player's standing orders from lines of text.
-    fn standing(&mut self, side: Side, lines: &[&str]) {
-        let lines: Vec<SourceLine> = lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| SourceLine {
-                line: i + 1,
-                column: 3,
-                text: (*l).into(),
-            })
-            .collect();
-        self.r
-            .set_standing(&mut self.st, side, &lines)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
     /// Takes a chit out of the pool into a hand.
     fn give(&mut self, p: Player, c: u8) {
         self.st
