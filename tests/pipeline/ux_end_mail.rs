@@ -5,8 +5,7 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail};
-use std::collections::BTreeMap;
+use common::{key, move_mail};
 use umpire::core::act::{AdminAct, Ending};
 use umpire::core::game::{Game, ReplayMode};
 use umpire::core::record::{Body, Record};
@@ -14,7 +13,6 @@ use umpire::core::sig::{MOVE_NAMESPACE, SecretKey};
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
@@ -45,25 +43,11 @@ struct Club {
 
 fn club(ruleset: &str, scenario: &str, sides: &[&str], options: &[(&str, &str)]) -> Club {
     let tmp = tempfile::tempdir().unwrap();
-    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
-    let mut umpire = Umpire::open(tmp.path()).unwrap();
-    umpire
-        .create_game(
-            NewGame {
-                id: "g1".into(),
-                ruleset: ruleset.into(),
-                scenario: scenario.into(),
-                options: options
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: declared(sides),
-            },
-            now(),
-        )
-        .unwrap();
+    let mut umpire = common::umpire_with_game(
+        tmp.path(),
+        common::new_game("g1", ruleset, scenario, sides, options),
+        now(),
+    );
     let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
     let outdir = tmp.path().join("outbox");
     let mut outbox = FileOutbox::open(&outdir).unwrap();

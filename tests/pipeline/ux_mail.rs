@@ -5,14 +5,12 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail, outbox, plain_mail};
-use std::collections::BTreeMap;
+use common::{key, move_mail, outbox, plain_mail};
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::mail::maildir::Maildir;
 use umpire::mail::mime::{Compose, ReadMail, build};
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 struct Club {
     _tmp: tempfile::TempDir,
@@ -35,22 +33,11 @@ fn now() -> jiff::Timestamp {
 
 fn club(ruleset: &str, scenario: &str, sides: &[&str]) -> Club {
     let tmp = tempfile::tempdir().unwrap();
-    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
-    let mut umpire = Umpire::open(tmp.path()).unwrap();
-    umpire
-        .create_game(
-            NewGame {
-                id: "g1".into(),
-                ruleset: ruleset.into(),
-                scenario: scenario.into(),
-                options: BTreeMap::new(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: declared(sides),
-            },
-            now(),
-        )
-        .unwrap();
+    let mut umpire = common::umpire_with_game(
+        tmp.path(),
+        common::new_game("g1", ruleset, scenario, sides, &[]),
+        now(),
+    );
     let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
     let outdir = tmp.path().join("outbox");
     let mut outbox = FileOutbox::open(&outdir).unwrap();

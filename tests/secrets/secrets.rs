@@ -6,8 +6,7 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail};
-use std::collections::BTreeMap;
+use common::{key, move_mail};
 use umpire::core::audit::audit;
 use umpire::core::game::{Game, ReplayMode, Verdict};
 use umpire::core::record::{Body, FORMAT_HIDDEN_SOURCE_LINES, Record};
@@ -16,7 +15,6 @@ use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 const WATCHER: &str = "watcher@club.test";
 
@@ -52,25 +50,11 @@ impl Club {
         options: &[(&str, &str)],
     ) -> Club {
         let tmp = tempfile::tempdir().unwrap();
-        Umpire::init(tmp.path(), "umpire@club.test").unwrap();
-        let mut umpire = Umpire::open(tmp.path()).unwrap();
-        umpire
-            .create_game(
-                NewGame {
-                    id: "g1".into(),
-                    ruleset: ruleset.into(),
-                    scenario: scenario.into(),
-                    options: options
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
-                        .collect(),
-                    deadlines: None,
-                    time_zones: BTreeMap::new(),
-                    sides: declared(sides),
-                },
-                now(),
-            )
-            .unwrap();
+        let mut umpire = common::umpire_with_game(
+            tmp.path(),
+            common::new_game("g1", ruleset, scenario, sides, options),
+            now(),
+        );
         umpire.set_public("g1", true).unwrap();
         umpire.observe("g1", WATCHER, false).unwrap();
         let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();

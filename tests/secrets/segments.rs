@@ -5,8 +5,7 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail};
-use std::collections::BTreeMap;
+use common::{key, move_mail};
 use umpire::core::audit::audit;
 use umpire::core::game::{Game, ReplayMode};
 use umpire::core::segment::assemble;
@@ -15,7 +14,6 @@ use umpire::mail::maildir::Maildir;
 use umpire::mail::mime::ReadMail;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 struct Club {
     tmp: tempfile::TempDir,
@@ -32,25 +30,11 @@ fn now() -> jiff::Timestamp {
 
 fn club(options: &[(&str, &str)]) -> Club {
     let tmp = tempfile::tempdir().unwrap();
-    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
-    let mut umpire = Umpire::open(tmp.path()).unwrap();
-    umpire
-        .create_game(
-            NewGame {
-                id: "g1".into(),
-                ruleset: "freeform".into(),
-                scenario: "open".into(),
-                options: options
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: declared(&["red", "blue"]),
-            },
-            now(),
-        )
-        .unwrap();
+    let mut umpire = common::umpire_with_game(
+        tmp.path(),
+        common::new_game("g1", "freeform", "open", &["red", "blue"], options),
+        now(),
+    );
     let maildir = Maildir::open(&tmp.path().join("maildir")).unwrap();
     let outdir = tmp.path().join("outbox");
     let mut outbox = FileOutbox::open(&outdir).unwrap();

@@ -4,8 +4,9 @@
 //!
 //! A dev-dependency only. The game crates take it bare, so their tests link
 //! the ruleset and core alone; the root package's tests add `mail` and
-//! `registry` (a ruleset by name). Feature `render` gives a game's tests the
-//! map renderer (`umpire_testkit::render`) without the game naming it.
+//! `registry` (a ruleset by name) and `service` (a club's data directory with
+//! a game in it). Feature `render` gives a game's tests the map renderer
+//! (`umpire_testkit::render`) without the game naming it.
 
 #[cfg(feature = "render")]
 pub use umpire_render as render;
@@ -269,4 +270,44 @@ pub fn declared(names: &[&str]) -> Vec<(String, String, String)> {
             )
         })
         .collect()
+}
+
+/// Game `id` as the tests declare it: sides named as given, each playing as
+/// `name@club.test` with key `i + 1` ([`declared`]), no deadlines or time
+/// zones of its own.
+#[cfg(feature = "service")]
+pub fn new_game(
+    id: &str,
+    ruleset: &str,
+    scenario: &str,
+    sides: &[&str],
+    options: &[(&str, &str)],
+) -> umpire_service::games::NewGame {
+    umpire_service::games::NewGame {
+        id: id.into(),
+        ruleset: ruleset.into(),
+        scenario: scenario.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        deadlines: None,
+        time_zones: BTreeMap::new(),
+        sides: declared(sides),
+    }
+}
+
+/// A club's data directory in `dir` (the umpire `umpire@club.test`, the
+/// default configuration) holding `game`, created at `now`; its opening
+/// mails wait in the outbox.
+#[cfg(feature = "service")]
+pub fn umpire_with_game(
+    dir: &std::path::Path,
+    game: umpire_service::games::NewGame,
+    now: jiff::Timestamp,
+) -> umpire_service::Umpire {
+    umpire_service::Umpire::init(dir, "umpire@club.test").unwrap();
+    let mut umpire = umpire_service::Umpire::open(dir).unwrap();
+    umpire.create_game(game, now).unwrap();
+    umpire
 }
