@@ -26,12 +26,13 @@ fn allowed(folder: &str, games: &BTreeSet<String>) -> Option<BTreeSet<String>> {
         // A game crate: the contract, nothing else of ours.
         f if f.starts_with("game-") => names(&["umpire-core"]),
         // The test kit, a dev-dependency only (see `layer_deps`): core, and
-        // behind its features mail, the registry and the renderer.
+        // behind its features mail, the registry, the renderer and the service.
         "testkit" => names(&[
             "umpire-core",
             "umpire-mail",
             "umpire-games",
             "umpire-render",
+            "umpire-service",
         ]),
         _ => return None,
     })
