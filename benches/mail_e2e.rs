@@ -42,10 +42,10 @@
 //!
 //! Every connection is plain IMAP on loopback (port 143), for the bare
 //! fetches and the umpire alike; the umpire's own TLS is exercised by
-//! tests/real_mail.rs. Environment: MAIL_E2E_GAMES (default 8), MAIL_E2E_MOVES
+//! tests/mail_servers/real_mail.rs. Environment: MAIL_E2E_GAMES (default 8), MAIL_E2E_MOVES
 //! (25), MAIL_E2E_SAMPLES (5), MAIL_E2E_SMTP (1; 0 to skip the SMTP figure).
 
-#[path = "../tests/real_mail/support.rs"]
+#[path = "../tests/mail_servers/real_mail/support.rs"]
 mod support;
 
 use std::collections::BTreeMap;

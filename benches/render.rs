@@ -2,8 +2,7 @@
 //! (what every result mail with a board costs), for Sarhu's hex map and Asia
 //! Crossroads' 40×40 grid at their set-ups.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
+use umpire_testkit as common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

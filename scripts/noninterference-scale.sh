@@ -12,4 +12,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NONINTERFERENCE_SCALE=${NONINTERFERENCE_SCALE:-20}
-nice -n 19 cargo test --release --test noninterference -- --test-threads 1 --nocapture "$@"
+nice -n 19 cargo test --release --test secrets noninterference:: -- --test-threads 1 --nocapture "$@"

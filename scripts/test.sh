@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
 step "tools the tests use"
-# tests/pictures.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
+# tests/pictures/pictures.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
 if command -v chromium >/dev/null; then
   echo "chromium: $(chromium --version 2>/dev/null || echo present)"
 elif [ -n "${CI:-}" ]; then
   echo "chromium is missing: .ci/run installs it (apt-get install chromium fonts-dejavu-core)" >&2
   exit 1
 else
-  echo "chromium not found: the browser tests in tests/pictures.rs will be skipped (apt-get install chromium fonts-dejavu-core)"
+  echo "chromium not found: the browser tests in tests/pictures/pictures.rs will be skipped (apt-get install chromium fonts-dejavu-core)"
 fi
 
 step "cargo fmt --check"

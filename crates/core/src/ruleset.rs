@@ -567,7 +567,7 @@ pub trait Ruleset: Send + Sync + 'static {
     /// (never more than any one side's view: observers, the club's page);
     /// [`Viewer::Umpire`] everything, for the admin's own tools.
     fn view(&self, state: &Self::State, viewer: Viewer) -> View;
-    /// Test hook of the noninterference test (`tests/noninterference.rs`;
+    /// Test hook of the noninterference test (`tests/secrets/noninterference.rs`;
     /// never called in play): a *twin* of `state` for `viewer`, equal in
     /// everything `viewer` may see and different in as much as it can of
     /// what `viewer` may not (another hand or cup, other treasuries, another

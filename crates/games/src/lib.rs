@@ -100,7 +100,10 @@ mod tests {
         }
         let names: Vec<&str> = GAMES.iter().map(|d| d.name).collect();
         // A game's folder, module and ruleset name are one name.
-        assert_eq!(names, KINDS, "a DESCRIPTOR.name differs from its folder game-<kind>");
+        assert_eq!(
+            names, KINDS,
+            "a DESCRIPTOR.name differs from its folder game-<kind>"
+        );
         let mut sorted = names.clone();
         sorted.dedup();
         assert_eq!(names, sorted, "a name registered twice");

@@ -1,0 +1,5 @@
+//! The `umpire` binary by hand: a game played with its commands, OpenSSH
+//! interop both ways, import, and what each command answers to a mistake.
+
+mod cli;
+mod ux_cli;

@@ -1,0 +1,7 @@
+//! Whole games of each real ruleset by mail, through the Maildir pipeline:
+//! every mail and record copy checked for what its side may not see.
+
+mod ac_mail;
+mod adp_mail;
+mod ldf_mail;
+mod sarhu_mail;

@@ -1,0 +1,444 @@
+//! The map pictures: a Sarhu game's result mails carry `map.png`, which decodes
+//! to the SVG's size with each unit's side colour at its hex; every map kind's
+//! SVG parses as XML; the mail stays under 300 KB, Asia Crossroads' 40×40 grid
+//! included; the same board gives the same bytes twice.
+
+use umpire_testkit as common;
+
+use common::{key, move_mail, outbox, table};
+use resvg::tiny_skia::Pixmap;
+use std::collections::BTreeMap;
+use umpire::core::board::{Board, Place};
+use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::mail::maildir::Maildir;
+use umpire::mail::outbox::FileOutbox;
+use umpire::service::Umpire;
+use umpire::service::games::NewGame;
+
+/// The largest a result mail with its map may be (issue 11).
+const MAX_MAIL: usize = 300 * 1024;
+
+fn rgb(hex: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
+}
+
+fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 24)
+}
+
+/// A Sarhu game by mail, a few legal moves in; returns the club directory.
+fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
+    let dir = tmp.join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    u.create_game(
+        NewGame {
+            id: "sarhu-1".into(),
+            ruleset: "sarhu".into(),
+            scenario: "historical".into(),
+            options: BTreeMap::new(),
+            deadlines: None,
+            time_zones: BTreeMap::new(),
+            sides: vec![
+                ("ming".into(), "ming@club.test".into(), key(1).public_line()),
+                (
+                    "jurchen".into(),
+                    "jurchen@club.test".into(),
+                    key(2).public_line(),
+                ),
+            ],
+        },
+        now,
+    )
+    .unwrap();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let mut ob = FileOutbox::open(&dir.join("outbox")).unwrap();
+    for n in 1..=moves {
+        let g = u.game("sarhu-1").unwrap();
+        let side = g.prompt().awaiting[0].side;
+        let name = g.sides()[side.index()].name.clone();
+        let legal = g.ruleset().legal_moves(g.state(), side);
+        let mut text = format!(
+            "game: sarhu-1\nside: {name}\nafter: {}\norders:\n",
+            g.record().head()
+        );
+        for line in legal[0].lines() {
+            text.push_str(&format!("  {line}\n"));
+        }
+        let sig = key(side.0 + 1)
+            .sign(MOVE_NAMESPACE, text.as_bytes())
+            .unwrap();
+        let mail = move_mail(
+            &format!("{name}@club.test"),
+            "umpire@club.test",
+            n,
+            &text,
+            &sig,
+            false,
+        );
+        md.deliver(&format!("{n:05}"), &mail).unwrap();
+        assert_eq!(u.poll(&mut md, now).unwrap().accepted, 1, "{text}");
+    }
+    u.deliver(&mut ob, now).unwrap();
+    dir
+}
+
+#[test]
+fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = sarhu_club(tmp.path(), 2);
+    let mails = outbox(&dir.join("outbox"));
+    let (name, mail) = mails
+        .iter()
+        .rfind(|(k, _)| k.contains(".ming"))
+        .expect("a result mail to the Ming");
+    let raw = std::fs::read(dir.join("outbox").join(name)).unwrap();
+    assert!(raw.len() < MAX_MAIL, "{name}: {} bytes", raw.len());
+    let png = &mail
+        .attachments
+        .iter()
+        .find(|a| a.name == "map.png")
+        .expect("map.png attached")
+        .bytes;
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let pix = Pixmap::decode_png(png).unwrap();
+
+    // The picture is the board the Ming see now, drawn whole.
+    let mut u = Umpire::open(&dir).unwrap();
+    let g = u.game("sarhu-1").unwrap();
+    let side = g.side("ming").unwrap();
+    let board = g
+        .ruleset()
+        .view(g.state(), umpire::core::ruleset::Viewer::Side(side))
+        .board
+        .unwrap();
+    let svg = umpire::render::svg::svg(&board, &[]);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let w: f64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let h: f64 = doc
+        .root_element()
+        .attribute("height")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        (pix.width(), pix.height()),
+        (w.round() as u32, h.round() as u32)
+    );
+
+    let Board::Hex(hb) = &board else {
+        panic!("Sarhu is a hex map")
+    };
+    let mut checked = BTreeMap::new();
+    for (hex, cell) in &hb.cells {
+        let Some(top) = cell.units.first() else {
+            continue;
+        };
+        let s = top.side.expect("Sarhu units have a side");
+        let want = rgb(umpire::render::svg::side_colour(&board, s));
+        let (x, y) = umpire::render::svg::hex_counter_probe(hb, *hex);
+        let p = pix.pixel(x.round() as u32, y.round() as u32).unwrap();
+        let got = [p.red(), p.green(), p.blue()];
+        assert!(
+            near(got, want),
+            "{hex} ({}): {got:?}, want {want:?}",
+            top.id
+        );
+        *checked.entry(s).or_insert(0) += 1;
+    }
+    assert_eq!(
+        checked.len(),
+        2,
+        "both sides' counters on the map: {checked:?}"
+    );
+    assert_ne!(
+        umpire::render::svg::side_colour(&board, 'M'),
+        umpire::render::svg::side_colour(&board, 'J')
+    );
+}
+
+#[test]
+fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
+    let mut drawn = Vec::new();
+    for (ruleset, sides) in [
+        ("sarhu", &["ming", "jurchen"][..]),
+        ("ldf", &["roman", "gp"][..]),
+        ("ac", &["british", "russian"][..]),
+        (
+            "adp",
+            &["coalition", "government", "taliban", "warlords"][..],
+        ),
+    ] {
+        let rs = umpire::games::find(ruleset).unwrap();
+        let scenario = rs.info().scenarios[0].name.clone();
+        let t = table(ruleset, &scenario, sides, &[]);
+        let g = &t.game;
+        for viewer in [
+            umpire::core::ruleset::Viewer::Public,
+            umpire::core::ruleset::Viewer::Side(umpire::core::ruleset::Side(0)),
+        ] {
+            // Lest Darkness Fall's view has no board yet (its mails list stacks).
+            let Some(board) = g.ruleset().view(g.state(), viewer).board else {
+                continue;
+            };
+            drawn.push(ruleset);
+            let focus: Vec<Place> = Vec::new();
+            let svg = umpire::render::svg::svg(&board, &focus);
+            let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{ruleset}: {e}"));
+            assert_eq!(doc.root_element().tag_name().name(), "svg");
+            assert_eq!(svg, umpire::render::svg::svg(&board, &focus), "{ruleset}");
+            let png = umpire::render::svg::png(&board, &focus).unwrap();
+            assert_eq!(png, umpire::render::svg::png(&board, &focus).unwrap());
+            // With the record and its signature, a mail stays under the cap.
+            assert!(
+                png.len() < MAX_MAIL - 100 * 1024,
+                "{ruleset}: {} bytes",
+                png.len()
+            );
+            if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+                std::fs::create_dir_all(&keep).unwrap();
+                std::fs::write(format!("{keep}/{ruleset}.svg"), &svg).unwrap();
+                std::fs::write(format!("{keep}/{ruleset}.png"), &png).unwrap();
+            }
+        }
+    }
+    // A hex map, a square grid and a point-to-point map, each for all and for a side.
+    for kind in ["sarhu", "ac", "adp"] {
+        assert_eq!(
+            drawn.iter().filter(|r| **r == kind).count(),
+            2,
+            "{kind}: {drawn:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The game page (`umpire site`) and what a browser makes of it.
+
+/// Headless Chromium, if installed (Debian's `chromium`). In CI its absence
+/// fails the test (`.ci/run` installs it); elsewhere the test says it skips.
+fn chromium(test: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::PathBuf::from("/usr/bin/chromium");
+    if p.is_file() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: /usr/bin/chromium is missing in CI (.ci/run installs chromium)"
+    );
+    eprintln!("SKIPPED {test}: no /usr/bin/chromium (apt-get install chromium fonts-dejavu-core)");
+    None
+}
+
+fn headless(chromium: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+        ])
+        .args(args)
+        .output()
+        .expect("chromium runs")
+}
+
+/// A Sarhu club with its one game public, two moves in, and its site written.
+fn sarhu_site(tmp: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = sarhu_club(tmp, 2);
+    let mut u = Umpire::open(&dir).unwrap();
+    u.set_public("sarhu-1", true).unwrap();
+    let out = tmp.join("site");
+    let now: jiff::Timestamp = "2026-12-01T11:00:00Z".parse().unwrap();
+    let r = u.write_site(&out, now).unwrap();
+    assert_eq!(r.games, ["sarhu-1"]);
+    (dir, out)
+}
+
+#[test]
+fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, out) = sarhu_site(tmp.path());
+    let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("href=\"sarhu-1/index.html\""), "{index}");
+    assert!(
+        page.contains("src=\"map.png\"") && !page.contains("<script"),
+        "{page}"
+    );
+    assert!(
+        page.matches("<li value=").count() >= 3,
+        "set-up and two moves: {page}"
+    );
+    assert!(
+        page.contains("<code class=\"order\">"),
+        "the orders are listed: {page}"
+    );
+    Pixmap::decode_png(&std::fs::read(out.join("sarhu-1/map.png")).unwrap()).unwrap();
+    // The record offered is the observer's copy, and it verifies.
+    let mut u = Umpire::open(&dir).unwrap();
+    let g = u.game("sarhu-1").unwrap();
+    let public =
+        umpire::service::compose::record_copy(g, umpire::core::ruleset::Viewer::Public).to_text();
+    let rec = out.join("sarhu-1/record.txt");
+    assert_eq!(std::fs::read_to_string(&rec).unwrap(), public);
+    let v = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("verify")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+    // A private game gets no page.
+    u.set_public("sarhu-1", false).unwrap();
+    let r = u
+        .write_site(&out, "2026-12-01T12:00:00Z".parse().unwrap())
+        .unwrap();
+    assert!(r.games.is_empty());
+    assert!(
+        std::fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("No public games")
+    );
+}
+
+#[test]
+fn in_headless_chromium_the_page_shows_its_map_and_lists_the_moves() {
+    let Some(chromium) =
+        chromium("in_headless_chromium_the_page_shows_its_map_and_lists_the_moves")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = sarhu_site(tmp.path());
+    // A probe page beside the site reads the game page through an iframe: the
+    // game page itself needs no script.
+    std::fs::write(
+        out.join("probe.html"),
+        r#"<html><body><iframe id="f" src="sarhu-1/index.html" width="1600" height="1200"></iframe><script>
+window.addEventListener('load', () => {
+  const d = document.getElementById('f').contentDocument;
+  const img = d.getElementById('map');
+  document.body.setAttribute('data-map', img && img.complete ? img.naturalWidth + 'x' + img.naturalHeight : 'none');
+  document.body.setAttribute('data-log', d.querySelectorAll('#log > li').length);
+  document.body.setAttribute('data-orders', Array.from(d.querySelectorAll('code.order')).map(c => c.textContent).join('|'));
+});
+</script></body></html>"#,
+    )
+    .unwrap();
+    let url = format!("file://{}", out.join("probe.html").display());
+    let o = headless(&chromium, &["--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let attr = |name: &str| {
+        let key = format!("{name}=\"");
+        let at = dom
+            .find(&key)
+            .unwrap_or_else(|| panic!("no {name} in {dom}"))
+            + key.len();
+        dom[at..].split('"').next().unwrap().to_string()
+    };
+    let png = Pixmap::decode_png(&std::fs::read(out.join("sarhu-1/map.png")).unwrap()).unwrap();
+    assert_eq!(
+        attr("data-map"),
+        format!("{}x{}", png.width(), png.height()),
+        "the map loads"
+    );
+    let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
+    let entries = page.matches("<li value=").count();
+    assert_eq!(attr("data-log"), entries.to_string());
+    assert!(entries >= 3, "set-up and two moves: {entries}");
+    assert!(
+        !attr("data-orders").is_empty(),
+        "the moves' orders are listed"
+    );
+}
+
+/// Mean per-channel difference and the share of pixels off by more than 64.
+fn diff(a: &Pixmap, b: &Pixmap) -> (f64, f64) {
+    assert_eq!((a.width(), a.height()), (b.width(), b.height()));
+    let (mut sum, mut off) = (0u64, 0u64);
+    for (p, q) in a.pixels().iter().zip(b.pixels()) {
+        let d = [
+            p.red().abs_diff(q.red()),
+            p.green().abs_diff(q.green()),
+            p.blue().abs_diff(q.blue()),
+        ];
+        sum += d.iter().map(|x| u64::from(*x)).sum::<u64>();
+        off += u64::from(d.iter().any(|x| *x > 64));
+    }
+    let n = a.pixels().len() as f64;
+    (sum as f64 / n / 3.0, off as f64 / n)
+}
+
+/// The reference picture: Sarhu's historical set-up, as every side sees it.
+const REFERENCE: &str = "tests/fixtures/sarhu-setup.png";
+
+fn sarhu_setup() -> Board {
+    let t = table("sarhu", "historical", &["ming", "jurchen"], &[]);
+    t.game
+        .ruleset()
+        .view(t.game.state(), umpire::core::ruleset::Viewer::Public)
+        .board
+        .unwrap()
+}
+
+#[test]
+fn the_sarhu_set_up_matches_its_reference_picture() {
+    let png = umpire::render::svg::png(&sarhu_setup(), &[]).unwrap();
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(REFERENCE, &png).unwrap();
+    }
+    let want = Pixmap::decode_png(&std::fs::read(REFERENCE).unwrap()).unwrap();
+    let got = Pixmap::decode_png(&png).unwrap();
+    let (mean, off) = diff(&got, &want);
+    assert!(
+        mean < 1.0 && off < 0.002,
+        "mean {mean:.3}, {:.3}% of pixels off",
+        off * 100.0
+    );
+}
+
+#[test]
+fn chromium_draws_the_sarhu_svg_as_the_reference_picture_within_a_tolerance() {
+    let Some(chromium) =
+        chromium("chromium_draws_the_sarhu_svg_as_the_reference_picture_within_a_tolerance")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let want = Pixmap::decode_png(&std::fs::read(REFERENCE).unwrap()).unwrap();
+    let svg = tmp.path().join("map.svg");
+    std::fs::write(&svg, umpire::render::svg::svg(&sarhu_setup(), &[])).unwrap();
+    let shot = tmp.path().join("shot.png");
+    let o = headless(
+        &chromium,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            &format!("--window-size={},{}", want.width(), want.height()),
+            &format!("file://{}", svg.display()),
+        ],
+    );
+    let got = Pixmap::decode_png(&std::fs::read(&shot).unwrap_or_else(|e| {
+        panic!(
+            "no screenshot ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }))
+    .unwrap();
+    // Browser and resvg anti-alias and hint text differently; shapes and colours agree.
+    let (mean, off) = diff(&got, &want);
+    assert!(
+        mean < 6.0 && off < 0.05,
+        "mean {mean:.3}, {:.3}% of pixels off",
+        off * 100.0
+    );
+}

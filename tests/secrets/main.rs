@@ -1,0 +1,8 @@
+//! What each side may see: sealed items and side copies, the leaks closed
+//! through the pipeline, result mails in segments, and noninterference over
+//! self-played positions of every ruleset.
+
+mod hidden;
+mod noninterference;
+mod secrets;
+mod segments;
