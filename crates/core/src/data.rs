@@ -554,8 +554,8 @@ pub type Build = fn(&Files) -> Result<Arc<dyn DynRuleset>, DataErrors>;
 pub type Check = fn(&Files) -> Result<DataCheck, DataErrors>;
 
 /// How a game registers itself: everything the registry, the CLI and the
-/// service need to know about it, so that adding a game is one line in
-/// `crates/games/src/lib.rs`.
+/// service need to know about it, so that adding a game is one line: its
+/// dependency in `crates/games/Cargo.toml`.
 #[derive(Clone, Copy)]
 pub struct Descriptor {
     /// The registry name, as in records and `umpire new`: `sarhu`.
