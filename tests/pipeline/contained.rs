@@ -130,6 +130,22 @@ fn umpire_cmd(dir: &Path, args: &[&str]) -> std::process::Output {
 /// failed and the player heard nothing).
 const BARE_MOVE: [&str; 2] = ["march", "move"];
 
+/// A two-player A Distant Plain game that opens on an Event card, not a
+/// Propaganda Round (the deck's order comes from the game's own secret, so
+/// a game opens in a Propaganda Round now and then): its id.
+fn create_on_a_card(c: &mut Club) -> String {
+    for n in 0..40 {
+        let id = format!("plain-{n}");
+        c.create(&id, "adp", "standin-2p-np", &["coalition", "taliban"]);
+        let g = c.umpire.game(&id).unwrap();
+        let ask = &g.waiting().next().expect("a side is awaited").ask;
+        if !ask.contains("Propaganda") {
+            return id;
+        }
+    }
+    panic!("40 games in a row opened in a Propaganda Round");
+}
+
 /// The side A Distant Plain's two-player game asks first, and its index.
 fn first_awaited(c: &mut Club, game: &str) -> (u8, String) {
     let g = c.umpire.game(game).unwrap();
@@ -142,10 +158,11 @@ fn first_awaited(c: &mut Club, game: &str) -> (u8, String) {
 #[test]
 fn an_adp_operation_with_a_bare_move_line_is_refused_by_mail() {
     let mut c = Club::new();
-    c.create("plain", "adp", "standin-2p-np", &["coalition", "taliban"]);
-    let (i, name) = first_awaited(&mut c, "plain");
-    let len = c.umpire.game("plain").unwrap().record().len();
-    let r = c.mail("plain", (i, &name), &BARE_MOVE);
+    let game = create_on_a_card(&mut c);
+    let plain = game.as_str();
+    let (i, name) = first_awaited(&mut c, plain);
+    let len = c.umpire.game(plain).unwrap().record().len();
+    let r = c.mail(plain, (i, &name), &BARE_MOVE);
     assert_eq!((r.rejected, r.failed), (1, 0), "{r:?}");
     let refusals: Vec<_> = c
         .mails_to(&format!("{name}@club.test"))
@@ -158,9 +175,9 @@ fn an_adp_operation_with_a_bare_move_line_is_refused_by_mail() {
     assert!(text.contains("move"), "names the order: {text}");
     assert!(text.contains("(3."), "cites the rule: {text}");
     // Refused before any roll: the record holds the refusal only.
-    assert_eq!(c.umpire.game("plain").unwrap().record().len(), len + 1);
+    assert_eq!(c.umpire.game(plain).unwrap().record().len(), len + 1);
     // The record holding that refusal verifies, shows and imports.
-    let rec = c.umpire.export("plain", None).unwrap();
+    let rec = c.umpire.export(plain, None).unwrap();
     let file = c.dir().join("plain.record");
     std::fs::write(&file, &rec).unwrap();
     let o = umpire_cmd(&c.dir(), &["verify", file.to_str().unwrap()]);
@@ -172,15 +189,16 @@ fn an_adp_operation_with_a_bare_move_line_is_refused_by_mail() {
 #[test]
 fn umpire_check_refuses_an_adp_bare_move_line_and_records_holding_it_read() {
     let mut c = Club::new();
-    c.create("plain", "adp", "standin-2p-np", &["coalition", "taliban"]);
-    let (i, name) = first_awaited(&mut c, "plain");
-    let (t, sig) = c.signed("plain", (i, &name), &BARE_MOVE);
+    let game = create_on_a_card(&mut c);
+    let plain = game.as_str();
+    let (i, name) = first_awaited(&mut c, plain);
+    let (t, sig) = c.signed(plain, (i, &name), &BARE_MOVE);
     let dir = c.dir();
     let (mv, sg) = (dir.join("move.txt"), dir.join("move.txt.sig"));
     std::fs::write(&mv, &t).unwrap();
     std::fs::write(&sg, &sig).unwrap();
     let before = dir.join("before.record");
-    std::fs::write(&before, c.umpire.export("plain", None).unwrap()).unwrap();
+    std::fs::write(&before, c.umpire.export(plain, None).unwrap()).unwrap();
     let o = umpire_cmd(
         &dir,
         &[
@@ -198,9 +216,9 @@ fn umpire_check_refuses_an_adp_bare_move_line_and_records_holding_it_read() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("line 6"), "{out}");
     // A record holding the refused text: verify, show --record and import.
-    c.mail("plain", (i, &name), &BARE_MOVE);
+    c.mail(plain, (i, &name), &BARE_MOVE);
     let rec = dir.join("plain.record");
-    std::fs::write(&rec, c.umpire.export("plain", None).unwrap()).unwrap();
+    std::fs::write(&rec, c.umpire.export(plain, None).unwrap()).unwrap();
     drop(c.umpire);
     for args in [
         vec!["verify", rec.to_str().unwrap()],
