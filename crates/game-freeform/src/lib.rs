@@ -11,6 +11,7 @@
 //! in simultaneous order every side's orders for a turn are sealed until all
 //! are in.
 
+mod apply;
 mod cards;
 mod twin;
 
@@ -679,61 +680,20 @@ impl Ruleset for Freeform {
         order: &Order,
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError> {
-        if state.finished.is_some() {
-            return Err(RuleError::unruled("the game is over"));
-        }
-        let simultaneous = state.sequence == Sequence::Simultaneous;
-        if simultaneous && state.done[side.index()] {
-            return Err(RuleError::unruled(format!(
-                "{} has given this turn's orders",
-                state.sides[side.index()]
-            )));
-        }
-        if !simultaneous && side != state.active {
-            return Err(RuleError::unruled(format!(
-                "it is {}'s turn",
-                state.sides[state.active.index()]
-            )));
-        }
+        apply::may_give_orders(state, side)?;
         let me = state.sides[side.index()].clone();
         match order {
-            Order::Hidden(t) => {
-                state.hidden.push((me, state.turn, t.clone()));
-                Ok(vec![
-                    Event::say("Hidden order recorded: the umpire alone sees it until the end")
-                        .to(Audience::side(side)),
-                ])
-            }
+            Order::Hidden(t) => Ok(apply::hidden(state, side, &me, t)),
             Order::SecretRoll {
                 count,
                 sides,
                 modifier,
                 label,
-            } => {
-                let what = if label.is_empty() {
-                    format!("{count}d{sides}")
-                } else {
-                    label.clone()
-                };
-                let mut faces = Vec::new();
-                for _ in 0..*count {
-                    faces.push(dice.roll_for(Audience::side(side), *sides, &what)?);
-                }
-                let sum: i64 = faces.iter().map(|f| *f as i64).sum::<i64>() + modifier;
-                let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
-                Ok(vec![
-                    Event::say(format!(
-                        "Your secret roll {count}d{sides}{} for {what}: {} = {sum}",
-                        if *modifier == 0 {
-                            String::new()
-                        } else {
-                            format!("{modifier:+}")
-                        },
-                        shown.join(" + ")
-                    ))
-                    .to(Audience::side(side)),
-                ])
-            }
+            } => apply::secret_roll(
+                side,
+                &apply::DiceAsk::new(*count, *sides, *modifier, label),
+                dice,
+            ),
             Order::Card(c) => {
                 let names = state.sides.clone();
                 state.cards.apply(side, &me, &names, c, dice)
@@ -748,108 +708,17 @@ impl Ruleset for Freeform {
                 sides,
                 modifier,
                 label,
-            } => {
-                let what = if label.is_empty() {
-                    format!("{count}d{sides}")
-                } else {
-                    label.clone()
-                };
-                let faces = dice.roll_n(*count, *sides, &what)?;
-                let sum: i64 = faces.iter().map(|f| *f as i64).sum::<i64>() + modifier;
-                let shown = faces
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" + ");
-                let m = match modifier {
-                    0 => String::new(),
-                    m if *m > 0 => format!(" + {m}"),
-                    m => format!(" - {}", -m),
-                };
-                let spec = format!(
-                    "{count}d{sides}{}",
-                    match modifier {
-                        0 => String::new(),
-                        m => format!("{m:+}"),
-                    }
-                );
-                let line = if *count == 1 && *modifier == 0 {
-                    format!("{me} rolls {spec} for {what}: {sum}")
-                } else {
-                    format!("{me} rolls {spec} for {what}: {shown}{m} = {sum}")
-                };
-                state.this_turn.push(
-                    format!("roll {spec} {label} → {sum}")
-                        .trim_end()
-                        .to_string(),
-                );
-                Ok(vec![Event::say(line)])
+            } => apply::open_roll(
+                state,
+                &me,
+                &apply::DiceAsk::new(*count, *sides, *modifier, label),
+                dice,
+            ),
+            Order::EndTurn(_) if state.sequence == Sequence::Simultaneous => {
+                Ok(self.end_simultaneous(state, side))
             }
-            Order::EndTurn(_) if simultaneous => Ok(self.end_simultaneous(state, side)),
-            Order::EndTurn(named) => {
-                let next = match (state.sequence, named) {
-                    (Sequence::Fixed, Some(_)) => {
-                        return Err(RuleError::unruled(
-                            "this game plays in fixed order; write just `end turn`",
-                        ));
-                    }
-                    (Sequence::Fixed, None) => self.next_side(state, side),
-                    (Sequence::Declared, None) => {
-                        return Err(RuleError::unruled(
-                            "name who moves next: `end turn -> SIDE`",
-                        ));
-                    }
-                    (Sequence::Declared, Some(s)) if state.conceded[s.index()] => {
-                        return Err(RuleError::unruled(format!(
-                            "{} has conceded",
-                            state.sides[s.index()]
-                        )));
-                    }
-                    (Sequence::Declared, Some(s)) => *s,
-                    (Sequence::Simultaneous, _) => self.next_side(state, side),
-                };
-                self.finish_turn(state, side, next);
-                let mut ev = vec![Event::say(format!(
-                    "{me} ends the turn; {} to move",
-                    state.sides[next.index()]
-                ))];
-                if let Some(f) = &state.finished {
-                    ev.push(Event::say(format!("Game over: {}", f.summary)));
-                }
-                Ok(ev)
-            }
-            Order::Concede => {
-                state.conceded[side.index()] = true;
-                let left: Vec<Side> = (0..state.sides.len())
-                    .map(|i| Side(i as u8))
-                    .filter(|s| !state.conceded[s.index()])
-                    .collect();
-                let mut ev = vec![Event::say(format!("{me} concedes"))];
-                if left.len() <= 1 {
-                    let names: Vec<&str> = left
-                        .iter()
-                        .map(|s| state.sides[s.index()].as_str())
-                        .collect();
-                    state.finished = Some(Outcome {
-                        winners: left.clone(),
-                        summary: if names.is_empty() {
-                            "every side conceded".into()
-                        } else {
-                            format!("{} wins: every other side conceded", names.join(", "))
-                        },
-                    });
-                    ev.push(Event::say(format!(
-                        "Game over: {}",
-                        state.finished.as_ref().map_or("", |f| f.summary.as_str())
-                    )));
-                } else if simultaneous {
-                    self.finish_simultaneous(state, side);
-                } else {
-                    let next = self.next_side(state, side);
-                    self.finish_turn(state, side, next);
-                }
-                Ok(ev)
-            }
+            Order::EndTurn(named) => self.end_turn(state, side, &me, *named),
+            Order::Concede => Ok(self.concede(state, side, &me)),
         }
     }
 
