@@ -633,3 +633,30 @@ fn a_distant_plain() {
         200,
     );
 }
+
+/// Every registered game is checked: those above with their own cases, and
+/// any game added since with a default run of its first scenario (its twins
+/// if it hides anything, every channel, the record copies), so that adding
+/// a game needs no line here.
+#[test]
+fn every_other_registered_game() {
+    const COVERED: &[&str] = &["freeform", "sarhu", "ldf", "ac", "adp"];
+    let names = umpire::games::names();
+    for c in COVERED {
+        assert!(names.contains(c), "{c} is no longer registered");
+    }
+    for name in names.into_iter().filter(|n| !COVERED.contains(n)) {
+        let rs = umpire::games::find(name).unwrap();
+        let first = rs.info().scenarios[0].name.clone();
+        let scenario: &'static str = Box::leak(first.into_boxed_str());
+        let case = Case {
+            ruleset: name,
+            scenario,
+            options: &[],
+            games: 2,
+            every: 2,
+            standing: &[],
+        };
+        check(case, 1);
+    }
+}
