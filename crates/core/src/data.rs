@@ -679,6 +679,7 @@ pub fn check_tables(files: &Files, known: Tables) -> Result<(), DataErrors> {
 /// For a game's tests: what its ruleset's loader and its data check say of
 /// its embedded `file` with a top-level `[table]` added (each `None` if it
 /// was accepted). Both must name the table and the file.
+#[doc(hidden)]
 pub fn with_extra_table(
     d: &Descriptor,
     file: &str,
