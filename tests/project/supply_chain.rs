@@ -236,23 +236,46 @@ fn every_dependency_meets_deny_toml() {
 
 #[test]
 fn no_wildcard_version_requirements() {
-    // deny.toml [bans] wildcards = "deny"
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
-        .expect("Cargo.toml");
-    let doc: toml::Table = text.parse().expect("Cargo.toml parses");
-    for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        let Some(deps) = doc.get(section).and_then(|d| d.as_table()) else {
-            continue;
-        };
-        for (name, spec) in deps {
-            let version = spec
-                .as_str()
-                .or_else(|| spec.get("version").and_then(|v| v.as_str()));
-            assert_ne!(
-                version,
-                Some("*"),
-                "{section}.{name} has a wildcard version"
-            );
+    // deny.toml [bans] wildcards = "deny". cargo-deny counts a path dependency without a
+    // `version` as a wildcard too, in every manifest of the workspace.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut manifests = vec![std::path::PathBuf::from(root).join("Cargo.toml")];
+    for entry in std::fs::read_dir(format!("{root}/crates")).expect("crates/") {
+        let manifest = entry.expect("crates/ entry").path().join("Cargo.toml");
+        if manifest.exists() {
+            manifests.push(manifest);
         }
     }
+    let mut problems = Vec::new();
+    for manifest in &manifests {
+        let text = std::fs::read_to_string(manifest).expect("Cargo.toml");
+        let doc: toml::Table = text.parse().expect("Cargo.toml parses");
+        let workspace_deps = doc.get("workspace").and_then(|w| w.get("dependencies"));
+        let sections = ["dependencies", "dev-dependencies", "build-dependencies"]
+            .map(|section| (section, doc.get(section)));
+        let all = sections
+            .into_iter()
+            .chain([("workspace.dependencies", workspace_deps)]);
+        for (section, deps) in all {
+            let Some(deps) = deps.and_then(|d| d.as_table()) else {
+                continue;
+            };
+            for (name, spec) in deps {
+                // `x.workspace = true` takes its version from [workspace.dependencies].
+                if spec.get("workspace").and_then(|w| w.as_bool()) == Some(true) {
+                    continue;
+                }
+                let version = spec
+                    .as_str()
+                    .or_else(|| spec.get("version").and_then(|v| v.as_str()));
+                if matches!(version, None | Some("*")) {
+                    problems.push(format!(
+                        "{}: {section}.{name} has no version (a wildcard to cargo-deny)",
+                        manifest.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
