@@ -662,9 +662,17 @@ pub fn check_tables(files: &Files, known: Tables) -> Result<(), DataErrors> {
         let Ok(t) = files.get(name).parse::<Table>() else {
             continue;
         };
-        for k in t.keys().filter(|k| !tables.contains(&k.as_str())) {
+        for (k, v) in t.iter().filter(|(k, _)| !tables.contains(&k.as_str())) {
+            // Say what the reader wrote: a `[table]`, an `[[array]]` or a bare key.
+            let what = match v {
+                Value::Table(_) => format!("table [{k}]"),
+                Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_table) => {
+                    format!("table [[{k}]]")
+                }
+                _ => format!("top-level key {k:?}"),
+            };
             errors.push(format!(
-                "{name}: unknown table [{k}]; the file's tables are {}",
+                "{name}: unknown {what}; the file's tables are {}",
                 tables.join(", ")
             ));
         }
@@ -871,6 +879,19 @@ mod tests {
         assert_eq!(
             check_tables(&files, &[("map.toml", &["x", "unitz"])]),
             Ok(())
+        );
+        // An array of tables and a bare key are named as what they are.
+        let rep = BTreeMap::from([(
+            "map.toml".to_string(),
+            "y = 2\n[[units]]\nid = 1\n".to_string(),
+        )]);
+        let files = Files::new(FILES, &rep).unwrap();
+        assert_eq!(
+            check_tables(&files, &[("map.toml", &["unit"])]),
+            Err(DataErrors::from(vec![
+                "map.toml: unknown table [[units]]; the file's tables are unit".to_string(),
+                "map.toml: unknown top-level key \"y\"; the file's tables are unit".to_string(),
+            ]))
         );
         // A file that does not parse is the loader's to report.
         let rep = BTreeMap::from([("map.toml".to_string(), "[[".to_string())]);
