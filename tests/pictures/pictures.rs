@@ -442,3 +442,71 @@ fn chromium_draws_the_sarhu_svg_as_the_reference_picture_within_a_tolerance() {
         off * 100.0
     );
 }
+
+/// The texts of an SVG's elements, by the id of the group they are in.
+fn texts_in(svg: &str, group: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("g") && n.attribute("id") == Some(group))
+        .flat_map(|g| g.descendants().filter(|n| n.has_tag_name("text")))
+        .map(|t| t.text().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn every_picture_has_a_key_that_names_each_side() {
+    for (ruleset, sides, entries) in [
+        ("sarhu", &["ming", "jurchen"][..], &["M / J "][..]),
+        ("ldf", &["roman", "gp"][..], &["R / G "][..]),
+        (
+            "ac",
+            &["british", "russian"][..],
+            &["B British", "R Russian"][..],
+        ),
+        (
+            "adp",
+            &["coalition", "government", "taliban", "warlords"][..],
+            &["C Coalition", "G Government", "T Taliban", "W Warlords"][..],
+        ),
+    ] {
+        let rs = umpire::games::find(ruleset).unwrap();
+        let t = table(ruleset, &rs.info().scenarios[0].name, sides, &[]);
+        let viewer = umpire::core::ruleset::Viewer::Public;
+        let board = t.game.ruleset().view(t.game.state(), viewer).board.unwrap();
+        let key = texts_in(&umpire::render::svg::svg(&board, &[]), "key");
+        for e in entries {
+            assert!(
+                key.iter().any(|k| k.starts_with(e)),
+                "{ruleset}: no {e:?} in the key {key:?}"
+            );
+        }
+        assert!(key.contains(&"the last action".to_string()), "{ruleset}");
+    }
+}
+
+/// A Distant Plain's spaces hold many pieces of a kind: each group is drawn
+/// with its count ("2 Guerrilla ?"), not as one counter among others.
+#[test]
+fn a_distant_plain_picture_counts_the_pieces_of_each_kind() {
+    let sides = ["coalition", "government", "taliban", "warlords"];
+    let t = table("adp", "standin", &sides, &[]);
+    let viewer = umpire::core::ruleset::Viewer::Public;
+    let board = t.game.ruleset().view(t.game.state(), viewer).board.unwrap();
+    let Board::Points(b) = &board else {
+        panic!("a point-to-point map")
+    };
+    let texts = texts_in(&umpire::render::svg::svg(&board, &[]), "spaces");
+    let mut counted = 0;
+    for s in b.spaces.values().filter(|s| s.units.len() <= 3) {
+        for u in s.units.iter().filter(|u| u.count > 1) {
+            let want = format!("{} {}", u.count, u.id);
+            assert!(
+                texts.iter().any(|t| t.starts_with(&want)),
+                "{}: {want:?} not drawn; texts {texts:?}",
+                s.name
+            );
+            counted += 1;
+        }
+    }
+    assert!(counted >= 3, "the opening has groups of pieces: {counted}");
+}

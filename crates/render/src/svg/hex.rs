@@ -4,6 +4,7 @@
 
 use super::counter;
 use super::doc::{Anchor, Doc};
+use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use umpire_core::board::{Board, EdgeKind, HexBoard};
 use umpire_core::hex::{Dir, Hex};
@@ -100,9 +101,12 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
         let c = l.centre(*x);
         (w.max(c.0), h.max(c.1))
     });
-    let mut doc = Doc::new(w + l.size + MARGIN, h + l.half_height() + MARGIN, PAPER);
     let terrain: Vec<char> = b.cells.values().map(|c| c.terrain).collect();
     let pal = Palette::of(board, &terrain);
+    let (w, h) = (w + l.size + MARGIN, h + l.half_height() + MARGIN);
+    let units = b.cells.values().flat_map(|c| &c.units);
+    let key = Key::of(board, &pal, &terrain, units, w - 2.0 * MARGIN);
+    let mut doc = Doc::new(w, h + key.height, PAPER);
     doc.group("terrain");
     for (hex, cell) in &b.cells {
         doc.polygon(&l.corners(*hex), pal.terrain(cell.terrain), GRID, 0.6);
@@ -178,6 +182,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
         }
     }
     doc.end_group();
+    key.draw(&mut doc, (MARGIN, h));
     doc.finish()
 }
 

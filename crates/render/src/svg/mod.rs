@@ -10,6 +10,7 @@
 mod counter;
 mod doc;
 pub mod hex;
+mod legend;
 pub mod points;
 pub mod raster;
 pub mod square;

@@ -3,18 +3,22 @@
 //! space, each column ordered by where its neighbours in the column before sit.
 //! Every space is a box with its name, kinds, markers and pieces.
 
-use super::counter;
 use super::doc::{Anchor, Doc};
-use super::style::{HIGHLIGHT, INK, PAPER, Palette, tint};
+use super::legend::Key;
+use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use umpire_core::board::{Board, PointBoard, SpaceId};
+use umpire_core::board::{Board, PointBoard, SpaceId, Unit, UnitMark};
 
 const BOX_W: f64 = 170.0;
 const BOX_H: f64 = 92.0;
 const GAP_X: f64 = 60.0;
 const GAP_Y: f64 = 26.0;
 const MARGIN: f64 = 16.0;
-const PIECE: f64 = 20.0;
+/// Height of a piece's chip, and its text size.
+const CHIP_H: f64 = 17.0;
+const CHIP_TEXT: f64 = 10.0;
+/// Rows of chips a space box holds.
+const CHIP_ROWS: usize = 2;
 
 /// Column and row of every space.
 fn layout(b: &PointBoard) -> BTreeMap<SpaceId, (usize, usize)> {
@@ -82,12 +86,12 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
     let cols = pos.values().map(|p| p.0 + 1).max().unwrap_or(1);
     let rows = pos.values().map(|p| p.1 + 1).max().unwrap_or(1);
     let tracks = b.tracks.len() as f64 * 14.0;
-    let mut doc = Doc::new(
-        2.0 * MARGIN + cols as f64 * (BOX_W + GAP_X) - GAP_X,
-        2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y + tracks + 10.0,
-        PAPER,
-    );
     let pal = Palette::of(board, &[]);
+    let w = 2.0 * MARGIN + cols as f64 * (BOX_W + GAP_X) - GAP_X;
+    let h = 2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y + tracks + 10.0;
+    let units = b.spaces.values().flat_map(|s| &s.units);
+    let key = Key::of(board, &pal, &[], units, w - 2.0 * MARGIN);
+    let mut doc = Doc::new(w, h + key.height, PAPER);
     let centre = |s: &SpaceId| {
         let o = origin(pos[s]);
         (o.0 + BOX_W / 2.0, o.1 + BOX_H / 2.0)
@@ -136,22 +140,13 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
             Anchor::Start,
             &markers.join(", "),
         );
-        for (k, u) in s.units.iter().take(7).enumerate() {
-            let c = (
-                x + 6.0 + PIECE / 2.0 + k as f64 * (PIECE + 3.0),
-                y + BOX_H - PIECE / 2.0 - 8.0,
-            );
-            counter::counter(&mut doc, &pal, u, c, PIECE);
-        }
-        if s.units.len() > 7 {
-            doc.text(
-                (x + BOX_W - 4.0, y + BOX_H - 4.0),
-                9.0,
-                INK,
-                Anchor::End,
-                &format!("+{}", s.units.len() - 7),
-            );
-        }
+        pieces(
+            &mut doc,
+            &pal,
+            &s.units,
+            (x + 6.0, y + 46.0),
+            x + BOX_W - 6.0,
+        );
         if s.highlight || focus.contains(id) {
             doc.rect(
                 x - 2.0,
@@ -176,7 +171,53 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
         doc.text((MARGIN, y0 + i as f64 * 14.0), 11.0, INK, Anchor::Start, &v);
     }
     doc.end_group();
+    key.draw(&mut doc, (MARGIN, h - 10.0));
     doc.finish()
+}
+
+/// What a piece's chip says: how many, what, and its marks (`3 Guerrilla ?`).
+fn chip_label(u: &Unit) -> String {
+    let mut label = match u.count {
+        1 => u.id.clone(),
+        n => format!("{n} {}", u.id),
+    };
+    if let Some(s) = u.strength {
+        label.push_str(&format!(" ({s})"));
+    }
+    let marks: String = u.marks.iter().map(|m| m.glyph()).collect();
+    if !marks.is_empty() {
+        label.push(' ');
+        label.push_str(&marks);
+    }
+    label
+}
+
+/// The pieces of a space as chips in its side's colour, each with its count,
+/// in rows from `at` up to `right`; what does not fit is counted as `+N`.
+fn pieces(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], at: (f64, f64), right: f64) {
+    let (mut x, mut row) = (at.0, 0);
+    for (k, u) in units.iter().enumerate() {
+        let label = chip_label(u);
+        let w = text_width(&label, CHIP_TEXT) + 8.0;
+        if x + w > right && x > at.0 {
+            (x, row) = (at.0, row + 1);
+        }
+        let more = units.len() - k;
+        if row == CHIP_ROWS || (row + 1 == CHIP_ROWS && more > 1 && x + w + 24.0 > right) {
+            let y = at.1 + (CHIP_ROWS - 1) as f64 * (CHIP_H + 3.0) + CHIP_H - 4.0;
+            doc.text((right, y), CHIP_TEXT, INK, Anchor::End, &format!("+{more}"));
+            return;
+        }
+        let y = at.1 + row as f64 * (CHIP_H + 3.0);
+        let fill = match u.side {
+            Some(s) if !(u.marks.contains(&UnitMark::Hidden) && u.id.is_empty()) => pal.side(s),
+            _ => super::counter::UNKNOWN,
+        };
+        doc.rect(x, y, w, CHIP_H, 3.0, fill, "#111111", 0.6);
+        let text = (x + w / 2.0, y + CHIP_H - 4.5);
+        doc.text(text, CHIP_TEXT, ink_on(fill), Anchor::Middle, &label);
+        x += w + 3.0;
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use super::counter;
 use super::doc::{Anchor, Doc};
+use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use umpire_core::board::{Board, EdgeKind, SquareBoard};
 use umpire_core::square::{Dir8, Square};
@@ -45,9 +46,11 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     let l = Layout { cell, cmin, rmin };
     let w = 2.0 * MARGIN + n * cell;
     let h = 2.0 * MARGIN + f64::from(rmax - rmin + 1) * cell;
-    let mut doc = Doc::new(w, h, PAPER);
     let terrain: Vec<char> = b.cells.values().map(|c| c.terrain).collect();
     let pal = Palette::of(board, &terrain);
+    let units = b.cells.values().flat_map(|c| &c.units);
+    let key = Key::of(board, &pal, &terrain, units, w - 2.0 * MARGIN);
+    let mut doc = Doc::new(w, h + key.height, PAPER);
     let small = (cell * 0.24).max(6.0);
     doc.group("terrain");
     for (s, c) in &b.cells {
@@ -145,5 +148,6 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
         }
     }
     doc.end_group();
+    key.draw(&mut doc, (MARGIN, h));
     doc.finish()
 }

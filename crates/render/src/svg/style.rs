@@ -12,6 +12,35 @@ pub const INK: &str = "#222222";
 /// The outline of the last action's places.
 pub const HIGHLIGHT: &str = "#e4007c";
 
+/// Ink that reads on a `fill` (`#rrggbb`): white on dark colours, [`INK`] on light ones.
+pub fn ink_on(fill: &str) -> &'static str {
+    let channel = |i: usize| {
+        fill.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .map_or(0.0, f64::from)
+    };
+    // Relative luminance weights (ITU-R BT.709), on the 0-255 scale.
+    let y = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    if y > 150.0 { INK } else { "#ffffff" }
+}
+
+/// About how wide `text` is at `size` px in the map font (DejaVu Sans), for
+/// laying out labels before they are drawn: the font's mean advance of
+/// lower-case text is near 0.6 em, capitals and digits a little more.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            'i' | 'l' | 'j' | '\'' | '.' | ',' | ':' | ' ' | '!' | '|' => 0.32,
+            'f' | 't' | 'r' | '(' | ')' => 0.42,
+            'm' | 'w' | 'M' | 'W' => 0.92,
+            c if c.is_uppercase() || c.is_ascii_digit() => 0.68,
+            _ => 0.6,
+        })
+        .sum();
+    em * size
+}
+
 /// Side colours, picked to be told apart on any terrain (and by colour-blind players
 /// as far as eight colours allow).
 const SIDES: [&str; 8] = [
@@ -79,6 +108,11 @@ impl<'a> Palette<'a> {
             }
         }
         Palette { legend, sides }
+    }
+
+    /// Whether the legend names `c` as a side's letter.
+    pub fn is_side(&self, c: char) -> bool {
+        self.sides.contains(&c)
     }
 
     /// A side's colour (letters the legend does not name follow in letter order).

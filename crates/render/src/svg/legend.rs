@@ -1,0 +1,258 @@
+//! The key drawn under every picture: each side's colour, each terrain on the
+//! map, the counter marks in use and the last action's outline, each with the
+//! words the board's own legend gives it. Nothing here knows a game: a legend
+//! line is a side's when its glyph is side letters (`C`, `M / J`), terrain's
+//! when it is one terrain glyph of the map; other lines (unit lists, notes)
+//! belong to the text key of the mail, not to the picture.
+
+use super::doc::{Anchor, Doc};
+use super::style::{HIGHLIGHT, INK, Palette, text_width};
+use umpire_core::board::{Board, Unit, UnitMark};
+
+/// Text size of the key.
+const TEXT: f64 = 11.0;
+/// Height of a line of the key.
+const LINE: f64 = 18.0;
+/// Side of a swatch.
+const SWATCH: f64 = 12.0;
+/// Longest text of an entry, in characters (a long note is cut with `…`).
+const MAX_CHARS: usize = 64;
+
+/// What a swatch shows.
+#[derive(Debug, Clone, PartialEq)]
+enum Swatch {
+    Fill(&'static str),
+    Mark(UnitMark),
+    Outline,
+}
+
+/// One entry of the key: its swatches and its words.
+#[derive(Debug, Clone, PartialEq)]
+struct Entry {
+    swatches: Vec<Swatch>,
+    text: String,
+}
+
+impl Entry {
+    fn width(&self) -> f64 {
+        self.swatches.len() as f64 * (SWATCH + 2.0) + 4.0 + text_width(&self.text, TEXT)
+    }
+}
+
+/// The side letters of a legend glyph such as `C`, `M / J` or `R / G`, if it
+/// is nothing else.
+fn side_letters(glyph: &str, pal: &Palette<'_>) -> Option<Vec<char>> {
+    let letters: Vec<char> = glyph
+        .split(" / ")
+        .map(|w| {
+            let mut cs = w.trim().chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) if pal.is_side(c) => Some(c),
+                _ => None,
+            }
+        })
+        .collect::<Option<_>>()?;
+    (!letters.is_empty()).then_some(letters)
+}
+
+/// `text` cut to [`MAX_CHARS`].
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// The key of `board` drawn with `pal`; `terrain` is the map's terrain
+/// glyphs, `marks` the counter marks on it.
+fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark]) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    for l in board.legend() {
+        // A one-character line of a terrain glyph is terrain, as in the palette.
+        let mut cs = l.glyph.chars();
+        if let (Some(c), None) = (cs.next(), cs.next())
+            && terrain.contains(&c)
+        {
+            continue;
+        }
+        if let Some(letters) = side_letters(&l.glyph, pal) {
+            out.push(Entry {
+                swatches: letters.iter().map(|c| Swatch::Fill(pal.side(*c))).collect(),
+                text: clip(&format!("{} {}", l.glyph, l.meaning)),
+            });
+        }
+    }
+    for l in board.legend() {
+        let mut cs = l.glyph.chars();
+        if let (Some(c), None) = (cs.next(), cs.next())
+            && terrain.contains(&c)
+        {
+            // The terrain's name: its meaning up to the first rule in it. Glyphs
+            // of one terrain at several elevations make one entry.
+            let name = l.meaning.split([':', '(', ',']).next().unwrap_or("").trim();
+            let e = Entry {
+                swatches: vec![Swatch::Fill(pal.terrain(c))],
+                text: clip(name),
+            };
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    for m in marks {
+        if let Some(meaning) = m.meaning() {
+            out.push(Entry {
+                swatches: vec![Swatch::Mark(*m)],
+                text: meaning.to_string(),
+            });
+        }
+    }
+    out.push(Entry {
+        swatches: vec![Swatch::Outline],
+        text: "the last action".to_string(),
+    });
+    out
+}
+
+/// Where each entry goes, flowing in lines across `width`, and the height.
+fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
+    let (mut x, mut y) = (0.0, 0.0);
+    let mut at = Vec::with_capacity(entries.len());
+    for e in entries {
+        let w = e.width();
+        if x > 0.0 && x + w > width {
+            (x, y) = (0.0, y + LINE);
+        }
+        at.push((x, y));
+        x += w + 18.0;
+    }
+    (at, y + LINE)
+}
+
+/// The key of a board, laid out for a picture `width` wide.
+pub struct Key {
+    entries: Vec<Entry>,
+    at: Vec<(f64, f64)>,
+    /// Its height, a heading line included.
+    pub height: f64,
+}
+
+impl Key {
+    /// The key of `board` (see the module's documentation): `terrain` is the
+    /// map's terrain glyphs, `units` every unit on it (for the marks in use).
+    pub fn of<'u>(
+        board: &Board,
+        pal: &Palette<'_>,
+        terrain: &[char],
+        units: impl Iterator<Item = &'u Unit>,
+        width: f64,
+    ) -> Key {
+        let mut marks: Vec<UnitMark> = units.flat_map(|u| u.marks.iter().copied()).collect();
+        marks.sort_unstable();
+        marks.dedup();
+        let entries = entries(board, pal, terrain, &marks);
+        let (at, height) = flow(&entries, width);
+        Key {
+            entries,
+            at,
+            height: height + 8.0,
+        }
+    }
+
+    /// Draws the key with its top left corner at `origin`.
+    pub fn draw(&self, doc: &mut Doc, origin: (f64, f64)) {
+        doc.group("key");
+        for (e, (x, y)) in self.entries.iter().zip(&self.at) {
+            let (mut x, y) = (origin.0 + x, origin.1 + 8.0 + y);
+            for s in &e.swatches {
+                swatch(doc, s, (x, y));
+                x += SWATCH + 2.0;
+            }
+            doc.text(
+                (x + 2.0, y + SWATCH - 2.0),
+                TEXT,
+                INK,
+                Anchor::Start,
+                &e.text,
+            );
+        }
+        doc.end_group();
+    }
+}
+
+fn swatch(doc: &mut Doc, s: &Swatch, (x, y): (f64, f64)) {
+    match s {
+        Swatch::Fill(c) => doc.rect(x, y, SWATCH, SWATCH, 2.0, c, "#111111", 0.6),
+        Swatch::Outline => doc.rect(x, y, SWATCH, SWATCH, 2.0, "none", HIGHLIGHT, 2.0),
+        Swatch::Mark(m) => {
+            doc.rect(x, y, SWATCH, SWATCH, 2.0, "#8d8d8d", "#111111", 0.6);
+            let glyph = m.glyph().to_string();
+            doc.text(
+                (x + SWATCH / 2.0, y + SWATCH - 2.5),
+                10.0,
+                "#ffffff",
+                Anchor::Middle,
+                &glyph,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use umpire_core::board::{Legend, PointBoard};
+
+    fn board(legend: &[(&str, &str)]) -> Board {
+        Board::Points(PointBoard {
+            legend: legend.iter().map(|(g, m)| Legend::new(*g, *m)).collect(),
+            ..PointBoard::default()
+        })
+    }
+
+    /// `M` is the Ming's letter and mountain's glyph: the line `M mountain` is
+    /// terrain, `M / J` sides; woods at two elevations is one entry.
+    #[test]
+    fn sides_and_terrain_have_swatches_and_notes_do_not() {
+        let b = board(&[
+            ("M / J", "control marker of the Ming / Jurchen"),
+            ("w", "woods (elevation 0): 2 MP"),
+            ("M", "mountain (elevation 2): 2 MP"),
+            ("W", "woods (elevation 1): 2 MP"),
+            ("+2", "two more units, listed under Stacks"),
+            ("ds.i1", "Du Song infantry, CS 2"),
+        ]);
+        let terrain = ['w', 'M', 'W'];
+        let pal = Palette::of(&b, &terrain);
+        let e = entries(&b, &pal, &terrain, &[UnitMark::Reduced]);
+        let texts: Vec<&str> = e.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "M / J control marker of the Ming / Jurchen",
+                "woods",
+                "mountain",
+                "reduced",
+                "the last action"
+            ]
+        );
+        assert_eq!(
+            e[0].swatches,
+            [Swatch::Fill(pal.side('M')), Swatch::Fill(pal.side('J'))]
+        );
+        assert_ne!(pal.side('M'), pal.side('J'));
+    }
+
+    #[test]
+    fn entries_flow_onto_a_new_line_when_the_width_is_used_up() {
+        let e = Entry {
+            swatches: vec![Swatch::Outline],
+            text: "x".repeat(20),
+        };
+        let (at, height) = flow(&[e.clone(), e.clone(), e], 2.5 * 150.0);
+        assert_eq!(at[0], (0.0, 0.0));
+        assert_eq!(at[1].1, 0.0);
+        assert_eq!(at[2], (0.0, LINE));
+        assert_eq!(height, 2.0 * LINE);
+    }
+}
