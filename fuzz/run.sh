@@ -6,6 +6,9 @@
 #   fuzz/run.sh --runs 10000000      each target for 10 million inputs (the long run)
 #   fuzz/run.sh --time 60 mime sshsig   only these targets
 #   fuzz/run.sh --runs 10000000 --time 1800   whichever comes first
+#   UMPIRE_FUZZ_TIMEOUT=30 fuzz/run.sh --runs 10000000   a longer per-input
+#                                    timeout, for a long run at low priority on a
+#                                    busy machine (libFuzzer's timeout is wall time)
 #   fuzz/run.sh --seeds              write the order targets' seed corpora
 #                                    (fuzz/corpus/orders_*/) from self-play
 #
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
     --time) limit+=(-max_total_time="$2"); shift 2 ;;
     --runs) limit+=(-runs="$2"); shift 2 ;;
     --seeds) seeds=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -57,6 +60,9 @@ declare -A timeout=(
   [movefile]=5 [armored]=5 [mime]=10 [record]=10 [sshsig]=5 [config]=5 [smtp_wire]=5
   [orders_freeform]=5 [orders_sarhu]=5 [orders_ldf]=5 [orders_ac]=5 [orders_adp]=5
 )
+if [ -n "${UMPIRE_FUZZ_TIMEOUT:-}" ]; then
+  for t in "${!timeout[@]}"; do timeout[$t]=$UMPIRE_FUZZ_TIMEOUT; done
+fi
 
 out="$PWD/target/fuzz"
 fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none --target-dir "$out" "$@"; }
