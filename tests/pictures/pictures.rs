@@ -1,5 +1,5 @@
 //! The map pictures: a Sarhu game's result mails carry `map.png`, which decodes
-//! to the SVG's size with each unit's side colour at its hex; every map kind's
+//! to the SVG's size with each counter's command colour at its hex; every map kind's
 //! SVG parses as XML; the mail stays under 300 KB, Asia Crossroads' 40×40 grid
 //! included; the same board gives the same bytes twice.
 
@@ -86,7 +86,7 @@ fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
 }
 
 #[test]
-fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
+fn sarhu_result_mails_carry_a_png_with_each_counter_in_its_command_colour() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = sarhu_club(tmp.path(), 2);
     let mails = outbox(&dir.join("outbox"));
@@ -137,12 +137,14 @@ fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
         panic!("Sarhu is a hex map")
     };
     let mut checked = BTreeMap::new();
+    let mut colours = std::collections::BTreeSet::new();
     for (hex, cell) in &hb.cells {
         let Some(top) = cell.units.first() else {
             continue;
         };
         let s = top.side.expect("Sarhu units have a side");
-        let want = rgb(umpire::render::svg::side_colour(&board, s));
+        let want = rgb(umpire::render::svg::counter_colour(&board, top));
+        colours.insert(top.colour.clone().expect("Sarhu counters have colours"));
         let (x, y) = umpire::render::svg::hex_counter_probe(hb, *hex);
         let p = pix.pixel(x.round() as u32, y.round() as u32).unwrap();
         let got = [p.red(), p.green(), p.blue()];
@@ -162,6 +164,27 @@ fn sarhu_result_mails_carry_a_png_with_each_unit_in_its_side_colour() {
         umpire::render::svg::side_colour(&board, 'M'),
         umpire::render::svg::side_colour(&board, 'J')
     );
+    // 2.4(1): each command's counters in its colour; on the map at set-up
+    // Du Song orange, Li Rubai green, Ma Lin pink, and the Jurchen commands.
+    for c in ["orange", "green", "pink", "gold", "white"] {
+        assert!(colours.contains(c), "{c} counters drawn: {colours:?}");
+    }
+    let fills: std::collections::BTreeSet<_> = colours
+        .iter()
+        .map(|c| umpire::render::svg::counter_colour(&board, &top_of(&board, c)))
+        .collect();
+    assert_eq!(fills.len(), colours.len(), "each colour its own fill");
+}
+
+/// A Sarhu counter of colour `c` on `board`.
+fn top_of(board: &Board, c: &str) -> umpire::core::board::Unit {
+    let Board::Hex(hb) = board else { panic!() };
+    hb.cells
+        .values()
+        .flat_map(|cell| &cell.units)
+        .find(|u| u.colour.as_deref() == Some(c))
+        .cloned()
+        .unwrap()
 }
 
 #[test]

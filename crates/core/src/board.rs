@@ -185,6 +185,11 @@ pub struct Unit {
     pub count: u32,
     /// State marks, printed after the id in this order.
     pub marks: Vec<UnitMark>,
+    /// The colour its counter is printed in, by name (`orange`, `light blue`),
+    /// where a game colours counters by more than their side (Sarhu's commands).
+    /// Pictures draw it; the text map leaves it to the legend.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
 }
 
 impl Unit {
@@ -196,12 +201,19 @@ impl Unit {
             strength: None,
             count: 1,
             marks: Vec::new(),
+            colour: None,
         }
     }
 
     /// `count` pieces of kind `id` belonging to `side`.
     pub fn pieces(side: char, id: impl Into<String>, count: u32) -> Unit {
         Unit::new(id).side(side).count(count)
+    }
+
+    /// The same, its counter printed in `colour` (a name, e.g. `light blue`).
+    pub fn colour(mut self, colour: impl Into<String>) -> Unit {
+        self.colour = Some(colour.into());
+        self
     }
 
     /// The same, belonging to `side`.

@@ -13,6 +13,7 @@ use umpire_core::ruleset::View;
 pub fn unit(d: &Data, st: &State, u: usize) -> Unit {
     Unit::new(d.units[u].id.clone())
         .side(d.units[u].side.mark())
+        .colour(d.commands[d.units[u].cmd].colour.clone())
         .mark_if(st.units[u].reduced, UnitMark::Reduced)
         .mark_if(st.units[u].dis, UnitMark::Disorganized)
 }
@@ -54,8 +55,11 @@ fn cells(d: &Data, st: &State, b: &mut HexBoard) {
         for (c, cs) in st.commands.iter().enumerate() {
             if cs.loc == Loc::Hex(h) {
                 let info = &d.commands[c];
-                cell.units
-                    .push(Unit::new(info.id.to_uppercase()).side(info.side.mark()));
+                cell.units.push(
+                    Unit::new(info.id.to_uppercase())
+                        .side(info.side.mark())
+                        .colour(info.colour.clone()),
+                );
             }
         }
         cell.units.extend(st.units_at(h).map(|u| unit(d, st, u)));

@@ -3,7 +3,7 @@
 //! when disorganized, grey and `?` when face-down), stacked with a count badge.
 
 use super::doc::{Anchor, Doc};
-use super::style::{INK, Palette};
+use super::style::{INK, Palette, ink_on, named};
 use umpire_core::board::{Unit, UnitMark};
 
 /// Colour of a counter whose side is not shown.
@@ -45,13 +45,21 @@ pub fn stack(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], c: (f64, f64), w:
     }
 }
 
+/// A counter's colour: its own ([`Unit::colour`]) if umpire knows the name,
+/// else its side's; grey when face-down or without a side.
+pub fn fill(pal: &Palette<'_>, u: &Unit) -> &'static str {
+    match u.side {
+        _ if u.marks.contains(&UnitMark::Hidden) => UNKNOWN,
+        _ if let Some(c) = u.colour.as_deref().and_then(named) => c,
+        Some(s) => pal.side(s),
+        None => UNKNOWN,
+    }
+}
+
 /// One counter centred on `c`, `w` wide.
 pub fn counter(doc: &mut Doc, pal: &Palette<'_>, u: &Unit, c: (f64, f64), w: f64) {
     let hidden = u.marks.contains(&UnitMark::Hidden);
-    let fill = match u.side {
-        Some(s) if !hidden => pal.side(s),
-        _ => UNKNOWN,
-    };
+    let fill = fill(pal, u);
     let (x, y) = (c.0 - w / 2.0, c.1 - w / 2.0);
     doc.rect(x, y, w, w, w * 0.1, fill, "#111111", 0.8);
     if u.marks.contains(&UnitMark::Reduced) {
@@ -84,7 +92,13 @@ pub fn counter(doc: &mut Doc, pal: &Palette<'_>, u: &Unit, c: (f64, f64), w: f64
         }
     };
     let size = (w * 0.34).min(w * 1.7 / (id.chars().count().max(1) as f64));
-    doc.text((c.0, c.1 - w * 0.05), size, "#ffffff", Anchor::Middle, &id);
+    doc.text(
+        (c.0, c.1 - w * 0.05),
+        size,
+        ink_on(fill),
+        Anchor::Middle,
+        &id,
+    );
     let mut low = String::new();
     if let Some(s) = u.strength {
         low.push_str(&s.to_string());
@@ -98,7 +112,7 @@ pub fn counter(doc: &mut Doc, pal: &Palette<'_>, u: &Unit, c: (f64, f64), w: f64
         let ink = if u.marks.contains(&UnitMark::Reduced) {
             INK
         } else {
-            "#ffffff"
+            ink_on(fill)
         };
         doc.text((c.0, c.1 + w * 0.4), w * 0.3, ink, Anchor::Middle, &low);
     }

@@ -6,7 +6,7 @@
 //! belong to the text key of the mail, not to the picture.
 
 use super::doc::{Anchor, Doc};
-use super::style::{HIGHLIGHT, INK, Palette, text_width};
+use super::style::{HIGHLIGHT, INK, Palette, named, text_width};
 use umpire_core::board::{Board, Unit, UnitMark};
 
 /// Text size of the key.
@@ -114,6 +114,33 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark
     out
 }
 
+fn is_side_entry(e: &Entry) -> bool {
+    e.text.split(' ').next().is_some_and(|g| {
+        g.chars().count() == 1 && e.swatches.iter().all(|s| matches!(s, Swatch::Fill(_)))
+    })
+}
+
+/// The entry of a counter colour: its swatch, and the legend line that names
+/// the colour in brackets (`DS Du Song, Ming command (orange), CS 2` gives
+/// `DS Du Song, Ming command`), or else the colour's name.
+fn colour_entry(board: &Board, colour: &str) -> Option<Entry> {
+    let fill = named(colour)?;
+    let tag = format!("({colour})");
+    let text = board
+        .legend()
+        .iter()
+        .find(|l| l.meaning.contains(&tag))
+        .map(|l| {
+            let head = l.meaning.split(&tag).next().unwrap_or("").trim_end();
+            format!("{} {}", l.glyph, head.trim_end_matches(','))
+        })
+        .unwrap_or_else(|| colour.to_string());
+    Some(Entry {
+        swatches: vec![Swatch::Fill(fill)],
+        text: clip(&text),
+    })
+}
+
 /// Where each entry goes, flowing in lines across `width`, and the height.
 fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
     let (mut x, mut y) = (0.0, 0.0);
@@ -147,10 +174,22 @@ impl Key {
         units: impl Iterator<Item = &'u Unit>,
         width: f64,
     ) -> Key {
-        let mut marks: Vec<UnitMark> = units.flat_map(|u| u.marks.iter().copied()).collect();
+        let (mut marks, mut colours) = (Vec::new(), Vec::new());
+        for u in units {
+            marks.extend(u.marks.iter().copied());
+            if let Some(c) = &u.colour
+                && !colours.contains(c)
+            {
+                colours.push(c.clone());
+            }
+        }
         marks.sort_unstable();
         marks.dedup();
-        let entries = entries(board, pal, terrain, &marks);
+        let mut entries = entries(board, pal, terrain, &marks);
+        // Counter colours go after the sides they belong to.
+        let sides = entries.iter().take_while(|e| is_side_entry(e)).count();
+        let coloured = colours.iter().filter_map(|c| colour_entry(board, c));
+        entries.splice(sides..sides, coloured.collect::<Vec<_>>());
         let (at, height) = flow(&entries, width);
         Key {
             entries,

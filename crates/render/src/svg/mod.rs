@@ -62,14 +62,24 @@ pub fn png(board: &Board, focus: &[Place]) -> Result<Vec<u8>, PictureError> {
     raster::png(&svg(board, focus))
 }
 
-/// The colour (`#rrggbb`) a side's counters have on `board`: for keys and tests.
-pub fn side_colour(board: &Board, side: char) -> &'static str {
+fn palette(board: &Board) -> style::Palette<'_> {
     let terrain: Vec<char> = match board {
         Board::Hex(b) => b.cells.values().map(|c| c.terrain).collect(),
         Board::Square(b) => b.cells.values().map(|c| c.terrain).collect(),
         Board::Points(_) => Vec::new(),
     };
-    style::Palette::of(board, &terrain).side(side)
+    style::Palette::of(board, &terrain)
+}
+
+/// The colour (`#rrggbb`) a side's markers have on `board`: for keys and tests.
+pub fn side_colour(board: &Board, side: char) -> &'static str {
+    palette(board).side(side)
+}
+
+/// The colour (`#rrggbb`) `unit`'s counter has on `board`: its own colour if
+/// it has one umpire knows, else its side's, grey when face-down or sideless.
+pub fn counter_colour(board: &Board, unit: &umpire_core::board::Unit) -> &'static str {
+    counter::fill(&palette(board), unit)
 }
 
 /// A pixel of the top counter in hex `h` (near its upper-left corner, clear of

@@ -209,9 +209,10 @@ fn pieces(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], at: (f64, f64), righ
             return;
         }
         let y = at.1 + row as f64 * (CHIP_H + 3.0);
+        // An underground Guerrilla is still the Taliban's: grey only when nothing is known.
         let fill = match u.side {
-            Some(s) if !(u.marks.contains(&UnitMark::Hidden) && u.id.is_empty()) => pal.side(s),
-            _ => super::counter::UNKNOWN,
+            Some(s) if u.marks.contains(&UnitMark::Hidden) && !u.id.is_empty() => pal.side(s),
+            _ => super::counter::fill(pal, u),
         };
         doc.rect(x, y, w, CHIP_H, 3.0, fill, "#111111", 0.6);
         let text = (x + w / 2.0, y + CHIP_H - 4.5);

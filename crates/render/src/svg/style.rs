@@ -41,6 +41,35 @@ pub fn text_width(text: &str, size: f64) -> f64 {
     em * size
 }
 
+/// Counter colours by the names games give them ([`Unit::colour`]), in shades
+/// that keep white or black text readable.
+///
+/// [`Unit::colour`]: umpire_core::board::Unit::colour
+const NAMED: [(&str, &str); 14] = [
+    ("red", "#c8102e"),
+    ("blue", "#1f4e9e"),
+    ("light blue", "#6fa8dc"),
+    ("green", "#2e7d32"),
+    ("orange", "#e8710a"),
+    ("pink", "#e27fb0"),
+    ("gold", "#d4a017"),
+    ("yellow", "#f2d600"),
+    ("white", "#f7f7f2"),
+    ("black", "#222222"),
+    ("grey", "#8d8d8d"),
+    ("brown", "#5d4037"),
+    ("purple", "#6a1b9a"),
+    ("tan", "#c8a97e"),
+];
+
+/// The colour of a counter colour's name, if it is one umpire knows.
+pub fn named(name: &str) -> Option<&'static str> {
+    NAMED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+        .map(|(_, c)| *c)
+}
+
 /// Side colours, picked to be told apart on any terrain (and by colour-blind players
 /// as far as eight colours allow).
 const SIDES: [&str; 8] = [
