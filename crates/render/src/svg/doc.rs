@@ -149,6 +149,20 @@ impl Doc {
         );
     }
 
+    /// Text with a halo of `halo` around its letters, so that it reads over
+    /// counters, borders and rivers it crosses.
+    pub fn label(&mut self, at: (f64, f64), size: f64, fill: &str, halo: &str, text: &str) {
+        let _ = writeln!(
+            self.out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\" stroke=\"{halo}\" stroke-width=\"{}\" stroke-linejoin=\"round\" paint-order=\"stroke\" text-anchor=\"middle\">{}</text>",
+            num(at.0),
+            num(at.1),
+            num(size),
+            num((size * 0.3).max(1.5)),
+            esc(text)
+        );
+    }
+
     /// A comment-free group open/close, to keep the layers readable in the source.
     pub fn group(&mut self, id: &str) {
         let _ = writeln!(self.out, "<g id=\"{}\">", esc(id));

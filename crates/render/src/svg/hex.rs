@@ -146,9 +146,6 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
             Anchor::Middle,
             &hex.to_string(),
         );
-        if let Some(n) = &cell.name {
-            doc.text((c.0, c.1 + hh * 0.9), small, INK, Anchor::Middle, n);
-        }
         if let Some(s) = cell.control {
             let at = (c.0 - l.size * 0.62, c.1 + hh * 0.2);
             doc.circle(at, l.size * 0.2, &tint(pal.side(s)), pal.side(s), 1.0);
@@ -167,6 +164,16 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
         if !cell.units.is_empty() {
             let (c, w) = counter_spot(&l, *hex);
             counter::stack(&mut doc, &pal, &cell.units, c, w);
+        }
+    }
+    doc.end_group();
+    // Place names over the counters, haloed, so a stack never hides one.
+    doc.group("names");
+    for (hex, cell) in &b.cells {
+        if let Some(n) = &cell.name {
+            let c = l.centre(*hex);
+            let at = (c.0, c.1 + l.half_height() * 0.9);
+            doc.label(at, small, INK, PAPER, n);
         }
     }
     doc.end_group();

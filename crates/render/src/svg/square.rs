@@ -106,15 +106,6 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
                 0.8,
             );
         }
-        if let Some(name) = &c.name {
-            doc.text(
-                (x + cell / 2.0, y + cell - 2.0),
-                small,
-                INK,
-                Anchor::Middle,
-                name,
-            );
-        }
     }
     doc.end_group();
     doc.group("units");
@@ -128,6 +119,15 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
                 (x + cell * 0.55, y + cell * 0.45),
                 cell * 0.55,
             );
+        }
+    }
+    doc.end_group();
+    // Place names over the counters, haloed, so a stack never hides one.
+    doc.group("names");
+    for (sq, c) in &b.cells {
+        if let Some(name) = &c.name {
+            let (x, y) = l.origin(*sq);
+            doc.label((x + cell / 2.0, y + cell - 2.0), small, INK, PAPER, name);
         }
     }
     doc.end_group();
