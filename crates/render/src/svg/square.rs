@@ -5,6 +5,7 @@ use super::counter;
 use super::doc::{Anchor, Doc};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
+use std::collections::BTreeSet;
 use umpire_core::board::{Board, EdgeKind, SquareBoard};
 use umpire_core::square::{Dir8, Square};
 
@@ -91,23 +92,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
         }
     }
     doc.end_group();
-    doc.group("labels");
-    for (s, c) in &b.cells {
-        let (x, y) = l.origin(*s);
-        if let Some(k) = c.control {
-            doc.rect(
-                x + 1.0,
-                y + 1.0,
-                cell * 0.28,
-                cell * 0.28,
-                1.0,
-                &tint(pal.side(k)),
-                pal.side(k),
-                0.8,
-            );
-        }
-    }
-    doc.end_group();
+    control(&mut doc, &pal, b, &l);
     doc.group("units");
     for (s, c) in &b.cells {
         if !c.units.is_empty() {
@@ -150,4 +135,129 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h));
     doc.finish()
+}
+
+/// The four sides of a square, with the corners (as fractions of a square)
+/// of each.
+const SIDES: [(Dir8, (f64, f64), (f64, f64)); 4] = [
+    (Dir8::N, (0.0, 0.0), (1.0, 0.0)),
+    (Dir8::E, (1.0, 0.0), (1.0, 1.0)),
+    (Dir8::S, (0.0, 1.0), (1.0, 1.0)),
+    (Dir8::W, (0.0, 0.0), (0.0, 1.0)),
+];
+
+/// Squares of one control joined by sides that no border crosses: the areas
+/// a side controls, each a list of squares in board order.
+fn control_areas(b: &SquareBoard) -> Vec<(char, Vec<Square>)> {
+    let borders: BTreeSet<(Square, Square)> = b
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Border)
+        .flat_map(|e| {
+            let n = e.square.step(e.dir);
+            [(e.square, n), (n, e.square)]
+        })
+        .collect();
+    let mut seen: BTreeSet<Square> = BTreeSet::new();
+    let mut areas = Vec::new();
+    for (start, cell) in &b.cells {
+        let Some(k) = cell.control else { continue };
+        if !seen.insert(*start) {
+            continue;
+        }
+        let mut squares = vec![*start];
+        let mut i = 0;
+        while let Some(sq) = squares.get(i).copied() {
+            i += 1;
+            for (d, _, _) in SIDES {
+                let n = sq.step(d);
+                let joined = b.cells.get(&n).is_some_and(|c| c.control == Some(k))
+                    && !borders.contains(&(sq, n));
+                if joined && seen.insert(n) {
+                    squares.push(n);
+                }
+            }
+        }
+        squares.sort();
+        areas.push((k, squares));
+    }
+    areas
+}
+
+/// Control drawn once per area, not per square: a line of the side's colour
+/// inside the area's edge, and its marker in the area's first square.
+fn control(doc: &mut Doc, pal: &Palette<'_>, b: &SquareBoard, l: &Layout) {
+    let cell = l.cell;
+    let inset = (cell * 0.06).max(1.5);
+    doc.group("control");
+    for (k, squares) in control_areas(b) {
+        let colour = pal.side(k);
+        let inside: BTreeSet<Square> = squares.iter().copied().collect();
+        for sq in &squares {
+            let (x, y) = l.origin(*sq);
+            for (d, a, z) in SIDES {
+                if inside.contains(&sq.step(d)) {
+                    continue;
+                }
+                // Pulled in towards the square's centre, so two areas' lines sit apart.
+                let pull = |p: (f64, f64)| {
+                    (
+                        x + p.0 * cell + (0.5 - p.0).signum() * inset,
+                        y + p.1 * cell + (0.5 - p.1).signum() * inset,
+                    )
+                };
+                doc.line(pull(a), pull(z), colour, inset, false);
+            }
+        }
+        let (x, y) = l.origin(squares[0]);
+        let m = cell * 0.3;
+        doc.rect(
+            x + 2.0 * inset,
+            y + 2.0 * inset,
+            m,
+            m,
+            1.0,
+            &tint(colour),
+            colour,
+            0.8,
+        );
+    }
+    doc.end_group();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use umpire_core::board::{Cell, SquareEdge};
+
+    /// A 3×2 board: `B B R` over `B B R`, a border between columns 1 and 2.
+    #[test]
+    fn control_is_one_area_per_side_and_a_border_splits_one() {
+        let mut b = SquareBoard::default();
+        for row in 1..=2 {
+            for col in 1..=3 {
+                let control = Some(if col == 3 { 'R' } else { 'B' });
+                let cell = Cell {
+                    terrain: '.',
+                    control,
+                    ..Cell::default()
+                };
+                b.cells.insert(Square::new(col, row), cell);
+            }
+        }
+        let areas = control_areas(&b);
+        assert_eq!(areas.len(), 2, "{areas:?}");
+        assert_eq!(areas[0].0, 'B');
+        assert_eq!(areas[0].1.len(), 4);
+        for row in 1..=2 {
+            b.edges.push(SquareEdge {
+                square: Square::new(1, row),
+                dir: Dir8::E,
+                kind: EdgeKind::Border,
+            });
+        }
+        let areas = control_areas(&b);
+        let sizes: Vec<(char, usize)> = areas.iter().map(|(k, s)| (*k, s.len())).collect();
+        assert_eq!(sizes, [('B', 2), ('B', 2), ('R', 2)]);
+    }
 }
