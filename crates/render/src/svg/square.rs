@@ -137,9 +137,11 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     doc.finish()
 }
 
-/// The four sides of a square, with the corners (as fractions of a square)
-/// of each.
-const SIDES: [(Dir8, (f64, f64), (f64, f64)); 4] = [
+/// A point of a square as fractions of its side, from its top left corner.
+type Corner = (f64, f64);
+
+/// The four sides of a square, with the corners of each.
+const SIDES: [(Dir8, Corner, Corner); 4] = [
     (Dir8::N, (0.0, 0.0), (1.0, 0.0)),
     (Dir8::E, (1.0, 0.0), (1.0, 1.0)),
     (Dir8::S, (0.0, 1.0), (1.0, 1.0)),
