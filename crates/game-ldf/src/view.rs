@@ -172,6 +172,18 @@ fn counter(d: &Data, st: &State, u: UnitId) -> Unit {
     }
 }
 
+/// A hex's stack as drawn, top first: leaders, then the units that move and
+/// fight, then the static bases and garrisons, each group in the state's order.
+fn drawn_stack(d: &Data, st: &State, h: Hex) -> Vec<Unit> {
+    let mut units: Vec<UnitId> = st.at(h).collect();
+    // A stable sort: within a group, the order the state keeps.
+    units.sort_by_key(|u| {
+        let kind = d.kind(*u);
+        (!kind.is_leader(), kind.is_static())
+    });
+    units.into_iter().map(|u| counter(d, st, u)).collect()
+}
+
 /// A hex's status marker: looted, fortifying, rebuilding, emptied by plague.
 fn marker(st: &State, h: Hex) -> Option<char> {
     if st.fortify == Some(h) {
@@ -202,7 +214,7 @@ pub fn board(d: &Data, st: &State) -> HexBoard {
             terrain: x.region.glyph(),
             name: x.places.first().map(|p| d.places[*p].name.clone()),
             control: marker(st, x.hex),
-            units: st.at(x.hex).map(|u| counter(d, st, u)).collect(),
+            units: drawn_stack(d, st, x.hex),
             highlight: false,
         };
         b.cells.insert(x.hex, cell);

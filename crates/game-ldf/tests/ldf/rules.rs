@@ -1685,6 +1685,27 @@ fn a_snippet_shows_each_unit_at_its_hex() {
     assert_eq!(l33, l34 + 2, "{text}");
 }
 
+// The map shows a stack's leaders first, then what moves and fights, then
+// its static base: the counter a player looks for on top.
+#[test]
+fn a_stack_is_drawn_leaders_first_and_its_base_last() {
+    use umpire_core::board::Board;
+    let mut t = empty();
+    for u in ["b11", "v7", "emp"] {
+        t.put(u, h("3318"));
+    }
+    let view = t.r.view(&t.st, umpire_core::ruleset::Viewer::Side(ROMAN));
+    let Some(Board::Hex(b)) = &view.board else {
+        panic!("no hex board");
+    };
+    let ids: Vec<&str> = b.cells[&h("3318")]
+        .units
+        .iter()
+        .map(|u| u.id.as_str())
+        .collect();
+    assert_eq!(ids, ["emp", "v7", "b11"]);
+}
+
 // `command: orders` lists what is legal now, grouped: each line is itself a
 // legal order; moves come up to three per stack, to destinations at least
 // three hexes apart, the first with the reachable hexes and their costs.
