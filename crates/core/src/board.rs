@@ -451,6 +451,12 @@ pub struct SquareEdge {
 pub struct PointBoard {
     /// Every space, by id.
     pub spaces: BTreeMap<SpaceId, Space>,
+    /// Where spaces lie on the real map, for a picture laid out as the world
+    /// is: east and north, in one unit on both axes. A space without one (a
+    /// road between two places) is drawn between its neighbours. Empty: the
+    /// picture lays the spaces out by their links.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub positions: BTreeMap<SpaceId, MapPoint>,
     /// Which spaces touch, each link once.
     pub links: Vec<Link>,
     /// Tracks printed with the map: resources, aid, victory margins.
@@ -459,6 +465,13 @@ pub struct PointBoard {
     pub legend: Vec<Legend>,
     /// Pieces not on the map (available, casualties, out of play), one line each.
     pub off_map: Vec<String>,
+}
+
+/// A point on a map: east and north, in one unit on both axes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MapPoint {
+    pub east: f64,
+    pub north: f64,
 }
 
 /// One space and what is in it.

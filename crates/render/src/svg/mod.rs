@@ -9,6 +9,7 @@
 
 mod counter;
 mod doc;
+mod geo;
 pub mod hex;
 mod legend;
 pub mod points;

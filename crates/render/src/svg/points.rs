@@ -4,6 +4,7 @@
 //! Every space is a box with its name, kinds, markers and pieces.
 
 use super::doc::{Anchor, Doc};
+use super::geo;
 use super::legend::Key;
 use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -80,20 +81,35 @@ fn origin(p: (usize, usize)) -> (f64, f64) {
     )
 }
 
+/// The top left corner of every space's box: where the world puts it when
+/// the board gives positions ([`geo`]), else in columns by links.
+fn placed(b: &PointBoard) -> BTreeMap<SpaceId, (f64, f64)> {
+    geo::place(b, BOX_W, BOX_H, GAP_Y, MARGIN)
+        .unwrap_or_else(|| layout(b).into_iter().map(|(s, p)| (s, origin(p))).collect())
+}
+
 /// The whole map as SVG.
 pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
-    let pos = layout(b);
-    let cols = pos.values().map(|p| p.0 + 1).max().unwrap_or(1);
-    let rows = pos.values().map(|p| p.1 + 1).max().unwrap_or(1);
+    let pos = placed(b);
+    let right = pos
+        .values()
+        .map(|p| p.0 + BOX_W)
+        .reduce(f64::max)
+        .unwrap_or(0.0);
+    let bottom = pos
+        .values()
+        .map(|p| p.1 + BOX_H)
+        .reduce(f64::max)
+        .unwrap_or(0.0);
     let tracks = b.tracks.len() as f64 * 14.0;
     let pal = Palette::of(board, &[]);
-    let w = 2.0 * MARGIN + cols as f64 * (BOX_W + GAP_X) - GAP_X;
-    let h = 2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y + tracks + 10.0;
+    let w = right + MARGIN;
+    let h = bottom + MARGIN + tracks + 10.0;
     let units = b.spaces.values().flat_map(|s| &s.units);
     let key = Key::of(board, &pal, &[], units, w - 2.0 * MARGIN);
     let mut doc = Doc::new(w, h + key.height, PAPER);
     let centre = |s: &SpaceId| {
-        let o = origin(pos[s]);
+        let o = pos[s];
         (o.0 + BOX_W / 2.0, o.1 + BOX_H / 2.0)
     };
     doc.group("links");
@@ -114,7 +130,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
     doc.end_group();
     doc.group("spaces");
     for (id, s) in &b.spaces {
-        let (x, y) = origin(pos[id]);
+        let (x, y) = pos[id];
         let (fill, stroke) = match s.control {
             Some(c) => (tint(pal.side(c)), pal.side(c)),
             None => ("#ffffff".to_string(), "#555555"),
@@ -162,7 +178,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
     }
     doc.end_group();
     doc.group("tracks");
-    let y0 = 2.0 * MARGIN + rows as f64 * (BOX_H + GAP_Y) - GAP_Y;
+    let y0 = bottom + MARGIN;
     for (i, t) in b.tracks.iter().enumerate() {
         let v = match t.max {
             Some(m) => format!("{}: {}/{m}", t.name, t.value),
