@@ -38,6 +38,7 @@ pub mod np_extent;
 pub mod np_round;
 pub mod orders;
 pub mod pieces;
+pub mod places;
 pub mod propaganda;
 pub mod prov;
 pub mod removal;
