@@ -218,7 +218,19 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
             assert_eq!(doc.root_element().tag_name().name(), "svg");
             assert_eq!(svg, umpire::render::svg::svg(&board, &focus), "{ruleset}");
             let png = umpire::render::svg::png(&board, &focus).unwrap();
+            // The second time its base layer is the kept one: the same bytes.
             assert_eq!(png, umpire::render::svg::png(&board, &focus).unwrap());
+            // Drawn in two layers, the picture is the whole SVG drawn at once.
+            let whole = umpire::render::svg::raster::png(&svg).unwrap();
+            let (a, b) = (
+                Pixmap::decode_png(&png).unwrap(),
+                Pixmap::decode_png(&whole).unwrap(),
+            );
+            assert_eq!(
+                diff(&a, &b),
+                (0.0, 0.0),
+                "{ruleset}: layered differs from whole"
+            );
             // With the record and its signature, a mail stays under the cap.
             assert!(
                 png.len() < MAX_MAIL - 100 * 1024,

@@ -31,6 +31,19 @@ pub fn esc(s: &str) -> String {
 /// An SVG document under construction.
 pub struct Doc {
     out: String,
+    /// Where the `<svg>` element's opening line ends.
+    header: usize,
+    /// Where the layer that does not change with play ends ([`Doc::end_base`]).
+    base: Option<usize>,
+}
+
+/// A picture as one document and as its two layers: the base (background,
+/// terrain, grid, numbers: the same all game long) and what is drawn over it.
+/// The base drawn, then the top over it, is the whole.
+pub struct Layers {
+    pub whole: String,
+    pub base: String,
+    pub top: String,
 }
 
 /// Text anchoring.
@@ -57,14 +70,26 @@ impl Doc {
         // Shapes with crisp edges keep fills flat (a small palette, a small PNG);
         // text is anti-aliased, or the thin stems of "i", "l" and "t" vanish at 8 px.
         let mut out = String::new();
-        let _ = write!(
+        let (w, h) = (num(w), num(h));
+        let _ = writeln!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans\" shape-rendering=\"crispEdges\">\n\
-             <rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>\n",
-            w = num(w),
-            h = num(h)
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans\" shape-rendering=\"crispEdges\">"
         );
-        Doc { out }
+        let header = out.len();
+        let _ = writeln!(
+            out,
+            "<rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>"
+        );
+        Doc {
+            out,
+            header,
+            base: None,
+        }
+    }
+
+    /// Ends the base layer: what is drawn so far does not change with play.
+    pub fn end_base(&mut self) {
+        self.base = Some(self.out.len());
     }
 
     /// A closed polygon.
@@ -177,6 +202,19 @@ impl Doc {
     pub fn finish(mut self) -> String {
         self.out.push_str("</svg>\n");
         self.out
+    }
+
+    /// The finished document and its two layers (without [`Doc::end_base`],
+    /// the base is empty and the top is the whole).
+    pub fn finish_layers(self) -> Layers {
+        let cut = self.base.unwrap_or(self.header);
+        let (head, body) = self.out.split_at(self.header);
+        let (base_part, top_part) = body.split_at(cut.max(self.header) - self.header);
+        Layers {
+            base: format!("{head}{base_part}</svg>\n"),
+            top: format!("{head}{top_part}</svg>\n"),
+            whole: self.finish(),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! on the side they belong to.
 
 use super::counter;
-use super::doc::{Anchor, Doc};
+use super::doc::{Anchor, Doc, Layers};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use umpire_core::board::{Board, EdgeKind, HexBoard};
@@ -94,8 +94,8 @@ pub fn counter_spot(l: &Layout, h: Hex) -> ((f64, f64), f64) {
     ((c.0 + l.size * 0.08, c.1), l.size * 0.82)
 }
 
-/// The whole hex map as SVG.
-pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
+/// The whole hex map as SVG, and as its base and top layers.
+pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
     let l = Layout::of(b);
     let (w, h) = b.cells.keys().fold((0.0f64, 0.0f64), |(w, h), x| {
         let c = l.centre(*x);
@@ -134,18 +134,19 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
         }
     }
     doc.end_group();
-    doc.group("labels");
+    doc.group("numbers");
     let small = (l.size * 0.3).max(5.0);
+    for hex in b.cells.keys() {
+        let c = l.centre(*hex);
+        let at = (c.0, c.1 - l.half_height() * 0.68);
+        doc.text(at, small, "#555555", Anchor::Middle, &hex.to_string());
+    }
+    doc.end_group();
+    doc.end_base();
+    doc.group("control");
     for (hex, cell) in &b.cells {
         let c = l.centre(*hex);
         let hh = l.half_height();
-        doc.text(
-            (c.0, c.1 - hh * 0.68),
-            small,
-            "#555555",
-            Anchor::Middle,
-            &hex.to_string(),
-        );
         if let Some(s) = cell.control {
             let at = (c.0 - l.size * 0.62, c.1 + hh * 0.2);
             doc.circle(at, l.size * 0.2, &tint(pal.side(s)), pal.side(s), 1.0);
@@ -190,7 +191,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> String {
     }
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h));
-    doc.finish()
+    doc.finish_layers()
 }
 
 #[cfg(test)]

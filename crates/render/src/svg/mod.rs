@@ -24,6 +24,11 @@ use umpire_core::board::{Board, Place};
 /// The whole of `board` as an SVG document, `focus` (the last action's
 /// places) outlined. Places of another kind than the board are ignored.
 pub fn svg(board: &Board, focus: &[Place]) -> String {
+    layers(board, focus).whole
+}
+
+/// The picture of `board` as one document and as its two layers.
+fn layers(board: &Board, focus: &[Place]) -> doc::Layers {
     match board {
         Board::Hex(b) => {
             let f: Vec<_> = focus
@@ -58,9 +63,11 @@ pub fn svg(board: &Board, focus: &[Place]) -> String {
     }
 }
 
-/// The whole of `board` as PNG bytes.
+/// The whole of `board` as PNG bytes: its base layer rasterised once per
+/// process and kept ([`raster::png_over`]), the rest drawn over it.
 pub fn png(board: &Board, focus: &[Place]) -> Result<Vec<u8>, PictureError> {
-    raster::png(&svg(board, focus))
+    let l = layers(board, focus);
+    raster::png_over(&l.base, &l.top)
 }
 
 fn palette(board: &Board) -> style::Palette<'_> {

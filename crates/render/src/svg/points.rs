@@ -3,7 +3,7 @@
 //! space, each column ordered by where its neighbours in the column before sit.
 //! Every space is a box with its name, kinds, markers and pieces.
 
-use super::doc::{Anchor, Doc};
+use super::doc::{Anchor, Doc, Layers};
 use super::geo;
 use super::legend::Key;
 use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
@@ -89,7 +89,7 @@ fn placed(b: &PointBoard) -> BTreeMap<SpaceId, (f64, f64)> {
 }
 
 /// The whole map as SVG.
-pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
+pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     let pos = placed(b);
     let right = pos
         .values()
@@ -188,7 +188,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> String {
     }
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h - 10.0));
-    doc.finish()
+    doc.finish_layers()
 }
 
 /// What a piece's chip says: how many, what, and its marks (`3 Guerrilla ?`).

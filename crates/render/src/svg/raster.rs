@@ -3,7 +3,8 @@
 
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use umpire_core::hash::{Digest, sha256};
 
 /// The one font every picture uses (DejaVu Sans, licence beside it).
 pub const FONT: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
@@ -36,8 +37,8 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
-/// Rasterises an SVG document to PNG bytes at its own size.
-pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+/// An SVG document parsed with the embedded font, its size checked.
+fn tree(svg: &str) -> Result<usvg::Tree, PictureError> {
     let opt = usvg::Options {
         font_family: FAMILY.to_string(),
         fontdb: fonts(),
@@ -49,9 +50,59 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     if w > MAX_SIDE || h > MAX_SIDE {
         return Err(PictureError::TooBig(w, h));
     }
-    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
+    Ok(tree)
+}
+
+/// `svg` drawn over `pixmap` (a new blank one of the document's size if none).
+fn draw(svg: &str, pixmap: Option<tiny_skia::Pixmap>) -> Result<tiny_skia::Pixmap, PictureError> {
+    let tree = tree(svg)?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    let mut pixmap = match pixmap {
+        Some(p) if (p.width(), p.height()) == (w, h) => p,
+        _ => tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?,
+    };
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    encode(&pixmap).map_err(|e| PictureError::Png(e.to_string()))
+    Ok(pixmap)
+}
+
+/// Rasterises an SVG document to PNG bytes at its own size.
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    encode(&draw(svg, None)?).map_err(|e| PictureError::Png(e.to_string()))
+}
+
+/// How many base layers a process keeps (a few games' maps; about 8 MB each
+/// for the largest).
+const KEPT: usize = 3;
+
+/// PNG bytes of `top` drawn over `base`, two documents of one size. The
+/// base (terrain, grid, numbers: most of a map's drawing and nearly all its
+/// text) is rasterised once and kept by its text's hash, so a poll that
+/// mails a map to every side, or a daemon's next poll, draws only the top.
+/// The pixels are those of the two drawn one after the other, kept or not.
+pub fn png_over(base: &str, top: &str) -> Result<Vec<u8>, PictureError> {
+    static BASES: Mutex<Vec<(Digest, Arc<tiny_skia::Pixmap>)>> = Mutex::new(Vec::new());
+    let key = sha256(base.as_bytes());
+    let kept = {
+        let bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
+        bases
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, p)| p.clone())
+    };
+    let below = match kept {
+        Some(p) => p,
+        None => {
+            let p = Arc::new(draw(base, None)?);
+            let mut bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
+            bases.retain(|(k, _)| *k != key);
+            bases.insert(0, (key, p.clone()));
+            bases.truncate(KEPT);
+            p
+        }
+    };
+    let picture = draw(top, Some((*below).clone()))?;
+    encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
 /// PNG of an opaque picture, indexed: flat fills make a map a few hundred

@@ -2,7 +2,7 @@
 //! edges, column and row numbers round the map.
 
 use super::counter;
-use super::doc::{Anchor, Doc};
+use super::doc::{Anchor, Doc, Layers};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use std::collections::BTreeSet;
@@ -32,7 +32,7 @@ impl Layout {
 }
 
 /// The whole grid as SVG.
-pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
+pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     let cols = |f: fn(&Square) -> i32| b.cells.keys().map(f);
     let (cmin, cmax) = (
         cols(|s| s.col).min().unwrap_or(1),
@@ -92,6 +92,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
         }
     }
     doc.end_group();
+    doc.end_base();
     control(&mut doc, &pal, b, &l);
     doc.group("units");
     for (s, c) in &b.cells {
@@ -134,7 +135,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> String {
     }
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h));
-    doc.finish()
+    doc.finish_layers()
 }
 
 /// A point of a square as fractions of its side, from its top left corner.
