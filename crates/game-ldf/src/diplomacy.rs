@@ -361,89 +361,121 @@ pub fn diplomacy(
     salt: u32,
     agents: bool,
 ) -> Result<(), RuleError> {
-    let d = ctx.d;
     match (p, t) {
-        (Player::Roman, DipTarget::Tribe(u)) => {
-            let h = st
-                .hex_of(*u)
-                .filter(|h| d.region(*h).is_core() && d.kind(*u) == Kind::Tribe);
-            let h = h.ok_or_else(|| {
-                illegal(
-                    format!(
-                        "{} is not a Germanic tribe in Roman core territory",
-                        d.uid(*u)
-                    ),
-                    "8.12",
-                )
-            })?;
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                (salt, agents),
-                Dt::of("diplomacy with a tribe", t),
-            )? {
-                st.set_loc(*u, Loc::Dead);
-                ctx.say(
-                    format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)),
-                    vec![h],
-                );
-            }
+        (Player::Roman, DipTarget::Tribe(u)) => with_tribe(ctx, st, *u, t, (salt, agents)),
+        (Player::Gp, DipTarget::CoEmperor) => with_coemperor(ctx, st, t, (salt, agents)),
+        (Player::Gp, DipTarget::Palmyra) => with_palmyra(ctx, st, t, (salt, agents)),
+        _ => Err(illegal(
+            "that diplomacy is not open to you",
+            "8.12 design note",
+        )),
+    }
+}
+
+/// The Roman's diplomacy with Germanic tribe `u` in his core territory
+/// (8.12): bought off, it leaves the map.
+fn with_tribe(
+    ctx: &mut Ctx,
+    st: &mut State,
+    u: UnitId,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Roman;
+    let h = st
+        .hex_of(u)
+        .filter(|h| d.region(*h).is_core() && d.kind(u) == Kind::Tribe);
+    let h = h.ok_or_else(|| {
+        illegal(
+            format!(
+                "{} is not a Germanic tribe in Roman core territory",
+                d.uid(u)
+            ),
+            "8.12",
+        )
+    })?;
+    if dt_roll(
+        ctx,
+        st,
+        p,
+        (salt, agents),
+        Dt::of("diplomacy with a tribe", t),
+    )? {
+        st.set_loc(u, Loc::Dead);
+        ctx.say(
+            format!("{} is bought off and leaves {h} (8.12)", d.uid(u)),
+            vec![h],
+        );
+    }
+    Ok(())
+}
+
+/// The Germano-Parthian's diplomacy with the loyal co-emperor (8.10): he
+/// and his stack turn rebel.
+fn with_coemperor(
+    ctx: &mut Ctx,
+    st: &mut State,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Gp;
+    let co = st
+        .coemperor(d)
+        .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
+    let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
+    let dt = Dt::of("diplomacy with the co-emperor", t);
+    if dt_roll(ctx, st, p, (salt, agents), dt)? {
+        let h = st.hex_of(co).unwrap_or(d.special.rome);
+        let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
+        for u in us {
+            st.unit_mut(u).rebel = true;
         }
-        (Player::Gp, DipTarget::CoEmperor) => {
-            let co = st
-                .coemperor(d)
-                .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
-            let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
-            let dt = Dt::of("diplomacy with the co-emperor", t);
-            if dt_roll(ctx, st, p, (salt, agents), dt)? {
-                let h = st.hex_of(co).unwrap_or(d.special.rome);
-                let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
-                for u in us {
-                    st.unit_mut(u).rebel = true;
-                }
-                ctx.say(
-                    format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
-                    vec![h],
-                );
-                clients_fall_to_rebels(ctx, st, h, "8.10")?;
-                occupied_in_place(ctx, st, h);
-            }
-        }
-        (Player::Gp, DipTarget::Palmyra) => {
-            if st.turn < 4 {
-                return Err(illegal("diplomacy with Palmyra starts in Turn 4", "9.4"));
-            }
-            match st.palmyra {
-                Palmyra::Gp => return Err(illegal("Palmyra is already your ally", "9.4")),
-                Palmyra::Roman { attacked: true } => {
-                    return Err(illegal(
-                        "Palmyra, attacked in Turns 1-2, is Rome's unswerving ally",
-                        "9.2; R-H1",
-                    ));
-                }
-                _ => {}
-            }
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                (salt, agents),
-                Dt::of("diplomacy with Palmyra", t),
-            )? {
-                st.palmyra = Palmyra::Gp;
-                ctx.say(
-                    "Palmyra joins the Germano-Parthian for good (9.4)",
-                    vec![d.special.palmyra],
-                );
-            }
-        }
-        _ => {
+        ctx.say(
+            format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
+            vec![h],
+        );
+        clients_fall_to_rebels(ctx, st, h, "8.10")?;
+        occupied_in_place(ctx, st, h);
+    }
+    Ok(())
+}
+
+/// The Germano-Parthian's diplomacy with Palmyra from Turn 4 (9.4).
+fn with_palmyra(
+    ctx: &mut Ctx,
+    st: &mut State,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Gp;
+    if st.turn < 4 {
+        return Err(illegal("diplomacy with Palmyra starts in Turn 4", "9.4"));
+    }
+    match st.palmyra {
+        Palmyra::Gp => return Err(illegal("Palmyra is already your ally", "9.4")),
+        Palmyra::Roman { attacked: true } => {
             return Err(illegal(
-                "that diplomacy is not open to you",
-                "8.12 design note",
+                "Palmyra, attacked in Turns 1-2, is Rome's unswerving ally",
+                "9.2; R-H1",
             ));
         }
+        _ => {}
+    }
+    if dt_roll(
+        ctx,
+        st,
+        p,
+        (salt, agents),
+        Dt::of("diplomacy with Palmyra", t),
+    )? {
+        st.palmyra = Palmyra::Gp;
+        ctx.say(
+            "Palmyra joins the Germano-Parthian for good (9.4)",
+            vec![d.special.palmyra],
+        );
     }
     Ok(())
 }

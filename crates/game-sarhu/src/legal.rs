@@ -67,8 +67,6 @@ impl Reach {
 
 /// The cheapest path to every hex a unit can reach in one move (6.0, 6.1, 9.0).
 pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
-    let f = d.units[u].side;
-    let n = d.hex_count() * 2;
     let mut out = Reach {
         ends: Vec::new(),
         parent: Vec::new(),
@@ -77,48 +75,68 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
     if st.units[u].stopped {
         return out;
     }
-    let ma = d.type_of(u).ma;
-    // Nodes are (hex, has been in Plain this phase): ruling A16 makes the flag matter.
-    let node = |h: Hex, plain: bool| d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain));
+    let Some((start, s, k)) = first_node(d, st, occ, u) else {
+        return out;
+    };
+    let n = d.hex_count() * 2;
     let mut best = vec![NONE; n];
-    let parent = vec![NONE; n];
-    let mut heap = BinaryHeap::new();
-    let mut start = NONE;
+    best[s as usize] = k;
+    out.parent = vec![NONE; n];
+    search(d, st, occ, u, (start, s, k), &mut best, &mut out.parent);
+    out.ends = ends(d, &best, start);
+    out
+}
+
+/// The search node of hex `h`: nodes are (hex, has been in Plain this
+/// phase), as ruling A16 makes the flag matter.
+fn node(d: &Data, h: Hex, plain: bool) -> Option<u32> {
+    d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain))
+}
+
+/// Where unit `u`'s move starts, as (start node, first node, MP spent
+/// there): its hex (ruling A16: counted as visited this phase), or for an
+/// off-map unit its command's entry hex (the start node then `NONE`), if it
+/// may enter this turn and afford it.
+fn first_node(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Option<(u32, u32, u32)> {
     match st.units[u].loc {
         Loc::Hex(h) => {
             // Ruling A16: the start hex counts as visited this phase.
             let plain = st.units[u].plain || d.terrain_of(h) == Terrain::Plain;
-            let Some(s) = node(h, plain) else {
-                return out;
-            };
-            best[s as usize] = 0;
-            heap.push(Reverse((0u32, s)));
-            start = s;
+            let s = node(d, h, plain)?;
+            Some((s, s, 0))
         }
         Loc::OffMap => {
             let c = d.units[u].cmd.index();
-            let Some(e) = d.commands[c].entry else {
-                return out;
-            };
+            let e = d.commands[c].entry?;
             if st.options.entry_only_turn && st.turn != d.commands[c].entry_turn {
-                return out;
+                return None;
             }
-            let Ok(k) = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)) else {
-                return out;
-            };
-            let Some(s) = node(e, d.terrain_of(e) == Terrain::Plain) else {
-                return out;
-            };
-            if k > ma {
-                return out;
-            }
-            best[s as usize] = k;
-            heap.push(Reverse((k, s)));
+            let f = d.units[u].side;
+            let k = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)).ok()?;
+            let s = node(d, e, d.terrain_of(e) == Terrain::Plain)?;
+            (k <= d.type_of(u).ma).then_some((NONE, s, k))
         }
-        _ => return out,
+        _ => None,
     }
-    out.parent = parent;
-    let parent = &mut out.parent;
+}
+
+/// Dijkstra's search from `first` = (start node, first node, MP spent) over
+/// the hexes unit `u` may step into within its movement allowance: the
+/// cheapest cost of each node in `best`, the node it is reached from in
+/// `parent`. No step leaves a stopping hex but the start.
+fn search(
+    d: &Data,
+    st: &State,
+    occ: &Occupancy,
+    u: usize,
+    (start, s, k): (u32, u32, u32),
+    best: &mut [u32],
+    parent: &mut [u32],
+) {
+    let f = d.units[u].side;
+    let ma = d.type_of(u).ma;
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((k, s)));
     while let Some(Reverse((spent, at))) = heap.pop() {
         if best[at as usize] < spent {
             continue;
@@ -140,7 +158,7 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             if total > ma {
                 continue;
             }
-            let Some(x) = node(nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
+            let Some(x) = node(d, nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
                 continue;
             };
             if total < best[x as usize] {
@@ -150,6 +168,12 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             }
         }
     }
+}
+
+/// Every hex reached but the start, with its cheaper cost of the two nodes
+/// and that node.
+fn ends(d: &Data, best: &[u32], start: u32) -> Vec<(Hex, u32, u32)> {
+    let mut v = Vec::new();
     let start_hex = (start != NONE).then_some(start / 2);
     for i in 0..d.hex_count() as u32 {
         if Some(i) == start_hex {
@@ -159,10 +183,10 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
         let (k, x) = if a <= b { (a, i * 2) } else { (b, i * 2 + 1) };
         if k != NONE {
             let h = Hex::new(i as i32 / d.rows + 1, i as i32 % d.rows + 1);
-            out.ends.push((h, k, x));
+            v.push((h, k, x));
         }
     }
-    out
+    v
 }
 
 /// Hex distance from every hex to the nearest goal (a breadth-first field).
