@@ -662,8 +662,18 @@ impl Data {
     }
 
     /// A unit's type row.
-    pub fn type_of(&self, u: usize) -> TypeInfo {
+    pub fn type_of(&self, u: UnitId) -> TypeInfo {
         self.types[self.units[u].kind]
+    }
+
+    /// Every unit of the order of battle, in its order.
+    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<> {
+        (0..self.units.len()).map(UnitId::at)
+    }
+
+    /// Every command, in the order of battle's order.
+    pub fn command_ids(&self) -> impl Iterator<Item = CmdId> + use<> {
+        (0..self.commands.len()).map(CmdId::at)
     }
 
     /// A unit by id.

@@ -3,7 +3,7 @@
 //! towards the enemy, each single combat and a combined one). Entries may hold
 //! several lines (`move ...` then `place ...`); each parses as one move's orders.
 
-use super::data::{Data, Faction, Terrain, UnitId};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::movement::step_cost;
 use super::orders::Action;
 use super::standing;
@@ -66,7 +66,7 @@ impl Reach {
 }
 
 /// The cheapest path to every hex a unit can reach in one move (6.0, 6.1, 9.0).
-pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
+pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: UnitId) -> Reach {
     let mut out = Reach {
         ends: Vec::new(),
         parent: Vec::new(),
@@ -97,7 +97,7 @@ fn node(d: &Data, h: Hex, plain: bool) -> Option<u32> {
 /// there): its hex (ruling A16: counted as visited this phase), or for an
 /// off-map unit its command's entry hex (the start node then `NONE`), if it
 /// may enter this turn and afford it.
-fn first_node(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Option<(u32, u32, u32)> {
+fn first_node(d: &Data, st: &State, occ: &Occupancy, u: UnitId) -> Option<(u32, u32, u32)> {
     match st.units[u].loc {
         Loc::Hex(h) => {
             // Ruling A16: the start hex counts as visited this phase.
@@ -106,7 +106,7 @@ fn first_node(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Option<(u32, u
             Some((s, s, 0))
         }
         Loc::OffMap => {
-            let c = d.units[u].cmd.index();
+            let c = d.units[u].cmd;
             let e = d.commands[c].entry?;
             if st.options.entry_only_turn && st.turn != d.commands[c].entry_turn {
                 return None;
@@ -128,7 +128,7 @@ fn search(
     d: &Data,
     st: &State,
     occ: &Occupancy,
-    u: usize,
+    u: UnitId,
     (start, s, k): (u32, u32, u32),
     best: &mut [u32],
     parent: &mut [u32],
@@ -245,7 +245,7 @@ fn advance(
     st: &State,
     cache: &mut BTreeMap<UnitId, Reach>,
     occ: &Occupancy,
-    c: usize,
+    c: CmdId,
     units: &[UnitId],
     goals: &[u32],
 ) -> Option<String> {
@@ -254,7 +254,7 @@ fn advance(
     let mut parts = Vec::new();
     let mut ends = Vec::new();
     for u in units {
-        let ui = u.index();
+        let ui = *u;
         let ps = cache.entry(*u).or_insert_with(|| paths(d, st, occ, ui));
         let here = st.units[ui].loc.hex();
         let score_here = here.map_or(u32::MAX, |h| near(d, goals, h));
@@ -302,7 +302,7 @@ fn advance(
 }
 
 /// Single combats the activated units could declare now.
-fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>, String)> {
+fn combats(d: &Data, st: &State, c: CmdId, chain: &[UnitId]) -> Vec<(Vec<UnitId>, String)> {
     let f = d.commands[c].side;
     let mut out = Vec::new();
     let mut hexes: Vec<Hex> = chain
@@ -311,7 +311,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
         .collect();
     hexes.sort();
     hexes.dedup();
-    let enemies = |h: Hex| -> Vec<UnitId> { st.side_at(d, h, f.other()).map(UnitId::at).collect() };
+    let enemies = |h: Hex| -> Vec<UnitId> { st.side_at(d, h, f.other()).collect() };
     for h in &hexes {
         let here: Vec<UnitId> = chain
             .iter()
@@ -326,7 +326,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
                 .iter()
                 .copied()
                 .filter(|u| {
-                    let t = d.type_of(u.index());
+                    let t = d.type_of(*u);
                     t.fire > 0 && t.fire_need == need && !st.units[*u].dis
                 })
                 .collect();
@@ -345,7 +345,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
         let chargers: Vec<UnitId> = here
             .iter()
             .copied()
-            .filter(|u| d.type_of(u.index()).charge && !st.units[*u].dis)
+            .filter(|u| d.type_of(*u).charge && !st.units[*u].dis)
             .collect();
         if !chargers.is_empty() {
             for n in h.neighbours() {
@@ -421,13 +421,14 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if !st.phase.open {
             return Vec::new();
         }
-        return s.second_actions(c.index());
+        return s.second_actions(c);
     }
     let mut v = vec!["pass".to_string()];
     if ap > 2 {
         v.push("pass rest".into());
     }
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         if info.side != f || matches!(st.commands[c].loc, Loc::Gone | Loc::Out) {
             continue;
         }
@@ -453,7 +454,7 @@ fn answers(d: &Data, st: &State, q: &Decision) -> Vec<String> {
                 .collect()
         }
         Decision::Rout { cmd, .. } => {
-            let opts = standing::rout_options(d, st, cmd.index());
+            let opts = standing::rout_options(d, st, *cmd);
             standing::distinct_routs(d, st, &opts)
                 .iter()
                 .map(|u| format!("rout {}", d.units[*u].id))
@@ -483,7 +484,7 @@ struct Sampler<'a> {
 
 impl Sampler<'_> {
     /// With a double action open: `end`, or a second action (5.0(3)).
-    fn second_actions(&mut self, c: usize) -> Vec<String> {
+    fn second_actions(&mut self, c: CmdId) -> Vec<String> {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         let mut v = vec!["end".to_string()];
         let ch = chain(d, st, c);
@@ -505,7 +506,7 @@ impl Sampler<'_> {
     }
 
     /// Command `c`'s activations: rally, moves and combats it can afford.
-    fn activations(&mut self, c: usize, v: &mut Vec<String>) {
+    fn activations(&mut self, c: CmdId, v: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         let info = &d.commands[c];
         let single_ok = cannot_activate(d, st, f, c, false, false).is_none();
@@ -530,7 +531,7 @@ impl Sampler<'_> {
 
     /// Moves of the whole chain, of half of it, and for the Ming toward the
     /// decisive place.
-    fn moves(&mut self, c: usize, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
+    fn moves(&mut self, c: CmdId, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         if let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, ch, &self.goals) {
             if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
@@ -562,7 +563,7 @@ impl Sampler<'_> {
 
 /// Combat actions of command `c`: one combined declaration (each unit in at
 /// most one combat, no charge), then single combats.
-fn combat_samples(d: &Data, st: &State, c: usize, ch: &[UnitId], v: &mut Vec<String>) {
+fn combat_samples(d: &Data, st: &State, c: CmdId, ch: &[UnitId], v: &mut Vec<String>) {
     let info = &d.commands[c];
     let all = combats(d, st, c, ch);
     // A combined declaration: each unit in at most one combat.

@@ -169,8 +169,8 @@ pub fn prompt_text(d: &Data, st: &State, q: &Decision) -> String {
         } => {
             let ids: Vec<String> = pool
                 .iter()
-                .filter(|u| st.steps_left(d, u.index()) > 0)
-                .map(|u| view::unit_label(d, st, u.index()))
+                .filter(|u| st.steps_left(d, **u) > 0)
+                .map(|u| view::unit_label(d, st, *u))
                 .collect();
             format!(
                 "your units in {hex} lost the attack: take {steps} step loss{} from {} with `losses UNIT{}` (7.0(2), 7.3(3))",
@@ -517,7 +517,8 @@ fn steps_on_map(d: &Data, st: &State) -> Result<(), String> {
 
 /// Activation limits (2.5.5, 5.0(3)), and no defeated command with units.
 fn activations(d: &Data, st: &State) -> Result<(), String> {
-    for (c, cs) in st.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let cs = &st.commands[c];
         if cs.acts > d.values.per_turn {
             return Err(format!(
                 "{} activated {} times",
@@ -559,8 +560,8 @@ fn stacking(d: &Data, st: &State) -> Result<(), String> {
             *stacks.entry((h, d.units[i].side)).or_default() += 1;
         }
     }
-    for (c, cs) in st.commands.iter().enumerate() {
-        if let Loc::Hex(h) = cs.loc {
+    for c in d.command_ids() {
+        if let Loc::Hex(h) = st.commands[c].loc {
             // A command is never alone at rest (7.0(3), 7.6, ruling A05).
             if at_rest && st.side_at(d, h, d.commands[c].side).next().is_none() {
                 return Err(format!("{} is alone in {h}", d.commands[c].name));
