@@ -282,18 +282,16 @@ fn line_cession_and_jihad_plans(d: &Data, st: &State, p: Power) -> Plans {
 /// stacks instead (16.44).
 fn prisoner_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
     let mut out = Vec::new();
-    for (i, a) in st.agents.iter().enumerate() {
-        if a.loc == Loc::Prisoner(p) {
-            let at = if native_of_ours(d, st, p, i) {
-                own_square(st, p)
-            } else {
-                Some(d.city(d.regions[0].capital).sq)
-            };
-            if let Some(at) = at {
-                out.push(format!("release {} at {at}\ndone", d.agents[i].id));
-            }
-            out.push(format!("execute {}\ndone", d.agents[i].id));
+    for a in st.agents_at(Loc::Prisoner(p)) {
+        let at = if native_of_ours(d, st, p, a) {
+            own_square(st, p)
+        } else {
+            Some(d.city(d.regions[0].capital).sq)
+        };
+        if let Some(at) = at {
+            out.push(format!("release {} at {at}\ndone", d.agents[a].id));
         }
+        out.push(format!("execute {}\ndone", d.agents[a].id));
     }
     out
 }
@@ -698,16 +696,15 @@ fn native_releases(d: &Data, st: &State, p: Power) -> Vec<String> {
     let Some(s) = own_square(st, p) else {
         return Vec::new();
     };
-    (0..st.agents.len())
-        .filter(|i| st.agents[*i].loc == Loc::Prisoner(p))
-        .filter(|i| native_of_ours(d, st, p, *i))
-        .map(|i| format!("release {} at {s}", d.agents[i].id))
+    st.agents_at(Loc::Prisoner(p))
+        .filter(|a| native_of_ours(d, st, p, *a))
+        .map(|a| format!("release {} at {s}", d.agents[a].id))
         .collect()
 }
 
-/// Whether agent `i` is a native of a region `p` controls (16.44).
-fn native_of_ours(d: &Data, st: &State, p: Power, i: usize) -> bool {
-    matches!(d.agents[i].side, super::data::AgentSide::Native(r)
+/// Whether agent `a` is a native of a region `p` controls (16.44).
+fn native_of_ours(d: &Data, st: &State, p: Power, a: AgentId) -> bool {
+    matches!(d.agents[a].side, super::data::AgentSide::Native(r)
         if st.control[r] == Some(p))
 }
 

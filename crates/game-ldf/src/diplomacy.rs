@@ -66,13 +66,7 @@ pub fn dt_roll(
     // the die (N4) when he has TP or a chit (both counts are public, so the
     // question tells nothing of his hand); the order runs again on his answer.
     let answer = ctx.salted.take();
-    if p == Player::Gp
-        && answer.is_none()
-        && ctx.version >= 10
-        && super::ask::may_ask(ctx, Player::Roman)
-        && !st.standing[Player::Roman.index()].salt_given
-        && (st.treasury > 0 || !st.hand(Player::Roman).is_empty())
-    {
+    if p == Player::Gp && answer.is_none() && roman_is_asked(ctx, st) {
         let about = super::ask::About::Salt {
             target: target.cloned(),
             agents,
@@ -111,6 +105,22 @@ pub fn dt_roll(
     };
     let net = net_of(roll, plus, minus);
     let ok = net >= v.success || (roll == 6 && st.options.natural_six);
+    say_roll(ctx, what, (roll, plus, minus, net), ok);
+    Ok(ok)
+}
+
+/// Whether the Roman, who stated no `salt` or `agents`, is asked before the
+/// die of a Germano-Parthian roll (N4, version 10): when he has TP or a chit.
+fn roman_is_asked(ctx: &Ctx, st: &State) -> bool {
+    ctx.version >= 10
+        && super::ask::may_ask(ctx, Player::Roman)
+        && !st.standing[Player::Roman.index()].salt_given
+        && (st.treasury > 0 || !st.hand(Player::Roman).is_empty())
+}
+
+/// Reports a diplomacy or treachery roll: the die, the actor's modifier,
+/// the Roman's salt against it, the net and the outcome (8.8).
+fn say_roll(ctx: &mut Ctx, what: &str, (roll, plus, minus, net): (u32, u32, u32, u32), ok: bool) {
     ctx.say(
         format!(
             "{what}: roll {roll}{}{} = {net}: {} (8.8)",
@@ -128,7 +138,6 @@ pub fn dt_roll(
         ),
         vec![],
     );
-    Ok(ok)
 }
 
 /// The actor's own modifier, salt and Agents, checked (8.8): only the
