@@ -99,101 +99,120 @@ fn holds(st: &State, by: Power, r: RegionId) -> bool {
 
 /// Carries out an agreement order of `p`.
 pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, deal: &Deal) -> Result<(), RuleError> {
-    let d = ctx.d;
     match deal {
-        Deal::Propose(ts) => {
-            if ts.is_empty() {
-                return Err(illegal("an agreement has at least one term", "23.1"));
-            }
-            let mut out = Vec::new();
-            for (theirs, what) in ts {
-                let by = if *theirs { p.other() } else { p };
-                if let EconOrder::Cede(r, to) = what
-                    && (!holds(st, by, *r) || *to == Some(by))
-                {
-                    return Err(illegal(
-                        format!(
-                            "the {} do not control {} to cede it",
-                            by.people(),
-                            d.reg(*r).name
-                        ),
-                        "23.1(2)",
-                    ));
-                }
-                // 16.42(1): prisoners are the captor's to return.
-                if let EconOrder::Return(a, _) = what
-                    && st.agent(*a).loc != super::state::Loc::Prisoner(by)
-                {
-                    return Err(illegal(
-                        format!("the {} hold no prisoner {}", by.people(), d.agents[*a].name),
-                        "16.42(1)",
-                    ));
-                }
-                out.push(Term {
-                    by,
-                    what: what.clone(),
-                });
-            }
-            st.next_offer += 1;
-            let o = Offer {
-                id: st.next_offer,
-                from: p,
-                terms: out,
-            };
-            ctx.say(
-                format!(
-                    "The {} propose agreement {}: {}. The {} may `accept {}` or `decline {}` (23.0).",
-                    p.people(),
-                    o.id,
-                    terms(d, &o),
-                    p.other().people(),
-                    o.id,
-                    o.id
-                ),
-                vec![],
-            );
-            st.offers.push(o);
-        }
-        Deal::Decline(n) => {
-            let i = find(st, *n)?;
-            let what = if st.offers[i].from == p {
-                "withdraw"
-            } else {
-                "decline"
-            };
-            st.offers.remove(i);
-            ctx.say(
-                format!("The {} {what} agreement {n} (23.0).", p.people()),
-                vec![],
-            );
-        }
-        Deal::Accept(n) => {
-            let i = find(st, *n)?;
-            let o = st.offers[i].clone();
-            if o.from == p {
-                return Err(illegal(
-                    format!("agreement {n} is your own offer; the other player accepts it"),
-                    "23.0",
-                ));
-            }
-            st.offers.remove(i);
-            if d.version >= 9 {
-                return accept(ctx, st, p, &o);
-            }
-            // Each term as its one-sided order, checked now (23.1).
-            for t in &o.terms {
-                economy::apply(d, st, t.by, &t.what)?;
-            }
-            ctx.say(
-                format!(
-                    "The {} accept agreement {n}: {} (23.1).",
-                    p.people(),
-                    terms(d, &o)
-                ),
-                vec![],
-            );
-        }
+        Deal::Propose(ts) => propose(ctx, st, p, ts),
+        Deal::Decline(n) => decline(ctx, st, p, *n),
+        Deal::Accept(n) => accept_order(ctx, st, p, *n),
     }
+}
+
+/// `p` proposes an agreement of the terms `ts` (23.0), each a term of his
+/// (`false`) or of the other player's (`true`); checked for what can be
+/// known at proposal (23.1(2), 16.42(1)).
+fn propose(
+    ctx: &mut Ctx,
+    st: &mut State,
+    p: Power,
+    ts: &[(bool, EconOrder)],
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    if ts.is_empty() {
+        return Err(illegal("an agreement has at least one term", "23.1"));
+    }
+    let mut out = Vec::new();
+    for (theirs, what) in ts {
+        let by = if *theirs { p.other() } else { p };
+        if let EconOrder::Cede(r, to) = what
+            && (!holds(st, by, *r) || *to == Some(by))
+        {
+            return Err(illegal(
+                format!(
+                    "the {} do not control {} to cede it",
+                    by.people(),
+                    d.reg(*r).name
+                ),
+                "23.1(2)",
+            ));
+        }
+        // 16.42(1): prisoners are the captor's to return.
+        if let EconOrder::Return(a, _) = what
+            && st.agent(*a).loc != super::state::Loc::Prisoner(by)
+        {
+            return Err(illegal(
+                format!("the {} hold no prisoner {}", by.people(), d.agents[*a].name),
+                "16.42(1)",
+            ));
+        }
+        out.push(Term {
+            by,
+            what: what.clone(),
+        });
+    }
+    st.next_offer += 1;
+    let o = Offer {
+        id: st.next_offer,
+        from: p,
+        terms: out,
+    };
+    ctx.say(
+        format!(
+            "The {} propose agreement {}: {}. The {} may `accept {}` or `decline {}` (23.0).",
+            p.people(),
+            o.id,
+            terms(d, &o),
+            p.other().people(),
+            o.id,
+            o.id
+        ),
+        vec![],
+    );
+    st.offers.push(o);
+    Ok(())
+}
+
+/// `p` declines an offer of the other player's, or withdraws his own (23.0).
+fn decline(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleError> {
+    let i = find(st, n)?;
+    let what = if st.offers[i].from == p {
+        "withdraw"
+    } else {
+        "decline"
+    };
+    st.offers.remove(i);
+    ctx.say(
+        format!("The {} {what} agreement {n} (23.0).", p.people()),
+        vec![],
+    );
+    Ok(())
+}
+
+/// `p` accepts the other player's offer `n` (23.1).
+fn accept_order(ctx: &mut Ctx, st: &mut State, p: Power, n: u32) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let i = find(st, n)?;
+    let o = st.offers[i].clone();
+    if o.from == p {
+        return Err(illegal(
+            format!("agreement {n} is your own offer; the other player accepts it"),
+            "23.0",
+        ));
+    }
+    st.offers.remove(i);
+    if d.version >= 9 {
+        return accept(ctx, st, p, &o);
+    }
+    // Each term as its one-sided order, checked now (23.1).
+    for t in &o.terms {
+        economy::apply(d, st, t.by, &t.what)?;
+    }
+    ctx.say(
+        format!(
+            "The {} accept agreement {n}: {} (23.1).",
+            p.people(),
+            terms(d, &o)
+        ),
+        vec![],
+    );
     Ok(())
 }
 

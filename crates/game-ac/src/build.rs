@@ -642,12 +642,25 @@ fn grid<T>(
 }
 
 fn tables(d: &mut Data, checks: Checks, errors: &mut Vec<String>) {
+    terrain_costs(d, errors);
+    result_tables(d, errors);
+    economy_tables(d, checks, errors);
+    d.events = d.num.event.iter().map(|e| event_def(e, errors)).collect();
+    d.event_columns = event_columns(&d.num.events, &d.events, errors);
+}
+
+/// The Terrain Effects Chart's movement costs, clear, desert and mountain.
+fn terrain_costs(d: &mut Data, errors: &mut Vec<String>) {
     for (i, k) in ["clear", "desert", "mountain"].into_iter().enumerate() {
         match d.num.terrain.get(k) {
             Some(t) => d.enter_mp[i] = t.mp,
             None => err(errors, format!("tables.terrain.{k} is missing (TEC)")),
         }
     }
+}
+
+/// The combat, raid, Negotiations and Ultimatum tables as grids (15.62).
+fn result_tables(d: &mut Data, errors: &mut Vec<String>) {
     let n = &d.num;
     d.battle = grid("battle_crt", &n.battle_crt.rows, 7, crt_cell, errors);
     d.raid = grid("raid_crt", &n.raid_crt.rows, 7, crt_cell, errors);
@@ -671,6 +684,11 @@ fn tables(d: &mut Data, checks: Checks, errors: &mut Vec<String>) {
             "tables: the Negotiations Table needs 7 columns, the Ultimatum Table 8 (15.62)",
         );
     }
+}
+
+/// The discovery, income and key-city tables.
+fn economy_tables(d: &Data, checks: Checks, errors: &mut Vec<String>) {
+    let n = &d.num;
     super::discovery::check_table(&n.discovery, errors);
     if n.income.home.len() != 7 {
         err(
@@ -683,50 +701,54 @@ fn tables(d: &mut Data, checks: Checks, errors: &mut Vec<String>) {
             err(errors, format!("tables.key_cities: no city {k}"));
         }
     }
-    let mut events = Vec::new();
-    for e in &n.event {
-        let (key, name, effect, who, dice) = e.parts();
-        let effect = match effect {
-            "none" => Effect::None,
-            "pounds" => Effect::Pounds,
-            "lose_pounds" => Effect::LosePounds,
-            "lose_sp" => Effect::LoseSp,
-            "uprising" => Effect::Uprising,
-            "unrest" => Effect::Unrest,
-            "accord" => Effect::Accord,
-            "jihad" => Effect::Jihad,
-            "mutiny" => Effect::Mutiny,
-            other => {
-                err(errors, format!("event {key}: unknown effect {other}"));
-                Effect::None
+}
+
+/// One `[[event]]` as read: its effect and whom it strikes.
+fn event_def(e: &RawEvent, errors: &mut Vec<String>) -> EventDef {
+    let (key, name, effect, who, dice) = e.parts();
+    let effect = match effect {
+        "none" => Effect::None,
+        "pounds" => Effect::Pounds,
+        "lose_pounds" => Effect::LosePounds,
+        "lose_sp" => Effect::LoseSp,
+        "uprising" => Effect::Uprising,
+        "unrest" => Effect::Unrest,
+        "accord" => Effect::Accord,
+        "jihad" => Effect::Jihad,
+        "mutiny" => Effect::Mutiny,
+        other => {
+            err(errors, format!("event {key}: unknown effect {other}"));
+            Effect::None
+        }
+    };
+    let who = match who.unwrap_or("both") {
+        "roller" => Who::Roller,
+        "other" => Who::Other,
+        "both" => Who::Both,
+        p => match Power::parse(p) {
+            Some(p) => Who::Power(p),
+            None => {
+                err(errors, format!("event {key}: who {p:?} unknown"));
+                Who::Both
             }
-        };
-        let who = match who.unwrap_or("both") {
-            "roller" => Who::Roller,
-            "other" => Who::Other,
-            "both" => Who::Both,
-            p => match Power::parse(p) {
-                Some(p) => Who::Power(p),
-                None => {
-                    err(errors, format!("event {key}: who {p:?} unknown"));
-                    Who::Both
-                }
-            },
-        };
-        events.push(EventDef {
-            key: key.into(),
-            name: name.into(),
-            effect,
-            who,
-            dice,
-        });
+        },
+    };
+    EventDef {
+        key: key.into(),
+        name: name.into(),
+        effect,
+        who,
+        dice,
     }
-    let cols = [
-        &n.events.col_a,
-        &n.events.col_b,
-        &n.events.col_c,
-        &n.events.col_d,
-    ];
+}
+
+/// The Events Table's four columns of six (8.1), as indices into `events`.
+fn event_columns(
+    cols: &EventColumns,
+    events: &[EventDef],
+    errors: &mut Vec<String>,
+) -> [Vec<usize>; 4] {
+    let cols = [&cols.col_a, &cols.col_b, &cols.col_c, &cols.col_d];
     let mut idx: [Vec<usize>; 4] = Default::default();
     for (i, col) in cols.iter().enumerate() {
         if col.len() != 6 {
@@ -745,8 +767,7 @@ fn tables(d: &mut Data, checks: Checks, errors: &mut Vec<String>) {
             }
         }
     }
-    d.events = events;
-    d.event_columns = idx;
+    idx
 }
 
 fn parse_units(d: &Data, s: &str) -> Option<(Nat, Kind, u32)> {

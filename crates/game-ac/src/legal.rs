@@ -282,18 +282,16 @@ fn line_cession_and_jihad_plans(d: &Data, st: &State, p: Power) -> Plans {
 /// stacks instead (16.44).
 fn prisoner_plans(d: &Data, st: &State, p: Power) -> Vec<String> {
     let mut out = Vec::new();
-    for (i, a) in st.agents.iter().enumerate() {
-        if a.loc == Loc::Prisoner(p) {
-            let at = if native_of_ours(d, st, p, i) {
-                own_square(st, p)
-            } else {
-                Some(d.city(d.regions[0].capital).sq)
-            };
-            if let Some(at) = at {
-                out.push(format!("release {} at {at}\ndone", d.agents[i].id));
-            }
-            out.push(format!("execute {}\ndone", d.agents[i].id));
+    for a in st.agents_at(Loc::Prisoner(p)) {
+        let at = if native_of_ours(d, st, p, a) {
+            own_square(st, p)
+        } else {
+            Some(d.city(d.regions[0].capital).sq)
+        };
+        if let Some(at) = at {
+            out.push(format!("release {} at {at}\ndone", d.agents[a].id));
         }
+        out.push(format!("execute {}\ndone", d.agents[a].id));
     }
     out
 }
@@ -429,68 +427,16 @@ fn forces(d: &Data, st: &State, p: Power) -> Vec<Vec<Piece>> {
     out
 }
 
+/// A sample of operations-phase orders for `p` in phase `k` (12.0):
+/// moves while movement is open, agreements, negotiations, massacres,
+/// discoveries, raids, a reorganization; `end` first.
 fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> {
     let mut out = vec!["end".to_string()];
     // A move after the first phase costs an SP (12.2(2)): the sample keeps
     // one per stack for provisioning (17.3), rail moves aside.
     let paid = k >= 2 && st.sp[p.index()] <= supply_squares(st, p);
     if !negotiating && !paid {
-        let goals = objectives(d, st, p);
-        for f in forces(d, st, p).into_iter().take(14) {
-            let agent_only = f.iter().all(|x| matches!(x, Piece::Agent(_)));
-            let reach = movement::reach(d, st, p, &f);
-            let target = |want: &dyn Fn(Sq) -> bool| {
-                reach
-                    .iter()
-                    .filter_map(|(l, path)| l.sq().map(|s| (s, path)))
-                    .filter(|(s, _)| want(*s))
-                    .min_by_key(|(s, path)| {
-                        (
-                            goals.iter().map(|g| g.distance(*s)).min().unwrap_or(0),
-                            path.len(),
-                            *s,
-                        )
-                    })
-                    .map(|(_, path)| path.clone())
-            };
-            let path = if agent_only {
-                target(&|s: Sq| {
-                    d.city_at(s).is_some_and(|c| {
-                        d.city(c).capital && st.control[d.city(c).region] != Some(p)
-                    })
-                })
-                .or_else(|| target(&|_| true))
-            } else {
-                target(&|_| true)
-            };
-            let Some(path) = path.filter(|x| !x.is_empty()) else {
-                continue;
-            };
-            let path: Vec<movement::Step> = path.into_iter().map(movement::Step::To).collect();
-            if movement::check(d, st, p, k, &f, &path, false).is_err() {
-                continue;
-            }
-            let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
-            let steps: Vec<String> = path
-                .iter()
-                .map(|x| match x {
-                    movement::Step::To(l) => movement::show(*l),
-                    _ => String::new(),
-                })
-                .collect();
-            let m = format!("move {}: {}", who.join(" "), steps.join(" "));
-            out.push(format!("{m}\nend"));
-            // 27.1 (from version 9): only a march whose lost SP are there.
-            if st.options.forced_march
-                && !agent_only
-                && movement::check(d, st, p, k, &f, &path, true).is_ok()
-            {
-                out.push(format!("{m} forced\nend"));
-            }
-            out.push(m);
-        }
-    }
-    if !negotiating && !paid {
+        out.extend(force_moves(d, st, p, k));
         out.extend(base_moves(d, st, p, k));
     }
     if !negotiating {
@@ -501,7 +447,89 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
     out.extend(agreements(d, st, p));
     out.extend(native_releases(d, st, p));
     out.extend(negotiations(d, st, p));
-    // 20.5: massacre enemy markers where our combat units stand alone.
+    out.extend(massacres(st, p));
+    out.extend(discoveries(d, st, p));
+    out.extend(raids(d, st, p));
+    // 18.0 "at any point" (from version 8): once a turn, with the phase's end
+    // (a reorganization changes no value, so alone it would go on forever).
+    if let Some((a, b)) = like_pair(st, p).filter(|_| k == 1 && d.version >= 8) {
+        let (a, b) = (&st.unit(a).id, &st.unit(b).id);
+        out.push(format!("reorganize {a} {b} into 2\nend"));
+    }
+    out
+}
+
+/// A move of each of the first forces towards the objectives (an agent
+/// alone towards a capital its side does not control), alone and with
+/// `end`, and forced (27.1) where allowed.
+fn force_moves(d: &Data, st: &State, p: Power, k: u8) -> Vec<String> {
+    let mut out = Vec::new();
+    let goals = objectives(d, st, p);
+    for f in forces(d, st, p).into_iter().take(14) {
+        let agent_only = f.iter().all(|x| matches!(x, Piece::Agent(_)));
+        let Some(path) = force_path(d, st, p, &f, &goals).filter(|x| !x.is_empty()) else {
+            continue;
+        };
+        let path: Vec<movement::Step> = path.into_iter().map(movement::Step::To).collect();
+        if movement::check(d, st, p, k, &f, &path, false).is_err() {
+            continue;
+        }
+        let who: Vec<String> = f.iter().map(|x| piece_text(d, st, *x)).collect();
+        let steps: Vec<String> = path
+            .iter()
+            .map(|x| match x {
+                movement::Step::To(l) => movement::show(*l),
+                _ => String::new(),
+            })
+            .collect();
+        let m = format!("move {}: {}", who.join(" "), steps.join(" "));
+        out.push(format!("{m}\nend"));
+        // 27.1 (from version 9): only a march whose lost SP are there.
+        if st.options.forced_march
+            && !agent_only
+            && movement::check(d, st, p, k, &f, &path, true).is_ok()
+        {
+            out.push(format!("{m} forced\nend"));
+        }
+        out.push(m);
+    }
+    out
+}
+
+/// The path force `f` takes in the sample: to the reachable square nearest
+/// the `goals` (an agent alone first to an enemy or neutral capital), the
+/// shorter path and then the lower square breaking ties.
+fn force_path(d: &Data, st: &State, p: Power, f: &[Piece], goals: &[Sq]) -> Option<Vec<Loc>> {
+    let agent_only = f.iter().all(|x| matches!(x, Piece::Agent(_)));
+    let reach = movement::reach(d, st, p, f);
+    let target = |want: &dyn Fn(Sq) -> bool| {
+        reach
+            .iter()
+            .filter_map(|(l, path)| l.sq().map(|s| (s, path)))
+            .filter(|(s, _)| want(*s))
+            .min_by_key(|(s, path)| {
+                (
+                    goals.iter().map(|g| g.distance(*s)).min().unwrap_or(0),
+                    path.len(),
+                    *s,
+                )
+            })
+            .map(|(_, path)| path.clone())
+    };
+    if agent_only {
+        target(&|s: Sq| {
+            d.city_at(s)
+                .is_some_and(|c| d.city(c).capital && st.control[d.city(c).region] != Some(p))
+        })
+        .or_else(|| target(&|_| true))
+    } else {
+        target(&|_| true)
+    }
+}
+
+/// 20.5: massacre enemy markers where our combat units stand alone.
+fn massacres(st: &State, p: Power) -> Vec<String> {
+    let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     for m in &st.markers {
         if m.owner != p
@@ -512,14 +540,6 @@ fn ops(d: &Data, st: &State, p: Power, k: u8, negotiating: bool) -> Vec<String> 
         {
             out.push(format!("massacre {}\nend", m.sq));
         }
-    }
-    out.extend(discoveries(d, st, p));
-    out.extend(raids(d, st, p));
-    // 18.0 "at any point" (from version 8): once a turn, with the phase's end
-    // (a reorganization changes no value, so alone it would go on forever).
-    if let Some((a, b)) = like_pair(st, p).filter(|_| k == 1 && d.version >= 8) {
-        let (a, b) = (&st.unit(a).id, &st.unit(b).id);
-        out.push(format!("reorganize {a} {b} into 2\nend"));
     }
     out
 }
@@ -676,16 +696,15 @@ fn native_releases(d: &Data, st: &State, p: Power) -> Vec<String> {
     let Some(s) = own_square(st, p) else {
         return Vec::new();
     };
-    (0..st.agents.len())
-        .filter(|i| st.agents[*i].loc == Loc::Prisoner(p))
-        .filter(|i| native_of_ours(d, st, p, *i))
-        .map(|i| format!("release {} at {s}", d.agents[i].id))
+    st.agents_at(Loc::Prisoner(p))
+        .filter(|a| native_of_ours(d, st, p, *a))
+        .map(|a| format!("release {} at {s}", d.agents[a].id))
         .collect()
 }
 
-/// Whether agent `i` is a native of a region `p` controls (16.44).
-fn native_of_ours(d: &Data, st: &State, p: Power, i: usize) -> bool {
-    matches!(d.agents[i].side, super::data::AgentSide::Native(r)
+/// Whether agent `a` is a native of a region `p` controls (16.44).
+fn native_of_ours(d: &Data, st: &State, p: Power, a: AgentId) -> bool {
+    matches!(d.agents[a].side, super::data::AgentSide::Native(r)
         if st.control[r] == Some(p))
 }
 

@@ -424,96 +424,9 @@ impl Ruleset for Ac {
     }
 
     fn prompt(&self, st: &State) -> Prompt {
-        let stage = match &st.stage {
-            Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.people()),
-            Stage::SetupSealed => "Set-up (26.0), sealed: both players place their forces".into(),
-            Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
-            Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
-            Stage::Choice(q) => format!(
-                "Turn {} ({}): random events, the {} choose",
-                st.turn,
-                st.year(),
-                q.who.people()
-            ),
-            Stage::Ops(ph) => format!(
-                "Turn {} ({}): {} operations phase {}",
-                st.turn,
-                st.year(),
-                ph.side.name(),
-                ph.k
-            ),
-            Stage::Over => format!("Turn {}: the game is over", st.turn),
-        };
-        // 18.4: reorganization at set-up (from version 8).
-        let reorg = if self.data.version >= 8 {
-            ", `reorganize UNITS into N+N` (18.4)"
-        } else {
-            ""
-        };
-        let awaiting = match &st.stage {
-            Stage::Setup(p) => vec![Await {
-                side: side(*p),
-                kind: AwaitKind::Orders,
-                ask: format!("set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up"),
-                default: vec!["done".into()],
-            }],
-            Stage::SetupSealed => Power::ALL
-                .iter()
-                .filter(|p| !st.sealed[p.index()])
-                .map(|p| Await {
-                    side: side(*p),
-                    kind: AwaitKind::SealedOrders,
-                    ask: format!("set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in"),
-                    default: vec!["done".into()],
-                })
-                .collect(),
-            Stage::Initiative => vec![Await {
-                side: side(turn::chooser(st)),
-                kind: AwaitKind::Orders,
-                ask: "the index favours you: `initiative first` or `initiative second` (7.2)".into(),
-                default: vec!["initiative first".into()],
-            }],
-            Stage::Choice(q) => vec![Await {
-                side: side(q.who),
-                kind: AwaitKind::Decision,
-                ask: events_ask(&self.data, q),
-                default: q
-                    .options
-                    .first()
-                    .map(|r| format!("choose {}", self.data.reg(*r).code))
-                    .into_iter()
-                    .collect(),
-            }],
-            Stage::Economy => Power::ALL
-                .iter()
-                .filter(|p| !st.sealed[p.index()])
-                .map(|p| Await {
-                    side: side(*p),
-                    kind: ECONOMY_AWAIT,
-                    ask: format!(
-                        "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
-                        st.treasury[p.index()]
-                    ),
-                    default: vec!["done".into()],
-                })
-                .collect(),
-            Stage::Ops(ph) => vec![Await {
-                side: side(ph.side),
-                kind: AwaitKind::Orders,
-                ask: format!(
-                    "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0)",
-                    ph.k,
-                    // 18.0 "at any point" (from version 8).
-                    if self.data.version >= 8 { ", reorganize" } else { "" },
-                    st.sp[ph.side.index()]
-                ),
-                default: vec!["end".into()],
-            }],
-            Stage::Over => Vec::new(),
-        };
         Prompt {
-            stage,
-            awaiting,
+            stage: stage_line(st),
+            awaiting: awaiting(&self.data, st),
             finished: st.finished.clone(),
         }
     }
@@ -657,6 +570,101 @@ impl Ruleset for Ac {
 
     fn invariants(&self, st: &State) -> Result<(), InvariantError> {
         invariants(&self.data, st).map_err(InvariantError)
+    }
+}
+
+/// The stage of the game, as the prompt names it.
+fn stage_line(st: &State) -> String {
+    match &st.stage {
+        Stage::Setup(p) => format!("Set-up (26.0): the {} place their forces", p.people()),
+        Stage::SetupSealed => "Set-up (26.0), sealed: both players place their forces".into(),
+        Stage::Initiative => format!("Turn {} ({}): initiative", st.turn, st.year()),
+        Stage::Economy => format!("Turn {} ({}): income and expenditure", st.turn, st.year()),
+        Stage::Choice(q) => format!(
+            "Turn {} ({}): random events, the {} choose",
+            st.turn,
+            st.year(),
+            q.who.people()
+        ),
+        Stage::Ops(ph) => format!(
+            "Turn {} ({}): {} operations phase {}",
+            st.turn,
+            st.year(),
+            ph.side.name(),
+            ph.k
+        ),
+        Stage::Over => format!("Turn {}: the game is over", st.turn),
+    }
+}
+
+/// Who owes what now, with the default a deadline gives.
+fn awaiting(d: &Data, st: &State) -> Vec<Await> {
+    // 18.4: reorganization at set-up (from version 8).
+    let reorg = if d.version >= 8 {
+        ", `reorganize UNITS into N+N` (18.4)"
+    } else {
+        ""
+    };
+    match &st.stage {
+        Stage::Setup(p) => vec![Await {
+            side: side(*p),
+            kind: AwaitKind::Orders,
+            ask: format!("set up (26.0): `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up"),
+            default: vec!["done".into()],
+        }],
+        Stage::SetupSealed => Power::ALL
+            .iter()
+            .filter(|p| !st.sealed[p.index()])
+            .map(|p| Await {
+                side: side(*p),
+                kind: AwaitKind::SealedOrders,
+                ask: format!("set up (26.0), sealed: `place PIECES at CITY`, `place KIND from CITY at CITY`{reorg}; what you do not move stands where your status shows it; the mail is your whole set-up, hidden from the other player until both are in"),
+                default: vec!["done".into()],
+            })
+            .collect(),
+        Stage::Initiative => vec![Await {
+            side: side(turn::chooser(st)),
+            kind: AwaitKind::Orders,
+            ask: "the index favours you: `initiative first` or `initiative second` (7.2)".into(),
+            default: vec!["initiative first".into()],
+        }],
+        Stage::Choice(q) => vec![Await {
+            side: side(q.who),
+            kind: AwaitKind::Decision,
+            ask: events_ask(d, q),
+            default: q
+                .options
+                .first()
+                .map(|r| format!("choose {}", d.reg(*r).code))
+                .into_iter()
+                .collect(),
+        }],
+        Stage::Economy => Power::ALL
+            .iter()
+            .filter(|p| !st.sealed[p.index()])
+            .map(|p| Await {
+                side: side(*p),
+                kind: ECONOMY_AWAIT,
+                ask: format!(
+                    "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
+                    st.treasury[p.index()]
+                ),
+                default: vec!["done".into()],
+            })
+            .collect(),
+        Stage::Ops(ph) => vec![Await {
+            side: side(ph.side),
+            kind: AwaitKind::Orders,
+            ask: format!(
+                "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0)",
+                ph.k,
+                // 18.0 "at any point" (from version 8).
+                if d.version >= 8 { ", reorganize" } else { "" },
+                st.sp[ph.side.index()]
+            ),
+            default: vec!["end".into()],
+        }],
+        Stage::Over => Vec::new(),
     }
 }
 

@@ -98,93 +98,110 @@ fn agents_base(d: &Data, pieces: &[Piece]) -> Option<Base> {
 
 /// The half-MP cost of one step, or why it is not allowed.
 pub fn step(d: &Data, from: Loc, to: Loc, a: &Allowance) -> Result<u32, RuleError> {
-    let extra = 2 * d.num.movement.base_extra;
-    let route_cost = |s: Sq| match d.sq(s).map(|i| i.terrain) {
-        Some(Terrain::Desert | Terrain::Mountain) => 2,
-        _ => 1,
-    };
-    let terrain_cost = |s: Sq| {
-        let i = match d.sq(s).map(|i| i.terrain) {
-            Some(Terrain::Desert) => 1,
-            Some(Terrain::Mountain) => 2,
-            _ => 0,
-        };
-        2 * d.enter_mp[i]
-    };
     match (from, to) {
-        (Loc::Base(b), Loc::Sq(s)) => {
-            if !d.base_edges[&b].contains(&s) {
-                return Err(illegal(
-                    format!(
-                        "{} is entered and left only from its map edge, not {s}",
-                        b.name()
-                    ),
-                    "19.11, 19.12",
-                ));
-            }
-            let c = if d.base_routes.get(&s) == Some(&b) {
-                route_cost(s)
-            } else {
-                terrain_cost(s)
-            };
-            Ok(c + extra)
-        }
-        (Loc::Sq(s), Loc::Base(b)) => {
-            if a.base != Some(b) {
-                return Err(illegal(
-                    format!("only {} units enter {}", b.owner().name(), b.name()),
-                    "19.21, 19.22",
-                ));
-            }
-            if !d.base_edges[&b].contains(&s) {
-                return Err(illegal(
-                    format!("{} is entered only from its map edge, not {s}", b.name()),
-                    "19.11, 19.12",
-                ));
-            }
-            let c = if d.base_routes.get(&s) == Some(&b) {
-                route_cost(s)
-            } else {
-                2
-            };
-            Ok(c + extra)
-        }
-        (Loc::Sq(f), Loc::Sq(t)) => {
-            let Some(diag) = f.adjacency(t) else {
-                return Err(illegal(format!("{t} is not next to {f}"), "13.1"));
-            };
-            if !d.land(t) {
-                return Err(illegal(
-                    format!("{t} is all sea or lake, or off the map"),
-                    "13.71",
-                ));
-            }
-            if diag {
-                if !a.diagonal {
-                    return Err(illegal(
-                        format!(
-                            "{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"
-                        ),
-                        "13.2",
-                    ));
-                }
-                if f.corners(t).iter().all(|c| !d.land(*c)) {
-                    return Err(illegal(
-                        format!("{f} to {t} crosses all-sea squares"),
-                        "13.71, ruling A22",
-                    ));
-                }
-            }
-            if d.route_between(f, t) {
-                Ok(route_cost(t))
-            } else {
-                Ok(terrain_cost(t))
-            }
-        }
+        (Loc::Base(b), Loc::Sq(s)) => out_of_base(d, b, s),
+        (Loc::Sq(s), Loc::Base(b)) => into_base(d, s, b, a),
+        (Loc::Sq(f), Loc::Sq(t)) => square_to_square(d, f, t, a),
         _ => Err(illegal(
             "pieces move between squares and home bases",
             "13.1",
         )),
+    }
+}
+
+/// The half-MP cost of entering `s` along a trade route: 2 in desert or
+/// mountain, else 1.
+fn route_cost(d: &Data, s: Sq) -> u32 {
+    match d.sq(s).map(|i| i.terrain) {
+        Some(Terrain::Desert | Terrain::Mountain) => 2,
+        _ => 1,
+    }
+}
+
+/// The half-MP cost of entering `s` off the routes: its terrain's (TEC).
+fn terrain_cost(d: &Data, s: Sq) -> u32 {
+    let i = match d.sq(s).map(|i| i.terrain) {
+        Some(Terrain::Desert) => 1,
+        Some(Terrain::Mountain) => 2,
+        _ => 0,
+    };
+    2 * d.enter_mp[i]
+}
+
+/// A step out of home base `b` onto its map edge square `s` (19.11, 19.12).
+fn out_of_base(d: &Data, b: Base, s: Sq) -> Result<u32, RuleError> {
+    if !d.base_edges[&b].contains(&s) {
+        return Err(illegal(
+            format!(
+                "{} is entered and left only from its map edge, not {s}",
+                b.name()
+            ),
+            "19.11, 19.12",
+        ));
+    }
+    let c = if d.base_routes.get(&s) == Some(&b) {
+        route_cost(d, s)
+    } else {
+        terrain_cost(d, s)
+    };
+    Ok(c + 2 * d.num.movement.base_extra)
+}
+
+/// A step from map edge square `s` into home base `b`, its owner's units
+/// only (19.11-19.22).
+fn into_base(d: &Data, s: Sq, b: Base, a: &Allowance) -> Result<u32, RuleError> {
+    if a.base != Some(b) {
+        return Err(illegal(
+            format!("only {} units enter {}", b.owner().name(), b.name()),
+            "19.21, 19.22",
+        ));
+    }
+    if !d.base_edges[&b].contains(&s) {
+        return Err(illegal(
+            format!("{} is entered only from its map edge, not {s}", b.name()),
+            "19.11, 19.12",
+        ));
+    }
+    let c = if d.base_routes.get(&s) == Some(&b) {
+        route_cost(d, s)
+    } else {
+        2
+    };
+    Ok(c + 2 * d.num.movement.base_extra)
+}
+
+/// A step between adjacent land squares (13.1, 13.71), diagonally only for
+/// those who may (13.2).
+fn square_to_square(d: &Data, f: Sq, t: Sq, a: &Allowance) -> Result<u32, RuleError> {
+    let Some(diag) = f.adjacency(t) else {
+        return Err(illegal(format!("{t} is not next to {f}"), "13.1"));
+    };
+    if !d.land(t) {
+        return Err(illegal(
+            format!("{t} is all sea or lake, or off the map"),
+            "13.71",
+        ));
+    }
+    if diag {
+        if !a.diagonal {
+            return Err(illegal(
+                format!(
+                    "{f} to {t} crosses a vertex; only agents, irregulars and Ghazis move diagonally"
+                ),
+                "13.2",
+            ));
+        }
+        if f.corners(t).iter().all(|c| !d.land(*c)) {
+            return Err(illegal(
+                format!("{f} to {t} crosses all-sea squares"),
+                "13.71, ruling A22",
+            ));
+        }
+    }
+    if d.route_between(f, t) {
+        Ok(route_cost(d, t))
+    } else {
+        Ok(terrain_cost(d, t))
     }
 }
 

@@ -249,7 +249,10 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     result(ctx, st, p, at, cell)
 }
 
-fn describe(c: &NegCell) -> String {
+/// A Negotiations or Ultimatum Table cell as printed (15.62): its marks
+/// joined by `+` (`T`, `T1`, `E`, `R`, `X`, and the stand-in `N`), `-` for
+/// none.
+pub fn describe(c: &NegCell) -> String {
     let mut v = Vec::new();
     if c.treaty {
         v.push("T");

@@ -24,7 +24,7 @@
 //! a roll may change (control, a counter, enemy units in a capital, an agent
 //! an X result killed) is still checked when the attempt is made.
 
-use super::data::{AgentSide, Data, Power, RegionId};
+use super::data::{AgentSide, CityId, Data, Power, RegionId};
 use super::negotiate::Attempt;
 use super::orders::Order;
 use super::state::{AgentId, Loc, Stage, State};
@@ -46,94 +46,148 @@ pub fn check(d: &Data, st: &State, p: Power, orders: &[(SourceLine, Order)]) -> 
     if d.version < 9 || ph.side != p {
         return Vec::new();
     }
-    let mut errors = Vec::new();
-    // The state as the move's first orders leave it, while they are moves.
-    let mut moved = Some(st.clone());
-    let mut closed = ph.negotiating;
-    let mut regions = ph.negotiated.clone();
-    let mut agents: Vec<AgentId> = Vec::new();
-    let mut pounds = 0;
-    let mut income = false;
-    let mut ended = false;
-    let mut cities = Vec::new();
+    let mut w = Walk {
+        d,
+        st,
+        p,
+        errors: Vec::new(),
+        moved: Some(st.clone()),
+        closed: ph.negotiating,
+        regions: ph.negotiated.clone(),
+        agents: Vec::new(),
+        pounds: 0,
+        income: false,
+        ended: false,
+        cities: Vec::new(),
+    };
     for (l, o) in orders {
-        if ended {
-            errors.push(at(
+        if w.ended {
+            w.errors.push(at(
                 l,
                 "nothing may follow `end` in a move: it ends the operations phase".into(),
                 "3.1[4]",
             ));
             continue;
         }
+        w.order(l, o);
+        w.moved = w.moved.take().and_then(|s| known_after(d, s, p, o));
+    }
+    w.errors
+}
+
+/// What the orders of a move read so far tell the checks of the next.
+struct Walk<'a> {
+    d: &'a Data,
+    st: &'a State,
+    p: Power,
+    errors: Vec<OrderError>,
+    /// The state as the move's first orders leave it, while they are moves.
+    moved: Option<State>,
+    /// Movement is over (12.1).
+    closed: bool,
+    /// The regions attempted in this sub-phase (15.3).
+    regions: Vec<RegionId>,
+    /// The agents who made an attempt (16.9).
+    agents: Vec<AgentId>,
+    /// The pounds the move's attempts add (9.3).
+    pounds: u32,
+    /// An earlier order may bring pounds in.
+    income: bool,
+    /// `end` was read (3.1[4]).
+    ended: bool,
+    /// The cities of the move's discovery attempts (32.4).
+    cities: Vec<CityId>,
+}
+
+impl Walk<'_> {
+    /// Checks order `o` of line `l` against the orders before it.
+    fn order(&mut self, l: &SourceLine, o: &Order) {
         match o {
-            Order::End => ended = true,
-            Order::Move { .. } if closed => errors.push(at(
+            Order::End => self.ended = true,
+            Order::Move { .. } if self.closed => self.errors.push(at(
                 l,
                 "all movement comes before negotiations: write the moves first".into(),
                 "12.1",
             )),
-            Order::Massacre(_) if st.options.massacre => closed = true,
-            Order::Negotiate(a) => {
-                closed = true;
-                if let Some(e) = attempt(d, st, p, moved.as_ref(), &regions, &agents, a) {
-                    errors.push(at(l, e.0, e.1));
-                } else if !income && pounds + a.pounds > st.treasury[p.index()] {
-                    errors.push(at(
-                        l,
-                        format!(
-                            "the move's attempts add {} pounds and the treasury holds {}",
-                            pounds + a.pounds,
-                            st.treasury[p.index()]
-                        ),
-                        "9.3",
-                    ));
-                }
-                regions.push(a.region);
-                agents.push(a.agent);
-                pounds += a.pounds;
-            }
-            Order::Discover(a, _) => {
-                // A discovery may bring pounds (32.6).
-                income = true;
-                if let Some(s) = &moved {
-                    match super::discovery::check(d, s, p, *a) {
-                        Err(umpire_core::ruleset::RuleError::Illegal { message, rule }) => {
-                            errors.push(at(l, message, rule.as_deref().unwrap_or("32.1")));
-                        }
-                        Ok(c) if cities.contains(&c) => errors.push(at(
-                            l,
-                            format!(
-                                "an earlier attempt of the move is made in {}: one a city a game",
-                                d.city(c).name
-                            ),
-                            "32.4",
-                        )),
-                        Ok(c) => cities.push(c),
-                        Err(_) => {}
-                    }
-                }
-            }
+            Order::Massacre(_) if self.st.options.massacre => self.closed = true,
+            Order::Negotiate(a) => self.negotiate(l, a),
+            Order::Discover(a, _) => self.discover(l, *a),
             // An agreement may bring pounds.
-            Order::Deal(_) => income = true,
+            Order::Deal(_) => self.income = true,
             _ => {}
         }
-        // Agents stand still from the first negotiation on; only moves
-        // (which roll nothing) and orders that move no piece keep the
-        // state known.
-        moved = match (moved, o) {
-            (Some(s), Order::Move { .. }) => after(d, s, p, o),
-            (
-                Some(s),
-                Order::Negotiate(_)
-                | Order::Discover(..)
-                | Order::Crt(..)
-                | Order::Face(..)
-                | Order::Econ(super::economy::EconOrder::Reorganize { .. }),
-            ) => Some(s),
-            _ => None,
-        };
     }
-    errors
+
+    /// A negotiation attempt (15.0-15.4, 16.9), within the treasury while
+    /// nothing earlier brings pounds in (9.3).
+    fn negotiate(&mut self, l: &SourceLine, a: &Attempt) {
+        let (d, st, p) = (self.d, self.st, self.p);
+        self.closed = true;
+        if let Some(e) = attempt(
+            d,
+            st,
+            p,
+            self.moved.as_ref(),
+            &self.regions,
+            &self.agents,
+            a,
+        ) {
+            self.errors.push(at(l, e.0, e.1));
+        } else if !self.income && self.pounds + a.pounds > st.treasury[p.index()] {
+            self.errors.push(at(
+                l,
+                format!(
+                    "the move's attempts add {} pounds and the treasury holds {}",
+                    self.pounds + a.pounds,
+                    st.treasury[p.index()]
+                ),
+                "9.3",
+            ));
+        }
+        self.regions.push(a.region);
+        self.agents.push(a.agent);
+        self.pounds += a.pounds;
+    }
+
+    /// A discovery attempt (32.1, 32.2, 32.4) by agent `a`.
+    fn discover(&mut self, l: &SourceLine, a: AgentId) {
+        // A discovery may bring pounds (32.6).
+        self.income = true;
+        let Some(s) = &self.moved else {
+            return;
+        };
+        match super::discovery::check(self.d, s, self.p, a) {
+            Err(umpire_core::ruleset::RuleError::Illegal { message, rule }) => {
+                self.errors
+                    .push(at(l, message, rule.as_deref().unwrap_or("32.1")));
+            }
+            Ok(c) if self.cities.contains(&c) => self.errors.push(at(
+                l,
+                format!(
+                    "an earlier attempt of the move is made in {}: one a city a game",
+                    self.d.city(c).name
+                ),
+                "32.4",
+            )),
+            Ok(c) => self.cities.push(c),
+            Err(_) => {}
+        }
+    }
+}
+
+/// The state after order `o`, while it is known without a roll: agents
+/// stand still from the first negotiation on; only moves (which roll
+/// nothing) and orders that move no piece keep the state known.
+fn known_after(d: &Data, s: State, p: Power, o: &Order) -> Option<State> {
+    match o {
+        Order::Move { .. } => after(d, s, p, o),
+        Order::Negotiate(_)
+        | Order::Discover(..)
+        | Order::Crt(..)
+        | Order::Face(..)
+        | Order::Econ(super::economy::EconOrder::Reorganize { .. }) => Some(s),
+        _ => None,
+    }
 }
 
 /// The state after a move order, or `None` if it fails (its own check

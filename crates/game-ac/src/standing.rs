@@ -123,97 +123,108 @@ pub fn parse(lines: &[SourceLine]) -> Result<Standing, OrderError> {
             .split_whitespace()
             .map(str::to_ascii_lowercase)
             .collect();
-        let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
-        match key.trim().to_ascii_lowercase().as_str() {
-            "counter" => {
-                s.counter = either(
-                    l,
-                    "counter",
-                    w(0),
-                    [("best", true), ("none", false)],
-                    "15.1(4)",
-                )?;
-                if w(1) == "pounds" {
-                    s.counter_pounds = match w(2) {
-                        "max" => Pounds::Max,
-                        n => {
-                            Pounds::Upto(n.parse().map_err(|_| bad(l, "counter: pounds N or max"))?)
-                        }
-                    };
-                }
-            }
-            "counter-ultimatum" => {
-                s.counter_ultimatum = either(
-                    l,
-                    "counter-ultimatum",
-                    w(0),
-                    [("best", true), ("none", false)],
-                    "15.61(4)",
-                )?
-            }
-            "withdraw" => {
-                s.withdraw = either(
-                    l,
-                    "withdraw",
-                    w(0),
-                    [("never", false), ("always", true)],
-                    "14.5",
-                )?
-            }
-            "initiative" => {
-                s.first = either(
-                    l,
-                    "initiative",
-                    w(0),
-                    [("first", true), ("second", false)],
-                    "7.2",
-                )?
-            }
-            "supply" => {
-                s.supply = either(l, "supply", w(0), [("pay", true), ("none", false)], "17.4")?
-            }
-            "captured" => {
-                s.execute = either(
-                    l,
-                    "captured",
-                    w(0),
-                    [("hold", false), ("execute", true)],
-                    "16.42",
-                )?
-            }
-            "reversion" => {
-                let Some((code, cities)) = words.split_first() else {
-                    return Err(bad(l, "reversion: REGION CITY [CITY ...]").rule("5.51(2)"));
-                };
-                s.reversion.retain(|(c, _)| c != code);
-                s.reversion.push((code.clone(), cities.to_vec()));
-            }
-            k @ ("uprising" | "unrest") => {
-                let pick = match words.as_slice() {
-                    [] => {
-                        return Err(bad(l, format!("{k}: REGION [REGION ...] or ask"))
-                            .rule(if k == "uprising" { "5.4(1)" } else { "5.5" }));
-                    }
-                    [a] if a == "ask" => RegionPick::Ask,
-                    w => RegionPick::List(w.to_vec()),
-                };
-                if k == "uprising" {
-                    s.uprising = pick;
-                } else {
-                    s.unrest = pick;
-                }
-            }
-            other => {
-                return Err(bad(
-                    l,
-                    format!(
-                        "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured, reversion, uprising, unrest"
-                    ),
-                ));
-            }
-        }
+        set(&mut s, l, &key.trim().to_ascii_lowercase(), &words)?;
     }
     Ok(s)
+}
+
+/// Sets the standing order `key` of line `l` from its `words`.
+fn set(s: &mut Standing, l: &SourceLine, key: &str, words: &[String]) -> Result<(), OrderError> {
+    let w0 = words.first().map(String::as_str).unwrap_or("");
+    match key {
+        "counter" => counter(s, l, words)?,
+        "counter-ultimatum" => {
+            s.counter_ultimatum = either(
+                l,
+                "counter-ultimatum",
+                w0,
+                [("best", true), ("none", false)],
+                "15.61(4)",
+            )?
+        }
+        "withdraw" => {
+            s.withdraw = either(
+                l,
+                "withdraw",
+                w0,
+                [("never", false), ("always", true)],
+                "14.5",
+            )?
+        }
+        "initiative" => {
+            s.first = either(
+                l,
+                "initiative",
+                w0,
+                [("first", true), ("second", false)],
+                "7.2",
+            )?
+        }
+        "supply" => s.supply = either(l, "supply", w0, [("pay", true), ("none", false)], "17.4")?,
+        "captured" => {
+            s.execute = either(
+                l,
+                "captured",
+                w0,
+                [("hold", false), ("execute", true)],
+                "16.42",
+            )?
+        }
+        "reversion" => reversion(s, l, words)?,
+        "uprising" => s.uprising = region_pick(l, "uprising", words)?,
+        "unrest" => s.unrest = region_pick(l, "unrest", words)?,
+        other => {
+            return Err(bad(
+                l,
+                format!(
+                    "no standing order {other:?}: counter, counter-ultimatum, withdraw, initiative, supply, captured, reversion, uprising, unrest"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// N1 (15.1(4)): `counter: best|none [pounds N|max]`.
+fn counter(s: &mut Standing, l: &SourceLine, words: &[String]) -> Result<(), OrderError> {
+    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    s.counter = either(
+        l,
+        "counter",
+        w(0),
+        [("best", true), ("none", false)],
+        "15.1(4)",
+    )?;
+    if w(1) == "pounds" {
+        s.counter_pounds = match w(2) {
+            "max" => Pounds::Max,
+            n => Pounds::Upto(n.parse().map_err(|_| bad(l, "counter: pounds N or max"))?),
+        };
+    }
+    Ok(())
+}
+
+/// N8 (5.51(2)): `reversion: REGION CITY [CITY ...]`, replacing that
+/// region's earlier line.
+fn reversion(s: &mut Standing, l: &SourceLine, words: &[String]) -> Result<(), OrderError> {
+    let Some((code, cities)) = words.split_first() else {
+        return Err(bad(l, "reversion: REGION CITY [CITY ...]").rule("5.51(2)"));
+    };
+    s.reversion.retain(|(c, _)| c != code);
+    s.reversion.push((code.clone(), cities.to_vec()));
+    Ok(())
+}
+
+/// N13 (5.4(1), 5.5): `uprising:`/`unrest: REGION [REGION ...] | ask`.
+fn region_pick(l: &SourceLine, k: &str, words: &[String]) -> Result<RegionPick, OrderError> {
+    Ok(match words {
+        [] => {
+            return Err(bad(l, format!("{k}: REGION [REGION ...] or ask"))
+                .rule(if k == "uprising" { "5.4(1)" } else { "5.5" }));
+        }
+        [a] if a == "ask" => RegionPick::Ask,
+        w => RegionPick::List(w.to_vec()),
+    })
 }
 
 /// A two-way standing order: `word` is one of the two choices, given in the

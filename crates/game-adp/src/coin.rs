@@ -63,7 +63,36 @@ pub fn train_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
     }
 }
 
+/// Train in one space (3.2.1): where it may, then the cubes it places.
 fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleError> {
+    let cubes = train_where(x, st, i)?;
+    let s = i.space;
+    let sp = &x.d[s];
+    let cost = if x.f == Faction::Government || cubes > 0 {
+        x.space_cost(st, 3)
+    } else {
+        0
+    };
+    x.pay(st, cost, &format!("Train in {}", sp.name))?;
+    let mut placed = Vec::new();
+    for (n, k) in &i.place {
+        placed.push(train_cubes(x, st, i, *n, *k)?);
+    }
+    x.say(format!(
+        "Train in {}: placed {}",
+        sp.name,
+        if placed.is_empty() {
+            "nothing".into()
+        } else {
+            placed.join(", ")
+        }
+    ));
+    Ok(())
+}
+
+/// Whether the faction may Train in the space `i` names and place the cubes
+/// it asks for there (3.2.1); selects the space and returns the cubes.
+fn train_where(x: &mut Exec, st: &State, i: &InSpace) -> Result<u32, RuleError> {
     let s = i.space;
     let sp = &x.d[s];
     if sp.is_loc() {
@@ -107,61 +136,55 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             "3.2.1",
         ));
     }
-    let cost = if x.f == Faction::Government || cubes > 0 {
-        x.space_cost(st, 3)
-    } else {
-        0
+    Ok(cubes)
+}
+
+/// Places `n` cubes of kind `k` in the Training space (3.2.1), from the
+/// Available box, then from the spaces the order names (1.4.1); the words
+/// the report gives them.
+fn train_cubes(
+    x: &mut Exec,
+    st: &mut State,
+    i: &InSpace,
+    n: u8,
+    k: Kind,
+) -> Result<String, RuleError> {
+    let s = i.space;
+    let p = match k {
+        Kind::Troops => Piece::GovTroops,
+        Kind::Police => Piece::Police,
+        _ => return Err(x.ill("Train places Government Troops and Police", "3.2.1")),
     };
-    x.pay(st, cost, &format!("Train in {}", sp.name))?;
-    let mut placed = Vec::new();
-    for (n, k) in &i.place {
-        let p = match k {
-            Kind::Troops => Piece::GovTroops,
-            Kind::Police => Piece::Police,
-            _ => return Err(x.ill("Train places Government Troops and Police", "3.2.1")),
-        };
-        let mut got = st.place(s, p, *n);
-        // 1.4.1 EXCEPTIONS, 3.2.1: with none Available, cubes come from
-        // elsewhere on the map, from the spaces the order names.
-        for src in &i.from {
-            if got == *n {
-                break;
-            }
-            if *src == s {
-                return Err(x.ill("Train takes cubes from other spaces", "3.2.1"));
-            }
-            let took = st.remove(*src, p, *n - got, false);
-            if took > 0 {
-                x.say(format!("{took} {} taken from {}", k.key(), x.name(*src)));
-            }
-            got += st.place(s, p, took);
+    let mut got = st.place(s, p, n);
+    // 1.4.1 EXCEPTIONS, 3.2.1: with none Available, cubes come from
+    // elsewhere on the map, from the spaces the order names.
+    for src in &i.from {
+        if got == n {
+            break;
         }
-        if got < *n && x.d.version >= 10 {
-            // 1.4.1: placing what is not Available is ignored; 3.2.1: the
-            // order may name spaces to take cubes from (`from SPACE`).
-            placed.push(format!(
-                "{got} of {n} {}: no more Available{} (1.4.1, 3.2.1)",
-                k.key(),
-                if i.from.is_empty() {
-                    "; `from SPACE` takes them from the map"
-                } else {
-                    " or in the spaces named"
-                }
-            ));
-            continue;
+        if *src == s {
+            return Err(x.ill("Train takes cubes from other spaces", "3.2.1"));
         }
-        placed.push(format!("{got} {}", k.key()));
+        let took = st.remove(*src, p, n - got, false);
+        if took > 0 {
+            x.say(format!("{took} {} taken from {}", k.key(), x.name(*src)));
+        }
+        got += st.place(s, p, took);
     }
-    x.say(format!(
-        "Train in {}: placed {}",
-        sp.name,
-        if placed.is_empty() {
-            "nothing".into()
-        } else {
-            placed.join(", ")
-        }
-    ));
-    Ok(())
+    if got < n && x.d.version >= 10 {
+        // 1.4.1: placing what is not Available is ignored; 3.2.1: the
+        // order may name spaces to take cubes from (`from SPACE`).
+        return Ok(format!(
+            "{got} of {n} {}: no more Available{} (1.4.1, 3.2.1)",
+            k.key(),
+            if i.from.is_empty() {
+                "; `from SPACE` takes them from the map"
+            } else {
+                " or in the spaces named"
+            }
+        ));
+    }
+    Ok(format!("{got} {}", k.key()))
 }
 
 fn step_two(x: &mut Exec, s: SpaceNo) -> Result<(), RuleError> {

@@ -4,7 +4,7 @@
 //! never raise Resources, Aid or Patronage past their caps (1.8).
 
 use super::action::{self, Terms};
-use super::cards::{Card, Filter, Step, Who};
+use super::cards::{Card, Filter, Modifier, Step, Who};
 use super::data::{CardNo, Data, SpaceNo};
 use super::orders::{Action, Op};
 use super::pieces::{Faction, Kind, Piece};
@@ -224,16 +224,7 @@ fn one(
 ) -> Result<Vec<Event>, RuleError> {
     let mut ev = Vec::new();
     match step {
-        Step::Resources { who: w, amount } => {
-            let g = who(*w, f);
-            if g == Faction::Coalition {
-                // The Coalition has no Resources of its own (3.1): Government's.
-                st.gain(d, Faction::Government, i32::from(*amount));
-            } else {
-                st.gain(d, g, i32::from(*amount));
-            }
-            ev.push(Event::say(format!("{} Resources {amount:+}", g.name())));
-        }
+        Step::Resources { who: w, amount } => ev.push(resources(d, st, who(*w, f), *amount)),
         Step::Aid { amount } => {
             st.add_aid(d, i32::from(*amount));
             ev.push(Event::say(format!("Aid {amount:+}")));
@@ -258,19 +249,7 @@ fn one(
             count,
             ..
         } => remove(d, st, f, *faction, *kind, *count, spaces, &mut ev),
-        Step::Shift { up, levels, .. } => {
-            for s in spaces {
-                if d[*s].is_afghan() && st.pop(d, *s) > 0 {
-                    for _ in 0..*levels {
-                        st[*s].support = st[*s].support.shifted(*up);
-                    }
-                }
-                ev.push(Event::say(format!(
-                    "{}: now {:?}",
-                    d[*s].name, st[*s].support
-                )));
-            }
-        }
+        Step::Shift { up, levels, .. } => ev.extend(shift(d, st, spaces, *up, *levels)),
         Step::Eligible { who: w } => {
             st.next_eligibility[who(*w, f).index()] = Some(true);
         }
@@ -279,32 +258,68 @@ fn one(
         }
         Step::FreeOp(_) => {}
         Step::Grant { to, ops } => ev.push(grant(st, card, shaded, *to, ops)),
-        Step::Capability(m) => {
-            st.capabilities.retain(|l| l.card != card.number);
-            st.capabilities.push(Lasting {
-                card: card.number,
-                shaded,
-                modifier: m.clone(),
-            });
-            ev.push(Event::say(format!(
-                "Capability {} in play, {} (5.3)",
-                card.label(),
-                side(shaded)
-            )));
-        }
-        Step::Momentum(m) => {
-            st.momentum.push(Lasting {
-                card: card.number,
-                shaded,
-                modifier: m.clone(),
-            });
-            ev.push(Event::say(format!(
-                "Momentum {} in play until the next Reset (5.4)",
-                card.label()
-            )));
-        }
+        Step::Capability(m) => ev.push(capability(st, card, shaded, m)),
+        Step::Momentum(m) => ev.push(momentum(st, card, shaded, m)),
     }
     Ok(ev)
+}
+
+/// Faction `g` gains or loses `amount` Resources; the Coalition has none of
+/// its own (3.1): Government's.
+fn resources(d: &Data, st: &mut State, g: Faction, amount: i16) -> Event {
+    if g == Faction::Coalition {
+        // The Coalition has no Resources of its own (3.1): Government's.
+        st.gain(d, Faction::Government, i32::from(amount));
+    } else {
+        st.gain(d, g, i32::from(amount));
+    }
+    Event::say(format!("{} Resources {amount:+}", g.name()))
+}
+
+/// Shifts each populated Afghan space of `spaces` `levels` levels toward
+/// Support (`up`) or Opposition (1.6).
+fn shift(d: &Data, st: &mut State, spaces: &[SpaceNo], up: bool, levels: u8) -> Vec<Event> {
+    let mut ev = Vec::new();
+    for s in spaces {
+        if d[*s].is_afghan() && st.pop(d, *s) > 0 {
+            for _ in 0..levels {
+                st[*s].support = st[*s].support.shifted(up);
+            }
+        }
+        ev.push(Event::say(format!(
+            "{}: now {:?}",
+            d[*s].name, st[*s].support
+        )));
+    }
+    ev
+}
+
+/// A Capability put in play (5.3), replacing the card's other side.
+fn capability(st: &mut State, card: &Card, shaded: bool, m: &Modifier) -> Event {
+    st.capabilities.retain(|l| l.card != card.number);
+    st.capabilities.push(Lasting {
+        card: card.number,
+        shaded,
+        modifier: m.clone(),
+    });
+    Event::say(format!(
+        "Capability {} in play, {} (5.3)",
+        card.label(),
+        side(shaded)
+    ))
+}
+
+/// A Momentum card put in play until the next Reset (5.4).
+fn momentum(st: &mut State, card: &Card, shaded: bool, m: &Modifier) -> Event {
+    st.momentum.push(Lasting {
+        card: card.number,
+        shaded,
+        modifier: m.clone(),
+    });
+    Event::say(format!(
+        "Momentum {} in play until the next Reset (5.4)",
+        card.label()
+    ))
 }
 
 /// 5.5: a free Operation granted to another faction, who decides next

@@ -521,7 +521,6 @@ pub fn attack(
     targets: &[Faction],
     dice: &mut Dice,
 ) -> Result<(), RuleError> {
-    let (u, a) = guerrillas(x);
     let mine = st[s].pieces.guerrillas(x.f);
     let enemies = st[s].pieces.enemies_of(x.f);
     if mine == 0 || enemies == 0 {
@@ -536,6 +535,22 @@ pub fn attack(
     x.select(s)?;
     let c = x.space_cost(st, 1);
     x.pay(st, c, &format!("Attack in {}", x.name(s)))?;
+    let targets = attack_targets(x, targets)?;
+    let Some((success, captured)) = attack_outcome(x, st, s, mine, dice)? else {
+        return Ok(());
+    };
+    if success {
+        attack_removals(x, st, s, &targets, dice)?;
+    }
+    if captured {
+        captured_goods(x, st, s);
+    }
+    Ok(())
+}
+
+/// The factions an Attack may hit (3.3.3): those named, else every enemy;
+/// naming a friend is refused.
+fn attack_targets(x: &Exec, targets: &[Faction]) -> Result<Vec<Faction>, RuleError> {
     let targets: Vec<Faction> = if targets.is_empty() {
         [
             Faction::Government,
@@ -552,75 +567,101 @@ pub fn attack(
     if let Some(t) = targets.iter().find(|t| !x.f.is_enemy(**t)) {
         return Err(x.ill(format!("the {} are not an enemy", t.name()), "3.3.3"));
     }
-    let ambush = x.ambush.iter().position(|z| *z == s);
-    let (success, captured) = if let Some(k) = ambush {
+    Ok(targets)
+}
+
+/// Activates the attackers in `s` and finds whether the Attack succeeds and
+/// captures goods, as (success, captured): an Ambush (4.4.3) activates one
+/// Guerrilla and succeeds without a roll; an Attack (3.3.3) activates all
+/// and rolls against the `mine` Guerrillas. `None` in a dry run, where the
+/// roll is not known yet.
+fn attack_outcome(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceNo,
+    mine: u32,
+    dice: &mut Dice,
+) -> Result<Option<(bool, bool)>, RuleError> {
+    let (u, a) = guerrillas(x);
+    if let Some(k) = x.ambush.iter().position(|z| *z == s) {
         // 4.4.3: only 1 Underground Guerrilla Activates; success without a roll.
         x.ambush.remove(k);
         st[s].pieces[u] -= 1;
         st[s].pieces[a] += 1;
-        (true, true)
-    } else {
-        let k = st[s].pieces[u];
-        st[s].pieces[u] = 0;
-        st[s].pieces[a] += k;
-        if x.dry {
-            // A dry run (version 10): what the roll removes or places here
-            // is not known yet.
-            x.tainted.insert(s);
-            return Ok(());
-        }
-        let roll = dice.roll(
-            6,
-            &format!(
-                "{} Attack in {}: hits on {} or less (3.3.3)",
-                x.f.name(),
-                x.name(s),
-                mine
-            ),
-        )?;
+        return Ok(Some((true, true)));
+    }
+    let k = st[s].pieces[u];
+    st[s].pieces[u] = 0;
+    st[s].pieces[a] += k;
+    if x.dry {
+        // A dry run (version 10): what the roll removes or places here
+        // is not known yet.
+        x.tainted.insert(s);
+        return Ok(None);
+    }
+    let roll = dice.roll(
+        6,
+        &format!(
+            "{} Attack in {}: hits on {} or less (3.3.3)",
+            x.f.name(),
+            x.name(s),
+            mine
+        ),
+    )?;
+    x.say(format!(
+        "Attack in {}: rolled {roll} against {mine} Guerrilla(s)",
+        x.name(s)
+    ));
+    Ok(Some((roll <= mine, roll == 1)))
+}
+
+/// A successful Attack removes two enemy pieces (3.3.3), more with a
+/// Capability.
+fn attack_removals(
+    x: &mut Exec,
+    st: &mut State,
+    s: SpaceNo,
+    targets: &[Faction],
+    dice: &mut Dice,
+) -> Result<(), RuleError> {
+    let n = 2 + st.extra_removals(x.f, "attack");
+    let by = removal::By::of(st, x.f);
+    let gone = removal::remove_up_to(
+        x.d,
+        st,
+        s,
+        removal::Removal {
+            n,
+            targets,
+            reach: Reach::Any,
+            casualties: true,
+            by,
+        },
+        dice,
+    )?;
+    x.say(format!(
+        "Attack in {}: removed {}",
+        x.name(s),
+        removal::describe(&gone)
+    ));
+    Ok(())
+}
+
+/// Captured Goods (3.3.3): a roll of 1 places an Underground Guerrilla.
+fn captured_goods(x: &mut Exec, st: &mut State, s: SpaceNo) {
+    let (u, _) = guerrillas(x);
+    let k = st.place(s, u, 1);
+    if k > 0 {
         x.say(format!(
-            "Attack in {}: rolled {roll} against {mine} Guerrilla(s)",
+            "Captured Goods: 1 Guerrilla placed in {} (3.3.3)",
             x.name(s)
         ));
-        (roll <= mine, roll == 1)
-    };
-    if success {
-        let n = 2 + st.extra_removals(x.f, "attack");
-        let by = removal::By::of(st, x.f);
-        let gone = removal::remove_up_to(
-            x.d,
-            st,
-            s,
-            removal::Removal {
-                n,
-                targets: &targets,
-                reach: Reach::Any,
-                casualties: true,
-                by,
-            },
-            dice,
-        )?;
+    } else if x.d.version >= 10 {
         x.say(format!(
-            "Attack in {}: removed {}",
-            x.name(s),
-            removal::describe(&gone)
+            "Captured Goods in {}: no Guerrilla is Available to place (1.4.1, 3.3.3)",
+            x.name(s)
         ));
     }
-    if captured {
-        let k = st.place(s, u, 1);
-        if k > 0 {
-            x.say(format!(
-                "Captured Goods: 1 Guerrilla placed in {} (3.3.3)",
-                x.name(s)
-            ));
-        } else if x.d.version >= 10 {
-            x.say(format!(
-                "Captured Goods in {}: no Guerrilla is Available to place (1.4.1, 3.3.3)",
-                x.name(s)
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Terror in one space (3.3.4).

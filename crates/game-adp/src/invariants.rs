@@ -1,12 +1,22 @@
 //! What the rules guarantee about any state reached by play; self-play checks
 //! them after every order.
 
-use super::data::{Data, Support};
+use super::data::{Data, SpaceNo, Support};
 use super::pieces::{Faction, Piece, Pieces};
 use super::state::{Stage, State, avail_slot, control_of};
 
 /// Every broken invariant, or `Ok`.
 pub fn check(d: &Data, st: &State) -> Result<(), String> {
+    inventory(d, st)?;
+    for id in d.ids() {
+        space(d, st, id)?;
+    }
+    tracks(d, st)?;
+    stage(d, st)
+}
+
+/// Every piece of the inventory is somewhere, once (1.2).
+fn inventory(d: &Data, st: &State) -> Result<(), String> {
     let mut all = Pieces::default();
     for s in &st.spaces {
         add(&mut all, &s.pieces);
@@ -22,52 +32,60 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
             ));
         }
     }
-    for id in d.ids() {
-        let sp = &d[id];
-        let s = &st[id];
-        let p = &s.pieces;
-        if sp.is_loc() && (p.bases() > 0 || s.terror > 0 || s.support != Support::Neutral) {
-            return Err(format!(
-                "{}: a LoC has a Base, Terror or Support (1.4.2, 1.6)",
-                sp.name
-            ));
-        }
-        if !sp.is_loc() && s.sabotage {
-            return Err(format!("{}: Sabotage off a LoC (3.3.4)", sp.name));
-        }
-        if p.bases() > u32::from(d.limits.bases_per_space) {
-            return Err(format!("{}: {} Bases (1.4.2)", sp.name, p.bases()));
-        }
-        if sp.is_pakistan() && p.total() != p.of(Faction::Taliban) {
-            return Err(format!(
-                "{}: non-Taliban pieces in Pakistan (1.4.2)",
-                sp.name
-            ));
-        }
-        if s.support != Support::Neutral && (!sp.is_afghan() || st.pop(d, id) == 0) {
-            return Err(format!(
-                "{}: Support or Opposition where none may be (1.6)",
-                sp.name
-            ));
-        }
-        let want = if sp.has_control() {
-            control_of(p)
-        } else {
-            Default::default()
-        };
-        if s.control != want {
-            return Err(format!(
-                "{}: Control marker {:?}, pieces give {:?} (1.7)",
-                sp.name, s.control, want
-            ));
-        }
-        if s.returnees && !sp.is_afghan() {
-            return Err(format!(
-                "{}: a Returnees marker outside Afghanistan",
-                sp.name
-            ));
-        }
+    Ok(())
+}
+
+/// What may stand in one space (1.4.2, 1.6, 1.7).
+fn space(d: &Data, st: &State, id: SpaceNo) -> Result<(), String> {
+    let sp = &d[id];
+    let s = &st[id];
+    let p = &s.pieces;
+    if sp.is_loc() && (p.bases() > 0 || s.terror > 0 || s.support != Support::Neutral) {
+        return Err(format!(
+            "{}: a LoC has a Base, Terror or Support (1.4.2, 1.6)",
+            sp.name
+        ));
     }
+    if !sp.is_loc() && s.sabotage {
+        return Err(format!("{}: Sabotage off a LoC (3.3.4)", sp.name));
+    }
+    if p.bases() > u32::from(d.limits.bases_per_space) {
+        return Err(format!("{}: {} Bases (1.4.2)", sp.name, p.bases()));
+    }
+    if sp.is_pakistan() && p.total() != p.of(Faction::Taliban) {
+        return Err(format!(
+            "{}: non-Taliban pieces in Pakistan (1.4.2)",
+            sp.name
+        ));
+    }
+    if s.support != Support::Neutral && (!sp.is_afghan() || st.pop(d, id) == 0) {
+        return Err(format!(
+            "{}: Support or Opposition where none may be (1.6)",
+            sp.name
+        ));
+    }
+    let want = if sp.has_control() {
+        control_of(p)
+    } else {
+        Default::default()
+    };
+    if s.control != want {
+        return Err(format!(
+            "{}: Control marker {:?}, pieces give {:?} (1.7)",
+            sp.name, s.control, want
+        ));
+    }
+    if s.returnees && !sp.is_afghan() {
+        return Err(format!(
+            "{}: a Returnees marker outside Afghanistan",
+            sp.name
+        ));
+    }
+    Ok(())
+}
+
+/// Markers and tracks within their limits (1.8, 3.3.4, 4.3.1).
+fn tracks(d: &Data, st: &State) -> Result<(), String> {
     if st.markers_on_map() > u32::from(d.limits.terror_markers) {
         return Err(format!(
             "{} Terror/Sabotage markers on the map (3.3.4)",
@@ -90,6 +108,11 @@ pub fn check(d: &Data, st: &State) -> Result<(), String> {
     if st.islamabad > 4 {
         return Err("Islamabad off its track".into());
     }
+    Ok(())
+}
+
+/// The stage agrees with the game's end, the deck and the card (2.3).
+fn stage(d: &Data, st: &State) -> Result<(), String> {
     if (st.finished.is_some()) != (st.stage == Stage::Over) {
         return Err("the game is over exactly when its stage says so".into());
     }

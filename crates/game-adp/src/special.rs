@@ -594,6 +594,8 @@ fn traffic(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError>
     Ok(())
 }
 
+/// Suborn (4.5.3): in up to 3 spaces with a Warlord Guerrilla, at 2
+/// Resources each.
 fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceNo, Suborn)]) -> Result<(), RuleError> {
     few(x, v.len(), 3, SaKind::Suborn)?;
     distinct(
@@ -602,87 +604,116 @@ fn suborn(x: &mut Exec, st: &mut State, v: &[(SpaceNo, Suborn)]) -> Result<(), R
         SaKind::Suborn,
     )?;
     for (s, what) in v {
-        if st[*s].pieces.guerrillas(Faction::Warlords) == 0 {
-            return Err(x.ill(
-                format!(
-                    "Suborn needs a Warlord Guerrilla in {} (ruling A6)",
-                    x.name(*s)
-                ),
-                "4.5.3",
-            ));
-        }
-        if st.res(Faction::Warlords) < 2 && !x.terms.free {
-            return Err(x.ill("Suborn costs 2 Warlord Resources a space", "4.5.3"));
-        }
-        if !x.terms.free {
-            st.resources[Faction::Warlords.index()] -= 2;
-        }
-        let mut gone = Vec::new();
-        let told = x.d.version >= 10;
-        if let Suborn::Cubes(n) = what
-            && *n > 3
-            && told
-        {
-            // Version 9 took 3 and dropped the rest silently.
-            return Err(x.ill(
-                format!("Suborn removes up to 3 Government cubes a space, not {n}"),
-                "4.5.3",
-            ));
-        }
-        match what {
-            Suborn::Cubes(n) => {
-                for _ in 0..(*n).min(3) {
-                    if let Some(p) = [Piece::Police, Piece::GovTroops]
-                        .into_iter()
-                        .find(|p| st[*s].pieces[*p] > 0)
-                    {
-                        st.remove(*s, p, 1, false);
-                        gone.push(p);
-                    }
-                }
-            }
-            Suborn::Base => {
-                if st[*s].pieces.gov_cubes() > 0 {
-                    return Err(x.ill("a Government Base goes only when no Government cubes are there (ruling A6)", "4.5.3"));
-                }
-                if st.remove(*s, Piece::GovBase, 1, false) > 0 {
-                    gone.push(Piece::GovBase);
-                }
-            }
-            Suborn::Guerrilla => {
-                if let Some(p) = [Piece::TalActive, Piece::TalUnder]
+        suborn_space(x, st, *s, what)?;
+    }
+    Ok(())
+}
+
+/// Suborn in space `s`: paid, then `what` removed or flipped, then told.
+fn suborn_space(x: &mut Exec, st: &mut State, s: SpaceNo, what: &Suborn) -> Result<(), RuleError> {
+    if st[s].pieces.guerrillas(Faction::Warlords) == 0 {
+        return Err(x.ill(
+            format!(
+                "Suborn needs a Warlord Guerrilla in {} (ruling A6)",
+                x.name(s)
+            ),
+            "4.5.3",
+        ));
+    }
+    if st.res(Faction::Warlords) < 2 && !x.terms.free {
+        return Err(x.ill("Suborn costs 2 Warlord Resources a space", "4.5.3"));
+    }
+    if !x.terms.free {
+        st.resources[Faction::Warlords.index()] -= 2;
+    }
+    let told = x.d.version >= 10;
+    if let Suborn::Cubes(n) = what
+        && *n > 3
+        && told
+    {
+        // Version 9 took 3 and dropped the rest silently.
+        return Err(x.ill(
+            format!("Suborn removes up to 3 Government cubes a space, not {n}"),
+            "4.5.3",
+        ));
+    }
+    let gone = suborn_remove(x, st, s, what)?;
+    suborn_report(x, s, what, &gone);
+    Ok(())
+}
+
+/// What Suborn takes from space `s` (4.5.3): up to 3 Government cubes
+/// (Police first), a Government Base where no cube is left (ruling A6), a
+/// Taliban Guerrilla (Active first); or it flips the Warlords Underground.
+fn suborn_remove(
+    x: &Exec,
+    st: &mut State,
+    s: SpaceNo,
+    what: &Suborn,
+) -> Result<Vec<Piece>, RuleError> {
+    let mut gone = Vec::new();
+    match what {
+        Suborn::Cubes(n) => {
+            for _ in 0..(*n).min(3) {
+                if let Some(p) = [Piece::Police, Piece::GovTroops]
                     .into_iter()
-                    .find(|p| st[*s].pieces[*p] > 0)
+                    .find(|p| st[s].pieces[*p] > 0)
                 {
-                    st.remove(*s, p, 1, false);
+                    st.remove(s, p, 1, false);
                     gone.push(p);
                 }
             }
-            Suborn::Flip => {
-                removal::flip_underground(st, *s, Faction::Warlords);
+        }
+        Suborn::Base => {
+            if st[s].pieces.gov_cubes() > 0 {
+                return Err(x.ill(
+                    "a Government Base goes only when no Government cubes are there (ruling A6)",
+                    "4.5.3",
+                ));
+            }
+            if st.remove(s, Piece::GovBase, 1, false) > 0 {
+                gone.push(Piece::GovBase);
             }
         }
-        let short = match what {
-            Suborn::Cubes(n) if told && gone.len() < usize::from(*n) => {
-                format!(" ({n} asked; no more Government cubes there)")
+        Suborn::Guerrilla => {
+            if let Some(p) = [Piece::TalActive, Piece::TalUnder]
+                .into_iter()
+                .find(|p| st[s].pieces[*p] > 0)
+            {
+                st.remove(s, p, 1, false);
+                gone.push(p);
             }
-            Suborn::Base | Suborn::Guerrilla if told && gone.is_empty() => {
-                " (none there to remove)".to_string()
-            }
-            _ => String::new(),
-        };
-        x.say(if matches!(what, Suborn::Flip) && told {
-            format!(
-                "Suborn in {}: Warlord Guerrillas flipped Underground",
-                x.name(*s)
-            )
-        } else {
-            format!(
-                "Suborn in {}: removed {}{short}",
-                x.name(*s),
-                removal::describe(&gone)
-            )
-        });
+        }
+        Suborn::Flip => {
+            removal::flip_underground(st, s, Faction::Warlords);
+        }
     }
-    Ok(())
+    Ok(gone)
+}
+
+/// The report of Suborn in space `s`: what went, and (from version 10) what
+/// was asked for and not there.
+fn suborn_report(x: &mut Exec, s: SpaceNo, what: &Suborn, gone: &[Piece]) {
+    let told = x.d.version >= 10;
+    let short = match what {
+        Suborn::Cubes(n) if told && gone.len() < usize::from(*n) => {
+            format!(" ({n} asked; no more Government cubes there)")
+        }
+        Suborn::Base | Suborn::Guerrilla if told && gone.is_empty() => {
+            " (none there to remove)".to_string()
+        }
+        _ => String::new(),
+    };
+    x.say(if matches!(what, Suborn::Flip) && told {
+        format!(
+            "Suborn in {}: Warlord Guerrillas flipped Underground",
+            x.name(s)
+        )
+    } else {
+        format!(
+            "Suborn in {}: removed {}{short}",
+            x.name(s),
+            removal::describe(gone)
+        )
+    });
 }

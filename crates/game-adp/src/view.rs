@@ -173,6 +173,27 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
 /// its own, the public none, the umpire every side's.
 pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View {
     let mut s = Vec::new();
+    deck_lines(d, st, &mut s);
+    track_lines(d, st, &mut s);
+    s.extend(in_play(d, st));
+    s.push(format!("Available: {}", pieces_text(&st.available)));
+    if st.casualties.total() > 0 {
+        s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
+    }
+    s.extend(super::deception::status(st, viewer));
+    s.extend(offers(st));
+    s.extend(card_orders(st, viewer));
+    for id in d.ids() {
+        s.push(space_line(d, st, id));
+    }
+    View {
+        status: s,
+        board: Some(super::board::board(d, st)),
+    }
+}
+
+/// The cards (current, next, the deck, 2.4) and the Non-players (8.0).
+fn deck_lines(d: &Data, st: &State, s: &mut Vec<String>) {
     s.push(format!("Current card: {}", card_label(d, st.deck.current)));
     s.push(format!("Next card: {}", card_label(d, st.deck.next)));
     s.push(format!(
@@ -192,6 +213,10 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
             np.join(", ")
         ));
     }
+}
+
+/// Eligibility, Resources, Islamabad and the victory totals.
+fn track_lines(d: &Data, st: &State, s: &mut Vec<String>) {
     let elig: Vec<String> = Faction::ALL
         .iter()
         .map(|f| {
@@ -228,6 +253,11 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
         t.coalition, d.victory.coalition, t.government, d.victory.government, t.taliban, d.victory.taliban,
         t.uncontrolled, d.victory.warlords_pop, t.warlord_resources, d.victory.warlords_resources
     ));
+}
+
+/// The Capabilities and Momentum in play.
+fn in_play(d: &Data, st: &State) -> Vec<String> {
+    let mut s = Vec::new();
     for l in st.capabilities.iter().chain(&st.momentum) {
         if let Some(c) = d.card(l.card) {
             s.push(format!(
@@ -242,18 +272,27 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
     if st.casualties.total() > 0 {
         s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
     }
-    s.extend(super::deception::status(st, viewer));
-    // 1.5.1: "all negotiations are open": every side reads the offers,
-    // although the move that set them is sealed with its side's other
-    // standing orders (the conditional card orders, D1).
-    if !st.standing.is_empty() {
-        let offers: Vec<String> = st.standing.iter().map(|o| o.text()).collect();
-        s.push(format!(
-            "Standing transfer offers (1.5.1): {}",
-            offers.join("; ")
-        ));
+    s
+}
+
+/// 1.5.1: "all negotiations are open": every side reads the offers,
+/// although the move that set them is sealed with its side's other
+/// standing orders (the conditional card orders, D1).
+fn offers(st: &State) -> Option<String> {
+    if st.standing.is_empty() {
+        return None;
     }
-    // A side's own conditional card orders (D1, D2, D4), for it alone.
+    let offers: Vec<String> = st.standing.iter().map(|o| o.text()).collect();
+    Some(format!(
+        "Standing transfer offers (1.5.1): {}",
+        offers.join("; ")
+    ))
+}
+
+/// A side's own conditional card orders (D1, D2, D4), for it alone (and the
+/// umpire).
+fn card_orders(st: &State, viewer: umpire_core::ruleset::Viewer) -> Vec<String> {
+    let mut s = Vec::new();
     for b in st.cards.iter() {
         match st.seats.side(b.faction) {
             Some(me) if viewer == umpire_core::ruleset::Viewer::Side(me) => {
@@ -265,13 +304,7 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
             _ => {}
         }
     }
-    for id in d.ids() {
-        s.push(space_line(d, st, id));
-    }
-    View {
-        status: s,
-        board: Some(super::board::board(d, st)),
-    }
+    s
 }
 
 fn pieces_text(p: &super::pieces::Pieces) -> String {

@@ -521,90 +521,114 @@ fn answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<()
             att,
             def,
             attack,
-        } => {
-            let chosen = reacted(ctx.d, st, &q, &battle, o)?;
-            st.question = None;
-            // Which chits he plays the combat reveals as it uses them.
-            let how = match chosen.as_deref() {
-                None => "by his standing order".to_string(),
-                Some([]) => "with no reaction chit".to_string(),
-                Some([_]) => "with a reaction chit".to_string(),
-                Some(cs) => format!("with {} reaction chits", cs.len()),
-            };
-            ctx.say(
-                format!("the {} answers {how}", q.to.name()),
-                vec![battle.target],
-            );
-            super::combat::fight(ctx, st, battle, att, def, &attack, chosen)
-        }
-        About::Games => {
-            let yes = sponsored(&q, o)?;
-            st.question = None;
-            let how = match yes {
-                Some(true) => "he sponsors the games",
-                Some(false) => "he refuses the games",
-                None => "by his standing order",
-            };
-            ctx.say(format!("the {} answers: {how}", q.to.name()), vec![]);
-            super::chits::games(ctx, st, yes)
-        }
+        } => react_answered(ctx, st, &q, o, (battle, att, def, attack)),
+        About::Games => games_answered(ctx, st, &q, o),
         About::Salt {
             target,
             agents,
             vs_emperor,
-        } => {
-            let (salt, agents_too) = salted(ctx.d, st, &q, o, (vs_emperor, ctx.version))?;
-            ctx.salted = Some((salt, agents_too));
-            st.question = None;
-            ctx.say(
-                format!(
-                    "the {} answers: {salt} TP of negative salt{} (8.8)",
-                    q.to.name(),
-                    if agents_too {
-                        " and Agents in Enemy Camp"
-                    } else {
-                        ""
-                    }
-                ),
-                vec![],
-            );
-            let gp = Player::Gp;
-            match target {
-                None => super::diplomacy::treachery(ctx, st, gp, 0, agents),
-                Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
-            }
-        }
+        } => salt_answered(ctx, st, &q, o, (target, agents, vs_emperor)),
         About::Deficit { .. } => super::deficit::answered(ctx, st, o),
-        about => {
-            let h = picked(&q, o)?;
-            st.question = None;
-            ctx.say(
-                format!("the {} answers {}", q.to.name(), ctx.d.hex_name(h)),
-                vec![h],
-            );
-            match about {
-                About::Retreat {
-                    battle,
-                    advance,
-                    draw,
-                } => super::combat::retreat_answered(ctx, st, &battle, h, &advance, draw),
-                About::Cavalry { unit } => {
-                    super::chits::cavalry_at(ctx, st, st.actor, unit, Some(h))
-                }
-                About::Revolt { garrison } => {
-                    super::chits::revolt_at(ctx, st, garrison, h);
-                    Ok(())
-                }
-                About::Succession { roll, tp_die } => {
-                    super::leaders::proclaim(ctx, st, h, roll, tp_die)
-                }
-                About::Unstack { hex, unit } => {
-                    super::leaders::unstack_answered(ctx, st, hex, unit, h)
-                }
-                About::React { .. } | About::Games | About::Salt { .. } | About::Deficit { .. } => {
-                    Ok(())
-                }
+        about => hex_answered(ctx, st, &q, o, about),
+    }
+}
+
+/// The reaction chits the answer plays against an attack, then the combat.
+fn react_answered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    q: &Question,
+    o: &Order,
+    (battle, att, def, attack): (Battle, u32, u32, Attack),
+) -> Result<(), RuleError> {
+    let chosen = reacted(ctx.d, st, q, &battle, o)?;
+    st.question = None;
+    // Which chits he plays the combat reveals as it uses them.
+    let how = match chosen.as_deref() {
+        None => "by his standing order".to_string(),
+        Some([]) => "with no reaction chit".to_string(),
+        Some([_]) => "with a reaction chit".to_string(),
+        Some(cs) => format!("with {} reaction chits", cs.len()),
+    };
+    ctx.say(
+        format!("the {} answers {how}", q.to.name()),
+        vec![battle.target],
+    );
+    super::combat::fight(ctx, st, battle, att, def, &attack, chosen)
+}
+
+/// Whether the player asked sponsors the games, then the games.
+fn games_answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Result<(), RuleError> {
+    let yes = sponsored(q, o)?;
+    st.question = None;
+    let how = match yes {
+        Some(true) => "he sponsors the games",
+        Some(false) => "he refuses the games",
+        None => "by his standing order",
+    };
+    ctx.say(format!("the {} answers: {how}", q.to.name()), vec![]);
+    super::chits::games(ctx, st, yes)
+}
+
+/// The negative salt the player asked puts against the Germano-Parthian's
+/// treachery or diplomacy attempt (8.8), then the attempt.
+fn salt_answered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    q: &Question,
+    o: &Order,
+    (target, agents, vs_emperor): (Option<DipTarget>, bool, bool),
+) -> Result<(), RuleError> {
+    let (salt, agents_too) = salted(ctx.d, st, q, o, (vs_emperor, ctx.version))?;
+    ctx.salted = Some((salt, agents_too));
+    st.question = None;
+    ctx.say(
+        format!(
+            "the {} answers: {salt} TP of negative salt{} (8.8)",
+            q.to.name(),
+            if agents_too {
+                " and Agents in Enemy Camp"
+            } else {
+                ""
             }
+        ),
+        vec![],
+    );
+    let gp = Player::Gp;
+    match target {
+        None => super::diplomacy::treachery(ctx, st, gp, 0, agents),
+        Some(t) => super::diplomacy::diplomacy(ctx, st, gp, &t, 0, agents),
+    }
+}
+
+/// A question answered with a hex (retreat, cavalry, revolt, succession,
+/// unstacking), then its step.
+fn hex_answered(
+    ctx: &mut Ctx,
+    st: &mut State,
+    q: &Question,
+    o: &Order,
+    about: About,
+) -> Result<(), RuleError> {
+    let h = picked(q, o)?;
+    st.question = None;
+    ctx.say(
+        format!("the {} answers {}", q.to.name(), ctx.d.hex_name(h)),
+        vec![h],
+    );
+    match about {
+        About::Retreat {
+            battle,
+            advance,
+            draw,
+        } => super::combat::retreat_answered(ctx, st, &battle, h, &advance, draw),
+        About::Cavalry { unit } => super::chits::cavalry_at(ctx, st, st.actor, unit, Some(h)),
+        About::Revolt { garrison } => {
+            super::chits::revolt_at(ctx, st, garrison, h);
+            Ok(())
         }
+        About::Succession { roll, tp_die } => super::leaders::proclaim(ctx, st, h, roll, tp_die),
+        About::Unstack { hex, unit } => super::leaders::unstack_answered(ctx, st, hex, unit, h),
+        About::React { .. } | About::Games | About::Salt { .. } | About::Deficit { .. } => Ok(()),
     }
 }

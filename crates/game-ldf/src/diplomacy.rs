@@ -66,13 +66,7 @@ pub fn dt_roll(
     // the die (N4) when he has TP or a chit (both counts are public, so the
     // question tells nothing of his hand); the order runs again on his answer.
     let answer = ctx.salted.take();
-    if p == Player::Gp
-        && answer.is_none()
-        && ctx.version >= 10
-        && super::ask::may_ask(ctx, Player::Roman)
-        && !st.standing[Player::Roman.index()].salt_given
-        && (st.treasury > 0 || !st.hand(Player::Roman).is_empty())
-    {
+    if p == Player::Gp && answer.is_none() && roman_is_asked(ctx, st) {
         let about = super::ask::About::Salt {
             target: target.cloned(),
             agents,
@@ -111,6 +105,22 @@ pub fn dt_roll(
     };
     let net = net_of(roll, plus, minus);
     let ok = net >= v.success || (roll == 6 && st.options.natural_six);
+    say_roll(ctx, what, (roll, plus, minus, net), ok);
+    Ok(ok)
+}
+
+/// Whether the Roman, who stated no `salt` or `agents`, is asked before the
+/// die of a Germano-Parthian roll (N4, version 10): when he has TP or a chit.
+fn roman_is_asked(ctx: &Ctx, st: &State) -> bool {
+    ctx.version >= 10
+        && super::ask::may_ask(ctx, Player::Roman)
+        && !st.standing[Player::Roman.index()].salt_given
+        && (st.treasury > 0 || !st.hand(Player::Roman).is_empty())
+}
+
+/// Reports a diplomacy or treachery roll: the die, the actor's modifier,
+/// the Roman's salt against it, the net and the outcome (8.8).
+fn say_roll(ctx: &mut Ctx, what: &str, (roll, plus, minus, net): (u32, u32, u32, u32), ok: bool) {
     ctx.say(
         format!(
             "{what}: roll {roll}{}{} = {net}: {} (8.8)",
@@ -128,7 +138,6 @@ pub fn dt_roll(
         ),
         vec![],
     );
-    Ok(ok)
 }
 
 /// The actor's own modifier, salt and Agents, checked (8.8): only the
@@ -361,89 +370,121 @@ pub fn diplomacy(
     salt: u32,
     agents: bool,
 ) -> Result<(), RuleError> {
-    let d = ctx.d;
     match (p, t) {
-        (Player::Roman, DipTarget::Tribe(u)) => {
-            let h = st
-                .hex_of(*u)
-                .filter(|h| d.region(*h).is_core() && d.kind(*u) == Kind::Tribe);
-            let h = h.ok_or_else(|| {
-                illegal(
-                    format!(
-                        "{} is not a Germanic tribe in Roman core territory",
-                        d.uid(*u)
-                    ),
-                    "8.12",
-                )
-            })?;
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                (salt, agents),
-                Dt::of("diplomacy with a tribe", t),
-            )? {
-                st.set_loc(*u, Loc::Dead);
-                ctx.say(
-                    format!("{} is bought off and leaves {h} (8.12)", d.uid(*u)),
-                    vec![h],
-                );
-            }
+        (Player::Roman, DipTarget::Tribe(u)) => with_tribe(ctx, st, *u, t, (salt, agents)),
+        (Player::Gp, DipTarget::CoEmperor) => with_coemperor(ctx, st, t, (salt, agents)),
+        (Player::Gp, DipTarget::Palmyra) => with_palmyra(ctx, st, t, (salt, agents)),
+        _ => Err(illegal(
+            "that diplomacy is not open to you",
+            "8.12 design note",
+        )),
+    }
+}
+
+/// The Roman's diplomacy with Germanic tribe `u` in his core territory
+/// (8.12): bought off, it leaves the map.
+fn with_tribe(
+    ctx: &mut Ctx,
+    st: &mut State,
+    u: UnitId,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Roman;
+    let h = st
+        .hex_of(u)
+        .filter(|h| d.region(*h).is_core() && d.kind(u) == Kind::Tribe);
+    let h = h.ok_or_else(|| {
+        illegal(
+            format!(
+                "{} is not a Germanic tribe in Roman core territory",
+                d.uid(u)
+            ),
+            "8.12",
+        )
+    })?;
+    if dt_roll(
+        ctx,
+        st,
+        p,
+        (salt, agents),
+        Dt::of("diplomacy with a tribe", t),
+    )? {
+        st.set_loc(u, Loc::Dead);
+        ctx.say(
+            format!("{} is bought off and leaves {h} (8.12)", d.uid(u)),
+            vec![h],
+        );
+    }
+    Ok(())
+}
+
+/// The Germano-Parthian's diplomacy with the loyal co-emperor (8.10): he
+/// and his stack turn rebel.
+fn with_coemperor(
+    ctx: &mut Ctx,
+    st: &mut State,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Gp;
+    let co = st
+        .coemperor(d)
+        .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
+    let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
+    let dt = Dt::of("diplomacy with the co-emperor", t);
+    if dt_roll(ctx, st, p, (salt, agents), dt)? {
+        let h = st.hex_of(co).unwrap_or(d.special.rome);
+        let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
+        for u in us {
+            st.unit_mut(u).rebel = true;
         }
-        (Player::Gp, DipTarget::CoEmperor) => {
-            let co = st
-                .coemperor(d)
-                .filter(|c| st.hex_of(*c).is_some() && !st.unit(*c).rebel);
-            let co = co.ok_or_else(|| illegal("there is no loyal co-emperor", "8.10"))?;
-            let dt = Dt::of("diplomacy with the co-emperor", t);
-            if dt_roll(ctx, st, p, (salt, agents), dt)? {
-                let h = st.hex_of(co).unwrap_or(d.special.rome);
-                let us: Vec<UnitId> = st.at(h).filter(|u| d.kind(*u).is_roman()).collect();
-                for u in us {
-                    st.unit_mut(u).rebel = true;
-                }
-                ctx.say(
-                    format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
-                    vec![h],
-                );
-                clients_fall_to_rebels(ctx, st, h, "8.10")?;
-                occupied_in_place(ctx, st, h);
-            }
-        }
-        (Player::Gp, DipTarget::Palmyra) => {
-            if st.turn < 4 {
-                return Err(illegal("diplomacy with Palmyra starts in Turn 4", "9.4"));
-            }
-            match st.palmyra {
-                Palmyra::Gp => return Err(illegal("Palmyra is already your ally", "9.4")),
-                Palmyra::Roman { attacked: true } => {
-                    return Err(illegal(
-                        "Palmyra, attacked in Turns 1-2, is Rome's unswerving ally",
-                        "9.2; R-H1",
-                    ));
-                }
-                _ => {}
-            }
-            if dt_roll(
-                ctx,
-                st,
-                p,
-                (salt, agents),
-                Dt::of("diplomacy with Palmyra", t),
-            )? {
-                st.palmyra = Palmyra::Gp;
-                ctx.say(
-                    "Palmyra joins the Germano-Parthian for good (9.4)",
-                    vec![d.special.palmyra],
-                );
-            }
-        }
-        _ => {
+        ctx.say(
+            format!("the co-emperor and his stack in {h} turn rebel (8.10)"),
+            vec![h],
+        );
+        clients_fall_to_rebels(ctx, st, h, "8.10")?;
+        occupied_in_place(ctx, st, h);
+    }
+    Ok(())
+}
+
+/// The Germano-Parthian's diplomacy with Palmyra from Turn 4 (9.4).
+fn with_palmyra(
+    ctx: &mut Ctx,
+    st: &mut State,
+    t: &DipTarget,
+    (salt, agents): (u32, bool),
+) -> Result<(), RuleError> {
+    let d = ctx.d;
+    let p = Player::Gp;
+    if st.turn < 4 {
+        return Err(illegal("diplomacy with Palmyra starts in Turn 4", "9.4"));
+    }
+    match st.palmyra {
+        Palmyra::Gp => return Err(illegal("Palmyra is already your ally", "9.4")),
+        Palmyra::Roman { attacked: true } => {
             return Err(illegal(
-                "that diplomacy is not open to you",
-                "8.12 design note",
+                "Palmyra, attacked in Turns 1-2, is Rome's unswerving ally",
+                "9.2; R-H1",
             ));
         }
+        _ => {}
+    }
+    if dt_roll(
+        ctx,
+        st,
+        p,
+        (salt, agents),
+        Dt::of("diplomacy with Palmyra", t),
+    )? {
+        st.palmyra = Palmyra::Gp;
+        ctx.say(
+            "Palmyra joins the Germano-Parthian for good (9.4)",
+            vec![d.special.palmyra],
+        );
     }
     Ok(())
 }

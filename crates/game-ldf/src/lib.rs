@@ -533,31 +533,48 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
     if st.units.len() != d.units.len() {
         return Err("unit count differs from the data".into());
     }
-    // Stacking at rest (10.1); the set-up's own stacks excepted before play.
+    // The set-up's own stacks are excepted before play.
     if st.stage != Stage::Setup {
-        let mut hexes: Vec<_> = st.on_map().map(|(_, h)| h).collect();
-        hexes.sort();
-        hexes.dedup();
-        // Hexes whose unstacking waits for the answer to a question (10.7;
-        // version 11).
-        let waiting = st
-            .question
-            .as_ref()
-            .map(ask::Question::waiting)
-            .unwrap_or_default();
-        for h in hexes {
-            if !d.is_land(h) {
-                return Err(format!("a unit stands in all-sea hex {h}"));
-            }
-            if waiting.contains(&h) {
-                continue;
-            }
-            if let Err((m, r)) = stacking::check_hex(d, st, h) {
-                return Err(format!("{m} ({r})"));
-            }
+        stacked_at_rest(d, st)?;
+    }
+    chits_once(d, st)?;
+    cavalry_pool(d, st)?;
+    one_emperor(d, st)?;
+    if st.fortify.is_some_and(|h| !d.region(h).is_core()) {
+        return Err("the Fortify marker is outside core territory".into());
+    }
+    Ok(())
+}
+
+/// Stacking at rest (10.1), on land only.
+fn stacked_at_rest(d: &Data, st: &State) -> Result<(), String> {
+    let mut hexes: Vec<_> = st.on_map().map(|(_, h)| h).collect();
+    hexes.sort();
+    hexes.dedup();
+    // Hexes whose unstacking waits for the answer to a question (10.7;
+    // version 11).
+    let waiting = st
+        .question
+        .as_ref()
+        .map(ask::Question::waiting)
+        .unwrap_or_default();
+    for h in hexes {
+        if !d.is_land(h) {
+            return Err(format!("a unit stands in all-sea hex {h}"));
+        }
+        if waiting.contains(&h) {
+            continue;
+        }
+        if let Err((m, r)) = stacking::check_hex(d, st, h) {
+            return Err(format!("{m} ({r})"));
         }
     }
-    // Chits: every chit exactly once across pool, hands, aside, removed (3.5).
+    Ok(())
+}
+
+/// Chits: every chit exactly once across pool, hands, aside, removed (3.5),
+/// and no hand over its limit (8.17).
+fn chits_once(d: &Data, st: &State) -> Result<(), String> {
     let mut seen = vec![0u8; d.chits.len() + 1];
     let pooled = st.pool.iter().filter_map(|i| match i {
         state::Item::Chit(c) => Some(*c),
@@ -582,7 +599,11 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("hand {i} holds {} chits (8.17)", h.len()));
         }
     }
-    // Cavalry in the pool are exactly those marked in the pool, once each.
+    Ok(())
+}
+
+/// Cavalry in the pool are exactly those marked in the pool, once each.
+fn cavalry_pool(d: &Data, st: &State) -> Result<(), String> {
     for u in d.of_kind(Kind::Cavalry) {
         let pooled = st
             .pool
@@ -605,8 +626,12 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("cavalry {} is lost between pool and map", d.uid(u)));
         }
     }
-    // One emperor on the map while the game goes on (R-F9), but while the
-    // Roman is asked where the new one rises (N9).
+    Ok(())
+}
+
+/// One emperor on the map while the game goes on (R-F9), but while the
+/// Roman is asked where the new one rises (N9).
+fn one_emperor(d: &Data, st: &State) -> Result<(), String> {
     let proclaiming = matches!(
         &st.question,
         Some(ask::Question {
@@ -622,9 +647,6 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         .any(|(u, _)| !d.kind(u).is_leader() && st.faction(d, u) == Faction::Loyal);
     if st.finished.is_none() && st.stage != Stage::Setup && emperor_off && loyal_on_map {
         return Err("the emperor is not on the map".into());
-    }
-    if st.fortify.is_some_and(|h| !d.region(h).is_core()) {
-        return Err("the Fortify marker is outside core territory".into());
     }
     Ok(())
 }

@@ -533,23 +533,9 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
         .to_ascii_lowercase();
     let o = match kw.as_str() {
         "move" => parse_move(&mut w)?,
-        "sea" | "river" => {
-            let force = w.force("to")?;
-            let to = w.hex()?;
-            if kw == "sea" {
-                Order::Sea { force, to }
-            } else {
-                Order::River { force, to }
-            }
-        }
+        "sea" | "river" => parse_voyage(&mut w, kw == "sea")?,
         "attack" => parse_attack(&mut w)?,
-        "draw" => Order::Draw {
-            put_back: if w.eat("return") {
-                Some(w.number("the chit to put back")? as u8)
-            } else {
-                None
-            },
-        },
+        "draw" => parse_draw(&mut w)?,
         "play" => parse_play(&mut w)?,
         "pass" => Order::Pass,
         "concede" => Order::Concede,
@@ -561,46 +547,12 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
             Order::Treachery { salt, agents }
         }
         "diplomacy" => parse_diplomacy(&mut w)?,
-        "fortify" => {
-            if w.eat("complete") {
-                Order::Fortify(None)
-            } else {
-                Order::Fortify(Some(w.hex()?))
-            }
-        }
-        "rebuild" => {
-            let complete = w.eat("complete");
-            Order::Rebuild {
-                hex: w.hex()?,
-                complete,
-            }
-        }
-        "activate" => match w.next().map(str::to_ascii_lowercase).as_deref() {
-            Some("palmyra") => Order::ActivatePalmyra,
-            Some("gaul") => Order::ActivateGaul,
-            _ => return Err(w.err("activate palmyra or activate gaul").rule("8.15")),
-        },
+        "fortify" => parse_fortify(&mut w)?,
+        "rebuild" => parse_rebuild(&mut w)?,
+        "activate" => parse_activate(&mut w)?,
         "tax" => Order::Tax(w.hexes_until(&[])?),
-        "demobilize" => {
-            let mut v = Vec::new();
-            while w.peek().is_some() {
-                v.extend(w.units_csv()?);
-            }
-            Order::Demobilize(v)
-        }
-        "reclaim" => {
-            if w.eat("cavalry") {
-                Order::Reclaim {
-                    pairs: Vec::new(),
-                    cavalry: w.hexes_until(&[])?,
-                }
-            } else {
-                Order::Reclaim {
-                    pairs: w.hexes_until(&[])?,
-                    cavalry: Vec::new(),
-                }
-            }
-        }
+        "demobilize" => parse_demobilize(&mut w)?,
+        "reclaim" => parse_reclaim(&mut w)?,
         "place" if w.peek().is_some_and(|t| w.is_hex(t)) => Order::Answer {
             retreat: false,
             hex: w.hex()?,
@@ -623,6 +575,79 @@ fn read_line(d: &Data, l: &SourceLine, strict: bool) -> Result<Order, OrderError
     };
     w.end()?;
     Ok(o)
+}
+
+/// `sea FORCE to HEX` or `river FORCE to HEX`: a voyage.
+fn parse_voyage(w: &mut Words, sea: bool) -> Result<Order, OrderError> {
+    let force = w.force("to")?;
+    let to = w.hex()?;
+    Ok(if sea {
+        Order::Sea { force, to }
+    } else {
+        Order::River { force, to }
+    })
+}
+
+/// `draw [return N]`: a chit drawn, perhaps one put back.
+fn parse_draw(w: &mut Words) -> Result<Order, OrderError> {
+    Ok(Order::Draw {
+        put_back: if w.eat("return") {
+            Some(w.number("the chit to put back")? as u8)
+        } else {
+            None
+        },
+    })
+}
+
+/// `fortify HEX` or `fortify complete`.
+fn parse_fortify(w: &mut Words) -> Result<Order, OrderError> {
+    Ok(if w.eat("complete") {
+        Order::Fortify(None)
+    } else {
+        Order::Fortify(Some(w.hex()?))
+    })
+}
+
+/// `rebuild [complete] HEX`.
+fn parse_rebuild(w: &mut Words) -> Result<Order, OrderError> {
+    let complete = w.eat("complete");
+    Ok(Order::Rebuild {
+        hex: w.hex()?,
+        complete,
+    })
+}
+
+/// `activate palmyra` or `activate gaul` (8.15).
+fn parse_activate(w: &mut Words) -> Result<Order, OrderError> {
+    match w.next().map(str::to_ascii_lowercase).as_deref() {
+        Some("palmyra") => Ok(Order::ActivatePalmyra),
+        Some("gaul") => Ok(Order::ActivateGaul),
+        _ => Err(w.err("activate palmyra or activate gaul").rule("8.15")),
+    }
+}
+
+/// `demobilize UNITS...`, comma or space separated.
+fn parse_demobilize(w: &mut Words) -> Result<Order, OrderError> {
+    let mut v = Vec::new();
+    while w.peek().is_some() {
+        v.extend(w.units_csv()?);
+    }
+    Ok(Order::Demobilize(v))
+}
+
+/// `reclaim HEXES...` or `reclaim cavalry HEXES...`.
+fn parse_reclaim(w: &mut Words) -> Result<Order, OrderError> {
+    Ok(if w.eat("cavalry") {
+        Order::Reclaim {
+            pairs: Vec::new(),
+            cavalry: w.hexes_until(&[])?,
+        }
+    } else {
+        Order::Reclaim {
+            pairs: w.hexes_until(&[])?,
+            cavalry: Vec::new(),
+        }
+    })
 }
 
 /// `play N [at HEXES] [tp N] [return N,N]`: a chit played.

@@ -290,108 +290,135 @@ pub fn parse(
     let mut s = Standing::default_for(d, roman);
     for l in lines {
         let w: Vec<&str> = l.text.split_whitespace().collect();
-        let hex = |t: &str| {
-            d.find_hex(t)
-                .filter(|h| d.is_land(*h))
-                .ok_or_else(|| OrderError::at(l, format!("{t:?} is not a land hex or place name")))
-        };
-        match w.first().copied() {
-            Some("rally") => {
-                s.rally = match w.get(1) {
-                    Some(&"none") => None,
-                    Some(t) => Some(hex(t)?),
-                    None => return Err(OrderError::at(l, "rally HEX or rally none").rule("13.12")),
-                };
-                s.rally_given = version >= 9;
-            }
-            Some("unstack") if version >= 9 => {
-                unstack(d, l, &w[1..], &hex, &mut s.unstack)?;
-                s.unstack_given = version >= 11;
-            }
-            Some("sponsor") => {
-                s.sponsor_at = num(l, w.get(1).copied(), 99)?;
-                s.sponsor_given = version >= 10;
-            }
-            Some("salt") => {
-                match w.get(1).copied() {
-                    Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
-                    Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
-                    _ => {
-                        return Err(
-                            OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8")
-                        );
-                    }
-                }
-                s.salt_given = version >= 10;
-            }
-            Some("revolt") if !roman => {
-                s.revolt = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
-            }
-            Some("revolt") => {
-                return Err(
-                    OrderError::at(l, "the Germano-Parthian picks the hex of a revolt")
-                        .rule("14.3"),
-                );
-            }
-            Some("deficit") if roman => {
-                s.deficit = deficit(l, &w[1..], &hex)?;
-                s.deficit_given = version >= 11;
-            }
-            Some("deficit") => {
-                return Err(
-                    OrderError::at(l, "only the Roman player covers a deficit").rule("6.10")
-                );
-            }
-            Some("prefer") => {
-                s.prefer = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
-            }
-            Some("tsnp") => {
-                s.tsnp_at = num(l, w.get(1).copied(), 99)?;
-                s.react_given = version >= 10;
-            }
-            Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
-            Some("resalt") => {
-                return Err(OrderError::at(l, "only the Roman player may salt").rule("8.8"));
-            }
-            Some("shift") => {
-                s.shift_at = num(l, w.get(1).copied(), 99)?;
-                s.react_given = version >= 10;
-            }
-            Some("beseech") => match w.get(1).copied() {
-                Some("never") => s.beseech.clear(),
-                _ => s.beseech.push(
-                    super::beseech::parse(d, &w[1..])
-                        .map_err(|m| OrderError::at(l, m).rule("14.3"))?,
-                ),
-            },
-            Some("discard") => {
-                s.discard = w[1..]
-                    .iter()
-                    .map(|t| t.trim_matches(',').parse::<u8>().ok())
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| {
-                        OrderError::at(l, "discard N N ... (chit numbers)").rule("8.17")
-                    })?;
-            }
-            Some("agents") => {
-                s.salt_given = version >= 10;
-                s.agents = match w.get(1).copied() {
-                    Some("yes") => true,
-                    Some("no") => false,
-                    _ => return Err(OrderError::at(l, "agents yes or agents no").rule("14.3")),
-                }
-            }
-            _ => {
-                let all = "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...";
-                return Err(if version >= 9 {
-                    OrderError::at(l, format!("{all}, {UNSTACK_USAGE}"))
-                } else {
-                    OrderError::at(l, all)
-                });
-            }
-        }
+        order(&mut s, d, roman, version, l, &w)?;
     }
     Ok(s)
+}
+
+/// Sets the standing order of line `l` (its words `w`) in `s`.
+fn order(
+    s: &mut Standing,
+    d: &Data,
+    roman: bool,
+    version: u32,
+    l: &SourceLine,
+    w: &[&str],
+) -> Result<(), OrderError> {
+    let hex = |t: &str| {
+        d.find_hex(t)
+            .filter(|h| d.is_land(*h))
+            .ok_or_else(|| OrderError::at(l, format!("{t:?} is not a land hex or place name")))
+    };
+    let hexes = |ts: &[&str]| ts.iter().map(|t| hex(t)).collect::<Result<Vec<Hex>, _>>();
+    let refuse = |msg: &str, rule: &str| Err(OrderError::at(l, msg).rule(rule));
+    match w.first().copied() {
+        Some("rally") => rally(s, l, w, &hex, version)?,
+        Some("unstack") if version >= 9 => {
+            unstack(d, l, &w[1..], &hex, &mut s.unstack)?;
+            s.unstack_given = version >= 11;
+        }
+        Some("sponsor") => {
+            s.sponsor_at = num(l, w.get(1).copied(), 99)?;
+            s.sponsor_given = version >= 10;
+        }
+        Some("salt") => salt(s, l, w, version)?,
+        Some("revolt") if !roman => s.revolt = hexes(&w[1..])?,
+        Some("revolt") => return refuse("the Germano-Parthian picks the hex of a revolt", "14.3"),
+        Some("deficit") if roman => {
+            s.deficit = deficit(l, &w[1..], &hex)?;
+            s.deficit_given = version >= 11;
+        }
+        Some("deficit") => return refuse("only the Roman player covers a deficit", "6.10"),
+        Some("prefer") => s.prefer = hexes(&w[1..])?,
+        Some("tsnp") => {
+            s.tsnp_at = num(l, w.get(1).copied(), 99)?;
+            s.react_given = version >= 10;
+        }
+        Some("resalt") if roman => s.resalt = num(l, w.get(1).copied(), 3)?,
+        Some("resalt") => return refuse("only the Roman player may salt", "8.8"),
+        Some("shift") => {
+            s.shift_at = num(l, w.get(1).copied(), 99)?;
+            s.react_given = version >= 10;
+        }
+        Some("beseech") => beseech(s, d, l, w)?,
+        Some("discard") => s.discard = discard(l, w)?,
+        Some("agents") => agents(s, l, w, version)?,
+        _ => return Err(unknown(l, version)),
+    }
+    Ok(())
+}
+
+/// `rally HEX` or `rally none` (13.12).
+fn rally(
+    s: &mut Standing,
+    l: &SourceLine,
+    w: &[&str],
+    hex: &dyn Fn(&str) -> Result<Hex, OrderError>,
+    version: u32,
+) -> Result<(), OrderError> {
+    s.rally = match w.get(1) {
+        Some(&"none") => None,
+        Some(t) => Some(hex(t)?),
+        None => return Err(OrderError::at(l, "rally HEX or rally none").rule("13.12")),
+    };
+    s.rally_given = version >= 9;
+    Ok(())
+}
+
+/// `salt treachery N` or `salt diplomacy N` (8.8).
+fn salt(s: &mut Standing, l: &SourceLine, w: &[&str], version: u32) -> Result<(), OrderError> {
+    match w.get(1).copied() {
+        Some("treachery") => s.salt_treachery = num(l, w.get(2).copied(), 3)?,
+        Some("diplomacy") => s.salt_diplomacy = num(l, w.get(2).copied(), 3)?,
+        _ => {
+            return Err(OrderError::at(l, "salt treachery N or salt diplomacy N").rule("8.8"));
+        }
+    }
+    s.salt_given = version >= 10;
+    Ok(())
+}
+
+/// `beseech [own|enemy] KIND FACE...` adds a wish; `beseech never` clears
+/// them (14.3).
+fn beseech(s: &mut Standing, d: &Data, l: &SourceLine, w: &[&str]) -> Result<(), OrderError> {
+    match w.get(1).copied() {
+        Some("never") => s.beseech.clear(),
+        _ => s.beseech.push(
+            super::beseech::parse(d, &w[1..]).map_err(|m| OrderError::at(l, m).rule("14.3"))?,
+        ),
+    }
+    Ok(())
+}
+
+/// `discard N N ...`: the chit numbers to discard (8.17).
+fn discard(l: &SourceLine, w: &[&str]) -> Result<Vec<u8>, OrderError> {
+    w[1..]
+        .iter()
+        .map(|t| t.trim_matches(',').parse::<u8>().ok())
+        .collect::<Option<_>>()
+        .ok_or_else(|| OrderError::at(l, "discard N N ... (chit numbers)").rule("8.17"))
+}
+
+/// `agents yes` or `agents no` (14.3).
+fn agents(s: &mut Standing, l: &SourceLine, w: &[&str], version: u32) -> Result<(), OrderError> {
+    s.salt_given = version >= 10;
+    s.agents = match w.get(1).copied() {
+        Some("yes") => true,
+        Some("no") => false,
+        _ => return Err(OrderError::at(l, "agents yes or agents no").rule("14.3")),
+    };
+    Ok(())
+}
+
+/// The refusal of a line that is no standing order: the list of them that
+/// ruleset `version` reads.
+fn unknown(l: &SourceLine, version: u32) -> OrderError {
+    let all = "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...";
+    if version >= 9 {
+        OrderError::at(l, format!("{all}, {UNSTACK_USAGE}"))
+    } else {
+        OrderError::at(l, all)
+    }
 }
 
 /// The standing orders as text (the player's own view), with the questions

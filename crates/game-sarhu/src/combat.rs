@@ -30,24 +30,24 @@ fn check_units(
     d: &Data,
     st: &State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     units: &[UnitId],
     used: &[UnitId],
     what: &str,
 ) -> Result<Hex, RuleError> {
     let mut hex = None;
     for u in units {
-        let ui = u.index();
+        let ui = *u;
         let info = &d.units[ui];
         if info.side != f {
             return Err(illegal(format!("{} is not your unit", info.id), "2.4(7)"));
         }
-        if info.cmd.index() != c {
+        if info.cmd != c {
             return Err(illegal(
                 format!(
                     "{} belongs to {}; only {}'s units are activated",
                     info.id,
-                    cname(d, info.cmd.index()),
+                    cname(d, info.cmd),
                     cname(d, c)
                 ),
                 "2.4(7)",
@@ -101,7 +101,7 @@ pub fn validate(
     d: &Data,
     st: &State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     decls: &[Decl],
 ) -> Result<(), RuleError> {
     if decls.is_empty() {
@@ -137,7 +137,7 @@ struct ActionCheck<'a> {
     d: &'a Data,
     st: &'a State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     /// Units already in a combat of this action (7.0(1)).
     used: Vec<UnitId>,
     /// Hexes already attacked (ruling A22).
@@ -164,10 +164,7 @@ impl ActionCheck<'_> {
             "7.1, 2.4(3)",
             |ui| d.type_of(ui).fire > 0,
         )?;
-        let needs: Vec<u32> = units
-            .iter()
-            .map(|u| d.type_of(u.index()).fire_need)
-            .collect();
+        let needs: Vec<u32> = units.iter().map(|u| d.type_of(*u).fire_need).collect();
         if !st.options.mixed_fire && needs.iter().any(|n| *n != needs[0]) {
             return Err(illegal(
                 "horse archers (6 to hit) cannot fire together with chariots or firearms (5 to hit)",
@@ -329,31 +326,27 @@ impl ActionCheck<'_> {
 }
 
 fn elim_counts(d: &Data, st: &State) -> Vec<u8> {
-    (0..d.commands.len()).map(|c| st.eliminated(d, c)).collect()
+    d.command_ids().map(|c| st.eliminated(d, c)).collect()
 }
 
 /// One step loss (2.4(2), 7.0(2)): flip a full two-step unit, else eliminate.
 fn lose_step(ctx: &mut Ctx, st: &mut State, u: UnitId) {
     let d = ctx.d;
-    let ui = u.index();
-    let Some(h) = st.units[ui].loc.hex() else {
+    let Some(h) = st.units[u].loc.hex() else {
         return;
     };
-    if d.units[ui].steps == 2 && !st.units[ui].reduced {
-        st.units[ui].reduced = true;
+    if d.units[u].steps == 2 && !st.units[u].reduced {
+        st.units[u].reduced = true;
         ctx.say(
             format!(
                 "{} loses a step and is flipped to {} (2.4(2))",
-                d.units[ui].id, d.units[ui].reduced
+                d.units[u].id, d.units[u].reduced
             ),
             vec![h],
         );
     } else {
-        st.units[ui].loc = Loc::Gone;
-        ctx.say(
-            format!("{} is eliminated (2.4(2))", d.units[ui].id),
-            vec![h],
-        );
+        st.units[u].loc = Loc::Gone;
+        ctx.say(format!("{} is eliminated (2.4(2))", d.units[u].id), vec![h]);
     }
 }
 
@@ -431,13 +424,13 @@ pub fn side_total(
     hex: Hex,
     side: Faction,
     units: &[UnitId],
-    cmds: &[usize],
+    cmds: &[CmdId],
 ) -> SideTotal {
     let woods = d.terrain_of(hex) == Terrain::Woods;
     let mut parts = Vec::new();
     let (mut dis, mut org) = (0u32, 0u32);
     for u in units {
-        let ui = u.index();
+        let ui = *u;
         let mut pen = 0;
         if woods {
             pen = d.type_of(ui).woods;
@@ -525,11 +518,11 @@ fn fire(
         return Ok(());
     };
     // 7.1(1): a chariot counts as two units, a firearm or horse archer as one.
-    let n: u32 = firers.iter().map(|u| d.type_of(u.index()).fire).sum();
+    let n: u32 = firers.iter().map(|u| d.type_of(*u).fire).sum();
     // 7.1(2)-(3): 5 to hit for chariots and firearms, 6 for horse archers.
     let need = firers
         .iter()
-        .map(|u| d.type_of(u.index()).fire_need)
+        .map(|u| d.type_of(*u).fire_need)
         .max()
         .unwrap_or(5);
     // 7.1(2): +1 firing down from a higher elevation, -1 firing up.
@@ -567,7 +560,7 @@ fn charge(
     before: Vec<u8>,
 ) -> Result<(), RuleError> {
     let d = ctx.d;
-    let cmd = st.phase.cmd.map(CmdId::index);
+    let cmd = st.phase.cmd;
     let chargers = on_map(st, units);
     st.phase.fought.extend(units);
     let (Some(from), Some(to)) = (
@@ -661,10 +654,10 @@ fn attack(
 ) -> Result<(), RuleError> {
     let d = ctx.d;
     let f = st.phase.side;
-    let cmd = st.phase.cmd.map(CmdId::index);
+    let cmd = st.phase.cmd;
     let attackers = attackers(st, hex, units);
     st.phase.fought.extend(&attackers);
-    let defenders: Vec<UnitId> = st.side_at(d, hex, f.other()).map(UnitId::at).collect();
+    let defenders: Vec<UnitId> = st.side_at(d, hex, f.other()).collect();
     if attackers.is_empty() || defenders.is_empty() {
         ctx.say(
             format!("attack at {hex} cancelled: no attacker or defender left (ruling A23)"),
@@ -673,11 +666,11 @@ fn attack(
         return Ok(());
     }
     // Ruling A22: the activated command joins if it is there; every enemy command there defends.
-    let acmds: Vec<usize> = cmd
+    let acmds: Vec<CmdId> = cmd
         .filter(|c| st.commands[*c].loc == Loc::Hex(hex))
         .into_iter()
         .collect();
-    let dcmds: Vec<usize> = st.commands_at(d, hex, f.other()).collect();
+    let dcmds: Vec<CmdId> = st.commands_at(d, hex, f.other()).collect();
     let a = side_total(d, st, hex, f, &attackers, &acmds);
     let b = side_total(d, st, hex, f.other(), &defenders, &dcmds);
     let da = ctx.dice.d6(&format!("attack {hex}: attacker"))?;
@@ -773,10 +766,11 @@ pub fn apply_losses(ctx: &mut Ctx, st: &mut State, pick: &[UnitId]) {
 /// defeat, then control.
 pub fn after_combat(d: &Data, st: &mut State, before: &[u8]) {
     let mut work = Vec::new();
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         let t = d.values.retreat_threshold[info.side.index()];
         let after = u32::from(st.eliminated(d, c));
-        let was = u32::from(before.get(c).copied().unwrap_or(0));
+        let was = u32::from(before.get(c.index()).copied().unwrap_or(0));
         let dice = match st.options.retreat {
             RetreatRule::Event | RetreatRule::Cascade => {
                 after.saturating_sub(was.max(t.saturating_sub(1)))
@@ -786,7 +780,7 @@ pub fn after_combat(d: &Data, st: &mut State, before: &[u8]) {
         };
         if dice > 0 && st.alive(d, c).next().is_some() {
             work.push(Work::Retreat {
-                cmd: CmdId::at(c),
+                cmd: c,
                 dice: dice.min(99) as u8,
             });
         }
@@ -799,7 +793,7 @@ pub fn after_combat(d: &Data, st: &mut State, before: &[u8]) {
 }
 
 /// One retreat-check die (7.6(1)-(2)).
-pub fn retreat(ctx: &mut Ctx, st: &mut State, c: usize, dice: u8) -> Result<(), RuleError> {
+pub fn retreat(ctx: &mut Ctx, st: &mut State, c: CmdId, dice: u8) -> Result<(), RuleError> {
     let d = ctx.d;
     if dice == 0 || st.alive(d, c).next().is_none() {
         return Ok(());
@@ -822,18 +816,18 @@ pub fn retreat(ctx: &mut Ctx, st: &mut State, c: usize, dice: u8) -> Result<(), 
     );
     if dice > 1 {
         st.queue.push_front(Work::Retreat {
-            cmd: CmdId::at(c),
+            cmd: c,
             dice: dice - 1,
         });
     }
     if routs {
-        st.queue.push_front(Work::Rout { cmd: CmdId::at(c) });
+        st.queue.push_front(Work::Rout { cmd: c });
     }
     Ok(())
 }
 
 /// Chooses the unit that routs (D2) unless only one choice exists.
-pub fn rout(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
+pub fn rout(ctx: &mut Ctx, st: &mut State, c: CmdId) -> Flow {
     let d = ctx.d;
     let opts = standing::rout_options(d, st, c);
     if opts.is_empty() {
@@ -845,10 +839,7 @@ pub fn rout(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     let pick = if distinct.len() == 1 {
         distinct[0]
     } else if s.rout == Policy::Ask && s.rout_priority.iter().all(|u| !opts.contains(u)) {
-        st.decision = Some(Decision::Rout {
-            side,
-            cmd: CmdId::at(c),
-        });
+        st.decision = Some(Decision::Rout { side, cmd: c });
         return Flow::Ask;
     } else {
         match standing::choose_rout(d, st, &opts, &s.rout_priority) {
@@ -861,7 +852,7 @@ pub fn rout(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
 }
 
 /// A unit routs off-map: it is eliminated (7.6(1), ruling A20).
-pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: usize, u: UnitId) {
+pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: CmdId, u: UnitId) {
     let d = ctx.d;
     let h = st.units[u].loc.hex().into_iter().collect();
     st.units[u].loc = Loc::Gone;
@@ -870,10 +861,7 @@ pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: usize, u: UnitId) {
         h,
     );
     if st.options.retreat == RetreatRule::Cascade {
-        st.queue.push_front(Work::Retreat {
-            cmd: CmdId::at(c),
-            dice: 1,
-        });
+        st.queue.push_front(Work::Retreat { cmd: c, dice: 1 });
     }
 }
 
@@ -881,7 +869,7 @@ pub fn do_rout(ctx: &mut Ctx, st: &mut State, c: usize, u: UnitId) {
 pub fn find_lone(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     let mut lone = Vec::new();
-    for c in 0..d.commands.len() {
+    for c in d.command_ids() {
         match st.commands[c].loc {
             Loc::Gone | Loc::Out => continue,
             _ if st.wiped(d, c) => {
@@ -893,7 +881,7 @@ pub fn find_lone(ctx: &mut Ctx, st: &mut State) {
                 );
             }
             Loc::Hex(h) if st.side_at(d, h, d.commands[c].side).next().is_none() => {
-                lone.push(Work::DisplaceCmd { cmd: CmdId::at(c) })
+                lone.push(Work::DisplaceCmd { cmd: c })
             }
             _ => {}
         }
@@ -905,7 +893,7 @@ pub fn find_lone(ctx: &mut Ctx, st: &mut State) {
 
 /// Moves a lone command to a hex with its colour's units (D3), or off the map
 /// if its only survivors are off it.
-pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
+pub fn displace(ctx: &mut Ctx, st: &mut State, c: CmdId) -> Flow {
     let d = ctx.d;
     let side = d.commands[c].side;
     let Some(h) = st.commands[c].loc.hex() else {
@@ -930,7 +918,7 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     let prefs = s
         .displace_to
         .iter()
-        .find(|(x, _)| x.index() == c)
+        .find(|(x, _)| *x == c)
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let pick = if opts.len() == 1 {
@@ -938,7 +926,7 @@ pub fn displace(ctx: &mut Ctx, st: &mut State, c: usize) -> Flow {
     } else if s.displace == Policy::Ask && !prefs.iter().any(|p| opts.contains(p)) {
         st.decision = Some(Decision::Displace {
             side,
-            cmd: CmdId::at(c),
+            cmd: c,
             options: opts,
         });
         return Flow::Ask;
@@ -968,10 +956,10 @@ fn each_able(
     verb: &str,
     who: &str,
     rule: &str,
-    able: impl Fn(usize) -> bool,
+    able: impl Fn(UnitId) -> bool,
 ) -> Result<(), RuleError> {
     for u in units {
-        let ui = u.index();
+        let ui = *u;
         if !able(ui) {
             return Err(illegal(
                 format!(

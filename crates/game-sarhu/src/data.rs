@@ -662,8 +662,18 @@ impl Data {
     }
 
     /// A unit's type row.
-    pub fn type_of(&self, u: usize) -> TypeInfo {
+    pub fn type_of(&self, u: UnitId) -> TypeInfo {
         self.types[self.units[u].kind]
+    }
+
+    /// Every unit of the order of battle, in its order.
+    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<> {
+        (0..self.units.len()).map(UnitId::at)
+    }
+
+    /// Every command, in the order of battle's order.
+    pub fn command_ids(&self) -> impl Iterator<Item = CmdId> + use<> {
+        (0..self.commands.len()).map(CmdId::at)
     }
 
     /// A unit by id.
@@ -773,31 +783,11 @@ fn read_grid(
     mrec.used.insert("terrain".into());
     mrec.used.insert("terrain_src".into());
     mrec.used.insert("src_key".into());
-    let grid: Vec<String> = match map.get("terrain").and_then(Value::as_array) {
-        Some(a) => a
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        None => {
-            r.errors.push("map: missing `terrain` rows".into());
-            return None;
-        }
+    let Some(grid) = string_rows(map.get("terrain")) else {
+        r.errors.push("map: missing `terrain` rows".into());
+        return None;
     };
-    let src_grid: Option<Vec<String>> = map.get("terrain_src").and_then(Value::as_array).map(|a| {
-        a.iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect()
-    });
-    let src_key: BTreeMap<String, String> = map
-        .get("src_key")
-        .and_then(Value::as_table)
-        .map(|t| {
-            t.iter()
-                .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
-                .collect()
-        })
-        .unwrap_or_default();
-    let default_src = map.get("src").and_then(Value::as_str).map(str::to_string);
+    let prov = TerrainSources::read(map);
     if grid.len() != rows as usize {
         r.errors.push(format!(
             "map: {} terrain rows, but rows = {rows}",
@@ -815,51 +805,7 @@ fn read_grid(
         (cols * rows) as usize
     ];
     for (ri, line) in grid.iter().enumerate() {
-        let chars: Vec<char> = line.chars().collect();
-        if chars.len() != cols as usize {
-            r.errors.push(format!(
-                "map: terrain row {} has {} hexes, want {cols}",
-                ri + 1,
-                chars.len()
-            ));
-            continue;
-        }
-        let src_chars: Option<Vec<char>> = src_grid
-            .as_ref()
-            .map(|g| g.get(ri).map(|s| s.chars().collect()).unwrap_or_default());
-        for (ci, ch) in chars.iter().enumerate() {
-            let h = Hex::new(ci as i32 + 1, ri as i32 + 1);
-            let Some(g) = glyphs.get(ch) else {
-                r.errors.push(format!(
-                    "map: hex {h} has terrain {ch:?}, which no [glyph] defines"
-                ));
-                continue;
-            };
-            let path = format!("map.hex[{h}].terrain");
-            let tag = match &src_chars {
-                Some(sc) => match sc.get(ci) {
-                    Some(k) => src_key.get(&k.to_string()).cloned().ok_or_else(|| {
-                        format!("{path}: provenance key {k:?} is not in [map.src_key]")
-                    }),
-                    None => Err(format!(
-                        "{path}: terrain_src is shorter than the terrain row"
-                    )),
-                },
-                None => default_src.clone().ok_or_else(|| {
-                    format!("{path} has no provenance tag (terrain_src or map.src)")
-                }),
-            };
-            match tag.and_then(|s| parse_provenance(&s).map_err(|e| format!("{path}: {e}"))) {
-                Ok((kind, note)) => r.tags.push(Tag { path, kind, note }),
-                Err(e) => r.errors.push(e),
-            }
-            hexes[((h.col - 1) * rows + (h.row - 1)) as usize] = HexInfo {
-                glyph: *ch,
-                terrain: g.terrain,
-                elevation: g.elevation,
-                place: None,
-            };
-        }
+        read_grid_row(r, (cols, rows), ri, line, glyphs, &prov, &mut hexes);
     }
     for k in map.keys() {
         if !mrec.used.contains(k) && !matches!(k.as_str(), "cols" | "rows") {
@@ -870,6 +816,114 @@ fn read_grid(
     // cols/rows share one tag; the second is recorded for completeness.
     r.tag(&mut mrec, "rows");
     Some((cols, rows, hexes))
+}
+
+/// An array of strings (its non-strings skipped), if `v` is an array.
+fn string_rows(v: Option<&Value>) -> Option<Vec<String>> {
+    v.and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    })
+}
+
+/// Where the map's terrain provenance tags come from: a `terrain_src` grid of
+/// keys into `[map.src_key]`, else one `src` for the whole map.
+struct TerrainSources {
+    grid: Option<Vec<String>>,
+    key: BTreeMap<String, String>,
+    default: Option<String>,
+}
+
+impl TerrainSources {
+    fn read(map: &Table) -> TerrainSources {
+        let key = map
+            .get("src_key")
+            .and_then(Value::as_table)
+            .map(|t| {
+                t.iter()
+                    .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        TerrainSources {
+            grid: string_rows(map.get("terrain_src")),
+            key,
+            default: map.get("src").and_then(Value::as_str).map(str::to_string),
+        }
+    }
+
+    /// The source keys of terrain row `ri`, if the map has a `terrain_src` grid.
+    fn row(&self, ri: usize) -> Option<Vec<char>> {
+        self.grid
+            .as_ref()
+            .map(|g| g.get(ri).map(|s| s.chars().collect()).unwrap_or_default())
+    }
+
+    /// The provenance text of the hex in column `ci` of a row whose source
+    /// keys are `row`; `path` names the hex in errors.
+    fn tag(&self, row: Option<&[char]>, ci: usize, path: &str) -> Result<String, String> {
+        match row {
+            Some(sc) => {
+                match sc.get(ci) {
+                    Some(k) => self.key.get(&k.to_string()).cloned().ok_or_else(|| {
+                        format!("{path}: provenance key {k:?} is not in [map.src_key]")
+                    }),
+                    None => Err(format!(
+                        "{path}: terrain_src is shorter than the terrain row"
+                    )),
+                }
+            }
+            None => self
+                .default
+                .clone()
+                .ok_or_else(|| format!("{path} has no provenance tag (terrain_src or map.src)")),
+        }
+    }
+}
+
+/// One terrain row of the map (`ri` from 0): each hex's glyph read into
+/// `hexes` and its provenance tag recorded.
+fn read_grid_row(
+    r: &mut Reader,
+    (cols, rows): (i32, i32),
+    ri: usize,
+    line: &str,
+    glyphs: &BTreeMap<char, Glyph>,
+    prov: &TerrainSources,
+    hexes: &mut [HexInfo],
+) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() != cols as usize {
+        r.errors.push(format!(
+            "map: terrain row {} has {} hexes, want {cols}",
+            ri + 1,
+            chars.len()
+        ));
+        return;
+    }
+    let src_chars = prov.row(ri);
+    for (ci, ch) in chars.iter().enumerate() {
+        let h = Hex::new(ci as i32 + 1, ri as i32 + 1);
+        let Some(g) = glyphs.get(ch) else {
+            r.errors.push(format!(
+                "map: hex {h} has terrain {ch:?}, which no [glyph] defines"
+            ));
+            continue;
+        };
+        let path = format!("map.hex[{h}].terrain");
+        let tag = prov.tag(src_chars.as_deref(), ci, &path);
+        match tag.and_then(|s| parse_provenance(&s).map_err(|e| format!("{path}: {e}"))) {
+            Ok((kind, note)) => r.tags.push(Tag { path, kind, note }),
+            Err(e) => r.errors.push(e),
+        }
+        hexes[((h.col - 1) * rows + (h.row - 1)) as usize] = HexInfo {
+            glyph: *ch,
+            terrain: g.terrain,
+            elevation: g.elevation,
+            place: None,
+        };
+    }
 }
 
 /// The named places (towns, forts, passes), one to a hex.

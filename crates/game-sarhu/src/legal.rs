@@ -3,7 +3,7 @@
 //! towards the enemy, each single combat and a combined one). Entries may hold
 //! several lines (`move ...` then `place ...`); each parses as one move's orders.
 
-use super::data::{Data, Faction, Terrain, UnitId};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::movement::step_cost;
 use super::orders::Action;
 use super::standing;
@@ -66,9 +66,7 @@ impl Reach {
 }
 
 /// The cheapest path to every hex a unit can reach in one move (6.0, 6.1, 9.0).
-pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
-    let f = d.units[u].side;
-    let n = d.hex_count() * 2;
+pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: UnitId) -> Reach {
     let mut out = Reach {
         ends: Vec::new(),
         parent: Vec::new(),
@@ -77,48 +75,68 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
     if st.units[u].stopped {
         return out;
     }
-    let ma = d.type_of(u).ma;
-    // Nodes are (hex, has been in Plain this phase): ruling A16 makes the flag matter.
-    let node = |h: Hex, plain: bool| d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain));
+    let Some((start, s, k)) = first_node(d, st, occ, u) else {
+        return out;
+    };
+    let n = d.hex_count() * 2;
     let mut best = vec![NONE; n];
-    let parent = vec![NONE; n];
-    let mut heap = BinaryHeap::new();
-    let mut start = NONE;
+    best[s as usize] = k;
+    out.parent = vec![NONE; n];
+    search(d, st, occ, u, (start, s, k), &mut best, &mut out.parent);
+    out.ends = ends(d, &best, start);
+    out
+}
+
+/// The search node of hex `h`: nodes are (hex, has been in Plain this
+/// phase), as ruling A16 makes the flag matter.
+fn node(d: &Data, h: Hex, plain: bool) -> Option<u32> {
+    d.hex_index(h).map(|i| (i * 2) as u32 + u32::from(plain))
+}
+
+/// Where unit `u`'s move starts, as (start node, first node, MP spent
+/// there): its hex (ruling A16: counted as visited this phase), or for an
+/// off-map unit its command's entry hex (the start node then `NONE`), if it
+/// may enter this turn and afford it.
+fn first_node(d: &Data, st: &State, occ: &Occupancy, u: UnitId) -> Option<(u32, u32, u32)> {
     match st.units[u].loc {
         Loc::Hex(h) => {
             // Ruling A16: the start hex counts as visited this phase.
             let plain = st.units[u].plain || d.terrain_of(h) == Terrain::Plain;
-            let Some(s) = node(h, plain) else {
-                return out;
-            };
-            best[s as usize] = 0;
-            heap.push(Reverse((0u32, s)));
-            start = s;
+            let s = node(d, h, plain)?;
+            Some((s, s, 0))
         }
         Loc::OffMap => {
-            let c = d.units[u].cmd.index();
-            let Some(e) = d.commands[c].entry else {
-                return out;
-            };
+            let c = d.units[u].cmd;
+            let e = d.commands[c].entry?;
             if st.options.entry_only_turn && st.turn != d.commands[c].entry_turn {
-                return out;
+                return None;
             }
-            let Ok(k) = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)) else {
-                return out;
-            };
-            let Some(s) = node(e, d.terrain_of(e) == Terrain::Plain) else {
-                return out;
-            };
-            if k > ma {
-                return out;
-            }
-            best[s as usize] = k;
-            heap.push(Reverse((k, s)));
+            let f = d.units[u].side;
+            let k = step_cost(d, st, u, None, e, false, occ.enemy(d, f, e)).ok()?;
+            let s = node(d, e, d.terrain_of(e) == Terrain::Plain)?;
+            (k <= d.type_of(u).ma).then_some((NONE, s, k))
         }
-        _ => return out,
+        _ => None,
     }
-    out.parent = parent;
-    let parent = &mut out.parent;
+}
+
+/// Dijkstra's search from `first` = (start node, first node, MP spent) over
+/// the hexes unit `u` may step into within its movement allowance: the
+/// cheapest cost of each node in `best`, the node it is reached from in
+/// `parent`. No step leaves a stopping hex but the start.
+fn search(
+    d: &Data,
+    st: &State,
+    occ: &Occupancy,
+    u: UnitId,
+    (start, s, k): (u32, u32, u32),
+    best: &mut [u32],
+    parent: &mut [u32],
+) {
+    let f = d.units[u].side;
+    let ma = d.type_of(u).ma;
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((k, s)));
     while let Some(Reverse((spent, at))) = heap.pop() {
         if best[at as usize] < spent {
             continue;
@@ -140,7 +158,7 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             if total > ma {
                 continue;
             }
-            let Some(x) = node(nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
+            let Some(x) = node(d, nb, plain || d.terrain_of(nb) == Terrain::Plain) else {
                 continue;
             };
             if total < best[x as usize] {
@@ -150,6 +168,12 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
             }
         }
     }
+}
+
+/// Every hex reached but the start, with its cheaper cost of the two nodes
+/// and that node.
+fn ends(d: &Data, best: &[u32], start: u32) -> Vec<(Hex, u32, u32)> {
+    let mut v = Vec::new();
     let start_hex = (start != NONE).then_some(start / 2);
     for i in 0..d.hex_count() as u32 {
         if Some(i) == start_hex {
@@ -159,10 +183,10 @@ pub fn paths(d: &Data, st: &State, occ: &Occupancy, u: usize) -> Reach {
         let (k, x) = if a <= b { (a, i * 2) } else { (b, i * 2 + 1) };
         if k != NONE {
             let h = Hex::new(i as i32 / d.rows + 1, i as i32 % d.rows + 1);
-            out.ends.push((h, k, x));
+            v.push((h, k, x));
         }
     }
-    out
+    v
 }
 
 /// Hex distance from every hex to the nearest goal (a breadth-first field).
@@ -221,7 +245,7 @@ fn advance(
     st: &State,
     cache: &mut BTreeMap<UnitId, Reach>,
     occ: &Occupancy,
-    c: usize,
+    c: CmdId,
     units: &[UnitId],
     goals: &[u32],
 ) -> Option<String> {
@@ -230,7 +254,7 @@ fn advance(
     let mut parts = Vec::new();
     let mut ends = Vec::new();
     for u in units {
-        let ui = u.index();
+        let ui = *u;
         let ps = cache.entry(*u).or_insert_with(|| paths(d, st, occ, ui));
         let here = st.units[ui].loc.hex();
         let score_here = here.map_or(u32::MAX, |h| near(d, goals, h));
@@ -278,7 +302,7 @@ fn advance(
 }
 
 /// Single combats the activated units could declare now.
-fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>, String)> {
+fn combats(d: &Data, st: &State, c: CmdId, chain: &[UnitId]) -> Vec<(Vec<UnitId>, String)> {
     let f = d.commands[c].side;
     let mut out = Vec::new();
     let mut hexes: Vec<Hex> = chain
@@ -287,7 +311,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
         .collect();
     hexes.sort();
     hexes.dedup();
-    let enemies = |h: Hex| -> Vec<UnitId> { st.side_at(d, h, f.other()).map(UnitId::at).collect() };
+    let enemies = |h: Hex| -> Vec<UnitId> { st.side_at(d, h, f.other()).collect() };
     for h in &hexes {
         let here: Vec<UnitId> = chain
             .iter()
@@ -302,7 +326,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
                 .iter()
                 .copied()
                 .filter(|u| {
-                    let t = d.type_of(u.index());
+                    let t = d.type_of(*u);
                     t.fire > 0 && t.fire_need == need && !st.units[*u].dis
                 })
                 .collect();
@@ -321,7 +345,7 @@ fn combats(d: &Data, st: &State, c: usize, chain: &[UnitId]) -> Vec<(Vec<UnitId>
         let chargers: Vec<UnitId> = here
             .iter()
             .copied()
-            .filter(|u| d.type_of(u.index()).charge && !st.units[*u].dis)
+            .filter(|u| d.type_of(*u).charge && !st.units[*u].dis)
             .collect();
         if !chargers.is_empty() {
             for n in h.neighbours() {
@@ -397,13 +421,14 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if !st.phase.open {
             return Vec::new();
         }
-        return s.second_actions(c.index());
+        return s.second_actions(c);
     }
     let mut v = vec!["pass".to_string()];
     if ap > 2 {
         v.push("pass rest".into());
     }
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         if info.side != f || matches!(st.commands[c].loc, Loc::Gone | Loc::Out) {
             continue;
         }
@@ -429,7 +454,7 @@ fn answers(d: &Data, st: &State, q: &Decision) -> Vec<String> {
                 .collect()
         }
         Decision::Rout { cmd, .. } => {
-            let opts = standing::rout_options(d, st, cmd.index());
+            let opts = standing::rout_options(d, st, *cmd);
             standing::distinct_routs(d, st, &opts)
                 .iter()
                 .map(|u| format!("rout {}", d.units[*u].id))
@@ -459,7 +484,7 @@ struct Sampler<'a> {
 
 impl Sampler<'_> {
     /// With a double action open: `end`, or a second action (5.0(3)).
-    fn second_actions(&mut self, c: usize) -> Vec<String> {
+    fn second_actions(&mut self, c: CmdId) -> Vec<String> {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         let mut v = vec!["end".to_string()];
         let ch = chain(d, st, c);
@@ -481,7 +506,7 @@ impl Sampler<'_> {
     }
 
     /// Command `c`'s activations: rally, moves and combats it can afford.
-    fn activations(&mut self, c: usize, v: &mut Vec<String>) {
+    fn activations(&mut self, c: CmdId, v: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         let info = &d.commands[c];
         let single_ok = cannot_activate(d, st, f, c, false, false).is_none();
@@ -506,7 +531,7 @@ impl Sampler<'_> {
 
     /// Moves of the whole chain, of half of it, and for the Ming toward the
     /// decisive place.
-    fn moves(&mut self, c: usize, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
+    fn moves(&mut self, c: CmdId, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         if let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, ch, &self.goals) {
             if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
@@ -538,7 +563,7 @@ impl Sampler<'_> {
 
 /// Combat actions of command `c`: one combined declaration (each unit in at
 /// most one combat, no charge), then single combats.
-fn combat_samples(d: &Data, st: &State, c: usize, ch: &[UnitId], v: &mut Vec<String>) {
+fn combat_samples(d: &Data, st: &State, c: CmdId, ch: &[UnitId], v: &mut Vec<String>) {
     let info = &d.commands[c];
     let all = combats(d, st, c, ch);
     // A combined declaration: each unit in at most one combat.

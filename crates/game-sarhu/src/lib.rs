@@ -30,7 +30,7 @@ pub use data::{Data, DataSummary, Faction, check_data};
 pub use state::State;
 
 use orders::Order;
-use state::{Decision, Options, RetreatRule};
+use state::{Decision, Loc, Options, RetreatRule};
 use std::sync::Arc;
 use umpire_core::data::DataErrors;
 use umpire_core::data::{DataCheck, DataFile, DataGame, Descriptor, Embedded, Files, Tables};
@@ -169,8 +169,8 @@ pub fn prompt_text(d: &Data, st: &State, q: &Decision) -> String {
         } => {
             let ids: Vec<String> = pool
                 .iter()
-                .filter(|u| st.steps_left(d, u.index()) > 0)
-                .map(|u| view::unit_label(d, st, u.index()))
+                .filter(|u| st.steps_left(d, **u) > 0)
+                .map(|u| view::unit_label(d, st, *u))
                 .collect();
             format!(
                 "your units in {hex} lost the attack: take {steps} step loss{} from {} with `losses UNIT{}` (7.0(2), 7.3(3))",
@@ -483,15 +483,25 @@ impl Ruleset for Sarhu {
 
 /// What the rules guarantee about any state reached by play.
 pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
-    use state::Loc;
-    use std::collections::BTreeMap;
     if !(1..=d.values.turns).contains(&st.turn) {
         return Err(format!("turn {} is outside 1-{}", st.turn, d.values.turns));
     }
     if st.units.len() != d.units.len() || st.commands.len() != d.commands.len() {
         return Err("unit or command count differs from the data".into());
     }
-    // Steps (2.4(2)).
+    steps_on_map(d, st)?;
+    activations(d, st)?;
+    ap_within_roll(st)?;
+    stacking(d, st)?;
+    control_on_markers(d, st)?;
+    if st.finished.is_some() && (!st.queue.is_empty() || st.decision.is_some()) {
+        return Err("the game is over with work left".into());
+    }
+    Ok(())
+}
+
+/// Steps (2.4(2)), and units on the map.
+fn steps_on_map(d: &Data, st: &State) -> Result<(), String> {
     for (i, u) in st.units.iter().enumerate() {
         if u.reduced && d.units[i].steps < 2 {
             return Err(format!("{} is reduced but has one step", d.units[i].id));
@@ -502,8 +512,13 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             return Err(format!("{} is off the map at {h}", d.units[i].id));
         }
     }
-    // Activation limits (2.5.5, 5.0(3)).
-    for (c, cs) in st.commands.iter().enumerate() {
+    Ok(())
+}
+
+/// Activation limits (2.5.5, 5.0(3)), and no defeated command with units.
+fn activations(d: &Data, st: &State) -> Result<(), String> {
+    for c in d.command_ids() {
+        let cs = &st.commands[c];
         if cs.acts > d.values.per_turn {
             return Err(format!(
                 "{} activated {} times",
@@ -517,18 +532,27 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             ));
         }
     }
-    // AP never above what the roll gave.
+    Ok(())
+}
+
+/// AP never above what the roll gave.
+fn ap_within_roll(st: &State) -> Result<(), String> {
     let top = st.prep[0].max(st.prep[1]);
     if !st.prep_pending && (st.ap[0] > top || st.ap[1] > top) {
         return Err(format!("AP {:?} exceed the preparation total {top}", st.ap));
     }
-    // Stacking (1.1): combat units per side. Command overstacks are not
-    // checked here: every way a command enters a hex (placement 6.0(5), charge
-    // 7.2(6)) refuses one over the limit, and the one exception, a displaced
-    // command with nowhere else to go (ruling A13), stands until the command
-    // moves. Whether it had somewhere else to go is history the state does not
-    // keep; judging it from the present position flagged a legal game
-    // (self-play seed 1001, game 62).
+    Ok(())
+}
+
+/// Stacking (1.1): combat units per side. Command overstacks are not
+/// checked here: every way a command enters a hex (placement 6.0(5), charge
+/// 7.2(6)) refuses one over the limit, and the one exception, a displaced
+/// command with nowhere else to go (ruling A13), stands until the command
+/// moves. Whether it had somewhere else to go is history the state does not
+/// keep; judging it from the present position flagged a legal game
+/// (self-play seed 1001, game 62).
+fn stacking(d: &Data, st: &State) -> Result<(), String> {
+    use std::collections::BTreeMap;
     let at_rest = st.queue.is_empty() && st.decision.is_none() && !st.phase.open;
     let mut stacks: BTreeMap<(umpire_core::hex::Hex, Faction), u32> = BTreeMap::new();
     for (i, u) in st.units.iter().enumerate() {
@@ -536,8 +560,8 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             *stacks.entry((h, d.units[i].side)).or_default() += 1;
         }
     }
-    for (c, cs) in st.commands.iter().enumerate() {
-        if let Loc::Hex(h) = cs.loc {
+    for c in d.command_ids() {
+        if let Loc::Hex(h) = st.commands[c].loc {
             // A command is never alone at rest (7.0(3), 7.6, ruling A05).
             if at_rest && st.side_at(d, h, d.commands[c].side).next().is_none() {
                 return Err(format!("{} is alone in {h}", d.commands[c].name));
@@ -561,7 +585,11 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
             ));
         }
     }
-    // Control only on marker hexes (2.5.2).
+    Ok(())
+}
+
+/// Control only on marker hexes (2.5.2).
+fn control_on_markers(d: &Data, st: &State) -> Result<(), String> {
     for (i, p) in d.places.iter().enumerate() {
         if p.owner.is_none() && st.control[i].is_some() {
             return Err(format!("{} has no marker but is controlled", p.name));
@@ -569,9 +597,6 @@ pub fn invariants(d: &Data, st: &State) -> Result<(), String> {
         if p.owner.is_some() && st.control[i].is_none() {
             return Err(format!("{} lost its marker", p.name));
         }
-    }
-    if st.finished.is_some() && (!st.queue.is_empty() || st.decision.is_some()) {
-        return Err("the game is over with work left".into());
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! rule, entry from off the map (9.0), contagion of disorganization (7.5(5)),
 //! and stacking at the end of the move (1.1).
 
-use super::data::{Data, Faction, Terrain, UnitId};
+use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::orders::{MoveSpec, Step};
 use super::state::{Loc, State};
 use super::turn::{Ctx, cname};
@@ -23,7 +23,7 @@ fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
 pub fn step_cost(
     d: &Data,
     st: &State,
-    u: usize,
+    u: UnitId,
     from: Option<Hex>,
     to: Hex,
     plain: bool,
@@ -80,7 +80,7 @@ pub fn execute(
     ctx: &mut Ctx,
     st: &mut State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     specs: &[MoveSpec],
 ) -> Result<(), RuleError> {
     let d = ctx.d;
@@ -108,7 +108,7 @@ fn may_move(
     d: &Data,
     st: &State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     u: UnitId,
     moved: &[UnitId],
 ) -> Result<(), RuleError> {
@@ -116,12 +116,12 @@ fn may_move(
     if info.side != f {
         return Err(illegal(format!("{} is not your unit", info.id), "2.4(7)"));
     }
-    if info.cmd.index() != c {
+    if info.cmd != c {
         return Err(illegal(
             format!(
                 "{} belongs to {}; {} activates only its own colour",
                 info.id,
-                cname(d, info.cmd.index()),
+                cname(d, info.cmd),
                 cname(d, c)
             ),
             "2.4(7), 5.1",
@@ -157,7 +157,7 @@ fn may_move(
 
 /// The steps a unit at `at` takes: the order's path without a repeated
 /// entry hex (`entry 1921 ...`) or the hex it stands in.
-fn steps_from(d: &Data, c: usize, at: Option<Hex>, path: &[Step]) -> Vec<Step> {
+fn steps_from(d: &Data, c: CmdId, at: Option<Hex>, path: &[Step]) -> Vec<Step> {
     let mut owned: Vec<Step> = path.to_vec();
     // `entry 1921 ...` names the entry hex after `entry`: the same step.
     if let (Some(Step::Entry), Some(Step::Hex(h))) = (owned.first(), owned.get(1))
@@ -179,12 +179,11 @@ fn move_unit(
     ctx: &mut Ctx,
     st: &mut State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     u: UnitId,
     path: &[Step],
 ) -> Result<Option<Hex>, RuleError> {
     let d = ctx.d;
-    let ui = u.index();
     let info = &d.units[u];
     let start = st.units[u].loc;
     let mut at: Option<Hex> = start.hex();
@@ -202,7 +201,7 @@ fn move_unit(
     let mut costs: Vec<String> = Vec::new();
     let mut trail = vec![at.map_or("off-map".to_string(), |h| h.to_string())];
     let mut must_stop: Option<Hex> = None;
-    let ma = d.type_of(ui).ma;
+    let ma = d.type_of(u).ma;
     for (i, s) in path.iter().enumerate() {
         if let Some(p) = must_stop {
             return Err(illegal(
@@ -212,7 +211,7 @@ fn move_unit(
         }
         let to = next_hex(d, st, c, u, start, i, s, at)?;
         let enemy = st.side_at(d, to, f.other()).next().is_some();
-        let c1 = step_cost(d, st, ui, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
+        let c1 = step_cost(d, st, u, at, to, plain, enemy).map_err(|(m, r)| illegal(m, r))?;
         spent += c1;
         costs.push(format!("{to} {c1}"));
         if spent > ma {
@@ -232,7 +231,7 @@ fn move_unit(
             must_stop = Some(to);
         }
         if st.units[u].dis && st.options.contagion_enter {
-            contagion(ctx, st, ui, to);
+            contagion(ctx, st, u, to);
         }
         trail.push(to.to_string());
         at = Some(to);
@@ -245,7 +244,7 @@ fn move_unit(
         us.stopped = true;
     }
     if st.units[u].dis && !st.options.contagion_enter {
-        contagion(ctx, st, ui, end);
+        contagion(ctx, st, u, end);
     }
     let mut focus: Vec<Hex> = start.hex().into_iter().collect();
     focus.push(end);
@@ -266,7 +265,7 @@ fn move_unit(
 fn next_hex(
     d: &Data,
     st: &State,
-    c: usize,
+    c: CmdId,
     u: UnitId,
     start: Loc,
     i: usize,
@@ -334,10 +333,10 @@ fn stacking(d: &Data, st: &State, f: Faction, ends: &BTreeSet<Hex>) -> Result<()
 
 /// 7.5(5): a disorganized unit entering a hex disorganizes the organized
 /// friendly combat units there.
-fn contagion(ctx: &mut Ctx, st: &mut State, u: usize, h: Hex) {
+fn contagion(ctx: &mut Ctx, st: &mut State, u: UnitId, h: Hex) {
     let d = ctx.d;
     let side = d.units[u].side;
-    let hit: Vec<usize> = st
+    let hit: Vec<UnitId> = st
         .side_at(d, h, side)
         .filter(|x| *x != u && !st.units[*x].dis)
         .collect();

@@ -210,7 +210,7 @@ type Class = (CmdId, u8, u32, u8, bool, Option<Hex>, bool);
 
 /// Units that look the same for a decision (same command, type, strength,
 /// steps, disorganization and place): choosing between them is no choice.
-fn class(d: &Data, st: &State, u: usize) -> Class {
+fn class(d: &Data, st: &State, u: UnitId) -> Class {
     let loc = st.units[u].loc;
     (
         d.units[u].cmd,
@@ -228,7 +228,7 @@ fn class(d: &Data, st: &State, u: usize) -> Class {
 pub fn loss_allocations(d: &Data, st: &State, pool: &[UnitId], steps: u8) -> Vec<Vec<UnitId>> {
     let cap: Vec<(UnitId, u8)> = pool
         .iter()
-        .map(|u| (*u, st.steps_left(d, u.index())))
+        .map(|u| (*u, st.steps_left(d, *u)))
         .filter(|(_, s)| *s > 0)
         .collect();
     let total: u32 = cap.iter().map(|(_, s)| u32::from(*s)).sum();
@@ -266,7 +266,7 @@ pub fn distinct_allocations(d: &Data, st: &State, all: &[Vec<UnitId>]) -> Vec<Ve
     let mut seen: Vec<Vec<Class>> = Vec::new();
     let mut out = Vec::new();
     for a in all {
-        let mut key: Vec<Class> = a.iter().map(|u| class(d, st, u.index())).collect();
+        let mut key: Vec<Class> = a.iter().map(|u| class(d, st, *u)).collect();
         key.sort();
         if !seen.contains(&key) {
             seen.push(key);
@@ -290,7 +290,7 @@ pub fn choose_losses(
     let steps = all.first().map_or(0, Vec::len);
     let mut claimed: Vec<UnitId> = Vec::new();
     for u in priority {
-        let left = st.steps_left(d, u.index()) as usize;
+        let left = st.steps_left(d, *u) as usize;
         for _ in 0..left {
             if claimed.len() < steps && claimed.iter().filter(|x| *x == u).count() < left {
                 claimed.push(*u);
@@ -325,7 +325,7 @@ pub fn choose_losses(
             }
             seen.push(*u);
             let hits = a.iter().filter(|x| *x == u).count() as u8;
-            let ui = u.index();
+            let ui = *u;
             if hits >= st.steps_left(d, ui) {
                 lost += st.cs(d, ui);
                 elim += 1;
@@ -349,12 +349,12 @@ pub fn choose_losses(
 }
 
 /// The units of a command that may rout (7.6(1)): any survivor, on the map or off.
-pub fn rout_options(d: &Data, st: &State, cmd: usize) -> Vec<UnitId> {
-    st.alive(d, cmd).map(UnitId::at).collect()
+pub fn rout_options(d: &Data, st: &State, cmd: CmdId) -> Vec<UnitId> {
+    st.alive(d, cmd).collect()
 }
 
 /// Distance from a unit to the nearest enemy combat unit (off-map: far).
-fn enemy_distance(d: &Data, st: &State, u: usize) -> u32 {
+fn enemy_distance(d: &Data, st: &State, u: UnitId) -> u32 {
     let Some(h) = st.units[u].loc.hex() else {
         return 999;
     };
@@ -381,7 +381,7 @@ pub fn choose_rout(
         return Some(*u);
     }
     options.iter().copied().min_by_key(|u| {
-        let ui = u.index();
+        let ui = *u;
         (
             st.cs(d, ui),
             !st.units[ui].reduced,
@@ -402,7 +402,7 @@ pub fn distinct_routs(d: &Data, st: &State, options: &[UnitId]) -> Vec<UnitId> {
 
 /// Where a lone command may go (7.0(3), 7.6): hexes with a combat unit of its
 /// colour, keeping one command a side per hex where possible (ruling A13).
-pub fn displace_options(d: &Data, st: &State, cmd: usize) -> Vec<Hex> {
+pub fn displace_options(d: &Data, st: &State, cmd: CmdId) -> Vec<Hex> {
     let side = d.commands[cmd].side;
     let mut hexes: Vec<Hex> = st
         .alive(d, cmd)
@@ -423,7 +423,7 @@ pub fn displace_options(d: &Data, st: &State, cmd: usize) -> Vec<Hex> {
 pub fn choose_displace(
     d: &Data,
     st: &State,
-    cmd: usize,
+    cmd: CmdId,
     options: &[Hex],
     prefs: &[Hex],
 ) -> Option<Hex> {

@@ -408,7 +408,7 @@ impl State {
     }
 
     /// A unit's current combat strength (2.4(3)).
-    pub fn cs(&self, d: &Data, u: usize) -> u32 {
+    pub fn cs(&self, d: &Data, u: UnitId) -> u32 {
         if self.units[u].reduced {
             d.units[u].reduced
         } else {
@@ -417,7 +417,7 @@ impl State {
     }
 
     /// Steps the unit has left (2.4(2)).
-    pub fn steps_left(&self, d: &Data, u: usize) -> u8 {
+    pub fn steps_left(&self, d: &Data, u: UnitId) -> u8 {
         match self.units[u].loc {
             Loc::Gone | Loc::Out => 0,
             _ => d.units[u].steps - u8::from(self.units[u].reduced),
@@ -425,12 +425,12 @@ impl State {
     }
 
     /// Units on the map at a hex.
-    pub fn units_at(&self, h: Hex) -> impl Iterator<Item = usize> + '_ {
+    pub fn units_at(&self, h: Hex) -> impl Iterator<Item = UnitId> + '_ {
         self.units
             .iter()
             .enumerate()
             .filter(move |(_, u)| u.loc == Loc::Hex(h))
-            .map(|(i, _)| i)
+            .map(|(i, _)| UnitId::at(i))
     }
 
     /// Combat units of a side at a hex.
@@ -439,7 +439,7 @@ impl State {
         d: &'a Data,
         h: Hex,
         f: Faction,
-    ) -> impl Iterator<Item = usize> + 'a {
+    ) -> impl Iterator<Item = UnitId> + 'a {
         self.units_at(h).filter(move |u| d.units[*u].side == f)
     }
 
@@ -449,25 +449,23 @@ impl State {
         d: &'a Data,
         h: Hex,
         f: Faction,
-    ) -> impl Iterator<Item = usize> + 'a {
+    ) -> impl Iterator<Item = CmdId> + 'a {
         self.commands
             .iter()
             .enumerate()
             .filter(move |(i, c)| c.loc == Loc::Hex(h) && d.commands[*i].side == f)
-            .map(|(i, _)| i)
+            .map(|(i, _)| CmdId::at(i))
     }
 
     /// Units of a command still in play (not eliminated, not out of play).
-    pub fn alive<'a>(&'a self, d: &'a Data, cmd: usize) -> impl Iterator<Item = usize> + 'a {
-        let cmd = CmdId::at(cmd);
-        (0..self.units.len()).filter(move |u| {
+    pub fn alive<'a>(&'a self, d: &'a Data, cmd: CmdId) -> impl Iterator<Item = UnitId> + 'a {
+        d.unit_ids().filter(move |u| {
             d.units[*u].cmd == cmd && matches!(self.units[*u].loc, Loc::Hex(_) | Loc::OffMap)
         })
     }
 
     /// Combat units of a command eliminated so far (7.6, 8.0).
-    pub fn eliminated(&self, d: &Data, cmd: usize) -> u8 {
-        let cmd = CmdId::at(cmd);
+    pub fn eliminated(&self, d: &Data, cmd: CmdId) -> u8 {
         self.units
             .iter()
             .enumerate()
@@ -476,7 +474,7 @@ impl State {
     }
 
     /// Every combat unit of the command is eliminated (8.0, ruling A46).
-    pub fn wiped(&self, d: &Data, cmd: usize) -> bool {
+    pub fn wiped(&self, d: &Data, cmd: CmdId) -> bool {
         self.alive(d, cmd).next().is_none() && self.eliminated(d, cmd) > 0
     }
 

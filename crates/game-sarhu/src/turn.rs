@@ -49,7 +49,7 @@ fn illegal(message: impl Into<String>, rule: &str) -> RuleError {
 }
 
 /// The name of a command, for messages.
-pub fn cname(d: &Data, c: usize) -> &str {
+pub fn cname(d: &Data, c: CmdId) -> &str {
     &d.commands[c].name
 }
 
@@ -135,7 +135,7 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
         } => {
             require_phase(ctx.d, st, f)?;
             only_command(ctx.d, st)?;
-            activate(ctx, st, f, cmd.index(), action, false, *double, *place)
+            activate(ctx, st, f, *cmd, action, false, *double, *place)
         }
         Order::Then { cmd, action, place } => then_order(ctx, st, f, *cmd, action, *place),
         Order::Pass { cmd, more } => pass_order(ctx, st, f, *cmd, *more),
@@ -157,7 +157,7 @@ fn only_command(d: &Data, st: &State) -> Result<(), RuleError> {
         illegal(
             format!(
                 "{}'s double action is open: send `then ACTION` or `end`",
-                cname(d, c.index())
+                cname(d, c)
             ),
             "5.0(3)",
         )
@@ -165,7 +165,7 @@ fn only_command(d: &Data, st: &State) -> Result<(), RuleError> {
         illegal(
             format!(
                 "only one command acts in an action phase; this one is {}'s",
-                cname(d, c.index())
+                cname(d, c)
             ),
             "1.0, 4.2",
         )
@@ -199,12 +199,12 @@ fn then_order(
         return Err(illegal(
             format!(
                 "the second action must be {}'s, who made the first",
-                cname(d, c.index())
+                cname(d, c)
             ),
             "5.0(3)",
         ));
     }
-    activate(ctx, st, f, c.index(), action, true, Double::No, place)
+    activate(ctx, st, f, c, action, true, Double::No, place)
 }
 
 /// `pass [COMMAND] [N|rest]`: the phase passed, and later ones queued (4.2.4).
@@ -224,7 +224,6 @@ fn pass_order(
         ));
     }
     if let Some(c) = cmd {
-        let c = c.index();
         if d.commands[c].side != f {
             return Err(illegal(
                 format!("{} is not your command", cname(d, c)),
@@ -235,7 +234,7 @@ fn pass_order(
             return Err(illegal(format!("{} is defeated", cname(d, c)), "7.6"));
         }
     }
-    do_pass(ctx, st, f, cmd.map(CmdId::index), false);
+    do_pass(ctx, st, f, cmd, false);
     st.passes[f.index()] = more;
     st.queue.push_back(Work::EndPhase);
     run(ctx, st)
@@ -256,11 +255,11 @@ fn end_order(
     if let Some((pc, h)) = place {
         if pc.is_some_and(|x| x != c) {
             return Err(illegal(
-                format!("only {} was activated this phase", cname(d, c.index())),
+                format!("only {} was activated this phase", cname(d, c)),
                 "2.3(3)",
             ));
         }
-        check_place(d, st, c.index(), h)?;
+        check_place(d, st, c, h)?;
         st.phase.place = Some(h);
     }
     st.phase.open = false;
@@ -282,7 +281,7 @@ pub fn cannot_activate(
     d: &Data,
     st: &State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     second: bool,
     double: bool,
 ) -> Option<(String, &'static str)> {
@@ -325,7 +324,7 @@ pub fn cannot_activate(
 }
 
 /// Checks a command placement (2.3(3), 6.0(5), 1.1).
-pub fn check_place(d: &Data, st: &State, c: usize, h: Hex) -> Result<(), RuleError> {
+pub fn check_place(d: &Data, st: &State, c: CmdId, h: Hex) -> Result<(), RuleError> {
     let side = d.commands[c].side;
     if !st.alive(d, c).any(|u| st.units[u].loc == Loc::Hex(h)) {
         return Err(illegal(
@@ -350,10 +349,10 @@ pub fn check_place(d: &Data, st: &State, c: usize, h: Hex) -> Result<(), RuleErr
 /// The units a command activates (4.2.1, 5.0(1)): its colour's combat units in
 /// or next to the command unit or to another unit so activated; off-map units
 /// count once the command may enter (ruling A10).
-pub fn chain(d: &Data, st: &State, c: usize) -> Vec<UnitId> {
+pub fn chain(d: &Data, st: &State, c: CmdId) -> Vec<UnitId> {
     let mut on: Vec<(UnitId, Hex)> = st
         .alive(d, c)
-        .filter_map(|u| st.units[u].loc.hex().map(|h| (UnitId::at(u), h)))
+        .filter_map(|u| st.units[u].loc.hex().map(|h| (u, h)))
         .collect();
     let mut out: Vec<UnitId> = Vec::new();
     let mut reach: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
@@ -373,11 +372,7 @@ pub fn chain(d: &Data, st: &State, c: usize) -> Vec<UnitId> {
         }
     }
     if st.turn >= d.commands[c].entry_turn {
-        out.extend(
-            st.alive(d, c)
-                .filter(|u| st.units[*u].loc == Loc::OffMap)
-                .map(UnitId::at),
-        );
+        out.extend(st.alive(d, c).filter(|u| st.units[*u].loc == Loc::OffMap));
     }
     out.sort();
     out
@@ -388,7 +383,7 @@ fn activate(
     ctx: &mut Ctx,
     st: &mut State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     action: &Action,
     second: bool,
     double: Double,
@@ -410,7 +405,7 @@ fn activate(
     } else if st.options.limit_two {
         cs.acts += 1;
     }
-    st.phase.cmd = Some(CmdId::at(c));
+    st.phase.cmd = Some(c);
     st.phase.actions += 1;
     st.phase.open = false;
     if double != Double::No {
@@ -457,7 +452,7 @@ fn afford(
     d: &Data,
     st: &State,
     f: Faction,
-    c: usize,
+    c: CmdId,
     action: &Action,
     ap: u32,
     double: Double,
@@ -501,7 +496,7 @@ fn afford(
 
 /// Rally (4.2.3, 7.5(3)): every activated unit on the map loses its
 /// disorganization.
-fn rally(ctx: &mut Ctx, st: &mut State, c: usize) {
+fn rally(ctx: &mut Ctx, st: &mut State, c: CmdId) {
     let d = ctx.d;
     // 4.2.3, 7.5(3): every activated unit loses its disorganization.
     let mut n = Vec::new();
@@ -532,7 +527,7 @@ fn rally(ctx: &mut Ctx, st: &mut State, c: usize) {
     );
 }
 
-fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<usize>, queued: bool) {
+fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<CmdId>, queued: bool) {
     let d = ctx.d;
     st.ap[f.index()] = st.ap[f.index()].saturating_sub(d.values.ap_pass);
     let mut text = format!(
@@ -580,10 +575,10 @@ fn step(ctx: &mut Ctx, st: &mut State, w: Work) -> Result<Flow, RuleError> {
             priority,
         } => return Ok(combat::losses(ctx, st, side, hex, pool, steps, priority)),
         Work::AfterCombat { before } => combat::after_combat(d, st, &before),
-        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd.index(), dice)?,
-        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd.index())),
+        Work::Retreat { cmd, dice } => combat::retreat(ctx, st, cmd, dice)?,
+        Work::Rout { cmd } => return Ok(combat::rout(ctx, st, cmd)),
         Work::Displace => combat::find_lone(ctx, st),
-        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd.index())),
+        Work::DisplaceCmd { cmd } => return Ok(combat::displace(ctx, st, cmd)),
         Work::Control => update_control(ctx, st),
         Work::EndAction => end_action(ctx, st),
         Work::EndPhase => end_phase(ctx, st),
@@ -613,7 +608,7 @@ pub fn update_control(ctx: &mut Ctx, st: &mut State) {
     }
 }
 
-fn place_command(ctx: &mut Ctx, st: &mut State, c: usize, h: Hex, why: &str) {
+fn place_command(ctx: &mut Ctx, st: &mut State, c: CmdId, h: Hex, why: &str) {
     let from = st.commands[c].loc.hex();
     st.commands[c].loc = Loc::Hex(h);
     let mut focus = vec![h];
@@ -626,9 +621,9 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
     if st.phase.actions == 1 && st.phase.double && st.ap[f.index()] > 0 {
         if st.options.place_between
             && let (Some(c), Some(h)) = (st.phase.cmd, st.phase.place.take())
-            && check_place(ctx.d, st, c.index(), h).is_ok()
+            && check_place(ctx.d, st, c, h).is_ok()
         {
-            place_command(ctx, st, c.index(), h, " between its actions (ruling A04)");
+            place_command(ctx, st, c, h, " between its actions (ruling A04)");
         }
         st.phase.open = true;
         st.phase.fought.clear();
@@ -640,7 +635,7 @@ fn end_action(ctx: &mut Ctx, st: &mut State) {
 fn end_phase(ctx: &mut Ctx, st: &mut State) {
     let d = ctx.d;
     st.phase.open = false;
-    if let Some(c) = st.phase.cmd.map(CmdId::index) {
+    if let Some(c) = st.phase.cmd {
         if let Some(h) = st.phase.place.take() {
             match check_place(d, st, c, h) {
                 Ok(()) => place_command(ctx, st, c, h, " (2.3(3))"),
@@ -843,23 +838,23 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
             combat::apply_losses(ctx, st, &mine);
         }
         (Decision::Rout { cmd, .. }, Order::Rout(u)) => {
-            let opts = standing::rout_options(d, st, cmd.index());
+            let opts = standing::rout_options(d, st, *cmd);
             if !opts.contains(u) {
                 return Err(illegal(
                     format!(
                         "the unit that routs must be one of {}'s surviving units",
-                        cname(d, cmd.index())
+                        cname(d, *cmd)
                     ),
                     "7.6(1)",
                 ));
             }
             st.decision = None;
-            combat::do_rout(ctx, st, cmd.index(), *u);
+            combat::do_rout(ctx, st, *cmd, *u);
         }
         (Decision::Displace { cmd, options, .. }, Order::Displace { cmd: c, to }) => {
             if c != cmd {
                 return Err(illegal(
-                    format!("the question is where {} goes", cname(d, cmd.index())),
+                    format!("the question is where {} goes", cname(d, *cmd)),
                     "7.0(3)",
                 ));
             }
@@ -868,14 +863,14 @@ fn answer(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Result<()
                 return Err(illegal(
                     format!(
                         "{} goes to a hex with a combat unit of its colour: {}",
-                        cname(d, cmd.index()),
+                        cname(d, *cmd),
                         hs.join(" ")
                     ),
                     "7.0(3), 7.6",
                 ));
             };
             st.decision = None;
-            place_command(ctx, st, cmd.index(), h, " (displaced, 7.0(3))");
+            place_command(ctx, st, *cmd, h, " (displaced, 7.0(3))");
         }
         (Decision::Initiative { side }, Order::Initiative(a)) => {
             let first = match a {
@@ -919,7 +914,7 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
             format!("losses {}", ids.join(" "))
         }
         Decision::Rout { cmd, .. } => {
-            let opts = standing::rout_options(d, st, cmd.index());
+            let opts = standing::rout_options(d, st, *cmd);
             match standing::choose_rout(d, st, &opts, &s.rout_priority) {
                 Some(u) => format!("rout {}", d.units[u].id),
                 None => String::new(),
@@ -932,7 +927,7 @@ pub fn default_answer(d: &Data, st: &State, q: &Decision) -> String {
                 .find(|(c, _)| c == cmd)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
-            match standing::choose_displace(d, st, cmd.index(), options, &prefs) {
+            match standing::choose_displace(d, st, *cmd, options, &prefs) {
                 Some(h) => format!("displace {} {h}", d.commands[*cmd].id),
                 None => String::new(),
             }

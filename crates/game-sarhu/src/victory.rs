@@ -1,12 +1,12 @@
 //! Victory conditions (8.0), checked at the end of every turn (ruling A45).
 
-use super::data::{Data, Faction};
+use super::data::{CmdId, Data, Faction};
 use super::state::State;
 use umpire_core::ruleset::{Outcome, Side};
 
 /// Troops (commands) of a side whose every combat unit is eliminated (8.0, ruling A46).
-pub fn wiped(d: &Data, st: &State, f: Faction) -> Vec<usize> {
-    (0..d.commands.len())
+pub fn wiped(d: &Data, st: &State, f: Faction) -> Vec<CmdId> {
+    d.command_ids()
         .filter(|c| d.commands[*c].side == f && st.wiped(d, *c))
         .collect()
 }
@@ -17,7 +17,7 @@ fn side(f: Faction) -> Side {
 
 /// The result, if the game ends now. `last` is the end of turn 5.
 pub fn check(d: &Data, st: &State, last: bool) -> Option<Outcome> {
-    let names = |cs: &[usize]| {
+    let names = |cs: &[CmdId]| {
         cs.iter()
             .map(|c| d.commands[*c].name.as_str())
             .collect::<Vec<_>>()

@@ -2,7 +2,7 @@
 //! lines. Strike on Sarhu has no hidden information (every counter is face-up),
 //! so both sides see the same.
 
-use super::data::{Data, Faction};
+use super::data::{Data, Faction, UnitId};
 use super::state::{Loc, PassQueue, State};
 use super::turn::cname;
 use super::victory;
@@ -10,7 +10,7 @@ use umpire_core::board::{Board, Cell, Edge, EdgeKind, HexBoard, Legend, Unit, Un
 use umpire_core::ruleset::View;
 
 /// A combat unit on the board: its id, side, and marks (reduced, disorganized).
-pub fn unit(d: &Data, st: &State, u: usize) -> Unit {
+pub fn unit(d: &Data, st: &State, u: UnitId) -> Unit {
     Unit::new(d.units[u].id.clone())
         .side(d.units[u].side.mark())
         .colour(d.commands[d.units[u].cmd].colour.clone())
@@ -19,7 +19,7 @@ pub fn unit(d: &Data, st: &State, u: usize) -> Unit {
 }
 
 /// How a combat unit is printed: its id, `'` when reduced, `*` when disorganized.
-pub fn unit_label(d: &Data, st: &State, u: usize) -> String {
+pub fn unit_label(d: &Data, st: &State, u: UnitId) -> String {
     unit(d, st, u).label()
 }
 
@@ -145,7 +145,8 @@ fn counter_legend(d: &Data, st: &State, b: &mut HexBoard) {
         "ds.c1'*",
         "a combat unit: ' reduced (flipped), * disorganized",
     ));
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         b.legend.push(Legend::new(
             info.id.to_uppercase(),
             format!(
@@ -156,8 +157,9 @@ fn counter_legend(d: &Data, st: &State, b: &mut HexBoard) {
                 info.cs
             ),
         ));
-        for (u, ui) in d.units.iter().enumerate() {
-            if ui.cmd.index() != c || st.units[u].loc == Loc::Out {
+        for u in d.unit_ids() {
+            let ui = &d.units[u];
+            if ui.cmd != c || st.units[u].loc == Loc::Out {
                 continue;
             }
             let t = d.type_of(u);
@@ -185,7 +187,8 @@ fn counter_legend(d: &Data, st: &State, b: &mut HexBoard) {
 
 /// Units not yet entered (9.0) and those eliminated, by side.
 fn off_map(d: &Data, st: &State, b: &mut HexBoard) {
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         let off: Vec<String> = st
             .alive(d, c)
             .filter(|u| st.units[*u].loc == Loc::OffMap)
@@ -208,7 +211,8 @@ fn off_map(d: &Data, st: &State, b: &mut HexBoard) {
         }
     }
     for f in Faction::ALL {
-        let gone: Vec<&str> = (0..d.units.len())
+        let gone: Vec<&str> = d
+            .unit_ids()
             .filter(|u| d.units[*u].side == f && st.units[*u].loc == Loc::Gone)
             .map(|u| d.units[u].id.as_str())
             .collect();
@@ -284,7 +288,7 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
     if let Some(c) = st.phase.cmd.filter(|_| st.phase.open) {
         v.push(format!(
             "{}'s double action is open: its second action, or `end`.",
-            cname(d, c.index())
+            cname(d, c)
         ));
     }
     if let Some(q) = &st.decision {
@@ -299,7 +303,8 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
 /// Where each of the side's commands is, and its markers (2.3, 2.5.5).
 fn commands_line(d: &Data, st: &State, f: Faction) -> String {
     let mut parts = Vec::new();
-    for (c, info) in d.commands.iter().enumerate() {
+    for c in d.command_ids() {
+        let info = &d.commands[c];
         if info.side != f {
             continue;
         }
@@ -324,7 +329,8 @@ fn commands_line(d: &Data, st: &State, f: Faction) -> String {
 
 /// The side's eliminated combat units, and its commands whose troops are wiped out.
 fn eliminated_line(d: &Data, st: &State, f: Faction) -> Option<String> {
-    let gone: Vec<&str> = (0..d.units.len())
+    let gone: Vec<&str> = d
+        .unit_ids()
         .filter(|u| d.units[*u].side == f && st.units[*u].loc == Loc::Gone)
         .map(|u| d.units[u].id.as_str())
         .collect();

@@ -6,30 +6,6 @@
 use crate::kit as ac_harness;
 use ac_harness::*;
 
-fn cell_text(c: &NegCell) -> String {
-    let mut v = Vec::new();
-    if c.treaty {
-        v.push("T");
-    }
-    if c.conditional {
-        v.push("T1");
-    }
-    if c.enemy {
-        v.push("E");
-    }
-    if c.outrage {
-        v.push("R");
-    }
-    if c.agent_lost {
-        v.push("X");
-    }
-    if v.is_empty() {
-        "-".into()
-    } else {
-        v.join("+")
-    }
-}
-
 // 15.62: the Ultimatum Table, cell by cell as printed (the printed empty cell
 // between the 7th and 8th values dropped, ruling A6).
 #[test]
@@ -49,7 +25,7 @@ fn the_ultimatum_table_is_reproduced_cell_by_cell() {
     assert_eq!(d.ultimatum.len(), 8);
     for (row, cells) in printed.iter().enumerate() {
         for (col, want) in cells.iter().enumerate() {
-            let got = cell_text(&d.ultimatum[row][col]);
+            let got = umpire_ac::negotiate::describe(&d.ultimatum[row][col]);
             assert_eq!(got, *want, "die row {row}, column {col}");
         }
     }

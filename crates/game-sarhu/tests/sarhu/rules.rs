@@ -12,7 +12,7 @@ use umpire_core::game::Verdict;
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{AwaitKind, Event, Ruleset, Setup, Side};
-use umpire_sarhu::data::{OOB_TOML, TABLES_TOML, UnitId};
+use umpire_sarhu::data::{CmdId, OOB_TOML, TABLES_TOML, UnitId};
 use umpire_sarhu::state::{Decision, Loc, State};
 use umpire_sarhu::{Faction, Sarhu, combat};
 
@@ -64,8 +64,8 @@ impl T {
             .unit_index(id)
             .unwrap_or_else(|| panic!("no unit {id}"))
     }
-    fn cmd(&self, id: &str) -> usize {
-        self.r.data().command_index(id).unwrap()
+    fn cmd(&self, id: &str) -> CmdId {
+        CmdId::at(self.r.data().command_index(id).unwrap())
     }
     /// Puts a unit or command (upper-case id) on a hex.
     fn put(&mut self, ids: &str, hex: &str) {
