@@ -545,3 +545,41 @@ fn a_distant_plain_picture_counts_the_pieces_of_each_kind() {
     }
     assert!(counted >= 3, "the opening has groups of pieces: {counted}");
 }
+
+/// A Distant Plain's picture puts the spaces where Afghanistan and Pakistan
+/// have them: Herat west of Kabul, Badakhshan north and Balochistan south of
+/// Kandahar, the Northwest Frontier east of Kabul.
+#[test]
+fn a_distant_plain_picture_lays_the_spaces_out_as_the_map_of_the_region() {
+    let sides = ["coalition", "government", "taliban", "warlords"];
+    let t = table("adp", "standin", &sides, &[]);
+    let viewer = umpire::core::ruleset::Viewer::Public;
+    let board = t.game.ruleset().view(t.game.state(), viewer).board.unwrap();
+    let svg = umpire::render::svg::svg(&board, &[]);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let at = |name: &str| -> (f64, f64) {
+        let t = doc
+            .descendants()
+            .find(|n| n.has_tag_name("text") && n.text() == Some(name))
+            .unwrap_or_else(|| panic!("{name} drawn"));
+        let num = |a: &str| t.attribute(a).unwrap().parse::<f64>().unwrap();
+        (num("x"), num("y"))
+    };
+    let (herat, kabul, kandahar) = (at("Herat"), at("Kabul"), at("Kandahar"));
+    assert!(herat.0 < kabul.0, "Herat {herat:?} west of Kabul {kabul:?}");
+    assert!(
+        at("Badakhshan").1 < kandahar.1,
+        "Badakhshan north of Kandahar"
+    );
+    assert!(
+        at("Balochistan").1 > kandahar.1,
+        "Balochistan south of Kandahar"
+    );
+    assert!(
+        at("Northwest Frontier").0 > kabul.0,
+        "the Frontier east of Kabul"
+    );
+    // A road lies between its towns.
+    let road = at("Kandahar-Kabul");
+    assert!(kandahar.1 > road.1 && road.1 > kabul.1, "{road:?}");
+}

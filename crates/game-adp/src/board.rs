@@ -40,6 +40,7 @@ pub fn board(d: &Data, st: &State) -> Board {
                 .push(Link::new(SpaceId(u16::from(id.0)), SpaceId(u16::from(a.0))));
         }
     }
+    b.positions = super::places::positions(d);
     b.tracks = tracks(d, st);
     b.legend = vec![
         Legend::new("C", "Coalition (control: COIN)"),

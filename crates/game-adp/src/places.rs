@@ -25,7 +25,10 @@ struct Place {
     id: String,
     lat: f64,
     lon: f64,
-    #[allow(dead_code, reason = "the provenance tag: read by people, kept by the parser")]
+    #[allow(
+        dead_code,
+        reason = "the provenance tag: read by people, kept by the parser"
+    )]
     src: String,
 }
 
@@ -74,7 +77,11 @@ mod tests {
         for p in &file.place {
             assert!(p.src.starts_with("public: "), "{}: {}", p.id, p.src);
             // Afghanistan and the Pakistani border provinces.
-            assert!((29.0..39.0).contains(&p.lat) && (60.0..73.0).contains(&p.lon), "{}", p.id);
+            assert!(
+                (29.0..39.0).contains(&p.lat) && (60.0..73.0).contains(&p.lon),
+                "{}",
+                p.id
+            );
         }
     }
 }
