@@ -376,6 +376,48 @@ mod tests {
         }
     }
 
+    /// Each problem is a case a caller can tell apart, with its old text.
+    #[test]
+    fn each_problem_is_its_own_case() {
+        let problem = |text: &str| Config::from_text(text).unwrap_err();
+        assert!(matches!(
+            problem("[limits]\nbatch = 0\n"),
+            ConfigProblem::NoBatch
+        ));
+        assert!(matches!(
+            problem("[limits]\nmax_mail_bytes = 10\n"),
+            ConfigProblem::MailBytes(10)
+        ));
+        assert!(matches!(
+            problem("[intake]\nkind = \"imap\"\n"),
+            ConfigProblem::NoImap
+        ));
+        assert!(matches!(
+            problem("[delivery]\nkind = \"pigeon\"\n"),
+            ConfigProblem::DeliveryKind(k) if k == "pigeon"
+        ));
+        assert!(matches!(
+            problem("[umpire]\naddress = \"x\"\n"),
+            ConfigProblem::Address(_)
+        ));
+        assert!(matches!(
+            problem("[umpire]\nname = \"\"\n"),
+            ConfigProblem::NameLength(_)
+        ));
+        assert!(matches!(
+            problem("[limits]\nbatch = \"x\"\n"),
+            ConfigProblem::Toml(_)
+        ));
+        assert_eq!(
+            problem("[delivery]\nkind = \"pigeon\"\n").to_string(),
+            "[delivery] kind = \"pigeon\": known kinds are file and smtp"
+        );
+        assert_eq!(
+            problem("[umpire]\naddress = \"x\"\n").to_string(),
+            "[umpire] address: \"x\" is not a usable mail address: no @"
+        );
+    }
+
     #[test]
     fn typos_are_named() {
         let dir = tempfile::tempdir().unwrap();

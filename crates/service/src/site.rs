@@ -311,3 +311,26 @@ impl Umpire {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reserved id names the file it would stand for, whatever its case.
+    #[test]
+    fn a_reserved_id_names_the_file_it_would_be() {
+        let e = check_site_id("Index.HTML").unwrap_err();
+        assert_eq!(
+            e,
+            SiteIdError {
+                id: "Index.HTML".into(),
+                reserved: "index.html"
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "game id \"Index.HTML\": index.html is a file of the public game pages; choose another id"
+        );
+        assert!(check_site_id("g1").is_ok());
+    }
+}
