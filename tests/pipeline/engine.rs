@@ -207,7 +207,7 @@ fn promise_3_a_tampered_roll_fails_naming_the_entry() {
     assert_eq!(err.seq, 3);
     assert!(
         matches!(
-            err.error,
+            *err.error,
             StepError::Fault(EngineFault::Rolls(RollMismatch::Tampered { number: 1, .. }))
         ),
         "{err}"
@@ -253,7 +253,7 @@ fn promise_3_a_swapped_commitment_fails_naming_the_entry() {
         .err()
         .expect("must fail");
     assert_eq!(err.seq, 2, "the first reveal no longer hashes to k0: {err}");
-    assert_eq!(err.error, StepError::ChainTampered(1), "{err}");
+    assert_eq!(*err.error, StepError::ChainTampered(1), "{err}");
     assert!(err.to_string().contains("commitment"), "{err}");
 }
 
@@ -434,6 +434,6 @@ fn a_new_dice_chain_takes_over_and_verifies() {
     )
     .err()
     .unwrap();
-    assert!(matches!(err.error, StepError::ChainTampered(_)), "{err}");
+    assert!(matches!(*err.error, StepError::ChainTampered(_)), "{err}");
     assert!(err.to_string().contains("does not hash back"), "{err}");
 }

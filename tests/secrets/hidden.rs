@@ -615,7 +615,7 @@ fn a_deadline_default_closes_a_sealed_round_and_the_round_verifies() {
     .unwrap();
     assert_eq!(err.seq, round);
     assert!(
-        matches!(err.error, umpire::core::game::StepError::RoundMoves { .. }),
+        matches!(*err.error, umpire::core::game::StepError::RoundMoves { .. }),
         "{err}"
     );
     assert!(err.to_string().contains("sealed entries held"), "{err}");

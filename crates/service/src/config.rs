@@ -18,8 +18,9 @@ pub enum ConfigError {
     #[error("{path}: {problem}")]
     Invalid {
         path: String,
+        /// Boxed: a TOML error is large, and every `ServiceError` carries room for it.
         #[source]
-        problem: ConfigProblem,
+        problem: Box<ConfigProblem>,
     },
 }
 
@@ -252,7 +253,7 @@ impl Config {
         };
         Config::from_text(&text).map_err(|problem| ConfigError::Invalid {
             path: path.display().to_string(),
-            problem,
+            problem: Box::new(problem),
         })
     }
 

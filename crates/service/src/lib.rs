@@ -69,7 +69,7 @@ pub enum ServiceError {
     SiteId(#[from] site::SiteIdError),
     /// A new game's opening or deal does not start it.
     #[error(transparent)]
-    Create(umpire_core::game::StepError),
+    Create(Box<umpire_core::game::StepError>),
     /// The admin's act cannot be carried out in game `game`.
     #[error("game {game}: {source}")]
     Admin {
@@ -82,7 +82,7 @@ pub enum ServiceError {
     Upgrade {
         game: String,
         #[source]
-        source: umpire_core::game::UpgradeError,
+        source: Box<umpire_core::game::UpgradeError>,
     },
     /// Game `game`'s record does not replay.
     #[error("game {game}: {source}")]

@@ -278,7 +278,7 @@ impl Umpire {
             .upgrade(diverged_at, why, &rfc3339(now))
             .map_err(|source| ServiceError::Upgrade {
                 game: id.to_string(),
-                source,
+                source: Box::new(source),
             })?;
         let text = text.replace("{seq}", &seq.to_string());
         let mut mails: Vec<Unsealed> = Vec::new();

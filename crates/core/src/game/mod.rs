@@ -207,12 +207,13 @@ pub enum Verdict {
     Unavailable(EngineFault),
 }
 
-/// The record does not replay: entry `seq`, and what is wrong with it.
+/// The record does not replay: entry `seq`, and what is wrong with it
+/// (boxed: a replay's `Result` stays small on its hot path).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("entry {seq}: {error}")]
 pub struct ReplayError {
     pub seq: u64,
-    pub error: StepError,
+    pub error: Box<StepError>,
 }
 
 impl ReplayError {
@@ -220,7 +221,7 @@ impl ReplayError {
     pub fn at(seq: u64, error: impl Into<StepError>) -> ReplayError {
         ReplayError {
             seq,
-            error: error.into(),
+            error: Box::new(error.into()),
         }
     }
 }

@@ -159,7 +159,7 @@ impl Game {
                 from,
                 to,
                 seq: e.seq,
-                error: e.error,
+                error: *e.error,
             },
         }
     }
