@@ -964,7 +964,7 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
             match r.signature {
                 Some(Ok(())) => println!("  signature: good"),
                 Some(Err(e)) => {
-                    println!("  signature: BAD: {e}");
+                    println!("  signature: BAD: {}", e.reason);
                     return Ok(1);
                 }
                 None => println!(

@@ -5,7 +5,9 @@ use umpire_testkit as common;
 
 use common::{key, table};
 use umpire::core::dice::{self, Dice};
-use umpire::core::game::{Game, RejectKind, ReplayMode, Verdict};
+use umpire::core::game::{
+    EngineFault, Game, RecommitError, RejectKind, ReplayMode, RollMismatch, StepError, Verdict,
+};
 use umpire::core::hash::sha256;
 use umpire::core::record::{Body, Record, entry_hash};
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -203,7 +205,14 @@ fn promise_3_a_tampered_roll_fails_naming_the_entry() {
         .err()
         .expect("must fail");
     assert_eq!(err.seq, 3);
-    assert!(err.message.contains("tampered"), "{}", err.message);
+    assert!(
+        matches!(
+            *err.error,
+            StepError::Fault(EngineFault::Rolls(RollMismatch::Tampered { number: 1, .. }))
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("tampered"), "{err}");
 }
 
 #[test]
@@ -244,7 +253,8 @@ fn promise_3_a_swapped_commitment_fails_naming_the_entry() {
         .err()
         .expect("must fail");
     assert_eq!(err.seq, 2, "the first reveal no longer hashes to k0: {err}");
-    assert!(err.message.contains("commitment"), "{}", err.message);
+    assert_eq!(*err.error, StepError::ChainTampered(1), "{err}");
+    assert!(err.to_string().contains("commitment"), "{err}");
 }
 
 #[test]
@@ -375,7 +385,21 @@ fn a_new_dice_chain_takes_over_and_verifies() {
     // The chain is spent: a third move cannot be adjudicated, and nothing is recorded.
     let len = t.game.record().len();
     let spent = t.play(0, &["roll 1d6 c", "end turn"]);
-    assert!(matches!(spent, Verdict::Unavailable(_)), "{spent:?}");
+    assert!(
+        matches!(
+            spent,
+            Verdict::Unavailable(EngineFault::Dice(dice::DiceError::ChainExhausted(..)))
+        ),
+        "{spent:?}"
+    );
+    assert_eq!(t.game.record().len(), len);
+    // A chain that does not serve from the next position is refused by name.
+    let wrong: umpire::core::game::Secrets = DiceChain::from_top(Digest([5; 32]), 100).into();
+    let err = t.game.recommit(&wrong, "a stale chain", "t").unwrap_err();
+    assert!(
+        matches!(err, RecommitError::ServesFrom { serves: 1, at } if at == t.game.next_position()),
+        "{err}"
+    );
     assert_eq!(t.game.record().len(), len);
     // A new chain, published before the next move exists.
     let next: umpire::core::game::Secrets = DiceChain::from_top(Digest([4; 32]), 100)
@@ -410,5 +434,6 @@ fn a_new_dice_chain_takes_over_and_verifies() {
     )
     .err()
     .unwrap();
-    assert!(err.message.contains("does not hash back"), "{err}");
+    assert!(matches!(*err.error, StepError::ChainTampered(_)), "{err}");
+    assert!(err.to_string().contains("does not hash back"), "{err}");
 }

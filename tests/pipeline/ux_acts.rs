@@ -7,7 +7,7 @@ use umpire_testkit as common;
 use common::{key, table};
 use umpire::core::act::{Act, AdminAct, Ending};
 use umpire::core::audit::audit;
-use umpire::core::game::{Game, RejectKind, ReplayMode, Verdict};
+use umpire::core::game::{AdminError, Game, RejectKind, ReplayMode, Verdict};
 use umpire::core::record::Body;
 
 fn accepted(v: &Verdict) -> u64 {
@@ -154,21 +154,35 @@ fn the_admin_replaces_a_key_and_the_record_knows_it() {
         .unwrap();
     let g = verifies(&t);
     assert_eq!(g.sides()[1].email, "b2@club.test");
-    // A bad key or side is refused and records nothing.
+    // A bad key, side or address is refused by name and records nothing.
     let len = t.game.record().len();
-    assert!(
-        t.game
-            .admin(
-                AdminAct::Key {
-                    side: "z".into(),
-                    key: key(3).public().to_openssh()
-                },
-                "",
-                &t.chain,
-                ""
-            )
-            .is_err()
+    let mut refused_act = |act| t.game.admin(act, "", &t.chain, "").unwrap_err();
+    let e = refused_act(AdminAct::Key {
+        side: "z".into(),
+        key: key(3).public().to_openssh(),
+    });
+    assert_eq!(
+        e,
+        AdminError::NoSuchSide {
+            name: "z".into(),
+            sides: vec!["a".into(), "b".into()]
+        }
     );
+    assert_eq!(
+        e.to_string(),
+        "the game has no side \"z\"; its sides are a, b"
+    );
+    let e = refused_act(AdminAct::Key {
+        side: "a".into(),
+        key: "ssh-ed25519 nonsense".into(),
+    });
+    assert!(matches!(e, AdminError::BadKey(_)), "{e}");
+    let e = refused_act(AdminAct::Address {
+        side: "b".into(),
+        email: "nowhere".into(),
+    });
+    assert_eq!(e, AdminError::NotAnAddress("nowhere".into()));
+    assert_eq!(e.to_string(), "\"nowhere\" is not a mail address");
     assert_eq!(t.game.record().len(), len);
 }
 

@@ -614,7 +614,11 @@ fn a_deadline_default_closes_a_sealed_round_and_the_round_verifies() {
     .err()
     .unwrap();
     assert_eq!(err.seq, round);
-    assert!(err.message.contains("sealed entries held"), "{err}");
+    assert!(
+        matches!(*err.error, umpire::core::game::StepError::RoundMoves { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("sealed entries held"), "{err}");
 }
 
 #[test]

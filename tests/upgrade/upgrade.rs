@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 use umpire::core::dice::{Dice, SCHEME};
-use umpire::core::game::{Game, ReplayMode, Secrets, Stored, UpgradeCheck, Verdict};
+use umpire::core::game::{
+    EngineFault, Game, ReplayMode, Secrets, StateMismatch, StepError, Stored, UpgradeCheck,
+    UpgradeError, Verdict,
+};
 use umpire::core::hash::Digest;
 use umpire::core::movefile::SourceLine;
 use umpire::core::record::{Body, FORMAT, Opening, Record, RulesetVersion, SideDecl};
@@ -301,9 +304,16 @@ fn a_game_whose_replay_differs_names_the_entry_and_can_stay_or_move_on() {
     club.add(1);
     assert_eq!(club.tally(), "tally 10");
     match Game::check_upgrade(v2(true), &club.record()) {
-        UpgradeCheck::Differs { seq, message, .. } => {
-            assert_eq!(seq, seven, "{message}");
-            assert!(message.contains("state"), "{message}");
+        UpgradeCheck::Differs { seq, error, .. } => {
+            assert_eq!(seq, seven, "{error}");
+            assert!(
+                matches!(
+                    error,
+                    StepError::Fault(EngineFault::State(StateMismatch::Differs { .. }))
+                ),
+                "{error}"
+            );
+            assert!(error.to_string().contains("state"), "{error}");
         }
         other => panic!("expected a difference, got {other:?}"),
     }
@@ -350,7 +360,10 @@ fn an_upgrade_that_names_the_wrong_version_fails_verification() {
     let (mut game, _) =
         Game::replay_under(v2(false), &club.record(), ReplayMode::Trusted).expect("replays");
     game.upgrade(None, "same", "2026-12-02T00:00:00Z").unwrap();
-    assert!(game.upgrade(None, "again", "2026-12-02T00:00:00Z").is_err());
+    assert_eq!(
+        game.upgrade(None, "again", "2026-12-02T00:00:00Z"),
+        Err(UpgradeError::Current(version(2)))
+    );
     club.game = game;
     club.add(1);
     verify(v2(false), &club.record()).expect("verifies");

@@ -90,7 +90,7 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
         })?;
     let (public, hidden) = revealed_secrets(entries).map_err(|e| AuditError {
         seq: e.seq,
-        message: e.message,
+        message: e.error.to_string(),
     })?;
     let rolled_at: std::collections::BTreeMap<u64, usize> = entries
         .iter()

@@ -436,7 +436,7 @@ impl<'a> SelfPlay<'a> {
             at: "2026-01-01T00:00:00Z".into(),
         };
         let game = Game::create(ruleset.clone(), opening, &secrets)
-            .map_err(|e| fail(e.seq, format!("create: {}", e.message)))?;
+            .map_err(|e| fail(e.seq, format!("create: {}", e.error)))?;
         Ok(SelfPlay {
             ruleset,
             config,
@@ -653,7 +653,7 @@ impl<'a> SelfPlay<'a> {
             Game::replay(self.ruleset.clone(), &record, ReplayMode::Verify).map_err(|e| {
                 SelfPlayFailure {
                     entry: e.seq,
-                    ..self.fail(format!("replay: {}", e.message))
+                    ..self.fail(format!("replay: {}", e.error))
                 }
             })?;
         let hash = |g: &Game| g.state().hash().map_err(|e| e.to_string());

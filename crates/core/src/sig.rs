@@ -15,7 +15,7 @@ pub const MOVE_NAMESPACE: &str = "umpire-move";
 pub const RESULT_NAMESPACE: &str = "umpire-result";
 
 /// Why a key or signature was refused.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum SigError {
     #[error("not an OpenSSH public key line ({0})")]
     BadPublicKey(String),

@@ -86,35 +86,71 @@ fn usable_id(s: &str) -> bool {
         && s.bytes().all(|b| b.is_ascii_graphic())
 }
 
+/// Why a mail address is not one the mail builder can write back to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{address:?} is not a usable mail address: {problem}")]
+pub struct AddressError {
+    /// The address as given.
+    pub address: String,
+    /// What is wrong with it.
+    pub problem: AddressProblem,
+}
+
+/// What is wrong with a mail address ([`AddressError`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AddressProblem {
+    /// Longer than [`MAX_ADDRESS`].
+    #[error("too long")]
+    TooLong,
+    /// It holds spaces or control characters.
+    #[error("it holds spaces or control characters")]
+    Spaces,
+    /// There is no `@`.
+    #[error("no @")]
+    NoAt,
+    /// The local part is over 64 characters.
+    #[error("the part before @ is over 64 characters")]
+    LocalTooLong,
+    /// It does not parse as an address, or not back as a mailbox.
+    #[error("{0}")]
+    Unread(lettre::address::AddressError),
+}
+
 /// Checks a mail address the way the mail builder will read it, within the
 /// RFC 5321 length limits (local part at most 64, the whole at most
 /// [`MAX_ADDRESS`]). A sender address that fails this is not answered.
-pub fn check_address(addr: &str) -> Result<(), String> {
-    let bad = |why: &str| Err(format!("{addr:?} is not a usable mail address: {why}"));
+pub fn check_address(addr: &str) -> Result<(), AddressError> {
+    address_problem(addr).map_err(|problem| AddressError {
+        address: addr.to_string(),
+        problem,
+    })
+}
+
+fn address_problem(addr: &str) -> Result<(), AddressProblem> {
     if addr.len() > MAX_ADDRESS {
-        return bad("too long");
+        return Err(AddressProblem::TooLong);
     }
     if addr.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return bad("it holds spaces or control characters");
+        return Err(AddressProblem::Spaces);
     }
     let Some((local, _)) = addr.rsplit_once('@') else {
-        return bad("no @");
+        return Err(AddressProblem::NoAt);
     };
     if local.len() > 64 {
-        return bad("the part before @ is over 64 characters");
+        return Err(AddressProblem::LocalTooLong);
     }
-    let a = match addr.parse::<lettre::Address>() {
-        Ok(a) => a,
-        Err(e) => return bad(&e.to_string()),
-    };
+    let a = addr
+        .parse::<lettre::Address>()
+        .map_err(AddressProblem::Unread)?;
     // Written into a header, the address must read back as a mailbox (what
     // lettre's builder does to find the envelope, and what a reader of the
     // reply's To: does): a domain literal or a quoted local part with a
     // space parses as an address but not back as a mailbox.
-    match Mailbox::new(None, a).to_string().parse::<Mailbox>() {
-        Ok(_) => Ok(()),
-        Err(e) => bad(&e.to_string()),
-    }
+    Mailbox::new(None, a)
+        .to_string()
+        .parse::<Mailbox>()
+        .map(|_| ())
+        .map_err(AddressProblem::Unread)
 }
 
 /// RFC 3834 and common practice: is this a bounce, an auto-reply or list traffic?
@@ -680,6 +716,35 @@ mod tests {
         for good in ["alice@club.test", "a.b+c@x-y.example", "umpire@localhost"] {
             check_address(good).unwrap();
         }
+    }
+
+    /// Each way an address fails is its own case, with the text it always had.
+    #[test]
+    fn an_unusable_address_names_its_problem() {
+        let problem = |a: &str| check_address(a).unwrap_err().problem;
+        assert_eq!(
+            problem(&format!("{}@x.test", "a".repeat(300))),
+            AddressProblem::TooLong
+        );
+        assert_eq!(problem("a b@x"), AddressProblem::Spaces);
+        assert_eq!(problem("ab"), AddressProblem::NoAt);
+        assert_eq!(
+            problem(&format!("{}@x", "a".repeat(65))),
+            AddressProblem::LocalTooLong
+        );
+        assert!(matches!(problem("a..b@x"), AddressProblem::Unread(_)));
+        assert!(matches!(
+            problem("a@[127.0.0.1]"),
+            AddressProblem::Unread(_)
+        ));
+        assert_eq!(
+            check_address("a b@x").unwrap_err().to_string(),
+            "\"a b@x\" is not a usable mail address: it holds spaces or control characters"
+        );
+        assert_eq!(
+            check_address("ab").unwrap_err().to_string(),
+            "\"ab\" is not a usable mail address: no @"
+        );
     }
 
     #[test]

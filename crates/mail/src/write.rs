@@ -195,25 +195,25 @@ impl Unwritten {
     }
 
     /// Reads [`Unwritten::to_bytes`]'s form back, all of `bytes` and no more.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Unwritten, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Unwritten, UnwrittenError> {
         let mut r = Fields(bytes);
-        let head = r.text("header")?.ok_or("no header")?;
+        let head = r.text("header")?.ok_or(UnwrittenError::NoHeader)?;
         let boundary = r.text("boundary")?;
         let parts = (0..r.count("part headers")?)
             .map(|_| {
                 r.text("part header")?
-                    .ok_or_else(|| "an absent part header".to_string())
+                    .ok_or(UnwrittenError::AbsentPartHeader)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let text = r.text("text")?.ok_or("no text")?;
+        let text = r.text("text")?.ok_or(UnwrittenError::NoText)?;
         let bodies = (0..r.count("attachments")?)
             .map(|_| Ok(r.bytes("attachment")?.map(<[u8]>::to_vec)))
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, UnwrittenError>>()?;
         if !r.0.is_empty() {
-            return Err(format!("{} bytes after the mail", r.0.len()));
+            return Err(UnwrittenError::Trailing(r.0.len()));
         }
         if boundary.is_none() != parts.is_empty() || parts.len() != bodies.len() {
-            return Err("the parts, their headers and the boundary do not agree".into());
+            return Err(UnwrittenError::Disagree);
         }
         Ok(Unwritten {
             prepared: Prepared {
@@ -227,45 +227,77 @@ impl Unwritten {
     }
 }
 
+/// Why stored bytes do not read back as an [`Unwritten`] mail.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UnwrittenError {
+    /// The bytes end where a field's length should be.
+    #[error("truncated at the {0}")]
+    TruncatedAt(&'static str),
+    /// The bytes end inside a field.
+    #[error("truncated in the {0}")]
+    TruncatedIn(&'static str),
+    /// A text field is not UTF-8.
+    #[error("the {0} is not UTF-8")]
+    NotUtf8(&'static str),
+    /// A count asks for more fields than the bytes left can hold.
+    #[error("{count} {what}, more than the bytes left hold")]
+    Count { count: usize, what: &'static str },
+    /// The header section is absent.
+    #[error("no header")]
+    NoHeader,
+    /// A part's header is absent.
+    #[error("an absent part header")]
+    AbsentPartHeader,
+    /// The text is absent.
+    #[error("no text")]
+    NoText,
+    /// Bytes follow the mail.
+    #[error("{0} bytes after the mail")]
+    Trailing(usize),
+    /// The parts, their headers and the boundary do not agree.
+    #[error("the parts, their headers and the boundary do not agree")]
+    Disagree,
+}
+
 /// A reader of [`Unwritten::to_bytes`]'s fields.
 struct Fields<'a>(&'a [u8]);
 
 impl<'a> Fields<'a> {
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
+    fn u32(&mut self, what: &'static str) -> Result<u32, UnwrittenError> {
         let (n, rest) = self
             .0
             .split_first_chunk::<4>()
-            .ok_or_else(|| format!("truncated at the {what}"))?;
+            .ok_or(UnwrittenError::TruncatedAt(what))?;
         self.0 = rest;
         Ok(u32::from_be_bytes(*n))
     }
 
-    fn bytes(&mut self, what: &str) -> Result<Option<&'a [u8]>, String> {
+    fn bytes(&mut self, what: &'static str) -> Result<Option<&'a [u8]>, UnwrittenError> {
         let n = self.u32(what)?;
         if n == ABSENT {
             return Ok(None);
         }
         let n = n as usize;
         if n > self.0.len() {
-            return Err(format!("truncated in the {what}"));
+            return Err(UnwrittenError::TruncatedIn(what));
         }
         let (b, rest) = self.0.split_at(n);
         self.0 = rest;
         Ok(Some(b))
     }
 
-    fn text(&mut self, what: &str) -> Result<Option<String>, String> {
+    fn text(&mut self, what: &'static str) -> Result<Option<String>, UnwrittenError> {
         self.bytes(what)?
-            .map(|b| String::from_utf8(b.to_vec()).map_err(|_| format!("the {what} is not UTF-8")))
+            .map(|b| String::from_utf8(b.to_vec()).map_err(|_| UnwrittenError::NotUtf8(what)))
             .transpose()
     }
 
     /// A count of fields to follow, each at least 4 bytes long: a corrupt
     /// count cannot ask for more than the bytes left.
-    fn count(&mut self, what: &str) -> Result<usize, String> {
+    fn count(&mut self, what: &'static str) -> Result<usize, UnwrittenError> {
         let n = self.u32(what)? as usize;
         if n > self.0.len() / 4 {
-            return Err(format!("{n} {what}, more than the bytes left hold"));
+            return Err(UnwrittenError::Count { count: n, what });
         }
         Ok(n)
     }
@@ -684,17 +716,32 @@ mod tests {
         u.to_bytes(&mut stored);
         for cut in [0, 3, 10, stored.len() / 2, stored.len() - 1] {
             let e = Unwritten::from_bytes(&stored[..cut]).unwrap_err();
-            assert!(e.contains("truncated"), "{cut}: {e}");
+            assert!(
+                matches!(
+                    e,
+                    UnwrittenError::TruncatedAt(_) | UnwrittenError::TruncatedIn(_)
+                ),
+                "{cut}: {e}"
+            );
+            assert!(e.to_string().contains("truncated"), "{cut}: {e}");
         }
         let mut longer = stored.clone();
         longer.push(0);
         let e = Unwritten::from_bytes(&longer).unwrap_err();
-        assert!(e.contains("1 bytes after the mail"), "{e}");
+        assert_eq!(e, UnwrittenError::Trailing(1));
+        assert_eq!(e.to_string(), "1 bytes after the mail");
         // The part-header count sits after the head and the boundary.
         let at = 4 + u.prepared.head.len() + 4 + u.prepared.boundary.as_ref().unwrap().len();
         let mut huge = stored.clone();
         huge[at..at + 4].copy_from_slice(&u32::MAX.to_be_bytes());
         let e = Unwritten::from_bytes(&huge).unwrap_err();
-        assert!(e.contains("more than the bytes left hold"), "{e}");
+        assert!(
+            matches!(e, UnwrittenError::Count { count, what: "part headers" } if count == u32::MAX as usize),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains("more than the bytes left hold"),
+            "{e}"
+        );
     }
 }

@@ -58,7 +58,10 @@ impl Umpire {
             Ok(x) => x,
             Err(e) => {
                 self.forget(id);
-                return Err(ServiceError::Game(format!("game {id}: {e}")));
+                return Err(ServiceError::Admin {
+                    game: id.to_string(),
+                    source: e,
+                });
             }
         };
         let game = &self.games[id];
@@ -192,8 +195,10 @@ impl Umpire {
 
     /// Adds (or with `remove`, drops) an observer of a game.
     pub fn observe(&mut self, id: &str, email: &str, remove: bool) -> Result<(), ServiceError> {
-        umpire_mail::mime::check_address(email)
-            .map_err(|e| ServiceError::Game(format!("observer {email}: {e}")))?;
+        umpire_mail::mime::check_address(email).map_err(|source| ServiceError::Address {
+            who: format!("observer {email}"),
+            source,
+        })?;
         let mut meta = self.meta(id)?;
         let had = meta.observers.iter().any(|o| o.eq_ignore_ascii_case(email));
         match (remove, had) {

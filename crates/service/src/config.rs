@@ -15,8 +15,62 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    #[error("{path}: {problem}")]
+    Invalid {
+        path: String,
+        /// Boxed: a TOML error is large, and every `ServiceError` carries room for it.
+        #[source]
+        problem: Box<ConfigProblem>,
+    },
+}
+
+/// What is wrong in the text of an `umpire.toml`.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigProblem {
+    /// The text is not TOML of the configuration's shape.
+    #[error("{0}")]
+    Toml(#[from] toml::de::Error),
+    /// `[imap]` does not hold usable settings.
+    #[error("{0}")]
+    Imap(umpire_mail::settings::SettingsError),
+    /// `[smtp]` does not hold usable settings.
+    #[error("{0}")]
+    Smtp(umpire_mail::settings::SettingsError),
+    /// `[intake] kind = "imap"` without an `[imap]` section.
+    #[error("[intake] kind = \"imap\" needs an [imap] section")]
+    NoImap,
+    /// An intake kind this umpire does not have.
+    #[error("[intake] kind = {0:?}: known kinds are maildir and imap")]
+    IntakeKind(String),
+    /// `[delivery] kind = "smtp"` without an `[smtp]` section.
+    #[error("[delivery] kind = \"smtp\" needs an [smtp] section")]
+    NoSmtp,
+    /// A delivery kind this umpire does not have.
+    #[error("[delivery] kind = {0:?}: known kinds are file and smtp")]
+    DeliveryKind(String),
+    /// The umpire's address is not one mail can be written to.
+    #[error("[umpire] address: {0}")]
+    Address(umpire_mail::mime::AddressError),
+    /// The umpire's name holds a line break or control character.
+    #[error(
+        "[umpire] name = {0:?} holds a line break or control character; it goes into every mail's From header"
+    )]
+    NameControl(String),
+    /// The umpire's name is empty or too long.
+    #[error("[umpire] name = {0:?}: give 1 to {MAX_NAME_CHARS} characters")]
+    NameLength(String),
+    /// No key file is named.
+    #[error("[umpire] key is empty; name the umpire's key file")]
+    NoKey,
+    /// `max_mail_bytes` is too small for a move.
+    #[error("[limits] max_mail_bytes = {0}: at least {MIN_MAIL_BYTES}, or no move fits")]
+    MailBytes(usize),
+    /// `batch = 0`.
+    #[error("[limits] batch = 0 would read no mail at all; give at least 1")]
+    NoBatch,
+    /// `commit_every = 0`.
+    #[error("[limits] commit_every = 0: give at least 1")]
+    NoCommit,
 }
 
 /// Who the umpire is.
@@ -45,17 +99,13 @@ impl Default for Identity {
 pub const MAX_NAME_CHARS: usize = 64;
 
 impl Identity {
-    fn check_name(&self) -> Result<(), String> {
+    fn check_name(&self) -> Result<(), ConfigProblem> {
         let n = &self.name;
         if n.chars().any(char::is_control) {
-            return Err(format!(
-                "[umpire] name = {n:?} holds a line break or control character; it goes into every mail's From header"
-            ));
+            return Err(ConfigProblem::NameControl(n.clone()));
         }
         if n.trim().is_empty() || n.chars().count() > MAX_NAME_CHARS {
-            return Err(format!(
-                "[umpire] name = {n:?}: give 1 to {MAX_NAME_CHARS} characters"
-            ));
+            return Err(ConfigProblem::NameLength(n.clone()));
         }
         Ok(())
     }
@@ -125,18 +175,15 @@ impl Default for Limits {
 pub const MIN_MAIL_BYTES: usize = 16 * 1024;
 
 impl Limits {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), ConfigProblem> {
         if self.max_mail_bytes < MIN_MAIL_BYTES {
-            return Err(format!(
-                "[limits] max_mail_bytes = {}: at least {MIN_MAIL_BYTES}, or no move fits",
-                self.max_mail_bytes
-            ));
+            return Err(ConfigProblem::MailBytes(self.max_mail_bytes));
         }
         if self.batch == 0 {
-            return Err("[limits] batch = 0 would read no mail at all; give at least 1".into());
+            return Err(ConfigProblem::NoBatch);
         }
         if self.commit_every == 0 {
-            return Err("[limits] commit_every = 0: give at least 1".into());
+            return Err(ConfigProblem::NoCommit);
         }
         Ok(())
     }
@@ -204,48 +251,37 @@ impl Config {
                 });
             }
         };
-        Config::from_text(&text).map_err(|message| ConfigError::Invalid {
+        Config::from_text(&text).map_err(|problem| ConfigError::Invalid {
             path: path.display().to_string(),
-            message,
+            problem: Box::new(problem),
         })
     }
 
     /// Reads and validates the text of an `umpire.toml` (what [`Config::load`]
     /// does after reading the file; the fuzz target calls it directly).
-    pub fn from_text(text: &str) -> Result<Config, String> {
-        let c: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_text(text: &str) -> Result<Config, ConfigProblem> {
+        let c: Config = toml::from_str(text)?;
         c.validate()?;
         Ok(c)
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), ConfigProblem> {
         match (self.intake.kind.as_str(), &self.imap) {
             ("maildir", _) => {}
-            ("imap", Some(imap)) => imap.validate().map_err(|e| e.to_string())?,
-            ("imap", None) => return Err("[intake] kind = \"imap\" needs an [imap] section".into()),
-            (k, _) => {
-                return Err(format!(
-                    "[intake] kind = {k:?}: known kinds are maildir and imap"
-                ));
-            }
+            ("imap", Some(imap)) => imap.validate().map_err(ConfigProblem::Imap)?,
+            ("imap", None) => return Err(ConfigProblem::NoImap),
+            (k, _) => return Err(ConfigProblem::IntakeKind(k.to_string())),
         }
         match (self.delivery.kind.as_str(), &self.smtp) {
             ("file", _) => {}
-            ("smtp", Some(smtp)) => smtp.validate().map_err(|e| e.to_string())?,
-            ("smtp", None) => {
-                return Err("[delivery] kind = \"smtp\" needs an [smtp] section".into());
-            }
-            (k, _) => {
-                return Err(format!(
-                    "[delivery] kind = {k:?}: known kinds are file and smtp"
-                ));
-            }
+            ("smtp", Some(smtp)) => smtp.validate().map_err(ConfigProblem::Smtp)?,
+            ("smtp", None) => return Err(ConfigProblem::NoSmtp),
+            (k, _) => return Err(ConfigProblem::DeliveryKind(k.to_string())),
         }
-        umpire_mail::mime::check_address(&self.umpire.address)
-            .map_err(|e| format!("[umpire] address: {e}"))?;
+        umpire_mail::mime::check_address(&self.umpire.address).map_err(ConfigProblem::Address)?;
         self.umpire.check_name()?;
         if self.umpire.key.as_os_str().is_empty() {
-            return Err("[umpire] key is empty; name the umpire's key file".into());
+            return Err(ConfigProblem::NoKey);
         }
         self.limits.check()?;
         Ok(())
@@ -339,6 +375,48 @@ mod tests {
             let e = Config::load(dir.path()).unwrap_err().to_string();
             assert!(e.contains(says), "{text}: {e}");
         }
+    }
+
+    /// Each problem is a case a caller can tell apart, with its old text.
+    #[test]
+    fn each_problem_is_its_own_case() {
+        let problem = |text: &str| Config::from_text(text).unwrap_err();
+        assert!(matches!(
+            problem("[limits]\nbatch = 0\n"),
+            ConfigProblem::NoBatch
+        ));
+        assert!(matches!(
+            problem("[limits]\nmax_mail_bytes = 10\n"),
+            ConfigProblem::MailBytes(10)
+        ));
+        assert!(matches!(
+            problem("[intake]\nkind = \"imap\"\n"),
+            ConfigProblem::NoImap
+        ));
+        assert!(matches!(
+            problem("[delivery]\nkind = \"pigeon\"\n"),
+            ConfigProblem::DeliveryKind(k) if k == "pigeon"
+        ));
+        assert!(matches!(
+            problem("[umpire]\naddress = \"x\"\n"),
+            ConfigProblem::Address(_)
+        ));
+        assert!(matches!(
+            problem("[umpire]\nname = \"\"\n"),
+            ConfigProblem::NameLength(_)
+        ));
+        assert!(matches!(
+            problem("[limits]\nbatch = \"x\"\n"),
+            ConfigProblem::Toml(_)
+        ));
+        assert_eq!(
+            problem("[delivery]\nkind = \"pigeon\"\n").to_string(),
+            "[delivery] kind = \"pigeon\": known kinds are file and smtp"
+        );
+        assert_eq!(
+            problem("[umpire]\naddress = \"x\"\n").to_string(),
+            "[umpire] address: \"x\" is not a usable mail address: no @"
+        );
     }
 
     #[test]

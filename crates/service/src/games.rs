@@ -133,8 +133,10 @@ fn check_declared(id: &str, sides: &[(String, String)]) -> Result<(), ServiceErr
     check_game_id(id)?;
     for (name, email) in sides {
         check_side_name(name)?;
-        umpire_mail::mime::check_address(email)
-            .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
+        umpire_mail::mime::check_address(email).map_err(|source| ServiceError::Address {
+            who: format!("side {name}"),
+            source,
+        })?;
     }
     Ok(())
 }
@@ -161,7 +163,7 @@ impl Umpire {
             .collect();
         check_declared(&id, &declared)?;
         // A game made public later gets a folder of the site named by its id.
-        super::site::check_site_id(&id).map_err(ServiceError::Game)?;
+        super::site::check_site_id(&id)?;
         if self.store.head(&id)?.is_some() {
             return Err(ServiceError::Game(format!("there is already a game {id}")));
         }
@@ -199,7 +201,7 @@ impl Umpire {
             at: at.clone(),
         };
         let game =
-            Game::create(ruleset, opening, &secrets).map_err(|e| ServiceError::Game(e.message))?;
+            Game::create(ruleset, opening, &secrets).map_err(|e| ServiceError::Create(e.error))?;
         for (side, tz) in &new.time_zones {
             if game.side(side).is_none() {
                 return Err(ServiceError::Game(format!(
@@ -442,8 +444,7 @@ impl Umpire {
             .games
             .get_mut(id)
             .ok_or_else(|| ServiceError::Game(format!("no game {id}")))?;
-        game.recommit_by(&fresh, reason, &rfc3339(now), umpire)
-            .map_err(ServiceError::Game)?;
+        game.recommit_by(&fresh, reason, &rfc3339(now), umpire)?;
         batch.put_json(Table::Secrets, id, &Secret::from_stored(&stored));
         batch.put(Table::Chains, id, fresh.cache_bytes(&stored));
         self.chain_writes.remove(id);

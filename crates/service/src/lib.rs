@@ -57,6 +57,43 @@ pub enum ServiceError {
     Busy(String),
     #[error("{0}")]
     Worker(String),
+    /// A side's or an observer's mail address (`who`) is not usable.
+    #[error("{who}: {source}")]
+    Address {
+        who: String,
+        #[source]
+        source: umpire_mail::mime::AddressError,
+    },
+    /// A game's id is a name the public pages use.
+    #[error(transparent)]
+    SiteId(#[from] site::SiteIdError),
+    /// A new game's opening or deal does not start it.
+    #[error(transparent)]
+    Create(Box<umpire_core::game::StepError>),
+    /// The admin's act cannot be carried out in game `game`.
+    #[error("game {game}: {source}")]
+    Admin {
+        game: String,
+        #[source]
+        source: umpire_core::game::AdminError,
+    },
+    /// Game `game` cannot move on to the umpire's version of its ruleset.
+    #[error("game {game}: {source}")]
+    Upgrade {
+        game: String,
+        #[source]
+        source: Box<umpire_core::game::UpgradeError>,
+    },
+    /// Game `game`'s record does not replay.
+    #[error("game {game}: {source}")]
+    Replay {
+        game: String,
+        #[source]
+        source: umpire_core::game::ReplayError,
+    },
+    /// A new dice chain cannot be committed.
+    #[error(transparent)]
+    Recommit(#[from] umpire_core::game::RecommitError),
 }
 
 impl ServiceError {

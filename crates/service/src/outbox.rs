@@ -170,16 +170,14 @@ impl Item {
     }
 
     /// An item from the store's bytes, in any of its forms.
-    pub fn from_stored(bytes: &[u8]) -> Result<Item, String> {
+    pub fn from_stored(bytes: &[u8]) -> Result<Item, ItemError> {
         let (fields, mail) = Item::fields(bytes)?;
         let raw = match mail {
             StoredMail::Written(r) => r.to_vec(),
-            StoredMail::Unwritten(r) => Unwritten::from_bytes(r)
-                .map_err(|e| format!("the unwritten mail: {e}"))?
-                .write(),
+            StoredMail::Unwritten(r) => Unwritten::from_bytes(r)?.write(),
             StoredMail::InFields => base64::engine::general_purpose::STANDARD
                 .decode(&fields.raw)
-                .map_err(|e| format!("the mail's base64: {e}"))?,
+                .map_err(ItemError::Base64)?,
         };
         Ok(Item {
             key: fields.key,
@@ -199,36 +197,47 @@ impl Item {
     /// When an item was queued, if it still waits to go out (neither sent
     /// nor failed for good), read from its stored bytes without copying
     /// the mail.
-    fn waiting_since(bytes: &[u8]) -> Result<Option<i64>, String> {
+    fn waiting_since(bytes: &[u8]) -> Result<Option<i64>, ItemError> {
         let (f, _) = Item::fields(bytes)?;
         Ok((f.sent.is_none() && f.failed.is_none()).then_some(f.queued))
     }
 
     /// The fields of stored bytes, and where the mail is.
-    fn fields(bytes: &[u8]) -> Result<(Fields, StoredMail<'_>), String> {
+    fn fields(bytes: &[u8]) -> Result<(Fields, StoredMail<'_>), ItemError> {
         Ok(match bytes.split_first() {
             Some((&tag @ (STORED | STORED_UNWRITTEN), rest)) => {
-                let (len, rest) = rest.split_first_chunk::<4>().ok_or("truncated item")?;
+                let (len, rest) = rest.split_first_chunk::<4>().ok_or(ItemError::Truncated)?;
                 let len = u32::from_be_bytes(*len) as usize;
                 if len > rest.len() {
-                    return Err("truncated item".into());
+                    return Err(ItemError::Truncated);
                 }
                 let (json, raw) = rest.split_at(len);
                 let mail = match tag {
                     STORED => StoredMail::Written(raw),
                     _ => StoredMail::Unwritten(raw),
                 };
-                (
-                    serde_json::from_slice(json).map_err(|e| e.to_string())?,
-                    mail,
-                )
+                (serde_json::from_slice(json)?, mail)
             }
-            _ => (
-                serde_json::from_slice(bytes).map_err(|e| e.to_string())?,
-                StoredMail::InFields,
-            ),
+            _ => (serde_json::from_slice(bytes)?, StoredMail::InFields),
         })
     }
+}
+
+/// Why stored bytes do not read back as an outbox [`Item`].
+#[derive(Debug, thiserror::Error)]
+pub enum ItemError {
+    /// The bytes end inside the item's fields.
+    #[error("truncated item")]
+    Truncated,
+    /// The fields are not the item's JSON.
+    #[error("{0}")]
+    Fields(#[from] serde_json::Error),
+    /// The mail kept unwritten does not read back.
+    #[error("the unwritten mail: {0}")]
+    Unwritten(#[from] umpire_mail::write::UnwrittenError),
+    /// The mail kept in the fields is not base64.
+    #[error("the mail's base64: {0}")]
+    Base64(base64::DecodeError),
 }
 
 /// What a delivery round did.
@@ -247,10 +256,10 @@ pub struct DeliveryReport {
 pub const DELIVERY_GROUP: usize = 32;
 
 /// A stored item that does not read.
-fn corrupt(key: &[u8], message: String) -> ServiceError {
+fn corrupt(key: &[u8], e: ItemError) -> ServiceError {
     umpire_store::StoreError::Corrupt {
         what: format!("outbox item {}", String::from_utf8_lossy(key)),
-        message,
+        message: e.to_string(),
     }
     .into()
 }
@@ -533,7 +542,7 @@ mod tests {
                 now.as_second()
             )
         );
-        assert_eq!(Item::waiting_since(&stored), Ok(Some(now.as_second())));
+        assert_eq!(Item::waiting_since(&stored).unwrap(), Some(now.as_second()));
         assert!(
             stored.len() < written.len(),
             "{} {}",
@@ -542,7 +551,11 @@ mod tests {
         );
         // A damaged mail part is refused by name.
         let e = Item::from_stored(&stored[..stored.len() - 1]).unwrap_err();
-        assert!(e.contains("the unwritten mail: truncated"), "{e}");
+        assert!(matches!(e, ItemError::Unwritten(_)), "{e}");
+        assert!(
+            e.to_string().starts_with("the unwritten mail: truncated"),
+            "{e}"
+        );
     }
 
     #[test]

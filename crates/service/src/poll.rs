@@ -603,10 +603,19 @@ pub(super) fn environmental(e: &ServiceError) -> bool {
         | ServiceError::Busy(_)
         | ServiceError::Config(_)
         | ServiceError::Key { .. } => true,
+        // What a game, an act or an address refuses (they were all
+        // `Game(_)` before they were typed).
         ServiceError::Template(_)
         | ServiceError::Game(_)
         | ServiceError::Id(_)
-        | ServiceError::Mail(_) => false,
+        | ServiceError::Mail(_)
+        | ServiceError::Address { .. }
+        | ServiceError::SiteId(_)
+        | ServiceError::Create(_)
+        | ServiceError::Admin { .. }
+        | ServiceError::Upgrade { .. }
+        | ServiceError::Replay { .. }
+        | ServiceError::Recommit(_) => false,
     }
 }
 

@@ -18,7 +18,13 @@ use umpire_core::sig::SecretKey;
 
 /// One composed mail's outbox key and its stored item, or why it could not
 /// be written.
-pub(super) type Sealed = (String, Result<Vec<u8>, String>);
+pub(super) type Sealed = (String, Result<Vec<u8>, SealPanicked>);
+
+/// Writing a mail panicked (a bug: what could refuse a mail was checked when
+/// it was composed); the panic's message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct SealPanicked(pub String);
 
 /// The worker sealing a poll's mails, and what it owes.
 pub(super) struct Sealer {
@@ -90,7 +96,7 @@ pub(super) fn seal_all(key: &SecretKey, mails: &[Unsealed], now: jiff::Timestamp
             let item = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 Item::stored_unwritten(&m.seal(key), now)
             }))
-            .map_err(|p| super::poll::panic_text(p.as_ref()));
+            .map_err(|p| SealPanicked(super::poll::panic_text(p.as_ref())));
             (m.key().to_string(), item)
         })
         .collect()

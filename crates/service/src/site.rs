@@ -71,13 +71,37 @@ pub const RESERVED: &[&str] = &[
     "favicon.ico",
 ];
 
+/// A game id that is a name the site writes beside the games' folders.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game id {id:?}: {reserved} is a file of the public game pages; choose another id")]
+pub struct SiteIdError {
+    /// The game's id.
+    pub id: String,
+    /// The name of [`RESERVED`] it is (without case).
+    pub reserved: &'static str,
+}
+
+/// Why one game's page was not written (`Umpire::write_site` goes on with
+/// the others).
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    #[error(transparent)]
+    SiteId(#[from] SiteIdError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    /// Writing the page panicked (the panic's message).
+    #[error("internal error: {0}")]
+    Panic(String),
+}
+
 /// Whether game `id` may have a page: its folder must not be a file the
 /// site writes beside it.
-pub fn check_site_id(id: &str) -> Result<(), String> {
+pub fn check_site_id(id: &str) -> Result<(), SiteIdError> {
     match RESERVED.iter().find(|r| r.eq_ignore_ascii_case(id)) {
-        Some(r) => Err(format!(
-            "game id {id:?}: {r} is a file of the public game pages; choose another id"
-        )),
+        Some(r) => Err(SiteIdError {
+            id: id.to_string(),
+            reserved: r,
+        }),
         None => Ok(()),
     }
 }
@@ -113,7 +137,7 @@ impl Umpire {
     /// Makes game `id` public (its page goes on the site) or private again.
     pub fn set_public(&mut self, id: &str, public: bool) -> Result<(), ServiceError> {
         if public {
-            check_site_id(id).map_err(ServiceError::Game)?;
+            check_site_id(id)?;
         }
         let mut meta = self.meta(id)?;
         meta.public = public;
@@ -166,7 +190,7 @@ impl Umpire {
                             stage: "(this page could not be brought up to date)".into(),
                         });
                     }
-                    failed.push((id, why));
+                    failed.push((id, why.to_string()));
                 }
             }
         }
@@ -197,18 +221,18 @@ impl Umpire {
         id: &str,
         out: &Path,
         now: jiff::Timestamp,
-    ) -> Result<IndexLine, String> {
+    ) -> Result<IndexLine, PageError> {
         check_site_id(id)?;
         let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.write_page(id, &out.join(id), now)
         }));
         match page {
             Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(e.to_string()),
+            Ok(Err(e)) => Err(e.into()),
             Err(p) => {
                 // What the panic left in the cached game is dropped.
                 self.forget(id);
-                Err(format!("internal error: {}", super::poll::panic_text(&*p)))
+                Err(PageError::Panic(super::poll::panic_text(&*p)))
             }
         }
     }
@@ -285,5 +309,28 @@ impl Umpire {
             title: game.ruleset().info().title,
             stage: ctx.finished.clone().unwrap_or(ctx.stage.clone()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reserved id names the file it would stand for, whatever its case.
+    #[test]
+    fn a_reserved_id_names_the_file_it_would_be() {
+        let e = check_site_id("Index.HTML").unwrap_err();
+        assert_eq!(
+            e,
+            SiteIdError {
+                id: "Index.HTML".into(),
+                reserved: "index.html"
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "game id \"Index.HTML\": index.html is a file of the public game pages; choose another id"
+        );
+        assert!(check_site_id("g1").is_ok());
     }
 }

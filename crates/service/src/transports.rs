@@ -128,43 +128,41 @@ impl Umpire {
     pub fn check_transports(&self) -> (String, bool) {
         let mut out = String::new();
         let mut ok = true;
-        let mut section = |name: &str, r: Result<String, String>| {
+        let mut section = |name: &str, (passed, text): (bool, String)| {
             out.push_str(&format!("[{name}]\n"));
-            match r {
-                Ok(text) => out.push_str(&text),
-                Err(e) => {
-                    ok = false;
-                    out.push_str(&e);
-                }
-            }
+            ok &= passed;
+            out.push_str(&text);
         };
-        let failed = |e: String| format!("FAILED {e}\n");
         match (self.config.intake.kind.as_str(), &self.config.imap) {
             ("imap", Some(s)) => section(
                 "imap",
-                s.check()
-                    .map(|r| r.to_string())
-                    .map_err(|e| passed_then_failed(&e, s.security, true)),
+                shown(s.check().map(|r| r.to_string()), |e| {
+                    passed_then_failed(&e, s.security, true)
+                }),
             ),
             _ => section(
                 "intake",
-                writable(&self.path(&self.config.intake.maildir).join("new"))
-                    .map(|p| format!("ok  maildir: {p}\n"))
-                    .map_err(failed),
+                shown(
+                    writable(&self.path(&self.config.intake.maildir).join("new"))
+                        .map(|p| format!("ok  maildir: {p}\n")),
+                    failed,
+                ),
             ),
         }
         match (self.config.delivery.kind.as_str(), &self.config.smtp) {
             ("smtp", Some(s)) => section(
                 "smtp",
-                s.check()
-                    .map(|r| r.to_string())
-                    .map_err(|e| passed_then_failed(&e, s.security, false)),
+                shown(s.check().map(|r| r.to_string()), |e| {
+                    passed_then_failed(&e, s.security, false)
+                }),
             ),
             _ => section(
                 "delivery",
-                writable(&self.path(&self.config.delivery.outbox))
-                    .map(|p| format!("ok  file outbox: {p}\n"))
-                    .map_err(failed),
+                shown(
+                    writable(&self.path(&self.config.delivery.outbox))
+                        .map(|p| format!("ok  file outbox: {p}\n")),
+                    failed,
+                ),
             ),
         }
         (out, ok)
@@ -197,12 +195,38 @@ fn passed_then_failed(e: &CheckError, security: Security, imap: bool) -> String 
     out
 }
 
-fn writable(dir: &std::path::Path) -> Result<String, String> {
+/// A check's section text and whether it passed: its report, or its
+/// error as `failure` shows it.
+fn shown<E>(r: Result<String, E>, failure: impl FnOnce(E) -> String) -> (bool, String) {
+    match r {
+        Ok(text) => (true, text),
+        Err(e) => (false, failure(e)),
+    }
+}
+
+/// A failed check of a local folder, as `config check` prints it.
+fn failed(e: NotWritable) -> String {
+    format!("FAILED {e}\n")
+}
+
+/// A folder the umpire cannot write to.
+#[derive(Debug, thiserror::Error)]
+#[error("{dir} is not writable: {source}")]
+struct NotWritable {
+    dir: String,
+    source: std::io::Error,
+}
+
+/// The folder's path if a file can be written (and removed) in it.
+fn writable(dir: &std::path::Path) -> Result<String, NotWritable> {
     let probe = dir.join(".umpire-check");
     std::fs::write(&probe, b"")
         .and_then(|_| std::fs::remove_file(&probe))
         .map(|_| dir.display().to_string())
-        .map_err(|e| format!("{} is not writable: {e}", dir.display()))
+        .map_err(|source| NotWritable {
+            dir: dir.display().to_string(),
+            source,
+        })
 }
 
 #[cfg(test)]

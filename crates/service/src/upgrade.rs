@@ -149,8 +149,13 @@ impl Umpire {
         match Game::check_upgrade(base.clone(), &record) {
             UpgradeCheck::Current => Ok(None),
             UpgradeCheck::Same { from, to } => {
-                let (game, _) = Game::replay_under(base, &record, ReplayMode::Trusted)
-                    .map_err(|e| ServiceError::Game(format!("game {id}: {e}")))?;
+                let (game, _) =
+                    Game::replay_under(base, &record, ReplayMode::Trusted).map_err(|source| {
+                        ServiceError::Replay {
+                            game: id.to_string(),
+                            source,
+                        }
+                    })?;
                 let why = format!("every entry replays the same under {} {to}", meta.ruleset);
                 let text = format!(
                     "This umpire now plays {name} {to} (the game began under {from}).\n\
@@ -166,13 +171,13 @@ impl Umpire {
                 from,
                 to,
                 seq,
-                message,
+                error,
             } => {
                 let p = PendingUpgrade {
                     from,
                     to,
                     seq,
-                    message,
+                    message: error.to_string(),
                     kept: false,
                 };
                 tracing::warn!(
@@ -271,7 +276,10 @@ impl Umpire {
         let len = game.record().len();
         let seq = game
             .upgrade(diverged_at, why, &rfc3339(now))
-            .map_err(|e| ServiceError::Game(format!("game {id}: {e}")))?;
+            .map_err(|source| ServiceError::Upgrade {
+                game: id.to_string(),
+                source: Box::new(source),
+            })?;
         let text = text.replace("{seq}", &seq.to_string());
         let mut mails: Vec<Unsealed> = Vec::new();
         for i in 0..game.sides().len() {

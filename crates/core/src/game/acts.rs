@@ -29,7 +29,7 @@
 //! full record with every opening.
 
 use super::{Game, OrderReport, RejectKind, Rejection, ReplayMode, ReplaySummary, Report, Verdict};
-use super::{Keys, rej, side_index};
+use super::{Keys, StepError, rej, side_index};
 use crate::act::{Act, ActEntry, Ending};
 use crate::audience::Audience;
 use crate::hash::sha256;
@@ -457,55 +457,44 @@ impl Game {
         body: &Body,
         mode: ReplayMode,
         sum: &mut ReplaySummary,
-    ) -> Result<Vec<u64>, String> {
+    ) -> Result<Vec<u64>, StepError> {
         let text = a.text.as_bytes();
-        let (file, act) = self
-            .act_of(text)
-            .ok_or("the act's move is not one the engine carries out itself")?;
+        let (file, act) = self.act_of(text).ok_or(StepError::NotAnAct)?;
         if act != a.act {
-            return Err(format!(
-                "recorded as `{}`, but the move says `{}`",
-                a.act.text(),
-                act.text()
-            ));
+            return Err(StepError::ActDiffers {
+                recorded: a.act.text(),
+                says: act.text(),
+            });
         }
         let verify = mode == ReplayMode::Verify;
         let (_, side) = self
             .authenticate(text, Some(&a.signature), verify)
-            .map_err(|r| r.reason)?;
+            .map_err(|r| StepError::ActUnread(Box::new(r)))?;
         if verify {
             sum.signatures_checked += 1;
         }
         if self.sides[side.index()].name != a.side {
-            return Err(format!("recorded as {}'s act, but it is another's", a.side));
+            return Err(StepError::ActSide(a.side.clone()));
         }
         let rules = match a.answers {
             Some(_) => ActRules::Bound,
-            None if self.acts_bound => {
-                return Err(
-                    "an act that names nothing it answers, after acts were bound to what they answer"
-                        .into(),
-                );
-            }
+            None if self.acts_bound => return Err(StepError::Unbound),
             None => ActRules::Unbound,
         };
-        let judged = self.judge_act(side, act, &file, rules).map_err(|r| {
-            format!(
-                "the umpire accepted an act that is refused on replay: {}",
-                r.reason
-            )
-        })?;
+        let judged = self
+            .judge_act(side, act, &file, rules)
+            .map_err(|r| StepError::ActRefused(Box::new(r)))?;
         if judged.answers != a.answers {
-            return Err(format!(
-                "the act is recorded as answering entry {:?}, but it answers entry {:?} on replay",
-                a.answers, judged.answers
-            ));
+            return Err(StepError::Answers {
+                recorded: a.answers,
+                replay: judged.answers,
+            });
         }
         if judged.ending != a.ending {
-            return Err(format!(
-                "the act's recorded ending ({:?}) is not what it does on replay ({:?})",
-                a.ending, judged.ending
-            ));
+            return Err(StepError::Ending {
+                recorded: a.ending.clone(),
+                replay: judged.ending.clone(),
+            });
         }
         let ends = judged.ending.is_some();
         sum.moves += 1;

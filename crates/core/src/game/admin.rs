@@ -4,7 +4,7 @@
 //! moves and where its mails go. Pausing, resuming and extending deadlines
 //! are the service's business (the umpire's clock), not the record's.
 
-use super::{Game, Keys, Report, side_index};
+use super::{AdminError, Game, Keys, Report, side_index};
 use crate::act::{AdminAct, AdminEntry};
 use crate::hash::Digest;
 use crate::record::Body;
@@ -20,7 +20,7 @@ impl Game {
         reason: &str,
         keys: impl Into<Keys<'a>>,
         at: &str,
-    ) -> Result<(u64, Report), String> {
+    ) -> Result<(u64, Report), AdminError> {
         self.admin_entry(act, reason, None, keys.into(), at)
     }
 
@@ -33,9 +33,9 @@ impl Game {
         request: Digest,
         keys: impl Into<Keys<'a>>,
         at: &str,
-    ) -> Result<(u64, Report), String> {
+    ) -> Result<(u64, Report), AdminError> {
         if !matches!(act, AdminAct::Settings { .. }) {
-            return Err("only settings are asked for by a request".into());
+            return Err(AdminError::NotSettings);
         }
         self.admin_entry(act, "the side's request", Some(request), keys.into(), at)
     }
@@ -53,7 +53,7 @@ impl Game {
         request: Option<Digest>,
         keys: Keys,
         at: &str,
-    ) -> Result<(u64, Report), String> {
+    ) -> Result<(u64, Report), AdminError> {
         let events = self.judge_admin(&act)?;
         let ends = matches!(act, AdminAct::End(_));
         let body = Body::Admin(AdminEntry {
@@ -71,20 +71,17 @@ impl Game {
     }
 
     /// What an admin act does, or why it cannot be done now.
-    fn judge_admin(&self, act: &AdminAct) -> Result<Vec<Event>, String> {
+    fn judge_admin(&self, act: &AdminAct) -> Result<Vec<Event>, AdminError> {
         let side = |name: &str| {
-            side_index(&self.sides, name).ok_or_else(|| {
-                let names: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
-                format!(
-                    "the game has no side {name:?}; its sides are {}",
-                    names.join(", ")
-                )
+            side_index(&self.sides, name).ok_or_else(|| AdminError::NoSuchSide {
+                name: name.to_string(),
+                sides: self.sides.iter().map(|s| s.name.clone()).collect(),
             })
         };
         Ok(match act {
             AdminAct::End(end) => {
                 if let Some(done) = &self.prompt.finished {
-                    return Err(format!("the game is over already: {}", done.summary));
+                    return Err(AdminError::Over(done.summary.clone()));
                 }
                 for w in &end.winners {
                     side(w)?;
@@ -96,7 +93,7 @@ impl Game {
             }
             AdminAct::Key { side: name, key } => {
                 let s = side(name)?;
-                let k = PublicKey::parse(key).map_err(|e| format!("the new key: {e}"))?;
+                let k = PublicKey::parse(key).map_err(AdminError::BadKey)?;
                 vec![Event::say(format!(
                     "The club's admin replaced {}'s key: its moves are signed by {} from here on (was {}).",
                     self.sides[s.index()].name,
@@ -111,7 +108,7 @@ impl Game {
             AdminAct::Address { side: name, email } => {
                 let s = side(name)?;
                 if email.trim().is_empty() || !email.contains('@') {
-                    return Err(format!("{email:?} is not a mail address"));
+                    return Err(AdminError::NotAnAddress(email.clone()));
                 }
                 vec![Event::say(format!(
                     "The club's admin changed {}'s mail address: its mails go to {email} from here on.",
@@ -157,7 +154,11 @@ impl Game {
     }
 
     /// Replays an admin entry; returns the positions due for reveal.
-    pub(super) fn replay_admin(&mut self, a: &AdminEntry, body: &Body) -> Result<Vec<u64>, String> {
+    pub(super) fn replay_admin(
+        &mut self,
+        a: &AdminEntry,
+        body: &Body,
+    ) -> Result<Vec<u64>, AdminError> {
         let events = self.judge_admin(&a.act)?;
         let ends = matches!(a.act, AdminAct::End(_));
         self.apply_admin(body.clone(), &a.act, &a.reason, events);

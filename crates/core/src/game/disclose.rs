@@ -5,7 +5,7 @@
 //! commitment sealed when the roll was made (`core::audit`); a replay of the
 //! full record derives the same entry from the ruleset and compares.
 
-use super::Game;
+use super::{EngineFault, Game, StepError};
 use crate::dice::RollRef;
 use crate::record::{Body, DiscloseEntry, Disclosure, find_roll};
 use crate::sealed::Hidden;
@@ -20,7 +20,7 @@ impl Game {
         refs: &[RollRef],
         position: u64,
         rolled: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineFault> {
         for r in refs {
             let exists = if r.position == position {
                 (r.index as usize) < rolled
@@ -28,10 +28,10 @@ impl Game {
                 r.position < position && find_roll(self.record.entries(), *r).is_some()
             };
             if !exists {
-                return Err(format!(
-                    "the rules disclosed roll {} of dice position {}, which was never rolled",
-                    r.index, r.position
-                ));
+                return Err(EngineFault::NeverRolled {
+                    index: r.index,
+                    position: r.position,
+                });
             }
         }
         Ok(())
@@ -64,16 +64,14 @@ impl Game {
     }
 
     /// Replay: the recorded `disclose` entry must be the one the ruleset owed.
-    pub(super) fn replay_disclosure(&mut self, body: &Body) -> Result<(), String> {
+    pub(super) fn replay_disclosure(&mut self, body: &Body) -> Result<(), StepError> {
         match self.disclose_due.take() {
             Some(want) if want == *body => {
                 self.push_entry(body.clone());
                 Ok(())
             }
-            Some(_) => Err(
-                "the disclosed rolls differ from those the rules reveal in the entry before".into(),
-            ),
-            None => Err("discloses rolls that the entry before did not reveal".into()),
+            Some(_) => Err(StepError::DisclosureDiffers),
+            None => Err(StepError::DisclosureUnowed),
         }
     }
 }

@@ -1,14 +1,14 @@
 //! Building record bodies: what is in the clear, what is sealed and to whom.
 
 use super::evaluate::Evaluated;
-use super::{Game, Keys, Rejection, Report, Verdict};
+use super::{EngineFault, Game, Keys, Rejection, Report, StateMismatch, StepError, Verdict};
 use crate::audience::Audience;
 use crate::dice::Roll;
 use crate::hash::{Digest, sha256};
 use crate::record::{
     Body, DefaultEntry, MoveEntry, REFUSAL_EXCERPT_CHARS, RejectedEntry, SetupEntry, SlotSecret,
 };
-use crate::ruleset::{GameState, Side};
+use crate::ruleset::{GameState, Side, StateError};
 use crate::sealed::{EntrySalts, Hidden};
 use base64::Engine as _;
 
@@ -45,12 +45,12 @@ impl Game {
         &self,
         state: &GameState,
         keys: Keys,
-    ) -> Result<(Digest, Option<Hidden<Digest>>), String> {
+    ) -> Result<(Digest, Option<Hidden<Digest>>), StateError> {
         match keys.salter.filter(|_| self.hides) {
-            None => Ok((state.hash().map_err(|e| e.to_string())?, None)),
+            None => Ok((state.hash()?, None)),
             Some(s) => {
                 let salt = s.salt(self.record.len() as u64, STATE_SALT);
-                let d = state.commitment(&salt).map_err(|e| e.to_string())?;
+                let d = state.commitment(&salt)?;
                 let seal = s.salt(self.record.len() as u64, STATE_SALT_SEAL);
                 Ok((d, Some(Hidden::new(salt, Some(Vec::new()), seal))))
             }
@@ -63,23 +63,21 @@ impl Game {
         state: &GameState,
         recorded: &Digest,
         salt: Option<&Hidden<Digest>>,
-    ) -> Result<(), String> {
+    ) -> Result<(), StateMismatch> {
         let derived = match salt {
             None => state.hash(),
             Some(h) => match h.value() {
                 Some(s) => state.commitment(s),
-                None => return Err("the state's salt is sealed in this copy".into()),
+                None => return Err(StateMismatch::SaltSealed),
             },
-        }
-        .map_err(|e| e.to_string())?;
+        }?;
         if derived == *recorded {
             Ok(())
         } else {
-            Err(format!(
-                "the state after this entry hashes to {}, the record says {}",
-                derived.short(16),
-                recorded.short(16)
-            ))
+            Err(StateMismatch::Differs {
+                derived,
+                recorded: *recorded,
+            })
         }
     }
 
@@ -98,7 +96,7 @@ impl Game {
         ev: &Evaluated,
         keys: Keys,
         at: &str,
-    ) -> Result<Body, String> {
+    ) -> Result<Body, StateError> {
         let name = self.sides[ev.side.index()].name.clone();
         let to = ev.sealed_text.then(|| vec![name.clone()]);
         let lines = ev.public_lines.clone();
@@ -128,7 +126,7 @@ impl Game {
         keys: Keys,
         reason: &str,
         at: &str,
-    ) -> Result<Body, String> {
+    ) -> Result<Body, StateError> {
         let (digest, salt) = self.state_hash(state, keys)?;
         let mut salts = self.salts(keys);
         Ok(Body::Default(DefaultEntry {
@@ -174,7 +172,7 @@ impl Game {
         state: &GameState,
         rolls: &[Roll],
         keys: Keys,
-    ) -> Result<Body, String> {
+    ) -> Result<Body, StateError> {
         let (digest, salt) = self.state_hash(state, keys)?;
         let mut salts = self.salts(keys);
         let seq = self.record.len() as u64;
@@ -193,15 +191,16 @@ impl Game {
         body: &Body,
         state: &GameState,
         rolls: &[Roll],
-    ) -> Result<(), String> {
+    ) -> Result<(), StepError> {
         let Body::Setup(s) = body else {
-            return Err("entry 1 should record the set-up's deal".into());
+            return Err(StepError::NotSetup);
         };
         let recorded = rolls_of(&s.rolls);
         if recorded.len() == s.rolls.len() && recorded != rolls {
-            return Err(super::evaluate::roll_mismatch(&recorded, rolls));
+            return Err(EngineFault::from(super::evaluate::roll_mismatch(&recorded, rolls)).into());
         }
         self.state_matches(state, &s.state, s.salt.as_ref())
+            .map_err(|e| EngineFault::from(e).into())
     }
 
     /// Appends a refusal. In a game that hides something the submission and

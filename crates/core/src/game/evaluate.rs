@@ -1,7 +1,10 @@
 //! Evaluating a submission: every check before its first roll, then its
 //! orders on a copy of the state. Live play, `check` and replay all come here.
 
-use super::{Game, Keys, OrderReport, RejectKind, Rejection, ReplayError, Report, rej, side_index};
+use super::{
+    DefaultError, EngineFault, Game, Keys, OrderReport, RejectKind, Rejection, ReplayError, Report,
+    RollMismatch, StepError, rej, side_index,
+};
 use crate::audience::Audience;
 use crate::dice::{self, Dice, DiceError, Roll};
 use crate::hash::{Digest, Tagged, sha256};
@@ -78,7 +81,7 @@ pub(super) struct Evaluated {
 
 pub(super) enum RunError {
     Refused(Rejection),
-    Replay(String),
+    Replay(EngineFault),
     PreviewStop(Vec<OrderReport>, String),
 }
 
@@ -90,7 +93,7 @@ impl Game {
         from: DiceFrom,
         p: u64,
         move_hash: &Digest,
-    ) -> Result<Dice, String> {
+    ) -> Result<Dice, DiceError> {
         let game = self.id();
         // A slot whose secret is missing gets no stream: a roll from it fails.
         let hidden_seeds = |secrets: Vec<Option<Digest>>| -> Vec<Option<[u8; 32]>> {
@@ -105,7 +108,7 @@ impl Game {
                 let k = if p == 0 {
                     self.last_revealed.1
                 } else {
-                    keys.chain.secret(p).map_err(|e| e.to_string())?
+                    keys.chain.secret(p)?
                 };
                 let hidden = (0..keys.hidden.len())
                     .map(|slot| keys.hidden_secret(slot, p))
@@ -129,10 +132,7 @@ impl Game {
         from: DiceFrom,
         recorded: Option<(&Body, u64)>,
     ) -> Result<(), ReplayError> {
-        let fail = |message: String| ReplayError {
-            seq: recorded.map_or(1, |(_, s)| s),
-            message,
-        };
+        let fail = |e: StepError| ReplayError::at(recorded.map_or(1, |(_, s)| s), e);
         let opening_hash = self.record.entries()[0].hash;
         let live = matches!(from, DiceFrom::Live(_));
         let keys = match &from {
@@ -141,12 +141,12 @@ impl Game {
         };
         let mut dice = self
             .dice_for(from, 0, &deal_seed_hash(&opening_hash))
-            .map_err(fail)?;
+            .map_err(|e| fail(EngineFault::from(e).into()))?;
         let mut state = self.state.clone();
         let events = self
             .ruleset
             .deal(&mut state, &mut dice)
-            .map_err(|e| fail(format!("the set-up's deal failed: {e}")))?;
+            .map_err(|e| fail(StepError::Deal(e)))?;
         let rolls = dice.into_rolls();
         if rolls.is_empty() && recorded.is_none() {
             self.state = state;
@@ -158,12 +158,12 @@ impl Game {
             self.check_setup_body(body, &state, &rolls).map_err(fail)?;
         }
         let body = match (live, keys, recorded) {
-            (true, Some(keys), _) => self.setup_body(&state, &rolls, keys).map_err(fail)?,
+            (true, Some(keys), _) => self
+                .setup_body(&state, &rolls, keys)
+                .map_err(|e| fail(EngineFault::from(super::StateMismatch::from(e)).into()))?,
             (_, _, Some((b, _))) => b.clone(),
             _ => {
-                return Err(fail(
-                    "the set-up rolled, but the record has no setup entry".into(),
-                ));
+                return Err(fail(StepError::SetupMissing));
             }
         };
         let seq = self.record.len() as u64;
@@ -185,7 +185,7 @@ impl Game {
         signature: Option<&str>,
         dice_from: DiceFrom,
         check_signature: bool,
-    ) -> Result<Result<Evaluated, String>, Rejection> {
+    ) -> Result<Result<Evaluated, EngineFault>, Rejection> {
         let (file, side) = self.authenticate(text, signature, check_signature)?;
         let signed = |r: Rejection| Rejection {
             signer: check_signature.then_some(side),
@@ -247,7 +247,7 @@ impl Game {
         let position = self.next_position;
         let mut dice = match self.dice_for(dice_from, position, &move_hash) {
             Ok(d) => d,
-            Err(m) => return Ok(Err(m)),
+            Err(e) => return Ok(Err(e.into())),
         };
         let mut stopped = None;
         match self.run_orders(&mut state, side, &orders, &audiences, &mut dice, true) {
@@ -268,10 +268,10 @@ impl Game {
             }
         }
         if dice.unused_recorded() > 0 {
-            return Ok(Err(format!(
-                "the record holds {} more rolls than the move used",
-                dice.unused_recorded()
-            )));
+            return Ok(Err(EngineFault::ExtraRolls {
+                extra: dice.unused_recorded(),
+                action: "move",
+            }));
         }
         if let Err(m) = self.check_disclosed(dice.disclosed(), position, dice.count()) {
             return Ok(Err(m));
@@ -514,7 +514,7 @@ impl Game {
                 Err(RuleError::Dice(
                     e @ (DiceError::RecordShort(_) | DiceError::RecordMismatch { .. }),
                 )) => {
-                    return Err(RunError::Replay(e.to_string()));
+                    return Err(RunError::Replay(e.into()));
                 }
                 // 2(promise): refused only while no die has been rolled for this move.
                 Err(e) if refuse && dice.count() == 0 => {
@@ -559,7 +559,7 @@ impl Game {
             }
             Err(RuleError::Dice(
                 e @ (DiceError::RecordShort(_) | DiceError::RecordMismatch { .. }),
-            )) => Err(RunError::Replay(e.to_string())),
+            )) => Err(RunError::Replay(e.into())),
             Err(e) if refuse && dice.count() == 0 => Err(RunError::Refused(rej(
                 RejectKind::Illegal,
                 format!("at the end of the move: {e}"),
@@ -600,43 +600,40 @@ impl Game {
         orders: &[String],
         reason: &str,
         dice_from: DiceFrom,
-    ) -> Result<(GameState, Report), String> {
+    ) -> Result<(GameState, Report), DefaultError> {
         let Some(awaited) = self.prompt.awaits(side) else {
-            return Err(format!(
-                "{} is not awaited, so no default applies",
-                self.sides[side.index()].name
-            ));
+            return Err(DefaultError::NoneDue {
+                side: self.sides[side.index()].name.clone(),
+            });
         };
         if awaited.default != orders {
-            return Err(format!(
-                "the default applied ({orders:?}) is not the ruleset's stated default ({:?})",
-                awaited.default
-            ));
+            return Err(DefaultError::NotStated {
+                applied: orders.to_vec(),
+                stated: awaited.default.clone(),
+            });
         }
         let mut state = self.state.clone();
         let parsed = self
             .ruleset
             .parse(&state, side, &default_lines(orders))
-            .map_err(|e| format!("the default orders do not parse: {e}"))?;
+            .map_err(DefaultError::Unread)?;
         let position = self.next_position;
         let text = orders.join("\n");
-        let mut dice = self.dice_for(dice_from, position, &sha256(text.as_bytes()))?;
+        let mut dice = self
+            .dice_for(dice_from, position, &sha256(text.as_bytes()))
+            .map_err(EngineFault::from)?;
         let audiences = self.audiences(&state, side, &parsed);
         let reports = match self.run_orders(&mut state, side, &parsed, &audiences, &mut dice, true)
         {
             Ok(r) => r,
-            Err(RunError::Refused(r)) => {
-                return Err(format!("the default orders are illegal: {}", r.reason));
-            }
-            Err(RunError::Replay(m)) => return Err(m),
+            Err(RunError::Refused(r)) => return Err(DefaultError::Illegal(Box::new(r))),
+            Err(RunError::Replay(f)) => return Err(f.into()),
             Err(RunError::PreviewStop(r, _)) => r,
         };
         let end = match self.end_of_move(&mut state, side, &mut dice, true) {
             Ok(events) => events,
-            Err(RunError::Refused(r)) => {
-                return Err(format!("the default orders are illegal: {}", r.reason));
-            }
-            Err(RunError::Replay(m)) => return Err(m),
+            Err(RunError::Refused(r)) => return Err(DefaultError::Illegal(Box::new(r))),
+            Err(RunError::Replay(f)) => return Err(f.into()),
             Err(RunError::PreviewStop(..)) => Vec::new(),
         };
         self.check_disclosed(dice.disclosed(), position, dice.count())?;
@@ -739,22 +736,20 @@ pub(super) fn source_line(text: &[u8], line: usize, column: usize) -> Option<Sou
     })
 }
 
-pub(super) fn roll_mismatch(recorded: &[Roll], derived: &[Roll]) -> String {
+pub(super) fn roll_mismatch(recorded: &[Roll], derived: &[Roll]) -> RollMismatch {
     for (i, (a, b)) in recorded.iter().zip(derived).enumerate() {
         if a != b {
-            return format!(
-                "roll {} ({}) is recorded as {} on a d{}, but the revealed secret gives {}: the roll was tampered with",
-                i + 1,
-                a.label,
-                a.value,
-                a.sides,
-                b.value
-            );
+            return RollMismatch::Tampered {
+                number: i + 1,
+                label: a.label.clone(),
+                recorded: a.value,
+                sides: a.sides,
+                derived: b.value,
+            };
         }
     }
-    format!(
-        "the record holds {} rolls, the replay makes {}",
-        recorded.len(),
-        derived.len()
-    )
+    RollMismatch::Count {
+        recorded: recorded.len(),
+        derived: derived.len(),
+    }
 }

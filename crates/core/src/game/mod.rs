@@ -16,6 +16,7 @@ mod acts;
 mod admin;
 mod disclose;
 mod entries;
+mod error;
 mod evaluate;
 mod replay;
 mod round;
@@ -23,6 +24,10 @@ mod secrets;
 mod upgrade;
 
 pub use acts::DrawOffer;
+pub use error::{
+    AdminError, DefaultError, EngineFault, OpeningError, RecommitError, RollMismatch, SealedItem,
+    StateMismatch, StepError, UpgradeError,
+};
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
 pub use replay::precheck_moves;
 pub(crate) use replay::revealed_secrets;
@@ -199,15 +204,26 @@ pub enum Verdict {
     Rejected { seq: u64, rejection: Rejection },
     /// The umpire cannot adjudicate it now (its dice chain is spent): nothing
     /// was recorded; recommit and submit again.
-    Unavailable(String),
+    Unavailable(EngineFault),
 }
 
-/// The record does not replay.
+/// The record does not replay: entry `seq`, and what is wrong with it
+/// (boxed: a replay's `Result` stays small on its hot path).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("entry {seq}: {message}")]
+#[error("entry {seq}: {error}")]
 pub struct ReplayError {
     pub seq: u64,
-    pub message: String,
+    pub error: Box<StepError>,
+}
+
+impl ReplayError {
+    /// `error` at entry `seq`.
+    pub fn at(seq: u64, error: impl Into<StepError>) -> ReplayError {
+        ReplayError {
+            seq,
+            error: Box::new(error.into()),
+        }
+    }
 }
 
 /// Counts from a replay, for `umpire verify`.
@@ -245,8 +261,8 @@ pub struct CheckReport {
     pub orders: Vec<OrderReport>,
     /// The roll the preview stopped at, if any.
     pub stopped_at: Option<String>,
-    /// Whether the signature was checked and held.
-    pub signature: Option<Result<(), String>>,
+    /// Whether the signature was checked and held (its refusal if not).
+    pub signature: Option<Result<(), Rejection>>,
 }
 
 /// A game: record plus replayed state.
@@ -343,23 +359,28 @@ impl Game {
         rest: &[Entry],
         force_from: Option<u64>,
     ) -> Result<Game, ReplayError> {
-        let bad = |message: String| ReplayError { seq: 0, message };
+        let bad = |e: OpeningError| ReplayError::at(0, e);
         let opening = record
             .opening()
             .cloned()
-            .ok_or_else(|| bad("the record does not start with an opening".into()))?;
+            .ok_or_else(|| bad(OpeningError::Missing))?;
         check_opening(base.as_ref(), &opening).map_err(bad)?;
         let nominal = upgrade::opening_version(&opening);
         let ruleset = if force_from == Some(0) {
             base.clone()
         } else {
-            upgrade::pick(&base, rest, nominal).map_err(bad)?
+            upgrade::pick(&base, rest, nominal).map_err(|e| bad(e.into()))?
         };
         let mut sides = Vec::new();
         for s in &opening.sides {
-            let key = PublicKey::parse(&s.key).map_err(|e| bad(format!("side {}: {e}", s.name)))?;
+            let key = PublicKey::parse(&s.key).map_err(|source| {
+                bad(OpeningError::BadKey {
+                    side: s.name.clone(),
+                    source,
+                })
+            })?;
             if side_index(&sides, &s.name).is_some() {
-                return Err(bad(format!("side {} is declared twice", s.name)));
+                return Err(bad(OpeningError::SideTwice(s.name.clone())));
             }
             sides.push(SideInfo {
                 name: s.name.clone(),
@@ -371,12 +392,12 @@ impl Game {
         let hides = ruleset.hides_information(&setup);
         let want = if hides { sides.len() + 1 } else { 0 };
         if opening.hidden.len() != want {
-            return Err(bad(format!(
-                "the opening commits {} hidden dice streams, but this game needs {want}",
-                opening.hidden.len()
-            )));
+            return Err(bad(OpeningError::HiddenStreams {
+                commits: opening.hidden.len(),
+                needs: want,
+            }));
         }
-        let state = ruleset.setup(&setup).map_err(|e| bad(e.to_string()))?;
+        let state = ruleset.setup(&setup).map_err(|e| bad(e.into()))?;
         let prompt = ruleset.prompt(&state);
         let head = record.head();
         let reports = HashMap::from([(0, Report::default())]);
@@ -475,7 +496,7 @@ impl Game {
                 let side = ev.side;
                 let body = match self.move_body(text, signature, &ev, keys, at) {
                     Ok(b) => b,
-                    Err(m) => return Verdict::Unavailable(m),
+                    Err(e) => return Verdict::Unavailable(StateMismatch::from(e).into()),
                 };
                 let report = ev.report.clone();
                 let due = self.commit_action(body, ev.state, ev.report, side, Some(text_hash));
@@ -486,7 +507,7 @@ impl Game {
             }
             // Only a spent dice chain gets here live: the umpire's fault, not
             // the player's, so nothing is recorded against the move.
-            Ok(Err(message)) => Verdict::Unavailable(message),
+            Ok(Err(fault)) => Verdict::Unavailable(fault),
             Err(r) => self.record_rejection(text, Some(signature), r, keys, at),
         }
     }
@@ -566,22 +587,26 @@ impl Game {
         reason: &str,
         keys: impl Into<Keys<'a>>,
         at: &str,
-    ) -> Result<(u64, Report), String> {
+    ) -> Result<(u64, Report), DefaultError> {
         let keys = keys.into();
-        let awaited = self
-            .prompt
-            .awaits(side)
-            .cloned()
-            .ok_or_else(|| format!("{} is not awaited", self.sides[side.index()].name))?;
+        let awaited =
+            self.prompt
+                .awaits(side)
+                .cloned()
+                .ok_or_else(|| DefaultError::NotAwaited {
+                    side: self.sides[side.index()].name.clone(),
+                })?;
         if awaited.default.is_empty() {
-            return Err("the game states no default for this decision".into());
+            return Err(DefaultError::NoneStated);
         }
         if awaited.kind == AwaitKind::SealedOrders {
             return self.default_sealed(side, &awaited.default, reason, keys, at);
         }
         let (state, report) =
             self.evaluate_default(side, &awaited.default, reason, DiceFrom::Live(keys))?;
-        let body = self.default_body(side, &awaited.default, &state, &report, keys, reason, at)?;
+        let body = self
+            .default_body(side, &awaited.default, &state, &report, keys, reason, at)
+            .map_err(|e| EngineFault::from(StateMismatch::from(e)))?;
         let due = self.commit_action(body, state, report.clone(), side, None);
         let seq = self.last_action;
         self.push_disclosure();
@@ -594,13 +619,13 @@ impl Game {
     pub fn check(&self, text: &[u8], signature: Option<&str>) -> Result<CheckReport, Rejection> {
         let sig = signature.map(
             |s| match self.evaluate(text, Some(s), DiceFrom::Preview, true) {
-                Err(r) if r.kind == RejectKind::Signature => Err(r.reason),
+                Err(r) if r.kind == RejectKind::Signature => Err(r),
                 _ => Ok(()),
             },
         );
         let ev = self
             .evaluate(text, None, DiceFrom::Preview, false)?
-            .map_err(|m| rej(RejectKind::Illegal, m))?;
+            .map_err(|m| rej(RejectKind::Illegal, m.to_string()))?;
         let stopped_at = ev
             .stopped
             .map(|label| match ev.file.orders.get(ev.report.orders.len()) {
@@ -615,13 +640,10 @@ impl Game {
         })
     }
 
-    fn accept_reveal(&mut self, r: &RevealEntry) -> Result<(), String> {
+    fn accept_reveal(&mut self, r: &RevealEntry) -> Result<(), StepError> {
         let (q, kq) = self.last_revealed;
         if !dice::reveal_matches(q, &kq, r.position, &r.secret) {
-            return Err(format!(
-                "the secret revealed for dice position {} does not hash back to the commitment: the dice were tampered with",
-                r.position
-            ));
+            return Err(StepError::RevealTampered(r.position));
         }
         self.last_revealed = (r.position, r.secret);
         self.pending_reveal.retain(|p| *p != r.position);
@@ -629,32 +651,28 @@ impl Game {
         Ok(())
     }
 
-    fn accept_recommit(&mut self, r: &RecommitEntry) -> Result<(), String> {
+    fn accept_recommit(&mut self, r: &RecommitEntry) -> Result<(), RecommitError> {
         if r.dice.scheme != dice::SCHEME {
-            return Err(format!("unknown dice scheme {:?}", r.dice.scheme));
+            return Err(RecommitError::UnknownScheme(r.dice.scheme.clone()));
         }
         if let Some(k) = &r.umpire {
-            crate::sig::PublicKey::parse(k)
-                .map_err(|e| format!("the new umpire key is not usable: {e}"))?;
+            crate::sig::PublicKey::parse(k).map_err(RecommitError::BadUmpireKey)?;
         }
         if !self.pending_reveal.is_empty() {
-            return Err(format!(
-                "a new dice chain while positions {:?} are not yet revealed",
-                self.pending_reveal
-            ));
+            return Err(RecommitError::Unrevealed(self.pending_reveal.clone()));
         }
         if r.from_position != self.next_position {
-            return Err(format!(
-                "the new dice chain starts at position {}, but the next position is {}",
-                r.from_position, self.next_position
-            ));
+            return Err(RecommitError::StartsAt {
+                from: r.from_position,
+                next: self.next_position,
+            });
         }
         let want = if self.hides { self.sides.len() + 1 } else { 0 };
         if r.hidden.len() != want {
-            return Err(format!(
-                "the new dice chain commits {} hidden streams, this game needs {want}",
-                r.hidden.len()
-            ));
+            return Err(RecommitError::HiddenStreams {
+                commits: r.hidden.len(),
+                needs: want,
+            });
         }
         self.last_revealed = (r.from_position - 1, r.dice.k0);
         Ok(())
@@ -663,7 +681,12 @@ impl Game {
     /// Publishes new dice chains for the positions from the next one on (the
     /// old one is running out, or the game was restored without its secret).
     /// `secrets` must have base `next position − 1`.
-    pub fn recommit(&mut self, secrets: &Secrets, reason: &str, at: &str) -> Result<u64, String> {
+    pub fn recommit(
+        &mut self,
+        secrets: &Secrets,
+        reason: &str,
+        at: &str,
+    ) -> Result<u64, RecommitError> {
         self.recommit_by(secrets, reason, at, None)
     }
 
@@ -675,7 +698,7 @@ impl Game {
         reason: &str,
         at: &str,
         umpire: Option<String>,
-    ) -> Result<u64, String> {
+    ) -> Result<u64, RecommitError> {
         let r = RecommitEntry {
             from_position: self.next_position,
             dice: secrets.chain.commitment(),
@@ -685,14 +708,13 @@ impl Game {
             umpire,
         };
         if secrets.chain.base() + 1 != self.next_position {
-            return Err(format!(
-                "the new chain serves from position {}, the game is at {}",
-                secrets.chain.base() + 1,
-                self.next_position
-            ));
+            return Err(RecommitError::ServesFrom {
+                serves: secrets.chain.base() + 1,
+                at: self.next_position,
+            });
         }
         if !self.held.is_empty() {
-            return Err("a sealed round is open: its orders wait for the old dice chain".into());
+            return Err(RecommitError::RoundOpen);
         }
         self.accept_recommit(&r)?;
         let seq = self.record.len() as u64;
@@ -906,24 +928,23 @@ fn setup_of(opening: &Opening) -> Setup {
 
 /// Does the opening fit this ruleset (name, dice scheme)? Its version and
 /// data are `upgrade::pick`'s business.
-fn check_opening(ruleset: &dyn DynRuleset, opening: &Opening) -> Result<(), String> {
+fn check_opening(ruleset: &dyn DynRuleset, opening: &Opening) -> Result<(), OpeningError> {
     if opening.format > super::record::FORMAT_HIDDEN {
-        return Err(format!(
-            "the record is of format {}, newer than this umpire reads (up to {}): verify it with a newer umpire",
-            opening.format,
-            super::record::FORMAT_HIDDEN
-        ));
+        return Err(OpeningError::Format {
+            format: opening.format,
+            max: super::record::FORMAT_HIDDEN,
+        });
     }
     let info = ruleset.info();
     if info.name != opening.ruleset {
-        return Err(format!(
-            "the record is a {} game, not {}",
-            opening.ruleset, info.name
-        ));
+        return Err(OpeningError::OtherRuleset {
+            record: opening.ruleset.clone(),
+            ours: info.name.to_string(),
+        });
     }
     let schemes = std::iter::once(&opening.dice).chain(&opening.hidden);
     if let Some(c) = schemes.into_iter().find(|c| c.scheme != dice::SCHEME) {
-        return Err(format!("unknown dice scheme {:?}", c.scheme));
+        return Err(OpeningError::UnknownScheme(c.scheme.clone()));
     }
     Ok(())
 }

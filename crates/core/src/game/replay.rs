@@ -3,7 +3,10 @@
 use super::entries::rolls_of;
 use super::evaluate::{DiceFrom, roll_mismatch};
 use super::round::{Held, HeldMove};
-use super::{Game, ReplayError, ReplayMode, ReplaySummary, Revealed, side_index};
+use super::{
+    EngineFault, Game, ReplayError, ReplayMode, ReplaySummary, Revealed, SealedItem, StepError,
+    side_index,
+};
 use crate::dice::{self, Commitment};
 use crate::hash::{Digest, sha256};
 use crate::record::{
@@ -14,11 +17,8 @@ use base64::Engine as _;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// One entry's replay: what went wrong, in words (the caller adds the seq).
-type Step = Result<(), String>;
-
-/// Why a side's copy of a record cannot be replayed.
-const SIDE_COPY: &str = "this is a side's copy of the record: it holds sealed items without their openings, so it cannot be replayed in full (`umpire verify` audits it as a copy)";
+/// One entry's replay: what went wrong (the caller adds the seq).
+type Step = Result<(), StepError>;
 
 impl Game {
     /// Replays a record from its opening, checking it as `mode` says. The
@@ -78,19 +78,11 @@ impl Game {
         // Later entries are looked at as they are replayed (`replay_entry`).
         for e in entries.iter().take(2) {
             if e.body.closed_items() > 0 {
-                return Err(ReplayError {
-                    seq: e.seq,
-                    message: SIDE_COPY.into(),
-                });
+                return Err(ReplayError::at(e.seq, StepError::SideCopy));
             }
         }
-        let first =
-            Record::from_entries(entries[..1.min(entries.len())].to_vec()).map_err(|e| {
-                ReplayError {
-                    seq: 0,
-                    message: e.to_string(),
-                }
-            })?;
+        let first = Record::from_entries(entries[..1.min(entries.len())].to_vec())
+            .map_err(|e| ReplayError::at(0, e))?;
         let rest = entries.get(1..).unwrap_or_default();
         let mut game = Game::start(ruleset, first, rest, force_from)?;
         game.record.reserve(rest.len());
@@ -139,25 +131,16 @@ impl Game {
                 &mut sum,
             );
             game.replaying = None;
-            step.map_err(|message| ReplayError {
-                seq: link.seq,
-                message,
-            })?;
+            step.map_err(|e| ReplayError::at(link.seq, e))?;
             if game.record.head() != link.hash {
-                return Err(ReplayError {
-                    seq: link.seq,
-                    message: "the entry's hash does not match its content".into(),
-                });
+                return Err(ReplayError::at(link.seq, StepError::HashMismatch));
             }
             sum.entries += 1;
         }
         game.prechecked = None;
         game.keep_reports = true;
         if game.disclose_due.is_some() {
-            return Err(ReplayError {
-                seq: len,
-                message: "the record ends before the disclose entry its last entry owes".into(),
-            });
+            return Err(ReplayError::at(len, StepError::DisclosureCut));
         }
         Ok((game, sum))
     }
@@ -175,28 +158,24 @@ impl Game {
         // anything else, a bad opening after the entry's place is checked.
         let tally = e.body.tally_items(mode == ReplayMode::Verify);
         if matches!(tally, Ok(t) if t.closed > 0) {
-            return Err(SIDE_COPY.into());
+            return Err(StepError::SideCopy);
         }
         if e.prev != self.record.head() || e.seq != self.record.len() as u64 {
-            return Err("does not follow the entry before it".into());
+            return Err(StepError::Unlinked);
         }
         if self.disclose_due.is_some() && !matches!(e.body, Body::Disclose(_)) {
-            return Err(
-                "the entry before disclosed rolls, but no disclose entry follows it".into(),
-            );
+            return Err(StepError::DisclosureMissing);
         }
         if !matches!(e.body, Body::Reveal(_) | Body::Disclose(_)) && !expect_reveals.is_empty() {
-            return Err(format!(
-                "the secrets of dice positions {expect_reveals:?} were due to be revealed here"
-            ));
+            return Err(StepError::RevealsDue(expect_reveals.clone()));
         }
-        sum.openings_checked += tally.map_err(|b| b.to_string())?.opened as u64;
+        sum.openings_checked += tally?.opened as u64;
         // The frequent kinds take their body by value and push it on; the
         // rare ones (upgrades, disclosures, acts, admin) push a copy.
         let seq = e.seq;
         match e.body {
-            Body::Opening(_) => Err("a second opening".into()),
-            Body::Setup(_) => Err("a setup entry after play began".into()),
+            Body::Opening(_) => Err(StepError::SecondOpening),
+            Body::Setup(_) => Err(StepError::LateSetup),
             Body::Move(m) => {
                 *expect_reveals = self.replay_move(m, mode, revealed, sum)?;
                 Ok(())
@@ -216,7 +195,7 @@ impl Game {
                 self.push_entry(Body::Recommit(r));
                 Ok(())
             }
-            ref body @ Body::Upgrade(ref u) => self.replay_upgrade(seq, body, u, rest),
+            ref body @ Body::Upgrade(ref u) => Ok(self.replay_upgrade(seq, body, u, rest)?),
             ref body @ Body::Disclose(_) => self.replay_disclosure(body),
             ref body @ Body::Act(ref a) => {
                 *expect_reveals = self.replay_act(a, body, mode, sum)?;
@@ -228,16 +207,13 @@ impl Game {
             }
             Body::Reveal(r) => {
                 let Some(pos) = expect_reveals.first().copied() else {
-                    return Err(format!(
-                        "reveals the secret of dice position {} while it could still be used, or was never used",
-                        r.position
-                    ));
+                    return Err(StepError::RevealNotDue(r.position));
                 };
                 if r.position != pos {
-                    return Err(format!(
-                        "reveals dice position {}, but position {pos} was due",
-                        r.position
-                    ));
+                    return Err(StepError::RevealOrder {
+                        position: r.position,
+                        due: pos,
+                    });
                 }
                 self.accept_reveal(&r)?;
                 expect_reveals.remove(0);
@@ -295,12 +271,9 @@ impl Game {
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
-    ) -> Result<Vec<u64>, String> {
-        let text = m.text.value().ok_or("the move's text is sealed")?;
-        let signature = m
-            .signature
-            .value()
-            .ok_or("the move's signature is sealed")?;
+    ) -> Result<Vec<u64>, StepError> {
+        let text = m.text.value().ok_or(SealedItem::MoveText)?;
+        let signature = m.signature.value().ok_or(SealedItem::MoveSignature)?;
         let (dice, verified) = self.move_dice(mode, revealed, m.position, &m.rolls);
         if mode == ReplayMode::Verify {
             sum.signatures_checked += 1;
@@ -312,35 +285,31 @@ impl Game {
                 dice,
                 mode == ReplayMode::Verify,
             )
-            .map_err(|r| {
-                format!(
-                    "the umpire accepted a move that is refused on replay: {}",
-                    r.reason
-                )
-            })??;
+            .map_err(|r| StepError::MoveRefused(Box::new(r)))??;
         let signer = &self.sides[ev.side.index()].name;
         if *signer != m.side {
-            return Err(format!(
-                "recorded as {}'s move, but signed as {signer}'s",
-                m.side
-            ));
+            return Err(StepError::SignedAs {
+                recorded: m.side.clone(),
+                signer: signer.clone(),
+            });
         }
         if ev.report.position != m.position {
-            return Err(format!(
-                "recorded at dice position {:?}, replay gives {:?}",
-                m.position, ev.report.position
-            ));
+            return Err(StepError::Position {
+                recorded: m.position,
+                replay: ev.report.position,
+            });
         }
         let recorded = rolls_of(&m.rolls);
         if ev.report.rolls != recorded {
-            return Err(roll_mismatch(&recorded, &ev.report.rolls));
+            return Err(mismatch(&recorded, &ev.report.rolls));
         }
         // The public lines every copy shows (and its public rolls' seed)
         // are the opened text's.
         if ev.public_lines != m.lines {
-            return Err("the move's public order lines differ from its signed text".into());
+            return Err(StepError::PublicLines);
         }
-        self.state_matches(&ev.state, &m.state, m.salt.as_ref())?;
+        self.state_matches(&ev.state, &m.state, m.salt.as_ref())
+            .map_err(EngineFault::from)?;
         count_rolls(sum, ev.report.rolls.len(), verified);
         sum.moves += 1;
         let text_hash = sha256(text.as_bytes());
@@ -353,16 +322,17 @@ impl Game {
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
-    ) -> Result<Vec<u64>, String> {
-        let side = side_index(&self.sides, &d.side).ok_or_else(|| format!("no side {}", d.side))?;
+    ) -> Result<Vec<u64>, StepError> {
+        let side =
+            side_index(&self.sides, &d.side).ok_or_else(|| StepError::NoSide(d.side.clone()))?;
         let (dice, verified) = self.move_dice(mode, revealed, d.position, &d.rolls);
         let (state, report) = self.evaluate_default(side, &d.orders, &d.reason, dice)?;
         let recorded = rolls_of(&d.rolls);
         if report.rolls != recorded {
-            return Err(roll_mismatch(&recorded, &report.rolls));
+            return Err(mismatch(&recorded, &report.rolls));
         }
         self.state_matches(&state, &d.state, d.salt.as_ref())
-            .map_err(|m| format!("the state after this default differs from the record: {m}"))?;
+            .map_err(StepError::DefaultState)?;
         count_rolls(sum, report.rolls.len(), verified);
         sum.defaults += 1;
         Ok(self.commit_action(Body::Default(d), state, report, side, None))
@@ -380,12 +350,12 @@ impl Game {
             let bytes = match (&r.text, &r.base64) {
                 (Some(t), _) => t
                     .value()
-                    .ok_or("the refused text is sealed")?
+                    .ok_or(SealedItem::RefusedText)?
                     .clone()
                     .into_bytes(),
                 (None, Some(b)) => base64::engine::general_purpose::STANDARD
-                    .decode(b.value().ok_or("the refused bytes are sealed")?)
-                    .map_err(|_| "rejected submission's base64 is broken".to_string())?,
+                    .decode(b.value().ok_or(SealedItem::RefusedBytes)?)
+                    .map_err(|_| StepError::Base64)?,
                 (None, None) => Vec::new(),
             };
             let sig = r
@@ -395,14 +365,17 @@ impl Game {
                 .map(String::as_str);
             match self.evaluate(&bytes, sig, DiceFrom::Preview, true) {
                 Err(_) => {}
-                Ok(Err(m)) => return Err(m),
+                Ok(Err(f)) => return Err(f.into()),
                 // An act the engine refused, which the ruleset alone would read.
                 Ok(Ok(_)) if self.act_refused(&bytes, sig) => {}
                 Ok(Ok(_)) => {
-                    return Err(format!(
-                        "recorded as rejected ({}), but it is a valid move on replay",
-                        r.reason.value().map_or("sealed", String::as_str)
-                    ));
+                    return Err(StepError::ValidOnReplay {
+                        reason: r
+                            .reason
+                            .value()
+                            .map_or("sealed", String::as_str)
+                            .to_string(),
+                    });
                 }
             }
         }
@@ -419,25 +392,19 @@ impl Game {
         mode: ReplayMode,
         sum: &mut ReplaySummary,
     ) -> Step {
-        let side = side_index(&self.sides, &s.side).ok_or_else(|| format!("no side {}", s.side))?;
+        let side =
+            side_index(&self.sides, &s.side).ok_or_else(|| StepError::NoSide(s.side.clone()))?;
         let what = match (&s.text, &s.signature, &s.default) {
             (Some(t), Some(sig), None) => {
-                let text = t.value().ok_or("the sealed move's text is not opened")?;
-                let sig = sig
-                    .value()
-                    .ok_or("the sealed move's signature is not opened")?;
+                let text = t.value().ok_or(SealedItem::SealedText)?;
+                let sig = sig.value().ok_or(SealedItem::SealedSignature)?;
                 if mode == ReplayMode::Verify {
                     sum.signatures_checked += 1;
                     let ev = self
                         .evaluate(text.as_bytes(), Some(sig), DiceFrom::Preview, true)
-                        .map_err(|r| {
-                            format!("sealed orders that are refused on replay: {}", r.reason)
-                        })??;
+                        .map_err(|r| StepError::SealedRefused(Box::new(r)))??;
                     if ev.side != side {
-                        return Err(format!(
-                            "recorded as {}'s, but signed by another side",
-                            s.side
-                        ));
+                        return Err(StepError::SealedSigner(s.side.clone()));
                     }
                 }
                 self.accepted_texts
@@ -447,19 +414,16 @@ impl Game {
                 }
             }
             (None, None, Some(d)) => {
-                let orders = d.value().ok_or("the sealed default is not opened")?;
+                let orders = d.value().ok_or(SealedItem::SealedDefault)?;
                 let stated = self.prompt.awaits(side).map(|a| a.default.clone());
                 if stated.as_ref() != Some(orders) {
-                    return Err(format!(
-                        "the default held for {} is not the ruleset's stated default",
-                        s.side
-                    ));
+                    return Err(StepError::HeldDefault(s.side.clone()));
                 }
                 HeldMove::Default {
                     orders: orders.clone(),
                 }
             }
-            _ => return Err("a sealed entry holds either a signed move or a default".into()),
+            _ => return Err(StepError::SealedShape),
         };
         sum.sealed += 1;
         let seq = self.push_entry(Body::Sealed(s));
@@ -473,36 +437,42 @@ impl Game {
         mode: ReplayMode,
         revealed: &Revealed,
         sum: &mut ReplaySummary,
-    ) -> Result<Vec<u64>, String> {
+    ) -> Result<Vec<u64>, StepError> {
         let order: Vec<u64> = self.round_order().iter().map(|h| h.seq).collect();
         if order != r.moves {
-            return Err(format!(
-                "the round resolves entries {:?}, but the sealed entries held are {order:?}",
-                r.moves
-            ));
+            return Err(StepError::RoundMoves {
+                recorded: r.moves.clone(),
+                held: order,
+            });
         }
         if r.position != self.next_position {
-            return Err(format!(
-                "the round rolled at dice position {}, the next position is {}",
-                r.position, self.next_position
-            ));
+            return Err(StepError::RoundPosition {
+                recorded: r.position,
+                next: self.next_position,
+            });
         }
         let (dice, verified) = self.move_dice(mode, revealed, Some(r.position), &r.rolls);
         let res = self.resolve_round(dice)?;
         let recorded = rolls_of(&r.rolls);
         if res.report.rolls != recorded {
-            return Err(roll_mismatch(&recorded, &res.report.rolls));
+            return Err(mismatch(&recorded, &res.report.rolls));
         }
         if res.lines != r.lines {
-            return Err("the round's public order lines differ from its sealed orders".into());
+            return Err(StepError::RoundLines);
         }
-        self.state_matches(&res.state, &r.state, r.salt.as_ref())?;
+        self.state_matches(&res.state, &r.state, r.salt.as_ref())
+            .map_err(EngineFault::from)?;
         count_rolls(sum, recorded.len(), verified);
         sum.rounds += 1;
         let side = self.round_order()[0].side;
         self.held.clear();
         Ok(self.commit_action(Body::Round(r), res.state, res.report, side, None))
     }
+}
+
+/// A roll mismatch as a replay step's error.
+fn mismatch(recorded: &[dice::Roll], derived: &[dice::Roll]) -> StepError {
+    EngineFault::from(roll_mismatch(recorded, derived)).into()
 }
 
 fn count_rolls(sum: &mut ReplaySummary, n: usize, verified: bool) {
@@ -525,10 +495,7 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
     let mut known = (0u64, o.dice.k0);
     let mut slots: Vec<(u64, Digest)> = o.hidden.iter().map(|c: &Commitment| (0, c.k0)).collect();
     for e in entries {
-        let fail = |message: String| ReplayError {
-            seq: e.seq,
-            message,
-        };
+        let fail = |error: StepError| ReplayError::at(e.seq, error);
         let slot_secrets = match &e.body {
             Body::Recommit(r) => {
                 known = (r.from_position.saturating_sub(1), r.dice.k0);
@@ -540,10 +507,7 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
             }
             Body::Reveal(r) => {
                 if !dice::reveal_matches(known.0, &known.1, r.position, &r.secret) {
-                    return Err(fail(format!(
-                        "the secret revealed for dice position {} does not hash back to the commitment: the dice chain was tampered with",
-                        r.position
-                    )));
+                    return Err(fail(StepError::ChainTampered(r.position)));
                 }
                 known = (r.position, r.secret);
                 public.insert(r.position, r.secret);
@@ -555,17 +519,14 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
         let (p, list) = slot_secrets;
         for s in list.iter().filter_map(|s| s.value()) {
             let Some((q, kq)) = slots.get(s.slot).copied() else {
-                return Err(fail(format!(
-                    "a secret for hidden stream {}, which the game does not have",
-                    s.slot
-                )));
+                return Err(fail(StepError::NoStream(s.slot)));
             };
             // Hidden chains serve position p at index p + 1.
             if !dice::reveal_matches(q, &kq, p + 1, &s.secret) {
-                return Err(fail(format!(
-                    "the secret of hidden stream {} at dice position {p} does not hash back to its commitment: the hidden dice were tampered with",
-                    s.slot
-                )));
+                return Err(fail(StepError::StreamTampered {
+                    slot: s.slot,
+                    position: p,
+                }));
             }
             slots[s.slot] = (p + 1, s.secret);
             hidden.insert((p, s.slot), s.secret);

@@ -4,7 +4,7 @@
 //! side order with dice drawn from a seed over every submission.
 
 use super::evaluate::{DiceFrom, default_lines, public_move_hash, public_of};
-use super::{Game, Keys, Report, RoundPart, Verdict};
+use super::{DefaultError, EngineFault, Game, Keys, Report, RoundPart, StateMismatch, Verdict};
 use crate::audience::Audience;
 use crate::hash::{Tagged, sha256};
 use crate::movefile::{MoveFile, SourceLine};
@@ -77,9 +77,7 @@ impl Game {
         at: &str,
     ) -> Verdict {
         if !self.hides {
-            return Verdict::Unavailable(
-                "the ruleset asks for sealed orders in a game it said hides nothing".into(),
-            );
+            return Verdict::Unavailable(EngineFault::SealedWithoutHiding);
         }
         let ev = match self.evaluate(text, Some(signature), DiceFrom::Preview, true) {
             Ok(Ok(ev)) => ev,
@@ -128,12 +126,11 @@ impl Game {
         reason: &str,
         keys: Keys,
         at: &str,
-    ) -> Result<(u64, Report), String> {
+    ) -> Result<(u64, Report), DefaultError> {
         if self.held_for(side).is_some() {
-            return Err(format!(
-                "{}'s sealed orders are already in",
-                self.sides[side.index()].name
-            ));
+            return Err(DefaultError::AlreadyIn {
+                side: self.sides[side.index()].name.clone(),
+            });
         }
         let name = self.sides[side.index()].name.clone();
         let mut salts = crate::sealed::EntrySalts::new(keys.salter, self.record.len() as u64);
@@ -160,12 +157,14 @@ impl Game {
     }
 
     /// Resolves the round if every side is in; returns the round's entry.
-    fn close_round(&mut self, keys: Keys, at: &str) -> Result<Option<u64>, String> {
+    fn close_round(&mut self, keys: Keys, at: &str) -> Result<Option<u64>, EngineFault> {
         if !self.round_complete() {
             return Ok(None);
         }
         let r = self.resolve_round(DiceFrom::Live(keys))?;
-        let (state, salt) = self.state_hash(&r.state, keys)?;
+        let (state, salt) = self
+            .state_hash(&r.state, keys)
+            .map_err(StateMismatch::from)?;
         let mut salts = crate::sealed::EntrySalts::new(
             if self.hides { keys.salter } else { None },
             self.record.len() as u64,
@@ -204,7 +203,7 @@ impl Game {
     /// Applies every held submission, in side order, to a copy of the state.
     /// An order that no longer fits (an earlier side's orders changed the
     /// state) is not carried out; nothing is refused any more.
-    pub(super) fn resolve_round(&self, from: DiceFrom) -> Result<Resolved, String> {
+    pub(super) fn resolve_round(&self, from: DiceFrom) -> Result<Resolved, EngineFault> {
         let order = self.round_order();
         let plans = order
             .iter()
@@ -224,10 +223,10 @@ impl Game {
         }
         let lines = plans.into_iter().map(|p| p.public).collect();
         if dice.unused_recorded() > 0 {
-            return Err(format!(
-                "the record holds {} more rolls than the round used",
-                dice.unused_recorded()
-            ));
+            return Err(EngineFault::ExtraRolls {
+                extra: dice.unused_recorded(),
+                action: "round",
+            });
         }
         self.check_disclosed(dice.disclosed(), position, dice.count())?;
         let report = Report {
@@ -244,10 +243,10 @@ impl Game {
         })
     }
 
-    fn plan(&self, h: &Held) -> Result<Plan, String> {
+    fn plan(&self, h: &Held) -> Result<Plan, EngineFault> {
         let (lines, standing) = match &h.what {
             HeldMove::Signed { text } => {
-                let file = MoveFile::parse(text).map_err(|e| e.to_string())?;
+                let file = MoveFile::parse(text)?;
                 (file.orders, file.standing)
             }
             HeldMove::Default { orders } => (default_lines(orders), None),
@@ -274,7 +273,7 @@ impl Game {
         h: &Held,
         plan: &Plan,
         dice: &mut crate::dice::Dice,
-    ) -> Result<RoundPart, String> {
+    ) -> Result<RoundPart, EngineFault> {
         let mut part = RoundPart {
             side: h.side,
             by_default: matches!(h.what, HeldMove::Default { .. }),

@@ -9,7 +9,7 @@
 //! the old version, which the ruleset must still reproduce
 //! ([`DynRuleset::at_version`]).
 
-use super::{Game, ReplayError, ReplayMode, ReplaySummary};
+use super::{Game, ReplayError, ReplayMode, ReplaySummary, StepError, UpgradeError};
 use crate::record::{Body, Entry, Opening, Record, RulesetVersion, UpgradeEntry};
 use crate::ruleset::DynRuleset;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub enum UpgradeCheck {
         from: RulesetVersion,
         to: RulesetVersion,
         seq: u64,
-        message: String,
+        error: StepError,
     },
 }
 
@@ -91,7 +91,7 @@ pub(super) fn pick(
     base: &Arc<dyn DynRuleset>,
     rest: &[Entry],
     want: RulesetVersion,
-) -> Result<Arc<dyn DynRuleset>, String> {
+) -> Result<Arc<dyn DynRuleset>, UpgradeError> {
     let later = rest
         .iter()
         .map_while(|e| match &e.body {
@@ -106,17 +106,13 @@ pub(super) fn pick(
     {
         return Ok(r);
     }
-    let info = base.info();
     let own = own_version(base.as_ref());
-    let hint = if own.data != want.data {
-        "use the data files the game was created with, or `umpire upgrade` to see whether it can move on"
-    } else {
-        "replay it with an umpire that has that version, or `umpire upgrade` to see whether it can move on"
-    };
-    Err(format!(
-        "the record was made with {} {want}; this umpire has {own} and cannot replay {want}: {hint}",
-        info.name
-    ))
+    Err(UpgradeError::CannotReplay {
+        ruleset: base.info().name.to_string(),
+        want,
+        own,
+        data: own.data != want.data,
+    })
 }
 
 /// The seq of the last diverging upgrade: replaying under another version
@@ -151,7 +147,7 @@ impl Game {
                 from: to,
                 to,
                 seq: 0,
-                message: "the record does not start with an opening".into(),
+                error: super::OpeningError::Missing.into(),
             };
         };
         if from == to {
@@ -163,7 +159,7 @@ impl Game {
                 from,
                 to,
                 seq: e.seq,
-                message: e.message,
+                error: *e.error,
             },
         }
     }
@@ -182,13 +178,13 @@ impl Game {
         diverged_at: Option<u64>,
         reason: &str,
         at: &str,
-    ) -> Result<u64, String> {
+    ) -> Result<u64, UpgradeError> {
         let to = own_version(self.base.as_ref());
         if to == self.nominal {
-            return Err(format!("the game already runs {to}"));
+            return Err(UpgradeError::Current(to));
         }
         if !self.held.is_empty() {
-            return Err("a sealed round is open: move the game on after it resolves".into());
+            return Err(UpgradeError::RoundOpen);
         }
         let u = UpgradeEntry {
             from: self.nominal,
@@ -215,25 +211,20 @@ impl Game {
         body: &Body,
         u: &UpgradeEntry,
         rest: &[Entry],
-    ) -> Result<(), String> {
+    ) -> Result<(), UpgradeError> {
         if u.from != self.nominal {
-            return Err(format!(
-                "moves the game on from {}, but it runs {}",
-                u.from, self.nominal
-            ));
+            return Err(UpgradeError::WrongFrom {
+                from: u.from,
+                runs: self.nominal,
+            });
         }
         if u.to == u.from {
-            return Err(format!(
-                "moves the game on to {}, which it runs already",
-                u.to
-            ));
+            return Err(UpgradeError::NoChange(u.to));
         }
         if let Some(at) = u.diverged_at
             && (at == 0 || at >= seq)
         {
-            return Err(format!(
-                "says the replay differed at entry {at}, which is not before it"
-            ));
+            return Err(UpgradeError::DivergedLater(at));
         }
         self.push_entry(body.clone());
         let ruleset = if self.force_from.is_some_and(|f| f <= seq) {

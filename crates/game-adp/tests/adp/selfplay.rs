@@ -375,7 +375,7 @@ fn a_version_7_record_replays_verified_under_the_version_8_umpire() {
         let record = Record::from_text(&g.record().to_text()).unwrap();
         assert_eq!(record.opening().unwrap().ruleset_version, 7);
         let (again, _) = Game::replay(Arc::new(now.clone()), &record, ReplayMode::Verify)
-            .unwrap_or_else(|e| panic!("{scenario}: {}", e.message));
+            .unwrap_or_else(|e| panic!("{scenario}: {}", e.error));
         assert_eq!(again.state().hash().unwrap(), g.state().hash().unwrap());
     }
 }
