@@ -8,7 +8,7 @@ use super::geo;
 use super::legend::Key;
 use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use umpire_core::board::{Board, PointBoard, SpaceId, Unit, UnitMark};
+use umpire_core::board::{Board, PointBoard, Space, SpaceId, Unit, UnitMark};
 
 const BOX_W: f64 = 170.0;
 const BOX_H: f64 = 92.0;
@@ -130,51 +130,13 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     doc.end_group();
     doc.group("spaces");
     for (id, s) in &b.spaces {
-        let (x, y) = pos[id];
-        let (fill, stroke) = match s.control {
-            Some(c) => (tint(pal.side(c)), pal.side(c)),
-            None => ("#ffffff".to_string(), "#555555"),
-        };
-        doc.rect(x, y, BOX_W, BOX_H, 6.0, &fill, stroke, 1.5);
-        doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
-        if let Some(c) = s.control {
-            doc.text(
-                (x + BOX_W - 6.0, y + 14.0),
-                11.0,
-                stroke,
-                Anchor::End,
-                &c.to_string(),
-            );
-        }
-        let kinds = s.kinds.join(", ");
-        doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
-        let markers: Vec<String> = s.markers.iter().map(|m| m.to_string()).collect();
-        doc.text(
-            (x + 6.0, y + 39.0),
-            9.0,
-            INK,
-            Anchor::Start,
-            &markers.join(", "),
-        );
-        pieces(
+        space_box(
             &mut doc,
             &pal,
-            &s.units,
-            (x + 6.0, y + 46.0),
-            x + BOX_W - 6.0,
+            s,
+            pos[id],
+            s.highlight || focus.contains(id),
         );
-        if s.highlight || focus.contains(id) {
-            doc.rect(
-                x - 2.0,
-                y - 2.0,
-                BOX_W + 4.0,
-                BOX_H + 4.0,
-                8.0,
-                "none",
-                HIGHLIGHT,
-                3.0,
-            );
-        }
     }
     doc.end_group();
     doc.group("tracks");
@@ -189,6 +151,31 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h - 10.0));
     doc.finish_layers()
+}
+
+/// One space's box at `(x, y)`: its name and control, kinds, markers and
+/// pieces; outlined when it was part of the last action.
+fn space_box(doc: &mut Doc, pal: &Palette<'_>, s: &Space, (x, y): (f64, f64), focused: bool) {
+    let (fill, stroke) = match s.control {
+        Some(c) => (tint(pal.side(c)), pal.side(c)),
+        None => ("#ffffff".to_string(), "#555555"),
+    };
+    doc.rect(x, y, BOX_W, BOX_H, 6.0, &fill, stroke, 1.5);
+    doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
+    if let Some(c) = s.control {
+        let at = (x + BOX_W - 6.0, y + 14.0);
+        doc.text(at, 11.0, stroke, Anchor::End, &c.to_string());
+    }
+    let kinds = s.kinds.join(", ");
+    doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
+    let markers: Vec<String> = s.markers.iter().map(|m| m.to_string()).collect();
+    let markers = markers.join(", ");
+    doc.text((x + 6.0, y + 39.0), 9.0, INK, Anchor::Start, &markers);
+    pieces(doc, pal, &s.units, (x + 6.0, y + 46.0), x + BOX_W - 6.0);
+    if focused {
+        let (w, h) = (BOX_W + 4.0, BOX_H + 4.0);
+        doc.rect(x - 2.0, y - 2.0, w, h, 8.0, "none", HIGHLIGHT, 3.0);
+    }
 }
 
 /// What a piece's chip says: how many, what, and its marks (`3 Guerrilla ?`).

@@ -59,39 +59,8 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
         doc.rect(x, y, cell, cell, 0.0, pal.terrain(c.terrain), GRID, 0.4);
     }
     doc.end_group();
-    doc.group("numbers");
-    for c in cmin..=cmax {
-        let x = MARGIN + (f64::from(c - cmin) + 0.5) * cell;
-        doc.text(
-            (x, MARGIN - 6.0),
-            9.0,
-            INK,
-            Anchor::Middle,
-            &format!("{c:02}"),
-        );
-    }
-    for r in rmin..=rmax {
-        let y = MARGIN + (f64::from(r - rmin) + 0.6) * cell;
-        doc.text((MARGIN - 3.0, y), 9.0, INK, Anchor::End, &format!("{r:02}"));
-    }
-    doc.end_group();
-    doc.group("sides");
-    for e in &b.edges {
-        let (x, y) = l.origin(e.square);
-        let (a, z) = match e.dir {
-            Dir8::N => ((x, y), (x + cell, y)),
-            Dir8::S => ((x, y + cell), (x + cell, y + cell)),
-            Dir8::W => ((x, y), (x, y + cell)),
-            Dir8::E => ((x + cell, y), (x + cell, y + cell)),
-            _ => continue,
-        };
-        match e.kind {
-            EdgeKind::River | EdgeKind::Bridge => doc.line(a, z, "#2f6fb3", cell * 0.1, false),
-            EdgeKind::Wall => doc.line(a, z, "#5b3a1e", cell * 0.12, false),
-            EdgeKind::Border => doc.line(a, z, "#6a1b9a", (cell * 0.06).max(1.2), true),
-        }
-    }
-    doc.end_group();
+    numbers(&mut doc, &l, (cmax, rmax));
+    sides(&mut doc, b, &l);
     doc.end_base();
     control(&mut doc, &pal, b, &l);
     doc.group("units");
@@ -136,6 +105,43 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     doc.end_group();
     key.draw(&mut doc, (MARGIN, h));
     doc.finish_layers()
+}
+
+/// The column numbers above the grid and the row numbers left of it.
+fn numbers(doc: &mut Doc, l: &Layout, (cmax, rmax): (i32, i32)) {
+    doc.group("numbers");
+    for c in l.cmin..=cmax {
+        let x = MARGIN + (f64::from(c - l.cmin) + 0.5) * l.cell;
+        let at = (x, MARGIN - 6.0);
+        doc.text(at, 9.0, INK, Anchor::Middle, &format!("{c:02}"));
+    }
+    for r in l.rmin..=rmax {
+        let y = MARGIN + (f64::from(r - l.rmin) + 0.6) * l.cell;
+        doc.text((MARGIN - 3.0, y), 9.0, INK, Anchor::End, &format!("{r:02}"));
+    }
+    doc.end_group();
+}
+
+/// Rivers, walls and borders along the squares' sides.
+fn sides(doc: &mut Doc, b: &SquareBoard, l: &Layout) {
+    let cell = l.cell;
+    doc.group("sides");
+    for e in &b.edges {
+        let (x, y) = l.origin(e.square);
+        let (a, z) = match e.dir {
+            Dir8::N => ((x, y), (x + cell, y)),
+            Dir8::S => ((x, y + cell), (x + cell, y + cell)),
+            Dir8::W => ((x, y), (x, y + cell)),
+            Dir8::E => ((x + cell, y), (x + cell, y + cell)),
+            _ => continue,
+        };
+        match e.kind {
+            EdgeKind::River | EdgeKind::Bridge => doc.line(a, z, "#2f6fb3", cell * 0.1, false),
+            EdgeKind::Wall => doc.line(a, z, "#5b3a1e", cell * 0.12, false),
+            EdgeKind::Border => doc.line(a, z, "#6a1b9a", (cell * 0.06).max(1.2), true),
+        }
+    }
+    doc.end_group();
 }
 
 /// A point of a square as fractions of its side, from its top left corner.
