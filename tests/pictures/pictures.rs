@@ -307,6 +307,23 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
     let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("href=\"sarhu-1/index.html\""), "{index}");
+    // The index says what each game is, where it stands and whom it awaits.
+    let row = index
+        .split("<tr id=\"game-sarhu-1\">")
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .unwrap_or_else(|| panic!("a row for sarhu-1: {index}"));
+    assert!(row.contains("<code>sarhu</code>"), "{row}");
+    assert!(row.contains("Turn 1"), "its stage: {row}");
+    assert!(
+        row.contains("<strong>ming</strong>") || row.contains("<strong>jurchen</strong>"),
+        "whom it waits for: {row}"
+    );
+    assert!(
+        row.contains("orders, by Fri 4 Dec 2026 10:00 UTC"),
+        "until when: {row}"
+    );
+    assert!(index.contains("<style>"), "styled like the game pages");
     assert!(
         page.contains("src=\"map.png\"") && !page.contains("<script"),
         "{page}"
@@ -347,10 +364,10 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
 }
 
 #[test]
-fn in_headless_chromium_the_page_shows_its_map_and_lists_the_moves() {
-    let Some(chromium) =
-        chromium("in_headless_chromium_the_page_shows_its_map_and_lists_the_moves")
-    else {
+fn in_headless_chromium_the_page_shows_its_map_and_lists_the_moves_and_the_index_its_games() {
+    let Some(chromium) = chromium(
+        "in_headless_chromium_the_page_shows_its_map_and_lists_the_moves_and_the_index_its_games",
+    ) else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -359,8 +376,11 @@ fn in_headless_chromium_the_page_shows_its_map_and_lists_the_moves() {
     // game page itself needs no script.
     std::fs::write(
         out.join("probe.html"),
-        r#"<html><body><iframe id="f" src="sarhu-1/index.html" width="1600" height="1200"></iframe><script>
+        r#"<html><body><iframe id="f" src="sarhu-1/index.html" width="1600" height="1200"></iframe><iframe id="i" src="index.html" width="1200" height="600"></iframe><script>
 window.addEventListener('load', () => {
+  const ix = document.getElementById('i').contentDocument;
+  const row = ix.getElementById('game-sarhu-1');
+  document.body.setAttribute('data-index', row ? row.querySelectorAll('td').length + '|' + row.querySelector('td.awaiting').textContent + '|' + getComputedStyle(row.querySelector('td')).borderBottomStyle : 'none');
   const d = document.getElementById('f').contentDocument;
   const img = d.getElementById('map');
   document.body.setAttribute('data-map', img && img.complete ? img.naturalWidth + 'x' + img.naturalHeight : 'none');
@@ -395,6 +415,13 @@ window.addEventListener('load', () => {
         !attr("data-orders").is_empty(),
         "the moves' orders are listed"
     );
+    // The index, as the browser lays it out: a styled row of four cells
+    // naming whom the game waits for and until when.
+    let index = attr("data-index");
+    let cells: Vec<&str> = index.split('|').collect();
+    assert_eq!(cells[0], "4", "{index}");
+    assert!(cells[1].starts_with("ming: orders, by "), "{index}");
+    assert_eq!(cells[2], "solid", "the style sheet applies: {index}");
 }
 
 /// Mean per-channel difference and the share of pixels off by more than 64.

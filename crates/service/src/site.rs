@@ -20,7 +20,7 @@ const PAGE: &str = include_str!("../../../templates/site/game.html");
 /// The list of public games.
 const INDEX: &str = include_str!("../../../templates/site/index.html");
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct AwaitLine {
     side: String,
     ask: String,
@@ -42,11 +42,16 @@ struct PageCtx {
     written: String,
 }
 
+/// A public game's line on the site's index: what it is, where it stands,
+/// whom it waits for and until when.
 #[derive(Serialize)]
 struct IndexLine {
     id: String,
     title: String,
+    ruleset: String,
     stage: String,
+    finished: bool,
+    awaiting: Vec<AwaitLine>,
 }
 
 /// What `umpire site` wrote.
@@ -184,10 +189,14 @@ impl Umpire {
                     tracing::warn!(game = %id, "the game's page was not written: {why}");
                     // Its last page, if it has one, stays listed.
                     if check_site_id(&id).is_ok() && out.join(&id).join("index.html").is_file() {
+                        let ruleset = self.meta(&id).map(|m| m.ruleset).unwrap_or_default();
                         lines.push(IndexLine {
                             id: id.clone(),
-                            title: self.meta(&id).map(|m| m.ruleset).unwrap_or_default(),
+                            title: ruleset.clone(),
+                            ruleset,
                             stage: "(this page could not be brought up to date)".into(),
+                            finished: false,
+                            awaiting: Vec::new(),
                         });
                     }
                     failed.push((id, why.to_string()));
@@ -197,6 +206,7 @@ impl Umpire {
         #[derive(Serialize)]
         struct Ctx {
             games: Vec<IndexLine>,
+            written: String,
         }
         let games: Vec<String> = lines
             .iter()
@@ -205,7 +215,15 @@ impl Umpire {
             .collect();
         put(
             &out.join("index.html"),
-            render("index.html", INDEX, &Ctx { games: lines })?.as_bytes(),
+            render(
+                "index.html",
+                INDEX,
+                &Ctx {
+                    games: lines,
+                    written: super::games::rfc3339(now),
+                },
+            )?
+            .as_bytes(),
         )?;
         Ok(SiteReport {
             games,
@@ -307,7 +325,10 @@ impl Umpire {
         Ok(IndexLine {
             id: id.to_string(),
             title: game.ruleset().info().title,
+            ruleset: ctx.ruleset.to_string(),
             stage: ctx.finished.clone().unwrap_or(ctx.stage.clone()),
+            finished: ctx.finished.is_some(),
+            awaiting: ctx.awaiting.clone(),
         })
     }
 }
