@@ -65,7 +65,34 @@ fn clip(text: &str) -> String {
 
 /// The key of `board` drawn with `pal`; `terrain` is the map's terrain
 /// glyphs, `marks` the counter marks on it.
-fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark]) -> Vec<Entry> {
+/// What the map's units use that the key explains: their marks, each once
+/// in order, and their counter colours, each once as first met.
+#[derive(Default)]
+struct InUse {
+    marks: Vec<UnitMark>,
+    colours: Vec<String>,
+}
+
+impl InUse {
+    fn of<'u>(units: impl Iterator<Item = &'u Unit>) -> InUse {
+        let mut used = InUse::default();
+        for u in units {
+            used.marks.extend(u.marks.iter().copied());
+            if let Some(c) = &u.colour
+                && !used.colours.contains(c)
+            {
+                used.colours.push(c.clone());
+            }
+        }
+        used.marks.sort_unstable();
+        used.marks.dedup();
+        used
+    }
+}
+
+/// The entries of the key, in order: sides, then the counter colours that
+/// belong to them, terrain, marks, the last action.
+fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], used: &InUse) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
     for l in board.legend() {
         // A one-character line of a terrain glyph is terrain, as in the palette.
@@ -82,6 +109,7 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark
             });
         }
     }
+    out.extend(used.colours.iter().filter_map(|c| colour_entry(board, c)));
     for l in board.legend() {
         let mut cs = l.glyph.chars();
         if let (Some(c), None) = (cs.next(), cs.next())
@@ -99,7 +127,7 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark
             }
         }
     }
-    for m in marks {
+    for m in &used.marks {
         if let Some(meaning) = m.meaning() {
             out.push(Entry {
                 swatches: vec![Swatch::Mark(*m)],
@@ -112,12 +140,6 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], marks: &[UnitMark
         text: "the last action".to_string(),
     });
     out
-}
-
-fn is_side_entry(e: &Entry) -> bool {
-    e.text.split(' ').next().is_some_and(|g| {
-        g.chars().count() == 1 && e.swatches.iter().all(|s| matches!(s, Swatch::Fill(_)))
-    })
 }
 
 /// The entry of a counter colour: its swatch, and the legend line that names
@@ -174,22 +196,7 @@ impl Key {
         units: impl Iterator<Item = &'u Unit>,
         width: f64,
     ) -> Key {
-        let (mut marks, mut colours) = (Vec::new(), Vec::new());
-        for u in units {
-            marks.extend(u.marks.iter().copied());
-            if let Some(c) = &u.colour
-                && !colours.contains(c)
-            {
-                colours.push(c.clone());
-            }
-        }
-        marks.sort_unstable();
-        marks.dedup();
-        let mut entries = entries(board, pal, terrain, &marks);
-        // Counter colours go after the sides they belong to.
-        let sides = entries.iter().take_while(|e| is_side_entry(e)).count();
-        let coloured = colours.iter().filter_map(|c| colour_entry(board, c));
-        entries.splice(sides..sides, coloured.collect::<Vec<_>>());
+        let entries = entries(board, pal, terrain, &InUse::of(units));
         let (at, height) = flow(&entries, width);
         Key {
             entries,
@@ -263,7 +270,11 @@ mod tests {
         ]);
         let terrain = ['w', 'M', 'W'];
         let pal = Palette::of(&b, &terrain);
-        let e = entries(&b, &pal, &terrain, &[UnitMark::Reduced]);
+        let used = InUse {
+            marks: vec![UnitMark::Reduced],
+            colours: Vec::new(),
+        };
+        let e = entries(&b, &pal, &terrain, &used);
         let texts: Vec<&str> = e.iter().map(|e| e.text.as_str()).collect();
         assert_eq!(
             texts,
