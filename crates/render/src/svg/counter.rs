@@ -7,7 +7,7 @@ use super::style::{INK, Palette, ink_on, named};
 use umpire_core::board::{Unit, UnitMark};
 
 /// Colour of a counter whose side is not shown.
-pub(super) const UNKNOWN: &str = "#8d8d8d";
+const UNKNOWN: &str = "#8d8d8d";
 /// How many counters of a stack are drawn (the rest are counted on the badge).
 const SHOWN: usize = 3;
 
