@@ -1,41 +1,203 @@
-//! How long a map picture takes: the whole board drawn as SVG, and SVG to PNG
-//! (what every result mail with a board costs), for Sarhu's hex map and Asia
-//! Crossroads' 40×40 grid at their set-ups.
+//! What a map picture costs, and what it adds to a poll, in the four real
+//! games. Each game is played by mail for a few seeded random legal moves
+//! (not timed); then, for the next move:
+//!
+//! - `map-picture/<game>/svg`: the SVG of the picture the mover's result mail
+//!   carries;
+//! - `.../whole png, cold`: that SVG rasterised from nothing (what a cron run,
+//!   a fresh process, pays for its first picture of a game);
+//! - `.../whole png` and `.../action png`: the whole map and the part around
+//!   the action as the service draws them, the map's unchanging layer kept
+//!   from the first drawing (a daemon, or every mail after a run's first);
+//! - `poll/<game>/...`: one move polled from a Maildir in a fresh copy of the
+//!   data directory with the game loaded: parse, verify, adjudicate, roll,
+//!   record, compose and sign every side's result mail; with the result
+//!   pictures `[pictures] result = "action"` (the default) against `"none"`.
+//!
+//! At the end it prints, per game, what the picture adds to a poll against the
+//! poll without it (the floor): the goal is at most 1×, the picture costing
+//! no more than everything else the poll does.
 
 use umpire_testkit as common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use umpire::core::board::Board;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use umpire::core::ruleset::Viewer;
+use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::mail::maildir::Maildir;
+use umpire::service::Umpire;
 
-fn board(ruleset: &str, sides: &[&str]) -> Board {
+/// Moves played before the timed one: past the set-up, into play.
+const WARM_UP: usize = 6;
+
+fn now() -> jiff::Timestamp {
+    "2026-12-01T10:00:00Z".parse().unwrap()
+}
+
+/// One real game's data directory, ready for its next move.
+struct Club {
+    _tmp: tempfile::TempDir,
+    /// The data directory with the game after the warm-up (pictures on).
+    with: PathBuf,
+    /// The same with `[pictures] result = "none"`.
+    without: PathBuf,
+    /// The next move's mail, from the side awaited.
+    mail: Vec<u8>,
+    /// That side, for its picture.
+    side: umpire::core::ruleset::Side,
+}
+
+/// A signed mail of one legal order (the first not a pass, if any) for a
+/// side awaited in `u`'s game `id`, the `n`th mail.
+fn next_move(
+    u: &mut Umpire,
+    id: &str,
+    sides: &[String],
+    n: u64,
+) -> (Vec<u8>, umpire::core::ruleset::Side) {
+    let g = u.game(id).unwrap();
+    let side = g.waiting().next().expect("someone to move").side;
+    let legal = g.ruleset().legal_moves(g.state(), side);
+    let pick = legal
+        .iter()
+        .find(|l| !l.starts_with("pass"))
+        .or(legal.first())
+        .expect("a legal order");
+    let orders: String = pick.lines().map(|l| format!("  {l}\n")).collect();
+    let name = &sides[side.index()];
+    let text = format!(
+        "game: {id}\nside: {name}\nafter: {}\norders:\n{orders}",
+        g.record().head()
+    );
+    let sig = common::key(side.0 + 1)
+        .sign(MOVE_NAMESPACE, text.as_bytes())
+        .unwrap();
+    let from = format!("{name}@club.test");
+    (
+        common::move_mail(&from, "umpire@club.test", n, &text, &sig, false),
+        side,
+    )
+}
+
+/// Polls `mail` in the data directory `dir`; the mail must be accepted.
+fn poll(u: &mut Umpire, dir: &Path, mail: &[u8], n: u64) -> Duration {
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    md.deliver(&format!("{n:05}"), mail).unwrap();
+    let t = Instant::now();
+    let r = u.poll(&mut md, now()).unwrap();
+    let d = t.elapsed();
+    assert_eq!(r.accepted, 1, "{r:?}");
+    d
+}
+
+fn club(ruleset: &str) -> Club {
     let rs = umpire::games::find(ruleset).expect("ruleset");
-    let scenario = rs.info().scenarios[0].name.clone();
-    let t = common::table(ruleset, &scenario, sides, &[]);
-    t.game
-        .ruleset()
-        .view(t.game.state(), umpire::core::ruleset::Viewer::Public)
-        .board
-        .expect("a board")
-}
-
-fn render(c: &mut Criterion) {
-    let mut g = c.benchmark_group("map-picture");
-    g.sample_size(10);
-    for (name, b) in [
-        ("sarhu", board("sarhu", &["ming", "jurchen"])),
-        ("ac-40x40", board("ac", &["british", "russian"])),
-    ] {
-        g.bench_function(format!("{name}/svg"), |x| {
-            x.iter(|| umpire::render::svg::svg(black_box(&b), &[]))
-        });
-        let svg = umpire::render::svg::svg(&b, &[]);
-        g.bench_function(format!("{name}/png"), |x| {
-            x.iter(|| umpire::render::svg::raster::png(black_box(&svg)).unwrap())
-        });
+    let scenario = rs.info().scenarios[0].clone();
+    let sides: Vec<&str> = scenario.sides.iter().map(String::as_str).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let with = tmp.path().join("with");
+    let game = common::new_game(ruleset, ruleset, &scenario.name, &sides, &[]);
+    let mut u = common::umpire_with_game(&with, game, now());
+    for n in 1..=WARM_UP as u64 {
+        let (mail, _) = next_move(&mut u, ruleset, &scenario.sides, n);
+        poll(&mut u, &with, &mail, n);
     }
-    g.finish();
+    let (mail, side) = next_move(&mut u, ruleset, &scenario.sides, WARM_UP as u64 + 1);
+    drop(u);
+    let without = tmp.path().join("without");
+    common::copy_dir(&with, &without);
+    let cfg = without.join("umpire.toml");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(
+        &cfg,
+        text.replace("result = \"action\"", "result = \"none\""),
+    )
+    .unwrap();
+    Club {
+        _tmp: tmp,
+        with,
+        without,
+        mail,
+        side,
+    }
 }
 
-criterion_group!(benches, render);
+/// `iters` polls of the club's next move, each in a fresh copy of `template`
+/// with the game loaded (copying and loading not timed).
+fn polls(club: &Club, template: &Path, game: &str, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for i in 0..iters {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("club");
+        common::copy_dir(template, &dir);
+        let mut u = Umpire::open(&dir).unwrap();
+        u.game(game).unwrap();
+        total += poll(&mut u, &dir, &club.mail, 100 + i);
+    }
+    total
+}
+
+const GAMES: [&str; 4] = ["sarhu", "ldf", "ac", "adp"];
+
+fn pictures(c: &mut Criterion) {
+    let mut figures = Vec::new();
+    for game in GAMES {
+        let club = club(game);
+        // The picture the mover's result mail of the next move would carry:
+        // that of the warm-up's last entry is as busy, and needs no poll.
+        let mut u = Umpire::open(&club.with).unwrap();
+        let g = u.game(game).unwrap();
+        let (last, _) = g.last_report();
+        let viewer = Viewer::Side(club.side);
+        let picture = umpire::service::picture::picture(g, last, viewer).expect("a board");
+        let mut grp = c.benchmark_group(format!("map-picture/{game}"));
+        grp.sample_size(10);
+        grp.bench_function("svg", |b| {
+            b.iter(|| umpire::service::picture::picture(black_box(g), last, viewer))
+        });
+        grp.bench_function("whole png, cold", |b| {
+            b.iter(|| umpire::render::svg::raster::png(black_box(picture.svg())).unwrap())
+        });
+        grp.bench_function("whole png", |b| b.iter(|| picture.png().unwrap()));
+        grp.bench_function("action png", |b| b.iter(|| picture.action_png().unwrap()));
+        grp.finish();
+
+        let mut grp = c.benchmark_group(format!("poll/{game}"));
+        grp.sample_size(10);
+        grp.measurement_time(Duration::from_secs(8));
+        let mut means = [Duration::ZERO; 2];
+        for (i, (name, template)) in [
+            ("one move, action picture", &club.with),
+            ("one move, no picture", &club.without),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (mut total, mut count) = (Duration::ZERO, 0u64);
+            grp.bench_function(name, |b| {
+                b.iter_custom(|iters| {
+                    let d = polls(&club, template, game, iters);
+                    (total, count) = (total + d, count + iters);
+                    d
+                })
+            });
+            means[i] = total / count.max(1) as u32;
+        }
+        grp.finish();
+        let crop = picture.action_crop();
+        figures.push((game, means, crop));
+    }
+    println!("poll of one move: the result pictures against the poll without them (the floor)");
+    for (game, [with, without], crop) in figures {
+        let added = with.saturating_sub(without);
+        println!(
+            "  {game:>5}: {without:>9.2?} without, {with:>9.2?} with; the pictures add {added:>9.2?} ({:.2}x the floor); action part {crop:?}",
+            added.as_secs_f64() / without.as_secs_f64()
+        );
+    }
+}
+
+criterion_group!(benches, pictures);
 criterion_main!(benches);

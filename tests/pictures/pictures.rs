@@ -9,6 +9,7 @@ use common::{key, move_mail, outbox, table};
 use resvg::tiny_skia::Pixmap;
 use std::collections::BTreeMap;
 use umpire::core::board::{Board, Place};
+use umpire::core::ruleset::Viewer;
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
@@ -29,6 +30,16 @@ fn near(a: [u8; 3], b: [u8; 3]) -> bool {
 
 /// A Sarhu game by mail, a few legal moves in; returns the club directory.
 fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
+    sarhu_club_playing(tmp, moves, |legal| legal[0].clone())
+}
+
+/// A Sarhu club's data directory after `moves` moves, each of the order
+/// `pick` chooses among the legal ones, and every mail delivered.
+fn sarhu_club_playing(
+    tmp: &std::path::Path,
+    moves: u64,
+    pick: impl Fn(&[String]) -> String,
+) -> std::path::PathBuf {
     let dir = tmp.join("club");
     Umpire::init(&dir, "umpire@club.test").unwrap();
     let mut u = Umpire::open(&dir).unwrap();
@@ -64,7 +75,7 @@ fn sarhu_club(tmp: &std::path::Path, moves: u64) -> std::path::PathBuf {
             "game: sarhu-1\nside: {name}\nafter: {}\norders:\n",
             g.record().head()
         );
-        for line in legal[0].lines() {
+        for line in pick(&legal).lines() {
             text.push_str(&format!("  {line}\n"));
         }
         let sig = key(side.0 + 1)
@@ -609,4 +620,163 @@ fn a_distant_plain_picture_lays_the_spaces_out_as_the_map_of_the_region() {
     // A road lies between its towns.
     let road = at("Kandahar-Kabul");
     assert!(kandahar.1 > road.1 && road.1 > kabul.1, "{road:?}");
+}
+
+/// Pixels of `p` within `near` of colour `c`.
+fn count_near(p: &Pixmap, c: [u8; 3]) -> usize {
+    p.pixels()
+        .iter()
+        .filter(|q| near([q.red(), q.green(), q.blue()], c))
+        .count()
+}
+
+#[test]
+fn a_result_picture_shows_the_part_of_the_map_around_the_action_with_the_key_under_it() {
+    let board = sarhu_setup();
+    let hex: umpire::core::hex::Hex = "0807".parse().unwrap();
+    let picture = umpire::render::svg::picture(&board, &[Place::Hex(hex)]);
+    let whole = Pixmap::decode_png(&picture.png().unwrap()).unwrap();
+    let crop = picture
+        .action_crop()
+        .expect("one hex is a small part of the map");
+    assert!(
+        crop.w >= 520 && crop.h >= 400,
+        "a phone's screen at least: {crop:?}"
+    );
+    assert!(crop.x + crop.w <= whole.width() && crop.y + crop.h <= whole.height());
+    let part = f64::from(crop.w * crop.h) / f64::from(whole.width() * whole.height());
+    assert!(part < 0.6, "{crop:?} is {part:.2} of the map");
+
+    let action_bytes = picture.action_png().unwrap();
+    let action = Pixmap::decode_png(&action_bytes).unwrap();
+    assert_eq!(action.width(), crop.w);
+    assert!(action.height() > crop.h + 20, "a key under the map");
+    // The map part is the same pixels as that part of the whole picture.
+    let same = whole
+        .clone_rect(
+            resvg::tiny_skia::IntRect::from_xywh(crop.x as i32, crop.y as i32, crop.w, crop.h)
+                .unwrap(),
+        )
+        .unwrap();
+    let map = action
+        .clone_rect(resvg::tiny_skia::IntRect::from_xywh(0, 0, crop.w, crop.h).unwrap())
+        .unwrap();
+    let (mean, off) = diff(&map, &same);
+    assert!(
+        mean < 0.5 && off < 0.001,
+        "mean {mean:.3}, {:.3}% off",
+        off * 100.0
+    );
+    // The action's outline is in it; the key below has ink.
+    assert!(count_near(&map, rgb("#e4007c")) > 50, "the outlined hex");
+    let key = action
+        .clone_rect(
+            resvg::tiny_skia::IntRect::from_xywh(
+                0,
+                crop.h as i32,
+                crop.w,
+                action.height() - crop.h,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    assert!(
+        count_near(&key, [0x11, 0x11, 0x11]) > 100,
+        "the key's words"
+    );
+}
+
+#[test]
+fn without_an_action_or_when_the_action_spans_the_map_the_result_picture_is_the_whole_map() {
+    let board = sarhu_setup();
+    let picture = umpire::render::svg::picture(&board, &[]);
+    assert_eq!(picture.action_crop(), None);
+    assert_eq!(picture.action_png().unwrap(), picture.png().unwrap());
+    let Board::Hex(hb) = &board else { panic!() };
+    let corners: Vec<Place> = [hb.cells.keys().next(), hb.cells.keys().last()]
+        .into_iter()
+        .flatten()
+        .map(|h| Place::Hex(*h))
+        .collect();
+    let spread = umpire::render::svg::picture(&board, &corners);
+    assert_eq!(
+        spread.action_crop(),
+        None,
+        "two far corners are the whole map"
+    );
+    // One corner: the part stays within the map, against its edge.
+    let one = umpire::render::svg::picture(&board, &corners[..1]);
+    let c = one.action_crop().expect("a corner is a small part");
+    assert!(c.x == 0 || c.y == 0, "{c:?}");
+}
+
+/// The size of `png`.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    let p = Pixmap::decode_png(png).unwrap();
+    (p.width(), p.height())
+}
+
+/// The `map.png` a mail carries.
+fn map_png(mail: &umpire::mail::mime::ReadMail) -> Option<&[u8]> {
+    mail.attachments
+        .iter()
+        .find(|a| a.name == "map.png")
+        .map(|a| a.bytes.as_slice())
+}
+
+#[test]
+fn by_mail_a_result_carries_the_map_around_the_action_and_command_map_the_whole_map() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Moves, not passes: each result has an action on the map.
+    let dir = sarhu_club_playing(tmp.path(), 3, |legal| {
+        let moving = legal.iter().find(|l| l.starts_with("move"));
+        moving.unwrap_or(&legal[0]).clone()
+    });
+    let mut u = Umpire::open(&dir).unwrap();
+    let g = u.game("sarhu-1").unwrap();
+    let (last, _) = g.last_report();
+    let ming = Viewer::Side(g.side("ming").unwrap());
+    let picture = umpire::service::picture::picture(g, last, ming).unwrap();
+    let crop = picture
+        .action_crop()
+        .expect("a move is a small part of the map");
+    let whole = png_size(&picture.png().unwrap());
+
+    let mails = outbox(&dir.join("outbox"));
+    let (_, result) = mails
+        .iter()
+        .rfind(|(k, _)| k.starts_with(&format!("sarhu-1.{last}.ming")))
+        .expect("the last result mail to the Ming");
+    let got = png_size(map_png(result).expect("map.png attached"));
+    assert_eq!(got.0, crop.w, "the part around the action");
+    assert!(
+        got.1 > crop.h && got.1 < whole.1,
+        "{got:?}: the part and its key"
+    );
+    assert!(
+        result
+            .text
+            .contains("The attached map.png draws the map around this action"),
+        "{}",
+        result.text
+    );
+
+    // A signed `command: map` is answered with the whole map.
+    let text = "game: sarhu-1\nside: ming\ncommand: map\n";
+    let sig = key(1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let mail = move_mail("ming@club.test", "umpire@club.test", 99, text, &sig, false);
+    md.deliver("00099", &mail).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T11:00:00Z".parse().unwrap();
+    u.poll(&mut md, now).unwrap();
+    let out = dir.join("outbox-map");
+    u.deliver(&mut FileOutbox::open(&out).unwrap(), now)
+        .unwrap();
+    let answers = outbox(&out);
+    let (_, answer) = answers
+        .iter()
+        .find(|(_, m)| m.subject.contains("the map"))
+        .expect("the answer to command: map");
+    let got = png_size(map_png(answer).expect("the whole map.png"));
+    assert_eq!(got, whole, "the whole map");
 }

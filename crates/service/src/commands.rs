@@ -330,16 +330,14 @@ impl Umpire {
                 }
                 Command::Map => {
                     let text = whole_map(game, side);
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "the map",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
+                    let note = super::compose::Note {
+                        title: "the map",
+                        text: &text,
+                        attach_record: false,
+                        attachments: self.whole_map_picture(game, side).into_iter().collect(),
+                    };
+                    let to = game.sides()[side.index()].email.clone();
+                    out.push(self.note_to(game, side, &to, note, reply.clone(), key, now)?);
                 }
                 Command::Record => {
                     out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);

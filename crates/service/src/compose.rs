@@ -85,6 +85,8 @@ pub(super) struct ResultCtx {
     pub(super) report: ReportCtx,
     pub(super) status: Vec<String>,
     pub(super) map: String,
+    /// The mail's `map.png` is the part of the map around the action.
+    pub(super) action_picture: bool,
     /// Where every unit of the reader's own is (not only those in the map's window).
     pub(super) own_forces: String,
     pub(super) finished: Option<String>,
@@ -192,6 +194,16 @@ pub(super) struct Draft<'a> {
 /// still to make ([`Unsealed::seal`]). A poll seals its mails on a worker
 /// while it adjudicates the next ones (issue 13); nothing in sealing can fail
 /// but the signature, whose part is then left out as before.
+/// What a note to a side says and attaches.
+pub(super) struct Note<'a> {
+    pub(super) title: &'a str,
+    pub(super) text: &'a str,
+    /// The side's copy of the record, signed.
+    pub(super) attach_record: bool,
+    /// Files beside it: name, MIME type, bytes.
+    pub(super) attachments: Vec<(String, String, Vec<u8>)>,
+}
+
 pub(super) struct Unsealed {
     key: String,
     message_id: String,
@@ -370,6 +382,10 @@ impl Umpire {
             .events_for(viewer)
             .flat_map(|e| e.focus.iter().copied())
             .collect();
+        let action_picture = seq > 0
+            && !focus.is_empty()
+            && view.board.is_some()
+            && self.config.pictures.result == super::config::ResultPicture::Action;
         if let (true, Some(s), Some(board)) = (focus.is_empty(), side, &view.board) {
             focus = umpire_render::map::own_places(board, &ruleset.own_marks(state, s));
         }
@@ -424,6 +440,7 @@ impl Umpire {
             report: report_ctx(&report, seq, &names, received, viewer),
             status: view.status.clone(),
             map,
+            action_picture,
             own_forces,
             finished: prompt.finished.as_ref().map(|f| f.summary.clone()),
             stage: prompt.stage.clone(),
@@ -606,7 +623,10 @@ impl Umpire {
             let key = format!("{}.0.{}", game.id(), s.name);
             let me = Viewer::Side(Side(i as u8));
             let signed = self.record_file(game, me, &key);
-            let attachments = self.map_attachment(game, 0, me).into_iter().collect();
+            let attachments = self
+                .whole_map_picture(game, Side(i as u8))
+                .into_iter()
+                .collect();
             let text = format!("{intro}\n{}", self.result_text(game, meta, 0, me, now)?);
             out.push(self.mail(
                 Draft {
@@ -819,6 +839,33 @@ impl Umpire {
         key: String,
         now: jiff::Timestamp,
     ) -> Result<Unsealed, ServiceError> {
+        let note = Note {
+            title,
+            text,
+            attach_record,
+            attachments: Vec::new(),
+        };
+        self.note_to(game, side, to, note, reply, key, now)
+    }
+
+    /// A note to `to` about `game` for `side`, with what it attaches.
+    #[allow(clippy::too_many_arguments)] // each is a distinct fact of the note
+    pub(super) fn note_to(
+        &self,
+        game: &Game,
+        side: Side,
+        to: &str,
+        note: Note<'_>,
+        reply: Option<String>,
+        key: String,
+        now: jiff::Timestamp,
+    ) -> Result<Unsealed, ServiceError> {
+        let Note {
+            title,
+            text,
+            attach_record,
+            attachments,
+        } = note;
         #[derive(Serialize)]
         struct Ctx<'a> {
             game: GameCtx,
@@ -845,7 +892,7 @@ impl Umpire {
                 subject: format!("[{}] {title}", game.id()),
                 text: body,
                 signed,
-                attachments: vec![],
+                attachments,
                 thread: Some((thread_root(game.id(), &s.name, &domain), reply)),
                 game: Some(game.id()),
             },

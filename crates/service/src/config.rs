@@ -226,6 +226,30 @@ pub struct Config {
     pub smtp: Option<umpire_mail::settings::SmtpSettings>,
     /// The public game pages (`umpire site`).
     pub site: SiteConfig,
+    /// The map pictures mails carry.
+    pub pictures: PicturesConfig,
+}
+
+/// `[pictures]`: the map picture (`map.png`) a result mail carries.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PicturesConfig {
+    /// What a result mail's picture shows.
+    pub result: ResultPicture,
+}
+
+/// What a result mail's `map.png` shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultPicture {
+    /// The part of the map around the last action, with the key (the whole
+    /// map when the action spans most of it); `command: map` mails the whole.
+    #[default]
+    Action,
+    /// The whole map.
+    Whole,
+    /// No picture: the mail's text map only (`command: map` still mails one).
+    None,
 }
 
 /// `[site]`: where the public games' pages go. When set, every poll that
@@ -323,6 +347,9 @@ commit_every = 100        # mails committed (and flushed to disk) together
 hours = 72                # per expected move; 0 = no deadlines
 reminders = [48, 24, 6]   # hours before the deadline
 grace_hours = 24          # then the game's stated default is applied
+
+[pictures]
+result = "action"         # a result mail's map.png: action (the map around it) | whole | none
 
 # A club mailbox instead of the local Maildir: set [intake] kind = "imap" and
 # [imap]

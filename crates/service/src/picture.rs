@@ -2,6 +2,7 @@
 //! `umpire map`: the board the side sees, the last action outlined.
 
 use super::Umpire;
+use super::config::ResultPicture;
 use std::sync::Arc;
 use umpire_core::board::Place;
 use umpire_core::game::Game;
@@ -31,58 +32,116 @@ pub fn board_for(
     Some((board, focus))
 }
 
-/// The map of entry `seq` for `viewer` as SVG.
-pub fn svg(game: &Game, seq: u64, viewer: Viewer) -> Option<String> {
-    board_for(game, seq, viewer).map(|(b, f)| umpire_render::svg::svg(&b, &f))
+/// The picture of entry `seq` for `viewer`: the board it sees, that entry's
+/// places outlined.
+pub fn picture(game: &Game, seq: u64, viewer: Viewer) -> Option<umpire_render::svg::Picture> {
+    board_for(game, seq, viewer).map(|(b, f)| umpire_render::svg::picture(&b, &f))
 }
 
-/// The map of entry `seq` for `viewer` as PNG.
+/// The map of entry `seq` for `viewer` as SVG.
+pub fn svg(game: &Game, seq: u64, viewer: Viewer) -> Option<String> {
+    picture(game, seq, viewer).map(|p| p.svg().to_string())
+}
+
+/// The whole map of entry `seq` for `viewer` as PNG.
 pub fn png(
     game: &Game,
     seq: u64,
     viewer: Viewer,
 ) -> Option<Result<Vec<u8>, umpire_render::svg::PictureError>> {
-    board_for(game, seq, viewer).map(|(b, f)| umpire_render::svg::png(&b, &f))
+    picture(game, seq, viewer).map(|p| p.png())
 }
 
 /// How many recent pictures [`Recent`] keeps: more than the sides and
 /// observers of one game's result, so one action's mails share their rasters.
 const RECENT: usize = 8;
 
-/// The last pictures drawn, by the digest of their SVG (rasterizing is the
-/// dear part; the SVG is cheap and says everything the picture shows).
+/// Which raster of a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The part of the map around the last action, with the key.
+    Action,
+    /// The whole map.
+    Whole,
+}
+
+/// The last pictures drawn, by the digest of their SVG and the part drawn
+/// (rasterizing is the dear part; the SVG is cheap and says everything the
+/// picture shows): sides that see the same board share one raster.
 #[derive(Default)]
-pub struct Recent(std::sync::Mutex<std::collections::VecDeque<(Digest, Arc<Vec<u8>>)>>);
+pub struct Recent(std::sync::Mutex<std::collections::VecDeque<Drawn>>);
+
+/// A picture's SVG digest, the part drawn, and its PNG.
+type Drawn = (Digest, Part, Arc<Vec<u8>>);
 
 impl Recent {
-    /// The PNG of `svg`, drawn now or shared from a recent drawing.
-    fn png(&self, svg: &str) -> Result<Arc<Vec<u8>>, umpire_render::svg::PictureError> {
-        let key = sha256(svg.as_bytes());
+    /// The PNG of `part` of `picture`, drawn now or shared from a recent drawing.
+    fn png(
+        &self,
+        picture: &umpire_render::svg::Picture,
+        part: Part,
+    ) -> Result<Arc<Vec<u8>>, umpire_render::svg::PictureError> {
+        let key = sha256(picture.svg().as_bytes());
         let mut recent = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, bytes)) = recent.iter().find(|(k, _)| *k == key) {
+        if let Some((_, _, bytes)) = recent.iter().find(|(k, p, _)| *k == key && *p == part) {
             return Ok(bytes.clone());
         }
-        let bytes = Arc::new(umpire_render::svg::raster::png(svg)?);
+        let bytes = Arc::new(match part {
+            Part::Action => picture.action_png()?,
+            Part::Whole => picture.png()?,
+        });
         if recent.len() == RECENT {
             recent.pop_front();
         }
-        recent.push_back((key, bytes.clone()));
+        recent.push_back((key, part, bytes.clone()));
         Ok(bytes)
     }
 }
 
 impl Umpire {
-    /// `map.png` for a result mail, if the game has a board. A picture that
-    /// cannot be drawn is left out (logged): the mail's text carries the map too.
+    /// `map.png` for a result mail, if the game has a board: by default the
+    /// part of the map around entry `seq`'s action (the whole map is a
+    /// `command: map` away; `[pictures] result` in `umpire.toml`). A picture that cannot be drawn is left out (logged): the mail's
+    /// text carries the map too.
     pub(super) fn map_attachment(
         &self,
         game: &Game,
         seq: u64,
         viewer: Viewer,
     ) -> Option<(String, String, Vec<u8>)> {
-        let drawn = svg(game, seq, viewer).map(|s| self.pictures.png(&s).map(|b| (*b).clone()));
+        let part = match self.config.pictures.result {
+            ResultPicture::Action => Part::Action,
+            ResultPicture::Whole => Part::Whole,
+            ResultPicture::None => return None,
+        };
+        self.attachment(game, seq, viewer, part)
+    }
+
+    /// `map.png` of the whole map as `side` sees it now, the last entry's
+    /// places outlined: the answer to `command: map` and the opening mail's.
+    pub(super) fn whole_map_picture(
+        &self,
+        game: &Game,
+        side: umpire_core::ruleset::Side,
+    ) -> Option<(String, String, Vec<u8>)> {
+        let (last, _) = game.last_report();
+        self.attachment(game, last, Viewer::Side(side), Part::Whole)
+    }
+
+    fn attachment(
+        &self,
+        game: &Game,
+        seq: u64,
+        viewer: Viewer,
+        part: Part,
+    ) -> Option<(String, String, Vec<u8>)> {
+        let drawn = picture(game, seq, viewer).map(|p| self.pictures.png(&p, part));
         match drawn? {
-            Ok(bytes) => Some((MAP_PNG.to_string(), "image/png".to_string(), bytes)),
+            Ok(bytes) => Some((
+                MAP_PNG.to_string(),
+                "image/png".to_string(),
+                (*bytes).clone(),
+            )),
             Err(e) => {
                 tracing::warn!(game = game.id(), "no map picture: {e}");
                 None
@@ -94,27 +153,46 @@ impl Umpire {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use umpire_core::board::{Board, PointBoard, Space, SpaceId};
 
-    const SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="#c00"/></svg>"##;
+    /// A picture of a map of `n` spaces, space "0" the last action.
+    fn picture_of(n: usize) -> umpire_render::svg::Picture {
+        let mut b = PointBoard::default();
+        for i in 0..n {
+            let space = Space {
+                name: format!("Space {i}"),
+                ..Default::default()
+            };
+            b.spaces.insert(SpaceId(i as u16), space);
+        }
+        let focus = [Place::Space(SpaceId(0))];
+        umpire_render::svg::picture(&Board::Points(b), &focus)
+    }
 
     #[test]
     fn the_same_picture_is_drawn_once_and_shared() {
         let recent = Recent::default();
-        let a = recent.png(SVG).expect("drawn");
-        let b = recent.png(SVG).expect("shared");
+        let (one, two) = (picture_of(3), picture_of(3));
+        let a = recent.png(&one, Part::Whole).expect("drawn");
+        let b = recent.png(&two, Part::Whole).expect("shared");
         assert!(
             Arc::ptr_eq(&a, &b),
             "the second side shares the first raster"
         );
         assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
-        let other = SVG.replace("#c00", "#00c");
-        assert!(!Arc::ptr_eq(&a, &recent.png(&other).expect("drawn")));
+        let action = recent.png(&one, Part::Action).expect("drawn");
+        assert!(!Arc::ptr_eq(&a, &action), "each part is drawn of its own");
+        assert!(!Arc::ptr_eq(
+            &a,
+            &recent.png(&picture_of(4), Part::Whole).expect("drawn")
+        ));
         // Only the last RECENT pictures are kept.
         for i in 0..RECENT {
-            recent
-                .png(&SVG.replace("#c00", &format!("#{i:03}")))
-                .expect("drawn");
+            recent.png(&picture_of(5 + i), Part::Whole).expect("drawn");
         }
-        assert!(!Arc::ptr_eq(&a, &recent.png(SVG).expect("drawn again")));
+        assert!(!Arc::ptr_eq(
+            &a,
+            &recent.png(&one, Part::Whole).expect("drawn again")
+        ));
     }
 }

@@ -156,6 +156,9 @@ fn end(o: &mut String, events: &[String]) {
     }
 }
 
+/// What a result mail says of its picture of the action.
+const PICTURE_NOTE: &str = "The attached map.png draws the map around this action, with its key;\n`command: map` mails the whole map.\n";
+
 /// The situation as the reader sees it: status, map, own forces.
 fn situation(o: &mut String, c: &ResultCtx) {
     o.push_str("== The situation");
@@ -170,6 +173,9 @@ fn situation(o: &mut String, c: &ResultCtx) {
         o.push('\n');
         o.push_str(&c.map);
         o.push('\n');
+        if c.action_picture {
+            o.push_str(PICTURE_NOTE);
+        }
     }
     if !c.own_forces.is_empty() {
         o.push_str("\nYour forces:\n");

@@ -35,15 +35,43 @@ pub struct Doc {
     header: usize,
     /// Where the layer that does not change with play ends ([`Doc::end_base`]).
     base: Option<usize>,
+    /// The box around the places of the last action ([`Doc::mark_focus`]).
+    focus: Option<Rect>,
+}
+
+/// A box in the document's pixels: left, top, right, bottom.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+impl Rect {
+    /// The smallest box holding `self` and `pts`.
+    fn around(self, pts: &[(f64, f64)]) -> Rect {
+        pts.iter().fold(self, |r, (x, y)| Rect {
+            x0: r.x0.min(*x),
+            y0: r.y0.min(*y),
+            x1: r.x1.max(*x),
+            y1: r.y1.max(*y),
+        })
+    }
 }
 
 /// A picture as one document and as its two layers: the base (background,
 /// terrain, grid, numbers: the same all game long) and what is drawn over it.
-/// The base drawn, then the top over it, is the whole.
+/// The base drawn, then the top over it, is the whole. The key sits under
+/// the map, from `map_height` down; `focus` boxes the last action.
 pub struct Layers {
     pub whole: String,
     pub base: String,
     pub top: String,
+    pub width: f64,
+    pub map_height: f64,
+    pub focus: Option<Rect>,
+    pub key: super::legend::Key,
 }
 
 /// Text anchoring.
@@ -84,12 +112,26 @@ impl Doc {
             out,
             header,
             base: None,
+            focus: None,
         }
     }
 
     /// Ends the base layer: what is drawn so far does not change with play.
     pub fn end_base(&mut self) {
         self.base = Some(self.out.len());
+    }
+
+    /// Notes that the last action took place within `pts`: a cropped
+    /// picture of the action shows them.
+    pub fn mark_focus(&mut self, pts: &[(f64, f64)]) {
+        let Some(first) = pts.first() else { return };
+        let start = self.focus.unwrap_or(Rect {
+            x0: first.0,
+            y0: first.1,
+            x1: first.0,
+            y1: first.1,
+        });
+        self.focus = Some(start.around(pts));
     }
 
     /// A closed polygon.
@@ -204,16 +246,29 @@ impl Doc {
         self.out
     }
 
-    /// The finished document and its two layers (without [`Doc::end_base`],
+    /// Draws `key` under a map `width` × `map_height` (at `origin`) and
+    /// finishes the document and its two layers (without [`Doc::end_base`],
     /// the base is empty and the top is the whole).
-    pub fn finish_layers(self) -> Layers {
+    pub fn finish_with_key(
+        mut self,
+        key: super::legend::Key,
+        origin: (f64, f64),
+        width: f64,
+        map_height: f64,
+    ) -> Layers {
+        key.draw(&mut self, origin);
         let cut = self.base.unwrap_or(self.header);
+        let focus = self.focus;
         let (head, body) = self.out.split_at(self.header);
         let (base_part, top_part) = body.split_at(cut.max(self.header) - self.header);
         Layers {
             base: format!("{head}{base_part}</svg>\n"),
             top: format!("{head}{top_part}</svg>\n"),
             whole: self.finish(),
+            width,
+            map_height,
+            focus,
+            key,
         }
     }
 }

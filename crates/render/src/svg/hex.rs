@@ -181,6 +181,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
     doc.group("highlight");
     for (hex, cell) in &b.cells {
         if cell.highlight || focus.contains(hex) {
+            doc.mark_focus(&l.corners(*hex));
             doc.polygon(
                 &l.corners(*hex),
                 "none",
@@ -190,8 +191,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         }
     }
     doc.end_group();
-    key.draw(&mut doc, (MARGIN, h));
-    doc.finish_layers()
+    doc.finish_with_key(key, (MARGIN, h), w, h)
 }
 
 #[cfg(test)]

@@ -179,6 +179,7 @@ fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
 }
 
 /// The key of a board, laid out for a picture `width` wide.
+#[derive(Debug, Clone)]
 pub struct Key {
     entries: Vec<Entry>,
     at: Vec<(f64, f64)>,
@@ -200,6 +201,17 @@ impl Key {
         let (at, height) = flow(&entries, width);
         Key {
             entries,
+            at,
+            height: height + 8.0,
+        }
+    }
+
+    /// The same key laid out again for a picture `width` wide (a cropped
+    /// picture's).
+    pub fn reflow(&self, width: f64) -> Key {
+        let (at, height) = flow(&self.entries, width);
+        Key {
+            entries: self.entries.clone(),
             at,
             height: height + 8.0,
         }

@@ -17,7 +17,7 @@ pub mod raster;
 pub mod square;
 mod style;
 
-pub use raster::PictureError;
+pub use raster::{Crop, PictureError};
 
 use umpire_core::board::{Board, Place};
 
@@ -66,8 +66,86 @@ fn layers(board: &Board, focus: &[Place]) -> doc::Layers {
 /// The whole of `board` as PNG bytes: its base layer rasterised once per
 /// process and kept ([`raster::png_over`]), the rest drawn over it.
 pub fn png(board: &Board, focus: &[Place]) -> Result<Vec<u8>, PictureError> {
-    let l = layers(board, focus);
-    raster::png_over(&l.base, &l.top)
+    picture(board, focus).png()
+}
+
+/// The picture of `board` with `focus` (the last action's places) outlined,
+/// ready to rasterise whole or around the action.
+pub fn picture(board: &Board, focus: &[Place]) -> Picture {
+    Picture(layers(board, focus))
+}
+
+/// A map picture: its SVG, and PNG rasters of the whole map or of the part
+/// around the last action.
+pub struct Picture(doc::Layers);
+
+/// Pixels of map kept on each side of the last action in its picture.
+const CONTEXT: f64 = 120.0;
+/// Smallest picture of an action: a phone's screen, held either way.
+const MIN_ACTION: (f64, f64) = (520.0, 400.0);
+/// Above this share of the map's area, the picture of an action is the whole map.
+const MOST: f64 = 0.6;
+/// Left and right margin of the key under a picture of an action.
+const KEY_MARGIN: f64 = 14.0;
+
+impl Picture {
+    /// The whole picture as SVG.
+    pub fn svg(&self) -> &str {
+        &self.0.whole
+    }
+
+    /// The whole picture as PNG.
+    pub fn png(&self) -> Result<Vec<u8>, PictureError> {
+        raster::png_over(&self.0.base, &self.0.top)
+    }
+
+    /// The part of the map around the last action, if there is one and the
+    /// part is not most of the map: at least a phone's screen, the action
+    /// with [`CONTEXT`] around it, moved within the map where it would cross
+    /// its edge.
+    pub fn action_crop(&self) -> Option<Crop> {
+        let l = &self.0;
+        let f = l.focus?;
+        let span = |lo: f64, hi: f64, min: f64, max: f64| -> (f64, f64) {
+            let (mut lo, mut hi) = (lo - CONTEXT, hi + CONTEXT);
+            if hi - lo < min {
+                let grow = (min - (hi - lo)) / 2.0;
+                (lo, hi) = (lo - grow, hi + grow);
+            }
+            if lo < 0.0 {
+                (lo, hi) = (0.0, hi - lo);
+            }
+            if hi > max {
+                (lo, hi) = ((lo - (hi - max)).max(0.0), max);
+            }
+            (lo.floor(), hi.ceil().min(max.floor()))
+        };
+        let (x0, x1) = span(f.x0, f.x1, MIN_ACTION.0, l.width);
+        let (y0, y1) = span(f.y0, f.y1, MIN_ACTION.1, l.map_height);
+        if (x1 - x0) * (y1 - y0) > MOST * l.width * l.map_height {
+            return None;
+        }
+        Some(Crop {
+            x: x0 as u32,
+            y: y0 as u32,
+            w: (x1 - x0) as u32,
+            h: (y1 - y0) as u32,
+        })
+    }
+
+    /// The picture of the last action as PNG: the part of the map around it
+    /// ([`Picture::action_crop`]) with the key under it, or the whole
+    /// picture where there is no such part.
+    pub fn action_png(&self) -> Result<Vec<u8>, PictureError> {
+        let Some(crop) = self.action_crop() else {
+            return self.png();
+        };
+        let w = f64::from(crop.w);
+        let key = self.0.key.reflow(w - 2.0 * KEY_MARGIN);
+        let mut under = doc::Doc::new(w, key.height, style::PAPER);
+        key.draw(&mut under, (KEY_MARGIN, 0.0));
+        raster::png_crop(&self.0.base, &self.0.top, crop, &under.finish())
+    }
 }
 
 fn palette(board: &Board) -> style::Palette<'_> {

@@ -149,8 +149,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
         doc.text((MARGIN, y0 + i as f64 * 14.0), 11.0, INK, Anchor::Start, &v);
     }
     doc.end_group();
-    key.draw(&mut doc, (MARGIN, h - 10.0));
-    doc.finish_layers()
+    doc.finish_with_key(key, (MARGIN, h - 10.0), w, h - 10.0)
 }
 
 /// One space's box at `(x, y)`: its name and control, kinds, markers and
@@ -174,6 +173,7 @@ fn space_box(doc: &mut Doc, pal: &Palette<'_>, s: &Space, (x, y): (f64, f64), fo
     pieces(doc, pal, &s.units, (x + 6.0, y + 46.0), x + BOX_W - 6.0);
     if focused {
         let (w, h) = (BOX_W + 4.0, BOX_H + 4.0);
+        doc.mark_focus(&[(x - 2.0, y - 2.0), (x - 2.0 + w, y - 2.0 + h)]);
         doc.rect(x - 2.0, y - 2.0, w, h, 8.0, "none", HIGHLIGHT, 3.0);
     }
 }

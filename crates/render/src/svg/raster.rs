@@ -20,6 +20,8 @@ pub enum PictureError {
     Svg(String),
     #[error("the map picture is {0}×{1} pixels, more than {MAX_SIDE} on a side")]
     TooBig(u32, u32),
+    #[error("the part {0:?} is not within the {1}×{2} picture")]
+    Crop(Crop, u32, u32),
     #[error("could not encode the map picture as PNG: {0}")]
     Png(String),
 }
@@ -81,6 +83,13 @@ const KEPT: usize = 3;
 /// mails a map to every side, or a daemon's next poll, draws only the top.
 /// The pixels are those of the two drawn one after the other, kept or not.
 pub fn png_over(base: &str, top: &str) -> Result<Vec<u8>, PictureError> {
+    let below = base_pixmap(base)?;
+    let picture = draw(top, Some((*below).clone()))?;
+    encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
+}
+
+/// The raster of `base`, kept by its text's hash (see [`png_over`]).
+fn base_pixmap(base: &str) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
     static BASES: Mutex<Vec<(Digest, Arc<tiny_skia::Pixmap>)>> = Mutex::new(Vec::new());
     let key = sha256(base.as_bytes());
     let kept = {
@@ -90,19 +99,61 @@ pub fn png_over(base: &str, top: &str) -> Result<Vec<u8>, PictureError> {
             .find(|(k, _)| *k == key)
             .map(|(_, p)| p.clone())
     };
-    let below = match kept {
-        Some(p) => p,
-        None => {
-            let p = Arc::new(draw(base, None)?);
-            let mut bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
-            bases.retain(|(k, _)| *k != key);
-            bases.insert(0, (key, p.clone()));
-            bases.truncate(KEPT);
-            p
-        }
-    };
-    let picture = draw(top, Some((*below).clone()))?;
-    encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
+    if let Some(p) = kept {
+        return Ok(p);
+    }
+    let p = Arc::new(draw(base, None)?);
+    let mut bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
+    bases.retain(|(k, _)| *k != key);
+    bases.insert(0, (key, p.clone()));
+    bases.truncate(KEPT);
+    Ok(p)
+}
+
+/// A part of a picture in whole pixels: left, top, width, height.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crop {
+    pub x: u32,
+    pub y: u32,
+    pub w: u32,
+    pub h: u32,
+}
+
+/// PNG bytes of the part `crop` of `top` drawn over `base` (as
+/// [`png_over`] draws them, the base kept), with the document `under` (as
+/// wide as the crop: a key) below it.
+pub fn png_crop(base: &str, top: &str, crop: Crop, under: &str) -> Result<Vec<u8>, PictureError> {
+    let full = base_pixmap(base)?;
+    let Crop { x, y, w, h } = crop;
+    if w == 0 || h == 0 || x + w > full.width() || y + h > full.height() {
+        return Err(PictureError::Crop(crop, full.width(), full.height()));
+    }
+    let mut map = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
+    copy_rows(&full, (x, y), &mut map);
+    let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
+    resvg::render(&tree(top)?, shift, &mut map.as_mut());
+    let under = tree(under)?;
+    let below = under.size().to_int_size().height();
+    let mut out = tiny_skia::Pixmap::new(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
+    copy_rows(&map, (0, 0), &mut out);
+    let down = tiny_skia::Transform::from_translate(0.0, h as f32);
+    resvg::render(&under, down, &mut out.as_mut());
+    encode(&out).map_err(|e| PictureError::Png(e.to_string()))
+}
+
+/// Copies `to`'s width of pixels of each of `from`'s rows from `(x, y)` on
+/// into `to`'s rows from the top, as many rows as both hold.
+fn copy_rows(from: &tiny_skia::Pixmap, (x, y): (u32, u32), to: &mut tiny_skia::Pixmap) {
+    let (fw, tw) = (from.width() as usize, to.width() as usize);
+    let rows = (from.height() - y).min(to.height()) as usize;
+    let (x, y) = (x as usize, y as usize);
+    let src = from.data();
+    let dst = to.data_mut();
+    for r in 0..rows {
+        let s = ((y + r) * fw + x) * 4;
+        let d = r * tw * 4;
+        dst[d..d + tw * 4].copy_from_slice(&src[s..s + tw * 4]);
+    }
 }
 
 /// PNG of an opaque picture, indexed: flat fills make a map a few hundred

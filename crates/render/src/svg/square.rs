@@ -90,6 +90,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     for (s, c) in &b.cells {
         if c.highlight || focus.contains(s) {
             let (x, y) = l.origin(*s);
+            doc.mark_focus(&[(x, y), (x + cell, y + cell)]);
             doc.rect(
                 x,
                 y,
@@ -103,8 +104,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
         }
     }
     doc.end_group();
-    key.draw(&mut doc, (MARGIN, h));
-    doc.finish_layers()
+    doc.finish_with_key(key, (MARGIN, h), w, h)
 }
 
 /// The column numbers above the grid and the row numbers left of it.
