@@ -7,7 +7,7 @@
 //!
 //! - the view: status lines and the whole map as text;
 //! - the picture: the SVG of `map.png` (the PNG is a pure function of it;
-//!   a few PNGs are compared too);
+//!   a few PNGs, whole and of the action, are compared too);
 //! - the result mail: subject and text (with the move template drawn from
 //!   the side's legal orders, its default and standing orders, the
 //!   *Waiting for* lines and the questions put to it);
@@ -144,11 +144,16 @@ fn channels(u: &Umpire, game: &Game, viewer: Viewer, png: bool) -> Vec<(&'static
     if let Some(svg) = umpire::service::picture::svg(game, seq, viewer) {
         out.push(("map picture (SVG)", svg));
     }
-    if png && let Some(p) = umpire::service::picture::png(game, seq, viewer) {
-        out.push((
-            "map.png",
-            format!("{:?}", umpire::core::hash::sha256(&p.unwrap())),
-        ));
+    if png && let Some(p) = umpire::service::picture::picture(game, seq, viewer) {
+        for (name, bytes) in [
+            ("map.png", p.png()),
+            ("map.png of the action", p.action_png()),
+        ] {
+            out.push((
+                name,
+                format!("{:?}", umpire::core::hash::sha256(&bytes.unwrap())),
+            ));
+        }
     }
     let (subject, text) = u.result_mail_text(game, seq, viewer, now()).unwrap();
     out.push(("mail subject", subject));
