@@ -344,6 +344,12 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
         "set-up and two moves: {page}"
     );
     assert!(
+        page.contains(
+            "<li value=\"1\" id=\"entry-0\">\n<span class=\"entry\">record entry 0:</span>"
+        ),
+        "the log counts from 1 and names each item's record entry: {page}"
+    );
+    assert!(
         page.contains("<code class=\"order\">"),
         "the orders are listed: {page}"
     );
@@ -395,7 +401,7 @@ window.addEventListener('load', () => {
   const d = document.getElementById('f').contentDocument;
   const img = d.getElementById('map');
   document.body.setAttribute('data-map', img && img.complete ? img.naturalWidth + 'x' + img.naturalHeight : 'none');
-  document.body.setAttribute('data-log', d.querySelectorAll('#log > li').length);
+  document.body.setAttribute('data-log', Array.from(d.querySelectorAll('#log > li')).map(li => li.value).join(','));
   document.body.setAttribute('data-orders', Array.from(d.querySelectorAll('code.order')).map(c => c.textContent).join('|'));
 });
 </script></body></html>"#,
@@ -420,8 +426,11 @@ window.addEventListener('load', () => {
     );
     let page = std::fs::read_to_string(out.join("sarhu-1/index.html")).unwrap();
     let entries = page.matches("<li value=").count();
-    assert_eq!(attr("data-log"), entries.to_string());
     assert!(entries >= 3, "set-up and two moves: {entries}");
+    // The log is numbered 1, 2, 3… as the reader counts, whatever record
+    // entries (dice reveals, refusals) it leaves out.
+    let numbers: Vec<String> = (1..=entries).map(|n| n.to_string()).collect();
+    assert_eq!(attr("data-log"), numbers.join(","));
     assert!(
         !attr("data-orders").is_empty(),
         "the moves' orders are listed"
@@ -779,4 +788,77 @@ fn by_mail_a_result_carries_the_map_around_the_action_and_command_map_the_whole_
         .expect("the answer to command: map");
     let got = png_size(map_png(answer).expect("the whole map.png"));
     assert_eq!(got, whole, "the whole map");
+}
+
+/// The game page as headless Chromium lays it out, a quarter size: the
+/// reference for layout regressions.
+const PAGE_REFERENCE: &str = "tests/fixtures/sarhu-page.png";
+/// The window the page is laid out in, in pixels.
+const PAGE_WINDOW: (u32, u32) = (1200, 1600);
+
+/// `p` shrunk by `k` on each side, each pixel the mean of its `k`×`k` block.
+fn shrink(p: &Pixmap, k: u32) -> Pixmap {
+    let (w, h) = (p.width() / k, p.height() / k);
+    let mut out = Pixmap::new(w, h).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            let mut sum = [0u32; 3];
+            for dy in 0..k {
+                for dx in 0..k {
+                    let q = p.pixel(x * k + dx, y * k + dy).unwrap();
+                    sum[0] += u32::from(q.red());
+                    sum[1] += u32::from(q.green());
+                    sum[2] += u32::from(q.blue());
+                }
+            }
+            let n = k * k;
+            let c = resvg::tiny_skia::ColorU8::from_rgba(
+                (sum[0] / n) as u8,
+                (sum[1] / n) as u8,
+                (sum[2] / n) as u8,
+                255,
+            );
+            out.pixels_mut()[(y * w + x) as usize] = c.premultiply();
+        }
+    }
+    out
+}
+
+#[test]
+fn in_headless_chromium_the_game_page_keeps_its_layout() {
+    let Some(chromium) = chromium("in_headless_chromium_the_game_page_keeps_its_layout") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = sarhu_site(tmp.path());
+    let shot = tmp.path().join("page.png");
+    let o = headless(
+        &chromium,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            &format!("--window-size={},{}", PAGE_WINDOW.0, PAGE_WINDOW.1),
+            &format!("file://{}", out.join("sarhu-1/index.html").display()),
+        ],
+    );
+    let page = Pixmap::decode_png(&std::fs::read(&shot).unwrap_or_else(|e| {
+        panic!(
+            "no screenshot ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }))
+    .unwrap();
+    let got = shrink(&page, 4);
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        got.save_png(PAGE_REFERENCE).unwrap();
+    }
+    let want = Pixmap::decode_png(&std::fs::read(PAGE_REFERENCE).unwrap()).unwrap();
+    // Compared in blocks of 100 pixels of the page: a moved map, a lost or
+    // added section or a changed style shows; the record's head (new dice
+    // each run) and the browser's text hinting do not.
+    let (mean, off) = diff(&shrink(&got, 25), &shrink(&want, 25));
+    assert!(
+        mean < 3.0 && off < 0.01,
+        "the page's layout changed against {PAGE_REFERENCE} (UPDATE_FIXTURES=1 to accept): mean {mean:.3}, {:.2}% of blocks off",
+        off * 100.0
+    );
 }
