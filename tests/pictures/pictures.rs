@@ -231,16 +231,17 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
             let png = umpire::render::svg::png(&board, &focus).unwrap();
             // The second time its base layer is the kept one: the same bytes.
             assert_eq!(png, umpire::render::svg::png(&board, &focus).unwrap());
-            // Drawn in two layers, the picture is the whole SVG drawn at once.
+            // Drawn sheet over sheet, the picture is the whole SVG drawn at
+            // once, up to the rounding of the laid-over names' edges.
             let whole = umpire::render::svg::raster::png(&svg).unwrap();
             let (a, b) = (
                 Pixmap::decode_png(&png).unwrap(),
                 Pixmap::decode_png(&whole).unwrap(),
             );
-            assert_eq!(
-                diff(&a, &b),
-                (0.0, 0.0),
-                "{ruleset}: layered differs from whole"
+            let (mean, off) = diff(&a, &b);
+            assert!(
+                mean < 0.05 && off == 0.0,
+                "{ruleset}: layered differs from whole: mean {mean}, {off} off"
             );
             // With the record and its signature, a mail stays under the cap.
             assert!(

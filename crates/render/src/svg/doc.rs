@@ -33,8 +33,8 @@ pub struct Doc {
     out: String,
     /// Where the `<svg>` element's opening line ends.
     header: usize,
-    /// Where the layer that does not change with play ends ([`Doc::end_base`]).
-    base: Option<usize>,
+    /// Where each sheet after the base begins, and its kind ([`Doc::sheet`]).
+    cuts: Vec<(usize, Sheet)>,
     /// The box around the places of the last action ([`Doc::mark_focus`]).
     focus: Option<Rect>,
 }
@@ -60,14 +60,29 @@ impl Rect {
     }
 }
 
-/// A picture as one document and as its two layers: the base (background,
-/// terrain, grid, numbers: the same all game long) and what is drawn over it.
-/// The base drawn, then the top over it, is the whole. The key sits under
-/// the map, from `map_height` down; `focus` boxes the last action.
+/// What a sheet of a picture holds, which says how the rasteriser treats it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sheet {
+    /// Background, terrain, grid, numbers: the same all game long; drawn
+    /// once per map and kept.
+    Base,
+    /// What play changes (counters, control, the last action): drawn for
+    /// every picture.
+    Drawn,
+    /// What play does not change but is drawn over what it does (haloed
+    /// place names): drawn once on a clear sheet, kept, laid over.
+    Kept,
+    /// The key under the map: kept like [`Sheet::Kept`]; a cropped picture
+    /// draws its own.
+    Key,
+}
+
+/// A picture as one document and as its sheets, each a document of the
+/// same size: drawn one over the other in order, they are the whole. The key
+/// sits under the map, from `map_height` down; `focus` boxes the last action.
 pub struct Layers {
     pub whole: String,
-    pub base: String,
-    pub top: String,
+    pub sheets: Vec<(Sheet, String)>,
     pub width: f64,
     pub map_height: f64,
     pub focus: Option<Rect>,
@@ -111,14 +126,15 @@ impl Doc {
         Doc {
             out,
             header,
-            base: None,
+            cuts: Vec::new(),
             focus: None,
         }
     }
 
-    /// Ends the base layer: what is drawn so far does not change with play.
-    pub fn end_base(&mut self) {
-        self.base = Some(self.out.len());
+    /// Starts a sheet of kind `kind`: what is drawn next belongs to it (what
+    /// was drawn before the first call, to the base).
+    pub fn sheet(&mut self, kind: Sheet) {
+        self.cuts.push((self.out.len(), kind));
     }
 
     /// Notes that the last action took place within `pts`: a cropped
@@ -246,9 +262,8 @@ impl Doc {
         self.out
     }
 
-    /// Draws `key` under a map `width` × `map_height` (at `origin`) and
-    /// finishes the document and its two layers (without [`Doc::end_base`],
-    /// the base is empty and the top is the whole).
+    /// Draws `key` under a map `width` × `map_height` (at `origin`) on a
+    /// sheet of its own and finishes the document and its sheets.
     pub fn finish_with_key(
         mut self,
         key: super::legend::Key,
@@ -256,14 +271,21 @@ impl Doc {
         width: f64,
         map_height: f64,
     ) -> Layers {
+        self.sheet(Sheet::Key);
         key.draw(&mut self, origin);
-        let cut = self.base.unwrap_or(self.header);
         let focus = self.focus;
-        let (head, body) = self.out.split_at(self.header);
-        let (base_part, top_part) = body.split_at(cut.max(self.header) - self.header);
+        let head = &self.out[..self.header];
+        let mut starts = vec![(self.header, Sheet::Base)];
+        starts.extend(self.cuts.iter().copied());
+        let ends = starts.iter().skip(1).map(|(at, _)| *at);
+        let sheets = starts
+            .iter()
+            .zip(ends.chain([self.out.len()]))
+            .filter(|((from, _), to)| to > from)
+            .map(|((from, kind), to)| (*kind, format!("{head}{}</svg>\n", &self.out[*from..to])))
+            .collect();
         Layers {
-            base: format!("{head}{base_part}</svg>\n"),
-            top: format!("{head}{top_part}</svg>\n"),
+            sheets,
             whole: self.finish(),
             width,
             map_height,

@@ -3,7 +3,7 @@
 //! on the side they belong to.
 
 use super::counter;
-use super::doc::{Anchor, Doc, Layers};
+use super::doc::{Anchor, Doc, Layers, Sheet};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use umpire_core::board::{Board, EdgeKind, HexBoard};
@@ -142,7 +142,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         doc.text(at, small, "#555555", Anchor::Middle, &hex.to_string());
     }
     doc.end_group();
-    doc.end_base();
+    doc.sheet(Sheet::Drawn);
     doc.group("control");
     for (hex, cell) in &b.cells {
         let c = l.centre(*hex);
@@ -169,6 +169,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
     }
     doc.end_group();
     // Place names over the counters, haloed, so a stack never hides one.
+    doc.sheet(Sheet::Kept);
     doc.group("names");
     for (hex, cell) in &b.cells {
         if let Some(n) = &cell.name {
@@ -178,6 +179,7 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         }
     }
     doc.end_group();
+    doc.sheet(Sheet::Drawn);
     doc.group("highlight");
     for (hex, cell) in &b.cells {
         if cell.highlight || focus.contains(hex) {

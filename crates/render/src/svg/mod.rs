@@ -17,6 +17,7 @@ pub mod raster;
 pub mod square;
 mod style;
 
+pub use doc::Sheet;
 pub use raster::{Crop, PictureError};
 
 use umpire_core::board::{Board, Place};
@@ -64,7 +65,7 @@ fn layers(board: &Board, focus: &[Place]) -> doc::Layers {
 }
 
 /// The whole of `board` as PNG bytes: its base layer rasterised once per
-/// process and kept ([`raster::png_over`]), the rest drawn over it.
+/// process and kept ([`raster::png_sheets`]), the rest drawn over it.
 pub fn png(board: &Board, focus: &[Place]) -> Result<Vec<u8>, PictureError> {
     picture(board, focus).png()
 }
@@ -96,7 +97,7 @@ impl Picture {
 
     /// The whole picture as PNG.
     pub fn png(&self) -> Result<Vec<u8>, PictureError> {
-        raster::png_over(&self.0.base, &self.0.top)
+        raster::png_sheets(&self.0.sheets)
     }
 
     /// The part of the map around the last action, if there is one and the
@@ -144,7 +145,7 @@ impl Picture {
         let key = self.0.key.reflow(w - 2.0 * KEY_MARGIN);
         let mut under = doc::Doc::new(w, key.height, style::PAPER);
         key.draw(&mut under, (KEY_MARGIN, 0.0));
-        raster::png_crop(&self.0.base, &self.0.top, crop, &under.finish())
+        raster::png_crop(&self.0.sheets, crop, &under.finish())
     }
 }
 

@@ -3,7 +3,7 @@
 //! space, each column ordered by where its neighbours in the column before sit.
 //! Every space is a box with its name, kinds, markers and pieces.
 
-use super::doc::{Anchor, Doc, Layers};
+use super::doc::{Anchor, Doc, Layers, Sheet};
 use super::geo;
 use super::legend::Key;
 use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
@@ -108,6 +108,7 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     let units = b.spaces.values().flat_map(|s| &s.units);
     let key = Key::of(board, &pal, &[], units, w - 2.0 * MARGIN);
     let mut doc = Doc::new(w, h + key.height, PAPER);
+    doc.sheet(Sheet::Drawn);
     let centre = |s: &SpaceId| {
         let o = pos[s];
         (o.0 + BOX_W / 2.0, o.1 + BOX_H / 2.0)
@@ -139,6 +140,14 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
         );
     }
     doc.end_group();
+    // Names and kinds do not change with play: a sheet of their own, kept.
+    doc.sheet(Sheet::Kept);
+    doc.group("names");
+    for (id, s) in &b.spaces {
+        space_words(&mut doc, s, pos[id]);
+    }
+    doc.end_group();
+    doc.sheet(Sheet::Drawn);
     doc.group("tracks");
     let y0 = bottom + MARGIN;
     for (i, t) in b.tracks.iter().enumerate() {
@@ -152,21 +161,26 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     doc.finish_with_key(key, (MARGIN, h - 10.0), w, h - 10.0)
 }
 
-/// One space's box at `(x, y)`: its name and control, kinds, markers and
-/// pieces; outlined when it was part of the last action.
+/// The words of a space's box at `(x, y)` that play does not change: its
+/// name and kinds.
+fn space_words(doc: &mut Doc, s: &Space, (x, y): (f64, f64)) {
+    doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
+    let kinds = s.kinds.join(", ");
+    doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
+}
+
+/// One space's box at `(x, y)`: its control, markers and pieces; outlined
+/// when it was part of the last action (its name and kinds: [`space_words`]).
 fn space_box(doc: &mut Doc, pal: &Palette<'_>, s: &Space, (x, y): (f64, f64), focused: bool) {
     let (fill, stroke) = match s.control {
         Some(c) => (tint(pal.side(c)), pal.side(c)),
         None => ("#ffffff".to_string(), "#555555"),
     };
     doc.rect(x, y, BOX_W, BOX_H, 6.0, &fill, stroke, 1.5);
-    doc.text((x + 6.0, y + 14.0), 12.0, INK, Anchor::Start, &s.name);
     if let Some(c) = s.control {
         let at = (x + BOX_W - 6.0, y + 14.0);
         doc.text(at, 11.0, stroke, Anchor::End, &c.to_string());
     }
-    let kinds = s.kinds.join(", ");
-    doc.text((x + 6.0, y + 27.0), 9.0, "#555555", Anchor::Start, &kinds);
     let markers: Vec<String> = s.markers.iter().map(|m| m.to_string()).collect();
     let markers = markers.join(", ");
     doc.text((x + 6.0, y + 39.0), 9.0, INK, Anchor::Start, &markers);

@@ -1,6 +1,7 @@
 //! SVG to PNG with resvg, using only the font embedded in the binary
 //! (`assets/fonts/`), never the system's: the same picture on every machine.
 
+use super::doc::Sheet;
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -73,40 +74,88 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     encode(&draw(svg, None)?).map_err(|e| PictureError::Png(e.to_string()))
 }
 
-/// How many base layers a process keeps (a few games' maps; about 8 MB each
-/// for the largest).
-const KEPT: usize = 3;
+/// How many kept sheets a process holds: a few games' maps, each a base, its
+/// names and its key (about 8 MB each for the largest map).
+const KEPT: usize = 9;
 
-/// PNG bytes of `top` drawn over `base`, two documents of one size. The
-/// base (terrain, grid, numbers: most of a map's drawing and nearly all its
-/// text) is rasterised once and kept by its text's hash, so a poll that
-/// mails a map to every side, or a daemon's next poll, draws only the top.
-/// The pixels are those of the two drawn one after the other, kept or not.
-pub fn png_over(base: &str, top: &str) -> Result<Vec<u8>, PictureError> {
-    let below = base_pixmap(base)?;
-    let picture = draw(top, Some((*below).clone()))?;
+/// PNG bytes of a picture drawn sheet over sheet (see [`Sheet`]): the base
+/// and the kept sheets are rasterised once and kept by their text's hash, so
+/// a poll that mails a map to every side, or a daemon's next poll, draws only
+/// what play changed. The pixels are those of the whole document drawn at
+/// once, up to the rounding of a laid-over sheet's edges.
+pub fn png_sheets(sheets: &[(Sheet, String)]) -> Result<Vec<u8>, PictureError> {
+    let picture = compose(sheets, None)?;
     encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
-/// The raster of `base`, kept by its text's hash (see [`png_over`]).
-fn base_pixmap(base: &str) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
-    static BASES: Mutex<Vec<(Digest, Arc<tiny_skia::Pixmap>)>> = Mutex::new(Vec::new());
-    let key = sha256(base.as_bytes());
-    let kept = {
-        let bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
-        bases
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, p)| p.clone())
+/// The base sheet, then each other sheet over it: all of it, or the part
+/// `crop` (leaving the key out).
+fn compose(
+    sheets: &[(Sheet, String)],
+    crop: Option<Crop>,
+) -> Result<tiny_skia::Pixmap, PictureError> {
+    let Some((Sheet::Base, base)) = sheets.first() else {
+        return Err(PictureError::Svg("a picture begins with its base".into()));
     };
-    if let Some(p) = kept {
+    let full = kept(base, Sheet::Base)?;
+    let Crop { x, y, w, h } = crop.unwrap_or(Crop {
+        x: 0,
+        y: 0,
+        w: full.width(),
+        h: full.height(),
+    });
+    if w == 0 || h == 0 || x + w > full.width() || y + h > full.height() {
+        return Err(PictureError::Crop(
+            Crop { x, y, w, h },
+            full.width(),
+            full.height(),
+        ));
+    }
+    let mut picture = match crop {
+        None => (*full).clone(),
+        Some(_) => {
+            let mut p = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
+            copy_rows(&full, (x, y), &mut p);
+            p
+        }
+    };
+    let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
+    for (kind, svg) in &sheets[1..] {
+        match kind {
+            Sheet::Drawn => resvg::render(&tree(svg)?, shift, &mut picture.as_mut()),
+            Sheet::Key if crop.is_some() => {}
+            Sheet::Kept | Sheet::Key => picture.draw_pixmap(
+                -(x as i32),
+                -(y as i32),
+                tiny_skia::Pixmap::as_ref(&*kept(svg, *kind)?),
+                &tiny_skia::PixmapPaint::default(),
+                tiny_skia::Transform::identity(),
+                None,
+            ),
+            Sheet::Base => return Err(PictureError::Svg("a second base".into())),
+        }
+    }
+    Ok(picture)
+}
+
+/// The raster of the kept sheet `svg` (the base opaque, the others on a
+/// clear sheet), drawn now if not kept.
+fn kept(svg: &str, kind: Sheet) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
+    static KEEP: Mutex<Vec<(Digest, Arc<tiny_skia::Pixmap>)>> = Mutex::new(Vec::new());
+    let key = sha256(svg.as_bytes());
+    let found = {
+        let kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone())
+    };
+    if let Some(p) = found {
         return Ok(p);
     }
-    let p = Arc::new(draw(base, None)?);
-    let mut bases = BASES.lock().unwrap_or_else(|e| e.into_inner());
-    bases.retain(|(k, _)| *k != key);
-    bases.insert(0, (key, p.clone()));
-    bases.truncate(KEPT);
+    debug_assert!(kind != Sheet::Drawn, "a drawn sheet is not kept");
+    let p = Arc::new(draw(svg, None)?);
+    let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
+    kept.retain(|(k, _)| *k != key);
+    kept.insert(0, (key, p.clone()));
+    kept.truncate(KEPT);
     Ok(p)
 }
 
@@ -119,20 +168,17 @@ pub struct Crop {
     pub h: u32,
 }
 
-/// PNG bytes of the part `crop` of `top` drawn over `base` (as
-/// [`png_over`] draws them, the base kept), with the document `under` (as
-/// wide as the crop: a key) below it.
-pub fn png_crop(base: &str, top: &str, crop: Crop, under: &str) -> Result<Vec<u8>, PictureError> {
-    let full = base_pixmap(base)?;
-    let Crop { x, y, w, h } = crop;
-    if w == 0 || h == 0 || x + w > full.width() || y + h > full.height() {
-        return Err(PictureError::Crop(crop, full.width(), full.height()));
-    }
-    let mut map = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
-    copy_rows(&full, (x, y), &mut map);
-    let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
-    resvg::render(&tree(top)?, shift, &mut map.as_mut());
+/// PNG bytes of the part `crop` of a picture drawn sheet over sheet (as
+/// [`png_sheets`] draws it, its key left out), with the document `under`
+/// (as wide as the crop: a key of its own) below it.
+pub fn png_crop(
+    sheets: &[(Sheet, String)],
+    crop: Crop,
+    under: &str,
+) -> Result<Vec<u8>, PictureError> {
+    let map = compose(sheets, Some(crop))?;
     let under = tree(under)?;
+    let (w, h) = (crop.w, crop.h);
     let below = under.size().to_int_size().height();
     let mut out = tiny_skia::Pixmap::new(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
     copy_rows(&map, (0, 0), &mut out);

@@ -2,7 +2,7 @@
 //! edges, column and row numbers round the map.
 
 use super::counter;
-use super::doc::{Anchor, Doc, Layers};
+use super::doc::{Anchor, Doc, Layers, Sheet};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use std::collections::BTreeSet;
@@ -61,7 +61,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     doc.end_group();
     numbers(&mut doc, &l, (cmax, rmax));
     sides(&mut doc, b, &l);
-    doc.end_base();
+    doc.sheet(Sheet::Drawn);
     control(&mut doc, &pal, b, &l);
     doc.group("units");
     for (s, c) in &b.cells {
@@ -78,6 +78,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     }
     doc.end_group();
     // Place names over the counters, haloed, so a stack never hides one.
+    doc.sheet(Sheet::Kept);
     doc.group("names");
     for (sq, c) in &b.cells {
         if let Some(name) = &c.name {
@@ -86,6 +87,7 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
         }
     }
     doc.end_group();
+    doc.sheet(Sheet::Drawn);
     doc.group("highlight");
     for (s, c) in &b.cells {
         if c.highlight || focus.contains(s) {
