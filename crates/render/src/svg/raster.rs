@@ -97,7 +97,9 @@ fn compose(
     let Some((Sheet::Base, base)) = sheets.first() else {
         return Err(PictureError::Svg("a picture begins with its base".into()));
     };
-    let full = kept(base, Sheet::Base)?;
+    let Raster::Base(full) = kept(base, Sheet::Base)? else {
+        return Err(PictureError::Svg("a base laid over".into()));
+    };
     let Crop { x, y, w, h } = crop.unwrap_or(Crop {
         x: 0,
         y: 0,
@@ -124,39 +126,112 @@ fn compose(
         match kind {
             Sheet::Drawn => resvg::render(&tree(svg)?, shift, &mut picture.as_mut()),
             Sheet::Key if crop.is_some() => {}
-            Sheet::Kept | Sheet::Key => picture.draw_pixmap(
-                -(x as i32),
-                -(y as i32),
-                tiny_skia::Pixmap::as_ref(&*kept(svg, *kind)?),
-                &tiny_skia::PixmapPaint::default(),
-                tiny_skia::Transform::identity(),
-                None,
-            ),
+            Sheet::Kept | Sheet::Key => match kept(svg, *kind)? {
+                Raster::Over(runs) => lay_over(&runs, &mut picture, (x, y)),
+                Raster::Base(_) => return Err(PictureError::Svg("a sheet kept as a base".into())),
+            },
             Sheet::Base => return Err(PictureError::Svg("a second base".into())),
         }
     }
     Ok(picture)
 }
 
-/// The raster of the kept sheet `svg` (the base opaque, the others on a
-/// clear sheet), drawn now if not kept.
-fn kept(svg: &str, kind: Sheet) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
-    static KEEP: Mutex<Vec<(Digest, Arc<tiny_skia::Pixmap>)>> = Mutex::new(Vec::new());
+/// A kept sheet's raster: the base whole, or the runs of pixels a sheet laid
+/// over it covers (names and a key cover a few per cent of a map: laying
+/// over only those is a small part of blending a whole clear sheet).
+#[derive(Clone)]
+enum Raster {
+    Base(Arc<tiny_skia::Pixmap>),
+    Over(Arc<Vec<Run>>),
+}
+
+/// Pixels a laid-over sheet covers on one row: row, first column, colours.
+struct Run {
+    y: u32,
+    x: u32,
+    pixels: Vec<tiny_skia::PremultipliedColorU8>,
+}
+
+/// The runs of pixels `p` covers (alpha above zero), row by row.
+fn runs(p: &tiny_skia::Pixmap) -> Vec<Run> {
+    let w = p.width() as usize;
+    let mut out = Vec::new();
+    for (y, row) in p.pixels().chunks(w).enumerate() {
+        let mut x = 0;
+        while x < w {
+            if row[x].alpha() == 0 {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < w && row[x].alpha() > 0 {
+                x += 1;
+            }
+            out.push(Run {
+                y: y as u32,
+                x: start as u32,
+                pixels: row[start..x].to_vec(),
+            });
+        }
+    }
+    out
+}
+
+/// Lays `runs` over the opaque `picture`, whose top left corner is at
+/// `(x, y)` of the sheet the runs come from (source over).
+fn lay_over(runs: &[Run], picture: &mut tiny_skia::Pixmap, (x, y): (u32, u32)) {
+    let (w, h) = (picture.width(), picture.height());
+    let px = picture.pixels_mut();
+    for r in runs {
+        if r.y < y || r.y >= y + h {
+            continue;
+        }
+        let row = ((r.y - y) * w) as usize;
+        for (i, s) in r.pixels.iter().enumerate() {
+            let col = r.x + i as u32;
+            if col < x || col >= x + w {
+                continue;
+            }
+            let d = &mut px[row + (col - x) as usize];
+            let keep = 255 - u32::from(s.alpha());
+            let mix =
+                |s: u8, d: u8| (u32::from(s) + (u32::from(d) * keep + 127) / 255).min(255) as u8;
+            let c = tiny_skia::PremultipliedColorU8::from_rgba(
+                mix(s.red(), d.red()),
+                mix(s.green(), d.green()),
+                mix(s.blue(), d.blue()),
+                255,
+            );
+            if let Some(c) = c {
+                *d = c;
+            }
+        }
+    }
+}
+
+/// The raster of the kept sheet `svg` (the base opaque, the others the
+/// runs they cover), drawn now if not kept.
+fn kept(svg: &str, kind: Sheet) -> Result<Raster, PictureError> {
+    static KEEP: Mutex<Vec<(Digest, Sheet, Raster)>> = Mutex::new(Vec::new());
     let key = sha256(svg.as_bytes());
     let found = {
         let kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
-        kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone())
+        let mut same = kept.iter().filter(|(k, s, _)| *k == key && *s == kind);
+        same.next().map(|(_, _, r)| r.clone())
     };
-    if let Some(p) = found {
-        return Ok(p);
+    if let Some(r) = found {
+        return Ok(r);
     }
-    debug_assert!(kind != Sheet::Drawn, "a drawn sheet is not kept");
-    let p = Arc::new(draw(svg, None)?);
+    let drawn = draw(svg, None)?;
+    let r = match kind {
+        Sheet::Base => Raster::Base(Arc::new(drawn)),
+        _ => Raster::Over(Arc::new(runs(&drawn))),
+    };
     let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
-    kept.retain(|(k, _)| *k != key);
-    kept.insert(0, (key, p.clone()));
+    kept.retain(|(k, s, _)| (*k, *s) != (key, kind));
+    kept.insert(0, (key, kind, r.clone()));
     kept.truncate(KEPT);
-    Ok(p)
+    Ok(r)
 }
 
 /// A part of a picture in whole pixels: left, top, width, height.
