@@ -128,7 +128,7 @@ fn a_side_of_a_hidden_game_sees_its_situation_and_map_from_its_mails() {
 
     // check: against the copy assembled from the folder.
     let copy = umpire::core::segment::assemble(
-        &umpire::service::segments::parts(&[folder.clone()])
+        &umpire::service::segments::parts(std::slice::from_ref(folder))
             .unwrap()
             .into_iter()
             .map(|p| (p.name, p.text))
@@ -171,7 +171,7 @@ fn a_game_without_secrets_is_replayed_from_a_folder_of_mails() {
         "{err}"
     );
     // check replays the game from the folder and judges the orders.
-    let parts = umpire::service::segments::gather(&[folder.clone()]).unwrap();
+    let parts = umpire::service::segments::gather(std::slice::from_ref(folder)).unwrap();
     let text = format!(
         "game: g1\nside: red\nafter: {}\norders:\n  advance\n  end turn\n",
         parts.record.head().to_hex()
