@@ -187,3 +187,33 @@ fn a_game_without_secrets_is_replayed_from_a_folder_of_mails() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_sarhu_side_shows_and_draws_from_its_folder_of_mails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folders = mails_of(tmp.path(), "sarhu", "historical", &["ming", "jurchen"]);
+    for (side, folder) in &folders {
+        let f = folder.to_str().unwrap();
+        // Each side's copy holds the other's items sealed: the tools give
+        // this side's view, from the folder of its mails.
+        let out = ok(&umpire(&["show", "--record", f, "--side", side]));
+        assert!(
+            out.contains(&format!("{side}'s copy of the record")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("== The situation, as {side} sees it ==")),
+            "{out}"
+        );
+        let png = tmp.path().join(format!("{side}.png"));
+        ok(&umpire(&[
+            "map",
+            f,
+            "--side",
+            side,
+            "-o",
+            png.to_str().unwrap(),
+        ]));
+        assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    }
+}
