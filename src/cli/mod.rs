@@ -19,7 +19,8 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "umpire", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// The data directory (umpire.toml, keys, database, Maildir, outbox).
+    /// The data directory (umpire.toml, keys, database, Maildir, outbox), as
+    /// `umpire init` makes it.
     #[arg(
         long,
         short = 'd',
@@ -28,7 +29,8 @@ pub struct Cli {
         default_value = "umpire-data"
     )]
     pub dir: PathBuf,
-    /// More log output (-v: one line per mail, -vv: debug).
+    /// More output (-v: `poll` says what it did even under cron, and logs one
+    /// line per mail; -vv: debug).
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     #[command(subcommand)]
