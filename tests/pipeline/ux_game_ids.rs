@@ -67,9 +67,14 @@ impl Club {
             "game: {game}\nside: red\nafter: {}\norders:\n  advance\n",
             "ab".repeat(32)
         );
+        self.send(from, k, &text)
+    }
+
+    /// Mails `text` signed with key `k` from `from`; the answer's text, one line.
+    fn send(&mut self, from: &str, k: u8, text: &str) -> String {
         let sig = key(k).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
         self.n += 1;
-        let raw = move_mail(from, "umpire@club.test", self.n, &text, &sig, false);
+        let raw = move_mail(from, "umpire@club.test", self.n, text, &sig, false);
         self.maildir
             .deliver(&format!("{:04}.mail", self.n), &raw)
             .unwrap();
@@ -101,6 +106,13 @@ fn a_player_is_offered_his_own_game_and_the_public_ones() {
     assert!(a.contains("did you mean club7?"), "{a}");
     let a = c.ask("red@club.test", 1, "league-4");
     assert!(a.contains("did you mean league-3?"), "{a}");
+    // A request (`command: …`) is answered the same way.
+    let a = c.send(
+        "red@club.test",
+        1,
+        "game: clb7\nside: red\ncommand: status\n",
+    );
+    assert!(a.contains("did you mean club7?"), "{a}");
     // secret-9 is neither his nor public.
     let a = c.ask("red@club.test", 1, "secret-8");
     assert!(!a.contains("secret-9"), "{a}");
