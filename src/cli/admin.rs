@@ -3,7 +3,7 @@
 use super::commands::now;
 use crate::core::act::{AdminAct, Ending};
 use crate::service::Umpire;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Subcommand;
 use std::path::Path;
 
@@ -67,16 +67,27 @@ pub enum AdminCommand {
     },
 }
 
+impl AdminCommand {
+    /// The game the command is for.
+    fn game(&self) -> &str {
+        match self {
+            AdminCommand::Pause { game, .. }
+            | AdminCommand::Resume { game }
+            | AdminCommand::Extend { game, .. }
+            | AdminCommand::Key { game, .. }
+            | AdminCommand::Address { game, .. }
+            | AdminCommand::End { game, .. }
+            | AdminCommand::Observe { game, .. } => game,
+        }
+    }
+}
+
 /// Runs one admin command.
 pub fn run(dir: &Path, what: AdminCommand) -> Result<i32> {
-    if !dir.join("umpire.toml").exists() {
-        bail!(
-            "no data directory at {}: run `umpire init` there, or pass --dir (or set UMPIRE_DIR)",
-            dir.display()
-        );
-    }
+    super::commands::require_data_dir(dir)?;
     let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
     let mut u = Umpire::open(dir)?;
+    super::commands::known_game(&u, what.game())?;
     let now = now()?;
     let said = match what {
         AdminCommand::Pause { game, reason } => {

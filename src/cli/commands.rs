@@ -57,13 +57,74 @@ fn sig_path(file: &Path) -> PathBuf {
 
 /// Opens the data directory, or says how to make one.
 fn open(dir: &Path) -> Result<Umpire> {
-    if !dir.join("umpire.toml").exists() {
-        bail!(
-            "no data directory at {}: run `umpire init` there, or pass --dir (or set UMPIRE_DIR) to the one you made",
-            dir.display()
-        );
-    }
+    require_data_dir(dir)?;
     Ok(Umpire::open(dir)?)
+}
+
+/// Fails, pointing to `umpire init`, unless `dir` is a data directory.
+pub(super) fn require_data_dir(dir: &Path) -> Result<()> {
+    if dir.join("umpire.toml").is_file() {
+        return Ok(());
+    }
+    let what = if dir.is_dir() {
+        format!("{} holds no umpire.toml", dir.display())
+    } else {
+        format!("there is no {}", dir.display())
+    };
+    bail!(
+        "no data directory at {}: {what}. Make one with `umpire init` (`umpire --dir DIR init` for another place), or name the one you made with --dir DIR or UMPIRE_DIR=DIR",
+        dir.display()
+    )
+}
+
+/// Whether `command` works on the data directory (and so needs one), as
+/// opposed to the offline tools (keys, signing, checking, verifying).
+fn needs_data_dir(command: &Command) -> bool {
+    match command {
+        Command::Init { .. }
+        | Command::Keygen { .. }
+        | Command::Sign { .. }
+        | Command::Check { .. }
+        | Command::Verify { .. }
+        | Command::Rulesets { .. }
+        | Command::Selfplay { .. }
+        | Command::Data { .. }
+        | Command::Man { .. }
+        | Command::Completions { .. }
+        | Command::Demo { .. } => false,
+        Command::Show { record, .. } => record.is_empty(),
+        Command::Map { game, .. } => !super::pictures::offline(game),
+        Command::New(_)
+        | Command::Poll { .. }
+        | Command::Run { .. }
+        | Command::Deliver
+        | Command::Record { .. }
+        | Command::Import { .. }
+        | Command::Upgrade { .. }
+        | Command::Admin { .. }
+        | Command::Games
+        | Command::Compact { .. }
+        | Command::Config { .. }
+        | Command::Site { .. } => true,
+    }
+}
+
+/// Fails unless the data directory holds game `id`, naming the nearest id
+/// it does hold (the admin may know of every game).
+pub(super) fn known_game(u: &Umpire, id: &str) -> Result<()> {
+    let ids = u.game_ids()?;
+    if ids.iter().any(|g| g == id) {
+        return Ok(());
+    }
+    let hint = match crate::core::suggest::closest(id, ids.iter().map(String::as_str)) {
+        Some(near) => format!("; did you mean {near}?"),
+        None => String::new(),
+    };
+    bail!(
+        "no game {} in {}{hint} (`umpire games` lists them)",
+        safe(id),
+        u.dir().display()
+    )
 }
 
 /// Reads standard input into a file under the temporary directory (for
@@ -90,11 +151,15 @@ pub(super) fn viewer_of(game: &Game, side: Option<&str>, umpire: bool) -> Result
     })
 }
 
-/// `umpire show --record FILE [--side S | --umpire]`: the whole map and
-/// status from a record, replayed offline (a side's copy of a hidden game
-/// cannot be).
-fn show_record(file: &Path, side: Option<&str>, umpire: bool) -> Result<i32> {
-    let (game, _) = replay_file(file, None)?;
+/// `umpire show --record FILE… [--side S | --umpire]`: the whole map and
+/// status from a record or the parts a player kept, replayed offline; a
+/// side's copy of a hidden game is verified and its latest mail's situation
+/// shown.
+fn show_record(files: &[PathBuf], side: Option<&str>, umpire: bool) -> Result<i32> {
+    let game = match super::offline::load(files, None)? {
+        super::offline::Offline::Full(game) => game,
+        super::offline::Offline::Copy(copy) => return show_copy(&copy, side, umpire),
+    };
     let viewer = viewer_of(&game, side, umpire)?;
     let view = game.ruleset().view(game.state(), viewer);
     for l in &view.status {
@@ -111,9 +176,66 @@ fn show_record(file: &Path, side: Option<&str>, umpire: bool) -> Result<i32> {
     Ok(0)
 }
 
+/// `show --record` on a side's copy of a game that hides information: the
+/// copy verified, then the situation its holder's latest result mail gave.
+fn show_copy(copy: &super::offline::Copy, side: Option<&str>, umpire: bool) -> Result<i32> {
+    let o = copy
+        .record
+        .opening()
+        .ok_or_else(|| anyhow!("the record has no opening"))?;
+    let holder = copy.holder();
+    if umpire {
+        bail!(
+            "--umpire: {}; only the full record, mailed to every side when the game ends, shows everything",
+            super::offline::COPY_LIMIT
+        );
+    }
+    if let (Some(asked), Some(h)) = (side, holder.as_deref())
+        && asked != h
+    {
+        bail!(
+            "--side {}: this is {}'s copy; {}, so it shows only what {} may see",
+            safe(asked),
+            safe(h),
+            super::offline::COPY_LIMIT,
+            safe(h)
+        );
+    }
+    println!(
+        "Game {} ({} v{}, scenario {}): {}'s copy of the record, {} entries, verified up to its head",
+        safe(&o.game),
+        safe(&o.ruleset),
+        o.ruleset_version,
+        safe(&o.scenario),
+        safe(holder.as_deref().unwrap_or("a side")),
+        copy.record.len()
+    );
+    println!("  head {}", copy.record.head());
+    let (Some(view), Some(situation)) = (&copy.view, copy.situation()) else {
+        println!(
+            "\nThe position cannot be drawn: {}. Give the folder of your result mails (or the latest mail itself) to see the situation your latest result mail gave.",
+            super::offline::COPY_LIMIT
+        );
+        return Ok(1);
+    };
+    println!(
+        "  the position is not rebuilt: {}; this is the situation\n  the umpire's mail of entry {} gave ({})\n",
+        super::offline::COPY_LIMIT,
+        view.last,
+        safe(&view.name)
+    );
+    println!("{}", safe(situation));
+    Ok(0)
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<i32> {
     let dir = cli.dir.clone();
+    if needs_data_dir(&cli.command) {
+        // Before any lock or file is opened: the admin's first mistake gets
+        // the way out, not an error about a lock file.
+        require_data_dir(&dir)?;
+    }
     match cli.command {
         Command::Init { address } => init(&dir, &address),
         Command::Keygen { file, comment } => keygen(&file, &comment),
@@ -125,18 +247,18 @@ pub fn run(cli: Cli) -> Result<i32> {
             sig,
             data,
         } => check(&file, &record, sig, data.as_deref()),
-        Command::Poll { wait } => poll_once(&dir, wait),
+        Command::Poll { wait } => poll_once(&dir, wait, cli.verbose > 0),
         Command::Run { interval } => run_until_stopped(&dir, interval),
         Command::Deliver => deliver(&dir),
         Command::Config {
             what: ConfigCommand::Check,
         } => config_check(&dir),
         Command::Show {
-            record: Some(file),
+            record,
             side,
             umpire,
             ..
-        } => show_record(&file, side.as_deref(), umpire),
+        } if !record.is_empty() => show_record(&record, side.as_deref(), umpire),
         Command::Show {
             game,
             side,
@@ -342,14 +464,101 @@ fn sign(file: &Path, key: &Path, as_armor: bool) -> Result<i32> {
     Ok(0)
 }
 
-/// `umpire poll`: one cycle, as cron runs it.
-fn poll_once(dir: &Path, wait: u64) -> Result<i32> {
+/// `umpire poll`: one cycle, as cron runs it. At a terminal (or with `-v`)
+/// it says what it did; under cron it says nothing unless something fails.
+fn poll_once(dir: &Path, wait: u64, verbose: bool) -> Result<i32> {
     let _lock = Umpire::lock(dir, std::time::Duration::from_secs(wait))?;
     let mut u = open(dir)?;
     let mut inbox = u.open_inbox()?;
     let mut outbox = u.open_outbox()?;
-    cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
+    let did = cycle(&mut u, &mut inbox, &mut outbox, now()?)?;
+    if verbose || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        println!("{}", did.summary());
+    }
     Ok(0)
+}
+
+/// What one poll cycle did.
+#[derive(Debug, Default)]
+struct Cycled {
+    poll: crate::service::poll::PollReport,
+    deadlines: crate::service::deadlines::DeadlineReport,
+    /// Mails delivered, both before and after the new mail was read.
+    sent: usize,
+    deferred: usize,
+    failed: usize,
+    /// Mails still in the outbox at the end.
+    waiting: usize,
+}
+
+/// `n` and the noun, singular or plural.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl Cycled {
+    /// One or two lines for the admin at a terminal: the mails read and what
+    /// became of them, then the deadlines' work and the mails sent.
+    fn summary(&self) -> String {
+        let r = &self.poll;
+        let read = if r.mails == 0 {
+            "No new mail.".to_string()
+        } else {
+            let mut what = vec![
+                format!("{} accepted", r.accepted),
+                format!("{} refused", r.rejected),
+            ];
+            let extra = [
+                (r.commands, "request answered", "requests answered"),
+                (
+                    r.duplicates,
+                    "copy of a file judged before",
+                    "copies of files judged before",
+                ),
+                (r.ignored, "ignored", "ignored"),
+                (r.failed, "failed", "failed"),
+            ];
+            for (n, one, many) in extra {
+                if n > 0 {
+                    what.push(count(n, one, many));
+                }
+            }
+            format!(
+                "Read {}: {}.",
+                count(r.mails, "mail", "mails"),
+                what.join(", ")
+            )
+        };
+        let d = &self.deadlines;
+        let mut out = vec![count(self.sent, "mail sent", "mails sent")];
+        let more = [
+            (self.deferred, "deferred", "deferred"),
+            (self.failed, "failed to send", "failed to send"),
+            (
+                self.waiting,
+                "waiting in the outbox",
+                "waiting in the outbox",
+            ),
+            (d.reminders, "reminder", "reminders"),
+            (d.late_notices, "deadline notice", "deadline notices"),
+            (d.defaults, "default applied", "defaults applied"),
+        ];
+        for (n, one, many) in more {
+            if n > 0 {
+                out.push(count(n, one, many));
+            }
+        }
+        format!("{read}\n{}.", capitalise(&out.join(", ")))
+    }
+}
+
+/// `s` with its first letter upper case.
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 /// `umpire run`: cycles until SIGTERM or Ctrl-C, waiting for mail between
@@ -370,7 +579,7 @@ fn run_until_stopped(dir: &Path, interval: u64) -> Result<i32> {
     );
     let mut failures = 0u32;
     while !stopped() {
-        let cycled = cycle(&mut u, &mut inbox, &mut outbox, now()?);
+        let cycled = cycle(&mut u, &mut inbox, &mut outbox, now()?).map(drop);
         u.trim_cache(crate::service::CACHED_GAMES);
         match cycled {
             Ok(()) => failures = 0,
@@ -436,6 +645,7 @@ fn config_check(dir: &Path) -> Result<i32> {
 /// map; `--umpire`: the umpire's status and whole map.
 fn show_game(dir: &Path, game: &str, side: Option<&str>, full: bool, umpire: bool) -> Result<i32> {
     let mut u = open(dir)?;
+    known_game(&u, game)?;
     let g = u.game(game)?;
     let s = viewer_of(g, side, umpire)?;
     if full || umpire {
@@ -456,6 +666,7 @@ fn show_game(dir: &Path, game: &str, side: Option<&str>, full: bool, umpire: boo
 /// `umpire record`: a game's record (or a side's copy), signed by the umpire when written to a file.
 fn export_record(dir: &Path, game: &str, side: Option<&str>, out: Option<PathBuf>) -> Result<i32> {
     let mut u = open(dir)?;
+    known_game(&u, game)?;
     let text = u.export(game, side)?;
     match out {
         Some(p) => {
@@ -469,10 +680,11 @@ fn export_record(dir: &Path, game: &str, side: Option<&str>, out: Option<PathBuf
     Ok(0)
 }
 
-/// `umpire man`: the manual page printed, or installed.
+/// `umpire man`: the manual page printed, or installed with a page for
+/// every subcommand.
 fn man(install: bool, to: Option<PathBuf>) -> Result<i32> {
-    let page = super::man_page()?;
     if !install && to.is_none() {
+        let page = super::man_page()?;
         std::io::Write::write_all(&mut std::io::stdout(), &page)?;
         return Ok(0);
     }
@@ -484,9 +696,14 @@ fn man(install: bool, to: Option<PathBuf>) -> Result<i32> {
             .ok_or_else(|| anyhow!("cannot tell where the umpire binary is: pass --to DIR"))?,
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let file = dir.join("umpire.1");
-    std::fs::write(&file, page).with_context(|| format!("cannot write {}", file.display()))?;
-    println!("installed {}", file.display());
+    let written = super::write_man_pages(&dir)
+        .with_context(|| format!("cannot write the pages into {}", dir.display()))?;
+    println!(
+        "installed {} and {} more pages (one per subcommand) in {}",
+        dir.join("umpire.1").display(),
+        written.len().saturating_sub(1),
+        dir.display()
+    );
     Ok(0)
 }
 
@@ -630,7 +847,7 @@ fn cycle(
     inbox: &mut crate::service::transports::Inbox,
     outbox: &mut crate::service::transports::Outbox,
     n: jiff::Timestamp,
-) -> Result<()> {
+) -> Result<Cycled> {
     // Deliver first: anything left from a run that stopped early goes out before new work.
     let early = u.deliver(outbox, n)?;
     if early.sent + early.deferred + early.failed > 0 {
@@ -665,7 +882,14 @@ fn cycle(
             "poll done"
         );
     }
-    Ok(())
+    Ok(Cycled {
+        sent: early.sent + d.sent,
+        deferred: d.deferred,
+        failed: early.failed + d.failed,
+        waiting: d.waiting,
+        poll: r,
+        deadlines: dl,
+    })
 }
 
 fn is_transient(e: &anyhow::Error) -> bool {
@@ -699,14 +923,22 @@ pub(super) fn replay_file(
         .with_context(|| format!("{} is not text", path.display()))?;
     let record = Record::from_text(&text)
         .with_context(|| format!("{} is not a valid record", path.display()))?;
+    replay_record(record, data).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+/// Replays and verifies a whole record, over data files in `data` if given.
+pub(super) fn replay_record(
+    record: Record,
+    data: Option<&Path>,
+) -> Result<(Game, crate::core::game::ReplaySummary)> {
     let opening = record
         .opening()
-        .ok_or_else(|| anyhow!("{}: no opening entry", path.display()))?;
+        .ok_or_else(|| anyhow!("no opening entry"))?;
     let ruleset = ruleset_for(&opening.ruleset, data)?;
     let progress = replay_status(&record);
     let replayed = Game::verify_only(ruleset, record);
     progress.finish();
-    replayed.map_err(|e| anyhow!("{}: {e}", path.display()))
+    Ok(replayed?)
 }
 
 /// The status line shown (on a terminal) while a record replays.
@@ -767,7 +999,7 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     let (game, s) = match replay_file(file, data) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("FAILED: {}", safe(&format!("{e:#}")));
+            eprintln!("FAILED: {}", safe(&super::error_text(&e)));
             return Ok(1);
         }
     };
@@ -805,7 +1037,7 @@ fn head_umpire_key(record: &Record) -> Result<PublicKey> {
 }
 
 /// Is `file` one whole record (not a segment, a mail or a folder)?
-fn is_whole_record(file: &Path) -> bool {
+pub(super) fn is_whole_record(file: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 64];
     let n = std::fs::File::open(file)
@@ -921,7 +1153,14 @@ fn verify_signature_only(file: &Path, sig: Option<PathBuf>, record: &Record) -> 
     Ok(0)
 }
 
-fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32> {
+/// `umpire check MOVE --record …`: what the umpire would make of a move, up
+/// to its first roll, from the record or the parts a player kept.
+fn check(
+    file: &Path,
+    record: &[PathBuf],
+    sig: Option<PathBuf>,
+    data: Option<&Path>,
+) -> Result<i32> {
     let text = read(file)?;
     let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
     let sig_text = match &sig_file {
@@ -930,15 +1169,12 @@ fn check(file: &Path, record: &Path, sig: Option<PathBuf>, data: Option<&Path>) 
         ),
         None => None,
     };
-    let copy = Record::from_text(
-        &String::from_utf8(read(record)?)
-            .with_context(|| format!("{} is not text", record.display()))?,
-    )
-    .with_context(|| format!("{} is not a valid record", record.display()))?;
-    if !copy.is_complete() {
-        return check_against_copy(file, &text, sig_text.as_deref(), &copy);
-    }
-    let (game, _) = replay_file(record, data)?;
+    let game = match super::offline::load(record, data)? {
+        super::offline::Offline::Full(game) => game,
+        super::offline::Offline::Copy(copy) => {
+            return check_against_copy(file, &text, sig_text.as_deref(), &copy.record);
+        }
+    };
     match game.check(&text, sig_text.as_deref()) {
         Ok(r) => {
             println!(
@@ -1176,5 +1412,26 @@ fn data_check(ruleset: &str, files: Option<&Path>) -> Result<i32> {
             }
             Ok(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poll_summary_says_what_was_read_and_sent() {
+        let mut c = Cycled::default();
+        assert_eq!(c.summary(), "No new mail.\n0 mails sent.");
+        c.poll.mails = 3;
+        c.poll.accepted = 1;
+        c.poll.rejected = 1;
+        c.poll.ignored = 1;
+        c.sent = 4;
+        c.deadlines.reminders = 1;
+        assert_eq!(
+            c.summary(),
+            "Read 3 mails: 1 accepted, 1 refused, 1 ignored.\n4 mails sent, 1 reminder."
+        );
     }
 }

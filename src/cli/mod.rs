@@ -5,6 +5,8 @@
 
 mod admin;
 mod commands;
+mod manual;
+mod offline;
 mod pictures;
 mod progress;
 mod upgrade;
@@ -17,7 +19,8 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "umpire", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// The data directory (umpire.toml, keys, database, Maildir, outbox).
+    /// The data directory (umpire.toml, keys, database, Maildir, outbox), as
+    /// `umpire init` makes it.
     #[arg(
         long,
         short = 'd',
@@ -26,7 +29,8 @@ pub struct Cli {
         default_value = "umpire-data"
     )]
     pub dir: PathBuf,
-    /// More log output (-v: one line per mail, -vv: debug).
+    /// More output (-v: `poll` says what it did even under cron, and logs one
+    /// line per mail; -vv: debug).
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     #[command(subcommand)]
@@ -64,13 +68,18 @@ pub enum Command {
         #[arg(long)]
         armor: bool,
     },
-    /// Check a move offline against an exported record: what it would do, up to the first roll.
+    /// Check a move offline against the game's record: what it would do, up
+    /// to the first roll. On a side's copy of a game that hides information
+    /// (other sides' items sealed) the orders cannot be checked offline: the
+    /// move's form, game, side, signature and `after:` line are.
     Check {
         /// The move file.
         file: PathBuf,
-        /// The game's record (the record.txt of your latest result mail).
-        #[arg(long, short = 'r')]
-        record: PathBuf,
+        /// The game's record: the record.txt of a result mail, or the parts you
+        /// kept (repeat: record.txt, record-A-B.txt segments), or the folder,
+        /// Maildir or mbox of the game's mails.
+        #[arg(long, short = 'r', required = true)]
+        record: Vec<PathBuf>,
         /// The signature to check too (default: FILE.sig if it exists).
         #[arg(long)]
         sig: Option<PathBuf>,
@@ -95,14 +104,19 @@ pub enum Command {
     /// Show a game's situation: as one side sees it (`--side`), as every
     /// side may (the default: what observers and the game's page get), or
     /// everything the umpire knows (`--umpire`, for the admin's eyes alone);
-    /// with --record, draw it offline from a record file, no data directory needed.
+    /// with --record, offline from the record, no data directory needed. A
+    /// side's copy of a game that hides information cannot be replayed (other
+    /// sides' items are sealed): it is verified, and the situation shown is the
+    /// one your latest result mail among the files gave, at the copy's head.
     Show {
         /// The game id (not needed with --record).
         #[arg(required_unless_present = "record", default_value = "")]
         game: String,
-        /// Draw from this record file (the record.txt of a result mail) instead.
+        /// Draw from the record instead: the record.txt of a result mail, or
+        /// the parts you kept (repeat: record.txt, record-A-B.txt segments), or
+        /// the folder, Maildir or mbox of the game's mails.
         #[arg(long, short = 'r')]
-        record: Option<PathBuf>,
+        record: Vec<PathBuf>,
         /// The side whose view to show.
         #[arg(long)]
         side: Option<String>,
@@ -211,14 +225,17 @@ pub enum Command {
         #[command(subcommand)]
         what: DataCommand,
     },
-    /// Print the manual page (roff) on standard output, or install it (`--install`).
+    /// Print the manual page (roff) on standard output: the commands, the move
+    /// format, standing orders, mail commands, exit status and examples; or
+    /// install it with a page for every subcommand (`--install`, `--to DIR`).
     Man {
-        /// Write `umpire.1` beside the binary, in `BIN/../share/man/man1/`, where
-        /// `man` finds it for a binary on the PATH (so after `cargo install`,
-        /// `umpire man --install` makes `man umpire` work).
+        /// Write `umpire.1` and the subcommands' pages (`umpire-poll.1`, ...)
+        /// beside the binary, in `BIN/../share/man/man1/`, where `man` finds
+        /// them for a binary on the PATH (so after `cargo install`, `umpire man
+        /// --install` makes `man umpire` and `man umpire-poll` work).
         #[arg(long)]
         install: bool,
-        /// Install into this directory instead (implies --install).
+        /// Write the pages into this directory instead (implies --install).
         #[arg(long, value_name = "DIR")]
         to: Option<PathBuf>,
     },
@@ -228,9 +245,15 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Draw a game's map as SVG or PNG (by the file name), as one side sees it.
+    /// From a side's copy of a game that hides information (other sides'
+    /// items sealed) the map cannot be drawn anew: the picture your latest
+    /// result mail among the files carried is written (PNG only).
     Map {
-        /// A game id, or a record file (a full record: the record.txt of a game without secrets, or of one that ended).
-        game: String,
+        /// A game id; or, offline, the record: a record file, the parts you
+        /// kept (record.txt, record-A-B.txt segments), or the folder, Maildir
+        /// or mbox of the game's mails.
+        #[arg(required = true, num_args = 1..)]
+        game: Vec<String>,
         /// The side whose view to draw (default: what every side may see).
         #[arg(long)]
         side: Option<String>,
@@ -338,10 +361,28 @@ pub fn main() -> i32 {
     match commands::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("umpire: {}", commands::safe(&format!("{e:#}")));
+            eprintln!("umpire: {}", commands::safe(&error_text(&e)));
             exit_code(&e)
         }
     }
+}
+
+/// An error and its causes on one line, each said once: a cause whose text
+/// the line already holds (an error written `"{what}: {source}"` that also
+/// names `source` as its cause) is not repeated.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 /// `EX_TEMPFAIL` (sysexits.h): try again later.
@@ -361,10 +402,50 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
     if temporary { EX_TEMPFAIL } else { 1 }
 }
 
-/// The manual page, generated from the command definitions.
+/// The command tree the manual pages are made from: no `help` subcommand
+/// (it would name an `umpire-help(1)` page nobody writes).
+fn man_command() -> clap::Command {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    cmd
+}
+
+/// The manual page `umpire(1)`: the commands and options from their
+/// definitions, then the move format, standing orders, mail commands, exit
+/// status, examples and files (`manual.txt`).
 pub fn man_page() -> std::io::Result<Vec<u8>> {
+    let man = clap_mangen::Man::new(man_command());
     let mut out = Vec::new();
-    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out)?;
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    man.render_options_section(&mut out)?;
+    man.render_subcommands_section(&mut out)?;
+    out.extend_from_slice(manual::roff(manual::TEXT).as_bytes());
+    man.render_version_section(&mut out)?;
+    Ok(out)
+}
+
+/// Writes `umpire.1` and a page for every subcommand (`umpire-poll.1`,
+/// `umpire-admin-pause.1`, ...), the pages `umpire.1` refers to, into
+/// `dir`; returns the files written.
+pub fn write_man_pages(dir: &std::path::Path) -> std::io::Result<Vec<PathBuf>> {
+    fn pages(
+        cmd: &clap::Command,
+        dir: &std::path::Path,
+        out: &mut Vec<PathBuf>,
+    ) -> std::io::Result<()> {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            out.push(clap_mangen::Man::new(sub.clone()).generate_to(dir)?);
+            pages(sub, dir, out)?;
+        }
+        Ok(())
+    }
+    let main = dir.join("umpire.1");
+    std::fs::write(&main, man_page()?)?;
+    let mut out = vec![main];
+    pages(&man_command(), dir, &mut out)?;
     Ok(out)
 }
 
@@ -385,6 +466,19 @@ pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_chain_says_each_cause_once() {
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let e = anyhow::Error::new(crate::service::ServiceError::Io {
+            what: "opening umpire-data/umpire.lock".into(),
+            source: io,
+        });
+        let text = error_text(&e);
+        assert_eq!(text.matches("not found").count(), 1, "{text}");
+        let e = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_text(&e), "outer: inner");
+    }
 
     #[test]
     fn the_man_page_goes_where_man_looks_for_a_binary_on_the_path() {

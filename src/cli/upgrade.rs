@@ -15,6 +15,9 @@ pub fn run(
 ) -> Result<i32> {
     let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
     let mut u = Umpire::open(dir)?;
+    if let Some(id) = game {
+        super::commands::known_game(&u, id)?;
+    }
     let decision = match (keep, move_on) {
         (true, _) => Some(UpgradeDecision::Keep),
         (_, true) => Some(UpgradeDecision::MoveOn),

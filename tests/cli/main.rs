@@ -2,4 +2,6 @@
 //! interop both ways, import, and what each command answers to a mistake.
 
 mod cli;
+mod ux_admin;
 mod ux_cli;
+mod ux_offline;

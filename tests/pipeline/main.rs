@@ -17,4 +17,5 @@ mod replays;
 mod ux_acts;
 mod ux_columns;
 mod ux_end_mail;
+mod ux_game_ids;
 mod ux_mail;

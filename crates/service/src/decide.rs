@@ -686,10 +686,16 @@ impl Umpire {
         }))
     }
 
-    /// Why a move names no game here, with the games the sender does play.
+    /// Why a move names no game here, with the nearest game id the sender
+    /// may know of and the games the sender does play.
     fn no_game_reason(&self, game: &str, from: &str) -> Result<String, ServiceError> {
         let mine = self.player_games(from)?;
-        let mut t = format!("there is no game {game:?} at this umpire.");
+        let known = self.games_known_to(from, &mine)?;
+        let mut t = format!("there is no game {game:?} at this umpire");
+        match umpire_core::suggest::closest(game, known.iter().map(String::as_str)) {
+            Some(near) => t.push_str(&format!("; did you mean {near}?")),
+            None => t.push('.'),
+        }
         if !mine.is_empty() {
             let list: Vec<String> = mine.iter().map(|(g, s)| format!("{g} (as {s})")).collect();
             t.push_str(&format!(
@@ -698,6 +704,27 @@ impl Umpire {
             ));
         }
         Ok(t)
+    }
+
+    /// The game ids the holder of address `from` may know of: the public
+    /// games (on the club's pages), the games it plays in (`mine`) and those
+    /// it observes. The answer goes to `from` alone, so a stranger writing
+    /// under any address learns no private game's id: only that address's
+    /// owner reads the reply.
+    fn games_known_to(
+        &self,
+        from: &str,
+        mine: &[(String, String)],
+    ) -> Result<Vec<String>, ServiceError> {
+        let mut known: Vec<String> = mine.iter().map(|(g, _)| g.clone()).collect();
+        for id in self.store.game_ids()? {
+            let Ok(meta) = self.meta(&id) else { continue };
+            let observes = meta.observers.iter().any(|o| o.eq_ignore_ascii_case(from));
+            if (meta.public || observes) && !known.contains(&id) {
+                known.push(id);
+            }
+        }
+        Ok(known)
     }
 }
 

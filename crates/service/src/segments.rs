@@ -177,12 +177,75 @@ pub enum GatherError {
 pub fn parts(paths: &[PathBuf]) -> Result<Vec<Part>, GatherError> {
     let mut out = Vec::new();
     for p in paths {
-        read_path(p, 0, &mut out)?;
+        walk(p, 0, &mut |found| match found {
+            Found::Record(part) => out.push(part),
+            Found::Mail(name, m) => record_parts(name, m, &mut out),
+        })?;
     }
     Ok(out)
 }
 
-fn read_path(p: &Path, depth: usize, out: &mut Vec<Part>) -> Result<(), GatherError> {
+/// What a result mail showed its reader, beside the record part it carried.
+#[derive(Debug, Clone)]
+pub struct MailView {
+    /// Where the mail was found.
+    pub name: String,
+    /// The last record entry its record part carries.
+    pub last: u64,
+    /// The mail's text: the report, the situation as its reader sees it, what comes next.
+    pub text: String,
+    /// Its picture of the whole map (`map.png`), if it carried one.
+    pub picture: Option<Vec<u8>>,
+}
+
+/// The result mails under `paths` (as [`parts`] finds them) that carry a
+/// record part, each with the text and picture it showed its reader, in
+/// the order found.
+pub fn mail_views(paths: &[PathBuf]) -> Result<Vec<MailView>, GatherError> {
+    let mut out = Vec::new();
+    for p in paths {
+        walk(p, 0, &mut |found| {
+            if let Found::Mail(name, m) = found
+                && let Some(v) = mail_view(name, m)
+            {
+                out.push(v);
+            }
+        })?;
+    }
+    Ok(out)
+}
+
+/// A mail's view, if it carries a record part.
+fn mail_view(name: &str, m: &umpire_mail::mime::ReadMail) -> Option<MailView> {
+    let mut parts = Vec::new();
+    record_parts(name, m, &mut parts);
+    let last = parts
+        .iter()
+        .filter_map(|p| segment::parse(&p.text).ok())
+        .flat_map(|es| es.into_iter().map(|e| e.seq))
+        .max()?;
+    let picture = m
+        .attachments
+        .iter()
+        .find(|a| a.name == super::picture::MAP_PNG)
+        .map(|a| a.bytes.clone());
+    Some(MailView {
+        name: name.to_string(),
+        last,
+        // The mail's line ends are CRLF on the wire.
+        text: m.text.replace("\r\n", "\n"),
+        picture,
+    })
+}
+
+/// What [`walk`] finds: a record file, or a mail.
+enum Found<'a> {
+    Record(Part),
+    Mail(&'a str, &'a umpire_mail::mime::ReadMail),
+}
+
+/// Visits every record file and mail under `p`.
+fn walk(p: &Path, depth: usize, f: &mut dyn FnMut(Found<'_>)) -> Result<(), GatherError> {
     let io = |e| GatherError::Io(p.display().to_string(), e);
     let meta = std::fs::metadata(p).map_err(io)?;
     if meta.is_dir() {
@@ -200,7 +263,7 @@ fn read_path(p: &Path, depth: usize, out: &mut Vec<Part>) -> Result<(), GatherEr
             if n.extension().is_some_and(|x| x == "sig") || n.ends_with("tmp") {
                 continue;
             }
-            read_path(&n, depth + 1, out)?;
+            walk(&n, depth + 1, f)?;
         }
         return Ok(());
     }
@@ -214,18 +277,24 @@ fn read_path(p: &Path, depth: usize, out: &mut Vec<Part>) -> Result<(), GatherEr
             let mut s = p.as_os_str().to_owned();
             s.push(".sig");
             let sig = std::fs::read_to_string(PathBuf::from(s)).ok();
-            out.push(Part {
+            f(Found::Record(Part {
                 name,
                 text: t.to_string(),
                 sig,
-            });
+            }));
         }
         _ if bytes.starts_with(b"From ") => {
-            for (i, m) in split_mbox(&bytes).into_iter().enumerate() {
-                from_mail(&format!("{name} mail {}", i + 1), &m, out);
+            for (i, raw) in split_mbox(&bytes).into_iter().enumerate() {
+                if let Ok(m) = umpire_mail::mime::read(&raw) {
+                    f(Found::Mail(&format!("{name} mail {}", i + 1), &m));
+                }
             }
         }
-        _ => from_mail(&name, &bytes, out),
+        _ => {
+            if let Ok(m) = umpire_mail::mime::read(&bytes) {
+                f(Found::Mail(&name, &m));
+            }
+        }
     }
     Ok(())
 }
@@ -260,10 +329,7 @@ impl TrimGt for [u8] {
 }
 
 /// The record parts a mail carries (`record*.txt` with their `.sig`).
-fn from_mail(name: &str, raw: &[u8], out: &mut Vec<Part>) {
-    let Ok(m) = umpire_mail::mime::read(raw) else {
-        return;
-    };
+fn record_parts(name: &str, m: &umpire_mail::mime::ReadMail, out: &mut Vec<Part>) {
     for a in &m.attachments {
         if !(a.name.starts_with("record") && a.name.ends_with(".txt")) {
             continue;
