@@ -35,6 +35,8 @@ pub struct Doc {
     header: usize,
     /// Where each sheet after the base begins, and its kind ([`Doc::sheet`]).
     cuts: Vec<(usize, Sheet)>,
+    /// The sprites drawn, each with the index of its sheet (0 the base).
+    sprites: Vec<(usize, Sprite)>,
     /// The box around the places of the last action ([`Doc::mark_focus`]).
     focus: Option<Rect>,
 }
@@ -75,6 +77,22 @@ pub enum Sheet {
     /// The key under the map: kept like [`Sheet::Kept`]; a cropped picture
     /// draws its own.
     Key,
+    /// Stacks of counters, each drawn once and kept ([`Doc::sprite`]), laid
+    /// where play puts them.
+    Sprites,
+}
+
+/// A drawing kept by its text and laid at whole pixels `at` (its top left
+/// corner): a stack of counters looks the same wherever it stands.
+pub struct Sprite {
+    pub at: (i32, i32),
+    pub svg: String,
+}
+
+/// One sheet of a picture: a document, or the sprites laid on it.
+pub enum Part {
+    Svg(Sheet, String),
+    Sprites(Vec<Sprite>),
 }
 
 /// A picture as one document and as its sheets, each a document of the
@@ -82,7 +100,7 @@ pub enum Sheet {
 /// sits under the map, from `map_height` down; `focus` boxes the last action.
 pub struct Layers {
     pub whole: String,
-    pub sheets: Vec<(Sheet, String)>,
+    pub sheets: Vec<Part>,
     pub width: f64,
     pub map_height: f64,
     pub focus: Option<Rect>,
@@ -127,8 +145,30 @@ impl Doc {
             out,
             header,
             cuts: Vec::new(),
+            sprites: Vec::new(),
             focus: None,
         }
+    }
+
+    /// A document `w` × `h` pixels with nothing under what is drawn on it
+    /// (a sprite's).
+    pub fn clear(w: f64, h: f64) -> Doc {
+        let mut d = Doc::new(w, h, "none");
+        d.out.truncate(d.header);
+        d
+    }
+
+    /// Draws the document `sprite` with its top left corner at `at`; on a
+    /// [`Sheet::Sprites`] sheet the rasteriser draws it once and keeps it.
+    pub fn sprite(&mut self, at: (i32, i32), sprite: Doc) {
+        let body = &sprite.out[sprite.header..];
+        let _ = write!(
+            self.out,
+            "<g transform=\"translate({} {})\">\n{body}</g>\n",
+            at.0, at.1
+        );
+        let svg = sprite.finish();
+        self.sprites.push((self.cuts.len(), Sprite { at, svg }));
     }
 
     /// Starts a sheet of kind `kind`: what is drawn next belongs to it (what
@@ -278,11 +318,21 @@ impl Doc {
         let mut starts = vec![(self.header, Sheet::Base)];
         starts.extend(self.cuts.iter().copied());
         let ends = starts.iter().skip(1).map(|(at, _)| *at);
+        let mut sprites = std::mem::take(&mut self.sprites);
         let sheets = starts
             .iter()
             .zip(ends.chain([self.out.len()]))
-            .filter(|((from, _), to)| to > from)
-            .map(|((from, kind), to)| (*kind, format!("{head}{}</svg>\n", &self.out[*from..to])))
+            .enumerate()
+            .filter_map(|(i, ((from, kind), to))| match kind {
+                Sheet::Sprites => {
+                    let (mine, rest) = sprites.drain(..).partition(|(s, _)| *s == i);
+                    sprites = rest;
+                    let mine: Vec<Sprite> = mine.into_iter().map(|(_, s)| s).collect();
+                    (!mine.is_empty()).then_some(Part::Sprites(mine))
+                }
+                _ => (to > *from)
+                    .then(|| Part::Svg(*kind, format!("{head}{}</svg>\n", &self.out[*from..to]))),
+            })
             .collect();
         Layers {
             sheets,

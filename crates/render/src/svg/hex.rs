@@ -160,11 +160,12 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         }
     }
     doc.end_group();
+    doc.sheet(Sheet::Sprites);
     doc.group("units");
     for (hex, cell) in &b.cells {
         if !cell.units.is_empty() {
             let (c, w) = counter_spot(&l, *hex);
-            counter::stack(&mut doc, &pal, &cell.units, c, w);
+            counter::stack_sprite(&mut doc, &pal, &cell.units, c, w);
         }
     }
     doc.end_group();

@@ -17,7 +17,7 @@ pub mod raster;
 pub mod square;
 mod style;
 
-pub use doc::Sheet;
+pub use doc::{Part, Sheet, Sprite};
 pub use raster::{Crop, PictureError};
 
 use umpire_core::board::{Board, Place};

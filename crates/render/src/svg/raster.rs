@@ -1,7 +1,7 @@
 //! SVG to PNG with resvg, using only the font embedded in the binary
 //! (`assets/fonts/`), never the system's: the same picture on every machine.
 
-use super::doc::Sheet;
+use super::doc::{Part, Sheet};
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -74,27 +74,25 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     encode(&draw(svg, None)?).map_err(|e| PictureError::Png(e.to_string()))
 }
 
-/// How many kept sheets a process holds: a few games' maps, each a base, its
-/// names and its key (about 8 MB each for the largest map).
-const KEPT: usize = 9;
+/// How many kept sheets a process holds: a few games' maps, each a base
+/// (about 8 MB for the largest map), its names and key, and the stacks of
+/// counters on them (a few kB each).
+const KEPT: usize = 600;
 
 /// PNG bytes of a picture drawn sheet over sheet (see [`Sheet`]): the base
 /// and the kept sheets are rasterised once and kept by their text's hash, so
 /// a poll that mails a map to every side, or a daemon's next poll, draws only
 /// what play changed. The pixels are those of the whole document drawn at
 /// once, up to the rounding of a laid-over sheet's edges.
-pub fn png_sheets(sheets: &[(Sheet, String)]) -> Result<Vec<u8>, PictureError> {
+pub fn png_sheets(sheets: &[Part]) -> Result<Vec<u8>, PictureError> {
     let picture = compose(sheets, None)?;
     encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
 /// The base sheet, then each other sheet over it: all of it, or the part
 /// `crop` (leaving the key out).
-fn compose(
-    sheets: &[(Sheet, String)],
-    crop: Option<Crop>,
-) -> Result<tiny_skia::Pixmap, PictureError> {
-    let Some((Sheet::Base, base)) = sheets.first() else {
+fn compose(sheets: &[Part], crop: Option<Crop>) -> Result<tiny_skia::Pixmap, PictureError> {
+    let Some(Part::Svg(Sheet::Base, base)) = sheets.first() else {
         return Err(PictureError::Svg("a picture begins with its base".into()));
     };
     let Raster::Base(full) = kept(base, Sheet::Base)? else {
@@ -122,15 +120,27 @@ fn compose(
         }
     };
     let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
-    for (kind, svg) in &sheets[1..] {
-        match kind {
-            Sheet::Drawn => resvg::render(&tree(svg)?, shift, &mut picture.as_mut()),
-            Sheet::Key if crop.is_some() => {}
-            Sheet::Kept | Sheet::Key => match kept(svg, *kind)? {
-                Raster::Over(runs) => lay_over(&runs, &mut picture, (x, y)),
-                Raster::Base(_) => return Err(PictureError::Svg("a sheet kept as a base".into())),
-            },
-            Sheet::Base => return Err(PictureError::Svg("a second base".into())),
+    for part in &sheets[1..] {
+        match part {
+            Part::Svg(Sheet::Drawn | Sheet::Sprites, svg) => {
+                resvg::render(&tree(svg)?, shift, &mut picture.as_mut())
+            }
+            Part::Svg(Sheet::Key, _) if crop.is_some() => {}
+            Part::Svg(kind @ (Sheet::Kept | Sheet::Key), svg) => lay_over(
+                &runs_of(svg, *kind)?,
+                &mut picture,
+                (-i64::from(x), -i64::from(y)),
+            ),
+            Part::Svg(Sheet::Base, _) => return Err(PictureError::Svg("a second base".into())),
+            Part::Sprites(sprites) => {
+                for s in sprites {
+                    let at = (
+                        i64::from(s.at.0) - i64::from(x),
+                        i64::from(s.at.1) - i64::from(y),
+                    );
+                    lay_over(&runs_of(&s.svg, Sheet::Sprites)?, &mut picture, at);
+                }
+            }
         }
     }
     Ok(picture)
@@ -177,35 +187,48 @@ fn runs(p: &tiny_skia::Pixmap) -> Vec<Run> {
     out
 }
 
-/// Lays `runs` over the opaque `picture`, whose top left corner is at
-/// `(x, y)` of the sheet the runs come from (source over).
-fn lay_over(runs: &[Run], picture: &mut tiny_skia::Pixmap, (x, y): (u32, u32)) {
-    let (w, h) = (picture.width(), picture.height());
+/// Lays `runs` over the opaque `picture`, the runs' origin at `at` of the
+/// picture (source over; what falls outside is left out).
+fn lay_over(runs: &[Run], picture: &mut tiny_skia::Pixmap, at: (i64, i64)) {
+    let (w, h) = (i64::from(picture.width()), i64::from(picture.height()));
     let px = picture.pixels_mut();
     for r in runs {
-        if r.y < y || r.y >= y + h {
+        let y = i64::from(r.y) + at.1;
+        if !(0..h).contains(&y) {
             continue;
         }
-        let row = ((r.y - y) * w) as usize;
         for (i, s) in r.pixels.iter().enumerate() {
-            let col = r.x + i as u32;
-            if col < x || col >= x + w {
+            let x = i64::from(r.x) + i as i64 + at.0;
+            if !(0..w).contains(&x) {
                 continue;
             }
-            let d = &mut px[row + (col - x) as usize];
-            let keep = 255 - u32::from(s.alpha());
-            let mix =
-                |s: u8, d: u8| (u32::from(s) + (u32::from(d) * keep + 127) / 255).min(255) as u8;
-            let c = tiny_skia::PremultipliedColorU8::from_rgba(
-                mix(s.red(), d.red()),
-                mix(s.green(), d.green()),
-                mix(s.blue(), d.blue()),
-                255,
-            );
-            if let Some(c) = c {
-                *d = c;
-            }
+            let d = &mut px[(y * w + x) as usize];
+            *d = over(*s, *d);
         }
+    }
+}
+
+/// `s` over the opaque `d`, both premultiplied.
+fn over(
+    s: tiny_skia::PremultipliedColorU8,
+    d: tiny_skia::PremultipliedColorU8,
+) -> tiny_skia::PremultipliedColorU8 {
+    let keep = 255 - u32::from(s.alpha());
+    let mix = |s: u8, d: u8| (u32::from(s) + (u32::from(d) * keep + 127) / 255).min(255) as u8;
+    let c = tiny_skia::PremultipliedColorU8::from_rgba(
+        mix(s.red(), d.red()),
+        mix(s.green(), d.green()),
+        mix(s.blue(), d.blue()),
+        255,
+    );
+    c.unwrap_or(d)
+}
+
+/// The runs a laid-over sheet `svg` covers, drawn now if not kept.
+fn runs_of(svg: &str, kind: Sheet) -> Result<Arc<Vec<Run>>, PictureError> {
+    match kept(svg, kind)? {
+        Raster::Over(runs) => Ok(runs),
+        Raster::Base(_) => Err(PictureError::Svg("a sheet kept as a base".into())),
     }
 }
 
@@ -246,11 +269,7 @@ pub struct Crop {
 /// PNG bytes of the part `crop` of a picture drawn sheet over sheet (as
 /// [`png_sheets`] draws it, its key left out), with the document `under`
 /// (as wide as the crop: a key of its own) below it.
-pub fn png_crop(
-    sheets: &[(Sheet, String)],
-    crop: Crop,
-    under: &str,
-) -> Result<Vec<u8>, PictureError> {
+pub fn png_crop(sheets: &[Part], crop: Crop, under: &str) -> Result<Vec<u8>, PictureError> {
     let map = compose(sheets, Some(crop))?;
     let under = tree(under)?;
     let (w, h) = (crop.w, crop.h);

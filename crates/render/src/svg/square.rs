@@ -63,11 +63,12 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     sides(&mut doc, b, &l);
     doc.sheet(Sheet::Drawn);
     control(&mut doc, &pal, b, &l);
+    doc.sheet(Sheet::Sprites);
     doc.group("units");
     for (s, c) in &b.cells {
         if !c.units.is_empty() {
             let (x, y) = l.origin(*s);
-            counter::stack(
+            counter::stack_sprite(
                 &mut doc,
                 &pal,
                 &c.units,
