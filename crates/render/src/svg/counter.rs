@@ -50,10 +50,10 @@ pub fn stack(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], c: (f64, f64), w:
 pub fn stack_sprite(doc: &mut Doc, pal: &Palette<'_>, units: &[Unit], c: (f64, f64), w: f64) {
     // Room for the stack's offsets, its badge and a label wider than a counter.
     let half = (w * 1.2 + 4.0).ceil();
-    let mut sprite = Doc::clear(2.0 * half, 2.0 * half);
-    stack(&mut sprite, pal, units, (half, half), w);
-    let at = ((c.0 - half).round() as i32, (c.1 - half).round() as i32);
-    doc.sprite(at, sprite);
+    let at = (c.0 - half, c.1 - half);
+    doc.sprite_at(at, (2.0 * half, 2.0 * half), |d| {
+        stack(d, pal, units, (half, half), w)
+    });
 }
 
 /// A counter's colour: its own ([`Unit::colour`]) if umpire knows the name,

@@ -158,6 +158,14 @@ impl Doc {
         d
     }
 
+    /// Draws what `paint` draws on a clear sprite `size` pixels big whose
+    /// top left corner is `at`, rounded to whole pixels ([`Doc::sprite`]).
+    pub fn sprite_at(&mut self, at: (f64, f64), size: (f64, f64), paint: impl FnOnce(&mut Doc)) {
+        let mut sprite = Doc::clear(size.0.ceil(), size.1.ceil());
+        paint(&mut sprite);
+        self.sprite((at.0.round() as i32, at.1.round() as i32), sprite);
+    }
+
     /// Draws the document `sprite` with its top left corner at `at`; on a
     /// [`Sheet::Sprites`] sheet the rasteriser draws it once and keeps it.
     pub fn sprite(&mut self, at: (i32, i32), sprite: Doc) {

@@ -142,25 +142,25 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         doc.text(at, small, "#555555", Anchor::Middle, &hex.to_string());
     }
     doc.end_group();
-    doc.sheet(Sheet::Drawn);
+    // Control markers and stacks: each look drawn once and kept.
+    doc.sheet(Sheet::Sprites);
     doc.group("control");
     for (hex, cell) in &b.cells {
         let c = l.centre(*hex);
         let hh = l.half_height();
         if let Some(s) = cell.control {
             let at = (c.0 - l.size * 0.62, c.1 + hh * 0.2);
-            doc.circle(at, l.size * 0.2, &tint(pal.side(s)), pal.side(s), 1.0);
-            doc.text(
-                (at.0, at.1 + small * 0.35),
-                small,
-                INK,
-                Anchor::Middle,
-                &s.to_string(),
-            );
+            let r = l.size * 0.2;
+            let half = (r + 2.0).ceil();
+            doc.sprite_at((at.0 - half, at.1 - half), (2.0 * half, 2.0 * half), |d| {
+                let at = (half, half);
+                d.circle(at, r, &tint(pal.side(s)), pal.side(s), 1.0);
+                let base = (at.0, at.1 + small * 0.35);
+                d.text(base, small, INK, Anchor::Middle, &s.to_string());
+            });
         }
     }
     doc.end_group();
-    doc.sheet(Sheet::Sprites);
     doc.group("units");
     for (hex, cell) in &b.cells {
         if !cell.units.is_empty() {

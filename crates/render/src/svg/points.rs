@@ -15,6 +15,8 @@ const BOX_H: f64 = 92.0;
 const GAP_X: f64 = 60.0;
 const GAP_Y: f64 = 26.0;
 const MARGIN: f64 = 16.0;
+/// Room around a space's box in its sprite, for the outline of the last action.
+const SPRITE_MARGIN: f64 = 14.0;
 /// Height of a piece's chip, and its text size.
 const CHIP_H: f64 = 17.0;
 const CHIP_TEXT: f64 = 10.0;
@@ -129,15 +131,20 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
         );
     }
     doc.end_group();
+    // Each space's box as a sprite: a box play left alone is not drawn again.
+    doc.sheet(Sheet::Sprites);
     doc.group("spaces");
     for (id, s) in &b.spaces {
-        space_box(
-            &mut doc,
-            &pal,
-            s,
-            pos[id],
-            s.highlight || focus.contains(id),
-        );
+        let (x, y) = pos[id];
+        let focused = s.highlight || focus.contains(id);
+        if focused {
+            doc.mark_focus(&[(x - 2.0, y - 2.0), (x + BOX_W + 2.0, y + BOX_H + 2.0)]);
+        }
+        let m = SPRITE_MARGIN;
+        let size = (BOX_W + 2.0 * m, BOX_H + 2.0 * m);
+        doc.sprite_at((x - m, y - m), size, |d| {
+            space_box(d, &pal, s, (m, m), focused)
+        });
     }
     doc.end_group();
     // Names and kinds do not change with play: a sheet of their own, kept.
@@ -187,7 +194,6 @@ fn space_box(doc: &mut Doc, pal: &Palette<'_>, s: &Space, (x, y): (f64, f64), fo
     pieces(doc, pal, &s.units, (x + 6.0, y + 46.0), x + BOX_W - 6.0);
     if focused {
         let (w, h) = (BOX_W + 4.0, BOX_H + 4.0);
-        doc.mark_focus(&[(x - 2.0, y - 2.0), (x - 2.0 + w, y - 2.0 + h)]);
         doc.rect(x - 2.0, y - 2.0, w, h, 8.0, "none", HIGHLIGHT, 3.0);
     }
 }

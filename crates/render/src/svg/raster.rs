@@ -271,13 +271,19 @@ pub struct Crop {
 /// (as wide as the crop: a key of its own) below it.
 pub fn png_crop(sheets: &[Part], crop: Crop, under: &str) -> Result<Vec<u8>, PictureError> {
     let map = compose(sheets, Some(crop))?;
-    let under = tree(under)?;
+    // The key of a crop's width changes as seldom as the map's: kept too.
+    let Raster::Base(under) = kept(under, Sheet::Base)? else {
+        return Err(PictureError::Svg("a key laid over".into()));
+    };
     let (w, h) = (crop.w, crop.h);
-    let below = under.size().to_int_size().height();
+    if under.width() != w {
+        return Err(PictureError::Crop(crop, under.width(), under.height()));
+    }
+    let below = under.height();
     let mut out = tiny_skia::Pixmap::new(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
     copy_rows(&map, (0, 0), &mut out);
-    let down = tiny_skia::Transform::from_translate(0.0, h as f32);
-    resvg::render(&under, down, &mut out.as_mut());
+    let at = (h as usize) * (w as usize) * 4;
+    out.data_mut()[at..].copy_from_slice(under.data());
     encode(&out).map_err(|e| PictureError::Png(e.to_string()))
 }
 
