@@ -4,8 +4,10 @@
 //! never raise Resources, Aid or Patronage past their caps (1.8).
 
 use super::action::{self, Terms};
+use super::card_text;
 use super::cards::{Card, Filter, Modifier, Step, Who};
 use super::data::{CardNo, Data, SpaceNo};
+use super::event_check;
 use super::orders::{Action, Op};
 use super::pieces::{Faction, Kind, Piece};
 use super::state::{Lasting, State};
@@ -149,7 +151,21 @@ fn run(
                 "5.1",
             ));
         }
-        events.extend(one(d, st, f, card, shaded, step, &mine)?);
+        if d.version >= event_check::SINCE && step.chosen_by().is_none() && step.filter().is_some()
+        {
+            // 5.1: each named space must do something where another would
+            // (version 11); carried out one by one, so a space is judged as
+            // the step finds it.
+            let mut done = Vec::new();
+            for s in &mine {
+                event_check::target(d, st, (card, shaded), step, *s, &done)?;
+                events.extend(one(d, st, f, card, shaded, step, &[*s])?);
+                done.push(*s);
+            }
+            event_check::count(d, st, (card, shaded), step, &done)?;
+        } else {
+            events.extend(one(d, st, f, card, shaded, step, &mine)?);
+        }
         st.update_control(d);
     }
     Ok((events, None))
@@ -371,10 +387,18 @@ fn place(
             n = n.min(room as u8);
         }
         let k = st.place(*s, p, n);
+        // Short of what the text calls for: told, with why (5.1.1).
+        let short = if k == count {
+            String::new()
+        } else if n < count {
+            format!(" of {count}: room for {n} Base(s) only (1.4.2)")
+        } else {
+            format!(" of {count}: no more Available (5.1.1)")
+        };
         ev.push(Event::say(format!(
-            "{}: {k} {} placed",
+            "{}: {} placed from Available{short}",
             d[*s].name,
-            p.label()
+            card_text::pieces(faction, kind, k)
         )));
     }
     Ok(())
@@ -410,12 +434,17 @@ fn remove(
             // A32: Coalition pieces removed by an Event go to Casualties.
             left -= st.remove(*s, p, left, true);
         }
+        let gone = count - left;
         ev.push(Event::say(format!(
-            "{}: {} {} {} removed",
+            "{}: {} removed {}{}",
             d[*s].name,
-            count - left,
-            faction.name(),
-            kind.key()
+            card_text::pieces(faction, kind, gone),
+            card_text::to_where(faction),
+            match gone {
+                0 if count > 0 => " (none there)",
+                g if g < count => " (no more there)",
+                _ => "",
+            }
         )));
     }
 }

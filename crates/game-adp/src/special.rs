@@ -625,6 +625,7 @@ fn suborn_space(x: &mut Exec, st: &mut State, s: SpaceNo, what: &Suborn) -> Resu
     }
     if !x.terms.free {
         st.resources[Faction::Warlords.index()] -= 2;
+        x.note_spent("Suborn in", Some(s), Faction::Warlords, 2);
     }
     let told = x.d.version >= 10;
     if let Suborn::Cubes(n) = what
