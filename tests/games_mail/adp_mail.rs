@@ -1082,7 +1082,11 @@ fn the_offer_mail_gives_both_sides_of_the_offered_card_in_words() {
                 let effect = card_text::side(card, shaded);
                 let block = format!("- {}: {effect}", card_text::side_name(shaded));
                 assert!(text.contains(&words(&block)), "{side}: {block}\n{text}");
-                let offer = format!("`{}`: {effect}", card_text::event_line(card, shaded));
+                let offer = format!(
+                    "`{}`: {}",
+                    card_text::event_line(card, shaded),
+                    effect.trim_end_matches('.')
+                );
                 assert_eq!(
                     text.contains(&words(&offer)),
                     side == asked,
@@ -1181,11 +1185,16 @@ fn an_event_target_that_would_do_nothing_is_refused_by_mail_with_its_line_and_ru
         |m: &umpire::mail::mime::ReadMail| m.text.split_whitespace().collect::<Vec<_>>().join(" ");
     let refusal = mails
         .iter()
-        .filter(|(f, _)| f.contains(&name))
+        .filter(|(f, _)| f.contains("refused"))
         .map(|(_, m)| words(m))
         .find(|t| t.contains("nothing would happen in Kandahar"))
         .unwrap_or_else(|| panic!("no refusal mail to {name}"));
-    for want in ["line 1", "no Taliban Base there", "Oruzgan", "5.1"] {
+    for want in [
+        "line 5: illegal",
+        "no Taliban Base there",
+        "Oruzgan",
+        "(5.1)",
+    ] {
         assert!(refusal.contains(want), "{want}: {refusal}");
     }
     // The right space is taken.

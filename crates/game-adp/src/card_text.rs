@@ -259,10 +259,9 @@ fn filter_names(f: Filter) -> (&'static str, &'static str) {
         ),
         Filter::Province => ("Province", "Provinces"),
         Filter::Pashtun => ("Pashtun space", "Pashtun spaces"),
-        Filter::NonPashtun => (
-            "non-Pashtun space (Kabul or a Province)",
-            "non-Pashtun spaces (Kabul or Provinces)",
-        ),
+        // Kabul is Pashtun: the non-Pashtun spaces off the LoCs are
+        // Provinces, Afghan or Pakistan.
+        Filter::NonPashtun => ("non-Pashtun Province", "non-Pashtun Provinces"),
         Filter::Pakistan => ("Pakistan Province", "Pakistan Provinces"),
         Filter::Kabul => ("Kabul", "Kabul"),
         Filter::Loc => ("LoC", "LoCs"),

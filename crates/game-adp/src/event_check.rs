@@ -136,7 +136,7 @@ pub fn target(
     }
     Err(RuleError::illegal(
         format!(
-            "{}: nothing would happen in {} ({why}), while it would in {}: name such a space (5.1: do as much of the text as can be done)",
+            "{}: nothing would happen in {} ({why}), while it would in {}: name such a space, to do as much of the text as can be done",
             what(card, shaded, step),
             d[s].name,
             some(d, &others)
@@ -164,7 +164,7 @@ pub fn count(
     }
     Err(RuleError::illegal(
         format!(
-            "{}: {} space(s) named of {want}, while more would change, e.g. {}: name them after `event {}` (5.1: do as much of the text as can be done)",
+            "{}: {} space(s) named of {want}, while more would change, e.g. {}: name them after `event {}`, to do as much of the text as can be done",
             what(card, shaded, step),
             named.len(),
             some(d, &others),

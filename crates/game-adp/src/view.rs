@@ -191,13 +191,13 @@ fn event_offer(d: &Data, st: &State) -> String {
             format!(
                 "`{}`: {}",
                 card_text::event_line(card, *sh),
-                card_text::side(card, *sh)
+                card_text::side(card, *sh).trim_end_matches('.')
             )
         })
         .collect();
     format!(
         "the Event, naming its spaces in step order ({})",
-        sides.join(" / ")
+        sides.join("; or ")
     )
 }
 
