@@ -242,16 +242,25 @@ fn one(
     match step {
         Step::Resources { who: w, amount } => ev.push(resources(d, st, who(*w, f), *amount)),
         Step::Aid { amount } => {
+            let was = st.aid;
             st.add_aid(d, i32::from(*amount));
-            ev.push(Event::say(format!("Aid {amount:+}")));
+            ev.push(Event::say(track("Aid", *amount, was, st.aid)));
         }
         Step::Patronage { amount } => {
+            let was = st.patronage;
             st.add_patronage(d, i32::from(*amount));
-            ev.push(Event::say(format!("Patronage {amount:+}")));
+            ev.push(Event::say(track("Patronage", *amount, was, st.patronage)));
         }
         Step::Islamabad { shift } => {
+            let hard = st.hard;
             st.shift_islamabad(i32::from(*shift));
-            ev.push(Event::say(format!("Islamabad shifts {shift:+} (6.6.1)")));
+            ev.push(Event::say(format!(
+                "Islamabad shifts {shift:+}, now {}{} (6.6.1)",
+                d.islamabad
+                    .get(usize::from(st.islamabad))
+                    .map_or("?", String::as_str),
+                if st.hard && !hard { ", Hard" } else { "" }
+            )));
         }
         Step::Place {
             faction,
@@ -283,13 +292,31 @@ fn one(
 /// Faction `g` gains or loses `amount` Resources; the Coalition has none of
 /// its own (3.1): Government's.
 fn resources(d: &Data, st: &mut State, g: Faction, amount: i16) -> Event {
-    if g == Faction::Coalition {
-        // The Coalition has no Resources of its own (3.1): Government's.
-        st.gain(d, Faction::Government, i32::from(amount));
+    // The Coalition has no Resources of its own (3.1): Government's.
+    let payee = if g == Faction::Coalition {
+        Faction::Government
     } else {
-        st.gain(d, g, i32::from(amount));
+        g
+    };
+    let was = st.res(payee);
+    st.gain(d, payee, i32::from(amount));
+    let what = if payee == g {
+        format!("{} Resources", g.name())
+    } else {
+        format!("{} Resources (the Government's, 3.1)", g.name())
+    };
+    Event::say(track(&what, amount, was, st.res(payee)))
+}
+
+/// "Aid +6, now 21", with the cap or floor when it stopped the change
+/// (1.8).
+fn track(what: &str, amount: i16, was: u8, now: u8) -> String {
+    let moved = i16::from(now) - i16::from(was);
+    if moved == amount {
+        format!("{what} {amount:+}, now {now}")
+    } else {
+        format!("{what} {amount:+}: {moved:+} to {now}, its limit (1.8)")
     }
-    Event::say(format!("{} Resources {amount:+}", g.name()))
 }
 
 /// Shifts each populated Afghan space of `spaces` `levels` levels toward

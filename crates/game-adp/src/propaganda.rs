@@ -416,10 +416,12 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                     done += 1;
                 }
                 events.push(Event::say(format!(
-                    "{} Civic Action in {}: {done} step(s){} (6.4.1)",
+                    "{} Civic Action in {}: {done} step(s){}, {} Government Resources, {} left (6.4.1)",
                     f.name(),
                     d[s].name,
-                    short_of(d, done, n, "Government")
+                    short_of(d, done, n, "Government"),
+                    3 * u32::from(done),
+                    st.res(Faction::Government)
                 )));
             }
         }
@@ -442,9 +444,10 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                 done += 1;
             }
             events.push(Event::say(format!(
-                "Taliban Sharia in {}: {done} step(s){} (6.4.2)",
+                "Taliban Sharia in {}: {done} step(s){}, {done} Taliban Resources, {} left (6.4.2)",
                 d[s].name,
-                short_of(d, done, n, "Taliban")
+                short_of(d, done, n, "Taliban"),
+                st.res(Faction::Taliban)
             )));
         }
     }

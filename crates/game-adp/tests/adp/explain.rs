@@ -246,3 +246,21 @@ fn an_operation_narrates_its_resource_cost_per_space_and_what_is_left() {
         "{ev}"
     );
 }
+
+#[test]
+fn an_events_track_changes_say_where_the_track_now_stands() {
+    // 1.8: a step's Resources, Aid or Patronage, with the new level, and
+    // the cap where it stopped the change.
+    let (r, mut st) = game();
+    on_card(&r, &mut st, CardNo(4));
+    let f = umpire_adp::sequence::decider(r.data(), &st).unwrap();
+    st.resources[Faction::Government.index()] = 30;
+    let ev = send(&r, &mut st.clone(), f, "event unshaded").unwrap();
+    assert!(ev.contains("Government Resources +6, now 36"), "{ev}");
+    st.resources[Faction::Government.index()] = 72;
+    let ev = send(&r, &mut st, f, "event unshaded").unwrap();
+    assert!(
+        ev.contains("Government Resources +6: +3 to 75, its limit (1.8)"),
+        "{ev}"
+    );
+}
