@@ -140,7 +140,7 @@ pub fn sentence(step: &Step) -> String {
             format!("{} are Ineligible for the next card (2.3.6)", the(*who))
         }
         Step::FreeOp(ops) => format!(
-            "The executing faction may then {}, free, without a Special Activity (5.5)",
+            "The executing faction may then {}, free, without a Special Activity, its lines after the event line (5.5)",
             ops_text(ops)
         ),
         Step::Grant { to, ops } => format!(
