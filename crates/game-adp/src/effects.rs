@@ -114,6 +114,10 @@ fn run(
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let mut events = Vec::new();
     let mut next = spaces.iter().copied();
+    // 5.1 (version 11): the executor's targets are judged in its own move
+    // only; after a halt the chooser's answer goes on with them as named,
+    // so that no answer of another player is refused for them.
+    let judged = d.version >= event_check::SINCE && answer.is_none();
     for (i, step) in card.side(shaded).iter().enumerate().skip(from) {
         let mine: Vec<SpaceNo> = match step.chosen_by() {
             // 5.1: the text names who chooses (digest D3).
@@ -151,8 +155,7 @@ fn run(
                 "5.1",
             ));
         }
-        if d.version >= event_check::SINCE && step.chosen_by().is_none() && step.filter().is_some()
-        {
+        if judged && step.chosen_by().is_none() && step.filter().is_some() {
             // 5.1: each named space must do something where another would
             // (version 11); carried out one by one, so a space is judged as
             // the step finds it.

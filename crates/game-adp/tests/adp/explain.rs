@@ -264,3 +264,29 @@ fn an_events_track_changes_say_where_the_track_now_stands() {
         "{ev}"
     );
 }
+
+#[test]
+fn a_choosers_answer_is_never_refused_for_the_executors_later_targets() {
+    // 5.1, digest D3: the executor's targets are judged in its own move;
+    // after the Event halts for the Taliban's choice, their answer goes on
+    // with the executor's later space as named, idle or not (else no
+    // answer of theirs, nor their default, could be taken).
+    let (r, mut st) = with_card_text(
+        REMOVE_BASE,
+        r#"[{ do = "remove", faction = "taliban", piece = "guerrilla", count = 1, spaces = 2, filter = "any", by = "taliban" }, { do = "place", faction = "taliban", piece = "base", count = 1, spaces = 1, filter = "pashtun" }]"#,
+    );
+    let d = r.data().clone();
+    on_card(&r, &mut st, REMOVE_BASE);
+    // Kandahar at its 2 Bases (1.4.2): no room for the Taliban Base.
+    put(&d, &mut st, "kandahar", Piece::TalBase, 1);
+    send(&r, &mut st, Faction::Warlords, "event shaded kandahar").unwrap();
+    let Stage::Card(t) = &st.stage else { panic!() };
+    assert!(t.choice.is_some(), "the Taliban are asked");
+    let ev = send(&r, &mut st, Faction::Taliban, "choose helmand zabol").unwrap();
+    assert!(
+        ev.contains(
+            "Kandahar: 0 Taliban Bases placed from Available of 1: room for 0 Base(s) only (1.4.2)"
+        ),
+        "{ev}"
+    );
+}
