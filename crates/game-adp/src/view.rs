@@ -60,7 +60,7 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
                 if mine.is_empty() {
                     continue;
                 }
-                let asks: Vec<String> = mine.iter().map(|f| plan_ask(*f)).collect();
+                let asks: Vec<String> = mine.iter().map(|f| plan_ask(d, st, *f)).collect();
                 awaiting.push(Await {
                     side,
                     kind: AwaitKind::SealedOrders,
@@ -84,10 +84,11 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
     }
 }
 
-/// What a faction's Propaganda plan holds.
-fn plan_ask(f: Faction) -> String {
+/// What a faction's Propaganda plan holds, with what a Civic Action or
+/// Sharia step costs and does, and where the faction may buy how many.
+fn plan_ask(d: &Data, st: &State, f: Faction) -> String {
     format!(
-        "for the {}: `as {}`, {}, `done`",
+        "for the {}: `as {}`, {}{}, `done`",
         f.name(),
         f.key(),
         match f {
@@ -96,8 +97,44 @@ fn plan_ask(f: Faction) -> String {
                 "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)"
             }
             _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
-        }
+        },
+        support_steps(d, st, f)
     )
+}
+
+/// The Support Phase's steps open to `f` (6.4.1, 6.4.2): what each costs
+/// and does, and the spaces where it may buy some, with how many at most.
+fn support_steps(d: &Data, st: &State, f: Faction) -> String {
+    let (what, cost, up) = match f {
+        Faction::Taliban => (
+            "Sharia",
+            "1 Taliban Resource a step: a Terror marker removed, then a level toward Opposition (6.4.2)",
+            false,
+        ),
+        Faction::Warlords => return String::new(),
+        _ => (
+            "Civic Action",
+            "3 Government Resources a step: a Terror marker removed, then a level toward Support (6.4.1)",
+            true,
+        ),
+    };
+    let open: Vec<String> = d
+        .ids()
+        .filter(|s| match f {
+            Faction::Taliban => st[*s].control == Control::Taliban && d[*s].has_control(),
+            _ => super::propaganda::civic_decider(d, st, *s) == Some(f),
+        })
+        .filter_map(|s| {
+            let n = super::insurgent::steps_in(d, st, s, up);
+            (n > 0).then(|| format!("{} {n}", d[s].key))
+        })
+        .collect();
+    let where_ = if open.is_empty() {
+        "nowhere now".to_string()
+    } else {
+        format!("at most: {}", open.join(", "))
+    };
+    format!(" ({what}: {cost}; {where_})")
 }
 
 fn stage_text(d: &Data, st: &State) -> String {

@@ -290,3 +290,35 @@ fn a_choosers_answer_is_never_refused_for_the_executors_later_targets() {
         "{ev}"
     );
 }
+
+#[test]
+fn a_propaganda_plan_question_says_what_a_step_costs_and_where_it_may_be_bought() {
+    // 6.4.1, 6.4.2: the plan's Civic Action and Sharia, their price and
+    // effect, and the spaces the faction may buy them in, with how many
+    // steps each can take.
+    use umpire_adp::propaganda::Round;
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::CoalTroops, 2);
+    put(&d, &mut st, "kabul", Piece::Police, 1);
+    put(&d, &mut st, "helmand", Piece::TalBase, 1);
+    put(&d, &mut st, "helmand", Piece::TalUnder, 2);
+    st[s(&d, "helmand")].terror = 1;
+    st.stage = Stage::Propaganda(Round {
+        plans: Vec::new(),
+        waiting: vec![Faction::Coalition, Faction::Taliban],
+        last: false,
+    });
+    let asks: Vec<String> = Ruleset::prompt(&r, &st)
+        .awaiting
+        .iter()
+        .map(|a| a.ask.clone())
+        .collect();
+    let all = asks.join("\n");
+    for want in [
+        "(Civic Action: 3 Government Resources a step: a Terror marker removed, then a level toward Support (6.4.1); at most: kabul 1)",
+        "(Sharia: 1 Taliban Resource a step: a Terror marker removed, then a level toward Opposition (6.4.2); at most: helmand 2)",
+    ] {
+        assert!(all.contains(want), "{want}\n{all}");
+    }
+}
