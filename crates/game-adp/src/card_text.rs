@@ -219,7 +219,8 @@ fn is_are(n: u8) -> &'static str {
     if n == 1 { "is" } else { "are" }
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
+/// "1 step", "2 steps".
+pub fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -257,8 +257,9 @@ pub fn civic_action(
     // Paid even when the Train is free (3.2.1): always told.
     x.note_spent("Civic Action in", Some(s), Faction::Government, 3 * done);
     x.say(format!(
-        "Civic Action in {}: {done} step(s), now {:?}",
+        "Civic Action in {}: {}, now {:?}",
         x.name(s),
+        super::card_text::plural(u32::from(done), "step", "steps"),
         st[s].support
     ));
     Ok(())
@@ -514,7 +515,11 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 };
                 let k = removal::activate(st, s, n, &INSURGENTS);
                 if k > 0 {
-                    x.say(format!("{}: {k} Guerrilla(s) Activated", x.name(s)));
+                    x.say(format!(
+                        "{}: {} Activated",
+                        x.name(s),
+                        super::card_text::plural(k, "Guerrilla", "Guerrillas")
+                    ));
                 }
             }
             if let Some((s, t)) = x.patrol_assault.take() {
@@ -545,8 +550,9 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 };
                 let k = removal::activate(st, s, n, &INSURGENTS);
                 x.say(format!(
-                    "Sweep in {}: {k} Guerrilla(s) Activated",
-                    x.name(s)
+                    "Sweep in {}: {} Activated",
+                    x.name(s),
+                    super::card_text::plural(k, "Guerrilla", "Guerrillas")
                 ));
             }
             for l in x.entered.clone() {

@@ -126,9 +126,10 @@ fn run(
                 Some(None) => super::conditional::chosen(d, st, g, card.number, step, n),
                 None if asks(d, st, f, g, card.number, step, n) => {
                     events.push(Event::say(format!(
-                        "{}: the {} choose {n} space(s) before the Event goes on (5.1)",
+                        "{}: the {} choose {} before the Event goes on (5.1)",
                         card.label(),
-                        g.name()
+                        g.name(),
+                        card_text::plural(u32::from(n), "space", "spaces")
                     )));
                     let spaces = next.collect();
                     return Ok((
@@ -421,7 +422,10 @@ fn place(
         let short = if k == count {
             String::new()
         } else if n < count {
-            format!(" of {count}: room for {n} Base(s) only (1.4.2)")
+            format!(
+                " of {count}: room for {} only (1.4.2)",
+                card_text::plural(u32::from(n), "Base", "Bases")
+            )
         } else {
             format!(" of {count}: no more Available (5.1.1)")
         };

@@ -164,9 +164,9 @@ pub fn count(
     }
     Err(RuleError::illegal(
         format!(
-            "{}: {} space(s) named of {want}, while more would change, e.g. {}: name them after `event {}`, to do as much of the text as can be done",
+            "{}: {} named of {want}, while more would change, e.g. {}: name them after `event {}`, to do as much of the text as can be done",
             what(card, shaded, step),
-            named.len(),
+            card_text::plural(named.len() as u32, "space", "spaces"),
             some(d, &others),
             card_text::side_name(shaded)
         ),

@@ -65,7 +65,10 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             ));
         }
         let k = removal::flip_underground(st, s, x.f);
-        format!("{k} Guerrilla(s) flipped Underground")
+        format!(
+            "{} flipped Underground",
+            super::card_text::plural(u32::from(k), "Guerrilla", "Guerrillas")
+        )
     } else {
         rally_place(x, st, i, base_rally)?
     };
@@ -184,9 +187,12 @@ fn rally_place(
     Ok(if k < n && x.d.version >= 10 {
         // 1.4.1: "ignore any instructions to place forces if the
         // appropriate type is not available": told, not silent.
-        format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
+        format!("placed {k} of {n} Guerrillas: no more are Available (1.4.1)")
     } else {
-        format!("placed {k} Guerrilla(s)")
+        format!(
+            "placed {}",
+            super::card_text::plural(u32::from(k), "Guerrilla", "Guerrillas")
+        )
     })
 }
 
@@ -273,7 +279,11 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceNo, n: u8) -> Result<(), RuleErr
     x.step_two = true;
     let k = sharia_steps(x, st, s, n, "3.3.1")?;
     x.note_spent("Sharia in", Some(s), Faction::Taliban, k);
-    x.say(format!("Sharia in {}: {k} step(s)", x.name(s)));
+    x.say(format!(
+        "Sharia in {}: {}",
+        x.name(s),
+        super::card_text::plural(u32::from(k), "step", "steps")
+    ));
     Ok(())
 }
 
@@ -386,8 +396,8 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         }
     }
     x.say(format!(
-        "March: {} Guerrilla(s) {} to {}",
-        m.count,
+        "March: {} {} to {}",
+        super::card_text::plural(u32::from(m.count), "Guerrilla", "Guerrillas"),
         x.name(from),
         x.name(at)
     ));
@@ -646,8 +656,9 @@ fn attack_outcome(
         ),
     )?;
     x.say(format!(
-        "Attack in {}: rolled {roll} against {mine} Guerrilla(s)",
-        x.name(s)
+        "Attack in {}: rolled {roll} against {}",
+        x.name(s),
+        super::card_text::plural(u32::from(mine), "Guerrilla", "Guerrillas")
     ));
     Ok(Some((roll <= mine, roll == 1)))
 }

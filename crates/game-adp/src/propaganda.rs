@@ -416,9 +416,10 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                     done += 1;
                 }
                 events.push(Event::say(format!(
-                    "{} Civic Action in {}: {done} step(s){}, {} Government Resources, {} left (6.4.1)",
+                    "{} Civic Action in {}: {}{}, {} Government Resources, {} left (6.4.1)",
                     f.name(),
                     d[s].name,
+                    super::card_text::plural(u32::from(done), "step", "steps"),
                     short_of(d, done, n, "Government"),
                     3 * u32::from(done),
                     st.res(Faction::Government)
@@ -444,8 +445,9 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                 done += 1;
             }
             events.push(Event::say(format!(
-                "Taliban Sharia in {}: {done} step(s){}, {done} Taliban Resources, {} left (6.4.2)",
+                "Taliban Sharia in {}: {}{}, {done} Taliban Resources, {} left (6.4.2)",
                 d[s].name,
+                super::card_text::plural(u32::from(done), "step", "steps"),
                 short_of(d, done, n, "Taliban"),
                 st.res(Faction::Taliban)
             )));
@@ -598,8 +600,9 @@ pub fn desertion(d: &Data, st: &mut State, events: &mut Vec<Event>) {
         }
         if n > 0 {
             events.push(Event::say(format!(
-                "Desertion in {}: {n} Government cube(s)",
-                d[s].name
+                "Desertion in {}: {}",
+                d[s].name,
+                super::card_text::plural(u32::from(n), "Government cube", "Government cubes")
             )));
         }
     }

@@ -140,7 +140,10 @@ fn surge(
             ));
         }
     }
-    x.say(format!("Surge: {} move(s)", moves.len()));
+    x.say(format!(
+        "Surge: {}",
+        super::card_text::plural(moves.len() as u32, "move", "moves")
+    ));
     if let Some(w) = roll.filter(|_| !x.dry) {
         let r = dice.roll(
             6,
@@ -194,7 +197,10 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
     if gov_total > 3 {
         return Err(x.ill("Air Lift moves up to 3 Government Troops", "4.2.2"));
     }
-    x.say(format!("Air Lift: {} move(s)", moves.len()));
+    x.say(format!(
+        "Air Lift: {}",
+        super::card_text::plural(moves.len() as u32, "move", "moves")
+    ));
     Ok(())
 }
 

@@ -120,7 +120,7 @@ fn an_event_target_where_the_step_does_nothing_is_refused_while_another_would_do
     );
     let e = send(&r, &mut st, Faction::Warlords, "event unshaded").unwrap_err();
     assert!(
-        e.contains("0 space(s) named of 1") && e.contains("Helmand"),
+        e.contains("0 spaces named of 1") && e.contains("Helmand"),
         "{e}"
     );
     let ev = send(&r, &mut st, Faction::Warlords, "event unshaded helmand").unwrap();
@@ -285,7 +285,7 @@ fn a_choosers_answer_is_never_refused_for_the_executors_later_targets() {
     let ev = send(&r, &mut st, Faction::Taliban, "choose helmand zabol").unwrap();
     assert!(
         ev.contains(
-            "Kandahar: 0 Taliban Bases placed from Available of 1: room for 0 Base(s) only (1.4.2)"
+            "Kandahar: 0 Taliban Bases placed from Available of 1: room for 0 Bases only (1.4.2)"
         ),
         "{ev}"
     );

@@ -2296,7 +2296,7 @@ fn an_event_stops_to_ask_the_named_player_and_goes_on_with_its_answer() {
     let kabul = |st: &State| st[s(&d, "kabul")].pieces[Piece::CoalTroops];
     let ev = send(&r, &mut st, Faction::Coalition, "event shaded kabul");
     assert!(
-        ev.iter().any(|e| e.text.contains("choose 2 space(s)")),
+        ev.iter().any(|e| e.text.contains("choose 2 spaces")),
         "{ev:?}"
     );
     assert_eq!(decider_now(&r, &st), Some(Faction::Taliban));
