@@ -658,7 +658,7 @@ fn attack_outcome(
     x.say(format!(
         "Attack in {}: rolled {roll} against {}",
         x.name(s),
-        super::card_text::plural(u32::from(mine), "Guerrilla", "Guerrillas")
+        super::card_text::plural(mine, "Guerrilla", "Guerrillas")
     ));
     Ok(Some((roll <= mine, roll == 1)))
 }

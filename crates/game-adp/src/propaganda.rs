@@ -602,7 +602,7 @@ pub fn desertion(d: &Data, st: &mut State, events: &mut Vec<Event>) {
             events.push(Event::say(format!(
                 "Desertion in {}: {}",
                 d[s].name,
-                super::card_text::plural(u32::from(n), "Government cube", "Government cubes")
+                super::card_text::plural(n, "Government cube", "Government cubes")
             )));
         }
     }
