@@ -561,6 +561,12 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 if g > 0 && st.res(Faction::Government) > 0 {
                     st.resources[Faction::Government.index()] -= 1;
                     st.gain(x.d, Faction::Warlords, 1);
+                    x.note_spent(
+                        "paid to the Warlords, Sweeping into",
+                        Some(l),
+                        Faction::Government,
+                        1,
+                    );
                     x.say(format!("{}: the Government pays the Warlords 1", x.name(l)));
                 }
             }

@@ -331,6 +331,17 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         if g > 0 && st.res(Faction::Government) > 0 {
             st.resources[Faction::Government.index()] -= 1;
             st.gain(x.d, Faction::Warlords, 1);
+            // Told and counted among the costs, not taken in silence.
+            x.note_spent(
+                "paid to the Warlords, Transport through",
+                Some(*s),
+                Faction::Government,
+                1,
+            );
+            x.say(format!(
+                "Transport through {}: the Government pays the Warlords 1 (4.3.2)",
+                x.name(*s)
+            ));
         }
     }
     let to = m.path[n - 1];

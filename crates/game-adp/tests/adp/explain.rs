@@ -322,3 +322,30 @@ fn a_propaganda_plan_question_says_what_a_step_costs_and_where_it_may_be_bought(
         assert!(all.contains(want), "{want}\n{all}");
     }
 }
+
+#[test]
+fn a_transports_payments_to_the_warlords_are_told_and_counted() {
+    // 4.3.2: "the Government pays the Warlords 1 Resource for each space
+    // entered that holds any Guerrillas": told where, and among the costs.
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::GovTroops, 3);
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    put(&d, &mut st, "kandahar-kabul", Piece::TalUnder, 1);
+    st.resources[Faction::Government.index()] = 20;
+    let ev = op_events(
+        &d,
+        &mut st,
+        Faction::Government,
+        "patrol\nmove 1 police kabul>kabul-aibak\nsa transport 3 kabul>kandahar-kabul>kandahar",
+    )
+    .unwrap();
+    assert!(
+        ev.contains("Transport through Kandahar-Kabul: the Government pays the Warlords 1 (4.3.2)"),
+        "{ev}"
+    );
+    assert!(
+        ev.contains("paid to the Warlords, Transport through Kandahar-Kabul 1"),
+        "{ev}"
+    );
+}
