@@ -797,7 +797,9 @@ fn an_events_question_is_mailed_to_the_named_player_and_its_answer_resumes_the_e
         assert!(g.awaits(umpire::core::ruleset::Side(idx(f))).is_none());
     }
     // The question goes in the Taliban's mail alone.
-    let ask = "names the Taliban to choose 2 space(s)";
+    // It says what the chosen spaces undergo (issue: a `choose` question
+    // without its effect).
+    let ask = "names the Taliban to choose 2 space(s) (in each, 1 Taliban Guerrilla is removed to Available)";
     let mails = outbox(&outdir);
     assert!(mails.len() > before);
     let words =
@@ -1032,4 +1034,181 @@ fn limited_attack_refused(
         u.deliver(ob, now).unwrap();
     }
     false
+}
+
+#[test]
+fn the_offer_mail_gives_both_sides_of_the_offered_card_in_words() {
+    // 5.1, 5.2: the Eligible faction picks either text of the card; the
+    // mail that asks it holds both, as this ruleset carries them out
+    // (generated from the card's steps), each with the line that executes
+    // it, and marks them stand-ins for the printed card. Every side's mail
+    // shows the current card's two texts in its situation.
+    use umpire::games::adp::{card_text, sequence, state::Stage};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let sides = ["coalition", "government", "taliban", "warlords"];
+    let ruleset = Adp::new();
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A game that opens on an Event card (the shuffle is the umpire's
+    // secret: a Propaganda card first means another game).
+    for i in 0..10 {
+        let id = format!("adp-text-{i}");
+        create(&mut u, &id, ("standin", &[]), &sides, now);
+        let g = u.game(&id).unwrap();
+        let st: &State = g.state().downcast_ref().unwrap();
+        let Some(card) = sequence::current(ruleset.data(), st) else {
+            continue;
+        };
+        if !matches!(st.stage, Stage::Card(_)) || card.is_propaganda() {
+            continue;
+        }
+        let asked = g.sides()[g.waiting().next().unwrap().side.index()]
+            .name
+            .clone();
+        let outdir = dir.join(format!("outbox{i}"));
+        let mut ob = FileOutbox::open(&outdir).unwrap();
+        u.deliver(&mut ob, now).unwrap();
+        let mails = outbox(&outdir);
+        for side in sides {
+            let (_, m) = mails
+                .iter()
+                .find(|(f, _)| f.contains(side))
+                .unwrap_or_else(|| panic!("no mail to {side}"));
+            let text = words(&m.text);
+            for shaded in [false, true] {
+                let effect = card_text::side(card, shaded);
+                let block = format!("- {}: {effect}", card_text::side_name(shaded));
+                assert!(text.contains(&words(&block)), "{side}: {block}\n{text}");
+                let offer = format!(
+                    "`{}`: {}",
+                    card_text::event_line(card, shaded),
+                    effect.trim_end_matches('.')
+                );
+                assert_eq!(
+                    text.contains(&words(&offer)),
+                    side == asked,
+                    "{side} ({asked} asked): {offer}\n{text}"
+                );
+            }
+            assert!(
+                text.contains(
+                    "stand-in: this ruleset's text and faction order, not the printed card's"
+                ),
+                "{text}"
+            );
+        }
+        return;
+    }
+    panic!("no game opened on an Event card");
+}
+
+/// The embedded cards with both texts of every Event replaced by "remove 1
+/// Taliban Base from 1 Afghan space": a club's `cards.toml`, so whatever
+/// card opens the game offers the step.
+fn base_removing_cards() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/adp");
+    let cards = std::fs::read_to_string(dir.join("cards.toml")).unwrap();
+    let text = r#"[{ do = "remove", faction = "taliban", piece = "base", count = 1, spaces = 1, filter = "afghan" }]"#;
+    cards
+        .lines()
+        .map(|l| {
+            if l.starts_with("unshaded = [") {
+                format!("unshaded = {text}")
+            } else if l.starts_with("shaded = [") {
+                format!("shaded = {text}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_event_target_that_would_do_nothing_is_refused_by_mail_with_its_line_and_rule() {
+    // 5.1 "do as much of the text as can be done" (version 11): the Event
+    // removes a Taliban Base from 1 Afghan space; Kandahar holds none while
+    // Oruzgan does (the stand-in set-up), so `event unshaded kandahar` is
+    // refused, by mail, citing its line and 5.1 and naming a space that
+    // would do; no entry but the refusal, and the record (which the
+    // verifier re-derives the refusal from) verifies.
+    use umpire::games::adp::state::Stage;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let data = dir.join("games").join("adp");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("cards.toml"), base_removing_cards()).unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let sides = ["coalition", "government", "taliban", "warlords"];
+    let id = (0..10)
+        .map(|i| format!("adp-idle-{i}"))
+        .find(|id| {
+            create(&mut u, id, ("standin", &[]), &sides, now);
+            let g = u.game(id).unwrap();
+            let st: &State = g.state().downcast_ref().unwrap();
+            matches!(st.stage, Stage::Card(_)) && g.waiting().next().is_some()
+        })
+        .expect("a game opening on an Event card");
+    let id = id.as_str();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    u.deliver(&mut ob, now).unwrap();
+    let before = outbox(&outdir).len();
+    let g = u.game(id).unwrap();
+    let side = g.waiting().next().unwrap().side;
+    let name = g.sides()[side.index()].name.clone();
+    let len = g.record().len();
+    let r = mail_move(
+        &mut u,
+        &mut md,
+        id,
+        (side.0, &name),
+        "event unshaded kandahar",
+        1,
+    );
+    assert_eq!((r.accepted, r.rejected), (0, 1), "refused");
+    assert_eq!(
+        u.game(id).unwrap().record().len(),
+        len + 1,
+        "the refusal alone"
+    );
+    u.deliver(&mut ob, now).unwrap();
+    let mails = outbox(&outdir);
+    assert!(mails.len() > before);
+    let words =
+        |m: &umpire::mail::mime::ReadMail| m.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let refusal = mails
+        .iter()
+        .filter(|(f, _)| f.contains("refused"))
+        .map(|(_, m)| words(m))
+        .find(|t| t.contains("nothing would happen in Kandahar"))
+        .unwrap_or_else(|| panic!("no refusal mail to {name}"));
+    for want in [
+        "line 5: illegal",
+        "no Taliban Base there",
+        "Oruzgan",
+        "(5.1)",
+    ] {
+        assert!(refusal.contains(want), "{want}: {refusal}");
+    }
+    // The right space is taken.
+    let r = mail_move(
+        &mut u,
+        &mut md,
+        id,
+        (side.0, &name),
+        "event unshaded oruzgan",
+        2,
+    );
+    assert_eq!(r.accepted, 1);
+    let full = u.export(id, None).unwrap();
+    let rec = tmp.path().join(format!("{id}.txt"));
+    std::fs::write(&rec, &full).unwrap();
+    assert!(verify_with(&rec, Some(&data)).contains("record verified"));
 }

@@ -77,6 +77,22 @@ pub struct Exec<'a> {
     pub tainted: BTreeSet<SpaceNo>,
     /// The dry run met what only the dice decide: no verdict from it.
     pub undecided: bool,
+    /// The Resources paid so far, for the narration of the costs (3.1).
+    pub spent: Vec<Spent>,
+}
+
+/// One Resource payment of an Operation or its Special Activity: what it
+/// bought ("Train in"), where, who paid and how much (3.1).
+#[derive(Clone, Debug)]
+pub struct Spent {
+    /// What was bought, with its preposition: "Train in", "Marching into".
+    pub what: String,
+    /// The space, if the payment is for one.
+    pub space: Option<SpaceNo>,
+    /// Whose Resources.
+    pub payer: Faction,
+    /// How many.
+    pub n: u8,
 }
 
 impl Exec<'_> {
@@ -118,6 +134,36 @@ impl Exec<'_> {
         }
         st.resources[who.index()] -= n;
         Ok(())
+    }
+
+    /// [`Exec::pay`] for `what` ("Train in") in space `s`, recorded for the
+    /// narration of the costs.
+    pub fn pay_at(
+        &mut self,
+        st: &mut State,
+        n: u8,
+        what: &str,
+        s: SpaceNo,
+    ) -> Result<(), RuleError> {
+        let at = format!("{what} {}", self.name(s));
+        self.pay(st, n, &at)?;
+        if !self.terms.free {
+            self.note_spent(what, Some(s), self.payer(), n);
+        }
+        Ok(())
+    }
+
+    /// Records a payment made outside [`Exec::pay`] (Civic Action's and
+    /// Sharia's steps, Suborn), for the narration of the costs.
+    pub fn note_spent(&mut self, what: &str, space: Option<SpaceNo>, payer: Faction, n: u8) {
+        if n > 0 {
+            self.spent.push(Spent {
+                what: what.into(),
+                space,
+                payer,
+                n,
+            });
+        }
     }
 
     /// The per-space cost of this Operation, or a lasting modifier's (5.3, 5.4).
@@ -214,6 +260,7 @@ fn carry_out(
         dry,
         tainted: BTreeSet::new(),
         undecided: false,
+        spent: Vec::new(),
     };
     check_op(&x, st)?;
     x.say(format!(
@@ -237,11 +284,87 @@ fn carry_out(
             r => r?,
         }
         st.update_control(d);
+        if !dry {
+            let e = costs(&x, st);
+            x.say(e);
+        }
     }
     if errors.is_empty() {
         Ok(x.events)
     } else {
         Err(combined(d, errors))
+    }
+}
+
+/// The Resources an Operation and its Special Activity cost, by what each
+/// bought and where, with what the payers have left (3.1): "Resources
+/// spent (3.1): Train in Kabul, Helmand 6 (3 a space); Government 14 left".
+fn costs(x: &Exec, st: &State) -> String {
+    let mut groups: Vec<(&str, Faction, Vec<&Spent>)> = Vec::new();
+    for p in &x.spent {
+        match groups
+            .iter_mut()
+            .find(|(w, f, _)| *w == p.what && *f == p.payer)
+        {
+            Some((_, _, v)) => v.push(p),
+            None => groups.push((&p.what, p.payer, vec![p])),
+        }
+    }
+    let free = if x.terms.free {
+        "a free Operation, its spaces cost nothing (3.1.2)"
+    } else {
+        ""
+    };
+    if groups.is_empty() {
+        return if x.terms.free {
+            format!("Resources spent: none, {free}")
+        } else {
+            "Resources spent: none (3.1)".into()
+        };
+    }
+    let mut parts: Vec<String> = groups.iter().map(|(w, _, v)| group(x, w, v)).collect();
+    let mut payers: Vec<Faction> = groups.iter().map(|(_, f, _)| *f).collect();
+    payers.dedup();
+    for f in payers {
+        parts.push(format!("{} {} left", f.name(), st.res(f)));
+    }
+    let mut text = format!("Resources spent (3.1): {}", parts.join("; "));
+    if x.terms.free {
+        text.push_str(&format!("; {free}"));
+    }
+    text
+}
+
+/// One kind of payment: "Train in Kabul, Helmand 6 (3 a space)", or with
+/// unequal amounts "Marching into Kabul 1, Helmand 2: 3".
+fn group(x: &Exec, what: &str, v: &[&Spent]) -> String {
+    let total: u32 = v.iter().map(|p| u32::from(p.n)).sum();
+    let names: Vec<&str> = v
+        .iter()
+        .filter_map(|p| p.space)
+        .map(|s| x.name(s))
+        .collect();
+    let even = v.iter().all(|p| p.n == v[0].n);
+    let payer = if x.payer() != x.f && v.iter().all(|p| p.payer == x.payer()) {
+        format!(" {} Resources", x.payer().name())
+    } else {
+        String::new()
+    };
+    match (names.is_empty(), even, v.len()) {
+        (true, _, _) => format!("{what} {total}{payer}"),
+        (false, true, 1) => format!("{what} {} {total}{payer}", names[0]),
+        (false, true, _) => format!(
+            "{what} {} {total}{payer} ({} a space)",
+            names.join(", "),
+            v[0].n
+        ),
+        (false, false, _) => {
+            let each: Vec<String> = v
+                .iter()
+                .filter_map(|p| p.space.map(|s| format!("{} {}", x.name(s), p.n)))
+                .collect();
+            format!("{what} {}: {total}{payer}", each.join(", "))
+        }
     }
 }
 

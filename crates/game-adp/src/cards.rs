@@ -113,7 +113,7 @@ pub enum Modifier {
     },
 }
 
-/// What a player reads in the status (`In play: ...`): the modifier in words.
+/// The modifier in short words (the mails use `card_text::modifier`).
 impl std::fmt::Display for Modifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -287,6 +287,11 @@ pub struct Card {
     pub unshaded: Vec<Step>,
     /// The shaded effect.
     pub shaded: Vec<Step>,
+    /// Either side's text is tagged a stand-in for the printed card's
+    /// (`src_unshaded`, `src_shaded`): the mails say so.
+    pub stand_in_text: bool,
+    /// The faction order is tagged a stand-in (`src_order`).
+    pub stand_in_order: bool,
 }
 
 impl Card {
@@ -328,9 +333,12 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
             order: Vec::new(),
             unshaded: Vec::new(),
             shaded: Vec::new(),
+            stand_in_text: false,
+            stand_in_order: false,
         };
         if kind != CardKind::Propaganda {
             let o = r.string(&mut rec, "order").unwrap_or_default();
+            card.stand_in_order = last_is_stand_in(r);
             card.order = o
                 .chars()
                 .filter_map(|c| Faction::parse(&c.to_string()))
@@ -350,6 +358,7 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
                         .collect(),
                     None => Vec::new(),
                 };
+                card.stand_in_text |= last_is_stand_in(r);
                 if shaded {
                     card.shaded = steps;
                 } else {
@@ -362,6 +371,14 @@ pub fn read(r: &mut Reader, t: &Table) -> Vec<Card> {
     }
     cards.sort_by_key(|c| c.number);
     cards
+}
+
+/// Was the value just read tagged `stand-in`? (The reader pushes a value's
+/// tag as it reads it.)
+fn last_is_stand_in(r: &Reader) -> bool {
+    r.tags
+        .last()
+        .is_some_and(|t| t.kind == prov::ProvKind::StandIn)
 }
 
 fn get<'a>(t: &'a Table, k: &str) -> Option<&'a Value> {

@@ -16,6 +16,10 @@ pub fn begin(x: &mut Exec, st: &mut State) -> Result<(), RuleError> {
     if x.op == Op::Patrol && x.f == Faction::Government {
         let c = x.space_cost(st, 3);
         x.pay(st, c, "the Patrol")?;
+        if !x.terms.free {
+            let payer = x.payer();
+            x.note_spent("Patrol", None, payer, c);
+        }
     }
     Ok(())
 }
@@ -73,7 +77,7 @@ fn train_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     } else {
         0
     };
-    x.pay(st, cost, &format!("Train in {}", sp.name))?;
+    x.pay_at(st, cost, "Train in", s)?;
     let mut placed = Vec::new();
     for (n, k) in &i.place {
         placed.push(train_cubes(x, st, i, *n, *k)?);
@@ -220,6 +224,7 @@ pub fn civic_action(
         ));
     }
     let most = super::insurgent::steps_possible(x, st, s, true);
+    super::insurgent::no_steps(x, "Civic Action", s, n, most, rule)?;
     if x.d.version >= 10 && n > most {
         // Version 9 bought what it could and dropped the rest silently.
         return Err(x.ill(
@@ -249,9 +254,12 @@ pub fn civic_action(
         }
         done += 1;
     }
+    // Paid even when the Train is free (3.2.1): always told.
+    x.note_spent("Civic Action in", Some(s), Faction::Government, 3 * done);
     x.say(format!(
-        "Civic Action in {}: {done} step(s), now {:?}",
+        "Civic Action in {}: {}, now {:?}",
         x.name(s),
+        super::card_text::plural(u32::from(done), "step", "steps"),
         st[s].support
     ));
     Ok(())
@@ -427,7 +435,7 @@ pub fn sweep_step(x: &mut Exec, st: &mut State, step: &ActStep) -> Result<(), Ru
             x.select(s)?;
             if x.f == Faction::Government {
                 let c = x.space_cost(st, 3);
-                x.pay(st, c, &format!("Sweep in {}", x.name(s)))?;
+                x.pay_at(st, c, "Sweep in", s)?;
             }
             Ok(())
         }
@@ -507,7 +515,11 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 };
                 let k = removal::activate(st, s, n, &INSURGENTS);
                 if k > 0 {
-                    x.say(format!("{}: {k} Guerrilla(s) Activated", x.name(s)));
+                    x.say(format!(
+                        "{}: {} Activated",
+                        x.name(s),
+                        super::card_text::plural(k, "Guerrilla", "Guerrillas")
+                    ));
                 }
             }
             if let Some((s, t)) = x.patrol_assault.take() {
@@ -528,11 +540,7 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
             for s in x.selected.clone() {
                 if x.f == Faction::Coalition && x.gov_troops_in.contains(&s) {
                     let c = x.space_cost(st, 3);
-                    x.pay(
-                        st,
-                        c,
-                        &format!("Government Troops Sweeping into {}", x.name(s)),
-                    )?;
+                    x.pay_at(st, c, "Government Troops Sweeping into", s)?;
                 }
                 let p = st[s].pieces;
                 let n = match x.f {
@@ -542,8 +550,9 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 };
                 let k = removal::activate(st, s, n, &INSURGENTS);
                 x.say(format!(
-                    "Sweep in {}: {k} Guerrilla(s) Activated",
-                    x.name(s)
+                    "Sweep in {}: {} Activated",
+                    x.name(s),
+                    super::card_text::plural(k, "Guerrilla", "Guerrillas")
                 ));
             }
             for l in x.entered.clone() {
@@ -552,6 +561,12 @@ pub fn finish(x: &mut Exec, st: &mut State, dice: &mut Dice) -> Result<(), RuleE
                 if g > 0 && st.res(Faction::Government) > 0 {
                     st.resources[Faction::Government.index()] -= 1;
                     st.gain(x.d, Faction::Warlords, 1);
+                    x.note_spent(
+                        "paid to the Warlords, Sweeping into",
+                        Some(l),
+                        Faction::Government,
+                        1,
+                    );
                     x.say(format!("{}: the Government pays the Warlords 1", x.name(l)));
                 }
             }
@@ -590,7 +605,7 @@ pub fn assault_space(
         Faction::Government => {
             let c = x.space_cost(st, 3);
             if !patrol {
-                x.pay(st, c, &format!("Assault in {}", x.name(s)))?;
+                x.pay_at(st, c, "Assault in", s)?;
             }
             let cubes = assault_gov_cubes(x, st, s);
             cubes / if x.d[s].is_mountain() { 3 } else { 2 }
@@ -608,11 +623,7 @@ pub fn assault_space(
             }
             let mut cap = troops;
             if with_government {
-                x.pay(
-                    st,
-                    3,
-                    &format!("counting Government cubes in {}", x.name(s)),
-                )?;
+                x.pay_at(st, 3, "counting Government cubes in", s)?;
                 cap += assault_gov_cubes(x, st, s);
             }
             cap

@@ -4,8 +4,10 @@
 //! never raise Resources, Aid or Patronage past their caps (1.8).
 
 use super::action::{self, Terms};
+use super::card_text;
 use super::cards::{Card, Filter, Modifier, Step, Who};
 use super::data::{CardNo, Data, SpaceNo};
+use super::event_check;
 use super::orders::{Action, Op};
 use super::pieces::{Faction, Kind, Piece};
 use super::state::{Lasting, State};
@@ -112,6 +114,10 @@ fn run(
 ) -> Result<(Vec<Event>, Option<Halt>), RuleError> {
     let mut events = Vec::new();
     let mut next = spaces.iter().copied();
+    // 5.1 (version 11): the executor's targets are judged in its own move
+    // only; after a halt the chooser's answer goes on with them as named,
+    // so that no answer of another player is refused for them.
+    let judged = d.version >= event_check::SINCE && answer.is_none();
     for (i, step) in card.side(shaded).iter().enumerate().skip(from) {
         let mine: Vec<SpaceNo> = match step.chosen_by() {
             // 5.1: the text names who chooses (digest D3).
@@ -120,9 +126,10 @@ fn run(
                 Some(None) => super::conditional::chosen(d, st, g, card.number, step, n),
                 None if asks(d, st, f, g, card.number, step, n) => {
                     events.push(Event::say(format!(
-                        "{}: the {} choose {n} space(s) before the Event goes on (5.1)",
+                        "{}: the {} choose {} before the Event goes on (5.1)",
                         card.label(),
-                        g.name()
+                        g.name(),
+                        card_text::plural(u32::from(n), "space", "spaces")
                     )));
                     let spaces = next.collect();
                     return Ok((
@@ -149,7 +156,20 @@ fn run(
                 "5.1",
             ));
         }
-        events.extend(one(d, st, f, card, shaded, step, &mine)?);
+        if judged && step.chosen_by().is_none() && step.filter().is_some() {
+            // 5.1: each named space must do something where another would
+            // (version 11); carried out one by one, so a space is judged as
+            // the step finds it.
+            let mut done = Vec::new();
+            for s in &mine {
+                event_check::target(d, st, (card, shaded), step, *s, &done)?;
+                events.extend(one(d, st, f, card, shaded, step, &[*s])?);
+                done.push(*s);
+            }
+            event_check::count(d, st, (card, shaded), step, &done)?;
+        } else {
+            events.extend(one(d, st, f, card, shaded, step, &mine)?);
+        }
         st.update_control(d);
     }
     Ok((events, None))
@@ -226,16 +246,25 @@ fn one(
     match step {
         Step::Resources { who: w, amount } => ev.push(resources(d, st, who(*w, f), *amount)),
         Step::Aid { amount } => {
+            let was = st.aid;
             st.add_aid(d, i32::from(*amount));
-            ev.push(Event::say(format!("Aid {amount:+}")));
+            ev.push(Event::say(track("Aid", *amount, was, st.aid)));
         }
         Step::Patronage { amount } => {
+            let was = st.patronage;
             st.add_patronage(d, i32::from(*amount));
-            ev.push(Event::say(format!("Patronage {amount:+}")));
+            ev.push(Event::say(track("Patronage", *amount, was, st.patronage)));
         }
         Step::Islamabad { shift } => {
+            let hard = st.hard;
             st.shift_islamabad(i32::from(*shift));
-            ev.push(Event::say(format!("Islamabad shifts {shift:+} (6.6.1)")));
+            ev.push(Event::say(format!(
+                "Islamabad shifts {shift:+}, now {}{} (6.6.1)",
+                d.islamabad
+                    .get(usize::from(st.islamabad))
+                    .map_or("?", String::as_str),
+                if st.hard && !hard { ", Hard" } else { "" }
+            )));
         }
         Step::Place {
             faction,
@@ -267,13 +296,31 @@ fn one(
 /// Faction `g` gains or loses `amount` Resources; the Coalition has none of
 /// its own (3.1): Government's.
 fn resources(d: &Data, st: &mut State, g: Faction, amount: i16) -> Event {
-    if g == Faction::Coalition {
-        // The Coalition has no Resources of its own (3.1): Government's.
-        st.gain(d, Faction::Government, i32::from(amount));
+    // The Coalition has no Resources of its own (3.1): Government's.
+    let payee = if g == Faction::Coalition {
+        Faction::Government
     } else {
-        st.gain(d, g, i32::from(amount));
+        g
+    };
+    let was = st.res(payee);
+    st.gain(d, payee, i32::from(amount));
+    let what = if payee == g {
+        format!("{} Resources", g.name())
+    } else {
+        format!("{} Resources (the Government's, 3.1)", g.name())
+    };
+    Event::say(track(&what, amount, was, st.res(payee)))
+}
+
+/// "Aid +6, now 21", with the cap or floor when it stopped the change
+/// (1.8).
+fn track(what: &str, amount: i16, was: u8, now: u8) -> String {
+    let moved = i16::from(now) - i16::from(was);
+    if moved == amount {
+        format!("{what} {amount:+}, now {now}")
+    } else {
+        format!("{what} {amount:+}: {moved:+} to {now}, its limit (1.8)")
     }
-    Event::say(format!("{} Resources {amount:+}", g.name()))
 }
 
 /// Shifts each populated Afghan space of `spaces` `levels` levels toward
@@ -371,10 +418,21 @@ fn place(
             n = n.min(room as u8);
         }
         let k = st.place(*s, p, n);
+        // Short of what the text calls for: told, with why (5.1.1).
+        let short = if k == count {
+            String::new()
+        } else if n < count {
+            format!(
+                " of {count}: room for {} only (1.4.2)",
+                card_text::plural(u32::from(n), "Base", "Bases")
+            )
+        } else {
+            format!(" of {count}: no more Available (5.1.1)")
+        };
         ev.push(Event::say(format!(
-            "{}: {k} {} placed",
+            "{}: {} placed from Available{short}",
             d[*s].name,
-            p.label()
+            card_text::pieces(faction, kind, k)
         )));
     }
     Ok(())
@@ -410,12 +468,17 @@ fn remove(
             // A32: Coalition pieces removed by an Event go to Casualties.
             left -= st.remove(*s, p, left, true);
         }
+        let gone = count - left;
         ev.push(Event::say(format!(
-            "{}: {} {} {} removed",
+            "{}: {} removed {}{}",
             d[*s].name,
-            count - left,
-            faction.name(),
-            kind.key()
+            card_text::pieces(faction, kind, gone),
+            card_text::to_where(faction),
+            match gone {
+                0 if count > 0 => " (none there)",
+                g if g < count => " (no more there)",
+                _ => "",
+            }
         )));
     }
 }

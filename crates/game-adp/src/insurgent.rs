@@ -2,7 +2,7 @@
 //! Islamabad effects (6.6.1).
 
 use super::action::{Exec, check_path};
-use super::data::{SpaceNo, Support};
+use super::data::{Data, SpaceNo, Support};
 use super::orders::{ActStep, InSpace, Move};
 use super::pieces::{Faction, Kind, Piece};
 use super::removal::{self, Reach};
@@ -41,7 +41,7 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
     }
     let cost = rally_cost(x, st, s)?;
     x.select(s)?;
-    x.pay(st, cost, &format!("Rally in {}", sp.name))?;
+    x.pay_at(st, cost, "Rally in", s)?;
     let mine = st[s].pieces[Piece::base(x.f)];
     let base_rally = mine > 0 && (x.f == Faction::Taliban || !sp.pashtun);
     if x.d.version >= 10 {
@@ -65,7 +65,10 @@ fn rally_space(x: &mut Exec, st: &mut State, i: &InSpace) -> Result<(), RuleErro
             ));
         }
         let k = removal::flip_underground(st, s, x.f);
-        format!("{k} Guerrilla(s) flipped Underground")
+        format!(
+            "{} flipped Underground",
+            super::card_text::plural(u32::from(k), "Guerrilla", "Guerrillas")
+        )
     } else {
         rally_place(x, st, i, base_rally)?
     };
@@ -184,9 +187,12 @@ fn rally_place(
     Ok(if k < n && x.d.version >= 10 {
         // 1.4.1: "ignore any instructions to place forces if the
         // appropriate type is not available": told, not silent.
-        format!("placed {k} of {n} Guerrilla(s): no more are Available (1.4.1)")
+        format!("placed {k} of {n} Guerrillas: no more are Available (1.4.1)")
     } else {
-        format!("placed {k} Guerrilla(s)")
+        format!(
+            "placed {}",
+            super::card_text::plural(u32::from(k), "Guerrilla", "Guerrillas")
+        )
     })
 }
 
@@ -220,7 +226,13 @@ fn one_rally_choice(x: &Exec, i: &InSpace) -> Result<(), RuleError> {
 /// then the levels it can still shift (`toward_support`: to Support, else
 /// to Opposition), in an Afghan space with Population (1.6, 6.4).
 pub fn steps_possible(x: &Exec, st: &State, s: SpaceNo, toward_support: bool) -> u8 {
-    let shifts = if x.d[s].is_afghan() && st.pop(x.d, s) > 0 {
+    steps_in(x.d, st, s, toward_support)
+}
+
+/// [`steps_possible`] over the data alone: the Terror to remove in `s`,
+/// then the levels it can shift toward Support (or Opposition).
+pub fn steps_in(d: &Data, st: &State, s: SpaceNo, toward_support: bool) -> u8 {
+    let shifts = if d[s].is_afghan() && st.pop(d, s) > 0 {
         let (to, away) = if toward_support {
             (Support::Support, Support::Opposition)
         } else {
@@ -254,6 +266,7 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceNo, n: u8) -> Result<(), RuleErr
         return Err(x.ill("Sharia in 1 space only", "3.3.1"));
     }
     let most = steps_possible(x, st, s, false);
+    no_steps(x, "Sharia", s, n, most, "3.3.1")?;
     if x.d.version >= 10 && n > most {
         return Err(x.ill(
             format!(
@@ -265,8 +278,42 @@ fn sharia(x: &mut Exec, st: &mut State, s: SpaceNo, n: u8) -> Result<(), RuleErr
     }
     x.step_two = true;
     let k = sharia_steps(x, st, s, n, "3.3.1")?;
-    x.say(format!("Sharia in {}: {k} step(s)", x.name(s)));
+    x.note_spent("Sharia in", Some(s), Faction::Taliban, k);
+    x.say(format!(
+        "Sharia in {}: {}",
+        x.name(s),
+        super::card_text::plural(u32::from(k), "step", "steps")
+    ));
     Ok(())
+}
+
+/// From version 11 (6.4, no silent no-ops): a Civic Action or Sharia of 0
+/// steps, or where there is nothing to remove or shift, is refused.
+pub fn no_steps(
+    x: &Exec,
+    what: &str,
+    s: SpaceNo,
+    n: u8,
+    most: u8,
+    rule: &str,
+) -> Result<(), RuleError> {
+    if x.d.version < super::event_check::SINCE || (n > 0 && most > 0) {
+        return Ok(());
+    }
+    Err(x.ill(zero_steps(what, x.name(s), n, most), rule))
+}
+
+/// Why a Civic Action or Sharia of `n` steps in `space`, which can take
+/// `most`, buys nothing.
+pub fn zero_steps(what: &str, space: &str, n: u8, most: u8) -> String {
+    match (n, most) {
+        (0, 0) | (_, 0) => format!(
+            "{what} in {space} can take no step: no Terror there and no level left to shift; leave the line out"
+        ),
+        _ => format!(
+            "{what} in {space} of 0 steps buys nothing: write 1 to {most} steps, or leave the line out"
+        ),
+    }
 }
 
 /// Each Taliban Resource removes a Terror marker or, once none remain, shifts
@@ -349,8 +396,8 @@ pub fn march(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         }
     }
     x.say(format!(
-        "March: {} Guerrilla(s) {} to {}",
-        m.count,
+        "March: {} {} to {}",
+        super::card_text::plural(u32::from(m.count), "Guerrilla", "Guerrillas"),
         x.name(from),
         x.name(at)
     ));
@@ -404,7 +451,7 @@ fn enter(
         } else {
             x.space_cost(st, 1)
         };
-        x.pay(st, cost, &format!("Marching into {}", sp.name))?;
+        x.pay_at(st, cost, "Marching into", to)?;
         x.entered.insert(to);
     }
     Ok(())
@@ -534,7 +581,7 @@ pub fn attack(
     }
     x.select(s)?;
     let c = x.space_cost(st, 1);
-    x.pay(st, c, &format!("Attack in {}", x.name(s)))?;
+    x.pay_at(st, c, "Attack in", s)?;
     let targets = attack_targets(x, targets)?;
     let Some((success, captured)) = attack_outcome(x, st, s, mine, dice)? else {
         return Ok(());
@@ -609,8 +656,9 @@ fn attack_outcome(
         ),
     )?;
     x.say(format!(
-        "Attack in {}: rolled {roll} against {mine} Guerrilla(s)",
-        x.name(s)
+        "Attack in {}: rolled {roll} against {}",
+        x.name(s),
+        super::card_text::plural(mine, "Guerrilla", "Guerrillas")
     ));
     Ok(Some((roll <= mine, roll == 1)))
 }
@@ -676,7 +724,7 @@ pub fn terror(x: &mut Exec, st: &mut State, s: SpaceNo) -> Result<(), RuleError>
     x.select(s)?;
     let sp = &x.d[s];
     let cost = if sp.is_loc() { 0 } else { x.space_cost(st, 1) };
-    x.pay(st, cost, &format!("Terror in {}", sp.name))?;
+    x.pay_at(st, cost, "Terror in", s)?;
     st[s].pieces[u] -= 1;
     st[s].pieces[a] += 1;
     let pool = st.markers_on_map() < u32::from(x.d.limits.terror_markers);

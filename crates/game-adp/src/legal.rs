@@ -250,16 +250,22 @@ fn event_candidates(d: &Data, st: &State) -> Vec<String> {
             let Some(filter) = step.filter().filter(|_| step.chosen_by().is_none()) else {
                 continue;
             };
+            let useful = d.version >= super::event_check::SINCE;
             let pick = d
                 .ids()
                 .filter(|s| super::effects::fits(d, *s, filter))
+                // 5.1 (version 11): only spaces where the step does
+                // something; before, the rough test below.
+                .filter(|s| !useful || super::event_check::idle(d, st, step, *s).is_none())
                 .filter(|s| match step {
-                    super::cards::Step::Remove { faction, .. } => st[*s].pieces.of(*faction) > 0,
+                    super::cards::Step::Remove { faction, .. } => {
+                        useful || st[*s].pieces.of(*faction) > 0
+                    }
                     super::cards::Step::Place { faction, .. } => {
                         let pak = d[*s].is_pakistan() && *faction != Faction::Taliban;
                         !(pak || d[*s].is_loc())
                     }
-                    _ => d[*s].is_afghan(),
+                    _ => useful || d[*s].is_afghan(),
                 })
                 .take(usize::from(step.spaces()));
             names.extend(pick.map(|s| key(d, s).to_string()));
@@ -682,12 +688,18 @@ fn insurgent_sas(d: &Data, st: &State, f: Faction) -> Vec<String> {
 fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
     let head = format!("as {}", f.key());
     let mut v = vec![format!("{head}\ndone")];
+    // From version 11 a step that can do nothing is refused (6.4).
+    let can = |s: SpaceNo, up: bool| {
+        d.version < super::event_check::SINCE || super::insurgent::steps_in(d, st, s, up) > 0
+    };
     let ids: Vec<SpaceNo> = d.ids().collect();
     match f {
         Faction::Coalition | Faction::Government => {
             for s in ids
                 .iter()
-                .filter(|s| super::propaganda::civic_decider(d, st, **s) == Some(f))
+                .filter(|s| {
+                    super::propaganda::civic_decider(d, st, **s) == Some(f) && can(**s, true)
+                })
                 .take(2)
             {
                 v.push(format!("{head}\ncivic {} 1", d[*s].key));
@@ -696,7 +708,7 @@ fn plan_candidates(d: &Data, st: &State, f: Faction) -> Vec<String> {
         Faction::Taliban => {
             for s in ids
                 .iter()
-                .filter(|s| st[**s].control == Control::Taliban)
+                .filter(|s| st[**s].control == Control::Taliban && can(**s, false))
                 .take(2)
             {
                 v.push(format!("{head}\nsharia {} 1", d[*s].key));

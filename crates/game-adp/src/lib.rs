@@ -22,6 +22,7 @@
 
 pub mod action;
 pub mod board;
+pub mod card_text;
 pub mod cards;
 pub mod coin;
 pub mod concede;
@@ -30,6 +31,7 @@ pub mod data;
 pub mod deception;
 pub mod deck;
 pub mod effects;
+pub mod event_check;
 pub mod insurgent;
 pub mod invariants;
 pub mod legal;
@@ -69,16 +71,19 @@ use umpire_core::ruleset::{
 };
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"); see `Ruleset::info` for
-/// what each changed. Versions 7, 8 and 9 are kept playable ([`Adp::at`]).
-pub const VERSION: u32 = 10;
+/// what each changed. Versions 7, 8, 9 and 10 are kept playable ([`Adp::at`]).
+pub const VERSION: u32 = 11;
 
-/// The versions [`Adp::at`] reproduces: the current one; 9, the last before
+/// The versions [`Adp::at`] reproduces: the current one; 10, the last before
+/// an Event target that does nothing was refused where another space would
+/// have done something (5.1) and a Civic Action or Sharia of 0 steps was
+/// taken; 9, the last before
 /// a Guerrilla could March once only across the lines of an Operation and
 /// an Operation was checked whole before its first roll; 8, the last before
 /// a Non-player placed Bases whenever possible (8.1 GUIDELINES); and 7, the
 /// last before an Event could stop to ask another player (digest D3) and
 /// the sampled Surge returned Troops to Available.
-const KEPT: [u32; 4] = [7, 8, 9, VERSION];
+const KEPT: [u32; 5] = [7, 8, 9, 10, VERSION];
 
 /// The ruleset, over a data set.
 #[derive(Clone)]
@@ -382,7 +387,14 @@ impl Ruleset for Adp {
             // Operation does nothing (8.1 GUIDELINES: "only as long as
             // needed pieces ... are available"); orders silently capped or
             // dropped are refused or told. Version 9 is kept:
-            // `at_version(9)`.
+            // `at_version(9)`. 11: an Event space where its step would do
+            // nothing is refused while another qualifying space would do
+            // something, as are a space named twice for one step and a
+            // step given fewer spaces than it takes while more would
+            // change (5.1: do as much as can be done); the samples and the
+            // Non-players name such spaces; a Civic Action or Sharia of 0
+            // steps is refused (6.4.1, 6.4.2). Version 10 is kept:
+            // `at_version(10)`.
             version: d.version,
             data: Some(d.hash),
             title: "A Distant Plain".into(),

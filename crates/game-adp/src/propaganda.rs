@@ -186,6 +186,23 @@ fn taliban_destination(d: &Data, st: &State, s: SpaceNo) -> bool {
         || (st[s].pieces[Piece::TalBase] > 0 && st[s].control == Control::Taliban)
 }
 
+/// From version 11: a plan's Civic Action or Sharia (`(space, steps,
+/// toward Support)`) of 0 steps, or where nothing can be removed or
+/// shifted, is refused (no silent no-op; Terror and Support there change
+/// only by the space's own decider before the Support Phase).
+fn zero_steps(
+    d: &Data,
+    st: &State,
+    (s, n, up): (SpaceNo, u8, bool),
+    what: &str,
+) -> Result<(), String> {
+    let most = super::insurgent::steps_in(d, st, s, up);
+    if d.version < super::event_check::SINCE || (n > 0 && most > 0) {
+        return Ok(());
+    }
+    Err(super::insurgent::zero_steps(what, &d[s].name, n, most))
+}
+
 /// Checks a plan against the frozen state when it arrives, so that a plan is
 /// refused in its sender's mail, never later.
 pub fn check_plan(
@@ -236,7 +253,7 @@ fn check_line(
 ) -> Result<(), RuleError> {
     let ill = |m: String, r: &str| RuleError::illegal(format!("line {line}: {m}"), r);
     match p {
-        PlanLine::Civic(s, _) => {
+        PlanLine::Civic(s, n) => {
             if civic_decider(d, st, *s) != Some(f) {
                 return Err(ill(
                     format!(
@@ -247,8 +264,9 @@ fn check_line(
                     "6.4.1",
                 ));
             }
+            zero_steps(d, st, (*s, *n, true), "Civic Action").map_err(|m| ill(m, "6.4.1"))?;
         }
-        PlanLine::Sharia(s, _) => {
+        PlanLine::Sharia(s, n) => {
             if f != Faction::Taliban || st[*s].control != Control::Taliban || !d[*s].has_control() {
                 return Err(ill(
                     format!(
@@ -258,6 +276,7 @@ fn check_line(
                     "6.4.2",
                 ));
             }
+            zero_steps(d, st, (*s, *n, false), "Sharia").map_err(|m| ill(m, "6.4.2"))?;
         }
         PlanLine::Redeploy {
             count,
@@ -397,10 +416,13 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                     done += 1;
                 }
                 events.push(Event::say(format!(
-                    "{} Civic Action in {}: {done} step(s){} (6.4.1)",
+                    "{} Civic Action in {}: {}{}, {} Government Resources, {} left (6.4.1)",
                     f.name(),
                     d[s].name,
-                    short_of(d, done, n, "Government")
+                    super::card_text::plural(u32::from(done), "step", "steps"),
+                    short_of(d, done, n, "Government"),
+                    3 * u32::from(done),
+                    st.res(Faction::Government)
                 )));
             }
         }
@@ -423,9 +445,11 @@ fn support_phase(d: &Data, st: &mut State, r: &Round, events: &mut Vec<Event>) {
                 done += 1;
             }
             events.push(Event::say(format!(
-                "Taliban Sharia in {}: {done} step(s){} (6.4.2)",
+                "Taliban Sharia in {}: {}{}, {done} Taliban Resources, {} left (6.4.2)",
                 d[s].name,
-                short_of(d, done, n, "Taliban")
+                super::card_text::plural(u32::from(done), "step", "steps"),
+                short_of(d, done, n, "Taliban"),
+                st.res(Faction::Taliban)
             )));
         }
     }
@@ -576,8 +600,9 @@ pub fn desertion(d: &Data, st: &mut State, events: &mut Vec<Event>) {
         }
         if n > 0 {
             events.push(Event::say(format!(
-                "Desertion in {}: {n} Government cube(s)",
-                d[s].name
+                "Desertion in {}: {}",
+                d[s].name,
+                super::card_text::plural(n, "Government cube", "Government cubes")
             )));
         }
     }

@@ -140,7 +140,10 @@ fn surge(
             ));
         }
     }
-    x.say(format!("Surge: {} move(s)", moves.len()));
+    x.say(format!(
+        "Surge: {}",
+        super::card_text::plural(moves.len() as u32, "move", "moves")
+    ));
     if let Some(w) = roll.filter(|_| !x.dry) {
         let r = dice.roll(
             6,
@@ -194,7 +197,10 @@ fn airlift(x: &mut Exec, st: &mut State, moves: &[Move]) -> Result<(), RuleError
     if gov_total > 3 {
         return Err(x.ill("Air Lift moves up to 3 Government Troops", "4.2.2"));
     }
-    x.say(format!("Air Lift: {} move(s)", moves.len()));
+    x.say(format!(
+        "Air Lift: {}",
+        super::card_text::plural(moves.len() as u32, "move", "moves")
+    ));
     Ok(())
 }
 
@@ -325,6 +331,17 @@ fn transport(x: &mut Exec, st: &mut State, m: &Move) -> Result<(), RuleError> {
         if g > 0 && st.res(Faction::Government) > 0 {
             st.resources[Faction::Government.index()] -= 1;
             st.gain(x.d, Faction::Warlords, 1);
+            // Told and counted among the costs, not taken in silence.
+            x.note_spent(
+                "paid to the Warlords, Transport through",
+                Some(*s),
+                Faction::Government,
+                1,
+            );
+            x.say(format!(
+                "Transport through {}: the Government pays the Warlords 1 (4.3.2)",
+                x.name(*s)
+            ));
         }
     }
     let to = m.path[n - 1];
@@ -625,6 +642,7 @@ fn suborn_space(x: &mut Exec, st: &mut State, s: SpaceNo, what: &Suborn) -> Resu
     }
     if !x.terms.free {
         st.resources[Faction::Warlords.index()] -= 2;
+        x.note_spent("Suborn in", Some(s), Faction::Warlords, 2);
     }
     let told = x.d.version >= 10;
     if let Suborn::Cubes(n) = what

@@ -1,6 +1,7 @@
 //! What the players see: the prompt (who is asked what) and the status lines
 //! (cards, tracks, eligibility, victory, every space) and the point-to-point map.
 
+use super::card_text;
 use super::data::{CardNo, Data, Support};
 use super::pieces::{Faction, Piece};
 use super::sequence::{self, Offer};
@@ -59,7 +60,7 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
                 if mine.is_empty() {
                     continue;
                 }
-                let asks: Vec<String> = mine.iter().map(|f| plan_ask(*f)).collect();
+                let asks: Vec<String> = mine.iter().map(|f| plan_ask(d, st, *f)).collect();
                 awaiting.push(Await {
                     side,
                     kind: AwaitKind::SealedOrders,
@@ -83,10 +84,11 @@ pub fn prompt(d: &Data, st: &State) -> Prompt {
     }
 }
 
-/// What a faction's Propaganda plan holds.
-fn plan_ask(f: Faction) -> String {
+/// What a faction's Propaganda plan holds, with what a Civic Action or
+/// Sharia step costs and does, and where the faction may buy how many.
+fn plan_ask(d: &Data, st: &State, f: Faction) -> String {
     format!(
-        "for the {}: `as {}`, {}, `done`",
+        "for the {}: `as {}`, {}{}, `done`",
         f.name(),
         f.key(),
         match f {
@@ -95,8 +97,44 @@ fn plan_ask(f: Faction) -> String {
                 "`civic SPACE N`, `redeploy N troops|police FROM>TO` (Troops left where they may not stay go to Kabul)"
             }
             _ => "`civic SPACE N`, `redeploy N troops FROM>TO`",
-        }
+        },
+        support_steps(d, st, f)
     )
+}
+
+/// The Support Phase's steps open to `f` (6.4.1, 6.4.2): what each costs
+/// and does, and the spaces where it may buy some, with how many at most.
+fn support_steps(d: &Data, st: &State, f: Faction) -> String {
+    let (what, cost, up) = match f {
+        Faction::Taliban => (
+            "Sharia",
+            "1 Taliban Resource a step: a Terror marker removed, then a level toward Opposition (6.4.2)",
+            false,
+        ),
+        Faction::Warlords => return String::new(),
+        _ => (
+            "Civic Action",
+            "3 Government Resources a step: a Terror marker removed, then a level toward Support (6.4.1)",
+            true,
+        ),
+    };
+    let open: Vec<String> = d
+        .ids()
+        .filter(|s| match f {
+            Faction::Taliban => st[*s].control == Control::Taliban && d[*s].has_control(),
+            _ => super::propaganda::civic_decider(d, st, *s) == Some(f),
+        })
+        .filter_map(|s| {
+            let n = super::insurgent::steps_in(d, st, s, up);
+            (n > 0).then(|| format!("{} {n}", d[s].key))
+        })
+        .collect();
+    let where_ = if open.is_empty() {
+        "nowhere now".to_string()
+    } else {
+        format!("at most: {}", open.join(", "))
+    };
+    format!(" ({what}: {cost}; {where_})")
 }
 
 fn stage_text(d: &Data, st: &State) -> String {
@@ -116,13 +154,14 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
     if let Stage::Card(t) = &st.stage
         && let Some(c) = &t.choice
     {
-        let n = d
-            .card(c.card)
-            .and_then(|k| k.side(c.shaded).get(c.step))
-            .and_then(|s| s.chosen_by())
-            .map_or(0, |(_, n)| n);
+        let step = d.card(c.card).and_then(|k| k.side(c.shaded).get(c.step));
+        let n = step.and_then(|s| s.chosen_by()).map_or(0, |(_, n)| n);
+        // What the chosen spaces undergo, so the choice shows its effect.
+        let effect = step.map_or(String::new(), |s| {
+            format!(" (in each, {})", card_text::undergo(s))
+        });
         return format!(
-            "{}, executed by the {}, names the {} to choose {n} space(s): `choose SPACE...`, best first, or `pass` for the default, the spaces holding the most (5.1, digest D3)",
+            "{}, executed by the {}, names the {} to choose {n} space(s){effect}: `choose SPACE...`, best first, or `pass` for the default, the spaces holding the most (5.1, digest D3)",
             card_label(d, Some(c.card)),
             c.executor.name(),
             f.name()
@@ -131,24 +170,34 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
     if let Stage::Card(t) = &st.stage
         && let Some(g) = &t.grant
     {
+        let ops: Vec<String> = d
+            .card(g.card)
+            .map(|c| c.side(g.shaded))
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| match s {
+                super::cards::Step::Grant { to, ops } if *to == f => Some(ops),
+                _ => None,
+            })
+            .flatten()
+            .map(|o| format!("`{}`", o.key()))
+            .collect();
         return format!(
-            "{} grants the {} a free Operation: write it (no Special Activity), or `pass` to decline (5.5)",
+            "{} grants the {} a free Operation ({}): write it (no Special Activity), or `pass` to decline (5.5)",
             card_label(d, Some(g.card)),
-            f.name()
+            f.name(),
+            ops.join(" or ")
         );
     }
     let offers = sequence::offers(d, st);
     let mut opts = vec!["`pass`".to_string()];
     for o in offers {
-        opts.push(
-            match o {
-                Offer::Event => "`event unshaded|shaded [SPACE...]`",
-                Offer::Op => "an Operation",
-                Offer::OpSa => "an Operation with a Special Activity (`sa ...` line)",
-                Offer::LimOp => "a Limited Operation (1 space, no Special Activity)",
-            }
-            .to_string(),
-        );
+        opts.push(match o {
+            Offer::Event => event_offer(d, st),
+            Offer::Op => "an Operation".into(),
+            Offer::OpSa => "an Operation with a Special Activity (`sa ...` line)".into(),
+            Offer::LimOp => "a Limited Operation (1 space, no Special Activity)".into(),
+        });
     }
     format!(
         "the {} are {} Eligible on {}: {} (2.3.4{})",
@@ -164,6 +213,28 @@ fn card_ask(d: &Data, st: &State, f: Faction) -> String {
         } else {
             ""
         }
+    )
+}
+
+/// The Event offered, each side with its move line and what it does, so the
+/// choice shows its effect before it is made (5.1, 5.2).
+fn event_offer(d: &Data, st: &State) -> String {
+    let Some(card) = sequence::current(d, st) else {
+        return "`event unshaded|shaded [SPACE...]`".into();
+    };
+    let sides: Vec<String> = [false, true]
+        .iter()
+        .map(|sh| {
+            format!(
+                "`{}`: {}",
+                card_text::event_line(card, *sh),
+                card_text::side(card, *sh).trim_end_matches('.')
+            )
+        })
+        .collect();
+    format!(
+        "the Event, naming its spaces in step order ({})",
+        sides.join("; or ")
     )
 }
 
@@ -194,8 +265,17 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
 
 /// The cards (current, next, the deck, 2.4) and the Non-players (8.0).
 fn deck_lines(d: &Data, st: &State, s: &mut Vec<String>) {
-    s.push(format!("Current card: {}", card_label(d, st.deck.current)));
-    s.push(format!("Next card: {}", card_label(d, st.deck.next)));
+    // Both cards showing are public (2.2): each with both its texts, so a
+    // player reads what every choice on it does before he makes it.
+    for (lead, n) in [
+        ("Current card", st.deck.current),
+        ("Next card", st.deck.next),
+    ] {
+        match n.and_then(|n| d.card(n)) {
+            Some(c) => s.extend(card_text::block(c, lead)),
+            None => s.push(format!("{lead}: none")),
+        }
+    }
     s.push(format!(
         "Deck: {} cards to draw; Propaganda cards played or shown {} of {} (2.4)",
         st.deck.left(),
@@ -264,13 +344,9 @@ fn in_play(d: &Data, st: &State) -> Vec<String> {
                 "In play: {} ({}): {}",
                 c.label(),
                 if l.shaded { "shaded" } else { "unshaded" },
-                l.modifier
+                card_text::modifier(&l.modifier)
             ));
         }
-    }
-    s.push(format!("Available: {}", pieces_text(&st.available)));
-    if st.casualties.total() > 0 {
-        s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
     }
     s
 }

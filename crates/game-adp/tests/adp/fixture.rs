@@ -527,7 +527,7 @@ fn a_rally_does_one_thing_in_a_space_and_says_when_it_places_fewer() {
     put(&d, &mut st, "kabul-dune", Piece::WarUnder, left);
     let ev = op_events(&d, &mut st, Faction::Warlords, "rally\nin vale place 3").unwrap();
     assert!(
-        ev.contains("placed 2 of 3 Guerrilla(s)") && ev.contains("1.4.1"),
+        ev.contains("placed 2 of 3 Guerrillas") && ev.contains("1.4.1"),
         "{ev}"
     );
 }
@@ -696,7 +696,7 @@ fn a_propaganda_plan_cut_short_at_its_turn_says_so() {
     }
     let ev = text_of(&ev);
     assert!(
-        ev.contains("Civic Action in Kabul: 1 step(s) of 2 asked"),
+        ev.contains("Civic Action in Kabul: 1 step of 2 asked"),
         "{ev}"
     );
     assert!(

@@ -8,6 +8,7 @@
 
 mod balance;
 mod examples;
+mod explain;
 mod fixture;
 mod kit;
 mod rules;
