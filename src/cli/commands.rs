@@ -212,8 +212,8 @@ fn show_copy(copy: &super::offline::Copy, side: Option<&str>, umpire: bool) -> R
     );
     println!("  head {}", copy.record.head());
     let (Some(view), Some(situation)) = (&copy.view, copy.situation()) else {
-        println!(
-            "\nThe position cannot be drawn: {}. Give the folder of your result mails (or the latest mail itself) to see the situation your latest result mail gave.",
+        eprintln!(
+            "The position cannot be drawn: {}. Give the folder of your result mails (or the latest mail itself) to see the situation your latest result mail gave.",
             super::offline::COPY_LIMIT
         );
         return Ok(1);
