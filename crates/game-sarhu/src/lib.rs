@@ -95,12 +95,14 @@ impl DataGame for Sarhu {
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"): 2 checks a double
 /// action whole (both actions' AP, the second by the same command) before
-/// the first action's roll (4.2, 5.0(3); invariant 4). Version 1 is kept
-/// playable ([`Sarhu::at`]).
-pub const VERSION: u32 = 2;
+/// the first action's roll (4.2, 5.0(3); invariant 4); 3 takes `pass N` /
+/// `pass rest` after another order in the same move as passes queued for
+/// the side's phases that follow (4.2.4), where 2 refused them. Versions 1
+/// and 2 are kept playable ([`Sarhu::at`]).
+pub const VERSION: u32 = 3;
 
 /// The versions [`Sarhu::at`] reproduces.
-const KEPT: [u32; 2] = [1, VERSION];
+const KEPT: [u32; 3] = [1, 2, VERSION];
 
 impl Default for Sarhu {
     fn default() -> Self {
