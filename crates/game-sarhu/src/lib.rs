@@ -354,7 +354,12 @@ impl Ruleset for Sarhu {
                 side: side(f),
                 kind: AwaitKind::Orders,
                 ask: format!(
-                    "your action phase ({ap}): activate one command to move, fight or rally, or pass (4.2)"
+                    "your action phase ({ap}): activate one command to move, fight or rally, or pass (4.2){}",
+                    if d.version >= 3 {
+                        "; `pass N` or `pass rest` after the action passes your phases that follow this turn (4.2.4)"
+                    } else {
+                        ""
+                    }
                 ),
                 default: vec!["pass".into()],
             }]

@@ -559,6 +559,16 @@ type Orders = Vec<(SourceLine, Order)>;
 /// Reads one order line into `out`, by its keyword.
 fn parse_line(p: &P<'_>, kw: &str, toks: &[String], out: &mut Orders) -> Result<(), OrderError> {
     let rest = &toks[1..];
+    // Queued passes close the mail: an order after them would be carried
+    // out after the action's dice, where nothing may fail any more.
+    if out
+        .last()
+        .is_some_and(|(_, o)| matches!(o, Order::Queue { .. }))
+    {
+        return Err(p.err(format!(
+            "nothing follows the queued passes: {ONE_MAIL} (4.2.4)"
+        )));
+    }
     match kw {
         "move" | "combat" | "rally" => action_line(p, kw, rest, out),
         "fire" | "charge" | "attack" => combat_line(p, toks, out),
@@ -782,9 +792,6 @@ fn queue_line(
 to remove {}'s Action marker, send `pass {}` in a mail of its own (4.2.4): {ONE_MAIL}",
             p.d.commands[c].name, p.d.commands[c].id
         )));
-    }
-    if out.iter().any(|(_, o)| matches!(o, Order::Queue { .. })) {
-        return Err(p.err(format!("passes are queued once a mail: {ONE_MAIL} (4.2.4)")));
     }
     let more = match (more, n) {
         (PassQueue::Rest, _) => PassQueue::Rest,

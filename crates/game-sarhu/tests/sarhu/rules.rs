@@ -1562,7 +1562,17 @@ fn rule_4_2_4_what_one_mail_may_hold() {
     let e = t
         .go(MING, "move ds: ds.i1 0201\npass 2\npass rest", &[])
         .unwrap_err();
-    assert!(e.contains("line 3") && e.contains("queued once"), "{e}");
+    assert!(
+        e.contains("line 3") && e.contains("nothing follows the queued passes"),
+        "{e}"
+    );
+    let e = t
+        .go(MING, "move ds: ds.i1 0201\npass rest\nplace ds 0201", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("line 3") && e.contains("nothing follows the queued passes"),
+        "{e}"
+    );
     assert_eq!(t.st.ap, [10, 10], "nothing changed");
 }
 
