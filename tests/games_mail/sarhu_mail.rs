@@ -138,6 +138,11 @@ fn a_full_game_of_sarhu_by_mail_ends_in_victory_and_verifies() {
     }
 }
 
+/// A mail's text with its line wrapping undone.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Signs `orders` as `side`'s move after the game's head, mails it into the
 /// Maildir and polls; the number of moves accepted.
 fn mail_move(
@@ -193,8 +198,8 @@ fn an_action_then_pass_rest_in_one_mail_is_accepted_and_the_passes_run() {
         .ruleset()
         .legal_moves(g.state(), Side(0))
         .into_iter()
-        .find(|l| l.starts_with("move "))
-        .expect("a legal move for the Ming");
+        .find(|l| l.starts_with("move ") && !l.lines().any(|x| x.starts_with("then")))
+        .expect("a legal single move for the Ming");
     let orders = format!("{mv}\npass rest");
     let accepted = mail_move(&mut u, &mut md, &mut ob, (0, "ming"), 1, &orders, now);
     assert_eq!(
@@ -202,11 +207,15 @@ fn an_action_then_pass_rest_in_one_mail_is_accepted_and_the_passes_run() {
         "an action and `pass rest` in one mail:\n{orders}"
     );
     let g = u.game("sarhu-1").unwrap();
-    assert_eq!(g.prompt().awaiting[0].side, Side(1), "the Jurchen's phase");
+    assert_eq!(
+        g.prompt().awaiting[0].side,
+        Side(1),
+        "the Jurchen's phase after\n{orders}\n{:?}",
+        g.prompt()
+    );
     let mails = outbox(&outdir);
     assert!(
-        mails.values().any(|m| m
-            .text
+        mails.values().any(|m| words(&m.text)
             .contains("Ming will pass their remaining action phases of turn 1 (4.2.4)")),
         "the result mail says what was queued"
     );
@@ -225,7 +234,7 @@ fn an_action_then_pass_rest_in_one_mail_is_accepted_and_the_passes_run() {
     assert!(
         mails
             .values()
-            .any(|m| m.text.contains("Ming pass (queued)")),
+            .any(|m| words(&m.text).contains("Ming pass (queued)")),
         "the queued pass is narrated"
     );
     // The record verifies with the umpire binary.

@@ -121,12 +121,11 @@ pub enum Order {
     },
     /// Passes queued after another order of the same move (version 3):
     /// the side passes its action phases that follow, as if it had sent
-    /// `pass N` or `pass rest` in each (4.2.4).
+    /// `pass N` or `pass rest` in each (4.2.4). Parsed into place before
+    /// the order it follows.
     Queue {
         /// The passes queued: `Count(n)` for the next n phases, or the rest of the turn.
         more: PassQueue,
-        /// The turn the move was written in: passes never outlive their turn.
-        turn: u8,
     },
     /// Close an open phase, optionally placing the command.
     End {
@@ -561,10 +560,7 @@ fn parse_line(p: &P<'_>, kw: &str, toks: &[String], out: &mut Orders) -> Result<
     let rest = &toks[1..];
     // Queued passes close the mail: an order after them would be carried
     // out after the action's dice, where nothing may fail any more.
-    if out
-        .last()
-        .is_some_and(|(_, o)| matches!(o, Order::Queue { .. }))
-    {
+    if out.iter().any(|(_, o)| matches!(o, Order::Queue { .. })) {
         return Err(p.err(format!(
             "nothing follows the queued passes: {ONE_MAIL} (4.2.4)"
         )));
@@ -798,13 +794,11 @@ to remove {}'s Action marker, send `pass {}` in a mail of its own (4.2.4): {ONE_
         (_, Some(k)) => PassQueue::Count(k),
         (_, None) => PassQueue::Count(1),
     };
-    out.push((
-        p.line.clone(),
-        Order::Queue {
-            more,
-            turn: p.st.turn,
-        },
-    ));
+    // The queue goes in before the order it follows, so that it stands
+    // when that order's phase ends and the side's later phases begin (the
+    // side is no longer asked to act once its phase is over).
+    let at = out.len().saturating_sub(1);
+    out.insert(at, (p.line.clone(), Order::Queue { more }));
     Ok(())
 }
 

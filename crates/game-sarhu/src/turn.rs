@@ -61,17 +61,6 @@ pub fn apply(
     order: &Order,
     dice: &mut Dice,
 ) -> Result<Vec<Event>, RuleError> {
-    // Passes queued after an action never fail: they follow the action's
-    // rolls, even when the action ended the turn or the game (4.2.4).
-    if let Order::Queue { more, turn } = order {
-        let mut ctx = Ctx {
-            d,
-            dice,
-            ev: Vec::new(),
-        };
-        queue_order(&mut ctx, st, f, *more, *turn)?;
-        return Ok(ctx.ev);
-    }
     if let Some(o) = &st.finished {
         return Err(illegal(format!("the game is over: {}", o.summary), "8.0"));
     }
@@ -150,7 +139,10 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
         }
         Order::Then { cmd, action, place } => then_order(ctx, st, f, *cmd, action, *place),
         Order::Pass { cmd, more } => pass_order(ctx, st, f, *cmd, *more),
-        Order::Queue { more, turn } => queue_order(ctx, st, f, *more, *turn),
+        Order::Queue { more } => {
+            queue_order(ctx, st, f, *more);
+            Ok(())
+        }
         Order::End { place } => end_order(ctx, st, f, *place),
         Order::Losses(_) | Order::Rout(_) | Order::Displace { .. } | Order::Initiative(_) => {
             answer(ctx, st, f, order)?;
@@ -254,37 +246,16 @@ fn pass_order(
 
 /// `pass N` / `pass rest` after another order of the same move: passes
 /// queued for the side's phases that follow, as standing passes (4.2.4).
-/// When the side's own phase has already begun untouched (the other side
-/// is out of AP, ruling A08), its first queued pass is made at once, as it
-/// would have been had the queue stood when the phase began. Passes lapse
-/// with the turn they were written in. Never fails: the action before it
-/// has rolled its dice.
-fn queue_order(
-    ctx: &mut Ctx,
-    st: &mut State,
-    f: Faction,
-    more: PassQueue,
-    turn: u8,
-) -> Result<(), RuleError> {
-    if st.finished.is_some() {
-        return Ok(());
-    }
-    if st.turn != turn {
-        ctx.say(
-            format!(
-                "{}'s queued passes lapse: turn {turn} is over (4.2.4)",
-                f.name()
-            ),
-            vec![],
-        );
-        return Ok(());
-    }
+/// It is applied just before the order it follows, so it stands when that
+/// order's phase ends; the passes lapse with the turn (4.1). Never fails.
+fn queue_order(ctx: &mut Ctx, st: &mut State, f: Faction, more: PassQueue) {
     st.passes[f.index()] = more;
     ctx.say(
         match more {
             PassQueue::Rest => format!(
-                "{} will pass their remaining action phases of turn {turn} (4.2.4)",
-                f.name()
+                "{} will pass their remaining action phases of turn {} (4.2.4)",
+                f.name(),
+                st.turn
             ),
             PassQueue::Count(n) => format!(
                 "{} will pass their next {}action phase{} (4.2.4)",
@@ -300,14 +271,6 @@ fn queue_order(
         },
         vec![],
     );
-    let fresh = st.decision.is_none()
-        && st.queue.is_empty()
-        && st.phase.side == f
-        && st.phase.cmd.is_none();
-    if fresh && take_queued_pass(ctx, st, f) {
-        run(ctx, st)?;
-    }
-    Ok(())
 }
 
 /// `end [place ...]`: an open double action closed, the command placed (2.3(3), 5.0(3)).
