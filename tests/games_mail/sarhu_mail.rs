@@ -137,3 +137,118 @@ fn a_full_game_of_sarhu_by_mail_ends_in_victory_and_verifies() {
         }
     }
 }
+
+/// A mail's text with its line wrapping undone.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Signs `orders` as `side`'s move after the game's head, mails it into the
+/// Maildir and polls; the number of moves accepted.
+fn mail_move(
+    u: &mut Umpire,
+    md: &mut Maildir,
+    ob: &mut FileOutbox,
+    (side, name): (u8, &str),
+    n: u64,
+    orders: &str,
+    now: jiff::Timestamp,
+) -> usize {
+    let g = u.game("sarhu-1").unwrap();
+    let mut text = format!(
+        "game: sarhu-1\nside: {name}\nafter: {}\norders:\n",
+        g.record().head()
+    );
+    for line in orders.lines() {
+        text.push_str(&format!("  {line}\n"));
+    }
+    let sig = key(side + 1).sign(MOVE_NAMESPACE, text.as_bytes()).unwrap();
+    let mail = move_mail(
+        &format!("{name}@club.test"),
+        "umpire@club.test",
+        n,
+        &text,
+        &sig,
+        false,
+    );
+    md.deliver(&format!("{n:05}"), &mail).unwrap();
+    let r = u.poll(md, now).unwrap();
+    u.deliver(ob, now).unwrap();
+    r.accepted
+}
+
+/// 4.2.4: one mail may hold an action and then `pass rest`; the passes run
+/// in the Ming's later phases without another mail, and the record verifies.
+#[test]
+fn an_action_then_pass_rest_in_one_mail_is_accepted_and_the_passes_run() {
+    use umpire::core::ruleset::Side;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let mut u = common::umpire_with_game(
+        &dir,
+        common::new_game("sarhu-1", "sarhu", "historical", &["ming", "jurchen"], &[]),
+        now,
+    );
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    let g = u.game("sarhu-1").unwrap();
+    let mv = g
+        .ruleset()
+        .legal_moves(g.state(), Side(0))
+        .into_iter()
+        .find(|l| l.starts_with("move ") && !l.lines().any(|x| x.starts_with("then")))
+        .expect("a legal single move for the Ming");
+    let orders = format!("{mv}\npass rest");
+    let accepted = mail_move(&mut u, &mut md, &mut ob, (0, "ming"), 1, &orders, now);
+    assert_eq!(
+        accepted, 1,
+        "an action and `pass rest` in one mail:\n{orders}"
+    );
+    let g = u.game("sarhu-1").unwrap();
+    assert_eq!(
+        g.prompt().awaiting[0].side,
+        Side(1),
+        "the Jurchen's phase after\n{orders}\n{:?}",
+        g.prompt()
+    );
+    let mails = outbox(&outdir);
+    assert!(
+        mails.values().any(|m| words(&m.text)
+            .contains("Ming will pass their remaining action phases of turn 1 (4.2.4)")),
+        "the result mail says what was queued"
+    );
+    // The Jurchen pass; the Ming's queued pass runs; the Jurchen are asked again.
+    assert_eq!(
+        mail_move(&mut u, &mut md, &mut ob, (1, "jurchen"), 2, "pass", now),
+        1
+    );
+    let g = u.game("sarhu-1").unwrap();
+    assert_eq!(
+        g.prompt().awaiting[0].side,
+        Side(1),
+        "the Ming's queued pass ran by itself"
+    );
+    let mails = outbox(&outdir);
+    assert!(
+        mails
+            .values()
+            .any(|m| words(&m.text).contains("Ming pass (queued)")),
+        "the queued pass is narrated"
+    );
+    // The record verifies with the umpire binary.
+    let rec = tmp.path().join("sarhu-1.txt");
+    std::fs::write(&rec, u.export("sarhu-1", None).unwrap()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("verify")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

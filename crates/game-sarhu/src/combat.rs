@@ -8,7 +8,7 @@
 use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::standing::{self, Policy};
 use super::state::{Decision, Decl, Loc, RetreatRule, State, Work};
-use super::turn::{Ctx, Flow, cname};
+use super::turn::{Ctx, Flow, cname, why_not_activated};
 use std::collections::BTreeMap;
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
@@ -57,10 +57,8 @@ fn check_units(
             return Err(illegal(format!("{} is not on the map", info.id), "7.0"));
         };
         if !st.phase.chain.contains(u) {
-            return Err(illegal(
-                format!("{} is out of command distance of {}", info.id, cname(d, c)),
-                "5.0(1)",
-            ));
+            let (why, rule) = why_not_activated(d, st, c, ui);
+            return Err(illegal(why, rule));
         }
         if used.contains(u) || st.phase.fought.contains(u) {
             return Err(illegal(
@@ -297,10 +295,7 @@ impl ActionCheck<'_> {
             units.to_vec()
         };
         if attackers.is_empty() {
-            return Err(illegal(
-                format!("no activated unit of {} in {hex} can attack", cname(d, c)),
-                "7.3",
-            ));
+            return Err(self.none_can_attack(hex));
         }
         if st.side_at(d, hex, f.other()).next().is_none() {
             return Err(illegal(
@@ -322,6 +317,63 @@ impl ActionCheck<'_> {
         self.attacked.push(hex);
         self.used.extend(attackers);
         Ok(())
+    }
+
+    /// Why no activated unit in `hex` can attack (7.3): each own unit there
+    /// with its reason, or that none of the command's is there.
+    fn none_can_attack(&self, hex: Hex) -> RuleError {
+        let (d, st, f, c) = (self.d, self.st, self.f, self.c);
+        let here: Vec<UnitId> = st.side_at(d, hex, f).collect();
+        let mine: Vec<UnitId> = here
+            .iter()
+            .copied()
+            .filter(|u| d.units[*u].cmd == c)
+            .collect();
+        let lead = format!("no activated unit of {} in {hex} can attack", cname(d, c));
+        if mine.is_empty() {
+            let others: Vec<&str> = here.iter().map(|u| id(d, *u)).collect();
+            return if others.is_empty() {
+                illegal(
+                    format!(
+                        "{lead}: none of your combat units is in {hex}; an attack is made by activated units in the enemy's hex"
+                    ),
+                    "7.3",
+                )
+            } else {
+                illegal(
+                    format!(
+                        "{lead}: your units there ({}) are not {}'s, and a command activates only units of its own colour",
+                        others.join(" "),
+                        cname(d, c)
+                    ),
+                    "7.3, 2.4(7), 5.1",
+                )
+            };
+        }
+        let mut rules = vec!["7.3"];
+        let reasons: Vec<String> = mine
+            .iter()
+            .map(|u| {
+                let (why, rule) = if !st.phase.chain.contains(u) {
+                    why_not_activated(d, st, c, *u)
+                } else if st.phase.fought.contains(u) {
+                    (
+                        format!("{} has fought in this action already", id(d, *u)),
+                        "7.0(1)",
+                    )
+                } else {
+                    (
+                        format!("{} fights in an earlier combat of this order", id(d, *u)),
+                        "7.0(1)",
+                    )
+                };
+                if !rules.contains(&rule) {
+                    rules.push(rule);
+                }
+                why
+            })
+            .collect();
+        illegal(format!("{lead}: {}", reasons.join("; ")), &rules.join(", "))
     }
 }
 

@@ -95,12 +95,14 @@ impl DataGame for Sarhu {
 
 /// The ruleset's version (ARCHITECTURE "Upgrades"): 2 checks a double
 /// action whole (both actions' AP, the second by the same command) before
-/// the first action's roll (4.2, 5.0(3); invariant 4). Version 1 is kept
-/// playable ([`Sarhu::at`]).
-pub const VERSION: u32 = 2;
+/// the first action's roll (4.2, 5.0(3); invariant 4); 3 takes `pass N` /
+/// `pass rest` after another order in the same move as passes queued for
+/// the side's phases that follow (4.2.4), where 2 refused them. Versions 1
+/// and 2 are kept playable ([`Sarhu::at`]).
+pub const VERSION: u32 = 3;
 
 /// The versions [`Sarhu::at`] reproduces.
-const KEPT: [u32; 2] = [1, VERSION];
+const KEPT: [u32; 3] = [1, 2, VERSION];
 
 impl Default for Sarhu {
     fn default() -> Self {
@@ -352,7 +354,12 @@ impl Ruleset for Sarhu {
                 side: side(f),
                 kind: AwaitKind::Orders,
                 ask: format!(
-                    "your action phase ({ap}): activate one command to move, fight or rally, or pass (4.2)"
+                    "your action phase ({ap}): activate one command to move, fight or rally, or pass (4.2){}",
+                    if d.version >= 3 {
+                        "; `pass N` or `pass rest` after the action passes your phases that follow this turn (4.2.4)"
+                    } else {
+                        ""
+                    }
                 ),
                 default: vec!["pass".into()],
             }]

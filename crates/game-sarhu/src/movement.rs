@@ -6,7 +6,7 @@
 use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::orders::{MoveSpec, Step};
 use super::state::{Loc, State};
-use super::turn::{Ctx, cname};
+use super::turn::{Ctx, cname, why_not_activated};
 use std::collections::BTreeSet;
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
@@ -134,14 +134,8 @@ fn may_move(
         ));
     }
     if !st.phase.chain.contains(&u) {
-        return Err(illegal(
-            format!(
-                "{} is out of command distance of {} and cannot move",
-                info.id,
-                cname(d, c)
-            ),
-            "5.0(4)",
-        ));
+        let (why, rule) = why_not_activated(d, st, c, u);
+        return Err(illegal(format!("{why}, so it cannot move"), rule));
     }
     if st.units[u].stopped {
         return Err(illegal(

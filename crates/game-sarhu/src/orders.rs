@@ -119,6 +119,14 @@ pub enum Order {
         /// Passes queued for the side's later phases.
         more: PassQueue,
     },
+    /// Passes queued after another order of the same move (version 3):
+    /// the side passes its action phases that follow, as if it had sent
+    /// `pass N` or `pass rest` in each (4.2.4). Parsed into place before
+    /// the order it follows.
+    Queue {
+        /// The passes queued: `Count(n)` for the next n phases, or the rest of the turn.
+        more: PassQueue,
+    },
     /// Close an open phase, optionally placing the command.
     End {
         /// A command placement to make as the phase closes.
@@ -550,6 +558,13 @@ type Orders = Vec<(SourceLine, Order)>;
 /// Reads one order line into `out`, by its keyword.
 fn parse_line(p: &P<'_>, kw: &str, toks: &[String], out: &mut Orders) -> Result<(), OrderError> {
     let rest = &toks[1..];
+    // Queued passes close the mail: an order after them would be carried
+    // out after the action's dice, where nothing may fail any more.
+    if out.iter().any(|(_, o)| matches!(o, Order::Queue { .. })) {
+        return Err(p.err(format!(
+            "nothing follows the queued passes: {ONE_MAIL} (4.2.4)"
+        )));
+    }
     match kw {
         "move" | "combat" | "rally" => action_line(p, kw, rest, out),
         "fire" | "charge" | "attack" => combat_line(p, toks, out),
@@ -743,10 +758,59 @@ fn place_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderE
     Ok(())
 }
 
-/// `pass [COMMAND] [N|rest]`: this phase and queued ones.
+/// What one mail may hold, for refusals of a mail that holds more (4.2, 4.2.4).
+pub const ONE_MAIL: &str = "one mail holds your action phase (one action, or two with `then`, or `pass [COMMAND]`), \
+then optionally one `pass`, `pass N` or `pass rest` queueing passes for your phases that follow in this turn";
+
+/// `pass [COMMAND] [N|rest]`: this phase and queued ones; after another
+/// order of the same move (version 3), the side's next phases only.
 fn pass_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderError> {
+    let (cmd, more, n) = pass_words(p, rest)?;
+    if p.d.version >= 3 && !out.is_empty() {
+        return queue_line(p, cmd, more, n, out);
+    }
+    out.push((p.line.clone(), Order::Pass { cmd, more }));
+    Ok(())
+}
+
+/// A pass after another order in the same move: passes queued for the
+/// side's phases that follow, exactly as standing passes (4.2.4).
+fn queue_line(
+    p: &P<'_>,
+    cmd: Option<CmdId>,
+    more: PassQueue,
+    n: Option<u32>,
+    out: &mut Orders,
+) -> Result<(), OrderError> {
+    if let Some(c) = cmd {
+        return Err(p.err(format!(
+            "a pass after another order in the same mail is queued for your next phases and names no command; \
+to remove {}'s Action marker, send `pass {}` in a mail of its own (4.2.4): {ONE_MAIL}",
+            p.d.commands[c].name, p.d.commands[c].id
+        )));
+    }
+    let more = match (more, n) {
+        (PassQueue::Rest, _) => PassQueue::Rest,
+        (_, Some(k)) => PassQueue::Count(k),
+        (_, None) => PassQueue::Count(1),
+    };
+    // The queue goes in before the order it follows, so that it stands
+    // when that order's phase ends and the side's later phases begin (the
+    // side is no longer asked to act once its phase is over).
+    let at = out.len().saturating_sub(1);
+    out.insert(at, (p.line.clone(), Order::Queue { more }));
+    Ok(())
+}
+
+/// The words of a `pass` line: the command named, the passes queued after
+/// this phase's, and the number written, if any.
+fn pass_words(
+    p: &P<'_>,
+    rest: &[String],
+) -> Result<(Option<CmdId>, PassQueue, Option<u32>), OrderError> {
     let mut cmd = None;
     let mut more = PassQueue::None;
+    let mut count = None;
     for t in rest {
         match t.as_str() {
             "rest" | "all" => more = PassQueue::Rest,
@@ -758,6 +822,7 @@ fn pass_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderEr
                 if k == 0 || k > 99 {
                     return Err(p.err("pass 1 to 99 phases"));
                 }
+                count = Some(k);
                 more = if k > 1 {
                     PassQueue::Count(k - 1)
                 } else {
@@ -767,8 +832,7 @@ fn pass_line(p: &P<'_>, rest: &[String], out: &mut Orders) -> Result<(), OrderEr
             w => cmd = Some(p.command(w)?),
         }
     }
-    out.push((p.line.clone(), Order::Pass { cmd, more }));
-    Ok(())
+    Ok((cmd, more, count))
 }
 
 /// `losses UNIT [UNIT]`: one unit per step lost (7.0(2)).

@@ -139,6 +139,10 @@ fn apply_order(ctx: &mut Ctx, st: &mut State, f: Faction, order: &Order) -> Resu
         }
         Order::Then { cmd, action, place } => then_order(ctx, st, f, *cmd, action, *place),
         Order::Pass { cmd, more } => pass_order(ctx, st, f, *cmd, *more),
+        Order::Queue { more } => {
+            queue_order(ctx, st, f, *more);
+            Ok(())
+        }
         Order::End { place } => end_order(ctx, st, f, *place),
         Order::Losses(_) | Order::Rout(_) | Order::Displace { .. } | Order::Initiative(_) => {
             answer(ctx, st, f, order)?;
@@ -238,6 +242,35 @@ fn pass_order(
     st.passes[f.index()] = more;
     st.queue.push_back(Work::EndPhase);
     run(ctx, st)
+}
+
+/// `pass N` / `pass rest` after another order of the same move: passes
+/// queued for the side's phases that follow, as standing passes (4.2.4).
+/// It is applied just before the order it follows, so it stands when that
+/// order's phase ends; the passes lapse with the turn (4.1). Never fails.
+fn queue_order(ctx: &mut Ctx, st: &mut State, f: Faction, more: PassQueue) {
+    st.passes[f.index()] = more;
+    ctx.say(
+        match more {
+            PassQueue::Rest => format!(
+                "{} will pass their remaining action phases of turn {} (4.2.4)",
+                f.name(),
+                st.turn
+            ),
+            PassQueue::Count(n) => format!(
+                "{} will pass their next {}action phase{} (4.2.4)",
+                f.name(),
+                if n == 1 {
+                    String::new()
+                } else {
+                    format!("{n} ")
+                },
+                if n == 1 { "" } else { "s" }
+            ),
+            PassQueue::None => format!("{} queue no pass", f.name()),
+        },
+        vec![],
+    );
 }
 
 /// `end [place ...]`: an open double action closed, the command placed (2.3(3), 5.0(3)).
@@ -376,6 +409,55 @@ pub fn chain(d: &Data, st: &State, c: CmdId) -> Vec<UnitId> {
     }
     out.sort();
     out
+}
+
+/// Why unit `u` is not among the units command `c` activated (2.4(7),
+/// 5.0(1), 9.0), naming where the unit and the command stand and the limit
+/// the rule sets, with the rules broken. Public facts only (the board is
+/// open to both sides), so a refusal may quote it.
+pub fn why_not_activated(d: &Data, st: &State, c: CmdId, u: UnitId) -> (String, &'static str) {
+    let id = &d.units[u].id;
+    let owner = d.units[u].cmd;
+    if owner != c {
+        return (
+            format!(
+                "{id} is {}'s; {} activates only units of its own colour",
+                cname(d, owner),
+                cname(d, c)
+            ),
+            "2.4(7), 5.1",
+        );
+    }
+    match (st.units[u].loc, st.commands[c].loc) {
+        (Loc::Gone, _) => (format!("{id} is eliminated"), "7.0(2)"),
+        (Loc::Out, _) => (format!("{id} is not in play in this game"), "10.0"),
+        (Loc::OffMap, _) => (
+            format!(
+                "{id} is off the map; {} enters from turn {}",
+                cname(d, c),
+                d.commands[c].entry_turn
+            ),
+            "9.0",
+        ),
+        (Loc::Hex(h), Loc::Hex(at)) => (
+            format!(
+                "{id} in {h} was out of {}'s command distance when it was activated: the command unit is at {at}, {} hex{} away, \
+and no activated unit of its colour was in or next to {h} (command distance: in or next to the command unit, \
+or to another activated unit of its colour)",
+                cname(d, c),
+                at.distance(h),
+                if at.distance(h) == 1 { "" } else { "es" }
+            ),
+            "5.0(1), 5.0(4)",
+        ),
+        (Loc::Hex(h), _) => (
+            format!(
+                "{id} in {h} was out of {}'s command distance: the command unit is off the map, so only its units off the map are activated",
+                cname(d, c)
+            ),
+            "5.0(1), 9.0",
+        ),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -681,16 +763,24 @@ fn next_phase(ctx: &mut Ctx, st: &mut State) {
         prev
     };
     start_phase(d, st, next, st.phase.no + 1);
-    let q = st.passes[next.index()];
-    if q != PassQueue::None {
-        st.passes[next.index()] = match q {
-            PassQueue::Count(n) if n > 1 => PassQueue::Count(n - 1),
-            PassQueue::Rest => PassQueue::Rest,
-            _ => PassQueue::None,
-        };
-        do_pass(ctx, st, next, None, true);
-        st.queue.push_front(Work::NextPhase);
+    take_queued_pass(ctx, st, next);
+}
+
+/// Makes `f`'s first queued pass in the phase just begun, if one is
+/// queued, and moves on to the next phase (4.2.4).
+fn take_queued_pass(ctx: &mut Ctx, st: &mut State, f: Faction) -> bool {
+    let q = st.passes[f.index()];
+    if q == PassQueue::None {
+        return false;
     }
+    st.passes[f.index()] = match q {
+        PassQueue::Count(n) if n > 1 => PassQueue::Count(n - 1),
+        PassQueue::Rest => PassQueue::Rest,
+        _ => PassQueue::None,
+    };
+    do_pass(ctx, st, f, None, true);
+    st.queue.push_front(Work::NextPhase);
+    true
 }
 
 fn end_turn(ctx: &mut Ctx, st: &mut State) {

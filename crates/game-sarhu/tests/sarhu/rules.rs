@@ -318,8 +318,13 @@ fn rule_5_0_command_distance() {
     t.put("ds.f1", "0601");
     t.active(MING);
     let e = t.go(MING, "move ds: ds.f1 0501", &[]).unwrap_err();
+    // The refusal says where the command stands and what the limit is.
     assert!(
-        e.contains("out of command distance") && e.contains("5.0(4)"),
+        e.contains("ds.f1 in 0601 was out of Du Song's command distance")
+            && e.contains("the command unit is at 0101, 5 hexes away")
+            && e.contains("in or next to the command unit")
+            && e.contains("so it cannot move")
+            && e.contains("5.0(1), 5.0(4)"),
         "{e}"
     );
     t.go(MING, "move ds: ds.i3 0401", &[]).unwrap();
@@ -1488,5 +1493,192 @@ fn queued_passes_through_the_engine() {
         view.status.iter().any(|s| s.contains("Action points left")),
         "{:?}",
         view.status
+    );
+}
+
+/// 4.2.4: `pass rest` after an action in the same move queues the side's
+/// passes for the phases that follow, as if sent then.
+#[test]
+fn rule_4_2_4_pass_rest_after_an_action_queues_the_later_phases() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DS ds.i1", "0101");
+    t.put("NH nh.i1", "0601");
+    t.st.ap = [5, 5];
+    t.active(MING);
+    let ev = t.go(MING, "move ds: ds.i1 0201\npass rest", &[]).unwrap();
+    assert!(
+        T::text(&ev).contains("Ming will pass their remaining action phases of turn 1 (4.2.4)"),
+        "{}",
+        T::text(&ev)
+    );
+    assert_eq!(t.st.ap, [4, 5], "the move cost 1 AP; no pass yet");
+    assert_eq!(t.st.phase.side, Faction::Jurchen);
+    t.go(JURCHEN, "pass", &[]).unwrap();
+    assert_eq!(t.st.ap, [3, 4], "the queued Ming pass ran");
+    assert_eq!(t.st.phase.side, Faction::Jurchen);
+    t.go(JURCHEN, "pass", &[]).unwrap();
+    assert_eq!(t.st.ap, [2, 3], "and the next");
+}
+
+/// 4.2.4, ruling A08: with the other side out of AP the mover's next phase
+/// has begun by the time its queued passes are read; the first is made at
+/// once, the rest after it, and `pass N` stops after N.
+#[test]
+fn rule_4_2_4_pass_n_after_an_action_when_the_other_side_is_out_of_ap() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DS ds.i1", "0101");
+    t.put("NH nh.i1", "0601");
+    t.st.ap = [5, 0];
+    t.active(MING);
+    let ev = t.go(MING, "move ds: ds.i1 0201\npass 2", &[]).unwrap();
+    assert!(
+        T::text(&ev).contains("Ming will pass their next 2 action phases (4.2.4)"),
+        "{}",
+        T::text(&ev)
+    );
+    assert_eq!(t.st.ap, [2, 0], "move 1 AP, two passes 1 AP each");
+    assert_eq!(t.st.phase.side, Faction::Ming);
+    assert!(t.st.phase.cmd.is_none(), "a fresh Ming phase awaits orders");
+    assert_eq!(t.st.passes[0], umpire_sarhu::state::PassQueue::None);
+}
+
+/// 4.2.4: a queued pass names no command, and one mail queues passes once;
+/// the refusal says what one mail may hold.
+#[test]
+fn rule_4_2_4_what_one_mail_may_hold() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DS ds.i1", "0101");
+    t.put("NH nh.i1", "0601");
+    t.active(MING);
+    let e = t
+        .go(MING, "move ds: ds.i1 0201\npass du-song rest", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("line 2")
+            && e.contains("names no command")
+            && e.contains("one mail holds your action phase"),
+        "{e}"
+    );
+    let e = t
+        .go(MING, "move ds: ds.i1 0201\npass 2\npass rest", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("line 3") && e.contains("nothing follows the queued passes"),
+        "{e}"
+    );
+    let e = t
+        .go(MING, "move ds: ds.i1 0201\npass rest\nplace ds 0201", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("line 3") && e.contains("nothing follows the queued passes"),
+        "{e}"
+    );
+    assert_eq!(t.st.ap, [10, 10], "nothing changed");
+}
+
+/// Version 2 refused a pass after an action (its records replay so).
+#[test]
+fn version_2_refuses_a_pass_after_an_action() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.r = t.r.at(2).unwrap();
+    t.put("DS ds.i1", "0101");
+    t.put("NH nh.i1", "0601");
+    t.active(MING);
+    let e = t
+        .go(MING, "move ds: ds.i1 0201\npass rest", &[])
+        .unwrap_err();
+    assert!(e.contains("not yours"), "{e}");
+}
+
+/// 4.2.4: passes lapse with their turn; an action that ends the turn
+/// leaves nothing queued for the next.
+#[test]
+fn rule_4_2_4_queued_passes_lapse_with_the_turn() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DS ds.i1", "0101");
+    t.put("LR lr.i1", "0102");
+    t.put("ML ml.i1", "0201");
+    t.put("NH nh.i1", "0601");
+    t.put("HT ht.i1", "0602");
+    t.put("DA da.i1", "0501");
+    t.put("MG mg.i1", "0502");
+    t.st.ap = [1, 0];
+    t.active(MING);
+    let ev = t
+        .go(
+            MING,
+            "move ds: ds.i1 0201\npass rest",
+            &[
+                ("turn 2 preparation: Ming", 3),
+                ("turn 2 preparation: Ming", 4),
+                ("turn 2 preparation: Jurchen", 5),
+                ("turn 2 preparation: Jurchen", 2),
+            ],
+        )
+        .unwrap();
+    assert_eq!(t.st.turn, 2);
+    assert!(T::text(&ev).contains("Turn 2:"), "{}", T::text(&ev));
+    assert_eq!(t.st.passes, [umpire_sarhu::state::PassQueue::None; 2]);
+    assert_eq!(t.st.ap, [11, 11]);
+}
+
+/// 7.3, 5.0(1): a bare `attack HEX` that no activated unit can make says
+/// why, unit by unit: out of command distance (where the command is, how
+/// far, the limit), fought already, or of another colour.
+#[test]
+fn rule_7_3_a_refused_attack_names_its_reason() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DA da.i1", "0101");
+    t.put("da.i2 ds.i1", "0501");
+    t.put("DS ds.i2", "0601");
+    t.active(JURCHEN);
+    let e = t.go(JURCHEN, "combat da: attack 0501", &[]).unwrap_err();
+    assert!(
+        e.contains("no activated unit of Daisan in 0501 can attack: da.i2 in 0501 was out of Daisan's command distance")
+            && e.contains("the command unit is at 0101, 4 hexes away")
+            && e.contains("(7.3, 5.0(1), 5.0(4))"),
+        "{e}"
+    );
+    // Another colour's units in the hex: named, with the rule.
+    t.put("nh.i1", "0601");
+    t.put("NH nh.i2", "0101");
+    let e = t.go(JURCHEN, "combat da: attack 0601", &[]).unwrap_err();
+    assert!(
+        e.contains("Daisan is activated; Nurhaci's units cannot fight in its action")
+            && e.contains("2.4(7)"),
+        "{e}"
+    );
+    // A unit already in an earlier combat of the same order (7.0(1)).
+    t.put("da.h1", "0102");
+    t.put("ds.i3", "0102");
+    let e = t
+        .go(JURCHEN, "combat da: fire da.h1 -> ds.i3; attack 0102", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("da.h1 fights in an earlier combat of this order") && e.contains("7.0(1)"),
+        "{e}"
+    );
+    // No own unit at all.
+    let e = t.go(JURCHEN, "combat da: attack 0301", &[]).unwrap_err();
+    assert!(e.contains("none of your combat units is in 0301"), "{e}");
+    assert_eq!(t.st.ap, [10, 10], "nothing spent");
+}
+
+/// 5.0(1), 7.1: a fire or charge by a unit out of command distance names
+/// the distance too.
+#[test]
+fn rule_5_0_fire_out_of_command_distance_names_the_distance() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DA da.i1", "0101");
+    t.put("da.h1", "0501");
+    t.put("DS ds.i1", "0601");
+    t.active(JURCHEN);
+    let e = t
+        .go(JURCHEN, "combat da: fire da.h1 -> ds.i1", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("da.h1 in 0501 was out of Daisan's command distance")
+            && e.contains("4 hexes away"),
+        "{e}"
     );
 }
