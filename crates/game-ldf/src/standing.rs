@@ -314,7 +314,8 @@ fn order(
     if let Some((msg, rule)) = w
         .first()
         .filter(|_| !roman && version >= 15)
-        .and_then(|k| roman_only(k))
+        .copied()
+        .and_then(roman_only)
     {
         return refuse(msg, rule);
     }
