@@ -212,9 +212,9 @@ impl LandMove {
             })
             .collect();
         format!(
-            ": by {}; {} spent, one a hex (12.4): {}",
+            ": by {}; {} MP spent, one a hex (12.4): {}",
             self.route.join(", "),
-            format!("{} MP", self.done),
+            self.done,
             left.join(", ")
         )
     }
