@@ -397,3 +397,65 @@ fn a_question_reaches_only_the_asked_side_and_its_answer_finishes_the_action() {
     assert!(actor != Player::from_index(a.side.index()).unwrap());
     verify_every_copy(&mut u, tmp.path());
 }
+
+// Every number with its reason (version 15): the mover's own result mail
+// tells his move's path and what it cost (12.4), and each side's mail lists
+// only the standing orders that side can give (the Roman's salt, sponsoring,
+// placements and deficit cover are not the Germano-Parthian's; the revolt
+// hex is not the Roman's).
+#[test]
+fn the_movers_mail_tells_path_and_cost_and_each_side_sees_only_its_standing_orders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut u, mut md, mut ob, outdir) = club(tmp.path());
+    send(&mut u, &mut md, &mut ob, &outdir, 1, "setup auto", "");
+    let g = u.game("ldf-1").unwrap();
+    let side = g.prompt().awaiting[0].side;
+    assert_eq!(g.sides()[side.index()].name, "gp");
+    let legal = g.ruleset().legal_moves(g.state(), side);
+    let mv = legal
+        .iter()
+        .find(|o| o.starts_with("move "))
+        .expect("a land move")
+        .split('#')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    let files = send(&mut u, &mut md, &mut ob, &outdir, 2, &mv, "");
+    let mails = outbox(&outdir);
+    let mut to_gp = 0;
+    for f in &files {
+        let text = &mails[f].text;
+        match addressed(&outdir, f) {
+            (false, true) => {
+                to_gp += 1;
+                // The mail wraps its lines.
+                let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(
+                    flat.contains(": by ") && flat.contains("MP spent, one a hex (12.4)"),
+                    "the mover's mail tells no path or cost for `{mv}`:\n{text}"
+                );
+                let standing = text
+                    .split("Your standing orders:")
+                    .nth(1)
+                    .expect("the standing orders");
+                for k in [
+                    "sponsor ", "salt ", "resalt ", "prefer ", "agents ", "deficit ",
+                ] {
+                    assert!(
+                        !standing.contains(&format!("\n  {k}")),
+                        "the gp is shown the Roman's `{k}`:\n{standing}"
+                    );
+                }
+                assert!(standing.contains("revolt "), "{standing}");
+            }
+            (true, false) => {
+                if let Some(standing) = text.split("Your standing orders:").nth(1) {
+                    assert!(!standing.contains("\n  revolt "), "{standing}");
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(to_gp > 0, "{files:?}");
+}

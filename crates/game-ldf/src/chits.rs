@@ -176,13 +176,14 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
         );
         return Ok(());
     }
-    ctx.say(
-        format!(
-            "the {} won the battle and draws a free chit (8.19)",
-            p.name()
-        ),
-        vec![],
-    );
+    // Version 15: the draw itself is told once, by `draw_one` (version 14
+    // said "draws" here too).
+    let won = if ctx.version >= 15 {
+        "won the battle: a free draw from the pool"
+    } else {
+        "won the battle and draws a free chit"
+    };
+    ctx.say(format!("the {} {won} (8.19)", p.name()), vec![]);
     draw_one(ctx, st, p, false)
 }
 
@@ -811,7 +812,11 @@ fn jaws(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
     let room = d.values.hand_limit.saturating_sub(st.hand(p).len());
     let n = (r as usize).min(room);
     ctx.say(
-        format!("roll {r}: the {} draws {n} chits (14.3)", p.name()),
+        format!(
+            "roll {r}: the {} draws {} (14.3)",
+            p.name(),
+            super::words::counted_at(ctx.version, n, "chit", "chits")
+        ),
         vec![],
     );
     for _ in 0..n {

@@ -266,7 +266,6 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack, version: u32) -> Result<
     if version >= 14 {
         check_conditionals(d, &att, a)?;
     }
-    let mut shift = 0;
     let mut siege = false;
     let mut seen = Vec::new();
     for c in &a.chits {
@@ -279,7 +278,7 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack, version: u32) -> Result<
         chits::check_usable(st, p, *c)?;
         seen.push(*c);
         match def.effect.as_str() {
-            "flanking" | "inspired" | "surprise" => shift += 1,
+            "flanking" | "inspired" | "surprise" => {}
             "siege" => {
                 let centre =
                     d.hex(a.target).is_some_and(|x| x.tp > 0) && !st.looted.contains(&a.target);
@@ -316,12 +315,10 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack, version: u32) -> Result<
         .map(|u| st.faction(d, *u))
         .find(|g| g.hostile(f))
         .unwrap_or(Faction::PalmyraIdle);
-    let att_leader = att.iter().any(|u| d.kind(*u).is_leader());
-    let def_leader = defenders.iter().any(|u| d.kind(*u).is_leader());
-    shift += i32::from(att_leader) - i32::from(def_leader);
-    if f == Faction::German && d.side(a.force.from, a.target).is_river() {
-        shift -= 1;
-    }
+    let shift = attack_shifts(d, &att, f, &defenders, a)
+        .iter()
+        .map(|s| s.by)
+        .sum();
     let defender_player = def_faction.player().unwrap_or(Player::Roman);
     let tsnp = !surprise && chits::holds_effect(d, st, defender_player, "tsnp").is_some();
     let own = version >= 14
@@ -339,6 +336,91 @@ fn prepare(d: &Data, st: &State, p: Player, a: &Attack, version: u32) -> Result<
         tsnp,
         siege,
     })
+}
+
+/// One column shift of a battle with its source and rule, for the narration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shift {
+    /// Columns, + for the attacker.
+    pub by: i32,
+    /// What made it, with its rule: `the emperor EMP1 with the attackers (8.4, 13.9)`.
+    pub why: String,
+}
+
+impl Shift {
+    fn new(by: i32, why: String) -> Shift {
+        Shift { by, why }
+    }
+}
+
+/// The shifts an attack brings before the defence reacts, in the order
+/// they are told: the attacker's chits (14.3), the leaders (8.4, 13.9) and
+/// the Rhine or Danube against a German attack (13.8). Their sum is the
+/// battle's shift; every chit is known valid (`prepare` checked them).
+pub fn attack_shifts(
+    d: &Data,
+    att: &[UnitId],
+    f: Faction,
+    defenders: &[UnitId],
+    a: &Attack,
+) -> Vec<Shift> {
+    let mut v = Vec::new();
+    for c in &a.chits {
+        if let Some(x) = d
+            .chit(*c)
+            .filter(|x| matches!(x.effect.as_str(), "flanking" | "inspired" | "surprise"))
+        {
+            v.push(Shift::new(1, format!("{}, chit {c} (14.3)", x.title)));
+        }
+    }
+    let leader = |us: &[UnitId]| us.iter().copied().find(|u| d.kind(*u).is_leader());
+    if let Some(l) = leader(att) {
+        let who = format!("the {} {}", d.kind(l).name(), d.uid(l));
+        v.push(Shift::new(
+            1,
+            format!("{who} with the attackers (8.4, 13.9)"),
+        ));
+    }
+    if let Some(l) = leader(defenders) {
+        let who = format!("the {} {}", d.kind(l).name(), d.uid(l));
+        v.push(Shift::new(
+            -1,
+            format!("{who} with the defenders (8.4, 13.9)"),
+        ));
+    }
+    let side = d.side(a.force.from, a.target);
+    if f == Faction::German && side.is_river() {
+        let river = if side == super::data::SideKind::Rhine {
+            "Rhine"
+        } else {
+            "Danube"
+        };
+        v.push(Shift::new(
+            -1,
+            format!("a German attack across the {river} (13.8)"),
+        ));
+    }
+    v
+}
+
+/// The odds and their shifts in words (version 15): `3:1, -1 a German
+/// attack across the Rhine (13.8), +1 the emperor EMP1 with the attackers
+/// (8.4, 13.9) = 3:1`, or `3:1, no column shift`.
+pub fn odds_account(base: i32, shifts: &[Shift]) -> String {
+    if shifts.is_empty() {
+        return format!("{}, no column shift", step_name(base));
+    }
+    let net: i32 = shifts.iter().map(|s| s.by).sum();
+    let each: Vec<String> = shifts
+        .iter()
+        .map(|s| format!("{:+} {}", s.by, s.why))
+        .collect();
+    format!(
+        "{}, {} = {}",
+        step_name(base),
+        each.join(", "),
+        step_name(base + net)
+    )
 }
 
 fn strength(ctx: &mut Ctx, st: &mut State, units: &[UnitId], h: Hex) -> Result<u32, RuleError> {
@@ -449,6 +531,7 @@ pub(super) fn fight(
     let base = odds_step(att, def);
     let defender = p.other();
     ctx.about.units = b.attackers.iter().chain(&b.defenders).copied().collect();
+    let mut shifts = attack_shifts(d, &b.attackers, b.att_faction, &b.defenders, a);
     if let Some(cs) = chosen {
         b.tsnp = false;
         for c in cs {
@@ -463,11 +546,33 @@ pub(super) fn fight(
                 format!("the defender plays {title} (chit {c}): one column in his favour (14.3)"),
                 vec![b.target],
             );
+            shifts.push(reaction_shift(&title, c));
         }
     } else {
-        standing_reaction(ctx, st, &mut b, base, defender);
+        shifts.extend(standing_reaction(ctx, st, &mut b, base, defender));
     }
     let k = base + b.shift;
+    // Version 15: every shift with its source and rule (13.2, 13.8, 13.9,
+    // 14.3), and siege equipment's doubling; version 14 gave the net shift.
+    let told = ctx.version >= 15 && shifts.iter().map(|s| s.by).sum::<i32>() == b.shift;
+    let strengths = if told && b.siege {
+        format!(
+            "{att} ({} doubled by the Roman Heavy Siege Equipment, 14.3) against {def}",
+            att / 2
+        )
+    } else {
+        format!("{att} against {def}")
+    };
+    let odds = if told {
+        odds_account(base, &shifts)
+    } else {
+        format!(
+            "{} shifted {:+} to {}",
+            step_name(base),
+            b.shift,
+            step_name(k)
+        )
+    };
     let result = match column(d, k) {
         Ok(col) => {
             ctx.about.odds = Some(k);
@@ -476,10 +581,7 @@ pub(super) fn fight(
             let r = d.crt[roll as usize - 1][col];
             ctx.say(
                 format!(
-                    "{att} against {def}: {} shifted {:+} to {}, roll {roll}: {} (13.2, 14.6)",
-                    step_name(base),
-                    b.shift,
-                    step_name(k),
+                    "{strengths}: {odds}, roll {roll}: {} (13.2, 14.6)",
                     r.code()
                 ),
                 vec![b.from, b.target],
@@ -488,11 +590,14 @@ pub(super) fn fight(
         }
         Err(auto) => {
             ctx.about = Default::default();
+            let odds = if told {
+                odds
+            } else {
+                format!("{} shifted {:+}", step_name(base), b.shift)
+            };
             ctx.say(
                 format!(
-                    "{att} against {def}: {} shifted {:+} is off the table: automatic {} (13.15)",
-                    step_name(base),
-                    b.shift,
+                    "{strengths}: {odds} is off the table: automatic {} (13.15)",
                     auto.code()
                 ),
                 vec![b.from, b.target],
@@ -517,8 +622,15 @@ pub(super) fn fight(
 /// The defence's reaction chits by its standing orders (N2): They Shall Not
 /// Pass at `tsnp` odds or worse, Flanking Move or Inspired Subordinates at
 /// `shift` odds or worse.
-fn standing_reaction(ctx: &mut Ctx, st: &mut State, b: &mut Battle, base: i32, defender: Player) {
+fn standing_reaction(
+    ctx: &mut Ctx,
+    st: &mut State,
+    b: &mut Battle,
+    base: i32,
+    defender: Player,
+) -> Vec<Shift> {
     let d = ctx.d;
+    let mut played = Vec::new();
     // N2: They Shall Not Pass by the defender's standing order.
     if b.tsnp && base >= st.standing[defender.index()].tsnp_at as i32 - 1 {
         if let Some(c) = chits::holds_effect(d, st, defender, "tsnp") {
@@ -528,6 +640,7 @@ fn standing_reaction(ctx: &mut Ctx, st: &mut State, b: &mut Battle, base: i32, d
                 format!("the defender plays They Shall Not Pass (chit {c}, 14.3)"),
                 vec![b.target],
             );
+            played.push(reaction_shift("They Shall Not Pass", c));
         } else {
             b.tsnp = false;
         }
@@ -545,10 +658,17 @@ fn standing_reaction(ctx: &mut Ctx, st: &mut State, b: &mut Battle, base: i32, d
                 format!("the defender plays {title} (chit {c}): one column in his favour (14.3)"),
                 vec![b.target],
             );
+            played.push(reaction_shift(title, c));
             chits::spend(d, st, defender, c);
             b.shift -= 1;
         }
     }
+    played
+}
+
+/// A reaction chit the defence played (14.3): one column its way.
+fn reaction_shift(title: &str, c: u8) -> Shift {
+    Shift::new(-1, format!("{title}, the defender's chit {c} (14.3)"))
 }
 
 fn resolve_result(

@@ -8,6 +8,7 @@ use super::effects::{Ctx, illegal, loot};
 use super::placement::{self, GundRule};
 use super::stacking;
 use super::state::{Faction, Gallic, Loc, Palmyra, Player, State};
+use super::words::counted_at;
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
 
@@ -252,7 +253,10 @@ pub fn demobilize(ctx: &mut Ctx, st: &mut State, units: &[UnitId]) -> Result<(),
     let tp = pb as u32 * d.values.demobilize_pair + singles as u32 * st.options.demob_surplus_tp;
     st.treasury += tp;
     ctx.say(
-        format!("{} units demobilized for {tp} TP (6.7)", units.len()),
+        format!(
+            "{} demobilized for {tp} TP (6.7)",
+            counted_at(ctx.version, units.len(), "unit", "units")
+        ),
         vec![],
     );
     super::effects::after_losses(ctx, st, &hexes)
@@ -314,8 +318,13 @@ pub fn reclaim(
     st.treasury -= cost;
     ctx.say(
         format!(
-            "Rome reclaims {} units for {cost} TP (6.8)",
-            2 * pairs.len() + cavalry.len()
+            "Rome reclaims {} for {cost} TP (6.8)",
+            counted_at(
+                ctx.version,
+                2 * pairs.len() + cavalry.len(),
+                "unit",
+                "units"
+            )
         ),
         placed.clone(),
     );
@@ -675,9 +684,11 @@ pub fn windfall(ctx: &mut Ctx, st: &mut State, tp: u32, pairs: &[Hex]) -> Result
     }
     ctx.say(
         format!(
-            "windfall of {n}: {tp} TP and {} legions{} (14.3)",
-            placed.len(),
-            if left > 0 {
+            "windfall of {n}: {tp} TP and {}{} (14.3)",
+            counted_at(ctx.version, placed.len(), "legion", "legions"),
+            if left == 1 && ctx.version >= 15 {
+                "; 1 point unused is lost".to_string()
+            } else if left > 0 {
                 format!("; {left} points unused are lost")
             } else {
                 String::new()

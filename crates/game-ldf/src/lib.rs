@@ -43,6 +43,7 @@ pub mod turn;
 mod twin;
 pub mod victory;
 pub mod view;
+pub mod words;
 pub mod zoc;
 
 pub use data::{Data, DataSummary, check_loaded};
@@ -71,7 +72,7 @@ pub struct Ldf {
 }
 
 /// The current ruleset version (see `info`).
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 
 /// The oldest version still reproduced by `at_version`.
 const OLDEST: u32 = 6;
@@ -251,10 +252,30 @@ fn admin_gp_ask(d: &Data, st: &State) -> String {
     } else {
         "they go to Parthian centres free of enemy units (7.2)"
     };
+    let (tribes, gund_count) = (dead(Kind::Tribe), dead(Kind::Gund));
+    let mut what = Vec::new();
+    let mut syntax = Vec::new();
+    if tribes > 0 {
+        what.push(format!(
+            "{} from the dead pile, one a hex in empty Barbaria hexes (7.1)",
+            words::counted(tribes, "tribe", "tribes")
+        ));
+        syntax.push("tribes HEX...");
+    }
+    if gund_count > 0 {
+        what.push(format!(
+            "{} from the dead pile ({gunds})",
+            words::counted(gund_count, "gund", "gunds")
+        ));
+        syntax.push("gunds HEX...");
+    }
+    if what.is_empty() {
+        return "the dead pile holds no tribe or gund to place (7.1, 7.2): `done`".into();
+    }
     format!(
-        "place the {} tribes in the dead pile, one a hex in empty Barbaria hexes (7.1), and its {} gunds ({gunds}): `place tribes HEX... gunds HEX...`, or `done`; hexes left unnamed are the umpire's",
-        dead(Kind::Tribe),
-        dead(Kind::Gund)
+        "place {}: `place {}`, or `done`; hexes left unnamed are the umpire's",
+        what.join(", and "),
+        syntax.join(" ")
     )
 }
 
@@ -348,6 +369,9 @@ impl Ruleset for Ldf {
             // co-emperor named into a hex where he may not rise (8.7) and a
             // unit named twice for demobilization (6.7) are refused;
             // `at_version(13)` plays 13.
+            // 15: the narration explains its numbers: each odds shift with
+            // its source and rule (13.8, 13.9, 14.3) and siege equipment's
+            // doubling; `at_version(14)` tells the net shift.
             version: self.version,
             data: Some(self.data.hash),
             title: "Lest Darkness Fall: Rome in Crisis, AD 235-285".into(),

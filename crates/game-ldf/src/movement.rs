@@ -124,6 +124,7 @@ pub fn land(
         rolled: BTreeSet::new(),
         steps: path.iter().filter(|s| matches!(s, Step::To(_))).count(),
         done: 0,
+        route: vec![force.from.to_string()],
     };
     if !m.moves_off(ctx, st)? {
         return Ok(());
@@ -143,9 +144,14 @@ pub fn land(
     if let Err((msg, r)) = stacking::check_hexes(d, st, &m.touched) {
         return Err(illegal(msg, r));
     }
+    let told = if ctx.version >= 15 {
+        m.account(d)
+    } else {
+        String::new()
+    };
     ctx.say(
         format!(
-            "{} moves {} to {}",
+            "{} moves {} to {}{told}",
             force_name(d, &m.units),
             force.from,
             d.hex_name(m.cur)
@@ -185,9 +191,34 @@ struct LandMove {
     /// Hexes on the path, and how many were entered.
     steps: usize,
     done: usize,
+    /// The hexes entered, with the drop-offs and pick-ups made in each, for
+    /// the narration (version 15).
+    route: Vec<String>,
 }
 
 impl LandMove {
+    /// The path and its cost in words (version 15): `: by 3016, 3117
+    /// (drops v3), 3217; 2 MP spent, one a hex (12.4): v1 v2 have 3 left`.
+    fn account(&self, d: &Data) -> String {
+        let mut left: std::collections::BTreeMap<u32, Vec<&str>> = Default::default();
+        for (u, mp) in self.units.iter().zip(&self.mp) {
+            left.entry(*mp).or_default().push(d.uid(*u));
+        }
+        let left: Vec<String> = left
+            .iter()
+            .map(|(mp, us)| {
+                let have = if us.len() == 1 { "has" } else { "have" };
+                format!("{} {have} {mp} left", us.join(" "))
+            })
+            .collect();
+        format!(
+            ": by {}; {} MP spent, one a hex (12.4): {}",
+            self.route.join(", "),
+            self.done,
+            left.join(", ")
+        )
+    }
+
     /// May the force move off from its hex (8.3, 11.1, 11.4)? `false`: the
     /// move ends before it starts, said so.
     fn moves_off(&mut self, ctx: &mut Ctx, st: &mut State) -> Result<bool, RuleError> {
@@ -253,7 +284,16 @@ impl LandMove {
             self.mp.remove(i);
         }
         self.touched.push(self.cur);
+        self.note(d, "drops", v);
         Ok(())
+    }
+
+    /// A drop-off or pick-up, told after the hex it was made in.
+    fn note(&mut self, d: &Data, what: &str, v: &[UnitId]) {
+        let names: Vec<&str> = v.iter().map(|u| d.uid(*u)).collect();
+        if let Some(last) = self.route.last_mut() {
+            last.push_str(&format!(" ({what} {})", names.join(" ")));
+        }
     }
 
     /// `pick UNITS`: units a leader's force takes along (8.2, 8.4).
@@ -293,6 +333,7 @@ impl LandMove {
             self.mp.push(own);
             self.picked.insert(*u);
         }
+        self.note(d, "picks up", v);
         Ok(())
     }
 
@@ -316,6 +357,7 @@ impl LandMove {
         }
         self.cur = n;
         self.done += 1;
+        self.route.push(n.to_string());
         let was_collapsed = st.collapsed;
         entered(ctx, st, f, &self.units, n)?;
         if st.finished.is_some() {

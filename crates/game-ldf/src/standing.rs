@@ -311,6 +311,14 @@ fn order(
     };
     let hexes = |ts: &[&str]| ts.iter().map(|t| hex(t)).collect::<Result<Vec<Hex>, _>>();
     let refuse = |msg: &str, rule: &str| Err(OrderError::at(l, msg).rule(rule));
+    if let Some((msg, rule)) = w
+        .first()
+        .filter(|_| !roman && version >= 15)
+        .copied()
+        .and_then(roman_only)
+    {
+        return refuse(msg, rule);
+    }
     match w.first().copied() {
         Some("rally") => rally(s, l, w, &hex, version)?,
         Some("unstack") if version >= 9 => {
@@ -343,7 +351,7 @@ fn order(
         Some("beseech") => beseech(s, d, l, w)?,
         Some("discard") => s.discard = discard(l, w)?,
         Some("agents") => agents(s, l, w, version)?,
-        _ => return Err(unknown(l, version)),
+        _ => return Err(unknown(l, roman, version)),
     }
     Ok(())
 }
@@ -412,7 +420,15 @@ fn agents(s: &mut Standing, l: &SourceLine, w: &[&str], version: u32) -> Result<
 
 /// The refusal of a line that is no standing order: the list of them that
 /// ruleset `version` reads.
-fn unknown(l: &SourceLine, version: u32) -> OrderError {
+fn unknown(l: &SourceLine, roman: bool, version: u32) -> OrderError {
+    if version >= 15 {
+        let all = if roman {
+            "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N..."
+        } else {
+            "standing orders are: rally HEX|none, revolt HEX..., tsnp N, shift N, beseech [own|enemy] KIND FACE...|never, discard N..."
+        };
+        return OrderError::at(l, format!("{all}, {UNSTACK_USAGE}"));
+    }
     let all = "standing orders are: rally HEX|none, sponsor N, deficit [HEX...] [tax HEX...]..., salt treachery N, salt diplomacy N, resalt N, revolt HEX..., prefer HEX..., tsnp N, shift N, agents yes|no, beseech [own|enemy] KIND FACE...|never, discard N...";
     if version >= 9 {
         OrderError::at(l, format!("{all}, {UNSTACK_USAGE}"))
@@ -507,10 +523,47 @@ pub fn show(d: &Data, s: &Standing, roman: bool, version: u32) -> Vec<String> {
         v.push("beseech never (Beseech the Gods is not played; N3)".into());
     }
     v.extend(s.beseech.iter().map(|r| super::beseech::show(d, r)));
+    // Each side sees only the standing orders it can give (the Roman's
+    // salt, sponsoring and placements; the Germano-Parthian's revolt hex).
+    v.retain(|line| {
+        let key = line.split_whitespace().next().unwrap_or_default();
+        if roman {
+            !GP_ONLY.contains(&key)
+        } else {
+            !ROMAN_ONLY.contains(&key)
+        }
+    });
     if version >= 9 {
         v.push(asked(s, roman, version));
     }
     v
+}
+
+/// Standing orders only the Roman gives (8.8, 14.3, 14.4, 6.10; N4, N5, N7-N9).
+const ROMAN_ONLY: &[&str] = &["sponsor", "salt", "resalt", "prefer", "agents", "deficit"];
+
+/// Standing orders only the Germano-Parthian gives (14.3; N6).
+const GP_ONLY: &[&str] = &["revolt"];
+
+/// From version 15 the Germano-Parthian's standing order that only the
+/// Roman's decisions read is refused: it would be kept and never used.
+fn roman_only(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "sponsor" => (
+            "only the Roman player decides whether Rome sponsors Bread & Circuses",
+            "14.3; N5",
+        ),
+        "salt" => ("only the Roman player may salt", "8.8"),
+        "agents" => (
+            "the `agents` standing order is the Roman's, against treachery on the emperor; yours is played with your own roll's order (`treachery ... with 17`)",
+            "14.3; N4",
+        ),
+        "prefer" => (
+            "only the Roman player places drawn cavalry and a new emperor",
+            "14.3, 14.4; N8, N9",
+        ),
+        _ => return None,
+    })
 }
 
 /// Which decisions the player is asked about when they are real, and which

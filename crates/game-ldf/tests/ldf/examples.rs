@@ -342,7 +342,11 @@ fn l455_a_battle_is_won_by_clearing_the_hex_and_advancing() {
     );
     let mut t = game();
     let ev = t.ok(ROMAN, "attack 3513 on 3512", &[]);
-    assert!(say(&ev).contains("draws a free chit"), "{}", say(&ev));
+    assert!(
+        say(&ev).contains("won the battle: a free draw"),
+        "{}",
+        say(&ev)
+    );
     assert_eq!(t.st.hand(Player::Roman), &[2]);
 }
 
@@ -520,7 +524,8 @@ fn l669_garrisons_defend_with_their_hexs_treasury_points() {
         &[("combat", 6, stall)],
     );
     assert!(
-        say(&ev).contains("8 against 8: 1:1 shifted +1 to 2:1"),
+        say(&ev)
+            .contains("8 against 8: 1:1, +1 the emperor emp with the attackers (8.4, 13.9) = 2:1"),
         "{}",
         say(&ev)
     );
@@ -574,7 +579,11 @@ fn l705_odds_off_the_table_are_judged_after_the_shifts() {
         "attack 3512 on 3513 advance none",
         &[("german-cf-t1", 6, 6), ("combat", 6, stall)],
     );
-    assert!(say(&ev).contains("7:1 shifted -1 to 6:1"), "{}", say(&ev));
+    assert!(
+        say(&ev).contains("7:1, -1 the emperor emp with the defenders (8.4, 13.9) = 6:1"),
+        "{}",
+        say(&ev)
+    );
 }
 
 // 14.3 From the Jaws of Death, line 723: "one or more German unit in

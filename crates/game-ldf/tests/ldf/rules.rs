@@ -418,7 +418,8 @@ fn rivers_stop_german_zoc_and_shift_german_attacks() {
     );
     let s = text(&ev);
     assert!(
-        s.contains("t1 fights with 4") && s.contains("4 against 1: 4:1 shifted -1 to 3:1"),
+        s.contains("t1 fights with 4")
+            && s.contains("4 against 1: 4:1, -1 a German attack across the Rhine (13.8) = 3:1"),
         "{s}"
     );
 }
@@ -1515,7 +1516,9 @@ fn heavy_siege_equipment_stays_until_the_centre_falls() {
         &[("combat", 6, roll)],
     );
     assert!(
-        text(&ev).contains(&format!("4 against {def}")),
+        text(&ev).contains(&format!(
+            "4 (2 doubled by the Roman Heavy Siege Equipment, 14.3) against {def}"
+        )),
         "{}",
         text(&ev)
     );
@@ -1530,7 +1533,9 @@ fn heavy_siege_equipment_stays_until_the_centre_falls() {
         &[("combat", 6, roll)],
     );
     assert!(
-        text(&ev).contains(&format!("4 against {def}")),
+        text(&ev).contains(&format!(
+            "4 (2 doubled by the Roman Heavy Siege Equipment, 14.3) against {def}"
+        )),
         "{}",
         text(&ev)
     );
@@ -1636,7 +1641,11 @@ fn the_defender_plays_flanking_move_by_standing_order() {
         &[("combat", 6, roll)],
     );
     assert!(text(&ev).contains("Flanking Move"), "{}", text(&ev));
-    assert!(text(&ev).contains("shifted +0"), "{}", text(&ev));
+    assert!(
+        text(&ev).contains("-1 Flanking Move, the defender's chit 1 (14.3) = 2:1"),
+        "{}",
+        text(&ev)
+    );
     assert!(t.pooled(1));
 }
 
@@ -2821,7 +2830,8 @@ fn a_force_attacks_one_hex_with_its_whole_strength() {
         &[("combat", 6, roll)],
     );
     assert!(
-        text(&ev).contains("2 against 1: 2:1 shifted +1"),
+        text(&ev)
+            .contains("2 against 1: 2:1, +1 the emperor emp with the attackers (8.4, 13.9) = 3:1"),
         "{}",
         text(&ev)
     );
@@ -3462,17 +3472,17 @@ fn a_roman_leader_shifts_the_odds_and_two_leaders_cancel() {
         (
             &["emp", "v1", "v2"][..],
             &["v3"][..],
-            "2:1 shifted +1 to 3:1",
+            "2:1, +1 the emperor emp with the attackers (8.4, 13.9) = 3:1",
         ),
         (
             &["v1", "v2"][..],
             &["co", "v3"][..],
-            "2:1 shifted -1 to 1:1",
+            "2:1, -1 the co-emperor co with the defenders (8.4, 13.9) = 1:1",
         ),
         (
             &["emp", "v1", "v2"][..],
             &["co", "v3"][..],
-            "2:1 shifted +0 to 2:1",
+            "2:1, +1 the emperor emp with the attackers (8.4, 13.9), -1 the co-emperor co with the defenders (8.4, 13.9) = 2:1",
         ),
     ] {
         let mut t = empty();
@@ -3993,7 +4003,9 @@ fn the_defender_is_asked_which_reaction_chits_to_play_before_the_die() {
     let roll = t.roll_for(k - 2, Outcome::AS);
     let ev = t.ok(GP, "react 1,6", &[("combat", 6, roll)]);
     assert!(
-        text(&ev).contains(&format!("shifted {:+}", 1 - 2)),
+        text(&ev).contains(
+            "-1 Flanking Move, the defender's chit 1 (14.3), -1 They Shall Not Pass, the defender's chit 6 (14.3) = 1:1"
+        ),
         "{}",
         text(&ev)
     );
@@ -4003,11 +4015,7 @@ fn the_defender_is_asked_which_reaction_chits_to_play_before_the_die() {
     t.ok(ROMAN, &order, &[]);
     let roll = t.roll_for(k, Outcome::AS);
     let ev = t.ok(GP, "react none", &[("combat", 6, roll)]);
-    assert!(
-        text(&ev).contains(&format!("shifted {:+}", 1)),
-        "{}",
-        text(&ev)
-    );
+    assert!(text(&ev).contains("(8.4, 13.9) = 3:1,"), "{}", text(&ev));
     assert_eq!(t.st.hand(Player::Gp), &[6, 1]);
 }
 
@@ -4032,8 +4040,8 @@ fn a_reaction_is_asked_only_of_a_defender_who_stated_none() {
         assert!(t.st.question.is_none(), "{lines:?}");
         assert_eq!(t.st.hands, after_pass.hands, "{lines:?}");
         assert_eq!(
-            text(&ev).contains("shifted +1"),
-            text(&by_pass).contains("shifted +1")
+            text(&ev).contains("(8.4, 13.9) = 3:1,"),
+            text(&by_pass).contains("(8.4, 13.9) = 3:1,")
         );
     }
     t.st = base.clone();
@@ -4913,4 +4921,238 @@ fn passing_every_question_ends_where_version_10_ends() {
     assert_eq!(t.st.hand(Player::Gp), v11.hand(Player::Gp));
     assert_eq!(t.st.looted, v11.looted);
     assert_eq!(t.st.actor, v11.actor);
+}
+
+// Version 15: every number explained. 13.8: a German attack across the
+// Rhine or Danube is shifted one column left; 13.9: a Roman leader in the
+// battle shifts it one column to his side. Each shift is told with its
+// source and rule; version 14 told the net shift alone.
+#[test]
+fn every_odds_shift_is_told_with_its_source_and_rule() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let (&(a, b), &kind) = d
+        .sides
+        .iter()
+        .find(|((a, b), k)| {
+            k.is_river()
+                && d.region(*a) == Region::Barbaria
+                && d.region(*b).is_core()
+                && b.distance_on(OFFSET, d.special.rome) > 2
+        })
+        .expect("a Barbaria/core river side");
+    let river = format!("{kind:?}");
+    t.put("t1", a);
+    t.put_all(&["v1", "emp"], b);
+    let emp = d.uid(t.u("emp")).to_string();
+    let start = t.st.clone();
+    // The tribe fights with 2 (a die of 1, plus one): 2 against 1 is 2:1,
+    // two columns left: 1:2.
+    let k = odds_step(2, 1) - 2;
+    let roll = t.roll_for(k, Outcome::AS);
+    let attack = format!("attack {a} on {b}");
+    let rolls = [("german-cf-t1", 6, 1), ("combat", 6, roll)];
+    let s = text(&t.ok(GP, &attack, &rolls));
+    let want = format!(
+        "2 against 1: 2:1, -1 the emperor {emp} with the defenders (8.4, 13.9), -1 a German attack across the {river} (13.8) = 1:2, roll {roll}: AS (13.2, 14.6)"
+    );
+    assert!(s.contains(&want), "{s}\nwanted: {want}");
+    // Version 14 replays as it was told then.
+    t.st = start;
+    let mut t = t.at_version(14);
+    let s = text(&t.ok(GP, &attack, &rolls));
+    assert!(s.contains("2 against 1: 2:1 shifted -2 to 1:2"), "{s}");
+}
+
+// 14.3: the attacker's Flanking Move and the defender's reaction chit are
+// told by name and number among the shifts; a battle with none says so.
+#[test]
+fn chit_shifts_are_told_by_name_and_no_shift_is_said() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put_all(&["v1", "v2"], p[0]);
+    t.put("g1", p[1]);
+    t.st.actor = Player::Roman;
+    let start = t.st.clone();
+    let k = odds_step(2, 1);
+    let roll = t.roll_for(k, Outcome::AS);
+    let attack = format!("attack {} on {}", p[0], p[1]);
+    let s = text(&t.ok(ROMAN, &attack, &[("combat", 6, roll)]));
+    assert!(
+        s.contains(&format!("2 against 1: 2:1, no column shift, roll {roll}")),
+        "{s}"
+    );
+    t.st = start;
+    t.give(Player::Roman, 1);
+    t.give(Player::Gp, 4);
+    t.standing(GP, &["shift 1"]);
+    let s = text(&t.ok(ROMAN, &format!("{attack} with 1"), &[("combat", 6, roll)]));
+    assert!(
+        s.contains(
+            "2 against 1: 2:1, +1 Flanking Move, chit 1 (14.3), -1 Inspired Subordinates, the defender's chit 4 (14.3) = 2:1"
+        ),
+        "{s}"
+    );
+}
+
+// Version 15: a land move tells its path, drop-offs and pick-ups, and what
+// it cost (12.4: one movement point a hex; 8.2: drop-offs).
+#[test]
+fn a_move_tells_its_path_drop_offs_and_cost() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put_all(&["v1", "v2"], p[0]);
+    t.st.actor = Player::Roman;
+    let start = t.st.clone();
+    let order = format!("move {} to {} drop v2 {} {}", p[0], p[1], p[2], p[3]);
+    let s = text(&t.ok(ROMAN, &order, &[]));
+    let want = format!(
+        "v1 moves {} to {}: by {}, {} (drops v2), {}, {}; 3 MP spent, one a hex (12.4): v1 has {} left",
+        p[0],
+        d.hex_name(p[3]),
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        d.values.mf_infantry - 3
+    );
+    assert!(s.contains(&want), "{s}\nwanted: {want}");
+    t.st = start;
+    let mut t = t.at_version(14);
+    let s = text(&t.ok(ROMAN, &order, &[]));
+    assert!(
+        s.contains(&format!("v1 moves {} to {}", p[0], d.hex_name(p[3]))) && !s.contains(": by"),
+        "{s}"
+    );
+}
+
+// Each side's mail lists only the standing orders it can give: salt,
+// sponsoring, placements and the deficit are the Roman's (8.8, 14.3, 14.4,
+// 6.10), the revolt hex the Germano-Parthian's (14.3). From version 15 the
+// Germano-Parthian's Roman-only order is refused, not kept unused.
+#[test]
+fn each_side_sees_and_gives_only_its_own_standing_orders() {
+    let mut t = game();
+    let key = |l: &String| l.split_whitespace().next().unwrap_or("").to_string();
+    let gp: Vec<String> = t.r.standing(&t.st, GP).iter().map(key).collect();
+    for k in ["sponsor", "salt", "resalt", "prefer", "agents", "deficit"] {
+        assert!(!gp.contains(&k.to_string()), "{k} in {gp:?}");
+    }
+    assert!(gp.contains(&"revolt".to_string()), "{gp:?}");
+    let roman: Vec<String> = t.r.standing(&t.st, ROMAN).iter().map(key).collect();
+    assert!(!roman.contains(&"revolt".to_string()), "{roman:?}");
+    assert!(roman.contains(&"salt".to_string()), "{roman:?}");
+    for (order, rule) in [
+        ("salt treachery 1", "8.8"),
+        ("sponsor 3", "N5"),
+        ("agents no", "N4"),
+        ("prefer 3318", "N8"),
+    ] {
+        let e =
+            t.r.set_standing(&mut t.st, GP, &lines(&[order]))
+                .unwrap_err();
+        assert!(e.to_string().contains(rule), "{order}: {e}");
+        assert!(
+            e.to_string().contains("only") || e.to_string().contains("Roman's"),
+            "{e}"
+        );
+    }
+    let old = t.r.as_version(14).unwrap();
+    old.set_standing(&mut t.st, GP, &lines(&["salt treachery 1"]))
+        .unwrap();
+}
+
+// 7.1, 7.2: the administrative prompt counts the dead pile in words, and
+// names only what there is to place.
+#[test]
+fn the_administrative_prompt_counts_in_words() {
+    let mut t = game();
+    t.st.stage = Stage::AdminGp;
+    t.st.actor = Player::Gp;
+    let tribe = t.u("t1");
+    t.st.unit_mut(tribe).loc = Loc::Dead;
+    let ask = t.r.prompt(&t.st).awaiting[0].ask.clone();
+    assert!(ask.contains("place 1 tribe from the dead pile"), "{ask}");
+    assert!(!ask.contains("gund"), "{ask}");
+    assert!(ask.contains("`place tribes HEX...`"), "{ask}");
+}
+
+// 8.19: a won battle's free draw is told once ("draws" once), with the
+// hand's count; version 14 said "draws" twice.
+#[test]
+fn a_free_draw_is_told_once() {
+    let mut t = empty();
+    let d = t.d().clone();
+    let p = path(&d, h("3016"), 3);
+    t.put_all(&["v1", "v2", "v3", "emp"], p[0]);
+    t.put("g1", p[1]);
+    t.st.pool = vec![umpire_ldf::state::Item::Chit(4)];
+    t.st.actor = Player::Roman;
+    let k = odds_step(3, 1) + 1;
+    let roll = t.roll_for(k, Outcome::DE);
+    let attack = format!("attack {} on {} advance all", p[0], p[1]);
+    let s = text(&t.ok(ROMAN, &attack, &[("combat", 6, roll)]));
+    assert!(s.contains("(8.19)"), "{s}");
+    assert_eq!(s.matches("draws").count(), 1, "{s}");
+}
+
+// 10.9: a refusal is free for its sender, so it must not tell him what the
+// other hand holds or what the other player's standing orders say. Every
+// probe of the Germano-Parthian (each chit played, thrown back, or used on
+// a roll or in an attack) gets the same answer in positions that differ
+// only in the Roman's hand and standing orders (twins of the position).
+#[test]
+fn no_refusal_depends_on_what_the_sender_may_not_see() {
+    use umpire_core::ruleset::Viewer;
+    let mut t = game();
+    t.st.actor = Player::Gp;
+    for c in [1, 6, 17, 2] {
+        t.give(Player::Roman, c);
+    }
+    t.give(Player::Gp, 4);
+    t.standing(
+        ROMAN,
+        &["salt treachery 2", "agents yes", "tsnp 1", "shift 1"],
+    );
+    let tribe = t.u("t1");
+    let from = t.st.hex_of(tribe).unwrap();
+    let d = t.d().clone();
+    let target = d.links(from).next().unwrap();
+    let mut probes = vec!["draw".to_string(), "treachery".to_string()];
+    for c in 1..=24u8 {
+        probes.push(format!("play {c}"));
+        probes.push(format!("draw return {c}"));
+        probes.push(format!("treachery with {c}"));
+        probes.push(format!("attack {from} on {target} with {c}"));
+    }
+    probes.retain(|o| {
+        let l = SourceLine {
+            line: 1,
+            column: 1,
+            text: o.clone(),
+        };
+        orders::parse_line(&d, &l, true).is_ok()
+    });
+    assert!(probes.len() > 50, "{probes:?}");
+    let answers = |t: &mut T| -> Vec<String> {
+        probes
+            .iter()
+            .map(|o| match t.run(GP, o, &[]) {
+                Ok(_) => "accepted".to_string(),
+                Err(e) => e.to_string(),
+            })
+            .collect()
+    };
+    let base = t.st.clone();
+    let mine = answers(&mut t);
+    let mut differed = 0;
+    for seed in 0..8 {
+        let twin = t.r.twin(&base, Viewer::Side(GP), seed).unwrap();
+        differed += usize::from(twin.hands != base.hands);
+        t.st = twin;
+        assert_eq!(answers(&mut t), mine, "seed {seed}");
+    }
+    assert!(differed > 0, "no twin changed the Roman's hand");
 }
