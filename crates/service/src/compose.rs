@@ -99,6 +99,9 @@ pub(super) struct ResultCtx {
     pub(super) head: String,
     pub(super) head_seq: usize,
     pub(super) reveals: Vec<RevealCtx>,
+    /// The board the view gave, for the mail's picture (not rendered).
+    #[serde(skip)]
+    pub(super) board: Option<umpire_core::board::Board>,
 }
 
 /// A legal order as commented example lines of a move template, wrapped
@@ -352,15 +355,35 @@ impl Umpire {
         viewer: Viewer,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
-        let ctx = self.result_ctx(game, meta, seq, viewer, now);
+        self.result_text_and_board(game, meta, seq, viewer, now)
+            .map(|(text, _)| text)
+    }
+
+    /// [`Umpire::result_text`] and the board `viewer` sees, which the
+    /// text's view computed (its picture need not compute it again).
+    pub(super) fn result_text_and_board(
+        &self,
+        game: &Game,
+        meta: &GameMeta,
+        seq: u64,
+        viewer: Viewer,
+        now: jiff::Timestamp,
+    ) -> Result<(String, Option<umpire_core::board::Board>), ServiceError> {
+        let mut ctx = self.result_ctx(game, meta, seq, viewer, now);
+        let board = ctx.board.take();
+        self.render_result(&ctx).map(|text| (text, board))
+    }
+
+    /// `result.txt` of `ctx`.
+    fn render_result(&self, ctx: &ResultCtx) -> Result<String, ServiceError> {
         // The built-in template, written natively: the same text, without the
         // template engine's cost on every result mail (issue 13).
         if self.templates.is_built_in("result.txt") {
             return Ok(umpire_render::templates::tidy(&super::result_text::render(
-                &ctx,
+                ctx,
             )));
         }
-        Ok(self.templates.render("result.txt", &ctx)?)
+        Ok(self.templates.render("result.txt", ctx)?)
     }
 
     /// What `result.txt` is rendered from: entry `seq`'s report and the game
@@ -470,6 +493,7 @@ impl Umpire {
             head: head.to_hex(),
             head_seq: game.record().len().saturating_sub(1),
             reveals,
+            board: view.board,
         }
     }
 
@@ -510,11 +534,12 @@ impl Umpire {
             }
             let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
             let signed = self.result_file(game, side, &key, key_suffix.is_empty())?;
+            let viewer = Viewer::Side(side);
+            let (text, board) = self.result_text_and_board(game, meta, seq, viewer, now)?;
             let attachments = self
-                .map_attachment(game, seq, Viewer::Side(side))
+                .map_attachment(game, seq, viewer, board)
                 .into_iter()
                 .collect();
-            let text = self.result_text(game, meta, seq, Viewer::Side(side), now)?;
             let reply = signer
                 .as_ref()
                 .filter(|(s, _)| *s == side)
@@ -555,9 +580,9 @@ impl Umpire {
         let domain = self.config.domain().to_string();
         // One public view for every observer: the text and picture are the
         // same, and a map picture costs up to a tenth of a second to draw.
-        let text = self.result_text(game, meta, seq, Viewer::Public, now)?;
+        let (text, board) = self.result_text_and_board(game, meta, seq, Viewer::Public, now)?;
         let attachments: Vec<_> = self
-            .map_attachment(game, seq, Viewer::Public)
+            .map_attachment(game, seq, Viewer::Public, board)
             .into_iter()
             .collect();
         let mut out = Vec::new();

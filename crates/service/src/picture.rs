@@ -20,16 +20,18 @@ pub fn board_for(
     viewer: Viewer,
 ) -> Option<(umpire_core::board::Board, Vec<Place>)> {
     let view = game.ruleset().view(game.state(), viewer);
-    let board = view.board?;
-    let focus = game
-        .report(seq)
+    Some((view.board?, focus_for(game, seq, viewer)))
+}
+
+/// The places of entry `seq`'s events `viewer` may see.
+fn focus_for(game: &Game, seq: u64, viewer: Viewer) -> Vec<Place> {
+    game.report(seq)
         .map(|r| {
             r.events_for(viewer)
                 .flat_map(|e| e.focus.iter().copied())
                 .collect()
         })
-        .unwrap_or_default();
-    Some((board, focus))
+        .unwrap_or_default()
 }
 
 /// The picture of entry `seq` for `viewer`: the board it sees, that entry's
@@ -99,22 +101,26 @@ impl Recent {
 }
 
 impl Umpire {
-    /// `map.png` for a result mail, if the game has a board: by default the
-    /// part of the map around entry `seq`'s action (the whole map is a
-    /// `command: map` away; `[pictures] result` in `umpire.toml`). A picture that cannot be drawn is left out (logged): the mail's
-    /// text carries the map too.
+    /// `map.png` for a result mail of entry `seq` to `viewer`, drawn from
+    /// `board` (what `viewer` sees now, if the game has a board): by default
+    /// the part of the map around the entry's action (the whole map is a
+    /// `command: map` away; `[pictures] result` in `umpire.toml`). A picture
+    /// that cannot be drawn is left out (logged): the mail's text carries the
+    /// map too.
     pub(super) fn map_attachment(
         &self,
         game: &Game,
         seq: u64,
         viewer: Viewer,
+        board: Option<umpire_core::board::Board>,
     ) -> Option<(String, String, Vec<u8>)> {
         let part = match self.config.pictures.result {
             ResultPicture::Action => Part::Action,
             ResultPicture::Whole => Part::Whole,
             ResultPicture::None => return None,
         };
-        self.attachment(game, seq, viewer, part)
+        let picture = umpire_render::svg::picture(&board?, &focus_for(game, seq, viewer));
+        self.attachment(game, &picture, part)
     }
 
     /// `map.png` of the whole map as `side` sees it now, the last entry's
@@ -125,18 +131,18 @@ impl Umpire {
         side: umpire_core::ruleset::Side,
     ) -> Option<(String, String, Vec<u8>)> {
         let (last, _) = game.last_report();
-        self.attachment(game, last, Viewer::Side(side), Part::Whole)
+        let picture = picture(game, last, Viewer::Side(side))?;
+        self.attachment(game, &picture, Part::Whole)
     }
 
+    /// `part` of `picture` as `map.png`, shared with the sides that see the same.
     fn attachment(
         &self,
         game: &Game,
-        seq: u64,
-        viewer: Viewer,
+        picture: &umpire_render::svg::Picture,
         part: Part,
     ) -> Option<(String, String, Vec<u8>)> {
-        let drawn = picture(game, seq, viewer).map(|p| self.pictures.png(&p, part));
-        match drawn? {
+        match self.pictures.png(picture, part) {
             Ok(bytes) => Some((
                 MAP_PNG.to_string(),
                 "image/png".to_string(),
