@@ -94,7 +94,7 @@ pub fn counter_spot(l: &Layout, h: Hex) -> ((f64, f64), f64) {
     ((c.0 + l.size * 0.08, c.1), l.size * 0.82)
 }
 
-/// The whole hex map as SVG, and as its base and top layers.
+/// The whole hex map as SVG, and as its sheets.
 pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
     let l = Layout::of(b);
     let (w, h) = b.cells.keys().fold((0.0f64, 0.0f64), |(w, h), x| {

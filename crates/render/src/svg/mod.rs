@@ -28,7 +28,7 @@ pub fn svg(board: &Board, focus: &[Place]) -> String {
     layers(board, focus).whole
 }
 
-/// The picture of `board` as one document and as its two layers.
+/// The picture of `board` as one document and as its sheets.
 fn layers(board: &Board, focus: &[Place]) -> doc::Layers {
     match board {
         Board::Hex(b) => {
