@@ -9,26 +9,7 @@ use std::process::{Command, Output};
 use umpire::core::record::{Body, Record};
 use umpire::mail::maildir::Maildir;
 
-fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .env("UMPIRE_NOW", "2026-12-01T10:00:00Z")
-        .output()
-        .expect("run umpire")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use super::run::{ok, umpire};
 
 fn ssh_keygen(args: &[&str], stdin: Option<&Path>) -> Output {
     let mut c = Command::new("ssh-keygen");

@@ -2,6 +2,7 @@
 //! interop both ways, import, and what each command answers to a mistake.
 
 mod cli;
+mod run;
 mod ux_admin;
 mod ux_cli;
 mod ux_offline;

@@ -5,35 +5,9 @@
 //! manual page and the pages it names, and "did you mean" for game ids.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-const NOW: &str = "2026-12-01T10:00:00Z";
-
-fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .env("UMPIRE_NOW", NOW)
-        .env_remove("UMPIRE_DIR")
-        .output()
-        .expect("run umpire")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use super::run::{NOW, ok, stderr, umpire};
 
 /// A folder holding only `umpire` (this build's binary), for a PATH.
 fn bin_dir(tmp: &Path) -> PathBuf {

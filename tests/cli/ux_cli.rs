@@ -12,26 +12,16 @@ use std::process::{Command, Output, Stdio};
 use umpire::service::Umpire;
 use umpire::service::games::NewGame;
 
+use super::run::{NOW, command, ok};
+
 fn umpire(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
+    command(NOW)
         .arg("--dir")
         .arg(dir)
         .args(args)
-        .env("UMPIRE_NOW", "2026-12-01T10:00:00Z")
         .env("TMPDIR", dir.parent().unwrap_or(dir))
         .output()
         .expect("run umpire")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// A data directory with one Strike on Sarhu game.

@@ -7,29 +7,18 @@
 use umpire_testkit as common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::config::Deadlines;
 
+use super::run::{command, ok};
+
 fn umpire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
+    command("2026-12-05T10:00:00Z")
         .args(args)
-        .env("UMPIRE_NOW", "2026-12-05T10:00:00Z")
-        .env_remove("UMPIRE_DIR")
         .output()
         .expect("run umpire")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn flat(s: &str) -> String {
