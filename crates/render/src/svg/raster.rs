@@ -74,10 +74,11 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     encode(&draw(svg, None)?).map_err(|e| PictureError::Png(e.to_string()))
 }
 
-/// How many kept sheets a process holds: a few games' maps, each a base
-/// (about 8 MB for the largest map), its names and key, and the stacks of
-/// counters on them (a few kB each).
-const KEPT: usize = 600;
+/// Most bytes of rasters a process keeps, the least recently used let go
+/// first: a few games' bases (about 8 MB for the largest map), their names
+/// and keys, and the stacks of counters on them (a few kB each). However
+/// many maps and looks a daemon meets, it keeps no more.
+const KEPT_BYTES: usize = 64 << 20;
 
 /// PNG bytes of a picture drawn sheet over sheet (see [`Sheet`]): the base
 /// and the kept sheets are rasterised once and kept by their text's hash, so
@@ -235,26 +236,63 @@ fn runs_of(svg: &str, kind: Sheet) -> Result<Arc<Vec<Run>>, PictureError> {
 /// The raster of the kept sheet `svg` (the base opaque, the others the
 /// runs they cover), drawn now if not kept.
 fn kept(svg: &str, kind: Sheet) -> Result<Raster, PictureError> {
-    static KEEP: Mutex<Vec<(Digest, Sheet, Raster)>> = Mutex::new(Vec::new());
+    static KEEP: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
     let key = sha256(svg.as_bytes());
-    let found = {
-        let kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
-        let mut same = kept.iter().filter(|(k, s, _)| *k == key && *s == kind);
-        same.next().map(|(_, _, r)| r.clone())
-    };
-    if let Some(r) = found {
-        return Ok(r);
+    {
+        let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = kept.iter().position(|k| (k.key, k.kind) == (key, kind)) {
+            let hit = kept.remove(i);
+            let r = hit.raster.clone();
+            kept.insert(0, hit);
+            return Ok(r);
+        }
     }
     let drawn = draw(svg, None)?;
-    let r = match kind {
+    let raster = match kind {
         Sheet::Base => Raster::Base(Arc::new(drawn)),
         _ => Raster::Over(Arc::new(runs(&drawn))),
     };
+    let bytes = raster.bytes();
     let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
-    kept.retain(|(k, s, _)| (*k, *s) != (key, kind));
-    kept.insert(0, (key, kind, r.clone()));
-    kept.truncate(KEPT);
-    Ok(r)
+    kept.retain(|k| (k.key, k.kind) != (key, kind));
+    kept.insert(
+        0,
+        Kept {
+            key,
+            kind,
+            bytes,
+            raster: raster.clone(),
+        },
+    );
+    let_go(&mut kept, KEPT_BYTES);
+    Ok(raster)
+}
+
+/// Lets the least recently used rasters (the last) go until `kept` holds at
+/// most `budget` bytes, or only the newest.
+fn let_go(kept: &mut Vec<Kept>, budget: usize) {
+    let mut total: usize = kept.iter().map(|k| k.bytes).sum();
+    while total > budget && kept.len() > 1 {
+        total -= kept.pop().map_or(0, |k| k.bytes);
+    }
+}
+
+/// A kept raster, by its sheet's hash and kind, with its size.
+struct Kept {
+    key: Digest,
+    kind: Sheet,
+    bytes: usize,
+    raster: Raster,
+}
+
+impl Raster {
+    /// About how many bytes it holds.
+    fn bytes(&self) -> usize {
+        match self {
+            Raster::Base(p) => p.data().len(),
+            Raster::Over(runs) => runs.iter().map(|r| 16 + 4 * r.pixels.len()).sum(),
+        }
+    }
 }
 
 /// A part of a picture in whole pixels: left, top, width, height.
@@ -466,6 +504,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn kept_rasters_stay_within_their_budget_the_least_recently_used_let_go() {
+        let entry = |n: u8, bytes: usize| Kept {
+            key: sha256(&[n]),
+            kind: Sheet::Kept,
+            bytes,
+            raster: Raster::Over(Arc::new(Vec::new())),
+        };
+        let mut kept: Vec<Kept> = (0..10).map(|n| entry(n, 10)).collect();
+        let_go(&mut kept, 45);
+        assert_eq!(kept.len(), 4, "40 bytes kept of 100");
+        assert_eq!(kept[0].key, sha256(&[0]), "the newest stays");
+        // One raster over the budget is still kept: it is the one in use.
+        let mut one = vec![entry(9, 100)];
+        let_go(&mut one, 45);
+        assert_eq!(one.len(), 1);
     }
 
     #[test]
