@@ -717,10 +717,8 @@ impl Umpire {
         mine: &[(String, String)],
     ) -> Result<Vec<String>, ServiceError> {
         let mut known: Vec<String> = mine.iter().map(|(g, _)| g.clone()).collect();
-        for id in self.store.game_ids()? {
-            let Ok(meta) = self.meta(&id) else { continue };
-            let observes = meta.observers.iter().any(|o| o.eq_ignore_ascii_case(from));
-            if (meta.public || observes) && !known.contains(&id) {
+        for id in self.public_or_observed(from)? {
+            if !known.contains(&id) {
                 known.push(id);
             }
         }

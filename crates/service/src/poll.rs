@@ -160,7 +160,16 @@ impl PollReport {
 pub type Fault = std::sync::Arc<dyn Fn(&Incoming) + Send + Sync>;
 
 /// The running games' sides, (game, side), by lower-case address.
-pub(super) type Players = std::collections::BTreeMap<String, Vec<(String, String)>>;
+/// Who plays and looks on where, by one scan of the games per poll.
+#[derive(Default)]
+pub(super) struct Players {
+    /// Each running game's sides (game, side) by lower-case address.
+    sides: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// The public games, finished ones too.
+    public: Vec<String>,
+    /// The games each lower-case address observes.
+    observes: std::collections::BTreeMap<String, Vec<String>>,
+}
 
 impl Umpire {
     /// Handles every new mail in `intake` (up to the batch limit).
@@ -552,22 +561,52 @@ impl Umpire {
     /// The running games `addr` plays in, as (game, side), from each game's
     /// opening (one read per game, no replay).
     pub(super) fn player_games(&self, addr: &str) -> Result<Vec<(String, String)>, ServiceError> {
-        let mut cache = self.players.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.is_none() {
-            *cache = Some(self.players_by_address()?);
-        }
-        Ok(cache
-            .as_ref()
-            .and_then(|m| m.get(&addr.to_ascii_lowercase()))
-            .cloned()
-            .unwrap_or_default())
+        self.with_players(|p| {
+            p.sides
+                .get(&addr.to_ascii_lowercase())
+                .cloned()
+                .unwrap_or_default()
+        })
     }
 
-    /// Every running game's sides by lower-case address (one scan of the games).
+    /// The public games and those `addr` observes (one scan per poll).
+    pub(super) fn public_or_observed(&self, addr: &str) -> Result<Vec<String>, ServiceError> {
+        self.with_players(|p| {
+            let observed = p.observes.get(&addr.to_ascii_lowercase());
+            p.public
+                .iter()
+                .chain(observed.into_iter().flatten())
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// `f` of this poll's [`Players`], scanning the games on first use.
+    fn with_players<T>(&self, f: impl FnOnce(&Players) -> T) -> Result<T, ServiceError> {
+        let mut cache = self.players.lock().unwrap_or_else(|p| p.into_inner());
+        let players = match cache.take() {
+            Some(p) => cache.insert(p),
+            None => cache.insert(self.players_by_address()?),
+        };
+        Ok(f(players))
+    }
+
+    /// Every running game's sides by lower-case address, and the public and
+    /// observed games (one scan of the games).
     fn players_by_address(&self) -> Result<Players, ServiceError> {
-        let mut out = Players::new();
+        let mut out = Players::default();
         for id in self.store.game_ids()? {
-            if self.meta(&id).is_ok_and(|m| m.finished.is_some()) {
+            let Ok(meta) = self.meta(&id) else { continue };
+            if meta.public {
+                out.public.push(id.clone());
+            }
+            for o in &meta.observers {
+                out.observes
+                    .entry(o.to_ascii_lowercase())
+                    .or_default()
+                    .push(id.clone());
+            }
+            if meta.finished.is_some() {
                 continue;
             }
             let Some(raw) = self.read(Table::Entries, umpire_store::entry_key(&id, 0))? else {
@@ -576,11 +615,15 @@ impl Umpire {
             let Ok(e) = serde_json::from_slice::<umpire_core::record::Entry>(&raw) else {
                 continue;
             };
-            let moved = self.meta(&id).map(|m| m.addresses).unwrap_or_default();
             if let umpire_core::record::Body::Opening(o) = &e.body {
                 for s in &o.sides {
-                    let addr = moved.get(&s.name).unwrap_or(&s.email).to_ascii_lowercase();
-                    out.entry(addr)
+                    let addr = meta
+                        .addresses
+                        .get(&s.name)
+                        .unwrap_or(&s.email)
+                        .to_ascii_lowercase();
+                    out.sides
+                        .entry(addr)
                         .or_default()
                         .push((id.clone(), s.name.clone()));
                 }
