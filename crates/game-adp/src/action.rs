@@ -10,6 +10,7 @@ use super::pieces::Faction;
 use super::special;
 use super::state::State;
 use std::collections::BTreeSet;
+use umpire_core::board::{Place, SpaceId};
 use umpire_core::dice::{Dice, DiceError};
 use umpire_core::ruleset::{Event, RuleError};
 
@@ -290,10 +291,25 @@ fn carry_out(
         }
     }
     if errors.is_empty() {
+        if let Some(head) = x.events.first_mut() {
+            head.focus = named_places(a);
+        }
         Ok(x.events)
     } else {
         Err(combined(d, errors))
     }
+}
+
+/// The spaces an Operation's lines name, for the map around the action:
+/// the picture and the map snippet centre on them.
+fn named_places(a: &Action) -> Vec<Place> {
+    let mut seen = BTreeSet::new();
+    a.steps
+        .iter()
+        .flat_map(|(at, _)| at.spaces.iter().flatten())
+        .filter(|(s, _)| seen.insert(*s))
+        .map(|(s, _)| Place::Space(SpaceId(u16::from(s.0))))
+        .collect()
 }
 
 /// The Resources an Operation and its Special Activity cost, by what each

@@ -11,6 +11,7 @@ use super::propaganda;
 use super::state::{Stage, State};
 use super::victory;
 use serde::Serialize;
+use umpire_core::board::{Place, SpaceId};
 use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError, Side};
 
@@ -224,7 +225,14 @@ pub fn act(
             }
             let card =
                 current(d, st).ok_or_else(|| RuleError::illegal("no card in play", "2.2"))?;
-            let (ev, halt) = effects::execute(d, st, f, card, *shaded, spaces)?;
+            let (mut ev, halt) = effects::execute(d, st, f, card, *shaded, spaces)?;
+            if let Some(head) = ev.first_mut() {
+                // The map around the action centres on the spaces the Event names.
+                head.focus = spaces
+                    .iter()
+                    .map(|s| Place::Space(SpaceId(u16::from(s.0))))
+                    .collect();
+            }
             events.extend(ev);
             match halt {
                 // 5.1, D3: the rest of the Event (and its free Operation)

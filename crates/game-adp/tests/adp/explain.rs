@@ -349,3 +349,27 @@ fn a_transports_payments_to_the_warlords_are_told_and_counted() {
         "{ev}"
     );
 }
+
+#[test]
+fn an_operation_is_placed_on_the_spaces_its_lines_name_for_the_map_around_it() {
+    // The result mail's picture and map snippet centre on an event's
+    // places: an Operation's first event holds the spaces its lines name,
+    // in the order written.
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    st.resources[Faction::Taliban.index()] = 10;
+    let ev = op_with(
+        &d,
+        &mut st,
+        Faction::Taliban,
+        "rally\nin helmand\nin kandahar",
+        FULL,
+        &mut Dice::seeded([3; 32]),
+    )
+    .unwrap();
+    let space = |name: &str| {
+        umpire_core::board::Place::Space(umpire_core::board::SpaceId(u16::from(s(&d, name).0)))
+    };
+    assert_eq!(ev[0].focus, vec![space("helmand"), space("kandahar")]);
+    assert!(ev[1..].iter().all(|e| e.focus.is_empty()));
+}
