@@ -129,7 +129,9 @@ fn club(ruleset: &str) -> Club {
 
 /// `iters` polls of the club's next move, each in a fresh copy of `template`
 /// with the game loaded (copying and loading not timed).
-fn polls(club: &Club, template: &Path, game: &str, iters: u64) -> Duration {
+/// With `fresh`, each poll meets no raster kept in memory, only those kept on
+/// disk by the warm-up (a cron poll: a fresh process every time).
+fn polls(club: &Club, template: &Path, game: &str, iters: u64, fresh: bool) -> Duration {
     let mut total = Duration::ZERO;
     for i in 0..iters {
         let scratch = tempfile::tempdir().unwrap();
@@ -137,6 +139,9 @@ fn polls(club: &Club, template: &Path, game: &str, iters: u64) -> Duration {
         common::copy_dir(template, &dir);
         let mut u = Umpire::open(&dir).unwrap();
         u.game(game).unwrap();
+        if fresh {
+            umpire::render::svg::raster::forget_kept();
+        }
         total += poll(&mut u, &dir, &club.mail, 100 + i);
     }
     total
@@ -170,10 +175,11 @@ fn pictures(c: &mut Criterion) {
         let mut grp = c.benchmark_group(format!("poll/{game}"));
         grp.sample_size(10);
         grp.measurement_time(Duration::from_secs(8));
-        let mut means = [Duration::ZERO; 2];
-        for (i, (name, template)) in [
-            ("one move, action picture", &club.with),
-            ("one move, no picture", &club.without),
+        let mut means = [Duration::ZERO; 3];
+        for (i, (name, template, fresh)) in [
+            ("one move, action picture", &club.with, false),
+            ("one move, no picture", &club.without, false),
+            ("one move, action picture, fresh process", &club.with, true),
         ]
         .into_iter()
         .enumerate()
@@ -181,7 +187,7 @@ fn pictures(c: &mut Criterion) {
             let (mut total, mut count) = (Duration::ZERO, 0u64);
             grp.bench_function(name, |b| {
                 b.iter_custom(|iters| {
-                    let d = polls(&club, template, game, iters);
+                    let d = polls(&club, template, game, iters, fresh);
                     (total, count) = (total + d, count + iters);
                     d
                 })
@@ -193,14 +199,16 @@ fn pictures(c: &mut Criterion) {
         figures.push((game, means, crop));
     }
     println!("poll of one move: the result pictures against the poll without them (the floor)");
-    for (game, [with, without], crop) in figures {
+    for (game, [with, without, fresh], crop) in figures {
         if without.is_zero() {
             continue; // filtered out of this run
         }
         let added = with.saturating_sub(without);
+        let added_fresh = fresh.saturating_sub(without);
         println!(
-            "  {game:>5}: {without:>9.2?} without, {with:>9.2?} with; the pictures add {added:>9.2?} ({:.2}x the floor); action part {crop:?}",
-            added.as_secs_f64() / without.as_secs_f64()
+            "  {game:>5}: {without:>9.2?} without, {with:>9.2?} with; the pictures add {added:>9.2?} ({:.2}x the floor), {added_fresh:>9.2?} ({:.2}x) in a fresh process; action part {crop:?}",
+            added.as_secs_f64() / without.as_secs_f64(),
+            added_fresh.as_secs_f64() / without.as_secs_f64()
         );
     }
 }

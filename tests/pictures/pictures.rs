@@ -863,3 +863,31 @@ fn in_headless_chromium_the_game_page_keeps_its_layout() {
         off * 100.0
     );
 }
+
+#[test]
+fn a_picture_drawn_from_rasters_kept_on_disk_is_the_same_bytes_as_one_drawn_anew() {
+    // A cron poll is a fresh process: it reads the base, names, key and
+    // stacks kept on the shelf by the last one instead of drawing them.
+    let shelf = tempfile::tempdir().unwrap();
+    let board = sarhu_setup();
+    let hex: umpire::core::hex::Hex = "0807".parse().unwrap();
+    let picture = umpire::render::svg::picture(&board, &[Place::Hex(hex)]);
+    umpire::render::svg::raster::forget_kept();
+    let drawn = picture.action_png_kept_in(Some(shelf.path())).unwrap();
+    let kept = std::fs::read_dir(shelf.path()).unwrap().count();
+    assert!(kept >= 4, "base, names, key and stacks kept: {kept} files");
+    // As a fresh process meets them: nothing in memory, all on the shelf.
+    umpire::render::svg::raster::forget_kept();
+    let read = picture.action_png_kept_in(Some(shelf.path())).unwrap();
+    assert_eq!(read, drawn);
+    assert_eq!(read, picture.action_png().unwrap());
+    let whole = picture.png_kept_in(Some(shelf.path())).unwrap();
+    umpire::render::svg::raster::forget_kept();
+    assert_eq!(picture.png_kept_in(Some(shelf.path())).unwrap(), whole);
+    // A damaged file is drawn again, not trusted.
+    for f in std::fs::read_dir(shelf.path()).unwrap() {
+        std::fs::write(f.unwrap().path(), b"UMPRAS1\ngarbage").unwrap();
+    }
+    umpire::render::svg::raster::forget_kept();
+    assert_eq!(picture.png_kept_in(Some(shelf.path())).unwrap(), whole);
+}

@@ -82,6 +82,7 @@ impl Recent {
         &self,
         picture: &umpire_render::svg::Picture,
         part: Part,
+        shelf: &std::path::Path,
     ) -> Result<Arc<Vec<u8>>, umpire_render::svg::PictureError> {
         let key = sha256(picture.svg().as_bytes());
         let mut recent = self.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -89,8 +90,8 @@ impl Recent {
             return Ok(bytes.clone());
         }
         let bytes = Arc::new(match part {
-            Part::Action => picture.action_png()?,
-            Part::Whole => picture.png()?,
+            Part::Action => picture.action_png_kept_in(Some(shelf))?,
+            Part::Whole => picture.png_kept_in(Some(shelf))?,
         });
         if recent.len() == RECENT {
             recent.pop_front();
@@ -135,6 +136,13 @@ impl Umpire {
         self.attachment(game, &picture, Part::Whole)
     }
 
+    /// Where the rasters of the maps' unchanging sheets are kept between
+    /// processes (see `umpire_render::svg::raster::png_sheets`): a cache the
+    /// admin may delete at any time.
+    fn picture_shelf(&self) -> std::path::PathBuf {
+        self.dir.join("cache").join("pictures")
+    }
+
     /// `part` of `picture` as `map.png`, shared with the sides that see the same.
     fn attachment(
         &self,
@@ -142,7 +150,7 @@ impl Umpire {
         picture: &umpire_render::svg::Picture,
         part: Part,
     ) -> Option<(String, String, Vec<u8>)> {
-        match self.pictures.png(picture, part) {
+        match self.pictures.png(picture, part, &self.picture_shelf()) {
             Ok(bytes) => Some((
                 MAP_PNG.to_string(),
                 "image/png".to_string(),

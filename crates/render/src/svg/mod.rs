@@ -14,6 +14,7 @@ pub mod hex;
 mod legend;
 pub mod points;
 pub mod raster;
+mod shelf;
 pub mod square;
 mod style;
 
@@ -97,7 +98,13 @@ impl Picture {
 
     /// The whole picture as PNG.
     pub fn png(&self) -> Result<Vec<u8>, PictureError> {
-        raster::png_sheets(&self.0.sheets)
+        self.png_kept_in(None)
+    }
+
+    /// The whole picture as PNG, the rasters that do not change kept on the
+    /// `shelf` folder for the next process (see [`raster::png_sheets`]).
+    pub fn png_kept_in(&self, shelf: Option<&std::path::Path>) -> Result<Vec<u8>, PictureError> {
+        raster::png_sheets(&self.0.sheets, shelf)
     }
 
     /// The part of the map around the last action, if there is one and the
@@ -138,14 +145,23 @@ impl Picture {
     /// ([`Picture::action_crop`]) with the key under it, or the whole
     /// picture where there is no such part.
     pub fn action_png(&self) -> Result<Vec<u8>, PictureError> {
+        self.action_png_kept_in(None)
+    }
+
+    /// [`Picture::action_png`], the rasters that do not change kept on the
+    /// `shelf` folder for the next process.
+    pub fn action_png_kept_in(
+        &self,
+        shelf: Option<&std::path::Path>,
+    ) -> Result<Vec<u8>, PictureError> {
         let Some(crop) = self.action_crop() else {
-            return self.png();
+            return self.png_kept_in(shelf);
         };
         let w = f64::from(crop.w);
         let key = self.0.key.reflow(w - 2.0 * KEY_MARGIN);
         let mut under = doc::Doc::new(w, key.height, style::PAPER);
         key.draw(&mut under, (KEY_MARGIN, 0.0));
-        raster::png_crop(&self.0.sheets, crop, &under.finish())
+        raster::png_crop(&self.0.sheets, crop, &under.finish(), shelf)
     }
 }
 

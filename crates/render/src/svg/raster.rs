@@ -4,6 +4,7 @@
 use super::doc::{Part, Sheet};
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use umpire_core::hash::{Digest, sha256};
 
@@ -85,18 +86,26 @@ const KEPT_BYTES: usize = 64 << 20;
 /// a poll that mails a map to every side, or a daemon's next poll, draws only
 /// what play changed. The pixels are those of the whole document drawn at
 /// once, up to the rounding of a laid-over sheet's edges.
-pub fn png_sheets(sheets: &[Part]) -> Result<Vec<u8>, PictureError> {
-    let picture = compose(sheets, None)?;
+///
+/// `shelf`, if given, is a folder where the kept rasters are also written and
+/// looked for, so that the next process reads them instead of drawing them
+/// (a cron poll is a fresh process every time).
+pub fn png_sheets(sheets: &[Part], shelf: Option<&Path>) -> Result<Vec<u8>, PictureError> {
+    let picture = compose(sheets, None, shelf)?;
     encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
 /// The base sheet, then each other sheet over it: all of it, or the part
 /// `crop` (leaving the key out).
-fn compose(sheets: &[Part], crop: Option<Crop>) -> Result<tiny_skia::Pixmap, PictureError> {
+fn compose(
+    sheets: &[Part],
+    crop: Option<Crop>,
+    shelf: Option<&Path>,
+) -> Result<tiny_skia::Pixmap, PictureError> {
     let Some(Part::Svg(Sheet::Base, base)) = sheets.first() else {
         return Err(PictureError::Svg("a picture begins with its base".into()));
     };
-    let Raster::Base(full) = kept(base, Sheet::Base)? else {
+    let Raster::Base(full) = kept(base, Sheet::Base, shelf)? else {
         return Err(PictureError::Svg("a base laid over".into()));
     };
     let Crop { x, y, w, h } = crop.unwrap_or(Crop {
@@ -128,7 +137,7 @@ fn compose(sheets: &[Part], crop: Option<Crop>) -> Result<tiny_skia::Pixmap, Pic
             }
             Part::Svg(Sheet::Key, _) if crop.is_some() => {}
             Part::Svg(kind @ (Sheet::Kept | Sheet::Key), svg) => lay_over(
-                &runs_of(svg, *kind)?,
+                &runs_of(svg, *kind, shelf)?,
                 &mut picture,
                 (-i64::from(x), -i64::from(y)),
             ),
@@ -139,7 +148,7 @@ fn compose(sheets: &[Part], crop: Option<Crop>) -> Result<tiny_skia::Pixmap, Pic
                         i64::from(s.at.0) - i64::from(x),
                         i64::from(s.at.1) - i64::from(y),
                     );
-                    lay_over(&runs_of(&s.svg, Sheet::Sprites)?, &mut picture, at);
+                    lay_over(&runs_of(&s.svg, Sheet::Sprites, shelf)?, &mut picture, at);
                 }
             }
         }
@@ -151,16 +160,16 @@ fn compose(sheets: &[Part], crop: Option<Crop>) -> Result<tiny_skia::Pixmap, Pic
 /// over it covers (names and a key cover a few per cent of a map: laying
 /// over only those is a small part of blending a whole clear sheet).
 #[derive(Clone)]
-enum Raster {
+pub(super) enum Raster {
     Base(Arc<tiny_skia::Pixmap>),
     Over(Arc<Vec<Run>>),
 }
 
 /// Pixels a laid-over sheet covers on one row: row, first column, colours.
-struct Run {
-    y: u32,
-    x: u32,
-    pixels: Vec<tiny_skia::PremultipliedColorU8>,
+pub(super) struct Run {
+    pub(super) y: u32,
+    pub(super) x: u32,
+    pub(super) pixels: Vec<tiny_skia::PremultipliedColorU8>,
 }
 
 /// The runs of pixels `p` covers (alpha above zero), row by row.
@@ -226,17 +235,17 @@ fn over(
 }
 
 /// The runs a laid-over sheet `svg` covers, drawn now if not kept.
-fn runs_of(svg: &str, kind: Sheet) -> Result<Arc<Vec<Run>>, PictureError> {
-    match kept(svg, kind)? {
+fn runs_of(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Arc<Vec<Run>>, PictureError> {
+    match kept(svg, kind, shelf)? {
         Raster::Over(runs) => Ok(runs),
         Raster::Base(_) => Err(PictureError::Svg("a sheet kept as a base".into())),
     }
 }
 
 /// The raster of the kept sheet `svg` (the base opaque, the others the
-/// runs they cover), drawn now if not kept.
-fn kept(svg: &str, kind: Sheet) -> Result<Raster, PictureError> {
-    static KEEP: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+/// runs they cover): kept in this process, else on the `shelf`, else drawn
+/// now (and put on the shelf).
+fn kept(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Raster, PictureError> {
     let key = sha256(svg.as_bytes());
     {
         let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
@@ -247,10 +256,19 @@ fn kept(svg: &str, kind: Sheet) -> Result<Raster, PictureError> {
             return Ok(r);
         }
     }
-    let drawn = draw(svg, None)?;
-    let raster = match kind {
-        Sheet::Base => Raster::Base(Arc::new(drawn)),
-        _ => Raster::Over(Arc::new(runs(&drawn))),
+    let raster = match shelf.and_then(|dir| super::shelf::read(dir, &key, kind)) {
+        Some(r) => r,
+        None => {
+            let drawn = draw(svg, None)?;
+            let raster = match kind {
+                Sheet::Base => Raster::Base(Arc::new(drawn)),
+                _ => Raster::Over(Arc::new(runs(&drawn))),
+            };
+            if let Some(dir) = shelf {
+                super::shelf::write(dir, &key, kind, &raster);
+            }
+            raster
+        }
     };
     let bytes = raster.bytes();
     let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
@@ -266,6 +284,15 @@ fn kept(svg: &str, kind: Sheet) -> Result<Raster, PictureError> {
     );
     let_go(&mut kept, KEPT_BYTES);
     Ok(raster)
+}
+
+/// The rasters this process keeps, the most recently used first.
+static KEEP: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+
+/// Lets go of every raster this process keeps, as if it had just started
+/// (what a cron poll meets): for benchmarks and tests.
+pub fn forget_kept() {
+    KEEP.lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
 /// Lets the least recently used rasters (the last) go until `kept` holds at
@@ -307,10 +334,15 @@ pub struct Crop {
 /// PNG bytes of the part `crop` of a picture drawn sheet over sheet (as
 /// [`png_sheets`] draws it, its key left out), with the document `under`
 /// (as wide as the crop: a key of its own) below it.
-pub fn png_crop(sheets: &[Part], crop: Crop, under: &str) -> Result<Vec<u8>, PictureError> {
-    let map = compose(sheets, Some(crop))?;
+pub fn png_crop(
+    sheets: &[Part],
+    crop: Crop,
+    under: &str,
+    shelf: Option<&Path>,
+) -> Result<Vec<u8>, PictureError> {
+    let map = compose(sheets, Some(crop), shelf)?;
     // The key of a crop's width changes as seldom as the map's: kept too.
-    let Raster::Base(under) = kept(under, Sheet::Base)? else {
+    let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
         return Err(PictureError::Svg("a key laid over".into()));
     };
     let (w, h) = (crop.w, crop.h);
