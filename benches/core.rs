@@ -412,5 +412,48 @@ impl CryptoFloor {
     }
 }
 
-criterion_group!(benches, sign_and_verify, verify_record, poll_1000);
+/// What a poll's upgrade check pays to learn every ruleset's version: reading
+/// it off the data files (`games::version`, the hash of the texts) against
+/// building each ruleset over them, which parses and checks every table (what
+/// the check did before; a file given as the embedded text makes the registry
+/// load it afresh rather than share the process's loaded copy).
+fn ruleset_versions(c: &mut Criterion) {
+    let fresh: Vec<(&str, BTreeMap<String, String>)> = umpire::games::GAMES
+        .iter()
+        .map(|d| {
+            let files = d
+                .files
+                .iter()
+                .take(1)
+                .map(|f| (f.name.to_string(), f.embedded.to_string()))
+                .collect();
+            (d.name, files)
+        })
+        .collect();
+    let mut g = c.benchmark_group("registry");
+    g.sample_size(20);
+    g.bench_function("every ruleset's version, read off its files", |b| {
+        b.iter(|| {
+            for (name, files) in &fresh {
+                black_box(umpire::games::version(name, files).unwrap());
+            }
+        })
+    });
+    g.bench_function("every ruleset built over its files", |b| {
+        b.iter(|| {
+            for (name, files) in &fresh {
+                black_box(umpire::games::with_data(name, files).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    sign_and_verify,
+    verify_record,
+    poll_1000,
+    ruleset_versions
+);
 criterion_main!(benches);

@@ -10,6 +10,7 @@
 //! sees what is what.
 
 use super::hash::{Digest, Tagged};
+use super::record::RulesetVersion;
 use super::ruleset::{DynRuleset, Ruleset};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -570,6 +571,10 @@ pub struct Descriptor {
     /// The data sets this game embedded before, kept so that records made
     /// with them still replay (`[]` if its data never changed on a release).
     pub earlier: &'static [EarlierData],
+    /// The newest rules' version (`RulesetInfo.version` on any data), so the
+    /// version a game would be played at is known without reading its data
+    /// ([`Descriptor::version_over`]).
+    pub version: u32,
 }
 
 /// A data set a game embedded before its current one: a frozen copy under
@@ -625,6 +630,8 @@ pub trait DataGame: Ruleset + Sized {
     const NAME: &'static str;
     /// The data files it embeds and a club may replace.
     const FILES: &'static [DataFile];
+    /// The newest rules' version, as `info()` reports it on any data.
+    const VERSION: u32;
     /// The data sets it embedded before (see [`Descriptor::earlier`]).
     const EARLIER: &'static [EarlierData] = &[];
     /// The top-level tables each file may hold ([`check_tables`]); a file
@@ -716,6 +723,7 @@ pub const fn descriptor<G: DataGame>() -> Descriptor {
         build: build_data::<G>,
         check: Some(check_data::<G>),
         earlier: G::EARLIER,
+        version: G::VERSION,
     }
 }
 
@@ -771,6 +779,30 @@ impl Descriptor {
                 let r = self.with_data(&files).ok()?;
                 (r.info().data.as_ref() == Some(data)).then_some(r)
             })
+    }
+
+    /// The version the ruleset over replacement files (by file name) would
+    /// report, its data hash taken over the texts without parsing them: what
+    /// a poll compares with the last one to see whether a ruleset changed,
+    /// for the cost of hashing the files (a ruleset built over them parses
+    /// and checks every table). Every data game hashes its files in the
+    /// order of [`Descriptor::files`] under the domain
+    /// `umpire-<name>-data-v1`; the registry's tests hold each game to it.
+    /// Files that do not load still get a version here: only building the
+    /// ruleset reads them.
+    pub fn version_over(
+        &self,
+        replaced: &BTreeMap<String, String>,
+    ) -> Result<RulesetVersion, DataErrors> {
+        let files = Files::new(self.files, replaced)?;
+        let data = (!self.files.is_empty()).then(|| {
+            let texts: Vec<&str> = self.files.iter().map(|f| files.get(f.name)).collect();
+            data_hash(&format!("umpire-{}-data-v1", self.name), &texts)
+        });
+        Ok(RulesetVersion {
+            version: self.version,
+            data,
+        })
     }
 
     /// The data check over replacement files (by file name); a game without

@@ -81,6 +81,7 @@ pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Ac>();
 impl DataGame for Ac {
     type Data = Data;
     const NAME: &'static str = "ac";
+    const VERSION: u32 = VERSION;
     const FILES: &'static [DataFile] = data::FILES;
     const TABLES: Tables = &[
         ("map.toml", &["city", "map", "railway", "route"]),

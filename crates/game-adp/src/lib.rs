@@ -99,6 +99,7 @@ pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Adp>();
 impl DataGame for Adp {
     type Data = Data;
     const NAME: &'static str = "adp";
+    const VERSION: u32 = VERSION;
     const FILES: &'static [DataFile] = data::FILES;
     const TABLES: Tables = &[
         ("cards.toml", &["card"]),

@@ -60,6 +60,7 @@ pub const DESCRIPTOR: umpire_core::data::Descriptor = umpire_core::data::Descrip
     build: |_| Ok(std::sync::Arc::new(Freeform::new())),
     check: None,
     earlier: &[],
+    version: Freeform::VERSION,
 };
 
 /// Who moves next when a side ends its turn.

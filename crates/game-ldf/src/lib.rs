@@ -85,6 +85,7 @@ pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Ldf>();
 impl DataGame for Ldf {
     type Data = Data;
     const NAME: &'static str = "ldf";
+    const VERSION: u32 = VERSION;
     const FILES: &'static [DataFile] = data::FILES;
     const TABLES: Tables = &[
         (

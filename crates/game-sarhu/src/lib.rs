@@ -55,6 +55,7 @@ pub const DESCRIPTOR: Descriptor = umpire_core::data::descriptor::<Sarhu>();
 impl DataGame for Sarhu {
     type Data = Data;
     const NAME: &'static str = "sarhu";
+    const VERSION: u32 = VERSION;
     const FILES: &'static [DataFile] = data::FILES;
     const TABLES: Tables = &[
         ("map.toml", &["bridge", "map", "place", "river", "wall"]),

@@ -21,6 +21,7 @@ pub use umpire_core::data::Descriptor;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use umpire_core::data::DataErrors;
+use umpire_core::record::RulesetVersion;
 use umpire_core::ruleset::DynRuleset;
 
 /// Declares each game's module and lists its descriptor in [`GAMES`].
@@ -74,6 +75,19 @@ pub fn with_data(
         Some(d) => d.with_data(files).map(Some),
         None => Ok(None),
     }
+}
+
+/// The version the ruleset `name` over replacement data files (by file name;
+/// files not given stay embedded) would report, without reading the data:
+/// the newest rules' version and the hash of the files' texts. What a poll
+/// compares with the last poll's to see whether a ruleset changed, at the cost
+/// of hashing the files rather than parsing them. `Ok(None)` if there is no
+/// such ruleset; a misnamed file is an error, as in [`with_data`].
+pub fn version(
+    name: &str,
+    files: &BTreeMap<String, String>,
+) -> Result<Option<RulesetVersion>, DataErrors> {
+    descriptor(name).map(|d| d.version_over(files)).transpose()
 }
 
 /// `umpire data check NAME`: a summary of the data, or every problem found.
@@ -131,6 +145,46 @@ mod tests {
                 assert_ne!(Some(hash), d.ruleset().info().data, "not the current set");
             }
         }
+    }
+
+    /// The version `version` reads off the files without parsing them.
+    fn quick(d: &Descriptor, files: &BTreeMap<String, String>) -> RulesetVersion {
+        version(d.name, files)
+            .expect("files by name")
+            .expect("registered")
+    }
+
+    /// The version the ruleset built over the files reports.
+    fn built(d: &Descriptor, files: &BTreeMap<String, String>) -> RulesetVersion {
+        umpire_core::game::own_version(d.with_data(files).expect("data loads").as_ref())
+    }
+
+    #[test]
+    fn the_version_read_off_the_files_is_the_built_rulesets() {
+        for d in GAMES {
+            let none = BTreeMap::new();
+            assert_eq!(quick(d, &none), built(d, &none), "{} embedded", d.name);
+            for e in d.earlier {
+                let files = e
+                    .files
+                    .iter()
+                    .map(|f| (f.name.to_string(), f.embedded.to_string()))
+                    .collect();
+                assert_eq!(quick(d, &files), built(d, &files), "{} earlier", d.name);
+            }
+            // A club's replacement of each file in turn (a comment added, so it
+            // still loads) changes the hash both ways alike.
+            for f in d.files {
+                let files =
+                    BTreeMap::from([(f.name.to_string(), format!("{}\n# ours\n", f.embedded))]);
+                let v = quick(d, &files);
+                assert_eq!(v, built(d, &files), "{} {}", d.name, f.name);
+                assert_ne!(v, quick(d, &none), "{} {}", d.name, f.name);
+            }
+        }
+        let bad = BTreeMap::from([("mpa.toml".to_string(), String::new())]);
+        assert!(version("sarhu", &bad).is_err(), "a misnamed file");
+        assert_eq!(version("chess", &BTreeMap::new()), Ok(None));
     }
 
     #[test]

@@ -236,6 +236,26 @@ impl Umpire {
         Ok(id)
     }
 
+    /// The version the ruleset `name` over this umpire's data files would
+    /// report, read off the files without building it: a poll's upgrade
+    /// check asks it of every ruleset, and parsing every game's data to
+    /// learn it cost most of an idle poll. A club's replacement files are
+    /// hashed as they are; files that do not load fail when a game of
+    /// theirs is next checked or played.
+    pub fn ruleset_version(
+        &self,
+        name: &str,
+    ) -> Result<umpire_core::record::RulesetVersion, ServiceError> {
+        let files = read_data_files(&self.dir.join("games").join(name), name)?;
+        match umpire_games::version(name, &files) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(ServiceError::Game(format!("no ruleset {name:?}"))),
+            Err(problems) => Err(ServiceError::Game(format!(
+                "the {name} data files: {problems}"
+            ))),
+        }
+    }
+
     /// The ruleset `name`, over the club's own data files where
     /// `DATA_DIR/games/NAME/` holds any (else the embedded data).
     pub fn ruleset(

@@ -76,9 +76,9 @@ impl Umpire {
         let mut current = BTreeMap::new();
         for name in umpire_games::names() {
             let name = name.to_string();
-            match self.ruleset(&name) {
-                Ok(r) => {
-                    current.insert(name, own_version(r.as_ref()));
+            match self.ruleset_version(&name) {
+                Ok(v) => {
+                    current.insert(name, v);
                 }
                 // Its games fail on their own; the others go on.
                 Err(e) => tracing::warn!(ruleset = %name, "{e}"),

@@ -448,7 +448,9 @@ impl Store {
             .collect())
     }
 
-    /// A game's record, checked link by link.
+    /// A game's record, checked link by link (each entry's hash taken as
+    /// stored: it was taken or checked when the entry was appended, and a
+    /// commit is whole or absent; see [`Record::from_stored`]).
     pub fn record(&self, game: &str) -> Result<Record, StoreError> {
         if !id_fits(game) {
             return Err(StoreError::NoGame(game.to_string()));
@@ -466,7 +468,7 @@ impl Store {
         if entries.is_empty() {
             return Err(StoreError::NoGame(game.to_string()));
         }
-        Ok(Record::from_entries(entries)?)
+        Ok(Record::from_stored(entries)?)
     }
 
     /// The head hash of a game's record, if the game exists.
