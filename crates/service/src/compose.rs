@@ -778,6 +778,8 @@ impl Umpire {
             reason: &'a str,
             /// A player of a running game: answered every time, not once a day.
             known: bool,
+            /// The public games with open seats and how to join one.
+            open_games: String,
         }
         let text = self.templates.render(
             "unsigned.txt",
@@ -785,6 +787,7 @@ impl Umpire {
                 umpire: &self.config.umpire.address,
                 reason,
                 known: self.is_player(to)?,
+                open_games: self.open_games_text()?,
             },
         )?;
         self.mail(

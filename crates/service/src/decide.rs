@@ -131,7 +131,7 @@ impl Umpire {
             return self.unsigned(&mail, &found, &cx);
         };
         if umpire_core::seat::is_join(&f.candidates[0]) {
-            return self.join_mail(&mail, f, now);
+            return self.join_mail(&mail, f, now, cx.short);
         }
         let parsed = MoveFile::parse(&f.candidates[0]);
         let game_id = match &parsed {

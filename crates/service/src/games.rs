@@ -55,6 +55,10 @@ pub struct GameMeta {
     /// Who decides a join for an open seat (the `seats` game option).
     #[serde(default, skip_serializing_if = "is_admin_rule")]
     pub seat_rule: crate::seats::SeatRule,
+    /// The sides whose seats are open (kept with each seating, so the help
+    /// mail lists open games without replaying them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_seats: Vec<String>,
     /// Joins held for the admin (`umpire admin seats`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joins: Vec<crate::seats::HeldJoin>,
@@ -258,6 +262,7 @@ impl Umpire {
             deadlines: new.deadlines.clone(),
             time_zones: new.time_zones.clone(),
             seat_rule,
+            open_seats: crate::seats::open_names(&game),
             ..Default::default()
         };
         meta.refresh_waiting(&game, now);
@@ -712,6 +717,7 @@ impl Umpire {
             ..Default::default()
         };
         meta.settings_from(record);
+        meta.open_seats = crate::seats::open_names(game);
         meta.refresh_waiting(game, now);
         let k0 = self
             .chains

@@ -140,6 +140,7 @@ impl Umpire {
         mail: &ReadMail,
         found: &FoundMove,
         now: jiff::Timestamp,
+        short: &str,
     ) -> Result<Decision, ServiceError> {
         let at = rfc3339(now);
         let mut batch = Batch::new();
@@ -170,8 +171,8 @@ impl Umpire {
             && !from.is_empty()
         {
             if self.join_quota(&from, now, &mut d.batch)? {
-                let key = format!("join.{}", &sha256(text.as_bytes()).to_hex()[..12]);
-                let key = format!("{key}.{}", now.as_second());
+                // Keyed by the mail it answers, as every note is.
+                let key = format!("join.{short}");
                 d.mails.push(self.join_reply(
                     &from,
                     &title,
@@ -424,6 +425,7 @@ impl Umpire {
         let mut meta = self.meta(id)?;
         meta.addresses.insert(side, email);
         let answered = settle_held(&mut meta, game);
+        meta.open_seats = open_names(game);
         meta.refresh_waiting(game, now);
         let mut mails = self.result_mails(game, &meta, seq, None, None, "", now)?;
         for (h, why) in answered {
@@ -500,6 +502,30 @@ impl Umpire {
             }
         }
         Ok(out)
+    }
+
+    /// The public games with open seats and how to join them, for the help
+    /// mail (empty when there are none). Reads each game's metadata only.
+    pub(super) fn open_games_text(&self) -> Result<String, ServiceError> {
+        let mut out = String::new();
+        for id in self.game_ids()? {
+            let Ok(meta) = self.meta(&id) else { continue };
+            if !meta.public || meta.open_seats.is_empty() || meta.finished.is_some() {
+                continue;
+            }
+            out.push_str(&format!(
+                "  {id} ({}): open seats {}\n",
+                meta.ruleset,
+                meta.open_seats.join(", ")
+            ));
+        }
+        if out.is_empty() {
+            return Ok(out);
+        }
+        Ok(format!(
+            "Games with open seats:\n\n{out}\n{}",
+            how_to_join("GAME-ID", &["SIDE".to_string(), "any".to_string()])
+        ))
     }
 
     /// The open seats of a game (loaded from the store if needed).
