@@ -57,6 +57,22 @@ pub enum AdminCommand {
         #[arg(long, default_value = "")]
         reason: String,
     },
+    /// List the joins that wait for an answer, by game, with each game's open seats.
+    Seats,
+    /// Answer a held join for SIDE's open seat: --approve seats its player (an entry in the record; every side told), --refuse tells the joiner why.
+    Seat {
+        game: String,
+        side: String,
+        #[arg(long, conflicts_with = "refuse", required_unless_present = "refuse")]
+        approve: bool,
+        #[arg(long)]
+        refuse: bool,
+        /// The held join's id (from `umpire admin seats`), when several wait for the seat.
+        #[arg(long)]
+        join: Option<String>,
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
     /// Add an observer: an address that gets the public view of every result (what every side may see, nothing more).
     Observe {
         game: String,
@@ -68,9 +84,11 @@ pub enum AdminCommand {
 }
 
 impl AdminCommand {
-    /// The game the command is for.
-    fn game(&self) -> &str {
-        match self {
+    /// The game the command is for (none for `seats`).
+    fn game(&self) -> Option<&str> {
+        Some(match self {
+            AdminCommand::Seats => return None,
+            AdminCommand::Seat { game, .. } => game,
             AdminCommand::Pause { game, .. }
             | AdminCommand::Resume { game }
             | AdminCommand::Extend { game, .. }
@@ -78,7 +96,7 @@ impl AdminCommand {
             | AdminCommand::Address { game, .. }
             | AdminCommand::End { game, .. }
             | AdminCommand::Observe { game, .. } => game,
-        }
+        })
     }
 }
 
@@ -87,7 +105,9 @@ pub fn run(dir: &Path, what: AdminCommand) -> Result<i32> {
     super::commands::require_data_dir(dir)?;
     let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
     let mut u = Umpire::open(dir)?;
-    super::commands::known_game(&u, what.game())?;
+    if let Some(game) = what.game() {
+        super::commands::known_game(&u, game)?;
+    }
     let now = now()?;
     let said = match what {
         AdminCommand::Pause { game, reason } => {
@@ -147,6 +167,29 @@ pub fn run(dir: &Path, what: AdminCommand) -> Result<i32> {
             });
             let seq = u.admin_act(&game, act, &reason, now)?;
             format!("{game} ended at entry {seq}; the full record goes to every side")
+        }
+        AdminCommand::Seats => {
+            print!("{}", super::seats::list(&mut u)?);
+            return Ok(0);
+        }
+        AdminCommand::Seat {
+            game,
+            side,
+            approve,
+            join,
+            reason,
+            ..
+        } => {
+            if approve {
+                let seq = u.approve_join(&game, &side, join.as_deref(), &reason, now)?;
+                format!("{game}: {side}'s seat taken as entry {seq}; every side told")
+            } else {
+                let to = u.refuse_join(&game, &side, join.as_deref(), &reason, now)?;
+                format!(
+                    "{game}: the join for {side} refused; {} told",
+                    super::commands::safe(&to)
+                )
+            }
         }
         AdminCommand::Observe {
             game,

@@ -374,6 +374,8 @@ fn new_game(dir: &Path, args: super::NewArgs) -> Result<i32> {
         remind,
         time_zones,
         public,
+        open,
+        open_all,
     } = args;
     let mut parsed = Vec::new();
     for s in &sides {
@@ -402,7 +404,8 @@ fn new_game(dir: &Path, args: super::NewArgs) -> Result<i32> {
         .iter()
         .map(|o| pair(o, "--tz"))
         .collect::<Result<BTreeMap<_, _>>>()?;
-    let mut u = open(dir)?;
+    let mut u = self::open(dir)?;
+    let parsed = super::seats::with_open_seats(&u, &ruleset, &scenario, parsed, &open, open_all)?;
     let deadlines = if deadline.is_some() || grace.is_some() || remind.is_some() {
         let base = u.config().deadlines.clone();
         Some(crate::service::config::Deadlines {
@@ -428,12 +431,19 @@ fn new_game(dir: &Path, args: super::NewArgs) -> Result<i32> {
     if public {
         u.set_public(&id, true)?;
     }
-    // One opening mail a side (counting them, not scanning the outbox).
-    let n = u.game(&id)?.sides().len();
+    // One opening mail a seated side (counting them, not scanning the outbox).
+    let g = u.game(&id)?;
+    let n = g.sides().iter().filter(|s| !s.is_open()).count();
+    let open_seats = g.open_seats().len();
     println!("{id}");
     eprintln!(
         "Game {id} created; {n} opening mail(s) queued (sent by the next poll or `umpire deliver`)."
     );
+    if open_seats > 0 {
+        eprintln!(
+            "{open_seats} seat(s) open: players join by mail; the game starts once every seat is taken (`umpire admin seats`)."
+        );
+    }
     Ok(0)
 }
 
@@ -444,6 +454,9 @@ fn sign(file: &Path, key: &Path, as_armor: bool) -> Result<i32> {
         .with_context(|| format!("{} is not a key file", key.display()))?;
     let k = SecretKey::parse(&key_text).with_context(|| format!("reading {}", key.display()))?;
     // Refuse to sign what the umpire would refuse to read.
+    if crate::core::seat::is_join(&text) {
+        return super::seats::sign_join(file, &text, &k, as_armor);
+    }
     let parsed = crate::core::movefile::MoveFile::parse(&text)
         .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     let sig = k.sign(MOVE_NAMESPACE, &text)?;

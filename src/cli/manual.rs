@@ -76,6 +76,7 @@ mod tests {
             "THE MOVE FILE",
             "STANDING ORDERS",
             "MAIL COMMANDS",
+            "JOINING A GAME",
             "EXIT STATUS",
             "EXAMPLES",
         ] {

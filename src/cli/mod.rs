@@ -9,6 +9,7 @@ mod manual;
 mod offline;
 mod pictures;
 mod progress;
+mod seats;
 mod upgrade;
 
 use clap::{Parser, Subcommand};
@@ -291,8 +292,14 @@ pub struct NewArgs {
     #[arg(long, short = 's')]
     pub scenario: String,
     /// A side as NAME=EMAIL=PUBKEY, where PUBKEY is a .pub file or an `ssh-ed25519 AAAA…` line. Repeat per side, in order.
-    #[arg(long = "side", required = true)]
+    #[arg(long = "side", required_unless_present_any = ["open", "open_all"])]
     pub sides: Vec<String>,
+    /// Leave SIDE's seat open: a player takes it by mailing a signed join. The game starts once every seat is taken. Repeatable.
+    #[arg(long = "open")]
+    pub open: Vec<String>,
+    /// Leave every seat not given by --side open.
+    #[arg(long)]
+    pub open_all: bool,
     /// A ruleset option as NAME=VALUE. Repeatable.
     #[arg(long = "option", short = 'o')]
     pub options: Vec<String>,

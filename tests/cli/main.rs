@@ -3,6 +3,7 @@
 
 mod cli;
 mod run;
+mod seats;
 mod ux_admin;
 mod ux_cli;
 mod ux_offline;

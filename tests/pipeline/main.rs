@@ -14,6 +14,7 @@ mod perf_chains;
 mod perf_deadlines;
 mod pipeline;
 mod replays;
+mod seats;
 mod ux_acts;
 mod ux_columns;
 mod ux_end_mail;

@@ -110,6 +110,9 @@ pub enum AdminAct {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         away: String,
     },
+    /// A player takes an open seat by his signed join (`core::seat`): the
+    /// side's key and address from here on.
+    Seat(crate::seat::Seating),
 }
 
 /// An act of the club's admin (`umpire admin ...`), made by the umpire in

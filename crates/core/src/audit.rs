@@ -82,7 +82,7 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
     let mut keys = o
         .sides
         .iter()
-        .map(|s| PublicKey::parse(&s.key).map(|k| (s.name.clone(), k)))
+        .map(|s| open_or_key(&s.key).map(|k| (s.name.clone(), k)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| AuditError {
             seq: 0,
@@ -121,14 +121,28 @@ pub fn audit(record: &Record) -> Result<AuditSummary, AuditError> {
     Ok(sum)
 }
 
-/// An admin entry that replaces a side's key: later moves verify with it.
-fn new_key(keys: &mut [(String, PublicKey)], body: &Body) {
-    if let Body::Admin(a) = body
-        && let crate::act::AdminAct::Key { side, key } = &a.act
-        && let Ok(k) = PublicKey::parse(key)
+/// A side's key in the opening: none for an open seat.
+fn open_or_key(key: &str) -> Result<Option<PublicKey>, crate::sig::SigError> {
+    if key.is_empty() {
+        Ok(None)
+    } else {
+        PublicKey::parse(key).map(Some)
+    }
+}
+
+/// An admin entry that replaces a side's key or seats a player: later moves
+/// verify with it.
+fn new_key(keys: &mut [(String, Option<PublicKey>)], body: &Body) {
+    let Body::Admin(a) = body else { return };
+    let (side, key) = match &a.act {
+        crate::act::AdminAct::Key { side, key } => (side, key),
+        crate::act::AdminAct::Seat(s) => (&s.side, &s.key),
+        _ => return,
+    };
+    if let Ok(k) = PublicKey::parse(key)
         && let Some(slot) = keys.iter_mut().find(|(n, _)| n == side)
     {
-        slot.1 = k;
+        slot.1 = Some(k);
     }
 }
 
@@ -140,7 +154,7 @@ struct Ctx<'a> {
     entries: &'a [Entry],
     game: &'a str,
     k0: Digest,
-    keys: &'a [(String, PublicKey)],
+    keys: &'a [(String, Option<PublicKey>)],
     public: &'a std::collections::BTreeMap<u64, Digest>,
     hidden: &'a std::collections::BTreeMap<(u64, usize), Digest>,
 }
@@ -243,7 +257,7 @@ impl Ctx<'_> {
         let (Some(t), Some(s)) = (text.value(), signature.value()) else {
             return Ok(());
         };
-        let Some((_, key)) = self.keys.iter().find(|(n, _)| n == side) else {
+        let Some((_, Some(key))) = self.keys.iter().find(|(n, _)| n == side) else {
             return Err(Fault::UnknownSide(side.to_string()));
         };
         key.verify_prechecked(MOVE_NAMESPACE, t.as_bytes(), s, Some(self.prechecked))

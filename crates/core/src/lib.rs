@@ -21,6 +21,7 @@ pub mod path;
 pub mod record;
 pub mod ruleset;
 pub mod sealed;
+pub mod seat;
 pub mod segment;
 pub mod selfplay;
 pub mod sig;

@@ -33,10 +33,20 @@ pub const MAGIC: &str = "# umpire record";
 pub struct SideDecl {
     /// The side's name, lower case (`ming`).
     pub name: String,
-    /// Where its results go.
+    /// Where its results go (empty for an open seat).
     pub email: String,
     /// Its OpenSSH ed25519 public key: the only authority for its moves.
+    /// Empty for an open seat, which a player takes by mail later
+    /// (`core::seat`, an `AdminAct::Seat` entry); until then nobody's
+    /// signature speaks for the side.
     pub key: String,
+}
+
+impl SideDecl {
+    /// Is this seat open (no player's key yet)?
+    pub fn is_open(&self) -> bool {
+        self.key.is_empty()
+    }
 }
 
 /// The first entry: what the game is and how its dice are committed.

@@ -239,6 +239,9 @@ impl Umpire {
         let game = &self.games[id];
         let mut mails = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
+            if s.is_open() {
+                continue;
+            }
             mails.push(self.notice_mail(
                 game,
                 Side(i as u8),

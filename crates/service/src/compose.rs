@@ -267,7 +267,11 @@ pub(super) struct SealedMail {
 }
 
 impl Umpire {
-    fn mail(&self, d: Draft<'_>, now: jiff::Timestamp) -> Result<Unsealed, ServiceError> {
+    pub(super) fn mail(
+        &self,
+        d: Draft<'_>,
+        now: jiff::Timestamp,
+    ) -> Result<Unsealed, ServiceError> {
         let Draft {
             key,
             to,
@@ -529,7 +533,8 @@ impl Umpire {
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
             let side = Side(i as u8);
-            if only.is_some_and(|o| o != side) {
+            // An open seat has nobody to mail yet.
+            if only.is_some_and(|o| o != side) || s.is_open() {
                 continue;
             }
             let key = format!("{}.{seq}.{}{key_suffix}", game.id(), s.name);
@@ -636,7 +641,7 @@ impl Umpire {
                     .map(|s| SideCtx {
                         name: s.name.clone(),
                         email: s.email.clone(),
-                        fingerprint: s.key.fingerprint(),
+                        fingerprint: s.fingerprint(),
                     })
                     .collect(),
                 commitment: chain.commitment().k0.to_hex(),
@@ -645,6 +650,9 @@ impl Umpire {
         )?;
         let mut out = Vec::new();
         for (i, s) in game.sides().iter().enumerate() {
+            if s.is_open() {
+                continue;
+            }
             let key = format!("{}.0.{}", game.id(), s.name);
             let me = Viewer::Side(Side(i as u8));
             let signed = self.record_file(game, me, &key);
@@ -770,6 +778,8 @@ impl Umpire {
             reason: &'a str,
             /// A player of a running game: answered every time, not once a day.
             known: bool,
+            /// The public games with open seats and how to join one.
+            open_games: String,
         }
         let text = self.templates.render(
             "unsigned.txt",
@@ -777,6 +787,7 @@ impl Umpire {
                 umpire: &self.config.umpire.address,
                 reason,
                 known: self.is_player(to)?,
+                open_games: self.open_games_text()?,
             },
         )?;
         self.mail(

@@ -130,6 +130,9 @@ impl Umpire {
         let Some(f) = found.iter().find(|f| f.signature.is_some()) else {
             return self.unsigned(&mail, &found, &cx);
         };
+        if umpire_core::seat::is_join(&f.candidates[0]) {
+            return self.join_mail(&mail, f, now, cx.short);
+        }
         let parsed = MoveFile::parse(&f.candidates[0]);
         let game_id = match &parsed {
             Ok(p) => p.game.clone(),
@@ -330,10 +333,9 @@ impl Umpire {
             .filter(|_| f.candidates.len() > 1)
             .and_then(|p| game.side(&p.side))
             .and_then(|side| {
+                let key = game.sides()[side.index()].key.as_ref()?;
                 f.candidates.iter().find(|c| {
-                    game.sides()[side.index()]
-                        .key
-                        .verify_prechecked(MOVE_NAMESPACE, c, signature, pre.as_deref())
+                    key.verify_prechecked(MOVE_NAMESPACE, c, signature, pre.as_deref())
                         .is_ok()
                 })
             })
@@ -608,7 +610,8 @@ impl Umpire {
         Ok(true)
     }
 
-    /// In a paused game, a move (not a request) is refused and not
+    /// In a paused game, or one waiting for players to take its open seats,
+    /// a move (not a request) is refused and not
     /// recorded; the signer is told why, once a day for the same signed
     /// file (copies are not answered more often). `None` when the game runs.
     fn paused_refusal(
@@ -619,7 +622,24 @@ impl Umpire {
         mail: &ReadMail,
         now: jiff::Timestamp,
     ) -> Result<Option<Decision>, ServiceError> {
-        let Some(p) = self.meta(id)?.paused else {
+        let meta = self.meta(id)?;
+        let (title, note, what) = if let Some(p) = &meta.paused {
+            (
+                "move not recorded: the game is paused",
+                paused_text(id, p),
+                "paused",
+            )
+        } else if !self.games[id].open_seats().is_empty() {
+            let open = super::seats::open_names(&self.games[id]);
+            (
+                "move not recorded: waiting for seats",
+                format!(
+                    "Game {id} has not begun: it waits for players to take its open seats ({}). Until every seat is taken no side moves and no clock runs. Your move was not recorded; you will get the opening position when the game begins.",
+                    open.join(", ")
+                ),
+                "seats",
+            )
+        } else {
             return Ok(None);
         };
         let Some(Ok(file)) = candidates.first().map(|c| MoveFile::parse(c)) else {
@@ -632,12 +652,7 @@ impl Umpire {
         let signed = game.side(&file.side).and_then(|s| {
             candidates
                 .iter()
-                .find(|c| {
-                    game.sides()[s.index()]
-                        .key
-                        .verify(MOVE_NAMESPACE, c, signature)
-                        .is_ok()
-                })
+                .find(|c| game.sides()[s.index()].signed(MOVE_NAMESPACE, c, signature))
                 .map(|c| (s, sha256(c)))
         });
         let mut batch = Batch::new();
@@ -656,12 +671,12 @@ impl Umpire {
             mails.push(self.notice_mail(
                 game,
                 side,
-                "move not recorded: the game is paused",
-                &paused_text(id, &p),
+                title,
+                &note,
                 false,
                 mail.message_id.clone(),
                 format!(
-                    "{id}.{}.{}.refused-paused{}",
+                    "{id}.{}.{}.refused-{what}{}",
                     game.record().len(),
                     file.side,
                     now.as_second()
@@ -678,7 +693,10 @@ impl Umpire {
                 message_id: mail.message_id.clone(),
                 from: mail.from.clone(),
                 game: Some(id.to_string()),
-                outcome: "refused: the game is paused".into(),
+                outcome: format!(
+                    "refused: {}",
+                    title.trim_start_matches("move not recorded: ")
+                ),
                 body: None,
             },
             game: Some(id.to_string()),
@@ -688,7 +706,7 @@ impl Umpire {
 
     /// Why a move names no game here, with the nearest game id the sender
     /// may know of and the games the sender does play.
-    fn no_game_reason(&self, game: &str, from: &str) -> Result<String, ServiceError> {
+    pub(super) fn no_game_reason(&self, game: &str, from: &str) -> Result<String, ServiceError> {
         let mine = self.player_games(from)?;
         let known = self.games_known_to(from, &mine)?;
         let mut t = format!("there is no game {game:?} at this umpire");

@@ -52,6 +52,20 @@ pub struct GameMeta {
     /// Per side: the address the admin gave it since the opening.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub addresses: BTreeMap<String, String>,
+    /// Who decides a join for an open seat (the `seats` game option).
+    #[serde(default, skip_serializing_if = "is_admin_rule")]
+    pub seat_rule: crate::seats::SeatRule,
+    /// The sides whose seats are open (kept with each seating, so the help
+    /// mail lists open games without replaying them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_seats: Vec<String>,
+    /// Joins held for the admin (`umpire admin seats`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joins: Vec<crate::seats::HeldJoin>,
+}
+
+fn is_admin_rule(r: &crate::seats::SeatRule) -> bool {
+    *r == crate::seats::SeatRule::Admin
 }
 
 /// A side the game waits for.
@@ -119,12 +133,38 @@ pub struct NewGame {
     pub ruleset: String,
     pub scenario: String,
     pub options: BTreeMap<String, String>,
-    /// (name, email, OpenSSH public key line)
+    /// (name, email, OpenSSH public key line); an empty email and key
+    /// leave the seat open for a player to take by mail (`service::seats`).
     pub sides: Vec<(String, String, String)>,
     /// Deadlines for this game (else the configuration's).
     pub deadlines: Option<crate::config::Deadlines>,
     /// Time zones by side name, for showing deadlines.
     pub time_zones: BTreeMap<String, String>,
+}
+
+/// The sides a new game declares, keys read; an empty key with an empty
+/// address is an open seat, one without the other a mistake.
+fn declared_sides(given: &[(String, String, String)]) -> Result<Vec<SideDecl>, ServiceError> {
+    let mut sides = Vec::new();
+    for (name, email, key) in given {
+        let key = match (email.is_empty(), key.trim().is_empty()) {
+            (true, true) => String::new(),
+            (false, false) => PublicKey::parse(key)
+                .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?
+                .to_openssh(),
+            _ => {
+                return Err(ServiceError::Game(format!(
+                    "side {name}: give both an address and a key, or neither for an open seat"
+                )));
+            }
+        };
+        sides.push(SideDecl {
+            name: name.to_ascii_lowercase(),
+            email: email.clone(),
+            key,
+        });
+    }
+    Ok(sides)
 }
 
 /// Checks what a game declares about itself before it reaches the store:
@@ -133,6 +173,10 @@ fn check_declared(id: &str, sides: &[(String, String)]) -> Result<(), ServiceErr
     check_game_id(id)?;
     for (name, email) in sides {
         check_side_name(name)?;
+        if email.is_empty() {
+            // An open seat: its address comes with the join that takes it.
+            continue;
+        }
         umpire_mail::mime::check_address(email).map_err(|source| ServiceError::Address {
             who: format!("side {name}"),
             source,
@@ -167,19 +211,16 @@ impl Umpire {
         if self.store.head(&id)?.is_some() {
             return Err(ServiceError::Game(format!("there is already a game {id}")));
         }
-        let mut sides = Vec::new();
-        for (name, email, key) in &new.sides {
-            let k = PublicKey::parse(key)
-                .map_err(|e| ServiceError::Game(format!("side {name}: {e}")))?;
-            sides.push(SideDecl {
-                name: name.to_ascii_lowercase(),
-                email: email.clone(),
-                key: k.to_openssh(),
-            });
-        }
+        let sides = declared_sides(&new.sides)?;
+        // `seats` is the umpire's option, not the ruleset's.
+        let mut options = new.options.clone();
+        let seat_rule = match options.remove(crate::seats::SEATS_OPTION) {
+            Some(v) => crate::seats::SeatRule::parse(&v)?,
+            None => crate::seats::SeatRule::Admin,
+        };
         let setup = Setup {
             scenario: new.scenario.clone(),
-            options: new.options.clone(),
+            options: options.clone(),
             sides: sides.iter().map(|s| s.name.clone()).collect(),
         };
         let slots = hidden_slots(ruleset.as_ref(), &setup);
@@ -193,7 +234,7 @@ impl Umpire {
             ruleset_version: info.version,
             ruleset_data: info.data,
             scenario: new.scenario.clone(),
-            options: new.options.clone(),
+            options,
             sides,
             dice: secrets.chain.commitment(),
             hidden: secrets.hidden_commitments(),
@@ -220,6 +261,8 @@ impl Umpire {
             created: at,
             deadlines: new.deadlines.clone(),
             time_zones: new.time_zones.clone(),
+            seat_rule,
+            open_seats: crate::seats::open_names(&game),
             ..Default::default()
         };
         meta.refresh_waiting(&game, now);
@@ -543,6 +586,11 @@ impl GameMeta {
                 self.addresses.insert(side.clone(), email.clone());
             }
             if let umpire_core::record::Body::Admin(a) = &e.body
+                && let AdminAct::Seat(s) = &a.act
+            {
+                self.addresses.insert(s.side.clone(), s.email.clone());
+            }
+            if let umpire_core::record::Body::Admin(a) = &e.body
                 && let AdminAct::Settings {
                     side,
                     time_zone,
@@ -564,6 +612,11 @@ impl GameMeta {
     /// forget sides no longer asked.
     pub fn refresh_waiting(&mut self, game: &Game, now: jiff::Timestamp) {
         let mut next = BTreeMap::new();
+        // A game with an open seat has not begun: no side is on the clock.
+        if !game.open_seats().is_empty() {
+            self.waiting = next;
+            return;
+        }
         // A side whose sealed orders for the round are in is off the clock.
         for a in game.waiting() {
             let name = game.sides()[a.side.index()].name.clone();
@@ -684,6 +737,7 @@ impl Umpire {
             ..Default::default()
         };
         meta.settings_from(record);
+        meta.open_seats = crate::seats::open_names(game);
         meta.refresh_waiting(game, now);
         let k0 = self
             .chains

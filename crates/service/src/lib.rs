@@ -17,6 +17,7 @@ pub mod poll;
 mod result_text;
 pub mod retention;
 mod seal;
+pub mod seats;
 pub mod segments;
 pub mod site;
 pub mod transports;

@@ -581,6 +581,12 @@ impl Umpire {
         })
     }
 
+    /// Drops this poll's index of players (a seat was taken): the next
+    /// look-up scans the games again.
+    pub(super) fn forget_players(&self) {
+        *self.players.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
     /// `f` of this poll's [`Players`], scanning the games on first use.
     fn with_players<T>(&self, f: impl FnOnce(&Players) -> T) -> Result<T, ServiceError> {
         let mut cache = self.players.lock().unwrap_or_else(|p| p.into_inner());

@@ -52,6 +52,12 @@ struct IndexLine {
     stage: String,
     finished: bool,
     awaiting: Vec<AwaitLine>,
+    /// The sides whose seats are open (players join by mail).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    open: Vec<String>,
+    /// The join file to fill in, for a game with open seats.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    join: String,
 }
 
 /// What `umpire site` wrote.
@@ -197,6 +203,8 @@ impl Umpire {
                             stage: "(this page could not be brought up to date)".into(),
                             finished: false,
                             awaiting: Vec::new(),
+                            open: Vec::new(),
+                            join: String::new(),
                         });
                     }
                     failed.push((id, why.to_string()));
@@ -206,6 +214,9 @@ impl Umpire {
         #[derive(Serialize)]
         struct Ctx {
             games: Vec<IndexLine>,
+            /// Games with open seats, for the "Open seats" section.
+            open: usize,
+            umpire: String,
             written: String,
         }
         let games: Vec<String> = lines
@@ -219,7 +230,9 @@ impl Umpire {
                 "index.html",
                 INDEX,
                 &Ctx {
+                    open: lines.iter().filter(|l| !l.open.is_empty()).count(),
                     games: lines,
+                    umpire: self.config.umpire.address.clone(),
                     written: super::games::rfc3339(now),
                 },
             )?
@@ -307,6 +320,7 @@ impl Umpire {
                 deadline: self.deadline_line(&meta, &names[a.side.index()], "", now),
             })
             .collect();
+        let open = super::seats::open_names(game);
         let ctx = PageCtx {
             game: game_ctx(game),
             ruleset: game.ruleset().info().name,
@@ -329,7 +343,18 @@ impl Umpire {
             stage: ctx.finished.clone().unwrap_or(ctx.stage.clone()),
             finished: ctx.finished.is_some(),
             awaiting: ctx.awaiting.clone(),
+            join: open_join(id, &open),
+            open,
         })
+    }
+}
+
+/// The join file for a game's open seats (empty when none is open).
+fn open_join(id: &str, open: &[String]) -> String {
+    match open {
+        [] => String::new(),
+        [one] => super::seats::join_template(id, one),
+        _ => super::seats::join_template(id, "any"),
     }
 }
 

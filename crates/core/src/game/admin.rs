@@ -9,6 +9,8 @@ use crate::act::{AdminAct, AdminEntry};
 use crate::hash::Digest;
 use crate::record::Body;
 use crate::ruleset::Event;
+use crate::ruleset::Side;
+use crate::seat::Seating;
 use crate::sig::PublicKey;
 
 impl Game {
@@ -38,6 +40,26 @@ impl Game {
             return Err(AdminError::NotSettings);
         }
         self.admin_entry(act, "the side's request", Some(request), keys.into(), at)
+    }
+
+    /// Seats a player on an open seat by his signed join (its text hashes
+    /// to the entry's `request`, so a copy of the join is known as one
+    /// wherever the record goes).
+    pub fn seat<'a>(
+        &mut self,
+        seating: Seating,
+        reason: &str,
+        keys: impl Into<Keys<'a>>,
+        at: &str,
+    ) -> Result<(u64, Report), AdminError> {
+        let request = crate::hash::sha256(seating.join.as_bytes());
+        self.admin_entry(
+            AdminAct::Seat(seating),
+            reason,
+            Some(request),
+            keys.into(),
+            at,
+        )
     }
 
     /// The settings entry a signed request whose text hashes to `request`
@@ -93,12 +115,13 @@ impl Game {
             }
             AdminAct::Key { side: name, key } => {
                 let s = side(name)?;
+                self.seated(s)?;
                 let k = PublicKey::parse(key).map_err(AdminError::BadKey)?;
                 vec![Event::say(format!(
                     "The club's admin replaced {}'s key: its moves are signed by {} from here on (was {}).",
                     self.sides[s.index()].name,
                     k.fingerprint(),
-                    self.sides[s.index()].key.fingerprint()
+                    self.sides[s.index()].fingerprint()
                 ))]
             }
             AdminAct::Settings { side: name, .. } => {
@@ -107,6 +130,7 @@ impl Game {
             }
             AdminAct::Address { side: name, email } => {
                 let s = side(name)?;
+                self.seated(s)?;
                 if email.trim().is_empty() || !email.contains('@') {
                     return Err(AdminError::NotAnAddress(email.clone()));
                 }
@@ -115,7 +139,77 @@ impl Game {
                     self.sides[s.index()].name
                 ))]
             }
+            AdminAct::Seat(seating) => self.judge_seat(side(&seating.side)?, seating)?,
         })
+    }
+
+    /// A seated side's key and address change by `key` and `address` acts;
+    /// an open seat is taken only by a player's join (`seat`).
+    fn seated(&self, s: Side) -> Result<(), AdminError> {
+        if self.sides[s.index()].is_open() {
+            return Err(AdminError::OpenSeat(self.sides[s.index()].name.clone()));
+        }
+        Ok(())
+    }
+
+    /// What seating a player does: the seat must be open, the key no other
+    /// side's, the address an address, and the join the key holder's own
+    /// request for this game and side.
+    fn judge_seat(&self, s: Side, seating: &Seating) -> Result<Vec<Event>, AdminError> {
+        if let Some(done) = &self.prompt.finished {
+            return Err(AdminError::Over(done.summary.clone()));
+        }
+        let name = &self.sides[s.index()].name;
+        if !self.sides[s.index()].is_open() {
+            return Err(AdminError::SeatTaken(name.clone()));
+        }
+        let k = PublicKey::parse(&seating.key).map_err(AdminError::BadKey)?;
+        if let Some(other) = self.side_of_key(&k) {
+            return Err(AdminError::KeySeated(
+                self.sides[other.index()].name.clone(),
+            ));
+        }
+        if seating.email.trim().is_empty() || !seating.email.contains('@') {
+            return Err(AdminError::NotAnAddress(seating.email.clone()));
+        }
+        let file = seating
+            .check(self.id())
+            .map_err(|e| AdminError::BadJoin(e.to_string()))?;
+        let who = if file.name.is_empty() {
+            "A player".to_string()
+        } else {
+            file.name.clone()
+        };
+        let mut events = vec![Event::say(format!(
+            "{who} takes the seat of {name}: its moves are signed by {} from here on.",
+            k.fingerprint()
+        ))];
+        let open = self.open_seats().len();
+        if open == 1 {
+            events.push(Event::say("Every seat is taken: the game begins."));
+        } else {
+            events.push(Event::say(format!(
+                "{} seats are still open; the game begins when every seat is taken.",
+                open - 1
+            )));
+        }
+        Ok(events)
+    }
+
+    /// The sides whose seats are open, in the scenario's order.
+    pub fn open_seats(&self) -> Vec<Side> {
+        (0..self.sides.len())
+            .filter(|i| self.sides[*i].is_open())
+            .map(|i| Side(i as u8))
+            .collect()
+    }
+
+    /// The side whose moves `key` signs, if any.
+    pub fn side_of_key(&self, key: &PublicKey) -> Option<Side> {
+        self.sides
+            .iter()
+            .position(|x| x.key.as_ref().is_some_and(|k| k.raw() == key.raw()))
+            .map(|i| Side(i as u8))
     }
 
     /// Appends an admin entry and carries it out.
@@ -132,12 +226,21 @@ impl Game {
             AdminAct::End(end) => self.end_with(end),
             AdminAct::Key { side, key } => {
                 if let (Some(s), Ok(k)) = (side_index(&self.sides, side), PublicKey::parse(key)) {
-                    self.sides[s.index()].key = k;
+                    self.sides[s.index()].key = Some(k);
                 }
             }
             AdminAct::Address { side, email } => {
                 if let Some(s) = side_index(&self.sides, side) {
                     self.sides[s.index()].email = email.clone();
+                }
+            }
+            AdminAct::Seat(seating) => {
+                if let (Some(s), Ok(k)) = (
+                    side_index(&self.sides, &seating.side),
+                    PublicKey::parse(&seating.key),
+                ) {
+                    self.sides[s.index()].key = Some(k);
+                    self.sides[s.index()].email = seating.email.clone();
                 }
             }
             // The service's business; the last result stays the last action.

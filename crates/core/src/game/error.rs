@@ -134,6 +134,18 @@ pub enum AdminError {
     /// Only settings are asked for by a side's signed request.
     #[error("only settings are asked for by a request")]
     NotSettings,
+    /// A key or address act for a side whose seat is open.
+    #[error("the seat of {0} is open: a player takes it with a signed join (`umpire admin seat`)")]
+    OpenSeat(String),
+    /// The side asked for has a player already.
+    #[error("the seat of {0} is taken already")]
+    SeatTaken(String),
+    /// The key of a join signs another side's moves already.
+    #[error("that key plays {0} in this game already")]
+    KeySeated(String),
+    /// The join does not stand (its text, game, side, key or signature).
+    #[error("the join does not stand: {0}")]
+    BadJoin(String),
 }
 
 /// Why a new dice chain cannot be published, or a recorded one does not fit.

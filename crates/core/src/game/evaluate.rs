@@ -361,7 +361,12 @@ impl Game {
         let Some(sig) = signature else {
             return Err(sig_err("the move is not signed".into()));
         };
-        let key = &self.sides[side.index()].key;
+        let Some(key) = &self.sides[side.index()].key else {
+            return Err(sig_err(format!(
+                "the seat of {} is open: no player's key speaks for it yet (a player takes it with a signed join)",
+                file.side
+            )));
+        };
         // A replay's pre-check is placed by record position: the move being
         // replayed is looked up by its seq, its bytes compared, nothing hashed.
         let known = self

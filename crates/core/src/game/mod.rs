@@ -61,8 +61,32 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct SideInfo {
     pub name: String,
+    /// Where its mails go (empty while the seat is open).
     pub email: String,
-    pub key: PublicKey,
+    /// The key that signs its moves; `None` while the seat is open.
+    pub key: Option<PublicKey>,
+}
+
+impl SideInfo {
+    /// Is the seat open (no player yet)?
+    pub fn is_open(&self) -> bool {
+        self.key.is_none()
+    }
+
+    /// Does `signature` over `text` hold with this side's key (never, for
+    /// an open seat)?
+    pub fn signed(&self, namespace: &str, text: &[u8], signature: &str) -> bool {
+        self.key
+            .as_ref()
+            .is_some_and(|k| k.verify(namespace, text, signature).is_ok())
+    }
+
+    /// The key's fingerprint, or "an open seat".
+    pub fn fingerprint(&self) -> String {
+        self.key
+            .as_ref()
+            .map_or_else(|| "an open seat".to_string(), PublicKey::fingerprint)
+    }
 }
 
 /// What one order did.
@@ -373,12 +397,16 @@ impl Game {
         };
         let mut sides = Vec::new();
         for s in &opening.sides {
-            let key = PublicKey::parse(&s.key).map_err(|source| {
-                bad(OpeningError::BadKey {
-                    side: s.name.clone(),
-                    source,
-                })
-            })?;
+            let key = if s.is_open() {
+                None
+            } else {
+                Some(PublicKey::parse(&s.key).map_err(|source| {
+                    bad(OpeningError::BadKey {
+                        side: s.name.clone(),
+                        source,
+                    })
+                })?)
+            };
             if side_index(&sides, &s.name).is_some() {
                 return Err(bad(OpeningError::SideTwice(s.name.clone())));
             }
@@ -526,8 +554,7 @@ impl Game {
         }
         let file = MoveFile::parse(text).ok()?;
         let side = side_index(&self.sides, &file.side)?;
-        let key = &self.sides[side.index()].key;
-        if key.verify(MOVE_NAMESPACE, text, signature).is_err() {
+        if !self.sides[side.index()].signed(MOVE_NAMESPACE, text, signature) {
             return None;
         }
         if let Some((seq, by)) = accepted
@@ -552,10 +579,7 @@ impl Game {
             return false;
         };
         kept.trim() == signature.trim()
-            || self.sides[side.index()]
-                .key
-                .verify(MOVE_NAMESPACE, text, kept)
-                .is_ok()
+            || self.sides[side.index()].signed(MOVE_NAMESPACE, text, kept)
     }
 
     /// Appends a reveal entry for each position due, with the hidden streams'
