@@ -67,7 +67,7 @@ impl Club {
             n: 0,
             seen: BTreeSet::new(),
         };
-        c.u.deliver(&mut c.ob, now()).unwrap();
+        c.new_mails();
         c
     }
 
@@ -199,4 +199,107 @@ fn ac_dice_read_in_words_with_their_ids() {
 #[test]
 fn adp_dice_read_in_words_with_their_ids() {
     dice_words("adp", 12);
+}
+
+/// Every record head (64 hex digits) a text names, once each.
+fn heads(text: &str) -> BTreeSet<String> {
+    flat(text)
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|w| w.len() == 64)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A stale move's refusal names one head, the one to write against: the
+/// record's head after the refusal (the reason the record keeps names the
+/// head before it, and still does).
+#[test]
+fn a_stale_refusal_names_one_head_to_write_against() {
+    let mut c = Club::new("sarhu");
+    let old = c.head();
+    c.play(0);
+    c.play(0);
+    let side = c.awaited();
+    let g = c.u.game("g1").unwrap();
+    let legal = g.ruleset().legal_moves(g.state(), side);
+    // A comment makes it a new file, not a copy of the first move.
+    let mails = c.send(side, &old, &format!("{}\n# written late", legal[0]));
+    let refusal = mails
+        .values()
+        .find(|m| m.subject.contains("move refused"))
+        .unwrap_or_else(|| {
+            panic!(
+                "a refusal: {:?}",
+                mails.values().map(|m| &m.text).collect::<Vec<_>>()
+            )
+        });
+    assert!(refusal.text.contains("stale"), "{}", refusal.text);
+    let named = heads(&refusal.text);
+    assert_eq!(named.len(), 1, "one head:\n{}", refusal.text);
+    assert!(named.contains(&c.head()), "the head now:\n{}", refusal.text);
+    assert!(
+        refusal
+            .text
+            .contains("Write your next move against this record head"),
+        "{}",
+        refusal.text
+    );
+}
+
+/// Orders past the end of the side's phase are not carried out, and the
+/// result mail says so at its top: how many, why, which.
+#[test]
+fn orders_not_carried_out_are_told_at_the_top_of_the_result() {
+    let mut c = Club::new("sarhu");
+    // The Ming's first order makes the preparation roll (4.1); a second
+    // action after the first meets a phase that is no longer theirs.
+    let side = c.awaited();
+    let g = c.u.game("g1").unwrap();
+    let legal = g.ruleset().legal_moves(g.state(), side);
+    let action = legal
+        .iter()
+        .find(|l| l.starts_with("move") && !l.ends_with("then"))
+        .expect("a move")
+        .clone();
+    let head = c.head();
+    let mails = c.send(side, &head, &format!("{action}\n{action}"));
+    let name = &c.sides[side.index()];
+    let m = mails
+        .iter()
+        .find(|(k, _)| k.ends_with(&format!(".{name}.eml")))
+        .map(|(_, m)| m)
+        .unwrap_or_else(|| panic!("the mover's result: {:?}", mails.keys()));
+    let failed = m.text.matches("NOT CARRIED OUT").count();
+    assert!(failed >= 2, "the note and the order:\n{}", m.text);
+    let top: String = m.text.lines().take(4).collect::<Vec<_>>().join("\n");
+    assert!(
+        top.contains("ATTENTION:") && top.contains("of your") && top.contains("NOT CARRIED OUT"),
+        "at the top:\n{}",
+        m.text
+    );
+}
+
+/// The opening map shows the reader's largest stack and the nearest enemy.
+#[test]
+fn the_opening_map_shows_the_nearest_enemy() {
+    let mut c = Club::new("sarhu");
+    let _ = &mut c;
+    let all = outbox(&c.outdir);
+    let opening = all
+        .iter()
+        .find(|(k, _)| k.ends_with(".0.ming.eml"))
+        .map(|(_, m)| m)
+        .expect("the Ming's opening");
+    let map = opening
+        .text
+        .split("== The situation")
+        .nth(1)
+        .and_then(|t| t.split("Your forces:").next())
+        .unwrap_or("");
+    // The Jurchen commands' units: Nurhaci, Hong Taiji, Daisan, Manggultai.
+    assert!(
+        ["nh.", "ht.", "da.", "mg."].iter().any(|u| map.contains(u)),
+        "an enemy in the opening snippet:\n{}",
+        opening.text
+    );
 }

@@ -146,23 +146,27 @@ pub fn map_text(view: &View, focus: &[umpire_core::board::Place]) -> String {
 /// enemy in sight, his own places; without forces, none (the map's middle).
 fn front(board: &umpire_core::board::Board, marks: &[char]) -> Vec<umpire_core::board::Place> {
     let own = umpire_render::map::own_places(board, marks);
-    let Some(&home) = own.first() else {
-        return own;
-    };
-    match nearest_enemy(board, marks, home) {
-        Some(enemy) => vec![home, enemy],
+    // The own place nearest to an enemy (the largest stack first among
+    // equals), and that enemy.
+    let pair = own
+        .iter()
+        .filter_map(|&p| nearest_enemy(board, marks, p).map(|(d, e)| (d, p, e)))
+        .min_by_key(|(d, _, _)| *d);
+    match pair {
+        Some((_, home, enemy)) => vec![home, enemy],
         None => own,
     }
 }
 
 /// The place nearest to `from` holding a unit of another side than `marks`
-/// (hexes and squares by distance, spaces by links crossed), the board's
-/// order breaking ties; none when the reader sees no enemy.
+/// (hexes and squares by distance, spaces by links crossed), with its
+/// distance, the board's order breaking ties; none when the reader sees no
+/// enemy.
 fn nearest_enemy(
     board: &umpire_core::board::Board,
     marks: &[char],
     from: umpire_core::board::Place,
-) -> Option<umpire_core::board::Place> {
+) -> Option<(u32, umpire_core::board::Place)> {
     use umpire_core::board::{Board, Place, Unit};
     let enemy = |units: &[Unit]| {
         units
@@ -174,26 +178,28 @@ fn nearest_enemy(
             .cells
             .iter()
             .filter(|(_, c)| enemy(&c.units))
-            .min_by_key(|(x, _)| h.distance_on(b.offset, **x))
-            .map(|(x, _)| Place::Hex(*x)),
+            .map(|(x, _)| (h.distance_on(b.offset, *x), Place::Hex(*x)))
+            .min_by_key(|(d, _)| *d),
         (Board::Square(b), Place::Square(q)) => b
             .cells
             .iter()
             .filter(|(_, c)| enemy(&c.units))
-            .min_by_key(|(x, _)| q.distance(**x))
-            .map(|(x, _)| Place::Square(*x)),
+            .map(|(x, _)| (q.distance(*x), Place::Square(*x)))
+            .min_by_key(|(d, _)| *d),
         (Board::Points(b), Place::Space(start)) => {
             // Breadth first over the links, so the nearest by links crossed.
             let mut seen = std::collections::BTreeSet::from([start]);
             let mut ring = vec![start];
+            let mut depth = 0;
             while !ring.is_empty() {
                 let found = b
                     .spaces
                     .iter()
                     .find(|(id, sp)| ring.contains(id) && enemy(&sp.units));
                 if let Some((id, _)) = found {
-                    return Some(Place::Space(*id));
+                    return Some((depth, Place::Space(*id)));
                 }
+                depth += 1;
                 let mut next = Vec::new();
                 for l in &b.links {
                     for (x, y) in [(l.a, l.b), (l.b, l.a)] {
