@@ -303,3 +303,59 @@ fn the_opening_map_shows_the_nearest_enemy() {
         opening.text
     );
 }
+
+/// A refusal's caret stands under the word at fault when the error names
+/// a word past the line's start: a legal order with a later word changed
+/// to one no game knows.
+fn caret_under_the_bad_word(ruleset: &str) {
+    let mut c = Club::new(ruleset);
+    let side = c.awaited();
+    let g = c.u.game("g1").unwrap();
+    let legal = g.ruleset().legal_moves(g.state(), side);
+    let line = legal
+        .iter()
+        .flat_map(|m| m.lines())
+        .find(|l| l.split_whitespace().count() >= 2)
+        .expect("an order of two words or more")
+        .to_string();
+    let last = line.split_whitespace().last().unwrap();
+    let bad = format!("{}zzqx9", &line[..line.rfind(last).unwrap()]);
+    let head = c.head();
+    let mails = c.send(side, &head, &bad);
+    let refusal = mails
+        .values()
+        .find(|m| m.subject.contains("move refused"))
+        .unwrap_or_else(|| panic!("{ruleset}: {bad:?} refused"));
+    let lines: Vec<&str> = refusal.text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("line ") && l.trim_end().ends_with(bad.trim()))
+        .unwrap_or_else(|| panic!("{ruleset}: the line quoted:\n{}", refusal.text));
+    let caret = lines[at + 1].find('^').expect("a caret");
+    assert_eq!(
+        caret,
+        lines[at].find("zzqx9").unwrap(),
+        "{ruleset}: the caret under the bad word:\n{}",
+        refusal.text
+    );
+}
+
+#[test]
+fn sarhu_caret_under_the_bad_word() {
+    caret_under_the_bad_word("sarhu");
+}
+
+#[test]
+fn ldf_caret_under_the_bad_word() {
+    caret_under_the_bad_word("ldf");
+}
+
+#[test]
+fn ac_caret_under_the_bad_word() {
+    caret_under_the_bad_word("ac");
+}
+
+#[test]
+fn adp_caret_under_the_bad_word() {
+    caret_under_the_bad_word("adp");
+}
