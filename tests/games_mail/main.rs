@@ -3,5 +3,7 @@
 
 mod ac_mail;
 mod adp_mail;
+mod explain_mail;
 mod ldf_mail;
+mod orders_mail;
 mod sarhu_mail;

@@ -171,7 +171,12 @@ fn channels(u: &Umpire, game: &Game, viewer: Viewer, png: bool) -> Vec<(&'static
     out.push(("another side's deadline default", defaults.join("\n")));
     if let Viewer::Side(s) = viewer {
         out.push(("command: map", whole_map(game, s)));
-        out.push(("command: orders", orders_reply(game, s)));
+        let orders = orders_reply(game, s);
+        out.push(("command: orders", orders.text));
+        out.push((
+            "command: orders' orders.txt",
+            orders.attachment.unwrap_or_default(),
+        ));
     }
     out
 }

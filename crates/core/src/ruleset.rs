@@ -272,6 +272,105 @@ impl OrderError {
     }
 }
 
+/// Words that join an order's parts and never stand for the word at fault.
+const JOINERS: [&str; 16] = [
+    "in", "at", "to", "with", "on", "from", "of", "the", "and", "a", "an", "into", "by", "for",
+    "then", "or",
+];
+
+/// Where in an order line `text` the word an error `message` names begins
+/// (1-based column of `text`), so a refusal's caret sits under the word at
+/// fault rather than at the line's start: the first word the message quotes
+/// (`"x"`, `'x'`, `` `x` ``) that the line holds, else the line's word (past
+/// its first, the order's verb) that the message names first, matched
+/// whole and as written. `None` when the message names no word of the line.
+pub fn word_at_fault(text: &str, message: &str) -> Option<usize> {
+    let pieces = pieces(text);
+    for q in quoted_words(message) {
+        let q = q.trim();
+        if q.is_empty() {
+            continue;
+        }
+        if let Some((at, _)) = pieces.iter().find(|(_, p)| p.eq_ignore_ascii_case(q)) {
+            return Some(at + 1);
+        }
+        if q.contains(' ')
+            && let Some(at) = text.to_ascii_lowercase().find(&q.to_ascii_lowercase())
+        {
+            return Some(at + 1);
+        }
+    }
+    let first_end = text.find(char::is_whitespace).unwrap_or(text.len());
+    pieces
+        .iter()
+        .filter(|(at, p)| *at >= first_end && !JOINERS.contains(&p.to_ascii_lowercase().as_str()))
+        .filter_map(|(at, p)| whole_word(message, p).map(|m| (m, *at)))
+        .min()
+        .map(|(_, at)| at + 1)
+}
+
+/// The words of an order line with their byte offsets: split at blanks and
+/// at the marks that join an order's parts (`unit:`, `a>b`, `a,b`).
+fn pieces(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let sep = c.is_whitespace() || matches!(c, ':' | ',' | '>' | ';' | '=' | '(' | ')');
+        match (sep, start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+/// The words `message` quotes, in order: between double quotes, backticks,
+/// or single quotes that open after a blank or a bracket (not an apostrophe).
+fn quoted_words(message: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = message.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let q = b[i];
+        let opens = match q {
+            b'"' | b'`' => true,
+            b'\'' => i == 0 || matches!(b[i - 1], b' ' | b'(' | b'[' | b':'),
+            _ => false,
+        };
+        if opens && let Some(len) = message[i + 1..].find(q as char) {
+            out.push(&message[i + 1..i + 1 + len]);
+            i += len + 2;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Where `word` first stands whole in `message` (no letter, digit, `-` or
+/// `_` either side).
+fn whole_word(message: &str, word: &str) -> Option<usize> {
+    if word.is_empty() {
+        return None;
+    }
+    let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    message.match_indices(word).map(|(i, _)| i).find(|&i| {
+        let before = message[..i].chars().next_back().is_none_or(|c| !part(c));
+        let after = message[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !part(c));
+        before && after
+    })
+}
+
 /// Reads each line on its own with `one`, collecting every error: the
 /// `parse_all` of a ruleset whose orders are one line each.
 pub fn parse_lines<O>(
@@ -599,6 +698,15 @@ pub trait Ruleset: Send + Sync + 'static {
         let _ = (state, side);
         Vec::new()
     }
+    /// A roll's label (as the record keeps it, e.g. `t1/a0/german-cf-t1`) in
+    /// words a wargamer reads ("German combat factor of tribe t1"), for
+    /// mails and `umpire verify`'s listing, which show it with the label
+    /// (see [`roll_title`]). The record keeps the label: this is
+    /// presentation only, and must depend on the label alone. The default:
+    /// the label as it is.
+    fn roll_words(&self, label: &str) -> String {
+        label.to_string()
+    }
     /// Checks the state's invariants (stacking, step counts, points…); self-play
     /// and fuzzing call it after every order.
     fn invariants(&self, state: &Self::State) -> Result<(), InvariantError> {
@@ -622,6 +730,19 @@ pub trait Ruleset: Send + Sync + 'static {
     fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>> {
         let _ = data;
         None
+    }
+}
+
+/// A roll's label as mails and listings show it: its words
+/// ([`Ruleset::roll_words`]) with the label the record keeps in brackets,
+/// `German combat factor of tribe t1 [t1/a0/german-cf-t1]`; the label
+/// alone when the ruleset has no other words for it.
+pub fn roll_title(ruleset: &dyn DynRuleset, label: &str) -> String {
+    let words = ruleset.roll_words(label);
+    if words.is_empty() || words == label {
+        label.to_string()
+    } else {
+        format!("{words} [{label}]")
     }
 }
 
@@ -746,6 +867,8 @@ pub trait DynRuleset: Send + Sync {
     fn standing_samples(&self, state: &GameState, side: Side) -> Vec<Vec<String>>;
     fn view(&self, state: &GameState, viewer: Viewer) -> View;
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char>;
+    /// See [`Ruleset::roll_words`].
+    fn roll_words(&self, label: &str) -> String;
     /// See [`Ruleset::twin`].
     fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState>;
     /// See [`Ruleset::twin_kinds`].
@@ -898,6 +1021,9 @@ impl<R: Ruleset> DynRuleset for R {
     fn own_marks(&self, state: &GameState, side: Side) -> Vec<char> {
         Ruleset::own_marks(self, typed(state), side)
     }
+    fn roll_words(&self, label: &str) -> String {
+        Ruleset::roll_words(self, label)
+    }
     fn twin(&self, state: &GameState, viewer: Viewer, seed: u64) -> Option<GameState> {
         Ruleset::twin(self, typed(state), viewer, seed).map(|s| GameState(Box::new(s)))
     }
@@ -909,5 +1035,40 @@ impl<R: Ruleset> DynRuleset for R {
     }
     fn invariants(&self, state: &GameState) -> Result<(), InvariantError> {
         Ruleset::invariants(self, typed(state))
+    }
+}
+
+#[cfg(test)]
+mod word_tests {
+    use super::word_at_fault;
+
+    #[test]
+    fn the_caret_goes_under_a_quoted_word() {
+        let line = "move du-song-1: 0807 0899";
+        assert_eq!(word_at_fault(line, "no hex \"0899\" on the map"), Some(22));
+        assert_eq!(word_at_fault(line, "unknown unit 'du-song-1'"), Some(6));
+    }
+
+    #[test]
+    fn the_caret_goes_under_the_first_word_the_message_names() {
+        let line = "attack 0807 with daisan";
+        assert_eq!(
+            word_at_fault(line, "no activated unit of daisan in 0807 can attack (7.3)"),
+            Some(18)
+        );
+        // The verb and the joining words are never the word at fault.
+        assert_eq!(
+            word_at_fault("rally in kabul", "rally needs a base in kabul"),
+            Some(10)
+        );
+        assert_eq!(
+            word_at_fault("frobnicate the widgets", "not an order"),
+            None
+        );
+        // An apostrophe opens no quote; a word inside another is no match.
+        assert_eq!(
+            word_at_fault("move a1: 0807", "Daisan's a10 cannot move"),
+            None
+        );
     }
 }

@@ -39,6 +39,7 @@ pub mod orders;
 pub mod placing;
 pub mod precheck;
 pub mod prov;
+pub mod roll_words;
 pub mod setup;
 pub mod standing;
 pub mod state;
@@ -563,6 +564,9 @@ impl Ruleset for Ac {
         view::view(&self.data, st, viewer)
     }
 
+    fn roll_words(&self, label: &str) -> String {
+        roll_words::words(label)
+    }
     fn own_marks(&self, _st: &State, s: Side) -> Vec<char> {
         power(s)
             .map(|p| vec![board::letter(Some(p))])

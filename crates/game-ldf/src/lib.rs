@@ -35,6 +35,7 @@ pub mod movement;
 pub mod orders;
 pub mod placement;
 pub mod reach;
+pub mod roll_words;
 pub mod setup;
 pub mod stacking;
 pub mod standing;
@@ -531,6 +532,9 @@ impl Ruleset for Ldf {
         view::view(&self.data, st, viewer)
     }
 
+    fn roll_words(&self, label: &str) -> String {
+        roll_words::words(label)
+    }
     fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {
         // The side letters `view::counter` draws (rebels too: owned by a player).
         match Player::from_index(side.index()) {

@@ -19,6 +19,7 @@ pub mod data;
 pub mod legal;
 pub mod movement;
 pub mod orders;
+pub mod roll_words;
 pub mod standing;
 pub mod state;
 pub mod turn;
@@ -475,6 +476,9 @@ impl Ruleset for Sarhu {
         view::view(&self.data, st)
     }
 
+    fn roll_words(&self, label: &str) -> String {
+        roll_words::words(label)
+    }
     fn own_marks(&self, _st: &State, side: Side) -> Vec<char> {
         faction(side).map(|f| vec![f.mark()]).unwrap_or_default()
     }

@@ -82,71 +82,244 @@ pub fn whole_map(game: &Game, side: Side) -> String {
     t
 }
 
-/// The answer to `command: orders`: the orders `side` can give now, grouped.
-pub fn orders_reply(game: &Game, side: Side) -> String {
+/// The answer to `command: orders`: the body of the mail, and, when the list
+/// is too long to read in a mail body, `orders.txt` holding every order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrdersReply {
+    /// The mail's text: every order when they are few, else a summary.
+    pub text: String,
+    /// Every order `side` can give now, grouped (see [`orders_listing`]),
+    /// attached as [`ORDERS_TXT`] when the body holds only the summary.
+    pub attachment: Option<String>,
+}
+
+/// The name of the attachment listing every legal order.
+pub const ORDERS_TXT: &str = "orders.txt";
+
+/// Most lines of listed orders put in the body itself; more go to
+/// [`ORDERS_TXT`] with a summary in the body.
+const BODY_LINES: usize = 40;
+
+/// The answer to `command: orders`: every order `side` can give now, in
+/// the syntax a move file's `orders:` lines take, grouped by kind of order
+/// and by the unit, stack or space it names first; in the body when short,
+/// else attached with a summary in the body. Built from
+/// `Ruleset::legal_moves` for `side` alone, so it holds only what the side
+/// may know.
+pub fn orders_reply(game: &Game, side: Side) -> OrdersReply {
     let legal = game.ruleset().legal_moves(game.state(), side);
     let wrap = |s: String| umpire_render::templates::wrap(s, Some(72), Some(2));
     if legal.is_empty() {
-        wrap(format!(
-            "Nothing is asked of you now. {}; waiting for {}.",
-            game.prompt().stage,
-            game.awaiting_names()
-        ))
-    } else {
-        let mut t = wrap(format!("{}. Orders you can give now:", game.prompt().stage));
-        t.push_str("\n\n");
-        t.push_str(&grouped_orders(&legal));
-        t
+        return OrdersReply {
+            text: wrap(format!(
+                "Nothing is asked of you now. {}; waiting for {}.",
+                game.prompt().stage,
+                game.awaiting_names()
+            )),
+            attachment: None,
+        };
+    }
+    let groups = group_orders(&legal);
+    let listing = listing_text(&groups);
+    let count: usize = groups.iter().map(|g| g.count()).sum();
+    let mut t = wrap(format!(
+        "{}. {} you can give now, as a move file's `orders:` lines take {}:",
+        game.prompt().stage,
+        plural(count, "order"),
+        if count == 1 { "it" } else { "them" }
+    ));
+    t.push_str("\n\n");
+    // An order line is never wrapped (it must read as written), so one too
+    // wide for a mail's 72 columns sends the list to the attachment too.
+    let fits = listing.lines().all(|l| l.chars().count() <= 72);
+    if fits && listing.lines().count() <= BODY_LINES {
+        t.push_str(&listing);
+        return OrdersReply {
+            text: t,
+            attachment: None,
+        };
+    }
+    t.push_str(&summary_text(&groups));
+    t.push('\n');
+    t.push_str(&wrap(format!(
+        "The attached {ORDERS_TXT} lists every one, grouped by kind and by the unit, stack or space it names; \
+         an order of several lines is one order (numbered once)."
+    )));
+    let head = format!(
+        "Game {}, {}: {}. Every order you can give now, numbered; copy an order without its number into your move's `orders:`.\n\n",
+        game.id(),
+        game.sides()[side.index()].name,
+        game.prompt().stage
+    );
+    OrdersReply {
+        text: t,
+        attachment: Some(head + &listing),
     }
 }
 
-/// Most examples shown of one kind of order.
-const EXAMPLES: usize = 4;
+/// `n` and `word`, plural when `n` is not 1.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
 
-/// The legal orders grouped by their first word, each group counted and
-/// shown by a few examples, duplicates dropped, every line within 72
-/// columns: short enough to read in a mail, whatever the ruleset lists.
-pub fn grouped_orders(legal: &[String]) -> String {
-    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+/// The orders of one kind (their first word), by what they name first.
+#[derive(Debug, Default)]
+struct Kind<'a> {
+    verb: String,
+    /// Each subject (unit, stack or space) with its orders, in first-seen order.
+    subjects: Vec<(String, Vec<&'a str>)>,
+}
+
+impl Kind<'_> {
+    fn count(&self) -> usize {
+        self.subjects.iter().map(|(_, v)| v.len()).sum()
+    }
+}
+
+/// Words that join an order's parts rather than name its unit, stack or
+/// space, and the words of a line that count pieces (`2 police 1 troops`).
+const FILLERS: [&str; 24] = [
+    "in",
+    "at",
+    "to",
+    "with",
+    "on",
+    "from",
+    "into",
+    "the",
+    "->",
+    "of",
+    "then",
+    "and",
+    "troops",
+    "police",
+    "guerrilla",
+    "guerrillas",
+    "base",
+    "bases",
+    "cubes",
+    "cube",
+    "active",
+    "underground",
+    "available",
+    "roll",
+];
+
+/// What an order names first: a unit, stack or space (`move du-song-1:
+/// 0807` → `du-song-1`, `rally\nin kabul` → `kabul`, `march\nmove 2
+/// kabul>ghazni` → `kabul`). Each line's own first word (the order's verb,
+/// `in`, `move`, `sa`) names nothing, nor does a Special Activity's name
+/// after `sa`, a count or a joining word. Empty when it names nothing.
+fn subject(order: &str) -> String {
+    order
+        .lines()
+        .flat_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let skip = if words.first() == Some(&"sa") { 2 } else { 1 };
+            words.into_iter().skip(skip)
+        })
+        .map(|w| {
+            let w = w.split('>').next().unwrap_or(w);
+            w.trim_end_matches([':', ',', ';'])
+        })
+        .find(|w| {
+            !w.is_empty()
+                && !FILLERS.contains(&w.to_ascii_lowercase().as_str())
+                && !w.chars().all(|c| c.is_ascii_digit())
+        })
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The legal orders grouped by their first word, then by [`subject`],
+/// duplicates dropped, order of first appearance kept.
+fn group_orders(legal: &[String]) -> Vec<Kind<'_>> {
+    let mut kinds: Vec<Kind<'_>> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for l in legal {
+        if !seen.insert(l.as_str()) {
+            continue;
+        }
         let verb = l
             .split_whitespace()
             .next()
             .unwrap_or("")
             .trim_end_matches(':')
             .to_ascii_lowercase();
-        match groups.iter_mut().find(|(v, _)| *v == verb) {
-            Some((_, v)) if !v.contains(&l.as_str()) => v.push(l),
-            Some(_) => {}
-            None => groups.push((verb, vec![l])),
+        let i = match kinds.iter().position(|k| k.verb == verb) {
+            Some(i) => i,
+            None => {
+                kinds.push(Kind {
+                    verb,
+                    subjects: Vec::new(),
+                });
+                kinds.len() - 1
+            }
+        };
+        let k = &mut kinds[i];
+        let s = subject(l);
+        match k.subjects.iter_mut().find(|(x, _)| *x == s) {
+            Some((_, v)) => v.push(l),
+            None => k.subjects.push((s, vec![l])),
         }
     }
+    kinds
+}
+
+/// Every order, numbered, under its kind and subject. Order lines are never
+/// wrapped: each is exactly what a move file takes (copy it without its number).
+fn listing_text(kinds: &[Kind<'_>]) -> String {
     let mut t = String::new();
-    for (verb, all) in &groups {
-        if all.len() == 1 {
-            t.push_str(&format!("{verb}:\n"));
-        } else {
-            t.push_str(&format!("{verb} ({} ways), for example:\n", all.len()));
-        }
-        for l in all.iter().take(EXAMPLES) {
-            // An order may take several lines; indent them under its first.
-            for (i, part) in l.lines().enumerate() {
-                let lead = if i == 0 { "  " } else { "    " };
-                let w = umpire_render::templates::wrap(
-                    part.to_string(),
-                    Some(72 - lead.len()),
-                    Some(4),
-                );
-                for wl in w.lines() {
-                    t.push_str(lead);
-                    t.push_str(wl);
-                    t.push('\n');
+    let mut n = 0;
+    for k in kinds {
+        t.push_str(&format!("{} ({}):\n", k.verb, plural(k.count(), "order")));
+        let by_subject = k.subjects.len() > 1;
+        for (s, orders) in &k.subjects {
+            let indent = if by_subject && !s.is_empty() {
+                t.push_str(&format!("  {s}:\n"));
+                "    "
+            } else {
+                "  "
+            };
+            for o in orders {
+                n += 1;
+                let num = format!("{n}. ");
+                for (i, part) in o.lines().enumerate() {
+                    let lead = if i == 0 {
+                        num.clone()
+                    } else {
+                        " ".repeat(num.len())
+                    };
+                    t.push_str(&format!("{indent}{lead}{part}\n"));
                 }
             }
         }
-        if all.len() > EXAMPLES {
-            t.push_str(&format!("  ... and {} more\n", all.len() - EXAMPLES));
-        }
+    }
+    t
+}
+
+/// One line per kind of order: how many, and one for example.
+fn summary_text(kinds: &[Kind<'_>]) -> String {
+    let mut t = String::new();
+    for k in kinds {
+        // The shortest of the kind, as the example easiest to read.
+        let example = k
+            .subjects
+            .iter()
+            .flat_map(|(_, v)| v.iter())
+            .min_by_key(|o| o.len())
+            .map(|o| o.lines().collect::<Vec<_>>().join(" / "))
+            .unwrap_or_default();
+        t.push_str(&umpire_render::templates::wrap(
+            format!("{}: {}, e.g. {example}", k.verb, plural(k.count(), "order")),
+            Some(72),
+            Some(4),
+        ));
+        t.push('\n');
     }
     t
 }
@@ -316,17 +489,25 @@ impl Umpire {
                     )?);
                 }
                 Command::Orders => {
-                    let text = orders_reply(game, side);
-                    out.push(self.notice_mail(
-                        game,
-                        side,
-                        "orders you can give",
-                        &text,
-                        false,
-                        reply.clone(),
-                        key,
-                        now,
-                    )?);
+                    let r = orders_reply(game, side);
+                    let note = super::compose::Note {
+                        title: "orders you can give",
+                        text: &r.text,
+                        attach_record: false,
+                        attachments: r
+                            .attachment
+                            .map(|l| {
+                                (
+                                    ORDERS_TXT.to_string(),
+                                    "text/plain; charset=utf-8".to_string(),
+                                    l.into_bytes(),
+                                )
+                            })
+                            .into_iter()
+                            .collect(),
+                    };
+                    let to = game.sides()[side.index()].email.clone();
+                    out.push(self.note_to(game, side, &to, note, reply.clone(), key, now)?);
                 }
                 Command::Map => {
                     let text = whole_map(game, side);

@@ -53,6 +53,9 @@ pub(super) struct ReportCtx {
     /// Rolls of this entry the reader may not see (they open at the end).
     pub(super) hidden_rolls: usize,
     pub(super) position: Option<u64>,
+    /// Said at the top of the mail, before anything else: how many of the
+    /// move's orders were not carried out, why, and which (empty when all were).
+    pub(super) not_carried_out: String,
 }
 
 #[derive(Serialize)]
@@ -133,6 +136,83 @@ pub fn map_text(view: &View, focus: &[umpire_core::board::Place]) -> String {
             },
         ),
         None => String::new(),
+    }
+}
+
+/// Where a snippet with no action to show (the opening, a set-up) looks for
+/// a side marked `marks`: its largest stack and the enemy nearest to it, so
+/// the first map a player reads shows his forces and what faces them (the
+/// window takes both when they fit, else centres on his stack). Without an
+/// enemy in sight, his own places; without forces, none (the map's middle).
+fn front(board: &umpire_core::board::Board, marks: &[char]) -> Vec<umpire_core::board::Place> {
+    let own = umpire_render::map::own_places(board, marks);
+    // The own place nearest to an enemy (the largest stack first among
+    // equals), and that enemy.
+    let pair = own
+        .iter()
+        .filter_map(|&p| nearest_enemy(board, marks, p).map(|(d, e)| (d, p, e)))
+        .min_by_key(|(d, _, _)| *d);
+    match pair {
+        Some((_, home, enemy)) => vec![home, enemy],
+        None => own,
+    }
+}
+
+/// The place nearest to `from` holding a unit of another side than `marks`
+/// (hexes and squares by distance, spaces by links crossed), with its
+/// distance, the board's order breaking ties; none when the reader sees no
+/// enemy.
+fn nearest_enemy(
+    board: &umpire_core::board::Board,
+    marks: &[char],
+    from: umpire_core::board::Place,
+) -> Option<(u32, umpire_core::board::Place)> {
+    use umpire_core::board::{Board, Place, Unit};
+    let enemy = |units: &[Unit]| {
+        units
+            .iter()
+            .any(|u| u.side.is_some_and(|c| !marks.contains(&c)))
+    };
+    match (board, from) {
+        (Board::Hex(b), Place::Hex(h)) => b
+            .cells
+            .iter()
+            .filter(|(_, c)| enemy(&c.units))
+            .map(|(x, _)| (h.distance_on(b.offset, *x), Place::Hex(*x)))
+            .min_by_key(|(d, _)| *d),
+        (Board::Square(b), Place::Square(q)) => b
+            .cells
+            .iter()
+            .filter(|(_, c)| enemy(&c.units))
+            .map(|(x, _)| (q.distance(*x), Place::Square(*x)))
+            .min_by_key(|(d, _)| *d),
+        (Board::Points(b), Place::Space(start)) => {
+            // Breadth first over the links, so the nearest by links crossed.
+            let mut seen = std::collections::BTreeSet::from([start]);
+            let mut ring = vec![start];
+            let mut depth = 0;
+            while !ring.is_empty() {
+                let found = b
+                    .spaces
+                    .iter()
+                    .find(|(id, sp)| ring.contains(id) && enemy(&sp.units));
+                if let Some((id, _)) = found {
+                    return Some((depth, Place::Space(*id)));
+                }
+                depth += 1;
+                let mut next = Vec::new();
+                for l in &b.links {
+                    for (x, y) in [(l.a, l.b), (l.b, l.a)] {
+                        if ring.contains(&x) && seen.insert(y) {
+                            next.push(y);
+                        }
+                    }
+                }
+                ring = next;
+            }
+            None
+        }
+        _ => None,
     }
 }
 
@@ -414,7 +494,7 @@ impl Umpire {
             && view.board.is_some()
             && self.config.pictures.result == super::config::ResultPicture::Action;
         if let (true, Some(s), Some(board)) = (focus.is_empty(), side, &view.board) {
-            focus = umpire_render::map::own_places(board, &ruleset.own_marks(state, s));
+            focus = front(board, &ruleset.own_marks(state, s));
         }
         let map = map_text(&view, &focus);
         let own_forces = match (side, &view.board) {
@@ -464,7 +544,7 @@ impl Umpire {
         ResultCtx {
             game: game_ctx(game),
             side: side.map(|s| names[s.index()].clone()),
-            report: report_ctx(&report, seq, &names, received, viewer),
+            report: report_ctx(ruleset.as_ref(), &report, seq, &names, received, viewer),
             status: view.status.clone(),
             map,
             action_picture,
@@ -721,7 +801,7 @@ impl Umpire {
             "rejected.txt",
             &RejCtx {
                 game: game_ctx(game),
-                reason: r.reason.clone(),
+                reason: one_head(&r.reason, &game.record().head().to_hex()),
                 line: r.line.as_ref().map(|l| LineCtx {
                     number: l.line,
                     text: l.text.clone(),
@@ -1026,6 +1106,7 @@ fn seen(events: &[umpire_core::ruleset::Event], viewer: Viewer) -> Vec<String> {
 }
 
 pub(super) fn report_ctx(
+    ruleset: &dyn umpire_core::ruleset::DynRuleset,
     r: &Report,
     seq: u64,
     names: &[String],
@@ -1057,12 +1138,98 @@ pub(super) fn report_ctx(
             .map(|x| RollCtx {
                 sides: x.sides,
                 value: x.value,
-                label: x.label.clone(),
+                // The ruleset's words with the label the record keeps.
+                label: umpire_core::ruleset::roll_title(ruleset, &x.label),
             })
             .collect(),
         hidden_rolls: r.rolls.len() - r.rolls_for(viewer).count(),
         position: r.position,
+        not_carried_out: not_carried_out_note(r, names, viewer),
     }
+}
+
+/// The note at the top of a result mail when orders of its move were not
+/// carried out (a phase that ended, a unit lost on the way…): a mail that
+/// did only part of what its sender wrote must not read as a success.
+/// Counts the orders `viewer` may read; empty when every one was carried out.
+fn not_carried_out_note(r: &Report, names: &[String], viewer: Viewer) -> String {
+    let mut t = String::new();
+    let moves = r.side.map(|s| (s, &r.orders)).into_iter();
+    let parts = r.round.iter().map(|p| (p.side, &p.orders));
+    for (side, orders) in moves.chain(parts) {
+        let shown = orders_ctx(orders, Some(side), viewer);
+        let failed: Vec<&OrderCtx> = shown.iter().filter(|o| o.failed.is_some()).collect();
+        if failed.is_empty() {
+            continue;
+        }
+        let whose = if viewer.side() == Some(side) {
+            "your".to_string()
+        } else {
+            format!("{}'s", names[side.index()])
+        };
+        let head = format!(
+            "ATTENTION: {} of {whose} {} {} NOT CARRIED OUT",
+            failed.len(),
+            shown.len(),
+            if shown.len() == 1 {
+                "order was"
+            } else {
+                "orders were"
+            },
+        );
+        let why = |o: &OrderCtx| o.failed.clone().unwrap_or_default();
+        let one_reason = failed.iter().all(|o| why(o) == why(failed[0]));
+        let wrap = |s: String, i| umpire_render::templates::wrap(s, Some(72), Some(i));
+        if one_reason {
+            t.push_str(&wrap(format!("{head}, because: {}", why(failed[0])), 2));
+            t.push('\n');
+            t.push_str(if failed.len() == 1 {
+                "That order:\n"
+            } else {
+                "Those orders:\n"
+            });
+            for o in &failed {
+                t.push_str(&wrap(format!("  > {}", o.text), 6));
+                t.push('\n');
+            }
+        } else {
+            t.push_str(&wrap(format!("{head}:"), 2));
+            t.push('\n');
+            for o in &failed {
+                t.push_str(&wrap(format!("  > {}: {}", o.text, why(o)), 6));
+                t.push('\n');
+            }
+        }
+    }
+    t
+}
+
+/// A refusal's reason as its mail shows it, with one head to write against:
+/// a stale move's reason (as the record keeps it, and its verifier derives
+/// it again) names the head the game stood at when the move was judged, and
+/// the refusal then became a newer head, the one the mail ends with. Each
+/// record head the reason names other than `head` becomes "the record head
+/// below", so the player meets one head only.
+fn one_head(reason: &str, head: &str) -> String {
+    let mut out = String::with_capacity(reason.len());
+    let mut rest = reason;
+    while let Some(i) = rest.find(|c: char| c.is_ascii_hexdigit()) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let n = rest
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        let word = &rest[..n];
+        let whole = out.is_empty() || !out.ends_with(|c: char| c.is_ascii_alphanumeric());
+        if whole && n == head.len() && word != head {
+            out.push_str("the record head below");
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[n..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn first_words(s: &str, n: usize) -> String {

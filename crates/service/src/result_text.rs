@@ -37,6 +37,10 @@ pub(super) fn render(c: &ResultCtx) -> String {
         2,
     );
     o.push('\n');
+    if !c.report.not_carried_out.is_empty() {
+        o.push_str(&c.report.not_carried_out);
+        o.push('\n');
+    }
     report(o, c);
     situation(o, c);
     next(o, c);

@@ -304,7 +304,14 @@ impl Umpire {
                 Body::Default(d) => Some(d.at.clone()),
                 _ => None,
             };
-            log.push(report_ctx(r, seq as u64, &names, received, Viewer::Public));
+            log.push(report_ctx(
+                game.ruleset().as_ref(),
+                r,
+                seq as u64,
+                &names,
+                received,
+                Viewer::Public,
+            ));
         }
         let prompt = game.prompt();
         let view = game.ruleset().view(game.state(), Viewer::Public);

@@ -10,7 +10,7 @@ use crate::dice::{self, Dice, DiceError, Roll};
 use crate::hash::{Digest, Tagged, sha256};
 use crate::movefile::{MoveFile, SourceLine};
 use crate::record::{Body, PublicLine};
-use crate::ruleset::{GameState, OrderError, ParsedOrder, RuleError, Side};
+use crate::ruleset::{GameState, OrderError, ParsedOrder, RuleError, Side, word_at_fault};
 use crate::sig::{MOVE_NAMESPACE, SigError};
 
 /// Domain tag of the public seed of the set-up's random part.
@@ -530,7 +530,8 @@ impl Game {
                     }
                     return Err(RunError::Refused(Rejection {
                         line: Some(SourceLine {
-                            column: 1,
+                            // The caret under the word the error names, if any.
+                            column: word_at_fault(&o.source.text, &e.to_string()).unwrap_or(1),
                             ..o.source.clone()
                         }),
                         ..rej(RejectKind::Illegal, reason)
@@ -711,10 +712,19 @@ pub(super) fn order_rejection(lines: &[SourceLine], e: OrderError) -> Rejection 
 
 /// The order line `e` is about, to quote, marked where `e` points: the
 /// error's column is the file's, the quoted text starts after the indent.
+/// Where the parser points at the line's start, the caret goes under the
+/// word the error names ([`word_at_fault`]), if it names one.
 fn quoted(lines: &[SourceLine], e: &OrderError) -> Option<SourceLine> {
-    lines.iter().find(|l| l.line == e.line).map(|l| SourceLine {
-        column: e.column.saturating_sub(l.column) + 1,
-        ..l.clone()
+    lines.iter().find(|l| l.line == e.line).map(|l| {
+        let column = e.column.saturating_sub(l.column) + 1;
+        SourceLine {
+            column: if column == 1 {
+                word_at_fault(&l.text, &e.message).unwrap_or(1)
+            } else {
+                column
+            },
+            ..l.clone()
+        }
     })
 }
 

@@ -1,0 +1,200 @@
+//! `command: orders` through the Maildir pipeline for each real game: the
+//! reply (its body, or `orders.txt` when long) lists every legal order the
+//! ruleset knows for the side asking, and each listed order, fed back through
+//! the move file's parser and the ruleset's, reads as an order.
+
+use umpire_testkit as common;
+
+use common::{declared, key, move_mail, outbox};
+use std::collections::BTreeMap;
+use umpire::core::movefile::MoveFile;
+use umpire::core::sig::MOVE_NAMESPACE;
+use umpire::mail::maildir::Maildir;
+use umpire::mail::mime::ReadMail;
+use umpire::mail::outbox::FileOutbox;
+use umpire::service::Umpire;
+use umpire::service::games::NewGame;
+
+fn now() -> jiff::Timestamp {
+    "2026-12-01T12:00:00Z".parse().unwrap()
+}
+
+/// The orders listed in an `orders` reply: each numbered line starts one,
+/// the deeper lines under it continue it.
+fn listed(text: &str) -> Vec<String> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for l in text.lines() {
+        let body = l.trim_start();
+        let indent = l.len() - body.len();
+        let numbered = body
+            .split_once(". ")
+            .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        match numbered {
+            Some((n, rest)) => out.push((indent + n.len() + 2, rest.to_string())),
+            None => {
+                if let Some((col, o)) = out.last_mut()
+                    && indent == *col
+                    && !body.is_empty()
+                {
+                    o.push('\n');
+                    o.push_str(body);
+                }
+            }
+        }
+    }
+    out.into_iter().map(|(_, o)| o).collect()
+}
+
+/// The orders reply among `mails` not in `seen`: its body and its listing
+/// (the attachment, or the body when it has none).
+fn listing(
+    mails: &BTreeMap<String, ReadMail>,
+    seen: &mut std::collections::BTreeSet<String>,
+) -> (String, String) {
+    let (k, m) = mails
+        .iter()
+        .find(|(k, m)| {
+            !seen.contains(*k) && k.contains(".cmd.") && m.subject.contains("orders you can give")
+        })
+        .expect("an orders reply");
+    seen.insert(k.clone());
+    let list = match m.attachments.iter().find(|a| a.name == "orders.txt") {
+        Some(a) => String::from_utf8(a.bytes.clone()).unwrap(),
+        None => m.text.clone(),
+    };
+    (m.text.clone(), list)
+}
+
+/// Asks for the orders at the start and after a few moves of `ruleset`'s
+/// `scenario`, and checks every reply.
+fn check(ruleset: &str, scenario: &str, sides: &[&str]) -> Vec<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    Umpire::init(tmp.path(), "umpire@club.test").unwrap();
+    let mut u = Umpire::open(tmp.path()).unwrap();
+    u.create_game(
+        NewGame {
+            id: "g1".into(),
+            ruleset: ruleset.into(),
+            scenario: scenario.into(),
+            options: BTreeMap::new(),
+            deadlines: None,
+            time_zones: BTreeMap::new(),
+            sides: declared(sides),
+        },
+        now(),
+    )
+    .unwrap();
+    let mut md = Maildir::open(&tmp.path().join("maildir")).unwrap();
+    let outdir = tmp.path().join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    let mut n = 0u64;
+    let mut bodies = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for step in 0..3 {
+        let g = u.game("g1").unwrap();
+        let a = g.prompt().awaiting[0].clone();
+        let side = a.side;
+        let name = sides[side.index()];
+        let legal = g.ruleset().legal_moves(g.state(), side);
+        let head = g.record().head();
+        let send = |u: &mut Umpire, md: &mut Maildir, n: &mut u64, body: &str| {
+            *n += 1;
+            let sig = key(side.0 + 1)
+                .sign(MOVE_NAMESPACE, body.as_bytes())
+                .unwrap();
+            let raw = move_mail(
+                &format!("{name}@club.test"),
+                "umpire@club.test",
+                *n,
+                body,
+                &sig,
+                false,
+            );
+            md.deliver(&format!("{:04}.mail", *n), &raw).unwrap();
+            u.poll(md, now()).unwrap();
+        };
+        send(
+            &mut u,
+            &mut md,
+            &mut n,
+            &format!("game: g1\nside: {name}\ncommand: orders\n# {step}\n"),
+        );
+        u.deliver(&mut ob, now()).unwrap();
+        let mails = outbox(&outdir);
+        let (body, list) = listing(&mails, &mut seen);
+        if std::env::var_os("SHOW_ORDERS").is_some() {
+            eprintln!("== {ruleset} step {step}\n{body}\n-- orders.txt\n{list}");
+        }
+        let got = listed(&list);
+        let mut want = legal.clone();
+        want.dedup();
+        for o in &want {
+            assert!(
+                got.contains(o),
+                "{ruleset}: legal order {o:?} is not listed:\n{list}"
+            );
+        }
+        let g = u.game("g1").unwrap();
+        for o in &got {
+            assert!(want.contains(o), "{ruleset}: {o:?} listed, not legal");
+            // Each listed order as a move file's orders reads as orders.
+            let mut text = format!("game: g1\nside: {name}\nafter: {head}\norders:\n");
+            for l in o.lines() {
+                text.push_str(&format!("  {l}\n"));
+            }
+            let file = MoveFile::parse(text.as_bytes()).expect("the move file reads");
+            let parsed = g.ruleset().parse_all(g.state(), side, &file.orders);
+            assert!(
+                parsed.is_ok(),
+                "{ruleset}: listed {o:?} does not parse: {:?}",
+                parsed.err()
+            );
+        }
+        for l in body.lines() {
+            assert!(l.chars().count() <= 72, "{ruleset}: long line {l:?}");
+        }
+        bodies.push(body);
+        // Then a move, so the next request meets another position.
+        let mut text = format!("game: g1\nside: {name}\nafter: {head}\norders:\n");
+        for l in legal[0].lines() {
+            text.push_str(&format!("  {l}\n"));
+        }
+        send(&mut u, &mut md, &mut n, &text);
+    }
+    bodies
+}
+
+#[test]
+fn sarhu_orders_list_every_legal_order() {
+    check("sarhu", "historical", &["ming", "jurchen"]);
+}
+
+#[test]
+fn ldf_orders_list_every_legal_order() {
+    let info = umpire::games::find("ldf").unwrap().info();
+    let sc = &info.scenarios[0];
+    let sides: Vec<&str> = sc.sides.iter().map(String::as_str).collect();
+    check("ldf", &sc.name, &sides);
+}
+
+#[test]
+fn ac_orders_list_every_legal_order() {
+    let info = umpire::games::find("ac").unwrap().info();
+    let sc = &info.scenarios[0];
+    let sides: Vec<&str> = sc.sides.iter().map(String::as_str).collect();
+    let bodies = check("ac", &sc.name, &sides);
+    assert!(!bodies.is_empty());
+}
+
+#[test]
+fn adp_orders_list_every_legal_order_with_a_summary_when_long() {
+    let info = umpire::games::find("adp").unwrap().info();
+    let sc = &info.scenarios[0];
+    let sides: Vec<&str> = sc.sides.iter().map(String::as_str).collect();
+    let bodies = check("adp", &sc.name, &sides);
+    assert!(
+        bodies.iter().any(|b| b.contains("attached orders.txt")),
+        "a long list goes to orders.txt:\n{}",
+        bodies.join("\n---\n")
+    );
+}
