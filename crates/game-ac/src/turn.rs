@@ -45,6 +45,13 @@ impl Ctx<'_> {
         self.ev
             .push(Event::say(text).to(Audience::side(side_of(p))));
     }
+
+    /// [`Ctx::tell`] at some squares: the player's own picture centres on
+    /// them, and no one else's (the squares may be his secret).
+    pub fn tell_at(&mut self, p: Power, text: impl Into<String>, focus: Vec<Sq>) {
+        self.ev
+            .push(Event::at(text, focus).to(Audience::side(side_of(p))));
+    }
 }
 
 /// The engine's side of a player.

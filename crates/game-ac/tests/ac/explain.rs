@@ -1,0 +1,211 @@
+//! Every number with its reason, every choice with its effect: what each
+//! player is told of his own orders (the path a force took and what it cost,
+//! the provisioning account, the codes of the tables in words, the sealed
+//! plan as accepted), and that the other player is told no more than the
+//! fog of war lets him see (22.1).
+
+use crate::kit::*;
+use umpire_core::ruleset::Event;
+
+impl T {
+    /// [`T::run`], keeping each event's audience and places.
+    pub fn events(&mut self, side: Side, text: &str, rolls: &[(&str, u32)]) -> Vec<Event> {
+        let lines: Vec<SourceLine> = text
+            .lines()
+            .enumerate()
+            .map(|(i, t)| SourceLine {
+                line: i + 1,
+                column: 1,
+                text: t.trim().to_string(),
+            })
+            .collect();
+        let orders = self.r.parse(&self.st, side, &lines).unwrap();
+        let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+        let mut out = Vec::new();
+        for (_, o) in &orders {
+            out.extend(self.r.apply(&mut self.st, side, o, &mut dice).unwrap());
+        }
+        assert_eq!(dice.unused_recorded(), 0, "scripted rolls left over");
+        out
+    }
+}
+
+/// The texts `side` is told (its own and the public ones).
+fn told(ev: &[Event], side: Side) -> Vec<String> {
+    ev.iter()
+        .filter(|e| e.audience.sees(Some(side)))
+        .map(|e| e.text.clone())
+        .collect()
+}
+
+// 13.1, 12.2(2): the mover's own mail gives the path with each step's cost,
+// the MP spent and left of the force's allowance, and the SP spent and left;
+// the other player learns only that a British force came to the square
+// (22.1, ruling A57), not what is in it nor the way it came.
+#[test]
+fn the_mover_is_told_his_path_mp_and_sp_and_the_other_player_only_where_it_went() {
+    let mut t = empty(2);
+    let s = t.city("Delhi");
+    let u = t.put(Nat::British, Kind::FieldForce, 2, Loc::Sq(s));
+    let ids = format!("{} {}", t.id(u[0]), t.id(u[1]));
+    let a = Sq::new(s.col, s.row + 1);
+    let b = Sq::new(s.col, s.row + 2);
+    t.st.sp[0] = 3;
+    let ev = t.events(BRITISH, &format!("move {ids}: {a} {b}"), &[]);
+    let own = told(&ev, BRITISH).join("\n");
+    assert!(
+        own.contains(&format!("Your force {ids} moves from {s}")),
+        "{own}"
+    );
+    for want in [
+        &format!("{a} ("),
+        &format!("{b} ("),
+        " MP",
+        "spent",
+        " left",
+        "1 for moving in operations phase 2 (12.2(2))",
+        "2 SP left",
+    ] {
+        assert!(own.contains(want), "{want:?} in {own}");
+    }
+    let theirs = told(&ev, RUSSIAN).join("\n");
+    assert!(
+        theirs.contains(&format!("A British force moves to {b}.")),
+        "{theirs}"
+    );
+    for secret in [t.id(u[0]), a.to_string(), "2 pieces".into(), "SP".into()] {
+        assert!(
+            !theirs.contains(&secret),
+            "{secret:?} told to the Russians: {theirs}"
+        );
+    }
+    // The mover's picture centres on the whole way; the other's only on the end.
+    let places = |side: Side| -> Vec<umpire_core::board::Place> {
+        ev.iter()
+            .filter(|e| e.audience.sees(Some(side)))
+            .flat_map(|e| e.focus.clone())
+            .collect()
+    };
+    assert!(places(BRITISH).contains(&s.into()), "{:?}", places(BRITISH));
+    assert_eq!(places(RUSSIAN), vec![b.into()]);
+}
+
+/// Both players' provisioning (17.3) on `t` as it stands; its events.
+fn provision_told(t: &mut T) -> Vec<Event> {
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(Vec::new());
+    let mut ctx = umpire_ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    supply::provisioning(&mut ctx, &mut t.st).unwrap();
+    ctx.ev
+}
+
+/// The 17.6 example's square (one red, two North Indian and one Afghan
+/// unit in a clear square of Afghanistan, forage 3) with `sp` SP, before
+/// provisioning; the units and the square.
+fn hungry(sp: u32) -> (T, Vec<UnitId>, Sq) {
+    let mut t = empty(1);
+    let s = sq("2227");
+    let (ni, af) = (t.d().region("NI").unwrap(), t.d().region("AF").unwrap());
+    t.st.control[af.0 as usize] = Some(Power::British);
+    let mut all = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    all.extend(t.put(Nat::Native(ni), Kind::Irregular, 2, Loc::Sq(s)));
+    all.extend(t.put(Nat::Native(af), Kind::Irregular, 1, Loc::Sq(s)));
+    t.st.sp[0] = sp;
+    (t, all, s)
+}
+
+// 17.3, 17.4, 17.6 (the 17.6 example): the owner is told the SP his units
+// needed, what was paid and what was not, and why each eliminated unit
+// starved; the other player only that British units starved.
+#[test]
+fn provisioning_tells_its_owner_the_sp_account_and_why_each_unit_starved() {
+    // One SP: the expeditionary point is paid (ruling A50: first), the
+    // excess over the forage of 3 is not, and its weakest unit goes (N5).
+    let (mut t, all, s) = hungry(1);
+    let ev = provision_told(&mut t);
+    let own = told(&ev, BRITISH).join("\n");
+    let lost: Vec<String> = all
+        .iter()
+        .filter(|u| !t.st.unit(**u).loc.in_play())
+        .map(|u| t.id(*u))
+        .collect();
+    assert_eq!(lost.len(), 1, "{own}");
+    for want in [
+        "Provisioning (17.3): 2 SP needed, 1 paid of the 1 you had, 0 left".to_string(),
+        format!(
+            "1 SP at {s} for {} {} {}, outside their home region (17.6), paid",
+            t.id(all[0]),
+            t.id(all[1]),
+            t.id(all[2])
+        ),
+        format!(
+            "1 SP at {s} for 4 units where the square forages 3 (17.32, 17.4), not paid: no SP left"
+        ),
+        format!(
+            "eliminated: {} at {s} (beyond what its square forages with no SP for it, 17.4)",
+            lost[0]
+        ),
+    ] {
+        assert!(own.contains(&want), "{want:?} in {own}");
+    }
+    let theirs = told(&ev, RUSSIAN).join("\n");
+    assert!(
+        theirs.contains("British units out of supply are eliminated"),
+        "{theirs}"
+    );
+    assert!(
+        !theirs.contains("SP") && !theirs.contains(&lost[0]),
+        "{theirs}"
+    );
+    // None: the red and the North Indians starve as expeditionary (17.6).
+    let (mut t, all, s) = hungry(0);
+    let own = told(&provision_told(&mut t), BRITISH).join("\n");
+    let ni = t.id(all[1]);
+    assert!(
+        own.contains(&format!(
+            "{ni} at {s} (outside its home region with no SP for its square, 17.6)"
+        )),
+        "{own}"
+    );
+}
+
+// 17.3-17.6: the economy prompt, the last chance to buy SP before the
+// operations and provisioning, warns the owner what his units will need and
+// which would starve; the other player's prompt says nothing of it.
+#[test]
+fn the_economy_prompt_warns_of_the_units_provisioning_will_cost() {
+    let (mut t, all, s) = hungry(1);
+    t.st.stage = Stage::Economy;
+    let ask = |t: &T, side: Side| -> String {
+        t.r.prompt(&t.st)
+            .awaiting
+            .iter()
+            .filter(|a| a.side == side)
+            .map(|a| a.ask.clone())
+            .collect()
+    };
+    let own = ask(&t, BRITISH);
+    let weakest = all
+        .iter()
+        .map(|u| t.id(*u))
+        .find(|id| !id.starts_with('b'))
+        .unwrap();
+    assert!(
+        own.contains(&format!("at provisioning, as your units stand now, {s} will need 2 SP and you have 1: short by 1:")),
+        "{own}"
+    );
+    assert!(own.contains("would be eliminated (17.3-17.6)"), "{own}");
+    let _ = weakest;
+    assert!(
+        !ask(&t, RUSSIAN).contains("provisioning"),
+        "{}",
+        ask(&t, RUSSIAN)
+    );
+    // With the SP bought, the warning says it is enough.
+    t.st.sp[0] = 2;
+    assert!(ask(&t, BRITISH).contains("need 2 SP and you have 2: enough"));
+}
