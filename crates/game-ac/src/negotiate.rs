@@ -227,7 +227,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     let cell = cells[(die + m).clamp(0, 7) as usize][col];
     ctx.say(
         format!(
-            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} (15.1, 15.62).",
+            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {}, {} (15.1, 15.62).",
             p.name(),
             if at.ultimatum {
                 "ultimatum to"
@@ -242,7 +242,8 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             } else {
                 " (pounds revealed)"
             },
-            describe(&cell)
+            describe(&cell),
+            words(d, &cell, p, r, &pa.name)
         ),
         vec![cap],
     );
@@ -276,6 +277,45 @@ pub fn describe(c: &NegCell) -> String {
         "-".into()
     } else {
         v.join("+")
+    }
+}
+
+/// A Negotiations or Ultimatum Table cell in words (15.1, 15.62), for the
+/// players who read its code: what each mark does, as this ruleset plays
+/// it (R and N are stand-ins, ruling A5 and 5.5).
+pub fn words(d: &Data, c: &NegCell, p: Power, r: RegionId, agent: &str) -> String {
+    let (region, np) = (&d.reg(r).name, p.other().people());
+    let mut v = Vec::new();
+    if c.treaty {
+        v.push(format!("treaty, {region} joins the {}", p.people()));
+    }
+    if c.conditional {
+        v.push(format!(
+            "a treaty if a further die reads 1-{}",
+            d.num.ultimatum.t1_success
+        ));
+    }
+    if c.enemy {
+        v.push(format!("a neutral {region} joins the {np}"));
+    }
+    if c.outrage {
+        v.push(format!(
+            "outrage, the index shifts {} toward the {np} (ruling A5)",
+            d.num.bop_changes.negotiation_r
+        ));
+    }
+    if c.agent_lost {
+        v.push(format!("{agent} is eliminated (16.4(2))"));
+    }
+    if c.neutral {
+        v.push(format!(
+            "if the {np} control {region}, it reverts to neutral (stand-in, 5.5)"
+        ));
+    }
+    if v.is_empty() {
+        "no effect".into()
+    } else {
+        v.join("; ")
     }
 }
 

@@ -209,3 +209,111 @@ fn the_economy_prompt_warns_of_the_units_provisioning_will_cost() {
     t.st.sp[0] = 2;
     assert!(ask(&t, BRITISH).contains("need 2 SP and you have 2: enough"));
 }
+
+/// The random events of turn `turn` with scripted dice, with audiences.
+fn events_told(t: &mut T, turn: u32, rolls: &[(&str, u32)]) -> Vec<Event> {
+    t.st.turn = turn;
+    let d = t.r.data().clone();
+    let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
+    let mut ctx = umpire_ac::turn::Ctx {
+        d: &d,
+        dice: &mut dice,
+        ev: Vec::new(),
+    };
+    events::random_events(&mut ctx, &mut t.st).unwrap();
+    let ev = ctx.ev;
+    assert_eq!(dice.unused_recorded(), 0);
+    ev
+}
+
+// 8.1, 9.0: an event says what it does, not only its name: Trade Boom (A2)
+// gives each player its die in pounds, in the open as the die is; the new
+// treasury is told to its owner alone.
+#[test]
+fn an_event_says_what_it_does_and_each_treasury_only_to_its_owner() {
+    let mut t = empty(1);
+    t.st.treasury = [10, 20];
+    let ev = events_told(
+        &mut t,
+        3,
+        &[
+            ("random events, column roll by the British (8.1(1))", 1),
+            ("random events, column A (8.1(2))", 2),
+            ("Trade Boom for the British", 4),
+            ("Trade Boom for the Russian", 3),
+        ],
+    );
+    let brit = told(&ev, BRITISH).join("\n");
+    assert!(brit.contains("Events A2: Trade Boom (8.1)."), "{brit}");
+    assert!(
+        brit.contains("Trade Boom: the British gain 4 pounds"),
+        "{brit}"
+    );
+    assert!(
+        brit.contains("Trade Boom: the Russians gain 3 pounds"),
+        "{brit}"
+    );
+    assert!(brit.contains("your treasury holds 14 pounds"), "{brit}");
+    assert!(!brit.contains("23"), "the Russian treasury: {brit}");
+    let rus = told(&ev, RUSSIAN).join("\n");
+    assert!(
+        rus.contains("your treasury holds 23 pounds") && !rus.contains("14"),
+        "{rus}"
+    );
+}
+
+// 15.1, 15.62: a Negotiations Table result is told in words after its code;
+// the stand-in N against a region the other player controls: it reverts.
+#[test]
+fn a_negotiations_result_code_is_told_in_words() {
+    let mut t = empty(1);
+    let d = t.r.data().clone();
+    let af = d.region("AF").unwrap();
+    t.st.control[af.0 as usize] = Some(Power::Russian);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    t.r.set_standing(
+        &mut t.st,
+        RUSSIAN,
+        &[SourceLine {
+            line: 1,
+            column: 1,
+            text: "counter: none".into(),
+        }],
+    )
+    .unwrap();
+    let m = negotiate::drm(&d, &t.st, Power::British, af);
+    let ev = t.events(
+        BRITISH,
+        "negotiate AF agent burnes",
+        &[("negotiations against AF (15.1(8))", (3 - m) as u32)],
+    );
+    let all = told(&ev, RUSSIAN).join("\n");
+    assert!(
+        all.contains(": N, if the Russians control Afghanistan, it reverts to neutral (stand-in, 5.5) (15.1, 15.62)."),
+        "{all}"
+    );
+}
+
+// 14.9, 16.4(3): a combat result is told in words after its code.
+#[test]
+fn a_combat_result_code_is_told_in_words() {
+    let mut t = empty(1);
+    let s = t.open_square("NI");
+    t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s));
+    t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(s));
+    t.st.open_war = Some(Power::Russian);
+    let ev = t.events(BRITISH, "end", &[(&format!("combat at {s} (14.1(5))"), 3)]);
+    let all = told(&ev, RUSSIAN).join("\n");
+    let crt = all
+        .lines()
+        .find(|l| l.contains(" CRT, "))
+        .unwrap_or_default();
+    let words = [
+        "the British are eliminated",
+        "the Russians are eliminated",
+        "retreat one square",
+        "lose one brigade, then retreat",
+        "exchange: the Russians are eliminated",
+    ];
+    assert!(words.iter().any(|w| crt.contains(w)), "{all}");
+}
