@@ -968,27 +968,27 @@ fn account(d: &Data, st: &State, p: Power, pieces: &[Piece], plan: &Plan, forced
     let start = show(plan.start);
     let allowance = if forced {
         format!(
-            "{} MP, doubled by the forced march (27.1)",
+            "{}, doubled by the forced march (27.1)",
             fmt_half(plan.allowance)
         )
     } else {
         match bonus_agent(d, pieces) {
             Some(x @ Piece::Agent(a)) if d.agents[a].military > 0 => format!(
-                "{} MP, with {}'s military rating {} (11.3, 16.21)",
+                "{}, with {}'s military rating {} (11.3, 16.21)",
                 fmt_half(plan.allowance),
                 piece_name(d, st, x),
                 d.agents[a].military
             ),
-            _ => format!("{} MP (11.3)", fmt_half(plan.allowance)),
+            _ => format!("{} (11.3)", fmt_half(plan.allowance)),
         }
     };
     let sp = if plan.sp_terms.is_empty() {
-        "no SP".to_string()
+        "none".to_string()
     } else {
-        format!("{} SP: {}", plan.sp, plan.sp_terms.join(", "))
+        plan.sp_terms.join(", ")
     };
     format!(
-        "Your force {} moves from {start}: {}. {} of {allowance} spent, {} left; {sp}; {} SP left.",
+        "Your force {} moves from {start}: {}. MP: {} spent of {allowance}, {} left. SP spent: {sp}; {} SP left.",
         names.join(" "),
         plan.route.join(", "),
         fmt_half(plan.spent),

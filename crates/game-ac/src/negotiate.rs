@@ -212,6 +212,18 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             &d.num.negotiations.columns,
         )
     };
+    if !at.ultimatum {
+        tell_pounds(ctx, st, p, at.pounds, "15.1(2)");
+        if ca.is_some() {
+            tell_pounds(
+                ctx,
+                st,
+                np,
+                (def - ca.map_or(0, |c| d.agents[c].political as i32)) as u32,
+                "N2",
+            );
+        }
+    }
     let diff = off - def;
     let col = column(bounds, diff);
     let m = drm(d, st, p, r);
@@ -248,6 +260,21 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
         vec![cap],
     );
     result(ctx, st, p, at, cell)
+}
+
+/// The pounds a player added to negotiations and what his treasury holds
+/// after, told to him alone (9.0); nothing when he added none.
+fn tell_pounds(ctx: &mut Ctx, st: &State, p: Power, pounds: u32, rule: &str) {
+    if pounds > 0 {
+        ctx.tell(
+            p,
+            format!(
+                "You add {pounds} pound{} to the negotiations ({rule}): {} pounds left.",
+                if pounds == 1 { "" } else { "s" },
+                st.treasury[p.index()]
+            ),
+        );
+    }
 }
 
 /// A Negotiations or Ultimatum Table cell as printed (15.62): its marks

@@ -245,7 +245,9 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
     st.sp[p.index()] -= acc.spent;
     let lost: Vec<(UnitId, Starved, Sq)> = acc.lost().collect();
     if !acc.squares.is_empty() {
-        ctx.tell(p, told(d, st, &acc));
+        // The owner's picture centres on his hungry squares; no one else's.
+        let at = acc.squares.iter().map(|a| a.sq).collect();
+        ctx.tell_at(p, told(d, st, &acc), at);
     }
     if !lost.is_empty() {
         let ids: Vec<String> = lost

@@ -161,6 +161,15 @@ fn provisioning_tells_its_owner_the_sp_account_and_why_each_unit_starved() {
         !theirs.contains("SP") && !theirs.contains(&lost[0]),
         "{theirs}"
     );
+    // The owner's picture centres on the square; the other's on nothing of it.
+    let focus = |side: Side| -> Vec<umpire_core::board::Place> {
+        ev.iter()
+            .filter(|e| e.audience.sees(Some(side)))
+            .flat_map(|e| e.focus.clone())
+            .collect()
+    };
+    assert_eq!(focus(BRITISH), vec![s.into()]);
+    assert!(focus(RUSSIAN).is_empty());
     // None: the red and the North Indians starve as expeditionary (17.6).
     let (mut t, all, s) = hungry(0);
     let own = told(&provision_told(&mut t), BRITISH).join("\n");
@@ -282,12 +291,21 @@ fn a_negotiations_result_code_is_told_in_words() {
     )
     .unwrap();
     let m = negotiate::drm(&d, &t.st, Power::British, af);
+    t.st.treasury = [5, 7];
+    // Burnes 2 and 1 pound against no counter: differential 3; a
+    // modified 3 reads N there too.
     let ev = t.events(
         BRITISH,
-        "negotiate AF agent burnes",
+        "negotiate AF agent burnes pounds 1",
         &[("negotiations against AF (15.1(8))", (3 - m) as u32)],
     );
+    let own = told(&ev, BRITISH).join("\n");
+    assert!(
+        own.contains("You add 1 pound to the negotiations (15.1(2)): 4 pounds left."),
+        "{own}"
+    );
     let all = told(&ev, RUSSIAN).join("\n");
+    assert!(!all.contains("4 pounds left"), "{all}");
     assert!(
         all.contains(": N, if the Russians control Afghanistan, it reverts to neutral (stand-in, 5.5) (15.1, 15.62)."),
         "{all}"
@@ -316,4 +334,39 @@ fn a_combat_result_code_is_told_in_words() {
         "exchange: the Russians are eliminated",
     ];
     assert!(words.iter().any(|w| crt.contains(w)), "{all}");
+}
+
+// 3.1[3], 17.1: the sealed economy plan is echoed to its player as
+// accepted, each order with its cost and what is left, and in all; the
+// other player is told only that it is sealed.
+#[test]
+fn the_sealed_plan_is_echoed_with_its_cost_and_what_is_left_to_its_player_only() {
+    let mut t = empty(1);
+    t.st.stage = Stage::Economy;
+    t.st.sealed = [false, false];
+    t.st.treasury = [20, 20];
+    t.st.sp = [1, 0];
+    let cost = economy::sp_cost(t.d(), 0, 4);
+    let ev = t.events(BRITISH, "buy 4", &[]);
+    let own = told(&ev, BRITISH).join("\n");
+    let left = 20 - cost;
+    for want in [
+        format!(
+            "bought 4 SP for {cost} pounds; {left} pounds and 5 SP left after your plan so far (3.1[3])"
+        ),
+        format!(
+            "Your economy plan, sealed: 1. bought 4 SP for {cost} pounds. It costs {cost} pounds in all: {left} pounds and 5 SP left after it (3.1[3])."
+        ),
+    ] {
+        assert!(own.contains(&want), "{want:?} in {own}");
+    }
+    let theirs = told(&ev, RUSSIAN).join("\n");
+    assert!(
+        theirs.contains("The British have sealed their economy orders"),
+        "{theirs}"
+    );
+    assert!(
+        !theirs.contains("bought") && !theirs.contains("pounds"),
+        "{theirs}"
+    );
 }
