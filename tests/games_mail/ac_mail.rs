@@ -721,7 +721,7 @@ fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
             negotiated = true;
             assert!(
                 [
-                    ": -, no effect (15.1",
+                    ": - = no effect (15.1",
                     "treaty, ",
                     "joins the",
                     "outrage, the index shifts",

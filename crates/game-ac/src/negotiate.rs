@@ -239,7 +239,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     let cell = cells[(die + m).clamp(0, 7) as usize][col];
     ctx.say(
         format!(
-            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {}, {} (15.1, 15.62).",
+            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} = {} (15.1, 15.62).",
             p.name(),
             if at.ultimatum {
                 "ultimatum to"
