@@ -500,3 +500,252 @@ fn sealed_set_up_by_mail_shows_neither_side_the_others_set_up_before_both_are_in
         }
     }
 }
+
+/// One signed move of `side` against the game's head, mailed and polled;
+/// returns the mails it caused (file name, mail).
+#[allow(clippy::too_many_arguments)]
+fn mail_move(
+    u: &mut Umpire,
+    md: &mut Maildir,
+    ob: &mut FileOutbox,
+    outdir: &std::path::Path,
+    seen: &mut BTreeSet<String>,
+    n: &mut u64,
+    side: Power,
+    orders: &str,
+) -> Vec<umpire::mail::mime::ReadMail> {
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let name = SIDES[side.index()];
+    let g = u.game("ac-x").unwrap();
+    let body: String = orders.lines().map(|l| format!("  {l}\n")).collect();
+    let text = format!(
+        "game: ac-x\nside: {name}\nafter: {}\norders:\n{body}",
+        g.record().head()
+    );
+    let sig = key(side.index() as u8 + 1)
+        .sign(MOVE_NAMESPACE, text.as_bytes())
+        .unwrap();
+    *n += 1;
+    let mail = move_mail(
+        &format!("{name}@club.test"),
+        "umpire@club.test",
+        *n,
+        &text,
+        &sig,
+        false,
+    );
+    md.deliver(&format!("{n:05}"), &mail).unwrap();
+    assert_eq!(u.poll(md, now).unwrap().accepted, 1, "{name}: {orders}");
+    u.deliver(ob, now).unwrap();
+    let mut out = Vec::new();
+    for (file, m) in outbox(outdir) {
+        if seen.insert(file.clone()) {
+            let raw = std::fs::read_to_string(outdir.join(&file)).unwrap_or_default();
+            let to = raw
+                .lines()
+                .find_map(|l| l.strip_prefix("To: "))
+                .unwrap_or_default()
+                .to_string();
+            let mut m = m;
+            m.subject = format!("{to} | {}", m.subject);
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The mails of `mails` to `side`, subject and text joined, every run of
+/// white space one space (the mails wrap long lines).
+fn to(mails: &[umpire::mail::mime::ReadMail], side: Power) -> String {
+    mails
+        .iter()
+        .filter(|m| m.subject.starts_with(SIDES[side.index()]))
+        .map(|m| format!("{} {}", m.subject, m.text))
+        .collect::<Vec<_>>()
+        .join(" ---- ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// Every number with its reason, through the Maildir: the economy prompt
+// warns of what provisioning will cost (17.3-17.6); the sealed plan's
+// receipt echoes it with its cost and what is left, to its sender alone
+// (3.1[3]); the mover's own mail gives his force's path, MP and SP (13.1,
+// 12.2(2)), and the other's nothing of it (22.1);
+// a Negotiations Table code is told in words (15.1); the provisioning at
+// the end of the turn gives its owner the SP account (17.3).
+#[test]
+fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("club");
+    Umpire::init(&dir, "umpire@club.test").unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    u.create_game(
+        NewGame {
+            id: "ac-x".into(),
+            ruleset: "ac".into(),
+            scenario: "s1".into(),
+            options: [("setup".to_string(), "printed".to_string())].into(),
+            deadlines: None,
+            time_zones: BTreeMap::new(),
+            sides: SIDES
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        s.to_string(),
+                        format!("{s}@club.test"),
+                        key(i as u8 + 1).public_line(),
+                    )
+                })
+                .collect(),
+        },
+        now,
+    )
+    .unwrap();
+    let mut md = Maildir::open(&dir.join("maildir")).unwrap();
+    let outdir = dir.join("outbox");
+    let mut ob = FileOutbox::open(&outdir).unwrap();
+    u.deliver(&mut ob, now).unwrap();
+    let mut seen: BTreeSet<String> = outbox(&outdir).into_keys().collect();
+    let mut n = 0u64;
+    let state = |u: &mut Umpire| -> State {
+        u.game("ac-x")
+            .unwrap()
+            .state()
+            .downcast_ref::<State>()
+            .unwrap()
+            .clone()
+    };
+    let chooser = umpire::games::ac::turn::chooser(&state(&mut u));
+    let mails = mail_move(
+        &mut u,
+        &mut md,
+        &mut ob,
+        &outdir,
+        &mut seen,
+        &mut n,
+        chooser,
+        "initiative first",
+    );
+    // The economy prompt, each side's own: the British warning.
+    let brit = to(&mails, Power::British);
+    assert!(
+        brit.contains("at provisioning, as your units stand now,"),
+        "{brit}"
+    );
+    assert!(
+        !to(&mails, Power::Russian).contains(" British units stand"),
+        "the other side's prompt is not shown"
+    );
+    // The sealed plan's receipt echoes it, to the planner only.
+    let mails = mail_move(
+        &mut u,
+        &mut md,
+        &mut ob,
+        &outdir,
+        &mut seen,
+        &mut n,
+        Power::British,
+        "buy 3",
+    );
+    let receipt = to(&mails, Power::British);
+    assert!(
+        receipt.contains("As accepted, for your eyes only:"),
+        "{receipt}"
+    );
+    assert!(receipt.contains("bought 3 SP for"), "{receipt}");
+    assert!(
+        receipt.contains("Your economy plan, sealed: 1. bought 3 SP"),
+        "{receipt}"
+    );
+    assert!(!to(&mails, Power::Russian).contains("bought"));
+    let mails = mail_move(
+        &mut u,
+        &mut md,
+        &mut ob,
+        &outdir,
+        &mut seen,
+        &mut n,
+        Power::Russian,
+        "done",
+    );
+    assert!(!to(&mails, Power::Russian).contains("bought 3 SP"));
+    // The operations phases: a British move, a negotiation if one is
+    // offered, and `end` until the turn's provisioning.
+    let (mut moved, mut negotiated, mut provisioned) = (false, false, false);
+    for _ in 0..10 {
+        let st = state(&mut u);
+        let umpire::games::ac::state::Stage::Ops(ph) = &st.stage else {
+            break;
+        };
+        let p = ph.side;
+        let g = u.game("ac-x").unwrap();
+        let legal = g.ruleset().legal_moves(g.state(), Side(p.index() as u8));
+        let pick = |head: &str| {
+            legal
+                .iter()
+                .find(|l| l.starts_with(head) && !l.contains('\n') && !l.contains("forced"))
+                .cloned()
+        };
+        let mut orders = Vec::new();
+        if p == Power::British && !moved {
+            orders.extend(pick("move "));
+        }
+        if !negotiated {
+            orders.extend(pick("negotiate "));
+        }
+        orders.push("end".to_string());
+        let mails = mail_move(
+            &mut u,
+            &mut md,
+            &mut ob,
+            &outdir,
+            &mut seen,
+            &mut n,
+            p,
+            &orders.join("\n"),
+        );
+        let (own, other) = (to(&mails, p), to(&mails, p.other()));
+        if orders[0].starts_with("move ") {
+            moved = true;
+            assert!(own.contains("Your force "), "{own}");
+            assert!(own.contains("MP: ") && own.contains(" spent of "), "{own}");
+            assert!(own.contains(" SP left."), "{own}");
+            // The order line is the mover's own (22.1), and so is his account.
+            assert!(!other.contains("Your force "), "{other}");
+        }
+        if orders.iter().any(|o| o.starts_with("negotiate ")) {
+            negotiated = true;
+            assert!(
+                [
+                    ": - = no effect (15.1",
+                    "treaty, ",
+                    "joins the",
+                    "outrage, the index shifts",
+                    "is eliminated (16.4(2))",
+                    "reverts to neutral (stand-in"
+                ]
+                .iter()
+                .any(|w| own.contains(w)),
+                "{own}"
+            );
+        }
+        let brit = to(&mails, Power::British);
+        if let Some(at) = brit.find("Provisioning (17.3):") {
+            provisioned = true;
+            // The account is the British player's own: its SP figures too.
+            let account: String = brit[at..].chars().take(90).collect();
+            assert!(!to(&mails, Power::Russian).contains(&account), "{account}");
+        }
+    }
+    assert!(moved, "the British moved");
+    assert!(provisioned, "the turn reached provisioning");
+    // The whole record verifies.
+    let full = u.export("ac-x", None).unwrap();
+    let rec = tmp.path().join("ac-x.txt");
+    std::fs::write(&rec, &full).unwrap();
+    verify(&rec);
+}

@@ -228,7 +228,7 @@ fn battle(
     let cell = cells[row][col];
     ctx.say(
         format!(
-            "{} CRT, {a_str} against {d_str} (x{m}): {}; die {die}{:+} gives {:?}{} (14.7-14.9).",
+            "{} CRT, {a_str} against {d_str} (x{m}): {}; die {die}{:+} gives {:?}{}: {} (14.7-14.9).",
             if table == CrtChoice::Battle {
                 "Battle"
             } else {
@@ -237,12 +237,34 @@ fn battle(
             COLUMNS[col],
             drm,
             cell.code,
-            if cell.leaders { "*" } else { "" }
+            if cell.leaders { "*" } else { "" },
+            crt_words(cell, att, def)
         ),
         vec![s],
     );
     carry_out(ctx, st, s, (att, def), cell, &a_units, &d_units);
     Ok(())
+}
+
+/// A CRT result in words (14.9, 16.4(3)), for the players who read its code.
+pub fn crt_words(cell: CrtCell, att: Power, def: Power) -> String {
+    let (a, d) = (att.people(), def.people());
+    let what = match cell.code {
+        CrtCode::AE => format!("the {a} are eliminated"),
+        CrtCode::DE => format!("the {d} are eliminated"),
+        CrtCode::AR => format!("the {a} retreat one square"),
+        CrtCode::DR => format!("the {d} retreat one square"),
+        CrtCode::AR1 => format!("the {a} lose one brigade, then retreat one square"),
+        CrtCode::DR1 => format!("the {d} lose one brigade, then retreat one square"),
+        CrtCode::EX => {
+            format!("exchange: the {d} are eliminated and the {a} lose as many brigade equivalents")
+        }
+    };
+    if cell.leaders {
+        format!("{what}, and the losers' agents there with them (16.4(3))")
+    } else {
+        what
+    }
 }
 
 /// 14.5 (N3): the defender withdraws before combat if every unit of his

@@ -199,7 +199,14 @@ fn effect(
         "bop" => shift(ctx, st, p.other(), -row.value),
         "pounds" => {
             st.treasury[p.index()] += row.value.max(0) as u32;
-            ctx.tell(p, format!("You gain {} pounds (32.6).", row.value));
+            ctx.tell(
+                p,
+                format!(
+                    "You gain {} pounds (32.6): {} pounds now.",
+                    row.value,
+                    st.treasury[p.index()]
+                ),
+            );
         }
         "mahdum" => {
             let die = ctx.dice.d6("Ahmad Mahdum (32.6 11)")?;

@@ -157,15 +157,66 @@ fn effect(
             .iter()
             .sum();
         let i = p.index();
+        let (name, people) = (&ev.name, p.people());
         match ev.effect {
             Effect::None => {}
-            Effect::Pounds => st.treasury[i] += n,
+            Effect::Pounds => {
+                st.treasury[i] += n;
+                ctx.say(
+                    format!("{name}: the {people} gain {n} pounds (8.1, stand-in effect)."),
+                    vec![],
+                );
+                ctx.tell(
+                    p,
+                    format!(
+                        "{name}: your treasury holds {} pounds now (9.0).",
+                        st.treasury[i]
+                    ),
+                );
+            }
             // 9.3 (addition): never below 0.
-            Effect::LosePounds => st.treasury[i] = st.treasury[i].saturating_sub(n),
-            Effect::LoseSp => st.sp[i] = st.sp[i].saturating_sub(n),
+            Effect::LosePounds => {
+                st.treasury[i] = st.treasury[i].saturating_sub(n);
+                ctx.say(
+                    format!("{name}: the {people} lose {n} pounds, never below 0 (9.3)."),
+                    vec![],
+                );
+                ctx.tell(
+                    p,
+                    format!(
+                        "{name}: your treasury holds {} pounds now (9.0).",
+                        st.treasury[i]
+                    ),
+                );
+            }
+            Effect::LoseSp => {
+                st.sp[i] = st.sp[i].saturating_sub(n);
+                ctx.say(
+                    format!(
+                        "{name}: the {people} lose {n} SP, never below 0 (8.2, stand-in effect)."
+                    ),
+                    vec![],
+                );
+                ctx.tell(p, format!("{name}: you have {} SP now (17.1).", st.sp[i]));
+            }
             Effect::Mutiny => {
                 st.treasury[i] = st.treasury[i].saturating_sub(n);
                 st.bop = bop::shifted(d, st.bop, p.other(), 2);
+                ctx.say(
+                    format!(
+                        "{name}: the {people} lose {n} pounds, never below 0, and the index shifts 2 toward the {}: {} (S2 7.0b).",
+                        p.other().people(),
+                        bop::describe(d, st.bop)
+                    ),
+                    vec![],
+                );
+                ctx.tell(
+                    p,
+                    format!(
+                        "{name}: your treasury holds {} pounds now (9.0).",
+                        st.treasury[i]
+                    ),
+                );
             }
             Effect::Accord => {
                 if st.bop.abs() > 2 {
@@ -173,6 +224,13 @@ fn effect(
                 } else {
                     st.bop = st.bop.signum();
                 }
+                ctx.say(
+                    format!(
+                        "{name}: the index moves 2 toward the centre, never past it: {} (8.1, stand-in effect).",
+                        bop::describe(d, st.bop)
+                    ),
+                    vec![],
+                );
                 break;
             }
             Effect::Uprising | Effect::Unrest => {

@@ -651,8 +651,10 @@ fn awaiting(d: &Data, st: &State) -> Vec<Await> {
                 side: side(*p),
                 kind: ECONOMY_AWAIT,
                 ask: format!(
-                    "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds; 3.1[3])",
-                    st.treasury[p.index()]
+                    "income and expenditure, sealed: buy, recruit, agent, build, disband, reorganize, give, cede, release, execute; the mail is your whole plan (`done` is implied) ({} pounds, {} SP; 3.1[3]){}",
+                    st.treasury[p.index()],
+                    st.sp[p.index()],
+                    provisioning_warning(d, st, *p)
                 ),
                 default: vec!["done".into()],
             })
@@ -661,16 +663,29 @@ fn awaiting(d: &Data, st: &State) -> Vec<Await> {
             side: side(ph.side),
             kind: AwaitKind::Orders,
             ask: format!(
-                "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0)",
+                "your operations phase {} of 5: move, negotiate, crt{}, then `end` for belligerency and combat ({} SP; 12.0){}",
                 ph.k,
                 // 18.0 "at any point" (from version 8).
                 if d.version >= 8 { ", reorganize" } else { "" },
-                st.sp[ph.side.index()]
+                st.sp[ph.side.index()],
+                // The last phase before provisioning.
+                if ph.k == 5 {
+                    provisioning_warning(d, st, ph.side)
+                } else {
+                    String::new()
+                }
             ),
             default: vec!["end".into()],
         }],
         Stage::Over => Vec::new(),
     }
+}
+
+/// The warning a player's prompt carries before provisioning will cost him
+/// SP or units (17.3-17.6), or nothing. The ask is his own (a game that
+/// hides information shows another side's ask only as its kind).
+fn provisioning_warning(d: &Data, st: &State, p: Power) -> String {
+    supply::warning(d, st, p).map_or(String::new(), |w| format!("; {w}"))
 }
 
 /// The question an event puts (N13), for the mail.

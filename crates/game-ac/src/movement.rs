@@ -297,12 +297,23 @@ pub fn sea_linked(d: &Data, st: &State, p: Power, from: Sq, to: Sq) -> bool {
 pub struct Plan {
     /// Supply points it costs (12.2).
     pub sp: u32,
+    /// Where the force set out.
+    pub start: Loc,
     /// Where the force ends.
     pub end: Loc,
     /// Pieces dropped on the way, and where.
     pub drops: Vec<(Piece, Loc)>,
     /// Units picked up on the way (28.0).
     pub picked: Vec<Piece>,
+    /// The path as it was walked, each step with what it cost (for the
+    /// mover's own account of the move).
+    pub route: Vec<String>,
+    /// Half movement points spent, and the force's allowance in half MP.
+    pub spent: u32,
+    /// The force's allowance in half MP (11.3, 16.21, 27.1).
+    pub allowance: u32,
+    /// What the supply points were spent on, each with its rule.
+    pub sp_terms: Vec<String>,
 }
 
 /// Whether `to` is reached from `from` along side-adjacent friendly railroad
@@ -433,9 +444,11 @@ pub fn check(
         drops: Vec::new(),
         picked: Vec::new(),
         by_rail: false,
+        route: Vec::new(),
     };
     let last = path.iter().rposition(moving).unwrap_or(0);
     for (i, step_) in path.iter().enumerate() {
+        let before = (w.at, w.spent, w.amphibious_sp);
         // 11.3 (from version 9): a force that has dropped every piece has
         // nothing left to move on.
         if d.version >= 9 && moving(step_) && all_dropped(pieces, &w.picked, &w.drops) {
@@ -465,18 +478,78 @@ pub fn check(
         } else {
             match w.step(&a, i, step_)? {
                 Some(to) => to,
-                None => continue,
+                None => {
+                    w.route.push(stay_text(d, st, step_, w.at));
+                    continue;
+                }
             }
         };
         w.arrive(&a, i < last, step_, to)?;
+        let cost = (w.spent - before.1, w.amphibious_sp - before.2);
+        w.route.push(leg_text(d, step_, before.0, to, cost));
     }
-    let sp = supply_cost(d, st, p, k, pieces, forced, w.amphibious_sp, w.sea_legs)?;
+    let (sp, sp_terms) = supply_cost(d, st, p, k, pieces, forced, w.amphibious_sp, w.sea_legs)?;
     Ok(Plan {
         sp,
+        start,
         end: w.at,
         drops: w.drops,
         picked: w.picked,
+        route: w.route,
+        spent: w.spent,
+        allowance: a.half_mp,
+        sp_terms,
     })
+}
+
+/// One step of a path that moves the force, as the mover's account tells
+/// it: where to, how, and its cost in MP (and SP by water), with the rule.
+fn leg_text(d: &Data, step_: &Step, from: Loc, to: Loc, (half, sp): (u32, u32)) -> String {
+    let mp = format!("{} MP", fmt_half(half));
+    let base = |_: Base| {
+        format!(
+            "{mp}, {} of them for the home base, 19.13",
+            d.num.movement.base_extra
+        )
+    };
+    match (step_, from, to) {
+        (Step::Rail(_) | Step::RailBase(_), _, Loc::Base(b))
+        | (Step::Rail(_) | Step::RailBase(_), Loc::Base(b), _) => {
+            format!("by rail to {} ({}; 19.14)", show(to), base(b))
+        }
+        (Step::Rail(_), _, _) => format!("by rail to {} ({mp}, 13.6)", show(to)),
+        (Step::Sea(_) | Step::SeaBase(_), _, Loc::Base(b))
+        | (Step::Sea(_) | Step::SeaBase(_), Loc::Base(b), _) => format!(
+            "by water to {} ({}; {sp} SP, 13.81, 19.11, 19.12)",
+            show(to),
+            base(b)
+        ),
+        (Step::Sea(_), _, _) => format!("by water to {} ({mp}, {sp} SP, 13.81)", show(to)),
+        (_, Loc::Base(b), _) | (_, _, Loc::Base(b)) => {
+            format!("{} ({})", show(to), base(b))
+        }
+        (_, Loc::Sq(f), Loc::Sq(t)) if d.route_between(f, t) => {
+            format!("{t} ({mp} along the trade route, 13.51, 13.52)")
+        }
+        (_, _, Loc::Sq(t)) => {
+            let ground = match d.sq(t).map(|i| i.terrain) {
+                Some(Terrain::Desert) => "desert",
+                Some(Terrain::Mountain) => "mountain",
+                _ => "clear",
+            };
+            format!("{t} ({mp}, {ground}, 13.1)")
+        }
+        _ => show(to),
+    }
+}
+
+/// A drop-off or pick-up in a path: the force stays where it is.
+fn stay_text(d: &Data, st: &State, step_: &Step, at: Loc) -> String {
+    match step_ {
+        Step::Pick(x) => format!("picks up {} at {} (28.0)", piece_name(d, st, *x), show(at)),
+        Step::Drop(x) => format!("drops {} at {} (11.3)", piece_name(d, st, *x), show(at)),
+        _ => show(at),
+    }
 }
 
 /// A force's path checked step by step: where it is and what it has spent.
@@ -499,6 +572,8 @@ struct Walk<'a> {
     /// 28.0: the force came into `at` along railroads (a rail leg, or a step
     /// between two of the mover's railroad squares).
     by_rail: bool,
+    /// Each step as the mover's account tells it ([`leg_text`]).
+    route: Vec<String>,
 }
 
 impl Walk<'_> {
@@ -677,7 +752,7 @@ fn supply_cost(
     forced: bool,
     amphibious_sp: u32,
     sea_legs: u32,
-) -> Result<u32, RuleError> {
+) -> Result<(u32, Vec<String>), RuleError> {
     let regular_only = pieces.iter().all(|x| match x {
         Piece::Unit(u) => st.unit(*u).nat.regular().is_some(),
         Piece::Agent(_) => true,
@@ -701,6 +776,22 @@ fn supply_cost(
             },
         ));
     }
+    let mut terms = Vec::new();
+    if sp > 0 {
+        terms.push(format!("{sp} for moving in operations phase {k} (12.2(2))"));
+    } else if staff {
+        terms.push("none for this phase: staff work (29.0)".to_string());
+    }
+    if amphibious_sp > 0 {
+        terms.push(format!(
+            "{amphibious_sp} by water ({})",
+            if sea_legs > 1 {
+                "13.81, 13.83"
+            } else {
+                "13.81"
+            }
+        ));
+    }
     let sp = sp + amphibious_sp;
     // 27.1, ruling A27 (from version 9): the march then loses half the SP
     // spent on it, which the player must have; version 8 took what was left.
@@ -715,7 +806,7 @@ fn supply_cost(
             "27.1, ruling A27",
         ));
     }
-    Ok(sp)
+    Ok((sp, terms))
 }
 
 /// An agent's military rating; `None` for a unit.
@@ -831,6 +922,7 @@ pub fn apply(
     forced: bool,
 ) -> Result<(), RuleError> {
     let plan = check(ctx.d, st, p, k, pieces, path, forced)?;
+    let start = plan.start;
     st.sp[p.index()] -= plan.sp;
     for x in pieces.iter().chain(&plan.picked) {
         let to = plan
@@ -849,19 +941,60 @@ pub fn apply(
             }
         }
     }
-    ctx.say(
-        format!(
-            "A {} force moves ({} piece{}).",
-            p.name(),
-            pieces.len(),
-            if pieces.len() == 1 { "" } else { "s" }
-        ),
-        plan.end.sq().into_iter().collect(),
-    );
+    // What every side may see: a stack of the mover's arrives (ruling A57);
+    // what is in it and the way it came are the mover's own (22.1).
+    let public = match plan.end {
+        Loc::Sq(s) => format!("A {} force moves to {s}.", p.name()),
+        _ => format!("A {} force moves.", p.name()),
+    };
+    ctx.say(public, plan.end.sq().into_iter().collect());
+    let own = account(ctx.d, st, p, pieces, &plan, forced);
+    let mut focus: Vec<Sq> = start.sq().into_iter().collect();
+    focus.extend(plan.drops.iter().filter_map(|(_, l)| l.sq()));
+    focus.extend(plan.end.sq());
+    focus.dedup();
+    ctx.tell_at(p, own, focus);
     if forced {
         forced_losses(ctx, st, p, pieces, plan.sp);
     }
     Ok(())
+}
+
+/// The mover's own account of a move (after it is carried out): the force,
+/// the path it took with each step's cost, the MP spent and left of its
+/// allowance, and the SP spent with what is left.
+fn account(d: &Data, st: &State, p: Power, pieces: &[Piece], plan: &Plan, forced: bool) -> String {
+    let names: Vec<String> = pieces.iter().map(|x| piece_name(d, st, *x)).collect();
+    let start = show(plan.start);
+    let allowance = if forced {
+        format!(
+            "{}, doubled by the forced march (27.1)",
+            fmt_half(plan.allowance)
+        )
+    } else {
+        match bonus_agent(d, pieces) {
+            Some(x @ Piece::Agent(a)) if d.agents[a].military > 0 => format!(
+                "{}, with {}'s military rating {} (11.3, 16.21)",
+                fmt_half(plan.allowance),
+                piece_name(d, st, x),
+                d.agents[a].military
+            ),
+            _ => format!("{} (11.3)", fmt_half(plan.allowance)),
+        }
+    };
+    let sp = if plan.sp_terms.is_empty() {
+        "none".to_string()
+    } else {
+        plan.sp_terms.join(", ")
+    };
+    format!(
+        "Your force {} moves from {start}: {}. MP: {} spent of {allowance}, {} left. SP spent: {sp}; {} SP left.",
+        names.join(" "),
+        plan.route.join(", "),
+        fmt_half(plan.spent),
+        fmt_half(plan.allowance.saturating_sub(plan.spent)),
+        st.sp[p.index()]
+    )
 }
 
 fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: u32) {
@@ -896,8 +1029,9 @@ fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: 
     ctx.tell(
         p,
         format!(
-            "Forced march losses: {} and {lost_sp} SP (27.1, ruling A27).",
-            ids.join(" ")
+            "Forced march losses: {} and {lost_sp} SP (27.1, ruling A27); {} SP left.",
+            ids.join(" "),
+            st.sp[p.index()]
         ),
     );
 }

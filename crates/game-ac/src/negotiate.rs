@@ -212,6 +212,18 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             &d.num.negotiations.columns,
         )
     };
+    if !at.ultimatum {
+        tell_pounds(ctx, st, p, at.pounds, "15.1(2)");
+        if ca.is_some() {
+            tell_pounds(
+                ctx,
+                st,
+                np,
+                (def - ca.map_or(0, |c| d.agents[c].political as i32)) as u32,
+                "N2",
+            );
+        }
+    }
     let diff = off - def;
     let col = column(bounds, diff);
     let m = drm(d, st, p, r);
@@ -227,7 +239,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     let cell = cells[(die + m).clamp(0, 7) as usize][col];
     ctx.say(
         format!(
-            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} (15.1, 15.62).",
+            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} = {} (15.1, 15.62).",
             p.name(),
             if at.ultimatum {
                 "ultimatum to"
@@ -242,11 +254,27 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             } else {
                 " (pounds revealed)"
             },
-            describe(&cell)
+            describe(&cell),
+            words(d, &cell, p, r, &pa.name)
         ),
         vec![cap],
     );
     result(ctx, st, p, at, cell)
+}
+
+/// The pounds a player added to negotiations and what his treasury holds
+/// after, told to him alone (9.0); nothing when he added none.
+fn tell_pounds(ctx: &mut Ctx, st: &State, p: Power, pounds: u32, rule: &str) {
+    if pounds > 0 {
+        ctx.tell(
+            p,
+            format!(
+                "You add {pounds} pound{} to the negotiations ({rule}): {} pounds left.",
+                if pounds == 1 { "" } else { "s" },
+                st.treasury[p.index()]
+            ),
+        );
+    }
 }
 
 /// A Negotiations or Ultimatum Table cell as printed (15.62): its marks
@@ -276,6 +304,45 @@ pub fn describe(c: &NegCell) -> String {
         "-".into()
     } else {
         v.join("+")
+    }
+}
+
+/// A Negotiations or Ultimatum Table cell in words (15.1, 15.62), for the
+/// players who read its code: what each mark does, as this ruleset plays
+/// it (R and N are stand-ins, ruling A5 and 5.5).
+pub fn words(d: &Data, c: &NegCell, p: Power, r: RegionId, agent: &str) -> String {
+    let (region, np) = (&d.reg(r).name, p.other().people());
+    let mut v = Vec::new();
+    if c.treaty {
+        v.push(format!("treaty, {region} joins the {}", p.people()));
+    }
+    if c.conditional {
+        v.push(format!(
+            "a treaty if a further die reads 1-{}",
+            d.num.ultimatum.t1_success
+        ));
+    }
+    if c.enemy {
+        v.push(format!("a neutral {region} joins the {np}"));
+    }
+    if c.outrage {
+        v.push(format!(
+            "outrage, the index shifts {} toward the {np} (ruling A5)",
+            d.num.bop_changes.negotiation_r
+        ));
+    }
+    if c.agent_lost {
+        v.push(format!("{agent} is eliminated (16.4(2))"));
+    }
+    if c.neutral {
+        v.push(format!(
+            "if the {np} control {region}, it reverts to neutral (stand-in, 5.5)"
+        ));
+    }
+    if v.is_empty() {
+        "no effect".into()
+    } else {
+        v.join("; ")
     }
 }
 

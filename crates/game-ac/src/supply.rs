@@ -77,8 +77,74 @@ pub fn provisioning(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
-    let d = ctx.d;
+/// Why a unit starved in provisioning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starved {
+    /// Outside its home region, not on a railroad line home, and no SP
+    /// paid for its square (17.6).
+    Expeditionary,
+    /// Beyond what its square forages, and no SP paid for it (17.4).
+    Excess,
+}
+
+/// Why an SP was not paid where one was needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unpaid {
+    /// The player's SP ran out.
+    NoSp,
+    /// The standing order `supply: none` (N12).
+    Standing,
+}
+
+/// One square's provisioning: what it needed and how it was met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareAccount {
+    /// The square.
+    pub sq: Sq,
+    /// The units outside their home region there (17.6), if they needed an SP.
+    pub away: Vec<UnitId>,
+    /// Whether the units outside their home region stand on a railroad line
+    /// home and need no SP (17.62).
+    pub rail: bool,
+    /// How many units there are after the expeditionary SP, and how many the
+    /// square forages (17.32).
+    pub units: usize,
+    /// Brigade equivalents the square forages.
+    pub feed: u32,
+    /// For each SP needed (17.6 first, then 17.4): whether it was paid.
+    pub needs: Vec<(Starved, Result<(), Unpaid>)>,
+    /// The units eliminated, with why.
+    pub lost: Vec<(UnitId, Starved)>,
+}
+
+/// What provisioning does to one player's units: the squares that needed an
+/// SP, what was paid and what starved. Pure: [`provision`] carries it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// The squares that needed an SP, in the order they were paid (N12).
+    pub squares: Vec<SquareAccount>,
+    /// SP spent.
+    pub spent: u32,
+    /// SP the player had.
+    pub had: u32,
+}
+
+impl Account {
+    /// SP the squares needed.
+    pub fn needed(&self) -> u32 {
+        self.squares.iter().map(|a| a.needs.len() as u32).sum()
+    }
+    /// Every unit eliminated, with why and where.
+    pub fn lost(&self) -> impl Iterator<Item = (UnitId, Starved, Sq)> + '_ {
+        self.squares
+            .iter()
+            .flat_map(|a| a.lost.iter().map(move |(u, w)| (*u, *w, a.sq)))
+    }
+}
+
+/// Provisioning for `p` as his units stand, with `sp` supply points and
+/// paying as his standing order says (17.3-17.62, N5, N12).
+pub fn account(d: &Data, st: &State, p: Power, sp: u32) -> Account {
     let mut squares: Vec<Sq> = st
         .units
         .iter()
@@ -95,11 +161,22 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
                 .sum::<u32>(),
         )
     });
-    let pay = st.standing[p.index()].supply;
-    let mut lost = Vec::new();
+    let pay_order = st.standing[p.index()].supply;
+    let mut left = sp;
+    let mut pay = || -> Result<(), Unpaid> {
+        if !pay_order {
+            Err(Unpaid::Standing)
+        } else if left > 0 {
+            left -= 1;
+            Ok(())
+        } else {
+            Err(Unpaid::NoSp)
+        }
+    };
+    let mut out = Vec::new();
     for s in squares {
         // Ghazis leave at the end of the turn (ruling A51).
-        let units: Vec<UnitId> = st
+        let mut units: Vec<UnitId> = st
             .side_units_at(Loc::Sq(s), p)
             .filter(|u| st.unit(*u).nat != Nat::Ghazi)
             .collect();
@@ -109,13 +186,27 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
             .copied()
             .filter(|u| expeditionary(d, st, *u, s))
             .collect();
-        let mut units = units;
-        if !away.is_empty() && !rail_line(d, st, s, p) {
-            if pay && st.sp[p.index()] > 0 {
-                st.sp[p.index()] -= 1;
+        let mut a = SquareAccount {
+            sq: s,
+            away: Vec::new(),
+            rail: false,
+            units: 0,
+            feed: 0,
+            needs: Vec::new(),
+            lost: Vec::new(),
+        };
+        if !away.is_empty() {
+            if rail_line(d, st, s, p) {
+                a.rail = true;
             } else {
-                units.retain(|u| !away.contains(u));
-                lost.extend(away);
+                let paid = pay();
+                a.needs.push((Starved::Expeditionary, paid));
+                if paid.is_err() {
+                    units.retain(|u| !away.contains(u));
+                    a.lost
+                        .extend(away.iter().map(|u| (*u, Starved::Expeditionary)));
+                }
+                a.away = away;
             }
         }
         let mut feed = forage(d, st, s, p);
@@ -124,21 +215,46 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
         {
             feed += 1; // 17.32: one irregular forages in a desert.
         }
+        (a.units, a.feed) = (units.len(), feed);
         if units.len() as u32 > feed {
-            if pay && st.sp[p.index()] > 0 {
-                st.sp[p.index()] -= 1;
-            } else {
+            let paid = pay();
+            a.needs.push((Starved::Excess, paid));
+            if paid.is_err() {
                 // 17.4: the owner loses the excess, weakest first (N5).
                 units
                     .sort_by_key(|u| (st.unit(*u).nat.regular().is_some(), st.strength(d, *u), *u));
                 let excess = units.len() - feed as usize;
-                lost.extend(units.into_iter().take(excess));
+                a.lost
+                    .extend(units.into_iter().take(excess).map(|u| (u, Starved::Excess)));
             }
         }
+        if !a.needs.is_empty() {
+            out.push(a);
+        }
+    }
+    Account {
+        squares: out,
+        spent: sp - left,
+        had: sp,
+    }
+}
+
+fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
+    let d = ctx.d;
+    let acc = account(d, st, p, st.sp[p.index()]);
+    st.sp[p.index()] -= acc.spent;
+    let lost: Vec<(UnitId, Starved, Sq)> = acc.lost().collect();
+    if !acc.squares.is_empty() {
+        // The owner's picture centres on his hungry squares; no one else's.
+        let at = acc.squares.iter().map(|a| a.sq).collect();
+        ctx.tell_at(p, told(d, st, &acc), at);
     }
     if !lost.is_empty() {
-        let ids: Vec<String> = lost.iter().map(|u| st.unit(*u).id.clone()).collect();
-        for u in &lost {
+        let ids: Vec<String> = lost
+            .iter()
+            .map(|(u, why, s)| format!("{} at {s} ({})", st.unit(*u).id, starved(*why)))
+            .collect();
+        for (u, _, _) in &lost {
             st.unit_mut(*u).loc = Loc::Pool;
         }
         ctx.say(
@@ -150,10 +266,92 @@ fn provision(ctx: &mut Ctx, st: &mut State, p: Power) {
         );
         ctx.tell(
             p,
-            format!(
-                "Your units out of supply, eliminated: {} (17.4, 17.6).",
-                ids.join(" ")
-            ),
+            format!("Your units out of supply, eliminated: {}.", ids.join(", ")),
         );
     }
+}
+
+/// Why a unit starved, in words with the rule.
+fn starved(w: Starved) -> &'static str {
+    match w {
+        Starved::Expeditionary => "outside its home region with no SP for its square, 17.6",
+        Starved::Excess => "beyond what its square forages with no SP for it, 17.4",
+    }
+}
+
+/// The provisioning account told to its player: the SP needed, where they
+/// went, and what was not paid and why.
+fn told(d: &Data, st: &State, acc: &Account) -> String {
+    let ids = |us: &[UnitId]| -> String {
+        us.iter()
+            .map(|u| st.unit(*u).id.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut parts = Vec::new();
+    for a in &acc.squares {
+        for (what, paid) in &a.needs {
+            let need = match what {
+                Starved::Expeditionary => format!(
+                    "1 SP at {} for {}, outside their home region (17.6)",
+                    a.sq,
+                    ids(&a.away)
+                ),
+                Starved::Excess => format!(
+                    "1 SP at {} for {} units where the square forages {} (17.32, 17.4)",
+                    a.sq, a.units, a.feed
+                ),
+            };
+            let how = match paid {
+                Ok(()) => "paid".to_string(),
+                Err(Unpaid::NoSp) => "not paid: no SP left".to_string(),
+                Err(Unpaid::Standing) => {
+                    "not paid: your standing order is `supply: none` (N12)".to_string()
+                }
+            };
+            parts.push(format!("{need}, {how}"));
+        }
+    }
+    let _ = d;
+    format!(
+        "Provisioning (17.3): {} SP needed, {} paid of the {} you had, {} left. {}.",
+        acc.needed(),
+        acc.spent,
+        acc.had,
+        acc.had - acc.spent,
+        parts.join("; ")
+    )
+}
+
+/// The warning for `p`'s prompt before a phase that will cost units: what
+/// provisioning would need as his units stand now, and what it would
+/// eliminate with the SP he has (17.3-17.6); `None` when it needs nothing.
+pub fn warning(d: &Data, st: &State, p: Power) -> Option<String> {
+    let have = st.sp[p.index()];
+    let all = account(d, st, p, u32::MAX / 2);
+    let needed = all.needed();
+    if needed == 0 {
+        return None;
+    }
+    let now = account(d, st, p, have);
+    let lost: Vec<String> = now.lost().map(|(u, _, _)| st.unit(u).id.clone()).collect();
+    let at: Vec<String> = all.squares.iter().map(|a| a.sq.to_string()).collect();
+    let effect = if lost.is_empty() {
+        "enough".to_string()
+    } else if !st.standing[p.index()].supply {
+        format!(
+            "your standing order `supply: none` pays none, so {} would be eliminated",
+            lost.join(" ")
+        )
+    } else {
+        format!(
+            "short by {}: {} would be eliminated",
+            needed - have.min(needed),
+            lost.join(" ")
+        )
+    };
+    Some(format!(
+        "at provisioning, as your units stand now, {} will need {needed} SP and you have {have}: {effect} (17.3-17.6)",
+        at.join(" ")
+    ))
 }

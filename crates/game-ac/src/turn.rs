@@ -45,6 +45,13 @@ impl Ctx<'_> {
         self.ev
             .push(Event::say(text).to(Audience::side(side_of(p))));
     }
+
+    /// [`Ctx::tell`] at some squares: the player's own picture centres on
+    /// them, and no one else's (the squares may be his secret).
+    pub fn tell_at(&mut self, p: Power, text: impl Into<String>, focus: Vec<Sq>) {
+        self.ev
+            .push(Event::at(text, focus).to(Audience::side(side_of(p))));
+    }
 }
 
 /// The engine's side of a player.
@@ -213,7 +220,9 @@ fn economy_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Resu
             ctx.tell(
                 p,
                 format!(
-                    "Written down, to be carried out when both players are in: {what} (3.1[3])."
+                    "Written down, to be carried out when both players are in: {what}; {} pounds and {} SP left after your plan so far (3.1[3]).",
+                    trial.treasury[p.index()],
+                    trial.sp[p.index()]
                 ),
             );
         }
@@ -221,6 +230,7 @@ fn economy_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Resu
             if st.sealed[p.index()] {
                 return Err(illegal("your economy orders are already sealed", "3.1[3]"));
             }
+            ctx.tell(p, plan_summary(d, st, p));
             st.sealed[p.index()] = true;
             ctx.say(
                 format!(
@@ -243,6 +253,37 @@ fn economy_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Resu
         }
     }
     Ok(())
+}
+
+/// The sealed plan as accepted, told to its player alone (3.1[3]): each
+/// order as it will be carried out, what it costs in all and what is left.
+/// Carried out first player first (ruling A49), so the other plan may still
+/// change what the later orders can do.
+fn plan_summary(d: &Data, st: &State, p: Power) -> String {
+    let plan = &st.plans[p.index()];
+    if plan.is_empty() {
+        return format!(
+            "Your economy plan, sealed: no orders; {} pounds and {} SP kept (3.1[3]).",
+            st.treasury[p.index()],
+            st.sp[p.index()]
+        );
+    }
+    let mut trial = st.clone();
+    let whats: Vec<String> = plan
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match economy::apply(d, &mut trial, p, o) {
+            Ok(what) => format!("{}. {what}", i + 1),
+            Err(e) => format!("{}. not carried out as things stand: {e}", i + 1),
+        })
+        .collect();
+    let (before, after) = (st.treasury[p.index()], trial.treasury[p.index()]);
+    format!(
+        "Your economy plan, sealed: {}. It costs {} pounds in all: {after} pounds and {} SP left after it (3.1[3]).",
+        whats.join("; "),
+        before.saturating_sub(after),
+        trial.sp[p.index()]
+    )
 }
 
 /// An order in an operations phase, of its player only (3.1[4]).

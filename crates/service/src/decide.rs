@@ -408,7 +408,7 @@ impl Umpire {
     ) -> Result<Answer, ServiceError> {
         let meta = self.refreshed_meta(game_id, now, batch)?;
         let game = &self.games[game_id];
-        let receipt = sealed_receipt(game, seq, resolved);
+        let receipt = sealed_receipt(game, seq, side, resolved);
         let key = format!("{game_id}.{seq}.sealed");
         let mut mails = vec![self.notice_mail(
             game,
@@ -768,7 +768,12 @@ pub(super) fn find_header_end(raw: &[u8]) -> Option<usize> {
 
 /// The receipt for sealed orders: the entry and its commitment, who is still
 /// to send, and that a later submission in the same round replaces this one.
-fn sealed_receipt(game: &umpire_core::game::Game, seq: u64, resolved: Option<u64>) -> String {
+fn sealed_receipt(
+    game: &umpire_core::game::Game,
+    seq: u64,
+    side: Side,
+    resolved: Option<u64>,
+) -> String {
     let entry = game.record().entries().get(seq as usize);
     let commitment = entry
         .and_then(|e| match &e.body {
@@ -789,7 +794,28 @@ fn sealed_receipt(game: &umpire_core::game::Game, seq: u64, resolved: Option<u64
         )),
         None => t.push_str(&format!("\nStill waiting for: {}\n", game.awaiting_names())),
     }
+    t.push_str(&accepted_as(game, seq, side));
     t
+}
+
+/// What sealed orders do as the position stood when they came in (the
+/// plan as accepted, its cost and what is left), as their own side may see
+/// it; empty where the rules told nothing.
+fn accepted_as(game: &umpire_core::game::Game, seq: u64, side: Side) -> String {
+    let Some(report) = game.report(seq) else {
+        return String::new();
+    };
+    let lines: Vec<String> = report
+        .events_for(umpire_core::audience::Viewer::Side(side))
+        .map(|e| {
+            let text = umpire_render::templates::wrap(e.text.clone(), Some(70), Some(4));
+            format!("  {}", text.trim_end())
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!("\nAs accepted, for your eyes only:\n{}\n", lines.join("\n"))
 }
 
 /// The reason the record gives for the refusal at `seq`, if it is one.

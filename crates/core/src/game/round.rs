@@ -99,6 +99,9 @@ impl Game {
             at: at.to_string(),
         });
         let seq = self.push_entry(body);
+        // What the orders did on the position as it stood, for the sender's
+        // receipt alone (each event keeps its audience; replays do not make it).
+        self.reports.insert(seq, ev.report);
         self.accepted_texts.insert(sha256(text), (seq, side));
         self.hold(Held {
             seq,

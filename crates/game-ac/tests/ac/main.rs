@@ -8,6 +8,7 @@
 
 mod audit;
 mod examples;
+mod explain;
 mod kit;
 mod rules;
 mod selfplay;
