@@ -5,6 +5,7 @@
 pub mod imap;
 pub mod maildir;
 pub mod mime;
+pub mod oauth2;
 pub mod outbox;
 pub mod settings;
 pub mod smtp;
