@@ -173,15 +173,16 @@ recipient_delimiter = +
 lmtp_save_to_detail_mailbox = yes
 lda_mailbox_autocreate = yes
 lda_mailbox_autosubscribe = yes
-passdb {
-  driver = passwd-file
-  mechanisms = plain login
-  args = scheme=PLAIN username_format=%n $D/users
-}
+# OAuth2 tokens first (only for those mechanisms); the password file serves
+# everything else, the user lookups of LMTP among them.
 passdb {
   driver = oauth2
   mechanisms = xoauth2 oauthbearer
   args = $D/dovecot-oauth2.conf.ext
+}
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n $D/users
 }
 userdb {
   driver = static

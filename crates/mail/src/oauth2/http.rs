@@ -8,7 +8,7 @@
 //! host, as the project's TLS rules say for mail (the refresh token and the
 //! client secret travel in the body).
 
-use super::super::imap::{Timed, addr_list, connect_any, handshake, resolve};
+use super::super::imap::{Timed, connect_any, handshake, resolve};
 use super::super::settings::is_loopback_name;
 use super::super::{MailError, tls};
 use std::io::{Read, Write};
@@ -115,8 +115,7 @@ pub fn post_form(
 ) -> Result<Answer, MailError> {
     let deadline = Instant::now() + timeout;
     let addrs = resolve(&url.host, url.port, !url.tls)?;
-    let tcp = connect_any(&addrs, timeout)
-        .map_err(|e| MailError::Transient(format!("{} ({}): {e}", url.host, addr_list(&addrs))))?;
+    let tcp = connect_any(&addrs, timeout)?;
     let _ = tcp.set_nodelay(true);
     let host_header = if url.host.contains(':') {
         format!("[{}]", url.host)

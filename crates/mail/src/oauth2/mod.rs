@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod consent;
 pub mod http;
 pub mod sasl;
 
@@ -317,7 +318,7 @@ impl From<OAuth2Error> for MailError {
     fn from(e: OAuth2Error) -> MailError {
         match e {
             OAuth2Error::Unreachable { .. } => MailError::Transient(e.to_string()),
-            OAuth2Error::Refused { .. } => MailError::Auth(e.to_string()),
+            OAuth2Error::Refused { .. } => MailError::Token(e.to_string()),
             OAuth2Error::Secrets(_) => MailError::Config(e.to_string()),
         }
     }
@@ -587,7 +588,13 @@ pub fn post_json<T: serde::de::DeserializeOwned>(
         settings.ca_file.as_deref(),
         Duration::from_secs(settings.timeout_secs),
     )
-    .map_err(|e| GrantError::Unreachable(e.to_string()))?;
+    .map_err(|e| {
+        GrantError::Unreachable(match e {
+            // The kind is said by the caller: only the reason here.
+            MailError::Transient(m) => m,
+            other => other.to_string(),
+        })
+    })?;
     let parsed = serde_json::from_slice::<T>(&answer.body).map_err(|_| {
         GrantError::Unreachable(format!(
             "HTTP {} with a body that is not the JSON expected",
