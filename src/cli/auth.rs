@@ -183,7 +183,7 @@ fn device(s: &OAuth2Settings, client_secret: Option<&str>) -> Result<oauth2::Gra
         "Waiting for consent (up to {} minutes)...",
         code.expires_in / 60
     );
-    Ok(consent::device_finish(s, &code, client_secret).context("waiting for consent")?)
+    consent::device_finish(s, &code, client_secret).context("waiting for consent")
 }
 
 fn browser(s: &OAuth2Settings, port: u16, client_secret: Option<&str>) -> Result<oauth2::Granted> {
@@ -202,10 +202,8 @@ fn browser(s: &OAuth2Settings, port: u16, client_secret: Option<&str>) -> Result
         REDIRECT_WAIT.as_secs() / 60
     );
     let code = consent::await_redirect(&listener, &pkce.state, REDIRECT_WAIT)?;
-    Ok(
-        consent::exchange_code(s, &code, &redirect, &pkce, client_secret)
-            .context("exchanging the authorization code")?,
-    )
+    consent::exchange_code(s, &code, &redirect, &pkce, client_secret)
+        .context("exchanging the authorization code")
 }
 
 fn random() -> Result<[u8; 64]> {

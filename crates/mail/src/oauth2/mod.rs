@@ -449,13 +449,13 @@ impl Source {
         let path = self.cache.as_ref()?;
         let text = std::fs::read_to_string(path).ok()?;
         let c: Cached = serde_json::from_str(&text).ok()?;
-        (c.token_url == self.settings.token_url() && c.client_id == self.settings.client_id).then(
-            || Token {
-                access: c.access_token,
-                expires_at: c.expires_at,
-                fresh: false,
-            },
-        )
+        let ours =
+            c.token_url == self.settings.token_url() && c.client_id == self.settings.client_id;
+        ours.then_some(Token {
+            access: c.access_token,
+            expires_at: c.expires_at,
+            fresh: false,
+        })
     }
 
     fn refresh(&mut self) -> Result<Token, OAuth2Error> {
