@@ -105,6 +105,7 @@ fn needs_data_dir(command: &Command) -> bool {
         | Command::Games
         | Command::Compact { .. }
         | Command::Config { .. }
+        | Command::Auth { .. }
         | Command::Site { .. } => true,
     }
 }
@@ -253,6 +254,9 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Config {
             what: ConfigCommand::Check,
         } => config_check(&dir),
+        Command::Auth {
+            what: super::AuthCommand::Oauth2(a),
+        } => super::auth::oauth2(&dir, &a),
         Command::Show {
             record,
             side,

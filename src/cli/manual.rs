@@ -77,6 +77,7 @@ mod tests {
             "STANDING ORDERS",
             "MAIL COMMANDS",
             "JOINING A GAME",
+            "OAUTH2",
             "EXIT STATUS",
             "EXAMPLES",
         ] {

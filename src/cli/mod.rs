@@ -4,6 +4,7 @@
 //! down, another umpire process holding the data directory).
 
 mod admin;
+mod auth;
 mod commands;
 mod manual;
 mod offline;
@@ -216,6 +217,12 @@ pub enum Command {
         #[arg(long)]
         save: Option<PathBuf>,
     },
+    /// Get the first OAuth2 refresh token for a club mailbox at Gmail,
+    /// Microsoft 365 or another provider, and write it owner-only.
+    Auth {
+        #[command(subcommand)]
+        what: AuthCommand,
+    },
     /// Configuration tools.
     Config {
         #[command(subcommand)]
@@ -328,6 +335,15 @@ pub struct NewArgs {
 pub enum ConfigCommand {
     /// Read umpire.toml and connect to the mail servers, reporting exactly what fails.
     Check,
+}
+
+/// `umpire auth …`
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// OAuth2 consent: the device flow (Microsoft) or the browser with a
+    /// loopback redirect (Gmail); writes the refresh token to [oauth2]
+    /// oauth2_file.
+    Oauth2(auth::OAuth2Args),
 }
 
 /// `umpire data …`

@@ -17,7 +17,12 @@
 #   143 IMAP (plain + STARTTLS)   993 IMAPS (implicit TLS)
 #    25 SMTP, no auth, loopback   587 submission STARTTLS+AUTH   465 SMTPS TLS+AUTH
 #    24 LMTP (internal)            12 SASL (Dovecot auth for Postfix, internal)
+#    80 OAuth2 token introspection: not served by the stack; the test that
+#       needs it listens there (http://127.0.0.1:PORT/introspect, POST token=...)
 # Users (password = NAME-secret): gm alice bob carol dave, addresses NAME@club.test.
+# OAuth2: IMAP and SMTP submission also take XOAUTH2 and OAUTHBEARER (RFC 7628);
+# Dovecot's oauth2 passdb asks the introspection endpoint above whether a
+# token is active and whose it is ({"active": true, "username": "gm"}).
 # RCPT TO tempfail@club.test gets 451, permfail@club.test gets 550.
 # Mail to NAME+TAG@club.test lands in NAME's folder TAG (created on delivery), so
 # every test can use a folder of its own.
@@ -48,6 +53,7 @@ else
 fi
 P_IMAP=$((BASE + 143)) P_IMAPS=$((BASE + 993)) P_SMTP=$((BASE + 25))
 P_SUB=$((BASE + 587)) P_SMTPS=$((BASE + 465)) P_LMTP=$((BASE + 24)) P_SASL=$((BASE + 12))
+P_OAUTH=$((BASE + 80))
 
 wait_ports() { # wait_ports up|down PORT...
   local want=$1; shift
@@ -160,13 +166,20 @@ ssl = yes
 ssl_cert = <$D/tls/cert.pem
 ssl_key = <$D/tls/key.pem
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 mail_location = maildir:$D/mail/%n/Maildir
 first_valid_uid = 1
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = yes
 lda_mailbox_autocreate = yes
 lda_mailbox_autosubscribe = yes
+# OAuth2 tokens first (only for those mechanisms); the password file serves
+# everything else, the user lookups of LMTP among them.
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $D/dovecot-oauth2.conf.ext
+}
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%n $D/users
@@ -201,6 +214,19 @@ service auth {
 protocol lmtp {
   postmaster_address = postmaster@$DOMAIN
 }
+CONF
+
+# The oauth2 passdb: every token is checked at the test's endpoint (no cache),
+# so a token the endpoint revoked fails at the next login.
+cat > "$D/dovecot-oauth2.conf.ext" <<CONF
+introspection_mode = post
+introspection_url = http://127.0.0.1:$P_OAUTH/introspect
+force_introspection = yes
+username_attribute = username
+username_format = %n
+active_attribute = active
+active_value = true
+timeout_msecs = 5000
 CONF
 
 # Postfix: own config dir, queue and log file under DIR.
@@ -258,6 +284,7 @@ MAILSTACK_IMAPS_PORT=$P_IMAPS
 MAILSTACK_SMTP_PORT=$P_SMTP
 MAILSTACK_SUBMISSION_PORT=$P_SUB
 MAILSTACK_SMTPS_PORT=$P_SMTPS
+MAILSTACK_OAUTH_PORT=$P_OAUTH
 MAILSTACK_CA=$D/tls/ca.pem
 MAILSTACK_OTHER_CA=$D/tls/other-ca.pem
 ENV

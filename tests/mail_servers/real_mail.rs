@@ -21,6 +21,9 @@
 #[path = "real_mail/support.rs"]
 mod support;
 
+#[path = "real_mail/oauth2.rs"]
+mod oauth2;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::process::{Child, Stdio};

@@ -62,7 +62,11 @@
 
 #![warn(missing_docs)]
 
-use super::settings::{CheckError, CheckReport, CheckStep, ImapSettings, Mark, Security};
+use super::oauth2::TokenSource;
+use super::oauth2::sasl::{self, Mechanism};
+use super::settings::{
+    CheckError, CheckReport, CheckStep, Credential, ImapSettings, Mark, Security,
+};
 use super::{Incoming, Intake, MailError, tls};
 use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
 use imap::types::{Flag, UnsolicitedResponse};
@@ -308,7 +312,7 @@ impl Backoff {
 /// Intake from one IMAP folder. See the module docs for the behaviour.
 pub struct ImapIntake {
     settings: ImapSettings,
-    password: String,
+    cred: Credential,
     tls: Option<Arc<ClientConfig>>,
     conn: Option<Conn>,
     /// The UIDVALIDITY seen last, to notice a change across reconnects.
@@ -334,7 +338,7 @@ impl ImapIntake {
     /// Does not connect: the first `fetch`, `done` or `wait` does.
     pub fn new(settings: &ImapSettings) -> Result<ImapIntake, MailError> {
         settings.validate()?;
-        let password = settings.resolve_password()?;
+        let cred = settings.credential()?;
         let tls = match settings.security {
             Security::Plain => None,
             Security::Tls | Security::Starttls => {
@@ -343,7 +347,7 @@ impl ImapIntake {
         };
         Ok(ImapIntake {
             settings: settings.clone(),
-            password,
+            cred,
             tls,
             conn: None,
             uidvalidity: None,
@@ -524,7 +528,7 @@ impl ImapIntake {
             let mut report = CheckReport::default();
             match open(
                 &self.settings,
-                &self.password,
+                &self.cred,
                 self.tls.clone(),
                 self.received.clone(),
                 &mut report,
@@ -819,7 +823,7 @@ fn io_error(io: io::Error, what: &str) -> MailError {
 /// step that passes is written to `report`; a failure says which step.
 fn open(
     s: &ImapSettings,
-    password: &str,
+    cred: &Credential,
     tls_config: Option<Arc<ClientConfig>>,
     received: Arc<AtomicU64>,
     report: &mut CheckReport,
@@ -851,8 +855,8 @@ fn open(
         limits: limits.clone(),
         received,
     };
-    let client = greet(s, imap::Client::new(stream), report)?;
-    let (mut session, caps) = login(s, client, password, report)?;
+    let (client, mech) = greet(s, imap::Client::new(stream), cred, report)?;
+    let (mut session, caps) = login(s, client, cred, mech, report)?;
     let (uidvalidity, mark_folder) = select(s, &mut session, report)?;
     Ok(Conn {
         session,
@@ -910,8 +914,9 @@ fn secure(
 fn greet(
     s: &ImapSettings,
     mut client: imap::Client<ImapStream>,
+    cred: &Credential,
     report: &mut CheckReport,
-) -> Result<imap::Client<ImapStream>, CheckError> {
+) -> Result<(imap::Client<ImapStream>, Option<Mechanism>), CheckError> {
     let fail = |error: MailError| CheckError {
         step: CheckStep::Greeting,
         error,
@@ -936,14 +941,28 @@ fn greet(
         .capabilities()
         .map_err(|e| classify(e, "CAPABILITY"))
         .map_err(fail)?;
-    if caps.has_str("LOGINDISABLED") {
+    let mech = Mechanism::choose(
+        ["OAUTHBEARER", "XOAUTH2"]
+            .into_iter()
+            .filter(|m| caps.has_str(format!("AUTH={m}"))),
+    );
+    if let Credential::OAuth2(_) = cred {
+        if mech.is_none() {
+            return Err(CheckError {
+                step: CheckStep::Login,
+                error: MailError::Config(
+                    "the server offers neither AUTH=OAUTHBEARER nor AUTH=XOAUTH2, so auth = \"oauth2\" cannot log in here".into(),
+                ),
+            });
+        }
+    } else if caps.has_str("LOGINDISABLED") {
         return Err(CheckError {
             step: CheckStep::Login,
             error: MailError::Config("the server refuses LOGIN on this connection (LOGINDISABLED); use security = \"tls\" or \"starttls\"".into()),
         });
     }
     report.ok(CheckStep::Greeting, "IMAP server answered");
-    Ok(client)
+    Ok((client, mech))
 }
 
 /// What the server offers after login.
@@ -957,15 +976,32 @@ struct Caps {
 fn login(
     s: &ImapSettings,
     client: imap::Client<ImapStream>,
-    password: &str,
+    cred: &Credential,
+    mech: Option<Mechanism>,
     report: &mut CheckReport,
 ) -> Result<(Session, Caps), CheckError> {
-    let mut session = client
-        .login(&s.username, password)
-        .map_err(|(e, _)| CheckError {
-            step: CheckStep::Login,
-            error: login_error(e, &s.username),
-        })?;
+    let (mut session, how) = match (cred, mech) {
+        (Credential::OAuth2(src), Some(mech)) => (
+            bearer_login(s, client, src, mech)?,
+            format!(" with {}", mech.name()),
+        ),
+        (Credential::OAuth2(_), None) => {
+            // greet refused such a server already.
+            return Err(CheckError {
+                step: CheckStep::Login,
+                error: MailError::Config("no OAuth2 mechanism offered".into()),
+            });
+        }
+        (Credential::Password(password), _) => {
+            let session = client
+                .login(&s.username, password)
+                .map_err(|(e, _)| CheckError {
+                    step: CheckStep::Login,
+                    error: login_error(e, &s.username),
+                })?;
+            (session, String::new())
+        }
+    };
     // Capabilities can change after login (Dovecot adds IDLE, MOVE, ...).
     let caps = session
         .capabilities()
@@ -982,7 +1018,7 @@ fn login(
     report.ok(
         CheckStep::Login,
         format!(
-            "logged in as {} (IDLE: {}, MOVE: {}, UIDPLUS: {})",
+            "logged in as {}{how} (IDLE: {}, MOVE: {}, UIDPLUS: {})",
             s.username,
             yes(caps.idle),
             yes(caps.mv),
@@ -1063,6 +1099,92 @@ fn select(
 
 fn yes(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
+}
+
+/// The OAuth2 login: AUTHENTICATE with the access token; a cached token
+/// the server refuses is refreshed and tried once more.
+fn bearer_login(
+    s: &ImapSettings,
+    client: imap::Client<ImapStream>,
+    src: &TokenSource,
+    mech: Mechanism,
+) -> Result<Session, CheckError> {
+    let token_failed = |e: crate::oauth2::OAuth2Error| CheckError {
+        step: CheckStep::Token,
+        error: e.into(),
+    };
+    let login_failed = |(e, b): (imap::Error, Bearer)| CheckError {
+        step: CheckStep::Login,
+        error: bearer_error(e, &s.username, &b),
+    };
+    let token = src.token().map_err(token_failed)?;
+    let bearer = Bearer::new(mech, &s.username, &token.access);
+    match client.authenticate(mech.name(), &bearer) {
+        Ok(session) => Ok(session),
+        Err((imap::Error::No(n), client)) if !token.fresh => {
+            tracing::info!(
+                "IMAP: the server refused the cached OAuth2 token ({}); refreshing it",
+                n.information
+            );
+            let token = src.refresh().map_err(token_failed)?;
+            let bearer = Bearer::new(mech, &s.username, &token.access);
+            client
+                .authenticate(mech.name(), &bearer)
+                .map_err(|(e, _)| login_failed((e, bearer)))
+        }
+        Err((e, _)) => Err(login_failed((e, bearer))),
+    }
+}
+
+/// The SASL client side of one OAuth2 AUTHENTICATE: the initial response
+/// to the server's empty challenge, then the end of the exchange to an
+/// error challenge, which it keeps for the error message.
+struct Bearer {
+    mech: Mechanism,
+    initial: Vec<u8>,
+    sent: std::cell::Cell<bool>,
+    error: std::cell::RefCell<Vec<u8>>,
+}
+
+impl Bearer {
+    fn new(mech: Mechanism, user: &str, token: &str) -> Bearer {
+        Bearer {
+            mech,
+            initial: mech.initial(user, token),
+            sent: std::cell::Cell::new(false),
+            error: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl imap::Authenticator for Bearer {
+    type Response = Vec<u8>;
+    fn process(&self, challenge: &[u8]) -> Vec<u8> {
+        if !self.sent.replace(true) {
+            return self.initial.clone();
+        }
+        *self.error.borrow_mut() = challenge.to_vec();
+        self.mech.after_error().to_vec()
+    }
+}
+
+fn bearer_error(e: imap::Error, user: &str, b: &Bearer) -> MailError {
+    match e {
+        imap::Error::No(n) if !n.information.contains("[UNAVAILABLE]") => {
+            let why = sasl::explain_challenge(&b.error.borrow());
+            MailError::Auth(format!(
+                "the server refused the OAuth2 token for {user} ({}): {}{}",
+                b.mech.name(),
+                n.information,
+                if why.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {why}")
+                }
+            ))
+        }
+        e => login_error(e, user),
+    }
 }
 
 fn login_error(e: imap::Error, user: &str) -> MailError {
@@ -1306,11 +1428,11 @@ pub(crate) fn check(s: &ImapSettings) -> Result<CheckReport, CheckError> {
         CheckStep::Settings,
         format!("{}:{} security={}", s.host, s.port(), s.security),
     );
-    let password = s.resolve_password().map_err(|e| CheckError {
-        step: CheckStep::Password,
+    let cred = s.credential().map_err(|e| CheckError {
+        step: Credential::step(s.auth),
         error: e.into(),
     })?;
-    report.ok(CheckStep::Password, "password obtained");
+    cred.check(&mut report)?;
     let tls_config = match s.security {
         Security::Plain => None,
         _ => Some(
@@ -1322,7 +1444,7 @@ pub(crate) fn check(s: &ImapSettings) -> Result<CheckReport, CheckError> {
     };
     let mut conn = open(
         s,
-        &password,
+        &cred,
         tls_config,
         Arc::new(AtomicU64::new(0)),
         &mut report,

@@ -5,6 +5,7 @@
 pub mod imap;
 pub mod maildir;
 pub mod mime;
+pub mod oauth2;
 pub mod outbox;
 pub mod settings;
 pub mod smtp;
@@ -70,6 +71,10 @@ pub enum MailError {
     /// The server refused the username or password.
     #[error("login refused: {0}")]
     Auth(String),
+    /// The OAuth2 token endpoint refused the refresh token (revoked,
+    /// expired): an admin must get a new one (`umpire auth oauth2`).
+    #[error("{0}")]
+    Token(String),
     /// The TLS handshake failed for a reason retrying will not fix, most often
     /// a certificate the configured roots do not trust.
     #[error("TLS: {0}")]

@@ -91,6 +91,19 @@ pub enum Mark {
     Move,
 }
 
+/// How the umpire logs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Auth {
+    /// A password (`password_command`, `password_file`): IMAP LOGIN, SMTP
+    /// AUTH PLAIN or LOGIN.
+    #[default]
+    Password,
+    /// An OAuth2 access token from the `[oauth2]` section: OAUTHBEARER
+    /// (RFC 7628) where offered, else XOAUTH2.
+    Oauth2,
+}
+
 /// A settings value that is wrong, with the section and key to fix.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("[{section}] {key}: {message}")]
@@ -131,6 +144,13 @@ pub struct ImapSettings {
     pub security: Security,
     /// Login name.
     pub username: String,
+    /// How to log in; default `password`.
+    #[serde(default)]
+    pub auth: Auth,
+    /// The access tokens for `auth = "oauth2"`: not read from this section
+    /// but set by whoever loads the settings (the service, from `[oauth2]`).
+    #[serde(skip)]
+    pub oauth2: Option<crate::oauth2::TokenSource>,
     /// Shell command whose first line of output is the password.
     #[serde(default)]
     pub password_command: Option<String>,
@@ -196,6 +216,12 @@ pub struct SmtpSettings {
     /// Login name for SMTP AUTH; leave out to send without AUTH.
     #[serde(default)]
     pub username: Option<String>,
+    /// How to log in; default `password`.
+    #[serde(default)]
+    pub auth: Auth,
+    /// The access tokens for `auth = "oauth2"`, set as for [`ImapSettings::oauth2`].
+    #[serde(skip)]
+    pub oauth2: Option<crate::oauth2::TokenSource>,
     /// Shell command whose first line of output is the password.
     #[serde(default)]
     pub password_command: Option<String>,
@@ -266,6 +292,7 @@ impl fmt::Debug for ImapSettings {
             .field("port", &self.port())
             .field("security", &self.security)
             .field("username", &self.username)
+            .field("auth", &self.auth)
             .field(
                 "password",
                 &password_kind(&self.password_command, &self.password_file, &self.password),
@@ -284,6 +311,7 @@ impl fmt::Debug for SmtpSettings {
             .field("port", &self.port())
             .field("security", &self.security)
             .field("username", &self.username)
+            .field("auth", &self.auth)
             .field(
                 "password",
                 &password_kind(&self.password_command, &self.password_file, &self.password),
@@ -315,6 +343,8 @@ impl ImapSettings {
             port: None,
             security,
             username: username.into(),
+            auth: Auth::Password,
+            oauth2: None,
             password_command: None,
             password_file: None,
             password: None,
@@ -351,12 +381,12 @@ impl ImapSettings {
         if self.username.is_empty() {
             return Err(err(S, "username", "must not be empty"));
         }
-        validate_password_source(
+        validate_credentials(
             S,
+            self.auth,
             &self.password_command,
             &self.password_file,
             &self.password,
-            true,
         )?;
         validate_folder(S, "folder", &self.folder)?;
         match self.mark {
@@ -405,6 +435,14 @@ impl ImapSettings {
         .ok_or_else(|| err("imap", "password_command", "no password source given"))
     }
 
+    /// What to log in with: the password resolved, or the token source.
+    pub fn credential(&self) -> Result<Credential, SettingsError> {
+        match self.auth {
+            Auth::Password => self.resolve_password().map(Credential::Password),
+            Auth::Oauth2 => oauth2_source("imap", &self.oauth2).map(Credential::OAuth2),
+        }
+    }
+
     /// Connects, logs in and selects the folder (creating `mark_folder` when
     /// `mark = "move"`), saying which step failed. Backs `umpire config check`.
     pub fn check(&self) -> Result<CheckReport, CheckError> {
@@ -420,6 +458,8 @@ impl SmtpSettings {
             port: None,
             security,
             username: None,
+            auth: Auth::Password,
+            oauth2: None,
             password_command: None,
             password_file: None,
             password: None,
@@ -453,14 +493,17 @@ impl SmtpSettings {
                     "must not be empty (leave it out for no AUTH)",
                 ));
             }
-            Some(_) => validate_password_source(
+            Some(_) => validate_credentials(
                 S,
+                self.auth,
                 &self.password_command,
                 &self.password_file,
                 &self.password,
-                true,
             )?,
             None => {
+                if self.auth == Auth::Oauth2 {
+                    return Err(err(S, "username", "auth = \"oauth2\" needs the username"));
+                }
                 if self.password_command.is_some()
                     || self.password_file.is_some()
                     || self.password.is_some()
@@ -498,10 +541,87 @@ impl SmtpSettings {
         )
     }
 
+    /// What to log in with, if AUTH is configured: the password resolved,
+    /// or the token source.
+    pub fn credential(&self) -> Result<Option<Credential>, SettingsError> {
+        match (self.auth, &self.username) {
+            (_, None) => Ok(None),
+            (Auth::Password, Some(_)) => Ok(self.resolve_password()?.map(Credential::Password)),
+            (Auth::Oauth2, Some(_)) => {
+                oauth2_source("smtp", &self.oauth2).map(|s| Some(Credential::OAuth2(s)))
+            }
+        }
+    }
+
     /// Connects, does TLS and AUTH as configured, and quits without sending,
     /// saying which step failed. Backs `umpire config check`.
     pub fn check(&self) -> Result<CheckReport, CheckError> {
         super::smtp::check(self)
+    }
+}
+
+fn oauth2_source(
+    section: &'static str,
+    source: &Option<crate::oauth2::TokenSource>,
+) -> Result<crate::oauth2::TokenSource, SettingsError> {
+    source.clone().ok_or_else(|| {
+        err(
+            section,
+            "auth",
+            "auth = \"oauth2\" needs an [oauth2] section",
+        )
+    })
+}
+
+/// What a transport logs in with, resolved from its settings.
+#[derive(Clone)]
+pub enum Credential {
+    /// A password.
+    Password(String),
+    /// OAuth2 access tokens.
+    OAuth2(crate::oauth2::TokenSource),
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Credential::Password(_) => "Credential::Password(..)",
+            Credential::OAuth2(_) => "Credential::OAuth2(..)",
+        })
+    }
+}
+
+impl Credential {
+    /// The check's credential step: the password was had; or, for OAuth2,
+    /// a refresh at the token endpoint (so `config check` proves the
+    /// refresh token still works), saying which part failed.
+    pub(crate) fn check(&self, report: &mut CheckReport) -> Result<(), CheckError> {
+        match self {
+            Credential::Password(_) => report.ok(CheckStep::Password, "password obtained"),
+            Credential::OAuth2(src) => {
+                let t = src.refresh().map_err(|e| CheckError {
+                    step: CheckStep::Token,
+                    error: e.into(),
+                })?;
+                report.ok(
+                    CheckStep::Token,
+                    format!(
+                        "refreshed at {} (valid for {} s)",
+                        src.token_url(),
+                        t.expires_at.saturating_sub(crate::oauth2::now_secs())
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The step a failure to get this credential is reported under.
+    pub(crate) fn step(auth: Auth) -> CheckStep {
+        match auth {
+            Auth::Password => CheckStep::Password,
+            Auth::Oauth2 => CheckStep::Token,
+        }
     }
 }
 
@@ -533,6 +653,25 @@ pub fn is_loopback_name(host: &str) -> bool {
         || h.parse::<std::net::IpAddr>()
             .map(|ip| ip.is_loopback())
             .unwrap_or(false)
+}
+
+/// A password source for `auth = "password"`; none for `"oauth2"`.
+fn validate_credentials(
+    section: &'static str,
+    auth: Auth,
+    cmd: &Option<String>,
+    file: &Option<PathBuf>,
+    inline: &Option<String>,
+) -> Result<(), SettingsError> {
+    match auth {
+        Auth::Password => validate_password_source(section, cmd, file, inline, true),
+        Auth::Oauth2 if cmd.is_some() || file.is_some() || inline.is_some() => Err(err(
+            section,
+            "auth",
+            "auth = \"oauth2\" takes no password: the [oauth2] section gives the tokens",
+        )),
+        Auth::Oauth2 => Ok(()),
+    }
 }
 
 fn validate_password_source(
@@ -763,6 +902,9 @@ pub enum CheckStep {
     Settings,
     /// Getting the password (command or file).
     Password,
+    /// Getting an OAuth2 access token (`auth = "oauth2"`): the secrets file
+    /// and the token endpoint.
+    Token,
     /// Resolving the host name.
     Dns,
     /// Opening the TCP connection.
@@ -782,6 +924,7 @@ impl fmt::Display for CheckStep {
         f.write_str(match self {
             CheckStep::Settings => "settings",
             CheckStep::Password => "password",
+            CheckStep::Token => "OAuth2 token",
             CheckStep::Dns => "DNS lookup",
             CheckStep::Connect => "TCP connect",
             CheckStep::Tls => "TLS",

@@ -36,6 +36,12 @@ pub enum ConfigProblem {
     /// `[smtp]` does not hold usable settings.
     #[error("{0}")]
     Smtp(umpire_mail::settings::SettingsError),
+    /// `[oauth2]` does not hold usable settings.
+    #[error("{0}")]
+    OAuth2(umpire_mail::settings::SettingsError),
+    /// `auth = "oauth2"` in `[imap]` or `[smtp]` without an `[oauth2]` section.
+    #[error("[{0}] auth = \"oauth2\" needs an [oauth2] section (see `umpire auth oauth2`)")]
+    NoOAuth2(&'static str),
     /// `[intake] kind = "imap"` without an `[imap]` section.
     #[error("[intake] kind = \"imap\" needs an [imap] section")]
     NoImap,
@@ -224,6 +230,9 @@ pub struct Config {
     pub imap: Option<umpire_mail::settings::ImapSettings>,
     /// The club's mail server, for `[delivery] kind = "smtp"`.
     pub smtp: Option<umpire_mail::settings::SmtpSettings>,
+    /// The OAuth2 provider and client, for `auth = "oauth2"` in `[imap]`
+    /// or `[smtp]`; one refresh token serves both.
+    pub oauth2: Option<umpire_mail::oauth2::OAuth2Settings>,
     /// The public game pages (`umpire site`).
     pub site: SiteConfig,
     /// The map pictures mails carry.
@@ -302,6 +311,7 @@ impl Config {
             ("smtp", None) => return Err(ConfigProblem::NoSmtp),
             (k, _) => return Err(ConfigProblem::DeliveryKind(k.to_string())),
         }
+        self.validate_oauth2()?;
         umpire_mail::mime::check_address(&self.umpire.address).map_err(ConfigProblem::Address)?;
         self.umpire.check_name()?;
         if self.umpire.key.as_os_str().is_empty() {
@@ -309,6 +319,21 @@ impl Config {
         }
         self.limits.check()?;
         Ok(())
+    }
+
+    /// `[oauth2]` is valid, and present wherever a transport in use asks for it.
+    fn validate_oauth2(&self) -> Result<(), ConfigProblem> {
+        use umpire_mail::settings::Auth;
+        let imap = self.intake.kind == "imap"
+            && self.imap.as_ref().is_some_and(|s| s.auth == Auth::Oauth2);
+        let smtp = self.delivery.kind == "smtp"
+            && self.smtp.as_ref().is_some_and(|s| s.auth == Auth::Oauth2);
+        match &self.oauth2 {
+            Some(o) => o.validate().map_err(ConfigProblem::OAuth2),
+            None if imap => Err(ConfigProblem::NoOAuth2("imap")),
+            None if smtp => Err(ConfigProblem::NoOAuth2("smtp")),
+            None => Ok(()),
+        }
     }
 
     /// The mail domain, for Message-IDs.
@@ -367,6 +392,14 @@ result = "action"         # a result mail's map.png: action (the map around it) 
 # security = "starttls"                # tls (465) | starttls (587) | plain (loopback only)
 # username = "umpire@club.example"
 # password_command = "pass show club/umpire"
+#
+# Gmail and Microsoft 365 need OAuth2 instead of a password: auth = "oauth2"
+# in [imap] and [smtp] (no password there), and (see `umpire auth oauth2`)
+# [oauth2]
+# provider = "microsoft"               # gmail | microsoft | generic
+# tenant = "club.onmicrosoft.com"      # microsoft only; default "common"
+# client_id = "..."                    # the app registration's id
+# oauth2_file = "oauth2.secrets"       # refresh_token (and client_secret); chmod 600
 "#
         )
     }

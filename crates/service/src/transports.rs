@@ -2,11 +2,13 @@
 //! the club's IMAP mailbox and SMTP server.
 
 use super::{ServiceError, Umpire};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use umpire_mail::imap::ImapIntake;
 use umpire_mail::maildir::Maildir;
+use umpire_mail::oauth2::TokenSource;
 use umpire_mail::outbox::FileOutbox;
-use umpire_mail::settings::{CheckError, CheckStep, Security};
+use umpire_mail::settings::{Auth, CheckError, CheckStep, ImapSettings, Security, SmtpSettings};
 use umpire_mail::smtp::SmtpDelivery;
 use umpire_mail::{Delivery, Incoming, Intake, MailError, Outgoing};
 
@@ -93,14 +95,52 @@ impl Delivery for Outbox {
     }
 }
 
+/// Where the access token is cached, in the data directory (owner-only).
+pub const OAUTH2_TOKEN_CACHE: &str = "oauth2-token.json";
+
 impl Umpire {
+    /// The configured token source, the secrets file resolved against the
+    /// data directory, if `[oauth2]` is set.
+    fn oauth2_source(&self) -> Result<Option<TokenSource>, ServiceError> {
+        let Some(o) = &self.config.oauth2 else {
+            return Ok(None);
+        };
+        let mut o = o.clone();
+        o.ca_file = o.ca_file.map(|p| self.path(&p));
+        let source = TokenSource::new(
+            &o,
+            &self.path(&o.oauth2_file),
+            Some(&self.path(Path::new(OAUTH2_TOKEN_CACHE))),
+        )
+        .map_err(MailError::from)?;
+        Ok(Some(source))
+    }
+
+    /// `[imap]` with its token source, if it logs in with OAuth2.
+    fn imap_settings(&self, s: &ImapSettings) -> Result<ImapSettings, ServiceError> {
+        let mut s = s.clone();
+        if s.auth == Auth::Oauth2 {
+            s.oauth2 = self.oauth2_source()?;
+        }
+        Ok(s)
+    }
+
+    /// `[smtp]` with its token source, if it logs in with OAuth2.
+    fn smtp_settings(&self, s: &SmtpSettings) -> Result<SmtpSettings, ServiceError> {
+        let mut s = s.clone();
+        if s.auth == Auth::Oauth2 {
+            s.oauth2 = self.oauth2_source()?;
+        }
+        Ok(s)
+    }
+
     /// Opens the configured intake (an IMAP intake connects lazily).
     pub fn open_inbox(&self) -> Result<Inbox, ServiceError> {
         match (self.config.intake.kind.as_str(), &self.config.imap) {
             ("imap", Some(s)) => {
                 // A mail over [limits] max_mail_bytes is only answered "too
                 // big": never download more of it than its header.
-                let mut s = s.clone();
+                let mut s = self.imap_settings(s)?;
                 s.max_message_bytes = s
                     .max_message_bytes
                     .min(self.config.limits.max_mail_bytes as u64);
@@ -116,7 +156,9 @@ impl Umpire {
     /// Opens the configured delivery.
     pub fn open_outbox(&self) -> Result<Outbox, ServiceError> {
         match (self.config.delivery.kind.as_str(), &self.config.smtp) {
-            ("smtp", Some(s)) => Ok(Outbox::Smtp(Box::new(SmtpDelivery::new(s)?))),
+            ("smtp", Some(s)) => Ok(Outbox::Smtp(Box::new(SmtpDelivery::new(
+                &self.smtp_settings(s)?,
+            )?))),
             _ => Ok(Outbox::File(FileOutbox::open(
                 &self.path(&self.config.delivery.outbox),
             )?)),
@@ -136,9 +178,13 @@ impl Umpire {
         match (self.config.intake.kind.as_str(), &self.config.imap) {
             ("imap", Some(s)) => section(
                 "imap",
-                shown(s.check().map(|r| r.to_string()), |e| {
-                    passed_then_failed(&e, s.security, true)
-                }),
+                shown(
+                    self.imap_settings(s)
+                        .map_err(settings_failed)
+                        .and_then(|s| s.check())
+                        .map(|r| r.to_string()),
+                    |e| passed_then_failed(&e, s.security, s.auth, true),
+                ),
             ),
             _ => section(
                 "intake",
@@ -152,9 +198,13 @@ impl Umpire {
         match (self.config.delivery.kind.as_str(), &self.config.smtp) {
             ("smtp", Some(s)) => section(
                 "smtp",
-                shown(s.check().map(|r| r.to_string()), |e| {
-                    passed_then_failed(&e, s.security, false)
-                }),
+                shown(
+                    self.smtp_settings(s)
+                        .map_err(settings_failed)
+                        .and_then(|s| s.check())
+                        .map(|r| r.to_string()),
+                    |e| passed_then_failed(&e, s.security, s.auth, false),
+                ),
             ),
             _ => section(
                 "delivery",
@@ -172,10 +222,11 @@ impl Umpire {
 /// A failed connection check as `config check` prints it: the steps
 /// before the failed one (they run in this order, so they passed), then the
 /// failure.
-fn passed_then_failed(e: &CheckError, security: Security, imap: bool) -> String {
+fn passed_then_failed(e: &CheckError, security: Security, auth: Auth, imap: bool) -> String {
     let order = [
         CheckStep::Settings,
         CheckStep::Password,
+        CheckStep::Token,
         CheckStep::Dns,
         CheckStep::Connect,
         CheckStep::Tls,
@@ -186,6 +237,8 @@ fn passed_then_failed(e: &CheckError, security: Security, imap: bool) -> String 
     let mut out = String::new();
     for step in order.into_iter().take_while(|s| *s != e.step) {
         let skipped = (step == CheckStep::Tls && security == Security::Plain)
+            || (step == CheckStep::Password && auth == Auth::Oauth2)
+            || (step == CheckStep::Token && auth == Auth::Password)
             || (step == CheckStep::Folder && !imap);
         if !skipped {
             out.push_str(&format!("ok  {step}\n"));
@@ -193,6 +246,14 @@ fn passed_then_failed(e: &CheckError, security: Security, imap: bool) -> String 
     }
     out.push_str(&format!("FAILED {e}\n"));
     out
+}
+
+/// A token source that could not be set up, as the check's settings step.
+fn settings_failed(e: ServiceError) -> CheckError {
+    CheckError {
+        step: CheckStep::Settings,
+        error: MailError::Config(e.to_string()),
+    }
 }
 
 /// A check's section text and whether it passed: its report, or its
@@ -239,12 +300,12 @@ mod check_tests {
             step: CheckStep::Login,
             error: MailError::Auth("535 bad password".into()),
         };
-        let t = passed_then_failed(&e, Security::Tls, false);
+        let t = passed_then_failed(&e, Security::Tls, Auth::Password, false);
         assert!(
             t.starts_with("ok  settings\nok  password\nok  DNS lookup\nok  TCP connect\nok  TLS\nok  server greeting\nFAILED login failed"),
             "{t}"
         );
-        let t = passed_then_failed(&e, Security::Plain, false);
+        let t = passed_then_failed(&e, Security::Plain, Auth::Password, false);
         assert!(!t.contains("TLS"), "{t}");
     }
 }

@@ -24,7 +24,7 @@
 mod session;
 mod wire;
 
-use super::settings::{CheckError, CheckReport, CheckStep, Security, SmtpSettings};
+use super::settings::{CheckError, CheckReport, CheckStep, Credential, Security, SmtpSettings};
 use super::{Delivery, MailError, Outgoing, tls};
 use lettre::address::Address;
 use rustls::ClientConfig;
@@ -47,7 +47,7 @@ pub const IDLE_LIMIT: Duration = Duration::from_secs(30);
 /// SMTP delivery to one server, over one kept connection.
 pub struct SmtpDelivery {
     settings: SmtpSettings,
-    password: Option<String>,
+    cred: Option<Credential>,
     tls: Option<Arc<ClientConfig>>,
     session: Option<(Session, Instant)>,
     connections: u64,
@@ -67,7 +67,7 @@ impl SmtpDelivery {
     /// Does not connect: the first [`Delivery::deliver`] does.
     pub fn new(settings: &SmtpSettings) -> Result<SmtpDelivery, MailError> {
         settings.validate()?;
-        let password = settings.resolve_password()?;
+        let cred = settings.credential()?;
         if settings.security == Security::Plain {
             // Validation allows plain only for loopback names; also refuse a
             // "localhost" that resolves elsewhere.
@@ -75,7 +75,7 @@ impl SmtpDelivery {
         }
         Ok(SmtpDelivery {
             settings: settings.clone(),
-            password,
+            cred,
             tls: tls_config(settings)?,
             session: None,
             connections: 0,
@@ -105,7 +105,7 @@ impl SmtpDelivery {
                 let mut report = CheckReport::default();
                 let s = Session::open(
                     &self.settings,
-                    self.password.as_deref(),
+                    self.cred.as_ref(),
                     self.tls.clone(),
                     &mut report,
                 )
@@ -233,15 +233,15 @@ pub(crate) fn check(s: &SmtpSettings) -> Result<CheckReport, CheckError> {
         CheckStep::Settings,
         format!("{}:{} security={}", s.host, s.port(), s.security),
     );
-    let password = s.resolve_password().map_err(|e| CheckError {
-        step: CheckStep::Password,
+    let cred = s.credential().map_err(|e| CheckError {
+        step: Credential::step(s.auth),
         error: e.into(),
     })?;
-    if s.username.is_some() {
-        report.ok(CheckStep::Password, "password obtained");
+    if let Some(c) = &cred {
+        c.check(&mut report)?;
     }
     let tls = tls_config(s).map_err(fail(CheckStep::Tls))?;
-    let session = Session::open(s, password.as_deref(), tls, &mut report)?;
+    let session = Session::open(s, cred.as_ref(), tls, &mut report)?;
     session.quit();
     Ok(report)
 }

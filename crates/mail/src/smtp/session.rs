@@ -8,7 +8,11 @@
 //! when the server offers PIPELINING, RFC 2920), and the connection is kept
 //! for the next mail.
 
-use super::super::settings::{CheckError, CheckReport, CheckStep, Security, SmtpSettings};
+use super::super::oauth2::TokenSource;
+use super::super::oauth2::sasl::{self, Mechanism};
+use super::super::settings::{
+    CheckError, CheckReport, CheckStep, Credential, Security, SmtpSettings,
+};
 use super::super::{MailError, imap, tls};
 use super::wire::{Extensions, Reply, data_block, read_reply};
 use base64::Engine;
@@ -122,7 +126,7 @@ impl Session {
     /// step that passes is written to `report`; a failure says which step.
     pub fn open(
         s: &SmtpSettings,
-        password: Option<&str>,
+        cred: Option<&Credential>,
         tls_config: Option<Arc<ClientConfig>>,
         report: &mut CheckReport,
     ) -> Result<Session, CheckError> {
@@ -177,9 +181,19 @@ impl Session {
             session.ehlo(&hello).map_err(fail(CheckStep::Greeting))?;
         }
         report.ok(CheckStep::Greeting, "SMTP server answered EHLO");
-        if let (Some(user), Some(pw)) = (&s.username, password) {
-            session.auth(user, pw).map_err(fail(CheckStep::Login))?;
-            report.ok(CheckStep::Login, format!("AUTH as {user} accepted"));
+        match (&s.username, cred) {
+            (Some(user), Some(Credential::Password(pw))) => {
+                session.auth(user, pw).map_err(fail(CheckStep::Login))?;
+                report.ok(CheckStep::Login, format!("AUTH as {user} accepted"));
+            }
+            (Some(user), Some(Credential::OAuth2(src))) => {
+                let mech = session.bearer_login(user, src)?;
+                report.ok(
+                    CheckStep::Login,
+                    format!("AUTH {} as {user} accepted", mech.name()),
+                );
+            }
+            _ => {}
         }
         Ok(session)
     }
@@ -310,6 +324,69 @@ impl Session {
             return Err(self.refused(&format!("AUTH as {user}"), &r));
         }
         Ok(())
+    }
+
+    /// The OAuth2 login: AUTH OAUTHBEARER (else XOAUTH2) with the access
+    /// token; a cached token the server refuses is refreshed and tried once
+    /// more. Says which step failed: the token or the login.
+    fn bearer_login(&mut self, user: &str, src: &TokenSource) -> Result<Mechanism, CheckError> {
+        let login = |error| CheckError {
+            step: CheckStep::Login,
+            error,
+        };
+        let token_failed = |e: crate::oauth2::OAuth2Error| CheckError {
+            step: CheckStep::Token,
+            error: e.into(),
+        };
+        let mech =
+            Mechanism::choose(self.ext.auth.iter().map(String::as_str)).ok_or_else(|| {
+                login(MailError::Config(format!(
+                    "{}: the server offers neither OAUTHBEARER nor XOAUTH2, so auth = \"oauth2\" \
+                 cannot log in here; it offers {:?}",
+                    self.server, self.ext.auth
+                )))
+            })?;
+        let token = src.token().map_err(token_failed)?;
+        match self.bearer(mech, user, &token.access) {
+            Ok(()) => Ok(mech),
+            Err(MailError::Auth(why)) if !token.fresh => {
+                tracing::info!(
+                    "SMTP: the server refused the cached OAuth2 token ({why}); refreshing it"
+                );
+                let token = src.refresh().map_err(token_failed)?;
+                self.bearer(mech, user, &token.access).map_err(login)?;
+                Ok(mech)
+            }
+            Err(e) => Err(login(e)),
+        }
+    }
+
+    /// One AUTH exchange with a bearer token (RFC 7628 3.2, RFC 4954 with
+    /// the initial response on the command line).
+    fn bearer(&mut self, mech: Mechanism, user: &str, token: &str) -> Result<(), MailError> {
+        let initial = B64.encode(mech.initial(user, token));
+        let mut r = self.command(&format!("AUTH {} {initial}", mech.name()))?;
+        let mut why = String::new();
+        if r.code == 334 {
+            // The error challenge: answer so the server ends the exchange.
+            why = sasl::explain_challenge(r.lines.first().map(String::as_bytes).unwrap_or(b""));
+            r = self.command(&B64.encode(mech.after_error()))?;
+        }
+        if r.code == 235 {
+            return Ok(());
+        }
+        let e = self.refused(&format!("AUTH {} as {user}", mech.name()), &r);
+        Err(match e {
+            MailError::Auth(m) => MailError::Auth(format!(
+                "the server refused the OAuth2 token: {m}{}",
+                if why.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {why}")
+                }
+            )),
+            other => other,
+        })
     }
 
     /// One mail transaction. On a refusal the transaction is reset, so the
