@@ -52,6 +52,10 @@ pub struct GameMeta {
     /// Per side: the address the admin gave it since the opening.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub addresses: BTreeMap<String, String>,
+    /// What press the game allows (`--option press=...`); `None`: its
+    /// ruleset's default (`press::PressOptions::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press: Option<crate::press::PressOptions>,
 }
 
 /// A side the game waits for.
@@ -151,6 +155,9 @@ impl Umpire {
     ) -> Result<String, ServiceError> {
         let ruleset = self.ruleset(&new.ruleset)?;
         let info = ruleset.info();
+        // The press options are the umpire's, not the ruleset's.
+        let mut new = new;
+        let press = crate::press::PressOptions::take_from(&mut new.options, &info.name)?;
         let id = if new.id.is_empty() {
             format!("{}-{}", info.name, now.as_second() % 1_000_000)
         } else {
@@ -220,6 +227,7 @@ impl Umpire {
             created: at,
             deadlines: new.deadlines.clone(),
             time_zones: new.time_zones.clone(),
+            press: Some(press),
             ..Default::default()
         };
         meta.refresh_waiting(&game, now);
