@@ -4,4 +4,5 @@
 mod ac_mail;
 mod adp_mail;
 mod ldf_mail;
+mod press_mail;
 mod sarhu_mail;
