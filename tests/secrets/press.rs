@@ -2,7 +2,7 @@
 //! same data directory copied, so the same secrets and keys) that differ
 //! only in a private message between two sides give a third side the same
 //! bytes on every channel (its mails, their subjects, the record copy and
-//! picture they attach), the sealed commitments and the hashes that chain
+//! picture they attach, its status), the sealed commitments and the hashes that chain
 //! over them aside.
 
 use umpire_testkit as common;
@@ -10,6 +10,7 @@ use umpire_testkit as common;
 use common::{copy_dir, declared, key, move_mail};
 use std::collections::BTreeMap;
 use std::path::Path;
+use umpire::core::ruleset::Viewer;
 use umpire::core::sig::MOVE_NAMESPACE;
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
@@ -76,6 +77,9 @@ fn run(dir: &Path, files: &[(&str, String)], viewer: &str) -> Vec<String> {
         seen.push(mask(&item));
     }
     seen.push(mask(&u.export("g1", Some(viewer)).unwrap()));
+    let side = u.game("g1").unwrap().side(viewer).unwrap();
+    let status = u.status_text("g1", Viewer::Side(side), now()).unwrap();
+    seen.push(mask(&status));
     seen
 }
 
