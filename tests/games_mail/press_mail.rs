@@ -184,6 +184,14 @@ fn bodies(mails: &BTreeMap<String, Sent>) -> String {
 fn a_broadcast_reaches_the_other_side_and_a_copy_of_it_does_nothing() {
     // Strike on Sarhu: public press by default.
     let mut c = club("sarhu", "historical", &["ming", "jurchen"], &[]);
+    // The opening mail says what press the game allows.
+    let opening = outbox(&c.outdir());
+    assert!(
+        opening.values().all(|m| m
+            .text
+            .contains("Press: public press: messages to all sides")),
+        "{opening:#?}"
+    );
     let len = c.len();
     let s = c.sign("ming", "press to: all\n  Your scouts are late, Nurhaci.\n");
     let mails = c.send("ming", &s);

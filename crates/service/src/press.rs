@@ -441,3 +441,11 @@ fn indent(message: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The line the opening mail and `command: status` give about press.
+pub fn press_line(meta: &super::games::GameMeta) -> String {
+    let opts = meta
+        .press
+        .unwrap_or_else(|| PressOptions::default_for(&meta.ruleset));
+    umpire_render::templates::wrap(opts.describe(), Some(72), Some(0))
+}
