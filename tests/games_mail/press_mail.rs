@@ -498,3 +498,38 @@ fn press_changes_nothing_in_the_game() {
     assert_eq!(r1, r2);
     assert_eq!(p1, p2);
 }
+
+#[test]
+fn a_private_message_in_a_game_that_hides_nothing_is_sealed_and_verifies() {
+    // Strike on Sarhu keeps nothing else secret (record format 1).
+    let mut c = club(
+        "sarhu",
+        "historical",
+        &["ming", "jurchen"],
+        &[("press", "private")],
+    );
+    let len = c.len();
+    let mails = c.send(
+        "jurchen",
+        &c.sign("jurchen", "press to: ming\n  A truce at dusk?\n"),
+    );
+    assert!(bodies(&mails).contains("A truce at dusk?"));
+    let public = c.umpire.export("g1", None).unwrap();
+    assert!(
+        public.contains("A truce at dusk?"),
+        "the umpire's full record"
+    );
+    let rec = c.verifies();
+    let Body::Press(e) = &rec.entries()[len].body else {
+        panic!("a press entry");
+    };
+    assert_eq!(e.sealed.len(), 2);
+    assert!(e.sealed.iter().all(|h| !h.is_clear()));
+    let mut copy = rec.clone().copy_for(None);
+    let Body::Press(e) = &copy.entries()[len].body else {
+        panic!("a press entry");
+    };
+    assert!(e.press().is_none(), "the public copy holds no message");
+    copy = Record::from_text(&copy.to_text()).unwrap();
+    assert!(!copy.to_text().contains("A truce at dusk?"));
+}
