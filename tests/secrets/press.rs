@@ -83,8 +83,24 @@ fn run(dir: &Path, files: &[(&str, String)], viewer: &str) -> Vec<String> {
     seen
 }
 
-/// `text` with every run of 64 hex digits (hashes, commitments) replaced.
+/// `text` with every run of 64 hex digits (hashes, commitments) and every
+/// SSH signature (the umpire's, over a record whose hashes differ) replaced.
 fn mask(text: &str) -> String {
+    let mut rest = text;
+    let mut out = String::new();
+    while let Some(i) = rest.find("-----BEGIN SSH SIGNATURE-----") {
+        out.push_str(&mask_hex(&rest[..i]));
+        out.push_str("[signature]");
+        let end = "-----END SSH SIGNATURE-----";
+        rest = rest[i..]
+            .find(end)
+            .map_or("", |j| &rest[i + j + end.len()..]);
+    }
+    out.push_str(&mask_hex(rest));
+    out
+}
+
+fn mask_hex(text: &str) -> String {
     let mut out = String::new();
     let mut run = String::new();
     for c in text.chars() {
