@@ -78,6 +78,7 @@ mod tests {
             "MAIL COMMANDS",
             "JOINING A GAME",
             "OAUTH2",
+            "PRESS",
             "EXIT STATUS",
             "EXAMPLES",
         ] {

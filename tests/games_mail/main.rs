@@ -6,4 +6,5 @@ mod adp_mail;
 mod explain_mail;
 mod ldf_mail;
 mod orders_mail;
+mod press_mail;
 mod sarhu_mail;

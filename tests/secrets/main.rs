@@ -4,5 +4,6 @@
 
 mod hidden;
 mod noninterference;
+mod press;
 mod secrets;
 mod segments;

@@ -196,6 +196,15 @@ impl Ctx<'_> {
                 self.rolls(Some(0), opening, &s.rolls, sum)
             }
             Body::Disclose(d) => self.disclosures(e, d, sum),
+            // A message this copy may read: its sender's signature.
+            Body::Press(p) => match p.press() {
+                Some(x) => {
+                    let text = Hidden::Clear(x.text.clone());
+                    let sig = Hidden::Clear(x.signature.clone());
+                    self.signature(&x.from, &text, &sig, sum)
+                }
+                None => Ok(()),
+            },
             _ => Ok(()),
         }
     }

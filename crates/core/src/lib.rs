@@ -18,6 +18,7 @@ pub mod hex;
 pub mod movefile;
 pub mod par;
 pub mod path;
+pub mod press;
 pub mod record;
 pub mod ruleset;
 pub mod sealed;

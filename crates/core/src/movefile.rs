@@ -16,6 +16,7 @@
 //! starting with `#` or `//` are comments. Every error names line and column.
 
 use super::hash::Digest;
+use super::press::{MAX_PRESS_BYTES, PressSection, PressTo, parse_recipients};
 use std::fmt;
 
 /// First line of an armored move pasted into a mail body.
@@ -128,6 +129,9 @@ pub struct MoveFile {
     pub standing: Option<Vec<SourceLine>>,
     /// Requests (`command: status`, `away: 2026-12-12`).
     pub commands: Vec<(Command, usize)>,
+    /// A message to other sides (`press to:`), relayed by the umpire; it
+    /// changes nothing in the game (`core::press`).
+    pub press: Option<PressSection>,
 }
 
 /// A move file could not be read.
@@ -148,7 +152,8 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> MoveFileError 
 }
 
 const KEYS: &[&str] = &[
-    "game", "side", "after", "orders", "standing", "command", "away", "timezone",
+    "game", "side", "after", "orders", "standing", "command", "away", "timezone", "press to",
+    "press",
 ];
 
 /// Splits `key: value` when `key` is one of ours and starts the line.
@@ -206,6 +211,7 @@ enum Section {
     Header,
     Orders,
     Standing,
+    Press,
 }
 
 /// A move file read so far, line by line.
@@ -217,6 +223,8 @@ struct Reading {
     orders: Option<Vec<SourceLine>>,
     standing: Option<Vec<SourceLine>>,
     commands: Vec<(Command, usize)>,
+    /// `press to:`: its line, recipients and message lines so far.
+    press: Option<(usize, PressTo, Vec<String>)>,
     section: Section,
 }
 
@@ -224,6 +232,14 @@ impl Reading {
     /// Line `n` (without its line end).
     fn line(&mut self, n: usize, raw: &str) -> Result<(), MoveFileError> {
         let trimmed = raw.trim();
+        // A message keeps its blank lines (paragraphs); its comment lines go.
+        if self.section == Section::Press
+            && trimmed.is_empty()
+            && let Some((_, _, lines)) = &mut self.press
+        {
+            lines.push(String::new());
+            return Ok(());
+        }
         if is_comment(trimmed) {
             return Ok(());
         }
@@ -251,6 +267,12 @@ impl Reading {
         match self.section {
             Section::Orders => self.orders.get_or_insert_with(Vec::new).push(line),
             Section::Standing => self.standing.get_or_insert_with(Vec::new).push(line),
+            // A message is not an order: its `#` is text, not a comment.
+            Section::Press => {
+                if let Some((_, _, lines)) = &mut self.press {
+                    lines.push(trimmed.to_string());
+                }
+            }
             Section::Header => {
                 let word = trimmed.split(':').next().unwrap_or(trimmed);
                 return Err(err(
@@ -335,6 +357,12 @@ impl Reading {
             "command" => self.commands.push((command(value, n, vcol)?, n)),
             "away" => self.commands.push((away(value, n, vcol)?, n)),
             "timezone" => self.commands.push((time_zone(value, n, vcol)?, n)),
+            "press to" | "press" => {
+                once(self.press.is_some())?;
+                let value = value.strip_prefix("to ").unwrap_or(value);
+                self.press = Some((n, parse_recipients(value, n, vcol)?, Vec::new()));
+                self.section = Section::Press;
+            }
             _ => unreachable!("KEYS lists only the keys above"),
         }
         Ok(())
@@ -353,7 +381,12 @@ impl Reading {
                 "orders need an `after:` line naming the record head hash from your last result mail",
             ));
         }
-        if orders.is_empty() && self.standing.is_none() && self.commands.is_empty() {
+        let press = self.press.map(press_section).transpose()?;
+        if orders.is_empty()
+            && self.standing.is_none()
+            && self.commands.is_empty()
+            && press.is_none()
+        {
             return Err(err(
                 1,
                 1,
@@ -367,8 +400,39 @@ impl Reading {
             orders,
             standing: self.standing,
             commands: self.commands,
+            press,
         })
     }
+}
+
+/// The press section read: a message of at least one line, within
+/// [`MAX_PRESS_BYTES`].
+fn press_section(
+    (line, to, mut lines): (usize, PressTo, Vec<String>),
+) -> Result<PressSection, MoveFileError> {
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    let start = lines.iter().take_while(|l| l.is_empty()).count();
+    let message = lines[start..].join("\n");
+    if message.is_empty() {
+        return Err(err(
+            line,
+            1,
+            "`press to:` needs a message: write it on the lines after, indented",
+        ));
+    }
+    if message.len() > MAX_PRESS_BYTES {
+        return Err(err(
+            line,
+            1,
+            format!(
+                "the message is {} bytes; the limit is {MAX_PRESS_BYTES}",
+                message.len()
+            ),
+        ));
+    }
+    Ok(PressSection { line, to, message })
 }
 
 /// `command: NAME` on line `n`.
@@ -628,6 +692,36 @@ mod tests {
         }
         let e = MoveFile::parse(b"game: g\nside: a\x07\ncommand: status\n").unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn a_press_section_reads_its_recipients_and_message() {
+        use crate::press::PressTo;
+        let m = MoveFile::parse(
+            b"game: g\nside: a\npress to: B, c\n  Hold the river.\n\n  # not sent\n  Bring #3 up.\n\n",
+        )
+        .unwrap();
+        let p = m.press.unwrap();
+        assert_eq!(
+            (p.line, p.to),
+            (3, PressTo::Sides(vec!["b".into(), "c".into()]))
+        );
+        assert_eq!(p.message, "Hold the river.\n\nBring #3 up.");
+        // After orders, to all; a header at the start of a line ends it.
+        let text = format!(
+            "game: g\nside: a\nafter: {HEAD}\norders:\n  pass\npress: all\n  Good luck.\ncommand: status\n"
+        );
+        let m = MoveFile::parse(text.as_bytes()).unwrap();
+        assert_eq!(m.orders.len(), 1);
+        assert_eq!(m.press.unwrap().to, PressTo::All);
+        assert_eq!(m.commands.len(), 1);
+        let e = MoveFile::parse(b"game: g\nside: a\npress to: b\n\n").unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        let e = MoveFile::parse(b"game: g\nside: a\npress to:\n  hi\n").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 10), "{e}");
+        let e =
+            MoveFile::parse(b"game: g\nside: a\npress to: b\n x\npress to: c\n y\n").unwrap_err();
+        assert_eq!(e.line, 5, "{e}");
     }
 
     #[test]

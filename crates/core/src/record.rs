@@ -327,6 +327,8 @@ pub enum Body {
     Act(ActEntry),
     /// An act of the club's admin (`core::act`).
     Admin(AdminEntry),
+    /// A message between sides (`core::press`); changes nothing in the game.
+    Press(crate::press::PressEntry),
 }
 
 /// Lists every sealed-able item of a body, as `&dyn` or `&mut dyn HiddenItem`.
@@ -375,6 +377,9 @@ macro_rules! hidden_items {
                 v.extend(r.rolls.$iter().map(|x| x as & $($m)* dyn HiddenItem));
                 v.extend(r.salt.$iter().map(|x| x as & $($m)* dyn HiddenItem));
             }
+            Body::Press(p) => {
+                v.extend(p.sealed.$iter().map(|x| x as & $($m)* dyn HiddenItem));
+            }
         }
         v
     }};
@@ -397,6 +402,7 @@ impl Body {
             Body::Disclose(_) => "disclose",
             Body::Act(_) => "act",
             Body::Admin(_) => "admin",
+            Body::Press(_) => "press",
         }
     }
 
@@ -645,7 +651,8 @@ impl Positions {
             | Body::Sealed(_)
             | Body::Upgrade(_)
             | Body::Act(_)
-            | Body::Admin(_) => {
+            | Body::Admin(_)
+            | Body::Press(_) => {
                 return Ok(());
             }
         };

@@ -458,13 +458,14 @@ impl Umpire {
             let game = &self.games[game_id];
             match c {
                 Command::Status => {
-                    let text = self.result_text(
+                    let mut text = self.result_text(
                         game,
                         &meta,
                         game.last_report().0,
                         umpire_core::ruleset::Viewer::Side(side),
                         now,
                     )?;
+                    text.push_str(&format!("\n{}\n", super::press::press_line(&meta)));
                     out.push(self.notice_mail(
                         game,
                         side,

@@ -740,7 +740,11 @@ impl Umpire {
                 .whole_map_picture(game, Side(i as u8))
                 .into_iter()
                 .collect();
-            let text = format!("{intro}\n{}", self.result_text(game, meta, 0, me, now)?);
+            let press = super::press::press_line(meta);
+            let text = format!(
+                "{intro}\n{press}\n\n{}",
+                self.result_text(game, meta, 0, me, now)?
+            );
             out.push(self.mail(
                 Draft {
                     key,

@@ -157,10 +157,24 @@ impl Umpire {
             signature: &signature,
         };
         let mut batch = Batch::new();
+        let mut press = None;
+        if let Ok(p) = &parsed
+            && p.press.is_some()
+        {
+            let (pa, only) = self.press_part(&game_id, &sub, p, &cx, &mut batch)?;
+            if only || pa.stops_file {
+                return self.press_decision(&game_id, pa, &sub, &cx, batch);
+            }
+            press = (!pa.forged).then_some(pa);
+        }
         let (verdict, text) =
             self.submit_move(&game_id, &sub, parsed.as_ref().ok(), now, &mut batch)?;
-        let (mails, outcome, kind) =
+        let (mut mails, mut outcome, kind) =
             self.answer(&game_id, verdict, &sub, &text, &cx, &mut batch)?;
+        if let Some(pa) = press {
+            mails.extend(pa.mails);
+            outcome = format!("{outcome}; {}", pa.outcome);
+        }
         Ok(Decision {
             batch,
             mails,
@@ -168,6 +182,61 @@ impl Umpire {
             game: Some(game_id),
             kind,
         })
+    }
+
+    /// The press section of a signed file judged (`service::press`), and
+    /// whether the file holds nothing else.
+    fn press_part(
+        &mut self,
+        game_id: &str,
+        sub: &Submission,
+        file: &MoveFile,
+        cx: &MailCx,
+        batch: &mut Batch,
+    ) -> Result<(super::press::PressAnswer, bool), ServiceError> {
+        let only = file.orders.is_empty() && file.standing.is_none() && file.commands.is_empty();
+        let game = &self.games[game_id];
+        // The candidate the signature verifies is the one that was signed.
+        let bytes = game
+            .side(&file.side)
+            .and_then(|side| {
+                sub.found.candidates.iter().find(|c| {
+                    game.sides()[side.index()]
+                        .key
+                        .as_ref()
+                        .is_some_and(|k| k.verify(MOVE_NAMESPACE, c, sub.signature).is_ok())
+                })
+            })
+            .unwrap_or(&sub.found.candidates[0])
+            .clone();
+        let at = rfc3339(mail_time(sub.mail, cx.now));
+        let reply = sub.mail.message_id.clone();
+        let pa = self.press(game_id, &bytes, sub.signature, reply, &at, cx.now, batch)?;
+        Ok((pa, only))
+    }
+
+    /// The decision on a file whose press is all that is judged of it.
+    fn press_decision(
+        &self,
+        game_id: &str,
+        pa: super::press::PressAnswer,
+        sub: &Submission,
+        cx: &MailCx,
+        batch: Batch,
+    ) -> Result<Decision, ServiceError> {
+        let mut d = Decision {
+            batch,
+            mails: pa.mails,
+            ledger: cx.ledger(Some(sub.mail), Some(game_id.to_string()), pa.outcome),
+            game: Some(game_id.to_string()),
+            kind: pa.kind,
+        };
+        if pa.forged {
+            // Whoever mailed it, not the side it names, hears why (once a day).
+            let why = d.ledger.outcome.clone();
+            self.note_howto(&mut d, sub.mail, cx, |_| Ok(why))?;
+        }
+        Ok(d)
     }
 
     /// A mail over the size cap: read only its headers, to answer it.

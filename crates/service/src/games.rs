@@ -62,6 +62,10 @@ pub struct GameMeta {
     /// Joins held for the admin (`umpire admin seats`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joins: Vec<crate::seats::HeldJoin>,
+    /// What press the game allows (`--option press=...`); `None`: its
+    /// ruleset's default (`press::PressOptions::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press: Option<crate::press::PressOptions>,
 }
 
 fn is_admin_rule(r: &crate::seats::SeatRule) -> bool {
@@ -195,6 +199,9 @@ impl Umpire {
     ) -> Result<String, ServiceError> {
         let ruleset = self.ruleset(&new.ruleset)?;
         let info = ruleset.info();
+        // The press options are the umpire's, not the ruleset's.
+        let mut new = new;
+        let press = crate::press::PressOptions::take_from(&mut new.options, &info.name)?;
         let id = if new.id.is_empty() {
             format!("{}-{}", info.name, now.as_second() % 1_000_000)
         } else {
@@ -263,6 +270,7 @@ impl Umpire {
             time_zones: new.time_zones.clone(),
             seat_rule,
             open_seats: crate::seats::open_names(&game),
+            press: Some(press),
             ..Default::default()
         };
         meta.refresh_waiting(&game, now);

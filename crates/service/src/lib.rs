@@ -14,6 +14,7 @@ pub mod games;
 pub mod outbox;
 pub mod picture;
 pub mod poll;
+pub mod press;
 mod result_text;
 pub mod retention;
 mod seal;

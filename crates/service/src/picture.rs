@@ -186,27 +186,33 @@ mod tests {
     #[test]
     fn the_same_picture_is_drawn_once_and_shared() {
         let recent = Recent::default();
+        let shelf = tempfile::tempdir().expect("a folder");
+        let shelf = shelf.path();
         let (one, two) = (picture_of(3), picture_of(3));
-        let a = recent.png(&one, Part::Whole).expect("drawn");
-        let b = recent.png(&two, Part::Whole).expect("shared");
+        let a = recent.png(&one, Part::Whole, shelf).expect("drawn");
+        let b = recent.png(&two, Part::Whole, shelf).expect("shared");
         assert!(
             Arc::ptr_eq(&a, &b),
             "the second side shares the first raster"
         );
         assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
-        let action = recent.png(&one, Part::Action).expect("drawn");
+        let action = recent.png(&one, Part::Action, shelf).expect("drawn");
         assert!(!Arc::ptr_eq(&a, &action), "each part is drawn of its own");
         assert!(!Arc::ptr_eq(
             &a,
-            &recent.png(&picture_of(4), Part::Whole).expect("drawn")
+            &recent
+                .png(&picture_of(4), Part::Whole, shelf)
+                .expect("drawn")
         ));
         // Only the last RECENT pictures are kept.
         for i in 0..RECENT {
-            recent.png(&picture_of(5 + i), Part::Whole).expect("drawn");
+            recent
+                .png(&picture_of(5 + i), Part::Whole, shelf)
+                .expect("drawn");
         }
         assert!(!Arc::ptr_eq(
             &a,
-            &recent.png(&one, Part::Whole).expect("drawn again")
+            &recent.png(&one, Part::Whole, shelf).expect("drawn again")
         ));
     }
 }

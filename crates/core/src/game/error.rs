@@ -324,6 +324,9 @@ pub enum StepError {
         recorded: Option<u64>,
         replay: Option<u64>,
     },
+    /// A press entry does not hold what its signed file says.
+    #[error("press: {0}")]
+    Press(String),
     /// A sealed move's public lines are not its opened text's.
     #[error("the move's public order lines differ from its signed text")]
     PublicLines,

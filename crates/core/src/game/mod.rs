@@ -18,6 +18,7 @@ mod disclose;
 mod entries;
 mod error;
 mod evaluate;
+mod press;
 mod replay;
 mod round;
 mod secrets;
@@ -29,6 +30,7 @@ pub use error::{
     StateMismatch, StepError, UpgradeError,
 };
 pub(crate) use evaluate::{deal_seed_hash, public_move_hash};
+pub use press::{PressPlan, PressRefusal, PressVerdict};
 pub use replay::precheck_moves;
 pub(crate) use replay::revealed_secrets;
 pub use round::ROUND_DOMAIN;

@@ -201,6 +201,7 @@ impl Game {
                 *expect_reveals = self.replay_act(a, body, mode, sum)?;
                 Ok(())
             }
+            ref body @ Body::Press(ref p) => self.replay_press(p, body),
             ref body @ Body::Admin(ref a) => {
                 *expect_reveals = self.replay_admin(a, body)?;
                 Ok(())
