@@ -73,17 +73,14 @@ fn illegal(m: impl Into<String>, rule: &str) -> RuleError {
 }
 
 /// Pounds for `n` more SP when `bought` were bought this turn (17.1).
-pub fn sp_cost(d: &Data, bought: u32, n: u32) -> u32 {
+pub fn sp_cost(d: &Data, bought: u32, n: u32) -> u64 {
+    // Counted, not summed one SP at a time: a player may write any number,
+    // and `buy 4000000000` must neither take minutes nor wrap round to a
+    // small price.
     let c = &d.num.costs;
-    (bought..bought + n)
-        .map(|i| {
-            if i < c.sp_cheap_count {
-                c.sp_cheap
-            } else {
-                c.sp_dear
-            }
-        })
-        .sum()
+    let cheap = u64::from(n.min(c.sp_cheap_count.saturating_sub(bought)));
+    let dear = u64::from(n) - cheap;
+    cheap * u64::from(c.sp_cheap) + dear * u64::from(c.sp_dear)
 }
 
 /// The recruiting cost of a unit type (Expenditure Table, stand-in).
@@ -116,9 +113,18 @@ pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String
     match o {
         EconOrder::Buy(n) => {
             let cost = sp_cost(d, st.sp_bought[p.index()], *n);
+            let t = st.treasury[p.index()];
+            let cost = u32::try_from(cost).map_err(|_| {
+                illegal(
+                    format!(
+                        "{n} SP cost {cost} pounds and the treasury holds {t} (no deficit spending)"
+                    ),
+                    "9.3",
+                )
+            })?;
             pay(st, p, cost, &format!("{n} SP"))?;
-            st.sp[p.index()] += n;
-            st.sp_bought[p.index()] += n;
+            st.sp[p.index()] = st.sp[p.index()].saturating_add(*n);
+            st.sp_bought[p.index()] = st.sp_bought[p.index()].saturating_add(*n);
             Ok(format!("bought {n} SP for {cost} pounds"))
         }
         EconOrder::Recruit {

@@ -3469,3 +3469,29 @@ fn enemy_squares_agree_with_enemy_at() {
         assert!(held > 0, "{p:?} sees no enemy-held square");
     }
 }
+
+// 17.1, 9.3: any number of SP may be written, and is paid for in full: a
+// number past what any treasury holds is refused at once (it used to be
+// priced one SP at a time, minutes for `buy 166666666`, and the price of
+// four thousand million SP wrapped round to a few pounds).
+#[test]
+fn a_huge_buy_is_refused_at_once_for_want_of_pounds() {
+    let mut t = game("s1", &[]);
+    t.run(
+        BRITISH,
+        "initiative first",
+        &[
+            ("Ranjit Singh (S1 7.2)", 4),
+            ("home government income, British (9.1(1))", 3),
+            ("home government income, Russian (9.1(1))", 3),
+        ],
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    for n in ["166666666", "4294967295", "2147483648"] {
+        let e = t.run(RUSSIAN, &format!("buy {n}"), &[]).unwrap_err();
+        assert!(e.contains("(9.3)") && e.contains("pounds"), "{n}: {e}");
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(t.st.sp[1], 0, "nothing bought");
+}

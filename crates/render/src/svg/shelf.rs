@@ -67,7 +67,9 @@ pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
     // than drawing them), and after every larger sheet.
     static SPRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let trim_now = kind != Sheet::Sprites
-        || SPRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % TRIM_EVERY == 0;
+        || SPRITES
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .is_multiple_of(TRIM_EVERY);
     if put(dir, &file(dir, key, kind), &out).is_ok() && trim_now {
         trim(dir, SHELF_BYTES);
     }
