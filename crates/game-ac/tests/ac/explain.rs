@@ -10,16 +10,7 @@ use umpire_core::ruleset::Event;
 impl T {
     /// [`T::run`], keeping each event's audience and places.
     pub fn events(&mut self, side: Side, text: &str, rolls: &[(&str, u32)]) -> Vec<Event> {
-        let lines: Vec<SourceLine> = text
-            .lines()
-            .enumerate()
-            .map(|(i, t)| SourceLine {
-                line: i + 1,
-                column: 1,
-                text: t.trim().to_string(),
-            })
-            .collect();
-        let orders = self.r.parse(&self.st, side, &lines).unwrap();
+        let orders = self.r.parse(&self.st, side, &lines(text)).unwrap();
         let mut dice = Dice::recorded(rolls.iter().map(|(l, v)| roll(l, *v)).collect());
         let mut out = Vec::new();
         for (_, o) in &orders {

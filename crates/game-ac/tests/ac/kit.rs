@@ -101,15 +101,7 @@ impl T {
         text: &str,
         rolls: &[(&str, u32)],
     ) -> Result<Vec<String>, String> {
-        let lines: Vec<SourceLine> = text
-            .lines()
-            .enumerate()
-            .map(|(i, t)| SourceLine {
-                line: i + 1,
-                column: 1,
-                text: t.trim().to_string(),
-            })
-            .collect();
+        let lines = lines(text);
         let orders = self
             .r
             .parse(&self.st, side, &lines)
@@ -353,4 +345,16 @@ pub fn reorganizing() -> (T, Vec<String>) {
     t.st.stage = Stage::Economy;
     let ids = us.iter().map(|u| t.id(*u)).collect();
     (t, ids)
+}
+
+/// `text` as the move file's order lines, one a line, trimmed.
+pub fn lines(text: &str) -> Vec<SourceLine> {
+    text.lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.trim().to_string(),
+        })
+        .collect()
 }

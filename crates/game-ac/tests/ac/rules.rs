@@ -1343,17 +1343,6 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     assert!(e.contains("12.2(2)"), "{e}");
 }
 
-fn lines(text: &str) -> Vec<SourceLine> {
-    text.lines()
-        .enumerate()
-        .map(|(i, t)| SourceLine {
-            line: i + 1,
-            column: 1,
-            text: t.trim().to_string(),
-        })
-        .collect()
-}
-
 impl T {
     /// The pieces of set-up choice `key` now: (unit ids, agent ids).
     fn pick(&self, key: &str) -> (usize, Vec<String>) {
