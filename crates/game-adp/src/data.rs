@@ -438,10 +438,14 @@ impl Index<SpaceNo> for Data {
 
 /// Normalises a space name for lookup: lower case, letters and digits only.
 pub fn norm(s: &str) -> String {
+    norm_chars(s).collect()
+}
+
+/// [`norm`]'s characters, without building the string.
+fn norm_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
-        .collect()
 }
 
 impl Data {
@@ -570,9 +574,14 @@ impl Data {
         self.spaces
             .iter()
             .position(|s| {
-                norm(&s.key) == n
-                    || norm(&s.name) == n
-                    || (s.towns.len() == 2 && norm(&format!("{}{}", s.towns[1], s.towns[0])) == n)
+                // Compared as they stream: a lookup per word of every order
+                // builds no strings.
+                norm_chars(&s.key).eq(n.chars())
+                    || norm_chars(&s.name).eq(n.chars())
+                    || (s.towns.len() == 2
+                        && norm_chars(&s.towns[1])
+                            .chain(norm_chars(&s.towns[0]))
+                            .eq(n.chars()))
             })
             .map(|i| SpaceNo(i as u8))
     }

@@ -654,11 +654,15 @@ fn group_path(p: &str) -> String {
 
 /// Lower case, with `_`, `-` and spaces removed, for name look-ups.
 pub fn norm(s: &str) -> String {
+    norm_chars(s).collect()
+}
+
+/// [`norm`]'s characters, without building the string.
+fn norm_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.trim()
-        .to_ascii_lowercase()
         .chars()
+        .map(|c| c.to_ascii_lowercase())
         .filter(|c| !matches!(c, '_' | '-' | ' ' | '\''))
-        .collect()
 }
 
 impl Data {
@@ -804,7 +808,7 @@ impl Data {
         let n = norm(s);
         self.places
             .iter()
-            .find(|p| norm(&p.name) == n)
+            .find(|p| norm_chars(&p.name).eq(n.chars()))
             .map(|p| p.hex)
     }
 
