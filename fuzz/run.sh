@@ -9,6 +9,12 @@
 #   UMPIRE_FUZZ_TIMEOUT=30 fuzz/run.sh --runs 10000000   a longer per-input
 #                                    timeout, for a long run at low priority on a
 #                                    busy machine (libFuzzer's timeout is wall time)
+#   fuzz/run.sh --fast --runs 10000000 orders_ac
+#                                    built without compare tracing (2-3x the
+#                                    inputs a second; libFuzzer learns less from
+#                                    each), into target/fuzz-fast/, on the same
+#                                    corpora: for the long counts once the corpora
+#                                    have grown with tracing
 #   fuzz/run.sh --seeds              write the order targets' seed corpora
 #                                    (fuzz/corpus/orders_*/) from self-play
 #
@@ -28,13 +34,15 @@ cd "$(dirname "$0")/.."
 limit=()
 targets=()
 seeds=0
+fast=0
 orders=(orders_freeform orders_sarhu orders_ldf orders_ac orders_adp)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) limit+=(-max_total_time="$2"); shift 2 ;;
     --runs) limit+=(-runs="$2"); shift 2 ;;
     --seeds) seeds=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --fast) fast=1; shift ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -65,7 +73,10 @@ if [ -n "${UMPIRE_FUZZ_TIMEOUT:-}" ]; then
 fi
 
 out="$PWD/target/fuzz"
-fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none --target-dir "$out" "$@"; }
+build_dir="$out"
+trace=()
+if [ "$fast" = 1 ]; then build_dir="$PWD/target/fuzz-fast"; trace=(--no-trace-compares); fi
+fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none "${trace[@]}" --target-dir "$build_dir" "$@"; }
 
 fuzz build
 
