@@ -1317,9 +1317,10 @@ fn compact(dir: &Path, keep_days: u32) -> Result<i32> {
     let mut u = Umpire::open(dir)?;
     let c = u.compact(keep_days, now()?)?;
     println!(
-        "dropped {} raw mail(s) handled over {keep_days} days ago, kept {}; database {} -> {}",
+        "dropped {} raw mail(s) handled over {keep_days} days ago, kept {}; forgot {} join key(s) of past days and finished games; database {} -> {}",
         c.dropped,
         c.kept,
+        c.swept,
         human_bytes(c.bytes_before),
         human_bytes(c.bytes_after)
     );

@@ -8,6 +8,7 @@ use umpire_testkit as common;
 use common::{key, move_mail};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use umpire::core::act::{AdminAct, Ending};
 use umpire::core::game::{Game, ReplayMode};
 use umpire::core::record::{Body, Record};
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -502,6 +503,50 @@ fn a_strangers_joins_are_answered_a_few_times_a_day() {
     }
     assert_eq!(answered, umpire::service::seats::JOINS_PER_DAY as usize);
     assert_eq!(c.held(), 0);
+}
+
+#[test]
+fn compact_forgets_what_strangers_joins_left_once_it_cannot_matter() {
+    let mut c = club(
+        "sarhu",
+        "historical",
+        &[("ming", Some(1)), ("jurchen", None)],
+        &[],
+    );
+    let spam: Vec<Signed> = (20..30u8).map(|k| join("g1", "jurchan", k, "S")).collect();
+    for (i, j) in spam.iter().enumerate() {
+        c.send(&format!("spam{i}@evil.test"), j);
+    }
+    // The next day: the ten addresses' counts of answers are of a past day;
+    // the refused joins still matter while the game goes on.
+    let later = now() + jiff::SignedDuration::from_hours(24);
+    let done = c.umpire.compact(30, later).unwrap();
+    assert_eq!(done.swept, 10, "{done:?}");
+    c.now = later;
+    let out = c.send("spam0@evil.test", &spam[0]);
+    assert!(
+        one_to(&out, "spam0@evil.test")
+            .text
+            .contains("judged before")
+    );
+    // Over: a join to it is refused whatever it says, so what is kept of
+    // refused joins goes (and the one count of today stays).
+    c.umpire
+        .admin_act(
+            "g1",
+            AdminAct::End(Ending {
+                winners: vec![],
+                summary: "abandoned".into(),
+            }),
+            "club closed",
+            later,
+        )
+        .unwrap();
+    let done = c.umpire.compact(30, later).unwrap();
+    assert_eq!(done.swept, 10, "{done:?}");
+    assert_eq!(c.umpire.compact(30, later).unwrap().swept, 0);
+    let out = c.send("spam1@evil.test", &spam[1]);
+    assert!(one_to(&out, "spam1@evil.test").text.contains("is over"));
 }
 
 #[test]

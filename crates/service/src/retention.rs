@@ -3,7 +3,8 @@
 //! pages back. What a mail did stays in the ledger (so a second delivery of
 //! it is still recognised) and every move stays in its game's record, signed:
 //! the raw copy is only for an admin looking into a mail, and is not needed
-//! to verify or replay anything.
+//! to verify or replay anything. What strangers' joins left behind that can
+//! no longer matter goes too (`Umpire::sweep_joins`).
 
 use super::poll::LedgerEntry;
 use super::{ServiceError, Umpire};
@@ -19,6 +20,9 @@ pub struct Compacted {
     pub dropped: usize,
     /// Raw mails kept (within it, or of unknown age).
     pub kept: usize,
+    /// Keys left by joins that can no longer matter: answer counts of past
+    /// days, refused joins of games over or gone.
+    pub swept: usize,
     /// The database file's size before and after, in bytes.
     pub bytes_before: u64,
     pub bytes_after: u64,
@@ -56,6 +60,7 @@ impl Umpire {
                 done.kept += 1;
             }
         }
+        done.swept = self.sweep_joins(now, &mut batch)?;
         if !batch.is_empty() {
             self.store.commit(batch)?;
         }

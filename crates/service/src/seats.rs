@@ -481,7 +481,7 @@ impl Umpire {
             return Ok(false);
         }
         let day = rfc3339(now)[..10].to_string();
-        let key = format!("join-quota:{}", addr.to_ascii_lowercase());
+        let key = format!("{QUOTA_PREFIX}{}", addr.to_ascii_lowercase());
         let (last, n): (String, u32) = self.read_json(Table::Meta, &key)?.unwrap_or_default();
         let n = if last == day { n } else { 0 };
         if n >= JOINS_PER_DAY {
@@ -489,6 +489,46 @@ impl Umpire {
         }
         batch.put_json(Table::Meta, &key, &(day, n + 1));
         Ok(true)
+    }
+
+    /// Forgets what joins left in the store that can no longer matter
+    /// (`umpire compact`): answer counts of past days, and refused joins of
+    /// games that are over or gone (every join to them is refused anyway).
+    /// Returns how many keys went.
+    pub(super) fn sweep_joins(
+        &self,
+        now: jiff::Timestamp,
+        batch: &mut Batch,
+    ) -> Result<usize, ServiceError> {
+        let today = &rfc3339(now)[..10];
+        let mut swept = 0;
+        for (key, value) in self.store.scan(Table::Meta, QUOTA_PREFIX)? {
+            let day: Option<(String, u32)> = serde_json::from_slice(&value).ok();
+            if day.is_none_or(|(d, _)| d != today) {
+                batch.remove(Table::Meta, &key);
+                swept += 1;
+            }
+        }
+        let mut over: std::collections::BTreeMap<String, bool> = Default::default();
+        for (key, _) in self.store.scan(Table::Meta, REFUSED_PREFIX)? {
+            let text = String::from_utf8_lossy(&key);
+            let Some((id, _)) = text[REFUSED_PREFIX.len()..].rsplit_once(':') else {
+                continue;
+            };
+            let gone = match over.get(id) {
+                Some(g) => *g,
+                None => {
+                    let g = self.meta(id).map_or(true, |m| m.finished.is_some());
+                    over.insert(id.to_string(), g);
+                    g
+                }
+            };
+            if gone {
+                batch.remove(Table::Meta, &key);
+                swept += 1;
+            }
+        }
+        Ok(swept)
     }
 
     /// The joins held for the admin of every game (`umpire admin seats`),
@@ -599,7 +639,7 @@ impl Umpire {
         batch.put_json(Table::Games, id, &meta);
         batch.put_json(
             Table::Meta,
-            format!("join:{id}:{}", sha256(held.text.as_bytes()).to_hex()),
+            refused_key(id, &sha256(held.text.as_bytes())),
             &why,
         );
         let mail = self.join_reply(
@@ -705,9 +745,14 @@ pub fn open_names(game: &umpire_core::game::Game) -> Vec<String> {
         .collect()
 }
 
+/// The store keys counting answers to joins per address and day.
+const QUOTA_PREFIX: &str = "join-quota:";
+/// The store keys remembering refused joins (`join:GAME:DIGEST`).
+const REFUSED_PREFIX: &str = "join:";
+
 /// The store key remembering a refused join.
 fn refused_key(id: &str, digest: &Digest) -> String {
-    format!("join:{id}:{}", digest.to_hex())
+    format!("{REFUSED_PREFIX}{id}:{}", digest.to_hex())
 }
 
 /// A held join's id: the first 12 hex digits of its digest.
