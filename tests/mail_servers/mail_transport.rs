@@ -277,6 +277,10 @@ fn submission_starttls_auth_to_imap_starttls() {
     let dir = tempfile::tempdir().unwrap();
     let pw = dir.path().join("alice.pw");
     std::fs::write(&pw, "alice-secret\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&pw, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     let mut s = SmtpSettings::new("localhost", Security::Starttls);
     s.port = Some(st.submission);
     s.username = Some("alice".into());

@@ -795,16 +795,22 @@ fn read_password_file(section: &'static str, path: &Path) -> Result<String, Sett
             format!("reading {}: {e}", path.display()),
         )
     })?;
+    // Refused, as the OAuth2 secrets file is (and as ssh refuses a private
+    // key): a password others can read is a password others have.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         if let Ok(meta) = std::fs::metadata(path)
             && meta.permissions().mode() & 0o077 != 0
         {
-            tracing::warn!(
-                "[{section}] password_file {} can be read by other users; chmod 600 it",
-                path.display()
-            );
+            return Err(err(
+                section,
+                "password_file",
+                format!(
+                    "{} can be read by other users than its owner: chmod 600 it",
+                    path.display()
+                ),
+            ));
         }
     }
     let line = first_line(&text);
@@ -1040,6 +1046,14 @@ mod tests {
         let f = dir.path().join("pw");
         std::fs::write(&f, "from-file\r\n").unwrap();
         s.password_file = Some(f.clone());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o640)).unwrap();
+            let e = s.resolve_password().unwrap_err().to_string();
+            assert!(e.contains("chmod 600") && !e.contains("from-file"), "{e}");
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
         assert_eq!(s.resolve_password().unwrap(), "from-file");
         s.password_file = Some(dir.path().join("missing"));
         assert!(
