@@ -572,7 +572,7 @@ fn to(mails: &[umpire::mail::mime::ReadMail], side: Power) -> String {
 // warns of what provisioning will cost (17.3-17.6); the sealed plan's
 // receipt echoes it with its cost and what is left, to its sender alone
 // (3.1[3]); the mover's own mail gives his force's path, MP and SP (13.1,
-// 12.2(2)), and the other's nothing of it (22.1);
+// 12.2(2)), and the other's only that a force arrived (22.1, ruling A57);
 // a Negotiations Table code is told in words (15.1); the provisioning at
 // the end of the turn gives its owner the SP account (17.3).
 #[test]
@@ -714,8 +714,11 @@ fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
             assert!(own.contains("Your force "), "{own}");
             assert!(own.contains("MP: ") && own.contains(" spent of "), "{own}");
             assert!(own.contains(" SP left."), "{own}");
-            // The order line is the mover's own (22.1), and so is his account.
+            // The order line is the mover's own (22.1), and so is his account;
+            // the stack's arrival is what the other's map shows (ruling A57),
+            // and his mail says it.
             assert!(!other.contains("Your force "), "{other}");
+            assert!(other.contains("A British force moves to "), "{other}");
         }
         if orders.iter().any(|o| o.starts_with("negotiate ")) {
             negotiated = true;

@@ -136,6 +136,12 @@ pub struct Event {
     /// Who is told (and whose map snippet centres on it).
     #[serde(default, skip_serializing_if = "Audience::is_public")]
     pub audience: Audience,
+    /// Told to its audience even when the order it comes of is hidden.
+    /// An event of a hidden order is otherwise narrowed to that order's
+    /// readers, since it may tell what the order said; a ruleset sets this
+    /// only for what every side sees on its map anyway (a stack arriving).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 impl Event {
@@ -145,6 +151,7 @@ impl Event {
             text: text.into(),
             focus: Vec::new(),
             audience: Audience::All,
+            open: false,
         }
     }
 
@@ -157,12 +164,20 @@ impl Event {
             text: text.into(),
             focus: focus.into_iter().map(Into::into).collect(),
             audience: Audience::All,
+            open: false,
         }
     }
 
     /// The same event, told only to `audience`.
     pub fn to(mut self, audience: Audience) -> Event {
         self.audience = audience;
+        self
+    }
+
+    /// The same event, told to its audience even when its order is hidden
+    /// (see [`Event::open`]).
+    pub fn in_the_open(mut self) -> Event {
+        self.open = true;
         self
     }
 }

@@ -947,7 +947,7 @@ pub fn apply(
         Loc::Sq(s) => format!("A {} force moves to {s}.", p.name()),
         _ => format!("A {} force moves.", p.name()),
     };
-    ctx.say(public, plan.end.sq().into_iter().collect());
+    ctx.say_open(public, plan.end.sq().into_iter().collect());
     let own = account(ctx.d, st, p, pieces, &plan, forced);
     let mut focus: Vec<Sq> = start.sq().into_iter().collect();
     focus.extend(plan.drops.iter().filter_map(|(_, l)| l.sq()));

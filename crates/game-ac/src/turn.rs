@@ -40,6 +40,12 @@ impl Ctx<'_> {
         self.ev.push(Event::at(text, focus));
     }
 
+    /// [`Ctx::say`], told to every side even though the order it comes of
+    /// is the mover's own: only for what every side's map shows anyway.
+    pub fn say_open(&mut self, text: impl Into<String>, focus: Vec<Sq>) {
+        self.ev.push(Event::at(text, focus).in_the_open());
+    }
+
     /// Records an event told only to one player (his treasury, his plan).
     pub fn tell(&mut self, p: Power, text: impl Into<String>) {
         self.ev

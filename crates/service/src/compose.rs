@@ -1101,6 +1101,24 @@ fn orders_ctx(
         .collect()
 }
 
+/// What `viewer` is told of the orders it may not read: only their events
+/// said in the open (`Event::open`: what its map shows anyway, such as a
+/// stack arriving), without the lines.
+fn open_events(
+    orders: &[umpire_core::game::OrderReport],
+    mover: Option<Side>,
+    viewer: Viewer,
+) -> Vec<String> {
+    orders
+        .iter()
+        .filter(|o| !(mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience)))
+        .filter_map(|o| o.outcome.as_ref().ok())
+        .flatten()
+        .filter(|e| e.open && viewer.sees(&e.audience))
+        .map(|e| e.text.clone())
+        .collect()
+}
+
 fn seen(events: &[umpire_core::ruleset::Event], viewer: Viewer) -> Vec<String> {
     events
         .iter()
@@ -1125,7 +1143,7 @@ pub(super) fn report_ctx(
         received,
         standing: seen(&r.standing, viewer),
         orders: orders_ctx(&r.orders, r.side, viewer),
-        end: seen(&r.end, viewer),
+        end: [open_events(&r.orders, r.side, viewer), seen(&r.end, viewer)].concat(),
         parts: r
             .round
             .iter()
@@ -1134,7 +1152,11 @@ pub(super) fn report_ctx(
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),
-                end: seen(&p.end, viewer),
+                end: [
+                    open_events(&p.orders, Some(p.side), viewer),
+                    seen(&p.end, viewer),
+                ]
+                .concat(),
             })
             .collect(),
         rolls: r

@@ -664,6 +664,7 @@ impl Game {
 fn narrowed(e: crate::ruleset::Event, audience: &Audience, side: Side) -> crate::ruleset::Event {
     match audience {
         Audience::All => e,
+        _ if e.open => e,
         _ if e.audience.is_public() => {
             let mut to = match audience {
                 Audience::Sides(v) => v.clone(),
