@@ -144,7 +144,7 @@ impl Umpire {
                 let days = (now.as_second() - t).max(0) / 86_400;
                 format!("last {days} days ago")
             }
-            Ok(None) => "not yet".to_string(),
+            Ok(None) => "none yet".to_string(),
             Err(e) => format!("last unknown: {e}"),
         };
         format!(
