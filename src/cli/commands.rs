@@ -647,6 +647,7 @@ fn config_check(dir: &Path) -> Result<i32> {
     let u = open(dir)?;
     let (text, ok) = u.check_transports();
     print!("{text}");
+    print!("[retention]\n{}", u.retention_text(now()?));
     println!(
         "{}",
         if ok {
@@ -932,15 +933,25 @@ fn ruleset_for(
     }
 }
 
-pub(super) fn replay_file(
-    path: &Path,
-    data: Option<&Path>,
-) -> Result<(Game, crate::core::game::ReplaySummary)> {
-    let text = String::from_utf8(read(path)?)
-        .with_context(|| format!("{} is not text", path.display()))?;
+/// The text of a record file, inflated if it is compressed (a long game's
+/// `record.txt.gz`; `service::gzip`).
+pub(super) fn record_text(path: &Path) -> Result<String> {
+    use crate::service::gzip::ReadError;
+    crate::service::gzip::read_text(path).map_err(|e| match e {
+        ReadError::Io(_, source) => {
+            anyhow::Error::new(source).context(format!("reading {}", path.display()))
+        }
+        e => anyhow!(e),
+    })
+}
+
+/// A record file read and parsed, with its text (for the umpire's signature
+/// over it).
+pub(super) fn read_record(path: &Path) -> Result<(Record, String)> {
+    let text = record_text(path)?;
     let record = Record::from_text(&text)
         .with_context(|| format!("{} is not a valid record", path.display()))?;
-    replay_record(record, data).map_err(|e| anyhow!("{}: {e}", path.display()))
+    Ok((record, text))
 }
 
 /// Replays and verifies a whole record, over data files in `data` if given.
@@ -1002,32 +1013,36 @@ fn verify_copy(file: &Path, record: &Record) -> Result<i32> {
     Ok(0)
 }
 
+/// `umpire verify FILE`: one record file (plain or compressed), read and
+/// parsed once; a whole record is replayed, a side's copy audited.
 fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32> {
-    if let Ok(text) = std::fs::read_to_string(file)
-        && let Ok(record) = Record::from_text(&text)
-        && !record.is_complete()
-    {
+    let failed = |e: anyhow::Error| {
+        eprintln!("FAILED: {}", safe(&super::error_text(&e)));
+        Ok(1)
+    };
+    let (record, text) = match read_record(file) {
+        Ok(x) => x,
+        Err(e) => return failed(e),
+    };
+    if !record.is_complete() {
         let code = verify_copy(file, &record)?;
         if code != 0 {
             return Ok(code);
         }
-        return verify_signature_only(file, sig, &record);
+        return verify_signature_only(file, sig, &record, &text);
     }
-    let (game, s) = match replay_file(file, data) {
+    let (game, s) = match replay_record(record, data) {
         Ok(x) => x,
-        Err(e) => {
-            eprintln!("FAILED: {}", safe(&super::error_text(&e)));
-            return Ok(1);
-        }
+        Err(e) => return failed(anyhow!("{}: {e}", file.display())),
     };
     let record = game.record();
     print_replay(&game, &s, record)?;
-    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
+    let sig_file = sig.or_else(|| Some(record_sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
             String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
         let key = head_umpire_key(record)?;
-        match key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
+        match key.verify(RESULT_NAMESPACE, text.as_bytes(), &armored) {
             Ok(()) => println!(
                 "  signed by the umpire's key {} ({})",
                 key.fingerprint(),
@@ -1053,14 +1068,16 @@ fn head_umpire_key(record: &Record) -> Result<PublicKey> {
     Ok(PublicKey::parse(key)?)
 }
 
-/// Is `file` one whole record (not a segment, a mail or a folder)?
+/// The umpire's signature beside a record file: `FILE.sig`, or for a
+/// compressed `record.txt.gz` the `record.txt.sig` its mail carried.
+fn record_sig_path(file: &Path) -> PathBuf {
+    crate::service::gzip::sig_path(file)
+}
+
+/// Is `file` one whole record (not a segment, a mail or a folder), plain or
+/// compressed?
 pub(super) fn is_whole_record(file: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 64];
-    let n = std::fs::File::open(file)
-        .and_then(|mut f| f.read(&mut head))
-        .unwrap_or(0);
-    let head = &head[..n];
+    let head = crate::service::gzip::head(file, 64);
     head.starts_with(crate::core::record::MAGIC.as_bytes())
         && !head.starts_with(crate::core::segment::SEGMENT_MAGIC.as_bytes())
 }
@@ -1150,13 +1167,18 @@ fn print_replay(game: &Game, s: &crate::core::game::ReplaySummary, record: &Reco
 }
 
 /// Checks the umpire's signature over a record file, if there is one.
-fn verify_signature_only(file: &Path, sig: Option<PathBuf>, record: &Record) -> Result<i32> {
-    let sig_file = sig.or_else(|| Some(sig_path(file)).filter(|p| p.exists()));
+fn verify_signature_only(
+    file: &Path,
+    sig: Option<PathBuf>,
+    record: &Record,
+    text: &str,
+) -> Result<i32> {
+    let sig_file = sig.or_else(|| Some(record_sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
             String::from_utf8(read(&p)?).with_context(|| format!("{} is not text", p.display()))?;
         let key = head_umpire_key(record)?;
-        if let Err(e) = key.verify(RESULT_NAMESPACE, &read(file)?, &armored) {
+        if let Err(e) = key.verify(RESULT_NAMESPACE, text.as_bytes(), &armored) {
             eprintln!("FAILED: {}: {e}", p.display());
             return Ok(1);
         }
@@ -1312,9 +1334,10 @@ fn check_against_copy(file: &Path, text: &[u8], sig: Option<&str>, copy: &Record
     Ok(0)
 }
 
-fn compact(dir: &Path, keep_days: u32) -> Result<i32> {
+fn compact(dir: &Path, keep_days: Option<u32>) -> Result<i32> {
     let _lock = Umpire::lock(dir, std::time::Duration::from_secs(30))?;
     let mut u = Umpire::open(dir)?;
+    let keep_days = keep_days.unwrap_or(u.config().retention.keep_mail_days);
     let c = u.compact(keep_days, now()?)?;
     println!(
         "dropped {} raw mail(s) handled over {keep_days} days ago, kept {}; forgot {} join key(s) of past days and finished games; database {} -> {}",

@@ -184,12 +184,14 @@ pub enum Command {
     },
     /// List the games.
     Games,
-    /// Drop raw mails past their retention and compact the database (run it from cron, weekly).
+    /// Drop raw mails past their retention and compact the database (the poll
+    /// does it weekly by itself: `[retention]` in umpire.toml).
     Compact {
-        /// Days a raw mail is kept after it was handled. What it did stays in the
-        /// ledger and every move in its game's record; only the raw copy goes.
-        #[arg(long, default_value_t = 90)]
-        keep_mail_days: u32,
+        /// Days a raw mail is kept after it was handled (default: `[retention]
+        /// keep_mail_days`, 90). What it did stays in the ledger and every move
+        /// in its game's record; only the raw copy goes.
+        #[arg(long)]
+        keep_mail_days: Option<u32>,
     },
     /// List the rulesets, their scenarios and options (`umpire rules ldf`: one
     /// ruleset's; the games' errors point here).

@@ -1,7 +1,8 @@
 //! What the offline tools (`show --record`, `map`, `check`) read: a record
 //! file, or the parts a player kept, as `verify` takes them (record.txt, the
 //! `record-A-B.txt` segments of later mails, the mails themselves, or the
-//! folder, Maildir or mbox holding them).
+//! folder, Maildir or mbox holding them), each plain or compressed (the
+//! `record.txt.gz` of a long game's mail).
 //!
 //! A whole record (a game that hides nothing, or one that ended) is replayed
 //! and verified, so the tools draw and check any view of it. A side's copy
@@ -10,7 +11,7 @@
 //! situation it shows is the one the umpire's latest result mail among the
 //! files showed its reader, at the copy's head.
 
-use super::commands::{is_whole_record, replay_record};
+use super::commands::{is_whole_record, read_record, replay_record};
 use crate::core::game::Game;
 use crate::core::record::Record;
 use crate::service::segments::{MailView, gather, mail_views};
@@ -65,10 +66,7 @@ pub(super) fn load(files: &[PathBuf], data: Option<&Path>) -> Result<Offline> {
     if let [file] = files
         && is_whole_record(file)
     {
-        let text =
-            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let record = Record::from_text(&text)
-            .with_context(|| format!("{} is not a valid record", file.display()))?;
+        let (record, _) = read_record(file)?;
         return from_record(record, None, data)
             .map_err(|e| anyhow!("{}: {}", file.display(), super::error_text(&e)));
     }

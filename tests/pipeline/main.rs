@@ -3,6 +3,7 @@
 //! crashes mid-poll, deadlines, what a player gets back for each mistake.
 //! One module a concern; `cargo test --test pipeline MODULE::`.
 
+mod compact_poll;
 mod contained;
 mod crash;
 mod deadlines;
@@ -20,3 +21,4 @@ mod ux_columns;
 mod ux_end_mail;
 mod ux_game_ids;
 mod ux_mail;
+mod whole_record;

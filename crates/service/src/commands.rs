@@ -522,7 +522,7 @@ impl Umpire {
                     out.push(self.note_to(game, side, &to, note, reply.clone(), key, now)?);
                 }
                 Command::Record => {
-                    out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt", true, reply.clone(), key, now)?);
+                    out.push(self.notice_mail(game, side, "the record", "The game's record is attached, with the umpire's signature.\nCheck it with: umpire verify record.txt\n(or umpire verify record.txt.gz: a long game's record comes compressed)", true, reply.clone(), key, now)?);
                 }
                 Command::TimeZone(_) | Command::Away(_) => {
                     let (title, text) = &notes[&n];

@@ -297,6 +297,9 @@ pub(super) struct Unsealed {
     bodies: Vec<Vec<u8>>,
     /// `bodies[1]` is to be the umpire's signature over `bodies[0]`.
     sign_first: bool,
+    /// `bodies[0]` goes out compressed, once signed (a long record:
+    /// `SignedFile::packed`).
+    pack_first: bool,
 }
 
 impl Unsealed {
@@ -317,6 +320,7 @@ impl Unsealed {
             .enumerate()
             .map(|(i, b)| match (self.sign_first, i) {
                 (true, 1) => sig.as_ref().map(|s| s.as_bytes().to_vec()),
+                (true, 0) if self.pack_first => Some(super::gzip::compress(b)),
                 _ => Some(b.clone()),
             })
             .collect();
@@ -381,10 +385,11 @@ impl Umpire {
             headers.push(("X-Umpire-Game".to_string(), g.to_string()));
         }
         let sign_first = signed.is_some();
+        let pack_first = signed.as_ref().is_some_and(SignedFile::packed);
         let mut all = Vec::with_capacity(attachments.len() + 2);
         if let Some(file) = signed {
             // The signature's part is checked now and filled when sealed.
-            all.extend(file.parts(Vec::new()));
+            all.extend(file.mail_parts(Vec::new()));
         }
         all.extend(attachments);
         let mut compose = Compose {
@@ -414,6 +419,7 @@ impl Umpire {
                 .map(|a| a.2)
                 .collect(),
             sign_first,
+            pack_first,
         })
     }
 

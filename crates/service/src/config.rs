@@ -237,6 +237,31 @@ pub struct Config {
     pub site: SiteConfig,
     /// The map pictures mails carry.
     pub pictures: PicturesConfig,
+    /// How long raw mails are kept, and how often the poll compacts the database.
+    pub retention: Retention,
+}
+
+/// `[retention]`: raw mails kept for `keep_mail_days` after they were
+/// handled; the poll runs `umpire compact` when the last one is
+/// `compact_every_days` old.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Retention {
+    /// Days a raw mail is kept after it was handled (what `compact` drops
+    /// past; `umpire compact --keep-mail-days` overrides it).
+    pub keep_mail_days: u32,
+    /// Days between compactions run by the poll (after its work, when the
+    /// last is older than this); 0 = never (`umpire compact` from cron).
+    pub compact_every_days: u32,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            keep_mail_days: 90,
+            compact_every_days: 7,
+        }
+    }
 }
 
 /// `[pictures]`: the map picture (`map.png`) a result mail carries.
@@ -376,6 +401,10 @@ grace_hours = 24          # then the game's stated default is applied
 [pictures]
 result = "action"         # a result mail's map.png: action (the map around it) | whole | none
 
+[retention]
+keep_mail_days = 90       # raw mails are dropped this long after they were handled
+compact_every_days = 7    # the poll compacts the database this often; 0 = never
+
 # A club mailbox instead of the local Maildir: set [intake] kind = "imap" and
 # [imap]
 # host = "mail.club.example"
@@ -417,6 +446,20 @@ mod tests {
         assert_eq!(c.umpire.address, "gm@club.test");
         assert_eq!(c.domain(), "club.test");
         assert_eq!(c.limits.batch, Limits::default().batch);
+        assert_eq!(c.retention, Retention::default());
+    }
+
+    /// `[retention]` reads, defaults to a weekly compaction keeping 90 days
+    /// of raw mails, and 0 turns the poll's compaction off.
+    #[test]
+    fn retention_reads_and_defaults() {
+        let d = Config::from_text("").unwrap().retention;
+        assert_eq!((d.keep_mail_days, d.compact_every_days), (90, 7));
+        let c = Config::from_text("[retention]\ncompact_every_days = 0\n").unwrap();
+        assert_eq!(c.retention.compact_every_days, 0);
+        assert_eq!(c.retention.keep_mail_days, 90);
+        let e = Config::from_text("[retention]\nkeep_days = 3\n").unwrap_err();
+        assert!(e.to_string().contains("keep_days"), "{e}");
     }
 
     #[test]

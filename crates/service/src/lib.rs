@@ -11,6 +11,7 @@ pub mod deadlines;
 mod decide;
 pub mod demo;
 pub mod games;
+pub mod gzip;
 pub mod outbox;
 pub mod picture;
 pub mod poll;

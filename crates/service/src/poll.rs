@@ -184,7 +184,12 @@ impl Umpire {
         let taken = self.take_all(intake, now, &mut report);
         // Whatever happened, the last group's commit ends inside the poll.
         let settled = self.settle(intake);
-        taken.and(settled).map(|()| report)
+        let polled = taken.and(settled).map(|()| report);
+        if polled.is_ok() {
+            // No commit is in flight now; an error here is logged, not the poll's.
+            self.compact_when_due(now);
+        }
+        polled
     }
 
     /// Fetches and takes mails until none are left or the batch limit is met.

@@ -260,6 +260,12 @@ fn proof(o: &mut String, c: &ResultCtx) {
         "umpire-result).\n",
         "Check everything yourself with:  umpire verify record.txt\n",
     ));
+    if truthy(&c.finished) {
+        o.push_str(concat!(
+            "\nA long game's whole record comes compressed, as record.txt.gz (with the\n",
+            "same record.txt.sig): umpire verify record.txt.gz reads it as it is.\n",
+        ));
+    }
 }
 
 /// Every line of `text` indented by `width` (the template's

@@ -43,6 +43,27 @@ impl SignedFile {
             (sig_name, "text/plain".to_string(), signature),
         ]
     }
+
+    /// Is the file mailed compressed? A whole record of a long game is
+    /// (`super::gzip`).
+    pub(super) fn packed(&self) -> bool {
+        self.text.len() > super::gzip::GZIP_OVER
+    }
+
+    /// The two attachments a mail carries: as [`SignedFile::parts`], but a
+    /// [packed](SignedFile::packed) file is named `NAME.gz`, typed gzip; its
+    /// body is still the text, to be signed and then compressed when the
+    /// mail is sealed. The signature keeps the name `NAME.sig`: it is over
+    /// the text, which unpacking `NAME.gz` gives back as `NAME`.
+    pub(super) fn mail_parts(self, signature: Vec<u8>) -> [Attachment; 2] {
+        let packed = self.packed();
+        let [mut text, sig] = self.parts(signature);
+        if packed {
+            text.0.push_str(super::gzip::SUFFIX);
+            text.1 = super::gzip::MIME.to_string();
+        }
+        [text, sig]
+    }
 }
 
 /// The store key of what side `side` of `game` holds.
@@ -169,6 +190,9 @@ pub enum GatherError {
     Signature(String, String),
     #[error("the record names no usable umpire key: {0}")]
     Key(String),
+    /// A compressed record part that does not inflate (or inflates too far).
+    #[error("{0}: {1}")]
+    Inflate(String, super::gzip::InflateError),
 }
 
 /// Reads every part under `paths`: record or segment files (with `FILE.sig`
@@ -176,13 +200,21 @@ pub enum GatherError {
 /// folders of these.
 pub fn parts(paths: &[PathBuf]) -> Result<Vec<Part>, GatherError> {
     let mut out = Vec::new();
+    let mut failed = None;
     for p in paths {
         walk(p, 0, &mut |found| match found {
             Found::Record(part) => out.push(part),
-            Found::Mail(name, m) => record_parts(name, m, &mut out),
+            Found::Mail(name, m) => {
+                if let Err(e) = record_parts(name, m, &mut out) {
+                    failed.get_or_insert(e);
+                }
+            }
         })?;
     }
-    Ok(out)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// What a result mail showed its reader, beside the record part it carried.
@@ -218,7 +250,8 @@ pub fn mail_views(paths: &[PathBuf]) -> Result<Vec<MailView>, GatherError> {
 /// A mail's view, if it carries a record part.
 fn mail_view(name: &str, m: &umpire_mail::mime::ReadMail) -> Option<MailView> {
     let mut parts = Vec::new();
-    record_parts(name, m, &mut parts);
+    // A part that does not read is reported by `gather`.
+    let _ = record_parts(name, m, &mut parts);
     let last = parts
         .iter()
         .filter_map(|p| segment::parse(&p.text).ok())
@@ -270,13 +303,24 @@ fn walk(p: &Path, depth: usize, f: &mut dyn FnMut(Found<'_>)) -> Result<(), Gath
     if !meta.is_file() {
         return Ok(());
     }
-    let bytes = std::fs::read(p).map_err(io)?;
+    let mut bytes = std::fs::read(p).map_err(io)?;
     let name = p.display().to_string();
+    if super::gzip::is_gzip(&bytes) {
+        // A compressed record (`record.txt.gz` as a mail attaches it). One
+        // named as a record or given by name must inflate; any other
+        // compressed file in a folder is not ours.
+        let file_name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match super::gzip::inflate(bytes.as_slice()) {
+            Ok(text) => bytes = text.into_bytes(),
+            Err(e) if depth == 0 || file_name.starts_with("record") => {
+                return Err(GatherError::Inflate(name, e));
+            }
+            Err(_) => return Ok(()),
+        }
+    }
     match std::str::from_utf8(&bytes) {
         Ok(t) if segment::looks_like_record(t) => {
-            let mut s = p.as_os_str().to_owned();
-            s.push(".sig");
-            let sig = std::fs::read_to_string(PathBuf::from(s)).ok();
+            let sig = std::fs::read_to_string(super::gzip::sig_path(p)).ok();
             f(Found::Record(Part {
                 name,
                 text: t.to_string(),
@@ -328,19 +372,38 @@ impl TrimGt for [u8] {
     }
 }
 
-/// The record parts a mail carries (`record*.txt` with their `.sig`).
-fn record_parts(name: &str, m: &umpire_mail::mime::ReadMail, out: &mut Vec<Part>) {
+/// The record parts a mail carries (`record*.txt` with their `.sig`, and
+/// `record*.txt.gz` with the `record*.txt.sig` over its text). A compressed
+/// part that does not inflate is an error; the mail's other parts are kept.
+fn record_parts(
+    name: &str,
+    m: &umpire_mail::mime::ReadMail,
+    out: &mut Vec<Part>,
+) -> Result<(), GatherError> {
+    let mut failed = None;
     for a in &m.attachments {
-        if !(a.name.starts_with("record") && a.name.ends_with(".txt")) {
+        let plain = a.name.strip_suffix(super::gzip::SUFFIX).unwrap_or(&a.name);
+        if !(plain.starts_with("record") && plain.ends_with(".txt")) {
             continue;
         }
-        let Ok(text) = String::from_utf8(a.bytes.clone()) else {
-            continue;
+        let text = if super::gzip::is_gzip(&a.bytes) {
+            match super::gzip::inflate(a.bytes.as_slice()) {
+                Ok(t) => t,
+                Err(e) => {
+                    failed.get_or_insert(GatherError::Inflate(format!("{name}: {}", a.name), e));
+                    continue;
+                }
+            }
+        } else {
+            let Ok(text) = String::from_utf8(a.bytes.clone()) else {
+                continue;
+            };
+            text
         };
         if !segment::looks_like_record(&text) {
             continue;
         }
-        let sig_name = format!("{}.sig", a.name);
+        let sig_name = format!("{plain}.sig");
         let sig = m
             .attachments
             .iter()
@@ -352,6 +415,7 @@ fn record_parts(name: &str, m: &umpire_mail::mime::ReadMail, out: &mut Vec<Part>
             sig,
         });
     }
+    failed.map_or(Ok(()), Err)
 }
 
 /// Assembles the parts under `paths` into one record and checks each part's
