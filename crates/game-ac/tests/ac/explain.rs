@@ -368,7 +368,7 @@ fn the_sealed_plan_is_echoed_with_its_cost_and_what_is_left_to_its_player_only()
 fn a_refused_buy_names_the_price_and_the_pounds() {
     let mut t = empty(1);
     t.st.treasury = [2, 0];
-    let c = t.d().num.costs.clone();
+    let c = t.d().num.costs;
     let e = t
         .econ(Power::British, economy::EconOrder::Buy(3))
         .unwrap_err();
