@@ -271,15 +271,25 @@ pub fn run(cli: Cli) -> Result<i32> {
             ..
         } => show_game(&dir, &game, side.as_deref(), full, umpire),
         Command::Record { game, side, out } => export_record(&dir, &game, side.as_deref(), out),
-        Command::Verify { files, sig, data } if files.len() == 1 && files[0].as_os_str() == "-" => {
+        Command::Verify {
+            files,
+            sig,
+            data,
+            rolls,
+        } if files.len() == 1 && files[0].as_os_str() == "-" => {
             let tmp = stdin_file()?;
-            let r = verify(&tmp, sig, data.as_deref());
+            let r = verify(&tmp, sig, data.as_deref(), rolls);
             let _ = std::fs::remove_file(&tmp);
             r
         }
-        Command::Verify { files, sig, data } => match files.as_slice() {
-            [file] if is_whole_record(file) => verify(file, sig, data.as_deref()),
-            _ => verify_parts(&files, data.as_deref()),
+        Command::Verify {
+            files,
+            sig,
+            data,
+            rolls,
+        } => match files.as_slice() {
+            [file] if is_whole_record(file) => verify(file, sig, data.as_deref(), rolls),
+            _ => verify_parts(&files, data.as_deref(), rolls),
         },
         Command::Man { install, to } => man(install, to),
         Command::Completions { shell } => {
@@ -1015,7 +1025,7 @@ fn verify_copy(file: &Path, record: &Record) -> Result<i32> {
 
 /// `umpire verify FILE`: one record file (plain or compressed), read and
 /// parsed once; a whole record is replayed, a side's copy audited.
-fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32> {
+fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>, rolls: bool) -> Result<i32> {
     let failed = |e: anyhow::Error| {
         eprintln!("FAILED: {}", safe(&super::error_text(&e)));
         Ok(1)
@@ -1029,6 +1039,9 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
         if code != 0 {
             return Ok(code);
         }
+        if rolls {
+            print_rolls(&record, data)?;
+        }
         return verify_signature_only(file, sig, &record, &text);
     }
     let (game, s) = match replay_record(record, data) {
@@ -1037,6 +1050,9 @@ fn verify(file: &Path, sig: Option<PathBuf>, data: Option<&Path>) -> Result<i32>
     };
     let record = game.record();
     print_replay(&game, &s, record)?;
+    if rolls {
+        print_rolls(record, data)?;
+    }
     let sig_file = sig.or_else(|| Some(record_sig_path(file)).filter(|p| p.exists()));
     if let Some(p) = sig_file {
         let armored =
@@ -1083,7 +1099,7 @@ pub(super) fn is_whole_record(file: &Path) -> bool {
 }
 
 /// Verifies a record assembled from a player's parts: segments, mails, folders.
-fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
+fn verify_parts(files: &[PathBuf], data: Option<&Path>, rolls: bool) -> Result<i32> {
     let g = match crate::service::segments::gather(files) {
         Ok(g) => g,
         Err(e) => {
@@ -1107,6 +1123,9 @@ fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
     if !g.record.is_complete() {
         let code = verify_copy(&files[0], &g.record)?;
         if code == 0 {
+            if rolls {
+                print_rolls(&g.record, data)?;
+            }
             signed(&g);
             println!("record copy verified");
         }
@@ -1125,6 +1144,9 @@ fn verify_parts(files: &[PathBuf], data: Option<&Path>) -> Result<i32> {
         }
     };
     print_replay(&game, &s, &g.record)?;
+    if rolls {
+        print_rolls(&g.record, data)?;
+    }
     signed(&g);
     println!("record verified");
     Ok(0)
@@ -1162,6 +1184,62 @@ fn print_replay(game: &Game, s: &crate::core::game::ReplaySummary, record: &Reco
             safe(&game.prompt().stage),
             safe(&game.awaiting_names())
         ),
+    }
+    Ok(())
+}
+
+/// `verify --rolls`: every roll the record shows, entry by entry, its label
+/// in the words the mails use with the label itself in brackets
+/// (`roll_title`), so a verifier reads what each die was for and can still
+/// match it against the record. A roll sealed to other sides (a side's copy)
+/// is counted, not shown.
+fn print_rolls(record: &Record, data: Option<&Path>) -> Result<()> {
+    use crate::core::record::Body;
+    let o = record.opening().ok_or_else(|| anyhow!("no opening"))?;
+    let ruleset = ruleset_for(&o.ruleset, data)?;
+    println!("  rolls, entry by entry:");
+    let mut sealed = 0usize;
+    let mut shown = 0usize;
+    for e in record.entries() {
+        let (who, rolls) = match &e.body {
+            Body::Move(m) => (format!("{}'s move", m.side), &m.rolls),
+            Body::Default(d) => (format!("{}'s default", d.side), &d.rolls),
+            Body::Round(r) => ("the sealed orders".to_string(), &r.rolls),
+            _ => continue,
+        };
+        for roll in rolls {
+            let Some(x) = roll.value() else {
+                sealed += 1;
+                continue;
+            };
+            shown += 1;
+            let title = crate::core::ruleset::roll_title(ruleset.as_ref(), &x.label);
+            let hidden = if x.audience.is_public() {
+                ""
+            } else {
+                " (secret)"
+            };
+            let item = x
+                .item
+                .as_deref()
+                .map(|i| format!(": drew {i}"))
+                .unwrap_or_default();
+            println!(
+                "    entry {}, {}: {} on a d{}{hidden}, {}{}",
+                e.seq,
+                safe(&who),
+                x.value,
+                x.sides,
+                safe(&title),
+                safe(&item)
+            );
+        }
+    }
+    if shown == 0 {
+        println!("    none");
+    }
+    if sealed > 0 {
+        println!("    and {sealed} rolls sealed to other sides, not shown");
     }
     Ok(())
 }

@@ -162,6 +162,11 @@ pub enum Command {
         /// A folder of the game's data files, if the club replaced the built-in ones.
         #[arg(long)]
         data: Option<PathBuf>,
+        /// Also list every roll the record shows, entry by entry: its value, its
+        /// die and what it was for in words, with the label the record keeps in
+        /// brackets (rolls sealed to other sides are counted, not shown).
+        #[arg(long)]
+        rolls: bool,
     },
     /// After installing a new umpire: check the running games under the new
     /// rulesets. A game whose every entry replays the same moves on by itself

@@ -225,3 +225,30 @@ fn admin_commands_run_from_the_command_line() {
     ok(&umpire(&d, &["record", "g1", "-o", rec.to_str().unwrap()]));
     ok(&umpire(&d, &["verify", rec.to_str().unwrap()]));
 }
+
+/// `verify --rolls` lists each roll of the record with what it was for in
+/// the words the mails use, the label the record keeps in brackets; plain
+/// `verify` lists none.
+#[test]
+fn verify_rolls_lists_each_roll_in_words_with_its_label() {
+    let tmp = tempfile::tempdir().unwrap();
+    let record = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/records/sarhu-v2-c6ff982acc1b5145-historical.record");
+    let file = record.to_str().unwrap();
+    let v = ok(&umpire(tmp.path(), &["verify", "--rolls", file]));
+    assert!(v.contains("rolls, entry by entry:"), "{v}");
+    let fire: Vec<&str> = v.lines().filter(|l| l.contains("fire of ")).collect();
+    assert!(!fire.is_empty(), "{v}");
+    for l in &fire {
+        assert!(
+            l.trim_start().starts_with("entry ")
+                && l.contains(" on a d6")
+                && l.contains(" [fire ")
+                && l.contains(" -> "),
+            "words, then the label in brackets: {l}"
+        );
+    }
+    assert!(v.contains("record verified"), "{v}");
+    let plain = ok(&umpire(tmp.path(), &["verify", file]));
+    assert!(!plain.contains("entry by entry"), "{plain}");
+}

@@ -66,8 +66,8 @@ fn listing(
 }
 
 /// Asks for the orders at the start and after a few moves of `ruleset`'s
-/// `scenario`, and checks every reply.
-fn check(ruleset: &str, scenario: &str, sides: &[&str]) -> Vec<String> {
+/// `scenario`, and checks every reply; returns each reply's body and listing.
+fn check(ruleset: &str, scenario: &str, sides: &[&str]) -> Vec<(String, String)> {
     let tmp = tempfile::tempdir().unwrap();
     Umpire::init(tmp.path(), "umpire@club.test").unwrap();
     let mut u = Umpire::open(tmp.path()).unwrap();
@@ -153,7 +153,7 @@ fn check(ruleset: &str, scenario: &str, sides: &[&str]) -> Vec<String> {
         for l in body.lines() {
             assert!(l.chars().count() <= 72, "{ruleset}: long line {l:?}");
         }
-        bodies.push(body);
+        bodies.push((body, list));
         // Then a move, so the next request meets another position.
         let mut text = format!("game: g1\nside: {name}\nafter: {head}\norders:\n");
         for l in legal[0].lines() {
@@ -164,9 +164,32 @@ fn check(ruleset: &str, scenario: &str, sides: &[&str]) -> Vec<String> {
     bodies
 }
 
+// 4.2.1, 6.0: Sarhu's list holds a move of each activated unit to every hex
+// it can reach, with the path written as a move order takes it.
 #[test]
 fn sarhu_orders_list_every_legal_order() {
-    check("sarhu", "historical", &["ming", "jurchen"]);
+    let replies = check("sarhu", "historical", &["ming", "jurchen"]);
+    let hexes = |w: &str| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit());
+    let paths: Vec<String> = replies
+        .iter()
+        .flat_map(|(_, list)| listed(list))
+        .filter(|o| {
+            let words: Vec<&str> = o.split_whitespace().collect();
+            o.starts_with("move ")
+                && !o.contains('\n')
+                && words.iter().filter(|w| hexes(w)).count() >= 2
+        })
+        .collect();
+    assert!(
+        paths.len() > 20,
+        "moves with paths of two hexes or more are listed: {paths:?}"
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|(b, _)| b.contains("attached orders.txt")),
+        "the whole list goes to orders.txt"
+    );
 }
 
 #[test]
@@ -191,7 +214,8 @@ fn adp_orders_list_every_legal_order_with_a_summary_when_long() {
     let info = umpire::games::find("adp").unwrap().info();
     let sc = &info.scenarios[0];
     let sides: Vec<&str> = sc.sides.iter().map(String::as_str).collect();
-    let bodies = check("adp", &sc.name, &sides);
+    let replies = check("adp", &sc.name, &sides);
+    let bodies: Vec<&str> = replies.iter().map(|(b, _)| b.as_str()).collect();
     assert!(
         bodies.iter().any(|b| b.contains("attached orders.txt")),
         "a long list goes to orders.txt:\n{}",

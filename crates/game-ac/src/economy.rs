@@ -83,6 +83,39 @@ pub fn sp_cost(d: &Data, bought: u32, n: u32) -> u64 {
     cheap * u64::from(c.sp_cheap) + dear * u64::from(c.sp_dear)
 }
 
+/// How the price of `n` more SP is made up when `bought` were bought this
+/// turn (17.1): `(at 1 pound each)`, or the cheap and dear ones apart.
+fn sp_prices(d: &Data, bought: u32, n: u32) -> String {
+    let c = &d.num.costs;
+    let cheap = n.min(c.sp_cheap_count.saturating_sub(bought));
+    let dear = n - cheap;
+    let each = |k: u32, price: u32| format!("{k} at {price} pound{}", plural(price));
+    let after = if bought > 0 {
+        format!(", after the {bought} bought this turn")
+    } else {
+        String::new()
+    };
+    match (cheap, dear) {
+        (_, 0) => format!(
+            "(at {} pound{} each{after})",
+            c.sp_cheap,
+            plural(c.sp_cheap)
+        ),
+        (0, _) => format!("(at {} pound{} each{after})", c.sp_dear, plural(c.sp_dear)),
+        _ => format!(
+            "({} and {}{after}; the first {} of a turn are cheaper)",
+            each(cheap, c.sp_cheap),
+            each(dear, c.sp_dear),
+            c.sp_cheap_count
+        ),
+    }
+}
+
+/// `s` for a count other than 1.
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// The recruiting cost of a unit type (Expenditure Table, stand-in).
 pub fn unit_cost(d: &Data, k: Kind) -> Option<u32> {
     let c = &d.num.costs;
@@ -112,17 +145,19 @@ fn pay(st: &mut State, p: Power, cost: u32, what: &str) -> Result<(), RuleError>
 pub fn apply(d: &Data, st: &mut State, p: Power, o: &EconOrder) -> Result<String, RuleError> {
     match o {
         EconOrder::Buy(n) => {
-            let cost = sp_cost(d, st.sp_bought[p.index()], *n);
+            let bought = st.sp_bought[p.index()];
+            let cost = sp_cost(d, bought, *n);
             let t = st.treasury[p.index()];
+            let what = format!("{n} SP {}", sp_prices(d, bought, *n));
             let cost = u32::try_from(cost).map_err(|_| {
                 illegal(
                     format!(
-                        "{n} SP cost {cost} pounds and the treasury holds {t} (no deficit spending)"
+                        "{what} cost {cost} pounds and the treasury holds {t} (no deficit spending)"
                     ),
                     "9.3",
                 )
             })?;
-            pay(st, p, cost, &format!("{n} SP"))?;
+            pay(st, p, cost, &what)?;
             st.sp[p.index()] = st.sp[p.index()].saturating_add(*n);
             st.sp_bought[p.index()] = st.sp_bought[p.index()].saturating_add(*n);
             Ok(format!("bought {n} SP for {cost} pounds"))
@@ -375,7 +410,7 @@ fn recruit(
     if free.len() < count as usize {
         return Err(illegal(
             format!(
-                "the counter mix has {} {} {} left",
+                "you ask for {count} and the counter mix has {} {} {} left",
                 free.len(),
                 d.nat_code(nat),
                 kind.key()
@@ -383,27 +418,37 @@ fn recruit(
             "10.62",
         ));
     }
+    let what = format!(
+        "recruiting {count} {} at {cost} pound{} each",
+        kind.key(),
+        plural(cost)
+    );
     if let At::Sq(s) = at {
         let (all, regular) = st.recruited.get(&s).copied().unwrap_or((0, 0));
         let limit = forage(d, st, s, p).max(1);
         if all + count > limit {
             return Err(illegal(
-                format!("{s} takes at most {limit} new brigades a turn (its forage value)"),
+                format!(
+                    "{s} takes at most {limit} new brigades a turn (its forage value); {} recruited there this turn already, {count} more asked",
+                    all
+                ),
                 "10.61",
             ));
         }
         if nat.regular().is_some() && st.has_marker(s, p, MarkerKind::Colony) && regular + count > 1
         {
             return Err(illegal(
-                "no more than one red or blue recruit on a colony square",
+                format!(
+                    "no more than one red or blue recruit on a colony square; {s} has {regular} this turn already, {count} more asked"
+                ),
                 "10.61",
             ));
         }
-        pay(st, p, cost * count, &format!("{count} {}", kind.key()))?;
+        pay(st, p, cost * count, &what)?;
         let r = if nat.regular().is_some() { count } else { 0 };
         st.recruited.insert(s, (all + count, regular + r));
     } else {
-        pay(st, p, cost * count, &format!("{count} {}", kind.key()))?;
+        pay(st, p, cost * count, &what)?;
     }
     let loc = match at {
         At::Sq(s) => Loc::Sq(s),
@@ -478,7 +523,7 @@ fn recruit_agent(
     } else {
         c.generic_agent
     };
-    pay(st, p, cost, &info.name)?;
+    pay(st, p, cost, &format!("recruiting {}", info.name))?;
     st.agent_mut(a).loc = match at {
         At::Sq(s) => Loc::Sq(s),
         At::Base(b) => Loc::Base(b),
@@ -522,9 +567,16 @@ fn build(d: &Data, st: &mut State, p: Power, kind: MarkerKind, s: Sq) -> Result<
     let c = &d.num.costs;
     let cost = match kind {
         MarkerKind::TradingPost => {
-            if !city || !(st.occupies(s, p) || agent) {
+            let missing = [
+                (!city).then(|| format!("{s} is no city")),
+                (!(st.occupies(s, p) || agent))
+                    .then(|| format!("you have no combat unit or agent on {s}")),
+            ];
+            if let Some(why) = lacking(&missing) {
                 return Err(illegal(
-                    "a trading post goes on a city with a friendly combat unit or agent",
+                    format!(
+                        "a trading post goes on a city with a friendly combat unit or agent: {why}"
+                    ),
                     "20.33(1)",
                 ));
             }
@@ -533,22 +585,28 @@ fn build(d: &Data, st: &mut State, p: Power, kind: MarkerKind, s: Sq) -> Result<
         MarkerKind::Fort => {
             if !st.occupies(s, p) {
                 return Err(illegal(
-                    "a fort goes on a square with a friendly combat unit",
+                    format!(
+                        "a fort goes on a square with a friendly combat unit: you have none on {s}"
+                    ),
                     "20.32(1)",
                 ));
             }
             c.fort
         }
         MarkerKind::Colony => {
-            if !city
-                || !has_regular(d, st, s, p, true)
-                || !st
-                    .agents_at(Loc::Sq(s))
-                    .any(|a| d.agents[a].side == AgentSide::Power(p))
-            {
+            let own_agent = st
+                .agents_at(Loc::Sq(s))
+                .any(|a| d.agents[a].side == AgentSide::Power(p));
+            let missing = [
+                (!city).then(|| format!("{s} is no city")),
+                (!has_regular(d, st, s, p, true))
+                    .then(|| format!("no {} combat unit is on {s}", p.name())),
+                (!own_agent).then(|| format!("no {} agent is on {s}", p.name())),
+            ];
+            if let Some(why) = lacking(&missing) {
                 return Err(illegal(
                     format!(
-                        "a colony goes on a city with a {} combat unit and a {} agent",
+                        "a colony goes on a city with a {} combat unit and a {} agent: {why}",
                         p.name(),
                         p.name()
                     ),
@@ -562,7 +620,7 @@ fn build(d: &Data, st: &mut State, p: Power, kind: MarkerKind, s: Sq) -> Result<
             c.railroad
         }
     };
-    pay(st, p, cost, kind.key())?;
+    pay(st, p, cost, &format!("a {}", kind.key()))?;
     if kind == MarkerKind::Colony {
         st.markers
             .retain(|m| !(m.sq == s && m.owner == p && m.kind == MarkerKind::TradingPost));
@@ -576,6 +634,12 @@ fn build(d: &Data, st: &mut State, p: Power, kind: MarkerKind, s: Sq) -> Result<
     Ok(format!("built a {} on {s}", kind.key()))
 }
 
+/// The preconditions a build lacks, joined (`0412 is no city and ...`), if any.
+fn lacking(missing: &[Option<String>]) -> Option<String> {
+    let v: Vec<&str> = missing.iter().flatten().map(String::as_str).collect();
+    (!v.is_empty()).then(|| v.join(" and "))
+}
+
 fn railroad_ok(d: &Data, st: &State, p: Power, s: Sq) -> Result<(), RuleError> {
     if st.year() < 1860 {
         return Err(illegal(
@@ -585,7 +649,10 @@ fn railroad_ok(d: &Data, st: &State, p: Power, s: Sq) -> Result<(), RuleError> {
     }
     if !has_regular(d, st, s, p, false) {
         return Err(illegal(
-            format!("a railroad square needs a {} unit", p.name()),
+            format!(
+                "a railroad square needs a {} unit or agent: there is none on {s}",
+                p.name()
+            ),
             "20.34(1)",
         ));
     }

@@ -484,7 +484,7 @@ pub fn check(
                 }
             }
         };
-        w.arrive(&a, i < last, step_, to)?;
+        w.arrive(&a, i < last, step_, to, before.1)?;
         let cost = (w.spent - before.1, w.amphibious_sp - before.2);
         w.route.push(leg_text(d, step_, before.0, to, cost));
     }
@@ -675,6 +675,28 @@ impl Walk<'_> {
         Ok(())
     }
 
+    /// Why the path to `to` is too dear: the force's MP, the path's cost,
+    /// the steps that were within the allowance with theirs, and what was
+    /// left (of `before` spent) for the step that is not (13.1).
+    fn over_allowance(&self, a: &Allowance, to: Loc, before: u32) -> String {
+        let mut m = format!(
+            "the force has {} MP and the path to {} costs {}",
+            fmt_half(a.half_mp),
+            show(to),
+            fmt_half(self.spent)
+        );
+        if !self.route.is_empty() {
+            m.push_str(&format!(
+                "; the path so far, {}, took {} MP, leaving {} MP for the step to {}",
+                self.route.join(" then "),
+                fmt_half(before),
+                fmt_half(a.half_mp.saturating_sub(before)),
+                show(to)
+            ));
+        }
+        m
+    }
+
     /// An amphibious leg to square `s` (13.81, 13.82).
     fn sea(&mut self, s: Sq) -> Result<Loc, RuleError> {
         let d = self.d;
@@ -708,18 +730,11 @@ impl Walk<'_> {
         more: bool,
         step_: &Step,
         to: Loc,
+        before: u32,
     ) -> Result<(), RuleError> {
         let (st, p) = (self.st, self.p);
         if self.spent > a.half_mp {
-            return Err(illegal(
-                format!(
-                    "the force has {} MP and the path to {} costs {}",
-                    fmt_half(a.half_mp),
-                    show(to),
-                    fmt_half(self.spent)
-                ),
-                "13.1, 11.3",
-            ));
+            return Err(illegal(self.over_allowance(a, to, before), "13.1, 11.3"));
         }
         if let Loc::Sq(s) = to
             && enemy_at(st, s, p)
@@ -766,8 +781,16 @@ fn supply_cost(
         ));
     }
     if st.sp[p.index()] < sp + amphibious_sp {
+        let phase = if sp > 0 {
+            format!(", after the 1 SP moving in operations phase {k} costs (12.2(2))")
+        } else {
+            String::new()
+        };
         return Err(illegal(
-            format!("the amphibious move costs {amphibious_sp} more SP than you have"),
+            format!(
+                "the amphibious move costs {amphibious_sp} SP by water{phase}, and you have {}",
+                st.sp[p.index()]
+            ),
             // 13.83: every later amphibious leg pays its own.
             if sea_legs > 1 {
                 "13.81, 13.83"

@@ -1,7 +1,12 @@
 //! Orders legal now, as text a player could write: every answer to a pending
-//! question, and for an action phase a sample (every pass, every rally, moves
-//! towards the enemy, each single combat and a combined one). Entries may hold
-//! several lines (`move ...` then `place ...`); each parses as one move's orders.
+//! question, and for an action phase first a sample (every pass, every rally,
+//! moves towards the enemy, single combats and a combined one), then the whole
+//! list: every hex each activated unit, and each activated stack together, can
+//! reach, by its cheapest path (one path per destination; others that cost no
+//! more than the movement allowance are legal too), and every combat each
+//! unit, and each group of units in one hex, can declare. Entries may hold
+//! several lines (`move ...` then `place ...`); each parses as one move's
+//! orders. The sample comes first: mails show the first few as examples.
 
 use super::data::{CmdId, Data, Faction, Terrain, UnitId};
 use super::movement::step_cost;
@@ -427,6 +432,7 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
     if ap > 2 {
         v.push("pass rest".into());
     }
+    let mut every = Vec::new();
     for c in d.command_ids() {
         let info = &d.commands[c];
         if info.side != f || matches!(st.commands[c].loc, Loc::Gone | Loc::Out) {
@@ -435,9 +441,16 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         if st.commands[c].acts > 0 {
             v.push(format!("pass {}", info.id));
         }
-        s.activations(c, &mut v);
+        s.activations(c, &mut v, &mut every);
     }
-    v
+    v.extend(every);
+    dedup(v)
+}
+
+/// The orders with repeats dropped, each where it first appears.
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    v.into_iter().filter(|o| seen.insert(o.clone())).collect()
 }
 
 /// The answers to a decision asked of the side (D1-D4).
@@ -502,11 +515,20 @@ impl Sampler<'_> {
                 v.push(format!("then combat {id}: {cmb}"));
             }
         }
-        v
+        let mut every = Vec::new();
+        if ap >= cost(d, f, &Action::Move(Vec::new())) {
+            self.every_move(c, &ch, &mut every);
+        }
+        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
+            every_combat(d, st, c, &ch, &mut every);
+        }
+        v.extend(every.into_iter().map(|o| format!("then {o}")));
+        dedup(v)
     }
 
-    /// Command `c`'s activations: rally, moves and combats it can afford.
-    fn activations(&mut self, c: CmdId, v: &mut Vec<String>) {
+    /// Command `c`'s activations: rally, moves and combats it can afford;
+    /// samples to `v`, the whole list of moves and combats to `every`.
+    fn activations(&mut self, c: CmdId, v: &mut Vec<String>, every: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         let info = &d.commands[c];
         let single_ok = cannot_activate(d, st, f, c, false, false).is_none();
@@ -523,9 +545,67 @@ impl Sampler<'_> {
         }
         if ap >= cost(d, f, &Action::Move(Vec::new())) {
             self.moves(c, &ch, double_ok, v);
+            self.every_move(c, &ch, every);
         }
         if ap >= cost(d, f, &Action::Combat(Vec::new())) {
             combat_samples(d, st, c, &ch, v);
+            every_combat(d, st, c, &ch, every);
+        }
+    }
+
+    /// Every move of command `c`'s activated units (4.2.1, 6.0): each unit
+    /// alone to every hex it can reach, then each stack of two or more
+    /// activated units in one hex together to every hex all of them reach
+    /// with room for them all (1.1); one path per destination, the cheapest.
+    fn every_move(&mut self, c: CmdId, ch: &[UnitId], v: &mut Vec<String>) {
+        let (d, st, f) = (self.d, self.st, self.f);
+        for u in ch {
+            let ui = *u;
+            self.cache
+                .entry(ui)
+                .or_insert_with(|| paths(d, st, &self.occ, ui));
+        }
+        let room = |h: Hex, n: u32| st.side_at(d, h, f).count() as u32 + n <= d.tec(h).stack;
+        let cmd = &d.commands[c].id;
+        for u in ch {
+            let Some(reach) = self.cache.get(u) else {
+                continue;
+            };
+            for (h, _, x) in &reach.ends {
+                if room(*h, 1) {
+                    v.push(format!("move {cmd}: {}", leg(d, st, *u, reach, *x)));
+                }
+            }
+        }
+        let mut stacks: BTreeMap<Hex, Vec<UnitId>> = BTreeMap::new();
+        for u in ch {
+            if let Some(h) = st.units[*u].loc.hex() {
+                stacks.entry(h).or_default().push(*u);
+            }
+        }
+        for units in stacks.values().filter(|us| us.len() > 1) {
+            let reaches: Vec<&Reach> = units.iter().filter_map(|u| self.cache.get(u)).collect();
+            let Some(first) = reaches.first() else {
+                continue;
+            };
+            for (h, _, _) in &first.ends {
+                if !room(*h, units.len() as u32) {
+                    continue;
+                }
+                let legs: Option<Vec<String>> = units
+                    .iter()
+                    .zip(&reaches)
+                    .map(|(u, r)| {
+                        r.ends
+                            .iter()
+                            .find(|(e, _, _)| e == h)
+                            .map(|(_, _, x)| leg(d, st, *u, r, *x))
+                    })
+                    .collect();
+                if let Some(legs) = legs {
+                    v.push(format!("move {cmd}: {}", legs.join(", ")));
+                }
+            }
         }
     }
 
@@ -587,5 +667,44 @@ fn combat_samples(d: &Data, st: &State, c: CmdId, ch: &[UnitId], v: &mut Vec<Str
     }
     for (_, text) in all.into_iter().take(6) {
         v.push(format!("combat {}: {text}", info.id));
+    }
+}
+
+/// One unit and its path to the end of node `x`, as a move order writes it
+/// (`ds.i1 0508 0608`; `entry` first for a unit off the map, 9.0).
+fn leg(d: &Data, st: &State, u: UnitId, reach: &Reach, x: u32) -> String {
+    let path: Vec<String> = reach.path(x).iter().map(Hex::to_string).collect();
+    let lead = if st.units[u].loc.hex().is_none() {
+        "entry "
+    } else {
+        ""
+    };
+    format!("{} {lead}{}", d.units[u].id, path.join(" "))
+}
+
+/// Every combat command `c`'s activated units can declare alone (7.0): each
+/// group the samples offer, and each of its units by itself.
+fn every_combat(d: &Data, st: &State, c: CmdId, ch: &[UnitId], v: &mut Vec<String>) {
+    let id = &d.commands[c].id;
+    for (units, text) in combats(d, st, c, ch) {
+        v.push(format!("combat {id}: {text}"));
+        if units.len() < 2 {
+            continue;
+        }
+        // `fire|charge UNITS -> TARGET` or `attack HEX with COMMAND`.
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (Some(kind), Some(second), Some(last)) = (words.first(), words.get(1), words.last())
+        else {
+            continue;
+        };
+        for u in &units {
+            let one = &d.units[*u].id;
+            let single = if *kind == "attack" {
+                format!("attack {second} with {one}")
+            } else {
+                format!("{kind} {one} -> {last}")
+            };
+            v.push(format!("combat {id}: {single}"));
+        }
     }
 }

@@ -361,3 +361,137 @@ fn the_sealed_plan_is_echoed_with_its_cost_and_what_is_left_to_its_player_only()
         "{theirs}"
     );
 }
+
+// 9.3, 17.1: a buy the treasury cannot pay says the price of each SP, the
+// whole price and the pounds there are.
+#[test]
+fn a_refused_buy_names_the_price_and_the_pounds() {
+    let mut t = empty(1);
+    t.st.treasury = [2, 0];
+    let c = t.d().num.costs;
+    let e = t
+        .econ(Power::British, economy::EconOrder::Buy(3))
+        .unwrap_err();
+    assert!(
+        e.contains(&format!("3 SP (at {} pound", c.sp_cheap))
+            && e.contains(&format!("costs {} pounds", 3 * c.sp_cheap))
+            && e.contains("the treasury holds 2")
+            && e.contains("(9.3)"),
+        "{e}"
+    );
+    // Past the cheap ones of a turn, the dear price is named too (17.1).
+    t.st.treasury = [1000, 0];
+    t.st.sp_bought[0] = c.sp_cheap_count;
+    t.st.treasury[0] = 1;
+    let e = t
+        .econ(Power::British, economy::EconOrder::Buy(2))
+        .unwrap_err();
+    assert!(
+        e.contains(&format!("at {} pound", c.sp_dear))
+            && e.contains(&format!("after the {} bought this turn", c.sp_cheap_count)),
+        "{e}"
+    );
+}
+
+// 9.3, 10.61, 10.62: a refused recruit says the price of each unit and the
+// pounds, how many the counter mix has left against how many were asked,
+// and how many a square has taken this turn against its forage value.
+#[test]
+fn a_refused_recruit_names_its_price_the_mix_and_the_square_limit() {
+    let mut t = empty(1);
+    let delhi = t.city("Delhi");
+    let ni = t.d().region("NI").unwrap();
+    let price = economy::unit_cost(t.d(), Kind::Irregular).unwrap();
+    t.st.treasury = [price, 0];
+    let recruit = |n: u32| economy::EconOrder::Recruit {
+        nat: Nat::Native(ni),
+        kind: Kind::Irregular,
+        at: umpire_ac::data::At::Sq(delhi),
+        count: n,
+    };
+    let e = t.econ(Power::British, recruit(2)).unwrap_err();
+    assert!(
+        e.contains(&format!("recruiting 2 irregular at {price} pound"))
+            && e.contains(&format!("costs {} pounds", 2 * price))
+            && e.contains(&format!("the treasury holds {price}")),
+        "{e}"
+    );
+    t.st.treasury = [1000, 0];
+    let e = t.econ(Power::British, recruit(999)).unwrap_err();
+    assert!(
+        e.contains("you ask for 999 and the counter mix has") && e.contains("(10.62)"),
+        "{e}"
+    );
+    // Fill the square up to its forage value, then one more.
+    let mut taken = 0;
+    while t.econ(Power::British, recruit(1)).is_ok() {
+        taken += 1;
+    }
+    let e = t.econ(Power::British, recruit(1)).unwrap_err();
+    assert!(
+        e.contains(&format!(
+            "{taken} recruited there this turn already, 1 more asked"
+        )) && e.contains("(10.61)"),
+        "{e}"
+    );
+}
+
+// 20.31(1), 20.32(1), 20.33(1), 20.34(1): a refused build names each
+// precondition the square lacks.
+#[test]
+fn a_refused_build_names_what_the_square_lacks() {
+    let mut t = empty(1);
+    t.st.treasury = [100, 100];
+    let delhi = t.city("Delhi");
+    let open = t.open_square("NI");
+    let build =
+        |t: &mut T, kind, sq| t.econ(Power::British, economy::EconOrder::Build { kind, sq });
+    let e = build(&mut t, MarkerKind::TradingPost, open).unwrap_err();
+    assert!(
+        e.contains(&format!(
+            "{open} is no city and you have no combat unit or agent on {open}"
+        )) && e.contains("(20.33(1))"),
+        "{e}"
+    );
+    let e = build(&mut t, MarkerKind::Fort, open).unwrap_err();
+    assert!(e.contains(&format!("you have none on {open}")), "{e}");
+    t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(delhi));
+    let e = build(&mut t, MarkerKind::Colony, delhi).unwrap_err();
+    assert!(
+        e.contains(&format!("no British agent is on {delhi}"))
+            && !e.contains("combat unit is on")
+            && !e.contains("no city")
+            && e.contains("(20.31(1))"),
+        "{e}"
+    );
+    t.st.treasury = [0, 100];
+    let e = build(&mut t, MarkerKind::Fort, delhi).unwrap_err();
+    assert!(
+        e.contains("a fort costs") && e.contains("the treasury holds 0"),
+        "{e}"
+    );
+}
+
+// 13.1: a path past the force's allowance is refused with the force's MP,
+// the path's cost, the steps within it with theirs and what was left.
+#[test]
+fn a_path_too_long_tells_each_step_and_what_was_left() {
+    let mut t = empty(2);
+    let s = t.city("Delhi");
+    let u = t.put(Nat::British, Kind::Garrison, 1, Loc::Sq(s));
+    let id = t.id(u[0]);
+    t.st.sp[0] = 3;
+    let path: Vec<String> = (1..=4)
+        .map(|k| Sq::new(s.col, s.row + k).to_string())
+        .collect();
+    let e = t
+        .run(BRITISH, &format!("move {id}: {}", path.join(" ")), &[])
+        .unwrap_err();
+    assert!(
+        e.contains("the force has 2 MP and the path to ")
+            && e.contains(&format!("; the path so far, {} (", path[0]))
+            && e.contains(" MP, leaving ")
+            && e.contains("(13.1, 11.3)"),
+        "{e}"
+    );
+}

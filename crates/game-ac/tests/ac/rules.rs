@@ -2537,8 +2537,10 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
     let path = format!("move {a}: sea:{gu} 0308 sea:{kr}");
     t.st.sp[1] = 1;
     let e = t.run(RUSSIAN, &path, &[]).unwrap_err();
+    // The refusal names the price by water and the SP there are.
     assert!(
-        e.contains("costs 2 more SP") && e.contains("(13.81, 13.83)"),
+        e.contains("the amphibious move costs 2 SP by water, and you have 1")
+            && e.contains("(13.81, 13.83)"),
         "{e}"
     );
     let before = t.st.clone();
@@ -2574,7 +2576,8 @@ fn a_second_amphibious_move_pays_one_more_supply_point() {
     );
     let sp = plan.map(|p| p.sp).map_err(|e| e.to_string());
     assert!(
-        sp.as_ref().is_err_and(|e| e.contains("costs 3 more SP")),
+        sp.as_ref()
+            .is_err_and(|e| e.contains("costs 3 SP by water")),
         "{sp:?}"
     );
 }

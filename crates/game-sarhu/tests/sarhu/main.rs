@@ -5,6 +5,7 @@
 // in their libraries, and the kit's helpers are not `#[test]` functions.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod legal;
 mod rules;
 mod selfplay;
 

@@ -1682,3 +1682,67 @@ fn rule_5_0_fire_out_of_command_distance_names_the_distance() {
         "{e}"
     );
 }
+
+// ------------------------------------------------------------ legal orders
+
+/// 4.2.1, 6.0, 1.1: `command: orders` lists a move of each activated unit to
+/// every hex it can reach, with a path the order takes, and of each stack
+/// together; each line is itself a legal move.
+#[test]
+fn legal_orders_list_every_destination_with_its_path() {
+    let mut t = fixture(&["......", "......", "......", "......"], "", &[]);
+    t.put("DS ds.i1 ds.i2", "0101");
+    t.active(MING);
+    let legal = t.r.legal_moves(&t.st, MING);
+    let ends = |unit: &str| -> Vec<Hex> {
+        legal
+            .iter()
+            .filter_map(|l| l.strip_prefix(&format!("move ds: {unit} ")))
+            .filter(|rest| !rest.contains(',') && !rest.contains('\n'))
+            .filter_map(|rest| rest.split_whitespace().last())
+            .map(h)
+            .collect()
+    };
+    // Infantry has 4 MP (2.4(5)) and Plain costs 1 (6.1): every hex within
+    // four of 0101 on this open map, none further.
+    let within: Vec<Hex> = (1..=6)
+        .flat_map(|c| (1..=4).map(move |r| Hex::new(c, r)))
+        .filter(|x| *x != h("0101") && x.distance(h("0101")) <= 4)
+        .collect();
+    for unit in ["ds.i1", "ds.i2"] {
+        let mut got = ends(unit);
+        got.sort();
+        got.dedup();
+        let mut want = within.clone();
+        want.sort();
+        assert_eq!(got, want, "{unit}: {legal:#?}");
+    }
+    assert!(
+        legal
+            .iter()
+            .any(|l| l.starts_with("move ds: ds.i1 ") && l.contains(", ds.i2 ")),
+        "the stack moves together: {legal:#?}"
+    );
+    for l in legal.iter().filter(|l| l.starts_with("move ds:")) {
+        let mut u = T {
+            r: t.r.clone(),
+            st: t.st.clone(),
+        };
+        u.go(MING, l, &[]).unwrap_or_else(|e| panic!("{l}: {e}"));
+    }
+}
+
+/// 7.0(1), 7.3: each activated unit in the enemy's hex may attack alone,
+/// and the listing says so unit by unit.
+#[test]
+fn legal_orders_list_an_attack_per_unit() {
+    let mut t = fixture(&["......", "......", "......", "......"], "", &[]);
+    t.put("DS ds.i1 ds.i2", "0101");
+    t.put("nh.i1", "0101");
+    t.active(MING);
+    let legal = t.r.legal_moves(&t.st, MING);
+    for unit in ["ds.i1", "ds.i2"] {
+        let line = format!("combat ds: attack 0101 with {unit}");
+        assert!(legal.contains(&line), "{line}: {legal:#?}");
+    }
+}

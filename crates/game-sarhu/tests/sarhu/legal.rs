@@ -1,0 +1,87 @@
+//! `legal_moves` at positions of self-played games: every whole move it
+//! lists reads, and each of its orders is carried out on a copy of the
+//! position (seeded dice, as a game rolls), for every side asked.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use umpire_core::dice::Dice;
+use umpire_core::movefile::SourceLine;
+use umpire_core::ruleset::{Ruleset, Side};
+use umpire_core::selfplay::{self, SelfPlayConfig};
+use umpire_sarhu::Sarhu;
+use umpire_sarhu::state::State;
+
+/// Every `every`-th position a side is asked to act in, with the sides asked.
+fn positions(seed: u64, every: usize) -> Vec<(State, Vec<Side>)> {
+    let mut out = Vec::new();
+    let mut n = 0usize;
+    selfplay::walk(
+        Arc::new(Sarhu::new()),
+        "historical",
+        &BTreeMap::new(),
+        seed,
+        &SelfPlayConfig::default(),
+        &mut |g| {
+            n += 1;
+            if n % every == 1
+                && let Some(st) = g.state().downcast_ref::<State>()
+            {
+                let sides = g.prompt().awaiting.iter().map(|a| a.side).collect();
+                out.push((st.clone(), sides));
+            }
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    out
+}
+
+/// Reads `text` as one move of `side` and carries out each order on a copy.
+fn carry_out(r: &Sarhu, st: &State, side: Side, text: &str, seed: u64) -> Result<(), String> {
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.to_string(),
+        })
+        .collect();
+    let orders = r
+        .parse_all(st, side, &lines)
+        .map_err(|e| format!("does not read: {e:?}"))?;
+    let mut st = st.clone();
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut dice = Dice::seeded(bytes);
+    for (_, o) in &orders {
+        r.apply(&mut st, side, o, &mut dice)
+            .map_err(|e| format!("refused: {e}"))?;
+    }
+    umpire_sarhu::invariants(r.data(), &st).map_err(|e| format!("invariant: {e}"))
+}
+
+// 4.2, 6.0, 7.0: every listed order is legal where it is listed, and the
+// action phases list moves with their paths.
+#[test]
+fn every_listed_order_reads_and_is_carried_out() {
+    let r = Sarhu::new();
+    let mut moves = 0;
+    let mut checked = 0;
+    for seed in [11, 12] {
+        for (i, (st, sides)) in positions(seed, 7).iter().enumerate() {
+            for side in sides {
+                for (k, l) in r.legal_moves(st, *side).iter().enumerate() {
+                    if let Err(e) = carry_out(&r, st, *side, l, seed + k as u64) {
+                        panic!("seed {seed}, position {i}: {l:?} {e}");
+                    }
+                    moves += usize::from(l.starts_with("move "));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        moves > 100 && checked > moves,
+        "{moves} moves of {checked} orders"
+    );
+}
