@@ -607,6 +607,11 @@ pub trait Ruleset: Send + Sync + 'static {
     /// huge, so an empty list does not prove that nothing is legal. Used for
     /// help text, self-play and fuzzing.
     fn legal_moves(&self, state: &Self::State, side: Side) -> Vec<String>;
+    /// The first `n` of [`Ruleset::legal_moves`], for a mail's move template:
+    /// a ruleset whose whole list is costly to find may give cheaper ones.
+    fn example_moves(&self, state: &Self::State, side: Side, n: usize) -> Vec<String> {
+        self.legal_moves(state, side).into_iter().take(n).collect()
+    }
     /// The random part of the set-up (deal hands, shuffle decks, random
     /// placement), after `setup`; rolls as `apply` does (`Dice::roll_for` for
     /// what only some sides may see). The events go to the opening mails.
@@ -865,6 +870,7 @@ pub trait DynRuleset: Send + Sync {
         dice: &mut Dice,
     ) -> Result<Vec<Event>, RuleError>;
     fn legal_moves(&self, state: &GameState, side: Side) -> Vec<String>;
+    fn example_moves(&self, state: &GameState, side: Side, n: usize) -> Vec<String>;
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError>;
     fn hides_information(&self, setup: &Setup) -> bool;
     fn order_audience(&self, state: &GameState, side: Side, order: &ParsedOrder) -> Audience;
@@ -991,6 +997,9 @@ impl<R: Ruleset> DynRuleset for R {
     }
     fn legal_moves(&self, state: &GameState, side: Side) -> Vec<String> {
         Ruleset::legal_moves(self, typed(state), side)
+    }
+    fn example_moves(&self, state: &GameState, side: Side, n: usize) -> Vec<String> {
+        Ruleset::example_moves(self, typed(state), side, n)
     }
     fn deal(&self, state: &mut GameState, dice: &mut Dice) -> Result<Vec<Event>, RuleError> {
         Ruleset::deal(self, typed_mut(state), dice)

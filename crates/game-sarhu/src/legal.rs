@@ -392,6 +392,18 @@ fn combats(d: &Data, st: &State, c: CmdId, chain: &[UnitId]) -> Vec<(Vec<UnitId>
 
 /// Orders `f` may give now (a sample for action phases).
 pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    orders(d, st, f, true)
+}
+
+/// The samples [`legal`] starts with (passes, rallies, an advance, a few
+/// combats), without every move and combat after them: what a mail's move
+/// template shows, at a fraction of the cost.
+pub fn samples(d: &Data, st: &State, f: Faction) -> Vec<String> {
+    orders(d, st, f, false)
+}
+
+/// The samples, and with `full` every move and combat after them.
+fn orders(d: &Data, st: &State, f: Faction, full: bool) -> Vec<String> {
     if st.finished.is_some() {
         return Vec::new();
     }
@@ -421,6 +433,7 @@ pub fn legal(d: &Data, st: &State, f: Faction) -> Vec<String> {
         goals: field(d, &goals(d, st, f)),
         occ: Occupancy::of(d, st),
         cache: BTreeMap::new(),
+        full,
     };
     if let Some(c) = st.phase.cmd {
         if !st.phase.open {
@@ -493,6 +506,8 @@ struct Sampler<'a> {
     goals: Vec<u32>,
     occ: Occupancy,
     cache: BTreeMap<UnitId, Reach>,
+    /// Every move and combat too, not only the samples.
+    full: bool,
 }
 
 impl Sampler<'_> {
@@ -516,10 +531,10 @@ impl Sampler<'_> {
             }
         }
         let mut every = Vec::new();
-        if ap >= cost(d, f, &Action::Move(Vec::new())) {
+        if self.full && ap >= cost(d, f, &Action::Move(Vec::new())) {
             self.every_move(c, &ch, &mut every);
         }
-        if ap >= cost(d, f, &Action::Combat(Vec::new())) {
+        if self.full && ap >= cost(d, f, &Action::Combat(Vec::new())) {
             every_combat(d, st, c, &ch, &mut every);
         }
         v.extend(every.into_iter().map(|o| format!("then {o}")));
@@ -545,11 +560,15 @@ impl Sampler<'_> {
         }
         if ap >= cost(d, f, &Action::Move(Vec::new())) {
             self.moves(c, &ch, double_ok, v);
-            self.every_move(c, &ch, every);
+            if self.full {
+                self.every_move(c, &ch, every);
+            }
         }
         if ap >= cost(d, f, &Action::Combat(Vec::new())) {
             combat_samples(d, st, c, &ch, v);
-            every_combat(d, st, c, &ch, every);
+            if self.full {
+                every_combat(d, st, c, &ch, every);
+            }
         }
     }
 

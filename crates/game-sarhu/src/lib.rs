@@ -422,6 +422,18 @@ impl Ruleset for Sarhu {
         }
     }
 
+    /// The samples only: every move to every hex is hundreds of paths,
+    /// found for `command: orders`, not for each result mail's template.
+    fn example_moves(&self, st: &State, side: Side, n: usize) -> Vec<String> {
+        match faction(side) {
+            Ok(f) => legal::samples(&self.data, st, f)
+                .into_iter()
+                .take(n)
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// Standing orders are each side's secret until the end (their audience
     /// is the side alone, the default): the state holds them, so its hash is
     /// salted and a move that sets them is sealed to its side.

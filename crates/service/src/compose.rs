@@ -520,7 +520,7 @@ impl Umpire {
                     game.id(),
                     names[s.index()]
                 );
-                for l in ruleset.legal_moves(state, s).iter().take(4) {
+                for l in &ruleset.example_moves(state, s, 4) {
                     // Every line commented, so a copied template holds no stray order.
                     t.push_str(&commented_example(l));
                 }

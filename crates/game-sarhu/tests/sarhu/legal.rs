@@ -85,3 +85,17 @@ fn every_listed_order_reads_and_is_carried_out() {
         "{moves} moves of {checked} orders"
     );
 }
+
+/// A mail's move template takes its examples from the samples alone: the
+/// same first lines as the whole list, without finding every path.
+#[test]
+fn the_examples_are_the_whole_lists_first_lines() {
+    let r = Sarhu::new();
+    for (st, sides) in positions(13, 5) {
+        for side in sides {
+            let all = r.legal_moves(&st, side);
+            let four: Vec<String> = all.iter().take(4).cloned().collect();
+            assert_eq!(r.example_moves(&st, side, 4), four);
+        }
+    }
+}
