@@ -3,14 +3,10 @@
 
 use std::fmt::Write;
 
-/// A number as SVG wants it: one decimal, never `-0.0`.
-pub fn num(x: f64) -> String {
-    Num(x).to_string()
-}
-
-/// A number written as [`num`] writes it, straight into the text it is part
-/// of: a map's SVG holds tens of thousands of numbers, and formatting each as
-/// a float (and allocating it) was a fifth of building the SVG.
+/// A number as SVG wants it, one decimal, never `-0.0`, written straight
+/// into the text it is part of: a map's SVG holds tens of thousands of
+/// numbers, and formatting each as a float (and allocating it) was a fifth of
+/// building the SVG.
 #[derive(Clone, Copy)]
 pub struct Num(pub f64);
 
@@ -31,7 +27,7 @@ impl std::fmt::Display for Num {
     }
 }
 
-/// [`num`]'s value as a float rounded to tenths, `-0.0` made `0.0`.
+/// [`Num`]'s value as a float rounded to tenths, `-0.0` made `0.0`.
 fn slow_num(x: f64) -> f64 {
     let r = (x * 10.0).round() / 10.0;
     if r == 0.0 { 0.0 } else { r }
@@ -383,6 +379,10 @@ impl Doc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn num(x: f64) -> String {
+        Num(x).to_string()
+    }
 
     #[test]
     fn numbers_are_fixed_and_text_is_escaped() {
