@@ -49,22 +49,27 @@ struct Club {
     side: umpire::core::ruleset::Side,
 }
 
+/// Most moves played before the timed one while looking for one on the map.
+const MAX_WARM_UP: usize = 120;
+
 /// A signed mail of one legal order (one on the map, else not a pass, if any) for a
-/// side awaited in `u`'s game `id`, the `n`th mail.
+/// side awaited in `u`'s game `id`, the `n`th mail; and whether the order acts
+/// on the map.
 fn next_move(
     u: &mut Umpire,
     id: &str,
     sides: &[String],
     n: u64,
-) -> (Vec<u8>, umpire::core::ruleset::Side) {
+) -> (Vec<u8>, umpire::core::ruleset::Side, bool) {
     let g = u.game(id).unwrap();
     let side = g.waiting().next().expect("someone to move").side;
     let legal = g.ruleset().legal_moves(g.state(), side);
     // An order that acts on the map if there is one, so the picture has an action.
     let on_map = ["move", "attack", "march", "sweep", "assault"];
-    let pick = legal
+    let mapped = legal
         .iter()
-        .find(|l| on_map.iter().any(|v| l.starts_with(v)))
+        .find(|l| on_map.iter().any(|v| l.starts_with(v)));
+    let pick = mapped
         .or(legal.iter().find(|l| !l.starts_with("pass")))
         .or(legal.first())
         .expect("a legal order");
@@ -81,6 +86,7 @@ fn next_move(
     (
         common::move_mail(&from, "umpire@club.test", n, &text, &sig, false),
         side,
+        mapped.is_some(),
     )
 }
 
@@ -103,11 +109,20 @@ fn club(ruleset: &str) -> Club {
     let with = tmp.path().join("with");
     let game = common::new_game(ruleset, ruleset, &scenario.name, &sides, &[]);
     let mut u = common::umpire_with_game(&with, game, now());
-    for n in 1..=WARM_UP as u64 {
-        let (mail, _) = next_move(&mut u, ruleset, &scenario.sides, n);
+    // Past the warm-up, on until the last move played and the next both act
+    // on the map (an Asia Crossroads economy step has no place: its picture
+    // would be the whole map, which a move's result seldom is).
+    let mut n = 0;
+    let mut last_on_map = false;
+    let (mail, side) = loop {
+        n += 1;
+        let (mail, side, on_map) = next_move(&mut u, ruleset, &scenario.sides, n);
+        if n > WARM_UP as u64 && ((last_on_map && on_map) || n > MAX_WARM_UP as u64) {
+            break (mail, side);
+        }
         poll(&mut u, &with, &mail, n);
-    }
-    let (mail, side) = next_move(&mut u, ruleset, &scenario.sides, WARM_UP as u64 + 1);
+        last_on_map = on_map;
+    };
     drop(u);
     let without = tmp.path().join("without");
     common::copy_dir(&with, &without);
@@ -142,7 +157,7 @@ fn polls(club: &Club, template: &Path, game: &str, iters: u64, fresh: bool) -> D
         if fresh {
             umpire::render::svg::raster::forget_kept();
         }
-        total += poll(&mut u, &dir, &club.mail, 100 + i);
+        total += poll(&mut u, &dir, &club.mail, 1000 + i);
     }
     total
 }
