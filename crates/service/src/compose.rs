@@ -621,6 +621,7 @@ impl Umpire {
             let signed = self.result_file(game, side, &key, key_suffix.is_empty())?;
             let viewer = Viewer::Side(side);
             let (text, board) = self.result_text_and_board(game, meta, seq, viewer, now)?;
+            let text = super::result_text::name_record_file(text, &signed.name);
             let attachments = self
                 .map_attachment(game, seq, viewer, board)
                 .into_iter()

@@ -73,6 +73,11 @@ fn report(o: &mut String, c: &ResultCtx) {
         for e in &r.standing {
             let _ = writeln!(o, "  standing orders: {e}");
         }
+        if !r.by_default && r.standing.is_empty() && r.orders.is_empty() && r.end.is_empty() {
+            // A move the fog of war hides whole (another side's set-up):
+            // say so rather than leave the heading over nothing.
+            o.push_str("  (nothing of it you may see: the rules keep it from you)\n");
+        }
         orders(o, &r.orders);
         end(o, &r.end);
         o.push('\n');
@@ -254,12 +259,34 @@ fn proof(o: &mut String, c: &ResultCtx) {
             r.position, r.secret
         );
     }
-    o.push_str(concat!(
-        "The attached record.txt holds every move, roll and refusal of this game;\n",
-        "record.txt.sig is the umpire's signature over it (namespace\n",
-        "umpire-result).\n",
-        "Check everything yourself with:  umpire verify record.txt\n",
-    ));
+    o.push_str(WHOLE_RECORD);
+}
+
+/// The proof's last lines when the mail attaches the whole record.
+const WHOLE_RECORD: &str = concat!(
+    "The attached record.txt holds every move, roll and refusal of this game;\n",
+    "record.txt.sig is the umpire's signature over it (namespace\n",
+    "umpire-result).\n",
+    "Check everything yourself with:  umpire verify record.txt\n",
+);
+
+/// `text` with its proof naming the record file the mail attaches: a part
+/// (`record-A-B.txt`, the entries since the side's last mail) is verified
+/// together with the files before it, which a player must be told, since
+/// the mail holds no `record.txt` to run the command on.
+pub(super) fn name_record_file(text: String, file: &str) -> String {
+    if file == "record.txt" || !text.contains(WHOLE_RECORD) {
+        return text;
+    }
+    let part = format!(
+        "The attached {file} holds the record's entries since your\n\
+         last mail; {file}.sig is the umpire's signature over it\n\
+         (namespace umpire-result). With the record.txt of your opening\n\
+         mail and the parts since, check everything yourself with:\n\
+         \x20 umpire verify record.txt record-*.txt\n\
+         (or `umpire verify` on the folder of the game's mails).\n"
+    );
+    text.replacen(WHOLE_RECORD, &part, 1)
 }
 
 /// Every line of `text` indented by `width` (the template's
