@@ -147,3 +147,31 @@ fn adp_deck_rolls_read_once() {
     }
     assert!(deck_lines > 0, "a card was drawn");
 }
+
+/// A side whose name ends in s reads "warlords' move", never
+/// "warlords's" (the other sides keep "'s", as "ming's move" above).
+#[test]
+fn a_possessive_is_written_as_english_writes_it() {
+    let mut c = Club::new("adp");
+    let warlords = c
+        .sides
+        .iter()
+        .position(|s| s == "warlords")
+        .expect("the Warlords' side");
+    let mut seen = 0;
+    // 2.3.3: every faction may pass; the Warlords' turn comes within a card.
+    for _ in 0..8 {
+        let (side, head) = (c.awaited(), c.head());
+        for m in c.send(side, &head, "pass").values() {
+            assert!(!m.text.contains("s's move"), "{}", m.text);
+            if side.index() == warlords && m.text.contains("== What happened") {
+                assert!(m.text.contains("warlords' move, sent"), "{}", m.text);
+                seen += 1;
+            }
+        }
+        if seen > 0 {
+            break;
+        }
+    }
+    assert!(seen > 0, "the Warlords moved");
+}

@@ -40,6 +40,8 @@ pub(super) struct RollCtx {
 pub(super) struct ReportCtx {
     pub(super) seq: u64,
     pub(super) mover: Option<String>,
+    /// The mover's name with its possessive (`axis's`, `allies'`).
+    pub(super) mover_of: Option<String>,
     pub(super) by_default: bool,
     pub(super) reason: String,
     pub(super) received: Option<String>,
@@ -61,6 +63,8 @@ pub(super) struct ReportCtx {
 #[derive(Serialize)]
 pub(super) struct PartCtx {
     pub(super) side: String,
+    /// The side's name with its possessive (`axis's`, `allies'`).
+    pub(super) side_of: String,
     pub(super) by_default: bool,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
@@ -1067,6 +1071,16 @@ pub fn record_copy(game: &Game, viewer: Viewer) -> umpire_core::record::Record {
     }
 }
 
+/// `name` with its possessive: `axis's`, and `allies'` for a name that
+/// ends in s (never `allies's`).
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 pub(super) fn await_kind(kind: umpire_core::ruleset::AwaitKind) -> &'static str {
     use umpire_core::ruleset::AwaitKind;
     match kind {
@@ -1121,6 +1135,7 @@ pub(super) fn report_ctx(
     ReportCtx {
         seq,
         mover: r.side.map(|s| names[s.index()].clone()),
+        mover_of: r.side.map(|s| possessive(&names[s.index()])),
         by_default: r.by_default,
         reason: r.reason.clone(),
         received,
@@ -1132,6 +1147,7 @@ pub(super) fn report_ctx(
             .iter()
             .map(|p| PartCtx {
                 side: names[p.side.index()].clone(),
+                side_of: possessive(&names[p.side.index()]),
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),

@@ -64,7 +64,8 @@ fn report(o: &mut String, c: &ResultCtx) {
             );
             let _ = writeln!(o, "Why: {}", r.reason);
         } else {
-            let _ = write!(o, "{who}'s move");
+            let who = r.mover_of.as_deref().unwrap_or_default();
+            let _ = write!(o, "{who} move");
             if truthy(&r.received) {
                 let _ = write!(o, ", sent {}", r.received.as_deref().unwrap_or_default());
             }
@@ -110,7 +111,7 @@ fn report(o: &mut String, c: &ResultCtx) {
                     p.side
                 );
             } else {
-                let _ = writeln!(o, "{}'s orders:", p.side);
+                let _ = writeln!(o, "{} orders:", p.side_of);
             }
             for e in &p.standing {
                 let _ = writeln!(o, "  standing orders: {e}");
