@@ -21,19 +21,19 @@ fn now() -> jiff::Timestamp {
 }
 
 /// A club with one game of a ruleset, its Maildir and outbox.
-struct Club {
+pub(crate) struct Club {
     _tmp: tempfile::TempDir,
-    u: Umpire,
+    pub(crate) u: Umpire,
     md: Maildir,
     ob: FileOutbox,
     outdir: std::path::PathBuf,
-    sides: Vec<String>,
+    pub(crate) sides: Vec<String>,
     n: u64,
     seen: BTreeSet<String>,
 }
 
 impl Club {
-    fn new(ruleset: &str) -> Club {
+    pub(crate) fn new(ruleset: &str) -> Club {
         let info = umpire::games::find(ruleset).unwrap().info();
         let sc = &info.scenarios[0];
         let sides: Vec<String> = sc.sides.clone();
@@ -71,17 +71,22 @@ impl Club {
         c
     }
 
-    fn awaited(&mut self) -> Side {
+    pub(crate) fn awaited(&mut self) -> Side {
         self.u.game("g1").unwrap().prompt().awaiting[0].side
     }
 
-    fn head(&mut self) -> String {
+    pub(crate) fn head(&mut self) -> String {
         self.u.game("g1").unwrap().record().head().to_hex()
     }
 
     /// `side`'s move of `orders` after `after`, mailed and polled; the mails
     /// it brought, by file name.
-    fn send(&mut self, side: Side, after: &str, orders: &str) -> BTreeMap<String, ReadMail> {
+    pub(crate) fn send(
+        &mut self,
+        side: Side,
+        after: &str,
+        orders: &str,
+    ) -> BTreeMap<String, ReadMail> {
         let name = &self.sides[side.index()];
         let mut text = format!("game: g1\nside: {name}\nafter: {after}\norders:\n");
         for l in orders.lines() {
@@ -128,7 +133,7 @@ impl Club {
 }
 
 /// A text with its line wrapping undone.
-fn flat(text: &str) -> String {
+pub(crate) fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

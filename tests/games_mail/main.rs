@@ -6,5 +6,6 @@ mod adp_mail;
 mod explain_mail;
 mod ldf_mail;
 mod orders_mail;
+mod play_mail;
 mod press_mail;
 mod sarhu_mail;

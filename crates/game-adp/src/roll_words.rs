@@ -1,7 +1,9 @@
 //! A roll's label in words. A Distant Plain's labels are sentences already
 //! ("Taliban Attack in Kandahar: hits on 2 or less (3.3.3)"); the few that
-//! open with their rule ("8.2: Random Spaces for …") or a file-like prefix
-//! ("deck: pile 1 of 4 …") read with the rule at the end instead.
+//! open with their rule ("8.2: Random Spaces for …") read with the rule at
+//! the end instead. The deck's ("deck: pile 1 of 4 holds 9 cards; …") read
+//! as they are: words that only rephrased the prefix were printed with the
+//! label after them, the same sentence twice in every mail that drew a card.
 
 /// The words for `label`.
 pub fn words(label: &str) -> String {
@@ -11,9 +13,6 @@ pub fn words(label: &str) -> String {
         && rule.chars().all(|c| c.is_ascii_digit() || c == '.')
     {
         return format!("{} ({rule})", capital(rest));
-    }
-    if let Some(rest) = label.strip_prefix("deck: ") {
-        return format!("the deck, {rest}");
     }
     label.to_string()
 }
@@ -43,7 +42,7 @@ mod tests {
         );
         assert_eq!(
             words("deck: pile 1 of 4 holds 9 cards; a 1 is its Propaganda card (2.1)"),
-            "the deck, pile 1 of 4 holds 9 cards; a 1 is its Propaganda card (2.1)"
+            "deck: pile 1 of 4 holds 9 cards; a 1 is its Propaganda card (2.1)"
         );
         let attack = "Taliban Attack in Kandahar: hits on 2 or less (3.3.3)";
         assert_eq!(words(attack), attack);

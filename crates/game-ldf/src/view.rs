@@ -20,17 +20,38 @@ fn chit_list(d: &Data, cs: &[u8]) -> String {
         .join(", ")
 }
 
+/// A player as the rulebook names him.
+fn player_title(p: Player) -> &'static str {
+    match p {
+        Player::Roman => "Roman",
+        Player::Gp => "Germano-Parthian",
+    }
+}
+
+/// The passes in a row so far, in words: two in a row end the turn (8.20).
+fn passes_in_a_row(n: u8) -> String {
+    match n {
+        0 => "no pass yet (two in a row end the turn, 8.20)".to_string(),
+        n => format!(
+            "{} in a row (two in a row end the turn, 8.20)",
+            super::words::counted(n as usize, "pass", "passes")
+        ),
+    }
+}
+
 /// The status lines for `viewer`: a player's own hand, no hand for the
 /// public, both hands for the umpire.
 pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
     let stage = match st.stage {
-        Stage::Setup => "set-up (3.3): the gp to place tribes and gunds".to_string(),
-        Stage::AdminRoman => "administrative phase (5.5): the roman's steps".to_string(),
-        Stage::AdminGp => "administrative phase (5.5): the gp's steps".to_string(),
+        Stage::Setup => {
+            "set-up (3.3): the Germano-Parthian to place his tribes and gunds".to_string()
+        }
+        Stage::AdminRoman => "administrative phase (5.5): the Roman's steps".to_string(),
+        Stage::AdminGp => "administrative phase (5.5): the Germano-Parthian's steps".to_string(),
         Stage::Actions => format!(
-            "alternating actions (8.1): the {} to act, {} pass(es) in a row",
-            st.actor.name(),
-            st.passes
+            "alternating actions (8.1): the {} to act; {}",
+            player_title(st.actor),
+            passes_in_a_row(st.passes)
         ),
     };
     let mut v = vec![

@@ -40,6 +40,8 @@ pub(super) struct RollCtx {
 pub(super) struct ReportCtx {
     pub(super) seq: u64,
     pub(super) mover: Option<String>,
+    /// The mover's name with its possessive (`axis's`, `allies'`).
+    pub(super) mover_of: Option<String>,
     pub(super) by_default: bool,
     pub(super) reason: String,
     pub(super) received: Option<String>,
@@ -61,6 +63,8 @@ pub(super) struct ReportCtx {
 #[derive(Serialize)]
 pub(super) struct PartCtx {
     pub(super) side: String,
+    /// The side's name with its possessive (`axis's`, `allies'`).
+    pub(super) side_of: String,
     pub(super) by_default: bool,
     pub(super) standing: Vec<String>,
     pub(super) orders: Vec<OrderCtx>,
@@ -627,6 +631,7 @@ impl Umpire {
             let signed = self.result_file(game, side, &key, key_suffix.is_empty())?;
             let viewer = Viewer::Side(side);
             let (text, board) = self.result_text_and_board(game, meta, seq, viewer, now)?;
+            let text = super::result_text::name_record_file(text, &signed.name);
             let attachments = self
                 .map_attachment(game, seq, viewer, board)
                 .into_iter()
@@ -1072,6 +1077,16 @@ pub fn record_copy(game: &Game, viewer: Viewer) -> umpire_core::record::Record {
     }
 }
 
+/// `name` with its possessive: `axis's`, and `allies'` for a name that
+/// ends in s (never `allies's`).
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 pub(super) fn await_kind(kind: umpire_core::ruleset::AwaitKind) -> &'static str {
     use umpire_core::ruleset::AwaitKind;
     match kind {
@@ -1144,6 +1159,7 @@ pub(super) fn report_ctx(
     ReportCtx {
         seq,
         mover: r.side.map(|s| names[s.index()].clone()),
+        mover_of: r.side.map(|s| possessive(&names[s.index()])),
         by_default: r.by_default,
         reason: r.reason.clone(),
         received,
@@ -1155,6 +1171,7 @@ pub(super) fn report_ctx(
             .iter()
             .map(|p| PartCtx {
                 side: names[p.side.index()].clone(),
+                side_of: possessive(&names[p.side.index()]),
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),

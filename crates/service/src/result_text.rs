@@ -64,7 +64,8 @@ fn report(o: &mut String, c: &ResultCtx) {
             );
             let _ = writeln!(o, "Why: {}", r.reason);
         } else {
-            let _ = write!(o, "{who}'s move");
+            let who = r.mover_of.as_deref().unwrap_or_default();
+            let _ = write!(o, "{who} move");
             if truthy(&r.received) {
                 let _ = write!(o, ", sent {}", r.received.as_deref().unwrap_or_default());
             }
@@ -72,6 +73,11 @@ fn report(o: &mut String, c: &ResultCtx) {
         }
         for e in &r.standing {
             let _ = writeln!(o, "  standing orders: {e}");
+        }
+        if !r.by_default && r.standing.is_empty() && r.orders.is_empty() && r.end.is_empty() {
+            // A move the fog of war hides whole (another side's set-up):
+            // say so rather than leave the heading over nothing.
+            o.push_str("  (nothing of it you may see: the rules keep it from you)\n");
         }
         orders(o, &r.orders);
         end(o, &r.end);
@@ -105,7 +111,7 @@ fn report(o: &mut String, c: &ResultCtx) {
                     p.side
                 );
             } else {
-                let _ = writeln!(o, "{}'s orders:", p.side);
+                let _ = writeln!(o, "{} orders:", p.side_of);
             }
             for e in &p.standing {
                 let _ = writeln!(o, "  standing orders: {e}");
@@ -254,18 +260,40 @@ fn proof(o: &mut String, c: &ResultCtx) {
             r.position, r.secret
         );
     }
-    o.push_str(concat!(
-        "The attached record.txt holds every move, roll and refusal of this game;\n",
-        "record.txt.sig is the umpire's signature over it (namespace\n",
-        "umpire-result).\n",
-        "Check everything yourself with:  umpire verify record.txt\n",
-    ));
+    o.push_str(WHOLE_RECORD);
     if truthy(&c.finished) {
         o.push_str(concat!(
             "\nA long game's whole record comes compressed, as record.txt.gz (with the\n",
             "same record.txt.sig): umpire verify record.txt.gz reads it as it is.\n",
         ));
     }
+}
+
+/// The proof's last lines when the mail attaches the whole record.
+const WHOLE_RECORD: &str = concat!(
+    "The attached record.txt holds every move, roll and refusal of this game;\n",
+    "record.txt.sig is the umpire's signature over it (namespace\n",
+    "umpire-result).\n",
+    "Check everything yourself with:  umpire verify record.txt\n",
+);
+
+/// `text` with its proof naming the record file the mail attaches: a part
+/// (`record-A-B.txt`, the entries since the side's last mail) is verified
+/// together with the files before it, which a player must be told, since
+/// the mail holds no `record.txt` to run the command on.
+pub(super) fn name_record_file(text: String, file: &str) -> String {
+    if file == "record.txt" || !text.contains(WHOLE_RECORD) {
+        return text;
+    }
+    let part = format!(
+        "The attached {file} holds the record's entries since your\n\
+         last mail; {file}.sig is the umpire's signature over it\n\
+         (namespace umpire-result). With the record.txt of your opening\n\
+         mail and the parts since, check everything yourself with:\n\
+         \x20 umpire verify record.txt record-*.txt\n\
+         (or `umpire verify` on the folder of the game's mails).\n"
+    );
+    text.replacen(WHOLE_RECORD, &part, 1)
 }
 
 /// Every line of `text` indented by `width` (the template's
