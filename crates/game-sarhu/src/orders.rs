@@ -183,7 +183,15 @@ pub fn lookup_command(d: &Data, w: &str) -> Result<CmdId, String> {
             .iter()
             .map(|c| format!("{} ({})", norm(&c.name), c.id))
             .collect();
-        let near = did_you_mean(w, d.commands.iter().map(|c| c.id.as_str()));
+        // By id or by name, as the order takes either.
+        let spelled: Vec<String> = d.commands.iter().map(|c| norm(&c.name)).collect();
+        let near = did_you_mean(
+            w,
+            d.commands
+                .iter()
+                .map(|c| c.id.as_str())
+                .chain(spelled.iter().map(String::as_str)),
+        );
         format!("no command {w:?}{near}; commands are {}", names.join(", "))
     })
 }
@@ -457,6 +465,30 @@ impl P<'_> {
         {
             cmd = Some(self.command(first)?);
             rest = &rest[1..];
+        } else if let Some(first) = rest.first()
+            && (first.ends_with(':') || rest.get(1).is_some_and(|t| t == ":"))
+            && !first.contains('.')
+            && !self.is_unit(first)
+            && !matches!(
+                first.as_str(),
+                ":" | ","
+                    | ";"
+                    | "+"
+                    | "to"
+                    | "via"
+                    | "entry"
+                    | "enter"
+                    | "off"
+                    | "offmap"
+                    | "off-map"
+                    | "fire"
+                    | "charge"
+                    | "attack"
+            )
+        {
+            // `move du-sung: …`: a word before the colon is a command; a
+            // mistyped one is named with the nearest, not read as a unit.
+            self.command(first)?;
         }
         if rest.first().is_some_and(|t| t == ":") {
             rest = &rest[1..];
@@ -979,6 +1011,21 @@ mod tests {
         assert!(e.message.contains("ds.x9"), "{}", e.message);
         let e = go(&["advance!"]).unwrap_err();
         assert!(e.message.contains("not an order"));
+    }
+
+    /// A mistyped command before the colon is named with the nearest
+    /// command, not read as a unit with no id; a mistyped unit still gets
+    /// the nearest unit.
+    #[test]
+    fn a_mistyped_command_gets_did_you_mean() {
+        let e = go(&["move du-sung: ds.i1 0508"]).unwrap_err();
+        assert!(
+            e.message.contains("no command") && e.message.contains("did you mean du-song"),
+            "{}",
+            e.message
+        );
+        let e = go(&["move ds.i9: 0508"]).unwrap_err();
+        assert!(e.message.contains("no unit"), "{}", e.message);
     }
 
     #[test]
