@@ -141,9 +141,10 @@ pub(crate) fn flat(text: &str) -> String {
 /// result mail as the ruleset's words with the label; returns every title
 /// seen whose words differ from the label.
 fn dice_words(ruleset: &str, moves: usize) -> Vec<String> {
-    // Each club's umpire key shuffles afresh: a game that rolls nothing in
-    // its first moves (an A Distant Plain deck opening on a Propaganda card)
-    // is played again by a new club, up to three times.
+    // Each club's umpire key shuffles afresh. In A Distant Plain's
+    // Propaganda round the kit, always playing the first side the prompt
+    // lists, keeps replacing that side's sealed plan (allowed until every
+    // plan is in) and rolls nothing: a new club then, up to three times.
     for _ in 0..3 {
         let (rolls, worded) = dice_words_once(ruleset, moves);
         if rolls > 0 {

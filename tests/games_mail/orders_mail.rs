@@ -224,9 +224,10 @@ fn adp_orders_list_every_legal_order_with_a_summary_when_long() {
     let info = umpire::games::find("adp").unwrap().info();
     let sc = &info.scenarios[0];
     let sides: Vec<&str> = sc.sides.iter().map(String::as_str).collect();
-    // The deck is shuffled by each club's fresh dice chain: the first card
-    // may be a Propaganda card, whose round asks short questions for a
-    // while; a new club (a new shuffle) then, up to three.
+    // The deck is shuffled by each club's fresh dice chain. In a
+    // Propaganda round the kit, always playing the first side the prompt
+    // lists, keeps replacing that side's sealed plan (allowed until every
+    // plan is in), whose list is short: a new club then, up to three.
     let mut replies = Vec::new();
     for _ in 0..3 {
         replies = check_steps("adp", &sc.name, &sides, 12);
