@@ -24,7 +24,6 @@ use umpire::games::ac::{Ac, State, view};
 use umpire::mail::maildir::Maildir;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 const SIDES: [&str; 2] = ["british", "russian"];
 
@@ -90,29 +89,8 @@ fn scenario_1_by_mail_ends_in_victory_and_no_mail_shows_the_other_sides_secrets(
     Umpire::init(&dir, "umpire@club.test").unwrap();
     let mut u = Umpire::open(&dir).unwrap();
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
-    u.create_game(
-        NewGame {
-            id: "ac-1".into(),
-            ruleset: "ac".into(),
-            scenario: "s1".into(),
-            options: BTreeMap::new(),
-            deadlines: None,
-            time_zones: BTreeMap::new(),
-            sides: SIDES
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        s.to_string(),
-                        format!("{s}@club.test"),
-                        key(i as u8 + 1).public_line(),
-                    )
-                })
-                .collect(),
-        },
-        now,
-    )
-    .unwrap();
+    u.create_game(common::new_game("ac-1", "ac", "s1", &SIDES, &[]), now)
+        .unwrap();
     let ac = Ac::new();
     let mut md = Maildir::open(&dir.join("maildir")).unwrap();
     let outdir = dir.join("outbox");
@@ -335,25 +313,7 @@ fn sealed_set_up_by_mail_shows_neither_side_the_others_set_up_before_both_are_in
     let mut u = Umpire::open(&dir).unwrap();
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
     u.create_game(
-        NewGame {
-            id: "ac-s".into(),
-            ruleset: "ac".into(),
-            scenario: "s1".into(),
-            options: [("setup".to_string(), "sealed".to_string())].into(),
-            deadlines: None,
-            time_zones: BTreeMap::new(),
-            sides: SIDES
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        s.to_string(),
-                        format!("{s}@club.test"),
-                        key(i as u8 + 1).public_line(),
-                    )
-                })
-                .collect(),
-        },
+        common::new_game("ac-s", "ac", "s1", &SIDES, &[("setup", "sealed")]),
         now,
     )
     .unwrap();
@@ -583,25 +543,7 @@ fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
     let mut u = Umpire::open(&dir).unwrap();
     let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
     u.create_game(
-        NewGame {
-            id: "ac-x".into(),
-            ruleset: "ac".into(),
-            scenario: "s1".into(),
-            options: [("setup".to_string(), "printed".to_string())].into(),
-            deadlines: None,
-            time_zones: BTreeMap::new(),
-            sides: SIDES
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        s.to_string(),
-                        format!("{s}@club.test"),
-                        key(i as u8 + 1).public_line(),
-                    )
-                })
-                .collect(),
-        },
+        common::new_game("ac-x", "ac", "s1", &SIDES, &[("setup", "printed")]),
         now,
     )
     .unwrap();

@@ -6,7 +6,7 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail, outbox};
+use common::{key, move_mail, outbox};
 use std::collections::{BTreeMap, BTreeSet};
 use umpire::core::ruleset::{Side, Viewer, roll_title};
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -14,7 +14,6 @@ use umpire::mail::maildir::Maildir;
 use umpire::mail::mime::ReadMail;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
@@ -42,15 +41,7 @@ impl Club {
         Umpire::init(tmp.path(), "umpire@club.test").unwrap();
         let mut u = Umpire::open(tmp.path()).unwrap();
         u.create_game(
-            NewGame {
-                id: "g1".into(),
-                ruleset: ruleset.into(),
-                scenario: sc.name.clone(),
-                options: BTreeMap::new(),
-                deadlines: None,
-                time_zones: BTreeMap::new(),
-                sides: declared(&names),
-            },
+            common::new_game("g1", ruleset, &sc.name, &names, &[]),
             now(),
         )
         .unwrap();

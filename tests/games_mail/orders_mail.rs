@@ -5,7 +5,7 @@
 
 use umpire_testkit as common;
 
-use common::{declared, key, move_mail, outbox};
+use common::{key, move_mail, outbox};
 use std::collections::BTreeMap;
 use umpire::core::movefile::MoveFile;
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -13,7 +13,6 @@ use umpire::mail::maildir::Maildir;
 use umpire::mail::mime::ReadMail;
 use umpire::mail::outbox::FileOutbox;
 use umpire::service::Umpire;
-use umpire::service::games::NewGame;
 
 fn now() -> jiff::Timestamp {
     "2026-12-01T12:00:00Z".parse().unwrap()
@@ -81,19 +80,8 @@ fn check_steps(
     let tmp = tempfile::tempdir().unwrap();
     Umpire::init(tmp.path(), "umpire@club.test").unwrap();
     let mut u = Umpire::open(tmp.path()).unwrap();
-    u.create_game(
-        NewGame {
-            id: "g1".into(),
-            ruleset: ruleset.into(),
-            scenario: scenario.into(),
-            options: BTreeMap::new(),
-            deadlines: None,
-            time_zones: BTreeMap::new(),
-            sides: declared(sides),
-        },
-        now(),
-    )
-    .unwrap();
+    u.create_game(common::new_game("g1", ruleset, scenario, sides, &[]), now())
+        .unwrap();
     let mut md = Maildir::open(&tmp.path().join("maildir")).unwrap();
     let outdir = tmp.path().join("outbox");
     let mut ob = FileOutbox::open(&outdir).unwrap();
