@@ -1104,7 +1104,7 @@ fn orders_ctx(
 ) -> Vec<OrderCtx> {
     orders
         .iter()
-        .filter(|o| mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience))
+        .filter(|o| reads_order(o, mover, viewer))
         .map(|o| OrderCtx {
             text: o.source.text.clone(),
             events: o
@@ -1122,6 +1122,11 @@ fn orders_ctx(
         .collect()
 }
 
+/// May `viewer` read order `o` of `mover`'s move (its own always)?
+fn reads_order(o: &umpire_core::game::OrderReport, mover: Option<Side>, viewer: Viewer) -> bool {
+    mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience)
+}
+
 /// What `viewer` is told of the orders it may not read: only their events
 /// said in the open (`Event::open`: what its map shows anyway, such as a
 /// stack arriving), without the lines.
@@ -1132,7 +1137,7 @@ fn open_events(
 ) -> Vec<String> {
     orders
         .iter()
-        .filter(|o| !(mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience)))
+        .filter(|o| !reads_order(o, mover, viewer))
         .filter_map(|o| o.outcome.as_ref().ok())
         .flatten()
         .filter(|e| e.open && viewer.sees(&e.audience))
