@@ -290,7 +290,16 @@ impl ActionCheck<'_> {
         } else {
             let at = check_units(d, st, f, c, units, &self.used, "attack")?;
             if at != hex {
-                return Err(illegal(format!("the attackers must be in {hex}"), "7.3"));
+                // A new player reads `attack HEX` as "attack that hex": say
+                // where the attackers are and what the order takes.
+                return Err(illegal(
+                    format!(
+                        "an attack is on the enemy in the attackers' own hex: {} in {at}, \
+                         not {hex} (move into the enemy's hex first, then `attack {at}`)",
+                        ids(d, units)
+                    ),
+                    "7.3",
+                ));
             }
             units.to_vec()
         };

@@ -240,8 +240,10 @@ fn move_unit(
     if st.units[u].dis && !st.options.contagion_enter {
         contagion(ctx, st, u, end);
     }
-    let mut focus: Vec<Hex> = start.hex().into_iter().collect();
-    focus.push(end);
+    // Where the unit went first: a snippet too small for the whole path
+    // centres on its first focus hex.
+    let mut focus = vec![end];
+    focus.extend(start.hex());
     ctx.say(
         format!(
             "{} moves {} ({spent} of {ma} MP)",

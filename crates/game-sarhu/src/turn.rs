@@ -497,7 +497,12 @@ fn activate(
     st.phase.chain = chain(d, st, c);
     st.phase.fought.clear();
     st.phase.attacked.clear();
-    let focus: Vec<Hex> = st.commands[c].loc.hex().into_iter().collect();
+    // A move's own events centre the map on where its units went; the
+    // command's hex would centre it on where they were.
+    let focus: Vec<Hex> = match action {
+        Action::Move(_) => Vec::new(),
+        _ => st.commands[c].loc.hex().into_iter().collect(),
+    };
     ctx.say(
         format!(
             "{} {}{} ({ap} AP; {} left)",

@@ -1664,6 +1664,38 @@ fn rule_7_3_a_refused_attack_names_its_reason() {
     assert_eq!(t.st.ap, [10, 10], "nothing spent");
 }
 
+/// 7.3: an attack is on the enemy in the attackers' own hex. A player who
+/// names the enemy's hex instead (`attack 0202 with ds.i1` from 0203) is
+/// told where his units are and what to write.
+#[test]
+fn rule_7_3_an_attack_on_the_next_hex_says_where_the_attackers_are() {
+    let mut t = attack_fixture();
+    let e = t
+        .go(MING, "combat ds: attack 0202 with ds.i1", &[])
+        .unwrap_err();
+    assert!(
+        e.contains("an attack is on the enemy in the attackers' own hex: ds.i1 in 0203, not 0202")
+            && e.contains("then `attack 0203`")
+            && e.contains("(7.3)"),
+        "{e}"
+    );
+}
+
+/// A move's result centres the other side's map snippet on where the units
+/// went: the first place the events name is the destination, not the hex
+/// the command or the units left.
+#[test]
+fn a_moves_events_name_the_destination_first() {
+    let mut t = fixture(&["......", "......"], "", &[]);
+    t.put("DS ds.c1", "0101");
+    t.active(MING);
+    let ev = t
+        .go(MING, "move ds: ds.c1 0201 0301 0401 0501", &[])
+        .unwrap();
+    let first = ev.iter().flat_map(|e| e.focus.iter()).next().copied();
+    assert_eq!(first, Some(h("0501").into()), "{ev:?}");
+}
+
 /// 5.0(1), 7.1: a fire or charge by a unit out of command distance names
 /// the distance too.
 #[test]
