@@ -360,7 +360,7 @@ impl ActionCheck<'_> {
             };
         }
         let mut rules = vec!["7.3"];
-        let reasons: Vec<String> = mine
+        let reasons: Vec<(UnitId, String)> = mine
             .iter()
             .map(|u| {
                 let (why, rule) = if !st.phase.chain.contains(u) {
@@ -379,11 +379,35 @@ impl ActionCheck<'_> {
                 if !rules.contains(&rule) {
                     rules.push(rule);
                 }
-                why
+                (*u, why)
             })
             .collect();
-        illegal(format!("{lead}: {}", reasons.join("; ")), &rules.join(", "))
+        illegal(
+            format!("{lead}: {}", same_reasons_once(d, &reasons).join("; ")),
+            &rules.join(", "),
+        )
     }
+}
+
+/// Each unit's reason, a reason that only differs by the unit's id given
+/// once, for the first such unit, with "(the same for …)" naming the others.
+fn same_reasons_once(d: &Data, reasons: &[(UnitId, String)]) -> Vec<String> {
+    let mut groups: Vec<(String, String, Vec<&str>)> = Vec::new();
+    for (u, why) in reasons {
+        let unit = id(d, *u);
+        let rest = why.strip_prefix(unit).unwrap_or(why).to_string();
+        match groups.iter_mut().find(|(_, r, _)| *r == rest) {
+            Some((_, _, more)) => more.push(unit),
+            None => groups.push((why.clone(), rest, Vec::new())),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(why, _, more)| match more.is_empty() {
+            true => why,
+            false => format!("{why} (the same for {})", more.join(", ")),
+        })
+        .collect()
 }
 
 fn elim_counts(d: &Data, st: &State) -> Vec<u8> {

@@ -1639,6 +1639,15 @@ fn rule_7_3_a_refused_attack_names_its_reason() {
             && e.contains("(7.3, 5.0(1), 5.0(4))"),
         "{e}"
     );
+    // Two units out of reach for the same reason: the reason once.
+    t.put("da.c1", "0501");
+    let e = t.go(JURCHEN, "combat da: attack 0501", &[]).unwrap_err();
+    assert_eq!(
+        e.matches("command distance when it was activated").count(),
+        1,
+        "{e}"
+    );
+    assert!(e.contains("(the same for da.c1)"), "{e}");
     // Another colour's units in the hex: named, with the rule.
     t.put("nh.i1", "0601");
     t.put("NH nh.i2", "0101");
