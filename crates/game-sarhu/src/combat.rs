@@ -492,7 +492,11 @@ impl SideTotal {
         }
         s = format!("{s} = {}", self.strength);
         if self.tv > 0 {
-            s = format!("{s} + TV {}", self.tv);
+            // 2.2(5), 7.4(1): the controller's marker hex adds its value.
+            s = format!(
+                "{s} + {} tactical value of the controlled hex (2.2(5), 7.4(1))",
+                self.tv
+            );
         }
         s
     }

@@ -747,7 +747,10 @@ src = "stand-in: test fixture"
 fn rule_7_6_example_losses_and_displacement() {
     let mut t = jilin_fixture();
     let text = attack(&mut t, JURCHEN, "0202", 4, 2);
-    assert!(text.contains("= 9 + TV 1 + die 4 = 14"), "{text}");
+    assert!(
+        text.contains("= 9 + 1 tactical value of the controlled hex (2.2(5), 7.4(1)) + die 4 = 14"),
+        "{text}"
+    );
     assert!(text.contains("= 5 + die 2 = 7"), "{text}");
     assert!(text.contains("the Ming lose 2 steps"), "{text}");
     assert_eq!(t.loc("ds.c1"), Loc::Gone);
