@@ -787,10 +787,11 @@ fn list_games(dir: &Path) -> Result<i32> {
             None => state,
         };
         let g = u.game(&id)?;
+        let n = g.record().len();
         println!(
-            "{id:<20} {:<10} {:>5} entries  {}",
+            "{id:<20} {:<10} {n:>5} {:<7}  {}",
             g.ruleset().info().name,
-            g.record().len(),
+            if n == 1 { "entry" } else { "entries" },
             safe(&state)
         );
     }

@@ -169,6 +169,8 @@ fn games_lists_deadlines() {
     drop(u);
     let out = ok(&umpire(&d, &["games"]));
     assert!(out.contains("red due"), "{out}");
+    // A new game holds its opening only: one entry, said so.
+    assert!(out.contains("    1 entry  "), "{out}");
 }
 
 #[test]
