@@ -111,18 +111,22 @@ pub(super) struct ResultCtx {
     pub(super) board: Option<umpire_core::board::Board>,
 }
 
-/// A legal order as commented example lines of a move template, wrapped
-/// within 72 columns, every line (continuations too) commented.
+/// Room for an order line after `  # e.g. ` in a 72-column mail.
+const EXAMPLE_WIDTH: usize = 72 - 9;
+
+/// Does every line of `order` fit one commented line of a template?
+fn fits_example(order: &str) -> bool {
+    order.lines().all(|l| l.chars().count() <= EXAMPLE_WIDTH)
+}
+
+/// A legal order as commented example lines of a move template, one
+/// comment line for each of its lines, never wrapped: uncommented, each is
+/// an order line as the move file takes it.
 fn commented_example(order: &str) -> String {
     let mut t = String::new();
-    let mut first = true;
-    for part in order.lines() {
-        let w = umpire_render::templates::wrap(part.to_string(), Some(72 - 9), Some(0));
-        for l in w.lines() {
-            let lead = if first { "# e.g. " } else { "#       " };
-            first = false;
-            t.push_str(&format!("  {lead}{l}\n"));
-        }
+    for (i, l) in order.lines().enumerate() {
+        let lead = if i == 0 { "# e.g. " } else { "#       " };
+        t.push_str(&format!("  {lead}{l}\n"));
     }
     t
 }
@@ -524,8 +528,11 @@ impl Umpire {
                     game.id(),
                     names[s.index()]
                 );
-                for l in &ruleset.example_moves(state, s, 4) {
-                    // Every line commented, so a copied template holds no stray order.
+                // Every line commented, so a copied template holds no stray
+                // order; an example too long for a line is left out, never
+                // broken in two (the half on the next line is no order).
+                let examples = ruleset.example_moves(state, s, 12);
+                for l in examples.iter().filter(|l| fits_example(l)).take(4) {
                     t.push_str(&commented_example(l));
                 }
                 t
