@@ -338,8 +338,30 @@ fn ac_an_economy_plan_says_when_it_is_carried_out_once() {
 #[test]
 fn adp_pieces_have_a_key_and_forces_the_names_orders_take() {
     let mut c = Club::new("adp");
-    let (side, head) = (c.awaited(), c.head());
-    let mails = c.send(side, &head, "pass");
+    let mut mails = std::collections::BTreeMap::new();
+    // Each owed side's default (a pass on a card, 2.3.3). A deck that
+    // opens on a Propaganda card answers a sealed plan with a receipt
+    // alone: play on until a result is mailed.
+    for _ in 0..12 {
+        let (side, orders) = {
+            let g = c.u.game("g1").unwrap();
+            let a = g.waiting().next().expect("a side owes orders");
+            (a.side, a.default.join("\n"))
+        };
+        let orders = if orders.is_empty() {
+            "pass".to_string()
+        } else {
+            orders
+        };
+        let head = c.head();
+        mails = c.send(side, &head, &orders);
+        if mails
+            .values()
+            .any(|m| m.text.contains("== What happened") && m.text.contains("Your forces:"))
+        {
+            break;
+        }
+    }
     let mut forces = 0;
     for m in mails
         .values()
@@ -371,7 +393,7 @@ fn adp_pieces_have_a_key_and_forces_the_names_orders_take() {
             }
         }
     }
-    assert!(forces > 0, "a side's forces listed");
+    assert!(forces > 0, "a side's forces listed: {:?}", mails.keys());
 }
 
 /// The move template's examples, uncommented, are orders as the move file
