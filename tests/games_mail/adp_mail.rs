@@ -1185,12 +1185,23 @@ fn an_event_target_that_would_do_nothing_is_refused_by_mail_with_its_line_and_ru
     assert!(mails.len() > before);
     let words =
         |m: &umpire::mail::mime::ReadMail| m.text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let refusal = mails
+    let (refusal, raw) = mails
         .iter()
         .filter(|(f, _)| f.contains("refused"))
-        .map(|(_, m)| words(m))
-        .find(|t| t.contains("nothing would happen in Kandahar"))
+        .map(|(_, m)| (words(m), m.text.clone()))
+        .find(|(t, _)| t.contains("nothing would happen in `kandahar`"))
         .unwrap_or_else(|| panic!("no refusal mail to {name}"));
+    // The caret stands under the space at fault, not under `unshaded`.
+    let lines: Vec<&str> = raw.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end().ends_with("event unshaded kandahar"))
+        .unwrap_or_else(|| panic!("the line quoted:\n{raw}"));
+    assert_eq!(
+        lines[at + 1].find('^'),
+        lines[at].find("kandahar"),
+        "the caret under the space:\n{raw}"
+    );
     for want in [
         "line 5: illegal",
         "no Taliban Base there",

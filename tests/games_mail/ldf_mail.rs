@@ -235,27 +235,30 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
         let (to_roman, to_gp) = addressed(&outdir, file);
         if to_roman && !to_gp {
             assert!(
-                !m.text.contains("gp hand:"),
+                !m.text.contains("Germano-Parthian hand:"),
                 "a Roman mail shows the gp hand:\n{}",
                 m.text
             );
         }
         if to_gp && !to_roman {
             assert!(
-                !m.text.contains("roman hand:"),
+                !m.text.contains("Roman hand:"),
                 "a gp mail shows the Roman hand:\n{}",
                 m.text
             );
         }
     }
-    assert!(mails.values().any(|m| m.text.contains("roman hand:")));
+    assert!(mails.values().any(|m| m.text.contains("Roman hand:")));
     // A chit revealed by rule (Beseech the Gods played) shows in the other
     // side's mail, though that side never sees the hand it came from.
     let mut revealed = 0;
     for (file, m) in &mails {
         let (to_roman, to_gp) = addressed(&outdir, file);
-        if to_gp && !to_roman && m.text.contains("the roman plays chit 2, Beseech the Gods")
-            || to_roman && !to_gp && m.text.contains("the gp plays chit 2, Beseech the Gods")
+        if to_gp && !to_roman && m.text.contains("the Roman plays chit 2, Beseech the Gods")
+            || to_roman
+                && !to_gp
+                && m.text
+                    .contains("the Germano-Parthian plays chit 2, Beseech the Gods")
         {
             revealed += 1;
         }

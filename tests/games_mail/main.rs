@@ -9,3 +9,4 @@ mod orders_mail;
 mod play_mail;
 mod press_mail;
 mod sarhu_mail;
+mod stops_mail;

@@ -281,7 +281,7 @@ fn lest_darkness_fall_observers_and_page_see_no_hand() {
     for m in &seen {
         holds_none(&format!("a mail to {}", m.to), &m.all, &secrets);
         assert!(
-            m.text.contains("Chits: roman holds"),
+            m.text.contains("Chits: the Roman holds"),
             "the counts are public"
         );
     }
@@ -594,18 +594,18 @@ fn show_and_map_draw_the_public_view_unless_told_otherwise() {
     };
     let public = run(&["show", "g1", "--full"]);
     assert!(
-        public.contains("Chits: roman holds") && !public.contains("hand:"),
+        public.contains("Chits: the Roman holds") && !public.contains("hand:"),
         "{public}"
     );
     assert!(!run(&["show", "g1"]).contains("hand:"));
     let roman = run(&["show", "g1", "--side", "roman"]);
     assert!(
-        roman.contains("roman hand:") && !roman.contains("gp hand:"),
+        roman.contains("Roman hand:") && !roman.contains("Germano-Parthian hand:"),
         "{roman}"
     );
     let umpire = run(&["show", "g1", "--umpire"]);
     assert!(
-        umpire.contains("roman hand:") && umpire.contains("gp hand:"),
+        umpire.contains("Roman hand:") && umpire.contains("Germano-Parthian hand:"),
         "{umpire}"
     );
     for (flag, name) in [(None, "public.svg"), (Some("--umpire"), "umpire.svg")] {

@@ -576,6 +576,30 @@ struct Walk<'a> {
     route: Vec<String>,
 }
 
+/// A path step from base `from` to base `to`: what is wrong and how to
+/// write it (19.1): a force in a base leaves it for a square of the map.
+fn base_to_base(from: Base, to: Base) -> RuleError {
+    if from == to {
+        illegal(
+            format!(
+                "the force is in {} already: leave `{}` out and start the path with the first square it enters, e.g. `move UNIT: SQUARE`",
+                from.name(),
+                from.key()
+            ),
+            "19.1",
+        )
+    } else {
+        illegal(
+            format!(
+                "a force moves out of {} onto the map, not into {}: start the path with the first square it enters",
+                from.name(),
+                to.name()
+            ),
+            "19.1",
+        )
+    }
+}
+
 impl Walk<'_> {
     /// A step that is no base leg: where it goes, or `None` for a pick-up
     /// or drop-off, which stays.
@@ -615,8 +639,8 @@ impl Walk<'_> {
             }
             Step::To(to) => {
                 let to = *to;
-                if matches!((at, to), (Loc::Base(_), Loc::Base(_))) {
-                    return Err(illegal("a force moves out of a base onto the map", "19.1"));
+                if let (Loc::Base(from), Loc::Base(b)) = (at, to) {
+                    return Err(base_to_base(from, b));
                 }
                 if i > 0 && matches!(to, Loc::Base(_)) && matches!(self.start, Loc::Base(_)) {
                     return Err(illegal(

@@ -32,7 +32,7 @@
 //! ```
 
 use super::agreement::Deal;
-use super::data::{At, Base, Data, Kind, MarkerKind, Nat, Power};
+use super::data::{AgentKind, At, Base, Data, Kind, MarkerKind, Nat, Power};
 use super::economy::EconOrder;
 use super::geom::Sq;
 use super::movement::{Piece, Step};
@@ -211,6 +211,69 @@ fn agent(d: &Data, l: &SourceLine, s: &str) -> Result<AgentId, OrderError> {
     })
 }
 
+/// The agents `p` may recruit now: his own, or natives of a region he
+/// controls, in the Agent Available box (16.5, 16.63, 16.7), named ones
+/// only in their periods (16.61).
+fn recruitable<'a>(d: &'a Data, st: &State, p: Power) -> Vec<&'a str> {
+    (0..d.agents.len())
+        .map(|i| AgentId(i as u16))
+        .filter(|a| {
+            let info = &d.agents[*a];
+            st.agent(*a).loc == Loc::Pool
+                && st.agent_owner(d, *a) == Some(p)
+                && info.kind != AgentKind::Mullah
+                && (info.kind != AgentKind::Named || info.periods.contains(&st.period()))
+        })
+        .map(|a| d.agents[a].id.as_str())
+        .collect()
+}
+
+/// "your agents in the Agent Available box: ...", for a refusal of `agent`.
+fn agents_list(d: &Data, st: &State, p: Power) -> String {
+    let ids = recruitable(d, st, p);
+    if ids.is_empty() {
+        "you have no agent to recruit in the Agent Available box (16.63)".into()
+    } else {
+        format!("your agents in the Agent Available box: {}", ids.join(" "))
+    }
+}
+
+/// An `agent` order's error, with the agents the side may recruit.
+fn with_agents(mut e: OrderError, d: &Data, st: &State, p: Power) -> OrderError {
+    e.message = format!("{}; {}", e.message, agents_list(d, st, p));
+    e
+}
+
+/// `agent NAME` without `at PLACE`: what is missing, under the word at
+/// fault, with the agents the side may recruit (16.5(2)).
+fn agent_without_place(d: &Data, st: &State, p: Power, l: &SourceLine, rest: &str) -> OrderError {
+    let list = agents_list(d, st, p);
+    let Some(w) = rest.split_whitespace().next() else {
+        return err(l, format!("write `agent NAME at PLACE`; {list}"));
+    };
+    match d.find_agent(w) {
+        Some(i) => err_at(
+            l,
+            w,
+            format!(
+                "write `agent {} at PLACE`: the place is missing, your home base or a colony for your own agents, a square of his region for a native (10.31, 10.33(1)); {list}",
+                d.agents[i].id
+            ),
+        ),
+        None => {
+            let ids = d.agents.iter().map(|a| a.id.as_str());
+            err_at(
+                l,
+                w,
+                format!(
+                    "no agent {w:?}{}; write `agent NAME at PLACE`; {list}",
+                    did_you_mean(w, ids)
+                ),
+            )
+        }
+    }
+}
+
 /// A unit of the state, or an error naming the nearest unit.
 fn unit(st: &State, l: &SourceLine, s: &str) -> Result<UnitId, OrderError> {
     st.find_unit(s).ok_or_else(|| {
@@ -351,10 +414,10 @@ fn line(
         "buy" => buy(d, l, &w),
         "recruit" => recruit(d, side, l, rest),
         "agent" => {
-            let (who, at) = rest
-                .split_once(" at ")
-                .ok_or_else(|| err(l, "write `agent NAME at PLACE`"))?;
-            let a = agent(d, l, who.trim())?;
+            let Some((who, at)) = rest.split_once(" at ") else {
+                return Err(agent_without_place(d, st, side, l, rest));
+            };
+            let a = agent(d, l, who.trim()).map_err(|e| with_agents(e, d, st, side))?;
             let at = place_or(d, l, at.trim())?;
             Ok(Order::Econ(EconOrder::Agent { agent: a, at }))
         }

@@ -245,7 +245,8 @@ pub fn status(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> Vec
         for m in &pp.markers {
             items.push(format!("{}@{}", m.kind.key(), m.sq));
         }
-        out.push(format!("Set-up {} ({}):", pick.key, rule(d, st, pick)));
+        // The choice is named by its rule, once (`Set-up 26.0 S1 3.4(1):`).
+        out.push(format!("Set-up {}:", rule(d, st, pick)));
         out.push(format!("  in the {}", pick.describe(d)));
         // Pieces in lines that fit a 72-column mail.
         let mut line = String::from(" ");

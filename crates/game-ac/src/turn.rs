@@ -222,13 +222,22 @@ fn economy_order(ctx: &mut Ctx, st: &mut State, p: Power, order: &Order) -> Resu
                 economy::apply(d, &mut trial, p, &prior)?;
             }
             let what = economy::apply(d, &mut trial, p, o)?;
+            // Said once, with the plan's first order; the others are
+            // written down the same way.
+            let first = st.plans[p.index()].is_empty();
             st.plans[p.index()].push(o.clone());
             ctx.tell(
                 p,
                 format!(
-                    "Written down, to be carried out when both players are in: {what}; {} pounds and {} SP left after your plan so far (3.1[3]).",
+                    "Written down{}: {what}; {} pounds and {} SP left after your plan so far{}.",
+                    if first {
+                        ", to be carried out when both players are in"
+                    } else {
+                        ""
+                    },
                     trial.treasury[p.index()],
-                    trial.sp[p.index()]
+                    trial.sp[p.index()],
+                    if first { " (3.1[3])" } else { "" }
                 ),
             );
         }

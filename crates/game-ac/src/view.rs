@@ -224,21 +224,23 @@ fn stage_line(st: &State) -> String {
     }
 }
 
-/// The regions each power controls, and the neutral ones.
+/// The regions each power controls, and the neutral ones, by name with
+/// the code the orders take (`Afghanistan (AF)`).
 fn control_lines(d: &Data, st: &State) -> Vec<String> {
+    let named = |i: usize| format!("{} ({})", d.regions[i].name, d.regions[i].code);
     let mut status = Vec::new();
     for p in Power::ALL {
-        let regions: Vec<&str> = (0..d.regions.len())
+        let regions: Vec<String> = (0..d.regions.len())
             .filter(|i| st.control[*i] == Some(p))
-            .map(|i| d.regions[i].code.as_str())
+            .map(named)
             .collect();
-        status.push(format!("{} control: {}", p.name(), regions.join(" ")));
+        status.push(format!("{} control: {}", p.name(), regions.join(", ")));
     }
-    let neutral: Vec<&str> = (0..d.regions.len())
+    let neutral: Vec<String> = (0..d.regions.len())
         .filter(|i| st.control[*i].is_none())
-        .map(|i| d.regions[i].code.as_str())
+        .map(named)
         .collect();
-    status.push(format!("Neutral: {}", neutral.join(" ")));
+    status.push(format!("Neutral: {}", neutral.join(", ")));
     status
 }
 

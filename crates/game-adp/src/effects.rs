@@ -150,8 +150,8 @@ fn run(
         {
             return Err(RuleError::illegal(
                 format!(
-                    "{} does not qualify for this step ({filter:?})",
-                    d[*bad].name
+                    "`{}` does not qualify for this step ({filter:?})",
+                    d[*bad].key
                 ),
                 "5.1",
             ));
@@ -212,8 +212,8 @@ fn checked(
     {
         return Err(RuleError::illegal(
             format!(
-                "{} does not qualify (once) for the spaces the {} choose",
-                d[*bad.1].name,
+                "`{}` does not qualify (once) for the spaces the {} choose",
+                d[*bad.1].key,
                 g.name()
             ),
             "5.1",

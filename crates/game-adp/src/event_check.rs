@@ -118,9 +118,9 @@ pub fn target(
     if before.contains(&s) {
         return Err(RuleError::illegal(
             format!(
-                "{}: {} is named twice; each space once",
+                "{}: `{}` is named twice; each space once",
                 what(card, shaded, step),
-                d[s].name
+                d[s].key
             ),
             "5.1",
         ));
@@ -136,9 +136,9 @@ pub fn target(
     }
     Err(RuleError::illegal(
         format!(
-            "{}: nothing would happen in {} ({why}), while it would in {}: name such a space, to do as much of the text as can be done",
+            "{}: nothing would happen in `{}` ({why}), while it would in {}: name such a space, to do as much of the text as can be done",
             what(card, shaded, step),
-            d[s].name,
+            d[s].key,
             some(d, &others)
         ),
         "5.1",

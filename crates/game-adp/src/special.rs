@@ -414,8 +414,9 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> 
                 String::new()
             };
             x.say(format!(
-                "Extort in {}: {t}{short} from the Warlords",
-                x.name(*s)
+                "Extort in {}: the Warlords pay the Taliban {t} Resources{short}; Taliban Resources now {} (4.4.1)",
+                x.name(*s),
+                st.res(Faction::Taliban)
             ));
         } else {
             let sp = &x.d[*s];
@@ -425,7 +426,18 @@ fn extort(x: &mut Exec, st: &mut State, v: &[SpaceNo]) -> Result<(), RuleError> 
                 1
             };
             st.gain(x.d, Faction::Taliban, i32::from(g));
-            x.say(format!("Extort in {}: +{g}", sp.name));
+            // 4.4.1: +1 Resource in a space, a LoC's Econ value on an
+            // unsabotaged LoC.
+            x.say(format!(
+                "Extort in {}: +{g} Taliban Resources{}; Taliban Resources now {} (4.4.1)",
+                sp.name,
+                if sp.is_loc() && !st[*s].sabotage {
+                    " (the LoC's Econ value)"
+                } else {
+                    ""
+                },
+                st.res(Faction::Taliban)
+            ));
         }
     }
     Ok(())

@@ -247,6 +247,7 @@ pub fn view(d: &Data, st: &State, viewer: umpire_core::ruleset::Viewer) -> View 
     deck_lines(d, st, &mut s);
     track_lines(d, st, &mut s);
     s.extend(in_play(d, st));
+    s.push(PIECES_KEY.to_string());
     s.push(format!("Available: {}", pieces_text(&st.available)));
     if st.casualties.total() > 0 {
         s.push(format!("Casualties: {}", pieces_text(&st.casualties)));
@@ -383,6 +384,11 @@ fn card_orders(st: &State, viewer: umpire_core::ruleset::Viewer) -> Vec<String> 
     s
 }
 
+/// The key to the pieces' short forms the status lines use (1.4).
+pub const PIECES_KEY: &str = "Pieces: Ct Coalition Troops, CB Coalition Base, Gt Government Troops, \
+Gp Government Police, GB Government Base, Tg Taliban Guerrilla (Tg* Underground), TB Taliban Base, \
+Wg Warlords Guerrilla (Wg* Underground), WB Warlords Base";
+
 fn pieces_text(p: &super::pieces::Pieces) -> String {
     let parts: Vec<String> = Piece::ALL
         .iter()
@@ -436,4 +442,20 @@ fn space_line(d: &Data, st: &State, id: super::data::SpaceNo) -> String {
         tags.join(", "),
         pieces_text(&ss.pieces)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PIECES_KEY;
+    use crate::pieces::Piece;
+
+    /// Every short form the status writes has its words in the key (1.4).
+    #[test]
+    fn the_key_names_every_short_form() {
+        for p in Piece::ALL {
+            let words = format!("{} {}", p.label().trim_end_matches('*'), p.faction().name());
+            assert!(PIECES_KEY.contains(&words), "{words}");
+            assert!(PIECES_KEY.contains(p.label()), "{}", p.label());
+        }
+    }
 }

@@ -449,7 +449,7 @@ pub fn stop(ctx: &mut Ctx, st: &mut State, q: Question) {
     ctx.say(
         format!(
             "the action waits for the {} to decide {what} ({}; digest 2.7)",
-            q.to.name(),
+            q.to.title(),
             q.rule()
         ),
         vec![],
@@ -551,7 +551,7 @@ fn react_answered(
         Some(cs) => format!("with {} reaction chits", cs.len()),
     };
     ctx.say(
-        format!("the {} answers {how}", q.to.name()),
+        format!("the {} answers {how}", q.to.title()),
         vec![battle.target],
     );
     super::combat::fight(ctx, st, battle, att, def, &attack, chosen)
@@ -566,7 +566,7 @@ fn games_answered(ctx: &mut Ctx, st: &mut State, q: &Question, o: &Order) -> Res
         Some(false) => "he refuses the games",
         None => "by his standing order",
     };
-    ctx.say(format!("the {} answers: {how}", q.to.name()), vec![]);
+    ctx.say(format!("the {} answers: {how}", q.to.title()), vec![]);
     super::chits::games(ctx, st, yes)
 }
 
@@ -585,7 +585,7 @@ fn salt_answered(
     ctx.say(
         format!(
             "the {} answers: {salt} TP of negative salt{} (8.8)",
-            q.to.name(),
+            q.to.title(),
             if agents_too {
                 " and Agents in Enemy Camp"
             } else {

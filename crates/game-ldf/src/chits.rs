@@ -143,7 +143,7 @@ pub fn draw_action(
         st.drawn.remove(&c);
         to_pool(st, Item::Chit(c));
         ctx.say(
-            format!("the {} puts a chit back into the pool (8.17)", p.name()),
+            format!("the {} puts a chit back into the pool (8.17)", p.title()),
             vec![],
         );
     } else if st.hand(p).len() >= limit {
@@ -170,7 +170,7 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
         ctx.say(
             format!(
                 "the {} won the battle but draws no free chit: {why} (8.19)",
-                p.name()
+                p.title()
             ),
             vec![],
         );
@@ -183,7 +183,7 @@ pub fn free_draw(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleErr
     } else {
         "won the battle and draws a free chit"
     };
-    ctx.say(format!("the {} {won} (8.19)", p.name()), vec![]);
+    ctx.say(format!("the {} {won} (8.19)", p.title()), vec![]);
     draw_one(ctx, st, p, false)
 }
 
@@ -228,7 +228,7 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         ctx.say(
             format!(
                 "the {} draws chit {c}, {} (resolved at once, 8.17)",
-                p.name(),
+                p.title(),
                 def.title
             ),
             vec![],
@@ -243,7 +243,7 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         ctx.say(
             format!(
                 "the {} draws chit {c}, {}, shows it and puts it back (14.3)",
-                p.name(),
+                p.title(),
                 def.title
             ),
             vec![],
@@ -258,15 +258,18 @@ fn draw_one(ctx: &mut Ctx, st: &mut State, p: Player, action: bool) -> Result<()
         return Ok(());
     }
     st.hands[p.index()].push(c);
-    ctx.tell(p, format!("you drew chit {c}, {} (14.3)", def.title));
+    // One draw, told once to all and then, to the drawer alone, which
+    // chit it is: the drawer reads "the Roman draws a chit" followed by
+    // what he drew, not two accounts of it.
     ctx.say(
         format!(
-            "the {} draws a chit ({} in hand)",
-            p.name(),
+            "the {} draws a chit ({} in hand, 14.3)",
+            p.title(),
             st.hand(p).len()
         ),
         vec![],
     );
+    ctx.tell(p, format!("the chit you drew: {c}, {} (14.3)", def.title));
     Ok(())
 }
 
@@ -327,7 +330,7 @@ pub(super) fn cavalry_at(
             ctx.say(
                 format!(
                     "the {} draws cavalry {}: it joins the Roman army in {} (14.3)",
-                    p.name(),
+                    p.title(),
                     d.uid(u),
                     d.hex_name(h)
                 ),
@@ -814,7 +817,7 @@ fn jaws(ctx: &mut Ctx, st: &mut State, p: Player) -> Result<(), RuleError> {
     ctx.say(
         format!(
             "roll {r}: the {} draws {} (14.3)",
-            p.name(),
+            p.title(),
             super::words::counted_at(ctx.version, n, "chit", "chits")
         ),
         vec![],
@@ -845,7 +848,7 @@ fn spies(ctx: &mut Ctx, st: &State, p: Player) {
         p,
         format!(
             "your spies report the {}'s hand: {seen} (chit 13, stand-in)",
-            p.other().name()
+            p.other().title()
         ),
     );
 }
@@ -887,7 +890,7 @@ fn throw_back(ctx: &mut Ctx, st: &mut State, p: Player, chits: &[u8]) {
     ctx.say(
         format!(
             "the {} puts {} chit(s) back into the pool (14.3, 8.17)",
-            p.name(),
+            p.title(),
             chits.len()
         ),
         vec![],

@@ -168,7 +168,7 @@ pub fn answered(ctx: &mut Ctx, st: &mut State, o: &Order) -> Result<(), RuleErro
         (Some(Step::Tax(_)), _) => "with an emergency tax",
         _ => "with a demobilization",
     };
-    let who = Player::Roman.name();
+    let who = Player::Roman.title();
     ctx.say(format!("the {who} answers {how} (6.10)"), vec![]);
     match step {
         Some(s) => take(ctx, st, s),

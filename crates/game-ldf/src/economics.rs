@@ -8,7 +8,7 @@ use super::effects::{Ctx, illegal, loot};
 use super::placement::{self, GundRule};
 use super::stacking;
 use super::state::{Faction, Gallic, Loc, Palmyra, Player, State};
-use super::words::counted_at;
+use super::words::{counted, counted_at};
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
 
@@ -35,6 +35,51 @@ pub fn revenue(d: &Data, st: &State) -> u32 {
             _ => 0,
         })
         .sum()
+}
+
+/// Where the TP [`revenue`] counts come from, as the mail tells it (6.5):
+/// `core centres 96, Dacia 3`, each source that pays, then the TP hexes
+/// that pay nothing now (looted, enemy or rebel held, in an active Gallic
+/// Empire; 6.1, R-C2).
+pub fn revenue_parts(d: &Data, st: &State) -> String {
+    let v = &d.values;
+    let mut parts: Vec<(&str, u32)> = Vec::new();
+    let mut idle = 0;
+    for x in d.hexes.iter().filter(|x| x.tp > 0) {
+        let (what, tp) = match x.region {
+            r if r.is_core() => ("core centres", x.tp),
+            r if r.is_caucasus() => ("the Caucasus states", v.caucasus_tp),
+            Region::Dacia => ("Dacia", v.dacia_tp),
+            Region::Decumates => ("Germania Decumates", v.decumates_tp),
+            Region::Palmyra if st.palmyra != Palmyra::Gp => ("Palmyra", v.palmyra_tp),
+            _ => continue,
+        };
+        if !pays(d, st, x.hex) {
+            idle += 1;
+            continue;
+        }
+        match parts.iter_mut().find(|(w, _)| *w == what) {
+            Some(p) => p.1 += tp,
+            None => parts.push((what, tp)),
+        }
+    }
+    let out: Vec<String> = parts
+        .iter()
+        .filter(|(_, tp)| *tp > 0)
+        .map(|(w, tp)| format!("{w} {tp}"))
+        .collect();
+    let mut out = if out.is_empty() {
+        "nothing pays".to_string()
+    } else {
+        out.join(", ")
+    };
+    if idle > 0 {
+        out.push_str(&format!(
+            "; {} nothing now (looted, held by an enemy or rebels, or in the Gallic Empire; 6.1, R-C2)",
+            counted(idle, "TP hex pays", "TP hexes pay")
+        ));
+    }
+    out
 }
 
 /// Takes TP from the treasury; it never goes below zero: the Roman first
@@ -96,7 +141,8 @@ pub fn admin_start(ctx: &mut Ctx, st: &mut State) {
     }
     ctx.say(
         format!(
-            "Rome collects {tp} TP; the treasury holds {} (6.2, 6.5)",
+            "Rome collects {tp} TP: {}; the treasury holds {} (6.2, 6.5)",
+            revenue_parts(d, st),
             st.treasury
         ),
         vec![],
@@ -362,7 +408,10 @@ pub fn tribes_return(
     }
     if placed > 0 {
         ctx.say(
-            format!("{placed} Germanic tribes return to Barbaria (7.1)"),
+            format!(
+                "{} to Barbaria (7.1)",
+                counted(placed, "Germanic tribe returns", "Germanic tribes return")
+            ),
             vec![],
         );
     }
@@ -373,7 +422,10 @@ pub fn tribes_return(
         .min(n.saturating_sub(placed));
     if left > 0 {
         ctx.say(
-            format!("{left} Germanic tribes stay in the dead pile: no empty Barbaria hex is left for them (7.1; R-C9)"),
+            format!(
+                "{} in the dead pile: no empty Barbaria hex is left (7.1; R-C9)",
+                counted(left, "Germanic tribe stays", "Germanic tribes stay")
+            ),
             vec![],
         );
     }

@@ -82,7 +82,7 @@ impl Ctx<'_> {
         self.say(
             format!(
                 "the {} plays chit {c}, Beseech the Gods, on the {} roll of {roll}{}: rolled again, {again} (14.3)",
-                p.name(),
+                p.title(),
                 super::beseech::kind(what),
                 if shown == roll {
                     String::new()

@@ -503,7 +503,7 @@ impl Ruleset for Ldf {
         // Standing orders are the player's own: the event says only that they changed.
         Ok(vec![Event::say(format!(
             "the {} updates his standing orders",
-            p.name()
+            p.title()
         ))])
     }
 

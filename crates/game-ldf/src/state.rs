@@ -36,6 +36,12 @@ impl Player {
     pub fn name(self) -> &'static str {
         ["roman", "gp"][self as usize]
     }
+    /// As the rulebook names him, for the mails: `Roman`,
+    /// `Germano-Parthian` ([`Player::name`] is the side's id, in roll
+    /// labels and the record).
+    pub fn title(self) -> &'static str {
+        ["Roman", "Germano-Parthian"][self as usize]
+    }
     /// From a side index.
     pub fn from_index(i: usize) -> Option<Player> {
         [Player::Roman, Player::Gp].get(i).copied()

@@ -225,7 +225,7 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
     ctx.ask = ctx.version >= 9 && matches!(o, Order::Draw { .. } | Order::Attack(_))
         || ctx.version >= 10 && matches!(o, Order::Treachery { .. } | Order::Diplomacy { .. });
     match o {
-        Order::Pass => ctx.say(format!("the {} passes (8.20)", p.name()), vec![]),
+        Order::Pass => ctx.say(format!("the {} passes (8.20)", p.title()), vec![]),
         Order::Move {
             force,
             path,
@@ -260,6 +260,15 @@ fn action(ctx: &mut Ctx, st: &mut State, p: Player, o: &Order) -> Result<(), Rul
         Order::Rebuild { hex, complete } => economics::rebuild(ctx, st, *hex, *complete)?,
         Order::ActivatePalmyra => diplomacy::activate_palmyra(ctx, st)?,
         Order::ActivateGaul => diplomacy::activate_gaul(ctx, st)?,
+        Order::Done | Order::Place { .. } => {
+            return Err(illegal(
+                format!(
+                    "`place` and `done` belong to the administrative phase, and the alternating actions phase of turn {} is under way: a `place` line is the Germano-Parthian's whole part of the administrative phase and ends it, with no `done` after it",
+                    st.turn
+                ),
+                "5.3, 7.1",
+            ));
+        }
         _ => {
             return Err(illegal(
                 "that is not an action of the alternating actions phase",

@@ -64,7 +64,7 @@ pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
         ),
         format!("Roman treasury: {} TP", st.treasury),
         format!(
-            "Chits: roman holds {}, gp holds {}, pool {} items, set aside {}, removed {}",
+            "Chits: the Roman holds {}, the Germano-Parthian {}, pool {} items, set aside {}, removed {}",
             st.hand_count(Player::Roman),
             st.hand_count(Player::Gp),
             st.pool.len(),
@@ -74,7 +74,7 @@ pub fn status(d: &Data, st: &State, viewer: Viewer) -> Vec<String> {
     ];
     for p in [Player::Roman, Player::Gp] {
         if viewer.sees_own(Side(p.index() as u8)) {
-            v.push(format!("{} hand: {}", p.name(), chit_list(d, st.hand(p))));
+            v.push(format!("{} hand: {}", p.title(), chit_list(d, st.hand(p))));
         }
     }
     v.push(powers(st));

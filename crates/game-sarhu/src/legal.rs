@@ -402,6 +402,34 @@ pub fn samples(d: &Data, st: &State, f: Faction) -> Vec<String> {
     orders(d, st, f, false)
 }
 
+/// How wide an example line may be: a commented line of the move
+/// template in a 72-column mail (`  # e.g. ` and the line).
+pub const EXAMPLE_WIDTH: usize = 63;
+
+/// `order` with each line wider than [`EXAMPLE_WIDTH`] written as the move
+/// file also takes it, so that an example is never wrapped in two: a move's
+/// further units on lines of their own (`ds.i2 0608 0708`), a combat
+/// action's further combats too (`attack 0807 with ...`); a line that does
+/// not start with a keyword continues the order above it.
+pub fn reflow(order: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for line in order.lines() {
+        let sep = if line.starts_with("move ") || line.starts_with("then move ") {
+            ", "
+        } else if line.starts_with("combat ") || line.starts_with("then combat ") {
+            "; "
+        } else {
+            ""
+        };
+        if line.chars().count() <= EXAMPLE_WIDTH || sep.is_empty() {
+            out.push(line);
+        } else {
+            out.extend(line.split(sep));
+        }
+    }
+    out.join("\n")
+}
+
 /// The samples, and with `full` every move and combat after them.
 fn orders(d: &Data, st: &State, f: Faction, full: bool) -> Vec<String> {
     if st.finished.is_some() {

@@ -424,11 +424,14 @@ impl Ruleset for Sarhu {
 
     /// The samples only: every move to every hex is hundreds of paths,
     /// found for `command: orders`, not for each result mail's template.
+    /// A long one is written over several lines ([`legal::reflow`]), so
+    /// the template never wraps an order in two.
     fn example_moves(&self, st: &State, side: Side, n: usize) -> Vec<String> {
         match faction(side) {
             Ok(f) => legal::samples(&self.data, st, f)
                 .into_iter()
                 .take(n)
+                .map(|o| legal::reflow(&o))
                 .collect(),
             Err(_) => Vec::new(),
         }

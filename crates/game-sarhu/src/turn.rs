@@ -26,6 +26,9 @@ pub struct Ctx<'a> {
     pub dice: &'a mut Dice,
     /// What happened, for the result mail.
     pub ev: Vec<Event>,
+    /// The last event, when it tells queued passes in a row: its index
+    /// and the passes it counts (Ming, Jurchen), so the next one folds in.
+    pub passes: Option<(usize, [u32; 2])>,
 }
 
 impl Ctx<'_> {
@@ -80,6 +83,7 @@ pub fn apply(
             d,
             dice: &mut preview,
             ev: Vec::new(),
+            passes: None,
         };
         match apply_order(&mut tctx, &mut trial, f, order) {
             Ok(()) | Err(RuleError::Dice(DiceError::PreviewStops(_))) => {}
@@ -90,6 +94,7 @@ pub fn apply(
         d,
         dice,
         ev: Vec::new(),
+        passes: None,
     };
     if st.prep_pending {
         st.prep_pending = false;
@@ -248,29 +253,36 @@ fn pass_order(
 /// queued for the side's phases that follow, as standing passes (4.2.4).
 /// It is applied just before the order it follows, so it stands when that
 /// order's phase ends; the passes lapse with the turn (4.1). Never fails.
+/// It is told in full when the phase ends ([`queued_text`]), after the
+/// action it follows in the mail; here only that it waits for the action.
 fn queue_order(ctx: &mut Ctx, st: &mut State, f: Faction, more: PassQueue) {
     st.passes[f.index()] = more;
     ctx.say(
-        match more {
-            PassQueue::Rest => format!(
-                "{} will pass their remaining action phases of turn {} (4.2.4)",
-                f.name(),
-                st.turn
-            ),
-            PassQueue::Count(n) => format!(
-                "{} will pass their next {}action phase{} (4.2.4)",
-                f.name(),
-                if n == 1 {
-                    String::new()
-                } else {
-                    format!("{n} ")
-                },
-                if n == 1 { "" } else { "s" }
-            ),
-            PassQueue::None => format!("{} queue no pass", f.name()),
-        },
+        "queued: these passes begin once the action that follows here is done (4.2.4)",
         vec![],
     );
+}
+
+/// What `f` has queued, told as its phase ends (4.2.4).
+fn queued_text(st: &State, f: Faction) -> Option<String> {
+    match st.passes[f.index()] {
+        PassQueue::Rest => Some(format!(
+            "{} will pass their remaining action phases of turn {} (4.2.4)",
+            f.name(),
+            st.turn
+        )),
+        PassQueue::Count(n) => Some(format!(
+            "{} will pass their next {}action phase{} (4.2.4)",
+            f.name(),
+            if n == 1 {
+                String::new()
+            } else {
+                format!("{n} ")
+            },
+            if n == 1 { "" } else { "s" }
+        )),
+        PassQueue::None => None,
+    }
 }
 
 /// `end [place ...]`: an open double action closed, the command placed (2.3(3), 5.0(3)).
@@ -617,12 +629,11 @@ fn rally(ctx: &mut Ctx, st: &mut State, c: CmdId) {
 fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<CmdId>, queued: bool) {
     let d = ctx.d;
     st.ap[f.index()] = st.ap[f.index()].saturating_sub(d.values.ap_pass);
-    let mut text = format!(
-        "{} pass{} ({} AP left)",
-        f.name(),
-        if queued { " (queued)" } else { "" },
-        st.ap[f.index()]
-    );
+    if queued {
+        fold_queued_pass(ctx, st, f);
+        return;
+    }
+    let mut text = format!("{} pass ({} AP left)", f.name(), st.ap[f.index()]);
     if let Some(c) = cmd {
         // 4.2.4, 2.5.5(3): the pass removes the command's Action marker.
         st.commands[c].acts = 0;
@@ -636,6 +647,41 @@ fn do_pass(ctx: &mut Ctx, st: &mut State, f: Faction, cmd: Option<CmdId>, queued
         .into_iter()
         .collect();
     ctx.say(text, focus);
+}
+
+/// A queued pass (4.2.4), told on its own, or folded into the line of the
+/// queued passes told just before it: one line for the phases a queue
+/// passes in a row, not a line each.
+fn fold_queued_pass(ctx: &mut Ctx, st: &State, f: Faction) {
+    let mut n = [0u32; 2];
+    let at = match ctx.passes {
+        Some((at, before)) if at + 1 == ctx.ev.len() => {
+            n = before;
+            at
+        }
+        _ => {
+            ctx.say(String::new(), vec![]);
+            ctx.ev.len() - 1
+        }
+    };
+    n[f.index()] += 1;
+    ctx.passes = Some((at, n));
+    ctx.ev[at].text = if n[0] + n[1] == 1 {
+        format!("{} pass (queued) ({} AP left)", f.name(), st.ap[f.index()])
+    } else {
+        let who: Vec<String> = Faction::ALL
+            .iter()
+            .filter(|x| n[x.index()] > 0)
+            .map(|x| format!("{} {}", x.name(), n[x.index()]))
+            .collect();
+        format!(
+            "Queued passes in the next {} action phases (4.2.4): {}; AP left: Ming {}, Jurchen {}",
+            n[0] + n[1],
+            who.join(", "),
+            st.ap[0],
+            st.ap[1]
+        )
+    };
 }
 
 /// Carries on with the queued work until it is done or a player must decide.
@@ -737,6 +783,10 @@ fn end_phase(ctx: &mut Ctx, st: &mut State) {
             }
         }
     }
+    // 4.2.4: the passes this phase queued, told once its action is done.
+    if let Some(t) = queued_text(st, st.phase.side) {
+        ctx.say(t, vec![]);
+    }
     st.queue.push_front(Work::NextPhase);
     st.queue.push_front(Work::Control);
     st.queue.push_front(Work::Displace);
@@ -833,6 +883,16 @@ fn roll_preparation(ctx: &mut Ctx, st: &mut State) -> Result<[u32; 2], RuleError
         ),
         vec![],
     );
+    if st.turn == 1 {
+        // 4.1(4): the rolls set the AP; the first turn's initiative is fixed.
+        ctx.say(
+            format!(
+                "The {} move first in turn 1, whatever the rolls (4.1(4))",
+                d.values.first_turn_initiative.name()
+            ),
+            vec![],
+        );
+    }
     Ok(r)
 }
 

@@ -223,6 +223,43 @@ fn off_map(d: &Data, st: &State, b: &mut HexBoard) {
     }
 }
 
+/// Why the side with the initiative has it, with the preparation rolls
+/// (4.1(4)): in turn 1 by the rule, whatever the rolls; after, a tie or the
+/// choice of the side that rolled higher.
+fn initiative_why(d: &Data, st: &State) -> String {
+    let rolls = format!(
+        "preparation rolls Ming {}, Jurchen {}",
+        st.prep[0], st.prep[1]
+    );
+    let first = st.initiative;
+    if st.turn == 1 {
+        return format!(
+            "the {} move first in turn 1 whatever the rolls, 4.1(4); the {rolls} set the action points",
+            d.values.first_turn_initiative.name()
+        );
+    }
+    let [m, j] = st.prep;
+    if m == j {
+        return format!("{rolls}: a tie, the {} go first, 4.1(4)", first.name());
+    }
+    let high = if m > j {
+        Faction::Ming
+    } else {
+        Faction::Jurchen
+    };
+    if high == first {
+        format!(
+            "{rolls}: the {} rolled higher and move first, 4.1(4)",
+            high.name()
+        )
+    } else {
+        format!(
+            "{rolls}: the {} rolled higher and chose to move second, 4.1(4)",
+            high.name()
+        )
+    }
+}
+
 /// Status lines.
 pub fn status(d: &Data, st: &State) -> Vec<String> {
     let mut v = Vec::new();
@@ -239,12 +276,11 @@ pub fn status(d: &Data, st: &State) -> Vec<String> {
         v.push("Action points: rolled with the Ming's first order (4.1(4)-(5)); the Ming move first in turn 1.".into());
     } else {
         v.push(format!(
-            "Action points left: Ming {}, Jurchen {}. Initiative: {} (preparation rolls Ming {}, Jurchen {}).",
+            "Action points left: Ming {}, Jurchen {}. Initiative: {} ({}).",
             st.ap[0],
             st.ap[1],
             st.initiative.name(),
-            st.prep[0],
-            st.prep[1]
+            initiative_why(d, st)
         ));
     }
     for f in Faction::ALL {

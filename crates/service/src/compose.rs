@@ -111,20 +111,49 @@ pub(super) struct ResultCtx {
     pub(super) board: Option<umpire_core::board::Board>,
 }
 
-/// A legal order as commented example lines of a move template, wrapped
-/// within 72 columns, every line (continuations too) commented.
+/// Room for an order line after `  # e.g. ` in a 72-column mail.
+const EXAMPLE_WIDTH: usize = 72 - 9;
+
+/// Does every line of `order` fit one commented line of a template?
+fn fits_example(order: &str) -> bool {
+    order.lines().all(|l| l.chars().count() <= EXAMPLE_WIDTH)
+}
+
+/// A legal order as commented example lines of a move template, one
+/// comment line for each of its lines, never wrapped: uncommented, each is
+/// an order line as the move file takes it.
 fn commented_example(order: &str) -> String {
     let mut t = String::new();
-    let mut first = true;
-    for part in order.lines() {
-        let w = umpire_render::templates::wrap(part.to_string(), Some(72 - 9), Some(0));
-        for l in w.lines() {
-            let lead = if first { "# e.g. " } else { "#       " };
-            first = false;
-            t.push_str(&format!("  {lead}{l}\n"));
-        }
+    for (i, l) in order.lines().enumerate() {
+        let lead = if i == 0 { "# e.g. " } else { "#       " };
+        t.push_str(&format!("  {lead}{l}\n"));
     }
     t
+}
+
+/// The board with its spaces named as orders write them, for the list of
+/// the reader's forces: on a point-to-point map (A Distant Plain's) a space
+/// is written in lower case with hyphens for blanks (`northwest-frontier`,
+/// the data's id for "Northwest Frontier"), not `Northwest_Frontier`.
+fn order_names(
+    board: &umpire_core::board::Board,
+) -> std::borrow::Cow<'_, umpire_core::board::Board> {
+    use umpire_core::board::Board;
+    match board {
+        Board::Points(b) => {
+            let mut b = b.clone();
+            for sp in b.spaces.values_mut() {
+                sp.name = sp
+                    .name
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join("-")
+                    .to_lowercase();
+            }
+            std::borrow::Cow::Owned(Board::Points(b))
+        }
+        _ => std::borrow::Cow::Borrowed(board),
+    }
 }
 
 /// Draws the map part of a view: a snippet around the action.
@@ -508,9 +537,11 @@ impl Umpire {
         }
         let map = map_text(&view, &focus);
         let own_forces = match (side, &view.board) {
-            (Some(s), Some(board)) => {
-                umpire_render::map::own_forces(board, &ruleset.own_marks(state, s), 70)
-            }
+            (Some(s), Some(board)) => umpire_render::map::own_forces(
+                &order_names(board),
+                &ruleset.own_marks(state, s),
+                70,
+            ),
             _ => String::new(),
         };
         let prompt = game.prompt();
@@ -524,8 +555,11 @@ impl Umpire {
                     game.id(),
                     names[s.index()]
                 );
-                for l in &ruleset.example_moves(state, s, 4) {
-                    // Every line commented, so a copied template holds no stray order.
+                // Every line commented, so a copied template holds no stray
+                // order; an example too long for a line is left out, never
+                // broken in two (the half on the next line is no order).
+                let examples = ruleset.example_moves(state, s, 12);
+                for l in examples.iter().filter(|l| fits_example(l)).take(4) {
                     t.push_str(&commented_example(l));
                 }
                 t

@@ -1402,7 +1402,8 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
         t.r.view(&t.st, umpire_core::ruleset::Viewer::Side(BRITISH))
             .status;
     assert!(
-        mine.iter().any(|l| l.starts_with("Set-up 4.3(1)")),
+        mine.iter()
+            .any(|l| l.starts_with("Set-up 26.0 ") && l.ends_with(" 4.3(1):")),
         "{mine:?}"
     );
     let (_, red) = t.pick("4.3(1)");
@@ -1695,9 +1696,21 @@ fn a_sealed_set_up_awaits_both_setters_at_once_and_ends_when_both_are_in() {
     let r =
         t.r.view(&t.st, umpire_core::ruleset::Viewer::Side(RUSSIAN))
             .status;
-    assert!(b.iter().any(|l| l.starts_with("Set-up 4.3(1)")), "{b:?}");
-    assert!(!b.iter().any(|l| l.starts_with("Set-up 6.5")), "{b:?}");
-    assert!(r.iter().any(|l| l.starts_with("Set-up 6.5")), "{r:?}");
+    assert!(
+        b.iter()
+            .any(|l| l.starts_with("Set-up 26.0 ") && l.ends_with(" 4.3(1):")),
+        "{b:?}"
+    );
+    assert!(
+        !b.iter()
+            .any(|l| l.starts_with("Set-up 26.0 ") && l.ends_with(" 6.5:")),
+        "{b:?}"
+    );
+    assert!(
+        r.iter()
+            .any(|l| l.starts_with("Set-up 26.0 ") && l.ends_with(" 6.5:")),
+        "{r:?}"
+    );
     let kandahar = t.city("Kandahar");
     // The British go first here: in the sealed round the printed order is void.
     let (_, red) = t.pick("4.3(1)");

@@ -114,7 +114,7 @@ fn an_event_target_where_the_step_does_nothing_is_refused_while_another_would_do
     let e = send(&r, &mut st, Faction::Warlords, "event unshaded kandahar").unwrap_err();
     assert!(
         e.contains(
-            "nothing would happen in Kandahar (no Taliban Base there), while it would in Helmand"
+            "nothing would happen in `kandahar` (no Taliban Base there), while it would in Helmand"
         ) && e.contains("5.1"),
         "{e}"
     );
@@ -173,7 +173,7 @@ fn a_space_named_twice_for_one_step_is_refused() {
     )
     .unwrap_err();
     assert!(
-        e.contains("Kandahar is named twice") && e.contains("5.1"),
+        e.contains("`kandahar` is named twice") && e.contains("5.1"),
         "{e}"
     );
 }

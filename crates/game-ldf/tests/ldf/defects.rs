@@ -457,7 +457,22 @@ fn tribes_no_empty_hex_takes_stay_dead_and_said_so() {
     t.st.stage = Stage::AdminGp;
     let ev = t.ok(GP, "done", &[]);
     assert!(
-        say(&ev).contains("1 Germanic tribes stay in the dead pile"),
+        say(&ev).contains("1 Germanic tribe stays in the dead pile"),
+        "{}",
+        say(&ev)
+    );
+}
+
+// 7.1: one dead tribe returns to an empty Barbaria hex, told in the
+// singular ("1 Germanic tribe returns", not "1 Germanic tribes return").
+#[test]
+fn one_tribe_returning_is_told_in_the_singular() {
+    let mut t = T::fixture();
+    t.kill("t17");
+    t.st.stage = Stage::AdminGp;
+    let ev = t.ok(GP, "done", &[]);
+    assert!(
+        say(&ev).contains("1 Germanic tribe returns to Barbaria (7.1)"),
         "{}",
         say(&ev)
     );

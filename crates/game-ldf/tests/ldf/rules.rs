@@ -665,7 +665,7 @@ fn each_side_sees_only_its_own_hand() {
         gp.contains("Beseech") && !gp.contains("Agents in Enemy Camp"),
         "{gp}"
     );
-    assert!(roman.contains("roman holds 1, gp holds 1"));
+    assert!(roman.contains("the Roman holds 1, the Germano-Parthian 1"));
     umpire_ldf::invariants(t.d(), &t.st).unwrap();
 }
 

@@ -9,6 +9,7 @@ use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{Ruleset, Side};
 use umpire_core::selfplay::{self, SelfPlayConfig};
 use umpire_sarhu::Sarhu;
+use umpire_sarhu::legal::{EXAMPLE_WIDTH, reflow};
 use umpire_sarhu::state::State;
 
 /// Every `every`-th position a side is asked to act in, with the sides asked.
@@ -94,8 +95,62 @@ fn the_examples_are_the_whole_lists_first_lines() {
     for (st, sides) in positions(13, 5) {
         for side in sides {
             let all = r.legal_moves(&st, side);
-            let four: Vec<String> = all.iter().take(4).cloned().collect();
+            let four: Vec<String> = all.iter().take(4).map(|o| reflow(o)).collect();
             assert_eq!(r.example_moves(&st, side, 4), four);
         }
     }
+}
+
+/// The orders of `text` as `side` sends them at `st`.
+fn read(r: &Sarhu, st: &State, side: Side, text: &str) -> Vec<umpire_sarhu::orders::Order> {
+    let lines: Vec<SourceLine> = text
+        .lines()
+        .enumerate()
+        .map(|(i, t)| SourceLine {
+            line: i + 1,
+            column: 1,
+            text: t.to_string(),
+        })
+        .collect();
+    r.parse_all(st, side, &lines)
+        .unwrap_or_else(|e| panic!("{text:?} does not read: {e:?}"))
+        .into_iter()
+        .map(|(_, o)| o)
+        .collect()
+}
+
+// A template's example is each sample written within a commented mail line:
+// a move's further units and a combat action's further combats on lines of
+// their own read as the same orders (lines without a keyword continue the
+// order above them), and every line fits.
+#[test]
+fn an_example_written_over_lines_reads_as_the_sample() {
+    let r = Sarhu::new();
+    let mut split = 0;
+    for (st, sides) in positions(17, 5) {
+        for side in sides {
+            for o in r.example_moves(&st, side, 40) {
+                for l in o.lines().filter(|l| l.chars().count() > EXAMPLE_WIDTH) {
+                    assert!(!l.contains(", ") && !l.contains("; "), "{l}");
+                }
+            }
+            let f = if side.0 == 0 {
+                umpire_sarhu::Faction::Ming
+            } else {
+                umpire_sarhu::Faction::Jurchen
+            };
+            for o in umpire_sarhu::legal::samples(r.data(), &st, f) {
+                let flowed = reflow(&o);
+                if flowed != o {
+                    split += 1;
+                    assert_eq!(
+                        read(&r, &st, side, &flowed),
+                        read(&r, &st, side, &o),
+                        "{flowed}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(split > 0, "some sample was written over lines");
 }
