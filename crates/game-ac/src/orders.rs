@@ -575,6 +575,18 @@ fn negotiate(d: &Data, l: &SourceLine, head: &str, w: &[&str]) -> Result<Order, 
         )
         .rule("19.5"));
     }
+    // `negotiate burnes with PA`: the agent where the region goes.
+    if d.region(x).is_none() && d.agents.iter().any(|a| a.id.eq_ignore_ascii_case(x)) {
+        return Err(err_at(
+            l,
+            x,
+            format!(
+                "{x} is an agent: the region comes first, `{} REGION agent {x} [pounds N]`",
+                head.to_ascii_lowercase()
+            ),
+        )
+        .rule("15.1"));
+    }
     let r = region(d, l, x)?;
     let ai = w
         .iter()

@@ -342,6 +342,27 @@ fn one_word_orders_refuse_the_words_they_would_drop() {
     assert!(t.r.parse(&t.st, BRITISH, &lines("buy 3 SP")).is_ok());
 }
 
+// 15.1: `negotiate burnes with PA`, the agent written where the region goes,
+// says so and gives the order's form, with the caret under the agent.
+#[test]
+fn a_negotiation_naming_the_agent_first_gives_the_orders_form() {
+    let t = fixture("s1", 1, &[]);
+    let line = umpire_core::movefile::SourceLine {
+        line: 1,
+        column: 1,
+        text: "negotiate burnes with PA".into(),
+    };
+    let e = t.r.parse(&t.st, BRITISH, &[line]).unwrap_err();
+    assert!(
+        e.message.contains(
+            "burnes is an agent: the region comes first, `negotiate REGION agent burnes [pounds N]`"
+        ),
+        "{e}"
+    );
+    assert_eq!(e.rule.as_deref(), Some("15.1"));
+    assert_eq!(e.column, 11, "{e}");
+}
+
 // ARCHITECTURE invariant 4 (a move is refused only before its first roll),
 // 3.1[4], 12.1, 15.3, 16.9, 15.1(2), 15.0, 9.3: what the move's order of
 // lines or an earlier attempt already forbids refuses the move before any
