@@ -876,6 +876,19 @@ fn in_headless_chromium_the_game_page_keeps_its_layout() {
         )
     }))
     .unwrap();
+    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+        // To look at: the page at 100% and on a phone held upright.
+        std::fs::create_dir_all(&keep).unwrap();
+        std::fs::copy(&shot, format!("{keep}/page.png")).unwrap();
+        headless(
+            &chromium,
+            &[
+                &format!("--screenshot={keep}/page-phone.png"),
+                "--window-size=390,844",
+                &format!("file://{}", out.join("sarhu-1/index.html").display()),
+            ],
+        );
+    }
     let got = shrink(&page, 4);
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         got.save_png(PAGE_REFERENCE).unwrap();

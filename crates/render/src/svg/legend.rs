@@ -34,6 +34,11 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether its text names `name` among the names it lists.
+    fn names(&self, name: &str) -> bool {
+        self.text.split(", ").any(|n| n == name)
+    }
+
     fn width(&self) -> f64 {
         self.swatches.len() as f64 * (SWATCH + 2.0) + 4.0 + text_width(&self.text, TEXT)
     }
@@ -110,6 +115,7 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], used: &InUse) -> 
         }
     }
     out.extend(used.colours.iter().filter_map(|c| colour_entry(board, c)));
+    let terrains = out.len();
     for l in board.legend() {
         let mut cs = l.glyph.chars();
         if let (Some(c), None) = (cs.next(), cs.next())
@@ -118,12 +124,19 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], used: &InUse) -> 
             // The terrain's name: its meaning up to the first rule in it. Glyphs
             // of one terrain at several elevations make one entry.
             let name = l.meaning.split([':', '(', ',']).next().unwrap_or("").trim();
-            let e = Entry {
-                swatches: vec![Swatch::Fill(pal.terrain(c))],
-                text: clip(name),
-            };
-            if !out.contains(&e) {
-                out.push(e);
+            let swatch = Swatch::Fill(pal.terrain(c));
+            // Terrains the map draws alike share one swatch: the key does
+            // not promise a difference the map does not show.
+            let alike = out[terrains..]
+                .iter_mut()
+                .find(|e| e.swatches == [swatch.clone()]);
+            match alike {
+                Some(e) if !e.names(name) => e.text = clip(&format!("{}, {name}", e.text)),
+                Some(_) => {}
+                None => out.push(Entry {
+                    swatches: vec![swatch],
+                    text: clip(name),
+                }),
             }
         }
     }
@@ -238,12 +251,17 @@ impl Key {
     }
 }
 
+/// A swatch with its top left corner near `(x, y)`. Shapes have crisp
+/// edges: a one-pixel border sits on the middle of a pixel, or parts of a
+/// thinner one vanish and a light swatch shows as a broken bracket.
 fn swatch(doc: &mut Doc, s: &Swatch, (x, y): (f64, f64)) {
+    let (x, y) = (x.round(), y.round());
+    let (xm, ym) = (x + 0.5, y + 0.5);
     match s {
-        Swatch::Fill(c) => doc.rect(x, y, SWATCH, SWATCH, 2.0, c, "#111111", 0.6),
+        Swatch::Fill(c) => doc.rect(xm, ym, SWATCH, SWATCH, 2.0, c, "#111111", 1.0),
         Swatch::Outline => doc.rect(x, y, SWATCH, SWATCH, 2.0, "none", HIGHLIGHT, 2.0),
         Swatch::Mark(m) => {
-            doc.rect(x, y, SWATCH, SWATCH, 2.0, "#8d8d8d", "#111111", 0.6);
+            doc.rect(xm, ym, SWATCH, SWATCH, 2.0, "#8d8d8d", "#111111", 1.0);
             let glyph = m.glyph().to_string();
             doc.text(
                 (x + SWATCH / 2.0, y + SWATCH - 2.5),
@@ -303,6 +321,24 @@ mod tests {
             [Swatch::Fill(pal.side('M')), Swatch::Fill(pal.side('J'))]
         );
         assert_ne!(pal.side('M'), pal.side('J'));
+    }
+
+    /// Lest Darkness Fall's regions are all drawn as clear terrain: one
+    /// swatch names them all, not a swatch each that looks like the others.
+    #[test]
+    fn terrains_drawn_alike_share_one_entry() {
+        let b = board(&[
+            ("~", "sea"),
+            ("R", "Roman core"),
+            ("G", "Gallic core"),
+            ("g", "Gallic core (coast)"),
+        ]);
+        let terrain = ['~', 'R', 'G', 'g'];
+        let pal = Palette::of(&b, &terrain);
+        assert_eq!(pal.terrain('R'), pal.terrain('G'));
+        let e = entries(&b, &pal, &terrain, &InUse::default());
+        let texts: Vec<&str> = e.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(texts, ["sea", "Roman core, Gallic core", "the last action"]);
     }
 
     #[test]
