@@ -60,11 +60,25 @@ fn side_letters(glyph: &str, pal: &Palette<'_>) -> Option<Vec<char>> {
     (!letters.is_empty()).then_some(letters)
 }
 
-/// `text` cut to [`MAX_CHARS`].
+/// `text` cut to [`MAX_CHARS`]: after its last whole clause that fits (a
+/// rule's note after `; ` is for the mail's text key), else after its last
+/// whole word with `…`, never within a word.
 fn clip(text: &str) -> String {
-    match text.char_indices().nth(MAX_CHARS) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
+    let Some((i, _)) = text.char_indices().nth(MAX_CHARS) else {
+        return text.to_string();
+    };
+    let head = &text[..i];
+    if let Some(j) = head.rfind("; ") {
+        return head[..j].to_string();
+    }
+    let word_end = if text[i..].starts_with(' ') {
+        Some(i)
+    } else {
+        head.rfind(' ')
+    };
+    match word_end {
+        Some(j) if j > 0 => format!("{}…", text[..j].trim_end_matches([',', ' '])),
+        _ => format!("{head}…"),
     }
 }
 
@@ -321,6 +335,27 @@ mod tests {
             [Swatch::Fill(pal.side('M')), Swatch::Fill(pal.side('J'))]
         );
         assert_ne!(pal.side('M'), pal.side('J'));
+    }
+
+    /// A long entry is cut after a whole clause, else after a whole word:
+    /// the picture's key never ends an entry within a word ("markers s…").
+    #[test]
+    fn a_long_entry_is_cut_between_clauses_or_words() {
+        let sarhu =
+            "M / J control marker of the Ming / Jurchen (2.5.2); +1 markers score 1 VP (8.0(3))";
+        assert_eq!(
+            clip(sarhu),
+            "M / J control marker of the Ming / Jurchen (2.5.2)"
+        );
+        let words = "word ".repeat(20);
+        let cut = clip(&words);
+        assert!(
+            cut.ends_with("word…") && cut.chars().count() <= MAX_CHARS + 1,
+            "{cut}"
+        );
+        let one = "x".repeat(80);
+        assert_eq!(clip(&one).chars().count(), MAX_CHARS + 1);
+        assert_eq!(clip("short"), "short");
     }
 
     /// Lest Darkness Fall's regions are all drawn as clear terrain: one
