@@ -2,8 +2,9 @@
 //! games. Each game is played by mail for a few seeded random legal moves
 //! (not timed); then, for the next move:
 //!
-//! - `map-picture/<game>/svg`: the SVG of the picture the mover's result mail
-//!   carries;
+//! - `map-picture/<game>/svg`: the picture the mover's result mail carries:
+//!   the ruleset's view and the SVG of its sheets (its base's SVG is written
+//!   only when the base's raster is kept nowhere, so not here);
 //! - `.../whole png, cold`: that SVG rasterised from nothing (what a cron run,
 //!   a fresh process, pays for its first picture of a game);
 //! - `.../whole png` and `.../action png`: the whole map and the part around

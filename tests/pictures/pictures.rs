@@ -253,6 +253,34 @@ fn every_map_kind_draws_valid_svg_and_the_same_bytes_twice() {
                 std::fs::create_dir_all(&keep).unwrap();
                 std::fs::write(format!("{keep}/{ruleset}.svg"), &svg).unwrap();
                 std::fs::write(format!("{keep}/{ruleset}.png"), &png).unwrap();
+                // And the picture a result mail carries: around a stack.
+                let focus: Vec<Place> = match &board {
+                    Board::Hex(b) => b
+                        .cells
+                        .iter()
+                        .filter(|(_, c)| !c.units.is_empty())
+                        .map(|(h, _)| Place::Hex(*h))
+                        .take(1)
+                        .collect(),
+                    Board::Square(b) => b
+                        .cells
+                        .iter()
+                        .filter(|(_, c)| !c.units.is_empty())
+                        .map(|(s, _)| Place::Square(*s))
+                        .take(1)
+                        .collect(),
+                    Board::Points(b) => b
+                        .spaces
+                        .iter()
+                        .filter(|(_, s)| !s.units.is_empty())
+                        .map(|(s, _)| Place::Space(*s))
+                        .take(1)
+                        .collect(),
+                };
+                let action = umpire::render::svg::picture(&board, &focus)
+                    .action_png()
+                    .unwrap();
+                std::fs::write(format!("{keep}/{ruleset}-action.png"), &action).unwrap();
             }
         }
     }
@@ -848,6 +876,19 @@ fn in_headless_chromium_the_game_page_keeps_its_layout() {
         )
     }))
     .unwrap();
+    if let Ok(keep) = std::env::var("KEEP_PICTURES") {
+        // To look at: the page at 100% and on a phone held upright.
+        std::fs::create_dir_all(&keep).unwrap();
+        std::fs::copy(&shot, format!("{keep}/page.png")).unwrap();
+        headless(
+            &chromium,
+            &[
+                &format!("--screenshot={keep}/page-phone.png"),
+                "--window-size=390,844",
+                &format!("file://{}", out.join("sarhu-1/index.html").display()),
+            ],
+        );
+    }
     let got = shrink(&page, 4);
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         got.save_png(PAGE_REFERENCE).unwrap();
@@ -903,4 +944,48 @@ fn a_picture_drawn_from_rasters_kept_on_disk_is_the_same_bytes_as_one_drawn_anew
     }
     umpire::render::svg::raster::forget_kept();
     assert_eq!(picture.png_kept_in(Some(shelf.path())).unwrap(), whole);
+}
+
+/// The base of each game's picture (terrain, borders, numbers) is kept by
+/// what it is drawn from and the version of its drawing
+/// (`render::svg::BASE_DRAWING`), not by its SVG, which is not written when
+/// its raster is kept. So a change to how a base is drawn must bump that
+/// version, or pictures would be laid on a base of the old drawing kept on
+/// disk: this pins each base's SVG to the version.
+#[test]
+fn each_game_base_is_pinned_to_the_drawing_version() {
+    let pins = [
+        (
+            "sarhu",
+            "3d16c2afc5db2dbbebb595f28298f050e1a8d4760eb05abc433602122974f73f",
+        ),
+        (
+            "ac",
+            "fd1429e6e91db716d502fdd3e6e8178cf5bf46a00bdc3386b0a360ae8a03452c",
+        ),
+        (
+            "adp",
+            "2861ccba0387ddd247423d8ca27f5a79ec041b714da5b307572e88284ff79bb4",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (ruleset, pin) in pins {
+        let rs = umpire::games::find(ruleset).unwrap();
+        let scenario = rs.info().scenarios[0].clone();
+        let sides: Vec<&str> = scenario.sides.iter().map(String::as_str).collect();
+        let t = table(ruleset, &scenario.name, &sides, &[]);
+        let g = &t.game;
+        let board = g.ruleset().view(g.state(), Viewer::Public).board.unwrap();
+        let picture = umpire::render::svg::picture(&board, &[]);
+        let got = umpire::core::hash::sha256(picture.base_svg().as_bytes()).to_hex();
+        if got != pin {
+            wrong.push(format!("(\"{ruleset}\", \"{got}\")"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "a base's drawing changed at BASE_DRAWING {}: bump it and pin {}",
+        umpire::render::svg::BASE_DRAWING,
+        wrong.join(", ")
+    );
 }

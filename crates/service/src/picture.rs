@@ -6,7 +6,7 @@ use super::config::ResultPicture;
 use std::sync::Arc;
 use umpire_core::board::Place;
 use umpire_core::game::Game;
-use umpire_core::hash::{Digest, sha256};
+use umpire_core::hash::Digest;
 use umpire_core::ruleset::Viewer;
 
 /// File name of the picture in a mail.
@@ -67,7 +67,7 @@ enum Part {
     Whole,
 }
 
-/// The last pictures drawn, by the digest of their SVG and the part drawn
+/// The last pictures drawn, by their digest and the part drawn
 /// (rasterizing is the dear part; the SVG is cheap and says everything the
 /// picture shows): sides that see the same board share one raster.
 #[derive(Default)]
@@ -84,7 +84,7 @@ impl Recent {
         part: Part,
         shelf: &std::path::Path,
     ) -> Result<Arc<Vec<u8>>, umpire_render::svg::PictureError> {
-        let key = sha256(picture.svg().as_bytes());
+        let key = picture.digest();
         let mut recent = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, _, bytes)) = recent.iter().find(|(k, p, _)| *k == key && *p == part) {
             return Ok(bytes.clone());

@@ -2,6 +2,8 @@
 //! same board gives the same bytes on every machine.
 
 use std::fmt::Write;
+use std::sync::OnceLock;
+use umpire_core::hash::{Digest, Tagged};
 
 /// A number as SVG wants it, one decimal, never `-0.0`, written straight
 /// into the text it is part of: a map's SVG holds tens of thousands of
@@ -56,6 +58,11 @@ pub struct Doc {
     out: String,
     /// Where the `<svg>` element's opening line ends.
     header: usize,
+    /// Its width and height.
+    size: (f64, f64),
+    /// The kind of what is drawn before the first [`Doc::sheet`]: the base,
+    /// unless the base is drawn apart ([`Doc::over`]).
+    first: Sheet,
     /// Where each sheet after the base begins, and its kind ([`Doc::sheet`]).
     cuts: Vec<(usize, Sheet)>,
     /// The sprites drawn, each with the index of its sheet (0 the base).
@@ -95,7 +102,8 @@ pub enum Sheet {
     /// every picture.
     Drawn,
     /// What play does not change but is drawn over what it does (haloed
-    /// place names): drawn once on a clear sheet, kept, laid over.
+    /// place names), or changes seldom (a grid's control areas): drawn once
+    /// on a clear sheet, kept by its text, laid over.
     Kept,
     /// The key under the map: kept like [`Sheet::Kept`]; a cropped picture
     /// draws its own.
@@ -109,6 +117,8 @@ pub enum Sheet {
 /// corner): a stack of counters looks the same wherever it stands.
 pub struct Sprite {
     pub at: (i32, i32),
+    /// Its width and height in whole pixels.
+    pub size: (u32, u32),
     pub svg: String,
 }
 
@@ -118,11 +128,77 @@ pub enum Part {
     Sprites(Vec<Sprite>),
 }
 
+/// What a picture's base sheet ([`Sheet::Base`]) is drawn from, and how:
+/// the drawing reads nothing but the value itself (and constants), so the
+/// value's bytes ([`BaseDrawing::inputs`]) say what it draws and its kept
+/// raster is found without writing its SVG. A change to how a base is drawn
+/// must bump [`BASE_DRAWING`].
+pub trait BaseDrawing: Send + Sync {
+    /// Everything the drawing reads, as bytes; `None` if they cannot be
+    /// written (the base is then known by its SVG).
+    fn inputs(&self) -> Option<Vec<u8>>;
+    /// Draws the base on `doc`, over its background.
+    fn draw(&self, doc: &mut Doc);
+}
+
+/// The version of the base drawings ([`BaseDrawing`]): part of a base's key,
+/// so a raster kept by an older drawing is not taken for a newer one's. A
+/// test pins each game's base SVG: change one, bump this.
+pub const BASE_DRAWING: u64 = 1;
+
+/// A picture's base sheet: its size, background and drawing.
+pub struct Base {
+    w: f64,
+    h: f64,
+    background: &'static str,
+    drawing: Box<dyn BaseDrawing>,
+}
+
+impl Base {
+    /// The base `drawing` on a `w` × `h` document of `background`.
+    pub fn new(w: f64, h: f64, background: &'static str, drawing: Box<dyn BaseDrawing>) -> Base {
+        Base {
+            w,
+            h,
+            background,
+            drawing,
+        }
+    }
+
+    /// What the base's raster is kept by: its size, background, drawing
+    /// version and inputs; `None` when the inputs cannot be written.
+    pub fn key(&self) -> Option<Digest> {
+        let inputs = self.drawing.inputs()?;
+        let t = Tagged::new("umpire-picture-base")
+            .u64(BASE_DRAWING)
+            .field(format!("{} {} {}", Num(self.w), Num(self.h), self.background).as_bytes())
+            .field(&inputs);
+        Some(t.finish())
+    }
+
+    /// The base as a document still open for what is drawn over it.
+    fn doc(&self) -> Doc {
+        let mut d = Doc::new(self.w, self.h, self.background);
+        self.drawing.draw(&mut d);
+        d
+    }
+
+    /// The base alone as SVG.
+    pub fn svg(&self) -> String {
+        self.doc().finish()
+    }
+}
+
 /// A picture as one document and as its sheets, each a document of the
 /// same size: drawn one over the other in order, they are the whole. The key
 /// sits under the map, from `map_height` down; `focus` boxes the last action.
 pub struct Layers {
-    pub whole: String,
+    /// The base, drawn only when its raster is not kept.
+    pub base: Base,
+    /// What is drawn over the base, as the whole document's text.
+    rest: String,
+    whole: OnceLock<String>,
+    /// The sheets over the base.
     pub sheets: Vec<Part>,
     pub width: f64,
     pub map_height: f64,
@@ -148,6 +224,28 @@ impl Anchor {
     }
 }
 
+impl Layers {
+    /// The whole picture as one SVG document (written once, when first asked).
+    pub fn whole(&self) -> &str {
+        self.whole.get_or_init(|| {
+            let mut d = self.base.doc();
+            d.out.push_str(&self.rest);
+            d.finish()
+        })
+    }
+
+    /// A digest of the whole picture, without writing its base's SVG: two
+    /// pictures with the same digest are the same picture.
+    pub fn digest(&self) -> Digest {
+        let t = Tagged::new("umpire-picture");
+        let t = match self.base.key() {
+            Some(k) => t.field(&k.0),
+            None => t.field(self.base.svg().as_bytes()),
+        };
+        t.field(self.rest.as_bytes()).finish()
+    }
+}
+
 impl Doc {
     /// A document `w` × `h` pixels with a background colour.
     pub fn new(w: f64, h: f64, background: &str) -> Doc {
@@ -167,10 +265,22 @@ impl Doc {
         Doc {
             out,
             header,
+            size: (w.0, h.0),
+            first: Sheet::Base,
             cuts: Vec::new(),
             sprites: Vec::new(),
             focus: None,
         }
+    }
+
+    /// A document drawn over `base` (its size): what is drawn before the
+    /// first [`Doc::sheet`] is a [`Sheet::Drawn`] sheet over it, and
+    /// [`Doc::finish_with_key`] keeps the base apart, to be drawn only when
+    /// its raster is not kept.
+    pub fn over(base: &Base) -> Doc {
+        let mut d = Doc::clear(base.w, base.h);
+        d.first = Sheet::Drawn;
+        d
     }
 
     /// A document `w` × `h` pixels with nothing under what is drawn on it
@@ -198,8 +308,10 @@ impl Doc {
             "<g transform=\"translate({} {})\">\n{body}</g>\n",
             at.0, at.1
         );
+        let size = (sprite.size.0.ceil() as u32, sprite.size.1.ceil() as u32);
         let svg = sprite.finish();
-        self.sprites.push((self.cuts.len(), Sprite { at, svg }));
+        self.sprites
+            .push((self.cuts.len(), Sprite { at, size, svg }));
     }
 
     /// Starts a sheet of kind `kind`: what is drawn next belongs to it (what
@@ -334,9 +446,11 @@ impl Doc {
     }
 
     /// Draws `key` under a map `width` × `map_height` (at `origin`) on a
-    /// sheet of its own and finishes the document and its sheets.
+    /// sheet of its own and finishes the picture: `base` under this
+    /// document ([`Doc::over`]) and its sheets.
     pub fn finish_with_key(
         mut self,
+        base: Base,
         key: super::legend::Key,
         origin: (f64, f64),
         width: f64,
@@ -344,9 +458,8 @@ impl Doc {
     ) -> Layers {
         self.sheet(Sheet::Key);
         key.draw(&mut self, origin);
-        let focus = self.focus;
         let head = &self.out[..self.header];
-        let mut starts = vec![(self.header, Sheet::Base)];
+        let mut starts = vec![(self.header, self.first)];
         starts.extend(self.cuts.iter().copied());
         let ends = starts.iter().skip(1).map(|(at, _)| *at);
         let mut sprites = std::mem::take(&mut self.sprites);
@@ -366,11 +479,13 @@ impl Doc {
             })
             .collect();
         Layers {
+            base,
+            rest: self.out[self.header..].to_string(),
+            whole: OnceLock::new(),
             sheets,
-            whole: self.finish(),
             width,
             map_height,
-            focus,
+            focus: self.focus,
             key,
         }
     }

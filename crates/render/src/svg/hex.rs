@@ -3,10 +3,10 @@
 //! on the side they belong to.
 
 use super::counter;
-use super::doc::{Anchor, Doc, Layers, Sheet};
+use super::doc::{Anchor, Base, BaseDrawing, Doc, Layers, Sheet};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
-use umpire_core::board::{Board, EdgeKind, HexBoard};
+use umpire_core::board::{Board, Edge, EdgeKind, HexBoard};
 use umpire_core::hex::{Dir, Hex};
 
 /// Space around the map.
@@ -17,6 +17,7 @@ const MIN_SIZE: f64 = 12.0;
 const MAX_SIZE: f64 = 30.0;
 
 /// The geometry of one drawing: hex size and the top-left hex.
+#[derive(Clone, serde::Serialize)]
 pub struct Layout {
     /// Centre to corner.
     pub size: f64,
@@ -106,42 +107,20 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
     let (w, h) = (w + l.size + MARGIN, h + l.half_height() + MARGIN);
     let units = b.cells.values().flat_map(|c| &c.units);
     let key = Key::of(board, &pal, &terrain, units, w - 2.0 * MARGIN);
-    let mut doc = Doc::new(w, h + key.height, PAPER);
-    doc.group("terrain");
-    for (hex, cell) in &b.cells {
-        doc.polygon(&l.corners(*hex), pal.terrain(cell.terrain), GRID, 0.6);
-    }
-    doc.end_group();
-    doc.group("hexsides");
-    for e in &b.edges {
-        let (a, z) = l.side(e.hex, e.dir);
-        match e.kind {
-            EdgeKind::River => doc.line(a, z, "#2f6fb3", l.size * 0.16, false),
-            EdgeKind::Wall => doc.line(a, z, "#5b3a1e", l.size * 0.18, false),
-            EdgeKind::Bridge => {
-                doc.line(a, z, "#2f6fb3", l.size * 0.16, false);
-                let m = ((a.0 + z.0) / 2.0, (a.1 + z.1) / 2.0);
-                let half = ((a.0 - m.0) * 0.5, (a.1 - m.1) * 0.5);
-                doc.line(
-                    (m.0 - half.0, m.1 - half.1),
-                    (m.0 + half.0, m.1 + half.1),
-                    "#8d6e63",
-                    l.size * 0.28,
-                    false,
-                );
-            }
-            EdgeKind::Border => doc.line(a, z, "#6a1b9a", l.size * 0.08, true),
-        }
-    }
-    doc.end_group();
-    doc.group("numbers");
     let small = (l.size * 0.3).max(5.0);
-    for hex in b.cells.keys() {
-        let c = l.centre(*hex);
-        let at = (c.0, c.1 - l.half_height() * 0.68);
-        doc.text(at, small, "#555555", Anchor::Middle, &hex.to_string());
-    }
-    doc.end_group();
+    let mut colour = pal.terrains();
+    let base = HexBase {
+        layout: l.clone(),
+        cells: b
+            .cells
+            .iter()
+            .map(|(hex, c)| (*hex, colour(c.terrain)))
+            .collect(),
+        edges: b.edges.clone(),
+        small,
+    };
+    let base = Base::new(w, h + key.height, PAPER, Box::new(base));
+    let mut doc = Doc::over(&base);
     // Control markers and stacks: each look drawn once and kept.
     doc.sheet(Sheet::Sprites);
     doc.group("control");
@@ -194,11 +173,72 @@ pub fn draw(board: &Board, b: &HexBoard, focus: &[Hex]) -> Layers {
         }
     }
     doc.end_group();
-    doc.finish_with_key(key, (MARGIN, h), w, h)
+    doc.finish_with_key(base, key, (MARGIN, h), w, h)
+}
+
+/// What a hex map's base is drawn from: the layout, each hex with its
+/// terrain's colour, the hexsides, the numbers' size.
+#[derive(serde::Serialize)]
+struct HexBase {
+    layout: Layout,
+    cells: Vec<(Hex, &'static str)>,
+    edges: Vec<Edge>,
+    small: f64,
+}
+
+impl BaseDrawing for HexBase {
+    fn inputs(&self) -> Option<Vec<u8>> {
+        serde_json::to_vec(self).ok()
+    }
+
+    /// Terrain, hexsides and hex numbers.
+    fn draw(&self, doc: &mut Doc) {
+        let l = &self.layout;
+        doc.group("terrain");
+        for (hex, fill) in &self.cells {
+            doc.polygon(&l.corners(*hex), fill, GRID, 0.6);
+        }
+        doc.end_group();
+        doc.group("hexsides");
+        for e in &self.edges {
+            hexside(doc, l, e);
+        }
+        doc.end_group();
+        doc.group("numbers");
+        for (hex, _) in &self.cells {
+            let c = l.centre(*hex);
+            let at = (c.0, c.1 - l.half_height() * 0.68);
+            doc.text(at, self.small, "#555555", Anchor::Middle, &hex.to_string());
+        }
+        doc.end_group();
+    }
+}
+
+/// A river, wall, bridge or border along a hexside.
+fn hexside(doc: &mut Doc, l: &Layout, e: &Edge) {
+    let (a, z) = l.side(e.hex, e.dir);
+    match e.kind {
+        EdgeKind::River => doc.line(a, z, "#2f6fb3", l.size * 0.16, false),
+        EdgeKind::Wall => doc.line(a, z, "#5b3a1e", l.size * 0.18, false),
+        EdgeKind::Bridge => {
+            doc.line(a, z, "#2f6fb3", l.size * 0.16, false);
+            let m = ((a.0 + z.0) / 2.0, (a.1 + z.1) / 2.0);
+            let half = ((a.0 - m.0) * 0.5, (a.1 - m.1) * 0.5);
+            doc.line(
+                (m.0 - half.0, m.1 - half.1),
+                (m.0 + half.0, m.1 + half.1),
+                "#8d6e63",
+                l.size * 0.28,
+                false,
+            );
+        }
+        EdgeKind::Border => doc.line(a, z, "#6a1b9a", l.size * 0.08, true),
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::doc::Part;
     use super::*;
     use umpire_core::hex::Offset;
 
@@ -214,6 +254,51 @@ mod tests {
         b.offset = Offset::OddLow;
         let odd = Layout::of(&b);
         assert!(odd.centre(Hex::new(1, 1)).1 > odd.centre(Hex::new(2, 1)).1);
+    }
+
+    /// The base's key says what the base draws: the same for boards that
+    /// differ only in what play moves, another when terrain or a hexside
+    /// changes; and the whole picture is its base with the rest over it.
+    #[test]
+    fn the_base_is_known_by_what_it_draws_and_not_by_the_counters() {
+        use umpire_core::board::{Cell, Unit};
+        let board = |terrain: char, units: usize, river: bool| {
+            let mut b = HexBoard::default();
+            for c in 1..=3 {
+                let cell = Cell {
+                    terrain: if c == 2 { terrain } else { '.' },
+                    units: (0..units).map(|i| Unit::new(format!("u{i}"))).collect(),
+                    ..Cell::default()
+                };
+                b.cells.insert(Hex::new(c, 1), cell);
+            }
+            if river {
+                b.edges.push(Edge {
+                    hex: Hex::new(1, 1),
+                    dir: Dir::SE,
+                    kind: EdgeKind::River,
+                });
+            }
+            Board::Hex(b)
+        };
+        let layers = |b: &Board| {
+            let Board::Hex(h) = b else { unreachable!() };
+            draw(b, h, &[])
+        };
+        let key = |b: &Board| layers(b).base.key().expect("a key");
+        let plain = board('.', 1, false);
+        assert_eq!(key(&plain), key(&board('.', 2, false)), "counters moved");
+        assert_ne!(key(&plain), key(&board('^', 1, false)), "terrain");
+        assert_ne!(key(&plain), key(&board('.', 1, true)), "a river");
+        let l = layers(&plain);
+        let base = l.base.svg();
+        let whole = l.whole();
+        assert!(whole.starts_with(base.trim_end_matches("</svg>\n")));
+        assert!(
+            !l.sheets
+                .iter()
+                .any(|p| matches!(p, Part::Svg(Sheet::Base, _)))
+        );
     }
 
     #[test]

@@ -34,6 +34,11 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether its text names `name` among the names it lists.
+    fn names(&self, name: &str) -> bool {
+        self.text.split(", ").any(|n| n == name)
+    }
+
     fn width(&self) -> f64 {
         self.swatches.len() as f64 * (SWATCH + 2.0) + 4.0 + text_width(&self.text, TEXT)
     }
@@ -55,11 +60,25 @@ fn side_letters(glyph: &str, pal: &Palette<'_>) -> Option<Vec<char>> {
     (!letters.is_empty()).then_some(letters)
 }
 
-/// `text` cut to [`MAX_CHARS`].
+/// `text` cut to [`MAX_CHARS`]: after its last whole clause that fits (a
+/// rule's note after `; ` is for the mail's text key), else after its last
+/// whole word with `…`, never within a word.
 fn clip(text: &str) -> String {
-    match text.char_indices().nth(MAX_CHARS) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
+    let Some((i, _)) = text.char_indices().nth(MAX_CHARS) else {
+        return text.to_string();
+    };
+    let head = &text[..i];
+    if let Some(j) = head.rfind("; ") {
+        return head[..j].to_string();
+    }
+    let word_end = if text[i..].starts_with(' ') {
+        Some(i)
+    } else {
+        head.rfind(' ')
+    };
+    match word_end {
+        Some(j) if j > 0 => format!("{}…", text[..j].trim_end_matches([',', ' '])),
+        _ => format!("{head}…"),
     }
 }
 
@@ -110,6 +129,7 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], used: &InUse) -> 
         }
     }
     out.extend(used.colours.iter().filter_map(|c| colour_entry(board, c)));
+    let terrains = out.len();
     for l in board.legend() {
         let mut cs = l.glyph.chars();
         if let (Some(c), None) = (cs.next(), cs.next())
@@ -118,12 +138,19 @@ fn entries(board: &Board, pal: &Palette<'_>, terrain: &[char], used: &InUse) -> 
             // The terrain's name: its meaning up to the first rule in it. Glyphs
             // of one terrain at several elevations make one entry.
             let name = l.meaning.split([':', '(', ',']).next().unwrap_or("").trim();
-            let e = Entry {
-                swatches: vec![Swatch::Fill(pal.terrain(c))],
-                text: clip(name),
-            };
-            if !out.contains(&e) {
-                out.push(e);
+            let swatch = Swatch::Fill(pal.terrain(c));
+            // Terrains the map draws alike share one swatch: the key does
+            // not promise a difference the map does not show.
+            let alike = out[terrains..]
+                .iter_mut()
+                .find(|e| e.swatches == [swatch.clone()]);
+            match alike {
+                Some(e) if !e.names(name) => e.text = clip(&format!("{}, {name}", e.text)),
+                Some(_) => {}
+                None => out.push(Entry {
+                    swatches: vec![swatch],
+                    text: clip(name),
+                }),
             }
         }
     }
@@ -238,12 +265,17 @@ impl Key {
     }
 }
 
+/// A swatch with its top left corner near `(x, y)`. Shapes have crisp
+/// edges: a one-pixel border sits on the middle of a pixel, or parts of a
+/// thinner one vanish and a light swatch shows as a broken bracket.
 fn swatch(doc: &mut Doc, s: &Swatch, (x, y): (f64, f64)) {
+    let (x, y) = (x.round(), y.round());
+    let (xm, ym) = (x + 0.5, y + 0.5);
     match s {
-        Swatch::Fill(c) => doc.rect(x, y, SWATCH, SWATCH, 2.0, c, "#111111", 0.6),
+        Swatch::Fill(c) => doc.rect(xm, ym, SWATCH, SWATCH, 2.0, c, "#111111", 1.0),
         Swatch::Outline => doc.rect(x, y, SWATCH, SWATCH, 2.0, "none", HIGHLIGHT, 2.0),
         Swatch::Mark(m) => {
-            doc.rect(x, y, SWATCH, SWATCH, 2.0, "#8d8d8d", "#111111", 0.6);
+            doc.rect(xm, ym, SWATCH, SWATCH, 2.0, "#8d8d8d", "#111111", 1.0);
             let glyph = m.glyph().to_string();
             doc.text(
                 (x + SWATCH / 2.0, y + SWATCH - 2.5),
@@ -303,6 +335,45 @@ mod tests {
             [Swatch::Fill(pal.side('M')), Swatch::Fill(pal.side('J'))]
         );
         assert_ne!(pal.side('M'), pal.side('J'));
+    }
+
+    /// A long entry is cut after a whole clause, else after a whole word:
+    /// the picture's key never ends an entry within a word ("markers s…").
+    #[test]
+    fn a_long_entry_is_cut_between_clauses_or_words() {
+        let sarhu =
+            "M / J control marker of the Ming / Jurchen (2.5.2); +1 markers score 1 VP (8.0(3))";
+        assert_eq!(
+            clip(sarhu),
+            "M / J control marker of the Ming / Jurchen (2.5.2)"
+        );
+        let words = "word ".repeat(20);
+        let cut = clip(&words);
+        assert!(
+            cut.ends_with("word…") && cut.chars().count() <= MAX_CHARS + 1,
+            "{cut}"
+        );
+        let one = "x".repeat(80);
+        assert_eq!(clip(&one).chars().count(), MAX_CHARS + 1);
+        assert_eq!(clip("short"), "short");
+    }
+
+    /// Lest Darkness Fall's regions are all drawn as clear terrain: one
+    /// swatch names them all, not a swatch each that looks like the others.
+    #[test]
+    fn terrains_drawn_alike_share_one_entry() {
+        let b = board(&[
+            ("~", "sea"),
+            ("R", "Roman core"),
+            ("G", "Gallic core"),
+            ("g", "Gallic core (coast)"),
+        ]);
+        let terrain = ['~', 'R', 'G', 'g'];
+        let pal = Palette::of(&b, &terrain);
+        assert_eq!(pal.terrain('R'), pal.terrain('G'));
+        let e = entries(&b, &pal, &terrain, &InUse::default());
+        let texts: Vec<&str> = e.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(texts, ["sea", "Roman core, Gallic core", "the last action"]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod shelf;
 pub mod square;
 mod style;
 
-pub use doc::{Part, Sheet, Sprite};
+pub use doc::{BASE_DRAWING, Part, Sheet, Sprite};
 pub use raster::{Crop, PictureError};
 
 use umpire_core::board::{Board, Place};
@@ -26,7 +26,7 @@ use umpire_core::board::{Board, Place};
 /// The whole of `board` as an SVG document, `focus` (the last action's
 /// places) outlined. Places of another kind than the board are ignored.
 pub fn svg(board: &Board, focus: &[Place]) -> String {
-    layers(board, focus).whole
+    layers(board, focus).whole().to_string()
 }
 
 /// The picture of `board` as one document and as its sheets.
@@ -93,7 +93,19 @@ const KEY_MARGIN: f64 = 14.0;
 impl Picture {
     /// The whole picture as SVG.
     pub fn svg(&self) -> &str {
-        &self.0.whole
+        self.0.whole()
+    }
+
+    /// A digest of the whole picture, cheaper than hashing [`Picture::svg`]
+    /// (the base's SVG is not written): the same for the same picture.
+    pub fn digest(&self) -> umpire_core::hash::Digest {
+        self.0.digest()
+    }
+
+    /// The base sheet alone (terrain, borders, numbers) as SVG: what its
+    /// kept raster is drawn from.
+    pub fn base_svg(&self) -> String {
+        self.0.base.svg()
     }
 
     /// The whole picture as PNG.
@@ -104,7 +116,7 @@ impl Picture {
     /// The whole picture as PNG, the rasters that do not change kept on the
     /// `shelf` folder for the next process (see [`raster::png_sheets`]).
     pub fn png_kept_in(&self, shelf: Option<&std::path::Path>) -> Result<Vec<u8>, PictureError> {
-        raster::png_sheets(&self.0.sheets, shelf)
+        raster::png_sheets(&self.0.base, &self.0.sheets, shelf)
     }
 
     /// The part of the map around the last action, if there is one and the
@@ -161,7 +173,7 @@ impl Picture {
         let key = self.0.key.reflow(w - 2.0 * KEY_MARGIN);
         let mut under = doc::Doc::new(w, key.height, style::PAPER);
         key.draw(&mut under, (KEY_MARGIN, 0.0));
-        raster::png_crop(&self.0.sheets, crop, &under.finish(), shelf)
+        raster::png_crop(&self.0.base, &self.0.sheets, crop, &under.finish(), shelf)
     }
 }
 

@@ -3,7 +3,7 @@
 //! space, each column ordered by where its neighbours in the column before sit.
 //! Every space is a box with its name, kinds, markers and pieces.
 
-use super::doc::{Anchor, Doc, Layers, Sheet};
+use super::doc::{Anchor, Base, BaseDrawing, Doc, Layers, Sheet};
 use super::geo;
 use super::legend::Key;
 use super::style::{HIGHLIGHT, INK, PAPER, Palette, ink_on, text_width, tint};
@@ -109,8 +109,8 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
     let h = bottom + MARGIN + tracks + 10.0;
     let units = b.spaces.values().flat_map(|s| &s.units);
     let key = Key::of(board, &pal, &[], units, w - 2.0 * MARGIN);
-    let mut doc = Doc::new(w, h + key.height, PAPER);
-    doc.sheet(Sheet::Drawn);
+    let base = Base::new(w, h + key.height, PAPER, Box::new(Plain));
+    let mut doc = Doc::over(&base);
     let centre = |s: &SpaceId| {
         let o = pos[s];
         (o.0 + BOX_W / 2.0, o.1 + BOX_H / 2.0)
@@ -165,7 +165,19 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
         doc.text((MARGIN, y0 + i as f64 * 14.0), 11.0, INK, Anchor::Start, &v);
     }
     doc.end_group();
-    doc.finish_with_key(key, (MARGIN, h - 10.0), w, h - 10.0)
+    doc.finish_with_key(base, key, (MARGIN, h - 10.0), w, h - 10.0)
+}
+
+/// The base of a map of spaces: its background alone (the links change
+/// with play).
+struct Plain;
+
+impl BaseDrawing for Plain {
+    fn inputs(&self) -> Option<Vec<u8>> {
+        Some(Vec::new())
+    }
+
+    fn draw(&self, _: &mut Doc) {}
 }
 
 /// The words of a space's box at `(x, y)` that play does not change: its

@@ -1,7 +1,7 @@
 //! SVG to PNG with resvg, using only the font embedded in the binary
 //! (`assets/fonts/`), never the system's: the same picture on every machine.
 
-use super::doc::{Part, Sheet};
+use super::doc::{Base, Part, Sheet};
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
 use std::path::Path;
@@ -90,47 +90,40 @@ const KEPT_BYTES: usize = 64 << 20;
 /// `shelf`, if given, is a folder where the kept rasters are also written and
 /// looked for, so that the next process reads them instead of drawing them
 /// (a cron poll is a fresh process every time).
-pub fn png_sheets(sheets: &[Part], shelf: Option<&Path>) -> Result<Vec<u8>, PictureError> {
-    let picture = compose(sheets, None, shelf)?;
+pub fn png_sheets(
+    base: &Base,
+    sheets: &[Part],
+    shelf: Option<&Path>,
+) -> Result<Vec<u8>, PictureError> {
+    let picture = compose(base, sheets, None, shelf)?;
     encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
 /// The base sheet, then each other sheet over it: all of it, or the part
 /// `crop` (leaving the key out).
 fn compose(
+    base: &Base,
     sheets: &[Part],
     crop: Option<Crop>,
     shelf: Option<&Path>,
 ) -> Result<tiny_skia::Pixmap, PictureError> {
-    let Some(Part::Svg(Sheet::Base, base)) = sheets.first() else {
-        return Err(PictureError::Svg("a picture begins with its base".into()));
-    };
-    let Raster::Base(full) = kept(base, Sheet::Base, shelf)? else {
-        return Err(PictureError::Svg("a base laid over".into()));
-    };
+    let rows = base_rows(base, crop, shelf)?;
+    let (fw, fh) = (rows.pixmap.width(), rows.full_height);
     let Crop { x, y, w, h } = crop.unwrap_or(Crop {
         x: 0,
         y: 0,
-        w: full.width(),
-        h: full.height(),
+        w: fw,
+        h: fh,
     });
-    if w == 0 || h == 0 || x + w > full.width() || y + h > full.height() {
-        return Err(PictureError::Crop(
-            Crop { x, y, w, h },
-            full.width(),
-            full.height(),
-        ));
+    if w == 0 || h == 0 || x + w > fw || y + h > fh || y < rows.top {
+        return Err(PictureError::Crop(Crop { x, y, w, h }, fw, fh));
     }
     let mut picture = match crop {
-        None => (*full).clone(),
-        Some(_) => {
-            let mut p = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::TooBig(w, h))?;
-            copy_rows(&full, (x, y), &mut p);
-            p
-        }
+        None => (*rows.pixmap).clone(),
+        Some(_) => copy_part(&rows.pixmap, (x, y - rows.top), (w, h))?,
     };
     let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
-    for part in &sheets[1..] {
+    for part in sheets {
         match part {
             Part::Svg(Sheet::Drawn | Sheet::Sprites, svg) => {
                 resvg::render(&tree(svg)?, shift, &mut picture.as_mut())
@@ -143,7 +136,14 @@ fn compose(
             ),
             Part::Svg(Sheet::Base, _) => return Err(PictureError::Svg("a second base".into())),
             Part::Sprites(sprites) => {
-                for s in sprites {
+                // A picture of the action lays only the sprites it shows.
+                let shown = |s: &&super::doc::Sprite| {
+                    let (x0, y0) = (i64::from(s.at.0), i64::from(s.at.1));
+                    let (x1, y1) = (x0 + i64::from(s.size.0), y0 + i64::from(s.size.1));
+                    let (cx, cy) = (i64::from(x), i64::from(y));
+                    x1 > cx && x0 < cx + i64::from(w) && y1 > cy && y0 < cy + i64::from(h)
+                };
+                for s in sprites.iter().filter(shown) {
                     let at = (
                         i64::from(s.at.0) - i64::from(x),
                         i64::from(s.at.1) - i64::from(y),
@@ -242,24 +242,116 @@ fn runs_of(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Arc<Vec<Run>>
     }
 }
 
-/// The raster of the kept sheet `svg` (the base opaque, the others the
-/// runs they cover): kept in this process, else on the `shelf`, else drawn
-/// now (and put on the shelf).
-fn kept(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Raster, PictureError> {
-    let key = sha256(svg.as_bytes());
-    {
-        let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = kept.iter().position(|k| (k.key, k.kind) == (key, kind)) {
-            let hit = kept.remove(i);
-            let r = hit.raster.clone();
-            kept.insert(0, hit);
-            return Ok(r);
+/// Rows of a base's raster: all of them, or those of a part of it read
+/// from the shelf.
+struct BaseRows {
+    pixmap: Arc<tiny_skia::Pixmap>,
+    /// The row of the whole raster that is the pixmap's first.
+    top: u32,
+    /// How many rows the whole raster has.
+    full_height: u32,
+}
+
+/// The rows of `base` that `crop` needs (all when there is no crop): the
+/// raster kept in this process, else, for a crop, only its rows read from
+/// the `shelf` (a fresh process reads a few hundred kB, not a whole map's
+/// megabytes), else the whole raster as [`kept_base`] finds or draws it.
+fn base_rows(
+    base: &Base,
+    crop: Option<Crop>,
+    shelf: Option<&Path>,
+) -> Result<BaseRows, PictureError> {
+    let whole = |pixmap: Arc<tiny_skia::Pixmap>| BaseRows {
+        full_height: pixmap.height(),
+        top: 0,
+        pixmap,
+    };
+    let key = base.key();
+    if let (Some(c), Some(dir), Some(key)) = (crop, shelf, key) {
+        if let Some(Raster::Base(p)) = in_memory(&key, Sheet::Base) {
+            return Ok(whole(p));
         }
+        if let Some((pixmap, full_height)) = super::shelf::read_rows(dir, &key, c.y, c.h) {
+            return Ok(BaseRows {
+                pixmap: Arc::new(pixmap),
+                top: c.y,
+                full_height,
+            });
+        }
+    }
+    Ok(whole(kept_base(base, key, shelf)?))
+}
+
+/// The part of `from` `size` big from `(x, y)` on, as a pixmap of its own.
+fn copy_part(
+    from: &tiny_skia::Pixmap,
+    (x, y): (u32, u32),
+    (w, h): (u32, u32),
+) -> Result<tiny_skia::Pixmap, PictureError> {
+    let (fw, x, y) = (from.width() as usize, x as usize, y as usize);
+    let (rw, rh) = (w as usize * 4, h as usize);
+    let src = from.data();
+    let mut data = Vec::with_capacity(rw * rh);
+    for r in 0..rh {
+        let s = ((y + r) * fw + x) * 4;
+        let row = src.get(s..s + rw).ok_or(PictureError::TooBig(w, h))?;
+        data.extend_from_slice(row);
+    }
+    let size = tiny_skia::IntSize::from_wh(w, h).ok_or(PictureError::TooBig(w, h))?;
+    tiny_skia::Pixmap::from_vec(data, size).ok_or(PictureError::TooBig(w, h))
+}
+
+/// The raster of `base`, kept by its `key` ([`Base::key`]): its SVG is
+/// written only when the raster is neither kept in this process nor on the
+/// `shelf`.
+fn kept_base(
+    base: &Base,
+    key: Option<Digest>,
+    shelf: Option<&Path>,
+) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
+    let raster = match key {
+        Some(key) => kept_by(key, Sheet::Base, shelf, || base.svg())?,
+        None => kept(&base.svg(), Sheet::Base, shelf)?,
+    };
+    match raster {
+        Raster::Base(p) => Ok(p),
+        Raster::Over(_) => Err(PictureError::Svg("a base laid over".into())),
+    }
+}
+
+/// The raster kept in this process for `key` and `kind`, if any (made the
+/// most recently used).
+fn in_memory(key: &Digest, kind: Sheet) -> Option<Raster> {
+    let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
+    let i = kept.iter().position(|k| (k.key, k.kind) == (*key, kind))?;
+    let hit = kept.remove(i);
+    let r = hit.raster.clone();
+    kept.insert(0, hit);
+    Some(r)
+}
+
+/// The raster of the kept sheet `svg` (the base opaque, the others the
+/// runs they cover), kept by the hash of its text ([`kept_by`]).
+fn kept(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Raster, PictureError> {
+    kept_by(sha256(svg.as_bytes()), kind, shelf, || svg.to_string())
+}
+
+/// The raster of the `kind` sheet kept by `key`: kept in this process, else
+/// on the `shelf`, else drawn now from the SVG `svg` writes (and put on the
+/// shelf).
+fn kept_by(
+    key: Digest,
+    kind: Sheet,
+    shelf: Option<&Path>,
+    svg: impl FnOnce() -> String,
+) -> Result<Raster, PictureError> {
+    if let Some(r) = in_memory(&key, kind) {
+        return Ok(r);
     }
     let raster = match shelf.and_then(|dir| super::shelf::read(dir, &key, kind)) {
         Some(r) => r,
         None => {
-            let drawn = draw(svg, None)?;
+            let drawn = draw(&svg(), None)?;
             let raster = match kind {
                 Sheet::Base => Raster::Base(Arc::new(drawn)),
                 _ => Raster::Over(Arc::new(runs(&drawn))),
@@ -335,12 +427,13 @@ pub struct Crop {
 /// [`png_sheets`] draws it, its key left out), with the document `under`
 /// (as wide as the crop: a key of its own) below it.
 pub fn png_crop(
+    base: &Base,
     sheets: &[Part],
     crop: Crop,
     under: &str,
     shelf: Option<&Path>,
 ) -> Result<Vec<u8>, PictureError> {
-    let map = compose(sheets, Some(crop), shelf)?;
+    let map = compose(base, sheets, Some(crop), shelf)?;
     // The key of a crop's width changes as seldom as the map's: kept too.
     let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
         return Err(PictureError::Svg("a key laid over".into()));
@@ -379,27 +472,46 @@ fn copy_rows(from: &tiny_skia::Pixmap, (x, y): (u32, u32), to: &mut tiny_skia::P
 /// which keeps a mail's map small.
 fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     // A map is long runs of one colour: each run is looked at once, its colour
-    // as 0x00RRGGBB (premultiplied equals straight when opaque).
+    // as 0x00RRGGBB (premultiplied equals straight when opaque). Runs end
+    // with their row.
+    let w = p.width() as usize;
     let runs: Vec<(u32, usize)> = p
         .pixels()
-        .chunk_by(|a, b| a == b)
-        .map(|run| {
-            let c = run[0];
-            (
-                u32::from_be_bytes([0, c.red(), c.green(), c.blue()]),
-                run.len(),
-            )
+        .chunks(w.max(1))
+        .flat_map(|row| {
+            row.chunk_by(|a, b| a == b).map(|run| {
+                let c = run[0];
+                (
+                    u32::from_be_bytes([0, c.red(), c.green(), c.blue()]),
+                    run.len(),
+                )
+            })
         })
         .collect();
     let (palette, index) = palette(&runs);
-    let mut out = Vec::new();
+    // Each row: its filter byte (none: palette indices compress best
+    // unfiltered), then its pixels' indices.
+    let mut data = Vec::with_capacity(p.pixels().len() + p.height() as usize);
+    let mut x = 0;
+    for (c, n) in &runs {
+        if x == 0 {
+            data.push(0);
+        }
+        let i = index[c];
+        if *n < 16 {
+            data.extend(std::iter::repeat_n(i, *n));
+        } else {
+            data.resize(data.len() + n, i);
+        }
+        x += n;
+        if x >= w {
+            x = 0;
+        }
+    }
+    let idat = deflate(&data)?;
+    let mut out = Vec::with_capacity(idat.len() + 3 * palette.len() + 128);
     let mut e = png::Encoder::new(&mut out, p.width(), p.height());
     e.set_depth(png::BitDepth::Eight);
-    // Palette indices compress best unfiltered; deflate level 1 takes a
-    // fifth of level 6's time for about a half more bytes (Sarhu's whole map
-    // 114 kB against 75 kB; a picture of the action a fraction of that).
-    e.set_deflate_compression(png::DeflateCompression::Level(1));
-    e.set_filter(png::Filter::NoFilter);
     e.set_color(png::ColorType::Indexed);
     e.set_palette(
         palette
@@ -407,14 +519,38 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
             .flat_map(|c| rgb_bytes(*c))
             .collect::<Vec<u8>>(),
     );
-    let mut data = Vec::with_capacity(p.pixels().len());
-    for (c, n) in &runs {
-        data.resize(data.len() + n, index[c]);
-    }
     let mut w = e.write_header()?;
-    w.write_image_data(&data)?;
+    w.write_chunk(png::chunk::IDAT, &idat)?;
     w.finish()?;
     Ok(out)
+}
+
+/// The zlib stream of a picture's rows, at deflate level 1: a fifth of
+/// level 6's time for about a half more bytes (Sarhu's whole map 114 kB
+/// against 75 kB; a picture of the action a fraction of that). One call
+/// over all the rows, with a compressor kept by the thread (its tables are
+/// most of what a small picture's deflate would otherwise set up): the
+/// same rows give the same bytes.
+fn deflate(data: &[u8]) -> Result<Vec<u8>, png::EncodingError> {
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    thread_local! {
+        static Z: std::cell::RefCell<Compress> =
+            std::cell::RefCell::new(Compress::new(Compression::new(1), true));
+    }
+    Z.with_borrow_mut(|z| {
+        z.reset();
+        let mut out = Vec::with_capacity(data.len() / 4 + 64);
+        loop {
+            let read = z.total_in() as usize;
+            let status = z
+                .compress_vec(&data[read..], &mut out, FlushCompress::Finish)
+                .map_err(|e| png::EncodingError::from(std::io::Error::other(e)))?;
+            match status {
+                Status::StreamEnd => return Ok(out),
+                Status::Ok | Status::BufError => out.reserve(out.capacity().max(4096)),
+            }
+        }
+    })
 }
 
 /// The red, green and blue bytes of `0x00RRGGBB`.

@@ -10,7 +10,7 @@
 use super::doc::Sheet;
 use super::raster::{Raster, Run};
 use resvg::tiny_skia;
-use std::io::Write;
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use umpire_core::hash::Digest;
@@ -34,9 +34,39 @@ pub(super) fn read(dir: &Path, key: &Digest, kind: Sheet) -> Option<Raster> {
     let (w, body) = take_u32(body)?;
     let (h, body) = take_u32(body)?;
     match kind {
-        Sheet::Base => base(w, h, body).map(|p| Raster::Base(Arc::new(p))),
+        Sheet::Base => base(w, h, body.to_vec()).map(|p| Raster::Base(Arc::new(p))),
         _ => runs(body).map(|r| Raster::Over(Arc::new(r))),
     }
+}
+
+/// Rows `y` to `y + h` of the base kept for `key` under `dir`, read alone,
+/// with the height of the whole base; `None` if the file is missing, not a
+/// whole base, or the rows are not all in it.
+pub(super) fn read_rows(
+    dir: &Path,
+    key: &Digest,
+    y: u32,
+    h: u32,
+) -> Option<(tiny_skia::Pixmap, u32)> {
+    let mut f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
+    let mut head = [0u8; 16];
+    f.read_exact(&mut head).ok()?;
+    let (magic, size) = head.split_at(8);
+    if magic != MAGIC.as_slice() {
+        return None;
+    }
+    let (w, size) = take_u32(size)?;
+    let (full, _) = take_u32(size)?;
+    let row = u64::from(w) * 4;
+    let len = f.metadata().ok()?.len();
+    if len != 16 + row * u64::from(full) || u64::from(y) + u64::from(h) > u64::from(full) {
+        return None;
+    }
+    f.seek(std::io::SeekFrom::Start(16 + row * u64::from(y)))
+        .ok()?;
+    let mut body = vec![0u8; usize::try_from(row * u64::from(h)).ok()?];
+    f.read_exact(&mut body).ok()?;
+    Some((base(w, h, body)?, full))
 }
 
 /// Keeps `raster` for `key` and `kind` under `dir` (written whole or not at
@@ -138,12 +168,12 @@ fn take_u32(b: &[u8]) -> Option<(u32, &[u8])> {
 }
 
 /// An opaque base of `w`×`h` from its premultiplied RGBA bytes.
-fn base(w: u32, h: u32, body: &[u8]) -> Option<tiny_skia::Pixmap> {
+fn base(w: u32, h: u32, body: Vec<u8>) -> Option<tiny_skia::Pixmap> {
     let size = tiny_skia::IntSize::from_wh(w, h)?;
     if body.len() as u64 != u64::from(w) * u64::from(h) * 4 {
         return None;
     }
-    tiny_skia::Pixmap::from_vec(body.to_vec(), size)
+    tiny_skia::Pixmap::from_vec(body, size)
 }
 
 /// The runs written by [`write`], each pixel a valid premultiplied colour.

@@ -2,11 +2,11 @@
 //! edges, column and row numbers round the map.
 
 use super::counter;
-use super::doc::{Anchor, Doc, Layers, Sheet};
+use super::doc::{Anchor, Base, BaseDrawing, Doc, Layers, Sheet};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
 use std::collections::BTreeSet;
-use umpire_core::board::{Board, EdgeKind, SquareBoard};
+use umpire_core::board::{Board, EdgeKind, SquareBoard, SquareEdge};
 use umpire_core::square::{Dir8, Square};
 
 /// Room for the row and column numbers.
@@ -16,6 +16,7 @@ const MAX_WIDTH: f64 = 1400.0;
 const MIN_CELL: f64 = 14.0;
 const MAX_CELL: f64 = 56.0;
 
+#[derive(Clone, Copy, serde::Serialize)]
 struct Layout {
     cell: f64,
     cmin: i32,
@@ -51,17 +52,22 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
     let pal = Palette::of(board, &terrain);
     let units = b.cells.values().flat_map(|c| &c.units);
     let key = Key::of(board, &pal, &terrain, units, w - 2.0 * MARGIN);
-    let mut doc = Doc::new(w, h + key.height, PAPER);
     let small = (cell * 0.24).max(6.0);
-    doc.group("terrain");
-    for (s, c) in &b.cells {
-        let (x, y) = l.origin(*s);
-        doc.rect(x, y, cell, cell, 0.0, pal.terrain(c.terrain), GRID, 0.4);
-    }
-    doc.end_group();
-    numbers(&mut doc, &l, (cmax, rmax));
-    sides(&mut doc, b, &l);
-    doc.sheet(Sheet::Drawn);
+    let mut colour = pal.terrains();
+    let base = SquareBase {
+        cells: b
+            .cells
+            .iter()
+            .map(|(s, c)| (*s, colour(c.terrain)))
+            .collect(),
+        edges: b.edges.clone(),
+        last: (cmax, rmax),
+        layout: l,
+    };
+    let base = Base::new(w, h + key.height, PAPER, Box::new(base));
+    let mut doc = Doc::over(&base);
+    // Control changes seldom, and every side sees the same: kept like names.
+    doc.sheet(Sheet::Kept);
     control(&mut doc, &pal, b, &l);
     doc.sheet(Sheet::Sprites);
     doc.group("units");
@@ -107,7 +113,36 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
         }
     }
     doc.end_group();
-    doc.finish_with_key(key, (MARGIN, h), w, h)
+    doc.finish_with_key(base, key, (MARGIN, h), w, h)
+}
+
+/// What a square grid's base is drawn from: the layout, each square with
+/// its terrain's colour, the sides, the last column and row.
+#[derive(serde::Serialize)]
+struct SquareBase {
+    layout: Layout,
+    cells: Vec<(Square, &'static str)>,
+    edges: Vec<SquareEdge>,
+    last: (i32, i32),
+}
+
+impl BaseDrawing for SquareBase {
+    fn inputs(&self) -> Option<Vec<u8>> {
+        serde_json::to_vec(self).ok()
+    }
+
+    /// Terrain, row and column numbers, and the squares' sides.
+    fn draw(&self, doc: &mut Doc) {
+        let (l, cell) = (&self.layout, self.layout.cell);
+        doc.group("terrain");
+        for (s, fill) in &self.cells {
+            let (x, y) = l.origin(*s);
+            doc.rect(x, y, cell, cell, 0.0, fill, GRID, 0.4);
+        }
+        doc.end_group();
+        numbers(doc, l, self.last);
+        sides(doc, &self.edges, l);
+    }
 }
 
 /// The column numbers above the grid and the row numbers left of it.
@@ -126,10 +161,10 @@ fn numbers(doc: &mut Doc, l: &Layout, (cmax, rmax): (i32, i32)) {
 }
 
 /// Rivers, walls and borders along the squares' sides.
-fn sides(doc: &mut Doc, b: &SquareBoard, l: &Layout) {
+fn sides(doc: &mut Doc, edges: &[SquareEdge], l: &Layout) {
     let cell = l.cell;
     doc.group("sides");
-    for e in &b.edges {
+    for e in edges {
         let (x, y) = l.origin(e.square);
         let (a, z) = match e.dir {
             Dir8::N => ((x, y), (x + cell, y)),

@@ -153,6 +153,20 @@ impl<'a> Palette<'a> {
         SIDES[i % SIDES.len()]
     }
 
+    /// A function giving each terrain glyph's colour ([`Palette::terrain`]),
+    /// each glyph's found once: for a map's every cell.
+    pub fn terrains(&self) -> impl FnMut(char) -> &'static str + '_ {
+        let mut known: Vec<(char, &'static str)> = Vec::new();
+        move |glyph| match known.iter().find(|(g, _)| *g == glyph) {
+            Some((_, c)) => c,
+            None => {
+                let c = self.terrain(glyph);
+                known.push((glyph, c));
+                c
+            }
+        }
+    }
+
     /// A terrain glyph's colour, from the words of its legend line.
     pub fn terrain(&self, glyph: char) -> &'static str {
         let meaning = self
