@@ -285,6 +285,9 @@ fn poll_1000(c: &mut Criterion) {
     // pair by pair: this machine's speed drifts by tens of percent over a
     // minute, which skewed the ratio of two separately timed phases.
     let mut pairs: Vec<f64> = Vec::new();
+    // The same in CPU time (every thread of the process): what the poll
+    // costs whether or not a second core is free.
+    let mut cpu_pairs: Vec<f64> = Vec::new();
     g.bench_function("1000-mails-100-games-maildir-to-store", |b| {
         b.iter_custom(|iters| {
             let mut d = Duration::ZERO;
@@ -296,16 +299,24 @@ fn poll_1000(c: &mut Criterion) {
                 for (i, m) in mails.iter().enumerate() {
                     md.deliver(&format!("{i:05}"), m).unwrap();
                 }
-                let t = Instant::now();
+                let (t, cpu) = (Instant::now(), cpu_time());
                 let mut u = Umpire::open(&dir).unwrap();
                 let mut md = Maildir::open(&dir.join("maildir")).unwrap();
                 let r = u.poll(&mut md, now).unwrap();
                 let this = t.elapsed();
+                let this_cpu = cpu_time() - cpu;
                 d += this;
                 assert_eq!(r.accepted, 1000);
                 let t = Instant::now();
                 floor.run();
                 pairs.push(this.as_secs_f64() / t.elapsed().as_secs_f64());
+                // The floor's CPU time over five runs (the clock counts 10 ms ticks).
+                let cpu = cpu_time();
+                for _ in 0..5 {
+                    floor.run();
+                }
+                let floor_cpu = (cpu_time() - cpu).as_secs_f64() / 5.0;
+                cpu_pairs.push(this_cpu.as_secs_f64() / floor_cpu);
                 drop(u);
                 let _ = std::fs::remove_dir_all(&dir);
             }
@@ -343,6 +354,29 @@ fn poll_1000(c: &mut Criterion) {
             pairs[pairs.len() / 2]
         );
     }
+    cpu_pairs.sort_by(f64::total_cmp);
+    if let (Some(lo), Some(hi)) = (cpu_pairs.first(), cpu_pairs.last()) {
+        println!(
+            "the same in CPU time (all threads): median {:.2}x, range {lo:.2}x-{hi:.2}x",
+            cpu_pairs[cpu_pairs.len() / 2]
+        );
+    }
+}
+
+/// The CPU time (user and system) of this process's threads so far, from
+/// `/proc/self/stat` (clock ticks of 10 ms).
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces): utime and
+    // stime are the 14th and 15th of the line.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    Duration::from_millis(ticks * 10)
 }
 
 /// The umpire's signatures in the mails waiting in its outbox: one `.sig`

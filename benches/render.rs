@@ -15,15 +15,25 @@
 //!   record, compose and sign every side's result mail; with the result
 //!   pictures `[pictures] result = "action"` (the default) against `"none"`.
 //!
+//! - `cron/<game>`: `umpire poll` as cron runs it, a fresh process on a data
+//!   directory holding the move's mail (the cycle: the upgrade check, the
+//!   poll, the deadlines, the result mails and their pictures written to the
+//!   file outbox), with and without the pictures; paired in the same run with
+//!   the idle poll (a fresh process on the same directory, no mail) and the
+//!   crypto floor (the move's signature checked and the result mails signed,
+//!   bare ed25519).
+//!
 //! At the end it prints, per game, what the picture adds to a poll against the
 //! poll without it (the floor): the goal is at most 1×, the picture costing
-//! no more than everything else the poll does.
+//! no more than everything else the poll does; and the cron poll of one move
+//! against the idle poll: the goal is at most 2×.
 
 use umpire_testkit as common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use umpire::core::ruleset::Viewer;
 use umpire::core::sig::MOVE_NAMESPACE;
@@ -48,6 +58,8 @@ struct Club {
     mail: Vec<u8>,
     /// That side, for its picture.
     side: umpire::core::ruleset::Side,
+    /// The mail's move and its signature.
+    signed: (Vec<u8>, String),
 }
 
 /// Most moves played before the timed one while looking for one on the map.
@@ -61,7 +73,12 @@ fn next_move(
     id: &str,
     sides: &[String],
     n: u64,
-) -> (Vec<u8>, umpire::core::ruleset::Side, bool) {
+) -> (
+    Vec<u8>,
+    umpire::core::ruleset::Side,
+    bool,
+    (Vec<u8>, String),
+) {
     let g = u.game(id).unwrap();
     let side = g.waiting().next().expect("someone to move").side;
     let legal = g.ruleset().legal_moves(g.state(), side);
@@ -88,6 +105,7 @@ fn next_move(
         common::move_mail(&from, "umpire@club.test", n, &text, &sig, false),
         side,
         mapped.is_some(),
+        (text.into_bytes(), sig),
     )
 }
 
@@ -115,11 +133,11 @@ fn club(ruleset: &str) -> Club {
     // would be the whole map, which a move's result seldom is).
     let mut n = 0;
     let mut last_on_map = false;
-    let (mail, side) = loop {
+    let (mail, side, signed) = loop {
         n += 1;
-        let (mail, side, on_map) = next_move(&mut u, ruleset, &scenario.sides, n);
+        let (mail, side, on_map, signed) = next_move(&mut u, ruleset, &scenario.sides, n);
         if n > WARM_UP as u64 && ((last_on_map && on_map) || n > MAX_WARM_UP as u64) {
-            break (mail, side);
+            break (mail, side, signed);
         }
         poll(&mut u, &with, &mail, n);
         last_on_map = on_map;
@@ -140,6 +158,7 @@ fn club(ruleset: &str) -> Club {
         without,
         mail,
         side,
+        signed,
     }
 }
 
@@ -163,10 +182,138 @@ fn polls(club: &Club, template: &Path, game: &str, iters: u64, fresh: bool) -> D
     total
 }
 
+/// The time every process poll is told it is (`UMPIRE_NOW`): the clubs'
+/// clock, so no deadline of the warm-up's games passes.
+const NOW: &str = "2026-12-01T10:00:00Z";
+
+/// Runs `umpire poll` as cron does (a fresh process) on the data directory
+/// `dir`; returns its wall time.
+fn cron_poll(dir: &Path) -> Duration {
+    let t = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .env("UMPIRE_NOW", NOW)
+        .arg("--dir")
+        .arg(dir)
+        .arg("poll")
+        .output()
+        .expect("umpire poll runs");
+    let d = t.elapsed();
+    assert!(
+        out.status.success(),
+        "umpire poll: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    d
+}
+
+/// The mails a poll wrote to the file outbox of `dir`.
+fn outbox_mails(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("outbox")).map_or(0, |d| d.flatten().count())
+}
+
+/// The cron poll's figures, one entry a pair.
+#[derive(Default)]
+struct Cron {
+    /// The poll of the move, pictures on.
+    with: Vec<Duration>,
+    /// The same, `[pictures] result = "none"`.
+    without: Vec<Duration>,
+    /// The idle poll of the same directory.
+    idle: Vec<Duration>,
+    /// The crypto floor.
+    floor: Vec<Duration>,
+    /// Each pair's poll with pictures over its idle poll.
+    ratio: Vec<f64>,
+    /// The same without the pictures.
+    ratio_without: Vec<f64>,
+}
+
+/// A data directory made ready for cron polls: a copy of `template`,
+/// polled once by a process (untimed) so that what waited in its outbox is
+/// written out and the rulesets' versions and the compaction time are
+/// noted, as any cron poll after the first finds them.
+fn cron_template(template: &Path, to: &Path) {
+    common::copy_dir(template, to);
+    cron_poll(to);
+    std::fs::remove_dir_all(to.join("outbox")).unwrap();
+    std::fs::create_dir_all(to.join("outbox")).unwrap();
+}
+
+/// `pairs` rounds of: the cron poll of the club's move with and without
+/// pictures, the idle poll, and the crypto floor (each poll in a fresh copy
+/// of its directory; copying not timed).
+fn cron(club: &Club, game: &str, pairs: usize) -> Cron {
+    let tmp = tempfile::tempdir().unwrap();
+    let (with, without) = (tmp.path().join("with"), tmp.path().join("without"));
+    cron_template(&club.with, &with);
+    cron_template(&club.without, &without);
+    let mut out = Cron::default();
+    for i in 0..pairs {
+        let one = |template: &Path, mail: bool| {
+            let scratch = tempfile::tempdir().unwrap();
+            let dir = scratch.path().join("club");
+            common::copy_dir(template, &dir);
+            if mail {
+                let md = Maildir::open(&dir.join("maildir")).unwrap();
+                md.deliver(&format!("c{i:05}"), &club.mail).unwrap();
+            }
+            let d = cron_poll(&dir);
+            (d, outbox_mails(&dir))
+        };
+        let (w, sent) = one(&with, true);
+        assert!(
+            sent > 0,
+            "{game}: the move polled by a process sent nothing"
+        );
+        let (wo, _) = one(&without, true);
+        let (idle, none) = one(&with, false);
+        assert_eq!(none, 0, "{game}: the idle poll sent mail");
+        // The floor: the move's signature checked, and a signature over
+        // each result mail (bare ed25519, over a segment's size).
+        let floor = crypto_floor(&club.signed, sent);
+        out.ratio.push(w.as_secs_f64() / idle.as_secs_f64());
+        out.ratio_without
+            .push(wo.as_secs_f64() / idle.as_secs_f64());
+        out.with.push(w);
+        out.without.push(wo);
+        out.idle.push(idle);
+        out.floor.push(floor);
+    }
+    out
+}
+
+/// The bare ed25519 cost of one move's poll: its signature (`sig`, SSHSIG
+/// over `text`) checked, and `signings` signatures made over 2 KiB.
+fn crypto_floor((text, sig): &(Vec<u8>, String), signings: usize) -> Duration {
+    let sig = ssh_key::SshSig::from_pem(sig).unwrap();
+    let data = ssh_key::SshSig::signed_data(MOVE_NAMESPACE, sig.hash_alg(), text).unwrap();
+    let vk =
+        ed25519_dalek::VerifyingKey::from_bytes(&sig.public_key().ed25519().unwrap().0).unwrap();
+    let s = ed25519_dalek::Signature::from_slice(sig.signature_bytes()).unwrap();
+    let signer = ed25519_dalek::SigningKey::from_bytes(&[9; 32]);
+    let message = vec![b'x'; 2048];
+    let t = Instant::now();
+    ed25519_dalek::Verifier::verify(&vk, black_box(&data), &s).unwrap();
+    for _ in 0..signings {
+        black_box(ed25519_dalek::Signer::sign(&signer, black_box(&message)));
+    }
+    t.elapsed()
+}
+
+/// The median of `v` (sorted in place).
+fn median<T: PartialOrd + Copy>(v: &mut [T]) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Pairs of cron polls per game.
+const CRON_PAIRS: usize = 15;
+
 const GAMES: [&str; 4] = ["sarhu", "ldf", "ac", "adp"];
 
 fn pictures(c: &mut Criterion) {
     let mut figures = Vec::new();
+    let mut crons = Vec::new();
     for game in GAMES {
         let club = club(game);
         // The picture the mover's result mail of the next move would carry:
@@ -213,6 +360,10 @@ fn pictures(c: &mut Criterion) {
         grp.finish();
         let crop = picture.action_crop();
         figures.push((game, means, crop));
+        // `-- cron` runs them for every game, `-- cron/ac` for one.
+        if std::env::args().any(|a| a == "cron" || a == format!("cron/{game}")) {
+            crons.push((game, cron(&club, game, CRON_PAIRS)));
+        }
     }
     println!("poll of one move: the result pictures against the poll without them (the floor)");
     for (game, [with, without, fresh], crop) in figures {
@@ -227,6 +378,31 @@ fn pictures(c: &mut Criterion) {
             added_fresh.as_secs_f64() / without.as_secs_f64()
         );
     }
+    if crons.is_empty() {
+        return;
+    }
+    println!(
+        "`umpire poll` as cron runs it (a process), one move, against the idle poll of the same directory (goal <= 2x); medians of {CRON_PAIRS} pairs"
+    );
+    for (game, mut c) in crons {
+        println!(
+            "  {game:>5}: {:>8.2?} with pictures, {:>8.2?} without; idle {:>8.2?}; crypto floor {:>8.2?}; with / idle {:.2}x (quartiles {:.2}x-{:.2}x), without / idle {:.2}x",
+            median(&mut c.with),
+            median(&mut c.without),
+            median(&mut c.idle),
+            median(&mut c.floor),
+            median(&mut c.ratio),
+            quartile(&mut c.ratio, 1),
+            quartile(&mut c.ratio, 3),
+            median(&mut c.ratio_without),
+        );
+    }
+}
+
+/// The `q`th quartile of `v` (sorted in place).
+fn quartile(v: &mut [f64], q: usize) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[(v.len() - 1) * q / 4]
 }
 
 criterion_group!(benches, pictures);

@@ -6,7 +6,7 @@ use super::geom::{Grid, Sq};
 use super::state::{Loc, State, UnitId};
 use super::turn::Ctx;
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use umpire_core::ruleset::RuleError;
 
 /// Brigade equivalents a square feeds for `p` (17.32, TEC; 20.31(2): a
@@ -145,22 +145,27 @@ impl Account {
 /// Provisioning for `p` as his units stand, with `sp` supply points and
 /// paying as his standing order says (17.3-17.62, N5, N12).
 pub fn account(d: &Data, st: &State, p: Power, sp: u32) -> Account {
-    let mut squares: Vec<Sq> = st
-        .units
-        .iter()
-        .filter(|u| st.owner(u.nat) == Some(p) && u.nat != Nat::Ghazi)
-        .filter_map(|u| u.loc.sq())
+    // One pass over the units: each square's units of `p` (in unit order)
+    // and their strength.
+    let mut at: BTreeMap<Sq, (Vec<UnitId>, u32)> = BTreeMap::new();
+    for (i, u) in st.units.iter().enumerate() {
+        if let Loc::Sq(s) = u.loc
+            && st.owner(u.nat) == Some(p)
+        {
+            let id = UnitId(i as u16);
+            let e = at.entry(s).or_default();
+            e.0.push(id);
+            e.1 += st.strength(d, id);
+        }
+    }
+    // The squares holding any of his units but ghazis, in square order…
+    let mut squares: Vec<(Sq, Vec<UnitId>, u32)> = at
+        .into_iter()
+        .filter(|(_, (us, _))| us.iter().any(|u| st.unit(*u).nat != Nat::Ghazi))
+        .map(|(s, (us, strength))| (s, us, strength))
         .collect();
-    squares.sort();
-    squares.dedup();
-    // Pay first where most strength stands (N12).
-    squares.sort_by_key(|s| {
-        Reverse(
-            st.side_units_at(Loc::Sq(*s), p)
-                .map(|u| st.strength(d, u))
-                .sum::<u32>(),
-        )
-    });
+    // …paid first where most strength stands (N12).
+    squares.sort_by_key(|(_, _, strength)| Reverse(*strength));
     let pay_order = st.standing[p.index()].supply;
     let mut left = sp;
     let mut pay = || -> Result<(), Unpaid> {
@@ -174,12 +179,9 @@ pub fn account(d: &Data, st: &State, p: Power, sp: u32) -> Account {
         }
     };
     let mut out = Vec::new();
-    for s in squares {
+    for (s, mut units, _) in squares {
         // Ghazis leave at the end of the turn (ruling A51).
-        let mut units: Vec<UnitId> = st
-            .side_units_at(Loc::Sq(s), p)
-            .filter(|u| st.unit(*u).nat != Nat::Ghazi)
-            .collect();
+        units.retain(|u| st.unit(*u).nat != Nat::Ghazi);
         // Expeditionary forces first (ruling A50).
         let away: Vec<UnitId> = units
             .iter()

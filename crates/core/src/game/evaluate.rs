@@ -10,7 +10,7 @@ use crate::dice::{self, Dice, DiceError, Roll};
 use crate::hash::{Digest, Tagged, sha256};
 use crate::movefile::{MoveFile, SourceLine};
 use crate::record::{Body, PublicLine};
-use crate::ruleset::{GameState, OrderError, ParsedOrder, RuleError, Side, word_at_fault};
+use crate::ruleset::{GameState, OrderError, ParsedOrder, Prompt, RuleError, Side, word_at_fault};
 use crate::sig::{MOVE_NAMESPACE, SigError};
 
 /// Domain tag of the public seed of the set-up's random part.
@@ -250,7 +250,12 @@ impl Game {
             Err(e) => return Ok(Err(e.into())),
         };
         let mut stopped = None;
-        match self.run_orders(&mut state, side, &orders, &audiences, &mut dice, true) {
+        // Without standing orders the state is still the game's, whose
+        // prompt the game holds.
+        let start = file.standing.is_none().then_some(&self.prompt);
+        match self.run_orders(
+            &mut state, side, &orders, &audiences, &mut dice, true, start,
+        ) {
             Ok(reports) => {
                 report.orders = reports;
                 match self.end_of_move(&mut state, side, &mut dice, true) {
@@ -469,6 +474,8 @@ impl Game {
     /// Carries out orders one by one. With `refuse`, an order illegal before
     /// the move's first roll refuses the move; otherwise (a sealed round,
     /// whose orders were accepted when they arrived) it is not carried out.
+    /// `start`: the prompt of `state` as given, if the caller holds it.
+    #[allow(clippy::too_many_arguments)] // each is a distinct part of the move
     pub(super) fn run_orders(
         &self,
         state: &mut GameState,
@@ -477,6 +484,7 @@ impl Game {
         audiences: &[Audience],
         dice: &mut Dice,
         refuse: bool,
+        start: Option<&Prompt>,
     ) -> Result<Vec<OrderReport>, RunError> {
         let mut out = Vec::new();
         for (i, o) in orders.iter().enumerate() {
@@ -484,7 +492,16 @@ impl Game {
                 .get(i)
                 .cloned()
                 .unwrap_or_else(|| Audience::side(side));
-            let prompt = self.ruleset.prompt(state);
+            // Who is asked to act: the caller's prompt of `state` as given
+            // for the first order, if it has one (no need to build it again).
+            let built;
+            let prompt = match start.filter(|_| i == 0) {
+                Some(p) => p,
+                None => {
+                    built = self.ruleset.prompt(state);
+                    &built
+                }
+            };
             let result =
                 if prompt.awaits(side).is_none() && !self.ruleset.out_of_turn(state, side, o) {
                     Err(RuleError::unruled(format!(
@@ -629,13 +646,13 @@ impl Game {
             .dice_for(dice_from, position, &sha256(text.as_bytes()))
             .map_err(EngineFault::from)?;
         let audiences = self.audiences(&state, side, &parsed);
-        let reports = match self.run_orders(&mut state, side, &parsed, &audiences, &mut dice, true)
-        {
-            Ok(r) => r,
-            Err(RunError::Refused(r)) => return Err(DefaultError::Illegal(Box::new(r))),
-            Err(RunError::Replay(f)) => return Err(f.into()),
-            Err(RunError::PreviewStop(r, _)) => r,
-        };
+        let reports =
+            match self.run_orders(&mut state, side, &parsed, &audiences, &mut dice, true, None) {
+                Ok(r) => r,
+                Err(RunError::Refused(r)) => return Err(DefaultError::Illegal(Box::new(r))),
+                Err(RunError::Replay(f)) => return Err(f.into()),
+                Err(RunError::PreviewStop(r, _)) => r,
+            };
         let end = match self.end_of_move(&mut state, side, &mut dice, true) {
             Ok(events) => events,
             Err(RunError::Refused(r)) => return Err(DefaultError::Illegal(Box::new(r))),

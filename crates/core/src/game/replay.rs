@@ -537,18 +537,23 @@ pub(crate) fn revealed_secrets(entries: &[Entry]) -> Result<Revealed, ReplayErro
 }
 
 /// [`precheck_moves`] on a worker thread while the replay runs
-/// ([`crate::sig::Prechecked::stream`]).
+/// ([`crate::sig::Prechecked::stream`]), the sealed moves' open signatures
+/// with them (each checked by `replay_sealed` as a move's is).
 fn precheck_stream(entries: &[Entry]) -> Arc<crate::sig::Prechecked> {
     let items = entries
         .iter()
-        .filter_map(|e| match &e.body {
-            Body::Move(m) => Some(crate::sig::Placed {
+        .filter_map(|e| {
+            let (text, signature) = match &e.body {
+                Body::Move(m) => (m.text.value()?, m.signature.value()?),
+                Body::Sealed(s) => (s.text.as_ref()?.value()?, s.signature.as_ref()?.value()?),
+                _ => return None,
+            };
+            Some(crate::sig::Placed {
                 seq: e.seq,
                 namespace: crate::sig::MOVE_NAMESPACE,
-                msg: m.text.value()?.as_bytes().to_vec(),
-                armored: m.signature.value()?.clone(),
-            }),
-            _ => None,
+                msg: text.as_bytes().to_vec(),
+                armored: signature.clone(),
+            })
         })
         .collect();
     crate::sig::Prechecked::stream(items)

@@ -300,12 +300,12 @@ impl Game {
                 } else {
                     vec![Audience::side(h.side); parsed.len()]
                 };
-                part.orders = match self.run_orders(state, h.side, &parsed, &audiences, dice, false)
-                {
-                    Ok(r) => r,
-                    Err(super::evaluate::RunError::Replay(m)) => return Err(m),
-                    Err(_) => Vec::new(),
-                };
+                part.orders =
+                    match self.run_orders(state, h.side, &parsed, &audiences, dice, false, None) {
+                        Ok(r) => r,
+                        Err(super::evaluate::RunError::Replay(m)) => return Err(m),
+                        Err(_) => Vec::new(),
+                    };
             }
             Err(e) => {
                 part.orders = lines
