@@ -191,7 +191,9 @@ fn dice_words_once(ruleset: &str, moves: usize) -> (usize, Vec<String>) {
 fn ldf_dice_read_in_words_with_their_ids() {
     let worded = dice_words("ldf", 40);
     assert!(
-        worded.iter().any(|t| t.contains("turn 1 action")),
+        worded
+            .iter()
+            .any(|t| t.contains("turn 1, ") && t.contains(" into the game")),
         "ldf: {worded:?}"
     );
 }

@@ -1,6 +1,7 @@
 //! A roll's label in words: the record keeps labels such as
 //! `t1/a0/german-cf-t1` (turn, action, the roll's kind and what it is for);
-//! mails show "German combat factor of tribe t1, turn 1 action 0" beside it.
+//! mails show "German combat factor of tribe t1, turn 1, 0 actions into the
+//! game" beside it.
 
 /// The words of one kind of roll, as [`crate::beseech::KINDS`] names the
 /// label's start, with the rule where the rules name one.
@@ -30,11 +31,14 @@ fn kind_words(what: &str) -> String {
     }
 }
 
-/// `t{turn}`/`a{action}` as words, if `t` and `a` are such.
+/// `t{turn}`/`a{actions}` as words, if `t` and `a` are such. The count is of
+/// the actions taken in the whole game before the roll (`State::seq`), not
+/// within the turn: "turn 2 action 3" read as the turn's third action.
 fn when(t: &str, a: &str) -> Option<String> {
     let turn = t.strip_prefix('t')?.parse::<u32>().ok()?;
-    let action = a.strip_prefix('a')?.parse::<u32>().ok()?;
-    Some(format!("turn {turn} action {action}"))
+    let actions = a.strip_prefix('a')?.parse::<u32>().ok()?;
+    let s = if actions == 1 { "" } else { "s" };
+    Some(format!("turn {turn}, {actions} action{s} into the game"))
 }
 
 /// The words for `label`: the roll's kind and object, when in the game, and
@@ -74,23 +78,23 @@ mod tests {
     fn labels_read_as_words() {
         assert_eq!(
             words("t1/a0/german-cf-t1"),
-            "German combat factor of tribe t1 (2.6), turn 1 action 0"
+            "German combat factor of tribe t1 (2.6), turn 1, 0 actions into the game"
         );
         assert_eq!(
             words("t2/a5/combat/reroll"),
-            "combat result, turn 2 action 5, rolled again by Beseech the Gods (14.3)"
+            "combat result, turn 2, 5 actions into the game, rolled again by Beseech the Gods (14.3)"
         );
         assert_eq!(
             words("t3/a1/gods-bored"),
-            "whether the gods are bored (5.4), turn 3 action 1"
+            "whether the gods are bored (5.4), turn 3, 1 action into the game"
         );
         assert_eq!(
             words("t1/a2/draw"),
-            "draw from the pool of chits and tribes, turn 1 action 2"
+            "draw from the pool of chits and tribes, turn 1, 2 actions into the game"
         );
         assert_eq!(
             words("t1/a2/diplomacy with Palmyra"),
-            "diplomacy with Palmyra, turn 1 action 2"
+            "diplomacy with Palmyra, turn 1, 2 actions into the game"
         );
         // Whatever else a label holds reads as it is, never lost.
         assert_eq!(words("setup"), "setup");
