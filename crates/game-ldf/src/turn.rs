@@ -340,9 +340,19 @@ fn end_turn(ctx: &mut Ctx, st: &mut State) -> Result<(), RuleError> {
         return Ok(());
     }
     let kept = st.treasury.min(d.values.carry_over);
+    // A player seeing 111 TP become 5 must be told the rest is lost.
+    let lost = st.treasury - kept;
+    let why = if lost > 0 {
+        format!(
+            " of its {} (at most {} carry over; {lost} TP unspent are lost)",
+            st.treasury, d.values.carry_over
+        )
+    } else {
+        String::new()
+    };
     ctx.say(
         format!(
-            "Turn {} ends; Rome carries {kept} TP over (5.4, 6.9)",
+            "Turn {} ends; Rome carries {kept} TP over{why} (5.4, 6.9)",
             st.turn
         ),
         vec![],

@@ -561,6 +561,14 @@ fn two_passes_end_the_turn() {
     );
     assert!(t.st.hand(Player::Roman).is_empty() && t.st.pool.len() == 26);
     assert_eq!(t.st.treasury, 5 + revenue);
+    // The four TP over the cap are said to be lost, not silently dropped.
+    assert!(
+        text(&ev).contains(
+            "Rome carries 5 TP over of its 9 (at most 5 carry over; 4 TP unspent are lost) (5.4, 6.9)"
+        ),
+        "{}",
+        text(&ev)
+    );
 }
 
 // 6.6: emergency taxation doubles a hex's TP and loots it; never Rome/Ostia.
