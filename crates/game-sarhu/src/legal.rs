@@ -661,10 +661,12 @@ impl Sampler<'_> {
     fn moves(&mut self, c: CmdId, ch: &[UnitId], double_ok: bool, v: &mut Vec<String>) {
         let (d, st, f, ap) = (self.d, self.st, self.f, self.ap);
         if let Some(m) = advance(d, st, &mut self.cache, &self.occ, c, ch, &self.goals) {
-            if double_ok && ap > cost(d, f, &Action::Move(Vec::new())) {
-                v.push(format!("{m}\nthen"));
-            }
+            // The plain move first: a template's first example of a move
+            // should not be the open double (`then` alone) that follows it.
+            let open = double_ok && ap > cost(d, f, &Action::Move(Vec::new()));
+            let then = open.then(|| format!("{m}\nthen"));
             v.push(m);
+            v.extend(then);
         }
         let half: Vec<UnitId> = ch.iter().copied().step_by(2).collect();
         if half.len() < ch.len()
