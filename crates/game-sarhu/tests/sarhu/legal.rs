@@ -36,17 +36,21 @@ fn positions(seed: u64, every: usize) -> Vec<(State, Vec<Side>)> {
     out
 }
 
-/// Reads `text` as one move of `side` and carries out each order on a copy.
-fn carry_out(r: &Sarhu, st: &State, side: Side, text: &str, seed: u64) -> Result<(), String> {
-    let lines: Vec<SourceLine> = text
-        .lines()
+/// `text`'s lines as a move file's order lines, numbered from 1.
+fn source_lines(text: &str) -> Vec<SourceLine> {
+    text.lines()
         .enumerate()
         .map(|(i, t)| SourceLine {
             line: i + 1,
             column: 1,
             text: t.to_string(),
         })
-        .collect();
+        .collect()
+}
+
+/// Reads `text` as one move of `side` and carries out each order on a copy.
+fn carry_out(r: &Sarhu, st: &State, side: Side, text: &str, seed: u64) -> Result<(), String> {
+    let lines = source_lines(text);
     let orders = r
         .parse_all(st, side, &lines)
         .map_err(|e| format!("does not read: {e:?}"))?;
@@ -103,15 +107,7 @@ fn the_examples_are_the_whole_lists_first_lines() {
 
 /// The orders of `text` as `side` sends them at `st`.
 fn read(r: &Sarhu, st: &State, side: Side, text: &str) -> Vec<umpire_sarhu::orders::Order> {
-    let lines: Vec<SourceLine> = text
-        .lines()
-        .enumerate()
-        .map(|(i, t)| SourceLine {
-            line: i + 1,
-            column: 1,
-            text: t.to_string(),
-        })
-        .collect();
+    let lines = source_lines(text);
     r.parse_all(st, side, &lines)
         .unwrap_or_else(|e| panic!("{text:?} does not read: {e:?}"))
         .into_iter()
