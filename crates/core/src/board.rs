@@ -479,6 +479,10 @@ pub struct MapPoint {
 pub struct Space {
     /// Its printed name, e.g. `Kabul`.
     pub name: String,
+    /// How orders name it, e.g. `northwest-frontier`, where that is not the
+    /// name itself: lists a player copies from use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// What kind of space it is, e.g. `city`, `province`, `LoC`, `Pashtun`.
     pub kinds: Vec<String>,
     /// Who controls it, as one character the legend explains.

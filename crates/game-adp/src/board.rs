@@ -66,6 +66,7 @@ fn space(d: &Data, st: &State, id: SpaceNo) -> Space {
         .collect();
     Space {
         name: d[id].name.clone(),
+        key: Some(d[id].key.clone()),
         kinds: kinds(d, st, id),
         control: match ss.control {
             Control::Coin => Some('C'),

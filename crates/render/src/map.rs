@@ -117,7 +117,10 @@ pub fn own_forces(board: &Board, marks: &[char], width: usize) -> String {
         Board::Points(b) => b
             .spaces
             .values()
-            .map(|sp| (sp.name.replace(' ', "_"), mine(&sp.units)))
+            .map(|sp| {
+                let name = sp.key.clone().unwrap_or_else(|| sp.name.replace(' ', "_"));
+                (name, mine(&sp.units))
+            })
             .collect(),
     };
     let entries: Vec<String> = places
@@ -196,8 +199,14 @@ mod tests {
             },
         );
         assert_eq!(
-            own_forces(&Board::Points(p), &['G'], 72),
+            own_forces(&Board::Points(p.clone()), &['G'], 72),
             "Kabul_City 3xTroops"
+        );
+        // A space orders name by a key of their own is listed by it.
+        p.spaces.get_mut(&SpaceId(1)).unwrap().key = Some("kabul-city".into());
+        assert_eq!(
+            own_forces(&Board::Points(p), &['G'], 72),
+            "kabul-city 3xTroops"
         );
         let many: Vec<String> = (0..12).map(|i| format!("{i:04} a{i} b{i}")).collect();
         let packed = pack(&many, " · ", 40);

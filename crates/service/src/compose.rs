@@ -131,31 +131,6 @@ fn commented_example(order: &str) -> String {
     t
 }
 
-/// The board with its spaces named as orders write them, for the list of
-/// the reader's forces: on a point-to-point map (A Distant Plain's) a space
-/// is written in lower case with hyphens for blanks (`northwest-frontier`,
-/// the data's id for "Northwest Frontier"), not `Northwest_Frontier`.
-fn order_names(
-    board: &umpire_core::board::Board,
-) -> std::borrow::Cow<'_, umpire_core::board::Board> {
-    use umpire_core::board::Board;
-    match board {
-        Board::Points(b) => {
-            let mut b = b.clone();
-            for sp in b.spaces.values_mut() {
-                sp.name = sp
-                    .name
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join("-")
-                    .to_lowercase();
-            }
-            std::borrow::Cow::Owned(Board::Points(b))
-        }
-        _ => std::borrow::Cow::Borrowed(board),
-    }
-}
-
 /// Draws the map part of a view: a snippet around the action.
 pub fn map_text(view: &View, focus: &[umpire_core::board::Place]) -> String {
     match &view.board {
@@ -537,11 +512,9 @@ impl Umpire {
         }
         let map = map_text(&view, &focus);
         let own_forces = match (side, &view.board) {
-            (Some(s), Some(board)) => umpire_render::map::own_forces(
-                &order_names(board),
-                &ruleset.own_marks(state, s),
-                70,
-            ),
+            (Some(s), Some(board)) => {
+                umpire_render::map::own_forces(board, &ruleset.own_marks(state, s), 70)
+            }
             _ => String::new(),
         };
         let prompt = game.prompt();

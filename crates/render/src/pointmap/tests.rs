@@ -156,6 +156,7 @@ fn never_panics_or_overflows_on_odd_boards() {
         SpaceId(0),
         Space {
             name: "長".repeat(100),
+            key: Some("長".repeat(100)),
             kinds: vec!["x".repeat(200)],
             control: Some('\n'),
             markers: vec![Marker::new("y".repeat(90), "z")],
