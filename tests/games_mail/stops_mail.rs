@@ -118,7 +118,8 @@ fn ldf_after_a_draw() -> (
 
 /// 14.3: the drawer reads one account of his draw, by the players' names,
 /// then which chit it is; the other reads the draw alone; the status counts
-/// the hands by the players' names (8.17).
+/// the hands by the players' names (8.17); the side awaited is said to owe
+/// "their orders".
 #[test]
 fn ldf_a_draw_is_told_once_by_the_players_names() {
     let (c, mails) = ldf_after_a_draw();
@@ -138,6 +139,10 @@ fn ldf_a_draw_is_told_once_by_the_players_names() {
     assert!(gp.contains("the chit you drew: "), "{gp}");
     assert!(!gp.contains("you drew chit"), "{gp}");
     assert!(!roman.contains("the chit you drew"), "{roman}");
+    // The Roman acts next: the Germano-Parthian is told what is awaited, not
+    // what the Roman is asked (a game with hidden chits), in words.
+    assert!(gp.contains(": their orders"), "{gp}");
+    assert!(!gp.contains(": orders"), "{gp}");
 }
 
 /// 6.5: Rome's revenue comes with where it comes from; the core centres

@@ -1094,12 +1094,13 @@ fn possessive(name: &str) -> String {
     }
 }
 
+/// What another side owes, without what it is asked (its choices are its own business).
 pub(super) fn await_kind(kind: umpire_core::ruleset::AwaitKind) -> &'static str {
     use umpire_core::ruleset::AwaitKind;
     match kind {
-        AwaitKind::Orders => "orders",
+        AwaitKind::Orders => "their orders",
         AwaitKind::Decision => "a decision",
-        AwaitKind::SealedOrders => "sealed orders",
+        AwaitKind::SealedOrders => "their sealed orders",
     }
 }
 
