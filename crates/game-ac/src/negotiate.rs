@@ -176,6 +176,11 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     if let Some(c) = ca {
         st.agent_mut(c).used = true;
     }
+    let mut totals = format!(
+        "{} against {}",
+        pa.name,
+        ca.map_or("no counter".to_string(), |c| d.agents[c].name.clone())
+    );
     let (off, def, cells, bounds) = if at.ultimatum {
         // 15.61(3)-(4): combat strength in the capital times one agent's political value.
         let mine: u32 = st
@@ -205,6 +210,19 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
         let cp = if ca.is_some() { cp } else { 0 };
         st.treasury[p.index()] -= at.pounds;
         st.treasury[np.index()] -= cp;
+        // The pounds each side added are revealed once the rest is known (15.1*).
+        totals = format!(
+            "{} {} + {} against {}",
+            pa.name,
+            pa.political,
+            pounds(at.pounds),
+            ca.map_or("no counter".to_string(), |c| format!(
+                "{} {} + {}",
+                d.agents[c].name,
+                cpol,
+                pounds(cp)
+            )),
+        );
         (
             (pa.political + at.pounds) as i32,
             (cpol + cp) as i32,
@@ -239,7 +257,7 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     let cell = cells[(die + m).clamp(0, 7) as usize][col];
     ctx.say(
         format!(
-            "{} {} {}: {} against {}{}, differential {diff}, die {die}{m:+}: {} = {} (15.1, 15.62).",
+            "{} {} {}: {totals}, differential {diff}, die {die}{m:+}: {} = {} (15.1, 15.62).",
             p.name(),
             if at.ultimatum {
                 "ultimatum to"
@@ -247,19 +265,17 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
                 "negotiations with"
             },
             d.reg(r).name,
-            pa.name,
-            ca.map_or("no counter".to_string(), |c| d.agents[c].name.clone()),
-            if at.ultimatum {
-                ""
-            } else {
-                " (pounds revealed)"
-            },
             describe(&cell),
             words(d, &cell, p, r, &pa.name)
         ),
         vec![cap],
     );
     result(ctx, st, p, at, cell)
+}
+
+/// "1 pound", "3 pounds".
+fn pounds(n: u32) -> String {
+    format!("{n} pound{}", if n == 1 { "" } else { "s" })
 }
 
 /// The pounds a player added to negotiations and what his treasury holds
@@ -269,9 +285,9 @@ fn tell_pounds(ctx: &mut Ctx, st: &State, p: Power, pounds: u32, rule: &str) {
         ctx.tell(
             p,
             format!(
-                "You add {pounds} pound{} to the negotiations ({rule}): {} pounds left.",
-                if pounds == 1 { "" } else { "s" },
-                st.treasury[p.index()]
+                "You add {} to the negotiations ({rule}): {} left.",
+                self::pounds(pounds),
+                self::pounds(st.treasury[p.index()])
             ),
         );
     }

@@ -297,6 +297,11 @@ fn a_negotiations_result_code_is_told_in_words() {
     );
     let all = told(&ev, RUSSIAN).join("\n");
     assert!(!all.contains("4 pounds left"), "{all}");
+    // 15.1*: the pounds added are revealed with the totals.
+    assert!(
+        all.contains("Burnes 2 + 1 pound against no counter, differential 3,"),
+        "{all}"
+    );
     assert!(
         all.contains(": N = if the Russians control Afghanistan, it reverts to neutral (stand-in, 5.5) (15.1, 15.62)."),
         "{all}"
