@@ -272,7 +272,11 @@ fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceNo, bool)]) -> Result<(), Rul
                 return Err(x.ill("no Returnees marker to place there", "4.3.1"));
             }
             st[*s].returnees = true;
-            x.say(format!("Govern in {}: +1 Pop Returnees", sp.name));
+            x.say(format!(
+                "Govern in {}: a +1 Pop Returnees marker; Population now {} (4.3.1)",
+                sp.name,
+                st.pop(x.d, *s)
+            ));
         } else {
             if st[*s].pieces[Piece::CoalBase] > 0 {
                 return Err(x.ill(
@@ -285,8 +289,8 @@ fn govern(x: &mut Exec, st: &mut State, v: &[(SpaceNo, bool)]) -> Result<(), Rul
             st.add_patronage(x.d, i32::from(t));
             st[*s].support = Support::Neutral;
             x.say(format!(
-                "Govern in {}: {t} Aid to Patronage; Neutral",
-                sp.name
+                "Govern in {}: {t} Aid to Patronage (Aid now {}, Patronage {}); {} Neutral (4.3.1)",
+                sp.name, st.aid, st.patronage, sp.name
             ));
         }
     }

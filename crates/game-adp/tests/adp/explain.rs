@@ -373,3 +373,45 @@ fn an_operation_is_placed_on_the_spaces_its_lines_name_for_the_map_around_it() {
     assert_eq!(ev[0].focus, vec![space("helmand"), space("kandahar")]);
     assert!(ev[1..].iter().all(|e| e.focus.is_empty()));
 }
+
+#[test]
+fn a_govern_says_what_it_placed_or_moved_and_where_the_tracks_now_stand() {
+    // 4.3.1: Govern in Kabul (COIN-Controlled, Support) moves Aid to
+    // Patronage up to its Population and sets it Neutral; in Kabul again
+    // with a Returnees marker instead, its Population grows by 1.
+    use umpire_adp::data::Support;
+    let (r, mut st) = empty();
+    let d = r.data().clone();
+    put(&d, &mut st, "kabul", Piece::Police, 2);
+    let kabul = s(&d, "kabul");
+    st[kabul].support = Support::Support;
+    st.update_control(&d);
+    st.resources[Faction::Government.index()] = 9;
+    st.aid = 10;
+    st.patronage = 5;
+    let mut twin = st.clone();
+    let ev = op_events(
+        &d,
+        &mut st,
+        Faction::Government,
+        "train\nin kabul\nsa govern kabul patronage",
+    )
+    .unwrap();
+    assert!(
+        ev.contains(
+            "Govern in Kabul: 3 Aid to Patronage (Aid now 7, Patronage 8); Kabul Neutral (4.3.1)"
+        ),
+        "{ev}"
+    );
+    let ev = op_events(
+        &d,
+        &mut twin,
+        Faction::Government,
+        "train\nin kabul\nsa govern kabul returnees",
+    )
+    .unwrap();
+    assert!(
+        ev.contains("Govern in Kabul: a +1 Pop Returnees marker; Population now 4 (4.3.1)"),
+        "{ev}"
+    );
+}
