@@ -923,7 +923,7 @@ fn prep(ctx: &mut Ctx, st: &mut State) -> Result<Flow, RuleError> {
             ctx,
             st,
             d.values.tie_initiative,
-            "a tie: the Jurchen go first",
+            "the preparation rolls tie",
         );
         return Ok(Flow::Go);
     }

@@ -1072,6 +1072,14 @@ fn rule_4_1_preparation_and_initiative() {
     );
     assert!(!t.is_dis("ds.i1"), "4.1(3)");
     assert!(T::text(&ev).contains("Ming preparation roll 3 + 4 + 4 commands = 11"));
+    // The tie is the reason, said once: not "the Jurchen ... (a tie: the Jurchen ...)".
+    assert!(
+        T::text(&ev).contains(
+            "The Jurchen take the initiative and move first (the preparation rolls tie; 4.1(4))"
+        ),
+        "{}",
+        T::text(&ev)
+    );
     // The higher roller chooses; by default first, or as the standing order says.
     t.st.ap = [0, 1];
     t.r.set_standing(
