@@ -44,7 +44,6 @@ pub mod places;
 pub mod propaganda;
 pub mod prov;
 pub mod removal;
-pub mod roll_words;
 pub mod seats;
 pub mod sequence;
 pub mod special;
@@ -626,9 +625,6 @@ impl Ruleset for Adp {
         view::view(&self.data, st, viewer)
     }
 
-    fn roll_words(&self, label: &str) -> String {
-        roll_words::words(label)
-    }
     fn own_marks(&self, st: &State, side: Side) -> Vec<char> {
         // A player may hold two factions (1.5): the pieces of both are its own.
         st.seats

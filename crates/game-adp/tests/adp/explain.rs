@@ -415,3 +415,18 @@ fn a_govern_says_what_it_placed_or_moved_and_where_the_tracks_now_stand() {
         "{ev}"
     );
 }
+
+#[test]
+fn a_rolls_label_is_shown_once_as_the_sentence_it_is() {
+    // A Distant Plain's roll labels are sentences with their rule: a mail or
+    // `verify` shows each once, not again in brackets after words that only
+    // move the rule to the end.
+    let (r, _) = empty();
+    for label in [
+        "8.2: Random Spaces for the Non-player Government, tan die (column)",
+        "deck: pile 1 of 4 holds 9 cards; a 1 is its Propaganda card (2.1)",
+        "Taliban Attack in Kandahar: hits on 2 or less (3.3.3)",
+    ] {
+        assert_eq!(umpire_core::ruleset::roll_title(&r, label), label);
+    }
+}
