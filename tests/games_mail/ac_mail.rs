@@ -661,6 +661,9 @@ fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
             // and his mail says it.
             assert!(!other.contains("Your force "), "{other}");
             assert!(other.contains("A British force moves to "), "{other}");
+            // The mover reads his own account, not also the line said for
+            // those who may not read his order.
+            assert!(!own.contains("A British force moves to "), "{own}");
         }
         if orders.iter().any(|o| o.starts_with("negotiate ")) {
             negotiated = true;

@@ -140,6 +140,8 @@ pub struct Event {
     /// An event of a hidden order is otherwise narrowed to that order's
     /// readers, since it may tell what the order said; a ruleset sets this
     /// only for what every side sees on its map anyway (a stack arriving).
+    /// It stands in for the hidden line: a reader of the order is given the
+    /// order's own account (an event to the mover) instead of this one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
 }

@@ -1104,7 +1104,9 @@ pub(super) fn await_kind(kind: umpire_core::ruleset::AwaitKind) -> &'static str 
     }
 }
 
-/// The order lines `viewer` may read (its own always), with the events it may see.
+/// The order lines `viewer` may read (its own always), with the events it may
+/// see. An event said in the open stands in for a hidden order's line (see
+/// [`open_events`]): a reader of that line has the order's own account instead.
 fn orders_ctx(
     orders: &[umpire_core::game::OrderReport],
     mover: Option<Side>,
@@ -1121,6 +1123,7 @@ fn orders_ctx(
                 .map(|ev| {
                     ev.iter()
                         .filter(|e| viewer.sees(&e.audience))
+                        .filter(|e| !(e.open && !o.audience.is_public()))
                         .map(|e| e.text.clone())
                         .collect()
                 })
