@@ -480,6 +480,13 @@ fn ruleset_versions(c: &mut Criterion) {
             }
         })
     });
+    // Each ruleset on its own: what a fresh process pays to build the one a
+    // game uses (a cron poll of one move builds it once).
+    for (name, files) in &fresh {
+        g.bench_function(format!("built over its files: {name}"), |b| {
+            b.iter(|| black_box(umpire::games::with_data(name, files).unwrap()))
+        });
+    }
     g.finish();
 }
 

@@ -16,6 +16,7 @@ mod perf_deadlines;
 mod pipeline;
 mod replays;
 mod seats;
+mod tampered;
 mod ux_acts;
 mod ux_columns;
 mod ux_end_mail;

@@ -7,6 +7,7 @@
 //! columns instead ([`Offset::OddLow`], the `..._on` methods). The six
 //! directions are N, NE, SE, S, SW, NW.
 
+use crate::square::Label;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -185,7 +186,10 @@ impl Hex {
 
 impl fmt::Display for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}{:02}", self.col, self.row)
+        match Label::of(self.col, self.row) {
+            Some(l) => f.write_str(l.as_str()),
+            None => write!(f, "{:02}{:02}", self.col, self.row),
+        }
     }
 }
 
@@ -215,7 +219,10 @@ impl FromStr for Hex {
 
 impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
+        match Label::of(self.col, self.row) {
+            Some(l) => s.serialize_str(l.as_str()),
+            None => s.serialize_str(&self.to_string()),
+        }
     }
 }
 

@@ -776,6 +776,8 @@ trait StateBox: Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn to_json(&self) -> Result<Vec<u8>, serde_json::Error>;
+    /// The same bytes as [`StateBox::to_json`], appended to `out`.
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error>;
 }
 
 impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
@@ -791,7 +793,20 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
     fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
         serde_json::to_vec(self)
     }
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+        serde_json::to_writer(out, self)
+    }
 }
+
+// A buffer kept by each thread for the state's JSON while it is hashed, so
+// hashing a state after every entry of a replay does not grow a new vector
+// each time (issue 44). Its capacity is given back above `KEEP_JSON`.
+thread_local! {
+    static STATE_JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest buffer [`STATE_JSON`] keeps between hashes.
+const KEEP_JSON: usize = 4 << 20;
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
@@ -812,16 +827,36 @@ impl GameState {
     /// The state's hash: SHA-256 of its JSON form, for games that hide
     /// nothing (anyone can recompute it).
     pub fn hash(&self) -> Result<Digest, StateError> {
-        Ok(sha256(&self.to_json()?))
+        self.with_json(sha256)
     }
 
     /// The salted commitment to the state, for games that hide something: a
     /// side cannot test guesses of the other's hand or orders against it.
     pub fn commitment(&self, salt: &Digest) -> Result<Digest, StateError> {
-        Ok(Tagged::new(STATE_DOMAIN)
-            .field(&salt.0)
-            .field(&self.to_json()?)
-            .finish())
+        self.with_json(|json| {
+            Tagged::new(STATE_DOMAIN)
+                .field(&salt.0)
+                .field(json)
+                .finish()
+        })
+    }
+
+    /// `f` of the state's JSON ([`GameState::to_json`]'s bytes), written into
+    /// this thread's kept buffer (a fresh one if it is in use).
+    fn with_json<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Result<R, StateError> {
+        let unhashable = |e: serde_json::Error| StateError(e.to_string());
+        STATE_JSON.with(|kept| match kept.try_borrow_mut() {
+            Ok(mut buf) => {
+                buf.clear();
+                let written = self.0.write_json(&mut buf).map_err(unhashable);
+                let out = written.map(|()| f(&buf));
+                if buf.capacity() > KEEP_JSON {
+                    *buf = Vec::new();
+                }
+                out
+            }
+            Err(_) => Ok(f(&self.to_json()?)),
+        })
     }
 
     /// The state as JSON (for debugging and `umpire show --json`).

@@ -150,7 +150,37 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}{:02}", self.col, self.row)
+        match Label::of(self.col, self.row) {
+            Some(l) => f.write_str(l.as_str()),
+            None => write!(f, "{:02}{:02}", self.col, self.row),
+        }
+    }
+}
+
+/// A square's or hex's label, `{col:02}{row:02}`, written without the
+/// formatting machinery when both numbers are in 0..=99 (every map's): the
+/// state's JSON holds one for every piece on the map and is written after
+/// every action of a replay to be hashed (issue 44). The same bytes as
+/// `format!("{:02}{:02}", col, row)` (a test compares them).
+pub(crate) struct Label([u8; 4]);
+
+impl Label {
+    /// The label, when both numbers are in 0..=99.
+    pub(crate) fn of(col: i32, row: i32) -> Option<Label> {
+        let two = |n: i32| u8::try_from(n).ok().filter(|n| *n < 100);
+        let (c, r) = (two(col)?, two(row)?);
+        Some(Label([
+            b'0' + c / 10,
+            b'0' + c % 10,
+            b'0' + r / 10,
+            b'0' + r % 10,
+        ]))
+    }
+
+    /// The four digits.
+    pub(crate) fn as_str(&self) -> &str {
+        // Four ASCII digits are always UTF-8.
+        std::str::from_utf8(&self.0).unwrap_or_default()
     }
 }
 
@@ -180,7 +210,10 @@ impl FromStr for Square {
 
 impl Serialize for Square {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
+        match Label::of(self.col, self.row) {
+            Some(l) => s.serialize_str(l.as_str()),
+            None => s.serialize_str(&self.to_string()),
+        }
     }
 }
 
@@ -212,6 +245,25 @@ pub fn reachable(
 
 #[cfg(test)]
 mod tests {
+
+    /// The label written without `format!` is `format!`'s, in and out of
+    /// 0..=99 (negative and three-digit numbers take the slow path).
+    #[test]
+    fn labels_are_formats_bytes() {
+        for col in -120..=120 {
+            for row in [-101, -10, -1, 0, 1, 9, 10, 42, 99, 100, 101, 999] {
+                let want = format!("{col:02}{row:02}");
+                assert_eq!(Square::new(col, row).to_string(), want);
+                assert_eq!(
+                    serde_json::to_string(&Square::new(col, row)).unwrap(),
+                    format!("\"{want}\"")
+                );
+                let h = crate::hex::Hex::new(col, row);
+                assert_eq!(h.to_string(), want);
+                assert_eq!(serde_json::to_string(&h).unwrap(), format!("\"{want}\""));
+            }
+        }
+    }
     use super::*;
 
     fn s(x: &str) -> Square {
