@@ -118,7 +118,6 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
 
 /// What a square grid's base is drawn from: the layout, each square with
 /// its terrain's colour, the sides, the last column and row.
-#[derive(serde::Serialize)]
 struct SquareBase {
     layout: Layout,
     cells: Vec<(Square, &'static str)>,
@@ -127,8 +126,19 @@ struct SquareBase {
 }
 
 impl BaseDrawing for SquareBase {
+    /// The layout, sides and last square as JSON, then each square and its
+    /// colour packed (1,600 squares written as JSON were most of the key's
+    /// cost): column, row, the colour's length and bytes.
     fn inputs(&self) -> Option<Vec<u8>> {
-        serde_json::to_vec(self).ok()
+        let mut out = serde_json::to_vec(&(&self.layout, &self.edges, self.last)).ok()?;
+        out.reserve(self.cells.len() * 16);
+        for (s, fill) in &self.cells {
+            out.extend(s.col.to_le_bytes());
+            out.extend(s.row.to_le_bytes());
+            out.extend((fill.len() as u32).to_le_bytes());
+            out.extend(fill.as_bytes());
+        }
+        Some(out)
     }
 
     /// Terrain, row and column numbers, and the squares' sides.
