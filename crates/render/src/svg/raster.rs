@@ -536,19 +536,25 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     // as 0x00RRGGBB (premultiplied equals straight when opaque). Runs end
     // with their row.
     let w = p.width() as usize;
-    let runs: Vec<(u32, usize)> = p
-        .pixels()
-        .chunks(w.max(1))
-        .flat_map(|row| {
-            row.chunk_by(|a, b| a == b).map(|run| {
-                let c = run[0];
-                (
-                    u32::from_be_bytes([0, c.red(), c.green(), c.blue()]),
-                    run.len(),
-                )
-            })
-        })
-        .collect();
+    let mut runs: Vec<(u32, usize)> = Vec::with_capacity(p.height() as usize * 16);
+    for row in p.data().chunks_exact((w * 4).max(4)) {
+        let mut colours = row
+            .chunks_exact(4)
+            .map(|c| u32::from_be_bytes([0, c[0], c[1], c[2]]));
+        let Some(mut colour) = colours.next() else {
+            continue;
+        };
+        let mut n = 1;
+        for c in colours {
+            if c == colour {
+                n += 1;
+            } else {
+                runs.push((colour, n));
+                (colour, n) = (c, 1);
+            }
+        }
+        runs.push((colour, n));
+    }
     let (palette, index) = palette(&runs);
     // Each row: its filter byte (none: palette indices compress best
     // unfiltered), then its pixels' indices.
