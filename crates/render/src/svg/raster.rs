@@ -537,23 +537,29 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     // with their row.
     let w = p.width() as usize;
     let mut runs: Vec<(u32, usize)> = Vec::with_capacity(p.height() as usize * 16);
+    // A pixel's four bytes compared as one word; its colour taken once a run.
+    let rgb = |c: u32| {
+        c.to_ne_bytes()[..3]
+            .iter()
+            .fold(0, |a, b| a << 8 | u32::from(*b))
+    };
     for row in p.data().chunks_exact((w * 4).max(4)) {
-        let mut colours = row
+        let mut pixels = row
             .chunks_exact(4)
-            .map(|c| u32::from_be_bytes([0, c[0], c[1], c[2]]));
-        let Some(mut colour) = colours.next() else {
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
+        let Some(mut pixel) = pixels.next() else {
             continue;
         };
         let mut n = 1;
-        for c in colours {
-            if c == colour {
+        for c in pixels {
+            if c == pixel {
                 n += 1;
             } else {
-                runs.push((colour, n));
-                (colour, n) = (c, 1);
+                runs.push((rgb(pixel), n));
+                (pixel, n) = (c, 1);
             }
         }
-        runs.push((colour, n));
+        runs.push((rgb(pixel), n));
     }
     let (palette, index) = palette(&runs);
     // Each row: its filter byte (none: palette indices compress best

@@ -211,8 +211,8 @@ impl Runs {
     }
 }
 
-/// The part `crop` of the base kept for `key` under `dir`, read alone (its
-/// rows' stretches, each straight into the part's pixels), with the whole
+/// The part `crop` of the base kept for `key` under `dir`, read alone (the
+/// stretch of the file from its first pixel to its last), with the whole
 /// base's width and height; `None` if the file is missing, not a whole
 /// base, or the part is not all in it.
 pub(super) fn read_part(
@@ -238,12 +238,17 @@ pub(super) fn read_part(
     if len != 16 + row * u64::from(fh) || !fits {
         return None;
     }
-    let stretch = w as usize * 4;
-    let mut body = vec![0u8; stretch * h as usize];
-    for (r, out) in body.chunks_exact_mut(stretch.max(1)).enumerate() {
-        let at = 16 + row * (u64::from(y) + r as u64) + u64::from(x) * 4;
-        f.read_exact_at(out, at).ok()?;
+    // The bytes from the part's first pixel to its last, in one read; then
+    // each row's stretch moved to the front, in place.
+    let (row, stretch) = (usize::try_from(row).ok()?, w as usize * 4);
+    let span = (h as usize).saturating_sub(1) * row + stretch;
+    let mut body = vec![0u8; span];
+    f.read_exact_at(&mut body, 16 + row as u64 * u64::from(y) + u64::from(x) * 4)
+        .ok()?;
+    for r in 1..h as usize {
+        body.copy_within(r * row..r * row + stretch, r * stretch);
     }
+    body.truncate(stretch * h as usize);
     Some((base(w, h, body)?, (fw, fh)))
 }
 
