@@ -253,11 +253,13 @@ fn lay_over(runs: &Runs, picture: &mut tiny_skia::Pixmap, at: (i64, i64)) {
         if skip >= keep {
             continue;
         }
-        let from = (y * w + x0) as usize;
-        for (d, s) in px[from + skip..from + keep]
-            .iter_mut()
-            .zip(&colours[skip..keep])
-        {
+        // Both ends within the picture's row `y` (`x0 + skip` is at least 0).
+        let from = (y * w + x0 + skip as i64) as usize;
+        let to = from + (keep - skip);
+        let Some(row) = px.get_mut(from..to) else {
+            continue;
+        };
+        for (d, s) in row.iter_mut().zip(&colours[skip..keep]) {
             *d = if s.alpha() == 255 { *s } else { over(*s, *d) };
         }
     }
@@ -742,6 +744,35 @@ mod tests {
                     );
                     before = now;
                 }
+            }
+        }
+    }
+
+    /// Runs laid partly or wholly off any edge of the picture draw only what
+    /// falls on it, and never panic (a sprite at the map's corner).
+    #[test]
+    fn runs_laid_over_an_edge_are_clipped() {
+        let ink = tiny_skia::PremultipliedColorU8::from_rgba(0, 0, 0, 255).unwrap();
+        let mut sheet = tiny_skia::Pixmap::new(4, 3).unwrap();
+        sheet.fill(tiny_skia::Color::BLACK);
+        let runs = runs(&sheet);
+        for at in [
+            (-2, -1),
+            (-5, 0),
+            (0, -4),
+            (2, 1),
+            (3, 2),
+            (4, 3),
+            (-3, 2),
+            (1, -2),
+        ] {
+            let mut picture = tiny_skia::Pixmap::new(4, 3).unwrap();
+            picture.fill(tiny_skia::Color::WHITE);
+            lay_over(&runs, &mut picture, at);
+            for (i, p) in picture.pixels().iter().enumerate() {
+                let (x, y) = ((i % 4) as i64, (i / 4) as i64);
+                let covered = (at.0..at.0 + 4).contains(&x) && (at.1..at.1 + 3).contains(&y);
+                assert_eq!(*p == ink, covered, "{at:?} at ({x}, {y})");
             }
         }
     }
