@@ -368,6 +368,11 @@ fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies()
         page.contains("src=\"map.png\"") && !page.contains("<script"),
         "{page}"
     );
+    // On a phone the map shrinks to the screen's width: a tap opens it whole.
+    assert!(
+        page.contains("<a href=\"map.png\"") && page.contains("<img class=\"map\""),
+        "the map links to itself at full size: {page}"
+    );
     assert!(
         page.matches("<li value=").count() >= 3,
         "set-up and two moves: {page}"

@@ -152,6 +152,9 @@ pub struct Base {
     h: f64,
     background: &'static str,
     drawing: Box<dyn BaseDrawing>,
+    /// [`Base::key`], worked out once: a picture asks for it to share
+    /// itself and to find its base's raster.
+    key: OnceLock<Option<Digest>>,
 }
 
 impl Base {
@@ -162,18 +165,21 @@ impl Base {
             h,
             background,
             drawing,
+            key: OnceLock::new(),
         }
     }
 
     /// What the base's raster is kept by: its size, background, drawing
     /// version and inputs; `None` when the inputs cannot be written.
     pub fn key(&self) -> Option<Digest> {
-        let inputs = self.drawing.inputs()?;
-        let t = Tagged::new("umpire-picture-base")
-            .u64(BASE_DRAWING)
-            .field(format!("{} {} {}", Num(self.w), Num(self.h), self.background).as_bytes())
-            .field(&inputs);
-        Some(t.finish())
+        *self.key.get_or_init(|| {
+            let inputs = self.drawing.inputs()?;
+            let t = Tagged::new("umpire-picture-base")
+                .u64(BASE_DRAWING)
+                .field(format!("{} {} {}", Num(self.w), Num(self.h), self.background).as_bytes())
+                .field(&inputs);
+            Some(t.finish())
+        })
     }
 
     /// The base as a document still open for what is drawn over it.

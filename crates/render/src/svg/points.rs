@@ -20,6 +20,8 @@ const SPRITE_MARGIN: f64 = 14.0;
 /// Height of a piece's chip, and its text size.
 const CHIP_H: f64 = 17.0;
 const CHIP_TEXT: f64 = 10.0;
+/// Text size of a track's line under the map.
+const TRACK_TEXT: f64 = 11.0;
 /// Rows of chips a space box holds.
 const CHIP_ROWS: usize = 2;
 
@@ -154,7 +156,9 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
         space_words(&mut doc, s, pos[id]);
     }
     doc.end_group();
-    doc.sheet(Sheet::Drawn);
+    // Each track's line a sprite: kept while its value stands, and left out
+    // of a picture of an action away from the foot of the map.
+    doc.sheet(Sheet::Sprites);
     doc.group("tracks");
     let y0 = bottom + MARGIN;
     for (i, t) in b.tracks.iter().enumerate() {
@@ -162,7 +166,12 @@ pub fn draw(board: &Board, b: &PointBoard, focus: &[SpaceId]) -> Layers {
             Some(m) => format!("{}: {}/{m}", t.name, t.value),
             None => format!("{}: {}", t.name, t.value),
         };
-        doc.text((MARGIN, y0 + i as f64 * 14.0), 11.0, INK, Anchor::Start, &v);
+        // The line's box: from above its capitals to below its descenders.
+        let top = y0 + i as f64 * 14.0 - TRACK_TEXT;
+        let size = ((w - 2.0 * MARGIN).max(1.0), 14.0);
+        doc.sprite_at((MARGIN, top), size, |d| {
+            d.text((0.0, TRACK_TEXT), TRACK_TEXT, INK, Anchor::Start, &v)
+        });
     }
     doc.end_group();
     doc.finish_with_key(base, key, (MARGIN, h - 10.0), w, h - 10.0)

@@ -108,19 +108,23 @@ fn compose(
     shelf: Option<&Path>,
 ) -> Result<tiny_skia::Pixmap, PictureError> {
     let rows = base_rows(base, crop, shelf)?;
-    let (fw, fh) = (rows.pixmap.width(), rows.full_height);
+    let (fw, fh) = rows.full;
     let Crop { x, y, w, h } = crop.unwrap_or(Crop {
         x: 0,
         y: 0,
         w: fw,
         h: fh,
     });
-    if w == 0 || h == 0 || x + w > fw || y + h > fh || y < rows.top {
+    if w == 0 || h == 0 || x + w > fw || y + h > fh || x < rows.at.0 || y < rows.at.1 {
         return Err(PictureError::Crop(Crop { x, y, w, h }, fw, fh));
     }
     let mut picture = match crop {
         None => (*rows.pixmap).clone(),
-        Some(_) => copy_part(&rows.pixmap, (x, y - rows.top), (w, h))?,
+        // The crop itself, read from the shelf: no copy.
+        Some(_) if rows.at == (x, y) && (rows.pixmap.width(), rows.pixmap.height()) == (w, h) => {
+            Arc::unwrap_or_clone(rows.pixmap)
+        }
+        Some(_) => copy_part(&rows.pixmap, (x - rows.at.0, y - rows.at.1), (w, h))?,
     };
     let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
     for part in sheets {
@@ -130,7 +134,7 @@ fn compose(
             }
             Part::Svg(Sheet::Key, _) if crop.is_some() => {}
             Part::Svg(kind @ (Sheet::Kept | Sheet::Key), svg) => lay_over(
-                &runs_of(svg, *kind, shelf)?,
+                runs_of(svg, *kind, shelf, crop.map(|c| (c.y, c.h)))?.as_ref(),
                 &mut picture,
                 (-i64::from(x), -i64::from(y)),
             ),
@@ -148,7 +152,11 @@ fn compose(
                         i64::from(s.at.0) - i64::from(x),
                         i64::from(s.at.1) - i64::from(y),
                     );
-                    lay_over(&runs_of(&s.svg, Sheet::Sprites, shelf)?, &mut picture, at);
+                    lay_over(
+                        runs_of(&s.svg, Sheet::Sprites, shelf, None)?.as_ref(),
+                        &mut picture,
+                        at,
+                    );
                 }
             }
         }
@@ -162,21 +170,47 @@ fn compose(
 #[derive(Clone)]
 pub(super) enum Raster {
     Base(Arc<tiny_skia::Pixmap>),
-    Over(Arc<Vec<Run>>),
+    Over(Arc<Runs>),
 }
 
-/// Pixels a laid-over sheet covers on one row: row, first column, colours.
-pub(super) struct Run {
-    pub(super) y: u32,
-    pub(super) x: u32,
+/// The pixels a laid-over sheet covers: each run of them on a row, in row
+/// order, and all the runs' colours in one buffer (a map's names are tens
+/// of thousands of short runs: one allocation, not one a run).
+#[derive(Default)]
+pub(super) struct Runs {
+    /// How many rows the sheet has (those of the runs are below it).
+    pub(super) height: u32,
+    pub(super) spans: Vec<Span>,
     pub(super) pixels: Vec<tiny_skia::PremultipliedColorU8>,
 }
 
+/// One run of covered pixels: its row, first column, and where its colours
+/// are in [`Runs::pixels`] and how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Span {
+    pub(super) y: u32,
+    pub(super) x: u32,
+    pub(super) at: u32,
+    pub(super) len: u32,
+}
+
+impl Runs {
+    /// The colours of `span` (none if it points past them: a damaged file
+    /// is refused on reading, so this does not happen).
+    pub(super) fn colours(&self, span: &Span) -> &[tiny_skia::PremultipliedColorU8] {
+        let (at, len) = (span.at as usize, span.len as usize);
+        self.pixels.get(at..at + len).unwrap_or(&[])
+    }
+}
+
 /// The runs of pixels `p` covers (alpha above zero), row by row.
-fn runs(p: &tiny_skia::Pixmap) -> Vec<Run> {
+fn runs(p: &tiny_skia::Pixmap) -> Runs {
     let w = p.width() as usize;
-    let mut out = Vec::new();
-    for (y, row) in p.pixels().chunks(w).enumerate() {
+    let mut out = Runs {
+        height: p.height(),
+        ..Runs::default()
+    };
+    for (y, row) in p.pixels().chunks(w.max(1)).enumerate() {
         let mut x = 0;
         while x < w {
             if row[x].alpha() == 0 {
@@ -187,11 +221,13 @@ fn runs(p: &tiny_skia::Pixmap) -> Vec<Run> {
             while x < w && row[x].alpha() > 0 {
                 x += 1;
             }
-            out.push(Run {
+            out.spans.push(Span {
                 y: y as u32,
                 x: start as u32,
-                pixels: row[start..x].to_vec(),
+                at: out.pixels.len() as u32,
+                len: (x - start) as u32,
             });
+            out.pixels.extend_from_slice(&row[start..x]);
         }
     }
     out
@@ -199,20 +235,31 @@ fn runs(p: &tiny_skia::Pixmap) -> Vec<Run> {
 
 /// Lays `runs` over the opaque `picture`, the runs' origin at `at` of the
 /// picture (source over; what falls outside is left out).
-fn lay_over(runs: &[Run], picture: &mut tiny_skia::Pixmap, at: (i64, i64)) {
+fn lay_over(runs: &Runs, picture: &mut tiny_skia::Pixmap, at: (i64, i64)) {
     let (w, h) = (i64::from(picture.width()), i64::from(picture.height()));
     let px = picture.pixels_mut();
-    for r in runs {
-        let y = i64::from(r.y) + at.1;
-        if !(0..h).contains(&y) {
+    // The runs are in row order: skip to the picture's first row.
+    let first = runs.spans.partition_point(|s| i64::from(s.y) + at.1 < 0);
+    for span in &runs.spans[first..] {
+        let y = i64::from(span.y) + at.1;
+        if y >= h {
+            break;
+        }
+        let colours = runs.colours(span);
+        let x0 = i64::from(span.x) + at.0;
+        // The run's pixels that fall within the picture's columns.
+        let skip = (-x0).clamp(0, colours.len() as i64) as usize;
+        let keep = (w - x0).clamp(0, colours.len() as i64) as usize;
+        if skip >= keep {
             continue;
         }
-        for (i, s) in r.pixels.iter().enumerate() {
-            let x = i64::from(r.x) + i as i64 + at.0;
-            if !(0..w).contains(&x) {
-                continue;
-            }
-            let d = &mut px[(y * w + x) as usize];
+        // Both ends within the picture's row `y` (`x0 + skip` is at least 0).
+        let from = (y * w + x0 + skip as i64) as usize;
+        let to = from + (keep - skip);
+        let Some(row) = px.get_mut(from..to) else {
+            continue;
+        };
+        for (d, s) in row.iter_mut().zip(&colours[skip..keep]) {
             *d = if s.alpha() == 255 { *s } else { over(*s, *d) };
         }
     }
@@ -234,26 +281,42 @@ fn over(
     c.unwrap_or(d)
 }
 
-/// The runs a laid-over sheet `svg` covers, drawn now if not kept.
-fn runs_of(svg: &str, kind: Sheet, shelf: Option<&Path>) -> Result<Arc<Vec<Run>>, PictureError> {
-    match kept(svg, kind, shelf)? {
+/// The runs a laid-over sheet `svg` covers, drawn now if not kept; with
+/// `rows` (first and how many) and a `shelf`, only those rows are read from
+/// the shelf when the sheet is not kept in this process (a crop of a map
+/// needs a few hundred of its rows of names).
+fn runs_of(
+    svg: &str,
+    kind: Sheet,
+    shelf: Option<&Path>,
+    rows: Option<(u32, u32)>,
+) -> Result<Arc<Runs>, PictureError> {
+    let key = sha256(svg.as_bytes());
+    if let (Some((y, h)), Some(dir)) = (rows, shelf) {
+        if let Some(Raster::Over(runs)) = in_memory(&key, kind) {
+            return Ok(runs);
+        }
+        if let Some(runs) = super::shelf::read_runs_rows(dir, &key, kind, y, h) {
+            return Ok(Arc::new(runs));
+        }
+    }
+    match kept_by(key, kind, shelf, || svg.to_string())? {
         Raster::Over(runs) => Ok(runs),
         Raster::Base(_) => Err(PictureError::Svg("a sheet kept as a base".into())),
     }
 }
 
-/// Rows of a base's raster: all of them, or those of a part of it read
-/// from the shelf.
+/// A base's raster: all of it, or the part a crop needs read from the shelf.
 struct BaseRows {
     pixmap: Arc<tiny_skia::Pixmap>,
-    /// The row of the whole raster that is the pixmap's first.
-    top: u32,
-    /// How many rows the whole raster has.
-    full_height: u32,
+    /// Where in the whole raster the pixmap's top left pixel is.
+    at: (u32, u32),
+    /// The whole raster's width and height.
+    full: (u32, u32),
 }
 
-/// The rows of `base` that `crop` needs (all when there is no crop): the
-/// raster kept in this process, else, for a crop, only its rows read from
+/// The pixels of `base` that `crop` needs (all when there is no crop): the
+/// raster kept in this process, else, for a crop, only its part read from
 /// the `shelf` (a fresh process reads a few hundred kB, not a whole map's
 /// megabytes), else the whole raster as [`kept_base`] finds or draws it.
 fn base_rows(
@@ -262,8 +325,8 @@ fn base_rows(
     shelf: Option<&Path>,
 ) -> Result<BaseRows, PictureError> {
     let whole = |pixmap: Arc<tiny_skia::Pixmap>| BaseRows {
-        full_height: pixmap.height(),
-        top: 0,
+        full: (pixmap.width(), pixmap.height()),
+        at: (0, 0),
         pixmap,
     };
     let key = base.key();
@@ -271,11 +334,11 @@ fn base_rows(
         if let Some(Raster::Base(p)) = in_memory(&key, Sheet::Base) {
             return Ok(whole(p));
         }
-        if let Some((pixmap, full_height)) = super::shelf::read_rows(dir, &key, c.y, c.h) {
+        if let Some((pixmap, full)) = super::shelf::read_part(dir, &key, c) {
             return Ok(BaseRows {
                 pixmap: Arc::new(pixmap),
-                top: c.y,
-                full_height,
+                at: (c.x, c.y),
+                full,
             });
         }
     }
@@ -409,7 +472,7 @@ impl Raster {
     fn bytes(&self) -> usize {
         match self {
             Raster::Base(p) => p.data().len(),
-            Raster::Over(runs) => runs.iter().map(|r| 16 + 4 * r.pixels.len()).sum(),
+            Raster::Over(runs) => 16 * runs.spans.len() + 4 * runs.pixels.len(),
         }
     }
 }
@@ -475,19 +538,31 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     // as 0x00RRGGBB (premultiplied equals straight when opaque). Runs end
     // with their row.
     let w = p.width() as usize;
-    let runs: Vec<(u32, usize)> = p
-        .pixels()
-        .chunks(w.max(1))
-        .flat_map(|row| {
-            row.chunk_by(|a, b| a == b).map(|run| {
-                let c = run[0];
-                (
-                    u32::from_be_bytes([0, c.red(), c.green(), c.blue()]),
-                    run.len(),
-                )
-            })
-        })
-        .collect();
+    let mut runs: Vec<(u32, usize)> = Vec::with_capacity(p.height() as usize * 16);
+    // A pixel's four bytes compared as one word; its colour taken once a run.
+    let rgb = |c: u32| {
+        c.to_ne_bytes()[..3]
+            .iter()
+            .fold(0, |a, b| a << 8 | u32::from(*b))
+    };
+    for row in p.data().chunks_exact((w * 4).max(4)) {
+        let mut pixels = row
+            .chunks_exact(4)
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
+        let Some(mut pixel) = pixels.next() else {
+            continue;
+        };
+        let mut n = 1;
+        for c in pixels {
+            if c == pixel {
+                n += 1;
+            } else {
+                runs.push((rgb(pixel), n));
+                (pixel, n) = (c, 1);
+            }
+        }
+        runs.push((rgb(pixel), n));
+    }
     let (palette, index) = palette(&runs);
     // Each row: its filter byte (none: palette indices compress best
     // unfiltered), then its pixels' indices.
@@ -673,13 +748,42 @@ mod tests {
         }
     }
 
+    /// Runs laid partly or wholly off any edge of the picture draw only what
+    /// falls on it, and never panic (a sprite at the map's corner).
+    #[test]
+    fn runs_laid_over_an_edge_are_clipped() {
+        let ink = tiny_skia::PremultipliedColorU8::from_rgba(0, 0, 0, 255).unwrap();
+        let mut sheet = tiny_skia::Pixmap::new(4, 3).unwrap();
+        sheet.fill(tiny_skia::Color::BLACK);
+        let runs = runs(&sheet);
+        for at in [
+            (-2, -1),
+            (-5, 0),
+            (0, -4),
+            (2, 1),
+            (3, 2),
+            (4, 3),
+            (-3, 2),
+            (1, -2),
+        ] {
+            let mut picture = tiny_skia::Pixmap::new(4, 3).unwrap();
+            picture.fill(tiny_skia::Color::WHITE);
+            lay_over(&runs, &mut picture, at);
+            for (i, p) in picture.pixels().iter().enumerate() {
+                let (x, y) = ((i % 4) as i64, (i / 4) as i64);
+                let covered = (at.0..at.0 + 4).contains(&x) && (at.1..at.1 + 3).contains(&y);
+                assert_eq!(*p == ink, covered, "{at:?} at ({x}, {y})");
+            }
+        }
+    }
+
     #[test]
     fn kept_rasters_stay_within_their_budget_the_least_recently_used_let_go() {
         let entry = |n: u8, bytes: usize| Kept {
             key: sha256(&[n]),
             kind: Sheet::Kept,
             bytes,
-            raster: Raster::Over(Arc::new(Vec::new())),
+            raster: Raster::Over(Arc::new(Runs::default())),
         };
         let mut kept: Vec<Kept> = (0..10).map(|n| entry(n, 10)).collect();
         let_go(&mut kept, 45);

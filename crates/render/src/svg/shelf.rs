@@ -8,15 +8,18 @@
 //! a write that fails is let go (the picture is drawn all the same).
 
 use super::doc::Sheet;
-use super::raster::{Raster, Run};
+use super::raster::{Crop, Raster, Runs, Span};
 use resvg::tiny_skia;
-use std::io::{Read, Seek, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use umpire_core::hash::Digest;
 
-/// The first bytes of a kept raster's file (the version of its layout).
+/// The first bytes of a kept base's file (the version of its layout).
 const MAGIC: &[u8; 8] = b"UMPRAS1\n";
+/// The first bytes of a kept laid-over sheet's file: its runs of pixels
+/// indexed by row, so that a crop reads only its rows.
+const RUNS_MAGIC: &[u8; 8] = b"UMPRUN2\n";
 
 /// Most bytes the shelf holds: the oldest files are let go past it. A few
 /// maps' bases (the largest about 8 MB), names and keys, and the stacks of
@@ -30,68 +33,238 @@ const TRIM_EVERY: u64 = 256;
 /// reads whole.
 pub(super) fn read(dir: &Path, key: &Digest, kind: Sheet) -> Option<Raster> {
     let bytes = std::fs::read(file(dir, key, kind)).ok()?;
+    if kind != Sheet::Base {
+        let runs = RunsFile::of(&bytes)?.rows(&bytes, 0, u32::MAX)?;
+        return Some(Raster::Over(Arc::new(runs)));
+    }
     let body = bytes.strip_prefix(MAGIC.as_slice())?;
     let (w, body) = take_u32(body)?;
     let (h, body) = take_u32(body)?;
-    match kind {
-        Sheet::Base => base(w, h, body.to_vec()).map(|p| Raster::Base(Arc::new(p))),
-        _ => runs(body).map(|r| Raster::Over(Arc::new(r))),
+    base(w, h, body.to_vec()).map(|p| Raster::Base(Arc::new(p)))
+}
+
+/// The runs of rows `y` to `y + h` of the laid-over sheet kept for `key`
+/// and `kind` under `dir`, read alone (the row index, then only those rows'
+/// runs and colours); `None` if the file is missing or damaged.
+pub(super) fn read_runs_rows(
+    dir: &Path,
+    key: &Digest,
+    kind: Sheet,
+    y: u32,
+    h: u32,
+) -> Option<Runs> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(file(dir, key, kind)).ok()?;
+    let len = f.metadata().ok()?.len();
+    let mut head = [0u8; RunsFile::HEAD];
+    f.read_exact_at(&mut head, 0).ok()?;
+    let layout = RunsFile::of_head(&head, len)?;
+    let (r0, r1) = layout.row_range(y, h);
+    // The row index from row r0 to r1 (inclusive: where r1's runs start).
+    let mut index = vec![0u8; 4 * (r1 - r0 + 1) as usize];
+    f.read_exact_at(&mut index, layout.index_at() + 4 * u64::from(r0))
+        .ok()?;
+    let starts: Vec<u32> = index
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let (s0, s1) = (*starts.first()?, *starts.last()?);
+    if s0 > s1 || s1 > layout.spans {
+        return None;
+    }
+    let mut spans = vec![0u8; 12 * (s1 - s0) as usize];
+    f.read_exact_at(&mut spans, layout.spans_at() + 12 * u64::from(s0))
+        .ok()?;
+    let spans = layout.spans_of(&spans, &starts, r0)?;
+    // The colours of those runs: one stretch of the file.
+    let (p0, p1) = match (spans.first(), spans.last()) {
+        (Some(a), Some(z)) => (a.at, z.at.checked_add(z.len)?),
+        _ => (0, 0),
+    };
+    if p0 > p1 || p1 > layout.pixels {
+        return None;
+    }
+    let mut colours = vec![0u8; 4 * (p1 - p0) as usize];
+    f.read_exact_at(&mut colours, layout.pixels_at() + 4 * u64::from(p0))
+        .ok()?;
+    Runs::from_parts(layout.height, spans, &colours, p0)
+}
+
+/// Where the parts of a kept sheet's runs file lie: after [`RUNS_MAGIC`],
+/// the sheet's height, how many runs and colours; then the row index (where
+/// each row's runs start, and one past the last), the runs (column, first
+/// colour, count) and the colours (premultiplied RGBA).
+struct RunsFile {
+    height: u32,
+    spans: u32,
+    pixels: u32,
+}
+
+impl RunsFile {
+    /// The bytes before the row index.
+    const HEAD: usize = 20;
+
+    /// The layout of the file `bytes`, checked against its length.
+    fn of(bytes: &[u8]) -> Option<RunsFile> {
+        let head: &[u8; Self::HEAD] = bytes.first_chunk()?;
+        RunsFile::of_head(head, bytes.len() as u64)
+    }
+
+    /// The layout a file of `len` bytes starting with `head` has.
+    fn of_head(head: &[u8; Self::HEAD], len: u64) -> Option<RunsFile> {
+        let body = head.strip_prefix(RUNS_MAGIC.as_slice())?;
+        let (height, body) = take_u32(body)?;
+        let (spans, body) = take_u32(body)?;
+        let (pixels, _) = take_u32(body)?;
+        let f = RunsFile {
+            height,
+            spans,
+            pixels,
+        };
+        (f.pixels_at() + 4 * u64::from(pixels) == len).then_some(f)
+    }
+
+    fn index_at(&self) -> u64 {
+        Self::HEAD as u64
+    }
+
+    fn spans_at(&self) -> u64 {
+        self.index_at() + 4 * (u64::from(self.height) + 1)
+    }
+
+    fn pixels_at(&self) -> u64 {
+        self.spans_at() + 12 * u64::from(self.spans)
+    }
+
+    /// The rows of `y` to `y + h` that the sheet has, as first and one past.
+    fn row_range(&self, y: u32, h: u32) -> (u32, u32) {
+        let r0 = y.min(self.height);
+        (r0, y.saturating_add(h).min(self.height).max(r0))
+    }
+
+    /// The runs of rows `r0` on, from their bytes `raw` and the row index
+    /// `starts` of those rows (and where the next row's runs start).
+    fn spans_of(&self, raw: &[u8], starts: &[u32], r0: u32) -> Option<Vec<Span>> {
+        let first = *starts.first()?;
+        let mut out = Vec::with_capacity(raw.len() / 12);
+        let mut runs = raw.chunks_exact(12);
+        for (i, w) in starts.windows(2).enumerate() {
+            if w[0] > w[1] {
+                return None;
+            }
+            let y = r0 + i as u32;
+            for _ in w[0]..w[1] {
+                let c = runs.next()?;
+                let (x, c) = take_u32(c)?;
+                let (at, c) = take_u32(c)?;
+                let (len, _) = take_u32(c)?;
+                out.push(Span { y, x, at, len });
+            }
+        }
+        (out.len() as u64 == u64::from(*starts.last()?) - u64::from(first)).then_some(out)
+    }
+
+    /// All the runs of the whole file `bytes` from row `y`, `h` rows.
+    fn rows(&self, bytes: &[u8], y: u32, h: u32) -> Option<Runs> {
+        let (r0, r1) = self.row_range(y, h);
+        let at = |o: u64| usize::try_from(o).ok();
+        let index = bytes.get(at(self.index_at() + 4 * u64::from(r0))?..)?;
+        let starts: Vec<u32> = index
+            .chunks_exact(4)
+            .take((r1 - r0 + 1) as usize)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (s0, s1) = (*starts.first()?, *starts.last()?);
+        if s0 > s1 || s1 > self.spans {
+            return None;
+        }
+        let raw = bytes.get(at(self.spans_at() + 12 * u64::from(s0))?..)?;
+        let spans = self.spans_of(raw.get(..12 * (s1 - s0) as usize)?, &starts, r0)?;
+        let colours = bytes.get(at(self.pixels_at())?..)?;
+        Runs::from_parts(self.height, spans, colours, 0)
     }
 }
 
-/// Rows `y` to `y + h` of the base kept for `key` under `dir`, read alone,
-/// with the height of the whole base; `None` if the file is missing, not a
-/// whole base, or the rows are not all in it.
-pub(super) fn read_rows(
+impl Runs {
+    /// Runs from their `spans`, whose colours start at `colours`, the colour
+    /// numbered `first` of the file: each run's colours checked to be within
+    /// them and valid premultiplied colours.
+    fn from_parts(height: u32, mut spans: Vec<Span>, colours: &[u8], first: u32) -> Option<Runs> {
+        let n = colours.len() / 4;
+        let mut pixels = Vec::with_capacity(n);
+        for c in colours.chunks_exact(4) {
+            pixels.push(tiny_skia::PremultipliedColorU8::from_rgba(
+                c[0], c[1], c[2], c[3],
+            )?);
+        }
+        for s in &mut spans {
+            s.at = s.at.checked_sub(first)?;
+            if u64::from(s.at) + u64::from(s.len) > n as u64 {
+                return None;
+            }
+        }
+        Some(Runs {
+            height,
+            spans,
+            pixels,
+        })
+    }
+}
+
+/// The part `crop` of the base kept for `key` under `dir`, read alone (the
+/// stretch of the file from its first pixel to its last), with the whole
+/// base's width and height; `None` if the file is missing, not a whole
+/// base, or the part is not all in it.
+pub(super) fn read_part(
     dir: &Path,
     key: &Digest,
-    y: u32,
-    h: u32,
-) -> Option<(tiny_skia::Pixmap, u32)> {
-    let mut f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
+    crop: Crop,
+) -> Option<(tiny_skia::Pixmap, (u32, u32))> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
     let mut head = [0u8; 16];
-    f.read_exact(&mut head).ok()?;
+    f.read_exact_at(&mut head, 0).ok()?;
     let (magic, size) = head.split_at(8);
     if magic != MAGIC.as_slice() {
         return None;
     }
-    let (w, size) = take_u32(size)?;
-    let (full, _) = take_u32(size)?;
-    let row = u64::from(w) * 4;
+    let (fw, size) = take_u32(size)?;
+    let (fh, _) = take_u32(size)?;
+    let row = u64::from(fw) * 4;
     let len = f.metadata().ok()?.len();
-    if len != 16 + row * u64::from(full) || u64::from(y) + u64::from(h) > u64::from(full) {
+    let Crop { x, y, w, h } = crop;
+    let fits = u64::from(x) + u64::from(w) <= u64::from(fw)
+        && u64::from(y) + u64::from(h) <= u64::from(fh);
+    if len != 16 + row * u64::from(fh) || !fits {
         return None;
     }
-    f.seek(std::io::SeekFrom::Start(16 + row * u64::from(y)))
+    // The bytes from the part's first pixel to its last, in one read; then
+    // each row's stretch moved to the front, in place.
+    let (row, stretch) = (usize::try_from(row).ok()?, w as usize * 4);
+    let span = (h as usize).saturating_sub(1) * row + stretch;
+    let mut body = vec![0u8; span];
+    f.read_exact_at(&mut body, 16 + row as u64 * u64::from(y) + u64::from(x) * 4)
         .ok()?;
-    let mut body = vec![0u8; usize::try_from(row * u64::from(h)).ok()?];
-    f.read_exact(&mut body).ok()?;
-    Some((base(w, h, body)?, full))
+    for r in 1..h as usize {
+        body.copy_within(r * row..r * row + stretch, r * stretch);
+    }
+    body.truncate(stretch * h as usize);
+    Some((base(w, h, body)?, (fw, fh)))
 }
 
 /// Keeps `raster` for `key` and `kind` under `dir` (written whole or not at
 /// all), then lets the oldest files go past [`SHELF_BYTES`].
 pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
-    let mut out = MAGIC.to_vec();
-    match raster {
+    let out = match raster {
         Raster::Base(p) => {
+            let mut out = MAGIC.to_vec();
             out.extend(p.width().to_le_bytes());
             out.extend(p.height().to_le_bytes());
             out.extend_from_slice(p.data());
+            out
         }
-        Raster::Over(runs) => {
-            out.extend(0u32.to_le_bytes());
-            out.extend(0u32.to_le_bytes());
-            for r in runs.iter() {
-                out.extend(r.y.to_le_bytes());
-                out.extend(r.x.to_le_bytes());
-                out.extend((r.pixels.len() as u32).to_le_bytes());
-                for p in &r.pixels {
-                    out.extend([p.red(), p.green(), p.blue(), p.alpha()]);
-                }
-            }
-        }
-    }
+        Raster::Over(runs) => runs_file(runs),
+    };
     // Sprites are many and small: the shelf is trimmed after one in
     // [`TRIM_EVERY`] of them (listing the folder on each would cost more
     // than drawing them), and after every larger sheet.
@@ -103,6 +276,32 @@ pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
     if put(dir, &file(dir, key, kind), &out).is_ok() && trim_now {
         trim(dir, SHELF_BYTES);
     }
+}
+
+/// The bytes of a laid-over sheet's file (see [`RunsFile`]).
+fn runs_file(runs: &Runs) -> Vec<u8> {
+    let mut out = RUNS_MAGIC.to_vec();
+    out.reserve(12 + 4 * runs.height as usize + 12 * runs.spans.len() + 4 * runs.pixels.len());
+    out.extend(runs.height.to_le_bytes());
+    out.extend((runs.spans.len() as u32).to_le_bytes());
+    out.extend((runs.pixels.len() as u32).to_le_bytes());
+    // Where each row's runs start, and one past the last.
+    let mut next = 0;
+    for y in 0..=runs.height {
+        while runs.spans.get(next).is_some_and(|s| s.y < y) {
+            next += 1;
+        }
+        out.extend((next as u32).to_le_bytes());
+    }
+    for s in &runs.spans {
+        out.extend(s.x.to_le_bytes());
+        out.extend(s.at.to_le_bytes());
+        out.extend(s.len.to_le_bytes());
+    }
+    for p in &runs.pixels {
+        out.extend([p.red(), p.green(), p.blue(), p.alpha()]);
+    }
+    out
 }
 
 /// The file of `key`'s `kind` raster.
@@ -176,25 +375,6 @@ fn base(w: u32, h: u32, body: Vec<u8>) -> Option<tiny_skia::Pixmap> {
     tiny_skia::Pixmap::from_vec(body, size)
 }
 
-/// The runs written by [`write`], each pixel a valid premultiplied colour.
-fn runs(mut body: &[u8]) -> Option<Vec<Run>> {
-    let mut out = Vec::new();
-    while !body.is_empty() {
-        let (y, rest) = take_u32(body)?;
-        let (x, rest) = take_u32(rest)?;
-        let (n, rest) = take_u32(rest)?;
-        let len = (n as usize).checked_mul(4)?;
-        let (px, rest) = (rest.get(..len)?, rest.get(len..)?);
-        let pixels = px
-            .chunks_exact(4)
-            .map(|c| tiny_skia::PremultipliedColorU8::from_rgba(c[0], c[1], c[2], c[3]))
-            .collect::<Option<Vec<_>>>()?;
-        out.push(Run { y, x, pixels });
-        body = rest;
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,22 +409,40 @@ mod tests {
         assert!(read(dir.path(), &key, Sheet::Base).is_none(), "short file");
     }
 
+    /// Runs on rows 1, 4 and 5 of a sheet 7 rows high: two on row 4.
+    fn some_runs() -> Runs {
+        let px = |a: u8| tiny_skia::PremultipliedColorU8::from_rgba(a / 2, 6, 7, a).unwrap();
+        let span = |y, x, at, len| Span { y, x, at, len };
+        Runs {
+            height: 7,
+            spans: vec![
+                span(1, 9, 0, 2),
+                span(4, 0, 2, 1),
+                span(4, 5, 3, 3),
+                span(5, 2, 6, 1),
+            ],
+            pixels: (0..7).map(|i| px(100 + i)).collect(),
+        }
+    }
+
     #[test]
     fn kept_runs_read_back_and_an_impossible_colour_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let key = sha256(b"names");
-        let px = tiny_skia::PremultipliedColorU8::from_rgba(5, 6, 7, 128).unwrap();
-        let runs = vec![Run {
-            y: 4,
-            x: 9,
-            pixels: vec![px, px],
-        }];
-        write(dir.path(), &key, Sheet::Kept, &Raster::Over(Arc::new(runs)));
+        let runs = some_runs();
+        write(
+            dir.path(),
+            &key,
+            Sheet::Kept,
+            &Raster::Over(Arc::new(some_runs())),
+        );
         let Some(Raster::Over(back)) = read(dir.path(), &key, Sheet::Kept) else {
             panic!("kept runs not read");
         };
-        assert_eq!((back[0].y, back[0].x, back[0].pixels.len()), (4, 9, 2));
-        assert_eq!(back[0].pixels[1], px);
+        assert_eq!(
+            (back.height, &back.spans, &back.pixels),
+            (7, &runs.spans, &runs.pixels)
+        );
         // A colour brighter than its alpha is no premultiplied colour.
         let path = file(dir.path(), &key, Sheet::Kept);
         let mut bytes = std::fs::read(&path).unwrap();
@@ -252,6 +450,38 @@ mod tests {
         bytes[n - 4] = 200;
         std::fs::write(&path, &bytes).unwrap();
         assert!(read(dir.path(), &key, Sheet::Kept).is_none());
+        assert!(read_runs_rows(dir.path(), &key, Sheet::Kept, 5, 1).is_none());
+        // A file cut short reads as nothing, whole or in part.
+        bytes.truncate(n - 1);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(dir.path(), &key, Sheet::Kept).is_none());
+        assert!(read_runs_rows(dir.path(), &key, Sheet::Kept, 0, 2).is_none());
+    }
+
+    /// A crop reads only its rows' runs, each with its own colours.
+    #[test]
+    fn a_crop_reads_only_the_runs_of_its_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = sha256(b"control");
+        let runs = some_runs();
+        write(
+            dir.path(),
+            &key,
+            Sheet::Kept,
+            &Raster::Over(Arc::new(some_runs())),
+        );
+        let part = read_runs_rows(dir.path(), &key, Sheet::Kept, 3, 2).expect("rows 3 and 4");
+        let ys: Vec<u32> = part.spans.iter().map(|s| s.y).collect();
+        assert_eq!(ys, [4, 4]);
+        for (got, want) in part.spans.iter().zip(&runs.spans[1..3]) {
+            assert_eq!((got.x, got.len), (want.x, want.len));
+            assert_eq!(part.colours(got), runs.colours(want));
+        }
+        // Rows past the sheet, and none at all, hold no runs.
+        let none = read_runs_rows(dir.path(), &key, Sheet::Kept, 6, 10).expect("row 6 on");
+        assert!(none.spans.is_empty() && none.pixels.is_empty());
+        let all = read_runs_rows(dir.path(), &key, Sheet::Kept, 0, 7).expect("every row");
+        assert_eq!((&all.spans, &all.pixels), (&runs.spans, &runs.pixels));
     }
 
     #[test]

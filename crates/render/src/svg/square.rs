@@ -5,7 +5,6 @@ use super::counter;
 use super::doc::{Anchor, Base, BaseDrawing, Doc, Layers, Sheet};
 use super::legend::Key;
 use super::style::{GRID, HIGHLIGHT, INK, PAPER, Palette, tint};
-use std::collections::BTreeSet;
 use umpire_core::board::{Board, EdgeKind, SquareBoard, SquareEdge};
 use umpire_core::square::{Dir8, Square};
 
@@ -118,7 +117,6 @@ pub fn draw(board: &Board, b: &SquareBoard, focus: &[Square]) -> Layers {
 
 /// What a square grid's base is drawn from: the layout, each square with
 /// its terrain's colour, the sides, the last column and row.
-#[derive(serde::Serialize)]
 struct SquareBase {
     layout: Layout,
     cells: Vec<(Square, &'static str)>,
@@ -127,8 +125,19 @@ struct SquareBase {
 }
 
 impl BaseDrawing for SquareBase {
+    /// The layout, sides and last square as JSON, then each square and its
+    /// colour packed (1,600 squares written as JSON were most of the key's
+    /// cost): column, row, the colour's length and bytes.
     fn inputs(&self) -> Option<Vec<u8>> {
-        serde_json::to_vec(self).ok()
+        let mut out = serde_json::to_vec(&(&self.layout, &self.edges, self.last)).ok()?;
+        out.reserve(self.cells.len() * 16);
+        for (s, fill) in &self.cells {
+            out.extend(s.col.to_le_bytes());
+            out.extend(s.row.to_le_bytes());
+            out.extend((fill.len() as u32).to_le_bytes());
+            out.extend(fill.as_bytes());
+        }
+        Some(out)
     }
 
     /// Terrain, row and column numbers, and the squares' sides.
@@ -193,34 +202,90 @@ const SIDES: [(Dir8, Corner, Corner); 4] = [
     (Dir8::W, (0.0, 0.0), (0.0, 1.0)),
 ];
 
+/// A square grid's squares as places in a table, row by row (a map is a
+/// rectangle, or nearly): what control areas look up thousands of times.
+struct Grid {
+    cmin: i32,
+    rmin: i32,
+    cols: i32,
+    rows: i32,
+}
+
+impl Grid {
+    /// The grid round every square of `b`.
+    fn of(b: &SquareBoard) -> Grid {
+        let (mut cmin, mut cmax, mut rmin, mut rmax) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        for s in b.cells.keys() {
+            (cmin, cmax) = (cmin.min(s.col), cmax.max(s.col));
+            (rmin, rmax) = (rmin.min(s.row), rmax.max(s.row));
+        }
+        let span = |lo: i32, hi: i32| if hi >= lo { hi - lo + 1 } else { 0 };
+        Grid {
+            cmin,
+            rmin,
+            cols: span(cmin, cmax),
+            rows: span(rmin, rmax),
+        }
+    }
+
+    /// How many places the table has.
+    fn len(&self) -> usize {
+        (self.cols.max(0) as usize) * (self.rows.max(0) as usize)
+    }
+
+    /// `s`'s place in the table, if it is within the grid.
+    fn at(&self, s: Square) -> Option<usize> {
+        let (c, r) = (
+            i64::from(s.col) - i64::from(self.cmin),
+            i64::from(s.row) - i64::from(self.rmin),
+        );
+        let inside =
+            (0..i64::from(self.cols)).contains(&c) && (0..i64::from(self.rows)).contains(&r);
+        inside.then(|| (r * i64::from(self.cols) + c) as usize)
+    }
+}
+
 /// Squares of one control joined by sides that no border crosses: the areas
 /// a side controls, each a list of squares in board order.
 fn control_areas(b: &SquareBoard) -> Vec<(char, Vec<Square>)> {
-    let borders: BTreeSet<(Square, Square)> = b
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Border)
-        .flat_map(|e| {
-            let n = e.square.step(e.dir);
-            [(e.square, n), (n, e.square)]
-        })
-        .collect();
-    let mut seen: BTreeSet<Square> = BTreeSet::new();
+    let grid = Grid::of(b);
+    let mut control: Vec<Option<char>> = vec![None; grid.len()];
+    for (s, c) in &b.cells {
+        if let Some(i) = grid.at(*s) {
+            control[i] = c.control;
+        }
+    }
+    // Each square's sides (one bit each, in the order of SIDES) that a border crosses.
+    let bit = |d: Dir8| SIDES.iter().position(|(s, _, _)| *s == d).map(|i| 1u8 << i);
+    let mut borders = vec![0u8; grid.len()];
+    for e in b.edges.iter().filter(|e| e.kind == EdgeKind::Border) {
+        let n = e.square.step(e.dir);
+        for (sq, d) in [(e.square, e.dir), (n, e.dir.opposite())] {
+            if let (Some(i), Some(bit)) = (grid.at(sq), bit(d)) {
+                borders[i] |= bit;
+            }
+        }
+    }
+    let mut seen = vec![false; grid.len()];
     let mut areas = Vec::new();
     for (start, cell) in &b.cells {
         let Some(k) = cell.control else { continue };
-        if !seen.insert(*start) {
+        let Some(first) = grid.at(*start) else {
+            continue;
+        };
+        if std::mem::replace(&mut seen[first], true) {
             continue;
         }
         let mut squares = vec![*start];
         let mut i = 0;
         while let Some(sq) = squares.get(i).copied() {
             i += 1;
-            for (d, _, _) in SIDES {
-                let n = sq.step(d);
-                let joined = b.cells.get(&n).is_some_and(|c| c.control == Some(k))
-                    && !borders.contains(&(sq, n));
-                if joined && seen.insert(n) {
+            let crossed = grid.at(sq).map_or(0, |at| borders[at]);
+            for (side, (d, _, _)) in SIDES.iter().enumerate() {
+                let n = sq.step(*d);
+                let Some(at) = grid.at(n) else { continue };
+                let joined = control[at] == Some(k) && crossed & (1 << side) == 0;
+                if joined && !std::mem::replace(&mut seen[at], true) {
                     squares.push(n);
                 }
             }
@@ -236,14 +301,22 @@ fn control_areas(b: &SquareBoard) -> Vec<(char, Vec<Square>)> {
 fn control(doc: &mut Doc, pal: &Palette<'_>, b: &SquareBoard, l: &Layout) {
     let cell = l.cell;
     let inset = (cell * 0.06).max(1.5);
+    let grid = Grid::of(b);
+    // Which area each square is in (numbered from 1; 0 none).
+    let mut area = vec![0usize; grid.len()];
     doc.group("control");
-    for (k, squares) in control_areas(b) {
+    for (n, (k, squares)) in control_areas(b).into_iter().enumerate() {
         let colour = pal.side(k);
-        let inside: BTreeSet<Square> = squares.iter().copied().collect();
+        for sq in &squares {
+            if let Some(i) = grid.at(*sq) {
+                area[i] = n + 1;
+            }
+        }
+        let inside = |s: Square| grid.at(s).is_some_and(|i| area[i] == n + 1);
         for sq in &squares {
             let (x, y) = l.origin(*sq);
             for (d, a, z) in SIDES {
-                if inside.contains(&sq.step(d)) {
+                if inside(sq.step(d)) {
                     continue;
                 }
                 // Pulled in towards the square's centre, so two areas' lines sit apart.
@@ -276,6 +349,83 @@ fn control(doc: &mut Doc, pal: &Palette<'_>, b: &SquareBoard, l: &Layout) {
 mod tests {
     use super::*;
     use umpire_core::board::{Cell, SquareEdge};
+
+    /// The areas as the former search found them, with sets of squares.
+    fn former_areas(b: &SquareBoard) -> Vec<(char, Vec<Square>)> {
+        use std::collections::BTreeSet;
+        let borders: BTreeSet<(Square, Square)> = b
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Border)
+            .flat_map(|e| {
+                let n = e.square.step(e.dir);
+                [(e.square, n), (n, e.square)]
+            })
+            .collect();
+        let mut seen: BTreeSet<Square> = BTreeSet::new();
+        let mut areas = Vec::new();
+        for (start, cell) in &b.cells {
+            let Some(k) = cell.control else { continue };
+            if !seen.insert(*start) {
+                continue;
+            }
+            let mut squares = vec![*start];
+            let mut i = 0;
+            while let Some(sq) = squares.get(i).copied() {
+                i += 1;
+                for (d, _, _) in SIDES {
+                    let n = sq.step(d);
+                    let joined = b.cells.get(&n).is_some_and(|c| c.control == Some(k))
+                        && !borders.contains(&(sq, n));
+                    if joined && seen.insert(n) {
+                        squares.push(n);
+                    }
+                }
+            }
+            squares.sort();
+            areas.push((k, squares));
+        }
+        areas
+    }
+
+    /// The table of squares finds the areas the former search over sets
+    /// found, on grids with holes, borders (some diagonal) and three sides.
+    #[test]
+    fn control_areas_are_those_the_former_search_found() {
+        let mut z: u32 = 0x1234_5679;
+        let mut next = |n: u32| {
+            z ^= z << 13;
+            z ^= z >> 17;
+            z ^= z << 5;
+            z % n
+        };
+        let dirs = [Dir8::N, Dir8::NE, Dir8::E, Dir8::S, Dir8::W];
+        for _ in 0..40 {
+            let mut b = SquareBoard::default();
+            for row in 3..3 + 12 {
+                for col in -2..-2 + 15 {
+                    if next(10) == 0 {
+                        continue; // a hole
+                    }
+                    let control = [None, Some('B'), Some('R'), Some('G')][next(4) as usize];
+                    let cell = Cell {
+                        terrain: '.',
+                        control,
+                        ..Cell::default()
+                    };
+                    b.cells.insert(Square::new(col, row), cell);
+                }
+            }
+            for _ in 0..30 {
+                b.edges.push(SquareEdge {
+                    square: Square::new(next(17) as i32 - 3, next(14) as i32 + 2),
+                    dir: dirs[next(5) as usize],
+                    kind: EdgeKind::Border,
+                });
+            }
+            assert_eq!(control_areas(&b), former_areas(&b));
+        }
+    }
 
     /// A 3×2 board: `B B R` over `B B R`, a border between columns 1 and 2.
     #[test]
