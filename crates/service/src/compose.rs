@@ -1123,7 +1123,7 @@ fn orders_ctx(
                 .map(|ev| {
                     ev.iter()
                         .filter(|e| viewer.sees(&e.audience))
-                        .filter(|e| !(e.open && !o.audience.is_public()))
+                        .filter(|e| !e.open || o.audience.is_public())
                         .map(|e| e.text.clone())
                         .collect()
                 })
