@@ -661,6 +661,11 @@ fn each_number_comes_with_its_reason_in_the_mails_of_a_turn() {
             // and his mail says it.
             assert!(!other.contains("Your force "), "{other}");
             assert!(other.contains("A British force moves to "), "{other}");
+            // Where the hidden line would be: before the `end` that follows it.
+            assert!(
+                other.find("A British force moves to ") < other.find("> end"),
+                "{other}"
+            );
             // The mover reads his own account, not also the line said for
             // those who may not read his order.
             assert!(!own.contains("A British force moves to "), "{own}");

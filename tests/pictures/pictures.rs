@@ -474,7 +474,7 @@ window.addEventListener('load', () => {
     let index = attr("data-index");
     let cells: Vec<&str> = index.split('|').collect();
     assert_eq!(cells[0], "4", "{index}");
-    assert!(cells[1].starts_with("ming: orders, by "), "{index}");
+    assert!(cells[1].starts_with("ming: their orders, by "), "{index}");
     assert_eq!(cells[2], "solid", "the style sheet applies: {index}");
 }
 

@@ -1105,8 +1105,10 @@ pub(super) fn await_kind(kind: umpire_core::ruleset::AwaitKind) -> &'static str 
 }
 
 /// The order lines `viewer` may read (its own always), with the events it may
-/// see. An event said in the open stands in for a hidden order's line (see
-/// [`open_events`]): a reader of that line has the order's own account instead.
+/// see, in the order they were given. Of an order it may not read, only the
+/// events said in the open (`Event::open`: what its map shows anyway, such as
+/// a stack arriving) and no line (empty `text`); an open event stands in for
+/// the hidden line, so a reader of the line has the order's own account instead.
 fn orders_ctx(
     orders: &[umpire_core::game::OrderReport],
     mover: Option<Side>,
@@ -1114,21 +1116,39 @@ fn orders_ctx(
 ) -> Vec<OrderCtx> {
     orders
         .iter()
-        .filter(|o| reads_order(o, mover, viewer))
-        .map(|o| OrderCtx {
-            text: o.source.text.clone(),
-            events: o
-                .outcome
-                .as_ref()
-                .map(|ev| {
-                    ev.iter()
-                        .filter(|e| viewer.sees(&e.audience))
-                        .filter(|e| !e.open || o.audience.is_public())
-                        .map(|e| e.text.clone())
-                        .collect()
-                })
-                .unwrap_or_default(),
-            failed: o.outcome.as_ref().err().cloned(),
+        .filter_map(|o| {
+            if !reads_order(o, mover, viewer) {
+                let events: Vec<String> = o
+                    .outcome
+                    .as_ref()
+                    .map(|ev| {
+                        ev.iter()
+                            .filter(|e| e.open && viewer.sees(&e.audience))
+                            .map(|e| e.text.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                return (!events.is_empty()).then(|| OrderCtx {
+                    text: String::new(),
+                    events,
+                    failed: None,
+                });
+            }
+            Some(OrderCtx {
+                text: o.source.text.clone(),
+                events: o
+                    .outcome
+                    .as_ref()
+                    .map(|ev| {
+                        ev.iter()
+                            .filter(|e| viewer.sees(&e.audience))
+                            .filter(|e| !e.open || o.audience.is_public())
+                            .map(|e| e.text.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                failed: o.outcome.as_ref().err().cloned(),
+            })
         })
         .collect()
 }
@@ -1136,24 +1156,6 @@ fn orders_ctx(
 /// May `viewer` read order `o` of `mover`'s move (its own always)?
 fn reads_order(o: &umpire_core::game::OrderReport, mover: Option<Side>, viewer: Viewer) -> bool {
     mover.is_some_and(|m| viewer.sees_own(m)) || viewer.sees(&o.audience)
-}
-
-/// What `viewer` is told of the orders it may not read: only their events
-/// said in the open (`Event::open`: what its map shows anyway, such as a
-/// stack arriving), without the lines.
-fn open_events(
-    orders: &[umpire_core::game::OrderReport],
-    mover: Option<Side>,
-    viewer: Viewer,
-) -> Vec<String> {
-    orders
-        .iter()
-        .filter(|o| !reads_order(o, mover, viewer))
-        .filter_map(|o| o.outcome.as_ref().ok())
-        .flatten()
-        .filter(|e| e.open && viewer.sees(&e.audience))
-        .map(|e| e.text.clone())
-        .collect()
 }
 
 fn seen(events: &[umpire_core::ruleset::Event], viewer: Viewer) -> Vec<String> {
@@ -1181,7 +1183,7 @@ pub(super) fn report_ctx(
         received,
         standing: seen(&r.standing, viewer),
         orders: orders_ctx(&r.orders, r.side, viewer),
-        end: [open_events(&r.orders, r.side, viewer), seen(&r.end, viewer)].concat(),
+        end: seen(&r.end, viewer),
         parts: r
             .round
             .iter()
@@ -1191,11 +1193,7 @@ pub(super) fn report_ctx(
                 by_default: p.by_default,
                 standing: seen(&p.standing, viewer),
                 orders: orders_ctx(&p.orders, Some(p.side), viewer),
-                end: [
-                    open_events(&p.orders, Some(p.side), viewer),
-                    seen(&p.end, viewer),
-                ]
-                .concat(),
+                end: seen(&p.end, viewer),
             })
             .collect(),
         rolls: r

@@ -145,9 +145,14 @@ fn report(o: &mut String, c: &ResultCtx) {
     }
 }
 
-/// Order lines with their events and, if one failed, why.
+/// Order lines with their events and, if one failed, why; of an order the
+/// reader may not read (no text), its open events where the line would be.
 fn orders(o: &mut String, orders: &[OrderCtx]) {
     for order in orders {
+        if order.text.is_empty() {
+            end(o, &order.events);
+            continue;
+        }
         let _ = writeln!(o, "  > {}", order.text);
         for e in &order.events {
             line(o, "      ", e.clone(), 66, 8);
