@@ -1,4 +1,4 @@
-//! Tampered records under the fast paths of `verify` (issue 44): a sealed
+//! Tampered records under the fast paths of `verify`: a sealed
 //! move's signature under the batch pre-check, and the state hashes, now
 //! written from a kept buffer. Each tampered record must fail at the entry,
 //! with the error a replay checking every signature singly gives.

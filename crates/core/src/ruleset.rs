@@ -800,7 +800,7 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
 
 // A buffer kept by each thread for the state's JSON while it is hashed, so
 // hashing a state after every entry of a replay does not grow a new vector
-// each time (issue 44). Its capacity is given back above `KEEP_JSON`.
+// each time. Its capacity is given back above `KEEP_JSON`.
 thread_local! {
     static STATE_JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }

@@ -160,7 +160,7 @@ impl fmt::Display for Square {
 /// A square's or hex's label, `{col:02}{row:02}`, written without the
 /// formatting machinery when both numbers are in 0..=99 (every map's): the
 /// state's JSON holds one for every piece on the map and is written after
-/// every action of a replay to be hashed (issue 44). The same bytes as
+/// every action of a replay to be hashed. The same bytes as
 /// `format!("{:02}{:02}", col, row)` (a test compares them).
 pub(crate) struct Label([u8; 4]);
 
