@@ -482,6 +482,17 @@ impl Ruleset for Ac {
         }
     }
 
+    fn example_moves(&self, st: &State, s: Side, n: usize) -> Vec<String> {
+        // A move is offered both alone (to go on with more orders) and
+        // followed by `end`; a template's examples show it once.
+        let all = self.legal_moves(st, s);
+        all.iter()
+            .filter(|m| !all.contains(&format!("{m}\nend")))
+            .take(n)
+            .cloned()
+            .collect()
+    }
+
     fn hides_information(&self, _setup: &Setup) -> bool {
         // 22.0 fog of war, secret treasuries (9.0) and the sealed economy (3.1[3]).
         true

@@ -500,3 +500,29 @@ fn a_path_too_long_tells_each_step_and_what_was_left() {
         "{e}"
     );
 }
+
+// A move template's examples (the legal moves' first few) show each move
+// once: not alone and again followed by `end`.
+#[test]
+fn a_templates_examples_show_each_move_once() {
+    let mut t = empty(1);
+    t.agent("burnes", Loc::Sq(t.city("Kabul")));
+    let legal = t.r.legal_moves(&t.st, BRITISH);
+    assert!(
+        legal
+            .iter()
+            .any(|m| m.starts_with("move ") && legal.contains(&format!("{m}\nend"))),
+        "the legal list offers a move both ways: {legal:?}"
+    );
+    let examples = umpire_core::ruleset::Ruleset::example_moves(&t.r, &t.st, BRITISH, 12);
+    assert!(
+        examples.iter().any(|m| m.starts_with("move ")),
+        "{examples:?}"
+    );
+    for m in &examples {
+        assert!(
+            !examples.contains(&format!("{m}\nend")),
+            "{m:?} twice: {examples:?}"
+        );
+    }
+}
