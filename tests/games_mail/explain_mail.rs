@@ -100,6 +100,12 @@ impl Club {
         self.new_mails()
     }
 
+    /// Every mail delivered so far, by file name (right after `new`: the
+    /// opening mails).
+    pub(crate) fn all_mails(&self) -> BTreeMap<String, ReadMail> {
+        outbox(&self.outdir)
+    }
+
     /// The mails delivered since the last look.
     fn new_mails(&mut self) -> BTreeMap<String, ReadMail> {
         self.u.deliver(&mut self.ob, now()).unwrap();
