@@ -32,11 +32,11 @@ const TRIM_EVERY: u64 = 256;
 /// The raster kept for `key` and `kind` under `dir`, if one was written and
 /// reads whole.
 pub(super) fn read(dir: &Path, key: &Digest, kind: Sheet) -> Option<Raster> {
-    let bytes = std::fs::read(file(dir, key, kind)).ok()?;
     if kind != Sheet::Base {
-        let runs = RunsFile::of(&bytes)?.rows(&bytes, 0, u32::MAX)?;
+        let runs = read_runs_rows(dir, key, kind, 0, u32::MAX)?;
         return Some(Raster::Over(Arc::new(runs)));
     }
+    let bytes = std::fs::read(file(dir, key, kind)).ok()?;
     let body = bytes.strip_prefix(MAGIC.as_slice())?;
     let (w, body) = take_u32(body)?;
     let (h, body) = take_u32(body)?;
@@ -104,12 +104,6 @@ impl RunsFile {
     /// The bytes before the row index.
     const HEAD: usize = 20;
 
-    /// The layout of the file `bytes`, checked against its length.
-    fn of(bytes: &[u8]) -> Option<RunsFile> {
-        let head: &[u8; Self::HEAD] = bytes.first_chunk()?;
-        RunsFile::of_head(head, bytes.len() as u64)
-    }
-
     /// The layout a file of `len` bytes starting with `head` has.
     fn of_head(head: &[u8; Self::HEAD], len: u64) -> Option<RunsFile> {
         let body = head.strip_prefix(RUNS_MAGIC.as_slice())?;
@@ -162,26 +156,6 @@ impl RunsFile {
             }
         }
         (out.len() as u64 == u64::from(*starts.last()?) - u64::from(first)).then_some(out)
-    }
-
-    /// All the runs of the whole file `bytes` from row `y`, `h` rows.
-    fn rows(&self, bytes: &[u8], y: u32, h: u32) -> Option<Runs> {
-        let (r0, r1) = self.row_range(y, h);
-        let at = |o: u64| usize::try_from(o).ok();
-        let index = bytes.get(at(self.index_at() + 4 * u64::from(r0))?..)?;
-        let starts: Vec<u32> = index
-            .chunks_exact(4)
-            .take((r1 - r0 + 1) as usize)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let (s0, s1) = (*starts.first()?, *starts.last()?);
-        if s0 > s1 || s1 > self.spans {
-            return None;
-        }
-        let raw = bytes.get(at(self.spans_at() + 12 * u64::from(s0))?..)?;
-        let spans = self.spans_of(raw.get(..12 * (s1 - s0) as usize)?, &starts, r0)?;
-        let colours = bytes.get(at(self.pixels_at())?..)?;
-        Runs::from_parts(self.height, spans, colours, 0)
     }
 }
 
@@ -425,17 +399,17 @@ mod tests {
         }
     }
 
+    /// [`some_runs`] kept for `key` under `dir`; the runs written.
+    fn keep_some_runs(dir: &Path, key: &Digest) -> Runs {
+        write(dir, key, Sheet::Kept, &Raster::Over(Arc::new(some_runs())));
+        some_runs()
+    }
+
     #[test]
     fn kept_runs_read_back_and_an_impossible_colour_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let key = sha256(b"names");
-        let runs = some_runs();
-        write(
-            dir.path(),
-            &key,
-            Sheet::Kept,
-            &Raster::Over(Arc::new(some_runs())),
-        );
+        let runs = keep_some_runs(dir.path(), &key);
         let Some(Raster::Over(back)) = read(dir.path(), &key, Sheet::Kept) else {
             panic!("kept runs not read");
         };
@@ -463,13 +437,7 @@ mod tests {
     fn a_crop_reads_only_the_runs_of_its_rows() {
         let dir = tempfile::tempdir().unwrap();
         let key = sha256(b"control");
-        let runs = some_runs();
-        write(
-            dir.path(),
-            &key,
-            Sheet::Kept,
-            &Raster::Over(Arc::new(some_runs())),
-        );
+        let runs = keep_some_runs(dir.path(), &key);
         let part = read_runs_rows(dir.path(), &key, Sheet::Kept, 3, 2).expect("rows 3 and 4");
         let ys: Vec<u32> = part.spans.iter().map(|s| s.y).collect();
         assert_eq!(ys, [4, 4]);
