@@ -24,6 +24,8 @@ pub(super) struct GameCtx {
 
 #[derive(Serialize)]
 pub(super) struct OrderCtx {
+    /// The order line; empty for an order the reader may not read, of which
+    /// only its open events are told, where the line would be.
     pub(super) text: String,
     pub(super) events: Vec<String>,
     pub(super) failed: Option<String>,
@@ -1117,17 +1119,23 @@ fn orders_ctx(
     orders
         .iter()
         .filter_map(|o| {
-            if !reads_order(o, mover, viewer) {
-                let events: Vec<String> = o
-                    .outcome
-                    .as_ref()
-                    .map(|ev| {
-                        ev.iter()
-                            .filter(|e| e.open && viewer.sees(&e.audience))
-                            .map(|e| e.text.clone())
-                            .collect()
-                    })
-                    .unwrap_or_default();
+            let reads = reads_order(o, mover, viewer);
+            // A reader of the line gets the order's own account; one who may
+            // not read it, only what is said in the open.
+            let told = |e: &&umpire_core::ruleset::Event| {
+                viewer.sees(&e.audience)
+                    && if reads {
+                        !e.open || o.audience.is_public()
+                    } else {
+                        e.open
+                    }
+            };
+            let events: Vec<String> = o
+                .outcome
+                .as_ref()
+                .map(|ev| ev.iter().filter(told).map(|e| e.text.clone()).collect())
+                .unwrap_or_default();
+            if !reads {
                 return (!events.is_empty()).then(|| OrderCtx {
                     text: String::new(),
                     events,
@@ -1136,17 +1144,7 @@ fn orders_ctx(
             }
             Some(OrderCtx {
                 text: o.source.text.clone(),
-                events: o
-                    .outcome
-                    .as_ref()
-                    .map(|ev| {
-                        ev.iter()
-                            .filter(|e| viewer.sees(&e.audience))
-                            .filter(|e| !e.open || o.audience.is_public())
-                            .map(|e| e.text.clone())
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                events,
                 failed: o.outcome.as_ref().err().cloned(),
             })
         })
