@@ -176,12 +176,8 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
     if let Some(c) = ca {
         st.agent_mut(c).used = true;
     }
-    let mut totals = format!(
-        "{} against {}",
-        pa.name,
-        ca.map_or("no counter".to_string(), |c| d.agents[c].name.clone())
-    );
-    let (off, def, cells, bounds) = if at.ultimatum {
+    // What the table is entered with, said in the open with the differential.
+    let (off, def, cells, bounds, totals) = if at.ultimatum {
         // 15.61(3)-(4): combat strength in the capital times one agent's political value.
         let mine: u32 = st
             .side_units_at(Loc::Sq(cap), p)
@@ -198,6 +194,11 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
             (theirs * cpol) as i32,
             &d.ultimatum,
             &d.num.ultimatum.columns,
+            format!(
+                "{} against {}",
+                pa.name,
+                ca.map_or("no counter".to_string(), |c| d.agents[c].name.clone())
+            ),
         )
     } else {
         let cpol = ca.map_or(0, |c| d.agents[c].political);
@@ -210,24 +211,23 @@ pub fn apply(ctx: &mut Ctx, st: &mut State, p: Power, at: &Attempt) -> Result<()
         let cp = if ca.is_some() { cp } else { 0 };
         st.treasury[p.index()] -= at.pounds;
         st.treasury[np.index()] -= cp;
-        // The pounds each side added are revealed once the rest is known (15.1*).
-        totals = format!(
-            "{} {} + {} against {}",
-            pa.name,
-            pa.political,
-            pounds(at.pounds),
-            ca.map_or("no counter".to_string(), |c| format!(
-                "{} {} + {}",
-                d.agents[c].name,
-                cpol,
-                pounds(cp)
-            )),
-        );
         (
             (pa.political + at.pounds) as i32,
             (cpol + cp) as i32,
             &d.negotiations,
             &d.num.negotiations.columns,
+            // The pounds each side added are revealed once the rest is known (15.1*).
+            format!(
+                "{} {} + {} against {}",
+                pa.name,
+                pa.political,
+                pounds(at.pounds),
+                ca.map_or("no counter".to_string(), |c| format!(
+                    "{} {cpol} + {}",
+                    d.agents[c].name,
+                    pounds(cp)
+                )),
+            ),
         )
     };
     if !at.ultimatum {
