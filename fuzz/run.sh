@@ -2,7 +2,7 @@
 # Builds and runs the fuzz targets (cargo-fuzz, stable Rust, no sanitizer;
 # debug assertions on, so an arithmetic overflow is a crash).
 #
-#   fuzz/run.sh --time 20            each target for 20 s (what CI runs)
+#   fuzz/run.sh --time 20            each target for 20 s
 #   fuzz/run.sh --runs 10000000      each target for 10 million inputs (the long run)
 #   fuzz/run.sh --time 60 mime sshsig   only these targets
 #   fuzz/run.sh --runs 10000000 --time 1800   whichever comes first
@@ -15,6 +15,13 @@
 #                                    each), into target/fuzz-fast/, on the same
 #                                    corpora: for the long counts once the corpora
 #                                    have grown with tracing
+#   fuzz/run.sh --time 10 --jobs 2  two targets at a time (each is one
+#                                    process: CI's two cores)
+#   fuzz/run.sh --time 10 --jobs 2 --quick-build   what CI runs:
+#                                    built lightly optimised (opt-level 1, the
+#                                    fuzz workspace's dev profile) into
+#                                    target/fuzz-quick/: a fraction of the
+#                                    build time, slower inputs (CI's smoke run)
 #   fuzz/run.sh --seeds              write the order targets' seed corpora
 #                                    (fuzz/corpus/orders_*/) from self-play
 #
@@ -35,6 +42,8 @@ limit=()
 targets=()
 seeds=0
 fast=0
+quick=0
+jobs=1
 orders=(orders_freeform orders_sarhu orders_ldf orders_ac orders_adp)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,7 +51,9 @@ while [ $# -gt 0 ]; do
     --runs) limit+=(-runs="$2"); shift 2 ;;
     --seeds) seeds=1; shift ;;
     --fast) fast=1; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --quick-build) quick=1; shift ;;
+    --jobs) jobs="$2"; shift 2; [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "--jobs takes a number of targets at once (1 or more)" >&2; exit 2; } ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -76,7 +87,9 @@ out="$PWD/target/fuzz"
 build_dir="$out"
 trace=()
 if [ "$fast" = 1 ]; then build_dir="$PWD/target/fuzz-fast"; trace=(--no-trace-compares); fi
-fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" -O -a -s none "${trace[@]}" --target-dir "$build_dir" "$@"; }
+mode=(-O -a)
+if [ "$quick" = 1 ]; then build_dir="$PWD/target/fuzz-quick"; mode=(-D); fi
+fuzz() { local cmd=$1; shift; cargo fuzz "$cmd" "${mode[@]}" -s none "${trace[@]}" --target-dir "$build_dir" "$@"; }
 
 fuzz build
 
@@ -90,22 +103,46 @@ if [ "$seeds" = 1 ]; then
   exit 0
 fi
 
-failed=()
-for t in "${targets[@]}"; do
-  [ -n "${max_len[$t]:-}" ] || { echo "no fuzz target $t" >&2; exit 2; }
-  mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
-  echo "== fuzz $t (max_len ${max_len[$t]}, timeout ${timeout[$t]} s, ${limit[*]})"
+# One target's run; its summary goes to $out/$t.summary, its status is the exit code.
+run_target() {
+  local t=$1 t0
   t0=$(date +%s)
   if fuzz run "$t" "$out/corpus/$t" "$PWD/fuzz/corpus/$t" -- \
       "${limit[@]}" -max_len="${max_len[$t]}" -timeout="${timeout[$t]}" \
       -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$out/artifacts/$t/" \
       > "$out/$t.log" 2>&1; then
-    echo "   ok in $(( $(date +%s) - t0 )) s: $(grep -E '^stat::number_of_executed_units' "$out/$t.log" | awk '{print $2}') inputs"
+    echo "   ok ($t) in $(( $(date +%s) - t0 )) s: $(grep -E '^stat::number_of_executed_units' "$out/$t.log" | awk '{print $2}') inputs" > "$out/$t.summary"
   else
-    echo "   FAILED ($t): see $out/$t.log and $out/artifacts/$t/" >&2
-    tail -30 "$out/$t.log" >&2
-    failed+=("$t")
+    { echo "   FAILED ($t): see $out/$t.log and $out/artifacts/$t/"; tail -30 "$out/$t.log"; } > "$out/$t.summary"
+    return 1
   fi
+}
+
+for t in "${targets[@]}"; do
+  [ -n "${max_len[$t]:-}" ] || { echo "no fuzz target $t" >&2; exit 2; }
+  mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
+done
+
+# --jobs N runs N targets at once (each is one process on one core), each for
+# the whole of its own limit; the summaries are printed in the targets' order.
+failed=()
+pids=()
+for i in "${!targets[@]}"; do
+  t=${targets[$i]}
+  echo "== fuzz $t (max_len ${max_len[$t]}, timeout ${timeout[$t]} s, ${limit[*]})"
+  run_target "$t" &
+  pids[$i]=$!
+  # Before starting another, wait for the oldest running one if N are running.
+  oldest=$(( i + 1 - jobs ))
+  if [ "$oldest" -ge 0 ]; then
+    if ! wait "${pids[$oldest]}"; then failed+=("${targets[$oldest]}"); fi
+    cat "$out/${targets[$oldest]}.summary"
+  fi
+done
+for (( j = ${#targets[@]} - jobs + 1; j < ${#targets[@]}; j++ )); do
+  [ "$j" -ge 0 ] || continue
+  if ! wait "${pids[$j]}"; then failed+=("${targets[$j]}"); fi
+  cat "$out/${targets[$j]}.summary"
 done
 [ ${#failed[@]} -eq 0 ] || { echo "fuzz targets failed: ${failed[*]}" >&2; exit 1; }

@@ -4,3 +4,4 @@
 mod docs;
 mod layers;
 mod supply_chain;
+mod test_script;
