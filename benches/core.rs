@@ -490,11 +490,39 @@ fn ruleset_versions(c: &mut Criterion) {
     g.finish();
 }
 
+/// Each ruleset's embedded data loaded from nothing, as a fresh process
+/// (a cron poll of one move) builds the one its game uses: the loader the
+/// registry calls on the embedded files, the process's shared copy bypassed.
+fn embedded_builds(c: &mut Criterion) {
+    use umpire::core::data::{DataGame, Files};
+    fn load<G: DataGame>() {
+        let none = BTreeMap::new();
+        let files = Files::new(G::FILES, &none).unwrap();
+        black_box(G::load(&files).unwrap());
+    }
+    let mut g = c.benchmark_group("registry");
+    g.sample_size(20);
+    g.bench_function("embedded data loaded: sarhu", |b| {
+        b.iter(load::<umpire::games::sarhu::Sarhu>)
+    });
+    g.bench_function("embedded data loaded: ldf", |b| {
+        b.iter(load::<umpire::games::ldf::Ldf>)
+    });
+    g.bench_function("embedded data loaded: ac", |b| {
+        b.iter(load::<umpire::games::ac::Ac>)
+    });
+    g.bench_function("embedded data loaded: adp", |b| {
+        b.iter(load::<umpire::games::adp::Adp>)
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
     sign_and_verify,
     verify_record,
     poll_1000,
-    ruleset_versions
+    ruleset_versions,
+    embedded_builds
 );
 criterion_main!(benches);
