@@ -533,35 +533,25 @@ pub fn png_crop(
     shelf: Option<&Path>,
 ) -> Result<Vec<u8>, PictureError> {
     let map = compose(base, sheets, Some(crop), shelf)?;
-    // The key of a crop's width changes as seldom as the map's: kept too.
-    let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
+    // The key's layout follows the crop's width and what it shows, so the
+    // same key seldom comes again in another process: it is kept in this
+    // one only, never written to the shelf (writing its whole raster cost
+    // a fresh process more than drawing it).
+    let Raster::Base(under) = kept(under, Sheet::Base, None)? else {
         return Err(PictureError::Svg("a key laid over".into()));
     };
     let (w, h) = (crop.w, crop.h);
-    if under.width() != w {
+    if under.width() != w || map.width() != w || map.height() != h {
         return Err(PictureError::Crop(crop, under.width(), under.height()));
     }
     let below = under.height();
-    let mut out = tiny_skia::Pixmap::new(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
-    copy_rows(&map, (0, 0), &mut out);
-    let at = (h as usize) * (w as usize) * 4;
-    out.data_mut()[at..].copy_from_slice(under.data());
+    let size =
+        tiny_skia::IntSize::from_wh(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
+    // The crop's own pixels, the key's rows appended: no second copy of them.
+    let mut data = map.take();
+    data.extend_from_slice(under.data());
+    let out = tiny_skia::Pixmap::from_vec(data, size).ok_or(PictureError::TooBig(w, h + below))?;
     encode(&out).map_err(|e| PictureError::Png(e.to_string()))
-}
-
-/// Copies `to`'s width of pixels of each of `from`'s rows from `(x, y)` on
-/// into `to`'s rows from the top, as many rows as both hold.
-fn copy_rows(from: &tiny_skia::Pixmap, (x, y): (u32, u32), to: &mut tiny_skia::Pixmap) {
-    let (fw, tw) = (from.width() as usize, to.width() as usize);
-    let rows = (from.height() - y).min(to.height()) as usize;
-    let (x, y) = (x as usize, y as usize);
-    let src = from.data();
-    let dst = to.data_mut();
-    for r in 0..rows {
-        let s = ((y + r) * fw + x) * 4;
-        let d = r * tw * 4;
-        dst[d..d + tw * 4].copy_from_slice(&src[s..s + tw * 4]);
-    }
 }
 
 /// PNG of an opaque picture, indexed: flat fills make a map a few hundred
