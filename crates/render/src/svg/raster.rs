@@ -533,11 +533,10 @@ pub fn png_crop(
     shelf: Option<&Path>,
 ) -> Result<Vec<u8>, PictureError> {
     let map = compose(base, sheets, Some(crop), shelf)?;
-    // The key's layout follows the crop's width and what it shows, so the
-    // same key seldom comes again in another process: it is kept in this
-    // one only, never written to the shelf (writing its whole raster cost
-    // a fresh process more than drawing it).
-    let Raster::Base(under) = kept(under, Sheet::Base, None)? else {
+    // The key of a crop's width changes as seldom as the map's: kept too.
+    // (Drawn each time instead, Lest Darkness Fall's fresh picture, whose
+    // key is the same from poll to poll, cost more than Sarhu's gained.)
+    let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
         return Err(PictureError::Svg("a key laid over".into()));
     };
     let (w, h) = (crop.w, crop.h);

@@ -1,9 +1,7 @@
 //! Kept rasters on disk, for the next process: a cron poll is a fresh process
 //! every time, and drawing a map's base, names and key anew costs most of
 //! what its picture costs. A file per sheet, named by its SVG's hash, holds
-//! the raster as drawn; reading it back is a copy, not a drawing. The key
-//! under a crop is not kept here: its layout follows the crop, so another
-//! process seldom meets the same one, and writing it cost more than drawing.
+//! the raster as drawn; reading it back is a copy, not a drawing.
 //!
 //! Stacks of counters (sprites) are many and small: a map's sprites share
 //! one file, its pack, read once by a process and appended to with the
