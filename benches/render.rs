@@ -127,7 +127,7 @@ fn club(ruleset: &str) -> Club {
     let tmp = tempfile::tempdir().unwrap();
     let with = tmp.path().join("with");
     let game = common::new_game(ruleset, ruleset, &scenario.name, &sides, &[]);
-    let mut u = common::umpire_with_game(&with, game, now());
+    let mut u = same_every_run(&with, game);
     // Past the warm-up, on until the last move played and the next both act
     // on the map (an Asia Crossroads economy step has no place: its picture
     // would be the whole map, which a move's result seldom is).
@@ -160,6 +160,26 @@ fn club(ruleset: &str) -> Club {
         side,
         signed,
     }
+}
+
+/// A club's data directory in `dir` holding `game`, made the same in every
+/// run: the umpire's key and the game's dice secrets from fixed seeds (the
+/// record's opening names the key, every move's text follows the record's
+/// head, and the dice are drawn from the secret and the move), so the
+/// warm-up plays the same game and the timed move's picture is the same
+/// crop every run, before and after a change.
+fn same_every_run(dir: &Path, game: umpire::service::games::NewGame) -> Umpire {
+    use umpire::core::sig::SecretKey;
+    Umpire::init(dir, "umpire@club.test").unwrap();
+    let key_path = dir.join(&Umpire::open(dir).unwrap().config().umpire.key);
+    let pub_path = key_path.with_extension("key.pub");
+    std::fs::remove_file(&key_path).unwrap();
+    let key = SecretKey::from_seed(&[42; 32], "umpire@club.test").unwrap();
+    umpire::service::write_private(&key_path, &key).unwrap();
+    std::fs::write(&pub_path, format!("{}\n", key.public_line())).unwrap();
+    let mut u = Umpire::open(dir).unwrap();
+    u.create_game_seeded(game, now(), Some([7; 32])).unwrap();
+    u
 }
 
 /// `iters` polls of the club's next move, each in a fresh copy of `template`

@@ -932,7 +932,7 @@ fn a_picture_drawn_from_rasters_kept_on_disk_is_the_same_bytes_as_one_drawn_anew
         .unwrap()
         .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    for kind in [".base.raster", ".kept.raster"] {
+    for kind in [".base.raster", ".kept.raster", ".sprites.pack"] {
         assert!(kept.iter().any(|f| f.ends_with(kind)), "{kind}: {kept:?}");
     }
     // As a fresh process meets them: nothing in memory, all on the shelf.

@@ -197,6 +197,20 @@ impl Umpire {
         new: NewGame,
         now: jiff::Timestamp,
     ) -> Result<String, ServiceError> {
+        self.create_game_seeded(new, now, None)
+    }
+
+    /// For benchmarks: [`Umpire::create_game`] with its dice secrets derived
+    /// from `seed` instead of drawn from the operating system, so that the
+    /// same moves roll the same in every run. Anyone who knows the seed
+    /// foretells every roll: never for a game that is played.
+    #[doc(hidden)]
+    pub fn create_game_seeded(
+        &mut self,
+        new: NewGame,
+        now: jiff::Timestamp,
+        seed: Option<[u8; 32]>,
+    ) -> Result<String, ServiceError> {
         let ruleset = self.ruleset(&new.ruleset)?;
         let info = ruleset.info();
         // The press options are the umpire's, not the ruleset's.
@@ -231,8 +245,26 @@ impl Umpire {
             sides: sides.iter().map(|s| s.name.clone()).collect(),
         };
         let slots = hidden_slots(ruleset.as_ref(), &setup);
-        let (secrets, stored) = Secrets::generate(DEFAULT_CHAIN_LENGTH, 0, slots)
-            .map_err(|e| ServiceError::Game(e.to_string()))?;
+        let (secrets, stored) = match seed {
+            None => Secrets::generate(DEFAULT_CHAIN_LENGTH, 0, slots)
+                .map_err(|e| ServiceError::Game(e.to_string()))?,
+            Some(seed) => {
+                let part = |n: u64| {
+                    umpire_core::hash::Tagged::new("umpire-bench-secret")
+                        .field(&seed)
+                        .u64(n)
+                        .finish()
+                };
+                let stored = Stored {
+                    top: part(0),
+                    length: DEFAULT_CHAIN_LENGTH,
+                    base: 0,
+                    master: (slots > 0).then(|| part(1)),
+                    slots,
+                };
+                (stored.secrets(), stored)
+            }
+        };
         let at = rfc3339(now);
         let opening = Opening {
             format: if slots > 0 { FORMAT_HIDDEN } else { FORMAT },

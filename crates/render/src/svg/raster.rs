@@ -140,6 +140,9 @@ fn compose(
             ),
             Part::Svg(Sheet::Base, _) => return Err(PictureError::Svg("a second base".into())),
             Part::Sprites(sprites) => {
+                // The sprites drawn now, for the map's pack on the shelf.
+                let mut drawn = Vec::new();
+                let pack = shelf.map(|dir| (dir, base.key().unwrap_or_else(|| sha256(b"sprites"))));
                 // A picture of the action lays only the sprites it shows.
                 let shown = |s: &&super::doc::Sprite| {
                     let (x0, y0) = (i64::from(s.at.0), i64::from(s.at.1));
@@ -152,11 +155,11 @@ fn compose(
                         i64::from(s.at.0) - i64::from(x),
                         i64::from(s.at.1) - i64::from(y),
                     );
-                    lay_over(
-                        runs_of(&s.svg, Sheet::Sprites, shelf, None)?.as_ref(),
-                        &mut picture,
-                        at,
-                    );
+                    let runs = sprite_runs(&s.svg, pack.as_ref(), &mut drawn)?;
+                    lay_over(&runs, &mut picture, at);
+                }
+                if let Some((dir, map)) = &pack {
+                    super::shelf::keep_sprites(dir, map, &drawn);
                 }
             }
         }
@@ -306,6 +309,32 @@ fn runs_of(
     }
 }
 
+/// The runs of the sprite `svg`: kept in this process, else in its map's
+/// pack on the shelf (`pack`: the shelf and the map's key), else drawn now
+/// and pushed on `drawn` (by its key) for the pack.
+fn sprite_runs(
+    svg: &str,
+    pack: Option<&(&Path, Digest)>,
+    drawn: &mut Vec<(Digest, Arc<Runs>)>,
+) -> Result<Arc<Runs>, PictureError> {
+    let key = sha256(svg.as_bytes());
+    if let Some(Raster::Over(runs)) = in_memory(&key, Sheet::Sprites) {
+        return Ok(runs);
+    }
+    let runs = match pack.and_then(|(dir, map)| super::shelf::sprite(dir, map, &key)) {
+        Some(runs) => Arc::new(runs),
+        None => {
+            let runs = Arc::new(runs(&draw(svg, None)?));
+            if pack.is_some() {
+                drawn.push((key, runs.clone()));
+            }
+            runs
+        }
+    };
+    keep(key, Sheet::Sprites, Raster::Over(runs.clone()));
+    Ok(runs)
+}
+
 /// A base's raster: all of it, or the part a crop needs read from the shelf.
 struct BaseRows {
     pixmap: Arc<tiny_skia::Pixmap>,
@@ -425,6 +454,13 @@ fn kept_by(
             raster
         }
     };
+    keep(key, kind, raster.clone());
+    Ok(raster)
+}
+
+/// Keeps `raster` in this process for `key` and `kind`, the most recently
+/// used, within [`KEPT_BYTES`].
+fn keep(key: Digest, kind: Sheet, raster: Raster) {
     let bytes = raster.bytes();
     let mut kept = KEEP.lock().unwrap_or_else(|e| e.into_inner());
     kept.retain(|k| (k.key, k.kind) != (key, kind));
@@ -434,11 +470,10 @@ fn kept_by(
             key,
             kind,
             bytes,
-            raster: raster.clone(),
+            raster,
         },
     );
     let_go(&mut kept, KEPT_BYTES);
-    Ok(raster)
 }
 
 /// The rasters this process keeps, the most recently used first.
@@ -448,6 +483,7 @@ static KEEP: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
 /// (what a cron poll meets): for benchmarks and tests.
 pub fn forget_kept() {
     KEEP.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    super::shelf::forget_packs();
 }
 
 /// Lets the least recently used rasters (the last) go until `kept` holds at
@@ -498,34 +534,23 @@ pub fn png_crop(
 ) -> Result<Vec<u8>, PictureError> {
     let map = compose(base, sheets, Some(crop), shelf)?;
     // The key of a crop's width changes as seldom as the map's: kept too.
+    // (Drawn each time instead, Lest Darkness Fall's fresh picture, whose
+    // key is the same from poll to poll, cost more than Sarhu's gained.)
     let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
         return Err(PictureError::Svg("a key laid over".into()));
     };
     let (w, h) = (crop.w, crop.h);
-    if under.width() != w {
+    if under.width() != w || map.width() != w || map.height() != h {
         return Err(PictureError::Crop(crop, under.width(), under.height()));
     }
     let below = under.height();
-    let mut out = tiny_skia::Pixmap::new(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
-    copy_rows(&map, (0, 0), &mut out);
-    let at = (h as usize) * (w as usize) * 4;
-    out.data_mut()[at..].copy_from_slice(under.data());
+    let size =
+        tiny_skia::IntSize::from_wh(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
+    // The crop's own pixels, the key's rows appended: no second copy of them.
+    let mut data = map.take();
+    data.extend_from_slice(under.data());
+    let out = tiny_skia::Pixmap::from_vec(data, size).ok_or(PictureError::TooBig(w, h + below))?;
     encode(&out).map_err(|e| PictureError::Png(e.to_string()))
-}
-
-/// Copies `to`'s width of pixels of each of `from`'s rows from `(x, y)` on
-/// into `to`'s rows from the top, as many rows as both hold.
-fn copy_rows(from: &tiny_skia::Pixmap, (x, y): (u32, u32), to: &mut tiny_skia::Pixmap) {
-    let (fw, tw) = (from.width() as usize, to.width() as usize);
-    let rows = (from.height() - y).min(to.height()) as usize;
-    let (x, y) = (x as usize, y as usize);
-    let src = from.data();
-    let dst = to.data_mut();
-    for r in 0..rows {
-        let s = ((y + r) * fw + x) * 4;
-        let d = r * tw * 4;
-        dst[d..d + tw * 4].copy_from_slice(&src[s..s + tw * 4]);
-    }
 }
 
 /// PNG of an opaque picture, indexed: flat fills make a map a few hundred

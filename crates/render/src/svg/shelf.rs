@@ -3,6 +3,11 @@
 //! what its picture costs. A file per sheet, named by its SVG's hash, holds
 //! the raster as drawn; reading it back is a copy, not a drawing.
 //!
+//! Stacks of counters (sprites) are many and small: a map's sprites share
+//! one file, its pack, read once by a process and appended to with the
+//! sprites it draws (a file each cost a fresh process more to create than to
+//! draw).
+//!
 //! The shelf is a cache, never a source of truth: a file that cannot be read
 //! or does not hold what its name says is drawn again and written over, and
 //! a write that fails is let go (the picture is drawn all the same).
@@ -10,10 +15,12 @@
 use super::doc::Sheet;
 use super::raster::{Crop, Raster, Runs, Span};
 use resvg::tiny_skia;
+use std::collections::HashMap;
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use umpire_core::hash::Digest;
+use std::sync::{Arc, Mutex};
+use umpire_core::hash::{Digest, Tagged};
 
 /// The first bytes of a kept base's file (the version of its layout).
 const MAGIC: &[u8; 8] = b"UMPRAS1\n";
@@ -26,8 +33,16 @@ const RUNS_MAGIC: &[u8; 8] = b"UMPRUN2\n";
 /// counters drawn on them (a few kB each).
 pub const SHELF_BYTES: u64 = 128 << 20;
 
-/// How many sprites are written between two trims of the shelf.
-const TRIM_EVERY: u64 = 256;
+/// The first bytes of a map's sprite pack (see [`Pack`]).
+const PACK_MAGIC: &[u8; 8] = b"UMPSPK1\n";
+
+/// Most bytes a sprite pack grows to: past it, the process that would
+/// append starts the pack again with the sprites it drew (a few hundred
+/// stacks of a few kB; a fresh process reads the whole pack).
+const PACK_BYTES: usize = 4 << 20;
+
+/// How many maps' packs a process keeps read.
+const PACKS_KEPT: usize = 4;
 
 /// The raster kept for `key` and `kind` under `dir`, if one was written and
 /// reads whole.
@@ -53,17 +68,41 @@ pub(super) fn read_runs_rows(
     y: u32,
     h: u32,
 ) -> Option<Runs> {
-    use std::os::unix::fs::FileExt;
     let f = std::fs::File::open(file(dir, key, kind)).ok()?;
     let len = f.metadata().ok()?.len();
+    runs_rows(&f, len, y, h)
+}
+
+/// Where a runs file's bytes are read from: its own file on the shelf, or
+/// its record in a sprite pack read into memory.
+trait ReadAt {
+    /// Fills `buf` from byte `at` on; `None` if the bytes are not all there.
+    fn read_at(&self, buf: &mut [u8], at: u64) -> Option<()>;
+}
+
+impl ReadAt for std::fs::File {
+    fn read_at(&self, buf: &mut [u8], at: u64) -> Option<()> {
+        self.read_exact_at(buf, at).ok()
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_at(&self, buf: &mut [u8], at: u64) -> Option<()> {
+        let at = usize::try_from(at).ok()?;
+        buf.copy_from_slice(self.get(at..at.checked_add(buf.len())?)?);
+        Some(())
+    }
+}
+
+/// The runs of rows `y` to `y + h` of the runs file `f` of `len` bytes.
+fn runs_rows<F: ReadAt + ?Sized>(f: &F, len: u64, y: u32, h: u32) -> Option<Runs> {
     let mut head = [0u8; RunsFile::HEAD];
-    f.read_exact_at(&mut head, 0).ok()?;
+    f.read_at(&mut head, 0)?;
     let layout = RunsFile::of_head(&head, len)?;
     let (r0, r1) = layout.row_range(y, h);
     // The row index from row r0 to r1 (inclusive: where r1's runs start).
     let mut index = vec![0u8; 4 * (r1 - r0 + 1) as usize];
-    f.read_exact_at(&mut index, layout.index_at() + 4 * u64::from(r0))
-        .ok()?;
+    f.read_at(&mut index, layout.index_at() + 4 * u64::from(r0))?;
     let starts: Vec<u32> = index
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -73,8 +112,7 @@ pub(super) fn read_runs_rows(
         return None;
     }
     let mut spans = vec![0u8; 12 * (s1 - s0) as usize];
-    f.read_exact_at(&mut spans, layout.spans_at() + 12 * u64::from(s0))
-        .ok()?;
+    f.read_at(&mut spans, layout.spans_at() + 12 * u64::from(s0))?;
     let spans = layout.spans_of(&spans, &starts, r0)?;
     // The colours of those runs: one stretch of the file.
     let (p0, p1) = match (spans.first(), spans.last()) {
@@ -85,8 +123,7 @@ pub(super) fn read_runs_rows(
         return None;
     }
     let mut colours = vec![0u8; 4 * (p1 - p0) as usize];
-    f.read_exact_at(&mut colours, layout.pixels_at() + 4 * u64::from(p0))
-        .ok()?;
+    f.read_at(&mut colours, layout.pixels_at() + 4 * u64::from(p0))?;
     Runs::from_parts(layout.height, spans, &colours, p0)
 }
 
@@ -194,7 +231,6 @@ pub(super) fn read_part(
     key: &Digest,
     crop: Crop,
 ) -> Option<(tiny_skia::Pixmap, (u32, u32))> {
-    use std::os::unix::fs::FileExt;
     let f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
     let mut head = [0u8; 16];
     f.read_exact_at(&mut head, 0).ok()?;
@@ -239,17 +275,168 @@ pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
         }
         Raster::Over(runs) => runs_file(runs),
     };
-    // Sprites are many and small: the shelf is trimmed after one in
-    // [`TRIM_EVERY`] of them (listing the folder on each would cost more
-    // than drawing them), and after every larger sheet.
-    static SPRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let trim_now = kind != Sheet::Sprites
-        || SPRITES
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            .is_multiple_of(TRIM_EVERY);
-    if put(dir, &file(dir, key, kind), &out).is_ok() && trim_now {
+    if put(dir, &file(dir, key, kind), &out).is_ok() {
         trim(dir, SHELF_BYTES);
     }
+}
+
+/// A map's sprite pack as a process read it: [`PACK_MAGIC`], then one
+/// record a sprite: its key (the hash of its SVG, 32 bytes), its runs
+/// file's length (4), a check over both (32: [`record_check`]), the runs
+/// file ([`runs_file`]). A pack is appended to, one write a picture's new
+/// sprites (two processes appending lay their records one after the other).
+struct Pack {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    /// Where each sprite's record starts, and its runs file's length (the
+    /// last record of a key, the newest, wins).
+    records: HashMap<Digest, (usize, usize)>,
+    /// Where the last whole record ends (0: the pack is missing or not one).
+    end: usize,
+}
+
+/// A record's bytes before its runs file.
+const RECORD_HEAD: usize = 68;
+
+/// The check of a sprite's record: a cut or damaged record (a process
+/// killed mid-write, a disk's error) is drawn again, never laid.
+fn record_check(key: &Digest, body: &[u8]) -> Digest {
+    Tagged::new("umpire-picture-sprite")
+        .field(&key.0)
+        .field(body)
+        .finish()
+}
+
+impl Pack {
+    /// The pack at `path` as it reads now (empty if missing or not a pack).
+    fn read(path: PathBuf) -> Pack {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let mut pack = Pack {
+            path,
+            bytes,
+            records: HashMap::new(),
+            end: 0,
+        };
+        if pack.bytes.starts_with(PACK_MAGIC) {
+            pack.index_from(PACK_MAGIC.len());
+        }
+        pack
+    }
+
+    /// Indexes the whole records from byte `at` on, up to the first that is
+    /// cut short.
+    fn index_from(&mut self, mut at: usize) {
+        while let Some(head) = self.bytes.get(at..at + RECORD_HEAD) {
+            let key = Digest(head[..32].try_into().unwrap_or_default());
+            let len = u32::from_le_bytes(head[32..36].try_into().unwrap_or_default()) as usize;
+            let Some(next) = (at + RECORD_HEAD).checked_add(len) else {
+                break;
+            };
+            if next > self.bytes.len() {
+                break;
+            }
+            self.records.insert(key, (at, len));
+            at = next;
+        }
+        self.end = at;
+    }
+
+    /// Whether the pack is a pack read whole, to be appended to as it is.
+    fn whole(&self) -> bool {
+        self.end >= PACK_MAGIC.len() && self.end == self.bytes.len()
+    }
+
+    /// The runs of the sprite `key`, if its record is here and checks.
+    fn sprite(&self, key: &Digest) -> Option<Runs> {
+        let &(at, len) = self.records.get(key)?;
+        let head = self.bytes.get(at..at + RECORD_HEAD)?;
+        let body = self.bytes.get(at + RECORD_HEAD..at + RECORD_HEAD + len)?;
+        if record_check(key, body).0 != head[36..68] {
+            return None;
+        }
+        runs_rows(body, len as u64, 0, u32::MAX)
+    }
+
+    /// Adds `records` (whole records) to the pack's file and to what this
+    /// process read of it: appended when the pack read whole and stays
+    /// within [`PACK_BYTES`], else the pack written again (through a
+    /// temporary file) with its whole records, or only the new ones when
+    /// it is full. A write that fails is let go.
+    fn add(&mut self, dir: &Path, records: &[u8]) {
+        if self.whole() && self.bytes.len() + records.len() <= PACK_BYTES {
+            let appended = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&self.path)
+                .and_then(|mut f| f.write_all(records));
+            if appended.is_ok() {
+                let at = self.bytes.len();
+                self.bytes.extend_from_slice(records);
+                self.index_from(at);
+                return;
+            }
+        }
+        let mut bytes = PACK_MAGIC.to_vec();
+        if self.end >= PACK_MAGIC.len() && self.end + records.len() <= PACK_BYTES {
+            bytes.extend_from_slice(&self.bytes[PACK_MAGIC.len()..self.end]);
+        }
+        bytes.extend_from_slice(records);
+        let written = put(dir, &self.path, &bytes).is_ok();
+        *self = Pack {
+            path: self.path.clone(),
+            bytes,
+            records: HashMap::new(),
+            end: 0,
+        };
+        self.index_from(PACK_MAGIC.len());
+        if written {
+            trim(dir, SHELF_BYTES);
+        }
+    }
+}
+
+/// The packs this process read, the most recently used first.
+static PACKS: Mutex<Vec<Pack>> = Mutex::new(Vec::new());
+
+/// Calls `f` with the sprite pack of the map `map` under `dir`, read once
+/// by this process.
+fn with_pack<T>(dir: &Path, map: &Digest, f: impl FnOnce(&mut Pack) -> T) -> T {
+    let path = dir.join(format!("{}.sprites.pack", map.to_hex()).to_ascii_lowercase());
+    let mut packs = PACKS.lock().unwrap_or_else(|e| e.into_inner());
+    let pack = match packs.iter().position(|p| p.path == path) {
+        Some(i) => packs.remove(i),
+        None => Pack::read(path),
+    };
+    packs.insert(0, pack);
+    packs.truncate(PACKS_KEPT);
+    f(&mut packs[0])
+}
+
+/// The runs of the sprite `key` kept in the pack of the map `map` under
+/// `dir`, if it is there and reads whole.
+pub(super) fn sprite(dir: &Path, map: &Digest, key: &Digest) -> Option<Runs> {
+    with_pack(dir, map, |p| p.sprite(key))
+}
+
+/// Keeps the sprites `drawn` (each by its key) in the pack of the map `map`
+/// under `dir`: one write for them all.
+pub(super) fn keep_sprites(dir: &Path, map: &Digest, drawn: &[(Digest, Arc<Runs>)]) {
+    if drawn.is_empty() {
+        return;
+    }
+    let mut records = Vec::new();
+    for (key, runs) in drawn {
+        let body = runs_file(runs);
+        records.extend_from_slice(&key.0);
+        records.extend((body.len() as u32).to_le_bytes());
+        records.extend_from_slice(&record_check(key, &body).0);
+        records.extend_from_slice(&body);
+    }
+    with_pack(dir, map, |p| p.add(dir, &records));
+}
+
+/// Lets go of the packs this process read (as a fresh process starts).
+pub(super) fn forget_packs() {
+    PACKS.lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
 /// The bytes of a laid-over sheet's file (see [`RunsFile`]).
@@ -316,7 +503,7 @@ fn trim(dir: &Path, budget: u64) {
         };
         let Ok(at) = m.modified() else { continue };
         match path.extension().and_then(|x| x.to_str()) {
-            Some("raster") => files.push((at, m.len(), path)),
+            Some("raster" | "pack") => files.push((at, m.len(), path)),
             Some("tmp") if at < hour_ago => {
                 let _ = std::fs::remove_file(&path);
             }
@@ -450,6 +637,127 @@ mod tests {
         assert!(none.spans.is_empty() && none.pixels.is_empty());
         let all = read_runs_rows(dir.path(), &key, Sheet::Kept, 0, 7).expect("every row");
         assert_eq!((&all.spans, &all.pixels), (&runs.spans, &runs.pixels));
+    }
+
+    /// Sprites `n..n + k`: [`some_runs`] with their first colour changed.
+    fn sprites(n: u8, k: u8) -> Vec<(Digest, Arc<Runs>)> {
+        (n..n + k)
+            .map(|i| {
+                let mut runs = some_runs();
+                runs.pixels[0] = tiny_skia::PremultipliedColorU8::from_rgba(i / 2, 0, 0, i)
+                    .unwrap_or(runs.pixels[0]);
+                (sha256(&[b's', i]), Arc::new(runs))
+            })
+            .collect()
+    }
+
+    /// What the pack of `map` under `dir` gives for each of `sprites`, as
+    /// a fresh process reads it: its first colour's alpha, if kept.
+    fn read_back(dir: &Path, map: &Digest, sprites: &[(Digest, Arc<Runs>)]) -> Vec<Option<u8>> {
+        forget_packs();
+        sprites
+            .iter()
+            .map(|(key, want)| {
+                let got = sprite(dir, map, key)?;
+                assert_eq!((&got.spans, &got.pixels), (&want.spans, &want.pixels));
+                Some(got.pixels[0].alpha())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_map_s_sprites_share_one_pack_appended_to_and_read_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = sha256(b"map");
+        let (first, second) = (sprites(10, 3), sprites(20, 2));
+        keep_sprites(dir.path(), &map, &first);
+        keep_sprites(dir.path(), &map, &second);
+        // A process that read the pack before another appended to it
+        // appends after that one's records.
+        forget_packs();
+        let third = sprites(30, 1);
+        assert!(sprite(dir.path(), &map, &third[0].0).is_none());
+        keep_sprites(dir.path(), &map, &third);
+        let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(files.len(), 1, "one file for every sprite");
+        let all: Vec<_> = [first, second, third].concat();
+        let alphas = read_back(dir.path(), &map, &all);
+        assert_eq!(alphas, [10, 11, 12, 20, 21, 30].map(Some));
+        // Another map's sprites are another pack.
+        assert!(sprite(dir.path(), &sha256(b"other"), &all[0].0).is_none());
+    }
+
+    #[test]
+    fn a_damaged_or_cut_pack_is_not_trusted_and_is_written_again_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = sha256(b"damaged map");
+        let kept = sprites(40, 3);
+        keep_sprites(dir.path(), &map, &kept);
+        let path = dir
+            .path()
+            .join(format!("{}.sprites.pack", map.to_hex()).to_ascii_lowercase());
+        let good = std::fs::read(&path).unwrap();
+        // A colour of the second sprite changed (still a valid colour): its
+        // record's check fails, the others read.
+        let second = PACK_MAGIC.len() + (good.len() - PACK_MAGIC.len()) / 3;
+        let mut bytes = good.clone();
+        let last = second + (good.len() - PACK_MAGIC.len()) / 3 - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(
+            read_back(dir.path(), &map, &kept),
+            [Some(40), None, Some(42)]
+        );
+        // Cut in its last record (a process killed mid-write): that record
+        // is left out, and the next sprites kept write the pack again with
+        // the whole records before it.
+        std::fs::write(&path, &good[..good.len() - 5]).unwrap();
+        assert_eq!(
+            read_back(dir.path(), &map, &kept),
+            [Some(40), Some(41), None]
+        );
+        let more = sprites(50, 1);
+        keep_sprites(dir.path(), &map, &more);
+        let both: Vec<_> = [kept.clone(), more.clone()].concat();
+        assert_eq!(
+            read_back(dir.path(), &map, &both),
+            [Some(40), Some(41), None, Some(50)]
+        );
+        // Not a pack at all, or cut inside a record's head: nothing read,
+        // nothing panics, and the next sprites kept make a pack of them.
+        for junk in [
+            &b"UMPRAS1\ngarbage"[..],
+            &good[..PACK_MAGIC.len() + 40],
+            b"",
+        ] {
+            std::fs::write(&path, junk).unwrap();
+            assert_eq!(read_back(dir.path(), &map, &kept), [None, None, None]);
+            keep_sprites(dir.path(), &map, &more);
+            assert_eq!(read_back(dir.path(), &map, &more), [Some(50)]);
+        }
+    }
+
+    #[test]
+    fn a_full_pack_starts_again_with_the_sprites_drawn_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = sha256(b"full map");
+        let one = sprites(60, 1);
+        keep_sprites(dir.path(), &map, &one);
+        // A sprite as big as the rest of the pack's budget.
+        let mut big = some_runs();
+        let n = PACK_BYTES / 4;
+        big.pixels = vec![big.pixels[0]; n];
+        big.spans = vec![Span {
+            y: 0,
+            x: 0,
+            at: 0,
+            len: n as u32,
+        }];
+        let big = vec![(sha256(b"big"), Arc::new(big))];
+        keep_sprites(dir.path(), &map, &big);
+        forget_packs();
+        assert!(sprite(dir.path(), &map, &one[0].0).is_none(), "let go");
+        assert!(sprite(dir.path(), &map, &big[0].0).is_some(), "kept");
     }
 
     #[test]
