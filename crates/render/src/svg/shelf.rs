@@ -397,10 +397,15 @@ impl Pack {
 /// The packs this process read, the most recently used first.
 static PACKS: Mutex<Vec<Pack>> = Mutex::new(Vec::new());
 
+/// The file of the map `map`'s sprite pack under `dir`.
+fn pack_path(dir: &Path, map: &Digest) -> PathBuf {
+    dir.join(format!("{}.sprites.pack", map.to_hex()).to_ascii_lowercase())
+}
+
 /// Calls `f` with the sprite pack of the map `map` under `dir`, read once
 /// by this process.
 fn with_pack<T>(dir: &Path, map: &Digest, f: impl FnOnce(&mut Pack) -> T) -> T {
-    let path = dir.join(format!("{}.sprites.pack", map.to_hex()).to_ascii_lowercase());
+    let path = pack_path(dir, map);
     let mut packs = PACKS.lock().unwrap_or_else(|e| e.into_inner());
     let pack = match packs.iter().position(|p| p.path == path) {
         Some(i) => packs.remove(i),
@@ -693,9 +698,7 @@ mod tests {
         let map = sha256(b"damaged map");
         let kept = sprites(40, 3);
         keep_sprites(dir.path(), &map, &kept);
-        let path = dir
-            .path()
-            .join(format!("{}.sprites.pack", map.to_hex()).to_ascii_lowercase());
+        let path = pack_path(dir.path(), &map);
         let good = std::fs::read(&path).unwrap();
         // A colour of the second sprite changed (still a valid colour): its
         // record's check fails, the others read.
