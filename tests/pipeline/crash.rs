@@ -214,13 +214,22 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
     let expected = outcome(&clean);
     assert!(expected.1.len() > 60, "replies: {}", expected.1.len());
 
-    // Runs killed at spread-out moments, rerun until one finishes.
+    // Runs killed at spread-out moments, rerun until one finishes. At least
+    // ten runs, and more until eight kills have landed mid-poll: the clean
+    // poll's time is measured once, and on a machine whose load changes (the
+    // mail-server tests run beside this one) later polls may be faster, so
+    // the kill window shrinks whenever a run's first poll beats it.
     let mut kills = 0;
-    for run in 0..10u64 {
+    let mut span = clean_time.as_micros().max(20_000) as u64;
+    let mut run = 0u64;
+    while run < 10 || kills < 8 {
+        assert!(
+            run < 40,
+            "only {kills} kills landed mid-poll in {run} runs; the test did not exercise crashes"
+        );
         let dir = tmp.path().join(format!("crash{run}"));
         copy_dir(&t, &dir);
         load_mails(&dir, &mails);
-        let span = clean_time.as_micros().max(20_000) as u64;
         let mut attempt = 0u64;
         loop {
             attempt += 1;
@@ -246,6 +255,11 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
             std::thread::sleep(wait);
             match child.try_wait().unwrap() {
                 Some(status) => {
+                    if attempt == 1 {
+                        // A whole mailbox done within the window: polls
+                        // are faster now than the clean one was.
+                        span = (span * 3 / 4).max(10_000);
+                    }
                     let mut err = String::new();
                     if let Some(mut e) = child.stderr.take() {
                         std::io::Read::read_to_string(&mut e, &mut err).ok();
@@ -289,13 +303,10 @@ fn sigkill_at_many_points_then_rerun_equals_one_clean_run() {
                 "run {run}: reply {k} differs from the clean run's"
             );
         }
+        run += 1;
     }
     eprintln!(
-        "{kills} SIGKILLs landed mid-poll over 10 runs; a clean poll of {} mails took {clean_time:?}",
+        "{kills} SIGKILLs landed mid-poll over {run} runs; a clean poll of {} mails took {clean_time:?}",
         mails.len()
-    );
-    assert!(
-        kills >= 8,
-        "only {kills} kills landed mid-poll; the test did not exercise crashes"
     );
 }
