@@ -18,9 +18,10 @@
 #   fuzz/run.sh --time 10 --jobs 2  two targets at a time (each is one
 #                                    process: CI's two cores)
 #   fuzz/run.sh --time 10 --jobs 2 --quick-build   what CI runs:
-#                                    built lightly optimised (opt-level 1, the
-#                                    fuzz workspace's dev profile) into
-#                                    target/fuzz-quick/: a fraction of the
+#                                    the fuzz workspace's dev profile (the
+#                                    layers at opt-level 1, the dependencies
+#                                    the targets never run unoptimised) into
+#                                    target/fuzz-quick/: under half the
 #                                    build time, slower inputs (CI's smoke run)
 #   fuzz/run.sh --seeds              write the order targets' seed corpora
 #                                    (fuzz/corpus/orders_*/) from self-play

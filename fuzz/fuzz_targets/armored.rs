@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use umpire::core::movefile::{MoveFile, find_armored};
-use umpire::core::sig::{parse_signature, signer_of};
+use umpire_core::movefile::{MoveFile, find_armored};
+use umpire_core::sig::{parse_signature, signer_of};
 
 fuzz_target!(|data: &[u8]| {
     let body = String::from_utf8_lossy(data);

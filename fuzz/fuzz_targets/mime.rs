@@ -3,9 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use umpire::core::movefile::MoveFile;
-use umpire::core::sig::signer_of;
-use umpire::mail::mime;
+use umpire_core::movefile::MoveFile;
+use umpire_core::sig::signer_of;
+use umpire_mail::mime;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(mail) = mime::read(data) else { return };

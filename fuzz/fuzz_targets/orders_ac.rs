@@ -1,6 +1,6 @@
 //! Asia Crossroads' orders (set-up placement chosen and sealed, every
 //! optional rule), standing orders, read at positions of self-played games
-//! and carried out (`umpire::core::grammar_fuzz`).
+//! and carried out (`umpire_core::grammar_fuzz`).
 #![no_main]
 
 #[path = "orders/mod.rs"]
@@ -8,7 +8,7 @@ mod orders;
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use umpire::core::grammar_fuzz::{Grammar, Walk};
+use umpire_core::grammar_fuzz::{Grammar, Walk};
 
 static G: OnceLock<Grammar> = OnceLock::new();
 

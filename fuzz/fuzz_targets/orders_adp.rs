@@ -1,7 +1,7 @@
 //! A Distant Plain's orders (Operations, Events, Propaganda plans, choices
 //! asked in another's Event, Deception, transfers, concessions) and standing
 //! orders, read at positions of self-played games and carried out
-//! (`umpire::core::grammar_fuzz`).
+//! (`umpire_core::grammar_fuzz`).
 #![no_main]
 
 #[path = "orders/mod.rs"]
@@ -9,7 +9,7 @@ mod orders;
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use umpire::core::grammar_fuzz::{Grammar, Walk};
+use umpire_core::grammar_fuzz::{Grammar, Walk};
 
 static G: OnceLock<Grammar> = OnceLock::new();
 

@@ -1,5 +1,5 @@
 //! Lest Darkness Fall's orders and standing orders, read at positions of a
-//! self-played campaign and carried out (`umpire::core::grammar_fuzz`).
+//! self-played campaign and carried out (`umpire_core::grammar_fuzz`).
 #![no_main]
 
 #[path = "orders/mod.rs"]
@@ -7,7 +7,7 @@ mod orders;
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use umpire::core::grammar_fuzz::{Grammar, Walk};
+use umpire_core::grammar_fuzz::{Grammar, Walk};
 
 static G: OnceLock<Grammar> = OnceLock::new();
 

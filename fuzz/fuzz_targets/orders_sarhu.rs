@@ -1,5 +1,5 @@
 //! Strike on Sarhu 1619's orders and standing orders, read at positions of
-//! self-played games and carried out (`umpire::core::grammar_fuzz`).
+//! self-played games and carried out (`umpire_core::grammar_fuzz`).
 #![no_main]
 
 #[path = "orders/mod.rs"]
@@ -7,7 +7,7 @@ mod orders;
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use umpire::core::grammar_fuzz::{Grammar, Walk};
+use umpire_core::grammar_fuzz::{Grammar, Walk};
 
 static G: OnceLock<Grammar> = OnceLock::new();
 

@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use umpire::core::audit::audit;
-use umpire::core::game::{Game, ReplayMode};
-use umpire::core::record::Record;
+use umpire_core::audit::audit;
+use umpire_core::game::{Game, ReplayMode};
+use umpire_core::record::Record;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let Some(o) = record.opening() else { return };
-    let Some(ruleset) = umpire::games::find(&o.ruleset) else {
+    let Some(ruleset) = umpire_games::find(&o.ruleset) else {
         return;
     };
     let _ = Game::replay(ruleset, &record, ReplayMode::Verify);

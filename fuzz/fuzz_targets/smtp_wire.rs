@@ -5,4 +5,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| umpire::mail::smtp::fuzz_wire(data));
+fuzz_target!(|data: &[u8]| umpire_mail::smtp::fuzz_wire(data));

@@ -4,7 +4,7 @@
 
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
-use umpire::core::sig::{check_blob, parse_signature, signer_of};
+use umpire_core::sig::{check_blob, parse_signature, signer_of};
 
 fuzz_target!(|data: &[u8]| {
     let strict = check_blob(data).is_ok();

@@ -1,17 +1,17 @@
 //! What the order-grammar targets share: the positions of a ruleset's
-//! self-played games (`umpire::core::grammar_fuzz`), built once when the
+//! self-played games (`umpire_core::grammar_fuzz`), built once when the
 //! target starts, and the seed corpus written from them on request.
 
 use std::path::Path;
 use std::time::Instant;
-use umpire::core::grammar_fuzz::{Grammar, Walk};
+use umpire_core::grammar_fuzz::{Grammar, Walk};
 
 /// The positions of `kind`'s `walks`, an equal share from each. With
 /// `UMPIRE_FUZZ_WRITE_SEEDS=DIR` set, the moves the games played there are
 /// also written to DIR as seed inputs, and each walk's cost is printed
 /// (`fuzz/run.sh --seeds` does this for every order target).
 pub fn grammar(kind: &str, walks: &[Walk]) -> Grammar {
-    let ruleset = umpire::games::find(kind).unwrap_or_else(|| panic!("no ruleset {kind}"));
+    let ruleset = umpire_games::find(kind).unwrap_or_else(|| panic!("no ruleset {kind}"));
     let seeds = std::env::var_os("UMPIRE_FUZZ_WRITE_SEEDS");
     let mut g = Grammar::play(ruleset, &[])
         .unwrap_or_else(|e| panic!("{kind}: no positions: {e}"));
