@@ -62,14 +62,16 @@ const PAIRS: usize = 30;
 /// `verify` of `text` in process (the record parsed, then replayed and
 /// checked as `umpire verify` does) against its floor: the same signatures
 /// checked one after another with bare ed25519 (the call umpire's single
-/// check makes). Each verify is followed by a floor run and by a trusted
-/// replay (the rules engine's own work, no signature or dice checks), and the
+/// check makes). Each verify is followed by a floor run, by a trusted
+/// replay (the rules engine's own work, no signature or dice checks) and by
+/// the replay a load from the store makes (`ReplayMode::Stored`: trusted,
+/// the head's state hash alone checked), and the
 /// ratios are taken pair by pair (the machine's speed drifts), medians
 /// printed. The goal is `verify` at most 1× the floor.
 pub fn verify_against_floor(name: &str, ruleset: &Arc<dyn DynRuleset>, text: &str) {
     let floor = signature_checks(&Record::from_text(text).expect("record"));
     let (mut verify, mut trusted, mut base) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut to_floor, mut engine) = (Vec::new(), Vec::new());
+    let (mut to_floor, mut engine, mut head) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..PAIRS {
         let t = Instant::now();
         let r = Record::from_text(black_box(text)).expect("record");
@@ -84,14 +86,19 @@ pub fn verify_against_floor(name: &str, ruleset: &Arc<dyn DynRuleset>, text: &st
         let r = Record::from_text(black_box(text)).expect("record");
         black_box(Game::replay_owned(ruleset.clone(), r, ReplayMode::Trusted).expect("replay"));
         let tr = t.elapsed();
+        let t = Instant::now();
+        let r = Record::from_text(black_box(text)).expect("record");
+        black_box(Game::replay_owned(ruleset.clone(), r, ReplayMode::Stored).expect("replay"));
+        let st = t.elapsed();
         to_floor.push(v.as_secs_f64() / f.as_secs_f64());
         engine.push(tr.as_secs_f64() / f.as_secs_f64());
+        head.push(st.as_secs_f64() / f.as_secs_f64());
         verify.push(v);
         trusted.push(tr);
         base.push(f);
     }
     println!(
-        "{name}: verify {:.2?} against its floor ({} signatures, bare ed25519) {:.2?}: {:.2}x (quartiles {:.2}x-{:.2}x); trusted replay {:.2?}, {:.2}x the floor (medians of {PAIRS} pairs)",
+        "{name}: verify {:.2?} against its floor ({} signatures, bare ed25519) {:.2?}: {:.2}x (quartiles {:.2}x-{:.2}x); trusted replay {:.2?}, {:.2}x the floor; the store's load (the head's state hash only) {:.2}x (medians of {PAIRS} pairs)",
         median(&mut verify),
         floor.len(),
         median(&mut base),
@@ -100,6 +107,7 @@ pub fn verify_against_floor(name: &str, ruleset: &Arc<dyn DynRuleset>, text: &st
         quartile(&mut to_floor, 3),
         median(&mut trusted),
         median(&mut engine),
+        median(&mut head),
     );
 }
 

@@ -297,6 +297,51 @@ fn a_mail_that_fails_on_its_own_does_not_roll_back_its_group() {
     assert_eq!(r.accepted, 1, "{r:?}");
 }
 
+// A fresh process replays a stored game checking the state hash of its head
+// only (ARCHITECTURE.md, invariant 1): a head whose recorded state is not
+// the replayed one is still refused, and the move waiting on it is not
+// adjudicated (12: it fails on its own).
+#[test]
+fn a_stored_head_with_a_wrong_state_hash_is_not_adjudicated() {
+    use umpire::core::record::Body;
+    let mut c = club();
+    c.send_valid(&["first"]);
+    assert_eq!(c.poll().accepted, 1);
+    // g1's last move records another state: chained and hashed again, so
+    // the record's links and entry hashes hold and only its state is wrong.
+    let stored = c.umpire.store().record("g1").unwrap();
+    let mut bodies: Vec<Body> = stored.entries().iter().map(|e| e.body.clone()).collect();
+    let head_move = bodies
+        .iter_mut()
+        .rev()
+        .find_map(|b| match b {
+            Body::Move(m) => Some(m),
+            _ => None,
+        })
+        .expect("a move");
+    head_move.state.0[0] ^= 1;
+    let mut tampered = Record::default();
+    for b in bodies {
+        tampered.push(b);
+    }
+    let mut b = umpire::store::Batch::new();
+    b.put_entries("g1", tampered.entries());
+    c.umpire.store().commit(b).unwrap();
+    let mut c = c.reopen();
+    let t = format!(
+        "game: g1\nside: red\nafter: {}\norders:\n  second\n",
+        tampered.head().to_hex()
+    );
+    let sig = key(1).sign(MOVE_NAMESPACE, t.as_bytes()).unwrap();
+    let raw = move_mail("red@club.test", "umpire@club.test", 2000, &t, &sig, false);
+    c.drop_mail(&raw);
+    let r = c.poll();
+    assert_eq!((r.accepted, r.failed), (0, 1), "{r:?}");
+    let after = c.umpire.store().record("g1").unwrap();
+    assert_eq!(after.len(), tampered.len(), "nothing was appended");
+    assert_eq!(after.head(), tampered.head());
+}
+
 // 12.6: the umpire's own mail coming back (X-Loop) is not answered; a
 // Message-ID too long to copy is not copied into our headers.
 #[test]

@@ -276,7 +276,17 @@ pub enum ReplayMode {
     /// Check every signature and re-derive every roll from revealed secrets.
     Verify,
     /// The store's own record: take the recorded rolls, skip signatures.
+    /// Every state hash is still checked (an upgrade check finds the first
+    /// entry a new version replays differently).
     Trusted,
+    /// The store's own record loaded to go on with the game (a fresh
+    /// process's poll): as [`ReplayMode::Trusted`], and the state hash
+    /// checked only at the head, the last entry that records one. The store
+    /// checked every entry's state when it appended it, in the same
+    /// transaction that wrote it (ARCHITECTURE.md, invariant 1); the head's
+    /// check still refuses a game whose replay does not reach the recorded
+    /// state, so nothing is adjudicated on a state the record does not hold.
+    Stored,
 }
 
 /// The result of `umpire check`.
@@ -343,6 +353,9 @@ pub struct Game {
     /// Whether the report of every action is kept (for result mails and
     /// the game page), not only the last one's (see `put_report`).
     keep_reports: bool,
+    /// While replaying in [`ReplayMode::Stored`]: the one entry whose state
+    /// hash is checked (the head's); every entry's otherwise.
+    state_checked_at: Option<u64>,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -457,6 +470,7 @@ impl Game {
             replaying: None,
             prechecked: None,
             keep_reports: true,
+            state_checked_at: None,
             record,
         })
     }

@@ -87,6 +87,9 @@ impl Game {
         let mut game = Game::start(ruleset, first, rest, force_from)?;
         game.record.reserve(rest.len());
         game.keep_reports = keep_reports;
+        if mode == ReplayMode::Stored {
+            game.state_checked_at = Some(head_state_seq(entries));
+        }
         let revealed = revealed_secrets(entries)?;
         let mut sum = ReplaySummary {
             entries: 1,
@@ -139,6 +142,7 @@ impl Game {
         }
         game.prechecked = None;
         game.keep_reports = true;
+        game.state_checked_at = None;
         if game.disclose_due.is_some() {
             return Err(ReplayError::at(len, StepError::DisclosureCut));
         }
@@ -469,6 +473,23 @@ impl Game {
         self.held.clear();
         Ok(self.commit_action(Body::Round(r), res.state, res.report, side, None))
     }
+}
+
+/// The seq of the last entry that records a state hash (a set-up, a move,
+/// a default or a sealed round's resolution): the head state, the one
+/// [`ReplayMode::Stored`] checks. 0 (the opening, which records none) when
+/// there is none.
+fn head_state_seq(entries: &[Entry]) -> u64 {
+    entries
+        .iter()
+        .rev()
+        .find(|e| {
+            matches!(
+                e.body,
+                Body::Setup(_) | Body::Move(_) | Body::Default(_) | Body::Round(_)
+            )
+        })
+        .map_or(0, |e| e.seq)
 }
 
 /// A roll mismatch as a replay step's error.
