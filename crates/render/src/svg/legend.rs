@@ -194,9 +194,10 @@ fn colour_entry(board: &Board, colour: &str) -> Option<Entry> {
 }
 
 /// Where each entry goes, flowing in lines across `width`, and the height.
-/// Every entry starts at a whole pixel, so that it looks the same wherever
-/// it stands and is drawn once as a sprite ([`Key::sprites`]).
-fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
+/// With `whole_pixels`, every entry starts at a whole pixel, so that it
+/// looks the same wherever it stands and is drawn once as a sprite
+/// ([`Key::sprites`]).
+fn flow(entries: &[Entry], width: f64, whole_pixels: bool) -> (Vec<(f64, f64)>, f64) {
     let (mut x, mut y) = (0.0, 0.0);
     let mut at = Vec::with_capacity(entries.len());
     for e in entries {
@@ -205,7 +206,10 @@ fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
             (x, y) = (0.0, y + LINE);
         }
         at.push((x, y));
-        x = (x + w + 18.0).round();
+        x += w + 18.0;
+        if whole_pixels {
+            x = x.round();
+        }
     }
     (at, y + LINE)
 }
@@ -230,7 +234,7 @@ impl Key {
         width: f64,
     ) -> Key {
         let entries = entries(board, pal, terrain, &InUse::of(units));
-        let (at, height) = flow(&entries, width);
+        let (at, height) = flow(&entries, width, false);
         Key {
             entries,
             at,
@@ -239,9 +243,9 @@ impl Key {
     }
 
     /// The same key laid out again for a picture `width` wide (a cropped
-    /// picture's).
+    /// picture's), each entry at a whole pixel (for [`Key::sprites`]).
     pub fn reflow(&self, width: f64) -> Key {
-        let (at, height) = flow(&self.entries, width);
+        let (at, height) = flow(&self.entries, width, true);
         Key {
             entries: self.entries.clone(),
             at,
@@ -260,7 +264,8 @@ impl Key {
 
     /// The key's entries as sprites, each drawn alone on `paper` and laid
     /// where [`Key::draw`] with its top left corner at `origin` (whole
-    /// pixels) draws it: an entry's sprite is the same in every picture of
+    /// pixels) draws it, for a key laid out at whole pixels
+    /// ([`Key::reflow`]): an entry's sprite is the same in every picture of
     /// the map, so its text is laid out once, not once a picture.
     pub fn sprites(&self, origin: (i32, i32), paper: &str) -> Vec<Sprite> {
         self.entries
@@ -420,7 +425,7 @@ mod tests {
             swatches: vec![Swatch::Outline],
             text: "x".repeat(20),
         };
-        let (at, height) = flow(&[e.clone(), e.clone(), e], 2.5 * 150.0);
+        let (at, height) = flow(&[e.clone(), e.clone(), e], 2.5 * 150.0, true);
         assert_eq!(at[0], (0.0, 0.0));
         assert_eq!(at[1].1, 0.0);
         assert_eq!(at[2], (0.0, LINE));

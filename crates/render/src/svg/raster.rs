@@ -1106,7 +1106,7 @@ mod tests {
             units.push(u);
         }
         for width in [520.0, 333.0] {
-            let key = Key::of(&board, &pal, &[], units.iter(), width - 28.0);
+            let key = Key::of(&board, &pal, &[], units.iter(), width - 28.0).reflow(width - 28.0);
             let mut doc = Doc::new(width, key.height, PAPER);
             key.draw(&mut doc, (14.0, 0.0));
             let whole = draw(&doc.finish(), None).unwrap();
