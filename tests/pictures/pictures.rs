@@ -340,6 +340,38 @@ fn sarhu_site(tmp: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf)
     (dir, out)
 }
 
+/// Every poll that changed something writes the site again, most of its
+/// games unchanged: a game page's map is drawn again only when the picture
+/// is not the one noted as written there, or the page lost it.
+#[test]
+fn a_game_page_s_map_is_drawn_again_only_when_its_picture_changed_or_is_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, out) = sarhu_site(tmp.path());
+    let map = out.join("sarhu-1/map.png");
+    let drawn = std::fs::read(&map).unwrap();
+    let now: jiff::Timestamp = "2026-12-01T11:00:00Z".parse().unwrap();
+    let mut u = Umpire::open(&dir).unwrap();
+    // A stand-in for the picture written: left as it is, the game unchanged.
+    std::fs::write(&map, b"kept").unwrap();
+    u.write_site(&out, now).unwrap();
+    assert_eq!(std::fs::read(&map).unwrap(), b"kept");
+    // Lost from the page: drawn again, the same picture.
+    std::fs::remove_file(&map).unwrap();
+    u.write_site(&out, now).unwrap();
+    assert_eq!(std::fs::read(&map).unwrap(), drawn);
+    // Noted as another picture (the game moved on since): drawn again.
+    std::fs::write(&map, b"kept").unwrap();
+    let notes: Vec<_> = std::fs::read_dir(dir.join("cache/pictures"))
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "site"))
+        .collect();
+    assert_eq!(notes.len(), 1, "one page's note");
+    std::fs::write(&notes[0], "another picture").unwrap();
+    u.write_site(&out, now).unwrap();
+    assert_eq!(std::fs::read(&map).unwrap(), drawn);
+}
+
 #[test]
 fn the_site_has_a_page_per_public_game_with_map_log_and_a_record_that_verifies() {
     let tmp = tempfile::tempdir().unwrap();

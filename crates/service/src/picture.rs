@@ -143,6 +143,42 @@ impl Umpire {
         self.dir.join("cache").join("pictures")
     }
 
+    /// The public map of entry `seq` for the game page's `path` (its
+    /// `map.png`), if the game has a map: drawn only when it is not the
+    /// picture written there last (every poll that changed something
+    /// rewrites the site, most of its games unchanged), its unchanging
+    /// sheets read from the picture shelf as a result mail's are.
+    pub(super) fn page_map(
+        &self,
+        game: &Game,
+        seq: u64,
+        path: &std::path::Path,
+    ) -> Option<Result<PageMap, umpire_render::svg::PictureError>> {
+        let picture = picture(game, seq, Viewer::Public)?;
+        // What the page's picture is, noted beside the shelf's rasters (not
+        // in the site's folder, which the web serves).
+        let shelf = self.picture_shelf();
+        let page = umpire_core::hash::Tagged::new("umpire-site-map")
+            .field(path.to_string_lossy().as_bytes())
+            .finish();
+        let note = shelf.join(format!("{}.site", page.to_hex()));
+        // The picture and the drawing: an upgrade draws it again.
+        let digest = format!(
+            "{} {}",
+            env!("CARGO_PKG_VERSION"),
+            picture.digest().to_hex()
+        );
+        let png = if path.is_file() && std::fs::read_to_string(&note).is_ok_and(|d| d == digest) {
+            None
+        } else {
+            match picture.png_kept_in(Some(&shelf)) {
+                Ok(png) => Some(png),
+                Err(e) => return Some(Err(e)),
+            }
+        };
+        Some(Ok(PageMap { png, note, digest }))
+    }
+
     /// `part` of `picture` as `map.png`, shared with the sides that see the same.
     fn attachment(
         &self,
@@ -160,6 +196,26 @@ impl Umpire {
                 tracing::warn!(game = game.id(), "no map picture: {e}");
                 None
             }
+        }
+    }
+}
+
+/// A game page's map ([`Umpire::page_map`]).
+pub(super) struct PageMap {
+    /// The picture to write, or none if the page has it already.
+    pub png: Option<Vec<u8>>,
+    /// Where the picture written is noted, and its digest.
+    note: std::path::PathBuf,
+    digest: String,
+}
+
+impl PageMap {
+    /// Notes that the picture is written to the page (a failure only means
+    /// it is drawn again next time).
+    pub fn written(&self) {
+        if let Some(dir) = self.note.parent() {
+            let _ = std::fs::create_dir_all(dir)
+                .and_then(|()| std::fs::write(&self.note, &self.digest));
         }
     }
 }

@@ -279,9 +279,13 @@ impl Umpire {
         let game = &self.games[id];
         mkdir(dir)?;
         let (last, _) = game.last_report();
-        let has_map = match super::picture::png(game, last, Viewer::Public) {
-            Some(Ok(png)) => {
-                put(&dir.join(super::picture::MAP_PNG), &png)?;
+        let map_path = dir.join(super::picture::MAP_PNG);
+        let has_map = match self.page_map(game, last, &map_path) {
+            Some(Ok(map)) => {
+                if let Some(png) = &map.png {
+                    put(&map_path, png)?;
+                    map.written();
+                }
                 true
             }
             Some(Err(e)) => {

@@ -314,10 +314,17 @@ impl Doc {
             "<g transform=\"translate({} {})\">\n{body}</g>\n",
             at.0, at.1
         );
-        let size = (sprite.size.0.ceil() as u32, sprite.size.1.ceil() as u32);
-        let svg = sprite.finish();
-        self.sprites
-            .push((self.cuts.len(), Sprite { at, size, svg }));
+        self.sprites.push((self.cuts.len(), sprite.into_sprite(at)));
+    }
+
+    /// The document as a sprite with its top left corner at `at`.
+    pub fn into_sprite(self, at: (i32, i32)) -> Sprite {
+        let size = (self.size.0.ceil() as u32, self.size.1.ceil() as u32);
+        Sprite {
+            at,
+            size,
+            svg: self.finish(),
+        }
     }
 
     /// Starts a sheet of kind `kind`: what is drawn next belongs to it (what

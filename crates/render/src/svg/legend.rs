@@ -5,7 +5,7 @@
 //! when it is one terrain glyph of the map; other lines (unit lists, notes)
 //! belong to the text key of the mail, not to the picture.
 
-use super::doc::{Anchor, Doc};
+use super::doc::{Anchor, Doc, Sprite};
 use super::style::{HIGHLIGHT, INK, Palette, named, text_width};
 use umpire_core::board::{Board, Unit, UnitMark};
 
@@ -17,6 +17,9 @@ const LINE: f64 = 18.0;
 const SWATCH: f64 = 12.0;
 /// Longest text of an entry, in characters (a long note is cut with `…`).
 const MAX_CHARS: usize = 64;
+/// Room left around an entry in its sprite ([`Key::sprites`]): a swatch's
+/// outline, accents above capitals, descenders.
+const PAD: f64 = 4.0;
 
 /// What a swatch shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -191,7 +194,10 @@ fn colour_entry(board: &Board, colour: &str) -> Option<Entry> {
 }
 
 /// Where each entry goes, flowing in lines across `width`, and the height.
-fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
+/// With `whole_pixels`, every entry starts at a whole pixel, so that it
+/// looks the same wherever it stands and is drawn once as a sprite
+/// ([`Key::sprites`]).
+fn flow(entries: &[Entry], width: f64, whole_pixels: bool) -> (Vec<(f64, f64)>, f64) {
     let (mut x, mut y) = (0.0, 0.0);
     let mut at = Vec::with_capacity(entries.len());
     for e in entries {
@@ -201,6 +207,9 @@ fn flow(entries: &[Entry], width: f64) -> (Vec<(f64, f64)>, f64) {
         }
         at.push((x, y));
         x += w + 18.0;
+        if whole_pixels {
+            x = x.round();
+        }
     }
     (at, y + LINE)
 }
@@ -225,7 +234,7 @@ impl Key {
         width: f64,
     ) -> Key {
         let entries = entries(board, pal, terrain, &InUse::of(units));
-        let (at, height) = flow(&entries, width);
+        let (at, height) = flow(&entries, width, false);
         Key {
             entries,
             at,
@@ -234,9 +243,9 @@ impl Key {
     }
 
     /// The same key laid out again for a picture `width` wide (a cropped
-    /// picture's).
+    /// picture's), each entry at a whole pixel (for [`Key::sprites`]).
     pub fn reflow(&self, width: f64) -> Key {
-        let (at, height) = flow(&self.entries, width);
+        let (at, height) = flow(&self.entries, width, true);
         Key {
             entries: self.entries.clone(),
             at,
@@ -248,20 +257,54 @@ impl Key {
     pub fn draw(&self, doc: &mut Doc, origin: (f64, f64)) {
         doc.group("key");
         for (e, (x, y)) in self.entries.iter().zip(&self.at) {
-            let (mut x, y) = (origin.0 + x, origin.1 + 8.0 + y);
-            for s in &e.swatches {
-                swatch(doc, s, (x, y));
-                x += SWATCH + 2.0;
-            }
-            doc.text(
-                (x + 2.0, y + SWATCH - 2.0),
-                TEXT,
-                INK,
-                Anchor::Start,
-                &e.text,
-            );
+            e.draw(doc, (origin.0 + x, origin.1 + 8.0 + y));
         }
         doc.end_group();
+    }
+
+    /// The key's entries as sprites, each drawn alone on `paper` and laid
+    /// where [`Key::draw`] with its top left corner at `origin` (whole
+    /// pixels) draws it, for a key laid out at whole pixels
+    /// ([`Key::reflow`]): an entry's sprite is the same in every picture of
+    /// the map, so its text is laid out once, not once a picture.
+    pub fn sprites(&self, origin: (i32, i32), paper: &str) -> Vec<Sprite> {
+        self.entries
+            .iter()
+            .zip(&self.at)
+            .map(|(e, (x, y))| {
+                // Wider than the entry's estimated width: its bare paper
+                // is not laid, and text a little wider than estimated is
+                // not cut.
+                let size = (
+                    (e.width() * 1.5 + 2.0 * PAD + 16.0).ceil(),
+                    LINE + 2.0 * PAD,
+                );
+                let mut sprite = Doc::new(size.0, size.1, paper);
+                e.draw(&mut sprite, (PAD, PAD));
+                let at = (
+                    origin.0 + (x - PAD).round() as i32,
+                    origin.1 + (8.0 + y - PAD).round() as i32,
+                );
+                sprite.into_sprite(at)
+            })
+            .collect()
+    }
+}
+
+impl Entry {
+    /// Draws the entry, its first swatch's top left corner at `(x, y)`.
+    fn draw(&self, doc: &mut Doc, (mut x, y): (f64, f64)) {
+        for s in &self.swatches {
+            swatch(doc, s, (x, y));
+            x += SWATCH + 2.0;
+        }
+        doc.text(
+            (x + 2.0, y + SWATCH - 2.0),
+            TEXT,
+            INK,
+            Anchor::Start,
+            &self.text,
+        );
     }
 }
 
@@ -382,7 +425,7 @@ mod tests {
             swatches: vec![Swatch::Outline],
             text: "x".repeat(20),
         };
-        let (at, height) = flow(&[e.clone(), e.clone(), e], 2.5 * 150.0);
+        let (at, height) = flow(&[e.clone(), e.clone(), e], 2.5 * 150.0, true);
         assert_eq!(at[0], (0.0, 0.0));
         assert_eq!(at[1].1, 0.0);
         assert_eq!(at[2], (0.0, LINE));

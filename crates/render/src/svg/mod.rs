@@ -169,11 +169,13 @@ impl Picture {
         let Some(crop) = self.action_crop() else {
             return self.png_kept_in(shelf);
         };
-        let w = f64::from(crop.w);
-        let key = self.0.key.reflow(w - 2.0 * KEY_MARGIN);
-        let mut under = doc::Doc::new(w, key.height, style::PAPER);
-        key.draw(&mut under, (KEY_MARGIN, 0.0));
-        raster::png_crop(&self.0.base, &self.0.sheets, crop, &under.finish(), shelf)
+        let key = self.0.key.reflow(f64::from(crop.w) - 2.0 * KEY_MARGIN);
+        let under = raster::Under {
+            height: key.height.ceil() as u32,
+            paper: style::PAPER,
+            entries: key.sprites((KEY_MARGIN as i32, 0), style::PAPER),
+        };
+        raster::png_crop(&self.0.base, &self.0.sheets, crop, &under, shelf)
     }
 }
 

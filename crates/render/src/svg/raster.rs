@@ -95,19 +95,22 @@ pub fn png_sheets(
     sheets: &[Part],
     shelf: Option<&Path>,
 ) -> Result<Vec<u8>, PictureError> {
-    let picture = compose(base, sheets, None, shelf)?;
+    let picture = compose(base, sheets, None, shelf, 0)?;
     encode(&picture).map_err(|e| PictureError::Png(e.to_string()))
 }
 
 /// The base sheet, then each other sheet over it: all of it, or the part
-/// `crop` (leaving the key out).
+/// `crop` (leaving the key out), its buffer with room for `below` more rows
+/// (a key to go under it).
 fn compose(
     base: &Base,
     sheets: &[Part],
     crop: Option<Crop>,
     shelf: Option<&Path>,
+    below: u32,
 ) -> Result<tiny_skia::Pixmap, PictureError> {
-    let rows = base_rows(base, crop, shelf)?;
+    let room = crop.map_or(0, |c| c.w as usize * below as usize * 4);
+    let rows = base_rows(base, crop, shelf, room)?;
     let (fw, fh) = rows.full;
     let Crop { x, y, w, h } = crop.unwrap_or(Crop {
         x: 0,
@@ -124,7 +127,7 @@ fn compose(
         Some(_) if rows.at == (x, y) && (rows.pixmap.width(), rows.pixmap.height()) == (w, h) => {
             Arc::unwrap_or_clone(rows.pixmap)
         }
-        Some(_) => copy_part(&rows.pixmap, (x - rows.at.0, y - rows.at.1), (w, h))?,
+        Some(_) => copy_part(&rows.pixmap, (x - rows.at.0, y - rows.at.1), (w, h), room)?,
     };
     let shift = tiny_skia::Transform::from_translate(-(x as f32), -(y as f32));
     for part in sheets {
@@ -142,7 +145,7 @@ fn compose(
             Part::Sprites(sprites) => {
                 // The sprites drawn now, for the map's pack on the shelf.
                 let mut drawn = Vec::new();
-                let pack = shelf.map(|dir| (dir, base.key().unwrap_or_else(|| sha256(b"sprites"))));
+                let pack = pack_of(base, shelf);
                 // A picture of the action lays only the sprites it shows.
                 let shown = |s: &&super::doc::Sprite| {
                     let (x0, y0) = (i64::from(s.at.0), i64::from(s.at.1));
@@ -155,7 +158,7 @@ fn compose(
                         i64::from(s.at.0) - i64::from(x),
                         i64::from(s.at.1) - i64::from(y),
                     );
-                    let runs = sprite_runs(&s.svg, pack.as_ref(), &mut drawn)?;
+                    let runs = sprite_runs(&s.svg, None, pack.as_ref(), &mut drawn)?;
                     lay_over(&runs, &mut picture, at);
                 }
                 if let Some((dir, map)) = &pack {
@@ -208,6 +211,14 @@ impl Runs {
 
 /// The runs of pixels `p` covers (alpha above zero), row by row.
 fn runs(p: &tiny_skia::Pixmap) -> Runs {
+    runs_on(p, None)
+}
+
+/// The runs of pixels `p` covers (alpha above zero) other than those of
+/// its `ground` colour, row by row: what is drawn on a sprite of that
+/// ground, laid on the same ground, is its pixels as drawn there.
+fn runs_on(p: &tiny_skia::Pixmap, ground: Option<tiny_skia::PremultipliedColorU8>) -> Runs {
+    let shows = |c: &tiny_skia::PremultipliedColorU8| c.alpha() > 0 && Some(*c) != ground;
     let w = p.width() as usize;
     let mut out = Runs {
         height: p.height(),
@@ -216,12 +227,12 @@ fn runs(p: &tiny_skia::Pixmap) -> Runs {
     for (y, row) in p.pixels().chunks(w.max(1)).enumerate() {
         let mut x = 0;
         while x < w {
-            if row[x].alpha() == 0 {
+            if !shows(&row[x]) {
                 x += 1;
                 continue;
             }
             let start = x;
-            while x < w && row[x].alpha() > 0 {
+            while x < w && shows(&row[x]) {
                 x += 1;
             }
             out.spans.push(Span {
@@ -314,6 +325,7 @@ fn runs_of(
 /// and pushed on `drawn` (by its key) for the pack.
 fn sprite_runs(
     svg: &str,
+    ground: Option<tiny_skia::PremultipliedColorU8>,
     pack: Option<&(&Path, Digest)>,
     drawn: &mut Vec<(Digest, Arc<Runs>)>,
 ) -> Result<Arc<Runs>, PictureError> {
@@ -324,7 +336,7 @@ fn sprite_runs(
     let runs = match pack.and_then(|(dir, map)| super::shelf::sprite(dir, map, &key)) {
         Some(runs) => Arc::new(runs),
         None => {
-            let runs = Arc::new(runs(&draw(svg, None)?));
+            let runs = Arc::new(runs_on(&draw(svg, None)?, ground));
             if pack.is_some() {
                 drawn.push((key, runs.clone()));
             }
@@ -347,11 +359,13 @@ struct BaseRows {
 /// The pixels of `base` that `crop` needs (all when there is no crop): the
 /// raster kept in this process, else, for a crop, only its part read from
 /// the `shelf` (a fresh process reads a few hundred kB, not a whole map's
-/// megabytes), else the whole raster as [`kept_base`] finds or draws it.
+/// megabytes; its buffer with `room` bytes to spare), else the whole raster
+/// as [`kept_base`] finds or draws it.
 fn base_rows(
     base: &Base,
     crop: Option<Crop>,
     shelf: Option<&Path>,
+    room: usize,
 ) -> Result<BaseRows, PictureError> {
     let whole = |pixmap: Arc<tiny_skia::Pixmap>| BaseRows {
         full: (pixmap.width(), pixmap.height()),
@@ -363,7 +377,7 @@ fn base_rows(
         if let Some(Raster::Base(p)) = in_memory(&key, Sheet::Base) {
             return Ok(whole(p));
         }
-        if let Some((pixmap, full)) = super::shelf::read_part(dir, &key, c) {
+        if let Some((pixmap, full)) = super::shelf::read_part(dir, &key, c, room) {
             return Ok(BaseRows {
                 pixmap: Arc::new(pixmap),
                 at: (c.x, c.y),
@@ -374,16 +388,18 @@ fn base_rows(
     Ok(whole(kept_base(base, key, shelf)?))
 }
 
-/// The part of `from` `size` big from `(x, y)` on, as a pixmap of its own.
+/// The part of `from` `size` big from `(x, y)` on, as a pixmap of its own
+/// (its buffer with `room` bytes to spare).
 fn copy_part(
     from: &tiny_skia::Pixmap,
     (x, y): (u32, u32),
     (w, h): (u32, u32),
+    room: usize,
 ) -> Result<tiny_skia::Pixmap, PictureError> {
     let (fw, x, y) = (from.width() as usize, x as usize, y as usize);
     let (rw, rh) = (w as usize * 4, h as usize);
     let src = from.data();
-    let mut data = Vec::with_capacity(rw * rh);
+    let mut data = Vec::with_capacity(rw * rh + room);
     for r in 0..rh {
         let s = ((y + r) * fw + x) * 4;
         let row = src.get(s..s + rw).ok_or(PictureError::TooBig(w, h))?;
@@ -522,35 +538,76 @@ pub struct Crop {
     pub h: u32,
 }
 
+/// The key under a picture of the action: its height in pixels, its paper
+/// (`#rrggbb`) and its entries as sprites drawn on that paper, each at its
+/// place in the key (only what differs from the paper is laid).
+pub struct Under {
+    pub height: u32,
+    pub paper: &'static str,
+    pub entries: Vec<super::doc::Sprite>,
+}
+
 /// PNG bytes of the part `crop` of a picture drawn sheet over sheet (as
-/// [`png_sheets`] draws it, its key left out), with the document `under`
-/// (as wide as the crop: a key of its own) below it.
+/// [`png_sheets`] draws it, its key left out), with the key `under` (as
+/// wide as the crop) below it.
 pub fn png_crop(
     base: &Base,
     sheets: &[Part],
     crop: Crop,
-    under: &str,
+    under: &Under,
     shelf: Option<&Path>,
 ) -> Result<Vec<u8>, PictureError> {
-    let map = compose(base, sheets, Some(crop), shelf)?;
-    // The key of a crop's width changes as seldom as the map's: kept too.
-    // (Drawn each time instead, Lest Darkness Fall's fresh picture, whose
-    // key is the same from poll to poll, cost more than Sarhu's gained.)
-    let Raster::Base(under) = kept(under, Sheet::Base, shelf)? else {
-        return Err(PictureError::Svg("a key laid over".into()));
-    };
+    let map = compose(base, sheets, Some(crop), shelf, under.height)?;
     let (w, h) = (crop.w, crop.h);
-    if under.width() != w || map.width() != w || map.height() != h {
-        return Err(PictureError::Crop(crop, under.width(), under.height()));
+    if map.width() != w || map.height() != h {
+        return Err(PictureError::Crop(crop, map.width(), map.height()));
     }
-    let below = under.height();
+    let below = under.height;
     let size =
         tiny_skia::IntSize::from_wh(w, h + below).ok_or(PictureError::TooBig(w, h + below))?;
-    // The crop's own pixels, the key's rows appended: no second copy of them.
+    // The crop's own pixels, the key's paper appended (room for it was
+    // made when the crop was read): no second copy of them.
     let mut data = map.take();
-    data.extend_from_slice(under.data());
-    let out = tiny_skia::Pixmap::from_vec(data, size).ok_or(PictureError::TooBig(w, h + below))?;
+    let paper = solid(under.paper).ok_or_else(|| PictureError::Svg(under.paper.into()))?;
+    let rows = w as usize * below as usize;
+    data.reserve(rows * 4);
+    for _ in 0..rows {
+        data.extend_from_slice(&paper);
+    }
+    let mut out =
+        tiny_skia::Pixmap::from_vec(data, size).ok_or(PictureError::TooBig(w, h + below))?;
+    // The key's entries: each drawn once for the map and kept with its
+    // stacks (in this process and in its pack on the shelf), laid on the
+    // paper. The key changes with play as its entries do, and the entries
+    // that come and go are few.
+    let pack = pack_of(base, shelf);
+    let mut drawn = Vec::new();
+    let ground = tiny_skia::PremultipliedColorU8::from_rgba(paper[0], paper[1], paper[2], 255);
+    for s in &under.entries {
+        let runs = sprite_runs(&s.svg, ground, pack.as_ref(), &mut drawn)?;
+        lay_over(
+            &runs,
+            &mut out,
+            (i64::from(s.at.0), i64::from(h) + i64::from(s.at.1)),
+        );
+    }
+    if let Some((dir, map)) = &pack {
+        super::shelf::keep_sprites(dir, map, &drawn);
+    }
     encode(&out).map_err(|e| PictureError::Png(e.to_string()))
+}
+
+/// The premultiplied bytes of the opaque colour `#rrggbb`.
+fn solid(hex: &str) -> Option<[u8; 4]> {
+    let hex = hex.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?, 255])
+}
+
+/// Where the sprites of `base`'s map are kept on the `shelf`: the folder and
+/// the map's key (its base's).
+fn pack_of<'a>(base: &Base, shelf: Option<&'a Path>) -> Option<(&'a Path, Digest)> {
+    shelf.map(|dir| (dir, base.key().unwrap_or_else(|| sha256(b"sprites"))))
 }
 
 /// PNG of an opaque picture, indexed: flat fills make a map a few hundred
@@ -559,47 +616,20 @@ pub fn png_crop(
 /// and a rarer shade takes its nearest, which a reader cannot tell apart and
 /// which keeps a mail's map small.
 fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
-    // A map is long runs of one colour: each run is looked at once, its colour
-    // as 0x00RRGGBB (premultiplied equals straight when opaque). Runs end
-    // with their row.
     let w = p.width() as usize;
-    let mut runs: Vec<(u32, usize)> = Vec::with_capacity(p.height() as usize * 16);
-    // A pixel's four bytes compared as one word; its colour taken once a run.
-    let rgb = |c: u32| {
-        c.to_ne_bytes()[..3]
-            .iter()
-            .fold(0, |a, b| a << 8 | u32::from(*b))
-    };
-    for row in p.data().chunks_exact((w * 4).max(4)) {
-        let mut pixels = row
-            .chunks_exact(4)
-            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
-        let Some(mut pixel) = pixels.next() else {
-            continue;
-        };
-        let mut n = 1;
-        for c in pixels {
-            if c == pixel {
-                n += 1;
-            } else {
-                runs.push((rgb(pixel), n));
-                (pixel, n) = (c, 1);
-            }
-        }
-        runs.push((rgb(pixel), n));
-    }
-    let (palette, index) = palette(&runs);
+    let (runs, colours, counts) = colour_runs(p);
+    let (palette, index) = palette_of(&colours, &counts);
     // Each row: its filter byte (none: palette indices compress best
     // unfiltered), then its pixels' indices.
     let mut data = Vec::with_capacity(p.pixels().len() + p.height() as usize);
     let mut x = 0;
-    for (c, n) in &runs {
+    for &(id, n) in &runs {
         if x == 0 {
             data.push(0);
         }
-        let i = index[c];
-        if *n < 16 {
-            data.extend(std::iter::repeat_n(i, *n));
+        let (i, n) = (index[id as usize], n as usize);
+        if n < 16 {
+            data.extend(std::iter::repeat_n(i, n));
         } else {
             data.resize(data.len() + n, i);
         }
@@ -623,6 +653,63 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     w.write_chunk(png::chunk::IDAT, &idat)?;
     w.finish()?;
     Ok(out)
+}
+
+/// A picture's runs of one colour, row by row (a run ends with its row):
+/// each run's colour by its number and its length; the colours
+/// (`0x00RRGGBB`) numbered in the order met; and each colour's pixels.
+/// A map is long runs of one colour, nearly all of a handful: a run's
+/// colour is looked up once, and not at all when it is the last run's.
+#[allow(clippy::type_complexity)] // three lists of one pass
+fn colour_runs(p: &tiny_skia::Pixmap) -> (Vec<(u32, u32)>, Vec<u32>, Vec<u64>) {
+    let w = p.width() as usize;
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(p.height() as usize * 32);
+    let mut ids: ByColour<u32> = ByColour::with_capacity_and_hasher(1024, Default::default());
+    let (mut colours, mut counts) = (Vec::new(), Vec::new());
+    // A pixel's four bytes compared as one word (premultiplied equals
+    // straight when opaque); its colour taken once a run.
+    let rgb = |c: u32| {
+        c.to_ne_bytes()[..3]
+            .iter()
+            .fold(0, |a, b| a << 8 | u32::from(*b))
+    };
+    let mut last: Option<(u32, u32)> = None;
+    let mut push = |pixel: u32, n: u32| {
+        let id = match last {
+            Some((word, id)) if word == pixel => id,
+            _ => {
+                let c = rgb(pixel);
+                let id = *ids.entry(c).or_insert_with(|| {
+                    colours.push(c);
+                    counts.push(0);
+                    colours.len() as u32 - 1
+                });
+                last = Some((pixel, id));
+                id
+            }
+        };
+        counts[id as usize] += u64::from(n);
+        runs.push((id, n));
+    };
+    for row in p.data().chunks_exact((w * 4).max(4)) {
+        let mut pixels = row
+            .chunks_exact(4)
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
+        let Some(mut pixel) = pixels.next() else {
+            continue;
+        };
+        let mut n = 1;
+        for c in pixels {
+            if c == pixel {
+                n += 1;
+            } else {
+                push(pixel, n);
+                (pixel, n) = (c, 1);
+            }
+        }
+        push(pixel, n);
+    }
+    (runs, colours, counts)
 }
 
 /// The zlib stream of a picture's rows, at deflate level 1: a fifth of
@@ -682,28 +769,28 @@ impl std::hash::Hasher for ColourHash {
 /// Colours to what a picture needs of each.
 type ByColour<V> = HashMap<u32, V, std::hash::BuildHasherDefault<ColourHash>>;
 
-/// At most 256 colours for a picture of `runs` of one colour (`0x00RRGGBB`)
-/// and length, in colour order, and each colour's index among them: the commonest colours, ties to the lower
-/// colour, and every other colour mapped to its nearest (squared RGB
-/// distance, ties to the lower index). Deterministic: the same pixels give
-/// the same bytes.
-fn palette(runs: &[(u32, usize)]) -> (Vec<u32>, ByColour<u8>) {
-    let mut counts: ByColour<u64> = ByColour::default();
-    for (c, n) in runs {
-        *counts.entry(*c).or_insert(0) += *n as u64;
-    }
-    let mut by_use: Vec<(u32, u64)> = counts.into_iter().collect();
+/// At most 256 colours for a picture of the `colours` (`0x00RRGGBB`, each
+/// once) with `counts` pixels each, in colour order, and each colour's index
+/// among them (by its place in `colours`): the commonest colours, ties to
+/// the lower colour, and every other colour mapped to its nearest (squared
+/// RGB distance, ties to the lower index). Deterministic: the same pixels
+/// give the same bytes.
+fn palette_of(colours: &[u32], counts: &[u64]) -> (Vec<u32>, Vec<u8>) {
+    let mut by_use: Vec<(u32, u64)> = colours
+        .iter()
+        .copied()
+        .zip(counts.iter().copied())
+        .collect();
     by_use.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut kept: Vec<u32> = by_use.iter().take(256).map(|(c, _)| *c).collect();
     kept.sort_unstable();
-    let mut index: ByColour<u8> =
-        ByColour::with_capacity_and_hasher(by_use.len(), Default::default());
-    for (i, c) in kept.iter().enumerate() {
-        index.insert(*c, i as u8);
-    }
-    for (c, _) in by_use.iter().skip(256) {
-        index.insert(*c, nearest(&kept, *c));
-    }
+    let index = colours
+        .iter()
+        .map(|c| match kept.binary_search(c) {
+            Ok(i) => i as u8,
+            Err(_) => nearest(&kept, *c),
+        })
+        .collect();
     (kept, index)
 }
 
@@ -867,11 +954,14 @@ mod tests {
     #[test]
     fn a_picture_of_many_shades_keeps_its_commonest_256_and_maps_the_rest_to_the_nearest() {
         let c = |r: u8, g: u8, b: u8| u32::from_be_bytes([0, r, g, b]);
-        let mut pixels = vec![c(0, 0, 0); 1000];
+        let mut pixels = vec![c(0, 0, 0)];
         pixels.extend((0..=255u8).map(|i| c(i, 10, 10)));
-        pixels.extend([c(255, 255, 255); 5]);
-        let runs: Vec<(u32, usize)> = pixels.iter().map(|p| (*p, 1)).collect();
-        let (kept, index) = palette(&runs);
+        pixels.push(c(255, 255, 255));
+        // Black on 1000 pixels, each shade of red on one, white on 5.
+        let mut counts = vec![1; pixels.len()];
+        (counts[0], counts[257]) = (1000, 5);
+        let (kept, index) = palette_of(&pixels, &counts);
+        let index = |c: &u32| index[pixels.iter().position(|p| p == c).unwrap()];
         assert_eq!(kept.len(), 256);
         assert!(kept.contains(&c(0, 0, 0)) && kept.contains(&c(255, 255, 255)));
         // 258 colours: the two rarest (one pixel each, ties to the higher colour) go.
@@ -880,8 +970,168 @@ mod tests {
             .filter(|x| !kept.contains(x))
             .collect();
         assert_eq!(dropped, vec![c(254, 10, 10), c(255, 10, 10)]);
-        assert_eq!(kept[index[&c(255, 10, 10)] as usize], c(253, 10, 10));
+        assert_eq!(kept[index(&c(255, 10, 10)) as usize], c(253, 10, 10));
         assert!(kept.windows(2).all(|w| w[0] < w[1]), "in colour order");
         assert_eq!(rgb_bytes(c(1, 2, 3)), [1, 2, 3]);
+    }
+
+    /// The PNG encoder as it was before its runs were numbered: the bytes
+    /// of a picture must not change with how they are found.
+    fn former_encode(p: &tiny_skia::Pixmap) -> Vec<u8> {
+        let w = p.width() as usize;
+        let rgb = |c: u32| {
+            c.to_ne_bytes()[..3]
+                .iter()
+                .fold(0, |a, b| a << 8 | u32::from(*b))
+        };
+        let mut runs: Vec<(u32, usize)> = Vec::new();
+        for row in p.data().chunks_exact(w * 4) {
+            let mut pixels = row
+                .chunks_exact(4)
+                .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
+            let mut pixel = pixels.next().unwrap();
+            let mut n = 1;
+            for c in pixels {
+                if c == pixel {
+                    n += 1;
+                } else {
+                    runs.push((rgb(pixel), n));
+                    (pixel, n) = (c, 1);
+                }
+            }
+            runs.push((rgb(pixel), n));
+        }
+        let mut counts: HashMap<u32, u64> = HashMap::new();
+        for (c, n) in &runs {
+            *counts.entry(*c).or_insert(0) += *n as u64;
+        }
+        let mut by_use: Vec<(u32, u64)> = counts.into_iter().collect();
+        by_use.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut kept: Vec<u32> = by_use.iter().take(256).map(|(c, _)| *c).collect();
+        kept.sort_unstable();
+        let mut index: HashMap<u32, u8> = HashMap::new();
+        for (i, c) in kept.iter().enumerate() {
+            index.insert(*c, i as u8);
+        }
+        for (c, _) in by_use.iter().skip(256) {
+            index.insert(*c, nearest(&kept, *c));
+        }
+        let mut data = Vec::new();
+        let mut x = 0;
+        for (c, n) in &runs {
+            if x == 0 {
+                data.push(0);
+            }
+            data.extend(std::iter::repeat_n(index[c], *n));
+            x += n;
+            if x >= w {
+                x = 0;
+            }
+        }
+        let idat = deflate(&data).unwrap();
+        let mut out = Vec::new();
+        let mut e = png::Encoder::new(&mut out, p.width(), p.height());
+        e.set_depth(png::BitDepth::Eight);
+        e.set_color(png::ColorType::Indexed);
+        e.set_palette(kept.iter().flat_map(|c| rgb_bytes(*c)).collect::<Vec<u8>>());
+        let mut wr = e.write_header().unwrap();
+        wr.write_chunk(png::chunk::IDAT, &idat).unwrap();
+        wr.finish().unwrap();
+        out
+    }
+
+    /// A map's picture (long runs, a few hundred shades of text edges) and
+    /// one of more shades than a palette holds, on runs that cross rows:
+    /// the same bytes as the former encoder's.
+    #[test]
+    fn a_picture_encodes_to_the_same_bytes_as_before_its_runs_were_numbered() {
+        let mut doc = Doc::new(300.0, 120.0, "#f4f1e8");
+        doc.rect(10.5, 10.5, 80.0, 40.0, 2.0, "#c8102e", "#111111", 1.0);
+        doc.text(
+            (20.0, 90.0),
+            11.0,
+            "#111111",
+            Anchor::Start,
+            "Marcianopolis, Oruzgan",
+        );
+        doc.label((150.0, 40.0), 9.0, "#ffffff", "#222222", "Pakistan");
+        let map = draw(&doc.finish(), None).unwrap();
+        let mut shades = tiny_skia::Pixmap::new(97, 61).unwrap();
+        let mut z: u32 = 0x2545_F491;
+        for (i, p) in shades.pixels_mut().iter_mut().enumerate() {
+            z ^= z << 13;
+            z ^= z >> 17;
+            z ^= z << 5;
+            // Runs of a few pixels, most of a few colours, some of any.
+            let v = if i % 7 < 4 {
+                (i / 5) as u32 % 9 * 0x1d
+            } else {
+                z
+            };
+            let [r, g, b, _] = v.to_le_bytes();
+            *p = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, 255).unwrap();
+        }
+        for p in [&map, &shades] {
+            assert_eq!(encode(p).unwrap(), former_encode(p));
+        }
+    }
+
+    /// The key under a picture of the action is laid from its entries'
+    /// sprites: the same pixels as the key drawn whole on its paper.
+    #[test]
+    fn a_key_laid_from_its_entries_sprites_is_the_key_drawn_whole() {
+        use crate::svg::legend::Key;
+        use crate::svg::style::{PAPER, Palette};
+        use umpire_core::board::{Board, Legend, PointBoard, Unit, UnitMark};
+        let legend = [
+            ("M / J", "control marker of the Ming / Jurchen (2.5.2)"),
+            ("DS", "DS Du Song, Ming command (orange), CS 2"),
+            ("L", "L Li Rubai, Ming command (light blue)"),
+            ("+1", "markers score 1 VP"),
+        ];
+        let board = Board::Points(PointBoard {
+            legend: legend.iter().map(|(g, m)| Legend::new(*g, *m)).collect(),
+            ..PointBoard::default()
+        });
+        let pal = Palette::of(&board, &[]);
+        let mut units = Vec::new();
+        for (colour, mark) in [
+            ("orange", UnitMark::Reduced),
+            ("light blue", UnitMark::Active),
+        ] {
+            let mut u = Unit::new("ds.i1");
+            u.side = Some('M');
+            u.colour = Some(colour.to_string());
+            u.marks = vec![mark, UnitMark::Disorganized];
+            units.push(u);
+        }
+        for width in [520.0, 333.0] {
+            let key = Key::of(&board, &pal, &[], units.iter(), width - 28.0).reflow(width - 28.0);
+            let mut doc = Doc::new(width, key.height, PAPER);
+            key.draw(&mut doc, (14.0, 0.0));
+            let whole = draw(&doc.finish(), None).unwrap();
+            let mut laid = tiny_skia::Pixmap::new(whole.width(), whole.height()).unwrap();
+            let [r, g, b, _] = solid(PAPER).unwrap();
+            laid.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+            let ground = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, 255);
+            for s in key.sprites((14, 0), PAPER) {
+                let runs = runs_on(&draw(&s.svg, None).unwrap(), ground);
+                lay_over(&runs, &mut laid, (i64::from(s.at.0), i64::from(s.at.1)));
+            }
+            let (mut off, mut most) = (0, 0);
+            for (a, b) in whole.pixels().iter().zip(laid.pixels()) {
+                let d = [
+                    a.red().abs_diff(b.red()),
+                    a.green().abs_diff(b.green()),
+                    a.blue().abs_diff(b.blue()),
+                ];
+                let d = d.into_iter().max().unwrap_or(0);
+                off += usize::from(d > 0);
+                most = most.max(d);
+            }
+            let inked = whole.pixels().iter().filter(|p| p.red() < 0x80).count();
+            assert!(inked > 500, "the key has words: {inked}");
+            assert_eq!((off, most), (0, 0), "{width}: pixels that differ, by up to");
+        }
     }
 }

@@ -222,14 +222,15 @@ impl Runs {
     }
 }
 
-/// The part `crop` of the base kept for `key` under `dir`, read alone (the
-/// stretch of the file from its first pixel to its last), with the whole
-/// base's width and height; `None` if the file is missing, not a whole
-/// base, or the part is not all in it.
+/// The part `crop` of the base kept for `key` under `dir`, read alone, with
+/// the whole base's width and height; `None` if the file is missing, not a
+/// whole base, or the part is not all in it. Its buffer has `room` bytes to
+/// spare (for rows to go under it).
 pub(super) fn read_part(
     dir: &Path,
     key: &Digest,
     crop: Crop,
+    room: usize,
 ) -> Option<(tiny_skia::Pixmap, (u32, u32))> {
     let f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
     let mut head = [0u8; 16];
@@ -248,17 +249,27 @@ pub(super) fn read_part(
     if len != 16 + row * u64::from(fh) || !fits {
         return None;
     }
-    // The bytes from the part's first pixel to its last, in one read; then
-    // each row's stretch moved to the front, in place.
     let (row, stretch) = (usize::try_from(row).ok()?, w as usize * 4);
-    let span = (h as usize).saturating_sub(1) * row + stretch;
-    let mut body = vec![0u8; span];
-    f.read_exact_at(&mut body, 16 + row as u64 * u64::from(y) + u64::from(x) * 4)
-        .ok()?;
-    for r in 1..h as usize {
-        body.copy_within(r * row..r * row + stretch, r * stretch);
+    let first = 16 + row as u64 * u64::from(y) + u64::from(x) * 4;
+    let mut body = Vec::with_capacity(stretch * h as usize + room);
+    if stretch * 2 < row {
+        // A narrow part (a crop of a wide map): each row's stretch read
+        // where it goes, not the whole rows between.
+        body.resize(stretch * h as usize, 0);
+        for (r, out) in body.chunks_exact_mut(stretch.max(1)).enumerate() {
+            f.read_exact_at(out, first + (r * row) as u64).ok()?;
+        }
+    } else {
+        // The bytes from the part's first pixel to its last, in one read;
+        // then each row's stretch moved to the front, in place.
+        let span = (h as usize).saturating_sub(1) * row + stretch;
+        body.resize(span, 0);
+        f.read_exact_at(&mut body, first).ok()?;
+        for r in 1..h as usize {
+            body.copy_within(r * row..r * row + stretch, r * stretch);
+        }
+        body.truncate(stretch * h as usize);
     }
-    body.truncate(stretch * h as usize);
     Some((base(w, h, body)?, (fw, fh)))
 }
 
