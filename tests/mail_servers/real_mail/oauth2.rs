@@ -383,7 +383,16 @@ fn oauth2_poll_reads_and_sends_and_refreshes_a_token_that_expires_mid_run() {
         3,
         "one refresh, shared by IMAP and SMTP"
     );
-    st.await_count("alice", &club.tag, 2);
+    st.await_count_or("alice", &club.tag, 2, &|| {
+        let outbox: Vec<String> = std::fs::read_dir(club.dir.join("outbox"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        format!("-- the poll's log:\n{log}\n-- outbox: {outbox:?}")
+    });
 
     // Tokens that live under a minute are refreshed before use, not after
     // a refusal.

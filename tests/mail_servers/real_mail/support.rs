@@ -218,6 +218,19 @@ impl Stack {
 
     /// Waits until `user`'s `folder` holds at least `n` mails; returns the count.
     pub fn await_count(&self, user: &str, folder: &str, n: u32) -> u32 {
+        self.await_count_or(user, folder, n, &String::new)
+    }
+
+    /// As [`Stack::await_count`], and on a timeout the failure also shows
+    /// `context()` (a poll's log, an outbox) and the servers' logs' tails:
+    /// a mail that never came is otherwise a bare count.
+    pub fn await_count_or(
+        &self,
+        user: &str,
+        folder: &str,
+        n: u32,
+        context: &dyn Fn() -> String,
+    ) -> u32 {
         let mut s = self.login(user);
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
@@ -229,10 +242,20 @@ impl Stack {
                 let _ = s.logout();
                 return c;
             }
-            assert!(
-                Instant::now() < deadline,
-                "{user}'s folder {folder} has {c} mails, expected {n}"
-            );
+            if Instant::now() >= deadline {
+                let tail = |f: &str| {
+                    let t = std::fs::read_to_string(self.dir.join(f)).unwrap_or_default();
+                    let lines: Vec<&str> = t.lines().collect();
+                    lines[lines.len().saturating_sub(30)..].join("\n")
+                };
+                panic!(
+                    "{user}'s folder {folder} has {c} mails, expected {n}\n{}\n\
+                     -- postfix.log:\n{}\n-- dovecot.log:\n{}",
+                    context(),
+                    tail("postfix.log"),
+                    tail("dovecot.log")
+                );
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
