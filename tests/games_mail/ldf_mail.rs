@@ -182,6 +182,7 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
     let mut rng = ChaCha20Rng::from_seed([23; 32]);
     let mut n = 0u64;
     let mut beseeched = false;
+    let mut held = false;
     loop {
         let g = u.game("ldf-1").unwrap();
         if g.prompt().finished.is_some() {
@@ -196,6 +197,7 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
             "{name} is asked to act but has no legal order"
         );
         let st = g.state().downcast_ref::<State>().unwrap();
+        held |= st.hands.iter().any(|h| h.contains(&2));
         let p = Player::from_index(side.index()).unwrap();
         let pick = choose(st, p, &legal, beseeched, rng.next_u32());
         // Until Beseech the Gods has been played, every mail also sets the
@@ -263,10 +265,15 @@ fn a_full_game_of_ldf_by_mail_ends_in_victory_and_every_copy_verifies() {
             revealed += 1;
         }
     }
+    // The dice come from the game's fresh secret, so chit 2 may stay in the
+    // cup all game (about one game in twenty): then no mail may name it.
+    // The reveal itself is tested deterministically in the ruleset's tests
+    // (14.3); here it is checked through the mail whenever the game has it.
     let st = g.state().downcast_ref::<State>().unwrap();
-    assert!(
+    assert_eq!(
         revealed > 0,
-        "no mail shows the other side's Beseech the Gods (played in this game: {beseeched}; hands at the end: {:?}; beseech standing orders: {:?}; the dice come from a fresh secret, so this names the case)",
+        beseeched,
+        "a mail to the other side shows Beseech the Gods exactly when it was played (played: {beseeched}; ever held: {held}; mails showing it: {revealed}; hands at the end: {:?}; beseech standing orders: {:?})",
         st.hands,
         st.standing
             .iter()

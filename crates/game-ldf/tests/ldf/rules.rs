@@ -1445,6 +1445,13 @@ fn beseech_the_gods_rerolls_an_enemy_roll() {
         s.contains("Beseech the Gods") && s.contains("roll 2 = 2: failure"),
         "{s}"
     );
+    // 14.3: the chit is played openly, so the side that never saw the hand
+    // it came from is told which chit it was.
+    let played = ev
+        .iter()
+        .find(|e| e.text.contains("plays chit 2, Beseech the Gods"))
+        .expect("the play is told");
+    assert!(played.audience.is_public(), "{played:?}");
     assert!(t.st.hand(Player::Roman).is_empty());
     assert!(t.pooled(2), "returned to the pool immediately after use");
     let emp = t.st.emperor(t.d()).unwrap();
