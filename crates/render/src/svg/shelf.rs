@@ -696,7 +696,7 @@ mod tests {
             z ^= z << 13;
             z ^= z >> 17;
             z ^= z << 5;
-            let v = if z % 5 == 0 {
+            let v = if z.is_multiple_of(5) {
                 z
             } else {
                 (i as u32 / 9) % 3 * 0x40
