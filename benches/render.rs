@@ -186,6 +186,14 @@ fn same_every_run(dir: &Path, game: umpire::service::games::NewGame) -> Umpire {
 /// with the game loaded (copying and loading not timed).
 /// With `fresh`, each poll meets no raster kept in memory, only those kept on
 /// disk by the warm-up (a cron poll: a fresh process every time).
+///
+/// The template is the club's data directory as the warm-up's polls left
+/// it, as a club's is after the polls before this one: its shelf
+/// (`cache/pictures/`) holds the map's base, names and every sprite the
+/// warm-up's pictures drew, in the map's pack. So a fresh poll draws, and
+/// appends to the pack, only what this move's pictures show for the first
+/// time, as a cron poll of the move would (each copy starts from the
+/// template, so every timed poll appends the same).
 fn polls(club: &Club, template: &Path, game: &str, iters: u64, fresh: bool) -> Duration {
     let mut total = Duration::ZERO;
     for i in 0..iters {

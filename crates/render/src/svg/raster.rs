@@ -323,6 +323,11 @@ fn runs_of(
 /// The runs of the sprite `svg`: kept in this process, else in its map's
 /// pack on the shelf (`pack`: the shelf and the map's key), else drawn now
 /// and pushed on `drawn` (by its key) for the pack.
+///
+/// A process keeps a map's sprites apart from another map's: a sprite the
+/// same on two maps (the key's "the last action") kept for the first would
+/// otherwise never be drawn for the second, nor put in its pack, and every
+/// fresh process would draw it again for the second map.
 fn sprite_runs(
     svg: &str,
     ground: Option<tiny_skia::PremultipliedColorU8>,
@@ -330,7 +335,14 @@ fn sprite_runs(
     drawn: &mut Vec<(Digest, Arc<Runs>)>,
 ) -> Result<Arc<Runs>, PictureError> {
     let key = sha256(svg.as_bytes());
-    if let Some(Raster::Over(runs)) = in_memory(&key, Sheet::Sprites) {
+    let kept_as = match pack {
+        Some((_, map)) => umpire_core::hash::Tagged::new("umpire-picture-sprite-of-map")
+            .field(&map.0)
+            .field(&key.0)
+            .finish(),
+        None => key,
+    };
+    if let Some(Raster::Over(runs)) = in_memory(&kept_as, Sheet::Sprites) {
         return Ok(runs);
     }
     let runs = match pack.and_then(|(dir, map)| super::shelf::sprite(dir, map, &key)) {
@@ -343,7 +355,7 @@ fn sprite_runs(
             runs
         }
     };
-    keep(key, Sheet::Sprites, Raster::Over(runs.clone()));
+    keep(kept_as, Sheet::Sprites, Raster::Over(runs.clone()));
     Ok(runs)
 }
 
@@ -1073,6 +1085,38 @@ mod tests {
         }
         for p in [&map, &shades] {
             assert_eq!(encode(p).unwrap(), former_encode(p));
+        }
+    }
+
+    /// A sprite the same on two maps (the key's "the last action") is put
+    /// in each map's pack: kept in memory for the first map, it is still
+    /// drawn for the second's pack, so a fresh process finds it there.
+    #[test]
+    fn a_sprite_shared_by_two_maps_goes_in_both_packs() {
+        let dir = tempfile::tempdir().unwrap();
+        let svg = {
+            let mut doc = Doc::new(40.0, 20.0, "#f4f1e8");
+            doc.text(
+                (2.0, 14.0),
+                11.0,
+                "#222222",
+                Anchor::Start,
+                "shared by two maps",
+            );
+            doc.finish()
+        };
+        let (one, two) = (sha256(b"map one of two"), sha256(b"map two of two"));
+        for map in [one, two] {
+            let mut drawn = Vec::new();
+            let pack = (dir.path(), map);
+            sprite_runs(&svg, None, Some(&pack), &mut drawn).unwrap();
+            assert_eq!(drawn.len(), 1, "drawn for {map:?}'s pack");
+            super::super::shelf::keep_sprites(dir.path(), &map, &drawn);
+        }
+        super::super::shelf::forget_packs();
+        for map in [one, two] {
+            let kept = super::super::shelf::sprite(dir.path(), &map, &sha256(svg.as_bytes()));
+            assert!(kept.is_some(), "in {map:?}'s pack");
         }
     }
 

@@ -22,8 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use umpire_core::hash::{Digest, Tagged};
 
-/// The first bytes of a kept base's file (the version of its layout).
-const MAGIC: &[u8; 8] = b"UMPRAS1\n";
+/// The first bytes of a kept base's file (the version of its layout: its
+/// rows as runs of one colour, indexed by row; see [`BaseFile`]).
+const MAGIC: &[u8; 8] = b"UMPRAS2\n";
 /// The first bytes of a kept laid-over sheet's file: its runs of pixels
 /// indexed by row, so that a crop reads only its rows.
 const RUNS_MAGIC: &[u8; 8] = b"UMPRUN2\n";
@@ -51,11 +52,13 @@ pub(super) fn read(dir: &Path, key: &Digest, kind: Sheet) -> Option<Raster> {
         let runs = read_runs_rows(dir, key, kind, 0, u32::MAX)?;
         return Some(Raster::Over(Arc::new(runs)));
     }
-    let bytes = std::fs::read(file(dir, key, kind)).ok()?;
-    let body = bytes.strip_prefix(MAGIC.as_slice())?;
-    let (w, body) = take_u32(body)?;
-    let (h, body) = take_u32(body)?;
-    base(w, h, body.to_vec()).map(|p| Raster::Base(Arc::new(p)))
+    let whole = Crop {
+        x: 0,
+        y: 0,
+        w: u32::MAX,
+        h: u32::MAX,
+    };
+    read_part(dir, key, whole, 0).map(|(p, _)| Raster::Base(Arc::new(p)))
 }
 
 /// The runs of rows `y` to `y + h` of the laid-over sheet kept for `key`
@@ -223,9 +226,11 @@ impl Runs {
 }
 
 /// The part `crop` of the base kept for `key` under `dir`, read alone, with
-/// the whole base's width and height; `None` if the file is missing, not a
-/// whole base, or the part is not all in it. Its buffer has `room` bytes to
-/// spare (for rows to go under it).
+/// the whole base's width and height (a crop of `u32::MAX` on a side: all
+/// of that side); `None` if the file is missing, not a whole base, or the
+/// part is not all in it. Its buffer has `room` bytes to spare (for rows
+/// to go under it). Only the part's rows are read, as runs: a map's base is
+/// long runs of one colour, a tenth or less of its pixels' bytes.
 pub(super) fn read_part(
     dir: &Path,
     key: &Digest,
@@ -233,57 +238,149 @@ pub(super) fn read_part(
     room: usize,
 ) -> Option<(tiny_skia::Pixmap, (u32, u32))> {
     let f = std::fs::File::open(file(dir, key, Sheet::Base)).ok()?;
-    let mut head = [0u8; 16];
+    let mut head = [0u8; BaseFile::HEAD];
     f.read_exact_at(&mut head, 0).ok()?;
-    let (magic, size) = head.split_at(8);
-    if magic != MAGIC.as_slice() {
-        return None;
+    let layout = BaseFile::of_head(&head, f.metadata().ok()?.len())?;
+    let (fw, fh) = (layout.width, layout.height);
+    let Crop { x, y, mut w, mut h } = crop;
+    if w == u32::MAX {
+        w = fw.checked_sub(x)?;
     }
-    let (fw, size) = take_u32(size)?;
-    let (fh, _) = take_u32(size)?;
-    let row = u64::from(fw) * 4;
-    let len = f.metadata().ok()?.len();
-    let Crop { x, y, w, h } = crop;
+    if h == u32::MAX {
+        h = fh.checked_sub(y)?;
+    }
     let fits = u64::from(x) + u64::from(w) <= u64::from(fw)
         && u64::from(y) + u64::from(h) <= u64::from(fh);
-    if len != 16 + row * u64::from(fh) || !fits {
+    if !fits {
         return None;
     }
-    let (row, stretch) = (usize::try_from(row).ok()?, w as usize * 4);
-    let first = 16 + row as u64 * u64::from(y) + u64::from(x) * 4;
+    // The row index from row y to y + h (where the next row's runs start).
+    let mut index = vec![0u8; 4 * (h as usize + 1)];
+    f.read_exact_at(&mut index, BaseFile::HEAD as u64 + 4 * u64::from(y))
+        .ok()?;
+    let starts: Vec<u32> = index
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let (s0, s1) = (*starts.first()?, *starts.last()?);
+    if s0 > s1 || s1 > layout.runs {
+        return None;
+    }
+    let mut runs = vec![0u8; 8 * (s1 - s0) as usize];
+    f.read_exact_at(&mut runs, layout.runs_at() + 8 * u64::from(s0))
+        .ok()?;
+    let stretch = w as usize * 4;
     let mut body = Vec::with_capacity(stretch * h as usize + room);
-    if stretch * 2 < row {
-        // A narrow part (a crop of a wide map): each row's stretch read
-        // where it goes, not the whole rows between.
-        body.resize(stretch * h as usize, 0);
-        for (r, out) in body.chunks_exact_mut(stretch.max(1)).enumerate() {
-            f.read_exact_at(out, first + (r * row) as u64).ok()?;
+    for row in starts.windows(2) {
+        if row[0] > row[1] {
+            return None;
         }
-    } else {
-        // The bytes from the part's first pixel to its last, in one read;
-        // then each row's stretch moved to the front, in place.
-        let span = (h as usize).saturating_sub(1) * row + stretch;
-        body.resize(span, 0);
-        f.read_exact_at(&mut body, first).ok()?;
-        for r in 1..h as usize {
-            body.copy_within(r * row..r * row + stretch, r * stretch);
-        }
-        body.truncate(stretch * h as usize);
+        let at = 8 * (row[0] - s0) as usize;
+        let row_runs = runs.get(at..at + 8 * (row[1] - row[0]) as usize)?;
+        unrun_row(row_runs, fw, (x, w), &mut body)?;
     }
     Some((base(w, h, body)?, (fw, fh)))
+}
+
+/// Appends the pixels from column `x` to `x + w` of a base's row of `fw`
+/// pixels, from its runs (`runs`: each its length and colour, 8 bytes);
+/// `None` if the runs do not cover the row exactly.
+fn unrun_row(runs: &[u8], fw: u32, (x, w): (u32, u32), body: &mut Vec<u8>) -> Option<()> {
+    let (x0, x1) = (u64::from(x), u64::from(x) + u64::from(w));
+    let mut px: u64 = 0;
+    for run in runs.chunks_exact(8) {
+        let (len, colour) = run.split_at(4);
+        let len = u64::from(u32::from_le_bytes(len.try_into().ok()?));
+        let (a, b) = (px.max(x0), (px + len).min(x1));
+        if a < b {
+            let n = (b - a) as usize;
+            let from = body.len();
+            body.resize(from + 4 * n, 0);
+            for p in body[from..].chunks_exact_mut(4) {
+                p.copy_from_slice(colour);
+            }
+        }
+        px += len;
+    }
+    (px == u64::from(fw)).then_some(())
+}
+
+/// Where the parts of a kept base's file lie: after [`MAGIC`], the base's
+/// width, height and how many runs; then the row index (where each row's
+/// runs start, and one past the last) and the runs (length, then the
+/// colour as premultiplied RGBA), each row's covering it exactly.
+struct BaseFile {
+    width: u32,
+    height: u32,
+    runs: u32,
+}
+
+impl BaseFile {
+    /// The bytes before the row index.
+    const HEAD: usize = 20;
+
+    /// The layout a file of `len` bytes starting with `head` has.
+    fn of_head(head: &[u8; Self::HEAD], len: u64) -> Option<BaseFile> {
+        let body = head.strip_prefix(MAGIC.as_slice())?;
+        let (width, body) = take_u32(body)?;
+        let (height, body) = take_u32(body)?;
+        let (runs, _) = take_u32(body)?;
+        let f = BaseFile {
+            width,
+            height,
+            runs,
+        };
+        (f.runs_at() + 8 * u64::from(runs) == len).then_some(f)
+    }
+
+    fn runs_at(&self) -> u64 {
+        Self::HEAD as u64 + 4 * (u64::from(self.height) + 1)
+    }
+}
+
+/// The bytes of a kept base's file (see [`BaseFile`]).
+fn base_file(p: &tiny_skia::Pixmap) -> Vec<u8> {
+    let w = p.width() as usize;
+    let mut index = Vec::with_capacity(4 * (p.height() as usize + 1));
+    let mut runs: Vec<u8> = Vec::new();
+    let mut count: u32 = 0;
+    for row in p.data().chunks_exact((w * 4).max(4)) {
+        index.extend(count.to_le_bytes());
+        let mut pixels = row.chunks_exact(4);
+        let Some(mut colour) = pixels.next() else {
+            continue;
+        };
+        let mut n: u32 = 1;
+        for c in pixels {
+            if c == colour {
+                n += 1;
+            } else {
+                runs.extend(n.to_le_bytes());
+                runs.extend_from_slice(colour);
+                count += 1;
+                (colour, n) = (c, 1);
+            }
+        }
+        runs.extend(n.to_le_bytes());
+        runs.extend_from_slice(colour);
+        count += 1;
+    }
+    index.extend(count.to_le_bytes());
+    let mut out = MAGIC.to_vec();
+    out.reserve(12 + index.len() + runs.len());
+    out.extend(p.width().to_le_bytes());
+    out.extend(p.height().to_le_bytes());
+    out.extend(count.to_le_bytes());
+    out.extend(index);
+    out.extend(runs);
+    out
 }
 
 /// Keeps `raster` for `key` and `kind` under `dir` (written whole or not at
 /// all), then lets the oldest files go past [`SHELF_BYTES`].
 pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
     let out = match raster {
-        Raster::Base(p) => {
-            let mut out = MAGIC.to_vec();
-            out.extend(p.width().to_le_bytes());
-            out.extend(p.height().to_le_bytes());
-            out.extend_from_slice(p.data());
-            out
-        }
+        Raster::Base(p) => base_file(p),
         Raster::Over(runs) => runs_file(runs),
     };
     if put(dir, &file(dir, key, kind), &out).is_ok() {
@@ -304,6 +401,10 @@ struct Pack {
     records: HashMap<Digest, (usize, usize)>,
     /// Where the last whole record ends (0: the pack is missing or not one).
     end: usize,
+    /// The bytes this process appended after those it read: not read back
+    /// (the sprites are kept in memory by whoever drew them; copying a pack
+    /// of megabytes to add a few kB was a tenth of a fresh picture).
+    appended: usize,
 }
 
 /// A record's bytes before its runs file.
@@ -327,6 +428,7 @@ impl Pack {
             bytes,
             records: HashMap::new(),
             end: 0,
+            appended: 0,
         };
         if pack.bytes.starts_with(PACK_MAGIC) {
             pack.index_from(PACK_MAGIC.len());
@@ -368,21 +470,20 @@ impl Pack {
         runs_rows(body, len as u64, 0, u32::MAX)
     }
 
-    /// Adds `records` (whole records) to the pack's file and to what this
-    /// process read of it: appended when the pack read whole and stays
+    /// Adds `records` (whole records) to the pack's file: appended (not to
+    /// what this process read of it) when the pack read whole and stays
     /// within [`PACK_BYTES`], else the pack written again (through a
     /// temporary file) with its whole records, or only the new ones when
     /// it is full. A write that fails is let go.
     fn add(&mut self, dir: &Path, records: &[u8]) {
-        if self.whole() && self.bytes.len() + records.len() <= PACK_BYTES {
+        let len = self.bytes.len() + self.appended;
+        if self.whole() && len + records.len() <= PACK_BYTES {
             let appended = std::fs::OpenOptions::new()
                 .append(true)
                 .open(&self.path)
                 .and_then(|mut f| f.write_all(records));
             if appended.is_ok() {
-                let at = self.bytes.len();
-                self.bytes.extend_from_slice(records);
-                self.index_from(at);
+                self.appended += records.len();
                 return;
             }
         }
@@ -397,6 +498,7 @@ impl Pack {
             bytes,
             records: HashMap::new(),
             end: 0,
+            appended: 0,
         };
         self.index_from(PACK_MAGIC.len());
         if written {
@@ -584,6 +686,104 @@ mod tests {
         bytes.pop();
         std::fs::write(&path, &bytes).unwrap();
         assert!(read(dir.path(), &key, Sheet::Base).is_none(), "short file");
+    }
+
+    /// A base of runs of a few colours and single odd pixels, 37×23.
+    fn patchy() -> tiny_skia::Pixmap {
+        let mut p = tiny_skia::Pixmap::new(37, 23).unwrap();
+        let mut z: u32 = 0x2545_F491;
+        for (i, px) in p.pixels_mut().iter_mut().enumerate() {
+            z ^= z << 13;
+            z ^= z >> 17;
+            z ^= z << 5;
+            let v = if z.is_multiple_of(5) {
+                z
+            } else {
+                (i as u32 / 9) % 3 * 0x40
+            };
+            let [r, g, b, _] = v.to_le_bytes();
+            *px = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, 255).unwrap();
+        }
+        p
+    }
+
+    /// Any part of a kept base reads as the same part of the raster
+    /// written, and a file whose runs do not cover a row reads as none.
+    #[test]
+    fn a_part_of_a_kept_base_is_that_part_of_its_raster() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = sha256(b"patchy");
+        let p = patchy();
+        write(
+            dir.path(),
+            &key,
+            Sheet::Base,
+            &Raster::Base(Arc::new(p.clone())),
+        );
+        let Some(Raster::Base(back)) = read(dir.path(), &key, Sheet::Base) else {
+            panic!("kept base not read");
+        };
+        assert_eq!(back.data(), p.data());
+        for (x, y, w, h) in [
+            (0, 0, 37, 23),
+            (5, 3, 10, 7),
+            (36, 22, 1, 1),
+            (0, 10, 37, 1),
+            (20, 0, 17, 23),
+        ] {
+            let crop = Crop { x, y, w, h };
+            let (part, full) = read_part(dir.path(), &key, crop, 64).expect("a part");
+            assert_eq!(full, (37, 23));
+            let want: Vec<u8> = (y..y + h)
+                .flat_map(|r| {
+                    let at = 4 * (r * 37 + x) as usize;
+                    p.data()[at..at + 4 * w as usize].to_vec()
+                })
+                .collect();
+            assert_eq!(part.data(), &want[..], "{crop:?}");
+        }
+        let outside = Crop {
+            x: 30,
+            y: 0,
+            w: 8,
+            h: 1,
+        };
+        assert!(read_part(dir.path(), &key, outside, 0).is_none());
+        // The first run one pixel longer: its row is 38 pixels.
+        let path = file(dir.path(), &key, Sheet::Base);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let first_run = BaseFile::HEAD + 4 * 24;
+        bytes[first_run] += 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(dir.path(), &key, Sheet::Base).is_none());
+        assert!(
+            read_part(
+                dir.path(),
+                &key,
+                Crop {
+                    x: 0,
+                    y: 0,
+                    w: 2,
+                    h: 1
+                },
+                0
+            )
+            .is_none()
+        );
+        assert!(
+            read_part(
+                dir.path(),
+                &key,
+                Crop {
+                    x: 0,
+                    y: 1,
+                    w: 2,
+                    h: 1
+                },
+                0
+            )
+            .is_some()
+        );
     }
 
     /// Runs on rows 1, 4 and 5 of a sheet 7 rows high: two on row 4.
