@@ -23,6 +23,7 @@ use std::fmt::Display;
 pub struct Unsupported;
 
 impl ser::Error for Unsupported {
+    #[inline]
     fn custom<T: Display>(_: T) -> Self {
         Unsupported
     }
@@ -138,6 +139,7 @@ impl Compound<'_, '_> {
 
 impl<'b> Writer<'b> {
     /// Opens a sequence or map with `open`, closed at once when `len` is 0.
+    #[inline]
     fn open<'a>(&'a mut self, len: Option<usize>, open: u8, close: u8) -> Compound<'a, 'b> {
         self.out.push(open);
         let state = if len == Some(0) {
@@ -150,6 +152,7 @@ impl<'b> Writer<'b> {
     }
 
     /// `{"variant":` of a variant holding a value.
+    #[inline]
     fn variant(&mut self, variant: &str) {
         self.out.push(b'{');
         string(self.out, variant);
@@ -168,90 +171,113 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
     type SerializeStruct = Compound<'a, 'b>;
     type SerializeStructVariant = Compound<'a, 'b>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result {
         self.out
             .extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result {
         integer(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result {
         integer(self.out, v);
         Ok(())
     }
     /// Floats are left to `serde_json` (its shortest form of each).
+    #[inline]
     fn serialize_f32(self, _: f32) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_f64(self, _: f64) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result {
         string(self.out, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result {
         string(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, _: &[u8]) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_none(self) -> Result {
         self.out.extend_from_slice(b"null");
         Ok(())
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result {
         v.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result {
         self.out.extend_from_slice(b"null");
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _: &'static str) -> Result {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
         string(self.out, variant);
         Ok(())
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result {
         v.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -264,15 +290,19 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         self.out.push(b'}');
         Ok(())
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'b>> {
         Ok(self.open(len, b'[', b']'))
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'b>> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'a, 'b>> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -283,12 +313,15 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         self.variant(variant);
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, 'b>> {
         Ok(self.open(len, b'{', b'}'))
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<Compound<'a, 'b>> {
         self.serialize_map(Some(len))
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _: &'static str,
@@ -304,10 +337,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
 impl ser::SerializeSeq for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result {
         self.next();
         v.serialize(&mut *self.w)
     }
+    #[inline]
     fn end(mut self) -> Result {
         self.close(b']');
         Ok(())
@@ -317,9 +352,11 @@ impl ser::SerializeSeq for Compound<'_, '_> {
 impl ser::SerializeTuple for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result {
         ser::SerializeSeq::serialize_element(self, v)
     }
+    #[inline]
     fn end(self) -> Result {
         ser::SerializeSeq::end(self)
     }
@@ -328,9 +365,11 @@ impl ser::SerializeTuple for Compound<'_, '_> {
 impl ser::SerializeTupleStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result {
         ser::SerializeSeq::serialize_element(self, v)
     }
+    #[inline]
     fn end(self) -> Result {
         ser::SerializeSeq::end(self)
     }
@@ -339,9 +378,11 @@ impl ser::SerializeTupleStruct for Compound<'_, '_> {
 impl ser::SerializeTupleVariant for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result {
         ser::SerializeSeq::serialize_element(self, v)
     }
+    #[inline]
     fn end(mut self) -> Result {
         self.close(b']');
         self.w.out.push(b'}');
@@ -352,14 +393,17 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
         self.next();
         key.serialize(Key(self.w.out))
     }
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result {
         self.w.out.push(b':');
         v.serialize(&mut *self.w)
     }
+    #[inline]
     fn end(mut self) -> Result {
         self.close(b'}');
         Ok(())
@@ -369,12 +413,14 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result {
         self.next();
         string(self.w.out, key);
         self.w.out.push(b':');
         v.serialize(&mut *self.w)
     }
+    #[inline]
     fn end(mut self) -> Result {
         self.close(b'}');
         Ok(())
@@ -384,9 +430,11 @@ impl ser::SerializeStruct for Compound<'_, '_> {
 impl ser::SerializeStructVariant for Compound<'_, '_> {
     type Ok = ();
     type Error = Unsupported;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result {
         ser::SerializeStruct::serialize_field(self, key, v)
     }
+    #[inline]
     fn end(mut self) -> Result {
         self.close(b'}');
         self.w.out.push(b'}');
@@ -400,6 +448,7 @@ struct Key<'b>(&'b mut Vec<u8>);
 
 impl Key<'_> {
     /// `"digits"`.
+    #[inline]
     fn quoted(self, v: impl itoa::Integer) -> Result {
         self.0.push(b'"');
         integer(self.0, v);
@@ -419,77 +468,100 @@ impl ser::Serializer for Key<'_> {
     type SerializeStruct = ser::Impossible<(), Unsupported>;
     type SerializeStructVariant = ser::Impossible<(), Unsupported>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result {
         self.0
             .extend_from_slice(if v { b"\"true\"" } else { b"\"false\"" });
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result {
         self.quoted(v)
     }
+    #[inline]
     fn serialize_f32(self, _: f32) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_f64(self, _: f64) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result {
         string(self.0, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result {
         string(self.0, v);
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, _: &[u8]) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_none(self) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_unit(self) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_unit_struct(self, _: &'static str) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
         string(self.0, variant);
         Ok(())
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result {
         v.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _: &'static str,
@@ -499,15 +571,23 @@ impl ser::Serializer for Key<'_> {
     ) -> Result {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(Unsupported)
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+    #[inline]
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -517,12 +597,15 @@ impl ser::Serializer for Key<'_> {
     ) -> Result<Self::SerializeTupleVariant> {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         Err(Unsupported)
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _: &'static str,
@@ -574,7 +657,10 @@ mod tests {
         Newtype(i64),
         Tuple(u8, bool),
         EmptyTuple(),
-        Struct { a: u8, b: Option<String> },
+        Struct {
+            a: u8,
+            b: Option<String>,
+        },
         EmptyStruct {},
         #[serde(rename = "we\"ird\n")]
         Renamed,
@@ -661,13 +747,22 @@ mod tests {
             }
         }
         same(&BTreeMap::<String, u8>::new());
-        same(&BTreeMap::from([("a\u{1}".to_string(), 1u8), ("b".into(), 2)]));
+        same(&BTreeMap::from([
+            ("a\u{1}".to_string(), 1u8),
+            ("b".into(), 2),
+        ]));
         same(&BTreeMap::from([(-1i32, "x"), (5, "y")]));
         same(&BTreeMap::from([(u128::MAX, ())]));
         same(&BTreeMap::from([(true, 1u8), (false, 0)]));
         same(&BTreeMap::from([('c', 1u8)]));
-        same(&BTreeMap::from([(KeyKind::North, 1u8), (KeyKind::South, 2)]));
-        same(&BTreeMap::from([(Label("0512".into()), vec![(1u32, 2u32)])]));
+        same(&BTreeMap::from([
+            (KeyKind::North, 1u8),
+            (KeyKind::South, 2),
+        ]));
+        same(&BTreeMap::from([(
+            Label("0512".into()),
+            vec![(1u32, 2u32)],
+        )]));
     }
 
     #[test]
