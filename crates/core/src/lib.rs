@@ -27,5 +27,6 @@ pub mod segment;
 pub mod selfplay;
 pub mod sig;
 pub mod square;
+pub mod state_json;
 pub mod suggest;
 pub mod twin;

@@ -776,7 +776,8 @@ trait StateBox: Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn to_json(&self) -> Result<Vec<u8>, serde_json::Error>;
-    /// The same bytes as [`StateBox::to_json`], appended to `out`.
+    /// The same bytes as [`StateBox::to_json`], appended to `out`: written
+    /// by [`crate::state_json`], or by `serde_json` where that leaves it.
     fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error>;
 }
 
@@ -794,6 +795,15 @@ impl<T: Clone + Serialize + Send + Sync + 'static> StateBox for T {
         serde_json::to_vec(self)
     }
     fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+        let start = out.len();
+        if crate::state_json::write(self, out).is_ok() {
+            debug_assert!(
+                serde_json::to_vec(self).is_ok_and(|j| j == out[start..]),
+                "state_json wrote other bytes than serde_json"
+            );
+            return Ok(());
+        }
+        out.truncate(start);
         serde_json::to_writer(out, self)
     }
 }

@@ -29,7 +29,7 @@ fn units_for(d: &Data, st: &State, s: Sq, viewer: Viewer) -> Vec<Unit> {
         let side = letter(st.owner(x.nat));
         if open {
             out.push(
-                Unit::new(x.id.clone())
+                Unit::new(x.id)
                     .side(side)
                     .strength(d.stats(x.nat, x.kind).strength),
             );
@@ -112,10 +112,10 @@ pub fn board(d: &Data, st: &State, viewer: Viewer) -> SquareBoard {
             let base = super::data::Base::of(p);
             let ids: Vec<String> = st
                 .units_at(Loc::Base(base))
-                .map(|u| st.unit(u).id.clone())
+                .map(|u| st.unit(u).id.to_string())
                 .chain(
                     st.agents_at(Loc::Base(base))
-                        .map(|a: AgentId| d.agents[a].id.clone()),
+                        .map(|a: AgentId| d.agents[a].id.to_string()),
                 )
                 .collect();
             b.off_map

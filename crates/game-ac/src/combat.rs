@@ -181,7 +181,7 @@ fn table_name(c: CrtChoice) -> &'static str {
 
 fn names(st: &State, us: &[UnitId]) -> String {
     us.iter()
-        .map(|u| st.unit(*u).id.as_str())
+        .map(|u| st.unit(*u).id)
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -58,7 +58,7 @@ pub fn set_control(
             );
             let doomed = stacked_with_former(d, st, r, old);
             if !doomed.is_empty() {
-                let ids: Vec<String> = doomed.iter().map(|u| st.unit(*u).id.clone()).collect();
+                let ids: Vec<String> = doomed.iter().map(|u| st.unit(*u).id.to_string()).collect();
                 for u in doomed {
                     st.unit_mut(u).loc = Loc::Pool;
                 }

@@ -276,7 +276,7 @@ fn reorganize(st: &State, p: Power, units: &[UnitId], into: &[u32]) -> Result<St
         "reorganized {} as {} (18.0; brigade equivalents unchanged)",
         units
             .iter()
-            .map(|u| st.unit(*u).id.as_str())
+            .map(|u| st.unit(*u).id)
             .collect::<Vec<_>>()
             .join(" "),
         sizes.join("+")
@@ -457,7 +457,7 @@ fn recruit(
     let mut ids = Vec::new();
     for u in free {
         st.unit_mut(u).loc = loc;
-        ids.push(st.unit(u).id.clone());
+        ids.push(st.unit(u).id);
     }
     Ok(format!("recruited {}", ids.join(" ")))
 }

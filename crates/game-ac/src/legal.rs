@@ -372,7 +372,7 @@ fn objectives(d: &Data, st: &State, p: Power) -> Vec<Sq> {
 
 fn piece_text(d: &Data, st: &State, x: Piece) -> String {
     match x {
-        Piece::Unit(u) => st.unit(u).id.clone(),
+        Piece::Unit(u) => st.unit(u).id.to_string(),
         Piece::Agent(a) => d.agents[a].id.clone(),
     }
 }

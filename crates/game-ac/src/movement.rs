@@ -350,7 +350,7 @@ fn check_pieces(d: &Data, st: &State, p: Power, pieces: &[Piece]) -> Result<Loc,
                 st.unit(*u).loc,
                 st.owner(st.unit(*u).nat),
                 st.unit(*u).moved,
-                st.unit(*u).id.clone(),
+                st.unit(*u).id.to_string(),
             ),
             Piece::Agent(a) => (
                 st.agent(*a).loc,
@@ -875,7 +875,7 @@ fn all_dropped(pieces: &[Piece], picked: &[Piece], drops: &[(Piece, Loc)]) -> bo
 /// A piece's id or name, for messages.
 fn piece_name(d: &Data, st: &State, x: Piece) -> String {
     match x {
-        Piece::Unit(u) => st.unit(u).id.clone(),
+        Piece::Unit(u) => st.unit(u).id.to_string(),
         Piece::Agent(a) => d.agents[a].name.clone(),
     }
 }
@@ -1058,7 +1058,7 @@ fn forced_losses(ctx: &mut Ctx, st: &mut State, p: Power, pieces: &[Piece], sp: 
     let ids: Vec<String> = units
         .iter()
         .take(n)
-        .map(|u| st.unit(*u).id.clone())
+        .map(|u| st.unit(*u).id.to_string())
         .collect();
     for u in units.iter().take(n) {
         st.unit_mut(*u).loc = Loc::Pool;

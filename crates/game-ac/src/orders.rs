@@ -277,7 +277,7 @@ fn agent_without_place(d: &Data, st: &State, p: Power, l: &SourceLine, rest: &st
 /// A unit of the state, or an error naming the nearest unit.
 fn unit(st: &State, l: &SourceLine, s: &str) -> Result<UnitId, OrderError> {
     st.find_unit(s).ok_or_else(|| {
-        let ids = st.units.iter().map(|u| u.id.as_str());
+        let ids = st.units.iter().map(|u| u.id);
         err_at(l, s, format!("no unit {s:?}{}", did_you_mean(s, ids)))
     })
 }
@@ -294,7 +294,7 @@ fn piece(d: &Data, st: &State, l: &SourceLine, s: &str) -> Result<Piece, OrderEr
     let ids = st
         .units
         .iter()
-        .map(|u| u.id.as_str())
+        .map(|u| u.id)
         .chain(d.agents.iter().map(|a| a.id.as_str()));
     Err(err_at(
         l,

@@ -46,7 +46,7 @@ fn pick_of(d: &Data, st: &State, p: Power, x: Piece) -> Option<usize> {
 
 fn name(d: &Data, st: &State, x: Piece) -> String {
     match x {
-        Piece::Unit(u) => st.unit(u).id.clone(),
+        Piece::Unit(u) => st.unit(u).id.to_string(),
         Piece::Agent(a) => d.agents[a].id.clone(),
     }
 }

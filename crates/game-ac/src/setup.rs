@@ -45,7 +45,7 @@ fn counter_mix(d: &Data) -> Vec<Unit> {
                 _ => format!("{}{}{i}", prefix(d, *nat), kind.letter()),
             };
             units.push(Unit {
-                id,
+                id: super::state::intern(&id),
                 nat: *nat,
                 kind: *kind,
                 loc: Loc::Pool,

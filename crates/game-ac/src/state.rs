@@ -50,10 +50,11 @@ impl Loc {
 }
 
 /// One brigade/group.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Unit {
-    /// Order id, e.g. `bf1`, `afi3`.
-    pub id: String,
+    /// Order id, e.g. `bf1`, `afi3`: interned ([`intern`]), so a copy of
+    /// the state copies no string.
+    pub id: &'static str,
     /// Nationality.
     pub nat: Nat,
     /// Type.
@@ -62,6 +63,22 @@ pub struct Unit {
     pub loc: Loc,
     /// Moved in this operations phase (12.0: one operation per phase).
     pub moved: bool,
+}
+
+/// `id` as a string that lives as long as the process: each distinct id is
+/// kept once (a game's counter mix names a few hundred, the same in every
+/// game of its data), so replaying and copying states allocates none.
+pub fn intern(id: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static IDS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut ids = IDS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&kept) = ids.get(id) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(id.to_owned().into_boxed_str());
+    ids.insert(kept);
+    kept
 }
 
 /// One agent.

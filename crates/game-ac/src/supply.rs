@@ -286,7 +286,7 @@ fn starved(w: Starved) -> &'static str {
 fn told(d: &Data, st: &State, acc: &Account) -> String {
     let ids = |us: &[UnitId]| -> String {
         us.iter()
-            .map(|u| st.unit(*u).id.as_str())
+            .map(|u| st.unit(*u).id)
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -336,7 +336,10 @@ pub fn warning(d: &Data, st: &State, p: Power) -> Option<String> {
         return None;
     }
     let now = account(d, st, p, have);
-    let lost: Vec<String> = now.lost().map(|(u, _, _)| st.unit(u).id.clone()).collect();
+    let lost: Vec<String> = now
+        .lost()
+        .map(|(u, _, _)| st.unit(u).id.to_string())
+        .collect();
     let at: Vec<String> = all.squares.iter().map(|a| a.sq.to_string()).collect();
     let effect = if lost.is_empty() {
         "enough".to_string()

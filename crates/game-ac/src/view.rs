@@ -259,7 +259,7 @@ fn own_lines(d: &Data, st: &State, p: Power) -> Vec<String> {
         if b.owner() == p {
             let ids: Vec<String> = st
                 .units_at(Loc::Base(b))
-                .map(|u| st.unit(u).id.clone())
+                .map(|u| st.unit(u).id.to_string())
                 .collect();
             let ags: Vec<String> = st
                 .agents_at(Loc::Base(b))

@@ -234,7 +234,7 @@ impl T {
     }
     /// The id of unit `u`, for an order line.
     pub fn id(&self, u: UnitId) -> String {
-        self.st.unit(u).id.clone()
+        self.st.unit(u).id.to_string()
     }
 }
 

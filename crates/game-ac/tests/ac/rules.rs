@@ -155,8 +155,7 @@ fn negotiations_need_an_agent_in_the_capital_and_no_enemy_combat_units() {
             .iter()
             .find(|u| u.loc == Loc::Base(Base::India))
             .unwrap()
-            .id
-            .clone();
+            .id;
     let e = t
         .run(BRITISH, &format!("move {id}: 3140"), &[])
         .unwrap_err();
@@ -247,13 +246,13 @@ fn only_agents_irregulars_and_ghazis_move_diagonally() {
     let ff = t.put(Nat::Russian, Kind::FieldForce, 1, Loc::Sq(s))[0];
     t.st.first = Power::Russian;
     umpire_ac::turn::open_phase(&mut t.st, 1, Power::Russian);
-    let id = t.st.unit(ff).id.clone();
+    let id = t.st.unit(ff).id;
     let e = t
         .run(RUSSIAN, &format!("move {id}: 0505"), &[])
         .unwrap_err();
     assert!(e.contains("(13.2)"), "{e}");
     let irr = t.put(Nat::Russian, Kind::Irregular, 1, Loc::Sq(s))[0];
-    let id = t.st.unit(irr).id.clone();
+    let id = t.st.unit(irr).id;
     t.run(RUSSIAN, &format!("move {id}: 0505 0606"), &[])
         .unwrap();
     assert_eq!(t.st.unit(irr).loc, Loc::Sq(sq("0606")));
@@ -272,14 +271,14 @@ fn trade_routes_halve_the_cost() {
     t.st.first = Power::Russian;
     umpire_ac::turn::open_phase(&mut t.st, 1, Power::Russian);
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0303")))[0];
-    let a = t.st.unit(g).id.clone();
+    let a = t.st.unit(g).id;
     // A garrison moves 2 (stand-in): four squares along the route...
     t.run(RUSSIAN, &format!("move {a}: 0403 0503 0603 0602"), &[])
         .unwrap();
     assert_eq!(t.st.unit(g).loc, Loc::Sq(t.city("Orenburg")));
     // ...but only two off it.
     let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0808")))[0];
-    let b = t.st.unit(h).id.clone();
+    let b = t.st.unit(h).id;
     let e = t
         .run(RUSSIAN, &format!("move {b}: 0809 0810 0811"), &[])
         .unwrap_err();
@@ -294,7 +293,7 @@ fn no_sea_squares_and_stop_at_the_enemy() {
     let mut t = empty(1);
     let s = t.city("Delhi");
     let ff = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(s))[0];
-    let id = t.st.unit(ff).id.clone();
+    let id = t.st.unit(ff).id;
     let next = Sq::new(s.col, s.row + 1);
     t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(next));
     let e = t
@@ -307,7 +306,7 @@ fn no_sea_squares_and_stop_at_the_enemy() {
     assert!(e.contains("13.32"), "{e}");
     let bushire = t.city("Bushire");
     let pe = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(bushire))[0];
-    let id = t.st.unit(pe).id.clone();
+    let id = t.st.unit(pe).id;
     let sea = Sq::new(bushire.col, bushire.row + 2);
     assert!(!t.d().land(sea));
     let e = t
@@ -346,12 +345,12 @@ fn home_bases_take_their_own_regulars_only() {
     let b = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(edge))[0];
     let ni = t.d().region("NI").unwrap();
     let n = t.put(Nat::Native(ni), Kind::Irregular, 1, Loc::Sq(edge))[0];
-    let nid = t.st.unit(n).id.clone();
+    let nid = t.st.unit(n).id;
     let e = t
         .run(BRITISH, &format!("move {nid}: india"), &[])
         .unwrap_err();
     assert!(e.contains("19.21"), "{e}");
-    let bid = t.st.unit(b).id.clone();
+    let bid = t.st.unit(b).id;
     t.run(BRITISH, &format!("move {bid}: india"), &[]).unwrap();
     assert_eq!(t.st.unit(b).loc, Loc::Base(Base::India));
 }
@@ -745,7 +744,7 @@ fn rail_movement_costs_one_point_along_friendly_railroads() {
         });
     }
     let g = t.put(Nat::Russian, Kind::Garrison, 2, Loc::Sq(sq("0403")));
-    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    let (a, b) = (t.st.unit(g[0]).id, t.st.unit(g[1]).id);
     // A garrison (2 MP): rail to 0703 for 1, then one clear square off the line.
     t.run(RUSSIAN, &format!("move {a}: rail:0703 0704"), &[])
         .unwrap();
@@ -807,7 +806,7 @@ fn an_amphibious_move_crosses_the_caspian_for_a_supply_point() {
     umpire_ac::turn::open_phase(&mut t.st, 1, Power::Russian);
     let (kr, gu) = (t.city("Krasnovodsk"), t.city("Gur'ev"));
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
-    let id = t.st.unit(g).id.clone();
+    let id = t.st.unit(g).id;
     let e = t
         .run(RUSSIAN, &format!("move {id}: sea:{gu}"), &[])
         .unwrap_err();
@@ -901,7 +900,7 @@ fn the_telegraph_picks_up_unmoved_units_on_railroad_squares() {
         let a = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0403")))[0];
         let b = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0603")))[0];
         let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
-        let id = |t: &T, u| t.st.unit(u).id.clone();
+        let id = |t: &T, u| t.st.unit(u).id;
         let (ia, ib, ic) = (id(&t, a), id(&t, b), id(&t, c));
         let order = format!("move {ia}: rail:0603 pick:{ib} 0604");
         if !on {
@@ -957,7 +956,7 @@ fn the_optional_massacre_loots_strips_forage_and_shifts_the_index_two() {
     assert_eq!(t.st.bop, -2, "31.34: from 1, two toward Russia, skipping 0");
     let e = t.run(BRITISH, &format!("massacre {o}"), &[]).unwrap_err();
     assert!(e.contains("31.33"), "once a turn: {e}");
-    let id = t.st.unit(bf[1]).id.clone();
+    let id = t.st.unit(bf[1]).id;
     let e = t
         .run(BRITISH, &format!("move {id}: india"), &[])
         .unwrap_err();
@@ -1042,7 +1041,7 @@ fn amphibious_moves_leave_and_enter_central_india_by_the_persian_gulf() {
     let mut t = empty(1);
     let bushire = t.city("Bushire");
     let g = t.put(Nat::British, Kind::Garrison, 2, Loc::Base(Base::India));
-    let (a, b) = (t.st.unit(g[0]).id.clone(), t.st.unit(g[1]).id.clone());
+    let (a, b) = (t.st.unit(g[0]).id, t.st.unit(g[1]).id);
     t.st.sp[0] = 0;
     let e = t
         .run(BRITISH, &format!("move {a}: sea:{bushire}"), &[])
@@ -1081,7 +1080,7 @@ fn a_russian_force_sails_home_to_the_urals_across_the_caspian() {
     umpire_ac::turn::open_phase(&mut t.st, 1, Power::Russian);
     let kr = t.city("Krasnovodsk");
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(kr))[0];
-    let id = t.st.unit(g).id.clone();
+    let id = t.st.unit(g).id;
     t.st.sp[1] = 1;
     t.run(RUSSIAN, &format!("move {id}: sea:urals"), &[])
         .unwrap();
@@ -1106,7 +1105,7 @@ fn railroads_run_into_the_urals_from_1860() {
     }
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Base(Base::Urals))[0];
     let h = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0503")))[0];
-    let (a, b) = (t.st.unit(g).id.clone(), t.st.unit(h).id.clone());
+    let (a, b) = (t.st.unit(g).id, t.st.unit(h).id);
     let e = t
         .run(RUSSIAN, &format!("move {a}: rail:0503"), &[])
         .unwrap_err();
@@ -1120,7 +1119,7 @@ fn railroads_run_into_the_urals_from_1860() {
     assert_eq!(t.st.unit(h).loc, Loc::Base(Base::Urals));
     // 0704 holds no railroad: no line to the edge.
     let c = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0704")))[0];
-    let cid = t.st.unit(c).id.clone();
+    let cid = t.st.unit(c).id;
     let e = t
         .run(RUSSIAN, &format!("move {cid}: rail:urals"), &[])
         .unwrap_err();
@@ -1316,7 +1315,7 @@ fn improved_staff_work_frees_the_second_operation_of_regular_forces_from_1890() 
     let mut t = empty_with(2, &[("staff_work", "on")]);
     let s = t.city("Delhi");
     let red = t.put(Nat::British, Kind::FieldForce, 1, Loc::Sq(s))[0];
-    let id = t.st.unit(red).id.clone();
+    let id = t.st.unit(red).id;
     let to = Sq::new(s.col, s.row + 1);
     t.st.sp[0] = 0;
     let e = t
@@ -1355,7 +1354,7 @@ impl T {
         let ids = self.st.picks[g]
             .units
             .iter()
-            .map(|u| self.st.unit(*u).id.clone())
+            .map(|u| self.st.unit(*u).id.to_string())
             .collect();
         (g, ids)
     }
@@ -1422,7 +1421,7 @@ fn a_chosen_set_up_is_placed_by_each_setter_in_turn_within_the_scenario_limits()
         t.st.units_at(Loc::Sq(kucha))
             .find(|u| t.st.unit(*u).nat == Nat::Native(sk))
             .unwrap();
-    let lone = t.st.unit(lone).id.clone();
+    let lone = t.st.unit(lone).id;
     let e = t
         .run(BRITISH, &format!("place {lone} at Kashgar"), &[])
         .unwrap_err();
@@ -1601,7 +1600,7 @@ fn the_former_controller_places_each_reverting_unit() {
     let (mut t, af, away) = british_afghans_abroad();
     let (kabul, ghazni) = (t.city("Kabul"), t.city("Ghazni"));
     let (first, second) = (away[0], away[1]);
-    let id = t.st.unit(second).id.clone();
+    let id = t.st.unit(second).id;
     for wrong in ["nobody=kabul", "af=lahore"] {
         let e =
             t.r.set_standing(
@@ -1991,7 +1990,7 @@ fn moving_through_a_neutral_city_and_its_units_is_no_invasion() {
     assert!(side.len() >= 2, "{side:?}");
     let (from, to) = (side[0], side[side.len() - 1]);
     let fc = t.put(Nat::British, Kind::FlyingColumn, 1, Loc::Sq(from))[0];
-    let id = t.st.unit(fc).id.clone();
+    let id = t.st.unit(fc).id;
     t.st.markers.push(Marker {
         sq: t.city("Kunya-Urgench"),
         owner: Power::British,
@@ -2011,7 +2010,7 @@ fn neutral_units_take_no_orders() {
     let khiva = t.city("Khiva");
     let kv = t.d().region("KV").unwrap();
     let u = t.put(Nat::Native(kv), Kind::Irregular, 1, Loc::Sq(khiva))[0];
-    let id = t.st.unit(u).id.clone();
+    let id = t.st.unit(u).id;
     let next = Sq::new(khiva.col, khiva.row + 1);
     for (side, p) in [(BRITISH, Power::British), (RUSSIAN, Power::Russian)] {
         umpire_ac::turn::open_phase(&mut t.st, 1, p);
@@ -2380,7 +2379,7 @@ fn a_force_leaves_an_enemy_square_freely_and_stops_in_the_next_enemy_square() {
         Sq::new(delhi.col, delhi.row + 2),
     );
     let fcs = t.put(Nat::British, Kind::FlyingColumn, 3, Loc::Sq(delhi));
-    let ids: Vec<String> = fcs.iter().map(|u| t.st.unit(*u).id.clone()).collect();
+    let ids: Vec<String> = fcs.iter().map(|u| t.st.unit(*u).id.to_string()).collect();
     t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(delhi));
     t.run(BRITISH, &format!("move {}: {next} {beyond}", ids[0]), &[])
         .unwrap();
@@ -2415,7 +2414,7 @@ fn rail_moves_use_only_friendly_railroads_along_square_sides() {
     lay(&mut t, &["0403", "0503", "0603", "0703"], Power::British);
     lay(&mut t, &["0403"], Power::Russian);
     let g = t.put(Nat::Russian, Kind::Garrison, 1, Loc::Sq(sq("0403")))[0];
-    let id = t.st.unit(g).id.clone();
+    let id = t.st.unit(g).id;
     let e = t
         .run(RUSSIAN, &format!("move {id}: rail:0703"), &[])
         .unwrap_err();
@@ -3116,7 +3115,7 @@ fn a_setter_may_reorganize_his_brigades_at_set_up() {
         t.st.units
             .iter()
             .filter(|x| x.nat == Nat::Russian && x.kind == Kind::FieldForce && x.loc == orenburg)
-            .map(|x| x.id.clone())
+            .map(|x| x.id.to_string())
             .collect();
     assert_eq!(ff.len(), 2, "S1 3.1(1): two field force brigades");
     let order = format!("reorganize {} {} into 2", ff[0], ff[1]);
