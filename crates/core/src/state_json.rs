@@ -6,7 +6,7 @@
 //! writes each piece (a quote, a member's name, a comma) through `io::Write`
 //! and scans every string byte by byte against its escape table; a state of
 //! hundreds of small objects, each member named, spent most of its hash
-//! there (issue 44). This writer makes the same bytes for what states hold
+//! there. This writer makes the same bytes for what states hold
 //! (booleans, integers, strings, options, sequences, maps keyed by strings or
 //! integers, structs and enums of every kind), a name needing no escape
 //! written in one piece. Anything else (a float, bytes, a map key of another
