@@ -119,36 +119,9 @@ impl Writer {
         self.number(v)
     }
 
+    /// A string, escaped as `serde_json` escapes it (so `serde_jcs` too).
     fn string(&mut self, s: &str) {
-        self.out.push(b'"');
-        let bytes = s.as_bytes();
-        let mut from = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let esc: &[u8] = match b {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                0x08 => b"\\b",
-                0x0c => b"\\f",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                b'\t' => b"\\t",
-                0..=0x1f => {
-                    const HEX: &[u8; 16] = b"0123456789abcdef";
-                    self.out.extend_from_slice(&bytes[from..i]);
-                    self.out.extend_from_slice(b"\\u00");
-                    self.out.push(HEX[(b >> 4) as usize]);
-                    self.out.push(HEX[(b & 0xf) as usize]);
-                    from = i + 1;
-                    continue;
-                }
-                _ => continue,
-            };
-            self.out.extend_from_slice(&bytes[from..i]);
-            self.out.extend_from_slice(esc);
-            from = i + 1;
-        }
-        self.out.extend_from_slice(&bytes[from..]);
-        self.out.push(b'"');
+        crate::state_json::string(&mut self.out, s);
     }
 
     fn begin_object(&mut self) {

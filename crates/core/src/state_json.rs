@@ -49,9 +49,10 @@ fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// Writes `s` as a JSON string, escaped as `serde_json` escapes it.
+/// Writes `s` as a JSON string, escaped as `serde_json` escapes it (the
+/// record's canonical JSON, `canon`, writes its strings with it too).
 #[inline]
-fn string(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     if !bytes.iter().any(|&b| needs_escape(b)) {
         out.reserve(bytes.len() + 2);
