@@ -1121,7 +1121,11 @@ fn bearer_login(
     let bearer = Bearer::new(mech, &s.username, &token.access);
     match client.authenticate(mech.name(), &bearer) {
         Ok(session) => Ok(session),
-        Err((imap::Error::No(n), client)) if !token.fresh => {
+        // 5530: [UNAVAILABLE] is the server's authentication backend failing
+        // for now, not a verdict on the token: not worth a refresh.
+        Err((imap::Error::No(n), client))
+            if !token.fresh && !n.information.contains("[UNAVAILABLE]") =>
+        {
             tracing::info!(
                 "IMAP: the server refused the cached OAuth2 token ({}); refreshing it",
                 n.information
