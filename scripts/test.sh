@@ -10,6 +10,17 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Wall time by step (after .ci/run's own, when it runs this), printed at the end.
+export UMPIRE_TIMES=${UMPIRE_TIMES:-$(mktemp /tmp/umpire-times.XXXXXX)}
+lap_start=$SECONDS
+lap() { echo "$1	$(( SECONDS - lap_start ))" >>"$UMPIRE_TIMES"; lap_start=$SECONDS; }
+print_times() {
+  [ -s "$UMPIRE_TIMES" ] || return 0
+  step "wall time by step (s)"
+  awk -F'\t' '{ printf "%6d  %s\n", $2, $1; t += $2 } END { printf "%6d  in all\n", t }' "$UMPIRE_TIMES"
+  rm -f "$UMPIRE_TIMES"
+}
+
 step "tools the tests use"
 # tests/pictures/pictures.rs opens the game page in headless Chromium (Debian: chromium, fonts-dejavu-core).
 if command -v chromium >/dev/null; then
@@ -23,6 +34,7 @@ fi
 
 step "cargo fmt --check"
 cargo fmt --check
+lap "cargo fmt --check"
 
 # Clippy's lints run inside the test build (below), not in a build of their own:
 # clippy-driver compiles the workspace's own crates, as `cargo clippy` has it do,
@@ -43,6 +55,7 @@ if [ "${UMPIRE_CLIPPY:-1}" != 0 ]; then
     # No driver to wrap the build with: clippy's own check build instead.
     step "cargo clippy --all-targets -- -D warnings (clippy-driver not found to lint in the test build)"
     cargo clippy --all-targets -- -D warnings
+    lap "cargo clippy (its own check build)"
   fi
 fi
 
@@ -60,16 +73,20 @@ if [ -z "${UMPIRE_MAILSTACK:-}" ]; then
   fi
   stack=$(mktemp -d /tmp/umpire-mailstack.XXXXXX)
   # Set before starting, so a half-started stack is stopped too.
-  trap 'bash tests/mail/mailstack.sh stop "$stack" || true; rm -rf "$stack"' EXIT
+  trap 'bash tests/mail/mailstack.sh stop "$stack" || true; rm -rf "$stack"; print_times' EXIT
   step "mail stack in $stack (ports $base+)"
   t0=$(date +%s)
   MAILSTACK_PORT_BASE=$base bash tests/mail/mailstack.sh start "$stack"
   echo "started in $(( $(date +%s) - t0 )) s"
   export UMPIRE_MAILSTACK=$stack
+  lap "mail stack started"
+else
+  trap print_times EXIT
 fi
 
 step "cargo test --all-targets --no-run, linted by clippy -D warnings (UMPIRE_MAILSTACK=$UMPIRE_MAILSTACK)"
 cargo test --all-targets --no-run
+lap "test build (clippy's lints in it)"
 step "cargo test"
 
 # The tests against the real servers (tests/mail_servers) spend most of their two
@@ -86,6 +103,7 @@ for m in "${mail_modules[@]}"; do skip+=(--skip "$m::"); done
 
 rc=0
 cargo test --no-fail-fast -- "${skip[@]}" || rc=$?
+lap "cargo test (the real-server tests beside it)"
 
 # Self-play of every game ruleset, with the binary cargo test built: half the
 # full counts, or all of them with UMPIRE_SELFPLAY=full
@@ -93,11 +111,13 @@ cargo test --no-fail-fast -- "${skip[@]}" || rc=$?
 if [ "${UMPIRE_SELFPLAY:-1}" != 0 ]; then
   step "self-play (scripts/selfplay-suite.sh)"
   bash scripts/selfplay-suite.sh target/debug/umpire || rc=$?
+  lap "self-play (the real-server tests beside it)"
 fi
 
 step "cargo test --test mail_servers (run beside the above)"
 mail_rc=0
 wait "$mail_pid" || mail_rc=$?
+lap "the real-server tests' end, waited for"
 cat "$mail_log"
 rm -f "$mail_log"
 [ "$mail_rc" = 0 ] || { echo "the mail-server tests failed" >&2; rc=$mail_rc; }
