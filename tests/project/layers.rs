@@ -15,9 +15,12 @@ fn allowed(folder: &str, games: &BTreeSet<String>) -> Option<BTreeSet<String>> {
     Some(match folder {
         "core" => BTreeSet::new(),
         "render" | "mail" | "store" => names(&["umpire-core"]),
+        // umpire.toml: the mail settings it holds, nothing else of ours.
+        "config" => names(&["umpire-mail"]),
         "games" => &names(&["umpire-core"]) | games,
         "service" => names(&[
             "umpire-core",
+            "umpire-config",
             "umpire-games",
             "umpire-render",
             "umpire-mail",

@@ -6,7 +6,8 @@ pub mod admin;
 pub mod commands;
 mod committer;
 pub mod compose;
-pub mod config;
+/// The data directory's configuration, `umpire.toml` (the `umpire-config` crate).
+pub use umpire_config as config;
 pub mod deadlines;
 mod decide;
 pub mod demo;
