@@ -293,16 +293,23 @@ fn unrun_row(runs: &[u8], fw: u32, (x, w): (u32, u32), body: &mut Vec<u8>) -> Op
         let len = u64::from(u32::from_le_bytes(len.try_into().ok()?));
         let (a, b) = (px.max(x0), (px + len).min(x1));
         if a < b {
-            let n = (b - a) as usize;
-            let from = body.len();
-            body.resize(from + 4 * n, 0);
-            for p in body[from..].chunks_exact_mut(4) {
-                p.copy_from_slice(colour);
-            }
+            fill(body, colour, (b - a) as usize);
         }
         px += len;
     }
     (px == u64::from(fw)).then_some(())
+}
+
+/// Appends `n` pixels of `colour` (4 bytes) to `body`: the colour once, then
+/// what is there doubled, so a long run is a few copies, not a pixel at a time.
+fn fill(body: &mut Vec<u8>, colour: &[u8], n: usize) {
+    let from = body.len();
+    let to = from + 4 * n;
+    body.extend_from_slice(colour);
+    while body.len() < to {
+        let have = body.len() - from;
+        body.extend_from_within(from..from + have.min(to - body.len()));
+    }
 }
 
 /// Where the parts of a kept base's file lie: after [`MAGIC`], the base's
