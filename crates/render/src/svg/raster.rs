@@ -675,7 +675,9 @@ fn encode(p: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
 #[allow(clippy::type_complexity)] // three lists of one pass
 fn colour_runs(p: &tiny_skia::Pixmap) -> (Vec<(u32, u32)>, Vec<u32>, Vec<u64>) {
     let w = p.width() as usize;
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(p.height() as usize * 32);
+    // Room for a run every eight pixels (a crop's text and edges make
+    // many): growing the list was a tenth of finding the runs.
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(p.pixels().len() / 8 + 64);
     let mut ids: ByColour<u32> = ByColour::with_capacity_and_hasher(1024, Default::default());
     let (mut colours, mut counts) = (Vec::new(), Vec::new());
     // A pixel's four bytes compared as one word (premultiplied equals

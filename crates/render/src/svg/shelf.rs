@@ -293,16 +293,23 @@ fn unrun_row(runs: &[u8], fw: u32, (x, w): (u32, u32), body: &mut Vec<u8>) -> Op
         let len = u64::from(u32::from_le_bytes(len.try_into().ok()?));
         let (a, b) = (px.max(x0), (px + len).min(x1));
         if a < b {
-            let n = (b - a) as usize;
-            let from = body.len();
-            body.resize(from + 4 * n, 0);
-            for p in body[from..].chunks_exact_mut(4) {
-                p.copy_from_slice(colour);
-            }
+            fill(body, colour, (b - a) as usize);
         }
         px += len;
     }
     (px == u64::from(fw)).then_some(())
+}
+
+/// Appends `n` pixels of `colour` (4 bytes) to `body`: the colour once, then
+/// what is there doubled, so a long run is a few copies, not a pixel at a time.
+fn fill(body: &mut Vec<u8>, colour: &[u8], n: usize) {
+    let from = body.len();
+    let to = from + 4 * n;
+    body.extend_from_slice(colour);
+    while body.len() < to {
+        let have = body.len() - from;
+        body.extend_from_within(from..from + have.min(to - body.len()));
+    }
 }
 
 /// Where the parts of a kept base's file lie: after [`MAGIC`], the base's
@@ -388,22 +395,29 @@ pub(super) fn write(dir: &Path, key: &Digest, kind: Sheet, raster: &Raster) {
     }
 }
 
-/// A map's sprite pack as a process read it: [`PACK_MAGIC`], then one
+/// A map's sprite pack as a process found it: [`PACK_MAGIC`], then one
 /// record a sprite: its key (the hash of its SVG, 32 bytes), its runs
 /// file's length (4), a check over both (32: [`record_check`]), the runs
 /// file ([`runs_file`]). A pack is appended to, one write a picture's new
 /// sprites (two processes appending lay their records one after the other).
+///
+/// A process reads a pack's record heads only (where each sprite is), then
+/// each sprite it needs, alone: a pack grows to megabytes of sprites and a
+/// picture shows a few of them.
 struct Pack {
     path: PathBuf,
-    bytes: Vec<u8>,
+    /// The pack's file as opened (a pack written again meanwhile is another
+    /// file: this one still reads as it was indexed).
+    file: Option<std::fs::File>,
+    /// The file's length when it was indexed.
+    len: u64,
     /// Where each sprite's record starts, and its runs file's length (the
     /// last record of a key, the newest, wins).
-    records: HashMap<Digest, (usize, usize)>,
+    records: HashMap<Digest, (u64, usize)>,
     /// Where the last whole record ends (0: the pack is missing or not one).
-    end: usize,
-    /// The bytes this process appended after those it read: not read back
-    /// (the sprites are kept in memory by whoever drew them; copying a pack
-    /// of megabytes to add a few kB was a tenth of a fresh picture).
+    end: u64,
+    /// The bytes this process appended after those it indexed: not indexed
+    /// (the sprites are kept in memory by whoever drew them).
     appended: usize,
 }
 
@@ -420,63 +434,88 @@ fn record_check(key: &Digest, body: &[u8]) -> Digest {
 }
 
 impl Pack {
-    /// The pack at `path` as it reads now (empty if missing or not a pack).
+    /// The pack at `path` as it reads now (empty if missing or not a pack):
+    /// its records' heads read, not their sprites.
     fn read(path: PathBuf) -> Pack {
-        let bytes = std::fs::read(&path).unwrap_or_default();
+        let file = std::fs::File::open(&path).ok();
+        let len = file
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .map_or(0, |m| m.len());
         let mut pack = Pack {
             path,
-            bytes,
+            file,
+            len,
             records: HashMap::new(),
             end: 0,
             appended: 0,
         };
-        if pack.bytes.starts_with(PACK_MAGIC) {
-            pack.index_from(PACK_MAGIC.len());
+        let mut magic = [0u8; PACK_MAGIC.len()];
+        if pack.read_at(&mut magic, 0).is_some() && &magic == PACK_MAGIC {
+            pack.index_from(PACK_MAGIC.len() as u64);
         }
         pack
     }
 
+    /// Fills `buf` from the pack's byte `at` on, within the length indexed.
+    fn read_at(&self, buf: &mut [u8], at: u64) -> Option<()> {
+        let to = at.checked_add(buf.len() as u64)?;
+        if to > self.len {
+            return None;
+        }
+        self.file.as_ref()?.read_exact_at(buf, at).ok()
+    }
+
     /// Indexes the whole records from byte `at` on, up to the first that is
-    /// cut short.
-    fn index_from(&mut self, mut at: usize) {
-        while let Some(head) = self.bytes.get(at..at + RECORD_HEAD) {
+    /// cut short (its head or its runs past the file's end).
+    fn index_from(&mut self, mut at: u64) {
+        let mut head = [0u8; RECORD_HEAD];
+        while self.read_at(&mut head, at).is_some() {
             let key = Digest(head[..32].try_into().unwrap_or_default());
-            let len = u32::from_le_bytes(head[32..36].try_into().unwrap_or_default()) as usize;
-            let Some(next) = (at + RECORD_HEAD).checked_add(len) else {
-                break;
-            };
-            if next > self.bytes.len() {
+            let len = u32::from_le_bytes(head[32..36].try_into().unwrap_or_default());
+            let next = at + RECORD_HEAD as u64 + u64::from(len);
+            if next > self.len {
                 break;
             }
-            self.records.insert(key, (at, len));
+            self.records.insert(key, (at, len as usize));
             at = next;
         }
         self.end = at;
     }
 
-    /// Whether the pack is a pack read whole, to be appended to as it is.
+    /// Whether the pack is a pack indexed whole, to be appended to as it is.
     fn whole(&self) -> bool {
-        self.end >= PACK_MAGIC.len() && self.end == self.bytes.len()
+        self.end >= PACK_MAGIC.len() as u64 && self.end == self.len
     }
 
-    /// The runs of the sprite `key`, if its record is here and checks.
+    /// The runs of the sprite `key`, if its record is here and checks (its
+    /// length was checked to lie within the file before reading it).
     fn sprite(&self, key: &Digest) -> Option<Runs> {
         let &(at, len) = self.records.get(key)?;
-        let head = self.bytes.get(at..at + RECORD_HEAD)?;
-        let body = self.bytes.get(at + RECORD_HEAD..at + RECORD_HEAD + len)?;
-        if record_check(key, body).0 != head[36..68] {
+        let mut record = vec![0u8; RECORD_HEAD + len];
+        self.read_at(&mut record, at)?;
+        let (head, body) = record.split_at(RECORD_HEAD);
+        if head[..32] != key.0 || record_check(key, body).0 != head[36..68] {
             return None;
         }
         runs_rows(body, len as u64, 0, u32::MAX)
     }
 
+    /// The bytes of the whole records indexed (after the magic).
+    fn whole_records(&self) -> Option<Vec<u8>> {
+        let from = PACK_MAGIC.len() as u64;
+        let mut bytes = vec![0u8; usize::try_from(self.end.checked_sub(from)?).ok()?];
+        self.read_at(&mut bytes, from)?;
+        Some(bytes)
+    }
+
     /// Adds `records` (whole records) to the pack's file: appended (not to
-    /// what this process read of it) when the pack read whole and stays
-    /// within [`PACK_BYTES`], else the pack written again (through a
+    /// what this process indexed of it) when the pack was indexed whole and
+    /// stays within [`PACK_BYTES`], else the pack written again (through a
     /// temporary file) with its whole records, or only the new ones when
     /// it is full. A write that fails is let go.
     fn add(&mut self, dir: &Path, records: &[u8]) {
-        let len = self.bytes.len() + self.appended;
+        let len = self.len as usize + self.appended;
         if self.whole() && len + records.len() <= PACK_BYTES {
             let appended = std::fs::OpenOptions::new()
                 .append(true)
@@ -488,19 +527,12 @@ impl Pack {
             }
         }
         let mut bytes = PACK_MAGIC.to_vec();
-        if self.end >= PACK_MAGIC.len() && self.end + records.len() <= PACK_BYTES {
-            bytes.extend_from_slice(&self.bytes[PACK_MAGIC.len()..self.end]);
+        if self.end as usize + records.len() <= PACK_BYTES {
+            bytes.extend(self.whole_records().unwrap_or_default());
         }
         bytes.extend_from_slice(records);
         let written = put(dir, &self.path, &bytes).is_ok();
-        *self = Pack {
-            path: self.path.clone(),
-            bytes,
-            records: HashMap::new(),
-            end: 0,
-            appended: 0,
-        };
-        self.index_from(PACK_MAGIC.len());
+        *self = Pack::read(self.path.clone());
         if written {
             trim(dir, SHELF_BYTES);
         }
