@@ -724,12 +724,12 @@ pub fn check_snapshots(
     options: &BTreeMap<String, String>,
     seed: u64,
     every: usize,
+    config: &SelfPlayConfig,
 ) -> Result<(usize, usize), String> {
     let mut pending: Option<(Game, Game, Secrets, usize)> = None;
     let (mut checked, mut acted, mut at) = (0, 0, 0usize);
     let mut failed = None;
-    let config = SelfPlayConfig::default();
-    random_game_visited(ruleset, scenario, options, 0, seed, &config, &mut |p| {
+    random_game_visited(ruleset, scenario, options, 0, seed, config, &mut |p| {
         if failed.is_some() {
             return;
         }

@@ -56,9 +56,15 @@ fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
         ),
         (opts(&[("turns", "4"), ("secrets", "on")]), 4),
     ] {
-        let (checked, next) =
-            selfplay::check_snapshots(Arc::new(Freeform::new()), "open", &o, seed, 3)
-                .unwrap_or_else(|e| panic!("{o:?}: {e}"));
+        let (checked, next) = selfplay::check_snapshots(
+            Arc::new(Freeform::new()),
+            "open",
+            &o,
+            seed,
+            3,
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{o:?}: {e}"));
         assert!(checked > 2, "{o:?}: {checked} positions checked");
         acted += next;
     }

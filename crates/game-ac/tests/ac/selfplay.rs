@@ -316,8 +316,15 @@ fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
         ("s1", opts(&[]), 3),
         ("s2", opts(&[("setup", "sealed")]), 5),
     ] {
-        let (checked, next) = selfplay::check_snapshots(Arc::new(Ac::new()), scenario, &o, seed, 5)
-            .unwrap_or_else(|e| panic!("{scenario} seed {seed}: {e}"));
+        let (checked, next) = selfplay::check_snapshots(
+            Arc::new(Ac::new()),
+            scenario,
+            &o,
+            seed,
+            5,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap_or_else(|e| panic!("{scenario} seed {seed}: {e}"));
         assert!(checked > 10, "{scenario}: {checked} positions checked");
         acted += next;
     }
