@@ -667,50 +667,6 @@ impl<'a> SelfPlay<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn picks(seed: u64, configured: &[Vec<String>], n: usize) -> (Vec<Vec<String>>, u32) {
-        let mut player = Player {
-            rng: ChaCha20Rng::seed_from_u64(seed),
-        };
-        let samples = |side: Side| {
-            (0..n)
-                .map(|k| vec![format!("side {} sample {k}", side.0)])
-                .collect()
-        };
-        let got = pick_standing(configured, 2, samples, &mut player);
-        (got, player.rng.next_u32())
-    }
-
-    /// The samples a side gets are the seed's: the same seed picks the same
-    /// ones, configured standing orders win, and with no samples nothing is
-    /// drawn (the game's later choices are unchanged).
-    #[test]
-    fn standing_samples_are_picked_by_the_seed() {
-        let (a, _) = picks(7, &[], 50);
-        assert_eq!(a, picks(7, &[], 50).0);
-        assert_eq!(a.len(), 2);
-        assert!(a[0][0].starts_with("side 0 ") && a[1][0].starts_with("side 1 "));
-        let all: std::collections::BTreeSet<_> = (0..20).map(|s| picks(s, &[], 50).0).collect();
-        assert!(all.len() > 1, "the seed never changed the pick");
-        let mine = vec![vec!["mine".to_string()]];
-        let (b, _) = picks(7, &mine, 50);
-        assert_eq!(b[0], mine[0]);
-        assert!(b[1][0].starts_with("side 1 "));
-        let (none, next) = picks(7, &[], 0);
-        assert_eq!(none, vec![Vec::<String>::new(); 2]);
-        assert_eq!(next, ChaCha20Rng::seed_from_u64(7).next_u32());
-    }
-
-    #[test]
-    fn game_seeds_differ() {
-        assert_ne!(game_seed(1, 0), game_seed(1, 1));
-        assert_ne!(game_seed(1, 0), game_seed(2, 0));
-    }
-}
-
 /// Plays one random game ([`random_game_visited`]) and, at every `every`-th
 /// position and the last, restores the game from the store's snapshot of
 /// its head and replays its record ([`crate::game::check_restores`]: the
@@ -825,4 +781,48 @@ fn same_next(
         ));
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picks(seed: u64, configured: &[Vec<String>], n: usize) -> (Vec<Vec<String>>, u32) {
+        let mut player = Player {
+            rng: ChaCha20Rng::seed_from_u64(seed),
+        };
+        let samples = |side: Side| {
+            (0..n)
+                .map(|k| vec![format!("side {} sample {k}", side.0)])
+                .collect()
+        };
+        let got = pick_standing(configured, 2, samples, &mut player);
+        (got, player.rng.next_u32())
+    }
+
+    /// The samples a side gets are the seed's: the same seed picks the same
+    /// ones, configured standing orders win, and with no samples nothing is
+    /// drawn (the game's later choices are unchanged).
+    #[test]
+    fn standing_samples_are_picked_by_the_seed() {
+        let (a, _) = picks(7, &[], 50);
+        assert_eq!(a, picks(7, &[], 50).0);
+        assert_eq!(a.len(), 2);
+        assert!(a[0][0].starts_with("side 0 ") && a[1][0].starts_with("side 1 "));
+        let all: std::collections::BTreeSet<_> = (0..20).map(|s| picks(s, &[], 50).0).collect();
+        assert!(all.len() > 1, "the seed never changed the pick");
+        let mine = vec![vec!["mine".to_string()]];
+        let (b, _) = picks(7, &mine, 50);
+        assert_eq!(b[0], mine[0]);
+        assert!(b[1][0].starts_with("side 1 "));
+        let (none, next) = picks(7, &[], 0);
+        assert_eq!(none, vec![Vec::<String>::new(); 2]);
+        assert_eq!(next, ChaCha20Rng::seed_from_u64(7).next_u32());
+    }
+
+    #[test]
+    fn game_seeds_differ() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+    }
 }

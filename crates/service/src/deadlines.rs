@@ -274,7 +274,7 @@ impl Umpire {
                 match game.apply_default(side, &reason, &chain, &rfc3339(now)) {
                     Ok((seq, _)) => {
                         let game = &self.games[id];
-                        batch.put_game(id, &game, len);
+                        batch.put_game(id, game, len);
                         meta.refresh_waiting(game, now);
                         if let Some(f) = &game.prompt().finished {
                             meta.finished = Some(f.summary.clone());

@@ -809,7 +809,7 @@ impl Umpire {
         let handover = (!ours).then(|| self.key.public().to_openssh());
         self.recommit_by(&id, reason, now, handover, &mut batch)?;
         let game = &self.games[&id];
-        batch.put_game(&id, &game, len);
+        batch.put_game(&id, game, len);
         let mut meta = GameMeta {
             id: id.clone(),
             ruleset: opening.ruleset.clone(),

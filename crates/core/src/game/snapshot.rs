@@ -131,7 +131,7 @@ impl Game {
             report,
         };
         let meta = serde_json::to_vec(&fields).ok()?;
-        let state = self.state.to_json().ok()?;
+        let state = self.state.hashed_json().ok()?;
         let mut out = Vec::with_capacity(MAGIC.len() + 4 + meta.len() + state.len() + 32);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&u32::try_from(meta.len()).ok()?.to_le_bytes());
