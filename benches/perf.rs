@@ -9,10 +9,13 @@
 //! of the same run: the issue asks for every length within 2x of it.
 //!
 //! `fresh-poll`: the same poll of one move by an umpire opened afresh (no
-//! game cached, as a cron poll starts) at 11 to 2,001 entries, and
-//! `fresh-load/<game>`: a self-played Asia Crossroads or Lest Darkness Fall
-//! game loaded from the store at three lengths; each prints its slope per
-//! entry (issue 44: polls flat in the game's length).
+//! game cached, as a cron poll starts) at 11 to 2,001 entries, from the
+//! store's snapshot of the game's head and replayed without it, and
+//! `fresh-load/<game>`: a self-played Asia Crossroads, Lest Darkness Fall,
+//! Strike on Sarhu or A Distant Plain game loaded from the store at three
+//! lengths, from the head's snapshot and replayed; each prints its slope
+//! per entry and the snapshot's size (issue 44: polls flat in the game's
+//! length).
 //!
 //! `cargo bench --bench perf` (`-- fresh` for the fresh polls alone).
 
@@ -233,9 +236,17 @@ fn result_mail(c: &mut Criterion) {
 /// opened afresh on its data directory (no game cached: what a cron poll
 /// starts from), which the club keeps afterwards; `spare` (an umpire of
 /// another directory) stands in while the store changes hands, since one
-/// process opens a store once. Returns the time of the open and the poll.
-fn fresh_poll_once(club: &mut Club, spare: &mut Option<Umpire>) -> Duration {
+/// process opens a store once. With `replayed`, the store's snapshot of
+/// the game's head is removed first (not timed), so the poll replays the
+/// record as every fresh poll did before the snapshot. Returns the time
+/// of the open and the poll.
+fn fresh_poll_once(club: &mut Club, spare: &mut Option<Umpire>, replayed: bool) -> Duration {
     club.drop_move();
+    if replayed {
+        let mut b = umpire::store::Batch::new();
+        b.remove(umpire::store::Table::Heads, "bench");
+        club.umpire.store().commit(b).unwrap();
+    }
     let held = std::mem::replace(&mut club.umpire, spare.take().expect("a spare"));
     drop(held);
     let t = Instant::now();
@@ -249,8 +260,10 @@ fn fresh_poll_once(club: &mut Club, spare: &mut Option<Umpire>) -> Duration {
 
 /// `fresh-poll`: one move polled by an umpire opened afresh on the data
 /// directory (a cron poll in process: the store opened, the ruleset built,
-/// the game loaded from the store and replayed, the move adjudicated and
-/// committed), at game lengths 11, 201, 601 and 2,001 entries; and
+/// the game loaded from the store's snapshot of its head, the move
+/// adjudicated and committed with the new snapshot), at game lengths 11,
+/// 201, 601 and 2,001 entries, each beside the same poll with the snapshot
+/// removed (the record replayed, as before the snapshot); and
 /// `fresh-load`: the store opened and one game loaded (`Umpire::game`) for
 /// self-played Asia Crossroads and Lest Darkness Fall records cut at three
 /// lengths. The slope per entry is printed: the goal is a poll flat in the
@@ -259,33 +272,46 @@ fn fresh_poll(c: &mut Criterion) {
     let mut g = c.benchmark_group("fresh-poll");
     g.sample_size(20);
     g.measurement_time(Duration::from_secs(5));
-    let mut figures = Vec::new();
+    let (mut figures, mut replayed) = (Vec::new(), Vec::new());
     for entries in [11usize, 201, 601, 2_001] {
         let mut club = Club::new(entries);
         let spare_dir = tempfile::tempdir().unwrap();
         Umpire::init(spare_dir.path(), "umpire@club.test").unwrap();
         let mut spare = Some(Umpire::open(spare_dir.path()).unwrap());
-        let mut total = Duration::ZERO;
-        let mut polls = 0u32;
-        g.bench_function(
-            format!("fresh poll of one move at {entries} entries"),
-            |b| {
-                b.iter_custom(|iters| {
-                    let mut d = Duration::ZERO;
-                    for _ in 0..iters {
-                        d += fresh_poll_once(&mut club, &mut spare);
-                    }
-                    total += d;
-                    polls += iters as u32;
-                    d
-                })
-            },
-        );
-        figures.push((entries, total / polls.max(1)));
+        for (replay, out) in [(false, &mut figures), (true, &mut replayed)] {
+            let mut total = Duration::ZERO;
+            let mut polls = 0u32;
+            let how = if replay {
+                "replayed"
+            } else {
+                "from the snapshot"
+            };
+            g.bench_function(
+                format!("fresh poll of one move at {entries} entries, {how}"),
+                |b| {
+                    b.iter_custom(|iters| {
+                        let mut d = Duration::ZERO;
+                        for _ in 0..iters {
+                            d += fresh_poll_once(&mut club, &mut spare, replay);
+                        }
+                        total += d;
+                        polls += iters as u32;
+                        d
+                    })
+                },
+            );
+            out.push((entries, total / polls.max(1)));
+        }
     }
     g.finish();
-    print_slope("fresh-poll (freeform)", &figures);
-    for (name, scenario) in [("ac", "s1"), ("ldf", "campaign")] {
+    print_slope("fresh-poll (freeform), from the head's snapshot", &figures);
+    print_slope("fresh-poll (freeform), replayed", &replayed);
+    for (name, scenario) in [
+        ("ac", "s1"),
+        ("ldf", "campaign"),
+        ("sarhu", "historical"),
+        ("adp", "standin"),
+    ] {
         fresh_load(c, name, scenario);
     }
 }
@@ -320,6 +346,13 @@ fn fresh_load(c: &mut Criterion, name: &str, scenario: &str) {
                 Some((u.import(&r, now()).ok()?, n))
             })
             .expect("a cut that imports");
+        let snapshot = u.store().get(umpire::store::Table::Heads, &id).unwrap();
+        let text = u.export(&id, None).unwrap();
+        println!(
+            "{name} at {len} entries: the head's snapshot {} bytes, the record {} bytes",
+            snapshot.map_or(0, |s| s.len()),
+            text.len()
+        );
         drop(u);
         let mut total = [Duration::ZERO; 2];
         let mut loads = 0u32;
@@ -341,30 +374,33 @@ fn fresh_load(c: &mut Criterion, name: &str, scenario: &str) {
     }
     g.finish();
     print_slope(
-        &format!("fresh-load ({name}), the head's state checked"),
+        &format!("fresh-load ({name}), from the head's snapshot"),
         &figures,
     );
     print_slope(
-        &format!("fresh-load ({name}), every state checked"),
+        &format!("fresh-load ({name}), replayed, the head's state checked"),
         &before,
     );
 }
 
 /// One load of game `id` from the store of `dir` as the service loads it
-/// (the store opened, the record read, replayed checking the head's state
-/// hash), and right after it the same with every state hash checked
-/// (`ReplayMode::Trusted`, as every load did before).
+/// (the store opened, the record read, the game restored from the store's
+/// snapshot of its head, checked against the head's recorded state), and
+/// right after it the same replayed, the head's state hash checked
+/// (`ReplayMode::Stored`, as every load did before the snapshot).
 fn load_pair(dir: &std::path::Path, id: &str) -> [Duration; 2] {
     let t = Instant::now();
     let mut u = Umpire::open(dir).unwrap();
-    std::hint::black_box(u.game(id).unwrap());
+    let g = u.game(id).unwrap();
+    assert!(!g.has_every_report(), "restored from the snapshot");
+    std::hint::black_box(g);
     let stored = t.elapsed();
     drop(u);
     let t = Instant::now();
     let u = Umpire::open(dir).unwrap();
     let record = u.store().record(id).unwrap();
     let ruleset = umpire::games::find(&record.opening().unwrap().ruleset).unwrap();
-    std::hint::black_box(Game::replay_owned(ruleset, record, ReplayMode::Trusted).unwrap());
+    std::hint::black_box(Game::replay_owned(ruleset, record, ReplayMode::Stored).unwrap());
     [stored, t.elapsed()]
 }
 

@@ -342,6 +342,97 @@ fn a_stored_head_with_a_wrong_state_hash_is_not_adjudicated() {
     assert_eq!(after.head(), tampered.head());
 }
 
+/// The store's snapshot of g1's head (ARCHITECTURE.md, invariant 1).
+fn snapshot(c: &Club) -> Option<Vec<u8>> {
+    c.umpire
+        .store()
+        .get(umpire::store::Table::Heads, "g1")
+        .unwrap()
+}
+
+/// Sets (or removes) g1's snapshot in the store, as a damaged or forged
+/// file would leave it.
+fn set_snapshot(c: &Club, bytes: Option<Vec<u8>>) {
+    let mut b = umpire::store::Batch::new();
+    match bytes {
+        Some(v) => b.put(umpire::store::Table::Heads, "g1", v),
+        None => b.remove(umpire::store::Table::Heads, "g1"),
+    }
+    c.umpire.store().commit(b).unwrap();
+}
+
+/// A snapshot's engine fields from `fields`, its state from `state`, under
+/// a checksum that holds: a well-formed snapshot of the wrong state.
+fn spliced(fields: &[u8], state: &[u8]) -> Vec<u8> {
+    let parts = |s: &[u8]| {
+        let len = u32::from_le_bytes(s[12..16].try_into().unwrap()) as usize;
+        let body = &s[..s.len() - 32];
+        (body[..16 + len].to_vec(), body[16 + len..].to_vec())
+    };
+    let (mut out, _) = parts(fields);
+    out.extend_from_slice(&parts(state).1);
+    let sum = umpire::core::hash::sha256(&out);
+    out.extend_from_slice(&sum.0);
+    out
+}
+
+// A fresh process goes on from the snapshot of the head the store keeps
+// (ARCHITECTURE.md, invariant 1); a data directory without one (an older
+// umpire's) replays the record, and its next move writes one.
+#[test]
+fn a_fresh_process_goes_on_from_the_head_snapshot_and_replays_without_one() {
+    let mut c = club();
+    c.send_valid(&["first"]);
+    assert_eq!(c.poll().accepted, 1);
+    assert!(snapshot(&c).is_some(), "written with the move");
+    let mut c = c.reopen();
+    assert!(
+        !c.umpire.game("g1").unwrap().has_every_report(),
+        "restored from the snapshot, not replayed"
+    );
+    set_snapshot(&c, None);
+    let mut c = c.reopen();
+    assert!(c.umpire.game("g1").unwrap().has_every_report(), "replayed");
+    c.still_works();
+    assert!(snapshot(&c).is_some(), "written again with the next move");
+    let mut c = c.reopen();
+    assert!(!c.umpire.game("g1").unwrap().has_every_report());
+    c.still_works();
+}
+
+// A damaged snapshot, and a well-formed one of a state the head does not
+// record, are not used: the record is replayed and the next move is
+// adjudicated on the head's own state (the record verifies, every state
+// checked).
+#[test]
+fn a_damaged_or_wrong_head_snapshot_is_not_used() {
+    let mut c = club();
+    c.send_valid(&["first"]);
+    assert_eq!(c.poll().accepted, 1);
+    let first = snapshot(&c).unwrap();
+    c.send_valid(&["second"]);
+    assert_eq!(c.poll().accepted, 1);
+    for forged in [false, true] {
+        // Each of the head the store holds now.
+        let head = snapshot(&c).unwrap();
+        let bad = if forged {
+            spliced(&head, &first)
+        } else {
+            let mut damaged = head.clone();
+            let mid = damaged.len() / 2;
+            damaged[mid] ^= 0x20;
+            damaged
+        };
+        set_snapshot(&c, Some(bad));
+        c = c.reopen();
+        assert!(
+            c.umpire.game("g1").unwrap().has_every_report(),
+            "replayed, the snapshot not used"
+        );
+        c.still_works();
+    }
+}
+
 // 12.6: the umpire's own mail coming back (X-Loop) is not answered; a
 // Message-ID too long to copy is not copied into our headers.
 #[test]

@@ -79,7 +79,7 @@ pub fn check_side_name(name: &str) -> Result<(), IdError> {
 }
 
 /// One line of a move file's section, with where it stands in the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SourceLine {
     /// 1-based line number in the file.
     pub line: usize,

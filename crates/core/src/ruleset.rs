@@ -74,7 +74,7 @@ pub struct RulesetInfo {
 }
 
 /// What kind of submission a side owes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AwaitKind {
     /// A move of the side's own turn or phase.
     Orders,
@@ -89,7 +89,7 @@ pub enum AwaitKind {
 }
 
 /// One side the game is waiting for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Await {
     pub side: Side,
     pub kind: AwaitKind,
@@ -109,7 +109,7 @@ pub struct Outcome {
 }
 
 /// Who must act now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     /// Where the game stands, e.g. "Turn 3, action phase 7".
     pub stage: String,
@@ -753,6 +753,25 @@ pub trait Ruleset: Send + Sync + 'static {
         let _ = data;
         None
     }
+    /// This ruleset's state back from its JSON (the bytes its state hash is
+    /// taken over), for the store's snapshot of a game's head, so a fresh
+    /// process goes on from the head without replaying the record
+    /// (ARCHITECTURE.md, invariant 1). `None` (the default), whatever
+    /// `json` is: no snapshot is kept and every load replays. A ruleset
+    /// opts in with `Some(umpire_core::ruleset::state_from_json(json))`
+    /// (plus whatever its JSON leaves out) once its `State` deserialises to
+    /// a state equal to the one written; the load checks the restored
+    /// state against the head's recorded hash and replays when it differs.
+    fn restore(&self, json: &[u8]) -> Option<Result<Self::State, String>> {
+        let _ = json;
+        None
+    }
+}
+
+/// A state that deserialises from its own JSON, read back
+/// ([`Ruleset::restore`]), or why not.
+pub fn state_from_json<S: serde::de::DeserializeOwned>(json: &[u8]) -> Result<S, String> {
+    serde_json::from_slice(json).map_err(|e| e.to_string())
 }
 
 /// A roll's label as mails and listings show it: its words
@@ -869,6 +888,13 @@ impl GameState {
         })
     }
 
+    /// The state's JSON as its hash is taken over it (the store's snapshot
+    /// of a game's head keeps these bytes): [`GameState::to_json`]'s bytes,
+    /// written the faster way.
+    pub fn hashed_json(&self) -> Result<Vec<u8>, StateError> {
+        self.with_json(<[u8]>::to_vec)
+    }
+
     /// The state as JSON (for debugging and `umpire show --json`).
     pub fn to_json(&self) -> Result<Vec<u8>, StateError> {
         self.0.to_json().map_err(|e| StateError(e.to_string()))
@@ -944,6 +970,10 @@ pub trait DynRuleset: Send + Sync {
     /// See [`Ruleset::secrets_differ`].
     fn secrets_differ(&self, a: &GameState, b: &GameState) -> Vec<&'static str>;
     fn invariants(&self, state: &GameState) -> Result<(), InvariantError>;
+    /// Does [`Ruleset::restore`] give states back (a snapshot is kept)?
+    fn restores(&self) -> bool;
+    /// [`Ruleset::restore`] of `json`; `None` when the ruleset keeps no snapshot.
+    fn restore_state(&self, json: &[u8]) -> Option<Result<GameState, String>>;
     fn at_version(&self, version: u32) -> Option<std::sync::Arc<dyn DynRuleset>>;
     /// See [`Ruleset::at_data`].
     fn at_data(&self, data: &Digest) -> Option<std::sync::Arc<dyn DynRuleset>>;
@@ -1106,6 +1136,12 @@ impl<R: Ruleset> DynRuleset for R {
     }
     fn invariants(&self, state: &GameState) -> Result<(), InvariantError> {
         Ruleset::invariants(self, typed(state))
+    }
+    fn restores(&self) -> bool {
+        Ruleset::restore(self, b"null").is_some()
+    }
+    fn restore_state(&self, json: &[u8]) -> Option<Result<GameState, String>> {
+        Ruleset::restore(self, json).map(|r| r.map(|s| GameState(Box::new(s))))
     }
 }
 

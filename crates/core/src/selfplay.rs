@@ -667,6 +667,122 @@ impl<'a> SelfPlay<'a> {
     }
 }
 
+/// Plays one random game ([`random_game_visited`]) and, at every `every`-th
+/// position and the last, restores the game from the store's snapshot of
+/// its head and replays its record ([`crate::game::check_restores`]: the
+/// same state hash, prompt and engine fields), then gives the restored and
+/// the replayed game the action the game took next (a move, sealed orders
+/// or a default) and checks that both append the entries the game did.
+/// Returns how many positions were checked and how many next actions.
+pub fn check_snapshots(
+    ruleset: Arc<dyn DynRuleset>,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    seed: u64,
+    every: usize,
+    config: &SelfPlayConfig,
+) -> Result<(usize, usize), String> {
+    let mut pending: Option<(Game, Game, Secrets, usize)> = None;
+    let (mut checked, mut acted, mut at) = (0, 0, 0usize);
+    let mut failed = None;
+    random_game_visited(ruleset, scenario, options, 0, seed, config, &mut |p| {
+        if failed.is_some() {
+            return;
+        }
+        if let Some((r, q, secrets, len)) = pending.take() {
+            match same_next(r, q, &secrets, p.game, len) {
+                Ok(true) => acted += 1,
+                Ok(false) => {}
+                Err(e) => failed = Some(e),
+            }
+        }
+        at += 1;
+        if at % every.max(1) != 0 && p.game.prompt().finished.is_none() {
+            return;
+        }
+        match crate::game::check_restores(p.game) {
+            Ok(Some((r, q))) => {
+                checked += 1;
+                pending = Some((r, q, p.secrets.clone(), p.game.record().len()));
+            }
+            Ok(None) => failed = Some("the game keeps no snapshot".to_string()),
+            Err(e) => failed = Some(e),
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok((checked, acted)),
+    }
+}
+
+/// Gives `restored` and `replayed` the action `live` took at entry `len`;
+/// `Ok(false)` when it is none a copy can be given (an act, a refusal...).
+fn same_next(
+    mut restored: Game,
+    mut replayed: Game,
+    secrets: &Secrets,
+    live: &Game,
+    len: usize,
+) -> Result<bool, String> {
+    use crate::record::Body;
+    let Some(e) = live.record().entries().get(len) else {
+        return Ok(false);
+    };
+    let act = |g: &mut Game| -> Result<(), String> {
+        match &e.body {
+            Body::Move(m) => {
+                let (Some(t), Some(s)) = (m.text.value(), m.signature.value()) else {
+                    return Err("a sealed move text".into());
+                };
+                g.submit(t.as_bytes(), s, secrets, &m.at);
+            }
+            Body::Sealed(x) => {
+                let t = x.text.as_ref().and_then(|t| t.value());
+                let s = x.signature.as_ref().and_then(|s| s.value());
+                if let (Some(t), Some(s)) = (t, s) {
+                    g.submit(t.as_bytes(), s, secrets, &x.at);
+                } else if let Some(side) = g.side(&x.side) {
+                    let reason = x.reason.as_deref().unwrap_or("");
+                    g.apply_default(side, reason, secrets, &x.at)
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            Body::Default(d) => {
+                let side = g.side(&d.side).ok_or("no such side")?;
+                g.apply_default(side, &d.reason, secrets, &d.at)
+                    .map_err(|e| e.to_string())?;
+            }
+            _ => {}
+        }
+        Ok(())
+    };
+    if !matches!(e.body, Body::Move(_) | Body::Sealed(_) | Body::Default(_)) {
+        return Ok(false);
+    }
+    act(&mut restored)?;
+    act(&mut replayed)?;
+    let n = restored.record().len().min(live.record().len());
+    let heads = |g: &Game| -> Vec<Digest> {
+        let entries = g.record().entries();
+        entries[len.min(entries.len())..n.min(entries.len())]
+            .iter()
+            .map(|e| e.hash)
+            .collect()
+    };
+    let want = heads(live);
+    if n <= len
+        || heads(&restored) != want
+        || heads(&replayed) != want
+        || replayed.record().len() != restored.record().len()
+    {
+        return Err(format!(
+            "the next action at entry {len} appends other entries to the restored game"
+        ));
+    }
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

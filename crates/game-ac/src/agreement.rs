@@ -27,11 +27,11 @@ use super::data::{Data, Power, RegionId};
 use super::economy::{self, EconOrder};
 use super::state::State;
 use super::turn::Ctx;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::ruleset::RuleError;
 
 /// One term: who carries it out and what.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Term {
     /// The player who gives the pounds or cedes the region.
     pub by: Power,
@@ -40,7 +40,7 @@ pub struct Term {
 }
 
 /// An offer awaiting the other player's answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Offer {
     /// Its number, for `accept N`.
     pub id: u32,

@@ -220,7 +220,7 @@ impl Kind {
 }
 
 /// The CRT letter of a counter (2.32).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CrtLetter {
     /// Battle only.
     B,
@@ -231,7 +231,7 @@ pub enum CrtLetter {
 }
 
 /// Terrain classes of the (stand-in) Terrain Effects Chart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Terrain {
     /// Clear.
     Clear,
@@ -325,7 +325,7 @@ pub const REGION_NAMES: [(&str, &str); 19] = [
 ];
 
 /// A native region.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Region {
     /// Two-letter code (`AF`).
     pub code: String,
@@ -340,7 +340,7 @@ pub struct Region {
 }
 
 /// A city.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct City {
     /// Name.
     pub name: String,
@@ -357,7 +357,7 @@ pub struct City {
 }
 
 /// One square of the map.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SquareInfo {
     /// Terrain.
     pub terrain: Terrain,
@@ -370,7 +370,7 @@ pub struct SquareInfo {
 }
 
 /// Combat values of one brigade/group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Combat strength.
     pub strength: u32,
@@ -383,7 +383,7 @@ pub struct Stats {
 }
 
 /// Whose an agent is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AgentSide {
     /// A British or Russian agent.
     Power(Power),
@@ -394,7 +394,7 @@ pub enum AgentSide {
 }
 
 /// What kind of agent (16.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AgentKind {
     /// A historic person, never replaced (16.43).
     Named,
@@ -407,7 +407,7 @@ pub enum AgentKind {
 }
 
 /// An agent counter.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AgentInfo {
     /// Order id, e.g. `burnes`, `pundit2`, `khan-af`.
     pub id: String,
@@ -426,7 +426,7 @@ pub struct AgentInfo {
 }
 
 /// One combat result (14.9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CrtCode {
     /// Attacker eliminated.
     AE,
@@ -445,7 +445,7 @@ pub enum CrtCode {
 }
 
 /// A CRT cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrtCell {
     /// The result.
     pub code: CrtCode,
@@ -472,7 +472,7 @@ fn parse_crt(s: &str) -> Option<CrtCell> {
 }
 
 /// A Negotiations or Ultimatum Table cell: any of T, T1, E, R, X (15.62).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct NegCell {
     /// T: the phasing player gains control.
     pub treaty: bool,
@@ -509,7 +509,7 @@ fn parse_neg(s: &str) -> Option<NegCell> {
 }
 
 /// What an event does (stand-ins, see tables.toml).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
     /// Nothing.
     None,
@@ -532,7 +532,7 @@ pub enum Effect {
 }
 
 /// Who an event affects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Who {
     /// The player who rolled (8.1).
     Roller,
@@ -545,7 +545,7 @@ pub enum Who {
 }
 
 /// One event of the table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EventDef {
     /// Key.
     pub key: String,
@@ -905,7 +905,7 @@ pub struct OpenWarValues {
 }
 
 /// Where a scenario places pieces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum At {
     /// A square.
     Sq(Sq),
@@ -944,7 +944,7 @@ impl MarkerKind {
 }
 
 /// One placement of a scenario.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Placement {
     /// Where.
     pub at: At,
@@ -962,7 +962,7 @@ pub struct Placement {
 /// A choice a scenario leaves to a player (26.0: "any city(ies) in North
 /// India"): the pieces of the placements naming it are its default set-up,
 /// and its setter may move them anywhere it allows.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Pick {
     /// The rulebook's paragraph, e.g. `4.3(1)` (the order names it).
     pub key: String,
@@ -1014,7 +1014,7 @@ impl Pick {
 }
 
 /// A scenario (26.0).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Scenario {
     /// `s1` or `s2`.
     pub key: String,
@@ -1060,7 +1060,7 @@ pub enum Checks {
 }
 
 /// The loaded, checked data.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Data {
     /// Columns.
     pub cols: i32,

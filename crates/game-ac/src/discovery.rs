@@ -18,12 +18,12 @@ use super::economy;
 use super::geom::Sq;
 use super::state::{AgentId, Loc, State};
 use super::turn::Ctx;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use umpire_core::ruleset::RuleError;
 
 /// What discoveries have done in this game.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Discoveries {
     /// Cities where a discovery was attempted, and by whom (32.4).
     pub tried: BTreeMap<CityId, Power>,

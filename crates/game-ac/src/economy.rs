@@ -13,11 +13,11 @@ use super::geom::{Grid, Sq};
 use super::state::{AgentId, Loc, Marker, State, UnitId};
 use super::supply::forage;
 use super::turn::Ctx;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::ruleset::{Audience, RuleError};
 
 /// One expenditure order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EconOrder {
     /// Buy supply points (17.1).
     Buy(u32),

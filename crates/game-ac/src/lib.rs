@@ -393,6 +393,12 @@ impl Ruleset for Ac {
     /// in the economy round only (18.0); version 6 without `reorganize`;
     /// version 5 also without the SP of a later amphibious leg (13.83) and
     /// `discover`'s extra words (32.3).
+    /// The state deserialises from its JSON (its unit ids interned again),
+    /// so the store keeps a snapshot of a game's head.
+    fn restore(&self, json: &[u8]) -> Option<Result<State, String>> {
+        Some(umpire_core::ruleset::state_from_json(json))
+    }
+
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         if !(5..=8).contains(&version) {
             return None;

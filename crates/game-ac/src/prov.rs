@@ -3,11 +3,11 @@
 //! `src_<key>` beside it; the loader refuses untagged values, so a club that
 //! replaces stand-ins with the printed game's values sees what is what.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toml::de::{DeTable, DeValue};
 
 /// The four provenance kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ProvKind {
     /// Printed in the rulebook (cite the rule).
     Rulebook,
@@ -27,7 +27,7 @@ impl ProvKind {
 }
 
 /// One tagged value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tag {
     /// E.g. `tables.battle_crt.rows`.
     pub path: String,

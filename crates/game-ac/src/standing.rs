@@ -31,12 +31,12 @@
 
 use super::data::{Data, Nat, Region, RegionId, slug};
 use super::state::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::OrderError;
 
 /// Pounds added to a counter-negotiation (N1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Pounds {
     /// None.
     #[default]
@@ -48,7 +48,7 @@ pub enum Pounds {
 }
 
 /// One side's standing orders.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     /// N1: counter negotiations with the best agent in the capital.
     pub counter: bool,
@@ -78,7 +78,7 @@ pub struct Standing {
 
 /// An event's choice of region (N13): a list, first fit first (then the
 /// stated default), or a question when the choice is real.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RegionPick {
     /// The stated default.
     #[default]

@@ -8,20 +8,20 @@ use super::data::{
 use super::economy::EconOrder;
 use super::geom::Sq;
 use super::standing::Standing;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use umpire_core::ruleset::Outcome;
 
 /// A combat unit, by index in [`State::units`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct UnitId(pub u16);
 
 /// An agent, by index in [`State::agents`] (and [`Data::agents`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct AgentId(pub u16);
 
 /// Where a piece is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Loc {
     /// On the map.
     Sq(Sq),
@@ -50,11 +50,12 @@ impl Loc {
 }
 
 /// One brigade/group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     /// Order id, e.g. `bf1`, `afi3`: interned ([`intern`]), so a copy of
     /// the state copies no string.
-    pub id: &'static str,
+    #[serde(deserialize_with = "interned")]
+    pub id: Interned,
     /// Nationality.
     pub nat: Nat,
     /// Type.
@@ -81,8 +82,20 @@ pub fn intern(id: &str) -> &'static str {
     kept
 }
 
+/// An interned string ([`intern`]). Named, not written `&'static str`,
+/// so serde's derive does not take the field for one borrowed from the
+/// input (which would bind the state's `Deserialize` to `'static` input).
+pub type Interned = &'static str;
+
+/// A unit's id read back from a state's JSON (the store's snapshot of a
+/// game's head), interned as [`Unit::id`] is.
+fn interned<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+    Ok(intern(&id))
+}
+
 /// One agent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Agent {
     /// Where.
     pub loc: Loc,
@@ -94,12 +107,12 @@ pub struct Agent {
     /// shows who he is, not only his flag. Face down is the default, and
     /// the field is left out of the state's bytes while false, so the
     /// states of earlier records hash as they did.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_up: bool,
 }
 
 /// A civilization marker on the map (20.0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Marker {
     /// Where.
     pub sq: Sq,
@@ -110,7 +123,7 @@ pub struct Marker {
 }
 
 /// The CRT a phasing player asks for in a square (14.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CrtChoice {
     /// Battle.
     Battle,
@@ -119,7 +132,7 @@ pub enum CrtChoice {
 }
 
 /// The operations phase in progress (12.0).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpsPhase {
     /// 1 to 5.
     pub k: u8,
@@ -136,7 +149,7 @@ pub struct OpsPhase {
 }
 
 /// What an event lets a player choose (N13).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ChoiceKind {
     /// Which neutral region an uprising wins for him (5.4(1)).
     Uprising,
@@ -146,7 +159,7 @@ pub enum ChoiceKind {
 
 /// A question an event puts (8.0, N13): who, what, among which regions, and
 /// the event columns still to read after the answer (8.1(2)).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventChoice {
     /// Who chooses.
     pub who: Power,
@@ -159,7 +172,7 @@ pub struct EventChoice {
 }
 
 /// Where the turn stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
     /// The set-up (26.0): this player places the pieces of his choices;
     /// the first setter, then the second.
@@ -185,7 +198,7 @@ pub enum Stage {
 }
 
 /// Contested rulings and optional rules, chosen when the game is created.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Optional rule 15.6 Ultimatums.
     pub ultimatums: bool,
@@ -212,7 +225,7 @@ pub struct Options {
     /// units are eliminated only where the former controller has combat
     /// units, not where he has no more than an agent. Left out of the
     /// state's bytes while false, so earlier records hash as they did.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub defection_combat_only: bool,
 }
 
@@ -234,7 +247,7 @@ impl Default for Options {
 }
 
 /// The whole game state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
     /// Index of the base scenario in [`Data::scenarios`].
     pub scenario: usize,
@@ -304,7 +317,7 @@ pub struct State {
 }
 
 /// The pieces of one set-up choice (26.0).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PickPieces {
     /// Its combat units.
     pub units: Vec<UnitId>,

@@ -7,12 +7,12 @@ use super::data::CardNo;
 use super::orders::Op;
 use super::pieces::{Faction, Kind};
 use super::prov::{self, Reader, ReaderExt};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 /// What a card is (2.2, 5.3, 5.4, 6.6.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CardKind {
     /// A one-off Event.
     Event,
@@ -45,7 +45,7 @@ impl CardKind {
 }
 
 /// Which spaces a step may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Filter {
     /// Any space.
     Any,
@@ -83,7 +83,7 @@ impl Filter {
 
 /// A lasting modifier left in play by a Capability or Momentum card (5.3, 5.4):
 /// the hooks the Operations and Special Activities consult.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Modifier {
     /// The faction's `op` costs `amount` per space.
     Cost {
@@ -135,7 +135,7 @@ impl std::fmt::Display for Modifier {
 }
 
 /// Who a step names: a faction, or the faction executing the card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Who {
     /// The executing faction.
     Executor,
@@ -144,7 +144,7 @@ pub enum Who {
 }
 
 /// One effect step (see the vocabulary in `games/adp/cards.toml`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Step {
     /// Add (or take) Resources (1.8).
     Resources {
@@ -273,7 +273,7 @@ impl Step {
 }
 
 /// One card.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Card {
     /// Card number, 1-78.
     pub number: CardNo,

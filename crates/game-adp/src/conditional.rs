@@ -23,14 +23,14 @@ use super::orders::{self, Order};
 use super::pieces::Faction;
 use super::sequence::{self, Took};
 use super::state::{Stage, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::audience::Audience;
 use umpire_core::dice::Dice;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{Event, OrderError, RuleError, Side};
 
 /// When a branch applies (2.3.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum When {
     /// Asked as the 1st Eligible (the factions before it passed, if any).
     First,
@@ -74,7 +74,7 @@ impl When {
 }
 
 /// One order line kept for later, where it stood in the move file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kept {
     /// Its line in the move file that set it.
     pub line: usize,
@@ -85,7 +85,7 @@ pub struct Kept {
 }
 
 /// A branch of a conditional card order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardOrder {
     /// The card it is for (its number).
     pub card: CardNo,

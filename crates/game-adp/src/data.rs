@@ -91,7 +91,7 @@ impl std::str::FromStr for CardNo {
 }
 
 /// What kind of space (1.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SpaceKind {
     /// Kabul, the only City (1.3.3).
     City,
@@ -104,7 +104,7 @@ pub enum SpaceKind {
 }
 
 /// Province terrain (1.3.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Terrain {
     /// Mountain: Government Assault removes 1 per 3 cubes (3.2.4).
     Mountain,
@@ -147,7 +147,7 @@ impl Support {
 }
 
 /// One space of the map.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Space {
     /// Key in orders and data, e.g. `sar-e-pol`, `kabul-aibak`.
     pub key: String,
@@ -202,7 +202,7 @@ impl Space {
 }
 
 /// Track limits and marker pools (1.8, 3.3.4, 4.3.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Limits {
     /// Resources maximum (1.8).
     pub resources_max: u8,
@@ -220,7 +220,7 @@ pub struct Limits {
 
 /// The Deception markers (7.3 option): how many, of which kind, and how
 /// many each player draws.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DeceptionMix {
     /// All markers (1.9 NOTE: 12).
     pub markers: u8,
@@ -235,7 +235,7 @@ pub struct DeceptionMix {
 }
 
 /// Victory thresholds (7.2): each total must exceed its value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Thresholds {
     /// Support + Available Coalition pieces.
     pub coalition: u8,
@@ -250,7 +250,7 @@ pub struct Thresholds {
 }
 
 /// A scenario's opening position and deck preparation (2.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Scenario {
     /// Key, e.g. `standin`.
     pub name: String,
@@ -278,7 +278,7 @@ pub struct Scenario {
 }
 
 /// Everything printed, loaded and checked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Data {
     /// Hash of the four files, pinned in the record.
     pub hash: Digest,
@@ -319,7 +319,7 @@ pub struct Data {
 
 /// One halo Event Instruction (8.4.1): what a Non-player does with a card
 /// whose faction symbol carries a gray halo for it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Halo {
     /// The card's number.
     pub card: CardNo,
@@ -330,7 +330,7 @@ pub struct Halo {
 }
 
 /// A halo instruction's effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HaloDo {
     /// Skip the Event: Operations instead.
     Operations,
@@ -341,7 +341,7 @@ pub enum HaloDo {
 /// A Non-player faction's priorities (8.x): the flowcharts are missing, so
 /// these are reconstructed and stand-in data (`games/adp/nonplayer.toml`),
 /// a club's reading of the printed flowcharts replacing them without code.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpPriorities {
     /// The flowchart's Operation boxes, best first, from the `[[flow]]`
     /// records: `"OPERATION"`, or `"OPERATION SPECIAL-ACTIVITY"` for a box
@@ -365,7 +365,7 @@ pub struct NpPriorities {
 
 /// One term of a Non-player's space order: the terms sort in turn, and map
 /// order breaks what is still equal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SpaceTerm {
     /// Provinces and Kabul before LoCs.
     Provinces,

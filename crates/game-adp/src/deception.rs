@@ -14,14 +14,14 @@
 use super::data::Data;
 use super::sequence::{self, Offer};
 use super::state::{Stage, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::audience::Audience;
 use umpire_core::deck::Pool;
 use umpire_core::dice::{Dice, RollRef};
 use umpire_core::ruleset::{Event, RuleError, Side};
 
 /// A Deception marker's kind (7.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Marker {
     /// No effect.
     EmptyThreat,
@@ -64,7 +64,7 @@ impl Marker {
 }
 
 /// A marker a player holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Held {
     /// Which.
     pub marker: Marker,
@@ -75,7 +75,7 @@ pub struct Held {
 }
 
 /// The markers in play, when the option is on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deception {
     /// Set aside, never inspected (7.3).
     pub aside: Pool<Marker>,

@@ -7,13 +7,13 @@
 //! and shuffling, and every draw can be checked against the dice.
 
 use super::data::{CardNo, Data};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::audience::Audience;
 use umpire_core::deck::{DrawError, Pool};
 use umpire_core::dice::{Dice, DiceError};
 
 /// One pile of the prepared deck.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pile {
     /// Cards left in it.
     pub left: u8,
@@ -22,7 +22,7 @@ pub struct Pile {
 }
 
 /// The draw pile, the cards shown, and what has been played (2.2, 2.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deck {
     /// Events not yet dealt, by number.
     pub pool: Pool<CardNo>,

@@ -638,6 +638,12 @@ impl Ruleset for Adp {
         invariants::check(&self.data, st).map_err(InvariantError)
     }
 
+    /// The state deserialises from its JSON, so the store keeps a snapshot
+    /// of a game's head.
+    fn restore(&self, json: &[u8]) -> Option<Result<State, String>> {
+        Some(umpire_core::ruleset::state_from_json(json))
+    }
+
     fn at_version(&self, version: u32) -> Option<Arc<dyn umpire_core::ruleset::DynRuleset>> {
         self.at(version)
             .map(|r| Arc::new(r) as Arc<dyn umpire_core::ruleset::DynRuleset>)

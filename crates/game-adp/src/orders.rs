@@ -7,13 +7,13 @@
 
 use super::data::{Data, SpaceNo};
 use super::pieces::{Faction, Kind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::OrderError;
 use umpire_core::suggest::did_you_mean;
 
 /// An Operation (3.2, 3.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Op {
     /// 3.2.1.
     Train,
@@ -67,7 +67,7 @@ impl Op {
 }
 
 /// A Special Activity (4.2-4.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SaKind {
     /// 4.2.1.
     Surge,
@@ -163,7 +163,7 @@ impl SaKind {
 }
 
 /// A space selected for an Operation, with what to do there.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InSpace {
     /// The space.
     pub space: SpaceNo,
@@ -183,7 +183,7 @@ pub struct InSpace {
 }
 
 /// A movement: `count` pieces along `path` (its first space the origin).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
     /// How many.
     pub count: u8,
@@ -199,7 +199,7 @@ pub struct Move {
 }
 
 /// What a Special Activity does.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Sa {
     /// Move Coalition pieces among up to 3 spaces and Available; split a die.
     Surge {
@@ -260,7 +260,7 @@ impl Sa {
 }
 
 /// What a Suborn does in one space (4.5.3, ruling A6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Suborn {
     /// Remove up to this many Government cubes.
     Cubes(u8),
@@ -273,7 +273,7 @@ pub enum Suborn {
 }
 
 /// One line of an Operation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ActStep {
     /// A selected space.
     In(InSpace),
@@ -313,7 +313,7 @@ pub enum ActStep {
 }
 
 /// An Operation with what it does, line by line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Action {
     /// Which Operation.
     pub op: Op,
@@ -325,7 +325,7 @@ pub struct Action {
 
 /// Where a line of an Operation starts in the move file, so that an error
 /// found while carrying it out names its line and column.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct At {
     /// 1-based line.
     pub line: usize,
@@ -383,7 +383,7 @@ impl At {
 }
 
 /// One line of a Propaganda plan (6.4, 6.5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlanLine {
     /// Civic Action in a space: this many removals / shifts (6.4.1).
     Civic(SpaceNo, u8),
@@ -403,7 +403,7 @@ pub enum PlanLine {
 }
 
 /// A parsed order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
     /// Pass (2.3.3).
     Pass,

@@ -10,12 +10,12 @@ use super::pieces::{Faction, Kind, Piece};
 use super::sequence;
 use super::state::{Control, Stage, State};
 use super::victory;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError, Side};
 
 /// A Propaganda Round waiting for plans.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Round {
     /// Plans received, by faction, in arrival order.
     pub plans: Vec<(Faction, Vec<PlanLine>)>,

@@ -5,11 +5,11 @@
 //! (8.0): it has no key, and the umpire plays it (`super::nonplayer`).
 
 use super::pieces::Faction;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::ruleset::Side;
 
 /// The seat map.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seats {
     /// Each faction's side (`None`: a Non-player, 8.0: not yet offered).
     pub side_of: [Option<Side>; 4],

@@ -10,13 +10,13 @@ use super::pieces::Faction;
 use super::propaganda;
 use super::state::{Stage, State};
 use super::victory;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::board::{Place, SpaceId};
 use umpire_core::dice::Dice;
 use umpire_core::ruleset::{Event, RuleError, Side};
 
 /// What a faction did with a card (2.3.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Took {
     /// An Operation only.
     Op,
@@ -29,7 +29,7 @@ pub enum Took {
 }
 
 /// The current Event card's progress.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardTurn {
     /// The 1st Eligible faction to execute, and what it did.
     pub first: Option<(Faction, Took)>,
@@ -47,13 +47,13 @@ pub struct CardTurn {
     /// choose spaces (5.1, digest D3): that faction answers, then the Event
     /// goes on. Left out of the state's bytes when `None`, so that every
     /// state of version 7 hashes as it did (ARCHITECTURE "Upgrades").
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<Choice>,
 }
 
 /// An Event waiting for the spaces another faction chooses (5.1, digest
 /// D3), with what is left of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
     /// The faction the text names to choose.
     pub chooser: Faction,
@@ -73,7 +73,7 @@ pub struct Choice {
 
 /// A free Operation granted by an Event to a faction other than its
 /// executor (5.5): the grantee decides before the card goes on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grant {
     /// The grantee.
     pub faction: Faction,

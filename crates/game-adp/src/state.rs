@@ -9,12 +9,12 @@ use super::pieces::{Faction, Piece, Pieces};
 use super::propaganda::Round;
 use super::seats::Seats;
 use super::sequence::CardTurn;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::{Index, IndexMut};
 use umpire_core::ruleset::Outcome;
 
 /// Who Controls a Province or Kabul (1.7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Control {
     /// Neither.
     #[default]
@@ -26,7 +26,7 @@ pub enum Control {
 }
 
 /// One space's changing state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpaceState {
     /// The pieces there.
     pub pieces: Pieces,
@@ -43,7 +43,7 @@ pub struct SpaceState {
 }
 
 /// A lasting effect in play (5.3, 5.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lasting {
     /// The card that left it.
     pub card: CardNo,
@@ -54,7 +54,7 @@ pub struct Lasting {
 }
 
 /// Where the game stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
     /// Before the first card is drawn (2.2): only until the set-up's deal.
     Start,
@@ -67,7 +67,7 @@ pub enum Stage {
 }
 
 /// Game options (contested rulings and optional rules).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Sudden Propaganda (2.3.7): a Propaganda card revealed as the next card
     /// swaps places with the current one and its Round comes at once.
@@ -77,7 +77,7 @@ pub struct Options {
 }
 
 /// The whole changing state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
     /// By space.
     pub spaces: Vec<SpaceState>,

@@ -8,7 +8,7 @@ use super::data::Data;
 use super::orders::{self, Order};
 use super::pieces::Faction;
 use super::state::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::{Event, OrderError, RuleError, Side};
 
@@ -85,7 +85,7 @@ pub fn apply(
 /// up to `amount` (what it holds then, if less). It stands until its side
 /// replaces or clears its standing orders. Negotiations are open (1.5.1):
 /// every side reads it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     /// Who gives.
     pub giver: Faction,

@@ -16,7 +16,7 @@ mod cards;
 mod twin;
 
 use cards::{CardOrder, Cards};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::audience::Audience;
 use umpire_core::dice::{Dice, MAX_DICE_PER_REQUEST, MAX_SIDES};
 use umpire_core::movefile::SourceLine;
@@ -64,7 +64,7 @@ pub const DESCRIPTOR: umpire_core::data::Descriptor = umpire_core::data::Descrip
 };
 
 /// Who moves next when a side ends its turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Sequence {
     /// Round-robin in the order the sides were declared.
     Fixed,
@@ -83,7 +83,7 @@ fn no_cards(c: &Cards) -> bool {
 }
 
 /// The game state.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
     pub sides: Vec<String>,
     pub sequence: Sequence,
@@ -542,6 +542,19 @@ impl Ruleset for Freeform {
             hidden: Vec::new(),
             cards,
         })
+    }
+
+    /// The state from its JSON; cards not in use are left out of it, and
+    /// come back as the set-up leaves them (no hands; draws committed from
+    /// version 2 on).
+    fn restore(&self, json: &[u8]) -> Option<Result<State, String>> {
+        let restored = umpire_core::ruleset::state_from_json(json).map(|mut s: State| {
+            if !s.cards.in_use() {
+                s.cards.commit = self.version >= 2;
+            }
+            s
+        });
+        Some(restored)
     }
 
     fn at_version(

@@ -34,12 +34,12 @@ use super::data::{Data, UnitId};
 use super::effects::{Ctx, illegal};
 use super::orders::{Advance, Attack, DipTarget, Order};
 use super::state::{Player, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
 
 /// A question waiting for its answer, with what is left of the action.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
     /// Who is asked.
     pub to: Player,
@@ -50,12 +50,12 @@ pub struct Question {
     /// What is left of the action after the answer's own step (version 11),
     /// innermost first. Left out of the state's bytes while empty, so every
     /// state of version 10 hashes as it did.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub then: Vec<Then>,
 }
 
 /// What a question decides, and how the action goes on after it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum About {
     /// N1, 13.12: where the defenders of a DR retreat; then the rest of
     /// the attack (advance, free draw).

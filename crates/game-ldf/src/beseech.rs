@@ -11,7 +11,7 @@
 use super::combat::step_name;
 use super::data::{Data, UnitId};
 use super::state::{Player, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The kinds of roll a standing order can name, as the roll labels begin.
 pub const KINDS: [&str; 17] = [
@@ -35,7 +35,7 @@ pub const KINDS: [&str; 17] = [
 ];
 
 /// Whose rolls a rule covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Whose {
     /// Rolls made in the holder's own orders.
     Own,
@@ -46,7 +46,7 @@ pub enum Whose {
 }
 
 /// One `beseech` line: reroll a roll of `kind` showing one of `faces`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rule {
     /// Whose rolls.
     pub whose: Whose,

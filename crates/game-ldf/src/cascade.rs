@@ -15,13 +15,13 @@ use super::effects::{self, Ctx};
 use super::leaders;
 use super::orders::{Advance, Attack};
 use super::state::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::RuleError;
 
 /// One step left of an action stopped on a question, as the caller that
 /// kept it would have gone on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Then {
     /// 10.7: the stack in this hex unstacks (the rest of an elimination).
     Unstack(Hex),

@@ -64,7 +64,7 @@ pub fn garrison_strength(d: &Data, h: Hex, k: Kind) -> u32 {
 
 /// Everything decided before the combat die (kept in a question to the
 /// defender, digest 2.7, until the attack goes on).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Battle {
     /// The attackers' hex.
     pub from: Hex,
@@ -86,7 +86,7 @@ pub struct Battle {
     /// his rebels, 11.4): a win draws no free chit (R-E7). Set from version
     /// 14, when the defenders' side is known before they fall (their rebel
     /// side is lost with them); left out of the state's bytes while false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub own: bool,
 }
 

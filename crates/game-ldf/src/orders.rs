@@ -23,7 +23,7 @@ use umpire_core::ruleset::{OrderError, parse_lines};
 use umpire_core::suggest::did_you_mean;
 
 /// Some or all units of a hex.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Force {
     /// The hex it starts in.
     pub from: Hex,
@@ -43,7 +43,7 @@ pub enum Step {
 }
 
 /// Which attackers advance after combat (13.14).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Advance {
     /// Every eligible attacker (the default).
     All,
@@ -54,7 +54,7 @@ pub enum Advance {
 }
 
 /// An attack (8.6, 13.x).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Attack {
     /// The attackers.
     pub force: Force,
@@ -71,7 +71,7 @@ pub struct Attack {
 }
 
 /// The target of a diplomacy action.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DipTarget {
     /// A Germanic tribe in core territory (8.12).
     Tribe(UnitId),

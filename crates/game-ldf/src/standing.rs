@@ -5,13 +5,13 @@
 //! (the view shows a player only his own).
 
 use super::data::{Data, Kind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::OrderError;
 
 /// One player's standing orders.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     /// N1: retreat towards this hex when no rule decides (default: Rome for
     /// the Roman, none for the Germano-Parthian: then the lowest hex id).
@@ -56,36 +56,36 @@ pub struct Standing {
     /// stack is left over the limit (default: the highest ids leave, by the
     /// retreat doctrine). Left out of the state's bytes while it is the
     /// default, so that every state of version 8 hashes as it did.
-    #[serde(skip_serializing_if = "Unstack::is_default")]
+    #[serde(default, skip_serializing_if = "Unstack::is_default")]
     pub unstack: Unstack,
     /// N1 (version 9): the player stated `rally` himself, so he is never
     /// asked where to retreat.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rally_given: bool,
     /// N2 (version 10): the player stated `tsnp` or `shift` himself, so he
     /// is never asked which reaction chits to play before a CRT roll.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub react_given: bool,
     /// N5 (version 10): the Roman stated `sponsor` himself, so he is never
     /// asked whether to sponsor the games the Germano-Parthian drew.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sponsor_given: bool,
     /// N4 (version 10): the Roman stated `salt` or `agents` himself, so he
     /// is never asked before a Germano-Parthian diplomacy or treachery roll.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub salt_given: bool,
     /// N10 (version 11): the player stated an `unstack` order himself, so
     /// he is never asked where a unit of a stack over the limit goes.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unstack_given: bool,
     /// N7 (version 11): the Roman stated a `deficit` order himself (even
     /// `deficit none`), so he is never asked how he covers a deficit.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deficit_given: bool,
 }
 
 /// The emergency unstacking doctrine (10.7; digest N10).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unstack {
     /// Hexes the excess goes to first, wherever the stack stands (only those
     /// adjacent to it count), before the retreat doctrine.
@@ -95,7 +95,7 @@ pub struct Unstack {
 }
 
 /// The unstacking order for the stack in one hex (10.7; N10).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnstackAt {
     /// The stack's hex.
     pub hex: Hex,
@@ -118,7 +118,7 @@ impl Unstack {
 }
 
 /// One step of the Roman's deficit cover (6.10; digest N7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cover {
     /// Demobilize a twinned pair (or the over-supplied kind first) in this
     /// hex, as often as it holds one (6.7).

@@ -4,7 +4,7 @@
 
 use super::data::{Data, Kind, Region, UnitId};
 use super::standing::Standing;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 use umpire_core::dice::RollRef;
@@ -12,7 +12,7 @@ use umpire_core::hex::Hex;
 use umpire_core::ruleset::Outcome;
 
 /// The two players (1.2): side 0 and side 1 of the opening.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
     /// The Roman player.
     Roman,
@@ -49,7 +49,7 @@ impl Player {
 }
 
 /// The factions of the relations matrix (digest 5.9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Faction {
     /// Loyal Romans, with the emperor and a loyal co-emperor.
     Loyal,
@@ -112,7 +112,7 @@ impl Faction {
 }
 
 /// Where a counter is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Loc {
     /// On the map.
     Hex(Hex),
@@ -135,7 +135,7 @@ impl Loc {
 }
 
 /// One counter's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitState {
     /// Where it is.
     pub loc: Loc,
@@ -146,7 +146,7 @@ pub struct UnitState {
 }
 
 /// Palmyra's state (9.1-9.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Palmyra {
     /// Passive in 4720 (9.2).
     Inactive,
@@ -160,7 +160,7 @@ pub enum Palmyra {
 }
 
 /// The Gallic Empire (9.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Gallic {
     /// Not yet activated.
     Dormant,
@@ -171,7 +171,7 @@ pub enum Gallic {
 }
 
 /// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
     /// The Germano-Parthian sets up (3.3).
     Setup,
@@ -184,7 +184,7 @@ pub enum Stage {
 }
 
 /// An item in the chit pool (3.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Item {
     /// An event chit, by number.
     Chit(u8),
@@ -193,7 +193,7 @@ pub enum Item {
 }
 
 /// Contested rulings (options).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// R-H5: the first turn the Gallic Empire may be activated (3 per 9.5, 4 per 8.15).
     pub gallic_turn: u32,
@@ -216,7 +216,7 @@ impl Default for Options {
 /// Roman Heavy Siege Equipment placed on the map (14.3 (21); R-G9): it
 /// stays with the force in `hex` until `target` is taken or no Roman unit is
 /// left with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Siege {
     /// The hex of the besieging force.
     pub hex: Hex,
@@ -227,7 +227,7 @@ pub struct Siege {
 }
 
 /// The whole game state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
     /// Game turn, 1-5.
     pub turn: u32,
@@ -262,7 +262,7 @@ pub struct State {
     /// an emergency tax of one adds the other half of its double yield
     /// (6.6; version 14). Left out of the state's bytes while empty, so
     /// every state of version 13 hashes as it did.
-    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub collected: BTreeSet<Hex>,
     /// The chit pool, sorted.
     pub pool: Vec<Item>,
@@ -301,7 +301,7 @@ pub struct State {
     /// A question to the player who is not acting, which stops the action
     /// until he answers (version 9; digest 2.7). Left out of the state's
     /// bytes when `None`, so that every state of version 8 hashes as it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<super::ask::Question>,
     /// Which counters stand in which hex: derived from `units`, built on
     /// first use and dropped by every [`State::unit_mut`], so never stale.

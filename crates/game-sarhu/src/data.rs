@@ -501,7 +501,7 @@ pub struct Data {
 }
 
 /// Counts for `umpire data check sarhu`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DataSummary {
     /// Hash of the data files.
     pub hash: String,

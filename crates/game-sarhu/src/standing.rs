@@ -16,13 +16,13 @@
 use super::data::{CmdId, Data, Faction, UnitId};
 use super::orders::{lookup_command, lookup_hex, lookup_unit};
 use super::state::{Loc, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use umpire_core::hex::Hex;
 use umpire_core::movefile::SourceLine;
 use umpire_core::ruleset::OrderError;
 
 /// D1 and D2 policies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Policy {
     /// Lose the least combat strength (losses) or rout the weakest unit.
     #[default]
@@ -34,7 +34,7 @@ pub enum Policy {
 }
 
 /// D4 policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum InitiativePolicy {
     #[default]
     /// Move first.
@@ -46,7 +46,7 @@ pub enum InitiativePolicy {
 }
 
 /// One side's standing orders.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Standing {
     /// D1 policy.
     pub losses: Policy,

@@ -4,13 +4,13 @@
 
 use super::data::{CmdId, Data, Faction, SetupAt, UnitId};
 use super::standing::Standing;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use umpire_core::hex::Hex;
 use umpire_core::ruleset::Outcome;
 
 /// Where a unit is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Loc {
     /// On the map.
     Hex(Hex),
@@ -33,7 +33,7 @@ impl Loc {
 }
 
 /// A combat unit's state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitState {
     /// Where it is.
     pub loc: Loc,
@@ -48,7 +48,7 @@ pub struct UnitState {
 }
 
 /// A command unit's state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CmdState {
     /// Where it is (`Gone`: defeated).
     pub loc: Loc,
@@ -59,7 +59,7 @@ pub struct CmdState {
 }
 
 /// Passes queued for later action phases (`pass 3`, `pass rest`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum PassQueue {
     #[default]
     /// No pass queued.
@@ -71,7 +71,7 @@ pub enum PassQueue {
 }
 
 /// The action phase in progress.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Phase {
     /// Whose action phase it is.
     pub side: Faction,
@@ -114,7 +114,7 @@ impl Phase {
 }
 
 /// One combat a combat action declared (7.0(1)).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decl {
     /// Fire by units of one hex at one enemy combat unit (7.1).
     Fire {
@@ -143,7 +143,7 @@ pub enum Decl {
 
 /// Work still to do, in order. Kept in the state so that a decision asked of a
 /// player can interrupt it and the next move can carry on where it stopped.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Work {
     /// Resolve a declared combat.
     Decl(Decl),
@@ -199,7 +199,7 @@ pub enum Work {
 }
 
 /// A question for one side.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decision {
     /// D1: which units take the step losses.
     Losses {
@@ -250,7 +250,7 @@ impl Decision {
 }
 
 /// Contested rulings, chosen when the game is created (see `Sarhu::info`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// A01: `true` = model A (two activations per turn until a pass); `false` = only a double forces a pass.
     pub limit_two: bool,
@@ -281,7 +281,7 @@ pub struct Options {
 }
 
 /// A39 variants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RetreatRule {
     /// One die for each elimination from the threshold on.
     Event,
@@ -312,7 +312,7 @@ impl Default for Options {
 }
 
 /// The whole game state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
     /// The rulings chosen for this game.
     pub options: Options,

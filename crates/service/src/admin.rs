@@ -65,7 +65,7 @@ impl Umpire {
             }
         };
         let game = &self.games[id];
-        batch.put_entries(id, game.entries_since(len));
+        batch.put_game(id, game, len);
         let mut meta = self.meta(id)?;
         meta.refresh_waiting(game, now);
         if let Some(f) = &game.prompt().finished {

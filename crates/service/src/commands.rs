@@ -602,7 +602,7 @@ impl Umpire {
                 .settings_by_request(act, request.text, &chain, &rfc3339(now))
                 .is_ok()
             {
-                batch.put_entries(game_id, game.entries_since(len));
+                batch.put_game(game_id, game, len);
             }
         }
         Ok((meta, notes))

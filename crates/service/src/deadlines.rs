@@ -274,7 +274,7 @@ impl Umpire {
                 match game.apply_default(side, &reason, &chain, &rfc3339(now)) {
                     Ok((seq, _)) => {
                         let game = &self.games[id];
-                        batch.put_entries(id, game.entries_since(len));
+                        batch.put_game(id, game, len);
                         meta.refresh_waiting(game, now);
                         if let Some(f) = &game.prompt().finished {
                             meta.finished = Some(f.summary.clone());
@@ -285,7 +285,7 @@ impl Umpire {
                     }
                     Err(e) => {
                         // A recommit made just now still goes into the record.
-                        batch.put_entries(id, self.games[id].entries_since(len));
+                        batch.put_game(id, &self.games[id], len);
                         // No default can be applied: say so once, and wait.
                         let text = format!(
                             "The deadline passed, but no default can be applied for you ({e}). The game waits for your move."

@@ -413,7 +413,7 @@ impl Umpire {
         game.use_prechecked(pre);
         let verdict = game.submit(&bytes, signature, &chain, &at);
         game.use_prechecked(None);
-        batch.put_entries(game_id, self.games[game_id].entries_since(len_before));
+        batch.put_game(game_id, &self.games[game_id], len_before);
         Ok((verdict, sha256(&bytes)))
     }
 

@@ -308,7 +308,7 @@ impl Umpire {
         meta.refresh_waiting(&game, now);
         let mails = self.opening_mails(&game, &meta, &secrets.chain, now)?;
         let mut batch = Batch::new();
-        batch.put_entries(&id, game.record().entries());
+        batch.put_game(&id, &game, 0);
         batch.put_json(Table::Secrets, &id, &Secret::from_stored(&stored));
         batch.put(Table::Chains, &id, secrets.cache_bytes(&stored));
         batch.put_json(Table::Games, &id, &meta);
@@ -408,12 +408,51 @@ impl Umpire {
             .opening()
             .ok_or_else(|| ServiceError::Game(format!("game {id} has no opening")))?;
         let ruleset = self.ruleset(&opening.ruleset)?;
-        // The store's own record: its head's state hash is checked, not
-        // every entry's (each was checked when it was appended).
-        let (game, _) = Game::replay_owned(ruleset, record, ReplayMode::Stored)
-            .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
+        let game = self.restore_or_replay(id, ruleset, record)?;
         self.games.insert(id.to_string(), game);
         self.used.insert(id.to_string(), tick);
+        Ok(())
+    }
+
+    /// The game of the store's `record`: from the snapshot of its head
+    /// where the store holds one that matches it (`Game::restore`, which
+    /// checks it against the head's recorded state), else replayed. The
+    /// store's own record: its head's state hash is checked, not every
+    /// entry's (each was checked when it was appended).
+    fn restore_or_replay(
+        &self,
+        id: &str,
+        ruleset: std::sync::Arc<dyn umpire_core::ruleset::DynRuleset>,
+        record: umpire_core::record::Record,
+    ) -> Result<Game, ServiceError> {
+        let record = match self.store.get(Table::Heads, id)? {
+            Some(snapshot) => match Game::restore(ruleset.clone(), record, &snapshot) {
+                Ok(game) => return Ok(game),
+                Err((record, miss)) => {
+                    tracing::debug!(game = id, "replaying the record: {miss}");
+                    record
+                }
+            },
+            None => record,
+        };
+        let (game, _) = Game::replay_owned(ruleset, record, ReplayMode::Stored)
+            .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
+        Ok(game)
+    }
+
+    /// A game with the report of every entry (a game page lists them all):
+    /// [`Umpire::game`], replayed again if it was restored from the store's
+    /// snapshot, which keeps the last action's report only.
+    pub(super) fn load_every_report(&mut self, id: &str) -> Result<(), ServiceError> {
+        self.load(id)?;
+        if self.games.get(id).is_some_and(|g| !g.has_every_report()) && !self.ahead_of_store(id) {
+            let record = self.store.record(id)?;
+            let name = record.opening().map(|o| o.ruleset.clone());
+            let base = self.ruleset(&name.unwrap_or_default())?;
+            let (game, _) = Game::replay_owned(base, record, ReplayMode::Stored)
+                .map_err(|e| ServiceError::Game(format!("game {id} does not replay: {e}")))?;
+            self.games.insert(id.to_string(), game);
+        }
         Ok(())
     }
 
@@ -770,7 +809,7 @@ impl Umpire {
         let handover = (!ours).then(|| self.key.public().to_openssh());
         self.recommit_by(&id, reason, now, handover, &mut batch)?;
         let game = &self.games[&id];
-        batch.put_entries(&id, game.entries_since(len));
+        batch.put_game(&id, game, len);
         let mut meta = GameMeta {
             id: id.clone(),
             ruleset: opening.ruleset.clone(),

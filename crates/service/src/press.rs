@@ -278,7 +278,7 @@ impl Umpire {
         let seq = game
             .record_press(plan, Some(&salter), at)
             .ok_or_else(|| ServiceError::Game("no salter for a private message".into()))?;
-        batch.put_entries(game_id, self.games[game_id].entries_since(len));
+        batch.put_game(game_id, &self.games[game_id], len);
         let game = &self.games[game_id];
         let sides = game.sides();
         let from = &sides[plan.from.index()].name;

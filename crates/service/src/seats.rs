@@ -421,7 +421,7 @@ impl Umpire {
             }
         };
         let game = &self.games[id];
-        batch.put_entries(id, game.entries_since(len));
+        batch.put_game(id, game, len);
         let mut meta = self.meta(id)?;
         meta.addresses.insert(side, email);
         let answered = settle_held(&mut meta, game);

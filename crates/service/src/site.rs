@@ -274,7 +274,7 @@ impl Umpire {
         dir: &Path,
         now: jiff::Timestamp,
     ) -> Result<IndexLine, ServiceError> {
-        self.load(id)?;
+        self.load_every_report(id)?;
         let meta = self.meta(id)?;
         let game = &self.games[id];
         mkdir(dir)?;

@@ -297,7 +297,7 @@ impl Umpire {
         let mut meta = self.meta(id)?;
         meta.upgrade = None;
         let mut batch = Batch::new();
-        batch.put_entries(id, game.entries_since(len));
+        batch.put_game(id, &game, len);
         batch.put_json(Table::Games, id, &meta);
         self.queue(&mut batch, &mails, now);
         self.store.commit(batch)?;

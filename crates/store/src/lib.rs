@@ -64,9 +64,17 @@ pub enum Table {
     /// per process. Derived from `Secrets`; checked on every read and
     /// rebuilt when it does not fit.
     Chains,
+    /// game id → the snapshot of the game's head (binary, checksummed,
+    /// `core::game::Game::snapshot`): a fresh process goes on from it
+    /// instead of replaying the record. Written in the transaction that
+    /// appends the entries it follows; one a game, the head's only. It
+    /// holds the full state, hidden parts too: it never leaves the store.
+    /// Checked against the head's recorded state on every read, and
+    /// ignored (the record replayed) when it does not hold.
+    Heads,
 }
 
-const TABLES: [(Table, &str); 11] = [
+const TABLES: [(Table, &str); 12] = [
     (Table::Games, "games"),
     (Table::Entries, "entries"),
     (Table::Secrets, "secrets"),
@@ -78,6 +86,7 @@ const TABLES: [(Table, &str); 11] = [
     (Table::Wake, "wake"),
     (Table::WakeOf, "wake-of"),
     (Table::Chains, "chains"),
+    (Table::Heads, "heads"),
 ];
 
 /// When a game (its id and `Games` value) next needs its deadlines checked:
@@ -137,6 +146,17 @@ impl Batch {
         }
         for e in entries {
             self.put_json(Table::Entries, entry_key(game, e.seq), e);
+        }
+    }
+
+    /// Appends a game's entries from `len` on, with the snapshot of its new
+    /// head ([`Table::Heads`]; removed where the game keeps none), in the
+    /// same transaction.
+    pub fn put_game(&mut self, id: &str, game: &umpire_core::game::Game, len: usize) {
+        self.put_entries(id, game.entries_since(len));
+        match game.snapshot() {
+            Some(s) => self.put(Table::Heads, id, s),
+            None => self.remove(Table::Heads, id),
         }
     }
 

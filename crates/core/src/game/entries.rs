@@ -300,7 +300,7 @@ impl Game {
 
 /// The SHA-256 of the bytes a refusal refused: hashed from the kept text,
 /// or the digest it kept instead.
-fn refused_hash(r: &RejectedEntry) -> Option<Digest> {
+pub(super) fn refused_hash(r: &RejectedEntry) -> Option<Digest> {
     if let Some(d) = r.digest.as_ref() {
         return d.value()?.parse().ok();
     }

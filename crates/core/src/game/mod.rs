@@ -22,6 +22,7 @@ mod press;
 mod replay;
 mod round;
 mod secrets;
+mod snapshot;
 mod upgrade;
 
 pub use acts::DrawOffer;
@@ -35,6 +36,7 @@ pub use replay::precheck_moves;
 pub(crate) use replay::revealed_secrets;
 pub use round::ROUND_DOMAIN;
 pub use secrets::{Keys, Secrets, Stored};
+pub use snapshot::{SNAPSHOT_FORMAT, SnapshotMiss, check_restores};
 pub use upgrade::{UpgradeCheck, own_version, record_version};
 
 /// How many hidden dice streams a new game needs: one per side plus the
@@ -92,7 +94,7 @@ impl SideInfo {
 }
 
 /// What one order did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OrderReport {
     pub source: SourceLine,
     /// The events, or why it was not carried out (a roll made it impossible).
@@ -102,7 +104,7 @@ pub struct OrderReport {
 }
 
 /// One side's part of a sealed round's resolution.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoundPart {
     pub side: Side,
     /// The stated default was applied for it after its deadline.
@@ -114,7 +116,7 @@ pub struct RoundPart {
 }
 
 /// What one state-changing entry did, for the result mail.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Who moved (none for the opening and for a sealed round).
     pub side: Option<Side>,
@@ -356,6 +358,10 @@ pub struct Game {
     /// While replaying in [`ReplayMode::Stored`]: the one entry whose state
     /// hash is checked (the head's); every entry's otherwise.
     state_checked_at: Option<u64>,
+    /// The first entry whose report is kept: 0 for a replayed game; the
+    /// head's next for one restored from the store's snapshot
+    /// (`snapshot.rs`), which keeps the last action's report only.
+    reports_from: u64,
 }
 
 pub(crate) fn side_index(sides: &[SideInfo], name: &str) -> Option<Side> {
@@ -397,6 +403,18 @@ impl Game {
         record: Record,
         rest: &[Entry],
         force_from: Option<u64>,
+    ) -> Result<Game, ReplayError> {
+        Game::start_with(base, record, rest, force_from, None)
+    }
+
+    /// [`Game::start`] over `given`, when given, instead of the set-up's
+    /// state (a game restored from the store's snapshot of its head).
+    fn start_with(
+        base: Arc<dyn DynRuleset>,
+        record: Record,
+        rest: &[Entry],
+        force_from: Option<u64>,
+        given: Option<GameState>,
     ) -> Result<Game, ReplayError> {
         let bad = |e: OpeningError| ReplayError::at(0, e);
         let opening = record
@@ -440,7 +458,10 @@ impl Game {
                 needs: want,
             }));
         }
-        let state = ruleset.setup(&setup).map_err(|e| bad(e.into()))?;
+        let state = match given {
+            Some(s) => s,
+            None => ruleset.setup(&setup).map_err(|e| bad(e.into()))?,
+        };
         let prompt = ruleset.prompt(&state);
         let head = record.head();
         let reports = HashMap::from([(0, Report::default())]);
@@ -471,6 +492,7 @@ impl Game {
             prechecked: None,
             keep_reports: true,
             state_checked_at: None,
+            reports_from: 0,
             record,
         })
     }
@@ -890,6 +912,14 @@ impl Game {
     /// The report of entry `seq`, if it changed the state.
     pub fn report(&self, seq: u64) -> Option<&Report> {
         self.reports.get(&seq)
+    }
+
+    /// Does this game keep the report of every entry (a replayed game), or
+    /// only the last action's and those after it (one restored from the
+    /// store's snapshot of its head)? A game page, which lists every
+    /// action, needs them all.
+    pub fn has_every_report(&self) -> bool {
+        self.reports_from == 0
     }
 
     /// Dice positions used but not yet revealed.

@@ -15,14 +15,14 @@ use crate::ruleset::{AwaitKind, GameState, Side};
 pub const ROUND_DOMAIN: &str = "umpire-round-v1";
 
 /// A sealed submission waiting for its round to close.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) struct Held {
     pub seq: u64,
     pub side: Side,
     pub what: HeldMove,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) enum HeldMove {
     Signed { text: Vec<u8> },
     Default { orders: Vec<String> },

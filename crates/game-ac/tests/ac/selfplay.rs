@@ -304,3 +304,29 @@ fn self_play_files_varied_standing_orders_and_they_take_effect() {
         "no non-default standing order took effect: {found:?}"
     );
 }
+
+/// The store's snapshot of a game's head (ARCHITECTURE.md, invariant 1):
+/// restored at every fifth position of self-played games, it is the
+/// replayed game (state hash, prompt, the engine's fields), and the next
+/// move, sealed economy plan or default does the same to both.
+#[test]
+fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
+    let mut acted = 0;
+    for (scenario, o, seed) in [
+        ("s1", opts(&[]), 3),
+        ("s2", opts(&[("setup", "sealed")]), 5),
+    ] {
+        let (checked, next) = selfplay::check_snapshots(
+            Arc::new(Ac::new()),
+            scenario,
+            &o,
+            seed,
+            5,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap_or_else(|e| panic!("{scenario} seed {seed}: {e}"));
+        assert!(checked > 10, "{scenario}: {checked} positions checked");
+        acted += next;
+    }
+    assert!(acted > 10, "{acted} next actions given");
+}

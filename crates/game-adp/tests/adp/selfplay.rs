@@ -379,3 +379,26 @@ fn a_version_7_record_replays_verified_under_the_version_8_umpire() {
         assert_eq!(again.state().hash().unwrap(), g.state().hash().unwrap());
     }
 }
+
+/// The store's snapshot of a game's head (ARCHITECTURE.md, invariant 1):
+/// restored at every fourth position of self-played games of four, three
+/// and two players, it is the replayed game (state hash, prompt, the
+/// engine's fields), and the next move or default does the same to both.
+#[test]
+fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
+    let mut acted = 0;
+    for (scenario, seed) in [("standin", 1), ("standin-3p", 3), ("standin-2p", 4)] {
+        let (checked, next) = selfplay::check_snapshots(
+            Arc::new(Adp::new()),
+            scenario,
+            &BTreeMap::new(),
+            seed,
+            4,
+            &SelfPlayConfig::default(),
+        )
+        .unwrap_or_else(|e| panic!("{scenario}: {e}"));
+        assert!(checked > 5, "{scenario}: {checked} positions checked");
+        acted += next;
+    }
+    assert!(acted > 10, "{acted} next actions given");
+}

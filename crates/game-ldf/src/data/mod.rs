@@ -8,7 +8,7 @@ mod read;
 
 pub use check::check_loaded;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use umpire_core::data::DataErrors;
 use umpire_core::data::{DataFile, Files};
@@ -41,7 +41,7 @@ pub const FILES: &[DataFile] = &[
 pub use umpire_core::data::{ProvKind, Tag};
 
 /// The regions of the Terrain Key (14.5), one per land hex.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Region {
     /// All-sea hex.
     Sea,
@@ -155,7 +155,7 @@ impl Region {
 }
 
 /// Population centre sizes (1.4, 6.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Size {
     /// One TP.
     Town,
@@ -177,7 +177,7 @@ pub struct Place {
 }
 
 /// What lies between two adjacent hexes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SideKind {
     /// Open land.
     Land,
@@ -227,7 +227,7 @@ impl HexInfo {
 }
 
 /// The kinds of counter (2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Kind {
     /// The Roman emperor.
     Emperor,
@@ -335,7 +335,7 @@ impl Kind {
 }
 
 /// A counter, by its index in [`Data::units`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct UnitId(pub u16);
 
 impl UnitId {
@@ -389,7 +389,7 @@ impl Outcome {
 }
 
 /// Where the Emperor Creation Table puts the new emperor (14.4, stand-in).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EmperorPlace {
     /// The hex with the most loyal Roman mobile units.
     LargestArmy,
@@ -407,7 +407,7 @@ pub struct EmperorRow {
 }
 
 /// When a chit is used (14.3; digest R-G3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Timing {
     /// Resolved when drawn (8.17).
     Immediate,
@@ -420,7 +420,7 @@ pub enum Timing {
 }
 
 /// Where a chit goes after use (8.17).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Back {
     /// To the pool at once.
     Pool,
@@ -431,7 +431,7 @@ pub enum Back {
 }
 
 /// Who may use a chit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum User {
     /// Either player.
     Both,

@@ -98,3 +98,22 @@ fn a_game_longer_than_its_dice_chain_gets_new_chains_and_replays() {
         stats.rolls
     );
 }
+
+/// The store's snapshot of a game's head (ARCHITECTURE.md, invariant 1):
+/// restored at every 25th position of a self-played game, it is the
+/// replayed game (state hash, prompt, the engine's fields), and the next
+/// move or default does the same to both.
+#[test]
+fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
+    let config = SelfPlayConfig {
+        default_percent: 10,
+        ..Default::default()
+    };
+    let (checked, acted) =
+        selfplay::check_snapshots(Arc::new(Ldf::new()), "campaign", &opts(&[]), 7, 25, &config)
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        checked > 20 && acted > 20,
+        "{checked} positions, {acted} next actions"
+    );
+}

@@ -127,3 +127,37 @@ fn sarhu_games_with_every_option_flipped() {
     play(&a, 20, 6, &ask);
     play(&b, 20, 7, &SelfPlayConfig::default());
 }
+
+/// The store's snapshot of a game's head (ARCHITECTURE.md, invariant 1):
+/// restored at every fourth position of self-played games with every
+/// question asked, it is the replayed game (state hash, prompt, the
+/// engine's fields), and the next move or default does the same to both.
+#[test]
+fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
+    let ask = vec![
+        "losses: ask".to_string(),
+        "rout: ask".into(),
+        "displace: ask".into(),
+        "initiative: ask".into(),
+    ];
+    let c = SelfPlayConfig {
+        standing: vec![ask.clone(), ask],
+        default_percent: 40,
+        ..Default::default()
+    };
+    let mut acted = 0;
+    for seed in [1, 2] {
+        let (checked, next) = selfplay::check_snapshots(
+            Arc::new(Sarhu::new()),
+            "historical",
+            &opts(&[]),
+            seed,
+            4,
+            &c,
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(checked > 5, "seed {seed}: {checked} positions checked");
+        acted += next;
+    }
+    assert!(acted > 10, "{acted} next actions given");
+}
