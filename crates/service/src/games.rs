@@ -427,7 +427,15 @@ impl Umpire {
     ) -> Result<Game, ServiceError> {
         let record = match self.store.get(Table::Heads, id)? {
             Some(snapshot) => match Game::restore(ruleset.clone(), record, &snapshot) {
-                Ok(game) => return Ok(game),
+                Ok(game) => {
+                    // Every test that loads a game checks the restore
+                    // against the replay it stands in for.
+                    #[cfg(debug_assertions)]
+                    if let Err(e) = game.differs_from_replayed() {
+                        panic!("game {id}: the head's snapshot is not the replayed game: {e}");
+                    }
+                    return Ok(game);
+                }
                 Err((record, miss)) => {
                     tracing::debug!(game = id, "replaying the record: {miss}");
                     record

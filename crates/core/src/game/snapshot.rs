@@ -397,6 +397,22 @@ pub fn check_restores(game: &Game) -> Result<Option<(Game, Game)>, String> {
     Ok(Some((restored, replayed)))
 }
 
+impl Game {
+    /// Test hook, and the debug builds' check of every restore (never in a
+    /// release build's play): replays this game's record
+    /// ([`super::ReplayMode::Stored`]) and says where the replayed game
+    /// differs from this one, as a load sees them. The engine's lookups a
+    /// restore rebuilds without the rules (`Maps`) are checked against the
+    /// replay's this way in every test that loads a game.
+    #[doc(hidden)]
+    pub fn differs_from_replayed(&self) -> Result<(), String> {
+        let (replayed, _) =
+            Game::replay(self.base.clone(), &self.record, super::ReplayMode::Stored)
+                .map_err(|e| format!("the record does not replay: {e}"))?;
+        same(self, &replayed)
+    }
+}
+
 /// Where two games at the same head differ, as a load sees them.
 fn same(a: &Game, b: &Game) -> Result<(), String> {
     let hash = |g: &Game| g.state.hash().map_err(|e| e.to_string());

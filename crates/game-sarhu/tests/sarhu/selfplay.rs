@@ -78,21 +78,26 @@ fn sarhu_historical_games_d() {
     play(&opts(&[]), 60, 4, &SelfPlayConfig::default());
 }
 
-/// Every standing-order question asked (`ask`), answered at random or by default.
-#[test]
-fn sarhu_games_with_every_question_asked() {
+/// Both sides' standing orders ask every question (`ask`); two in five are
+/// left to their default.
+fn every_question_asked() -> SelfPlayConfig {
     let ask = vec![
         "losses: ask".to_string(),
         "rout: ask".into(),
         "displace: ask".into(),
         "initiative: ask".into(),
     ];
-    let c = SelfPlayConfig {
+    SelfPlayConfig {
         standing: vec![ask.clone(), ask],
         default_percent: 40,
         ..Default::default()
-    };
-    let s = play(&opts(&[]), 30, 5, &c);
+    }
+}
+
+/// Every standing-order question asked (`ask`), answered at random or by default.
+#[test]
+fn sarhu_games_with_every_question_asked() {
+    let s = play(&opts(&[]), 30, 5, &every_question_asked());
     assert!(s.defaults > 0, "some questions were left to the default");
 }
 
@@ -134,17 +139,7 @@ fn sarhu_games_with_every_option_flipped() {
 /// engine's fields), and the next move or default does the same to both.
 #[test]
 fn a_game_restored_from_its_snapshot_is_the_replayed_game() {
-    let ask = vec![
-        "losses: ask".to_string(),
-        "rout: ask".into(),
-        "displace: ask".into(),
-        "initiative: ask".into(),
-    ];
-    let c = SelfPlayConfig {
-        standing: vec![ask.clone(), ask],
-        default_percent: 40,
-        ..Default::default()
-    };
+    let c = every_question_asked();
     let mut acted = 0;
     for seed in [1, 2] {
         let (checked, next) = selfplay::check_snapshots(
